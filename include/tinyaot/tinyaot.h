@@ -1,0 +1,165 @@
+/*
+ * tinyaot.h - the public C API of the tinyaot compiler.
+ *
+ * One call converts a LiteRT model into a C module directory and, when
+ * asked, describes what it generated ("views"): the operators in
+ * execution order, the tensors in the order of <prefix>_tensor_ident_t,
+ * the arena regions in the order of <prefix>_arena_region_t and where each
+ * tensor is placed. The views are plain structs; none exposes the
+ * compiler's internal graph.
+ *
+ * Ownership: tinyaot_convert() allocates the result; every pointer in it
+ * stays valid until tinyaot_result_free(). Nothing in it is to be freed
+ * or modified by the caller.
+ */
+#ifndef TINYAOT_H
+#define TINYAOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TINYAOT_VERSION "0.1.0"
+
+typedef enum {
+    TINYAOT_OK = 0,
+    TINYAOT_ERROR_CONFIG = 1,      /* configuration file or keys */
+    TINYAOT_ERROR_MODEL = 2,       /* unreadable or malformed model file */
+    TINYAOT_ERROR_UNSUPPORTED = 3, /* operators or configurations tinyaot lacks */
+    TINYAOT_ERROR_PLAN = 4,        /* placement rules, budgets, targets */
+    TINYAOT_ERROR_OUTPUT = 5,      /* writing the module */
+    TINYAOT_ERROR_ARGUMENT = 6     /* bad arguments to this API */
+} tinyaot_status;
+
+/* Diagnostic levels passed to the diagnostic callback. */
+enum { TINYAOT_DIAG_ERROR = 0, TINYAOT_DIAG_WARNING = 1, TINYAOT_DIAG_NOTE = 2 };
+
+/* A configuration key and its value, as on the command line:
+   {"memory.dump_residency_json", "true"}. Values are YAML. */
+typedef struct tinyaot_option {
+    const char *key;
+    const char *value;
+} tinyaot_option;
+
+typedef struct tinyaot_args {
+    const char *config_path;        /* YAML file, or NULL */
+    const tinyaot_option *options;  /* override keys of the file */
+    size_t num_options;
+    int strict;                     /* warnings (e.g. unmatched rules) are errors */
+    int result_views;               /* fill the views in the result */
+    /* Receives each message (one line, no newline); NULL prints to stderr. */
+    void (*diagnostic)(void *user, int level, const char *message);
+    void *user;
+} tinyaot_args;
+
+/* One kernel function an operator's code calls, keyed by role ("run"). */
+typedef struct tinyaot_kernel_call {
+    const char *role;
+    const char *function;
+} tinyaot_kernel_call;
+
+/* OperatorView: one generated operator, in execution order. */
+typedef struct tinyaot_operator_view {
+    int layer_index;             /* position in execution order, from 0 */
+    const char *symbol;          /* <prefix>_<type>_<id> */
+    const char *type;            /* e.g. "CONV_2D" (the type generated) */
+    const int *source_indices;   /* model operator indices it came from */
+    size_t num_source_indices;
+    const char *const *input_ids;  /* tensors it reads, operand order */
+    size_t num_input_ids;
+    const char *const *output_ids; /* tensors it writes, operand order */
+    size_t num_output_ids;
+    const char *const *local_tensor_ids; /* its own tensors, as lowered */
+    size_t num_local_tensor_ids;
+    int has_kernel_calls;        /* 0: the operator does not record calls (None) */
+    const tinyaot_kernel_call *kernel_calls;
+    size_t num_kernel_calls;
+    int has_macs;                /* 0: no defined count (None) */
+    int64_t macs;
+    int has_parameters;          /* 0: None */
+    int64_t parameters;
+} tinyaot_operator_view;
+
+/* QuantizationView: real = (q - zero_point) * scale. */
+typedef struct tinyaot_quantization_view {
+    const double *scale;
+    size_t num_scales;
+    const int64_t *zero_point; /* empty when the model gives none */
+    size_t num_zero_points;
+    int axis;
+} tinyaot_quantization_view;
+
+/* TensorView: one tensor of the module, in <prefix>_tensor_ident_t order. */
+typedef struct tinyaot_tensor_view {
+    const char *id;
+    const char *name; /* NULL: unnamed or created by the conversion */
+    const int64_t *shape;
+    size_t rank;
+    const char *dtype; /* NumPy name, "int8" */
+    const char *ctype; /* C type, "int8_t" */
+    const tinyaot_quantization_view *quantization; /* NULL: no scale */
+    const char *kind;  /* "input", "output", "constant", "persistent", "scratch" */
+    int input_index;   /* -1: None */
+    int output_index;  /* -1: None */
+    int64_t nbytes;    /* bytes the plan allocated for it */
+} tinyaot_tensor_view;
+
+/* RegionView: one arena region, in <prefix>_arena_region_t order. */
+typedef struct tinyaot_region_view {
+    int id;
+    const char *memory;        /* where operators access it: "DTCM" */
+    const char *source_memory; /* staged constants: copied from; else = memory */
+    const char *role;          /* "scratch", "persistent", "constant" */
+    int64_t offset;            /* address-zero guard before the first usable byte */
+    int64_t size;              /* usable bytes */
+    int64_t alignment;
+    const char *symbol;        /* NULL when the application binds it */
+    const char *source_symbol; /* staged: the source blob, else NULL */
+    int64_t source_offset;
+    const char *sidecar_file;  /* caller-supplied constant region's .bin, else NULL */
+} tinyaot_region_view;
+
+/* PlacementView: where one tensor lives; `tensor_id` is its key. */
+typedef struct tinyaot_placement_view {
+    const char *tensor_id;
+    int region;                /* -1: None (a tensor with no elements) */
+    int64_t offset;
+    int64_t size;
+    const char *source_memory;
+    int staged;
+} tinyaot_placement_view;
+
+typedef struct tinyaot_result {
+    tinyaot_status status;
+    const char *module_path;          /* where the module was written, or NULL */
+    const char *const *diagnostics;   /* every message, in order */
+    size_t num_diagnostics;
+    /* Views; empty unless args.result_views was set and the conversion succeeded. */
+    const tinyaot_operator_view *operators;
+    size_t num_operators;
+    const tinyaot_tensor_view *tensors;
+    size_t num_tensors;
+    const tinyaot_region_view *regions;
+    size_t num_regions;
+    const tinyaot_placement_view *placements; /* one per tensor, in tensor order */
+    size_t num_placements;
+    /* Per region: most scratch bytes live at once (-1 for other roles). */
+    const int64_t *region_lower_bounds;
+} tinyaot_result;
+
+/* Converts; always sets *result (even on failure, for its diagnostics). */
+tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result);
+void tinyaot_result_free(tinyaot_result *result);
+/* The placement of a tensor by id, or NULL. */
+const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
+                                                      const char *tensor_id);
+const char *tinyaot_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TINYAOT_H */

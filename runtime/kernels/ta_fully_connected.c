@@ -1,0 +1,74 @@
+/* ta_fully_connected.c - FULLY_CONNECTED kernels; see the header. */
+#include "ta_fully_connected.h"
+
+#include "../include/ta_quant.h"
+#include "../include/ta_status.h"
+
+#include <stddef.h>
+
+int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *input,
+                          const int8_t *weights, const int32_t *bias_sum,
+                          const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    const int32_t depth = p->accum_depth;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in = input + (size_t)b * (size_t)depth;
+        for (int32_t o = 0; o < p->output_depth; o++) {
+            const int8_t *w = weights + (size_t)o * (size_t)depth;
+            int32_t acc = bias_sum ? bias_sum[o] : 0;
+            for (int32_t d = 0; d < depth; d++)
+                acc += (int32_t)w[d] * (int32_t)in[d];
+            const int32_t m = multipliers ? multipliers[o] : p->multiplier;
+            const int32_t s = shifts ? shifts[o] : p->shift;
+            int32_t out = ta_mul_by_quantized_multiplier(acc, m, (int)s) + p->output_offset;
+            out = ta_clamp_i32(out, p->activation_min, p->activation_max);
+            output[(size_t)b * (size_t)p->output_depth + (size_t)o] = (int8_t)out;
+        }
+    }
+    return TA_OK;
+}
+
+int ta_fully_connected_s16(const ta_fully_connected_params_t *p, const int16_t *input,
+                           const int8_t *weights, const int64_t *bias_sum,
+                           const int32_t *multipliers, const int32_t *shifts, int16_t *output)
+{
+    const int32_t depth = p->accum_depth;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int16_t *in = input + (size_t)b * (size_t)depth;
+        for (int32_t o = 0; o < p->output_depth; o++) {
+            const int8_t *w = weights + (size_t)o * (size_t)depth;
+            int64_t acc = bias_sum ? bias_sum[o] : 0;
+            for (int32_t d = 0; d < depth; d++)
+                acc += (int64_t)((int32_t)w[d] * (int32_t)in[d]);
+            const int32_t m = multipliers ? multipliers[o] : p->multiplier;
+            const int32_t s = shifts ? shifts[o] : p->shift;
+            int32_t out = ta_mul_by_quantized_multiplier_64(acc, m, (int)s) + p->output_offset;
+            out = ta_clamp_i32(out, p->activation_min, p->activation_max);
+            output[(size_t)b * (size_t)p->output_depth + (size_t)o] = (int16_t)out;
+        }
+    }
+    return TA_OK;
+}
+
+int ta_fully_connected_s16_acc32(const ta_fully_connected_params_t *p, const int16_t *input,
+                                 const int8_t *weights, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts,
+                                 int16_t *output)
+{
+    const int32_t depth = p->accum_depth;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int16_t *in = input + (size_t)b * (size_t)depth;
+        for (int32_t o = 0; o < p->output_depth; o++) {
+            const int8_t *w = weights + (size_t)o * (size_t)depth;
+            int32_t acc = bias_sum ? bias_sum[o] : 0;
+            for (int32_t d = 0; d < depth; d++)
+                acc += (int32_t)w[d] * (int32_t)in[d];
+            const int32_t m = multipliers ? multipliers[o] : p->multiplier;
+            const int32_t s = shifts ? shifts[o] : p->shift;
+            int32_t out = ta_mul_by_quantized_multiplier(acc, m, (int)s) + p->output_offset;
+            out = ta_clamp_i32(out, p->activation_min, p->activation_max);
+            output[(size_t)b * (size_t)p->output_depth + (size_t)o] = (int16_t)out;
+        }
+    }
+    return TA_OK;
+}

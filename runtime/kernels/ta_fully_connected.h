@@ -1,0 +1,44 @@
+/*
+ * ta_fully_connected.h - FULLY_CONNECTED: output[b][o] = act(requant(
+ *   sum_d weights[o][d] * input[b][d] + bias_sum[o])).
+ *
+ * The converter folds the input zero point into the bias: bias_sum[o] =
+ * bias[o] - input_zero_point * sum_d weights[o][d]. In exact integer
+ * arithmetic this equals TFLite's sum_d weights * (input - zero_point) +
+ * bias, so results are identical while the inner loop is a plain dot
+ * product. Weights are [output_depth][accum_depth], row-major.
+ */
+#ifndef TA_FULLY_CONNECTED_H
+#define TA_FULLY_CONNECTED_H
+
+#include <stdint.h>
+
+typedef struct {
+    int32_t batches;      /* output elements / output_depth */
+    int32_t accum_depth;  /* weights' last dimension */
+    int32_t output_depth; /* weights' rows */
+    int32_t output_offset;
+    int32_t multiplier;   /* per-tensor; unused when per-channel arrays are given */
+    int32_t shift;
+    int32_t activation_min;
+    int32_t activation_max;
+} ta_fully_connected_params_t;
+
+/* int8 input and output, int8 weights, int32 accumulator. `multipliers`
+   and `shifts` are per output channel, or NULL for per-tensor. */
+int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *input,
+                          const int8_t *weights, const int32_t *bias_sum,
+                          const int32_t *multipliers, const int32_t *shifts, int8_t *output);
+
+/* int16 input and output, int8 weights, int64 bias and accumulator. */
+int ta_fully_connected_s16(const ta_fully_connected_params_t *p, const int16_t *input,
+                           const int8_t *weights, const int64_t *bias_sum,
+                           const int32_t *multipliers, const int32_t *shifts, int16_t *output);
+
+/* int16 input and output, int8 weights, int32 bias and accumulator. */
+int ta_fully_connected_s16_acc32(const ta_fully_connected_params_t *p, const int16_t *input,
+                                 const int8_t *weights, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts,
+                                 int16_t *output);
+
+#endif /* TA_FULLY_CONNECTED_H */

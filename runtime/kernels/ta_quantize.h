@@ -1,0 +1,26 @@
+/*
+ * ta_quantize.h - QUANTIZE: float to integer, and requantization between
+ * integer scales (out = requant(in - input_zero_point) + output_zero_point).
+ */
+#ifndef TA_QUANTIZE_H
+#define TA_QUANTIZE_H
+
+#include <stdint.h>
+
+typedef struct {
+    int32_t size;           /* elements */
+    float scale;            /* output scale (float input only) */
+    int32_t input_zero_point;
+    int32_t output_zero_point;
+    int32_t multiplier;     /* input_scale / output_scale (integer input) */
+    int32_t shift;
+} ta_quantize_params_t;
+
+int ta_quantize_f32_s8(const ta_quantize_params_t *p, const float *input, int8_t *output);
+int ta_quantize_f32_s16(const ta_quantize_params_t *p, const float *input, int16_t *output);
+int ta_requantize_s8_s8(const ta_quantize_params_t *p, const int8_t *input, int8_t *output);
+int ta_requantize_s8_s16(const ta_quantize_params_t *p, const int8_t *input, int16_t *output);
+int ta_requantize_s16_s8(const ta_quantize_params_t *p, const int16_t *input, int8_t *output);
+int ta_requantize_s16_s16(const ta_quantize_params_t *p, const int16_t *input, int16_t *output);
+
+#endif /* TA_QUANTIZE_H */

@@ -1,0 +1,502 @@
+/*
+ * config.c - YAML + command-line keys -> TaConfig.
+ *
+ * Command-line keys are merged into the YAML tree first (a key given on
+ * the command line replaces the same key from the file), then the whole
+ * tree is checked in one walk. Every problem is reported with the key's
+ * dotted path and, for the file, its line; unknown keys get a suggestion.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static const char *const memory_names[TA_MEM_COUNT] = {"ITCM", "DTCM", "SRAM",
+                                                        "PSRAM", "MRAM", "DRAM"};
+static const char *const memory_lower[TA_MEM_COUNT] = {"itcm", "dtcm", "sram",
+                                                        "psram", "mram", "dram"};
+
+const char *ta_memory_name(int memory)
+{
+    return memory >= 0 && memory < TA_MEM_COUNT ? memory_names[memory] : "?";
+}
+
+const char *ta_memory_lower(int memory)
+{
+    return memory >= 0 && memory < TA_MEM_COUNT ? memory_lower[memory] : "?";
+}
+
+int ta_memory_parse(const char *name)
+{
+    for (int i = 0; i < TA_MEM_COUNT; i++)
+        if (strcmp(name, memory_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static int edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(b);
+    if (n > 63)
+        return 99;
+    int row[64];
+    for (size_t j = 0; j <= n; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= n; j++) {
+            int up = row[j];
+            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[n];
+}
+
+const char *ta_suggest(const char *word, const char *const *candidates, int count)
+{
+    const char *best = NULL;
+    int best_d = 3;
+    for (int i = 0; i < count; i++) {
+        int dist = edit_distance(word, candidates[i]);
+        if (dist < best_d) {
+            best_d = dist;
+            best = candidates[i];
+        }
+    }
+    return best;
+}
+
+typedef struct Loader {
+    TaPool *pool;
+    TaDiag *d;
+    TaConfig *cfg;
+} Loader;
+
+#define WHERE(node) ta_node_where(L->pool, node)
+
+/* Reports keys of `map` not in `allowed`; returns false if any. */
+static bool check_keys(Loader *L, const TaNode *map, const char *path,
+                       const char *const *allowed, int count)
+{
+    bool ok = true;
+    for (int i = 0; i < map->count; i++) {
+        bool known = false;
+        for (int k = 0; k < count && !known; k++)
+            known = strcmp(map->keys[i], allowed[k]) == 0;
+        if (known)
+            continue;
+        const char *hint = ta_suggest(map->keys[i], allowed, count);
+        const char *where = map->key_lines[i] > 0
+                                ? ta_format(L->pool, "%s:%d", map->origin, map->key_lines[i])
+                                : map->items[i]->origin;
+        ta_error(L->d, "%s: unknown key '%s%s%s'%s%s%s", where, path, *path ? "." : "",
+                 map->keys[i], hint ? " (did you mean '" : "", hint ? hint : "",
+                 hint ? "'?)" : "");
+        ok = false;
+    }
+    return ok;
+}
+
+static bool expect_map(Loader *L, const TaNode *n, const char *path)
+{
+    if (n->kind == TA_NODE_MAP)
+        return true;
+    ta_error(L->d, "%s: %s: expected a mapping of keys to values", WHERE(n), path);
+    return false;
+}
+
+static bool get_string(Loader *L, const TaNode *n, const char *path, const char **out)
+{
+    if (n->kind != TA_NODE_SCALAR) {
+        ta_error(L->d, "%s: %s: expected a string", WHERE(n), path);
+        return false;
+    }
+    *out = n->scalar;
+    return true;
+}
+
+static bool get_bool(Loader *L, const TaNode *n, const char *path, bool *out)
+{
+    if (ta_scalar_bool(n, out))
+        return true;
+    ta_error(L->d, "%s: %s: expected true or false, got '%s'", WHERE(n), path,
+             n->kind == TA_NODE_SCALAR ? n->scalar : "a collection");
+    return false;
+}
+
+static bool get_uint(Loader *L, const TaNode *n, const char *path, uint64_t *out)
+{
+    int64_t v;
+    if (ta_scalar_int(n, &v) && v >= 0) {
+        *out = (uint64_t)v;
+        return true;
+    }
+    ta_error(L->d, "%s: %s: expected a non-negative integer, got '%s'", WHERE(n), path,
+             n->kind == TA_NODE_SCALAR ? n->scalar : "a collection");
+    return false;
+}
+
+static bool get_choice(Loader *L, const TaNode *n, const char *path, const char *const *choices,
+                       int count, const char **out)
+{
+    if (!get_string(L, n, path, out))
+        return false;
+    for (int i = 0; i < count; i++)
+        if (strcmp(*out, choices[i]) == 0)
+            return true;
+    TaBuf b = {0};
+    for (int i = 0; i < count; i++)
+        ta_buf_printf(&b, "%s%s", i ? ", " : "", choices[i]);
+    ta_error(L->d, "%s: %s: '%s' is not one of: %s", WHERE(n), path, *out, b.data);
+    ta_buf_free(&b);
+    return false;
+}
+
+static bool get_memory(Loader *L, const TaNode *n, const char *path, const char **out)
+{
+    return get_choice(L, n, path, memory_names, TA_MEM_COUNT, out);
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!(isalpha((unsigned char)s[0]) || s[0] == '_'))
+        return false;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_'))
+            return false;
+    return true;
+}
+
+/* ---- sections ----------------------------------------------------------- */
+
+static void load_model(Loader *L, const TaNode *n)
+{
+    static const char *const keys[] = {"path", "subgraph"};
+    if (!expect_map(L, n, "model") || !check_keys(L, n, "model", keys, 2))
+        return;
+    const TaNode *v;
+    if ((v = ta_node_map_get(n, "path")))
+        get_string(L, v, "model.path", &L->cfg->model_path);
+    if ((v = ta_node_map_get(n, "subgraph"))) {
+        uint64_t s;
+        if (get_uint(L, v, "model.subgraph", &s)) {
+            if (s > 1000000)
+                ta_error(L->d, "%s: model.subgraph: %llu is out of range", WHERE(v),
+                         (unsigned long long)s);
+            L->cfg->model_subgraph = (int)(s > 1000000 ? 0 : s);
+        }
+    }
+}
+
+static void load_module(Loader *L, const TaNode *n)
+{
+    static const char *const keys[] = {"path", "name", "prefix", "type", "schedule"};
+    static const char *const types[] = {"cmake", "zephyr", "make"};
+    static const char *const schedules[] = {"calls", "table"};
+    if (!expect_map(L, n, "module") || !check_keys(L, n, "module", keys, 5))
+        return;
+    TaConfig *c = L->cfg;
+    const TaNode *v;
+    if ((v = ta_node_map_get(n, "path")))
+        get_string(L, v, "module.path", &c->module_path);
+    if ((v = ta_node_map_get(n, "name")) && get_string(L, v, "module.name", &c->module_name) &&
+        !is_identifier(c->module_name))
+        ta_error(L->d, "%s: module.name: '%s' is not a C identifier", WHERE(v), c->module_name);
+    if ((v = ta_node_map_get(n, "prefix")) &&
+        get_string(L, v, "module.prefix", &c->module_prefix) && !is_identifier(c->module_prefix))
+        ta_error(L->d, "%s: module.prefix: '%s' is not a C identifier", WHERE(v),
+                 c->module_prefix);
+    if ((v = ta_node_map_get(n, "type")))
+        get_choice(L, v, "module.type", types, 3, &c->module_type);
+    if ((v = ta_node_map_get(n, "schedule")))
+        get_choice(L, v, "module.schedule", schedules, 2, &c->module_schedule);
+}
+
+static void load_platform(Loader *L, const TaNode *n)
+{
+    static const char *const keys[] = {"name"};
+    if (!expect_map(L, n, "platform") || !check_keys(L, n, "platform", keys, 1))
+        return;
+    const TaNode *v = ta_node_map_get(n, "name");
+    if (v)
+        get_string(L, v, "platform.name", &L->cfg->platform_name);
+}
+
+/* `id:` is one id or a list of ids; numbers are kept as their text. */
+static bool load_ids(Loader *L, const TaNode *n, const char *path, TaRule *rule)
+{
+    if (n->kind == TA_NODE_SCALAR) {
+        rule->ids = ta_alloc(L->pool, sizeof(char *));
+        rule->ids[0] = n->scalar;
+        rule->num_ids = 1;
+        return true;
+    }
+    if (n->kind != TA_NODE_SEQUENCE) {
+        ta_error(L->d, "%s: %s: expected an id or a list of ids", WHERE(n), path);
+        return false;
+    }
+    rule->ids = ta_alloc_array(L->pool, (size_t)n->count + 1, sizeof(char *));
+    for (int i = 0; i < n->count; i++)
+        if (!get_string(L, n->items[i], path, &rule->ids[i]))
+            return false;
+    rule->num_ids = n->count;
+    return true;
+}
+
+static void load_rules(Loader *L, const TaNode *n, const char *list_path, bool operator_rules,
+                       TaVec *out)
+{
+    static const char *const rule_keys[] = {"type", "id", "attributes"};
+    static const char *const tensor_attrs[] = {"memory", "constant_destination_memory"};
+    static const char *const op_attrs[] = {"code_placement", "scratch_placement"};
+    if (n->kind != TA_NODE_SEQUENCE) {
+        ta_error(L->d, "%s: %s: expected a list of rules", WHERE(n), list_path);
+        return;
+    }
+    for (int i = 0; i < n->count; i++) {
+        const TaNode *e = n->items[i];
+        const char *path = ta_format(L->pool, "%s[%d]", list_path, i);
+        if (!expect_map(L, e, path) || !check_keys(L, e, path, rule_keys, 3))
+            continue;
+        TaRule *rule = ta_alloc(L->pool, sizeof *rule);
+        rule->index = i;
+        rule->where = WHERE(e);
+        const TaNode *v;
+        if ((v = ta_node_map_get(e, "type")))
+            get_string(L, v, ta_format(L->pool, "%s.type", path), &rule->type);
+        if ((v = ta_node_map_get(e, "id")))
+            load_ids(L, v, ta_format(L->pool, "%s.id", path), rule);
+        const TaNode *attrs = ta_node_map_get(e, "attributes");
+        if (!attrs) {
+            ta_error(L->d, "%s: %s: a rule needs 'attributes'", WHERE(e), path);
+            continue;
+        }
+        const char *apath = ta_format(L->pool, "%s.attributes", path);
+        if (!expect_map(L, attrs, apath) ||
+            !check_keys(L, attrs, apath, operator_rules ? op_attrs : tensor_attrs, 2))
+            continue;
+        if (operator_rules) {
+            if ((v = ta_node_map_get(attrs, "code_placement")))
+                get_memory(L, v, ta_format(L->pool, "%s.code_placement", apath),
+                           &rule->code_placement);
+            if ((v = ta_node_map_get(attrs, "scratch_placement")))
+                get_memory(L, v, ta_format(L->pool, "%s.scratch_placement", apath),
+                           &rule->scratch_placement);
+        } else {
+            if ((v = ta_node_map_get(attrs, "memory")))
+                get_memory(L, v, ta_format(L->pool, "%s.memory", apath), &rule->memory);
+            if ((v = ta_node_map_get(attrs, "constant_destination_memory")))
+                get_memory(L, v, ta_format(L->pool, "%s.constant_destination_memory", apath),
+                           &rule->constant_destination_memory);
+        }
+        ta_vec_push(L->pool, out, rule);
+    }
+}
+
+static void load_constraints(Loader *L, const TaNode *n)
+{
+    static const char *const keys[] = {"name", "max_size", "arena_alignment"};
+    if (n->kind != TA_NODE_SEQUENCE) {
+        ta_error(L->d, "%s: memory.constraints: expected a list", WHERE(n));
+        return;
+    }
+    L->cfg->has_constraints = true;
+    for (int i = 0; i < n->count; i++) {
+        const TaNode *e = n->items[i];
+        const char *path = ta_format(L->pool, "memory.constraints[%d]", i);
+        if (!expect_map(L, e, path) || !check_keys(L, e, path, keys, 3))
+            continue;
+        TaConstraint *c = ta_alloc(L->pool, sizeof *c);
+        c->where = WHERE(e);
+        const TaNode *v = ta_node_map_get(e, "name");
+        if (!v) {
+            ta_error(L->d, "%s: %s: a constraint needs 'name'", WHERE(e), path);
+            continue;
+        }
+        if (!get_memory(L, v, ta_format(L->pool, "%s.name", path), &c->name))
+            continue;
+        for (int k = 0; k < L->cfg->constraints.len; k++) {
+            TaConstraint *prev = L->cfg->constraints.items[k];
+            if (strcmp(prev->name, c->name) == 0)
+                ta_error(L->d, "%s: %s: memory %s is already constrained at %s", WHERE(e),
+                         path, c->name, prev->where);
+        }
+        if ((v = ta_node_map_get(e, "max_size")))
+            c->has_max_size = get_uint(L, v, ta_format(L->pool, "%s.max_size", path),
+                                       &c->max_size);
+        if ((v = ta_node_map_get(e, "arena_alignment")) &&
+            (c->has_alignment = get_uint(L, v, ta_format(L->pool, "%s.arena_alignment", path),
+                                         &c->arena_alignment))) {
+            uint64_t a = c->arena_alignment;
+            if (a == 0 || (a & (a - 1)) || a > 4096)
+                ta_error(L->d, "%s: %s.arena_alignment: %llu is not a power of two up to 4096",
+                         WHERE(v), path, (unsigned long long)a);
+        }
+        ta_vec_push(L->pool, &L->cfg->constraints, c);
+    }
+}
+
+static void load_memory(Loader *L, const TaNode *n)
+{
+    static const char *const keys[] = {"planner", "dump_residency_json", "allocate_arenas",
+                                       "auto_hydrate_constants", "tensors", "constraints"};
+    static const char *const planners[] = {"greedy"};
+    if (!expect_map(L, n, "memory") || !check_keys(L, n, "memory", keys, 6))
+        return;
+    TaConfig *c = L->cfg;
+    const TaNode *v;
+    if ((v = ta_node_map_get(n, "planner")))
+        get_choice(L, v, "memory.planner", planners, 1, &c->memory_planner);
+    if ((v = ta_node_map_get(n, "dump_residency_json")))
+        get_bool(L, v, "memory.dump_residency_json", &c->dump_residency_json);
+    if ((v = ta_node_map_get(n, "allocate_arenas")))
+        get_bool(L, v, "memory.allocate_arenas", &c->allocate_arenas);
+    if ((v = ta_node_map_get(n, "auto_hydrate_constants"))) {
+        bool ignored;
+        if (get_bool(L, v, "memory.auto_hydrate_constants", &ignored)) {
+            c->auto_hydrate_constants_given = true;
+            ta_warn(L->d, "%s: memory.auto_hydrate_constants is deprecated and changes nothing: "
+                          "model_init always hydrates staged constants",
+                    WHERE(v));
+        }
+    }
+    if ((v = ta_node_map_get(n, "tensors")))
+        load_rules(L, v, "memory.tensors", false, &c->tensor_rules);
+    if ((v = ta_node_map_get(n, "constraints")))
+        load_constraints(L, v);
+}
+
+static void load_transforms(Loader *L, const TaNode *n)
+{
+    TaConfig *c = L->cfg;
+    if (n->kind == TA_NODE_SEQUENCE) {
+        c->transforms_exact = true;
+        for (int i = 0; i < n->count; i++) {
+            TaTransformSetting *s = ta_alloc(L->pool, sizeof *s);
+            s->enabled = true;
+            if (get_string(L, n->items[i], ta_format(L->pool, "transforms[%d]", i), &s->name))
+                ta_vec_push(L->pool, &c->transforms, s);
+        }
+        return;
+    }
+    if (!expect_map(L, n, "transforms"))
+        return;
+    for (int i = 0; i < n->count; i++) {
+        TaTransformSetting *s = ta_alloc(L->pool, sizeof *s);
+        s->name = n->keys[i];
+        if (get_bool(L, n->items[i], ta_format(L->pool, "transforms.%s", s->name), &s->enabled))
+            ta_vec_push(L->pool, &c->transforms, s);
+    }
+}
+
+static void load_test(Loader *L, const TaNode *n)
+{
+    static const char *const keys[] = {"enabled", "tolerance"};
+    if (!expect_map(L, n, "test") || !check_keys(L, n, "test", keys, 2))
+        return;
+    const TaNode *v;
+    if ((v = ta_node_map_get(n, "enabled")))
+        get_bool(L, v, "test.enabled", &L->cfg->test_enabled);
+    if ((v = ta_node_map_get(n, "tolerance")) &&
+        (!ta_scalar_double(v, &L->cfg->test_tolerance) || L->cfg->test_tolerance < 0))
+        ta_error(L->d, "%s: test.tolerance: expected a non-negative number, got '%s'", WHERE(v),
+                 v->kind == TA_NODE_SCALAR ? v->scalar : "a collection");
+}
+
+/* Puts `value` at dotted `key` in the tree, creating maps on the way. */
+static bool set_dotted(Loader *L, TaNode *root, const char *key, TaNode *value)
+{
+    TaNode *map = root;
+    const char *p = key;
+    for (;;) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot ? (size_t)(dot - p) : strlen(p);
+        if (n == 0) {
+            ta_error(L->d, "command line: --%s: empty key segment", key);
+            return false;
+        }
+        char *part = ta_strndup(L->pool, p, n);
+        if (!dot) {
+            ta_node_map_set(L->pool, map, part, value);
+            return true;
+        }
+        TaNode *next = ta_node_map_get(map, part);
+        if (!next) {
+            next = ta_node_new(L->pool, TA_NODE_MAP, value->origin, 0);
+            ta_node_map_set(L->pool, map, part, next);
+        } else if (next->kind != TA_NODE_MAP) {
+            ta_error(L->d, "command line: --%s: '%s' does not take sub-keys", key,
+                     ta_strndup(L->pool, key, (size_t)(dot - key)));
+            return false;
+        }
+        map = next;
+        p = dot + 1;
+    }
+}
+
+TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
+                         const char *const *keys, const char *const *values, int count)
+{
+    Loader L = {.pool = pool, .d = d};
+    int errors_before = d->errors;
+    TaNode *root = config_path ? ta_yaml_load_file(pool, d, config_path)
+                               : ta_node_new(pool, TA_NODE_MAP, "command line", 0);
+    if (!root)
+        return NULL;
+    if (root->kind != TA_NODE_MAP) {
+        ta_error(d, "%s: the configuration must be a mapping of keys", ta_node_where(pool, root));
+        return NULL;
+    }
+    for (int i = 0; i < count; i++) {
+        const char *origin = ta_format(pool, "command line (--%s)", keys[i]);
+        TaNode *v = ta_yaml_parse(pool, d, origin, values[i], strlen(values[i]), false);
+        if (v)
+            set_dotted(&L, root, keys[i], v);
+    }
+    if (d->errors > errors_before)
+        return NULL;
+
+    TaConfig *c = ta_alloc(pool, sizeof *c);
+    L.cfg = c;
+    c->module_prefix = "model";
+    c->module_type = "cmake";
+    c->module_schedule = "calls";
+    c->platform_name = "host";
+    c->memory_planner = "greedy";
+    c->allocate_arenas = true;
+
+    static const char *const sections[] = {"model", "module", "platform", "memory",
+                                           "operators", "transforms", "test"};
+    check_keys(&L, root, "", sections, 7);
+    const TaNode *v;
+    if ((v = ta_node_map_get(root, "model")))
+        load_model(&L, v);
+    if ((v = ta_node_map_get(root, "module")))
+        load_module(&L, v);
+    if ((v = ta_node_map_get(root, "platform")))
+        load_platform(&L, v);
+    if ((v = ta_node_map_get(root, "memory")))
+        load_memory(&L, v);
+    if ((v = ta_node_map_get(root, "operators")))
+        load_rules(&L, v, "operators", true, &c->operator_rules);
+    if ((v = ta_node_map_get(root, "transforms")))
+        load_transforms(&L, v);
+    if ((v = ta_node_map_get(root, "test")))
+        load_test(&L, v);
+
+    if (!c->model_path)
+        ta_error(d, "model.path is required (e.g. --model.path model.tflite)");
+    if (!c->module_path)
+        ta_error(d, "module.path is required (e.g. --module.path out/model)");
+    if (!c->module_name)
+        c->module_name = c->module_prefix;
+    return d->errors > errors_before ? NULL : c;
+}

@@ -1,0 +1,81 @@
+/*
+ * config.h - the conversion's configuration: a YAML file (--config) with
+ * dotted command-line keys laid over it, checked into a TaConfig.
+ */
+#ifndef TA_CONFIG_H
+#define TA_CONFIG_H
+
+#include "yaml_tree.h"
+
+/* A memory.tensors or operators entry. */
+typedef struct TaRule {
+    int index;          /* position in its list, for messages */
+    const char *where;  /* "file:line" of the entry */
+    const char *type;   /* NULL: any kind / any operator type */
+    const char **ids;   /* NULL: any id */
+    int num_ids;
+    /* Attributes; NULL when the rule does not set them. */
+    const char *memory;
+    const char *constant_destination_memory;
+    const char *code_placement;
+    const char *scratch_placement;
+    bool matched;       /* set by the planner */
+} TaRule;
+
+typedef struct TaConstraint {
+    const char *where;
+    const char *name;
+    bool has_max_size;
+    uint64_t max_size;
+    bool has_alignment;
+    uint64_t arena_alignment;
+} TaConstraint;
+
+typedef struct TaTransformSetting {
+    const char *name;
+    bool enabled;
+} TaTransformSetting;
+
+typedef struct TaConfig {
+    const char *model_path;
+    int model_subgraph;
+    const char *module_path;
+    const char *module_name;
+    const char *module_prefix;
+    const char *module_type;     /* "cmake" | "zephyr" | "make" */
+    const char *module_schedule; /* "calls" | "table" */
+    const char *platform_name;
+    const char *memory_planner;  /* "greedy" */
+    bool dump_residency_json;
+    bool allocate_arenas;
+    bool auto_hydrate_constants_given;
+    TaVec tensor_rules;   /* TaRule* */
+    TaVec operator_rules; /* TaRule* */
+    bool has_constraints; /* an explicit list: the complete set of usable memories */
+    TaVec constraints;    /* TaConstraint* */
+    TaVec transforms;     /* TaTransformSetting*, as given */
+    bool transforms_exact;/* given as a list: exactly these run */
+    bool test_enabled;
+    double test_tolerance;
+} TaConfig;
+
+/*
+ * Builds the configuration from an optional YAML file and command-line
+ * overrides (`keys[i]` is a dotted key such as "memory.dump_residency_json",
+ * `values[i]` its text, parsed as YAML). Reports every problem found; NULL
+ * if there was any.
+ */
+TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
+                         const char *const *keys, const char *const *values, int count);
+
+/* The canonical memory names; index = TaMemory. */
+typedef enum { TA_MEM_ITCM, TA_MEM_DTCM, TA_MEM_SRAM, TA_MEM_PSRAM, TA_MEM_MRAM, TA_MEM_DRAM,
+               TA_MEM_COUNT } TaMemory;
+const char *ta_memory_name(int memory);        /* "DTCM" */
+const char *ta_memory_lower(int memory);       /* "dtcm" */
+int ta_memory_parse(const char *name);         /* -1 if unknown */
+
+/* Closest candidate to `word` by edit distance, or NULL if none is close. */
+const char *ta_suggest(const char *word, const char *const *candidates, int count);
+
+#endif /* TA_CONFIG_H */

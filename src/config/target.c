@@ -1,0 +1,227 @@
+/*
+ * target.c - target YAML -> TaTarget, checked as targets/README.md says.
+ * Built-in targets are compiled into tinyaot as resources, so a conversion
+ * never depends on where tinyaot was installed.
+ */
+#include "target.h"
+
+#include "../emit/resources.h"
+
+#include <string.h>
+
+typedef struct Loader {
+    TaPool *pool;
+    TaDiag *d;
+    const char *origin;
+    bool ok;
+} Loader;
+
+static void fail(Loader *L, const TaNode *n, const char *fmt, ...) TA_PRINTF(3, 4);
+static void fail(Loader *L, const TaNode *n, const char *fmt, ...)
+{
+    TaBuf b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    ta_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    ta_error(L->d, "%s: target: %s", ta_node_where(L->pool, n), b.data);
+    ta_buf_free(&b);
+    L->ok = false;
+}
+
+static const TaNode *need(Loader *L, const TaNode *map, const char *key)
+{
+    const TaNode *v = ta_node_map_get(map, key);
+    if (!v)
+        fail(L, map, "missing key '%s'", key);
+    return v;
+}
+
+static const char *need_string(Loader *L, const TaNode *map, const char *key)
+{
+    const TaNode *v = need(L, map, key);
+    if (v && v->kind != TA_NODE_SCALAR) {
+        fail(L, v, "'%s' must be a string", key);
+        return NULL;
+    }
+    return v ? v->scalar : NULL;
+}
+
+static uint64_t need_uint(Loader *L, const TaNode *map, const char *key)
+{
+    const TaNode *v = need(L, map, key);
+    int64_t x = 0;
+    if (v && (!ta_scalar_int(v, &x) || x < 0))
+        fail(L, v, "'%s' must be a non-negative integer", key);
+    return (uint64_t)x;
+}
+
+static bool need_bool(Loader *L, const TaNode *map, const char *key)
+{
+    const TaNode *v = need(L, map, key);
+    bool b = false;
+    if (v && !ta_scalar_bool(v, &b))
+        fail(L, v, "'%s' must be true or false", key);
+    return b;
+}
+
+static const char *optional_section(Loader *L, const TaNode *map, const char *key)
+{
+    const TaNode *v = ta_node_map_get(map, key);
+    if (!v || ta_scalar_is_null(v))
+        return NULL;
+    if (v->kind != TA_NODE_SCALAR) {
+        fail(L, v, "'%s' must be a section name or null", key);
+        return NULL;
+    }
+    return v->scalar;
+}
+
+static void check_keys(Loader *L, const TaNode *map, const char *const *keys, int count)
+{
+    for (int i = 0; i < map->count; i++) {
+        bool known = false;
+        for (int k = 0; k < count && !known; k++)
+            known = strcmp(map->keys[i], keys[k]) == 0;
+        if (!known) {
+            const char *hint = ta_suggest(map->keys[i], keys, count);
+            fail(L, map->items[i], "unknown key '%s'%s%s%s", map->keys[i],
+                 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+        }
+    }
+}
+
+static void load_memory(Loader *L, TaTarget *t, const TaNode *n)
+{
+    static const char *const keys[] = {"name", "base", "capacity", "writable", "executable",
+                                       "volatile", "bss_section", "data_section",
+                                       "code_section"};
+    if (n->kind != TA_NODE_MAP) {
+        fail(L, n, "a memory must be a mapping");
+        return;
+    }
+    check_keys(L, n, keys, 9);
+    const char *name = need_string(L, n, "name");
+    if (!name)
+        return;
+    int mem = ta_memory_parse(name);
+    if (mem < 0) {
+        fail(L, n, "unknown memory '%s' (ITCM, DTCM, SRAM, PSRAM, MRAM or DRAM)", name);
+        return;
+    }
+    if (t->memories[mem]) {
+        fail(L, n, "memory %s is declared twice", name);
+        return;
+    }
+    TaTargetMemory *m = ta_alloc(L->pool, sizeof *m);
+    m->memory = mem;
+    m->base = need_uint(L, n, "base");
+    m->capacity = need_uint(L, n, "capacity");
+    m->writable = need_bool(L, n, "writable");
+    m->executable = need_bool(L, n, "executable");
+    m->is_volatile = need_bool(L, n, "volatile");
+    m->bss_section = optional_section(L, n, "bss_section");
+    m->data_section = optional_section(L, n, "data_section");
+    m->code_section = optional_section(L, n, "code_section");
+    if (m->code_section && !m->executable)
+        fail(L, n, "memory %s is not executable, so it has no code_section", name);
+    if (mem == TA_MEM_MRAM && m->writable)
+        fail(L, n, "MRAM is read-only at run time; it cannot be writable");
+    if (!m->writable && m->bss_section)
+        fail(L, n, "memory %s is not writable, so it has no bss_section", name);
+    if (m->base > UINT64_MAX - m->capacity)
+        fail(L, n, "memory %s extends past the end of the address space", name);
+    t->memories[mem] = m;
+}
+
+static TaTarget *load_tree(Loader *L, const TaNode *root)
+{
+    static const char *const keys[] = {"name", "description", "core", "min_alignment",
+                                       "sources", "memories", "spill_order"};
+    if (root->kind != TA_NODE_MAP) {
+        fail(L, root, "a target file must be a mapping");
+        return NULL;
+    }
+    check_keys(L, root, keys, 7);
+    TaTarget *t = ta_alloc(L->pool, sizeof *t);
+    t->origin = L->origin;
+    t->name = need_string(L, root, "name");
+    t->core = need_string(L, root, "core");
+    const TaNode *desc = ta_node_map_get(root, "description");
+    t->description = desc && desc->kind == TA_NODE_SCALAR ? desc->scalar : "";
+    t->min_alignment = need_uint(L, root, "min_alignment");
+    if (t->min_alignment == 0 || (t->min_alignment & (t->min_alignment - 1)))
+        fail(L, root, "min_alignment must be a power of two");
+
+    const TaNode *mems = need(L, root, "memories");
+    if (mems && mems->kind != TA_NODE_SEQUENCE)
+        fail(L, mems, "'memories' must be a list");
+    else if (mems)
+        for (int i = 0; i < mems->count; i++)
+            load_memory(L, t, mems->items[i]);
+
+    const TaNode *spill = need(L, root, "spill_order");
+    if (spill && spill->kind != TA_NODE_SEQUENCE)
+        fail(L, spill, "'spill_order' must be a list of memory names");
+    else if (spill) {
+        for (int i = 0; i < spill->count && i < TA_MEM_COUNT; i++) {
+            const TaNode *v = spill->items[i];
+            int mem = v->kind == TA_NODE_SCALAR ? ta_memory_parse(v->scalar) : -1;
+            if (mem < 0 || !t->memories[mem]) {
+                fail(L, v, "spill_order names '%s', which the target does not declare",
+                     v->kind == TA_NODE_SCALAR ? v->scalar : "?");
+                continue;
+            }
+            for (int k = 0; k < t->num_spill; k++)
+                if (t->spill_order[k] == mem)
+                    fail(L, v, "spill_order lists %s twice", v->scalar);
+            t->spill_order[t->num_spill++] = mem;
+        }
+        if (spill->count > TA_MEM_COUNT)
+            fail(L, spill, "spill_order is longer than the number of memories");
+    }
+    return L->ok ? t : NULL;
+}
+
+static bool is_path(const char *name)
+{
+    size_t n = strlen(name);
+    return strchr(name, '/') || (n > 5 && strcmp(name + n - 5, ".yaml") == 0);
+}
+
+const char *ta_target_builtin_list(TaPool *pool)
+{
+    TaBuf b = {0};
+    for (size_t i = 0; i < ta_num_resources; i++) {
+        const char *p = ta_resources[i].path;
+        size_t n = strlen(p);
+        if (strncmp(p, "targets/", 8) == 0 && n > 13 && strcmp(p + n - 5, ".yaml") == 0)
+            ta_buf_printf(&b, "%s%.*s", b.len ? ", " : "", (int)(n - 13), p + 8);
+    }
+    char *s = ta_strdup(pool, b.data ? b.data : "");
+    ta_buf_free(&b);
+    return s;
+}
+
+TaTarget *ta_target_load(TaPool *pool, TaDiag *d, const char *name)
+{
+    Loader L = {.pool = pool, .d = d, .ok = true};
+    TaNode *root;
+    if (is_path(name)) {
+        L.origin = name;
+        root = ta_yaml_load_file(pool, d, name);
+    } else {
+        const TaResource *r = ta_resource_find(ta_format(pool, "targets/%s.yaml", name));
+        if (!r) {
+            ta_error(d, "platform.name: unknown target '%s' (built-in targets: %s; or give a "
+                        "path to a target YAML file)",
+                     name, ta_target_builtin_list(pool));
+            return NULL;
+        }
+        L.origin = ta_format(pool, "<built-in>/targets/%s.yaml", name);
+        root = ta_yaml_parse(pool, d, L.origin, (const char *)r->data, r->size, true);
+    }
+    if (!root)
+        return NULL;
+    return load_tree(&L, root);
+}

@@ -1,0 +1,138 @@
+/*
+ * convert.c - tinyaot_convert(): the whole pipeline in one place.
+ *
+ *   configuration -> read model -> check graph -> lower operators
+ *   -> drop dead tensors -> plan memory -> build views -> emit module
+ *
+ * All working memory comes from one pool freed at the end; the result
+ * (diagnostics and views) has a pool of its own.
+ */
+#include "../include/tinyaot/tinyaot.h"
+
+#include "config/config.h"
+#include "config/target.h"
+#include "emit/emit.h"
+#include "emit/views.h"
+#include "lower/lower.h"
+#include "model/model.h"
+#include "passes/passes.h"
+#include "plan/plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The result and the pool that owns everything it points to. */
+typedef struct ResultBox {
+    tinyaot_result result;
+    TaPool pool;
+} ResultBox;
+
+const char *tinyaot_version(void)
+{
+    return TINYAOT_VERSION;
+}
+
+static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, ResultBox *box)
+{
+    const char **keys = ta_alloc_array(pool, args->num_options + 1, sizeof(char *));
+    const char **values = ta_alloc_array(pool, args->num_options + 1, sizeof(char *));
+    for (size_t i = 0; i < args->num_options; i++) {
+        if (!args->options[i].key || !args->options[i].value) {
+            ta_error(diag, "option %zu has no key or no value", i);
+            return TINYAOT_ERROR_ARGUMENT;
+        }
+        keys[i] = args->options[i].key;
+        values[i] = args->options[i].value;
+    }
+    TaConfig *cfg = ta_config_load(pool, diag, args->config_path, keys, values,
+                                   (int)args->num_options);
+    if (!cfg)
+        return TINYAOT_ERROR_CONFIG;
+    TaTarget *target = ta_target_load(pool, diag, cfg->platform_name);
+    if (!target)
+        return TINYAOT_ERROR_CONFIG;
+
+    TaModel *model = ta_read_tflite(pool, diag, cfg->model_path);
+    if (!model)
+        return TINYAOT_ERROR_MODEL;
+    if (cfg->model_subgraph >= model->subgraphs.len) {
+        ta_error(diag, "%s: model.subgraph %d does not exist (the model has %d)", cfg->model_path,
+                 cfg->model_subgraph, model->subgraphs.len);
+        return TINYAOT_ERROR_CONFIG;
+    }
+    TaGraph *graph = model->subgraphs.items[cfg->model_subgraph];
+    if (!ta_pass_check(pool, diag, cfg->model_path, graph))
+        return TINYAOT_ERROR_MODEL;
+    ta_pass_mark_io(graph);
+
+    TaLower lower = {.pool = pool, .diag = diag, .graph = graph, .model_path = cfg->model_path,
+                     .prefix = cfg->module_prefix};
+    if (!ta_lower_graph(&lower))
+        return TINYAOT_ERROR_UNSUPPORTED;
+    ta_pass_drop_dead(pool, graph);
+
+    TaPlanInput plan_in = {.pool = pool, .diag = diag, .graph = graph, .config = cfg,
+                           .target = target, .prefix = cfg->module_prefix};
+    TaPlan *plan = ta_plan(&plan_in);
+    if (!plan)
+        return TINYAOT_ERROR_PLAN;
+
+    TaEmitInput emit_in = {.pool = pool, .diag = diag, .config = cfg, .model = model,
+                           .graph = graph, .plan = plan, .prefix = cfg->module_prefix};
+    if (!ta_emit(&emit_in))
+        return TINYAOT_ERROR_OUTPUT;
+    box->result.module_path = ta_strdup(&box->pool, cfg->module_path);
+    if (args->result_views)
+        ta_build_views(&box->pool, &box->result, graph, plan);
+    return TINYAOT_OK;
+}
+
+tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result)
+{
+    ResultBox *box = calloc(1, sizeof *box);
+    if (!box)
+        return TINYAOT_ERROR_ARGUMENT;
+    if (result)
+        *result = &box->result;
+    TaPool pool = {0};
+    TaDiag diag = {.pool = &box->pool};
+    tinyaot_status status;
+    if (!args) {
+        ta_error(&diag, "tinyaot_convert: args is NULL");
+        status = TINYAOT_ERROR_ARGUMENT;
+    } else {
+        diag.sink = args->diagnostic;
+        diag.sink_user = args->user;
+        diag.warnings_are_errors = args->strict != 0;
+        status = run(args, &pool, &diag, box);
+        /* Strict mode: a warning turned error fails the conversion even
+           when the stage that issued it carried on. */
+        if (status == TINYAOT_OK && diag.errors)
+            status = TINYAOT_ERROR_PLAN;
+    }
+    ta_pool_free(&pool);
+    box->result.status = status;
+    box->result.diagnostics = (const char *const *)diag.lines.items;
+    box->result.num_diagnostics = (size_t)diag.lines.len;
+    if (!result)
+        tinyaot_result_free(&box->result);
+    return status;
+}
+
+void tinyaot_result_free(tinyaot_result *result)
+{
+    if (!result)
+        return;
+    ResultBox *box = (ResultBox *)result; /* result is the first member */
+    ta_pool_free(&box->pool);
+    free(box);
+}
+
+const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
+                                                      const char *tensor_id)
+{
+    for (size_t i = 0; result && tensor_id && i < result->num_placements; i++)
+        if (strcmp(result->placements[i].tensor_id, tensor_id) == 0)
+            return &result->placements[i];
+    return NULL;
+}

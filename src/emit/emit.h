@@ -1,0 +1,50 @@
+/*
+ * emit.h - writing the module directory.
+ *
+ *   <prefix>_model.h      the one header an application includes
+ *   <prefix>_model.c      init, run, hydration, binding, schedule
+ *   <prefix>_internal.h   tensor addresses and operator prototypes
+ *   <prefix>_arenas.c     the writable arenas (own-arena mode)
+ *   <prefix>_constants.c  constant blobs, one per constant region
+ *   ops/<symbol>.c        one file per operator that has code
+ *   runtime/              the runtime sources the module calls
+ *   CMakeLists.txt, <name>.mk, zephyr/   build files
+ *   <prefix>_residency.json, <prefix>_views.json
+ *   <prefix>_arena_<region>.bin   sidecars (caller-supplied arenas)
+ *
+ * Everything goes into a fresh temporary directory first; ta_emit renames
+ * it into place only when every file was written.
+ */
+#ifndef TA_EMIT_H
+#define TA_EMIT_H
+
+#include "../config/config.h"
+#include "../plan/plan.h"
+
+typedef struct TaEmitInput {
+    TaPool *pool;
+    TaDiag *diag;
+    const TaConfig *config;
+    const TaModel *model;
+    TaGraph *graph;
+    const TaPlan *plan;
+    const char *prefix;
+} TaEmitInput;
+
+bool ta_emit(const TaEmitInput *in);
+
+/* Writers of single files into `dir` (emit_*.c). */
+bool ta_emit_sources(const TaEmitInput *in, const char *dir);
+bool ta_emit_build_files(const TaEmitInput *in, const char *dir, TaVec *sources,
+                         TaVec *runtime_sources);
+bool ta_emit_residency(const TaEmitInput *in, const char *dir);
+bool ta_emit_views_json(const TaEmitInput *in, const char *dir);
+
+/* Shared naming helpers. */
+const char *ta_upper(TaPool *pool, const char *s);
+const char *ta_tensor_enum(TaPool *pool, const char *prefix, const TaTensor *t);
+const char *ta_region_enum(TaPool *pool, const char *prefix, const TaRegion *r);
+/* Module files must be written with this helper so failures are reported. */
+bool ta_emit_write(const TaEmitInput *in, const char *dir, const char *name, const TaBuf *b);
+
+#endif /* TA_EMIT_H */

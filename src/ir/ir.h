@@ -1,0 +1,209 @@
+/*
+ * ir.h - the in-memory graph every stage shares.
+ *
+ *   read (model/)  ->  TaModel with one TaGraph per subgraph
+ *   passes/        ->  rewrite the selected graph in place
+ *   lower/         ->  per operator: attributes, quantization parameters,
+ *                      local tensors, kernel calls, MAC counts
+ *   plan/          ->  a TaPlacement for every tensor
+ *   emit/          ->  the module directory, reports and views
+ *
+ * Tensors and operators are owned by the graph's pool. A tensor's position
+ * in TaGraph.tensors is its number in the generated `<prefix>_tensor_ident_t`.
+ */
+#ifndef TA_IR_H
+#define TA_IR_H
+
+#include "../util/util.h"
+
+/* Element types, numbered as LiteRT's TensorType enum. */
+typedef enum TaDtype {
+    TA_FLOAT32 = 0,
+    TA_FLOAT16 = 1,
+    TA_INT32 = 2,
+    TA_UINT8 = 3,
+    TA_INT64 = 4,
+    TA_STRING = 5,
+    TA_BOOL = 6,
+    TA_INT16 = 7,
+    TA_COMPLEX64 = 8,
+    TA_INT8 = 9,
+    TA_FLOAT64 = 10,
+    TA_COMPLEX128 = 11,
+    TA_UINT64 = 12,
+    TA_RESOURCE = 13,
+    TA_VARIANT = 14,
+    TA_UINT32 = 15,
+    TA_UINT16 = 16,
+    TA_INT4 = 17,
+    TA_BFLOAT16 = 18,
+    TA_DTYPE_COUNT_KNOWN = 23
+} TaDtype;
+
+const char *ta_dtype_name(int dtype);  /* NumPy name: "int8"; "type<N>" if unknown */
+const char *ta_dtype_ctype(int dtype); /* C type: "int8_t"; NULL if none */
+size_t ta_dtype_size(int dtype);       /* bytes per element; 0 if not plain data */
+
+/* real = (q - zero_point) * scale, per tensor or per channel along `axis`. */
+typedef struct TaQuant {
+    int num_scales;
+    float *scale;
+    int num_zero_points;
+    int64_t *zero_point;
+    int axis;
+} TaQuant;
+
+/* The kinds placement rules match, spelled as rules spell them. */
+typedef enum TaKind { TA_KIND_SCRATCH, TA_KIND_PERSISTENT, TA_KIND_CONSTANT } TaKind;
+const char *ta_kind_name(TaKind kind); /* "scratch", "persistent", "constant" */
+
+#define TA_MAX_RANK 8
+
+struct TaOp;
+struct TaRegion;
+
+/* Where the planner put a tensor. */
+typedef struct TaPlacement {
+    struct TaRegion *region; /* NULL: no bytes (empty tensor) */
+    size_t offset;           /* from the region's first usable byte */
+    size_t size;             /* bytes allocated (data size rounded up) */
+    int memory;              /* TaMemory the kernels access it in */
+    int source_memory;       /* where staged bytes come from; = memory otherwise */
+    bool staged;
+} TaPlacement;
+
+typedef struct TaTensor {
+    int index;        /* position in TaGraph.tensors */
+    int model_index;  /* index in the model subgraph; -1 if created */
+    const char *id;   /* "11" for model tensors; "op3.multiplier" for created */
+    const char *name; /* model's name, NULL if none or created */
+    TaDtype dtype;
+    int rank;
+    int32_t dims[TA_MAX_RANK];
+    bool has_signature;
+    int32_t signature[TA_MAX_RANK];
+    TaQuant *quant; /* NULL when the tensor carries no scale */
+    TaKind kind;
+    const uint8_t *data; /* constant bytes, NULL if not constant */
+    size_t data_size;
+    bool is_variable;
+    int input_index;  /* position in the module's inputs, or -1 */
+    int output_index; /* position in the module's outputs, or -1 */
+    struct TaOp *owner; /* the operator a local tensor belongs to */
+    bool removed;       /* dropped by a pass: not planned, not emitted */
+
+    /* Set by the planner. */
+    struct TaTensor *alias_of; /* shares this tensor's bytes (zero-copy reshape) */
+    int first_use, last_use;   /* layer indices; -1 if unused */
+    TaPlacement place;
+} TaTensor;
+
+size_t ta_tensor_elements(const TaTensor *t);
+size_t ta_tensor_bytes(const TaTensor *t);
+/* "[1,49,10,1]" in the pool. */
+const char *ta_shape_text(TaPool *pool, const TaTensor *t);
+/* Follows alias_of to the tensor that owns the bytes. */
+TaTensor *ta_tensor_root(TaTensor *t);
+
+/* One scalar or small array field of a kernel's parameter struct. */
+typedef enum { TA_PARAM_INT, TA_PARAM_INTS, TA_PARAM_FLOAT } TaParamKind;
+typedef struct TaParam {
+    const char *name;
+    TaParamKind kind;
+    int64_t i;
+    double f;
+    const int64_t *ints;
+    int num_ints;
+} TaParam;
+
+/*
+ * A call from an operator's generated code into a runtime kernel:
+ *   function(&params, arg0, arg1, ...)
+ * Parameters are compile-time constants; arguments are tensor addresses
+ * (NULL entries pass a null pointer).
+ */
+typedef struct TaKernelCall {
+    const char *role;        /* "run" or "init" */
+    const char *function;    /* e.g. "ta_fully_connected_s8" */
+    const char *header;      /* runtime header declaring it, e.g. "kernels/ta_fully_connected.h" */
+    const char *params_type; /* NULL: the kernel takes no parameter struct */
+    TaVec params;            /* TaParam* in struct field order */
+    TaVec args;              /* TaTensor* (may be NULL) */
+} TaKernelCall;
+
+struct TaOpDef;
+
+typedef struct TaOp {
+    int layer_index;  /* position in execution order, from 0 */
+    int source_index; /* operator index in the model subgraph; -1 if created */
+    int builtin;      /* LiteRT BuiltinOperator, or -1 for custom */
+    const char *type; /* "CONV_2D", or the custom code */
+    int version;
+    const struct TaOpDef *def; /* NULL: tinyaot has no lowering for it */
+
+    TaTensor **inputs; /* NULL entries: optional inputs left out (-1) */
+    int num_inputs;
+    TaTensor **outputs;
+    int num_outputs;
+    TaTensor **intermediates;
+    int num_intermediates;
+
+    /* Raw options from the model, decoded by the operator's parse hook. */
+    int options_type;
+    const uint8_t *options_buf; /* the model bytes and the table position */
+    size_t options_buf_len;
+    size_t options_pos; /* 0: no options table */
+    const uint8_t *custom_options;
+    size_t custom_options_size;
+
+    void *attrs; /* operator-specific, from the parse hook */
+
+    /* Set by lowering. */
+    const char *symbol;      /* <prefix>_<type>_<id> */
+    TaVec locals;            /* TaTensor* owned by this operator */
+    TaVec calls;             /* TaKernelCall* */
+    bool has_macs;
+    int64_t macs;
+    bool has_parameters;
+    int64_t parameters;
+    int inplace_input; /* -1, or the input whose bytes output 0 may reuse */
+    int code_memory;   /* TaMemory its code is linked into (operators: rules), or -1 */
+    bool removed;      /* dropped by a pass */
+} TaOp;
+
+typedef struct TaGraph {
+    int index; /* subgraph index in the model */
+    const char *name;
+    TaVec tensors; /* TaTensor* */
+    TaVec ops;     /* TaOp* in execution order */
+    TaVec inputs;  /* TaTensor* */
+    TaVec outputs; /* TaTensor* */
+} TaGraph;
+
+typedef struct TaMetadata {
+    const char *name;
+    const uint8_t *data;
+    size_t size;
+} TaMetadata;
+
+typedef struct TaModel {
+    const char *path;
+    const uint8_t *bytes;
+    size_t size;
+    uint32_t version;
+    const char *description;
+    TaVec subgraphs; /* TaGraph* */
+    TaVec metadata;  /* TaMetadata* */
+} TaModel;
+
+#define TA_TENSOR(g, i) ((TaTensor *)(g)->tensors.items[i])
+#define TA_OP(g, i) ((TaOp *)(g)->ops.items[i])
+
+/* graph.c */
+TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype dtype,
+                              int rank, const int32_t *dims);
+const char *ta_op_describe(TaPool *pool, const TaOp *op); /* "operator 3 (CONV_2D)" */
+/* Renumbers layer indices and tensor indices after a pass removed items. */
+void ta_graph_compact(TaPool *pool, TaGraph *g);
+
+#endif /* TA_IR_H */

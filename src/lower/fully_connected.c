@@ -1,0 +1,178 @@
+/*
+ * fully_connected.c - FULLY_CONNECTED, int8 and int16 activations with
+ * int8 weights, per-tensor or per-channel.
+ *
+ * Assumes: constant weights [output_depth, accum_depth] with zero points 0
+ * (TFLite's symmetric weight scheme); optional constant bias.
+ * Produces: bias_sum (bias with the input zero point folded in), and for
+ * per-channel weights the multiplier and shift per output channel.
+ */
+#include "lower.h"
+
+#include <string.h>
+
+enum { OPT_ACTIVATION = 0, OPT_WEIGHTS_FORMAT, OPT_KEEP_NUM_DIMS, OPT_ASYMMETRIC,
+       OPT_BIAS_TYPE };
+
+typedef struct FcAttrs {
+    int activation;
+    bool keep_num_dims;
+    int quantized_bias_type;
+} FcAttrs;
+
+static bool parse(TaLower *L, TaOp *op)
+{
+    TaFbReader r;
+    TaFbTable t = ta_op_options(L, op, &r);
+    FcAttrs *a = ta_alloc(L->pool, sizeof *a);
+    a->activation = ta_fb_i8(t, OPT_ACTIVATION, 0);
+    a->keep_num_dims = ta_fb_bool(t, OPT_KEEP_NUM_DIMS, false);
+    a->quantized_bias_type = ta_fb_i8(t, OPT_BIAS_TYPE, 0);
+    int format = ta_fb_i8(t, OPT_WEIGHTS_FORMAT, 0);
+    if (r.failed)
+        return false;
+    if (format != 0) {
+        ta_op_error(L, op, "shuffled weights format %d is not supported", format);
+        return false;
+    }
+    op->attrs = a;
+    return true;
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    const FcAttrs *a = op->attrs;
+    if (!ta_expect_counts(L, op, 2, 3, 1))
+        return false;
+    TaTensor *in = op->inputs[0], *w = op->inputs[1];
+    TaTensor *bias = op->num_inputs > 2 ? op->inputs[2] : NULL;
+    TaTensor *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
+        !ta_expect_dtype(L, op, w, "weights", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
+        !ta_expect_constant(L, op, w, "weights") || !ta_expect_per_tensor(L, op, in, "input") ||
+        !ta_expect_per_tensor(L, op, out, "output"))
+        return false;
+    const bool wide = in->dtype == TA_INT16;
+    if (bias && (!ta_expect_constant(L, op, bias, "bias") ||
+                 !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32,
+                                  wide ? TA_INT32 : -1, -1)))
+        return false;
+    if (w->rank < 2 || out->rank < 1) {
+        ta_op_error(L, op, "weights must have rank 2 or more, output rank 1 or more");
+        return false;
+    }
+    const int32_t depth = w->dims[w->rank - 1];
+    const int32_t rows = w->dims[w->rank - 2];
+    const int32_t out_depth = out->dims[out->rank - 1];
+    const size_t out_elems = ta_tensor_elements(out);
+    if (out_depth != rows || out_depth == 0 || depth == 0 || (size_t)rows * depth != ta_tensor_elements(w)) {
+        ta_op_error(L, op, "weights %s do not match output %s", ta_shape_text(L->pool, w),
+                    ta_shape_text(L->pool, out));
+        return false;
+    }
+    const int32_t batches = (int32_t)(out_elems / (size_t)out_depth);
+    if (ta_tensor_elements(in) != (size_t)batches * (size_t)depth) {
+        ta_op_error(L, op, "input %s does not hold %d rows of %d", ta_shape_text(L->pool, in),
+                    (int)batches, (int)depth);
+        return false;
+    }
+    if (bias && ta_tensor_elements(bias) != (size_t)out_depth) {
+        ta_op_error(L, op, "bias has %zu elements for %d outputs", ta_tensor_elements(bias),
+                    (int)out_depth);
+        return false;
+    }
+    const TaQuant *wq = w->quant;
+    if (!wq || wq->num_scales < 1 || (wq->num_scales > 1 && (wq->num_scales != rows ||
+                                                             wq->axis != w->rank - 2))) {
+        ta_op_error(L, op, "weights need one scale, or one per output channel along axis 0");
+        return false;
+    }
+    for (int i = 0; i < wq->num_zero_points; i++) {
+        if (wq->zero_point[i] != 0) {
+            ta_op_error(L, op, "weights zero point %lld: int8 weights must be symmetric (0)",
+                        (long long)wq->zero_point[i]);
+            return false;
+        }
+    }
+    int32_t act_min, act_max;
+    if (!ta_activation_range(L, op, a->activation, out, &act_min, &act_max))
+        return false;
+
+    /* int16 without a bias accumulates in 32 bits only when the model says so. */
+    const bool acc64 = wide && (bias ? bias->dtype == TA_INT64 : a->quantized_bias_type != TA_INT32);
+
+    /* bias_sum[o] = bias[o] + input_offset * sum_d w[o][d], input_offset = -zp. */
+    const int64_t input_offset = -(int64_t)ta_zero_point(in);
+    const int8_t *wd = (const int8_t *)w->data;
+    int64_t *sums = ta_alloc_array(L->pool, (size_t)rows, sizeof(int64_t));
+    int32_t *sums32 = ta_alloc_array(L->pool, (size_t)rows, sizeof(int32_t));
+    bool need_sums = bias != NULL || input_offset != 0;
+    for (int32_t o = 0; o < rows; o++) {
+        int64_t s = 0;
+        for (int32_t d = 0; d < depth; d++)
+            s += wd[(size_t)o * depth + d];
+        int64_t b = 0;
+        if (bias && bias->dtype == TA_INT64)
+            memcpy(&b, bias->data + (size_t)o * 8, 8);
+        else if (bias) {
+            int32_t b32;
+            memcpy(&b32, bias->data + (size_t)o * 4, 4);
+            b = b32;
+        }
+        sums[o] = b + input_offset * s;
+        /* The reference accumulates in int32 modulo 2^32; so does this. */
+        sums32[o] = (int32_t)(uint32_t)(uint64_t)sums[o];
+    }
+    TaTensor *bias_sum = NULL;
+    if (need_sums)
+        bias_sum = acc64 ? ta_local_constant(L, op, "bias_sum", TA_INT64, rows, sums)
+                         : ta_local_constant(L, op, "bias_sum", TA_INT32, rows, sums32);
+
+    TaTensor *mults = NULL, *shifts = NULL;
+    int32_t multiplier = 0;
+    int shift = 0;
+    const float in_scale = ta_scale(in), out_scale = ta_scale(out);
+    if (wq->num_scales > 1) {
+        int32_t *m = ta_alloc_array(L->pool, (size_t)rows, sizeof(int32_t));
+        int32_t *s = ta_alloc_array(L->pool, (size_t)rows, sizeof(int32_t));
+        for (int32_t o = 0; o < rows; o++) {
+            double eff = (double)in_scale * (double)wq->scale[o] / (double)out_scale;
+            int sh;
+            ta_quantize_multiplier(eff, &m[o], &sh);
+            s[o] = sh;
+        }
+        mults = ta_local_constant(L, op, "multipliers", TA_INT32, rows, m);
+        shifts = ta_local_constant(L, op, "shifts", TA_INT32, rows, s);
+    } else {
+        /* TFLite multiplies the two scales in float before widening. */
+        double eff = (double)(in_scale * wq->scale[0]) / (double)out_scale;
+        ta_quantize_multiplier(eff, &multiplier, &shift);
+    }
+
+    const char *fn = !wide ? "ta_fully_connected_s8"
+                           : (acc64 ? "ta_fully_connected_s16" : "ta_fully_connected_s16_acc32");
+    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_fully_connected.h",
+                              "ta_fully_connected_params_t");
+    ta_call_int(L, c, "batches", batches);
+    ta_call_int(L, c, "accum_depth", depth);
+    ta_call_int(L, c, "output_depth", out_depth);
+    ta_call_int(L, c, "output_offset", ta_zero_point(out));
+    ta_call_int(L, c, "multiplier", multiplier);
+    ta_call_int(L, c, "shift", shift);
+    ta_call_int(L, c, "activation_min", act_min);
+    ta_call_int(L, c, "activation_max", act_max);
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, w);
+    ta_call_arg(L, c, bias_sum);
+    ta_call_arg(L, c, mults);
+    ta_call_arg(L, c, shifts);
+    ta_call_arg(L, c, out);
+
+    op->has_macs = op->has_parameters = true;
+    op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches;
+    op->parameters = (int64_t)ta_tensor_elements(w) + (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    return true;
+}
+
+const TaOpDef ta_op_fully_connected = {9, "FULLY_CONNECTED", parse, lower};

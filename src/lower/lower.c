@@ -1,0 +1,226 @@
+/*
+ * lower.c - drives per-operator lowering and holds the helpers operator
+ * files share (checks, local tensors, kernel call records).
+ */
+#include "lower.h"
+
+#include "../model/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DECLARE_OP(builtin, name, file) extern const TaOpDef ta_op_##file;
+#include "ops.def"
+#undef DECLARE_OP
+
+static const TaOpDef *const op_defs[] = {
+#define DECLARE_OP(builtin, name, file) &ta_op_##file,
+#include "ops.def"
+#undef DECLARE_OP
+};
+
+const TaOpDef *ta_op_def_find(int builtin)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(op_defs); i++)
+        if (op_defs[i]->builtin == builtin)
+            return op_defs[i];
+    return NULL;
+}
+
+void ta_op_error(TaLower *L, const TaOp *op, const char *fmt, ...)
+{
+    TaBuf b = {0};
+    ta_buf_printf(&b, "%s: %s: ", L->model_path, ta_op_describe(L->pool, op));
+    va_list ap;
+    va_start(ap, fmt);
+    ta_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    ta_error(L->diag, "%s", b.data);
+    ta_buf_free(&b);
+}
+
+TaFbTable ta_op_options(TaLower *L, TaOp *op, TaFbReader *r)
+{
+    *r = (TaFbReader){.buf = op->options_buf, .len = op->options_buf_len,
+                      .path = L->model_path, .diag = L->diag};
+    ta_fb_where(r, "%s options", ta_op_describe(L->pool, op));
+    if (!op->options_pos)
+        return (TaFbTable){.r = r};
+    return ta_fb_table_at(r, op->options_pos);
+}
+
+bool ta_expect_counts(TaLower *L, TaOp *op, int min_inputs, int max_inputs, int outputs)
+{
+    if (op->num_inputs < min_inputs || op->num_inputs > max_inputs) {
+        if (min_inputs == max_inputs)
+            ta_op_error(L, op, "has %d inputs, expected %d", op->num_inputs, min_inputs);
+        else
+            ta_op_error(L, op, "has %d inputs, expected %d to %d", op->num_inputs, min_inputs,
+                        max_inputs);
+        return false;
+    }
+    if (op->num_outputs != outputs) {
+        ta_op_error(L, op, "has %d outputs, expected %d", op->num_outputs, outputs);
+        return false;
+    }
+    for (int i = 0; i < min_inputs; i++) {
+        if (!op->inputs[i]) {
+            ta_op_error(L, op, "input %d is missing", i);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ta_expect_dtype(TaLower *L, TaOp *op, const TaTensor *t, const char *role, ...)
+{
+    va_list ap;
+    va_start(ap, role);
+    TaBuf allowed = {0};
+    bool ok = false;
+    for (int d = va_arg(ap, int); d >= 0; d = va_arg(ap, int)) {
+        ok = ok || (int)t->dtype == d;
+        ta_buf_printf(&allowed, "%s%s", allowed.len ? " or " : "", ta_dtype_name(d));
+    }
+    va_end(ap);
+    if (!ok)
+        ta_op_error(L, op, "%s (tensor %s) is %s; tinyaot supports %s here", role, t->id,
+                    ta_dtype_name(t->dtype), allowed.data);
+    ta_buf_free(&allowed);
+    return ok;
+}
+
+bool ta_expect_per_tensor(TaLower *L, TaOp *op, const TaTensor *t, const char *role)
+{
+    if (!t->quant || t->quant->num_scales != 1) {
+        ta_op_error(L, op, "%s (tensor %s) needs per-tensor quantization (one scale), it has %d",
+                    role, t->id, t->quant ? t->quant->num_scales : 0);
+        return false;
+    }
+    if (!(t->quant->scale[0] > 0.0f) || !isfinite(t->quant->scale[0])) {
+        ta_op_error(L, op, "%s (tensor %s) has scale %g; scales must be positive and finite",
+                    role, t->id, (double)t->quant->scale[0]);
+        return false;
+    }
+    return true;
+}
+
+bool ta_expect_constant(TaLower *L, TaOp *op, const TaTensor *t, const char *role)
+{
+    if (t->kind == TA_KIND_CONSTANT && t->data)
+        return true;
+    ta_op_error(L, op, "%s (tensor %s) must be a constant in the model", role, t->id);
+    return false;
+}
+
+float ta_scale(const TaTensor *t)
+{
+    return t->quant && t->quant->num_scales ? t->quant->scale[0] : 0.0f;
+}
+
+int32_t ta_zero_point(const TaTensor *t)
+{
+    return t->quant && t->quant->num_zero_points ? (int32_t)t->quant->zero_point[0] : 0;
+}
+
+static TaTensor *new_local(TaLower *L, TaOp *op, const char *role, TaDtype dtype,
+                           int32_t count)
+{
+    const char *id = op->source_index >= 0
+                         ? ta_format(L->pool, "op%d.%s", op->source_index, role)
+                         : ta_format(L->pool, "x%d.%s", op->layer_index, role);
+    TaTensor *t = ta_graph_new_tensor(L->pool, L->graph, id, dtype, 1, &count);
+    t->owner = op;
+    ta_vec_push(L->pool, &op->locals, t);
+    return t;
+}
+
+TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtype,
+                            int32_t count, const void *data)
+{
+    TaTensor *t = new_local(L, op, role, dtype, count);
+    t->kind = TA_KIND_CONSTANT;
+    t->data_size = (size_t)count * ta_dtype_size(dtype);
+    t->data = ta_memdup(L->pool, data, t->data_size);
+    return t;
+}
+
+TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes)
+{
+    TaTensor *t = new_local(L, op, role, TA_INT8, bytes);
+    t->kind = TA_KIND_SCRATCH;
+    return t;
+}
+
+TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header,
+                      const char *params_type)
+{
+    TaKernelCall *c = ta_alloc(L->pool, sizeof *c);
+    c->role = "run";
+    c->function = function;
+    c->header = header;
+    c->params_type = params_type;
+    ta_vec_push(L->pool, &op->calls, c);
+    return c;
+}
+
+static TaParam *new_param(TaLower *L, TaKernelCall *c, const char *name, TaParamKind kind)
+{
+    TaParam *p = ta_alloc(L->pool, sizeof *p);
+    p->name = name;
+    p->kind = kind;
+    ta_vec_push(L->pool, &c->params, p);
+    return p;
+}
+
+void ta_call_int(TaLower *L, TaKernelCall *c, const char *name, int64_t value)
+{
+    new_param(L, c, name, TA_PARAM_INT)->i = value;
+}
+
+void ta_call_float(TaLower *L, TaKernelCall *c, const char *name, double value)
+{
+    new_param(L, c, name, TA_PARAM_FLOAT)->f = value;
+}
+
+void ta_call_ints(TaLower *L, TaKernelCall *c, const char *name, const int64_t *values, int n)
+{
+    TaParam *p = new_param(L, c, name, TA_PARAM_INTS);
+    p->ints = ta_memdup(L->pool, values, (size_t)n * sizeof *values);
+    p->num_ints = n;
+}
+
+void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t)
+{
+    ta_vec_push(L->pool, &c->args, t);
+}
+
+bool ta_lower_graph(TaLower *L)
+{
+    int errors_before = L->diag->errors;
+    /* Unsupported operators first, all of them, one line each. */
+    for (int i = 0; i < L->graph->ops.len; i++) {
+        TaOp *op = TA_OP(L->graph, i);
+        op->def = op->builtin >= 0 ? ta_op_def_find(op->builtin) : NULL;
+        if (!op->def)
+            ta_op_error(L, op, "operator type %s is not supported by tinyaot%s", op->type,
+                        op->builtin < 0 ? " (a custom operator)" : "");
+    }
+    if (L->diag->errors > errors_before)
+        return false;
+    for (int i = 0; i < L->graph->ops.len; i++) {
+        TaOp *op = TA_OP(L->graph, i);
+        if (op->removed)
+            continue;
+        op->symbol = op->source_index >= 0
+                         ? ta_format(L->pool, "%s_%s_%d", L->prefix, op->type, op->source_index)
+                         : ta_format(L->pool, "%s_%s_x%d", L->prefix, op->type, op->layer_index);
+        for (char *p = (char *)op->symbol + strlen(L->prefix); *p; p++)
+            *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+        if (op->def->parse && !op->attrs && !op->def->parse(L, op))
+            continue;
+        op->def->lower(L, op);
+    }
+    return L->diag->errors == errors_before;
+}

@@ -1,0 +1,89 @@
+/*
+ * lower.h - per-operator lowering.
+ *
+ * Each supported operator has one file here with a TaOpDef: `parse`
+ * decodes the operator's options table into op->attrs, `lower` checks
+ * types and shapes, computes every quantization parameter in the
+ * converter (multipliers, shifts, folded bias sums, activation ranges),
+ * creates the operator's local tensors and records its kernel calls and
+ * MAC count. The emitter turns those records into C; no operator file
+ * writes C text.
+ *
+ * Adding an operator: write <op>.c with a TaOpDef, add one line to
+ * ops.def, add its runtime kernel under runtime/kernels/.
+ */
+#ifndef TA_LOWER_H
+#define TA_LOWER_H
+
+#include "../ir/ir.h"
+#include "../model/fb.h"
+
+typedef struct TaLower {
+    TaPool *pool;
+    TaDiag *diag;
+    TaGraph *graph;
+    const char *model_path;
+    const char *prefix;
+} TaLower;
+
+typedef struct TaOpDef {
+    int builtin;      /* LiteRT BuiltinOperator code */
+    const char *name; /* canonical name, "CONV_2D" */
+    bool (*parse)(TaLower *L, TaOp *op); /* may be NULL */
+    bool (*lower)(TaLower *L, TaOp *op);
+} TaOpDef;
+
+/* The definition for a builtin code, or NULL when tinyaot lacks it. */
+const TaOpDef *ta_op_def_find(int builtin);
+
+/* lower.c: runs parse and lower over every operator of the graph. Every
+   unsupported operator or configuration is reported, one line each. */
+bool ta_lower_graph(TaLower *L);
+
+/* ---- helpers for operator files (lower.c) ------------------------------- */
+
+/* "<model>: operator 3 (CONV_2D): <message>" */
+void ta_op_error(TaLower *L, const TaOp *op, const char *fmt, ...) TA_PRINTF(3, 4);
+
+/* The operator's builtin options table; ok=false when it has none. */
+TaFbTable ta_op_options(TaLower *L, TaOp *op, TaFbReader *reader);
+
+bool ta_expect_counts(TaLower *L, TaOp *op, int min_inputs, int max_inputs, int outputs);
+/* A present input or output of one of the listed dtypes (-1 ends the list). */
+bool ta_expect_dtype(TaLower *L, TaOp *op, const TaTensor *t, const char *role, ...);
+/* Per-tensor quantization with one scale and zero point. */
+bool ta_expect_per_tensor(TaLower *L, TaOp *op, const TaTensor *t, const char *role);
+bool ta_expect_constant(TaLower *L, TaOp *op, const TaTensor *t, const char *role);
+
+float ta_scale(const TaTensor *t);      /* first scale, 0 if none */
+int32_t ta_zero_point(const TaTensor *t); /* first zero point, 0 if none */
+
+/* Tensors the lowering creates; ids are "op<N>.<role>". */
+TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtype,
+                            int32_t count, const void *data);
+TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes);
+
+TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header,
+                      const char *params_type);
+void ta_call_int(TaLower *L, TaKernelCall *c, const char *name, int64_t value);
+void ta_call_float(TaLower *L, TaKernelCall *c, const char *name, double value);
+void ta_call_ints(TaLower *L, TaKernelCall *c, const char *name, const int64_t *values, int n);
+void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t);
+
+/* ---- quant.c: TFLite's conversion-time quantization arithmetic ---------- */
+
+/* Fused activations, numbered as LiteRT's ActivationFunctionType. */
+enum { TA_ACT_NONE = 0, TA_ACT_RELU = 1, TA_ACT_RELU_N1_TO_1 = 2, TA_ACT_RELU6 = 3,
+       TA_ACT_TANH = 4, TA_ACT_SIGN_BIT = 5 };
+const char *ta_activation_name(int act);
+
+/* double -> (multiplier, shift), as TFLite's QuantizeMultiplier. */
+void ta_quantize_multiplier(double m, int32_t *multiplier, int *shift);
+/* The clamp range of a fused activation on a quantized output; false (and
+   an error) for activations integer kernels cannot fuse. */
+bool ta_activation_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int32_t *lo,
+                         int32_t *hi);
+/* The range of an integer dtype. */
+void ta_dtype_range(TaDtype dtype, int32_t *lo, int32_t *hi);
+
+#endif /* TA_LOWER_H */

@@ -1,0 +1,161 @@
+/*
+ * pack.c - interval packing: given buffers with sizes and lifetimes, find
+ * offsets in one arena so that buffers alive at the same time are disjoint.
+ *
+ * Each strategy sorts the buffers and places them one at a time at the
+ * lowest offset that does not collide with an already placed buffer whose
+ * lifetime overlaps (first fit). Sorting by size, largest first, is the
+ * classic choice (TFLite Micro's greedy planner); other orders win on some
+ * graphs, so several are tried and the smallest arena kept. All of it is
+ * deterministic: ties are broken by `order`.
+ */
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t align_up(size_t x, size_t a)
+{
+    return (x + a - 1) / a * a;
+}
+
+static bool lives_overlap(const TaBlock *a, const TaBlock *b)
+{
+    return a->first <= b->last && b->first <= a->last;
+}
+
+typedef int (*Compare)(const void *, const void *);
+
+#define BLOCK(p) (*(const TaBlock *const *)(p))
+
+static int tie(const TaBlock *a, const TaBlock *b)
+{
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+static int by_size(const void *pa, const void *pb)
+{
+    const TaBlock *a = BLOCK(pa), *b = BLOCK(pb);
+    if (a->size != b->size)
+        return a->size < b->size ? 1 : -1;
+    return tie(a, b);
+}
+
+static int by_span(const void *pa, const void *pb)
+{
+    const TaBlock *a = BLOCK(pa), *b = BLOCK(pb);
+    int sa = a->last - a->first, sb = b->last - b->first;
+    if (sa != sb)
+        return sa < sb ? 1 : -1;
+    return by_size(pa, pb);
+}
+
+static int by_area(const void *pa, const void *pb)
+{
+    const TaBlock *a = BLOCK(pa), *b = BLOCK(pb);
+    double aa = (double)a->size * (a->last - a->first + 1);
+    double ab = (double)b->size * (b->last - b->first + 1);
+    if (aa != ab)
+        return aa < ab ? 1 : -1;
+    return by_size(pa, pb);
+}
+
+static int by_first_use(const void *pa, const void *pb)
+{
+    const TaBlock *a = BLOCK(pa), *b = BLOCK(pb);
+    if (a->first != b->first)
+        return a->first > b->first ? 1 : -1;
+    return by_size(pa, pb);
+}
+
+static int by_offset(const void *pa, const void *pb)
+{
+    const TaBlock *a = BLOCK(pa), *b = BLOCK(pb);
+    if (a->offset != b->offset)
+        return a->offset > b->offset ? 1 : -1;
+    return tie(a, b);
+}
+
+/* First fit of every block in `order`; returns the arena size. */
+static size_t first_fit(TaBlock **order, int n, size_t alignment, TaBlock **scratch)
+{
+    size_t arena = 0;
+    for (int i = 0; i < n; i++) {
+        TaBlock *b = order[i];
+        int m = 0;
+        for (int k = 0; k < i; k++)
+            if (lives_overlap(order[k], b))
+                scratch[m++] = order[k];
+        qsort(scratch, (size_t)m, sizeof *scratch, by_offset);
+        size_t size = align_up(b->size, alignment);
+        size_t offset = 0;
+        for (int k = 0; k < m; k++) {
+            if (scratch[k]->offset >= offset + size)
+                break; /* the gap before this block is large enough */
+            size_t end = scratch[k]->offset + align_up(scratch[k]->size, alignment);
+            if (end > offset)
+                offset = end;
+        }
+        b->offset = offset;
+        if (offset + size > arena)
+            arena = offset + size;
+    }
+    return arena;
+}
+
+size_t ta_pack(TaBlock *blocks, int n, size_t alignment)
+{
+    if (n == 0)
+        return 0;
+    static const Compare strategies[] = {by_size, by_area, by_span, by_first_use};
+    TaBlock **order = malloc((size_t)n * sizeof *order);
+    TaBlock **scratch = malloc((size_t)n * sizeof *scratch);
+    size_t *best = malloc((size_t)n * sizeof *best);
+    if (!order || !scratch || !best)
+        ta_bug(__FILE__, __LINE__, "out of memory");
+    size_t best_size = SIZE_MAX;
+    for (size_t s = 0; s < TA_COUNT_OF(strategies); s++) {
+        for (int i = 0; i < n; i++)
+            order[i] = &blocks[i];
+        qsort(order, (size_t)n, sizeof *order, strategies[s]);
+        size_t size = first_fit(order, n, alignment, scratch);
+        if (size < best_size) {
+            best_size = size;
+            for (int i = 0; i < n; i++)
+                best[i] = blocks[i].offset;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        blocks[i].offset = best[i];
+    free(order);
+    free(scratch);
+    free(best);
+    return best_size;
+}
+
+size_t ta_pack_lower_bound(const TaBlock *blocks, int n, size_t alignment)
+{
+    int last_op = -1;
+    for (int i = 0; i < n; i++)
+        last_op = blocks[i].last > last_op ? blocks[i].last : last_op;
+    size_t bound = 0;
+    for (int op = 0; op <= last_op; op++) {
+        size_t live = 0;
+        for (int i = 0; i < n; i++)
+            if (blocks[i].first <= op && op <= blocks[i].last)
+                live += align_up(blocks[i].size, alignment);
+        bound = live > bound ? live : bound;
+    }
+    return bound;
+}
+
+bool ta_pack_has_overlap(const TaBlock *blocks, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = i + 1; k < n; k++)
+            if (lives_overlap(&blocks[i], &blocks[k]) && blocks[i].size && blocks[k].size &&
+                blocks[i].offset < blocks[k].offset + blocks[k].size &&
+                blocks[k].offset < blocks[i].offset + blocks[i].size)
+                return true;
+    return false;
+}

@@ -1,0 +1,704 @@
+/*
+ * plan.c - the memory planner: lifetimes, rules, budgets, spilling,
+ * offsets and regions. See plan.h for what it produces.
+ *
+ * Order of work, each step using what the previous one fixed:
+ *   1. lifetimes of every tensor from the execution order;
+ *   2. placement attributes from the rules;
+ *   3. usable memories, their budgets and alignments;
+ *   4. persistent tensors (small, fixed), then scratch tensors (packed by
+ *      lifetime), then constants (cold or staged), each pinned to its rule's
+ *      memory or spilled along the target's order when a budget is full;
+ *   5. regions, sizes, guards, contents, and the budget check.
+ */
+#include "plan.h"
+
+#include "../config/config.h"
+#include "rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {"constant", "persistent", "scratch"};
+
+const char *ta_role_name(TaRole role)
+{
+    static const char *names[] = {"scratch", "persistent", "constant"};
+    return names[role];
+}
+
+typedef struct Item {
+    TaTensor *t;      /* root tensor: owns the bytes */
+    TaRole role;
+    int memory;       /* where kernels access it; -1 until placed */
+    int source;       /* constants: where the bytes are stored */
+    bool pinned;      /* a rule chose `memory` */
+    bool staged;      /* constant_destination_memory given */
+    const TaRule *rule;
+    const char **ids; /* the root's id and its aliases' ids */
+    int num_ids;
+    TaBlock block;
+} Item;
+
+typedef struct Planner {
+    const TaPlanInput *in;
+    TaPool *pool;
+    TaDiag *d;
+    TaPlan *plan;
+    Item *items;
+    int num_items;
+    int num_ops;
+    /* Bytes taken so far per memory by role, for spill decisions. */
+    uint64_t persistent_bytes[TA_MEM_COUNT];
+    uint64_t scratch_bytes[TA_MEM_COUNT];
+    uint64_t constant_bytes[TA_MEM_COUNT];
+} Planner;
+
+static size_t align_up(size_t x, size_t a)
+{
+    return (x + a - 1) / a * a;
+}
+
+/* ---- 1. lifetimes --------------------------------------------------------- */
+
+static void touch(TaTensor *t, int op)
+{
+    t = ta_tensor_root(t);
+    if (t->first_use < 0 || op < t->first_use)
+        t->first_use = op;
+    if (op > t->last_use)
+        t->last_use = op;
+}
+
+static void compute_lifetimes(Planner *P)
+{
+    TaGraph *g = P->in->graph;
+    for (int i = 0; i < g->tensors.len; i++)
+        TA_TENSOR(g, i)->first_use = TA_TENSOR(g, i)->last_use = -1;
+    for (int i = 0; i < g->ops.len; i++) {
+        TaOp *op = TA_OP(g, i);
+        for (int k = 0; k < op->num_inputs; k++)
+            if (op->inputs[k])
+                touch(op->inputs[k], i);
+        for (int k = 0; k < op->num_outputs; k++)
+            touch(op->outputs[k], i);
+        for (int c = 0; c < op->calls.len; c++) {
+            TaKernelCall *call = op->calls.items[c];
+            for (int a = 0; a < call->args.len; a++)
+                if (call->args.items[a])
+                    touch(call->args.items[a], i);
+        }
+    }
+    /* The application writes inputs before the run and reads outputs after
+       it: inputs are live from the first operator, outputs to past the last. */
+    for (int i = 0; i < g->inputs.len; i++)
+        touch(g->inputs.items[i], 0);
+    for (int i = 0; i < g->outputs.len; i++)
+        touch(g->outputs.items[i], g->ops.len);
+    P->num_ops = g->ops.len;
+}
+
+/* ---- 2. items and rules ---------------------------------------------------- */
+
+static TaRole role_of(const TaTensor *t)
+{
+    if (t->kind == TA_KIND_CONSTANT)
+        return TA_ROLE_CONSTANT;
+    if (t->kind == TA_KIND_PERSISTENT)
+        return TA_ROLE_PERSISTENT;
+    return TA_ROLE_SCRATCH;
+}
+
+static const char *kind_of_role(TaRole role)
+{
+    return role == TA_ROLE_CONSTANT ? "constant"
+                                    : (role == TA_ROLE_PERSISTENT ? "persistent" : "scratch");
+}
+
+static void collect_items(Planner *P)
+{
+    TaGraph *g = P->in->graph;
+    P->items = ta_alloc_array(P->pool, (size_t)g->tensors.len + 1, sizeof(Item));
+    int *item_of = ta_alloc_array(P->pool, (size_t)g->tensors.len + 1, sizeof(int));
+    for (int i = 0; i < g->tensors.len; i++) {
+        TaTensor *t = TA_TENSOR(g, i);
+        item_of[i] = -1;
+        if (t->alias_of || t->removed)
+            continue;
+        Item *it = &P->items[P->num_items];
+        it->t = t;
+        it->role = role_of(t);
+        it->memory = it->source = -1;
+        item_of[i] = P->num_items++;
+    }
+    /* Each item lists its own id and those of tensors aliasing it. */
+    for (int i = 0; i < g->tensors.len; i++) {
+        TaTensor *t = TA_TENSOR(g, i);
+        if (t->removed)
+            continue;
+        Item *it = &P->items[item_of[ta_tensor_root(t)->index]];
+        const char **ids = ta_alloc_array(P->pool, (size_t)it->num_ids + 1, sizeof(char *));
+        if (it->num_ids)
+            memcpy(ids, it->ids, (size_t)it->num_ids * sizeof(char *));
+        ids[it->num_ids++] = t->id;
+        it->ids = ids;
+    }
+}
+
+static bool memory_available(Planner *P, int mem, const char *why_where, const char *tensor_id)
+{
+    const TaTarget *tg = P->in->target;
+    if (!tg->memories[mem]) {
+        ta_error(P->d, "%s: tensor %s: target %s has no %s memory", why_where, tensor_id,
+                 tg->name, ta_memory_name(mem));
+        return false;
+    }
+    if (!P->plan->memories[mem].usable) {
+        ta_error(P->d,
+                 "%s: tensor %s: %s is not listed in memory.constraints, which is the complete "
+                 "set of usable memories (add '- name: %s')",
+                 why_where, tensor_id, ta_memory_name(mem), ta_memory_name(mem));
+        return false;
+    }
+    return true;
+}
+
+static bool apply_rules(Planner *P)
+{
+    const TaConfig *cfg = P->in->config;
+    TaGraph *g = P->in->graph;
+    int errors = P->d->errors;
+
+    /* Operator rules: scratch_placement pins the operator's own scratch
+       buffers unless a tensor rule says otherwise. */
+    int *op_scratch = ta_alloc_array(P->pool, (size_t)g->tensors.len + 1, sizeof(int));
+    for (int i = 0; i < g->tensors.len; i++)
+        op_scratch[i] = -1;
+    for (int i = 0; i < g->ops.len; i++) {
+        TaOp *op = TA_OP(g, i);
+        TaOpAttrs a = ta_rules_for_op(P->pool, &cfg->operator_rules, op->type, op->source_index);
+        if (a.code_placement)
+            op->code_memory = ta_memory_parse(a.code_placement);
+        if (a.scratch_placement)
+            for (int k = 0; k < op->locals.len; k++) {
+                TaTensor *t = op->locals.items[k];
+                if (t->kind == TA_KIND_SCRATCH)
+                    op_scratch[t->index] = ta_memory_parse(a.scratch_placement);
+            }
+    }
+
+    for (int i = 0; i < P->num_items; i++) {
+        Item *it = &P->items[i];
+        TaTensorAttrs a = ta_rules_for_tensor(P->pool, &cfg->tensor_rules, kind_of_role(it->role),
+                                              it->ids, it->num_ids);
+        const char *id = it->t->id;
+        if (a.memory) {
+            it->memory = ta_memory_parse(a.memory);
+            it->pinned = true;
+            it->rule = a.memory_rule;
+        } else if (op_scratch[it->t->index] >= 0) {
+            it->memory = op_scratch[it->t->index];
+            it->pinned = true;
+        }
+        if (it->pinned) {
+            const char *where = it->rule ? ta_format(P->pool, "%s: memory.tensors[%d]",
+                                                     it->rule->where, it->rule->index)
+                                         : "operators: scratch_placement";
+            if (!memory_available(P, it->memory, where, id))
+                continue;
+            const TaTargetMemory *m = P->in->target->memories[it->memory];
+            if (it->role != TA_ROLE_CONSTANT && !m->writable) {
+                ta_error(P->d, "%s: tensor %s is %s, but %s is read-only at run time; only "
+                               "constants can live there",
+                         where, id, kind_of_role(it->role), ta_memory_name(it->memory));
+                continue;
+            }
+        }
+        if (a.destination) {
+            const char *where = ta_format(P->pool, "%s: memory.tensors[%d]",
+                                          a.destination_rule->where, a.destination_rule->index);
+            int dest = ta_memory_parse(a.destination);
+            if (it->role != TA_ROLE_CONSTANT) {
+                ta_error(P->d, "%s: tensor %s is %s; constant_destination_memory applies to "
+                               "constants only",
+                         where, id, kind_of_role(it->role));
+                continue;
+            }
+            if (!memory_available(P, dest, where, id))
+                continue;
+            if (!P->in->target->memories[dest]->writable) {
+                ta_error(P->d, "%s: tensor %s: constant_destination_memory %s is read-only; "
+                               "staged constants are copied into writable memory",
+                         where, id, ta_memory_name(dest));
+                continue;
+            }
+            /* The rule's `memory` is where the bytes are stored; the
+               destination is where kernels read them. */
+            it->source = it->memory;
+            it->memory = dest;
+            it->pinned = true;
+            it->staged = true;
+        }
+    }
+    ta_rules_warn_unmatched(P->pool, P->d, &cfg->tensor_rules, "memory.tensors", false,
+                            kind_names, 3);
+    const char **types = ta_alloc_array(P->pool, (size_t)g->ops.len + 1, sizeof(char *));
+    for (int i = 0; i < g->ops.len; i++)
+        types[i] = TA_OP(g, i)->type;
+    ta_rules_warn_unmatched(P->pool, P->d, &cfg->operator_rules, "operators", true, types,
+                            g->ops.len);
+    return P->d->errors == errors;
+}
+
+/* ---- 3. memories ------------------------------------------------------------ */
+
+static bool setup_memories(Planner *P)
+{
+    const TaTarget *tg = P->in->target;
+    const TaConfig *cfg = P->in->config;
+    size_t base_align = tg->min_alignment > 16 ? tg->min_alignment : 16;
+    for (int m = 0; m < TA_MEM_COUNT; m++) {
+        TaMemoryUse *u = &P->plan->memories[m];
+        u->usable = tg->memories[m] != NULL && !cfg->has_constraints;
+        u->budget = tg->memories[m] ? tg->memories[m]->capacity : 0;
+        u->alignment = base_align;
+    }
+    bool ok = true;
+    for (int i = 0; i < cfg->constraints.len; i++) {
+        const TaConstraint *c = cfg->constraints.items[i];
+        int m = ta_memory_parse(c->name);
+        if (!tg->memories[m]) {
+            ta_error(P->d, "%s: memory.constraints: target %s has no %s memory", c->where,
+                     tg->name, c->name);
+            ok = false;
+            continue;
+        }
+        TaMemoryUse *u = &P->plan->memories[m];
+        u->usable = true;
+        if (c->has_max_size)
+            u->budget = c->max_size < u->budget ? c->max_size : u->budget;
+        if (c->has_alignment && c->arena_alignment > u->alignment)
+            u->alignment = (size_t)c->arena_alignment;
+    }
+    return ok;
+}
+
+/* ---- 4. placing --------------------------------------------------------------- */
+
+static uint64_t memory_taken(const Planner *P, int m)
+{
+    return P->persistent_bytes[m] + P->scratch_bytes[m] + P->constant_bytes[m];
+}
+
+static size_t item_size(const Planner *P, const Item *it, int m)
+{
+    return align_up(ta_tensor_bytes(it->t), P->plan->memories[m].alignment);
+}
+
+/* The next memory in spill order that can hold `role` after `after`. */
+static bool can_hold(const Planner *P, int m, TaRole role)
+{
+    const TaTargetMemory *tm = P->in->target->memories[m];
+    return tm && P->plan->memories[m].usable && (role == TA_ROLE_CONSTANT || tm->writable);
+}
+
+static void no_room(Planner *P, const Item *it)
+{
+    TaBuf b = {0};
+    const TaTarget *tg = P->in->target;
+    for (int s = 0; s < tg->num_spill; s++) {
+        int m = tg->spill_order[s];
+        if (!can_hold(P, m, it->role))
+            continue;
+        uint64_t budget = P->plan->memories[m].budget;
+        uint64_t taken = memory_taken(P, m);
+        ta_buf_printf(&b, "%s%s has %llu of %llu bytes free", b.len ? ", " : "",
+                      ta_memory_name(m), (unsigned long long)(taken < budget ? budget - taken : 0),
+                      (unsigned long long)budget);
+    }
+    ta_error(P->d, "%s tensor %s (%zu bytes) fits in no usable memory: %s", kind_of_role(it->role),
+             it->t->id, ta_tensor_bytes(it->t), b.len ? b.data : "no memory can hold it");
+    ta_buf_free(&b);
+}
+
+static void place_persistent(Planner *P)
+{
+    const TaTarget *tg = P->in->target;
+    for (int i = 0; i < P->num_items; i++) {
+        Item *it = &P->items[i];
+        if (it->role != TA_ROLE_PERSISTENT || ta_tensor_bytes(it->t) == 0)
+            continue;
+        for (int s = 0; !it->pinned && s < tg->num_spill; s++) {
+            int m = tg->spill_order[s];
+            if (can_hold(P, m, it->role) &&
+                memory_taken(P, m) + item_size(P, it, m) <= P->plan->memories[m].budget)
+                it->memory = m;
+            if (it->memory >= 0)
+                break;
+        }
+        if (it->memory < 0) {
+            no_room(P, it);
+            continue;
+        }
+        it->block.offset = P->persistent_bytes[it->memory];
+        P->persistent_bytes[it->memory] += item_size(P, it, it->memory);
+    }
+}
+
+static int by_size_desc(const void *pa, const void *pb)
+{
+    const Item *a = *(Item *const *)pa, *b = *(Item *const *)pb;
+    size_t sa = ta_tensor_bytes(a->t), sb = ta_tensor_bytes(b->t);
+    if (sa != sb)
+        return sa < sb ? 1 : -1;
+    return (a->t->index > b->t->index) - (a->t->index < b->t->index);
+}
+
+/* Lowest offset in memory m where `it` fits beside the blocks already there. */
+static size_t first_fit_offset(Planner *P, Item **placed, int n, const Item *it, int m)
+{
+    size_t size = item_size(P, it, m);
+    size_t offset = 0;
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (int k = 0; k < n; k++) {
+            const Item *o = placed[k];
+            if (o->memory != m || o->t->last_use < it->t->first_use ||
+                it->t->last_use < o->t->first_use)
+                continue;
+            size_t o_end = o->block.offset + item_size(P, o, m);
+            if (o->block.offset < offset + size && offset < o_end) {
+                offset = o_end;
+                moved = true;
+            }
+        }
+    }
+    return offset;
+}
+
+static void place_scratch(Planner *P)
+{
+    const TaTarget *tg = P->in->target;
+    Item **order = ta_alloc_array(P->pool, (size_t)P->num_items + 1, sizeof(Item *));
+    int n = 0;
+    for (int i = 0; i < P->num_items; i++)
+        if (P->items[i].role == TA_ROLE_SCRATCH && ta_tensor_bytes(P->items[i].t) > 0)
+            order[n++] = &P->items[i];
+    qsort(order, (size_t)n, sizeof *order, by_size_desc);
+    for (int i = 0; i < n; i++) {
+        Item *it = order[i];
+        if (it->pinned) {
+            it->block.offset = first_fit_offset(P, order, i, it, it->memory);
+        } else {
+            for (int s = 0; s < tg->num_spill && it->memory < 0; s++) {
+                int m = tg->spill_order[s];
+                if (!can_hold(P, m, it->role))
+                    continue;
+                size_t off = first_fit_offset(P, order, i, it, m);
+                uint64_t end = off + item_size(P, it, m);
+                uint64_t grows = end > P->scratch_bytes[m] ? end - P->scratch_bytes[m] : 0;
+                if (memory_taken(P, m) + grows <= P->plan->memories[m].budget) {
+                    it->memory = m;
+                    it->block.offset = off;
+                }
+            }
+            if (it->memory < 0) {
+                no_room(P, it);
+                continue;
+            }
+        }
+        uint64_t end = it->block.offset + item_size(P, it, it->memory);
+        if (end > P->scratch_bytes[it->memory])
+            P->scratch_bytes[it->memory] = end;
+    }
+}
+
+/* With memories chosen, repack each scratch arena with the best of several
+   orders; it can only shrink. */
+static void repack_scratch(Planner *P)
+{
+    for (int m = 0; m < TA_MEM_COUNT; m++) {
+        int n = 0;
+        for (int i = 0; i < P->num_items; i++)
+            n += P->items[i].role == TA_ROLE_SCRATCH && P->items[i].memory == m;
+        if (n == 0)
+            continue;
+        TaBlock *blocks = ta_alloc_array(P->pool, (size_t)n, sizeof(TaBlock));
+        Item **owners = ta_alloc_array(P->pool, (size_t)n, sizeof(Item *));
+        int k = 0;
+        for (int i = 0; i < P->num_items; i++) {
+            Item *it = &P->items[i];
+            if (it->role != TA_ROLE_SCRATCH || it->memory != m)
+                continue;
+            blocks[k] = (TaBlock){.size = ta_tensor_bytes(it->t), .first = it->t->first_use,
+                                  .last = it->t->last_use, .order = it->t->index};
+            owners[k++] = it;
+        }
+        size_t size = ta_pack(blocks, n, P->plan->memories[m].alignment);
+        if (size <= P->scratch_bytes[m]) {
+            P->scratch_bytes[m] = size;
+            for (int i = 0; i < n; i++)
+                owners[i]->block.offset = blocks[i].offset;
+        }
+    }
+}
+
+/* Default source of a staged constant whose rule only names a destination:
+   the first read-only memory available, else the first in spill order. */
+static int default_source(Planner *P, int dest)
+{
+    const TaTarget *tg = P->in->target;
+    for (int s = 0; s < tg->num_spill; s++) {
+        int m = tg->spill_order[s];
+        if (can_hold(P, m, TA_ROLE_CONSTANT) && !tg->memories[m]->writable && m != dest)
+            return m;
+    }
+    for (int s = 0; s < tg->num_spill; s++) {
+        int m = tg->spill_order[s];
+        if (can_hold(P, m, TA_ROLE_CONSTANT) && m != dest)
+            return m;
+    }
+    return dest;
+}
+
+static void place_constants(Planner *P)
+{
+    const TaTarget *tg = P->in->target;
+    for (int i = 0; i < P->num_items; i++) {
+        Item *it = &P->items[i];
+        if (it->role != TA_ROLE_CONSTANT || ta_tensor_bytes(it->t) == 0)
+            continue;
+        if (it->staged && it->source < 0)
+            it->source = default_source(P, it->memory);
+        if (!it->pinned) {
+            for (int s = 0; s < tg->num_spill && it->memory < 0; s++) {
+                int m = tg->spill_order[s];
+                if (can_hold(P, m, it->role) &&
+                    memory_taken(P, m) + item_size(P, it, m) <= P->plan->memories[m].budget)
+                    it->memory = m;
+            }
+            if (it->memory < 0) {
+                no_room(P, it);
+                continue;
+            }
+        }
+        if (it->source < 0 || it->source == it->memory)
+            it->source = it->memory;
+        P->constant_bytes[it->memory] += item_size(P, it, it->memory);
+        if (it->source != it->memory)
+            P->constant_bytes[it->source] += item_size(P, it, it->memory);
+    }
+}
+
+/* ---- 5. regions ------------------------------------------------------------------- */
+
+static TaRegion *new_region(Planner *P, int memory, TaRole role, bool staged, int source)
+{
+    TaRegion *r = ta_alloc(P->pool, sizeof *r);
+    r->memory = memory;
+    r->source_memory = source;
+    r->role = role;
+    r->staged = staged;
+    r->alignment = P->plan->memories[memory].alignment;
+    if (staged && P->plan->memories[source].alignment > r->alignment)
+        r->alignment = P->plan->memories[source].alignment;
+    static const char *role_suffix[] = {"scratch", "persistent", "const"};
+    r->name = ta_format(P->pool, "%s_%s", ta_memory_lower(memory),
+                        staged ? ta_format(P->pool, "staged_from_%s", ta_memory_lower(source))
+                               : role_suffix[role]);
+    /* A region in memory that starts at address zero gets a guard so no
+       tensor is ever at address 0, which C code would read as NULL. */
+    if (memory == TA_MEM_ITCM && P->in->target->memories[memory]->base == 0)
+        r->guard = r->alignment;
+    if (staged && source == TA_MEM_ITCM && P->in->target->memories[source]->base == 0)
+        r->source_guard = r->alignment;
+    return r;
+}
+
+static bool item_in_region(const Item *it, const TaRegion *r)
+{
+    if (it->memory != r->memory || it->role != r->role)
+        return false;
+    if (it->role != TA_ROLE_CONSTANT)
+        return true;
+    return r->staged ? (it->source == r->source_memory && it->source != it->memory)
+                     : it->source == it->memory;
+}
+
+static int by_offset(const void *pa, const void *pb)
+{
+    const TaTensor *a = *(TaTensor *const *)pa, *b = *(TaTensor *const *)pb;
+    if (a->place.offset != b->place.offset)
+        return a->place.offset > b->place.offset ? 1 : -1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+static void fill_region(Planner *P, TaRegion *r)
+{
+    size_t offset = 0;
+    for (int i = 0; i < P->num_items; i++) {
+        Item *it = &P->items[i];
+        if (ta_tensor_bytes(it->t) == 0 || !item_in_region(it, r))
+            continue;
+        /* Constants are laid out in tensor order, so the staged source and
+           destination share every relative offset. */
+        if (r->role == TA_ROLE_CONSTANT) {
+            it->block.offset = offset;
+            offset += item_size(P, it, r->memory);
+        }
+        TaPlacement *pl = &it->t->place;
+        pl->region = r;
+        pl->offset = it->block.offset;
+        pl->size = item_size(P, it, r->memory);
+        pl->memory = r->memory;
+        pl->source_memory = r->staged ? r->source_memory : r->memory;
+        pl->staged = r->staged;
+        if (pl->offset + pl->size > r->size)
+            r->size = pl->offset + pl->size;
+        ta_vec_push(P->pool, &r->tensors, it->t);
+    }
+    qsort(r->tensors.items, (size_t)r->tensors.len, sizeof(void *), by_offset);
+    if (r->role == TA_ROLE_CONSTANT) {
+        r->bytes = ta_alloc(P->pool, r->size + 1);
+        for (int i = 0; i < r->tensors.len; i++) {
+            TaTensor *t = r->tensors.items[i];
+            memcpy(r->bytes + t->place.offset, t->data, ta_tensor_bytes(t));
+        }
+    }
+    if (r->role == TA_ROLE_SCRATCH) {
+        TaBlock *blocks = ta_alloc_array(P->pool, (size_t)r->tensors.len + 1, sizeof(TaBlock));
+        for (int i = 0; i < r->tensors.len; i++) {
+            TaTensor *t = r->tensors.items[i];
+            blocks[i] = (TaBlock){.size = ta_tensor_bytes(t), .first = t->first_use,
+                                  .last = t->last_use, .offset = t->place.offset};
+        }
+        r->lower_bound = ta_pack_lower_bound(blocks, r->tensors.len, r->alignment);
+        TA_ASSERT(!ta_pack_has_overlap(blocks, r->tensors.len));
+    }
+}
+
+static void build_regions(Planner *P)
+{
+    const char *prefix = P->in->prefix;
+    bool own_arenas = P->in->config->allocate_arenas;
+    for (int m = 0; m < TA_MEM_COUNT; m++) {
+        if (!P->in->target->memories[m])
+            continue;
+        TaRegion *candidates[3 + TA_MEM_COUNT];
+        int n = 0;
+        candidates[n++] = new_region(P, m, TA_ROLE_SCRATCH, false, m);
+        candidates[n++] = new_region(P, m, TA_ROLE_PERSISTENT, false, m);
+        candidates[n++] = new_region(P, m, TA_ROLE_CONSTANT, false, m);
+        for (int s = 0; s < TA_MEM_COUNT; s++)
+            if (s != m && P->in->target->memories[s])
+                candidates[n++] = new_region(P, m, TA_ROLE_CONSTANT, true, s);
+        for (int k = 0; k < n; k++) {
+            TaRegion *r = candidates[k];
+            fill_region(P, r);
+            if (r->tensors.len == 0)
+                continue;
+            r->id = P->plan->regions.len;
+            if (own_arenas)
+                r->symbol = ta_format(P->pool, "%s_arena_%s", prefix, r->name);
+            if (r->staged)
+                r->source_symbol = ta_format(P->pool, "%s_arena_%s_source", prefix, r->name);
+            if (!own_arenas && r->role == TA_ROLE_CONSTANT && !r->staged)
+                r->sidecar_file = ta_format(P->pool, "%s_arena_%s.bin", prefix, r->name);
+            ta_vec_push(P->pool, &P->plan->regions, r);
+            P->plan->memories[m].used += r->guard + r->size;
+            if (r->staged)
+                P->plan->memories[r->source_memory].used += r->source_guard + r->size;
+        }
+    }
+}
+
+/* Staging guarantees one source memory per destination memory. */
+static bool check_staging(Planner *P)
+{
+    bool ok = true;
+    for (int m = 0; m < TA_MEM_COUNT; m++) {
+        int sources = 0;
+        TaBuf names = {0};
+        for (int i = 0; i < P->plan->regions.len; i++) {
+            const TaRegion *r = P->plan->regions.items[i];
+            if (r->memory == m && r->staged) {
+                sources++;
+                ta_buf_printf(&names, "%s%s", names.len ? " and " : "",
+                              ta_memory_name(r->source_memory));
+            }
+        }
+        if (sources > 1) {
+            ta_error(P->d, "constants staged into %s come from %s: a destination memory takes "
+                           "staged constants from one source memory",
+                     ta_memory_name(m), names.data);
+            ok = false;
+        }
+        ta_buf_free(&names);
+    }
+    return ok;
+}
+
+static bool check_budgets(Planner *P)
+{
+    bool ok = true;
+    for (int m = 0; m < TA_MEM_COUNT; m++) {
+        const TaMemoryUse *u = &P->plan->memories[m];
+        if (u->used <= u->budget)
+            continue;
+        TaBuf pinned = {0};
+        for (int i = 0; i < P->num_items; i++) {
+            const Item *it = &P->items[i];
+            if (it->pinned && (it->memory == m || it->source == m) && pinned.len < 200)
+                ta_buf_printf(&pinned, "%s%s", pinned.len ? ", " : "", it->t->id);
+        }
+        ta_error(P->d, "%s: the plan needs %llu bytes but the budget is %llu: %llu bytes over%s%s%s",
+                 ta_memory_name(m), (unsigned long long)u->used, (unsigned long long)u->budget,
+                 (unsigned long long)(u->used - u->budget),
+                 pinned.len ? " (tensors pinned there by rules: " : "",
+                 pinned.len ? pinned.data : "", pinned.len ? ")" : "");
+        ta_buf_free(&pinned);
+        ok = false;
+    }
+    return ok;
+}
+
+static void place_aliases(Planner *P)
+{
+    TaGraph *g = P->in->graph;
+    for (int i = 0; i < g->tensors.len; i++) {
+        TaTensor *t = TA_TENSOR(g, i);
+        if (!t->alias_of || t->removed)
+            continue;
+        TaTensor *root = ta_tensor_root(t);
+        t->place = root->place;
+        t->first_use = root->first_use;
+        t->last_use = root->last_use;
+    }
+}
+
+TaPlan *ta_plan(const TaPlanInput *in)
+{
+    Planner P = {.in = in, .pool = in->pool, .d = in->diag};
+    P.plan = ta_alloc(in->pool, sizeof *P.plan);
+    P.plan->target = in->target;
+    int errors = in->diag->errors;
+
+    compute_lifetimes(&P);
+    P.plan->num_ops = P.num_ops;
+    collect_items(&P);
+    if (!setup_memories(&P) || !apply_rules(&P))
+        return NULL;
+    place_persistent(&P);
+    place_scratch(&P);
+    if (in->diag->errors > errors)
+        return NULL;
+    repack_scratch(&P);
+    place_constants(&P);
+    if (in->diag->errors > errors)
+        return NULL;
+    build_regions(&P);
+    place_aliases(&P);
+    if (!check_staging(&P) || !check_budgets(&P))
+        return NULL;
+    return P.plan;
+}

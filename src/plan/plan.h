@@ -1,0 +1,84 @@
+/*
+ * plan.h - where every tensor lives.
+ *
+ * The planner turns (graph, configuration, target) into regions: one
+ * scratch arena per writable memory used, one persistent arena per memory
+ * holding state, one cold constant arena per memory holding constants read
+ * in place, and one staged constant arena per destination memory (filled
+ * at initialization from a source blob in another memory). Every tensor
+ * gets a TaPlacement (region, offset, size).
+ */
+#ifndef TA_PLAN_H
+#define TA_PLAN_H
+
+#include "../config/target.h"
+#include "../ir/ir.h"
+
+typedef enum { TA_ROLE_SCRATCH = 0, TA_ROLE_PERSISTENT = 1, TA_ROLE_CONSTANT = 2 } TaRole;
+const char *ta_role_name(TaRole role); /* "scratch", "persistent", "constant" */
+
+typedef struct TaRegion {
+    int id;            /* enumerator value in <prefix>_arena_region_t */
+    int memory;        /* TaMemory kernels read and write it in */
+    int source_memory; /* staged constants: memory the bytes come from */
+    TaRole role;
+    bool staged;
+    const char *name;          /* "dtcm_scratch": symbol and enum suffix */
+    size_t guard;              /* address-zero guard before the first usable byte */
+    size_t size;               /* usable bytes */
+    size_t alignment;
+    const char *symbol;        /* NULL when the application binds it */
+    const char *source_symbol; /* staged: the source blob's C object */
+    size_t source_guard;       /* staged from ITCM: guard ahead of the source */
+    const char *sidecar_file;  /* constant regions with caller-supplied arenas */
+    size_t lower_bound;        /* scratch: most bytes live at once */
+    uint8_t *bytes;            /* constant regions: their contents, `size` bytes */
+    TaVec tensors;             /* TaTensor* placed here, by offset */
+} TaRegion;
+
+typedef struct TaMemoryUse {
+    bool usable;      /* the planner may use it */
+    uint64_t budget;  /* max_size, or the target's capacity */
+    size_t alignment; /* arena_alignment */
+    uint64_t used;    /* bytes of every region (and source blob) in it */
+} TaMemoryUse;
+
+typedef struct TaPlan {
+    const TaTarget *target;
+    TaVec regions; /* TaRegion*, by id */
+    TaMemoryUse memories[TA_MEM_COUNT];
+    int num_ops;
+} TaPlan;
+
+typedef struct TaPlanInput {
+    TaPool *pool;
+    TaDiag *diag;
+    TaGraph *graph;
+    const struct TaConfig *config;
+    const TaTarget *target;
+    const char *prefix;
+} TaPlanInput;
+
+TaPlan *ta_plan(const TaPlanInput *in);
+
+/* ---- pack.c: offsets from lifetimes ------------------------------------- */
+
+/* A buffer to place: live from operator `first` to `last` inclusive. */
+typedef struct TaBlock {
+    size_t size;
+    int first;
+    int last;
+    int order;     /* tie-breaker: keeps packing deterministic */
+    size_t offset; /* result */
+} TaBlock;
+
+/* Places blocks so that blocks live at the same time never overlap, trying
+   several greedy orders and keeping the smallest arena. Returns its size.
+   Sizes are rounded up to `alignment`; offsets are multiples of it. */
+size_t ta_pack(TaBlock *blocks, int n, size_t alignment);
+/* The largest total (aligned) size of blocks live at one operator. */
+size_t ta_pack_lower_bound(const TaBlock *blocks, int n, size_t alignment);
+/* True if two blocks live at the same time share a byte. */
+bool ta_pack_has_overlap(const TaBlock *blocks, int n);
+
+#endif /* TA_PLAN_H */

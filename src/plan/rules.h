@@ -1,0 +1,30 @@
+/* rules.h - placement and operator rule matching; see rules.c. */
+#ifndef TA_RULES_H
+#define TA_RULES_H
+
+#include "../config/config.h"
+
+#include <stdio.h>
+
+typedef struct TaTensorAttrs {
+    const char *memory;      /* NULL: no rule sets it */
+    const TaRule *memory_rule;
+    const char *destination; /* constant_destination_memory */
+    const TaRule *destination_rule;
+} TaTensorAttrs;
+
+typedef struct TaOpAttrs {
+    const char *code_placement;
+    const char *scratch_placement;
+} TaOpAttrs;
+
+/* A tensor group (a tensor and the tensors aliasing it share placement)
+   matches a rule when any of its ids does. */
+TaTensorAttrs ta_rules_for_tensor(TaPool *pool, const TaVec *rules, const char *kind,
+                                  const char *const *ids, int num_ids);
+TaOpAttrs ta_rules_for_op(TaPool *pool, const TaVec *rules, const char *type, int index);
+/* One warning per rule that matched nothing, naming the likely fix. */
+void ta_rules_warn_unmatched(TaPool *pool, TaDiag *d, const TaVec *rules, const char *list,
+                             bool operators, const char *const *kinds, int num_kinds);
+
+#endif /* TA_RULES_H */

@@ -1,0 +1,121 @@
+/*
+ * util.h - small pieces every stage of the compiler uses: a memory pool
+ * that is freed in one call, growable strings, diagnostics, files.
+ *
+ * Ownership rule of the compiler: everything a conversion allocates comes
+ * from its TaPool and dies with it; nothing is freed one piece at a time.
+ */
+#ifndef TA_UTIL_H
+#define TA_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define TA_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define TA_PRINTF(fmt, args)
+#endif
+
+/* An internal invariant that bad input cannot break: a bug if it fails. */
+#define ta_unreachable() ta_bug(__FILE__, __LINE__, "unreachable")
+#define TA_ASSERT(cond) ((cond) ? (void)0 : ta_bug(__FILE__, __LINE__, #cond))
+void ta_bug(const char *file, int line, const char *what);
+
+#define TA_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- pool.c: bump allocator freed all at once ------------------------- */
+
+typedef struct TaPoolBlock TaPoolBlock;
+typedef struct TaPool {
+    TaPoolBlock *head;
+} TaPool;
+
+void *ta_alloc(TaPool *pool, size_t size);              /* zeroed; aborts on OOM */
+void *ta_alloc_array(TaPool *pool, size_t count, size_t elem); /* overflow-checked */
+char *ta_strdup(TaPool *pool, const char *s);
+char *ta_strndup(TaPool *pool, const char *s, size_t n);
+char *ta_format(TaPool *pool, const char *fmt, ...) TA_PRINTF(2, 3);
+void *ta_memdup(TaPool *pool, const void *p, size_t n);
+void ta_pool_free(TaPool *pool);
+
+/* Growable array of pointers, allocated from a pool. */
+typedef struct TaVec {
+    void **items;
+    int len;
+    int cap;
+} TaVec;
+void ta_vec_push(TaPool *pool, TaVec *v, void *item);
+
+/* ---- strbuf.c: growable text ------------------------------------------ */
+
+typedef struct TaBuf {
+    char *data; /* always NUL-terminated once anything is appended */
+    size_t len;
+    size_t cap;
+} TaBuf;
+
+void ta_buf_printf(TaBuf *b, const char *fmt, ...) TA_PRINTF(2, 3);
+void ta_buf_vprintf(TaBuf *b, const char *fmt, va_list ap);
+void ta_buf_puts(TaBuf *b, const char *s);
+void ta_buf_append(TaBuf *b, const void *data, size_t n);
+void ta_buf_free(TaBuf *b);
+/* Appends `s` as a C string literal body (escaped, no quotes). */
+void ta_buf_c_escape(TaBuf *b, const char *s);
+
+/* ---- diag.c: messages for the user -------------------------------------- */
+
+typedef enum { TA_DIAG_ERROR, TA_DIAG_WARNING, TA_DIAG_NOTE } TaDiagLevel;
+
+typedef void (*TaDiagSink)(void *user, int level, const char *line);
+
+typedef struct TaDiag {
+    TaPool *pool;
+    TaDiagSink sink; /* NULL: stderr */
+    void *sink_user;
+    int errors;
+    int warnings;
+    bool warnings_are_errors; /* strict mode */
+    TaVec lines;              /* every message, for the result */
+} TaDiag;
+
+void ta_error(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+void ta_warn(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+void ta_note(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+void ta_diagv(TaDiag *d, TaDiagLevel level, const char *fmt, va_list ap);
+
+/* ---- file.c: files and directories --------------------------------------- */
+
+/* Reads a whole file; on failure reports "<path>: <reason>" and returns NULL. */
+uint8_t *ta_read_file(TaPool *pool, TaDiag *d, const char *path, size_t *size);
+bool ta_write_file(TaDiag *d, const char *path, const void *data, size_t size);
+bool ta_mkdir_p(TaDiag *d, const char *path);
+bool ta_remove_tree(const char *path);
+bool ta_path_exists(const char *path);
+char *ta_path_join(TaPool *pool, const char *a, const char *b);
+char *ta_dirname(TaPool *pool, const char *path);
+const char *ta_basename(const char *path);
+
+/* ---- json.c: a small JSON writer ------------------------------------------ */
+
+typedef struct TaJson {
+    TaBuf *out;
+    int depth;
+    bool need_comma[64];
+    bool after_key;
+} TaJson;
+
+void ta_json_begin_object(TaJson *j);
+void ta_json_end_object(TaJson *j);
+void ta_json_begin_array(TaJson *j);
+void ta_json_end_array(TaJson *j);
+void ta_json_key(TaJson *j, const char *key);
+void ta_json_string(TaJson *j, const char *s); /* NULL writes null */
+void ta_json_int(TaJson *j, int64_t v);
+void ta_json_double(TaJson *j, double v);
+void ta_json_bool(TaJson *j, bool v);
+void ta_json_null(TaJson *j);
+
+#endif /* TA_UTIL_H */

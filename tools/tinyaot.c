@@ -1,0 +1,124 @@
+/*
+ * tinyaot.c - the command line. It only parses options and calls the
+ * library (include/tinyaot/tinyaot.h); everything else lives there.
+ *
+ *   tinyaot convert [--config FILE] [--strict] [--quiet] [--KEY VALUE]...
+ */
+#include "../include/tinyaot/tinyaot.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tinyaot convert [--config FILE] [--strict] [--quiet] [--KEY VALUE]...\n"
+            "       tinyaot --version\n\n"
+            "Converts a LiteRT (.tflite) model into a C99 inference module.\n"
+            "KEY is a dotted configuration key, e.g.\n"
+            "  tinyaot convert --model.path m.tflite --module.path out/kws --module.prefix kws\n"
+            "  --memory.dump_residency_json true --platform.name apollo510_evb\n"
+            "A key given here overrides the same key in the --config file.\n"
+            "See README.md for every key.\n");
+}
+
+static void print_summary(const tinyaot_result *r)
+{
+    int64_t constant = 0, persistent = 0;
+    for (size_t i = 0; i < r->num_regions; i++) {
+        const tinyaot_region_view *v = &r->regions[i];
+        if (strcmp(v->role, "constant") == 0)
+            constant += v->size;
+        else if (strcmp(v->role, "persistent") == 0)
+            persistent += v->size;
+    }
+    printf("tinyaot: wrote %s: %zu operators, %zu tensors, %zu arena regions\n", r->module_path,
+           r->num_operators, r->num_tensors, r->num_regions);
+    for (size_t i = 0; i < r->num_regions; i++) {
+        const tinyaot_region_view *v = &r->regions[i];
+        if (strcmp(v->role, "scratch") == 0)
+            printf("tinyaot:   scratch %s: %lld bytes (lower bound %lld, gap %lld)\n", v->memory,
+                   (long long)v->size, (long long)r->region_lower_bounds[i],
+                   (long long)(v->size - r->region_lower_bounds[i]));
+    }
+    printf("tinyaot:   persistent %lld bytes, constants %lld bytes\n", (long long)persistent,
+           (long long)constant);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)) {
+        printf("tinyaot %s\n", tinyaot_version());
+        return 0;
+    }
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0 ||
+                      strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc < 2 || strcmp(argv[1], "convert") != 0) {
+        if (argc >= 2)
+            fprintf(stderr, "tinyaot: unknown command '%s'\n", argv[1]);
+        usage(stderr);
+        return 2;
+    }
+    tinyaot_args args = {.result_views = 1};
+    tinyaot_option *options = calloc((size_t)argc, sizeof *options);
+    if (!options)
+        return 1;
+    char **owned = calloc((size_t)argc, sizeof *owned); /* KEY=VALUE copies */
+    int num_owned = 0;
+    if (!owned)
+        return 1;
+    bool quiet = false;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0) {
+            fprintf(stderr, "tinyaot: unexpected argument '%s' (options start with --)\n", a);
+            return 2;
+        }
+        a += 2;
+        if (strcmp(a, "strict") == 0) {
+            args.strict = 1;
+            continue;
+        }
+        if (strcmp(a, "quiet") == 0) {
+            quiet = true;
+            continue;
+        }
+        const char *eq = strchr(a, '=');
+        const char *key = a, *value;
+        if (eq) {
+            char *copy = malloc(strlen(a) + 1);
+            if (!copy)
+                return 1;
+            strcpy(copy, a);
+            copy[eq - a] = '\0';
+            key = copy;
+            value = copy + (eq - a) + 1;
+            owned[num_owned++] = copy;
+        } else if (i + 1 < argc) {
+            value = argv[++i];
+        } else {
+            fprintf(stderr, "tinyaot: --%s needs a value\n", a);
+            return 2;
+        }
+        if (strcmp(key, "config") == 0)
+            args.config_path = value;
+        else
+            options[args.num_options++] = (tinyaot_option){key, value};
+    }
+    args.options = options;
+    tinyaot_result *result = NULL;
+    tinyaot_status status = tinyaot_convert(&args, &result);
+    if (status == TINYAOT_OK && !quiet)
+        print_summary(result);
+    tinyaot_result_free(result);
+    for (int i = 0; i < num_owned; i++)
+        free(owned[i]);
+    free(owned);
+    free(options);
+    return status == TINYAOT_OK ? 0 : 1;
+}
