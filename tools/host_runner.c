@@ -3,30 +3,40 @@
  *
  * Build it together with a module's sources, naming the module's prefix:
  *
- *   cc -std=c99 -DTA_PREFIX=kws -I out/kws tools/host_runner.c \
+ *   cc -std=c99 -DTA_PREFIX=kws -I out/kws -I tools tools/host_runner.c \
  *      <every .c file of out/kws, recursively> -lm
  *
- *   runner [--module-dir DIR] [--reinit-each] INPUTS OUTPUTS RUNS
+ *   runner [--module N] [--module-dir DIR] [--reinit-each] INPUTS OUTPUTS RUNS
  *
- * INPUTS holds RUNS records, each the bytes of every model input in order
- * (ctx.inputs[i].size each); OUTPUTS receives RUNS records of every output.
- * Runs follow each other without re-initialization, as on a device, so
- * stateful models carry their state (--reinit-each re-initializes first).
- * For modules converted with memory.allocate_arenas: false, the runner
- * allocates every region itself and loads constant sidecars from DIR.
+ * INPUTS holds RUNS records, each the bytes of every model input in order;
+ * OUTPUTS receives RUNS records of every output. Runs follow each other
+ * without re-initialization, as on a device, so stateful models carry their
+ * state (--reinit-each re-initializes before every run). For a module
+ * converted with memory.allocate_arenas: false the runner allocates every
+ * region itself and loads the constant sidecars from DIR.
+ *
+ * Without TA_PREFIX, a generated file provides ta_runner_modules[] (many
+ * modules in one program) and --module picks one.
  */
 #define _POSIX_C_SOURCE 200112L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef TA_PREFIX
 #define TA_CAT2(a, b) a##b
 #define TA_CAT(a, b) TA_CAT2(a, b)
 #define TA_STR2(x) #x
 #define TA_STR(x) TA_STR2(x)
-#define PFX(name) TA_CAT(TA_PREFIX, name)
-
 #include TA_STR(TA_CAT(TA_PREFIX, _model.h))
+#include "host_runner.h"
+#define TA_RUNNER_MODULE_X(P) TA_RUNNER_MODULE(P)
+TA_RUNNER_MODULE_X(TA_PREFIX);
+const ta_runner_module_t *const ta_runner_modules[] = {&TA_CAT(TA_PREFIX, _runner)};
+const int ta_runner_num_modules = 1;
+#else
+#include "host_runner.h"
+#endif
 
 static int fail(const char *what, int status)
 {
@@ -35,7 +45,8 @@ static int fail(const char *what, int status)
     return 1;
 }
 
-/* Binds every region of a module that does not own its arenas. */
+/* Binds every region of a module that does not own its arenas. The buffers
+   live until the program ends. */
 static int bind_regions(const ta_module_desc_t *m, const char *dir)
 {
     for (unsigned r = 0; r < m->num_regions; r++) {
@@ -73,14 +84,59 @@ static int bind_regions(const ta_module_desc_t *m, const char *dir)
     return 0;
 }
 
+static int run_module(const ta_runner_module_t *m, const char *dir, int reinit_each,
+                      const char *in_path, const char *out_path, long runs)
+{
+    FILE *in = fopen(in_path, "rb");
+    FILE *out = fopen(out_path, "wb");
+    if (!in || !out) {
+        fprintf(stderr, "runner: cannot open %s or %s\n", in_path, out_path);
+        return 1;
+    }
+    if (m->desc->bind_arena && bind_regions(m->desc, dir) != 0)
+        return 1;
+    int status = m->init();
+    if (status != TA_OK)
+        return fail("model_init", status);
+    for (long r = 0; r < runs; r++) {
+        if (reinit_each && r > 0 && (status = m->init()) != TA_OK)
+            return fail("model_init", status);
+        for (int k = 0; k < m->num_inputs; k++) {
+            size_t size;
+            void *data = m->input(k, &size);
+            if (fread(data, 1, size, in) != size) {
+                fprintf(stderr, "runner: %s ends early (run %ld, input %d)\n", in_path, r, k);
+                return 1;
+            }
+        }
+        status = m->run();
+        if (status != TA_OK)
+            return fail("model_run", status);
+        for (int k = 0; k < m->num_outputs; k++) {
+            size_t size;
+            const void *data = m->output(k, &size);
+            fwrite(data, 1, size, out);
+        }
+    }
+    fclose(in);
+    if (fclose(out) != 0) {
+        fprintf(stderr, "runner: writing %s failed\n", out_path);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = ".";
     int reinit_each = 0;
+    long which = 0;
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
         if (strcmp(argv[i], "--module-dir") == 0 && i + 1 < argc)
             dir = argv[++i];
+        else if (strcmp(argv[i], "--module") == 0 && i + 1 < argc)
+            which = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--reinit-each") == 0)
             reinit_each = 1;
         else {
@@ -88,44 +144,11 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (argc - i != 3) {
-        fprintf(stderr, "usage: runner [--module-dir DIR] [--reinit-each] INPUTS OUTPUTS RUNS\n");
+    if (argc - i != 3 || which < 0 || which >= ta_runner_num_modules) {
+        fprintf(stderr, "usage: runner [--module N] [--module-dir DIR] [--reinit-each] "
+                        "INPUTS OUTPUTS RUNS\n");
         return 2;
     }
-    FILE *in = fopen(argv[i], "rb");
-    FILE *out = fopen(argv[i + 1], "wb");
-    long runs = strtol(argv[i + 2], NULL, 10);
-    if (!in || !out) {
-        fprintf(stderr, "runner: cannot open %s or %s\n", argv[i], argv[i + 1]);
-        return 1;
-    }
-    const ta_module_desc_t *desc = &PFX(_module_desc);
-    if (desc->bind_arena && bind_regions(desc, dir) != 0)
-        return 1;
-    PFX(_model_context_t) ctx;
-    memset(&ctx, 0, sizeof ctx);
-    int status = PFX(_model_init)(&ctx);
-    if (status != TA_OK)
-        return fail("model_init", status);
-    for (long r = 0; r < runs; r++) {
-        if (reinit_each && r > 0 && (status = PFX(_model_init)(&ctx)) != TA_OK)
-            return fail("model_init", status);
-        for (int k = 0; k < (int)(sizeof ctx.inputs / sizeof ctx.inputs[0]); k++) {
-            if (fread(ctx.inputs[k].data, 1, ctx.inputs[k].size, in) != ctx.inputs[k].size) {
-                fprintf(stderr, "runner: %s ends early (run %ld, input %d)\n", argv[i], r, k);
-                return 1;
-            }
-        }
-        status = PFX(_model_run)(&ctx);
-        if (status != TA_OK)
-            return fail("model_run", status);
-        for (int k = 0; k < (int)(sizeof ctx.outputs / sizeof ctx.outputs[0]); k++)
-            fwrite(ctx.outputs[k].data, 1, ctx.outputs[k].size, out);
-    }
-    fclose(in);
-    if (fclose(out) != 0) {
-        fprintf(stderr, "runner: writing %s failed\n", argv[i + 1]);
-        return 1;
-    }
-    return 0;
+    return run_module(ta_runner_modules[which], dir, reinit_each, argv[i], argv[i + 1],
+                      strtol(argv[i + 2], NULL, 10));
 }

@@ -131,7 +131,7 @@ static bool read_buffers(Reader *rd, TaFbTable model)
     return !rd->fb.failed;
 }
 
-static TaQuant *read_quant(Reader *rd, TaFbTable t, const TaTensor *tensor)
+static TaQuant *read_quant(Reader *rd, TaFbTable t)
 {
     TaFbVec scale = ta_fb_vec(t, QUANT_SCALE, 4);
     TaFbVec zp = ta_fb_vec(t, QUANT_ZERO_POINT, 8);
@@ -151,17 +151,12 @@ static TaQuant *read_quant(Reader *rd, TaFbTable t, const TaTensor *tensor)
     for (uint32_t i = 0; i < zp.len; i++)
         q->zero_point[i] = ta_fb_vec_i64(zp, i);
     q->axis = ta_fb_i32(t, QUANT_DIMENSION, 0);
-    if (scale.len > 1) {
-        if (q->axis < 0 || q->axis >= tensor->rank) {
-            ta_fb_fail(&rd->fb, t.pos, "quantized_dimension %d outside rank %d", q->axis,
-                       tensor->rank);
-            return NULL;
-        }
-        if ((int64_t)scale.len != tensor->dims[q->axis]) {
-            ta_fb_fail(&rd->fb, t.pos, "%u scales for dimension %d of size %d", scale.len,
-                       q->axis, (int)tensor->dims[q->axis]);
-            return NULL;
-        }
+    /* Real converters write per-channel biases with the axis of the
+       weights they go with (person_detect: axis 3 on a rank-1 bias), so
+       the axis is only range-checked by the operators that use it. */
+    if (q->axis < 0 || q->axis >= TA_MAX_RANK) {
+        ta_fb_fail(&rd->fb, t.pos, "quantized_dimension %d is out of range", q->axis);
+        return NULL;
     }
     return q;
 }
@@ -221,7 +216,7 @@ static TaTensor *read_tensor(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index
 
     TaFbTable quant = ta_fb_table(t, TENSOR_QUANTIZATION);
     if (quant.ok)
-        tensor->quant = read_quant(rd, quant, tensor);
+        tensor->quant = read_quant(rd, quant);
 
     if (ta_fb_has(t, TENSOR_SPARSITY)) {
         ta_fb_fail(&rd->fb, t.pos, "sparse tensors are not supported");

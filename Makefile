@@ -1,0 +1,42 @@
+# tinyaot: the two commands a newcomer runs are `make demo` and `make test`.
+# Both install what they need first (scripts/deps.sh).
+
+JOBS ?= 2
+PYTHON := .venv/bin/python
+OPTEST_COUNT ?= 50
+OPTEST_SEED ?= 1
+
+.PHONY: all deps build build-asan demo test test-unit test-python test-ops clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build build -j $(JOBS)
+
+build-asan: deps
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTINYAOT_SANITIZE=ON >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+
+demo: build
+	@examples/demo/run.sh build/tinyaot
+
+# The whole suite: C tests in a plain and a sanitized build, then the
+# Python suites (real models, operators, configuration, views) with the
+# sanitized converter and every generated module built with ASan+UBSan.
+test: build build-asan
+	@echo "== C tests (plain build)"
+	@cd build && ctest --output-on-failure -j $(JOBS)
+	@echo "== C tests (AddressSanitizer + UndefinedBehaviorSanitizer)"
+	@cd build-asan && ctest --output-on-failure -j $(JOBS) -E 'qemu|m55|m4'
+	@echo "== Python suites (sanitized converter and modules)"
+	@TINYAOT_BIN=build-asan/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m pytest -q -s tests
+	@echo "== Operator tests: $(OPTEST_COUNT) configurations per variant, seed $(OPTEST_SEED)"
+	@TINYAOT_BIN=build/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m tests.optest \
+	    --count $(OPTEST_COUNT) --seed $(OPTEST_SEED) --variants implemented
+
+clean:
+	rm -rf build build-asan

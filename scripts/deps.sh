@@ -1,0 +1,39 @@
+#!/bin/sh
+# Installs what building and testing tinyaot needs, then prepares the
+# Python environment of the test oracle in .venv. Safe to run again: it
+# only does what is missing. As root it installs Debian packages with
+# apt-get; otherwise it says which are missing.
+set -eu
+cd "$(dirname "$0")/.."
+
+need_pkgs=""
+have() { command -v "$1" >/dev/null 2>&1; }
+have cmake || need_pkgs="$need_pkgs cmake"
+have cc || need_pkgs="$need_pkgs gcc"
+have clang || need_pkgs="$need_pkgs clang"
+have make || need_pkgs="$need_pkgs make"
+have arm-none-eabi-gcc || need_pkgs="$need_pkgs gcc-arm-none-eabi libnewlib-arm-none-eabi"
+have qemu-system-arm || need_pkgs="$need_pkgs qemu-system-arm"
+[ -f /usr/include/yaml.h ] || need_pkgs="$need_pkgs libyaml-dev"
+python3 -c 'import venv, ensurepip' 2>/dev/null || need_pkgs="$need_pkgs python3-venv"
+
+if [ -n "$need_pkgs" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "deps: installing$need_pkgs"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        # shellcheck disable=SC2086
+        apt-get install -y -qq $need_pkgs >/dev/null
+    else
+        echo "deps: missing Debian packages:$need_pkgs (run as root, or install them)" >&2
+        exit 1
+    fi
+fi
+
+stamp=.venv/.requirements
+if [ ! -x .venv/bin/python ] || ! cmp -s tests/requirements.txt "$stamp"; then
+    echo "deps: preparing .venv (the test oracle)"
+    python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check -r tests/requirements.txt
+    cp tests/requirements.txt "$stamp"
+fi

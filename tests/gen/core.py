@@ -1,0 +1,93 @@
+"""Variant registry and the Case record shared by every op family."""
+
+import hashlib
+import zlib
+
+import numpy as np
+
+REGISTRY = {}
+
+
+class Case:
+    """One drawn model: name, variant, op, model (bytes), config (JSON-able
+    dict), stateful, n_runs (how many consecutive runs exercise it)."""
+
+    def __init__(self, name, variant, model, config):
+        self.name = name
+        self.variant = variant.name
+        self.op = variant.op
+        self.stateful = variant.stateful
+        self.n_runs = variant.n_runs
+        self.model = model
+        self.config = config
+
+    def meta(self):
+        return {"name": self.name, "variant": self.variant, "op": self.op,
+                "stateful": self.stateful, "n_runs": self.n_runs,
+                "config": self.config}
+
+    def __repr__(self):
+        return "Case(%s, %d bytes)" % (self.name, len(self.model))
+
+
+class Variant:
+    """A family of random models. draw(rng) -> Case."""
+
+    def __init__(self, name, op, fn, stateful=False, n_runs=None, doc=""):
+        self.name = name
+        self.op = op
+        self.fn = fn
+        self.stateful = bool(stateful)
+        self.n_runs = int(n_runs if n_runs is not None else (4 if stateful else 1))
+        self.doc = doc
+
+    def draw(self, rng, name=None):
+        model, config = self.fn(rng)
+        config = jsonable(config)
+        if name is None:
+            name = "%s-x%s" % (self.name, hashlib.sha1(model).hexdigest()[:8])
+        return Case(name, self, model, config)
+
+    def rng_for(self, seed):
+        """The generator used for (variant, seed): independent of anything
+        but the variant's name and the seed."""
+        return np.random.default_rng([int(seed), zlib.crc32(self.name.encode())])
+
+    def case(self, seed):
+        """Deterministic case for (variant, seed), named '<variant>-s<seed>'."""
+        return self.draw(self.rng_for(seed), name="%s-s%d" % (self.name, seed))
+
+    def __repr__(self):
+        return "Variant(%s)" % self.name
+
+
+def variant(name, op, stateful=False, n_runs=None):
+    """Decorator registering fn(rng) -> (model_bytes, config)."""
+
+    def deco(fn):
+        if name in REGISTRY:
+            raise ValueError("duplicate variant " + name)
+        REGISTRY[name] = Variant(name, op, fn, stateful, n_runs,
+                                 (fn.__doc__ or "").strip())
+        return fn
+
+    return deco
+
+
+def jsonable(x):
+    """Convert numpy scalars/arrays and tuples to plain JSON types."""
+    if isinstance(x, dict):
+        return {str(k): jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return jsonable(x.tolist())
+    if isinstance(x, (np.bool_, bool)):
+        return bool(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    if isinstance(x, bytes):
+        return x.decode()
+    return x

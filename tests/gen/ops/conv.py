@@ -1,0 +1,194 @@
+"""CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV.
+
+int8 variants: int8 input/output (any zero point), int8 symmetric weights
+(per-tensor or per-channel), int32 bias (scale = input scale * weight scale).
+int16 variants: int16 input/output with zero point 0, int8 weights, int64 bias.
+"""
+
+import math
+
+from ..common import (ModelBuilder, Q, UNIFORM_STD, chance, conv_out_size,
+                      draw_activation, draw_bias, draw_output_quant,
+                      draw_quant, draw_weight_quant, f32, pick,
+                      rand_values, randint)
+from ..core import variant
+
+BIAS_DTYPE = {"int8": "int32", "int16": "int64"}
+
+
+def _spatial(rng, max_k=5):
+    """Kernel, stride, dilation, padding and an input size that is valid."""
+    k = randint(rng, 1, max_k) if chance(rng, 0.8) else 1
+    stride = pick(rng, [1, 1, 2, 3])
+    dilation = pick(rng, [1, 1, 1, 2, 3]) if k > 1 else 1
+    return k, stride, dilation
+
+
+def _conv_common(rng, dt, kind, groups_allowed=False):
+    b = ModelBuilder()
+    batch = 2 if chance(rng, 0.15) else 1
+    kh, sh, dh = _spatial(rng)
+    kw, sw, dw = _spatial(rng)
+    if chance(rng, 0.3):
+        kw, sw, dw = kh, sh, dh
+    padding = pick(rng, ["SAME", "VALID"])
+    in_h = randint(rng, 1, 12)
+    in_w = randint(rng, 1, 12)
+    if padding == "VALID":
+        in_h = max(in_h, (kh - 1) * dh + 1)
+        in_w = max(in_w, (kw - 1) * dw + 1)
+    in_c = randint(rng, 1, 12) if chance(rng, 0.85) else 1
+    mult = 1
+    groups = 1
+    if kind == "conv":
+        out_c = randint(rng, 1, 12)
+        if groups_allowed:
+            groups = pick(rng, [2, 3, 4])
+            in_c = groups * randint(rng, 1, 4)
+            out_c = groups * randint(rng, 1, 4)
+        filt_shape = [out_c, kh, kw, in_c // groups]
+        axis = 0
+        k_sum = kh * kw * (in_c // groups)
+    else:
+        mult = pick(rng, [1, 1, 2, 3, 4])
+        out_c = in_c * mult
+        filt_shape = [1, kh, kw, out_c]
+        axis = 3
+        k_sum = kh * kw
+    out_h = conv_out_size(in_h, kh, sh, dh, padding)
+    out_w = conv_out_size(in_w, kw, sw, dw, padding)
+
+    in_q = draw_quant(rng, dt, 1e-3, 1.0)
+    per_channel = chance(rng, 0.65)
+    w_q = draw_weight_quant(rng, out_c, per_channel, axis)
+    weights = rand_values(rng, "int8", filt_shape)
+    act = draw_activation(rng)
+    w_typ = math.exp(sum(math.log(s) for s in w_q.scales) / len(w_q.scales))
+    acc_std = math.sqrt(k_sum) * UNIFORM_STD[dt] * UNIFORM_STD["int8"]
+    out_q = draw_output_quant(rng, dt, acc_std * in_q.scale * w_typ, act)
+
+    x = b.tensor([batch, in_h, in_w, in_c], dt, in_q, name="input")
+    w = b.const(weights, "int8", w_q, name="filter")
+    has_bias = chance(rng, 0.9)
+    ins = [x, w]
+    if has_bias:
+        bias_q = Q([f32(in_q.scale * s) for s in w_q.scales],
+                   [0] * len(w_q.scales), axis=0)
+        bias = draw_bias(rng, out_c, acc_std, BIAS_DTYPE[dt],
+                         acc_bound=k_sum * 256 * 128)
+        ins.append(b.const(bias, BIAS_DTYPE[dt], bias_q, name="bias"))
+    y = b.tensor([batch, out_h, out_w, out_c], dt, out_q, name="output")
+    config = {"input_shape": [batch, in_h, in_w, in_c],
+              "filter_shape": filt_shape, "output_shape": [batch, out_h, out_w, out_c],
+              "stride": [sh, sw], "dilation": [dh, dw], "padding": padding,
+              "activation": act, "per_channel": per_channel, "bias": has_bias,
+              "input_quant": in_q.to_json(), "output_quant": out_q.to_json(),
+              "weight_quant": w_q.to_json()}
+    if kind == "conv":
+        b.op("CONV_2D", ins, [y], "Conv2DOptions", padding=padding,
+             strideH=sh, strideW=sw, dilationHFactor=dh, dilationWFactor=dw,
+             fusedActivationFunction=act)
+        config["groups"] = groups
+    else:
+        b.op("DEPTHWISE_CONV_2D", ins, [y], "DepthwiseConv2DOptions",
+             padding=padding, strideH=sh, strideW=sw, dilationHFactor=dh,
+             dilationWFactor=dw, depthMultiplier=mult,
+             fusedActivationFunction=act)
+        config["depth_multiplier"] = mult
+    return b.build([x], [y]), config
+
+
+@variant("CONV_2D.int8", "CONV_2D")
+def conv_int8(rng):
+    """int8 CONV_2D: random kernel 1-5, stride 1-3, dilation 1-3, SAME/VALID,
+    batch 1-2, per-tensor or per-channel weights, all fused activations."""
+    return _conv_common(rng, "int8", "conv")
+
+
+@variant("CONV_2D.int16", "CONV_2D")
+def conv_int16(rng):
+    """int16x8 CONV_2D with int64 bias."""
+    return _conv_common(rng, "int16", "conv")
+
+
+@variant("CONV_2D.int8_grouped", "CONV_2D")
+def conv_int8_grouped(rng):
+    """int8 grouped CONV_2D: filter input depth = input depth / groups."""
+    return _conv_common(rng, "int8", "conv", groups_allowed=True)
+
+
+@variant("DEPTHWISE_CONV_2D.int8", "DEPTHWISE_CONV_2D")
+def dw_int8(rng):
+    """int8 DEPTHWISE_CONV_2D, depth multiplier 1-4, per-channel along axis 3."""
+    return _conv_common(rng, "int8", "dw")
+
+
+@variant("DEPTHWISE_CONV_2D.int16", "DEPTHWISE_CONV_2D")
+def dw_int16(rng):
+    """int16x8 DEPTHWISE_CONV_2D with int64 bias."""
+    return _conv_common(rng, "int16", "dw")
+
+
+def _transpose_conv(rng, dt):
+    b = ModelBuilder()
+    batch = 2 if chance(rng, 0.15) else 1
+    padding = pick(rng, ["SAME", "VALID"])
+    kh, kw = randint(rng, 1, 5), randint(rng, 1, 5)
+    sh, sw = pick(rng, [1, 2, 2, 3]), pick(rng, [1, 2, 2, 3])
+    in_h, in_w = randint(rng, 1, 8), randint(rng, 1, 8)
+    in_c, out_c = randint(rng, 1, 10), randint(rng, 1, 10)
+
+    def out_size(n, k, s):
+        # every output size whose forward conv gives back n
+        if padding == "SAME":
+            lo, hi = (n - 1) * s + 1, n * s
+            return hi if chance(rng, 0.7) else randint(rng, lo, hi)
+        lo = (n - 1) * s + k
+        return lo if chance(rng, 0.7) else randint(rng, lo, lo + s - 1)
+
+    out_h, out_w = out_size(in_h, kh, sh), out_size(in_w, kw, sw)
+    in_q = draw_quant(rng, dt, 1e-3, 1.0)
+    per_channel = chance(rng, 0.65)
+    w_q = draw_weight_quant(rng, out_c, per_channel, 0)
+    act = draw_activation(rng, p_none=0.7)
+    w_typ = math.exp(sum(math.log(s) for s in w_q.scales) / len(w_q.scales))
+    k_sum = max(1, (kh // sh) * (kw // sw)) * in_c
+    acc_std = math.sqrt(k_sum) * UNIFORM_STD[dt] * UNIFORM_STD["int8"]
+    out_q = draw_output_quant(rng, dt, acc_std * in_q.scale * w_typ, act)
+
+    oshape = b.const([batch, out_h, out_w, out_c], "int32", name="output_shape")
+    w = b.const(rand_values(rng, "int8", [out_c, kh, kw, in_c]), "int8", w_q,
+                name="filter")
+    x = b.tensor([batch, in_h, in_w, in_c], dt, in_q, name="input")
+    ins = [oshape, w, x]
+    has_bias = chance(rng, 0.8)
+    if has_bias:
+        bias_q = Q([f32(in_q.scale * s) for s in w_q.scales],
+                   [0] * len(w_q.scales), axis=0)
+        bias = draw_bias(rng, out_c, acc_std, BIAS_DTYPE[dt],
+                         acc_bound=kh * kw * in_c * 256 * 128)
+        ins.append(b.const(bias, BIAS_DTYPE[dt], bias_q, name="bias"))
+    y = b.tensor([batch, out_h, out_w, out_c], dt, out_q, name="output")
+    b.op("TRANSPOSE_CONV", ins, [y], "TransposeConvOptions", padding=padding,
+         strideH=sh, strideW=sw, fusedActivationFunction=act)
+    config = {"input_shape": [batch, in_h, in_w, in_c],
+              "filter_shape": [out_c, kh, kw, in_c],
+              "output_shape": [batch, out_h, out_w, out_c],
+              "stride": [sh, sw], "padding": padding, "activation": act,
+              "per_channel": per_channel, "bias": has_bias,
+              "input_quant": in_q.to_json(), "output_quant": out_q.to_json(),
+              "weight_quant": w_q.to_json()}
+    return b.build([x], [y]), config
+
+
+@variant("TRANSPOSE_CONV.int8", "TRANSPOSE_CONV")
+def transpose_conv_int8(rng):
+    """int8 TRANSPOSE_CONV: output_shape const, OHWI weights, stride 1-3,
+    SAME/VALID (output sizes anywhere in the valid range), optional bias."""
+    return _transpose_conv(rng, "int8")
+
+
+@variant("TRANSPOSE_CONV.int16", "TRANSPOSE_CONV")
+def transpose_conv_int16(rng):
+    """int16x8 TRANSPOSE_CONV with int64 bias."""
+    return _transpose_conv(rng, "int16")

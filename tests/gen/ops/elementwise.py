@@ -1,0 +1,162 @@
+"""Binary elementwise ops with broadcasting (up to 4-D, as TFLM's
+broadcast kernels are 4-D): ADD, SUB, MUL, MAXIMUM, MINIMUM,
+SQUARED_DIFFERENCE and the comparisons."""
+
+import math
+
+from ..common import (ModelBuilder, Q, UNIFORM_STD, broadcast_shapes, chance,
+                      draw_activation, draw_scale, draw_zero_point, f32, pick,
+                      rand_values, randint)
+from ..core import variant
+
+
+def _operands(rng, b, dt, q1, q2, config):
+    rank = randint(rng, 1, 4)
+    s1, s2, out = broadcast_shapes(rng, rank)
+    const_second = chance(rng, 0.25)
+    x = b.tensor(s1, dt, q1, name="input1")
+    if const_second:
+        y = b.const(rand_values(rng, dt, s2), dt, q2, name="input2")
+    else:
+        y = b.tensor(s2, dt, q2, name="input2")
+    config.update({"input1_shape": s1, "input2_shape": s2, "output_shape": out,
+                   "input2_const": const_second, "input1_quant": q1.to_json(),
+                   "input2_quant": q2.to_json()})
+    return x, y, out, ([x] if const_second else [x, y])
+
+
+def _out_scale(rng, real_std, ref_scale, dt):
+    """Output scale near what real_std needs, kept within 10**1.5 of
+    ref_scale so that the kernels' multipliers stay in their valid range."""
+    qrange = 255.0 if dt != "int16" else 65535.0
+    s = 6.0 * real_std / qrange * 10 ** rng.uniform(-1.0, 1.0)
+    s = min(max(s, ref_scale * 10 ** -1.5), ref_scale * 10 ** 1.5)
+    return f32(s)
+
+
+def _arith(rng, op, dt):
+    b = ModelBuilder()
+    config = {}
+    q1 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
+    if chance(rng, 0.2):
+        q2 = Q(q1.scale, q1.zero_point)       # same quantization
+    else:
+        q2 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
+    x, y, out, inputs = _operands(rng, b, dt, q1, q2, config)
+    act = draw_activation(rng, p_none=0.5)
+    std = UNIFORM_STD[dt]
+    if op == "MUL":
+        real = (std * q1.scale) * (std * q2.scale)
+        qo = Q(f32(6.0 * real / (255.0 if dt == "int8" else 65535.0)
+                   * 10 ** rng.uniform(-1.0, 1.0)), draw_zero_point(rng, dt))
+    else:
+        real = math.hypot(std * q1.scale, std * q2.scale)
+        qo = Q(_out_scale(rng, real, max(q1.scale, q2.scale), dt),
+               draw_zero_point(rng, dt))
+    z = b.tensor(out, dt, qo, name="output")
+    opts = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[op]
+    extra = {}
+    if op in ("ADD", "SUB"):
+        # TFLM always uses the general int16 path; so does LiteRT with
+        # pot_scale_int16 = false (what the converter writes for int16x8).
+        extra["potScaleInt16"] = False
+    b.op(op, [x, y], [z], opts, fusedActivationFunction=act, **extra)
+    config.update({"activation": act, "output_quant": qo.to_json()})
+    return b.build(inputs, [z]), config
+
+
+for _op in ("ADD", "SUB", "MUL"):
+    for _dt in ("int8", "int16"):
+        def _make(op=_op, dt=_dt):
+            def fn(rng):
+                return _arith(rng, op, dt)
+            fn.__doc__ = ("%s %s: rank 1-4, broadcasting (size-1 dims, lower-rank "
+                          "operand), optional constant operand, random scales%s, "
+                          "all fused activations." % (
+                              dt, op, " and zero points" if dt == "int8"
+                              else " (zero points 0)"))
+            return fn
+        variant("%s.%s" % (_op, _dt), _op)(_make())
+
+
+def _minmax_like(rng, op, dt):
+    b = ModelBuilder()
+    config = {}
+    q = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
+    x, y, out, inputs = _operands(rng, b, dt, q, Q(q.scale, q.zero_point), config)
+    z = b.tensor(out, dt, Q(q.scale, q.zero_point), name="output")
+    b.op(op, [x, y], [z])
+    config["output_quant"] = q.to_json()
+    return b.build(inputs, [z]), config
+
+
+@variant("MAXIMUM.int8", "MAXIMUM")
+def maximum_int8(rng):
+    """int8 MAXIMUM with broadcasting; inputs and output share quantization."""
+    return _minmax_like(rng, "MAXIMUM", "int8")
+
+
+@variant("MINIMUM.int8", "MINIMUM")
+def minimum_int8(rng):
+    """int8 MINIMUM with broadcasting; inputs and output share quantization."""
+    return _minmax_like(rng, "MINIMUM", "int8")
+
+
+def _squared_difference(rng, dt):
+    b = ModelBuilder()
+    config = {}
+    q1 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
+    q2 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt)) \
+        if chance(rng, 0.7) else Q(q1.scale, q1.zero_point)
+    x, y, out, inputs = _operands(rng, b, dt, q1, q2, config)
+    std = UNIFORM_STD[dt]
+    real = (std * q1.scale) ** 2 + (std * q2.scale) ** 2
+    qrange = 255.0 if dt == "int8" else 65535.0
+    qo = Q(f32(4.0 * real / qrange * 10 ** rng.uniform(-1.0, 1.0)),
+           draw_zero_point(rng, dt))
+    z = b.tensor(out, dt, qo, name="output")
+    b.op("SQUARED_DIFFERENCE", [x, y], [z])
+    config["output_quant"] = qo.to_json()
+    return b.build(inputs, [z]), config
+
+
+@variant("SQUARED_DIFFERENCE.int8", "SQUARED_DIFFERENCE")
+def sqdiff_int8(rng):
+    """int8 SQUARED_DIFFERENCE with broadcasting and random quantization."""
+    return _squared_difference(rng, "int8")
+
+
+@variant("SQUARED_DIFFERENCE.int16", "SQUARED_DIFFERENCE")
+def sqdiff_int16(rng):
+    """int16 SQUARED_DIFFERENCE (zero points 0)."""
+    return _squared_difference(rng, "int16")
+
+
+def _comparison(rng, op):
+    b = ModelBuilder()
+    config = {}
+    # TFLM rescales each int8 input with a multiplier that must be < 1.
+    q1 = Q(draw_scale(rng, 1e-3, 0.9), draw_zero_point(rng, "int8"))
+    mode = pick(rng, ["same", "different", "close"])
+    if mode == "same":
+        q2 = Q(q1.scale, q1.zero_point)
+    elif mode == "close":
+        q2 = Q(f32(q1.scale * rng.uniform(0.9, 1.1)), q1.zero_point + randint(rng, -3, 3))
+        q2.zero_points = [max(-128, min(127, q2.zero_point))]
+    else:
+        q2 = Q(draw_scale(rng, 1e-3, 0.9), draw_zero_point(rng, "int8"))
+    x, y, out, inputs = _operands(rng, b, "int8", q1, q2, config)
+    z = b.tensor(out, "bool", name="output")
+    b.op(op, [x, y], [z])
+    config["quant_mode"] = mode
+    return b.build(inputs, [z]), config
+
+
+for _op in ("LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL", "EQUAL", "NOT_EQUAL"):
+    def _make_cmp(op=_op):
+        def fn(rng):
+            return _comparison(rng, op)
+        fn.__doc__ = ("int8 %s -> bool with broadcasting; the two inputs have "
+                      "the same, close, or unrelated quantization." % op)
+        return fn
+    variant("%s.int8" % _op, _op)(_make_cmp())

@@ -1,0 +1,144 @@
+"""FULLY_CONNECTED and BATCH_MATMUL."""
+
+import math
+
+from ..common import (INT_RANGE, ModelBuilder, Q, UNIFORM_STD, chance,
+                      draw_activation, draw_bias, draw_output_quant,
+                      draw_quant, draw_weight_quant, f32, pick, quant_around,
+                      rand_values, randint)
+from ..core import variant
+
+BIAS_DTYPE = {"int8": "int32", "int16": "int64"}
+
+
+def _fully_connected(rng, dt):
+    b = ModelBuilder()
+    units = randint(rng, 1, 32)
+    mode = pick(rng, ["2d", "2d", "batched", "keep_num_dims", "flatten"])
+    if mode == "2d":
+        n_in = randint(rng, 1, 64)
+        in_shape = [pick(rng, [1, 1, 1, 2, 3, 5]), n_in]
+        out_shape = [in_shape[0], units]
+    elif mode == "batched":           # rank 3/4 input, collapsed to 2-D output
+        n_in = randint(rng, 1, 32)
+        lead = [randint(rng, 1, 4) for _ in range(randint(rng, 1, 2))]
+        in_shape = lead + [n_in]
+        out_shape = [int(math.prod(lead)), units]
+    elif mode == "keep_num_dims":
+        n_in = randint(rng, 1, 32)
+        lead = [randint(rng, 1, 4) for _ in range(randint(rng, 1, 3))]
+        in_shape = lead + [n_in]
+        out_shape = lead + [units]
+    else:                             # [1, h, w, c] feeding a dense layer
+        in_shape = [1, randint(rng, 1, 4), randint(rng, 1, 4), randint(rng, 1, 8)]
+        n_in = int(math.prod(in_shape))
+        out_shape = [1, units]
+    keep = mode == "keep_num_dims"
+
+    in_q = draw_quant(rng, dt, 1e-3, 1.0)
+    per_channel = chance(rng, 0.35)
+    w_q = draw_weight_quant(rng, units, per_channel, 0)
+    act = draw_activation(rng)
+    w_typ = math.exp(sum(math.log(s) for s in w_q.scales) / len(w_q.scales))
+    acc_std = math.sqrt(n_in) * UNIFORM_STD[dt] * UNIFORM_STD["int8"]
+    out_q = draw_output_quant(rng, dt, acc_std * in_q.scale * w_typ, act)
+
+    x = b.tensor(in_shape, dt, in_q, name="input")
+    w = b.const(rand_values(rng, "int8", [units, n_in]), "int8", w_q, name="weights")
+    ins = [x, w]
+    has_bias = chance(rng, 0.85)
+    if has_bias:
+        bias_q = Q([f32(in_q.scale * s) for s in w_q.scales],
+                   [0] * len(w_q.scales))
+        bias = draw_bias(rng, units, acc_std, BIAS_DTYPE[dt],
+                         acc_bound=n_in * 256 * 128)
+        ins.append(b.const(bias, BIAS_DTYPE[dt], bias_q, name="bias"))
+    else:
+        ins.append(-1)
+    y = b.tensor(out_shape, dt, out_q, name="output")
+    b.op("FULLY_CONNECTED", ins, [y], "FullyConnectedOptions",
+         fusedActivationFunction=act, keepNumDims=keep)
+    config = {"mode": mode, "input_shape": in_shape, "units": units,
+              "output_shape": out_shape, "keep_num_dims": keep,
+              "activation": act, "per_channel": per_channel, "bias": has_bias,
+              "input_quant": in_q.to_json(), "output_quant": out_q.to_json(),
+              "weight_quant": w_q.to_json()}
+    return b.build([x], [y]), config
+
+
+@variant("FULLY_CONNECTED.int8", "FULLY_CONNECTED")
+def fc_int8(rng):
+    """int8 FULLY_CONNECTED: 2-D, batched (rank 3/4 collapsed), keep_num_dims,
+    and 4-D input flattened; per-tensor/per-channel weights; optional bias
+    (absent = input index -1); all fused activations."""
+    return _fully_connected(rng, "int8")
+
+
+@variant("FULLY_CONNECTED.int16", "FULLY_CONNECTED")
+def fc_int16(rng):
+    """int16x8 FULLY_CONNECTED with int64 bias."""
+    return _fully_connected(rng, "int16")
+
+
+def _batch_matmul(rng, dt):
+    b = ModelBuilder()
+    rank = randint(rng, 2, 5) if chance(rng, 0.7) else randint(rng, 2, 3)
+    nb = rank - 2
+    batch = [randint(rng, 1, 3) for _ in range(nb)]
+    lb, rb = list(batch), list(batch)
+    for i in range(nb):
+        r = rng.random()
+        if r < 0.25:
+            lb[i] = 1
+        elif r < 0.5:
+            rb[i] = 1
+    if nb and chance(rng, 0.25):      # lower-rank operand
+        cut = randint(rng, 1, nb)
+        if chance(rng, 0.5):
+            lb = lb[cut:]
+        else:
+            rb = rb[cut:]
+    m, k, n = randint(rng, 1, 8), randint(rng, 1, 16), randint(rng, 1, 8)
+    adj_x, adj_y = chance(rng, 0.3), chance(rng, 0.3)
+    lhs_shape = lb + ([k, m] if adj_x else [m, k])
+    rhs_shape = rb + ([n, k] if adj_y else [k, n])
+    out_batch = [max(a, c) for a, c in zip([1] * (nb - len(lb)) + lb,
+                                           [1] * (nb - len(rb)) + rb)]
+    out_shape = out_batch + [m, n]
+
+    lq = draw_quant(rng, dt, 1e-3, 1.0)
+    rq = draw_quant(rng, dt, 1e-3, 1.0)
+    # (q - zp) of a uniform draw has mean -0.5 - zp (int8) and std ~74
+    m1 = ((INT_RANGE[dt][0] + INT_RANGE[dt][1]) / 2.0 - lq.zero_point)
+    m2 = ((INT_RANGE[dt][0] + INT_RANGE[dt][1]) / 2.0 - rq.zero_point)
+    sd = UNIFORM_STD[dt]
+    center = k * m1 * m2 * lq.scale * rq.scale
+    spread = 3 * math.sqrt(k * (sd * sd + m1 * m1) * (sd * sd + m2 * m2)) \
+        * lq.scale * rq.scale
+    oq = quant_around(rng, dt, center, spread + 0.2 * abs(center))
+    rhs_const = chance(rng, 0.5)
+    x = b.tensor(lhs_shape, dt, lq, name="lhs")
+    if rhs_const:
+        y = b.const(rand_values(rng, dt, rhs_shape), dt, rq, name="rhs")
+    else:
+        y = b.tensor(rhs_shape, dt, rq, name="rhs")
+    z = b.tensor(out_shape, dt, oq, name="output")
+    b.op("BATCH_MATMUL", [x, y], [z], "BatchMatMulOptions", adjX=adj_x, adjY=adj_y)
+    config = {"lhs_shape": lhs_shape, "rhs_shape": rhs_shape,
+              "output_shape": out_shape, "adj_x": adj_x, "adj_y": adj_y,
+              "rhs_const": rhs_const, "lhs_quant": lq.to_json(),
+              "rhs_quant": rq.to_json(), "output_quant": oq.to_json()}
+    return b.build([x] if rhs_const else [x, y], [z]), config
+
+
+@variant("BATCH_MATMUL.int8", "BATCH_MATMUL")
+def bmm_int8(rng):
+    """int8 BATCH_MATMUL: rank 2-5, broadcast batch dims (also lower rank
+    operands), adj_x/adj_y, RHS constant or an input; any zero points."""
+    return _batch_matmul(rng, "int8")
+
+
+@variant("BATCH_MATMUL.int16", "BATCH_MATMUL")
+def bmm_int16(rng):
+    """int16 BATCH_MATMUL (zero points 0)."""
+    return _batch_matmul(rng, "int16")

@@ -1,0 +1,77 @@
+"""Many small models in one host executable, for the operator tests.
+
+Converting each model is quick; compiling and linking one program per model
+is not. `build_batch` converts every case with its own prefix (c0, c1, ...),
+compiles all modules, one copy of the runtime kernels and the host runner
+into a single executable, and `run_case` runs one of them by index.
+"""
+
+import os
+import pathlib
+import subprocess
+
+from tests.harness import module
+
+ROOT = module.ROOT
+
+
+class Batch:
+    def __init__(self, exe, modules, errors):
+        self.exe = exe
+        self.modules = modules  # index -> Module (None when conversion failed)
+        self.errors = errors    # index -> conversion error text
+
+
+def build_batch(cases, workdir, keys=None):
+    """cases: list of (name, model bytes). Returns a Batch."""
+    workdir = pathlib.Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    modules, errors = {}, {}
+    for i, (name, data) in enumerate(cases):
+        path = workdir / f"c{i}.tflite"
+        path.write_bytes(data)
+        try:
+            modules[i] = module.convert(path, workdir / f"c{i}", prefix=f"c{i}", keys=keys)
+        except module.ConvertError as e:
+            modules[i] = None
+            errors[i] = str(e)
+    built = [i for i in modules if modules[i] is not None]
+    if not built:
+        return Batch(None, modules, errors)
+    table = workdir / "runner_table.c"
+    lines = ['#include "host_runner.h"']
+    for i in built:
+        lines.append(f'#include "c{i}/c{i}_model.h"')
+    for i in built:
+        lines.append(f"TA_RUNNER_MODULE(c{i});")
+    lines.append("const ta_runner_module_t *const ta_runner_modules[] = {"
+                 + ", ".join(f"&c{i}_runner" for i in built) + "};")
+    lines.append(f"const int ta_runner_num_modules = {len(built)};")
+    table.write_text("\n".join(lines) + "\n")
+    srcs = [str(table), str(ROOT / "tools" / "host_runner.c")]
+    kernels = set()
+    for i in built:
+        for s in module.sources(modules[i].path):
+            rel = pathlib.Path(s).relative_to(modules[i].path)
+            if rel.parts[0] == "runtime":
+                kernels.add(str(ROOT / rel))  # one shared copy, identical bytes
+            else:
+                srcs.append(s)
+    exe = workdir / "batch.runner"
+    cc = os.environ.get("CC", "cc")
+    cmd = [cc, *module.cflags(), "-I", str(workdir), "-I", str(ROOT / "tools"), "-I", str(ROOT),
+           *srcs, *sorted(kernels), "-lm", "-o", str(exe)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
+    if p.returncode != 0:
+        raise RuntimeError(f"building the batch failed:\n{p.stderr[:4000]}")
+    index = {i: k for k, i in enumerate(built)}
+    b = Batch(exe, modules, errors)
+    b.index = index
+    return b
+
+
+def run_case(batch, i, runs):
+    """Runs case i of the batch on `runs`; returns outputs per run."""
+    m = batch.modules[i]
+    exe_cmd = ["--module", str(batch.index[i])]
+    return module.run(m, batch.exe, runs, runner_args=exe_cmd)

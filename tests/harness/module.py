@@ -1,0 +1,135 @@
+"""Convert a model with tinyaot, build the module on the host and run it.
+
+    from tests.harness import module
+    m = module.convert(model_path, workdir, prefix="m", keys={"platform.name": "host"})
+    exe = module.build(m)                 # the module + tools/host_runner.c
+    outs = module.run(m, exe, runs)       # runs: list of lists of numpy arrays
+
+The tinyaot command is build/tinyaot unless TINYAOT_BIN says otherwise.
+TINYAOT_SANITIZE=1 builds modules with AddressSanitizer and
+UndefinedBehaviorSanitizer, so every kernel runs checked.
+"""
+
+import dataclasses
+import json
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+MODELS = SHARED / "models"
+
+DTYPES = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32,
+          "int64": np.int64, "float32": np.float32, "bool": np.bool_, "float64": np.float64}
+
+
+def tinyaot_bin():
+    return os.environ.get("TINYAOT_BIN", str(ROOT / "build" / "tinyaot"))
+
+
+def sanitizing():
+    return os.environ.get("TINYAOT_SANITIZE", "") not in ("", "0")
+
+
+class ConvertError(Exception):
+    """tinyaot refused the model; .stderr holds its messages."""
+
+    def __init__(self, stderr, returncode):
+        super().__init__(stderr.strip())
+        self.stderr = stderr
+        self.returncode = returncode
+
+
+@dataclasses.dataclass
+class Module:
+    path: pathlib.Path
+    prefix: str
+    views: dict
+    stdout: str
+    stderr: str
+
+    def io(self, kind):
+        """The module's inputs or outputs: [(shape, numpy dtype)] in order."""
+        key = "input_index" if kind == "input" else "output_index"
+        found = [t for t in self.views["tensors"] if t[key] is not None]
+        found.sort(key=lambda t: t[key])
+        return [(tuple(t["shape"]), DTYPES[t["dtype"]]) for t in found]
+
+
+def convert(model_path, out_dir, prefix="m", keys=None, config=None, strict=False):
+    """Runs `tinyaot convert`; returns a Module or raises ConvertError."""
+    out_dir = pathlib.Path(out_dir)
+    cmd = [tinyaot_bin(), "convert", "--model.path", str(model_path),
+           "--module.path", str(out_dir), "--module.prefix", prefix]
+    if config:
+        cmd += ["--config", str(config)]
+    if strict:
+        cmd.append("--strict")
+    for k, v in (keys or {}).items():
+        cmd += ["--" + k, v if isinstance(v, str) else json.dumps(v)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise ConvertError(p.stderr, p.returncode)
+    views = json.loads((out_dir / f"{prefix}_views.json").read_text())
+    return Module(out_dir, prefix, views, p.stdout, p.stderr)
+
+
+def sources(module_dir):
+    return sorted(str(p) for p in pathlib.Path(module_dir).rglob("*.c"))
+
+
+def cflags():
+    flags = ["-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror"]
+    if sanitizing():
+        flags += ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+                  "-fno-omit-frame-pointer"]
+    return flags
+
+
+def build(m, cc=None, extra_flags=()):
+    """Compiles the module with the host runner; returns the executable."""
+    cc = cc or os.environ.get("CC", "cc")
+    exe = m.path.parent / (m.path.name + ".runner")
+    cmd = [cc, *cflags(), *extra_flags, f"-DTA_PREFIX={m.prefix}", "-I", str(m.path),
+           "-I", str(ROOT / "tools"), str(ROOT / "tools" / "host_runner.c"), *sources(m.path),
+           "-lm", "-o", str(exe)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise RuntimeError(f"building {m.path} failed:\n{' '.join(cmd)}\n{p.stderr}")
+    return exe
+
+
+def run(m, exe, runs, reinit_each=False, runner_args=()):
+    """Runs the module on consecutive runs; returns outputs per run."""
+    ins = m.io("input")
+    outs = m.io("output")
+    work = m.path.parent
+    in_file = work / (m.path.name + ".in.bin")
+    out_file = work / (m.path.name + ".out.bin")
+    with open(in_file, "wb") as f:
+        for r in runs:
+            assert len(r) == len(ins), "wrong number of inputs"
+            for arr, (shape, dtype) in zip(r, ins):
+                f.write(np.ascontiguousarray(arr, dtype=dtype).tobytes())
+    cmd = [str(exe), *runner_args, "--module-dir", str(m.path)]
+    if reinit_each:
+        cmd.append("--reinit-each")
+    cmd += [str(in_file), str(out_file), str(len(runs))]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise RuntimeError(f"module run failed ({p.returncode}):\n{p.stderr}")
+    data = out_file.read_bytes()
+    results, pos = [], 0
+    for _ in runs:
+        one = []
+        for shape, dtype in outs:
+            n = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+            one.append(np.frombuffer(data[pos:pos + n], dtype=dtype).reshape(shape))
+            pos += n
+        results.append(one)
+    if pos != len(data):
+        raise RuntimeError(f"module wrote {len(data)} bytes, expected {pos}")
+    return results

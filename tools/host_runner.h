@@ -1,0 +1,53 @@
+/*
+ * host_runner.h - what the host runner needs of a generated module, as
+ * data, so one runner program can hold many modules (the operator tests
+ * build dozens of modules into one executable).
+ *
+ *   TA_RUNNER_MODULE(prefix) defines `ta_runner_module_t prefix##_runner`
+ *   for a module whose <prefix>_model.h is included.
+ */
+#ifndef TA_HOST_RUNNER_H
+#define TA_HOST_RUNNER_H
+
+#include <stddef.h>
+
+#include "runtime/include/ta_module.h"
+#include "runtime/include/ta_status.h"
+
+typedef struct ta_runner_module {
+    const char *prefix;
+    const ta_module_desc_t *desc;
+    int (*init)(void);
+    int (*run)(void);
+    int num_inputs;
+    int num_outputs;
+    void *(*input)(int i, size_t *size);
+    void *(*output)(int i, size_t *size);
+} ta_runner_module_t;
+
+#define TA_RUNNER_MODULE(P)                                                              \
+    static P##_model_context_t P##_runner_ctx;                                           \
+    static int P##_runner_init(void) { return P##_model_init(&P##_runner_ctx); }        \
+    static int P##_runner_run(void) { return P##_model_run(&P##_runner_ctx); }          \
+    static void *P##_runner_input(int i, size_t *size)                                   \
+    {                                                                                    \
+        *size = P##_runner_ctx.inputs[i].size;                                           \
+        return P##_runner_ctx.inputs[i].data;                                            \
+    }                                                                                    \
+    static void *P##_runner_output(int i, size_t *size)                                  \
+    {                                                                                    \
+        *size = P##_runner_ctx.outputs[i].size;                                          \
+        return P##_runner_ctx.outputs[i].data;                                           \
+    }                                                                                    \
+    const ta_runner_module_t P##_runner = {                                              \
+        #P, &P##_module_desc, P##_runner_init, P##_runner_run,                           \
+        (int)(sizeof P##_runner_ctx.inputs / sizeof P##_runner_ctx.inputs[0]),           \
+        (int)(sizeof P##_runner_ctx.outputs / sizeof P##_runner_ctx.outputs[0]),         \
+        P##_runner_input, P##_runner_output}
+
+/* The modules a runner program holds (defined by host_runner.c for one
+   module, or by a generated table for many). */
+extern const ta_runner_module_t *const ta_runner_modules[];
+extern const int ta_runner_num_modules;
+
+#endif /* TA_HOST_RUNNER_H */
