@@ -82,6 +82,26 @@ typedef struct Loader {
 
 #define WHERE(node) ta_node_where(L->pool, node)
 
+/* Every key a configuration may set, for suggestions. */
+static const char *const all_keys[] = {
+    "model.path", "model.subgraph", "module.path", "module.name", "module.prefix",
+    "module.type", "module.schedule", "platform.name", "memory.planner",
+    "memory.dump_residency_json", "memory.allocate_arenas", "memory.auto_hydrate_constants",
+    "memory.tensors", "memory.constraints", "operators", "transforms", "test.enabled",
+    "test.tolerance"};
+
+/* "memory.dump_residency_jsn": the dotted key down a chain of one-key maps
+   (what a command-line key becomes), for the message and the suggestion. */
+static const char *full_key(TaPool *pool, const char *path, const char *key, const TaNode *v)
+{
+    const char *k = *path ? ta_format(pool, "%s.%s", path, key) : key;
+    while (v->kind == TA_NODE_MAP && v->count == 1) {
+        k = ta_format(pool, "%s.%s", k, v->keys[0]);
+        v = v->items[0];
+    }
+    return k;
+}
+
 /* Reports keys of `map` not in `allowed`; returns false if any. */
 static bool check_keys(Loader *L, const TaNode *map, const char *path,
                        const char *const *allowed, int count)
@@ -93,13 +113,15 @@ static bool check_keys(Loader *L, const TaNode *map, const char *path,
             known = strcmp(map->keys[i], allowed[k]) == 0;
         if (known)
             continue;
-        const char *hint = ta_suggest(map->keys[i], allowed, count);
+        const char *key = full_key(L->pool, path, map->keys[i], map->items[i]);
+        const char *hint = ta_suggest(key, all_keys, (int)TA_COUNT_OF(all_keys));
+        if (!hint)
+            hint = ta_suggest(map->keys[i], allowed, count);
         const char *where = map->key_lines[i] > 0
                                 ? ta_format(L->pool, "%s:%d", map->origin, map->key_lines[i])
                                 : map->items[i]->origin;
-        ta_error(L->d, "%s: unknown key '%s%s%s'%s%s%s", where, path, *path ? "." : "",
-                 map->keys[i], hint ? " (did you mean '" : "", hint ? hint : "",
-                 hint ? "'?)" : "");
+        ta_error(L->d, "%s: unknown key '%s'%s%s%s", where, key, hint ? " (did you mean '" : "",
+                 hint ? hint : "", hint ? "'?)" : "");
         ok = false;
     }
     return ok;
