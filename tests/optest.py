@@ -47,16 +47,19 @@ def test_variant(name, count, seed, workdir, litert=False, runs_per_case=None):
     res = {"variant": name, "tried": count, "converted": 0, "bytes": 0, "diff": 0,
            "litert_diff": 0, "litert_cases": 0, "failures": []}
     b = batch_mod.build_batch([(c.name, c.model) for c in cases], workdir)
+    jobs = []
     for i, case in enumerate(cases):
         if b.modules[i] is None:
             res["failures"].append(f"{case.name}: conversion failed: {b.errors[i]}")
             continue
         res["converted"] += 1
-        runs = oracle.random_inputs(case.model, np.random.default_rng([seed, i]), n_runs)
-        try:
-            ours = batch_mod.run_case(b, i, runs)
-        except RuntimeError as e:
-            res["failures"].append(f"{case.name}: {e}")
+        jobs.append((i, oracle.random_inputs(case.model, np.random.default_rng([seed, i]),
+                                             n_runs)))
+    results = batch_mod.run_cases(b, jobs) if jobs else {}
+    for i, runs in jobs:
+        case, ours = cases[i], results[i]
+        if isinstance(ours, str):
+            res["failures"].append(f"{case.name}: {ours}")
             continue
         expected = oracle.run_tflm(case.model, runs, isolated=True)
         total, d = difftest._count_diff(ours, expected)

@@ -16,7 +16,8 @@
  * region itself and loads the constant sidecars from DIR.
  *
  * Without TA_PREFIX, a generated file provides ta_runner_modules[] (many
- * modules in one program) and --module picks one.
+ * modules in one program) and --module picks one; --batch FILE runs many
+ * jobs in one process, one per line: "MODULE MODULE_DIR INPUTS OUTPUTS RUNS".
  */
 #define _POSIX_C_SOURCE 200112L
 #include <stdio.h>
@@ -126,8 +127,36 @@ static int run_module(const ta_runner_module_t *m, const char *dir, int reinit_e
     return 0;
 }
 
+/* Runs every job of a batch file; a failing job is reported and skipped. */
+static int run_batch(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "runner: cannot open batch file %s\n", path);
+        return 1;
+    }
+    char dir[1024], in[1024], out[1024];
+    long which, runs;
+    int failed = 0;
+    while (fscanf(f, "%ld %1023s %1023s %1023s %ld", &which, dir, in, out, &runs) == 5) {
+        if (which < 0 || which >= ta_runner_num_modules) {
+            fprintf(stderr, "runner: batch job for unknown module %ld\n", which);
+            failed = 1;
+            continue;
+        }
+        if (run_module(ta_runner_modules[which], dir, 0, in, out, runs) != 0) {
+            fprintf(stderr, "runner: batch job for module %ld failed\n", which);
+            failed = 1;
+        }
+    }
+    fclose(f);
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--batch") == 0)
+        return run_batch(argv[2]);
     const char *dir = ".";
     int reinit_each = 0;
     long which = 0;

@@ -298,9 +298,10 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
         }
         ta_buf_puts(&b, "};\n\n");
     }
-    const TaTargetMemory *code_mem =
-        op->code_memory >= 0 ? c->in->plan->target->memories[op->code_memory] : NULL;
-    (void)code_mem;
+    if (op->code_memory >= 0)
+        ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(\"%s\")\n",
+                      ta_memory_name(op->code_memory),
+                      c->in->plan->target->memories[op->code_memory]->code_section);
     ta_buf_printf(&b, "int %s_run(void)\n{\n", op->symbol);
     if (op->calls.len > 1)
         ta_buf_puts(&b, "    int status;\n");

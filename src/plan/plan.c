@@ -177,8 +177,17 @@ static bool apply_rules(Planner *P)
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);
         TaOpAttrs a = ta_rules_for_op(P->pool, &cfg->operator_rules, op->type, op->source_index);
-        if (a.code_placement)
-            op->code_memory = ta_memory_parse(a.code_placement);
+        if (a.code_placement) {
+            int m = ta_memory_parse(a.code_placement);
+            const TaTargetMemory *tm = P->in->target->memories[m];
+            if (!tm || !tm->code_section)
+                ta_error(P->d, "operators: %s: code_placement %s: target %s %s", op->symbol,
+                         a.code_placement, P->in->target->name,
+                         !tm ? "has no such memory"
+                             : "gives that memory no code_section (it cannot hold code)");
+            else
+                op->code_memory = m;
+        }
         if (a.scratch_placement)
             for (int k = 0; k < op->locals.len; k++) {
                 TaTensor *t = op->locals.items[k];
@@ -470,17 +479,19 @@ static void place_constants(Planner *P)
             continue;
         if (it->staged && it->source < 0)
             it->source = default_source(P, it->memory);
-        if (!it->pinned) {
+        /* Unpinned constants go to read-only memory first (they cost no RAM
+           there), then along the spill order like everything else. */
+        for (int pass = 0; pass < 2 && !it->pinned && it->memory < 0; pass++) {
             for (int s = 0; s < tg->num_spill && it->memory < 0; s++) {
                 int m = tg->spill_order[s];
-                if (can_hold(P, m, it->role) &&
+                if (can_hold(P, m, it->role) && tg->memories[m]->writable == (pass == 1) &&
                     memory_taken(P, m) + item_size(P, it, m) <= P->plan->memories[m].budget)
                     it->memory = m;
             }
-            if (it->memory < 0) {
-                no_room(P, it);
-                continue;
-            }
+        }
+        if (it->memory < 0) {
+            no_room(P, it);
+            continue;
         }
         if (it->source < 0 || it->source == it->memory)
             it->source = it->memory;
@@ -557,7 +568,8 @@ static void fill_region(Planner *P, TaRegion *r)
             r->size = pl->offset + pl->size;
         ta_vec_push(P->pool, &r->tensors, it->t);
     }
-    qsort(r->tensors.items, (size_t)r->tensors.len, sizeof(void *), by_offset);
+    if (r->tensors.len > 1)
+        qsort(r->tensors.items, (size_t)r->tensors.len, sizeof(void *), by_offset);
     if (r->role == TA_ROLE_CONSTANT) {
         r->bytes = ta_alloc(P->pool, r->size + 1);
         for (int i = 0; i < r->tensors.len; i++) {

@@ -70,6 +70,38 @@ def build_batch(cases, workdir, keys=None):
     return b
 
 
+def run_cases(batch, jobs):
+    """Runs many cases in one process: jobs is a list of (i, runs). Returns
+    {i: outputs per run, or an error text}. A case that fails alone (a
+    status, or a sanitizer report that ends the process) is found by
+    running the remaining cases one by one."""
+    work = pathlib.Path(batch.exe).parent
+    lines, files = [], {}
+    for i, runs in jobs:
+        m = batch.modules[i]
+        in_file, out_file = work / f"c{i}.in.bin", work / f"c{i}.out.bin"
+        module.write_inputs(m, runs, in_file)
+        if out_file.exists():
+            out_file.unlink()
+        files[i] = (in_file, out_file, runs)
+        lines.append(f"{batch.index[i]} {m.path} {in_file} {out_file} {len(runs)}")
+    listing = work / "jobs.txt"
+    listing.write_text("\n".join(lines) + "\n")
+    p = subprocess.run([str(batch.exe), "--batch", str(listing)], capture_output=True,
+                       text=True, timeout=3600)
+    results = {}
+    for i, runs in jobs:
+        in_file, out_file, _ = files[i]
+        if p.returncode == 0:
+            results[i] = module.read_outputs(batch.modules[i], runs, out_file.read_bytes())
+        else:
+            try:
+                results[i] = run_case(batch, i, runs)
+            except RuntimeError as e:
+                results[i] = str(e)
+    return results
+
+
 def run_case(batch, i, runs):
     """Runs case i of the batch on `runs`; returns outputs per run."""
     m = batch.modules[i]

@@ -102,30 +102,23 @@ def build(m, cc=None, extra_flags=()):
     return exe
 
 
-def run(m, exe, runs, reinit_each=False, runner_args=()):
-    """Runs the module on consecutive runs; returns outputs per run."""
+def write_inputs(m, runs, path):
+    """Writes runs of inputs in the runners' layout: every input of run 0,
+    then of run 1, ..."""
     ins = m.io("input")
-    outs = m.io("output")
-    work = m.path.parent
-    in_file = work / (m.path.name + ".in.bin")
-    out_file = work / (m.path.name + ".out.bin")
-    with open(in_file, "wb") as f:
+    with open(path, "wb") as f:
         for r in runs:
             assert len(r) == len(ins), "wrong number of inputs"
             for arr, (shape, dtype) in zip(r, ins):
                 f.write(np.ascontiguousarray(arr, dtype=dtype).tobytes())
-    cmd = [str(exe), *runner_args, "--module-dir", str(m.path)]
-    if reinit_each:
-        cmd.append("--reinit-each")
-    cmd += [str(in_file), str(out_file), str(len(runs))]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if p.returncode != 0:
-        raise RuntimeError(f"module run failed ({p.returncode}):\n{p.stderr}")
-    data = out_file.read_bytes()
+
+
+def read_outputs(m, runs, data):
+    """Splits a runner's output file into outputs per run."""
     results, pos = [], 0
     for _ in runs:
         one = []
-        for shape, dtype in outs:
+        for shape, dtype in m.io("output"):
             n = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
             one.append(np.frombuffer(data[pos:pos + n], dtype=dtype).reshape(shape))
             pos += n
@@ -133,3 +126,48 @@ def run(m, exe, runs, reinit_each=False, runner_args=()):
     if pos != len(data):
         raise RuntimeError(f"module wrote {len(data)} bytes, expected {pos}")
     return results
+
+
+def run(m, exe, runs, reinit_each=False, runner_args=()):
+    """Runs the module on consecutive runs; returns outputs per run."""
+    work = m.path.parent
+    in_file = work / (m.path.name + ".in.bin")
+    out_file = work / (m.path.name + ".out.bin")
+    write_inputs(m, runs, in_file)
+    cmd = [str(exe), *runner_args, "--module-dir", str(m.path)]
+    if reinit_each:
+        cmd.append("--reinit-each")
+    cmd += [str(in_file), str(out_file), str(len(runs))]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise RuntimeError(f"module run failed ({p.returncode}):\n{p.stderr}")
+    return read_outputs(m, runs, out_file.read_bytes())
+
+
+QEMU_RUN = ROOT / "tests" / "qemu" / "run.sh"
+
+
+def build_qemu(m, board="mps3-an547", opt="-O2"):
+    """Cross-compiles the module with tests/qemu/module_runner.c into an ELF."""
+    elf = m.path.parent / (m.path.name + f".{board}.elf")
+    cmd = ["bash", str(QEMU_RUN), "--board", board, opt, f"-DTA_PREFIX={m.prefix}",
+           "-I", str(m.path), "-o", str(elf), "--build-only",
+           str(ROOT / "tests" / "qemu" / "module_runner.c"), *sources(m.path)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise RuntimeError(f"cross build failed:\n{' '.join(cmd)}\n{p.stdout}\n{p.stderr}")
+    return elf
+
+
+def run_qemu(m, elf, runs, board="mps3-an547"):
+    """Runs the ELF under QEMU on consecutive runs; returns (outputs, log)."""
+    work = m.path.parent
+    in_file = work / (m.path.name + ".qin.bin")
+    out_file = work / (m.path.name + ".qout.bin")
+    write_inputs(m, runs, in_file)
+    cmd = ["bash", str(QEMU_RUN), "--board", board, "--elf", str(elf), "--timeout", "600", "--",
+           in_file.name, out_file.name, str(len(runs))]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=work)
+    if p.returncode != 0:
+        raise RuntimeError(f"QEMU run failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    return read_outputs(m, runs, out_file.read_bytes()), p.stdout

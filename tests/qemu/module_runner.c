@@ -1,0 +1,94 @@
+/*
+ * module_runner.c - runs a generated module on Cortex-M under QEMU, the
+ * bare-metal twin of tools/host_runner.c. Build it with the module's sources
+ * and -DTA_PREFIX=<prefix>; run it with three words after `--`:
+ *
+ *   tests/qemu/run.sh -DTA_PREFIX=kws -I out/kws tests/qemu/module_runner.c \
+ *       <module sources> -- inputs.bin outputs.bin RUNS
+ *
+ * Inputs and outputs are host files (semihosting), laid out as for the host
+ * runner: RUNS records of every input, then of every output. The module's
+ * arenas sit in the memories its target file names (the linker script puts
+ * each memory's sections there). It prints the instructions each run took.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "icount.h"
+#include "semihost.h"
+
+#define TA_CAT2(a, b) a##b
+#define TA_CAT(a, b) TA_CAT2(a, b)
+#define TA_STR2(x) #x
+#define TA_STR(x) TA_STR2(x)
+#define PFX(name) TA_CAT(TA_PREFIX, name)
+#include TA_STR(TA_CAT(TA_PREFIX, _model.h))
+
+static int fail(const char *what, int status)
+{
+    printf("module_runner: %s failed: %d (%s)\n", what, status, ta_status_name(status));
+    return 1;
+}
+
+int main(void)
+{
+    char cmd[512];
+    if (ta_semihost_cmdline(cmd, sizeof cmd) < 0)
+        return fail("reading the command line", TA_ERR_BAD_ARGUMENT);
+    /* Words: the ELF, inputs, outputs, runs. */
+    char *words[4] = {0};
+    int n = 0;
+    for (char *p = strtok(cmd, " "); p && n < 4; p = strtok(NULL, " "))
+        words[n++] = p;
+    if (n != 4)
+        return fail("arguments (inputs.bin outputs.bin RUNS)", TA_ERR_BAD_ARGUMENT);
+    long runs = strtol(words[3], NULL, 10);
+
+    PFX(_model_context_t) ctx;
+    memset(&ctx, 0, sizeof ctx);
+    int status = PFX(_model_init)(&ctx);
+    if (status != TA_OK)
+        return fail("model_init", status);
+    const int num_in = (int)(sizeof ctx.inputs / sizeof ctx.inputs[0]);
+    const int num_out = (int)(sizeof ctx.outputs / sizeof ctx.outputs[0]);
+    size_t in_bytes = 0, out_bytes = 0;
+    for (int k = 0; k < num_in; k++)
+        in_bytes += ctx.inputs[k].size;
+    for (int k = 0; k < num_out; k++)
+        out_bytes += ctx.outputs[k].size;
+
+    unsigned char *in = malloc(in_bytes * (size_t)runs + 1);
+    unsigned char *out = malloc(out_bytes * (size_t)runs + 1);
+    size_t got = 0;
+    if (!in || !out)
+        return fail("malloc", TA_ERR_BAD_ARGUMENT);
+    if (ta_semihost_read_file(words[1], in, in_bytes * (size_t)runs + 1, &got) != 0 ||
+        got != in_bytes * (size_t)runs)
+        return fail("reading the inputs", TA_ERR_BAD_ARGUMENT);
+
+    uint64_t total = 0;
+    for (long r = 0; r < runs; r++) {
+        const unsigned char *src = in + (size_t)r * in_bytes;
+        for (int k = 0; k < num_in; k++) {
+            memcpy(ctx.inputs[k].data, src, ctx.inputs[k].size);
+            src += ctx.inputs[k].size;
+        }
+        ta_icount_start();
+        status = PFX(_model_run)(&ctx);
+        uint64_t instructions = ta_icount_stop();
+        total += instructions;
+        if (status != TA_OK)
+            return fail("model_run", status);
+        unsigned char *dst = out + (size_t)r * out_bytes;
+        for (int k = 0; k < num_out; k++) {
+            memcpy(dst, ctx.outputs[k].data, ctx.outputs[k].size);
+            dst += ctx.outputs[k].size;
+        }
+    }
+    if (ta_semihost_write_file(words[2], out, out_bytes * (size_t)runs) != 0)
+        return fail("writing the outputs", TA_ERR_BAD_ARGUMENT);
+    printf("module_runner: %ld runs, %llu instructions per run\n", runs,
+           (unsigned long long)(runs ? total / (uint64_t)runs : 0));
+    return 0;
+}

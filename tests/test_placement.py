@@ -1,0 +1,423 @@
+"""Memory placement (memory-placement spec): targets, rules and their
+precedence, budgets and spilling, cold and staged constants, the address-zero
+guard, and that every placed module still runs bit-exact."""
+
+import json
+import subprocess
+import time
+
+import numpy as np
+import pytest
+
+from tests.harness import difftest, module, oracle
+
+AD01 = module.MODELS / "mlperf_tiny_ad01_int8.tflite"
+HELLO = module.MODELS / "tflm_hello_world_int8.tflite"
+
+
+def convert(tmp_path, model, yaml_text="", keys=None, name="mod", strict=False):
+    cfg = tmp_path / f"{name}.yaml"
+    cfg.write_text(yaml_text or "{}\n")
+    k = {"memory.dump_residency_json": "true"}
+    k.update(keys or {})
+    m = module.convert(model, tmp_path / name, keys=k, config=cfg, strict=strict)
+    m.residency = json.loads((m.path / "m_residency.json").read_text())
+    return m
+
+
+def convert_error(tmp_path, model, yaml_text, keys=None, strict=False, name="bad"):
+    with pytest.raises(module.ConvertError) as e:
+        convert(tmp_path, model, yaml_text, keys, strict=strict, name=name)
+    assert not (tmp_path / name).exists()
+    assert not list(tmp_path.glob(name + ".tinyaot-*"))
+    return e.value.stderr
+
+
+def rows(m):
+    return {t["id"]: t for t in m.residency["tensors"]}
+
+
+def region(m, rid):
+    return m.residency["regions"][rid]
+
+
+def memories(m):
+    return {r["name"]: r for r in m.residency["memories"]}
+
+
+def assert_bit_exact(m, model, runs=20):
+    exe = module.build(m)
+    data = model.read_bytes()
+    ins = oracle.random_inputs(data, np.random.default_rng(5), runs)
+    total, diff = difftest._count_diff(module.run(m, exe, ins),
+                                       oracle.run_tflm(data, ins, isolated=True))
+    assert total > 0 and diff == 0, f"{diff} of {total} bytes differ"
+
+
+SPEC_PLACED = """
+platform: {name: apollo510_evb}
+memory:
+  tensors:
+    - attributes:
+        memory: DTCM
+    - type: constant
+      attributes:
+        memory: MRAM
+    - id: "11"
+      attributes:
+        constant_destination_memory: SRAM
+        memory: MRAM
+"""
+
+
+def test_spec_placed_plan_stages_constant_11_into_sram(tmp_path):
+    m = convert(tmp_path, AD01, SPEC_PLACED)
+    r = rows(m)
+    t11 = r["11"]
+    assert (t11["memory"], t11["source_memory"], t11["staged"]) == ("SRAM", "MRAM", True)
+    staged = region(m, t11["region_id"])
+    assert staged["role"] == "constant" and staged["staged"] and staged["source_memory"] == "MRAM"
+    assert staged["tensors"] == 1
+    for tid, row in r.items():
+        if row["kind"] == "constant" and tid != "11":
+            assert (row["memory"], row["staged"]) == ("MRAM", False), tid
+        if row["kind"] == "scratch":
+            assert row["memory"] == "DTCM", tid
+    roles = {(g["memory"], g["role"], g["staged"]) for g in m.residency["regions"]}
+    assert roles == {("DTCM", "scratch", False), ("SRAM", "constant", True),
+                     ("MRAM", "constant", False)}
+    # The source blob lives in MRAM and is charged there as well.
+    mem = memories(m)
+    assert mem["SRAM"]["used"] == staged["size"]
+    assert mem["MRAM"]["used"] >= staged["size"]
+    assert_bit_exact(m, AD01)
+
+
+def test_hydration_source_and_destination_share_layout(tmp_path):
+    m = convert(tmp_path, AD01, SPEC_PLACED)
+    staged = [g for g in m.residency["regions"] if g["staged"]][0]
+    # Same bytes at the same relative offsets: the source blob is a byte
+    # image of the destination region, padding included.
+    src = (m.path / "m_constants.c").read_text()
+    assert f"const uint8_t {staged['source_symbol']}[{staged['size']}]" in src
+    assert "memcpy(M_BASE_SRAM_STAGED_FROM_MRAM, m_arena_sram_staged_from_mram_source + 0, " \
+           f"{staged['size']});" in (m.path / "m_model.c").read_text()
+
+
+SPEC_BUDGET = """
+platform: {name: apollo510_evb}
+memory:
+  constraints:
+    - name: DTCM
+      max_size: %d
+    - name: SRAM
+    - name: MRAM
+  tensors:
+    - attributes: {memory: DTCM}
+"""
+
+
+def test_spec_dtcm_budget_leaves_psram_unused(tmp_path):
+    m = convert(tmp_path, AD01, SPEC_BUDGET % 458752)
+    mem = memories(m)
+    assert mem["DTCM"]["budget"] == 458752 and mem["DTCM"]["used"] <= 458752
+    assert not mem["PSRAM"]["usable"] and mem["PSRAM"]["used"] == 0
+    assert_bit_exact(m, AD01)
+
+
+def test_budget_spills_in_target_order(tmp_path):
+    """With no memory rule, tensors go along the target's spill order:
+    scratch fills DTCM up to its budget, then SRAM; constants go to
+    read-only MRAM first."""
+    yaml_text = """
+platform: {name: apollo510_evb}
+memory:
+  constraints:
+    - name: DTCM
+      max_size: 512
+    - name: SRAM
+    - name: MRAM
+"""
+    m = convert(tmp_path, AD01, yaml_text)
+    mem = memories(m)
+    assert 0 < mem["DTCM"]["used"] <= 512
+    assert mem["SRAM"]["used"] > 0
+    placed = {row["memory"] for row in m.residency["tensors"] if row["kind"] == "scratch"}
+    assert placed == {"DTCM", "SRAM"}
+    assert all(row["memory"] == "MRAM" for row in m.residency["tensors"]
+               if row["kind"] == "constant")
+    assert_bit_exact(m, AD01)
+
+
+def test_arena_alignment_applies_to_base_and_every_slot(tmp_path):
+    yaml_text = """
+platform: {name: apollo510_evb}
+memory:
+  constraints:
+    - name: DTCM
+      arena_alignment: 64
+    - name: MRAM
+"""
+    m = convert(tmp_path, AD01, yaml_text)
+    dtcm = [g for g in m.residency["regions"] if g["memory"] == "DTCM"]
+    assert dtcm and all(g["alignment"] == 64 for g in dtcm)
+    for row in m.residency["tensors"]:
+        if row["memory"] == "DTCM":
+            assert row["offset"] % 64 == 0 and row["size"] % 64 == 0, row
+    assert "TA_ALIGNED(64) uint8_t m_arena_dtcm_scratch" in (m.path / "m_arenas.c").read_text()
+    mram = [g for g in m.residency["regions"] if g["memory"] == "MRAM"]
+    assert all(g["alignment"] == 16 for g in mram)
+
+
+def test_default_alignment_is_at_least_16(tmp_path):
+    m = convert(tmp_path, HELLO)
+    assert all(g["alignment"] >= 16 for g in m.residency["regions"])
+
+
+def test_uppercase_kind_matches_nothing_and_warns(tmp_path):
+    yaml_text = """
+platform: {name: apollo510_evb}
+memory:
+  tensors:
+    - type: CONSTANT
+      attributes: {memory: SRAM}
+"""
+    m = convert(tmp_path, AD01, yaml_text)
+    assert "rule memory.tensors[0] matches no tensor" in m.stderr
+    assert "write 'constant', not 'CONSTANT'" in m.stderr
+    assert all(row["memory"] == "MRAM" for row in m.residency["tensors"]
+               if row["kind"] == "constant")
+    err = convert_error(tmp_path, AD01, yaml_text, strict=True)
+    assert "error:" in err and "write 'constant', not 'CONSTANT'" in err
+
+
+def test_rule_naming_a_missing_id_warns(tmp_path):
+    m = convert(tmp_path, HELLO, "memory:\n  tensors:\n    - id: '999'\n      attributes: {memory: DRAM}\n")
+    assert "matches no tensor" in m.stderr and "'999'" in m.stderr
+
+
+def test_precedence_and_attribute_merge(tmp_path):
+    yaml_text = """
+platform: {name: apollo510_evb}
+memory:
+  tensors:
+    - type: constant
+      id: "11"
+      attributes: {memory: MRAM}
+    - type: constant
+      attributes: {memory: SRAM}
+    - id: "11"
+      attributes: {memory: PSRAM, constant_destination_memory: DTCM}
+    - attributes: {memory: DTCM}
+    - type: constant
+      attributes: {memory: PSRAM}
+"""
+    m = convert(tmp_path, AD01, yaml_text)
+    r = rows(m)
+    # kind+id outranks everything: tensor 11's bytes stay in MRAM; the
+    # id-only rule still contributes constant_destination_memory (merge).
+    assert (r["11"]["source_memory"], r["11"]["memory"], r["11"]["staged"]) == ("MRAM", "DTCM", True)
+    # Among the two kind-only rules the later one wins.
+    assert r["12"]["memory"] == "PSRAM"
+    # The global rule places scratch.
+    assert all(row["memory"] == "DTCM" for row in r.values() if row["kind"] == "scratch")
+    assert_bit_exact(m, AD01)
+
+
+def test_kind_only_outranks_id_only(tmp_path):
+    yaml_text = """
+platform: {name: apollo510_evb}
+memory:
+  tensors:
+    - type: constant
+      attributes: {memory: SRAM}
+    - id: "12"
+      attributes: {memory: PSRAM}
+"""
+    r = rows(convert(tmp_path, AD01, yaml_text))
+    assert r["12"]["memory"] == "SRAM"
+
+
+def test_scratch_in_mram_is_an_error(tmp_path):
+    err = convert_error(tmp_path, AD01, """
+platform: {name: apollo510_evb}
+memory:
+  tensors:
+    - type: scratch
+      attributes: {memory: MRAM}
+""")
+    assert "is scratch, but MRAM is read-only" in err
+
+
+def test_memory_the_target_lacks_is_an_error(tmp_path):
+    err = convert_error(tmp_path, AD01, """
+platform: {name: mps2_an386}
+memory:
+  tensors:
+    - attributes: {memory: DTCM}
+""")
+    assert "target mps2_an386 has no DTCM memory" in err
+
+
+def test_memory_outside_the_constraint_list_is_an_error(tmp_path):
+    err = convert_error(tmp_path, AD01, """
+platform: {name: apollo510_evb}
+memory:
+  constraints:
+    - name: DTCM
+    - name: MRAM
+  tensors:
+    - type: constant
+      attributes: {memory: PSRAM}
+""")
+    assert "PSRAM is not listed in memory.constraints" in err
+
+
+def test_pinned_tensor_that_cannot_fit_says_by_how_much(tmp_path):
+    err = convert_error(tmp_path, AD01, """
+platform: {name: apollo510_evb}
+memory:
+  constraints:
+    - name: DTCM
+      max_size: 4096
+    - name: MRAM
+  tensors:
+    - id: "11"
+      attributes: {memory: DTCM}
+""")
+    # Tensor 11 is 128x640 int8 = 81920 bytes; DTCM also holds the scratch.
+    assert "DTCM: the plan needs" in err and "budget is 4096" in err
+    assert "bytes over" in err and "11" in err
+
+
+def test_staged_constants_need_one_source_per_destination(tmp_path):
+    err = convert_error(tmp_path, AD01, """
+platform: {name: apollo510_evb}
+memory:
+  tensors:
+    - id: "11"
+      attributes: {memory: MRAM, constant_destination_memory: SRAM}
+    - id: "12"
+      attributes: {memory: PSRAM, constant_destination_memory: SRAM}
+""")
+    assert "staged into SRAM come from" in err and "one source memory" in err
+
+
+def test_itcm_region_gets_an_address_zero_guard(tmp_path):
+    m = convert(tmp_path, AD01, """
+platform: {name: mps3_an547}
+memory:
+  tensors:
+    - type: scratch
+      attributes: {memory: ITCM}
+""")
+    itcm = [g for g in m.residency["regions"] if g["memory"] == "ITCM"]
+    assert itcm and itcm[0]["offset"] == itcm[0]["alignment"] > 0
+    views = m.views["regions"]
+    assert views[itcm[0]["id"]]["offset"] == itcm[0]["offset"]
+    assert "guard" not in json.dumps(m.views["placements"])
+    assert_bit_exact(m, AD01)
+
+
+def test_user_target_from_yaml_file(tmp_path):
+    target = tmp_path / "board.yaml"
+    target.write_text("""
+name: my_board
+description: two memories
+core: cortex-m4
+min_alignment: 32
+sources: ["this test"]
+memories:
+  - {name: SRAM, base: 0x20000000, capacity: 65536, writable: true, executable: false,
+     volatile: true, bss_section: .my_bss, data_section: .my_data}
+  - {name: MRAM, base: 0x00000000, capacity: 1048576, writable: false, executable: true,
+     volatile: false, data_section: .my_rodata}
+spill_order: [SRAM, MRAM]
+""")
+    m = convert(tmp_path, AD01, keys={"platform.name": str(target)})
+    assert m.residency["target"] == "my_board"
+    assert all(g["alignment"] == 32 for g in m.residency["regions"])
+    assert 'TA_SECTION(".my_bss")' in (m.path / "m_arenas.c").read_text()
+    assert 'TA_SECTION(".my_rodata")' in (m.path / "m_constants.c").read_text()
+
+
+def test_bad_target_file_is_reported(tmp_path):
+    target = tmp_path / "broken_board.yaml"
+    target.write_text("name: x\ncore: y\nmin_alignment: 16\nmemories:\n"
+                      "  - {name: MRAM, base: 0, capacity: 10, writable: true, executable: false,"
+                      " volatile: false}\nspill_order: [MRAM]\n")
+    err = convert_error(tmp_path, HELLO, "", keys={"platform.name": str(target)})
+    assert f"{target}:5" in err and "MRAM is read-only" in err
+
+
+def test_code_and_scratch_placement_rules(tmp_path):
+    m = convert(tmp_path, AD01, """
+platform: {name: mps3_an547}
+operators:
+  - type: FULLY_CONNECTED
+    id: 3
+    attributes: {code_placement: ITCM}
+""")
+    src = (m.path / "ops" / "m_fully_connected_3.c").read_text()
+    assert 'TA_SECTION(".itcm_text")' in src
+    assert "TA_SECTION" not in (m.path / "ops" / "m_fully_connected_2.c").read_text()
+    err = convert_error(tmp_path, AD01, "platform: {name: mps3_an547}\noperators:\n"
+                        "  - attributes: {code_placement: DTCM}\n")
+    assert "code_placement DTCM" in err
+
+
+def test_operator_rule_with_lowercase_type_warns(tmp_path):
+    m = convert(tmp_path, AD01, "operators:\n  - type: fully_connected\n"
+                "    attributes: {scratch_placement: DRAM}\n")
+    assert "write 'FULLY_CONNECTED', not 'fully_connected'" in m.stderr
+
+
+def test_deprecated_auto_hydrate_warns_and_changes_nothing(tmp_path):
+    a = convert(tmp_path, AD01, SPEC_PLACED, name="a")
+    b = convert(tmp_path, AD01, SPEC_PLACED + "  auto_hydrate_constants: false\n", name="b")
+    assert "auto_hydrate_constants is deprecated" in b.stderr
+    assert (a.path / "m_model.c").read_text() == (b.path / "m_model.c").read_text()
+
+
+def test_planning_is_fast(tmp_path):
+    t0 = time.time()
+    convert(tmp_path, AD01, SPEC_PLACED)
+    assert time.time() - t0 < 5.0
+
+
+@pytest.mark.parametrize("target", ["apollo510_evb", "mps3_an547"])
+def test_placed_module_runs_on_cortex_m55(tmp_path, target):
+    """The placed module cross-compiles for Cortex-M55 with every memory in
+    its own linker section (the QEMU board's script places them) and runs
+    bit-exact under QEMU."""
+    yaml_text = """
+platform: {name: mps3_an547}
+memory:
+  tensors:
+    - type: scratch
+      attributes: {memory: DTCM}
+    - type: constant
+      attributes: {memory: MRAM}
+    - id: "11"
+      attributes: {memory: MRAM, constant_destination_memory: SRAM}
+"""
+    if target == "apollo510_evb":
+        # Sections of the real part do not exist in the QEMU linker script:
+        # compile only, for the Cortex-M55, warning-free.
+        m = convert(tmp_path, AD01, SPEC_PLACED)
+        for src in module.sources(m.path):
+            c = subprocess.run(["arm-none-eabi-gcc", "-std=c99", "-mcpu=cortex-m55", "-mthumb",
+                                "-O2", "-Wall", "-Wextra", "-Werror", "-I", str(m.path), "-c",
+                                src, "-o", str(tmp_path / "x.o")], capture_output=True, text=True)
+            assert c.returncode == 0, c.stderr
+        return
+    m = convert(tmp_path, AD01, yaml_text)
+    elf = module.build_qemu(m)
+    data = AD01.read_bytes()
+    ins = oracle.random_inputs(data, np.random.default_rng(9), 3)
+    outs, log = module.run_qemu(m, elf, ins)
+    total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    assert diff == 0 and total == 3 * 640, log
+    mapfile = (elf.parent / (elf.name + ".map")).read_text()
+    for section in (".dtcm_bss", ".sram_bss", ".mram_data"):
+        assert section in mapfile
