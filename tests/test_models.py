@@ -2,6 +2,7 @@
 TINYAOT_SANITIZE=1) and compared byte for byte with TFLite Micro on random
 inputs, and with LiteRT as a second opinion."""
 
+import json
 import math
 
 import numpy as np
@@ -72,3 +73,20 @@ def test_every_shared_model_converts_or_names_its_unsupported_operators(tmp_path
                 assert l.startswith("tinyaot: error: ") and path.name in l, l
                 assert "operator" in l, l
             assert not out.exists()
+
+
+@pytest.mark.parametrize("name", sorted(CONVERTED))
+def test_scratch_arena_near_lower_bound_and_below_tflm(name, tmp_path):
+    """The scratch arena is within 1% of the lower bound (the most bytes live
+    at one operator) and never larger than the planned (non-persistent) part
+    of TFLite Micro's arena for the same model."""
+    path = MODELS / f"{name}.tflite"
+    m = module.convert(path, tmp_path / "m", keys={"memory.dump_residency_json": "true"})
+    res = json.loads((m.path / "m_residency.json").read_text())
+    scratch = [r for r in res["regions"] if r["role"] == "scratch"]
+    size = sum(r["size"] for r in scratch)
+    bound = sum(r["lower_bound"] for r in scratch)
+    tflm = oracle.tflm_arena(path.read_bytes(), isolated=True)
+    conftest.ARENAS.append((name, size, bound, tflm["total"], tflm["head"]))
+    assert size <= bound * 1.01, f"scratch {size} is more than 1% above the lower bound {bound}"
+    assert size <= tflm["head"], f"scratch {size} exceeds TFLM's planned arena {tflm['head']}"
