@@ -32,6 +32,8 @@ test: build build-asan
 	@cd build && ctest --output-on-failure -j $(JOBS)
 	@echo "== C tests (AddressSanitizer + UndefinedBehaviorSanitizer)"
 	@cd build-asan && ctest --output-on-failure -j $(JOBS) -E 'qemu|m55|m4|naive'
+	@echo "== Python package (pip install ./python)"
+	@$(PYTHON) -m pip install -q --disable-pip-version-check ./python
 	@echo "== Python suites (sanitized converter and modules)"
 	@TINYAOT_BIN=build-asan/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m pytest -q -s tests
 	@echo "== Operator tests: $(OPTEST_COUNT) configurations per variant, seed $(OPTEST_SEED)"

@@ -1,0 +1,93 @@
+"""Read-only views of what a tinyaot conversion generated.
+
+The classes and fields follow conversion-views.txt name for name. Each is a
+frozen dataclass; tuples stand for sequences, and `kernel_calls` is a
+read-only mapping. They describe the generated module, not the compiler's
+internal graph.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from typing import Literal, Mapping, Optional, Tuple
+
+TensorKind = Literal["input", "output", "constant", "persistent", "scratch"]
+MemoryType = Literal["ITCM", "DTCM", "SRAM", "PSRAM", "MRAM", "DRAM"]
+RegionRole = Literal["scratch", "persistent", "constant"]
+
+__all__ = ["OperatorView", "QuantizationView", "TensorView", "RegionView", "PlacementView",
+           "TensorKind", "MemoryType", "RegionRole"]
+
+
+@dataclasses.dataclass(frozen=True)
+class OperatorView:
+    """One generated operator, in execution order."""
+
+    layer_index: int
+    symbol: str
+    type: str
+    source_indices: Tuple[int, ...]
+    input_ids: Tuple[str, ...]
+    output_ids: Tuple[str, ...]
+    local_tensor_ids: Tuple[str, ...]
+    kernel_calls: Optional[Mapping[str, str]]
+    macs: Optional[int]
+    parameters: Optional[int]
+
+
+@dataclasses.dataclass(frozen=True)
+class QuantizationView:
+    """real = (q - zero_point) * scale, per tensor or per channel along axis."""
+
+    scale: Tuple[float, ...]
+    zero_point: Tuple[int, ...]
+    axis: int
+
+
+@dataclasses.dataclass(frozen=True)
+class TensorView:
+    """One tensor of the generated module, in <prefix>_tensor_ident_t order."""
+
+    id: str
+    name: Optional[str]
+    shape: Tuple[int, ...]
+    dtype: str
+    ctype: str
+    quantization: Optional[QuantizationView]
+    kind: TensorKind
+    input_index: Optional[int]
+    output_index: Optional[int]
+    nbytes: int
+
+
+@dataclasses.dataclass(frozen=True)
+class RegionView:
+    """One arena region, in <prefix>_arena_region_t order (id == index)."""
+
+    id: int
+    memory: MemoryType
+    source_memory: MemoryType
+    role: RegionRole
+    offset: int
+    size: int
+    alignment: int
+    symbol: Optional[str]
+    source_symbol: Optional[str]
+    source_offset: int
+    sidecar_file: Optional[str]
+
+
+@dataclasses.dataclass(frozen=True)
+class PlacementView:
+    """Where one tensor lives; ConversionResult.placements maps tensor ids to these."""
+
+    region: Optional[int]
+    offset: int
+    size: int
+    source_memory: MemoryType
+    staged: bool
+
+
+def frozen_mapping(d):
+    return types.MappingProxyType(dict(d))
