@@ -16,6 +16,7 @@
 #include "lower/lower.h"
 #include "model/model.h"
 #include "passes/passes.h"
+#include "passes/transforms.h"
 #include "plan/plan.h"
 
 #include <stdlib.h>
@@ -64,6 +65,9 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     if (!ta_pass_check(pool, diag, cfg->model_path, graph))
         return TINYAOT_ERROR_MODEL;
     ta_pass_mark_io(graph);
+    TaPassCtx pass = {.pool = pool, .diag = diag, .graph = graph, .model_path = cfg->model_path};
+    if (!ta_run_transforms(&pass, cfg))
+        return TINYAOT_ERROR_CONFIG;
 
     TaLower lower = {.pool = pool, .diag = diag, .graph = graph, .model_path = cfg->model_path,
                      .prefix = cfg->module_prefix};

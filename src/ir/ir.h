@@ -168,6 +168,7 @@ typedef struct TaOp {
     int64_t parameters;
     int inplace_input; /* -1, or the input whose bytes output 0 may reuse */
     int code_memory;   /* TaMemory its code is linked into (operators: rules), or -1 */
+    int folded_activation; /* a standalone activation FUSE_ACTIVATIONS folded in */
     bool removed;      /* dropped by a pass */
 } TaOp;
 

@@ -55,8 +55,10 @@ static bool quantize_value(float scale, int32_t zero_point, float f, int32_t *q)
     return true;
 }
 
-bool ta_activation_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int32_t *lo,
-                         int32_t *hi)
+/* The clamp range of one activation on `out`; false (and an error) if not
+   expressible. */
+static bool one_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int32_t *lo,
+                      int32_t *hi)
 {
     int32_t qmin, qmax;
     ta_dtype_range(out->dtype, &qmin, &qmax);
@@ -88,5 +90,21 @@ bool ta_activation_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int
     }
     *lo = a > qmin ? a : qmin;
     *hi = b < qmax ? b : qmax;
+    return true;
+}
+
+bool ta_activation_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int32_t *lo,
+                         int32_t *hi)
+{
+    if (!one_range(L, op, act, out, lo, hi))
+        return false;
+    /* A standalone activation FUSE_ACTIVATIONS folded into this operator
+       clamps the same output again: keep the narrower bounds. */
+    int32_t flo, fhi;
+    if (op->folded_activation == TA_ACT_NONE ||
+        !one_range(L, op, op->folded_activation, out, &flo, &fhi))
+        return op->folded_activation == TA_ACT_NONE;
+    *lo = flo > *lo ? flo : *lo;
+    *hi = fhi < *hi ? fhi : *hi;
     return true;
 }

@@ -1,0 +1,48 @@
+/* transforms.c - which transforms run, from the `transforms:` key. */
+#include "transforms.h"
+
+#include <string.h>
+
+typedef struct Transform {
+    const char *name;
+    bool (*run)(TaPassCtx *ctx);
+} Transform;
+
+/* In the order they run. */
+static const Transform transforms[] = {
+    {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes},
+    {"FUSE_ACTIVATIONS", ta_fuse_activations},
+};
+
+bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg)
+{
+    enum { N = (int)TA_COUNT_OF(transforms) };
+    bool enabled[N];
+    const char *names[N];
+    for (int i = 0; i < N; i++) {
+        enabled[i] = !cfg->transforms_exact; /* a list names the exact set */
+        names[i] = transforms[i].name;
+    }
+    bool ok = true;
+    for (int k = 0; k < cfg->transforms.len; k++) {
+        const TaTransformSetting *s = cfg->transforms.items[k];
+        int found = -1;
+        for (int i = 0; i < N; i++)
+            if (strcmp(s->name, transforms[i].name) == 0)
+                found = i;
+        if (found < 0) {
+            const char *hint = ta_suggest(s->name, names, N);
+            ta_error(ctx->diag, "transforms: unknown transform '%s'%s%s%s", s->name,
+                     hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+            ok = false;
+            continue;
+        }
+        enabled[found] = s->enabled;
+    }
+    for (int i = 0; i < N && ok; i++)
+        if (enabled[i])
+            ok = transforms[i].run(ctx);
+    if (ok)
+        ta_graph_compact(ctx->pool, ctx->graph);
+    return ok;
+}

@@ -1,0 +1,31 @@
+/*
+ * transforms.h - graph transforms selectable with `transforms:`.
+ *
+ *   FOLD_STATIC_SHAPE_EXPRESSIONS  shape arithmetic on static shapes becomes
+ *                                  constants; the operators go away
+ *   FUSE_ACTIVATIONS               a standalone RELU, RELU6 or RELU_N1_TO_1
+ *                                  after an operator that clamps its output is
+ *                                  folded into that clamp
+ *
+ * All are on by default: each gives bit-identical outputs.
+ */
+#ifndef TA_TRANSFORMS_H
+#define TA_TRANSFORMS_H
+
+#include "../config/config.h"
+#include "../ir/ir.h"
+
+typedef struct TaPassCtx {
+    TaPool *pool;
+    TaDiag *diag;
+    TaGraph *graph;
+    const char *model_path;
+} TaPassCtx;
+
+/* Runs the transforms the configuration selects, in a fixed order. */
+bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg);
+
+bool ta_fold_static_shapes(TaPassCtx *ctx);
+bool ta_fuse_activations(TaPassCtx *ctx);
+
+#endif /* TA_TRANSFORMS_H */

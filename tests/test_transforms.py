@@ -1,0 +1,122 @@
+"""Graph transforms (conversion-views spec): each keeps outputs bit-exact
+with TFLite Micro, and the views report what the spec says."""
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.gen.builder import ModelBuilder, Q
+from tests.harness import difftest, module
+
+
+def fc_weights(rng, rows, cols):
+    return rng.integers(-127, 128, (rows, cols)).astype(np.int8)
+
+
+def shape_expression_model(seed=0):
+    """input [1,4,6,2] -> SHAPE -> STRIDED_SLICE (batch) -> PACK([batch, 48])
+    -> RESHAPE -> FULLY_CONNECTED: the pattern Keras exports for Flatten."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x = b.tensor([1, 4, 6, 2], "int8", Q(0.05, 3), name="x")
+    shape = b.tensor([4], "int32", name="shape")
+    batch = b.tensor([], "int32", name="batch")
+    packed = b.tensor([2], "int32", name="packed")
+    flat = b.tensor([1, 48], "int8", Q(0.05, 3), name="flat")
+    y = b.tensor([1, 10], "int8", Q(0.2, -7), name="y")
+    begin = b.const(np.array([0], np.int32), "int32", name="begin")
+    end = b.const(np.array([1], np.int32), "int32", name="end")
+    stride = b.const(np.array([1], np.int32), "int32", name="stride")
+    width = b.const(np.array(48, np.int32), "int32", name="width", shape=[])
+    w = b.const(fc_weights(rng, 10, 48), "int8", Q(0.01, 0), name="w")
+    bias = b.const(rng.integers(-500, 500, 10).astype(np.int32), "int32", Q(0.0005, 0), name="b")
+    b.op("SHAPE", [x], [shape], "ShapeOptions", outType=2)
+    b.op("STRIDED_SLICE", [shape, begin, end, stride], [batch], "StridedSliceOptions",
+         shrinkAxisMask=1)
+    b.op("PACK", [batch, width], [packed], "PackOptions", valuesCount=2, axis=0)
+    b.op("RESHAPE", [x, packed], [flat])
+    b.op("FULLY_CONNECTED", [flat, w, bias], [y], "FullyConnectedOptions")
+    return b.build(inputs=[x], outputs=[y])
+
+
+def relu_chain_model(seed=0):
+    """FC -> RELU -> FC -> RELU6 -> FC (fused RELU) -> RELU: every standalone
+    activation has the quantization of its input."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x = b.tensor([1, 16], "int8", Q(0.1, -5), name="x")
+    h1 = b.tensor([1, 12], "int8", Q(0.15, -20), name="h1")
+    r1 = b.tensor([1, 12], "int8", Q(0.15, -20), name="r1")
+    h2 = b.tensor([1, 12], "int8", Q(0.05, 10), name="h2")
+    r2 = b.tensor([1, 12], "int8", Q(0.05, 10), name="r2")
+    h3 = b.tensor([1, 8], "int8", Q(0.2, -3), name="h3")
+    r3 = b.tensor([1, 8], "int8", Q(0.2, -3), name="r3")
+    consts = [(b.const(fc_weights(rng, 12, 16), "int8", Q(0.02, 0)), 12),
+              (b.const(fc_weights(rng, 12, 12), "int8", Q(0.02, 0)), 12),
+              (b.const(fc_weights(rng, 8, 12), "int8", Q(0.02, 0)), 8)]
+    b.op("FULLY_CONNECTED", [x, consts[0][0]], [h1], "FullyConnectedOptions")
+    b.op("RELU", [h1], [r1])
+    b.op("FULLY_CONNECTED", [r1, consts[1][0]], [h2], "FullyConnectedOptions")
+    b.op("RELU6", [h2], [r2])
+    b.op("FULLY_CONNECTED", [r2, consts[2][0]], [h3], "FullyConnectedOptions",
+         fusedActivationFunction="RELU")
+    b.op("RELU", [h3], [r3])
+    return b.build(inputs=[x], outputs=[r3])
+
+
+def convert_and_compare(tmp_path, data, keys=None, name="m"):
+    report = difftest.compare_model(data, tmp_path / name, n_runs=50, seed=3, keys=keys)
+    assert report.diff["tflm"] == 0, report
+    return json.loads((tmp_path / name / "module" / "m_views.json").read_text())
+
+
+def test_fold_static_shape_expressions(tmp_path):
+    data = shape_expression_model()
+    views = convert_and_compare(tmp_path, data)
+    types = [op["type"] for op in views["operators"]]
+    assert types == ["RESHAPE", "FULLY_CONNECTED"]
+    indices = [i for op in views["operators"] for i in op["source_indices"]]
+    assert indices == [3, 4]  # SHAPE, STRIDED_SLICE and PACK (0-2) appear nowhere
+    # The reshape costs nothing: its output shares the input's bytes.
+    assert views["operators"][0]["kernel_calls"] == {}
+    assert views["placements"]["4"] == {**views["placements"]["0"]}
+
+
+def test_fold_static_shape_expressions_can_be_disabled(tmp_path):
+    with pytest.raises(module.ConvertError) as e:
+        difftest.compare_model(shape_expression_model(), tmp_path / "off",
+                               keys={"transforms": {"FOLD_STATIC_SHAPE_EXPRESSIONS": False}})
+    assert "SHAPE" in e.value.stderr
+
+
+def test_fuse_activations(tmp_path):
+    data = relu_chain_model()
+    views = convert_and_compare(tmp_path, data)
+    ops = views["operators"]
+    assert [op["type"] for op in ops] == ["FULLY_CONNECTED"] * 3
+    assert [op["source_indices"] for op in ops] == [[0], [2], [4]]
+    assert [op["output_ids"] for op in ops] == [["2"], ["4"], ["6"]]  # r1, r2, r3
+    ids = {t["id"] for t in views["tensors"]}
+    assert not ids & {"1", "3", "5"}  # the pre-activation tensors are gone
+
+
+def test_fuse_activations_off_keeps_the_operators(tmp_path):
+    with pytest.raises(module.ConvertError) as e:
+        module.convert(_write(tmp_path, relu_chain_model()), tmp_path / "off",
+                       keys={"transforms": ["FOLD_STATIC_SHAPE_EXPRESSIONS"]})
+    assert "RELU" in e.value.stderr
+
+
+def test_unknown_transform_is_an_error(tmp_path):
+    with pytest.raises(module.ConvertError) as e:
+        module.convert(_write(tmp_path, relu_chain_model()), tmp_path / "x",
+                       keys={"transforms": {"FUSE_ACTIVATION": True}})
+    assert "unknown transform 'FUSE_ACTIVATION'" in e.value.stderr
+    assert "did you mean 'FUSE_ACTIVATIONS'" in e.value.stderr
+
+
+def _write(tmp_path, data):
+    p = tmp_path / "model.tflite"
+    p.write_bytes(data)
+    return p
