@@ -338,3 +338,122 @@ def test_two_modules_link_with_cmake_without_clashes(tmp_path):
     r = subprocess.run(["cmake", "--build", build], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert subprocess.run([build / "app"]).returncode == 0
+
+
+def arena_program(wake, clf):
+    """Both modules bound from one runtime tensor arena (runtime/arena):
+    persistent and staged regions as persistent blocks, one scratch buffer
+    from the scratch pool shared by both, cold constants from sidecars."""
+    def blobs(m, p):
+        lines = [f"    static const void *{p}_blobs[{len(m.views['regions']) or 1}];",
+                 f"    static size_t {p}_blob_sizes[{len(m.views['regions']) or 1}];"]
+        for r in m.views["regions"]:
+            if r["sidecar_file"]:
+                lines.append(f'    {p}_blobs[{r["id"]}] = load("{m.path}/{r["sidecar_file"]}", '
+                             f'&{p}_blob_sizes[{r["id"]}], {r["alignment"]});')
+        return "\n".join(lines)
+
+    return CHECK + f"""
+#include "ta_arena.h"
+#include "ta_arena_bind.h"
+#include "wake_model.h"
+#include "clf_model.h"
+
+static unsigned char memory[262144];
+
+static const void *load(const char *path, size_t *size, size_t align)
+{{
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *p = NULL;
+    CHECK(posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, (size_t)n + 1) == 0);
+    CHECK(fread(p, 1, (size_t)n, f) == (size_t)n);
+    fclose(f);
+    *size = (size_t)n;
+    return p;
+}}
+
+static void io(FILE *in, void *dst, size_t n) {{ CHECK(fread(dst, 1, n, in) == n); }}
+
+int main(int argc, char **argv)
+{{
+    CHECK(argc == 6);
+    long runs = strtol(argv[5], NULL, 10);
+    FILE *wi = fopen(argv[1], "rb"), *wo = fopen(argv[2], "wb");
+    FILE *ci = fopen(argv[3], "rb"), *co = fopen(argv[4], "wb");
+    CHECK(wi && wo && ci && co);
+    static ta_arena_t arena;
+    CHECK(ta_arena_init(&arena, memory, sizeof memory) == TA_OK);
+{blobs(wake, "wake")}
+{blobs(clf, "clf")}
+    const ta_module_desc_t *descs[2] = {{&wake_module_desc, &clf_module_desc}};
+    size_t scratch_size = 0, scratch_align = 0;
+    CHECK(ta_modules_scratch_requirement(descs, 2, &scratch_size, &scratch_align) == TA_OK);
+    size_t got = 0;
+    void *scratch = ta_arena_alloc_modules_scratch(&arena, descs, 2, TA_BIND_SCRATCH_FROM_POOL, &got);
+    CHECK(scratch != NULL && got >= scratch_size);
+    ta_bind_options_t wopt = {{scratch, got, TA_BIND_SCRATCH_FROM_POOL, wake_blobs, wake_blob_sizes}};
+    ta_bind_options_t copt = {{scratch, got, TA_BIND_SCRATCH_FROM_POOL, clf_blobs, clf_blob_sizes}};
+    CHECK(ta_arena_bind_module(&arena, &wake_module_desc, &wopt) == TA_OK);
+    CHECK(ta_arena_bind_module(&arena, &clf_module_desc, &copt) == TA_OK);
+
+    wake_model_context_t w;
+    clf_model_context_t c;
+    CHECK(wake_model_init(&w) == TA_OK);
+    CHECK(clf_model_init(&c) == TA_OK);
+    unsigned char out[65536];
+    for (long r = 0; r < runs; r++) {{
+        io(wi, w.inputs[0].data, w.inputs[0].size);
+        CHECK(wake_model_run(&w) == TA_OK);
+        memcpy(out, w.outputs[0].data, w.outputs[0].size);
+        fwrite(out, 1, w.outputs[0].size, wo);
+        io(ci, c.inputs[0].data, c.inputs[0].size);
+        CHECK(clf_model_run(&c) == TA_OK);
+        memcpy(out, c.outputs[0].data, c.outputs[0].size);
+        fwrite(out, 1, c.outputs[0].size, co);
+    }}
+    fclose(wi); fclose(ci); fclose(wo); fclose(co);
+
+    ta_arena_stats_t st;
+    CHECK(ta_arena_get_stats(&arena, &st) == TA_OK);
+    size_t wp = 0, cp = 0, a = 0;
+    CHECK(ta_module_persistent_requirement(&wake_module_desc, &wp, &a) == TA_OK);
+    CHECK(ta_module_persistent_requirement(&clf_module_desc, &cp, &a) == TA_OK);
+    printf("peak %zu persistent %zu scratch %zu modules persistent %zu+%zu\\n", st.arena_peak,
+           st.persistent_used, st.scratch_used, wp, cp);
+    /* The arena holds each module's state once and one scratch for both. */
+    CHECK(st.arena_peak == st.persistent_used + st.scratch_used);
+    CHECK(st.persistent_used >= wp + cp && st.persistent_used < wp + cp + 2 * st.alignment);
+    CHECK(st.scratch_used >= scratch_size && st.scratch_used < scratch_size + st.alignment);
+    return 0;
+}}
+"""
+
+
+def test_two_models_share_one_runtime_arena(tmp_path):
+    """Issue 6's integration: two converted models bound from one
+    runtime/arena arena, separate persistent blocks, one shared scratch,
+    outputs checked against the oracle, peak = persistent + larger scratch."""
+    wake_model, clf_model = HELLO, AD01
+    keys = {"memory.allocate_arenas": "false"}
+    wake = convert(tmp_path, wake_model, "wake", "wake", keys=keys)
+    clf = convert(tmp_path, clf_model, "clf", "clf", STAGED, keys=keys)
+    runs = 20
+    wd, cd = wake_model.read_bytes(), clf_model.read_bytes()
+    w_runs = oracle.random_inputs(wd, np.random.default_rng(7), runs)
+    c_runs = oracle.random_inputs(cd, np.random.default_rng(8), runs)
+    module.write_inputs(wake, w_runs, tmp_path / "w.in")
+    module.write_inputs(clf, c_runs, tmp_path / "c.in")
+    arena = module.ROOT / "runtime" / "arena"
+    out = compile_and_run(tmp_path, [wake, clf], arena_program(wake, clf),
+                          args=["w.in", "w.out", "c.in", "c.out", runs],
+                          extra_srcs=["-I", str(arena), "-I", str(module.ROOT / "runtime" / "include"),
+                                      str(arena / "ta_arena.c"), str(arena / "ta_arena_bind.c")])
+    assert out.startswith("peak"), out
+    w_out = module.read_outputs(wake, w_runs, (tmp_path / "w.out").read_bytes())
+    c_out = module.read_outputs(clf, c_runs, (tmp_path / "c.out").read_bytes())
+    assert difftest._count_diff(w_out, oracle.run_tflm(wd, w_runs, isolated=True))[1] == 0
+    assert difftest._count_diff(c_out, oracle.run_tflm(cd, c_runs, isolated=True))[1] == 0
