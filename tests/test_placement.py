@@ -421,3 +421,17 @@ memory:
     mapfile = (elf.parent / (elf.name + ".map")).read_text()
     for section in (".dtcm_bss", ".sram_bss", ".mram_data"):
         assert section in mapfile
+
+
+@pytest.mark.parametrize("board,target", [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")])
+def test_simd_kernels_bit_exact_on_cortex_m(tmp_path, board, target):
+    """The Helium (Cortex-M55) and DSP (Cortex-M4) paths of the kernels give
+    the oracle's bytes; the figure printed is instructions per inference."""
+    m = convert(tmp_path, AD01, keys={"platform.name": target})
+    elf = module.build_qemu(m, board=board)
+    data = AD01.read_bytes()
+    ins = oracle.random_inputs(data, np.random.default_rng(12), 4)
+    outs, log = module.run_qemu(m, elf, ins, board=board)
+    total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    print(f"{board}: {log.strip()}")
+    assert total == 4 * 640 and diff == 0

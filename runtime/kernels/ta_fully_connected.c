@@ -2,6 +2,7 @@
 #include "ta_fully_connected.h"
 
 #include "../include/ta_quant.h"
+#include "../include/ta_simd.h"
 #include "../include/ta_status.h"
 
 #include <stddef.h>
@@ -15,9 +16,7 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
         const int8_t *in = input + (size_t)b * (size_t)depth;
         for (int32_t o = 0; o < p->output_depth; o++) {
             const int8_t *w = weights + (size_t)o * (size_t)depth;
-            int32_t acc = bias_sum ? bias_sum[o] : 0;
-            for (int32_t d = 0; d < depth; d++)
-                acc += (int32_t)w[d] * (int32_t)in[d];
+            const int32_t acc = ta_dot_s8(bias_sum ? bias_sum[o] : 0, w, in, depth);
             const int32_t m = multipliers ? multipliers[o] : p->multiplier;
             const int32_t s = shifts ? shifts[o] : p->shift;
             int32_t out = ta_mul_by_quantized_multiplier(acc, m, (int)s) + p->output_offset;
@@ -37,9 +36,7 @@ int ta_fully_connected_s16(const ta_fully_connected_params_t *p, const int16_t *
         const int16_t *in = input + (size_t)b * (size_t)depth;
         for (int32_t o = 0; o < p->output_depth; o++) {
             const int8_t *w = weights + (size_t)o * (size_t)depth;
-            int64_t acc = bias_sum ? bias_sum[o] : 0;
-            for (int32_t d = 0; d < depth; d++)
-                acc += (int64_t)((int32_t)w[d] * (int32_t)in[d]);
+            const int64_t acc = ta_dot_s16_s8(bias_sum ? bias_sum[o] : 0, in, w, depth);
             const int32_t m = multipliers ? multipliers[o] : p->multiplier;
             const int32_t s = shifts ? shifts[o] : p->shift;
             int32_t out = ta_mul_by_quantized_multiplier_64(acc, m, (int)s) + p->output_offset;
@@ -60,9 +57,7 @@ int ta_fully_connected_s16_acc32(const ta_fully_connected_params_t *p, const int
         const int16_t *in = input + (size_t)b * (size_t)depth;
         for (int32_t o = 0; o < p->output_depth; o++) {
             const int8_t *w = weights + (size_t)o * (size_t)depth;
-            int32_t acc = bias_sum ? bias_sum[o] : 0;
-            for (int32_t d = 0; d < depth; d++)
-                acc += (int32_t)w[d] * (int32_t)in[d];
+            const int32_t acc = ta_dot_s16_s8_32(bias_sum ? bias_sum[o] : 0, in, w, depth);
             const int32_t m = multipliers ? multipliers[o] : p->multiplier;
             const int32_t s = shifts ? shifts[o] : p->shift;
             int32_t out = ta_mul_by_quantized_multiplier(acc, m, (int)s) + p->output_offset;
