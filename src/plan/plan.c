@@ -98,6 +98,33 @@ static void compute_lifetimes(Planner *P)
     P->num_ops = g->ops.len;
 }
 
+/* An operator that declared its output may overwrite an input (an
+   elementwise kernel reading each element before writing it) gets the
+   output placed on that input when nothing reads the input afterwards:
+   the two share one block, which can take a plan below the lower bound
+   the tensors would need apart. */
+static bool share_inplace_outputs(Planner *P)
+{
+    TaGraph *g = P->in->graph;
+    bool any = false;
+    for (int i = 0; i < g->ops.len; i++) {
+        TaOp *op = TA_OP(g, i);
+        if (op->inplace_input < 0 || op->inplace_input >= op->num_inputs || op->num_outputs != 1)
+            continue;
+        TaTensor *in = op->inputs[op->inplace_input];
+        TaTensor *out = op->outputs[0];
+        if (!in || out->alias_of || out->kind != TA_KIND_SCRATCH)
+            continue;
+        TaTensor *root = ta_tensor_root(in);
+        if (root->kind != TA_KIND_SCRATCH || root->input_index >= 0 || root->last_use != i ||
+            ta_tensor_bytes(root) != ta_tensor_bytes(out) || root == out)
+            continue;
+        out->alias_of = root;
+        any = true;
+    }
+    return any;
+}
+
 /* ---- 2. items and rules ---------------------------------------------------- */
 
 static TaRole role_of(const TaTensor *t)
@@ -696,6 +723,8 @@ TaPlan *ta_plan(const TaPlanInput *in)
     int errors = in->diag->errors;
 
     compute_lifetimes(&P);
+    if (share_inplace_outputs(&P))
+        compute_lifetimes(&P);
     P.plan->num_ops = P.num_ops;
     collect_items(&P);
     if (!setup_memories(&P) || !apply_rules(&P))
