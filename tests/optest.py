@@ -12,6 +12,8 @@ TINYAOT_SANITIZE=1 to build the kernels with ASan and UBSan.
 """
 
 import argparse
+import concurrent.futures
+import os
 import pathlib
 import shutil
 import sys
@@ -78,6 +80,20 @@ def test_variant(name, count, seed, workdir, litert=False, runs_per_case=None):
     return res
 
 
+def _run_one(job):
+    """One variant in a worker process (with its own oracle children)."""
+    t0 = time.time()
+    try:
+        r = test_variant(*job)
+    except Exception as e:  # a harness failure is a failing case, not a crash
+        r = {"variant": job[0], "tried": job[1], "converted": 0, "bytes": 0, "diff": 0,
+             "litert_diff": 0, "failures": [f"{job[0]}: {type(e).__name__}: {e}"]}
+    finally:
+        oracle.shutdown()
+    r["seconds"] = time.time() - t0
+    return r
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variants", default="all")
@@ -85,6 +101,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--litert", action="store_true")
     ap.add_argument("--keep", help="keep generated files in this folder")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "2")),
+                    help="variants tested in parallel (default 2, or $JOBS)")
     args = ap.parse_args(argv)
     if args.variants == "all":
         names = sorted(gen_variants.ALL)
@@ -100,19 +118,19 @@ def main(argv=None):
     print(f"{'variant':34} {'tried':>5} {'conv':>5} {'bytes':>9} {'diff':>6}"
           + (f" {'litert':>7}" if args.litert else "") + "  time")
     bad = 0
-    for name in names:
-        t0 = time.time()
-        r = test_variant(name, args.count, args.seed, top / name.replace("/", "_"), args.litert)
-        bad += len(r["failures"])
-        print(f"{name:34} {r['tried']:5} {r['converted']:5} {r['bytes']:9} {r['diff']:6}"
-              + (f" {r['litert_diff']:7}" if args.litert else "")
-              + f"  {time.time() - t0:5.1f}s", flush=True)
-        for f in r["failures"][:5]:
-            print("    FAIL", f[:2000])
+    work = [(name, args.count, args.seed, top / name.replace("/", "_"), args.litert)
+            for name in names]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for r in pool.map(_run_one, work):
+            bad += len(r["failures"])
+            print(f"{r['variant']:34} {r['tried']:5} {r['converted']:5} {r['bytes']:9} "
+                  f"{r['diff']:6}" + (f" {r['litert_diff']:7}" if args.litert else "")
+                  + f"  {r['seconds']:5.1f}s", flush=True)
+            for f in r["failures"][:5]:
+                print("    FAIL", f[:2000])
     if not args.keep:
         shutil.rmtree(top, ignore_errors=True)
     print(f"{'FAIL' if bad else 'ok'}: {len(names)} variants, {bad} failing cases")
-    oracle.shutdown()
     return 1 if bad else 0
 
 
