@@ -64,9 +64,10 @@ int ta_reduce_sum_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *o
     do {
         uint32_t sum = 0;
         nest_start(&in, p->inner_rank, p->inner_dims, p->inner_strides, out.offset);
-        do
-            sum += (uint32_t)(int32_t)input[in.offset];
-        while (nest_next(&in));
+        do {
+            const int32_t v = input[in.offset];
+            sum += (uint32_t)v;
+        } while (nest_next(&in));
         *output++ = (int8_t)ta_clamp_i32(requantize_sum(p, sum), INT8_MIN, INT8_MAX);
     } while (nest_next(&out));
     return TA_OK;
@@ -81,9 +82,10 @@ int ta_reduce_sum_s16(const ta_reduce_params_t *p, const int16_t *input, int16_t
     do {
         uint32_t sum = 0;
         nest_start(&in, p->inner_rank, p->inner_dims, p->inner_strides, out.offset);
-        do
-            sum += (uint32_t)(int32_t)input[in.offset];
-        while (nest_next(&in));
+        do {
+            const int32_t v = input[in.offset];
+            sum += (uint32_t)v;
+        } while (nest_next(&in));
         *output++ = (int16_t)ta_clamp_i32(requantize_sum(p, sum), INT16_MIN, INT16_MAX);
     } while (nest_next(&out));
     return TA_OK;
