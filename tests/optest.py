@@ -30,12 +30,19 @@ from tests.harness import difftest, oracle
 # Variants whose operators tinyaot lowers today; `--variants implemented`
 # runs these. Every variant of tests/gen belongs here once its operator is in.
 IMPLEMENTED = [
+    "ARG_MAX.int8",
+    "ARG_MIN.int8",
+    "AVERAGE_POOL_2D.int8", "AVERAGE_POOL_2D.int16",
     "DEQUANTIZE.int8", "DEQUANTIZE.int16",
     "FULLY_CONNECTED.int8", "FULLY_CONNECTED.int16",
+    "MAX_POOL_2D.int8", "MAX_POOL_2D.int16",
+    "MEAN.int8", "MEAN.int16",
     "QUANTIZE.f32_int8", "QUANTIZE.f32_int16", "QUANTIZE.int8_int8", "QUANTIZE.int8_int16",
     "QUANTIZE.int16_int8", "QUANTIZE.int16_int16",
+    "REDUCE_MAX.int8",
     "RESHAPE.int8", "RESHAPE.int16",
     "SOFTMAX.int8", "SOFTMAX.int8_int16",
+    "SUM.int8", "SUM.int16",
 ]
 
 

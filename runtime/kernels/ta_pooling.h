@@ -1,0 +1,37 @@
+/*
+ * ta_pooling.h - AVERAGE_POOL_2D and MAX_POOL_2D on NHWC tensors.
+ *
+ * The output has the input's quantization (TFLite requires it), so there
+ * is no requantization: a window's maximum, or its sum divided by the
+ * number of window positions that fall inside the input (padding is not
+ * counted) and rounded half away from zero, is clamped to the fused
+ * activation's range.
+ */
+#ifndef TA_POOLING_H
+#define TA_POOLING_H
+
+#include <stdint.h>
+
+typedef struct {
+    int32_t batches;
+    int32_t input_height;
+    int32_t input_width;
+    int32_t depth;
+    int32_t output_height;
+    int32_t output_width;
+    int32_t stride_height;
+    int32_t stride_width;
+    int32_t filter_height;
+    int32_t filter_width;
+    int32_t pad_height; /* rows of padding above the first input row */
+    int32_t pad_width;  /* columns of padding left of the first input column */
+    int32_t activation_min;
+    int32_t activation_max;
+} ta_pool_params_t;
+
+int ta_average_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output);
+int ta_average_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output);
+int ta_max_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output);
+int ta_max_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output);
+
+#endif /* TA_POOLING_H */

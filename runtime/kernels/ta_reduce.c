@@ -1,0 +1,109 @@
+/* ta_reduce.c - reduction kernels; see the header. */
+#include "ta_reduce.h"
+
+#include "../include/ta_quant.h"
+#include "../include/ta_status.h"
+
+#include <stddef.h>
+
+/* A row-major walk over a nest of (dims, strides): the input offset of
+   the current element, advanced one element at a time. */
+typedef struct {
+    int32_t rank;
+    const int32_t *dims;
+    const int32_t *strides;
+    int32_t index[TA_REDUCE_MAX_GROUPS];
+    size_t offset;
+} nest_t;
+
+static void nest_start(nest_t *n, int32_t rank, const int32_t *dims, const int32_t *strides,
+                       size_t base)
+{
+    n->rank = rank;
+    n->dims = dims;
+    n->strides = strides;
+    for (int32_t d = 0; d < TA_REDUCE_MAX_GROUPS; d++)
+        n->index[d] = 0;
+    n->offset = base;
+}
+
+/* Moves to the next element; false after the last one. */
+static int nest_next(nest_t *n)
+{
+    for (int32_t d = n->rank - 1; d >= 0; d--) {
+        n->offset += (size_t)n->strides[d];
+        if (++n->index[d] < n->dims[d])
+            return 1;
+        n->offset -= (size_t)n->dims[d] * (size_t)n->strides[d];
+        n->index[d] = 0;
+    }
+    return 0;
+}
+
+static int valid(const ta_reduce_params_t *p)
+{
+    return p->outer_rank >= 0 && p->outer_rank <= TA_REDUCE_MAX_GROUPS && p->inner_rank >= 0 &&
+           p->inner_rank <= TA_REDUCE_MAX_GROUPS;
+}
+
+/* (sum + sum_offset) requantized; the additions wrap modulo 2^32 as in
+   TFLite, where they are int32 operations. */
+static int32_t requantize_sum(const ta_reduce_params_t *p, uint32_t sum)
+{
+    const int32_t shifted = (int32_t)(sum + (uint32_t)p->sum_offset);
+    return ta_mul_by_quantized_multiplier(shifted, p->multiplier, (int)p->shift) +
+           p->output_zero_point;
+}
+
+int ta_reduce_sum_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output)
+{
+    if (!valid(p))
+        return TA_ERR_BAD_ARGUMENT;
+    nest_t out, in;
+    nest_start(&out, p->outer_rank, p->outer_dims, p->outer_strides, 0);
+    do {
+        uint32_t sum = 0;
+        nest_start(&in, p->inner_rank, p->inner_dims, p->inner_strides, out.offset);
+        do {
+            const int32_t v = input[in.offset];
+            sum += (uint32_t)v;
+        } while (nest_next(&in));
+        *output++ = (int8_t)ta_clamp_i32(requantize_sum(p, sum), INT8_MIN, INT8_MAX);
+    } while (nest_next(&out));
+    return TA_OK;
+}
+
+int ta_reduce_sum_s16(const ta_reduce_params_t *p, const int16_t *input, int16_t *output)
+{
+    if (!valid(p))
+        return TA_ERR_BAD_ARGUMENT;
+    nest_t out, in;
+    nest_start(&out, p->outer_rank, p->outer_dims, p->outer_strides, 0);
+    do {
+        uint32_t sum = 0;
+        nest_start(&in, p->inner_rank, p->inner_dims, p->inner_strides, out.offset);
+        do {
+            const int32_t v = input[in.offset];
+            sum += (uint32_t)v;
+        } while (nest_next(&in));
+        *output++ = (int16_t)ta_clamp_i32(requantize_sum(p, sum), INT16_MIN, INT16_MAX);
+    } while (nest_next(&out));
+    return TA_OK;
+}
+
+int ta_reduce_max_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output)
+{
+    if (!valid(p))
+        return TA_ERR_BAD_ARGUMENT;
+    nest_t out, in;
+    nest_start(&out, p->outer_rank, p->outer_dims, p->outer_strides, 0);
+    do {
+        int8_t m = INT8_MIN;
+        nest_start(&in, p->inner_rank, p->inner_dims, p->inner_strides, out.offset);
+        do
+            m = input[in.offset] > m ? input[in.offset] : m;
+        while (nest_next(&in));
+        *output++ = m;
+    } while (nest_next(&out));
+    return TA_OK;
+}
