@@ -28,12 +28,16 @@ from tests.harness import difftest, oracle
 # Variants whose operators tinyaot lowers today; `--variants implemented`
 # runs these. Every variant of tests/gen belongs here once its operator is in.
 IMPLEMENTED = [
+    "BATCH_MATMUL.int8", "BATCH_MATMUL.int16",
+    "CONV_2D.int8", "CONV_2D.int16", "CONV_2D.int8_grouped",
+    "DEPTHWISE_CONV_2D.int8", "DEPTHWISE_CONV_2D.int16",
     "DEQUANTIZE.int8", "DEQUANTIZE.int16",
     "FULLY_CONNECTED.int8", "FULLY_CONNECTED.int16",
     "QUANTIZE.f32_int8", "QUANTIZE.f32_int16", "QUANTIZE.int8_int8", "QUANTIZE.int8_int16",
     "QUANTIZE.int16_int8", "QUANTIZE.int16_int16",
     "RESHAPE.int8", "RESHAPE.int16",
     "SOFTMAX.int8", "SOFTMAX.int8_int16",
+    "TRANSPOSE_CONV.int8", "TRANSPOSE_CONV.int16",
 ]
 
 
