@@ -33,6 +33,9 @@ IMPLEMENTED = [
     "ARG_MAX.int8",
     "ARG_MIN.int8",
     "AVERAGE_POOL_2D.int8", "AVERAGE_POOL_2D.int16",
+    "BATCH_MATMUL.int8", "BATCH_MATMUL.int16",
+    "CONV_2D.int8", "CONV_2D.int16", "CONV_2D.int8_grouped",
+    "DEPTHWISE_CONV_2D.int8", "DEPTHWISE_CONV_2D.int16",
     "DEQUANTIZE.int8", "DEQUANTIZE.int16",
     "FULLY_CONNECTED.int8", "FULLY_CONNECTED.int16",
     "MAX_POOL_2D.int8", "MAX_POOL_2D.int16",
@@ -43,6 +46,7 @@ IMPLEMENTED = [
     "RESHAPE.int8", "RESHAPE.int16",
     "SOFTMAX.int8", "SOFTMAX.int8_int16",
     "SUM.int8", "SUM.int16",
+    "TRANSPOSE_CONV.int8", "TRANSPOSE_CONV.int16",
 ]
 
 

@@ -1,0 +1,62 @@
+/*
+ * ta_conv_2d.h - CONV_2D, NHWC input and output, OHWI weights, optionally
+ * grouped (the filter holds input_depth / groups channels per output).
+ *
+ *   output[b][y][x][o] = act(requant(bias_sum[o]
+ *       + sum_{ky,kx,c} weights[o][ky][kx][c] * in(b, y*sh - pad_top + ky*dh,
+ *                                                   x*sw - pad_left + kx*dw,
+ *                                                   group(o) * filter_depth + c)))
+ *
+ * The converter folds the input zero point into the bias: bias_sum[o] =
+ * bias[o] - input_zero_point * sum(weights[o]). TFLite skips taps outside
+ * the image; with the folded sum a skipped tap must contribute
+ * weight * input_zero_point instead, so out-of-image taps read `pad_value`
+ * (the input zero point). In exact integer arithmetic the result is the
+ * one TFLite computes, while the inner loop stays a plain dot product.
+ */
+#ifndef TA_CONV_2D_H
+#define TA_CONV_2D_H
+
+#include <stdint.h>
+
+typedef struct {
+    int32_t batches;
+    int32_t input_height;
+    int32_t input_width;
+    int32_t input_depth;
+    int32_t filter_height;
+    int32_t filter_width;
+    int32_t filter_depth;      /* input channels per group */
+    int32_t filters_per_group; /* output channels per group */
+    int32_t output_height;
+    int32_t output_width;
+    int32_t output_depth;
+    int32_t stride_height;
+    int32_t stride_width;
+    int32_t dilation_height;
+    int32_t dilation_width;
+    int32_t pad_top;
+    int32_t pad_left;
+    int32_t pad_value;        /* input zero point; 0 for int16 */
+    int32_t output_offset;
+    int32_t multiplier;       /* per-tensor; unused when per-channel arrays are given */
+    int32_t shift;
+    int32_t accumulator_bits; /* int16 kernel: 32 or 64, as TFLite picks from the bias type */
+    int32_t activation_min;
+    int32_t activation_max;
+} ta_conv_2d_params_t;
+
+/* int8 input and output, int8 weights, int32 accumulator. `multipliers`
+   and `shifts` are per output channel, or NULL for per-tensor. */
+int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                  const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                  int8_t *output);
+
+/* int16 input and output (zero points 0), int8 weights; the bias (int32
+   or int64 in the model) comes as int64. With accumulator_bits 32 the sum
+   is reduced modulo 2^32 and requantized as TFLite's int32 path does. */
+int ta_conv_2d_s16(const ta_conv_2d_params_t *p, const int16_t *input, const int8_t *weights,
+                   const int64_t *bias, const int32_t *multipliers, const int32_t *shifts,
+                   int16_t *output);
+
+#endif /* TA_CONV_2D_H */

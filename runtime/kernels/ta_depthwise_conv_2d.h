@@ -1,0 +1,56 @@
+/*
+ * ta_depthwise_conv_2d.h - DEPTHWISE_CONV_2D, NHWC input and output,
+ * weights [1][kh][kw][output_depth], output channel o = c * depth_multiplier
+ * + m reading input channel c.
+ *
+ * As in ta_conv_2d.h, the converter folds the input zero point into
+ * bias_sum and out-of-image taps read `pad_value` (the input zero point),
+ * which gives TFLite's result exactly. Per output pixel the kernel
+ * accumulates all channels at once in `acc` (output_depth accumulators), so
+ * every inner loop walks weights and accumulators contiguously.
+ */
+#ifndef TA_DEPTHWISE_CONV_2D_H
+#define TA_DEPTHWISE_CONV_2D_H
+
+#include <stdint.h>
+
+typedef struct {
+    int32_t batches;
+    int32_t input_height;
+    int32_t input_width;
+    int32_t input_depth;
+    int32_t filter_height;
+    int32_t filter_width;
+    int32_t depth_multiplier;
+    int32_t output_height;
+    int32_t output_width;
+    int32_t output_depth; /* input_depth * depth_multiplier */
+    int32_t stride_height;
+    int32_t stride_width;
+    int32_t dilation_height;
+    int32_t dilation_width;
+    int32_t pad_top;
+    int32_t pad_left;
+    int32_t pad_value; /* input zero point; 0 for int16 */
+    int32_t output_offset;
+    int32_t multiplier; /* per-tensor; unused when per-channel arrays are given */
+    int32_t shift;
+    int32_t activation_min;
+    int32_t activation_max;
+} ta_depthwise_conv_2d_params_t;
+
+/* int8 input and output, int32 accumulators; `scratch` holds output_depth
+   of them (the planner aligns it). */
+int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                            const int8_t *weights, const int32_t *bias_sum,
+                            const int32_t *multipliers, const int32_t *shifts, void *scratch,
+                            int8_t *output);
+
+/* int16 input and output (zero points 0), int64 bias and accumulators;
+   `scratch` holds output_depth int64. */
+int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
+                             const int8_t *weights, const int64_t *bias,
+                             const int32_t *multipliers, const int32_t *shifts, void *scratch,
+                             int16_t *output);
+
+#endif /* TA_DEPTHWISE_CONV_2D_H */

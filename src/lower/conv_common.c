@@ -1,0 +1,127 @@
+/*
+ * conv_common.c - helpers of the convolution lowerings; see conv_common.h.
+ */
+#include "conv_common.h"
+
+#include <string.h>
+
+bool ta_conv_window(TaLower *L, TaOp *op, int padding, int32_t in, int32_t filter,
+                    int32_t stride, int32_t dilation, int32_t *out, int32_t *pad_before)
+{
+    if ((padding != TA_PADDING_SAME && padding != TA_PADDING_VALID) || in < 0 || filter <= 0 ||
+        stride <= 0 || dilation <= 0) {
+        ta_op_error(L, op, "bad window: padding %d, size %d, filter %d, stride %d, dilation %d",
+                    padding, (int)in, (int)filter, (int)stride, (int)dilation);
+        return false;
+    }
+    const int64_t effective = ((int64_t)filter - 1) * dilation + 1;
+    /* C division truncates toward zero, as TFLite's does. */
+    const int64_t size = padding == TA_PADDING_SAME ? ((int64_t)in + stride - 1) / stride
+                                                    : ((int64_t)in + stride - effective) / stride;
+    if (size < 0 || size > INT32_MAX) {
+        ta_op_error(L, op, "a filter of %lld does not fit an input of %d", (long long)effective,
+                    (int)in);
+        return false;
+    }
+    int64_t total = (size - 1) * stride + effective - in;
+    total = total > 0 ? total : 0;
+    *out = (int32_t)size;
+    *pad_before = (int32_t)(total / 2); /* the odd pixel goes after */
+    return true;
+}
+
+bool ta_conv_requant(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w,
+                     const TaTensor *out, int axis, int activation, bool acc64,
+                     TaConvRequant *r)
+{
+    memset(r, 0, sizeof *r);
+    const TaQuant *wq = w->quant;
+    const int32_t channels = w->dims[axis];
+    if (!wq || wq->num_scales < 1 ||
+        (wq->num_scales > 1 && (wq->num_scales != channels || wq->axis != axis))) {
+        ta_op_error(L, op, "weights need one scale, or one per output channel along axis %d",
+                    axis);
+        return false;
+    }
+    for (int i = 0; i < wq->num_zero_points; i++) {
+        if (wq->zero_point[i] != 0) {
+            ta_op_error(L, op, "weights zero point %lld: int8 weights must be symmetric (0)",
+                        (long long)wq->zero_point[i]);
+            return false;
+        }
+    }
+    for (int i = 0; i < wq->num_scales; i++) {
+        if (!(wq->scale[i] >= 0.0f)) {
+            ta_op_error(L, op, "weights scale %g is negative", (double)wq->scale[i]);
+            return false;
+        }
+    }
+    if (!ta_activation_range(L, op, activation, out, &r->act_min, &r->act_max))
+        return false;
+
+    const int n = wq->num_scales;
+    int32_t *m = ta_alloc_array(L->pool, (size_t)n, sizeof(int32_t));
+    int32_t *s = ta_alloc_array(L->pool, (size_t)n, sizeof(int32_t));
+    /* The int32 path shifts left by up to `shift`; the int64 path shifts
+       right by 15 - shift, which must stay positive. */
+    const int max_shift = acc64 ? 14 : 30;
+    for (int i = 0; i < n; i++) {
+        /* All in double, as PopulateConvolutionQuantizationParams. */
+        const double eff = (double)ta_scale(in) * (double)wq->scale[i] / (double)ta_scale(out);
+        int sh;
+        ta_quantize_multiplier(eff, &m[i], &sh);
+        if (sh > max_shift) {
+            ta_op_error(L, op, "effective output scale %g is too large for the integer kernel",
+                        eff);
+            return false;
+        }
+        s[i] = sh;
+    }
+    if (n == 1) {
+        r->multiplier = m[0];
+        r->shift = (int)s[0];
+    } else {
+        r->multipliers = ta_local_constant(L, op, "multipliers", TA_INT32, n, m);
+        r->shifts = ta_local_constant(L, op, "shifts", TA_INT32, n, s);
+    }
+    return true;
+}
+
+bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels,
+                  int64_t **values)
+{
+    *values = NULL;
+    if (!bias)
+        return true;
+    if (!ta_expect_constant(L, op, bias, "bias"))
+        return false;
+    if (ta_tensor_elements(bias) != (size_t)channels) {
+        ta_op_error(L, op, "bias has %zu elements for %d output channels",
+                    ta_tensor_elements(bias), (int)channels);
+        return false;
+    }
+    const size_t size = ta_dtype_size(bias->dtype);
+    if ((bias->dtype != TA_INT16 && bias->dtype != TA_INT32 && bias->dtype != TA_INT64) ||
+        bias->data_size < (size_t)channels * size) {
+        ta_op_error(L, op, "bias (tensor %s) of type %s cannot be read", bias->id,
+                    ta_dtype_name(bias->dtype));
+        return false;
+    }
+    int64_t *v = ta_alloc_array(L->pool, (size_t)channels ? (size_t)channels : 1, sizeof(int64_t));
+    for (int32_t o = 0; o < channels; o++) {
+        const uint8_t *at = bias->data + (size_t)o * size;
+        if (bias->dtype == TA_INT16) {
+            int16_t x;
+            memcpy(&x, at, sizeof x);
+            v[o] = x;
+        } else if (bias->dtype == TA_INT32) {
+            int32_t x;
+            memcpy(&x, at, sizeof x);
+            v[o] = x;
+        } else {
+            memcpy(&v[o], at, sizeof v[o]);
+        }
+    }
+    *values = v;
+    return true;
+}

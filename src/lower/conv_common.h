@@ -1,0 +1,45 @@
+/*
+ * conv_common.h - what the convolution lowerings (CONV_2D,
+ * DEPTHWISE_CONV_2D, TRANSPOSE_CONV) share: TFLite's padding arithmetic,
+ * weight quantization checks and per-channel requantization parameters,
+ * bias decoding.
+ */
+#ifndef TA_CONV_COMMON_H
+#define TA_CONV_COMMON_H
+
+#include "lower.h"
+
+/* LiteRT's Padding enum. */
+enum { TA_PADDING_SAME = 0, TA_PADDING_VALID = 1 };
+
+/* One spatial dimension as TFLite's ComputePaddingHeightWidth sees it: the
+   output size the padding scheme gives for `in`, and the padding before
+   the first element (half the total, rounded down). False, with an error,
+   for arguments TFLite rejects. */
+bool ta_conv_window(TaLower *L, TaOp *op, int padding, int32_t in, int32_t filter,
+                    int32_t stride, int32_t dilation, int32_t *out, int32_t *pad_before);
+
+typedef struct TaConvRequant {
+    int32_t multiplier; /* per-tensor weights */
+    int shift;
+    TaTensor *multipliers; /* per-channel weights: int32 locals, else NULL */
+    TaTensor *shifts;
+    int32_t act_min, act_max;
+} TaConvRequant;
+
+/* Checks int8 constant symmetric weights with one scale or one per output
+   channel along `axis`, then computes the requantization as TFLite's
+   PopulateConvolutionQuantizationParams (double products) and the
+   activation range. `acc64`: the int64-accumulator requantization, which
+   allows smaller shifts. */
+bool ta_conv_requant(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w,
+                     const TaTensor *out, int axis, int activation, bool acc64,
+                     TaConvRequant *r);
+
+/* The constant bias as int64 values (from int16, int32 or int64), `channels`
+   of them; *values = NULL when bias is NULL. False with an error when it is
+   not constant or has the wrong size. */
+bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels,
+                  int64_t **values);
+
+#endif /* TA_CONV_COMMON_H */

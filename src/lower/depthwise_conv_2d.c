@@ -1,0 +1,159 @@
+/*
+ * depthwise_conv_2d.c - DEPTHWISE_CONV_2D, int8 activations (int32 bias)
+ * and int16 activations (int64 bias) with int8 weights, per-tensor or
+ * per-channel along axis 3, any depth multiplier.
+ *
+ * Assumes: NHWC input/output, constant [1, kh, kw, out_c] weights with zero
+ * point 0, optional constant bias, out_c = in_c * depth_multiplier; int16
+ * zero points 0 (TFLite's 16x8 kernel ignores them).
+ * Produces: bias_sum (int8: the bias with the input zero point folded in;
+ * int16: the int64 bias), per-channel multipliers and shifts, and a
+ * scratch row of out_c accumulators.
+ */
+#include "conv_common.h"
+
+enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_DEPTH_MULTIPLIER, OPT_ACTIVATION,
+       OPT_DILATION_W, OPT_DILATION_H };
+
+typedef struct DwAttrs {
+    int padding, activation;
+    int32_t stride_w, stride_h, depth_multiplier, dilation_w, dilation_h;
+} DwAttrs;
+
+static bool parse(TaLower *L, TaOp *op)
+{
+    TaFbReader r;
+    TaFbTable t = ta_op_options(L, op, &r);
+    DwAttrs *a = ta_alloc(L->pool, sizeof *a);
+    a->padding = ta_fb_i8(t, OPT_PADDING, 0);
+    a->stride_w = ta_fb_i32(t, OPT_STRIDE_W, 0);
+    a->stride_h = ta_fb_i32(t, OPT_STRIDE_H, 0);
+    a->depth_multiplier = ta_fb_i32(t, OPT_DEPTH_MULTIPLIER, 0);
+    a->activation = ta_fb_i8(t, OPT_ACTIVATION, 0);
+    a->dilation_w = ta_fb_i32(t, OPT_DILATION_W, 1);
+    a->dilation_h = ta_fb_i32(t, OPT_DILATION_H, 1);
+    if (r.failed)
+        return false;
+    op->attrs = a;
+    return true;
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    const DwAttrs *a = op->attrs;
+    if (!ta_expect_counts(L, op, 2, 3, 1))
+        return false;
+    TaTensor *in = op->inputs[0], *w = op->inputs[1];
+    TaTensor *bias = op->num_inputs > 2 ? op->inputs[2] : NULL;
+    TaTensor *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
+        !ta_expect_dtype(L, op, w, "weights", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
+        !ta_expect_constant(L, op, w, "weights") || !ta_expect_per_tensor(L, op, in, "input") ||
+        !ta_expect_per_tensor(L, op, out, "output"))
+        return false;
+    const bool wide = in->dtype == TA_INT16;
+    /* TFLite reads the bias as int32 (int8) or int64 (int16), whatever its type. */
+    if (bias && !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32, -1))
+        return false;
+    if (in->rank != 4 || w->rank != 4 || out->rank != 4) {
+        ta_op_error(L, op, "input, weights and output must have rank 4");
+        return false;
+    }
+    if (wide && (ta_zero_point(in) != 0 || ta_zero_point(out) != 0)) {
+        ta_op_error(L, op, "int16 input and output need zero point 0");
+        return false;
+    }
+    const int32_t batches = in->dims[0], in_h = in->dims[1], in_w = in->dims[2];
+    const int32_t in_c = in->dims[3];
+    const int32_t k_h = w->dims[1], k_w = w->dims[2], out_c = w->dims[3];
+    if (w->dims[0] != 1 || in_c <= 0 || out_c % in_c != 0 || out->dims[3] != out_c ||
+        out->dims[0] != batches) {
+        ta_op_error(L, op, "weights %s do not fit input %s and output %s",
+                    ta_shape_text(L->pool, w), ta_shape_text(L->pool, in),
+                    ta_shape_text(L->pool, out));
+        return false;
+    }
+    /* TFLite's kernel loops with the option's multiplier: it must agree. */
+    const int32_t mult = out_c / in_c;
+    if (a->depth_multiplier != mult) {
+        ta_op_error(L, op, "depth_multiplier %d does not match %d output / %d input channels",
+                    (int)a->depth_multiplier, (int)out_c, (int)in_c);
+        return false;
+    }
+    int32_t out_h, out_w, pad_h, pad_w;
+    if (!ta_conv_window(L, op, a->padding, in_h, k_h, a->stride_h, a->dilation_h, &out_h, &pad_h) ||
+        !ta_conv_window(L, op, a->padding, in_w, k_w, a->stride_w, a->dilation_w, &out_w, &pad_w))
+        return false;
+    if (out->dims[1] != out_h || out->dims[2] != out_w) {
+        ta_op_error(L, op, "output %s does not match the %dx%d the window gives",
+                    ta_shape_text(L->pool, out), (int)out_h, (int)out_w);
+        return false;
+    }
+
+    TaConvRequant rq;
+    int64_t *bias_v;
+    if (!ta_conv_requant(L, op, in, w, out, 3, a->activation, wide, &rq) ||
+        !ta_conv_bias(L, op, bias, out_c, &bias_v))
+        return false;
+
+    const int8_t *wd = (const int8_t *)w->data;
+    const size_t taps = (size_t)k_h * (size_t)k_w;
+    const int32_t input_zp = ta_zero_point(in);
+    TaTensor *bias_sum = NULL;
+    if (!wide && (bias_v || input_zp != 0)) {
+        /* bias_sum[o] = bias[o] - zp * sum over taps of w[tap][o], modulo 2^32. */
+        int32_t *sums = ta_alloc_array(L->pool, (size_t)out_c, sizeof(int32_t));
+        for (int32_t o = 0; o < out_c; o++) {
+            int64_t s = 0;
+            for (size_t t = 0; t < taps; t++)
+                s += wd[t * (size_t)out_c + (size_t)o];
+            const int64_t v = (bias_v ? bias_v[o] : 0) - (int64_t)input_zp * s;
+            sums[o] = (int32_t)(uint32_t)(uint64_t)v;
+        }
+        bias_sum = ta_local_constant(L, op, "bias_sum", TA_INT32, out_c, sums);
+    } else if (wide && bias_v) {
+        bias_sum = ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
+    }
+    TaTensor *acc = ta_local_scratch(L, op, "acc", out_c * (wide ? 8 : 4));
+
+    TaKernelCall *c = ta_call(L, op, wide ? "ta_depthwise_conv_2d_s16" : "ta_depthwise_conv_2d_s8",
+                              "runtime/kernels/ta_depthwise_conv_2d.h",
+                              "ta_depthwise_conv_2d_params_t");
+    ta_call_int(L, c, "batches", batches);
+    ta_call_int(L, c, "input_height", in_h);
+    ta_call_int(L, c, "input_width", in_w);
+    ta_call_int(L, c, "input_depth", in_c);
+    ta_call_int(L, c, "filter_height", k_h);
+    ta_call_int(L, c, "filter_width", k_w);
+    ta_call_int(L, c, "depth_multiplier", mult);
+    ta_call_int(L, c, "output_height", out_h);
+    ta_call_int(L, c, "output_width", out_w);
+    ta_call_int(L, c, "output_depth", out_c);
+    ta_call_int(L, c, "stride_height", a->stride_h);
+    ta_call_int(L, c, "stride_width", a->stride_w);
+    ta_call_int(L, c, "dilation_height", a->dilation_h);
+    ta_call_int(L, c, "dilation_width", a->dilation_w);
+    ta_call_int(L, c, "pad_top", pad_h);
+    ta_call_int(L, c, "pad_left", pad_w);
+    ta_call_int(L, c, "pad_value", input_zp);
+    ta_call_int(L, c, "output_offset", ta_zero_point(out));
+    ta_call_int(L, c, "multiplier", rq.multiplier);
+    ta_call_int(L, c, "shift", rq.shift);
+    ta_call_int(L, c, "activation_min", rq.act_min);
+    ta_call_int(L, c, "activation_max", rq.act_max);
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, w);
+    ta_call_arg(L, c, bias_sum);
+    ta_call_arg(L, c, rq.multipliers);
+    ta_call_arg(L, c, rq.shifts);
+    ta_call_arg(L, c, acc);
+    ta_call_arg(L, c, out);
+
+    op->has_macs = op->has_parameters = true;
+    op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches * out_h * out_w;
+    op->parameters = (int64_t)ta_tensor_elements(w) + (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    return true;
+}
+
+const TaOpDef ta_op_depthwise_conv_2d = {4, "DEPTHWISE_CONV_2D", parse, lower};

@@ -1,0 +1,151 @@
+/*
+ * transpose_conv.c - TRANSPOSE_CONV, int8 activations (int32 bias) and
+ * int16 activations (int64 or int16 bias) with int8 weights, per-tensor or
+ * per-channel along axis 0.
+ *
+ * Operands: 0 output_shape (constant int32, must equal the output's
+ * shape: TFLite Micro reads the output tensor's shape, not this operand),
+ * 1 weights [out_c, kh, kw, in_c], 2 input, 3 optional bias.
+ * Assumes: NHWC, constant weights with zero point 0; int16 zero points 0.
+ * Produces: the bias as int64 (int16 kernel; TFLite widens int16 biases
+ * the same way), per-channel multipliers and shifts. The kernel gathers,
+ * so TFLite's output-sized accumulator buffer is not needed.
+ */
+#include "conv_common.h"
+
+#include <string.h>
+
+enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_ACTIVATION, OPT_BIAS_TYPE };
+
+typedef struct TransposeConvAttrs {
+    int padding, activation;
+    int32_t stride_w, stride_h;
+} TransposeConvAttrs;
+
+static bool parse(TaLower *L, TaOp *op)
+{
+    TaFbReader r;
+    TaFbTable t = ta_op_options(L, op, &r);
+    TransposeConvAttrs *a = ta_alloc(L->pool, sizeof *a);
+    a->padding = ta_fb_i8(t, OPT_PADDING, 0);
+    a->stride_w = ta_fb_i32(t, OPT_STRIDE_W, 0);
+    a->stride_h = ta_fb_i32(t, OPT_STRIDE_H, 0);
+    a->activation = ta_fb_i8(t, OPT_ACTIVATION, 0);
+    if (r.failed)
+        return false;
+    op->attrs = a;
+    return true;
+}
+
+static bool check_output_shape(TaLower *L, TaOp *op, const TaTensor *shape, const TaTensor *out)
+{
+    if (!ta_expect_dtype(L, op, shape, "output_shape", TA_INT32, -1) ||
+        !ta_expect_constant(L, op, shape, "output_shape"))
+        return false;
+    bool same = ta_tensor_elements(shape) == 4 && shape->data_size >= 16;
+    for (int i = 0; same && i < 4; i++) {
+        int32_t d;
+        memcpy(&d, shape->data + 4 * i, 4);
+        same = d == out->dims[i];
+    }
+    if (!same)
+        ta_op_error(L, op, "output_shape (tensor %s) does not hold the output's shape %s",
+                    shape->id, ta_shape_text(L->pool, out));
+    return same;
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    const TransposeConvAttrs *a = op->attrs;
+    if (!ta_expect_counts(L, op, 3, 4, 1))
+        return false;
+    TaTensor *shape = op->inputs[0], *w = op->inputs[1], *in = op->inputs[2];
+    TaTensor *bias = op->num_inputs > 3 ? op->inputs[3] : NULL;
+    TaTensor *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
+        !ta_expect_dtype(L, op, w, "weights", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
+        !ta_expect_constant(L, op, w, "weights") || !ta_expect_per_tensor(L, op, in, "input") ||
+        !ta_expect_per_tensor(L, op, out, "output"))
+        return false;
+    const bool wide = in->dtype == TA_INT16;
+    /* TFLite reads the bias as int32 (int8) or int64 (int16, which also
+       widens an int16 bias). */
+    if (bias && !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32,
+                                 wide ? TA_INT16 : -1, -1))
+        return false;
+    if (in->rank != 4 || w->rank != 4 || out->rank != 4) {
+        ta_op_error(L, op, "input, weights and output must have rank 4");
+        return false;
+    }
+    if (!check_output_shape(L, op, shape, out))
+        return false;
+    if (wide && (ta_zero_point(in) != 0 || ta_zero_point(out) != 0)) {
+        ta_op_error(L, op, "int16 input and output need zero point 0");
+        return false;
+    }
+    const int32_t batches = in->dims[0], in_h = in->dims[1], in_w = in->dims[2];
+    const int32_t in_c = in->dims[3];
+    const int32_t out_c = w->dims[0], k_h = w->dims[1], k_w = w->dims[2];
+    const int32_t out_h = out->dims[1], out_w = out->dims[2];
+    if (w->dims[3] != in_c || out->dims[3] != out_c || out->dims[0] != batches) {
+        ta_op_error(L, op, "weights %s do not fit input %s and output %s",
+                    ta_shape_text(L->pool, w), ta_shape_text(L->pool, in),
+                    ta_shape_text(L->pool, out));
+        return false;
+    }
+    /* TFLite pads as for a forward convolution of the output (dilation 1). */
+    int32_t unused, pad_h, pad_w;
+    if (!ta_conv_window(L, op, a->padding, out_h, k_h, a->stride_h, 1, &unused, &pad_h) ||
+        !ta_conv_window(L, op, a->padding, out_w, k_w, a->stride_w, 1, &unused, &pad_w))
+        return false;
+
+    TaConvRequant rq;
+    int64_t *bias_v;
+    if (!ta_conv_requant(L, op, in, w, out, 0, a->activation, wide, &rq) ||
+        !ta_conv_bias(L, op, bias, out_c, &bias_v))
+        return false;
+    TaTensor *bias_arg = NULL;
+    if (bias_v && wide) {
+        bias_arg = bias->dtype == TA_INT64 ? bias
+                                           : ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
+    } else if (bias_v) {
+        bias_arg = bias;
+    }
+
+    TaKernelCall *c = ta_call(L, op, wide ? "ta_transpose_conv_s16" : "ta_transpose_conv_s8",
+                              "runtime/kernels/ta_transpose_conv.h",
+                              "ta_transpose_conv_params_t");
+    ta_call_int(L, c, "batches", batches);
+    ta_call_int(L, c, "input_height", in_h);
+    ta_call_int(L, c, "input_width", in_w);
+    ta_call_int(L, c, "input_depth", in_c);
+    ta_call_int(L, c, "filter_height", k_h);
+    ta_call_int(L, c, "filter_width", k_w);
+    ta_call_int(L, c, "output_height", out_h);
+    ta_call_int(L, c, "output_width", out_w);
+    ta_call_int(L, c, "output_depth", out_c);
+    ta_call_int(L, c, "stride_height", a->stride_h);
+    ta_call_int(L, c, "stride_width", a->stride_w);
+    ta_call_int(L, c, "pad_top", pad_h);
+    ta_call_int(L, c, "pad_left", pad_w);
+    ta_call_int(L, c, "input_offset", -ta_zero_point(in));
+    ta_call_int(L, c, "output_offset", ta_zero_point(out));
+    ta_call_int(L, c, "multiplier", rq.multiplier);
+    ta_call_int(L, c, "shift", rq.shift);
+    ta_call_int(L, c, "activation_min", rq.act_min);
+    ta_call_int(L, c, "activation_max", rq.act_max);
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, w);
+    ta_call_arg(L, c, bias_arg);
+    ta_call_arg(L, c, rq.multipliers);
+    ta_call_arg(L, c, rq.shifts);
+    ta_call_arg(L, c, out);
+
+    op->has_macs = op->has_parameters = true;
+    op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches * in_h * in_w;
+    op->parameters = (int64_t)ta_tensor_elements(w) + (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    return true;
+}
+
+const TaOpDef ta_op_transpose_conv = {67, "TRANSPOSE_CONV", parse, lower};
