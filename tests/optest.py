@@ -28,12 +28,21 @@ from tests.harness import difftest, oracle
 # Variants whose operators tinyaot lowers today; `--variants implemented`
 # runs these. Every variant of tests/gen belongs here once its operator is in.
 IMPLEMENTED = [
+    "ADD.int8", "ADD.int16",
     "DEQUANTIZE.int8", "DEQUANTIZE.int16",
+    "EQUAL.int8",
     "FULLY_CONNECTED.int8", "FULLY_CONNECTED.int16",
+    "GREATER.int8", "GREATER_EQUAL.int8",
+    "LESS.int8", "LESS_EQUAL.int8",
+    "MAXIMUM.int8", "MINIMUM.int8",
+    "MUL.int8", "MUL.int16",
+    "NOT_EQUAL.int8",
     "QUANTIZE.f32_int8", "QUANTIZE.f32_int16", "QUANTIZE.int8_int8", "QUANTIZE.int8_int16",
     "QUANTIZE.int16_int8", "QUANTIZE.int16_int16",
     "RESHAPE.int8", "RESHAPE.int16",
     "SOFTMAX.int8", "SOFTMAX.int8_int16",
+    "SQUARED_DIFFERENCE.int8", "SQUARED_DIFFERENCE.int16",
+    "SUB.int8", "SUB.int16",
 ]
 
 
