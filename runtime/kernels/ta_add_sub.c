@@ -4,21 +4,21 @@
 #include "../include/ta_fixedpoint.h"
 #include "../include/ta_status.h"
 
+/* All three multipliers are below 1 (the converter checks it). */
 static inline int32_t rescale(int32_t q, int32_t offset, int left_shift, int32_t multiplier,
                               int shift)
 {
-    /* |q + offset| < 2^16 and left_shift <= 15 (int16) or 20 (int8): no
+    /* |q + offset| < 2^16 and left_shift is 15 (int16) or 20 (int8): no
        overflow; the wrapping shift only keeps UBSan quiet on odd models. */
-    return ta_mul_by_quantized_multiplier(ta_shift_left_wrap(q + offset, left_shift), multiplier,
-                                          shift);
+    const int32_t shifted = ta_shift_left_wrap(q + offset, left_shift);
+    return ta_mul_by_quantized_multiplier_lt_one(shifted, multiplier, shift);
 }
 
 static inline int32_t finish(const ta_add_params_t *p, int32_t raw)
 {
     const int32_t out =
-        ta_mul_by_quantized_multiplier(raw, p->output_multiplier, (int)p->output_shift) +
-        p->output_offset;
-    return ta_clamp_i32(out, p->activation_min, p->activation_max);
+        ta_mul_by_quantized_multiplier_lt_one(raw, p->output_multiplier, (int)p->output_shift);
+    return ta_clamp_i32(out + p->output_offset, p->activation_min, p->activation_max);
 }
 
 #define X1(v) rescale((v), p->input1_offset, (int)p->left_shift, p->input1_multiplier, \
@@ -29,9 +29,12 @@ static inline int32_t finish(const ta_add_params_t *p, int32_t raw)
 /* One kernel per (type, combine). Within a row each input steps by one
    element or stays on a broadcast one, whose rescaled value is computed
    once. Each output element is written after its inputs are read, so the
-   output may share a non-broadcast input's bytes. */
+   output may share a non-broadcast input's bytes. `restrict`: the params
+   are never written, so the compiler need not reload them after every
+   int8 store (which may alias anything). */
 #define DEFINE_KERNEL(name, T, COMBINE)                                                   \
-    int name(const ta_add_params_t *p, const T *input1, const T *input2, T *output)      \
+    int name(const ta_add_params_t *restrict p, const T *input1, const T *input2,        \
+             T *output)                                                                   \
     {                                                                                     \
         const int32_t n = p->dims[p->rank - 1];                                           \
         const int step1 = p->stride1[p->rank - 1] != 0;                                   \

@@ -4,15 +4,16 @@
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
+/* The multipliers are the input scales, below 1 (the converter checks). */
 static inline int32_t rescale(int32_t q, int32_t offset, int left_shift, int32_t multiplier,
                               int shift)
 {
     /* |q + offset| <= 255 and left_shift is 8: no overflow. */
-    return ta_mul_by_quantized_multiplier(ta_shift_left_wrap(q + offset, left_shift), multiplier,
-                                          shift);
+    const int32_t shifted = ta_shift_left_wrap(q + offset, left_shift);
+    return ta_mul_by_quantized_multiplier_lt_one(shifted, multiplier, shift);
 }
 
-/* 0, 1 or 2 for x < y, x == y, x > y: the bit of the mask to read. */
+/* The mask bit for x < y (0), x == y (1) or x > y (2). */
 static inline bool compare(int32_t mask, int32_t x, int32_t y)
 {
     const int order = (x >= y) + (x > y);
@@ -26,9 +27,11 @@ static inline bool compare(int32_t mask, int32_t x, int32_t y)
 
 /* Within a row each input steps by one element or stays on a broadcast
    one, rescaled once. Each output byte is written after its inputs are
-   read, so the output may share a non-broadcast input's bytes. */
-int ta_comparison_s8(const ta_comparison_params_t *p, const int8_t *input1, const int8_t *input2,
-                     bool *output)
+   read, so the output may share a non-broadcast input's bytes. `restrict`:
+   the params are never written, so they need not be reloaded after every
+   bool store. */
+int ta_comparison_s8(const ta_comparison_params_t *restrict p, const int8_t *input1,
+                     const int8_t *input2, bool *output)
 {
     const int32_t n = p->dims[p->rank - 1];
     const int step1 = p->stride1[p->rank - 1] != 0;

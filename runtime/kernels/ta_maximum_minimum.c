@@ -10,8 +10,8 @@
    one. Each output element is written after its inputs are read, so the
    output may share a non-broadcast input's bytes. */
 #define DEFINE_KERNEL(name, T, PICK)                                                      \
-    int name(const ta_maximum_minimum_params_t *p, const T *input1, const T *input2,     \
-             T *output)                                                                   \
+    int name(const ta_maximum_minimum_params_t *p, const T *input1,                      \
+             const T *input2, T *output)                                                  \
     {                                                                                     \
         const int32_t n = p->dims[p->rank - 1];                                           \
         const size_t step1 = p->stride1[p->rank - 1] != 0;                                \

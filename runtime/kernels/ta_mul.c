@@ -15,9 +15,12 @@ static inline int32_t finish(const ta_mul_params_t *p, int32_t x, int32_t y)
 
 /* Within a row each input steps by one element or stays on a broadcast
    one. Each output element is written after its inputs are read, so the
-   output may share a non-broadcast input's bytes. */
+   output may share a non-broadcast input's bytes. `restrict`: the params
+   are never written, so they need not be reloaded after every int8 store
+   (which may alias anything). */
 #define DEFINE_KERNEL(name, T)                                                            \
-    int name(const ta_mul_params_t *p, const T *input1, const T *input2, T *output)      \
+    int name(const ta_mul_params_t *restrict p, const T *input1, const T *input2,        \
+             T *output)                                                                   \
     {                                                                                     \
         const int32_t n = p->dims[p->rank - 1];                                           \
         const int step1 = p->stride1[p->rank - 1] != 0;                                   \

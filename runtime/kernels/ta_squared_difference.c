@@ -4,11 +4,12 @@
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
+/* The input multipliers are at most 1/2. */
 static inline int32_t rescale(int32_t q, int32_t offset, int left_shift, int32_t multiplier,
                               int shift)
 {
-    return ta_mul_by_quantized_multiplier(ta_shift_left_wrap(q + offset, left_shift), multiplier,
-                                          shift);
+    const int32_t shifted = ta_shift_left_wrap(q + offset, left_shift);
+    return ta_mul_by_quantized_multiplier_lt_one(shifted, multiplier, shift);
 }
 
 /* With int8 zero points in range (shift 7) or int16 zero points 0 (shift
@@ -29,10 +30,12 @@ static inline int32_t finish(const ta_squared_difference_params_t *p, int32_t x,
 
 /* Within a row each input steps by one element or stays on a broadcast
    one, rescaled once. Each output element is written after its inputs are
-   read, so the output may share a non-broadcast input's bytes. */
+   read, so the output may share a non-broadcast input's bytes. `restrict`:
+   the params are never written, so they need not be reloaded after every
+   int8 store (which may alias anything). */
 #define DEFINE_KERNEL(name, T)                                                            \
-    int name(const ta_squared_difference_params_t *p, const T *input1, const T *input2,  \
-             T *output)                                                                   \
+    int name(const ta_squared_difference_params_t *restrict p, const T *input1,          \
+             const T *input2, T *output)                                                  \
     {                                                                                     \
         const int32_t n = p->dims[p->rank - 1];                                           \
         const int step1 = p->stride1[p->rank - 1] != 0;                                   \
