@@ -36,10 +36,17 @@ IMPLEMENTED = [
     "BATCH_MATMUL.int8", "BATCH_MATMUL.int16",
     "CONV_2D.int8", "CONV_2D.int16", "CONV_2D.int8_grouped",
     "DEPTHWISE_CONV_2D.int8", "DEPTHWISE_CONV_2D.int16",
+    "ADD.int8", "ADD.int16",
     "DEQUANTIZE.int8", "DEQUANTIZE.int16",
+    "EQUAL.int8",
     "FULLY_CONNECTED.int8", "FULLY_CONNECTED.int16",
     "MAX_POOL_2D.int8", "MAX_POOL_2D.int16",
     "MEAN.int8", "MEAN.int16",
+    "GREATER.int8", "GREATER_EQUAL.int8",
+    "LESS.int8", "LESS_EQUAL.int8",
+    "MAXIMUM.int8", "MINIMUM.int8",
+    "MUL.int8", "MUL.int16",
+    "NOT_EQUAL.int8",
     "QUANTIZE.f32_int8", "QUANTIZE.f32_int16", "QUANTIZE.int8_int8", "QUANTIZE.int8_int16",
     "QUANTIZE.int16_int8", "QUANTIZE.int16_int16",
     "REDUCE_MAX.int8",
@@ -47,6 +54,8 @@ IMPLEMENTED = [
     "SOFTMAX.int8", "SOFTMAX.int8_int16",
     "SUM.int8", "SUM.int16",
     "TRANSPOSE_CONV.int8", "TRANSPOSE_CONV.int16",
+    "SQUARED_DIFFERENCE.int8", "SQUARED_DIFFERENCE.int16",
+    "SUB.int8", "SUB.int16",
 ]
 
 

@@ -17,6 +17,7 @@ MODELS = module.MODELS
 CONVERTED = {
     "tflm_hello_world_int8": 100,
     "mlperf_tiny_ad01_int8": 100,
+    "tflm_simple_add_model": 100,
 }
 
 

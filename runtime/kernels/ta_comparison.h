@@ -1,0 +1,39 @@
+/*
+ * ta_comparison.h - LESS, LESS_EQUAL, GREATER, GREATER_EQUAL, EQUAL and
+ * NOT_EQUAL on int8 with broadcasting, as TFLite Micro: each input is
+ * brought to a common scale,
+ *
+ *   x = requant((in + input_offset) << left_shift)   (multiplier = scale < 1)
+ *
+ * and the two results compared. One kernel serves all six operators: the
+ * three bits of `mask` give the output when x1 < x2 (bit 0), x1 == x2
+ * (bit 1) and x1 > x2 (bit 2); LESS_EQUAL is 3, NOT_EQUAL 5. Outputs are
+ * bool (one byte, 0 or 1).
+ */
+#ifndef TA_COMPARISON_H
+#define TA_COMPARISON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ta_broadcast.h"
+
+typedef struct {
+    int32_t rank; /* collapsed broadcast shape: see ta_broadcast.h */
+    int32_t dims[TA_BROADCAST_MAX_DIMS];
+    int32_t stride1[TA_BROADCAST_MAX_DIMS];
+    int32_t stride2[TA_BROADCAST_MAX_DIMS];
+    int32_t left_shift;
+    int32_t input1_offset; /* -zero point */
+    int32_t input1_multiplier;
+    int32_t input1_shift; /* <= 0 */
+    int32_t input2_offset;
+    int32_t input2_multiplier;
+    int32_t input2_shift;
+    int32_t mask;
+} ta_comparison_params_t;
+
+int ta_comparison_s8(const ta_comparison_params_t *p, const int8_t *input1, const int8_t *input2,
+                     bool *output);
+
+#endif /* TA_COMPARISON_H */

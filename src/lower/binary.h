@@ -1,0 +1,36 @@
+/*
+ * binary.h - shared by the binary elementwise operators (ADD, SUB, MUL,
+ * SQUARED_DIFFERENCE, MAXIMUM/MINIMUM, comparisons): operand checks and
+ * the collapsed broadcast shape their kernels iterate over
+ * (runtime/kernels/ta_broadcast.h describes it).
+ */
+#ifndef TA_LOWER_BINARY_H
+#define TA_LOWER_BINARY_H
+
+#include "lower.h"
+
+#define TA_BROADCAST_MAX_DIMS 6 /* as runtime/kernels/ta_broadcast.h */
+
+typedef struct TaBroadcast {
+    int rank; /* >= 1 */
+    int32_t dims[TA_BROADCAST_MAX_DIMS];
+    int32_t stride1[TA_BROADCAST_MAX_DIMS]; /* elements; 0: input 1 broadcast */
+    int32_t stride2[TA_BROADCAST_MAX_DIMS];
+} TaBroadcast;
+
+/* Checks that in1 and in2 broadcast (NumPy rules) to out's shape and
+   collapses the three shapes; false with an error otherwise. */
+bool ta_broadcast_plan(TaLower *L, TaOp *op, const TaTensor *in1, const TaTensor *in2,
+                       const TaTensor *out, TaBroadcast *bc);
+
+/* Appends the fields rank, dims, stride1, stride2 to a kernel call. */
+void ta_call_broadcast(TaLower *L, TaKernelCall *c, const TaBroadcast *bc);
+
+/* Two inputs and one output, the inputs of one dtype among those listed
+   (-1 ends the list), each per-tensor quantized with a zero point in its
+   dtype's range. The output must have the inputs' dtype and quantization
+   unless out_dtype >= 0, then it must have that dtype (and is not checked
+   for quantization). */
+bool ta_binary_expect(TaLower *L, TaOp *op, int out_dtype, const int *dtypes);
+
+#endif /* TA_LOWER_BINARY_H */

@@ -1,0 +1,63 @@
+/*
+ * comparison.c - LESS, LESS_EQUAL, GREATER, GREATER_EQUAL, EQUAL and
+ * NOT_EQUAL on int8 with broadcasting, bool output.
+ *
+ * TFLite Micro shifts each offset input left by 8 and multiplies it by
+ * its own scale (QuantizeMultiplierSmallerThanOneExp of the scale, so
+ * scales must be below 1), then compares. Produces both (multiplier,
+ * shift) pairs and the kernel's outcome mask.
+ */
+#include "binary.h"
+
+/* Outcome bits: x1 < x2, x1 == x2, x1 > x2. */
+enum { LT = 1, EQ = 2, GT = 4 };
+
+static bool lower_comparison(TaLower *L, TaOp *op, int mask)
+{
+    static const int dtypes[] = {TA_INT8, -1};
+    if (!ta_binary_expect(L, op, TA_BOOL, dtypes))
+        return false;
+    TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
+    TaBroadcast bc;
+    if (!ta_broadcast_plan(L, op, in1, in2, out, &bc))
+        return false;
+    int32_t mult[2];
+    int shift[2];
+    for (int i = 0; i < 2; i++) {
+        const double scale = (double)ta_scale(op->inputs[i]);
+        ta_quantize_multiplier(scale, &mult[i], &shift[i]);
+        if (shift[i] > 0) { /* TFLite aborts in Prepare */
+            ta_op_error(L, op, "input %d scale %g is not below 1", i + 1, scale);
+            return false;
+        }
+    }
+    TaKernelCall *c = ta_call(L, op, "ta_comparison_s8", "runtime/kernels/ta_comparison.h",
+                              "ta_comparison_params_t");
+    ta_call_broadcast(L, c, &bc);
+    ta_call_int(L, c, "left_shift", 8);
+    ta_call_int(L, c, "input1_offset", -ta_zero_point(in1));
+    ta_call_int(L, c, "input1_multiplier", mult[0]);
+    ta_call_int(L, c, "input1_shift", shift[0]);
+    ta_call_int(L, c, "input2_offset", -ta_zero_point(in2));
+    ta_call_int(L, c, "input2_multiplier", mult[1]);
+    ta_call_int(L, c, "input2_shift", shift[1]);
+    ta_call_int(L, c, "mask", mask);
+    ta_call_arg(L, c, in1);
+    ta_call_arg(L, c, in2);
+    ta_call_arg(L, c, out);
+    return true;
+}
+
+static bool lower_less(TaLower *L, TaOp *op) { return lower_comparison(L, op, LT); }
+static bool lower_less_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, LT | EQ); }
+static bool lower_greater(TaLower *L, TaOp *op) { return lower_comparison(L, op, GT); }
+static bool lower_greater_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, GT | EQ); }
+static bool lower_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, EQ); }
+static bool lower_not_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, LT | GT); }
+
+const TaOpDef ta_op_less = {58, "LESS", NULL, lower_less};
+const TaOpDef ta_op_less_equal = {63, "LESS_EQUAL", NULL, lower_less_equal};
+const TaOpDef ta_op_greater = {61, "GREATER", NULL, lower_greater};
+const TaOpDef ta_op_greater_equal = {62, "GREATER_EQUAL", NULL, lower_greater_equal};
+const TaOpDef ta_op_equal = {71, "EQUAL", NULL, lower_equal};
+const TaOpDef ta_op_not_equal = {72, "NOT_EQUAL", NULL, lower_not_equal};

@@ -1,0 +1,46 @@
+/*
+ * maximum_minimum.c - MAXIMUM and MINIMUM, int8, with broadcasting.
+ *
+ * TFLite Micro compares the raw int8 values whatever the quantization.
+ * That is the real maximum only when both inputs and the output share one
+ * scale and zero point (as converters write them), so tinyaot requires it.
+ */
+#include "binary.h"
+
+static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
+{
+    static const int dtypes[] = {TA_INT8, -1};
+    if (!ta_binary_expect(L, op, -1, dtypes))
+        return false;
+    TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
+    if (ta_scale(in1) != ta_scale(out) || ta_scale(in2) != ta_scale(out) ||
+        ta_zero_point(in1) != ta_zero_point(out) || ta_zero_point(in2) != ta_zero_point(out)) {
+        ta_op_error(L, op, "inputs and output must share one scale and zero point (TFLite "
+                    "compares raw values)");
+        return false;
+    }
+    TaBroadcast bc;
+    if (!ta_broadcast_plan(L, op, in1, in2, out, &bc))
+        return false;
+    TaKernelCall *c = ta_call(L, op, maximum ? "ta_maximum_s8" : "ta_minimum_s8",
+                              "runtime/kernels/ta_maximum_minimum.h",
+                              "ta_maximum_minimum_params_t");
+    ta_call_broadcast(L, c, &bc);
+    ta_call_arg(L, c, in1);
+    ta_call_arg(L, c, in2);
+    ta_call_arg(L, c, out);
+    return true;
+}
+
+static bool lower_maximum(TaLower *L, TaOp *op)
+{
+    return lower_max_min(L, op, true);
+}
+
+static bool lower_minimum(TaLower *L, TaOp *op)
+{
+    return lower_max_min(L, op, false);
+}
+
+const TaOpDef ta_op_maximum = {55, "MAXIMUM", NULL, lower_maximum};
+const TaOpDef ta_op_minimum = {57, "MINIMUM", NULL, lower_minimum};

@@ -1,0 +1,64 @@
+/*
+ * mul.c - MUL, int8 and int16 (zero points 0), with broadcasting and
+ * fused activations. Produces the output (multiplier, shift) for
+ * s1 * s2 / s_out, computed in double as TFLite Micro's Prepare.
+ */
+#include "binary.h"
+
+typedef struct MulAttrs {
+    int activation;
+} MulAttrs;
+
+static bool parse(TaLower *L, TaOp *op)
+{
+    TaFbReader r;
+    TaFbTable t = ta_op_options(L, op, &r);
+    MulAttrs *a = ta_alloc(L->pool, sizeof *a);
+    a->activation = ta_fb_i8(t, 0, 0);
+    op->attrs = a;
+    return !r.failed;
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    const MulAttrs *a = op->attrs;
+    static const int dtypes[] = {TA_INT8, TA_INT16, -1};
+    if (!ta_binary_expect(L, op, -1, dtypes))
+        return false;
+    TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
+    const bool wide = out->dtype == TA_INT16;
+    if (wide && (ta_zero_point(in1) || ta_zero_point(in2) || ta_zero_point(out))) {
+        ta_op_error(L, op, "int16 inputs and output need zero point 0");
+        return false;
+    }
+    TaBroadcast bc;
+    int32_t act_min, act_max;
+    if (!ta_broadcast_plan(L, op, in1, in2, out, &bc) ||
+        !ta_activation_range(L, op, a->activation, out, &act_min, &act_max))
+        return false;
+    const double real = (double)ta_scale(in1) * (double)ta_scale(in2) / (double)ta_scale(out);
+    int32_t multiplier;
+    int shift;
+    ta_quantize_multiplier(real, &multiplier, &shift);
+    if (shift > 30) { /* 1 << shift would overflow in the reference too */
+        ta_op_error(L, op, "output multiplier %g is too large", real);
+        return false;
+    }
+
+    TaKernelCall *c = ta_call(L, op, wide ? "ta_mul_s16" : "ta_mul_s8",
+                              "runtime/kernels/ta_mul.h", "ta_mul_params_t");
+    ta_call_broadcast(L, c, &bc);
+    ta_call_int(L, c, "input1_offset", -ta_zero_point(in1));
+    ta_call_int(L, c, "input2_offset", -ta_zero_point(in2));
+    ta_call_int(L, c, "output_offset", ta_zero_point(out));
+    ta_call_int(L, c, "output_multiplier", multiplier);
+    ta_call_int(L, c, "output_shift", shift);
+    ta_call_int(L, c, "activation_min", act_min);
+    ta_call_int(L, c, "activation_max", act_max);
+    ta_call_arg(L, c, in1);
+    ta_call_arg(L, c, in2);
+    ta_call_arg(L, c, out);
+    return true;
+}
+
+const TaOpDef ta_op_mul = {18, "MUL", parse, lower};

@@ -1,0 +1,67 @@
+/*
+ * squared_difference.c - SQUARED_DIFFERENCE, int8 and int16 (zero points
+ * 0), with broadcasting. Produces the input and output (multiplier,
+ * shift) pairs with the floating-point steps of TFLite Micro's Prepare.
+ */
+#include "binary.h"
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    static const int dtypes[] = {TA_INT8, TA_INT16, -1};
+    if (!ta_binary_expect(L, op, -1, dtypes))
+        return false;
+    TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
+    const bool wide = out->dtype == TA_INT16;
+    if (wide && (ta_zero_point(in1) || ta_zero_point(in2) || ta_zero_point(out))) {
+        ta_op_error(L, op, "int16 inputs and output need zero point 0");
+        return false;
+    }
+    TaBroadcast bc;
+    if (!ta_broadcast_plan(L, op, in1, in2, out, &bc))
+        return false;
+
+    /* The square doubles the shift: int8 values shifted by 7 square to at
+       most 2^30; int16 values are not shifted. */
+    const int left_shift = wide ? 0 : 7;
+    const float s1 = ta_scale(in1), s2 = ta_scale(in2), so = ta_scale(out);
+    const double twice_max = 2.0 * (double)(s1 > s2 ? s1 : s2);
+    /* The denominator is a float product in the reference. */
+    const float out_denominator = (float)(1 << (2 * left_shift)) * so;
+    const double real[3] = {(double)s1 / twice_max, (double)s2 / twice_max,
+                            twice_max * twice_max / (double)out_denominator};
+    int32_t mult[3];
+    int shift[3];
+    for (int i = 0; i < 3; i++)
+        ta_quantize_multiplier(real[i], &mult[i], &shift[i]);
+    /* Input multipliers are <= 1/2 by construction; the output one may
+       exceed 1 but not by 2^30 (the reference's shift would overflow). */
+    if (shift[2] > 30) {
+        ta_op_error(L, op, "output multiplier %g is too large", real[2]);
+        return false;
+    }
+    int32_t qmin, qmax;
+    ta_dtype_range(out->dtype, &qmin, &qmax);
+
+    TaKernelCall *c = ta_call(L, op, wide ? "ta_squared_difference_s16" : "ta_squared_difference_s8",
+                              "runtime/kernels/ta_squared_difference.h",
+                              "ta_squared_difference_params_t");
+    ta_call_broadcast(L, c, &bc);
+    ta_call_int(L, c, "left_shift", left_shift);
+    ta_call_int(L, c, "input1_offset", -ta_zero_point(in1));
+    ta_call_int(L, c, "input1_multiplier", mult[0]);
+    ta_call_int(L, c, "input1_shift", shift[0]);
+    ta_call_int(L, c, "input2_offset", -ta_zero_point(in2));
+    ta_call_int(L, c, "input2_multiplier", mult[1]);
+    ta_call_int(L, c, "input2_shift", shift[1]);
+    ta_call_int(L, c, "output_offset", ta_zero_point(out));
+    ta_call_int(L, c, "output_multiplier", mult[2]);
+    ta_call_int(L, c, "output_shift", shift[2]);
+    ta_call_int(L, c, "activation_min", qmin);
+    ta_call_int(L, c, "activation_max", qmax);
+    ta_call_arg(L, c, in1);
+    ta_call_arg(L, c, in2);
+    ta_call_arg(L, c, out);
+    return true;
+}
+
+const TaOpDef ta_op_squared_difference = {99, "SQUARED_DIFFERENCE", NULL, lower};
