@@ -30,10 +30,18 @@ from tests.harness import difftest, oracle
 IMPLEMENTED = [
     "DEQUANTIZE.int8", "DEQUANTIZE.int16",
     "FULLY_CONNECTED.int8", "FULLY_CONNECTED.int16",
+    "HARD_SWISH.int8",
+    "LEAKY_RELU.int8", "LEAKY_RELU.int16",
+    "LOGISTIC.int8", "LOGISTIC.int16",
+    "LOG_SOFTMAX.int8",
+    "PRELU.int8",
     "QUANTIZE.f32_int8", "QUANTIZE.f32_int16", "QUANTIZE.int8_int8", "QUANTIZE.int8_int16",
     "QUANTIZE.int16_int8", "QUANTIZE.int16_int16",
+    "RELU.int8", "RELU.int16",
+    "RELU6.int8",
     "RESHAPE.int8", "RESHAPE.int16",
-    "SOFTMAX.int8", "SOFTMAX.int8_int16",
+    "SOFTMAX.int8", "SOFTMAX.int8_int16", "SOFTMAX.int16",
+    "TANH.int8", "TANH.int16",
 ]
 
 
