@@ -56,6 +56,15 @@ IMPLEMENTED = [
     "TRANSPOSE_CONV.int8", "TRANSPOSE_CONV.int16",
     "SQUARED_DIFFERENCE.int8", "SQUARED_DIFFERENCE.int16",
     "SUB.int8", "SUB.int16",
+    "HARD_SWISH.int8",
+    "LEAKY_RELU.int8", "LEAKY_RELU.int16",
+    "LOGISTIC.int8", "LOGISTIC.int16",
+    "LOG_SOFTMAX.int8",
+    "PRELU.int8",
+    "RELU.int8", "RELU.int16",
+    "RELU6.int8",
+    "SOFTMAX.int8", "SOFTMAX.int8_int16", "SOFTMAX.int16",
+    "TANH.int8", "TANH.int16",
 ]
 
 

@@ -80,3 +80,75 @@ int ta_softmax_s8_s16(const ta_softmax_params_t *p, const int8_t *input, int16_t
     }
     return TA_OK;
 }
+
+/* ---- int16 ---------------------------------------------------------------- */
+
+static int16_t wrap16(int32_t v)
+{
+    return (int16_t)(((v + 32768) & 0xFFFF) - 32768);
+}
+
+/* Table lookup with linear interpolation: the top 9 bits of the value pick
+   an entry, the low 7 interpolate towards the next (TFLite's LUTLookup). */
+static int16_t lut_lookup(int16_t value, const int16_t *lut)
+{
+    const int32_t index = 256 + (value >> 7);
+    const int32_t offset = value & 0x7F;
+    const int16_t slope = wrap16(lut[index + 1] - lut[index]);
+    const int32_t delta = (slope * offset + 64) >> 7;
+    return wrap16(lut[index] + delta);
+}
+
+static int16_t clamp16(int32_t v)
+{
+    return (int16_t)ta_clamp_i32(v, INT16_MIN, INT16_MAX);
+}
+
+static int count_leading_zeros(uint32_t x)
+{
+    int n = 0;
+    while (n < 32 && !(x & 0x80000000u)) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+}
+
+int ta_softmax_s16(const ta_softmax_params_t *p, const int16_t *input, const int16_t *exp_lut,
+                   const int16_t *one_over_one_plus_x_lut, int16_t *output)
+{
+    for (int32_t i = 0; i < p->outer_size; i++) {
+        const int16_t *in = input + (size_t)i * (size_t)p->depth;
+        int16_t *out = output + (size_t)i * (size_t)p->depth;
+        int16_t max = INT16_MIN;
+        for (int32_t c = 0; c < p->depth; c++)
+            max = in[c] > max ? in[c] : max;
+
+        /* exp(x - max) in Q0.15, kept in the output row; their sum in Q16.15
+           (the converter bounds depth so it cannot overflow). */
+        int32_t sum = 0;
+        for (int32_t c = 0; c < p->depth; c++) {
+            const int32_t scaled = ta_mul_by_quantized_multiplier(
+                (int32_t)in[c] - max, p->input_multiplier, (int)p->input_left_shift);
+            /* [-65535, 0] recentred on the table's [-32768, 32767]. */
+            out[c] = lut_lookup(clamp16(scaled + 32767), exp_lut);
+            sum += out[c];
+        }
+        if (sum < 2) /* the row maximum alone contributes about 32767 */
+            return TA_ERR_KERNEL;
+
+        /* 1 / sum: normalise sum to [1, 2), the table takes sum - 1 recentred. */
+        const int headroom_plus_one = count_leading_zeros((uint32_t)sum);
+        const int32_t shifted_sum =
+            (int32_t)((((int64_t)sum << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
+        const int16_t reciprocal = lut_lookup(clamp16(shifted_sum - ((1 << 15) + (1 << 16))),
+                                              one_over_one_plus_x_lut);
+        const int right_shift = 31 - headroom_plus_one;
+        const int64_t round = (int64_t)1 << (right_shift - 1);
+        for (int32_t c = 0; c < p->depth; c++) {
+            const int32_t r = (int32_t)(((int64_t)out[c] * reciprocal + round) >> right_shift);
+            out[c] = (int16_t)ta_clamp_i32(r, 0, INT16_MAX);
+        }
+    }
+    return TA_OK;
+}

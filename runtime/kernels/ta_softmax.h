@@ -1,10 +1,18 @@
 /*
- * ta_softmax.h - SOFTMAX over the last dimension, int8 input.
+ * ta_softmax.h - SOFTMAX over the last dimension.
  *
- * Follows TFLite's integer softmax: input differences from the row maximum
- * are scaled into Q5.26 by (input_multiplier, input_left_shift), exp() is
- * evaluated in fixed point, summed in Q12.19 and inverted with a
+ * int8 input: follows TFLite's integer softmax: input differences from the
+ * row maximum are scaled into Q5.26 by (input_multiplier, input_left_shift),
+ * exp() is evaluated in fixed point, summed in Q12.19 and inverted with a
  * Newton-Raphson reciprocal. Differences below diff_min contribute 0.
+ *
+ * int16 input: differences are scaled by (input_multiplier,
+ * input_left_shift) so that [-65535, 0] covers [-10, 0], exp() and the
+ * reciprocal 1/(1 + x) come from two 513-entry interpolated tables the
+ * converter builds (TFLite's LUTPopulate); diff_min is unused.
+ *
+ * Every kernel reads a row fully before writing it (the int16 one keeps
+ * its exps in the output row), so output == input is safe.
  */
 #ifndef TA_SOFTMAX_H
 #define TA_SOFTMAX_H
@@ -15,7 +23,7 @@ typedef struct {
     int32_t outer_size; /* rows */
     int32_t depth;      /* last dimension */
     int32_t input_multiplier;
-    int32_t input_left_shift;
+    int32_t input_left_shift;  /* int16: a signed shift */
     int32_t diff_min;
 } ta_softmax_params_t;
 
@@ -23,5 +31,8 @@ typedef struct {
 int ta_softmax_s8(const ta_softmax_params_t *p, const int8_t *input, int8_t *output);
 /* int8 -> int16 (output scale 1/65536, zero point -32768). */
 int ta_softmax_s8_s16(const ta_softmax_params_t *p, const int8_t *input, int16_t *output);
+/* int16 -> int16 (zero points 0, output scale 1/32768). */
+int ta_softmax_s16(const ta_softmax_params_t *p, const int16_t *input, const int16_t *exp_lut,
+                   const int16_t *one_over_one_plus_x_lut, int16_t *output);
 
 #endif /* TA_SOFTMAX_H */

@@ -1,0 +1,30 @@
+/*
+ * ta_logistic.h - LOGISTIC (sigmoid), as TFLite Micro's integer kernels.
+ *
+ * int8: inputs (minus the zero point) beyond +-input_range_radius saturate;
+ * the rest are scaled into Q4.27 by (input_multiplier, input_left_shift)
+ * and evaluated in gemmlowp-style fixed point; output scale 1/256, zero
+ * point -128.
+ * int16: input * input_multiplier >> input_left_shift (rounded) puts the
+ * input on scale 1/(3 * 4096) (abs value < 2^17 covers +-10.7); the result
+ * is interpolated in the sigmoid table; output scale 2^-15.
+ *
+ * Per element: safe to run with output == input.
+ */
+#ifndef TA_LOGISTIC_H
+#define TA_LOGISTIC_H
+
+#include <stdint.h>
+
+typedef struct {
+    int32_t size;
+    int32_t input_zero_point;   /* int8 only */
+    int32_t input_range_radius; /* int8 only */
+    int32_t input_multiplier;
+    int32_t input_left_shift;
+} ta_logistic_params_t;
+
+int ta_logistic_s8(const ta_logistic_params_t *p, const int8_t *input, int8_t *output);
+int ta_logistic_s16(const ta_logistic_params_t *p, const int16_t *input, int16_t *output);
+
+#endif /* TA_LOGISTIC_H */

@@ -1,0 +1,30 @@
+/*
+ * ta_tanh.h - TANH, as TFLite Micro's integer kernels.
+ *
+ * int8: inputs (minus the zero point) beyond +-input_range_radius saturate;
+ * the rest are scaled into Q4.27 by (input_multiplier, input_left_shift)
+ * and evaluated in gemmlowp-style fixed point; output scale 1/128, zero
+ * point 0.
+ * int16: input * input_multiplier >> input_left_shift (rounded) puts the
+ * input on scale 1/(3 * 4096); tanh(x) = 2 * sigmoid(2x) - 1 is
+ * interpolated in the sigmoid table; output scale 2^-15.
+ *
+ * Per element: safe to run with output == input.
+ */
+#ifndef TA_TANH_H
+#define TA_TANH_H
+
+#include <stdint.h>
+
+typedef struct {
+    int32_t size;
+    int32_t input_zero_point;   /* int8 only */
+    int32_t input_range_radius; /* int8 only */
+    int32_t input_multiplier;
+    int32_t input_left_shift;
+} ta_tanh_params_t;
+
+int ta_tanh_s8(const ta_tanh_params_t *p, const int8_t *input, int8_t *output);
+int ta_tanh_s16(const ta_tanh_params_t *p, const int16_t *input, int16_t *output);
+
+#endif /* TA_TANH_H */

@@ -1,0 +1,103 @@
+/*
+ * prelu.c - PRELU, int8 input, alpha and output (per-tensor), alpha
+ * broadcast against the input with numpy rules, any rank.
+ *
+ * Produces the broadcast as collapsed dimensions with element strides for
+ * the input and alpha (see runtime/kernels/ta_prelu.h, whose maximum rank
+ * is TA_MAX_RANK).
+ */
+#include "lower.h"
+
+/* Dimension i of `t` counted from the right, 1 past its rank. */
+static int32_t dim_from_right(const TaTensor *t, int i)
+{
+    return i < t->rank ? t->dims[t->rank - 1 - i] : 1;
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    if (!ta_expect_counts(L, op, 2, 2, 1))
+        return false;
+    TaTensor *in = op->inputs[0], *alpha = op->inputs[1], *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, alpha, "alpha", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
+        !ta_expect_per_tensor(L, op, in, "input") ||
+        !ta_expect_per_tensor(L, op, alpha, "alpha") ||
+        !ta_expect_per_tensor(L, op, out, "output"))
+        return false;
+
+    /* Broadcast shape check and strides, innermost dimension first. */
+    const int rank = out->rank > in->rank ? (out->rank > alpha->rank ? out->rank : alpha->rank)
+                                          : (in->rank > alpha->rank ? in->rank : alpha->rank);
+    int32_t dims[TA_MAX_RANK], in_strides[TA_MAX_RANK], a_strides[TA_MAX_RANK];
+    int n = 0;
+    int32_t in_acc = 1, a_acc = 1;
+    for (int i = 0; i < rank; i++) {
+        const int32_t di = dim_from_right(in, i), da = dim_from_right(alpha, i);
+        const int32_t d = dim_from_right(out, i);
+        if ((di != d && di != 1) || (da != d && da != 1) || d != (di > da ? di : da)) {
+            ta_op_error(L, op, "output %s is not the broadcast of input %s and alpha %s",
+                        ta_shape_text(L->pool, out), ta_shape_text(L->pool, in),
+                        ta_shape_text(L->pool, alpha));
+            return false;
+        }
+        if (d == 0) {
+            ta_op_error(L, op, "empty tensors are not supported");
+            return false;
+        }
+        const int32_t si = di == 1 ? 0 : in_acc, sa = da == 1 ? 0 : a_acc;
+        in_acc *= di;
+        a_acc *= da;
+        if (d == 1)
+            continue;
+        /* Merge into the previous (inner) dimension when both operands
+           continue contiguously or both stay broadcast. */
+        if (n > 0 && si == in_strides[n - 1] * dims[n - 1] && sa == a_strides[n - 1] * dims[n - 1]) {
+            dims[n - 1] *= d;
+            continue;
+        }
+        dims[n] = d;
+        in_strides[n] = si;
+        a_strides[n] = sa;
+        n++;
+    }
+    if (n == 0) {
+        dims[0] = 1;
+        in_strides[0] = a_strides[0] = 0;
+        n = 1;
+    }
+    /* The kernel takes them outermost first. */
+    int64_t kd[TA_MAX_RANK], ki[TA_MAX_RANK], ka[TA_MAX_RANK];
+    for (int k = 0; k < n; k++) {
+        kd[k] = dims[n - 1 - k];
+        ki[k] = in_strides[n - 1 - k];
+        ka[k] = a_strides[n - 1 - k];
+    }
+
+    const double in_scale = ta_scale(in), a_scale = ta_scale(alpha), out_scale = ta_scale(out);
+    int32_t m_identity, m_alpha;
+    int s_identity, s_alpha;
+    ta_quantize_multiplier(in_scale / out_scale, &m_identity, &s_identity);
+    ta_quantize_multiplier(in_scale * a_scale / out_scale, &m_alpha, &s_alpha);
+
+    TaKernelCall *c = ta_call(L, op, "ta_prelu_s8", "runtime/kernels/ta_prelu.h",
+                              "ta_prelu_params_t");
+    ta_call_int(L, c, "rank", n);
+    ta_call_ints(L, c, "dims", kd, n);
+    ta_call_ints(L, c, "input_strides", ki, n);
+    ta_call_ints(L, c, "alpha_strides", ka, n);
+    ta_call_int(L, c, "input_offset", -(int64_t)ta_zero_point(in));
+    ta_call_int(L, c, "alpha_offset", -(int64_t)ta_zero_point(alpha));
+    ta_call_int(L, c, "output_offset", ta_zero_point(out));
+    ta_call_int(L, c, "multiplier_identity", m_identity);
+    ta_call_int(L, c, "shift_identity", s_identity);
+    ta_call_int(L, c, "multiplier_alpha", m_alpha);
+    ta_call_int(L, c, "shift_alpha", s_alpha);
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, alpha);
+    ta_call_arg(L, c, out);
+    return true;
+}
+
+const TaOpDef ta_op_prelu = {54, "PRELU", NULL, lower};

@@ -1,0 +1,50 @@
+/*
+ * relu.c - RELU on int8 and int16: requantize to the output scale, then
+ * clamp below at the output's zero point.
+ */
+#include "lower.h"
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    if (!ta_expect_counts(L, op, 1, 1, 1))
+        return false;
+    TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
+        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
+        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
+        return false;
+    if (ta_tensor_elements(in) != ta_tensor_elements(out)) {
+        ta_op_error(L, op, "input and output sizes differ");
+        return false;
+    }
+    const bool wide = in->dtype == TA_INT16;
+    if (wide && (ta_zero_point(in) != 0 || ta_zero_point(out) != 0)) {
+        ta_op_error(L, op, "int16 input and output need zero point 0");
+        return false;
+    }
+    /* In double: the oracle (tflite-micro from PyPI) divides the widened
+       scales; the source checkout divides in float, which differs in the
+       last bit and changes outputs (seen on RELU.int16). */
+    int32_t multiplier;
+    int shift;
+    ta_quantize_multiplier((double)ta_scale(in) / (double)ta_scale(out), &multiplier, &shift);
+    int32_t qmin, qmax;
+    ta_dtype_range(in->dtype, &qmin, &qmax);
+    /* 0.0 quantizes to the zero point exactly. */
+    const int32_t act_min = ta_zero_point(out) > qmin ? ta_zero_point(out) : qmin;
+
+    TaKernelCall *c = ta_call(L, op, wide ? "ta_relu_s16" : "ta_relu_s8",
+                              "runtime/kernels/ta_relu.h", "ta_relu_params_t");
+    ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
+    ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
+    ta_call_int(L, c, "output_zero_point", ta_zero_point(out));
+    ta_call_int(L, c, "multiplier", multiplier);
+    ta_call_int(L, c, "shift", shift);
+    ta_call_int(L, c, "activation_min", act_min);
+    ta_call_int(L, c, "activation_max", qmax);
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, out);
+    return true;
+}
+
+const TaOpDef ta_op_relu = {19, "RELU", NULL, lower};

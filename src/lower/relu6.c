@@ -1,0 +1,50 @@
+/*
+ * relu6.c - RELU6 on int8. TFLite Micro clamps to [q(0), q(6)] in the
+ * input's quantization and never rescales, so the output must share the
+ * input's scale and zero point (anything else would be silently wrong).
+ */
+#include "lower.h"
+
+#include <math.h>
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    if (!ta_expect_counts(L, op, 1, 1, 1))
+        return false;
+    TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
+        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
+        return false;
+    if (ta_tensor_elements(in) != ta_tensor_elements(out)) {
+        ta_op_error(L, op, "input and output sizes differ");
+        return false;
+    }
+    if (ta_scale(in) != ta_scale(out) || ta_zero_point(in) != ta_zero_point(out)) {
+        ta_op_error(L, op, "output quantization (%g, %d) differs from the input's (%g, %d); "
+                    "int8 RELU6 does not rescale",
+                    (double)ta_scale(out), (int)ta_zero_point(out), (double)ta_scale(in),
+                    (int)ta_zero_point(in));
+        return false;
+    }
+    /* round(6 / scale) + zero point in float, saturated to int8, as
+       TFLite's FloatToQuantizedType. */
+    const float q6 = roundf(6.0f / ta_scale(in));
+    if (!(q6 < 2147483520.0f)) {
+        ta_op_error(L, op, "6.0 is not representable with input scale %g", (double)ta_scale(in));
+        return false;
+    }
+    int64_t six = (int64_t)q6 + ta_zero_point(in);
+    six = six > INT8_MAX ? INT8_MAX : (six < INT8_MIN ? INT8_MIN : six);
+
+    TaKernelCall *c = ta_call(L, op, "ta_relu6_s8", "runtime/kernels/ta_relu.h",
+                              "ta_relu6_params_t");
+    ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
+    ta_call_int(L, c, "lower", ta_zero_point(in));
+    ta_call_int(L, c, "upper", six);
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, out);
+    return true;
+}
+
+const TaOpDef ta_op_relu6 = {21, "RELU6", NULL, lower};
