@@ -34,6 +34,9 @@ IMPLEMENTED = [
     "QUANTIZE.int16_int8", "QUANTIZE.int16_int16",
     "RESHAPE.int8", "RESHAPE.int16",
     "SOFTMAX.int8", "SOFTMAX.int8_int16",
+    "SVDF.int8", "SVDF.int16",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM.int8",
+    "VARIABLES.int8", "VARIABLES.int16", "VARIABLES.int8_noinit",
 ]
 
 
