@@ -69,8 +69,8 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     if (!ta_run_transforms(&pass, cfg))
         return TINYAOT_ERROR_CONFIG;
 
-    TaLower lower = {.pool = pool, .diag = diag, .graph = graph, .model_path = cfg->model_path,
-                     .prefix = cfg->module_prefix};
+    TaLower lower = {.pool = pool, .diag = diag, .model = model, .graph = graph,
+                     .model_path = cfg->model_path, .prefix = cfg->module_prefix};
     if (!ta_lower_graph(&lower))
         return TINYAOT_ERROR_UNSUPPORTED;
     ta_pass_drop_dead(pool, graph);

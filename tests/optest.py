@@ -65,6 +65,9 @@ IMPLEMENTED = [
     "RELU6.int8",
     "SOFTMAX.int8", "SOFTMAX.int8_int16", "SOFTMAX.int16",
     "TANH.int8", "TANH.int16",
+    "SVDF.int8", "SVDF.int16",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM.int8",
+    "VARIABLES.int8", "VARIABLES.int16", "VARIABLES.int8_noinit",
 ]
 
 

@@ -18,6 +18,9 @@ CONVERTED = {
     "tflm_hello_world_int8": 100,
     "mlperf_tiny_ad01_int8": 100,
     "tflm_simple_add_model": 100,
+    "tflm_keyword_scrambled": 100,
+    "tflm_keyword_scrambled_8bit": 100,
+    "tflm_mnist_lstm_int8": 100,
 }
 
 
@@ -27,6 +30,33 @@ def test_model_matches_tflm(name, tmp_path):
                                     seed=2026)
     conftest.REPORTS.append(report)
     assert report.runs >= 100
+    assert report.diff["tflm"] == 0, f"{report.diff['tflm']} bytes differ from TFLite Micro"
+
+
+@pytest.mark.parametrize("name", ["tflm_keyword_scrambled", "tflm_keyword_scrambled_8bit",
+                                  "tflm_mnist_lstm_int8"])
+def test_stateful_model_internals_match_tflm(name, tmp_path):
+    """The keyword models saturate their outputs on random inputs, so the
+    comparison above sees little of their state. Here every operator output
+    and every variable tensor (the state after the run) is a model output,
+    compared over 100 consecutive runs."""
+    from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as schema
+    import flatbuffers
+
+    data = (MODELS / f"{name}.tflite").read_bytes()
+    model = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(data, 0))
+    sg = model.subgraphs[0]
+    outputs = [int(t) for t in sg.outputs]
+    for op in sg.operators:
+        outputs += [int(t) for t in op.outputs if int(t) not in outputs]
+    states = [i for i, t in enumerate(sg.tensors) if t.isVariable]
+    assert states
+    sg.outputs = outputs + [i for i in states if i not in outputs]
+    b = flatbuffers.Builder(0)
+    b.Finish(model.Pack(b), file_identifier=b"TFL3")
+    report = difftest.compare_model(bytes(b.Output()), tmp_path, n_runs=100, seed=2027,
+                                    name=f"{name} (internals)", litert=False)
+    conftest.REPORTS.append(report)
     assert report.diff["tflm"] == 0, f"{report.diff['tflm']} bytes differ from TFLite Micro"
 
 

@@ -22,5 +22,7 @@ int ta_requantize_s8_s8(const ta_quantize_params_t *p, const int8_t *input, int8
 int ta_requantize_s8_s16(const ta_quantize_params_t *p, const int8_t *input, int16_t *output);
 int ta_requantize_s16_s8(const ta_quantize_params_t *p, const int16_t *input, int8_t *output);
 int ta_requantize_s16_s16(const ta_quantize_params_t *p, const int16_t *input, int16_t *output);
+int ta_requantize_s8_s32(const ta_quantize_params_t *p, const int8_t *input, int32_t *output);
+int ta_requantize_s16_s32(const ta_quantize_params_t *p, const int16_t *input, int32_t *output);
 
 #endif /* TA_QUANTIZE_H */

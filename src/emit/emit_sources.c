@@ -172,7 +172,8 @@ static void emit_header(const Ctx *c, TaBuf *b)
                   "   hydration latch. %s_model_init calls it. */\n"
                   "int %s_context_init(%s_model_context_t *ctx);\n"
                   "/* Checks every region is bound, initializes the context, zeroes\n"
-                  "   persistent state, hydrates staged constants, then enables runs. */\n"
+                  "   persistent state, hydrates staged constants, gives state that\n"
+                  "   does not start at zero its initial value, then enables runs. */\n"
                   "int %s_model_init(%s_model_context_t *ctx);\n"
                   "/* Runs every operator once: 14 before a successful init, 200 when\n"
                   "   the hydration latch is cleared. */\n"
@@ -234,9 +235,10 @@ static void emit_internal(const Ctx *c, TaBuf *b)
     const TaGraph *g = c->in->graph;
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
-        if (op->calls.len == 0)
-            continue;
-        ta_buf_printf(b, "int %s_run(void);\n", op->symbol);
+        if (ta_op_calls_with_role(op, "init"))
+            ta_buf_printf(b, "int %s_init(void);\n", op->symbol);
+        if (ta_op_calls_with_role(op, "run"))
+            ta_buf_printf(b, "int %s_run(void);\n", op->symbol);
     }
     ta_buf_printf(b, "\n#endif /* %s_INTERNAL_H */\n", P);
 }
@@ -259,6 +261,41 @@ static void emit_param_value(TaBuf *b, const TaParam *prm)
         ta_buf_puts(b, "}");
         break;
     }
+}
+
+/* `int <symbol>_<role>(void)`: the op's calls of that role, in order,
+   stopping at the first failing one. Parameter structs are numbered by
+   position in op->calls, whatever their role. */
+static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *role)
+{
+    const int n_calls = ta_op_calls_with_role(op, role);
+    ta_buf_printf(b, "int %s_%s(void)\n{\n", op->symbol, role);
+    if (n_calls > 1)
+        ta_buf_puts(b, "    int status;\n");
+    int done = 0;
+    for (int k = 0; k < op->calls.len; k++) {
+        const TaKernelCall *call = op->calls.items[k];
+        if (strcmp(call->role, role) != 0)
+            continue;
+        bool last = ++done == n_calls;
+        const char *indent = "    ";
+        ta_buf_printf(b, "%s%s%s(", indent, last ? "return " : "status = ", call->function);
+        int n = 0;
+        if (call->params_type) {
+            ta_buf_printf(b, "&params%d", k);
+            n++;
+        }
+        for (int a = 0; a < call->args.len; a++) {
+            const TaTensor *t = call->args.items[a];
+            ta_buf_printf(b, "%s\n%s    %s", n++ ? "," : "", indent, tensor_ptr(c, t));
+            if (t)
+                ta_buf_printf(b, " /* %s */", t->id);
+        }
+        ta_buf_puts(b, ");\n");
+        if (!last)
+            ta_buf_puts(b, "    if (status != TA_OK)\n        return status;\n");
+    }
+    ta_buf_puts(b, "}\n");
 }
 
 static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
@@ -324,8 +361,16 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
         ta_buf_puts(&b, ");\n");
         if (!last)
             ta_buf_puts(&b, "    if (status != TA_OK)\n        return status;\n");
+    const TaTargetMemory *code_mem =
+        op->code_memory >= 0 ? c->in->plan->target->memories[op->code_memory] : NULL;
+    (void)code_mem;
+    if (ta_op_calls_with_role(op, "init"))
+        emit_function(c, &b, op, "init");
+    if (ta_op_calls_with_role(op, "run")) {
+        if (ta_op_calls_with_role(op, "init"))
+            ta_buf_puts(&b, "\n");
+        emit_function(c, &b, op, "run");
     }
-    ta_buf_puts(&b, "}\n");
     bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->symbol), &b);
     ta_buf_free(&b);
     return ok;
@@ -496,10 +541,12 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
         bool any = false;
         for (int i = 0; i < g->ops.len; i++) {
             const TaOp *op = TA_OP(g, i);
-            if (op->calls.len == 0) {
+            if (!ta_op_calls_with_role(op, "run")) {
                 ta_buf_printf(b, "    /* layer %d: %s needs no code (%s) */\n", i, op->type,
-                              op->outputs[0]->alias_of ? "its output shares its input's bytes"
-                                                       : "nothing to compute");
+                              op->num_outputs && op->outputs[0]->alias_of
+                                  ? "its output shares its input's bytes"
+                                  : (op->calls.len ? "it only initializes state"
+                                                   : "nothing to compute"));
                 continue;
             }
             if (!any)
@@ -517,7 +564,7 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
                   p, p, g->ops.len ? g->ops.len : 1);
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
-        if (op->calls.len)
+        if (ta_op_calls_with_role(op, "run"))
             ta_buf_printf(b, "    %s_run,\n", op->symbol);
         else
             ta_buf_printf(b, "    NULL, /* %s */\n", op->type);
@@ -597,6 +644,14 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
                          "    if (status != TA_OK)\n        return status;\n"
                          "    if (!%s_hydrated)\n        return TA_ERR_HYDRATION_FAILED;\n",
                       p, p);
+    /* State that does not start at zero bytes (zero points, initial
+       values of variables), in layer order, once constants are in place. */
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        if (ta_op_calls_with_role(op, "init"))
+            ta_buf_printf(b, "    if ((status = %s_init()) != TA_OK)\n        return status;\n",
+                          op->symbol);
+    }
     ta_buf_printf(b, "    %s_initialized = 1;\n    return TA_OK;\n}\n\n", p);
     ta_buf_printf(b, "int %s_model_run(%s_model_context_t *ctx)\n{\n"
                      "    if (ctx == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n"

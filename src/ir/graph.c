@@ -147,3 +147,11 @@ void ta_graph_compact(TaPool *pool, TaGraph *g)
     }
     g->tensors.len = n;
 }
+
+int ta_op_calls_with_role(const TaOp *op, const char *role)
+{
+    int n = 0;
+    for (int i = 0; i < op->calls.len; i++)
+        n += strcmp(((const TaKernelCall *)op->calls.items[i])->role, role) == 0;
+    return n;
+}

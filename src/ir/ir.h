@@ -123,7 +123,9 @@ typedef struct TaParam {
  * (NULL entries pass a null pointer).
  */
 typedef struct TaKernelCall {
-    const char *role;        /* "run" or "init" */
+    const char *role;        /* "run": every model run; "init": once in model_init, after
+                                persistent regions are zeroed and constants are in
+                                place (may only touch persistent and constant tensors) */
     const char *function;    /* e.g. "ta_fully_connected_s8" */
     const char *header;      /* runtime header declaring it, e.g. "kernels/ta_fully_connected.h" */
     const char *params_type; /* NULL: the kernel takes no parameter struct */
@@ -204,6 +206,8 @@ typedef struct TaModel {
 TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype dtype,
                               int rank, const int32_t *dims);
 const char *ta_op_describe(TaPool *pool, const TaOp *op); /* "operator 3 (CONV_2D)" */
+/* How many of the operator's kernel calls have this role ("run", "init"). */
+int ta_op_calls_with_role(const TaOp *op, const char *role);
 /* Renumbers layer indices and tensor indices after a pass removed items. */
 void ta_graph_compact(TaPool *pool, TaGraph *g);
 

@@ -165,6 +165,14 @@ TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *he
     return c;
 }
 
+TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const char *header,
+                           const char *params_type)
+{
+    TaKernelCall *c = ta_call(L, op, function, header, params_type);
+    c->role = "init";
+    return c;
+}
+
 static TaParam *new_param(TaLower *L, TaKernelCall *c, const char *name, TaParamKind kind)
 {
     TaParam *p = ta_alloc(L->pool, sizeof *p);

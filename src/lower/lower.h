@@ -21,6 +21,7 @@
 typedef struct TaLower {
     TaPool *pool;
     TaDiag *diag;
+    const TaModel *model; /* every subgraph (CALL_ONCE, resource variables) */
     TaGraph *graph;
     const char *model_path;
     const char *prefix;
@@ -65,10 +66,21 @@ TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes
 
 TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header,
                       const char *params_type);
+/* The same for a call made once by model_init (role "init"), after
+   persistent memory is zeroed: setting state that does not start at zero. */
+TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const char *header,
+                           const char *params_type);
 void ta_call_int(TaLower *L, TaKernelCall *c, const char *name, int64_t value);
 void ta_call_float(TaLower *L, TaKernelCall *c, const char *name, double value);
 void ta_call_ints(TaLower *L, TaKernelCall *c, const char *name, const int64_t *values, int n);
 void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t);
+
+/* ---- variables.c: state that persists between runs ----------------------- */
+
+/* A variable tensor (SVDF/LSTM state) starts where TFLite Micro resets it:
+   the zero point for int8, 0 otherwise. Adds the init call when that is
+   not all zero bytes (model_init zeroes persistent memory first). */
+void ta_init_variable_tensor(TaLower *L, TaOp *op, TaTensor *state);
 
 /* ---- quant.c: TFLite's conversion-time quantization arithmetic ---------- */
 

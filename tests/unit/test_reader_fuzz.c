@@ -41,7 +41,7 @@ static int convert_bytes(const char *label, const uint8_t *bytes, size_t size, i
         TaGraph *g = m->subgraphs.items[0];
         if (ta_pass_check(&pool, &diag, label, g)) {
             ta_pass_mark_io(g);
-            TaLower L = {.pool = &pool, .diag = &diag, .graph = g, .model_path = label,
+            TaLower L = {.pool = &pool, .diag = &diag, .model = m, .graph = g, .model_path = label,
                          .prefix = "fz"};
             if (ta_lower_graph(&L)) {
                 ta_pass_drop_dead(&pool, g);

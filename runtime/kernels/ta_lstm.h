@@ -1,0 +1,58 @@
+/*
+ * ta_lstm.h - UNIDIRECTIONAL_SEQUENCE_LSTM, integer: int8 input, output and
+ * hidden state, int8 weights, int32 biases, int16 cell state. No CIFG,
+ * peephole, projection or layer norm (TFLite Micro supports none).
+ *
+ * Per time step, as TFLite Micro's integer LSTM, for each gate g of
+ * (input, forget, cell, output):
+ *   pre_g = sat16(fc(input) + fc(hidden)), each fc requantized to Q3.12
+ *           and clamped to int16 on its own;
+ *   gate_g = sigmoid(pre_g) in Q0.15 (tanh for the cell gate);
+ *   cell = sat16(requant(forget * cell) + requant(input * cell gate)),
+ *          then clipped to +-cell_clip when the model asks;
+ *   hidden = clamp8(requant(tanh(cell) * output) + hidden_zero_point),
+ *   and the step's output row is the new hidden state.
+ * Batch-major inputs run each batch's sequence in turn (one row per step);
+ * time-major inputs run all batches together each step. The hidden and
+ * cell states persist between runs.
+ */
+#ifndef TA_LSTM_H
+#define TA_LSTM_H
+
+#include <stdint.h>
+
+typedef struct {
+    int32_t batches;
+    int32_t time_steps;
+    int32_t input_size;
+    int32_t state_size;
+    int32_t time_major;
+    int32_t input_zero_point;
+    int32_t hidden_zero_point;
+    /* Per gate (input, forget, cell, output): fc(input) and fc(hidden) to
+       the gate pre-activation scale 2^-12. */
+    int32_t input_multiplier[4];
+    int32_t input_shift[4];
+    int32_t recurrent_multiplier[4];
+    int32_t recurrent_shift[4];
+    int32_t forget_multiplier;     /* forget gate (2^-15) x cell -> cell */
+    int32_t forget_shift;
+    int32_t input_cell_multiplier; /* input gate x cell gate (2^-15 each) -> cell */
+    int32_t input_cell_shift;
+    int32_t hidden_multiplier;     /* tanh(cell) x output gate (2^-15 each) -> hidden */
+    int32_t hidden_shift;
+    int32_t use_cell_clip;
+    int32_t cell_clip;             /* quantized, applied as [-cell_clip, cell_clip] */
+    int32_t cell_tanh_multiplier;  /* cell state -> the tanh table's input */
+    int32_t cell_tanh_shift;
+} ta_lstm_params_t;
+
+/* input_weights [4][state][input], recurrent_weights [4][state][state],
+   biases [4][state], gates in the order input, forget, cell, output.
+   scratch holds 4 * rows * state_size int16 (rows: batches when
+   time-major, else 1). */
+int ta_lstm_s8(const ta_lstm_params_t *p, const int8_t *input, const int8_t *input_weights,
+               const int8_t *recurrent_weights, const int32_t *biases, int8_t *hidden_state,
+               int16_t *cell_state, int16_t *scratch, int8_t *output);
+
+#endif /* TA_LSTM_H */

@@ -1,0 +1,46 @@
+/*
+ * ta_svdf.h - SVDF (singular value decomposition filter) with int8 input
+ * and output and a state that persists between runs.
+ *
+ * The state holds, per batch and filter, the last `memory` feature
+ * values, oldest first. Each run, as TFLite Micro's integer SVDF:
+ *   1. every state row drops its oldest value;
+ *   2. feature: x = requant1(sum_c weights_feature[f][c] * (input[c] - input_zp)),
+ *      clamped to the state type, stored as state_zp + x (for int8 the
+ *      sum wraps around like TFLite's int8 store);
+ *   3. time: t[f] = sum_m weights_time[f][m] * (state[f][m] - state_zp);
+ *   4. output[u] = clamp8(requant2(bias[u] + sum over the rank filters of
+ *      unit u of t[f]) + output_zp).
+ * TFLite Micro's integer SVDF applies no fused activation: neither does
+ * this. Sums wrap modulo 2^32 as TFLite's int32 sums do in practice.
+ */
+#ifndef TA_SVDF_H
+#define TA_SVDF_H
+
+#include <stdint.h>
+
+typedef struct {
+    int32_t batches;
+    int32_t input_size;
+    int32_t filters; /* units * rank */
+    int32_t rank;
+    int32_t memory;
+    int32_t input_zero_point;
+    int32_t state_zero_point;
+    int32_t output_zero_point;
+    int32_t feature_multiplier; /* input * weights_feature -> state */
+    int32_t feature_shift;
+    int32_t output_multiplier;  /* state * weights_time -> output */
+    int32_t output_shift;
+} ta_svdf_params_t;
+
+/* int8 weights_time and state. `state` is [batches][filters][memory]. */
+int ta_svdf_s8(const ta_svdf_params_t *p, const int8_t *input, const int8_t *weights_feature,
+               const int8_t *weights_time, const int32_t *bias, int8_t *state, int8_t *output);
+
+/* int16 weights_time and state. */
+int ta_svdf_s16(const ta_svdf_params_t *p, const int8_t *input, const int8_t *weights_feature,
+                const int16_t *weights_time, const int32_t *bias, int16_t *state,
+                int8_t *output);
+
+#endif /* TA_SVDF_H */

@@ -1,0 +1,140 @@
+/*
+ * svdf.c - SVDF with int8 input, weights_feature and output, int32 bias,
+ * and int8 or int16 weights_time with an activation state of the same
+ * type (a variable tensor that persists between runs).
+ *
+ * Produces: the two requantization multipliers (feature -> state,
+ * state * weights_time -> output), and an init call that fills the state
+ * with its zero point when that is not 0 (TFLite Micro resets int8
+ * variable tensors to their zero point, every other type to 0).
+ */
+#include "lower.h"
+
+#include <math.h>
+
+enum { OPT_RANK = 0, OPT_ACTIVATION, OPT_ASYMMETRIC };
+
+typedef struct SvdfAttrs {
+    int rank;
+} SvdfAttrs;
+
+static bool parse(TaLower *L, TaOp *op)
+{
+    TaFbReader r;
+    TaFbTable t = ta_op_options(L, op, &r);
+    SvdfAttrs *a = ta_alloc(L->pool, sizeof *a);
+    a->rank = ta_fb_i32(t, OPT_RANK, 0);
+    if (r.failed)
+        return false;
+    op->attrs = a;
+    return true;
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    const SvdfAttrs *a = op->attrs;
+    if (!ta_expect_counts(L, op, 5, 5, 1))
+        return false;
+    TaTensor *in = op->inputs[0], *wf = op->inputs[1], *wt = op->inputs[2];
+    TaTensor *bias = op->inputs[3], *state = op->inputs[4], *out = op->outputs[0];
+    if (!bias) {
+        /* TFLite Micro reads the bias scale unconditionally. */
+        ta_op_error(L, op, "integer SVDF needs a bias (input 3)");
+        return false;
+    }
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, wf, "weights_feature", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, wt, "weights_time", TA_INT8, TA_INT16, -1) ||
+        !ta_expect_dtype(L, op, state, "activation_state", wt->dtype, -1) ||
+        !ta_expect_dtype(L, op, bias, "bias", TA_INT32, -1) ||
+        !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
+        !ta_expect_constant(L, op, wf, "weights_feature") ||
+        !ta_expect_constant(L, op, wt, "weights_time") ||
+        !ta_expect_constant(L, op, bias, "bias") ||
+        !ta_expect_per_tensor(L, op, in, "input") ||
+        !ta_expect_per_tensor(L, op, wf, "weights_feature") ||
+        !ta_expect_per_tensor(L, op, wt, "weights_time") ||
+        !ta_expect_per_tensor(L, op, bias, "bias") ||
+        !ta_expect_per_tensor(L, op, state, "activation_state") ||
+        !ta_expect_per_tensor(L, op, out, "output"))
+        return false;
+    if (!state->is_variable || state->kind != TA_KIND_PERSISTENT) {
+        ta_op_error(L, op, "activation_state (tensor %s) must be a variable tensor", state->id);
+        return false;
+    }
+    if (in->rank != 2 || wf->rank != 2 || wt->rank != 2 || state->rank != 2 || out->rank != 2 ||
+        bias->rank != 1) {
+        ta_op_error(L, op, "input, weights, state and output must have rank 2, bias rank 1");
+        return false;
+    }
+    const int32_t batches = in->dims[0], input_size = in->dims[1];
+    const int32_t filters = wf->dims[0], memory = wt->dims[1];
+    if (a->rank < 1 || filters % a->rank != 0) {
+        ta_op_error(L, op, "rank %d does not divide the %d filters", a->rank, (int)filters);
+        return false;
+    }
+    const int32_t units = filters / a->rank;
+    if (batches < 1 || input_size < 1 || memory < 1 || wf->dims[1] != input_size ||
+        wt->dims[0] != filters || bias->dims[0] != units || state->dims[0] != batches ||
+        (int64_t)state->dims[1] != (int64_t)memory * filters || out->dims[0] != batches ||
+        out->dims[1] != units) {
+        ta_op_error(L, op, "shapes do not fit: input %s, weights_feature %s, weights_time %s, "
+                    "bias %s, state %s, output %s",
+                    ta_shape_text(L->pool, in), ta_shape_text(L->pool, wf),
+                    ta_shape_text(L->pool, wt), ta_shape_text(L->pool, bias),
+                    ta_shape_text(L->pool, state), ta_shape_text(L->pool, out));
+        return false;
+    }
+    if (ta_zero_point(wf) != 0 || ta_zero_point(wt) != 0) {
+        ta_op_error(L, op, "weights must be symmetric (zero point 0)");
+        return false;
+    }
+    const float in_s = ta_scale(in), wf_s = ta_scale(wf), wt_s = ta_scale(wt);
+    const float st_s = ta_scale(state), out_s = ta_scale(out), bias_s = ta_scale(bias);
+    /* TFLite Micro's Prepare refuses a bias scale that is not the product
+       of the state and weights_time scales (float product, as there). */
+    const float state_time = st_s * wt_s;
+    if (!(fabs((double)bias_s - (double)state_time) < 1e-5)) {
+        ta_op_error(L, op, "bias scale %g is not state scale * weights_time scale (%g)",
+                    (double)bias_s, (double)state_time);
+        return false;
+    }
+    /* Both effective scales in double. TFLite Micro's source writes them
+       as float expressions widened to double, but the oracle (the
+       tflite-micro wheel) computes them in double: the float form changes
+       state values (checked on tflm_keyword_scrambled, operator 1's state
+       after 18 runs), so does a float product divided in double. */
+    const double scale1 = (double)in_s * (double)wf_s / (double)st_s;
+    const double scale2 = (double)st_s * (double)wt_s / (double)out_s;
+    int32_t m1, m2;
+    int s1, s2;
+    ta_quantize_multiplier(scale1, &m1, &s1);
+    ta_quantize_multiplier(scale2, &m2, &s2);
+
+    const bool wide = wt->dtype == TA_INT16;
+    TaKernelCall *c = ta_call(L, op, wide ? "ta_svdf_s16" : "ta_svdf_s8",
+                              "runtime/kernels/ta_svdf.h", "ta_svdf_params_t");
+    ta_call_int(L, c, "batches", batches);
+    ta_call_int(L, c, "input_size", input_size);
+    ta_call_int(L, c, "filters", filters);
+    ta_call_int(L, c, "rank", a->rank);
+    ta_call_int(L, c, "memory", memory);
+    ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
+    ta_call_int(L, c, "state_zero_point", ta_zero_point(state));
+    ta_call_int(L, c, "output_zero_point", ta_zero_point(out));
+    ta_call_int(L, c, "feature_multiplier", m1);
+    ta_call_int(L, c, "feature_shift", s1);
+    ta_call_int(L, c, "output_multiplier", m2);
+    ta_call_int(L, c, "output_shift", s2);
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, wf);
+    ta_call_arg(L, c, wt);
+    ta_call_arg(L, c, bias);
+    ta_call_arg(L, c, state);
+    ta_call_arg(L, c, out);
+
+    ta_init_variable_tensor(L, op, state);
+    return true;
+}
+
+const TaOpDef ta_op_svdf = {27, "SVDF", parse, lower};

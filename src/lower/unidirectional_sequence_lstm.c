@@ -1,0 +1,255 @@
+/*
+ * unidirectional_sequence_lstm.c - UNIDIRECTIONAL_SEQUENCE_LSTM in the
+ * integer form TFLite's converter writes for int8 models and TFLite Micro
+ * runs: int8 input/output/hidden state, int8 per-tensor weights, int32
+ * biases, int16 cell state with a power-of-two scale, TANH cell
+ * activation; no CIFG, peephole, projection or layer norm. The hidden
+ * (18) and cell (19) states are variable tensors that persist between
+ * runs. The intermediates are not read (TFLite Micro does not read them).
+ *
+ * Produces: the 8 gate fully-connected multipliers (to the fixed gate
+ * input scale 2^-12), the 3 elementwise products' multipliers (gate
+ * outputs have the fixed scale 2^-15), the quantized cell clip and the
+ * cell tanh's input scaling; the weights and biases of the four gates
+ * gathered into three local constants (the originals are then dropped).
+ */
+#include "lower.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { OPT_ACTIVATION = 0, OPT_CELL_CLIP, OPT_PROJ_CLIP, OPT_TIME_MAJOR, OPT_ASYMMETRIC,
+       OPT_DIAGONAL };
+
+/* Operand numbers (LiteRT's LSTM layout). */
+enum { IN_INPUT = 0, IN_W_INPUT = 1, IN_W_RECURRENT = 5, IN_PEEPHOLE = 9, IN_BIAS = 12,
+       IN_PROJECTION = 16, IN_HIDDEN = 18, IN_CELL = 19, IN_LAYER_NORM = 20, NUM_INPUTS = 24 };
+
+typedef struct LstmAttrs {
+    int activation;
+    float cell_clip;
+    bool time_major;
+} LstmAttrs;
+
+static bool parse(TaLower *L, TaOp *op)
+{
+    TaFbReader r;
+    TaFbTable t = ta_op_options(L, op, &r);
+    LstmAttrs *a = ta_alloc(L->pool, sizeof *a);
+    a->activation = ta_fb_i8(t, OPT_ACTIVATION, 0);
+    a->cell_clip = ta_fb_f32(t, OPT_CELL_CLIP, 0.0f);
+    a->time_major = ta_fb_bool(t, OPT_TIME_MAJOR, false);
+    if (r.failed)
+        return false;
+    op->attrs = a;
+    return true;
+}
+
+static bool check_weights(TaLower *L, TaOp *op, const TaTensor *w, const char *role, int32_t rows,
+                          int32_t cols)
+{
+    if (!ta_expect_dtype(L, op, w, role, TA_INT8, -1) || !ta_expect_constant(L, op, w, role) ||
+        !ta_expect_per_tensor(L, op, w, role))
+        return false;
+    if (w->rank != 2 || w->dims[0] != rows || w->dims[1] != cols) {
+        ta_op_error(L, op, "%s (tensor %s) is %s, expected [%d,%d]", role, w->id,
+                    ta_shape_text(L->pool, w), (int)rows, (int)cols);
+        return false;
+    }
+    if (ta_zero_point(w) != 0) {
+        ta_op_error(L, op, "%s (tensor %s) must be symmetric (zero point 0)", role, w->id);
+        return false;
+    }
+    return true;
+}
+
+/* in_scale * weight_scale / 2^-12 in double, as TFLite Micro's gate
+   fully-connected Prepare. */
+static void gate_multiplier(const TaTensor *in, const TaTensor *w, int64_t *m, int64_t *s)
+{
+    const double gate_input_scale = 1.0 / 4096.0;
+    int32_t mult;
+    int shift;
+    ta_quantize_multiplier((double)ta_scale(in) * (double)ta_scale(w) / gate_input_scale, &mult,
+                           &shift);
+    *m = mult;
+    *s = shift;
+}
+
+static void product_multiplier(double a, double b, double out, int32_t *m, int32_t *s)
+{
+    int shift;
+    ta_quantize_multiplier(a * b / out, m, &shift);
+    *s = shift;
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    const LstmAttrs *a = op->attrs;
+    if (op->num_inputs != NUM_INPUTS || op->num_outputs != 1) {
+        ta_op_error(L, op, "has %d inputs and %d outputs, expected 24 and 1", op->num_inputs,
+                    op->num_outputs);
+        return false;
+    }
+    static const char *const gate_names[4] = {"input", "forget", "cell", "output"};
+    for (int i = 0; i < NUM_INPUTS; i++) {
+        const bool variant_part = (i >= IN_PEEPHOLE && i < IN_BIAS) ||
+                                  (i >= IN_PROJECTION && i < IN_HIDDEN) || i >= IN_LAYER_NORM;
+        if (variant_part && op->inputs[i]) {
+            ta_op_error(L, op, "input %d is present: peephole, projection and layer norm LSTMs "
+                        "are not supported (nor by TFLite Micro)", i);
+            return false;
+        }
+        if (!variant_part && !op->inputs[i]) {
+            ta_op_error(L, op, "input %d is missing: CIFG LSTMs are not supported (nor by "
+                        "TFLite Micro)", i);
+            return false;
+        }
+    }
+    if (a->activation != TA_ACT_TANH) {
+        ta_op_error(L, op, "cell activation %s is not supported; TANH is",
+                    ta_activation_name(a->activation));
+        return false;
+    }
+    TaTensor *in = op->inputs[IN_INPUT], *hidden = op->inputs[IN_HIDDEN];
+    TaTensor *cell = op->inputs[IN_CELL], *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, hidden, "hidden state", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, cell, "cell state", TA_INT16, -1) ||
+        !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
+        !ta_expect_per_tensor(L, op, in, "input") ||
+        !ta_expect_per_tensor(L, op, hidden, "hidden state") ||
+        !ta_expect_per_tensor(L, op, cell, "cell state"))
+        return false;
+    if (!hidden->is_variable || !cell->is_variable) {
+        ta_op_error(L, op, "the hidden and cell states must be variable tensors");
+        return false;
+    }
+    if (in->rank != 3 || hidden->rank != 2 || out->rank != 3) {
+        ta_op_error(L, op, "input and output need rank 3 and the hidden state rank 2");
+        return false;
+    }
+    const int32_t batches = a->time_major ? in->dims[1] : in->dims[0];
+    const int32_t steps = a->time_major ? in->dims[0] : in->dims[1];
+    const int32_t n_in = in->dims[2], n_cell = hidden->dims[1];
+    const size_t state_elems = (size_t)batches * (size_t)n_cell;
+    if (n_in < 1 || n_cell < 1 || ta_tensor_elements(hidden) != state_elems ||
+        ta_tensor_elements(cell) != state_elems || out->dims[0] != in->dims[0] ||
+        out->dims[1] != in->dims[1] || out->dims[2] != n_cell) {
+        ta_op_error(L, op, "shapes do not fit: input %s, hidden state %s, cell state %s, "
+                    "output %s", ta_shape_text(L->pool, in), ta_shape_text(L->pool, hidden),
+                    ta_shape_text(L->pool, cell), ta_shape_text(L->pool, out));
+        return false;
+    }
+    for (int g = 0; g < 4; g++) {
+        TaTensor *bias = op->inputs[IN_BIAS + g];
+        const char *bias_role = ta_format(L->pool, "%s gate bias", gate_names[g]);
+        if (!check_weights(L, op, op->inputs[IN_W_INPUT + g],
+                           ta_format(L->pool, "input to %s weights", gate_names[g]), n_cell,
+                           n_in) ||
+            !check_weights(L, op, op->inputs[IN_W_RECURRENT + g],
+                           ta_format(L->pool, "recurrent to %s weights", gate_names[g]), n_cell,
+                           n_cell) ||
+            !ta_expect_dtype(L, op, bias, bias_role, TA_INT32, -1) ||
+            !ta_expect_constant(L, op, bias, bias_role))
+            return false;
+        if (bias->rank != 1 || bias->dims[0] != n_cell) {
+            ta_op_error(L, op, "%s (tensor %s) is %s, expected [%d]", bias_role, bias->id,
+                        ta_shape_text(L->pool, bias), (int)n_cell);
+            return false;
+        }
+    }
+
+    /* The cell scale must be 2^power: TFLite Micro's integer tanh of the
+       cell only shifts. Rounded in float, as its CheckedLog2. */
+    const float cell_scale = ta_scale(cell);
+    const float log2_scale = logf(cell_scale) * (1.0f / logf(2.0f));
+    const float power_f = roundf(log2_scale);
+    const int power = (int)power_f;
+    if (!(fabsf(log2_scale - power_f) < 1e-3f) || power < -43 || power > 1) {
+        ta_op_error(L, op, "cell state scale %g is not a power of two in [2^-43, 2]",
+                    (double)cell_scale);
+        return false;
+    }
+    /* The tanh table's input is Q3.12 scaled by 3: from Q(15+power) that
+       is a shift by 12 + power. */
+    const int tanh_shift = 15 + power - 3;
+    const int64_t cell_tanh_multiplier = tanh_shift >= 0 ? (int64_t)3 << tanh_shift : 3;
+    const int64_t cell_tanh_shift = tanh_shift >= 0 ? 0 : -tanh_shift;
+    /* Truncated toward zero after clamping, as TFLite Micro does. */
+    double clip = (double)a->cell_clip / (double)cell_scale;
+    clip = clip < -32768.0 ? -32768.0 : (clip > 32767.0 ? 32767.0 : clip);
+    const int16_t quantized_clip = (int16_t)clip;
+
+    int64_t in_m[4], in_s[4], rec_m[4], rec_s[4];
+    for (int g = 0; g < 4; g++) {
+        gate_multiplier(in, op->inputs[IN_W_INPUT + g], &in_m[g], &in_s[g]);
+        gate_multiplier(hidden, op->inputs[IN_W_RECURRENT + g], &rec_m[g], &rec_s[g]);
+    }
+    /* Gate outputs are Q0.15 (scale 2^-15); products in double, as
+       TFLite Micro's CreateInterGateMulParams. */
+    const double gate_out = 1.0 / 32768.0;
+    int32_t forget_m, forget_s, input_m, input_s, hidden_m, hidden_s;
+    product_multiplier(gate_out, (double)cell_scale, (double)cell_scale, &forget_m, &forget_s);
+    product_multiplier(gate_out, gate_out, (double)cell_scale, &input_m, &input_s);
+    product_multiplier(gate_out, gate_out, (double)ta_scale(hidden), &hidden_m, &hidden_s);
+
+    /* The four gates' weights and biases, gate after gate. */
+    const size_t in_w = (size_t)n_cell * (size_t)n_in, rec_w = (size_t)n_cell * (size_t)n_cell;
+    uint8_t *w_in = ta_alloc(L->pool, 4 * in_w);
+    uint8_t *w_rec = ta_alloc(L->pool, 4 * rec_w);
+    uint8_t *biases = ta_alloc(L->pool, 4 * (size_t)n_cell * 4);
+    for (int g = 0; g < 4; g++) {
+        memcpy(w_in + g * in_w, op->inputs[IN_W_INPUT + g]->data, in_w);
+        memcpy(w_rec + g * rec_w, op->inputs[IN_W_RECURRENT + g]->data, rec_w);
+        memcpy(biases + (size_t)g * (size_t)n_cell * 4, op->inputs[IN_BIAS + g]->data,
+               (size_t)n_cell * 4);
+    }
+    TaTensor *t_in = ta_local_constant(L, op, "input_weights", TA_INT8, (int32_t)(4 * in_w), w_in);
+    TaTensor *t_rec = ta_local_constant(L, op, "recurrent_weights", TA_INT8,
+                                        (int32_t)(4 * rec_w), w_rec);
+    TaTensor *t_bias = ta_local_constant(L, op, "biases", TA_INT32, 4 * n_cell, biases);
+    const int32_t rows = a->time_major ? batches : 1;
+    TaTensor *scratch = ta_local_scratch(L, op, "gates", 4 * rows * n_cell * 2);
+    scratch->dtype = TA_INT16; /* the kernel's view of the bytes */
+    scratch->dims[0] = 4 * rows * n_cell;
+
+    TaKernelCall *c = ta_call(L, op, "ta_lstm_s8", "runtime/kernels/ta_lstm.h",
+                              "ta_lstm_params_t");
+    ta_call_int(L, c, "batches", batches);
+    ta_call_int(L, c, "time_steps", steps);
+    ta_call_int(L, c, "input_size", n_in);
+    ta_call_int(L, c, "state_size", n_cell);
+    ta_call_int(L, c, "time_major", a->time_major);
+    ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
+    ta_call_int(L, c, "hidden_zero_point", ta_zero_point(hidden));
+    ta_call_ints(L, c, "input_multiplier", in_m, 4);
+    ta_call_ints(L, c, "input_shift", in_s, 4);
+    ta_call_ints(L, c, "recurrent_multiplier", rec_m, 4);
+    ta_call_ints(L, c, "recurrent_shift", rec_s, 4);
+    ta_call_int(L, c, "forget_multiplier", forget_m);
+    ta_call_int(L, c, "forget_shift", forget_s);
+    ta_call_int(L, c, "input_cell_multiplier", input_m);
+    ta_call_int(L, c, "input_cell_shift", input_s);
+    ta_call_int(L, c, "hidden_multiplier", hidden_m);
+    ta_call_int(L, c, "hidden_shift", hidden_s);
+    ta_call_int(L, c, "use_cell_clip", a->cell_clip > 0.0f);
+    ta_call_int(L, c, "cell_clip", quantized_clip);
+    ta_call_int(L, c, "cell_tanh_multiplier", cell_tanh_multiplier);
+    ta_call_int(L, c, "cell_tanh_shift", cell_tanh_shift);
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, t_in);
+    ta_call_arg(L, c, t_rec);
+    ta_call_arg(L, c, t_bias);
+    ta_call_arg(L, c, hidden);
+    ta_call_arg(L, c, cell);
+    ta_call_arg(L, c, scratch);
+    ta_call_arg(L, c, out);
+
+    ta_init_variable_tensor(L, op, hidden);
+    ta_init_variable_tensor(L, op, cell);
+    return true;
+}
+
+const TaOpDef ta_op_unidirectional_sequence_lstm = {44, "UNIDIRECTIONAL_SEQUENCE_LSTM", parse,
+                                                    lower};
