@@ -335,40 +335,15 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
         }
         ta_buf_puts(&b, "};\n\n");
     }
-    if (op->code_memory >= 0)
-        ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(\"%s\")\n",
-                      ta_memory_name(op->code_memory),
-                      c->in->plan->target->memories[op->code_memory]->code_section);
-    ta_buf_printf(&b, "int %s_run(void)\n{\n", op->symbol);
-    if (op->calls.len > 1)
-        ta_buf_puts(&b, "    int status;\n");
-    for (int k = 0; k < op->calls.len; k++) {
-        const TaKernelCall *call = op->calls.items[k];
-        bool last = k == op->calls.len - 1;
-        const char *indent = "    ";
-        ta_buf_printf(&b, "%s%s%s(", indent, last ? "return " : "status = ", call->function);
-        int n = 0;
-        if (call->params_type) {
-            ta_buf_printf(&b, "&params%d", k);
-            n++;
-        }
-        for (int a = 0; a < call->args.len; a++) {
-            const TaTensor *t = call->args.items[a];
-            ta_buf_printf(&b, "%s\n%s    %s", n++ ? "," : "", indent, tensor_ptr(c, t));
-            if (t)
-                ta_buf_printf(&b, " /* %s */", t->id);
-        }
-        ta_buf_puts(&b, ");\n");
-        if (!last)
-            ta_buf_puts(&b, "    if (status != TA_OK)\n        return status;\n");
-    const TaTargetMemory *code_mem =
-        op->code_memory >= 0 ? c->in->plan->target->memories[op->code_memory] : NULL;
-    (void)code_mem;
     if (ta_op_calls_with_role(op, "init"))
         emit_function(c, &b, op, "init");
     if (ta_op_calls_with_role(op, "run")) {
         if (ta_op_calls_with_role(op, "init"))
             ta_buf_puts(&b, "\n");
+        if (op->code_memory >= 0)
+            ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(\"%s\")\n",
+                          ta_memory_name(op->code_memory),
+                          c->in->plan->target->memories[op->code_memory]->code_section);
         emit_function(c, &b, op, "run");
     }
     bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->symbol), &b);
