@@ -26,7 +26,7 @@ def _reports(tr):
     tr.write_line(f"{'model':44} {'runs':>5} {'bytes':>9} {'TFLM':>6} {'LiteRT':>7}  notes")
     for r in REPORTS:
         lite = "n/a" if r.diff["litert"] is None else str(r.diff["litert"])
-        tr.write_line(f"{r.name:44} {r.runs:5} {r.bytes:9} {r.diff['tflm']:6} {lite:>7}  {r.notes}")
+        tr.write_line(f"{r.name:44} {r.runs:5} {r.bytes:9} {r.diff['tflm']:6} {lite:>7}  {r.notes[:60]}")
 
 
 def _arenas(tr):

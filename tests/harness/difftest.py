@@ -70,5 +70,5 @@ def compare_model(model, workdir, n_runs=100, seed=1, name=None, keys=None, pref
         except (oracle.OracleUnsupported, oracle.OracleCrash) as e:
             # A second opinion only: LiteRT aborts on some models TFLM runs
             # (int8-state SVDF, tflm_keyword_scrambled_8bit).
-            notes = "LiteRT cannot run it: " + str(e).splitlines()[0]
+            notes = "LiteRT cannot run it: " + str(e).splitlines()[0][:120]
     return Report(name, len(runs), total, diff, notes)
