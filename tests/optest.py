@@ -28,12 +28,33 @@ from tests.harness import difftest, oracle
 # Variants whose operators tinyaot lowers today; `--variants implemented`
 # runs these. Every variant of tests/gen belongs here once its operator is in.
 IMPLEMENTED = [
+    "CAST.bool_f32", "CAST.bool_int16", "CAST.bool_int32", "CAST.bool_int8", "CAST.f32_int16",
+    "CAST.f32_int32", "CAST.f32_int8", "CAST.int16_f32", "CAST.int16_int32", "CAST.int16_int8",
+    "CAST.int32_f32", "CAST.int32_int16", "CAST.int32_int8", "CAST.int8_f32", "CAST.int8_int16",
+    "CAST.int8_int32",
+    "CONCATENATION.int8", "CONCATENATION.int16",
+    "DEPTH_TO_SPACE.int8",
     "DEQUANTIZE.int8", "DEQUANTIZE.int16",
+    "EXPAND_DIMS.int8",
     "FULLY_CONNECTED.int8", "FULLY_CONNECTED.int16",
+    "GATHER.int8",
+    "PACK.int8",
+    "PAD.int8",
+    "PADV2.int8",
     "QUANTIZE.f32_int8", "QUANTIZE.f32_int16", "QUANTIZE.int8_int8", "QUANTIZE.int8_int16",
     "QUANTIZE.int16_int8", "QUANTIZE.int16_int16",
     "RESHAPE.int8", "RESHAPE.int16",
+    "RESIZE_BILINEAR.int8",
+    "RESIZE_NEAREST_NEIGHBOR.int8",
+    "SLICE.int8",
     "SOFTMAX.int8", "SOFTMAX.int8_int16",
+    "SPACE_TO_DEPTH.int8",
+    "SPLIT.int8",
+    "SPLIT_V.int8",
+    "SQUEEZE.int8",
+    "STRIDED_SLICE.int8",
+    "TRANSPOSE.int8",
+    "UNPACK.int8",
 ]
 
 

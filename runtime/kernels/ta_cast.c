@@ -17,12 +17,18 @@ static int16_t wrap_s16(int32_t v)
     return (int16_t)(low >= 0x8000 ? low - 0x10000 : low);
 }
 
-static int32_t f32_s32(float v)
+/* Truncation toward zero, saturated to [lo, hi]; NaN is 0. Every
+   comparison is exact in float, and (int32_t)v is only reached inside the
+   range, where C defines it. */
+static int32_t f32_sat(float v, int32_t lo, int32_t hi)
 {
-    /* -2^31 <= v < 2^31, false for NaN: the truncation is defined. */
-    if (v >= -2147483648.0f && v < 2147483648.0f)
-        return (int32_t)v;
-    return INT32_MIN;
+    if (v != v)
+        return 0;
+    if (v >= (float)hi) /* for int32, (float)hi is 2^31 */
+        return hi;
+    if (v <= (float)lo)
+        return lo;
+    return (int32_t)v;
 }
 
 #define TA_CAST_DEFINE(name, from_t, to_t, convert)                         \
@@ -37,8 +43,9 @@ static int32_t f32_s32(float v)
 #define TO_S16(v) wrap_s16((int32_t)(v))
 #define TO_S32(v) ((int32_t)(v))
 #define TO_F32(v) ((float)(v))
-#define F32_S8(v) wrap_s8(f32_s32(v))
-#define F32_S16(v) wrap_s16(f32_s32(v))
+#define F32_S8(v) ((int8_t)f32_sat(v, INT8_MIN, INT8_MAX))
+#define F32_S16(v) ((int16_t)f32_sat(v, INT16_MIN, INT16_MAX))
+#define F32_S32(v) f32_sat(v, INT32_MIN, INT32_MAX)
 #define BOOL_INT(v) ((v) ? 1 : 0)
 
 TA_CAST_DEFINE(ta_cast_s8_s16, int8_t, int16_t, TO_S32)
@@ -52,7 +59,7 @@ TA_CAST_DEFINE(ta_cast_s32_s16, int32_t, int16_t, TO_S16)
 TA_CAST_DEFINE(ta_cast_s32_f32, int32_t, float, TO_F32)
 TA_CAST_DEFINE(ta_cast_f32_s8, float, int8_t, F32_S8)
 TA_CAST_DEFINE(ta_cast_f32_s16, float, int16_t, F32_S16)
-TA_CAST_DEFINE(ta_cast_f32_s32, float, int32_t, f32_s32)
+TA_CAST_DEFINE(ta_cast_f32_s32, float, int32_t, F32_S32)
 TA_CAST_DEFINE(ta_cast_bool_s8, bool, int8_t, BOOL_INT)
 TA_CAST_DEFINE(ta_cast_bool_s16, bool, int16_t, BOOL_INT)
 TA_CAST_DEFINE(ta_cast_bool_s32, bool, int32_t, BOOL_INT)

@@ -1,12 +1,12 @@
 /*
  * ta_cast.h - CAST between bool, int8, int16, int32 and float32, element
- * by element as TFLite Micro's static_cast on the oracle's x86-64 build:
+ * by element as the oracle (the tflite-micro wheel) converts:
  *   integer -> narrower integer keeps the low bits (two's complement wrap);
  *   integer -> float rounds to nearest;
- *   float -> integer truncates toward zero; a NaN or a value outside int32
- *     gives INT32_MIN (what x86's conversion instruction returns), then
- *     narrower targets keep its low bits. C leaves those cases undefined;
- *     here they are defined.
+ *   float -> integer truncates toward zero and saturates to the target's
+ *     range, NaN gives 0 (the wheel does this, not the plain static_cast
+ *     of TFLite Micro's source, which C and C++ leave undefined outside
+ *     the range; LiteRT differs only on NaN, giving the maximum);
  *   bool -> anything is 0 or 1. Quantization parameters are ignored.
  */
 #ifndef TA_CAST_H
