@@ -142,3 +142,37 @@ def test_gather_runtime_index_out_of_range_fails_the_run(tmp_path):
     idx[1, 2] = 5
     with pytest.raises(RuntimeError, match="model_run"):
         module.run(m, exe, [[np.zeros((2, 5, 3), np.int8), idx]])
+
+
+@pytest.mark.parametrize("kind", ["RESHAPE", "SQUEEZE", "EXPAND_DIMS"])
+@pytest.mark.parametrize("mode", ["from_input", "to_output", "fanout"])
+def test_reshape_like_at_graph_edges(kind, mode, tmp_path):
+    """The reshape reads the graph input, writes a graph output, or its
+    input also feeds a second output: aliased or not, values are TFLM's."""
+    b = ModelBuilder()
+    shape = [3, 1, 4]
+    q1, q2 = Q(0.05, 3), Q(0.07, -4)
+    x = b.tensor(shape, "int8", q1, name="input")
+    src = x if mode == "from_input" else _requant(b, x, shape, q2, "before")
+    q = q1 if mode == "from_input" else q2
+    if kind == "RESHAPE":
+        out_shape = [12]
+        r = b.tensor(out_shape, "int8", q, name="moved")
+        b.op("RESHAPE", [src], [r], "ReshapeOptions", newShape=out_shape)
+    elif kind == "SQUEEZE":
+        out_shape = [3, 4]
+        r = b.tensor(out_shape, "int8", q, name="moved")
+        b.op("SQUEEZE", [src], [r], "SqueezeOptions", squeezeDims=[])
+    else:
+        out_shape = [3, 1, 4, 1]
+        ax = b.const(np.array(3, np.int32), "int32", name="axis")
+        r = b.tensor(out_shape, "int8", q, name="moved")
+        b.op("EXPAND_DIMS", [src, ax], [r])
+    outputs = [r]
+    if mode != "to_output":
+        outputs = [_requant(b, r, out_shape, Q(0.11, 9), "after")]
+    if mode == "fanout":
+        outputs.append(_requant(b, src, shape, Q(0.03, -1), "other"))
+    report = difftest.compare_model(b.build([x], outputs), tmp_path, n_runs=5, seed=4,
+                                    litert=False)
+    assert report.diff["tflm"] == 0
