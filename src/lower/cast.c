@@ -1,0 +1,47 @@
+/*
+ * cast.c - CAST between bool, int8, int16, int32 and float32 (see
+ * runtime/kernels/ta_cast.h for the conversion rules). Like TFLite Micro,
+ * it converts stored values and ignores quantization parameters. A cast
+ * to the same type is a RESHAPE.
+ */
+#include "copy_nd.h"
+
+static const char *suffix(TaDtype t)
+{
+    switch (t) {
+    case TA_INT8: return "s8";
+    case TA_INT16: return "s16";
+    case TA_INT32: return "s32";
+    case TA_FLOAT32: return "f32";
+    case TA_BOOL: return "bool";
+    default: return NULL;
+    }
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    if (!ta_expect_counts(L, op, 1, 1, 1))
+        return false;
+    TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, in, "input", TA_BOOL, TA_INT8, TA_INT16, TA_INT32, TA_FLOAT32,
+                         -1) ||
+        !ta_expect_dtype(L, op, out, "output", TA_INT8, TA_INT16, TA_INT32, TA_FLOAT32, -1))
+        return false;
+    if (ta_tensor_elements(in) != ta_tensor_elements(out)) {
+        ta_op_error(L, op, "input %s and output %s differ in size", ta_shape_text(L->pool, in),
+                    ta_shape_text(L->pool, out));
+        return false;
+    }
+    if (in->dtype == out->dtype)
+        return ta_lower_reshape_like(L, op);
+    TaKernelCall *c = ta_call(L, op,
+                              ta_format(L->pool, "ta_cast_%s_%s", suffix(in->dtype),
+                                        suffix(out->dtype)),
+                              "runtime/kernels/ta_cast.h", "ta_cast_params_t");
+    ta_call_int(L, c, "count", (int64_t)ta_tensor_elements(in));
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, out);
+    return true;
+}
+
+const TaOpDef ta_op_cast = {53, "CAST", NULL, lower};
