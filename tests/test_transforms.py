@@ -102,10 +102,10 @@ def test_fuse_activations(tmp_path):
 
 
 def test_fuse_activations_off_keeps_the_operators(tmp_path):
-    with pytest.raises(module.ConvertError) as e:
-        module.convert(_write(tmp_path, relu_chain_model()), tmp_path / "off",
-                       keys={"transforms": ["FOLD_STATIC_SHAPE_EXPRESSIONS"]})
-    assert "RELU" in e.value.stderr
+    views = convert_and_compare(tmp_path, relu_chain_model(),
+                                keys={"transforms": ["FOLD_STATIC_SHAPE_EXPRESSIONS"]})
+    assert [op["type"] for op in views["operators"]] == [
+        "FULLY_CONNECTED", "RELU", "FULLY_CONNECTED", "RELU6", "FULLY_CONNECTED", "RELU"]
 
 
 def test_unknown_transform_is_an_error(tmp_path):
@@ -120,3 +120,33 @@ def _write(tmp_path, data):
     p = tmp_path / "model.tflite"
     p.write_bytes(data)
     return p
+
+
+def test_depthwise_to_conv(tmp_path):
+    """micro_speech starts with a depthwise convolution over one input
+    channel: it is generated as CONV_2D, keeps its model index, and the model
+    stays bit-exact; with the transform off it stays DEPTHWISE_CONV_2D."""
+    path = module.MODELS / "tflm_micro_speech_quantized.tflite"
+    on = difftest.compare_model(path, tmp_path / "on", n_runs=30, seed=4)
+    off = difftest.compare_model(path, tmp_path / "off", n_runs=30, seed=4,
+                                 keys={"transforms": {"DEPTHWISE_TO_CONV": False}})
+    assert on.diff["tflm"] == 0 and off.diff["tflm"] == 0
+    v_on = json.loads((tmp_path / "on" / "module" / "m_views.json").read_text())
+    v_off = json.loads((tmp_path / "off" / "module" / "m_views.json").read_text())
+    first_off = [op for op in v_off["operators"] if op["type"] == "DEPTHWISE_CONV_2D"][0]
+    first_on = v_on["operators"][first_off["layer_index"]]
+    index = first_off["source_indices"]
+    assert (first_on["type"], first_on["source_indices"]) == ("CONV_2D", index)
+    assert first_on["symbol"] == f"m_conv_2d_{index[0]}"
+    assert first_on["macs"] == first_off["macs"] and first_on["parameters"] == first_off["parameters"]
+
+
+def test_depthwise_to_conv_on_generated_chains(tmp_path):
+    from tests.gen import variants
+    v = variants.ALL["CHAIN.dw_conv"]
+    rng = np.random.default_rng(21)
+    for i in range(8):
+        case = v.draw(rng)
+        views = convert_and_compare(tmp_path, case.model, name=f"c{i}")
+        types = [op["type"] for op in views["operators"]]
+        assert "DEPTHWISE_CONV_2D" not in types and "CONV_2D" in types, types

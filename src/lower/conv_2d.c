@@ -40,6 +40,19 @@ static bool parse(TaLower *L, TaOp *op)
     return true;
 }
 
+void *ta_conv_2d_attrs(TaPool *pool, int padding, int32_t stride_w, int32_t stride_h,
+                       int32_t dilation_w, int32_t dilation_h, int activation)
+{
+    ConvAttrs *a = ta_alloc(pool, sizeof *a);
+    a->padding = padding;
+    a->stride_w = stride_w;
+    a->stride_h = stride_h;
+    a->dilation_w = dilation_w;
+    a->dilation_h = dilation_h;
+    a->activation = activation;
+    return a;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     const ConvAttrs *a = op->attrs;

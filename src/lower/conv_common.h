@@ -42,4 +42,9 @@ bool ta_conv_requant(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w
 bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels,
                   int64_t **values);
 
+/* CONV_2D's attributes, for a transform that creates a CONV_2D (its
+   lowering then skips the options table). */
+void *ta_conv_2d_attrs(TaPool *pool, int padding, int32_t stride_w, int32_t stride_h,
+                       int32_t dilation_w, int32_t dilation_h, int activation);
+
 #endif /* TA_CONV_COMMON_H */

@@ -11,6 +11,7 @@ typedef struct Transform {
 /* In the order they run. */
 static const Transform transforms[] = {
     {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes},
+    {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv},
     {"FUSE_ACTIVATIONS", ta_fuse_activations},
 };
 

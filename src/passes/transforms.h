@@ -27,5 +27,6 @@ bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg);
 
 bool ta_fold_static_shapes(TaPassCtx *ctx);
 bool ta_fuse_activations(TaPassCtx *ctx);
+bool ta_depthwise_to_conv(TaPassCtx *ctx);
 
 #endif /* TA_TRANSFORMS_H */

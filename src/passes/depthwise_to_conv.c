@@ -1,0 +1,81 @@
+/*
+ * depthwise_to_conv.c - DEPTHWISE_TO_CONV: a depthwise convolution over a
+ * single input channel is a plain convolution with depth_multiplier output
+ * channels. Rewritten as CONV_2D (the views report that type and keep the
+ * model operator index), it runs on the convolution kernel. The weights
+ * [1, kh, kw, oc] become [oc, kh, kw, 1] (the same bytes transposed) with
+ * per-channel scales along axis 0; requantization, padding and the
+ * activation are computed the same way for both operators in TFLite, and
+ * integer sums do not depend on their order, so outputs are identical.
+ */
+#include "transforms.h"
+
+#include "../lower/conv_common.h"
+#include "../model/fb.h"
+
+#include <string.h>
+
+enum { OP_CONV_2D = 3, OP_DEPTHWISE_CONV_2D = 4 };
+enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_DEPTH_MULTIPLIER, OPT_ACTIVATION,
+       OPT_DILATION_W, OPT_DILATION_H };
+
+/* Tensors read by more than one operator cannot be rewritten in place. */
+static int readers(const TaGraph *g, const TaTensor *t)
+{
+    int n = 0;
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        for (int k = 0; k < op->num_inputs; k++)
+            n += op->inputs[k] == t;
+    }
+    return n;
+}
+
+static bool rewrite(TaPassCtx *ctx, TaOp *op)
+{
+    if (op->num_inputs < 2 || op->num_outputs != 1 || !op->inputs[0] || !op->inputs[1])
+        return false;
+    TaTensor *in = op->inputs[0], *w = op->inputs[1];
+    if (in->rank != 4 || in->dims[3] != 1 || w->rank != 4 || w->dims[0] != 1 || !w->data ||
+        w->dtype != TA_INT8 || readers(ctx->graph, w) != 1)
+        return false;
+    TaFbReader r = {.buf = op->options_buf, .len = op->options_buf_len,
+                    .path = ctx->model_path, .diag = ctx->diag};
+    TaFbTable t = op->options_pos ? ta_fb_table_at(&r, op->options_pos) : (TaFbTable){.r = &r};
+    int padding = ta_fb_i8(t, OPT_PADDING, 0);
+    int32_t stride_w = ta_fb_i32(t, OPT_STRIDE_W, 0), stride_h = ta_fb_i32(t, OPT_STRIDE_H, 0);
+    int activation = ta_fb_i8(t, OPT_ACTIVATION, 0);
+    int32_t dil_w = ta_fb_i32(t, OPT_DILATION_W, 1), dil_h = ta_fb_i32(t, OPT_DILATION_H, 1);
+    if (r.failed)
+        return false;
+    const int32_t kh = w->dims[1], kw = w->dims[2], oc = w->dims[3];
+    if (w->quant && w->quant->num_scales > 1 && w->quant->axis != 3)
+        return false;
+    /* [1][kh][kw][oc] -> [oc][kh][kw][1] */
+    int8_t *data = ta_alloc(ctx->pool, (size_t)kh * kw * oc + 1);
+    const int8_t *src = (const int8_t *)w->data;
+    for (int32_t y = 0; y < kh; y++)
+        for (int32_t x = 0; x < kw; x++)
+            for (int32_t c = 0; c < oc; c++)
+                data[((size_t)c * kh + y) * kw + x] = src[((size_t)y * kw + x) * oc + c];
+    w->data = (const uint8_t *)data;
+    w->dims[0] = oc;
+    w->dims[3] = 1;
+    if (w->quant && w->quant->num_scales > 1)
+        w->quant->axis = 0;
+    op->builtin = OP_CONV_2D;
+    op->type = "CONV_2D";
+    op->attrs = ta_conv_2d_attrs(ctx->pool, padding, stride_w, stride_h, dil_w, dil_h,
+                                 activation);
+    return true;
+}
+
+bool ta_depthwise_to_conv(TaPassCtx *ctx)
+{
+    for (int i = 0; i < ctx->graph->ops.len; i++) {
+        TaOp *op = TA_OP(ctx->graph, i);
+        if (op->builtin == OP_DEPTHWISE_CONV_2D && !op->removed)
+            rewrite(ctx, op);
+    }
+    return true;
+}
