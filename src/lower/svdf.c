@@ -33,15 +33,15 @@ static bool parse(TaLower *L, TaOp *op)
 static bool lower(TaLower *L, TaOp *op)
 {
     const SvdfAttrs *a = op->attrs;
-    if (!ta_expect_counts(L, op, 5, 5, 1))
-        return false;
-    TaTensor *in = op->inputs[0], *wf = op->inputs[1], *wt = op->inputs[2];
-    TaTensor *bias = op->inputs[3], *state = op->inputs[4], *out = op->outputs[0];
-    if (!bias) {
+    if (op->num_inputs == 5 && !op->inputs[3]) {
         /* TFLite Micro reads the bias scale unconditionally. */
         ta_op_error(L, op, "integer SVDF needs a bias (input 3)");
         return false;
     }
+    if (!ta_expect_counts(L, op, 5, 5, 1))
+        return false;
+    TaTensor *in = op->inputs[0], *wf = op->inputs[1], *wt = op->inputs[2];
+    TaTensor *bias = op->inputs[3], *state = op->inputs[4], *out = op->outputs[0];
     if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
         !ta_expect_dtype(L, op, wf, "weights_feature", TA_INT8, -1) ||
         !ta_expect_dtype(L, op, wt, "weights_time", TA_INT8, TA_INT16, -1) ||

@@ -595,7 +595,7 @@ static void fill_region(Planner *P, TaRegion *r)
             r->size = pl->offset + pl->size;
         ta_vec_push(P->pool, &r->tensors, it->t);
     }
-    if (r->tensors.len > 1)
+    if (r->tensors.len > 1) /* qsort(NULL, 0, ...) is undefined */
         qsort(r->tensors.items, (size_t)r->tensors.len, sizeof(void *), by_offset);
     if (r->role == TA_ROLE_CONSTANT) {
         r->bytes = ta_alloc(P->pool, r->size + 1);
