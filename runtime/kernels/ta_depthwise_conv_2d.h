@@ -6,8 +6,8 @@
  * As in ta_conv_2d.h, the converter folds the input zero point into
  * bias_sum and out-of-image taps read `pad_value` (the input zero point),
  * which gives TFLite's result exactly. Per output pixel the kernel
- * accumulates all channels at once in `acc` (output_depth accumulators), so
- * every inner loop walks weights and accumulators contiguously.
+ * accumulates a block of output channels at a time in local accumulators,
+ * so inner loops walk weights contiguously and no working memory is needed.
  */
 #ifndef TA_DEPTHWISE_CONV_2D_H
 #define TA_DEPTHWISE_CONV_2D_H
@@ -39,18 +39,14 @@ typedef struct {
     int32_t activation_max;
 } ta_depthwise_conv_2d_params_t;
 
-/* int8 input and output, int32 accumulators; `scratch` holds output_depth
-   of them (the planner aligns it). */
+/* int8 input and output, int32 accumulators. */
 int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
                             const int8_t *weights, const int32_t *bias_sum,
-                            const int32_t *multipliers, const int32_t *shifts, void *scratch,
-                            int8_t *output);
+                            const int32_t *multipliers, const int32_t *shifts, int8_t *output);
 
-/* int16 input and output (zero points 0), int64 bias and accumulators;
-   `scratch` holds output_depth int64. */
+/* int16 input and output (zero points 0), int64 bias and accumulators. */
 int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
                              const int8_t *weights, const int64_t *bias,
-                             const int32_t *multipliers, const int32_t *shifts, void *scratch,
-                             int16_t *output);
+                             const int32_t *multipliers, const int32_t *shifts, int16_t *output);
 
 #endif /* TA_DEPTHWISE_CONV_2D_H */

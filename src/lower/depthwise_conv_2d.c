@@ -7,8 +7,7 @@
  * point 0, optional constant bias, out_c = in_c * depth_multiplier; int16
  * zero points 0 (TFLite's 16x8 kernel ignores them).
  * Produces: bias_sum (int8: the bias with the input zero point folded in;
- * int16: the int64 bias), per-channel multipliers and shifts, and a
- * scratch row of out_c accumulators.
+ * int16: the int64 bias), per-channel multipliers and shifts.
  */
 #include "conv_common.h"
 
@@ -115,7 +114,6 @@ static bool lower(TaLower *L, TaOp *op)
     } else if (wide && bias_v) {
         bias_sum = ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     }
-    TaTensor *acc = ta_local_scratch(L, op, "acc", out_c * (wide ? 8 : 4));
 
     TaKernelCall *c = ta_call(L, op, wide ? "ta_depthwise_conv_2d_s16" : "ta_depthwise_conv_2d_s8",
                               "runtime/kernels/ta_depthwise_conv_2d.h",
@@ -147,7 +145,6 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_arg(L, c, bias_sum);
     ta_call_arg(L, c, rq.multipliers);
     ta_call_arg(L, c, rq.shifts);
-    ta_call_arg(L, c, acc);
     ta_call_arg(L, c, out);
 
     op->has_macs = op->has_parameters = true;
