@@ -557,7 +557,8 @@ static void fill_region(Planner *P, TaRegion *r)
             r->size = pl->offset + pl->size;
         ta_vec_push(P->pool, &r->tensors, it->t);
     }
-    qsort(r->tensors.items, (size_t)r->tensors.len, sizeof(void *), by_offset);
+    if (r->tensors.len > 1) /* an empty region has no items array: qsort(NULL) is undefined */
+        qsort(r->tensors.items, (size_t)r->tensors.len, sizeof(void *), by_offset);
     if (r->role == TA_ROLE_CONSTANT) {
         r->bytes = ta_alloc(P->pool, r->size + 1);
         for (int i = 0; i < r->tensors.len; i++) {
