@@ -16,6 +16,7 @@ MODELS = module.MODELS
 CONVERTED = {
     "tflm_hello_world_int8": 100,
     "mlperf_tiny_ad01_int8": 100,
+    "tflm_micro_speech_quantized": 100,
 }
 
 
