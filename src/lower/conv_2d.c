@@ -12,8 +12,6 @@
  */
 #include "conv_common.h"
 
-#include <string.h>
-
 enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_ACTIVATION, OPT_DILATION_W,
        OPT_DILATION_H, OPT_BIAS_TYPE };
 
