@@ -12,8 +12,6 @@
  */
 #include "conv_common.h"
 
-#include <string.h>
-
 enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_ACTIVATION, OPT_DILATION_W,
        OPT_DILATION_H, OPT_BIAS_TYPE };
 
@@ -83,7 +81,7 @@ static bool lower(TaLower *L, TaOp *op)
     const int32_t batches = in->dims[0], in_h = in->dims[1], in_w = in->dims[2];
     const int32_t in_c = in->dims[3];
     const int32_t out_c = w->dims[0], k_h = w->dims[1], k_w = w->dims[2], f_c = w->dims[3];
-    if (f_c <= 0 || in_c % f_c != 0 || out_c <= 0 || out_c % (in_c / f_c) != 0 ||
+    if (f_c <= 0 || in_c < f_c || in_c % f_c != 0 || out_c <= 0 || out_c % (in_c / f_c) != 0 ||
         out->dims[3] != out_c || out->dims[0] != batches) {
         ta_op_error(L, op, "weights %s do not fit input %s and output %s",
                     ta_shape_text(L->pool, w), ta_shape_text(L->pool, in),
