@@ -27,71 +27,6 @@ from tests.harness import batch as batch_mod
 from tests.harness import difftest, oracle
 
 
-# Variants whose operators tinyaot lowers today; `--variants implemented`
-# runs these. Every variant of tests/gen belongs here once its operator is in.
-IMPLEMENTED = [
-    "ARG_MAX.int8",
-    "ARG_MIN.int8",
-    "AVERAGE_POOL_2D.int8", "AVERAGE_POOL_2D.int16",
-    "BATCH_MATMUL.int8", "BATCH_MATMUL.int16",
-    "CONV_2D.int8", "CONV_2D.int16", "CONV_2D.int8_grouped",
-    "DEPTHWISE_CONV_2D.int8", "DEPTHWISE_CONV_2D.int16",
-    "ADD.int8", "ADD.int16",
-    "DEQUANTIZE.int8", "DEQUANTIZE.int16",
-    "EQUAL.int8",
-    "FULLY_CONNECTED.int8", "FULLY_CONNECTED.int16",
-    "MAX_POOL_2D.int8", "MAX_POOL_2D.int16",
-    "MEAN.int8", "MEAN.int16",
-    "GREATER.int8", "GREATER_EQUAL.int8",
-    "LESS.int8", "LESS_EQUAL.int8",
-    "MAXIMUM.int8", "MINIMUM.int8",
-    "MUL.int8", "MUL.int16",
-    "NOT_EQUAL.int8",
-    "CAST.bool_f32", "CAST.bool_int16", "CAST.bool_int32", "CAST.bool_int8", "CAST.f32_int16",
-    "CAST.f32_int32", "CAST.f32_int8", "CAST.int16_f32", "CAST.int16_int32", "CAST.int16_int8",
-    "CAST.int32_f32", "CAST.int32_int16", "CAST.int32_int8", "CAST.int8_f32", "CAST.int8_int16",
-    "CAST.int8_int32",
-    "CONCATENATION.int8", "CONCATENATION.int16",
-    "DEPTH_TO_SPACE.int8",
-    "EXPAND_DIMS.int8",
-    "GATHER.int8",
-    "PACK.int8",
-    "PAD.int8",
-    "PADV2.int8",
-    "QUANTIZE.f32_int8", "QUANTIZE.f32_int16", "QUANTIZE.int8_int8", "QUANTIZE.int8_int16",
-    "QUANTIZE.int16_int8", "QUANTIZE.int16_int16",
-    "REDUCE_MAX.int8",
-    "RESHAPE.int8", "RESHAPE.int16",
-    "RESIZE_BILINEAR.int8",
-    "RESIZE_NEAREST_NEIGHBOR.int8",
-    "SLICE.int8",
-    "SOFTMAX.int8", "SOFTMAX.int8_int16",
-    "SUM.int8", "SUM.int16",
-    "TRANSPOSE_CONV.int8", "TRANSPOSE_CONV.int16",
-    "SQUARED_DIFFERENCE.int8", "SQUARED_DIFFERENCE.int16",
-    "SUB.int8", "SUB.int16",
-    "HARD_SWISH.int8",
-    "LEAKY_RELU.int8", "LEAKY_RELU.int16",
-    "LOGISTIC.int8", "LOGISTIC.int16",
-    "LOG_SOFTMAX.int8",
-    "PRELU.int8",
-    "RELU.int8", "RELU.int16",
-    "RELU6.int8",
-    "SOFTMAX.int8", "SOFTMAX.int8_int16", "SOFTMAX.int16",
-    "TANH.int8", "TANH.int16",
-    "SVDF.int8", "SVDF.int16",
-    "UNIDIRECTIONAL_SEQUENCE_LSTM.int8",
-    "VARIABLES.int8", "VARIABLES.int16", "VARIABLES.int8_noinit",
-    "SPACE_TO_DEPTH.int8",
-    "SPLIT.int8",
-    "SPLIT_V.int8",
-    "SQUEEZE.int8",
-    "STRIDED_SLICE.int8",
-    "TRANSPOSE.int8",
-    "UNPACK.int8",
-]
-
-
 def test_variant(name, count, seed, workdir, litert=False, runs_per_case=None):
     """Returns a dict with tried, converted, bytes, diff, litert_diff, failures."""
     v = gen_variants.ALL[name]
@@ -159,8 +94,6 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.variants == "all":
         names = sorted(gen_variants.ALL)
-    elif args.variants == "implemented":
-        names = sorted(IMPLEMENTED)
     else:
         names = args.variants.split(",")
     unknown = [n for n in names if n not in gen_variants.ALL]
