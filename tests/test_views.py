@@ -17,8 +17,10 @@ SPEC = module.SHARED / "spec" / "conversion-views.txt"
 HELLO = module.MODELS / "tflm_hello_world_int8.tflite"
 AD01 = module.MODELS / "mlperf_tiny_ad01_int8.tflite"
 
-# Models whose views are compared (every model tinyaot converts).
-MODELS = ["tflm_hello_world_int8", "mlperf_tiny_ad01_int8"]
+# Models whose views are compared: every shared model but the audio
+# preprocessor, whose custom Signal operators tinyaot does not convert.
+MODELS = sorted(p.stem for p in module.MODELS.glob("*.tflite")
+                if p.stem != "tflm_audio_preprocessor_int8")
 
 
 def views_dump():
@@ -183,3 +185,39 @@ def test_default_schedule_is_straight_line_calls(tmp_path):
     src = (tmp_path / "m" / "s_model.c").read_text()
     assert "s_schedule" not in src and "callback(" not in src
     assert src.count("_run()) != TA_OK") == 10
+
+
+def test_mac_counts_of_kws(tmp_path):
+    """DS-CNN on 49x10x1: CONV 10x4x1x64 stride 2 -> 25x5x64, then four
+    blocks of DEPTHWISE 3x3x64 and CONV 1x1 64->64 on 25x5, average pool,
+    FULLY_CONNECTED 64->12."""
+    import tinyaot
+    r = tinyaot.convert(model_path=module.MODELS / "mlperf_tiny_kws_ref_model.tflite",
+                        module_path=tmp_path / "m")
+    rows = 25 * 5
+    first = 10 * 4 * 1 * 64 * rows
+    block = 3 * 3 * 64 * rows + 64 * 64 * rows
+    expected = first + 4 * block + 64 * 12
+    assert expected == 2656768
+    assert sum(op.macs or 0 for op in r.operators) == expected
+    pools = [op for op in r.operators if op.type == "AVERAGE_POOL_2D"]
+    assert pools and all(op.macs == 0 and op.parameters == 0 for op in pools)
+    assert all(op.macs is None for op in r.operators if op.type in ("RESHAPE", "SOFTMAX"))
+
+
+def test_mac_counts_of_resnet8(tmp_path):
+    """ResNet-8 on 32x32x3: CONV 3x3 3->16; a 16-channel stack of two 3x3
+    convs at 32x32; stacks of 32 and 64 channels at 16x16 and 8x8, each a
+    strided 3x3, a 3x3 and a strided 1x1 shortcut; FULLY_CONNECTED 64->10."""
+    import tinyaot
+    r = tinyaot.convert(model_path=module.MODELS / "mlperf_tiny_ic_resnet8_quant.tflite",
+                        module_path=tmp_path / "m")
+
+    def conv(k, cin, cout, side):
+        return k * k * cin * cout * side * side
+    expected = (conv(3, 3, 16, 32) + 2 * conv(3, 16, 16, 32)
+                + conv(3, 16, 32, 16) + conv(3, 32, 32, 16) + conv(1, 16, 32, 16)
+                + conv(3, 32, 64, 8) + conv(3, 64, 64, 8) + conv(1, 32, 64, 8)
+                + 64 * 10)
+    assert expected == 12501632
+    assert sum(op.macs or 0 for op in r.operators) == expected
