@@ -27,8 +27,8 @@ static bool lower(TaLower *L, TaOp *op)
                     (int)ta_zero_point(in));
         return false;
     }
-    /* round(6 / scale) + zero point in float, saturated to int8, as
-       TFLite's FloatToQuantizedType. */
+    /* roundf(6 / scale) in float plus the zero point, saturated to int8,
+       as TFLite's FloatToQuantizedType. */
     const float q6 = roundf(6.0f / ta_scale(in));
     if (!(q6 < 2147483520.0f)) {
         ta_op_error(L, op, "6.0 is not representable with input scale %g", (double)ta_scale(in));
