@@ -9,6 +9,7 @@
 #include "ta_depthwise_conv_2d.h"
 
 #include "../include/ta_quant.h"
+#include "../include/ta_simd.h"
 #include "../include/ta_status.h"
 
 #include <stddef.h>
@@ -20,6 +21,42 @@ static int outside(const ta_depthwise_conv_2d_params_t *p, int32_t iy, int32_t i
 {
     return iy < 0 || iy >= p->input_height || ix < 0 || ix >= p->input_width;
 }
+
+#if defined(TA_HAVE_MVE)
+/* The taps of one output pixel for a block of n <= BLOCK channels with depth
+   multiplier 1, in four Helium vectors of int32 accumulators (lanes past n
+   load zeros and stay unused). */
+static void block_taps_mve(const ta_depthwise_conv_2d_params_t *p, int32_t *acc, int32_t n,
+                           const int8_t *in_b, size_t row, int32_t iy0, int32_t ix0,
+                           const int8_t *w, int32_t o0)
+{
+    int32x4_t v[BLOCK / 4];
+    mve_pred16_t pr[BLOCK / 4];
+    for (int32_t j = 0; j < BLOCK / 4; j++) {
+        const int32_t left = n - 4 * j;
+        pr[j] = vctp32q((uint32_t)(left > 0 ? left : 0));
+        v[j] = vldrwq_z_s32(acc + 4 * j, pr[j]);
+    }
+    for (int32_t ky = 0; ky < p->filter_height; ky++) {
+        const int32_t iy = iy0 + ky * p->dilation_height;
+        for (int32_t kx = 0; kx < p->filter_width; kx++, w += p->output_depth) {
+            const int32_t ix = ix0 + kx * p->dilation_width;
+            if (outside(p, iy, ix)) {
+                if (p->pad_value != 0)
+                    for (int32_t j = 0; j < BLOCK / 4; j++)
+                        v[j] = vmlaq_n_s32(v[j], vldrbq_z_s32(w + 4 * j, pr[j]), p->pad_value);
+                continue;
+            }
+            const int8_t *x = in_b + (size_t)iy * row + (size_t)ix * (size_t)p->input_depth + o0;
+            for (int32_t j = 0; j < BLOCK / 4; j++)
+                v[j] = vaddq_s32(v[j], vmulq_s32(vldrbq_z_s32(w + 4 * j, pr[j]),
+                                                 vldrbq_z_s32(x + 4 * j, pr[j])));
+        }
+    }
+    for (int32_t j = 0; j < BLOCK / 4; j++)
+        vstrwq_p_s32(acc + 4 * j, v[j], pr[j]);
+}
+#endif
 
 int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
                             const int8_t *weights, const int32_t *bias_sum,
@@ -39,6 +76,12 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
                     for (int32_t k = 0; k < n; k++)
                         acc[k] = bias_sum ? bias_sum[o0 + k] : 0;
                     const int8_t *w = weights + o0;
+#if defined(TA_HAVE_MVE)
+                    if (mult == 1) {
+                        block_taps_mve(p, acc, n, in_b, row, iy0, ix0, w, o0);
+                        goto requantize;
+                    }
+#endif
                     for (int32_t ky = 0; ky < p->filter_height; ky++) {
                         const int32_t iy = iy0 + ky * p->dilation_height;
                         for (int32_t kx = 0; kx < p->filter_width; kx++, w += depth) {
@@ -64,14 +107,14 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
                             }
                         }
                     }
-                    for (int32_t k = 0; k < n; k++) {
-                        const int32_t o = o0 + k;
-                        const int32_t m = multipliers ? multipliers[o] : p->multiplier;
-                        const int32_t s = shifts ? shifts[o] : p->shift;
-                        int32_t v = ta_mul_by_quantized_multiplier(acc[k], m, (int)s) +
-                                    p->output_offset;
-                        *output++ = (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
-                    }
+#if defined(TA_HAVE_MVE)
+                requantize:
+#endif
+                    ta_requantize_s8(acc, n, multipliers ? multipliers + o0 : NULL,
+                                     shifts ? shifts + o0 : NULL, p->multiplier, p->shift,
+                                     p->output_offset, p->activation_min, p->activation_max,
+                                     output);
+                    output += n;
                 }
             }
         }

@@ -10,6 +10,9 @@
  * runner: RUNS records of every input, then of every output. The module's
  * arenas sit in the memories its target file names (the linker script puts
  * each memory's sections there). It prints the instructions each run took.
+ * Built with -DTA_PROFILE_OPS for a module converted with module.schedule:
+ * table, it prints instead the instructions of each operator of the last
+ * run, through the operator callback.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +27,20 @@
 #define TA_STR(x) TA_STR2(x)
 #define PFX(name) TA_CAT(TA_PREFIX, name)
 #include TA_STR(TA_CAT(TA_PREFIX, _model.h))
+
+#ifdef TA_PROFILE_OPS
+static uint64_t op_instructions[1024];
+
+static void profile(void *user, PFX(_op_event_t) event, int op, int status)
+{
+    (void)user;
+    (void)status;
+    if (event == 0)
+        ta_icount_start();
+    else if (op >= 0 && op < 1024)
+        op_instructions[op] = ta_icount_stop();
+}
+#endif
 
 static int fail(const char *what, int status)
 {
@@ -68,15 +85,24 @@ int main(void)
         return fail("reading the inputs", TA_ERR_BAD_ARGUMENT);
 
     uint64_t total = 0;
+#ifdef TA_PROFILE_OPS
+    ctx.callback = profile;
+#endif
     for (long r = 0; r < runs; r++) {
         const unsigned char *src = in + (size_t)r * in_bytes;
         for (int k = 0; k < num_in; k++) {
             memcpy(ctx.inputs[k].data, src, ctx.inputs[k].size);
             src += ctx.inputs[k].size;
         }
+#ifndef TA_PROFILE_OPS
         ta_icount_start();
+#endif
         status = PFX(_model_run)(&ctx);
+#ifndef TA_PROFILE_OPS
         uint64_t instructions = ta_icount_stop();
+#else
+        uint64_t instructions = 0;
+#endif
         total += instructions;
         if (status != TA_OK)
             return fail("model_run", status);
@@ -88,6 +114,12 @@ int main(void)
     }
     if (ta_semihost_write_file(words[2], out, out_bytes * (size_t)runs) != 0)
         return fail("writing the outputs", TA_ERR_BAD_ARGUMENT);
+#ifdef TA_PROFILE_OPS
+    for (int op = 0; op < (int)(sizeof op_instructions / sizeof op_instructions[0]); op++)
+        if (op_instructions[op])
+            printf("module_runner: op %d: %llu instructions\n", op,
+                   (unsigned long long)op_instructions[op]);
+#endif
     printf("module_runner: %ld runs, %llu instructions per run\n", runs,
            (unsigned long long)(runs ? total / (uint64_t)runs : 0));
     return 0;
