@@ -107,3 +107,64 @@ def run_case(batch, i, runs):
     m = batch.modules[i]
     exe_cmd = ["--module", str(batch.index[i])]
     return module.run(m, batch.exe, runs, runner_args=exe_cmd)
+
+
+def build_batch_qemu(cases, workdir, board="mps3-an547", target="mps3_an547", keys=None):
+    """The same for Cortex-M under QEMU: every case converted for `target`,
+    built into one ELF with tests/qemu/module_runner.c. Returns a Batch whose
+    exe is the ELF."""
+    workdir = pathlib.Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    modules, errors = {}, {}
+    for i, (name, data) in enumerate(cases):
+        path = workdir / f"c{i}.tflite"
+        path.write_bytes(data)
+        try:
+            modules[i] = module.convert(path, workdir / f"c{i}", prefix=f"c{i}",
+                                        keys={"platform.name": target, **(keys or {})})
+        except module.ConvertError as e:
+            modules[i] = None
+            errors[i] = str(e)
+    built = [i for i in modules if modules[i] is not None]
+    table = workdir / "runner_table.c"
+    lines = ['#include "host_runner.h"']
+    lines += [f'#include "c{i}/c{i}_model.h"' for i in built]
+    lines += [f"TA_RUNNER_MODULE(c{i});" for i in built]
+    lines.append("const ta_runner_module_t *const ta_runner_modules[] = {"
+                 + ", ".join(f"&c{i}_runner" for i in built) + "};")
+    lines.append(f"const int ta_runner_num_modules = {len(built)};")
+    table.write_text("\n".join(lines) + "\n")
+    srcs, kernels = [str(table)], set()
+    for i in built:
+        for s in module.sources(modules[i].path):
+            rel = pathlib.Path(s).relative_to(modules[i].path)
+            if rel.parts[0] == "runtime":
+                kernels.add(str(ROOT / rel))
+            else:
+                srcs.append(s)
+    elf = workdir / "batch.elf"
+    cmd = ["bash", str(module.QEMU_RUN), "--board", board, "-I", str(workdir),
+           "-I", str(ROOT / "tools"), "-I", str(ROOT), "-o", str(elf), "--build-only",
+           str(ROOT / "tests" / "qemu" / "module_runner.c"), *srcs, *sorted(kernels)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    if p.returncode != 0:
+        raise RuntimeError(f"building the QEMU batch failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}")
+    b = Batch(elf, modules, errors)
+    b.index = {i: k for k, i in enumerate(built)}
+    b.board = board
+    return b
+
+
+def run_case_qemu(batch, i, runs):
+    """Runs case i of a QEMU batch; returns outputs per run."""
+    m = batch.modules[i]
+    work = pathlib.Path(batch.exe).parent
+    in_file, out_file = work / f"c{i}.qin.bin", work / f"c{i}.qout.bin"
+    module.write_inputs(m, runs, in_file)
+    cmd = ["bash", str(module.QEMU_RUN), "--board", batch.board, "--elf", str(batch.exe),
+           "--timeout", "300", "--", in_file.name, out_file.name, str(len(runs)),
+           str(batch.index[i])]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=work)
+    if p.returncode != 0:
+        raise RuntimeError(f"QEMU run failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    return module.read_outputs(m, runs, out_file.read_bytes())

@@ -10,6 +10,8 @@
  * runner: RUNS records of every input, then of every output. The module's
  * arenas sit in the memories its target file names (the linker script puts
  * each memory's sections there). It prints the instructions each run took.
+ * Without TA_PREFIX it runs one module of a generated table (see
+ * host_runner.h), the index coming as a fifth word after RUNS.
  * Built with -DTA_PROFILE_OPS for a module converted with module.schedule:
  * table, it prints instead the instructions of each operator of the last
  * run, through the operator callback.
@@ -21,14 +23,20 @@
 #include "icount.h"
 #include "semihost.h"
 
+#ifdef TA_PREFIX
 #define TA_CAT2(a, b) a##b
 #define TA_CAT(a, b) TA_CAT2(a, b)
 #define TA_STR2(x) #x
 #define TA_STR(x) TA_STR2(x)
 #define PFX(name) TA_CAT(TA_PREFIX, name)
 #include TA_STR(TA_CAT(TA_PREFIX, _model.h))
+#else
+/* Many modules in one image (the operator tests): a generated table of
+   host_runner.h's ta_runner_module_t, and a module index as a fifth word. */
+#include "host_runner.h"
+#endif
 
-#ifdef TA_PROFILE_OPS
+#if defined(TA_PROFILE_OPS) && defined(TA_PREFIX)
 static uint64_t op_instructions[1024];
 
 static void profile(void *user, PFX(_op_event_t) event, int op, int status)
@@ -48,19 +56,74 @@ static int fail(const char *what, int status)
     return 1;
 }
 
+#ifndef TA_PREFIX
+/* One module of the table, through its ta_runner_module_t. */
+static int run_table(char **words, long runs)
+{
+    long which = strtol(words[4], NULL, 10);
+    if (which < 0 || which >= ta_runner_num_modules)
+        return fail("module index", TA_ERR_BAD_ARGUMENT);
+    const ta_runner_module_t *m = ta_runner_modules[which];
+    int status = m->init();
+    if (status != TA_OK)
+        return fail("model_init", status);
+    size_t in_bytes = 0, out_bytes = 0, size;
+    for (int k = 0; k < m->num_inputs; k++) {
+        m->input(k, &size);
+        in_bytes += size;
+    }
+    for (int k = 0; k < m->num_outputs; k++) {
+        m->output(k, &size);
+        out_bytes += size;
+    }
+    unsigned char *in = malloc(in_bytes * (size_t)runs + 1);
+    unsigned char *out = malloc(out_bytes * (size_t)runs + 1);
+    size_t got = 0;
+    if (!in || !out)
+        return fail("malloc", TA_ERR_BAD_ARGUMENT);
+    if (ta_semihost_read_file(words[1], in, in_bytes * (size_t)runs + 1, &got) != 0 ||
+        got != in_bytes * (size_t)runs)
+        return fail("reading the inputs", TA_ERR_BAD_ARGUMENT);
+    const unsigned char *src = in;
+    unsigned char *dst = out;
+    for (long r = 0; r < runs; r++) {
+        for (int k = 0; k < m->num_inputs; k++) {
+            void *data = m->input(k, &size);
+            memcpy(data, src, size);
+            src += size;
+        }
+        if ((status = m->run()) != TA_OK)
+            return fail("model_run", status);
+        for (int k = 0; k < m->num_outputs; k++) {
+            const void *data = m->output(k, &size);
+            memcpy(dst, data, size);
+            dst += size;
+        }
+    }
+    if (ta_semihost_write_file(words[2], out, out_bytes * (size_t)runs) != 0)
+        return fail("writing the outputs", TA_ERR_BAD_ARGUMENT);
+    return 0;
+}
+#endif
+
 int main(void)
 {
     char cmd[512];
     if (ta_semihost_cmdline(cmd, sizeof cmd) < 0)
         return fail("reading the command line", TA_ERR_BAD_ARGUMENT);
-    /* Words: the ELF, inputs, outputs, runs. */
-    char *words[4] = {0};
+    /* Words: the ELF, inputs, outputs, runs (and a module index). */
+    char *words[5] = {0};
     int n = 0;
-    for (char *p = strtok(cmd, " "); p && n < 4; p = strtok(NULL, " "))
+    for (char *p = strtok(cmd, " "); p && n < 5; p = strtok(NULL, " "))
         words[n++] = p;
-    if (n != 4)
+    if (n < 4)
         return fail("arguments (inputs.bin outputs.bin RUNS)", TA_ERR_BAD_ARGUMENT);
     long runs = strtol(words[3], NULL, 10);
+#ifndef TA_PREFIX
+    if (n != 5)
+        return fail("arguments (inputs.bin outputs.bin RUNS MODULE)", TA_ERR_BAD_ARGUMENT);
+    return run_table(words, runs);
+#else
 
     PFX(_model_context_t) ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -123,4 +186,5 @@ int main(void)
     printf("module_runner: %ld runs, %llu instructions per run\n", runs,
            (unsigned long long)(runs ? total / (uint64_t)runs : 0));
     return 0;
+#endif
 }
