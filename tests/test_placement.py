@@ -435,3 +435,31 @@ def test_simd_kernels_bit_exact_on_cortex_m(tmp_path, board, target):
     total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
     print(f"{board}: {log.strip()}")
     assert total == 4 * 640 and diff == 0
+
+
+def test_inplace_output_goes_below_the_separate_lower_bound(tmp_path):
+    """FULLY_CONNECTED -> LOGISTIC -> FULLY_CONNECTED with a wide middle: the
+    LOGISTIC writes its output over its input, which nothing reads later, so
+    the arena holds one 512-byte tensor at that step instead of two."""
+    from tests.gen.builder import ModelBuilder, Q
+    rng = np.random.default_rng(3)
+    b = ModelBuilder()
+    x = b.tensor([1, 32], "int8", Q(0.05, 2), name="x")
+    h = b.tensor([1, 512], "int8", Q(0.1, -3), name="h")
+    s = b.tensor([1, 512], "int8", Q(1.0 / 256, -128), name="s")
+    y = b.tensor([1, 8], "int8", Q(0.2, 5), name="y")
+    w1 = b.const(rng.integers(-127, 128, (512, 32)).astype(np.int8), "int8", Q(0.01, 0))
+    w2 = b.const(rng.integers(-127, 128, (8, 512)).astype(np.int8), "int8", Q(0.003, 0))
+    b.op("FULLY_CONNECTED", [x, w1], [h], "FullyConnectedOptions")
+    b.op("LOGISTIC", [h], [s])
+    b.op("FULLY_CONNECTED", [s, w2], [y], "FullyConnectedOptions")
+    data = b.build(inputs=[x], outputs=[y])
+    path = tmp_path / "m.tflite"
+    path.write_bytes(data)
+    m = convert(tmp_path, path)
+    r = rows(m)
+    assert r["2"]["alias_of"] == "1" and r["2"]["offset"] == r["1"]["offset"]
+    scratch = [g for g in m.residency["regions"] if g["role"] == "scratch"][0]
+    # Apart, h and s would both be live at the LOGISTIC: 512 + 512 bytes.
+    assert scratch["size"] < 1024 and scratch["size"] == scratch["lower_bound"]
+    assert_bit_exact(m, path, runs=30)

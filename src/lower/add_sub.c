@@ -89,6 +89,7 @@ static bool lower_add_sub(TaLower *L, TaOp *op, bool sub)
     ta_call_arg(L, c, in1);
     ta_call_arg(L, c, in2);
     ta_call_arg(L, c, out);
+    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
     return true;
 }
 

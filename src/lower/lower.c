@@ -204,6 +204,24 @@ void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t)
     ta_vec_push(L->pool, &c->args, t);
 }
 
+static bool same_layout(const TaTensor *in, const TaTensor *out)
+{
+    return in && ta_tensor_elements(in) == ta_tensor_elements(out) &&
+           ta_dtype_size(in->dtype) == ta_dtype_size(out->dtype) && in->kind == TA_KIND_SCRATCH;
+}
+
+void ta_allow_inplace(TaOp *op, int first)
+{
+    if (op->num_outputs != 1)
+        return;
+    for (int i = first; i < op->num_inputs && i <= first + 1; i++) {
+        if (same_layout(op->inputs[i], op->outputs[0])) {
+            op->inplace_input = i;
+            return;
+        }
+    }
+}
+
 bool ta_lower_graph(TaLower *L)
 {
     int errors_before = L->diag->errors;

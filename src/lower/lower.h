@@ -75,6 +75,12 @@ void ta_call_float(TaLower *L, TaKernelCall *c, const char *name, double value);
 void ta_call_ints(TaLower *L, TaKernelCall *c, const char *name, const int64_t *values, int n);
 void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t);
 
+/* Declares that the kernel may write output 0 over input `first` (or, if
+   that one differs in size, over input `first + 1`): it reads every element
+   of that input before writing the output element at the same place. The
+   planner uses it when nothing reads the input afterwards. */
+void ta_allow_inplace(TaOp *op, int first);
+
 /* ---- variables.c: state that persists between runs ----------------------- */
 
 /* A variable tensor (SVDF/LSTM state) starts where TFLite Micro resets it:

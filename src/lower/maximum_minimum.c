@@ -29,6 +29,7 @@ static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
     ta_call_arg(L, c, in1);
     ta_call_arg(L, c, in2);
     ta_call_arg(L, c, out);
+    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
     return true;
 }
 

@@ -58,6 +58,7 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_arg(L, c, in1);
     ta_call_arg(L, c, in2);
     ta_call_arg(L, c, out);
+    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
     return true;
 }
 

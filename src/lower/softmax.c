@@ -123,6 +123,7 @@ static bool lower_s16(TaLower *L, TaOp *op, const SoftmaxAttrs *a, TaTensor *in,
     ta_call_arg(L, c, ta_local_constant(L, op, "one_over_one_plus_x_lut", TA_INT16, 513,
                                         recip_lut));
     ta_call_arg(L, c, out);
+    ta_allow_inplace(op, 0);
     return true;
 }
 
@@ -182,6 +183,7 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_int(L, c, "diff_min", diff_min);
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
+    ta_allow_inplace(op, 0);
     return true;
 }
 

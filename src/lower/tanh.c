@@ -42,6 +42,7 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_int(L, c, "input_left_shift", shift);
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
+    ta_allow_inplace(op, 0);
     return true;
 }
 
