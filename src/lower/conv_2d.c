@@ -59,25 +59,13 @@ static bool lower(TaLower *L, TaOp *op)
     TaTensor *in = op->inputs[0], *w = op->inputs[1];
     TaTensor *bias = op->num_inputs > 2 ? op->inputs[2] : NULL;
     TaTensor *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
-        !ta_expect_dtype(L, op, w, "weights", TA_INT8, -1) ||
-        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
-        !ta_expect_constant(L, op, w, "weights") || !ta_expect_per_tensor(L, op, in, "input") ||
-        !ta_expect_per_tensor(L, op, out, "output"))
+    bool wide;
+    if (!ta_conv_operands(L, op, in, w, out, &wide))
         return false;
-    const bool wide = in->dtype == TA_INT16;
     /* TFLite reads an int8 convolution's bias as int32; the 16x8 one takes
        int32 or int64 and picks its accumulator from it. */
     if (bias && !ta_expect_dtype(L, op, bias, "bias", TA_INT32, wide ? TA_INT64 : -1, -1))
         return false;
-    if (in->rank != 4 || w->rank != 4 || out->rank != 4) {
-        ta_op_error(L, op, "input, weights and output must have rank 4");
-        return false;
-    }
-    if (wide && (ta_zero_point(in) != 0 || ta_zero_point(out) != 0)) {
-        ta_op_error(L, op, "int16 input and output need zero point 0");
-        return false;
-    }
     const int32_t batches = in->dims[0], in_h = in->dims[1], in_w = in->dims[2];
     const int32_t in_c = in->dims[3];
     const int32_t out_c = w->dims[0], k_h = w->dims[1], k_w = w->dims[2], f_c = w->dims[3];

@@ -19,6 +19,13 @@ enum { TA_PADDING_SAME = 0, TA_PADDING_VALID = 1 };
 bool ta_conv_window(TaLower *L, TaOp *op, int padding, int32_t in, int32_t filter,
                     int32_t stride, int32_t dilation, int32_t *out, int32_t *pad_before);
 
+/* The operands every convolution shares: int8 activations, or int16 ones
+   (16x8) with zero points 0; per-tensor input and output quantization;
+   constant int8 weights; rank-4 input, weights and output. `*wide` tells
+   int16. False, with an error, otherwise. */
+bool ta_conv_operands(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w,
+                      const TaTensor *out, bool *wide);
+
 typedef struct TaConvRequant {
     int32_t multiplier; /* per-tensor weights */
     int shift;
