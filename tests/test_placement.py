@@ -382,7 +382,7 @@ def test_deprecated_auto_hydrate_warns_and_changes_nothing(tmp_path):
 def test_planning_is_fast(tmp_path):
     t0 = time.time()
     convert(tmp_path, AD01, SPEC_PLACED)
-    assert time.time() - t0 < 5.0
+    assert time.time() - t0 < 1.0  # about 0.02 s here; planning is a part of it
 
 
 @pytest.mark.parametrize("target", ["apollo510_evb", "mps3_an547"])
