@@ -297,8 +297,12 @@ int main(int argc, char **argv)
 """
 
 
+WAKE = module.MODELS / "tflm_micro_speech_quantized.tflite"      # yes/no wake word
+CLASSIFIER = module.MODELS / "mlperf_tiny_kws_ref_model.tflite"  # 12-way keyword classifier
+
+
 def test_two_models_in_one_image_share_scratch(tmp_path):
-    wake_model, clf_model = HELLO, AD01
+    wake_model, clf_model = WAKE, CLASSIFIER
     keys = {"memory.allocate_arenas": "false"}
     wake = convert(tmp_path, wake_model, "wake", "wake", keys=keys)
     clf = convert(tmp_path, clf_model, "clf", "clf", keys=keys)
@@ -437,10 +441,15 @@ def test_two_models_share_one_runtime_arena(tmp_path):
     """Issue 6's integration: two converted models bound from one
     runtime/arena arena, separate persistent blocks, one shared scratch,
     outputs checked against the oracle, peak = persistent + larger scratch."""
-    wake_model, clf_model = HELLO, AD01
+    # Two stateful models: each keeps its own persistent state (the SVDF
+    # memories) in the arena; one staged region of AD01 is persistent too.
+    wake_model = module.MODELS / "tflm_keyword_scrambled_8bit.tflite"
+    clf_model = module.MODELS / "tflm_keyword_scrambled.tflite"
     keys = {"memory.allocate_arenas": "false"}
     wake = convert(tmp_path, wake_model, "wake", "wake", keys=keys)
-    clf = convert(tmp_path, clf_model, "clf", "clf", STAGED, keys=keys)
+    clf = convert(tmp_path, clf_model, "clf", "clf", keys=keys)
+    assert any(r["role"] == "persistent" for r in wake.views["regions"])
+    assert any(r["role"] == "persistent" for r in clf.views["regions"])
     runs = 20
     wd, cd = wake_model.read_bytes(), clf_model.read_bytes()
     w_runs = oracle.random_inputs(wd, np.random.default_rng(7), runs)
@@ -457,3 +466,54 @@ def test_two_models_share_one_runtime_arena(tmp_path):
     c_out = module.read_outputs(clf, c_runs, (tmp_path / "c.out").read_bytes())
     assert difftest._count_diff(w_out, oracle.run_tflm(wd, w_runs, isolated=True))[1] == 0
     assert difftest._count_diff(c_out, oracle.run_tflm(cd, c_runs, isolated=True))[1] == 0
+
+
+def test_reinitialization_resets_state(tmp_path):
+    """model_init zeroes (or sets to their start values) every state tensor:
+    after a re-initialization a stateful model repeats its outputs."""
+    from tests.gen import variants
+    # A variable that accumulates its inputs: every output depends on the
+    # state the earlier runs left.
+    case = variants.ALL["VARIABLES.int8"].draw(np.random.default_rng(4))
+    path = tmp_path / "acc.tflite"
+    path.write_bytes(case.model)
+    m = convert(tmp_path, path, "mod", "m")
+    assert any(r["role"] == "persistent" for r in m.views["regions"])
+    exe = module.build(m)
+    runs = oracle.random_inputs(path.read_bytes(), np.random.default_rng(6), 6)
+    straight = module.run(m, exe, runs + runs)
+    again = module.run(m, exe, runs + runs, reinit_each=False)
+    assert difftest._count_diff(straight, again)[1] == 0
+    # The state carries over: the second pass differs from the first...
+    first, second = straight[:6], straight[6:]
+    assert difftest._count_diff(first, second)[1] > 0
+    # ...unless the model is re-initialized before it.
+    src = tmp_path / "reinit.c"
+    src.write_text(CHECK + """
+#include "m_model.h"
+int main(int argc, char **argv)
+{
+    CHECK(argc == 4);
+    long runs = strtol(argv[3], NULL, 10);
+    FILE *in = fopen(argv[1], "rb"), *out = fopen(argv[2], "wb");
+    CHECK(in && out);
+    m_model_context_t ctx;
+    for (int pass = 0; pass < 2; pass++) {
+        CHECK(m_model_init(&ctx) == TA_OK);
+        fseek(in, 0, SEEK_SET);
+        for (long r = 0; r < runs; r++) {
+            CHECK(fread(ctx.inputs[0].data, 1, ctx.inputs[0].size, in) == ctx.inputs[0].size);
+            CHECK(m_model_run(&ctx) == TA_OK);
+            fwrite(ctx.outputs[0].data, 1, ctx.outputs[0].size, out);
+        }
+    }
+    fclose(in);
+    fclose(out);
+    return 0;
+}
+""")
+    module.write_inputs(m, runs, tmp_path / "r.in")
+    compile_and_run(tmp_path, [m], src.read_text(), args=["r.in", "r.out", 6])
+    both = module.read_outputs(m, runs + runs, (tmp_path / "r.out").read_bytes())
+    assert difftest._count_diff(both[:6], both[6:])[1] == 0
+    assert difftest._count_diff(both[:6], first)[1] == 0
