@@ -44,13 +44,6 @@
 extern "C" {
 #endif
 
-/* Statuses of the arena that ta_status.h has no number for yet. */
-enum {
-    TA_ERR_ARENA_EXHAUSTED = 20, /* not enough free memory in the region asked for */
-    TA_ERR_ARENA_OVERFLOW = 21,  /* a shape's element count or byte size overflows size_t */
-    TA_ERR_ARENA_NO_SHARED = 22  /* SHARED requested but no shared region registered */
-};
-
 /* The element types a tensor can hold. */
 typedef enum {
     TA_DTYPE_INT8 = 0,

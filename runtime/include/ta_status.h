@@ -20,6 +20,9 @@ enum {
     TA_ERR_KERNEL = 7,             /* a kernel rejected its arguments */
     TA_ERR_HYDRATION_FAILED = 8,   /* hydrate_constants returned an error */
     TA_ERR_NOT_INITIALIZED = 14,   /* model_run before a successful model_init */
+    TA_ERR_ARENA_EXHAUSTED = 20,   /* runtime arena: not enough free memory */
+    TA_ERR_ARENA_OVERFLOW = 21,    /* runtime arena: a size overflows size_t */
+    TA_ERR_ARENA_NO_SHARED = 22,   /* runtime arena: SHARED without a shared region */
     TA_ERR_HYDRATION_REQUIRED = 200 /* model_run with the hydration latch cleared */
 };
 
@@ -37,6 +40,9 @@ static inline const char *ta_status_name(int status)
     case TA_ERR_KERNEL: return "kernel_error";
     case TA_ERR_HYDRATION_FAILED: return "hydration_failed";
     case TA_ERR_NOT_INITIALIZED: return "not_initialized";
+    case TA_ERR_ARENA_EXHAUSTED: return "arena_exhausted";
+    case TA_ERR_ARENA_OVERFLOW: return "arena_overflow";
+    case TA_ERR_ARENA_NO_SHARED: return "arena_no_shared";
     case TA_ERR_HYDRATION_REQUIRED: return "hydration_required";
     default: return "unknown_status";
     }
