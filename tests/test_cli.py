@@ -142,18 +142,22 @@ COMPILERS = [
 ]
 
 
+CONVERTIBLE = sorted(p.stem for p in module.MODELS.glob("*.tflite")
+                     if p.stem != "tflm_audio_preprocessor_int8")
+
+
 @pytest.mark.parametrize("name,cc", COMPILERS, ids=[c[0] for c in COMPILERS])
-@pytest.mark.parametrize("model", ["tflm_hello_world_int8", "mlperf_tiny_ad01_int8"])
+@pytest.mark.parametrize("model", CONVERTIBLE)
 def test_module_compiles_warning_free(tmp_path, name, cc, model):
     assert shutil.which(cc[0]), f"{cc[0]} is not installed (make deps installs it)"
     out = tmp_path / "mod"
     p = tinyaot("convert", "--model.path", module.MODELS / f"{model}.tflite", "--module.path", out,
                 "--module.prefix", "chk")
     assert p.returncode == 0, p.stderr
-    for src in module.sources(out):
-        c = subprocess.run([*cc, "-O2", "-Wall", "-Wextra", "-Werror", "-I", str(out), "-c", src,
-                            "-o", str(tmp_path / "x.o")], capture_output=True, text=True)
-        assert c.returncode == 0, f"{name} {src}:\n{c.stderr}"
+    # One compiler run for every source file; objects land in tmp_path.
+    c = subprocess.run([*cc, "-O2", "-Wall", "-Wextra", "-Werror", "-I", str(out), "-c",
+                        *module.sources(out)], capture_output=True, text=True, cwd=tmp_path)
+    assert c.returncode == 0, f"{name}:\n{c.stderr}"
 
 
 def test_cmake_builds_the_module(tmp_path):
