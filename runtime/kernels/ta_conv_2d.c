@@ -6,6 +6,7 @@
 #include "../include/ta_status.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* One filter row (ky) of output channel `o` at output column ix0, when its
    taps are contiguous in the input (no groups, no dilation): the taps inside
@@ -63,7 +64,46 @@ static int32_t channel_s8(const ta_conv_2d_params_t *p, const int8_t *in_b, size
     return acc;
 }
 
-enum { BLOCK = 16 };
+enum { BLOCK = 16, MAX_PATCH = 256 };
+
+/* The input values one output pixel's filter sees, in weight order, with
+   the zero point (pad_value) for taps outside the image: the converter
+   folded -zero_point * sum(weights) into bias_sum, so a padded tap then
+   contributes exactly nothing, as in TFLite. */
+static void gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, size_t row_size,
+                         int32_t iy0, int32_t ix0, int8_t *patch)
+{
+    const int32_t fd = p->filter_depth, fw = p->filter_width;
+    const size_t filter_row = (size_t)fw * (size_t)fd;
+    for (int32_t ky = 0; ky < p->filter_height; ky++, patch += filter_row) {
+        const int32_t iy = iy0 + ky * p->dilation_height;
+        if (iy < 0 || iy >= p->input_height) {
+            memset(patch, (int8_t)p->pad_value, filter_row);
+            continue;
+        }
+        const int8_t *row = in_b + (size_t)iy * row_size;
+        if (p->dilation_width == 1) {
+            /* The taps inside the image are one run of input. */
+            const int32_t lo = ix0 < 0 ? (-ix0 < fw ? -ix0 : fw) : 0;
+            int32_t hi = p->input_width - ix0;
+            hi = hi > fw ? fw : (hi < lo ? lo : hi);
+            memset(patch, (int8_t)p->pad_value, (size_t)lo * (size_t)fd);
+            memcpy(patch + (size_t)lo * (size_t)fd, row + (size_t)(ix0 + lo) * (size_t)fd,
+                   (size_t)(hi - lo) * (size_t)fd);
+            memset(patch + (size_t)hi * (size_t)fd, (int8_t)p->pad_value,
+                   (size_t)(fw - hi) * (size_t)fd);
+            continue;
+        }
+        for (int32_t kx = 0; kx < fw; kx++) {
+            const int32_t ix = ix0 + kx * p->dilation_width;
+            int8_t *dst = patch + (size_t)kx * (size_t)fd;
+            if (ix < 0 || ix >= p->input_width)
+                memset(dst, (int8_t)p->pad_value, (size_t)fd);
+            else
+                memcpy(dst, row + (size_t)ix * (size_t)fd, (size_t)fd);
+        }
+    }
+}
 
 int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
@@ -71,42 +111,62 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
 {
     const int32_t fd = p->filter_depth, fw = p->filter_width, fh = p->filter_height;
     const size_t filter_size = (size_t)fh * (size_t)fw * (size_t)fd;
-    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
     const size_t filter_row = (size_t)fw * (size_t)fd;
-    /* Rows of taps are contiguous in the input when the filter spans every
-       input channel and is not dilated horizontally. */
-    const int contiguous = fd == p->input_depth && p->dilation_width == 1;
+    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
+    /* Ungrouped filters read every input channel: a row of taps without
+       horizontal dilation is contiguous in the input, and one pixel's taps
+       can be laid out as one vector. */
+    const int ungrouped = fd == p->input_depth;
+    const int rows_contiguous = ungrouped && p->dilation_width == 1;
+    /* Short rows waste vector lanes: lay the taps out as one vector instead
+       (a 1x1 filter inside the image reads the input pixel in place). */
+    const int prefer_patch = filter_size <= MAX_PATCH && (filter_row < 64 || fh == 1);
+    int8_t patch[MAX_PATCH];
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * (size_t)p->input_height * row_size;
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
-            const int rows_inside =
-                iy0 >= 0 && iy0 + (fh - 1) * p->dilation_height < p->input_height;
+            const int rows_inside = iy0 >= 0 && iy0 + (fh - 1) * p->dilation_height < p->input_height;
             for (int32_t ox = 0; ox < p->output_width; ox++) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
-                /* The whole window inside the image: four output channels at a
-                   time share each load of input. */
-                const int fast = contiguous && rows_inside && ix0 >= 0 &&
-                                 ix0 + fw <= p->input_width;
+                const int inside = rows_inside && ix0 >= 0 &&
+                                   ix0 + (fw - 1) * p->dilation_width < p->input_width;
+                /* x: the taps as one vector; rows: the taps row by row in place. */
+                const int8_t *x = NULL;
+                int rows = 0;
+                if (inside && ungrouped && fh == 1 && fw == 1)
+                    x = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)p->input_depth;
+                else if (inside && rows_contiguous && !prefer_patch)
+                    rows = 1;
+                else if (ungrouped && filter_size <= MAX_PATCH) {
+                    gather_patch(p, in_b, row_size, iy0, ix0, patch);
+                    x = patch;
+                }
                 for (int32_t o0 = 0; o0 < p->output_depth; o0 += BLOCK) {
                     const int32_t n = p->output_depth - o0 < BLOCK ? p->output_depth - o0 : BLOCK;
                     int32_t acc[BLOCK];
                     int32_t k = 0;
                     for (int32_t j = 0; j < n; j++)
                         acc[j] = bias_sum ? bias_sum[o0 + j] : 0;
-                    if (fast) {
-                        for (; k + 4 <= n; k += 4) {
-                            const int8_t *w = weights + (size_t)(o0 + k) * filter_size;
-                            for (int32_t ky = 0; ky < fh; ky++) {
-                                const int8_t *x = in_b +
-                                                  (size_t)(iy0 + ky * p->dilation_height) * row_size +
-                                                  (size_t)ix0 * (size_t)p->input_depth;
-                                const int8_t *wr = w + (size_t)ky * filter_row;
-                                ta_dot4_s8(acc + k, wr, wr + filter_size, wr + 2 * filter_size,
-                                           wr + 3 * filter_size, x, (int32_t)filter_row);
-                            }
+                    /* Four output channels share each load of the taps. */
+                    for (; (x || rows) && k + 4 <= n; k += 4) {
+                        const int8_t *w = weights + (size_t)(o0 + k) * filter_size;
+                        if (x) {
+                            ta_dot4_s8(acc + k, w, w + filter_size, w + 2 * filter_size,
+                                       w + 3 * filter_size, x, (int32_t)filter_size);
+                            continue;
+                        }
+                        for (int32_t ky = 0; ky < fh; ky++, w += filter_row) {
+                            const int8_t *xr = in_b +
+                                               (size_t)(iy0 + ky * p->dilation_height) * row_size +
+                                               (size_t)ix0 * (size_t)p->input_depth;
+                            ta_dot4_s8(acc + k, w, w + filter_size, w + 2 * filter_size,
+                                       w + 3 * filter_size, xr, (int32_t)filter_row);
                         }
                     }
+                    for (; x && k < n; k++)
+                        acc[k] = ta_dot_s8(acc[k], weights + (size_t)(o0 + k) * filter_size, x,
+                                           (int32_t)filter_size);
                     for (; k < n; k++)
                         acc[k] = channel_s8(p, in_b, row_size, iy0, ix0,
                                             weights + (size_t)(o0 + k) * filter_size, acc[k],
