@@ -1,12 +1,13 @@
 /*
  * logistic.c - LOGISTIC on int8 (output 1/256, -128) and int16 (zero
  * points 0, output 2^-15). The int16 kernel interpolates TFLite's fixed
- * sigmoid table (runtime/kernels/ta_sigmoid_table.c).
+ * sigmoid table (runtime/kernels/ta_sigmoid_table.c). The lowering it
+ * shares with TANH is here too.
  */
 #include "lower.h"
 #include "sigmoid_input.h"
 
-static bool lower(TaLower *L, TaOp *op)
+bool ta_lower_sigmoid_like(TaLower *L, TaOp *op, const TaSigmoidLike *k)
 {
     if (!ta_expect_counts(L, op, 1, 1, 1))
         return false;
@@ -22,20 +23,19 @@ static bool lower(TaLower *L, TaOp *op)
     const bool wide = in->dtype == TA_INT16;
     int32_t multiplier, shift, radius = 0;
     if (wide) {
-        if (!ta_sigmoid_input_s16(L, op, in, out, 0, &multiplier, &shift))
+        if (!ta_sigmoid_input_s16(L, op, in, out, k->tanh, &multiplier, &shift))
             return false;
     } else {
-        /* TFLite checks only the zero point; the kernel assumes the scale. */
-        if (ta_zero_point(out) != -128 || ta_scale(out) != 1.0f / 256) {
-            ta_op_error(L, op, "int8 output must be quantized with scale 1/256 and zero point "
-                        "-128");
+        /* TFLite checks at most the zero point; the kernels assume both. */
+        if (ta_zero_point(out) != k->int8_out_zero_point || ta_scale(out) != k->int8_out_scale) {
+            ta_op_error(L, op, "int8 output must be quantized with scale 1/%d and zero point %d",
+                        (int)(1.0f / k->int8_out_scale), (int)k->int8_out_zero_point);
             return false;
         }
         if (!ta_sigmoid_input_s8(L, op, in, &multiplier, &shift, &radius))
             return false;
     }
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_logistic_s16" : "ta_logistic_s8",
-                              "runtime/kernels/ta_logistic.h", "ta_logistic_params_t");
+    TaKernelCall *c = ta_call(L, op, wide ? k->fn_s16 : k->fn_s8, k->header, k->params_type);
     ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
     ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
     ta_call_int(L, c, "input_range_radius", radius);
@@ -45,6 +45,14 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0);
     return true;
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    static const TaSigmoidLike logistic = {0, 1.0f / 256, -128, "ta_logistic_s8",
+                                           "ta_logistic_s16", "runtime/kernels/ta_logistic.h",
+                                           "ta_logistic_params_t"};
+    return ta_lower_sigmoid_like(L, op, &logistic);
 }
 
 const TaOpDef ta_op_logistic = {14, "LOGISTIC", NULL, lower};

@@ -82,4 +82,16 @@ static inline bool ta_sigmoid_input_s16(TaLower *L, TaOp *op, const TaTensor *in
     return true;
 }
 
+/* What differs between LOGISTIC and TANH. */
+typedef struct TaSigmoidLike {
+    int tanh;             /* 0: logistic, 1: tanh (input scaling) */
+    float int8_out_scale; /* the int8 output quantization the kernel assumes */
+    int32_t int8_out_zero_point;
+    const char *fn_s8, *fn_s16, *header, *params_type;
+} TaSigmoidLike;
+
+/* Lowers LOGISTIC or TANH: int8, or int16 with zero points 0 and output
+   2^-15. The kernels share one parameter layout. */
+bool ta_lower_sigmoid_like(TaLower *L, TaOp *op, const TaSigmoidLike *k);
+
 #endif /* TA_SIGMOID_INPUT_H */

@@ -1,49 +1,16 @@
 /*
  * tanh.c - TANH on int8 (output 1/128, 0) and int16 (zero points 0,
- * output 2^-15). The int16 kernel interpolates TFLite's fixed
- * sigmoid table (runtime/kernels/ta_sigmoid_table.c).
+ * output 2^-15), lowered as LOGISTIC is (logistic.c) with tanh's input
+ * scaling and kernels.
  */
 #include "lower.h"
 #include "sigmoid_input.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {
-    if (!ta_expect_counts(L, op, 1, 1, 1))
-        return false;
-    TaTensor *in = op->inputs[0], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
-        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
-        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
-        return false;
-    if (ta_tensor_elements(in) != ta_tensor_elements(out)) {
-        ta_op_error(L, op, "input and output sizes differ");
-        return false;
-    }
-    const bool wide = in->dtype == TA_INT16;
-    int32_t multiplier, shift, radius = 0;
-    if (wide) {
-        if (!ta_sigmoid_input_s16(L, op, in, out, 1, &multiplier, &shift))
-            return false;
-    } else {
-        /* TFLite checks neither; the kernel assumes both. */
-        if (ta_zero_point(out) != 0 || ta_scale(out) != 1.0f / 128) {
-            ta_op_error(L, op, "int8 output must be quantized with scale 1/128 and zero point 0");
-            return false;
-        }
-        if (!ta_sigmoid_input_s8(L, op, in, &multiplier, &shift, &radius))
-            return false;
-    }
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_tanh_s16" : "ta_tanh_s8",
-                              "runtime/kernels/ta_tanh.h", "ta_tanh_params_t");
-    ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
-    ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
-    ta_call_int(L, c, "input_range_radius", radius);
-    ta_call_int(L, c, "input_multiplier", multiplier);
-    ta_call_int(L, c, "input_left_shift", shift);
-    ta_call_arg(L, c, in);
-    ta_call_arg(L, c, out);
-    ta_allow_inplace(op, 0);
-    return true;
+    static const TaSigmoidLike tanh_op = {1, 1.0f / 128, 0, "ta_tanh_s8", "ta_tanh_s16",
+                                          "runtime/kernels/ta_tanh.h", "ta_tanh_params_t"};
+    return ta_lower_sigmoid_like(L, op, &tanh_op);
 }
 
 const TaOpDef ta_op_tanh = {28, "TANH", NULL, lower};
