@@ -12,48 +12,14 @@
  */
 #include "conv_common.h"
 
-enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_ACTIVATION, OPT_DILATION_W,
-       OPT_DILATION_H, OPT_BIAS_TYPE };
-
-typedef struct ConvAttrs {
-    int padding, activation, quantized_bias_type;
-    int32_t stride_w, stride_h, dilation_w, dilation_h;
-} ConvAttrs;
-
 static bool parse(TaLower *L, TaOp *op)
 {
-    TaFbReader r;
-    TaFbTable t = ta_op_options(L, op, &r);
-    ConvAttrs *a = ta_alloc(L->pool, sizeof *a);
-    a->padding = ta_fb_i8(t, OPT_PADDING, 0);
-    a->stride_w = ta_fb_i32(t, OPT_STRIDE_W, 0);
-    a->stride_h = ta_fb_i32(t, OPT_STRIDE_H, 0);
-    a->activation = ta_fb_i8(t, OPT_ACTIVATION, 0);
-    a->dilation_w = ta_fb_i32(t, OPT_DILATION_W, 1);
-    a->dilation_h = ta_fb_i32(t, OPT_DILATION_H, 1);
-    a->quantized_bias_type = ta_fb_i8(t, OPT_BIAS_TYPE, 0);
-    if (r.failed)
-        return false;
-    op->attrs = a;
-    return true;
-}
-
-void *ta_conv_2d_attrs(TaPool *pool, int padding, int32_t stride_w, int32_t stride_h,
-                       int32_t dilation_w, int32_t dilation_h, int activation)
-{
-    ConvAttrs *a = ta_alloc(pool, sizeof *a);
-    a->padding = padding;
-    a->stride_w = stride_w;
-    a->stride_h = stride_h;
-    a->dilation_w = dilation_w;
-    a->dilation_h = dilation_h;
-    a->activation = activation;
-    return a;
+    return ta_conv_parse(L, op, &ta_conv_2d_fields);
 }
 
 static bool lower(TaLower *L, TaOp *op)
 {
-    const ConvAttrs *a = op->attrs;
+    const TaConvAttrs *a = op->attrs;
     if (!ta_expect_counts(L, op, 2, 3, 1))
         return false;
     TaTensor *in = op->inputs[0], *w = op->inputs[1];

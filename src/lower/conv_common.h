@@ -9,6 +9,30 @@
 
 #include "lower.h"
 
+/* The attributes of the convolution family, whichever options table they
+   come from. */
+typedef struct TaConvAttrs {
+    int padding, activation, quantized_bias_type;
+    int32_t stride_w, stride_h, dilation_w, dilation_h, depth_multiplier;
+} TaConvAttrs;
+
+/* Where an options table keeps them (schema.fbs field numbers); -1: it has
+   no such field, and the default (dilation 1, others 0) applies. */
+typedef struct TaConvFields {
+    int padding, stride_w, stride_h, activation, dilation_w, dilation_h, depth_multiplier,
+        bias_type;
+} TaConvFields;
+
+extern const TaConvFields ta_conv_2d_fields;      /* Conv2DOptions */
+extern const TaConvFields ta_depthwise_fields;    /* DepthwiseConv2DOptions */
+extern const TaConvFields ta_transpose_conv_fields; /* TransposeConvOptions */
+
+/* Reads the attributes from an options table (false if it is malformed,
+   which the reader has reported). */
+bool ta_conv_read_attrs(TaFbTable t, const TaConvFields *f, TaConvAttrs *a);
+/* The parse hook of the three operators: op->attrs = a TaConvAttrs. */
+bool ta_conv_parse(TaLower *L, TaOp *op, const TaConvFields *f);
+
 /* LiteRT's Padding enum. */
 enum { TA_PADDING_SAME = 0, TA_PADDING_VALID = 1 };
 
@@ -48,10 +72,5 @@ bool ta_conv_requant(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w
    not constant or has the wrong size. */
 bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels,
                   int64_t **values);
-
-/* CONV_2D's attributes, for a transform that creates a CONV_2D (its
-   lowering then skips the options table). */
-void *ta_conv_2d_attrs(TaPool *pool, int padding, int32_t stride_w, int32_t stride_h,
-                       int32_t dilation_w, int32_t dilation_h, int activation);
 
 #endif /* TA_CONV_COMMON_H */

@@ -11,35 +11,14 @@
  */
 #include "conv_common.h"
 
-enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_DEPTH_MULTIPLIER, OPT_ACTIVATION,
-       OPT_DILATION_W, OPT_DILATION_H };
-
-typedef struct DwAttrs {
-    int padding, activation;
-    int32_t stride_w, stride_h, depth_multiplier, dilation_w, dilation_h;
-} DwAttrs;
-
 static bool parse(TaLower *L, TaOp *op)
 {
-    TaFbReader r;
-    TaFbTable t = ta_op_options(L, op, &r);
-    DwAttrs *a = ta_alloc(L->pool, sizeof *a);
-    a->padding = ta_fb_i8(t, OPT_PADDING, 0);
-    a->stride_w = ta_fb_i32(t, OPT_STRIDE_W, 0);
-    a->stride_h = ta_fb_i32(t, OPT_STRIDE_H, 0);
-    a->depth_multiplier = ta_fb_i32(t, OPT_DEPTH_MULTIPLIER, 0);
-    a->activation = ta_fb_i8(t, OPT_ACTIVATION, 0);
-    a->dilation_w = ta_fb_i32(t, OPT_DILATION_W, 1);
-    a->dilation_h = ta_fb_i32(t, OPT_DILATION_H, 1);
-    if (r.failed)
-        return false;
-    op->attrs = a;
-    return true;
+    return ta_conv_parse(L, op, &ta_depthwise_fields);
 }
 
 static bool lower(TaLower *L, TaOp *op)
 {
-    const DwAttrs *a = op->attrs;
+    const TaConvAttrs *a = op->attrs;
     if (!ta_expect_counts(L, op, 2, 3, 1))
         return false;
     TaTensor *in = op->inputs[0], *w = op->inputs[1];

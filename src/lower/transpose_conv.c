@@ -15,26 +15,9 @@
 
 #include <string.h>
 
-enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_ACTIVATION, OPT_BIAS_TYPE };
-
-typedef struct TransposeConvAttrs {
-    int padding, activation;
-    int32_t stride_w, stride_h;
-} TransposeConvAttrs;
-
 static bool parse(TaLower *L, TaOp *op)
 {
-    TaFbReader r;
-    TaFbTable t = ta_op_options(L, op, &r);
-    TransposeConvAttrs *a = ta_alloc(L->pool, sizeof *a);
-    a->padding = ta_fb_i8(t, OPT_PADDING, 0);
-    a->stride_w = ta_fb_i32(t, OPT_STRIDE_W, 0);
-    a->stride_h = ta_fb_i32(t, OPT_STRIDE_H, 0);
-    a->activation = ta_fb_i8(t, OPT_ACTIVATION, 0);
-    if (r.failed)
-        return false;
-    op->attrs = a;
-    return true;
+    return ta_conv_parse(L, op, &ta_transpose_conv_fields);
 }
 
 static bool check_output_shape(TaLower *L, TaOp *op, const TaTensor *shape, const TaTensor *out)
@@ -56,7 +39,7 @@ static bool check_output_shape(TaLower *L, TaOp *op, const TaTensor *shape, cons
 
 static bool lower(TaLower *L, TaOp *op)
 {
-    const TransposeConvAttrs *a = op->attrs;
+    const TaConvAttrs *a = op->attrs;
     if (!ta_expect_counts(L, op, 3, 4, 1))
         return false;
     TaTensor *shape = op->inputs[0], *w = op->inputs[1], *in = op->inputs[2];

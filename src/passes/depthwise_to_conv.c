@@ -16,8 +16,6 @@
 #include <string.h>
 
 enum { OP_CONV_2D = 3, OP_DEPTHWISE_CONV_2D = 4 };
-enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_DEPTH_MULTIPLIER, OPT_ACTIVATION,
-       OPT_DILATION_W, OPT_DILATION_H };
 
 /* Tensors read by more than one operator cannot be rewritten in place. */
 static int readers(const TaGraph *g, const TaTensor *t)
@@ -42,11 +40,10 @@ static bool rewrite(TaPassCtx *ctx, TaOp *op)
     TaFbReader r = {.buf = op->options_buf, .len = op->options_buf_len,
                     .path = ctx->model_path, .diag = ctx->diag};
     TaFbTable t = op->options_pos ? ta_fb_table_at(&r, op->options_pos) : (TaFbTable){.r = &r};
-    int padding = ta_fb_i8(t, OPT_PADDING, 0);
-    int32_t stride_w = ta_fb_i32(t, OPT_STRIDE_W, 0), stride_h = ta_fb_i32(t, OPT_STRIDE_H, 0);
-    int activation = ta_fb_i8(t, OPT_ACTIVATION, 0);
-    int32_t dil_w = ta_fb_i32(t, OPT_DILATION_W, 1), dil_h = ta_fb_i32(t, OPT_DILATION_H, 1);
-    if (r.failed)
+    /* The depthwise attributes are the convolution's (its depth multiplier
+       equals the output channels, which the new weights carry). */
+    TaConvAttrs *a = ta_alloc(ctx->pool, sizeof *a);
+    if (!ta_conv_read_attrs(t, &ta_depthwise_fields, a))
         return false;
     const int32_t kh = w->dims[1], kw = w->dims[2], oc = w->dims[3];
     if (w->quant && w->quant->num_scales > 1 && w->quant->axis != 3)
@@ -65,8 +62,7 @@ static bool rewrite(TaPassCtx *ctx, TaOp *op)
         w->quant->axis = 0;
     op->builtin = OP_CONV_2D;
     op->type = "CONV_2D";
-    op->attrs = ta_conv_2d_attrs(ctx->pool, padding, stride_w, stride_h, dil_w, dil_h,
-                                 activation);
+    op->attrs = a;
     return true;
 }
 
