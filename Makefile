@@ -5,8 +5,9 @@ JOBS ?= 2
 PYTHON := .venv/bin/python
 OPTEST_COUNT ?= 50
 OPTEST_SEED ?= 1
+FUZZ_SECONDS ?= 30
 
-.PHONY: all deps build build-asan demo test test-unit test-python test-ops clean
+.PHONY: all deps build build-asan demo test test-unit test-python test-ops fuzz clean
 
 all: build
 
@@ -39,6 +40,12 @@ test: build build-asan
 	@echo "== Operator tests: $(OPTEST_COUNT) configurations per variant, seed $(OPTEST_SEED)"
 	@TINYAOT_BIN=build/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m tests.optest \
 	    --count $(OPTEST_COUNT) --seed $(OPTEST_SEED) --variants all
+	@echo "== Coverage-guided fuzzing: $(FUZZ_SECONDS) s per target (libFuzzer, ASan+UBSan)"
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The fuzz targets alone, for as long as asked: make fuzz FUZZ_SECONDS=3600
+fuzz: deps
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

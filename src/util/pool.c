@@ -18,7 +18,7 @@ struct TaPoolBlock {
 
 enum { BLOCK_SIZE = 64 * 1024 };
 
-void ta_bug(const char *file, int line, const char *what)
+_Noreturn void ta_bug(const char *file, int line, const char *what)
 {
     fprintf(stderr, "tinyaot: internal error at %s:%d: %s\n", file, line, what);
     abort();

@@ -22,7 +22,7 @@
 /* An internal invariant that bad input cannot break: a bug if it fails. */
 #define ta_unreachable() ta_bug(__FILE__, __LINE__, "unreachable")
 #define TA_ASSERT(cond) ((cond) ? (void)0 : ta_bug(__FILE__, __LINE__, #cond))
-void ta_bug(const char *file, int line, const char *what);
+_Noreturn void ta_bug(const char *file, int line, const char *what);
 
 #define TA_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
