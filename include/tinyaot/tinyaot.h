@@ -53,6 +53,12 @@ typedef struct tinyaot_args {
     /* Receives each message (one line, no newline); NULL prints to stderr. */
     void (*diagnostic)(void *user, int level, const char *message);
     void *user;
+    /* Replace module.path even if it is not a module tinyaot wrote (a
+       module is recognised by its .tinyaot-module marker and untouched
+       files). Even so, module.path may never be `/`, the working or home
+       directory, or contain the model or the configuration file; symbolic
+       links are replaced, never followed. */
+    int force;
 } tinyaot_args;
 
 /* One kernel function an operator's code calls, keyed by role ("run"). */
