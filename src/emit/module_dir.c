@@ -527,6 +527,11 @@ bool ta_module_dir_begin(TaModuleDir *m)
         parent[i] = saved;
     }
     const char *tmp = ta_format(m->pool, "%s.tinyaot-tmp-%ld", m->path, (long)getpid());
+    /* A leftover under this run's pid is from an earlier process that had
+       the same pid: it goes if it is ours, like any other leftover. */
+    bool complete;
+    if (ta_path_exists(tmp) && leftover_is_ours(m->pool, tmp, &complete))
+        ta_remove_tree(tmp);
     if (mkdir(tmp, 0777) != 0) {
         ta_error(m->diag, "%s: cannot create directory: %s", tmp, strerror(errno));
         ta_module_dir_abort(m);
