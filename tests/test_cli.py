@@ -255,6 +255,13 @@ def test_refuses_working_directory_home_and_parents_of_inputs(tmp_path, force):
         assert snapshot(tmp_path) == before, target
     r = tinyaot("convert", "--model.path", HELLO, "--module.path", "/", *extra)
     assert r.returncode != 0 and "'/' does not name a directory" in r.stderr
+    target = tmp_path / "tgt" / "board.yaml"
+    target.parent.mkdir()
+    target.write_text((module.ROOT / "targets" / "host.yaml").read_text())
+    r = tinyaot("convert", "--model.path", HELLO, "--platform.name", target,
+                "--module.path", target.parent, *extra)
+    assert r.returncode != 0 and "is the target file" in r.stderr, r.stderr
+    assert target.exists()
 
 
 def test_replaces_only_an_unchanged_module(tmp_path):

@@ -28,7 +28,7 @@ static void usage(FILE *out)
             "  --strict  warnings are errors\n"
             "  --force   replace module.path even if tinyaot did not write it; never\n"
             "            `/`, the working or home directory, or a directory holding the\n"
-            "            model or the --config file; symbolic links are not followed\n"
+            "            model, the --config or the target file; links are not followed\n"
             "  --quiet   no summary\n"
             "See README.md for every key.\n");
 }

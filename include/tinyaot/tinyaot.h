@@ -56,8 +56,8 @@ typedef struct tinyaot_args {
     /* Replace module.path even if it is not a module tinyaot wrote (a
        module is recognised by its .tinyaot-module marker and untouched
        files). Even so, module.path may never be `/`, the working or home
-       directory, or contain the model or the configuration file; symbolic
-       links are replaced, never followed. */
+       directory, or contain the model, the configuration or the target
+       file; symbolic links are replaced, never followed. */
     int force;
 } tinyaot_args;
 

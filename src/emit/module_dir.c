@@ -340,6 +340,14 @@ static bool contains(const char *dir, const char *path)
     return strncmp(dir, path, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
+/* platform.name names a target file, not a built-in target (as target.c
+   decides). */
+static bool platform_is_a_file(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    return n && (strchr(name, '/') || (n > 5 && strcmp(name + n - 5, ".yaml") == 0));
+}
+
 /* What module.path must never be, whatever --force says. */
 static bool check_protected(TaModuleDir *m)
 {
@@ -356,6 +364,8 @@ static bool check_protected(TaModuleDir *m)
         {getenv("HOME"), "the home directory or one of its parents"},
         {m->config->model_path, "the model file or a directory that contains it"},
         {m->config->config_path, "the configuration file or a directory that contains it"},
+        {platform_is_a_file(m->config->platform_name) ? m->config->platform_name : NULL,
+         "the target file or a directory that contains it"},
     };
     for (size_t i = 0; i < TA_COUNT_OF(guarded); i++) {
         const char *p = guarded[i].path && *guarded[i].path

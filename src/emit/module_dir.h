@@ -8,8 +8,8 @@
  * marker itself. An existing module.path is replaced only when it is an
  * empty directory or a module whose files all match its marker; anything
  * else needs --force (TaConfig.force). Whatever --force says, module.path
- * may not be `/`, the working directory, the home directory, the model or
- * the configuration file, or a directory that contains one of them.
+ * may not be `/`, the working directory, the home directory, the model, the
+ * configuration or the target file, or a directory that contains one.
  *
  * The swap: the new module is written into <module.path>.tinyaot-tmp-<pid>
  * beside it, then exchanged with the old one in one renameat2(2)
