@@ -35,8 +35,6 @@
 
 #include "../config/config.h"
 
-#define TA_MODULE_MARKER ".tinyaot-module"
-
 typedef struct TaModuleDir {
     TaPool *pool;
     TaDiag *diag;
