@@ -57,7 +57,10 @@ typedef struct tinyaot_args {
        module is recognised by its .tinyaot-module marker and untouched
        files). Even so, module.path may never be `/`, the working or home
        directory, or contain the model, the configuration or the target
-       file; symbolic links are replaced, never followed. */
+       file; symbolic links are replaced, never followed. Added after
+       0.1.0's first layout: code built against an older header (or older
+       Python bindings) must be rebuilt, or this field is read past its
+       struct. */
     int force;
 } tinyaot_args;
 
