@@ -12,6 +12,7 @@
 #include "config/config.h"
 #include "config/target.h"
 #include "emit/emit.h"
+#include "emit/module_dir.h"
 #include "emit/views.h"
 #include "lower/lower.h"
 #include "model/model.h"
@@ -49,6 +50,13 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                                    (int)args->num_options);
     if (!cfg)
         return TINYAOT_ERROR_CONFIG;
+    cfg->force = args->force != 0;
+    /* Refuse an unsafe module.path (and clean up after killed runs) before
+       the work; ta_emit checks again before it replaces anything. */
+    TaModuleDir out;
+    ta_module_dir_init(&out, pool, diag, cfg);
+    if (!ta_module_dir_prepare(&out))
+        return TINYAOT_ERROR_OUTPUT;
     TaTarget *target = ta_target_load(pool, diag, cfg->platform_name);
     if (!target)
         return TINYAOT_ERROR_CONFIG;

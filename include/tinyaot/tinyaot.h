@@ -53,6 +53,15 @@ typedef struct tinyaot_args {
     /* Receives each message (one line, no newline); NULL prints to stderr. */
     void (*diagnostic)(void *user, int level, const char *message);
     void *user;
+    /* Replace module.path even if it is not a module tinyaot wrote (a
+       module is recognised by its .tinyaot-module marker and untouched
+       files). Even so, module.path may never be `/`, the working or home
+       directory, or contain the model, the configuration or the target
+       file; symbolic links are replaced, never followed. Added after
+       0.1.0's first layout: code built against an older header (or older
+       Python bindings) must be rebuilt, or this field is read past its
+       struct. */
+    int force;
 } tinyaot_args;
 
 /* One kernel function an operator's code calls, keyed by role ("run"). */

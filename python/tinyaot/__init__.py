@@ -52,12 +52,14 @@ class ConversionError(Exception):
 @dataclasses.dataclass(frozen=True)
 class ConvertArgs:
     """What to convert: a YAML file and/or configuration keys (dotted, as on
-    the command line), plus the two switches of the C API."""
+    the command line), plus the switches of the C API. `force` replaces
+    module.path even if tinyaot did not write it (see tinyaot.h)."""
 
     config: Optional[str] = None
     options: Mapping[str, object] = dataclasses.field(default_factory=dict)
     strict: bool = False
     result_views: bool = True
+    force: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,7 +141,7 @@ class AotConverter:
                               options=arr, num_options=len(opts), strict=int(args.strict),
                               result_views=int(args.result_views),
                               diagnostic=_native.DIAG_FN(lambda user, level, msg: None),
-                              user=None)
+                              user=None, force=int(args.force))
         res = ctypes.POINTER(_native.Result)()
         status = lib.tinyaot_convert(ctypes.byref(c_args), ctypes.byref(res))
         try:
@@ -161,9 +163,10 @@ class AotConverter:
 
 
 def convert(model_path=None, module_path=None, prefix=None, config=None, options=None,
-            strict=False, result_views=True) -> ConversionResult:
+            strict=False, result_views=True, force=False) -> ConversionResult:
     """Converts a model. Keyword shortcuts set model.path, module.path and
-    module.prefix; `options` holds any other configuration keys."""
+    module.prefix; `options` holds any other configuration keys; `force`
+    replaces a module.path that tinyaot did not write."""
     opts = dict(options or {})
     for key, value in (("model.path", model_path), ("module.path", module_path),
                        ("module.prefix", prefix)):
@@ -171,4 +174,4 @@ def convert(model_path=None, module_path=None, prefix=None, config=None, options
             opts[key] = str(value)
     return AotConverter().convert(ConvertArgs(config=str(config) if config else None,
                                               options=opts, strict=strict,
-                                              result_views=result_views))
+                                              result_views=result_views, force=force))

@@ -161,8 +161,12 @@ static bool get_uint(Loader *L, const TaNode *n, const char *path, uint64_t *out
         *out = (uint64_t)v;
         return true;
     }
-    ta_error(L->d, "%s: %s: expected a non-negative integer, got '%s'", WHERE(n), path,
-             n->kind == TA_NODE_SCALAR ? n->scalar : "a collection");
+    if (ta_scalar_has_leading_zero(n))
+        ta_error(L->d, "%s: %s: '%s' has a leading zero; integers are decimal (or 0x hex), "
+                 "so write it without the zero", WHERE(n), path, n->scalar);
+    else
+        ta_error(L->d, "%s: %s: expected a non-negative integer, got '%s'", WHERE(n), path,
+                 n->kind == TA_NODE_SCALAR ? n->scalar : "a collection");
     return false;
 }
 
@@ -185,6 +189,55 @@ static bool get_choice(Loader *L, const TaNode *n, const char *path, const char 
 static bool get_memory(Loader *L, const TaNode *n, const char *path, const char **out)
 {
     return get_choice(L, n, path, memory_names, TA_MEM_COUNT, out);
+}
+
+/* Why `prefix` cannot prefix every generated C symbol, or NULL. Generated
+   names are <prefix>_... and <PREFIX>_...; the runtime owns ta_, TA_, syn_
+   and SYN_, and C reserves leading underscores and its keywords. */
+static const char *prefix_problem(const char *prefix)
+{
+    static const char *const keywords[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+        "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+        "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+        "switch", "typedef", "union", "unsigned", "void", "volatile", "while"};
+    static const char *const runtime[] = {"ta", "syn"};
+    if (prefix[0] == '_')
+        return "identifiers that begin with an underscore are reserved for the C implementation";
+    for (size_t i = 0; i < TA_COUNT_OF(keywords); i++)
+        if (strcmp(prefix, keywords[i]) == 0)
+            return "it is a C keyword";
+    for (size_t i = 0; i < TA_COUNT_OF(runtime); i++) {
+        size_t n = strlen(runtime[i]);
+        bool same = true;
+        for (size_t k = 0; k < n && same; k++)
+            same = tolower((unsigned char)prefix[k]) == runtime[i][k];
+        if (same && (prefix[n] == '\0' || prefix[n] == '_'))
+            return "the runtime's own names begin with ta_, TA_, syn_ and SYN_";
+    }
+    return NULL;
+}
+
+/* "out/kws/" -> "out/kws"; NULL after reporting a path that cannot be a
+   module directory. */
+static const char *module_dir_path(Loader *L, const TaNode *v, const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    const char *p = ta_strndup(L->pool, path, n);
+    const char *base = ta_basename(p);
+    if (n == 0 || strcmp(p, "/") == 0 || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+        ta_error(L->d, "%s: module.path: '%s' does not name a directory tinyaot can create "
+                 "(give a new or tinyaot-written directory, e.g. out/model)", WHERE(v), path);
+        return NULL;
+    }
+    if (strlen(base) > 200) {
+        ta_error(L->d, "%s: module.path: the last component of '%s' is longer than 200 bytes",
+                 WHERE(v), path);
+        return NULL;
+    }
+    return p;
 }
 
 static bool is_identifier(const char *s)
@@ -227,15 +280,23 @@ static void load_module(Loader *L, const TaNode *n)
         return;
     TaConfig *c = L->cfg;
     const TaNode *v;
-    if ((v = ta_node_map_get(n, "path")))
-        get_string(L, v, "module.path", &c->module_path);
+    const char *dir;
+    if ((v = ta_node_map_get(n, "path")) && get_string(L, v, "module.path", &c->module_path) &&
+        (dir = module_dir_path(L, v, c->module_path)))
+        c->module_path = dir;
     if ((v = ta_node_map_get(n, "name")) && get_string(L, v, "module.name", &c->module_name) &&
         !is_identifier(c->module_name))
         ta_error(L->d, "%s: module.name: '%s' is not a C identifier", WHERE(v), c->module_name);
     if ((v = ta_node_map_get(n, "prefix")) &&
-        get_string(L, v, "module.prefix", &c->module_prefix) && !is_identifier(c->module_prefix))
-        ta_error(L->d, "%s: module.prefix: '%s' is not a C identifier", WHERE(v),
-                 c->module_prefix);
+        get_string(L, v, "module.prefix", &c->module_prefix)) {
+        const char *why;
+        if (!is_identifier(c->module_prefix))
+            ta_error(L->d, "%s: module.prefix: '%s' is not a C identifier", WHERE(v),
+                     c->module_prefix);
+        else if ((why = prefix_problem(c->module_prefix)))
+            ta_error(L->d, "%s: module.prefix: '%s' cannot prefix the generated symbols: %s",
+                     WHERE(v), c->module_prefix, why);
+    }
     if ((v = ta_node_map_get(n, "type")))
         get_choice(L, v, "module.type", types, 3, &c->module_type);
     if ((v = ta_node_map_get(n, "schedule")))
@@ -427,10 +488,11 @@ static void load_test(Loader *L, const TaNode *n)
     const TaNode *v;
     if ((v = ta_node_map_get(n, "enabled")))
         get_bool(L, v, "test.enabled", &L->cfg->test_enabled);
+    /* ta_scalar_double refuses nan and infinities. */
     if ((v = ta_node_map_get(n, "tolerance")) &&
         (!ta_scalar_double(v, &L->cfg->test_tolerance) || L->cfg->test_tolerance < 0))
-        ta_error(L->d, "%s: test.tolerance: expected a non-negative number, got '%s'", WHERE(v),
-                 v->kind == TA_NODE_SCALAR ? v->scalar : "a collection");
+        ta_error(L->d, "%s: test.tolerance: expected a finite non-negative number, got '%s'",
+                 WHERE(v), v->kind == TA_NODE_SCALAR ? v->scalar : "a collection");
 }
 
 /* Puts `value` at dotted `key` in the tree, creating maps on the way. */
@@ -488,6 +550,7 @@ TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
 
     TaConfig *c = ta_alloc(pool, sizeof *c);
     L.cfg = c;
+    c->config_path = config_path;
     c->module_prefix = "model";
     c->module_type = "cmake";
     c->module_schedule = "calls";

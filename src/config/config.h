@@ -37,9 +37,11 @@ typedef struct TaTransformSetting {
 } TaTransformSetting;
 
 typedef struct TaConfig {
+    const char *config_path;     /* the --config file, or NULL */
+    bool force;                  /* --force: replace module.path even if tinyaot did not write it */
     const char *model_path;
     int model_subgraph;
-    const char *module_path;
+    const char *module_path;     /* without trailing '/' */
     const char *module_name;
     const char *module_prefix;
     const char *module_type;     /* "cmake" | "zephyr" | "make" */

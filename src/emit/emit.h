@@ -12,8 +12,10 @@
  *   <prefix>_residency.json, <prefix>_views.json
  *   <prefix>_arena_<region>.bin   sidecars (caller-supplied arenas)
  *
- * Everything goes into a fresh temporary directory first; ta_emit renames
- * it into place only when every file was written.
+ *   .tinyaot-module       the marker: every file above with size and hash
+ *
+ * Everything goes into a fresh temporary directory first; ta_emit swaps it
+ * into place only when every file was written (module_dir.h).
  */
 #ifndef TA_EMIT_H
 #define TA_EMIT_H

@@ -88,11 +88,17 @@ void ta_diagv(TaDiag *d, TaDiagLevel level, const char *fmt, va_list ap);
 
 /* ---- file.c: files and directories --------------------------------------- */
 
-/* Reads a whole file; on failure reports "<path>: <reason>" and returns NULL. */
+/* Reads a whole regular file; on failure reports "<path>: <reason>" and
+   returns NULL. Anything else (a FIFO, a device, a directory) is refused
+   without blocking. */
 uint8_t *ta_read_file(TaPool *pool, TaDiag *d, const char *path, size_t *size);
 bool ta_write_file(TaDiag *d, const char *path, const void *data, size_t size);
 bool ta_mkdir_p(TaDiag *d, const char *path);
+/* Removes a file or a directory tree; never follows a symbolic link and
+   never descends into another file system. True when nothing is left. */
 bool ta_remove_tree(const char *path);
+/* "a FIFO", "a directory", ... for messages; `mode` is a struct stat st_mode. */
+const char *ta_file_kind(unsigned mode);
 bool ta_path_exists(const char *path);
 char *ta_path_join(TaPool *pool, const char *a, const char *b);
 char *ta_dirname(TaPool *pool, const char *path);
