@@ -7,7 +7,7 @@ OPTEST_COUNT ?= 50
 OPTEST_SEED ?= 1
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps build build-asan demo test test-unit test-python test-ops fuzz clean
+.PHONY: all deps build build-asan demo test test-unit test-python test-ops fuzz lint clean
 
 all: build
 
@@ -29,6 +29,8 @@ demo: build
 # Python suites (real models, operators, configuration, views) with the
 # sanitized converter and every generated module built with ASan+UBSan.
 test: build build-asan
+	@echo "== Static analysis (clang-tidy analyzer checks, cppcheck)"
+	@scripts/lint.sh build
 	@echo "== C tests (plain build)"
 	@cd build && ctest --output-on-failure -j $(JOBS)
 	@echo "== C tests (AddressSanitizer + UndefinedBehaviorSanitizer)"
@@ -42,6 +44,10 @@ test: build build-asan
 	    --count $(OPTEST_COUNT) --seed $(OPTEST_SEED) --variants all
 	@echo "== Coverage-guided fuzzing: $(FUZZ_SECONDS) s per target (libFuzzer, ASan+UBSan)"
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# Static analysis alone: no finding is allowed.
+lint: build
+	@scripts/lint.sh build
 
 # The fuzz targets alone, for as long as asked: make fuzz FUZZ_SECONDS=3600
 fuzz: deps
