@@ -9,7 +9,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
-cmake -S . -B "$build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+if [ ! -f "$build/compile_commands.json" ]; then
+    echo "lint: $build/compile_commands.json is missing: configure $build with cmake first" >&2
+    exit 1
+fi
 jobs=${JOBS:-2}
 status=0
 
