@@ -175,8 +175,9 @@ static void emit_header(const Ctx *c, TaBuf *b)
                   "   persistent state, hydrates staged constants, gives state that\n"
                   "   does not start at zero its initial value, then enables runs. */\n"
                   "int %s_model_init(%s_model_context_t *ctx);\n"
-                  "/* Runs every operator once: 14 before a successful init, 200 when\n"
-                  "   the hydration latch is cleared. */\n"
+                  "/* Runs every operator once: 14 before a successful init, 9 when an\n"
+                  "   arena was bound since the last successful init, 200 when the\n"
+                  "   hydration latch is cleared. */\n"
                   "int %s_model_run(%s_model_context_t *ctx);\n"
                   "/* Sets the hydration latch: staged constants are in place. */\n"
                   "void %s_mark_hydrated(void);\n",
@@ -184,16 +185,23 @@ static void emit_header(const Ctx *c, TaBuf *b)
     if (c->staged)
         ta_buf_printf(b,
                       "/* Copies every staged constant arena from its source. Weak: replace it\n"
-                      "   to use DMA; a replacement must call %s_mark_hydrated(). */\n"
+                      "   to use DMA; a replacement must make every staged byte ready, call\n"
+                      "   %s_mark_hydrated() and return 0. Any other return, or 0 without\n"
+                      "   the latch set, makes %s_model_init fail with 8\n"
+                      "   (hydration_failed) before any operator init reads the weights. */\n"
                       "int %s_hydrate_constants(void);\n",
-                      p, p);
+                      p, p, p);
     if (!c->own)
         ta_buf_printf(b,
-                      "/* Binds an application buffer to a region (before %s_model_init). */\n"
+                      "/* Binds an application buffer to a region (before %s_model_init).\n"
+                      "   A successful bind after init makes runs return 9 (arena_rebound)\n"
+                      "   until %s_model_init runs again: the new buffer holds no state and\n"
+                      "   no staged constants yet. A refused bind changes nothing. */\n"
                       "int %s_bind_arena(%s_arena_region_t region, void *buffer, size_t size);\n"
-                      "/* Binds every region at once: buffers[i] of sizes[i] bytes. */\n"
+                      "/* Binds every region at once: buffers[i] of sizes[i] bytes, in\n"
+                      "   region order, stopping at the first refusal. */\n"
                       "int %s_bind_arenas(void *const buffers[], const size_t sizes[]);\n",
-                      p, p, p, p);
+                      p, p, p, p, p);
     ta_buf_printf(b, "/* The regions as data, for generic binding code. */\n"
                      "extern const ta_module_desc_t %s_module_desc;\n\n",
                   p);
@@ -470,16 +478,30 @@ static void emit_binding(const Ctx *c, TaBuf *b)
         return;
     }
     ta_buf_printf(b, "uint8_t *%s_bound[%d];\n\n", p, nr);
-    ta_buf_printf(b,
-                  "int %s_bind_arena(%s_arena_region_t region, void *buffer, size_t size)\n{\n"
-                  "    if ((int)region < 0 || (int)region >= %s_NUM_ARENA_REGIONS)\n"
-                  "        return TA_ERR_UNKNOWN_REGION;\n"
-                  "    if (buffer == NULL)\n        return TA_ERR_NULL_BUFFER;\n"
-                  "    if (size < %s_arena_sizes[region])\n        return TA_ERR_BUFFER_TOO_SMALL;\n"
-                  "    if ((uintptr_t)buffer %% %s_arena_alignments[region] != 0)\n"
-                  "        return TA_ERR_MISALIGNED_BUFFER;\n"
-                  "    %s_bound[region] = (uint8_t *)buffer;\n    return TA_OK;\n}\n\n",
-                  p, p, c->P, p, p, p);
+    if (c->num_regions == 0) {
+        /* Nothing to bind; a range test against 0 would warn as always true. */
+        ta_buf_printf(b, "int %s_bind_arena(%s_arena_region_t region, void *buffer, size_t size)\n{\n"
+                         "    (void)region;\n    (void)buffer;\n    (void)size;\n"
+                         "    return TA_ERR_UNKNOWN_REGION;\n}\n\n",
+                      p, p);
+    } else {
+        /* Compared as unsigned: with short enums (arm-none-eabi) the type is
+           unsigned and a "< 0" test warns as always false. */
+        ta_buf_printf(b,
+                      "int %s_bind_arena(%s_arena_region_t region, void *buffer, size_t size)\n{\n"
+                      "    if ((unsigned)region >= (unsigned)%s_NUM_ARENA_REGIONS)\n"
+                      "        return TA_ERR_UNKNOWN_REGION;\n"
+                      "    if (buffer == NULL)\n        return TA_ERR_NULL_BUFFER;\n"
+                      "    if (size < %s_arena_sizes[region])\n        return TA_ERR_BUFFER_TOO_SMALL;\n"
+                      "    if ((uintptr_t)buffer %% %s_arena_alignments[region] != 0)\n"
+                      "        return TA_ERR_MISALIGNED_BUFFER;\n"
+                      "    %s_bound[region] = (uint8_t *)buffer;\n"
+                      "    if (%s_initialized) {\n"
+                      "        /* Runs wait for a model_init over the new buffer. */\n"
+                      "        %s_initialized = 0;\n        %s_rebound = 1;\n    }\n"
+                      "    return TA_OK;\n}\n\n",
+                      p, p, c->P, p, p, p, p, p, p);
+    }
     ta_buf_printf(b,
                   "int %s_bind_arenas(void *const buffers[], const size_t sizes[])\n{\n"
                   "    if (buffers == NULL || sizes == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n"
@@ -572,10 +594,12 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
                      "#include \"%s_internal.h\"\n\n#include <string.h>\n\n",
                   p, p);
     emit_tables(c, b);
-    emit_binding(c, b);
     ta_buf_printf(b, "/* Module-global: one model instance per prefix. */\n"
-                     "static int %s_initialized;\nstatic int %s_hydrated;\n\n",
-                  p, p);
+                     "static int %s_initialized;\nstatic int %s_hydrated;\n", p, p);
+    if (!c->own)
+        ta_buf_printf(b, "static int %s_rebound; /* bound since the last successful init */\n", p);
+    ta_buf_puts(b, "\n");
+    emit_binding(c, b);
     ta_buf_printf(b, "void %s_mark_hydrated(void)\n{\n    %s_hydrated = 1;\n}\n\n", p, p);
     if (c->staged) {
         ta_buf_printf(b, "TA_WEAK int %s_hydrate_constants(void)\n{\n", p);
@@ -603,6 +627,8 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
                      "    %s_initialized = 0;\n",
                   p, p, p);
     if (!c->own)
+        ta_buf_printf(b, "    %s_rebound = 0;\n", p);
+    if (!c->own)
         ta_buf_printf(b, "    for (int i = 0; i < %s_NUM_ARENA_REGIONS; i++)\n"
                          "        if (%s_bound[i] == NULL)\n            return TA_ERR_UNBOUND_REGION;\n",
                       c->P, p);
@@ -615,9 +641,9 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
             ta_buf_printf(b, "    memset(%s, 0, %zu);\n", region_base(c, r), r->size);
     }
     if (c->staged)
-        ta_buf_printf(b, "    status = %s_hydrate_constants();\n"
-                         "    if (status != TA_OK)\n        return status;\n"
-                         "    if (!%s_hydrated)\n        return TA_ERR_HYDRATION_FAILED;\n",
+        ta_buf_printf(b, "    /* A replacement's own codes are not statuses: report 8. */\n"
+                         "    if (%s_hydrate_constants() != TA_OK || !%s_hydrated)\n"
+                         "        return TA_ERR_HYDRATION_FAILED;\n",
                       p, p);
     /* State that does not start at zero bytes (zero points, initial
        values of variables), in layer order, once constants are in place. */
@@ -630,8 +656,10 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
     ta_buf_printf(b, "    %s_initialized = 1;\n    return TA_OK;\n}\n\n", p);
     ta_buf_printf(b, "int %s_model_run(%s_model_context_t *ctx)\n{\n"
                      "    if (ctx == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n"
-                     "    if (!%s_initialized)\n        return TA_ERR_NOT_INITIALIZED;\n",
-                  p, p, p);
+                     "    if (!%s_initialized)\n        return %s;\n",
+                  p, p, p,
+                  c->own ? "TA_ERR_NOT_INITIALIZED"
+                         : ta_format(c->pool, "%s_rebound ? TA_ERR_ARENA_REBOUND : TA_ERR_NOT_INITIALIZED", p));
     if (c->staged)
         ta_buf_printf(b, "    if (!%s_hydrated)\n        return TA_ERR_HYDRATION_REQUIRED;\n", p);
     ta_buf_printf(b, "    return %s_run_operators(ctx);\n}\n", p);
