@@ -8,6 +8,7 @@
  */
 #include "emit.h"
 
+#include "escape.h"
 #include "../model/model.h"
 
 #include <ctype.h>
@@ -57,7 +58,8 @@ static const char *section_of(const Ctx *c, int memory, bool data)
 {
     const TaTargetMemory *m = c->in->plan->target->memories[memory];
     const char *s = data ? m->data_section : m->bss_section;
-    return s ? ta_format(c->pool, "TA_SECTION(\"%s\") ", s) : "";
+    /* target.c admits only plain section names; escaped all the same. */
+    return s ? ta_format(c->pool, "TA_SECTION(%s) ", ta_escape_c_string(c->pool, s)) : "";
 }
 
 /* The expression for a region's first usable byte. */
@@ -84,13 +86,8 @@ static void describe_tensor(const Ctx *c, TaBuf *b, const char *lead, const TaTe
         ta_buf_printf(b, " in %s +%zu", t->place.region->name, t->place.offset);
     if (t->alias_of)
         ta_buf_printf(b, " (shares %s's bytes)", ta_tensor_root((TaTensor *)t)->id);
-    if (t->name) {
-        ta_buf_puts(b, " \"");
-        /* Keep comments well-formed whatever the model names tensors. */
-        for (const char *s = t->name; *s; s++)
-            ta_buf_printf(b, "%c", (*s == '*' && s[1] == '/') || !isprint((unsigned char)*s) ? '_' : *s);
-        ta_buf_puts(b, "\"");
-    }
+    if (t->name) /* keep comments well-formed whatever the model names tensors */
+        ta_buf_printf(b, " \"%s\"", ta_escape_c_comment(c->pool, t->name));
     ta_buf_puts(b, "\n");
 }
 
@@ -106,7 +103,7 @@ static void emit_header(const Ctx *c, TaBuf *b)
                   " * application owns them), fill ctx.inputs[i].data, call\n"
                   " * %s_model_run() and read ctx.outputs[i].data. Every function returns\n"
                   " * 0 on success or a status from runtime/include/ta_status.h.\n */\n",
-                  p, ta_basename(c->in->model->path), p, p);
+                  p, ta_escape_c_comment(c->pool, ta_basename(c->in->model->path)), p, p);
     ta_buf_printf(b, "#ifndef %s_MODEL_H\n#define %s_MODEL_H\n\n", P, P);
     ta_buf_puts(b, "#include <stddef.h>\n#include <stdint.h>\n\n"
                    "#include \"runtime/include/ta_module.h\"\n"
@@ -309,7 +306,7 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
 static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
 {
     TaBuf b = {0};
-    ta_buf_printf(&b, "/*\n * Layer %d: %s", op->layer_index, op->type);
+    ta_buf_printf(&b, "/*\n * Layer %d: %s", op->layer_index, ta_escape_c_comment(c->pool, op->type));
     if (op->source_index >= 0)
         ta_buf_printf(&b, " (model operator %d)", op->source_index);
     ta_buf_puts(&b, "\n *\n");
@@ -349,9 +346,10 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
         if (ta_op_calls_with_role(op, "init"))
             ta_buf_puts(&b, "\n");
         if (op->code_memory >= 0)
-            ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(\"%s\")\n",
+            ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(%s)\n",
                           ta_memory_name(op->code_memory),
-                          c->in->plan->target->memories[op->code_memory]->code_section);
+                          ta_escape_c_string(c->pool, c->in->plan->target->memories[op->code_memory]
+                                                          ->code_section));
         emit_function(c, &b, op, "run");
     }
     bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->symbol), &b);
@@ -451,7 +449,7 @@ static void emit_tables(const Ctx *c, TaBuf *b)
                   nr ? nr : 1);
     for (int i = 0; i < nr; i++) {
         const char *s = region(c, i)->sidecar_file;
-        ta_buf_printf(b, "%s%s%s%s", i ? ", " : "", s ? "\"" : "", s ? s : "NULL", s ? "\"" : "");
+        ta_buf_printf(b, "%s%s", i ? ", " : "", s ? ta_escape_c_string(c->pool, s) : "NULL");
     }
     ta_buf_printf(b, "%s};\n\n", nr ? "" : "NULL");
 
@@ -539,7 +537,8 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
         for (int i = 0; i < g->ops.len; i++) {
             const TaOp *op = TA_OP(g, i);
             if (!ta_op_calls_with_role(op, "run")) {
-                ta_buf_printf(b, "    /* layer %d: %s needs no code (%s) */\n", i, op->type,
+                ta_buf_printf(b, "    /* layer %d: %s needs no code (%s) */\n", i,
+                              ta_escape_c_comment(c->pool, op->type),
                               op->num_outputs && op->outputs[0]->alias_of
                                   ? "its output shares its input's bytes"
                                   : (op->calls.len ? "it only initializes state"
@@ -564,7 +563,7 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
         if (ta_op_calls_with_role(op, "run"))
             ta_buf_printf(b, "    %s_run,\n", op->symbol);
         else
-            ta_buf_printf(b, "    NULL, /* %s */\n", op->type);
+            ta_buf_printf(b, "    NULL, /* %s */\n", ta_escape_c_comment(c->pool, op->type));
     }
     if (!g->ops.len)
         ta_buf_puts(b, "    NULL\n");
