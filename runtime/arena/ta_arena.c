@@ -157,7 +157,8 @@ static int is_pow2(size_t v)
    such a range would wrap, and every comparison against it would lie. */
 static int range_wraps(const void *p, size_t size)
 {
-    return (uintmax_t)size > (uintmax_t)(UINTPTR_MAX - (uintptr_t)p);
+    uintptr_t room = (uintptr_t)-1 - (uintptr_t)p; /* bytes from p to the top */
+    return (uintmax_t)size > (uintmax_t)room;
 }
 
 /* Rounds v up to a multiple of align (a power of two); 0 if that wraps. */
