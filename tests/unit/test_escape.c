@@ -1,6 +1,6 @@
 /*
  * test_escape.c - the escaping helpers of src/emit/escape.c: each output
- * keeps hostile bytes inside the construct it is pasted into, and the C
+ * keeps hostile bytes inside the construct it is pasted into; the
  * expected texts are spelled out byte for byte. ("?\?" in the literals
  * below keeps this file's own strings free of trigraphs.)
  */
