@@ -4,7 +4,10 @@ bind_arena, bind_arenas, the descriptor's bind, hydrate_constants and
 mark_hydrated) against real modules, on the host and on Cortex-M55 under
 QEMU: one module with its own arenas and one staged constant arena, one
 with caller-supplied arenas (memory.allocate_arenas: false) whose
-constants are all staged, so every region can be bound from RAM."""
+constants are all staged, so every region can be bound from RAM, and one
+with neither, run through the operator table and its callback.
+TA_ERR_KERNEL (7) is the one status no call can provoke: kernel arguments
+are constants the converter checked."""
 
 import os
 import subprocess
@@ -35,7 +38,13 @@ memory:
       attributes: {memory: MRAM, constant_destination_memory: SRAM}
 """
 
-CASES = {"own_staged": (OWN_STAGED, False), "caller_staged": (CALLER_STAGED, True)}
+OWN_TABLE = """
+platform: {name: mps3_an547}
+module: {schedule: table}
+"""
+
+CASES = {"own_staged": (OWN_STAGED, False), "caller_staged": (CALLER_STAGED, True),
+         "own_table": (OWN_TABLE, False)}
 
 
 def convert_case(tmp_path, name):
@@ -45,11 +54,15 @@ def convert_case(tmp_path, name):
     m = module.convert(HELLO, tmp_path / name, prefix="m", config=cfg)
     regions = m.views["regions"]
     staged = [r for r in regions if r["source_symbol"]]
+    table = int("schedule: table" in yaml_text)
+    if not staged:
+        return m, ["MISUSE_STAGED=0", f"MISUSE_CALLER_ARENAS={int(caller)}",
+                   f"MISUSE_TABLE={table}"]
     assert len(staged) == 1, regions  # the program replaces one staged copy
     # Every region is bindable from RAM: no sidecar to load.
     assert not caller or all(r["sidecar_file"] is None for r in regions)
     region = staged[0]
-    defines = ["MISUSE_STAGED=1", f"MISUSE_CALLER_ARENAS={int(caller)}",
+    defines = ["MISUSE_STAGED=1", f"MISUSE_CALLER_ARENAS={int(caller)}", f"MISUSE_TABLE={table}",
                f"MISUSE_STAGED_DST=M_BASE_{region_name(m, region)}",
                f"MISUSE_STAGED_SRC={region['source_symbol']}"]
     return m, defines

@@ -8,6 +8,7 @@
  *                          MISUSE_STAGED_DST / MISUSE_STAGED_SRC name its
  *                          first byte and its source blob (m_internal.h)
  *   MISUSE_CALLER_ARENAS   1: memory.allocate_arenas was false
+ *   MISUSE_TABLE           1: module.schedule was table (operator callback)
  * The program replaces the weak m_hydrate_constants() to test each branch
  * of the hydration contract. Prints "ok" and returns 0 when every check
  * held; prints "FAIL file:line: check" and returns 1 at the first that
@@ -25,6 +26,9 @@
 #endif
 #ifndef MISUSE_CALLER_ARENAS
 #error "define MISUSE_CALLER_ARENAS to 0 or 1"
+#endif
+#ifndef MISUSE_TABLE
+#define MISUSE_TABLE 0
 #endif
 
 #define CHECK(c)                                                             \
@@ -84,6 +88,36 @@ static void statuses_are_distinct(void)
     }
     CHECK(strcmp(ta_status_name(42), "unknown_status") == 0);
 }
+
+#if MISUSE_TABLE
+/* Every operator reports run_started, then run_finished with its status. */
+static int events[2];
+static int next_op, bad_events;
+
+static void on_operator(void *user_data, m_op_event_t event, int op, int status)
+{
+    if (user_data != &events || status != TA_OK || op < 0 || op >= M_NUM_OPERATORS ||
+        (event == M_OP_RUN_STARTED) != (events[0] == events[1]) ||
+        (event == M_OP_RUN_STARTED && op < next_op))
+        bad_events++;
+    if (event == M_OP_RUN_STARTED)
+        next_op = op;
+    events[event == M_OP_RUN_STARTED ? 0 : 1]++;
+}
+
+static void operator_callback(void)
+{
+    CHECK(m_model_init(&ctx) == TA_OK);
+    ctx.callback = on_operator;
+    ctx.user_data = &events;
+    run_matches_reference();
+    CHECK(bad_events == 0 && events[0] == M_NUM_OPERATORS && events[1] == M_NUM_OPERATORS);
+    /* model_init clears the callback (context_init does). */
+    CHECK(m_model_init(&ctx) == TA_OK && ctx.callback == NULL && ctx.user_data == NULL);
+    run_matches_reference();
+    CHECK(events[0] == M_NUM_OPERATORS);
+}
+#endif
 
 #if MISUSE_STAGED
 /* What the replacement does: 0 copy and mark, 1 copy without marking,
@@ -254,11 +288,20 @@ int main(void)
     CHECK(m_model_init(&ctx) == TA_OK); /* init repeats */
     run_matches_reference();
     CHECK(m_model_run(NULL) == TA_ERR_BAD_ARGUMENT);
+#if MISUSE_TABLE
+    operator_callback();
+#endif
 #if MISUSE_CALLER_ARENAS
     rebind_after_init();
 #endif
 #if MISUSE_STAGED
     hydration_contract();
+#else
+    /* Without staged constants the latch guards nothing: runs go on. */
+    CHECK(m_context_init(&ctx) == TA_OK);
+    run_matches_reference();
+    m_mark_hydrated();
+    run_matches_reference();
 #endif
     printf("ok\n");
     return 0;
