@@ -519,10 +519,17 @@ static void emit_binding(const Ctx *c, TaBuf *b)
 
 static void emit_io_pointer(const Ctx *c, TaBuf *b, const char *field, int i, const TaTensor *t)
 {
-    ta_buf_printf(b, "    ctx->%s[%d].data = %s;\n", field, i,
-                  t->place.region ? ta_format(c->pool, "(void *)(%s + %zu)",
-                                              region_base(c, t->place.region), t->place.offset)
-                                  : "NULL");
+    const char *data = "NULL";
+    if (t->place.region) {
+        data = ta_format(c->pool, "(void *)(%s + %zu)", region_base(c, t->place.region),
+                         t->place.offset);
+        /* Before its region is bound the base is NULL, and NULL + offset is
+           undefined: the pointer stays NULL until then. */
+        if (!c->own)
+            data = ta_format(c->pool, "%s_bound[%s] != NULL ? %s : NULL", c->p,
+                             ta_region_enum(c->pool, c->p, t->place.region), data);
+    }
+    ta_buf_printf(b, "    ctx->%s[%d].data = %s;\n", field, i, data);
     ta_buf_printf(b, "    ctx->%s[%d].size = %zu;\n", field, i, ta_tensor_bytes(t));
 }
 
