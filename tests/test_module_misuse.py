@@ -53,18 +53,15 @@ def convert_case(tmp_path, name):
     cfg.write_text(yaml_text)
     m = module.convert(HELLO, tmp_path / name, prefix="m", config=cfg)
     regions = m.views["regions"]
-    staged = [r for r in regions if r["source_symbol"]]
-    table = int("schedule: table" in yaml_text)
-    if not staged:
-        return m, ["MISUSE_STAGED=0", f"MISUSE_CALLER_ARENAS={int(caller)}",
-                   f"MISUSE_TABLE={table}"]
-    assert len(staged) == 1, regions  # the program replaces one staged copy
     # Every region is bindable from RAM: no sidecar to load.
     assert not caller or all(r["sidecar_file"] is None for r in regions)
-    region = staged[0]
-    defines = ["MISUSE_STAGED=1", f"MISUSE_CALLER_ARENAS={int(caller)}", f"MISUSE_TABLE={table}",
-               f"MISUSE_STAGED_DST=M_BASE_{region_name(m, region)}",
-               f"MISUSE_STAGED_SRC={region['source_symbol']}"]
+    staged = [r for r in regions if r["source_symbol"]]
+    defines = [f"MISUSE_STAGED={int(bool(staged))}", f"MISUSE_CALLER_ARENAS={int(caller)}",
+               f"MISUSE_TABLE={int('schedule: table' in yaml_text)}"]
+    if staged:
+        assert len(staged) == 1, regions  # the program replaces one staged copy
+        defines += [f"MISUSE_STAGED_DST=M_BASE_{region_name(m, staged[0])}",
+                    f"MISUSE_STAGED_SRC={staged[0]['source_symbol']}"]
     return m, defines
 
 
