@@ -124,7 +124,7 @@ def test_reports_are_valid_json_whatever_the_file_name(hostile_module):
 
 GOOD_MEMORIES = [
     "  - {name: SRAM, base: 0x20000000, capacity: 65536, writable: true, executable: false,",
-    "     volatile: true, bss_section: .my_bss, data_section: .my_data.hello}",
+    "     volatile: true, bss_section: .my_bss.kws_1, data_section: .my_data}",
     "  - {name: MRAM, base: 0x00000000, capacity: 1048576, writable: false, executable: true,",
     "     volatile: false, data_section: .my_rodata}",
 ]
@@ -152,8 +152,8 @@ def target_error(tmp_path, text):
 
 def test_good_target_with_dotted_section_names(tmp_path):
     _, m = convert_with_target(tmp_path, target_text())
-    assert 'TA_SECTION(".my_data.hello")' not in (m.path / "m_arenas.c").read_text()
-    assert 'TA_SECTION(".my_bss")' in (m.path / "m_arenas.c").read_text()
+    assert 'TA_SECTION(".my_bss.kws_1")' in (m.path / "m_arenas.c").read_text()
+    assert 'TA_SECTION(".my_rodata")' in (m.path / "m_constants.c").read_text()
 
 
 @pytest.mark.parametrize("section", [
@@ -218,11 +218,11 @@ def test_memory_ending_at_4_gib_is_accepted(tmp_path):
 @pytest.mark.parametrize("memories,line,message", [
     ([GOOD_MEMORIES[0].replace("65536", "0"), *GOOD_MEMORIES[1:]], 7,
      "capacity: memory SRAM has no bytes"),
-    ([GOOD_MEMORIES[0], GOOD_MEMORIES[1].replace(".my_data.hello", ".my_rodata"),
+    ([GOOD_MEMORIES[0], GOOD_MEMORIES[1].replace(".my_data", ".my_rodata"),
       *GOOD_MEMORIES[2:]], 9,
      "section '.my_rodata' of memory MRAM is also a section of memory SRAM"),
-    ([GOOD_MEMORIES[0], GOOD_MEMORIES[1].replace(".my_data.hello", ".my_bss"),
-      *GOOD_MEMORIES[2:]], 7, "memory SRAM names section '.my_bss' twice"),
+    ([GOOD_MEMORIES[0], GOOD_MEMORIES[1].replace(".my_data", ".my_bss.kws_1"),
+      *GOOD_MEMORIES[2:]], 7, "memory SRAM names section '.my_bss.kws_1' twice"),
     ([GOOD_MEMORIES[0].replace("capacity: 65536", "capacity: -1"), *GOOD_MEMORIES[1:]], 7,
      "'capacity' must be a non-negative integer"),
 ])
