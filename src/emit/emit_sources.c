@@ -172,13 +172,15 @@ static void emit_header(const Ctx *c, TaBuf *b)
                   "   persistent state, hydrates staged constants, gives state that\n"
                   "   does not start at zero its initial value, then enables runs. */\n"
                   "int %s_model_init(%s_model_context_t *ctx);\n"
-                  "/* Runs every operator once: 14 before a successful init, 9 when an\n"
-                  "   arena was bound since the last successful init, 200 when the\n"
+                  "/* Runs every operator once: 14 before a successful init, %s\n"
                   "   hydration latch is cleared. */\n"
                   "int %s_model_run(%s_model_context_t *ctx);\n"
                   "/* Sets the hydration latch: staged constants are in place. */\n"
                   "void %s_mark_hydrated(void);\n",
-                  p, p, p, p, p, p, p, p);
+                  p, p, p, p, p,
+                  c->own ? "200 when the"
+                         : "9 when an\n   arena was bound since the last successful init, 200 when the",
+                  p, p, p);
     if (c->staged)
         ta_buf_printf(b,
                       "/* Copies every staged constant arena from its source. Weak: replace it\n"
