@@ -9,9 +9,11 @@
  * Inputs and outputs are host files (semihosting), laid out as for the host
  * runner: RUNS records of every input, then of every output. The module's
  * arenas sit in the memories its target file names (the linker script puts
- * each memory's sections there). It prints the instructions each run took.
+ * each memory's sections there). It prints the instructions each run took
+ * ("run R: N instructions", the call of model_run only) and their mean.
  * Without TA_PREFIX it runs one module of a generated table (see
- * host_runner.h), the index coming as a fifth word after RUNS.
+ * host_runner.h), the index coming as a fifth word after RUNS; it prints
+ * the instructions of each run too.
  * Built with -DTA_PROFILE_OPS for a module converted with module.schedule:
  * table, it prints instead the instructions of each operator of the last
  * run, through the operator callback.
@@ -92,8 +94,13 @@ static int run_table(char **words, long runs)
             memcpy(data, src, size);
             src += size;
         }
-        if ((status = m->run()) != TA_OK)
+        ta_icount_start();
+        status = m->run();
+        uint64_t instructions = ta_icount_stop();
+        if (status != TA_OK)
             return fail("model_run", status);
+        printf("module_runner: run %ld: %llu instructions\n", r,
+               (unsigned long long)instructions);
         for (int k = 0; k < m->num_outputs; k++) {
             const void *data = m->output(k, &size);
             memcpy(dst, data, size);
@@ -169,6 +176,10 @@ int main(void)
         total += instructions;
         if (status != TA_OK)
             return fail("model_run", status);
+#ifndef TA_PROFILE_OPS
+        printf("module_runner: run %ld: %llu instructions\n", r,
+               (unsigned long long)instructions);
+#endif
         unsigned char *dst = out + (size_t)r * out_bytes;
         for (int k = 0; k < num_out; k++) {
             memcpy(dst, ctx.outputs[k].data, ctx.outputs[k].size);
