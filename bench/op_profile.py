@@ -35,7 +35,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench import baselines, target  # noqa: E402
+from bench import baselines, macs, target  # noqa: E402
 from tests.harness import module, oracle  # noqa: E402
 
 CMSIS = "CMSIS-NN instr."
@@ -60,6 +60,7 @@ def print_model(path, board, tmp, layers=False):
     m, counts, whole = profile(path, board, tmp)
     types = model_op_types(path.read_bytes())
     peer = base.ops.get(path.stem, {})
+    layer_macs = macs.of_module(m, path.read_bytes())
     rows = {}
     for t in types:
         rows.setdefault(t, {"count": 0, "layers": 0, "macs": 0, "instr": 0})["count"] += 1
@@ -68,7 +69,7 @@ def print_model(path, board, tmp, layers=False):
         t = types[src[0]] if src else op["type"]
         r = rows.setdefault(t, {"count": 0, "layers": 0, "macs": 0, "instr": 0})
         r["layers"] += 1
-        r["macs"] += op["macs"] or 0
+        r["macs"] += layer_macs[op["layer_index"]]
         r["instr"] += counts.get(op["layer_index"], 0)
     ops_total = sum(counts.values())
     print(f"== {path.stem} on {board} ({target.SHORT[board]}): {whole:,} instructions per "
@@ -93,8 +94,9 @@ def print_model(path, board, tmp, layers=False):
         print(f"\n{'layer':>5} {'type':28} {'MACs':>11} {'instr':>12} {'/MAC':>6}")
         for op in m.views["operators"]:
             n = counts.get(op["layer_index"], 0)
-            per = f"{n / op['macs']:6.2f}" if op["macs"] else f"{'':6}"
-            print(f"{op['layer_index']:5} {op['type']:28} {op['macs'] or 0:11,} {n:12,} {per}")
+            k = layer_macs[op["layer_index"]]
+            per = f"{n / k:6.2f}" if k else f"{'':6}"
+            print(f"{op['layer_index']:5} {op['type']:28} {k:11,} {n:12,} {per}")
     print(flush=True)
 
 
