@@ -6,7 +6,8 @@ PYTHON := .venv/bin/python
 OPTEST_COUNT ?= 50
 OPTEST_SEED ?= 1
 
-.PHONY: all deps build build-asan demo test test-unit test-python test-ops clean
+.PHONY: all deps build build-asan demo test test-unit test-python test-ops test-target-long \
+	bench clean
 
 all: build
 
@@ -39,6 +40,18 @@ test: build build-asan
 	@echo "== Operator tests: $(OPTEST_COUNT) configurations per variant, seed $(OPTEST_SEED)"
 	@TINYAOT_BIN=build/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m tests.optest \
 	    --count $(OPTEST_COUNT) --seed $(OPTEST_SEED) --variants all
+
+# Exactness on target at length: every shared model with 20 random runs
+# (stateful ones 40) and five times the generated SIMD cases of `make test`,
+# under QEMU on Cortex-M55 and Cortex-M4 (about five times as long).
+test-target-long: build
+	@TINYAOT_BIN=build/tinyaot TINYAOT_TARGET_RUNS=20 TINYAOT_SIMD_SCALE=5 \
+	    $(PYTHON) -m pytest -q tests/test_target_models.py tests/test_simd.py
+
+# Instructions, code and RAM of every shared model on both boards against
+# the baselines (prints figures, asserts nothing).
+bench: build
+	@TINYAOT_BIN=build/tinyaot $(PYTHON) -m bench.models
 
 clean:
 	rm -rf build build-asan

@@ -30,11 +30,15 @@ Helium; mps2-an386: Cortex-M4F with DSP) it prints:
 A row ends in 'MISMATCH' when the outputs of that inference differ from
 TFLite Micro's. Per board a summary line counts the models at or below
 0.9x the best peer and those whose code is at most 1/3 of TFLM + CMSIS-NN's.
+A last table gives the scratch arena against its lower bound (the most
+bytes live at one operator), the persistent state, and TFLite Micro's arena
+for the same model (its planned part and the whole).
 Nothing is asserted: this prints figures (instruction counts are exact and
 do not depend on the machine's load).
 """
 
 import argparse
+import json
 import pathlib
 import sys
 import tempfile
@@ -101,6 +105,33 @@ def print_board(board, names, tmp):
           flush=True)
 
 
+def print_arenas(names, tmp):
+    """The scratch arena against its lower bound and TFLite Micro's arena
+    for the same model (the same on every board)."""
+    print("== arenas (bytes; the same on every board): scratch against its lower bound, "
+          "persistent state, TFLite Micro's planned arena and its whole arena")
+    print(f"{'model':30} {'scratch':>8} {'bound':>8} {'persist':>8} {'TFLM plan':>10} "
+          f"{'TFLM all':>9}")
+    for name in names:
+        path = module.MODELS / f"{name}.tflite"
+        try:
+            m = module.convert(path, tmp / f"{name}-arena",
+                               keys={"memory.dump_residency_json": "true"})
+        except module.ConvertError:
+            continue
+        res = json.loads((m.path / "m_residency.json").read_text())
+        by_role = {}
+        for r in res["regions"]:
+            got = by_role.setdefault(r["role"], [0, 0])
+            got[0] += r["size"]
+            got[1] += r.get("lower_bound") or 0
+        scratch, bound = by_role.get("scratch", [0, 0])
+        tflm = oracle.tflm_arena(path.read_bytes(), isolated=True)
+        print(f"{name[:30]:30} {scratch:8,} {bound:8,} {by_role.get('persistent', [0])[0]:8,} "
+              f"{tflm['head']:10,} {tflm['total']:9,}", flush=True)
+    print()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default="", help="comma list of model names (default: all)")
@@ -112,6 +143,7 @@ def main():
     try:
         for board in args.boards.split(","):
             print_board(board, names, tmp)
+        print_arenas(names, tmp)
     finally:
         oracle.shutdown()
 

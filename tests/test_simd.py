@@ -14,7 +14,7 @@ ADD/SUB/MUL/MAXIMUM/MINIMUM/SQUARED_DIFFERENCE, pooling, SOFTMAX,
 LOGISTIC and TANH. The SIMD cases also run on the host (portable C path),
 which the operator suite only draws at small sizes.
 
-All cases of a board share one image (tests/harness/batch.py).
+Cases share QEMU images, 240 to an image (tests/harness/batch.py).
 TINYAOT_SIMD_SCALE multiplies the number of cases (default 1; `make
 test-target-long` uses 5). A failing case is named '<variant>-s<seed>':
 variants.ALL / variants.SIMD[variant].case(seed) draws it again.
@@ -39,6 +39,7 @@ HEAVY = {"CONV_2D.int8_simd": 12, "CONV_2D.int16_simd": 8,
          "FULLY_CONNECTED.int8_simd": 10, "FULLY_CONNECTED.int16_simd": 6}
 OTHER_SIMD = 4
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
+IMAGE = 240  # cases per QEMU image (their constants share 2 MiB of MRAM on mps2-an386)
 
 
 def simd_cases():
@@ -58,16 +59,17 @@ def runs_for(case, i):
     return oracle.random_inputs(case.model, np.random.default_rng([5, i]), n)
 
 
-def check(cases, outputs):
-    """outputs: i -> outputs per run, or an error text. Returns failures."""
+def check(cases, outputs, first=0):
+    """outputs: i -> outputs per run, or an error text; the runs of case i
+    are runs_for(case, first + i). Returns (failures, bytes compared)."""
     bad, total = [], 0
     for i, case in enumerate(cases):
         ours = outputs(i)
         if isinstance(ours, str):
             bad.append(f"{case.name}: {ours[:300]}")
             continue
-        n, d = difftest._count_diff(ours, oracle.run_tflm(case.model, runs_for(case, i),
-                                                          isolated=True))
+        runs = runs_for(case, first + i)
+        n, d = difftest._count_diff(ours, oracle.run_tflm(case.model, runs, isolated=True))
         total += n
         if d:
             bad.append(f"{case.name}: {d} of {n} bytes differ; {case.config}")
@@ -77,21 +79,26 @@ def check(cases, outputs):
 @pytest.mark.parametrize("board,target", BOARDS, ids=[b for b, _ in BOARDS])
 def test_simd_paths_match_tflm(tmp_path, board, target):
     cases = small_cases() + simd_cases()
-    # Every arena in the big RAM and constants in the read-only memory: the
-    # cases share one image.
+    # Every arena in the big RAM and constants in the read-only memory; the
+    # cases share an image, IMAGE at a time.
     memories = [{"name": "PSRAM"}, {"name": "MRAM"}]
-    b = batch.build_batch_qemu([(c.name, c.model) for c in cases], tmp_path, board, target,
-                               keys={"memory.constraints": memories})
-    refused = [f"{cases[i].name}: {e}" for i, e in b.errors.items()]
-    assert not refused, "\n".join(refused[:5])
+    bad, total = [], 0
+    for start in range(0, len(cases), IMAGE):
+        part = cases[start:start + IMAGE]
+        b = batch.build_batch_qemu([(c.name, c.model) for c in part], tmp_path / f"i{start}",
+                                   board, target, keys={"memory.constraints": memories})
+        refused = [f"{part[i].name}: {e}" for i, e in b.errors.items()]
+        assert not refused, "\n".join(refused[:5])
 
-    def ours(i):
-        try:
-            return batch.run_case_qemu(b, i, runs_for(cases[i], i))
-        except RuntimeError as e:
-            return str(e)
+        def ours(i):
+            try:
+                return batch.run_case_qemu(b, i, runs_for(part[i], start + i))
+            except RuntimeError as e:
+                return str(e)
 
-    bad, total = check(cases, ours)
+        part_bad, part_total = check(part, ours, start)
+        bad += part_bad
+        total += part_total
     assert total > 0 and not bad, f"{len(bad)} of {len(cases)} cases fail:\n" + "\n".join(bad[:8])
 
 
