@@ -90,13 +90,9 @@ def test_simd_paths_match_tflm(tmp_path, board, target):
         refused = [f"{part[i].name}: {e}" for i, e in b.errors.items()]
         assert not refused, "\n".join(refused[:5])
 
-        def ours(i):
-            try:
-                return batch.run_case_qemu(b, i, runs_for(part[i], start + i))
-            except RuntimeError as e:
-                return str(e)
-
-        part_bad, part_total = check(part, ours, start)
+        results = batch.run_cases_qemu(b, [(i, runs_for(c, start + i))
+                                           for i, c in enumerate(part)])
+        part_bad, part_total = check(part, results.get, start)
         bad += part_bad
         total += part_total
     assert total > 0 and not bad, f"{len(bad)} of {len(cases)} cases fail:\n" + "\n".join(bad[:8])

@@ -6,7 +6,7 @@ Each model gets the benchmarks' input (x[i] = (i*7+3)%256 - 128, module.
 baseline_inputs) as its first run after model_init, then random runs, one after
 the other on one module instance (so the stateful models are compared over
 a sequence, from the same initial state as TFLM's). All models of a board
-share one image (tests/harness/batch.py): one cross build per board.
+share one image and one emulation (tests/harness/batch.py) per board.
 
 TINYAOT_TARGET_RUNS sets the random runs per model (default 3; stateful
 models get twice as many); `make test-target-long` runs 20.
@@ -21,9 +21,13 @@ from tests.harness import batch, difftest, module, oracle
 from tests.test_models import CONVERTED
 
 RANDOM_RUNS = int(os.environ.get("TINYAOT_TARGET_RUNS", "3"))
-STATEFUL = {"tflm_keyword_scrambled", "tflm_keyword_scrambled_8bit", "tflm_mnist_lstm_int8"}
 NAMES = sorted(CONVERTED)
 BOARDS = {"mps3-an547": "mps3_an547", "mps2-an386": "mps2_an386"}
+
+
+def stateful(data):
+    """A model with variable tensors (SVDF and LSTM states)."""
+    return any(t.isVariable for t in oracle._model_obj(data).subgraphs[0].tensors)
 
 
 @pytest.fixture(scope="module", params=sorted(BOARDS))
@@ -36,7 +40,11 @@ def board_batch(request, tmp_path_factory):
     memories = [{"name": "PSRAM"}, {"name": "MRAM"}]
     b = batch.build_batch_qemu(cases, work, board, BOARDS[board],
                                keys={"memory.constraints": memories})
-    return board, b, dict(cases)
+    data = dict(cases)
+    # Every model in one emulation; each test then checks its own outputs.
+    results = batch.run_cases_qemu(b, [(i, runs_for(b.modules[i], data[n], i))
+                                       for i, n in enumerate(NAMES) if b.modules[i]])
+    return board, b, data, results
 
 
 def test_every_shared_model_tinyaot_converts_is_tested_on_target(tmp_path):
@@ -48,15 +56,21 @@ def test_every_shared_model_tinyaot_converts_is_tested_on_target(tmp_path):
                 module.convert(path, tmp_path / path.stem)
 
 
+def runs_for(m, data, index):
+    """The baseline input, then random ones."""
+    n_random = RANDOM_RUNS * (2 if stateful(data) else 1)
+    rng = np.random.default_rng([2031, index])
+    return [module.baseline_inputs(m)] + oracle.random_inputs(data, rng, n_random)
+
+
 @pytest.mark.parametrize("index,name", list(enumerate(NAMES)), ids=NAMES)
 def test_model_on_target_matches_tflm(board_batch, index, name):
-    board, b, data = board_batch
+    board, b, data, results = board_batch
     m = b.modules[index]
     assert m is not None, b.errors.get(index)
-    n_random = RANDOM_RUNS * (2 if name in STATEFUL else 1)
-    rng = np.random.default_rng([2031, index])
-    runs = [module.baseline_inputs(m)] + oracle.random_inputs(data[name], rng, n_random)
-    ours = batch.run_case_qemu(b, index, runs)
+    runs = runs_for(m, data[name], index)
+    ours = results[index]
+    assert not isinstance(ours, str), ours
     expected = oracle.run_tflm(data[name], runs, isolated=True)
     total, diff = difftest._count_diff(ours, expected)
     assert total > 0
