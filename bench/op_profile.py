@@ -12,7 +12,8 @@ each operator and stops it after, so an operator's figure is its kernel call
 board setup as in bench/models.py: the baselines' input x[i] = (i*7+3)%256
 - 128, the first inference after model_init, QEMU -icount shift=5.
 
-Rows are per operator type of the .tflite model, like the baselines' tables
+'/out' is instructions per output element (the elementwise operators,
+pooling, activations). Rows are per operator type of the .tflite model, like the baselines' tables
 (a layer of ours counts for the type of the first model operator it came
 from; the count in brackets is the model's operators of that type, 'layers'
 how many layers of ours carry it: operators the converter removed, such as a
@@ -29,6 +30,7 @@ asserted; this prints figures.
 """
 
 import argparse
+import math
 import pathlib
 import sys
 import tempfile
@@ -61,35 +63,41 @@ def print_model(path, board, tmp, layers=False):
     types = model_op_types(path.read_bytes())
     peer = base.ops.get(path.stem, {})
     layer_macs = macs.of_module(m, path.read_bytes())
+    elements = {t["id"]: math.prod(t["shape"]) for t in m.views["tensors"]}
     rows = {}
+
+    def row(t):
+        return rows.setdefault(t, {"count": 0, "layers": 0, "macs": 0, "instr": 0, "out": 0})
+
     for t in types:
-        rows.setdefault(t, {"count": 0, "layers": 0, "macs": 0, "instr": 0})["count"] += 1
+        row(t)["count"] += 1
     for op in m.views["operators"]:
         src = op.get("source_indices") or []
-        t = types[src[0]] if src else op["type"]
-        r = rows.setdefault(t, {"count": 0, "layers": 0, "macs": 0, "instr": 0})
+        r = row(types[src[0]] if src else op["type"])
         r["layers"] += 1
         r["macs"] += layer_macs[op["layer_index"]]
+        r["out"] += sum(elements.get(i, 0) for i in op["output_ids"])
         r["instr"] += counts.get(op["layer_index"], 0)
     ops_total = sum(counts.values())
     print(f"== {path.stem} on {board} ({target.SHORT[board]}): {whole:,} instructions per "
           f"inference")
     print(f"{'op type (count)':36} {'layers':>6} {'MACs':>11} {'instr':>12} {'/MAC':>6} "
-          f"{'share':>6} {'CMSIS-NN':>11} {'/CMSIS':>7}")
+          f"{'/out':>6} {'share':>6} {'CMSIS-NN':>11} {'/CMSIS':>7}")
     for t, r in sorted(rows.items(), key=lambda kv: -kv[1]["instr"]):
         theirs = peer.get(t, {}).get(CMSIS)
         per_mac = f"{r['instr'] / r['macs']:6.2f}" if r["macs"] else f"{'-':>6}"
+        per_out = f"{r['instr'] / r['out']:6.1f}" if r["out"] else f"{'-':>6}"
         ratio = f"{r['instr'] / theirs:7.2f}" if theirs else f"{'-':>7}"
         print(f"{t + ' (' + str(r['count']) + ')':36} {r['layers']:6} {r['macs']:11,} "
-              f"{r['instr']:12,} {per_mac} {100 * r['instr'] / max(whole, 1):5.1f}% "
+              f"{r['instr']:12,} {per_mac} {per_out} {100 * r['instr'] / max(whole, 1):5.1f}% "
               f"{fmt(theirs):>11} {ratio}")
     outside = peer.get(baselines.OUTSIDE, {}).get(CMSIS)
-    print(f"{'(model_run less operators)':36} {'':6} {'':11} {whole - ops_total:12,} {'':6} "
+    print(f"{'(model_run less operators)':36} {'':6} {'':11} {whole - ops_total:12,} {'':13} "
           f"{100 * (whole - ops_total) / max(whole, 1):5.1f}% {fmt(outside):>11}")
     cmsis_total = base.models.get(path.stem, {}).get("TFLM + CMSIS-NN")
     ratio = f"{whole / cmsis_total:7.2f}" if cmsis_total else f"{'-':>7}"
     print(f"{'total (model_run / Invoke)':36} {'':6} {sum(r['macs'] for r in rows.values()):11,} "
-          f"{whole:12,} {'':6} {'':6} {fmt(cmsis_total):>11} {ratio}")
+          f"{whole:12,} {'':6} {'':6} {'':6} {fmt(cmsis_total):>11} {ratio}")
     if layers:
         print(f"\n{'layer':>5} {'type':28} {'MACs':>11} {'instr':>12} {'/MAC':>6}")
         for op in m.views["operators"]:
