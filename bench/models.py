@@ -61,7 +61,8 @@ def measure(path, board, tmp):
     work = tmp / f"{path.stem}-{board}"
     m, outs, log = target.first_run(path, work / "m", board)
     expected = oracle.run_tflm(path.read_bytes(), [target.baseline_inputs(m)], isolated=True)
-    return {"instr": target.run_counts(log)[0], "macs": sum(macs.of_module(m, path.read_bytes()).values()),
+    return {"instr": target.run_counts(log)[0],
+            "macs": sum(macs.of_module(m, path.read_bytes()).values()),
             "size": target.code_size(m, board, work / "size"),
             "diff": difftest._count_diff(outs, expected)[1]}
 
