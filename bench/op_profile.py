@@ -12,8 +12,8 @@ each operator and stops it after, so an operator's figure is its kernel call
 board setup as in bench/models.py: the baselines' input x[i] = (i*7+3)%256
 - 128, the first inference after model_init, QEMU -icount shift=5.
 
-'/out' is instructions per output element (the elementwise operators,
-pooling, activations). Rows are per operator type of the .tflite model, like the baselines' tables
+'/out' is instructions per output element, for the operators without
+MACs (elementwise, pooling, activations). Rows are per operator type of the .tflite model, like the baselines' tables
 (a layer of ours counts for the type of the first model operator it came
 from; the count in brackets is the model's operators of that type, 'layers'
 how many layers of ours carry it: operators the converter removed, such as a
@@ -86,7 +86,8 @@ def print_model(path, board, tmp, layers=False):
     for t, r in sorted(rows.items(), key=lambda kv: -kv[1]["instr"]):
         theirs = peer.get(t, {}).get(CMSIS)
         per_mac = f"{r['instr'] / r['macs']:6.2f}" if r["macs"] else f"{'-':>6}"
-        per_out = f"{r['instr'] / r['out']:6.1f}" if r["out"] else f"{'-':>6}"
+        per_out = (f"{r['instr'] / r['out']:6.1f}" if r["out"] and not r["macs"]
+                   else f"{'-':>6}")
         ratio = f"{r['instr'] / theirs:7.2f}" if theirs else f"{'-':>7}"
         print(f"{t + ' (' + str(r['count']) + ')':36} {r['layers']:6} {r['macs']:11,} "
               f"{r['instr']:12,} {per_mac} {per_out} {100 * r['instr'] / max(whole, 1):5.1f}% "
