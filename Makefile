@@ -7,7 +7,8 @@ OPTEST_COUNT ?= 50
 OPTEST_SEED ?= 1
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps build build-asan demo test test-unit test-python test-ops fuzz lint clean
+.PHONY: all deps build build-asan demo test test-unit test-python test-ops test-target-long \
+	bench fuzz lint clean
 
 all: build
 
@@ -52,6 +53,18 @@ lint: build
 # The fuzz targets alone, for as long as asked: make fuzz FUZZ_SECONDS=3600
 fuzz: deps
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# Exactness on target at length: every shared model with 20 random runs
+# (stateful ones 40) and five times the generated SIMD cases of `make test`,
+# under QEMU on Cortex-M55 and Cortex-M4 (about five times as long).
+test-target-long: build
+	@TINYAOT_BIN=build/tinyaot TINYAOT_TARGET_RUNS=20 TINYAOT_SIMD_SCALE=5 \
+	    $(PYTHON) -m pytest -q tests/test_target_models.py tests/test_simd.py
+
+# Instructions, code and RAM of every shared model on both boards against
+# the baselines (prints figures, asserts nothing).
+bench: build
+	@TINYAOT_BIN=build/tinyaot $(PYTHON) -m bench.models
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -102,6 +102,18 @@ def build(m, cc=None, extra_flags=()):
     return exe
 
 
+def baseline_inputs(m):
+    """One run of the input the baselines in ../shared/baselines/ were
+    measured with: every input tensor x[i] = (i*7+3)%256 - 128, an int8
+    value sign-extended into wider integer inputs."""
+    run = []
+    for shape, dtype in m.io("input"):
+        n = int(np.prod(shape, dtype=np.int64))
+        x = (np.arange(n, dtype=np.int64) * 7 + 3) % 256 - 128
+        run.append(x.astype(dtype).reshape(shape))
+    return run
+
+
 def write_inputs(m, runs, path):
     """Writes runs of inputs in the runners' layout: every input of run 0,
     then of run 1, ..."""

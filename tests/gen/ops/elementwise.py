@@ -6,13 +6,16 @@ import math
 
 from ..common import (ModelBuilder, Q, UNIFORM_STD, broadcast_shapes, chance,
                       draw_activation, draw_scale, draw_zero_point, f32, pick,
-                      rand_values, randint)
+                      rand_values, randint, simd_broadcast_shapes)
 from ..core import variant
 
 
-def _operands(rng, b, dt, q1, q2, config):
+def _operands(rng, b, dt, q1, q2, config, simd=False):
     rank = randint(rng, 1, 4)
-    s1, s2, out = broadcast_shapes(rng, rank)
+    if simd:
+        s1, s2, out = simd_broadcast_shapes(rng, rank)
+    else:
+        s1, s2, out = broadcast_shapes(rng, rank)
     const_second = chance(rng, 0.25)
     x = b.tensor(s1, dt, q1, name="input1")
     if const_second:
@@ -34,7 +37,7 @@ def _out_scale(rng, real_std, ref_scale, dt):
     return f32(s)
 
 
-def _arith(rng, op, dt):
+def _arith(rng, op, dt, simd=False):
     b = ModelBuilder()
     config = {}
     q1 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
@@ -42,7 +45,7 @@ def _arith(rng, op, dt):
         q2 = Q(q1.scale, q1.zero_point)       # same quantization
     else:
         q2 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
-    x, y, out, inputs = _operands(rng, b, dt, q1, q2, config)
+    x, y, out, inputs = _operands(rng, b, dt, q1, q2, config, simd)
     act = draw_activation(rng, p_none=0.5)
     std = UNIFORM_STD[dt]
     if op == "MUL":
@@ -78,12 +81,21 @@ for _op in ("ADD", "SUB", "MUL"):
             return fn
         variant("%s.%s" % (_op, _dt), _op)(_make())
 
+        def _make_simd(op=_op, dt=_dt):
+            def fn(rng):
+                return _arith(rng, op, dt, simd=True)
+            fn.__doc__ = ("%s %s at SIMD sizes: last dimension 1-257 (vector "
+                          "tails), equal shapes, scalar, per-channel and general "
+                          "broadcasting." % (dt, op))
+            return fn
+        variant("%s.%s_simd" % (_op, _dt), _op, simd=True)(_make_simd())
 
-def _minmax_like(rng, op, dt):
+
+def _minmax_like(rng, op, dt, simd=False):
     b = ModelBuilder()
     config = {}
     q = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
-    x, y, out, inputs = _operands(rng, b, dt, q, Q(q.scale, q.zero_point), config)
+    x, y, out, inputs = _operands(rng, b, dt, q, Q(q.scale, q.zero_point), config, simd)
     z = b.tensor(out, dt, Q(q.scale, q.zero_point), name="output")
     b.op(op, [x, y], [z])
     config["output_quant"] = q.to_json()
@@ -102,13 +114,13 @@ def minimum_int8(rng):
     return _minmax_like(rng, "MINIMUM", "int8")
 
 
-def _squared_difference(rng, dt):
+def _squared_difference(rng, dt, simd=False):
     b = ModelBuilder()
     config = {}
     q1 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
     q2 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt)) \
         if chance(rng, 0.7) else Q(q1.scale, q1.zero_point)
-    x, y, out, inputs = _operands(rng, b, dt, q1, q2, config)
+    x, y, out, inputs = _operands(rng, b, dt, q1, q2, config, simd)
     std = UNIFORM_STD[dt]
     real = (std * q1.scale) ** 2 + (std * q2.scale) ** 2
     qrange = 255.0 if dt == "int8" else 65535.0
@@ -118,6 +130,24 @@ def _squared_difference(rng, dt):
     b.op("SQUARED_DIFFERENCE", [x, y], [z])
     config["output_quant"] = qo.to_json()
     return b.build(inputs, [z]), config
+
+
+@variant("MAXIMUM.int8_simd", "MAXIMUM", simd=True)
+def maximum_int8_simd(rng):
+    """int8 MAXIMUM at SIMD sizes (vector tails, broadcasting)."""
+    return _minmax_like(rng, "MAXIMUM", "int8", simd=True)
+
+
+@variant("MINIMUM.int8_simd", "MINIMUM", simd=True)
+def minimum_int8_simd(rng):
+    """int8 MINIMUM at SIMD sizes (vector tails, broadcasting)."""
+    return _minmax_like(rng, "MINIMUM", "int8", simd=True)
+
+
+@variant("SQUARED_DIFFERENCE.int8_simd", "SQUARED_DIFFERENCE", simd=True)
+def sqdiff_int8_simd(rng):
+    """int8 SQUARED_DIFFERENCE at SIMD sizes."""
+    return _squared_difference(rng, "int8", simd=True)
 
 
 @variant("SQUARED_DIFFERENCE.int8", "SQUARED_DIFFERENCE")

@@ -2,15 +2,20 @@
 input quantization)."""
 
 from ..common import (ModelBuilder, Q, chance, conv_out_size, draw_activation,
-                      draw_quant, pick, randint)
+                      draw_dim, draw_quant, draw_simd_size, pick, randint)
 from ..core import variant
 
 
-def _pool(rng, op, dt):
+def _pool(rng, op, dt, simd=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
-    in_h, in_w = randint(rng, 1, 16), randint(rng, 1, 16)
-    c = randint(rng, 1, 16)
+    if simd:
+        # channels across the vector width and its tails; small planes
+        in_h, in_w = draw_dim(rng, 1, 10, 0.15), draw_dim(rng, 1, 10, 0.15)
+        c = draw_simd_size(rng)
+    else:
+        in_h, in_w = randint(rng, 1, 16), randint(rng, 1, 16)
+        c = randint(rng, 1, 16)
     padding = pick(rng, ["SAME", "VALID"])
     if chance(rng, 0.15):                      # global pooling
         fh, fw, sh, sw = in_h, in_w, 1, 1
@@ -48,3 +53,10 @@ for _op in ("AVERAGE_POOL_2D", "MAX_POOL_2D"):
                           "batch 1-2, fused activations." % (dt, op))
             return fn
         variant("%s.%s" % (_op, _dt), _op)(_make())
+
+        def _make_simd(op=_op, dt=_dt):
+            def fn(rng):
+                return _pool(rng, op, dt, simd=True)
+            fn.__doc__ = ("%s %s at SIMD sizes: channels 1-65, planes 1-10." % (dt, op))
+            return fn
+        variant("%s.%s_simd" % (_op, _dt), _op, simd=True)(_make_simd())
