@@ -282,12 +282,26 @@ static void print_summary(const tinyaot_result *r)
         const tinyaot_memory_summary *m = &a->memories[i];
         if (m->used == 0)
             continue;
-        printf("tinyaot:   %s: scratch %lld bytes (lower bound %lld, gap %lld), persistent %lld, "
-               "constants %lld, staged %lld; %lld of %lld bytes used, %lld free\n",
-               m->memory, (long long)m->scratch, (long long)m->scratch_lower_bound,
-               (long long)(m->scratch - m->scratch_lower_bound), (long long)m->persistent,
-               (long long)m->constants, (long long)(m->staged + m->staged_sources),
-               (long long)m->used, (long long)m->budget, (long long)m->free);
+        /* Only what the memory holds: "DTCM: scratch 768 bytes (lower bound
+           768, gap 0); 768 of 507904 bytes used, 507136 free". */
+        printf("tinyaot:   %s:", m->memory);
+        const char *sep = " ";
+        if (m->scratch) {
+            printf("%sscratch %lld bytes (lower bound %lld, gap %lld)", sep, (long long)m->scratch,
+                   (long long)m->scratch_lower_bound,
+                   (long long)(m->scratch - m->scratch_lower_bound));
+            sep = ", ";
+        }
+        const char *names[3] = {"persistent", "constants", "staged"};
+        long long values[3] = {(long long)m->persistent, (long long)m->constants,
+                               (long long)(m->staged + m->staged_sources)};
+        for (int k = 0; k < 3; k++)
+            if (values[k]) {
+                printf("%s%s %lld", sep, names[k], values[k]);
+                sep = ", ";
+            }
+        printf("; %lld of %lld bytes used, %lld free\n", (long long)m->used,
+               (long long)m->budget, (long long)m->free);
     }
     printf("tinyaot:   %lld MACs; flash estimate %lld bytes (code %lld, kernels %lld, constants "
            "%lld); tinyaot analyze shows each operator\n",
