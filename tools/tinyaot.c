@@ -146,14 +146,17 @@ static void json_string(FILE *out, const char *s)
 
 static void print_memories_text(const tinyaot_analysis *a)
 {
-    printf("\n%-6s %10s %10s %8s %10s %10s %10s %10s %10s %10s\n", "memory", "scratch",
-           "lower bnd", "gap", "persistent", "constants", "staged", "used", "budget", "free");
+    /* staged: constants copied here at init; sources: the blobs they are
+       copied from, stored here */
+    printf("\n%-6s %10s %10s %8s %10s %10s %10s %10s %10s %10s %10s\n", "memory", "scratch",
+           "lower bnd", "gap", "persistent", "constants", "staged", "sources", "used", "budget",
+           "free");
     for (size_t i = 0; i < a->num_memories; i++) {
         const tinyaot_memory_summary *m = &a->memories[i];
-        printf("%-6s %10lld %10lld %8lld %10lld %10lld %10lld %10lld %10lld %10lld%s\n",
+        printf("%-6s %10lld %10lld %8lld %10lld %10lld %10lld %10lld %10lld %10lld %10lld%s\n",
                m->memory, (long long)m->scratch, (long long)m->scratch_lower_bound,
                (long long)(m->scratch - m->scratch_lower_bound), (long long)m->persistent,
-               (long long)m->constants, (long long)(m->staged + m->staged_sources),
+               (long long)m->constants, (long long)m->staged, (long long)m->staged_sources,
                (long long)m->used, (long long)m->budget, (long long)m->free,
                m->usable ? "" : "  (not usable: memory.constraints)");
     }
@@ -292,10 +295,10 @@ static void print_summary(const tinyaot_result *r)
                    (long long)(m->scratch - m->scratch_lower_bound));
             sep = ", ";
         }
-        const char *names[3] = {"persistent", "constants", "staged"};
-        long long values[3] = {(long long)m->persistent, (long long)m->constants,
-                               (long long)(m->staged + m->staged_sources)};
-        for (int k = 0; k < 3; k++)
+        const char *names[4] = {"persistent", "constants", "staged", "staging sources"};
+        long long values[4] = {(long long)m->persistent, (long long)m->constants,
+                               (long long)m->staged, (long long)m->staged_sources};
+        for (int k = 0; k < 4; k++)
             if (values[k]) {
                 printf("%s%s %lld", sep, names[k], values[k]);
                 sep = ", ";
