@@ -122,7 +122,7 @@ static const tinyaot_config_key config_keys[] = {
     {"memory.constraints[].name", "memory name", "required", "the memory the entry limits"},
     {"memory.constraints[].max_size", "integer (bytes)", "capacity",
      "most bytes the module may use in that memory"},
-    {"memory.constraints[].arena_alignment", "power of two <= 4096", "16 or target's",
+    {"memory.constraints[].arena_alignment", "power of two <= 4096", "max(16, min_alignment)",
      "alignment of every arena and tensor in that memory"},
     {"operators", "list of rules", "none", "operator rules, first match wins"},
     {"operators[].type", "operator type", "any type", "the operator type the rule matches"},
