@@ -19,6 +19,7 @@
 #include "passes/passes.h"
 #include "passes/transforms.h"
 #include "plan/plan.h"
+#include "report/analyze.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,10 @@ const char *tinyaot_version(void)
     return TINYAOT_VERSION;
 }
 
-static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, ResultBox *box)
+/* The whole pipeline; `analyze_only` stops before the module is written
+   (and before module.path is looked at), for tinyaot_analyze(). */
+static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, ResultBox *box,
+                          bool analyze_only)
 {
     const char **keys = ta_alloc_array(pool, args->num_options + 1, sizeof(char *));
     const char **values = ta_alloc_array(pool, args->num_options + 1, sizeof(char *));
@@ -46,17 +50,19 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         keys[i] = args->options[i].key;
         values[i] = args->options[i].value;
     }
-    TaConfig *cfg = ta_config_load(pool, diag, args->config_path, keys, values,
-                                   (int)args->num_options);
+    TaConfig *cfg = ta_config_load_ex(pool, diag, args->config_path, keys, values,
+                                      (int)args->num_options, !analyze_only);
     if (!cfg)
         return TINYAOT_ERROR_CONFIG;
     cfg->force = args->force != 0;
     /* Refuse an unsafe module.path (and clean up after killed runs) before
        the work; ta_emit checks again before it replaces anything. */
     TaModuleDir out;
-    ta_module_dir_init(&out, pool, diag, cfg);
-    if (!ta_module_dir_prepare(&out))
-        return TINYAOT_ERROR_OUTPUT;
+    if (!analyze_only) {
+        ta_module_dir_init(&out, pool, diag, cfg);
+        if (!ta_module_dir_prepare(&out))
+            return TINYAOT_ERROR_OUTPUT;
+    }
     TaTarget *target = ta_target_load(pool, diag, cfg->platform_name);
     if (!target)
         return TINYAOT_ERROR_CONFIG;
@@ -79,8 +85,13 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
 
     TaLower lower = {.pool = pool, .diag = diag, .model = model, .graph = graph,
                      .model_path = cfg->model_path, .prefix = cfg->module_prefix};
-    if (!ta_lower_graph(&lower))
+    int lines_before_lowering = diag->lines.len;
+    if (!ta_lower_graph(&lower)) {
+        if (analyze_only || args->result_views)
+            box->result.analysis = ta_build_unsupported(&box->pool, target, diag,
+                                                        lines_before_lowering);
         return TINYAOT_ERROR_UNSUPPORTED;
+    }
     ta_pass_drop_dead(pool, graph);
 
     TaPlanInput plan_in = {.pool = pool, .diag = diag, .graph = graph, .config = cfg,
@@ -89,17 +100,25 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     if (!plan)
         return TINYAOT_ERROR_PLAN;
 
+    if (analyze_only) {
+        ta_build_views(&box->pool, &box->result, graph, plan);
+        box->result.analysis = ta_build_analysis(&box->pool, graph, plan);
+        return TINYAOT_OK;
+    }
     TaEmitInput emit_in = {.pool = pool, .diag = diag, .config = cfg, .model = model,
                            .graph = graph, .plan = plan, .prefix = cfg->module_prefix};
     if (!ta_emit(&emit_in))
         return TINYAOT_ERROR_OUTPUT;
     box->result.module_path = ta_strdup(&box->pool, cfg->module_path);
-    if (args->result_views)
+    if (args->result_views) {
         ta_build_views(&box->pool, &box->result, graph, plan);
+        box->result.analysis = ta_build_analysis(&box->pool, graph, plan);
+    }
     return TINYAOT_OK;
 }
 
-tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result)
+static tinyaot_status convert_or_analyze(const tinyaot_args *args, tinyaot_result **result,
+                                         bool analyze_only)
 {
     ResultBox *box = calloc(1, sizeof *box);
     if (!box)
@@ -110,13 +129,13 @@ tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result
     TaDiag diag = {.pool = &box->pool};
     tinyaot_status status;
     if (!args) {
-        ta_error(&diag, "tinyaot_convert: args is NULL");
+        ta_error(&diag, "%s: args is NULL", analyze_only ? "tinyaot_analyze" : "tinyaot_convert");
         status = TINYAOT_ERROR_ARGUMENT;
     } else {
         diag.sink = args->diagnostic;
         diag.sink_user = args->user;
         diag.warnings_are_errors = args->strict != 0;
-        status = run(args, &pool, &diag, box);
+        status = run(args, &pool, &diag, box, analyze_only);
         /* Strict mode: a warning turned error fails the conversion even
            when the stage that issued it carried on. */
         if (status == TINYAOT_OK && diag.errors)
@@ -129,6 +148,16 @@ tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result
     if (!result)
         tinyaot_result_free(&box->result);
     return status;
+}
+
+tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result)
+{
+    return convert_or_analyze(args, result, false);
+}
+
+tinyaot_status tinyaot_analyze(const tinyaot_args *args, tinyaot_result **result)
+{
+    return convert_or_analyze(args, result, true);
 }
 
 void tinyaot_result_free(tinyaot_result *result)

@@ -157,6 +157,9 @@ typedef struct tinyaot_result {
     size_t num_placements;
     /* Per region: most scratch bytes live at once (-1 for other roles). */
     const int64_t *region_lower_bounds;
+    /* Added after the first layout: per operator and per memory figures
+       (see tinyaot_analyze below); NULL when not asked for. */
+    const struct tinyaot_analysis *analysis;
 } tinyaot_result;
 
 /* Converts; always sets *result (even on failure, for its diagnostics). */
@@ -166,6 +169,108 @@ void tinyaot_result_free(tinyaot_result *result);
 const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
                                                       const char *tensor_id);
 const char *tinyaot_version(void);
+
+/* ---- Analysis, configuration keys and platforms ---------------------------
+   Added after the first layout of tinyaot_result: `analysis` is its last
+   member, so code built against the older header reads the older members
+   unchanged. */
+
+/* One configuration key exactly as the loader accepts it; "[]" stands
+   for any element of a list ("memory.tensors[].attributes.memory"). */
+typedef struct tinyaot_config_key {
+    const char *key;
+    const char *type;
+    const char *default_value;
+    const char *meaning; /* one line */
+} tinyaot_config_key;
+
+/* Every key, in the order of the documentation; static storage. */
+const tinyaot_config_key *tinyaot_config_keys(size_t *count);
+
+/* Per operator, parallel to tinyaot_result.operators. */
+typedef struct tinyaot_operator_analysis {
+    int64_t scratch_live;      /* bytes of scratch tensors (every memory) live while it runs */
+    int64_t output_bytes;      /* bytes of its outputs */
+    const char *output_memory; /* memory of its first output, NULL when it takes none */
+} tinyaot_operator_analysis;
+
+/* Per memory of the target. Bytes include guards and alignment padding. */
+typedef struct tinyaot_memory_summary {
+    const char *memory;         /* "DTCM" */
+    int usable;                 /* the planner may use it (memory.constraints) */
+    int64_t scratch;            /* the scratch arena */
+    int64_t scratch_lower_bound;/* most scratch bytes live at once, there */
+    int64_t persistent;
+    int64_t constants;          /* constants read in place */
+    int64_t staged;             /* constants copied here at init */
+    int64_t staged_sources;     /* source blobs of constants staged elsewhere */
+    int64_t used;               /* all of it */
+    int64_t budget;             /* memory.constraints max_size, else the capacity */
+    int64_t free;               /* budget - used */
+} tinyaot_memory_summary;
+
+typedef struct tinyaot_analysis {
+    const char *platform;                       /* target name */
+    const tinyaot_operator_analysis *operators; /* num_operators entries */
+    const tinyaot_memory_summary *memories;     /* target memories, TaMemory order */
+    size_t num_memories;
+    int64_t total_macs;
+    /* Flash estimate in bytes; see flash_basis for how it is made. */
+    int64_t flash_code;      /* generated operator and model code */
+    int64_t flash_kernels;   /* runtime kernels the module uses */
+    int64_t flash_constants; /* constant blobs stored in flash-like memory */
+    int64_t flash_total;
+    const char *flash_basis; /* one line: what the estimate measures */
+    /* Operators tinyaot cannot convert, one message each (empty when
+       every operator is supported; then the views are filled). */
+    const char *const *unsupported;
+    size_t num_unsupported;
+} tinyaot_analysis;
+
+/* Runs the conversion's pipeline up to (not including) writing the module:
+   reads the same configuration (module.path is not needed), writes
+   nothing, and always sets *result; result->analysis is set when the
+   model was read, result->module_path is NULL. The views are filled when
+   the status is TINYAOT_OK. tinyaot_convert() also fills `analysis` when
+   args.result_views is set. */
+tinyaot_status tinyaot_analyze(const tinyaot_args *args, tinyaot_result **result);
+
+/* A target's memory, as `tinyaot platforms NAME` shows it. */
+typedef struct tinyaot_platform_memory {
+    const char *name; /* "DTCM" */
+    uint64_t base;
+    uint64_t capacity;
+    int writable;
+    int executable;
+    int is_volatile;
+    const char *bss_section;  /* NULL: none */
+    const char *data_section;
+    const char *code_section;
+} tinyaot_platform_memory;
+
+typedef struct tinyaot_platform {
+    tinyaot_status status;
+    const char *name;
+    const char *description;
+    const char *core;
+    const char *origin; /* file it came from ("<built-in>/targets/host.yaml") */
+    int64_t min_alignment;
+    const tinyaot_platform_memory *memories;
+    size_t num_memories;
+    const char *const *spill_order; /* memory names */
+    size_t num_spill;
+    const char *const *diagnostics;
+    size_t num_diagnostics;
+} tinyaot_platform;
+
+#define TINYAOT_PLATFORM_NAME_MAX 64
+/* Writes the names of the built-in targets, sorted, into names[0..max-1]
+   and returns how many there are (call with max 0 to count). */
+size_t tinyaot_platform_names(char (*names)[TINYAOT_PLATFORM_NAME_MAX], size_t max);
+/* Loads a built-in target by name or a target YAML file by path; always
+   sets *platform (free it with tinyaot_platform_free). */
+tinyaot_status tinyaot_platform_load(const char *name, tinyaot_platform **platform);
+void tinyaot_platform_free(tinyaot_platform *platform);
 
 #ifdef __cplusplus
 }

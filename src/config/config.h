@@ -69,6 +69,13 @@ typedef struct TaConfig {
  */
 TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
                          const char *const *keys, const char *const *values, int count);
+/* The same; `need_module_path` false for analysis, which writes nothing.
+   Relative model.path, module.path and platform.name (a path) given in
+   the file resolve from the file's folder; on the command line, from the
+   working directory. */
+TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
+                            const char *const *keys, const char *const *values, int count,
+                            bool need_module_path);
 
 /* The canonical memory names; index = TaMemory. */
 typedef enum { TA_MEM_ITCM, TA_MEM_DTCM, TA_MEM_SRAM, TA_MEM_PSRAM, TA_MEM_MRAM, TA_MEM_DRAM,

@@ -40,6 +40,9 @@ bool ta_emit_sources(const TaEmitInput *in, const char *dir);
 bool ta_emit_build_files(const TaEmitInput *in, const char *dir, TaVec *sources,
                          TaVec *runtime_sources);
 bool ta_emit_residency(const TaEmitInput *in, const char *dir);
+/* Every runtime file a module of `graph` needs (the kernels its calls
+   name and what they include), sorted; also what analysis sizes. */
+bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *files);
 bool ta_emit_views_json(const TaEmitInput *in, const char *dir);
 
 /* Shared naming helpers. */

@@ -50,17 +50,17 @@ static const char *normalize_path(TaPool *pool, const char *path)
 }
 
 /* Adds `path` and, transitively, every file it includes with "...". */
-static bool add_runtime_file(const TaEmitInput *in, TaVec *files, const char *path)
+static bool add_runtime_file(TaPool *pool, TaDiag *diag, TaVec *files, const char *path)
 {
     if (listed(files, path))
         return true;
     const TaResource *r = ta_resource_find(path);
     if (!r) {
-        ta_error(in->diag, "internal: runtime file %s is not built into tinyaot", path);
+        ta_error(diag, "internal: runtime file %s is not built into tinyaot", path);
         return false;
     }
-    ta_vec_push(in->pool, files, (void *)path);
-    const char *dir = ta_dirname(in->pool, path);
+    ta_vec_push(pool, files, (void *)path);
+    const char *dir = ta_dirname(pool, path);
     const char *text = (const char *)r->data;
     for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         if (strncmp(line, "#include \"", 10) != 0)
@@ -70,17 +70,17 @@ static bool add_runtime_file(const TaEmitInput *in, TaVec *files, const char *pa
         if (!end)
             continue;
         /* Resolve "../include/x.h" against the including file's folder. */
-        const char *rel = ta_strndup(in->pool, start, (size_t)(end - start));
-        const char *resolved = normalize_path(in->pool, ta_path_join(in->pool, dir, rel));
-        if (!add_runtime_file(in, files, resolved))
+        const char *rel = ta_strndup(pool, start, (size_t)(end - start));
+        const char *resolved = normalize_path(pool, ta_path_join(pool, dir, rel));
+        if (!add_runtime_file(pool, diag, files, resolved))
             return false;
     }
     /* A header's implementation comes with it. */
     size_t len = strlen(path);
     if (len > 2 && strcmp(path + len - 2, ".h") == 0) {
-        char *c_file = ta_strdup(in->pool, path);
+        char *c_file = ta_strdup(pool, path);
         c_file[len - 1] = 'c';
-        if (ta_resource_find(c_file) && !add_runtime_file(in, files, c_file))
+        if (ta_resource_find(c_file) && !add_runtime_file(pool, diag, files, c_file))
             return false;
     }
     return true;
@@ -91,21 +91,30 @@ static int compare_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static bool copy_runtime(const TaEmitInput *in, const char *dir, TaVec *runtime_sources)
+bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *files)
 {
-    TaVec files = {0};
     static const char *always[] = {"runtime/include/ta_status.h", "runtime/include/ta_module.h",
                                    "runtime/include/ta_compiler.h"};
     for (size_t i = 0; i < TA_COUNT_OF(always); i++)
-        if (!add_runtime_file(in, &files, always[i]))
+        if (!add_runtime_file(pool, diag, files, always[i]))
             return false;
-    for (int i = 0; i < in->graph->ops.len; i++) {
-        const TaOp *op = TA_OP(in->graph, i);
+    for (int i = 0; i < graph->ops.len; i++) {
+        const TaOp *op = TA_OP(graph, i);
         for (int k = 0; k < op->calls.len; k++)
-            if (!add_runtime_file(in, &files, ((TaKernelCall *)op->calls.items[k])->header))
+            if (!add_runtime_file(pool, diag, files,
+                                  ((TaKernelCall *)op->calls.items[k])->header))
                 return false;
     }
-    qsort(files.items, (size_t)files.len, sizeof(void *), compare_str);
+    if (files->len > 1)
+        qsort(files->items, (size_t)files->len, sizeof(void *), compare_str);
+    return true;
+}
+
+static bool copy_runtime(const TaEmitInput *in, const char *dir, TaVec *runtime_sources)
+{
+    TaVec files = {0};
+    if (!ta_runtime_files(in->pool, in->diag, in->graph, &files))
+        return false;
     for (int i = 0; i < files.len; i++) {
         const char *path = files.items[i];
         const TaResource *r = ta_resource_find(path);

@@ -52,7 +52,73 @@ typedef struct Planner {
     uint64_t persistent_bytes[TA_MEM_COUNT];
     uint64_t scratch_bytes[TA_MEM_COUNT];
     uint64_t constant_bytes[TA_MEM_COUNT];
+    TaVec problems; /* Problem*: placement errors grouped for reporting */
 } Planner;
+
+/* Placement errors grouped by where they come from (a rule, or no rule)
+   and their reason, so a rule that fails for 200 tensors is one line with
+   a count and the fix, not 200 lines. */
+typedef struct Problem {
+    const char *group;  /* what makes two problems one */
+    const char *where;  /* "file:line: memory.tensors[0]", or "" */
+    const char *reason; /* the same for every tensor of the group */
+    bool predicate;     /* reason reads "is scratch, but ..." after the subject */
+    TaVec ids;          /* const char*: the tensors, in the order found */
+} Problem;
+
+/* Adds `id` to the group `group` (NULL: where + reason), which the first
+   tensor of the group creates with its `where` and `reason`. */
+static void problem_in(Planner *P, const char *group, const char *where, bool predicate,
+                       const char *id, const char *reason)
+{
+    if (!group)
+        group = ta_format(P->pool, "%s\n%s", where, reason);
+    Problem *pr = NULL;
+    for (int i = 0; i < P->problems.len && !pr; i++) {
+        Problem *q = P->problems.items[i];
+        if (strcmp(q->group, group) == 0)
+            pr = q;
+    }
+    if (!pr) {
+        pr = ta_alloc(P->pool, sizeof *pr);
+        pr->group = group;
+        pr->where = where;
+        pr->reason = reason;
+        pr->predicate = predicate;
+        ta_vec_push(P->pool, &P->problems, pr);
+    }
+    ta_vec_push(P->pool, &pr->ids, (void *)id);
+}
+
+static void problem(Planner *P, const char *where, bool predicate, const char *id,
+                    const char *reason)
+{
+    problem_in(P, NULL, where, predicate, id, reason);
+}
+
+/* One error per group: "tensor 7: ..." or "37 tensors (0, 1, 2, 3, 4 and 32
+   more): ...". Clears the groups. */
+static void report_problems(Planner *P)
+{
+    for (int i = 0; i < P->problems.len; i++) {
+        const Problem *pr = P->problems.items[i];
+        TaBuf subject = {0};
+        if (pr->ids.len == 1) {
+            ta_buf_printf(&subject, "tensor %s%s", (const char *)pr->ids.items[0],
+                          pr->predicate ? "" : ":");
+        } else {
+            ta_buf_printf(&subject, "%d tensors (", pr->ids.len);
+            for (int k = 0; k < pr->ids.len && k < 5; k++)
+                ta_buf_printf(&subject, "%s%s", k ? ", " : "", (const char *)pr->ids.items[k]);
+            if (pr->ids.len > 5)
+                ta_buf_printf(&subject, " and %d more", pr->ids.len - 5);
+            ta_buf_printf(&subject, "):%s", pr->predicate ? " each" : "");
+        }
+        ta_error(P->d, "%s%s%s %s", pr->where, *pr->where ? ": " : "", subject.data, pr->reason);
+        ta_buf_free(&subject);
+    }
+    P->problems.len = 0;
+}
 
 static size_t align_up(size_t x, size_t a)
 {
@@ -176,15 +242,17 @@ static bool memory_available(Planner *P, int mem, const char *why_where, const c
 {
     const TaTarget *tg = P->in->target;
     if (!tg->memories[mem]) {
-        ta_error(P->d, "%s: tensor %s: target %s has no %s memory", why_where, tensor_id,
-                 tg->name, ta_memory_name(mem));
+        problem(P, why_where, false, tensor_id,
+                ta_format(P->pool, "target %s has no %s memory (tinyaot platforms %s lists "
+                                   "the ones it has)",
+                          tg->name, ta_memory_name(mem), tg->name));
         return false;
     }
     if (!P->plan->memories[mem].usable) {
-        ta_error(P->d,
-                 "%s: tensor %s: %s is not listed in memory.constraints, which is the complete "
-                 "set of usable memories (add '- name: %s')",
-                 why_where, tensor_id, ta_memory_name(mem), ta_memory_name(mem));
+        problem(P, why_where, false, tensor_id,
+                ta_format(P->pool, "%s is not listed in memory.constraints, which is the "
+                                   "complete set of usable memories (add '- name: %s' to it)",
+                          ta_memory_name(mem), ta_memory_name(mem)));
         return false;
     }
     return true;
@@ -244,9 +312,10 @@ static bool apply_rules(Planner *P)
                 continue;
             const TaTargetMemory *m = P->in->target->memories[it->memory];
             if (it->role != TA_ROLE_CONSTANT && !m->writable) {
-                ta_error(P->d, "%s: tensor %s is %s, but %s is read-only at run time; only "
-                               "constants can live there",
-                         where, id, kind_of_role(it->role), ta_memory_name(it->memory));
+                problem(P, where, true, id,
+                        ta_format(P->pool, "is %s, but %s is read-only at run time; only "
+                                           "constants can live there",
+                                  kind_of_role(it->role), ta_memory_name(it->memory)));
                 continue;
             }
         }
@@ -255,17 +324,19 @@ static bool apply_rules(Planner *P)
                                           a.destination_rule->where, a.destination_rule->index);
             int dest = ta_memory_parse(a.destination);
             if (it->role != TA_ROLE_CONSTANT) {
-                ta_error(P->d, "%s: tensor %s is %s; constant_destination_memory applies to "
-                               "constants only",
-                         where, id, kind_of_role(it->role));
+                problem(P, where, true, id,
+                        ta_format(P->pool, "is %s; constant_destination_memory applies to "
+                                           "constants only (add 'type: constant' to the rule)",
+                                  kind_of_role(it->role)));
                 continue;
             }
             if (!memory_available(P, dest, where, id))
                 continue;
             if (!P->in->target->memories[dest]->writable) {
-                ta_error(P->d, "%s: tensor %s: constant_destination_memory %s is read-only; "
-                               "staged constants are copied into writable memory",
-                         where, id, ta_memory_name(dest));
+                problem(P, where, false, id,
+                        ta_format(P->pool, "constant_destination_memory %s is read-only; "
+                                           "staged constants are copied into writable memory",
+                                  ta_memory_name(dest)));
                 continue;
             }
             /* The rule's `memory` is where the bytes are stored; the
@@ -276,6 +347,7 @@ static bool apply_rules(Planner *P)
             it->staged = true;
         }
     }
+    report_problems(P);
     ta_rules_warn_unmatched(P->pool, P->d, &cfg->tensor_rules, "memory.tensors", false,
                             kind_names, 3);
     const char **types = ta_alloc_array(P->pool, (size_t)g->ops.len + 1, sizeof(char *));
@@ -352,8 +424,16 @@ static void no_room(Planner *P, const Item *it)
                       ta_memory_name(m), (unsigned long long)(taken < budget ? budget - taken : 0),
                       (unsigned long long)budget);
     }
-    ta_error(P->d, "%s tensor %s (%zu bytes) fits in no usable memory: %s", kind_of_role(it->role),
-             it->t->id, ta_tensor_bytes(it->t), b.len ? b.data : "no memory can hold it");
+    /* Grouped by kind: the free space is what the first tensor found. */
+    const char *fix = P->in->config->has_constraints
+                          ? "raise a max_size in memory.constraints or add a memory to it"
+                          : "the target's memories are full: limit what rules pin there, or "
+                            "choose a target with more memory";
+    problem_in(P, ta_format(P->pool, "no room for %s", kind_of_role(it->role)), "", true,
+               it->t->id,
+               ta_format(P->pool, "fits in no usable memory (%s; %s needs %zu bytes where %s); %s",
+                         kind_of_role(it->role), it->t->id, ta_tensor_bytes(it->t),
+                         b.len ? b.data : "no memory can hold it", fix));
     ta_buf_free(&b);
 }
 
@@ -731,10 +811,12 @@ TaPlan *ta_plan(const TaPlanInput *in)
         return NULL;
     place_persistent(&P);
     place_scratch(&P);
+    report_problems(&P);
     if (in->diag->errors > errors)
         return NULL;
     repack_scratch(&P);
     place_constants(&P);
+    report_problems(&P);
     if (in->diag->errors > errors)
         return NULL;
     build_regions(&P);
