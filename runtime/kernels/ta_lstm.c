@@ -1,6 +1,7 @@
 /* ta_lstm.c - integer LSTM kernel; see the header. */
 #include "ta_lstm.h"
 
+#include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
@@ -80,39 +81,49 @@ static int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
     return (int16_t)(r >> 8);
 }
 
-/* clamp16(requant(sum_k w[k] * (x[k] - zero_point) + bias)), the int32
-   sum wrapping as TFLite's does in practice. */
-static int32_t fc_q3_12(const int8_t *w, const int8_t *x, int32_t n, int32_t zero_point,
-                        int32_t bias, int32_t multiplier, int32_t shift)
+/* sat16 of one gate product's requantization (to Q3.12). */
+static int32_t to_q3_12(int32_t acc, int32_t multiplier, int32_t shift)
 {
-    uint32_t acc = (uint32_t)bias;
-    for (int32_t k = 0; k < n; k++)
-        acc += (uint32_t)((int32_t)w[k] * ((int32_t)x[k] - zero_point));
-    return sat16(ta_mul_by_quantized_multiplier((int32_t)acc, multiplier, (int)shift));
+    return sat16(ta_mul_by_quantized_multiplier(acc, multiplier, (int)shift));
 }
 
 /* One time step over `rows` rows: x [rows][input_size], h and c
-   [rows][state_size], y the output rows. */
+   [rows][state_size], y the output rows. The gate pre-activations of all
+   four gates are rows of the stacked weights, four rows at a time. */
 static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input_weights,
-                 const int8_t *recurrent_weights, const int32_t *biases, int8_t *h, int16_t *c,
-                 int16_t *gates, int8_t *y, int32_t rows)
+                 const int8_t *recurrent_weights, const int32_t *input_biases,
+                 const int32_t *recurrent_biases, int8_t *h, int16_t *c, int16_t *gates,
+                 int8_t *y, int32_t rows)
 {
-    const int32_t n_in = p->input_size, n = p->state_size;
+    const int32_t n_in = p->input_size, n = p->state_size, all = 4 * n;
     const size_t per_gate = (size_t)rows * (size_t)n;
     /* Every gate reads the hidden state of the previous step. */
-    for (int g = 0; g < 4; g++) {
-        for (int32_t b = 0; b < rows; b++) {
-            for (int32_t s = 0; s < n; s++) {
-                const size_t row = (size_t)g * (size_t)n + (size_t)s;
-                const int32_t from_input =
-                    fc_q3_12(input_weights + row * (size_t)n_in, x + (size_t)b * (size_t)n_in,
-                             n_in, p->input_zero_point, biases[row], p->input_multiplier[g],
-                             p->input_shift[g]);
-                const int32_t from_hidden =
-                    fc_q3_12(recurrent_weights + row * (size_t)n, h + (size_t)b * (size_t)n, n,
-                             p->hidden_zero_point, 0, p->recurrent_multiplier[g],
-                             p->recurrent_shift[g]);
-                const int16_t pre = (int16_t)sat16(from_input + from_hidden);
+    for (int32_t b = 0; b < rows; b++) {
+        const int8_t *xb = x + (size_t)b * (size_t)n_in;
+        const int8_t *hb = h + (size_t)b * (size_t)n;
+        for (int32_t r0 = 0; r0 < all; r0 += 4) {
+            int32_t from_input[4], from_hidden[4];
+            const int32_t count = all - r0 < 4 ? all - r0 : 4;
+            if (count == 4) {
+                memcpy(from_input, input_biases + r0, sizeof from_input);
+                memcpy(from_hidden, recurrent_biases + r0, sizeof from_hidden);
+                ta_mm_dot4_s8(from_input, input_weights + (size_t)r0 * (size_t)n_in, n_in, xb,
+                              n_in);
+                ta_mm_dot4_s8(from_hidden, recurrent_weights + (size_t)r0 * (size_t)n, n, hb, n);
+            } else {
+                for (int32_t k = 0; k < count; k++) {
+                    const size_t row = (size_t)(r0 + k);
+                    from_input[k] = ta_mm_dot1_s8(input_biases[row],
+                                                  input_weights + row * (size_t)n_in, xb, n_in);
+                    from_hidden[k] = ta_mm_dot1_s8(recurrent_biases[row],
+                                                   recurrent_weights + row * (size_t)n, hb, n);
+                }
+            }
+            for (int32_t k = 0; k < count; k++) {
+                const int32_t g = (r0 + k) / n, s = r0 + k - g * n;
+                const int16_t pre = (int16_t)sat16(
+                    to_q3_12(from_input[k], p->input_multiplier[g], p->input_shift[g]) +
+                    to_q3_12(from_hidden[k], p->recurrent_multiplier[g], p->recurrent_shift[g]));
                 gates[(size_t)g * per_gate + (size_t)b * (size_t)n + (size_t)s] =
                     g == GATE_CELL ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
             }
@@ -143,14 +154,16 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
 }
 
 int ta_lstm_s8(const ta_lstm_params_t *p, const int8_t *input, const int8_t *input_weights,
-               const int8_t *recurrent_weights, const int32_t *biases, int8_t *hidden_state,
-               int16_t *cell_state, int16_t *scratch, int8_t *output)
+               const int8_t *recurrent_weights, const int32_t *input_biases,
+               const int32_t *recurrent_biases, int8_t *hidden_state, int16_t *cell_state,
+               int16_t *scratch, int8_t *output)
 {
     const size_t n_in = (size_t)p->input_size, n = (size_t)p->state_size;
     if (p->time_major) {
         const size_t rows = (size_t)p->batches;
         for (int32_t t = 0; t < p->time_steps; t++)
-            step(p, input + (size_t)t * rows * n_in, input_weights, recurrent_weights, biases,
+            step(p, input + (size_t)t * rows * n_in, input_weights, recurrent_weights, input_biases,
+                 recurrent_biases,
                  hidden_state, cell_state, scratch, output + (size_t)t * rows * n,
                  p->batches);
         return TA_OK;
@@ -158,7 +171,8 @@ int ta_lstm_s8(const ta_lstm_params_t *p, const int8_t *input, const int8_t *inp
     for (int32_t b = 0; b < p->batches; b++) {
         for (int32_t t = 0; t < p->time_steps; t++) {
             const size_t at = (size_t)b * (size_t)p->time_steps + (size_t)t;
-            step(p, input + at * n_in, input_weights, recurrent_weights, biases,
+            step(p, input + at * n_in, input_weights, recurrent_weights, input_biases,
+                 recurrent_biases,
                  hidden_state + (size_t)b * n, cell_state + (size_t)b * n, scratch,
                  output + at * n, 1);
         }
