@@ -113,17 +113,23 @@ static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride
 }
 
 #if defined(TA_MM_MVE)
-/* init[r] + sum_{k<n} w[r * stride + k] * x[k] for r = 0..3, as one
-   vector: the four sums leave the loop in even registers and are packed
-   into lanes with two VMOVs. */
-static inline int32x4_t ta_mm_dot4_s8_mve(const int32_t *init, const int8_t *w, int32_t stride,
+/* (*init)[r] + sum_{k<n} w[r * n + k] * x[k] for r = 0..3, as one vector;
+   *init then points 4 further (the next group's biases). The four sums
+   leave the loop in even registers and are packed into lanes with two
+   VMOVs. The block takes few registers so that the caller's loop keeps
+   its own in registers. */
+static inline int32x4_t ta_mm_dot4_s8_mve(const int32_t **init, const int8_t *w,
                                           const int8_t *x, int32_t n)
 {
-    const int8_t *w1 = w + stride, *w2 = w1 + stride, *w3 = w2 + stride;
     int32_t a0, a1, a2, a3;
+    const int8_t *w1, *w2, *w3;
+    const int32_t *b = *init;
     int32x4_t v;
-    __asm__ volatile("   ldrd        %[a0], %[a1], [%[init]]\n"
-                     "   ldrd        %[a2], %[a3], [%[init], #8]\n"
+    __asm__ volatile("   ldrd        %[a0], %[a1], [%[b]], #8\n"
+                     "   ldrd        %[a2], %[a3], [%[b]], #8\n"
+                     "   add         %[w1], %[w0], %[n]\n"
+                     "   add         %[w2], %[w1], %[n]\n"
+                     "   add         %[w3], %[w2], %[n]\n"
                      "   wlstp.8     lr, %[n], 2f\n"
                      "1: vldrb.8     q0, [%[x]], #16\n"
                      "   vldrb.8     q1, [%[w0]], #16\n"
@@ -138,10 +144,11 @@ static inline int32x4_t ta_mm_dot4_s8_mve(const int32_t *init, const int8_t *w, 
                      "2: vmov        %q[v][2], %q[v][0], %[a0], %[a2]\n"
                      "   vmov        %q[v][3], %q[v][1], %[a1], %[a3]\n"
                      : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3),
-                       [v] "=w"(v), [x] "+r"(x), [w0] "+r"(w), [w1] "+r"(w1), [w2] "+r"(w2),
-                       [w3] "+r"(w3)
-                     : [init] "r"(init), [n] "r"(n)
+                       [v] "=w"(v), [b] "+r"(b), [x] "+r"(x), [w0] "+r"(w), [w1] "=&r"(w1),
+                       [w2] "=&r"(w2), [w3] "=&r"(w3)
+                     : [n] "r"(n)
                      : "q0", "q1", "q2", "q3", "lr", "memory");
+    *init = b;
     return v;
 }
 #endif
@@ -235,31 +242,20 @@ static inline int32x4_t ta_mm_requant_mve(int32x4_t x, int32x4_t m, int32x4_t s)
     return vrshlq_s32(vqaddq_s32(x, fixup), right);
 }
 
-/* One multiplier and shift for every lane, prepared once per kernel call
-   by ta_mm_requant1_init. */
-typedef struct {
-    int32_t multiplier;
-    int32_t left;  /* max(shift, 0) */
-    int32_t right; /* min(shift, 0): VRSHL by a negative amount shifts right */
-    int32x4_t fixup_mask; /* all ones when right < 0 */
-} ta_mm_requant1_t;
-
-static inline ta_mm_requant1_t ta_mm_requant1_init(int32_t multiplier, int32_t shift)
+/* One multiplier and shift (>= 0) for every lane: no rounding shift. */
+static inline int32x4_t ta_mm_requant_left_mve(int32x4_t x, int32_t m, int32_t shift)
 {
-    ta_mm_requant1_t q;
-    q.multiplier = multiplier;
-    q.left = shift > 0 ? shift : 0;
-    q.right = shift < 0 ? shift : 0;
-    q.fixup_mask = vdupq_n_s32(shift < 0 ? -1 : 0);
-    return q;
+    return vqrdmulhq_n_s32(vshlq_r_s32(x, shift), m);
 }
 
-static inline int32x4_t ta_mm_requant1_mve(int32x4_t x, const ta_mm_requant1_t *q)
+/* One multiplier and shift (< 0) for every lane: the rounding right shift,
+   with the ties-away-from-zero step for negative lanes. */
+static inline int32x4_t ta_mm_requant_right_mve(int32x4_t x, int32_t m, int32_t shift)
 {
-    x = vqrdmulhq_n_s32(vshlq_r_s32(x, q->left), q->multiplier);
-    const int32x4_t fixup = vandq_s32(vshrq_n_s32(x, 31), q->fixup_mask);
-    return vrshlq_n_s32(vqaddq_s32(x, fixup), q->right);
+    x = vqrdmulhq_n_s32(x, m);
+    return vrshlq_n_s32(vqaddq_s32(x, vshrq_n_s32(x, 31)), shift);
 }
+
 #endif
 
 /* out[k] = clamp(requant(acc[k]) + offset, lo, hi) as int8 for k < n, with
@@ -272,10 +268,10 @@ static inline void ta_mm_requant_s8(const int32_t *acc, int32_t n, const int32_t
     for (int32_t k = 0; k < n; k += 4) {
         const mve_pred16_t p = vctp32q((uint32_t)(n - k));
         const int32x4_t a = vldrwq_z_s32(acc + k, p);
-        const ta_mm_requant1_t q = ta_mm_requant1_init(m, s);
         int32x4_t v = multipliers ? ta_mm_requant_mve(a, vldrwq_z_s32(multipliers + k, p),
                                                       vldrwq_z_s32(shifts + k, p))
-                                  : ta_mm_requant1_mve(a, &q);
+                      : s >= 0    ? ta_mm_requant_left_mve(a, m, s)
+                                  : ta_mm_requant_right_mve(a, m, s);
         v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), vdupq_n_s32(lo)), vdupq_n_s32(hi));
         vstrbq_p_s32(out + k, v, p);
     }

@@ -10,17 +10,39 @@
 #include <string.h>
 
 #if defined(TA_MM_MVE)
-/* Four output rows: sums as one vector, requantized and stored as four
-   bytes. `per_channel` selects the multipliers/shifts arrays over q. */
-static inline void rows4_s8_mve(const int32_t *init, const int8_t *w, int32_t depth,
-                                const int8_t *in, const int32_t *multipliers,
-                                const int32_t *shifts, const ta_mm_requant1_t *q,
-                                int32_t offset, int32x4_t lo, int32x4_t hi, int8_t *out)
+/* The full groups of four rows of one input row, per-tensor
+   requantization: one loop per sign of the shift, so that neither needs
+   the other's steps. */
+static void groups_per_tensor_mve(const int32_t *bias, const int8_t *w, int32_t depth,
+                                  const int8_t *in, int8_t *o, const int8_t *o_end, int32_t m,
+                                  int32_t shift, int32_t offset, int32x4_t lo, int32x4_t hi)
 {
-    int32x4_t v = ta_mm_dot4_s8_mve(init, w, depth, in, depth);
-    v = multipliers ? ta_mm_requant_mve(v, vldrwq_s32(multipliers), vldrwq_s32(shifts))
-                    : ta_mm_requant1_mve(v, q);
-    vstrbq_s32(out, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
+    if (shift >= 0) {
+        for (; o < o_end; o += 4, w += 4 * depth) {
+            const int32x4_t v =
+                ta_mm_requant_left_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), m, shift);
+            vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
+        }
+    } else {
+        for (; o < o_end; o += 4, w += 4 * depth) {
+            const int32x4_t v =
+                ta_mm_requant_right_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), m, shift);
+            vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
+        }
+    }
+}
+
+/* The same with a multiplier and shift per output channel. */
+static void groups_per_channel_mve(const int32_t *bias, const int8_t *w, int32_t depth,
+                                   const int8_t *in, int8_t *o, const int8_t *o_end,
+                                   const int32_t *m, const int32_t *s, int32_t offset,
+                                   int32x4_t lo, int32x4_t hi)
+{
+    for (; o < o_end; o += 4, w += 4 * depth, m += 4, s += 4) {
+        const int32x4_t v = ta_mm_requant_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth),
+                                              vldrwq_s32(m), vldrwq_s32(s));
+        vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
+    }
 }
 #endif
 
@@ -32,7 +54,6 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
     const int32_t depth = p->accum_depth, rows = p->output_depth;
     const int32_t full = rows & ~3;
 #if defined(TA_MM_MVE)
-    const ta_mm_requant1_t q = ta_mm_requant1_init(p->multiplier, p->shift);
     const int32x4_t lo = vdupq_n_s32(p->activation_min), hi = vdupq_n_s32(p->activation_max);
 #endif
     for (int32_t b = 0; b < p->batches; b++) {
@@ -41,17 +62,14 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
         /* Four rows per pass share each input load; their four sums are
            requantized together. */
 #if defined(TA_MM_MVE)
-        const int8_t *w = weights;
-        if (multipliers) {
-            for (int32_t o = 0; o < full; o += 4, w += 4 * depth)
-                rows4_s8_mve(bias_sum ? bias_sum + o : zeros, w, depth, in, multipliers + o,
-                             shifts + o, &q, p->output_offset, lo, hi, out + o);
-        } else {
-            for (int32_t o = 0; o < full; o += 4, w += 4 * depth)
-                rows4_s8_mve(bias_sum ? bias_sum + o : zeros, w, depth, in, NULL, NULL, &q,
-                             p->output_offset, lo, hi, out + o);
-        }
-#else
+        if (bias_sum && multipliers)
+            groups_per_channel_mve(bias_sum, weights, depth, in, out, out + full, multipliers,
+                                   shifts, p->output_offset, lo, hi);
+        else if (bias_sum)
+            groups_per_tensor_mve(bias_sum, weights, depth, in, out, out + full, p->multiplier,
+                                  p->shift, p->output_offset, lo, hi);
+        else
+#endif
         for (int32_t o = 0; o < full; o += 4) {
             int32_t acc[4];
             memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
@@ -60,7 +78,6 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
                              shifts ? shifts + o : NULL, p->multiplier, p->shift,
                              p->output_offset, p->activation_min, p->activation_max, out + o);
         }
-#endif
         if (full < rows) {
             int32_t acc[3];
             const int32_t o = full, n = rows - full;
