@@ -52,6 +52,80 @@ static inline uint32_t ta_mm_load32(const void *p)
 }
 #endif
 
+#if defined(TA_MM_DSP)
+/* acc[r] += sum_{k<n8} w[r * stride + k] * x[k] for r = 0..3, n8 a
+   positive multiple of 8. Four accumulators, three row pointers/strides,
+   the input pointer and its end and four temporaries need thirteen
+   registers: more than inline assembly can claim (gcc spills the C form's
+   pointers in the inner loop), so this is a whole function in assembly
+   that saves the registers it uses. Rows 1 and 3 are read at a register
+   offset (the stride) from rows 0 and 2. Per 4 bytes: the input word is
+   sign-extended once into halfword pairs (bytes 0,2 and 1,3), and each
+   row's word is extended the same way and multiplied in by two SMLADs. */
+#define TA_MM_ARG __attribute__((unused)) /* read by the assembly, not by C */
+__attribute__((naked, noinline, unused)) static void
+ta_mm_dot4_s8_dsp(TA_MM_ARG int32_t acc[4], TA_MM_ARG const int8_t *w, TA_MM_ARG int32_t stride,
+                  TA_MM_ARG const int8_t *x, TA_MM_ARG int32_t n8)
+{
+    __asm__ volatile("   push   {r4-r11, lr}\n"
+                     "   ldr    r12, [sp, #36]\n" /* n8, the fifth argument */
+                     "   add    r12, r3, r12\n"   /* end of the input */
+                     "   ldm    r0, {r4-r7}\n"
+                     "   add    r8, r1, r2, lsl #1\n" /* row 2 */
+                     "1: ldr    r10, [r3], #4\n"
+                     "   sxtb16 r9, r10\n"
+                     "   sxtb16 r10, r10, ror #8\n"
+                     "   ldr    r11, [r1, r2]\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r5, lr, r9, r5\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r5, r11, r10, r5\n"
+                     "   ldr    r11, [r1], #4\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r4, lr, r9, r4\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r4, r11, r10, r4\n"
+                     "   ldr    r11, [r8, r2]\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r7, lr, r9, r7\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r7, r11, r10, r7\n"
+                     "   ldr    r11, [r8], #4\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r6, lr, r9, r6\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r6, r11, r10, r6\n"
+                     "   ldr    r10, [r3], #4\n"
+                     "   sxtb16 r9, r10\n"
+                     "   sxtb16 r10, r10, ror #8\n"
+                     "   ldr    r11, [r1, r2]\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r5, lr, r9, r5\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r5, r11, r10, r5\n"
+                     "   ldr    r11, [r1], #4\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r4, lr, r9, r4\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r4, r11, r10, r4\n"
+                     "   ldr    r11, [r8, r2]\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r7, lr, r9, r7\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r7, r11, r10, r7\n"
+                     "   ldr    r11, [r8], #4\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r6, lr, r9, r6\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r6, r11, r10, r6\n"
+                     "   cmp    r3, r12\n"
+                     "   bne    1b\n"
+                     "   stm    r0, {r4-r7}\n"
+                     "   pop    {r4-r11, pc}\n");
+}
+#undef TA_MM_ARG
+#endif
+
 /* acc[r] += sum_{k<n} w[r * stride + k] * x[k] for r = 0..3. */
 static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride,
                                  const int8_t *x, int32_t n)
@@ -80,6 +154,18 @@ static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride
 #else
     int32_t k = 0;
 #if defined(TA_MM_DSP)
+    if (n >= 8) {
+        acc[0] = a0;
+        acc[1] = a1;
+        acc[2] = a2;
+        acc[3] = a3;
+        ta_mm_dot4_s8_dsp(acc, w, stride, x, n & ~7);
+        a0 = acc[0];
+        a1 = acc[1];
+        a2 = acc[2];
+        a3 = acc[3];
+        k = n & ~7;
+    }
     for (; k + 4 <= n; k += 4) {
         const uint32_t xw = ta_mm_load32(x + k);
         const uint32_t x02 = __sxtb16(xw), x13 = ta_mm_sxtb16_ror8(xw);
@@ -227,6 +313,23 @@ static inline void ta_mm_rows_s8(int32_t *acc, const int32_t *init, const int8_t
         acc[r] = ta_mm_dot1_s8(init ? init[r] : 0, w + (size_t)r * (size_t)n, x, n);
 }
 
+/* TFLite's MultiplyByQuantizedMultiplier (ta_mul_by_quantized_multiplier)
+   in fewer instructions on 32-bit cores: the rounding doubling high
+   multiply as (x * m + 2^30) >> 31 on the 64-bit product (equal to
+   TFLite's nudge-and-truncate form for every product), then the rounding
+   right shift with ties away from zero. */
+static inline int32_t ta_mm_mul_q(int32_t x, int32_t m, int32_t shift)
+{
+    const int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+    x = (int32_t)((uint32_t)x << left);
+    int32_t h = INT32_MAX;
+    if (!(x == INT32_MIN && m == INT32_MIN))
+        h = (int32_t)(((int64_t)x * m + ((int64_t)1 << 30)) >> 31);
+    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
+    const int32_t threshold = (mask >> 1) + (h < 0 ? 1 : 0);
+    return (h >> right) + ((h & mask) > threshold ? 1 : 0);
+}
+
 #if defined(TA_MM_MVE)
 /* TFLite's MultiplyByQuantizedMultiplier on four lanes, shift per lane:
    x * 2^max(s,0) wrapping, VQRDMULH (exactly TFLite's saturating rounding
@@ -279,7 +382,7 @@ static inline void ta_mm_requant_s8(const int32_t *acc, int32_t n, const int32_t
     for (int32_t k = 0; k < n; k++) {
         const int32_t mk = multipliers ? multipliers[k] : m;
         const int32_t sk = multipliers ? shifts[k] : s;
-        const int32_t v = ta_mul_by_quantized_multiplier(acc[k], mk, (int)sk) + offset;
+        const int32_t v = ta_mm_mul_q(acc[k], mk, sk) + offset;
         out[k] = (int8_t)ta_clamp_i32(v, lo, hi);
     }
 #endif

@@ -84,7 +84,7 @@ static int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
 /* sat16 of one gate product's requantization (to Q3.12). */
 static int32_t to_q3_12(int32_t acc, int32_t multiplier, int32_t shift)
 {
-    return sat16(ta_mul_by_quantized_multiplier(acc, multiplier, (int)shift));
+    return sat16(ta_mm_mul_q(acc, multiplier, shift));
 }
 
 /* One time step over `rows` rows: x [rows][input_size], h and c
@@ -134,19 +134,17 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
     const int16_t *cell_gate = gates + GATE_CELL * per_gate;
     const int16_t *out_gate = gates + GATE_OUTPUT * per_gate;
     for (size_t k = 0; k < per_gate; k++) {
-        const int32_t kept = sat16(ta_mul_by_quantized_multiplier(
-            (int32_t)forget[k] * (int32_t)c[k], p->forget_multiplier, (int)p->forget_shift));
-        const int32_t added = sat16(ta_mul_by_quantized_multiplier(
-            (int32_t)in_gate[k] * (int32_t)cell_gate[k], p->input_cell_multiplier,
-            (int)p->input_cell_shift));
+        const int32_t kept = sat16(ta_mm_mul_q((int32_t)forget[k] * (int32_t)c[k],
+                                               p->forget_multiplier, p->forget_shift));
+        const int32_t added = sat16(ta_mm_mul_q((int32_t)in_gate[k] * (int32_t)cell_gate[k],
+                                                p->input_cell_multiplier, p->input_cell_shift));
         int32_t cell = sat16(kept + added);
         if (p->use_cell_clip)
             cell = ta_clamp_i32(cell, -p->cell_clip, p->cell_clip);
         c[k] = (int16_t)cell;
         const int16_t t = tanh_q15(c[k], p->cell_tanh_multiplier, p->cell_tanh_shift);
-        const int32_t hv = ta_mul_by_quantized_multiplier((int32_t)t * (int32_t)out_gate[k],
-                                                          p->hidden_multiplier,
-                                                          (int)p->hidden_shift) +
+        const int32_t hv = ta_mm_mul_q((int32_t)t * (int32_t)out_gate[k], p->hidden_multiplier,
+                                       p->hidden_shift) +
                            p->hidden_zero_point;
         h[k] = (int8_t)ta_clamp_i32(hv, INT8_MIN, INT8_MAX);
     }

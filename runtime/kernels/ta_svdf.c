@@ -62,15 +62,13 @@ static void features(const ta_svdf_params_t *p, const int8_t *in, const int8_t *
             out[k] = ta_mm_dot1_s8(feature_biases[f0 + k], w + (size_t)k * (size_t)n, in, n);
     }
     for (int32_t k = 0; k < count; k++)
-        out[k] = ta_clamp_i32(ta_mul_by_quantized_multiplier(out[k], p->feature_multiplier,
-                                                             (int)p->feature_shift),
+        out[k] = ta_clamp_i32(ta_mm_mul_q(out[k], p->feature_multiplier, p->feature_shift),
                               lo, hi);
 }
 
 static int8_t output_value(const ta_svdf_params_t *p, int32_t acc)
 {
-    const int32_t out = ta_mul_by_quantized_multiplier(acc, p->output_multiplier,
-                                                       (int)p->output_shift) +
+    const int32_t out = ta_mm_mul_q(acc, p->output_multiplier, p->output_shift) +
                         p->output_zero_point;
     return (int8_t)ta_clamp_i32(out, INT8_MIN, INT8_MAX);
 }
