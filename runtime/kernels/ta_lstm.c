@@ -87,6 +87,97 @@ static int32_t to_q3_12(int32_t acc, int32_t multiplier, int32_t shift)
     return sat16(ta_mm_mul_q(acc, multiplier, shift));
 }
 
+#if defined(TA_MM_MVE)
+/* The same functions on four int32 lanes, table entries by gather loads;
+   lanes past the table's end take the saturated value as above. */
+static inline int32x4_t sat16_mve(int32x4_t v)
+{
+    return vminq_s32(vmaxq_s32(v, vdupq_n_s32(INT16_MIN)), vdupq_n_s32(INT16_MAX));
+}
+
+static inline int32x4_t sigmoid_q3_12_mve(int32x4_t x)
+{
+    const int32x4_t in = vmulq_n_s32(x, 3);
+    const uint32x4_t a = vreinterpretq_u32_s32(vabsq_s32(in));
+    const uint32x4_t i = vshrq_n_u32(a, 9);
+    const uint32x4_t at = vminq_u32(i, vdupq_n_u32(254));
+    const uint32x4_t lo = vldrhq_gather_shifted_offset_u32(sigmoid_table, at);
+    const uint32x4_t hi = vldrhq_gather_shifted_offset_u32(sigmoid_table + 1, at);
+    uint32x4_t r = vaddq_u32(vshlq_n_u32(lo, 9),
+                             vmulq_u32(vandq_u32(a, vdupq_n_u32(0x1FFu)), vsubq_u32(hi, lo)));
+    r = vpselq_u32(vdupq_n_u32(0x7FFFu << 10), r, vcmpcsq_n_u32(i, 255));
+    r = vpselq_u32(vaddq_n_u32(r, 1u << 9), vsubq_u32(vdupq_n_u32((1u << 25) + (1u << 9) - 1u), r),
+                   vcmpgeq_n_s32(in, 0));
+    return vreinterpretq_s32_u32(vshrq_n_u32(r, 10));
+}
+
+static inline int32x4_t tanh_q15_mve(int32x4_t x, int32_t multiplier, int32_t shift)
+{
+    int32x4_t in = vmulq_n_s32(x, multiplier);
+    if (shift > 0)
+        in = vshlq_r_s32(vaddq_n_s32(in, (int32_t)1 << (shift - 1)), -shift);
+    const uint32x4_t a = vreinterpretq_u32_s32(vabsq_s32(in));
+    const uint32x4_t i = vshrq_n_u32(a, 8);
+    const uint32x4_t at = vminq_u32(i, vdupq_n_u32(254));
+    const uint32x4_t lo = vldrhq_gather_shifted_offset_u32(sigmoid_table, at);
+    const uint32x4_t hi = vldrhq_gather_shifted_offset_u32(sigmoid_table + 1, at);
+    int32x4_t r = vreinterpretq_s32_u32(vaddq_u32(
+        vshlq_n_u32(lo, 8), vmulq_u32(vandq_u32(a, vdupq_n_u32(0xFFu)), vsubq_u32(hi, lo))));
+    r = vpselq_s32(vdupq_n_s32(0xFFFF << 8), r, vcmpcsq_n_u32(i, 255));
+    r = vpselq_s32(vaddq_n_s32(r, (1 << 7) - (1 << 23)),
+                   vsubq_s32(vdupq_n_s32((1 << 23) + (1 << 7) - 1), r), vcmpgeq_n_s32(in, 0));
+    return vshrq_n_s32(r, 8);
+}
+
+static inline int32x4_t requant_mve(int32x4_t x, int32_t multiplier, int32_t shift)
+{
+    return ta_mm_requant_mve(x, vdupq_n_s32(multiplier), vdupq_n_s32(shift));
+}
+
+/* Four gate rows r0 .. r0 + 3 of one gate (r0 % n + 4 <= n). */
+static void gate_rows4_mve(const ta_lstm_params_t *p, const int8_t *xb, const int8_t *hb,
+                           const int8_t *input_weights, const int8_t *recurrent_weights,
+                           const int32_t *input_biases, const int32_t *recurrent_biases,
+                           int32_t r0, int16_t *gate_out, int32_t g)
+{
+    const int32_t n_in = p->input_size, n = p->state_size;
+    const int32_t *bi = input_biases + r0, *bh = recurrent_biases + r0;
+    int32x4_t vi = ta_mm_dot4_s8_mve(&bi, input_weights + (size_t)r0 * (size_t)n_in, xb, n_in);
+    int32x4_t vh = ta_mm_dot4_s8_mve(&bh, recurrent_weights + (size_t)r0 * (size_t)n, hb, n);
+    vi = sat16_mve(requant_mve(vi, p->input_multiplier[g], p->input_shift[g]));
+    vh = sat16_mve(requant_mve(vh, p->recurrent_multiplier[g], p->recurrent_shift[g]));
+    const int32x4_t pre = sat16_mve(vaddq_s32(vi, vh));
+    vstrhq_s32(gate_out, g == GATE_CELL ? tanh_q15_mve(pre, 3, 0) : sigmoid_q3_12_mve(pre));
+}
+
+/* The cell and hidden state update of step(), four lanes at a time. */
+static void update_mve(const ta_lstm_params_t *p, const int16_t *in_gate, const int16_t *forget,
+                       const int16_t *cell_gate, const int16_t *out_gate, int16_t *c, int8_t *h,
+                       int32_t count)
+{
+    for (int32_t k = 0; k < count; k += 4) {
+        const mve_pred16_t pr = vctp32q((uint32_t)(count - k));
+        const int32x4_t kept = sat16_mve(
+            requant_mve(vmulq_s32(vldrhq_z_s32(forget + k, pr), vldrhq_z_s32(c + k, pr)),
+                        p->forget_multiplier, p->forget_shift));
+        const int32x4_t added = sat16_mve(
+            requant_mve(vmulq_s32(vldrhq_z_s32(in_gate + k, pr), vldrhq_z_s32(cell_gate + k, pr)),
+                        p->input_cell_multiplier, p->input_cell_shift));
+        int32x4_t cell = sat16_mve(vaddq_s32(kept, added));
+        if (p->use_cell_clip)
+            cell = vminq_s32(vmaxq_s32(cell, vdupq_n_s32(-p->cell_clip)),
+                             vdupq_n_s32(p->cell_clip));
+        vstrhq_p_s32(c + k, cell, pr);
+        const int32x4_t t = tanh_q15_mve(cell, p->cell_tanh_multiplier, p->cell_tanh_shift);
+        int32x4_t hv = requant_mve(vmulq_s32(t, vldrhq_z_s32(out_gate + k, pr)),
+                                   p->hidden_multiplier, p->hidden_shift);
+        hv = vminq_s32(vmaxq_s32(vaddq_n_s32(hv, p->hidden_zero_point), vdupq_n_s32(INT8_MIN)),
+                       vdupq_n_s32(INT8_MAX));
+        vstrbq_p_s32(h + k, hv, pr);
+    }
+}
+#endif
+
 /* One time step over `rows` rows: x [rows][input_size], h and c
    [rows][state_size], y the output rows. The gate pre-activations of all
    four gates are rows of the stacked weights, four rows at a time. */
@@ -104,6 +195,17 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
         for (int32_t r0 = 0; r0 < all; r0 += 4) {
             int32_t from_input[4], from_hidden[4];
             const int32_t count = all - r0 < 4 ? all - r0 : 4;
+#if defined(TA_MM_MVE)
+            const int32_t gate = r0 / n, first = r0 - gate * n;
+            if (count == 4 && first + 4 <= n) {
+                gate_rows4_mve(p, xb, hb, input_weights, recurrent_weights, input_biases,
+                               recurrent_biases, r0,
+                               gates + (size_t)gate * per_gate + (size_t)b * (size_t)n +
+                                   (size_t)first,
+                               gate);
+                continue;
+            }
+#endif
             if (count == 4) {
                 memcpy(from_input, input_biases + r0, sizeof from_input);
                 memcpy(from_hidden, recurrent_biases + r0, sizeof from_hidden);
@@ -133,6 +235,9 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
     const int16_t *forget = gates + GATE_FORGET * per_gate;
     const int16_t *cell_gate = gates + GATE_CELL * per_gate;
     const int16_t *out_gate = gates + GATE_OUTPUT * per_gate;
+#if defined(TA_MM_MVE)
+    update_mve(p, in_gate, forget, cell_gate, out_gate, c, h, (int32_t)per_gate);
+#else
     for (size_t k = 0; k < per_gate; k++) {
         const int32_t kept = sat16(ta_mm_mul_q((int32_t)forget[k] * (int32_t)c[k],
                                                p->forget_multiplier, p->forget_shift));
@@ -148,6 +253,7 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
                            p->hidden_zero_point;
         h[k] = (int8_t)ta_clamp_i32(hv, INT8_MIN, INT8_MAX);
     }
+#endif
     memcpy(y, h, per_gate);
 }
 
