@@ -73,6 +73,65 @@ static int8_t output_value(const ta_svdf_params_t *p, int32_t acc)
     return (int8_t)ta_clamp_i32(out, INT8_MIN, INT8_MAX);
 }
 
+#if defined(TA_MM_MVE)
+/* Four filters f0 .. f0 + 3 of rank 1 (each its own output unit) on
+   Helium: the feature sums as one vector, requantized, clamped to the
+   state range and offset by the state zero point, stored into the four
+   rows' last slots by one narrowing scatter (which wraps as the scalar
+   store does); then the four time filters and the outputs requantized
+   together. `last` holds the element offsets of those slots. */
+static inline int32x4_t features4_mve(const ta_svdf_params_t *p, const int8_t *in,
+                                      const int8_t *weights_feature, const int32_t *feature_biases,
+                                      int32_t lo, int32_t hi)
+{
+    int32x4_t v = ta_mm_dot4_s8_mve(&feature_biases, weights_feature, in, p->input_size);
+    v = ta_mm_requant_mve(v, vdupq_n_s32(p->feature_multiplier), vdupq_n_s32(p->feature_shift));
+    v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+    return vaddq_n_s32(v, p->state_zero_point);
+}
+
+static inline void outputs4_mve(const ta_svdf_params_t *p, const int32_t t[4],
+                                const int32_t *output_biases, int8_t *out)
+{
+    int32x4_t v = vaddq_s32(vldrwq_s32(t), vldrwq_s32(output_biases));
+    v = ta_mm_requant_mve(v, vdupq_n_s32(p->output_multiplier), vdupq_n_s32(p->output_shift));
+    v = vaddq_n_s32(v, p->output_zero_point);
+    vstrbq_s32(out, vminq_s32(vmaxq_s32(v, vdupq_n_s32(INT8_MIN)), vdupq_n_s32(INT8_MAX)));
+}
+
+static void group4_s8_mve(const ta_svdf_params_t *p, const int8_t *in, const int8_t *wf,
+                          const int32_t *fb, const int8_t *wt, int8_t *rows, uint32x4_t last,
+                          const int32_t *ob, int8_t *out)
+{
+    const int32_t mem = p->memory;
+    vstrbq_scatter_offset_s32(rows, last, features4_mve(p, in, wf, fb, INT8_MIN, INT8_MAX));
+    int32_t t[4];
+    for (int32_t k = 0; k < 4; k++)
+        t[k] = ta_mm_dot1_s8(0, wt + (size_t)k * (size_t)mem, rows + (size_t)k * (size_t)mem, mem);
+    outputs4_mve(p, t, ob, out);
+}
+
+static void group4_s16_mve(const ta_svdf_params_t *p, const int8_t *in, const int8_t *wf,
+                           const int32_t *fb, const int16_t *wt, int16_t *rows, uint32x4_t last,
+                           const int32_t *ob, int8_t *out)
+{
+    const int32_t mem = p->memory;
+    vstrhq_scatter_shifted_offset_s32(rows, last,
+                                      features4_mve(p, in, wf, fb, INT16_MIN, INT16_MAX));
+    int32_t t[4];
+    for (int32_t k = 0; k < 4; k++)
+        t[k] = ta_mm_dot1_s16(0, wt + (size_t)k * (size_t)mem, rows + (size_t)k * (size_t)mem,
+                              mem);
+    outputs4_mve(p, t, ob, out);
+}
+
+/* Element offsets of the last slots of four consecutive state rows. */
+static uint32x4_t last_slots(int32_t mem)
+{
+    return vaddq_n_u32(vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)mem), (uint32_t)(mem - 1));
+}
+#endif
+
 int ta_svdf_s8(const ta_svdf_params_t *p, const int8_t *input, const int8_t *weights_feature,
                const int8_t *weights_time, const int32_t *feature_biases,
                const int32_t *output_biases, int8_t *state, int8_t *output)
@@ -84,7 +143,17 @@ int ta_svdf_s8(const ta_svdf_params_t *p, const int8_t *input, const int8_t *wei
         int8_t *rows = state + (size_t)b * (size_t)filters * (size_t)mem;
         int8_t *out = output + (size_t)b * (size_t)(filters / p->rank);
         int32_t acc = 0;
-        for (int32_t f0 = 0; f0 < filters; f0 += 4) {
+        int32_t f0 = 0;
+#if defined(TA_MM_MVE)
+        if (p->rank == 1) {
+            const uint32x4_t last = last_slots(mem);
+            for (; f0 + 4 <= filters; f0 += 4)
+                group4_s8_mve(p, in, weights_feature + (size_t)f0 * (size_t)p->input_size,
+                              feature_biases + f0, weights_time + (size_t)f0 * (size_t)mem,
+                              rows + (size_t)f0 * (size_t)mem, last, output_biases + f0, out + f0);
+        }
+#endif
+        for (; f0 < filters; f0 += 4) {
             int32_t x[4];
             const int32_t count = filters - f0 < 4 ? filters - f0 : 4;
             features(p, in, weights_feature, feature_biases, f0, count, INT8_MIN, INT8_MAX, x);
@@ -116,7 +185,17 @@ int ta_svdf_s16(const ta_svdf_params_t *p, const int8_t *input, const int8_t *we
         int16_t *rows = state + (size_t)b * (size_t)filters * (size_t)mem;
         int8_t *out = output + (size_t)b * (size_t)(filters / p->rank);
         int32_t acc = 0;
-        for (int32_t f0 = 0; f0 < filters; f0 += 4) {
+        int32_t f0 = 0;
+#if defined(TA_MM_MVE)
+        if (p->rank == 1) {
+            const uint32x4_t last = last_slots(mem);
+            for (; f0 + 4 <= filters; f0 += 4)
+                group4_s16_mve(p, in, weights_feature + (size_t)f0 * (size_t)p->input_size,
+                              feature_biases + f0, weights_time + (size_t)f0 * (size_t)mem,
+                              rows + (size_t)f0 * (size_t)mem, last, output_biases + f0, out + f0);
+        }
+#endif
+        for (; f0 < filters; f0 += 4) {
             int32_t x[4];
             const int32_t count = filters - f0 < 4 ? filters - f0 : 4;
             features(p, in, weights_feature, feature_biases, f0, count, INT16_MIN, INT16_MAX, x);
