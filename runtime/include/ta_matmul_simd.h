@@ -53,26 +53,30 @@ static inline uint32_t ta_mm_load32(const void *p)
 #endif
 
 #if defined(TA_MM_DSP)
-/* acc[r] += sum_{k<n8} w[r * stride + k] * x[k] for r = 0..3, n8 a
-   positive multiple of 8. Four accumulators, three row pointers/strides,
+/* acc[r] += sum_{k<n4} w[r * stride + k] * x[k] for r = 0..3, n4 a
+   positive multiple of 4. Four accumulators, three row pointers/strides,
    the input pointer and its end and four temporaries need thirteen
    registers: more than inline assembly can claim (gcc spills the C form's
    pointers in the inner loop), so this is a whole function in assembly
    that saves the registers it uses. Rows 1 and 3 are read at a register
-   offset (the stride) from rows 0 and 2. Per 4 bytes: the input word is
+   offset (the stride) from rows 0 and 2; the loop body is unrolled twice,
+   entered at its second half for an odd number of words. Per 4 bytes: the input word is
    sign-extended once into halfword pairs (bytes 0,2 and 1,3), and each
    row's word is extended the same way and multiplied in by two SMLADs. */
 #define TA_MM_ARG __attribute__((unused)) /* read by the assembly, not by C */
 __attribute__((naked, noinline, unused)) static void
 ta_mm_dot4_s8_dsp(TA_MM_ARG int32_t acc[4], TA_MM_ARG const int8_t *w, TA_MM_ARG int32_t stride,
-                  TA_MM_ARG const int8_t *x, TA_MM_ARG int32_t n8)
+                  TA_MM_ARG const int8_t *x, TA_MM_ARG int32_t n4)
 {
     __asm__ volatile("   push   {r4-r11, lr}\n"
-                     "   ldr    r12, [sp, #36]\n" /* n8, the fifth argument */
+                     "   ldr    r12, [sp, #36]\n" /* n4, the fifth argument */
+                     "   tst    r12, #4\n"        /* an odd number of words: */
                      "   add    r12, r3, r12\n"   /* end of the input */
                      "   ldm    r0, {r4-r7}\n"
                      "   add    r8, r1, r2, lsl #1\n" /* row 2 */
-                     "1: ldr    r10, [r3], #4\n"
+                     "   bne    3f\n"             /* enter at the second half */
+                     "1:\n"
+                     "   ldr    r10, [r3], #4\n"
                      "   sxtb16 r9, r10\n"
                      "   sxtb16 r10, r10, ror #8\n"
                      "   ldr    r11, [r1, r2]\n"
@@ -95,6 +99,7 @@ ta_mm_dot4_s8_dsp(TA_MM_ARG int32_t acc[4], TA_MM_ARG const int8_t *w, TA_MM_ARG
                      "   smlad  r6, lr, r9, r6\n"
                      "   sxtb16 r11, r11, ror #8\n"
                      "   smlad  r6, r11, r10, r6\n"
+                     "3:\n"
                      "   ldr    r10, [r3], #4\n"
                      "   sxtb16 r9, r10\n"
                      "   sxtb16 r10, r10, ror #8\n"
@@ -154,33 +159,17 @@ static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride
 #else
     int32_t k = 0;
 #if defined(TA_MM_DSP)
-    if (n >= 8) {
+    if (n >= 4) {
         acc[0] = a0;
         acc[1] = a1;
         acc[2] = a2;
         acc[3] = a3;
-        ta_mm_dot4_s8_dsp(acc, w, stride, x, n & ~7);
+        ta_mm_dot4_s8_dsp(acc, w, stride, x, n & ~3);
         a0 = acc[0];
         a1 = acc[1];
         a2 = acc[2];
         a3 = acc[3];
-        k = n & ~7;
-    }
-    for (; k + 4 <= n; k += 4) {
-        const uint32_t xw = ta_mm_load32(x + k);
-        const uint32_t x02 = __sxtb16(xw), x13 = ta_mm_sxtb16_ror8(xw);
-        uint32_t v = ta_mm_load32(w0 + k);
-        a0 = __smlad(__sxtb16(v), x02, a0);
-        a0 = __smlad(ta_mm_sxtb16_ror8(v), x13, a0);
-        v = ta_mm_load32(w1 + k);
-        a1 = __smlad(__sxtb16(v), x02, a1);
-        a1 = __smlad(ta_mm_sxtb16_ror8(v), x13, a1);
-        v = ta_mm_load32(w2 + k);
-        a2 = __smlad(__sxtb16(v), x02, a2);
-        a2 = __smlad(ta_mm_sxtb16_ror8(v), x13, a2);
-        v = ta_mm_load32(w3 + k);
-        a3 = __smlad(__sxtb16(v), x02, a3);
-        a3 = __smlad(ta_mm_sxtb16_ror8(v), x13, a3);
+        k = n & ~3;
     }
 #endif
     /* Unsigned sums: int32 wrap-around without undefined behaviour. */
