@@ -160,11 +160,10 @@ static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride
     int32_t k = 0;
 #if defined(TA_MM_DSP)
     if (n >= 4) {
-        acc[0] = a0;
-        acc[1] = a1;
-        acc[2] = a2;
-        acc[3] = a3;
+        /* The assembly works on acc in memory. */
         ta_mm_dot4_s8_dsp(acc, w, stride, x, n & ~3);
+        if ((n & 3) == 0)
+            return;
         a0 = acc[0];
         a1 = acc[1];
         a2 = acc[2];

@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <string.h>
 
+#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
+#include <arm_acle.h>
+#endif
+
 enum { GATE_INPUT = 0, GATE_FORGET = 1, GATE_CELL = 2, GATE_OUTPUT = 3 };
 
 /* TFLite's int16 sigmoid table: 65536 * sigmoid(i / 24), i = 0..255, as
@@ -38,14 +42,28 @@ static const uint16_t sigmoid_table[256] = {
     65534, 65534, 65534, 65535,
 };
 
-static int32_t sat16(int32_t x)
+/* Saturation to int16 / int8: one SSAT where the core has it. */
+static inline int32_t sat16(int32_t x)
 {
+#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
+    return __ssat(x, 16);
+#else
     return ta_clamp_i32(x, INT16_MIN, INT16_MAX);
+#endif
+}
+
+static inline int32_t sat8(int32_t x)
+{
+#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
+    return __ssat(x, 8);
+#else
+    return ta_clamp_i32(x, INT8_MIN, INT8_MAX);
+#endif
 }
 
 /* Q3.12 -> Q0.15 sigmoid by table interpolation, as TFLite's int16
    Logistic with its default input scaling (x * 3). */
-static int16_t sigmoid_q3_12(int16_t x)
+static inline int16_t sigmoid_q3_12(int16_t x)
 {
     const int32_t in = (int32_t)x * 3;
     const uint32_t a = (uint32_t)(in < 0 ? -in : in);
@@ -64,7 +82,7 @@ static int16_t sigmoid_q3_12(int16_t x)
 /* tanh into Q0.15 by the same table (tanh(x) = 2 sigmoid(2x) - 1), as
    TFLite's int16 Tanh: the input is first scaled by
    (x * multiplier + rounding) >> shift. */
-static int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
+static inline int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
     const int32_t in = ((int32_t)x * multiplier + round) >> shift;
@@ -186,48 +204,49 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
                  const int32_t *recurrent_biases, int8_t *h, int16_t *c, int16_t *gates,
                  int8_t *y, int32_t rows)
 {
-    const int32_t n_in = p->input_size, n = p->state_size, all = 4 * n;
+    const int32_t n_in = p->input_size, n = p->state_size;
     const size_t per_gate = (size_t)rows * (size_t)n;
-    /* Every gate reads the hidden state of the previous step. */
+    /* Every gate reads the hidden state of the previous step. Gate by
+       gate, four rows at a time, so a group never mixes two gates'
+       multipliers. */
     for (int32_t b = 0; b < rows; b++) {
         const int8_t *xb = x + (size_t)b * (size_t)n_in;
         const int8_t *hb = h + (size_t)b * (size_t)n;
-        for (int32_t r0 = 0; r0 < all; r0 += 4) {
-            int32_t from_input[4], from_hidden[4];
-            const int32_t count = all - r0 < 4 ? all - r0 : 4;
+        for (int32_t g = 0; g < 4; g++) {
+            const int32_t mi = p->input_multiplier[g], si = p->input_shift[g];
+            const int32_t mh = p->recurrent_multiplier[g], sh = p->recurrent_shift[g];
+            int16_t *out = gates + (size_t)g * per_gate + (size_t)b * (size_t)n;
+            for (int32_t s0 = 0; s0 < n; s0 += 4) {
+                const int32_t r0 = g * n + s0, count = n - s0 < 4 ? n - s0 : 4;
 #if defined(TA_MM_MVE)
-            const int32_t gate = r0 / n, first = r0 - gate * n;
-            if (count == 4 && first + 4 <= n) {
-                gate_rows4_mve(p, xb, hb, input_weights, recurrent_weights, input_biases,
-                               recurrent_biases, r0,
-                               gates + (size_t)gate * per_gate + (size_t)b * (size_t)n +
-                                   (size_t)first,
-                               gate);
-                continue;
-            }
-#endif
-            if (count == 4) {
-                memcpy(from_input, input_biases + r0, sizeof from_input);
-                memcpy(from_hidden, recurrent_biases + r0, sizeof from_hidden);
-                ta_mm_dot4_s8(from_input, input_weights + (size_t)r0 * (size_t)n_in, n_in, xb,
-                              n_in);
-                ta_mm_dot4_s8(from_hidden, recurrent_weights + (size_t)r0 * (size_t)n, n, hb, n);
-            } else {
-                for (int32_t k = 0; k < count; k++) {
-                    const size_t row = (size_t)(r0 + k);
-                    from_input[k] = ta_mm_dot1_s8(input_biases[row],
-                                                  input_weights + row * (size_t)n_in, xb, n_in);
-                    from_hidden[k] = ta_mm_dot1_s8(recurrent_biases[row],
-                                                   recurrent_weights + row * (size_t)n, hb, n);
+                if (count == 4) {
+                    gate_rows4_mve(p, xb, hb, input_weights, recurrent_weights, input_biases,
+                                   recurrent_biases, r0, out + s0, g);
+                    continue;
                 }
-            }
-            for (int32_t k = 0; k < count; k++) {
-                const int32_t g = (r0 + k) / n, s = r0 + k - g * n;
-                const int16_t pre = (int16_t)sat16(
-                    to_q3_12(from_input[k], p->input_multiplier[g], p->input_shift[g]) +
-                    to_q3_12(from_hidden[k], p->recurrent_multiplier[g], p->recurrent_shift[g]));
-                gates[(size_t)g * per_gate + (size_t)b * (size_t)n + (size_t)s] =
-                    g == GATE_CELL ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
+#endif
+                int32_t from_input[4], from_hidden[4];
+                if (count == 4) {
+                    memcpy(from_input, input_biases + r0, sizeof from_input);
+                    memcpy(from_hidden, recurrent_biases + r0, sizeof from_hidden);
+                    ta_mm_dot4_s8(from_input, input_weights + (size_t)r0 * (size_t)n_in, n_in,
+                                  xb, n_in);
+                    ta_mm_dot4_s8(from_hidden, recurrent_weights + (size_t)r0 * (size_t)n, n,
+                                  hb, n);
+                } else {
+                    for (int32_t k = 0; k < count; k++) {
+                        const size_t row = (size_t)(r0 + k);
+                        from_input[k] = ta_mm_dot1_s8(
+                            input_biases[row], input_weights + row * (size_t)n_in, xb, n_in);
+                        from_hidden[k] = ta_mm_dot1_s8(
+                            recurrent_biases[row], recurrent_weights + row * (size_t)n, hb, n);
+                    }
+                }
+                for (int32_t k = 0; k < count; k++) {
+                    const int16_t pre = (int16_t)sat16(to_q3_12(from_input[k], mi, si) +
+                                                       to_q3_12(from_hidden[k], mh, sh));
+                    out[s0 + k] = g == GATE_CELL ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
+                }
             }
         }
     }
@@ -238,20 +257,23 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
 #if defined(TA_MM_MVE)
     update_mve(p, in_gate, forget, cell_gate, out_gate, c, h, (int32_t)per_gate);
 #else
+    /* The parameters in locals: the int8 stores to h may alias *p. */
+    const int32_t fm = p->forget_multiplier, fs = p->forget_shift;
+    const int32_t im = p->input_cell_multiplier, is = p->input_cell_shift;
+    const int32_t hm = p->hidden_multiplier, hs = p->hidden_shift, hzp = p->hidden_zero_point;
+    const int32_t tm = p->cell_tanh_multiplier, ts = p->cell_tanh_shift;
+    const int32_t use_clip = p->use_cell_clip, clip = p->cell_clip;
     for (size_t k = 0; k < per_gate; k++) {
-        const int32_t kept = sat16(ta_mm_mul_q((int32_t)forget[k] * (int32_t)c[k],
-                                               p->forget_multiplier, p->forget_shift));
-        const int32_t added = sat16(ta_mm_mul_q((int32_t)in_gate[k] * (int32_t)cell_gate[k],
-                                                p->input_cell_multiplier, p->input_cell_shift));
+        const int32_t kept = sat16(ta_mm_mul_q((int32_t)forget[k] * (int32_t)c[k], fm, fs));
+        const int32_t added =
+            sat16(ta_mm_mul_q((int32_t)in_gate[k] * (int32_t)cell_gate[k], im, is));
         int32_t cell = sat16(kept + added);
-        if (p->use_cell_clip)
-            cell = ta_clamp_i32(cell, -p->cell_clip, p->cell_clip);
+        if (use_clip)
+            cell = ta_clamp_i32(cell, -clip, clip);
         c[k] = (int16_t)cell;
-        const int16_t t = tanh_q15(c[k], p->cell_tanh_multiplier, p->cell_tanh_shift);
-        const int32_t hv = ta_mm_mul_q((int32_t)t * (int32_t)out_gate[k], p->hidden_multiplier,
-                                       p->hidden_shift) +
-                           p->hidden_zero_point;
-        h[k] = (int8_t)ta_clamp_i32(hv, INT8_MIN, INT8_MAX);
+        const int16_t t = tanh_q15((int16_t)cell, tm, ts);
+        const int32_t hv = ta_mm_mul_q((int32_t)t * (int32_t)out_gate[k], hm, hs) + hzp;
+        h[k] = (int8_t)sat8(hv);
     }
 #endif
     memcpy(y, h, per_gate);
