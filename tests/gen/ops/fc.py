@@ -11,11 +11,17 @@ from ..core import variant
 BIAS_DTYPE = {"int8": "int32", "int16": "int64"}
 
 
-def _fully_connected(rng, dt):
+def _fully_connected(rng, dt, wide=False):
     b = ModelBuilder()
     units = randint(rng, 1, 32)
-    mode = pick(rng, ["2d", "2d", "batched", "keep_num_dims", "flatten"])
-    if mode == "2d":
+    mode = "wide" if wide else pick(rng, ["2d", "2d", "batched", "keep_num_dims", "flatten"])
+    if mode == "wide":                # the SIMD loops' long paths and tails
+        n_in = pick(rng, [randint(rng, 65, 300), randint(rng, 256, 700),
+                          16 * randint(rng, 5, 40), 16 * randint(rng, 5, 40) + 4])
+        units = randint(rng, 1, 40)
+        in_shape = [pick(rng, [1, 1, 2, 3]), n_in]
+        out_shape = [in_shape[0], units]
+    elif mode == "2d":
         n_in = randint(rng, 1, 64)
         in_shape = [pick(rng, [1, 1, 1, 2, 3, 5]), n_in]
         out_shape = [in_shape[0], units]
@@ -72,6 +78,13 @@ def fc_int8(rng):
     and 4-D input flattened; per-tensor/per-channel weights; optional bias
     (absent = input index -1); all fused activations."""
     return _fully_connected(rng, "int8")
+
+
+@variant("FULLY_CONNECTED.int8_wide", "FULLY_CONNECTED")
+def fc_int8_wide(rng):
+    """int8 FULLY_CONNECTED with 65-700 inputs (multiples of 16, of 16 plus
+    4, and any) and 1-40 units: every path of the four-row SIMD loops."""
+    return _fully_connected(rng, "int8", wide=True)
 
 
 @variant("FULLY_CONNECTED.int16", "FULLY_CONNECTED")
