@@ -52,6 +52,7 @@ static inline int32_t sat16(int32_t x)
 #endif
 }
 
+#if !defined(TA_MM_MVE)
 static inline int32_t sat8(int32_t x)
 {
 #if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
@@ -60,6 +61,7 @@ static inline int32_t sat8(int32_t x)
     return ta_clamp_i32(x, INT8_MIN, INT8_MAX);
 #endif
 }
+#endif
 
 /* Q3.12 -> Q0.15 sigmoid by table interpolation, as TFLite's int16
    Logistic with its default input scaling (x * 3). */
