@@ -148,14 +148,14 @@ static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride
                      "   vmladava.s8 %[a1], q2, q0\n"
                      "   vldrb.8     q3, [%[w2]], #16\n"
                      "   vmladava.s8 %[a2], q3, q0\n"
-                     "   vldrb.8     q4, [%[w3]], #16\n"
-                     "   vmladava.s8 %[a3], q4, q0\n"
+                     "   vldrb.8     q1, [%[w3]], #16\n"
+                     "   vmladava.s8 %[a3], q1, q0\n"
                      "   letp        lr, 1b\n"
                      "2:\n"
                      : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3),
                        [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3)
                      : [n] "r"(n)
-                     : "q0", "q1", "q2", "q3", "q4", "lr", "memory");
+                     : "q0", "q1", "q2", "q3", "lr", "memory");
 #else
     int32_t k = 0;
 #if defined(TA_MM_DSP)
@@ -281,24 +281,6 @@ static inline int32_t ta_mm_dot1_s16(int32_t acc, const int16_t *w, const int16_
         acc = (int32_t)((uint32_t)acc + (uint32_t)((int32_t)w[k] * (int32_t)x[k]));
     return acc;
 #endif
-}
-
-/* acc[r] = init[r] + row r of w (rows x n, row-major) times x, for every
-   row; init may be NULL (zeros). */
-static inline void ta_mm_rows_s8(int32_t *acc, const int32_t *init, const int8_t *w,
-                                 const int8_t *x, int32_t rows, int32_t n)
-{
-    int32_t r = 0;
-    for (; r + 4 <= rows; r += 4) {
-        int32_t *a = acc + r;
-        if (init)
-            memcpy(a, init + r, 4 * sizeof *a);
-        else
-            a[0] = a[1] = a[2] = a[3] = 0;
-        ta_mm_dot4_s8(a, w + (size_t)r * (size_t)n, n, x, n);
-    }
-    for (; r < rows; r++)
-        acc[r] = ta_mm_dot1_s8(init ? init[r] : 0, w + (size_t)r * (size_t)n, x, n);
 }
 
 /* TFLite's MultiplyByQuantizedMultiplier (ta_mul_by_quantized_multiplier)
