@@ -11,14 +11,14 @@ from ..core import variant
 BIAS_DTYPE = {"int8": "int32", "int16": "int64"}
 
 
-def _fully_connected(rng, dt, simd=False):
+def _fully_connected(rng, dt, simd=False, wide=False):
     b = ModelBuilder()
     if simd:
         units = draw_simd_size(rng)
         mode = pick(rng, ["2d", "2d", "2d", "keep_num_dims"])
     else:
         units = randint(rng, 1, 32)
-        mode = pick(rng, ["2d", "2d", "batched", "keep_num_dims", "flatten"])
+        mode = "wide" if wide else pick(rng, ["2d", "2d", "batched", "keep_num_dims", "flatten"])
     if simd:
         # depths across the dot loops' blocks and tails, up to K > 256
         n_in = draw_simd_size(rng, 320, SIMD_LONG + (320,))
@@ -27,6 +27,12 @@ def _fully_connected(rng, dt, simd=False):
             lead = [1, pick(rng, [1, 2, 3])]
         in_shape = lead + [n_in]
         out_shape = lead + [units]
+    elif mode == "wide":              # the SIMD loops' long paths and tails
+        n_in = pick(rng, [randint(rng, 65, 300), randint(rng, 256, 700),
+                          16 * randint(rng, 5, 40), 16 * randint(rng, 5, 40) + 4])
+        units = randint(rng, 1, 40)
+        in_shape = [pick(rng, [1, 1, 2, 3]), n_in]
+        out_shape = [in_shape[0], units]
     elif mode == "2d":
         n_in = randint(rng, 1, 64)
         in_shape = [pick(rng, [1, 1, 1, 2, 3, 5]), n_in]
@@ -84,6 +90,13 @@ def fc_int8(rng):
     and 4-D input flattened; per-tensor/per-channel weights; optional bias
     (absent = input index -1); all fused activations."""
     return _fully_connected(rng, "int8")
+
+
+@variant("FULLY_CONNECTED.int8_wide", "FULLY_CONNECTED")
+def fc_int8_wide(rng):
+    """int8 FULLY_CONNECTED with 65-700 inputs (multiples of 16, of 16 plus
+    4, and any) and 1-40 units: every path of the four-row SIMD loops."""
+    return _fully_connected(rng, "int8", wide=True)
 
 
 @variant("FULLY_CONNECTED.int16", "FULLY_CONNECTED")
