@@ -24,7 +24,7 @@ def _spatial(rng, max_k=5):
     return k, stride, dilation
 
 
-def _conv_common(rng, dt, kind, groups_allowed=False):
+def _conv_common(rng, dt, kind, groups_allowed=False, deep=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     kh, sh, dh = _spatial(rng)
@@ -38,10 +38,12 @@ def _conv_common(rng, dt, kind, groups_allowed=False):
         in_h = max(in_h, (kh - 1) * dh + 1)
         in_w = max(in_w, (kw - 1) * dw + 1)
     in_c = randint(rng, 1, 12) if chance(rng, 0.85) else 1
+    if deep:
+        in_c = pick(rng, [16, 32, 48])
     mult = 1
     groups = 1
     if kind == "conv":
-        out_c = randint(rng, 1, 12)
+        out_c = randint(rng, 1, 20 if deep else 12)
         if groups_allowed:
             groups = pick(rng, [2, 3, 4])
             in_c = groups * randint(rng, 1, 4)
@@ -103,6 +105,14 @@ def conv_int8(rng):
     """int8 CONV_2D: random kernel 1-5, stride 1-3, dilation 1-3, SAME/VALID,
     batch 1-2, per-tensor or per-channel weights, all fused activations."""
     return _conv_common(rng, "int8", "conv")
+
+
+@variant("CONV_2D.int8_deep", "CONV_2D")
+def conv_int8_deep(rng):
+    """int8 CONV_2D with 16, 32 or 48 input channels and 1-20 filters: the
+    kernel's paths for whole 16-byte chunks of taps (padded borders in
+    place, dilated taps, more runs than one list holds)."""
+    return _conv_common(rng, "int8", "conv", deep=True)
 
 
 @variant("CONV_2D.int16", "CONV_2D")
