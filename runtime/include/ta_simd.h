@@ -267,35 +267,125 @@ static inline void ta_dot4_interleaved_s8(int32_t acc[4], const int8_t *w, const
     acc[2] = a2;
     acc[3] = a3;
 #elif defined(TA_HAVE_DSP)
-    /* One input word sign-extended once for the four filters; whole chunks
-       with constant offsets, so only two pointers step. */
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    for (; n > 0; n -= 16, x += 16, w += 64) {
-        const int32_t len = n < 16 ? n : 16;
-        int32_t i = 0;
-        for (; i + 4 <= len; i += 4) {
-            const uint32_t xw = ta_load_u32(x + i);
-            const uint32_t xe = __sxtb16(xw), xo = ta_sxtb16_ror8(xw);
-            uint32_t v = ta_load_u32(w + i);
-            a0 = __smlad(__sxtb16(v), xe, a0);
-            a0 = __smlad(ta_sxtb16_ror8(v), xo, a0);
-            v = ta_load_u32(w + 16 + i);
-            a1 = __smlad(__sxtb16(v), xe, a1);
-            a1 = __smlad(ta_sxtb16_ror8(v), xo, a1);
-            v = ta_load_u32(w + 32 + i);
-            a2 = __smlad(__sxtb16(v), xe, a2);
-            a2 = __smlad(ta_sxtb16_ror8(v), xo, a2);
-            v = ta_load_u32(w + 48 + i);
-            a3 = __smlad(__sxtb16(v), xe, a3);
-            a3 = __smlad(ta_sxtb16_ror8(v), xo, a3);
-        }
-        for (; i < len; i++) {
-            const int32_t xi = x[i];
-            a0 += w[i] * xi;
-            a1 += w[16 + i] * xi;
-            a2 += w[32 + i] * xi;
-            a3 += w[48 + i] * xi;
-        }
+    /* Whole chunks: per input word one load and two SXTB16 shared by the
+       four filters, whose words sit at constant offsets from one pointer;
+       per filter one load, two SXTB16 (the rotation folded in) and two
+       SMLAD. gcc spills the accumulators of this loop when it allocates
+       it inside a kernel, hence the assembly. */
+    int32_t chunks = n / 16;
+    if (chunks > 0) {
+        uint32_t xe, xo, v, t;
+        __asm volatile("1:\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #0]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #16]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #32]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #48]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #4]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #20]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #36]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #52]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #8]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #24]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #40]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #56]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #12]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #28]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #44]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #60]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                       "   adds     %[w], %[w], #64\n"
+                       "   subs     %[c], %[c], #1\n"
+                       "   bne      1b\n"
+                       : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x),
+                         [w] "+r"(w), [c] "+r"(chunks), [xe] "=&r"(xe), [xo] "=&r"(xo),
+                         [v] "=&r"(v), [t] "=&r"(t)
+                       :
+                       : "cc", "memory");
+        n %= 16;
+    }
+    /* The last, partial chunk. */
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t xi = x[i];
+        a0 += w[i] * xi;
+        a1 += w[16 + i] * xi;
+        a2 += w[32 + i] * xi;
+        a3 += w[48 + i] * xi;
     }
     acc[0] = a0;
     acc[1] = a1;
@@ -310,17 +400,16 @@ static inline void ta_dot4_interleaved_s8(int32_t acc[4], const int8_t *w, const
 }
 
 #if defined(TA_HAVE_MVE)
-/* ta_dot4_interleaved_s8 from and into vectors: lane j is filter j's sum,
-   so a requantization can follow in registers. The same loop, with the
-   lanes moved to and from the scalar accumulators two at a time. */
-static inline int32x4_t ta_dot4_interleaved_mve(int32x4_t init, const int8_t *w, const int8_t *x,
-                                                int32_t n)
+/* ta_dot4_interleaved_s8 from init[0..3] into a vector: lane j is filter
+   j's sum, so a requantization can follow in registers. One register for
+   every weight vector leaves the compiler more for the code around it.
+   (The lanes are set one at a time: QEMU 7.2 and the assembler disagree on
+   the lane order of the two-lane VMOV.) */
+static inline int32x4_t ta_dot4_interleaved_mve(const int32_t *init, const int8_t *w,
+                                                const int8_t *x, int32_t n)
 {
-    int32_t a0, a1, a2, a3;
-    int32x4_t sums;
-    __asm volatile("   vmov        %[a2], %[a0], %q[init][2], %q[init][0]\n"
-                   "   vmov        %[a3], %[a1], %q[init][3], %q[init][1]\n"
-                   "   wlstp.8     lr, %[n], 2f\n"
+    int32_t a0 = init[0], a1 = init[1], a2 = init[2], a3 = init[3];
+    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
                    "1: vldrb.8     q0, [%[x]], #16\n"
                    "   vldrb.8     q1, [%[w]], #16\n"
                    "   vmladava.s8 %[a0], q1, q0\n"
@@ -331,22 +420,44 @@ static inline int32x4_t ta_dot4_interleaved_mve(int32x4_t init, const int8_t *w,
                    "   vldrb.8     q1, [%[w]], #16\n"
                    "   vmladava.s8 %[a3], q1, q0\n"
                    "   letp        lr, 1b\n"
-                   "2: vmov        %q[sums][2], %q[sums][0], %[a2], %[a0]\n"
-                   "   vmov        %q[sums][3], %q[sums][1], %[a3], %[a1]\n"
-                   : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3),
-                     [sums] "=&w"(sums), [x] "+r"(x), [w] "+r"(w)
-                   : [init] "w"(init), [n] "r"(n)
+                   "2:\n"
+                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3),
+                     [x] "+r"(x), [w] "+r"(w)
+                   : [n] "r"(n)
                    : "q0", "q1", "lr", "memory");
-    return sums;
+    int32x4_t sums = vdupq_n_s32(a0);
+    sums = vsetq_lane_s32(a1, sums, 1);
+    sums = vsetq_lane_s32(a2, sums, 2);
+    return vsetq_lane_s32(a3, sums, 3);
 }
 #endif
 
-/* Sums of four interleaved filters over n weights (as above). */
+/* Sums of four interleaved filters over the ceil(n / 16) chunks from w
+   (as above): whole chunks, so n must end at a chunk or at the filter's
+   end, where the layout pads with zeros. */
 static inline void ta_sum4_interleaved_s8(int32_t sum[4], const int8_t *w, int32_t n)
 {
+#if defined(TA_HAVE_MVE)
     for (; n > 0; n -= 16, w += 64)
         for (int32_t j = 0; j < 4; j++)
-            sum[j] = ta_sum_s8(sum[j], w + 16 * j, n < 16 ? n : 16);
+            sum[j] = vaddvaq_s8(sum[j], vldrbq_s8(w + 16 * j));
+#elif defined(TA_HAVE_DSP)
+    /* USADA8 against zero adds four unsigned bytes; flipping the sign bits
+       makes them b + 128, taken back once at the end. */
+    const int32_t bias = ((n + 15) / 16) * 16 * 128;
+    uint32_t u[4] = {0, 0, 0, 0};
+    for (; n > 0; n -= 16, w += 64)
+        for (int32_t j = 0; j < 4; j++)
+            for (int32_t i = 0; i < 16; i += 4)
+                u[j] = __usada8(ta_load_u32(w + 16 * j + i) ^ 0x80808080u, 0, u[j]);
+    for (int32_t j = 0; j < 4; j++)
+        sum[j] += (int32_t)u[j] - bias;
+#else
+    for (; n > 0; n -= 16, w += 64)
+        for (int32_t j = 0; j < 4; j++)
+            for (int32_t i = 0; i < 16; i++)
+                sum[j] += w[16 * j + i];
+#endif
 }
 
 #if defined(TA_HAVE_MVE)

@@ -307,28 +307,38 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
         const int32_t n = s->seg[0].length;
         if (count == 1 && x != NULL) { /* one run of taps: 1x1 filters, patches */
             for (; o < whole; o += 4, weights += block_bytes) {
-                int32x4_t v = ta_dot4_interleaved_mve(vldrwq_s32(bias_sum + o), weights, x, n);
+                int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, weights, x, n);
                 v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
                                                        vldrwq_s32(shifts + o));
                 vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
             }
         }
         for (; o < whole; o += 4, weights += block_bytes) {
-            int32x4_t v = vldrwq_s32(bias_sum + o);
-            for (int32_t i = 0; i < count; i++) {
-                const segment_t *g = &s->seg[i];
-                const int8_t *w = weights + (size_t)g->w_offset * 4;
-                if (g->x != NULL) {
-                    v = ta_dot4_interleaved_mve(v, w, g->x, g->length);
-                } else {
-                    int32_t sum[4] = {0, 0, 0, 0};
-                    ta_sum4_interleaved_s8(sum, w, g->length);
-                    v = vmlaq_n_s32(v, vldrwq_s32(sum), p->pad_value);
-                }
-            }
-            v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
-                                                   vldrwq_s32(shifts + o));
+            int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
+            segments4_interleaved(p, s, weights, acc);
+            const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
+                vldrwq_s32(acc), vldrwq_s32(multipliers + o), vldrwq_s32(shifts + o));
             vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+        }
+    }
+#else
+    if (bias_sum && multipliers && shifts) {
+        /* The usual case, without tests per block or the partial block's
+           copies. */
+        const int32_t whole = out_c / 4 * 4, offset = p->output_offset;
+        const int32_t lo = p->activation_min, hi = p->activation_max;
+        for (; o < whole; o += 4, weights += block_bytes) {
+            int32_t acc[4];
+            acc[0] = bias_sum[o];
+            acc[1] = bias_sum[o + 1];
+            acc[2] = bias_sum[o + 2];
+            acc[3] = bias_sum[o + 3];
+            segments4_interleaved(p, s, weights, acc);
+            for (int32_t j = 0; j < 4; j++) {
+                const int32_t v = ta_mul_by_quantized_multiplier(acc[j], multipliers[o + j],
+                                                                 (int)shifts[o + j]);
+                out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
+            }
         }
     }
 #endif
@@ -336,6 +346,43 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
         block4_interleaved(p, s, weights, bias_sum ? bias_sum + o : NULL,
                            multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
                            out_c - o < 4 ? out_c - o : 4, out + o);
+}
+
+/* `pixels` output pixels in a row whose taps are each one run of n bytes,
+   x_step apart (a 1x1 filter reads its input pixel in place), out_c
+   outputs apart in out. */
+static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                   int32_t pixels, int32_t n, const int8_t *weights,
+                                   size_t block_bytes, const int32_t *bias_sum,
+                                   const int32_t *multipliers, const int32_t *shifts,
+                                   int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+#if defined(TA_HAVE_MVE)
+    if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
+        /* Setup once per row, then per pixel only the channel loop. */
+        const int32_t offset = p->output_offset;
+        const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+        for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
+            const int8_t *w = weights;
+            for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+                int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
+                v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
+                                                       vldrwq_s32(shifts + o));
+                vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+            }
+        }
+        return;
+    }
+#endif
+    segments_t s;
+    s.count = 1;
+    s.seg[0].w_offset = 0;
+    s.seg[0].length = n;
+    for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
+        s.seg[0].x = x;
+        pixel_interleaved(p, &s, weights, block_bytes, bias_sum, multipliers, shifts, out);
+    }
 }
 
 /* The same when the segments are more than one list holds: the list is
@@ -383,6 +430,18 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
         const int8_t *in_b = input + (size_t)b * image_size;
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            const int32_t last_ix = (p->output_width - 1) * p->stride_width - p->pad_left;
+            if (fh * fw == 1 && iy0 >= 0 && iy0 < p->input_height && p->pad_left == 0 &&
+                last_ix < p->input_width) {
+                /* A 1x1 filter, the whole row inside: every pixel in place. */
+                const size_t in_c = (size_t)p->input_depth;
+                run_pixels_interleaved(
+                    p, in_b + (size_t)iy0 * (size_t)p->input_width * in_c,
+                    (size_t)p->stride_width * in_c, p->output_width, p->filter_depth, weights,
+                    block_bytes, bias_sum, multipliers, shifts, output);
+                output += (size_t)p->output_width * (size_t)out_c;
+                continue;
+            }
             for (int32_t ox = 0; ox < p->output_width; ox++, output += out_c) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 if (use_patch) {
