@@ -119,6 +119,16 @@ static void gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, int32
     const int32_t fd = p->filter_depth, fw = p->filter_width;
     const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
     const int32_t filter_row = fw * fd;
+    if (p->dilation_width == 1 && iy0 >= 0 && ix0 >= 0 &&
+        iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
+        ix0 + fw <= p->input_width) {
+        /* Inside the image: one copy per filter row. */
+        const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
+        const size_t step = (size_t)p->dilation_height * row_size;
+        for (int32_t ky = 0; ky < p->filter_height; ky++, patch += filter_row, src += step)
+            ta_copy_s8(patch, src, filter_row);
+        return;
+    }
     for (int32_t ky = 0; ky < p->filter_height; ky++, patch += filter_row) {
         const int32_t iy = iy0 + ky * p->dilation_height;
         if (iy < 0 || iy >= p->input_height) {
@@ -370,6 +380,24 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
                 v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
                                                        vldrwq_s32(shifts + o));
                 vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+            }
+        }
+        return;
+    }
+#else
+    if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
+        const int32_t offset = p->output_offset;
+        const int32_t lo = p->activation_min, hi = p->activation_max;
+        for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
+            const int8_t *w = weights;
+            for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+                int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
+                ta_dot4_interleaved_s8(acc, w, x, n);
+                for (int32_t j = 0; j < 4; j++) {
+                    const int32_t v = ta_mul_by_quantized_multiplier(acc[j], multipliers[o + j],
+                                                                     (int)shifts[o + j]);
+                    out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
+                }
             }
         }
         return;
