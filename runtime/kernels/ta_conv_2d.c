@@ -161,8 +161,9 @@ static void gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, int32
 
 /* acc[0..3] = init[0..3] plus the four filters at w (filter_size apart)
    over the segments; x is offset by the group's first input channel. */
-static inline void accumulate4(const ta_conv_2d_params_t *p, const segments_t *s, const int32_t *init,
-                        const int8_t *w, size_t filter_size, size_t group_offset, int32_t *acc)
+static inline void accumulate4(const ta_conv_2d_params_t *p, const segments_t *s,
+                               const int32_t *init, const int8_t *w, size_t filter_size,
+                               size_t group_offset, int32_t *acc)
 {
     for (int32_t i = 0; i < s->count; i++) {
         const segment_t *g = &s->seg[i];
@@ -183,8 +184,8 @@ static inline void accumulate4(const ta_conv_2d_params_t *p, const segments_t *s
 }
 
 /* The same for one output channel. */
-static inline int32_t accumulate1(const ta_conv_2d_params_t *p, const segments_t *s, int32_t acc,
-                           const int8_t *w, size_t group_offset)
+static inline int32_t accumulate1(const ta_conv_2d_params_t *p, const segments_t *s,
+                                  int32_t acc, const int8_t *w, size_t group_offset)
 {
     for (int32_t i = 0; i < s->count; i++) {
         const segment_t *g = &s->seg[i];
