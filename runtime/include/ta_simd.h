@@ -379,8 +379,25 @@ static inline void ta_dot4_interleaved_s8(int32_t acc[4], const int8_t *w, const
                        : "cc", "memory");
         n %= 16;
     }
-    /* The last, partial chunk. */
-    for (int32_t i = 0; i < n; i++) {
+    /* The last, partial chunk: whole words, then bytes. */
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const uint32_t xw = ta_load_u32(x + i);
+        const uint32_t xe = __sxtb16(xw), xo = ta_sxtb16_ror8(xw);
+        uint32_t v = ta_load_u32(w + i);
+        a0 = __smlad(__sxtb16(v), xe, a0);
+        a0 = __smlad(ta_sxtb16_ror8(v), xo, a0);
+        v = ta_load_u32(w + 16 + i);
+        a1 = __smlad(__sxtb16(v), xe, a1);
+        a1 = __smlad(ta_sxtb16_ror8(v), xo, a1);
+        v = ta_load_u32(w + 32 + i);
+        a2 = __smlad(__sxtb16(v), xe, a2);
+        a2 = __smlad(ta_sxtb16_ror8(v), xo, a2);
+        v = ta_load_u32(w + 48 + i);
+        a3 = __smlad(__sxtb16(v), xe, a3);
+        a3 = __smlad(ta_sxtb16_ror8(v), xo, a3);
+    }
+    for (; i < n; i++) {
         const int32_t xi = x[i];
         a0 += w[i] * xi;
         a1 += w[16 + i] * xi;
