@@ -8,7 +8,10 @@
  * optional constant bias; int16 zero points 0 (TFLite's 16x8 kernel
  * ignores them).
  * Produces: bias_sum (int8: the bias with the input zero point folded in;
- * int16: the bias widened to int64), per-channel multipliers and shifts.
+ * int16: the bias widened to int64), per-channel multipliers and shifts;
+ * for ungrouped int8 filters the weights interleaved four filters at a time
+ * (weights_interleaved, the layout in ta_conv_2d.h), which replace the
+ * model's weight tensor in the call.
  */
 #include "conv_common.h"
 
