@@ -262,6 +262,23 @@ static void pixel_s8(const ta_conv_2d_params_t *p, const segments_t *s, const in
     }
 }
 
+#if !defined(TA_HAVE_MVE)
+/* ta_mul_by_quantized_multiplier for a multiplier >= 0 (the converter
+   rejects negative scales, so CONV_2D's multipliers are never negative):
+   the doubling high multiply then cannot saturate, and the shift splits
+   into its left and right parts without branches. The same value, in
+   fewer instructions on a scalar core. */
+static inline int32_t requantize_nonnegative(int32_t acc, int32_t multiplier, int32_t shift)
+{
+    const int32_t left = shift > 0 ? shift : 0, right = left - shift;
+    const int64_t ab = (int64_t)ta_shift_left_wrap(acc, (int)left) * (int64_t)multiplier;
+    const int32_t y = (int32_t)((ab + ((int64_t)1 << 30)) >> 31);
+    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
+    const int32_t threshold = (mask >> 1) + (int32_t)((uint32_t)y >> 31);
+    return (y >> right) + ((y & mask) > threshold ? 1 : 0);
+}
+#endif
+
 /* acc[0..3] += the four interleaved filters of one block (at block) over
    the segments, whose weight offsets are whole chunks. */
 static inline void segments4_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
@@ -346,8 +363,8 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
             acc[3] = bias_sum[o + 3];
             segments4_interleaved(p, s, weights, acc);
             for (int32_t j = 0; j < 4; j++) {
-                const int32_t v = ta_mul_by_quantized_multiplier(acc[j], multipliers[o + j],
-                                                                 (int)shifts[o + j]);
+                const int32_t v =
+                    requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
                 out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
             }
         }
@@ -395,8 +412,8 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
                 int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
                 ta_dot4_interleaved_s8(acc, w, x, n);
                 for (int32_t j = 0; j < 4; j++) {
-                    const int32_t v = ta_mul_by_quantized_multiplier(acc[j], multipliers[o + j],
-                                                                     (int)shifts[o + j]);
+                    const int32_t v =
+                        requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
                     out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
                 }
             }
