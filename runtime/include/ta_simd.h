@@ -41,10 +41,12 @@ static inline uint32_t ta_sxtb16_ror8(uint32_t v)
 
 /* Keeps a kernel's hot loop in a function of its own: inlined into a big
    caller it would share the caller's registers and spill. */
+#ifndef TA_NOINLINE
 #if defined(__GNUC__)
 #define TA_NOINLINE __attribute__((noinline))
 #else
 #define TA_NOINLINE
+#endif
 #endif
 
 /* sum of a[i] * b[i] for i < n, int8 by int8, added to acc. */
