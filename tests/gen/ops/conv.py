@@ -44,7 +44,7 @@ def _simd_geometry(rng):
     return kh, sh, dh, kw, sw, dw, padding, in_h, in_w
 
 
-def _conv_common(rng, dt, kind, groups_allowed=False, simd=False):
+def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
@@ -64,6 +64,8 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False):
             in_h = max(in_h, (kh - 1) * dh + 1)
             in_w = max(in_w, (kw - 1) * dw + 1)
         in_c = randint(rng, 1, 12) if chance(rng, 0.85) else 1
+        if deep:
+            in_c = pick(rng, [16, 32, 48])
     if kind == "conv" and simd:
         out_c = draw_simd_size(rng)
         filt_shape = [out_c, kh, kw, in_c]
@@ -76,7 +78,7 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False):
         axis = 3
         k_sum = kh * kw
     elif kind == "conv":
-        out_c = randint(rng, 1, 12)
+        out_c = randint(rng, 1, 20 if deep else 12)
         if groups_allowed:
             groups = pick(rng, [2, 3, 4])
             in_c = groups * randint(rng, 1, 4)
@@ -138,6 +140,14 @@ def conv_int8(rng):
     """int8 CONV_2D: random kernel 1-5, stride 1-3, dilation 1-3, SAME/VALID,
     batch 1-2, per-tensor or per-channel weights, all fused activations."""
     return _conv_common(rng, "int8", "conv")
+
+
+@variant("CONV_2D.int8_deep", "CONV_2D")
+def conv_int8_deep(rng):
+    """int8 CONV_2D with 16, 32 or 48 input channels and 1-20 filters: the
+    kernel's paths for whole 16-byte chunks of taps (padded borders in
+    place, dilated taps, more runs than one list holds)."""
+    return _conv_common(rng, "int8", "conv", deep=True)
 
 
 @variant("CONV_2D.int16", "CONV_2D")
