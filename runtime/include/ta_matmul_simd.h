@@ -189,8 +189,10 @@ static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride
 #if defined(TA_MM_MVE)
 /* (*init)[r] + sum_{k<n} w[r * n + k] * x[k] for r = 0..3, as one vector;
    *init then points 4 further (the next group's biases). The four sums
-   leave the loop in even registers and are packed into lanes with two
-   VMOVs. The block takes few registers so that the caller's loop keeps
+   leave the loop in even registers and are packed into lanes one at a
+   time: the two-register VMOV (Qd[2], Qd[0], Rt, Rt2) fills its lanes in
+   the opposite order under QEMU 7.2 to the Arm ARM's, so code tested
+   there could be wrong on silicon; the single-lane form has one meaning. The block takes few registers so that the caller's loop keeps
    its own in registers. */
 static inline int32x4_t ta_mm_dot4_s8_mve(const int32_t **init, const int8_t *w,
                                           const int8_t *x, int32_t n)
@@ -215,8 +217,10 @@ static inline int32x4_t ta_mm_dot4_s8_mve(const int32_t **init, const int8_t *w,
                      "   vldrb.8     q1, [%[w3]], #16\n"
                      "   vmladava.s8 %[a3], q1, q0\n"
                      "   letp        lr, 1b\n"
-                     "2: vmov        %q[v][2], %q[v][0], %[a0], %[a2]\n"
-                     "   vmov        %q[v][3], %q[v][1], %[a1], %[a3]\n"
+                     "2: vmov.32     %q[v][0], %[a0]\n"
+                     "   vmov.32     %q[v][1], %[a1]\n"
+                     "   vmov.32     %q[v][2], %[a2]\n"
+                     "   vmov.32     %q[v][3], %[a3]\n"
                      : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3),
                        [v] "=w"(v), [b] "+r"(b), [x] "+r"(x), [w0] "+r"(w), [w1] "=&r"(w1),
                        [w2] "=&r"(w2), [w3] "=&r"(w3)
