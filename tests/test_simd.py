@@ -14,6 +14,8 @@ VARIANTS = ["CONV_2D.int8", "CONV_2D.int16", "CONV_2D.int8_grouped", "DEPTHWISE_
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 PER_VARIANT = 12
 
+pytestmark = pytest.mark.qemu
+
 
 @pytest.mark.parametrize("board,target", BOARDS, ids=[b for b, _ in BOARDS])
 def test_simd_paths_match_tflm(tmp_path, board, target):
