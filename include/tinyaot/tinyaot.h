@@ -24,6 +24,14 @@ extern "C" {
 
 #define TINYAOT_VERSION "0.1.0"
 
+/* Marks the library's entry points: libtinyaot is built with hidden
+   visibility, so these four functions are all it exports. */
+#if defined(__GNUC__)
+#define TINYAOT_API __attribute__((visibility("default")))
+#else
+#define TINYAOT_API
+#endif
+
 typedef enum {
     TINYAOT_OK = 0,
     TINYAOT_ERROR_CONFIG = 1,      /* configuration file or keys */
@@ -31,7 +39,8 @@ typedef enum {
     TINYAOT_ERROR_UNSUPPORTED = 3, /* operators or configurations tinyaot lacks */
     TINYAOT_ERROR_PLAN = 4,        /* placement rules, budgets, targets */
     TINYAOT_ERROR_OUTPUT = 5,      /* writing the module */
-    TINYAOT_ERROR_ARGUMENT = 6     /* bad arguments to this API */
+    TINYAOT_ERROR_ARGUMENT = 6,    /* bad arguments to this API */
+    TINYAOT_ERROR_MEMORY = 7       /* the host ran out of memory */
 } tinyaot_status;
 
 /* Diagnostic levels passed to the diagnostic callback. */
@@ -159,13 +168,15 @@ typedef struct tinyaot_result {
     const int64_t *region_lower_bounds;
 } tinyaot_result;
 
-/* Converts; always sets *result (even on failure, for its diagnostics). */
-tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result);
-void tinyaot_result_free(tinyaot_result *result);
+/* Converts; always sets *result (even on failure, for its diagnostics),
+   except when not even the result can be allocated: then *result is NULL
+   and the status TINYAOT_ERROR_MEMORY. */
+TINYAOT_API tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result);
+TINYAOT_API void tinyaot_result_free(tinyaot_result *result);
 /* The placement of a tensor by id, or NULL. */
-const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
-                                                      const char *tensor_id);
-const char *tinyaot_version(void);
+TINYAOT_API const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
+                                                                  const char *tensor_id);
+TINYAOT_API const char *tinyaot_version(void);
 
 #ifdef __cplusplus
 }
