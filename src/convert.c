@@ -5,7 +5,9 @@
  *   -> drop dead tensors -> plan memory -> build views -> emit module
  *
  * All working memory comes from one pool freed at the end; the result
- * (diagnostics and views) has a pool of its own.
+ * (diagnostics and views) has a pool of its own. Running out of memory
+ * anywhere inside jumps back here (TaOomGuard, util.h) and fails the
+ * conversion with TINYAOT_ERROR_MEMORY instead of ending the process.
  */
 #include "../include/tinyaot/tinyaot.h"
 
@@ -20,6 +22,7 @@
 #include "passes/transforms.h"
 #include "plan/plan.h"
 
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,40 +92,80 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     if (!plan)
         return TINYAOT_ERROR_PLAN;
 
-    TaEmitInput emit_in = {.pool = pool, .diag = diag, .config = cfg, .model = model,
-                           .graph = graph, .plan = plan, .prefix = cfg->module_prefix};
-    if (!ta_emit(&emit_in))
-        return TINYAOT_ERROR_OUTPUT;
+    /* The result first: once the module is swapped in, nothing is left
+       that could run out of memory and fail a conversion that wrote it. */
     box->result.module_path = ta_strdup(&box->pool, cfg->module_path);
     if (args->result_views)
         ta_build_views(&box->pool, &box->result, graph, plan);
+    TaEmitInput emit_in = {.pool = pool, .diag = diag, .config = cfg, .model = model,
+                           .graph = graph, .plan = plan, .prefix = cfg->module_prefix};
+    if (!ta_emit(&emit_in)) {
+        box->result = (tinyaot_result){0};
+        return TINYAOT_ERROR_OUTPUT;
+    }
     return TINYAOT_OK;
+}
+
+/* run() with the way back when memory runs out; nothing in this frame
+   changes between setjmp and longjmp. */
+static tinyaot_status run_guarded(const tinyaot_args *args, TaPool *pool, TaDiag *diag,
+                                  ResultBox *box, TaOomGuard *guard)
+{
+    if (setjmp(guard->jump) != 0)
+        return TINYAOT_ERROR_MEMORY;
+    return run(args, pool, diag, box);
+}
+
+static void report_argument_null(TaDiag *diag, TaOomGuard *guard, tinyaot_status *status)
+{
+    if (setjmp(guard->jump) == 0)
+        ta_error(diag, "tinyaot_convert: args is NULL");
+    else
+        *status = TINYAOT_ERROR_MEMORY;
+}
+
+/* The diagnostic of a failed allocation; if even that finds no memory, the
+   status alone tells. */
+static void report_out_of_memory(TaDiag *diag, TaOomGuard *guard)
+{
+    if (setjmp(guard->jump) == 0)
+        ta_error(diag, "out of memory: an allocation of %zu bytes failed", guard->failed_size);
 }
 
 tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result)
 {
+    if (result)
+        *result = NULL;
     ResultBox *box = calloc(1, sizeof *box);
     if (!box)
-        return TINYAOT_ERROR_ARGUMENT;
+        return TINYAOT_ERROR_MEMORY;
     if (result)
         *result = &box->result;
     TaPool pool = {0};
     TaDiag diag = {.pool = &box->pool};
+    TaOomGuard guard;
+    ta_oom_enter(&guard);
     tinyaot_status status;
     if (!args) {
-        ta_error(&diag, "tinyaot_convert: args is NULL");
         status = TINYAOT_ERROR_ARGUMENT;
+        report_argument_null(&diag, &guard, &status);
     } else {
         diag.sink = args->diagnostic;
         diag.sink_user = args->user;
         diag.warnings_are_errors = args->strict != 0;
-        status = run(args, &pool, &diag, box);
+        status = run_guarded(args, &pool, &diag, box, &guard);
         /* Strict mode: a warning turned error fails the conversion even
            when the stage that issued it carried on. */
         if (status == TINYAOT_OK && diag.errors)
             status = TINYAOT_ERROR_PLAN;
     }
     ta_pool_free(&pool);
+    if (status == TINYAOT_ERROR_MEMORY) {
+        /* Views half built when memory ran out are not a result. */
+        box->result = (tinyaot_result){0};
+        report_out_of_memory(&diag, &guard);
+    }
+    ta_oom_leave(&guard);
     box->result.status = status;
     box->result.diagnostics = (const char *const *)diag.lines.items;
     box->result.num_diagnostics = (size_t)diag.lines.len;

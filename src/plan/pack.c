@@ -108,11 +108,9 @@ size_t ta_pack(TaBlock *blocks, int n, size_t alignment)
     if (n == 0)
         return 0;
     static const Compare strategies[] = {by_size, by_area, by_span, by_first_use};
-    TaBlock **order = malloc((size_t)n * sizeof *order);
-    TaBlock **scratch = malloc((size_t)n * sizeof *scratch);
-    size_t *best = malloc((size_t)n * sizeof *best);
-    if (!order || !scratch || !best)
-        ta_bug(__FILE__, __LINE__, "out of memory");
+    TaBlock **order = ta_heap_realloc(NULL, (size_t)n * sizeof *order);
+    TaBlock **scratch = ta_heap_realloc(NULL, (size_t)n * sizeof *scratch);
+    size_t *best = ta_heap_realloc(NULL, (size_t)n * sizeof *best);
     size_t best_size = SIZE_MAX;
     for (size_t s = 0; s < TA_COUNT_OF(strategies); s++) {
         for (int i = 0; i < n; i++)
@@ -127,9 +125,9 @@ size_t ta_pack(TaBlock *blocks, int n, size_t alignment)
     }
     for (int i = 0; i < n; i++)
         blocks[i].offset = best[i];
-    free(order);
-    free(scratch);
-    free(best);
+    ta_heap_free(order);
+    ta_heap_free(scratch);
+    ta_heap_free(best);
     return best_size;
 }
 
