@@ -76,6 +76,17 @@ typedef struct TaBlock {
    several greedy orders and keeping the smallest arena. Returns its size.
    Sizes are rounded up to `alignment`; offsets are multiples of it. */
 size_t ta_pack(TaBlock *blocks, int n, size_t alignment);
+/* The orders ta_pack tries (pack.c), largest first by: size; size times
+   lifetime; lifetime, then size; and earliest first use, then size. */
+typedef enum {
+    TA_PACK_BY_SIZE,
+    TA_PACK_BY_AREA,
+    TA_PACK_BY_SPAN,
+    TA_PACK_BY_FIRST_USE,
+    TA_PACK_STRATEGIES
+} TaPackStrategy;
+/* One order alone (the unit tests check each); returns the arena size. */
+size_t ta_pack_with(TaBlock *blocks, int n, size_t alignment, TaPackStrategy strategy);
 /* The largest total (aligned) size of blocks live at one operator. */
 size_t ta_pack_lower_bound(const TaBlock *blocks, int n, size_t alignment);
 /* True if two blocks live at the same time share a byte. */
