@@ -23,6 +23,7 @@
 #include "plan/plan.h"
 
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,8 +38,63 @@ const char *tinyaot_version(void)
     return TINYAOT_VERSION;
 }
 
+/* --dump-after: the pass whose graph is printed, and whether it ran. */
+typedef struct Dump {
+    const char *pass;
+    bool done;
+} Dump;
+
+static bool same_pass(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
+        char y = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+        if (x != y)
+            return false;
+    }
+    return *a == *b;
+}
+
+static const char *const fixed_passes[] = {"read", "check", "lower", "drop_dead"};
+
+static bool known_pass(const char *name)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(fixed_passes); i++)
+        if (same_pass(name, fixed_passes[i]))
+            return true;
+    for (int i = 0; ta_transform_name(i); i++)
+        if (same_pass(name, ta_transform_name(i)))
+            return true;
+    return false;
+}
+
+static void dump_after(void *user, const char *pass, const TaGraph *g)
+{
+    Dump *d = user;
+    if (!d->pass || !same_pass(d->pass, pass))
+        return;
+    TaBuf text = {0};
+    ta_graph_dump(&text, g, pass);
+    fputs(text.data, stdout);
+    fflush(stdout);
+    ta_buf_free(&text);
+    d->done = true;
+}
+
 static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, ResultBox *box)
 {
+    Dump dump = {.pass = args->dump_after};
+    if (dump.pass && !known_pass(dump.pass)) {
+        TaBuf names = {0};
+        for (size_t i = 0; i < 2; i++)
+            ta_buf_printf(&names, "%s, ", fixed_passes[i]);
+        for (int i = 0; ta_transform_name(i); i++)
+            ta_buf_printf(&names, "%s, ", ta_transform_name(i));
+        ta_buf_printf(&names, "%s, %s", fixed_passes[2], fixed_passes[3]);
+        ta_error(diag, "dump_after: unknown pass '%s' (the passes: %s)", dump.pass, names.data);
+        ta_buf_free(&names);
+        return TINYAOT_ERROR_ARGUMENT;
+    }
     const char **keys = ta_alloc_array(pool, args->num_options + 1, sizeof(char *));
     const char **values = ta_alloc_array(pool, args->num_options + 1, sizeof(char *));
     for (size_t i = 0; i < args->num_options; i++) {
@@ -73,10 +129,13 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         return TINYAOT_ERROR_CONFIG;
     }
     TaGraph *graph = model->subgraphs.items[cfg->model_subgraph];
+    dump_after(&dump, "read", graph);
     if (!ta_pass_check(pool, diag, cfg->model_path, graph))
         return TINYAOT_ERROR_MODEL;
     ta_pass_mark_io(graph);
-    TaPassCtx pass = {.pool = pool, .diag = diag, .graph = graph, .model_path = cfg->model_path};
+    dump_after(&dump, "check", graph);
+    TaPassCtx pass = {.pool = pool, .diag = diag, .graph = graph, .model_path = cfg->model_path,
+                      .after = dump_after, .after_user = &dump};
     if (!ta_run_transforms(&pass, cfg))
         return TINYAOT_ERROR_CONFIG;
 
@@ -84,7 +143,12 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                      .model_path = cfg->model_path, .prefix = cfg->module_prefix};
     if (!ta_lower_graph(&lower))
         return TINYAOT_ERROR_UNSUPPORTED;
+    dump_after(&dump, "lower", graph);
     ta_pass_drop_dead(pool, graph);
+    dump_after(&dump, "drop_dead", graph);
+    if (dump.pass && !dump.done)
+        ta_warn(diag, "dump_after: %s is off in this configuration; nothing was printed",
+                dump.pass);
 
     TaPlanInput plan_in = {.pool = pool, .diag = diag, .graph = graph, .config = cfg,
                            .target = target, .prefix = cfg->module_prefix};

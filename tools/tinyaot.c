@@ -2,7 +2,8 @@
  * tinyaot.c - the command line. It only parses options and calls the
  * library (include/tinyaot/tinyaot.h); everything else lives there.
  *
- *   tinyaot convert [--config FILE] [--strict] [--force] [--quiet] [--KEY VALUE]...
+ *   tinyaot convert [--config FILE] [--strict] [--force] [--quiet] [--dump-after PASS]
+ *                   [--KEY VALUE]...
  */
 #include "../include/tinyaot/tinyaot.h"
 
@@ -14,7 +15,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: tinyaot convert [--config FILE] [--strict] [--force] [--quiet] [--KEY VALUE]...\n"
+            "usage: tinyaot convert [--config FILE] [--strict] [--force] [--quiet]\n"
+            "                       [--dump-after PASS] [--KEY VALUE]...\n"
             "       tinyaot --version\n\n"
             "Converts a LiteRT (.tflite) model into a C99 inference module.\n"
             "KEY is a dotted configuration key, e.g.\n"
@@ -30,6 +32,9 @@ static void usage(FILE *out)
             "            `/`, the working or home directory, or a directory holding the\n"
             "            model, the --config or the target file; links are not followed\n"
             "  --quiet   no summary\n"
+            "  --dump-after PASS  print the graph after PASS, one line per operator:\n"
+            "            read, check, FOLD_STATIC_SHAPE_EXPRESSIONS, DEPTHWISE_TO_CONV,\n"
+            "            FUSE_ACTIVATIONS, lower, drop_dead\n"
             "See README.md for every key.\n");
 }
 
@@ -99,6 +104,8 @@ static int parse_convert(int argc, char **argv, tinyaot_args *args, tinyaot_opti
         }
         if (strcmp(key, "config") == 0)
             args->config_path = value;
+        else if (strcmp(key, "dump-after") == 0)
+            args->dump_after = value;
         else
             options[args->num_options++] = (tinyaot_option){key, value};
     }

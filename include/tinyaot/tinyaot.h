@@ -71,6 +71,11 @@ typedef struct tinyaot_args {
        Python bindings) must be rebuilt, or this field is read past its
        struct. */
     int force;
+    /* Debugging: prints the graph to stdout after the named pass, one line
+       per operator (`tinyaot convert --dump-after PASS`): "read", "check",
+       a transform ("FUSE_ACTIVATIONS", ...), "lower" or "drop_dead".
+       NULL: no dump. Added after force (rebuild, as above). */
+    const char *dump_after;
 } tinyaot_args;
 
 /* One kernel function an operator's code calls, keyed by role ("run"). */
