@@ -105,8 +105,8 @@ static void forget_heap(TaOomGuard *g, void *p)
 void *ta_heap_realloc(void *p, size_t size)
 {
     TaOomGuard *g = current_guard;
-    /* Room to record the new pointer first: after a successful realloc
-       nothing may fail before it is recorded. */
+    /* Room to record the result first: after a successful realloc nothing
+       may fail before it is recorded. */
     if (g && g->num_heap == g->cap_heap) {
         size_t cap = g->cap_heap ? g->cap_heap * 2 : 16;
         void **grown = realloc(g->heap, cap * sizeof *grown);
@@ -115,14 +115,18 @@ void *ta_heap_realloc(void *p, size_t size)
         g->heap = grown;
         g->cap_heap = cap;
     }
+    /* Forgotten before the call: after a moving realloc p may not even be
+       compared. Recorded again if realloc fails, as p is then still live. */
+    if (g && p)
+        forget_heap(g, p);
     void *q = hook_fails() ? NULL : realloc(p, size ? size : 1);
-    if (!q)
-        ta_out_of_memory(size); /* p is still valid and still tracked */
-    if (g) {
-        if (p)
-            forget_heap(g, p);
-        g->heap[g->num_heap++] = q;
+    if (!q) {
+        if (g && p)
+            g->heap[g->num_heap++] = p;
+        ta_out_of_memory(size);
     }
+    if (g)
+        g->heap[g->num_heap++] = q;
     return q;
 }
 
