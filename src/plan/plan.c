@@ -13,18 +13,28 @@
  */
 #include "plan.h"
 
+#include "../../runtime/include/ta_module.h"
 #include "../config/config.h"
 #include "rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"constant", "persistent", "scratch"};
+/* A region's role is the kind of the tensors in it, and the generated
+   module writes it as the runtime's ta_region_role_t: the three agree by
+   value, so one name table serves them (ta_kind_name). */
+_Static_assert((int)TA_ROLE_SCRATCH == (int)TA_KIND_SCRATCH &&
+                   (int)TA_ROLE_PERSISTENT == (int)TA_KIND_PERSISTENT &&
+                   (int)TA_ROLE_CONSTANT == (int)TA_KIND_CONSTANT,
+               "TaRole and TaKind agree");
+_Static_assert((int)TA_ROLE_SCRATCH == (int)TA_REGION_SCRATCH &&
+                   (int)TA_ROLE_PERSISTENT == (int)TA_REGION_PERSISTENT &&
+                   (int)TA_ROLE_CONSTANT == (int)TA_REGION_CONSTANT,
+               "TaRole and the runtime's ta_region_role_t agree");
 
 const char *ta_role_name(TaRole role)
 {
-    static const char *names[] = {"scratch", "persistent", "constant"};
-    return names[role];
+    return ta_kind_name((TaKind)role);
 }
 
 typedef struct Item {
@@ -136,12 +146,6 @@ static TaRole role_of(const TaTensor *t)
     return TA_ROLE_SCRATCH;
 }
 
-static const char *kind_of_role(TaRole role)
-{
-    return role == TA_ROLE_CONSTANT ? "constant"
-                                    : (role == TA_ROLE_PERSISTENT ? "persistent" : "scratch");
-}
-
 static void collect_items(Planner *P)
 {
     TaGraph *g = P->in->graph;
@@ -225,7 +229,7 @@ static bool apply_rules(Planner *P)
 
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
-        TaTensorAttrs a = ta_rules_for_tensor(P->pool, &cfg->tensor_rules, kind_of_role(it->role),
+        TaTensorAttrs a = ta_rules_for_tensor(P->pool, &cfg->tensor_rules, ta_role_name(it->role),
                                               it->ids, it->num_ids);
         const char *id = it->t->id;
         if (a.memory) {
@@ -246,7 +250,7 @@ static bool apply_rules(Planner *P)
             if (it->role != TA_ROLE_CONSTANT && !m->writable) {
                 ta_error(P->d, "%s: tensor %s is %s, but %s is read-only at run time; only "
                                "constants can live there",
-                         where, id, kind_of_role(it->role), ta_memory_name(it->memory));
+                         where, id, ta_role_name(it->role), ta_memory_name(it->memory));
                 continue;
             }
         }
@@ -257,7 +261,7 @@ static bool apply_rules(Planner *P)
             if (it->role != TA_ROLE_CONSTANT) {
                 ta_error(P->d, "%s: tensor %s is %s; constant_destination_memory applies to "
                                "constants only",
-                         where, id, kind_of_role(it->role));
+                         where, id, ta_role_name(it->role));
                 continue;
             }
             if (!memory_available(P, dest, where, id))
@@ -276,6 +280,10 @@ static bool apply_rules(Planner *P)
             it->staged = true;
         }
     }
+    /* Alphabetical, the order suggestions are tried in. */
+    const char *const kind_names[] = {ta_kind_name(TA_KIND_CONSTANT),
+                                      ta_kind_name(TA_KIND_PERSISTENT),
+                                      ta_kind_name(TA_KIND_SCRATCH)};
     ta_rules_warn_unmatched(P->pool, P->d, &cfg->tensor_rules, "memory.tensors", false,
                             kind_names, 3);
     const char **types = ta_alloc_array(P->pool, (size_t)g->ops.len + 1, sizeof(char *));
@@ -352,7 +360,7 @@ static void no_room(Planner *P, const Item *it)
                       ta_memory_name(m), (unsigned long long)(taken < budget ? budget - taken : 0),
                       (unsigned long long)budget);
     }
-    ta_error(P->d, "%s tensor %s (%zu bytes) fits in no usable memory: %s", kind_of_role(it->role),
+    ta_error(P->d, "%s tensor %s (%zu bytes) fits in no usable memory: %s", ta_role_name(it->role),
              it->t->id, ta_tensor_bytes(it->t), b.len ? b.data : "no memory can hold it");
     ta_buf_free(&b);
 }

@@ -14,8 +14,10 @@
 #include "../config/target.h"
 #include "../ir/ir.h"
 
+/* The kind of the tensors a region holds; equal by value to TaKind and to
+   the runtime's ta_region_role_t (plan.c asserts it), named by ta_kind_name. */
 typedef enum { TA_ROLE_SCRATCH = 0, TA_ROLE_PERSISTENT = 1, TA_ROLE_CONSTANT = 2 } TaRole;
-const char *ta_role_name(TaRole role); /* "scratch", "persistent", "constant" */
+const char *ta_role_name(TaRole role); /* ta_kind_name of the same kind */
 
 typedef struct TaRegion {
     int id;            /* enumerator value in <prefix>_arena_region_t */
