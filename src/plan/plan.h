@@ -14,16 +14,20 @@
 #include "../config/target.h"
 #include "../ir/ir.h"
 
-/* The kind of the tensors a region holds; equal by value to TaKind and to
-   the runtime's ta_region_role_t (plan.c asserts it), named by ta_kind_name. */
-typedef enum { TA_ROLE_SCRATCH = 0, TA_ROLE_PERSISTENT = 1, TA_ROLE_CONSTANT = 2 } TaRole;
-const char *ta_role_name(TaRole role); /* ta_kind_name of the same kind */
+/* A region's role is the TaKind of the tensors it holds (ir.h), equal by
+   value to the runtime's ta_region_role_t, which modules are written with
+   (plan.c asserts it). The old names below are the same enumerators, kept
+   only until src/emit/emit_sources.c, being rewritten, says TA_KIND_. */
+#define TA_ROLE_SCRATCH TA_KIND_SCRATCH
+#define TA_ROLE_PERSISTENT TA_KIND_PERSISTENT
+#define TA_ROLE_CONSTANT TA_KIND_CONSTANT
+#define ta_role_name ta_kind_name
 
 typedef struct TaRegion {
     int id;            /* enumerator value in <prefix>_arena_region_t */
     int memory;        /* TaMemory kernels read and write it in */
     int source_memory; /* staged constants: memory the bytes come from */
-    TaRole role;
+    TaKind role;
     bool staged;
     const char *name;          /* "dtcm_scratch": symbol and enum suffix */
     size_t guard;              /* address-zero guard before the first usable byte */
