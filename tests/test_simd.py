@@ -42,6 +42,8 @@ OTHER_SIMD = 4
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 IMAGE = 240  # cases per QEMU image (their constants share 2 MiB of MRAM on mps2-an386)
 
+pytestmark = pytest.mark.qemu
+
 
 def simd_cases():
     cases = []

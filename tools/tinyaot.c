@@ -2,7 +2,8 @@
  * tinyaot.c - the command line. It only parses options, calls the library
  * (include/tinyaot/tinyaot.h) and prints what it returns.
  *
- *   tinyaot convert   [--config FILE] [--strict] [--force] [--quiet] [--KEY VALUE]...
+ *   tinyaot convert   [--config FILE] [--strict] [--force] [--quiet] [--dump-after PASS]
+ *                     [--KEY VALUE]...
  *   tinyaot analyze   [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...
  *   tinyaot platforms [NAME | FILE.yaml]
  */
@@ -14,7 +15,8 @@
 #include <string.h>
 
 static const char *const convert_usage =
-    "usage: tinyaot convert [--config FILE] [--strict] [--force] [--quiet] [--KEY VALUE]...\n";
+    "usage: tinyaot convert [--config FILE] [--strict] [--force] [--quiet] [--dump-after PASS]\n"
+    "                       [--KEY VALUE]...\n";
 static const char *const analyze_usage =
     "usage: tinyaot analyze [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...\n";
 static const char *const platforms_usage = "usage: tinyaot platforms [NAME | FILE.yaml]\n";
@@ -56,6 +58,9 @@ static void usage_convert(FILE *out)
             "                 `/`, the working or home directory, or a directory holding the\n"
             "                 model, the --config or the target file; links are not followed\n"
             "  --quiet        no summary\n"
+            "  --dump-after PASS  print the graph after PASS, one line per operator:\n"
+            "                 read, check, FOLD_STATIC_SHAPE_EXPRESSIONS, DEPTHWISE_TO_CONV,\n"
+            "                 FUSE_ACTIVATIONS, lower, drop_dead\n"
             "  -h, --help     this help\n");
 }
 
@@ -422,6 +427,8 @@ static int parse_options(int argc, char **argv, bool analyze, tinyaot_args *args
         }
         if (strcmp(key, "config") == 0) {
             args->config_path = value;
+        } else if (!analyze && strcmp(key, "dump-after") == 0) {
+            args->dump_after = value;
         } else if (analyze && strcmp(key, "format") == 0) {
             if (strcmp(value, "json") != 0 && strcmp(value, "text") != 0) {
                 fprintf(stderr, "tinyaot: --format: '%s' is not one of: text, json\n", value);

@@ -24,6 +24,14 @@ extern "C" {
 
 #define TINYAOT_VERSION "0.1.0"
 
+/* Marks the library's entry points: libtinyaot is built with hidden
+   visibility, so these four functions are all it exports. */
+#if defined(__GNUC__)
+#define TINYAOT_API __attribute__((visibility("default")))
+#else
+#define TINYAOT_API
+#endif
+
 typedef enum {
     TINYAOT_OK = 0,
     TINYAOT_ERROR_CONFIG = 1,      /* configuration file or keys */
@@ -31,7 +39,8 @@ typedef enum {
     TINYAOT_ERROR_UNSUPPORTED = 3, /* operators or configurations tinyaot lacks */
     TINYAOT_ERROR_PLAN = 4,        /* placement rules, budgets, targets */
     TINYAOT_ERROR_OUTPUT = 5,      /* writing the module */
-    TINYAOT_ERROR_ARGUMENT = 6     /* bad arguments to this API */
+    TINYAOT_ERROR_ARGUMENT = 6,    /* bad arguments to this API */
+    TINYAOT_ERROR_MEMORY = 7       /* the host ran out of memory */
 } tinyaot_status;
 
 /* Diagnostic levels passed to the diagnostic callback. */
@@ -62,6 +71,11 @@ typedef struct tinyaot_args {
        Python bindings) must be rebuilt, or this field is read past its
        struct. */
     int force;
+    /* Debugging: prints the graph to stdout after the named pass, one line
+       per operator (`tinyaot convert --dump-after PASS`): "read", "check",
+       a transform ("FUSE_ACTIVATIONS", ...), "lower" or "drop_dead".
+       NULL: no dump. Added after force (rebuild, as above). */
+    const char *dump_after;
 } tinyaot_args;
 
 /* One kernel function an operator's code calls, keyed by role ("run"). */
@@ -162,13 +176,15 @@ typedef struct tinyaot_result {
     const struct tinyaot_analysis *analysis;
 } tinyaot_result;
 
-/* Converts; always sets *result (even on failure, for its diagnostics). */
-tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result);
-void tinyaot_result_free(tinyaot_result *result);
+/* Converts; always sets *result (even on failure, for its diagnostics),
+   except when not even the result can be allocated: then *result is NULL
+   and the status TINYAOT_ERROR_MEMORY. */
+TINYAOT_API tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result);
+TINYAOT_API void tinyaot_result_free(tinyaot_result *result);
 /* The placement of a tensor by id, or NULL. */
-const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
-                                                      const char *tensor_id);
-const char *tinyaot_version(void);
+TINYAOT_API const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
+                                                                  const char *tensor_id);
+TINYAOT_API const char *tinyaot_version(void);
 
 /* ---- Analysis, configuration keys and platforms ---------------------------
    Added after the first layout of tinyaot_result: `analysis` is its last
@@ -185,7 +201,7 @@ typedef struct tinyaot_config_key {
 } tinyaot_config_key;
 
 /* Every key, in the order of the documentation; static storage. */
-const tinyaot_config_key *tinyaot_config_keys(size_t *count);
+TINYAOT_API const tinyaot_config_key *tinyaot_config_keys(size_t *count);
 
 /* Per operator, parallel to tinyaot_result.operators. */
 typedef struct tinyaot_operator_analysis {
@@ -233,7 +249,7 @@ typedef struct tinyaot_analysis {
    model was read, result->module_path is NULL. The views are filled when
    the status is TINYAOT_OK. tinyaot_convert() also fills `analysis` when
    args.result_views is set. */
-tinyaot_status tinyaot_analyze(const tinyaot_args *args, tinyaot_result **result);
+TINYAOT_API tinyaot_status tinyaot_analyze(const tinyaot_args *args, tinyaot_result **result);
 
 /* A target's memory, as `tinyaot platforms NAME` shows it. */
 typedef struct tinyaot_platform_memory {
@@ -266,11 +282,11 @@ typedef struct tinyaot_platform {
 #define TINYAOT_PLATFORM_NAME_MAX 64
 /* Writes the names of the built-in targets, sorted, into names[0..max-1]
    and returns how many there are (call with max 0 to count). */
-size_t tinyaot_platform_names(char (*names)[TINYAOT_PLATFORM_NAME_MAX], size_t max);
+TINYAOT_API size_t tinyaot_platform_names(char (*names)[TINYAOT_PLATFORM_NAME_MAX], size_t max);
 /* Loads a built-in target by name or a target YAML file by path; always
    sets *platform (free it with tinyaot_platform_free). */
-tinyaot_status tinyaot_platform_load(const char *name, tinyaot_platform **platform);
-void tinyaot_platform_free(tinyaot_platform *platform);
+TINYAOT_API tinyaot_status tinyaot_platform_load(const char *name, tinyaot_platform **platform);
+TINYAOT_API void tinyaot_platform_free(tinyaot_platform *platform);
 
 #ifdef __cplusplus
 }

@@ -201,6 +201,8 @@ class AotConverter:
                               user=None, force=int(args.force))
         res = ctypes.POINTER(_native.Result)()
         status = entry(ctypes.byref(c_args), ctypes.byref(res))
+        if not res:  # not even the result could be allocated
+            raise ConversionError(status, ())
         try:
             r = res.contents
             diagnostics = _strings(r.diagnostics, r.num_diagnostics)

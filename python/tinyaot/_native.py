@@ -18,7 +18,8 @@ class Args(ctypes.Structure):
     _fields_ = [("config_path", ctypes.c_char_p), ("options", ctypes.POINTER(Option)),
                 ("num_options", ctypes.c_size_t), ("strict", ctypes.c_int),
                 ("result_views", ctypes.c_int), ("diagnostic", DIAG_FN),
-                ("user", ctypes.c_void_p), ("force", ctypes.c_int)]
+                ("user", ctypes.c_void_p), ("force", ctypes.c_int),
+                ("dump_after", ctypes.c_char_p)]
 
 
 class KernelCall(ctypes.Structure):

@@ -30,15 +30,24 @@ static bool write_all(const TaEmitInput *in, const char *dir)
     return ta_emit_views_json(in, dir);
 }
 
+/* Out of memory while the module is being written: no partial module. */
+static void abort_on_unwind(void *dir)
+{
+    ta_module_dir_abort(dir);
+}
+
 bool ta_emit(const TaEmitInput *in)
 {
     TaModuleDir dir;
     ta_module_dir_init(&dir, in->pool, in->diag, in->config);
-    if (!ta_module_dir_prepare(&dir) || !ta_module_dir_begin(&dir))
+    if (!ta_module_dir_prepare(&dir))
         return false;
-    if (!write_all(in, dir.tmp) || !ta_module_dir_commit(&dir)) {
+    ta_oom_on_unwind(abort_on_unwind, &dir);
+    bool ok = ta_module_dir_begin(&dir);
+    if (ok && (!write_all(in, dir.tmp) || !ta_module_dir_commit(&dir))) {
         ta_module_dir_abort(&dir);
-        return false;
+        ok = false;
     }
-    return true;
+    ta_oom_on_unwind(NULL, NULL);
+    return ok;
 }

@@ -104,9 +104,7 @@ bool ta_write_file(TaDiag *d, const char *path, const void *data, size_t size)
 bool ta_mkdir_p(TaDiag *d, const char *path)
 {
     size_t n = strlen(path);
-    char *tmp = malloc(n + 1);
-    if (!tmp)
-        ta_bug(__FILE__, __LINE__, "out of memory");
+    char *tmp = ta_heap_realloc(NULL, n + 1);
     memcpy(tmp, path, n + 1);
     bool ok = true;
     for (size_t i = 1; i <= n && ok; i++) {
@@ -120,7 +118,7 @@ bool ta_mkdir_p(TaDiag *d, const char *path)
         }
         tmp[i] = saved;
     }
-    free(tmp);
+    ta_heap_free(tmp);
     return ok;
 }
 
@@ -156,21 +154,18 @@ static bool remove_at(int dirfd, const char *name, dev_t dev, int depth)
             continue;
         if (count == cap) {
             cap = cap ? cap * 2 : 16;
-            char **grown = realloc(names, cap * sizeof *names);
-            if (!grown)
-                ta_bug(__FILE__, __LINE__, "out of memory");
-            names = grown;
+            names = ta_heap_realloc(names, cap * sizeof *names);
         }
-        names[count] = strdup(e->d_name);
-        if (!names[count])
-            ta_bug(__FILE__, __LINE__, "out of memory");
+        size_t len = strlen(e->d_name);
+        names[count] = ta_heap_realloc(NULL, len + 1);
+        memcpy(names[count], e->d_name, len + 1);
         count++;
     }
     for (size_t i = 0; i < count; i++) {
         ok = remove_at(fd, names[i], dev, depth + 1) && ok;
-        free(names[i]);
+        ta_heap_free(names[i]);
     }
-    free(names);
+    ta_heap_free(names);
     closedir(dir);
     return ok && unlinkat(dirfd, name, AT_REMOVEDIR) == 0;
 }

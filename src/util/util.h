@@ -8,6 +8,7 @@
 #ifndef TA_UTIL_H
 #define TA_UTIL_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,13 +34,44 @@ typedef struct TaPool {
     TaPoolBlock *head;
 } TaPool;
 
-void *ta_alloc(TaPool *pool, size_t size);              /* zeroed; aborts on OOM */
+void *ta_alloc(TaPool *pool, size_t size);              /* zeroed; see TaOomGuard */
 void *ta_alloc_array(TaPool *pool, size_t count, size_t elem); /* overflow-checked */
 char *ta_strdup(TaPool *pool, const char *s);
 char *ta_strndup(TaPool *pool, const char *s, size_t n);
 char *ta_format(TaPool *pool, const char *fmt, ...) TA_PRINTF(2, 3);
 void *ta_memdup(TaPool *pool, const void *p, size_t n);
 void ta_pool_free(TaPool *pool);
+
+/* Running out of memory. While a guard is entered (tinyaot_convert does),
+   an allocation that fails calls the guard's unwind step, if any, then
+   longjmps to guard->jump; without a guard it prints and aborts. Every
+   allocation of a conversion is a pool block or heap storage made with
+   ta_heap_realloc (tracked by the guard and freed after a jump), so the
+   jump leaks nothing. The jump never crosses the public API.
+   Test hook (TINYAOT_TEST_HOOKS builds): TINYAOT_DEBUG_FAIL_ALLOC=N fails
+   the Nth allocation after ta_oom_enter. */
+typedef struct TaOomGuard {
+    jmp_buf jump;
+    size_t failed_size;          /* the allocation that failed, once one has */
+    bool failed;
+    void (*unwind)(void *arg);   /* e.g. removes a half-written module */
+    void *unwind_arg;
+    void **heap;                 /* live ta_heap_realloc storage */
+    size_t num_heap, cap_heap;
+    long fail_at, count;         /* the test hook */
+    struct TaOomGuard *outer;
+} TaOomGuard;
+
+void ta_oom_enter(TaOomGuard *g);
+/* Pops the guard; after a failure, also frees the heap storage it tracks. */
+void ta_oom_leave(TaOomGuard *g);
+/* The step to run before jumping (NULL: none), e.g. while a module is being
+   written; the step's frame must outlive it, so clear it before returning. */
+void ta_oom_on_unwind(void (*unwind)(void *arg), void *arg);
+_Noreturn void ta_out_of_memory(size_t size);
+/* realloc/free for storage outside pools (TaBuf, scratch arrays). */
+void *ta_heap_realloc(void *p, size_t size);
+void ta_heap_free(void *p);
 
 /* Growable array of pointers, allocated from a pool. */
 typedef struct TaVec {

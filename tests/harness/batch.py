@@ -48,7 +48,7 @@ def build_batch(cases, workdir, keys=None):
                  + ", ".join(f"&c{i}_runner" for i in built) + "};")
     lines.append(f"const int ta_runner_num_modules = {len(built)};")
     table.write_text("\n".join(lines) + "\n")
-    srcs = [str(table), str(ROOT / "tools" / "host_runner.c")]
+    srcs = [str(table), str(module.HARNESS / "host_runner.c")]
     kernels = set()
     for i in built:
         for s in module.sources(modules[i].path):
@@ -59,7 +59,7 @@ def build_batch(cases, workdir, keys=None):
                 srcs.append(s)
     exe = workdir / "batch.runner"
     cc = os.environ.get("CC", "cc")
-    cmd = [cc, *module.cflags(), "-I", str(workdir), "-I", str(ROOT / "tools"), "-I", str(ROOT),
+    cmd = [cc, *module.cflags(), "-I", str(workdir), "-I", str(module.HARNESS), "-I", str(ROOT),
            *srcs, *sorted(kernels), "-lm", "-o", str(exe)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
     if p.returncode != 0:
@@ -144,7 +144,7 @@ def build_batch_qemu(cases, workdir, board="mps3-an547", target="mps3_an547", ke
                 srcs.append(s)
     elf = workdir / "batch.elf"
     cmd = ["bash", str(module.QEMU_RUN), "--board", board, "-I", str(workdir),
-           "-I", str(ROOT / "tools"), "-I", str(ROOT), "-o", str(elf), "--build-only",
+           "-I", str(module.HARNESS), "-I", str(ROOT), "-o", str(elf), "--build-only",
            str(ROOT / "tests" / "qemu" / "module_runner.c"), *srcs, *sorted(kernels)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
     if p.returncode != 0:

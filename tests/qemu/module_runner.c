@@ -1,6 +1,6 @@
 /*
  * module_runner.c - runs a generated module on Cortex-M under QEMU, the
- * bare-metal twin of tools/host_runner.c. Build it with the module's sources
+ * bare-metal twin of tests/harness/host_runner.c. Build it with the module's sources
  * and -DTA_PREFIX=<prefix>; run it with three words after `--`:
  *
  *   tests/qemu/run.sh -DTA_PREFIX=kws -I out/kws tests/qemu/module_runner.c \
