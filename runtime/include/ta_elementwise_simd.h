@@ -71,6 +71,15 @@ static inline int32_t ta_ew_smmulr(int32_t x, int32_t m)
     __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(x), "r"(m));
     return r;
 }
+
+/* ta_ew_smmulr(x, m) + acc in one instruction (SMMLAR adds acc * 2^32
+   before the rounding high half is taken). */
+static inline int32_t ta_ew_smmlar(int32_t x, int32_t m, int32_t acc)
+{
+    int32_t r;
+    __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(m), "r"(acc));
+    return r;
+}
 #endif
 
 #if defined(TA_EW_MVE)

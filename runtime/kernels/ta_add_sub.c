@@ -89,36 +89,79 @@ static void row_portable(const ta_add_params_t *restrict p, const void *a, const
     }
 }
 
-#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
-/* The DSP rows double their operands for SMMULR (see dsp_rescale). */
-#if defined(TA_EW_DSP)
-enum { EXTRA_SHIFT = 1 };
-#else
-enum { EXTRA_SHIFT = 0 };
-#endif
-
-/* The params as the SIMD rows use them. */
+#if defined(TA_EW_MVE)
+/* The params as the Helium rows use them. */
 typedef struct {
     int32_t left_shift;
-    int32_t offset1, offset2; /* the input offsets, shifted left by left_shift + EXTRA_SHIFT */
+    int32_t offset1, offset2; /* the input offsets shifted left by left_shift */
     ta_ew_scale_t in1, in2, out;
     int32_t output_offset, lo, hi;
-} add_consts_t;
+} simd_consts_t;
 
-/* The SIMD rows compute exactly the reference for int8 with left_shift
-   <= 21 and every exponent in [0, 31] (what the converter produces). */
-static bool simd_consts(const ta_add_params_t *p, add_consts_t *c)
+/* Lane by lane the reference, for any int8 params with shifts in
+   [-31, 0] (the converter's). */
+static bool simd_consts(const ta_add_params_t *p, simd_consts_t *c)
 {
-    if (p->left_shift < 0 || p->left_shift > 21 || p->input1_shift > 0 || p->input2_shift > 0 ||
+    if (p->left_shift < 0 || p->left_shift > 30 || p->input1_shift > 0 || p->input2_shift > 0 ||
         p->output_shift > 0 || p->input1_shift < -31 || p->input2_shift < -31 ||
         p->output_shift < -31)
         return false;
     c->left_shift = p->left_shift;
-    c->offset1 = ta_shift_left_wrap(p->input1_offset, (int)p->left_shift + EXTRA_SHIFT);
-    c->offset2 = ta_shift_left_wrap(p->input2_offset, (int)p->left_shift + EXTRA_SHIFT);
+    c->offset1 = ta_shift_left_wrap(p->input1_offset, (int)p->left_shift);
+    c->offset2 = ta_shift_left_wrap(p->input2_offset, (int)p->left_shift);
     c->in1 = ta_ew_scale(p->input1_multiplier, p->input1_shift);
     c->in2 = ta_ew_scale(p->input2_multiplier, p->input2_shift);
     c->out = ta_ew_scale(p->output_multiplier, p->output_shift);
+    c->output_offset = p->output_offset;
+    c->lo = p->activation_min;
+    c->hi = p->activation_max;
+    return true;
+}
+#elif defined(TA_EW_DSP)
+/* One input's rescale as SMMLAR computes it: d = (q + offset) * factor
+   is the reference's shifted value doubled (factor 2^(left_shift + 1)),
+   or quadrupled for the input whose multiplier is exactly 1/2 with shift
+   0 (then exponent 1 and round 1 give the same exact halving). */
+typedef struct {
+    int32_t factor, offset; /* offset: the input offset times factor */
+    int32_t multiplier, round, exponent;
+} dsp_input_t;
+
+typedef struct {
+    dsp_input_t in1, in2;
+    int32_t out_multiplier, out_round, out_exponent;
+    int32_t output_offset, lo, hi;
+} simd_consts_t;
+
+static bool dsp_input(int32_t left_shift, int32_t offset, int32_t multiplier, int32_t shift,
+                      dsp_input_t *s)
+{
+    const bool halving = multiplier == (int32_t)1 << 30 && shift == 0;
+    if (multiplier < (int32_t)1 << 30 || (shift == 0 && !halving) || shift > 0 || shift < -31)
+        return false;
+    s->factor = (int32_t)1 << (left_shift + (halving ? 2 : 1));
+    s->offset = offset * s->factor;
+    s->multiplier = multiplier;
+    s->exponent = halving ? 1 : -shift;
+    s->round = (int32_t)1 << (s->exponent - 1);
+    return true;
+}
+
+/* Exact for int8 with left_shift in [1, 20] (the reference uses 20),
+   multipliers in [2^30, 2^31), input exponents >= 1 or the exact halving,
+   and an output exponent >= 1; other params take the portable rows. */
+static bool simd_consts(const ta_add_params_t *p, simd_consts_t *c)
+{
+    if (p->left_shift < 1 || p->left_shift > 20 || p->output_shift > -1 ||
+        p->output_shift < -31 || p->output_multiplier < (int32_t)1 << 30 ||
+        !dsp_input(p->left_shift, p->input1_offset, p->input1_multiplier, p->input1_shift,
+                   &c->in1) ||
+        !dsp_input(p->left_shift, p->input2_offset, p->input2_multiplier, p->input2_shift,
+                   &c->in2))
+        return false;
+    c->out_multiplier = p->output_multiplier;
+    c->out_exponent = -p->output_shift;
+    c->out_round = (int32_t)1 << (c->out_exponent - 1);
     c->output_offset = p->output_offset;
     c->lo = p->activation_min;
     c->hi = p->activation_max;
@@ -136,7 +179,7 @@ TA_EW_INLINE int32x4_t mve_rescale(int32x4_t q, int32x4_t shift_mul, int32_t off
                                    -s->exponent);
 }
 
-TA_EW_INLINE int32x4_t mve_finish(int32x4_t raw, const add_consts_t *c, int32x4_t lo,
+TA_EW_INLINE int32x4_t mve_finish(int32x4_t raw, const simd_consts_t *c, int32x4_t lo,
                                   int32x4_t hi)
 {
     int32x4_t v = ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(raw, c->out.multiplier),
@@ -146,7 +189,7 @@ TA_EW_INLINE int32x4_t mve_finish(int32x4_t raw, const add_consts_t *c, int32x4_
 }
 
 /* Four outputs from four lanes of each input (fixed: the broadcast one). */
-TA_EW_INLINE int32x4_t mve_lanes(const add_consts_t *c, int32x4_t qa, int32x4_t qb,
+TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
                                  int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo,
                                  int32x4_t hi, int kind, bool sub)
 {
@@ -156,7 +199,7 @@ TA_EW_INLINE int32x4_t mve_lanes(const add_consts_t *c, int32x4_t qa, int32x4_t 
     return mve_finish(sub ? vsubq_s32(x, y) : vaddq_s32(x, y), c, lo, hi);
 }
 
-TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const add_consts_t *restrict c,
+TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
                            const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
                            bool sub)
 {
@@ -184,46 +227,44 @@ TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const add_consts_t
     }
 }
 #elif defined(TA_EW_DSP)
-/* ((q + offset) << left_shift) times the input scale: SMMULR of the
-   operand doubled (|q + offset| <= 255, so it fits with left_shift <= 21;
-   the offset comes shifted by left_shift + 1). */
-TA_EW_INLINE int32_t dsp_rescale(int32_t q, int32_t offset, int left_shift,
-                                 const ta_ew_scale_t *s)
+/* |q + offset| <= 255 and factor <= 2^22: d fits. A nonzero d has
+   |d| >= 4 and the multiplier is >= 2^30, so the rescaled value has d's
+   sign and the reference's step down for negative values (before its
+   rounding shift) can go into SMMLAR's accumulator with the rounding. */
+TA_EW_INLINE int32_t dsp_rescale(int32_t q, const dsp_input_t *s)
 {
-    const int32_t doubled = offset + q * ((int32_t)1 << (left_shift + 1));
-    return ta_ew_divide_by_pot(ta_ew_smmulr(doubled, s->multiplier), s);
+    const int32_t d = s->offset + q * s->factor;
+    return ta_ew_smmlar(d, s->multiplier, s->round + (d >> 31)) >> s->exponent;
 }
 
 /* |raw| < 2^29 (two rescaled int8 inputs), so doubling it fits. */
-TA_EW_INLINE int32_t dsp_finish(const add_consts_t *c, int32_t raw)
+TA_EW_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t raw)
 {
-    const int32_t v =
-        ta_ew_divide_by_pot(ta_ew_smmulr(raw * 2, c->out.multiplier), &c->out) + c->output_offset;
+    const int32_t x = ta_ew_smmulr(raw * 2, c->out_multiplier);
+    const int32_t v = ((x + (x >> 31) + c->out_round) >> c->out_exponent) + c->output_offset;
     return ta_clamp_i32(v, c->lo, c->hi);
 }
 
-TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const add_consts_t *restrict c,
+TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
                            const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
                            bool sub)
 {
-    const int ls = (int)c->left_shift;
-    const ta_ew_scale_t s1 = c->in1, s2 = c->in2;
+    const dsp_input_t s1 = c->in1, s2 = c->in2;
     if (kind == BOTH_STEP) {
         for (int32_t i = 0; i < n; i++) {
-            const int32_t x = dsp_rescale(a[i], c->offset1, ls, &s1);
-            const int32_t y = dsp_rescale(b[i], c->offset2, ls, &s2);
+            const int32_t x = dsp_rescale(a[i], &s1), y = dsp_rescale(b[i], &s2);
             o[i] = (int8_t)dsp_finish(c, sub ? x - y : x + y);
         }
     } else if (kind == SECOND_FIXED) {
         const int32_t y = rescale2(p, b[0]);
         for (int32_t i = 0; i < n; i++) {
-            const int32_t x = dsp_rescale(a[i], c->offset1, ls, &s1);
+            const int32_t x = dsp_rescale(a[i], &s1);
             o[i] = (int8_t)dsp_finish(c, sub ? x - y : x + y);
         }
     } else {
         const int32_t x = rescale1(p, a[0]);
         for (int32_t i = 0; i < n; i++) {
-            const int32_t y = dsp_rescale(b[i], c->offset2, ls, &s2);
+            const int32_t y = dsp_rescale(b[i], &s2);
             o[i] = (int8_t)dsp_finish(c, sub ? x - y : x + y);
         }
     }
@@ -242,7 +283,7 @@ TA_EW_INLINE int run(const ta_add_params_t *restrict p, const void *input1, cons
     if (n <= 0)
         return TA_OK;
 #if defined(TA_EW_MVE) || defined(TA_EW_DSP)
-    add_consts_t c;
+    simd_consts_t c;
     const bool simd = !wide && simd_consts(p, &c);
 #endif
     ta_broadcast_iter_t it;
