@@ -304,12 +304,7 @@ TA_EW_INLINE int run(const ta_add_params_t *restrict p, const void *input1, cons
             continue;
         }
 #endif
-        if (kind == BOTH_STEP)
-            row_portable(p, a, b, o, n, BOTH_STEP, sub, wide);
-        else if (kind == SECOND_FIXED)
-            row_portable(p, a, b, o, n, SECOND_FIXED, sub, wide);
-        else
-            row_portable(p, a, b, o, n, FIRST_FIXED, sub, wide);
+        row_portable(p, a, b, o, n, kind, sub, wide);
     } while (ta_broadcast_next(&it, p->rank, p->dims, p->stride1, p->stride2));
     return TA_OK;
 }
