@@ -12,7 +12,8 @@ VARIANTS = ["CONV_2D.int8", "CONV_2D.int16", "CONV_2D.int8_grouped", "DEPTHWISE_
             "DEPTHWISE_CONV_2D.int16", "FULLY_CONNECTED.int8", "FULLY_CONNECTED.int16",
             "CHAIN.conv_pool", "CHAIN.dw_conv", "ADD.int8", "SUB.int8", "MUL.int8",
             "MAXIMUM.int8", "MINIMUM.int8", "AVERAGE_POOL_2D.int8", "MAX_POOL_2D.int8",
-            "AVERAGE_POOL_2D.int8_channels", "MAX_POOL_2D.int8_channels"]
+            "AVERAGE_POOL_2D.int8_channels", "MAX_POOL_2D.int8_channels", "LOGISTIC.int8",
+            "TANH.int8", "SOFTMAX.int8"]
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 PER_VARIANT = 12
 
