@@ -13,7 +13,8 @@ VARIANTS = ["CONV_2D.int8", "CONV_2D.int16", "CONV_2D.int8_grouped", "DEPTHWISE_
             "CHAIN.conv_pool", "CHAIN.dw_conv", "ADD.int8", "SUB.int8", "MUL.int8",
             "MAXIMUM.int8", "MINIMUM.int8", "AVERAGE_POOL_2D.int8", "MAX_POOL_2D.int8",
             "AVERAGE_POOL_2D.int8_channels", "MAX_POOL_2D.int8_channels", "LOGISTIC.int8",
-            "TANH.int8", "SOFTMAX.int8"]
+            "TANH.int8", "SOFTMAX.int8", "SQUARED_DIFFERENCE.int8", "LESS_EQUAL.int8",
+            "NOT_EQUAL.int8", "GREATER.int8"]
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 PER_VARIANT = 12
 
