@@ -14,7 +14,9 @@ VARIANTS = ["CONV_2D.int8", "CONV_2D.int16", "CONV_2D.int8_grouped", "DEPTHWISE_
             "MAXIMUM.int8", "MINIMUM.int8", "AVERAGE_POOL_2D.int8", "MAX_POOL_2D.int8",
             "AVERAGE_POOL_2D.int8_channels", "MAX_POOL_2D.int8_channels", "LOGISTIC.int8",
             "TANH.int8", "SOFTMAX.int8", "SQUARED_DIFFERENCE.int8", "LESS_EQUAL.int8",
-            "NOT_EQUAL.int8", "GREATER.int8"]
+            "NOT_EQUAL.int8", "GREATER.int8", "ADD.int8_rows", "SUB.int8_rows", "MUL.int8_rows",
+            "MAXIMUM.int8_rows", "MINIMUM.int8_rows", "SQUARED_DIFFERENCE.int8_rows",
+            "LESS.int8_rows"]
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 PER_VARIANT = 12
 
