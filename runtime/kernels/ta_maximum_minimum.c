@@ -14,12 +14,12 @@
 #include "../include/ta_elementwise_simd.h"
 #include "../include/ta_status.h"
 
+#if !defined(TA_EW_MVE)
 static inline int8_t pick(int8_t x, int8_t y, bool maximum)
 {
     return maximum ? (x > y ? x : y) : (x < y ? x : y);
 }
 
-#if !defined(TA_EW_MVE)
 /* step1/step2: 1 where the input steps along the row, 0 where broadcast. */
 static void row_portable(const int8_t *a, size_t step1, const int8_t *b, size_t step2, int8_t *o,
                          int32_t n, bool maximum)

@@ -11,6 +11,7 @@
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
