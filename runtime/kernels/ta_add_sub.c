@@ -137,7 +137,9 @@ static bool dsp_input(int32_t left_shift, int32_t offset, int32_t multiplier, in
                       dsp_input_t *s)
 {
     const bool halving = multiplier == (int32_t)1 << 30 && shift == 0;
-    if (multiplier < (int32_t)1 << 30 || (shift == 0 && !halving) || shift > 0 || shift < -31)
+    /* int8 offsets are minus a zero point in [-128, 127]. */
+    if (offset < -127 || offset > 128 || multiplier < (int32_t)1 << 30 ||
+        (shift == 0 && !halving) || shift > 0 || shift < -31)
         return false;
     s->factor = (int32_t)1 << (left_shift + (halving ? 2 : 1));
     s->offset = offset * s->factor;
