@@ -33,7 +33,12 @@ SMALL = {"CONV_2D.int8": 12, "CONV_2D.int8_deep": 8, "CONV_2D.int16": 8, "CONV_2
          "DEPTHWISE_CONV_2D.int8": 12, "DEPTHWISE_CONV_2D.int16": 8,
          "FULLY_CONNECTED.int8": 8, "FULLY_CONNECTED.int8_wide": 8,
          "FULLY_CONNECTED.int16": 6, "BATCH_MATMUL.int8": 4, "SVDF.int8": 4, "SVDF.int16": 4,
-         "UNIDIRECTIONAL_SEQUENCE_LSTM.int8": 4, "CHAIN.conv_pool": 6, "CHAIN.dw_conv": 6}
+         "UNIDIRECTIONAL_SEQUENCE_LSTM.int8": 4, "CHAIN.conv_pool": 6, "CHAIN.dw_conv": 6,
+         # the elementwise family's row loops and the pools' channel blocks
+         "ADD.int8_rows": 4, "SUB.int8_rows": 3, "MUL.int8_rows": 4, "MAXIMUM.int8_rows": 3,
+         "MINIMUM.int8_rows": 3, "SQUARED_DIFFERENCE.int8_rows": 3, "LESS.int8_rows": 3,
+         "AVERAGE_POOL_2D.int8_channels": 4, "MAX_POOL_2D.int8_channels": 4,
+         "LESS_EQUAL.int8": 2, "NOT_EQUAL.int8": 2, "GREATER.int8": 2}
 # The kernels with most paths get more SIMD cases.
 HEAVY = {"CONV_2D.int8_simd": 12, "CONV_2D.int16_simd": 8,
          "DEPTHWISE_CONV_2D.int8_simd": 12, "DEPTHWISE_CONV_2D.int16_simd": 8,

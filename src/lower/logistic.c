@@ -1,11 +1,17 @@
 /*
  * logistic.c - LOGISTIC on int8 (output 1/256, -128) and int16 (zero
- * points 0, output 2^-15). The int16 kernel interpolates TFLite's fixed
- * sigmoid table (runtime/kernels/ta_sigmoid_table.c). The lowering it
+ * points 0, output 2^-15). The int8 kernel looks its 256 outputs up in a
+ * table built here; the int16 kernel interpolates TFLite's fixed sigmoid
+ * table (runtime/kernels/ta_sigmoid_table.c). The lowering it
  * shares with TANH is here too.
  */
 #include "lower.h"
 #include "sigmoid_input.h"
+
+/* The int8 kernels look their outputs up in a table computed here with
+   the runtime's own fixed-point arithmetic, element for element what the
+   reference computes. */
+#include "../../runtime/kernels/ta_sigmoid_s8.h"
 
 bool ta_lower_sigmoid_like(TaLower *L, TaOp *op, const TaSigmoidLike *k)
 {
@@ -42,6 +48,13 @@ bool ta_lower_sigmoid_like(TaLower *L, TaOp *op, const TaSigmoidLike *k)
     ta_call_int(L, c, "input_multiplier", multiplier);
     ta_call_int(L, c, "input_left_shift", shift);
     ta_call_arg(L, c, in);
+    if (!wide) {
+        int8_t table[256];
+        for (int q = -128; q < 128; q++)
+            table[(uint8_t)q] = ta_sigmoid_s8_element(k->tanh, ta_zero_point(in), radius,
+                                                      multiplier, shift, (int8_t)q);
+        ta_call_arg(L, c, ta_local_constant(L, op, "table", TA_INT8, 256, table));
+    }
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0);
     return true;
