@@ -37,6 +37,9 @@ typedef struct {
     int32_t shift;
     int32_t activation_min;
     int32_t activation_max;
+    /* Appended: 1 when every shift (per-tensor or per-channel) is negative,
+       so requantization shifts right only (the Helium fast path). */
+    int32_t right_shifts_only;
 } ta_depthwise_conv_2d_params_t;
 
 /* int8 input and output, int32 accumulators. */

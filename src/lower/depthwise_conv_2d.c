@@ -16,6 +16,18 @@ static bool parse(TaLower *L, TaOp *op)
     return ta_conv_parse(L, op, &ta_depthwise_fields);
 }
 
+/* 1 when every requantization shift is negative (a right shift only). */
+static int32_t right_shifts_only(const TaConvRequant *rq)
+{
+    if (!rq->shifts)
+        return rq->shift < 0;
+    const int32_t *s = (const int32_t *)rq->shifts->data;
+    for (size_t i = 0; i < ta_tensor_elements(rq->shifts); i++)
+        if (s[i] >= 0)
+            return 0;
+    return 1;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     const TaConvAttrs *a = op->attrs;
@@ -107,6 +119,7 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_int(L, c, "shift", rq.shift);
     ta_call_int(L, c, "activation_min", rq.act_min);
     ta_call_int(L, c, "activation_max", rq.act_max);
+    ta_call_int(L, c, "right_shifts_only", right_shifts_only(&rq));
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w);
     ta_call_arg(L, c, bias_sum);
