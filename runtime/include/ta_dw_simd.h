@@ -20,11 +20,12 @@
 static inline void ta_dw_load_even_odd(const int32_t *v, int32_t n, int32x4_t *even,
                                        int32x4_t *odd)
 {
-    const uint32x4_t offsets = vidupq_n_u32(0, 2);
     if (n >= 8) {
-        *even = vldrwq_gather_shifted_offset_s32(v, offsets);
-        *odd = vldrwq_gather_shifted_offset_s32(v + 1, offsets);
+        const int32x4x2_t pair = vld2q_s32(v);
+        *even = pair.val[0];
+        *odd = pair.val[1];
     } else {
+        const uint32x4_t offsets = vidupq_n_u32(0, 2);
         *even = vldrwq_gather_shifted_offset_z_s32(v, offsets, vctp32q((uint32_t)(n + 1) / 2));
         *odd = vldrwq_gather_shifted_offset_z_s32(v + 1, offsets, vctp32q((uint32_t)n / 2));
     }
@@ -43,14 +44,14 @@ static inline int32x4_t ta_dw_mul_right_mve(int32x4_t x, int32x4_t m, int32x4_t 
 /* Eight requantized channels from even/odd accumulators, in channel order
    as int16 lanes (saturated; the int8 clamp below makes that exact). */
 static inline int16x8_t ta_dw_narrow_clamp_mve(int32x4_t even, int32x4_t odd, int32_t offset,
-                                               int16x8_t lo, int16x8_t hi)
+                                               int32_t lo, int32_t hi)
 {
-    int16x8_t t = vqmovnbq_s32(vdupq_n_s16(0), even);
+    int16x8_t t = vqmovnbq_s32(vuninitializedq_s16(), even);
     t = vqmovntq_s32(t, odd);
     /* |offset| <= 128 and lo, hi lie in int8: adding to a saturated lane
        keeps it outside [lo, hi] on the same side, as int32 would. */
     t = vqaddq_n_s16(t, (int16_t)offset);
-    return vminq_s16(vmaxq_s16(t, lo), hi);
+    return vminq_s16(vmaxq_s16(t, vdupq_n_s16((int16_t)lo)), vdupq_n_s16((int16_t)hi));
 }
 #endif
 

@@ -1,10 +1,19 @@
 /*
  * ta_depthwise_conv_2d.c - DEPTHWISE_CONV_2D kernels; see the header.
  *
- * Per output pixel, output channels are taken in blocks of BLOCK: the
- * block's accumulators live on the stack (in registers, mostly), every tap
- * adds its weights and inputs for the block, then the block is requantized.
- * No working memory beyond that is needed, so the planner reserves none.
+ * Portable path: per output pixel, output channels are taken in blocks of
+ * BLOCK whose accumulators live on the stack, every tap adds its weights
+ * and inputs for the block, then the block is requantized.
+ *
+ * Depth multiplier 1 on Helium and DSP: per output pixel and block of
+ * channels (16 on Helium, 4 on DSP) the accumulators stay in registers
+ * over all taps. Pixels whose window lies inside the input start from
+ * bias_sum (the input zero point folded in) and run every tap unchecked,
+ * with 3x3 windows specialised; the others run only the taps inside the
+ * input, on (input - zero point), from the plain bias. Requantization is
+ * vectorized on Helium.
+ *
+ * No working memory is needed, so the planner reserves none.
  */
 #include "ta_depthwise_conv_2d.h"
 
@@ -18,15 +27,10 @@
 
 enum { BLOCK = 16 };
 
-/* True when the tap (iy, ix) lies outside the input (padding). */
-static int outside(const ta_depthwise_conv_2d_params_t *p, int32_t iy, int32_t ix)
-{
-    return iy < 0 || iy >= p->input_height || ix < 0 || ix >= p->input_width;
-}
-
 #if defined(TA_HAVE_MVE) || defined(TA_HAVE_DSP)
-/* One per block shape: inlining them all into the pixel loop only grows
-   the code. */
+#define DW_INLINE static inline __attribute__((always_inline))
+/* One function per block shape: inlining them all into the pixel loop
+   only grows the code. */
 #define DW_NOINLINE static __attribute__((noinline))
 
 /* The output positions along one axis whose whole (dilated) window lies
@@ -35,174 +39,375 @@ static void inside_range(int32_t in, int32_t out, int32_t k, int32_t stride, int
                          int32_t pad, int32_t *lo, int32_t *hi)
 {
     const int32_t last = in - 1 - (k - 1) * dilation + pad;
-    int32_t l = (pad + stride - 1) / stride;
+    const int32_t l = (pad + stride - 1) / stride;
     int32_t h = last < 0 ? 0 : last / stride + 1;
     h = h > out ? out : h;
     *lo = l > h ? h : l;
     *hi = h;
 }
 
-/* What the multiplier-1 fast paths share for one call. */
+/* The taps [*lo, *hi) of a window starting at i0 that lie inside [0, in). */
+static void tap_range(int32_t i0, int32_t in, int32_t k, int32_t dilation, int32_t *lo,
+                      int32_t *hi)
+{
+    int32_t l = i0 < 0 ? (dilation - 1 - i0) / dilation : 0;
+    int32_t h = in - 1 - i0 < 0 ? 0 : (in - 1 - i0) / dilation + 1;
+    h = h > k ? k : h;
+    *lo = l > h ? h : l;
+    *hi = h;
+}
+
+/* What the multiplier-1 paths share for one call. */
 typedef struct {
     const ta_depthwise_conv_2d_params_t *p;
     const int8_t *weights;
-    const int32_t *bias_sum, *multipliers, *shifts;
+    const int32_t *bias_sum, *bias, *multipliers, *shifts;
     int32_t depth;              /* input = output channels */
     ptrdiff_t tap_row, tap_col; /* input bytes between vertically, horizontally adjacent taps */
 } dw_ctx;
 
+/* The taps of one border pixel that lie inside the input: rows [0, rows)
+   and columns [0, cols) of the window from `x` on, whose first weight is
+   `w` (channel 0). */
+typedef struct {
+    const int8_t *x, *w;
+    int32_t rows, cols;
+} dw_window;
+
 static void dw_ctx_init(dw_ctx *c, const ta_depthwise_conv_2d_params_t *p, const int8_t *weights,
-                        const int32_t *bias_sum, const int32_t *multipliers,
+                        const int32_t *bias_sum, const int32_t *bias, const int32_t *multipliers,
                         const int32_t *shifts)
 {
     c->p = p;
     c->weights = weights;
     c->bias_sum = bias_sum;
+    c->bias = bias;
     c->multipliers = multipliers;
     c->shifts = shifts;
     c->depth = p->output_depth;
     c->tap_row = (ptrdiff_t)p->dilation_height * p->input_width * p->input_depth;
     c->tap_col = (ptrdiff_t)p->dilation_width * p->input_depth;
 }
+
+static void dw_window_init(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0,
+                           dw_window *win)
+{
+    const ta_depthwise_conv_2d_params_t *p = c->p;
+    int32_t ky0, ky1, kx0, kx1;
+    tap_range(iy0, p->input_height, p->filter_height, p->dilation_height, &ky0, &ky1);
+    tap_range(ix0, p->input_width, p->filter_width, p->dilation_width, &kx0, &kx1);
+    win->rows = ky1 - ky0;
+    win->cols = kx1 - kx0;
+    win->x = in_b;
+    win->w = c->weights;
+    if (win->rows > 0 && win->cols > 0) {
+        const int32_t iy = iy0 + ky0 * p->dilation_height, ix = ix0 + kx0 * p->dilation_width;
+        win->x = in_b + ((ptrdiff_t)iy * p->input_width + ix) * c->depth;
+        win->w = c->weights + ((ptrdiff_t)ky0 * p->filter_width + kx0) * c->depth;
+    }
+}
 #endif
 
 #if defined(TA_HAVE_MVE)
-#define DW_INLINE static inline __attribute__((always_inline))
+/* The Helium multiply-accumulate step, in assembly because gcc hoists the
+   loads of several taps and spills accumulators (widening loads need low
+   base registers, "l"): eight channels at byte
+   offset `off` of x and w, loaded as int16 lanes; VMULLB/VMULLT give the
+   products of the even and the odd channels as int32 lanes. With `zp` the
+   input zero point is subtracted first (|x - zp| <= 255, exact in int16). */
+/* The 16 bytes an assembly step reads, as a memory operand. */
+typedef struct {
+    int8_t b[16];
+} dw_bytes16;
 
-/* Eight channels' products of one tap: VMULLB/VMULLT give the even and
-   the odd channels as int32 lanes. */
-DW_INLINE void mve_mac8(int32x4_t *even, int32x4_t *odd, int16x8_t x, int16x8_t w)
-{
-    *even = vaddq_s32(*even, vmullbq_int_s16(x, w));
-    *odd = vaddq_s32(*odd, vmulltq_int_s16(x, w));
-}
+#define DW_MVE_MAC8(off)                                                                  \
+    "vldrb.s16 %q[xv], [%[x], #" #off "]\n\t"                                            \
+    "vldrb.s16 %q[wv], [%[w], #" #off "]\n\t"
+#define DW_MVE_MAC16                                                                      \
+    DW_MVE_MAC8(0)                                                                        \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
+    DW_MVE_MAC8(8)                                                                        \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a3], %q[a3], %q[t]"
 
-DW_INLINE int16x8_t mve_load8(const int8_t *v, int predicated, mve_pred16_t p)
-{
-    return predicated ? vldrbq_z_s16(v, p) : vldrbq_s16(v);
-}
+#define DW_MVE_MAC8_ONLY                                                                  \
+    DW_MVE_MAC8(0)                                                                        \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[e], %q[e], %q[t]\n\t"                                                    \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[o], %q[o], %q[t]"
 
-/* Requantizes and stores n <= 8 channels from c0 on. */
-DW_INLINE void mve_store8(const dw_ctx *c, int32x4_t even, int32x4_t odd, int32_t c0, int32_t n,
-                          int predicated, int8_t *out)
+
+#define DW_MVE_MAC16_ZP                                                                   \
+    DW_MVE_MAC8(0)                                                                        \
+    "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
+    DW_MVE_MAC8(8)                                                                        \
+    "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a3], %q[a3], %q[t]"
+
+#define DW_MVE_MAC8_ZP                                                                    \
+    DW_MVE_MAC8(0)                                                                        \
+    "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[e], %q[e], %q[t]\n\t"                                                    \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[o], %q[o], %q[t]"
+
+/* What requantization needs, read once per block. Scalars: Helium has
+   eight vector registers, and four still hold the other accumulators. */
+typedef struct {
+    const int32_t *multipliers, *shifts; /* NULL: per-tensor */
+    int32_t multiplier, shift, offset, lo, hi, right_only;
+} mve_requant;
+
+DW_INLINE void mve_requant_init(const dw_ctx *c, mve_requant *q)
 {
     const ta_depthwise_conv_2d_params_t *p = c->p;
+    q->multipliers = c->multipliers;
+    q->shifts = c->shifts;
+    q->multiplier = p->multiplier;
+    q->shift = p->shift;
+    q->offset = p->output_offset;
+    q->lo = p->activation_min;
+    q->hi = p->activation_max;
+    q->right_only = p->right_shifts_only;
+}
+
+/* The rounding right shift of ta_dw_mul_right_mve after its VQRDMULH. */
+DW_INLINE int32x4_t mve_round_right(int32x4_t h, int32x4_t s)
+{
+    return vrshlq_s32(vqaddq_s32(h, vshrq_n_s32(h, 31)), s);
+}
+
+/* Requantizes the even/odd accumulators of n <= 8 channels from c0 on and
+   stores them in channel order. */
+DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, int32_t c0,
+                          int32_t n, int predicated, int8_t *out)
+{
     int32x4_t me, mo, se, so;
-    if (c->multipliers) {
-        ta_dw_load_even_odd(c->multipliers + c0, n, &me, &mo);
-        ta_dw_load_even_odd(c->shifts + c0, n, &se, &so);
+    if (q->right_only && q->multipliers) {
+        ta_dw_load_even_odd(q->multipliers + c0, n, &me, &mo);
+        even = vqrdmulhq_s32(even, me);
+        odd = vqrdmulhq_s32(odd, mo);
+        ta_dw_load_even_odd(q->shifts + c0, n, &se, &so);
+        even = mve_round_right(even, se);
+        odd = mve_round_right(odd, so);
+    } else if (q->right_only) {
+        even = vqrdmulhq_n_s32(even, q->multiplier);
+        odd = vqrdmulhq_n_s32(odd, q->multiplier);
+        even = vrshlq_n_s32(vqaddq_s32(even, vshrq_n_s32(even, 31)), q->shift);
+        odd = vrshlq_n_s32(vqaddq_s32(odd, vshrq_n_s32(odd, 31)), q->shift);
     } else {
-        me = mo = vdupq_n_s32(p->multiplier);
-        se = so = vdupq_n_s32(p->shift);
-    }
-    if (p->right_shifts_only) {
-        even = ta_dw_mul_right_mve(even, me, se);
-        odd = ta_dw_mul_right_mve(odd, mo, so);
-    } else {
+        me = mo = vdupq_n_s32(q->multiplier);
+        se = so = vdupq_n_s32(q->shift);
+        if (q->multipliers) {
+            ta_dw_load_even_odd(q->multipliers + c0, n, &me, &mo);
+            ta_dw_load_even_odd(q->shifts + c0, n, &se, &so);
+        }
         even = ta_mul_by_quantized_multiplier_mve(even, me, se);
         odd = ta_mul_by_quantized_multiplier_mve(odd, mo, so);
     }
-    const int16x8_t v =
-        ta_dw_narrow_clamp_mve(even, odd, p->output_offset, vdupq_n_s16((int16_t)p->activation_min),
-                               vdupq_n_s16((int16_t)p->activation_max));
+    const int16x8_t v = ta_dw_narrow_clamp_mve(even, odd, q->offset, q->lo, q->hi);
     if (predicated)
         vstrbq_p_s16(out, v, vctp16q((uint32_t)n));
     else
         vstrbq_s16(out, v);
 }
 
-/* One output pixel's block of n channels from c0 on: 16 (halves = 2) or
-   8 (halves = 1), or fewer than 8 (predicated). `interior`: every tap of
-   the kh x kw window lies inside the input, so none is checked. */
-DW_INLINE void mve_block(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0, int32_t c0,
-                         int32_t n, int halves, int predicated, int interior, int32_t kh,
-                         int32_t kw, int8_t *out)
+/* The 16 channels of a block. */
+DW_INLINE void mve_store16(const dw_ctx *c, int32x4_t a0, int32x4_t a1, int32x4_t a2,
+                           int32x4_t a3, int32_t c0, int8_t *out)
 {
-    const ta_depthwise_conv_2d_params_t *p = c->p;
+    mve_requant q;
+    mve_requant_init(c, &q);
+    mve_store8(&q, a0, a1, c0, 8, 0, out + c0);
+    mve_store8(&q, a2, a3, c0 + 8, 8, 0, out + c0 + 8);
+}
+
+/* n <= 8 channels. */
+DW_INLINE void mve_store_n(const dw_ctx *c, int32x4_t a0, int32x4_t a1, int32_t c0, int32_t n,
+                           int predicated, int8_t *out)
+{
+    mve_requant q;
+    mve_requant_init(c, &q);
+    mve_store8(&q, a0, a1, c0, n, predicated, out + c0);
+}
+
+/* The accumulators of n channels from c0 on, from bias (NULL: zeros). */
+DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *a0,
+                         int32x4_t *a1, int32x4_t *a2, int32x4_t *a3)
+{
+    *a0 = *a1 = *a2 = *a3 = vdupq_n_s32(0);
+    if (bias) {
+        ta_dw_load_even_odd(bias + c0, n, a0, a1);
+        if (n > 8)
+            ta_dw_load_even_odd(bias + c0 + 8, n - 8, a2, a3);
+    }
+}
+
+/* One tap on accumulators pinned to q0-q3 (left to itself gcc moves
+   them between registers on every tap); the trailing arguments are the
+   template's accumulator operands. The _ZP form also passes the zero point
+   vector. */
+#define DW_MVE_TAP(TEMPLATE, XP, WP, ...)                                                  \
+    do {                                                                                  \
+        int16x8_t xv, wv;                                                                 \
+        int32x4_t t;                                                                      \
+        __asm__(TEMPLATE                                                                  \
+                : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)               \
+                : [x] "l"(XP), [w] "l"(WP), "m"(*(const dw_bytes16 *)(XP)),               \
+                  "m"(*(const dw_bytes16 *)(WP)));                                        \
+    } while (0)
+#define DW_MVE_TAP_ZP(TEMPLATE, XP, WP, ZP, ...)                                           \
+    do {                                                                                  \
+        int16x8_t xv, wv;                                                                 \
+        int32x4_t t;                                                                      \
+        __asm__(TEMPLATE                                                                  \
+                : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)               \
+                : [x] "l"(XP), [w] "l"(WP), [zp] "w"(ZP), "m"(*(const dw_bytes16 *)(XP)), \
+                  "m"(*(const dw_bytes16 *)(WP)));                                        \
+    } while (0)
+
+/* An interior pixel of a 3x3 window, x at its first tap: its channels in
+   blocks of 16, then one of 8; returns how many it did (the rest, fewer
+   than 8, go to the predicated path). The accumulators are pinned to
+   q0-q3 and the taps unrolled: left to itself gcc moves the accumulators
+   between registers on every tap. */
+DW_NOINLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
+{
+    const ptrdiff_t d = c->depth, col = c->tap_col, next_row = c->tap_row - 2 * c->tap_col;
+    mve_requant q;
+    mve_requant_init(c, &q);
+    int32_t c0 = 0;
+    for (; c0 + 16 <= d; c0 += 16) {
+        int32x4_t b0, b1, b2, b3;
+        mve_start(c->bias_sum, c0, 16, &b0, &b1, &b2, &b3);
+        register int32x4_t a0 __asm__("q0") = b0;
+        register int32x4_t a1 __asm__("q1") = b1;
+        register int32x4_t a2 __asm__("q2") = b2;
+        register int32x4_t a3 __asm__("q3") = b3;
+        const int8_t *xt = x + c0, *w = c->weights + c0;
+        for (int32_t ky = 0; ky < 3; ky++) {
+            DW_MVE_TAP(DW_MVE_MAC16, xt, w, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2),
+                       [a3] "+w"(a3));
+            DW_MVE_TAP(DW_MVE_MAC16, xt + col, w + d, [a0] "+w"(a0), [a1] "+w"(a1),
+                       [a2] "+w"(a2), [a3] "+w"(a3));
+            xt += 2 * col;
+            DW_MVE_TAP(DW_MVE_MAC16, xt, w + 2 * d, [a0] "+w"(a0), [a1] "+w"(a1),
+                       [a2] "+w"(a2), [a3] "+w"(a3));
+            xt += next_row;
+            w += 3 * d;
+        }
+        mve_store8(&q, a0, a1, c0, 8, 0, out + c0);
+        mve_store8(&q, a2, a3, c0 + 8, 8, 0, out + c0 + 8);
+    }
+    if (d - c0 >= 8) {
+        int32x4_t b0, b1, b2, b3;
+        mve_start(c->bias_sum, c0, 8, &b0, &b1, &b2, &b3);
+        register int32x4_t a0 __asm__("q0") = b0;
+        register int32x4_t a1 __asm__("q1") = b1;
+        const int8_t *xt = x + c0, *w = c->weights + c0;
+        for (int32_t ky = 0; ky < 3; ky++) {
+            DW_MVE_TAP(DW_MVE_MAC8_ONLY, xt, w, [e] "+w"(a0), [o] "+w"(a1));
+            DW_MVE_TAP(DW_MVE_MAC8_ONLY, xt + col, w + d, [e] "+w"(a0), [o] "+w"(a1));
+            xt += 2 * col;
+            DW_MVE_TAP(DW_MVE_MAC8_ONLY, xt, w + 2 * d, [e] "+w"(a0), [o] "+w"(a1));
+            xt += next_row;
+            w += 3 * d;
+        }
+        mve_store8(&q, a0, a1, c0, 8, 0, out + c0);
+        c0 += 8;
+    }
+    return c0;
+}
+
+/* A border pixel (or any window): only the taps inside the input, on
+   x - zero point, from the plain bias; channels in blocks of 16, then one
+   of 8, as mve_pixel_3x3. */
+DW_NOINLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const int32_t rows = win->rows, cols = win->cols;
+    const ptrdiff_t next_row = c->tap_row - cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    mve_requant q;
+    mve_requant_init(c, &q);
+    int32_t c0 = 0;
+    for (; c0 + 16 <= d; c0 += 16) {
+        int32x4_t b0, b1, b2, b3;
+        mve_start(c->bias, c0, 16, &b0, &b1, &b2, &b3);
+        register int32x4_t a0 __asm__("q0") = b0;
+        register int32x4_t a1 __asm__("q1") = b1;
+        register int32x4_t a2 __asm__("q2") = b2;
+        register int32x4_t a3 __asm__("q3") = b3;
+        const int8_t *x = win->x + c0, *w = win->w + c0;
+        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
+                DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, x, w, zp, [a0] "+w"(a0), [a1] "+w"(a1),
+                           [a2] "+w"(a2), [a3] "+w"(a3));
+        mve_store8(&q, a0, a1, c0, 8, 0, out + c0);
+        mve_store8(&q, a2, a3, c0 + 8, 8, 0, out + c0 + 8);
+    }
+    if (d - c0 >= 8) {
+        int32x4_t b0, b1, b2, b3;
+        mve_start(c->bias, c0, 8, &b0, &b1, &b2, &b3);
+        register int32x4_t a0 __asm__("q0") = b0;
+        register int32x4_t a1 __asm__("q1") = b1;
+        const int8_t *x = win->x + c0, *w = win->w + c0;
+        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
+                DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, x, w, zp, [e] "+w"(a0), [o] "+w"(a1));
+        mve_store8(&q, a0, a1, c0, 8, 0, out + c0);
+        c0 += 8;
+    }
+    return c0;
+}
+#undef DW_MVE_TAP
+#undef DW_MVE_TAP_ZP
+
+/* The last n < 8 channels, predicated. */
+DW_NOINLINE void mve_block_tail(const dw_ctx *c, const dw_window *win, int32_t c0, int32_t n,
+                                int8_t *out)
+{
+    const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
     const mve_pred16_t pr = vctp16q((uint32_t)n);
-    int32x4_t a0 = vdupq_n_s32(0), a1 = a0, a2 = a0, a3 = a0;
-    if (c->bias_sum) {
-        ta_dw_load_even_odd(c->bias_sum + c0, n, &a0, &a1);
-        if (halves == 2)
-            ta_dw_load_even_odd(c->bias_sum + c0 + 8, n - 8, &a2, &a3);
-    }
-    const int8_t *w = c->weights + c0;
-    if (interior) {
-        const int8_t *xr = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * c->depth + c0;
-        for (int32_t ky = 0; ky < kh; ky++, xr += c->tap_row) {
-            const int8_t *x = xr;
-            for (int32_t kx = 0; kx < kw; kx++, x += c->tap_col, w += c->depth) {
-                mve_mac8(&a0, &a1, mve_load8(x, predicated, pr), mve_load8(w, predicated, pr));
-                if (halves == 2)
-                    mve_mac8(&a2, &a3, vldrbq_s16(x + 8), vldrbq_s16(w + 8));
-            }
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const int32_t rows = win->rows, cols = win->cols;
+    const ptrdiff_t next_row = c->tap_row - cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    int32x4_t a0, a1, a2, a3;
+    mve_start(c->bias, c0, n, &a0, &a1, &a2, &a3);
+    const int8_t *x = win->x + c0, *w = win->w + c0;
+    for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
+            const int16x8_t xv = vsubq_x_s16(vldrbq_z_s16(x, pr), zp, pr);
+            const int16x8_t wv = vldrbq_z_s16(w, pr);
+            a0 = vaddq_s32(a0, vmullbq_int_s16(xv, wv));
+            a1 = vaddq_s32(a1, vmulltq_int_s16(xv, wv));
         }
-    } else {
-        /* A padded tap reads the input zero point, which gives back what
-           the converter folded into bias_sum for it. */
-        const int16x8_t zp = vdupq_n_s16((int16_t)p->pad_value);
-        for (int32_t ky = 0; ky < kh; ky++) {
-            const int32_t iy = iy0 + ky * p->dilation_height;
-            const int row_inside = iy >= 0 && iy < p->input_height;
-            for (int32_t kx = 0; kx < kw; kx++, w += c->depth) {
-                const int32_t ix = ix0 + kx * p->dilation_width;
-                if (row_inside && ix >= 0 && ix < p->input_width) {
-                    const int8_t *x = in_b + ((ptrdiff_t)iy * p->input_width + ix) * c->depth + c0;
-                    mve_mac8(&a0, &a1, mve_load8(x, predicated, pr),
-                             mve_load8(w, predicated, pr));
-                    if (halves == 2)
-                        mve_mac8(&a2, &a3, vldrbq_s16(x + 8), vldrbq_s16(w + 8));
-                } else if (p->pad_value != 0) {
-                    mve_mac8(&a0, &a1, zp, mve_load8(w, predicated, pr));
-                    if (halves == 2)
-                        mve_mac8(&a2, &a3, zp, vldrbq_s16(w + 8));
-                }
-            }
-        }
-    }
-    mve_store8(c, a0, a1, c0, halves == 2 ? 8 : n, predicated, out + c0);
-    if (halves == 2)
-        mve_store8(c, a2, a3, c0 + 8, 8, 0, out + c0 + 8);
+    mve_store_n(c, a0, a1, c0, n, 1, out);
 }
 
-DW_NOINLINE void mve_block16_3x3(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0,
-                            int32_t c0, int8_t *out)
-{
-    mve_block(c, in_b, iy0, ix0, c0, 16, 2, 0, 1, 3, 3, out);
-}
-
-DW_NOINLINE void mve_block16(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0, int32_t c0,
-                        int8_t *out)
-{
-    mve_block(c, in_b, iy0, ix0, c0, 16, 2, 0, 0, c->p->filter_height, c->p->filter_width, out);
-}
-
-DW_NOINLINE void mve_block8_3x3(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0,
-                           int32_t c0, int8_t *out)
-{
-    mve_block(c, in_b, iy0, ix0, c0, 8, 1, 0, 1, 3, 3, out);
-}
-
-DW_NOINLINE void mve_block8(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0, int32_t c0,
-                       int8_t *out)
-{
-    mve_block(c, in_b, iy0, ix0, c0, 8, 1, 0, 0, c->p->filter_height, c->p->filter_width, out);
-}
-
-DW_NOINLINE void mve_block_tail(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0,
-                           int32_t c0, int32_t n, int8_t *out)
-{
-    mve_block(c, in_b, iy0, ix0, c0, n, 1, 1, 0, c->p->filter_height, c->p->filter_width, out);
-}
-
-/* Depth multiplier 1 on Helium: 16 channels per block in four vectors of
-   accumulators that stay in registers over all taps. */
+/* Depth multiplier 1 on Helium. */
 static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                         const int8_t *weights, const int32_t *bias_sum,
+                         const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
                          const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
     dw_ctx c;
-    dw_ctx_init(&c, p, weights, bias_sum, multipliers, shifts);
+    dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
     const int32_t depth = c.depth;
     const int is_3x3 = p->filter_height == 3 && p->filter_width == 3;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
@@ -218,33 +423,29 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
             const int row_inside = oy >= oy_lo && oy < oy_hi;
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
-                const int fast = is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi;
                 int32_t c0 = 0;
-                for (; c0 + 16 <= depth; c0 += 16) {
-                    if (fast)
-                        mve_block16_3x3(&c, in_b, iy0, ix0, c0, output);
-                    else
-                        mve_block16(&c, in_b, iy0, ix0, c0, output);
+                if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
+                    const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
+                    c0 = mve_pixel_3x3(&c, x, output);
+                    if (depth == c0)
+                        continue;
                 }
-                if (depth - c0 >= 8) {
-                    if (fast)
-                        mve_block8_3x3(&c, in_b, iy0, ix0, c0, output);
-                    else
-                        mve_block8(&c, in_b, iy0, ix0, c0, output);
-                    c0 += 8;
-                }
+                dw_window win;
+                dw_window_init(&c, in_b, iy0, ix0, &win);
+                if (c0 == 0)
+                    c0 = mve_pixel_window(&c, &win, output);
                 if (depth > c0)
-                    mve_block_tail(&c, in_b, iy0, ix0, c0, depth - c0, output);
+                    mve_block_tail(&c, &win, c0, depth - c0, output);
             }
         }
     }
 }
-#undef DW_INLINE
+#undef DW_MVE_MAC16
+#undef DW_MVE_MAC8_ONLY
+#undef DW_MVE_MAC8
 #endif /* TA_HAVE_MVE */
 
 #if defined(TA_HAVE_DSP)
-#define DW_INLINE static inline __attribute__((always_inline))
-
 DW_INLINE uint32_t dsp_load4(const int8_t *v)
 {
     uint32_t word;
@@ -252,120 +453,107 @@ DW_INLINE uint32_t dsp_load4(const int8_t *v)
     return word;
 }
 
-/* Requantizes one accumulator of channel o and clamps it. */
-DW_INLINE int8_t dsp_output(const dw_ctx *c, int32_t acc, int32_t o)
+/* Four channels' products of one tap: SXTB16 splits four bytes into
+   channels 0, 2 and 1, 3 as halfword pairs; SMLABB/SMLATT accumulate each
+   channel in its own register. */
+DW_INLINE void dsp_mac4(int32_t a[4], uint32_t x02, uint32_t x13, uint32_t wv)
 {
-    const ta_depthwise_conv_2d_params_t *p = c->p;
-    const int32_t m = c->multipliers ? c->multipliers[o] : p->multiplier;
-    const int32_t s = c->shifts ? c->shifts[o] : p->shift;
-    return (int8_t)ta_clamp_i32(ta_dw_requantize(acc, m, s) + p->output_offset,
-                                p->activation_min, p->activation_max);
+    const uint32_t w02 = __sxtb16(wv), w13 = ta_dw_sxtb16_ror8(wv);
+    a[0] = __smlabb((int32_t)x02, (int32_t)w02, a[0]);
+    a[2] = __smlatt((int32_t)x02, (int32_t)w02, a[2]);
+    a[1] = __smlabb((int32_t)x13, (int32_t)w13, a[1]);
+    a[3] = __smlatt((int32_t)x13, (int32_t)w13, a[3]);
 }
 
-/* One output pixel's four channels from c0 on. SXTB16 splits four input
-   bytes into channels 0, 2 and 1, 3 as halfword pairs; SMLABB/SMLATT
-   multiply-accumulate each channel into its own register. */
-DW_INLINE void dsp_block4(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0,
-                          int32_t c0, int interior, int32_t kh, int32_t kw, int8_t *out)
+/* Requantizes the accumulators of channels c0.. c0 + n - 1 (n <= 4) and
+   stores them once all are computed (a byte store may alias anything). */
+DW_INLINE void dsp_store(const dw_ctx *c, const int32_t a[4], int32_t c0, int32_t n, int8_t *out)
 {
     const ta_depthwise_conv_2d_params_t *p = c->p;
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    if (c->bias_sum) {
-        a0 = c->bias_sum[c0];
-        a1 = c->bias_sum[c0 + 1];
-        a2 = c->bias_sum[c0 + 2];
-        a3 = c->bias_sum[c0 + 3];
+    const int32_t offset = p->output_offset, lo = p->activation_min, hi = p->activation_max;
+    int8_t v[4];
+    for (int32_t k = 0; k < n; k++) {
+        const int32_t m = c->multipliers ? c->multipliers[c0 + k] : p->multiplier;
+        const int32_t s = c->shifts ? c->shifts[c0 + k] : p->shift;
+        v[k] = (int8_t)ta_clamp_i32(ta_dw_requantize(a[k], m, s) + offset, lo, hi);
     }
+    for (int32_t k = 0; k < n; k++)
+        out[c0 + k] = v[k];
+}
+
+DW_INLINE void dsp_start(const int32_t *bias, int32_t c0, int32_t a[4])
+{
+    for (int32_t k = 0; k < 4; k++)
+        a[k] = bias ? bias[c0 + k] : 0;
+}
+
+/* An interior pixel's four channels at x (input at the window's first tap,
+   channel c0) of a 3x3 window with unit horizontal dilation: within a row
+   the input and weight offsets are the same, depth and 2 * depth. */
+DW_NOINLINE void dsp_block4_3x3(const dw_ctx *c, const int8_t *x, int32_t c0, int8_t *out)
+{
+    const ptrdiff_t d = c->depth, d2 = 2 * d;
+    int32_t a[4];
+    dsp_start(c->bias_sum, c0, a);
     const int8_t *w = c->weights + c0;
-    if (interior) {
-        const int8_t *xr = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * c->depth + c0;
-        for (int32_t ky = 0; ky < kh; ky++, xr += c->tap_row) {
-            const int8_t *x = xr;
-            for (int32_t kx = 0; kx < kw; kx++, x += c->tap_col, w += c->depth) {
-                const uint32_t xv = dsp_load4(x), wv = dsp_load4(w);
-                const uint32_t x02 = __sxtb16(xv), x13 = ta_dw_sxtb16_ror8(xv);
-                const uint32_t w02 = __sxtb16(wv), w13 = ta_dw_sxtb16_ror8(wv);
-                a0 = __smlabb((int32_t)x02, (int32_t)w02, a0);
-                a2 = __smlatt((int32_t)x02, (int32_t)w02, a2);
-                a1 = __smlabb((int32_t)x13, (int32_t)w13, a1);
-                a3 = __smlatt((int32_t)x13, (int32_t)w13, a3);
-            }
-        }
-    } else {
-        /* A padded tap reads the input zero point (see bias_sum). */
-        const uint32_t zp = ((uint32_t)p->pad_value & 0xFFFFu) * 0x10001u;
-        for (int32_t ky = 0; ky < kh; ky++) {
-            const int32_t iy = iy0 + ky * p->dilation_height;
-            const int row_inside = iy >= 0 && iy < p->input_height;
-            for (int32_t kx = 0; kx < kw; kx++, w += c->depth) {
-                const int32_t ix = ix0 + kx * p->dilation_width;
-                uint32_t x02 = zp, x13 = zp;
-                if (row_inside && ix >= 0 && ix < p->input_width) {
-                    const uint32_t xv = dsp_load4(in_b + ((ptrdiff_t)iy * p->input_width + ix) *
-                                                             c->depth + c0);
-                    x02 = __sxtb16(xv);
-                    x13 = ta_dw_sxtb16_ror8(xv);
-                } else if (p->pad_value == 0) {
-                    continue;
-                }
-                const uint32_t wv = dsp_load4(w);
-                const uint32_t w02 = __sxtb16(wv), w13 = ta_dw_sxtb16_ror8(wv);
-                a0 = __smlabb((int32_t)x02, (int32_t)w02, a0);
-                a2 = __smlatt((int32_t)x02, (int32_t)w02, a2);
-                a1 = __smlabb((int32_t)x13, (int32_t)w13, a1);
-                a3 = __smlatt((int32_t)x13, (int32_t)w13, a3);
-            }
-        }
+    for (int32_t ky = 0; ky < 3; ky++, x += c->tap_row, w += 3 * d) {
+        uint32_t xv = dsp_load4(x);
+        dsp_mac4(a, __sxtb16(xv), ta_dw_sxtb16_ror8(xv), dsp_load4(w));
+        xv = dsp_load4(x + d);
+        dsp_mac4(a, __sxtb16(xv), ta_dw_sxtb16_ror8(xv), dsp_load4(w + d));
+        xv = dsp_load4(x + d2);
+        dsp_mac4(a, __sxtb16(xv), ta_dw_sxtb16_ror8(xv), dsp_load4(w + d2));
     }
-    out[c0] = dsp_output(c, a0, c0);
-    out[c0 + 1] = dsp_output(c, a1, c0 + 1);
-    out[c0 + 2] = dsp_output(c, a2, c0 + 2);
-    out[c0 + 3] = dsp_output(c, a3, c0 + 3);
+    dsp_store(c, a, c0, 4, out);
 }
 
-DW_NOINLINE void dsp_block4_3x3(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0,
-                           int32_t c0, int8_t *out)
+/* A border pixel's (or any window's) four channels from c0 on: the taps
+   inside the input, on x - zero point (SSUB16, exact), from the plain bias. */
+DW_NOINLINE void dsp_block4_window(const dw_ctx *c, const dw_window *win, int32_t c0,
+                                   int8_t *out)
 {
-    dsp_block4(c, in_b, iy0, ix0, c0, 1, 3, 3, out);
-}
-
-DW_NOINLINE void dsp_block4_any(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0,
-                           int32_t c0, int8_t *out)
-{
-    dsp_block4(c, in_b, iy0, ix0, c0, 0, c->p->filter_height, c->p->filter_width, out);
-}
-
-/* One channel of one output pixel, every tap checked (the last depth % 4
-   channels). */
-DW_NOINLINE void dsp_channel(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0, int32_t o,
-                        int8_t *out)
-{
-    const ta_depthwise_conv_2d_params_t *p = c->p;
-    int32_t acc = c->bias_sum ? c->bias_sum[o] : 0;
-    const int8_t *w = c->weights + o;
-    for (int32_t ky = 0; ky < p->filter_height; ky++) {
-        const int32_t iy = iy0 + ky * p->dilation_height;
-        for (int32_t kx = 0; kx < p->filter_width; kx++, w += c->depth) {
-            const int32_t ix = ix0 + kx * p->dilation_width;
-            if (iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width)
-                acc += (int32_t)*w *
-                       (int32_t)in_b[((ptrdiff_t)iy * p->input_width + ix) * c->depth + o];
-            else
-                acc += (int32_t)*w * p->pad_value;
+    const uint32_t zp = ((uint32_t)c->p->pad_value & 0xFFFFu) * 0x10001u;
+    const ptrdiff_t next_row = c->tap_row - win->cols * c->tap_col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - win->cols) * c->depth;
+    int32_t a[4];
+    dsp_start(c->bias, c0, a);
+    const int8_t *x = win->x + c0, *w = win->w + c0;
+    for (int32_t ky = 0; ky < win->rows; ky++, x += next_row, w += next_w_row)
+        for (int32_t kx = 0; kx < win->cols; kx++, x += c->tap_col, w += c->depth) {
+            const uint32_t xv = dsp_load4(x);
+            dsp_mac4(a, __ssub16(__sxtb16(xv), zp), __ssub16(ta_dw_sxtb16_ror8(xv), zp),
+                     dsp_load4(w));
         }
-    }
-    out[o] = dsp_output(c, acc, o);
+    dsp_store(c, a, c0, 4, out);
 }
 
-/* Depth multiplier 1 with the DSP extension: four channels per block. */
+/* The last depth % 4 channels, one at a time. */
+DW_NOINLINE void dsp_channels_tail(const dw_ctx *c, const dw_window *win, int32_t c0,
+                                   int8_t *out)
+{
+    const ptrdiff_t next_row = c->tap_row - win->cols * c->tap_col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - win->cols) * c->depth;
+    const int32_t n = c->depth - c0, zp = c->p->pad_value;
+    int32_t a[4];
+    for (int32_t k = 0; k < n; k++) {
+        a[k] = c->bias ? c->bias[c0 + k] : 0;
+        const int8_t *x = win->x + c0 + k, *w = win->w + c0 + k;
+        for (int32_t ky = 0; ky < win->rows; ky++, x += next_row, w += next_w_row)
+            for (int32_t kx = 0; kx < win->cols; kx++, x += c->tap_col, w += c->depth)
+                a[k] += ((int32_t)*x - zp) * (int32_t)*w;
+    }
+    dsp_store(c, a, c0, n, out);
+}
+
+/* Depth multiplier 1 with the DSP extension. */
 static void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                         const int8_t *weights, const int32_t *bias_sum,
+                         const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
                          const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
     dw_ctx c;
-    dw_ctx_init(&c, p, weights, bias_sum, multipliers, shifts);
+    dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
     const int32_t depth = c.depth;
-    const int is_3x3 = p->filter_height == 3 && p->filter_width == 3;
+    const int is_3x3 = p->filter_height == 3 && p->filter_width == 3 && p->dilation_width == 1;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
     inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
                  p->dilation_height, p->pad_top, &oy_lo, &oy_hi);
@@ -379,37 +567,49 @@ static void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
             const int row_inside = oy >= oy_lo && oy < oy_hi;
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
-                const int fast = is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi;
                 int32_t c0 = 0;
-                for (; c0 + 4 <= depth; c0 += 4) {
-                    if (fast)
-                        dsp_block4_3x3(&c, in_b, iy0, ix0, c0, output);
-                    else
-                        dsp_block4_any(&c, in_b, iy0, ix0, c0, output);
+                if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
+                    const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
+                    for (; c0 + 4 <= depth; c0 += 4)
+                        dsp_block4_3x3(&c, x + c0, c0, output);
+                    if (depth == c0)
+                        continue;
                 }
-                for (; c0 < depth; c0++)
-                    dsp_channel(&c, in_b, iy0, ix0, c0, output);
+                dw_window win;
+                dw_window_init(&c, in_b, iy0, ix0, &win);
+                for (; c0 + 4 <= depth; c0 += 4)
+                    dsp_block4_window(&c, &win, c0, output);
+                if (depth > c0)
+                    dsp_channels_tail(&c, &win, c0, output);
             }
         }
     }
 }
-#undef DW_INLINE
 #endif /* TA_HAVE_DSP */
+
+/* True when the tap (iy, ix) lies outside the input (padding). */
+static int outside(const ta_depthwise_conv_2d_params_t *p, int32_t iy, int32_t ix)
+{
+    return iy < 0 || iy >= p->input_height || ix < 0 || ix >= p->input_width;
+}
+
 int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                            const int8_t *weights, const int32_t *bias_sum,
+                            const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
                             const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
     const int32_t depth = p->output_depth, mult = p->depth_multiplier;
 #if defined(TA_HAVE_MVE)
     if (mult == 1) {
-        dw_s8_m1_mve(p, input, weights, bias_sum, multipliers, shifts, output);
+        dw_s8_m1_mve(p, input, weights, bias_sum, bias, multipliers, shifts, output);
         return TA_OK;
     }
 #elif defined(TA_HAVE_DSP)
     if (mult == 1) {
-        dw_s8_m1_dsp(p, input, weights, bias_sum, multipliers, shifts, output);
+        dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
         return TA_OK;
     }
+#else
+    (void)bias;
 #endif
     const size_t row = (size_t)p->input_width * (size_t)p->input_depth;
     for (int32_t b = 0; b < p->batches; b++) {

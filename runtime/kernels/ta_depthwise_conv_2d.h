@@ -42,9 +42,11 @@ typedef struct {
     int32_t right_shifts_only;
 } ta_depthwise_conv_2d_params_t;
 
-/* int8 input and output, int32 accumulators. */
+/* int8 input and output, int32 accumulators. `bias` is the bias without
+   the zero point folded in (bias_sum when that is 0; NULL: zeros), which
+   the SIMD paths start from at border pixels. */
 int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                            const int8_t *weights, const int32_t *bias_sum,
+                            const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
                             const int32_t *multipliers, const int32_t *shifts, int8_t *output);
 
 /* int16 input and output (zero points 0), int64 bias and accumulators. */

@@ -7,7 +7,8 @@
  * point 0, optional constant bias, out_c = in_c * depth_multiplier; int16
  * zero points 0 (TFLite's 16x8 kernel ignores them).
  * Produces: bias_sum (int8: the bias with the input zero point folded in;
- * int16: the int64 bias), per-channel multipliers and shifts.
+ * int16: the int64 bias), for int8 also the plain int32 bias (the SIMD
+ * paths' border pixels), per-channel multipliers and shifts.
  */
 #include "conv_common.h"
 
@@ -78,7 +79,7 @@ static bool lower(TaLower *L, TaOp *op)
     const int8_t *wd = (const int8_t *)w->data;
     const size_t taps = (size_t)k_h * (size_t)k_w;
     const int32_t input_zp = ta_zero_point(in);
-    TaTensor *bias_sum = NULL;
+    TaTensor *bias_sum = NULL, *plain_bias = NULL;
     if (!wide && (bias_v || input_zp != 0)) {
         /* bias_sum[o] = bias[o] - zp * sum over taps of w[tap][o], modulo 2^32. */
         int32_t *sums = ta_alloc_array(L->pool, (size_t)out_c, sizeof(int32_t));
@@ -90,6 +91,16 @@ static bool lower(TaLower *L, TaOp *op)
             sums[o] = (int32_t)(uint32_t)(uint64_t)v;
         }
         bias_sum = ta_local_constant(L, op, "bias_sum", TA_INT32, out_c, sums);
+        /* The SIMD paths start border pixels from the bias without the
+           folding and subtract the zero point from the inputs instead. */
+        if (input_zp == 0) {
+            plain_bias = bias_sum;
+        } else if (bias_v) {
+            int32_t *plain = ta_alloc_array(L->pool, (size_t)out_c, sizeof(int32_t));
+            for (int32_t o = 0; o < out_c; o++)
+                plain[o] = (int32_t)bias_v[o];
+            plain_bias = ta_local_constant(L, op, "bias", TA_INT32, out_c, plain);
+        }
     } else if (wide && bias_v) {
         bias_sum = ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     }
@@ -123,6 +134,8 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w);
     ta_call_arg(L, c, bias_sum);
+    if (!wide)
+        ta_call_arg(L, c, plain_bias);
     ta_call_arg(L, c, rq.multipliers);
     ta_call_arg(L, c, rq.shifts);
     ta_call_arg(L, c, out);
