@@ -82,6 +82,23 @@ static inline int32_t ta_dw_rdbp(int32_t x, int32_t e)
     return (x >> e) + ((x & mask) > threshold);
 }
 
+/* ta_mul_by_quantized_multiplier for shift < 0 and multiplier !=
+   INT32_MIN. The rounding shift by e = -shift >= 1: stepping negative
+   values down by one (saturating, which keeps INT32_MIN exact) turns ties
+   away from zero into ties up, and with y = x >> (e - 1), rounding y / 2
+   up is y - (y >> 1), which cannot overflow. */
+static inline int32_t ta_dw_requantize_right(int32_t x, int32_t multiplier, int32_t shift)
+{
+    int32_t h = ta_dw_srdhm(x, multiplier);
+#if defined(TA_HAVE_DSP)
+    h = __qadd(h, h >> 31);
+#else
+    h = h == INT32_MIN ? h : h + (h >> 31);
+#endif
+    const int32_t y = h >> (-shift - 1);
+    return y - (y >> 1);
+}
+
 /* ta_mul_by_quantized_multiplier for multiplier != INT32_MIN. */
 static inline int32_t ta_dw_requantize(int32_t x, int32_t multiplier, int32_t shift)
 {

@@ -456,93 +456,182 @@ DW_INLINE uint32_t dsp_load4(const int8_t *v)
 /* Four channels' products of one tap: SXTB16 splits four bytes into
    channels 0, 2 and 1, 3 as halfword pairs; SMLABB/SMLATT accumulate each
    channel in its own register. */
-DW_INLINE void dsp_mac4(int32_t a[4], uint32_t x02, uint32_t x13, uint32_t wv)
+DW_INLINE void dsp_mac4(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, uint32_t x02,
+                        uint32_t x13, uint32_t wv)
 {
     const uint32_t w02 = __sxtb16(wv), w13 = ta_dw_sxtb16_ror8(wv);
-    a[0] = __smlabb((int32_t)x02, (int32_t)w02, a[0]);
-    a[2] = __smlatt((int32_t)x02, (int32_t)w02, a[2]);
-    a[1] = __smlabb((int32_t)x13, (int32_t)w13, a[1]);
-    a[3] = __smlatt((int32_t)x13, (int32_t)w13, a[3]);
+    *a0 = __smlabb((int32_t)x02, (int32_t)w02, *a0);
+    *a2 = __smlatt((int32_t)x02, (int32_t)w02, *a2);
+    *a1 = __smlabb((int32_t)x13, (int32_t)w13, *a1);
+    *a3 = __smlatt((int32_t)x13, (int32_t)w13, *a3);
 }
 
-/* Requantizes the accumulators of channels c0.. c0 + n - 1 (n <= 4) and
-   stores them once all are computed (a byte store may alias anything). */
-DW_INLINE void dsp_store(const dw_ctx *c, const int32_t a[4], int32_t c0, int32_t n, int8_t *out)
+/* One tap of four channels at x and w. */
+DW_INLINE void dsp_tap(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t *x,
+                       const int8_t *w)
+{
+    const uint32_t xv = dsp_load4(x);
+    dsp_mac4(a0, a1, a2, a3, __sxtb16(xv), ta_dw_sxtb16_ror8(xv), dsp_load4(w));
+}
+
+/* What requantization needs, read once per pixel. */
+typedef struct {
+    const int32_t *multipliers, *shifts; /* NULL: per-tensor */
+    int32_t multiplier, shift, offset, lo, hi, right_only;
+    uint32_t lo4, hi4; /* lo, hi in each byte */
+} dsp_requant;
+
+DW_INLINE void dsp_requant_init(const dw_ctx *c, dsp_requant *q)
 {
     const ta_depthwise_conv_2d_params_t *p = c->p;
-    const int32_t offset = p->output_offset, lo = p->activation_min, hi = p->activation_max;
-    int8_t v[4];
-    for (int32_t k = 0; k < n; k++) {
-        const int32_t m = c->multipliers ? c->multipliers[c0 + k] : p->multiplier;
-        const int32_t s = c->shifts ? c->shifts[c0 + k] : p->shift;
-        v[k] = (int8_t)ta_clamp_i32(ta_dw_requantize(a[k], m, s) + offset, lo, hi);
+    q->multipliers = c->multipliers;
+    q->shifts = c->shifts;
+    q->multiplier = p->multiplier;
+    q->shift = p->shift;
+    q->offset = p->output_offset;
+    q->lo = p->activation_min;
+    q->hi = p->activation_max;
+    q->right_only = p->right_shifts_only;
+    q->lo4 = ((uint32_t)q->lo & 0xFFu) * 0x01010101u;
+    q->hi4 = ((uint32_t)q->hi & 0xFFu) * 0x01010101u;
+}
+
+/* One requantized, clamped output of channel o. */
+DW_INLINE int32_t dsp_output(const dsp_requant *q, int32_t acc, int32_t o)
+{
+    const int32_t m = q->multipliers ? q->multipliers[o] : q->multiplier;
+    const int32_t s = q->shifts ? q->shifts[o] : q->shift;
+    return ta_clamp_i32(ta_dw_requantize(acc, m, s) + q->offset, q->lo, q->hi);
+}
+
+/* Four requantized values (before the output offset) clamped and packed
+   as bytes: SSAT to int8, bytes 0-3 gathered with UXTB16, then the
+   activation range bytewise with SSUB8/SEL (a no-op for [-128, 127]). */
+DW_INLINE uint32_t dsp_pack4(const dsp_requant *q, int32_t v0, int32_t v1, int32_t v2,
+                             int32_t v3)
+{
+    v0 = __ssat(v0 + q->offset, 8);
+    v1 = __ssat(v1 + q->offset, 8);
+    v2 = __ssat(v2 + q->offset, 8);
+    v3 = __ssat(v3 + q->offset, 8);
+    const uint32_t b02 = __uxtb16(((uint32_t)v0 & 0xFFFFu) | (uint32_t)v2 << 16);
+    const uint32_t b13 = __uxtb16(((uint32_t)v1 & 0xFFFFu) | (uint32_t)v3 << 16);
+    uint32_t v = b02 | b13 << 8;
+    if (q->lo > INT8_MIN) {
+        (void)__ssub8(v, q->lo4);
+        v = __sel(v, q->lo4);
     }
-    for (int32_t k = 0; k < n; k++)
-        out[c0 + k] = v[k];
-}
-
-DW_INLINE void dsp_start(const int32_t *bias, int32_t c0, int32_t a[4])
-{
-    for (int32_t k = 0; k < 4; k++)
-        a[k] = bias ? bias[c0 + k] : 0;
-}
-
-/* An interior pixel's four channels at x (input at the window's first tap,
-   channel c0) of a 3x3 window with unit horizontal dilation: within a row
-   the input and weight offsets are the same, depth and 2 * depth. */
-DW_NOINLINE void dsp_block4_3x3(const dw_ctx *c, const int8_t *x, int32_t c0, int8_t *out)
-{
-    const ptrdiff_t d = c->depth, d2 = 2 * d;
-    int32_t a[4];
-    dsp_start(c->bias_sum, c0, a);
-    const int8_t *w = c->weights + c0;
-    for (int32_t ky = 0; ky < 3; ky++, x += c->tap_row, w += 3 * d) {
-        uint32_t xv = dsp_load4(x);
-        dsp_mac4(a, __sxtb16(xv), ta_dw_sxtb16_ror8(xv), dsp_load4(w));
-        xv = dsp_load4(x + d);
-        dsp_mac4(a, __sxtb16(xv), ta_dw_sxtb16_ror8(xv), dsp_load4(w + d));
-        xv = dsp_load4(x + d2);
-        dsp_mac4(a, __sxtb16(xv), ta_dw_sxtb16_ror8(xv), dsp_load4(w + d2));
+    if (q->hi < INT8_MAX) {
+        (void)__ssub8(q->hi4, v);
+        v = __sel(v, q->hi4);
     }
-    dsp_store(c, a, c0, 4, out);
+    return v;
 }
 
-/* A border pixel's (or any window's) four channels from c0 on: the taps
-   inside the input, on x - zero point (SSUB16, exact), from the plain bias. */
-DW_NOINLINE void dsp_block4_window(const dw_ctx *c, const dw_window *win, int32_t c0,
-                                   int8_t *out)
+/* Four outputs from c0 on, stored as one word (a byte store may alias
+   anything, which would make gcc reload everything after each). */
+DW_INLINE void dsp_store4(const dsp_requant *q, int32_t a0, int32_t a1, int32_t a2, int32_t a3,
+                          int32_t c0, int8_t *out)
 {
-    const uint32_t zp = ((uint32_t)c->p->pad_value & 0xFFFFu) * 0x10001u;
-    const ptrdiff_t next_row = c->tap_row - win->cols * c->tap_col;
-    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - win->cols) * c->depth;
-    int32_t a[4];
-    dsp_start(c->bias, c0, a);
-    const int8_t *x = win->x + c0, *w = win->w + c0;
-    for (int32_t ky = 0; ky < win->rows; ky++, x += next_row, w += next_w_row)
-        for (int32_t kx = 0; kx < win->cols; kx++, x += c->tap_col, w += c->depth) {
-            const uint32_t xv = dsp_load4(x);
-            dsp_mac4(a, __ssub16(__sxtb16(xv), zp), __ssub16(ta_dw_sxtb16_ror8(xv), zp),
-                     dsp_load4(w));
+    int32_t m0 = q->multiplier, m1 = m0, m2 = m0, m3 = m0;
+    int32_t s0 = q->shift, s1 = s0, s2 = s0, s3 = s0;
+    if (q->multipliers) {
+        m0 = q->multipliers[c0];
+        m1 = q->multipliers[c0 + 1];
+        m2 = q->multipliers[c0 + 2];
+        m3 = q->multipliers[c0 + 3];
+        s0 = q->shifts[c0];
+        s1 = q->shifts[c0 + 1];
+        s2 = q->shifts[c0 + 2];
+        s3 = q->shifts[c0 + 3];
+    }
+    if (q->right_only) {
+        a0 = ta_dw_requantize_right(a0, m0, s0);
+        a1 = ta_dw_requantize_right(a1, m1, s1);
+        a2 = ta_dw_requantize_right(a2, m2, s2);
+        a3 = ta_dw_requantize_right(a3, m3, s3);
+    } else {
+        a0 = ta_dw_requantize(a0, m0, s0);
+        a1 = ta_dw_requantize(a1, m1, s1);
+        a2 = ta_dw_requantize(a2, m2, s2);
+        a3 = ta_dw_requantize(a3, m3, s3);
+    }
+    const uint32_t v = dsp_pack4(q, a0, a1, a2, a3);
+    memcpy(out + c0, &v, 4);
+}
+
+/* An interior pixel of a 3x3 window with unit horizontal dilation, x at its
+   first tap: its channels four at a time; returns how many it did. Within
+   a row the input and the weight offsets are the same, depth and
+   2 * depth. */
+DW_NOINLINE int32_t dsp_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
+{
+    const ptrdiff_t d = c->depth, next_row = c->tap_row - 2 * d;
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    int32_t c0 = 0;
+    for (; c0 + 4 <= d; c0 += 4) {
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        if (c->bias_sum) {
+            a0 = c->bias_sum[c0];
+            a1 = c->bias_sum[c0 + 1];
+            a2 = c->bias_sum[c0 + 2];
+            a3 = c->bias_sum[c0 + 3];
         }
-    dsp_store(c, a, c0, 4, out);
+        const int8_t *xt = x + c0, *w = c->weights + c0;
+        /* Unrolled: a loop counter would push a register to the stack. */
+        dsp_tap(&a0, &a1, &a2, &a3, xt, w);
+        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
+        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
+        dsp_tap(&a0, &a1, &a2, &a3, xt += next_row, w += d);
+        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
+        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
+        dsp_tap(&a0, &a1, &a2, &a3, xt += next_row, w += d);
+        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
+        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
+        dsp_store4(&q, a0, a1, a2, a3, c0, out);
+    }
+    return c0;
 }
 
-/* The last depth % 4 channels, one at a time. */
-DW_NOINLINE void dsp_channels_tail(const dw_ctx *c, const dw_window *win, int32_t c0,
-                                   int8_t *out)
+/* A border pixel (or any window): the taps inside the input, on x - zero
+   point (SSUB16, exact), from the plain bias; four channels at a time,
+   then one at a time. */
+DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t c0, int8_t *out)
 {
-    const ptrdiff_t next_row = c->tap_row - win->cols * c->tap_col;
-    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - win->cols) * c->depth;
-    const int32_t n = c->depth - c0, zp = c->p->pad_value;
-    int32_t a[4];
-    for (int32_t k = 0; k < n; k++) {
-        a[k] = c->bias ? c->bias[c0 + k] : 0;
-        const int8_t *x = win->x + c0 + k, *w = win->w + c0 + k;
-        for (int32_t ky = 0; ky < win->rows; ky++, x += next_row, w += next_w_row)
-            for (int32_t kx = 0; kx < win->cols; kx++, x += c->tap_col, w += c->depth)
-                a[k] += ((int32_t)*x - zp) * (int32_t)*w;
+    const int32_t zp = c->p->pad_value;
+    const uint32_t zp2 = ((uint32_t)zp & 0xFFFFu) * 0x10001u;
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const int32_t rows = win->rows, cols = win->cols;
+    const ptrdiff_t next_row = c->tap_row - cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    for (; c0 + 4 <= d; c0 += 4) {
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        if (c->bias) {
+            a0 = c->bias[c0];
+            a1 = c->bias[c0 + 1];
+            a2 = c->bias[c0 + 2];
+            a3 = c->bias[c0 + 3];
+        }
+        const int8_t *x = win->x + c0, *w = win->w + c0;
+        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
+                const uint32_t xv = dsp_load4(x);
+                dsp_mac4(&a0, &a1, &a2, &a3, __ssub16(__sxtb16(xv), zp2),
+                         __ssub16(ta_dw_sxtb16_ror8(xv), zp2), dsp_load4(w));
+            }
+        dsp_store4(&q, a0, a1, a2, a3, c0, out);
     }
-    dsp_store(c, a, c0, n, out);
+    for (; c0 < d; c0++) {
+        int32_t acc = c->bias ? c->bias[c0] : 0;
+        const int8_t *x = win->x + c0, *w = win->w + c0;
+        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
+                acc += ((int32_t)*x - zp) * (int32_t)*w;
+        out[c0] = (int8_t)dsp_output(&q, acc, c0);
+    }
 }
 
 /* Depth multiplier 1 with the DSP extension. */
@@ -570,17 +659,13 @@ static void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                 int32_t c0 = 0;
                 if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
-                    for (; c0 + 4 <= depth; c0 += 4)
-                        dsp_block4_3x3(&c, x + c0, c0, output);
+                    c0 = dsp_pixel_3x3(&c, x, output);
                     if (depth == c0)
                         continue;
                 }
                 dw_window win;
                 dw_window_init(&c, in_b, iy0, ix0, &win);
-                for (; c0 + 4 <= depth; c0 += 4)
-                    dsp_block4_window(&c, &win, c0, output);
-                if (depth > c0)
-                    dsp_channels_tail(&c, &win, c0, output);
+                dsp_pixel_window(&c, &win, c0, output);
             }
         }
     }
