@@ -9,8 +9,8 @@ from tests.gen import variants
 from tests.harness import batch, difftest, oracle
 
 VARIANTS = ["CONV_2D.int8", "CONV_2D.int16", "CONV_2D.int8_grouped", "DEPTHWISE_CONV_2D.int8",
-            "DEPTHWISE_CONV_2D.int16", "FULLY_CONNECTED.int8", "FULLY_CONNECTED.int16",
-            "CHAIN.conv_pool", "CHAIN.dw_conv"]
+            "DEPTHWISE_CONV_2D.int8_wide", "DEPTHWISE_CONV_2D.int16", "FULLY_CONNECTED.int8",
+            "FULLY_CONNECTED.int16", "CHAIN.conv_pool", "CHAIN.dw_conv"]
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 PER_VARIANT = 12
 

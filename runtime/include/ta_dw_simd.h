@@ -41,16 +41,28 @@ static inline int32x4_t ta_dw_mul_right_mve(int32x4_t x, int32x4_t m, int32x4_t 
     return vrshlq_s32(vqaddq_s32(h, vshrq_n_s32(h, 31)), s);
 }
 
-/* Eight requantized channels from even/odd accumulators, in channel order
-   as int16 lanes (saturated; the int8 clamp below makes that exact). */
+/* Eight requantized channels from even/odd accumulators in channel order
+   as int16 lanes, the output offset added, saturated (the int8 clamp that
+   follows makes that exact: |offset| <= 128, and a saturated lane stays
+   outside int8 on the same side, as in int32). */
+static inline int16x8_t ta_dw_narrow_mve(int32x4_t even, int32x4_t odd, int32_t offset)
+{
+    /* The narrowing writes half the lanes: start from even itself (an
+       uninitialized vector would live on the stack). */
+    int16x8_t t = vqmovnbq_s32(vreinterpretq_s16_s32(even), even);
+    t = vqmovntq_s32(t, odd);
+    return vqaddq_n_s16(t, (int16_t)offset);
+}
+
+/* The same clamped to [lo, hi] (within int8), as int8 in the low byte of
+   each int16 lane (what VSTRB.16 stores): the full int8 range is one
+   saturating narrow. */
 static inline int16x8_t ta_dw_narrow_clamp_mve(int32x4_t even, int32x4_t odd, int32_t offset,
                                                int32_t lo, int32_t hi)
 {
-    int16x8_t t = vqmovnbq_s32(vuninitializedq_s16(), even);
-    t = vqmovntq_s32(t, odd);
-    /* |offset| <= 128 and lo, hi lie in int8: adding to a saturated lane
-       keeps it outside [lo, hi] on the same side, as int32 would. */
-    t = vqaddq_n_s16(t, (int16_t)offset);
+    const int16x8_t t = ta_dw_narrow_mve(even, odd, offset);
+    if (lo == INT8_MIN && hi == INT8_MAX)
+        return vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t));
     return vminq_s16(vmaxq_s16(t, vdupq_n_s16((int16_t)lo)), vdupq_n_s16((int16_t)hi));
 }
 #endif

@@ -194,9 +194,24 @@ DW_INLINE int32x4_t mve_round_right(int32x4_t h, int32x4_t s)
 /* Requantizes the even/odd accumulators of n <= 8 channels from c0 on and
    stores them in channel order. */
 DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, int32_t c0,
-                          int32_t n, int predicated, int8_t *out)
+                          int32_t n, int predicated, int fast, int8_t *out)
 {
     int32x4_t me, mo, se, so;
+    if (fast) {
+        ta_dw_load_even_odd(q->multipliers + c0, n, &me, &mo);
+        even = vqrdmulhq_s32(even, me);
+        odd = vqrdmulhq_s32(odd, mo);
+        ta_dw_load_even_odd(q->shifts + c0, n, &se, &so);
+        even = mve_round_right(even, se);
+        odd = mve_round_right(odd, so);
+        const int16x8_t t = ta_dw_narrow_mve(even, odd, q->offset);
+        const int16x8_t v = vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t));
+        if (predicated)
+            vstrbq_p_s16(out, v, vctp16q((uint32_t)n));
+        else
+            vstrbq_s16(out, v);
+        return;
+    }
     if (q->right_only && q->multipliers) {
         ta_dw_load_even_odd(q->multipliers + c0, n, &me, &mo);
         even = vqrdmulhq_s32(even, me);
@@ -232,8 +247,8 @@ DW_INLINE void mve_store16(const dw_ctx *c, int32x4_t a0, int32x4_t a1, int32x4_
 {
     mve_requant q;
     mve_requant_init(c, &q);
-    mve_store8(&q, a0, a1, c0, 8, 0, out + c0);
-    mve_store8(&q, a2, a3, c0 + 8, 8, 0, out + c0 + 8);
+    mve_store8(&q, a0, a1, c0, 8, 0, 0, out + c0);
+    mve_store8(&q, a2, a3, c0 + 8, 8, 0, 0, out + c0 + 8);
 }
 
 /* n <= 8 channels. */
@@ -242,7 +257,7 @@ DW_INLINE void mve_store_n(const dw_ctx *c, int32x4_t a0, int32x4_t a1, int32_t 
 {
     mve_requant q;
     mve_requant_init(c, &q);
-    mve_store8(&q, a0, a1, c0, n, predicated, out + c0);
+    mve_store8(&q, a0, a1, c0, n, predicated, 0, out + c0);
 }
 
 /* The accumulators of n channels from c0 on, from bias (NULL: zeros). */
@@ -285,7 +300,7 @@ DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *
    than 8, go to the predicated path). The accumulators are pinned to
    q0-q3 and the taps unrolled: left to itself gcc moves the accumulators
    between registers on every tap. */
-DW_NOINLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
+DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out, int fast)
 {
     const ptrdiff_t d = c->depth, col = c->tap_col, next_row = c->tap_row - 2 * c->tap_col;
     mve_requant q;
@@ -310,8 +325,8 @@ DW_NOINLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
             xt += next_row;
             w += 3 * d;
         }
-        mve_store8(&q, a0, a1, c0, 8, 0, out + c0);
-        mve_store8(&q, a2, a3, c0 + 8, 8, 0, out + c0 + 8);
+        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
+        mve_store8(&q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
     }
     if (d - c0 >= 8) {
         int32x4_t b0, b1, b2, b3;
@@ -327,7 +342,7 @@ DW_NOINLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
             xt += next_row;
             w += 3 * d;
         }
-        mve_store8(&q, a0, a1, c0, 8, 0, out + c0);
+        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
         c0 += 8;
     }
     return c0;
@@ -336,7 +351,8 @@ DW_NOINLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
 /* A border pixel (or any window): only the taps inside the input, on
    x - zero point, from the plain bias; channels in blocks of 16, then one
    of 8, as mve_pixel_3x3. */
-DW_NOINLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out)
+DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out,
+                                   int fast)
 {
     const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
     const ptrdiff_t d = c->depth, col = c->tap_col;
@@ -358,8 +374,8 @@ DW_NOINLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8
             for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
                 DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, x, w, zp, [a0] "+w"(a0), [a1] "+w"(a1),
                            [a2] "+w"(a2), [a3] "+w"(a3));
-        mve_store8(&q, a0, a1, c0, 8, 0, out + c0);
-        mve_store8(&q, a2, a3, c0 + 8, 8, 0, out + c0 + 8);
+        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
+        mve_store8(&q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
     }
     if (d - c0 >= 8) {
         int32x4_t b0, b1, b2, b3;
@@ -370,13 +386,36 @@ DW_NOINLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8
         for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
             for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
                 DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, x, w, zp, [e] "+w"(a0), [o] "+w"(a1));
-        mve_store8(&q, a0, a1, c0, 8, 0, out + c0);
+        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
         c0 += 8;
     }
     return c0;
 }
 #undef DW_MVE_TAP
 #undef DW_MVE_TAP_ZP
+
+/* Each in two forms: `fast` for per-channel multipliers, right shifts
+   only and the full int8 range (every shared model), where requantization
+   has no branch; the other for everything. */
+DW_NOINLINE int32_t mve_pixel_3x3_fast(const dw_ctx *c, const int8_t *x, int8_t *out)
+{
+    return mve_pixel_3x3(c, x, out, 1);
+}
+
+DW_NOINLINE int32_t mve_pixel_3x3_any(const dw_ctx *c, const int8_t *x, int8_t *out)
+{
+    return mve_pixel_3x3(c, x, out, 0);
+}
+
+DW_NOINLINE int32_t mve_pixel_window_fast(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return mve_pixel_window(c, win, out, 1);
+}
+
+DW_NOINLINE int32_t mve_pixel_window_any(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return mve_pixel_window(c, win, out, 0);
+}
 
 /* The last n < 8 channels, predicated. */
 DW_NOINLINE void mve_block_tail(const dw_ctx *c, const dw_window *win, int32_t c0, int32_t n,
@@ -410,6 +449,8 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
     dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
     const int32_t depth = c.depth;
     const int is_3x3 = p->filter_height == 3 && p->filter_width == 3;
+    const int fast = multipliers && p->right_shifts_only && p->activation_min == INT8_MIN &&
+                     p->activation_max == INT8_MAX;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
     inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
                  p->dilation_height, p->pad_top, &oy_lo, &oy_hi);
@@ -426,14 +467,16 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                 int32_t c0 = 0;
                 if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
-                    c0 = mve_pixel_3x3(&c, x, output);
+                    c0 = fast ? mve_pixel_3x3_fast(&c, x, output)
+                              : mve_pixel_3x3_any(&c, x, output);
                     if (depth == c0)
                         continue;
                 }
                 dw_window win;
                 dw_window_init(&c, in_b, iy0, ix0, &win);
                 if (c0 == 0)
-                    c0 = mve_pixel_window(&c, &win, output);
+                    c0 = fast ? mve_pixel_window_fast(&c, &win, output)
+                              : mve_pixel_window_any(&c, &win, output);
                 if (depth > c0)
                     mve_block_tail(&c, &win, c0, depth - c0, output);
             }
