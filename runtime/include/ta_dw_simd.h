@@ -111,6 +111,19 @@ static inline int32_t ta_dw_requantize_right(int32_t x, int32_t multiplier, int3
     return y - (y >> 1);
 }
 
+#if defined(TA_HAVE_DSP)
+/* ta_dw_requantize_right for |x| < 2^30: SMMULR rounds (2x * m) / 2^32
+   half up, which is (x * m + 2^30) >> 31 exactly. */
+static inline int32_t ta_dw_requantize_right_small(int32_t x, int32_t multiplier, int32_t shift)
+{
+    int32_t h;
+    __asm__("smmulr %0, %1, %2" : "=r"(h) : "r"(x * 2), "r"(multiplier));
+    h = __qadd(h, h >> 31);
+    const int32_t y = h >> (-shift - 1);
+    return y - (y >> 1);
+}
+#endif
+
 /* ta_mul_by_quantized_multiplier for multiplier != INT32_MIN. */
 static inline int32_t ta_dw_requantize(int32_t x, int32_t multiplier, int32_t shift)
 {

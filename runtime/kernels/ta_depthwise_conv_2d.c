@@ -489,6 +489,11 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
 #endif /* TA_HAVE_MVE */
 
 #if defined(TA_HAVE_DSP)
+/* The four bytes a DSP assembly step reads, as a memory operand. */
+typedef struct {
+    int8_t b[4];
+} dw_word;
+
 DW_INLINE uint32_t dsp_load4(const int8_t *v)
 {
     uint32_t word;
@@ -510,17 +515,35 @@ DW_INLINE void dsp_mac4(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, uint
 }
 
 /* One tap of four channels at x and w. */
-DW_INLINE void dsp_tap(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t *x,
-                       const int8_t *w)
+DW_INLINE void dsp_tap(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
+                       const int8_t **w, ptrdiff_t x_step, ptrdiff_t w_step)
 {
-    const uint32_t xv = dsp_load4(x);
-    dsp_mac4(a0, a1, a2, a3, __sxtb16(xv), ta_dw_sxtb16_ror8(xv), dsp_load4(w));
+    /* In assembly, with the pointer steps: gcc precomputes the addresses
+       of all taps and runs out of registers. Unaligned word loads are fine
+       on Cortex-M4. */
+    uint32_t xv, wv, x02, w02;
+    __asm__("ldr %[xv], [%[x]]\n\t"
+            "ldr %[wv], [%[w]]\n\t"
+            "add %[x], %[x], %[xs]\n\t"
+            "add %[w], %[w], %[ws]\n\t"
+            "sxtb16 %[x02], %[xv]\n\t"
+            "sxtb16 %[w02], %[wv]\n\t"
+            "sxtb16 %[xv], %[xv], ror #8\n\t"
+            "sxtb16 %[wv], %[wv], ror #8\n\t"
+            "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"
+            "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"
+            "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"
+            "smlatt %[a3], %[xv], %[wv], %[a3]"
+            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [x] "+r"(*x),
+              [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
+            : [xs] "r"(x_step), [ws] "r"(w_step), "m"(*(const dw_word *)*x),
+              "m"(*(const dw_word *)*w));
 }
 
 /* What requantization needs, read once per pixel. */
 typedef struct {
     const int32_t *multipliers, *shifts; /* NULL: per-tensor */
-    int32_t multiplier, shift, offset, lo, hi, right_only;
+    int32_t multiplier, shift, offset, lo, hi, right_only, small;
     uint32_t lo4, hi4; /* lo, hi in each byte */
 } dsp_requant;
 
@@ -535,6 +558,7 @@ DW_INLINE void dsp_requant_init(const dw_ctx *c, dsp_requant *q)
     q->lo = p->activation_min;
     q->hi = p->activation_max;
     q->right_only = p->right_shifts_only;
+    q->small = p->small_accumulators;
     q->lo4 = ((uint32_t)q->lo & 0xFFu) * 0x01010101u;
     q->hi4 = ((uint32_t)q->hi & 0xFFu) * 0x01010101u;
 }
@@ -588,7 +612,12 @@ DW_INLINE void dsp_store4(const dsp_requant *q, int32_t a0, int32_t a1, int32_t 
         s2 = q->shifts[c0 + 2];
         s3 = q->shifts[c0 + 3];
     }
-    if (q->right_only) {
+    if (q->right_only && q->small) {
+        a0 = ta_dw_requantize_right_small(a0, m0, s0);
+        a1 = ta_dw_requantize_right_small(a1, m1, s1);
+        a2 = ta_dw_requantize_right_small(a2, m2, s2);
+        a3 = ta_dw_requantize_right_small(a3, m3, s3);
+    } else if (q->right_only) {
         a0 = ta_dw_requantize_right(a0, m0, s0);
         a1 = ta_dw_requantize_right(a1, m1, s1);
         a2 = ta_dw_requantize_right(a2, m2, s2);
@@ -623,15 +652,15 @@ DW_NOINLINE int32_t dsp_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
         }
         const int8_t *xt = x + c0, *w = c->weights + c0;
         /* Unrolled: a loop counter would push a register to the stack. */
-        dsp_tap(&a0, &a1, &a2, &a3, xt, w);
-        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
-        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
-        dsp_tap(&a0, &a1, &a2, &a3, xt += next_row, w += d);
-        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
-        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
-        dsp_tap(&a0, &a1, &a2, &a3, xt += next_row, w += d);
-        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
-        dsp_tap(&a0, &a1, &a2, &a3, xt += d, w += d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, next_row, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, next_row, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
         dsp_store4(&q, a0, a1, a2, a3, c0, out);
     }
     return c0;

@@ -40,6 +40,10 @@ typedef struct {
     /* Appended: 1 when every shift (per-tensor or per-channel) is negative,
        so requantization shifts right only (the Helium fast path). */
     int32_t right_shifts_only;
+    /* Appended: 1 when every int8 accumulator stays below 2^30 in magnitude
+       (the converter bounds bias + 255 * sum |w|), so 2 * acc fits int32
+       (the DSP path's requantization). */
+    int32_t small_accumulators;
 } ta_depthwise_conv_2d_params_t;
 
 /* int8 input and output, int32 accumulators. `bias` is the bias without

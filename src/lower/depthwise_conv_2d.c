@@ -29,6 +29,24 @@ static int32_t right_shifts_only(const TaConvRequant *rq)
     return 1;
 }
 
+/* 1 when every int8 accumulator, bias + sum of (x - zero point) * w, stays
+   below 2^30 in magnitude whatever the input: then 2 * acc fits int32,
+   which the DSP path's requantization uses. */
+static int32_t small_accumulators(const int8_t *w, size_t taps, int32_t out_c,
+                                  const int64_t *bias)
+{
+    for (int32_t o = 0; o < out_c; o++) {
+        int64_t bound = bias ? (bias[o] < 0 ? -bias[o] : bias[o]) : 0;
+        for (size_t t = 0; t < taps; t++) {
+            const int32_t v = w[t * (size_t)out_c + (size_t)o];
+            bound += 255 * (int64_t)(v < 0 ? -v : v);
+        }
+        if (bound >= ((int64_t)1 << 30))
+            return 0;
+    }
+    return 1;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     const TaConvAttrs *a = op->attrs;
@@ -131,6 +149,7 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_int(L, c, "activation_min", rq.act_min);
     ta_call_int(L, c, "activation_max", rq.act_max);
     ta_call_int(L, c, "right_shifts_only", right_shifts_only(&rq));
+    ta_call_int(L, c, "small_accumulators", !wide && small_accumulators(wd, taps, out_c, bias_v));
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w);
     ta_call_arg(L, c, bias_sum);
