@@ -143,6 +143,21 @@ typedef struct {
     "vadd.i32 %q[o], %q[o], %q[t]"
 
 
+/* Two pixels of eight channels sharing the weights: x at [x], the other
+   pixel at [x1]. */
+#define DW_MVE_MAC8_2PX                                                                   \
+    "vldrb.s16 %q[wv], [%[w]]\n\t"                                                        \
+    "vldrb.s16 %q[xv], [%[x]]\n\t"                                                        \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
+    "vldrb.s16 %q[xv], [%[x1]]\n\t"                                                       \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a3], %q[a3], %q[t]"
+
 #define DW_MVE_MAC16_ZP                                                                   \
     DW_MVE_MAC8(0)                                                                        \
     "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
@@ -394,6 +409,51 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
 #undef DW_MVE_TAP
 #undef DW_MVE_TAP_ZP
 
+/* Two horizontally adjacent interior pixels of a 3x3 window over exactly
+   eight channels (the first depthwise layer of small MobileNets): one
+   weight load serves both, and so do the bias and requantization loads. */
+DW_INLINE void mve_pixels2_3x3_c8(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
+                                  int8_t *out, int fast)
+{
+    const ptrdiff_t col = c->tap_col, next_row = c->tap_row - 2 * c->tap_col;
+    mve_requant q;
+    mve_requant_init(c, &q);
+    int32x4_t b0, b1, b2, b3;
+    mve_start(c->bias_sum, 0, 8, &b0, &b1, &b2, &b3);
+    register int32x4_t a0 __asm__("q0") = b0;
+    register int32x4_t a1 __asm__("q1") = b1;
+    register int32x4_t a2 __asm__("q2") = b0;
+    register int32x4_t a3 __asm__("q3") = b1;
+    const int8_t *w = c->weights;
+    for (int32_t ky = 0; ky < 3; ky++) {
+        for (int32_t kx = 0; kx < 3; kx++, x += col, w += 8) {
+            int16x8_t xv, wv;
+            int32x4_t t;
+            __asm__(DW_MVE_MAC8_2PX
+                    : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3),
+                      [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)
+                    : [x] "l"(x), [x1] "l"(x + pixel_step), [w] "l"(w),
+                      "m"(*(const dw_bytes16 *)x), "m"(*(const dw_bytes16 *)(x + pixel_step)),
+                      "m"(*(const dw_bytes16 *)w));
+        }
+        x += next_row - col;
+    }
+    mve_store8(&q, a0, a1, 0, 8, 0, fast, out);
+    mve_store8(&q, a2, a3, 0, 8, 0, fast, out + 8);
+}
+
+DW_NOINLINE void mve_pixels2_3x3_c8_fast(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
+                                         int8_t *out)
+{
+    mve_pixels2_3x3_c8(c, x, pixel_step, out, 1);
+}
+
+DW_NOINLINE void mve_pixels2_3x3_c8_any(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
+                                        int8_t *out)
+{
+    mve_pixels2_3x3_c8(c, x, pixel_step, out, 0);
+}
+
 /* Each in two forms: `fast` for per-channel multipliers, right shifts
    only and the full int8 range (every shared model), where requantization
    has no branch; the other for everything. */
@@ -467,6 +527,16 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                 int32_t c0 = 0;
                 if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
+                    if (depth == 8 && ox + 1 < ox_hi) {
+                        const ptrdiff_t step = (ptrdiff_t)p->stride_width * 8;
+                        if (fast)
+                            mve_pixels2_3x3_c8_fast(&c, x, step, output);
+                        else
+                            mve_pixels2_3x3_c8_any(&c, x, step, output);
+                        ox++;
+                        output += depth;
+                        continue;
+                    }
                     c0 = fast ? mve_pixel_3x3_fast(&c, x, output)
                               : mve_pixel_3x3_any(&c, x, output);
                     if (depth == c0)
