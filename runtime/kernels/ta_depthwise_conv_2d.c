@@ -256,16 +256,6 @@ DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, i
         vstrbq_s16(out, v);
 }
 
-/* The 16 channels of a block. */
-DW_INLINE void mve_store16(const dw_ctx *c, int32x4_t a0, int32x4_t a1, int32x4_t a2,
-                           int32x4_t a3, int32_t c0, int8_t *out)
-{
-    mve_requant q;
-    mve_requant_init(c, &q);
-    mve_store8(&q, a0, a1, c0, 8, 0, 0, out + c0);
-    mve_store8(&q, a2, a3, c0 + 8, 8, 0, 0, out + c0 + 8);
-}
-
 /* n <= 8 channels. */
 DW_INLINE void mve_store_n(const dw_ctx *c, int32x4_t a0, int32x4_t a1, int32_t c0, int32_t n,
                            int predicated, int8_t *out)
@@ -564,27 +554,9 @@ typedef struct {
     int8_t b[4];
 } dw_word;
 
-DW_INLINE uint32_t dsp_load4(const int8_t *v)
-{
-    uint32_t word;
-    memcpy(&word, v, 4);
-    return word;
-}
-
-/* Four channels' products of one tap: SXTB16 splits four bytes into
-   channels 0, 2 and 1, 3 as halfword pairs; SMLABB/SMLATT accumulate each
-   channel in its own register. */
-DW_INLINE void dsp_mac4(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, uint32_t x02,
-                        uint32_t x13, uint32_t wv)
-{
-    const uint32_t w02 = __sxtb16(wv), w13 = ta_dw_sxtb16_ror8(wv);
-    *a0 = __smlabb((int32_t)x02, (int32_t)w02, *a0);
-    *a2 = __smlatt((int32_t)x02, (int32_t)w02, *a2);
-    *a1 = __smlabb((int32_t)x13, (int32_t)w13, *a1);
-    *a3 = __smlatt((int32_t)x13, (int32_t)w13, *a3);
-}
-
-/* One tap of four channels at x and w. */
+/* One tap of four channels at x and w, the pointers then stepped:
+   SXTB16 splits four bytes into channels 0, 2 and 1, 3 as halfword pairs;
+   SMLABB/SMLATT accumulate each channel in its own register. */
 DW_INLINE void dsp_tap(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
                        const int8_t **w, ptrdiff_t x_step, ptrdiff_t w_step)
 {
@@ -608,6 +580,33 @@ DW_INLINE void dsp_tap(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const
               [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
             : [xs] "r"(x_step), [ws] "r"(w_step), "m"(*(const dw_word *)*x),
               "m"(*(const dw_word *)*w));
+}
+
+/* The same on x - zero point (zp2: the zero point in both halfwords;
+   SSUB16 is exact, |x - zp| <= 255), both pointers stepped by `step`. */
+DW_INLINE void dsp_tap_zp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
+                          const int8_t **w, ptrdiff_t step, uint32_t zp2)
+{
+    uint32_t xv, wv, x02, w02;
+    __asm__("ldr %[xv], [%[x]]\n\t"
+            "ldr %[wv], [%[w]]\n\t"
+            "add %[x], %[x], %[s]\n\t"
+            "add %[w], %[w], %[s]\n\t"
+            "sxtb16 %[x02], %[xv]\n\t"
+            "sxtb16 %[w02], %[wv]\n\t"
+            "sxtb16 %[xv], %[xv], ror #8\n\t"
+            "sxtb16 %[wv], %[wv], ror #8\n\t"
+            "ssub16 %[x02], %[x02], %[zp]\n\t"
+            "ssub16 %[xv], %[xv], %[zp]\n\t"
+            "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"
+            "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"
+            "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"
+            "smlatt %[a3], %[xv], %[wv], %[a3]"
+            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [x] "+r"(*x),
+              [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
+            : [s] "r"(step), [zp] "r"(zp2), "m"(*(const dw_word *)*x),
+              "m"(*(const dw_word *)*w)
+            : "cc");
 }
 
 /* What requantization needs, read once per pixel. */
@@ -747,6 +746,7 @@ DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t
     const int32_t rows = win->rows, cols = win->cols;
     const ptrdiff_t next_row = c->tap_row - cols * col;
     const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    const ptrdiff_t col_extra = col - d; /* dilation: the input steps further */
     dsp_requant q;
     dsp_requant_init(c, &q);
     for (; c0 + 4 <= d; c0 += 4) {
@@ -758,12 +758,19 @@ DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t
             a3 = c->bias[c0 + 3];
         }
         const int8_t *x = win->x + c0, *w = win->w + c0;
-        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
-            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
-                const uint32_t xv = dsp_load4(x);
-                dsp_mac4(&a0, &a1, &a2, &a3, __ssub16(__sxtb16(xv), zp2),
-                         __ssub16(ta_dw_sxtb16_ror8(xv), zp2), dsp_load4(w));
+        if (cols > 0 && col_extra == 0) {
+            /* The row ends where x reaches row_end: no counter to keep. */
+            for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row) {
+                const int8_t *row_end = x + cols * d;
+                do
+                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, zp2);
+                while (x != row_end);
             }
+        } else {
+            for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+                for (int32_t kx = 0; kx < cols; kx++, x += col_extra)
+                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, zp2);
+        }
         dsp_store4(&q, a0, a1, a2, a3, c0, out);
     }
     for (; c0 < d; c0++) {
