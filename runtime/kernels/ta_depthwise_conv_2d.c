@@ -62,7 +62,8 @@ typedef struct {
     const ta_depthwise_conv_2d_params_t *p;
     const int8_t *weights;
     const int32_t *bias_sum, *bias, *multipliers, *shifts;
-    int32_t depth;              /* input = output channels */
+    int32_t depth;              /* output channels */
+    int32_t in_depth;           /* input channels (depth / depth multiplier) */
     ptrdiff_t tap_row, tap_col; /* input bytes between vertically, horizontally adjacent taps */
 } dw_ctx;
 
@@ -85,6 +86,7 @@ static void dw_ctx_init(dw_ctx *c, const ta_depthwise_conv_2d_params_t *p, const
     c->multipliers = multipliers;
     c->shifts = shifts;
     c->depth = p->output_depth;
+    c->in_depth = p->input_depth;
     c->tap_row = (ptrdiff_t)p->dilation_height * p->input_width * p->input_depth;
     c->tap_col = (ptrdiff_t)p->dilation_width * p->input_depth;
 }
@@ -102,7 +104,7 @@ static void dw_window_init(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int
     win->w = c->weights;
     if (win->rows > 0 && win->cols > 0) {
         const int32_t iy = iy0 + ky0 * p->dilation_height, ix = ix0 + kx0 * p->dilation_width;
-        win->x = in_b + ((ptrdiff_t)iy * p->input_width + ix) * c->depth;
+        win->x = in_b + ((ptrdiff_t)iy * p->input_width + ix) * c->in_depth;
         win->w = c->weights + ((ptrdiff_t)ky0 * p->filter_width + kx0) * c->depth;
     }
 }
@@ -490,6 +492,71 @@ DW_NOINLINE void mve_block_tail(const dw_ctx *c, const dw_window *win, int32_t c
     mve_store_n(c, a0, a1, c0, n, 1, out);
 }
 
+/* Depth multiplier > 1: a block of n <= 8 output channels from o0 on,
+   whose inputs (channel o / multiplier) are gathered at `offsets` from
+   input channel o0 / multiplier. Only the taps inside the input, on
+   x - zero point, from the plain bias. */
+DW_NOINLINE void mve_block_multiplier(const dw_ctx *c, const dw_window *win, int32_t o0,
+                                      int32_t n, uint16x8_t offsets, int8_t *out)
+{
+    const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
+    const mve_pred16_t pr = vctp16q((uint32_t)n);
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const int32_t rows = win->rows, cols = win->cols;
+    const ptrdiff_t next_row = c->tap_row - cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    int32x4_t a0, a1, a2, a3;
+    mve_start(c->bias, o0, n, &a0, &a1, &a2, &a3);
+    const int8_t *x = win->x + o0 / c->p->depth_multiplier, *w = win->w + o0;
+    for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
+            const int16x8_t xv =
+                vsubq_x_s16(vldrbq_gather_offset_z_s16(x, offsets, pr), zp, pr);
+            const int16x8_t wv = vldrbq_z_s16(w, pr);
+            a0 = vaddq_s32(a0, vmullbq_int_s16(xv, wv));
+            a1 = vaddq_s32(a1, vmulltq_int_s16(xv, wv));
+        }
+    mve_store_n(c, a0, a1, o0, n, 1, out);
+}
+
+/* Depth multiplier > 1 on Helium: eight output channels per block. */
+static void dw_s8_multiplier_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                 const int8_t *weights, const int32_t *bias,
+                                 const int32_t *multipliers, const int32_t *shifts,
+                                 int8_t *output)
+{
+    dw_ctx c;
+    dw_ctx_init(&c, p, weights, NULL, bias, multipliers, shifts);
+    const int32_t depth = c.depth, mult = p->depth_multiplier;
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)c.in_depth;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + (size_t)b * image;
+        for (int32_t oy = 0; oy < p->output_height; oy++) {
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
+                const int32_t ix0 = ox * p->stride_width - p->pad_left;
+                dw_window win;
+                dw_window_init(&c, in_b, iy0, ix0, &win);
+                for (int32_t o0 = 0; o0 < depth; o0 += 8) {
+                    /* Offsets of the inputs of channels o0.. o0 + 7 from
+                       that of o0, counted without division. */
+                    uint16_t offsets[8];
+                    int32_t r = o0 % mult, q = 0;
+                    for (int32_t k = 0; k < 8; k++) {
+                        offsets[k] = (uint16_t)q;
+                        if (++r == mult) {
+                            r = 0;
+                            q++;
+                        }
+                    }
+                    mve_block_multiplier(&c, &win, o0, depth - o0 < 8 ? depth - o0 : 8,
+                                         vld1q_u16(offsets), output);
+                }
+            }
+        }
+    }
+}
+
 /* Depth multiplier 1 on Helium. */
 static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
                          const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
@@ -833,10 +900,11 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
 {
     const int32_t depth = p->output_depth, mult = p->depth_multiplier;
 #if defined(TA_HAVE_MVE)
-    if (mult == 1) {
+    if (mult == 1)
         dw_s8_m1_mve(p, input, weights, bias_sum, bias, multipliers, shifts, output);
-        return TA_OK;
-    }
+    else
+        dw_s8_multiplier_mve(p, input, weights, bias, multipliers, shifts, output);
+    return TA_OK;
 #elif defined(TA_HAVE_DSP)
     if (mult == 1) {
         dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
