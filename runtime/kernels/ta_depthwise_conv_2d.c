@@ -302,17 +302,21 @@ DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *
                   "m"(*(const dw_bytes16 *)(WP)));                                        \
     } while (0)
 
-/* An interior pixel of a 3x3 window, x at its first tap: its channels in
-   blocks of 16, then one of 8; returns how many it did (the rest, fewer
-   than 8, go to the predicated path). The accumulators are pinned to
+/* `count` interior pixels of a 3x3 window, pixel_step apart in the input,
+   x at the first one's first tap: their channels in blocks of 16, then one
+   of 8; returns how many channels it did per pixel (the rest, fewer than
+   8, go to the predicated path). The accumulators are pinned to
    q0-q3 and the taps unrolled: left to itself gcc moves the accumulators
    between registers on every tap. */
-DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out, int fast)
+DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
+                                ptrdiff_t pixel_step, int8_t *out, int fast)
 {
     const ptrdiff_t d = c->depth, col = c->tap_col, next_row = c->tap_row - 2 * c->tap_col;
     mve_requant q;
     mve_requant_init(c, &q);
     int32_t c0 = 0;
+    for (int32_t px = 0; px < count; px++, x += pixel_step, out += d) {
+    c0 = 0;
     for (; c0 + 16 <= d; c0 += 16) {
         int32x4_t b0, b1, b2, b3;
         mve_start(c->bias_sum, c0, 16, &b0, &b1, &b2, &b3);
@@ -351,6 +355,7 @@ DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out, i
         }
         mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
         c0 += 8;
+    }
     }
     return c0;
 }
@@ -401,6 +406,18 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
 #undef DW_MVE_TAP
 #undef DW_MVE_TAP_ZP
 
+/* One tap of mve_pixels2_3x3_c8 on its pinned accumulators. */
+#define DW_MVE_TAP2(XP, X1P, WP)                                                          \
+    do {                                                                                  \
+        int16x8_t xv, wv;                                                                 \
+        int32x4_t t;                                                                      \
+        __asm__(DW_MVE_MAC8_2PX                                                           \
+                : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3),             \
+                  [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)                            \
+                : [x] "l"(XP), [x1] "l"(X1P), [w] "l"(WP), "m"(*(const dw_bytes16 *)(XP)), \
+                  "m"(*(const dw_bytes16 *)(X1P)), "m"(*(const dw_bytes16 *)(WP)));       \
+    } while (0)
+
 /* Two horizontally adjacent interior pixels of a 3x3 window over exactly
    eight channels (the first depthwise layer of small MobileNets): one
    weight load serves both, and so do the bias and requantization loads. */
@@ -418,21 +435,18 @@ DW_INLINE void mve_pixels2_3x3_c8(const dw_ctx *c, const int8_t *x, ptrdiff_t pi
     register int32x4_t a3 __asm__("q3") = b1;
     const int8_t *w = c->weights;
     for (int32_t ky = 0; ky < 3; ky++) {
-        for (int32_t kx = 0; kx < 3; kx++, x += col, w += 8) {
-            int16x8_t xv, wv;
-            int32x4_t t;
-            __asm__(DW_MVE_MAC8_2PX
-                    : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3),
-                      [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)
-                    : [x] "l"(x), [x1] "l"(x + pixel_step), [w] "l"(w),
-                      "m"(*(const dw_bytes16 *)x), "m"(*(const dw_bytes16 *)(x + pixel_step)),
-                      "m"(*(const dw_bytes16 *)w));
-        }
-        x += next_row - col;
+        DW_MVE_TAP2(x, x + pixel_step, w);
+        DW_MVE_TAP2(x + col, x + col + pixel_step, w + 8);
+        x += 2 * col;
+        DW_MVE_TAP2(x, x + pixel_step, w + 16);
+        x += next_row;
+        w += 24;
     }
     mve_store8(&q, a0, a1, 0, 8, 0, fast, out);
     mve_store8(&q, a2, a3, 0, 8, 0, fast, out + 8);
 }
+
+#undef DW_MVE_TAP2
 
 DW_NOINLINE void mve_pixels2_3x3_c8_fast(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
                                          int8_t *out)
@@ -449,14 +463,16 @@ DW_NOINLINE void mve_pixels2_3x3_c8_any(const dw_ctx *c, const int8_t *x, ptrdif
 /* Each in two forms: `fast` for per-channel multipliers, right shifts
    only and the full int8 range (every shared model), where requantization
    has no branch; the other for everything. */
-DW_NOINLINE int32_t mve_pixel_3x3_fast(const dw_ctx *c, const int8_t *x, int8_t *out)
+DW_NOINLINE int32_t mve_pixel_3x3_fast(const dw_ctx *c, const int8_t *x, int32_t count,
+                                       ptrdiff_t pixel_step, int8_t *out)
 {
-    return mve_pixel_3x3(c, x, out, 1);
+    return mve_pixel_3x3(c, x, count, pixel_step, out, 1);
 }
 
-DW_NOINLINE int32_t mve_pixel_3x3_any(const dw_ctx *c, const int8_t *x, int8_t *out)
+DW_NOINLINE int32_t mve_pixel_3x3_any(const dw_ctx *c, const int8_t *x, int32_t count,
+                                      ptrdiff_t pixel_step, int8_t *out)
 {
-    return mve_pixel_3x3(c, x, out, 0);
+    return mve_pixel_3x3(c, x, count, pixel_step, out, 0);
 }
 
 DW_NOINLINE int32_t mve_pixel_window_fast(const dw_ctx *c, const dw_window *win, int8_t *out)
@@ -594,8 +610,14 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                         output += depth;
                         continue;
                     }
-                    c0 = fast ? mve_pixel_3x3_fast(&c, x, output)
-                              : mve_pixel_3x3_any(&c, x, output);
+                    /* With no predicated tail the whole interior run of
+                       the row goes in one call. */
+                    const int32_t run = depth % 8 == 0 ? ox_hi - ox : 1;
+                    const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
+                    c0 = fast ? mve_pixel_3x3_fast(&c, x, run, step, output)
+                              : mve_pixel_3x3_any(&c, x, run, step, output);
+                    ox += run - 1;
+                    output += (run - 1) * depth;
                     if (depth == c0)
                         continue;
                 }
