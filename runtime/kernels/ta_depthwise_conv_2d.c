@@ -208,27 +208,12 @@ DW_INLINE int32x4_t mve_round_right(int32x4_t h, int32x4_t s)
     return vrshlq_s32(vqaddq_s32(h, vshrq_n_s32(h, 31)), s);
 }
 
-/* Requantizes the even/odd accumulators of n <= 8 channels from c0 on and
-   stores them in channel order. */
-DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, int32_t c0,
-                          int32_t n, int predicated, int fast, int8_t *out)
+/* The general form of mve_store8 (per-tensor, left shifts or an
+   activation range): out of line, it is the rare case. */
+DW_NOINLINE void mve_store8_general(const mve_requant *q, int32x4_t even, int32x4_t odd,
+                                    int32_t c0, int32_t n, int predicated, int8_t *out)
 {
     int32x4_t me, mo, se, so;
-    if (fast) {
-        ta_dw_load_even_odd(q->multipliers + c0, n, &me, &mo);
-        even = vqrdmulhq_s32(even, me);
-        odd = vqrdmulhq_s32(odd, mo);
-        ta_dw_load_even_odd(q->shifts + c0, n, &se, &so);
-        even = mve_round_right(even, se);
-        odd = mve_round_right(odd, so);
-        const int16x8_t t = ta_dw_narrow_mve(even, odd, q->offset);
-        const int16x8_t v = vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t));
-        if (predicated)
-            vstrbq_p_s16(out, v, vctp16q((uint32_t)n));
-        else
-            vstrbq_s16(out, v);
-        return;
-    }
     if (q->right_only && q->multipliers) {
         ta_dw_load_even_odd(q->multipliers + c0, n, &me, &mo);
         even = vqrdmulhq_s32(even, me);
@@ -256,6 +241,30 @@ DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, i
         vstrbq_p_s16(out, v, vctp16q((uint32_t)n));
     else
         vstrbq_s16(out, v);
+}
+
+/* Requantizes the even/odd accumulators of n <= 8 channels from c0 on and
+   stores them in channel order. */
+DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, int32_t c0,
+                          int32_t n, int predicated, int fast, int8_t *out)
+{
+    if (fast) {
+        int32x4_t me, mo, se, so;
+        ta_dw_load_even_odd(q->multipliers + c0, n, &me, &mo);
+        even = vqrdmulhq_s32(even, me);
+        odd = vqrdmulhq_s32(odd, mo);
+        ta_dw_load_even_odd(q->shifts + c0, n, &se, &so);
+        even = mve_round_right(even, se);
+        odd = mve_round_right(odd, so);
+        const int16x8_t t = ta_dw_narrow_mve(even, odd, q->offset);
+        const int16x8_t v = vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t));
+        if (predicated)
+            vstrbq_p_s16(out, v, vctp16q((uint32_t)n));
+        else
+            vstrbq_s16(out, v);
+        return;
+    }
+    mve_store8_general(q, even, odd, c0, n, predicated, out);
 }
 
 /* n <= 8 channels. */
@@ -985,11 +994,82 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
     return TA_OK;
 }
 
+#if defined(TA_HAVE_MVE)
+/* int16 activations, depth multiplier 1, on Helium: per output pixel,
+   eight channels at a time over the taps inside the input (zero points
+   are 0, so outside taps add nothing), products summed in int32 lanes,
+   which is exact while taps * 2^22 < 2^31; then TFLite's int64 bias and
+   requantization per channel. */
+static void dw_s16_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
+                          const int8_t *weights, const int64_t *bias,
+                          const int32_t *multipliers, const int32_t *shifts, int16_t *output)
+{
+    const int32_t depth = p->output_depth;
+    const ptrdiff_t tap_row = (ptrdiff_t)p->dilation_height * p->input_width * depth;
+    const ptrdiff_t tap_col = (ptrdiff_t)p->dilation_width * depth;
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)depth;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int16_t *in_b = input + (size_t)b * image;
+        for (int32_t oy = 0; oy < p->output_height; oy++) {
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            int32_t ky0, ky1;
+            tap_range(iy0, p->input_height, p->filter_height, p->dilation_height, &ky0, &ky1);
+            for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
+                const int32_t ix0 = ox * p->stride_width - p->pad_left;
+                int32_t kx0, kx1;
+                tap_range(ix0, p->input_width, p->filter_width, p->dilation_width, &kx0, &kx1);
+                const int16_t *x0 = in_b + ((ptrdiff_t)(iy0 + ky0 * p->dilation_height) *
+                                                p->input_width +
+                                            ix0 + kx0 * p->dilation_width) *
+                                               depth;
+                const int8_t *w0 = weights + ((ptrdiff_t)ky0 * p->filter_width + kx0) * depth;
+                for (int32_t c0 = 0; c0 < depth; c0 += 8) {
+                    const int32_t n = depth - c0 < 8 ? depth - c0 : 8;
+                    const mve_pred16_t pr = vctp16q((uint32_t)n);
+                    int32x4_t even = vdupq_n_s32(0), odd = even;
+                    for (int32_t ky = ky0; ky < ky1; ky++) {
+                        const int16_t *x = x0 + (ky - ky0) * tap_row + c0;
+                        const int8_t *w = w0 + (ptrdiff_t)(ky - ky0) * p->filter_width * depth + c0;
+                        for (int32_t kx = kx0; kx < kx1; kx++, x += tap_col, w += depth) {
+                            const int16x8_t xv = vldrhq_z_s16(x, pr);
+                            const int16x8_t wv = vldrbq_z_s16(w, pr);
+                            even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
+                            odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
+                        }
+                    }
+                    int32_t acc[8];
+                    int32x4x2_t pair;
+                    pair.val[0] = even;
+                    pair.val[1] = odd;
+                    vst2q_s32(acc, pair); /* back in channel order */
+                    for (int32_t k = 0; k < n; k++) {
+                        const int32_t o = c0 + k;
+                        const int32_t m = multipliers ? multipliers[o] : p->multiplier;
+                        const int32_t sh = shifts ? shifts[o] : p->shift;
+                        const int64_t a = (int64_t)acc[k] + (bias ? bias[o] : 0);
+                        const int32_t v = ta_mul_by_quantized_multiplier_64(a, m, (int)sh) +
+                                          p->output_offset;
+                        output[o] = (int16_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
+                    }
+                }
+            }
+        }
+    }
+}
+#endif
+
 int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
                              const int8_t *weights, const int64_t *bias,
                              const int32_t *multipliers, const int32_t *shifts, int16_t *output)
 {
     const int32_t depth = p->output_depth, mult = p->depth_multiplier;
+#if defined(TA_HAVE_MVE)
+    /* |x * w| <= 2^22: int32 partial sums are exact below 512 taps. */
+    if (mult == 1 && p->filter_height * p->filter_width < 512) {
+        dw_s16_m1_mve(p, input, weights, bias, multipliers, shifts, output);
+        return TA_OK;
+    }
+#endif
     const size_t row = (size_t)p->input_width * (size_t)p->input_depth;
     for (int32_t b = 0; b < p->batches; b++) {
         const int16_t *in_b = input + (size_t)b * (size_t)p->input_height * row;
