@@ -5,13 +5,16 @@
  * BLOCK whose accumulators live on the stack, every tap adds its weights
  * and inputs for the block, then the block is requantized.
  *
- * Depth multiplier 1 on Helium and DSP: per output pixel and block of
- * channels (16 on Helium, 4 on DSP) the accumulators stay in registers
- * over all taps. Pixels whose window lies inside the input start from
- * bias_sum (the input zero point folded in) and run every tap unchecked,
- * with 3x3 windows specialised; the others run only the taps inside the
- * input, on (input - zero point), from the plain bias. Requantization is
- * vectorized on Helium.
+ * int8, depth multiplier 1, on Helium and DSP: per output pixel and block
+ * of channels (16 or 8 on Helium, 4 on DSP) the accumulators stay in
+ * registers over all taps. Pixels whose window lies inside the input start
+ * from bias_sum (the input zero point folded in) and run every tap
+ * unchecked, 3x3 windows unrolled (on Helium a whole interior run of a row
+ * per call, and two pixels at a time for 8-channel layers); the others run
+ * only the taps inside the input, on (input - zero point), from the plain
+ * bias. Requantization is vectorized on Helium (VQRDMULH, VRSHL) and done
+ * four channels at a time on DSP (SMMULR or SMLAL, QADD, SSAT/SEL).
+ * Helium also runs depth multipliers above 1 (gathered inputs) and int16.
  *
  * No working memory is needed, so the planner reserves none.
  */
@@ -111,39 +114,40 @@ static void dw_window_init(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int
 #endif
 
 #if defined(TA_HAVE_MVE)
-/* The Helium multiply-accumulate step, in assembly because gcc hoists the
-   loads of several taps and spills accumulators (widening loads need low
-   base registers, "l"): eight channels at byte
-   offset `off` of x and w, loaded as int16 lanes; VMULLB/VMULLT give the
-   products of the even and the odd channels as int32 lanes. With `zp` the
-   input zero point is subtracted first (|x - zp| <= 255, exact in int16). */
+/* The Helium multiply-accumulate steps, in assembly because gcc hoists the
+   loads of several taps and moves the accumulators between registers:
+   eight channels of x and w (byte offset `off`) loaded as int16 lanes;
+   VMULLB/VMULLT give the products of the even and the odd channels as
+   int32 lanes, added to a0 (even) and a1 (odd), or a2, a3 for channels
+   8-15. The _ZP forms subtract the input zero point first (|x - zp| <=
+   255, exact in int16). Widening loads need low base registers ("l"). */
+
 /* The 16 bytes an assembly step reads, as a memory operand. */
 typedef struct {
     int8_t b[16];
 } dw_bytes16;
 
-#define DW_MVE_MAC8(off)                                                                  \
-    "vldrb.s16 %q[xv], [%[x], #" #off "]\n\t"                                            \
+#define DW_MVE_LOAD8(off)                                                                 \
+    "vldrb.s16 %q[xv], [%[x], #" #off "]\n\t"                                             \
     "vldrb.s16 %q[wv], [%[w], #" #off "]\n\t"
 #define DW_MVE_MAC16                                                                      \
-    DW_MVE_MAC8(0)                                                                        \
+    DW_MVE_LOAD8(0)                                                                       \
     "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
-    DW_MVE_MAC8(8)                                                                        \
+    DW_MVE_LOAD8(8)                                                                       \
     "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a3], %q[a3], %q[t]"
 
-#define DW_MVE_MAC8_ONLY                                                                  \
-    DW_MVE_MAC8(0)                                                                        \
+#define DW_MVE_MAC8                                                                       \
+    DW_MVE_LOAD8(0)                                                                       \
     "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[e], %q[e], %q[t]\n\t"                                                    \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[o], %q[o], %q[t]"
-
 
 /* Two pixels of eight channels sharing the weights: x at [x], the other
    pixel at [x1]. */
@@ -161,13 +165,13 @@ typedef struct {
     "vadd.i32 %q[a3], %q[a3], %q[t]"
 
 #define DW_MVE_MAC16_ZP                                                                   \
-    DW_MVE_MAC8(0)                                                                        \
+    DW_MVE_LOAD8(0)                                                                       \
     "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
     "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
-    DW_MVE_MAC8(8)                                                                        \
+    DW_MVE_LOAD8(8)                                                                       \
     "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
     "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
@@ -175,7 +179,7 @@ typedef struct {
     "vadd.i32 %q[a3], %q[a3], %q[t]"
 
 #define DW_MVE_MAC8_ZP                                                                    \
-    DW_MVE_MAC8(0)                                                                        \
+    DW_MVE_LOAD8(0)                                                                       \
     "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
     "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[e], %q[e], %q[t]\n\t"                                                    \
@@ -209,8 +213,9 @@ DW_INLINE int32x4_t mve_round_right(int32x4_t h, int32x4_t s)
 }
 
 /* The general form of mve_store8 (per-tensor, left shifts or an
-   activation range): out of line, it is the rare case. */
-DW_NOINLINE void mve_store8_general(const mve_requant *q, int32x4_t even, int32x4_t odd,
+   activation range). Inline, though rare: the functions that call it pin
+   variables to vector registers, which gcc does not keep across a call. */
+DW_INLINE void mve_store8_general(const mve_requant *q, int32x4_t even, int32x4_t odd,
                                     int32_t c0, int32_t n, int predicated, int8_t *out)
 {
     int32x4_t me, mo, se, so;
@@ -292,7 +297,7 @@ DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *
    them between registers on every tap); the trailing arguments are the
    template's accumulator operands. The _ZP form also passes the zero point
    vector. */
-#define DW_MVE_TAP(TEMPLATE, XP, WP, ...)                                                  \
+#define DW_MVE_TAP(TEMPLATE, XP, WP, ...)                                                 \
     do {                                                                                  \
         int16x8_t xv, wv;                                                                 \
         int32x4_t t;                                                                      \
@@ -301,7 +306,7 @@ DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *
                 : [x] "l"(XP), [w] "l"(WP), "m"(*(const dw_bytes16 *)(XP)),               \
                   "m"(*(const dw_bytes16 *)(WP)));                                        \
     } while (0)
-#define DW_MVE_TAP_ZP(TEMPLATE, XP, WP, ZP, ...)                                           \
+#define DW_MVE_TAP_ZP(TEMPLATE, XP, WP, ZP, ...)                                          \
     do {                                                                                  \
         int16x8_t xv, wv;                                                                 \
         int32x4_t t;                                                                      \
@@ -311,21 +316,17 @@ DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *
                   "m"(*(const dw_bytes16 *)(WP)));                                        \
     } while (0)
 
-/* `count` interior pixels of a 3x3 window, pixel_step apart in the input,
-   x at the first one's first tap: their channels in blocks of 16, then one
-   of 8; returns how many channels it did per pixel (the rest, fewer than
-   8, go to the predicated path). The accumulators are pinned to
-   q0-q3 and the taps unrolled: left to itself gcc moves the accumulators
+/* An interior pixel of a 3x3 window, x at its first tap: its channels in
+   blocks of 16, then one of 8; returns how many it did (the rest, fewer
+   than 8, go to the predicated path). The accumulators are pinned to q0-q3
+   and the taps unrolled by rows: left to itself gcc moves the accumulators
    between registers on every tap. */
-DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
-                                ptrdiff_t pixel_step, int8_t *out, int fast)
+DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, const int8_t *x,
+                                    int8_t *out, int fast)
 {
     const ptrdiff_t d = c->depth, col = c->tap_col, next_row = c->tap_row - 2 * c->tap_col;
-    mve_requant q;
-    mve_requant_init(c, &q);
+    const mve_requant q = *qp;
     int32_t c0 = 0;
-    for (int32_t px = 0; px < count; px++, x += pixel_step, out += d) {
-    c0 = 0;
     for (; c0 + 16 <= d; c0 += 16) {
         int32x4_t b0, b1, b2, b3;
         mve_start(c->bias_sum, c0, 16, &b0, &b1, &b2, &b3);
@@ -355,17 +356,28 @@ DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
         register int32x4_t a1 __asm__("q1") = b1;
         const int8_t *xt = x + c0, *w = c->weights + c0;
         for (int32_t ky = 0; ky < 3; ky++) {
-            DW_MVE_TAP(DW_MVE_MAC8_ONLY, xt, w, [e] "+w"(a0), [o] "+w"(a1));
-            DW_MVE_TAP(DW_MVE_MAC8_ONLY, xt + col, w + d, [e] "+w"(a0), [o] "+w"(a1));
+            DW_MVE_TAP(DW_MVE_MAC8, xt, w, [e] "+w"(a0), [o] "+w"(a1));
+            DW_MVE_TAP(DW_MVE_MAC8, xt + col, w + d, [e] "+w"(a0), [o] "+w"(a1));
             xt += 2 * col;
-            DW_MVE_TAP(DW_MVE_MAC8_ONLY, xt, w + 2 * d, [e] "+w"(a0), [o] "+w"(a1));
+            DW_MVE_TAP(DW_MVE_MAC8, xt, w + 2 * d, [e] "+w"(a0), [o] "+w"(a1));
             xt += next_row;
             w += 3 * d;
         }
         mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
         c0 += 8;
     }
-    }
+    return c0;
+}
+
+/* `count` interior pixels, pixel_step apart in the input, in one call. */
+DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
+                                ptrdiff_t pixel_step, int8_t *out, int fast)
+{
+    mve_requant q;
+    mve_requant_init(c, &q);
+    int32_t c0 = 0;
+    for (int32_t px = 0; px < count; px++, x += pixel_step, out += c->depth)
+        c0 = mve_pixel_3x3_one(c, &q, x, out, fast);
     return c0;
 }
 
@@ -642,8 +654,8 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
     }
 }
 #undef DW_MVE_MAC16
-#undef DW_MVE_MAC8_ONLY
 #undef DW_MVE_MAC8
+#undef DW_MVE_LOAD8
 #endif /* TA_HAVE_MVE */
 
 #if defined(TA_HAVE_DSP)
