@@ -469,31 +469,20 @@ DW_INLINE void mve_pixels2_3x3_c8(const dw_ctx *c, const int8_t *x, ptrdiff_t pi
 
 #undef DW_MVE_TAP2
 
+/* The 3x3 interior steps exist only in the `fast` form (per-channel
+   multipliers, right shifts only, the full int8 range: every shared
+   model), where requantization has no branch; other layers take the window
+   path everywhere, which has both forms (code size). */
 DW_NOINLINE void mve_pixels2_3x3_c8_fast(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
                                          int8_t *out)
 {
     mve_pixels2_3x3_c8(c, x, pixel_step, out, 1);
 }
 
-DW_NOINLINE void mve_pixels2_3x3_c8_any(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
-                                        int8_t *out)
-{
-    mve_pixels2_3x3_c8(c, x, pixel_step, out, 0);
-}
-
-/* Each in two forms: `fast` for per-channel multipliers, right shifts
-   only and the full int8 range (every shared model), where requantization
-   has no branch; the other for everything. */
 DW_NOINLINE int32_t mve_pixel_3x3_fast(const dw_ctx *c, const int8_t *x, int32_t count,
                                        ptrdiff_t pixel_step, int8_t *out)
 {
     return mve_pixel_3x3(c, x, count, pixel_step, out, 1);
-}
-
-DW_NOINLINE int32_t mve_pixel_3x3_any(const dw_ctx *c, const int8_t *x, int32_t count,
-                                      ptrdiff_t pixel_step, int8_t *out)
-{
-    return mve_pixel_3x3(c, x, count, pixel_step, out, 0);
 }
 
 DW_NOINLINE int32_t mve_pixel_window_fast(const dw_ctx *c, const dw_window *win, int8_t *out)
@@ -504,29 +493,6 @@ DW_NOINLINE int32_t mve_pixel_window_fast(const dw_ctx *c, const dw_window *win,
 DW_NOINLINE int32_t mve_pixel_window_any(const dw_ctx *c, const dw_window *win, int8_t *out)
 {
     return mve_pixel_window(c, win, out, 0);
-}
-
-/* The last n < 8 channels, predicated. */
-DW_NOINLINE void mve_block_tail(const dw_ctx *c, const dw_window *win, int32_t c0, int32_t n,
-                                int8_t *out)
-{
-    const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
-    const mve_pred16_t pr = vctp16q((uint32_t)n);
-    const ptrdiff_t d = c->depth, col = c->tap_col;
-    const int32_t rows = win->rows, cols = win->cols;
-    const ptrdiff_t next_row = c->tap_row - cols * col;
-    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
-    int32x4_t a0, a1, a2, a3;
-    mve_start(c->bias, c0, n, &a0, &a1, &a2, &a3);
-    const int8_t *x = win->x + c0, *w = win->w + c0;
-    for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
-        for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
-            const int16x8_t xv = vsubq_x_s16(vldrbq_z_s16(x, pr), zp, pr);
-            const int16x8_t wv = vldrbq_z_s16(w, pr);
-            a0 = vaddq_s32(a0, vmullbq_int_s16(xv, wv));
-            a1 = vaddq_s32(a1, vmulltq_int_s16(xv, wv));
-        }
-    mve_store_n(c, a0, a1, c0, n, 1, out);
 }
 
 /* Depth multiplier > 1: a block of n <= 8 output channels from o0 on,
@@ -619,14 +585,10 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 int32_t c0 = 0;
-                if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
+                if (fast && is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
                     if (depth == 8 && ox + 1 < ox_hi) {
-                        const ptrdiff_t step = (ptrdiff_t)p->stride_width * 8;
-                        if (fast)
-                            mve_pixels2_3x3_c8_fast(&c, x, step, output);
-                        else
-                            mve_pixels2_3x3_c8_any(&c, x, step, output);
+                        mve_pixels2_3x3_c8_fast(&c, x, (ptrdiff_t)p->stride_width * 8, output);
                         ox++;
                         output += depth;
                         continue;
@@ -635,8 +597,7 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                        the row goes in one call. */
                     const int32_t run = depth % 8 == 0 ? ox_hi - ox : 1;
                     const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
-                    c0 = fast ? mve_pixel_3x3_fast(&c, x, run, step, output)
-                              : mve_pixel_3x3_any(&c, x, run, step, output);
+                    c0 = mve_pixel_3x3_fast(&c, x, run, step, output);
                     ox += run - 1;
                     output += (run - 1) * depth;
                     if (depth == c0)
@@ -647,8 +608,10 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                 if (c0 == 0)
                     c0 = fast ? mve_pixel_window_fast(&c, &win, output)
                               : mve_pixel_window_any(&c, &win, output);
+                /* The last depth % 8 channels: the multiplier block with
+                   consecutive inputs. */
                 if (depth > c0)
-                    mve_block_tail(&c, &win, c0, depth - c0, output);
+                    mve_block_multiplier(&c, &win, c0, depth - c0, vidupq_n_u16(0, 1), output);
             }
         }
     }
