@@ -190,7 +190,7 @@ typedef struct {
    eight vector registers, and four still hold the other accumulators. */
 typedef struct {
     const int32_t *multipliers, *shifts; /* NULL: per-tensor */
-    int32_t multiplier, shift, offset, lo, hi, right_only;
+    int32_t multiplier, shift, offset, lo, hi, right_only, full_range;
 } mve_requant;
 
 DW_INLINE void mve_requant_init(const dw_ctx *c, mve_requant *q)
@@ -204,6 +204,7 @@ DW_INLINE void mve_requant_init(const dw_ctx *c, mve_requant *q)
     q->lo = p->activation_min;
     q->hi = p->activation_max;
     q->right_only = p->right_shifts_only;
+    q->full_range = q->lo == INT8_MIN && q->hi == INT8_MAX;
 }
 
 /* The rounding right shift of ta_dw_mul_right_mve after its VQRDMULH. */
@@ -249,7 +250,9 @@ DW_INLINE void mve_store8_general(const mve_requant *q, int32x4_t even, int32x4_
 }
 
 /* Requantizes the even/odd accumulators of n <= 8 channels from c0 on and
-   stores them in channel order. */
+   stores them in channel order; `fast`: per-channel multipliers and right
+   shifts only (the converter gives per-tensor layers per-channel copies),
+   the full int8 range one saturating narrow. */
 DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, int32_t c0,
                           int32_t n, int predicated, int fast, int8_t *out)
 {
@@ -262,7 +265,11 @@ DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, i
         even = mve_round_right(even, se);
         odd = mve_round_right(odd, so);
         const int16x8_t t = ta_dw_narrow_mve(even, odd, q->offset);
-        const int16x8_t v = vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t));
+        int16x8_t v;
+        if (q->full_range)
+            v = vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t));
+        else
+            v = vminq_s16(vmaxq_s16(t, vdupq_n_s16((int16_t)q->lo)), vdupq_n_s16((int16_t)q->hi));
         if (predicated)
             vstrbq_p_s16(out, v, vctp16q((uint32_t)n));
         else
@@ -469,10 +476,9 @@ DW_INLINE void mve_pixels2_3x3_c8(const dw_ctx *c, const int8_t *x, ptrdiff_t pi
 
 #undef DW_MVE_TAP2
 
-/* The 3x3 interior steps exist only in the `fast` form (per-channel
-   multipliers, right shifts only, the full int8 range: every shared
-   model), where requantization has no branch; other layers take the window
-   path everywhere, which has both forms (code size). */
+/* The 3x3 interior steps exist only in the `fast` form (right shifts
+   only: multipliers below 1, nearly every layer); layers with left shifts
+   take the window path everywhere, which has both forms (code size). */
 DW_NOINLINE void mve_pixels2_3x3_c8_fast(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
                                          int8_t *out)
 {
@@ -569,8 +575,7 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
     dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
     const int32_t depth = c.depth;
     const int is_3x3 = p->filter_height == 3 && p->filter_width == 3;
-    const int fast = multipliers && p->right_shifts_only && p->activation_min == INT8_MIN &&
-                     p->activation_max == INT8_MAX;
+    const int fast = multipliers && p->right_shifts_only;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
     inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
                  p->dilation_height, p->pad_top, &oy_lo, &oy_hi);

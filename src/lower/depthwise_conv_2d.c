@@ -8,7 +8,8 @@
  * zero points 0 (TFLite's 16x8 kernel ignores them).
  * Produces: bias_sum (int8: the bias with the input zero point folded in;
  * int16: the int64 bias), for int8 also the plain int32 bias (the SIMD
- * paths' border pixels), per-channel multipliers and shifts.
+ * paths' border pixels), per-channel multipliers and shifts (for int8
+ * always, per-tensor values repeated).
  */
 #include "conv_common.h"
 
@@ -93,6 +94,18 @@ static bool lower(TaLower *L, TaOp *op)
     if (!ta_conv_requant(L, op, in, w, out, 3, a->activation, wide, &rq) ||
         !ta_conv_bias(L, op, bias, out_c, &bias_v))
         return false;
+    if (!wide && !rq.multipliers) {
+        /* Per-tensor int8 weights get per-channel copies: the SIMD paths'
+           fast requantization reads one multiplier and shift per channel. */
+        int32_t *m = ta_alloc_array(L->pool, (size_t)out_c, sizeof(int32_t));
+        int32_t *sh = ta_alloc_array(L->pool, (size_t)out_c, sizeof(int32_t));
+        for (int32_t o = 0; o < out_c; o++) {
+            m[o] = rq.multiplier;
+            sh[o] = rq.shift;
+        }
+        rq.multipliers = ta_local_constant(L, op, "multipliers", TA_INT32, out_c, m);
+        rq.shifts = ta_local_constant(L, op, "shifts", TA_INT32, out_c, sh);
+    }
 
     const int8_t *wd = (const int8_t *)w->data;
     const size_t taps = (size_t)k_h * (size_t)k_w;
