@@ -190,7 +190,7 @@ typedef struct {
    eight vector registers, and four still hold the other accumulators. */
 typedef struct {
     const int32_t *multipliers, *shifts; /* NULL: per-tensor */
-    int32_t multiplier, shift, offset, lo, hi, right_only, full_range;
+    int32_t multiplier, shift, offset, lo, hi, right_only;
 } mve_requant;
 
 DW_INLINE void mve_requant_init(const dw_ctx *c, mve_requant *q)
@@ -204,7 +204,6 @@ DW_INLINE void mve_requant_init(const dw_ctx *c, mve_requant *q)
     q->lo = p->activation_min;
     q->hi = p->activation_max;
     q->right_only = p->right_shifts_only;
-    q->full_range = q->lo == INT8_MIN && q->hi == INT8_MAX;
 }
 
 /* The rounding right shift of ta_dw_mul_right_mve after its VQRDMULH. */
@@ -249,10 +248,14 @@ DW_INLINE void mve_store8_general(const mve_requant *q, int32x4_t even, int32x4_
         vstrbq_s16(out, v);
 }
 
+/* The forms of the requantization, fixed per function: the branch-free
+   ones need per-channel multipliers (the converter gives per-tensor layers
+   per-channel copies) and right shifts only; the full int8 range is then
+   one saturating narrow. */
+enum { DW_GENERAL = 0, DW_FAST_FULL = 1, DW_FAST_CLAMPED = 2 };
+
 /* Requantizes the even/odd accumulators of n <= 8 channels from c0 on and
-   stores them in channel order; `fast`: per-channel multipliers and right
-   shifts only (the converter gives per-tensor layers per-channel copies),
-   the full int8 range one saturating narrow. */
+   stores them in channel order, in the form `fast`. */
 DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, int32_t c0,
                           int32_t n, int predicated, int fast, int8_t *out)
 {
@@ -265,11 +268,10 @@ DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, i
         even = mve_round_right(even, se);
         odd = mve_round_right(odd, so);
         const int16x8_t t = ta_dw_narrow_mve(even, odd, q->offset);
-        int16x8_t v;
-        if (q->full_range)
-            v = vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t));
-        else
-            v = vminq_s16(vmaxq_s16(t, vdupq_n_s16((int16_t)q->lo)), vdupq_n_s16((int16_t)q->hi));
+        const int16x8_t v =
+            fast == DW_FAST_FULL
+                ? vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t))
+                : vminq_s16(vmaxq_s16(t, vdupq_n_s16((int16_t)q->lo)), vdupq_n_s16((int16_t)q->hi));
         if (predicated)
             vstrbq_p_s16(out, v, vctp16q((uint32_t)n));
         else
@@ -476,29 +478,35 @@ DW_INLINE void mve_pixels2_3x3_c8(const dw_ctx *c, const int8_t *x, ptrdiff_t pi
 
 #undef DW_MVE_TAP2
 
-/* The 3x3 interior steps exist only in the `fast` form (right shifts
-   only: multipliers below 1, nearly every layer); layers with left shifts
-   take the window path everywhere, which has both forms (code size). */
+/* The 3x3 interior steps exist only in the branch-free forms (right
+   shifts only: multipliers below 1, nearly every layer); other layers take
+   the window path everywhere (code size). */
 DW_NOINLINE void mve_pixels2_3x3_c8_fast(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
                                          int8_t *out)
 {
-    mve_pixels2_3x3_c8(c, x, pixel_step, out, 1);
+    mve_pixels2_3x3_c8(c, x, pixel_step, out, DW_FAST_FULL);
 }
 
 DW_NOINLINE int32_t mve_pixel_3x3_fast(const dw_ctx *c, const int8_t *x, int32_t count,
                                        ptrdiff_t pixel_step, int8_t *out)
 {
-    return mve_pixel_3x3(c, x, count, pixel_step, out, 1);
+    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_FULL);
+}
+
+DW_NOINLINE int32_t mve_pixel_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t count,
+                                          ptrdiff_t pixel_step, int8_t *out)
+{
+    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_CLAMPED);
 }
 
 DW_NOINLINE int32_t mve_pixel_window_fast(const dw_ctx *c, const dw_window *win, int8_t *out)
 {
-    return mve_pixel_window(c, win, out, 1);
+    return mve_pixel_window(c, win, out, DW_FAST_FULL);
 }
 
 DW_NOINLINE int32_t mve_pixel_window_any(const dw_ctx *c, const dw_window *win, int8_t *out)
 {
-    return mve_pixel_window(c, win, out, 0);
+    return mve_pixel_window(c, win, out, DW_GENERAL);
 }
 
 /* Depth multiplier > 1: a block of n <= 8 output channels from o0 on,
@@ -575,7 +583,9 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
     dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
     const int32_t depth = c.depth;
     const int is_3x3 = p->filter_height == 3 && p->filter_width == 3;
-    const int fast = multipliers && p->right_shifts_only;
+    const int full = p->activation_min == INT8_MIN && p->activation_max == INT8_MAX;
+    const int fast = multipliers && p->right_shifts_only ? (full ? DW_FAST_FULL : DW_FAST_CLAMPED)
+                                                         : DW_GENERAL;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
     inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
                  p->dilation_height, p->pad_top, &oy_lo, &oy_hi);
@@ -592,7 +602,7 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                 int32_t c0 = 0;
                 if (fast && is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
-                    if (depth == 8 && ox + 1 < ox_hi) {
+                    if (depth == 8 && fast == DW_FAST_FULL && ox + 1 < ox_hi) {
                         mve_pixels2_3x3_c8_fast(&c, x, (ptrdiff_t)p->stride_width * 8, output);
                         ox++;
                         output += depth;
@@ -602,7 +612,8 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                        the row goes in one call. */
                     const int32_t run = depth % 8 == 0 ? ox_hi - ox : 1;
                     const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
-                    c0 = mve_pixel_3x3_fast(&c, x, run, step, output);
+                    c0 = fast == DW_FAST_FULL ? mve_pixel_3x3_fast(&c, x, run, step, output)
+                                              : mve_pixel_3x3_clamped(&c, x, run, step, output);
                     ox += run - 1;
                     output += (run - 1) * depth;
                     if (depth == c0)
@@ -611,7 +622,7 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                 dw_window win;
                 dw_window_init(&c, in_b, iy0, ix0, &win);
                 if (c0 == 0)
-                    c0 = fast ? mve_pixel_window_fast(&c, &win, output)
+                    c0 = fast == DW_FAST_FULL ? mve_pixel_window_fast(&c, &win, output)
                               : mve_pixel_window_any(&c, &win, output);
                 /* The last depth % 8 channels: the multiplier block with
                    consecutive inputs. */
