@@ -30,7 +30,7 @@ from tests.harness import batch, difftest, oracle
 
 SCALE = int(os.environ.get("TINYAOT_SIMD_SCALE", "1"))
 SMALL = {"CONV_2D.int8": 12, "CONV_2D.int8_deep": 8, "CONV_2D.int16": 8, "CONV_2D.int8_grouped": 8,
-         "DEPTHWISE_CONV_2D.int8": 12, "DEPTHWISE_CONV_2D.int16": 8,
+         "DEPTHWISE_CONV_2D.int8": 12, "DEPTHWISE_CONV_2D.int8_wide": 10, "DEPTHWISE_CONV_2D.int16": 8,
          "FULLY_CONNECTED.int8": 8, "FULLY_CONNECTED.int8_wide": 8,
          "FULLY_CONNECTED.int16": 6, "BATCH_MATMUL.int8": 4, "SVDF.int8": 4, "SVDF.int16": 4,
          "UNIDIRECTIONAL_SEQUENCE_LSTM.int8": 4, "CHAIN.conv_pool": 6, "CHAIN.dw_conv": 6,

@@ -44,7 +44,8 @@ def _simd_geometry(rng):
     return kh, sh, dh, kw, sw, dw, padding, in_h, in_w
 
 
-def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False):
+def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
+                 wide=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
@@ -57,6 +58,9 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False):
         kw, sw, dw = _spatial(rng)
         if chance(rng, 0.3):
             kw, sw, dw = kh, sh, dh
+        if wide and chance(rng, 0.6):
+            # the specialised 3x3 window of the SIMD depthwise paths
+            kh = kw = 3
         padding = pick(rng, ["SAME", "VALID"])
         in_h = randint(rng, 1, 12)
         in_w = randint(rng, 1, 12)
@@ -64,6 +68,9 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False):
             in_h = max(in_h, (kh - 1) * dh + 1)
             in_w = max(in_w, (kw - 1) * dw + 1)
         in_c = randint(rng, 1, 12) if chance(rng, 0.85) else 1
+        if wide:
+            # whole 16-channel blocks, an 8-channel block and tails
+            in_c = pick(rng, [8, 16, 24, 32, randint(rng, 13, 40)])
         if deep:
             in_c = pick(rng, [16, 32, 48])
     if kind == "conv" and simd:
@@ -88,6 +95,8 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False):
         k_sum = kh * kw * (in_c // groups)
     else:
         mult = pick(rng, [1, 1, 2, 3, 4])
+        if wide and chance(rng, 0.7):
+            mult = 1
         out_c = in_c * mult
         filt_shape = [1, kh, kw, out_c]
         axis = 3
@@ -166,6 +175,13 @@ def conv_int8_grouped(rng):
 def dw_int8(rng):
     """int8 DEPTHWISE_CONV_2D, depth multiplier 1-4, per-channel along axis 3."""
     return _conv_common(rng, "int8", "dw")
+
+
+@variant("DEPTHWISE_CONV_2D.int8_wide", "DEPTHWISE_CONV_2D")
+def dw_int8_wide(rng):
+    """int8 DEPTHWISE_CONV_2D with 8-40 channels (mostly multiplier 1 and
+    3x3): every block shape of the SIMD paths, interior and border pixels."""
+    return _conv_common(rng, "int8", "dw", wide=True)
 
 
 @variant("DEPTHWISE_CONV_2D.int16", "DEPTHWISE_CONV_2D")
