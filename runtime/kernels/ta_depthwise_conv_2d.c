@@ -574,18 +574,22 @@ static void dw_s8_multiplier_mve(const ta_depthwise_conv_2d_params_t *p, const i
     }
 }
 
-/* Depth multiplier 1 on Helium. */
-static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                         const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
-                         const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+/* Depth multiplier 1 on Helium. fast_full_only: the layer meets the
+   preconditions of ta_depthwise_conv_2d_s8_m1_fast, so the other forms
+   and the tail block are not compiled in (and not linked). */
+DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                  const int8_t *weights, const int32_t *bias_sum,
+                                  const int32_t *bias, const int32_t *multipliers,
+                                  const int32_t *shifts, int8_t *output, int fast_full_only)
 {
     dw_ctx c;
     dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
     const int32_t depth = c.depth;
     const int is_3x3 = p->filter_height == 3 && p->filter_width == 3;
     const int full = p->activation_min == INT8_MIN && p->activation_max == INT8_MAX;
-    const int fast = multipliers && p->right_shifts_only ? (full ? DW_FAST_FULL : DW_FAST_CLAMPED)
-                                                         : DW_GENERAL;
+    const int fast = fast_full_only ? DW_FAST_FULL
+                     : multipliers && p->right_shifts_only ? (full ? DW_FAST_FULL : DW_FAST_CLAMPED)
+                                                           : DW_GENERAL;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
     inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
                  p->dilation_height, p->pad_top, &oy_lo, &oy_hi);
@@ -626,12 +630,19 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                               : mve_pixel_window_any(&c, &win, output);
                 /* The last depth % 8 channels: the multiplier block with
                    consecutive inputs. */
-                if (depth > c0)
+                if (!fast_full_only && depth > c0)
                     mve_block_multiplier(&c, &win, c0, depth - c0, vidupq_n_u16(0, 1), output);
             }
         }
     }
 }
+DW_NOINLINE void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                              const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                              const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    dw_s8_m1_mve_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 0);
+}
+
 #undef DW_MVE_MAC16
 #undef DW_MVE_MAC8
 #undef DW_MVE_LOAD8
@@ -873,9 +884,9 @@ DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t
 }
 
 /* Depth multiplier 1 with the DSP extension. */
-static void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                         const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
-                         const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                             const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                             const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
     dw_ctx c;
     dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
@@ -983,6 +994,34 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
         }
     }
     return TA_OK;
+}
+
+/* The layers ta_depthwise_conv_2d_s8_m1_fast accepts (see the header). */
+static int m1_fast_layer(const ta_depthwise_conv_2d_params_t *p, const int32_t *multipliers,
+                         const int32_t *shifts)
+{
+    return p->depth_multiplier == 1 && multipliers && shifts && p->right_shifts_only &&
+           p->activation_min == INT8_MIN && p->activation_max == INT8_MAX &&
+           p->output_depth % 8 == 0;
+}
+
+int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                    const int8_t *weights, const int32_t *bias_sum,
+                                    const int32_t *bias, const int32_t *multipliers,
+                                    const int32_t *shifts, int8_t *output)
+{
+    if (!m1_fast_layer(p, multipliers, shifts))
+        return TA_ERR_KERNEL;
+#if defined(TA_HAVE_MVE)
+    dw_s8_m1_mve_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 1);
+    return TA_OK;
+#elif defined(TA_HAVE_DSP)
+    dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+    return TA_OK;
+#else
+    return ta_depthwise_conv_2d_s8(p, input, weights, bias_sum, bias, multipliers, shifts,
+                                   output);
+#endif
 }
 
 #if defined(TA_HAVE_MVE)
