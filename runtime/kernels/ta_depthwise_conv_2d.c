@@ -801,13 +801,46 @@ DW_INLINE void dsp_store4(const dsp_requant *q, int32_t a0, int32_t a1, int32_t 
     memcpy(out + c0, &v, 4);
 }
 
+/* One row of three taps of four channels, the taps `d` bytes apart in
+   both x and w: register-offset loads (LSL #1 for the third) instead of
+   stepping the pointers per tap; then x moves on by x_row, w by 3 * d. */
+#define DW_DSP_MAC4                                                                       \
+    "sxtb16 %[x02], %[xv]\n\t"                                                             \
+    "sxtb16 %[w02], %[wv]\n\t"                                                             \
+    "sxtb16 %[xv], %[xv], ror #8\n\t"                                                      \
+    "sxtb16 %[wv], %[wv], ror #8\n\t"                                                      \
+    "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"                                              \
+    "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"                                              \
+    "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"                                                \
+    "smlatt %[a3], %[xv], %[wv], %[a3]\n\t"
+DW_INLINE void dsp_row3(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
+                        const int8_t **w, ptrdiff_t d, ptrdiff_t x_row)
+{
+    uint32_t xv, wv, x02, w02;
+    __asm__("ldr %[xv], [%[x]]\n\t"
+            "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4
+            "ldr %[xv], [%[x], %[d]]\n\t"
+            "ldr %[wv], [%[w], %[d]]\n\t" DW_DSP_MAC4
+            "ldr %[xv], [%[x], %[d], lsl #1]\n\t"
+            "ldr %[wv], [%[w], %[d], lsl #1]\n\t" DW_DSP_MAC4
+            "add %[x], %[x], %[xr]\n\t"
+            "add %[w], %[w], %[d]\n\t"
+            "add %[w], %[w], %[d], lsl #1"
+            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [x] "+r"(*x),
+              [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
+            : [d] "r"(d), [xr] "r"(x_row)
+            /* Reads memory at addresses no operand names. */
+            : "memory");
+}
+#undef DW_DSP_MAC4
+
 /* An interior pixel of a 3x3 window with unit horizontal dilation, x at its
    first tap: its channels four at a time; returns how many it did. Within
    a row the input and the weight offsets are the same, depth and
    2 * depth. */
 DW_NOINLINE int32_t dsp_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
 {
-    const ptrdiff_t d = c->depth, next_row = c->tap_row - 2 * d;
+    const ptrdiff_t d = c->depth, row = c->tap_row;
     dsp_requant q;
     dsp_requant_init(c, &q);
     int32_t c0 = 0;
@@ -821,15 +854,9 @@ DW_NOINLINE int32_t dsp_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
         }
         const int8_t *xt = x + c0, *w = c->weights + c0;
         /* Unrolled: a loop counter would push a register to the stack. */
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, next_row, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, next_row, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
+        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
+        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
         dsp_store4(&q, a0, a1, a2, a3, c0, out);
     }
     return c0;
