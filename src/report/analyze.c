@@ -53,9 +53,10 @@ static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan,
     int unmeasured = 0;
     /* The file list cannot fail for a graph that lowered; if it did, the
        kernels count 0 and the basis says so. */
-    TaPool scratch = {0};
-    quiet.pool = &scratch;
-    if (ta_runtime_files(&scratch, &quiet, g, &files))
+    /* The caller's pool, not one of our own: a failed allocation jumps
+       out of here, and only the conversion's pools are freed then. */
+    quiet.pool = pool;
+    if (ta_runtime_files(pool, &quiet, g, &files))
         for (int i = 0; i < files.len; i++) {
             const char *path = files.items[i];
             size_t n = strlen(path);
@@ -67,7 +68,6 @@ static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan,
             else
                 a->flash_kernels += bytes;
         }
-    ta_pool_free(&scratch);
     a->flash_code = TA_FLASH_FIXED + (int64_t)TA_FLASH_PER_OPERATOR * g->ops.len;
     for (int i = 0; i < plan->regions.len; i++) {
         const TaRegion *r = plan->regions.items[i];
