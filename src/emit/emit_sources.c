@@ -263,6 +263,69 @@ static void emit_param_value(TaBuf *b, const TaParam *prm)
     }
 }
 
+/* One element of a parameter field, as the C initializer spells it. */
+static void emit_field_value(TaBuf *b, TaFieldType type, const unsigned char *at)
+{
+    switch (type) {
+    case TA_FIELD_INT32: {
+        int32_t v;
+        memcpy(&v, at, sizeof v);
+        ta_buf_printf(b, "%lld", (long long)v);
+        break;
+    }
+    case TA_FIELD_UINT32: {
+        uint32_t v;
+        memcpy(&v, at, sizeof v);
+        ta_buf_printf(b, "%lld", (long long)v);
+        break;
+    }
+    case TA_FIELD_FLOAT: {
+        float v;
+        memcpy(&v, at, sizeof v);
+        ta_buf_printf(b, "%.17g", (double)v);
+        break;
+    }
+    case TA_FIELD_DOUBLE: {
+        double v;
+        memcpy(&v, at, sizeof v);
+        ta_buf_printf(b, "%.17g", v);
+        break;
+    }
+    }
+}
+
+static size_t field_type_size(TaFieldType type)
+{
+    return type == TA_FIELD_DOUBLE ? sizeof(double) : 4;
+}
+
+/* Every field of the struct, in list order; of an array with a counting
+   field, the elements in use. */
+static void emit_params_struct(TaBuf *b, const TaParamsDesc *desc, const void *params)
+{
+    const unsigned char *base = params;
+    for (int i = 0; i < desc->num_fields; i++) {
+        const TaParamField *f = &desc->fields[i];
+        ta_buf_printf(b, "    .%s = ", f->name);
+        if (f->length == 0) {
+            emit_field_value(b, f->type, base + f->offset);
+        } else {
+            int32_t n = f->length;
+            if (f->used_offset >= 0)
+                memcpy(&n, base + f->used_offset, sizeof n);
+            if (n < 0 || n > f->length) /* lowerings check ranks first; never expected */
+                n = f->length;
+            ta_buf_puts(b, "{");
+            for (int32_t k = 0; k < n; k++) {
+                ta_buf_puts(b, k ? ", " : "");
+                emit_field_value(b, f->type, base + f->offset + (size_t)k * field_type_size(f->type));
+            }
+            ta_buf_puts(b, "}");
+        }
+        ta_buf_puts(b, ",\n");
+    }
+}
+
 /* `int <symbol>_<role>(void)`: the op's calls of that role, in order,
    stopping at the first failing one. Parameter structs are numbered by
    position in op->calls, whatever their role. */
@@ -327,6 +390,8 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
         if (!call->params_type)
             continue;
         ta_buf_printf(&b, "static const %s params%d = {\n", call->params_type, k);
+        if (call->params_desc)
+            emit_params_struct(&b, call->params_desc, call->params_struct);
         for (int i = 0; i < call->params.len; i++) {
             const TaParam *prm = call->params.items[i];
             ta_buf_printf(&b, "    .%s = ", prm->name);

@@ -72,7 +72,7 @@ static bool lower_add_sub(TaLower *L, TaOp *op, bool sub)
     }
 
     const char *fn = sub ? (wide ? "ta_sub_s16" : "ta_sub_s8") : (wide ? "ta_add_s16" : "ta_add_s8");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_add_sub.h", "ta_add_params_t");
+    TaKernelCall *c = ta_call_named(L, op, fn, "runtime/kernels/ta_add_sub.h", "ta_add_params_t");
     ta_call_broadcast(L, c, &bc);
     ta_call_int(L, c, "left_shift", left_shift);
     ta_call_int(L, c, "input1_offset", -ta_zero_point(in1));

@@ -163,7 +163,7 @@ static bool lower(TaLower *L, TaOp *op)
         scratch = ta_local_scratch(L, op, "col_terms", n * 4);
     }
 
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_batch_matmul_s16" : "ta_batch_matmul_s8",
+    TaKernelCall *c = ta_call_named(L, op, wide ? "ta_batch_matmul_s16" : "ta_batch_matmul_s8",
                               "runtime/kernels/ta_batch_matmul.h", "ta_batch_matmul_params_t");
     const int64_t dims3[3] = {od[0], od[1], od[2]};
     ta_call_ints(L, c, "batch_dims", dims3, 3);

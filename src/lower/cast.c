@@ -34,7 +34,7 @@ static bool lower(TaLower *L, TaOp *op)
     }
     if (in->dtype == out->dtype)
         return ta_lower_reshape_like(L, op);
-    TaKernelCall *c = ta_call(L, op,
+    TaKernelCall *c = ta_call_named(L, op,
                               ta_format(L->pool, "ta_cast_%s_%s", suffix(in->dtype),
                                         suffix(out->dtype)),
                               "runtime/kernels/ta_cast.h", "ta_cast_params_t");

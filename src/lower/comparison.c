@@ -31,7 +31,7 @@ static bool lower_comparison(TaLower *L, TaOp *op, int mask)
             return false;
         }
     }
-    TaKernelCall *c = ta_call(L, op, "ta_comparison_s8", "runtime/kernels/ta_comparison.h",
+    TaKernelCall *c = ta_call_named(L, op, "ta_comparison_s8", "runtime/kernels/ta_comparison.h",
                               "ta_comparison_params_t");
     ta_call_broadcast(L, c, &bc);
     ta_call_int(L, c, "left_shift", 8);

@@ -114,7 +114,7 @@ bool ta_lower_copy_nd(TaLower *L, TaOp *op, TaTensor *src, TaTensor *dst, const 
         strides_src[k] = c.src_strides[k];
         strides_dst[k] = c.dst_strides[k];
     }
-    TaKernelCall *call = ta_call(L, op, "ta_copy_nd", "runtime/kernels/ta_copy_nd.h",
+    TaKernelCall *call = ta_call_named(L, op, "ta_copy_nd", "runtime/kernels/ta_copy_nd.h",
                                  "ta_copy_nd_params_t");
     ta_call_int(L, call, "rank", c.rank);
     ta_call_ints(L, call, "dims", dims, c.rank);

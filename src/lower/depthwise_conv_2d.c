@@ -82,7 +82,7 @@ static bool lower(TaLower *L, TaOp *op)
         bias_sum = ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     }
 
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_depthwise_conv_2d_s16" : "ta_depthwise_conv_2d_s8",
+    TaKernelCall *c = ta_call_named(L, op, wide ? "ta_depthwise_conv_2d_s16" : "ta_depthwise_conv_2d_s8",
                               "runtime/kernels/ta_depthwise_conv_2d.h",
                               "ta_depthwise_conv_2d_params_t");
     ta_call_int(L, c, "batches", batches);

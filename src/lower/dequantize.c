@@ -14,7 +14,7 @@ static bool lower(TaLower *L, TaOp *op)
         ta_op_error(L, op, "input and output sizes differ");
         return false;
     }
-    TaKernelCall *c = ta_call(L, op,
+    TaKernelCall *c = ta_call_named(L, op,
                               in->dtype == TA_INT8 ? "ta_dequantize_s8_f32" : "ta_dequantize_s16_f32",
                               "runtime/kernels/ta_dequantize.h", "ta_dequantize_params_t");
     ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(in));

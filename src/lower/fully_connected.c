@@ -154,7 +154,7 @@ static bool lower(TaLower *L, TaOp *op)
 
     const char *fn = !wide ? "ta_fully_connected_s8"
                            : (acc64 ? "ta_fully_connected_s16" : "ta_fully_connected_s16_acc32");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_fully_connected.h",
+    TaKernelCall *c = ta_call_named(L, op, fn, "runtime/kernels/ta_fully_connected.h",
                               "ta_fully_connected_params_t");
     ta_call_int(L, c, "batches", batches);
     ta_call_int(L, c, "accum_depth", depth);

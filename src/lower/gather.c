@@ -100,7 +100,7 @@ static bool lower(TaLower *L, TaOp *op)
         }
         offsets = ta_local_constant(L, op, "offsets", TA_INT32, n, table);
     }
-    TaKernelCall *c = ta_call(L, op, offsets ? "ta_gather" : "ta_gather_i32",
+    TaKernelCall *c = ta_call_named(L, op, offsets ? "ta_gather" : "ta_gather_i32",
                               "runtime/kernels/ta_gather.h", "ta_gather_params_t");
     ta_call_int(L, c, "batches", batches);
     ta_call_int(L, c, "outer", outer);

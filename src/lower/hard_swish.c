@@ -52,7 +52,7 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     }
 
-    TaKernelCall *c = ta_call(L, op, "ta_hard_swish_s8", "runtime/kernels/ta_hard_swish.h",
+    TaKernelCall *c = ta_call_named(L, op, "ta_hard_swish_s8", "runtime/kernels/ta_hard_swish.h",
                               "ta_hard_swish_params_t");
     ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
     ta_call_int(L, c, "input_zero_point", in_zp);

@@ -53,7 +53,7 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     }
 
-    TaKernelCall *c = ta_call(L, op, in->dtype == TA_INT16 ? "ta_leaky_relu_s16"
+    TaKernelCall *c = ta_call_named(L, op, in->dtype == TA_INT16 ? "ta_leaky_relu_s16"
                                                            : "ta_leaky_relu_s8",
                               "runtime/kernels/ta_leaky_relu.h", "ta_leaky_relu_params_t");
     ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));

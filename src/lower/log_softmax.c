@@ -58,7 +58,7 @@ static bool lower(TaLower *L, TaOp *op)
                           (double)(1LL << (31 - SCALED_DIFF_BITS)) / (double)(1LL << shift);
 
     const int32_t depth = in->dims[in->rank - 1];
-    TaKernelCall *c = ta_call(L, op, "ta_log_softmax_s8", "runtime/kernels/ta_log_softmax.h",
+    TaKernelCall *c = ta_call_named(L, op, "ta_log_softmax_s8", "runtime/kernels/ta_log_softmax.h",
                               "ta_log_softmax_params_t");
     ta_call_int(L, c, "outer_size",
                 depth ? (int64_t)(ta_tensor_elements(in) / (size_t)depth) : 0);

@@ -35,7 +35,7 @@ bool ta_lower_sigmoid_like(TaLower *L, TaOp *op, const TaSigmoidLike *k)
         if (!ta_sigmoid_input_s8(L, op, in, &multiplier, &shift, &radius))
             return false;
     }
-    TaKernelCall *c = ta_call(L, op, wide ? k->fn_s16 : k->fn_s8, k->header, k->params_type);
+    TaKernelCall *c = ta_call_named(L, op, wide ? k->fn_s16 : k->fn_s8, k->header, k->params_type);
     ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
     ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
     ta_call_int(L, c, "input_range_radius", radius);

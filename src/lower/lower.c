@@ -153,23 +153,44 @@ TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes
     return t;
 }
 
-TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header,
-                      const char *params_type)
+TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header)
 {
     TaKernelCall *c = ta_alloc(L->pool, sizeof *c);
     c->role = "run";
     c->function = function;
     c->header = header;
-    c->params_type = params_type;
     ta_vec_push(L->pool, &op->calls, c);
     return c;
 }
 
-TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const char *header,
-                           const char *params_type)
+TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const char *header)
 {
-    TaKernelCall *c = ta_call(L, op, function, header, params_type);
+    TaKernelCall *c = ta_call(L, op, function, header);
     c->role = "init";
+    return c;
+}
+
+void *ta_call_params(TaLower *L, TaKernelCall *c, const TaParamsDesc *desc)
+{
+    c->params_desc = desc;
+    c->params_type = desc->type_name;
+    c->params_struct = ta_alloc(L->pool, desc->size);
+    return c->params_struct;
+}
+
+TaKernelCall *ta_call_named(TaLower *L, TaOp *op, const char *function, const char *header,
+                            const char *params_type)
+{
+    TaKernelCall *c = ta_call(L, op, function, header);
+    c->params_type = params_type;
+    return c;
+}
+
+TaKernelCall *ta_init_call_named(TaLower *L, TaOp *op, const char *function, const char *header,
+                                 const char *params_type)
+{
+    TaKernelCall *c = ta_init_call(L, op, function, header);
+    c->params_type = params_type;
     return c;
 }
 

@@ -17,6 +17,7 @@
 
 #include "../ir/ir.h"
 #include "../model/fb.h"
+#include "kernel_params.h"
 
 typedef struct TaLower {
     TaPool *pool;
@@ -64,12 +65,24 @@ TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtyp
                             int32_t count, const void *data);
 TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes);
 
-TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header,
-                      const char *params_type);
+/* A call to `function`, declared in `header`, added to the op's calls. */
+TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header);
 /* The same for a call made once by model_init (role "init"), after
    persistent memory is zeroed: setting state that does not start at zero. */
-TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const char *header,
-                           const char *params_type);
+TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const char *header);
+
+/* The call's parameter struct, zeroed, for the lowering to fill:
+     ta_conv_2d_params_t *p = TA_CALL_PARAMS(L, c, ta_conv_2d_params_t);
+     p->batches = batches;
+   The emitter prints every field the struct's list declares. */
+#define TA_CALL_PARAMS(L, c, type) ((type *)ta_call_params((L), (c), &type##_desc))
+void *ta_call_params(TaLower *L, TaKernelCall *c, const TaParamsDesc *desc);
+
+/* Parameters by field name (being replaced by TA_CALL_PARAMS). */
+TaKernelCall *ta_call_named(TaLower *L, TaOp *op, const char *function, const char *header,
+                            const char *params_type);
+TaKernelCall *ta_init_call_named(TaLower *L, TaOp *op, const char *function, const char *header,
+                                 const char *params_type);
 void ta_call_int(TaLower *L, TaKernelCall *c, const char *name, int64_t value);
 void ta_call_float(TaLower *L, TaKernelCall *c, const char *name, double value);
 void ta_call_ints(TaLower *L, TaKernelCall *c, const char *name, const int64_t *values, int n);

@@ -22,7 +22,7 @@ static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
     TaBroadcast bc;
     if (!ta_broadcast_plan(L, op, in1, in2, out, &bc))
         return false;
-    TaKernelCall *c = ta_call(L, op, maximum ? "ta_maximum_s8" : "ta_minimum_s8",
+    TaKernelCall *c = ta_call_named(L, op, maximum ? "ta_maximum_s8" : "ta_minimum_s8",
                               "runtime/kernels/ta_maximum_minimum.h",
                               "ta_maximum_minimum_params_t");
     ta_call_broadcast(L, c, &bc);

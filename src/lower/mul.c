@@ -45,7 +45,7 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     }
 
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_mul_s16" : "ta_mul_s8",
+    TaKernelCall *c = ta_call_named(L, op, wide ? "ta_mul_s16" : "ta_mul_s8",
                               "runtime/kernels/ta_mul.h", "ta_mul_params_t");
     ta_call_broadcast(L, c, &bc);
     ta_call_int(L, c, "input1_offset", -ta_zero_point(in1));

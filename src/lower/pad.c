@@ -77,7 +77,7 @@ static bool lower_pad(TaLower *L, TaOp *op)
     }
     if (!padded)
         return ta_lower_move(L, op, 0, &c);
-    TaKernelCall *f = ta_call(L, op, "ta_fill", "runtime/kernels/ta_copy_nd.h", "ta_fill_params_t");
+    TaKernelCall *f = ta_call_named(L, op, "ta_fill", "runtime/kernels/ta_copy_nd.h", "ta_fill_params_t");
     ta_call_int(L, f, "count", (int64_t)ta_tensor_elements(out));
     ta_call_int(L, f, "elem_size", (int64_t)ta_dtype_size(out->dtype));
     ta_call_int(L, f, "value", fill);

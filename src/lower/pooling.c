@@ -104,7 +104,7 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
     const bool wide = in->dtype == TA_INT16;
     const char *fn = average ? (wide ? "ta_average_pool_s16" : "ta_average_pool_s8")
                              : (wide ? "ta_max_pool_s16" : "ta_max_pool_s8");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_pooling.h", "ta_pool_params_t");
+    TaKernelCall *c = ta_call_named(L, op, fn, "runtime/kernels/ta_pooling.h", "ta_pool_params_t");
     ta_call_int(L, c, "batches", in->dims[0]);
     ta_call_int(L, c, "input_height", in->dims[1]);
     ta_call_int(L, c, "input_width", in->dims[2]);

@@ -81,7 +81,7 @@ static bool lower(TaLower *L, TaOp *op)
     ta_quantize_multiplier(in_scale / out_scale, &m_identity, &s_identity);
     ta_quantize_multiplier(in_scale * a_scale / out_scale, &m_alpha, &s_alpha);
 
-    TaKernelCall *c = ta_call(L, op, "ta_prelu_s8", "runtime/kernels/ta_prelu.h",
+    TaKernelCall *c = ta_call_named(L, op, "ta_prelu_s8", "runtime/kernels/ta_prelu.h",
                               "ta_prelu_params_t");
     ta_call_int(L, c, "rank", n);
     ta_call_ints(L, c, "dims", kd, n);

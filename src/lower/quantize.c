@@ -33,7 +33,7 @@ static bool lower(TaLower *L, TaOp *op)
         fn = names[in->dtype == TA_INT16][out_kind];
         ta_quantize_multiplier((double)ta_scale(in) / (double)ta_scale(out), &multiplier, &shift);
     }
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_quantize.h", "ta_quantize_params_t");
+    TaKernelCall *c = ta_call_named(L, op, fn, "runtime/kernels/ta_quantize.h", "ta_quantize_params_t");
     ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
     ta_call_float(L, c, "scale", (double)ta_scale(out));
     ta_call_int(L, c, "input_zero_point", ta_zero_point(in));

@@ -150,7 +150,7 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
     const bool wide = in->dtype == TA_INT16;
     const char *fn = kind == KIND_MAX ? "ta_reduce_max_s8"
                                       : (wide ? "ta_reduce_sum_s16" : "ta_reduce_sum_s8");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_reduce.h", "ta_reduce_params_t");
+    TaKernelCall *c = ta_call_named(L, op, fn, "runtime/kernels/ta_reduce.h", "ta_reduce_params_t");
     ta_call_int(L, c, "outer_rank", outer.rank);
     call_groups(L, c, "outer_dims", "outer_strides", &outer);
     ta_call_int(L, c, "inner_rank", inner.rank);

@@ -33,7 +33,7 @@ static bool lower(TaLower *L, TaOp *op)
     /* 0.0 quantizes to the zero point exactly. */
     const int32_t act_min = ta_zero_point(out) > qmin ? ta_zero_point(out) : qmin;
 
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_relu_s16" : "ta_relu_s8",
+    TaKernelCall *c = ta_call_named(L, op, wide ? "ta_relu_s16" : "ta_relu_s8",
                               "runtime/kernels/ta_relu.h", "ta_relu_params_t");
     ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
     ta_call_int(L, c, "input_zero_point", ta_zero_point(in));

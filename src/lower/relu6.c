@@ -37,7 +37,7 @@ static bool lower(TaLower *L, TaOp *op)
     int64_t six = (int64_t)q6 + ta_zero_point(in);
     six = six > INT8_MAX ? INT8_MAX : (six < INT8_MIN ? INT8_MIN : six);
 
-    TaKernelCall *c = ta_call(L, op, "ta_relu6_s8", "runtime/kernels/ta_relu.h",
+    TaKernelCall *c = ta_call_named(L, op, "ta_relu6_s8", "runtime/kernels/ta_relu.h",
                               "ta_relu6_params_t");
     ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
     ta_call_int(L, c, "lower", ta_zero_point(in));

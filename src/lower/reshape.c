@@ -30,7 +30,7 @@ bool ta_lower_reshape_like(TaLower *L, TaOp *op)
         out->alias_of = in;
         return true;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h", "ta_copy_params_t");
+    TaKernelCall *c = ta_call_named(L, op, "ta_copy", "runtime/kernels/ta_copy.h", "ta_copy_params_t");
     ta_call_int(L, c, "bytes", (int64_t)ta_tensor_bytes(in));
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);

@@ -87,7 +87,7 @@ static bool lower_nearest(TaLower *L, TaOp *op)
         rows[y] = (int32_t)(nearest(y, ih, oh, a->align_corners, a->half_pixel_centers) * iw * pixel);
     for (int32_t x = 0; x < ow; x++)
         cols[x] = (int32_t)(nearest(x, iw, ow, a->align_corners, a->half_pixel_centers) * pixel);
-    TaKernelCall *c = ta_call(L, op, "ta_resize_nearest", "runtime/kernels/ta_resize.h",
+    TaKernelCall *c = ta_call_named(L, op, "ta_resize_nearest", "runtime/kernels/ta_resize.h",
                               "ta_resize_nearest_params_t");
     ta_call_int(L, c, "batches", in->dims[0]);
     ta_call_int(L, c, "out_height", oh);
@@ -153,7 +153,7 @@ static bool lower_bilinear(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, in), ta_shape_text(L->pool, out));
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_resize_bilinear_s8", "runtime/kernels/ta_resize.h",
+    TaKernelCall *c = ta_call_named(L, op, "ta_resize_bilinear_s8", "runtime/kernels/ta_resize.h",
                               "ta_resize_bilinear_params_t");
     ta_call_int(L, c, "batches", in->dims[0]);
     ta_call_int(L, c, "out_height", oh);

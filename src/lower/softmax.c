@@ -111,7 +111,7 @@ static bool lower_s16(TaLower *L, TaOp *op, const SoftmaxAttrs *a, TaTensor *in,
     lut_populate_s16(10.0f / range, INT16_MAX, 2.0f / range, 0, exp_f, exp_lut);
     lut_populate_s16(1.0f / range, INT16_MIN, 2.0f / range, 0, one_over_one_plus_x_f, recip_lut);
 
-    TaKernelCall *c = ta_call(L, op, "ta_softmax_s16", "runtime/kernels/ta_softmax.h",
+    TaKernelCall *c = ta_call_named(L, op, "ta_softmax_s16", "runtime/kernels/ta_softmax.h",
                               "ta_softmax_params_t");
     ta_call_int(L, c, "outer_size", (int64_t)(ta_tensor_elements(in) / (size_t)depth));
     ta_call_int(L, c, "depth", depth);
@@ -174,7 +174,7 @@ static bool lower(TaLower *L, TaOp *op)
     const int32_t diff_min = -(int32_t)floor(radius);
 
     const int32_t depth = in->dims[in->rank - 1];
-    TaKernelCall *c = ta_call(L, op, out16 ? "ta_softmax_s8_s16" : "ta_softmax_s8",
+    TaKernelCall *c = ta_call_named(L, op, out16 ? "ta_softmax_s8_s16" : "ta_softmax_s8",
                               "runtime/kernels/ta_softmax.h", "ta_softmax_params_t");
     ta_call_int(L, c, "outer_size", depth ? (int64_t)(ta_tensor_elements(in) / (size_t)depth) : 0);
     ta_call_int(L, c, "depth", depth);

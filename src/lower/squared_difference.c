@@ -42,7 +42,7 @@ static bool lower(TaLower *L, TaOp *op)
     int32_t qmin, qmax;
     ta_dtype_range(out->dtype, &qmin, &qmax);
 
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_squared_difference_s16" : "ta_squared_difference_s8",
+    TaKernelCall *c = ta_call_named(L, op, wide ? "ta_squared_difference_s16" : "ta_squared_difference_s8",
                               "runtime/kernels/ta_squared_difference.h",
                               "ta_squared_difference_params_t");
     ta_call_broadcast(L, c, &bc);

@@ -112,7 +112,7 @@ static bool lower(TaLower *L, TaOp *op)
     ta_quantize_multiplier(scale2, &m2, &s2);
 
     const bool wide = wt->dtype == TA_INT16;
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_svdf_s16" : "ta_svdf_s8",
+    TaKernelCall *c = ta_call_named(L, op, wide ? "ta_svdf_s16" : "ta_svdf_s8",
                               "runtime/kernels/ta_svdf.h", "ta_svdf_params_t");
     ta_call_int(L, c, "batches", batches);
     ta_call_int(L, c, "input_size", input_size);

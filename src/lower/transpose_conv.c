@@ -84,7 +84,7 @@ static bool lower(TaLower *L, TaOp *op)
         bias_arg = bias;
     }
 
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_transpose_conv_s16" : "ta_transpose_conv_s8",
+    TaKernelCall *c = ta_call_named(L, op, wide ? "ta_transpose_conv_s16" : "ta_transpose_conv_s8",
                               "runtime/kernels/ta_transpose_conv.h",
                               "ta_transpose_conv_params_t");
     ta_call_int(L, c, "batches", batches);

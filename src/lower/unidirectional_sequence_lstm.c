@@ -214,7 +214,7 @@ static bool lower(TaLower *L, TaOp *op)
     scratch->dtype = TA_INT16; /* the kernel's view of the bytes */
     scratch->dims[0] = 4 * rows * n_cell;
 
-    TaKernelCall *c = ta_call(L, op, "ta_lstm_s8", "runtime/kernels/ta_lstm.h",
+    TaKernelCall *c = ta_call_named(L, op, "ta_lstm_s8", "runtime/kernels/ta_lstm.h",
                               "ta_lstm_params_t");
     ta_call_int(L, c, "batches", batches);
     ta_call_int(L, c, "time_steps", steps);

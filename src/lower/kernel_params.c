@@ -1,0 +1,42 @@
+/*
+ * kernel_params.c - field tables expanded from the runtime headers'
+ * parameter lists (see kernel_params.h). Each block sets STRUCT to the
+ * struct type and expands its list, so offsets and element types come from
+ * the real struct: a list and a table cannot disagree.
+ */
+#include "kernel_params.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../runtime/kernels/ta_conv_2d.h"
+
+/* The element type; a field of any other type does not build. */
+#define FIELD_TYPE(member)                                                                  \
+    _Generic((member), int32_t: TA_FIELD_INT32, uint32_t: TA_FIELD_UINT32,                  \
+             float: TA_FIELD_FLOAT, double: TA_FIELD_DOUBLE)
+/* The counting field must be an int32_t. */
+#define USED_OFFSET(used) _Generic(((STRUCT *)0)->used, int32_t: (long)offsetof(STRUCT, used))
+
+#define DESCRIBE_FIELD(type, name) \
+    {#name, offsetof(STRUCT, name), FIELD_TYPE(((STRUCT *)0)->name), 0, -1},
+#define DESCRIBE_ARRAY(type, name, length) \
+    {#name, offsetof(STRUCT, name), FIELD_TYPE(((STRUCT *)0)->name[0]), length, -1},
+#define DESCRIBE_ARRAY_USED(type, name, length, used) \
+    {#name, offsetof(STRUCT, name), FIELD_TYPE(((STRUCT *)0)->name[0]), length, USED_OFFSET(used)},
+
+#define NAME2(a, b) a##b
+#define NAME(a, b) NAME2(a, b)
+#define TEXT2(a) #a
+#define TEXT(a) TEXT2(a)
+/* <STRUCT>_fields and <STRUCT>_desc from the list LIST. */
+#define DESCRIBE(LIST)                                                                       \
+    static const TaParamField NAME(STRUCT, _fields)[] = {                                    \
+        LIST(DESCRIBE_FIELD, DESCRIBE_ARRAY, DESCRIBE_ARRAY_USED)};                           \
+    const TaParamsDesc NAME(STRUCT, _desc) = {                                               \
+        TEXT(STRUCT), sizeof(STRUCT), NAME(STRUCT, _fields),                                 \
+        (int)(sizeof NAME(STRUCT, _fields) / sizeof NAME(STRUCT, _fields)[0])};
+
+#define STRUCT ta_conv_2d_params_t
+DESCRIBE(TA_CONV_2D_PARAMS)
+#undef STRUCT

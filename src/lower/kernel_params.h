@@ -1,0 +1,24 @@
+/*
+ * kernel_params.h - the field table of every kernel parameter struct.
+ *
+ * The runtime headers declare each struct as an X-macro list
+ * (runtime/include/ta_params.h); kernel_params.c expands the same lists
+ * into these tables, which the emitter walks to print a filled struct as a
+ * C initializer. A lowering names the struct type, never a field string:
+ *   ta_conv_2d_params_t *p = TA_CALL_PARAMS(L, c, ta_conv_2d_params_t);
+ * finds `ta_conv_2d_params_t_desc` here.
+ */
+#ifndef TA_KERNEL_PARAMS_H
+#define TA_KERNEL_PARAMS_H
+
+#include "../ir/ir.h"
+
+/* One line per parameter struct, in the order of runtime/kernels/. */
+#define TA_KERNEL_PARAM_STRUCTS(S) \
+    S(ta_conv_2d_params_t)
+
+#define TA_DECLARE_PARAMS_DESC(type) extern const TaParamsDesc type##_desc;
+TA_KERNEL_PARAM_STRUCTS(TA_DECLARE_PARAMS_DESC)
+#undef TA_DECLARE_PARAMS_DESC
+
+#endif /* TA_KERNEL_PARAMS_H */
