@@ -10,6 +10,12 @@
 #include <stdint.h>
 
 #include "../../runtime/kernels/ta_conv_2d.h"
+#include "../../runtime/kernels/ta_depthwise_conv_2d.h"
+#include "../../runtime/kernels/ta_transpose_conv.h"
+#include "../../runtime/kernels/ta_fully_connected.h"
+#include "../../runtime/kernels/ta_batch_matmul.h"
+#include "../../runtime/kernels/ta_svdf.h"
+#include "../../runtime/kernels/ta_lstm.h"
 
 /* The element type; a field of any other type does not build. */
 #define FIELD_TYPE(member)                                                                  \
@@ -39,4 +45,28 @@
 
 #define STRUCT ta_conv_2d_params_t
 DESCRIBE(TA_CONV_2D_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_depthwise_conv_2d_params_t
+DESCRIBE(TA_DEPTHWISE_CONV_2D_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_transpose_conv_params_t
+DESCRIBE(TA_TRANSPOSE_CONV_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_fully_connected_params_t
+DESCRIBE(TA_FULLY_CONNECTED_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_batch_matmul_params_t
+DESCRIBE(TA_BATCH_MATMUL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_svdf_params_t
+DESCRIBE(TA_SVDF_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_lstm_params_t
+DESCRIBE(TA_LSTM_PARAMS)
 #undef STRUCT

@@ -15,7 +15,13 @@
 
 /* One line per parameter struct, in the order of runtime/kernels/. */
 #define TA_KERNEL_PARAM_STRUCTS(S) \
-    S(ta_conv_2d_params_t)
+    S(ta_batch_matmul_params_t) \
+    S(ta_conv_2d_params_t) \
+    S(ta_depthwise_conv_2d_params_t) \
+    S(ta_fully_connected_params_t) \
+    S(ta_lstm_params_t) \
+    S(ta_svdf_params_t) \
+    S(ta_transpose_conv_params_t)
 
 #define TA_DECLARE_PARAMS_DESC(type) extern const TaParamsDesc type##_desc;
 TA_KERNEL_PARAM_STRUCTS(TA_DECLARE_PARAMS_DESC)
