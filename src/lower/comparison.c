@@ -8,6 +8,7 @@
  * shift) pairs and the kernel's outcome mask.
  */
 #include "binary.h"
+#include "../../runtime/kernels/ta_comparison.h"
 
 /* Outcome bits: x1 < x2, x1 == x2, x1 > x2. */
 enum { LT = 1, EQ = 2, GT = 4 };
@@ -31,17 +32,17 @@ static bool lower_comparison(TaLower *L, TaOp *op, int mask)
             return false;
         }
     }
-    TaKernelCall *c = ta_call_named(L, op, "ta_comparison_s8", "runtime/kernels/ta_comparison.h",
-                              "ta_comparison_params_t");
-    ta_call_broadcast(L, c, &bc);
-    ta_call_int(L, c, "left_shift", 8);
-    ta_call_int(L, c, "input1_offset", -ta_zero_point(in1));
-    ta_call_int(L, c, "input1_multiplier", mult[0]);
-    ta_call_int(L, c, "input1_shift", shift[0]);
-    ta_call_int(L, c, "input2_offset", -ta_zero_point(in2));
-    ta_call_int(L, c, "input2_multiplier", mult[1]);
-    ta_call_int(L, c, "input2_shift", shift[1]);
-    ta_call_int(L, c, "mask", mask);
+    TaKernelCall *c = ta_call(L, op, "ta_comparison_s8", "runtime/kernels/ta_comparison.h");
+    ta_comparison_params_t *p = TA_CALL_PARAMS(L, c, ta_comparison_params_t);
+    ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
+    p->left_shift = 8;
+    p->input1_offset = -ta_zero_point(in1);
+    p->input1_multiplier = mult[0];
+    p->input1_shift = shift[0];
+    p->input2_offset = -ta_zero_point(in2);
+    p->input2_multiplier = mult[1];
+    p->input2_shift = shift[1];
+    p->mask = mask;
     ta_call_arg(L, c, in1);
     ta_call_arg(L, c, in2);
     ta_call_arg(L, c, out);

@@ -16,6 +16,12 @@
 #include "../../runtime/kernels/ta_batch_matmul.h"
 #include "../../runtime/kernels/ta_svdf.h"
 #include "../../runtime/kernels/ta_lstm.h"
+#include "../../runtime/kernels/ta_add_sub.h"
+#include "../../runtime/kernels/ta_mul.h"
+#include "../../runtime/kernels/ta_squared_difference.h"
+#include "../../runtime/kernels/ta_maximum_minimum.h"
+#include "../../runtime/kernels/ta_comparison.h"
+#include "../../runtime/kernels/ta_prelu.h"
 
 /* The element type; a field of any other type does not build. */
 #define FIELD_TYPE(member)                                                                  \
@@ -69,4 +75,28 @@ DESCRIBE(TA_SVDF_PARAMS)
 
 #define STRUCT ta_lstm_params_t
 DESCRIBE(TA_LSTM_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_add_params_t
+DESCRIBE(TA_ADD_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_mul_params_t
+DESCRIBE(TA_MUL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_squared_difference_params_t
+DESCRIBE(TA_SQUARED_DIFFERENCE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_maximum_minimum_params_t
+DESCRIBE(TA_MAXIMUM_MINIMUM_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_comparison_params_t
+DESCRIBE(TA_COMPARISON_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_prelu_params_t
+DESCRIBE(TA_PRELU_PARAMS)
 #undef STRUCT

@@ -15,11 +15,17 @@
 
 /* One line per parameter struct, in the order of runtime/kernels/. */
 #define TA_KERNEL_PARAM_STRUCTS(S) \
+    S(ta_add_params_t) \
     S(ta_batch_matmul_params_t) \
+    S(ta_comparison_params_t) \
     S(ta_conv_2d_params_t) \
     S(ta_depthwise_conv_2d_params_t) \
     S(ta_fully_connected_params_t) \
     S(ta_lstm_params_t) \
+    S(ta_maximum_minimum_params_t) \
+    S(ta_mul_params_t) \
+    S(ta_prelu_params_t) \
+    S(ta_squared_difference_params_t) \
     S(ta_svdf_params_t) \
     S(ta_transpose_conv_params_t)
 

@@ -6,6 +6,7 @@
  * scale and zero point (as converters write them), so tinyaot requires it.
  */
 #include "binary.h"
+#include "../../runtime/kernels/ta_maximum_minimum.h"
 
 static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
 {
@@ -22,10 +23,10 @@ static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
     TaBroadcast bc;
     if (!ta_broadcast_plan(L, op, in1, in2, out, &bc))
         return false;
-    TaKernelCall *c = ta_call_named(L, op, maximum ? "ta_maximum_s8" : "ta_minimum_s8",
-                              "runtime/kernels/ta_maximum_minimum.h",
-                              "ta_maximum_minimum_params_t");
-    ta_call_broadcast(L, c, &bc);
+    TaKernelCall *c = ta_call(L, op, maximum ? "ta_maximum_s8" : "ta_minimum_s8",
+                              "runtime/kernels/ta_maximum_minimum.h");
+    ta_maximum_minimum_params_t *p = TA_CALL_PARAMS(L, c, ta_maximum_minimum_params_t);
+    ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
     ta_call_arg(L, c, in1);
     ta_call_arg(L, c, in2);
     ta_call_arg(L, c, out);
