@@ -22,6 +22,14 @@
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_prelu.h"
+#include "../../runtime/kernels/ta_relu.h"
+#include "../../runtime/kernels/ta_leaky_relu.h"
+#include "../../runtime/kernels/ta_hard_swish.h"
+#include "../../runtime/kernels/ta_logistic.h"
+#include "../../runtime/kernels/ta_tanh.h"
+#include "../../runtime/kernels/ta_softmax.h"
+#include "../../runtime/kernels/ta_log_softmax.h"
+#include "../../runtime/kernels/ta_pooling.h"
 
 /* The element type; a field of any other type does not build. */
 #define FIELD_TYPE(member)                                                                  \
@@ -99,4 +107,40 @@ DESCRIBE(TA_COMPARISON_PARAMS)
 
 #define STRUCT ta_prelu_params_t
 DESCRIBE(TA_PRELU_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_relu_params_t
+DESCRIBE(TA_RELU_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_relu6_params_t
+DESCRIBE(TA_RELU6_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_leaky_relu_params_t
+DESCRIBE(TA_LEAKY_RELU_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_hard_swish_params_t
+DESCRIBE(TA_HARD_SWISH_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_logistic_params_t
+DESCRIBE(TA_LOGISTIC_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_tanh_params_t
+DESCRIBE(TA_TANH_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_softmax_params_t
+DESCRIBE(TA_SOFTMAX_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_log_softmax_params_t
+DESCRIBE(TA_LOG_SOFTMAX_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_pool_params_t
+DESCRIBE(TA_POOL_PARAMS)
 #undef STRUCT

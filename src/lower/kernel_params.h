@@ -21,12 +21,21 @@
     S(ta_conv_2d_params_t) \
     S(ta_depthwise_conv_2d_params_t) \
     S(ta_fully_connected_params_t) \
+    S(ta_hard_swish_params_t) \
+    S(ta_leaky_relu_params_t) \
+    S(ta_log_softmax_params_t) \
+    S(ta_logistic_params_t) \
     S(ta_lstm_params_t) \
     S(ta_maximum_minimum_params_t) \
     S(ta_mul_params_t) \
+    S(ta_pool_params_t) \
     S(ta_prelu_params_t) \
+    S(ta_relu6_params_t) \
+    S(ta_relu_params_t) \
+    S(ta_softmax_params_t) \
     S(ta_squared_difference_params_t) \
     S(ta_svdf_params_t) \
+    S(ta_tanh_params_t) \
     S(ta_transpose_conv_params_t)
 
 #define TA_DECLARE_PARAMS_DESC(type) extern const TaParamsDesc type##_desc;
