@@ -5,6 +5,7 @@
  * indices computed at run time go to a kernel that checks their range.
  */
 #include "copy_nd.h"
+#include "../../runtime/kernels/ta_gather.h"
 
 typedef struct GatherAttrs {
     int axis;
@@ -100,13 +101,14 @@ static bool lower(TaLower *L, TaOp *op)
         }
         offsets = ta_local_constant(L, op, "offsets", TA_INT32, n, table);
     }
-    TaKernelCall *c = ta_call_named(L, op, offsets ? "ta_gather" : "ta_gather_i32",
-                              "runtime/kernels/ta_gather.h", "ta_gather_params_t");
-    ta_call_int(L, c, "batches", batches);
-    ta_call_int(L, c, "outer", outer);
-    ta_call_int(L, c, "coords", coords);
-    ta_call_int(L, c, "axis_size", axis_size);
-    ta_call_int(L, c, "inner_bytes", inner_bytes);
+    TaKernelCall *c = ta_call(L, op, offsets ? "ta_gather" : "ta_gather_i32",
+                              "runtime/kernels/ta_gather.h");
+    ta_gather_params_t *p = TA_CALL_PARAMS(L, c, ta_gather_params_t);
+    p->batches = batches;
+    p->outer = outer;
+    p->coords = coords;
+    p->axis_size = axis_size;
+    p->inner_bytes = inner_bytes;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, offsets ? offsets : idx);
     ta_call_arg(L, c, out);

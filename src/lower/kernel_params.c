@@ -30,6 +30,16 @@
 #include "../../runtime/kernels/ta_softmax.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
 #include "../../runtime/kernels/ta_pooling.h"
+#include "../../runtime/kernels/ta_copy.h"
+#include "../../runtime/kernels/ta_copy_nd.h"
+#include "../../runtime/kernels/ta_cast.h"
+#include "../../runtime/kernels/ta_quantize.h"
+#include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_gather.h"
+#include "../../runtime/kernels/ta_arg_min_max.h"
+#include "../../runtime/kernels/ta_reduce.h"
+#include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_variable.h"
 
 /* The element type; a field of any other type does not build. */
 #define FIELD_TYPE(member)                                                                  \
@@ -143,4 +153,52 @@ DESCRIBE(TA_LOG_SOFTMAX_PARAMS)
 
 #define STRUCT ta_pool_params_t
 DESCRIBE(TA_POOL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_copy_params_t
+DESCRIBE(TA_COPY_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_copy_nd_params_t
+DESCRIBE(TA_COPY_ND_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_fill_params_t
+DESCRIBE(TA_FILL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_cast_params_t
+DESCRIBE(TA_CAST_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_quantize_params_t
+DESCRIBE(TA_QUANTIZE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_dequantize_params_t
+DESCRIBE(TA_DEQUANTIZE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_gather_params_t
+DESCRIBE(TA_GATHER_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_arg_min_max_params_t
+DESCRIBE(TA_ARG_MIN_MAX_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_reduce_params_t
+DESCRIBE(TA_REDUCE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_resize_nearest_params_t
+DESCRIBE(TA_RESIZE_NEAREST_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_resize_bilinear_params_t
+DESCRIBE(TA_RESIZE_BILINEAR_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_variable_fill_params_t
+DESCRIBE(TA_VARIABLE_FILL_PARAMS)
 #undef STRUCT

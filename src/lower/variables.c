@@ -18,6 +18,8 @@
  * accepts there.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_copy.h"
+#include "../../runtime/kernels/ta_variable.h"
 
 #include <string.h>
 
@@ -52,10 +54,10 @@ static void add_fill(TaLower *L, TaOp *op, TaTensor *state, int byte)
 {
     if (byte == 0)
         return; /* model_init has zeroed persistent memory */
-    TaKernelCall *c = ta_init_call_named(L, op, "ta_variable_fill", "runtime/kernels/ta_variable.h",
-                                   "ta_variable_fill_params_t");
-    ta_call_int(L, c, "bytes", (int64_t)ta_tensor_bytes(state));
-    ta_call_int(L, c, "byte_value", byte);
+    TaKernelCall *c = ta_init_call(L, op, "ta_variable_fill", "runtime/kernels/ta_variable.h");
+    ta_variable_fill_params_t *p = TA_CALL_PARAMS(L, c, ta_variable_fill_params_t);
+    p->bytes = (int64_t)ta_tensor_bytes(state);
+    p->byte_value = byte;
     ta_call_arg(L, c, state);
 }
 
@@ -190,7 +192,8 @@ static bool same_bytes(TaLower *L, TaOp *op, const TaTensor *storage, const TaTe
 
 static void add_copy(TaLower *L, TaKernelCall *c, TaTensor *from, TaTensor *to)
 {
-    ta_call_int(L, c, "bytes", (int64_t)ta_tensor_bytes(to));
+    ta_copy_params_t *p = TA_CALL_PARAMS(L, c, ta_copy_params_t);
+    p->bytes = (int64_t)ta_tensor_bytes(to);
     ta_call_arg(L, c, from);
     ta_call_arg(L, c, to);
 }
@@ -242,8 +245,7 @@ static bool read_variable_lower(TaLower *L, TaOp *op)
         return false;
     /* A copy, never an alias: a later ASSIGN_VARIABLE must not change
        what this operator read. */
-    add_copy(L, ta_call_named(L, op, "ta_copy", "runtime/kernels/ta_copy.h", "ta_copy_params_t"),
-             storage, op->outputs[0]);
+    add_copy(L, ta_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h"), storage, op->outputs[0]);
     return true;
 }
 
@@ -254,8 +256,7 @@ static bool assign_variable_lower(TaLower *L, TaOp *op)
     TaTensor *storage = storage_of_handle(L, op, op->inputs[0]);
     if (!storage || !same_bytes(L, op, storage, op->inputs[1], "value"))
         return false;
-    add_copy(L, ta_call_named(L, op, "ta_copy", "runtime/kernels/ta_copy.h", "ta_copy_params_t"),
-             op->inputs[1], storage);
+    add_copy(L, ta_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h"), op->inputs[1], storage);
     return true;
 }
 
@@ -337,9 +338,8 @@ static bool call_once_lower(TaLower *L, TaOp *op)
             TaTensor *init = ta_local_constant(
                 L, op, ta_format(L->pool, "initial_value%d", i), value->dtype,
                 (int32_t)ta_tensor_elements(value), value->data);
-            add_copy(L, ta_init_call_named(L, op, "ta_copy", "runtime/kernels/ta_copy.h",
-                                     "ta_copy_params_t"),
-                     init, storage);
+            add_copy(L, ta_init_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h"), init,
+                     storage);
             continue;
         }
         ta_op_error(L, op, "init subgraph %d, operator %d (%s): tinyaot runs only VAR_HANDLE and "
