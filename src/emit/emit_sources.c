@@ -245,24 +245,6 @@ static void emit_internal(const Ctx *c, TaBuf *b)
 
 /* ---- ops/<symbol>.c ---------------------------------------------------------- */
 
-static void emit_param_value(TaBuf *b, const TaParam *prm)
-{
-    switch (prm->kind) {
-    case TA_PARAM_INT:
-        ta_buf_printf(b, "%lld", (long long)prm->i);
-        break;
-    case TA_PARAM_FLOAT:
-        ta_buf_printf(b, "%.17g", prm->f);
-        break;
-    case TA_PARAM_INTS:
-        ta_buf_puts(b, "{");
-        for (int k = 0; k < prm->num_ints; k++)
-            ta_buf_printf(b, "%s%lld", k ? ", " : "", (long long)prm->ints[k]);
-        ta_buf_puts(b, "}");
-        break;
-    }
-}
-
 /* One element of a parameter field, as the C initializer spells it. */
 static void emit_field_value(TaBuf *b, TaFieldType type, const unsigned char *at)
 {
@@ -344,7 +326,7 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
         const char *indent = "    ";
         ta_buf_printf(b, "%s%s%s(", indent, last ? "return " : "status = ", call->function);
         int n = 0;
-        if (call->params_type) {
+        if (call->params_desc) {
             ta_buf_printf(b, "&params%d", k);
             n++;
         }
@@ -387,17 +369,10 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
     ta_buf_puts(&b, "\n");
     for (int k = 0; k < op->calls.len; k++) {
         const TaKernelCall *call = op->calls.items[k];
-        if (!call->params_type)
+        if (!call->params_desc)
             continue;
-        ta_buf_printf(&b, "static const %s params%d = {\n", call->params_type, k);
-        if (call->params_desc)
-            emit_params_struct(&b, call->params_desc, call->params_struct);
-        for (int i = 0; i < call->params.len; i++) {
-            const TaParam *prm = call->params.items[i];
-            ta_buf_printf(&b, "    .%s = ", prm->name);
-            emit_param_value(&b, prm);
-            ta_buf_puts(&b, ",\n");
-        }
+        ta_buf_printf(&b, "static const %s params%d = {\n", call->params_desc->type_name, k);
+        emit_params_struct(&b, call->params_desc, call->params_struct);
         ta_buf_puts(&b, "};\n\n");
     }
     if (ta_op_calls_with_role(op, "init"))

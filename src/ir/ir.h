@@ -124,16 +124,6 @@ typedef struct TaParamsDesc {
     int num_fields;
 } TaParamsDesc;
 
-/* One scalar or small array field of a kernel's parameter struct. */
-typedef enum { TA_PARAM_INT, TA_PARAM_INTS, TA_PARAM_FLOAT } TaParamKind;
-typedef struct TaParam {
-    const char *name;
-    TaParamKind kind;
-    int64_t i;
-    double f;
-    const int64_t *ints;
-    int num_ints;
-} TaParam;
 
 /*
  * A call from an operator's generated code into a runtime kernel:
@@ -147,10 +137,8 @@ typedef struct TaKernelCall {
                                 place (may only touch persistent and constant tensors) */
     const char *function;    /* e.g. "ta_fully_connected_s8" */
     const char *header;      /* runtime header declaring it, e.g. "kernels/ta_fully_connected.h" */
-    const char *params_type; /* NULL: the kernel takes no parameter struct */
-    TaVec params;            /* TaParam* in struct field order */
-    const TaParamsDesc *params_desc; /* the struct's fields, when `params_struct` is set */
-    void *params_struct;             /* the filled parameter struct (params_desc->size bytes) */
+    const TaParamsDesc *params_desc; /* NULL: the kernel takes no parameter struct */
+    void *params_struct;             /* the filled struct, params_desc->size bytes */
     TaVec args;              /* TaTensor* (may be NULL) */
 } TaKernelCall;
 

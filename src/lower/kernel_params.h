@@ -13,7 +13,7 @@
 
 #include "../ir/ir.h"
 
-/* One line per parameter struct, in the order of runtime/kernels/. */
+/* One line per parameter struct, in alphabetical order. */
 #define TA_KERNEL_PARAM_STRUCTS(S) \
     S(ta_add_params_t) \
     S(ta_arg_min_max_params_t) \

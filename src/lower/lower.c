@@ -173,51 +173,8 @@ TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const cha
 void *ta_call_params(TaLower *L, TaKernelCall *c, const TaParamsDesc *desc)
 {
     c->params_desc = desc;
-    c->params_type = desc->type_name;
     c->params_struct = ta_alloc(L->pool, desc->size);
     return c->params_struct;
-}
-
-TaKernelCall *ta_call_named(TaLower *L, TaOp *op, const char *function, const char *header,
-                            const char *params_type)
-{
-    TaKernelCall *c = ta_call(L, op, function, header);
-    c->params_type = params_type;
-    return c;
-}
-
-TaKernelCall *ta_init_call_named(TaLower *L, TaOp *op, const char *function, const char *header,
-                                 const char *params_type)
-{
-    TaKernelCall *c = ta_init_call(L, op, function, header);
-    c->params_type = params_type;
-    return c;
-}
-
-static TaParam *new_param(TaLower *L, TaKernelCall *c, const char *name, TaParamKind kind)
-{
-    TaParam *p = ta_alloc(L->pool, sizeof *p);
-    p->name = name;
-    p->kind = kind;
-    ta_vec_push(L->pool, &c->params, p);
-    return p;
-}
-
-void ta_call_int(TaLower *L, TaKernelCall *c, const char *name, int64_t value)
-{
-    new_param(L, c, name, TA_PARAM_INT)->i = value;
-}
-
-void ta_call_float(TaLower *L, TaKernelCall *c, const char *name, double value)
-{
-    new_param(L, c, name, TA_PARAM_FLOAT)->f = value;
-}
-
-void ta_call_ints(TaLower *L, TaKernelCall *c, const char *name, const int64_t *values, int n)
-{
-    TaParam *p = new_param(L, c, name, TA_PARAM_INTS);
-    p->ints = ta_memdup(L->pool, values, (size_t)n * sizeof *values);
-    p->num_ints = n;
 }
 
 void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t)

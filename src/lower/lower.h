@@ -10,7 +10,11 @@
  * writes C text.
  *
  * Adding an operator: write <op>.c with a TaOpDef, add one line to
- * ops.def, add its runtime kernel under runtime/kernels/.
+ * ops.def, add its runtime kernel under runtime/kernels/ with its params
+ * struct as an X-macro list (runtime/include/ta_params.h), and register
+ * that struct in kernel_params.h and kernel_params.c. The lowering fills
+ * the struct through TA_CALL_PARAMS. docs/adding-an-operator.md has the
+ * details.
  */
 #ifndef TA_LOWER_H
 #define TA_LOWER_H
@@ -78,14 +82,6 @@ TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const cha
 #define TA_CALL_PARAMS(L, c, type) ((type *)ta_call_params((L), (c), &type##_desc))
 void *ta_call_params(TaLower *L, TaKernelCall *c, const TaParamsDesc *desc);
 
-/* Parameters by field name (being replaced by TA_CALL_PARAMS). */
-TaKernelCall *ta_call_named(TaLower *L, TaOp *op, const char *function, const char *header,
-                            const char *params_type);
-TaKernelCall *ta_init_call_named(TaLower *L, TaOp *op, const char *function, const char *header,
-                                 const char *params_type);
-void ta_call_int(TaLower *L, TaKernelCall *c, const char *name, int64_t value);
-void ta_call_float(TaLower *L, TaKernelCall *c, const char *name, double value);
-void ta_call_ints(TaLower *L, TaKernelCall *c, const char *name, const int64_t *values, int n);
 void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t);
 
 /* Declares that the kernel may write output 0 over input `first` (or, if
