@@ -105,5 +105,5 @@ static bool lower_sub(TaLower *L, TaOp *op)
     return lower_add_sub(L, op, true);
 }
 
-const TaOpDef ta_op_add = {0, "ADD", parse, lower_add};
-const TaOpDef ta_op_sub = {41, "SUB", parse, lower_sub};
+const TaOpDef ta_op_add = {parse, lower_add};
+const TaOpDef ta_op_sub = {parse, lower_sub};

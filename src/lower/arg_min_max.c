@@ -80,5 +80,5 @@ static bool lower_min(TaLower *L, TaOp *op)
     return lower_arg(L, op, false);
 }
 
-const TaOpDef ta_op_arg_max = {56, "ARG_MAX", NULL, lower_max};
-const TaOpDef ta_op_arg_min = {79, "ARG_MIN", NULL, lower_min};
+const TaOpDef ta_op_arg_max = {NULL, lower_max};
+const TaOpDef ta_op_arg_min = {NULL, lower_min};

@@ -202,4 +202,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_batch_matmul = {126, "BATCH_MATMUL", parse, lower};
+const TaOpDef ta_op_batch_matmul = {parse, lower};

@@ -45,4 +45,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_cast = {53, "CAST", NULL, lower};
+const TaOpDef ta_op_cast = {NULL, lower};

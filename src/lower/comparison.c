@@ -57,9 +57,9 @@ static bool lower_greater_equal(TaLower *L, TaOp *op) { return lower_comparison(
 static bool lower_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, EQ); }
 static bool lower_not_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, LT | GT); }
 
-const TaOpDef ta_op_less = {58, "LESS", NULL, lower_less};
-const TaOpDef ta_op_less_equal = {63, "LESS_EQUAL", NULL, lower_less_equal};
-const TaOpDef ta_op_greater = {61, "GREATER", NULL, lower_greater};
-const TaOpDef ta_op_greater_equal = {62, "GREATER_EQUAL", NULL, lower_greater_equal};
-const TaOpDef ta_op_equal = {71, "EQUAL", NULL, lower_equal};
-const TaOpDef ta_op_not_equal = {72, "NOT_EQUAL", NULL, lower_not_equal};
+const TaOpDef ta_op_less = {NULL, lower_less};
+const TaOpDef ta_op_less_equal = {NULL, lower_less_equal};
+const TaOpDef ta_op_greater = {NULL, lower_greater};
+const TaOpDef ta_op_greater_equal = {NULL, lower_greater_equal};
+const TaOpDef ta_op_equal = {NULL, lower_equal};
+const TaOpDef ta_op_not_equal = {NULL, lower_not_equal};

@@ -123,4 +123,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_conv_2d = {3, "CONV_2D", parse, lower};
+const TaOpDef ta_op_conv_2d = {parse, lower};

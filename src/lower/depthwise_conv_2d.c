@@ -121,4 +121,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_depthwise_conv_2d = {4, "DEPTHWISE_CONV_2D", parse, lower};
+const TaOpDef ta_op_depthwise_conv_2d = {parse, lower};

@@ -27,4 +27,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_dequantize = {6, "DEQUANTIZE", NULL, lower};
+const TaOpDef ta_op_dequantize = {NULL, lower};

@@ -178,4 +178,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_fully_connected = {9, "FULLY_CONNECTED", parse, lower};
+const TaOpDef ta_op_fully_connected = {parse, lower};

@@ -115,4 +115,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_gather = {36, "GATHER", parse, lower};
+const TaOpDef ta_op_gather = {parse, lower};

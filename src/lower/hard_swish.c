@@ -68,4 +68,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_hard_swish = {117, "HARD_SWISH", NULL, lower};
+const TaOpDef ta_op_hard_swish = {NULL, lower};

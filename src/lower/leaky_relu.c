@@ -71,4 +71,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_leaky_relu = {98, "LEAKY_RELU", parse, lower};
+const TaOpDef ta_op_leaky_relu = {parse, lower};

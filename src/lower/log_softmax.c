@@ -74,4 +74,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_log_softmax = {50, "LOG_SOFTMAX", NULL, lower};
+const TaOpDef ta_op_log_softmax = {NULL, lower};

@@ -65,4 +65,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_logistic = {14, "LOGISTIC", NULL, lower};
+const TaOpDef ta_op_logistic = {NULL, lower};

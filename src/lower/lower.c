@@ -10,12 +10,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DECLARE_OP(builtin, name, file) extern const TaOpDef ta_op_##file;
+#define DECLARE_OP(builtin, name, symbol, file) extern const TaOpDef ta_op_##symbol;
 #include "ops.def"
 #undef DECLARE_OP
 
-static const TaOpDef *const op_defs[] = {
-#define DECLARE_OP(builtin, name, file) &ta_op_##file,
+static const struct {
+    int builtin;
+    const TaOpDef *def;
+} op_defs[] = {
+#define DECLARE_OP(builtin, name, symbol, file) {builtin, &ta_op_##symbol},
 #include "ops.def"
 #undef DECLARE_OP
 };
@@ -23,8 +26,8 @@ static const TaOpDef *const op_defs[] = {
 const TaOpDef *ta_op_def_find(int builtin)
 {
     for (size_t i = 0; i < TA_COUNT_OF(op_defs); i++)
-        if (op_defs[i]->builtin == builtin)
-            return op_defs[i];
+        if (op_defs[i].builtin == builtin)
+            return op_defs[i].def;
     return NULL;
 }
 

@@ -10,7 +10,7 @@
  * writes C text.
  *
  * Adding an operator: write <op>.c with a TaOpDef, add one line to
- * ops.def, add its runtime kernel under runtime/kernels/ with its params
+ * ops.def (builtin code, name, symbol, file), add its runtime kernel under runtime/kernels/ with its params
  * struct as an X-macro list (runtime/include/ta_params.h), and register
  * that struct in kernel_params.h and kernel_params.c. The lowering fills
  * the struct through TA_CALL_PARAMS. docs/adding-an-operator.md has the
@@ -22,6 +22,7 @@
 #include "../ir/ir.h"
 #include "../model/fb.h"
 #include "kernel_params.h"
+#include "ops.h"
 
 typedef struct TaLower {
     TaPool *pool;
@@ -32,9 +33,8 @@ typedef struct TaLower {
     const char *prefix;
 } TaLower;
 
+/* One operator's lowering; ops.def gives its builtin code and name. */
 typedef struct TaOpDef {
-    int builtin;      /* LiteRT BuiltinOperator code */
-    const char *name; /* canonical name, "CONV_2D" */
     bool (*parse)(TaLower *L, TaOp *op); /* may be NULL */
     bool (*lower)(TaLower *L, TaOp *op);
 } TaOpDef;

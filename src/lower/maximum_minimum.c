@@ -44,5 +44,5 @@ static bool lower_minimum(TaLower *L, TaOp *op)
     return lower_max_min(L, op, false);
 }
 
-const TaOpDef ta_op_maximum = {55, "MAXIMUM", NULL, lower_maximum};
-const TaOpDef ta_op_minimum = {57, "MINIMUM", NULL, lower_minimum};
+const TaOpDef ta_op_maximum = {NULL, lower_maximum};
+const TaOpDef ta_op_minimum = {NULL, lower_minimum};

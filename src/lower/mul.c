@@ -63,4 +63,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_mul = {18, "MUL", parse, lower};
+const TaOpDef ta_op_mul = {parse, lower};

@@ -87,5 +87,5 @@ static bool lower_pad(TaLower *L, TaOp *op)
     return ta_lower_copy_nd(L, op, in, out, &c);
 }
 
-const TaOpDef ta_op_pad = {34, "PAD", NULL, lower_pad};
-const TaOpDef ta_op_padv2 = {60, "PADV2", NULL, lower_pad};
+const TaOpDef ta_op_pad = {NULL, lower_pad};
+const TaOpDef ta_op_padv2 = {NULL, lower_pad};

@@ -140,5 +140,5 @@ static bool lower_max(TaLower *L, TaOp *op)
     return lower_pool(L, op, false);
 }
 
-const TaOpDef ta_op_average_pool_2d = {1, "AVERAGE_POOL_2D", parse, lower_average};
-const TaOpDef ta_op_max_pool_2d = {17, "MAX_POOL_2D", parse, lower_max};
+const TaOpDef ta_op_average_pool_2d = {parse, lower_average};
+const TaOpDef ta_op_max_pool_2d = {parse, lower_max};

@@ -97,4 +97,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_prelu = {54, "PRELU", NULL, lower};
+const TaOpDef ta_op_prelu = {NULL, lower};

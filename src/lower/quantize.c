@@ -48,4 +48,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_quantize = {114, "QUANTIZE", NULL, lower};
+const TaOpDef ta_op_quantize = {NULL, lower};

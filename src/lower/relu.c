@@ -50,4 +50,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_relu = {19, "RELU", NULL, lower};
+const TaOpDef ta_op_relu = {NULL, lower};

@@ -49,4 +49,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_relu6 = {21, "RELU6", NULL, lower};
+const TaOpDef ta_op_relu6 = {NULL, lower};

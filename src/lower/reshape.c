@@ -44,4 +44,4 @@ static bool lower(TaLower *L, TaOp *op)
     return ta_lower_reshape_like(L, op);
 }
 
-const TaOpDef ta_op_reshape = {22, "RESHAPE", NULL, lower};
+const TaOpDef ta_op_reshape = {NULL, lower};

@@ -168,6 +168,6 @@ static bool lower_bilinear(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_resize_nearest_neighbor = {97, "RESIZE_NEAREST_NEIGHBOR", parse_nearest,
+const TaOpDef ta_op_resize_nearest_neighbor = {parse_nearest,
                                                lower_nearest};
-const TaOpDef ta_op_resize_bilinear = {23, "RESIZE_BILINEAR", parse_bilinear, lower_bilinear};
+const TaOpDef ta_op_resize_bilinear = {parse_bilinear, lower_bilinear};

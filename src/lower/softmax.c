@@ -189,4 +189,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_softmax = {25, "SOFTMAX", parse, lower};
+const TaOpDef ta_op_softmax = {parse, lower};

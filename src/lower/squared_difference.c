@@ -67,4 +67,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_squared_difference = {99, "SQUARED_DIFFERENCE", NULL, lower};
+const TaOpDef ta_op_squared_difference = {NULL, lower};

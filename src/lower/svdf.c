@@ -139,4 +139,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_svdf = {27, "SVDF", parse, lower};
+const TaOpDef ta_op_svdf = {parse, lower};

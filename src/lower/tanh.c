@@ -27,4 +27,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_tanh = {28, "TANH", NULL, lower};
+const TaOpDef ta_op_tanh = {NULL, lower};

@@ -120,4 +120,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_transpose_conv = {67, "TRANSPOSE_CONV", parse, lower};
+const TaOpDef ta_op_transpose_conv = {parse, lower};

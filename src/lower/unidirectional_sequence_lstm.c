@@ -254,5 +254,5 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_unidirectional_sequence_lstm = {44, "UNIDIRECTIONAL_SEQUENCE_LSTM", parse,
+const TaOpDef ta_op_unidirectional_sequence_lstm = {parse,
                                                     lower};

@@ -23,8 +23,6 @@
 
 #include <string.h>
 
-enum { BUILTIN_CALL_ONCE = 129, BUILTIN_VAR_HANDLE = 142, BUILTIN_READ_VARIABLE = 143,
-       BUILTIN_ASSIGN_VARIABLE = 144 };
 enum { OPT_CONTAINER = 0, OPT_SHARED_NAME = 1 };
 enum { OPT_INIT_SUBGRAPH = 0 };
 
@@ -92,7 +90,7 @@ static TaOp *handle_producer(const TaGraph *g, const TaTensor *h)
 {
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);
-        if (op->builtin == BUILTIN_VAR_HANDLE && op->num_outputs == 1 && op->outputs[0] == h)
+        if (op->builtin == TA_BUILTIN_VAR_HANDLE && op->num_outputs == 1 && op->outputs[0] == h)
             return op;
     }
     return NULL;
@@ -129,7 +127,7 @@ static TaTensor *first_assigned_value(TaLower *L, const Var *v)
         const TaGraph *g = L->model ? L->model->subgraphs.items[s] : L->graph;
         for (int i = 0; i < g->ops.len; i++) {
             TaOp *op = TA_OP(g, i);
-            if (op->builtin != BUILTIN_ASSIGN_VARIABLE || op->num_inputs != 2 || !op->inputs[0] ||
+            if (op->builtin != TA_BUILTIN_ASSIGN_VARIABLE || op->num_inputs != 2 || !op->inputs[0] ||
                 !op->inputs[1])
                 continue;
             TaOp *h = handle_producer(g, op->inputs[0]);
@@ -289,7 +287,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
        on the first run if nothing touched a variable before. */
     for (int i = 0; i < op->layer_index; i++) {
         const TaOp *o = TA_OP(L->graph, i);
-        if (o->builtin == BUILTIN_READ_VARIABLE || o->builtin == BUILTIN_ASSIGN_VARIABLE) {
+        if (o->builtin == TA_BUILTIN_READ_VARIABLE || o->builtin == TA_BUILTIN_ASSIGN_VARIABLE) {
             ta_op_error(L, op, "operator %d (%s) uses a variable before CALL_ONCE runs",
                         o->source_index, o->type);
             return false;
@@ -306,7 +304,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
     int n_handles = 0;
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *o = TA_OP(g, i);
-        if (o->builtin == BUILTIN_VAR_HANDLE && o->num_outputs == 1) {
+        if (o->builtin == TA_BUILTIN_VAR_HANDLE && o->num_outputs == 1) {
             Var *v = ta_alloc(L->pool, sizeof *v);
             if (!read_names(L, o, v))
                 return false;
@@ -320,7 +318,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
             storages[n_handles++] = v->storage;
             continue;
         }
-        if (o->builtin == BUILTIN_ASSIGN_VARIABLE && o->num_inputs == 2 && o->inputs[0] &&
+        if (o->builtin == TA_BUILTIN_ASSIGN_VARIABLE && o->num_inputs == 2 && o->inputs[0] &&
             o->inputs[1]) {
             TaTensor *value = o->inputs[1];
             TaTensor *storage = NULL;
@@ -349,11 +347,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_var_handle = {BUILTIN_VAR_HANDLE, "VAR_HANDLE", var_handle_parse,
-                                  var_handle_lower};
-const TaOpDef ta_op_read_variable = {BUILTIN_READ_VARIABLE, "READ_VARIABLE", NULL,
-                                     read_variable_lower};
-const TaOpDef ta_op_assign_variable = {BUILTIN_ASSIGN_VARIABLE, "ASSIGN_VARIABLE", NULL,
-                                       assign_variable_lower};
-const TaOpDef ta_op_call_once = {BUILTIN_CALL_ONCE, "CALL_ONCE", call_once_parse,
-                                 call_once_lower};
+const TaOpDef ta_op_var_handle = {var_handle_parse, var_handle_lower};
+const TaOpDef ta_op_read_variable = {NULL, read_variable_lower};
+const TaOpDef ta_op_assign_variable = {NULL, assign_variable_lower};
+const TaOpDef ta_op_call_once = {call_once_parse, call_once_lower};
