@@ -9,7 +9,7 @@
  * too (LiteRT, with the option set, has a shift-only int16 path instead).
  * Produces the three (multiplier, shift) pairs.
  */
-#include "binary.h"
+#include "common/binary.h"
 #include "../../runtime/kernels/ta_add_sub.h"
 
 enum { OPT_ACTIVATION = 0, OPT_POT_SCALE_INT16 };

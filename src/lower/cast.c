@@ -4,7 +4,7 @@
  * it converts stored values and ignores quantization parameters. A cast
  * to the same type is a RESHAPE.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 #include "../../runtime/kernels/ta_cast.h"
 
 static const char *suffix(TaDtype t)

@@ -7,7 +7,7 @@
  * scales must be below 1), then compares. Produces both (multiplier,
  * shift) pairs and the kernel's outcome mask.
  */
-#include "binary.h"
+#include "common/binary.h"
 #include "../../runtime/kernels/ta_comparison.h"
 
 /* Outcome bits: x1 < x2, x1 == x2, x1 > x2. */

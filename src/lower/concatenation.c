@@ -8,7 +8,7 @@
  * not rescale int16 inputs whose scales differ from the output's; neither
  * does this (the oracle, tflite-micro from PyPI, behaves the same).
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 
 typedef struct ConcatAttrs {
     int axis;

@@ -10,7 +10,7 @@
  * Produces: bias_sum (int8: the bias with the input zero point folded in;
  * int16: the bias widened to int64), per-channel multipliers and shifts.
  */
-#include "conv_common.h"
+#include "common/conv_common.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
 
 static bool parse(TaLower *L, TaOp *op)

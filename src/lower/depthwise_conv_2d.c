@@ -9,7 +9,7 @@
  * Produces: bias_sum (int8: the bias with the input zero point folded in;
  * int16: the int64 bias), per-channel multipliers and shifts.
  */
-#include "conv_common.h"
+#include "common/conv_common.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 
 static bool parse(TaLower *L, TaOp *op)

@@ -4,7 +4,7 @@
  * (a local table the size of the indices; the indices tensor drops out);
  * indices computed at run time go to a kernel that checks their range.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 #include "../../runtime/kernels/ta_gather.h"
 
 typedef struct GatherAttrs {

@@ -5,7 +5,7 @@
  * shares with TANH is here too.
  */
 #include "lower.h"
-#include "sigmoid_input.h"
+#include "common/sigmoid_input.h"
 #include "../../runtime/kernels/ta_logistic.h"
 
 bool ta_sigmoid_like_input(TaLower *L, TaOp *op, const TaSigmoidLike *k, TaSigmoidInput *s)

@@ -1,20 +1,24 @@
 /*
  * lower.h - per-operator lowering.
  *
- * Each supported operator has one file here with a TaOpDef: `parse`
- * decodes the operator's options table into op->attrs, `lower` checks
- * types and shapes, computes every quantization parameter in the
- * converter (multipliers, shifts, folded bias sums, activation ranges),
- * creates the operator's local tensors and records its kernel calls and
- * MAC count. The emitter turns those records into C; no operator file
- * writes C text.
+ * Each supported operator has a TaOpDef in a file here (ops.def names
+ * the file; operators that share checks share one): `parse` decodes the
+ * operator's options table into op->attrs, `lower` checks types and
+ * shapes, computes every quantization parameter in the converter
+ * (multipliers, shifts, folded bias sums, activation ranges), creates the
+ * operator's local tensors and records its kernel calls and MAC count.
+ * The emitter turns those records into C; no operator file writes C text.
+ * Helpers that several operator files share are in common/.
  *
- * Adding an operator: write <op>.c with a TaOpDef, add one line to
- * ops.def (builtin code, name, symbol, file), add its runtime kernel under runtime/kernels/ with its params
- * struct as an X-macro list (runtime/include/ta_params.h), and register
- * that struct in kernel_params.h and kernel_params.c. The lowering fills
- * the struct through TA_CALL_PARAMS. docs/adding-an-operator.md has the
- * details.
+ * Adding an operator (docs/adding-an-operator.md has the details):
+ *   1. src/lower/<op>.c: `const TaOpDef ta_op_<symbol> = {parse, lower};`
+ *   2. ops.def: one line, DECLARE_OP(builtin code, NAME, symbol, file);
+ *      the only place the code is written (ops.h: TA_BUILTIN_<NAME>).
+ *   3. runtime/kernels/ta_<op>.h/.c: the kernel, its params struct an
+ *      X-macro list (runtime/include/ta_params.h).
+ *   4. kernel_params.h/.c: the struct's S() line, include and DESCRIBE
+ *      block; the lowering fills it through TA_CALL_PARAMS.
+ *   5. tests/gen/ops/: a generator variant drawing valid models for it.
  */
 #ifndef TA_LOWER_H
 #define TA_LOWER_H
@@ -97,7 +101,7 @@ void ta_allow_inplace(TaOp *op, int first);
    not all zero bytes (model_init zeroes persistent memory first). */
 void ta_init_variable_tensor(TaLower *L, TaOp *op, TaTensor *state);
 
-/* ---- quant.c: TFLite's conversion-time quantization arithmetic ---------- */
+/* ---- common/quant.c: TFLite's conversion-time quantization arithmetic --- */
 
 /* Fused activations, numbered as LiteRT's ActivationFunctionType. */
 enum { TA_ACT_NONE = 0, TA_ACT_RELU = 1, TA_ACT_RELU_N1_TO_1 = 2, TA_ACT_RELU6 = 3,

@@ -5,7 +5,7 @@
  * That is the real maximum only when both inputs and the output share one
  * scale and zero point (as converters write them), so tinyaot requires it.
  */
-#include "binary.h"
+#include "common/binary.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 
 static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)

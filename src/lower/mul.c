@@ -3,7 +3,7 @@
  * fused activations. Produces the output (multiplier, shift) for
  * s1 * s2 / s_out, computed in double as TFLite Micro's Prepare.
  */
-#include "binary.h"
+#include "common/binary.h"
 #include "../../runtime/kernels/ta_mul.h"
 
 typedef struct MulAttrs {

@@ -4,7 +4,7 @@
  * reads is computed here, in TFLite Micro's arithmetic (float for nearest
  * neighbour, Q10 integers for int8 bilinear), into two small tables.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 #include "../../runtime/kernels/ta_resize.h"
 
 #include <math.h>

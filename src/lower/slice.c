@@ -4,7 +4,7 @@
  * rules for negative indices, clamping and masks; the kernel gets the
  * first element's offset and a byte stride per dimension.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 
 static bool slice_operand(TaLower *L, TaOp *op, int index, const char *role, int rank,
                           int64_t *values)

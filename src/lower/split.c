@@ -4,7 +4,7 @@
  * operands are constants read here (TFLite Micro requires the axis to be
  * constant too); the sizes are the ones the output shapes record.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 
 typedef struct SplitAttrs {
     int num; /* num_splits, or UNPACK's num */

@@ -3,7 +3,7 @@
  * 0), with broadcasting. Produces the input and output (multiplier,
  * shift) pairs with the floating-point steps of TFLite Micro's Prepare.
  */
-#include "binary.h"
+#include "common/binary.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
 
 static bool lower(TaLower *L, TaOp *op)

@@ -4,7 +4,7 @@
  * input when the planner allows it (see reshape.c); the axis operand and
  * squeeze_dims are only checked against the shapes the file records.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 
 typedef struct SqueezeAttrs {
     int num_dims;

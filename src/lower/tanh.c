@@ -4,7 +4,7 @@
  * scaling and kernels.
  */
 #include "lower.h"
-#include "sigmoid_input.h"
+#include "common/sigmoid_input.h"
 #include "../../runtime/kernels/ta_tanh.h"
 
 static bool lower(TaLower *L, TaOp *op)

@@ -4,7 +4,7 @@
  * is a constant read here; DEPTH_TO_SPACE and SPACE_TO_DEPTH are 6-D
  * transposes with the block split out of height, width and depth.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 
 static bool lower_transpose(TaLower *L, TaOp *op)
 {

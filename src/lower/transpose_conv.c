@@ -11,7 +11,7 @@
  * the same way), per-channel multipliers and shifts. The kernel gathers,
  * so TFLite's output-sized accumulator buffer is not needed.
  */
-#include "conv_common.h"
+#include "common/conv_common.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
 
 #include <string.h>

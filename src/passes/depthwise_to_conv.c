@@ -10,7 +10,7 @@
  */
 #include "transforms.h"
 
-#include "../lower/conv_common.h"
+#include "../lower/common/conv_common.h"
 #include "../lower/ops.h"
 #include "../model/fb.h"
 

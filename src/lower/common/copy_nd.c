@@ -4,7 +4,7 @@
  * it), so these copies move bytes and never requantize.
  */
 #include "copy_nd.h"
-#include "../../runtime/kernels/ta_copy_nd.h"
+#include "../../../runtime/kernels/ta_copy_nd.h"
 
 #include <string.h>
 

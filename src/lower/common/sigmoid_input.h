@@ -5,7 +5,7 @@
 #ifndef TA_SIGMOID_INPUT_H
 #define TA_SIGMOID_INPUT_H
 
-#include "lower.h"
+#include "../lower.h"
 
 #include <math.h>
 
