@@ -94,12 +94,15 @@ void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t);
    planner uses it when nothing reads the input afterwards. */
 void ta_allow_inplace(TaOp *op, int first);
 
-/* ---- variables.c: state that persists between runs ----------------------- */
+/* ---- common/variable_state.c: state that persists between runs ---------- */
 
 /* A variable tensor (SVDF/LSTM state) starts where TFLite Micro resets it:
    the zero point for int8, 0 otherwise. Adds the init call when that is
    not all zero bytes (model_init zeroes persistent memory first). */
 void ta_init_variable_tensor(TaLower *L, TaOp *op, TaTensor *state);
+/* An init call setting every byte of persistent `state` to `byte`; none
+   for 0. */
+void ta_init_fill_bytes(TaLower *L, TaOp *op, TaTensor *state, int byte);
 
 /* ---- common/quant.c: TFLite's conversion-time quantization arithmetic --- */
 

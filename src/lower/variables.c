@@ -1,7 +1,8 @@
 /*
- * variables.c - state that outlives one run: the reset value of variable
- * tensors, and resource variables (VAR_HANDLE, READ_VARIABLE,
- * ASSIGN_VARIABLE, and CALL_ONCE running an initialization subgraph).
+ * variables.c - resource variables, state that outlives one run
+ * (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE, and CALL_ONCE running an
+ * initialization subgraph). Variable tensors' reset values are in
+ * common/variable_state.c.
  *
  * A resource variable is named by VAR_HANDLE's (container, shared_name).
  * Its bytes live in one persistent tensor, "op<N>.variable", owned by the
@@ -19,7 +20,6 @@
  */
 #include "lower.h"
 #include "../../runtime/kernels/ta_copy.h"
-#include "../../runtime/kernels/ta_variable.h"
 
 #include <string.h>
 
@@ -45,26 +45,6 @@ typedef struct CallOnceAttrs {
 } CallOnceAttrs;
 
 extern const TaOpDef ta_op_var_handle, ta_op_call_once;
-
-/* ---- variable tensors ------------------------------------------------------ */
-
-static void add_fill(TaLower *L, TaOp *op, TaTensor *state, int byte)
-{
-    if (byte == 0)
-        return; /* model_init has zeroed persistent memory */
-    TaKernelCall *c = ta_init_call(L, op, "ta_variable_fill", "runtime/kernels/ta_variable.h");
-    ta_variable_fill_params_t *p = TA_CALL_PARAMS(L, c, ta_variable_fill_params_t);
-    p->bytes = (int64_t)ta_tensor_bytes(state);
-    p->byte_value = byte;
-    ta_call_arg(L, c, state);
-}
-
-void ta_init_variable_tensor(TaLower *L, TaOp *op, TaTensor *state)
-{
-    /* TFLite Micro resets int8 variable tensors to their zero point and
-       every other type to zero bytes. */
-    add_fill(L, op, state, state->dtype == TA_INT8 ? (uint8_t)(int8_t)ta_zero_point(state) : 0);
-}
 
 /* ---- finding variables ----------------------------------------------------- */
 
@@ -171,7 +151,7 @@ static bool variable_storage(TaLower *L, TaOp *op, const Var *v, const char *rol
     ta_vec_push(L->pool, &op->locals, t);
     /* memset with the zero point cast to int8, whatever the type. */
     const bool has_zp = value->quant && value->quant->num_scales && value->quant->num_zero_points;
-    add_fill(L, op, t, has_zp ? (uint8_t)(int8_t)value->quant->zero_point[0] : 0);
+    ta_init_fill_bytes(L, op, t, has_zp ? (uint8_t)(int8_t)value->quant->zero_point[0] : 0);
     *out = t;
     return true;
 }
