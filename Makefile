@@ -5,8 +5,10 @@ JOBS ?= 2
 PYTHON := .venv/bin/python
 OPTEST_COUNT ?= 50
 OPTEST_SEED ?= 1
+FUZZ_SECONDS ?= 30
 
-.PHONY: all deps build build-asan demo test test-unit test-python test-ops clean
+.PHONY: all deps build build-asan demo test test-unit test-python test-ops test-qemu \
+	test-target-long bench fuzz lint clean
 
 all: build
 
@@ -24,21 +26,82 @@ build-asan: deps
 demo: build
 	@examples/demo/run.sh build/tinyaot
 
-# The whole suite: C tests in a plain and a sanitized build, then the
-# Python suites (real models, operators, configuration, views) with the
-# sanitized converter and every generated module built with ASan+UBSan.
-test: build build-asan
+# The parts of the suite, each runnable alone (make test-unit, ...).
+
+# The C tests (ctest) in the plain and the sanitized build.
+define run_unit
 	@echo "== C tests (plain build)"
 	@cd build && ctest --output-on-failure -j $(JOBS)
 	@echo "== C tests (AddressSanitizer + UndefinedBehaviorSanitizer)"
 	@cd build-asan && ctest --output-on-failure -j $(JOBS) -E 'qemu|m55|m4|naive'
+endef
+
+# The Python package, then the pytest suites (tests/test_*.py) with the
+# sanitized converter and every generated module built with ASan+UBSan.
+define run_python
 	@echo "== Python package (pip install ./python)"
 	@$(PYTHON) -m pip install -q --disable-pip-version-check ./python
 	@echo "== Python suites (sanitized converter and modules)"
 	@TINYAOT_BIN=build-asan/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m pytest -q -s tests
+endef
+
+# The operator generator's tests: random single-operator models compared
+# with TFLite Micro's interpreter (tests/gen, tests/optest.py).
+define run_ops
 	@echo "== Operator tests: $(OPTEST_COUNT) configurations per variant, seed $(OPTEST_SEED)"
 	@TINYAOT_BIN=build/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m tests.optest \
 	    --count $(OPTEST_COUNT) --seed $(OPTEST_SEED) --variants all
+endef
+
+# The whole suite, in this order: static analysis, test-unit, test-python,
+# test-ops, fuzzing. test-qemu is a selection from test-unit and
+# test-python, so it runs as part of those.
+test: build build-asan
+	@echo "== Static analysis (clang-tidy analyzer checks, cppcheck)"
+	@scripts/lint.sh build
+	$(run_unit)
+	$(run_python)
+	$(run_ops)
+	@echo "== Coverage-guided fuzzing: $(FUZZ_SECONDS) s per target (libFuzzer, ASan+UBSan)"
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+test-unit: build build-asan
+	$(run_unit)
+
+test-python: build build-asan
+	$(run_python)
+
+test-ops: build
+	$(run_ops)
+
+# Everything that runs on Cortex-M under QEMU: the ctest label `qemu` (the
+# kit's self-tests, the runtime arena on Cortex-M55) and the pytest marker
+# `qemu` (SIMD kernel paths, placed modules, real models on the boards).
+test-qemu: build
+	@echo "== QEMU tests (ctest -L qemu)"
+	@cd build && ctest --output-on-failure -j $(JOBS) -L qemu
+	@echo "== QEMU tests (pytest -m qemu)"
+	@TINYAOT_BIN=build/tinyaot $(PYTHON) -m pytest -q -s -m qemu tests
+
+# Static analysis alone: no finding is allowed.
+lint: build
+	@scripts/lint.sh build
+
+# The fuzz targets alone, for as long as asked: make fuzz FUZZ_SECONDS=3600
+fuzz: deps
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# Exactness on target at length: every shared model with 20 random runs
+# (stateful ones 40) and five times the generated SIMD cases of `make test`,
+# under QEMU on Cortex-M55 and Cortex-M4 (about five times as long).
+test-target-long: build
+	@TINYAOT_BIN=build/tinyaot TINYAOT_TARGET_RUNS=20 TINYAOT_SIMD_SCALE=5 \
+	    $(PYTHON) -m pytest -q tests/test_target_models.py tests/test_simd.py
+
+# Instructions, code and RAM of every shared model on both boards against
+# the baselines (prints figures, asserts nothing).
+bench: build
+	@TINYAOT_BIN=build/tinyaot $(PYTHON) -m bench.models
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

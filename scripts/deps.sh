@@ -11,6 +11,9 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have cmake || need_pkgs="$need_pkgs cmake"
 have cc || need_pkgs="$need_pkgs gcc"
 have clang || need_pkgs="$need_pkgs clang"
+# libFuzzer and LeakSanitizer come with clang's runtime package.
+have clang && [ -f "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ] ||
+    need_pkgs="$need_pkgs libclang-rt-dev"
 have make || need_pkgs="$need_pkgs make"
 have arm-none-eabi-gcc || need_pkgs="$need_pkgs gcc-arm-none-eabi libnewlib-arm-none-eabi"
 have qemu-system-arm || need_pkgs="$need_pkgs qemu-system-arm"

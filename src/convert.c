@@ -5,20 +5,26 @@
  *   -> drop dead tensors -> plan memory -> build views -> emit module
  *
  * All working memory comes from one pool freed at the end; the result
- * (diagnostics and views) has a pool of its own.
+ * (diagnostics and views) has a pool of its own. Running out of memory
+ * anywhere inside jumps back here (TaOomGuard, util.h) and fails the
+ * conversion with TINYAOT_ERROR_MEMORY instead of ending the process.
  */
 #include "../include/tinyaot/tinyaot.h"
 
 #include "config/config.h"
 #include "config/target.h"
 #include "emit/emit.h"
+#include "emit/module_dir.h"
 #include "emit/views.h"
 #include "lower/lower.h"
 #include "model/model.h"
 #include "passes/passes.h"
 #include "passes/transforms.h"
 #include "plan/plan.h"
+#include "report/analyze.h"
 
+#include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,8 +39,66 @@ const char *tinyaot_version(void)
     return TINYAOT_VERSION;
 }
 
-static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, ResultBox *box)
+/* --dump-after: the pass whose graph is printed, and whether it ran. */
+typedef struct Dump {
+    const char *pass;
+    bool done;
+} Dump;
+
+static bool same_pass(const char *a, const char *b)
 {
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
+        char y = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+        if (x != y)
+            return false;
+    }
+    return *a == *b;
+}
+
+static const char *const fixed_passes[] = {"read", "check", "lower", "drop_dead"};
+
+static bool known_pass(const char *name)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(fixed_passes); i++)
+        if (same_pass(name, fixed_passes[i]))
+            return true;
+    for (int i = 0; ta_transform_name(i); i++)
+        if (same_pass(name, ta_transform_name(i)))
+            return true;
+    return false;
+}
+
+static void dump_after(void *user, const char *pass, const TaGraph *g)
+{
+    Dump *d = user;
+    if (!d->pass || !same_pass(d->pass, pass))
+        return;
+    TaBuf text = {0};
+    ta_graph_dump(&text, g, pass);
+    fputs(text.data, stdout);
+    fflush(stdout);
+    ta_buf_free(&text);
+    d->done = true;
+}
+
+/* The whole pipeline; `analyze_only` stops before the module is written
+   (and before module.path is looked at), for tinyaot_analyze(). */
+static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, ResultBox *box,
+                          bool analyze_only)
+{
+    Dump dump = {.pass = args->dump_after};
+    if (dump.pass && !known_pass(dump.pass)) {
+        TaBuf names = {0};
+        for (size_t i = 0; i < 2; i++)
+            ta_buf_printf(&names, "%s, ", fixed_passes[i]);
+        for (int i = 0; ta_transform_name(i); i++)
+            ta_buf_printf(&names, "%s, ", ta_transform_name(i));
+        ta_buf_printf(&names, "%s, %s", fixed_passes[2], fixed_passes[3]);
+        ta_error(diag, "dump_after: unknown pass '%s' (the passes: %s)", dump.pass, names.data);
+        ta_buf_free(&names);
+        return TINYAOT_ERROR_ARGUMENT;
+    }
     const char **keys = ta_alloc_array(pool, args->num_options + 1, sizeof(char *));
     const char **values = ta_alloc_array(pool, args->num_options + 1, sizeof(char *));
     for (size_t i = 0; i < args->num_options; i++) {
@@ -45,10 +109,19 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         keys[i] = args->options[i].key;
         values[i] = args->options[i].value;
     }
-    TaConfig *cfg = ta_config_load(pool, diag, args->config_path, keys, values,
-                                   (int)args->num_options);
+    TaConfig *cfg = ta_config_load_ex(pool, diag, args->config_path, keys, values,
+                                      (int)args->num_options, !analyze_only);
     if (!cfg)
         return TINYAOT_ERROR_CONFIG;
+    cfg->force = args->force != 0;
+    /* Refuse an unsafe module.path (and clean up after killed runs) before
+       the work; ta_emit checks again before it replaces anything. */
+    TaModuleDir out;
+    if (!analyze_only) {
+        ta_module_dir_init(&out, pool, diag, cfg);
+        if (!ta_module_dir_prepare(&out))
+            return TINYAOT_ERROR_OUTPUT;
+    }
     TaTarget *target = ta_target_load(pool, diag, cfg->platform_name);
     if (!target)
         return TINYAOT_ERROR_CONFIG;
@@ -62,18 +135,31 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         return TINYAOT_ERROR_CONFIG;
     }
     TaGraph *graph = model->subgraphs.items[cfg->model_subgraph];
+    dump_after(&dump, "read", graph);
     if (!ta_pass_check(pool, diag, cfg->model_path, graph))
         return TINYAOT_ERROR_MODEL;
     ta_pass_mark_io(graph);
-    TaPassCtx pass = {.pool = pool, .diag = diag, .graph = graph, .model_path = cfg->model_path};
+    dump_after(&dump, "check", graph);
+    TaPassCtx pass = {.pool = pool, .diag = diag, .graph = graph, .model_path = cfg->model_path,
+                      .after = dump_after, .after_user = &dump};
     if (!ta_run_transforms(&pass, cfg))
         return TINYAOT_ERROR_CONFIG;
 
     TaLower lower = {.pool = pool, .diag = diag, .model = model, .graph = graph,
                      .model_path = cfg->model_path, .prefix = cfg->module_prefix};
-    if (!ta_lower_graph(&lower))
+    int lines_before_lowering = diag->lines.len;
+    if (!ta_lower_graph(&lower)) {
+        if (analyze_only || args->result_views)
+            box->result.analysis = ta_build_unsupported(&box->pool, target, diag,
+                                                        lines_before_lowering);
         return TINYAOT_ERROR_UNSUPPORTED;
+    }
+    dump_after(&dump, "lower", graph);
     ta_pass_drop_dead(pool, graph);
+    dump_after(&dump, "drop_dead", graph);
+    if (dump.pass && !dump.done)
+        ta_warn(diag, "dump_after: %s is off in this configuration; nothing was printed",
+                dump.pass);
 
     TaPlanInput plan_in = {.pool = pool, .diag = diag, .graph = graph, .config = cfg,
                            .target = target, .prefix = cfg->module_prefix};
@@ -81,46 +167,106 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     if (!plan)
         return TINYAOT_ERROR_PLAN;
 
+    if (analyze_only) {
+        ta_build_views(&box->pool, &box->result, graph, plan);
+        box->result.analysis = ta_build_analysis(&box->pool, graph, plan);
+        return TINYAOT_OK;
+    }
+    /* The result first: once the module is swapped in, nothing is left
+       that could run out of memory and fail a conversion that wrote it. */
+    box->result.module_path = ta_strdup(&box->pool, cfg->module_path);
+    if (args->result_views) {
+        ta_build_views(&box->pool, &box->result, graph, plan);
+        box->result.analysis = ta_build_analysis(&box->pool, graph, plan);
+    }
     TaEmitInput emit_in = {.pool = pool, .diag = diag, .config = cfg, .model = model,
                            .graph = graph, .plan = plan, .prefix = cfg->module_prefix};
-    if (!ta_emit(&emit_in))
+    if (!ta_emit(&emit_in)) {
+        box->result = (tinyaot_result){0};
         return TINYAOT_ERROR_OUTPUT;
-    box->result.module_path = ta_strdup(&box->pool, cfg->module_path);
-    if (args->result_views)
-        ta_build_views(&box->pool, &box->result, graph, plan);
+    }
     return TINYAOT_OK;
 }
 
-tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result)
+/* run() with the way back when memory runs out; nothing in this frame
+   changes between setjmp and longjmp. */
+static tinyaot_status run_guarded(const tinyaot_args *args, TaPool *pool, TaDiag *diag,
+                                  ResultBox *box, TaOomGuard *guard, bool analyze_only)
 {
+    if (setjmp(guard->jump) != 0)
+        return TINYAOT_ERROR_MEMORY;
+    return run(args, pool, diag, box, analyze_only);
+}
+
+static void report_argument_null(TaDiag *diag, TaOomGuard *guard, tinyaot_status *status,
+                                 const char *entry)
+{
+    if (setjmp(guard->jump) == 0)
+        ta_error(diag, "%s: args is NULL", entry);
+    else
+        *status = TINYAOT_ERROR_MEMORY;
+}
+
+/* The diagnostic of a failed allocation; if even that finds no memory, the
+   status alone tells. */
+static void report_out_of_memory(TaDiag *diag, TaOomGuard *guard)
+{
+    if (setjmp(guard->jump) == 0)
+        ta_error(diag, "out of memory: an allocation of %zu bytes failed", guard->failed_size);
+}
+
+static tinyaot_status convert_or_analyze(const tinyaot_args *args, tinyaot_result **result,
+                                         bool analyze_only)
+{
+    if (result)
+        *result = NULL;
     ResultBox *box = calloc(1, sizeof *box);
     if (!box)
-        return TINYAOT_ERROR_ARGUMENT;
+        return TINYAOT_ERROR_MEMORY;
     if (result)
         *result = &box->result;
     TaPool pool = {0};
     TaDiag diag = {.pool = &box->pool};
+    TaOomGuard guard;
+    ta_oom_enter(&guard);
     tinyaot_status status;
     if (!args) {
-        ta_error(&diag, "tinyaot_convert: args is NULL");
         status = TINYAOT_ERROR_ARGUMENT;
+        report_argument_null(&diag, &guard, &status,
+                             analyze_only ? "tinyaot_analyze" : "tinyaot_convert");
     } else {
         diag.sink = args->diagnostic;
         diag.sink_user = args->user;
         diag.warnings_are_errors = args->strict != 0;
-        status = run(args, &pool, &diag, box);
+        status = run_guarded(args, &pool, &diag, box, &guard, analyze_only);
         /* Strict mode: a warning turned error fails the conversion even
            when the stage that issued it carried on. */
         if (status == TINYAOT_OK && diag.errors)
             status = TINYAOT_ERROR_PLAN;
     }
     ta_pool_free(&pool);
+    if (status == TINYAOT_ERROR_MEMORY) {
+        /* Views half built when memory ran out are not a result. */
+        box->result = (tinyaot_result){0};
+        report_out_of_memory(&diag, &guard);
+    }
+    ta_oom_leave(&guard);
     box->result.status = status;
     box->result.diagnostics = (const char *const *)diag.lines.items;
     box->result.num_diagnostics = (size_t)diag.lines.len;
     if (!result)
         tinyaot_result_free(&box->result);
     return status;
+}
+
+tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result)
+{
+    return convert_or_analyze(args, result, false);
+}
+
+tinyaot_status tinyaot_analyze(const tinyaot_args *args, tinyaot_result **result)
+{
+    return convert_or_analyze(args, result, true);
 }
 
 void tinyaot_result_free(tinyaot_result *result)

@@ -1,16 +1,30 @@
 """pytest configuration: tests import `tests.harness`, so the repository
-root must be on sys.path, and the differential tests report a table of
-differing bytes at the end of the session."""
+root must be on sys.path; they import the `tinyaot` package from python/
+in this tree (no `pip install ./python` needed), which loads the library
+named by TINYAOT_LIBRARY, by default the plain CMake build's
+build/libtinyaot.so. Tests that run QEMU carry the `qemu` marker
+(`pytest -m qemu`, `pytest -m "not qemu"`). The differential tests report
+a table of differing bytes at the end of the session."""
 
+import os
 import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for path in (ROOT / "python", ROOT):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+# Set before the package loads the library: a copy left in python/tinyaot by
+# an earlier `pip install ./python` could be older than the build.
+os.environ.setdefault("TINYAOT_LIBRARY", str(ROOT / "build" / "libtinyaot.so"))
 
 REPORTS = []
 ARENAS = []  # (model, scratch bytes, lower bound, TFLM arena total, TFLM planned part)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "qemu: runs generated code on Cortex-M under QEMU "
+                            "(make test-qemu)")
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -393,7 +393,8 @@ def test_planning_is_fast(tmp_path):
     assert time.time() - t0 < 1.0  # about 0.02 s here; planning is a part of it
 
 
-@pytest.mark.parametrize("target", ["apollo510_evb", "mps3_an547"])
+@pytest.mark.parametrize("target", ["apollo510_evb",
+                                    pytest.param("mps3_an547", marks=pytest.mark.qemu)])
 def test_placed_module_runs_on_cortex_m55(tmp_path, target):
     """The placed module cross-compiles for Cortex-M55 with every memory in
     its own linker section (the QEMU board's script places them) and runs
@@ -431,6 +432,7 @@ memory:
         assert section in mapfile
 
 
+@pytest.mark.qemu
 @pytest.mark.parametrize("board,target", [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")])
 def test_simd_kernels_bit_exact_on_cortex_m(tmp_path, board, target):
     """The Helium (Cortex-M55) and DSP (Cortex-M4) paths of the kernels give

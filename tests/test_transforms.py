@@ -83,6 +83,40 @@ def test_fold_static_shape_expressions(tmp_path):
     assert views["placements"]["4"] == {**views["placements"]["0"]}
 
 
+def empty_broadcast_model(op, empty_first=True, seed=0):
+    """SHAPE of a scalar is an empty vector; `op` of it with a one-element
+    vector is empty too (TFLite broadcasting), so CONCATENATION with [1, 48]
+    gives RESHAPE the shape [1, 48]."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x = b.tensor([1, 4, 6, 2], "int8", Q(0.05, 3), name="x")
+    scalar = b.const(np.array(3, np.int32), "int32", name="scalar", shape=[])
+    empty = b.tensor([0], "int32", name="empty")
+    one = b.const(np.array([7], np.int32), "int32", name="one")
+    result = b.tensor([0], "int32", name="result")
+    tail = b.const(np.array([1, 48], np.int32), "int32", name="tail")
+    packed = b.tensor([2], "int32", name="packed")
+    flat = b.tensor([1, 48], "int8", Q(0.05, 3), name="flat")
+    y = b.tensor([1, 10], "int8", Q(0.2, -7), name="y")
+    w = b.const(fc_weights(rng, 10, 48), "int8", Q(0.01, 0), name="w")
+    b.op("SHAPE", [scalar], [empty], "ShapeOptions", outType=2)
+    options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[op]
+    b.op(op, [empty, one] if empty_first else [one, empty], [result], options)
+    b.op("CONCATENATION", [result, tail], [packed], "ConcatenationOptions", axis=0)
+    b.op("RESHAPE", [x, packed], [flat])
+    b.op("FULLY_CONNECTED", [flat, w], [y], "FullyConnectedOptions")
+    return b.build(inputs=[x], outputs=[y])
+
+
+@pytest.mark.parametrize("op", ["ADD", "SUB", "MUL"])
+@pytest.mark.parametrize("empty_first", [True, False])
+def test_fold_broadcasts_an_empty_vector_to_an_empty_vector(tmp_path, op, empty_first):
+    # Used to take the one-element side's length and read the empty side's
+    # (uninitialized) first element; the fold was then refused.
+    views = convert_and_compare(tmp_path, empty_broadcast_model(op, empty_first))
+    assert [o["type"] for o in views["operators"]] == ["RESHAPE", "FULLY_CONNECTED"]
+
+
 def test_fold_static_shape_expressions_can_be_disabled(tmp_path):
     with pytest.raises(module.ConvertError) as e:
         difftest.compare_model(shape_expression_model(), tmp_path / "off",

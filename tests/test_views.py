@@ -117,6 +117,21 @@ def test_python_conversion_errors(tmp_path):
     assert e.value.status == 3 and any("SignalWindow" in d for d in e.value.diagnostics)
 
 
+def test_out_of_memory_is_an_error_not_an_abort(tmp_path, monkeypatch):
+    """A failed allocation inside the library (the test hook fails the 50th)
+    raises ConversionError in this process, which then converts again."""
+    import tinyaot
+    monkeypatch.setenv("TINYAOT_DEBUG_FAIL_ALLOC", "50")
+    with pytest.raises(tinyaot.ConversionError) as e:
+        tinyaot.convert(model_path=HELLO, module_path=tmp_path / "m")
+    assert e.value.status == 7 and len(e.value.diagnostics) == 1
+    assert re.fullmatch(r"error: out of memory: an allocation of \d+ bytes failed",
+                        e.value.diagnostics[0])
+    assert not (tmp_path / "m").exists()
+    monkeypatch.delenv("TINYAOT_DEBUG_FAIL_ALLOC")
+    assert len(tinyaot.convert(model_path=HELLO, module_path=tmp_path / "m").operators) == 3
+
+
 def test_mac_counts_of_ad01(tmp_path):
     """AD01 is ten FULLY_CONNECTED layers 640-128-128-128-128-8-128-128-128-128-640
     on one row each: MACs = sum of in*out."""

@@ -16,10 +16,10 @@ echo "== tinyaot convert examples/demo/demo.tflite"
 echo "== generated module ($OUT/module)"
 (cd "$OUT/module" && find . -type f | sort | sed 's/^\.\//   /')
 
-echo "== cc -std=c99 -Wall -Wextra -Werror (module + tools/host_runner.c)"
+echo "== cc -std=c99 -Wall -Wextra -Werror (module + tests/harness/host_runner.c)"
 # shellcheck disable=SC2046
-${CC:-cc} -std=c99 -O2 -Wall -Wextra -Werror -DTA_PREFIX=demo -I "$OUT/module" -I tools \
-    tools/host_runner.c $(find "$OUT/module" -name '*.c' | sort) -lm -o "$OUT/demo_runner"
+${CC:-cc} -std=c99 -O2 -Wall -Wextra -Werror -DTA_PREFIX=demo -I "$OUT/module" -I tests/harness \
+    tests/harness/host_runner.c $(find "$OUT/module" -name '*.c' | sort) -lm -o "$OUT/demo_runner"
 
 echo "== run: one window of each class, four consecutive runs"
 "$OUT/demo_runner" --module-dir "$OUT/module" examples/demo/inputs.bin "$OUT/outputs.bin" 4

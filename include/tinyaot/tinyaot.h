@@ -24,6 +24,14 @@ extern "C" {
 
 #define TINYAOT_VERSION "0.1.0"
 
+/* Marks the library's entry points: libtinyaot is built with hidden
+   visibility, so these four functions are all it exports. */
+#if defined(__GNUC__)
+#define TINYAOT_API __attribute__((visibility("default")))
+#else
+#define TINYAOT_API
+#endif
+
 typedef enum {
     TINYAOT_OK = 0,
     TINYAOT_ERROR_CONFIG = 1,      /* configuration file or keys */
@@ -31,7 +39,8 @@ typedef enum {
     TINYAOT_ERROR_UNSUPPORTED = 3, /* operators or configurations tinyaot lacks */
     TINYAOT_ERROR_PLAN = 4,        /* placement rules, budgets, targets */
     TINYAOT_ERROR_OUTPUT = 5,      /* writing the module */
-    TINYAOT_ERROR_ARGUMENT = 6     /* bad arguments to this API */
+    TINYAOT_ERROR_ARGUMENT = 6,    /* bad arguments to this API */
+    TINYAOT_ERROR_MEMORY = 7       /* the host ran out of memory */
 } tinyaot_status;
 
 /* Diagnostic levels passed to the diagnostic callback. */
@@ -53,6 +62,20 @@ typedef struct tinyaot_args {
     /* Receives each message (one line, no newline); NULL prints to stderr. */
     void (*diagnostic)(void *user, int level, const char *message);
     void *user;
+    /* Replace module.path even if it is not a module tinyaot wrote (a
+       module is recognised by its .tinyaot-module marker and untouched
+       files). Even so, module.path may never be `/`, the working or home
+       directory, or contain the model, the configuration or the target
+       file; symbolic links are replaced, never followed. Added after
+       0.1.0's first layout: code built against an older header (or older
+       Python bindings) must be rebuilt, or this field is read past its
+       struct. */
+    int force;
+    /* Debugging: prints the graph to stdout after the named pass, one line
+       per operator (`tinyaot convert --dump-after PASS`): "read", "check",
+       a transform ("FUSE_ACTIVATIONS", ...), "lower" or "drop_dead".
+       NULL: no dump. Added after force (rebuild, as above). */
+    const char *dump_after;
 } tinyaot_args;
 
 /* One kernel function an operator's code calls, keyed by role ("run"). */
@@ -148,15 +171,122 @@ typedef struct tinyaot_result {
     size_t num_placements;
     /* Per region: most scratch bytes live at once (-1 for other roles). */
     const int64_t *region_lower_bounds;
+    /* Added after the first layout: per operator and per memory figures
+       (see tinyaot_analyze below); NULL when not asked for. */
+    const struct tinyaot_analysis *analysis;
 } tinyaot_result;
 
-/* Converts; always sets *result (even on failure, for its diagnostics). */
-tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result);
-void tinyaot_result_free(tinyaot_result *result);
+/* Converts; always sets *result (even on failure, for its diagnostics),
+   except when not even the result can be allocated: then *result is NULL
+   and the status TINYAOT_ERROR_MEMORY. */
+TINYAOT_API tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_result **result);
+TINYAOT_API void tinyaot_result_free(tinyaot_result *result);
 /* The placement of a tensor by id, or NULL. */
-const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
-                                                      const char *tensor_id);
-const char *tinyaot_version(void);
+TINYAOT_API const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
+                                                                  const char *tensor_id);
+TINYAOT_API const char *tinyaot_version(void);
+
+/* ---- Analysis, configuration keys and platforms ---------------------------
+   Added after the first layout of tinyaot_result: `analysis` is its last
+   member, so code built against the older header reads the older members
+   unchanged. */
+
+/* One configuration key exactly as the loader accepts it; "[]" stands
+   for any element of a list ("memory.tensors[].attributes.memory"). */
+typedef struct tinyaot_config_key {
+    const char *key;
+    const char *type;
+    const char *default_value;
+    const char *meaning; /* one line */
+} tinyaot_config_key;
+
+/* Every key, in the order of the documentation; static storage. */
+TINYAOT_API const tinyaot_config_key *tinyaot_config_keys(size_t *count);
+
+/* Per operator, parallel to tinyaot_result.operators. */
+typedef struct tinyaot_operator_analysis {
+    int64_t scratch_live;      /* bytes of scratch tensors (every memory) live while it runs */
+    int64_t output_bytes;      /* bytes of its outputs */
+    const char *output_memory; /* memory of its first output, NULL when it takes none */
+} tinyaot_operator_analysis;
+
+/* Per memory of the target. Bytes include guards and alignment padding. */
+typedef struct tinyaot_memory_summary {
+    const char *memory;         /* "DTCM" */
+    int usable;                 /* the planner may use it (memory.constraints) */
+    int64_t scratch;            /* the scratch arena */
+    int64_t scratch_lower_bound;/* most scratch bytes live at once, there */
+    int64_t persistent;
+    int64_t constants;          /* constants read in place */
+    int64_t staged;             /* constants copied here at init */
+    int64_t staged_sources;     /* source blobs of constants staged elsewhere */
+    int64_t used;               /* all of it */
+    int64_t budget;             /* memory.constraints max_size, else the capacity */
+    int64_t free;               /* budget - used */
+} tinyaot_memory_summary;
+
+typedef struct tinyaot_analysis {
+    const char *platform;                       /* target name */
+    const tinyaot_operator_analysis *operators; /* num_operators entries */
+    const tinyaot_memory_summary *memories;     /* target memories, TaMemory order */
+    size_t num_memories;
+    int64_t total_macs;
+    /* Flash estimate in bytes; see flash_basis for how it is made. */
+    int64_t flash_code;      /* generated operator and model code */
+    int64_t flash_kernels;   /* runtime kernels the module uses */
+    int64_t flash_constants; /* constant blobs stored in flash-like memory */
+    int64_t flash_total;
+    const char *flash_basis; /* one line: what the estimate measures */
+    /* Operators tinyaot cannot convert, one message each (empty when
+       every operator is supported; then the views are filled). */
+    const char *const *unsupported;
+    size_t num_unsupported;
+} tinyaot_analysis;
+
+/* Runs the conversion's pipeline up to (not including) writing the module:
+   reads the same configuration (module.path is not needed), writes
+   nothing, and always sets *result; result->analysis is set when the
+   model was read, result->module_path is NULL. The views are filled when
+   the status is TINYAOT_OK. tinyaot_convert() also fills `analysis` when
+   args.result_views is set. */
+TINYAOT_API tinyaot_status tinyaot_analyze(const tinyaot_args *args, tinyaot_result **result);
+
+/* A target's memory, as `tinyaot platforms NAME` shows it. */
+typedef struct tinyaot_platform_memory {
+    const char *name; /* "DTCM" */
+    uint64_t base;
+    uint64_t capacity;
+    int writable;
+    int executable;
+    int is_volatile;
+    const char *bss_section;  /* NULL: none */
+    const char *data_section;
+    const char *code_section;
+} tinyaot_platform_memory;
+
+typedef struct tinyaot_platform {
+    tinyaot_status status;
+    const char *name;
+    const char *description;
+    const char *core;
+    const char *origin; /* file it came from ("<built-in>/targets/host.yaml") */
+    int64_t min_alignment;
+    const tinyaot_platform_memory *memories;
+    size_t num_memories;
+    const char *const *spill_order; /* memory names */
+    size_t num_spill;
+    const char *const *diagnostics;
+    size_t num_diagnostics;
+} tinyaot_platform;
+
+#define TINYAOT_PLATFORM_NAME_MAX 64
+/* Writes the names of the built-in targets, sorted, into names[0..max-1]
+   and returns how many there are (call with max 0 to count). */
+TINYAOT_API size_t tinyaot_platform_names(char (*names)[TINYAOT_PLATFORM_NAME_MAX], size_t max);
+/* Loads a built-in target by name or a target YAML file by path; always
+   sets *platform (free it with tinyaot_platform_free). */
+TINYAOT_API tinyaot_status tinyaot_platform_load(const char *name, tinyaot_platform **platform);
+TINYAOT_API void tinyaot_platform_free(tinyaot_platform *platform);
 
 #ifdef __cplusplus
 }

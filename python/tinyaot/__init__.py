@@ -6,6 +6,9 @@
     for op in result.operators:
         print(op.layer_index, op.type, op.macs)
 
+    report = tinyaot.analyze(model_path="kws.tflite", options={"platform.name": "apollo510_evb"})
+    print(report.analysis.total_macs, [m.free for m in report.analysis.memories])
+
 This is a thin layer over the C library (include/tinyaot/tinyaot.h): the
 same entry point the `tinyaot` command uses, with the same configuration
 keys, returning the views of conversion-views.txt as frozen dataclasses.
@@ -19,10 +22,12 @@ import json
 from typing import Mapping, Optional, Tuple
 
 from . import _native
-from .views import (MemoryType, OperatorView, PlacementView, QuantizationView, RegionRole,
-                    RegionView, TensorKind, TensorView, frozen_mapping)
+from .views import (Analysis, FlashEstimate, MemorySummary, MemoryType, OperatorAnalysis,
+                    OperatorView, PlacementView, QuantizationView, RegionRole, RegionView,
+                    TensorKind, TensorView, frozen_mapping)
 
-__all__ = ["convert", "ConvertArgs", "ConversionResult", "AotConverter", "ConversionError",
+__all__ = ["convert", "analyze", "config_keys", "ConfigKey", "Analysis", "OperatorAnalysis",
+           "MemorySummary", "FlashEstimate", "ConvertArgs", "ConversionResult", "AotConverter", "ConversionError",
            "OperatorView", "QuantizationView", "TensorView", "RegionView", "PlacementView",
            "TensorKind", "MemoryType", "RegionRole", "version"]
 
@@ -41,23 +46,27 @@ def version() -> str:
 
 
 class ConversionError(Exception):
-    """The conversion failed; .diagnostics holds every message, .status the code."""
+    """The conversion failed; .diagnostics holds every message, .status the
+    code, .analysis what analysis there is (the unsupported operators) or None."""
 
-    def __init__(self, status, diagnostics):
+    def __init__(self, status, diagnostics, analysis=None):
         super().__init__("\n".join(diagnostics) or f"tinyaot status {status}")
         self.status = status
         self.diagnostics = tuple(diagnostics)
+        self.analysis = analysis
 
 
 @dataclasses.dataclass(frozen=True)
 class ConvertArgs:
     """What to convert: a YAML file and/or configuration keys (dotted, as on
-    the command line), plus the two switches of the C API."""
+    the command line), plus the switches of the C API. `force` replaces
+    module.path even if tinyaot did not write it (see tinyaot.h)."""
 
     config: Optional[str] = None
     options: Mapping[str, object] = dataclasses.field(default_factory=dict)
     strict: bool = False
     result_views: bool = True
+    force: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,6 +77,26 @@ class ConversionResult:
     tensors: Tuple[TensorView, ...]
     regions: Tuple[RegionView, ...]
     placements: Mapping[str, PlacementView]
+    analysis: Optional[Analysis] = None  # what `tinyaot analyze` prints
+
+
+@dataclasses.dataclass(frozen=True)
+class ConfigKey:
+    """One configuration key as the loader accepts it ("[]": any list element)."""
+
+    key: str
+    type: str
+    default: str
+    meaning: str
+
+
+def config_keys() -> Tuple[ConfigKey, ...]:
+    """Every configuration key, from the table the loader checks keys against."""
+    n = ctypes.c_size_t()
+    keys = _lib().tinyaot_config_keys(ctypes.byref(n))
+    return tuple(ConfigKey(keys[i].key.decode(), keys[i].type.decode(),
+                           keys[i].default_value.decode(), keys[i].meaning.decode())
+                 for i in range(n.value))
 
 
 def _s(p):
@@ -120,6 +149,29 @@ def _placement(v):
                          size=v.size, source_memory=_s(v.source_memory), staged=bool(v.staged))
 
 
+def _analysis(a, num_operators):
+    if not a:
+        return None
+    a = a.contents
+    unsupported = _strings(a.unsupported, a.num_unsupported)
+    ops = () if unsupported else tuple(
+        OperatorAnalysis(scratch_live=a.operators[i].scratch_live,
+                         output_bytes=a.operators[i].output_bytes,
+                         output_memory=_s(a.operators[i].output_memory))
+        for i in range(num_operators))
+    mems = tuple(MemorySummary(memory=_s(m.memory), usable=bool(m.usable), scratch=m.scratch,
+                               scratch_lower_bound=m.scratch_lower_bound,
+                               persistent=m.persistent, constants=m.constants, staged=m.staged,
+                               staged_sources=m.staged_sources, used=m.used, budget=m.budget,
+                               free=m.free)
+                 for m in (a.memories[i] for i in range(a.num_memories)))
+    flash = None if unsupported else FlashEstimate(
+        code=a.flash_code, kernels=a.flash_kernels, constants=a.flash_constants,
+        total=a.flash_total, basis=_s(a.flash_basis))
+    return Analysis(platform=_s(a.platform), operators=ops, memories=mems,
+                    total_macs=a.total_macs, flash=flash, unsupported=unsupported)
+
+
 def _value(v):
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -132,6 +184,13 @@ class AotConverter:
     """The converter object of conversion-views.txt: convert(args) -> result."""
 
     def convert(self, args: ConvertArgs) -> ConversionResult:
+        return self._run(args, _lib().tinyaot_convert)
+
+    def analyze(self, args: ConvertArgs) -> ConversionResult:
+        """The same configuration; writes nothing; module_path is None."""
+        return self._run(args, _lib().tinyaot_analyze)
+
+    def _run(self, args, entry) -> ConversionResult:
         lib = _lib()
         opts = [(_native.Option(k.encode(), _value(v).encode())) for k, v in args.options.items()]
         arr = (_native.Option * max(len(opts), 1))(*opts)
@@ -139,14 +198,16 @@ class AotConverter:
                               options=arr, num_options=len(opts), strict=int(args.strict),
                               result_views=int(args.result_views),
                               diagnostic=_native.DIAG_FN(lambda user, level, msg: None),
-                              user=None)
+                              user=None, force=int(args.force))
         res = ctypes.POINTER(_native.Result)()
-        status = lib.tinyaot_convert(ctypes.byref(c_args), ctypes.byref(res))
+        status = entry(ctypes.byref(c_args), ctypes.byref(res))
+        if not res:  # not even the result could be allocated
+            raise ConversionError(status, ())
         try:
             r = res.contents
             diagnostics = _strings(r.diagnostics, r.num_diagnostics)
             if status != 0:
-                raise ConversionError(status, diagnostics)
+                raise ConversionError(status, diagnostics, _analysis(r.analysis, 0))
             tensors = tuple(_tensor(r.tensors[i]) for i in range(r.num_tensors))
             return ConversionResult(
                 module_path=_s(r.module_path), diagnostics=diagnostics,
@@ -155,15 +216,17 @@ class AotConverter:
                 regions=tuple(_region(r.regions[i]) for i in range(r.num_regions)),
                 placements=frozen_mapping((r.placements[i].tensor_id.decode(),
                                            _placement(r.placements[i]))
-                                          for i in range(r.num_placements)))
+                                          for i in range(r.num_placements)),
+                analysis=_analysis(r.analysis, r.num_operators))
         finally:
             lib.tinyaot_result_free(res)
 
 
 def convert(model_path=None, module_path=None, prefix=None, config=None, options=None,
-            strict=False, result_views=True) -> ConversionResult:
+            strict=False, result_views=True, force=False) -> ConversionResult:
     """Converts a model. Keyword shortcuts set model.path, module.path and
-    module.prefix; `options` holds any other configuration keys."""
+    module.prefix; `options` holds any other configuration keys; `force`
+    replaces a module.path that tinyaot did not write."""
     opts = dict(options or {})
     for key, value in (("model.path", model_path), ("module.path", module_path),
                        ("module.prefix", prefix)):
@@ -171,4 +234,19 @@ def convert(model_path=None, module_path=None, prefix=None, config=None, options
             opts[key] = str(value)
     return AotConverter().convert(ConvertArgs(config=str(config) if config else None,
                                               options=opts, strict=strict,
-                                              result_views=result_views))
+                                              result_views=result_views, force=force))
+
+
+def analyze(model_path=None, prefix=None, config=None, options=None, strict=False
+            ) -> ConversionResult:
+    """What `tinyaot analyze` reports, without writing a module: the views
+    and .analysis (per operator and per memory figures, MACs, a flash
+    estimate). module.path is not needed; module_path is None. A model
+    with unsupported operators raises ConversionError whose .analysis
+    lists them."""
+    opts = dict(options or {})
+    for key, value in (("model.path", model_path), ("module.prefix", prefix)):
+        if value is not None:
+            opts[key] = str(value)
+    return AotConverter().analyze(ConvertArgs(config=str(config) if config else None,
+                                              options=opts, strict=strict, result_views=True))

@@ -18,7 +18,8 @@ class Args(ctypes.Structure):
     _fields_ = [("config_path", ctypes.c_char_p), ("options", ctypes.POINTER(Option)),
                 ("num_options", ctypes.c_size_t), ("strict", ctypes.c_int),
                 ("result_views", ctypes.c_int), ("diagnostic", DIAG_FN),
-                ("user", ctypes.c_void_p)]
+                ("user", ctypes.c_void_p), ("force", ctypes.c_int),
+                ("dump_after", ctypes.c_char_p)]
 
 
 class KernelCall(ctypes.Structure):
@@ -70,6 +71,34 @@ class PlacementView(ctypes.Structure):
                 ("source_memory", ctypes.c_char_p), ("staged", ctypes.c_int)]
 
 
+class OperatorAnalysis(ctypes.Structure):
+    _fields_ = [("scratch_live", ctypes.c_int64), ("output_bytes", ctypes.c_int64),
+                ("output_memory", ctypes.c_char_p)]
+
+
+class MemorySummary(ctypes.Structure):
+    _fields_ = [("memory", ctypes.c_char_p), ("usable", ctypes.c_int),
+                ("scratch", ctypes.c_int64), ("scratch_lower_bound", ctypes.c_int64),
+                ("persistent", ctypes.c_int64), ("constants", ctypes.c_int64),
+                ("staged", ctypes.c_int64), ("staged_sources", ctypes.c_int64),
+                ("used", ctypes.c_int64), ("budget", ctypes.c_int64), ("free", ctypes.c_int64)]
+
+
+class Analysis(ctypes.Structure):
+    _fields_ = [("platform", ctypes.c_char_p),
+                ("operators", ctypes.POINTER(OperatorAnalysis)),
+                ("memories", ctypes.POINTER(MemorySummary)), ("num_memories", ctypes.c_size_t),
+                ("total_macs", ctypes.c_int64), ("flash_code", ctypes.c_int64),
+                ("flash_kernels", ctypes.c_int64), ("flash_constants", ctypes.c_int64),
+                ("flash_total", ctypes.c_int64), ("flash_basis", ctypes.c_char_p),
+                ("unsupported", c_char_pp), ("num_unsupported", ctypes.c_size_t)]
+
+
+class ConfigKey(ctypes.Structure):
+    _fields_ = [("key", ctypes.c_char_p), ("type", ctypes.c_char_p),
+                ("default_value", ctypes.c_char_p), ("meaning", ctypes.c_char_p)]
+
+
 class Result(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("module_path", ctypes.c_char_p),
                 ("diagnostics", c_char_pp), ("num_diagnostics", ctypes.c_size_t),
@@ -78,7 +107,8 @@ class Result(ctypes.Structure):
                 ("regions", ctypes.POINTER(RegionView)), ("num_regions", ctypes.c_size_t),
                 ("placements", ctypes.POINTER(PlacementView)),
                 ("num_placements", ctypes.c_size_t),
-                ("region_lower_bounds", ctypes.POINTER(ctypes.c_int64))]
+                ("region_lower_bounds", ctypes.POINTER(ctypes.c_int64)),
+                ("analysis", ctypes.POINTER(Analysis))]
 
 
 def _candidates():
@@ -100,6 +130,10 @@ def load():
             lib.tinyaot_convert.argtypes = [ctypes.POINTER(Args),
                                             ctypes.POINTER(ctypes.POINTER(Result))]
             lib.tinyaot_convert.restype = ctypes.c_int
+            lib.tinyaot_analyze.argtypes = lib.tinyaot_convert.argtypes
+            lib.tinyaot_analyze.restype = ctypes.c_int
+            lib.tinyaot_config_keys.argtypes = [ctypes.POINTER(ctypes.c_size_t)]
+            lib.tinyaot_config_keys.restype = ctypes.POINTER(ConfigKey)
             lib.tinyaot_result_free.argtypes = [ctypes.POINTER(Result)]
             lib.tinyaot_result_free.restype = None
             lib.tinyaot_version.restype = ctypes.c_char_p

@@ -17,6 +17,7 @@ MemoryType = Literal["ITCM", "DTCM", "SRAM", "PSRAM", "MRAM", "DRAM"]
 RegionRole = Literal["scratch", "persistent", "constant"]
 
 __all__ = ["OperatorView", "QuantizationView", "TensorView", "RegionView", "PlacementView",
+           "OperatorAnalysis", "MemorySummary", "FlashEstimate", "Analysis",
            "TensorKind", "MemoryType", "RegionRole"]
 
 
@@ -87,6 +88,57 @@ class PlacementView:
     size: int
     source_memory: MemoryType
     staged: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class OperatorAnalysis:
+    """Per operator, in execution order: scratch bytes live while it runs,
+    the bytes of its outputs and the memory of its first output."""
+
+    scratch_live: int
+    output_bytes: int
+    output_memory: Optional[MemoryType]
+
+
+@dataclasses.dataclass(frozen=True)
+class MemorySummary:
+    """One memory of the target: what the plan puts there and what is left."""
+
+    memory: MemoryType
+    usable: bool
+    scratch: int
+    scratch_lower_bound: int
+    persistent: int
+    constants: int
+    staged: int
+    staged_sources: int
+    used: int
+    budget: int
+    free: int
+
+
+@dataclasses.dataclass(frozen=True)
+class FlashEstimate:
+    """Bytes of flash, estimated (`basis` says how), not linked."""
+
+    code: int
+    kernels: int
+    constants: int
+    total: int
+    basis: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Analysis:
+    """What `tinyaot analyze` prints. `unsupported` names each operator
+    tinyaot cannot convert (empty when all are supported)."""
+
+    platform: str
+    operators: Tuple[OperatorAnalysis, ...]
+    memories: Tuple[MemorySummary, ...]
+    total_macs: int
+    flash: Optional[FlashEstimate]
+    unsupported: Tuple[str, ...]
 
 
 def frozen_mapping(d):

@@ -153,6 +153,14 @@ static int is_pow2(size_t v)
     return v != 0 && (v & (v - 1)) == 0;
 }
 
+/* 1 when the `size` bytes at p run past the top of the address space:
+   such a range would wrap, and every comparison against it would lie. */
+static int range_wraps(const void *p, size_t size)
+{
+    uintptr_t room = (uintptr_t)-1 - (uintptr_t)p; /* bytes from p to the top */
+    return (uintmax_t)size > (uintmax_t)room;
+}
+
 /* Rounds v up to a multiple of align (a power of two); 0 if that wraps. */
 static int round_up(size_t v, size_t align, size_t *out)
 {
@@ -248,6 +256,11 @@ int ta_arena_init_ex(ta_arena_t *arena, void *base, size_t size,
                p == NULL ? "base is NULL" : "size is 0");
         return TA_ERR_BAD_ARGUMENT;
     }
+    if (range_wraps(p, size)) {
+        refuse(arena, TA_ERR_BAD_ARGUMENT, fn,
+               "base + size wraps past the end of the address space");
+        return TA_ERR_BAD_ARGUMENT;
+    }
     if (!is_pow2(alignment) || alignment < 16) {
         refuse(arena, TA_ERR_BAD_ARGUMENT, fn,
                "alignment is not a power of two of at least 16");
@@ -327,6 +340,11 @@ int ta_arena_set_shared_region(ta_arena_t *arena, void *base, size_t size)
     if (p == NULL || size == 0) {
         refuse(arena, TA_ERR_BAD_ARGUMENT, fn,
                p == NULL ? "base is NULL" : "size is 0");
+        return TA_ERR_BAD_ARGUMENT;
+    }
+    if (range_wraps(p, size)) {
+        refuse(arena, TA_ERR_BAD_ARGUMENT, fn,
+               "base + size wraps past the end of the address space");
         return TA_ERR_BAD_ARGUMENT;
     }
     head = pad_up(p, arena->alignment);

@@ -297,7 +297,8 @@ static void *region_buffer(const ta_module_desc_t *desc, unsigned r,
     if (opt->const_blob_sizes != NULL) {
         *size = opt->const_blob_sizes[r];
     }
-    return (void *)(uintptr_t)opt->const_blobs[r];
+    /* check_buffers made sure the blob is there */
+    return opt->const_blobs != NULL ? (void *)(uintptr_t)opt->const_blobs[r] : NULL;
 }
 
 int ta_arena_bind_module(ta_arena_t *arena, const ta_module_desc_t *desc,

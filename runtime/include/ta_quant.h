@@ -15,15 +15,16 @@
 
 #include <stdint.h>
 
-/* round(a * b / 2^31), saturating the single overflow case. */
+/* round(a * b / 2^31), saturating the single overflow case. TFLite's
+   nudge (1 - 2^30 for negative products, then division toward zero)
+   rounds ties toward +infinity, which is floor((ab + 2^30) / 2^31): one
+   arithmetic shift instead of a 64-bit division. */
 static inline int32_t ta_sat_rounding_doubling_high_mul(int32_t a, int32_t b)
 {
     if (a == b && a == INT32_MIN)
         return INT32_MAX;
-    int64_t ab = (int64_t)a * (int64_t)b;
-    int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
-    /* Division, not a shift: it truncates toward zero. */
-    return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+    const int64_t ab = (int64_t)a * (int64_t)b;
+    return (int32_t)((ab + ((int64_t)1 << 30)) >> 31);
 }
 
 /* x / 2^exponent rounded to nearest, ties away from zero. 0 <= exponent <= 31. */

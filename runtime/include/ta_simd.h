@@ -20,27 +20,59 @@
 #include <string.h>
 #endif
 
+#if defined(TA_HAVE_DSP)
+/* Four bytes from any address (Cortex-M4/M7/M33 load unaligned words). */
+static inline uint32_t ta_load_u32(const int8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* SXTB16 with its built-in rotation (bytes 1 and 3 as two halfwords): gcc
+   does not fold a separate rotate into the instruction. */
+static inline uint32_t ta_sxtb16_ror8(uint32_t v)
+{
+    uint32_t r;
+    __asm("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    return r;
+}
+#endif
+
+/* Keeps a kernel's hot loop in a function of its own: inlined into a big
+   caller it would share the caller's registers and spill. */
+#ifndef TA_NOINLINE
+#if defined(__GNUC__)
+#define TA_NOINLINE __attribute__((noinline))
+#else
+#define TA_NOINLINE
+#endif
+#endif
+
 /* sum of a[i] * b[i] for i < n, int8 by int8, added to acc. */
 static inline int32_t ta_dot_s8(int32_t acc, const int8_t *a, const int8_t *b, int32_t n)
 {
 #if defined(TA_HAVE_MVE)
-    while (n > 0) {
-        mve_pred16_t p = vctp8q((uint32_t)n);
-        acc = vmladavaq_p_s8(acc, vldrbq_z_s8(a, p), vldrbq_z_s8(b, p), p);
-        a += 16;
-        b += 16;
-        n -= 16;
-    }
+    /* A tail-predicated low-overhead loop: the last, partial vector is
+       predicated by the loop itself, so the body is two loads and one
+       multiply-accumulate across lanes. */
+    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+                   "1: vldrb.8     q0, [%[a]], #16\n"
+                   "   vldrb.8     q1, [%[b]], #16\n"
+                   "   vmladava.s8 %[acc], q0, q1\n"
+                   "   letp        lr, 1b\n"
+                   "2:\n"
+                   : [acc] "+Te"(acc), [a] "+r"(a), [b] "+r"(b)
+                   : [n] "r"(n)
+                   : "q0", "q1", "lr", "memory");
     return acc;
 #elif defined(TA_HAVE_DSP)
     /* Four products per iteration: sign-extend bytes 0,2 and 1,3 into
        halfword pairs and multiply-accumulate them two at a time. */
     for (; n >= 4; n -= 4, a += 4, b += 4) {
-        uint32_t wa, wb;
-        memcpy(&wa, a, 4);
-        memcpy(&wb, b, 4);
+        const uint32_t wa = ta_load_u32(a), wb = ta_load_u32(b);
         acc = __smlad(__sxtb16(wa), __sxtb16(wb), acc);
-        acc = __smlad(__sxtb16((wa >> 8) | (wa << 24)), __sxtb16((wb >> 8) | (wb << 24)), acc);
+        acc = __smlad(ta_sxtb16_ror8(wa), ta_sxtb16_ror8(wb), acc);
     }
     for (; n > 0; n--)
         acc += (int32_t)*a++ * (int32_t)*b++;
@@ -49,6 +81,25 @@ static inline int32_t ta_dot_s8(int32_t acc, const int8_t *a, const int8_t *b, i
     for (int32_t i = 0; i < n; i++)
         acc += (int32_t)a[i] * (int32_t)b[i];
     return acc;
+#endif
+}
+
+/* Copies n bytes; short copies (a row of an im2col patch) are where a
+   library memcpy's call and dispatch cost more than the copy. */
+static inline void ta_copy_s8(int8_t *dst, const int8_t *src, int32_t n)
+{
+#if defined(TA_HAVE_MVE)
+    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+                   "1: vldrb.8     q0, [%[src]], #16\n"
+                   "   vstrb.8     q0, [%[dst]], #16\n"
+                   "   letp        lr, 1b\n"
+                   "2:\n"
+                   : [dst] "+r"(dst), [src] "+r"(src)
+                   : [n] "r"(n)
+                   : "q0", "lr", "memory");
+#else
+    for (int32_t i = 0; i < n; i++)
+        dst[i] = src[i];
 #endif
 }
 
@@ -108,87 +159,396 @@ static inline int32_t ta_dot_s16_s8_32(int32_t acc, const int16_t *a, const int8
 #endif
 }
 
-/* Four dot products of length n sharing one input: w0..w3 . x. */
+/* Four dot products of length n sharing one input: out[j] = init[j] +
+   wj . x (out may be init). */
+static inline void ta_dot4_s8_from(int32_t out[4], const int32_t init[4], const int8_t *w0,
+                                   const int8_t *w1, const int8_t *w2, const int8_t *w3,
+                                   const int8_t *x, int32_t n)
+{
+#if defined(TA_HAVE_MVE)
+    /* Tail-predicated low-overhead loop: per 16 bytes five post-increment
+       loads and four multiply-accumulates across lanes (VMLADAVA needs
+       even-numbered accumulator registers: constraint "Te"). */
+    int32_t a0 = init[0], a1 = init[1], a2 = init[2], a3 = init[3];
+    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+                   "1: vldrb.8     q0, [%[x]], #16\n"
+                   "   vldrb.8     q1, [%[w0]], #16\n"
+                   "   vmladava.s8 %[a0], q1, q0\n"
+                   "   vldrb.8     q2, [%[w1]], #16\n"
+                   "   vmladava.s8 %[a1], q2, q0\n"
+                   "   vldrb.8     q1, [%[w2]], #16\n"
+                   "   vmladava.s8 %[a2], q1, q0\n"
+                   "   vldrb.8     q2, [%[w3]], #16\n"
+                   "   vmladava.s8 %[a3], q2, q0\n"
+                   "   letp        lr, 1b\n"
+                   "2:\n"
+                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3),
+                     [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3)
+                   : [n] "r"(n)
+                   : "q0", "q1", "q2", "lr", "memory");
+    out[0] = a0;
+    out[1] = a1;
+    out[2] = a2;
+    out[3] = a3;
+#elif defined(TA_HAVE_DSP)
+    /* The input word is sign-extended once for all four rows. */
+    int32_t a0 = init[0], a1 = init[1], a2 = init[2], a3 = init[3];
+    for (; n >= 4; n -= 4, x += 4, w0 += 4, w1 += 4, w2 += 4, w3 += 4) {
+        const uint32_t xw = ta_load_u32(x);
+        const uint32_t xe = __sxtb16(xw), xo = ta_sxtb16_ror8(xw);
+        uint32_t v = ta_load_u32(w0);
+        a0 = __smlad(__sxtb16(v), xe, a0);
+        a0 = __smlad(ta_sxtb16_ror8(v), xo, a0);
+        v = ta_load_u32(w1);
+        a1 = __smlad(__sxtb16(v), xe, a1);
+        a1 = __smlad(ta_sxtb16_ror8(v), xo, a1);
+        v = ta_load_u32(w2);
+        a2 = __smlad(__sxtb16(v), xe, a2);
+        a2 = __smlad(ta_sxtb16_ror8(v), xo, a2);
+        v = ta_load_u32(w3);
+        a3 = __smlad(__sxtb16(v), xe, a3);
+        a3 = __smlad(ta_sxtb16_ror8(v), xo, a3);
+    }
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t xi = x[i];
+        a0 += w0[i] * xi;
+        a1 += w1[i] * xi;
+        a2 += w2[i] * xi;
+        a3 += w3[i] * xi;
+    }
+    out[0] = a0;
+    out[1] = a1;
+    out[2] = a2;
+    out[3] = a3;
+#else
+    out[0] = ta_dot_s8(init[0], w0, x, n);
+    out[1] = ta_dot_s8(init[1], w1, x, n);
+    out[2] = ta_dot_s8(init[2], w2, x, n);
+    out[3] = ta_dot_s8(init[3], w3, x, n);
+#endif
+}
+
+/* Four dot products of length n sharing one input, added to acc. */
 static inline void ta_dot4_s8(int32_t acc[4], const int8_t *w0, const int8_t *w1,
                               const int8_t *w2, const int8_t *w3, const int8_t *x, int32_t n)
 {
+    ta_dot4_s8_from(acc, acc, w0, w1, w2, w3, x, n);
+}
+
+/* Four dot products sharing input x (n bytes) with weights interleaved
+   in 16-byte chunks: chunk c of filter j at w[64 * c + 16 * j]. Every
+   chunk but the last is whole; acc[j] += filter j . x. */
+static inline void ta_dot4_interleaved_s8(int32_t acc[4], const int8_t *w, const int8_t *x,
+                                          int32_t n)
+{
 #if defined(TA_HAVE_MVE)
+    /* Tail-predicated low-overhead loop: per chunk one input load and four
+       weight loads through one post-incremented pointer, four
+       multiply-accumulates across lanes (VMLADAVA needs even-numbered
+       accumulator registers: constraint "Te"). The predicated loads of the
+       last iteration still step the pointers by 16. */
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    while (n > 0) {
-        mve_pred16_t p = vctp8q((uint32_t)n);
-        const int8x16_t xv = vldrbq_z_s8(x, p);
-        a0 = vmladavaq_p_s8(a0, vldrbq_z_s8(w0, p), xv, p);
-        a1 = vmladavaq_p_s8(a1, vldrbq_z_s8(w1, p), xv, p);
-        a2 = vmladavaq_p_s8(a2, vldrbq_z_s8(w2, p), xv, p);
-        a3 = vmladavaq_p_s8(a3, vldrbq_z_s8(w3, p), xv, p);
-        x += 16;
-        w0 += 16;
-        w1 += 16;
-        w2 += 16;
-        w3 += 16;
-        n -= 16;
+    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+                   "1: vldrb.8     q0, [%[x]], #16\n"
+                   "   vldrb.8     q1, [%[w]], #16\n"
+                   "   vmladava.s8 %[a0], q1, q0\n"
+                   "   vldrb.8     q2, [%[w]], #16\n"
+                   "   vmladava.s8 %[a1], q2, q0\n"
+                   "   vldrb.8     q1, [%[w]], #16\n"
+                   "   vmladava.s8 %[a2], q1, q0\n"
+                   "   vldrb.8     q2, [%[w]], #16\n"
+                   "   vmladava.s8 %[a3], q2, q0\n"
+                   "   letp        lr, 1b\n"
+                   "2:\n"
+                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3),
+                     [x] "+r"(x), [w] "+r"(w)
+                   : [n] "r"(n)
+                   : "q0", "q1", "q2", "lr", "memory");
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+#elif defined(TA_HAVE_DSP)
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    /* Whole chunks: per input word one load and two SXTB16 shared by the
+       four filters, whose words sit at constant offsets from one pointer;
+       per filter one load, two SXTB16 (the rotation folded in) and two
+       SMLAD. gcc spills the accumulators of this loop when it allocates
+       it inside a kernel, hence the assembly. */
+    int32_t chunks = n / 16;
+    if (chunks > 0) {
+        uint32_t xe, xo, v, t;
+        __asm volatile("1:\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #0]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #16]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #32]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #48]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #4]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #20]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #36]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #52]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #8]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #24]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #40]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #56]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #12]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #28]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #44]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #60]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                       "   adds     %[w], %[w], #64\n"
+                       "   subs     %[c], %[c], #1\n"
+                       "   bne      1b\n"
+                       : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x),
+                         [w] "+r"(w), [c] "+r"(chunks), [xe] "=&r"(xe), [xo] "=&r"(xo),
+                         [v] "=&r"(v), [t] "=&r"(t)
+                       :
+                       : "cc", "memory");
+        n %= 16;
+    }
+    /* The last, partial chunk: whole words, then bytes. */
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const uint32_t xw = ta_load_u32(x + i);
+        const uint32_t xe = __sxtb16(xw), xo = ta_sxtb16_ror8(xw);
+        uint32_t v = ta_load_u32(w + i);
+        a0 = __smlad(__sxtb16(v), xe, a0);
+        a0 = __smlad(ta_sxtb16_ror8(v), xo, a0);
+        v = ta_load_u32(w + 16 + i);
+        a1 = __smlad(__sxtb16(v), xe, a1);
+        a1 = __smlad(ta_sxtb16_ror8(v), xo, a1);
+        v = ta_load_u32(w + 32 + i);
+        a2 = __smlad(__sxtb16(v), xe, a2);
+        a2 = __smlad(ta_sxtb16_ror8(v), xo, a2);
+        v = ta_load_u32(w + 48 + i);
+        a3 = __smlad(__sxtb16(v), xe, a3);
+        a3 = __smlad(ta_sxtb16_ror8(v), xo, a3);
+    }
+    for (; i < n; i++) {
+        const int32_t xi = x[i];
+        a0 += w[i] * xi;
+        a1 += w[16 + i] * xi;
+        a2 += w[32 + i] * xi;
+        a3 += w[48 + i] * xi;
     }
     acc[0] = a0;
     acc[1] = a1;
     acc[2] = a2;
     acc[3] = a3;
 #else
-    acc[0] = ta_dot_s8(acc[0], w0, x, n);
-    acc[1] = ta_dot_s8(acc[1], w1, x, n);
-    acc[2] = ta_dot_s8(acc[2], w2, x, n);
-    acc[3] = ta_dot_s8(acc[3], w3, x, n);
+    for (; n > 0; n -= 16, x += 16, w += 64)
+        for (int32_t i = 0; i < (n < 16 ? n : 16); i++)
+            for (int32_t j = 0; j < 4; j++)
+                acc[j] += w[16 * j + i] * x[i];
 #endif
 }
 
 #if defined(TA_HAVE_MVE)
-/* TFLite's rounding right shift (ties away from zero) of each lane by
-   e >= 0: VRSHL rounds ties up, so negative lanes shifted by more than 0
-   first step down by one (saturating, which leaves INT32_MIN exact). */
-static inline int32x4_t ta_rounding_divide_by_pot_mve(int32x4_t x, int32x4_t e)
+/* ta_dot4_interleaved_s8 from init[0..3] into a vector: lane j is filter
+   j's sum, so a requantization can follow in registers. One register for
+   every weight vector leaves the compiler more for the code around it.
+   (The lanes are set one at a time: QEMU 7.2 and the assembler disagree on
+   the lane order of the two-lane VMOV.) */
+static inline int32x4_t ta_dot4_interleaved_mve(const int32_t *init, const int8_t *w,
+                                                const int8_t *x, int32_t n)
 {
-    const mve_pred16_t shifting = vcmpgtq_n_s32(e, 0);
-    const int32x4_t fixup = vpselq_s32(vshrq_n_s32(x, 31), vdupq_n_s32(0), shifting);
-    return vrshlq_s32(vqaddq_s32(x, fixup), vnegq_s32(e));
+    int32_t a0 = init[0], a1 = init[1], a2 = init[2], a3 = init[3];
+    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+                   "1: vldrb.8     q0, [%[x]], #16\n"
+                   "   vldrb.8     q1, [%[w]], #16\n"
+                   "   vmladava.s8 %[a0], q1, q0\n"
+                   "   vldrb.8     q1, [%[w]], #16\n"
+                   "   vmladava.s8 %[a1], q1, q0\n"
+                   "   vldrb.8     q1, [%[w]], #16\n"
+                   "   vmladava.s8 %[a2], q1, q0\n"
+                   "   vldrb.8     q1, [%[w]], #16\n"
+                   "   vmladava.s8 %[a3], q1, q0\n"
+                   "   letp        lr, 1b\n"
+                   "2:\n"
+                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3),
+                     [x] "+r"(x), [w] "+r"(w)
+                   : [n] "r"(n)
+                   : "q0", "q1", "lr", "memory");
+    int32x4_t sums = vdupq_n_s32(a0);
+    sums = vsetq_lane_s32(a1, sums, 1);
+    sums = vsetq_lane_s32(a2, sums, 2);
+    return vsetq_lane_s32(a3, sums, 3);
+}
+#endif
+
+/* Sums of four interleaved filters over the ceil(n / 16) chunks from w
+   (as above): whole chunks, so n must end at a chunk or at the filter's
+   end, where the layout pads with zeros. */
+static inline void ta_sum4_interleaved_s8(int32_t sum[4], const int8_t *w, int32_t n)
+{
+#if defined(TA_HAVE_MVE)
+    for (; n > 0; n -= 16, w += 64)
+        for (int32_t j = 0; j < 4; j++)
+            sum[j] = vaddvaq_s8(sum[j], vldrbq_s8(w + 16 * j));
+#elif defined(TA_HAVE_DSP)
+    /* USADA8 against zero adds four unsigned bytes; flipping the sign bits
+       makes them b + 128, taken back once at the end. */
+    const int32_t bias = ((n + 15) / 16) * 16 * 128;
+    uint32_t u[4] = {0, 0, 0, 0};
+    for (; n > 0; n -= 16, w += 64)
+        for (int32_t j = 0; j < 4; j++)
+            for (int32_t i = 0; i < 16; i += 4)
+                u[j] = __usada8(ta_load_u32(w + 16 * j + i) ^ 0x80808080u, 0, u[j]);
+    for (int32_t j = 0; j < 4; j++)
+        sum[j] += (int32_t)u[j] - bias;
+#else
+    for (; n > 0; n -= 16, w += 64)
+        for (int32_t j = 0; j < 4; j++)
+            for (int32_t i = 0; i < 16; i++)
+                sum[j] += w[16 * j + i];
+#endif
 }
 
-/* ta_mul_by_quantized_multiplier on four lanes: VQRDMULH is exactly the
-   saturating rounding doubling high multiply TFLite uses. */
+#if defined(TA_HAVE_MVE)
+/* ta_mul_by_quantized_multiplier on four lanes. The left shift wraps as
+   the scalar form does; VQRDMULH is exactly the saturating rounding
+   doubling high multiply TFLite uses; VRSHL by -e rounds ties up, so a
+   negative lane shifted by e > 0 first steps down by one (saturating,
+   which leaves INT32_MIN exact): the sign bit of x & -e says exactly when. */
 static inline int32x4_t ta_mul_by_quantized_multiplier_mve(int32x4_t x, int32x4_t m, int32x4_t s)
 {
     const int32x4_t zero = vdupq_n_s32(0);
-    const int32x4_t left = vmaxq_s32(s, zero);
-    const int32x4_t right = vmaxq_s32(vnegq_s32(s), zero);
-    return ta_rounding_divide_by_pot_mve(vqrdmulhq_s32(vshlq_s32(x, left), m), right);
+    const int32x4_t neg_right = vminq_s32(s, zero);
+    x = vqrdmulhq_s32(vshlq_s32(x, vmaxq_s32(s, zero)), m);
+    x = vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, neg_right), 31));
+    return vrshlq_s32(x, neg_right);
 }
 #endif
 
-/* Requantizes n int32 accumulators of consecutive output channels into
-   int8: per-channel (multipliers/shifts) or per-tensor (m, s). */
-static inline void ta_requantize_s8(const int32_t *acc, int32_t n, const int32_t *multipliers,
-                                    const int32_t *shifts, int32_t m, int32_t s, int32_t offset,
-                                    int32_t lo, int32_t hi, int8_t *out)
+/* The same for exactly four channels, small enough to inline in a
+   kernel's channel loop. */
+static inline void ta_requantize4_s8(const int32_t acc[4], const int32_t *multipliers,
+                                     const int32_t *shifts, int32_t m, int32_t s, int32_t offset,
+                                     int32_t lo, int32_t hi, int8_t *out)
 {
 #if defined(TA_HAVE_MVE)
-    for (; n > 0; n -= 4, acc += 4, out += 4) {
-        mve_pred16_t p = vctp32q((uint32_t)n);
-        int32x4_t mv = multipliers ? vldrwq_z_s32(multipliers, p) : vdupq_n_s32(m);
-        int32x4_t sv = shifts ? vldrwq_z_s32(shifts, p) : vdupq_n_s32(s);
-        int32x4_t v = ta_mul_by_quantized_multiplier_mve(vldrwq_z_s32(acc, p), mv, sv);
-        v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), vdupq_n_s32(lo)), vdupq_n_s32(hi));
-        vstrbq_p_s32(out, v, p);
-        if (multipliers)
-            multipliers += 4;
-        if (shifts)
-            shifts += 4;
-    }
+    const int32x4_t mv = multipliers ? vldrwq_s32(multipliers) : vdupq_n_s32(m);
+    const int32x4_t sv = shifts ? vldrwq_s32(shifts) : vdupq_n_s32(s);
+    int32x4_t v = ta_mul_by_quantized_multiplier_mve(vldrwq_s32(acc), mv, sv);
+    v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), vdupq_n_s32(lo)), vdupq_n_s32(hi));
+    vstrbq_s32(out, v);
 #else
-    for (int32_t k = 0; k < n; k++) {
+    for (int32_t k = 0; k < 4; k++) {
         const int32_t mk = multipliers ? multipliers[k] : m;
         const int32_t sk = shifts ? shifts[k] : s;
         const int32_t v = ta_mul_by_quantized_multiplier(acc[k], mk, (int)sk) + offset;
         out[k] = (int8_t)ta_clamp_i32(v, lo, hi);
     }
 #endif
+}
+
+/* Requantizes n int32 accumulators of consecutive output channels into
+   int8: per-channel (multipliers and shifts) or per-tensor (m, s). */
+static inline void ta_requantize_s8(const int32_t *acc, int32_t n, const int32_t *multipliers,
+                                    const int32_t *shifts, int32_t m, int32_t s, int32_t offset,
+                                    int32_t lo, int32_t hi, int8_t *out)
+{
+    int32_t k = 0;
+#if defined(TA_HAVE_MVE)
+    /* Whole vectors; the per-tensor or per-channel choice outside the loop. */
+    const int32x4_t lov = vdupq_n_s32(lo), hiv = vdupq_n_s32(hi);
+    if (multipliers && shifts) {
+        for (; k + 4 <= n; k += 4) {
+            int32x4_t v = ta_mul_by_quantized_multiplier_mve(
+                vldrwq_s32(acc + k), vldrwq_s32(multipliers + k), vldrwq_s32(shifts + k));
+            v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
+            vstrbq_s32(out + k, v);
+        }
+    } else if (!multipliers && !shifts) {
+        const int32x4_t mv = vdupq_n_s32(m), sv = vdupq_n_s32(s);
+        for (; k + 4 <= n; k += 4) {
+            int32x4_t v = ta_mul_by_quantized_multiplier_mve(vldrwq_s32(acc + k), mv, sv);
+            v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
+            vstrbq_s32(out + k, v);
+        }
+    }
+#endif
+    for (; k < n; k++) {
+        const int32_t mk = multipliers ? multipliers[k] : m;
+        const int32_t sk = shifts ? shifts[k] : s;
+        const int32_t v = ta_mul_by_quantized_multiplier(acc[k], mk, (int)sk) + offset;
+        out[k] = (int8_t)ta_clamp_i32(v, lo, hi);
+    }
 }
 
 #endif /* TA_SIMD_H */

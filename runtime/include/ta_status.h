@@ -18,7 +18,11 @@ enum {
     TA_ERR_MISALIGNED_BUFFER = 5,  /* bind_arena: buffer not aligned to the region */
     TA_ERR_UNBOUND_REGION = 6,     /* model_init: a region was never bound */
     TA_ERR_KERNEL = 7,             /* a kernel rejected its arguments */
-    TA_ERR_HYDRATION_FAILED = 8,   /* hydrate_constants returned an error */
+    TA_ERR_HYDRATION_FAILED = 8,   /* model_init: hydrate_constants returned
+                                      anything but TA_OK, or returned TA_OK
+                                      without calling mark_hydrated */
+    TA_ERR_ARENA_REBOUND = 9,      /* model_run: an arena was bound after the
+                                      last successful model_init; init again */
     TA_ERR_NOT_INITIALIZED = 14,   /* model_run before a successful model_init */
     TA_ERR_ARENA_EXHAUSTED = 20,   /* runtime arena: not enough free memory */
     TA_ERR_ARENA_OVERFLOW = 21,    /* runtime arena: a size overflows size_t */
@@ -39,6 +43,7 @@ static inline const char *ta_status_name(int status)
     case TA_ERR_UNBOUND_REGION: return "unbound_region";
     case TA_ERR_KERNEL: return "kernel_error";
     case TA_ERR_HYDRATION_FAILED: return "hydration_failed";
+    case TA_ERR_ARENA_REBOUND: return "arena_rebound";
     case TA_ERR_NOT_INITIALIZED: return "not_initialized";
     case TA_ERR_ARENA_EXHAUSTED: return "arena_exhausted";
     case TA_ERR_ARENA_OVERFLOW: return "arena_overflow";

@@ -1,8 +1,23 @@
-/* ta_add_sub.c - ADD and SUB kernels; see the header. */
+/* ta_add_sub.c - ADD and SUB kernels; see the header.
+ *
+ * The broadcast walk hands each kernel rows in which an input either
+ * steps by one element or stays on a single (broadcast) element; a
+ * broadcast element is rescaled once per row. Same-shaped inputs make one
+ * row. int8 rows have a Helium path (four lanes of int32, the reference's
+ * arithmetic lane by lane) and a DSP path (SMMULR-based, scalar); both give
+ * the portable path's bytes. Each output element is written after its
+ * inputs are read, so the output may share a non-broadcast input's bytes.
+ */
 #include "ta_add_sub.h"
 
+#include <stdbool.h>
+
+#include "../include/ta_elementwise_simd.h"
 #include "../include/ta_fixedpoint.h"
 #include "../include/ta_status.h"
+
+/* Which input of a row is a single broadcast element, if any. */
+enum { BOTH_STEP, FIRST_FIXED, SECOND_FIXED };
 
 /* All three multipliers are below 1 (the converter checks it). */
 static inline int32_t rescale(int32_t q, int32_t offset, int left_shift, int32_t multiplier,
@@ -14,6 +29,25 @@ static inline int32_t rescale(int32_t q, int32_t offset, int left_shift, int32_t
     return ta_mul_by_quantized_multiplier_lt_one(shifted, multiplier, shift);
 }
 
+static inline int32_t rescale1(const ta_add_params_t *p, int32_t q)
+{
+    return rescale(q, p->input1_offset, (int)p->left_shift, p->input1_multiplier,
+                   (int)p->input1_shift);
+}
+
+static inline int32_t rescale2(const ta_add_params_t *p, int32_t q)
+{
+    return rescale(q, p->input2_offset, (int)p->left_shift, p->input2_multiplier,
+                   (int)p->input2_shift);
+}
+
+/* TFLite's sums of two rescaled inputs fit in int32 for every valid
+   quantization; wrapping keeps the kernel defined for any other. */
+static inline int32_t combine(int32_t x, int32_t y, bool sub)
+{
+    return sub ? ta_fp_sub(x, y) : ta_fp_add(x, y);
+}
+
 static inline int32_t finish(const ta_add_params_t *p, int32_t raw)
 {
     const int32_t out =
@@ -21,50 +55,282 @@ static inline int32_t finish(const ta_add_params_t *p, int32_t raw)
     return ta_clamp_i32(out + p->output_offset, p->activation_min, p->activation_max);
 }
 
-#define X1(v) rescale((v), p->input1_offset, (int)p->left_shift, p->input1_multiplier, \
-                      (int)p->input1_shift)
-#define X2(v) rescale((v), p->input2_offset, (int)p->left_shift, p->input2_multiplier, \
-                      (int)p->input2_shift)
+/* Elements of an int8 (wide false) or int16 (wide true) tensor. */
+static inline int32_t load(const void *base, int32_t i, bool wide)
+{
+    return wide ? ((const int16_t *)base)[i] : ((const int8_t *)base)[i];
+}
 
-/* One kernel per (type, combine). Within a row each input steps by one
-   element or stays on a broadcast one, whose rescaled value is computed
-   once. Each output element is written after its inputs are read, so the
-   output may share a non-broadcast input's bytes. `restrict`: the params
-   are never written, so the compiler need not reload them after every
-   int8 store (which may alias anything). */
-#define DEFINE_KERNEL(name, T, COMBINE)                                                   \
-    int name(const ta_add_params_t *restrict p, const T *input1, const T *input2,        \
-             T *output)                                                                   \
-    {                                                                                     \
-        const int32_t n = p->dims[p->rank - 1];                                           \
-        const int step1 = p->stride1[p->rank - 1] != 0;                                   \
-        const int step2 = p->stride2[p->rank - 1] != 0;                                   \
-        if (n <= 0)                                                                       \
-            return TA_OK;                                                                 \
-        ta_broadcast_iter_t it;                                                           \
-        ta_broadcast_begin(&it);                                                          \
-        do {                                                                              \
-            const T *a = input1 + it.in1, *b = input2 + it.in2;                           \
-            T *o = output + it.out;                                                       \
-            if (step1 && step2) {                                                         \
-                for (int32_t i = 0; i < n; i++)                                           \
-                    o[i] = (T)finish(p, COMBINE(X1(a[i]), X2(b[i])));                     \
-            } else if (step1) {                                                           \
-                const int32_t y = X2(b[0]);                                               \
-                for (int32_t i = 0; i < n; i++)                                           \
-                    o[i] = (T)finish(p, COMBINE(X1(a[i]), y));                            \
-            } else {                                                                      \
-                const int32_t x = X1(a[0]);                                               \
-                for (int32_t i = 0; i < n; i++)                                           \
-                    o[i] = (T)finish(p, COMBINE(x, X2(b[i])));                            \
-            }                                                                             \
-        } while (ta_broadcast_next(&it, p->rank, p->dims, p->stride1, p->stride2));       \
-        return TA_OK;                                                                     \
+static inline void store(void *base, int32_t i, int32_t v, bool wide)
+{
+    if (wide)
+        ((int16_t *)base)[i] = (int16_t)v;
+    else
+        ((int8_t *)base)[i] = (int8_t)v;
+}
+
+/* The reference arithmetic, one element at a time. `restrict`: the params
+   are never written, so they need not be reloaded after every store. */
+static void row_portable(const ta_add_params_t *restrict p, const void *a, const void *b,
+                         void *o, int32_t n, int kind, bool sub, bool wide)
+{
+    if (kind == BOTH_STEP) {
+        for (int32_t i = 0; i < n; i++)
+            store(o, i, finish(p, combine(rescale1(p, load(a, i, wide)),
+                                          rescale2(p, load(b, i, wide)), sub)), wide);
+    } else if (kind == SECOND_FIXED) {
+        const int32_t y = rescale2(p, load(b, 0, wide));
+        for (int32_t i = 0; i < n; i++)
+            store(o, i, finish(p, combine(rescale1(p, load(a, i, wide)), y, sub)), wide);
+    } else {
+        const int32_t x = rescale1(p, load(a, 0, wide));
+        for (int32_t i = 0; i < n; i++)
+            store(o, i, finish(p, combine(x, rescale2(p, load(b, i, wide)), sub)), wide);
     }
+}
 
-/* TFLite's sums of two rescaled inputs fit in int32 for every valid
-   quantization; wrapping keeps the kernel defined for any other. */
-DEFINE_KERNEL(ta_add_s8, int8_t, ta_fp_add)
-DEFINE_KERNEL(ta_add_s16, int16_t, ta_fp_add)
-DEFINE_KERNEL(ta_sub_s8, int8_t, ta_fp_sub)
-DEFINE_KERNEL(ta_sub_s16, int16_t, ta_fp_sub)
+#if defined(TA_EW_MVE)
+/* The params as the Helium rows use them. */
+typedef struct {
+    int32_t left_shift;
+    int32_t offset1, offset2; /* the input offsets shifted left by left_shift */
+    ta_ew_scale_t in1, in2, out;
+    int32_t output_offset, lo, hi;
+} simd_consts_t;
+
+/* Lane by lane the reference, for any int8 params with shifts in
+   [-31, 0] (the converter's). */
+static bool simd_consts(const ta_add_params_t *p, simd_consts_t *c)
+{
+    if (p->left_shift < 0 || p->left_shift > 30 || p->input1_shift > 0 || p->input2_shift > 0 ||
+        p->output_shift > 0 || p->input1_shift < -31 || p->input2_shift < -31 ||
+        p->output_shift < -31)
+        return false;
+    c->left_shift = p->left_shift;
+    c->offset1 = ta_shift_left_wrap(p->input1_offset, (int)p->left_shift);
+    c->offset2 = ta_shift_left_wrap(p->input2_offset, (int)p->left_shift);
+    c->in1 = ta_ew_scale(p->input1_multiplier, p->input1_shift);
+    c->in2 = ta_ew_scale(p->input2_multiplier, p->input2_shift);
+    c->out = ta_ew_scale(p->output_multiplier, p->output_shift);
+    c->output_offset = p->output_offset;
+    c->lo = p->activation_min;
+    c->hi = p->activation_max;
+    return true;
+}
+#elif defined(TA_EW_DSP)
+/* One input's rescale as SMMLAR computes it: d = (q + offset) * factor
+   is the reference's shifted value doubled (factor 2^(left_shift + 1)),
+   or quadrupled for the input whose multiplier is exactly 1/2 with shift
+   0 (then exponent 1 and round 1 give the same exact halving). */
+typedef struct {
+    int32_t factor, offset; /* offset: the input offset times factor */
+    int32_t multiplier, round, exponent;
+} dsp_input_t;
+
+typedef struct {
+    dsp_input_t in1, in2;
+    int32_t out_multiplier, out_round, out_exponent;
+    int32_t output_offset, lo, hi;
+} simd_consts_t;
+
+static bool dsp_input(int32_t left_shift, int32_t offset, int32_t multiplier, int32_t shift,
+                      dsp_input_t *s)
+{
+    const bool halving = multiplier == (int32_t)1 << 30 && shift == 0;
+    /* int8 offsets are minus a zero point in [-128, 127]. */
+    if (offset < -127 || offset > 128 || multiplier < (int32_t)1 << 30 ||
+        (shift == 0 && !halving) || shift > 0 || shift < -31)
+        return false;
+    s->factor = (int32_t)1 << (left_shift + (halving ? 2 : 1));
+    s->offset = offset * s->factor;
+    s->multiplier = multiplier;
+    s->exponent = halving ? 1 : -shift;
+    s->round = (int32_t)1 << (s->exponent - 1);
+    return true;
+}
+
+/* Exact for int8 with left_shift in [1, 20] (the reference uses 20),
+   multipliers in [2^30, 2^31), input exponents >= 1 or the exact halving,
+   and an output exponent >= 1; other params take the portable rows. */
+static bool simd_consts(const ta_add_params_t *p, simd_consts_t *c)
+{
+    if (p->left_shift < 1 || p->left_shift > 20 || p->output_shift > -1 ||
+        p->output_shift < -31 || p->output_multiplier < (int32_t)1 << 30 ||
+        !dsp_input(p->left_shift, p->input1_offset, p->input1_multiplier, p->input1_shift,
+                   &c->in1) ||
+        !dsp_input(p->left_shift, p->input2_offset, p->input2_multiplier, p->input2_shift,
+                   &c->in2))
+        return false;
+    c->out_multiplier = p->output_multiplier;
+    c->out_exponent = -p->output_shift;
+    c->out_round = (int32_t)1 << (c->out_exponent - 1);
+    c->output_offset = p->output_offset;
+    c->lo = p->activation_min;
+    c->hi = p->activation_max;
+    return true;
+}
+#endif
+
+#if defined(TA_EW_MVE)
+/* (q + offset) << left_shift as one multiply-add, then the input scale. */
+TA_EW_INLINE int32x4_t mve_rescale(int32x4_t q, int32x4_t shift_mul, int32_t offset,
+                                   const ta_ew_scale_t *s)
+{
+    const int32x4_t x = vmlasq_n_s32(q, shift_mul, offset);
+    return ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(x, s->multiplier), s->fix_shift,
+                                   -s->exponent);
+}
+
+TA_EW_INLINE int32x4_t mve_finish(int32x4_t raw, const simd_consts_t *c, int32x4_t lo,
+                                  int32x4_t hi)
+{
+    int32x4_t v = ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(raw, c->out.multiplier),
+                                          c->out.fix_shift, -c->out.exponent);
+    v = vaddq_n_s32(v, c->output_offset);
+    return vminq_s32(vmaxq_s32(v, lo), hi);
+}
+
+/* Four outputs from four lanes of each input (fixed: the broadcast one). */
+TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
+                                 int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo,
+                                 int32x4_t hi, int kind, bool sub)
+{
+    const int32x4_t x = kind == FIRST_FIXED ? fixed : mve_rescale(qa, shift_mul, c->offset1, &c->in1);
+    const int32x4_t y =
+        kind == SECOND_FIXED ? fixed : mve_rescale(qb, shift_mul, c->offset2, &c->in2);
+    return mve_finish(sub ? vsubq_s32(x, y) : vaddq_s32(x, y), c, lo, hi);
+}
+
+TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
+                           const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
+                           bool sub)
+{
+    const int32x4_t shift_mul = vdupq_n_s32((int32_t)1 << c->left_shift);
+    const int32x4_t lo = vdupq_n_s32(c->lo), hi = vdupq_n_s32(c->hi);
+    int32x4_t fixed = vdupq_n_s32(0);
+    if (kind == FIRST_FIXED)
+        fixed = vdupq_n_s32(rescale1(p, a[0]));
+    else if (kind == SECOND_FIXED)
+        fixed = vdupq_n_s32(rescale2(p, b[0]));
+    const int32x4_t zero = vdupq_n_s32(0);
+    for (; n >= 4; n -= 4) {
+        const int32x4_t qa = kind == FIRST_FIXED ? zero : vldrbq_s32(a);
+        const int32x4_t qb = kind == SECOND_FIXED ? zero : vldrbq_s32(b);
+        vstrbq_s32(o, mve_lanes(c, qa, qb, fixed, shift_mul, lo, hi, kind, sub));
+        a += kind == FIRST_FIXED ? 0 : 4;
+        b += kind == SECOND_FIXED ? 0 : 4;
+        o += 4;
+    }
+    if (n > 0) {
+        const mve_pred16_t tail = vctp32q((uint32_t)n);
+        const int32x4_t qa = kind == FIRST_FIXED ? zero : vldrbq_z_s32(a, tail);
+        const int32x4_t qb = kind == SECOND_FIXED ? zero : vldrbq_z_s32(b, tail);
+        vstrbq_p_s32(o, mve_lanes(c, qa, qb, fixed, shift_mul, lo, hi, kind, sub), tail);
+    }
+}
+#elif defined(TA_EW_DSP)
+/* |q + offset| <= 255 and factor <= 2^22: d fits. A nonzero d has
+   |d| >= 4 and the multiplier is >= 2^30, so the rescaled value has d's
+   sign and the reference's step down for negative values (before its
+   rounding shift) can go into SMMLAR's accumulator with the rounding. */
+TA_EW_INLINE int32_t dsp_rescale(int32_t q, const dsp_input_t *s)
+{
+    const int32_t d = s->offset + q * s->factor;
+    return ta_ew_smmlar(d, s->multiplier, s->round + (d >> 31)) >> s->exponent;
+}
+
+/* |raw| < 2^29 (two rescaled int8 inputs), so doubling it fits. */
+TA_EW_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t raw)
+{
+    const int32_t x = ta_ew_smmulr(raw * 2, c->out_multiplier);
+    const int32_t v = ((x + (x >> 31) + c->out_round) >> c->out_exponent) + c->output_offset;
+    return ta_clamp_i32(v, c->lo, c->hi);
+}
+
+TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
+                           const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
+                           bool sub)
+{
+    const dsp_input_t s1 = c->in1, s2 = c->in2;
+    if (kind == BOTH_STEP) {
+        for (int32_t i = 0; i < n; i++) {
+            const int32_t x = dsp_rescale(a[i], &s1), y = dsp_rescale(b[i], &s2);
+            o[i] = (int8_t)dsp_finish(c, sub ? x - y : x + y);
+        }
+    } else if (kind == SECOND_FIXED) {
+        const int32_t y = rescale2(p, b[0]);
+        for (int32_t i = 0; i < n; i++) {
+            const int32_t x = dsp_rescale(a[i], &s1);
+            o[i] = (int8_t)dsp_finish(c, sub ? x - y : x + y);
+        }
+    } else {
+        const int32_t x = rescale1(p, a[0]);
+        for (int32_t i = 0; i < n; i++) {
+            const int32_t y = dsp_rescale(b[i], &s2);
+            o[i] = (int8_t)dsp_finish(c, sub ? x - y : x + y);
+        }
+    }
+}
+#endif
+
+/* Walks the rows; `kind` is a constant at each row call. */
+TA_EW_INLINE int run(const ta_add_params_t *restrict p, const void *input1, const void *input2,
+                     void *output, bool sub, bool wide)
+{
+    const int32_t n = p->dims[p->rank - 1];
+    const bool step1 = p->stride1[p->rank - 1] != 0;
+    const bool step2 = p->stride2[p->rank - 1] != 0;
+    const int kind = step1 && step2 ? BOTH_STEP : step1 ? SECOND_FIXED : FIRST_FIXED;
+    const size_t size = wide ? sizeof(int16_t) : sizeof(int8_t);
+    if (n <= 0)
+        return TA_OK;
+#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
+    simd_consts_t c;
+    const bool simd = !wide && simd_consts(p, &c);
+#endif
+    ta_broadcast_iter_t it;
+    ta_broadcast_begin(&it);
+    do {
+        const char *a = (const char *)input1 + it.in1 * size;
+        const char *b = (const char *)input2 + it.in2 * size;
+        char *o = (char *)output + it.out * size;
+#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
+        if (simd) {
+            const int8_t *a8 = (const int8_t *)a, *b8 = (const int8_t *)b;
+            if (kind == BOTH_STEP)
+                row_simd(p, &c, a8, b8, (int8_t *)o, n, BOTH_STEP, sub);
+            else if (kind == SECOND_FIXED)
+                row_simd(p, &c, a8, b8, (int8_t *)o, n, SECOND_FIXED, sub);
+            else
+                row_simd(p, &c, a8, b8, (int8_t *)o, n, FIRST_FIXED, sub);
+            continue;
+        }
+#endif
+        row_portable(p, a, b, o, n, kind, sub, wide);
+    } while (ta_broadcast_next(&it, p->rank, p->dims, p->stride1, p->stride2));
+    return TA_OK;
+}
+
+int ta_add_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2,
+              int8_t *output)
+{
+    return run(p, input1, input2, output, false, false);
+}
+
+int ta_add_s16(const ta_add_params_t *p, const int16_t *input1, const int16_t *input2,
+               int16_t *output)
+{
+    return run(p, input1, input2, output, false, true);
+}
+
+int ta_sub_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2,
+              int8_t *output)
+{
+    return run(p, input1, input2, output, true, false);
+}
+
+int ta_sub_s16(const ta_add_params_t *p, const int16_t *input1, const int16_t *input2,
+               int16_t *output)
+{
+    return run(p, input1, input2, output, true, true);
+}

@@ -1,9 +1,11 @@
 /* ta_batch_matmul.c - BATCH_MATMUL kernels; see the header. */
 #include "ta_batch_matmul.h"
 
+#include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 int ta_batch_matmul_s8(const ta_batch_matmul_params_t *p, const int8_t *lhs, const int8_t *rhs,
@@ -11,6 +13,9 @@ int ta_batch_matmul_s8(const ta_batch_matmul_params_t *p, const int8_t *lhs, con
 {
     const int32_t depth = p->depth;
     int32_t *runtime_terms = (int32_t *)scratch;
+    /* Both operands contiguous along the depth (a constant rhs is stored
+       transposed): the shared matrix-vector loops apply. */
+    const bool contiguous = p->lhs_depth_stride == 1 && p->rhs_depth_stride == 1;
     for (int32_t b0 = 0; b0 < p->batch_dims[0]; b0++) {
         for (int32_t b1 = 0; b1 < p->batch_dims[1]; b1++) {
             for (int32_t b2 = 0; b2 < p->batch_dims[2]; b2++) {
@@ -43,6 +48,29 @@ int ta_batch_matmul_s8(const ta_batch_matmul_params_t *p, const int8_t *lhs, con
                         for (int32_t k = 0; k < depth; k++)
                             row_term += l_row[(ptrdiff_t)k * p->lhs_depth_stride];
                         row_term *= p->rhs_offset;
+                    }
+                    if (contiguous) {
+                        /* Four rhs columns share each load of the lhs row. */
+                        for (int32_t i = 0; i < p->cols; i += 4) {
+                            const int32_t count = p->cols - i < 4 ? p->cols - i : 4;
+                            int32_t acc[4];
+                            for (int32_t k = 0; k < count; k++)
+                                acc[k] = row_term + (terms ? terms[i + k] : 0);
+                            const int8_t *r = r_b + (ptrdiff_t)i * p->rhs_col_stride;
+                            if (count == 4) {
+                                ta_mm_dot4_s8(acc, r, p->rhs_col_stride, l_row, depth);
+                            } else {
+                                for (int32_t k = 0; k < count; k++)
+                                    acc[k] = ta_mm_dot1_s8(acc[k],
+                                                           r + (ptrdiff_t)k * p->rhs_col_stride,
+                                                           l_row, depth);
+                            }
+                            ta_mm_requant_s8(acc, count, NULL, NULL, p->multiplier, p->shift,
+                                             p->output_offset, p->activation_min,
+                                             p->activation_max, output);
+                            output += count;
+                        }
+                        continue;
                     }
                     for (int32_t i = 0; i < p->cols; i++) {
                         const int8_t *r = r_b + (ptrdiff_t)i * p->rhs_col_stride;

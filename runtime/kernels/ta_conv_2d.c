@@ -8,77 +8,131 @@
 #include <stddef.h>
 #include <string.h>
 
-/* One filter row (ky) of output channel `o` at output column ix0, when its
-   taps are contiguous in the input (no groups, no dilation): the taps inside
-   the image are one dot product; each tap outside gives back the zero point
-   the converter folded into bias_sum for it, i.e. pad_value * its weights. */
-static int32_t contiguous_row_s8(const ta_conv_2d_params_t *p, int32_t acc, const int8_t *w,
-                                 const int8_t *row, int32_t ix0)
+/*
+ * A pixel's taps as segments: runs of weights (at w_offset in every filter)
+ * that meet one contiguous run of input `x`, or, for x == NULL, taps
+ * outside the image. Those give back the zero point the converter folded
+ * into bias_sum: pad_value * their weights. Four output channels then share
+ * each load of the input through every segment, at the border as inside.
+ */
+typedef struct {
+    const int8_t *x;
+    int32_t w_offset;
+    int32_t length;
+} segment_t;
+
+enum { BLOCK = 16, MAX_PATCH = TA_CONV_2D_MAX_PATCH, MAX_SEGMENTS = 16 };
+
+typedef struct {
+    segment_t seg[MAX_SEGMENTS];
+    int32_t count;
+} segments_t;
+
+/* Appends taps [w_offset, w_offset + length) reading x (NULL: padded),
+   merging with the previous segment when both runs continue it. */
+static void add_segment(segments_t *s, int32_t pad_value, const int8_t *x, int32_t w_offset,
+                        int32_t length)
 {
-    const int32_t fw = p->filter_width, fd = p->filter_depth;
-    const int32_t lo = ix0 < 0 ? -ix0 : 0;
-    const int32_t hi = ix0 + fw > p->input_width ? p->input_width - ix0 : fw;
-    if (hi > lo)
-        acc = ta_dot_s8(acc, w + (size_t)lo * (size_t)fd, row + (size_t)(ix0 + lo) * (size_t)fd,
-                        (hi - lo) * fd);
-    if (p->pad_value != 0 && (lo > 0 || hi < fw)) {
-        const int32_t inside = hi > lo ? hi : lo;
-        int32_t clipped = ta_sum_s8(0, w, lo * fd);
-        clipped = ta_sum_s8(clipped, w + (size_t)inside * (size_t)fd, (fw - inside) * fd);
-        acc += clipped * p->pad_value;
+    if (length <= 0 || (x == NULL && pad_value == 0))
+        return;
+    if (s->count > 0) {
+        segment_t *last = &s->seg[s->count - 1];
+        if (last->w_offset + last->length == w_offset &&
+            (x == NULL ? last->x == NULL : last->x != NULL && last->x + last->length == x)) {
+            last->length += length;
+            return;
+        }
     }
-    return acc;
+    s->seg[s->count].x = x;
+    s->seg[s->count].w_offset = w_offset;
+    s->seg[s->count].length = length;
+    s->count++;
 }
 
-/* The accumulator of output channel o at one output pixel: every tap,
-   with padded taps giving back their folded zero points. */
-static int32_t channel_s8(const ta_conv_2d_params_t *p, const int8_t *in_b, size_t row_size,
-                          int32_t iy0, int32_t ix0, const int8_t *w, int32_t acc, int32_t o)
+/* The segments of taps tap0.. (tap = ky * filter_width + kx) at the pixel
+   whose window starts at (iy0, ix0), until they are done or the list is
+   full; returns the first tap not covered. Input pointers are those of
+   group 0. */
+static int32_t build_segments(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
+                              int32_t ix0, int32_t tap0, segments_t *s)
 {
-    const int32_t fd = p->filter_depth, fw = p->filter_width;
-    const int32_t group_offset = (o / p->filters_per_group) * fd;
-    const int contiguous = fd == p->input_depth && p->dilation_width == 1;
-    for (int32_t ky = 0; ky < p->filter_height; ky++, w += (size_t)fw * (size_t)fd) {
+    const int32_t fd = p->filter_depth, fw = p->filter_width, fh = p->filter_height;
+    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
+    const int rows_contiguous = fd == p->input_depth && p->dilation_width == 1;
+    int32_t tap = tap0;
+    s->count = 0;
+    if (tap0 == 0 && rows_contiguous && fh <= MAX_SEGMENTS && iy0 >= 0 && ix0 >= 0 &&
+        iy0 + (fh - 1) * p->dilation_height < p->input_height && ix0 + fw <= p->input_width) {
+        /* Inside the image: one run per filter row (one for a 1x1 filter). */
+        const int8_t *x = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
+        const size_t row_step = (size_t)p->dilation_height * row_size;
+        for (int32_t ky = 0; ky < fh; ky++, x += row_step) {
+            s->seg[ky].x = x;
+            s->seg[ky].w_offset = ky * fw * fd;
+            s->seg[ky].length = fw * fd;
+        }
+        s->count = fh;
+        return fh * fw;
+    }
+    while (tap < fh * fw) {
+        const int32_t ky = tap / fw, kx = tap % fw;
         const int32_t iy = iy0 + ky * p->dilation_height;
-        if (iy < 0 || iy >= p->input_height) {
-            if (p->pad_value != 0)
-                acc += ta_sum_s8(0, w, fw * fd) * p->pad_value;
+        const int row_inside = iy >= 0 && iy < p->input_height;
+        const int8_t *row = in_b + (row_inside ? (size_t)iy * row_size : 0);
+        if (rows_contiguous && kx == 0) {
+            /* A whole filter row: padded taps left, one run inside, padded right. */
+            if (s->count + 3 > MAX_SEGMENTS)
+                break;
+            int32_t lo = 0, hi = 0;
+            if (row_inside) {
+                lo = ix0 < 0 ? (-ix0 < fw ? -ix0 : fw) : 0;
+                hi = p->input_width - ix0;
+                hi = hi > fw ? fw : (hi < lo ? lo : hi);
+            }
+            const int32_t w_row = ky * fw * fd;
+            add_segment(s, p->pad_value, NULL, w_row, lo * fd);
+            if (hi > lo)
+                add_segment(s, p->pad_value, row + (size_t)(ix0 + lo) * (size_t)fd,
+                            w_row + lo * fd, (hi - lo) * fd);
+            add_segment(s, p->pad_value, NULL, w_row + hi * fd, (fw - hi) * fd);
+            tap += fw;
             continue;
         }
-        const int8_t *row = in_b + (size_t)iy * row_size;
-        if (contiguous) {
-            acc = contiguous_row_s8(p, acc, w, row, ix0);
-            continue;
-        }
-        for (int32_t kx = 0; kx < fw; kx++) {
-            const int8_t *wk = w + (size_t)kx * (size_t)fd;
-            const int32_t ix = ix0 + kx * p->dilation_width;
-            if (ix < 0 || ix >= p->input_width)
-                acc += ta_sum_s8(0, wk, fd) * p->pad_value;
-            else
-                acc = ta_dot_s8(acc, wk,
-                                row + (size_t)ix * (size_t)p->input_depth + (size_t)group_offset,
-                                fd);
-        }
+        if (s->count + 1 > MAX_SEGMENTS)
+            break;
+        const int32_t ix = ix0 + kx * p->dilation_width;
+        const int inside = row_inside && ix >= 0 && ix < p->input_width;
+        add_segment(s, p->pad_value, inside ? row + (size_t)ix * (size_t)p->input_depth : NULL,
+                    tap * fd, fd);
+        tap++;
     }
-    return acc;
+    return tap;
 }
-
-enum { BLOCK = 16, MAX_PATCH = 256 };
 
 /* The input values one output pixel's filter sees, in weight order, with
    the zero point (pad_value) for taps outside the image: the converter
    folded -zero_point * sum(weights) into bias_sum, so a padded tap then
-   contributes exactly nothing, as in TFLite. */
-static void gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, size_t row_size,
-                         int32_t iy0, int32_t ix0, int8_t *patch)
+   contributes exactly nothing, as in TFLite. Ungrouped filters only. */
+static void gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
+                         int32_t ix0, int8_t *patch)
 {
     const int32_t fd = p->filter_depth, fw = p->filter_width;
-    const size_t filter_row = (size_t)fw * (size_t)fd;
+    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
+    const int32_t filter_row = fw * fd;
+    if (p->dilation_width == 1 && iy0 >= 0 && ix0 >= 0 &&
+        iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
+        ix0 + fw <= p->input_width) {
+        /* Inside the image: one copy per filter row. */
+        const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
+        const size_t step = (size_t)p->dilation_height * row_size;
+        for (int32_t ky = 0; ky < p->filter_height; ky++, patch += filter_row, src += step)
+            ta_copy_s8(patch, src, filter_row);
+        return;
+    }
     for (int32_t ky = 0; ky < p->filter_height; ky++, patch += filter_row) {
         const int32_t iy = iy0 + ky * p->dilation_height;
         if (iy < 0 || iy >= p->input_height) {
-            memset(patch, (int8_t)p->pad_value, filter_row);
+            memset(patch, (int8_t)p->pad_value, (size_t)filter_row);
             continue;
         }
         const int8_t *row = in_b + (size_t)iy * row_size;
@@ -87,20 +141,369 @@ static void gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, size_
             const int32_t lo = ix0 < 0 ? (-ix0 < fw ? -ix0 : fw) : 0;
             int32_t hi = p->input_width - ix0;
             hi = hi > fw ? fw : (hi < lo ? lo : hi);
-            memset(patch, (int8_t)p->pad_value, (size_t)lo * (size_t)fd);
-            memcpy(patch + (size_t)lo * (size_t)fd, row + (size_t)(ix0 + lo) * (size_t)fd,
-                   (size_t)(hi - lo) * (size_t)fd);
-            memset(patch + (size_t)hi * (size_t)fd, (int8_t)p->pad_value,
-                   (size_t)(fw - hi) * (size_t)fd);
+            if (lo > 0)
+                memset(patch, (int8_t)p->pad_value, (size_t)(lo * fd));
+            if (hi > lo)
+                ta_copy_s8(patch + lo * fd, row + (size_t)(ix0 + lo) * (size_t)fd, (hi - lo) * fd);
+            if (hi < fw)
+                memset(patch + hi * fd, (int8_t)p->pad_value, (size_t)((fw - hi) * fd));
             continue;
         }
         for (int32_t kx = 0; kx < fw; kx++) {
             const int32_t ix = ix0 + kx * p->dilation_width;
-            int8_t *dst = patch + (size_t)kx * (size_t)fd;
             if (ix < 0 || ix >= p->input_width)
-                memset(dst, (int8_t)p->pad_value, (size_t)fd);
+                memset(patch + kx * fd, (int8_t)p->pad_value, (size_t)fd);
             else
-                memcpy(dst, row + (size_t)ix * (size_t)fd, (size_t)fd);
+                ta_copy_s8(patch + kx * fd, row + (size_t)ix * (size_t)fd, fd);
+        }
+    }
+}
+
+/* acc[0..3] = init[0..3] plus the four filters at w (filter_size apart)
+   over the segments; x is offset by the group's first input channel. */
+static inline void accumulate4(const ta_conv_2d_params_t *p, const segments_t *s,
+                               const int32_t *init, const int8_t *w, size_t filter_size,
+                               size_t group_offset, int32_t *acc)
+{
+    for (int32_t i = 0; i < s->count; i++) {
+        const segment_t *g = &s->seg[i];
+        const int8_t *wg = w + g->w_offset;
+        if (g->x != NULL) {
+            ta_dot4_s8_from(acc, init, wg, wg + filter_size, wg + 2 * filter_size,
+                            wg + 3 * filter_size, g->x + group_offset, g->length);
+        } else {
+            for (int32_t j = 0; j < 4; j++)
+                acc[j] = init[j] + ta_sum_s8(0, wg + (size_t)j * filter_size, g->length) *
+                                       p->pad_value;
+        }
+        init = acc;
+    }
+    if (init != acc) /* no segments: every tap padded with a zero point of 0 */
+        for (int32_t j = 0; j < 4; j++)
+            acc[j] = init[j];
+}
+
+/* The same for one output channel. */
+static inline int32_t accumulate1(const ta_conv_2d_params_t *p, const segments_t *s,
+                                  int32_t acc, const int8_t *w, size_t group_offset)
+{
+    for (int32_t i = 0; i < s->count; i++) {
+        const segment_t *g = &s->seg[i];
+        if (g->x != NULL)
+            acc = ta_dot_s8(acc, w + g->w_offset, g->x + group_offset, g->length);
+        else
+            acc += ta_sum_s8(0, w + g->w_offset, g->length) * p->pad_value;
+    }
+    return acc;
+}
+
+static const int32_t zeros4[4] = {0, 0, 0, 0};
+
+/* Output channels [o0, o0 + n) of one pixel, all in one group, into acc,
+   when the segment list was too short for every tap: rebuilt a list at a
+   time for each block of four channels. */
+static void accumulate_block_partial(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                     int32_t iy0, int32_t ix0, const int8_t *weights,
+                                     const int32_t *bias_sum, int32_t o0, int32_t n, int32_t *acc)
+{
+    const size_t filter_size =
+        (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth;
+    const size_t group_offset = (size_t)(o0 / p->filters_per_group) * (size_t)p->filter_depth;
+    const int32_t taps = p->filter_height * p->filter_width;
+    segments_t part;
+    int32_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const int8_t *w = weights + (size_t)(o0 + k) * filter_size;
+        const int32_t *init = bias_sum ? bias_sum + o0 + k : zeros4;
+        for (int32_t tap = 0; tap < taps; init = acc + k) {
+            tap = build_segments(p, in_b, iy0, ix0, tap, &part);
+            accumulate4(p, &part, init, w, filter_size, group_offset, acc + k);
+        }
+    }
+    for (; k < n; k++) {
+        const int8_t *w = weights + (size_t)(o0 + k) * filter_size;
+        int32_t a = bias_sum ? bias_sum[o0 + k] : 0;
+        for (int32_t tap = 0; tap < taps;) {
+            tap = build_segments(p, in_b, iy0, ix0, tap, &part);
+            a = accumulate1(p, &part, a, w, group_offset);
+        }
+        acc[k] = a;
+    }
+}
+
+/* Every output channel of one pixel, with `s` covering every tap: four
+   channels at a time share each input load, then are requantized. */
+static void pixel_s8(const ta_conv_2d_params_t *p, const segments_t *s, const int8_t *weights,
+                     const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                     int8_t *out)
+{
+    const size_t filter_size =
+        (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth;
+    const int32_t per_group = p->filters_per_group;
+    const int8_t *w = weights;
+    for (int32_t o0 = 0; o0 < p->output_depth; o0 += per_group) {
+        const size_t group_offset = (size_t)(o0 / per_group) * (size_t)p->filter_depth;
+        const int32_t end = o0 + per_group;
+        int32_t o = o0;
+        for (; o + 4 <= end; o += 4, w += 4 * filter_size) {
+            int32_t acc[4];
+            accumulate4(p, s, bias_sum ? bias_sum + o : zeros4, w, filter_size, group_offset,
+                        acc);
+            ta_requantize_s8(acc, 4, multipliers ? multipliers + o : NULL,
+                             shifts ? shifts + o : NULL, p->multiplier, p->shift,
+                             p->output_offset, p->activation_min, p->activation_max, out + o);
+        }
+        for (; o < end; o++, w += filter_size) {
+            const int32_t acc = accumulate1(p, s, bias_sum ? bias_sum[o] : 0, w, group_offset);
+            ta_requantize_s8(&acc, 1, multipliers ? multipliers + o : NULL,
+                             shifts ? shifts + o : NULL, p->multiplier, p->shift,
+                             p->output_offset, p->activation_min, p->activation_max, out + o);
+        }
+    }
+}
+
+#if !defined(TA_HAVE_MVE)
+/* ta_mul_by_quantized_multiplier for a multiplier >= 0 (the converter
+   rejects negative scales, so CONV_2D's multipliers are never negative):
+   the doubling high multiply then cannot saturate, and the shift splits
+   into its left and right parts without branches. The same value, in
+   fewer instructions on a scalar core. */
+static inline int32_t requantize_nonnegative(int32_t acc, int32_t multiplier, int32_t shift)
+{
+    const int32_t left = shift > 0 ? shift : 0, right = left - shift;
+    const int64_t ab = (int64_t)ta_shift_left_wrap(acc, (int)left) * (int64_t)multiplier;
+    const int32_t y = (int32_t)((ab + ((int64_t)1 << 30)) >> 31);
+    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
+    const int32_t threshold = (mask >> 1) + (int32_t)((uint32_t)y >> 31);
+    return (y >> right) + ((y & mask) > threshold ? 1 : 0);
+}
+#endif
+
+/* acc[0..3] += the four interleaved filters of one block (at block) over
+   the segments, whose weight offsets are whole chunks. */
+static inline void segments4_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
+                                         const int8_t *block, int32_t acc[4])
+{
+    for (int32_t i = 0; i < s->count; i++) {
+        const segment_t *g = &s->seg[i];
+        const int8_t *w = block + (size_t)g->w_offset * 4; /* chunk w_offset / 16 */
+        if (g->x != NULL) {
+            ta_dot4_interleaved_s8(acc, w, g->x, g->length);
+        } else {
+            int32_t sum[4] = {0, 0, 0, 0};
+            ta_sum4_interleaved_s8(sum, w, g->length);
+            for (int32_t j = 0; j < 4; j++)
+                acc[j] += sum[j] * p->pad_value;
+        }
+    }
+}
+
+/* Four output channels of one pixel: the block's sums over the segments,
+   requantized into out[0..n), n <= 4. */
+static inline void block4_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
+                                      const int8_t *block, const int32_t *bias_sum,
+                                      const int32_t *multipliers, const int32_t *shifts,
+                                      int32_t n, int8_t *out)
+{
+    int32_t acc[4] = {0, 0, 0, 0};
+    for (int32_t j = 0; bias_sum && j < n; j++)
+        acc[j] = bias_sum[j];
+    segments4_interleaved(p, s, block, acc);
+    if (n == 4)
+        ta_requantize4_s8(acc, multipliers, shifts, p->multiplier, p->shift, p->output_offset,
+                          p->activation_min, p->activation_max, out);
+    else
+        ta_requantize_s8(acc, n, multipliers, shifts, p->multiplier, p->shift, p->output_offset,
+                         p->activation_min, p->activation_max, out);
+}
+
+/* Every output channel of one pixel whose taps the segments cover. */
+TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
+                                          const int8_t *weights, size_t block_bytes,
+                                          const int32_t *bias_sum, const int32_t *multipliers,
+                                          const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    int32_t o = 0;
+#if defined(TA_HAVE_MVE)
+    if (bias_sum && multipliers && shifts) {
+        /* The usual case, without tests per block: sums, requantization and
+           store of four channels in vector registers. */
+        const int32_t whole = out_c / 4 * 4, offset = p->output_offset, count = s->count;
+        const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+        const int8_t *x = s->seg[0].x;
+        const int32_t n = s->seg[0].length;
+        if (count == 1 && x != NULL) { /* one run of taps: 1x1 filters, patches */
+            for (; o < whole; o += 4, weights += block_bytes) {
+                int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, weights, x, n);
+                v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
+                                                       vldrwq_s32(shifts + o));
+                vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+            }
+        }
+        for (; o < whole; o += 4, weights += block_bytes) {
+            int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
+            segments4_interleaved(p, s, weights, acc);
+            const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
+                vldrwq_s32(acc), vldrwq_s32(multipliers + o), vldrwq_s32(shifts + o));
+            vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+        }
+    }
+#else
+    if (bias_sum && multipliers && shifts) {
+        /* The usual case, without tests per block or the partial block's
+           copies. */
+        const int32_t whole = out_c / 4 * 4, offset = p->output_offset;
+        const int32_t lo = p->activation_min, hi = p->activation_max;
+        for (; o < whole; o += 4, weights += block_bytes) {
+            int32_t acc[4];
+            acc[0] = bias_sum[o];
+            acc[1] = bias_sum[o + 1];
+            acc[2] = bias_sum[o + 2];
+            acc[3] = bias_sum[o + 3];
+            segments4_interleaved(p, s, weights, acc);
+            for (int32_t j = 0; j < 4; j++) {
+                const int32_t v =
+                    requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
+                out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
+            }
+        }
+    }
+#endif
+    for (; o < out_c; o += 4, weights += block_bytes)
+        block4_interleaved(p, s, weights, bias_sum ? bias_sum + o : NULL,
+                           multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
+                           out_c - o < 4 ? out_c - o : 4, out + o);
+}
+
+/* `pixels` output pixels in a row whose taps are each one run of n bytes,
+   x_step apart (a 1x1 filter reads its input pixel in place), out_c
+   outputs apart in out. */
+static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                   int32_t pixels, int32_t n, const int8_t *weights,
+                                   size_t block_bytes, const int32_t *bias_sum,
+                                   const int32_t *multipliers, const int32_t *shifts,
+                                   int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+#if defined(TA_HAVE_MVE)
+    if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
+        /* Setup once per row, then per pixel only the channel loop. */
+        const int32_t offset = p->output_offset;
+        const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+        for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
+            const int8_t *w = weights;
+            for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+                int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
+                v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
+                                                       vldrwq_s32(shifts + o));
+                vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+            }
+        }
+        return;
+    }
+#else
+    if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
+        const int32_t offset = p->output_offset;
+        const int32_t lo = p->activation_min, hi = p->activation_max;
+        for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
+            const int8_t *w = weights;
+            for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+                int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
+                ta_dot4_interleaved_s8(acc, w, x, n);
+                for (int32_t j = 0; j < 4; j++) {
+                    const int32_t v =
+                        requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
+                    out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
+                }
+            }
+        }
+        return;
+    }
+#endif
+    segments_t s;
+    s.count = 1;
+    s.seg[0].w_offset = 0;
+    s.seg[0].length = n;
+    for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
+        s.seg[0].x = x;
+        pixel_interleaved(p, &s, weights, block_bytes, bias_sum, multipliers, shifts, out);
+    }
+}
+
+/* The same when the segments are more than one list holds: the list is
+   rebuilt a part at a time for each block of four channels. */
+static void pixel_interleaved_partial(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                      int32_t iy0, int32_t ix0, const int8_t *weights,
+                                      size_t block_bytes, const int32_t *bias_sum,
+                                      const int32_t *multipliers, const int32_t *shifts,
+                                      int8_t *out)
+{
+    const int32_t out_c = p->output_depth, taps = p->filter_height * p->filter_width;
+    segments_t part;
+    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
+        const int32_t n = out_c - o < 4 ? out_c - o : 4;
+        int32_t acc[4] = {0, 0, 0, 0};
+        for (int32_t j = 0; bias_sum && j < n; j++)
+            acc[j] = bias_sum[o + j];
+        for (int32_t tap = 0; tap < taps;) {
+            tap = build_segments(p, in_b, iy0, ix0, tap, &part);
+            segments4_interleaved(p, &part, weights, acc);
+        }
+        ta_requantize_s8(acc, n, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
+                         p->multiplier, p->shift, p->output_offset, p->activation_min,
+                         p->activation_max, out + o);
+    }
+}
+
+/* The kernel for interleaved weights (see the header): per pixel its taps
+   as one im2col patch (small filters) or as segments in place, then four
+   output channels per pass through them, requantized as a vector. */
+static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
+                                const int8_t *weights, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts,
+                                int8_t *output)
+{
+    const int32_t fh = p->filter_height, fw = p->filter_width, out_c = p->output_depth;
+    const size_t filter_size = (size_t)fh * (size_t)fw * (size_t)p->filter_depth;
+    const size_t block_bytes = (filter_size + 15) / 16 * 64;
+    const size_t image_size =
+        (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+    const int use_patch = fh * fw > 1 && filter_size <= MAX_PATCH;
+    int8_t patch[MAX_PATCH];
+    segments_t s;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + (size_t)b * image_size;
+        for (int32_t oy = 0; oy < p->output_height; oy++) {
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            const int32_t last_ix = (p->output_width - 1) * p->stride_width - p->pad_left;
+            if (fh * fw == 1 && iy0 >= 0 && iy0 < p->input_height && p->pad_left == 0 &&
+                last_ix < p->input_width) {
+                /* A 1x1 filter, the whole row inside: every pixel in place. */
+                const size_t in_c = (size_t)p->input_depth;
+                run_pixels_interleaved(
+                    p, in_b + (size_t)iy0 * (size_t)p->input_width * in_c,
+                    (size_t)p->stride_width * in_c, p->output_width, p->filter_depth, weights,
+                    block_bytes, bias_sum, multipliers, shifts, output);
+                output += (size_t)p->output_width * (size_t)out_c;
+                continue;
+            }
+            for (int32_t ox = 0; ox < p->output_width; ox++, output += out_c) {
+                const int32_t ix0 = ox * p->stride_width - p->pad_left;
+                if (use_patch) {
+                    gather_patch(p, in_b, iy0, ix0, patch);
+                    s.seg[0].x = patch;
+                    s.seg[0].w_offset = 0;
+                    s.seg[0].length = (int32_t)filter_size;
+                    s.count = 1;
+                } else if (build_segments(p, in_b, iy0, ix0, 0, &s) < fh * fw) {
+                    pixel_interleaved_partial(p, in_b, iy0, ix0, weights, block_bytes, bias_sum,
+                                              multipliers, shifts, output);
+                    continue;
+                }
+                pixel_interleaved(p, &s, weights, block_bytes, bias_sum, multipliers, shifts,
+                                  output);
+            }
         }
     }
 }
@@ -109,68 +512,50 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   int8_t *output)
 {
+    if (p->weights_interleaved) {
+        conv_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
+        return TA_OK;
+    }
     const int32_t fd = p->filter_depth, fw = p->filter_width, fh = p->filter_height;
     const size_t filter_size = (size_t)fh * (size_t)fw * (size_t)fd;
-    const size_t filter_row = (size_t)fw * (size_t)fd;
-    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
-    /* Ungrouped filters read every input channel: a row of taps without
-       horizontal dilation is contiguous in the input, and one pixel's taps
-       can be laid out as one vector. */
-    const int ungrouped = fd == p->input_depth;
-    const int rows_contiguous = ungrouped && p->dilation_width == 1;
-    /* Short rows waste vector lanes: lay the taps out as one vector instead
-       (a 1x1 filter inside the image reads the input pixel in place). */
-    const int prefer_patch = filter_size <= MAX_PATCH && (filter_row < 64 || fh == 1);
+    const size_t image_size =
+        (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+    const int32_t groups = p->input_depth / fd;
+    /* Filters with short rows of taps (few input channels) would waste
+       vector lanes segment by segment: lay the taps out as one vector. */
+    const int use_patch = groups == 1 && filter_size <= MAX_PATCH && fw * fd < 64 &&
+                          !(fh == 1 && fw == 1);
     int8_t patch[MAX_PATCH];
+    segments_t s;
     for (int32_t b = 0; b < p->batches; b++) {
-        const int8_t *in_b = input + (size_t)b * (size_t)p->input_height * row_size;
+        const int8_t *in_b = input + (size_t)b * image_size;
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
-            const int rows_inside = iy0 >= 0 && iy0 + (fh - 1) * p->dilation_height < p->input_height;
             for (int32_t ox = 0; ox < p->output_width; ox++) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
-                const int inside = rows_inside && ix0 >= 0 &&
-                                   ix0 + (fw - 1) * p->dilation_width < p->input_width;
-                /* x: the taps as one vector; rows: the taps row by row in place. */
-                const int8_t *x = NULL;
-                int rows = 0;
-                if (inside && ungrouped && fh == 1 && fw == 1)
-                    x = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)p->input_depth;
-                else if (inside && rows_contiguous && !prefer_patch)
-                    rows = 1;
-                else if (ungrouped && filter_size <= MAX_PATCH) {
-                    gather_patch(p, in_b, row_size, iy0, ix0, patch);
-                    x = patch;
+                int complete;
+                if (use_patch) {
+                    gather_patch(p, in_b, iy0, ix0, patch);
+                    s.seg[0].x = patch;
+                    s.seg[0].w_offset = 0;
+                    s.seg[0].length = (int32_t)filter_size;
+                    s.count = 1;
+                    complete = 1;
+                } else {
+                    complete = build_segments(p, in_b, iy0, ix0, 0, &s) == fh * fw;
                 }
-                for (int32_t o0 = 0; o0 < p->output_depth; o0 += BLOCK) {
-                    const int32_t n = p->output_depth - o0 < BLOCK ? p->output_depth - o0 : BLOCK;
+                if (complete) {
+                    pixel_s8(p, &s, weights, bias_sum, multipliers, shifts, output);
+                    output += p->output_depth;
+                    continue;
+                }
+                /* Too many segments for one list: blocks of channels inside one group. */
+                for (int32_t o0 = 0, n; o0 < p->output_depth; o0 += n) {
+                    const int32_t group_end =
+                        (o0 / p->filters_per_group + 1) * p->filters_per_group;
+                    n = group_end - o0 < BLOCK ? group_end - o0 : BLOCK;
                     int32_t acc[BLOCK];
-                    int32_t k = 0;
-                    for (int32_t j = 0; j < n; j++)
-                        acc[j] = bias_sum ? bias_sum[o0 + j] : 0;
-                    /* Four output channels share each load of the taps. */
-                    for (; (x || rows) && k + 4 <= n; k += 4) {
-                        const int8_t *w = weights + (size_t)(o0 + k) * filter_size;
-                        if (x) {
-                            ta_dot4_s8(acc + k, w, w + filter_size, w + 2 * filter_size,
-                                       w + 3 * filter_size, x, (int32_t)filter_size);
-                            continue;
-                        }
-                        for (int32_t ky = 0; ky < fh; ky++, w += filter_row) {
-                            const int8_t *xr = in_b +
-                                               (size_t)(iy0 + ky * p->dilation_height) * row_size +
-                                               (size_t)ix0 * (size_t)p->input_depth;
-                            ta_dot4_s8(acc + k, w, w + filter_size, w + 2 * filter_size,
-                                       w + 3 * filter_size, xr, (int32_t)filter_row);
-                        }
-                    }
-                    for (; x && k < n; k++)
-                        acc[k] = ta_dot_s8(acc[k], weights + (size_t)(o0 + k) * filter_size, x,
-                                           (int32_t)filter_size);
-                    for (; k < n; k++)
-                        acc[k] = channel_s8(p, in_b, row_size, iy0, ix0,
-                                            weights + (size_t)(o0 + k) * filter_size, acc[k],
-                                            o0 + k);
+                    accumulate_block_partial(p, in_b, iy0, ix0, weights, bias_sum, o0, n, acc);
                     ta_requantize_s8(acc, n, multipliers ? multipliers + o0 : NULL,
                                      shifts ? shifts + o0 : NULL, p->multiplier, p->shift,
                                      p->output_offset, p->activation_min, p->activation_max,

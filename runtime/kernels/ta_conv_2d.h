@@ -46,8 +46,25 @@
     /* int16 kernel: 32 or 64, as TFLite picks from the bias type */                              \
     FIELD(int32_t, accumulator_bits)                                                              \
     FIELD(int32_t, activation_min)                                                                \
-    FIELD(int32_t, activation_max)
+    FIELD(int32_t, activation_max)                                                                \
+    FIELD(int32_t, weights_interleaved) /* int8: 1 if the weights come in the layout below */
 typedef struct { TA_PARAM_MEMBERS(TA_CONV_2D_PARAMS) } ta_conv_2d_params_t;
+
+/* The largest im2col patch (bytes, on the stack) of the int8 kernel. */
+#define TA_CONV_2D_MAX_PATCH 256
+
+/*
+ * Interleaved int8 weights (weights_interleaved = 1, ungrouped filters, and
+ * the filter 1x1, at most TA_CONV_2D_MAX_PATCH taps, or of a depth that is
+ * a multiple of 16): output channels in blocks of four, each filter cut
+ * into 16-byte chunks, the four filters' chunks next to each other:
+ *
+ *   interleaved[((o / 4) * chunks + i / 16) * 64 + (o % 4) * 16 + i % 16]
+ *       = weights[o][i],  i < filter_size, chunks = ceil(filter_size / 16)
+ *
+ * and zeros where o or i is past the end. One pointer walks all four filters
+ * of a block, and four channels share each load of the input.
+ */
 
 /* int8 input and output, int8 weights, int32 accumulator. `multipliers`
    and `shifts` are per output channel, or NULL for per-tensor. */

@@ -1,20 +1,914 @@
 /*
  * ta_depthwise_conv_2d.c - DEPTHWISE_CONV_2D kernels; see the header.
  *
- * Per output pixel, output channels are taken in blocks of BLOCK: the
- * block's accumulators live on the stack (in registers, mostly), every tap
- * adds its weights and inputs for the block, then the block is requantized.
- * No working memory beyond that is needed, so the planner reserves none.
+ * Portable path: per output pixel, output channels are taken in blocks of
+ * BLOCK whose accumulators live on the stack, every tap adds its weights
+ * and inputs for the block, then the block is requantized.
+ *
+ * int8, depth multiplier 1, on Helium and DSP: per output pixel and block
+ * of channels (16 or 8 on Helium, 4 on DSP) the accumulators stay in
+ * registers over all taps. Pixels whose window lies inside the input start
+ * from bias_sum (the input zero point folded in) and run every tap
+ * unchecked, 3x3 windows unrolled (on Helium a whole interior run of a row
+ * per call, and two pixels at a time for 8-channel layers); the others run
+ * only the taps inside the input, on (input - zero point), from the plain
+ * bias. Requantization is vectorized on Helium (VQRDMULH, VRSHL) and done
+ * four channels at a time on DSP (SMMULR or SMLAL, QADD, SSAT/SEL).
+ * Helium also runs depth multipliers above 1 (gathered inputs) and int16.
+ *
+ * No working memory is needed, so the planner reserves none.
  */
 #include "ta_depthwise_conv_2d.h"
 
+#include "../include/ta_dw_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_simd.h"
 #include "../include/ta_status.h"
 
 #include <stddef.h>
+#include <string.h>
 
 enum { BLOCK = 16 };
+
+#if defined(TA_HAVE_MVE) || defined(TA_HAVE_DSP)
+#define DW_INLINE static inline __attribute__((always_inline))
+/* One function per block shape: inlining them all into the pixel loop
+   only grows the code. */
+#define DW_NOINLINE static __attribute__((noinline))
+
+/* The output positions along one axis whose whole (dilated) window lies
+   inside the input: [*lo, *hi). */
+static void inside_range(int32_t in, int32_t out, int32_t k, int32_t stride, int32_t dilation,
+                         int32_t pad, int32_t *lo, int32_t *hi)
+{
+    const int32_t last = in - 1 - (k - 1) * dilation + pad;
+    const int32_t l = (pad + stride - 1) / stride;
+    int32_t h = last < 0 ? 0 : last / stride + 1;
+    h = h > out ? out : h;
+    *lo = l > h ? h : l;
+    *hi = h;
+}
+
+/* The taps [*lo, *hi) of a window starting at i0 that lie inside [0, in). */
+static void tap_range(int32_t i0, int32_t in, int32_t k, int32_t dilation, int32_t *lo,
+                      int32_t *hi)
+{
+    int32_t l = i0 < 0 ? (dilation - 1 - i0) / dilation : 0;
+    int32_t h = in - 1 - i0 < 0 ? 0 : (in - 1 - i0) / dilation + 1;
+    h = h > k ? k : h;
+    *lo = l > h ? h : l;
+    *hi = h;
+}
+
+/* What the multiplier-1 paths share for one call. */
+typedef struct {
+    const ta_depthwise_conv_2d_params_t *p;
+    const int8_t *weights;
+    const int32_t *bias_sum, *bias, *multipliers, *shifts;
+    int32_t depth;              /* output channels */
+    int32_t in_depth;           /* input channels (depth / depth multiplier) */
+    ptrdiff_t tap_row, tap_col; /* input bytes between vertically, horizontally adjacent taps */
+} dw_ctx;
+
+/* The taps of one border pixel that lie inside the input: rows [0, rows)
+   and columns [0, cols) of the window from `x` on, whose first weight is
+   `w` (channel 0). */
+typedef struct {
+    const int8_t *x, *w;
+    int32_t rows, cols;
+} dw_window;
+
+static void dw_ctx_init(dw_ctx *c, const ta_depthwise_conv_2d_params_t *p, const int8_t *weights,
+                        const int32_t *bias_sum, const int32_t *bias, const int32_t *multipliers,
+                        const int32_t *shifts)
+{
+    c->p = p;
+    c->weights = weights;
+    c->bias_sum = bias_sum;
+    c->bias = bias;
+    c->multipliers = multipliers;
+    c->shifts = shifts;
+    c->depth = p->output_depth;
+    c->in_depth = p->input_depth;
+    c->tap_row = (ptrdiff_t)p->dilation_height * p->input_width * p->input_depth;
+    c->tap_col = (ptrdiff_t)p->dilation_width * p->input_depth;
+}
+
+static void dw_window_init(const dw_ctx *c, const int8_t *in_b, int32_t iy0, int32_t ix0,
+                           dw_window *win)
+{
+    const ta_depthwise_conv_2d_params_t *p = c->p;
+    int32_t ky0, ky1, kx0, kx1;
+    tap_range(iy0, p->input_height, p->filter_height, p->dilation_height, &ky0, &ky1);
+    tap_range(ix0, p->input_width, p->filter_width, p->dilation_width, &kx0, &kx1);
+    win->rows = ky1 - ky0;
+    win->cols = kx1 - kx0;
+    win->x = in_b;
+    win->w = c->weights;
+    if (win->rows > 0 && win->cols > 0) {
+        const int32_t iy = iy0 + ky0 * p->dilation_height, ix = ix0 + kx0 * p->dilation_width;
+        win->x = in_b + ((ptrdiff_t)iy * p->input_width + ix) * c->in_depth;
+        win->w = c->weights + ((ptrdiff_t)ky0 * p->filter_width + kx0) * c->depth;
+    }
+}
+#endif
+
+#if defined(TA_HAVE_MVE)
+/* The Helium multiply-accumulate steps, in assembly because gcc hoists the
+   loads of several taps and moves the accumulators between registers:
+   eight channels of x and w (byte offset `off`) loaded as int16 lanes;
+   VMULLB/VMULLT give the products of the even and the odd channels as
+   int32 lanes, added to a0 (even) and a1 (odd), or a2, a3 for channels
+   8-15. The _ZP forms subtract the input zero point first (|x - zp| <=
+   255, exact in int16). Widening loads need low base registers ("l"). */
+
+/* The 16 bytes an assembly step reads, as a memory operand. */
+typedef struct {
+    int8_t b[16];
+} dw_bytes16;
+
+#define DW_MVE_LOAD8(off)                                                                 \
+    "vldrb.s16 %q[xv], [%[x], #" #off "]\n\t"                                             \
+    "vldrb.s16 %q[wv], [%[w], #" #off "]\n\t"
+#define DW_MVE_MAC16                                                                      \
+    DW_MVE_LOAD8(0)                                                                       \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
+    DW_MVE_LOAD8(8)                                                                       \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a3], %q[a3], %q[t]"
+
+#define DW_MVE_MAC8                                                                       \
+    DW_MVE_LOAD8(0)                                                                       \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[e], %q[e], %q[t]\n\t"                                                    \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[o], %q[o], %q[t]"
+
+/* Two pixels of eight channels sharing the weights: x at [x], the other
+   pixel at [x1]. */
+#define DW_MVE_MAC8_2PX                                                                   \
+    "vldrb.s16 %q[wv], [%[w]]\n\t"                                                        \
+    "vldrb.s16 %q[xv], [%[x]]\n\t"                                                        \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
+    "vldrb.s16 %q[xv], [%[x1]]\n\t"                                                       \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a3], %q[a3], %q[t]"
+
+#define DW_MVE_MAC16_ZP                                                                   \
+    DW_MVE_LOAD8(0)                                                                       \
+    "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
+    DW_MVE_LOAD8(8)                                                                       \
+    "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a3], %q[a3], %q[t]"
+
+#define DW_MVE_MAC8_ZP                                                                    \
+    DW_MVE_LOAD8(0)                                                                       \
+    "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[e], %q[e], %q[t]\n\t"                                                    \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[o], %q[o], %q[t]"
+
+/* What requantization needs, read once per block. Scalars: Helium has
+   eight vector registers, and four still hold the other accumulators. */
+typedef struct {
+    const int32_t *multipliers, *shifts; /* NULL: per-tensor */
+    int32_t multiplier, shift, offset, lo, hi, right_only;
+} mve_requant;
+
+DW_INLINE void mve_requant_init(const dw_ctx *c, mve_requant *q)
+{
+    const ta_depthwise_conv_2d_params_t *p = c->p;
+    q->multipliers = c->multipliers;
+    q->shifts = c->shifts;
+    q->multiplier = p->multiplier;
+    q->shift = p->shift;
+    q->offset = p->output_offset;
+    q->lo = p->activation_min;
+    q->hi = p->activation_max;
+    q->right_only = p->right_shifts_only;
+}
+
+/* The rounding right shift of ta_dw_mul_right_mve after its VQRDMULH. */
+DW_INLINE int32x4_t mve_round_right(int32x4_t h, int32x4_t s)
+{
+    return vrshlq_s32(vqaddq_s32(h, vshrq_n_s32(h, 31)), s);
+}
+
+/* The general form of mve_store8 (per-tensor, left shifts or an
+   activation range). Inline, though rare: the functions that call it pin
+   variables to vector registers, which gcc does not keep across a call. */
+DW_INLINE void mve_store8_general(const mve_requant *q, int32x4_t even, int32x4_t odd,
+                                    int32_t c0, int32_t n, int predicated, int8_t *out)
+{
+    int32x4_t me, mo, se, so;
+    if (q->right_only && q->multipliers) {
+        ta_dw_load_even_odd(q->multipliers + c0, n, &me, &mo);
+        even = vqrdmulhq_s32(even, me);
+        odd = vqrdmulhq_s32(odd, mo);
+        ta_dw_load_even_odd(q->shifts + c0, n, &se, &so);
+        even = mve_round_right(even, se);
+        odd = mve_round_right(odd, so);
+    } else if (q->right_only) {
+        even = vqrdmulhq_n_s32(even, q->multiplier);
+        odd = vqrdmulhq_n_s32(odd, q->multiplier);
+        even = vrshlq_n_s32(vqaddq_s32(even, vshrq_n_s32(even, 31)), q->shift);
+        odd = vrshlq_n_s32(vqaddq_s32(odd, vshrq_n_s32(odd, 31)), q->shift);
+    } else {
+        me = mo = vdupq_n_s32(q->multiplier);
+        se = so = vdupq_n_s32(q->shift);
+        if (q->multipliers) {
+            ta_dw_load_even_odd(q->multipliers + c0, n, &me, &mo);
+            ta_dw_load_even_odd(q->shifts + c0, n, &se, &so);
+        }
+        even = ta_mul_by_quantized_multiplier_mve(even, me, se);
+        odd = ta_mul_by_quantized_multiplier_mve(odd, mo, so);
+    }
+    const int16x8_t v = ta_dw_narrow_clamp_mve(even, odd, q->offset, q->lo, q->hi);
+    if (predicated)
+        vstrbq_p_s16(out, v, vctp16q((uint32_t)n));
+    else
+        vstrbq_s16(out, v);
+}
+
+/* The forms of the requantization, fixed per function: the branch-free
+   ones need per-channel multipliers (the converter gives per-tensor layers
+   per-channel copies) and right shifts only; the full int8 range is then
+   one saturating narrow. */
+enum { DW_GENERAL = 0, DW_FAST_FULL = 1, DW_FAST_CLAMPED = 2 };
+
+/* Requantizes the even/odd accumulators of n <= 8 channels from c0 on and
+   stores them in channel order, in the form `fast`. */
+DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, int32_t c0,
+                          int32_t n, int predicated, int fast, int8_t *out)
+{
+    if (fast) {
+        int32x4_t me, mo, se, so;
+        ta_dw_load_even_odd(q->multipliers + c0, n, &me, &mo);
+        even = vqrdmulhq_s32(even, me);
+        odd = vqrdmulhq_s32(odd, mo);
+        ta_dw_load_even_odd(q->shifts + c0, n, &se, &so);
+        even = mve_round_right(even, se);
+        odd = mve_round_right(odd, so);
+        const int16x8_t t = ta_dw_narrow_mve(even, odd, q->offset);
+        const int16x8_t v =
+            fast == DW_FAST_FULL
+                ? vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t))
+                : vminq_s16(vmaxq_s16(t, vdupq_n_s16((int16_t)q->lo)), vdupq_n_s16((int16_t)q->hi));
+        if (predicated)
+            vstrbq_p_s16(out, v, vctp16q((uint32_t)n));
+        else
+            vstrbq_s16(out, v);
+        return;
+    }
+    mve_store8_general(q, even, odd, c0, n, predicated, out);
+}
+
+/* n <= 8 channels. */
+DW_INLINE void mve_store_n(const dw_ctx *c, int32x4_t a0, int32x4_t a1, int32_t c0, int32_t n,
+                           int predicated, int8_t *out)
+{
+    mve_requant q;
+    mve_requant_init(c, &q);
+    mve_store8(&q, a0, a1, c0, n, predicated, 0, out + c0);
+}
+
+/* The accumulators of n channels from c0 on, from bias (NULL: zeros). */
+DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *a0,
+                         int32x4_t *a1, int32x4_t *a2, int32x4_t *a3)
+{
+    *a0 = *a1 = *a2 = *a3 = vdupq_n_s32(0);
+    if (bias) {
+        ta_dw_load_even_odd(bias + c0, n, a0, a1);
+        if (n > 8)
+            ta_dw_load_even_odd(bias + c0 + 8, n - 8, a2, a3);
+    }
+}
+
+/* One tap on accumulators pinned to q0-q3 (left to itself gcc moves
+   them between registers on every tap); the trailing arguments are the
+   template's accumulator operands. The _ZP form also passes the zero point
+   vector. */
+#define DW_MVE_TAP(TEMPLATE, XP, WP, ...)                                                 \
+    do {                                                                                  \
+        int16x8_t xv, wv;                                                                 \
+        int32x4_t t;                                                                      \
+        __asm__(TEMPLATE                                                                  \
+                : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)               \
+                : [x] "l"(XP), [w] "l"(WP), "m"(*(const dw_bytes16 *)(XP)),               \
+                  "m"(*(const dw_bytes16 *)(WP)));                                        \
+    } while (0)
+#define DW_MVE_TAP_ZP(TEMPLATE, XP, WP, ZP, ...)                                          \
+    do {                                                                                  \
+        int16x8_t xv, wv;                                                                 \
+        int32x4_t t;                                                                      \
+        __asm__(TEMPLATE                                                                  \
+                : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)               \
+                : [x] "l"(XP), [w] "l"(WP), [zp] "w"(ZP), "m"(*(const dw_bytes16 *)(XP)), \
+                  "m"(*(const dw_bytes16 *)(WP)));                                        \
+    } while (0)
+
+/* An interior pixel of a 3x3 window, x at its first tap: its channels in
+   blocks of 16, then one of 8; returns how many it did (the rest, fewer
+   than 8, go to the predicated path). The accumulators are pinned to q0-q3
+   and the taps unrolled by rows: left to itself gcc moves the accumulators
+   between registers on every tap. */
+DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, const int8_t *x,
+                                    int8_t *out, int fast)
+{
+    const ptrdiff_t d = c->depth, col = c->tap_col, next_row = c->tap_row - 2 * c->tap_col;
+    const mve_requant q = *qp;
+    int32_t c0 = 0;
+    for (; c0 + 16 <= d; c0 += 16) {
+        int32x4_t b0, b1, b2, b3;
+        mve_start(c->bias_sum, c0, 16, &b0, &b1, &b2, &b3);
+        register int32x4_t a0 __asm__("q0") = b0;
+        register int32x4_t a1 __asm__("q1") = b1;
+        register int32x4_t a2 __asm__("q2") = b2;
+        register int32x4_t a3 __asm__("q3") = b3;
+        const int8_t *xt = x + c0, *w = c->weights + c0;
+        for (int32_t ky = 0; ky < 3; ky++) {
+            DW_MVE_TAP(DW_MVE_MAC16, xt, w, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2),
+                       [a3] "+w"(a3));
+            DW_MVE_TAP(DW_MVE_MAC16, xt + col, w + d, [a0] "+w"(a0), [a1] "+w"(a1),
+                       [a2] "+w"(a2), [a3] "+w"(a3));
+            xt += 2 * col;
+            DW_MVE_TAP(DW_MVE_MAC16, xt, w + 2 * d, [a0] "+w"(a0), [a1] "+w"(a1),
+                       [a2] "+w"(a2), [a3] "+w"(a3));
+            xt += next_row;
+            w += 3 * d;
+        }
+        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
+        mve_store8(&q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
+    }
+    if (d - c0 >= 8) {
+        int32x4_t b0, b1, b2, b3;
+        mve_start(c->bias_sum, c0, 8, &b0, &b1, &b2, &b3);
+        register int32x4_t a0 __asm__("q0") = b0;
+        register int32x4_t a1 __asm__("q1") = b1;
+        const int8_t *xt = x + c0, *w = c->weights + c0;
+        for (int32_t ky = 0; ky < 3; ky++) {
+            DW_MVE_TAP(DW_MVE_MAC8, xt, w, [e] "+w"(a0), [o] "+w"(a1));
+            DW_MVE_TAP(DW_MVE_MAC8, xt + col, w + d, [e] "+w"(a0), [o] "+w"(a1));
+            xt += 2 * col;
+            DW_MVE_TAP(DW_MVE_MAC8, xt, w + 2 * d, [e] "+w"(a0), [o] "+w"(a1));
+            xt += next_row;
+            w += 3 * d;
+        }
+        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
+        c0 += 8;
+    }
+    return c0;
+}
+
+/* `count` interior pixels, pixel_step apart in the input, in one call. */
+DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
+                                ptrdiff_t pixel_step, int8_t *out, int fast)
+{
+    mve_requant q;
+    mve_requant_init(c, &q);
+    int32_t c0 = 0;
+    for (int32_t px = 0; px < count; px++, x += pixel_step, out += c->depth)
+        c0 = mve_pixel_3x3_one(c, &q, x, out, fast);
+    return c0;
+}
+
+/* A border pixel (or any window): only the taps inside the input, on
+   x - zero point, from the plain bias; channels in blocks of 16, then one
+   of 8, as mve_pixel_3x3. */
+DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out,
+                                   int fast)
+{
+    const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const int32_t rows = win->rows, cols = win->cols;
+    const ptrdiff_t next_row = c->tap_row - cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    mve_requant q;
+    mve_requant_init(c, &q);
+    int32_t c0 = 0;
+    for (; c0 + 16 <= d; c0 += 16) {
+        int32x4_t b0, b1, b2, b3;
+        mve_start(c->bias, c0, 16, &b0, &b1, &b2, &b3);
+        register int32x4_t a0 __asm__("q0") = b0;
+        register int32x4_t a1 __asm__("q1") = b1;
+        register int32x4_t a2 __asm__("q2") = b2;
+        register int32x4_t a3 __asm__("q3") = b3;
+        const int8_t *x = win->x + c0, *w = win->w + c0;
+        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
+                DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, x, w, zp, [a0] "+w"(a0), [a1] "+w"(a1),
+                           [a2] "+w"(a2), [a3] "+w"(a3));
+        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
+        mve_store8(&q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
+    }
+    if (d - c0 >= 8) {
+        int32x4_t b0, b1, b2, b3;
+        mve_start(c->bias, c0, 8, &b0, &b1, &b2, &b3);
+        register int32x4_t a0 __asm__("q0") = b0;
+        register int32x4_t a1 __asm__("q1") = b1;
+        const int8_t *x = win->x + c0, *w = win->w + c0;
+        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
+                DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, x, w, zp, [e] "+w"(a0), [o] "+w"(a1));
+        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
+        c0 += 8;
+    }
+    return c0;
+}
+#undef DW_MVE_TAP
+#undef DW_MVE_TAP_ZP
+
+/* One tap of mve_pixels2_3x3_c8 on its pinned accumulators. */
+#define DW_MVE_TAP2(XP, X1P, WP)                                                          \
+    do {                                                                                  \
+        int16x8_t xv, wv;                                                                 \
+        int32x4_t t;                                                                      \
+        __asm__(DW_MVE_MAC8_2PX                                                           \
+                : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3),             \
+                  [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)                            \
+                : [x] "l"(XP), [x1] "l"(X1P), [w] "l"(WP), "m"(*(const dw_bytes16 *)(XP)), \
+                  "m"(*(const dw_bytes16 *)(X1P)), "m"(*(const dw_bytes16 *)(WP)));       \
+    } while (0)
+
+/* Two horizontally adjacent interior pixels of a 3x3 window over exactly
+   eight channels (the first depthwise layer of small MobileNets): one
+   weight load serves both, and so do the bias and requantization loads. */
+DW_INLINE void mve_pixels2_3x3_c8(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
+                                  int8_t *out, int fast)
+{
+    const ptrdiff_t col = c->tap_col, next_row = c->tap_row - 2 * c->tap_col;
+    mve_requant q;
+    mve_requant_init(c, &q);
+    int32x4_t b0, b1, b2, b3;
+    mve_start(c->bias_sum, 0, 8, &b0, &b1, &b2, &b3);
+    register int32x4_t a0 __asm__("q0") = b0;
+    register int32x4_t a1 __asm__("q1") = b1;
+    register int32x4_t a2 __asm__("q2") = b0;
+    register int32x4_t a3 __asm__("q3") = b1;
+    const int8_t *w = c->weights;
+    for (int32_t ky = 0; ky < 3; ky++) {
+        DW_MVE_TAP2(x, x + pixel_step, w);
+        DW_MVE_TAP2(x + col, x + col + pixel_step, w + 8);
+        x += 2 * col;
+        DW_MVE_TAP2(x, x + pixel_step, w + 16);
+        x += next_row;
+        w += 24;
+    }
+    mve_store8(&q, a0, a1, 0, 8, 0, fast, out);
+    mve_store8(&q, a2, a3, 0, 8, 0, fast, out + 8);
+}
+
+#undef DW_MVE_TAP2
+
+/* The 3x3 interior steps exist only in the branch-free forms (right
+   shifts only: multipliers below 1, nearly every layer); other layers take
+   the window path everywhere (code size). */
+DW_NOINLINE void mve_pixels2_3x3_c8_fast(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
+                                         int8_t *out)
+{
+    mve_pixels2_3x3_c8(c, x, pixel_step, out, DW_FAST_FULL);
+}
+
+DW_NOINLINE int32_t mve_pixel_3x3_fast(const dw_ctx *c, const int8_t *x, int32_t count,
+                                       ptrdiff_t pixel_step, int8_t *out)
+{
+    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_FULL);
+}
+
+DW_NOINLINE int32_t mve_pixel_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t count,
+                                          ptrdiff_t pixel_step, int8_t *out)
+{
+    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_CLAMPED);
+}
+
+DW_NOINLINE int32_t mve_pixel_window_fast(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return mve_pixel_window(c, win, out, DW_FAST_FULL);
+}
+
+DW_NOINLINE int32_t mve_pixel_window_any(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return mve_pixel_window(c, win, out, DW_GENERAL);
+}
+
+/* Depth multiplier > 1: a block of n <= 8 output channels from o0 on,
+   whose inputs (channel o / multiplier) are gathered at `offsets` from
+   input channel o0 / multiplier. Only the taps inside the input, on
+   x - zero point, from the plain bias. */
+DW_NOINLINE void mve_block_multiplier(const dw_ctx *c, const dw_window *win, int32_t o0,
+                                      int32_t n, uint16x8_t offsets, int8_t *out)
+{
+    const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
+    const mve_pred16_t pr = vctp16q((uint32_t)n);
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const int32_t rows = win->rows, cols = win->cols;
+    const ptrdiff_t next_row = c->tap_row - cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    int32x4_t a0, a1, a2, a3;
+    mve_start(c->bias, o0, n, &a0, &a1, &a2, &a3);
+    const int8_t *x = win->x + o0 / c->p->depth_multiplier, *w = win->w + o0;
+    for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
+            const int16x8_t xv =
+                vsubq_x_s16(vldrbq_gather_offset_z_s16(x, offsets, pr), zp, pr);
+            const int16x8_t wv = vldrbq_z_s16(w, pr);
+            a0 = vaddq_s32(a0, vmullbq_int_s16(xv, wv));
+            a1 = vaddq_s32(a1, vmulltq_int_s16(xv, wv));
+        }
+    mve_store_n(c, a0, a1, o0, n, 1, out);
+}
+
+/* Depth multiplier > 1 on Helium: eight output channels per block. */
+static void dw_s8_multiplier_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                 const int8_t *weights, const int32_t *bias,
+                                 const int32_t *multipliers, const int32_t *shifts,
+                                 int8_t *output)
+{
+    dw_ctx c;
+    dw_ctx_init(&c, p, weights, NULL, bias, multipliers, shifts);
+    const int32_t depth = c.depth, mult = p->depth_multiplier;
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)c.in_depth;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + (size_t)b * image;
+        for (int32_t oy = 0; oy < p->output_height; oy++) {
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
+                const int32_t ix0 = ox * p->stride_width - p->pad_left;
+                dw_window win;
+                dw_window_init(&c, in_b, iy0, ix0, &win);
+                for (int32_t o0 = 0; o0 < depth; o0 += 8) {
+                    /* Offsets of the inputs of channels o0.. o0 + 7 from
+                       that of o0, counted without division. */
+                    uint16_t offsets[8];
+                    int32_t r = o0 % mult, q = 0;
+                    for (int32_t k = 0; k < 8; k++) {
+                        offsets[k] = (uint16_t)q;
+                        if (++r == mult) {
+                            r = 0;
+                            q++;
+                        }
+                    }
+                    mve_block_multiplier(&c, &win, o0, depth - o0 < 8 ? depth - o0 : 8,
+                                         vld1q_u16(offsets), output);
+                }
+            }
+        }
+    }
+}
+
+/* Depth multiplier 1 on Helium. */
+static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                         const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                         const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    dw_ctx c;
+    dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
+    const int32_t depth = c.depth;
+    const int is_3x3 = p->filter_height == 3 && p->filter_width == 3;
+    const int full = p->activation_min == INT8_MIN && p->activation_max == INT8_MAX;
+    const int fast = multipliers && p->right_shifts_only ? (full ? DW_FAST_FULL : DW_FAST_CLAMPED)
+                                                         : DW_GENERAL;
+    int32_t oy_lo, oy_hi, ox_lo, ox_hi;
+    inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
+                 p->dilation_height, p->pad_top, &oy_lo, &oy_hi);
+    inside_range(p->input_width, p->output_width, p->filter_width, p->stride_width,
+                 p->dilation_width, p->pad_left, &ox_lo, &ox_hi);
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)depth;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + (size_t)b * image;
+        for (int32_t oy = 0; oy < p->output_height; oy++) {
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            const int row_inside = oy >= oy_lo && oy < oy_hi;
+            for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
+                const int32_t ix0 = ox * p->stride_width - p->pad_left;
+                int32_t c0 = 0;
+                if (fast && is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
+                    const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
+                    if (depth == 8 && fast == DW_FAST_FULL && ox + 1 < ox_hi) {
+                        mve_pixels2_3x3_c8_fast(&c, x, (ptrdiff_t)p->stride_width * 8, output);
+                        ox++;
+                        output += depth;
+                        continue;
+                    }
+                    /* With no predicated tail the whole interior run of
+                       the row goes in one call. */
+                    const int32_t run = depth % 8 == 0 ? ox_hi - ox : 1;
+                    const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
+                    c0 = fast == DW_FAST_FULL ? mve_pixel_3x3_fast(&c, x, run, step, output)
+                                              : mve_pixel_3x3_clamped(&c, x, run, step, output);
+                    ox += run - 1;
+                    output += (run - 1) * depth;
+                    if (depth == c0)
+                        continue;
+                }
+                dw_window win;
+                dw_window_init(&c, in_b, iy0, ix0, &win);
+                if (c0 == 0)
+                    c0 = fast == DW_FAST_FULL ? mve_pixel_window_fast(&c, &win, output)
+                              : mve_pixel_window_any(&c, &win, output);
+                /* The last depth % 8 channels: the multiplier block with
+                   consecutive inputs. */
+                if (depth > c0)
+                    mve_block_multiplier(&c, &win, c0, depth - c0, vidupq_n_u16(0, 1), output);
+            }
+        }
+    }
+}
+#undef DW_MVE_MAC16
+#undef DW_MVE_MAC8
+#undef DW_MVE_LOAD8
+#endif /* TA_HAVE_MVE */
+
+#if defined(TA_HAVE_DSP)
+/* The four bytes a DSP assembly step reads, as a memory operand. */
+typedef struct {
+    int8_t b[4];
+} dw_word;
+
+/* One tap of four channels at x and w, the pointers then stepped:
+   SXTB16 splits four bytes into channels 0, 2 and 1, 3 as halfword pairs;
+   SMLABB/SMLATT accumulate each channel in its own register. */
+DW_INLINE void dsp_tap(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
+                       const int8_t **w, ptrdiff_t x_step, ptrdiff_t w_step)
+{
+    /* In assembly, with the pointer steps: gcc precomputes the addresses
+       of all taps and runs out of registers. Unaligned word loads are fine
+       on Cortex-M4. */
+    uint32_t xv, wv, x02, w02;
+    __asm__("ldr %[xv], [%[x]]\n\t"
+            "ldr %[wv], [%[w]]\n\t"
+            "add %[x], %[x], %[xs]\n\t"
+            "add %[w], %[w], %[ws]\n\t"
+            "sxtb16 %[x02], %[xv]\n\t"
+            "sxtb16 %[w02], %[wv]\n\t"
+            "sxtb16 %[xv], %[xv], ror #8\n\t"
+            "sxtb16 %[wv], %[wv], ror #8\n\t"
+            "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"
+            "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"
+            "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"
+            "smlatt %[a3], %[xv], %[wv], %[a3]"
+            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [x] "+r"(*x),
+              [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
+            : [xs] "r"(x_step), [ws] "r"(w_step), "m"(*(const dw_word *)*x),
+              "m"(*(const dw_word *)*w));
+}
+
+/* The same on x - zero point (zp2: the zero point in both halfwords;
+   SSUB16 is exact, |x - zp| <= 255), both pointers stepped by `step`. */
+DW_INLINE void dsp_tap_zp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
+                          const int8_t **w, ptrdiff_t step, uint32_t zp2)
+{
+    uint32_t xv, wv, x02, w02;
+    __asm__("ldr %[xv], [%[x]]\n\t"
+            "ldr %[wv], [%[w]]\n\t"
+            "add %[x], %[x], %[s]\n\t"
+            "add %[w], %[w], %[s]\n\t"
+            "sxtb16 %[x02], %[xv]\n\t"
+            "sxtb16 %[w02], %[wv]\n\t"
+            "sxtb16 %[xv], %[xv], ror #8\n\t"
+            "sxtb16 %[wv], %[wv], ror #8\n\t"
+            "ssub16 %[x02], %[x02], %[zp]\n\t"
+            "ssub16 %[xv], %[xv], %[zp]\n\t"
+            "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"
+            "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"
+            "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"
+            "smlatt %[a3], %[xv], %[wv], %[a3]"
+            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [x] "+r"(*x),
+              [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
+            : [s] "r"(step), [zp] "r"(zp2), "m"(*(const dw_word *)*x),
+              "m"(*(const dw_word *)*w)
+            : "cc");
+}
+
+/* What requantization needs, read once per pixel. */
+typedef struct {
+    const int32_t *multipliers, *shifts; /* NULL: per-tensor */
+    int32_t multiplier, shift, offset, lo, hi, right_only, small;
+    uint32_t lo4, hi4; /* lo, hi in each byte */
+} dsp_requant;
+
+DW_INLINE void dsp_requant_init(const dw_ctx *c, dsp_requant *q)
+{
+    const ta_depthwise_conv_2d_params_t *p = c->p;
+    q->multipliers = c->multipliers;
+    q->shifts = c->shifts;
+    q->multiplier = p->multiplier;
+    q->shift = p->shift;
+    q->offset = p->output_offset;
+    q->lo = p->activation_min;
+    q->hi = p->activation_max;
+    q->right_only = p->right_shifts_only;
+    q->small = p->small_accumulators;
+    q->lo4 = ((uint32_t)q->lo & 0xFFu) * 0x01010101u;
+    q->hi4 = ((uint32_t)q->hi & 0xFFu) * 0x01010101u;
+}
+
+/* One requantized, clamped output of channel o. */
+DW_INLINE int32_t dsp_output(const dsp_requant *q, int32_t acc, int32_t o)
+{
+    const int32_t m = q->multipliers ? q->multipliers[o] : q->multiplier;
+    const int32_t s = q->shifts ? q->shifts[o] : q->shift;
+    return ta_clamp_i32(ta_dw_requantize(acc, m, s) + q->offset, q->lo, q->hi);
+}
+
+/* Four requantized values (before the output offset) clamped and packed
+   as bytes: SSAT to int8, bytes 0-3 gathered with UXTB16, then the
+   activation range bytewise with SSUB8/SEL (a no-op for [-128, 127]). */
+DW_INLINE uint32_t dsp_pack4(const dsp_requant *q, int32_t v0, int32_t v1, int32_t v2,
+                             int32_t v3)
+{
+    v0 = __ssat(v0 + q->offset, 8);
+    v1 = __ssat(v1 + q->offset, 8);
+    v2 = __ssat(v2 + q->offset, 8);
+    v3 = __ssat(v3 + q->offset, 8);
+    const uint32_t b02 = __uxtb16(((uint32_t)v0 & 0xFFFFu) | (uint32_t)v2 << 16);
+    const uint32_t b13 = __uxtb16(((uint32_t)v1 & 0xFFFFu) | (uint32_t)v3 << 16);
+    uint32_t v = b02 | b13 << 8;
+    if (q->lo > INT8_MIN) {
+        (void)__ssub8(v, q->lo4);
+        v = __sel(v, q->lo4);
+    }
+    if (q->hi < INT8_MAX) {
+        (void)__ssub8(q->hi4, v);
+        v = __sel(v, q->hi4);
+    }
+    return v;
+}
+
+/* Four outputs from c0 on, stored as one word (a byte store may alias
+   anything, which would make gcc reload everything after each). */
+DW_INLINE void dsp_store4(const dsp_requant *q, int32_t a0, int32_t a1, int32_t a2, int32_t a3,
+                          int32_t c0, int8_t *out)
+{
+    int32_t m0 = q->multiplier, m1 = m0, m2 = m0, m3 = m0;
+    int32_t s0 = q->shift, s1 = s0, s2 = s0, s3 = s0;
+    if (q->multipliers) {
+        m0 = q->multipliers[c0];
+        m1 = q->multipliers[c0 + 1];
+        m2 = q->multipliers[c0 + 2];
+        m3 = q->multipliers[c0 + 3];
+        s0 = q->shifts[c0];
+        s1 = q->shifts[c0 + 1];
+        s2 = q->shifts[c0 + 2];
+        s3 = q->shifts[c0 + 3];
+    }
+    if (q->right_only && q->small) {
+        a0 = ta_dw_requantize_right_small(a0, m0, s0);
+        a1 = ta_dw_requantize_right_small(a1, m1, s1);
+        a2 = ta_dw_requantize_right_small(a2, m2, s2);
+        a3 = ta_dw_requantize_right_small(a3, m3, s3);
+    } else if (q->right_only) {
+        a0 = ta_dw_requantize_right(a0, m0, s0);
+        a1 = ta_dw_requantize_right(a1, m1, s1);
+        a2 = ta_dw_requantize_right(a2, m2, s2);
+        a3 = ta_dw_requantize_right(a3, m3, s3);
+    } else {
+        a0 = ta_dw_requantize(a0, m0, s0);
+        a1 = ta_dw_requantize(a1, m1, s1);
+        a2 = ta_dw_requantize(a2, m2, s2);
+        a3 = ta_dw_requantize(a3, m3, s3);
+    }
+    const uint32_t v = dsp_pack4(q, a0, a1, a2, a3);
+    memcpy(out + c0, &v, 4);
+}
+
+/* An interior pixel of a 3x3 window with unit horizontal dilation, x at its
+   first tap: its channels four at a time; returns how many it did. Within
+   a row the input and the weight offsets are the same, depth and
+   2 * depth. */
+DW_NOINLINE int32_t dsp_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
+{
+    const ptrdiff_t d = c->depth, next_row = c->tap_row - 2 * d;
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    int32_t c0 = 0;
+    for (; c0 + 4 <= d; c0 += 4) {
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        if (c->bias_sum) {
+            a0 = c->bias_sum[c0];
+            a1 = c->bias_sum[c0 + 1];
+            a2 = c->bias_sum[c0 + 2];
+            a3 = c->bias_sum[c0 + 3];
+        }
+        const int8_t *xt = x + c0, *w = c->weights + c0;
+        /* Unrolled: a loop counter would push a register to the stack. */
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, next_row, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, next_row, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_store4(&q, a0, a1, a2, a3, c0, out);
+    }
+    return c0;
+}
+
+/* A border pixel (or any window): the taps inside the input, on x - zero
+   point (SSUB16, exact), from the plain bias; four channels at a time,
+   then one at a time. */
+DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t c0, int8_t *out)
+{
+    const int32_t zp = c->p->pad_value;
+    const uint32_t zp2 = ((uint32_t)zp & 0xFFFFu) * 0x10001u;
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const int32_t rows = win->rows, cols = win->cols;
+    const ptrdiff_t next_row = c->tap_row - cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    const ptrdiff_t col_extra = col - d; /* dilation: the input steps further */
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    for (; c0 + 4 <= d; c0 += 4) {
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        if (c->bias) {
+            a0 = c->bias[c0];
+            a1 = c->bias[c0 + 1];
+            a2 = c->bias[c0 + 2];
+            a3 = c->bias[c0 + 3];
+        }
+        const int8_t *x = win->x + c0, *w = win->w + c0;
+        if (cols > 0 && col_extra == 0) {
+            /* The row ends where x reaches row_end: no counter to keep. */
+            for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row) {
+                const int8_t *row_end = x + cols * d;
+                do
+                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, zp2);
+                while (x != row_end);
+            }
+        } else {
+            for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+                for (int32_t kx = 0; kx < cols; kx++, x += col_extra)
+                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, zp2);
+        }
+        dsp_store4(&q, a0, a1, a2, a3, c0, out);
+    }
+    for (; c0 < d; c0++) {
+        int32_t acc = c->bias ? c->bias[c0] : 0;
+        const int8_t *x = win->x + c0, *w = win->w + c0;
+        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
+                acc += ((int32_t)*x - zp) * (int32_t)*w;
+        out[c0] = (int8_t)dsp_output(&q, acc, c0);
+    }
+}
+
+/* Depth multiplier 1 with the DSP extension. */
+static void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                         const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                         const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    dw_ctx c;
+    dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
+    const int32_t depth = c.depth;
+    const int is_3x3 = p->filter_height == 3 && p->filter_width == 3 && p->dilation_width == 1;
+    int32_t oy_lo, oy_hi, ox_lo, ox_hi;
+    inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
+                 p->dilation_height, p->pad_top, &oy_lo, &oy_hi);
+    inside_range(p->input_width, p->output_width, p->filter_width, p->stride_width,
+                 p->dilation_width, p->pad_left, &ox_lo, &ox_hi);
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)depth;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + (size_t)b * image;
+        for (int32_t oy = 0; oy < p->output_height; oy++) {
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            const int row_inside = oy >= oy_lo && oy < oy_hi;
+            for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
+                const int32_t ix0 = ox * p->stride_width - p->pad_left;
+                int32_t c0 = 0;
+                if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
+                    const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
+                    c0 = dsp_pixel_3x3(&c, x, output);
+                    if (depth == c0)
+                        continue;
+                }
+                dw_window win;
+                dw_window_init(&c, in_b, iy0, ix0, &win);
+                dsp_pixel_window(&c, &win, c0, output);
+            }
+        }
+    }
+}
+#endif /* TA_HAVE_DSP */
 
 /* True when the tap (iy, ix) lies outside the input (padding). */
 static int outside(const ta_depthwise_conv_2d_params_t *p, int32_t iy, int32_t ix)
@@ -22,47 +916,25 @@ static int outside(const ta_depthwise_conv_2d_params_t *p, int32_t iy, int32_t i
     return iy < 0 || iy >= p->input_height || ix < 0 || ix >= p->input_width;
 }
 
-#if defined(TA_HAVE_MVE)
-/* The taps of one output pixel for a block of n <= BLOCK channels with depth
-   multiplier 1, in four Helium vectors of int32 accumulators (lanes past n
-   load zeros and stay unused). */
-static void block_taps_mve(const ta_depthwise_conv_2d_params_t *p, int32_t *acc, int32_t n,
-                           const int8_t *in_b, size_t row, int32_t iy0, int32_t ix0,
-                           const int8_t *w, int32_t o0)
-{
-    int32x4_t v[BLOCK / 4];
-    mve_pred16_t pr[BLOCK / 4];
-    for (int32_t j = 0; j < BLOCK / 4; j++) {
-        const int32_t left = n - 4 * j;
-        pr[j] = vctp32q((uint32_t)(left > 0 ? left : 0));
-        v[j] = vldrwq_z_s32(acc + 4 * j, pr[j]);
-    }
-    for (int32_t ky = 0; ky < p->filter_height; ky++) {
-        const int32_t iy = iy0 + ky * p->dilation_height;
-        for (int32_t kx = 0; kx < p->filter_width; kx++, w += p->output_depth) {
-            const int32_t ix = ix0 + kx * p->dilation_width;
-            if (outside(p, iy, ix)) {
-                if (p->pad_value != 0)
-                    for (int32_t j = 0; j < BLOCK / 4; j++)
-                        v[j] = vmlaq_n_s32(v[j], vldrbq_z_s32(w + 4 * j, pr[j]), p->pad_value);
-                continue;
-            }
-            const int8_t *x = in_b + (size_t)iy * row + (size_t)ix * (size_t)p->input_depth + o0;
-            for (int32_t j = 0; j < BLOCK / 4; j++)
-                v[j] = vaddq_s32(v[j], vmulq_s32(vldrbq_z_s32(w + 4 * j, pr[j]),
-                                                 vldrbq_z_s32(x + 4 * j, pr[j])));
-        }
-    }
-    for (int32_t j = 0; j < BLOCK / 4; j++)
-        vstrwq_p_s32(acc + 4 * j, v[j], pr[j]);
-}
-#endif
-
 int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                            const int8_t *weights, const int32_t *bias_sum,
+                            const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
                             const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
     const int32_t depth = p->output_depth, mult = p->depth_multiplier;
+#if defined(TA_HAVE_MVE)
+    if (mult == 1)
+        dw_s8_m1_mve(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+    else
+        dw_s8_multiplier_mve(p, input, weights, bias, multipliers, shifts, output);
+    return TA_OK;
+#elif defined(TA_HAVE_DSP)
+    if (mult == 1) {
+        dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+        return TA_OK;
+    }
+#else
+    (void)bias;
+#endif
     const size_t row = (size_t)p->input_width * (size_t)p->input_depth;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * (size_t)p->input_height * row;
@@ -76,12 +948,6 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
                     for (int32_t k = 0; k < n; k++)
                         acc[k] = bias_sum ? bias_sum[o0 + k] : 0;
                     const int8_t *w = weights + o0;
-#if defined(TA_HAVE_MVE)
-                    if (mult == 1) {
-                        block_taps_mve(p, acc, n, in_b, row, iy0, ix0, w, o0);
-                        goto requantize;
-                    }
-#endif
                     for (int32_t ky = 0; ky < p->filter_height; ky++) {
                         const int32_t iy = iy0 + ky * p->dilation_height;
                         for (int32_t kx = 0; kx < p->filter_width; kx++, w += depth) {
@@ -107,9 +973,6 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
                             }
                         }
                     }
-#if defined(TA_HAVE_MVE)
-                requantize:
-#endif
                     ta_requantize_s8(acc, n, multipliers ? multipliers + o0 : NULL,
                                      shifts ? shifts + o0 : NULL, p->multiplier, p->shift,
                                      p->output_offset, p->activation_min, p->activation_max,
@@ -122,11 +985,82 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
     return TA_OK;
 }
 
+#if defined(TA_HAVE_MVE)
+/* int16 activations, depth multiplier 1, on Helium: per output pixel,
+   eight channels at a time over the taps inside the input (zero points
+   are 0, so outside taps add nothing), products summed in int32 lanes,
+   which is exact while taps * 2^22 < 2^31; then TFLite's int64 bias and
+   requantization per channel. */
+static void dw_s16_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
+                          const int8_t *weights, const int64_t *bias,
+                          const int32_t *multipliers, const int32_t *shifts, int16_t *output)
+{
+    const int32_t depth = p->output_depth;
+    const ptrdiff_t tap_row = (ptrdiff_t)p->dilation_height * p->input_width * depth;
+    const ptrdiff_t tap_col = (ptrdiff_t)p->dilation_width * depth;
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)depth;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int16_t *in_b = input + (size_t)b * image;
+        for (int32_t oy = 0; oy < p->output_height; oy++) {
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            int32_t ky0, ky1;
+            tap_range(iy0, p->input_height, p->filter_height, p->dilation_height, &ky0, &ky1);
+            for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
+                const int32_t ix0 = ox * p->stride_width - p->pad_left;
+                int32_t kx0, kx1;
+                tap_range(ix0, p->input_width, p->filter_width, p->dilation_width, &kx0, &kx1);
+                const int16_t *x0 = in_b + ((ptrdiff_t)(iy0 + ky0 * p->dilation_height) *
+                                                p->input_width +
+                                            ix0 + kx0 * p->dilation_width) *
+                                               depth;
+                const int8_t *w0 = weights + ((ptrdiff_t)ky0 * p->filter_width + kx0) * depth;
+                for (int32_t c0 = 0; c0 < depth; c0 += 8) {
+                    const int32_t n = depth - c0 < 8 ? depth - c0 : 8;
+                    const mve_pred16_t pr = vctp16q((uint32_t)n);
+                    int32x4_t even = vdupq_n_s32(0), odd = even;
+                    for (int32_t ky = ky0; ky < ky1; ky++) {
+                        const int16_t *x = x0 + (ky - ky0) * tap_row + c0;
+                        const int8_t *w = w0 + (ptrdiff_t)(ky - ky0) * p->filter_width * depth + c0;
+                        for (int32_t kx = kx0; kx < kx1; kx++, x += tap_col, w += depth) {
+                            const int16x8_t xv = vldrhq_z_s16(x, pr);
+                            const int16x8_t wv = vldrbq_z_s16(w, pr);
+                            even = vaddq_s32(even, vmullbq_int_s16(xv, wv));
+                            odd = vaddq_s32(odd, vmulltq_int_s16(xv, wv));
+                        }
+                    }
+                    int32_t acc[8];
+                    int32x4x2_t pair;
+                    pair.val[0] = even;
+                    pair.val[1] = odd;
+                    vst2q_s32(acc, pair); /* back in channel order */
+                    for (int32_t k = 0; k < n; k++) {
+                        const int32_t o = c0 + k;
+                        const int32_t m = multipliers ? multipliers[o] : p->multiplier;
+                        const int32_t sh = shifts ? shifts[o] : p->shift;
+                        const int64_t a = (int64_t)acc[k] + (bias ? bias[o] : 0);
+                        const int32_t v = ta_mul_by_quantized_multiplier_64(a, m, (int)sh) +
+                                          p->output_offset;
+                        output[o] = (int16_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
+                    }
+                }
+            }
+        }
+    }
+}
+#endif
+
 int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
                              const int8_t *weights, const int64_t *bias,
                              const int32_t *multipliers, const int32_t *shifts, int16_t *output)
 {
     const int32_t depth = p->output_depth, mult = p->depth_multiplier;
+#if defined(TA_HAVE_MVE)
+    /* |x * w| <= 2^22: int32 partial sums are exact below 512 taps. */
+    if (mult == 1 && p->filter_height * p->filter_width < 512) {
+        dw_s16_m1_mve(p, input, weights, bias, multipliers, shifts, output);
+        return TA_OK;
+    }
+#endif
     const size_t row = (size_t)p->input_width * (size_t)p->input_depth;
     for (int32_t b = 0; b < p->batches; b++) {
         const int16_t *in_b = input + (size_t)b * (size_t)p->input_height * row;

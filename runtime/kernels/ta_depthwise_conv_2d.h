@@ -38,12 +38,21 @@
     FIELD(int32_t, multiplier)       /* per-tensor; unused when per-channel arrays are given */   \
     FIELD(int32_t, shift)                                                                         \
     FIELD(int32_t, activation_min)                                                                \
-    FIELD(int32_t, activation_max)
+    FIELD(int32_t, activation_max)                                                                \
+    /* 1 when every shift (per-tensor or per-channel) is negative, so requantization */           \
+    /* shifts right only (the Helium fast path). */                                               \
+    FIELD(int32_t, right_shifts_only)                                                             \
+    /* 1 when every int8 accumulator stays below 2^30 in magnitude (the converter */              \
+    /* bounds bias + 255 * sum |w|), so 2 * acc fits int32 (the DSP path's */                     \
+    /* requantization). */                                                                        \
+    FIELD(int32_t, small_accumulators)
 typedef struct { TA_PARAM_MEMBERS(TA_DEPTHWISE_CONV_2D_PARAMS) } ta_depthwise_conv_2d_params_t;
 
-/* int8 input and output, int32 accumulators. */
+/* int8 input and output, int32 accumulators. `bias` is the bias without
+   the zero point folded in (bias_sum when that is 0; NULL: zeros), which
+   the SIMD paths start from at border pixels. */
 int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                            const int8_t *weights, const int32_t *bias_sum,
+                            const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
                             const int32_t *multipliers, const int32_t *shifts, int8_t *output);
 
 /* int16 input and output (zero points 0), int64 bias and accumulators. */

@@ -1,39 +1,92 @@
 /* ta_fully_connected.c - FULLY_CONNECTED kernels; see the header. */
 #include "ta_fully_connected.h"
 
+#include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_simd.h"
 #include "../include/ta_status.h"
 
 #include <stddef.h>
+#include <string.h>
 
-enum { BLOCK = 16 };
+#if defined(TA_MM_MVE)
+/* The full groups of four rows of one input row, per-tensor
+   requantization: one loop per sign of the shift, so that neither needs
+   the other's steps. */
+static void groups_per_tensor_mve(const int32_t *bias, const int8_t *w, int32_t depth,
+                                  const int8_t *in, int8_t *o, const int8_t *o_end, int32_t m,
+                                  int32_t shift, int32_t offset, int32x4_t lo, int32x4_t hi)
+{
+    if (shift >= 0) {
+        for (; o < o_end; o += 4, w += 4 * depth) {
+            const int32x4_t v =
+                ta_mm_requant_left_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), m, shift);
+            vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
+        }
+    } else {
+        for (; o < o_end; o += 4, w += 4 * depth) {
+            const int32x4_t v =
+                ta_mm_requant_right_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), m, shift);
+            vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
+        }
+    }
+}
+
+/* The same with a multiplier and shift per output channel. */
+static void groups_per_channel_mve(const int32_t *bias, const int8_t *w, int32_t depth,
+                                   const int8_t *in, int8_t *o, const int8_t *o_end,
+                                   const int32_t *m, const int32_t *s, int32_t offset,
+                                   int32x4_t lo, int32x4_t hi)
+{
+    for (; o < o_end; o += 4, w += 4 * depth, m += 4, s += 4) {
+        const int32x4_t v = ta_mm_requant_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth),
+                                              vldrwq_s32(m), vldrwq_s32(s));
+        vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
+    }
+}
+#endif
 
 int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *input,
                           const int8_t *weights, const int32_t *bias_sum,
                           const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
-    const int32_t depth = p->accum_depth;
+    static const int32_t zeros[4] = {0, 0, 0, 0};
+    const int32_t depth = p->accum_depth, rows = p->output_depth;
+    const int32_t full = rows & ~3;
+#if defined(TA_MM_MVE)
+    const int32x4_t lo = vdupq_n_s32(p->activation_min), hi = vdupq_n_s32(p->activation_max);
+#endif
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in = input + (size_t)b * (size_t)depth;
-        for (int32_t o0 = 0; o0 < p->output_depth; o0 += BLOCK) {
-            const int32_t n = p->output_depth - o0 < BLOCK ? p->output_depth - o0 : BLOCK;
-            int32_t acc[BLOCK];
+        int8_t *out = output + (size_t)b * (size_t)rows;
+        /* Four rows per pass share each input load; their four sums are
+           requantized together. */
+#if defined(TA_MM_MVE)
+        if (bias_sum && multipliers)
+            groups_per_channel_mve(bias_sum, weights, depth, in, out, out + full, multipliers,
+                                   shifts, p->output_offset, lo, hi);
+        else if (bias_sum)
+            groups_per_tensor_mve(bias_sum, weights, depth, in, out, out + full, p->multiplier,
+                                  p->shift, p->output_offset, lo, hi);
+        else
+#endif
+        for (int32_t o = 0; o < full; o += 4) {
+            int32_t acc[4];
+            memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
+            ta_mm_dot4_s8(acc, weights + (size_t)o * (size_t)depth, depth, in, depth);
+            ta_mm_requant_s8(acc, 4, multipliers ? multipliers + o : NULL,
+                             shifts ? shifts + o : NULL, p->multiplier, p->shift,
+                             p->output_offset, p->activation_min, p->activation_max, out + o);
+        }
+        if (full < rows) {
+            int32_t acc[3];
+            const int32_t o = full, n = rows - full;
             for (int32_t k = 0; k < n; k++)
-                acc[k] = bias_sum ? bias_sum[o0 + k] : 0;
-            int32_t k = 0;
-            /* Four rows of weights share each load of the input. */
-            for (; k + 4 <= n; k += 4) {
-                const int8_t *w = weights + (size_t)(o0 + k) * (size_t)depth;
-                ta_dot4_s8(acc + k, w, w + depth, w + 2 * (size_t)depth, w + 3 * (size_t)depth,
-                           in, depth);
-            }
-            for (; k < n; k++)
-                acc[k] = ta_dot_s8(acc[k], weights + (size_t)(o0 + k) * (size_t)depth, in, depth);
-            ta_requantize_s8(acc, n, multipliers ? multipliers + o0 : NULL,
-                             shifts ? shifts + o0 : NULL, p->multiplier, p->shift,
-                             p->output_offset, p->activation_min, p->activation_max,
-                             output + (size_t)b * (size_t)p->output_depth + (size_t)o0);
+                acc[k] = ta_mm_dot1_s8(bias_sum ? bias_sum[o + k] : 0,
+                                       weights + (size_t)(o + k) * (size_t)depth, in, depth);
+            ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL,
+                             shifts ? shifts + o : NULL, p->multiplier, p->shift,
+                             p->output_offset, p->activation_min, p->activation_max, out + o);
         }
     }
     return TA_OK;

@@ -5,6 +5,8 @@
  * the rest are scaled into Q4.27 by (input_multiplier, input_left_shift)
  * and evaluated in gemmlowp-style fixed point; output scale 1/256, zero
  * point -128.
+ * The converter does this for each of the 256 inputs (ta_sigmoid_s8.h);
+ * the kernel looks the outputs up (params other than size unused).
  * int16: input * input_multiplier >> input_left_shift (rounded) puts the
  * input on scale 1/(3 * 4096) (abs value < 2^17 covers +-10.7); the result
  * is interpolated in the sigmoid table; output scale 2^-15.
@@ -26,7 +28,9 @@
     FIELD(int32_t, input_left_shift)
 typedef struct { TA_PARAM_MEMBERS(TA_LOGISTIC_PARAMS) } ta_logistic_params_t;
 
-int ta_logistic_s8(const ta_logistic_params_t *p, const int8_t *input, int8_t *output);
+/* table: the 256 outputs, from ta_sigmoid_s8_element (ta_sigmoid_s8.h). */
+int ta_logistic_s8(const ta_logistic_params_t *p, const int8_t *input, const int8_t *table,
+                   int8_t *output);
 int ta_logistic_s16(const ta_logistic_params_t *p, const int16_t *input, int16_t *output);
 
 #endif /* TA_LOGISTIC_H */

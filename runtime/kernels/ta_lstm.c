@@ -1,11 +1,16 @@
 /* ta_lstm.c - integer LSTM kernel; see the header. */
 #include "ta_lstm.h"
 
+#include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
 #include <stddef.h>
 #include <string.h>
+
+#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
+#include <arm_acle.h>
+#endif
 
 enum { GATE_INPUT = 0, GATE_FORGET = 1, GATE_CELL = 2, GATE_OUTPUT = 3 };
 
@@ -37,14 +42,30 @@ static const uint16_t sigmoid_table[256] = {
     65534, 65534, 65534, 65535,
 };
 
-static int32_t sat16(int32_t x)
+/* Saturation to int16 / int8: one SSAT where the core has it. */
+static inline int32_t sat16(int32_t x)
 {
+#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
+    return __ssat(x, 16);
+#else
     return ta_clamp_i32(x, INT16_MIN, INT16_MAX);
+#endif
 }
+
+#if !defined(TA_MM_MVE)
+static inline int32_t sat8(int32_t x)
+{
+#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
+    return __ssat(x, 8);
+#else
+    return ta_clamp_i32(x, INT8_MIN, INT8_MAX);
+#endif
+}
+#endif
 
 /* Q3.12 -> Q0.15 sigmoid by table interpolation, as TFLite's int16
    Logistic with its default input scaling (x * 3). */
-static int16_t sigmoid_q3_12(int16_t x)
+static inline int16_t sigmoid_q3_12(int16_t x)
 {
     const int32_t in = (int32_t)x * 3;
     const uint32_t a = (uint32_t)(in < 0 ? -in : in);
@@ -63,7 +84,7 @@ static int16_t sigmoid_q3_12(int16_t x)
 /* tanh into Q0.15 by the same table (tanh(x) = 2 sigmoid(2x) - 1), as
    TFLite's int16 Tanh: the input is first scaled by
    (x * multiplier + rounding) >> shift. */
-static int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
+static inline int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
     const int32_t in = ((int32_t)x * multiplier + round) >> shift;
@@ -80,41 +101,154 @@ static int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
     return (int16_t)(r >> 8);
 }
 
-/* clamp16(requant(sum_k w[k] * (x[k] - zero_point) + bias)), the int32
-   sum wrapping as TFLite's does in practice. */
-static int32_t fc_q3_12(const int8_t *w, const int8_t *x, int32_t n, int32_t zero_point,
-                        int32_t bias, int32_t multiplier, int32_t shift)
+/* sat16 of one gate product's requantization (to Q3.12). */
+static int32_t to_q3_12(int32_t acc, int32_t multiplier, int32_t shift)
 {
-    uint32_t acc = (uint32_t)bias;
-    for (int32_t k = 0; k < n; k++)
-        acc += (uint32_t)((int32_t)w[k] * ((int32_t)x[k] - zero_point));
-    return sat16(ta_mul_by_quantized_multiplier((int32_t)acc, multiplier, (int)shift));
+    return sat16(ta_mm_mul_q(acc, multiplier, shift));
 }
 
+#if defined(TA_MM_MVE)
+/* The same functions on four int32 lanes, table entries by gather loads;
+   lanes past the table's end take the saturated value as above. */
+static inline int32x4_t sat16_mve(int32x4_t v)
+{
+    return vminq_s32(vmaxq_s32(v, vdupq_n_s32(INT16_MIN)), vdupq_n_s32(INT16_MAX));
+}
+
+static inline int32x4_t sigmoid_q3_12_mve(int32x4_t x)
+{
+    const int32x4_t in = vmulq_n_s32(x, 3);
+    const uint32x4_t a = vreinterpretq_u32_s32(vabsq_s32(in));
+    const uint32x4_t i = vshrq_n_u32(a, 9);
+    const uint32x4_t at = vminq_u32(i, vdupq_n_u32(254));
+    const uint32x4_t lo = vldrhq_gather_shifted_offset_u32(sigmoid_table, at);
+    const uint32x4_t hi = vldrhq_gather_shifted_offset_u32(sigmoid_table + 1, at);
+    uint32x4_t r = vaddq_u32(vshlq_n_u32(lo, 9),
+                             vmulq_u32(vandq_u32(a, vdupq_n_u32(0x1FFu)), vsubq_u32(hi, lo)));
+    r = vpselq_u32(vdupq_n_u32(0x7FFFu << 10), r, vcmpcsq_n_u32(i, 255));
+    r = vpselq_u32(vaddq_n_u32(r, 1u << 9), vsubq_u32(vdupq_n_u32((1u << 25) + (1u << 9) - 1u), r),
+                   vcmpgeq_n_s32(in, 0));
+    return vreinterpretq_s32_u32(vshrq_n_u32(r, 10));
+}
+
+static inline int32x4_t tanh_q15_mve(int32x4_t x, int32_t multiplier, int32_t shift)
+{
+    int32x4_t in = vmulq_n_s32(x, multiplier);
+    if (shift > 0)
+        in = vshlq_r_s32(vaddq_n_s32(in, (int32_t)1 << (shift - 1)), -shift);
+    const uint32x4_t a = vreinterpretq_u32_s32(vabsq_s32(in));
+    const uint32x4_t i = vshrq_n_u32(a, 8);
+    const uint32x4_t at = vminq_u32(i, vdupq_n_u32(254));
+    const uint32x4_t lo = vldrhq_gather_shifted_offset_u32(sigmoid_table, at);
+    const uint32x4_t hi = vldrhq_gather_shifted_offset_u32(sigmoid_table + 1, at);
+    int32x4_t r = vreinterpretq_s32_u32(vaddq_u32(
+        vshlq_n_u32(lo, 8), vmulq_u32(vandq_u32(a, vdupq_n_u32(0xFFu)), vsubq_u32(hi, lo))));
+    r = vpselq_s32(vdupq_n_s32(0xFFFF << 8), r, vcmpcsq_n_u32(i, 255));
+    r = vpselq_s32(vaddq_n_s32(r, (1 << 7) - (1 << 23)),
+                   vsubq_s32(vdupq_n_s32((1 << 23) + (1 << 7) - 1), r), vcmpgeq_n_s32(in, 0));
+    return vshrq_n_s32(r, 8);
+}
+
+static inline int32x4_t requant_mve(int32x4_t x, int32_t multiplier, int32_t shift)
+{
+    return ta_mm_requant_mve(x, vdupq_n_s32(multiplier), vdupq_n_s32(shift));
+}
+
+/* Four gate rows r0 .. r0 + 3 of one gate (r0 % n + 4 <= n). */
+static void gate_rows4_mve(const ta_lstm_params_t *p, const int8_t *xb, const int8_t *hb,
+                           const int8_t *input_weights, const int8_t *recurrent_weights,
+                           const int32_t *input_biases, const int32_t *recurrent_biases,
+                           int32_t r0, int16_t *gate_out, int32_t g)
+{
+    const int32_t n_in = p->input_size, n = p->state_size;
+    const int32_t *bi = input_biases + r0, *bh = recurrent_biases + r0;
+    int32x4_t vi = ta_mm_dot4_s8_mve(&bi, input_weights + (size_t)r0 * (size_t)n_in, xb, n_in);
+    int32x4_t vh = ta_mm_dot4_s8_mve(&bh, recurrent_weights + (size_t)r0 * (size_t)n, hb, n);
+    vi = sat16_mve(requant_mve(vi, p->input_multiplier[g], p->input_shift[g]));
+    vh = sat16_mve(requant_mve(vh, p->recurrent_multiplier[g], p->recurrent_shift[g]));
+    const int32x4_t pre = sat16_mve(vaddq_s32(vi, vh));
+    vstrhq_s32(gate_out, g == GATE_CELL ? tanh_q15_mve(pre, 3, 0) : sigmoid_q3_12_mve(pre));
+}
+
+/* The cell and hidden state update of step(), four lanes at a time. */
+static void update_mve(const ta_lstm_params_t *p, const int16_t *in_gate, const int16_t *forget,
+                       const int16_t *cell_gate, const int16_t *out_gate, int16_t *c, int8_t *h,
+                       int32_t count)
+{
+    for (int32_t k = 0; k < count; k += 4) {
+        const mve_pred16_t pr = vctp32q((uint32_t)(count - k));
+        const int32x4_t kept = sat16_mve(
+            requant_mve(vmulq_s32(vldrhq_z_s32(forget + k, pr), vldrhq_z_s32(c + k, pr)),
+                        p->forget_multiplier, p->forget_shift));
+        const int32x4_t added = sat16_mve(
+            requant_mve(vmulq_s32(vldrhq_z_s32(in_gate + k, pr), vldrhq_z_s32(cell_gate + k, pr)),
+                        p->input_cell_multiplier, p->input_cell_shift));
+        int32x4_t cell = sat16_mve(vaddq_s32(kept, added));
+        if (p->use_cell_clip)
+            cell = vminq_s32(vmaxq_s32(cell, vdupq_n_s32(-p->cell_clip)),
+                             vdupq_n_s32(p->cell_clip));
+        vstrhq_p_s32(c + k, cell, pr);
+        const int32x4_t t = tanh_q15_mve(cell, p->cell_tanh_multiplier, p->cell_tanh_shift);
+        int32x4_t hv = requant_mve(vmulq_s32(t, vldrhq_z_s32(out_gate + k, pr)),
+                                   p->hidden_multiplier, p->hidden_shift);
+        hv = vminq_s32(vmaxq_s32(vaddq_n_s32(hv, p->hidden_zero_point), vdupq_n_s32(INT8_MIN)),
+                       vdupq_n_s32(INT8_MAX));
+        vstrbq_p_s32(h + k, hv, pr);
+    }
+}
+#endif
+
 /* One time step over `rows` rows: x [rows][input_size], h and c
-   [rows][state_size], y the output rows. */
+   [rows][state_size], y the output rows. The gate pre-activations of all
+   four gates are rows of the stacked weights, four rows at a time. */
 static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input_weights,
-                 const int8_t *recurrent_weights, const int32_t *biases, int8_t *h, int16_t *c,
-                 int16_t *gates, int8_t *y, int32_t rows)
+                 const int8_t *recurrent_weights, const int32_t *input_biases,
+                 const int32_t *recurrent_biases, int8_t *h, int16_t *c, int16_t *gates,
+                 int8_t *y, int32_t rows)
 {
     const int32_t n_in = p->input_size, n = p->state_size;
     const size_t per_gate = (size_t)rows * (size_t)n;
-    /* Every gate reads the hidden state of the previous step. */
-    for (int g = 0; g < 4; g++) {
-        for (int32_t b = 0; b < rows; b++) {
-            for (int32_t s = 0; s < n; s++) {
-                const size_t row = (size_t)g * (size_t)n + (size_t)s;
-                const int32_t from_input =
-                    fc_q3_12(input_weights + row * (size_t)n_in, x + (size_t)b * (size_t)n_in,
-                             n_in, p->input_zero_point, biases[row], p->input_multiplier[g],
-                             p->input_shift[g]);
-                const int32_t from_hidden =
-                    fc_q3_12(recurrent_weights + row * (size_t)n, h + (size_t)b * (size_t)n, n,
-                             p->hidden_zero_point, 0, p->recurrent_multiplier[g],
-                             p->recurrent_shift[g]);
-                const int16_t pre = (int16_t)sat16(from_input + from_hidden);
-                gates[(size_t)g * per_gate + (size_t)b * (size_t)n + (size_t)s] =
-                    g == GATE_CELL ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
+    /* Every gate reads the hidden state of the previous step. Gate by
+       gate, four rows at a time, so a group never mixes two gates'
+       multipliers. */
+    for (int32_t b = 0; b < rows; b++) {
+        const int8_t *xb = x + (size_t)b * (size_t)n_in;
+        const int8_t *hb = h + (size_t)b * (size_t)n;
+        for (int32_t g = 0; g < 4; g++) {
+            const int32_t mi = p->input_multiplier[g], si = p->input_shift[g];
+            const int32_t mh = p->recurrent_multiplier[g], sh = p->recurrent_shift[g];
+            int16_t *out = gates + (size_t)g * per_gate + (size_t)b * (size_t)n;
+            for (int32_t s0 = 0; s0 < n; s0 += 4) {
+                const int32_t r0 = g * n + s0, count = n - s0 < 4 ? n - s0 : 4;
+#if defined(TA_MM_MVE)
+                if (count == 4) {
+                    gate_rows4_mve(p, xb, hb, input_weights, recurrent_weights, input_biases,
+                                   recurrent_biases, r0, out + s0, g);
+                    continue;
+                }
+#endif
+                int32_t from_input[4], from_hidden[4];
+                if (count == 4) {
+                    memcpy(from_input, input_biases + r0, sizeof from_input);
+                    memcpy(from_hidden, recurrent_biases + r0, sizeof from_hidden);
+                    ta_mm_dot4_s8(from_input, input_weights + (size_t)r0 * (size_t)n_in, n_in,
+                                  xb, n_in);
+                    ta_mm_dot4_s8(from_hidden, recurrent_weights + (size_t)r0 * (size_t)n, n,
+                                  hb, n);
+                } else {
+                    for (int32_t k = 0; k < count; k++) {
+                        const size_t row = (size_t)(r0 + k);
+                        from_input[k] = ta_mm_dot1_s8(
+                            input_biases[row], input_weights + row * (size_t)n_in, xb, n_in);
+                        from_hidden[k] = ta_mm_dot1_s8(
+                            recurrent_biases[row], recurrent_weights + row * (size_t)n, hb, n);
+                    }
+                }
+                for (int32_t k = 0; k < count; k++) {
+                    const int16_t pre = (int16_t)sat16(to_q3_12(from_input[k], mi, si) +
+                                                       to_q3_12(from_hidden[k], mh, sh));
+                    out[s0 + k] = g == GATE_CELL ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
+                }
             }
         }
     }
@@ -122,35 +256,42 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
     const int16_t *forget = gates + GATE_FORGET * per_gate;
     const int16_t *cell_gate = gates + GATE_CELL * per_gate;
     const int16_t *out_gate = gates + GATE_OUTPUT * per_gate;
+#if defined(TA_MM_MVE)
+    update_mve(p, in_gate, forget, cell_gate, out_gate, c, h, (int32_t)per_gate);
+#else
+    /* The parameters in locals: the int8 stores to h may alias *p. */
+    const int32_t fm = p->forget_multiplier, fs = p->forget_shift;
+    const int32_t im = p->input_cell_multiplier, is = p->input_cell_shift;
+    const int32_t hm = p->hidden_multiplier, hs = p->hidden_shift, hzp = p->hidden_zero_point;
+    const int32_t tm = p->cell_tanh_multiplier, ts = p->cell_tanh_shift;
+    const int32_t use_clip = p->use_cell_clip, clip = p->cell_clip;
     for (size_t k = 0; k < per_gate; k++) {
-        const int32_t kept = sat16(ta_mul_by_quantized_multiplier(
-            (int32_t)forget[k] * (int32_t)c[k], p->forget_multiplier, (int)p->forget_shift));
-        const int32_t added = sat16(ta_mul_by_quantized_multiplier(
-            (int32_t)in_gate[k] * (int32_t)cell_gate[k], p->input_cell_multiplier,
-            (int)p->input_cell_shift));
+        const int32_t kept = sat16(ta_mm_mul_q((int32_t)forget[k] * (int32_t)c[k], fm, fs));
+        const int32_t added =
+            sat16(ta_mm_mul_q((int32_t)in_gate[k] * (int32_t)cell_gate[k], im, is));
         int32_t cell = sat16(kept + added);
-        if (p->use_cell_clip)
-            cell = ta_clamp_i32(cell, -p->cell_clip, p->cell_clip);
+        if (use_clip)
+            cell = ta_clamp_i32(cell, -clip, clip);
         c[k] = (int16_t)cell;
-        const int16_t t = tanh_q15(c[k], p->cell_tanh_multiplier, p->cell_tanh_shift);
-        const int32_t hv = ta_mul_by_quantized_multiplier((int32_t)t * (int32_t)out_gate[k],
-                                                          p->hidden_multiplier,
-                                                          (int)p->hidden_shift) +
-                           p->hidden_zero_point;
-        h[k] = (int8_t)ta_clamp_i32(hv, INT8_MIN, INT8_MAX);
+        const int16_t t = tanh_q15((int16_t)cell, tm, ts);
+        const int32_t hv = ta_mm_mul_q((int32_t)t * (int32_t)out_gate[k], hm, hs) + hzp;
+        h[k] = (int8_t)sat8(hv);
     }
+#endif
     memcpy(y, h, per_gate);
 }
 
 int ta_lstm_s8(const ta_lstm_params_t *p, const int8_t *input, const int8_t *input_weights,
-               const int8_t *recurrent_weights, const int32_t *biases, int8_t *hidden_state,
-               int16_t *cell_state, int16_t *scratch, int8_t *output)
+               const int8_t *recurrent_weights, const int32_t *input_biases,
+               const int32_t *recurrent_biases, int8_t *hidden_state, int16_t *cell_state,
+               int16_t *scratch, int8_t *output)
 {
     const size_t n_in = (size_t)p->input_size, n = (size_t)p->state_size;
     if (p->time_major) {
         const size_t rows = (size_t)p->batches;
         for (int32_t t = 0; t < p->time_steps; t++)
-            step(p, input + (size_t)t * rows * n_in, input_weights, recurrent_weights, biases,
+            step(p, input + (size_t)t * rows * n_in, input_weights, recurrent_weights, input_biases,
+                 recurrent_biases,
                  hidden_state, cell_state, scratch, output + (size_t)t * rows * n,
                  p->batches);
         return TA_OK;
@@ -158,7 +299,8 @@ int ta_lstm_s8(const ta_lstm_params_t *p, const int8_t *input, const int8_t *inp
     for (int32_t b = 0; b < p->batches; b++) {
         for (int32_t t = 0; t < p->time_steps; t++) {
             const size_t at = (size_t)b * (size_t)p->time_steps + (size_t)t;
-            step(p, input + at * n_in, input_weights, recurrent_weights, biases,
+            step(p, input + at * n_in, input_weights, recurrent_weights, input_biases,
+                 recurrent_biases,
                  hidden_state + (size_t)b * n, cell_state + (size_t)b * n, scratch,
                  output + at * n, 1);
         }

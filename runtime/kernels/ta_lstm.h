@@ -50,11 +50,16 @@
 typedef struct { TA_PARAM_MEMBERS(TA_LSTM_PARAMS) } ta_lstm_params_t;
 
 /* input_weights [4][state][input], recurrent_weights [4][state][state],
-   biases [4][state], gates in the order input, forget, cell, output.
+   gates in the order input, forget, cell, output. The zero points are
+   folded into per-row biases by the converter, as TFLite Micro's Prepare
+   does: input_biases [4][state] = bias - input_zero_point * row sums of
+   input_weights, recurrent_biases [4][state] = -hidden_zero_point * row
+   sums of recurrent_weights (int32, wrapping).
    scratch holds 4 * rows * state_size int16 (rows: batches when
    time-major, else 1). */
 int ta_lstm_s8(const ta_lstm_params_t *p, const int8_t *input, const int8_t *input_weights,
-               const int8_t *recurrent_weights, const int32_t *biases, int8_t *hidden_state,
-               int16_t *cell_state, int16_t *scratch, int8_t *output);
+               const int8_t *recurrent_weights, const int32_t *input_biases,
+               const int32_t *recurrent_biases, int8_t *hidden_state, int16_t *cell_state,
+               int16_t *scratch, int8_t *output);
 
 #endif /* TA_LSTM_H */

@@ -1,10 +1,19 @@
-/* ta_pooling.c - pooling kernels; see the header. */
+/* ta_pooling.c - pooling kernels; see the header.
+ *
+ * int8 pools walk one output pixel at a time over vectors of channels
+ * (NHWC: a window position's channels are contiguous): Helium sums 16
+ * channels in int32 lanes and divides by a reciprocal product where that
+ * is exact, DSP sums four channels in int16 halves and takes maxima with
+ * SSUB8/SEL. Each gives the portable path's bytes. */
 #include "ta_pooling.h"
 
+#include "../include/ta_elementwise_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* The part of one filter window that lies inside the input: rows
    [y0, y1), columns [x0, x1). Empty only for output sizes the converter
@@ -41,6 +50,134 @@ static int32_t rounded_average(int32_t sum, int32_t count)
     return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
 }
 
+/* One output pixel of an int8 average pool, channel by channel: the
+   reference. `base` is the window's first input pixel. */
+static void average_pixel_portable(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
+                                   int32_t cols, int8_t *out)
+{
+    const size_t depth = (size_t)p->depth, row_stride = (size_t)p->input_width * depth;
+    const int32_t count = rows * cols;
+    for (size_t ch = 0; ch < depth; ch++) {
+        int32_t sum = 0;
+        for (int32_t y = 0; y < rows; y++)
+            for (int32_t x = 0; x < cols; x++)
+                sum += base[(size_t)y * row_stride + (size_t)x * depth + ch];
+        out[ch] = (int8_t)ta_clamp_i32(rounded_average(sum, count), p->activation_min,
+                                       p->activation_max);
+    }
+}
+
+#if defined(TA_EW_MVE)
+/* rounded_average on four lanes: |sum| + count / 2 divided by count as
+   the high half of a product with ceil(2^32 / count), exact while
+   (|sum| + count / 2) * (count - 1) < 2^32 (averaging_by_product says
+   when), then the sign put back. */
+typedef struct {
+    int32_t half;
+    uint32_t reciprocal;
+    int32x4_t lo, hi;
+} mve_divisor_t;
+
+static bool averaging_by_product(int32_t count)
+{
+    const uint64_t largest = (uint64_t)count * 128u + (uint64_t)count / 2u;
+    return count > 1 && largest * (uint64_t)(count - 1) < ((uint64_t)1 << 32);
+}
+
+static inline void mve_average_store(int32x4_t sum, const mve_divisor_t *d, int8_t *out,
+                                     mve_pred16_t pred)
+{
+    const mve_pred16_t negative = vcmpltq_n_s32(sum, 0);
+    const uint32x4_t n = vreinterpretq_u32_s32(vaddq_n_s32(vabsq_s32(sum), d->half));
+    const int32x4_t q = vreinterpretq_s32_u32(vmulhq_u32(n, vdupq_n_u32(d->reciprocal)));
+    const int32x4_t v = vnegq_m_s32(q, q, negative);
+    vstrbq_p_s32(out, vminq_s32(vmaxq_s32(v, d->lo), d->hi), pred);
+}
+
+/* Sums 16 channels at a time in four int32 lanes each, then the last
+   channels four at a time under a predicate. */
+static void average_pixel_mve(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
+                              int32_t cols, int8_t *out)
+{
+    const int32_t depth = p->depth, count = rows * cols;
+    const size_t row_stride = (size_t)p->input_width * (size_t)depth;
+    mve_divisor_t d;
+    d.half = count / 2;
+    d.reciprocal = 0xFFFFFFFFu / (uint32_t)count + 1u;
+    d.lo = vdupq_n_s32(p->activation_min);
+    d.hi = vdupq_n_s32(p->activation_max);
+    int32_t ch = 0;
+    for (; ch + 16 <= depth; ch += 16) {
+        int32x4_t s0 = vdupq_n_s32(0), s1 = s0, s2 = s0, s3 = s0;
+        for (int32_t y = 0; y < rows; y++) {
+            const int8_t *px = base + (size_t)y * row_stride + (size_t)ch;
+            for (int32_t x = 0; x < cols; x++, px += depth) {
+                s0 = vaddq_s32(s0, vldrbq_s32(px));
+                s1 = vaddq_s32(s1, vldrbq_s32(px + 4));
+                s2 = vaddq_s32(s2, vldrbq_s32(px + 8));
+                s3 = vaddq_s32(s3, vldrbq_s32(px + 12));
+            }
+        }
+        const mve_pred16_t all = vctp32q(4);
+        mve_average_store(s0, &d, out + ch, all);
+        mve_average_store(s1, &d, out + ch + 4, all);
+        mve_average_store(s2, &d, out + ch + 8, all);
+        mve_average_store(s3, &d, out + ch + 12, all);
+    }
+    for (; ch < depth; ch += 4) {
+        const mve_pred16_t pred = vctp32q((uint32_t)(depth - ch));
+        int32x4_t s = vdupq_n_s32(0);
+        for (int32_t y = 0; y < rows; y++) {
+            const int8_t *px = base + (size_t)y * row_stride + (size_t)ch;
+            for (int32_t x = 0; x < cols; x++, px += depth)
+                s = vaddq_s32(s, vldrbq_z_s32(px, pred));
+        }
+        mve_average_store(s, &d, out + ch, pred);
+    }
+}
+#elif defined(TA_EW_DSP)
+static inline uint32_t load_word(const int8_t *p)
+{
+    uint32_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* Four channels at a time in two pairs of int16 halves (SXTAB16 adds
+   bytes 0 and 2, or 1 and 3 after a rotate): exact for windows of at
+   most 256 positions, where no sum leaves int16. */
+static void average_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
+                              int32_t cols, int8_t *out)
+{
+    const int32_t depth = p->depth, count = rows * cols;
+    const size_t row_stride = (size_t)p->input_width * (size_t)depth;
+    const int32_t lo = p->activation_min, hi = p->activation_max;
+    int32_t ch = 0;
+    for (; ch + 4 <= depth; ch += 4) {
+        uint32_t even = 0, odd = 0;
+        for (int32_t y = 0; y < rows; y++) {
+            const int8_t *px = base + (size_t)y * row_stride + (size_t)ch;
+            for (int32_t x = 0; x < cols; x++, px += depth) {
+                const uint32_t w = load_word(px);
+                even = __sxtab16(even, w);
+                odd = __sxtab16(odd, (w >> 8) | (w << 24));
+            }
+        }
+        const int32_t sums[4] = {(int16_t)(even & 0xFFFFu), (int16_t)(odd & 0xFFFFu),
+                                 (int16_t)(even >> 16), (int16_t)(odd >> 16)};
+        for (int k = 0; k < 4; k++)
+            out[ch + k] = (int8_t)ta_clamp_i32(rounded_average(sums[k], count), lo, hi);
+    }
+    for (; ch < depth; ch++) {
+        int32_t sum = 0;
+        for (int32_t y = 0; y < rows; y++)
+            for (int32_t x = 0; x < cols; x++)
+                sum += base[(size_t)y * row_stride + (size_t)x * (size_t)depth + (size_t)ch];
+        out[ch] = (int8_t)ta_clamp_i32(rounded_average(sum, count), lo, hi);
+    }
+}
+#endif
+
 int ta_average_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output)
 {
     for (int32_t b = 0; b < p->batches; b++) {
@@ -50,15 +187,19 @@ int ta_average_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *o
                 const window_t w = pool_window(p, oy, ox);
                 if (w.y1 <= w.y0 || w.x1 <= w.x0)
                     return TA_ERR_KERNEL;
-                const int32_t count = (w.y1 - w.y0) * (w.x1 - w.x0);
-                for (int32_t ch = 0; ch < p->depth; ch++) {
-                    int32_t sum = 0;
-                    for (int32_t y = w.y0; y < w.y1; y++)
-                        for (int32_t x = w.x0; x < w.x1; x++)
-                            sum += in[pixel(p, y, x) + (size_t)ch];
-                    *output++ = (int8_t)ta_clamp_i32(rounded_average(sum, count),
-                                                     p->activation_min, p->activation_max);
-                }
+                const int8_t *base = in + pixel(p, w.y0, w.x0);
+                const int32_t rows = w.y1 - w.y0, cols = w.x1 - w.x0;
+#if defined(TA_EW_MVE)
+                if (averaging_by_product(rows * cols))
+                    average_pixel_mve(p, base, rows, cols, output);
+                else
+#elif defined(TA_EW_DSP)
+                if (rows * cols <= 256)
+                    average_pixel_dsp(p, base, rows, cols, output);
+                else
+#endif
+                    average_pixel_portable(p, base, rows, cols, output);
+                output += p->depth;
             }
         }
     }
@@ -89,6 +230,64 @@ int ta_average_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t
     return TA_OK;
 }
 
+#if defined(TA_EW_MVE)
+/* One output pixel, 16 channels per vector maximum. */
+static void max_pixel_mve(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
+                          int32_t cols, int8_t *out)
+{
+    const int32_t depth = p->depth;
+    const size_t row_stride = (size_t)p->input_width * (size_t)depth;
+    const int8x16_t lo = vdupq_n_s8((int8_t)p->activation_min);
+    const int8x16_t hi = vdupq_n_s8((int8_t)p->activation_max);
+    for (int32_t ch = 0; ch < depth; ch += 16) {
+        const mve_pred16_t pred = vctp8q((uint32_t)(depth - ch));
+        int8x16_t m = vdupq_n_s8(INT8_MIN);
+        for (int32_t y = 0; y < rows; y++) {
+            const int8_t *px = base + (size_t)y * row_stride + (size_t)ch;
+            for (int32_t x = 0; x < cols; x++, px += depth)
+                m = vmaxq_s8(m, vldrbq_z_s8(px, pred));
+        }
+        vstrbq_p_s8(out + ch, vminq_s8(vmaxq_s8(m, lo), hi), pred);
+    }
+}
+#elif defined(TA_EW_DSP)
+/* Four channels per word: SSUB8 sets a GE flag per byte where the new
+   byte is >= the running maximum, SEL takes those bytes. */
+static inline uint32_t max_bytes(uint32_t a, uint32_t b)
+{
+    (void)__ssub8(a, b);
+    return __sel(a, b);
+}
+
+static void max_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
+                          int32_t cols, int8_t *out)
+{
+    const int32_t depth = p->depth;
+    const size_t row_stride = (size_t)p->input_width * (size_t)depth;
+    const int32_t lo = p->activation_min, hi = p->activation_max;
+    int32_t ch = 0;
+    for (; ch + 4 <= depth; ch += 4) {
+        uint32_t m = 0x80808080u;
+        for (int32_t y = 0; y < rows; y++) {
+            const int8_t *px = base + (size_t)y * row_stride + (size_t)ch;
+            for (int32_t x = 0; x < cols; x++, px += depth)
+                m = max_bytes(load_word(px), m);
+        }
+        for (int k = 0; k < 4; k++)
+            out[ch + k] = (int8_t)ta_clamp_i32((int8_t)(m >> (8 * k)), lo, hi);
+    }
+    for (; ch < depth; ch++) {
+        int32_t m = INT8_MIN;
+        for (int32_t y = 0; y < rows; y++)
+            for (int32_t x = 0; x < cols; x++) {
+                const int32_t v = base[(size_t)y * row_stride + (size_t)x * (size_t)depth + (size_t)ch];
+                m = v > m ? v : m;
+            }
+        out[ch] = (int8_t)ta_clamp_i32(m, lo, hi);
+    }
+}
+#endif
+
 int ta_max_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output)
 {
     for (int32_t b = 0; b < p->batches; b++) {
@@ -96,6 +295,18 @@ int ta_max_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *outpu
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             for (int32_t ox = 0; ox < p->output_width; ox++) {
                 const window_t w = pool_window(p, oy, ox);
+#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
+                if (w.y1 > w.y0 && w.x1 > w.x0) {
+                    const int8_t *base = in + pixel(p, w.y0, w.x0);
+#if defined(TA_EW_MVE)
+                    max_pixel_mve(p, base, w.y1 - w.y0, w.x1 - w.x0, output);
+#else
+                    max_pixel_dsp(p, base, w.y1 - w.y0, w.x1 - w.x0, output);
+#endif
+                    output += p->depth;
+                    continue;
+                }
+#endif
                 for (int32_t ch = 0; ch < p->depth; ch++) {
                     int32_t m = INT8_MIN;
                     for (int32_t y = w.y0; y < w.y1; y++)

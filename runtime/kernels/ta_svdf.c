@@ -1,6 +1,7 @@
 /* ta_svdf.c - SVDF kernels; see the header. */
 #include "ta_svdf.h"
 
+#include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
@@ -22,61 +23,203 @@ static int32_t wrap_s16(int32_t v)
     return u < 32768 ? u : u - 65536;
 }
 
-static int32_t feature_dot(const ta_svdf_params_t *p, const int8_t *input, const int8_t *w)
+/* Drops the oldest value of every state row: the whole state moves one
+   element towards its start (each row's last value is then rewritten). A
+   forward copy, so overlapping is safe chunk by chunk. */
+static void shift_state(void *state, size_t elements, size_t element_size)
 {
-    uint32_t acc = 0;
-    for (int32_t c = 0; c < p->input_size; c++)
-        acc += (uint32_t)((int32_t)w[c] * ((int32_t)input[c] - p->input_zero_point));
-    return ta_mul_by_quantized_multiplier((int32_t)acc, p->feature_multiplier,
-                                          (int)p->feature_shift);
+    if (elements < 2)
+        return;
+    uint8_t *dst = (uint8_t *)state;
+    const uint8_t *src = dst + element_size;
+    size_t bytes = (elements - 1) * element_size;
+#if defined(TA_MM_MVE)
+    for (; bytes >= 16; bytes -= 16, src += 16, dst += 16)
+        vstrbq_u8(dst, vldrbq_u8(src));
+    if (bytes) {
+        const mve_pred16_t p = vctp8q((uint32_t)bytes);
+        vstrbq_p_u8(dst, vldrbq_z_u8(src, p), p);
+    }
+#else
+    /* Word by word (unaligned word accesses where the core has them:
+       memcpy of 4 bytes compiles to one load or store), each word read
+       before the bytes after it are written. */
+    for (; bytes >= 4; bytes -= 4, src += 4, dst += 4) {
+        uint32_t v;
+        memcpy(&v, src, 4);
+        memcpy(dst, &v, 4);
+    }
+    for (; bytes > 0; bytes--)
+        *dst++ = *src++;
+#endif
 }
 
-static int8_t output_value(const ta_svdf_params_t *p, uint32_t acc)
+/* Feature values of filters f0 .. f0 + count - 1 (count <= 4): the dot
+   products with the input (its zero point folded into feature_biases),
+   requantized and clamped to the state's range. */
+static void features(const ta_svdf_params_t *p, const int8_t *in, const int8_t *weights_feature,
+                     const int32_t *feature_biases, int32_t f0, int32_t count, int32_t lo,
+                     int32_t hi, int32_t out[4])
 {
-    const int32_t out = ta_mul_by_quantized_multiplier((int32_t)acc, p->output_multiplier,
-                                                       (int)p->output_shift) +
+    const int32_t n = p->input_size;
+    const int8_t *w = weights_feature + (size_t)f0 * (size_t)n;
+    if (count == 4) {
+        memcpy(out, feature_biases + f0, 4 * sizeof *out);
+        ta_mm_dot4_s8(out, w, n, in, n);
+    } else {
+        for (int32_t k = 0; k < count; k++)
+            out[k] = ta_mm_dot1_s8(feature_biases[f0 + k], w + (size_t)k * (size_t)n, in, n);
+    }
+    for (int32_t k = 0; k < count; k++)
+        out[k] = ta_clamp_i32(ta_mm_mul_q(out[k], p->feature_multiplier, p->feature_shift),
+                              lo, hi);
+}
+
+static int8_t output_value(const ta_svdf_params_t *p, int32_t acc)
+{
+    const int32_t out = ta_mm_mul_q(acc, p->output_multiplier, p->output_shift) +
                         p->output_zero_point;
     return (int8_t)ta_clamp_i32(out, INT8_MIN, INT8_MAX);
 }
 
-/* One body for both state types: T the state and weights_time type,
-   LO/HI its range, WRAP its store. */
-#define TA_SVDF_BODY(T, LO, HI, WRAP)                                                      \
-    const int32_t mem = p->memory;                                                         \
-    const size_t state_len = (size_t)p->batches * (size_t)p->filters * (size_t)mem;        \
-    if (state_len > 1)                                                                     \
-        memmove(state, state + 1, (state_len - 1) * sizeof(T));                            \
-    const int32_t units = p->filters / p->rank;                                            \
-    for (int32_t b = 0; b < p->batches; b++) {                                             \
-        const int8_t *in = input + (size_t)b * (size_t)p->input_size;                      \
-        for (int32_t u = 0; u < units; u++) {                                              \
-            uint32_t acc = bias ? (uint32_t)bias[u] : 0u;                                  \
-            for (int32_t r = 0; r < p->rank; r++) {                                        \
-                const int32_t f = u * p->rank + r;                                         \
-                T *row = state + ((size_t)b * (size_t)p->filters + (size_t)f) * (size_t)mem; \
-                const int32_t x = ta_clamp_i32(                                            \
-                    feature_dot(p, in, weights_feature + (size_t)f * (size_t)p->input_size), \
-                    LO, HI);                                                               \
-                row[mem - 1] = (T)WRAP(p->state_zero_point + x);                           \
-                const T *wt = weights_time + (size_t)f * (size_t)mem;                      \
-                for (int32_t m = 0; m < mem; m++)                                          \
-                    acc += (uint32_t)((int32_t)wt[m] *                                     \
-                                      ((int32_t)row[m] - p->state_zero_point));            \
-            }                                                                              \
-            output[(size_t)b * (size_t)units + (size_t)u] = output_value(p, acc);          \
-        }                                                                                  \
-    }                                                                                      \
-    return TA_OK;
+#if defined(TA_MM_MVE)
+/* Four filters f0 .. f0 + 3 of rank 1 (each its own output unit) on
+   Helium: the feature sums as one vector, requantized, clamped to the
+   state range and offset by the state zero point, stored into the four
+   rows' last slots by one narrowing scatter (which wraps as the scalar
+   store does); then the four time filters and the outputs requantized
+   together. `last` holds the element offsets of those slots. */
+static inline int32x4_t features4_mve(const ta_svdf_params_t *p, const int8_t *in,
+                                      const int8_t *weights_feature, const int32_t *feature_biases,
+                                      int32_t lo, int32_t hi)
+{
+    int32x4_t v = ta_mm_dot4_s8_mve(&feature_biases, weights_feature, in, p->input_size);
+    v = ta_mm_requant_mve(v, vdupq_n_s32(p->feature_multiplier), vdupq_n_s32(p->feature_shift));
+    v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+    return vaddq_n_s32(v, p->state_zero_point);
+}
+
+static inline void outputs4_mve(const ta_svdf_params_t *p, const int32_t t[4],
+                                const int32_t *output_biases, int8_t *out)
+{
+    int32x4_t v = vaddq_s32(vldrwq_s32(t), vldrwq_s32(output_biases));
+    v = ta_mm_requant_mve(v, vdupq_n_s32(p->output_multiplier), vdupq_n_s32(p->output_shift));
+    v = vaddq_n_s32(v, p->output_zero_point);
+    vstrbq_s32(out, vminq_s32(vmaxq_s32(v, vdupq_n_s32(INT8_MIN)), vdupq_n_s32(INT8_MAX)));
+}
+
+static void group4_s8_mve(const ta_svdf_params_t *p, const int8_t *in, const int8_t *wf,
+                          const int32_t *fb, const int8_t *wt, int8_t *rows, uint32x4_t last,
+                          const int32_t *ob, int8_t *out)
+{
+    const int32_t mem = p->memory;
+    vstrbq_scatter_offset_s32(rows, last, features4_mve(p, in, wf, fb, INT8_MIN, INT8_MAX));
+    int32_t t[4];
+    for (int32_t k = 0; k < 4; k++)
+        t[k] = ta_mm_dot1_s8(0, wt + (size_t)k * (size_t)mem, rows + (size_t)k * (size_t)mem, mem);
+    outputs4_mve(p, t, ob, out);
+}
+
+static void group4_s16_mve(const ta_svdf_params_t *p, const int8_t *in, const int8_t *wf,
+                           const int32_t *fb, const int16_t *wt, int16_t *rows, uint32x4_t last,
+                           const int32_t *ob, int8_t *out)
+{
+    const int32_t mem = p->memory;
+    vstrhq_scatter_shifted_offset_s32(rows, last,
+                                      features4_mve(p, in, wf, fb, INT16_MIN, INT16_MAX));
+    int32_t t[4];
+    for (int32_t k = 0; k < 4; k++)
+        t[k] = ta_mm_dot1_s16(0, wt + (size_t)k * (size_t)mem, rows + (size_t)k * (size_t)mem,
+                              mem);
+    outputs4_mve(p, t, ob, out);
+}
+
+/* Element offsets of the last slots of four consecutive state rows. */
+static uint32x4_t last_slots(int32_t mem)
+{
+    return vaddq_n_u32(vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)mem), (uint32_t)(mem - 1));
+}
+#endif
 
 int ta_svdf_s8(const ta_svdf_params_t *p, const int8_t *input, const int8_t *weights_feature,
-               const int8_t *weights_time, const int32_t *bias, int8_t *state, int8_t *output)
+               const int8_t *weights_time, const int32_t *feature_biases,
+               const int32_t *output_biases, int8_t *state, int8_t *output)
 {
-    TA_SVDF_BODY(int8_t, INT8_MIN, INT8_MAX, wrap_s8)
+    const int32_t mem = p->memory, filters = p->filters;
+    shift_state(state, (size_t)p->batches * (size_t)filters * (size_t)mem, sizeof *state);
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in = input + (size_t)b * (size_t)p->input_size;
+        int8_t *rows = state + (size_t)b * (size_t)filters * (size_t)mem;
+        int8_t *out = output + (size_t)b * (size_t)(filters / p->rank);
+        int32_t acc = 0;
+        int32_t f0 = 0;
+#if defined(TA_MM_MVE)
+        if (p->rank == 1) {
+            const uint32x4_t last = last_slots(mem);
+            for (; f0 + 4 <= filters; f0 += 4)
+                group4_s8_mve(p, in, weights_feature + (size_t)f0 * (size_t)p->input_size,
+                              feature_biases + f0, weights_time + (size_t)f0 * (size_t)mem,
+                              rows + (size_t)f0 * (size_t)mem, last, output_biases + f0, out + f0);
+        }
+#endif
+        for (; f0 < filters; f0 += 4) {
+            int32_t x[4];
+            const int32_t count = filters - f0 < 4 ? filters - f0 : 4;
+            features(p, in, weights_feature, feature_biases, f0, count, INT8_MIN, INT8_MAX, x);
+            for (int32_t k = 0; k < count; k++) {
+                const int32_t f = f0 + k;
+                int8_t *row = rows + (size_t)f * (size_t)mem;
+                row[mem - 1] = (int8_t)wrap_s8(p->state_zero_point + x[k]);
+                /* The state zero point is folded into output_biases. */
+                acc = ta_mm_dot1_s8(acc, weights_time + (size_t)f * (size_t)mem, row, mem);
+                if ((f + 1) % p->rank == 0) {
+                    const int32_t u = f / p->rank;
+                    out[u] = output_value(p, (int32_t)((uint32_t)acc + (uint32_t)output_biases[u]));
+                    acc = 0;
+                }
+            }
+        }
+    }
+    return TA_OK;
 }
 
 int ta_svdf_s16(const ta_svdf_params_t *p, const int8_t *input, const int8_t *weights_feature,
-                const int16_t *weights_time, const int32_t *bias, int16_t *state,
-                int8_t *output)
+                const int16_t *weights_time, const int32_t *feature_biases,
+                const int32_t *output_biases, int16_t *state, int8_t *output)
 {
-    TA_SVDF_BODY(int16_t, INT16_MIN, INT16_MAX, wrap_s16)
+    const int32_t mem = p->memory, filters = p->filters;
+    shift_state(state, (size_t)p->batches * (size_t)filters * (size_t)mem, sizeof *state);
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in = input + (size_t)b * (size_t)p->input_size;
+        int16_t *rows = state + (size_t)b * (size_t)filters * (size_t)mem;
+        int8_t *out = output + (size_t)b * (size_t)(filters / p->rank);
+        int32_t acc = 0;
+        int32_t f0 = 0;
+#if defined(TA_MM_MVE)
+        if (p->rank == 1) {
+            const uint32x4_t last = last_slots(mem);
+            for (; f0 + 4 <= filters; f0 += 4)
+                group4_s16_mve(p, in, weights_feature + (size_t)f0 * (size_t)p->input_size,
+                              feature_biases + f0, weights_time + (size_t)f0 * (size_t)mem,
+                              rows + (size_t)f0 * (size_t)mem, last, output_biases + f0, out + f0);
+        }
+#endif
+        for (; f0 < filters; f0 += 4) {
+            int32_t x[4];
+            const int32_t count = filters - f0 < 4 ? filters - f0 : 4;
+            features(p, in, weights_feature, feature_biases, f0, count, INT16_MIN, INT16_MAX, x);
+            for (int32_t k = 0; k < count; k++) {
+                const int32_t f = f0 + k;
+                int16_t *row = rows + (size_t)f * (size_t)mem;
+                row[mem - 1] = (int16_t)wrap_s16(p->state_zero_point + x[k]);
+                acc = ta_mm_dot1_s16(acc, weights_time + (size_t)f * (size_t)mem, row, mem);
+                if ((f + 1) % p->rank == 0) {
+                    const int32_t u = f / p->rank;
+                    out[u] = output_value(p, (int32_t)((uint32_t)acc + (uint32_t)output_biases[u]));
+                    acc = 0;
+                }
+            }
+        }
+    }
+    return TA_OK;
 }

@@ -36,13 +36,18 @@
     FIELD(int32_t, output_shift)
 typedef struct { TA_PARAM_MEMBERS(TA_SVDF_PARAMS) } ta_svdf_params_t;
 
-/* int8 weights_time and state. `state` is [batches][filters][memory]. */
+/* int8 weights_time and state. `state` is [batches][filters][memory]. The
+   converter folds the zero points into biases, so the inner loops are
+   plain dot products: feature_biases [filters] = -input_zp * row sums of
+   weights_feature, output_biases [units] = bias - state_zp * the sums of
+   weights_time over the unit's rank filters (int32, wrapping). */
 int ta_svdf_s8(const ta_svdf_params_t *p, const int8_t *input, const int8_t *weights_feature,
-               const int8_t *weights_time, const int32_t *bias, int8_t *state, int8_t *output);
+               const int8_t *weights_time, const int32_t *feature_biases,
+               const int32_t *output_biases, int8_t *state, int8_t *output);
 
 /* int16 weights_time and state. */
 int ta_svdf_s16(const ta_svdf_params_t *p, const int8_t *input, const int8_t *weights_feature,
-                const int16_t *weights_time, const int32_t *bias, int16_t *state,
-                int8_t *output);
+                const int16_t *weights_time, const int32_t *feature_biases,
+                const int32_t *output_biases, int16_t *state, int8_t *output);
 
 #endif /* TA_SVDF_H */

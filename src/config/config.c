@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include "../../include/tinyaot/tinyaot.h"
+
 #include <ctype.h>
 #include <string.h>
 
@@ -78,17 +80,109 @@ typedef struct Loader {
     TaPool *pool;
     TaDiag *d;
     TaConfig *cfg;
+    const char *config_dir; /* folder of the --config file; NULL: the working directory */
 } Loader;
 
 #define WHERE(node) ta_node_where(L->pool, node)
 
-/* Every key a configuration may set, for suggestions. */
-static const char *const all_keys[] = {
-    "model.path", "model.subgraph", "module.path", "module.name", "module.prefix",
-    "module.type", "module.schedule", "platform.name", "memory.planner",
-    "memory.dump_residency_json", "memory.allocate_arenas", "memory.auto_hydrate_constants",
-    "memory.tensors", "memory.constraints", "operators", "transforms", "test.enabled",
-    "test.tolerance"};
+/* Every key a configuration may set: the loader accepts exactly these
+   (each map's allowed keys are derived from this table) and the help
+   prints them, so the two cannot drift apart. "[]" stands for any element
+   of a list. */
+static const tinyaot_config_key config_keys[] = {
+    {"model.path", "path", "required",
+     "the .tflite file (relative in a --config file: from that file's folder)"},
+    {"model.subgraph", "integer", "0", "the subgraph to convert"},
+    {"module.path", "path", "required (convert)",
+     "the module directory to write (relative in a --config file: from its folder)"},
+    {"module.name", "C identifier", "the prefix", "name of the CMake / make / Zephyr library"},
+    {"module.prefix", "C identifier", "model",
+     "prefix of every generated symbol and file (<prefix>_model_run)"},
+    {"module.type", "cmake|zephyr|make", "cmake",
+     "build files: all get CMakeLists.txt and <name>.mk; zephyr adds zephyr/module.yml"},
+    {"module.schedule", "calls|table", "calls",
+     "straight-line calls, or a table calling the operator callback around each operator"},
+    {"platform.name", "target name or YAML path", "host",
+     "the target's memories (tinyaot platforms lists the built-in ones)"},
+    {"memory.planner", "greedy", "greedy", "offset planner"},
+    {"memory.dump_residency_json", "bool", "false", "write <prefix>_residency.json"},
+    {"memory.allocate_arenas", "bool", "true",
+     "false: the application supplies every arena buffer"},
+    {"memory.auto_hydrate_constants", "bool", "-", "deprecated: accepted, changes nothing, warns"},
+    {"memory.tensors", "list of rules", "none", "tensor placement rules, first match wins"},
+    {"memory.tensors[].type", "constant|persistent|scratch", "any kind",
+     "the kind of tensor the rule matches"},
+    {"memory.tensors[].id", "id or list of ids", "any id", "the tensors the rule matches"},
+    {"memory.tensors[].attributes.memory", "memory name", "-",
+     "where the tensors live (staged constants: where their bytes are stored)"},
+    {"memory.tensors[].attributes.constant_destination_memory", "memory name", "-",
+     "constants copied into this memory at init and read there"},
+    {"memory.constraints", "list", "none",
+     "per-memory limits; an explicit list is the complete set of usable memories"},
+    {"memory.constraints[].name", "memory name", "required", "the memory the entry limits"},
+    {"memory.constraints[].max_size", "integer (bytes)", "capacity",
+     "most bytes the module may use in that memory"},
+    {"memory.constraints[].arena_alignment", "power of two <= 4096", "max(16, min_alignment)",
+     "alignment of every arena and tensor in that memory"},
+    {"operators", "list of rules", "none", "operator rules, first match wins"},
+    {"operators[].type", "operator type", "any type", "the operator type the rule matches"},
+    {"operators[].id", "index or list", "any operator",
+     "model operator indices the rule matches"},
+    {"operators[].attributes.code_placement", "memory name", "-",
+     "memory holding the operator's code (needs a code_section)"},
+    {"operators[].attributes.scratch_placement", "memory name", "-",
+     "memory of the operator's own scratch buffers"},
+    {"transforms", "list, or map of name: bool", "all on",
+     "graph transforms: a list is the exact set, a map turns single ones on or off"},
+    {"test.enabled", "bool", "false", "accepted; the built-in test case is not generated yet"},
+    {"test.tolerance", "number", "0", "accepted; the built-in test case is not generated yet"},
+};
+
+const tinyaot_config_key *tinyaot_config_keys(size_t *count)
+{
+    if (count)
+        *count = TA_COUNT_OF(config_keys);
+    return config_keys;
+}
+
+/* "memory.tensors[3].attributes" -> "memory.tensors[].attributes": the
+   table's spelling of a path. */
+static const char *path_pattern(TaPool *pool, const char *path)
+{
+    char *out = ta_alloc(pool, strlen(path) + 1);
+    size_t n = 0;
+    for (const char *p = path; *p; p++) {
+        out[n++] = *p;
+        if (*p == '[') {
+            while (p[1] && p[1] != ']')
+                p++;
+        }
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* The keys a map at `pattern` may hold, from the table: the next segment
+   of every key below it (up to a '.' or a '['), each once, into `out`
+   (room for every key of the table). */
+static int allowed_children(TaPool *pool, const char *pattern, const char **out)
+{
+    size_t plen = strlen(pattern);
+    int n = 0;
+    for (size_t i = 0; i < TA_COUNT_OF(config_keys); i++) {
+        const char *k = config_keys[i].key;
+        if (plen && (strncmp(k, pattern, plen) != 0 || k[plen] != '.'))
+            continue;
+        const char *seg = plen ? k + plen + 1 : k;
+        size_t len = strcspn(seg, ".[");
+        bool seen = false;
+        for (int j = 0; j < n && !seen; j++)
+            seen = strlen(out[j]) == len && strncmp(out[j], seg, len) == 0;
+        if (!seen)
+            out[n++] = ta_strndup(pool, seg, len);
+    }
+    return n;
+}
 
 /* "memory.dump_residency_jsn": the dotted key down a chain of one-key maps
    (what a command-line key becomes), for the message and the suggestion. */
@@ -102,10 +196,99 @@ static const char *full_key(TaPool *pool, const char *path, const char *key, con
     return k;
 }
 
-/* Reports keys of `map` not in `allowed`; returns false if any. */
-static bool check_keys(Loader *L, const TaNode *map, const char *path,
-                       const char *const *allowed, int count)
+/* How far segment `given` is from the table's segment `known`: 0 equal,
+   1 a prefix of it ("mem" for "memory"), 1 + edits for a near miss, -1
+   for neither. */
+static int segment_cost(TaPool *pool, const char *given, size_t glen, const char *known,
+                        size_t klen)
 {
+    if (glen == klen && strncmp(given, known, glen) == 0)
+        return 0;
+    if (glen >= 2 && glen < klen && strncmp(given, known, glen) == 0)
+        return 1;
+    int d = edit_distance(ta_strndup(pool, given, glen), ta_strndup(pool, known, klen));
+    return d <= 2 && (size_t)d * 3 < klen + 1 ? 1 + d : -1;
+}
+
+/* Cost of matching the last `count` segments of `key` (a table pattern)
+   against the last `count` segments of `known`, or -1. */
+static int tail_cost(TaPool *pool, const char *const *gseg, const size_t *glen, int gn,
+                     const char *known)
+{
+    const char *kseg[16];
+    size_t klen[16];
+    int kn = 0;
+    for (const char *p = known; kn < 16;) {
+        size_t len = strcspn(p, ".");
+        kseg[kn] = p;
+        klen[kn++] = len;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    if (gn > kn)
+        return -1;
+    int total = 0;
+    for (int i = 0; i < gn; i++) {
+        int c = segment_cost(pool, gseg[i], glen[i], kseg[kn - gn + i], klen[kn - gn + i]);
+        if (c < 0)
+            return -1;
+        total += c;
+    }
+    /* Missing leading segments ("planner" for memory.planner) cost more
+       than any near miss of a complete key. */
+    return total + (kn - gn) * 10;
+}
+
+/* "did you mean" for an unknown key in table spelling: the closest keys
+   by whole-key edit distance, else segment by segment, where a segment
+   may be a prefix or a near miss of the table's and leading segments may
+   be missing. Up to three equally close keys, joined by " or ", or NULL. */
+static const char *suggest_key(TaPool *pool, const char *key)
+{
+    const char *gseg[16];
+    size_t glen[16];
+    int gn = 0;
+    for (const char *p = key; gn < 16;) {
+        size_t len = strcspn(p, ".");
+        gseg[gn] = p;
+        glen[gn++] = len;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    int best = -1, num_best = 0;
+    const char *names[3];
+    for (size_t i = 0; i < TA_COUNT_OF(config_keys); i++) {
+        const char *known = config_keys[i].key;
+        int d = edit_distance(key, known);
+        int cost = d < 3 ? d : tail_cost(pool, gseg, glen, gn, known);
+        if (cost < 0 || (best >= 0 && cost > best))
+            continue;
+        if (cost < best || best < 0) {
+            best = cost;
+            num_best = 0;
+        }
+        if (num_best < 3)
+            names[num_best++] = known;
+    }
+    if (num_best == 0)
+        return NULL;
+    TaBuf b = {0};
+    for (int i = 0; i < num_best; i++)
+        ta_buf_printf(&b, "%s'%s'", i ? " or " : "", names[i]);
+    const char *out = ta_strdup(pool, b.data);
+    ta_buf_free(&b);
+    return out;
+}
+
+/* Reports keys of `map` that the table does not allow below `path`;
+   returns false if any. */
+static bool check_keys(Loader *L, const TaNode *map, const char *path)
+{
+    const char *pattern = path_pattern(L->pool, path);
+    const char *allowed[TA_COUNT_OF(config_keys)];
+    int count = allowed_children(L->pool, pattern, allowed);
     bool ok = true;
     for (int i = 0; i < map->count; i++) {
         bool known = false;
@@ -114,14 +297,14 @@ static bool check_keys(Loader *L, const TaNode *map, const char *path,
         if (known)
             continue;
         const char *key = full_key(L->pool, path, map->keys[i], map->items[i]);
-        const char *hint = ta_suggest(key, all_keys, (int)TA_COUNT_OF(all_keys));
-        if (!hint)
-            hint = ta_suggest(map->keys[i], allowed, count);
+        const char *hint = suggest_key(L->pool, path_pattern(L->pool, key));
+        if (!hint && (hint = ta_suggest(map->keys[i], allowed, count)))
+            hint = ta_format(L->pool, "'%s'", hint);
         const char *where = map->key_lines[i] > 0
                                 ? ta_format(L->pool, "%s:%d", map->origin, map->key_lines[i])
                                 : map->items[i]->origin;
-        ta_error(L->d, "%s: unknown key '%s'%s%s%s", where, key, hint ? " (did you mean '" : "",
-                 hint ? hint : "", hint ? "'?)" : "");
+        ta_error(L->d, "%s: unknown key '%s'%s%s%s", where, key, hint ? " (did you mean " : "",
+                 hint ? hint : "", hint ? "?)" : "");
         ok = false;
     }
     return ok;
@@ -161,8 +344,12 @@ static bool get_uint(Loader *L, const TaNode *n, const char *path, uint64_t *out
         *out = (uint64_t)v;
         return true;
     }
-    ta_error(L->d, "%s: %s: expected a non-negative integer, got '%s'", WHERE(n), path,
-             n->kind == TA_NODE_SCALAR ? n->scalar : "a collection");
+    if (ta_scalar_has_leading_zero(n))
+        ta_error(L->d, "%s: %s: '%s' has a leading zero; integers are decimal (or 0x hex), "
+                 "so write it without the zero", WHERE(n), path, n->scalar);
+    else
+        ta_error(L->d, "%s: %s: expected a non-negative integer, got '%s'", WHERE(n), path,
+                 n->kind == TA_NODE_SCALAR ? n->scalar : "a collection");
     return false;
 }
 
@@ -187,6 +374,65 @@ static bool get_memory(Loader *L, const TaNode *n, const char *path, const char 
     return get_choice(L, n, path, memory_names, TA_MEM_COUNT, out);
 }
 
+/* Why `prefix` cannot prefix every generated C symbol, or NULL. Generated
+   names are <prefix>_... and <PREFIX>_...; the runtime owns ta_, TA_, syn_
+   and SYN_, and C reserves leading underscores and its keywords. */
+static const char *prefix_problem(const char *prefix)
+{
+    static const char *const keywords[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+        "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+        "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+        "switch", "typedef", "union", "unsigned", "void", "volatile", "while"};
+    static const char *const runtime[] = {"ta", "syn"};
+    if (prefix[0] == '_')
+        return "identifiers that begin with an underscore are reserved for the C implementation";
+    for (size_t i = 0; i < TA_COUNT_OF(keywords); i++)
+        if (strcmp(prefix, keywords[i]) == 0)
+            return "it is a C keyword";
+    for (size_t i = 0; i < TA_COUNT_OF(runtime); i++) {
+        size_t n = strlen(runtime[i]);
+        bool same = true;
+        for (size_t k = 0; k < n && same; k++)
+            same = tolower((unsigned char)prefix[k]) == runtime[i][k];
+        if (same && (prefix[n] == '\0' || prefix[n] == '_'))
+            return "the runtime's own names begin with ta_, TA_, syn_ and SYN_";
+    }
+    return NULL;
+}
+
+/* "out/kws/" -> "out/kws"; NULL after reporting a path that cannot be a
+   module directory. */
+static const char *module_dir_path(Loader *L, const TaNode *v, const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    const char *p = ta_strndup(L->pool, path, n);
+    const char *base = ta_basename(p);
+    if (n == 0 || strcmp(p, "/") == 0 || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+        ta_error(L->d, "%s: module.path: '%s' does not name a directory tinyaot can create "
+                 "(give a new or tinyaot-written directory, e.g. out/model)", WHERE(v), path);
+        return NULL;
+    }
+    if (strlen(base) > 200) {
+        ta_error(L->d, "%s: module.path: the last component of '%s' is longer than 200 bytes",
+                 WHERE(v), path);
+        return NULL;
+    }
+    return p;
+}
+
+/* A relative path written in the --config file names a file beside it,
+   wherever tinyaot runs; one from the command line is relative to the
+   working directory. Nodes from the file carry its line numbers. */
+static const char *from_config_dir(Loader *L, const TaNode *v, const char *path)
+{
+    if (!L->config_dir || v->line <= 0 || path[0] == '/' || path[0] == '\0')
+        return path;
+    return ta_path_join(L->pool, L->config_dir, path);
+}
+
 static bool is_identifier(const char *s)
 {
     if (!(isalpha((unsigned char)s[0]) || s[0] == '_'))
@@ -201,12 +447,12 @@ static bool is_identifier(const char *s)
 
 static void load_model(Loader *L, const TaNode *n)
 {
-    static const char *const keys[] = {"path", "subgraph"};
-    if (!expect_map(L, n, "model") || !check_keys(L, n, "model", keys, 2))
+    if (!expect_map(L, n, "model"))
         return;
+    check_keys(L, n, "model");
     const TaNode *v;
-    if ((v = ta_node_map_get(n, "path")))
-        get_string(L, v, "model.path", &L->cfg->model_path);
+    if ((v = ta_node_map_get(n, "path")) && get_string(L, v, "model.path", &L->cfg->model_path))
+        L->cfg->model_path = from_config_dir(L, v, L->cfg->model_path);
     if ((v = ta_node_map_get(n, "subgraph"))) {
         uint64_t s;
         if (get_uint(L, v, "model.subgraph", &s)) {
@@ -220,22 +466,30 @@ static void load_model(Loader *L, const TaNode *n)
 
 static void load_module(Loader *L, const TaNode *n)
 {
-    static const char *const keys[] = {"path", "name", "prefix", "type", "schedule"};
     static const char *const types[] = {"cmake", "zephyr", "make"};
     static const char *const schedules[] = {"calls", "table"};
-    if (!expect_map(L, n, "module") || !check_keys(L, n, "module", keys, 5))
+    if (!expect_map(L, n, "module"))
         return;
+    check_keys(L, n, "module");
     TaConfig *c = L->cfg;
     const TaNode *v;
-    if ((v = ta_node_map_get(n, "path")))
-        get_string(L, v, "module.path", &c->module_path);
+    const char *dir;
+    if ((v = ta_node_map_get(n, "path")) && get_string(L, v, "module.path", &c->module_path) &&
+        (dir = module_dir_path(L, v, c->module_path)))
+        c->module_path = from_config_dir(L, v, dir);
     if ((v = ta_node_map_get(n, "name")) && get_string(L, v, "module.name", &c->module_name) &&
         !is_identifier(c->module_name))
         ta_error(L->d, "%s: module.name: '%s' is not a C identifier", WHERE(v), c->module_name);
     if ((v = ta_node_map_get(n, "prefix")) &&
-        get_string(L, v, "module.prefix", &c->module_prefix) && !is_identifier(c->module_prefix))
-        ta_error(L->d, "%s: module.prefix: '%s' is not a C identifier", WHERE(v),
-                 c->module_prefix);
+        get_string(L, v, "module.prefix", &c->module_prefix)) {
+        const char *why;
+        if (!is_identifier(c->module_prefix))
+            ta_error(L->d, "%s: module.prefix: '%s' is not a C identifier", WHERE(v),
+                     c->module_prefix);
+        else if ((why = prefix_problem(c->module_prefix)))
+            ta_error(L->d, "%s: module.prefix: '%s' cannot prefix the generated symbols: %s",
+                     WHERE(v), c->module_prefix, why);
+    }
     if ((v = ta_node_map_get(n, "type")))
         get_choice(L, v, "module.type", types, 3, &c->module_type);
     if ((v = ta_node_map_get(n, "schedule")))
@@ -244,12 +498,17 @@ static void load_module(Loader *L, const TaNode *n)
 
 static void load_platform(Loader *L, const TaNode *n)
 {
-    static const char *const keys[] = {"name"};
-    if (!expect_map(L, n, "platform") || !check_keys(L, n, "platform", keys, 1))
+    if (!expect_map(L, n, "platform"))
         return;
+    check_keys(L, n, "platform");
     const TaNode *v = ta_node_map_get(n, "name");
-    if (v)
-        get_string(L, v, "platform.name", &L->cfg->platform_name);
+    const char *name;
+    /* A name with a '/' or ending in .yaml is a target file (target.c). */
+    if (v && get_string(L, v, "platform.name", &name)) {
+        size_t len = strlen(name);
+        bool is_path = strchr(name, '/') || (len > 5 && strcmp(name + len - 5, ".yaml") == 0);
+        L->cfg->platform_name = is_path ? from_config_dir(L, v, name) : name;
+    }
 }
 
 /* `id:` is one id or a list of ids; numbers are kept as their text. */
@@ -276,9 +535,6 @@ static bool load_ids(Loader *L, const TaNode *n, const char *path, TaRule *rule)
 static void load_rules(Loader *L, const TaNode *n, const char *list_path, bool operator_rules,
                        TaVec *out)
 {
-    static const char *const rule_keys[] = {"type", "id", "attributes"};
-    static const char *const tensor_attrs[] = {"memory", "constant_destination_memory"};
-    static const char *const op_attrs[] = {"code_placement", "scratch_placement"};
     if (n->kind != TA_NODE_SEQUENCE) {
         ta_error(L->d, "%s: %s: expected a list of rules", WHERE(n), list_path);
         return;
@@ -286,7 +542,7 @@ static void load_rules(Loader *L, const TaNode *n, const char *list_path, bool o
     for (int i = 0; i < n->count; i++) {
         const TaNode *e = n->items[i];
         const char *path = ta_format(L->pool, "%s[%d]", list_path, i);
-        if (!expect_map(L, e, path) || !check_keys(L, e, path, rule_keys, 3))
+        if (!expect_map(L, e, path) || !check_keys(L, e, path))
             continue;
         TaRule *rule = ta_alloc(L->pool, sizeof *rule);
         rule->index = i;
@@ -302,8 +558,7 @@ static void load_rules(Loader *L, const TaNode *n, const char *list_path, bool o
             continue;
         }
         const char *apath = ta_format(L->pool, "%s.attributes", path);
-        if (!expect_map(L, attrs, apath) ||
-            !check_keys(L, attrs, apath, operator_rules ? op_attrs : tensor_attrs, 2))
+        if (!expect_map(L, attrs, apath) || !check_keys(L, attrs, apath))
             continue;
         if (operator_rules) {
             if ((v = ta_node_map_get(attrs, "code_placement")))
@@ -325,7 +580,6 @@ static void load_rules(Loader *L, const TaNode *n, const char *list_path, bool o
 
 static void load_constraints(Loader *L, const TaNode *n)
 {
-    static const char *const keys[] = {"name", "max_size", "arena_alignment"};
     if (n->kind != TA_NODE_SEQUENCE) {
         ta_error(L->d, "%s: memory.constraints: expected a list", WHERE(n));
         return;
@@ -334,7 +588,7 @@ static void load_constraints(Loader *L, const TaNode *n)
     for (int i = 0; i < n->count; i++) {
         const TaNode *e = n->items[i];
         const char *path = ta_format(L->pool, "memory.constraints[%d]", i);
-        if (!expect_map(L, e, path) || !check_keys(L, e, path, keys, 3))
+        if (!expect_map(L, e, path) || !check_keys(L, e, path))
             continue;
         TaConstraint *c = ta_alloc(L->pool, sizeof *c);
         c->where = WHERE(e);
@@ -368,11 +622,10 @@ static void load_constraints(Loader *L, const TaNode *n)
 
 static void load_memory(Loader *L, const TaNode *n)
 {
-    static const char *const keys[] = {"planner", "dump_residency_json", "allocate_arenas",
-                                       "auto_hydrate_constants", "tensors", "constraints"};
     static const char *const planners[] = {"greedy"};
-    if (!expect_map(L, n, "memory") || !check_keys(L, n, "memory", keys, 6))
+    if (!expect_map(L, n, "memory"))
         return;
+    check_keys(L, n, "memory");
     TaConfig *c = L->cfg;
     const TaNode *v;
     if ((v = ta_node_map_get(n, "planner")))
@@ -421,16 +674,17 @@ static void load_transforms(Loader *L, const TaNode *n)
 
 static void load_test(Loader *L, const TaNode *n)
 {
-    static const char *const keys[] = {"enabled", "tolerance"};
-    if (!expect_map(L, n, "test") || !check_keys(L, n, "test", keys, 2))
+    if (!expect_map(L, n, "test"))
         return;
+    check_keys(L, n, "test");
     const TaNode *v;
     if ((v = ta_node_map_get(n, "enabled")))
         get_bool(L, v, "test.enabled", &L->cfg->test_enabled);
+    /* ta_scalar_double refuses nan and infinities. */
     if ((v = ta_node_map_get(n, "tolerance")) &&
         (!ta_scalar_double(v, &L->cfg->test_tolerance) || L->cfg->test_tolerance < 0))
-        ta_error(L->d, "%s: test.tolerance: expected a non-negative number, got '%s'", WHERE(v),
-                 v->kind == TA_NODE_SCALAR ? v->scalar : "a collection");
+        ta_error(L->d, "%s: test.tolerance: expected a finite non-negative number, got '%s'",
+                 WHERE(v), v->kind == TA_NODE_SCALAR ? v->scalar : "a collection");
 }
 
 /* Puts `value` at dotted `key` in the tree, creating maps on the way. */
@@ -467,7 +721,18 @@ static bool set_dotted(Loader *L, TaNode *root, const char *key, TaNode *value)
 TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
                          const char *const *keys, const char *const *values, int count)
 {
+    return ta_config_load_ex(pool, d, config_path, keys, values, count, true);
+}
+
+TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
+                            const char *const *keys, const char *const *values, int count,
+                            bool need_module_path)
+{
     Loader L = {.pool = pool, .d = d};
+    if (config_path) {
+        const char *dir = ta_dirname(pool, config_path);
+        L.config_dir = strcmp(dir, ".") == 0 ? NULL : dir;
+    }
     int errors_before = d->errors;
     TaNode *root = config_path ? ta_yaml_load_file(pool, d, config_path)
                                : ta_node_new(pool, TA_NODE_MAP, "command line", 0);
@@ -488,6 +753,7 @@ TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
 
     TaConfig *c = ta_alloc(pool, sizeof *c);
     L.cfg = c;
+    c->config_path = config_path;
     c->module_prefix = "model";
     c->module_type = "cmake";
     c->module_schedule = "calls";
@@ -495,9 +761,7 @@ TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
     c->memory_planner = "greedy";
     c->allocate_arenas = true;
 
-    static const char *const sections[] = {"model", "module", "platform", "memory",
-                                           "operators", "transforms", "test"};
-    check_keys(&L, root, "", sections, 7);
+    check_keys(&L, root, "");
     const TaNode *v;
     if ((v = ta_node_map_get(root, "model")))
         load_model(&L, v);
@@ -516,7 +780,7 @@ TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
 
     if (!c->model_path)
         ta_error(d, "model.path is required (e.g. --model.path model.tflite)");
-    if (!c->module_path)
+    if (!c->module_path && need_module_path)
         ta_error(d, "module.path is required (e.g. --module.path out/model)");
     if (!c->module_name)
         c->module_name = c->module_prefix;

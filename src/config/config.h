@@ -37,9 +37,11 @@ typedef struct TaTransformSetting {
 } TaTransformSetting;
 
 typedef struct TaConfig {
+    const char *config_path;     /* the --config file, or NULL */
+    bool force;                  /* --force: replace module.path even if tinyaot did not write it */
     const char *model_path;
     int model_subgraph;
-    const char *module_path;
+    const char *module_path;     /* without trailing '/' */
     const char *module_name;
     const char *module_prefix;
     const char *module_type;     /* "cmake" | "zephyr" | "make" */
@@ -67,6 +69,13 @@ typedef struct TaConfig {
  */
 TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
                          const char *const *keys, const char *const *values, int count);
+/* The same; `need_module_path` false for analysis, which writes nothing.
+   Relative model.path, module.path and platform.name (a path) given in
+   the file resolve from the file's folder; on the command line, from the
+   working directory. */
+TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
+                            const char *const *keys, const char *const *values, int count,
+                            bool need_module_path);
 
 /* The canonical memory names; index = TaMemory. */
 typedef enum { TA_MEM_ITCM, TA_MEM_DTCM, TA_MEM_SRAM, TA_MEM_PSRAM, TA_MEM_MRAM, TA_MEM_DRAM,

@@ -14,7 +14,11 @@ typedef struct Loader {
     TaDiag *d;
     const char *origin;
     bool ok;
+    const TaNode *memory_nodes[TA_MEM_COUNT]; /* where each memory was declared */
 } Loader;
+
+/* Limits of target fields, the same as the configuration keys' */
+enum { TA_TARGET_MAX_ALIGNMENT = 4096, TA_TARGET_MAX_SECTION_LEN = 128 };
 
 static void fail(Loader *L, const TaNode *n, const char *fmt, ...) TA_PRINTF(3, 4);
 static void fail(Loader *L, const TaNode *n, const char *fmt, ...)
@@ -65,6 +69,20 @@ static bool need_bool(Loader *L, const TaNode *map, const char *key)
     return b;
 }
 
+/* A linker section name as it goes into TA_SECTION("..."): a dot, then a
+   C identifier, then more identifier characters or dots (".dtcm_bss",
+   ".itcm_text.kws"). Nothing else reaches generated code. */
+static bool is_section_name(const char *s)
+{
+    if (s[0] != '.' || !(s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z') || (s[1] >= 'a' && s[1] <= 'z')))
+        return false;
+    for (const char *p = s + 1; *p; p++)
+        if (!(*p == '_' || *p == '.' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+              (*p >= '0' && *p <= '9')))
+            return false;
+    return strlen(s) <= TA_TARGET_MAX_SECTION_LEN;
+}
+
 static const char *optional_section(Loader *L, const TaNode *map, const char *key)
 {
     const TaNode *v = ta_node_map_get(map, key);
@@ -72,6 +90,16 @@ static const char *optional_section(Loader *L, const TaNode *map, const char *ke
         return NULL;
     if (v->kind != TA_NODE_SCALAR) {
         fail(L, v, "'%s' must be a section name or null", key);
+        return NULL;
+    }
+    if (!is_section_name(v->scalar)) {
+        TaBuf shown = {0};
+        for (const unsigned char *p = (const unsigned char *)v->scalar; *p && shown.len < 80; p++)
+            ta_buf_printf(&shown, *p >= 0x20 && *p < 0x7f && *p != '\\' ? "%c" : "\\x%02x", *p);
+        fail(L, v, "%s: '%s' is not a section name (a dot, a letter or '_', then letters, "
+                   "digits, '_' or '.'; at most %d characters)",
+             key, shown.data ? shown.data : "", TA_TARGET_MAX_SECTION_LEN);
+        ta_buf_free(&shown);
         return NULL;
     }
     return v->scalar;
@@ -129,9 +157,74 @@ static void load_memory(Loader *L, TaTarget *t, const TaNode *n)
         fail(L, n, "MRAM is read-only at run time; it cannot be writable");
     if (!m->writable && m->bss_section)
         fail(L, n, "memory %s is not writable, so it has no bss_section", name);
-    if (m->base > UINT64_MAX - m->capacity)
-        fail(L, n, "memory %s extends past the end of the address space", name);
+    if (m->capacity == 0)
+        fail(L, ta_node_map_get(n, "capacity"), "capacity: memory %s has no bytes", name);
     t->memories[mem] = m;
+    L->memory_nodes[mem] = n;
+}
+
+/* Highest address + 1 of the core's address space: 2^32 on a Cortex-M. */
+static uint64_t address_space_end(const char *core, bool *bounded)
+{
+    *bounded = core && strncmp(core, "cortex-m", 8) == 0;
+    return *bounded ? (uint64_t)1 << 32 : 0;
+}
+
+/* Checks across memories: each fits the address space, no two overlap,
+   no linker section serves two memories. */
+static void check_memory_map(Loader *L, TaTarget *t)
+{
+    bool bounded;
+    uint64_t end = address_space_end(t->core, &bounded);
+    for (int a = 0; a < TA_MEM_COUNT; a++) {
+        const TaTargetMemory *m = t->memories[a];
+        if (!m)
+            continue;
+        const TaNode *n = L->memory_nodes[a];
+        const char *name = ta_memory_name(a);
+        if (m->base > UINT64_MAX - m->capacity)
+            fail(L, ta_node_map_get(n, "capacity"),
+                 "capacity: memory %s (base 0x%llx, %llu bytes) extends past the end of the "
+                 "address space", name, (unsigned long long)m->base,
+                 (unsigned long long)m->capacity);
+        else if (bounded && (m->base >= end || m->capacity > end - m->base))
+            fail(L, ta_node_map_get(n, m->base >= end ? "base" : "capacity"),
+                 "%s: memory %s (base 0x%llx, %llu bytes) extends past the 4 GiB address space "
+                 "of %s", m->base >= end ? "base" : "capacity", name,
+                 (unsigned long long)m->base, (unsigned long long)m->capacity, t->core);
+        for (int b = 0; b < a; b++) {
+            const TaTargetMemory *o = t->memories[b];
+            if (!o)
+                continue;
+            /* [base, base + capacity) ranges, compared without wrapping */
+            bool overlap = m->base < o->base ? o->base - m->base < m->capacity
+                                             : m->base - o->base < o->capacity;
+            if (overlap) {
+                /* reported where the later of the two is declared */
+                bool later = n->line >= L->memory_nodes[b]->line;
+                int lm = later ? a : b, em = later ? b : a;
+                const TaTargetMemory *x = t->memories[lm], *y = t->memories[em];
+                fail(L, ta_node_map_get(L->memory_nodes[lm], "base"),
+                     "base: memory %s (0x%llx, %llu bytes) overlaps memory %s (0x%llx, %llu "
+                     "bytes) declared at %s", ta_memory_name(lm), (unsigned long long)x->base,
+                     (unsigned long long)x->capacity, ta_memory_name(em),
+                     (unsigned long long)y->base, (unsigned long long)y->capacity,
+                     ta_node_where(L->pool, L->memory_nodes[em]));
+            }
+            const char *mine[3] = {m->bss_section, m->data_section, m->code_section};
+            const char *theirs[3] = {o->bss_section, o->data_section, o->code_section};
+            for (int i = 0; i < 3; i++)
+                for (int k = 0; k < 3; k++)
+                    if (mine[i] && theirs[k] && strcmp(mine[i], theirs[k]) == 0)
+                        fail(L, n, "section '%s' of memory %s is also a section of memory %s",
+                             mine[i], name, ta_memory_name(b));
+        }
+        const char *own[3] = {m->bss_section, m->data_section, m->code_section};
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < i; k++)
+                if (own[i] && own[k] && strcmp(own[i], own[k]) == 0)
+                    fail(L, n, "memory %s names section '%s' twice", name, own[i]);
+    }
 }
 
 static TaTarget *load_tree(Loader *L, const TaNode *root)
@@ -149,16 +242,37 @@ static TaTarget *load_tree(Loader *L, const TaNode *root)
     t->core = need_string(L, root, "core");
     const TaNode *desc = ta_node_map_get(root, "description");
     t->description = desc && desc->kind == TA_NODE_SCALAR ? desc->scalar : "";
+    if (t->name && (t->name[0] == '\0' || strlen(t->name) > 64))
+        fail(L, ta_node_map_get(root, "name"), "name: must be 1 to 64 characters");
+    if (desc && desc->kind != TA_NODE_SCALAR)
+        fail(L, desc, "description: must be a string");
+    const TaNode *sources = ta_node_map_get(root, "sources");
+    if (sources && sources->kind != TA_NODE_SEQUENCE)
+        fail(L, sources, "sources: must be a list of strings");
+    else if (sources)
+        for (int i = 0; i < sources->count; i++)
+            if (sources->items[i]->kind != TA_NODE_SCALAR)
+                fail(L, sources->items[i], "sources: must be a list of strings");
     t->min_alignment = need_uint(L, root, "min_alignment");
-    if (t->min_alignment == 0 || (t->min_alignment & (t->min_alignment - 1)))
-        fail(L, root, "min_alignment must be a power of two");
+    /* The bound memory.constraints[].arena_alignment has: beyond a page,
+       padding only wastes memory (1 MiB made a 20 MB constants file). */
+    if (t->min_alignment == 0 || (t->min_alignment & (t->min_alignment - 1)) ||
+        t->min_alignment > TA_TARGET_MAX_ALIGNMENT)
+        fail(L, ta_node_map_get(root, "min_alignment") ? ta_node_map_get(root, "min_alignment")
+                                                        : root,
+             "min_alignment: %llu is not a power of two up to %d",
+             (unsigned long long)t->min_alignment, TA_TARGET_MAX_ALIGNMENT);
 
     const TaNode *mems = need(L, root, "memories");
     if (mems && mems->kind != TA_NODE_SEQUENCE)
         fail(L, mems, "'memories' must be a list");
-    else if (mems)
+    else if (mems && mems->count == 0)
+        fail(L, mems, "memories: the list is empty");
+    else if (mems) {
         for (int i = 0; i < mems->count; i++)
             load_memory(L, t, mems->items[i]);
+        check_memory_map(L, t);
+    }
 
     const TaNode *spill = need(L, root, "spill_order");
     if (spill && spill->kind != TA_NODE_SEQUENCE)
@@ -179,6 +293,11 @@ static TaTarget *load_tree(Loader *L, const TaNode *root)
         }
         if (spill->count > TA_MEM_COUNT)
             fail(L, spill, "spill_order is longer than the number of memories");
+        bool writable = false;
+        for (int k = 0; k < t->num_spill; k++)
+            writable = writable || t->memories[t->spill_order[k]]->writable;
+        if (L->ok && !writable)
+            fail(L, spill, "spill_order: names no writable memory, so scratch has nowhere to go");
     }
     return L->ok ? t : NULL;
 }

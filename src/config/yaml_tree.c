@@ -1,7 +1,9 @@
 /* yaml_tree.c - libyaml events -> TaNode tree; see yaml_tree.h. */
 #include "yaml_tree.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -83,6 +85,11 @@ typedef struct Parser {
 
 static TaNode *parse_node(Parser *p, yaml_event_t *ev);
 
+static const char *where_at(Parser *p, int line)
+{
+    return line > 0 ? ta_format(p->pool, "%s:%d", p->origin, line) : p->origin;
+}
+
 static bool next_event(Parser *p, yaml_event_t *ev)
 {
     if (yaml_parser_parse(&p->yp, ev))
@@ -130,8 +137,13 @@ static TaNode *parse_collection(Parser *p, TaNode *n, yaml_event_type_t end)
             yaml_event_delete(&ev);
             return NULL;
         }
-        const char *key = ta_strdup(p->pool, (const char *)ev.data.scalar.value);
         int key_line = line_of(p, &ev);
+        if (memchr(ev.data.scalar.value, '\0', ev.data.scalar.length)) {
+            ta_error(p->d, "%s: a key contains a NUL character (\\0)", where_at(p, key_line));
+            yaml_event_delete(&ev);
+            return NULL;
+        }
+        const char *key = ta_strdup(p->pool, (const char *)ev.data.scalar.value);
         yaml_event_delete(&ev);
         if (ta_node_map_get(n, key)) {
             ta_error(p->d, "%s:%d: key '%s' appears twice", p->origin, key_line, key);
@@ -157,6 +169,12 @@ static TaNode *parse_node(Parser *p, yaml_event_t *ev)
     int line = line_of(p, ev);
     switch (ev->type) {
     case YAML_SCALAR_EVENT:
+        /* C strings end at a NUL: "a\0b" would silently become "a". */
+        if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length)) {
+            ta_error(p->d, "%s: a value contains a NUL character (\\0), which no string may hold",
+                     where_at(p, line));
+            break;
+        }
         n = ta_node_new(p->pool, TA_NODE_SCALAR, p->origin, line);
         n->scalar = ta_strndup(p->pool, (const char *)ev->data.scalar.value,
                                ev->data.scalar.length);
@@ -263,13 +281,38 @@ bool ta_scalar_bool(const TaNode *n, bool *out)
     return false;
 }
 
+bool ta_scalar_has_leading_zero(const TaNode *n)
+{
+    if (n->kind != TA_NODE_SCALAR || n->quoted)
+        return false;
+    const char *s = n->scalar + (n->scalar[0] == '-' || n->scalar[0] == '+');
+    return s[0] == '0' && s[1] >= '0' && s[1] <= '9';
+}
+
+/* Decimal without leading zeros, or 0x hex; an optional '-'. strtoll's
+   base 0 would read 010000 as octal 4096, and YAML versions disagree on
+   what it means, so it is refused rather than guessed. */
 bool ta_scalar_int(const TaNode *n, int64_t *out)
 {
-    if (n->kind != TA_NODE_SCALAR || n->quoted || n->scalar[0] == '\0')
+    if (n->kind != TA_NODE_SCALAR || n->quoted)
         return false;
+    const char *s = n->scalar;
+    const char *digits = s + (s[0] == '-' || s[0] == '+');
+    int base = 10;
+    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+        base = 16;
+        digits += 2;
+        if (!isxdigit((unsigned char)digits[0]))
+            return false;
+    } else if (!isdigit((unsigned char)digits[0]) || ta_scalar_has_leading_zero(n)) {
+        return false;
+    }
+    for (const char *c = digits; *c; c++)
+        if (base == 16 ? !isxdigit((unsigned char)*c) : !isdigit((unsigned char)*c))
+            return false;
     char *end;
     errno = 0;
-    long long v = strtoll(n->scalar, &end, 0);
+    long long v = strtoll(s, &end, base);
     if (errno || *end != '\0')
         return false;
     *out = v;
@@ -278,12 +321,13 @@ bool ta_scalar_int(const TaNode *n, int64_t *out)
 
 bool ta_scalar_double(const TaNode *n, double *out)
 {
-    if (n->kind != TA_NODE_SCALAR || n->quoted || n->scalar[0] == '\0')
+    if (n->kind != TA_NODE_SCALAR || n->quoted || n->scalar[0] == '\0' ||
+        isspace((unsigned char)n->scalar[0]))
         return false;
     char *end;
     errno = 0;
     double v = strtod(n->scalar, &end);
-    if (errno || *end != '\0')
+    if (errno || *end != '\0' || !isfinite(v))
         return false;
     *out = v;
     return true;

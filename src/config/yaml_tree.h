@@ -39,8 +39,10 @@ const char *ta_node_where(TaPool *pool, const TaNode *n);
 
 /* Scalar conversions; false when the text is not of that type. */
 bool ta_scalar_bool(const TaNode *n, bool *out);
-bool ta_scalar_int(const TaNode *n, int64_t *out); /* decimal or 0x hex */
-bool ta_scalar_double(const TaNode *n, double *out);
+/* Decimal without leading zeros (010 is refused, not read as octal) or 0x hex. */
+bool ta_scalar_int(const TaNode *n, int64_t *out);
+bool ta_scalar_has_leading_zero(const TaNode *n); /* "010", "-07": for the message */
+bool ta_scalar_double(const TaNode *n, double *out); /* finite only: no nan, no inf */
 bool ta_scalar_is_null(const TaNode *n);
 
 #endif /* TA_YAML_TREE_H */

@@ -1,17 +1,11 @@
 /*
  * emit.c - writes the module into a temporary directory beside module.path
- * and moves it into place only when every file was written, so a failed
- * conversion never leaves a partial module (and never damages a previous
- * one).
+ * and swaps it into place only when every file was written, so a failed or
+ * killed conversion never leaves a partial module and never damages a
+ * previous one (module_dir.h: the marker, the checks and the swap).
  */
-#define _XOPEN_SOURCE 700
 #include "emit.h"
-
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "module_dir.h"
 
 static bool write_all(const TaEmitInput *in, const char *dir)
 {
@@ -36,40 +30,24 @@ static bool write_all(const TaEmitInput *in, const char *dir)
     return ta_emit_views_json(in, dir);
 }
 
+/* Out of memory while the module is being written: no partial module. */
+static void abort_on_unwind(void *dir)
+{
+    ta_module_dir_abort(dir);
+}
+
 bool ta_emit(const TaEmitInput *in)
 {
-    const char *final = in->config->module_path;
-    struct stat st;
-    bool exists = lstat(final, &st) == 0;
-    if (exists && !S_ISDIR(st.st_mode)) {
-        ta_error(in->diag, "module.path %s exists and is not a directory", final);
+    TaModuleDir dir;
+    ta_module_dir_init(&dir, in->pool, in->diag, in->config);
+    if (!ta_module_dir_prepare(&dir))
         return false;
+    ta_oom_on_unwind(abort_on_unwind, &dir);
+    bool ok = ta_module_dir_begin(&dir);
+    if (ok && (!write_all(in, dir.tmp) || !ta_module_dir_commit(&dir))) {
+        ta_module_dir_abort(&dir);
+        ok = false;
     }
-    const char *parent = ta_dirname(in->pool, final);
-    if (!ta_mkdir_p(in->diag, parent))
-        return false;
-    const char *tmp = ta_format(in->pool, "%s.tinyaot-tmp-%ld", final, (long)getpid());
-    ta_remove_tree(tmp);
-    if (!ta_mkdir_p(in->diag, tmp))
-        return false;
-    if (!write_all(in, tmp)) {
-        ta_remove_tree(tmp);
-        return false;
-    }
-    const char *old = ta_format(in->pool, "%s.tinyaot-old-%ld", final, (long)getpid());
-    if (exists && rename(final, old) != 0) {
-        ta_error(in->diag, "%s: cannot replace: %s", final, strerror(errno));
-        ta_remove_tree(tmp);
-        return false;
-    }
-    if (rename(tmp, final) != 0) {
-        ta_error(in->diag, "%s: cannot move the new module into place: %s", final, strerror(errno));
-        if (exists)
-            rename(old, final);
-        ta_remove_tree(tmp);
-        return false;
-    }
-    if (exists)
-        ta_remove_tree(old);
-    return true;
+    ta_oom_on_unwind(NULL, NULL);
+    return ok;
 }

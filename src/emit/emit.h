@@ -12,8 +12,10 @@
  *   <prefix>_residency.json, <prefix>_views.json
  *   <prefix>_arena_<region>.bin   sidecars (caller-supplied arenas)
  *
- * Everything goes into a fresh temporary directory first; ta_emit renames
- * it into place only when every file was written.
+ *   .tinyaot-module       the marker: every file above with size and hash
+ *
+ * Everything goes into a fresh temporary directory first; ta_emit swaps it
+ * into place only when every file was written (module_dir.h).
  */
 #ifndef TA_EMIT_H
 #define TA_EMIT_H
@@ -38,6 +40,9 @@ bool ta_emit_sources(const TaEmitInput *in, const char *dir);
 bool ta_emit_build_files(const TaEmitInput *in, const char *dir, TaVec *sources,
                          TaVec *runtime_sources);
 bool ta_emit_residency(const TaEmitInput *in, const char *dir);
+/* Every runtime file a module of `graph` needs (the kernels its calls
+   name and what they include), sorted; also what analysis sizes. */
+bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *files);
 bool ta_emit_views_json(const TaEmitInput *in, const char *dir);
 
 /* Shared naming helpers. */

@@ -8,6 +8,7 @@
  */
 #include "emit.h"
 
+#include "escape.h"
 #include "../model/model.h"
 
 #include <ctype.h>
@@ -57,7 +58,8 @@ static const char *section_of(const Ctx *c, int memory, bool data)
 {
     const TaTargetMemory *m = c->in->plan->target->memories[memory];
     const char *s = data ? m->data_section : m->bss_section;
-    return s ? ta_format(c->pool, "TA_SECTION(\"%s\") ", s) : "";
+    /* target.c admits only plain section names; escaped all the same. */
+    return s ? ta_format(c->pool, "TA_SECTION(%s) ", ta_escape_c_string(c->pool, s)) : "";
 }
 
 /* The expression for a region's first usable byte. */
@@ -84,13 +86,8 @@ static void describe_tensor(const Ctx *c, TaBuf *b, const char *lead, const TaTe
         ta_buf_printf(b, " in %s +%zu", t->place.region->name, t->place.offset);
     if (t->alias_of)
         ta_buf_printf(b, " (shares %s's bytes)", ta_tensor_root((TaTensor *)t)->id);
-    if (t->name) {
-        ta_buf_puts(b, " \"");
-        /* Keep comments well-formed whatever the model names tensors. */
-        for (const char *s = t->name; *s; s++)
-            ta_buf_printf(b, "%c", (*s == '*' && s[1] == '/') || !isprint((unsigned char)*s) ? '_' : *s);
-        ta_buf_puts(b, "\"");
-    }
+    if (t->name) /* keep comments well-formed whatever the model names tensors */
+        ta_buf_printf(b, " \"%s\"", ta_escape_c_comment(c->pool, t->name));
     ta_buf_puts(b, "\n");
 }
 
@@ -106,7 +103,7 @@ static void emit_header(const Ctx *c, TaBuf *b)
                   " * application owns them), fill ctx.inputs[i].data, call\n"
                   " * %s_model_run() and read ctx.outputs[i].data. Every function returns\n"
                   " * 0 on success or a status from runtime/include/ta_status.h.\n */\n",
-                  p, ta_basename(c->in->model->path), p, p);
+                  p, ta_escape_c_comment(c->pool, ta_basename(c->in->model->path)), p, p);
     ta_buf_printf(b, "#ifndef %s_MODEL_H\n#define %s_MODEL_H\n\n", P, P);
     ta_buf_puts(b, "#include <stddef.h>\n#include <stdint.h>\n\n"
                    "#include \"runtime/include/ta_module.h\"\n"
@@ -175,25 +172,35 @@ static void emit_header(const Ctx *c, TaBuf *b)
                   "   persistent state, hydrates staged constants, gives state that\n"
                   "   does not start at zero its initial value, then enables runs. */\n"
                   "int %s_model_init(%s_model_context_t *ctx);\n"
-                  "/* Runs every operator once: 14 before a successful init, 200 when\n"
-                  "   the hydration latch is cleared. */\n"
+                  "/* Runs every operator once: 14 before a successful init, %s\n"
+                  "   hydration latch is cleared. */\n"
                   "int %s_model_run(%s_model_context_t *ctx);\n"
                   "/* Sets the hydration latch: staged constants are in place. */\n"
                   "void %s_mark_hydrated(void);\n",
-                  p, p, p, p, p, p, p, p);
+                  p, p, p, p, p,
+                  c->own ? "200 when the"
+                         : "9 when an\n   arena was bound since the last successful init, 200 when the",
+                  p, p, p);
     if (c->staged)
         ta_buf_printf(b,
                       "/* Copies every staged constant arena from its source. Weak: replace it\n"
-                      "   to use DMA; a replacement must call %s_mark_hydrated(). */\n"
+                      "   to use DMA; a replacement must make every staged byte ready, call\n"
+                      "   %s_mark_hydrated() and return 0. Any other return, or 0 without\n"
+                      "   the latch set, makes %s_model_init fail with 8\n"
+                      "   (hydration_failed) before any operator init reads the weights. */\n"
                       "int %s_hydrate_constants(void);\n",
-                      p, p);
+                      p, p, p);
     if (!c->own)
         ta_buf_printf(b,
-                      "/* Binds an application buffer to a region (before %s_model_init). */\n"
+                      "/* Binds an application buffer to a region (before %s_model_init).\n"
+                      "   A successful bind after init makes runs return 9 (arena_rebound)\n"
+                      "   until %s_model_init runs again: the new buffer holds no state and\n"
+                      "   no staged constants yet. A refused bind changes nothing. */\n"
                       "int %s_bind_arena(%s_arena_region_t region, void *buffer, size_t size);\n"
-                      "/* Binds every region at once: buffers[i] of sizes[i] bytes. */\n"
+                      "/* Binds every region at once: buffers[i] of sizes[i] bytes, in\n"
+                      "   region order, stopping at the first refusal. */\n"
                       "int %s_bind_arenas(void *const buffers[], const size_t sizes[]);\n",
-                      p, p, p, p);
+                      p, p, p, p, p);
     ta_buf_printf(b, "/* The regions as data, for generic binding code. */\n"
                      "extern const ta_module_desc_t %s_module_desc;\n\n",
                   p);
@@ -346,7 +353,7 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
 static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
 {
     TaBuf b = {0};
-    ta_buf_printf(&b, "/*\n * Layer %d: %s", op->layer_index, op->type);
+    ta_buf_printf(&b, "/*\n * Layer %d: %s", op->layer_index, ta_escape_c_comment(c->pool, op->type));
     if (op->source_index >= 0)
         ta_buf_printf(&b, " (model operator %d)", op->source_index);
     ta_buf_puts(&b, "\n *\n");
@@ -381,9 +388,10 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
         if (ta_op_calls_with_role(op, "init"))
             ta_buf_puts(&b, "\n");
         if (op->code_memory >= 0)
-            ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(\"%s\")\n",
+            ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(%s)\n",
                           ta_memory_name(op->code_memory),
-                          c->in->plan->target->memories[op->code_memory]->code_section);
+                          ta_escape_c_string(c->pool, c->in->plan->target->memories[op->code_memory]
+                                                          ->code_section));
         emit_function(c, &b, op, "run");
     }
     bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->symbol), &b);
@@ -483,7 +491,7 @@ static void emit_tables(const Ctx *c, TaBuf *b)
                   nr ? nr : 1);
     for (int i = 0; i < nr; i++) {
         const char *s = region(c, i)->sidecar_file;
-        ta_buf_printf(b, "%s%s%s%s", i ? ", " : "", s ? "\"" : "", s ? s : "NULL", s ? "\"" : "");
+        ta_buf_printf(b, "%s%s", i ? ", " : "", s ? ta_escape_c_string(c->pool, s) : "NULL");
     }
     ta_buf_printf(b, "%s};\n\n", nr ? "" : "NULL");
 
@@ -510,16 +518,30 @@ static void emit_binding(const Ctx *c, TaBuf *b)
         return;
     }
     ta_buf_printf(b, "uint8_t *%s_bound[%d];\n\n", p, nr);
-    ta_buf_printf(b,
-                  "int %s_bind_arena(%s_arena_region_t region, void *buffer, size_t size)\n{\n"
-                  "    if ((int)region < 0 || (int)region >= %s_NUM_ARENA_REGIONS)\n"
-                  "        return TA_ERR_UNKNOWN_REGION;\n"
-                  "    if (buffer == NULL)\n        return TA_ERR_NULL_BUFFER;\n"
-                  "    if (size < %s_arena_sizes[region])\n        return TA_ERR_BUFFER_TOO_SMALL;\n"
-                  "    if ((uintptr_t)buffer %% %s_arena_alignments[region] != 0)\n"
-                  "        return TA_ERR_MISALIGNED_BUFFER;\n"
-                  "    %s_bound[region] = (uint8_t *)buffer;\n    return TA_OK;\n}\n\n",
-                  p, p, c->P, p, p, p);
+    if (c->num_regions == 0) {
+        /* Nothing to bind; a range test against 0 would warn as always true. */
+        ta_buf_printf(b, "int %s_bind_arena(%s_arena_region_t region, void *buffer, size_t size)\n{\n"
+                         "    (void)region;\n    (void)buffer;\n    (void)size;\n"
+                         "    return TA_ERR_UNKNOWN_REGION;\n}\n\n",
+                      p, p);
+    } else {
+        /* Compared as unsigned: with short enums (arm-none-eabi) the type is
+           unsigned and a "< 0" test warns as always false. */
+        ta_buf_printf(b,
+                      "int %s_bind_arena(%s_arena_region_t region, void *buffer, size_t size)\n{\n"
+                      "    if ((unsigned)region >= (unsigned)%s_NUM_ARENA_REGIONS)\n"
+                      "        return TA_ERR_UNKNOWN_REGION;\n"
+                      "    if (buffer == NULL)\n        return TA_ERR_NULL_BUFFER;\n"
+                      "    if (size < %s_arena_sizes[region])\n        return TA_ERR_BUFFER_TOO_SMALL;\n"
+                      "    if ((uintptr_t)buffer %% %s_arena_alignments[region] != 0)\n"
+                      "        return TA_ERR_MISALIGNED_BUFFER;\n"
+                      "    %s_bound[region] = (uint8_t *)buffer;\n"
+                      "    if (%s_initialized) {\n"
+                      "        /* Runs wait for a model_init over the new buffer. */\n"
+                      "        %s_initialized = 0;\n        %s_rebound = 1;\n    }\n"
+                      "    return TA_OK;\n}\n\n",
+                      p, p, c->P, p, p, p, p, p, p);
+    }
     ta_buf_printf(b,
                   "int %s_bind_arenas(void *const buffers[], const size_t sizes[])\n{\n"
                   "    if (buffers == NULL || sizes == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n"
@@ -539,10 +561,17 @@ static void emit_binding(const Ctx *c, TaBuf *b)
 
 static void emit_io_pointer(const Ctx *c, TaBuf *b, const char *field, int i, const TaTensor *t)
 {
-    ta_buf_printf(b, "    ctx->%s[%d].data = %s;\n", field, i,
-                  t->place.region ? ta_format(c->pool, "(void *)(%s + %zu)",
-                                              region_base(c, t->place.region), t->place.offset)
-                                  : "NULL");
+    const char *data = "NULL";
+    if (t->place.region) {
+        data = ta_format(c->pool, "(void *)(%s + %zu)", region_base(c, t->place.region),
+                         t->place.offset);
+        /* Before its region is bound the base is NULL, and NULL + offset is
+           undefined: the pointer stays NULL until then. */
+        if (!c->own)
+            data = ta_format(c->pool, "%s_bound[%s] != NULL ? %s : NULL", c->p,
+                             ta_region_enum(c->pool, c->p, t->place.region), data);
+    }
+    ta_buf_printf(b, "    ctx->%s[%d].data = %s;\n", field, i, data);
     ta_buf_printf(b, "    ctx->%s[%d].size = %zu;\n", field, i, ta_tensor_bytes(t));
 }
 
@@ -557,7 +586,8 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
         for (int i = 0; i < g->ops.len; i++) {
             const TaOp *op = TA_OP(g, i);
             if (!ta_op_calls_with_role(op, "run")) {
-                ta_buf_printf(b, "    /* layer %d: %s needs no code (%s) */\n", i, op->type,
+                ta_buf_printf(b, "    /* layer %d: %s needs no code (%s) */\n", i,
+                              ta_escape_c_comment(c->pool, op->type),
                               op->num_outputs && op->outputs[0]->alias_of
                                   ? "its output shares its input's bytes"
                                   : (op->calls.len ? "it only initializes state"
@@ -582,7 +612,7 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
         if (ta_op_calls_with_role(op, "run"))
             ta_buf_printf(b, "    %s_run,\n", op->symbol);
         else
-            ta_buf_printf(b, "    NULL, /* %s */\n", op->type);
+            ta_buf_printf(b, "    NULL, /* %s */\n", ta_escape_c_comment(c->pool, op->type));
     }
     if (!g->ops.len)
         ta_buf_puts(b, "    NULL\n");
@@ -612,10 +642,12 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
                      "#include \"%s_internal.h\"\n\n#include <string.h>\n\n",
                   p, p);
     emit_tables(c, b);
-    emit_binding(c, b);
     ta_buf_printf(b, "/* Module-global: one model instance per prefix. */\n"
-                     "static int %s_initialized;\nstatic int %s_hydrated;\n\n",
-                  p, p);
+                     "static int %s_initialized;\nstatic int %s_hydrated;\n", p, p);
+    if (!c->own)
+        ta_buf_printf(b, "static int %s_rebound; /* bound since the last successful init */\n", p);
+    ta_buf_puts(b, "\n");
+    emit_binding(c, b);
     ta_buf_printf(b, "void %s_mark_hydrated(void)\n{\n    %s_hydrated = 1;\n}\n\n", p, p);
     if (c->staged) {
         ta_buf_printf(b, "TA_WEAK int %s_hydrate_constants(void)\n{\n", p);
@@ -643,6 +675,8 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
                      "    %s_initialized = 0;\n",
                   p, p, p);
     if (!c->own)
+        ta_buf_printf(b, "    %s_rebound = 0;\n", p);
+    if (!c->own)
         ta_buf_printf(b, "    for (int i = 0; i < %s_NUM_ARENA_REGIONS; i++)\n"
                          "        if (%s_bound[i] == NULL)\n            return TA_ERR_UNBOUND_REGION;\n",
                       c->P, p);
@@ -655,9 +689,9 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
             ta_buf_printf(b, "    memset(%s, 0, %zu);\n", region_base(c, r), r->size);
     }
     if (c->staged)
-        ta_buf_printf(b, "    status = %s_hydrate_constants();\n"
-                         "    if (status != TA_OK)\n        return status;\n"
-                         "    if (!%s_hydrated)\n        return TA_ERR_HYDRATION_FAILED;\n",
+        ta_buf_printf(b, "    /* A replacement's own codes are not statuses: report 8. */\n"
+                         "    if (%s_hydrate_constants() != TA_OK || !%s_hydrated)\n"
+                         "        return TA_ERR_HYDRATION_FAILED;\n",
                       p, p);
     /* State that does not start at zero bytes (zero points, initial
        values of variables), in layer order, once constants are in place. */
@@ -670,8 +704,10 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
     ta_buf_printf(b, "    %s_initialized = 1;\n    return TA_OK;\n}\n\n", p);
     ta_buf_printf(b, "int %s_model_run(%s_model_context_t *ctx)\n{\n"
                      "    if (ctx == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n"
-                     "    if (!%s_initialized)\n        return TA_ERR_NOT_INITIALIZED;\n",
-                  p, p, p);
+                     "    if (!%s_initialized)\n        return %s;\n",
+                  p, p, p,
+                  c->own ? "TA_ERR_NOT_INITIALIZED"
+                         : ta_format(c->pool, "%s_rebound ? TA_ERR_ARENA_REBOUND : TA_ERR_NOT_INITIALIZED", p));
     if (c->staged)
         ta_buf_printf(b, "    if (!%s_hydrated)\n        return TA_ERR_HYDRATION_REQUIRED;\n", p);
     ta_buf_printf(b, "    return %s_run_operators(ctx);\n}\n", p);

@@ -220,4 +220,7 @@ int ta_op_calls_with_role(const TaOp *op, const char *role);
 /* Renumbers layer indices and tensor indices after a pass removed items. */
 void ta_graph_compact(TaPool *pool, TaGraph *g);
 
+/* dump.c: the graph as text after `pass`, one line per operator. */
+void ta_graph_dump(TaBuf *out, const TaGraph *g, const char *pass);
+
 #endif /* TA_IR_H */

@@ -8,10 +8,15 @@
  * optional constant bias; int16 zero points 0 (TFLite's 16x8 kernel
  * ignores them).
  * Produces: bias_sum (int8: the bias with the input zero point folded in;
- * int16: the bias widened to int64), per-channel multipliers and shifts.
+ * int16: the bias widened to int64), per-channel multipliers and shifts;
+ * for ungrouped int8 filters the weights interleaved four filters at a time
+ * (weights_interleaved, the layout in ta_conv_2d.h), which replace the
+ * model's weight tensor in the call.
  */
 #include "common/conv_common.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
+
+#include <string.h>
 
 static bool parse(TaLower *L, TaOp *op)
 {
@@ -83,6 +88,27 @@ static bool lower(TaLower *L, TaOp *op)
         bias_sum = ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     }
 
+    /* The int8 kernel's fast path wants each block of four filters
+       interleaved in 16-byte chunks (see ta_conv_2d.h): one weight pointer
+       then feeds all four dot products. It takes the filter as one run of
+       taps (1x1, or an im2col patch of at most TA_CONV_2D_MAX_PATCH bytes)
+       or as runs of whole 16-byte chunks (filter depth a multiple of 16). */
+    const bool interleave = !wide && groups == 1 &&
+                            (k_h * k_w == 1 || filter_size <= TA_CONV_2D_MAX_PATCH ||
+                             f_c % 16 == 0);
+    TaTensor *w_arg = w;
+    if (interleave) {
+        const size_t chunks = (filter_size + 15) / 16, blocks = ((size_t)out_c + 3) / 4;
+        const size_t bytes = blocks * chunks * 64;
+        int8_t *iw = ta_alloc_array(L->pool, bytes, 1);
+        memset(iw, 0, bytes);
+        for (int32_t o = 0; o < out_c; o++)
+            for (size_t i = 0; i < filter_size; i++)
+                iw[((size_t)o / 4 * chunks + i / 16) * 64 + (size_t)(o % 4) * 16 + i % 16] =
+                    wd[(size_t)o * filter_size + i];
+        w_arg = ta_local_constant(L, op, "weights_interleaved", TA_INT8, (int32_t)bytes, iw);
+    }
+
     TaKernelCall *c = ta_call(L, op, wide ? "ta_conv_2d_s16" : "ta_conv_2d_s8",
                               "runtime/kernels/ta_conv_2d.h");
     ta_conv_2d_params_t *p = TA_CALL_PARAMS(L, c, ta_conv_2d_params_t);
@@ -110,8 +136,9 @@ static bool lower(TaLower *L, TaOp *op)
     p->accumulator_bits = acc64 ? 64 : 32;
     p->activation_min = rq.act_min;
     p->activation_max = rq.act_max;
+    p->weights_interleaved = interleave ? 1 : 0;
     ta_call_arg(L, c, in);
-    ta_call_arg(L, c, w);
+    ta_call_arg(L, c, w_arg);
     ta_call_arg(L, c, bias_sum);
     ta_call_arg(L, c, rq.multipliers);
     ta_call_arg(L, c, rq.shifts);

@@ -7,7 +7,9 @@
  * point 0, optional constant bias, out_c = in_c * depth_multiplier; int16
  * zero points 0 (TFLite's 16x8 kernel ignores them).
  * Produces: bias_sum (int8: the bias with the input zero point folded in;
- * int16: the int64 bias), per-channel multipliers and shifts.
+ * int16: the int64 bias), for int8 also the plain int32 bias (the SIMD
+ * paths' border pixels), per-channel multipliers and shifts (for int8
+ * always, per-tensor values repeated).
  */
 #include "common/conv_common.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
@@ -15,6 +17,36 @@
 static bool parse(TaLower *L, TaOp *op)
 {
     return ta_conv_parse(L, op, &ta_depthwise_fields);
+}
+
+/* 1 when every requantization shift is negative (a right shift only). */
+static int32_t right_shifts_only(const TaConvRequant *rq)
+{
+    if (!rq->shifts)
+        return rq->shift < 0;
+    const int32_t *s = (const int32_t *)rq->shifts->data;
+    for (size_t i = 0; i < ta_tensor_elements(rq->shifts); i++)
+        if (s[i] >= 0)
+            return 0;
+    return 1;
+}
+
+/* 1 when every int8 accumulator, bias + sum of (x - zero point) * w, stays
+   below 2^30 in magnitude whatever the input: then 2 * acc fits int32,
+   which the DSP path's requantization uses. */
+static int32_t small_accumulators(const int8_t *w, size_t taps, int32_t out_c,
+                                  const int64_t *bias)
+{
+    for (int32_t o = 0; o < out_c; o++) {
+        int64_t bound = bias ? (bias[o] < 0 ? -bias[o] : bias[o]) : 0;
+        for (size_t t = 0; t < taps; t++) {
+            const int32_t v = w[t * (size_t)out_c + (size_t)o];
+            bound += 255 * (int64_t)(v < 0 ? -v : v);
+        }
+        if (bound >= ((int64_t)1 << 30))
+            return 0;
+    }
+    return 1;
 }
 
 static bool lower(TaLower *L, TaOp *op)
@@ -63,11 +95,23 @@ static bool lower(TaLower *L, TaOp *op)
     if (!ta_conv_requant(L, op, in, w, out, 3, a->activation, wide, &rq) ||
         !ta_conv_bias(L, op, bias, out_c, &bias_v))
         return false;
+    if (!wide && !rq.multipliers) {
+        /* Per-tensor int8 weights get per-channel copies: the SIMD paths'
+           fast requantization reads one multiplier and shift per channel. */
+        int32_t *m = ta_alloc_array(L->pool, (size_t)out_c, sizeof(int32_t));
+        int32_t *sh = ta_alloc_array(L->pool, (size_t)out_c, sizeof(int32_t));
+        for (int32_t o = 0; o < out_c; o++) {
+            m[o] = rq.multiplier;
+            sh[o] = rq.shift;
+        }
+        rq.multipliers = ta_local_constant(L, op, "multipliers", TA_INT32, out_c, m);
+        rq.shifts = ta_local_constant(L, op, "shifts", TA_INT32, out_c, sh);
+    }
 
     const int8_t *wd = (const int8_t *)w->data;
     const size_t taps = (size_t)k_h * (size_t)k_w;
     const int32_t input_zp = ta_zero_point(in);
-    TaTensor *bias_sum = NULL;
+    TaTensor *bias_sum = NULL, *plain_bias = NULL;
     if (!wide && (bias_v || input_zp != 0)) {
         /* bias_sum[o] = bias[o] - zp * sum over taps of w[tap][o], modulo 2^32. */
         int32_t *sums = ta_alloc_array(L->pool, (size_t)out_c, sizeof(int32_t));
@@ -79,6 +123,16 @@ static bool lower(TaLower *L, TaOp *op)
             sums[o] = (int32_t)(uint32_t)(uint64_t)v;
         }
         bias_sum = ta_local_constant(L, op, "bias_sum", TA_INT32, out_c, sums);
+        /* The SIMD paths start border pixels from the bias without the
+           folding and subtract the zero point from the inputs instead. */
+        if (input_zp == 0) {
+            plain_bias = bias_sum;
+        } else if (bias_v) {
+            int32_t *plain = ta_alloc_array(L->pool, (size_t)out_c, sizeof(int32_t));
+            for (int32_t o = 0; o < out_c; o++)
+                plain[o] = (int32_t)bias_v[o];
+            plain_bias = ta_local_constant(L, op, "bias", TA_INT32, out_c, plain);
+        }
     } else if (wide && bias_v) {
         bias_sum = ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     }
@@ -108,9 +162,13 @@ static bool lower(TaLower *L, TaOp *op)
     p->shift = rq.shift;
     p->activation_min = rq.act_min;
     p->activation_max = rq.act_max;
+    p->right_shifts_only = right_shifts_only(&rq);
+    p->small_accumulators = !wide && small_accumulators(wd, taps, out_c, bias_v);
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w);
     ta_call_arg(L, c, bias_sum);
+    if (!wide)
+        ta_call_arg(L, c, plain_bias);
     ta_call_arg(L, c, rq.multipliers);
     ta_call_arg(L, c, rq.shifts);
     ta_call_arg(L, c, out);

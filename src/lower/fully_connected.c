@@ -108,7 +108,9 @@ static bool lower(TaLower *L, TaOp *op)
     const int8_t *wd = (const int8_t *)w->data;
     int64_t *sums = ta_alloc_array(L->pool, (size_t)rows, sizeof(int64_t));
     int32_t *sums32 = ta_alloc_array(L->pool, (size_t)rows, sizeof(int32_t));
-    bool need_sums = bias != NULL || input_offset != 0;
+    /* int8 always gets them: the Helium loop starts every group of rows
+       from its biases. */
+    bool need_sums = bias != NULL || input_offset != 0 || !wide;
     for (int32_t o = 0; o < rows; o++) {
         int64_t s = 0;
         for (int32_t d = 0; d < depth; d++)

@@ -1,12 +1,18 @@
 /*
  * logistic.c - LOGISTIC on int8 (output 1/256, -128) and int16 (zero
- * points 0, output 2^-15). The int16 kernel interpolates TFLite's fixed
- * sigmoid table (runtime/kernels/ta_sigmoid_table.c). The lowering it
+ * points 0, output 2^-15). The int8 kernel looks its 256 outputs up in a
+ * table built here; the int16 kernel interpolates TFLite's fixed sigmoid
+ * table (runtime/kernels/ta_sigmoid_table.c). The lowering it
  * shares with TANH is here too.
  */
 #include "lower.h"
 #include "common/sigmoid_input.h"
 #include "../../runtime/kernels/ta_logistic.h"
+
+/* The int8 kernels look their outputs up in a table computed here with
+   the runtime's own fixed-point arithmetic, element for element what the
+   reference computes. */
+#include "../../runtime/kernels/ta_sigmoid_s8.h"
 
 bool ta_sigmoid_like_input(TaLower *L, TaOp *op, const TaSigmoidLike *k, TaSigmoidInput *s)
 {
@@ -45,6 +51,19 @@ bool ta_sigmoid_like_input(TaLower *L, TaOp *op, const TaSigmoidLike *k, TaSigmo
     return true;
 }
 
+TaTensor *ta_sigmoid_like_table(TaLower *L, TaOp *op, const TaSigmoidLike *k,
+                                const TaSigmoidInput *s)
+{
+    if (s->wide)
+        return NULL;
+    int8_t table[256];
+    for (int q = -128; q < 128; q++)
+        table[(uint8_t)q] = ta_sigmoid_s8_element(k->tanh, s->input_zero_point,
+                                                  s->input_range_radius, s->input_multiplier,
+                                                  s->input_left_shift, (int8_t)q);
+    return ta_local_constant(L, op, "table", TA_INT8, 256, table);
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     static const TaSigmoidLike logistic = {0, 1.0f / 256, -128};
@@ -60,6 +79,8 @@ static bool lower(TaLower *L, TaOp *op)
     p->input_multiplier = s.input_multiplier;
     p->input_left_shift = s.input_left_shift;
     ta_call_arg(L, c, op->inputs[0]);
+    if (!s.wide)
+        ta_call_arg(L, c, ta_sigmoid_like_table(L, op, &logistic, &s));
     ta_call_arg(L, c, op->outputs[0]);
     ta_allow_inplace(op, 0);
     return true;

@@ -1,13 +1,19 @@
 /*
  * softmax.c - SOFTMAX over the last dimension; int8 input, int8 or int16
- * output with TFLite's fixed output quantization; int16 input and output
+ * output with TFLite's fixed output quantization, whose table of exps of
+ * the 256 possible input differences is built here; int16 input and output
  * (zero points 0, output scale 1/32768), whose exp and 1/(1 + x) tables
- * are built here.
+ * are built here too.
  */
 #include "lower.h"
 #include "../../runtime/kernels/ta_softmax.h"
 
 #include <math.h>
+
+/* The int8 kernel's exp table is computed with the runtime's own
+   fixed-point functions, so that it holds exactly the values the
+   reference computes per element. */
+#include "../../runtime/include/ta_fixedpoint.h"
 
 typedef struct SoftmaxAttrs {
     float beta;
@@ -174,6 +180,14 @@ static bool lower(TaLower *L, TaOp *op)
                           (double)(1LL << left_shift);
     const int32_t diff_min = -(int32_t)floor(radius);
 
+    /* exp of every possible difference 0, -1, .., -255, in Q0.31; those
+       below diff_min contribute nothing. */
+    int32_t exp_table[256];
+    for (int k = 0; k < 256; k++) {
+        const int32_t scaled = ta_mul_by_quantized_multiplier_gt_one(-k, multiplier, left_shift);
+        exp_table[k] = -k < diff_min ? 0 : ta_fp_exp_on_negative_values(scaled, bits);
+    }
+
     const int32_t depth = in->dims[in->rank - 1];
     TaKernelCall *c = ta_call(L, op, out16 ? "ta_softmax_s8_s16" : "ta_softmax_s8",
                               "runtime/kernels/ta_softmax.h");
@@ -184,6 +198,7 @@ static bool lower(TaLower *L, TaOp *op)
     p->input_left_shift = left_shift;
     p->diff_min = diff_min;
     ta_call_arg(L, c, in);
+    ta_call_arg(L, c, ta_local_constant(L, op, "exp_table", TA_INT32, 256, exp_table));
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0);
     return true;

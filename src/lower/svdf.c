@@ -12,6 +12,7 @@
 #include "../../runtime/kernels/ta_svdf.h"
 
 #include <math.h>
+#include <string.h>
 
 enum { OPT_RANK = 0, OPT_ACTIVATION, OPT_ASYMMETRIC };
 
@@ -113,6 +114,40 @@ static bool lower(TaLower *L, TaOp *op)
     ta_quantize_multiplier(scale2, &m2, &s2);
 
     const bool wide = wt->dtype == TA_INT16;
+    /* Zero points folded into biases (int32, wrapping as the kernel's
+       sums do): feature_biases[f] = -input_zp * sum_c weights_feature[f][c],
+       output_biases[u] = bias[u] - state_zp * sum over the unit's filters
+       of sum_m weights_time[f][m]. */
+    const int64_t in_zp = ta_zero_point(in), state_zp = ta_zero_point(state);
+    int32_t *feature_biases = ta_alloc_array(L->pool, (size_t)filters, sizeof(int32_t));
+    int32_t *output_biases = ta_alloc_array(L->pool, (size_t)units, sizeof(int32_t));
+    const int8_t *wf_data = (const int8_t *)wf->data;
+    for (int32_t f = 0; f < filters; f++) {
+        int64_t sum = 0;
+        for (int32_t k = 0; k < input_size; k++)
+            sum += wf_data[(size_t)f * (size_t)input_size + (size_t)k];
+        feature_biases[f] = (int32_t)(uint32_t)(uint64_t)(-in_zp * sum);
+    }
+    for (int32_t u = 0; u < units; u++) {
+        int32_t b;
+        memcpy(&b, bias->data + (size_t)u * 4, 4);
+        int64_t sum = 0;
+        for (int32_t m = 0; m < memory * a->rank; m++) {
+            const size_t at = (size_t)u * (size_t)a->rank * (size_t)memory + (size_t)m;
+            if (wide) {
+                int16_t v;
+                memcpy(&v, wt->data + at * 2, 2);
+                sum += v;
+            } else {
+                sum += ((const int8_t *)wt->data)[at];
+            }
+        }
+        output_biases[u] = (int32_t)(uint32_t)(uint64_t)((int64_t)b - state_zp * sum);
+    }
+    TaTensor *t_feature = ta_local_constant(L, op, "feature_biases", TA_INT32, filters,
+                                            feature_biases);
+    TaTensor *t_output = ta_local_constant(L, op, "output_biases", TA_INT32, units,
+                                           output_biases);
     TaKernelCall *c = ta_call(L, op, wide ? "ta_svdf_s16" : "ta_svdf_s8",
                               "runtime/kernels/ta_svdf.h");
     ta_svdf_params_t *p = TA_CALL_PARAMS(L, c, ta_svdf_params_t);
@@ -131,7 +166,8 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, wf);
     ta_call_arg(L, c, wt);
-    ta_call_arg(L, c, bias);
+    ta_call_arg(L, c, t_feature);
+    ta_call_arg(L, c, t_output);
     ta_call_arg(L, c, state);
     ta_call_arg(L, c, out);
 

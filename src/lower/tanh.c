@@ -22,6 +22,8 @@ static bool lower(TaLower *L, TaOp *op)
     p->input_multiplier = s.input_multiplier;
     p->input_left_shift = s.input_left_shift;
     ta_call_arg(L, c, op->inputs[0]);
+    if (!s.wide)
+        ta_call_arg(L, c, ta_sigmoid_like_table(L, op, &tanh_op, &s));
     ta_call_arg(L, c, op->outputs[0]);
     ta_allow_inplace(op, 0);
     return true;

@@ -78,7 +78,7 @@ static bool lower(TaLower *L, TaOp *op)
         !ta_conv_bias(L, op, bias, out_c, &bias_v))
         return false;
     TaTensor *bias_arg = NULL;
-    if (bias_v && wide) {
+    if (bias && bias_v && wide) { /* bias_v comes from the bias */
         bias_arg = bias->dtype == TA_INT64 ? bias
                                            : ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     } else if (bias_v) {

@@ -209,7 +209,26 @@ static bool lower(TaLower *L, TaOp *op)
     TaTensor *t_in = ta_local_constant(L, op, "input_weights", TA_INT8, (int32_t)(4 * in_w), w_in);
     TaTensor *t_rec = ta_local_constant(L, op, "recurrent_weights", TA_INT8,
                                         (int32_t)(4 * rec_w), w_rec);
-    TaTensor *t_bias = ta_local_constant(L, op, "biases", TA_INT32, 4 * n_cell, biases);
+    /* The zero points folded into per-row biases, as TFLite Micro's
+       Prepare does (int32, wrapping): the kernel's inner loops are then
+       plain dot products. */
+    const int64_t in_zp = ta_zero_point(in), hidden_zp = ta_zero_point(hidden);
+    int32_t *in_bias = ta_alloc_array(L->pool, 4 * (size_t)n_cell, sizeof(int32_t));
+    int32_t *rec_bias = ta_alloc_array(L->pool, 4 * (size_t)n_cell, sizeof(int32_t));
+    for (size_t row = 0; row < 4 * (size_t)n_cell; row++) {
+        int64_t in_sum = 0, rec_sum = 0;
+        for (size_t k = 0; k < (size_t)n_in; k++)
+            in_sum += (int8_t)w_in[row * (size_t)n_in + k];
+        for (size_t k = 0; k < (size_t)n_cell; k++)
+            rec_sum += (int8_t)w_rec[row * (size_t)n_cell + k];
+        int32_t b;
+        memcpy(&b, biases + row * 4, 4);
+        in_bias[row] = (int32_t)(uint32_t)(uint64_t)((int64_t)b - in_zp * in_sum);
+        rec_bias[row] = (int32_t)(uint32_t)(uint64_t)(-hidden_zp * rec_sum);
+    }
+    TaTensor *t_bias = ta_local_constant(L, op, "input_biases", TA_INT32, 4 * n_cell, in_bias);
+    TaTensor *t_rec_bias =
+        ta_local_constant(L, op, "recurrent_biases", TA_INT32, 4 * n_cell, rec_bias);
     const int32_t rows = a->time_major ? batches : 1;
     TaTensor *scratch = ta_local_scratch(L, op, "gates", 4 * rows * n_cell * 2);
     scratch->dtype = TA_INT16; /* the kernel's view of the bytes */
@@ -244,6 +263,7 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_arg(L, c, t_in);
     ta_call_arg(L, c, t_rec);
     ta_call_arg(L, c, t_bias);
+    ta_call_arg(L, c, t_rec_bias);
     ta_call_arg(L, c, hidden);
     ta_call_arg(L, c, cell);
     ta_call_arg(L, c, scratch);

@@ -120,7 +120,10 @@ static bool binary(TaOp *op, Vec *out)
         return false;
     if (a.n != b.n && a.n != 1 && b.n != 1)
         return false;
-    out->n = a.n > b.n ? a.n : b.n;
+    /* TFLite's broadcasting: a one-element side takes the other's length,
+       so an empty vector with a one-element one gives an empty vector
+       (never a read of the empty side's first element). */
+    out->n = a.n == 1 ? b.n : a.n;
     for (int i = 0; i < out->n; i++) {
         int64_t x = a.v[a.n == 1 ? 0 : i], y = b.v[b.n == 1 ? 0 : i];
         out->v[i] = op->builtin == TA_BUILTIN_ADD   ? x + y

@@ -41,9 +41,17 @@ bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg)
         enabled[found] = s->enabled;
     }
     for (int i = 0; i < N && ok; i++)
-        if (enabled[i])
+        if (enabled[i]) {
             ok = transforms[i].run(ctx);
+            if (ok && ctx->after)
+                ctx->after(ctx->after_user, transforms[i].name, ctx->graph);
+        }
     if (ok)
         ta_graph_compact(ctx->pool, ctx->graph);
     return ok;
+}
+
+const char *ta_transform_name(int i)
+{
+    return i >= 0 && i < (int)TA_COUNT_OF(transforms) ? transforms[i].name : NULL;
 }

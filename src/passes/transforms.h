@@ -20,10 +20,15 @@ typedef struct TaPassCtx {
     TaDiag *diag;
     TaGraph *graph;
     const char *model_path;
+    /* Called after each transform that ran (--dump-after), or NULL. */
+    void (*after)(void *user, const char *pass, const TaGraph *g);
+    void *after_user;
 } TaPassCtx;
 
 /* Runs the transforms the configuration selects, in a fixed order. */
 bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg);
+/* The transforms' names in the order they run; NULL past the last. */
+const char *ta_transform_name(int i);
 
 bool ta_fold_static_shapes(TaPassCtx *ctx);
 bool ta_fuse_activations(TaPassCtx *ctx);

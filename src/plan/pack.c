@@ -103,22 +103,46 @@ static size_t first_fit(TaBlock **order, int n, size_t alignment, TaBlock **scra
     return arena;
 }
 
+static const Compare strategies[TA_PACK_STRATEGIES] = {
+    [TA_PACK_BY_SIZE] = by_size,
+    [TA_PACK_BY_AREA] = by_area,
+    [TA_PACK_BY_SPAN] = by_span,
+    [TA_PACK_BY_FIRST_USE] = by_first_use,
+};
+
+/* One strategy into `order`, with `scratch` of n entries to work in. */
+static size_t pack_in_order(TaBlock *blocks, int n, size_t alignment, Compare compare,
+                            TaBlock **order, TaBlock **scratch)
+{
+    for (int i = 0; i < n; i++)
+        order[i] = &blocks[i];
+    qsort(order, (size_t)n, sizeof *order, compare);
+    return first_fit(order, n, alignment, scratch);
+}
+
+size_t ta_pack_with(TaBlock *blocks, int n, size_t alignment, TaPackStrategy strategy)
+{
+    TA_ASSERT(strategy >= 0 && strategy < TA_PACK_STRATEGIES);
+    if (n == 0)
+        return 0;
+    TaBlock **order = ta_heap_realloc(NULL, (size_t)n * sizeof *order);
+    TaBlock **scratch = ta_heap_realloc(NULL, (size_t)n * sizeof *scratch);
+    size_t size = pack_in_order(blocks, n, alignment, strategies[strategy], order, scratch);
+    ta_heap_free(order);
+    ta_heap_free(scratch);
+    return size;
+}
+
 size_t ta_pack(TaBlock *blocks, int n, size_t alignment)
 {
     if (n == 0)
         return 0;
-    static const Compare strategies[] = {by_size, by_area, by_span, by_first_use};
-    TaBlock **order = malloc((size_t)n * sizeof *order);
-    TaBlock **scratch = malloc((size_t)n * sizeof *scratch);
-    size_t *best = malloc((size_t)n * sizeof *best);
-    if (!order || !scratch || !best)
-        ta_bug(__FILE__, __LINE__, "out of memory");
+    TaBlock **order = ta_heap_realloc(NULL, (size_t)n * sizeof *order);
+    TaBlock **scratch = ta_heap_realloc(NULL, (size_t)n * sizeof *scratch);
+    size_t *best = ta_heap_realloc(NULL, (size_t)n * sizeof *best);
     size_t best_size = SIZE_MAX;
     for (size_t s = 0; s < TA_COUNT_OF(strategies); s++) {
-        for (int i = 0; i < n; i++)
-            order[i] = &blocks[i];
-        qsort(order, (size_t)n, sizeof *order, strategies[s]);
-        size_t size = first_fit(order, n, alignment, scratch);
+        size_t size = pack_in_order(blocks, n, alignment, strategies[s], order, scratch);
         if (size < best_size) {
             best_size = size;
             for (int i = 0; i < n; i++)
@@ -127,9 +151,9 @@ size_t ta_pack(TaBlock *blocks, int n, size_t alignment)
     }
     for (int i = 0; i < n; i++)
         blocks[i].offset = best[i];
-    free(order);
-    free(scratch);
-    free(best);
+    ta_heap_free(order);
+    ta_heap_free(scratch);
+    ta_heap_free(best);
     return best_size;
 }
 

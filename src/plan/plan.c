@@ -13,23 +13,23 @@
  */
 #include "plan.h"
 
+#include "../../runtime/include/ta_module.h"
 #include "../config/config.h"
 #include "rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"constant", "persistent", "scratch"};
-
-const char *ta_role_name(TaRole role)
-{
-    static const char *names[] = {"scratch", "persistent", "constant"};
-    return names[role];
-}
+/* The emitter writes a region's role as a number of the runtime's
+   ta_region_role_t. */
+_Static_assert((int)TA_KIND_SCRATCH == (int)TA_REGION_SCRATCH &&
+                   (int)TA_KIND_PERSISTENT == (int)TA_REGION_PERSISTENT &&
+                   (int)TA_KIND_CONSTANT == (int)TA_REGION_CONSTANT,
+               "TaKind and the runtime's ta_region_role_t agree");
 
 typedef struct Item {
     TaTensor *t;      /* root tensor: owns the bytes */
-    TaRole role;
+    TaKind role;
     int memory;       /* where kernels access it; -1 until placed */
     int source;       /* constants: where the bytes are stored */
     bool pinned;      /* a rule chose `memory` */
@@ -52,7 +52,73 @@ typedef struct Planner {
     uint64_t persistent_bytes[TA_MEM_COUNT];
     uint64_t scratch_bytes[TA_MEM_COUNT];
     uint64_t constant_bytes[TA_MEM_COUNT];
+    TaVec problems; /* Problem*: placement errors grouped for reporting */
 } Planner;
+
+/* Placement errors grouped by where they come from (a rule, or no rule)
+   and their reason, so a rule that fails for 200 tensors is one line with
+   a count and the fix, not 200 lines. */
+typedef struct Problem {
+    const char *group;  /* what makes two problems one */
+    const char *where;  /* "file:line: memory.tensors[0]", or "" */
+    const char *reason; /* the same for every tensor of the group */
+    bool predicate;     /* reason reads "is scratch, but ..." after the subject */
+    TaVec ids;          /* const char*: the tensors, in the order found */
+} Problem;
+
+/* Adds `id` to the group `group` (NULL: where + reason), which the first
+   tensor of the group creates with its `where` and `reason`. */
+static void problem_in(Planner *P, const char *group, const char *where, bool predicate,
+                       const char *id, const char *reason)
+{
+    if (!group)
+        group = ta_format(P->pool, "%s\n%s", where, reason);
+    Problem *pr = NULL;
+    for (int i = 0; i < P->problems.len && !pr; i++) {
+        Problem *q = P->problems.items[i];
+        if (strcmp(q->group, group) == 0)
+            pr = q;
+    }
+    if (!pr) {
+        pr = ta_alloc(P->pool, sizeof *pr);
+        pr->group = group;
+        pr->where = where;
+        pr->reason = reason;
+        pr->predicate = predicate;
+        ta_vec_push(P->pool, &P->problems, pr);
+    }
+    ta_vec_push(P->pool, &pr->ids, (void *)id);
+}
+
+static void problem(Planner *P, const char *where, bool predicate, const char *id,
+                    const char *reason)
+{
+    problem_in(P, NULL, where, predicate, id, reason);
+}
+
+/* One error per group: "tensor 7: ..." or "37 tensors (0, 1, 2, 3, 4 and 32
+   more): ...". Clears the groups. */
+static void report_problems(Planner *P)
+{
+    for (int i = 0; i < P->problems.len; i++) {
+        const Problem *pr = P->problems.items[i];
+        TaBuf subject = {0};
+        if (pr->ids.len == 1) {
+            ta_buf_printf(&subject, "tensor %s%s", (const char *)pr->ids.items[0],
+                          pr->predicate ? "" : ":");
+        } else {
+            ta_buf_printf(&subject, "%d tensors (", pr->ids.len);
+            for (int k = 0; k < pr->ids.len && k < 5; k++)
+                ta_buf_printf(&subject, "%s%s", k ? ", " : "", (const char *)pr->ids.items[k]);
+            if (pr->ids.len > 5)
+                ta_buf_printf(&subject, " and %d more", pr->ids.len - 5);
+            ta_buf_printf(&subject, "):%s", pr->predicate ? " each" : "");
+        }
+        ta_error(P->d, "%s%s%s %s", pr->where, *pr->where ? ": " : "", subject.data, pr->reason);
+        ta_buf_free(&subject);
+    }
+    P->problems.len = 0;
+}
 
 static size_t align_up(size_t x, size_t a)
 {
@@ -127,21 +193,6 @@ static bool share_inplace_outputs(Planner *P)
 
 /* ---- 2. items and rules ---------------------------------------------------- */
 
-static TaRole role_of(const TaTensor *t)
-{
-    if (t->kind == TA_KIND_CONSTANT)
-        return TA_ROLE_CONSTANT;
-    if (t->kind == TA_KIND_PERSISTENT)
-        return TA_ROLE_PERSISTENT;
-    return TA_ROLE_SCRATCH;
-}
-
-static const char *kind_of_role(TaRole role)
-{
-    return role == TA_ROLE_CONSTANT ? "constant"
-                                    : (role == TA_ROLE_PERSISTENT ? "persistent" : "scratch");
-}
-
 static void collect_items(Planner *P)
 {
     TaGraph *g = P->in->graph;
@@ -154,7 +205,7 @@ static void collect_items(Planner *P)
             continue;
         Item *it = &P->items[P->num_items];
         it->t = t;
-        it->role = role_of(t);
+        it->role = t->kind;
         it->memory = it->source = -1;
         item_of[i] = P->num_items++;
     }
@@ -176,15 +227,17 @@ static bool memory_available(Planner *P, int mem, const char *why_where, const c
 {
     const TaTarget *tg = P->in->target;
     if (!tg->memories[mem]) {
-        ta_error(P->d, "%s: tensor %s: target %s has no %s memory", why_where, tensor_id,
-                 tg->name, ta_memory_name(mem));
+        problem(P, why_where, false, tensor_id,
+                ta_format(P->pool, "target %s has no %s memory (tinyaot platforms %s lists "
+                                   "the ones it has)",
+                          tg->name, ta_memory_name(mem), tg->name));
         return false;
     }
     if (!P->plan->memories[mem].usable) {
-        ta_error(P->d,
-                 "%s: tensor %s: %s is not listed in memory.constraints, which is the complete "
-                 "set of usable memories (add '- name: %s')",
-                 why_where, tensor_id, ta_memory_name(mem), ta_memory_name(mem));
+        problem(P, why_where, false, tensor_id,
+                ta_format(P->pool, "%s is not listed in memory.constraints, which is the "
+                                   "complete set of usable memories (add '- name: %s' to it)",
+                          ta_memory_name(mem), ta_memory_name(mem)));
         return false;
     }
     return true;
@@ -225,7 +278,7 @@ static bool apply_rules(Planner *P)
 
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
-        TaTensorAttrs a = ta_rules_for_tensor(P->pool, &cfg->tensor_rules, kind_of_role(it->role),
+        TaTensorAttrs a = ta_rules_for_tensor(P->pool, &cfg->tensor_rules, ta_kind_name(it->role),
                                               it->ids, it->num_ids);
         const char *id = it->t->id;
         if (a.memory) {
@@ -243,10 +296,11 @@ static bool apply_rules(Planner *P)
             if (!memory_available(P, it->memory, where, id))
                 continue;
             const TaTargetMemory *m = P->in->target->memories[it->memory];
-            if (it->role != TA_ROLE_CONSTANT && !m->writable) {
-                ta_error(P->d, "%s: tensor %s is %s, but %s is read-only at run time; only "
-                               "constants can live there",
-                         where, id, kind_of_role(it->role), ta_memory_name(it->memory));
+            if (it->role != TA_KIND_CONSTANT && !m->writable) {
+                problem(P, where, true, id,
+                        ta_format(P->pool, "is %s, but %s is read-only at run time; only "
+                                           "constants can live there",
+                                  ta_kind_name(it->role), ta_memory_name(it->memory)));
                 continue;
             }
         }
@@ -254,18 +308,20 @@ static bool apply_rules(Planner *P)
             const char *where = ta_format(P->pool, "%s: memory.tensors[%d]",
                                           a.destination_rule->where, a.destination_rule->index);
             int dest = ta_memory_parse(a.destination);
-            if (it->role != TA_ROLE_CONSTANT) {
-                ta_error(P->d, "%s: tensor %s is %s; constant_destination_memory applies to "
-                               "constants only",
-                         where, id, kind_of_role(it->role));
+            if (it->role != TA_KIND_CONSTANT) {
+                problem(P, where, true, id,
+                        ta_format(P->pool, "is %s; constant_destination_memory applies to "
+                                           "constants only (add 'type: constant' to the rule)",
+                                  ta_kind_name(it->role)));
                 continue;
             }
             if (!memory_available(P, dest, where, id))
                 continue;
             if (!P->in->target->memories[dest]->writable) {
-                ta_error(P->d, "%s: tensor %s: constant_destination_memory %s is read-only; "
-                               "staged constants are copied into writable memory",
-                         where, id, ta_memory_name(dest));
+                problem(P, where, false, id,
+                        ta_format(P->pool, "constant_destination_memory %s is read-only; "
+                                           "staged constants are copied into writable memory",
+                                  ta_memory_name(dest)));
                 continue;
             }
             /* The rule's `memory` is where the bytes are stored; the
@@ -276,6 +332,11 @@ static bool apply_rules(Planner *P)
             it->staged = true;
         }
     }
+    report_problems(P);
+    /* Alphabetical, the order suggestions are tried in. */
+    const char *const kind_names[] = {ta_kind_name(TA_KIND_CONSTANT),
+                                      ta_kind_name(TA_KIND_PERSISTENT),
+                                      ta_kind_name(TA_KIND_SCRATCH)};
     ta_rules_warn_unmatched(P->pool, P->d, &cfg->tensor_rules, "memory.tensors", false,
                             kind_names, 3);
     const char **types = ta_alloc_array(P->pool, (size_t)g->ops.len + 1, sizeof(char *));
@@ -332,10 +393,10 @@ static size_t item_size(const Planner *P, const Item *it, int m)
 }
 
 /* The next memory in spill order that can hold `role` after `after`. */
-static bool can_hold(const Planner *P, int m, TaRole role)
+static bool can_hold(const Planner *P, int m, TaKind role)
 {
     const TaTargetMemory *tm = P->in->target->memories[m];
-    return tm && P->plan->memories[m].usable && (role == TA_ROLE_CONSTANT || tm->writable);
+    return tm && P->plan->memories[m].usable && (role == TA_KIND_CONSTANT || tm->writable);
 }
 
 static void no_room(Planner *P, const Item *it)
@@ -352,8 +413,16 @@ static void no_room(Planner *P, const Item *it)
                       ta_memory_name(m), (unsigned long long)(taken < budget ? budget - taken : 0),
                       (unsigned long long)budget);
     }
-    ta_error(P->d, "%s tensor %s (%zu bytes) fits in no usable memory: %s", kind_of_role(it->role),
-             it->t->id, ta_tensor_bytes(it->t), b.len ? b.data : "no memory can hold it");
+    /* Grouped by kind: the free space is what the first tensor found. */
+    const char *fix = P->in->config->has_constraints
+                          ? "raise a max_size in memory.constraints or add a memory to it"
+                          : "the target's memories are full: limit what rules pin there, or "
+                            "choose a target with more memory";
+    problem_in(P, ta_format(P->pool, "no room for %s", ta_kind_name(it->role)), "", true,
+               it->t->id,
+               ta_format(P->pool, "fits in no usable memory (%s; %s needs %zu bytes where %s); %s",
+                         ta_kind_name(it->role), it->t->id, ta_tensor_bytes(it->t),
+                         b.len ? b.data : "no memory can hold it", fix));
     ta_buf_free(&b);
 }
 
@@ -362,7 +431,7 @@ static void place_persistent(Planner *P)
     const TaTarget *tg = P->in->target;
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
-        if (it->role != TA_ROLE_PERSISTENT || ta_tensor_bytes(it->t) == 0)
+        if (it->role != TA_KIND_PERSISTENT || ta_tensor_bytes(it->t) == 0)
             continue;
         for (int s = 0; !it->pinned && s < tg->num_spill; s++) {
             int m = tg->spill_order[s];
@@ -418,7 +487,7 @@ static void place_scratch(Planner *P)
     Item **order = ta_alloc_array(P->pool, (size_t)P->num_items + 1, sizeof(Item *));
     int n = 0;
     for (int i = 0; i < P->num_items; i++)
-        if (P->items[i].role == TA_ROLE_SCRATCH && ta_tensor_bytes(P->items[i].t) > 0)
+        if (P->items[i].role == TA_KIND_SCRATCH && ta_tensor_bytes(P->items[i].t) > 0)
             order[n++] = &P->items[i];
     qsort(order, (size_t)n, sizeof *order, by_size_desc);
     for (int i = 0; i < n; i++) {
@@ -456,7 +525,7 @@ static void repack_scratch(Planner *P)
     for (int m = 0; m < TA_MEM_COUNT; m++) {
         int n = 0;
         for (int i = 0; i < P->num_items; i++)
-            n += P->items[i].role == TA_ROLE_SCRATCH && P->items[i].memory == m;
+            n += P->items[i].role == TA_KIND_SCRATCH && P->items[i].memory == m;
         if (n == 0)
             continue;
         TaBlock *blocks = ta_alloc_array(P->pool, (size_t)n, sizeof(TaBlock));
@@ -464,7 +533,7 @@ static void repack_scratch(Planner *P)
         int k = 0;
         for (int i = 0; i < P->num_items; i++) {
             Item *it = &P->items[i];
-            if (it->role != TA_ROLE_SCRATCH || it->memory != m)
+            if (it->role != TA_KIND_SCRATCH || it->memory != m)
                 continue;
             blocks[k] = (TaBlock){.size = ta_tensor_bytes(it->t), .first = it->t->first_use,
                                   .last = it->t->last_use, .order = it->t->index};
@@ -486,12 +555,12 @@ static int default_source(Planner *P, int dest)
     const TaTarget *tg = P->in->target;
     for (int s = 0; s < tg->num_spill; s++) {
         int m = tg->spill_order[s];
-        if (can_hold(P, m, TA_ROLE_CONSTANT) && !tg->memories[m]->writable && m != dest)
+        if (can_hold(P, m, TA_KIND_CONSTANT) && !tg->memories[m]->writable && m != dest)
             return m;
     }
     for (int s = 0; s < tg->num_spill; s++) {
         int m = tg->spill_order[s];
-        if (can_hold(P, m, TA_ROLE_CONSTANT) && m != dest)
+        if (can_hold(P, m, TA_KIND_CONSTANT) && m != dest)
             return m;
     }
     return dest;
@@ -502,7 +571,7 @@ static void place_constants(Planner *P)
     const TaTarget *tg = P->in->target;
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
-        if (it->role != TA_ROLE_CONSTANT || ta_tensor_bytes(it->t) == 0)
+        if (it->role != TA_KIND_CONSTANT || ta_tensor_bytes(it->t) == 0)
             continue;
         if (it->staged && it->source < 0)
             it->source = default_source(P, it->memory);
@@ -530,7 +599,7 @@ static void place_constants(Planner *P)
 
 /* ---- 5. regions ------------------------------------------------------------------- */
 
-static TaRegion *new_region(Planner *P, int memory, TaRole role, bool staged, int source)
+static TaRegion *new_region(Planner *P, int memory, TaKind role, bool staged, int source)
 {
     TaRegion *r = ta_alloc(P->pool, sizeof *r);
     r->memory = memory;
@@ -557,7 +626,7 @@ static bool item_in_region(const Item *it, const TaRegion *r)
 {
     if (it->memory != r->memory || it->role != r->role)
         return false;
-    if (it->role != TA_ROLE_CONSTANT)
+    if (it->role != TA_KIND_CONSTANT)
         return true;
     return r->staged ? (it->source == r->source_memory && it->source != it->memory)
                      : it->source == it->memory;
@@ -580,7 +649,7 @@ static void fill_region(Planner *P, TaRegion *r)
             continue;
         /* Constants are laid out in tensor order, so the staged source and
            destination share every relative offset. */
-        if (r->role == TA_ROLE_CONSTANT) {
+        if (r->role == TA_KIND_CONSTANT) {
             it->block.offset = offset;
             offset += item_size(P, it, r->memory);
         }
@@ -597,14 +666,14 @@ static void fill_region(Planner *P, TaRegion *r)
     }
     if (r->tensors.len > 1) /* qsort(NULL, 0, ...) is undefined */
         qsort(r->tensors.items, (size_t)r->tensors.len, sizeof(void *), by_offset);
-    if (r->role == TA_ROLE_CONSTANT) {
+    if (r->role == TA_KIND_CONSTANT) {
         r->bytes = ta_alloc(P->pool, r->size + 1);
         for (int i = 0; i < r->tensors.len; i++) {
             TaTensor *t = r->tensors.items[i];
             memcpy(r->bytes + t->place.offset, t->data, ta_tensor_bytes(t));
         }
     }
-    if (r->role == TA_ROLE_SCRATCH) {
+    if (r->role == TA_KIND_SCRATCH) {
         TaBlock *blocks = ta_alloc_array(P->pool, (size_t)r->tensors.len + 1, sizeof(TaBlock));
         for (int i = 0; i < r->tensors.len; i++) {
             TaTensor *t = r->tensors.items[i];
@@ -625,12 +694,12 @@ static void build_regions(Planner *P)
             continue;
         TaRegion *candidates[3 + TA_MEM_COUNT];
         int n = 0;
-        candidates[n++] = new_region(P, m, TA_ROLE_SCRATCH, false, m);
-        candidates[n++] = new_region(P, m, TA_ROLE_PERSISTENT, false, m);
-        candidates[n++] = new_region(P, m, TA_ROLE_CONSTANT, false, m);
+        candidates[n++] = new_region(P, m, TA_KIND_SCRATCH, false, m);
+        candidates[n++] = new_region(P, m, TA_KIND_PERSISTENT, false, m);
+        candidates[n++] = new_region(P, m, TA_KIND_CONSTANT, false, m);
         for (int s = 0; s < TA_MEM_COUNT; s++)
             if (s != m && P->in->target->memories[s])
-                candidates[n++] = new_region(P, m, TA_ROLE_CONSTANT, true, s);
+                candidates[n++] = new_region(P, m, TA_KIND_CONSTANT, true, s);
         for (int k = 0; k < n; k++) {
             TaRegion *r = candidates[k];
             fill_region(P, r);
@@ -641,7 +710,7 @@ static void build_regions(Planner *P)
                 r->symbol = ta_format(P->pool, "%s_arena_%s", prefix, r->name);
             if (r->staged)
                 r->source_symbol = ta_format(P->pool, "%s_arena_%s_source", prefix, r->name);
-            if (!own_arenas && r->role == TA_ROLE_CONSTANT && !r->staged)
+            if (!own_arenas && r->role == TA_KIND_CONSTANT && !r->staged)
                 r->sidecar_file = ta_format(P->pool, "%s_arena_%s.bin", prefix, r->name);
             ta_vec_push(P->pool, &P->plan->regions, r);
             P->plan->memories[m].used += r->guard + r->size;
@@ -731,10 +800,12 @@ TaPlan *ta_plan(const TaPlanInput *in)
         return NULL;
     place_persistent(&P);
     place_scratch(&P);
+    report_problems(&P);
     if (in->diag->errors > errors)
         return NULL;
     repack_scratch(&P);
     place_constants(&P);
+    report_problems(&P);
     if (in->diag->errors > errors)
         return NULL;
     build_regions(&P);

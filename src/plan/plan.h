@@ -14,14 +14,20 @@
 #include "../config/target.h"
 #include "../ir/ir.h"
 
-typedef enum { TA_ROLE_SCRATCH = 0, TA_ROLE_PERSISTENT = 1, TA_ROLE_CONSTANT = 2 } TaRole;
-const char *ta_role_name(TaRole role); /* "scratch", "persistent", "constant" */
+/* A region's role is the TaKind of the tensors it holds (ir.h), equal by
+   value to the runtime's ta_region_role_t, which modules are written with
+   (plan.c asserts it). The old names below are the same enumerators, kept
+   only until src/emit/emit_sources.c, being rewritten, says TA_KIND_. */
+#define TA_ROLE_SCRATCH TA_KIND_SCRATCH
+#define TA_ROLE_PERSISTENT TA_KIND_PERSISTENT
+#define TA_ROLE_CONSTANT TA_KIND_CONSTANT
+#define ta_role_name ta_kind_name
 
 typedef struct TaRegion {
     int id;            /* enumerator value in <prefix>_arena_region_t */
     int memory;        /* TaMemory kernels read and write it in */
     int source_memory; /* staged constants: memory the bytes come from */
-    TaRole role;
+    TaKind role;
     bool staged;
     const char *name;          /* "dtcm_scratch": symbol and enum suffix */
     size_t guard;              /* address-zero guard before the first usable byte */
@@ -76,6 +82,17 @@ typedef struct TaBlock {
    several greedy orders and keeping the smallest arena. Returns its size.
    Sizes are rounded up to `alignment`; offsets are multiples of it. */
 size_t ta_pack(TaBlock *blocks, int n, size_t alignment);
+/* The orders ta_pack tries (pack.c), largest first by: size; size times
+   lifetime; lifetime, then size; and earliest first use, then size. */
+typedef enum {
+    TA_PACK_BY_SIZE,
+    TA_PACK_BY_AREA,
+    TA_PACK_BY_SPAN,
+    TA_PACK_BY_FIRST_USE,
+    TA_PACK_STRATEGIES
+} TaPackStrategy;
+/* One order alone (the unit tests check each); returns the arena size. */
+size_t ta_pack_with(TaBlock *blocks, int n, size_t alignment, TaPackStrategy strategy);
 /* The largest total (aligned) size of blocks live at one operator. */
 size_t ta_pack_lower_bound(const TaBlock *blocks, int n, size_t alignment);
 /* True if two blocks live at the same time share a byte. */

@@ -55,19 +55,45 @@ void ta_json_end_object(TaJson *j) { close(j, "}"); }
 void ta_json_begin_array(TaJson *j) { open(j, "["); }
 void ta_json_end_array(TaJson *j) { close(j, "]"); }
 
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+   forms, no surrogates, nothing above U+10FFFF), or 0. */
+static int utf8_length(const unsigned char *s)
+{
+    int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+    if (s[0] < 0xc2 || s[0] > 0xf4)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+        (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+/* Model-supplied names may hold any bytes: the output is valid JSON
+   whatever they are, with a byte that is not UTF-8 written as U+FFFD. */
 static void put_string(TaBuf *b, const char *s)
 {
     ta_buf_puts(b, "\"");
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
+        int n = 1;
         if (c == '"' || c == '\\')
             ta_buf_printf(b, "\\%c", c);
         else if (c == '\n')
             ta_buf_puts(b, "\\n");
-        else if (c < 0x20)
+        else if (c < 0x20 || c == 0x7f)
             ta_buf_printf(b, "\\u%04x", c);
-        else
+        else if (c < 0x80)
             ta_buf_append(b, s, 1);
+        else if ((n = utf8_length((const unsigned char *)s)) > 0)
+            ta_buf_append(b, s, (size_t)n);
+        else {
+            ta_buf_puts(b, "\\ufffd");
+            n = 1;
+        }
+        s += n;
     }
     ta_buf_puts(b, "\"");
 }

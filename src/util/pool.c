@@ -1,7 +1,8 @@
 /*
  * pool.c - the conversion's memory: a list of blocks, bump-allocated and
- * freed in one call. Allocation failure is fatal (a compiler on a host
- * with no memory left has nothing sensible to do).
+ * freed in one call, and what happens when the host has no memory left:
+ * inside a conversion (TaOomGuard) the failure returns to tinyaot_convert,
+ * which reports it, so a process that embeds the library (Python) lives on.
  */
 #include "util.h"
 
@@ -18,20 +19,122 @@ struct TaPoolBlock {
 
 enum { BLOCK_SIZE = 64 * 1024 };
 
-void ta_bug(const char *file, int line, const char *what)
+_Noreturn void ta_bug(const char *file, int line, const char *what)
 {
     fprintf(stderr, "tinyaot: internal error at %s:%d: %s\n", file, line, what);
     abort();
 }
 
-static void *checked_malloc(size_t size)
+/* The innermost guard of this thread, if any. */
+static _Thread_local TaOomGuard *current_guard;
+
+void ta_oom_enter(TaOomGuard *g)
 {
-    void *p = malloc(size);
-    if (!p) {
+    memset(g, 0, sizeof *g);
+    g->outer = current_guard;
+#ifdef TINYAOT_TEST_HOOKS
+    const char *n = getenv("TINYAOT_DEBUG_FAIL_ALLOC");
+    g->fail_at = n ? strtol(n, NULL, 10) : 0;
+#endif
+    current_guard = g;
+}
+
+void ta_oom_leave(TaOomGuard *g)
+{
+    TA_ASSERT(current_guard == g);
+    current_guard = g->outer;
+    /* After a jump, what the unwound frames had not freed yet. Otherwise
+       the owners free their own storage (a TaBuf may outlive the guard). */
+    if (g->failed)
+        for (size_t i = 0; i < g->num_heap; i++)
+            free(g->heap[i]);
+    free(g->heap);
+    g->heap = NULL;
+    g->num_heap = g->cap_heap = 0;
+}
+
+void ta_oom_on_unwind(void (*unwind)(void *arg), void *arg)
+{
+    if (!current_guard)
+        return;
+    current_guard->unwind = unwind;
+    current_guard->unwind_arg = arg;
+}
+
+_Noreturn void ta_out_of_memory(size_t size)
+{
+    TaOomGuard *g = current_guard;
+    if (!g) {
         fprintf(stderr, "tinyaot: out of memory allocating %zu bytes\n", size);
         abort();
     }
+    g->failed = true;
+    g->failed_size = size;
+    g->fail_at = 0; /* the hook fails one allocation, not the report of it */
+    void (*unwind)(void *) = g->unwind;
+    g->unwind = NULL; /* running out again inside it jumps at once */
+    if (unwind)
+        unwind(g->unwind_arg);
+    longjmp(g->jump, 1);
+}
+
+/* True when the test hook says this allocation fails. */
+static bool hook_fails(void)
+{
+    TaOomGuard *g = current_guard;
+    return g && g->fail_at > 0 && ++g->count == g->fail_at;
+}
+
+static void *checked_malloc(size_t size)
+{
+    void *p = hook_fails() ? NULL : malloc(size);
+    if (!p)
+        ta_out_of_memory(size);
     return p;
+}
+
+static void forget_heap(TaOomGuard *g, void *p)
+{
+    for (size_t i = g->num_heap; i-- > 0;)
+        if (g->heap[i] == p) {
+            g->heap[i] = g->heap[--g->num_heap];
+            return;
+        }
+}
+
+void *ta_heap_realloc(void *p, size_t size)
+{
+    TaOomGuard *g = current_guard;
+    /* Room to record the result first: after a successful realloc nothing
+       may fail before it is recorded. */
+    if (g && g->num_heap == g->cap_heap) {
+        size_t cap = g->cap_heap ? g->cap_heap * 2 : 16;
+        void **grown = realloc(g->heap, cap * sizeof *grown);
+        if (!grown)
+            ta_out_of_memory(cap * sizeof *grown);
+        g->heap = grown;
+        g->cap_heap = cap;
+    }
+    /* Forgotten before the call: after a moving realloc p may not even be
+       compared. Recorded again if realloc fails, as p is then still live. */
+    if (g && p)
+        forget_heap(g, p);
+    void *q = hook_fails() ? NULL : realloc(p, size ? size : 1);
+    if (!q) {
+        if (g && p)
+            g->heap[g->num_heap++] = p;
+        ta_out_of_memory(size);
+    }
+    if (g)
+        g->heap[g->num_heap++] = q;
+    return q;
+}
+
+void ta_heap_free(void *p)
+{
+    if (p && current_guard)
+        forget_heap(current_guard, p);
+    free(p);
 }
 
 void *ta_alloc(TaPool *pool, size_t size)

@@ -15,12 +15,7 @@ static void reserve(TaBuf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 256;
     while (cap < need)
         cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-    char *p = realloc(b->data, cap);
-    if (!p) {
-        fprintf(stderr, "tinyaot: out of memory growing a buffer to %zu bytes\n", cap);
-        abort();
-    }
-    b->data = p;
+    b->data = ta_heap_realloc(b->data, cap);
     b->cap = cap;
 }
 
@@ -74,7 +69,7 @@ void ta_buf_c_escape(TaBuf *b, const char *s)
 
 void ta_buf_free(TaBuf *b)
 {
-    free(b->data);
+    ta_heap_free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
 }

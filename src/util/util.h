@@ -8,6 +8,7 @@
 #ifndef TA_UTIL_H
 #define TA_UTIL_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,7 +23,7 @@
 /* An internal invariant that bad input cannot break: a bug if it fails. */
 #define ta_unreachable() ta_bug(__FILE__, __LINE__, "unreachable")
 #define TA_ASSERT(cond) ((cond) ? (void)0 : ta_bug(__FILE__, __LINE__, #cond))
-void ta_bug(const char *file, int line, const char *what);
+_Noreturn void ta_bug(const char *file, int line, const char *what);
 
 #define TA_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -33,13 +34,44 @@ typedef struct TaPool {
     TaPoolBlock *head;
 } TaPool;
 
-void *ta_alloc(TaPool *pool, size_t size);              /* zeroed; aborts on OOM */
+void *ta_alloc(TaPool *pool, size_t size);              /* zeroed; see TaOomGuard */
 void *ta_alloc_array(TaPool *pool, size_t count, size_t elem); /* overflow-checked */
 char *ta_strdup(TaPool *pool, const char *s);
 char *ta_strndup(TaPool *pool, const char *s, size_t n);
 char *ta_format(TaPool *pool, const char *fmt, ...) TA_PRINTF(2, 3);
 void *ta_memdup(TaPool *pool, const void *p, size_t n);
 void ta_pool_free(TaPool *pool);
+
+/* Running out of memory. While a guard is entered (tinyaot_convert does),
+   an allocation that fails calls the guard's unwind step, if any, then
+   longjmps to guard->jump; without a guard it prints and aborts. Every
+   allocation of a conversion is a pool block or heap storage made with
+   ta_heap_realloc (tracked by the guard and freed after a jump), so the
+   jump leaks nothing. The jump never crosses the public API.
+   Test hook (TINYAOT_TEST_HOOKS builds): TINYAOT_DEBUG_FAIL_ALLOC=N fails
+   the Nth allocation after ta_oom_enter. */
+typedef struct TaOomGuard {
+    jmp_buf jump;
+    size_t failed_size;          /* the allocation that failed, once one has */
+    bool failed;
+    void (*unwind)(void *arg);   /* e.g. removes a half-written module */
+    void *unwind_arg;
+    void **heap;                 /* live ta_heap_realloc storage */
+    size_t num_heap, cap_heap;
+    long fail_at, count;         /* the test hook */
+    struct TaOomGuard *outer;
+} TaOomGuard;
+
+void ta_oom_enter(TaOomGuard *g);
+/* Pops the guard; after a failure, also frees the heap storage it tracks. */
+void ta_oom_leave(TaOomGuard *g);
+/* The step to run before jumping (NULL: none), e.g. while a module is being
+   written; the step's frame must outlive it, so clear it before returning. */
+void ta_oom_on_unwind(void (*unwind)(void *arg), void *arg);
+_Noreturn void ta_out_of_memory(size_t size);
+/* realloc/free for storage outside pools (TaBuf, scratch arrays). */
+void *ta_heap_realloc(void *p, size_t size);
+void ta_heap_free(void *p);
 
 /* Growable array of pointers, allocated from a pool. */
 typedef struct TaVec {
@@ -88,11 +120,17 @@ void ta_diagv(TaDiag *d, TaDiagLevel level, const char *fmt, va_list ap);
 
 /* ---- file.c: files and directories --------------------------------------- */
 
-/* Reads a whole file; on failure reports "<path>: <reason>" and returns NULL. */
+/* Reads a whole regular file; on failure reports "<path>: <reason>" and
+   returns NULL. Anything else (a FIFO, a device, a directory) is refused
+   without blocking. */
 uint8_t *ta_read_file(TaPool *pool, TaDiag *d, const char *path, size_t *size);
 bool ta_write_file(TaDiag *d, const char *path, const void *data, size_t size);
 bool ta_mkdir_p(TaDiag *d, const char *path);
+/* Removes a file or a directory tree; never follows a symbolic link and
+   never descends into another file system. True when nothing is left. */
 bool ta_remove_tree(const char *path);
+/* "a FIFO", "a directory", ... for messages; `mode` is a struct stat st_mode. */
+const char *ta_file_kind(unsigned mode);
 bool ta_path_exists(const char *path);
 char *ta_path_join(TaPool *pool, const char *a, const char *b);
 char *ta_dirname(TaPool *pool, const char *path);

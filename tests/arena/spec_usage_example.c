@@ -3,9 +3,10 @@
  * hello_inference sample), compiled unchanged against the compatibility
  * header. Only the function around it and the includes are ours: the body
  * is the specification's text, kept byte for byte so that the test proves
- * code written against that API builds and runs as it is.
+ * code written against that API builds and runs as it is. The include is
+ * the specification's own line, found through runtime/arena/synaptic/.
  */
-#include "syn_mem.h"
+#include <synaptic/syn_mem.h>
 #include "spec_usage_example.h"
 
 int spec_usage_example(void)

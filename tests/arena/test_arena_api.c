@@ -698,6 +698,33 @@ static void test_shared_region_api(void)
     TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_ARENA_NO_SHARED);
 }
 
+/* A region whose end would lie past the top of the address space wraps:
+   the overlap check must refuse it rather than compare wrapped addresses.
+   The addresses are formed as integers and never dereferenced. */
+static void test_ranges_that_wrap_are_refused(void)
+{
+    ta_arena_t arena = {0};
+    uintptr_t below = (uintptr_t)buf64() - 4096u;
+    uintptr_t top = (UINTPTR_MAX - 4095u) & ~(uintptr_t)255;
+
+    setup(&arena, BUF_SIZE);
+    /* starts below the arena and, wrapped, "ends" below it too */
+    TA_CHECK_EQ(ta_arena_set_shared_region(&arena, (void *)below, SIZE_MAX - 100),
+                TA_ERR_BAD_ARGUMENT);
+    TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_BAD_ARGUMENT);
+    TA_CHECK_EQ(ta_arena_set_shared_region(&arena, (void *)top, 8192), TA_ERR_BAD_ARGUMENT);
+    /* no region was registered: SHARED is still refused */
+    TA_CHECK(ta_arena_alloc(&arena, 64, 0, TA_LIFETIME_SHARED) == NULL);
+    TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_ARENA_NO_SHARED);
+    /* the arena itself: a buffer that wraps is refused at init */
+    TA_CHECK_EQ(ta_arena_init(&arena, (void *)top, 1u << 16), TA_ERR_BAD_ARGUMENT);
+    TA_CHECK(!ta_arena_is_initialized(&arena));
+    /* a range ending exactly at the top does not wrap (checked, not used) */
+    setup(&arena, BUF_SIZE);
+    TA_CHECK_EQ(ta_arena_set_shared_region(&arena, (void *)top, (size_t)(UINTPTR_MAX - top)),
+                TA_OK);
+}
+
 static void test_names_and_sizes(void)
 {
     TA_CHECK_EQ(ta_dtype_size(TA_DTYPE_INT8), 1);
@@ -734,6 +761,7 @@ static const ta_test_case_t cases[] = {
     {"mark_and_rollback", test_mark_and_rollback},
     {"init_ex_alignment_and_pool", test_init_ex_alignment_and_pool},
     {"shared_region_api", test_shared_region_api},
+    {"ranges_that_wrap_are_refused", test_ranges_that_wrap_are_refused},
     {"names_and_sizes", test_names_and_sizes},
 };
 

@@ -19,6 +19,13 @@ UNIFORM_STD = {"int8": 73.9, "int16": 18918.0, "uint8": 73.9}
 
 ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6")
 
+# Sizes at which the SIMD kernels change path: 1, the lane counts (4 int8
+# per DSP word, 8 int16 and 16 int8 per Helium vector, blocks of 2 and 4
+# outputs) and one either side of them, so every tail length appears.
+SIMD_SIZES = (1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65)
+# Longer vectors for the reductions (dot products, softmax rows).
+SIMD_LONG = SIMD_SIZES + (100, 127, 128, 129, 255, 256, 257)
+
 
 def f32(x):
     """Round to the nearest float32, returned as a Python float."""
@@ -168,6 +175,44 @@ def conv_out_size(in_size, k, stride, dilation, padding):
     if padding == "SAME":
         return (in_size + stride - 1) // stride
     return (in_size - eff + stride) // stride
+
+
+def draw_simd_size(rng, hi=65, sizes=SIMD_SIZES):
+    """One of `sizes` not above hi."""
+    return pick(rng, [n for n in sizes if n <= hi])
+
+
+def draw_simd_shape(rng, rank, max_elems=4096, last_hi=257):
+    """A shape of the given rank whose last dimension is a SIMD size (up to
+    last_hi) and whose other dimensions are small, often 1."""
+    last = draw_simd_size(rng, last_hi, SIMD_LONG)
+    lead = [draw_dim(rng, 1, 5, p_one=0.35) for _ in range(rank - 1)]
+    while lead and nelems(lead) * last > max_elems:
+        lead[lead.index(max(lead))] -= 1
+    return lead + [last]
+
+
+def simd_broadcast_shapes(rng, rank, max_elems=4096):
+    """Two operand shapes and their broadcast for the elementwise SIMD
+    paths: equal shapes (the contiguous loop), one operand a scalar, one a
+    vector along the last axis (per-channel), or size-1 dims at random."""
+    out = draw_simd_shape(rng, rank, max_elems)
+    a, b = list(out), list(out)
+    mode = pick(rng, ["same", "same", "scalar", "channel", "bcast"])
+    if mode == "scalar":
+        b = [1] * pick(rng, [1, rank])
+    elif mode == "channel":
+        b = [out[-1]] if chance(rng, 0.5) else [1] * (rank - 1) + [out[-1]]
+    elif mode == "bcast":
+        for i in range(rank):
+            r = rng.random()
+            if r < 0.3:
+                a[i] = 1
+            elif r < 0.6:
+                b[i] = 1
+    if chance(rng, 0.5):
+        a, b = b, a
+    return a, b, list(np.broadcast_shapes(tuple(a), tuple(b)))
 
 
 def nelems(shape):

@@ -6,6 +6,10 @@ import zlib
 import numpy as np
 
 REGISTRY = {}
+# Variants that force the sizes where the SIMD kernels change path (lane
+# counts and one either side, tails, size-1 dimensions); kept out of
+# REGISTRY so that `--variants all` draws what it always drew.
+SIMD_REGISTRY = {}
 
 
 class Case:
@@ -61,13 +65,15 @@ class Variant:
         return "Variant(%s)" % self.name
 
 
-def variant(name, op, stateful=False, n_runs=None):
-    """Decorator registering fn(rng) -> (model_bytes, config)."""
+def variant(name, op, stateful=False, n_runs=None, simd=False):
+    """Decorator registering fn(rng) -> (model_bytes, config), in
+    SIMD_REGISTRY when simd is set."""
+    registry = SIMD_REGISTRY if simd else REGISTRY
 
     def deco(fn):
-        if name in REGISTRY:
+        if name in REGISTRY or name in SIMD_REGISTRY:
             raise ValueError("duplicate variant " + name)
-        REGISTRY[name] = Variant(name, op, fn, stateful, n_runs,
+        registry[name] = Variant(name, op, fn, stateful, n_runs,
                                  (fn.__doc__ or "").strip())
         return fn
 

@@ -48,7 +48,7 @@ def build_batch(cases, workdir, keys=None):
                  + ", ".join(f"&c{i}_runner" for i in built) + "};")
     lines.append(f"const int ta_runner_num_modules = {len(built)};")
     table.write_text("\n".join(lines) + "\n")
-    srcs = [str(table), str(ROOT / "tools" / "host_runner.c")]
+    srcs = [str(table), str(module.HARNESS / "host_runner.c")]
     kernels = set()
     for i in built:
         for s in module.sources(modules[i].path):
@@ -59,7 +59,7 @@ def build_batch(cases, workdir, keys=None):
                 srcs.append(s)
     exe = workdir / "batch.runner"
     cc = os.environ.get("CC", "cc")
-    cmd = [cc, *module.cflags(), "-I", str(workdir), "-I", str(ROOT / "tools"), "-I", str(ROOT),
+    cmd = [cc, *module.cflags(), "-I", str(workdir), "-I", str(module.HARNESS), "-I", str(ROOT),
            *srcs, *sorted(kernels), "-lm", "-o", str(exe)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
     if p.returncode != 0:
@@ -144,7 +144,7 @@ def build_batch_qemu(cases, workdir, board="mps3-an547", target="mps3_an547", ke
                 srcs.append(s)
     elf = workdir / "batch.elf"
     cmd = ["bash", str(module.QEMU_RUN), "--board", board, "-I", str(workdir),
-           "-I", str(ROOT / "tools"), "-I", str(ROOT), "-o", str(elf), "--build-only",
+           "-I", str(module.HARNESS), "-I", str(ROOT), "-o", str(elf), "--build-only",
            str(ROOT / "tests" / "qemu" / "module_runner.c"), *srcs, *sorted(kernels)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
     if p.returncode != 0:
@@ -168,3 +168,40 @@ def run_case_qemu(batch, i, runs):
     if p.returncode != 0:
         raise RuntimeError(f"QEMU run failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
     return module.read_outputs(m, runs, out_file.read_bytes())
+
+
+def run_cases_qemu(batch, jobs):
+    """Runs many cases of a QEMU batch in one emulation (module_runner
+    --jobs): jobs is a list of (i, runs). Returns {i: outputs per run, or an
+    error text}. When the emulation stops early (a failing case), the cases
+    without outputs run one by one, so each failure is its own."""
+    work = pathlib.Path(batch.exe).parent
+    lines = []
+    for i, runs in jobs:
+        m = batch.modules[i]
+        in_file, out_file = work / f"c{i}.qin.bin", work / f"c{i}.qout.bin"
+        module.write_inputs(m, runs, in_file)
+        if out_file.exists():
+            out_file.unlink()
+        lines.append(f"{batch.index[i]} {in_file.name} {out_file.name} {len(runs)}")
+    listing = work / "qemu_jobs.txt"
+    listing.write_text("\n".join(lines) + "\n")
+    cmd = ["bash", str(module.QEMU_RUN), "--board", batch.board, "--elf", str(batch.exe),
+           "--timeout", "1800", "--", "--jobs", listing.name]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=2400, cwd=work)
+    results = {}
+    for i, runs in jobs:
+        out_file = work / f"c{i}.qout.bin"
+        if p.returncode == 0 or out_file.exists():
+            try:
+                results[i] = module.read_outputs(batch.modules[i], runs, out_file.read_bytes())
+                continue
+            except (OSError, RuntimeError) as e:
+                if p.returncode == 0:
+                    results[i] = str(e)
+                    continue
+        try:
+            results[i] = run_case_qemu(batch, i, runs)
+        except RuntimeError as e:
+            results[i] = str(e)
+    return results

@@ -2,7 +2,7 @@
 
     from tests.harness import module
     m = module.convert(model_path, workdir, prefix="m", keys={"platform.name": "host"})
-    exe = module.build(m)                 # the module + tools/host_runner.c
+    exe = module.build(m)                 # the module + tests/harness/host_runner.c
     outs = module.run(m, exe, runs)       # runs: list of lists of numpy arrays
 
 The tinyaot command is build/tinyaot unless TINYAOT_BIN says otherwise.
@@ -19,6 +19,7 @@ import subprocess
 import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+HARNESS = ROOT / "tests" / "harness"  # host_runner.c, host_runner.h
 SHARED = ROOT.parent / "shared"
 MODELS = SHARED / "models"
 
@@ -94,12 +95,24 @@ def build(m, cc=None, extra_flags=()):
     cc = cc or os.environ.get("CC", "cc")
     exe = m.path.parent / (m.path.name + ".runner")
     cmd = [cc, *cflags(), *extra_flags, f"-DTA_PREFIX={m.prefix}", "-I", str(m.path),
-           "-I", str(ROOT / "tools"), str(ROOT / "tools" / "host_runner.c"), *sources(m.path),
+           "-I", str(HARNESS), str(HARNESS / "host_runner.c"), *sources(m.path),
            "-lm", "-o", str(exe)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
         raise RuntimeError(f"building {m.path} failed:\n{' '.join(cmd)}\n{p.stderr}")
     return exe
+
+
+def baseline_inputs(m):
+    """One run of the input the baselines in ../shared/baselines/ were
+    measured with: every input tensor x[i] = (i*7+3)%256 - 128, an int8
+    value sign-extended into wider integer inputs."""
+    run = []
+    for shape, dtype in m.io("input"):
+        n = int(np.prod(shape, dtype=np.int64))
+        x = (np.arange(n, dtype=np.int64) * 7 + 3) % 256 - 128
+        run.append(x.astype(dtype).reshape(shape))
+    return run
 
 
 def write_inputs(m, runs, path):

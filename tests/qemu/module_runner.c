@@ -1,6 +1,6 @@
 /*
  * module_runner.c - runs a generated module on Cortex-M under QEMU, the
- * bare-metal twin of tools/host_runner.c. Build it with the module's sources
+ * bare-metal twin of tests/harness/host_runner.c. Build it with the module's sources
  * and -DTA_PREFIX=<prefix>; run it with three words after `--`:
  *
  *   tests/qemu/run.sh -DTA_PREFIX=kws -I out/kws tests/qemu/module_runner.c \
@@ -9,9 +9,12 @@
  * Inputs and outputs are host files (semihosting), laid out as for the host
  * runner: RUNS records of every input, then of every output. The module's
  * arenas sit in the memories its target file names (the linker script puts
- * each memory's sections there). It prints the instructions each run took.
+ * each memory's sections there). It prints the instructions each run took
+ * ("run R: N instructions", the call of model_run only) and their mean.
  * Without TA_PREFIX it runs one module of a generated table (see
- * host_runner.h), the index coming as a fifth word after RUNS.
+ * host_runner.h), the index coming as a fifth word after RUNS; it prints
+ * the instructions of each run too. `--jobs FILE` instead runs many modules
+ * of the table in one emulation, one per line "MODULE inputs outputs RUNS".
  * Built with -DTA_PROFILE_OPS for a module converted with module.schedule:
  * table, it prints instead the instructions of each operator of the last
  * run, through the operator callback.
@@ -57,10 +60,10 @@ static int fail(const char *what, int status)
 }
 
 #ifndef TA_PREFIX
-/* One module of the table, through its ta_runner_module_t. */
-static int run_table(char **words, long runs)
+/* One module of the table, through its ta_runner_module_t: `runs` records
+   of inputs from in_path, the outputs written to out_path. */
+static int run_module(long which, const char *in_path, const char *out_path, long runs)
 {
-    long which = strtol(words[4], NULL, 10);
     if (which < 0 || which >= ta_runner_num_modules)
         return fail("module index", TA_ERR_BAD_ARGUMENT);
     const ta_runner_module_t *m = ta_runner_modules[which];
@@ -79,29 +82,68 @@ static int run_table(char **words, long runs)
     unsigned char *in = malloc(in_bytes * (size_t)runs + 1);
     unsigned char *out = malloc(out_bytes * (size_t)runs + 1);
     size_t got = 0;
+    int result = 0;
     if (!in || !out)
-        return fail("malloc", TA_ERR_BAD_ARGUMENT);
-    if (ta_semihost_read_file(words[1], in, in_bytes * (size_t)runs + 1, &got) != 0 ||
-        got != in_bytes * (size_t)runs)
-        return fail("reading the inputs", TA_ERR_BAD_ARGUMENT);
+        result = fail("malloc", TA_ERR_BAD_ARGUMENT);
+    else if (ta_semihost_read_file(in_path, in, in_bytes * (size_t)runs + 1, &got) != 0 ||
+             got != in_bytes * (size_t)runs)
+        result = fail("reading the inputs", TA_ERR_BAD_ARGUMENT);
     const unsigned char *src = in;
     unsigned char *dst = out;
-    for (long r = 0; r < runs; r++) {
+    for (long r = 0; result == 0 && r < runs; r++) {
         for (int k = 0; k < m->num_inputs; k++) {
             void *data = m->input(k, &size);
             memcpy(data, src, size);
             src += size;
         }
-        if ((status = m->run()) != TA_OK)
-            return fail("model_run", status);
+        ta_icount_start();
+        status = m->run();
+        uint64_t instructions = ta_icount_stop();
+        if (status != TA_OK) {
+            result = fail("model_run", status);
+            break;
+        }
+        printf("module_runner: run %ld: %llu instructions\n", r,
+               (unsigned long long)instructions);
         for (int k = 0; k < m->num_outputs; k++) {
             const void *data = m->output(k, &size);
             memcpy(dst, data, size);
             dst += size;
         }
     }
-    if (ta_semihost_write_file(words[2], out, out_bytes * (size_t)runs) != 0)
-        return fail("writing the outputs", TA_ERR_BAD_ARGUMENT);
+    if (result == 0 && ta_semihost_write_file(out_path, out, out_bytes * (size_t)runs) != 0)
+        result = fail("writing the outputs", TA_ERR_BAD_ARGUMENT);
+    free(in);
+    free(out);
+    return result;
+}
+
+/* Many modules in one emulation: a host file of lines
+   "MODULE inputs.bin outputs.bin RUNS", run in order; stops at the first
+   failure (the caller then knows which outputs are missing). */
+static int run_jobs(const char *path)
+{
+    static char list[65536];
+    size_t got = 0;
+    if (ta_semihost_read_file(path, list, sizeof list - 1, &got) != 0)
+        return fail("reading the job list", TA_ERR_BAD_ARGUMENT);
+    list[got] = '\0';
+    for (char *line = list; *line;) {
+        char *next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        else
+            next = line + strlen(line);
+        char in_path[256], out_path[256];
+        long which, runs;
+        if (sscanf(line, "%ld %255s %255s %ld", &which, in_path, out_path, &runs) != 4)
+            return fail("a job line (MODULE inputs outputs RUNS)", TA_ERR_BAD_ARGUMENT);
+        printf("module_runner: job %ld\n", which);
+        int result = run_module(which, in_path, out_path, runs);
+        if (result != 0)
+            return result;
+        line = next;
+    }
     return 0;
 }
 #endif
@@ -116,14 +158,18 @@ int main(void)
     int n = 0;
     for (char *p = strtok(cmd, " "); p && n < 5; p = strtok(NULL, " "))
         words[n++] = p;
+#ifndef TA_PREFIX
+    if (n == 3 && strcmp(words[1], "--jobs") == 0)
+        return run_jobs(words[2]);
+    if (n != 5)
+        return fail("arguments (inputs.bin outputs.bin RUNS MODULE, or --jobs FILE)",
+                    TA_ERR_BAD_ARGUMENT);
+    return run_module(strtol(words[4], NULL, 10), words[1], words[2],
+                      strtol(words[3], NULL, 10));
+#else
     if (n < 4)
         return fail("arguments (inputs.bin outputs.bin RUNS)", TA_ERR_BAD_ARGUMENT);
     long runs = strtol(words[3], NULL, 10);
-#ifndef TA_PREFIX
-    if (n != 5)
-        return fail("arguments (inputs.bin outputs.bin RUNS MODULE)", TA_ERR_BAD_ARGUMENT);
-    return run_table(words, runs);
-#else
 
     PFX(_model_context_t) ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -169,6 +215,10 @@ int main(void)
         total += instructions;
         if (status != TA_OK)
             return fail("model_run", status);
+#ifndef TA_PROFILE_OPS
+        printf("module_runner: run %ld: %llu instructions\n", r,
+               (unsigned long long)instructions);
+#endif
         unsigned char *dst = out + (size_t)r * out_bytes;
         for (int k = 0; k < num_out; k++) {
             memcpy(dst, ctx.outputs[k].data, ctx.outputs[k].size);

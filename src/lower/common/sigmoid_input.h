@@ -103,4 +103,9 @@ typedef struct TaSigmoidInput {
    2^-15) and computes its kernel's parameters. */
 bool ta_sigmoid_like_input(TaLower *L, TaOp *op, const TaSigmoidLike *k, TaSigmoidInput *s);
 
+/* int8: the kernel's 256-entry output table, as a local constant of the
+   op (NULL for int16, whose kernel interpolates a fixed table). */
+TaTensor *ta_sigmoid_like_table(TaLower *L, TaOp *op, const TaSigmoidLike *k,
+                                const TaSigmoidInput *s);
+
 #endif /* TA_SIGMOID_INPUT_H */

@@ -8,7 +8,7 @@ Fixed output quantizations that TFLM's kernels require or assume:
 """
 
 from ..common import (ModelBuilder, Q, chance, draw_quant, draw_scale,
-                      draw_shape, draw_zero_point, f32, log_uniform, pick,
+                      draw_shape, draw_simd_shape, draw_zero_point, f32, log_uniform, pick,
                       rand_values, randint)
 from ..core import variant
 
@@ -139,48 +139,71 @@ def _int16_sigmoid_input_scale(rng, pot_shifts):
     return draw_scale(rng, 2e-5, 3e-3), False
 
 
-@variant("LOGISTIC.int8", "LOGISTIC")
-def logistic_int8(rng):
-    """int8 LOGISTIC -> (1/256, -128); random input quantization."""
-    shape = _shape(rng)
-    q_in = draw_quant(rng, "int8", 1e-3, 0.5)
-    q_out = Q(1.0 / 256, -128)
-    return _unary("LOGISTIC", shape, "int8", q_in, q_out), _cfg(shape, q_in, q_out)
-
-
-@variant("LOGISTIC.int16", "LOGISTIC")
-def logistic_int16(rng):
-    """int16 LOGISTIC -> (2^-15, 0); input zero point 0, scale arbitrary or
-    the power of two 2^-12 (TFLM's shift-only path)."""
-    shape = _shape(rng)
+def _logistic(rng, dt, shape):
+    if dt == "int8":
+        q_in = draw_quant(rng, "int8", 1e-3, 0.5)
+        q_out = Q(1.0 / 256, -128)
+        return _unary("LOGISTIC", shape, "int8", q_in, q_out), _cfg(shape, q_in, q_out)
     s, pot = _int16_sigmoid_input_scale(rng, [12, 12, 11, 13])
     q_in, q_out = Q(s, 0), Q(2.0 ** -15, 0)
     return (_unary("LOGISTIC", shape, "int16", q_in, q_out),
             _cfg(shape, q_in, q_out, pot_input_scale=pot))
 
 
-@variant("TANH.int8", "TANH")
-def tanh_int8(rng):
-    """int8 TANH -> (1/128, 0); random input quantization."""
-    shape = _shape(rng)
-    q_in = draw_quant(rng, "int8", 1e-3, 0.5)
-    q_out = Q(1.0 / 128, 0)
-    return _unary("TANH", shape, "int8", q_in, q_out), _cfg(shape, q_in, q_out)
-
-
-@variant("TANH.int16", "TANH")
-def tanh_int16(rng):
-    """int16 TANH -> (2^-15, 0); input scale arbitrary or 2^-12 / 2^-11."""
-    shape = _shape(rng)
+def _tanh(rng, dt, shape):
+    if dt == "int8":
+        q_in = draw_quant(rng, "int8", 1e-3, 0.5)
+        q_out = Q(1.0 / 128, 0)
+        return _unary("TANH", shape, "int8", q_in, q_out), _cfg(shape, q_in, q_out)
     s, pot = _int16_sigmoid_input_scale(rng, [12, 11, 13])
     q_in, q_out = Q(s, 0), Q(2.0 ** -15, 0)
     return (_unary("TANH", shape, "int16", q_in, q_out),
             _cfg(shape, q_in, q_out, pot_input_scale=pot))
 
 
-def _softmax_shape(rng):
+def _simd_shape(rng):
+    """Rank 1-3, last dimension a SIMD size up to 257 (vector tails)."""
+    return draw_simd_shape(rng, randint(rng, 1, 3))
+
+
+@variant("LOGISTIC.int8", "LOGISTIC")
+def logistic_int8(rng):
+    """int8 LOGISTIC -> (1/256, -128); random input quantization."""
+    return _logistic(rng, "int8", _shape(rng))
+
+
+@variant("LOGISTIC.int16", "LOGISTIC")
+def logistic_int16(rng):
+    """int16 LOGISTIC -> (2^-15, 0); input zero point 0, scale arbitrary or
+    the power of two 2^-12 (TFLM's shift-only path)."""
+    return _logistic(rng, "int16", _shape(rng))
+
+
+@variant("TANH.int8", "TANH")
+def tanh_int8(rng):
+    """int8 TANH -> (1/128, 0); random input quantization."""
+    return _tanh(rng, "int8", _shape(rng))
+
+
+@variant("TANH.int16", "TANH")
+def tanh_int16(rng):
+    """int16 TANH -> (2^-15, 0); input scale arbitrary or 2^-12 / 2^-11."""
+    return _tanh(rng, "int16", _shape(rng))
+
+
+for _dt in ("int8", "int16"):
+    def _make_simd(fn_, op, dt=_dt):
+        def fn(rng):
+            return fn_(rng, dt, _simd_shape(rng))
+        fn.__doc__ = "%s %s at SIMD sizes (last dimension 1-257)." % (dt, op)
+        return fn
+    variant("LOGISTIC.%s_simd" % _dt, "LOGISTIC", simd=True)(_make_simd(_logistic, "LOGISTIC"))
+    variant("TANH.%s_simd" % _dt, "TANH", simd=True)(_make_simd(_tanh, "TANH"))
+
+
+def _softmax_shape(rng, simd=False):
     """Shape whose last (softmax) axis is mostly longer than 1."""
-    shape = _shape(rng)
+    shape = _simd_shape(rng) if simd else _shape(rng)
     if shape[-1] == 1 and chance(rng, 0.9):
         shape[-1] = randint(rng, 2, 10)
     return shape
@@ -199,9 +222,9 @@ def _beta(rng):
 
 
 @variant("SOFTMAX.int8", "SOFTMAX")
-def softmax_int8(rng):
+def softmax_int8(rng, simd=False):
     """int8 SOFTMAX over the last axis -> (1/256, -128); beta 1 or random."""
-    shape = _softmax_shape(rng)
+    shape = _softmax_shape(rng, simd)
     q_in = Q(_softmax_input_scale(rng), draw_zero_point(rng, "int8"))
     q_out = Q(1.0 / 256, -128)
     beta = _beta(rng)
@@ -210,9 +233,9 @@ def softmax_int8(rng):
 
 
 @variant("SOFTMAX.int8_int16", "SOFTMAX")
-def softmax_int8_int16(rng):
+def softmax_int8_int16(rng, simd=False):
     """int8 -> int16 SOFTMAX, output (1/65536, -32768)."""
-    shape = _softmax_shape(rng)
+    shape = _softmax_shape(rng, simd)
     q_in = Q(_softmax_input_scale(rng), draw_zero_point(rng, "int8"))
     q_out = Q(1.0 / 65536, -32768)
     beta = _beta(rng)
@@ -221,14 +244,24 @@ def softmax_int8_int16(rng):
 
 
 @variant("SOFTMAX.int16", "SOFTMAX")
-def softmax_int16(rng):
+def softmax_int16(rng, simd=False):
     """int16 SOFTMAX -> (1/32768, 0); input zero point 0."""
-    shape = _softmax_shape(rng)
+    shape = _softmax_shape(rng, simd)
     q_in = Q(_softmax_input_scale(rng, "int16"), 0)
     q_out = Q(1.0 / 32768, 0)
     beta = _beta(rng)
     return (_unary("SOFTMAX", shape, "int16", q_in, q_out, None, "SoftmaxOptions",
                    beta=beta), _cfg(shape, q_in, q_out, beta=beta))
+
+
+for _name, _fn in (("int8", softmax_int8), ("int8_int16", softmax_int8_int16),
+                   ("int16", softmax_int16)):
+    def _make_softmax_simd(fn_=_fn, name=_name):
+        def fn(rng):
+            return fn_(rng, simd=True)
+        fn.__doc__ = "SOFTMAX %s at SIMD sizes (rows of 1-257)." % name
+        return fn
+    variant("SOFTMAX.%s_simd" % _name, "SOFTMAX", simd=True)(_make_softmax_simd())
 
 
 @variant("LOG_SOFTMAX.int8", "LOG_SOFTMAX")

@@ -8,7 +8,8 @@ int16 variants: int16 input/output with zero point 0, int8 weights, int64 bias.
 import math
 
 from ..common import (ModelBuilder, Q, UNIFORM_STD, chance, conv_out_size,
-                      draw_activation, draw_bias, draw_output_quant,
+                      draw_activation, draw_bias, draw_dim, draw_output_quant,
+                      draw_simd_size,
                       draw_quant, draw_weight_quant, f32, pick,
                       rand_values, randint)
 from ..core import variant
@@ -24,24 +25,67 @@ def _spatial(rng, max_k=5):
     return k, stride, dilation
 
 
-def _conv_common(rng, dt, kind, groups_allowed=False):
-    b = ModelBuilder()
-    batch = 2 if chance(rng, 0.15) else 1
-    kh, sh, dh = _spatial(rng)
-    kw, sw, dw = _spatial(rng)
-    if chance(rng, 0.3):
-        kw, sw, dw = kh, sh, dh
-    padding = pick(rng, ["SAME", "VALID"])
-    in_h = randint(rng, 1, 12)
-    in_w = randint(rng, 1, 12)
+def _simd_geometry(rng):
+    """Kernel, stride, dilation, padding and input size for the SIMD
+    variants: mostly 1x1 and 3x3 (the specialised kernels), sometimes 5 or
+    a 1xN/Nx1 kernel, stride 1-2, dilation 1-2, small inputs (often 1)."""
+    kh = pick(rng, [1, 1, 3, 3, 3, 5])
+    kw = kh if chance(rng, 0.8) else pick(rng, [1, 3])
+    sh = pick(rng, [1, 1, 2])
+    sw = sh if chance(rng, 0.8) else pick(rng, [1, 2])
+    dh = pick(rng, [1, 1, 1, 2]) if kh > 1 else 1
+    dw = dh if kw > 1 and chance(rng, 0.8) else (pick(rng, [1, 2]) if kw > 1 else 1)
+    padding = pick(rng, ["SAME", "SAME", "VALID"])
+    in_h = draw_dim(rng, 1, 9, p_one=0.15)
+    in_w = draw_dim(rng, 1, 9, p_one=0.15)
     if padding == "VALID":
         in_h = max(in_h, (kh - 1) * dh + 1)
         in_w = max(in_w, (kw - 1) * dw + 1)
-    in_c = randint(rng, 1, 12) if chance(rng, 0.85) else 1
+    return kh, sh, dh, kw, sw, dw, padding, in_h, in_w
+
+
+def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
+                 wide=False):
+    b = ModelBuilder()
+    batch = 2 if chance(rng, 0.15) else 1
     mult = 1
     groups = 1
-    if kind == "conv":
-        out_c = randint(rng, 1, 12)
+    if simd:
+        kh, sh, dh, kw, sw, dw, padding, in_h, in_w = _simd_geometry(rng)
+        in_c = draw_simd_size(rng)
+    else:
+        kh, sh, dh = _spatial(rng)
+        kw, sw, dw = _spatial(rng)
+        if chance(rng, 0.3):
+            kw, sw, dw = kh, sh, dh
+        if wide and chance(rng, 0.6):
+            # the specialised 3x3 window of the SIMD depthwise paths
+            kh = kw = 3
+        padding = pick(rng, ["SAME", "VALID"])
+        in_h = randint(rng, 1, 12)
+        in_w = randint(rng, 1, 12)
+        if padding == "VALID":
+            in_h = max(in_h, (kh - 1) * dh + 1)
+            in_w = max(in_w, (kw - 1) * dw + 1)
+        in_c = randint(rng, 1, 12) if chance(rng, 0.85) else 1
+        if wide:
+            # whole 16-channel blocks, an 8-channel block and tails
+            in_c = pick(rng, [8, 16, 24, 32, randint(rng, 13, 40)])
+        if deep:
+            in_c = pick(rng, [16, 32, 48])
+    if kind == "conv" and simd:
+        out_c = draw_simd_size(rng)
+        filt_shape = [out_c, kh, kw, in_c]
+        axis = 0
+        k_sum = kh * kw * in_c
+    elif kind == "dw" and simd:
+        mult = pick(rng, [1, 1, 1, 2, 3])
+        out_c = in_c * mult
+        filt_shape = [1, kh, kw, out_c]
+        axis = 3
+        k_sum = kh * kw
+    elif kind == "conv":
+        out_c = randint(rng, 1, 20 if deep else 12)
         if groups_allowed:
             groups = pick(rng, [2, 3, 4])
             in_c = groups * randint(rng, 1, 4)
@@ -51,6 +95,8 @@ def _conv_common(rng, dt, kind, groups_allowed=False):
         k_sum = kh * kw * (in_c // groups)
     else:
         mult = pick(rng, [1, 1, 2, 3, 4])
+        if wide and chance(rng, 0.7):
+            mult = 1
         out_c = in_c * mult
         filt_shape = [1, kh, kw, out_c]
         axis = 3
@@ -105,6 +151,14 @@ def conv_int8(rng):
     return _conv_common(rng, "int8", "conv")
 
 
+@variant("CONV_2D.int8_deep", "CONV_2D")
+def conv_int8_deep(rng):
+    """int8 CONV_2D with 16, 32 or 48 input channels and 1-20 filters: the
+    kernel's paths for whole 16-byte chunks of taps (padded borders in
+    place, dilated taps, more runs than one list holds)."""
+    return _conv_common(rng, "int8", "conv", deep=True)
+
+
 @variant("CONV_2D.int16", "CONV_2D")
 def conv_int16(rng):
     """int16x8 CONV_2D with int64 bias."""
@@ -123,10 +177,44 @@ def dw_int8(rng):
     return _conv_common(rng, "int8", "dw")
 
 
+@variant("DEPTHWISE_CONV_2D.int8_wide", "DEPTHWISE_CONV_2D")
+def dw_int8_wide(rng):
+    """int8 DEPTHWISE_CONV_2D with 8-40 channels (mostly multiplier 1 and
+    3x3): every block shape of the SIMD paths, interior and border pixels."""
+    return _conv_common(rng, "int8", "dw", wide=True)
+
+
 @variant("DEPTHWISE_CONV_2D.int16", "DEPTHWISE_CONV_2D")
 def dw_int16(rng):
     """int16x8 DEPTHWISE_CONV_2D with int64 bias."""
     return _conv_common(rng, "int16", "dw")
+
+
+@variant("CONV_2D.int8_simd", "CONV_2D", simd=True)
+def conv_int8_simd(rng):
+    """int8 CONV_2D at SIMD sizes: input and output channels 1-65 at and
+    beside the lane counts, 1x1/3x3/5x5 and 1xN kernels, stride and
+    dilation 1-2, SAME borders, per-tensor or per-channel weights."""
+    return _conv_common(rng, "int8", "conv", simd=True)
+
+
+@variant("CONV_2D.int16_simd", "CONV_2D", simd=True)
+def conv_int16_simd(rng):
+    """int16x8 CONV_2D at SIMD sizes."""
+    return _conv_common(rng, "int16", "conv", simd=True)
+
+
+@variant("DEPTHWISE_CONV_2D.int8_simd", "DEPTHWISE_CONV_2D", simd=True)
+def dw_int8_simd(rng):
+    """int8 DEPTHWISE_CONV_2D at SIMD sizes: channels 1-65, multiplier 1-3,
+    3x3 mostly, stride and dilation 1-2, SAME borders."""
+    return _conv_common(rng, "int8", "dw", simd=True)
+
+
+@variant("DEPTHWISE_CONV_2D.int16_simd", "DEPTHWISE_CONV_2D", simd=True)
+def dw_int16_simd(rng):
+    """int16x8 DEPTHWISE_CONV_2D at SIMD sizes."""
+    return _conv_common(rng, "int16", "dw", simd=True)
 
 
 def _transpose_conv(rng, dt):

@@ -4,15 +4,40 @@ SQUARED_DIFFERENCE and the comparisons."""
 
 import math
 
+import numpy as np
+
 from ..common import (ModelBuilder, Q, UNIFORM_STD, broadcast_shapes, chance,
                       draw_activation, draw_scale, draw_zero_point, f32, pick,
-                      rand_values, randint)
+                      rand_values, randint, simd_broadcast_shapes)
 from ..core import variant
 
 
-def _operands(rng, b, dt, q1, q2, config):
+def _long_row_shapes(rng):
+    """Shapes whose innermost rows are long enough for the SIMD loops (16
+    lanes, four int32 lanes) with every kind of tail, broadcast along one
+    axis (the innermost included), to a scalar, or not at all."""
     rank = randint(rng, 1, 4)
-    s1, s2, out = broadcast_shapes(rng, rank)
+    out = [randint(rng, 1, 3) for _ in range(rank - 1)]
+    out.append(pick(rng, [1, 3, 4, 5, 15, 16, 17, 31, 33, 64, 100, 255]))
+    a, b = list(out), list(out)
+    mode = pick(rng, ["same", "axis", "axis", "scalar"])
+    if mode == "axis":
+        axis = randint(rng, 0, rank - 1)
+        (a if chance(rng, 0.5) else b)[axis] = 1
+    elif mode == "scalar":
+        (a if chance(rng, 0.5) else b)[:] = [1] * rank
+    outshape = list(np.broadcast_shapes(tuple(a), tuple(b)))
+    return a, b, outshape
+
+
+def _operands(rng, b, dt, q1, q2, config, simd=False, rows=False):
+    rank = randint(rng, 1, 4)
+    if simd:
+        s1, s2, out = simd_broadcast_shapes(rng, rank)
+    elif rows:
+        s1, s2, out = _long_row_shapes(rng)
+    else:
+        s1, s2, out = broadcast_shapes(rng, rank)
     const_second = chance(rng, 0.25)
     x = b.tensor(s1, dt, q1, name="input1")
     if const_second:
@@ -34,7 +59,7 @@ def _out_scale(rng, real_std, ref_scale, dt):
     return f32(s)
 
 
-def _arith(rng, op, dt):
+def _arith(rng, op, dt, simd=False, rows=False):
     b = ModelBuilder()
     config = {}
     q1 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
@@ -42,7 +67,7 @@ def _arith(rng, op, dt):
         q2 = Q(q1.scale, q1.zero_point)       # same quantization
     else:
         q2 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
-    x, y, out, inputs = _operands(rng, b, dt, q1, q2, config)
+    x, y, out, inputs = _operands(rng, b, dt, q1, q2, config, simd, rows)
     act = draw_activation(rng, p_none=0.5)
     std = UNIFORM_STD[dt]
     if op == "MUL":
@@ -78,12 +103,21 @@ for _op in ("ADD", "SUB", "MUL"):
             return fn
         variant("%s.%s" % (_op, _dt), _op)(_make())
 
+        def _make_simd(op=_op, dt=_dt):
+            def fn(rng):
+                return _arith(rng, op, dt, simd=True)
+            fn.__doc__ = ("%s %s at SIMD sizes: last dimension 1-257 (vector "
+                          "tails), equal shapes, scalar, per-channel and general "
+                          "broadcasting." % (dt, op))
+            return fn
+        variant("%s.%s_simd" % (_op, _dt), _op, simd=True)(_make_simd())
 
-def _minmax_like(rng, op, dt):
+
+def _minmax_like(rng, op, dt, simd=False, rows=False):
     b = ModelBuilder()
     config = {}
     q = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
-    x, y, out, inputs = _operands(rng, b, dt, q, Q(q.scale, q.zero_point), config)
+    x, y, out, inputs = _operands(rng, b, dt, q, Q(q.scale, q.zero_point), config, simd, rows)
     z = b.tensor(out, dt, Q(q.scale, q.zero_point), name="output")
     b.op(op, [x, y], [z])
     config["output_quant"] = q.to_json()
@@ -102,13 +136,13 @@ def minimum_int8(rng):
     return _minmax_like(rng, "MINIMUM", "int8")
 
 
-def _squared_difference(rng, dt):
+def _squared_difference(rng, dt, simd=False, rows=False):
     b = ModelBuilder()
     config = {}
     q1 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
     q2 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt)) \
         if chance(rng, 0.7) else Q(q1.scale, q1.zero_point)
-    x, y, out, inputs = _operands(rng, b, dt, q1, q2, config)
+    x, y, out, inputs = _operands(rng, b, dt, q1, q2, config, simd, rows)
     std = UNIFORM_STD[dt]
     real = (std * q1.scale) ** 2 + (std * q2.scale) ** 2
     qrange = 255.0 if dt == "int8" else 65535.0
@@ -118,6 +152,24 @@ def _squared_difference(rng, dt):
     b.op("SQUARED_DIFFERENCE", [x, y], [z])
     config["output_quant"] = qo.to_json()
     return b.build(inputs, [z]), config
+
+
+@variant("MAXIMUM.int8_simd", "MAXIMUM", simd=True)
+def maximum_int8_simd(rng):
+    """int8 MAXIMUM at SIMD sizes (vector tails, broadcasting)."""
+    return _minmax_like(rng, "MAXIMUM", "int8", simd=True)
+
+
+@variant("MINIMUM.int8_simd", "MINIMUM", simd=True)
+def minimum_int8_simd(rng):
+    """int8 MINIMUM at SIMD sizes (vector tails, broadcasting)."""
+    return _minmax_like(rng, "MINIMUM", "int8", simd=True)
+
+
+@variant("SQUARED_DIFFERENCE.int8_simd", "SQUARED_DIFFERENCE", simd=True)
+def sqdiff_int8_simd(rng):
+    """int8 SQUARED_DIFFERENCE at SIMD sizes."""
+    return _squared_difference(rng, "int8", simd=True)
 
 
 @variant("SQUARED_DIFFERENCE.int8", "SQUARED_DIFFERENCE")
@@ -132,7 +184,7 @@ def sqdiff_int16(rng):
     return _squared_difference(rng, "int16")
 
 
-def _comparison(rng, op):
+def _comparison(rng, op, rows=False):
     b = ModelBuilder()
     config = {}
     # TFLM rescales each int8 input with a multiplier that must be < 1.
@@ -145,7 +197,7 @@ def _comparison(rng, op):
         q2.zero_points = [max(-128, min(127, q2.zero_point))]
     else:
         q2 = Q(draw_scale(rng, 1e-3, 0.9), draw_zero_point(rng, "int8"))
-    x, y, out, inputs = _operands(rng, b, "int8", q1, q2, config)
+    x, y, out, inputs = _operands(rng, b, "int8", q1, q2, config, rows=rows)
     z = b.tensor(out, "bool", name="output")
     b.op(op, [x, y], [z])
     config["quant_mode"] = mode
@@ -160,3 +212,23 @@ for _op in ("LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL", "EQUAL", "NOT_EQUA
                       "the same, close, or unrelated quantization." % op)
         return fn
     variant("%s.int8" % _op, _op)(_make_cmp())
+
+
+# Long rows for the SIMD paths (tests/test_simd.py runs these on both cores).
+_ROWS = {
+    "ADD": lambda rng: _arith(rng, "ADD", "int8", rows=True),
+    "SUB": lambda rng: _arith(rng, "SUB", "int8", rows=True),
+    "MUL": lambda rng: _arith(rng, "MUL", "int8", rows=True),
+    "MAXIMUM": lambda rng: _minmax_like(rng, "MAXIMUM", "int8", rows=True),
+    "MINIMUM": lambda rng: _minmax_like(rng, "MINIMUM", "int8", rows=True),
+    "SQUARED_DIFFERENCE": lambda rng: _squared_difference(rng, "int8", rows=True),
+    "LESS": lambda rng: _comparison(rng, "LESS", rows=True),
+}
+for _op, _draw in _ROWS.items():
+    def _make_rows(op=_op, draw=_draw):
+        def fn(rng):
+            return draw(rng)
+        fn.__doc__ = ("int8 %s on rows of 1-255 elements (SIMD tails), broadcast along "
+                      "one axis, to a scalar, or not at all." % op)
+        return fn
+    variant("%s.int8_rows" % _op, _op)(_make_rows())

@@ -2,8 +2,8 @@
 
 import math
 
-from ..common import (INT_RANGE, ModelBuilder, Q, UNIFORM_STD, chance,
-                      draw_activation, draw_bias, draw_output_quant,
+from ..common import (INT_RANGE, ModelBuilder, Q, SIMD_LONG, UNIFORM_STD, chance,
+                      draw_activation, draw_bias, draw_output_quant, draw_simd_size,
                       draw_quant, draw_weight_quant, f32, pick, quant_around,
                       rand_values, randint)
 from ..core import variant
@@ -11,11 +11,29 @@ from ..core import variant
 BIAS_DTYPE = {"int8": "int32", "int16": "int64"}
 
 
-def _fully_connected(rng, dt):
+def _fully_connected(rng, dt, simd=False, wide=False):
     b = ModelBuilder()
-    units = randint(rng, 1, 32)
-    mode = pick(rng, ["2d", "2d", "batched", "keep_num_dims", "flatten"])
-    if mode == "2d":
+    if simd:
+        units = draw_simd_size(rng)
+        mode = pick(rng, ["2d", "2d", "2d", "keep_num_dims"])
+    else:
+        units = randint(rng, 1, 32)
+        mode = "wide" if wide else pick(rng, ["2d", "2d", "batched", "keep_num_dims", "flatten"])
+    if simd:
+        # depths across the dot loops' blocks and tails, up to K > 256
+        n_in = draw_simd_size(rng, 320, SIMD_LONG + (320,))
+        lead = [pick(rng, [1, 1, 1, 2, 3, 5])]
+        if mode == "keep_num_dims":
+            lead = [1, pick(rng, [1, 2, 3])]
+        in_shape = lead + [n_in]
+        out_shape = lead + [units]
+    elif mode == "wide":              # the SIMD loops' long paths and tails
+        n_in = pick(rng, [randint(rng, 65, 300), randint(rng, 256, 700),
+                          16 * randint(rng, 5, 40), 16 * randint(rng, 5, 40) + 4])
+        units = randint(rng, 1, 40)
+        in_shape = [pick(rng, [1, 1, 2, 3]), n_in]
+        out_shape = [in_shape[0], units]
+    elif mode == "2d":
         n_in = randint(rng, 1, 64)
         in_shape = [pick(rng, [1, 1, 1, 2, 3, 5]), n_in]
         out_shape = [in_shape[0], units]
@@ -74,15 +92,24 @@ def fc_int8(rng):
     return _fully_connected(rng, "int8")
 
 
+@variant("FULLY_CONNECTED.int8_wide", "FULLY_CONNECTED")
+def fc_int8_wide(rng):
+    """int8 FULLY_CONNECTED with 65-700 inputs (multiples of 16, of 16 plus
+    4, and any) and 1-40 units: every path of the four-row SIMD loops."""
+    return _fully_connected(rng, "int8", wide=True)
+
+
 @variant("FULLY_CONNECTED.int16", "FULLY_CONNECTED")
 def fc_int16(rng):
     """int16x8 FULLY_CONNECTED with int64 bias."""
     return _fully_connected(rng, "int16")
 
 
-def _batch_matmul(rng, dt):
+def _batch_matmul(rng, dt, simd=False):
     b = ModelBuilder()
     rank = randint(rng, 2, 5) if chance(rng, 0.7) else randint(rng, 2, 3)
+    if simd:
+        rank = min(rank, 3)
     nb = rank - 2
     batch = [randint(rng, 1, 3) for _ in range(nb)]
     lb, rb = list(batch), list(batch)
@@ -98,7 +125,12 @@ def _batch_matmul(rng, dt):
             lb = lb[cut:]
         else:
             rb = rb[cut:]
-    m, k, n = randint(rng, 1, 8), randint(rng, 1, 16), randint(rng, 1, 8)
+    if simd:
+        m = draw_simd_size(rng, 17)
+        k = draw_simd_size(rng, 129, SIMD_LONG)
+        n = draw_simd_size(rng, 33)
+    else:
+        m, k, n = randint(rng, 1, 8), randint(rng, 1, 16), randint(rng, 1, 8)
     adj_x, adj_y = chance(rng, 0.3), chance(rng, 0.3)
     lhs_shape = lb + ([k, m] if adj_x else [m, k])
     rhs_shape = rb + ([n, k] if adj_y else [k, n])
@@ -142,3 +174,28 @@ def bmm_int8(rng):
 def bmm_int16(rng):
     """int16 BATCH_MATMUL (zero points 0)."""
     return _batch_matmul(rng, "int16")
+
+
+@variant("FULLY_CONNECTED.int8_simd", "FULLY_CONNECTED", simd=True)
+def fc_int8_simd(rng):
+    """int8 FULLY_CONNECTED at SIMD sizes: depth 1-320 (blocks, tails and
+    K > 256), 1-65 units, 1-5 rows, keep_num_dims sometimes."""
+    return _fully_connected(rng, "int8", simd=True)
+
+
+@variant("FULLY_CONNECTED.int16_simd", "FULLY_CONNECTED", simd=True)
+def fc_int16_simd(rng):
+    """int16x8 FULLY_CONNECTED at SIMD sizes."""
+    return _fully_connected(rng, "int16", simd=True)
+
+
+@variant("BATCH_MATMUL.int8_simd", "BATCH_MATMUL", simd=True)
+def bmm_int8_simd(rng):
+    """int8 BATCH_MATMUL at SIMD sizes: m 1-17, k 1-129, n 1-33, rank 2-3."""
+    return _batch_matmul(rng, "int8", simd=True)
+
+
+@variant("BATCH_MATMUL.int16_simd", "BATCH_MATMUL", simd=True)
+def bmm_int16_simd(rng):
+    """int16 BATCH_MATMUL at SIMD sizes."""
+    return _batch_matmul(rng, "int16", simd=True)

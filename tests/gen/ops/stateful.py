@@ -10,17 +10,22 @@ import math
 
 import numpy as np
 
-from ..common import (ModelBuilder, Q, UNIFORM_STD, chance, draw_quant,
-                      draw_scale, draw_zero_point, f32, log_uniform, pick,
+from ..common import (ModelBuilder, Q, SIMD_LONG, UNIFORM_STD, chance, draw_quant,
+                      draw_scale, draw_simd_size, draw_zero_point, f32, log_uniform, pick,
                       rand_values, randint)
 from ..core import variant
 
 
 # --------------------------------------------------------------------- SVDF
-def _svdf(rng, state_dt):
+def _svdf(rng, state_dt, simd=False):
     batch = pick(rng, [1, 1, 1, 2])
-    n_in = randint(rng, 1, 32)
-    units = randint(rng, 1, 16)
+    if simd:
+        # feature depths and filter counts across the dot loops' blocks
+        n_in = draw_simd_size(rng, 129, SIMD_LONG)
+        units = draw_simd_size(rng, 33)
+    else:
+        n_in = randint(rng, 1, 32)
+        units = randint(rng, 1, 16)
     rank = pick(rng, [1, 1, 2])
     filters = units * rank
     mem = randint(rng, 1, 10)
@@ -81,13 +86,25 @@ def svdf_int16(rng):
     return _svdf(rng, "int16")
 
 
+@variant("SVDF.int8_simd", "SVDF", stateful=True, simd=True)
+def svdf_int8_simd(rng):
+    """int8 SVDF at SIMD sizes: input depth 1-129, units 1-33. Stateful."""
+    return _svdf(rng, "int8", simd=True)
+
+
+@variant("SVDF.int16_simd", "SVDF", stateful=True, simd=True)
+def svdf_int16_simd(rng):
+    """int8 SVDF with int16 state at SIMD sizes. Stateful."""
+    return _svdf(rng, "int16", simd=True)
+
+
 # --------------------------------------------------------------------- LSTM
 GATES = ("input", "forget", "cell", "output")
 
 
 @variant("UNIDIRECTIONAL_SEQUENCE_LSTM.int8", "UNIDIRECTIONAL_SEQUENCE_LSTM",
          stateful=True)
-def lstm_int8(rng):
+def lstm_int8(rng, simd=False):
     """Integer UNIDIRECTIONAL_SEQUENCE_LSTM as the converter writes it for a
     fully int8 model: int8 input/output/hidden state, int8 per-tensor
     weights, int32 gate biases, int16 cell state with a power-of-two scale,
@@ -96,8 +113,13 @@ def lstm_int8(rng):
     batch-major or time-major, 1-6 time steps, optional cell clip. Stateful."""
     batch = pick(rng, [1, 1, 2, 3])
     steps = randint(rng, 1, 6)
-    n_in = randint(rng, 1, 16)
-    n_cell = randint(rng, 1, 16)
+    if simd:
+        # gate matrix depths (input and recurrent) across the blocks
+        n_in = draw_simd_size(rng, 65)
+        n_cell = draw_simd_size(rng, 33)
+    else:
+        n_in = randint(rng, 1, 16)
+        n_cell = randint(rng, 1, 16)
     time_major = chance(rng, 0.3)
     q_in = draw_quant(rng, "int8", 3e-3, 0.1)
     q_h = Q(f32(10 ** rng.uniform(-0.3, 0.3) / 128),
@@ -146,6 +168,14 @@ def lstm_int8(rng):
         "cell_size": n_cell, "time_major": time_major, "cell_clip": cell_clip,
         "input_quant": q_in.to_json(), "hidden_quant": q_h.to_json(),
         "cell_scale_log2": cell_pow, "gates": cfg_w}
+
+
+@variant("UNIDIRECTIONAL_SEQUENCE_LSTM.int8_simd", "UNIDIRECTIONAL_SEQUENCE_LSTM",
+         stateful=True, simd=True)
+def lstm_int8_simd(rng):
+    """Integer UNIDIRECTIONAL_SEQUENCE_LSTM at SIMD sizes: input 1-65,
+    cell 1-33. Stateful."""
+    return lstm_int8(rng, simd=True)
 
 
 # ---------------------------------------------------------------- variables

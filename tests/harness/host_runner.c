@@ -3,7 +3,7 @@
  *
  * Build it together with a module's sources, naming the module's prefix:
  *
- *   cc -std=c99 -DTA_PREFIX=kws -I out/kws -I tools tools/host_runner.c \
+ *   cc -std=c99 -DTA_PREFIX=kws -I out/kws -I tests/harness tests/harness/host_runner.c \
  *      <every .c file of out/kws, recursively> -lm
  *
  *   runner [--module N] [--module-dir DIR] [--reinit-each] INPUTS OUTPUTS RUNS

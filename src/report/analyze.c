@@ -1,0 +1,170 @@
+/*
+ * analyze.c - per operator and per memory figures for `tinyaot analyze`
+ * and the summary convert prints, and the flash estimate.
+ *
+ * The flash estimate is a model, not a measurement of this module: the
+ * runtime sources it uses at their size measured once for Cortex-M55
+ * (flash_sizes.inc, by scripts/flash_sizes.py), a per-operator size for
+ * the generated code fitted on shared models, and the constant bytes.
+ */
+#include "analyze.h"
+
+#include "../emit/emit.h"
+
+#include <string.h>
+
+typedef struct KernelSize {
+    const char *path;
+    int64_t bytes;
+} KernelSize;
+
+#define TA_KERNEL_SIZE(path, bytes) {path, bytes},
+static const KernelSize kernel_sizes[] = {
+#include "flash_sizes.inc"
+};
+#undef TA_KERNEL_SIZE
+
+static int64_t kernel_bytes(const char *path)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(kernel_sizes); i++)
+        if (strcmp(kernel_sizes[i].path, path) == 0)
+            return kernel_sizes[i].bytes;
+    return -1;
+}
+
+static const char *flash_basis(TaPool *pool, int unmeasured)
+{
+    return ta_format(pool,
+                     "estimate: runtime sources used at their Cortex-M55 -O2 object size "
+                     "(measured once, an upper bound: the linker drops unused functions)%s, "
+                     "%d bytes per operator of generated code (fitted on %s), and the "
+                     "constant bytes",
+                     unmeasured ? ta_format(pool, "; %d source(s) never measured count 0",
+                                            unmeasured)
+                                : "",
+                     TA_FLASH_PER_OPERATOR, TA_FLASH_MEASURED_ON);
+}
+
+static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan,
+                           tinyaot_analysis *a)
+{
+    TaDiag quiet = {0};
+    TaVec files = {0};
+    int unmeasured = 0;
+    /* The file list cannot fail for a graph that lowered; if it did, the
+       kernels count 0 and the basis says so. */
+    TaPool scratch = {0};
+    quiet.pool = &scratch;
+    if (ta_runtime_files(&scratch, &quiet, g, &files))
+        for (int i = 0; i < files.len; i++) {
+            const char *path = files.items[i];
+            size_t n = strlen(path);
+            if (path[n - 1] != 'c')
+                continue;
+            int64_t bytes = kernel_bytes(path);
+            if (bytes < 0)
+                unmeasured++;
+            else
+                a->flash_kernels += bytes;
+        }
+    ta_pool_free(&scratch);
+    a->flash_code = TA_FLASH_FIXED + (int64_t)TA_FLASH_PER_OPERATOR * g->ops.len;
+    for (int i = 0; i < plan->regions.len; i++) {
+        const TaRegion *r = plan->regions.items[i];
+        if (r->role == TA_ROLE_CONSTANT)
+            a->flash_constants += (int64_t)(r->staged ? r->source_guard : r->guard) +
+                                  (int64_t)r->size;
+    }
+    a->flash_total = a->flash_code + a->flash_kernels + a->flash_constants;
+    a->flash_basis = flash_basis(pool, unmeasured);
+}
+
+static void memory_summaries(TaPool *pool, const TaPlan *plan, tinyaot_analysis *a)
+{
+    const TaTarget *t = plan->target;
+    tinyaot_memory_summary *mem = ta_alloc_array(pool, TA_MEM_COUNT, sizeof *mem);
+    size_t n = 0;
+    for (int m = 0; m < TA_MEM_COUNT; m++) {
+        if (!t->memories[m])
+            continue;
+        tinyaot_memory_summary *s = &mem[n++];
+        const TaMemoryUse *u = &plan->memories[m];
+        s->memory = ta_memory_name(m);
+        s->usable = u->usable;
+        s->used = (int64_t)u->used;
+        s->budget = (int64_t)u->budget;
+        s->free = s->budget - s->used;
+        for (int i = 0; i < plan->regions.len; i++) {
+            const TaRegion *r = plan->regions.items[i];
+            int64_t bytes = (int64_t)(r->guard + r->size);
+            if (r->staged && r->source_memory == m)
+                s->staged_sources += (int64_t)(r->source_guard + r->size);
+            if (r->memory != m)
+                continue;
+            if (r->role == TA_ROLE_SCRATCH) {
+                s->scratch += (int64_t)r->size; /* comparable with the lower bound */
+                s->scratch_lower_bound += (int64_t)r->lower_bound;
+            } else if (r->role == TA_ROLE_PERSISTENT) {
+                s->persistent += bytes;
+            } else if (r->staged) {
+                s->staged += bytes;
+            } else {
+                s->constants += bytes;
+            }
+        }
+    }
+    a->memories = mem;
+    a->num_memories = n;
+}
+
+const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const TaPlan *plan)
+{
+    tinyaot_analysis *a = ta_alloc(pool, sizeof *a);
+    a->platform = ta_strdup(pool, plan->target->name);
+    tinyaot_operator_analysis *ops =
+        ta_alloc_array(pool, (size_t)g->ops.len + 1, sizeof *ops);
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        tinyaot_operator_analysis *o = &ops[i];
+        /* Scratch bytes live at operator i: every scratch block (roots
+           only; aliases share their root's bytes) whose lifetime spans it. */
+        for (int k = 0; k < g->tensors.len; k++) {
+            const TaTensor *t = TA_TENSOR(g, k);
+            const TaRegion *r = t->place.region;
+            if (t->removed || t->alias_of || !r || r->role != TA_ROLE_SCRATCH)
+                continue;
+            if (t->first_use <= i && i <= t->last_use)
+                o->scratch_live += (int64_t)t->place.size;
+        }
+        for (int k = 0; k < op->num_outputs; k++)
+            o->output_bytes += (int64_t)ta_tensor_bytes(op->outputs[k]);
+        if (op->num_outputs > 0 && op->outputs[0]->place.region)
+            o->output_memory = ta_memory_name(op->outputs[0]->place.memory);
+        if (op->has_macs)
+            a->total_macs += op->macs;
+    }
+    a->operators = ops;
+    memory_summaries(pool, plan, a);
+    flash_estimate(pool, g, plan, a);
+    return a;
+}
+
+const tinyaot_analysis *ta_build_unsupported(TaPool *pool, const TaTarget *target,
+                                             const TaDiag *diag, int first_line)
+{
+    tinyaot_analysis *a = ta_alloc(pool, sizeof *a);
+    a->platform = ta_strdup(pool, target->name);
+    int n = diag->lines.len - first_line;
+    const char **lines = ta_alloc_array(pool, (size_t)(n > 0 ? n : 0) + 1, sizeof(char *));
+    size_t k = 0;
+    for (int i = first_line; i < diag->lines.len; i++) {
+        const char *line = diag->lines.items[i];
+        if (strncmp(line, "error: ", 7) != 0)
+            continue; /* warnings are not operators */
+        lines[k++] = ta_strdup(pool, line + 7);
+    }
+    a->unsupported = lines;
+    a->num_unsupported = k;
+    a->flash_basis = "";
+    return a;
+}

@@ -1,0 +1,219 @@
+"""`tinyaot analyze`: the per-operator table, the per-memory summary, MACs,
+the flash estimate and unsupported operators, from the same configuration
+as convert and without writing anything; convert's short summary; and
+tinyaot.analyze() in Python."""
+
+import json
+import os
+import pathlib
+import re
+import subprocess
+
+import pytest
+
+from tests.harness import module
+
+HELLO = module.MODELS / "tflm_hello_world_int8.tflite"
+AD01 = module.MODELS / "mlperf_tiny_ad01_int8.tflite"
+KWS = module.MODELS / "mlperf_tiny_kws_ref_model.tflite"
+AUDIO = module.MODELS / "tflm_audio_preprocessor_int8.tflite"
+
+
+def tinyaot(*args, cwd=None):
+    # absolute, so `cwd` can be anywhere
+    binary = str(pathlib.Path(module.tinyaot_bin()).resolve())
+    return subprocess.run([binary, *map(str, args)], capture_output=True, text=True, cwd=cwd,
+                          timeout=120)
+
+
+def analyze_json(*args):
+    p = tinyaot("analyze", "--format", "json", *args)
+    return p, json.loads(p.stdout)
+
+
+def converted_views(tmp_path, model, *keys):
+    out = tmp_path / "module"
+    p = tinyaot("convert", "--model.path", model, "--module.path", out, "--module.prefix", "v",
+                "--memory.dump_residency_json", "true", *keys)
+    assert p.returncode == 0, p.stderr
+    return json.loads((out / "v_views.json").read_text()), p.stdout
+
+
+def test_analyze_writes_nothing(tmp_path):
+    """No module, no temporary directory, not even with a module.path given."""
+    work = tmp_path / "work"
+    work.mkdir()
+    p = tinyaot("analyze", "--model.path", KWS, "--module.path", work / "out",
+                "--memory.dump_residency_json", "true", cwd=work)
+    assert p.returncode == 0, p.stderr
+    assert list(work.iterdir()) == []
+    # module.path is not needed at all
+    p = tinyaot("analyze", "--model.path", HELLO, cwd=work)
+    assert p.returncode == 0, p.stderr
+    assert list(work.iterdir()) == []
+
+
+@pytest.mark.parametrize("model,platform", [(KWS, "host"), (AD01, "apollo510_evb")])
+def test_json_matches_the_views_of_the_same_conversion(tmp_path, model, platform):
+    views, _ = converted_views(tmp_path, model, "--platform.name", platform)
+    p, a = analyze_json("--model.path", model, "--platform.name", platform)
+    assert p.returncode == 0, p.stderr
+    assert a["supported"] is True and a["unsupported"] == [] and a["platform"] == platform
+    ops = views["operators"]
+    assert [o["layer_index"] for o in a["operators"]] == [o["layer_index"] for o in ops]
+    assert [o["type"] for o in a["operators"]] == [o["type"] for o in ops]
+    assert [o["macs"] for o in a["operators"]] == [o["macs"] for o in ops]
+    assert [o["parameters"] for o in a["operators"]] == [o["parameters"] for o in ops]
+    assert a["total_macs"] == sum(o["macs"] or 0 for o in ops)
+    tensors = {t["id"]: t for t in views["tensors"]}
+    regions = views["regions"]
+    placements = views["placements"]
+    for row, op in zip(a["operators"], ops):
+        out = tensors[op["output_ids"][0]]
+        assert row["output_shape"] == out["shape"]
+        assert row["output_bytes"] == sum(_bytes(tensors[t]) for t in op["output_ids"])
+        assert row["output_memory"] == regions[placements[out["id"]]["region"]]["memory"]
+    # Per memory: the regions of the views, added up by role.
+    for m in a["memories"]:
+        mine = [r for r in regions if r["memory"] == m["memory"]]
+        assert m["scratch"] == sum(r["size"] for r in mine if r["role"] == "scratch")
+        assert m["persistent"] == sum(r["offset"] + r["size"] for r in mine
+                                      if r["role"] == "persistent")
+        assert m["constants"] + m["staged"] == sum(r["offset"] + r["size"] for r in mine
+                                                   if r["role"] == "constant")
+        assert m["used"] == (m["scratch"] + m["persistent"] + m["constants"] + m["staged"] +
+                             m["staged_sources"] +
+                             sum(r["offset"] for r in mine if r["role"] == "scratch"))
+        assert m["free"] == m["budget"] - m["used"] and m["free"] >= 0
+        assert m["gap"] == m["scratch"] - m["scratch_lower_bound"] >= 0
+    # Scratch live at an operator never exceeds the arenas, and its most is
+    # the lower bound (every scratch tensor is in one arena here).
+    scratch_memories = [m for m in a["memories"] if m["scratch"]]
+    assert len(scratch_memories) == 1
+    live = [o["scratch_live"] for o in a["operators"]]
+    assert max(live) == scratch_memories[0]["scratch_lower_bound"]
+    assert all(x <= scratch_memories[0]["scratch"] for x in live)
+
+
+def _bytes(t):
+    n = 1
+    for d in t["shape"]:
+        n *= d
+    return n * {"int8": 1, "uint8": 1, "int16": 2, "int32": 4, "float32": 4,
+                "bool": 1, "int64": 8}[t["dtype"]]
+
+
+def test_budget_is_the_constraint_or_the_capacity():
+    p, a = analyze_json("--model.path", AD01, "--platform.name", "apollo510_evb",
+                        "--memory.constraints", "[{name: DTCM, max_size: 40000}, {name: MRAM}]")
+    assert p.returncode == 0, p.stderr
+    mem = {m["memory"]: m for m in a["memories"]}
+    assert mem["DTCM"]["budget"] == 40000 and mem["DTCM"]["usable"]
+    assert mem["MRAM"]["budget"] == 4128768  # targets/apollo510_evb.yaml capacity
+    assert not mem["SRAM"]["usable"] and mem["SRAM"]["used"] == 0
+
+
+def test_text_table_has_a_row_per_operator_and_the_summary():
+    p = tinyaot("analyze", "--model.path", KWS)
+    assert p.returncode == 0, p.stderr
+    _, a = analyze_json("--model.path", KWS)
+    lines = p.stdout.splitlines()
+    rows = [l for l in lines if re.match(r"^\s+\d+\s+[A-Z_0-9]+\s", l)]
+    assert len(rows) == len(a["operators"])
+    for row, op in zip(rows, a["operators"]):
+        cells = row.split()
+        assert int(cells[0]) == op["layer_index"] and cells[1] == op["type"]
+        assert cells[2] == "x".join(map(str, op["output_shape"]))
+        assert cells[3] == (str(op["macs"]) if op["macs"] is not None else "-")
+        assert cells[5:8] == [str(op["scratch_live"]), str(op["output_bytes"]),
+                              op["output_memory"]]
+    dram = next(l for l in lines if l.startswith("DRAM "))
+    m = a["memories"][0]
+    assert dram.split()[1:4] == [str(m["scratch"]), str(m["scratch_lower_bound"]), str(m["gap"])]
+    assert f"total MACs: {a['total_macs']}" in p.stdout
+    f = a["flash"]
+    assert (f"flash (estimate): {f['total']} bytes = generated code {f['code']} + kernels "
+            f"{f['kernels']} + constants {f['constants']}") in p.stdout
+
+
+def test_flash_estimate_parts(tmp_path):
+    p, a = analyze_json("--model.path", AD01, "--platform.name", "apollo510_evb")
+    views, _ = converted_views(tmp_path, AD01, "--platform.name", "apollo510_evb")
+    f = a["flash"]
+    assert f["total"] == f["code"] + f["kernels"] + f["constants"]
+    assert f["constants"] == sum(r["size"] for r in views["regions"] if r["role"] == "constant")
+    assert f["kernels"] > 0 and f["code"] > 0 and "estimate" in f["basis"]
+    # A model with more kinds of kernels needs more kernel bytes.
+    _, hello = analyze_json("--model.path", HELLO)
+    _, kws = analyze_json("--model.path", KWS)
+    assert kws["flash"]["kernels"] > hello["flash"]["kernels"]
+
+
+def test_every_runtime_source_has_a_measured_size():
+    """scripts/flash_sizes.py must be rerun when a runtime source is added."""
+    inc = (module.ROOT / "src" / "report" / "flash_sizes.inc").read_text()
+    measured = set(re.findall(r'TA_KERNEL_SIZE\("([^"]+)"', inc))
+    sources = {p.relative_to(module.ROOT).as_posix()
+               for p in (module.ROOT / "runtime").rglob("*.c") if "arena" not in p.parts}
+    assert sources <= measured, sorted(sources - measured)
+
+
+def test_unsupported_operators_are_named_and_fail():
+    p = tinyaot("analyze", "--model.path", AUDIO)
+    assert p.returncode == 1
+    errors = [l for l in p.stderr.splitlines() if "is not supported by tinyaot" in l]
+    assert any("(SignalWindow)" in l for l in errors) and any("(DIV)" in l for l in errors)
+    assert f"not every operator is supported: {len(errors)} operator problems" in p.stdout
+    p, a = analyze_json("--model.path", AUDIO)
+    assert p.returncode == 1 and a["supported"] is False
+    assert len(a["unsupported"]) == len(errors)
+    assert all(u in e for u, e in zip(a["unsupported"], errors))
+    assert "operators" not in a
+
+
+def test_analyze_takes_the_same_config_as_convert(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(f"model:\n  path: {AD01}\nplatform:\n  name: apollo510_evb\n"
+                   "memory:\n  tensors:\n    - type: constant\n      attributes: {memory: SRAM}\n")
+    p, a = analyze_json("--config", cfg)
+    assert p.returncode == 0, p.stderr
+    mem = {m["memory"]: m for m in a["memories"]}
+    assert mem["SRAM"]["constants"] > 0 and mem["MRAM"]["constants"] == 0
+    p = tinyaot("analyze", "--config", cfg, "--memory.plannr", "greedy")
+    assert p.returncode == 1 and "did you mean 'memory.planner'" in p.stderr
+    p = tinyaot("analyze", "--model.path", AD01, "--format", "yaml")
+    assert p.returncode == 2 and "--format" in p.stderr
+
+
+def test_convert_prints_the_short_summary_unless_quiet(tmp_path):
+    _, a = analyze_json("--model.path", KWS)
+    p = tinyaot("convert", "--model.path", KWS, "--module.path", tmp_path / "m")
+    assert p.returncode == 0, p.stderr
+    m = a["memories"][0]
+    assert (f"DRAM: scratch {m['scratch']} bytes (lower bound {m['scratch_lower_bound']}, "
+            f"gap {m['gap']})") in p.stdout
+    assert f"{a['total_macs']} MACs; flash estimate {a['flash']['total']} bytes" in p.stdout
+    p = tinyaot("convert", "--model.path", KWS, "--module.path", tmp_path / "m", "--quiet")
+    assert p.returncode == 0 and p.stdout == ""
+
+
+def test_python_analyze_returns_views_without_a_module(tmp_path):
+    import tinyaot
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        r = tinyaot.analyze(model_path=AD01, options={"platform.name": "apollo510_evb"})
+    finally:
+        os.chdir(cwd)
+    assert list(tmp_path.iterdir()) == []
+    assert r.module_path is None
+    _, a = analyze_json("--model.path", AD01, "--platform.name", "apollo510_evb")
+    assert [o.type for o in r.operators] == [o["type"] for o in a["operators"]]
+    assert [o.scratch_live for o in r.analysis.operators] == \
+        [o["scratch_live"] for o in a["operators"]]
+    assert r.analysis.total_macs == a["total_macs"]
+    assert r.analysis.flash.total == a["flash"]["total"]
+    assert [m.free for m in r.analysis.memories] == [m["free"] for m in a["memories"]]
+    with pytest.raises(tinyaot.ConversionError) as e:
+        tinyaot.analyze(model_path=AUDIO)
+    assert e.value.status == 3 and len(e.value.analysis.unsupported) >= 2

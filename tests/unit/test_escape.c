@@ -1,0 +1,48 @@
+/*
+ * test_escape.c - the escaping helpers of src/emit/escape.c: each output
+ * keeps hostile bytes inside the construct it is pasted into; the
+ * expected texts are spelled out byte for byte. ("?\?" in the literals
+ * below keeps this file's own strings free of trigraphs.)
+ */
+#include "emit/escape.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+
+static void expect(const char *what, const char *got, const char *want)
+{
+    if (strcmp(got, want) != 0) {
+        printf("FAIL %s: got [%s], want [%s]\n", what, got, want);
+        failures++;
+    }
+}
+
+int main(void)
+{
+    TaPool pool = {0};
+    /* C comments: no comment end or start, no trigraph, no line break. */
+    expect("c comment", ta_escape_c_comment(&pool, "a*/b/*c?\?/d\ne\\f"),
+           "a*\\x2fb/\\x2ac?\\x3f/d\\x0ae\\x5cf");
+    expect("c comment, runs", ta_escape_c_comment(&pool, "**//?\?\?"),
+           "**\\x2f/?\\x3f\\x3f");
+    expect("c comment, plain", ta_escape_c_comment(&pool, "conv2d_1/BiasAdd"), "conv2d_1/BiasAdd");
+    /* C strings: quotes and backslashes escaped, '?' never starts a
+       trigraph, other bytes in octal (a hex escape would swallow a
+       following hex digit). */
+    expect("c string", ta_escape_c_string(&pool, "x\") int evil; (\"\\"),
+           "\"x\\\") int evil; (\\\"\\\\\"");
+    expect("c string, octal", ta_escape_c_string(&pool, "\n1\xff" "a?\?="), "\"\\0121\\377a\\?\\?=\"");
+    expect("c string, plain", ta_escape_c_string(&pool, ".dtcm_bss"), "\".dtcm_bss\"");
+    /* # comments: one line, no backslash. */
+    expect("line comment", ta_escape_line_comment(&pool, "m\nfile(TOUCH x)\r\\$(shell y)\t"),
+           "m\\x0afile(TOUCH x)\\x0d\\x5c$(shell y)\\x09");
+    /* YAML double-quoted scalars. */
+    expect("yaml", ta_escape_yaml_string(&pool, "null"), "\"null\"");
+    expect("yaml, hostile", ta_escape_yaml_string(&pool, "a\"\n\\"), "\"a\\\"\\x0a\\\\\"");
+    ta_pool_free(&pool);
+    if (failures == 0)
+        printf("escape: all passed\n");
+    return failures != 0;
+}
