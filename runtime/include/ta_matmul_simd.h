@@ -345,7 +345,7 @@ static inline void ta_mm_requant_s8(const int32_t *acc, int32_t n, const int32_t
     for (int32_t k = 0; k < n; k += 4) {
         const mve_pred16_t p = vctp32q((uint32_t)(n - k));
         const int32x4_t a = vldrwq_z_s32(acc + k, p);
-        int32x4_t v = multipliers ? ta_mm_requant_mve(a, vldrwq_z_s32(multipliers + k, p),
+        int32x4_t v = multipliers && shifts ? ta_mm_requant_mve(a, vldrwq_z_s32(multipliers + k, p),
                                                       vldrwq_z_s32(shifts + k, p))
                       : s >= 0    ? ta_mm_requant_left_mve(a, m, s)
                                   : ta_mm_requant_right_mve(a, m, s);
@@ -354,8 +354,9 @@ static inline void ta_mm_requant_s8(const int32_t *acc, int32_t n, const int32_t
     }
 #else
     for (int32_t k = 0; k < n; k++) {
-        const int32_t mk = multipliers ? multipliers[k] : m;
-        const int32_t sk = multipliers ? shifts[k] : s;
+        /* per-channel arrays come in pairs */
+        const int32_t mk = multipliers && shifts ? multipliers[k] : m;
+        const int32_t sk = multipliers && shifts ? shifts[k] : s;
         const int32_t v = ta_mm_mul_q(acc[k], mk, sk) + offset;
         out[k] = (int8_t)ta_clamp_i32(v, lo, hi);
     }

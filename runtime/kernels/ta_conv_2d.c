@@ -215,9 +215,11 @@ static void accumulate_block_partial(const ta_conv_2d_params_t *p, const int8_t 
     for (; k + 4 <= n; k += 4) {
         const int8_t *w = weights + (size_t)(o0 + k) * filter_size;
         const int32_t *init = bias_sum ? bias_sum + o0 + k : zeros4;
-        for (int32_t tap = 0; tap < taps; init = acc + k) {
+        for (int32_t j = 0; j < 4; j++) /* set even if there were no taps */
+            acc[k + j] = init[j];
+        for (int32_t tap = 0; tap < taps;) {
             tap = build_segments(p, in_b, iy0, ix0, tap, &part);
-            accumulate4(p, &part, init, w, filter_size, group_offset, acc + k);
+            accumulate4(p, &part, acc + k, w, filter_size, group_offset, acc + k);
         }
     }
     for (; k < n; k++) {
