@@ -574,18 +574,22 @@ static void dw_s8_multiplier_mve(const ta_depthwise_conv_2d_params_t *p, const i
     }
 }
 
-/* Depth multiplier 1 on Helium. */
-static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                         const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
-                         const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+/* Depth multiplier 1 on Helium. fast_full_only: the layer meets the
+   preconditions of ta_depthwise_conv_2d_s8_m1_fast, so the other forms
+   and the tail block are not compiled in (and not linked). */
+DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                  const int8_t *weights, const int32_t *bias_sum,
+                                  const int32_t *bias, const int32_t *multipliers,
+                                  const int32_t *shifts, int8_t *output, int fast_full_only)
 {
     dw_ctx c;
     dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
     const int32_t depth = c.depth;
     const int is_3x3 = p->filter_height == 3 && p->filter_width == 3;
     const int full = p->activation_min == INT8_MIN && p->activation_max == INT8_MAX;
-    const int fast = multipliers && p->right_shifts_only ? (full ? DW_FAST_FULL : DW_FAST_CLAMPED)
-                                                         : DW_GENERAL;
+    const int fast = fast_full_only ? DW_FAST_FULL
+                     : multipliers && p->right_shifts_only ? (full ? DW_FAST_FULL : DW_FAST_CLAMPED)
+                                                           : DW_GENERAL;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
     inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
                  p->dilation_height, p->pad_top, &oy_lo, &oy_hi);
@@ -626,12 +630,19 @@ static void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *i
                               : mve_pixel_window_any(&c, &win, output);
                 /* The last depth % 8 channels: the multiplier block with
                    consecutive inputs. */
-                if (depth > c0)
+                if (!fast_full_only && depth > c0)
                     mve_block_multiplier(&c, &win, c0, depth - c0, vidupq_n_u16(0, 1), output);
             }
         }
     }
 }
+DW_NOINLINE void dw_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                              const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                              const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    dw_s8_m1_mve_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 0);
+}
+
 #undef DW_MVE_MAC16
 #undef DW_MVE_MAC8
 #undef DW_MVE_LOAD8
@@ -790,13 +801,46 @@ DW_INLINE void dsp_store4(const dsp_requant *q, int32_t a0, int32_t a1, int32_t 
     memcpy(out + c0, &v, 4);
 }
 
+/* One row of three taps of four channels, the taps `d` bytes apart in
+   both x and w: register-offset loads (LSL #1 for the third) instead of
+   stepping the pointers per tap; then x moves on by x_row, w by 3 * d. */
+#define DW_DSP_MAC4                                                                       \
+    "sxtb16 %[x02], %[xv]\n\t"                                                             \
+    "sxtb16 %[w02], %[wv]\n\t"                                                             \
+    "sxtb16 %[xv], %[xv], ror #8\n\t"                                                      \
+    "sxtb16 %[wv], %[wv], ror #8\n\t"                                                      \
+    "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"                                              \
+    "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"                                              \
+    "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"                                                \
+    "smlatt %[a3], %[xv], %[wv], %[a3]\n\t"
+DW_INLINE void dsp_row3(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
+                        const int8_t **w, ptrdiff_t d, ptrdiff_t x_row)
+{
+    uint32_t xv, wv, x02, w02;
+    __asm__("ldr %[xv], [%[x]]\n\t"
+            "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4
+            "ldr %[xv], [%[x], %[d]]\n\t"
+            "ldr %[wv], [%[w], %[d]]\n\t" DW_DSP_MAC4
+            "ldr %[xv], [%[x], %[d], lsl #1]\n\t"
+            "ldr %[wv], [%[w], %[d], lsl #1]\n\t" DW_DSP_MAC4
+            "add %[x], %[x], %[xr]\n\t"
+            "add %[w], %[w], %[d]\n\t"
+            "add %[w], %[w], %[d], lsl #1"
+            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [x] "+r"(*x),
+              [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
+            : [d] "r"(d), [xr] "r"(x_row)
+            /* Reads memory at addresses no operand names. */
+            : "memory");
+}
+#undef DW_DSP_MAC4
+
 /* An interior pixel of a 3x3 window with unit horizontal dilation, x at its
    first tap: its channels four at a time; returns how many it did. Within
    a row the input and the weight offsets are the same, depth and
    2 * depth. */
 DW_NOINLINE int32_t dsp_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
 {
-    const ptrdiff_t d = c->depth, next_row = c->tap_row - 2 * d;
+    const ptrdiff_t d = c->depth, row = c->tap_row;
     dsp_requant q;
     dsp_requant_init(c, &q);
     int32_t c0 = 0;
@@ -810,15 +854,9 @@ DW_NOINLINE int32_t dsp_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
         }
         const int8_t *xt = x + c0, *w = c->weights + c0;
         /* Unrolled: a loop counter would push a register to the stack. */
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, next_row, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, next_row, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
-        dsp_tap(&a0, &a1, &a2, &a3, &xt, &w, d, d);
+        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
+        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
+        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
         dsp_store4(&q, a0, a1, a2, a3, c0, out);
     }
     return c0;
@@ -873,9 +911,9 @@ DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t
 }
 
 /* Depth multiplier 1 with the DSP extension. */
-static void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                         const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
-                         const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                             const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                             const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
     dw_ctx c;
     dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
@@ -983,6 +1021,34 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
         }
     }
     return TA_OK;
+}
+
+/* The layers ta_depthwise_conv_2d_s8_m1_fast accepts (see the header). */
+static int m1_fast_layer(const ta_depthwise_conv_2d_params_t *p, const int32_t *multipliers,
+                         const int32_t *shifts)
+{
+    return p->depth_multiplier == 1 && multipliers && shifts && p->right_shifts_only &&
+           p->activation_min == INT8_MIN && p->activation_max == INT8_MAX &&
+           p->output_depth % 8 == 0;
+}
+
+int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                    const int8_t *weights, const int32_t *bias_sum,
+                                    const int32_t *bias, const int32_t *multipliers,
+                                    const int32_t *shifts, int8_t *output)
+{
+    if (!m1_fast_layer(p, multipliers, shifts))
+        return TA_ERR_KERNEL;
+#if defined(TA_HAVE_MVE)
+    dw_s8_m1_mve_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 1);
+    return TA_OK;
+#elif defined(TA_HAVE_DSP)
+    dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+    return TA_OK;
+#else
+    return ta_depthwise_conv_2d_s8(p, input, weights, bias_sum, bias, multipliers, shifts,
+                                   output);
+#endif
 }
 
 #if defined(TA_HAVE_MVE)

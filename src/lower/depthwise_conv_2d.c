@@ -137,8 +137,15 @@ static bool lower(TaLower *L, TaOp *op)
         bias_sum = ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     }
 
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_depthwise_conv_2d_s16" : "ta_depthwise_conv_2d_s8",
-                              "runtime/kernels/ta_depthwise_conv_2d.h");
+    /* The common layer has its own entry, so a module whose layers are all
+       of it links none of the kernel's other paths. */
+    const int32_t shifts_right = right_shifts_only(&rq);
+    const bool m1_fast = !wide && mult == 1 && rq.multipliers && rq.shifts && shifts_right &&
+                         rq.act_min == INT8_MIN && rq.act_max == INT8_MAX && out_c % 8 == 0;
+    const char *kernel = wide      ? "ta_depthwise_conv_2d_s16"
+                         : m1_fast ? "ta_depthwise_conv_2d_s8_m1_fast"
+                                   : "ta_depthwise_conv_2d_s8";
+    TaKernelCall *c = ta_call(L, op, kernel, "runtime/kernels/ta_depthwise_conv_2d.h");
     ta_depthwise_conv_2d_params_t *p = TA_CALL_PARAMS(L, c, ta_depthwise_conv_2d_params_t);
     p->batches = batches;
     p->input_height = in_h;
@@ -162,7 +169,7 @@ static bool lower(TaLower *L, TaOp *op)
     p->shift = rq.shift;
     p->activation_min = rq.act_min;
     p->activation_max = rq.act_max;
-    p->right_shifts_only = right_shifts_only(&rq);
+    p->right_shifts_only = shifts_right;
     p->small_accumulators = !wide && small_accumulators(wd, taps, out_c, bias_v);
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w);
