@@ -90,7 +90,7 @@ static inline int32_t ta_dw_srdhm(int32_t a, int32_t b)
 static inline int32_t ta_dw_rdbp(int32_t x, int32_t e)
 {
     const int32_t mask = (int32_t)((1u << e) - 1u);
-    const int32_t threshold = (mask >> 1) - (x >> 31);
+    const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
     return (x >> e) + ((x & mask) > threshold);
 }
 
@@ -105,8 +105,11 @@ static inline int32_t ta_dw_requantize_right(int32_t x, int32_t multiplier, int3
 #if defined(TA_HAVE_DSP)
     h = __qadd(h, h >> 31);
 #else
-    h = h == INT32_MIN ? h : h + (h >> 31);
+    h = h == INT32_MIN || h >= 0 ? h : h - 1;
 #endif
+    /* Right shifts of negative values are arithmetic on every compiler the
+       runtime supports (C99 leaves it to the implementation; TFLite relies on it too). */
+    // cppcheck-suppress shiftNegativeLHS
     const int32_t y = h >> (-shift - 1);
     return y - (y >> 1);
 }
@@ -119,6 +122,9 @@ static inline int32_t ta_dw_requantize_right_small(int32_t x, int32_t multiplier
     int32_t h;
     __asm__("smmulr %0, %1, %2" : "=r"(h) : "r"(x * 2), "r"(multiplier));
     h = __qadd(h, h >> 31);
+    /* Right shifts of negative values are arithmetic on every compiler the
+       runtime supports (C99 leaves it to the implementation; TFLite relies on it too). */
+    // cppcheck-suppress shiftNegativeLHS
     const int32_t y = h >> (-shift - 1);
     return y - (y >> 1);
 }

@@ -58,7 +58,7 @@ static inline ta_ew_scale_t ta_ew_scale(int32_t multiplier, int32_t shift)
    negative values step down by one (ties then go away from zero). */
 static inline int32_t ta_ew_divide_by_pot(int32_t x, const ta_ew_scale_t *s)
 {
-    return (x + s->round + ((x >> 31) & s->fix_mask)) >> s->exponent;
+    return (x + s->round + ((x < 0 ? -1 : 0) & s->fix_mask)) >> s->exponent;
 }
 
 #if defined(TA_EW_DSP)
