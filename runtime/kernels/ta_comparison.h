@@ -16,22 +16,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../include/ta_params.h"
+
 #include "ta_broadcast.h"
 
-typedef struct {
-    int32_t rank; /* collapsed broadcast shape: see ta_broadcast.h */
-    int32_t dims[TA_BROADCAST_MAX_DIMS];
-    int32_t stride1[TA_BROADCAST_MAX_DIMS];
-    int32_t stride2[TA_BROADCAST_MAX_DIMS];
-    int32_t left_shift;
-    int32_t input1_offset; /* -zero point */
-    int32_t input1_multiplier;
-    int32_t input1_shift; /* <= 0 */
-    int32_t input2_offset;
-    int32_t input2_multiplier;
-    int32_t input2_shift;
-    int32_t mask;
-} ta_comparison_params_t;
+#define TA_COMPARISON_PARAMS(FIELD, ARRAY, ARRAY_USED)                                            \
+    /* collapsed broadcast shape: see ta_broadcast.h */                                           \
+    FIELD(int32_t, rank)                                                                          \
+    ARRAY_USED(int32_t, dims, TA_BROADCAST_MAX_DIMS, rank)                                        \
+    ARRAY_USED(int32_t, stride1, TA_BROADCAST_MAX_DIMS, rank)                                     \
+    ARRAY_USED(int32_t, stride2, TA_BROADCAST_MAX_DIMS, rank)                                     \
+    FIELD(int32_t, left_shift)                                                                    \
+    FIELD(int32_t, input1_offset)                             /* -zero point */                   \
+    FIELD(int32_t, input1_multiplier)                                                             \
+    FIELD(int32_t, input1_shift)                              /* <= 0 */                          \
+    FIELD(int32_t, input2_offset)                                                                 \
+    FIELD(int32_t, input2_multiplier)                                                             \
+    FIELD(int32_t, input2_shift)                                                                  \
+    FIELD(int32_t, mask)
+typedef struct { TA_PARAM_MEMBERS(TA_COMPARISON_PARAMS) } ta_comparison_params_t;
 
 int ta_comparison_s8(const ta_comparison_params_t *p, const int8_t *input1, const int8_t *input2,
                      bool *output);

@@ -9,14 +9,17 @@
 
 #include <stdint.h>
 
+#include "../include/ta_params.h"
+
 #include "ta_broadcast.h"
 
-typedef struct {
-    int32_t rank; /* collapsed broadcast shape: see ta_broadcast.h */
-    int32_t dims[TA_BROADCAST_MAX_DIMS];
-    int32_t stride1[TA_BROADCAST_MAX_DIMS];
-    int32_t stride2[TA_BROADCAST_MAX_DIMS];
-} ta_maximum_minimum_params_t;
+#define TA_MAXIMUM_MINIMUM_PARAMS(FIELD, ARRAY, ARRAY_USED)                                       \
+    /* collapsed broadcast shape: see ta_broadcast.h */                                           \
+    FIELD(int32_t, rank)                                                                          \
+    ARRAY_USED(int32_t, dims, TA_BROADCAST_MAX_DIMS, rank)                                        \
+    ARRAY_USED(int32_t, stride1, TA_BROADCAST_MAX_DIMS, rank)                                     \
+    ARRAY_USED(int32_t, stride2, TA_BROADCAST_MAX_DIMS, rank)
+typedef struct { TA_PARAM_MEMBERS(TA_MAXIMUM_MINIMUM_PARAMS) } ta_maximum_minimum_params_t;
 
 int ta_maximum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1,
                   const int8_t *input2, int8_t *output);

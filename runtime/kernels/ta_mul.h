@@ -11,21 +11,24 @@
 
 #include <stdint.h>
 
+#include "../include/ta_params.h"
+
 #include "ta_broadcast.h"
 
-typedef struct {
-    int32_t rank; /* collapsed broadcast shape: see ta_broadcast.h */
-    int32_t dims[TA_BROADCAST_MAX_DIMS];
-    int32_t stride1[TA_BROADCAST_MAX_DIMS];
-    int32_t stride2[TA_BROADCAST_MAX_DIMS];
-    int32_t input1_offset; /* -zero point */
-    int32_t input2_offset;
-    int32_t output_offset; /* +zero point */
-    int32_t output_multiplier;
-    int32_t output_shift;
-    int32_t activation_min;
-    int32_t activation_max;
-} ta_mul_params_t;
+#define TA_MUL_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                   \
+    /* collapsed broadcast shape: see ta_broadcast.h */                                           \
+    FIELD(int32_t, rank)                                                                          \
+    ARRAY_USED(int32_t, dims, TA_BROADCAST_MAX_DIMS, rank)                                        \
+    ARRAY_USED(int32_t, stride1, TA_BROADCAST_MAX_DIMS, rank)                                     \
+    ARRAY_USED(int32_t, stride2, TA_BROADCAST_MAX_DIMS, rank)                                     \
+    FIELD(int32_t, input1_offset)                             /* -zero point */                   \
+    FIELD(int32_t, input2_offset)                                                                 \
+    FIELD(int32_t, output_offset)                             /* +zero point */                   \
+    FIELD(int32_t, output_multiplier)                                                             \
+    FIELD(int32_t, output_shift)                                                                  \
+    FIELD(int32_t, activation_min)                                                                \
+    FIELD(int32_t, activation_max)
+typedef struct { TA_PARAM_MEMBERS(TA_MUL_PARAMS) } ta_mul_params_t;
 
 int ta_mul_s8(const ta_mul_params_t *p, const int8_t *input1, const int8_t *input2,
               int8_t *output);

@@ -22,13 +22,15 @@
 
 #include <stdint.h>
 
-typedef struct {
-    int32_t outer_size; /* rows */
-    int32_t depth;      /* last dimension */
-    int32_t input_multiplier;
-    int32_t input_left_shift;  /* int16: a signed shift */
-    int32_t diff_min;
-} ta_softmax_params_t;
+#include "../include/ta_params.h"
+
+#define TA_SOFTMAX_PARAMS(FIELD, ARRAY, ARRAY_USED)                                               \
+    FIELD(int32_t, outer_size)       /* rows */                                                   \
+    FIELD(int32_t, depth)            /* last dimension */                                         \
+    FIELD(int32_t, input_multiplier)                                                              \
+    FIELD(int32_t, input_left_shift) /* int16: a signed shift */                                  \
+    FIELD(int32_t, diff_min)
+typedef struct { TA_PARAM_MEMBERS(TA_SOFTMAX_PARAMS) } ta_softmax_params_t;
 
 /* int8 -> int8 (output scale 1/256, zero point -128). */
 int ta_softmax_s8(const ta_softmax_params_t *p, const int8_t *input, const int32_t *exp_table,

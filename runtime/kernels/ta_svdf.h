@@ -19,20 +19,22 @@
 
 #include <stdint.h>
 
-typedef struct {
-    int32_t batches;
-    int32_t input_size;
-    int32_t filters; /* units * rank */
-    int32_t rank;
-    int32_t memory;
-    int32_t input_zero_point;
-    int32_t state_zero_point;
-    int32_t output_zero_point;
-    int32_t feature_multiplier; /* input * weights_feature -> state */
-    int32_t feature_shift;
-    int32_t output_multiplier;  /* state * weights_time -> output */
-    int32_t output_shift;
-} ta_svdf_params_t;
+#include "../include/ta_params.h"
+
+#define TA_SVDF_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                  \
+    FIELD(int32_t, batches)                                                                       \
+    FIELD(int32_t, input_size)                                                                    \
+    FIELD(int32_t, filters)            /* units * rank */                                         \
+    FIELD(int32_t, rank)                                                                          \
+    FIELD(int32_t, memory)                                                                        \
+    FIELD(int32_t, input_zero_point)                                                              \
+    FIELD(int32_t, state_zero_point)                                                              \
+    FIELD(int32_t, output_zero_point)                                                             \
+    FIELD(int32_t, feature_multiplier) /* input * weights_feature -> state */                     \
+    FIELD(int32_t, feature_shift)                                                                 \
+    FIELD(int32_t, output_multiplier)  /* state * weights_time -> output */                       \
+    FIELD(int32_t, output_shift)
+typedef struct { TA_PARAM_MEMBERS(TA_SVDF_PARAMS) } ta_svdf_params_t;
 
 /* int8 weights_time and state. `state` is [batches][filters][memory]. The
    converter folds the zero points into biases, so the inner loops are

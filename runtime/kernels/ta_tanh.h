@@ -18,13 +18,15 @@
 
 #include <stdint.h>
 
-typedef struct {
-    int32_t size;
-    int32_t input_zero_point;   /* int8 only */
-    int32_t input_range_radius; /* int8 only */
-    int32_t input_multiplier;
-    int32_t input_left_shift;
-} ta_tanh_params_t;
+#include "../include/ta_params.h"
+
+#define TA_TANH_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                  \
+    FIELD(int32_t, size)                                                                          \
+    FIELD(int32_t, input_zero_point)   /* int8 only */                                            \
+    FIELD(int32_t, input_range_radius) /* int8 only */                                            \
+    FIELD(int32_t, input_multiplier)                                                              \
+    FIELD(int32_t, input_left_shift)
+typedef struct { TA_PARAM_MEMBERS(TA_TANH_PARAMS) } ta_tanh_params_t;
 
 /* table: the 256 outputs, from ta_sigmoid_s8_element (ta_sigmoid_s8.h). */
 int ta_tanh_s8(const ta_tanh_params_t *p, const int8_t *input, const int8_t *table,

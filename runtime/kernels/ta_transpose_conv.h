@@ -18,27 +18,29 @@
 
 #include <stdint.h>
 
-typedef struct {
-    int32_t batches;
-    int32_t input_height;
-    int32_t input_width;
-    int32_t input_depth;
-    int32_t filter_height;
-    int32_t filter_width;
-    int32_t output_height;
-    int32_t output_width;
-    int32_t output_depth;
-    int32_t stride_height;
-    int32_t stride_width;
-    int32_t pad_top;
-    int32_t pad_left;
-    int32_t input_offset; /* -input zero point; 0 for int16 */
-    int32_t output_offset;
-    int32_t multiplier;   /* per-tensor; unused when per-channel arrays are given */
-    int32_t shift;
-    int32_t activation_min;
-    int32_t activation_max;
-} ta_transpose_conv_params_t;
+#include "../include/ta_params.h"
+
+#define TA_TRANSPOSE_CONV_PARAMS(FIELD, ARRAY, ARRAY_USED)                                        \
+    FIELD(int32_t, batches)                                                                       \
+    FIELD(int32_t, input_height)                                                                  \
+    FIELD(int32_t, input_width)                                                                   \
+    FIELD(int32_t, input_depth)                                                                   \
+    FIELD(int32_t, filter_height)                                                                 \
+    FIELD(int32_t, filter_width)                                                                  \
+    FIELD(int32_t, output_height)                                                                 \
+    FIELD(int32_t, output_width)                                                                  \
+    FIELD(int32_t, output_depth)                                                                  \
+    FIELD(int32_t, stride_height)                                                                 \
+    FIELD(int32_t, stride_width)                                                                  \
+    FIELD(int32_t, pad_top)                                                                       \
+    FIELD(int32_t, pad_left)                                                                      \
+    FIELD(int32_t, input_offset)   /* -input zero point; 0 for int16 */                           \
+    FIELD(int32_t, output_offset)                                                                 \
+    FIELD(int32_t, multiplier)     /* per-tensor; unused when per-channel arrays are given */     \
+    FIELD(int32_t, shift)                                                                         \
+    FIELD(int32_t, activation_min)                                                                \
+    FIELD(int32_t, activation_max)
+typedef struct { TA_PARAM_MEMBERS(TA_TRANSPOSE_CONV_PARAMS) } ta_transpose_conv_params_t;
 
 /* int8 input and output, int8 weights, int32 bias and accumulator.
    `multipliers` and `shifts` are per output channel, or NULL. */

@@ -252,21 +252,66 @@ static void emit_internal(const Ctx *c, TaBuf *b)
 
 /* ---- ops/<symbol>.c ---------------------------------------------------------- */
 
-static void emit_param_value(TaBuf *b, const TaParam *prm)
+/* One element of a parameter field, as the C initializer spells it. */
+static void emit_field_value(TaBuf *b, TaFieldType type, const unsigned char *at)
 {
-    switch (prm->kind) {
-    case TA_PARAM_INT:
-        ta_buf_printf(b, "%lld", (long long)prm->i);
+    switch (type) {
+    case TA_FIELD_INT32: {
+        int32_t v;
+        memcpy(&v, at, sizeof v);
+        ta_buf_printf(b, "%lld", (long long)v);
         break;
-    case TA_PARAM_FLOAT:
-        ta_buf_printf(b, "%.17g", prm->f);
+    }
+    case TA_FIELD_UINT32: {
+        uint32_t v;
+        memcpy(&v, at, sizeof v);
+        ta_buf_printf(b, "%lld", (long long)v);
         break;
-    case TA_PARAM_INTS:
-        ta_buf_puts(b, "{");
-        for (int k = 0; k < prm->num_ints; k++)
-            ta_buf_printf(b, "%s%lld", k ? ", " : "", (long long)prm->ints[k]);
-        ta_buf_puts(b, "}");
+    }
+    case TA_FIELD_FLOAT: {
+        float v;
+        memcpy(&v, at, sizeof v);
+        ta_buf_printf(b, "%.17g", (double)v);
         break;
+    }
+    case TA_FIELD_DOUBLE: {
+        double v;
+        memcpy(&v, at, sizeof v);
+        ta_buf_printf(b, "%.17g", v);
+        break;
+    }
+    }
+}
+
+static size_t field_type_size(TaFieldType type)
+{
+    return type == TA_FIELD_DOUBLE ? sizeof(double) : 4;
+}
+
+/* Every field of the struct, in list order; of an array with a counting
+   field, the elements in use. */
+static void emit_params_struct(TaBuf *b, const TaParamsDesc *desc, const void *params)
+{
+    const unsigned char *base = params;
+    for (int i = 0; i < desc->num_fields; i++) {
+        const TaParamField *f = &desc->fields[i];
+        ta_buf_printf(b, "    .%s = ", f->name);
+        if (f->length == 0) {
+            emit_field_value(b, f->type, base + f->offset);
+        } else {
+            int32_t n = f->length;
+            if (f->used_offset >= 0)
+                memcpy(&n, base + f->used_offset, sizeof n);
+            if (n < 0 || n > f->length) /* lowerings check ranks first; never expected */
+                n = f->length;
+            ta_buf_puts(b, "{");
+            for (int32_t k = 0; k < n; k++) {
+                ta_buf_puts(b, k ? ", " : "");
+                emit_field_value(b, f->type, base + f->offset + (size_t)k * field_type_size(f->type));
+            }
+            ta_buf_puts(b, "}");
+        }
+        ta_buf_puts(b, ",\n");
     }
 }
 
@@ -288,7 +333,7 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
         const char *indent = "    ";
         ta_buf_printf(b, "%s%s%s(", indent, last ? "return " : "status = ", call->function);
         int n = 0;
-        if (call->params_type) {
+        if (call->params_desc) {
             ta_buf_printf(b, "&params%d", k);
             n++;
         }
@@ -331,15 +376,10 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
     ta_buf_puts(&b, "\n");
     for (int k = 0; k < op->calls.len; k++) {
         const TaKernelCall *call = op->calls.items[k];
-        if (!call->params_type)
+        if (!call->params_desc)
             continue;
-        ta_buf_printf(&b, "static const %s params%d = {\n", call->params_type, k);
-        for (int i = 0; i < call->params.len; i++) {
-            const TaParam *prm = call->params.items[i];
-            ta_buf_printf(&b, "    .%s = ", prm->name);
-            emit_param_value(&b, prm);
-            ta_buf_puts(&b, ",\n");
-        }
+        ta_buf_printf(&b, "static const %s params%d = {\n", call->params_desc->type_name, k);
+        emit_params_struct(&b, call->params_desc, call->params_struct);
         ta_buf_puts(&b, "};\n\n");
     }
     if (ta_op_calls_with_role(op, "init"))

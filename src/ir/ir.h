@@ -105,16 +105,25 @@ const char *ta_shape_text(TaPool *pool, const TaTensor *t);
 /* Follows alias_of to the tensor that owns the bytes. */
 TaTensor *ta_tensor_root(TaTensor *t);
 
-/* One scalar or small array field of a kernel's parameter struct. */
-typedef enum { TA_PARAM_INT, TA_PARAM_INTS, TA_PARAM_FLOAT } TaParamKind;
-typedef struct TaParam {
+/* One field of a kernel's parameter struct, as its runtime header's
+   X-macro list declares it (src/lower/kernel_params.c builds the tables). */
+typedef enum { TA_FIELD_INT32, TA_FIELD_UINT32, TA_FIELD_FLOAT, TA_FIELD_DOUBLE } TaFieldType;
+typedef struct TaParamField {
     const char *name;
-    TaParamKind kind;
-    int64_t i;
-    double f;
-    const int64_t *ints;
-    int num_ints;
-} TaParam;
+    size_t offset;
+    TaFieldType type; /* of the field, or of each element of an array */
+    int length;       /* 0 for a scalar; the array's length */
+    long used_offset; /* -1, or the offset of the int32 field counting the elements in use */
+} TaParamField;
+
+/* A kernel's parameter struct: its C type name, size and fields in order. */
+typedef struct TaParamsDesc {
+    const char *type_name; /* "ta_conv_2d_params_t" */
+    size_t size;
+    const TaParamField *fields;
+    int num_fields;
+} TaParamsDesc;
+
 
 /*
  * A call from an operator's generated code into a runtime kernel:
@@ -128,8 +137,8 @@ typedef struct TaKernelCall {
                                 place (may only touch persistent and constant tensors) */
     const char *function;    /* e.g. "ta_fully_connected_s8" */
     const char *header;      /* runtime header declaring it, e.g. "kernels/ta_fully_connected.h" */
-    const char *params_type; /* NULL: the kernel takes no parameter struct */
-    TaVec params;            /* TaParam* in struct field order */
+    const TaParamsDesc *params_desc; /* NULL: the kernel takes no parameter struct */
+    void *params_struct;             /* the filled struct, params_desc->size bytes */
     TaVec args;              /* TaTensor* (may be NULL) */
 } TaKernelCall;
 

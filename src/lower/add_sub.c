@@ -9,7 +9,8 @@
  * too (LiteRT, with the option set, has a shift-only int16 path instead).
  * Produces the three (multiplier, shift) pairs.
  */
-#include "binary.h"
+#include "common/binary.h"
+#include "../../runtime/kernels/ta_add_sub.h"
 
 enum { OPT_ACTIVATION = 0, OPT_POT_SCALE_INT16 };
 
@@ -72,20 +73,21 @@ static bool lower_add_sub(TaLower *L, TaOp *op, bool sub)
     }
 
     const char *fn = sub ? (wide ? "ta_sub_s16" : "ta_sub_s8") : (wide ? "ta_add_s16" : "ta_add_s8");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_add_sub.h", "ta_add_params_t");
-    ta_call_broadcast(L, c, &bc);
-    ta_call_int(L, c, "left_shift", left_shift);
-    ta_call_int(L, c, "input1_offset", -ta_zero_point(in1));
-    ta_call_int(L, c, "input1_multiplier", mult[0]);
-    ta_call_int(L, c, "input1_shift", shift[0]);
-    ta_call_int(L, c, "input2_offset", -ta_zero_point(in2));
-    ta_call_int(L, c, "input2_multiplier", mult[1]);
-    ta_call_int(L, c, "input2_shift", shift[1]);
-    ta_call_int(L, c, "output_offset", ta_zero_point(out));
-    ta_call_int(L, c, "output_multiplier", mult[2]);
-    ta_call_int(L, c, "output_shift", shift[2]);
-    ta_call_int(L, c, "activation_min", act_min);
-    ta_call_int(L, c, "activation_max", act_max);
+    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_add_sub.h");
+    ta_add_params_t *p = TA_CALL_PARAMS(L, c, ta_add_params_t);
+    ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
+    p->left_shift = left_shift;
+    p->input1_offset = -ta_zero_point(in1);
+    p->input1_multiplier = mult[0];
+    p->input1_shift = shift[0];
+    p->input2_offset = -ta_zero_point(in2);
+    p->input2_multiplier = mult[1];
+    p->input2_shift = shift[1];
+    p->output_offset = ta_zero_point(out);
+    p->output_multiplier = mult[2];
+    p->output_shift = shift[2];
+    p->activation_min = act_min;
+    p->activation_max = act_max;
     ta_call_arg(L, c, in1);
     ta_call_arg(L, c, in2);
     ta_call_arg(L, c, out);
@@ -103,5 +105,5 @@ static bool lower_sub(TaLower *L, TaOp *op)
     return lower_add_sub(L, op, true);
 }
 
-const TaOpDef ta_op_add = {0, "ADD", parse, lower_add};
-const TaOpDef ta_op_sub = {41, "SUB", parse, lower_sub};
+const TaOpDef ta_op_add = {parse, lower_add};
+const TaOpDef ta_op_sub = {parse, lower_sub};

@@ -9,6 +9,7 @@
  * int64 forms follow LiteRT (same algorithm, wider index).
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_arg_min_max.h"
 
 #include <string.h>
 
@@ -59,11 +60,11 @@ static bool lower_arg(TaLower *L, TaOp *op, bool is_max)
     const bool wide = out->dtype == TA_INT64;
     const char *fn = is_max ? (wide ? "ta_arg_max_s8_i64" : "ta_arg_max_s8_i32")
                             : (wide ? "ta_arg_min_s8_i64" : "ta_arg_min_s8_i32");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_arg_min_max.h",
-                              "ta_arg_min_max_params_t");
-    ta_call_int(L, c, "outer", outer);
-    ta_call_int(L, c, "axis_size", in->dims[ax]);
-    ta_call_int(L, c, "inner", inner);
+    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_arg_min_max.h");
+    ta_arg_min_max_params_t *p = TA_CALL_PARAMS(L, c, ta_arg_min_max_params_t);
+    p->outer = outer;
+    p->axis_size = in->dims[ax];
+    p->inner = inner;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     return true;
@@ -79,5 +80,5 @@ static bool lower_min(TaLower *L, TaOp *op)
     return lower_arg(L, op, false);
 }
 
-const TaOpDef ta_op_arg_max = {56, "ARG_MAX", NULL, lower_max};
-const TaOpDef ta_op_arg_min = {79, "ARG_MIN", NULL, lower_min};
+const TaOpDef ta_op_arg_max = {NULL, lower_max};
+const TaOpDef ta_op_arg_min = {NULL, lower_min};

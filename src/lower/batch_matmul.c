@@ -9,6 +9,7 @@
  * zero point, a scratch row for those terms.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_batch_matmul.h"
 
 #include <string.h>
 
@@ -164,26 +165,28 @@ static bool lower(TaLower *L, TaOp *op)
     }
 
     TaKernelCall *c = ta_call(L, op, wide ? "ta_batch_matmul_s16" : "ta_batch_matmul_s8",
-                              "runtime/kernels/ta_batch_matmul.h", "ta_batch_matmul_params_t");
-    const int64_t dims3[3] = {od[0], od[1], od[2]};
-    ta_call_ints(L, c, "batch_dims", dims3, 3);
-    ta_call_ints(L, c, "lhs_batch_strides", lhs_bs, 3);
-    ta_call_ints(L, c, "rhs_batch_strides", rhs_bs, 3);
-    ta_call_ints(L, c, "col_term_strides", term_bs, 3);
-    ta_call_int(L, c, "rows", m);
-    ta_call_int(L, c, "cols", n);
-    ta_call_int(L, c, "depth", k);
-    ta_call_int(L, c, "lhs_row_stride", a->adj_x ? 1 : k);
-    ta_call_int(L, c, "lhs_depth_stride", a->adj_x ? m : 1);
-    ta_call_int(L, c, "rhs_col_stride", rhs_col_stride);
-    ta_call_int(L, c, "rhs_depth_stride", rhs_depth_stride);
-    ta_call_int(L, c, "lhs_offset", lhs_offset);
-    ta_call_int(L, c, "rhs_offset", rhs_offset);
-    ta_call_int(L, c, "output_offset", ta_zero_point(out));
-    ta_call_int(L, c, "multiplier", multiplier);
-    ta_call_int(L, c, "shift", shift);
-    ta_call_int(L, c, "activation_min", act_min);
-    ta_call_int(L, c, "activation_max", act_max);
+                              "runtime/kernels/ta_batch_matmul.h");
+    ta_batch_matmul_params_t *p = TA_CALL_PARAMS(L, c, ta_batch_matmul_params_t);
+    for (int i = 0; i < 3; i++) {
+        p->batch_dims[i] = od[i];
+        p->lhs_batch_strides[i] = lhs_bs[i];
+        p->rhs_batch_strides[i] = rhs_bs[i];
+        p->col_term_strides[i] = term_bs[i];
+    }
+    p->rows = m;
+    p->cols = n;
+    p->depth = k;
+    p->lhs_row_stride = a->adj_x ? 1 : k;
+    p->lhs_depth_stride = a->adj_x ? m : 1;
+    p->rhs_col_stride = rhs_col_stride;
+    p->rhs_depth_stride = rhs_depth_stride;
+    p->lhs_offset = lhs_offset;
+    p->rhs_offset = rhs_offset;
+    p->output_offset = ta_zero_point(out);
+    p->multiplier = multiplier;
+    p->shift = shift;
+    p->activation_min = act_min;
+    p->activation_max = act_max;
     ta_call_arg(L, c, lhs);
     ta_call_arg(L, c, rhs_arg);
     if (!wide) {
@@ -199,4 +202,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_batch_matmul = {126, "BATCH_MATMUL", parse, lower};
+const TaOpDef ta_op_batch_matmul = {parse, lower};

@@ -7,7 +7,8 @@
  * scales must be below 1), then compares. Produces both (multiplier,
  * shift) pairs and the kernel's outcome mask.
  */
-#include "binary.h"
+#include "common/binary.h"
+#include "../../runtime/kernels/ta_comparison.h"
 
 /* Outcome bits: x1 < x2, x1 == x2, x1 > x2. */
 enum { LT = 1, EQ = 2, GT = 4 };
@@ -31,17 +32,17 @@ static bool lower_comparison(TaLower *L, TaOp *op, int mask)
             return false;
         }
     }
-    TaKernelCall *c = ta_call(L, op, "ta_comparison_s8", "runtime/kernels/ta_comparison.h",
-                              "ta_comparison_params_t");
-    ta_call_broadcast(L, c, &bc);
-    ta_call_int(L, c, "left_shift", 8);
-    ta_call_int(L, c, "input1_offset", -ta_zero_point(in1));
-    ta_call_int(L, c, "input1_multiplier", mult[0]);
-    ta_call_int(L, c, "input1_shift", shift[0]);
-    ta_call_int(L, c, "input2_offset", -ta_zero_point(in2));
-    ta_call_int(L, c, "input2_multiplier", mult[1]);
-    ta_call_int(L, c, "input2_shift", shift[1]);
-    ta_call_int(L, c, "mask", mask);
+    TaKernelCall *c = ta_call(L, op, "ta_comparison_s8", "runtime/kernels/ta_comparison.h");
+    ta_comparison_params_t *p = TA_CALL_PARAMS(L, c, ta_comparison_params_t);
+    ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
+    p->left_shift = 8;
+    p->input1_offset = -ta_zero_point(in1);
+    p->input1_multiplier = mult[0];
+    p->input1_shift = shift[0];
+    p->input2_offset = -ta_zero_point(in2);
+    p->input2_multiplier = mult[1];
+    p->input2_shift = shift[1];
+    p->mask = mask;
     ta_call_arg(L, c, in1);
     ta_call_arg(L, c, in2);
     ta_call_arg(L, c, out);
@@ -56,9 +57,9 @@ static bool lower_greater_equal(TaLower *L, TaOp *op) { return lower_comparison(
 static bool lower_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, EQ); }
 static bool lower_not_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, LT | GT); }
 
-const TaOpDef ta_op_less = {58, "LESS", NULL, lower_less};
-const TaOpDef ta_op_less_equal = {63, "LESS_EQUAL", NULL, lower_less_equal};
-const TaOpDef ta_op_greater = {61, "GREATER", NULL, lower_greater};
-const TaOpDef ta_op_greater_equal = {62, "GREATER_EQUAL", NULL, lower_greater_equal};
-const TaOpDef ta_op_equal = {71, "EQUAL", NULL, lower_equal};
-const TaOpDef ta_op_not_equal = {72, "NOT_EQUAL", NULL, lower_not_equal};
+const TaOpDef ta_op_less = {NULL, lower_less};
+const TaOpDef ta_op_less_equal = {NULL, lower_less_equal};
+const TaOpDef ta_op_greater = {NULL, lower_greater};
+const TaOpDef ta_op_greater_equal = {NULL, lower_greater_equal};
+const TaOpDef ta_op_equal = {NULL, lower_equal};
+const TaOpDef ta_op_not_equal = {NULL, lower_not_equal};

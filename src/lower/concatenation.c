@@ -8,7 +8,7 @@
  * not rescale int16 inputs whose scales differ from the output's; neither
  * does this (the oracle, tflite-micro from PyPI, behaves the same).
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 
 typedef struct ConcatAttrs {
     int axis;
@@ -157,5 +157,5 @@ static bool lower_pack(TaLower *L, TaOp *op)
     return copy_inputs(L, op, axis, true);
 }
 
-const TaOpDef ta_op_concatenation = {2, "CONCATENATION", parse_concat, lower_concat};
-const TaOpDef ta_op_pack = {83, "PACK", parse_pack, lower_pack};
+const TaOpDef ta_op_concatenation = {parse_concat, lower_concat};
+const TaOpDef ta_op_pack = {parse_pack, lower_pack};

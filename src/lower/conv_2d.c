@@ -13,8 +13,7 @@
  * (weights_interleaved, the layout in ta_conv_2d.h), which replace the
  * model's weight tensor in the call.
  */
-#include "conv_common.h"
-
+#include "common/conv_common.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
 
 #include <string.h>
@@ -111,32 +110,33 @@ static bool lower(TaLower *L, TaOp *op)
     }
 
     TaKernelCall *c = ta_call(L, op, wide ? "ta_conv_2d_s16" : "ta_conv_2d_s8",
-                              "runtime/kernels/ta_conv_2d.h", "ta_conv_2d_params_t");
-    ta_call_int(L, c, "batches", batches);
-    ta_call_int(L, c, "input_height", in_h);
-    ta_call_int(L, c, "input_width", in_w);
-    ta_call_int(L, c, "input_depth", in_c);
-    ta_call_int(L, c, "filter_height", k_h);
-    ta_call_int(L, c, "filter_width", k_w);
-    ta_call_int(L, c, "filter_depth", f_c);
-    ta_call_int(L, c, "filters_per_group", out_c / groups);
-    ta_call_int(L, c, "output_height", out_h);
-    ta_call_int(L, c, "output_width", out_w);
-    ta_call_int(L, c, "output_depth", out_c);
-    ta_call_int(L, c, "stride_height", a->stride_h);
-    ta_call_int(L, c, "stride_width", a->stride_w);
-    ta_call_int(L, c, "dilation_height", a->dilation_h);
-    ta_call_int(L, c, "dilation_width", a->dilation_w);
-    ta_call_int(L, c, "pad_top", pad_h);
-    ta_call_int(L, c, "pad_left", pad_w);
-    ta_call_int(L, c, "pad_value", input_zp);
-    ta_call_int(L, c, "output_offset", ta_zero_point(out));
-    ta_call_int(L, c, "multiplier", rq.multiplier);
-    ta_call_int(L, c, "shift", rq.shift);
-    ta_call_int(L, c, "accumulator_bits", acc64 ? 64 : 32);
-    ta_call_int(L, c, "activation_min", rq.act_min);
-    ta_call_int(L, c, "activation_max", rq.act_max);
-    ta_call_int(L, c, "weights_interleaved", interleave ? 1 : 0);
+                              "runtime/kernels/ta_conv_2d.h");
+    ta_conv_2d_params_t *p = TA_CALL_PARAMS(L, c, ta_conv_2d_params_t);
+    p->batches = batches;
+    p->input_height = in_h;
+    p->input_width = in_w;
+    p->input_depth = in_c;
+    p->filter_height = k_h;
+    p->filter_width = k_w;
+    p->filter_depth = f_c;
+    p->filters_per_group = out_c / groups;
+    p->output_height = out_h;
+    p->output_width = out_w;
+    p->output_depth = out_c;
+    p->stride_height = a->stride_h;
+    p->stride_width = a->stride_w;
+    p->dilation_height = a->dilation_h;
+    p->dilation_width = a->dilation_w;
+    p->pad_top = pad_h;
+    p->pad_left = pad_w;
+    p->pad_value = input_zp;
+    p->output_offset = ta_zero_point(out);
+    p->multiplier = rq.multiplier;
+    p->shift = rq.shift;
+    p->accumulator_bits = acc64 ? 64 : 32;
+    p->activation_min = rq.act_min;
+    p->activation_max = rq.act_max;
+    p->weights_interleaved = interleave ? 1 : 0;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w_arg);
     ta_call_arg(L, c, bias_sum);
@@ -150,4 +150,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_conv_2d = {3, "CONV_2D", parse, lower};
+const TaOpDef ta_op_conv_2d = {parse, lower};

@@ -11,7 +11,8 @@
  * paths' border pixels), per-channel multipliers and shifts (for int8
  * always, per-tensor values repeated).
  */
-#include "conv_common.h"
+#include "common/conv_common.h"
+#include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 
 static bool parse(TaLower *L, TaOp *op)
 {
@@ -144,32 +145,32 @@ static bool lower(TaLower *L, TaOp *op)
     const char *kernel = wide      ? "ta_depthwise_conv_2d_s16"
                          : m1_fast ? "ta_depthwise_conv_2d_s8_m1_fast"
                                    : "ta_depthwise_conv_2d_s8";
-    TaKernelCall *c = ta_call(L, op, kernel, "runtime/kernels/ta_depthwise_conv_2d.h",
-                              "ta_depthwise_conv_2d_params_t");
-    ta_call_int(L, c, "batches", batches);
-    ta_call_int(L, c, "input_height", in_h);
-    ta_call_int(L, c, "input_width", in_w);
-    ta_call_int(L, c, "input_depth", in_c);
-    ta_call_int(L, c, "filter_height", k_h);
-    ta_call_int(L, c, "filter_width", k_w);
-    ta_call_int(L, c, "depth_multiplier", mult);
-    ta_call_int(L, c, "output_height", out_h);
-    ta_call_int(L, c, "output_width", out_w);
-    ta_call_int(L, c, "output_depth", out_c);
-    ta_call_int(L, c, "stride_height", a->stride_h);
-    ta_call_int(L, c, "stride_width", a->stride_w);
-    ta_call_int(L, c, "dilation_height", a->dilation_h);
-    ta_call_int(L, c, "dilation_width", a->dilation_w);
-    ta_call_int(L, c, "pad_top", pad_h);
-    ta_call_int(L, c, "pad_left", pad_w);
-    ta_call_int(L, c, "pad_value", input_zp);
-    ta_call_int(L, c, "output_offset", ta_zero_point(out));
-    ta_call_int(L, c, "multiplier", rq.multiplier);
-    ta_call_int(L, c, "shift", rq.shift);
-    ta_call_int(L, c, "activation_min", rq.act_min);
-    ta_call_int(L, c, "activation_max", rq.act_max);
-    ta_call_int(L, c, "right_shifts_only", shifts_right);
-    ta_call_int(L, c, "small_accumulators", !wide && small_accumulators(wd, taps, out_c, bias_v));
+    TaKernelCall *c = ta_call(L, op, kernel, "runtime/kernels/ta_depthwise_conv_2d.h");
+    ta_depthwise_conv_2d_params_t *p = TA_CALL_PARAMS(L, c, ta_depthwise_conv_2d_params_t);
+    p->batches = batches;
+    p->input_height = in_h;
+    p->input_width = in_w;
+    p->input_depth = in_c;
+    p->filter_height = k_h;
+    p->filter_width = k_w;
+    p->depth_multiplier = mult;
+    p->output_height = out_h;
+    p->output_width = out_w;
+    p->output_depth = out_c;
+    p->stride_height = a->stride_h;
+    p->stride_width = a->stride_w;
+    p->dilation_height = a->dilation_h;
+    p->dilation_width = a->dilation_w;
+    p->pad_top = pad_h;
+    p->pad_left = pad_w;
+    p->pad_value = input_zp;
+    p->output_offset = ta_zero_point(out);
+    p->multiplier = rq.multiplier;
+    p->shift = rq.shift;
+    p->activation_min = rq.act_min;
+    p->activation_max = rq.act_max;
+    p->right_shifts_only = shifts_right;
+    p->small_accumulators = !wide && small_accumulators(wd, taps, out_c, bias_v);
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w);
     ta_call_arg(L, c, bias_sum);
@@ -185,4 +186,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_depthwise_conv_2d = {4, "DEPTHWISE_CONV_2D", parse, lower};
+const TaOpDef ta_op_depthwise_conv_2d = {parse, lower};

@@ -1,5 +1,6 @@
 /* dequantize.c - DEQUANTIZE: int8/int16 -> float32. */
 #include "lower.h"
+#include "../../runtime/kernels/ta_dequantize.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {
@@ -16,13 +17,14 @@ static bool lower(TaLower *L, TaOp *op)
     }
     TaKernelCall *c = ta_call(L, op,
                               in->dtype == TA_INT8 ? "ta_dequantize_s8_f32" : "ta_dequantize_s16_f32",
-                              "runtime/kernels/ta_dequantize.h", "ta_dequantize_params_t");
-    ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(in));
-    ta_call_int(L, c, "zero_point", ta_zero_point(in));
-    ta_call_float(L, c, "scale", (double)ta_scale(in));
+                              "runtime/kernels/ta_dequantize.h");
+    ta_dequantize_params_t *p = TA_CALL_PARAMS(L, c, ta_dequantize_params_t);
+    p->size = (int64_t)ta_tensor_elements(in);
+    p->zero_point = ta_zero_point(in);
+    p->scale = (double)ta_scale(in);
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     return true;
 }
 
-const TaOpDef ta_op_dequantize = {6, "DEQUANTIZE", NULL, lower};
+const TaOpDef ta_op_dequantize = {NULL, lower};

@@ -8,6 +8,7 @@
  * per-channel weights the multiplier and shift per output channel.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_fully_connected.h"
 
 #include <string.h>
 
@@ -156,16 +157,16 @@ static bool lower(TaLower *L, TaOp *op)
 
     const char *fn = !wide ? "ta_fully_connected_s8"
                            : (acc64 ? "ta_fully_connected_s16" : "ta_fully_connected_s16_acc32");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_fully_connected.h",
-                              "ta_fully_connected_params_t");
-    ta_call_int(L, c, "batches", batches);
-    ta_call_int(L, c, "accum_depth", depth);
-    ta_call_int(L, c, "output_depth", out_depth);
-    ta_call_int(L, c, "output_offset", ta_zero_point(out));
-    ta_call_int(L, c, "multiplier", multiplier);
-    ta_call_int(L, c, "shift", shift);
-    ta_call_int(L, c, "activation_min", act_min);
-    ta_call_int(L, c, "activation_max", act_max);
+    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_fully_connected.h");
+    ta_fully_connected_params_t *p = TA_CALL_PARAMS(L, c, ta_fully_connected_params_t);
+    p->batches = batches;
+    p->accum_depth = depth;
+    p->output_depth = out_depth;
+    p->output_offset = ta_zero_point(out);
+    p->multiplier = multiplier;
+    p->shift = shift;
+    p->activation_min = act_min;
+    p->activation_max = act_max;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w);
     ta_call_arg(L, c, bias_sum);
@@ -179,4 +180,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_fully_connected = {9, "FULLY_CONNECTED", parse, lower};
+const TaOpDef ta_op_fully_connected = {parse, lower};

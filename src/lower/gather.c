@@ -4,7 +4,8 @@
  * (a local table the size of the indices; the indices tensor drops out);
  * indices computed at run time go to a kernel that checks their range.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
+#include "../../runtime/kernels/ta_gather.h"
 
 typedef struct GatherAttrs {
     int axis;
@@ -101,16 +102,17 @@ static bool lower(TaLower *L, TaOp *op)
         offsets = ta_local_constant(L, op, "offsets", TA_INT32, n, table);
     }
     TaKernelCall *c = ta_call(L, op, offsets ? "ta_gather" : "ta_gather_i32",
-                              "runtime/kernels/ta_gather.h", "ta_gather_params_t");
-    ta_call_int(L, c, "batches", batches);
-    ta_call_int(L, c, "outer", outer);
-    ta_call_int(L, c, "coords", coords);
-    ta_call_int(L, c, "axis_size", axis_size);
-    ta_call_int(L, c, "inner_bytes", inner_bytes);
+                              "runtime/kernels/ta_gather.h");
+    ta_gather_params_t *p = TA_CALL_PARAMS(L, c, ta_gather_params_t);
+    p->batches = batches;
+    p->outer = outer;
+    p->coords = coords;
+    p->axis_size = axis_size;
+    p->inner_bytes = inner_bytes;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, offsets ? offsets : idx);
     ta_call_arg(L, c, out);
     return true;
 }
 
-const TaOpDef ta_op_gather = {36, "GATHER", parse, lower};
+const TaOpDef ta_op_gather = {parse, lower};

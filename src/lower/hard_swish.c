@@ -3,6 +3,7 @@
  * TFLite's HardSwishPrepare (see runtime/kernels/ta_hard_swish.h).
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_hard_swish.h"
 
 /* A Q0.31 multiplier rounded to Q0.15, saturating (TFLite's
    DownScaleInt32ToInt16Multiplier). */
@@ -52,19 +53,19 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     }
 
-    TaKernelCall *c = ta_call(L, op, "ta_hard_swish_s8", "runtime/kernels/ta_hard_swish.h",
-                              "ta_hard_swish_params_t");
-    ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
-    ta_call_int(L, c, "input_zero_point", in_zp);
-    ta_call_int(L, c, "output_zero_point", out_zp);
-    ta_call_int(L, c, "reluish_multiplier", to_q15(reluish_m));
-    ta_call_int(L, c, "reluish_exponent", reluish_exp);
-    ta_call_int(L, c, "output_multiplier", to_q15(out_m));
-    ta_call_int(L, c, "output_exponent", out_exp);
+    TaKernelCall *c = ta_call(L, op, "ta_hard_swish_s8", "runtime/kernels/ta_hard_swish.h");
+    ta_hard_swish_params_t *p = TA_CALL_PARAMS(L, c, ta_hard_swish_params_t);
+    p->size = (int64_t)ta_tensor_elements(out);
+    p->input_zero_point = in_zp;
+    p->output_zero_point = out_zp;
+    p->reluish_multiplier = to_q15(reluish_m);
+    p->reluish_exponent = reluish_exp;
+    p->output_multiplier = to_q15(out_m);
+    p->output_exponent = out_exp;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0);
     return true;
 }
 
-const TaOpDef ta_op_hard_swish = {117, "HARD_SWISH", NULL, lower};
+const TaOpDef ta_op_hard_swish = {NULL, lower};

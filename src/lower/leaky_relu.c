@@ -3,6 +3,7 @@
  * Micro accepts them), alpha from LeakyReluOptions.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_leaky_relu.h"
 
 #include <math.h>
 
@@ -53,20 +54,21 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     }
 
-    TaKernelCall *c = ta_call(L, op, in->dtype == TA_INT16 ? "ta_leaky_relu_s16"
-                                                           : "ta_leaky_relu_s8",
-                              "runtime/kernels/ta_leaky_relu.h", "ta_leaky_relu_params_t");
-    ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
-    ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
-    ta_call_int(L, c, "output_zero_point", ta_zero_point(out));
-    ta_call_int(L, c, "multiplier_identity", m_identity);
-    ta_call_int(L, c, "shift_identity", s_identity);
-    ta_call_int(L, c, "multiplier_alpha", m_alpha);
-    ta_call_int(L, c, "shift_alpha", s_alpha);
+    TaKernelCall *c = ta_call(L, op,
+                              in->dtype == TA_INT16 ? "ta_leaky_relu_s16" : "ta_leaky_relu_s8",
+                              "runtime/kernels/ta_leaky_relu.h");
+    ta_leaky_relu_params_t *p = TA_CALL_PARAMS(L, c, ta_leaky_relu_params_t);
+    p->size = (int64_t)ta_tensor_elements(out);
+    p->input_zero_point = ta_zero_point(in);
+    p->output_zero_point = ta_zero_point(out);
+    p->multiplier_identity = m_identity;
+    p->shift_identity = s_identity;
+    p->multiplier_alpha = m_alpha;
+    p->shift_alpha = s_alpha;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0);
     return true;
 }
 
-const TaOpDef ta_op_leaky_relu = {98, "LEAKY_RELU", parse, lower};
+const TaOpDef ta_op_leaky_relu = {parse, lower};

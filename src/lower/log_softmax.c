@@ -3,6 +3,7 @@
  * with TFLite's fixed output quantization (16/256, 127) and beta 1.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_log_softmax.h"
 
 #include <math.h>
 
@@ -58,20 +59,19 @@ static bool lower(TaLower *L, TaOp *op)
                           (double)(1LL << (31 - SCALED_DIFF_BITS)) / (double)(1LL << shift);
 
     const int32_t depth = in->dims[in->rank - 1];
-    TaKernelCall *c = ta_call(L, op, "ta_log_softmax_s8", "runtime/kernels/ta_log_softmax.h",
-                              "ta_log_softmax_params_t");
-    ta_call_int(L, c, "outer_size",
-                depth ? (int64_t)(ta_tensor_elements(in) / (size_t)depth) : 0);
-    ta_call_int(L, c, "depth", depth);
-    ta_call_int(L, c, "input_multiplier", multiplier);
-    ta_call_int(L, c, "input_left_shift", shift);
-    ta_call_int(L, c, "reverse_scaling_divisor", reverse_multiplier);
-    ta_call_int(L, c, "reverse_scaling_right_shift", -reverse_shift);
-    ta_call_int(L, c, "diff_min", -(int32_t)floor(radius));
+    TaKernelCall *c = ta_call(L, op, "ta_log_softmax_s8", "runtime/kernels/ta_log_softmax.h");
+    ta_log_softmax_params_t *p = TA_CALL_PARAMS(L, c, ta_log_softmax_params_t);
+    p->outer_size = depth ? (int64_t)(ta_tensor_elements(in) / (size_t)depth) : 0;
+    p->depth = depth;
+    p->input_multiplier = multiplier;
+    p->input_left_shift = shift;
+    p->reverse_scaling_divisor = reverse_multiplier;
+    p->reverse_scaling_right_shift = -reverse_shift;
+    p->diff_min = -(int32_t)floor(radius);
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0);
     return true;
 }
 
-const TaOpDef ta_op_log_softmax = {50, "LOG_SOFTMAX", NULL, lower};
+const TaOpDef ta_op_log_softmax = {NULL, lower};

@@ -6,14 +6,15 @@
  * shares with TANH is here too.
  */
 #include "lower.h"
-#include "sigmoid_input.h"
+#include "common/sigmoid_input.h"
+#include "../../runtime/kernels/ta_logistic.h"
 
 /* The int8 kernels look their outputs up in a table computed here with
    the runtime's own fixed-point arithmetic, element for element what the
    reference computes. */
 #include "../../runtime/kernels/ta_sigmoid_s8.h"
 
-bool ta_lower_sigmoid_like(TaLower *L, TaOp *op, const TaSigmoidLike *k)
+bool ta_sigmoid_like_input(TaLower *L, TaOp *op, const TaSigmoidLike *k, TaSigmoidInput *s)
 {
     if (!ta_expect_counts(L, op, 1, 1, 1))
         return false;
@@ -41,31 +42,48 @@ bool ta_lower_sigmoid_like(TaLower *L, TaOp *op, const TaSigmoidLike *k)
         if (!ta_sigmoid_input_s8(L, op, in, &multiplier, &shift, &radius))
             return false;
     }
-    TaKernelCall *c = ta_call(L, op, wide ? k->fn_s16 : k->fn_s8, k->header, k->params_type);
-    ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
-    ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
-    ta_call_int(L, c, "input_range_radius", radius);
-    ta_call_int(L, c, "input_multiplier", multiplier);
-    ta_call_int(L, c, "input_left_shift", shift);
-    ta_call_arg(L, c, in);
-    if (!wide) {
-        int8_t table[256];
-        for (int q = -128; q < 128; q++)
-            table[(uint8_t)q] = ta_sigmoid_s8_element(k->tanh, ta_zero_point(in), radius,
-                                                      multiplier, shift, (int8_t)q);
-        ta_call_arg(L, c, ta_local_constant(L, op, "table", TA_INT8, 256, table));
-    }
-    ta_call_arg(L, c, out);
-    ta_allow_inplace(op, 0);
+    *s = (TaSigmoidInput){.wide = wide,
+                          .size = (int32_t)ta_tensor_elements(out),
+                          .input_zero_point = ta_zero_point(in),
+                          .input_range_radius = radius,
+                          .input_multiplier = multiplier,
+                          .input_left_shift = shift};
     return true;
+}
+
+TaTensor *ta_sigmoid_like_table(TaLower *L, TaOp *op, const TaSigmoidLike *k,
+                                const TaSigmoidInput *s)
+{
+    if (s->wide)
+        return NULL;
+    int8_t table[256];
+    for (int q = -128; q < 128; q++)
+        table[(uint8_t)q] = ta_sigmoid_s8_element(k->tanh, s->input_zero_point,
+                                                  s->input_range_radius, s->input_multiplier,
+                                                  s->input_left_shift, (int8_t)q);
+    return ta_local_constant(L, op, "table", TA_INT8, 256, table);
 }
 
 static bool lower(TaLower *L, TaOp *op)
 {
-    static const TaSigmoidLike logistic = {0, 1.0f / 256, -128, "ta_logistic_s8",
-                                           "ta_logistic_s16", "runtime/kernels/ta_logistic.h",
-                                           "ta_logistic_params_t"};
-    return ta_lower_sigmoid_like(L, op, &logistic);
+    static const TaSigmoidLike logistic = {0, 1.0f / 256, -128};
+    TaSigmoidInput s;
+    if (!ta_sigmoid_like_input(L, op, &logistic, &s))
+        return false;
+    TaKernelCall *c = ta_call(L, op, s.wide ? "ta_logistic_s16" : "ta_logistic_s8",
+                              "runtime/kernels/ta_logistic.h");
+    ta_logistic_params_t *p = TA_CALL_PARAMS(L, c, ta_logistic_params_t);
+    p->size = s.size;
+    p->input_zero_point = s.input_zero_point;
+    p->input_range_radius = s.input_range_radius;
+    p->input_multiplier = s.input_multiplier;
+    p->input_left_shift = s.input_left_shift;
+    ta_call_arg(L, c, op->inputs[0]);
+    if (!s.wide)
+        ta_call_arg(L, c, ta_sigmoid_like_table(L, op, &logistic, &s));
+    ta_call_arg(L, c, op->outputs[0]);
+    ta_allow_inplace(op, 0);
+    return true;
 }
 
-const TaOpDef ta_op_logistic = {14, "LOGISTIC", NULL, lower};
+const TaOpDef ta_op_logistic = {NULL, lower};

@@ -10,12 +10,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DECLARE_OP(builtin, name, file) extern const TaOpDef ta_op_##file;
+#define DECLARE_OP(builtin, name, symbol, file) extern const TaOpDef ta_op_##symbol;
 #include "ops.def"
 #undef DECLARE_OP
 
-static const TaOpDef *const op_defs[] = {
-#define DECLARE_OP(builtin, name, file) &ta_op_##file,
+static const struct {
+    int builtin;
+    const TaOpDef *def;
+} op_defs[] = {
+#define DECLARE_OP(builtin, name, symbol, file) {builtin, &ta_op_##symbol},
 #include "ops.def"
 #undef DECLARE_OP
 };
@@ -23,8 +26,8 @@ static const TaOpDef *const op_defs[] = {
 const TaOpDef *ta_op_def_find(int builtin)
 {
     for (size_t i = 0; i < TA_COUNT_OF(op_defs); i++)
-        if (op_defs[i]->builtin == builtin)
-            return op_defs[i];
+        if (op_defs[i].builtin == builtin)
+            return op_defs[i].def;
     return NULL;
 }
 
@@ -153,50 +156,28 @@ TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes
     return t;
 }
 
-TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header,
-                      const char *params_type)
+TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header)
 {
     TaKernelCall *c = ta_alloc(L->pool, sizeof *c);
     c->role = "run";
     c->function = function;
     c->header = header;
-    c->params_type = params_type;
     ta_vec_push(L->pool, &op->calls, c);
     return c;
 }
 
-TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const char *header,
-                           const char *params_type)
+TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const char *header)
 {
-    TaKernelCall *c = ta_call(L, op, function, header, params_type);
+    TaKernelCall *c = ta_call(L, op, function, header);
     c->role = "init";
     return c;
 }
 
-static TaParam *new_param(TaLower *L, TaKernelCall *c, const char *name, TaParamKind kind)
+void *ta_call_params(TaLower *L, TaKernelCall *c, const TaParamsDesc *desc)
 {
-    TaParam *p = ta_alloc(L->pool, sizeof *p);
-    p->name = name;
-    p->kind = kind;
-    ta_vec_push(L->pool, &c->params, p);
-    return p;
-}
-
-void ta_call_int(TaLower *L, TaKernelCall *c, const char *name, int64_t value)
-{
-    new_param(L, c, name, TA_PARAM_INT)->i = value;
-}
-
-void ta_call_float(TaLower *L, TaKernelCall *c, const char *name, double value)
-{
-    new_param(L, c, name, TA_PARAM_FLOAT)->f = value;
-}
-
-void ta_call_ints(TaLower *L, TaKernelCall *c, const char *name, const int64_t *values, int n)
-{
-    TaParam *p = new_param(L, c, name, TA_PARAM_INTS);
-    p->ints = ta_memdup(L->pool, values, (size_t)n * sizeof *values);
-    p->num_ints = n;
+    c->params_desc = desc;
+    c->params_struct = ta_alloc(L->pool, desc->size);
+    return c->params_struct;
 }
 
 void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t)

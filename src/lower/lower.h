@@ -1,22 +1,32 @@
 /*
  * lower.h - per-operator lowering.
  *
- * Each supported operator has one file here with a TaOpDef: `parse`
- * decodes the operator's options table into op->attrs, `lower` checks
- * types and shapes, computes every quantization parameter in the
- * converter (multipliers, shifts, folded bias sums, activation ranges),
- * creates the operator's local tensors and records its kernel calls and
- * MAC count. The emitter turns those records into C; no operator file
- * writes C text.
+ * Each supported operator has a TaOpDef in a file here (ops.def names
+ * the file; operators that share checks share one): `parse` decodes the
+ * operator's options table into op->attrs, `lower` checks types and
+ * shapes, computes every quantization parameter in the converter
+ * (multipliers, shifts, folded bias sums, activation ranges), creates the
+ * operator's local tensors and records its kernel calls and MAC count.
+ * The emitter turns those records into C; no operator file writes C text.
+ * Helpers that several operator files share are in common/.
  *
- * Adding an operator: write <op>.c with a TaOpDef, add one line to
- * ops.def, add its runtime kernel under runtime/kernels/.
+ * Adding an operator (docs/adding-an-operator.md has the details):
+ *   1. src/lower/<op>.c: `const TaOpDef ta_op_<symbol> = {parse, lower};`
+ *   2. ops.def: one line, DECLARE_OP(builtin code, NAME, symbol, file);
+ *      the only place the code is written (ops.h: TA_BUILTIN_<NAME>).
+ *   3. runtime/kernels/ta_<op>.h/.c: the kernel, its params struct an
+ *      X-macro list (runtime/include/ta_params.h).
+ *   4. kernel_params.h/.c: the struct's S() line, include and DESCRIBE
+ *      block; the lowering fills it through TA_CALL_PARAMS.
+ *   5. tests/gen/ops/: a generator variant drawing valid models for it.
  */
 #ifndef TA_LOWER_H
 #define TA_LOWER_H
 
 #include "../ir/ir.h"
 #include "../model/fb.h"
+#include "kernel_params.h"
+#include "ops.h"
 
 typedef struct TaLower {
     TaPool *pool;
@@ -27,9 +37,8 @@ typedef struct TaLower {
     const char *prefix;
 } TaLower;
 
+/* One operator's lowering; ops.def gives its builtin code and name. */
 typedef struct TaOpDef {
-    int builtin;      /* LiteRT BuiltinOperator code */
-    const char *name; /* canonical name, "CONV_2D" */
     bool (*parse)(TaLower *L, TaOp *op); /* may be NULL */
     bool (*lower)(TaLower *L, TaOp *op);
 } TaOpDef;
@@ -64,15 +73,19 @@ TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtyp
                             int32_t count, const void *data);
 TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes);
 
-TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header,
-                      const char *params_type);
+/* A call to `function`, declared in `header`, added to the op's calls. */
+TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header);
 /* The same for a call made once by model_init (role "init"), after
    persistent memory is zeroed: setting state that does not start at zero. */
-TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const char *header,
-                           const char *params_type);
-void ta_call_int(TaLower *L, TaKernelCall *c, const char *name, int64_t value);
-void ta_call_float(TaLower *L, TaKernelCall *c, const char *name, double value);
-void ta_call_ints(TaLower *L, TaKernelCall *c, const char *name, const int64_t *values, int n);
+TaKernelCall *ta_init_call(TaLower *L, TaOp *op, const char *function, const char *header);
+
+/* The call's parameter struct, zeroed, for the lowering to fill:
+     ta_conv_2d_params_t *p = TA_CALL_PARAMS(L, c, ta_conv_2d_params_t);
+     p->batches = batches;
+   The emitter prints every field the struct's list declares. */
+#define TA_CALL_PARAMS(L, c, type) ((type *)ta_call_params((L), (c), &type##_desc))
+void *ta_call_params(TaLower *L, TaKernelCall *c, const TaParamsDesc *desc);
+
 void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t);
 
 /* Declares that the kernel may write output 0 over input `first` (or, if
@@ -81,14 +94,17 @@ void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t);
    planner uses it when nothing reads the input afterwards. */
 void ta_allow_inplace(TaOp *op, int first);
 
-/* ---- variables.c: state that persists between runs ----------------------- */
+/* ---- common/variable_state.c: state that persists between runs ---------- */
 
 /* A variable tensor (SVDF/LSTM state) starts where TFLite Micro resets it:
    the zero point for int8, 0 otherwise. Adds the init call when that is
    not all zero bytes (model_init zeroes persistent memory first). */
 void ta_init_variable_tensor(TaLower *L, TaOp *op, TaTensor *state);
+/* An init call setting every byte of persistent `state` to `byte`; none
+   for 0. */
+void ta_init_fill_bytes(TaLower *L, TaOp *op, TaTensor *state, int byte);
 
-/* ---- quant.c: TFLite's conversion-time quantization arithmetic ---------- */
+/* ---- common/quant.c: TFLite's conversion-time quantization arithmetic --- */
 
 /* Fused activations, numbered as LiteRT's ActivationFunctionType. */
 enum { TA_ACT_NONE = 0, TA_ACT_RELU = 1, TA_ACT_RELU_N1_TO_1 = 2, TA_ACT_RELU6 = 3,

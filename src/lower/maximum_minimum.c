@@ -5,7 +5,8 @@
  * That is the real maximum only when both inputs and the output share one
  * scale and zero point (as converters write them), so tinyaot requires it.
  */
-#include "binary.h"
+#include "common/binary.h"
+#include "../../runtime/kernels/ta_maximum_minimum.h"
 
 static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
 {
@@ -23,9 +24,9 @@ static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
     if (!ta_broadcast_plan(L, op, in1, in2, out, &bc))
         return false;
     TaKernelCall *c = ta_call(L, op, maximum ? "ta_maximum_s8" : "ta_minimum_s8",
-                              "runtime/kernels/ta_maximum_minimum.h",
-                              "ta_maximum_minimum_params_t");
-    ta_call_broadcast(L, c, &bc);
+                              "runtime/kernels/ta_maximum_minimum.h");
+    ta_maximum_minimum_params_t *p = TA_CALL_PARAMS(L, c, ta_maximum_minimum_params_t);
+    ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
     ta_call_arg(L, c, in1);
     ta_call_arg(L, c, in2);
     ta_call_arg(L, c, out);
@@ -43,5 +44,5 @@ static bool lower_minimum(TaLower *L, TaOp *op)
     return lower_max_min(L, op, false);
 }
 
-const TaOpDef ta_op_maximum = {55, "MAXIMUM", NULL, lower_maximum};
-const TaOpDef ta_op_minimum = {57, "MINIMUM", NULL, lower_minimum};
+const TaOpDef ta_op_maximum = {NULL, lower_maximum};
+const TaOpDef ta_op_minimum = {NULL, lower_minimum};

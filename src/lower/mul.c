@@ -3,7 +3,8 @@
  * fused activations. Produces the output (multiplier, shift) for
  * s1 * s2 / s_out, computed in double as TFLite Micro's Prepare.
  */
-#include "binary.h"
+#include "common/binary.h"
+#include "../../runtime/kernels/ta_mul.h"
 
 typedef struct MulAttrs {
     int activation;
@@ -45,16 +46,16 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     }
 
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_mul_s16" : "ta_mul_s8",
-                              "runtime/kernels/ta_mul.h", "ta_mul_params_t");
-    ta_call_broadcast(L, c, &bc);
-    ta_call_int(L, c, "input1_offset", -ta_zero_point(in1));
-    ta_call_int(L, c, "input2_offset", -ta_zero_point(in2));
-    ta_call_int(L, c, "output_offset", ta_zero_point(out));
-    ta_call_int(L, c, "output_multiplier", multiplier);
-    ta_call_int(L, c, "output_shift", shift);
-    ta_call_int(L, c, "activation_min", act_min);
-    ta_call_int(L, c, "activation_max", act_max);
+    TaKernelCall *c = ta_call(L, op, wide ? "ta_mul_s16" : "ta_mul_s8", "runtime/kernels/ta_mul.h");
+    ta_mul_params_t *p = TA_CALL_PARAMS(L, c, ta_mul_params_t);
+    ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
+    p->input1_offset = -ta_zero_point(in1);
+    p->input2_offset = -ta_zero_point(in2);
+    p->output_offset = ta_zero_point(out);
+    p->output_multiplier = multiplier;
+    p->output_shift = shift;
+    p->activation_min = act_min;
+    p->activation_max = act_max;
     ta_call_arg(L, c, in1);
     ta_call_arg(L, c, in2);
     ta_call_arg(L, c, out);
@@ -62,4 +63,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_mul = {18, "MUL", parse, lower};
+const TaOpDef ta_op_mul = {parse, lower};

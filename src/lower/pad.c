@@ -6,7 +6,8 @@
  * output's quantization), else the output zero point (0 for int16, int32
  * and float32).
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
+#include "../../runtime/kernels/ta_copy_nd.h"
 
 #include <string.h>
 
@@ -77,13 +78,14 @@ static bool lower_pad(TaLower *L, TaOp *op)
     }
     if (!padded)
         return ta_lower_move(L, op, 0, &c);
-    TaKernelCall *f = ta_call(L, op, "ta_fill", "runtime/kernels/ta_copy_nd.h", "ta_fill_params_t");
-    ta_call_int(L, f, "count", (int64_t)ta_tensor_elements(out));
-    ta_call_int(L, f, "elem_size", (int64_t)ta_dtype_size(out->dtype));
-    ta_call_int(L, f, "value", fill);
+    TaKernelCall *f = ta_call(L, op, "ta_fill", "runtime/kernels/ta_copy_nd.h");
+    ta_fill_params_t *p = TA_CALL_PARAMS(L, f, ta_fill_params_t);
+    p->count = (int64_t)ta_tensor_elements(out);
+    p->elem_size = (int64_t)ta_dtype_size(out->dtype);
+    p->value = fill;
     ta_call_arg(L, f, out);
     return ta_lower_copy_nd(L, op, in, out, &c);
 }
 
-const TaOpDef ta_op_pad = {34, "PAD", NULL, lower_pad};
-const TaOpDef ta_op_padv2 = {60, "PADV2", NULL, lower_pad};
+const TaOpDef ta_op_pad = {NULL, lower_pad};
+const TaOpDef ta_op_padv2 = {NULL, lower_pad};

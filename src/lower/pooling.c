@@ -7,6 +7,7 @@
  * ComputePaddingHeightWidth, and the fused activation's clamp range.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_pooling.h"
 
 #include <math.h>
 
@@ -104,21 +105,22 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
     const bool wide = in->dtype == TA_INT16;
     const char *fn = average ? (wide ? "ta_average_pool_s16" : "ta_average_pool_s8")
                              : (wide ? "ta_max_pool_s16" : "ta_max_pool_s8");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_pooling.h", "ta_pool_params_t");
-    ta_call_int(L, c, "batches", in->dims[0]);
-    ta_call_int(L, c, "input_height", in->dims[1]);
-    ta_call_int(L, c, "input_width", in->dims[2]);
-    ta_call_int(L, c, "depth", in->dims[3]);
-    ta_call_int(L, c, "output_height", out_h);
-    ta_call_int(L, c, "output_width", out_w);
-    ta_call_int(L, c, "stride_height", a->stride_h);
-    ta_call_int(L, c, "stride_width", a->stride_w);
-    ta_call_int(L, c, "filter_height", a->filter_h);
-    ta_call_int(L, c, "filter_width", a->filter_w);
-    ta_call_int(L, c, "pad_height", pad_h);
-    ta_call_int(L, c, "pad_width", pad_w);
-    ta_call_int(L, c, "activation_min", act_min);
-    ta_call_int(L, c, "activation_max", act_max);
+    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_pooling.h");
+    ta_pool_params_t *p = TA_CALL_PARAMS(L, c, ta_pool_params_t);
+    p->batches = in->dims[0];
+    p->input_height = in->dims[1];
+    p->input_width = in->dims[2];
+    p->depth = in->dims[3];
+    p->output_height = out_h;
+    p->output_width = out_w;
+    p->stride_height = a->stride_h;
+    p->stride_width = a->stride_w;
+    p->filter_height = a->filter_h;
+    p->filter_width = a->filter_w;
+    p->pad_height = pad_h;
+    p->pad_width = pad_w;
+    p->activation_min = act_min;
+    p->activation_max = act_max;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
 
@@ -138,5 +140,5 @@ static bool lower_max(TaLower *L, TaOp *op)
     return lower_pool(L, op, false);
 }
 
-const TaOpDef ta_op_average_pool_2d = {1, "AVERAGE_POOL_2D", parse, lower_average};
-const TaOpDef ta_op_max_pool_2d = {17, "MAX_POOL_2D", parse, lower_max};
+const TaOpDef ta_op_average_pool_2d = {parse, lower_average};
+const TaOpDef ta_op_max_pool_2d = {parse, lower_max};

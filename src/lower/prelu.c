@@ -7,6 +7,7 @@
  * is TA_MAX_RANK).
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_prelu.h"
 
 /* Dimension i of `t` counted from the right, 1 past its rank. */
 static int32_t dim_from_right(const TaTensor *t, int i)
@@ -67,37 +68,33 @@ static bool lower(TaLower *L, TaOp *op)
         in_strides[0] = a_strides[0] = 0;
         n = 1;
     }
-    /* The kernel takes them outermost first. */
-    int64_t kd[TA_MAX_RANK], ki[TA_MAX_RANK], ka[TA_MAX_RANK];
-    for (int k = 0; k < n; k++) {
-        kd[k] = dims[n - 1 - k];
-        ki[k] = in_strides[n - 1 - k];
-        ka[k] = a_strides[n - 1 - k];
-    }
-
     const double in_scale = ta_scale(in), a_scale = ta_scale(alpha), out_scale = ta_scale(out);
     int32_t m_identity, m_alpha;
     int s_identity, s_alpha;
     ta_quantize_multiplier(in_scale / out_scale, &m_identity, &s_identity);
     ta_quantize_multiplier(in_scale * a_scale / out_scale, &m_alpha, &s_alpha);
 
-    TaKernelCall *c = ta_call(L, op, "ta_prelu_s8", "runtime/kernels/ta_prelu.h",
-                              "ta_prelu_params_t");
-    ta_call_int(L, c, "rank", n);
-    ta_call_ints(L, c, "dims", kd, n);
-    ta_call_ints(L, c, "input_strides", ki, n);
-    ta_call_ints(L, c, "alpha_strides", ka, n);
-    ta_call_int(L, c, "input_offset", -(int64_t)ta_zero_point(in));
-    ta_call_int(L, c, "alpha_offset", -(int64_t)ta_zero_point(alpha));
-    ta_call_int(L, c, "output_offset", ta_zero_point(out));
-    ta_call_int(L, c, "multiplier_identity", m_identity);
-    ta_call_int(L, c, "shift_identity", s_identity);
-    ta_call_int(L, c, "multiplier_alpha", m_alpha);
-    ta_call_int(L, c, "shift_alpha", s_alpha);
+    TaKernelCall *c = ta_call(L, op, "ta_prelu_s8", "runtime/kernels/ta_prelu.h");
+    ta_prelu_params_t *p = TA_CALL_PARAMS(L, c, ta_prelu_params_t);
+    p->rank = n;
+    /* The kernel takes them outermost first. */
+    _Static_assert(TA_PRELU_MAX_RANK >= TA_MAX_RANK, "a tensor's dimensions fit the kernel's");
+    for (int k = 0; k < n; k++) {
+        p->dims[k] = dims[n - 1 - k];
+        p->input_strides[k] = in_strides[n - 1 - k];
+        p->alpha_strides[k] = a_strides[n - 1 - k];
+    }
+    p->input_offset = -(int64_t)ta_zero_point(in);
+    p->alpha_offset = -(int64_t)ta_zero_point(alpha);
+    p->output_offset = ta_zero_point(out);
+    p->multiplier_identity = m_identity;
+    p->shift_identity = s_identity;
+    p->multiplier_alpha = m_alpha;
+    p->shift_alpha = s_alpha;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, alpha);
     ta_call_arg(L, c, out);
     return true;
 }
 
-const TaOpDef ta_op_prelu = {54, "PRELU", NULL, lower};
+const TaOpDef ta_op_prelu = {NULL, lower};

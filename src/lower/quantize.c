@@ -3,6 +3,7 @@
  * int8/int16 to int8/int16/int32 scales.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_quantize.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {
@@ -33,17 +34,18 @@ static bool lower(TaLower *L, TaOp *op)
         fn = names[in->dtype == TA_INT16][out_kind];
         ta_quantize_multiplier((double)ta_scale(in) / (double)ta_scale(out), &multiplier, &shift);
     }
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_quantize.h", "ta_quantize_params_t");
-    ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
-    ta_call_float(L, c, "scale", (double)ta_scale(out));
-    ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
-    ta_call_int(L, c, "output_zero_point", ta_zero_point(out));
-    ta_call_int(L, c, "multiplier", multiplier);
-    ta_call_int(L, c, "shift", shift);
+    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_quantize.h");
+    ta_quantize_params_t *p = TA_CALL_PARAMS(L, c, ta_quantize_params_t);
+    p->size = (int64_t)ta_tensor_elements(out);
+    p->scale = (double)ta_scale(out);
+    p->input_zero_point = ta_zero_point(in);
+    p->output_zero_point = ta_zero_point(out);
+    p->multiplier = multiplier;
+    p->shift = shift;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0);
     return true;
 }
 
-const TaOpDef ta_op_quantize = {114, "QUANTIZE", NULL, lower};
+const TaOpDef ta_op_quantize = {NULL, lower};

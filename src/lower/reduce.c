@@ -13,16 +13,16 @@
  * to a sum. The axis operand is read here and not passed to the kernel.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_reduce.h"
 
 #include <string.h>
 
 enum { KIND_MEAN, KIND_SUM, KIND_MAX };
-#define MAX_GROUPS 4 /* TA_REDUCE_MAX_GROUPS in runtime/kernels/ta_reduce.h */
 
 /* Dimension groups of one kind (kept or reduced). */
 typedef struct Groups {
     int rank;
-    int64_t dims[MAX_GROUPS], strides[MAX_GROUPS];
+    int64_t dims[TA_REDUCE_MAX_GROUPS], strides[TA_REDUCE_MAX_GROUPS];
     int64_t count; /* product of dims */
 } Groups;
 
@@ -34,7 +34,7 @@ static bool add_dim(Groups *g, int last_kind, int kind, int64_t dim, int64_t str
         g->strides[g->rank - 1] = stride;
         return true;
     }
-    if (g->rank == MAX_GROUPS)
+    if (g->rank == TA_REDUCE_MAX_GROUPS)
         return false;
     g->dims[g->rank] = dim;
     g->strides[g->rank] = stride;
@@ -42,16 +42,13 @@ static bool add_dim(Groups *g, int last_kind, int kind, int64_t dim, int64_t str
     return true;
 }
 
-static void call_groups(TaLower *L, TaKernelCall *c, const char *dims, const char *strides,
-                        const Groups *g)
+/* A kernel's dims and strides arrays: the groups, then size-1 groups. */
+static void store_groups(const Groups *g, int32_t *dims, int32_t *strides)
 {
-    int64_t d[MAX_GROUPS], s[MAX_GROUPS];
-    for (int i = 0; i < MAX_GROUPS; i++) {
-        d[i] = i < g->rank ? g->dims[i] : 1;
-        s[i] = i < g->rank ? g->strides[i] : 0;
+    for (int i = 0; i < TA_REDUCE_MAX_GROUPS; i++) {
+        dims[i] = i < g->rank ? g->dims[i] : 1;
+        strides[i] = i < g->rank ? g->strides[i] : 0;
     }
-    ta_call_ints(L, c, dims, d, MAX_GROUPS);
-    ta_call_ints(L, c, strides, s, MAX_GROUPS);
 }
 
 static bool lower_reduce(TaLower *L, TaOp *op, int kind)
@@ -105,7 +102,7 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
     }
     if (!ok) {
         ta_op_error(L, op, "axes split the input %s into more than %d groups",
-                    ta_shape_text(L->pool, in), MAX_GROUPS);
+                    ta_shape_text(L->pool, in), TA_REDUCE_MAX_GROUPS);
         return false;
     }
     if ((int64_t)ta_tensor_elements(out) != outer.count) {
@@ -150,15 +147,16 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
     const bool wide = in->dtype == TA_INT16;
     const char *fn = kind == KIND_MAX ? "ta_reduce_max_s8"
                                       : (wide ? "ta_reduce_sum_s16" : "ta_reduce_sum_s8");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_reduce.h", "ta_reduce_params_t");
-    ta_call_int(L, c, "outer_rank", outer.rank);
-    call_groups(L, c, "outer_dims", "outer_strides", &outer);
-    ta_call_int(L, c, "inner_rank", inner.rank);
-    call_groups(L, c, "inner_dims", "inner_strides", &inner);
-    ta_call_int(L, c, "sum_offset", sum_offset);
-    ta_call_int(L, c, "multiplier", multiplier);
-    ta_call_int(L, c, "shift", shift);
-    ta_call_int(L, c, "output_zero_point", ta_zero_point(out));
+    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_reduce.h");
+    ta_reduce_params_t *p = TA_CALL_PARAMS(L, c, ta_reduce_params_t);
+    p->outer_rank = outer.rank;
+    store_groups(&outer, p->outer_dims, p->outer_strides);
+    p->inner_rank = inner.rank;
+    store_groups(&inner, p->inner_dims, p->inner_strides);
+    p->sum_offset = sum_offset;
+    p->multiplier = multiplier;
+    p->shift = shift;
+    p->output_zero_point = ta_zero_point(out);
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     return true;
@@ -179,6 +177,6 @@ static bool lower_max(TaLower *L, TaOp *op)
     return lower_reduce(L, op, KIND_MAX);
 }
 
-const TaOpDef ta_op_mean = {40, "MEAN", NULL, lower_mean};
-const TaOpDef ta_op_sum = {74, "SUM", NULL, lower_sum};
-const TaOpDef ta_op_reduce_max = {82, "REDUCE_MAX", NULL, lower_max};
+const TaOpDef ta_op_mean = {NULL, lower_mean};
+const TaOpDef ta_op_sum = {NULL, lower_sum};
+const TaOpDef ta_op_reduce_max = {NULL, lower_max};

@@ -3,6 +3,7 @@
  * clamp below at the output's zero point.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_relu.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {
@@ -34,18 +35,19 @@ static bool lower(TaLower *L, TaOp *op)
     const int32_t act_min = ta_zero_point(out) > qmin ? ta_zero_point(out) : qmin;
 
     TaKernelCall *c = ta_call(L, op, wide ? "ta_relu_s16" : "ta_relu_s8",
-                              "runtime/kernels/ta_relu.h", "ta_relu_params_t");
-    ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
-    ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
-    ta_call_int(L, c, "output_zero_point", ta_zero_point(out));
-    ta_call_int(L, c, "multiplier", multiplier);
-    ta_call_int(L, c, "shift", shift);
-    ta_call_int(L, c, "activation_min", act_min);
-    ta_call_int(L, c, "activation_max", qmax);
+                              "runtime/kernels/ta_relu.h");
+    ta_relu_params_t *p = TA_CALL_PARAMS(L, c, ta_relu_params_t);
+    p->size = (int64_t)ta_tensor_elements(out);
+    p->input_zero_point = ta_zero_point(in);
+    p->output_zero_point = ta_zero_point(out);
+    p->multiplier = multiplier;
+    p->shift = shift;
+    p->activation_min = act_min;
+    p->activation_max = qmax;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0);
     return true;
 }
 
-const TaOpDef ta_op_relu = {19, "RELU", NULL, lower};
+const TaOpDef ta_op_relu = {NULL, lower};

@@ -4,6 +4,7 @@
  * input's scale and zero point (anything else would be silently wrong).
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_relu.h"
 
 #include <math.h>
 
@@ -37,15 +38,15 @@ static bool lower(TaLower *L, TaOp *op)
     int64_t six = (int64_t)q6 + ta_zero_point(in);
     six = six > INT8_MAX ? INT8_MAX : (six < INT8_MIN ? INT8_MIN : six);
 
-    TaKernelCall *c = ta_call(L, op, "ta_relu6_s8", "runtime/kernels/ta_relu.h",
-                              "ta_relu6_params_t");
-    ta_call_int(L, c, "size", (int64_t)ta_tensor_elements(out));
-    ta_call_int(L, c, "lower", ta_zero_point(in));
-    ta_call_int(L, c, "upper", six);
+    TaKernelCall *c = ta_call(L, op, "ta_relu6_s8", "runtime/kernels/ta_relu.h");
+    ta_relu6_params_t *p = TA_CALL_PARAMS(L, c, ta_relu6_params_t);
+    p->size = (int64_t)ta_tensor_elements(out);
+    p->lower = ta_zero_point(in);
+    p->upper = six;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0);
     return true;
 }
 
-const TaOpDef ta_op_relu6 = {21, "RELU6", NULL, lower};
+const TaOpDef ta_op_relu6 = {NULL, lower};

@@ -6,6 +6,7 @@
  * output shape, which the file already records; it is dropped.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_copy.h"
 
 bool ta_lower_reshape_like(TaLower *L, TaOp *op);
 
@@ -30,8 +31,9 @@ bool ta_lower_reshape_like(TaLower *L, TaOp *op)
         out->alias_of = in;
         return true;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h", "ta_copy_params_t");
-    ta_call_int(L, c, "bytes", (int64_t)ta_tensor_bytes(in));
+    TaKernelCall *c = ta_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h");
+    ta_copy_params_t *p = TA_CALL_PARAMS(L, c, ta_copy_params_t);
+    p->bytes = (int64_t)ta_tensor_bytes(in);
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     return true;
@@ -42,4 +44,4 @@ static bool lower(TaLower *L, TaOp *op)
     return ta_lower_reshape_like(L, op);
 }
 
-const TaOpDef ta_op_reshape = {22, "RESHAPE", NULL, lower};
+const TaOpDef ta_op_reshape = {NULL, lower};

@@ -4,7 +4,8 @@
  * reads is computed here, in TFLite Micro's arithmetic (float for nearest
  * neighbour, Q10 integers for int8 bilinear), into two small tables.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
+#include "../../runtime/kernels/ta_resize.h"
 
 #include <math.h>
 
@@ -87,13 +88,13 @@ static bool lower_nearest(TaLower *L, TaOp *op)
         rows[y] = (int32_t)(nearest(y, ih, oh, a->align_corners, a->half_pixel_centers) * iw * pixel);
     for (int32_t x = 0; x < ow; x++)
         cols[x] = (int32_t)(nearest(x, iw, ow, a->align_corners, a->half_pixel_centers) * pixel);
-    TaKernelCall *c = ta_call(L, op, "ta_resize_nearest", "runtime/kernels/ta_resize.h",
-                              "ta_resize_nearest_params_t");
-    ta_call_int(L, c, "batches", in->dims[0]);
-    ta_call_int(L, c, "out_height", oh);
-    ta_call_int(L, c, "out_width", ow);
-    ta_call_int(L, c, "pixel_bytes", pixel);
-    ta_call_int(L, c, "batch_bytes", ih * iw * pixel);
+    TaKernelCall *c = ta_call(L, op, "ta_resize_nearest", "runtime/kernels/ta_resize.h");
+    ta_resize_nearest_params_t *p = TA_CALL_PARAMS(L, c, ta_resize_nearest_params_t);
+    p->batches = in->dims[0];
+    p->out_height = oh;
+    p->out_width = ow;
+    p->pixel_bytes = pixel;
+    p->batch_bytes = ih * iw * pixel;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, ta_local_constant(L, op, "rows", TA_INT32, oh, rows));
     ta_call_arg(L, c, ta_local_constant(L, op, "cols", TA_INT32, ow, cols));
@@ -153,13 +154,13 @@ static bool lower_bilinear(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, in), ta_shape_text(L->pool, out));
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_resize_bilinear_s8", "runtime/kernels/ta_resize.h",
-                              "ta_resize_bilinear_params_t");
-    ta_call_int(L, c, "batches", in->dims[0]);
-    ta_call_int(L, c, "out_height", oh);
-    ta_call_int(L, c, "out_width", ow);
-    ta_call_int(L, c, "depth", depth);
-    ta_call_int(L, c, "batch_size", (int64_t)ih * iw * depth);
+    TaKernelCall *c = ta_call(L, op, "ta_resize_bilinear_s8", "runtime/kernels/ta_resize.h");
+    ta_resize_bilinear_params_t *p = TA_CALL_PARAMS(L, c, ta_resize_bilinear_params_t);
+    p->batches = in->dims[0];
+    p->out_height = oh;
+    p->out_width = ow;
+    p->depth = depth;
+    p->batch_size = (int64_t)ih * iw * depth;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, ta_local_constant(L, op, "rows", TA_INT32, oh * 3, rows));
     ta_call_arg(L, c, ta_local_constant(L, op, "cols", TA_INT32, ow * 3, cols));
@@ -167,6 +168,6 @@ static bool lower_bilinear(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_resize_nearest_neighbor = {97, "RESIZE_NEAREST_NEIGHBOR", parse_nearest,
+const TaOpDef ta_op_resize_nearest_neighbor = {parse_nearest,
                                                lower_nearest};
-const TaOpDef ta_op_resize_bilinear = {23, "RESIZE_BILINEAR", parse_bilinear, lower_bilinear};
+const TaOpDef ta_op_resize_bilinear = {parse_bilinear, lower_bilinear};

@@ -4,7 +4,7 @@
  * rules for negative indices, clamping and masks; the kernel gets the
  * first element's offset and a byte stride per dimension.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 
 static bool slice_operand(TaLower *L, TaOp *op, int index, const char *role, int rank,
                           int64_t *values)
@@ -157,6 +157,6 @@ static bool lower_strided_slice(TaLower *L, TaOp *op)
     return ta_lower_move(L, op, 0, &c);
 }
 
-const TaOpDef ta_op_slice = {65, "SLICE", NULL, lower_slice};
-const TaOpDef ta_op_strided_slice = {45, "STRIDED_SLICE", parse_strided_slice,
+const TaOpDef ta_op_slice = {NULL, lower_slice};
+const TaOpDef ta_op_strided_slice = {parse_strided_slice,
                                      lower_strided_slice};

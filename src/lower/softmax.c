@@ -6,6 +6,7 @@
  * are built here too.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_softmax.h"
 
 #include <math.h>
 
@@ -117,13 +118,13 @@ static bool lower_s16(TaLower *L, TaOp *op, const SoftmaxAttrs *a, TaTensor *in,
     lut_populate_s16(10.0f / range, INT16_MAX, 2.0f / range, 0, exp_f, exp_lut);
     lut_populate_s16(1.0f / range, INT16_MIN, 2.0f / range, 0, one_over_one_plus_x_f, recip_lut);
 
-    TaKernelCall *c = ta_call(L, op, "ta_softmax_s16", "runtime/kernels/ta_softmax.h",
-                              "ta_softmax_params_t");
-    ta_call_int(L, c, "outer_size", (int64_t)(ta_tensor_elements(in) / (size_t)depth));
-    ta_call_int(L, c, "depth", depth);
-    ta_call_int(L, c, "input_multiplier", multiplier);
-    ta_call_int(L, c, "input_left_shift", shift);
-    ta_call_int(L, c, "diff_min", 0);
+    TaKernelCall *c = ta_call(L, op, "ta_softmax_s16", "runtime/kernels/ta_softmax.h");
+    ta_softmax_params_t *p = TA_CALL_PARAMS(L, c, ta_softmax_params_t);
+    p->outer_size = (int64_t)(ta_tensor_elements(in) / (size_t)depth);
+    p->depth = depth;
+    p->input_multiplier = multiplier;
+    p->input_left_shift = shift;
+    p->diff_min = 0;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, ta_local_constant(L, op, "exp_lut", TA_INT16, 513, exp_lut));
     ta_call_arg(L, c, ta_local_constant(L, op, "one_over_one_plus_x_lut", TA_INT16, 513,
@@ -189,12 +190,13 @@ static bool lower(TaLower *L, TaOp *op)
 
     const int32_t depth = in->dims[in->rank - 1];
     TaKernelCall *c = ta_call(L, op, out16 ? "ta_softmax_s8_s16" : "ta_softmax_s8",
-                              "runtime/kernels/ta_softmax.h", "ta_softmax_params_t");
-    ta_call_int(L, c, "outer_size", depth ? (int64_t)(ta_tensor_elements(in) / (size_t)depth) : 0);
-    ta_call_int(L, c, "depth", depth);
-    ta_call_int(L, c, "input_multiplier", multiplier);
-    ta_call_int(L, c, "input_left_shift", left_shift);
-    ta_call_int(L, c, "diff_min", diff_min);
+                              "runtime/kernels/ta_softmax.h");
+    ta_softmax_params_t *p = TA_CALL_PARAMS(L, c, ta_softmax_params_t);
+    p->outer_size = depth ? (int64_t)(ta_tensor_elements(in) / (size_t)depth) : 0;
+    p->depth = depth;
+    p->input_multiplier = multiplier;
+    p->input_left_shift = left_shift;
+    p->diff_min = diff_min;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, ta_local_constant(L, op, "exp_table", TA_INT32, 256, exp_table));
     ta_call_arg(L, c, out);
@@ -202,4 +204,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_softmax = {25, "SOFTMAX", parse, lower};
+const TaOpDef ta_op_softmax = {parse, lower};

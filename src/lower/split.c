@@ -4,7 +4,7 @@
  * operands are constants read here (TFLite Micro requires the axis to be
  * constant too); the sizes are the ones the output shapes record.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 
 typedef struct SplitAttrs {
     int num; /* num_splits, or UNPACK's num */
@@ -166,6 +166,6 @@ static bool lower_unpack(TaLower *L, TaOp *op)
     return copy_outputs(L, op, in, 0, axis, true);
 }
 
-const TaOpDef ta_op_split = {49, "SPLIT", parse_split, lower_split};
-const TaOpDef ta_op_split_v = {102, "SPLIT_V", parse_split, lower_split_v};
-const TaOpDef ta_op_unpack = {88, "UNPACK", parse_split, lower_unpack};
+const TaOpDef ta_op_split = {parse_split, lower_split};
+const TaOpDef ta_op_split_v = {parse_split, lower_split_v};
+const TaOpDef ta_op_unpack = {parse_split, lower_unpack};

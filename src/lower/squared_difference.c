@@ -3,7 +3,8 @@
  * 0), with broadcasting. Produces the input and output (multiplier,
  * shift) pairs with the floating-point steps of TFLite Micro's Prepare.
  */
-#include "binary.h"
+#include "common/binary.h"
+#include "../../runtime/kernels/ta_squared_difference.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {
@@ -42,22 +43,23 @@ static bool lower(TaLower *L, TaOp *op)
     int32_t qmin, qmax;
     ta_dtype_range(out->dtype, &qmin, &qmax);
 
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_squared_difference_s16" : "ta_squared_difference_s8",
-                              "runtime/kernels/ta_squared_difference.h",
-                              "ta_squared_difference_params_t");
-    ta_call_broadcast(L, c, &bc);
-    ta_call_int(L, c, "left_shift", left_shift);
-    ta_call_int(L, c, "input1_offset", -ta_zero_point(in1));
-    ta_call_int(L, c, "input1_multiplier", mult[0]);
-    ta_call_int(L, c, "input1_shift", shift[0]);
-    ta_call_int(L, c, "input2_offset", -ta_zero_point(in2));
-    ta_call_int(L, c, "input2_multiplier", mult[1]);
-    ta_call_int(L, c, "input2_shift", shift[1]);
-    ta_call_int(L, c, "output_offset", ta_zero_point(out));
-    ta_call_int(L, c, "output_multiplier", mult[2]);
-    ta_call_int(L, c, "output_shift", shift[2]);
-    ta_call_int(L, c, "activation_min", qmin);
-    ta_call_int(L, c, "activation_max", qmax);
+    TaKernelCall *c = ta_call(L, op,
+                              wide ? "ta_squared_difference_s16" : "ta_squared_difference_s8",
+                              "runtime/kernels/ta_squared_difference.h");
+    ta_squared_difference_params_t *p = TA_CALL_PARAMS(L, c, ta_squared_difference_params_t);
+    ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
+    p->left_shift = left_shift;
+    p->input1_offset = -ta_zero_point(in1);
+    p->input1_multiplier = mult[0];
+    p->input1_shift = shift[0];
+    p->input2_offset = -ta_zero_point(in2);
+    p->input2_multiplier = mult[1];
+    p->input2_shift = shift[1];
+    p->output_offset = ta_zero_point(out);
+    p->output_multiplier = mult[2];
+    p->output_shift = shift[2];
+    p->activation_min = qmin;
+    p->activation_max = qmax;
     ta_call_arg(L, c, in1);
     ta_call_arg(L, c, in2);
     ta_call_arg(L, c, out);
@@ -65,4 +67,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_squared_difference = {99, "SQUARED_DIFFERENCE", NULL, lower};
+const TaOpDef ta_op_squared_difference = {NULL, lower};

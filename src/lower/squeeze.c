@@ -4,7 +4,7 @@
  * input when the planner allows it (see reshape.c); the axis operand and
  * squeeze_dims are only checked against the shapes the file records.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 
 typedef struct SqueezeAttrs {
     int num_dims;
@@ -91,5 +91,5 @@ static bool lower_expand_dims(TaLower *L, TaOp *op)
     return ta_lower_reshape_like(L, op);
 }
 
-const TaOpDef ta_op_squeeze = {43, "SQUEEZE", parse_squeeze, lower_squeeze};
-const TaOpDef ta_op_expand_dims = {70, "EXPAND_DIMS", NULL, lower_expand_dims};
+const TaOpDef ta_op_squeeze = {parse_squeeze, lower_squeeze};
+const TaOpDef ta_op_expand_dims = {NULL, lower_expand_dims};

@@ -9,6 +9,7 @@
  * variable tensors to their zero point, every other type to 0).
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_svdf.h"
 
 #include <math.h>
 #include <string.h>
@@ -148,19 +149,20 @@ static bool lower(TaLower *L, TaOp *op)
     TaTensor *t_output = ta_local_constant(L, op, "output_biases", TA_INT32, units,
                                            output_biases);
     TaKernelCall *c = ta_call(L, op, wide ? "ta_svdf_s16" : "ta_svdf_s8",
-                              "runtime/kernels/ta_svdf.h", "ta_svdf_params_t");
-    ta_call_int(L, c, "batches", batches);
-    ta_call_int(L, c, "input_size", input_size);
-    ta_call_int(L, c, "filters", filters);
-    ta_call_int(L, c, "rank", a->rank);
-    ta_call_int(L, c, "memory", memory);
-    ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
-    ta_call_int(L, c, "state_zero_point", ta_zero_point(state));
-    ta_call_int(L, c, "output_zero_point", ta_zero_point(out));
-    ta_call_int(L, c, "feature_multiplier", m1);
-    ta_call_int(L, c, "feature_shift", s1);
-    ta_call_int(L, c, "output_multiplier", m2);
-    ta_call_int(L, c, "output_shift", s2);
+                              "runtime/kernels/ta_svdf.h");
+    ta_svdf_params_t *p = TA_CALL_PARAMS(L, c, ta_svdf_params_t);
+    p->batches = batches;
+    p->input_size = input_size;
+    p->filters = filters;
+    p->rank = a->rank;
+    p->memory = memory;
+    p->input_zero_point = ta_zero_point(in);
+    p->state_zero_point = ta_zero_point(state);
+    p->output_zero_point = ta_zero_point(out);
+    p->feature_multiplier = m1;
+    p->feature_shift = s1;
+    p->output_multiplier = m2;
+    p->output_shift = s2;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, wf);
     ta_call_arg(L, c, wt);
@@ -173,4 +175,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_svdf = {27, "SVDF", parse, lower};
+const TaOpDef ta_op_svdf = {parse, lower};

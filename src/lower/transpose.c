@@ -4,7 +4,7 @@
  * is a constant read here; DEPTH_TO_SPACE and SPACE_TO_DEPTH are 6-D
  * transposes with the block split out of height, width and depth.
  */
-#include "copy_nd.h"
+#include "common/copy_nd.h"
 
 static bool lower_transpose(TaLower *L, TaOp *op)
 {
@@ -109,6 +109,6 @@ static bool lower_space_to_depth(TaLower *L, TaOp *op)
     return ta_lower_move(L, op, 0, &c);
 }
 
-const TaOpDef ta_op_transpose = {39, "TRANSPOSE", NULL, lower_transpose};
-const TaOpDef ta_op_depth_to_space = {5, "DEPTH_TO_SPACE", parse_block, lower_depth_to_space};
-const TaOpDef ta_op_space_to_depth = {26, "SPACE_TO_DEPTH", parse_block, lower_space_to_depth};
+const TaOpDef ta_op_transpose = {NULL, lower_transpose};
+const TaOpDef ta_op_depth_to_space = {parse_block, lower_depth_to_space};
+const TaOpDef ta_op_space_to_depth = {parse_block, lower_space_to_depth};

@@ -11,7 +11,8 @@
  * the same way), per-channel multipliers and shifts. The kernel gathers,
  * so TFLite's output-sized accumulator buffer is not needed.
  */
-#include "conv_common.h"
+#include "common/conv_common.h"
+#include "../../runtime/kernels/ta_transpose_conv.h"
 
 #include <string.h>
 
@@ -85,27 +86,27 @@ static bool lower(TaLower *L, TaOp *op)
     }
 
     TaKernelCall *c = ta_call(L, op, wide ? "ta_transpose_conv_s16" : "ta_transpose_conv_s8",
-                              "runtime/kernels/ta_transpose_conv.h",
-                              "ta_transpose_conv_params_t");
-    ta_call_int(L, c, "batches", batches);
-    ta_call_int(L, c, "input_height", in_h);
-    ta_call_int(L, c, "input_width", in_w);
-    ta_call_int(L, c, "input_depth", in_c);
-    ta_call_int(L, c, "filter_height", k_h);
-    ta_call_int(L, c, "filter_width", k_w);
-    ta_call_int(L, c, "output_height", out_h);
-    ta_call_int(L, c, "output_width", out_w);
-    ta_call_int(L, c, "output_depth", out_c);
-    ta_call_int(L, c, "stride_height", a->stride_h);
-    ta_call_int(L, c, "stride_width", a->stride_w);
-    ta_call_int(L, c, "pad_top", pad_h);
-    ta_call_int(L, c, "pad_left", pad_w);
-    ta_call_int(L, c, "input_offset", -ta_zero_point(in));
-    ta_call_int(L, c, "output_offset", ta_zero_point(out));
-    ta_call_int(L, c, "multiplier", rq.multiplier);
-    ta_call_int(L, c, "shift", rq.shift);
-    ta_call_int(L, c, "activation_min", rq.act_min);
-    ta_call_int(L, c, "activation_max", rq.act_max);
+                              "runtime/kernels/ta_transpose_conv.h");
+    ta_transpose_conv_params_t *p = TA_CALL_PARAMS(L, c, ta_transpose_conv_params_t);
+    p->batches = batches;
+    p->input_height = in_h;
+    p->input_width = in_w;
+    p->input_depth = in_c;
+    p->filter_height = k_h;
+    p->filter_width = k_w;
+    p->output_height = out_h;
+    p->output_width = out_w;
+    p->output_depth = out_c;
+    p->stride_height = a->stride_h;
+    p->stride_width = a->stride_w;
+    p->pad_top = pad_h;
+    p->pad_left = pad_w;
+    p->input_offset = -ta_zero_point(in);
+    p->output_offset = ta_zero_point(out);
+    p->multiplier = rq.multiplier;
+    p->shift = rq.shift;
+    p->activation_min = rq.act_min;
+    p->activation_max = rq.act_max;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w);
     ta_call_arg(L, c, bias_arg);
@@ -119,4 +120,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_transpose_conv = {67, "TRANSPOSE_CONV", parse, lower};
+const TaOpDef ta_op_transpose_conv = {parse, lower};

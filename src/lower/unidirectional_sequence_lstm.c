@@ -14,6 +14,7 @@
  * gathered into three local constants (the originals are then dropped).
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_lstm.h"
 
 #include <math.h>
 #include <string.h>
@@ -233,29 +234,31 @@ static bool lower(TaLower *L, TaOp *op)
     scratch->dtype = TA_INT16; /* the kernel's view of the bytes */
     scratch->dims[0] = 4 * rows * n_cell;
 
-    TaKernelCall *c = ta_call(L, op, "ta_lstm_s8", "runtime/kernels/ta_lstm.h",
-                              "ta_lstm_params_t");
-    ta_call_int(L, c, "batches", batches);
-    ta_call_int(L, c, "time_steps", steps);
-    ta_call_int(L, c, "input_size", n_in);
-    ta_call_int(L, c, "state_size", n_cell);
-    ta_call_int(L, c, "time_major", a->time_major);
-    ta_call_int(L, c, "input_zero_point", ta_zero_point(in));
-    ta_call_int(L, c, "hidden_zero_point", ta_zero_point(hidden));
-    ta_call_ints(L, c, "input_multiplier", in_m, 4);
-    ta_call_ints(L, c, "input_shift", in_s, 4);
-    ta_call_ints(L, c, "recurrent_multiplier", rec_m, 4);
-    ta_call_ints(L, c, "recurrent_shift", rec_s, 4);
-    ta_call_int(L, c, "forget_multiplier", forget_m);
-    ta_call_int(L, c, "forget_shift", forget_s);
-    ta_call_int(L, c, "input_cell_multiplier", input_m);
-    ta_call_int(L, c, "input_cell_shift", input_s);
-    ta_call_int(L, c, "hidden_multiplier", hidden_m);
-    ta_call_int(L, c, "hidden_shift", hidden_s);
-    ta_call_int(L, c, "use_cell_clip", a->cell_clip > 0.0f);
-    ta_call_int(L, c, "cell_clip", quantized_clip);
-    ta_call_int(L, c, "cell_tanh_multiplier", cell_tanh_multiplier);
-    ta_call_int(L, c, "cell_tanh_shift", cell_tanh_shift);
+    TaKernelCall *c = ta_call(L, op, "ta_lstm_s8", "runtime/kernels/ta_lstm.h");
+    ta_lstm_params_t *p = TA_CALL_PARAMS(L, c, ta_lstm_params_t);
+    p->batches = batches;
+    p->time_steps = steps;
+    p->input_size = n_in;
+    p->state_size = n_cell;
+    p->time_major = a->time_major;
+    p->input_zero_point = ta_zero_point(in);
+    p->hidden_zero_point = ta_zero_point(hidden);
+    for (int g = 0; g < 4; g++) {
+        p->input_multiplier[g] = in_m[g];
+        p->input_shift[g] = in_s[g];
+        p->recurrent_multiplier[g] = rec_m[g];
+        p->recurrent_shift[g] = rec_s[g];
+    }
+    p->forget_multiplier = forget_m;
+    p->forget_shift = forget_s;
+    p->input_cell_multiplier = input_m;
+    p->input_cell_shift = input_s;
+    p->hidden_multiplier = hidden_m;
+    p->hidden_shift = hidden_s;
+    p->use_cell_clip = a->cell_clip > 0.0f;
+    p->cell_clip = quantized_clip;
+    p->cell_tanh_multiplier = cell_tanh_multiplier;
+    p->cell_tanh_shift = cell_tanh_shift;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, t_in);
     ta_call_arg(L, c, t_rec);
@@ -271,5 +274,5 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_unidirectional_sequence_lstm = {44, "UNIDIRECTIONAL_SEQUENCE_LSTM", parse,
+const TaOpDef ta_op_unidirectional_sequence_lstm = {parse,
                                                     lower};

@@ -1,7 +1,8 @@
 /*
- * variables.c - state that outlives one run: the reset value of variable
- * tensors, and resource variables (VAR_HANDLE, READ_VARIABLE,
- * ASSIGN_VARIABLE, and CALL_ONCE running an initialization subgraph).
+ * variables.c - resource variables, state that outlives one run
+ * (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE, and CALL_ONCE running an
+ * initialization subgraph). Variable tensors' reset values are in
+ * common/variable_state.c.
  *
  * A resource variable is named by VAR_HANDLE's (container, shared_name).
  * Its bytes live in one persistent tensor, "op<N>.variable", owned by the
@@ -18,11 +19,10 @@
  * accepts there.
  */
 #include "lower.h"
+#include "../../runtime/kernels/ta_copy.h"
 
 #include <string.h>
 
-enum { BUILTIN_CALL_ONCE = 129, BUILTIN_VAR_HANDLE = 142, BUILTIN_READ_VARIABLE = 143,
-       BUILTIN_ASSIGN_VARIABLE = 144 };
 enum { OPT_CONTAINER = 0, OPT_SHARED_NAME = 1 };
 enum { OPT_INIT_SUBGRAPH = 0 };
 
@@ -45,26 +45,6 @@ typedef struct CallOnceAttrs {
 } CallOnceAttrs;
 
 extern const TaOpDef ta_op_var_handle, ta_op_call_once;
-
-/* ---- variable tensors ------------------------------------------------------ */
-
-static void add_fill(TaLower *L, TaOp *op, TaTensor *state, int byte)
-{
-    if (byte == 0)
-        return; /* model_init has zeroed persistent memory */
-    TaKernelCall *c = ta_init_call(L, op, "ta_variable_fill", "runtime/kernels/ta_variable.h",
-                                   "ta_variable_fill_params_t");
-    ta_call_int(L, c, "bytes", (int64_t)ta_tensor_bytes(state));
-    ta_call_int(L, c, "byte_value", byte);
-    ta_call_arg(L, c, state);
-}
-
-void ta_init_variable_tensor(TaLower *L, TaOp *op, TaTensor *state)
-{
-    /* TFLite Micro resets int8 variable tensors to their zero point and
-       every other type to zero bytes. */
-    add_fill(L, op, state, state->dtype == TA_INT8 ? (uint8_t)(int8_t)ta_zero_point(state) : 0);
-}
 
 /* ---- finding variables ----------------------------------------------------- */
 
@@ -90,7 +70,7 @@ static TaOp *handle_producer(const TaGraph *g, const TaTensor *h)
 {
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);
-        if (op->builtin == BUILTIN_VAR_HANDLE && op->num_outputs == 1 && op->outputs[0] == h)
+        if (op->builtin == TA_BUILTIN_VAR_HANDLE && op->num_outputs == 1 && op->outputs[0] == h)
             return op;
     }
     return NULL;
@@ -127,7 +107,7 @@ static TaTensor *first_assigned_value(TaLower *L, const Var *v)
         const TaGraph *g = L->model ? L->model->subgraphs.items[s] : L->graph;
         for (int i = 0; i < g->ops.len; i++) {
             TaOp *op = TA_OP(g, i);
-            if (op->builtin != BUILTIN_ASSIGN_VARIABLE || op->num_inputs != 2 || !op->inputs[0] ||
+            if (op->builtin != TA_BUILTIN_ASSIGN_VARIABLE || op->num_inputs != 2 || !op->inputs[0] ||
                 !op->inputs[1])
                 continue;
             TaOp *h = handle_producer(g, op->inputs[0]);
@@ -171,7 +151,7 @@ static bool variable_storage(TaLower *L, TaOp *op, const Var *v, const char *rol
     ta_vec_push(L->pool, &op->locals, t);
     /* memset with the zero point cast to int8, whatever the type. */
     const bool has_zp = value->quant && value->quant->num_scales && value->quant->num_zero_points;
-    add_fill(L, op, t, has_zp ? (uint8_t)(int8_t)value->quant->zero_point[0] : 0);
+    ta_init_fill_bytes(L, op, t, has_zp ? (uint8_t)(int8_t)value->quant->zero_point[0] : 0);
     *out = t;
     return true;
 }
@@ -190,7 +170,8 @@ static bool same_bytes(TaLower *L, TaOp *op, const TaTensor *storage, const TaTe
 
 static void add_copy(TaLower *L, TaKernelCall *c, TaTensor *from, TaTensor *to)
 {
-    ta_call_int(L, c, "bytes", (int64_t)ta_tensor_bytes(to));
+    ta_copy_params_t *p = TA_CALL_PARAMS(L, c, ta_copy_params_t);
+    p->bytes = (int64_t)ta_tensor_bytes(to);
     ta_call_arg(L, c, from);
     ta_call_arg(L, c, to);
 }
@@ -242,8 +223,7 @@ static bool read_variable_lower(TaLower *L, TaOp *op)
         return false;
     /* A copy, never an alias: a later ASSIGN_VARIABLE must not change
        what this operator read. */
-    add_copy(L, ta_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h", "ta_copy_params_t"),
-             storage, op->outputs[0]);
+    add_copy(L, ta_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h"), storage, op->outputs[0]);
     return true;
 }
 
@@ -254,8 +234,7 @@ static bool assign_variable_lower(TaLower *L, TaOp *op)
     TaTensor *storage = storage_of_handle(L, op, op->inputs[0]);
     if (!storage || !same_bytes(L, op, storage, op->inputs[1], "value"))
         return false;
-    add_copy(L, ta_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h", "ta_copy_params_t"),
-             op->inputs[1], storage);
+    add_copy(L, ta_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h"), op->inputs[1], storage);
     return true;
 }
 
@@ -288,7 +267,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
        on the first run if nothing touched a variable before. */
     for (int i = 0; i < op->layer_index; i++) {
         const TaOp *o = TA_OP(L->graph, i);
-        if (o->builtin == BUILTIN_READ_VARIABLE || o->builtin == BUILTIN_ASSIGN_VARIABLE) {
+        if (o->builtin == TA_BUILTIN_READ_VARIABLE || o->builtin == TA_BUILTIN_ASSIGN_VARIABLE) {
             ta_op_error(L, op, "operator %d (%s) uses a variable before CALL_ONCE runs",
                         o->source_index, o->type);
             return false;
@@ -305,7 +284,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
     int n_handles = 0;
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *o = TA_OP(g, i);
-        if (o->builtin == BUILTIN_VAR_HANDLE && o->num_outputs == 1) {
+        if (o->builtin == TA_BUILTIN_VAR_HANDLE && o->num_outputs == 1) {
             Var *v = ta_alloc(L->pool, sizeof *v);
             if (!read_names(L, o, v))
                 return false;
@@ -319,7 +298,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
             storages[n_handles++] = v->storage;
             continue;
         }
-        if (o->builtin == BUILTIN_ASSIGN_VARIABLE && o->num_inputs == 2 && o->inputs[0] &&
+        if (o->builtin == TA_BUILTIN_ASSIGN_VARIABLE && o->num_inputs == 2 && o->inputs[0] &&
             o->inputs[1]) {
             TaTensor *value = o->inputs[1];
             TaTensor *storage = NULL;
@@ -337,9 +316,8 @@ static bool call_once_lower(TaLower *L, TaOp *op)
             TaTensor *init = ta_local_constant(
                 L, op, ta_format(L->pool, "initial_value%d", i), value->dtype,
                 (int32_t)ta_tensor_elements(value), value->data);
-            add_copy(L, ta_init_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h",
-                                     "ta_copy_params_t"),
-                     init, storage);
+            add_copy(L, ta_init_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h"), init,
+                     storage);
             continue;
         }
         ta_op_error(L, op, "init subgraph %d, operator %d (%s): tinyaot runs only VAR_HANDLE and "
@@ -349,11 +327,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_var_handle = {BUILTIN_VAR_HANDLE, "VAR_HANDLE", var_handle_parse,
-                                  var_handle_lower};
-const TaOpDef ta_op_read_variable = {BUILTIN_READ_VARIABLE, "READ_VARIABLE", NULL,
-                                     read_variable_lower};
-const TaOpDef ta_op_assign_variable = {BUILTIN_ASSIGN_VARIABLE, "ASSIGN_VARIABLE", NULL,
-                                       assign_variable_lower};
-const TaOpDef ta_op_call_once = {BUILTIN_CALL_ONCE, "CALL_ONCE", call_once_parse,
-                                 call_once_lower};
+const TaOpDef ta_op_var_handle = {var_handle_parse, var_handle_lower};
+const TaOpDef ta_op_read_variable = {NULL, read_variable_lower};
+const TaOpDef ta_op_assign_variable = {NULL, assign_variable_lower};
+const TaOpDef ta_op_call_once = {call_once_parse, call_once_lower};

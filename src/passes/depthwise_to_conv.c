@@ -10,12 +10,11 @@
  */
 #include "transforms.h"
 
-#include "../lower/conv_common.h"
+#include "../lower/common/conv_common.h"
+#include "../lower/ops.h"
 #include "../model/fb.h"
 
 #include <string.h>
-
-enum { OP_CONV_2D = 3, OP_DEPTHWISE_CONV_2D = 4 };
 
 /* Tensors read by more than one operator cannot be rewritten in place. */
 static int readers(const TaGraph *g, const TaTensor *t)
@@ -60,7 +59,7 @@ static bool rewrite(TaPassCtx *ctx, TaOp *op)
     w->dims[3] = 1;
     if (w->quant && w->quant->num_scales > 1)
         w->quant->axis = 0;
-    op->builtin = OP_CONV_2D;
+    op->builtin = TA_BUILTIN_CONV_2D;
     op->type = "CONV_2D";
     op->attrs = a;
     return true;
@@ -70,7 +69,7 @@ bool ta_depthwise_to_conv(TaPassCtx *ctx)
 {
     for (int i = 0; i < ctx->graph->ops.len; i++) {
         TaOp *op = TA_OP(ctx->graph, i);
-        if (op->builtin == OP_DEPTHWISE_CONV_2D && !op->removed)
+        if (op->builtin == TA_BUILTIN_DEPTHWISE_CONV_2D && !op->removed)
             rewrite(ctx, op);
     }
     return true;

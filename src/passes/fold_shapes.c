@@ -11,13 +11,13 @@
  */
 #include "transforms.h"
 
+#include "../lower/ops.h"
+
 #include "../model/fb.h"
 
 #include <string.h>
 
-enum { OP_ADD = 0, OP_CONCATENATION = 2, OP_RESHAPE = 22, OP_MUL = 18, OP_GATHER = 36,
-       OP_STRIDED_SLICE = 45, OP_SUB = 41, OP_CAST = 53, OP_SQUEEZE = 43, OP_EXPAND_DIMS = 70,
-       OP_PACK = 83, OP_SHAPE = 77 };
+enum { OP_SHAPE = 77 }; /* folded here, never lowered: not in ops.def */
 
 enum { MAX_ELEMS = 64 };
 
@@ -126,7 +126,9 @@ static bool binary(TaOp *op, Vec *out)
     out->n = a.n == 1 ? b.n : a.n;
     for (int i = 0; i < out->n; i++) {
         int64_t x = a.v[a.n == 1 ? 0 : i], y = b.v[b.n == 1 ? 0 : i];
-        out->v[i] = op->builtin == OP_ADD ? x + y : op->builtin == OP_SUB ? x - y : x * y;
+        out->v[i] = op->builtin == TA_BUILTIN_ADD   ? x + y
+                    : op->builtin == TA_BUILTIN_SUB ? x - y
+                                                    : x * y;
     }
     return true;
 }
@@ -178,21 +180,21 @@ static bool evaluate(TaPassCtx *ctx, TaOp *op, Vec *out)
             out->v[i] = t->dims[i];
         return true;
     }
-    case OP_STRIDED_SLICE:
+    case TA_BUILTIN_STRIDED_SLICE:
         return op->inputs[0] && read_vec(op->inputs[0], &in) && strided_slice(ctx, op, &in, out);
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
+    case TA_BUILTIN_ADD:
+    case TA_BUILTIN_SUB:
+    case TA_BUILTIN_MUL:
         return binary(op, out);
-    case OP_PACK:
-    case OP_CONCATENATION:
+    case TA_BUILTIN_PACK:
+    case TA_BUILTIN_CONCATENATION:
         return join(op, out);
-    case OP_GATHER:
+    case TA_BUILTIN_GATHER:
         return gather(op, out);
-    case OP_CAST:
-    case OP_RESHAPE:
-    case OP_SQUEEZE:
-    case OP_EXPAND_DIMS:
+    case TA_BUILTIN_CAST:
+    case TA_BUILTIN_RESHAPE:
+    case TA_BUILTIN_SQUEEZE:
+    case TA_BUILTIN_EXPAND_DIMS:
         return op->inputs[0] && read_vec(op->inputs[0], out);
     default:
         return false;

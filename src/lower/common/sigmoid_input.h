@@ -5,7 +5,7 @@
 #ifndef TA_SIGMOID_INPUT_H
 #define TA_SIGMOID_INPUT_H
 
-#include "lower.h"
+#include "../lower.h"
 
 #include <math.h>
 
@@ -87,11 +87,25 @@ typedef struct TaSigmoidLike {
     int tanh;             /* 0: logistic, 1: tanh (input scaling) */
     float int8_out_scale; /* the int8 output quantization the kernel assumes */
     int32_t int8_out_zero_point;
-    const char *fn_s8, *fn_s16, *header, *params_type;
 } TaSigmoidLike;
 
-/* Lowers LOGISTIC or TANH: int8, or int16 with zero points 0 and output
-   2^-15. The kernels share one parameter layout. */
-bool ta_lower_sigmoid_like(TaLower *L, TaOp *op, const TaSigmoidLike *k);
+/* The parameters both kernels take (their structs have these fields). */
+typedef struct TaSigmoidInput {
+    bool wide; /* int16 */
+    int32_t size;
+    int32_t input_zero_point;
+    int32_t input_range_radius;
+    int32_t input_multiplier;
+    int32_t input_left_shift;
+} TaSigmoidInput;
+
+/* Checks LOGISTIC or TANH (int8, or int16 with zero points 0 and output
+   2^-15) and computes its kernel's parameters. */
+bool ta_sigmoid_like_input(TaLower *L, TaOp *op, const TaSigmoidLike *k, TaSigmoidInput *s);
+
+/* int8: the kernel's 256-entry output table, as a local constant of the
+   op (NULL for int16, whose kernel interpolates a fixed table). */
+TaTensor *ta_sigmoid_like_table(TaLower *L, TaOp *op, const TaSigmoidLike *k,
+                                const TaSigmoidInput *s);
 
 #endif /* TA_SIGMOID_INPUT_H */

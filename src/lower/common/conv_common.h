@@ -7,7 +7,7 @@
 #ifndef TA_CONV_COMMON_H
 #define TA_CONV_COMMON_H
 
-#include "lower.h"
+#include "../lower.h"
 
 /* The attributes of the convolution family, whichever options table they
    come from. */

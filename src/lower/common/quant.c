@@ -3,7 +3,7 @@
  * same floating-point steps TFLite's Prepare functions take, so the
  * integers the kernels use are the ones TFLite Micro computes on device.
  */
-#include "lower.h"
+#include "../lower.h"
 
 #include <math.h>
 

@@ -110,16 +110,13 @@ bool ta_broadcast_plan(TaLower *L, TaOp *op, const TaTensor *in1, const TaTensor
     return true;
 }
 
-void ta_call_broadcast(TaLower *L, TaKernelCall *c, const TaBroadcast *bc)
+void ta_broadcast_store(const TaBroadcast *bc, int32_t *rank, int32_t *dims, int32_t *stride1,
+                        int32_t *stride2)
 {
-    int64_t dims[TA_BROADCAST_MAX_DIMS], s1[TA_BROADCAST_MAX_DIMS], s2[TA_BROADCAST_MAX_DIMS];
+    *rank = bc->rank;
     for (int i = 0; i < TA_BROADCAST_MAX_DIMS; i++) {
         dims[i] = bc->dims[i];
-        s1[i] = bc->stride1[i];
-        s2[i] = bc->stride2[i];
+        stride1[i] = bc->stride1[i];
+        stride2[i] = bc->stride2[i];
     }
-    ta_call_int(L, c, "rank", bc->rank);
-    ta_call_ints(L, c, "dims", dims, bc->rank);
-    ta_call_ints(L, c, "stride1", s1, bc->rank);
-    ta_call_ints(L, c, "stride2", s2, bc->rank);
 }

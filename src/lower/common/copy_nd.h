@@ -6,7 +6,7 @@
 #ifndef TA_LOWER_COPY_ND_H
 #define TA_LOWER_COPY_ND_H
 
-#include "lower.h"
+#include "../lower.h"
 
 /* Enough for a rank-5 copy split into two more dimensions. */
 #define TA_COPY_DIMS 10

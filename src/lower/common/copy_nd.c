@@ -4,6 +4,7 @@
  * it), so these copies move bytes and never requantize.
  */
 #include "copy_nd.h"
+#include "../../../runtime/kernels/ta_copy_nd.h"
 
 #include <string.h>
 
@@ -73,9 +74,6 @@ static bool is_empty(const TaCopyNd *c)
     return false;
 }
 
-/* TA_COPY_ND_MAX_RANK of runtime/kernels/ta_copy_nd.h. */
-enum { KERNEL_MAX_RANK = 6 };
-
 static bool fits_i32(int64_t v)
 {
     return v >= INT32_MIN && v <= INT32_MAX;
@@ -102,26 +100,21 @@ bool ta_lower_copy_nd(TaLower *L, TaOp *op, TaTensor *src, TaTensor *dst, const 
                     (long long)slo, (long long)shi, (long long)dlo, (long long)dhi);
         return false;
     }
-    if (c.rank > KERNEL_MAX_RANK || !fits_i32(shi) || !fits_i32(dhi)) {
+    if (c.rank > TA_COPY_ND_MAX_RANK || !fits_i32(shi) || !fits_i32(dhi)) {
         ta_op_error(L, op, "copy needs %d dimensions (the kernel handles %d) or more than "
-                    "2^31 bytes", c.rank, KERNEL_MAX_RANK);
+                    "2^31 bytes", c.rank, TA_COPY_ND_MAX_RANK);
         return false;
     }
-    int64_t strides_src[KERNEL_MAX_RANK] = {0}, strides_dst[KERNEL_MAX_RANK] = {0},
-            dims[KERNEL_MAX_RANK] = {0};
+    TaKernelCall *call = ta_call(L, op, "ta_copy_nd", "runtime/kernels/ta_copy_nd.h");
+    ta_copy_nd_params_t *p = TA_CALL_PARAMS(L, call, ta_copy_nd_params_t);
+    p->rank = c.rank;
     for (int k = 0; k < c.rank; k++) {
-        dims[k] = c.dims[k];
-        strides_src[k] = c.src_strides[k];
-        strides_dst[k] = c.dst_strides[k];
+        p->dims[k] = c.dims[k];
+        p->src_strides[k] = c.src_strides[k];
+        p->dst_strides[k] = c.dst_strides[k];
     }
-    TaKernelCall *call = ta_call(L, op, "ta_copy_nd", "runtime/kernels/ta_copy_nd.h",
-                                 "ta_copy_nd_params_t");
-    ta_call_int(L, call, "rank", c.rank);
-    ta_call_ints(L, call, "dims", dims, c.rank);
-    ta_call_ints(L, call, "src_strides", strides_src, c.rank);
-    ta_call_ints(L, call, "dst_strides", strides_dst, c.rank);
-    ta_call_int(L, call, "src_offset", c.src_offset);
-    ta_call_int(L, call, "dst_offset", c.dst_offset);
+    p->src_offset = c.src_offset;
+    p->dst_offset = c.dst_offset;
     ta_call_arg(L, call, src);
     ta_call_arg(L, call, dst);
     return true;

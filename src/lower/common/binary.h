@@ -7,9 +7,8 @@
 #ifndef TA_LOWER_BINARY_H
 #define TA_LOWER_BINARY_H
 
-#include "lower.h"
-
-#define TA_BROADCAST_MAX_DIMS 6 /* as runtime/kernels/ta_broadcast.h */
+#include "../lower.h"
+#include "../../../runtime/kernels/ta_broadcast.h"
 
 typedef struct TaBroadcast {
     int rank; /* >= 1 */
@@ -23,8 +22,10 @@ typedef struct TaBroadcast {
 bool ta_broadcast_plan(TaLower *L, TaOp *op, const TaTensor *in1, const TaTensor *in2,
                        const TaTensor *out, TaBroadcast *bc);
 
-/* Appends the fields rank, dims, stride1, stride2 to a kernel call. */
-void ta_call_broadcast(TaLower *L, TaKernelCall *c, const TaBroadcast *bc);
+/* Stores the plan in a kernel's parameter fields rank, dims, stride1 and
+   stride2 (arrays of TA_BROADCAST_MAX_DIMS). */
+void ta_broadcast_store(const TaBroadcast *bc, int32_t *rank, int32_t *dims, int32_t *stride1,
+                        int32_t *stride2);
 
 /* Two inputs and one output, the inputs of one dtype among those listed
    (-1 ends the list), each per-tensor quantized with a zero point in its

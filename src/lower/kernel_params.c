@@ -1,0 +1,204 @@
+/*
+ * kernel_params.c - field tables expanded from the runtime headers'
+ * parameter lists (see kernel_params.h). Each block sets STRUCT to the
+ * struct type and expands its list, so offsets and element types come from
+ * the real struct: a list and a table cannot disagree.
+ */
+#include "kernel_params.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../runtime/kernels/ta_add_sub.h"
+#include "../../runtime/kernels/ta_arg_min_max.h"
+#include "../../runtime/kernels/ta_batch_matmul.h"
+#include "../../runtime/kernels/ta_cast.h"
+#include "../../runtime/kernels/ta_comparison.h"
+#include "../../runtime/kernels/ta_conv_2d.h"
+#include "../../runtime/kernels/ta_copy.h"
+#include "../../runtime/kernels/ta_copy_nd.h"
+#include "../../runtime/kernels/ta_depthwise_conv_2d.h"
+#include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_fully_connected.h"
+#include "../../runtime/kernels/ta_gather.h"
+#include "../../runtime/kernels/ta_hard_swish.h"
+#include "../../runtime/kernels/ta_leaky_relu.h"
+#include "../../runtime/kernels/ta_log_softmax.h"
+#include "../../runtime/kernels/ta_logistic.h"
+#include "../../runtime/kernels/ta_lstm.h"
+#include "../../runtime/kernels/ta_maximum_minimum.h"
+#include "../../runtime/kernels/ta_mul.h"
+#include "../../runtime/kernels/ta_pooling.h"
+#include "../../runtime/kernels/ta_prelu.h"
+#include "../../runtime/kernels/ta_quantize.h"
+#include "../../runtime/kernels/ta_reduce.h"
+#include "../../runtime/kernels/ta_relu.h"
+#include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_softmax.h"
+#include "../../runtime/kernels/ta_squared_difference.h"
+#include "../../runtime/kernels/ta_svdf.h"
+#include "../../runtime/kernels/ta_tanh.h"
+#include "../../runtime/kernels/ta_transpose_conv.h"
+#include "../../runtime/kernels/ta_variable.h"
+
+/* The element type; a field of any other type does not build. */
+#define FIELD_TYPE(member)                                                                  \
+    _Generic((member), int32_t: TA_FIELD_INT32, uint32_t: TA_FIELD_UINT32,                  \
+             float: TA_FIELD_FLOAT, double: TA_FIELD_DOUBLE)
+/* The counting field must be an int32_t. */
+#define USED_OFFSET(used) _Generic(((STRUCT *)0)->used, int32_t: (long)offsetof(STRUCT, used))
+
+#define DESCRIBE_FIELD(type, name) \
+    {#name, offsetof(STRUCT, name), FIELD_TYPE(((STRUCT *)0)->name), 0, -1},
+#define DESCRIBE_ARRAY(type, name, length) \
+    {#name, offsetof(STRUCT, name), FIELD_TYPE(((STRUCT *)0)->name[0]), length, -1},
+#define DESCRIBE_ARRAY_USED(type, name, length, used) \
+    {#name, offsetof(STRUCT, name), FIELD_TYPE(((STRUCT *)0)->name[0]), length, USED_OFFSET(used)},
+
+#define NAME2(a, b) a##b
+#define NAME(a, b) NAME2(a, b)
+#define TEXT2(a) #a
+#define TEXT(a) TEXT2(a)
+/* <STRUCT>_fields and <STRUCT>_desc from the list LIST. */
+#define DESCRIBE(LIST)                                                                       \
+    static const TaParamField NAME(STRUCT, _fields)[] = {                                    \
+        LIST(DESCRIBE_FIELD, DESCRIBE_ARRAY, DESCRIBE_ARRAY_USED)};                           \
+    const TaParamsDesc NAME(STRUCT, _desc) = {                                               \
+        TEXT(STRUCT), sizeof(STRUCT), NAME(STRUCT, _fields),                                 \
+        (int)(sizeof NAME(STRUCT, _fields) / sizeof NAME(STRUCT, _fields)[0])};
+
+#define STRUCT ta_add_params_t
+DESCRIBE(TA_ADD_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_arg_min_max_params_t
+DESCRIBE(TA_ARG_MIN_MAX_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_batch_matmul_params_t
+DESCRIBE(TA_BATCH_MATMUL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_cast_params_t
+DESCRIBE(TA_CAST_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_comparison_params_t
+DESCRIBE(TA_COMPARISON_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_conv_2d_params_t
+DESCRIBE(TA_CONV_2D_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_copy_nd_params_t
+DESCRIBE(TA_COPY_ND_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_copy_params_t
+DESCRIBE(TA_COPY_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_depthwise_conv_2d_params_t
+DESCRIBE(TA_DEPTHWISE_CONV_2D_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_dequantize_params_t
+DESCRIBE(TA_DEQUANTIZE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_fill_params_t
+DESCRIBE(TA_FILL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_fully_connected_params_t
+DESCRIBE(TA_FULLY_CONNECTED_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_gather_params_t
+DESCRIBE(TA_GATHER_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_hard_swish_params_t
+DESCRIBE(TA_HARD_SWISH_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_leaky_relu_params_t
+DESCRIBE(TA_LEAKY_RELU_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_log_softmax_params_t
+DESCRIBE(TA_LOG_SOFTMAX_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_logistic_params_t
+DESCRIBE(TA_LOGISTIC_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_lstm_params_t
+DESCRIBE(TA_LSTM_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_maximum_minimum_params_t
+DESCRIBE(TA_MAXIMUM_MINIMUM_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_mul_params_t
+DESCRIBE(TA_MUL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_pool_params_t
+DESCRIBE(TA_POOL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_prelu_params_t
+DESCRIBE(TA_PRELU_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_quantize_params_t
+DESCRIBE(TA_QUANTIZE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_reduce_params_t
+DESCRIBE(TA_REDUCE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_relu6_params_t
+DESCRIBE(TA_RELU6_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_relu_params_t
+DESCRIBE(TA_RELU_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_resize_bilinear_params_t
+DESCRIBE(TA_RESIZE_BILINEAR_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_resize_nearest_params_t
+DESCRIBE(TA_RESIZE_NEAREST_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_softmax_params_t
+DESCRIBE(TA_SOFTMAX_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_squared_difference_params_t
+DESCRIBE(TA_SQUARED_DIFFERENCE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_svdf_params_t
+DESCRIBE(TA_SVDF_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_tanh_params_t
+DESCRIBE(TA_TANH_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_transpose_conv_params_t
+DESCRIBE(TA_TRANSPOSE_CONV_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_variable_fill_params_t
+DESCRIBE(TA_VARIABLE_FILL_PARAMS)
+#undef STRUCT
