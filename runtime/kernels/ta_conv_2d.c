@@ -1,6 +1,7 @@
 /* ta_conv_2d.c - CONV_2D kernels; see the header. */
 #include "ta_conv_2d.h"
 
+#include "../include/ta_compiler.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_simd.h"
 #include "../include/ta_status.h"
@@ -265,17 +266,24 @@ static void pixel_s8(const ta_conv_2d_params_t *p, const segments_t *s, const in
 #if !defined(TA_HAVE_MVE)
 /* ta_mul_by_quantized_multiplier for a multiplier >= 0 (the converter
    rejects negative scales, so CONV_2D's multipliers are never negative):
-   the doubling high multiply then cannot saturate, and the shift splits
-   into its left and right parts without branches. The same value, in
-   fewer instructions on a scalar core. */
+   the doubling high multiply then cannot saturate. For a right shift r
+   (shift = -r < 0, so no left shift) its rounding and the shift's fold
+   into one floor, floor(floor(a / 2^31) / 2^r) = floor(a / 2^(31 + r)),
+   of a = acc * multiplier + 2^30 + (2^(r-1) - neg) * 2^31, where neg (the
+   ties-away-from-zero step) is 1 for a negative acc: it matters only when
+   the first rounding is non-zero, and then has the product's sign. One
+   multiply-accumulate onto a 64-bit constant (SMLAL) and a shift of its
+   high word: the same value as TFLite's two roundings. */
 static inline int32_t requantize_nonnegative(int32_t acc, int32_t multiplier, int32_t shift)
 {
-    const int32_t left = shift > 0 ? shift : 0, right = left - shift;
-    const int64_t ab = (int64_t)ta_shift_left_wrap(acc, (int)left) * (int64_t)multiplier;
-    const int32_t y = (int32_t)((ab + ((int64_t)1 << 30)) >> 31);
-    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
-    const int32_t threshold = (mask >> 1) + (int32_t)((uint32_t)y >> 31);
-    return (y >> right) + ((y & mask) > threshold ? 1 : 0);
+    if (!TA_LIKELY(shift < 0)) /* scales above 1/2: rare in convolutions */
+        return (int32_t)(((int64_t)ta_shift_left_wrap(acc, (int)shift) * multiplier +
+                          ((int64_t)1 << 30)) >> 31);
+    const int32_t r1 = -shift - 1;
+    const uint32_t half_less_neg = ((uint32_t)1 << r1) - ((uint32_t)acc >> 31);
+    const int64_t sum = (int64_t)(((uint64_t)half_less_neg << 31) | 0x40000000u) +
+                        (int64_t)acc * multiplier;
+    return (int32_t)(sum >> 32) >> r1;
 }
 #endif
 
@@ -470,7 +478,13 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     const size_t image_size =
         (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
     const int use_patch = fh * fw > 1 && filter_size <= MAX_PATCH;
+    /* The patch runs to whole words: the interleaved weights past the
+       filter are zero, so zeroed taps there add nothing, and the dot loops
+       skip their byte tails (MAX_PATCH is whole words). */
+    const int32_t patch_length = (int32_t)(filter_size + 3) / 4 * 4;
     int8_t patch[MAX_PATCH];
+    if (use_patch)
+        memset(patch + filter_size, 0, (size_t)patch_length - filter_size);
     segments_t s;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image_size;
@@ -494,7 +508,7 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                     gather_patch(p, in_b, iy0, ix0, patch);
                     s.seg[0].x = patch;
                     s.seg[0].w_offset = 0;
-                    s.seg[0].length = (int32_t)filter_size;
+                    s.seg[0].length = patch_length;
                     s.count = 1;
                 } else if (build_segments(p, in_b, iy0, ix0, 0, &s) < fh * fw) {
                     pixel_interleaved_partial(p, in_b, iy0, ix0, weights, block_bytes, bias_sum,
