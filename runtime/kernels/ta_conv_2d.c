@@ -384,6 +384,59 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
                            out_c - o < 4 ? out_c - o : 4, out + o);
 }
 
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+enum { PAIR_GAP = 128 }; /* bytes from the first pixel's input to the second's in a pair */
+
+/* Two filters (f, at w and w + 16 in the interleaved layout) by two
+   pixels (x and x + PAIR_GAP) over `chunks` whole 16-byte chunks:
+   acc = {f0 x0, f1 x0, f0 x1, f1 x1}. Each weight word, loaded and
+   widened once, feeds both pixels' SMLADs: 84 instructions per 64 MACs
+   against 95 for four filters by one pixel. */
+TA_NOINLINE static void dot2x2_chunks(int32_t acc[4], const int8_t *w, const int8_t *x,
+                                      int32_t chunks)
+{
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    uint32_t x0e, x0o, x1e, x1o, v, t;
+    __asm volatile(
+#define TA_PAIR_WORD(k)                                                                            \
+    "   ldr      %[x0o], [%[x], #" #k "]\n"                                                       \
+    "   sxtb16   %[x0e], %[x0o]\n"                                                                \
+    "   sxtb16   %[x0o], %[x0o], ror #8\n"                                                        \
+    "   ldr      %[x1o], [%[x], #128 + " #k "]\n"                                                 \
+    "   sxtb16   %[x1e], %[x1o]\n"                                                                \
+    "   sxtb16   %[x1o], %[x1o], ror #8\n"                                                        \
+    "   ldr      %[v], [%[w], #" #k "]\n"                                                         \
+    "   sxtb16   %[t], %[v]\n"                                                                    \
+    "   smlad    %[a0], %[t], %[x0e], %[a0]\n"                                                    \
+    "   smlad    %[a2], %[t], %[x1e], %[a2]\n"                                                    \
+    "   sxtb16   %[t], %[v], ror #8\n"                                                            \
+    "   smlad    %[a0], %[t], %[x0o], %[a0]\n"                                                    \
+    "   smlad    %[a2], %[t], %[x1o], %[a2]\n"                                                    \
+    "   ldr      %[v], [%[w], #16 + " #k "]\n"                                                    \
+    "   sxtb16   %[t], %[v]\n"                                                                    \
+    "   smlad    %[a1], %[t], %[x0e], %[a1]\n"                                                    \
+    "   smlad    %[a3], %[t], %[x1e], %[a3]\n"                                                    \
+    "   sxtb16   %[t], %[v], ror #8\n"                                                            \
+    "   smlad    %[a1], %[t], %[x0o], %[a1]\n"                                                    \
+    "   smlad    %[a3], %[t], %[x1o], %[a3]\n"
+        "1:\n" TA_PAIR_WORD(0) TA_PAIR_WORD(4) TA_PAIR_WORD(8) TA_PAIR_WORD(12)
+#undef TA_PAIR_WORD
+        "   adds     %[x], %[x], #16\n"
+        "   adds     %[w], %[w], #64\n"
+        "   subs     %[c], %[c], #1\n"
+        "   bne      1b\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w),
+          [c] "+r"(chunks), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o), [x1e] "=&r"(x1e),
+          [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
+        :
+        : "cc", "memory");
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+#endif
+
 /* `pixels` output pixels in a row whose taps are each one run of n bytes,
    x_step apart (a 1x1 filter reads its input pixel in place), out_c
    outputs apart in out. */
@@ -414,7 +467,34 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
     if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
         const int32_t offset = p->output_offset;
         const int32_t lo = p->activation_min, hi = p->activation_max;
-        for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
+        int32_t i = 0;
+#if defined(TA_HAVE_DSP)
+        if (n % 16 == 0 && n > 0 && n <= PAIR_GAP) {
+            /* Pixels in pairs, copied PAIR_GAP apart so that one pointer
+               reaches both: every weight load serves two pixels. */
+            int8_t pair[2 * PAIR_GAP];
+            for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
+                ta_copy_s8(pair, x, n);
+                ta_copy_s8(pair + PAIR_GAP, x + x_step, n);
+                const int8_t *w = weights;
+                for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+                    int32_t a01[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o], bias_sum[o + 1]};
+                    int32_t a23[4] = {bias_sum[o + 2], bias_sum[o + 3], bias_sum[o + 2],
+                                      bias_sum[o + 3]};
+                    dot2x2_chunks(a01, w, pair, n / 16);
+                    dot2x2_chunks(a23, w + 32, pair, n / 16);
+                    const int32_t acc[8] = {a01[0], a01[1], a23[0], a23[1],
+                                            a01[2], a01[3], a23[2], a23[3]};
+                    for (int32_t j = 0; j < 8; j++) {
+                        const int32_t c = o + (j & 3);
+                        const int32_t v = requantize_nonnegative(acc[j], multipliers[c], shifts[c]);
+                        out[(j >> 2) * out_c + c] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
+                    }
+                }
+            }
+        }
+#endif
+        for (; i < pixels; i++, x += x_step, out += out_c) {
             const int8_t *w = weights;
             for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
                 int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
