@@ -558,13 +558,17 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     const size_t image_size =
         (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
     const int use_patch = fh * fw > 1 && filter_size <= MAX_PATCH;
-    /* The patch runs to whole words: the interleaved weights past the
-       filter are zero, so zeroed taps there add nothing, and the dot loops
-       skip their byte tails (MAX_PATCH is whole words). */
-    const int32_t patch_length = (int32_t)(filter_size + 3) / 4 * 4;
     int8_t patch[MAX_PATCH];
+#if defined(TA_HAVE_MVE)
+    const int32_t patch_length = (int32_t)filter_size; /* tail-predicated loops */
+#else
+    /* The patch runs to whole words: the interleaved weights past the
+       filter are zero, so zeroed taps there add nothing, and the DSP dot
+       loop skips its byte tail (MAX_PATCH is whole words). */
+    const int32_t patch_length = (int32_t)(filter_size + 3) / 4 * 4;
     if (use_patch)
         memset(patch + filter_size, 0, (size_t)patch_length - filter_size);
+#endif
     segments_t s;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image_size;
