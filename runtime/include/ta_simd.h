@@ -97,6 +97,21 @@ static inline void ta_copy_s8(int8_t *dst, const int8_t *src, int32_t n)
                    : [dst] "+r"(dst), [src] "+r"(src)
                    : [n] "r"(n)
                    : "q0", "lr", "memory");
+#elif defined(TA_HAVE_DSP)
+    /* Words at any alignment, then the bytes left. */
+    int32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const uint32_t a = ta_load_u32(src + i), b = ta_load_u32(src + i + 4);
+        memcpy(dst + i, &a, 4);
+        memcpy(dst + i + 4, &b, 4);
+    }
+    if (i + 4 <= n) {
+        const uint32_t a = ta_load_u32(src + i);
+        memcpy(dst + i, &a, 4);
+        i += 4;
+    }
+    for (; i < n; i++)
+        dst[i] = src[i];
 #else
     for (int32_t i = 0; i < n; i++)
         dst[i] = src[i];
