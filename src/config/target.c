@@ -28,7 +28,8 @@ static void fail(Loader *L, const TaNode *n, const char *fmt, ...)
     va_start(ap, fmt);
     ta_buf_vprintf(&b, fmt, ap);
     va_end(ap);
-    ta_error(L->d, "%s: target: %s", ta_node_where(L->pool, n), b.data);
+    /* n is NULL when the field it names is missing (already reported): the file then */
+    ta_error(L->d, "%s: target: %s", n ? ta_node_where(L->pool, n) : L->origin, b.data);
     ta_buf_free(&b);
     L->ok = false;
 }
@@ -157,8 +158,10 @@ static void load_memory(Loader *L, TaTarget *t, const TaNode *n)
         fail(L, n, "MRAM is read-only at run time; it cannot be writable");
     if (!m->writable && m->bss_section)
         fail(L, n, "memory %s is not writable, so it has no bss_section", name);
-    if (m->capacity == 0)
-        fail(L, ta_node_map_get(n, "capacity"), "capacity: memory %s has no bytes", name);
+    /* A missing capacity was reported by need_uint already. */
+    const TaNode *capacity = ta_node_map_get(n, "capacity");
+    if (m->capacity == 0 && capacity)
+        fail(L, capacity, "capacity: memory %s has no bytes", name);
     t->memories[mem] = m;
     L->memory_nodes[mem] = n;
 }
