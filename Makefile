@@ -62,8 +62,8 @@ test: build build-asan
 	$(run_unit)
 	$(run_python)
 	$(run_ops)
-	@echo "== Coverage-guided fuzzing: $(FUZZ_SECONDS) s per target (libFuzzer, ASan+UBSan)"
-	@scripts/fuzz.sh $(FUZZ_SECONDS)
+	@echo "== Coverage-guided fuzzing: seed 1, a fixed number of runs per target (libFuzzer, ASan+UBSan)"
+	@scripts/fuzz.sh --replayable
 
 test-unit: build build-asan
 	$(run_unit)

@@ -8,13 +8,33 @@
 
 static const char *level_name[] = {"error", "warning", "note"};
 
+/* Names in a message come from hostile files: a key or path holding a
+   newline or a terminal escape must not break the one-line rule, so control
+   bytes are shown as C escapes. */
+static void append_one_line(TaBuf *out, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '\n')
+            ta_buf_printf(out, "\\n");
+        else if (*p == '\t')
+            ta_buf_printf(out, "\\t");
+        else if (*p < 0x20 || *p == 0x7f)
+            ta_buf_printf(out, "\\x%02x", *p);
+        else
+            ta_buf_append(out, p, 1);
+    }
+}
+
 void ta_diagv(TaDiag *d, TaDiagLevel level, const char *fmt, va_list ap)
 {
     if (level == TA_DIAG_WARNING && d->warnings_are_errors)
         level = TA_DIAG_ERROR;
+    TaBuf text = {0};
+    ta_buf_vprintf(&text, fmt, ap);
     TaBuf b = {0};
     ta_buf_printf(&b, "%s: ", level_name[level]);
-    ta_buf_vprintf(&b, fmt, ap);
+    append_one_line(&b, text.data ? text.data : "");
+    ta_buf_free(&text);
     if (level == TA_DIAG_ERROR)
         d->errors++;
     else if (level == TA_DIAG_WARNING)
