@@ -25,6 +25,7 @@ typedef struct Ctx {
     bool table;     /* module.schedule: table */
     int num_regions;
     TaFields fields; /* prefix, PREFIX */
+    const char **tensor_pointers; /* by tensor index: name_tensor_pointers */
 } Ctx;
 
 const char *ta_upper(TaPool *pool, const char *s)
@@ -70,27 +71,174 @@ static const char *region_base(const Ctx *c, const TaRegion *r)
     return ta_format(c->pool, "%s_BASE_%s", c->P, ta_upper(c->pool, r->name));
 }
 
-/* A typed pointer to a tensor's bytes, or NULL. */
-static const char *tensor_ptr(const Ctx *c, const TaTensor *t)
+/* Generated comments stay within this many columns. */
+enum { COMMENT_WIDTH = 100 };
+
+/* Appends `lead` and `text` as comment lines of at most COMMENT_WIDTH
+   columns, each further line starting with `cont`. A line breaks after a
+   space, '/' or ';' where one is near the limit, else at the limit but
+   never inside a \xNN escape (ta_escape_c_comment writes every backslash
+   as one). */
+static void wrap_comment(TaBuf *b, const char *lead, const char *cont, const char *text)
 {
-    if (!t || !t->place.region)
-        return "NULL";
-    const char *ctype = ta_dtype_ctype(t->dtype);
-    bool ro = t->place.region->role == TA_ROLE_CONSTANT && !t->place.region->staged;
-    return ta_format(c->pool, "(%s%s *)(%s + %zu)", ro ? "const " : "", ctype ? ctype : "uint8_t",
-                     region_base(c, t->place.region), t->place.offset);
+    size_t col = strlen(lead);
+    ta_buf_puts(b, lead);
+    const char *s = text;
+    while (col + strlen(s) > COMMENT_WIDTH && col < COMMENT_WIDTH) {
+        size_t room = COMMENT_WIDTH - col, cut = 0;
+        for (size_t i = room; i > room / 2 && !cut; i--)
+            if (s[i - 1] == ' ' || s[i - 1] == '/' || s[i - 1] == ';')
+                cut = i;
+        if (!cut) {
+            cut = room;
+            for (size_t k = 1; k <= 3 && k <= cut; k++)
+                if (s[cut - k] == '\\') {
+                    cut -= k;
+                    break;
+                }
+        }
+        size_t keep = cut;
+        while (keep > 0 && s[keep - 1] == ' ')
+            keep--;
+        ta_buf_append(b, s, keep);
+        ta_buf_puts(b, "\n");
+        ta_buf_puts(b, cont);
+        col = strlen(cont);
+        s += cut;
+        while (*s == ' ')
+            s++;
+    }
+    ta_buf_puts(b, s);
+    ta_buf_puts(b, "\n");
+}
+
+/* Appends a block comment of prose: `text` (a template of `f`) filled
+   into lines of at most PROSE_WIDTH columns, indented as this one is. */
+enum { PROSE_WIDTH = 78 };
+static void emit_prose(TaBuf *b, const TaFields *f, const char *text)
+{
+    TaBuf words = {0};
+    ta_template(&words, f, text);
+    ta_buf_puts(b, "/*");
+    size_t col = 2;
+    for (const char *w = words.data; w && *w;) {
+        size_t len = strcspn(w, " \n");
+        if (len) {
+            if (col > 3 && col + 1 + len > PROSE_WIDTH) {
+                ta_buf_puts(b, "\n  ");
+                col = 2;
+            }
+            ta_buf_puts(b, " ");
+            ta_buf_append(b, w, len);
+            col += 1 + len;
+        }
+        w += len;
+        w += strspn(w, " \n");
+    }
+    ta_buf_puts(b, col + 3 > PROSE_WIDTH ? "\n   */\n" : " */\n");
+    ta_buf_free(&words);
 }
 
 static void describe_tensor(const Ctx *c, TaBuf *b, const char *lead, const TaTensor *t)
 {
-    ta_buf_printf(b, "%s%-8s %s %s", lead, t->id, ta_dtype_name(t->dtype), ta_shape_text(c->pool, t));
+    TaBuf text = {0};
+    ta_buf_printf(&text, "%-8s %s %s", t->id, ta_dtype_name(t->dtype), ta_shape_text(c->pool, t));
     if (t->place.region)
-        ta_buf_printf(b, " in %s +%zu", t->place.region->name, t->place.offset);
+        ta_buf_printf(&text, " in %s +%zu", t->place.region->name, t->place.offset);
     if (t->alias_of)
-        ta_buf_printf(b, " (shares %s's bytes)", ta_tensor_root((TaTensor *)t)->id);
-    if (t->name) /* keep comments well-formed whatever the model names tensors */
-        ta_buf_printf(b, " \"%s\"", ta_escape_c_comment(c->pool, t->name));
-    ta_buf_puts(b, "\n");
+        ta_buf_printf(&text, " (shares %s's bytes)", ta_tensor_root((TaTensor *)t)->id);
+    const char *cont = " *             ";
+    /* keep comments well-formed whatever the model names tensors */
+    const char *name = t->name ? ta_format(c->pool, "\"%s\"", ta_escape_c_comment(c->pool, t->name))
+                               : NULL;
+    if (name && strlen(lead) + text.len + 1 + strlen(name) > COMMENT_WIDTH &&
+        strlen(cont) + strlen(name) <= COMMENT_WIDTH) {
+        /* A name that fits a line of its own gets one, unbroken. */
+        wrap_comment(b, lead, cont, text.data);
+        ta_buf_printf(b, "%s%s\n", cont, name);
+    } else {
+        if (name)
+            ta_buf_printf(&text, " %s", name);
+        wrap_comment(b, lead, cont, text.data);
+    }
+    ta_buf_free(&text);
+}
+
+/* The part of a model's tensor name that reads well in a C name: the last
+   path step of its first name ("f/conv2d_4/Relu;f/bn" -> "RELU"), in
+   upper case, at most 32 characters; "" without a name. */
+static const char *short_tensor_name(TaPool *pool, const char *name)
+{
+    if (!name)
+        return "";
+    size_t end = strcspn(name, ";");
+    while (end > 0 && name[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && name[start - 1] != '/')
+        start--;
+    char *out = ta_alloc(pool, 33);
+    size_t n = 0;
+    for (size_t i = start; i < end && n < 32; i++) {
+        unsigned char ch = (unsigned char)name[i];
+        char o = isalnum(ch) && ch < 128 ? (char)toupper(ch) : '_';
+        if (o == '_' && (n == 0 || out[n - 1] == '_'))
+            continue;
+        out[n++] = o;
+    }
+    while (n > 0 && out[n - 1] == '_')
+        n--;
+    out[n] = '\0';
+    return out;
+}
+
+/* The internal header's name of every placed tensor an operator passes to
+   a kernel, "KWS_T30_RELU" ("KWS_T_OP3_SHIFTS" for a created tensor), by
+   tensor index; NULL for the others. Unique: a clash gets the index. */
+static const char **name_tensor_pointers(const Ctx *c)
+{
+    const TaGraph *g = c->in->graph;
+    const char **names = ta_alloc_array(c->pool, (size_t)(g->tensors.len + 1), sizeof *names);
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        for (int k = 0; k < op->calls.len; k++) {
+            const TaKernelCall *call = op->calls.items[k];
+            for (int a = 0; a < call->args.len; a++) {
+                const TaTensor *t = call->args.items[a];
+                if (!t || !t->place.region || names[t->index])
+                    continue;
+                const char *id = ta_upper(c->pool, t->id);
+                const char *tail = short_tensor_name(c->pool, t->name);
+                const char *name = ta_format(c->pool, "%s_T%s%s%s%s", c->P,
+                                             isdigit((unsigned char)t->id[0]) ? "" : "_", id,
+                                             *tail ? "_" : "", tail);
+                for (int j = 0; j < g->tensors.len; j++)
+                    if (names[j] && strcmp(names[j], name) == 0) {
+                        name = ta_format(c->pool, "%s_%d", name, t->index);
+                        break;
+                    }
+                names[t->index] = name;
+            }
+        }
+    }
+    return names;
+}
+
+/* A tensor argument of a kernel call: its pointer's name, or NULL. */
+static const char *tensor_ptr(const Ctx *c, const TaTensor *t)
+{
+    if (!t || !t->place.region)
+        return "NULL";
+    return c->tensor_pointers[t->index];
+}
+
+/* The typed address a pointer name stands for. */
+static const char *tensor_address(const Ctx *c, const TaTensor *t)
+{
+    const char *ctype = ta_dtype_ctype(t->dtype);
+    bool ro = t->place.region->role == TA_ROLE_CONSTANT && !t->place.region->staged;
+    return ta_format(c->pool, "((%s%s *)(%s + %zu))", ro ? "const " : "",
+                     ctype ? ctype : "uint8_t", region_base(c, t->place.region), t->place.offset);
 }
 
 /* ---- <prefix>_model.h ----------------------------------------------------- */
@@ -110,13 +258,25 @@ static void emit_header(const Ctx *c, TaBuf *b)
     ta_field_int(&f, "output_slots", g->outputs.len ? g->outputs.len : 1);
     ta_field_int(&f, "region_slots", c->num_regions ? c->num_regions : 1);
     ta_field_int(&f, "num_tensors", g->tensors.len);
+    /* Prose about the hydration latch only where constants are staged. */
+    ta_field(&f, "clears_latch", c->staged ? ", clears the hydration latch" : "");
+    ta_field(&f, "checks_bound", c->own ? "" : "Checks every region is bound. ");
+    ta_field(&f, "hydrates", c->staged ? "hydrates staged constants, " : "");
+    ta_field(&f, "no_constants", c->staged ? "and no staged constants " : "");
+    ta_field(&f, "run_statuses",
+             ta_format(c->pool, "%s%s",
+                       c->own ? "" : ", TA_ERR_ARENA_REBOUND when an arena was bound since the"
+                                     " last successful init",
+                       c->staged ? ", TA_ERR_HYDRATION_REQUIRED when the hydration latch is"
+                                   " cleared"
+                                 : ""));
     ta_template(b, &f,
                 "/*\n * ${prefix}_model.h - generated by tinyaot from $model_file. Do not edit.\n"
                 " *\n"
                 " * Call ${prefix}_model_init() once (after binding every arena when the\n"
                 " * application owns them), fill ctx.inputs[i].data, call\n"
                 " * ${prefix}_model_run() and read ctx.outputs[i].data. Every function returns\n"
-                " * 0 on success or a status from runtime/include/ta_status.h.\n */\n"
+                " * TA_OK on success or a TA_ERR_ status of runtime/include/ta_status.h.\n */\n"
                 "#ifndef ${PREFIX}_MODEL_H\n#define ${PREFIX}_MODEL_H\n\n"
                 "#include <stddef.h>\n#include <stdint.h>\n\n"
                 "#include \"runtime/include/ta_module.h\"\n"
@@ -178,43 +338,51 @@ static void emit_header(const Ctx *c, TaBuf *b)
                 "    ${prefix}_op_callback_t callback;"
                 " /* set after init; called with schedule: table */\n"
                 "    void *user_data;\n"
-                "} ${prefix}_model_context_t;\n\n"
-                "/* Sets inputs/outputs, clears callback and user_data, clears the\n"
-                "   hydration latch. ${prefix}_model_init calls it. */\n"
-                "int ${prefix}_context_init(${prefix}_model_context_t *ctx);\n"
-                "/* Checks every region is bound, initializes the context, zeroes\n"
-                "   persistent state, hydrates staged constants, gives state that\n"
-                "   does not start at zero its initial value, then enables runs. */\n"
-                "int ${prefix}_model_init(${prefix}_model_context_t *ctx);\n");
-    ta_template(b, &f,
-                c->own ? "/* Runs every operator once: 14 before a successful init, 200 when the\n"
-                         "   hydration latch is cleared. */\n"
-                       : "/* Runs every operator once: 14 before a successful init, 9 when an\n"
-                         "   arena was bound since the last successful init, 200 when the\n"
-                         "   hydration latch is cleared. */\n");
-    ta_template(b, &f,
-                "int ${prefix}_model_run(${prefix}_model_context_t *ctx);\n"
-                "/* Sets the hydration latch: staged constants are in place. */\n"
-                "void ${prefix}_mark_hydrated(void);\n");
-    if (c->staged)
+                "} ${prefix}_model_context_t;\n\n");
+    emit_prose(b, &f,
+               "Sets inputs/outputs, clears callback and user_data$clears_latch."
+               " ${prefix}_model_init calls it.");
+    ta_template(b, &f, "int ${prefix}_context_init(${prefix}_model_context_t *ctx);\n");
+    emit_prose(b, &f,
+               "${checks_bound}Initializes the context, zeroes persistent"
+               " state, ${hydrates}gives state that does not start at zero its initial value,"
+               " then enables runs.");
+    ta_template(b, &f, "int ${prefix}_model_init(${prefix}_model_context_t *ctx);\n");
+    emit_prose(b, &f,
+               "Runs every operator once. Returns TA_ERR_NOT_INITIALIZED before a"
+               " successful init$run_statuses.");
+    ta_template(b, &f, "int ${prefix}_model_run(${prefix}_model_context_t *ctx);\n");
+    if (c->staged) {
+        emit_prose(b, &f, "Sets the hydration latch: staged constants are in place.");
+        ta_template(b, &f, "void ${prefix}_mark_hydrated(void);\n");
+        emit_prose(b, &f,
+                   "Copies every staged constant arena from its source. Weak: replace it to"
+                   " use DMA; a replacement must make every staged byte ready, call"
+                   " ${prefix}_mark_hydrated() and return TA_OK. Any other return, or TA_OK"
+                   " without the latch set, makes ${prefix}_model_init fail with"
+                   " TA_ERR_HYDRATION_FAILED before any operator init reads the weights.");
+        ta_template(b, &f, "int ${prefix}_hydrate_constants(void);\n");
+    } else {
+        emit_prose(b, &f,
+                   "Does nothing: this module copies no constants at init. Every module has"
+                   " it, so code written for any module links against this one.");
+        ta_template(b, &f, "void ${prefix}_mark_hydrated(void);\n");
+    }
+    if (!c->own) {
+        emit_prose(b, &f,
+                   "Binds an application buffer to a region (before ${prefix}_model_init). A"
+                   " successful bind after init makes runs return TA_ERR_ARENA_REBOUND until"
+                   " ${prefix}_model_init runs again: the new buffer holds no state"
+                   " ${no_constants}yet. A refused bind changes nothing.");
         ta_template(b, &f,
-                    "/* Copies every staged constant arena from its source. Weak: replace it\n"
-                    "   to use DMA; a replacement must make every staged byte ready, call\n"
-                    "   ${prefix}_mark_hydrated() and return 0. Any other return, or 0 without\n"
-                    "   the latch set, makes ${prefix}_model_init fail with 8\n"
-                    "   (hydration_failed) before any operator init reads the weights. */\n"
-                    "int ${prefix}_hydrate_constants(void);\n");
-    if (!c->own)
-        ta_template(b, &f,
-                    "/* Binds an application buffer to a region (before ${prefix}_model_init).\n"
-                    "   A successful bind after init makes runs return 9 (arena_rebound)\n"
-                    "   until ${prefix}_model_init runs again: the new buffer holds no state and\n"
-                    "   no staged constants yet. A refused bind changes nothing. */\n"
                     "int ${prefix}_bind_arena(${prefix}_arena_region_t region, void *buffer,"
-                    " size_t size);\n"
-                    "/* Binds every region at once: buffers[i] of sizes[i] bytes, in\n"
-                    "   region order, stopping at the first refusal. */\n"
+                    " size_t size);\n");
+        emit_prose(b, &f,
+                   "Binds every region at once: buffers[i] of sizes[i] bytes, in region order,"
+                   " stopping at the first refusal.");
+        ta_template(b, &f,
                     "int ${prefix}_bind_arenas(void *const buffers[], const size_t sizes[]);\n");
+    }
     ta_template(b, &f,
                 "/* The regions as data, for generic binding code. */\n"
                 "extern const ta_module_desc_t ${prefix}_module_desc;\n\n"
@@ -261,8 +429,18 @@ static void emit_internal(const Ctx *c, TaBuf *b)
             ta_buf_printf(b, "extern const uint8_t %s[%zu];\n", r->source_symbol,
                           r->source_guard + r->size);
     }
-    ta_buf_puts(b, "\n/* Operators, in execution order. */\n");
     const TaGraph *g = c->in->graph;
+    bool any_pointer = false;
+    for (int i = 0; i < g->tensors.len; i++) {
+        const char *name = c->tensor_pointers[i];
+        if (!name)
+            continue;
+        if (!any_pointer)
+            ta_buf_puts(b, "\n/* The tensors operators pass to kernels, as typed pointers. */\n");
+        any_pointer = true;
+        ta_buf_printf(b, "#define %s %s\n", name, tensor_address(c, TA_TENSOR(g, i)));
+    }
+    ta_buf_puts(b, "\n/* Operators, in execution order. */\n");
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         if (ta_op_calls_with_role(op, "init"))
@@ -311,13 +489,26 @@ static size_t field_type_size(TaFieldType type)
     return type == TA_FIELD_DOUBLE ? sizeof(double) : 4;
 }
 
-/* Every field of the struct, in list order; of an array with a counting
-   field, the elements in use. */
-static void emit_params_struct(TaBuf *b, const TaParamsDesc *desc, const void *params)
+static bool all_zero(const unsigned char *at, size_t n)
 {
-    const unsigned char *base = params;
+    for (size_t i = 0; i < n; i++)
+        if (at[i])
+            return false;
+    return true;
+}
+
+/* Every field of the call's struct, in list order, but the zero ones its
+   kernel ignores (the initializer zeroes them all the same); of an array
+   with a counting field, the elements in use. */
+static void emit_params_struct(TaBuf *b, const TaKernelCall *call)
+{
+    const TaParamsDesc *desc = call->params_desc;
+    const unsigned char *base = call->params_struct;
     for (int i = 0; i < desc->num_fields; i++) {
         const TaParamField *f = &desc->fields[i];
+        size_t bytes = field_type_size(f->type) * (size_t)(f->length ? f->length : 1);
+        if (ta_call_ignores_field(call, f->offset) && all_zero(base + f->offset, bytes))
+            continue;
         ta_buf_printf(b, "    .%s = ", f->name);
         if (f->length == 0) {
             emit_field_value(b, f->type, base + f->offset);
@@ -363,8 +554,6 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
         for (int a = 0; a < call->args.len; a++) {
             const TaTensor *t = call->args.items[a];
             ta_buf_printf(b, "%s\n%s    %s", n++ ? "," : "", indent, tensor_ptr(c, t));
-            if (t)
-                ta_buf_printf(b, " /* %s */", t->id);
         }
         ta_buf_puts(b, ");\n");
         if (!last)
@@ -402,7 +591,7 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
         if (!call->params_desc)
             continue;
         ta_buf_printf(&b, "static const %s params%d = {\n", call->params_desc->type_name, k);
-        emit_params_struct(&b, call->params_desc, call->params_struct);
+        emit_params_struct(&b, call);
         ta_buf_puts(&b, "};\n\n");
     }
     if (ta_op_calls_with_role(op, "init"))
@@ -699,14 +888,19 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
     emit_tables(c, b);
     ta_template(b, &f,
                 "/* Module-global: one model instance per prefix. */\n"
-                "static int ${prefix}_initialized;\nstatic int ${prefix}_hydrated;\n");
+                "static int ${prefix}_initialized;\n");
+    if (c->staged)
+        ta_template(b, &f, "static int ${prefix}_hydrated;\n");
     if (!c->own)
         ta_template(b, &f,
                     "static int ${prefix}_rebound; /* bound since the last successful init */\n");
     ta_buf_puts(b, "\n");
     emit_binding(c, b);
-    ta_template(b, &f, "void ${prefix}_mark_hydrated(void)\n{\n    ${prefix}_hydrated = 1;\n}\n\n");
+    if (!c->staged)
+        ta_template(b, &f, "void ${prefix}_mark_hydrated(void)\n{\n}\n\n");
     if (c->staged) {
+        ta_template(b, &f,
+                    "void ${prefix}_mark_hydrated(void)\n{\n    ${prefix}_hydrated = 1;\n}\n\n");
         ta_template(b, &f, "TA_WEAK int ${prefix}_hydrate_constants(void)\n{\n");
         for (int i = 0; i < c->num_regions; i++) {
             const TaRegion *r = region(c, i);
@@ -723,9 +917,10 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
         emit_io_pointer(c, b, "inputs", i, g->inputs.items[i]);
     for (int i = 0; i < g->outputs.len; i++)
         emit_io_pointer(c, b, "outputs", i, g->outputs.items[i]);
-    ta_template(b, &f,
-                "    ctx->callback = NULL;\n    ctx->user_data = NULL;\n"
-                "    ${prefix}_hydrated = 0;\n    return TA_OK;\n}\n\n");
+    ta_template(b, &f, "    ctx->callback = NULL;\n    ctx->user_data = NULL;\n");
+    if (c->staged)
+        ta_template(b, &f, "    ${prefix}_hydrated = 0;\n");
+    ta_template(b, &f, "    return TA_OK;\n}\n\n");
     emit_schedule(c, b);
     ta_template(b, &f,
                 "int ${prefix}_model_init(${prefix}_model_context_t *ctx)\n{\n"
@@ -747,7 +942,7 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
     }
     if (c->staged)
         ta_template(b, &f,
-                    "    /* A replacement's own codes are not statuses: report 8. */\n"
+                    "    /* A replacement's own codes are not statuses: report ours. */\n"
                     "    if (${prefix}_hydrate_constants() != TA_OK || !${prefix}_hydrated)\n"
                     "        return TA_ERR_HYDRATION_FAILED;\n");
     /* State that does not start at zero bytes (zero points, initial
@@ -779,6 +974,7 @@ bool ta_emit_sources(const TaEmitInput *in, const char *dir)
              .own = in->config->allocate_arenas,
              .table = strcmp(in->config->module_schedule, "table") == 0,
              .num_regions = in->plan->regions.len};
+    c.tensor_pointers = name_tensor_pointers(&c);
     c.fields = ta_fields(in->pool, NULL);
     ta_field(&c.fields, "prefix", c.p);
     ta_field(&c.fields, "PREFIX", c.P);

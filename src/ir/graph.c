@@ -148,6 +148,21 @@ void ta_graph_compact(TaPool *pool, TaGraph *g)
     g->tensors.len = n;
 }
 
+void ta_call_ignores(TaKernelCall *c, size_t offset)
+{
+    TA_ASSERT(c->params_desc && offset < c->params_desc->size);
+    TA_ASSERT(c->num_ignored_fields < (int)TA_COUNT_OF(c->ignored_fields));
+    c->ignored_fields[c->num_ignored_fields++] = offset;
+}
+
+bool ta_call_ignores_field(const TaKernelCall *c, size_t offset)
+{
+    for (int i = 0; i < c->num_ignored_fields; i++)
+        if (c->ignored_fields[i] == offset)
+            return true;
+    return false;
+}
+
 int ta_op_calls_with_role(const TaOp *op, const char *role)
 {
     int n = 0;

@@ -140,7 +140,19 @@ typedef struct TaKernelCall {
     const TaParamsDesc *params_desc; /* NULL: the kernel takes no parameter struct */
     void *params_struct;             /* the filled struct, params_desc->size bytes */
     TaVec args;              /* TaTensor* (may be NULL) */
+    /* Offsets of fields this call's kernel does not read; the emitter
+       leaves them out of the initializer when zero: TA_CALL_IGNORES. */
+    size_t ignored_fields[4];
+    int num_ignored_fields;
 } TaKernelCall;
+
+/* Marks a field of the call's parameter struct as one its kernel ignores
+   in this call, e.g. the per-tensor multiplier when per-channel arrays are
+   passed. */
+void ta_call_ignores(TaKernelCall *c, size_t offset);
+#define TA_CALL_IGNORES(c, type, field) ta_call_ignores((c), offsetof(type, field))
+/* Whether the field at `offset` is one the call's kernel ignores. */
+bool ta_call_ignores_field(const TaKernelCall *c, size_t offset);
 
 struct TaOpDef;
 

@@ -133,6 +133,10 @@ static bool lower(TaLower *L, TaOp *op)
     p->output_offset = ta_zero_point(out);
     p->multiplier = rq.multiplier;
     p->shift = rq.shift;
+    if (rq.multipliers) { /* per channel: the kernel reads the arrays instead */
+        TA_CALL_IGNORES(c, ta_conv_2d_params_t, multiplier);
+        TA_CALL_IGNORES(c, ta_conv_2d_params_t, shift);
+    }
     p->accumulator_bits = acc64 ? 64 : 32;
     p->activation_min = rq.act_min;
     p->activation_max = rq.act_max;

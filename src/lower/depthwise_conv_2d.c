@@ -167,6 +167,10 @@ static bool lower(TaLower *L, TaOp *op)
     p->output_offset = ta_zero_point(out);
     p->multiplier = rq.multiplier;
     p->shift = rq.shift;
+    if (rq.multipliers) { /* per channel: the kernel reads the arrays instead */
+        TA_CALL_IGNORES(c, ta_depthwise_conv_2d_params_t, multiplier);
+        TA_CALL_IGNORES(c, ta_depthwise_conv_2d_params_t, shift);
+    }
     p->activation_min = rq.act_min;
     p->activation_max = rq.act_max;
     p->right_shifts_only = shifts_right;
