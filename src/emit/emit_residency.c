@@ -18,11 +18,11 @@ static void tensor_row(TaJson *j, const TaTensor *t)
     ta_json_key(j, "name");
     ta_json_string(j, t->name);
     ta_json_key(j, "kind");
-    ta_json_string(j, ta_kind_name(ta_tensor_root((TaTensor *)t)->kind));
+    ta_json_string(j, ta_role_name(ta_tensor_root((TaTensor *)t)->kind));
     ta_json_key(j, "io");
     ta_json_string(j, io_of(t));
     ta_json_key(j, "role");
-    ta_json_string(j, pl->region ? ta_kind_name(pl->region->role) : NULL);
+    ta_json_string(j, pl->region ? ta_role_name(pl->region->role) : NULL);
     ta_json_key(j, "memory");
     ta_json_string(j, pl->region ? ta_memory_name(pl->memory) : NULL);
     ta_json_key(j, "source_memory");
@@ -55,7 +55,7 @@ static void region_row(TaJson *j, const TaRegion *r)
     ta_json_key(j, "name");
     ta_json_string(j, r->name);
     ta_json_key(j, "role");
-    ta_json_string(j, ta_kind_name(r->role));
+    ta_json_string(j, ta_role_name(r->role));
     ta_json_key(j, "memory");
     ta_json_string(j, ta_memory_name(r->memory));
     ta_json_key(j, "source_memory");
@@ -76,7 +76,7 @@ static void region_row(TaJson *j, const TaRegion *r)
     ta_json_string(j, r->sidecar_file);
     ta_json_key(j, "tensors");
     ta_json_int(j, r->tensors.len);
-    if (r->role == TA_KIND_SCRATCH) {
+    if (r->role == TA_REGION_SCRATCH) {
         ta_json_key(j, "lower_bound");
         ta_json_int(j, (int64_t)r->lower_bound);
         ta_json_key(j, "gap");

@@ -236,7 +236,7 @@ static const char *tensor_ptr(const Ctx *c, const TaTensor *t)
 static const char *tensor_address(const Ctx *c, const TaTensor *t)
 {
     const char *ctype = ta_dtype_ctype(t->dtype);
-    bool ro = t->place.region->role == TA_ROLE_CONSTANT && !t->place.region->staged;
+    bool ro = t->place.region->role == TA_REGION_CONSTANT && !t->place.region->staged;
     return ta_format(c->pool, "((%s%s *)(%s + %zu))", ro ? "const " : "",
                      ctype ? ctype : "uint8_t", region_base(c, t->place.region), t->place.offset);
 }
@@ -406,7 +406,7 @@ static void emit_internal(const Ctx *c, TaBuf *b)
         ta_template(b, &f, "extern uint8_t *${prefix}_bound[$region_slots];\n");
     for (int i = 0; i < c->num_regions; i++) {
         const TaRegion *r = region(c, i);
-        bool ro = r->role == TA_ROLE_CONSTANT && !r->staged;
+        bool ro = r->role == TA_REGION_CONSTANT && !r->staged;
         TaFields rf = ta_fields(c->pool, &f);
         ta_field(&rf, "base", region_base(c, r));
         ta_field(&rf, "qualifier", ro ? "const " : "");
@@ -647,7 +647,7 @@ static void emit_constants(const Ctx *c, TaBuf *b)
                 "#include \"${prefix}_internal.h\"\n\n");
     for (int i = 0; i < c->num_regions; i++) {
         const TaRegion *r = region(c, i);
-        if (r->role != TA_ROLE_CONSTANT)
+        if (r->role != TA_REGION_CONSTANT)
             continue;
         if (r->staged)
             emit_blob(c, b, r, r->source_symbol, r->source_guard, r->source_memory);
@@ -668,7 +668,7 @@ static void emit_arenas(const Ctx *c, TaBuf *b)
     }
     for (int i = 0; i < c->num_regions; i++) {
         const TaRegion *r = region(c, i);
-        if (r->role == TA_ROLE_CONSTANT && !r->staged)
+        if (r->role == TA_REGION_CONSTANT && !r->staged)
             continue;
         ta_buf_printf(b, "/* %s: %s %s, %zu bytes */\n", ta_region_enum(c->pool, c->p, r),
                       ta_memory_name(r->memory), r->staged ? "staged constants" : ta_role_name(r->role),
@@ -937,7 +937,7 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
                 "    if (status != TA_OK)\n        return status;\n");
     for (int i = 0; i < c->num_regions; i++) {
         const TaRegion *r = region(c, i);
-        if (r->role == TA_ROLE_PERSISTENT)
+        if (r->role == TA_REGION_PERSISTENT)
             ta_buf_printf(b, "    memset(%s, 0, %zu);\n", region_base(c, r), r->size);
     }
     if (c->staged)

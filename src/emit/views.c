@@ -13,7 +13,7 @@ const char *ta_view_kind(const TaTensor *t)
         return "input";
     if (t->output_index >= 0)
         return "output";
-    return ta_kind_name(ta_tensor_root((TaTensor *)t)->kind);
+    return ta_role_name(ta_tensor_root((TaTensor *)t)->kind);
 }
 
 static const char *dup(TaPool *pool, const char *s)
@@ -102,7 +102,7 @@ static void region_view(TaPool *pool, const TaRegion *r, tinyaot_region_view *v)
     v->id = r->id;
     v->memory = ta_memory_name(r->memory);
     v->source_memory = ta_memory_name(r->source_memory);
-    v->role = ta_kind_name(r->role);
+    v->role = ta_role_name(r->role);
     v->offset = (int64_t)r->guard;
     v->size = (int64_t)r->size;
     v->alignment = (int64_t)r->alignment;
@@ -145,7 +145,7 @@ void ta_build_views(TaPool *pool, tinyaot_result *res, const TaGraph *g, const T
     for (int i = 0; i < plan->regions.len; i++) {
         const TaRegion *r = plan->regions.items[i];
         region_view(pool, r, &regions[i]);
-        bounds[i] = r->role == TA_KIND_SCRATCH ? (int64_t)r->lower_bound : -1;
+        bounds[i] = r->role == TA_REGION_SCRATCH ? (int64_t)r->lower_bound : -1;
     }
     res->regions = regions;
     res->num_regions = (size_t)plan->regions.len;

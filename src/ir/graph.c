@@ -54,12 +54,12 @@ size_t ta_dtype_size(int dtype)
     return 0;
 }
 
-const char *ta_kind_name(TaKind kind)
+const char *ta_role_name(ta_region_role_t role)
 {
-    switch (kind) {
-    case TA_KIND_SCRATCH: return "scratch";
-    case TA_KIND_PERSISTENT: return "persistent";
-    case TA_KIND_CONSTANT: return "constant";
+    switch (role) {
+    case TA_REGION_SCRATCH: return "scratch";
+    case TA_REGION_PERSISTENT: return "persistent";
+    case TA_REGION_CONSTANT: return "constant";
     }
     ta_unreachable();
     return NULL;
@@ -110,7 +110,7 @@ TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype 
     t->rank = rank;
     if (rank)
         memcpy(t->dims, dims, (size_t)rank * sizeof dims[0]);
-    t->kind = TA_KIND_SCRATCH;
+    t->kind = TA_REGION_SCRATCH;
     t->input_index = -1;
     t->output_index = -1;
     t->first_use = t->last_use = -1;

@@ -14,6 +14,7 @@
 #ifndef TA_IR_H
 #define TA_IR_H
 
+#include "../../runtime/include/ta_module.h"
 #include "../util/util.h"
 
 /* Element types, numbered as LiteRT's TensorType enum. */
@@ -53,9 +54,12 @@ typedef struct TaQuant {
     int axis;
 } TaQuant;
 
-/* The kinds placement rules match, spelled as rules spell them. */
-typedef enum TaKind { TA_KIND_SCRATCH, TA_KIND_PERSISTENT, TA_KIND_CONSTANT } TaKind;
-const char *ta_kind_name(TaKind kind); /* "scratch", "persistent", "constant" */
+/* What a tensor is (TaTensor.kind) and what a region holds (TaRegion.role)
+   are one enumeration, the runtime's ta_region_role_t (TA_REGION_SCRATCH,
+   TA_REGION_PERSISTENT, TA_REGION_CONSTANT), so a module's role table is
+   written with its values. Its one name table, as placement rules, views
+   and reports spell the roles: "scratch", "persistent", "constant". */
+const char *ta_role_name(ta_region_role_t role);
 
 #define TA_MAX_RANK 8
 
@@ -83,7 +87,7 @@ typedef struct TaTensor {
     bool has_signature;
     int32_t signature[TA_MAX_RANK];
     TaQuant *quant; /* NULL when the tensor carries no scale */
-    TaKind kind;
+    ta_region_role_t kind;
     const uint8_t *data; /* constant bytes, NULL if not constant */
     size_t data_size;
     bool is_variable;

@@ -124,7 +124,7 @@ static bool lower(TaLower *L, TaOp *op)
     int64_t rhs_col_stride = a->adj_y ? k : 1, rhs_depth_stride = a->adj_y ? 1 : n;
 
     TaTensor *rhs_arg = rhs, *terms = NULL, *scratch = NULL;
-    const bool rhs_const = rhs->kind == TA_KIND_CONSTANT && rhs->data;
+    const bool rhs_const = rhs->kind == TA_REGION_CONSTANT && rhs->data;
     if (rhs_const) {
         const size_t count = ta_tensor_elements(rhs);
         const size_t mat_size = (size_t)k * (size_t)n;
@@ -197,7 +197,7 @@ static bool lower(TaLower *L, TaOp *op)
 
     op->has_macs = op->has_parameters = true;
     op->macs = batches * m * n * (int64_t)k;
-    op->parameters = (lhs->kind == TA_KIND_CONSTANT ? (int64_t)ta_tensor_elements(lhs) : 0) +
+    op->parameters = (lhs->kind == TA_REGION_CONSTANT ? (int64_t)ta_tensor_elements(lhs) : 0) +
                      (rhs_const ? (int64_t)ta_tensor_elements(rhs) : 0);
     return true;
 }

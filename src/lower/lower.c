@@ -111,7 +111,7 @@ bool ta_expect_per_tensor(TaLower *L, TaOp *op, const TaTensor *t, const char *r
 
 bool ta_expect_constant(TaLower *L, TaOp *op, const TaTensor *t, const char *role)
 {
-    if (t->kind == TA_KIND_CONSTANT && t->data)
+    if (t->kind == TA_REGION_CONSTANT && t->data)
         return true;
     ta_op_error(L, op, "%s (tensor %s) must be a constant in the model", role, t->id);
     return false;
@@ -143,7 +143,7 @@ TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtyp
                             int32_t count, const void *data)
 {
     TaTensor *t = new_local(L, op, role, dtype, count);
-    t->kind = TA_KIND_CONSTANT;
+    t->kind = TA_REGION_CONSTANT;
     t->data_size = (size_t)count * ta_dtype_size(dtype);
     t->data = ta_memdup(L->pool, data, t->data_size);
     return t;
@@ -152,7 +152,7 @@ TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtyp
 TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes)
 {
     TaTensor *t = new_local(L, op, role, TA_INT8, bytes);
-    t->kind = TA_KIND_SCRATCH;
+    t->kind = TA_REGION_SCRATCH;
     return t;
 }
 
@@ -188,7 +188,7 @@ void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t)
 static bool same_layout(const TaTensor *in, const TaTensor *out)
 {
     return in && ta_tensor_elements(in) == ta_tensor_elements(out) &&
-           ta_dtype_size(in->dtype) == ta_dtype_size(out->dtype) && in->kind == TA_KIND_SCRATCH;
+           ta_dtype_size(in->dtype) == ta_dtype_size(out->dtype) && in->kind == TA_REGION_SCRATCH;
 }
 
 void ta_allow_inplace(TaOp *op, int first)

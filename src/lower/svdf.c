@@ -60,7 +60,7 @@ static bool lower(TaLower *L, TaOp *op)
         !ta_expect_per_tensor(L, op, state, "activation_state") ||
         !ta_expect_per_tensor(L, op, out, "output"))
         return false;
-    if (!state->is_variable || state->kind != TA_KIND_PERSISTENT) {
+    if (!state->is_variable || state->kind != TA_REGION_PERSISTENT) {
         ta_op_error(L, op, "activation_state (tensor %s) must be a variable tensor", state->id);
         return false;
     }

@@ -17,7 +17,7 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
     for (int i = 0; i < n; i++) {
         TaTensor *t = TA_TENSOR(g, i);
         writer[i] = -1;
-        ready[i] = t->kind != TA_KIND_SCRATCH;
+        ready[i] = t->kind != TA_REGION_SCRATCH;
     }
     for (int i = 0; i < g->inputs.len; i++)
         ready[((TaTensor *)g->inputs.items[i])->index] = true;
@@ -34,7 +34,7 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
             if (writer[t->index] >= 0)
                 ta_error(d, "%s: %s: output %d (tensor %s) is also written by operator %d",
                          model_path, ta_op_describe(pool, op), k, t->id, writer[t->index]);
-            else if (t->kind == TA_KIND_CONSTANT)
+            else if (t->kind == TA_REGION_CONSTANT)
                 ta_error(d, "%s: %s: output %d (tensor %s) is a constant", model_path,
                          ta_op_describe(pool, op), k, t->id);
             writer[t->index] = i;
@@ -48,7 +48,7 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
     }
     for (int i = 0; i < n && d->errors == errors; i++) {
         TaTensor *t = TA_TENSOR(g, i);
-        if (writer[i] >= 0 || t->kind == TA_KIND_CONSTANT || ready[i]) {
+        if (writer[i] >= 0 || t->kind == TA_REGION_CONSTANT || ready[i]) {
             if (!ta_dtype_size(t->dtype) && t->dtype != TA_RESOURCE)
                 ta_error(d, "%s: tensor %s has type %s, which tinyaot cannot store", model_path,
                          t->id, ta_dtype_name(t->dtype));

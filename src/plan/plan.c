@@ -13,23 +13,15 @@
  */
 #include "plan.h"
 
-#include "../../runtime/include/ta_module.h"
 #include "../config/config.h"
 #include "rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The emitter writes a region's role as a number of the runtime's
-   ta_region_role_t. */
-_Static_assert((int)TA_KIND_SCRATCH == (int)TA_REGION_SCRATCH &&
-                   (int)TA_KIND_PERSISTENT == (int)TA_REGION_PERSISTENT &&
-                   (int)TA_KIND_CONSTANT == (int)TA_REGION_CONSTANT,
-               "TaKind and the runtime's ta_region_role_t agree");
-
 typedef struct Item {
     TaTensor *t;      /* root tensor: owns the bytes */
-    TaKind role;
+    ta_region_role_t role;
     int memory;       /* where kernels access it; -1 until placed */
     int source;       /* constants: where the bytes are stored */
     bool pinned;      /* a rule chose `memory` */
@@ -179,10 +171,10 @@ static bool share_inplace_outputs(Planner *P)
             continue;
         TaTensor *in = op->inputs[op->inplace_input];
         TaTensor *out = op->outputs[0];
-        if (!in || out->alias_of || out->kind != TA_KIND_SCRATCH)
+        if (!in || out->alias_of || out->kind != TA_REGION_SCRATCH)
             continue;
         TaTensor *root = ta_tensor_root(in);
-        if (root->kind != TA_KIND_SCRATCH || root->input_index >= 0 || root->last_use != i ||
+        if (root->kind != TA_REGION_SCRATCH || root->input_index >= 0 || root->last_use != i ||
             ta_tensor_bytes(root) != ta_tensor_bytes(out) || root == out)
             continue;
         out->alias_of = root;
@@ -271,14 +263,14 @@ static bool apply_rules(Planner *P)
         if (a.scratch_placement)
             for (int k = 0; k < op->locals.len; k++) {
                 TaTensor *t = op->locals.items[k];
-                if (t->kind == TA_KIND_SCRATCH)
+                if (t->kind == TA_REGION_SCRATCH)
                     op_scratch[t->index] = ta_memory_parse(a.scratch_placement);
             }
     }
 
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
-        TaTensorAttrs a = ta_rules_for_tensor(P->pool, &cfg->tensor_rules, ta_kind_name(it->role),
+        TaTensorAttrs a = ta_rules_for_tensor(P->pool, &cfg->tensor_rules, ta_role_name(it->role),
                                               it->ids, it->num_ids);
         const char *id = it->t->id;
         if (a.memory) {
@@ -296,11 +288,11 @@ static bool apply_rules(Planner *P)
             if (!memory_available(P, it->memory, where, id))
                 continue;
             const TaTargetMemory *m = P->in->target->memories[it->memory];
-            if (it->role != TA_KIND_CONSTANT && !m->writable) {
+            if (it->role != TA_REGION_CONSTANT && !m->writable) {
                 problem(P, where, true, id,
                         ta_format(P->pool, "is %s, but %s is read-only at run time; only "
                                            "constants can live there",
-                                  ta_kind_name(it->role), ta_memory_name(it->memory)));
+                                  ta_role_name(it->role), ta_memory_name(it->memory)));
                 continue;
             }
         }
@@ -308,11 +300,11 @@ static bool apply_rules(Planner *P)
             const char *where = ta_format(P->pool, "%s: memory.tensors[%d]",
                                           a.destination_rule->where, a.destination_rule->index);
             int dest = ta_memory_parse(a.destination);
-            if (it->role != TA_KIND_CONSTANT) {
+            if (it->role != TA_REGION_CONSTANT) {
                 problem(P, where, true, id,
                         ta_format(P->pool, "is %s; constant_destination_memory applies to "
                                            "constants only (add 'type: constant' to the rule)",
-                                  ta_kind_name(it->role)));
+                                  ta_role_name(it->role)));
                 continue;
             }
             if (!memory_available(P, dest, where, id))
@@ -334,9 +326,9 @@ static bool apply_rules(Planner *P)
     }
     report_problems(P);
     /* Alphabetical, the order suggestions are tried in. */
-    const char *const kind_names[] = {ta_kind_name(TA_KIND_CONSTANT),
-                                      ta_kind_name(TA_KIND_PERSISTENT),
-                                      ta_kind_name(TA_KIND_SCRATCH)};
+    const char *const kind_names[] = {ta_role_name(TA_REGION_CONSTANT),
+                                      ta_role_name(TA_REGION_PERSISTENT),
+                                      ta_role_name(TA_REGION_SCRATCH)};
     ta_rules_warn_unmatched(P->pool, P->d, &cfg->tensor_rules, "memory.tensors", false,
                             kind_names, 3);
     const char **types = ta_alloc_array(P->pool, (size_t)g->ops.len + 1, sizeof(char *));
@@ -393,10 +385,10 @@ static size_t item_size(const Planner *P, const Item *it, int m)
 }
 
 /* The next memory in spill order that can hold `role` after `after`. */
-static bool can_hold(const Planner *P, int m, TaKind role)
+static bool can_hold(const Planner *P, int m, ta_region_role_t role)
 {
     const TaTargetMemory *tm = P->in->target->memories[m];
-    return tm && P->plan->memories[m].usable && (role == TA_KIND_CONSTANT || tm->writable);
+    return tm && P->plan->memories[m].usable && (role == TA_REGION_CONSTANT || tm->writable);
 }
 
 static void no_room(Planner *P, const Item *it)
@@ -418,10 +410,10 @@ static void no_room(Planner *P, const Item *it)
                           ? "raise a max_size in memory.constraints or add a memory to it"
                           : "the target's memories are full: limit what rules pin there, or "
                             "choose a target with more memory";
-    problem_in(P, ta_format(P->pool, "no room for %s", ta_kind_name(it->role)), "", true,
+    problem_in(P, ta_format(P->pool, "no room for %s", ta_role_name(it->role)), "", true,
                it->t->id,
                ta_format(P->pool, "fits in no usable memory (%s; %s needs %zu bytes where %s); %s",
-                         ta_kind_name(it->role), it->t->id, ta_tensor_bytes(it->t),
+                         ta_role_name(it->role), it->t->id, ta_tensor_bytes(it->t),
                          b.len ? b.data : "no memory can hold it", fix));
     ta_buf_free(&b);
 }
@@ -431,7 +423,7 @@ static void place_persistent(Planner *P)
     const TaTarget *tg = P->in->target;
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
-        if (it->role != TA_KIND_PERSISTENT || ta_tensor_bytes(it->t) == 0)
+        if (it->role != TA_REGION_PERSISTENT || ta_tensor_bytes(it->t) == 0)
             continue;
         for (int s = 0; !it->pinned && s < tg->num_spill; s++) {
             int m = tg->spill_order[s];
@@ -487,7 +479,7 @@ static void place_scratch(Planner *P)
     Item **order = ta_alloc_array(P->pool, (size_t)P->num_items + 1, sizeof(Item *));
     int n = 0;
     for (int i = 0; i < P->num_items; i++)
-        if (P->items[i].role == TA_KIND_SCRATCH && ta_tensor_bytes(P->items[i].t) > 0)
+        if (P->items[i].role == TA_REGION_SCRATCH && ta_tensor_bytes(P->items[i].t) > 0)
             order[n++] = &P->items[i];
     qsort(order, (size_t)n, sizeof *order, by_size_desc);
     for (int i = 0; i < n; i++) {
@@ -525,7 +517,7 @@ static void repack_scratch(Planner *P)
     for (int m = 0; m < TA_MEM_COUNT; m++) {
         int n = 0;
         for (int i = 0; i < P->num_items; i++)
-            n += P->items[i].role == TA_KIND_SCRATCH && P->items[i].memory == m;
+            n += P->items[i].role == TA_REGION_SCRATCH && P->items[i].memory == m;
         if (n == 0)
             continue;
         TaBlock *blocks = ta_alloc_array(P->pool, (size_t)n, sizeof(TaBlock));
@@ -533,7 +525,7 @@ static void repack_scratch(Planner *P)
         int k = 0;
         for (int i = 0; i < P->num_items; i++) {
             Item *it = &P->items[i];
-            if (it->role != TA_KIND_SCRATCH || it->memory != m)
+            if (it->role != TA_REGION_SCRATCH || it->memory != m)
                 continue;
             blocks[k] = (TaBlock){.size = ta_tensor_bytes(it->t), .first = it->t->first_use,
                                   .last = it->t->last_use, .order = it->t->index};
@@ -555,12 +547,12 @@ static int default_source(Planner *P, int dest)
     const TaTarget *tg = P->in->target;
     for (int s = 0; s < tg->num_spill; s++) {
         int m = tg->spill_order[s];
-        if (can_hold(P, m, TA_KIND_CONSTANT) && !tg->memories[m]->writable && m != dest)
+        if (can_hold(P, m, TA_REGION_CONSTANT) && !tg->memories[m]->writable && m != dest)
             return m;
     }
     for (int s = 0; s < tg->num_spill; s++) {
         int m = tg->spill_order[s];
-        if (can_hold(P, m, TA_KIND_CONSTANT) && m != dest)
+        if (can_hold(P, m, TA_REGION_CONSTANT) && m != dest)
             return m;
     }
     return dest;
@@ -571,7 +563,7 @@ static void place_constants(Planner *P)
     const TaTarget *tg = P->in->target;
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
-        if (it->role != TA_KIND_CONSTANT || ta_tensor_bytes(it->t) == 0)
+        if (it->role != TA_REGION_CONSTANT || ta_tensor_bytes(it->t) == 0)
             continue;
         if (it->staged && it->source < 0)
             it->source = default_source(P, it->memory);
@@ -599,7 +591,7 @@ static void place_constants(Planner *P)
 
 /* ---- 5. regions ------------------------------------------------------------------- */
 
-static TaRegion *new_region(Planner *P, int memory, TaKind role, bool staged, int source)
+static TaRegion *new_region(Planner *P, int memory, ta_region_role_t role, bool staged, int source)
 {
     TaRegion *r = ta_alloc(P->pool, sizeof *r);
     r->memory = memory;
@@ -609,10 +601,11 @@ static TaRegion *new_region(Planner *P, int memory, TaKind role, bool staged, in
     r->alignment = P->plan->memories[memory].alignment;
     if (staged && P->plan->memories[source].alignment > r->alignment)
         r->alignment = P->plan->memories[source].alignment;
-    static const char *role_suffix[] = {"scratch", "persistent", "const"};
+    /* Region names abbreviate the constant role: "dram_const". */
+    const char *suffix = role == TA_REGION_CONSTANT ? "const" : ta_role_name(role);
     r->name = ta_format(P->pool, "%s_%s", ta_memory_lower(memory),
                         staged ? ta_format(P->pool, "staged_from_%s", ta_memory_lower(source))
-                               : role_suffix[role]);
+                               : suffix);
     /* A region in memory that starts at address zero gets a guard so no
        tensor is ever at address 0, which C code would read as NULL. */
     if (memory == TA_MEM_ITCM && P->in->target->memories[memory]->base == 0)
@@ -626,7 +619,7 @@ static bool item_in_region(const Item *it, const TaRegion *r)
 {
     if (it->memory != r->memory || it->role != r->role)
         return false;
-    if (it->role != TA_KIND_CONSTANT)
+    if (it->role != TA_REGION_CONSTANT)
         return true;
     return r->staged ? (it->source == r->source_memory && it->source != it->memory)
                      : it->source == it->memory;
@@ -649,7 +642,7 @@ static void fill_region(Planner *P, TaRegion *r)
             continue;
         /* Constants are laid out in tensor order, so the staged source and
            destination share every relative offset. */
-        if (r->role == TA_KIND_CONSTANT) {
+        if (r->role == TA_REGION_CONSTANT) {
             it->block.offset = offset;
             offset += item_size(P, it, r->memory);
         }
@@ -666,14 +659,14 @@ static void fill_region(Planner *P, TaRegion *r)
     }
     if (r->tensors.len > 1) /* qsort(NULL, 0, ...) is undefined */
         qsort(r->tensors.items, (size_t)r->tensors.len, sizeof(void *), by_offset);
-    if (r->role == TA_KIND_CONSTANT) {
+    if (r->role == TA_REGION_CONSTANT) {
         r->bytes = ta_alloc(P->pool, r->size + 1);
         for (int i = 0; i < r->tensors.len; i++) {
             TaTensor *t = r->tensors.items[i];
             memcpy(r->bytes + t->place.offset, t->data, ta_tensor_bytes(t));
         }
     }
-    if (r->role == TA_KIND_SCRATCH) {
+    if (r->role == TA_REGION_SCRATCH) {
         TaBlock *blocks = ta_alloc_array(P->pool, (size_t)r->tensors.len + 1, sizeof(TaBlock));
         for (int i = 0; i < r->tensors.len; i++) {
             TaTensor *t = r->tensors.items[i];
@@ -694,12 +687,12 @@ static void build_regions(Planner *P)
             continue;
         TaRegion *candidates[3 + TA_MEM_COUNT];
         int n = 0;
-        candidates[n++] = new_region(P, m, TA_KIND_SCRATCH, false, m);
-        candidates[n++] = new_region(P, m, TA_KIND_PERSISTENT, false, m);
-        candidates[n++] = new_region(P, m, TA_KIND_CONSTANT, false, m);
+        candidates[n++] = new_region(P, m, TA_REGION_SCRATCH, false, m);
+        candidates[n++] = new_region(P, m, TA_REGION_PERSISTENT, false, m);
+        candidates[n++] = new_region(P, m, TA_REGION_CONSTANT, false, m);
         for (int s = 0; s < TA_MEM_COUNT; s++)
             if (s != m && P->in->target->memories[s])
-                candidates[n++] = new_region(P, m, TA_KIND_CONSTANT, true, s);
+                candidates[n++] = new_region(P, m, TA_REGION_CONSTANT, true, s);
         for (int k = 0; k < n; k++) {
             TaRegion *r = candidates[k];
             fill_region(P, r);
@@ -710,7 +703,7 @@ static void build_regions(Planner *P)
                 r->symbol = ta_format(P->pool, "%s_arena_%s", prefix, r->name);
             if (r->staged)
                 r->source_symbol = ta_format(P->pool, "%s_arena_%s_source", prefix, r->name);
-            if (!own_arenas && r->role == TA_KIND_CONSTANT && !r->staged)
+            if (!own_arenas && r->role == TA_REGION_CONSTANT && !r->staged)
                 r->sidecar_file = ta_format(P->pool, "%s_arena_%s.bin", prefix, r->name);
             ta_vec_push(P->pool, &P->plan->regions, r);
             P->plan->memories[m].used += r->guard + r->size;

@@ -14,20 +14,11 @@
 #include "../config/target.h"
 #include "../ir/ir.h"
 
-/* A region's role is the TaKind of the tensors it holds (ir.h), equal by
-   value to the runtime's ta_region_role_t, which modules are written with
-   (plan.c asserts it). The old names below are the same enumerators, kept
-   only until src/emit/emit_sources.c, being rewritten, says TA_KIND_. */
-#define TA_ROLE_SCRATCH TA_KIND_SCRATCH
-#define TA_ROLE_PERSISTENT TA_KIND_PERSISTENT
-#define TA_ROLE_CONSTANT TA_KIND_CONSTANT
-#define ta_role_name ta_kind_name
-
 typedef struct TaRegion {
     int id;            /* enumerator value in <prefix>_arena_region_t */
     int memory;        /* TaMemory kernels read and write it in */
     int source_memory; /* staged constants: memory the bytes come from */
-    TaKind role;
+    ta_region_role_t role;
     bool staged;
     const char *name;          /* "dtcm_scratch": symbol and enum suffix */
     size_t guard;              /* address-zero guard before the first usable byte */

@@ -71,7 +71,7 @@ static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan,
     a->flash_code = TA_FLASH_FIXED + (int64_t)TA_FLASH_PER_OPERATOR * g->ops.len;
     for (int i = 0; i < plan->regions.len; i++) {
         const TaRegion *r = plan->regions.items[i];
-        if (r->role == TA_ROLE_CONSTANT)
+        if (r->role == TA_REGION_CONSTANT)
             a->flash_constants += (int64_t)(r->staged ? r->source_guard : r->guard) +
                                   (int64_t)r->size;
     }
@@ -101,10 +101,10 @@ static void memory_summaries(TaPool *pool, const TaPlan *plan, tinyaot_analysis 
                 s->staged_sources += (int64_t)(r->source_guard + r->size);
             if (r->memory != m)
                 continue;
-            if (r->role == TA_ROLE_SCRATCH) {
+            if (r->role == TA_REGION_SCRATCH) {
                 s->scratch += (int64_t)r->size; /* comparable with the lower bound */
                 s->scratch_lower_bound += (int64_t)r->lower_bound;
-            } else if (r->role == TA_ROLE_PERSISTENT) {
+            } else if (r->role == TA_REGION_PERSISTENT) {
                 s->persistent += bytes;
             } else if (r->staged) {
                 s->staged += bytes;
@@ -131,7 +131,7 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
         for (int k = 0; k < g->tensors.len; k++) {
             const TaTensor *t = TA_TENSOR(g, k);
             const TaRegion *r = t->place.region;
-            if (t->removed || t->alias_of || !r || r->role != TA_ROLE_SCRATCH)
+            if (t->removed || t->alias_of || !r || r->role != TA_REGION_SCRATCH)
                 continue;
             if (t->first_use <= i && i <= t->last_use)
                 o->scratch_live += (int64_t)t->place.size;
