@@ -15,7 +15,7 @@
 #include "config/target.h"
 #include "emit/emit.h"
 #include "emit/module_dir.h"
-#include "emit/views.h"
+#include "report/views.h"
 #include "lower/lower.h"
 #include "model/model.h"
 #include "passes/passes.h"

@@ -5,7 +5,7 @@
  */
 #include "target.h"
 
-#include "../emit/resources.h"
+#include "resources.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
 #include "emit.h"
 
 #include "escape.h"
-#include "resources.h"
+#include "../config/resources.h"
 #include "../util/template.h"
 
 #include <stdlib.h>

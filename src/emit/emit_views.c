@@ -5,7 +5,7 @@
  */
 #include "emit.h"
 
-#include "views.h"
+#include "../report/views.h"
 
 static void string_list(TaJson *j, const char *const *items, size_t n)
 {

@@ -5,7 +5,7 @@
 #include "../../include/tinyaot/tinyaot.h"
 
 #include "../config/target.h"
-#include "../emit/resources.h"
+#include "../config/resources.h"
 
 #include <stdlib.h>
 #include <string.h>
