@@ -10,9 +10,8 @@
  */
 #include "transforms.h"
 
-#include "../lower/common/conv_common.h"
 #include "../lower/ops.h"
-#include "../model/fb.h"
+#include "../model/conv_options.h"
 
 #include <string.h>
 

@@ -1,35 +1,16 @@
 /*
  * conv_common.h - what the convolution lowerings (CONV_2D,
- * DEPTHWISE_CONV_2D, TRANSPOSE_CONV) share: TFLite's padding arithmetic,
+ * DEPTHWISE_CONV_2D, TRANSPOSE_CONV) share: their attributes
+ * (src/model/conv_options.h), TFLite's padding arithmetic,
  * weight quantization checks and per-channel requantization parameters,
  * bias decoding.
  */
 #ifndef TA_CONV_COMMON_H
 #define TA_CONV_COMMON_H
 
+#include "../../model/conv_options.h"
 #include "../lower.h"
 
-/* The attributes of the convolution family, whichever options table they
-   come from. */
-typedef struct TaConvAttrs {
-    int padding, activation, quantized_bias_type;
-    int32_t stride_w, stride_h, dilation_w, dilation_h, depth_multiplier;
-} TaConvAttrs;
-
-/* Where an options table keeps them (schema.fbs field numbers); -1: it has
-   no such field, and the default (dilation 1, others 0) applies. */
-typedef struct TaConvFields {
-    int padding, stride_w, stride_h, activation, dilation_w, dilation_h, depth_multiplier,
-        bias_type;
-} TaConvFields;
-
-extern const TaConvFields ta_conv_2d_fields;      /* Conv2DOptions */
-extern const TaConvFields ta_depthwise_fields;    /* DepthwiseConv2DOptions */
-extern const TaConvFields ta_transpose_conv_fields; /* TransposeConvOptions */
-
-/* Reads the attributes from an options table (false if it is malformed,
-   which the reader has reported). */
-bool ta_conv_read_attrs(TaFbTable t, const TaConvFields *f, TaConvAttrs *a);
 /* The parse hook of the three operators: op->attrs = a TaConvAttrs. */
 bool ta_conv_parse(TaLower *L, TaOp *op, const TaConvFields *f);
 
