@@ -4,86 +4,43 @@
  */
 #include "emit.h"
 
-static const char *io_of(const TaTensor *t)
-{
-    return t->input_index >= 0 ? "input" : (t->output_index >= 0 ? "output" : NULL);
-}
+#include "json_rows.h"
 
-static void tensor_row(TaJson *j, const TaTensor *t)
-{
-    const TaPlacement *pl = &t->place;
-    ta_json_begin_object(j);
-    ta_json_key(j, "id");
-    ta_json_string(j, t->id);
-    ta_json_key(j, "name");
-    ta_json_string(j, t->name);
-    ta_json_key(j, "kind");
-    ta_json_string(j, ta_role_name(ta_tensor_root((TaTensor *)t)->kind));
-    ta_json_key(j, "io");
-    ta_json_string(j, io_of(t));
-    ta_json_key(j, "role");
-    ta_json_string(j, pl->region ? ta_role_name(pl->region->role) : NULL);
-    ta_json_key(j, "memory");
-    ta_json_string(j, pl->region ? ta_memory_name(pl->memory) : NULL);
-    ta_json_key(j, "source_memory");
-    ta_json_string(j, pl->region ? ta_memory_name(pl->source_memory) : NULL);
-    ta_json_key(j, "region_id");
-    if (pl->region)
-        ta_json_int(j, pl->region->id);
-    else
-        ta_json_null(j);
-    ta_json_key(j, "offset");
-    ta_json_int(j, (int64_t)pl->offset);
-    ta_json_key(j, "size");
-    ta_json_int(j, (int64_t)pl->size);
-    ta_json_key(j, "staged");
-    ta_json_bool(j, pl->staged);
-    ta_json_key(j, "alias_of");
-    ta_json_string(j, t->alias_of ? ta_tensor_root((TaTensor *)t)->id : NULL);
-    ta_json_key(j, "first_op");
-    ta_json_int(j, t->first_use);
-    ta_json_key(j, "last_op");
-    ta_json_int(j, t->last_use);
-    ta_json_end_object(j);
-}
+/* Schema order (docs/residency.md). */
+static const TaTensorColumn tensor_columns[] = {
+    {"id", TA_TENSOR_COL_ID},
+    {"name", TA_TENSOR_COL_NAME},
+    {"kind", TA_TENSOR_COL_ROLE},
+    {"io", TA_TENSOR_COL_IO},
+    {"role", TA_TENSOR_COL_REGION_ROLE},
+    {"memory", TA_TENSOR_COL_MEMORY},
+    {"source_memory", TA_TENSOR_COL_SOURCE_MEMORY},
+    {"region_id", TA_TENSOR_COL_REGION_ID},
+    {"offset", TA_TENSOR_COL_OFFSET},
+    {"size", TA_TENSOR_COL_SIZE},
+    {"staged", TA_TENSOR_COL_STAGED},
+    {"alias_of", TA_TENSOR_COL_ALIAS_OF},
+    {"first_op", TA_TENSOR_COL_FIRST_OP},
+    {"last_op", TA_TENSOR_COL_LAST_OP},
+};
 
-static void region_row(TaJson *j, const TaRegion *r)
-{
-    ta_json_begin_object(j);
-    ta_json_key(j, "id");
-    ta_json_int(j, r->id);
-    ta_json_key(j, "name");
-    ta_json_string(j, r->name);
-    ta_json_key(j, "role");
-    ta_json_string(j, ta_role_name(r->role));
-    ta_json_key(j, "memory");
-    ta_json_string(j, ta_memory_name(r->memory));
-    ta_json_key(j, "source_memory");
-    ta_json_string(j, ta_memory_name(r->source_memory));
-    ta_json_key(j, "staged");
-    ta_json_bool(j, r->staged);
-    ta_json_key(j, "offset");
-    ta_json_int(j, (int64_t)r->guard);
-    ta_json_key(j, "size");
-    ta_json_int(j, (int64_t)r->size);
-    ta_json_key(j, "alignment");
-    ta_json_int(j, (int64_t)r->alignment);
-    ta_json_key(j, "symbol");
-    ta_json_string(j, r->symbol);
-    ta_json_key(j, "source_symbol");
-    ta_json_string(j, r->source_symbol);
-    ta_json_key(j, "sidecar_file");
-    ta_json_string(j, r->sidecar_file);
-    ta_json_key(j, "tensors");
-    ta_json_int(j, r->tensors.len);
-    if (r->role == TA_REGION_SCRATCH) {
-        ta_json_key(j, "lower_bound");
-        ta_json_int(j, (int64_t)r->lower_bound);
-        ta_json_key(j, "gap");
-        ta_json_int(j, (int64_t)r->size - (int64_t)r->lower_bound);
-    }
-    ta_json_end_object(j);
-}
+static const TaRegionColumn region_columns[] = {
+    {"id", TA_REGION_COL_ID},
+    {"name", TA_REGION_COL_NAME},
+    {"role", TA_REGION_COL_ROLE},
+    {"memory", TA_REGION_COL_MEMORY},
+    {"source_memory", TA_REGION_COL_SOURCE_MEMORY},
+    {"staged", TA_REGION_COL_STAGED},
+    {"offset", TA_REGION_COL_OFFSET},
+    {"size", TA_REGION_COL_SIZE},
+    {"alignment", TA_REGION_COL_ALIGNMENT},
+    {"symbol", TA_REGION_COL_SYMBOL},
+    {"source_symbol", TA_REGION_COL_SOURCE_SYMBOL},
+    {"sidecar_file", TA_REGION_COL_SIDECAR_FILE},
+    {"tensors", TA_REGION_COL_NUM_TENSORS},
+    {"lower_bound", TA_REGION_COL_LOWER_BOUND},
+    {"gap", TA_REGION_COL_GAP},
+};
 
 static void memory_row(const TaEmitInput *in, TaJson *j, int m)
 {
@@ -137,12 +94,14 @@ bool ta_emit_residency(const TaEmitInput *in, const char *dir)
     ta_json_key(&j, "tensors");
     ta_json_begin_array(&j);
     for (int i = 0; i < in->graph->tensors.len; i++)
-        tensor_row(&j, TA_TENSOR(in->graph, i));
+        ta_json_tensor_row(&j, TA_TENSOR(in->graph, i), tensor_columns,
+                           TA_COUNT_OF(tensor_columns));
     ta_json_end_array(&j);
     ta_json_key(&j, "regions");
     ta_json_begin_array(&j);
     for (int i = 0; i < in->plan->regions.len; i++)
-        region_row(&j, in->plan->regions.items[i]);
+        ta_json_region_row(&j, in->plan->regions.items[i], region_columns,
+                           TA_COUNT_OF(region_columns));
     ta_json_end_array(&j);
     ta_json_key(&j, "memories");
     ta_json_begin_array(&j);

@@ -1,10 +1,13 @@
 /*
- * emit_views.c - <prefix>_views.json, written from the same view structs
- * tinyaot_convert() returns, so the two cannot disagree. Schema
- * "tinyaot.views" version 1, documented in docs/views.md.
+ * emit_views.c - <prefix>_views.json: what tinyaot_convert() returns as
+ * views. Operators are written from the same view structs; tensors,
+ * placements and regions through the rows residency.json is written with
+ * (json_rows.c), from the values the view structs are built from.
+ * Schema "tinyaot.views" version 1, documented in docs/views.md.
  */
 #include "emit.h"
 
+#include "json_rows.h"
 #include "../report/views.h"
 
 static void string_list(TaJson *j, const char *const *items, size_t n)
@@ -59,104 +62,42 @@ static void operator_json(TaJson *j, const tinyaot_operator_view *v)
     ta_json_end_object(j);
 }
 
-static void optional_index(TaJson *j, int v)
-{
-    if (v >= 0)
-        ta_json_int(j, v);
-    else
-        ta_json_null(j);
-}
+/* Schema order (docs/views.md); the values are those ta_build_views puts
+   in the C API's views (test_views compares the two). */
+static const TaTensorColumn tensor_columns[] = {
+    {"id", TA_TENSOR_COL_ID},
+    {"name", TA_TENSOR_COL_NAME},
+    {"shape", TA_TENSOR_COL_SHAPE},
+    {"dtype", TA_TENSOR_COL_DTYPE},
+    {"ctype", TA_TENSOR_COL_CTYPE},
+    {"quantization", TA_TENSOR_COL_QUANTIZATION},
+    {"kind", TA_TENSOR_COL_VIEW_KIND},
+    {"input_index", TA_TENSOR_COL_INPUT_INDEX},
+    {"output_index", TA_TENSOR_COL_OUTPUT_INDEX},
+    {"nbytes", TA_TENSOR_COL_SIZE},
+};
 
-static void tensor_json(TaJson *j, const tinyaot_tensor_view *v)
-{
-    ta_json_begin_object(j);
-    ta_json_key(j, "id");
-    ta_json_string(j, v->id);
-    ta_json_key(j, "name");
-    ta_json_string(j, v->name);
-    ta_json_key(j, "shape");
-    ta_json_begin_array(j);
-    for (size_t i = 0; i < v->rank; i++)
-        ta_json_int(j, v->shape[i]);
-    ta_json_end_array(j);
-    ta_json_key(j, "dtype");
-    ta_json_string(j, v->dtype);
-    ta_json_key(j, "ctype");
-    ta_json_string(j, v->ctype);
-    ta_json_key(j, "quantization");
-    if (!v->quantization) {
-        ta_json_null(j);
-    } else {
-        const tinyaot_quantization_view *q = v->quantization;
-        ta_json_begin_object(j);
-        ta_json_key(j, "scale");
-        ta_json_begin_array(j);
-        for (size_t i = 0; i < q->num_scales; i++)
-            ta_json_double(j, q->scale[i]);
-        ta_json_end_array(j);
-        ta_json_key(j, "zero_point");
-        ta_json_begin_array(j);
-        for (size_t i = 0; i < q->num_zero_points; i++)
-            ta_json_int(j, q->zero_point[i]);
-        ta_json_end_array(j);
-        ta_json_key(j, "axis");
-        ta_json_int(j, q->axis);
-        ta_json_end_object(j);
-    }
-    ta_json_key(j, "kind");
-    ta_json_string(j, v->kind);
-    ta_json_key(j, "input_index");
-    optional_index(j, v->input_index);
-    ta_json_key(j, "output_index");
-    optional_index(j, v->output_index);
-    ta_json_key(j, "nbytes");
-    ta_json_int(j, v->nbytes);
-    ta_json_end_object(j);
-}
+static const TaTensorColumn placement_columns[] = {
+    {"region", TA_TENSOR_COL_REGION_ID},
+    {"offset", TA_TENSOR_COL_OFFSET},
+    {"size", TA_TENSOR_COL_SIZE},
+    {"source_memory", TA_TENSOR_COL_SOURCE_MEMORY},
+    {"staged", TA_TENSOR_COL_STAGED},
+};
 
-static void region_json(TaJson *j, const tinyaot_region_view *v)
-{
-    ta_json_begin_object(j);
-    ta_json_key(j, "id");
-    ta_json_int(j, v->id);
-    ta_json_key(j, "memory");
-    ta_json_string(j, v->memory);
-    ta_json_key(j, "source_memory");
-    ta_json_string(j, v->source_memory);
-    ta_json_key(j, "role");
-    ta_json_string(j, v->role);
-    ta_json_key(j, "offset");
-    ta_json_int(j, v->offset);
-    ta_json_key(j, "size");
-    ta_json_int(j, v->size);
-    ta_json_key(j, "alignment");
-    ta_json_int(j, v->alignment);
-    ta_json_key(j, "symbol");
-    ta_json_string(j, v->symbol);
-    ta_json_key(j, "source_symbol");
-    ta_json_string(j, v->source_symbol);
-    ta_json_key(j, "source_offset");
-    ta_json_int(j, v->source_offset);
-    ta_json_key(j, "sidecar_file");
-    ta_json_string(j, v->sidecar_file);
-    ta_json_end_object(j);
-}
-
-static void placement_json(TaJson *j, const tinyaot_placement_view *v)
-{
-    ta_json_begin_object(j);
-    ta_json_key(j, "region");
-    optional_index(j, v->region);
-    ta_json_key(j, "offset");
-    ta_json_int(j, v->offset);
-    ta_json_key(j, "size");
-    ta_json_int(j, v->size);
-    ta_json_key(j, "source_memory");
-    ta_json_string(j, v->source_memory);
-    ta_json_key(j, "staged");
-    ta_json_bool(j, v->staged);
-    ta_json_end_object(j);
-}
+static const TaRegionColumn region_columns[] = {
+    {"id", TA_REGION_COL_ID},
+    {"memory", TA_REGION_COL_MEMORY},
+    {"source_memory", TA_REGION_COL_SOURCE_MEMORY},
+    {"role", TA_REGION_COL_ROLE},
+    {"offset", TA_REGION_COL_OFFSET},
+    {"size", TA_REGION_COL_SIZE},
+    {"alignment", TA_REGION_COL_ALIGNMENT},
+    {"symbol", TA_REGION_COL_SYMBOL},
+    {"source_symbol", TA_REGION_COL_SOURCE_SYMBOL},
+    {"source_offset", TA_REGION_COL_SOURCE_OFFSET},
+    {"sidecar_file", TA_REGION_COL_SIDECAR_FILE},
+};
 
 bool ta_emit_views_json(const TaEmitInput *in, const char *dir)
 {
@@ -178,19 +119,22 @@ bool ta_emit_views_json(const TaEmitInput *in, const char *dir)
     ta_json_end_array(&j);
     ta_json_key(&j, "tensors");
     ta_json_begin_array(&j);
-    for (size_t i = 0; i < views.num_tensors; i++)
-        tensor_json(&j, &views.tensors[i]);
+    for (int i = 0; i < in->graph->tensors.len; i++)
+        ta_json_tensor_row(&j, TA_TENSOR(in->graph, i), tensor_columns,
+                           TA_COUNT_OF(tensor_columns));
     ta_json_end_array(&j);
     ta_json_key(&j, "regions");
     ta_json_begin_array(&j);
-    for (size_t i = 0; i < views.num_regions; i++)
-        region_json(&j, &views.regions[i]);
+    for (int i = 0; i < in->plan->regions.len; i++)
+        ta_json_region_row(&j, in->plan->regions.items[i], region_columns,
+                           TA_COUNT_OF(region_columns));
     ta_json_end_array(&j);
     ta_json_key(&j, "placements");
     ta_json_begin_object(&j);
-    for (size_t i = 0; i < views.num_placements; i++) {
-        ta_json_key(&j, views.placements[i].tensor_id);
-        placement_json(&j, &views.placements[i]);
+    for (int i = 0; i < in->graph->tensors.len; i++) {
+        const TaTensor *t = TA_TENSOR(in->graph, i);
+        ta_json_key(&j, t->id);
+        ta_json_tensor_row(&j, t, placement_columns, TA_COUNT_OF(placement_columns));
     }
     ta_json_end_object(&j);
     ta_json_end_object(&j);
