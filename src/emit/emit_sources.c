@@ -616,8 +616,12 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
 static void emit_blob(const Ctx *c, TaBuf *b, const TaRegion *r, const char *symbol,
                       size_t guard, int memory)
 {
-    ta_buf_printf(b, "%sTA_ALIGNED(%zu) const uint8_t %s[%zu] = {\n", section_of(c, memory, true),
-                  r->alignment, symbol, guard + r->size);
+    TaFields f = ta_fields(c->pool, &c->fields);
+    ta_field(&f, "section", section_of(c, memory, true));
+    ta_field_size(&f, "align", r->alignment);
+    ta_field(&f, "symbol", symbol);
+    ta_field_size(&f, "bytes", guard + r->size);
+    ta_template(b, &f, "${section}TA_ALIGNED($align) const uint8_t $symbol[$bytes] = {\n");
     if (guard)
         ta_buf_printf(b, "    /* %zu-byte guard: no tensor at address 0 */\n    ", guard);
     for (size_t i = 0; i < guard; i++)
@@ -670,11 +674,18 @@ static void emit_arenas(const Ctx *c, TaBuf *b)
         const TaRegion *r = region(c, i);
         if (r->role == TA_REGION_CONSTANT && !r->staged)
             continue;
-        ta_buf_printf(b, "/* %s: %s %s, %zu bytes */\n", ta_region_enum(c->pool, c->p, r),
-                      ta_memory_name(r->memory), r->staged ? "staged constants" : ta_role_name(r->role),
-                      r->size);
-        ta_buf_printf(b, "%sTA_ALIGNED(%zu) uint8_t %s[%zu];\n\n", section_of(c, r->memory, false),
-                      r->alignment, r->symbol, r->guard + r->size);
+        TaFields f = ta_fields(c->pool, &c->fields);
+        ta_field(&f, "region", ta_region_enum(c->pool, c->p, r));
+        ta_field(&f, "memory", ta_memory_name(r->memory));
+        ta_field(&f, "holds", r->staged ? "staged constants" : ta_role_name(r->role));
+        ta_field_size(&f, "size", r->size);
+        ta_field(&f, "section", section_of(c, r->memory, false));
+        ta_field_size(&f, "align", r->alignment);
+        ta_field(&f, "symbol", r->symbol);
+        ta_field_size(&f, "bytes", r->guard + r->size);
+        ta_template(b, &f,
+                    "/* $region: $memory $holds, $size bytes */\n"
+                    "${section}TA_ALIGNED($align) uint8_t $symbol[$bytes];\n\n");
     }
 }
 
@@ -904,9 +915,14 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
         ta_template(b, &f, "TA_WEAK int ${prefix}_hydrate_constants(void)\n{\n");
         for (int i = 0; i < c->num_regions; i++) {
             const TaRegion *r = region(c, i);
-            if (r->staged)
-                ta_buf_printf(b, "    memcpy(%s, %s + %zu, %zu);\n", region_base(c, r),
-                              r->source_symbol, r->source_guard, r->size);
+            if (r->staged) {
+                TaFields rf = ta_fields(c->pool, &f);
+                ta_field(&rf, "base", region_base(c, r));
+                ta_field(&rf, "source", r->source_symbol);
+                ta_field_size(&rf, "guard", r->source_guard);
+                ta_field_size(&rf, "size", r->size);
+                ta_template(b, &rf, "    memcpy($base, $source + $guard, $size);\n");
+            }
         }
         ta_template(b, &f, "    ${prefix}_mark_hydrated();\n    return TA_OK;\n}\n\n");
     }
