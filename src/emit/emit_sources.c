@@ -2,9 +2,12 @@
  * emit_sources.c - the module's C sources: public header, model glue,
  * internal header, arenas, constant blobs and one file per operator.
  *
- * Tensor addresses are written as "region base + offset". With own arenas
- * the base is the arena object itself, a link-time constant; with
- * caller-supplied arenas it is the pointer bound for that region.
+ * Tensor addresses are written as "region base + offset", once, in the
+ * internal header, under a name operators pass (KWS_T30_RELU). With own
+ * arenas the base is the arena object itself, a link-time constant; with
+ * caller-supplied arenas it is the pointer bound for that region. Text is
+ * written with named-field templates (util/template.h): ${prefix} and
+ * ${PREFIX} everywhere, other fields per template.
  */
 #include "emit.h"
 
