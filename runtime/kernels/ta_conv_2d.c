@@ -327,6 +327,14 @@ static inline void block4_interleaved(const ta_conv_2d_params_t *p, const segmen
                          p->activation_min, p->activation_max, out);
 }
 
+#if defined(TA_HAVE_MVE)
+static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                   int32_t pixels, int32_t n, const int8_t *weights,
+                                   size_t block_bytes, const int32_t *bias_sum,
+                                   const int32_t *multipliers, const int32_t *shifts,
+                                   int8_t *out);
+#endif
+
 /* Every output channel of one pixel whose taps the segments cover. */
 TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
                                           const int8_t *weights, size_t block_bytes,
@@ -341,15 +349,11 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
            store of four channels in vector registers. */
         const int32_t whole = out_c / 4 * 4, offset = p->output_offset, count = s->count;
         const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-        const int8_t *x = s->seg[0].x;
-        const int32_t n = s->seg[0].length;
-        if (count == 1 && x != NULL) { /* one run of taps: 1x1 filters, patches */
-            for (; o < whole; o += 4, weights += block_bytes) {
-                int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, weights, x, n);
-                v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
-                                                       vldrwq_s32(shifts + o));
-                vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
-            }
+        if (count == 1 && s->seg[0].x != NULL && out_c == whole) {
+            /* One run of taps (patches): the row kernel's channel loop. */
+            run_pixels_interleaved(p, s->seg[0].x, 0, 1, s->seg[0].length, weights,
+                                   block_bytes, bias_sum, multipliers, shifts, out);
+            return;
         }
         for (; o < whole; o += 4, weights += block_bytes) {
             int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
@@ -482,7 +486,8 @@ TA_NOINLINE static void sums_two_chunks_2(const int8_t *w, int32_t filters, cons
     const int8x16_t x0a = vldrbq_s8(x), x0b = vldrbq_z_s8(x + 16, tail);
     const int8x16_t x1a = vldrbq_s8(x + x_step), x1b = vldrbq_z_s8(x + x_step + 16, tail);
     int32_t *a0 = acc[0], *a1 = acc[1];
-    /* A block: the four first chunks, then the four second ones. */
+    /* A block: the four first chunks, then the four second ones; unrolled,
+       the weight loads take immediate offsets. */
     for (int32_t f = 0; f < filters; f += 4, w += 128, a0 += 4, a1 += 4) {
         two_chunks_filter(w, x0a, x0b, x1a, x1b, &a0[0], &a1[0]);
         two_chunks_filter(w + 16, x0a, x0b, x1a, x1b, &a0[1], &a1[1]);
@@ -516,16 +521,9 @@ TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP
         const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
         const int32x4_t s = vldrwq_s32(shifts + f), zero = vdupq_n_s32(0);
         const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
-        requantize4_split(vldrwq_s32(&acc[0][f]), bias, m, left, neg_right, offset, lov, hiv,
-                          out);
-        requantize4_split(vldrwq_s32(&acc[1][f]), bias, m, left, neg_right, offset, lov, hiv,
-                          out + out_c);
-        if (pixels >= 3)
-            requantize4_split(vldrwq_s32(&acc[2][f]), bias, m, left, neg_right, offset, lov,
-                              hiv, out + 2 * out_c);
-        if (pixels == 4)
-            requantize4_split(vldrwq_s32(&acc[3][f]), bias, m, left, neg_right, offset, lov,
-                              hiv, out + 3 * out_c);
+        for (int32_t k = 0; k < pixels; k++)
+            requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right, offset, lov, hiv,
+                              out + (size_t)k * out_c);
     }
 }
 #endif
@@ -623,18 +621,6 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
                     requantize_group(acc, 4, filters, bias_sum + o, multipliers + o, shifts + o,
                                      p, out + o);
                 }
-            }
-            if (n > 16 && i + 2 <= pixels) {
-                for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
-                    const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
-                    sums_two_chunks_2(weights + (size_t)(o / 4) * block_bytes, filters, x,
-                                      x_step, n, acc);
-                    requantize_group(acc, 2, filters, bias_sum + o, multipliers + o, shifts + o,
-                                     p, out + o);
-                }
-                i += 2;
-                x += 2 * x_step;
-                out += 2 * (size_t)out_c;
             }
         }
         for (; i < pixels; i++, x += x_step, out += out_c) {
@@ -815,7 +801,7 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
 enum { COLUMN_BUFFER = 2 * MAX_PATCH, COLUMN_TAIL = 16 };
 
 /* How the Helium path scatters input rows into columns: per_vector whole
-   columns' bytes a vector (0: not at all), lane i to byte offsets[i]. */
+   columns' bytes a vector, lane i to byte offsets[i]. */
 typedef struct {
     int32_t per_vector;
     uint8_t offsets[16];
@@ -824,13 +810,54 @@ typedef struct {
 static void column_scatter(const ta_conv_2d_params_t *p, column_scatter_t *s)
 {
     const int32_t fd = p->filter_depth, column = p->filter_height * fd;
-    /* Byte offsets below 256. */
-    int32_t per_vector = fd <= 16 ? 16 / fd : 0;
-    if (per_vector > 0 && (per_vector - 1) * column + fd > 256)
+    /* Byte offsets below 256; fd <= TA_CONV_2D_MAX_COLUMN_DEPTH (16). */
+    int32_t per_vector = 16 / fd;
+    if ((per_vector - 1) * column + fd > 256)
         per_vector = (256 - fd) / column + 1;
     s->per_vector = per_vector;
     for (int32_t i = 0; i < 16; i++)
         s->offsets[i] = i < per_vector * fd ? (uint8_t)(i / fd * column + i % fd) : 0;
+}
+
+/* `columns` input columns' bytes of one row (fd each, contiguous at src)
+   to dst, column bytes apart; src NULL: pad_value (the image's border). */
+#if defined(TA_HAVE_MVE)
+TA_NOINLINE
+#endif
+static void put_columns(const ta_conv_2d_params_t *p, const column_scatter_t *scatter,
+                        int8_t *dst, const int8_t *src, int32_t columns)
+{
+    const int32_t fd = p->filter_depth, column = p->filter_height * fd;
+#if defined(TA_HAVE_MVE)
+    /* Whole columns a vector, scattered; predicated at the end. */
+    const uint8x16_t lane_offsets = vldrbq_u8(scatter->offsets);
+    const int8x16_t pad = vdupq_n_s8((int8_t)p->pad_value);
+    const int32_t step = scatter->per_vector * fd;
+    for (int32_t bytes = columns * fd; bytes > 0; bytes -= step) {
+        const mve_pred16_t lanes = vctp8q((uint32_t)(bytes < step ? bytes : step));
+        vstrbq_scatter_offset_p_s8(dst, lane_offsets, src ? vldrbq_z_s8(src, lanes) : pad, lanes);
+        src = src ? src + step : NULL;
+        dst += (size_t)scatter->per_vector * (size_t)column;
+    }
+#else
+    (void)scatter;
+    if (src == NULL) {
+        for (int32_t k = 0; k < columns; k++, dst += column)
+            memset(dst, (int8_t)p->pad_value, (size_t)fd);
+    } else if (fd == 1) {
+        for (int32_t k = 0; k < columns; k++, dst += column)
+            *dst = *src++;
+    } else if (fd == 3) {
+        for (int32_t k = 0; k < columns; k++, dst += column, src += 3) {
+            dst[0] = src[0];
+            dst[1] = src[1];
+            dst[2] = src[2];
+        }
+    } else {
+        for (int32_t k = 0; k < columns; k++, dst += column, src += fd)
+            memcpy(dst, src, (size_t)fd);
+    }
+#endif
 }
 
 /* Input columns ix0 .. ix0 + count of the rows iy0 + ky * dilation_height
@@ -840,58 +867,24 @@ static void gather_columns(const ta_conv_2d_params_t *p, const column_scatter_t 
                            const int8_t *in_b, int32_t iy0, int32_t ix0, int32_t count,
                            int8_t *cols)
 {
-    const int32_t fd = p->filter_depth, column = p->filter_height * fd;
+    const int32_t fd = p->filter_depth;
+    const size_t column = (size_t)p->filter_height * (size_t)fd;
     const size_t row_size = (size_t)p->input_width * (size_t)fd;
     /* The columns inside the image: [lo, hi). */
     const int32_t lo = ix0 < 0 ? (-ix0 < count ? -ix0 : count) : 0;
     int32_t hi = p->input_width - ix0;
     hi = hi > count ? count : (hi < lo ? lo : hi);
-    const int8_t pad = (int8_t)p->pad_value;
-#if defined(TA_HAVE_MVE)
-    const int32_t per_vector = scatter->per_vector;
-    const uint8x16_t lane_offsets = vldrbq_u8(scatter->offsets);
-#else
-    (void)scatter;
-#endif
     for (int32_t ky = 0; ky < p->filter_height; ky++) {
         const int32_t iy = iy0 + ky * p->dilation_height;
         int8_t *row = cols + ky * fd;
-        const int inside = iy >= 0 && iy < p->input_height;
-        int32_t k = 0;
-        for (; k < (inside ? lo : count); k++)
-            memset(row + (size_t)k * (size_t)column, pad, (size_t)fd);
-        if (!inside)
+        if (iy < 0 || iy >= p->input_height) {
+            put_columns(p, scatter, row, NULL, count);
             continue;
-        const int8_t *src = in_b + (size_t)iy * row_size + (size_t)(ix0 + lo) * (size_t)fd;
-        int8_t *dst = row + (size_t)k * (size_t)column;
-#if defined(TA_HAVE_MVE)
-        if (per_vector > 0) {
-            /* The run's bytes a vector at a time, predicated at its end. */
-            const int32_t step = per_vector * fd;
-            for (int32_t bytes = (hi - k) * fd; bytes > 0; bytes -= step) {
-                const mve_pred16_t lanes = vctp8q((uint32_t)(bytes < step ? bytes : step));
-                vstrbq_scatter_offset_p_s8(dst, lane_offsets, vldrbq_z_s8(src, lanes), lanes);
-                src += step;
-                dst += (size_t)per_vector * (size_t)column;
-            }
-            k = hi;
         }
-#endif
-        if (fd == 1) {
-            for (; k < hi; k++, dst += column)
-                *dst = *src++;
-        } else if (fd == 3) {
-            for (; k < hi; k++, dst += column, src += 3) {
-                dst[0] = src[0];
-                dst[1] = src[1];
-                dst[2] = src[2];
-            }
-        } else {
-            for (; k < hi; k++, dst += column, src += fd)
-                memcpy(dst, src, (size_t)fd);
-        }
-        for (; k < count; k++)
-            memset(row + (size_t)k * (size_t)column, pad, (size_t)fd);
+        put_columns(p, scatter, row, NULL, lo);
+        put_columns(p, scatter, row + (size_t)lo * column,
+                    in_b + (size_t)iy * row_size + (size_t)(ix0 + lo) * (size_t)fd, hi - lo);
+        put_columns(p, scatter, row + (size_t)hi * column, NULL, count - hi);
     }
 }
 

@@ -53,9 +53,11 @@ typedef struct { TA_PARAM_MEMBERS(TA_CONV_2D_PARAMS) } ta_conv_2d_params_t;
 
 /* The largest im2col patch (bytes, on the stack) of the int8 kernel. */
 #define TA_CONV_2D_MAX_PATCH 256
-/* The largest input column (filter_height * filter_depth bytes) the
-   converter lays taps by column for. */
+/* The largest input column (filter_height * filter_depth bytes) and
+   filter depth the converter lays taps by column for: a vector then holds
+   whole columns of a row. */
 #define TA_CONV_2D_MAX_COLUMN 32
+#define TA_CONV_2D_MAX_COLUMN_DEPTH 16
 
 /*
  * Interleaved int8 weights (weights_interleaved = 1, ungrouped filters, and
@@ -73,9 +75,10 @@ typedef struct { TA_PARAM_MEMBERS(TA_CONV_2D_PARAMS) } ta_conv_2d_params_t;
 /*
  * Taps by column (taps_by_column = 1, with weights_interleaved = 1, an
  * ungrouped filter of more than one tap and at most TA_CONV_2D_MAX_PATCH,
- * dilation_width 1): the filter index i above runs over (kx, ky, c)
- * instead of (ky, kx, c). The kernel lays a row of output pixels' input out
- * column by column (filter_height * filter_depth bytes per input column),
+ * dilation_width 1, filter_depth <= TA_CONV_2D_MAX_COLUMN_DEPTH): the
+ * filter index i above runs over (kx, ky, c) instead of (ky, kx, c). The
+ * kernel lays a row of output pixels' input out column by column
+ * (filter_height * filter_depth bytes per input column),
  * so every pixel's taps are one contiguous run there, stride_width columns
  * after its neighbour's: no im2col copy per pixel. Worth it for few input
  * channels, where the patch copies cost as much as the dot products.

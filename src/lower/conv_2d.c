@@ -101,7 +101,8 @@ static bool lower(TaLower *L, TaOp *op)
        reads each pixel's taps in place from a row laid out by columns
        instead of copying a patch per pixel (see ta_conv_2d.h). */
     const bool by_column = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH &&
-                           a->dilation_w == 1 && k_h * f_c <= TA_CONV_2D_MAX_COLUMN;
+                           a->dilation_w == 1 && k_h * f_c <= TA_CONV_2D_MAX_COLUMN &&
+                           f_c <= TA_CONV_2D_MAX_COLUMN_DEPTH;
     TaTensor *w_arg = w;
     if (interleave) {
         const size_t chunks = (filter_size + 15) / 16, blocks = ((size_t)out_c + 3) / 4;
