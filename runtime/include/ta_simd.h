@@ -499,14 +499,23 @@ static inline void ta_sum4_interleaved_s8(int32_t sum[4], const int8_t *w, int32
    the scalar form does; VQRDMULH is exactly the saturating rounding
    doubling high multiply TFLite uses; VRSHL by -e rounds ties up, so a
    negative lane shifted by e > 0 first steps down by one (saturating,
-   which leaves INT32_MIN exact): the sign bit of x & -e says exactly when. */
+   which leaves INT32_MIN exact): the sign bit of x & -e says exactly when.
+   The shift comes split, so that many vectors of the same channels split
+   it once: left = max(shift, 0), neg_right = min(shift, 0). */
+static inline int32x4_t ta_mul_by_quantized_multiplier_split_mve(int32x4_t x, int32x4_t m,
+                                                                  int32x4_t left,
+                                                                  int32x4_t neg_right)
+{
+    x = vqrdmulhq_s32(vshlq_s32(x, left), m);
+    x = vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, neg_right), 31));
+    return vrshlq_s32(x, neg_right);
+}
+
+/* The same with the shift s as one vector. */
 static inline int32x4_t ta_mul_by_quantized_multiplier_mve(int32x4_t x, int32x4_t m, int32x4_t s)
 {
     const int32x4_t zero = vdupq_n_s32(0);
-    const int32x4_t neg_right = vminq_s32(s, zero);
-    x = vqrdmulhq_s32(vshlq_s32(x, vmaxq_s32(s, zero)), m);
-    x = vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, neg_right), 31));
-    return vrshlq_s32(x, neg_right);
+    return ta_mul_by_quantized_multiplier_split_mve(x, m, vmaxq_s32(s, zero), vminq_s32(s, zero));
 }
 #endif
 

@@ -327,6 +327,14 @@ static inline void block4_interleaved(const ta_conv_2d_params_t *p, const segmen
                          p->activation_min, p->activation_max, out);
 }
 
+#if defined(TA_HAVE_MVE)
+static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                   int32_t pixels, int32_t n, const int8_t *weights,
+                                   size_t block_bytes, const int32_t *bias_sum,
+                                   const int32_t *multipliers, const int32_t *shifts,
+                                   int8_t *out);
+#endif
+
 /* Every output channel of one pixel whose taps the segments cover. */
 TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
                                           const int8_t *weights, size_t block_bytes,
@@ -341,15 +349,11 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
            store of four channels in vector registers. */
         const int32_t whole = out_c / 4 * 4, offset = p->output_offset, count = s->count;
         const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-        const int8_t *x = s->seg[0].x;
-        const int32_t n = s->seg[0].length;
-        if (count == 1 && x != NULL) { /* one run of taps: 1x1 filters, patches */
-            for (; o < whole; o += 4, weights += block_bytes) {
-                int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, weights, x, n);
-                v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
-                                                       vldrwq_s32(shifts + o));
-                vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
-            }
+        if (count == 1 && s->seg[0].x != NULL && out_c == whole) {
+            /* One run of taps (patches): the row kernel's channel loop. */
+            run_pixels_interleaved(p, s->seg[0].x, 0, 1, s->seg[0].length, weights,
+                                   block_bytes, bias_sum, multipliers, shifts, out);
+            return;
         }
         for (; o < whole; o += 4, weights += block_bytes) {
             int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
@@ -439,6 +443,151 @@ TA_NOINLINE static void dot2x2_chunks(int32_t acc[4], const int8_t *w, const int
 }
 #endif
 
+#if defined(TA_HAVE_MVE)
+/* Output channels summed for several pixels before they are requantized:
+   the pixels' inputs stay in vector registers while four blocks of
+   filters pass, so each weight load serves every pixel. */
+enum { MVE_GROUP = 16, MVE_PIXELS = 4 };
+
+/* acc[k][f] = filter f . pixel k (x + k * x_step) for `filters` filters
+   (a multiple of 4) of one 16-byte chunk at most (n <= 16), four pixels. */
+TA_NOINLINE static void sums_one_chunk_4(const int8_t *w, int32_t filters, const int8_t *x,
+                                         size_t x_step, int32_t n,
+                                         int32_t acc[MVE_PIXELS][MVE_GROUP])
+{
+    /* Zeroing loads: nothing read past the taps, and zero lanes past them. */
+    const mve_pred16_t tail = vctp8q((uint32_t)n);
+    const int8x16_t x0 = vldrbq_z_s8(x, tail), x1 = vldrbq_z_s8(x + x_step, tail);
+    const int8x16_t x2 = vldrbq_z_s8(x + 2 * x_step, tail);
+    const int8x16_t x3 = vldrbq_z_s8(x + 3 * x_step, tail);
+    for (int32_t f = 0; f < filters; f++, w += 16) { /* one chunk: filters are 16 bytes apart */
+        const int8x16_t wf = vldrbq_s8(w);
+        acc[0][f] = vmladavq_s8(wf, x0);
+        acc[1][f] = vmladavq_s8(wf, x1);
+        acc[2][f] = vmladavq_s8(wf, x2);
+        acc[3][f] = vmladavq_s8(wf, x3);
+    }
+}
+
+/* One filter (chunks at w and w + 64) by two pixels of two chunks each. */
+static inline void two_chunks_filter(const int8_t *w, int8x16_t x0a, int8x16_t x0b,
+                                     int8x16_t x1a, int8x16_t x1b, int32_t *acc0, int32_t *acc1)
+{
+    const int8x16_t wa = vldrbq_s8(w), wb = vldrbq_s8(w + 64);
+    *acc0 = vmladavaq_s8(vmladavq_s8(wa, x0a), wb, x0b);
+    *acc1 = vmladavaq_s8(vmladavq_s8(wa, x1a), wb, x1b);
+}
+
+/* The same for two chunks (16 < n <= 32) and two pixels, into acc[0..1]. */
+TA_NOINLINE static void sums_two_chunks_2(const int8_t *w, int32_t filters, const int8_t *x,
+                                          size_t x_step, int32_t n, int32_t (*acc)[MVE_GROUP])
+{
+    const mve_pred16_t tail = vctp8q((uint32_t)(n - 16));
+    const int8x16_t x0a = vldrbq_s8(x), x0b = vldrbq_z_s8(x + 16, tail);
+    const int8x16_t x1a = vldrbq_s8(x + x_step), x1b = vldrbq_z_s8(x + x_step + 16, tail);
+    int32_t *a0 = acc[0], *a1 = acc[1];
+    /* A block: the four first chunks, then the four second ones; unrolled,
+       the weight loads take immediate offsets. */
+    for (int32_t f = 0; f < filters; f += 4, w += 128, a0 += 4, a1 += 4) {
+        two_chunks_filter(w, x0a, x0b, x1a, x1b, &a0[0], &a1[0]);
+        two_chunks_filter(w + 16, x0a, x0b, x1a, x1b, &a0[1], &a1[1]);
+        two_chunks_filter(w + 32, x0a, x0b, x1a, x1b, &a0[2], &a1[2]);
+        two_chunks_filter(w + 48, x0a, x0b, x1a, x1b, &a0[3], &a1[3]);
+    }
+}
+
+/* bias_sum, requantization and store of four channels of one pixel. */
+static inline void requantize4_split(int32x4_t acc, int32x4_t bias, int32x4_t m, int32x4_t left,
+                                     int32x4_t neg_right, int32_t offset, int32x4_t lov,
+                                     int32x4_t hiv, int8_t *out)
+{
+    const int32x4_t v =
+        ta_mul_by_quantized_multiplier_split_mve(vaddq_s32(acc, bias), m, left, neg_right);
+    vstrbq_s32(out, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+}
+
+/* bias, requantization and store of acc[k][0..filters) for `pixels` (2
+   to 4) pixels, out_c outputs apart. */
+TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
+                                         int32_t pixels, int32_t filters,
+                                         const int32_t *bias_sum, const int32_t *multipliers,
+                                         const int32_t *shifts, const ta_conv_2d_params_t *p,
+                                         int8_t *out)
+{
+    const int32_t offset = p->output_offset;
+    const size_t out_c = (size_t)p->output_depth;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    for (int32_t f = 0; f < filters; f += 4, out += 4) {
+        const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
+        const int32x4_t s = vldrwq_s32(shifts + f), zero = vdupq_n_s32(0);
+        const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
+        for (int32_t k = 0; k < pixels; k++)
+            requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right, offset, lov, hiv,
+                              out + (size_t)k * out_c);
+    }
+}
+#endif
+
+#if defined(TA_HAVE_MVE)
+/* Two interleaved filters (at w and w + 16) by three pixels' patches of n
+   bytes: acc[k][0..1] = the filters . x_k. A tail-predicated loop: per
+   chunk three input loads and two weight loads for six multiply-accumulates
+   across lanes (against four weight loads and one input load for four in
+   ta_dot4_interleaved_mve). VMLADAVA wants even accumulator registers. */
+static inline void dot2x3_interleaved_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
+                                          const int8_t *x2, int32_t n,
+                                          int32_t (*acc)[MVE_GROUP])
+{
+    int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
+    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+                   "1: vldrb.8     q0, [%[x0]], #16\n"
+                   "   vldrb.8     q1, [%[x1]], #16\n"
+                   "   vldrb.8     q2, [%[x2]], #16\n"
+                   "   vldrb.8     q3, [%[w], #16]\n"
+                   "   vmladava.s8 %[b0], q3, q0\n"
+                   "   vmladava.s8 %[b1], q3, q1\n"
+                   "   vmladava.s8 %[b2], q3, q2\n"
+                   "   vldrb.8     q3, [%[w]], #64\n"
+                   "   vmladava.s8 %[a0], q3, q0\n"
+                   "   vmladava.s8 %[a1], q3, q1\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
+                   "   letp        lr, 1b\n"
+                   "2:\n"
+                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [b0] "+Te"(b0),
+                     [b1] "+Te"(b1), [b2] "+Te"(b2), [x0] "+r"(x0), [x1] "+r"(x1),
+                     [x2] "+r"(x2), [w] "+r"(w)
+                   : [n] "r"(n)
+                   : "q0", "q1", "q2", "q3", "lr", "memory");
+    acc[0][0] = a0;
+    acc[0][1] = b0;
+    acc[1][0] = a1;
+    acc[1][1] = b1;
+    acc[2][0] = a2;
+    acc[2][1] = b2;
+}
+
+/* Every output channel (a multiple of four) of three pixels whose im2col
+   patches (n bytes) lie `stride` apart in patches, out_c outputs apart in
+   out: each weight load serves the three pixels. */
+TA_NOINLINE static void patches3_interleaved(const ta_conv_2d_params_t *p, const int8_t *patches,
+                                             size_t stride, int32_t n, const int8_t *weights,
+                                             size_t block_bytes, const int32_t *bias_sum,
+                                             const int32_t *multipliers, const int32_t *shifts,
+                                             int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    int32_t acc[MVE_PIXELS][MVE_GROUP];
+    for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
+        const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
+        const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
+        for (int32_t f = 0; f < filters; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
+            dot2x3_interleaved_mve(w, patches, patches + stride, patches + 2 * stride, n,
+                                   (int32_t (*)[MVE_GROUP])&acc[0][f]);
+        requantize_group(acc, 3, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
+    }
+}
+#endif
+
 /* `pixels` output pixels in a row whose taps are each one run of n bytes,
    x_step apart (a 1x1 filter reads its input pixel in place), out_c
    outputs apart in out. */
@@ -454,7 +603,27 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
         /* Setup once per row, then per pixel only the channel loop. */
         const int32_t offset = p->output_offset;
         const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-        for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
+        int32_t i = 0;
+        if (n > 0 && n <= 32) {
+            /* Short filters: several pixels share each weight load, four
+               pixels one requantization pass. */
+            int32_t acc[MVE_PIXELS][MVE_GROUP];
+            for (; i + 4 <= pixels; i += 4, x += 4 * x_step, out += 4 * (size_t)out_c) {
+                for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
+                    const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
+                    const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
+                    if (n <= 16) {
+                        sums_one_chunk_4(w, filters, x, x_step, n, acc);
+                    } else {
+                        sums_two_chunks_2(w, filters, x, x_step, n, acc);
+                        sums_two_chunks_2(w, filters, x + 2 * x_step, x_step, n, acc + 2);
+                    }
+                    requantize_group(acc, 4, filters, bias_sum + o, multipliers + o, shifts + o,
+                                     p, out + o);
+                }
+            }
+        }
+        for (; i < pixels; i++, x += x_step, out += out_c) {
             const int8_t *w = weights;
             for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
                 int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
@@ -563,6 +732,11 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     int8_t patch[MAX_PATCH];
 #if defined(TA_HAVE_MVE)
     const int32_t patch_length = (int32_t)filter_size; /* tail-predicated loops */
+    /* Patches of up to TRIPLE_STRIDE bytes three pixels at a time. */
+    enum { TRIPLE_STRIDE = 176 };
+    int8_t patches3[3 * TRIPLE_STRIDE];
+    const int triples = filter_size <= TRIPLE_STRIDE && bias_sum && multipliers && shifts &&
+                        out_c % 4 == 0;
 #else
     /* The patch runs to whole words: the interleaved weights past the
        filter are zero, so zeroed taps there add nothing, and the DSP dot
@@ -588,7 +762,21 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                 output += (size_t)p->output_width * (size_t)out_c;
                 continue;
             }
-            for (int32_t ox = 0; ox < p->output_width; ox++, output += out_c) {
+            int32_t ox = 0;
+#if defined(TA_HAVE_MVE)
+            if (use_patch && triples) {
+                /* Three pixels' patches at a time, each weight load shared. */
+                for (; ox + 3 <= p->output_width; ox += 3, output += 3 * out_c) {
+                    for (int32_t k = 0; k < 3; k++)
+                        gather_patch(p, in_b, iy0, (ox + k) * p->stride_width - p->pad_left,
+                                     patches3 + (size_t)k * TRIPLE_STRIDE);
+                    patches3_interleaved(p, patches3, TRIPLE_STRIDE, (int32_t)filter_size,
+                                         weights, block_bytes, bias_sum, multipliers, shifts,
+                                         output);
+                }
+            }
+#endif
+            for (; ox < p->output_width; ox++, output += out_c) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 if (use_patch) {
                     gather_patch(p, in_b, iy0, ix0, patch);
@@ -608,10 +796,150 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     }
 }
 
+/* Bytes of the column buffer: at least one patch, its vector tail, and
+   room for the columns of many pixels. */
+enum { COLUMN_BUFFER = 2 * MAX_PATCH, COLUMN_TAIL = 16 };
+
+/* How the Helium path scatters input rows into columns: per_vector whole
+   columns' bytes a vector, lane i to byte offsets[i]. */
+typedef struct {
+    int32_t per_vector;
+    uint8_t offsets[16];
+} column_scatter_t;
+
+static void column_scatter(const ta_conv_2d_params_t *p, column_scatter_t *s)
+{
+    const int32_t fd = p->filter_depth, column = p->filter_height * fd;
+    /* Byte offsets below 256; fd <= TA_CONV_2D_MAX_COLUMN_DEPTH (16). */
+    int32_t per_vector = 16 / fd;
+    if ((per_vector - 1) * column + fd > 256)
+        per_vector = (256 - fd) / column + 1;
+    s->per_vector = per_vector;
+    for (int32_t i = 0; i < 16; i++)
+        s->offsets[i] = i < per_vector * fd ? (uint8_t)(i / fd * column + i % fd) : 0;
+}
+
+/* `columns` input columns' bytes of one row (fd each, contiguous at src)
+   to dst, column bytes apart; src NULL: pad_value (the image's border). */
+#if defined(TA_HAVE_MVE)
+TA_NOINLINE
+#endif
+static void put_columns(const ta_conv_2d_params_t *p, const column_scatter_t *scatter,
+                        int8_t *dst, const int8_t *src, int32_t columns)
+{
+    const int32_t fd = p->filter_depth, column = p->filter_height * fd;
+#if defined(TA_HAVE_MVE)
+    /* Whole columns a vector, scattered; predicated at the end. */
+    const uint8x16_t lane_offsets = vldrbq_u8(scatter->offsets);
+    const int8x16_t pad = vdupq_n_s8((int8_t)p->pad_value);
+    const int32_t step = scatter->per_vector * fd;
+    for (int32_t bytes = columns * fd; bytes > 0; bytes -= step) {
+        const mve_pred16_t lanes = vctp8q((uint32_t)(bytes < step ? bytes : step));
+        vstrbq_scatter_offset_p_s8(dst, lane_offsets, src ? vldrbq_z_s8(src, lanes) : pad, lanes);
+        src = src ? src + step : NULL;
+        dst += (size_t)scatter->per_vector * (size_t)column;
+    }
+#else
+    (void)scatter;
+    if (src == NULL) {
+        for (int32_t k = 0; k < columns; k++, dst += column)
+            memset(dst, (int8_t)p->pad_value, (size_t)fd);
+    } else if (fd == 1) {
+        for (int32_t k = 0; k < columns; k++, dst += column)
+            *dst = *src++;
+    } else if (fd == 3) {
+        for (int32_t k = 0; k < columns; k++, dst += column, src += 3) {
+            dst[0] = src[0];
+            dst[1] = src[1];
+            dst[2] = src[2];
+        }
+    } else {
+        for (int32_t k = 0; k < columns; k++, dst += column, src += fd)
+            memcpy(dst, src, (size_t)fd);
+    }
+#endif
+}
+
+/* Input columns ix0 .. ix0 + count of the rows iy0 + ky * dilation_height
+   into cols, column after column: (ky, c) within each, pad_value outside
+   the image. */
+static void gather_columns(const ta_conv_2d_params_t *p, const column_scatter_t *scatter,
+                           const int8_t *in_b, int32_t iy0, int32_t ix0, int32_t count,
+                           int8_t *cols)
+{
+    const int32_t fd = p->filter_depth;
+    const size_t column = (size_t)p->filter_height * (size_t)fd;
+    const size_t row_size = (size_t)p->input_width * (size_t)fd;
+    /* The columns inside the image: [lo, hi). */
+    const int32_t lo = ix0 < 0 ? (-ix0 < count ? -ix0 : count) : 0;
+    int32_t hi = p->input_width - ix0;
+    hi = hi > count ? count : (hi < lo ? lo : hi);
+    for (int32_t ky = 0; ky < p->filter_height; ky++) {
+        const int32_t iy = iy0 + ky * p->dilation_height;
+        int8_t *row = cols + ky * fd;
+        if (iy < 0 || iy >= p->input_height) {
+            put_columns(p, scatter, row, NULL, count);
+            continue;
+        }
+        put_columns(p, scatter, row, NULL, lo);
+        put_columns(p, scatter, row + (size_t)lo * column,
+                    in_b + (size_t)iy * row_size + (size_t)(ix0 + lo) * (size_t)fd, hi - lo);
+        put_columns(p, scatter, row + (size_t)hi * column, NULL, count - hi);
+    }
+}
+
+/* The kernel for taps by column (see the header): a run of output pixels
+   at a time, their input columns gathered once, then every pixel's taps
+   read in place. */
+static void conv_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input,
+                            const int8_t *weights, const int32_t *bias_sum,
+                            const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    const int32_t fw = p->filter_width, sw = p->stride_width, out_c = p->output_depth;
+    const int32_t column = p->filter_height * p->filter_depth;
+    const int32_t filter_size = fw * column;
+    const size_t block_bytes = ((size_t)filter_size + 15) / 16 * 64;
+    const size_t image_size =
+        (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+    /* Pixels per run: their columns and a vector tail past the last patch
+       (read against zero weights) fit the buffer. */
+    const int32_t max_columns = (COLUMN_BUFFER - COLUMN_TAIL) / column;
+    const int32_t run = (max_columns - fw) / sw + 1;
+#if defined(TA_HAVE_DSP)
+    /* Whole words: the DSP dot loop then skips its byte tail. */
+    const int32_t length = (filter_size + 3) / 4 * 4;
+#else
+    const int32_t length = filter_size;
+#endif
+    int8_t cols[COLUMN_BUFFER];
+    memset(cols, 0, sizeof cols); /* the tail past the last column is read */
+    column_scatter_t scatter;
+    column_scatter(p, &scatter);
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + (size_t)b * image_size;
+        for (int32_t oy = 0; oy < p->output_height; oy++) {
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            for (int32_t ox = 0; ox < p->output_width; ox += run) {
+                const int32_t pixels = p->output_width - ox < run ? p->output_width - ox : run;
+                gather_columns(p, &scatter, in_b, iy0, ox * sw - p->pad_left,
+                               (pixels - 1) * sw + fw, cols);
+                run_pixels_interleaved(p, cols, (size_t)sw * (size_t)column, pixels, length,
+                                       weights, block_bytes, bias_sum, multipliers, shifts,
+                                       output);
+                output += (size_t)pixels * (size_t)out_c;
+            }
+        }
+    }
+}
+
 int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   int8_t *output)
 {
+    if (p->weights_interleaved && p->taps_by_column) {
+        conv_s8_columns(p, input, weights, bias_sum, multipliers, shifts, output);
+        return TA_OK;
+    }
     if (p->weights_interleaved) {
         conv_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
         return TA_OK;

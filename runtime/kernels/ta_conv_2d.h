@@ -47,11 +47,17 @@
     FIELD(int32_t, accumulator_bits)                                                              \
     FIELD(int32_t, activation_min)                                                                \
     FIELD(int32_t, activation_max)                                                                \
-    FIELD(int32_t, weights_interleaved) /* int8: 1 if the weights come in the layout below */
+    FIELD(int32_t, weights_interleaved) /* int8: 1 if the weights come in the layout below */  \
+    FIELD(int32_t, taps_by_column)      /* int8 interleaved: taps in (kx, ky, c) order, below */
 typedef struct { TA_PARAM_MEMBERS(TA_CONV_2D_PARAMS) } ta_conv_2d_params_t;
 
 /* The largest im2col patch (bytes, on the stack) of the int8 kernel. */
 #define TA_CONV_2D_MAX_PATCH 256
+/* The largest input column (filter_height * filter_depth bytes) and
+   filter depth the converter lays taps by column for: a vector then holds
+   whole columns of a row. */
+#define TA_CONV_2D_MAX_COLUMN 32
+#define TA_CONV_2D_MAX_COLUMN_DEPTH 16
 
 /*
  * Interleaved int8 weights (weights_interleaved = 1, ungrouped filters, and
@@ -64,6 +70,18 @@ typedef struct { TA_PARAM_MEMBERS(TA_CONV_2D_PARAMS) } ta_conv_2d_params_t;
  *
  * and zeros where o or i is past the end. One pointer walks all four filters
  * of a block, and four channels share each load of the input.
+ */
+
+/*
+ * Taps by column (taps_by_column = 1, with weights_interleaved = 1, an
+ * ungrouped filter of more than one tap and at most TA_CONV_2D_MAX_PATCH,
+ * dilation_width 1, filter_depth <= TA_CONV_2D_MAX_COLUMN_DEPTH): the
+ * filter index i above runs over (kx, ky, c) instead of (ky, kx, c). The
+ * kernel lays a row of output pixels' input out column by column
+ * (filter_height * filter_depth bytes per input column),
+ * so every pixel's taps are one contiguous run there, stride_width columns
+ * after its neighbour's: no im2col copy per pixel. Worth it for few input
+ * channels, where the patch copies cost as much as the dot products.
  */
 
 /* int8 input and output, int8 weights, int32 accumulator. `multipliers`

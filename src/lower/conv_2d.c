@@ -10,7 +10,8 @@
  * Produces: bias_sum (int8: the bias with the input zero point folded in;
  * int16: the bias widened to int64), per-channel multipliers and shifts;
  * for ungrouped int8 filters the weights interleaved four filters at a time
- * (weights_interleaved, the layout in ta_conv_2d.h), which replace the
+ * (weights_interleaved, the layout in ta_conv_2d.h), with the taps in
+ * column order for few input channels (taps_by_column), which replace the
  * model's weight tensor in the call.
  */
 #include "common/conv_common.h"
@@ -96,6 +97,12 @@ static bool lower(TaLower *L, TaOp *op)
     const bool interleave = !wide && groups == 1 &&
                             (k_h * k_w == 1 || filter_size <= TA_CONV_2D_MAX_PATCH ||
                              f_c % 16 == 0);
+    /* Few input channels: the taps in column order, so that the kernel
+       reads each pixel's taps in place from a row laid out by columns
+       instead of copying a patch per pixel (see ta_conv_2d.h). */
+    const bool by_column = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH &&
+                           a->dilation_w == 1 && k_h * f_c <= TA_CONV_2D_MAX_COLUMN &&
+                           f_c <= TA_CONV_2D_MAX_COLUMN_DEPTH;
     TaTensor *w_arg = w;
     if (interleave) {
         const size_t chunks = (filter_size + 15) / 16, blocks = ((size_t)out_c + 3) / 4;
@@ -103,9 +110,14 @@ static bool lower(TaLower *L, TaOp *op)
         int8_t *iw = ta_alloc_array(L->pool, bytes, 1);
         memset(iw, 0, bytes);
         for (int32_t o = 0; o < out_c; o++)
-            for (size_t i = 0; i < filter_size; i++)
-                iw[((size_t)o / 4 * chunks + i / 16) * 64 + (size_t)(o % 4) * 16 + i % 16] =
+            for (size_t i = 0; i < filter_size; i++) {
+                /* i is the tap (ky, kx, c) of the model; t its place in the kernel's order */
+                const size_t c = i % (size_t)f_c, kx = i / (size_t)f_c % (size_t)k_w;
+                const size_t ky = i / ((size_t)f_c * (size_t)k_w);
+                const size_t t = by_column ? (kx * (size_t)k_h + ky) * (size_t)f_c + c : i;
+                iw[((size_t)o / 4 * chunks + t / 16) * 64 + (size_t)(o % 4) * 16 + t % 16] =
                     wd[(size_t)o * filter_size + i];
+            }
         w_arg = ta_local_constant(L, op, "weights_interleaved", TA_INT8, (int32_t)bytes, iw);
     }
 
@@ -141,6 +153,7 @@ static bool lower(TaLower *L, TaOp *op)
     p->activation_min = rq.act_min;
     p->activation_max = rq.act_max;
     p->weights_interleaved = interleave ? 1 : 0;
+    p->taps_by_column = by_column ? 1 : 0;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w_arg);
     ta_call_arg(L, c, bias_sum);

@@ -44,13 +44,42 @@ def _simd_geometry(rng):
     return kh, sh, dh, kw, sw, dw, padding, in_h, in_w
 
 
+def _few_channels_geometry(rng):
+    """Kernel, stride, dilation, padding, input size and channels for the
+    paths that share weight loads between pixels: few input channels
+    (taps by column), short patches (three pixels at a time) and 1x1 filters
+    of one or two 16-byte chunks (four pixels at a time), rows wide enough
+    for several pixel groups and a remainder."""
+    shape = pick(rng, ["column", "column", "patch", "1x1"])
+    if shape == "1x1":
+        kh = kw = 1
+        in_c = pick(rng, [randint(rng, 1, 16), randint(rng, 17, 32), 16, 32])
+    else:
+        kh = pick(rng, [3, 3, 2, 5]) if chance(rng, 0.8) else randint(rng, 1, 10)
+        kw = kh if chance(rng, 0.7) else randint(rng, 1, 5)
+        in_c = randint(rng, 1, 8) if shape == "column" else randint(rng, 6, 19)
+    sh = pick(rng, [1, 1, 2])
+    sw = sh if chance(rng, 0.8) else pick(rng, [1, 2, 3])
+    dh = pick(rng, [1, 1, 2]) if kh > 1 else 1
+    dw = pick(rng, [1, 1, 1, 2]) if kw > 1 else 1
+    padding = pick(rng, ["SAME", "SAME", "VALID"])
+    in_h = randint(rng, 1, 8)
+    in_w = randint(rng, 3, 24)
+    if padding == "VALID":
+        in_h = max(in_h, (kh - 1) * dh + 1)
+        in_w = max(in_w, (kw - 1) * dw + 1)
+    return kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c
+
+
 def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
-                 wide=False):
+                 wide=False, few=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
     groups = 1
-    if simd:
+    if few:
+        kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _few_channels_geometry(rng)
+    elif simd:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w = _simd_geometry(rng)
         in_c = draw_simd_size(rng)
     else:
@@ -73,7 +102,13 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
             in_c = pick(rng, [8, 16, 24, 32, randint(rng, 13, 40)])
         if deep:
             in_c = pick(rng, [16, 32, 48])
-    if kind == "conv" and simd:
+    if kind == "conv" and few:
+        # whole groups of 16 channels, a partial group, and counts off 4
+        out_c = pick(rng, [16, 32, 4, 8, 20, 36, randint(rng, 1, 40)])
+        filt_shape = [out_c, kh, kw, in_c]
+        axis = 0
+        k_sum = kh * kw * in_c
+    elif kind == "conv" and simd:
         out_c = draw_simd_size(rng)
         filt_shape = [out_c, kh, kw, in_c]
         axis = 0
@@ -196,6 +231,15 @@ def conv_int8_simd(rng):
     beside the lane counts, 1x1/3x3/5x5 and 1xN kernels, stride and
     dilation 1-2, SAME borders, per-tensor or per-channel weights."""
     return _conv_common(rng, "int8", "conv", simd=True)
+
+
+@variant("CONV_2D.int8_few_channels", "CONV_2D", simd=True)
+def conv_int8_few_channels(rng):
+    """int8 CONV_2D where pixels share weight loads: 1-8 input channels
+    (taps by column), patches of up to 176 taps, 1x1 filters of 1-32
+    channels; rows of 3-24 pixels, stride 1-3, dilation 1-2, padding,
+    per-tensor or per-channel weights, 1-40 filters."""
+    return _conv_common(rng, "int8", "conv", few=True)
 
 
 @variant("CONV_2D.int16_simd", "CONV_2D", simd=True)
