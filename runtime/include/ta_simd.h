@@ -566,4 +566,41 @@ static inline void ta_requantize_s8(const int32_t *acc, int32_t n, const int32_t
     }
 }
 
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+/* Four int8 values (each already in [-128, 127]) as the bytes of one
+   word, the first lowest: one word store instead of four byte stores. */
+static inline uint32_t ta_pack4_s8(int32_t v0, int32_t v1, int32_t v2, int32_t v3)
+{
+    uint32_t w = (uint32_t)v0 & 0xffu;
+    __asm("bfi %0, %1, #8, #8\n\t"
+          "bfi %0, %2, #16, #8\n\t"
+          "bfi %0, %3, #24, #8"
+          : "+&r"(w)
+          : "r"(v1), "r"(v2), "r"(v3));
+    return w;
+}
+
+/* Each byte of v clamped to [lo, hi] (both given in every byte of lo4 and
+   hi4): SSUB8 sets the GE flag of a byte when its difference is >= 0, SEL
+   picks by it; both in one statement, so nothing comes between them. */
+static inline uint32_t ta_clamp4_s8(uint32_t v, uint32_t lo4, uint32_t hi4)
+{
+    uint32_t t;
+    __asm("ssub8 %[t], %[v], %[lo]\n\t"
+          "sel   %[v], %[v], %[lo]\n\t"
+          "ssub8 %[t], %[v], %[hi]\n\t"
+          "sel   %[v], %[hi], %[v]"
+          : [v] "+r"(v), [t] "=&r"(t)
+          : [lo] "r"(lo4), [hi] "r"(hi4)
+          : "cc");
+    return v;
+}
+
+/* x (an int8 value) in every byte of a word. */
+static inline uint32_t ta_splat4_s8(int32_t x)
+{
+    return ((uint32_t)x & 0xffu) * 0x01010101u;
+}
+#endif
+
 #endif /* TA_SIMD_H */

@@ -287,6 +287,52 @@ static inline int32_t requantize_nonnegative(int32_t acc, int32_t multiplier, in
                         (int64_t)acc * multiplier;
     return (int32_t)(sum >> 32) >> r1;
 }
+
+#if defined(TA_HAVE_DSP)
+enum { MAX_WORD_PIXELS = 4 }; /* pixels per call of requantize4_words */
+
+/* requantize_nonnegative for a right shift, with the channel's part
+   (r1 = -shift - 1 and 2^r1) worked out once for all its outputs. */
+static inline int32_t requantize_right(int32_t acc, int32_t multiplier, int32_t r1,
+                                       uint32_t pow_r1)
+{
+    const uint32_t half_less_neg = pow_r1 - ((uint32_t)acc >> 31);
+    const int64_t sum = (int64_t)(((uint64_t)half_less_neg << 31) | 0x40000000u) +
+                        (int64_t)acc * multiplier;
+    return (int32_t)(sum >> 32) >> r1;
+}
+
+/* Channels o..o+3 (multipliers and shifts point at o) of `pixels` pixels,
+   acc[4 * i + j] for pixel i and channel o + j: requantized, offset,
+   saturated to int8 and clamped four bytes at a time, each pixel's four
+   bytes stored as one word at out + i * out_step. The channels' constants
+   are worked out once for all pixels. Returns 0, writing nothing, when a
+   shift is not a right shift: the caller's general path then. */
+static inline int requantize4_words(const int32_t *acc, int32_t pixels,
+                                    const int32_t *multipliers, const int32_t *shifts,
+                                    int32_t offset, uint32_t lo4, uint32_t hi4, int8_t *out,
+                                    size_t out_step)
+{
+    const int32_t s0 = shifts[0], s1 = shifts[1], s2 = shifts[2], s3 = shifts[3];
+    if (!TA_LIKELY((s0 & s1 & s2 & s3) < 0))
+        return 0;
+    const int32_t m0 = multipliers[0], m1 = multipliers[1], m2 = multipliers[2],
+                  m3 = multipliers[3];
+    const int32_t r0 = -s0 - 1, r1 = -s1 - 1, r2 = -s2 - 1, r3 = -s3 - 1;
+    const uint32_t p0 = 1u << r0, p1 = 1u << r1, p2 = 1u << r2, p3 = 1u << r3;
+    uint32_t words[MAX_WORD_PIXELS];
+    for (int32_t i = 0; i < pixels; i++, acc += 4) {
+        const int32_t v0 = __ssat(requantize_right(acc[0], m0, r0, p0) + offset, 8);
+        const int32_t v1 = __ssat(requantize_right(acc[1], m1, r1, p1) + offset, 8);
+        const int32_t v2 = __ssat(requantize_right(acc[2], m2, r2, p2) + offset, 8);
+        const int32_t v3 = __ssat(requantize_right(acc[3], m3, r3, p3) + offset, 8);
+        words[i] = ta_clamp4_s8(ta_pack4_s8(v0, v1, v2, v3), lo4, hi4);
+    }
+    for (int32_t i = 0; i < pixels; i++, out += out_step)
+        memcpy(out, &words[i], 4);
+    return 1;
+}
+#endif
 #endif
 
 /* acc[0..3] += the four interleaved filters of one block (at block) over
@@ -365,6 +411,9 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
            copies. */
         const int32_t whole = out_c / 4 * 4, offset = p->output_offset;
         const int32_t lo = p->activation_min, hi = p->activation_max;
+#if defined(TA_HAVE_DSP)
+        const uint32_t lo4 = ta_splat4_s8(lo), hi4 = ta_splat4_s8(hi);
+#endif
         for (; o < whole; o += 4, weights += block_bytes) {
             int32_t acc[4];
             acc[0] = bias_sum[o];
@@ -372,6 +421,11 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
             acc[2] = bias_sum[o + 2];
             acc[3] = bias_sum[o + 3];
             segments4_interleaved(p, s, weights, acc);
+#if defined(TA_HAVE_DSP)
+            if (requantize4_words(acc, 1, multipliers + o, shifts + o, offset, lo4, hi4, out + o,
+                                  0))
+                continue;
+#endif
             for (int32_t j = 0; j < 4; j++) {
                 const int32_t v =
                     requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
@@ -471,6 +525,7 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
         const int32_t lo = p->activation_min, hi = p->activation_max;
         int32_t i = 0;
 #if defined(TA_HAVE_DSP)
+        const uint32_t lo4 = ta_splat4_s8(lo), hi4 = ta_splat4_s8(hi);
         if (n % 16 == 0 && n > 0 && n <= PAIR_GAP) {
             /* Pixels in pairs, copied PAIR_GAP apart so that one pointer
                reaches both: every weight load serves two pixels. */
@@ -487,6 +542,9 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
                     dot2x2_chunks(a23, w + 32, pair, n / 16);
                     const int32_t acc[8] = {a01[0], a01[1], a23[0], a23[1],
                                             a01[2], a01[3], a23[2], a23[3]};
+                    if (requantize4_words(acc, 2, multipliers + o, shifts + o, offset, lo4, hi4,
+                                          out + o, (size_t)out_c))
+                        continue;
                     for (int32_t j = 0; j < 8; j++) {
                         const int32_t c = o + (j & 3);
                         const int32_t v = requantize_nonnegative(acc[j], multipliers[c], shifts[c]);
@@ -501,6 +559,11 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
             for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
                 int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
                 ta_dot4_interleaved_s8(acc, w, x, n);
+#if defined(TA_HAVE_DSP)
+                if (requantize4_words(acc, 1, multipliers + o, shifts + o, offset, lo4, hi4,
+                                      out + o, 0))
+                    continue;
+#endif
                 for (int32_t j = 0; j < 4; j++) {
                     const int32_t v =
                         requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
