@@ -596,6 +596,18 @@ static inline uint32_t ta_clamp4_s8(uint32_t v, uint32_t lo4, uint32_t hi4)
     return v;
 }
 
+/* The n bytes of x (n a multiple of four) as the halfword pairs SMLAD
+   takes, widened once for many dot products: out[2k] holds bytes 0 and 2 of
+   word k sign-extended, out[2k + 1] bytes 1 and 3. */
+static inline void ta_widen_s8_pairs(uint32_t *out, const int8_t *x, int32_t n)
+{
+    for (int32_t k = 0; k < n / 4; k++) {
+        const uint32_t v = ta_load_u32(x + 4 * k);
+        out[2 * k] = __sxtb16(v);
+        out[2 * k + 1] = ta_sxtb16_ror8(v);
+    }
+}
+
 /* x (an int8 value) in every byte of a word. */
 static inline uint32_t ta_splat4_s8(int32_t x)
 {
