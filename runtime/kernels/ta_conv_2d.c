@@ -473,18 +473,28 @@ enum { WIDE_GAP = 2 * PAIR_FILTER };
     "   smlad    %[a1], %[t], %[x0o], %[a1]\n"                                                    \
     "   smlad    %[a3], %[t], %[x1o], %[a3]\n"
 
+/* The pair loops' input: two pixels widened to halfword pairs
+   (ta_widen_s8_pairs), WIDE_GAP bytes apart, and their length. */
+typedef struct {
+    const uint32_t *wide;
+    int32_t count; /* whole chunks (dot2x2_widened) or words (dot2x2_widened_words) */
+} pair_input_t;
+
 /* Two filters (f, at w and w + 16 in the interleaved layout) by two pixels
-   over `chunks` whole 16-byte chunks, the pixels' input widened to
-   halfword pairs (ta_widen_s8_pairs) at xw and xw + WIDE_GAP bytes:
-   acc[0] = bias2[0] + f0 x0, acc[1] = bias2[1] + f1 x0, acc[4] = bias2[0]
-   + f0 x1, acc[5] = bias2[1] + f1 x1, the layout requantize4_words reads
-   (four channels a pixel; the other filter pair fills acc[2, 3, 6, 7]).
-   Each weight word, loaded and widened once, feeds both pixels' SMLADs, and
-   each input word is one LDRD: 68 instructions per 64 MACs. */
-TA_NOINLINE static void dot2x2_widened(int32_t *acc, const int32_t *bias2, const int8_t *w,
-                                       const uint32_t *xw, int32_t chunks)
+   over in->count whole 16-byte chunks, the pixels' input widened to
+   halfword pairs at in->wide and WIDE_GAP bytes further: acc[0] += f0 x0,
+   acc[1] += f1 x0, acc[4] += f0 x1, acc[5] += f1 x1, the layout
+   requantize4_words reads (four channels a pixel; the other filter pair
+   adds to acc[2, 3, 6, 7]). Each weight word, loaded and widened once,
+   feeds both pixels' SMLADs, and each input word is one LDRD: 68
+   instructions per 64 MACs. The sums start in acc, not from a bias
+   pointer: with that fifth pointer, or two tied operands that start out
+   equal, clang (r7 its frame pointer) finds no registers for the loop. */
+TA_NOINLINE static void dot2x2_widened(int32_t *acc, const int8_t *w, const pair_input_t *in)
 {
-    int32_t a0 = bias2[0], a1 = bias2[1], a2 = a0, a3 = a1;
+    const uint32_t *xw = in->wide;
+    int32_t chunks = in->count;
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
     uint32_t x0e, x0o, x1e, x1o, v, t;
     __asm volatile(
         "1:\n" TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
@@ -503,12 +513,14 @@ TA_NOINLINE static void dot2x2_widened(int32_t *acc, const int32_t *bias2, const
     acc[5] = a3;
 }
 
-/* The same over the first `words` (1-3) words of one chunk: filters of
+/* The same over the first in->count (1-3) words of one chunk: filters of
    fewer than 16 taps. */
-TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int32_t *bias2,
-                                             const int8_t *w, const uint32_t *xw, int32_t words)
+TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int8_t *w,
+                                             const pair_input_t *in)
 {
-    int32_t a0 = bias2[0], a1 = bias2[1], a2 = a0, a3 = a1;
+    const uint32_t *xw = in->wide;
+    int32_t words = in->count;
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
     uint32_t x0e, x0o, x1e, x1o, v, t;
     __asm volatile(
         "1:\n" TA_WIDE_WORD(0, 0)
@@ -536,15 +548,18 @@ static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int3
                         const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
                         const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
-    const int32_t chunks = words / 4, out_c = p->output_depth;
+    const int32_t out_c = p->output_depth;
+    const pair_input_t in = {wide, words >= 4 ? words / 4 : words};
     for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
         int32_t acc[8];
-        if (chunks > 0) {
-            dot2x2_widened(acc, bias_sum + o, weights, wide, chunks);
-            dot2x2_widened(acc + 2, bias_sum + o + 2, weights + 32, wide, chunks);
+        for (int32_t j = 0; j < 4; j++)
+            acc[j] = acc[4 + j] = bias_sum[o + j];
+        if (words >= 4) {
+            dot2x2_widened(acc, weights, &in);
+            dot2x2_widened(acc + 2, weights + 32, &in);
         } else {
-            dot2x2_widened_words(acc, bias_sum + o, weights, wide, words);
-            dot2x2_widened_words(acc + 2, bias_sum + o + 2, weights + 32, wide, words);
+            dot2x2_widened_words(acc, weights, &in);
+            dot2x2_widened_words(acc + 2, weights + 32, &in);
         }
         requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c);
     }
