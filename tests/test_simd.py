@@ -40,7 +40,7 @@ SMALL = {"CONV_2D.int8": 12, "CONV_2D.int8_deep": 8, "CONV_2D.int16": 8, "CONV_2
          "AVERAGE_POOL_2D.int8_channels": 4, "MAX_POOL_2D.int8_channels": 4,
          "LESS_EQUAL.int8": 2, "NOT_EQUAL.int8": 2, "GREATER.int8": 2}
 # The kernels with most paths get more SIMD cases.
-HEAVY = {"CONV_2D.int8_simd": 12, "CONV_2D.int16_simd": 8, "CONV_2D.int8_few_channels": 24,
+HEAVY = {"CONV_2D.int8_simd": 12, "CONV_2D.int8_dsp": 16, "CONV_2D.int16_simd": 8, "CONV_2D.int8_few_channels": 24,
          "DEPTHWISE_CONV_2D.int8_simd": 12, "DEPTHWISE_CONV_2D.int16_simd": 8,
          "FULLY_CONNECTED.int8_simd": 10, "FULLY_CONNECTED.int16_simd": 6}
 OTHER_SIMD = 4

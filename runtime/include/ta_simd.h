@@ -575,4 +575,53 @@ static inline void ta_requantize_s8(const int32_t *acc, int32_t n, const int32_t
     }
 }
 
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+/* Four int8 values (each already in [-128, 127]) as the bytes of one
+   word, the first lowest: one word store instead of four byte stores. */
+static inline uint32_t ta_pack4_s8(int32_t v0, int32_t v1, int32_t v2, int32_t v3)
+{
+    uint32_t w = (uint32_t)v0 & 0xffu;
+    __asm("bfi %0, %1, #8, #8\n\t"
+          "bfi %0, %2, #16, #8\n\t"
+          "bfi %0, %3, #24, #8"
+          : "+&r"(w)
+          : "r"(v1), "r"(v2), "r"(v3));
+    return w;
+}
+
+/* Each byte of v clamped to [lo, hi] (both given in every byte of lo4 and
+   hi4): SSUB8 sets the GE flag of a byte when its difference is >= 0, SEL
+   picks by it; both in one statement, so nothing comes between them. */
+static inline uint32_t ta_clamp4_s8(uint32_t v, uint32_t lo4, uint32_t hi4)
+{
+    uint32_t t;
+    __asm("ssub8 %[t], %[v], %[lo]\n\t"
+          "sel   %[v], %[v], %[lo]\n\t"
+          "ssub8 %[t], %[v], %[hi]\n\t"
+          "sel   %[v], %[hi], %[v]"
+          : [v] "+r"(v), [t] "=&r"(t)
+          : [lo] "r"(lo4), [hi] "r"(hi4)
+          : "cc");
+    return v;
+}
+
+/* The n bytes of x (n a multiple of four) as the halfword pairs SMLAD
+   takes, widened once for many dot products: out[2k] holds bytes 0 and 2 of
+   word k sign-extended, out[2k + 1] bytes 1 and 3. */
+static inline void ta_widen_s8_pairs(uint32_t *out, const int8_t *x, int32_t n)
+{
+    for (int32_t k = 0; k < n / 4; k++) {
+        const uint32_t v = ta_load_u32(x + 4 * k);
+        out[2 * k] = __sxtb16(v);
+        out[2 * k + 1] = ta_sxtb16_ror8(v);
+    }
+}
+
+/* x (an int8 value) in every byte of a word. */
+static inline uint32_t ta_splat4_s8(int32_t x)
+{
+    return ((uint32_t)x & 0xffu) * 0x01010101u;
+}
+#endif
+
 #endif /* TA_SIMD_H */

@@ -287,6 +287,58 @@ static inline int32_t requantize_nonnegative(int32_t acc, int32_t multiplier, in
                         (int64_t)acc * multiplier;
     return (int32_t)(sum >> 32) >> r1;
 }
+
+#if defined(TA_HAVE_DSP)
+enum { MAX_WORD_PIXELS = 2 }; /* pixels per call of requantize4_words */
+
+/* requantize_nonnegative for a right shift, with the channel's part
+   (r1 = -shift - 1 and 2^r1) worked out once for all its outputs. */
+static inline int32_t requantize_right(int32_t acc, int32_t multiplier, int32_t r1,
+                                       uint32_t pow_r1)
+{
+    const uint32_t half_less_neg = pow_r1 - ((uint32_t)acc >> 31);
+    const int64_t sum = (int64_t)(((uint64_t)half_less_neg << 31) | 0x40000000u) +
+                        (int64_t)acc * multiplier;
+    return (int32_t)(sum >> 32) >> r1;
+}
+
+/* Channels o..o+3 (multipliers and shifts point at o) of `pixels` pixels
+   (at most MAX_WORD_PIXELS), acc[4 * i + j] for pixel i and channel o + j,
+   requantized into out + i * out_step + j. With four right shifts (the
+   usual case): the channels' constants worked out once for all pixels,
+   saturated to int8, clamped four bytes at a time and stored as one word a
+   pixel; else output by output. One copy for all the DSP loops. */
+TA_NOINLINE static void requantize4_words(const ta_conv_2d_params_t *p, const int32_t *acc,
+                                          int32_t pixels, const int32_t *multipliers,
+                                          const int32_t *shifts, int8_t *out, size_t out_step)
+{
+    const int32_t offset = p->output_offset, lo = p->activation_min, hi = p->activation_max;
+    const int32_t s0 = shifts[0], s1 = shifts[1], s2 = shifts[2], s3 = shifts[3];
+    if (!TA_LIKELY((s0 & s1 & s2 & s3) < 0)) {
+        for (int32_t i = 0; i < pixels; i++, acc += 4, out += out_step)
+            for (int32_t j = 0; j < 4; j++) {
+                const int32_t v = requantize_nonnegative(acc[j], multipliers[j], shifts[j]);
+                out[j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
+            }
+        return;
+    }
+    const uint32_t lo4 = ta_splat4_s8(lo), hi4 = ta_splat4_s8(hi);
+    const int32_t m0 = multipliers[0], m1 = multipliers[1], m2 = multipliers[2],
+                  m3 = multipliers[3];
+    const int32_t r0 = -s0 - 1, r1 = -s1 - 1, r2 = -s2 - 1, r3 = -s3 - 1;
+    const uint32_t p0 = 1u << r0, p1 = 1u << r1, p2 = 1u << r2, p3 = 1u << r3;
+    uint32_t words[MAX_WORD_PIXELS];
+    for (int32_t i = 0; i < pixels; i++, acc += 4) {
+        const int32_t v0 = __ssat(requantize_right(acc[0], m0, r0, p0) + offset, 8);
+        const int32_t v1 = __ssat(requantize_right(acc[1], m1, r1, p1) + offset, 8);
+        const int32_t v2 = __ssat(requantize_right(acc[2], m2, r2, p2) + offset, 8);
+        const int32_t v3 = __ssat(requantize_right(acc[3], m3, r3, p3) + offset, 8);
+        words[i] = ta_clamp4_s8(ta_pack4_s8(v0, v1, v2, v3), lo4, hi4);
+    }
+    for (int32_t i = 0; i < pixels; i++, out += out_step)
+        memcpy(out, &words[i], 4);
+}
+#endif
 #endif
 
 /* acc[0..3] += the four interleaved filters of one block (at block) over
@@ -367,8 +419,11 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
     if (bias_sum && multipliers && shifts) {
         /* The usual case, without tests per block or the partial block's
            copies. */
-        const int32_t whole = out_c / 4 * 4, offset = p->output_offset;
+        const int32_t whole = out_c / 4 * 4;
+#if !defined(TA_HAVE_DSP)
+        const int32_t offset = p->output_offset;
         const int32_t lo = p->activation_min, hi = p->activation_max;
+#endif
         for (; o < whole; o += 4, weights += block_bytes) {
             int32_t acc[4];
             acc[0] = bias_sum[o];
@@ -376,11 +431,15 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
             acc[2] = bias_sum[o + 2];
             acc[3] = bias_sum[o + 3];
             segments4_interleaved(p, s, weights, acc);
+#if defined(TA_HAVE_DSP)
+            requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0);
+#else
             for (int32_t j = 0; j < 4; j++) {
                 const int32_t v =
                     requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
                 out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
             }
+#endif
         }
     }
 #endif
@@ -391,26 +450,18 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
 }
 
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
-enum { PAIR_GAP = 128 }; /* bytes from the first pixel's input to the second's in a pair */
+/* The longest filter (bytes, whole chunks) of the pair loops: an im2col
+   patch or a 1x1 filter's depth. */
+enum { PAIR_FILTER = MAX_PATCH };
+/* Bytes from one pixel's widened input to the next's: the 512 in
+   dot2x2_widened. */
+enum { WIDE_GAP = 2 * PAIR_FILTER };
 
-/* Two filters (f, at w and w + 16 in the interleaved layout) by two
-   pixels (x and x + PAIR_GAP) over `chunks` whole 16-byte chunks:
-   acc = {f0 x0, f1 x0, f0 x1, f1 x1}. Each weight word, loaded and
-   widened once, feeds both pixels' SMLADs: 84 instructions per 64 MACs
-   against 95 for four filters by one pixel. */
-TA_NOINLINE static void dot2x2_chunks(int32_t acc[4], const int8_t *w, const int8_t *x,
-                                      int32_t chunks)
-{
-    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    uint32_t x0e, x0o, x1e, x1o, v, t;
-    __asm volatile(
-#define TA_PAIR_WORD(k)                                                                            \
-    "   ldr      %[x0o], [%[x], #" #k "]\n"                                                       \
-    "   sxtb16   %[x0e], %[x0o]\n"                                                                \
-    "   sxtb16   %[x0o], %[x0o], ror #8\n"                                                        \
-    "   ldr      %[x1o], [%[x], #128 + " #k "]\n"                                                 \
-    "   sxtb16   %[x1e], %[x1o]\n"                                                                \
-    "   sxtb16   %[x1o], %[x1o], ror #8\n"                                                        \
+/* One input word (k: its byte offset in the chunk, xk: the offset of its
+   widened pair) of two filters by two pixels, for the pair loops below. */
+#define TA_WIDE_WORD(k, xk)                                                                        \
+    "   ldrd     %[x0e], %[x0o], [%[x], #" #xk "]\n"                                               \
+    "   ldrd     %[x1e], %[x1o], [%[x], #512 + " #xk "]\n"                                         \
     "   ldr      %[v], [%[w], #" #k "]\n"                                                         \
     "   sxtb16   %[t], %[v]\n"                                                                    \
     "   smlad    %[a0], %[t], %[x0e], %[a0]\n"                                                    \
@@ -425,22 +476,99 @@ TA_NOINLINE static void dot2x2_chunks(int32_t acc[4], const int8_t *w, const int
     "   sxtb16   %[t], %[v], ror #8\n"                                                            \
     "   smlad    %[a1], %[t], %[x0o], %[a1]\n"                                                    \
     "   smlad    %[a3], %[t], %[x1o], %[a3]\n"
-        "1:\n" TA_PAIR_WORD(0) TA_PAIR_WORD(4) TA_PAIR_WORD(8) TA_PAIR_WORD(12)
-#undef TA_PAIR_WORD
-        "   adds     %[x], %[x], #16\n"
+
+/* The pair loops' input: two pixels widened to halfword pairs
+   (ta_widen_s8_pairs), WIDE_GAP bytes apart, and their length. */
+typedef struct {
+    const uint32_t *wide;
+    int32_t count; /* whole chunks (dot2x2_widened) or words (dot2x2_widened_words) */
+} pair_input_t;
+
+/* Two filters (f, at w and w + 16 in the interleaved layout) by two pixels
+   over in->count whole 16-byte chunks, the pixels' input widened to
+   halfword pairs at in->wide and WIDE_GAP bytes further: acc[0] += f0 x0,
+   acc[1] += f1 x0, acc[4] += f0 x1, acc[5] += f1 x1, the layout
+   requantize4_words reads (four channels a pixel; the other filter pair
+   adds to acc[2, 3, 6, 7]). Each weight word, loaded and widened once,
+   feeds both pixels' SMLADs, and each input word is one LDRD: 68
+   instructions per 64 MACs. The sums start in acc, not from a bias
+   pointer: with that fifth pointer, or two tied operands that start out
+   equal, clang (r7 its frame pointer) finds no registers for the loop. */
+TA_NOINLINE static void dot2x2_widened(int32_t *acc, const int8_t *w, const pair_input_t *in)
+{
+    const uint32_t *xw = in->wide;
+    int32_t chunks = in->count;
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
+    uint32_t x0e, x0o, x1e, x1o, v, t;
+    __asm volatile(
+        "1:\n" TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
+        "   adds     %[x], %[x], #32\n"
         "   adds     %[w], %[w], #64\n"
         "   subs     %[c], %[c], #1\n"
         "   bne      1b\n"
-        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x), [w] "+r"(w),
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(xw), [w] "+r"(w),
           [c] "+r"(chunks), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o), [x1e] "=&r"(x1e),
           [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
         :
         : "cc", "memory");
     acc[0] = a0;
     acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
+    acc[4] = a2;
+    acc[5] = a3;
 }
+
+/* The same over the first in->count (1-3) words of one chunk: filters of
+   fewer than 16 taps. */
+TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int8_t *w,
+                                             const pair_input_t *in)
+{
+    const uint32_t *xw = in->wide;
+    int32_t words = in->count;
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
+    uint32_t x0e, x0o, x1e, x1o, v, t;
+    __asm volatile(
+        "1:\n" TA_WIDE_WORD(0, 0)
+        "   adds     %[x], %[x], #8\n"
+        "   adds     %[w], %[w], #4\n"
+        "   subs     %[c], %[c], #1\n"
+        "   bne      1b\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(xw), [w] "+r"(w),
+          [c] "+r"(words), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o), [x1e] "=&r"(x1e),
+          [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
+        :
+        : "cc", "memory");
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[4] = a2;
+    acc[5] = a3;
+}
+#undef TA_WIDE_WORD
+
+/* Every output channel (out_c a multiple of four, per-channel
+   requantization) of two pixels whose inputs, `words` words each (whole
+   16-byte chunks, or fewer than four words), are widened at wide and
+   wide + WIDE_GAP bytes; the second pixel's outputs at out + out_c. */
+static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
+                        const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                        const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const pair_input_t in = {wide, words >= 4 ? words / 4 : words};
+    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
+        int32_t acc[8];
+        for (int32_t j = 0; j < 4; j++)
+            acc[j] = acc[4 + j] = bias_sum[o + j];
+        if (words >= 4) {
+            dot2x2_widened(acc, weights, &in);
+            dot2x2_widened(acc + 2, weights + 32, &in);
+        } else {
+            dot2x2_widened_words(acc, weights, &in);
+            dot2x2_widened_words(acc + 2, weights + 32, &in);
+        }
+        requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c);
+    }
+}
+
 #endif
 
 #if defined(TA_HAVE_MVE)
@@ -590,13 +718,17 @@ TA_NOINLINE static void patches3_interleaved(const ta_conv_2d_params_t *p, const
 
 /* `pixels` output pixels in a row whose taps are each one run of n bytes,
    x_step apart (a 1x1 filter reads its input pixel in place), out_c
-   outputs apart in out. */
+   outputs apart in out. `wide` (2 * WIDE_GAP bytes, the caller's, so that
+   one buffer serves all of a kernel's paths) is the DSP pair loop's. */
 static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
                                    int32_t pixels, int32_t n, const int8_t *weights,
                                    size_t block_bytes, const int32_t *bias_sum,
                                    const int32_t *multipliers, const int32_t *shifts,
-                                   int8_t *out)
+                                   uint32_t *wide, int8_t *out)
 {
+#if !defined(TA_HAVE_DSP) || defined(TA_HAVE_MVE)
+    (void)wide;
+#endif
     const int32_t out_c = p->output_depth;
 #if defined(TA_HAVE_MVE)
     if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
@@ -636,45 +768,36 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
     }
 #else
     if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
-        const int32_t offset = p->output_offset;
-        const int32_t lo = p->activation_min, hi = p->activation_max;
         int32_t i = 0;
 #if defined(TA_HAVE_DSP)
-        if (n % 16 == 0 && n > 0 && n <= PAIR_GAP) {
-            /* Pixels in pairs, copied PAIR_GAP apart so that one pointer
+        if ((n % 16 == 0 || (n < 16 && n % 4 == 0)) && n > 0 && n <= PAIR_FILTER) {
+            /* Pixels in pairs, widened WIDE_GAP apart so that one pointer
                reaches both: every weight load serves two pixels. */
-            int8_t pair[2 * PAIR_GAP];
             for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
-                ta_copy_s8(pair, x, n);
-                ta_copy_s8(pair + PAIR_GAP, x + x_step, n);
-                const int8_t *w = weights;
-                for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
-                    int32_t a01[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o], bias_sum[o + 1]};
-                    int32_t a23[4] = {bias_sum[o + 2], bias_sum[o + 3], bias_sum[o + 2],
-                                      bias_sum[o + 3]};
-                    dot2x2_chunks(a01, w, pair, n / 16);
-                    dot2x2_chunks(a23, w + 32, pair, n / 16);
-                    const int32_t acc[8] = {a01[0], a01[1], a23[0], a23[1],
-                                            a01[2], a01[3], a23[2], a23[3]};
-                    for (int32_t j = 0; j < 8; j++) {
-                        const int32_t c = o + (j & 3);
-                        const int32_t v = requantize_nonnegative(acc[j], multipliers[c], shifts[c]);
-                        out[(j >> 2) * out_c + c] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
-                    }
-                }
+                ta_widen_s8_pairs(wide, x, n);
+                ta_widen_s8_pairs(wide + WIDE_GAP / 4, x + x_step, n);
+                pair_blocks(p, wide, n / 4, weights, block_bytes, bias_sum, multipliers, shifts,
+                            out);
             }
         }
+#else
+        const int32_t offset = p->output_offset;
+        const int32_t lo = p->activation_min, hi = p->activation_max;
 #endif
         for (; i < pixels; i++, x += x_step, out += out_c) {
             const int8_t *w = weights;
             for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
                 int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
                 ta_dot4_interleaved_s8(acc, w, x, n);
+#if defined(TA_HAVE_DSP)
+                requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0);
+#else
                 for (int32_t j = 0; j < 4; j++) {
                     const int32_t v =
                         requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
                     out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
                 }
+#endif
             }
         }
         return;
@@ -689,6 +812,45 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
         pixel_interleaved(p, &s, weights, block_bytes, bias_sum, multipliers, shifts, out);
     }
 }
+
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+/* Every pixel of one image (input in_b, outputs from out) for im2col
+   patches of `words` words (whole chunks, or fewer than four words), with
+   zeros past the filter in `patch`: pixels in pairs, across rows too (odd
+   row widths), each patch widened once into `wide` for every block of
+   filters; an odd last pixel alone. Needs out_c a multiple of four and
+   per-channel requantization. */
+static void patch_pairs(const ta_conv_2d_params_t *p, const int8_t *in_b, int8_t *patch,
+                        uint32_t *wide, int32_t words, const int8_t *weights,
+                        size_t block_bytes, const int32_t *bias_sum, const int32_t *multipliers,
+                        const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
+    int32_t oy = 0, ox = 0, i = 0;
+    for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
+        for (int32_t k = 0; k < 2; k++) {
+            gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
+                         ox * p->stride_width - p->pad_left, patch);
+            ta_widen_s8_pairs(wide + k * (WIDE_GAP / 4), patch, words * 4);
+            if (++ox == p->output_width) {
+                ox = 0;
+                oy++;
+            }
+        }
+        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
+    }
+    if (i < total) {
+        gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
+                     ox * p->stride_width - p->pad_left, patch);
+        segments_t s;
+        s.seg[0].x = patch;
+        s.seg[0].w_offset = 0;
+        s.seg[0].length = words * 4;
+        s.count = 1;
+        pixel_interleaved(p, &s, weights, block_bytes, bias_sum, multipliers, shifts, out);
+    }
+}
+#endif
 
 /* The same when the segments are more than one list holds: the list is
    rebuilt a part at a time for each block of four channels. */
@@ -730,6 +892,11 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
         (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
     const int use_patch = fh * fw > 1 && filter_size <= MAX_PATCH;
     int8_t patch[MAX_PATCH];
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+    uint32_t wide[2 * WIDE_GAP / 4];
+#else
+    uint32_t *const wide = NULL; /* the DSP pair loops' */
+#endif
 #if defined(TA_HAVE_MVE)
     const int32_t patch_length = (int32_t)filter_size; /* tail-predicated loops */
     /* Patches of up to TRIPLE_STRIDE bytes three pixels at a time. */
@@ -744,10 +911,43 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     const int32_t patch_length = (int32_t)(filter_size + 3) / 4 * 4;
     if (use_patch)
         memset(patch + filter_size, 0, (size_t)patch_length - filter_size);
+#if defined(TA_HAVE_DSP)
+    /* The pair loop reads the patch in whole chunks, or whole words when
+       it is shorter than a chunk: zeros to the end of the last (MAX_PATCH
+       is whole chunks). */
+    const int32_t pair_words = filter_size <= 12 ? (int32_t)(filter_size + 3) / 4
+                                                 : (int32_t)(filter_size + 15) / 16 * 4;
+    if (use_patch)
+        memset(patch + filter_size, 0, (size_t)pair_words * 4 - filter_size);
+#endif
 #endif
     segments_t s;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image_size;
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+        const size_t image_outputs =
+            (size_t)p->output_height * (size_t)p->output_width * (size_t)out_c;
+        if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
+            if (fh * fw == 1 && p->stride_height == 1 && p->stride_width == 1 &&
+                p->pad_top == 0 && p->pad_left == 0 && p->output_height == p->input_height &&
+                p->output_width == p->input_width) {
+                /* A 1x1 filter over the whole image: one run of pixels, so
+                   that the pairs go on across rows of odd width. */
+                run_pixels_interleaved(p, in_b, (size_t)p->input_depth,
+                                       p->output_height * p->output_width, p->filter_depth,
+                                       weights, block_bytes, bias_sum, multipliers, shifts, wide,
+                                       output);
+                output += image_outputs;
+                continue;
+            }
+            if (use_patch) {
+                patch_pairs(p, in_b, patch, wide, pair_words, weights, block_bytes, bias_sum,
+                            multipliers, shifts, output);
+                output += image_outputs;
+                continue;
+            }
+        }
+#endif
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
             const int32_t last_ix = (p->output_width - 1) * p->stride_width - p->pad_left;
@@ -758,7 +958,7 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                 run_pixels_interleaved(
                     p, in_b + (size_t)iy0 * (size_t)p->input_width * in_c,
                     (size_t)p->stride_width * in_c, p->output_width, p->filter_depth, weights,
-                    block_bytes, bias_sum, multipliers, shifts, output);
+                    block_bytes, bias_sum, multipliers, shifts, wide, output);
                 output += (size_t)p->output_width * (size_t)out_c;
                 continue;
             }

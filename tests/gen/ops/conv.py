@@ -65,6 +65,27 @@ def _few_channels_geometry(rng):
     padding = pick(rng, ["SAME", "SAME", "VALID"])
     in_h = randint(rng, 1, 8)
     in_w = randint(rng, 3, 24)
+
+
+def _small_geometry(rng):
+    """Geometry of the DSP paths for small filters (at most 16 taps: 1x1 of
+    1-16 input channels, 3x3/1x3/3x1/2x2 patches of few channels), now and
+    then a deep 1x1 (up to 256 channels, the widest pixel-pair loop): rows
+    long enough for whole groups of pixels and their tails."""
+    kh, kw = pick(rng, [(1, 1), (1, 1), (1, 1), (3, 3), (3, 3), (1, 3), (3, 1), (2, 2)])
+    if kh * kw == 1 and chance(rng, 0.15):
+        in_c = pick(rng, [48, 80, 128, 192, 256])
+    elif kh * kw == 1:
+        in_c = pick(rng, [1, 2, 3, 4, 5, 7, 8, 8, 9, 11, 12, 13, 15, 16])
+    else:
+        in_c = pick(rng, [n for n in (1, 1, 1, 2, 3, 4) if kh * kw * n <= 16])
+    sh = pick(rng, [1, 1, 2])
+    sw = sh if chance(rng, 0.8) else pick(rng, [1, 2])
+    dh = pick(rng, [1, 1, 1, 2]) if kh > 1 else 1
+    dw = pick(rng, [1, 1, 1, 2]) if kw > 1 else 1
+    padding = pick(rng, ["SAME", "SAME", "VALID"])
+    in_h = draw_dim(rng, 1, 6, p_one=0.1)
+    in_w = randint(rng, 1, 14)
     if padding == "VALID":
         in_h = max(in_h, (kh - 1) * dh + 1)
         in_w = max(in_w, (kw - 1) * dw + 1)
@@ -72,13 +93,15 @@ def _few_channels_geometry(rng):
 
 
 def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
-                 wide=False, few=False):
+                 wide=False, few=False, small=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
     groups = 1
     if few:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _few_channels_geometry(rng)
+    elif small:
+        kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _small_geometry(rng)
     elif simd:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w = _simd_geometry(rng)
         in_c = draw_simd_size(rng)
@@ -105,6 +128,12 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
     if kind == "conv" and few:
         # whole groups of 16 channels, a partial group, and counts off 4
         out_c = pick(rng, [16, 32, 4, 8, 20, 36, randint(rng, 1, 40)])
+        filt_shape = [out_c, kh, kw, in_c]
+        axis = 0
+        k_sum = kh * kw * in_c
+    elif kind == "conv" and small:
+        # whole blocks of four channels (the fast paths) and a few tails
+        out_c = pick(rng, [4, 8, 8, 12, 16, 16, 20, 32, 3, 6, 9])
         filt_shape = [out_c, kh, kw, in_c]
         axis = 0
         k_sum = kh * kw * in_c
@@ -147,6 +176,9 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
     w_typ = math.exp(sum(math.log(s) for s in w_q.scales) / len(w_q.scales))
     acc_std = math.sqrt(k_sum) * UNIFORM_STD[dt] * UNIFORM_STD["int8"]
     out_q = draw_output_quant(rng, dt, acc_std * in_q.scale * w_typ, act)
+    if small and chance(rng, 0.25):
+        # scales above 1/2 (shifts >= 0): the requantization's general path
+        out_q = Q(f32(out_q.scale / 300), out_q.zero_point)
 
     x = b.tensor([batch, in_h, in_w, in_c], dt, in_q, name="input")
     w = b.const(weights, "int8", w_q, name="filter")
@@ -240,6 +272,16 @@ def conv_int8_few_channels(rng):
     channels; rows of 3-24 pixels, stride 1-3, dilation 1-2, padding,
     per-tensor or per-channel weights, 1-40 filters."""
     return _conv_common(rng, "int8", "conv", few=True)
+
+
+@variant("CONV_2D.int8_dsp", "CONV_2D", simd=True)
+def conv_int8_dsp(rng):
+    """int8 CONV_2D for the DSP paths: filters of at most 16 taps (1x1 of
+    1-16 input channels, 3x3 and 1x3 patches of 1-4) and deep 1x1 ones,
+    pixels in pairs and groups, odd row lengths and pixel counts, SAME
+    borders, stride and dilation 2, the per-channel requantization four
+    channels at a time and, for scales above 1/2, its general path."""
+    return _conv_common(rng, "int8", "conv", small=True)
 
 
 @variant("CONV_2D.int16_simd", "CONV_2D", simd=True)
