@@ -384,7 +384,7 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
                                    int32_t pixels, int32_t n, const int8_t *weights,
                                    size_t block_bytes, const int32_t *bias_sum,
                                    const int32_t *multipliers, const int32_t *shifts,
-                                   int8_t *out);
+                                   uint32_t *wide, int8_t *out);
 #endif
 
 /* Every output channel of one pixel whose taps the segments cover. */
@@ -404,7 +404,7 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
         if (count == 1 && s->seg[0].x != NULL && out_c == whole) {
             /* One run of taps (patches): the row kernel's channel loop. */
             run_pixels_interleaved(p, s->seg[0].x, 0, 1, s->seg[0].length, weights,
-                                   block_bytes, bias_sum, multipliers, shifts, out);
+                                   block_bytes, bias_sum, multipliers, shifts, NULL, out);
             return;
         }
         for (; o < whole; o += 4, weights += block_bytes) {
@@ -1113,6 +1113,11 @@ static void conv_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input,
 #endif
     int8_t cols[COLUMN_BUFFER];
     memset(cols, 0, sizeof cols); /* the tail past the last column is read */
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+    uint32_t wide[2 * WIDE_GAP / 4];
+#else
+    uint32_t *const wide = NULL; /* the DSP pair loops' */
+#endif
     column_scatter_t scatter;
     column_scatter(p, &scatter);
     for (int32_t b = 0; b < p->batches; b++) {
@@ -1124,7 +1129,7 @@ static void conv_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input,
                 gather_columns(p, &scatter, in_b, iy0, ox * sw - p->pad_left,
                                (pixels - 1) * sw + fw, cols);
                 run_pixels_interleaved(p, cols, (size_t)sw * (size_t)column, pixels, length,
-                                       weights, block_bytes, bias_sum, multipliers, shifts,
+                                       weights, block_bytes, bias_sum, multipliers, shifts, wide,
                                        output);
                 output += (size_t)pixels * (size_t)out_c;
             }
