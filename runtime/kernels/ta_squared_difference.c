@@ -14,8 +14,7 @@
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
-/* Which input of a row is a single broadcast element, if any. */
-enum { BOTH_STEP, FIRST_FIXED, SECOND_FIXED };
+#include "ta_broadcast_rows.h"
 
 /* The input multipliers are at most 1/2. */
 static inline int32_t rescale(int32_t q, int32_t offset, int left_shift, int32_t multiplier,
@@ -64,14 +63,14 @@ static inline void store(void *base, int32_t i, int32_t v, bool wide)
 
 /* The reference arithmetic, one element at a time. `restrict`: the params
    are never written, so they need not be reloaded after every store. */
-static void row_portable(const ta_squared_difference_params_t *restrict p, const void *a,
-                         const void *b, void *o, int32_t n, int kind, bool wide)
+TA_EW_NOINLINE void row_portable(const ta_squared_difference_params_t *restrict p, const void *a,
+                                 const void *b, void *o, int32_t n, int kind, bool wide)
 {
-    if (kind == BOTH_STEP) {
+    if (kind == TA_ROW_BOTH_STEP) {
         for (int32_t i = 0; i < n; i++)
             store(o, i, finish(p, rescale1(p, load(a, i, wide)), rescale2(p, load(b, i, wide))),
                   wide);
-    } else if (kind == SECOND_FIXED) {
+    } else if (kind == TA_ROW_SECOND_FIXED) {
         const int32_t y = rescale2(p, load(b, 0, wide));
         for (int32_t i = 0; i < n; i++)
             store(o, i, finish(p, rescale1(p, load(a, i, wide)), y), wide);
@@ -121,10 +120,12 @@ TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t
                                  int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo,
                                  int32x4_t hi, int kind)
 {
-    const int32x4_t x =
-        kind == FIRST_FIXED ? fixed : mve_rescale(qa, shift_mul, c->offset1, &c->in1);
-    const int32x4_t y =
-        kind == SECOND_FIXED ? fixed : mve_rescale(qb, shift_mul, c->offset2, &c->in2);
+    const int32x4_t x = kind == TA_ROW_FIRST_FIXED
+                            ? fixed
+                            : mve_rescale(qa, shift_mul, c->offset1, &c->in1);
+    const int32x4_t y = kind == TA_ROW_SECOND_FIXED
+                            ? fixed
+                            : mve_rescale(qb, shift_mul, c->offset2, &c->in2);
     const int32x4_t d = vsubq_s32(x, y);
     const int32x4_t shifted = vshlq_r_s32(vmulq_s32(d, d), c->out_left); /* wraps, as the reference */
     int32x4_t v = ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(shifted, c->out.multiplier),
@@ -141,62 +142,61 @@ TA_EW_INLINE void row_simd(const ta_squared_difference_params_t *restrict p,
     const int32x4_t lo = vdupq_n_s32(c->lo), hi = vdupq_n_s32(c->hi);
     const int32x4_t zero = vdupq_n_s32(0);
     int32x4_t fixed = zero;
-    if (kind == FIRST_FIXED)
+    if (kind == TA_ROW_FIRST_FIXED)
         fixed = vdupq_n_s32(rescale1(p, a[0]));
-    else if (kind == SECOND_FIXED)
+    else if (kind == TA_ROW_SECOND_FIXED)
         fixed = vdupq_n_s32(rescale2(p, b[0]));
     for (; n >= 4; n -= 4) {
-        const int32x4_t qa = kind == FIRST_FIXED ? zero : vldrbq_s32(a);
-        const int32x4_t qb = kind == SECOND_FIXED ? zero : vldrbq_s32(b);
+        const int32x4_t qa = kind == TA_ROW_FIRST_FIXED ? zero : vldrbq_s32(a);
+        const int32x4_t qb = kind == TA_ROW_SECOND_FIXED ? zero : vldrbq_s32(b);
         vstrbq_s32(o, mve_lanes(c, qa, qb, fixed, shift_mul, lo, hi, kind));
-        a += kind == FIRST_FIXED ? 0 : 4;
-        b += kind == SECOND_FIXED ? 0 : 4;
+        a += kind == TA_ROW_FIRST_FIXED ? 0 : 4;
+        b += kind == TA_ROW_SECOND_FIXED ? 0 : 4;
         o += 4;
     }
     if (n > 0) {
         const mve_pred16_t tail = vctp32q((uint32_t)n);
-        const int32x4_t qa = kind == FIRST_FIXED ? zero : vldrbq_z_s32(a, tail);
-        const int32x4_t qb = kind == SECOND_FIXED ? zero : vldrbq_z_s32(b, tail);
+        const int32x4_t qa = kind == TA_ROW_FIRST_FIXED ? zero : vldrbq_z_s32(a, tail);
+        const int32x4_t qb = kind == TA_ROW_SECOND_FIXED ? zero : vldrbq_z_s32(b, tail);
         vstrbq_p_s32(o, mve_lanes(c, qa, qb, fixed, shift_mul, lo, hi, kind), tail);
     }
 }
 #endif
 
-/* Walks the rows; `kind` is a constant at each SIMD row call. */
+/* What every row of one call needs. */
+typedef struct {
+    const ta_squared_difference_params_t *p;
+#if defined(TA_EW_MVE)
+    simd_consts_t c;
+    bool simd;
+#endif
+    bool wide;
+} row_ctx_t;
+
+TA_EW_INLINE void row(const void *ctx, const void *a, const void *b, void *o, int32_t n, int kind)
+{
+    const row_ctx_t *x = ctx;
+#if defined(TA_EW_MVE)
+    if (x->simd) {
+        row_simd(x->p, &x->c, a, b, o, n, kind);
+        return;
+    }
+#endif
+    row_portable(x->p, a, b, o, n, kind, x->wide);
+}
+
 TA_EW_INLINE int run(const ta_squared_difference_params_t *restrict p, const void *input1,
                      const void *input2, void *output, bool wide)
 {
-    const int32_t n = p->dims[p->rank - 1];
-    const bool step1 = p->stride1[p->rank - 1] != 0;
-    const bool step2 = p->stride2[p->rank - 1] != 0;
-    const int kind = step1 && step2 ? BOTH_STEP : step1 ? SECOND_FIXED : FIRST_FIXED;
+    row_ctx_t x;
+    x.p = p;
+    x.wide = wide;
+#if defined(TA_EW_MVE)
+    x.simd = !wide && simd_consts(p, &x.c);
+#endif
     const size_t size = wide ? sizeof(int16_t) : sizeof(int8_t);
-    if (n <= 0)
-        return TA_OK;
-#if defined(TA_EW_MVE)
-    simd_consts_t c;
-    const bool simd = !wide && simd_consts(p, &c);
-#endif
-    ta_broadcast_iter_t it;
-    ta_broadcast_begin(&it);
-    do {
-        const char *a = (const char *)input1 + it.in1 * size;
-        const char *b = (const char *)input2 + it.in2 * size;
-        char *o = (char *)output + it.out * size;
-#if defined(TA_EW_MVE)
-        if (simd) {
-            const int8_t *a8 = (const int8_t *)a, *b8 = (const int8_t *)b;
-            if (kind == BOTH_STEP)
-                row_simd(p, &c, a8, b8, (int8_t *)o, n, BOTH_STEP);
-            else if (kind == SECOND_FIXED)
-                row_simd(p, &c, a8, b8, (int8_t *)o, n, SECOND_FIXED);
-            else
-                row_simd(p, &c, a8, b8, (int8_t *)o, n, FIRST_FIXED);
-            continue;
-        }
-#endif
-        row_portable(p, a, b, o, n, kind, wide);
-    } while (ta_broadcast_next(&it, p->rank, p->dims, p->stride1, p->stride2));
+    ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, size, output, size,
+                      row, &x);
     return TA_OK;
 }
 

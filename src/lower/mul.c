@@ -56,10 +56,7 @@ static bool lower(TaLower *L, TaOp *op)
     p->output_shift = shift;
     p->activation_min = act_min;
     p->activation_max = act_max;
-    ta_call_arg(L, c, in1);
-    ta_call_arg(L, c, in2);
-    ta_call_arg(L, c, out);
-    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
+    ta_binary_call_args(L, op, c);
     return true;
 }
 

@@ -60,10 +60,7 @@ static bool lower(TaLower *L, TaOp *op)
     p->output_shift = shift[2];
     p->activation_min = qmin;
     p->activation_max = qmax;
-    ta_call_arg(L, c, in1);
-    ta_call_arg(L, c, in2);
-    ta_call_arg(L, c, out);
-    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
+    ta_binary_call_args(L, op, c);
     return true;
 }
 

@@ -120,3 +120,11 @@ void ta_broadcast_store(const TaBroadcast *bc, int32_t *rank, int32_t *dims, int
         stride2[i] = bc->stride2[i];
     }
 }
+
+void ta_binary_call_args(TaLower *L, TaOp *op, TaKernelCall *c)
+{
+    ta_call_arg(L, c, op->inputs[0]);
+    ta_call_arg(L, c, op->inputs[1]);
+    ta_call_arg(L, c, op->outputs[0]);
+    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
+}

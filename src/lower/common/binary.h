@@ -34,4 +34,8 @@ void ta_broadcast_store(const TaBroadcast *bc, int32_t *rank, int32_t *dims, int
    for quantization). */
 bool ta_binary_expect(TaLower *L, TaOp *op, int out_dtype, const int *dtypes);
 
+/* The kernel call's arguments (input 1, input 2, output), the same for
+   every binary kernel, and the output's leave to reuse input 1's bytes. */
+void ta_binary_call_args(TaLower *L, TaOp *op, TaKernelCall *c);
+
 #endif /* TA_LOWER_BINARY_H */
