@@ -30,25 +30,32 @@ enum { TA_ROW_BOTH_STEP, TA_ROW_FIRST_FIXED, TA_ROW_SECOND_FIXED };
 typedef void (*ta_broadcast_row_fn)(const void *ctx, const void *a, const void *b, void *o,
                                     int32_t n, int kind);
 
-/* Where the current row starts in each input and in the output. */
+/* Where the current row starts in each input and in the output. The
+   walk keeps the three pointers only (not bases and offsets): fewer
+   values stay live across the kernels' row loops. */
 typedef struct {
     int32_t index[TA_BROADCAST_MAX_DIMS];
-    size_t in1, in2, out;
+    const char *in1, *in2;
+    char *out;
 } ta_broadcast_iter_t;
 
-/* Moves to the next row; 0 after the last one. */
+/* Moves to the next row; 0 after the last one. Strides are in elements
+   of in_size (inputs) and out_size (output) bytes. */
 static inline int ta_broadcast_next(ta_broadcast_iter_t *it, int32_t rank, const int32_t *dims,
-                                    const int32_t *stride1, const int32_t *stride2)
+                                    const int32_t *stride1, const int32_t *stride2,
+                                    size_t in_size, size_t out_size)
 {
-    it->out += (size_t)dims[rank - 1];
+    it->out += (size_t)dims[rank - 1] * out_size;
     for (int32_t d = rank - 2; d >= 0; d--) {
-        it->in1 += (size_t)stride1[d];
-        it->in2 += (size_t)stride2[d];
-        if (++it->index[d] < dims[d])
+        if (++it->index[d] < dims[d]) {
+            it->in1 += (size_t)stride1[d] * in_size;
+            it->in2 += (size_t)stride2[d] * in_size;
             return 1;
-        /* This dimension wrapped: back to its start, carry outwards. */
-        it->in1 -= (size_t)stride1[d] * (size_t)dims[d];
-        it->in2 -= (size_t)stride2[d] * (size_t)dims[d];
+        }
+        /* This dimension wrapped: back to its start, carry outwards. The
+           input pointers only ever point at row starts. */
+        it->in1 -= (size_t)stride1[d] * (size_t)(dims[d] - 1) * in_size;
+        it->in2 -= (size_t)stride2[d] * (size_t)(dims[d] - 1) * in_size;
         it->index[d] = 0;
     }
     return 0;
@@ -57,29 +64,34 @@ static inline int ta_broadcast_next(ta_broadcast_iter_t *it, int32_t rank, const
 /* Calls row for every row of the shape (rank, dims, stride1, stride2);
    in_size and out_size are the bytes of one element. */
 TA_EW_INLINE void ta_broadcast_rows(int32_t rank, const int32_t *dims, const int32_t *stride1,
-                                    const int32_t *stride2, const void *input1,
-                                    const void *input2, size_t in_size, void *output,
-                                    size_t out_size, ta_broadcast_row_fn row, const void *ctx)
+                                    const int32_t *stride2, const void *input1, const void *input2,
+                                    size_t in_size, void *output, size_t out_size,
+                                    ta_broadcast_row_fn row, const void *ctx)
 {
     const int32_t n = dims[rank - 1];
     const int step1 = stride1[rank - 1] != 0, step2 = stride2[rank - 1] != 0;
     const int kind = step1 && step2 ? TA_ROW_BOTH_STEP
-                   : step1          ? TA_ROW_SECOND_FIXED
+                     : step1        ? TA_ROW_SECOND_FIXED
                                     : TA_ROW_FIRST_FIXED;
     if (n <= 0)
         return;
-    ta_broadcast_iter_t it = {{0}, 0, 0, 0};
+    /* ta_broadcast_next counts in the outer rank - 1 dimensions only, so a
+       single row (the common same-shape case) zeroes no index; field by
+       field, as an aggregate initializer becomes a memset call. */
+    ta_broadcast_iter_t it;
+    for (int32_t d = 0; d < rank - 1; d++)
+        it.index[d] = 0;
+    it.in1 = input1;
+    it.in2 = input2;
+    it.out = output;
     do {
-        const char *a = (const char *)input1 + it.in1 * in_size;
-        const char *b = (const char *)input2 + it.in2 * in_size;
-        char *o = (char *)output + it.out * out_size;
         if (kind == TA_ROW_BOTH_STEP)
-            row(ctx, a, b, o, n, TA_ROW_BOTH_STEP);
+            row(ctx, it.in1, it.in2, it.out, n, TA_ROW_BOTH_STEP);
         else if (kind == TA_ROW_SECOND_FIXED)
-            row(ctx, a, b, o, n, TA_ROW_SECOND_FIXED);
+            row(ctx, it.in1, it.in2, it.out, n, TA_ROW_SECOND_FIXED);
         else
-            row(ctx, a, b, o, n, TA_ROW_FIRST_FIXED);
-    } while (ta_broadcast_next(&it, rank, dims, stride1, stride2));
+            row(ctx, it.in1, it.in2, it.out, n, TA_ROW_FIRST_FIXED);
+    } while (ta_broadcast_next(&it, rank, dims, stride1, stride2, in_size, out_size));
 }
 
 #endif /* TA_BROADCAST_ROWS_H */

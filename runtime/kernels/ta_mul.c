@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "../include/ta_element.h"
 #include "../include/ta_elementwise_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
@@ -26,20 +27,6 @@ static inline int32_t finish(const ta_mul_params_t *p, int32_t x, int32_t y)
     return ta_clamp_i32(out, p->activation_min, p->activation_max);
 }
 
-/* Elements of an int8 (wide false) or int16 (wide true) tensor. */
-static inline int32_t load(const void *base, int32_t i, bool wide)
-{
-    return wide ? ((const int16_t *)base)[i] : ((const int8_t *)base)[i];
-}
-
-static inline void store(void *base, int32_t i, int32_t v, bool wide)
-{
-    if (wide)
-        ((int16_t *)base)[i] = (int16_t)v;
-    else
-        ((int8_t *)base)[i] = (int8_t)v;
-}
-
 /* The reference arithmetic, one element at a time. `restrict`: the params
    are never written, so they need not be reloaded after every store. */
 TA_EW_NOINLINE void row_portable(const ta_mul_params_t *restrict p, const void *a, const void *b,
@@ -48,15 +35,18 @@ TA_EW_NOINLINE void row_portable(const ta_mul_params_t *restrict p, const void *
     const int32_t off1 = p->input1_offset, off2 = p->input2_offset;
     if (kind == TA_ROW_BOTH_STEP) {
         for (int32_t i = 0; i < n; i++)
-            store(o, i, finish(p, load(a, i, wide) + off1, load(b, i, wide) + off2), wide);
+            ta_store_element(
+                o, i,
+                finish(p, ta_load_element(a, i, wide) + off1, ta_load_element(b, i, wide) + off2),
+                wide);
     } else if (kind == TA_ROW_SECOND_FIXED) {
-        const int32_t y = load(b, 0, wide) + off2;
+        const int32_t y = ta_load_element(b, 0, wide) + off2;
         for (int32_t i = 0; i < n; i++)
-            store(o, i, finish(p, load(a, i, wide) + off1, y), wide);
+            ta_store_element(o, i, finish(p, ta_load_element(a, i, wide) + off1, y), wide);
     } else {
-        const int32_t x = load(a, 0, wide) + off1;
+        const int32_t x = ta_load_element(a, 0, wide) + off1;
         for (int32_t i = 0; i < n; i++)
-            store(o, i, finish(p, x, load(b, i, wide) + off2), wide);
+            ta_store_element(o, i, finish(p, x, ta_load_element(b, i, wide) + off2), wide);
     }
 }
 
@@ -161,35 +151,43 @@ typedef struct {
     const ta_mul_params_t *p;
 #if defined(TA_EW_MVE) || defined(TA_EW_DSP)
     simd_consts_t c;
-    bool simd;
 #endif
     bool wide;
 } row_ctx_t;
 
-TA_EW_INLINE void row(const void *ctx, const void *a, const void *b, void *o, int32_t n, int kind)
+TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+                               int kind)
 {
     const row_ctx_t *x = ctx;
-#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
-    if (x->simd) {
-        row_simd(&x->c, a, b, o, n, kind);
-        return;
-    }
-#endif
     row_portable(x->p, a, b, o, n, kind, x->wide);
 }
 
+#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
+TA_EW_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+                           int kind)
+{
+    const row_ctx_t *x = ctx;
+    row_simd(&x->c, a, b, o, n, kind);
+}
+#endif
+
+/* The SIMD rows and the portable ones walk apart (see ta_add_sub.c). */
 TA_EW_INLINE int run(const ta_mul_params_t *restrict p, const void *input1, const void *input2,
                      void *output, bool wide)
 {
     row_ctx_t x;
     x.p = p;
     x.wide = wide;
-#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
-    x.simd = !wide && simd_consts(p, &x.c);
-#endif
     const size_t size = wide ? sizeof(int16_t) : sizeof(int8_t);
+#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
+    if (!wide && simd_consts(p, &x.c)) {
+        ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, size, output,
+                          size, simd_row, &x);
+        return TA_OK;
+    }
+#endif
     ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, size, output, size,
-                      row, &x);
+                      portable_row, &x);
     return TA_OK;
 }
 
