@@ -1,9 +1,9 @@
 /* ta_add_sub.c - ADD and SUB kernels; see the header.
  *
- * The broadcast walk (ta_broadcast_rows.h) hands each kernel rows in which an input either
- * steps by one element or stays on a single (broadcast) element; a
- * broadcast element is rescaled once per row. Same-shaped inputs make one
- * row. int8 rows have a Helium path (four lanes of int32, the reference's
+ * The broadcast walk (ta_broadcast_rows.h) hands each kernel rows in
+ * which an input either steps by one element or stays on a single
+ * (broadcast) element; a broadcast element is rescaled once per row.
+ * Same-shaped inputs make one row. int8 rows have a Helium path (four lanes of int32, the reference's
  * arithmetic lane by lane) and a DSP path (SMMULR-based, scalar); both give
  * the portable path's bytes. Each output element is written after its
  * inputs are read, so the output may share a non-broadcast input's bytes.
