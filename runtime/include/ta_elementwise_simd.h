@@ -26,10 +26,14 @@
 
 /* Row helpers are inlined into each of their few call sites, where the
    row's kind is a constant, so that each loop is compiled for one kind. */
+/* The portable rows, the fallback of the SIMD ones, stay one function
+   per kernel that takes the kind as an argument: small code. */
 #if defined(__GNUC__) || defined(__clang__)
 #define TA_EW_INLINE static inline __attribute__((always_inline))
+#define TA_EW_NOINLINE static __attribute__((noinline))
 #else
 #define TA_EW_INLINE static inline
+#define TA_EW_NOINLINE static
 #endif
 
 /* TFLite's x / 2^exponent rounded half away from zero, split into

@@ -20,23 +20,9 @@
 #include "ta_broadcast.h"
 
 #define TA_ADD_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                   \
-    /* collapsed broadcast shape: see ta_broadcast.h */                                           \
-    FIELD(int32_t, rank)                                                                          \
-    ARRAY_USED(int32_t, dims, TA_BROADCAST_MAX_DIMS, rank)                                        \
-    ARRAY_USED(int32_t, stride1, TA_BROADCAST_MAX_DIMS, rank)                                     \
-    ARRAY_USED(int32_t, stride2, TA_BROADCAST_MAX_DIMS, rank)                                     \
-    FIELD(int32_t, left_shift)                                                                    \
-    FIELD(int32_t, input1_offset)                             /* -zero point */                   \
-    FIELD(int32_t, input1_multiplier)                                                             \
-    FIELD(int32_t, input1_shift)                              /* <= 0 */                          \
-    FIELD(int32_t, input2_offset)                                                                 \
-    FIELD(int32_t, input2_multiplier)                                                             \
-    FIELD(int32_t, input2_shift)                                                                  \
-    FIELD(int32_t, output_offset)                             /* +zero point */                   \
-    FIELD(int32_t, output_multiplier)                                                             \
-    FIELD(int32_t, output_shift)                                                                  \
-    FIELD(int32_t, activation_min)                                                                \
-    FIELD(int32_t, activation_max)
+    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                 \
+    TA_BINARY_RESCALE_PARAMS(FIELD, ARRAY, ARRAY_USED)                                            \
+    TA_BINARY_OUTPUT_PARAMS(FIELD, ARRAY, ARRAY_USED)
 typedef struct { TA_PARAM_MEMBERS(TA_ADD_PARAMS) } ta_add_params_t;
 
 int ta_add_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2,

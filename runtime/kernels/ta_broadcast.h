@@ -1,6 +1,7 @@
 /*
- * ta_broadcast.h - row iteration for binary elementwise kernels with
- * broadcasting.
+ * ta_broadcast.h - the broadcast shape that the converter gives the binary
+ * elementwise kernels (ADD, SUB, MUL, SQUARED_DIFFERENCE, MAXIMUM,
+ * MINIMUM, comparisons), and the parameter fields that carry it.
  *
  * The converter collapses the two input shapes and the output shape into
  * at most TA_BROADCAST_MAX_DIMS dimensions (size-1 output dimensions
@@ -9,48 +10,42 @@
  * broadcast. The output is dense. The innermost dimension is a "row":
  * there each input's stride is 1 or 0 (never both 0), so kernels run a
  * tight loop per row, and without broadcasting the whole tensor is a
- * single row.
- *
- * Every output element depends only on the input elements at its own
- * position, so the order rows are visited in cannot change any result.
+ * single row. ta_broadcast_rows.h walks the rows.
  */
 #ifndef TA_BROADCAST_H
 #define TA_BROADCAST_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #define TA_BROADCAST_MAX_DIMS 6
 
-/* Where the current row starts in each input and in the output. */
-typedef struct {
-    int32_t index[TA_BROADCAST_MAX_DIMS];
-    size_t in1, in2, out;
-} ta_broadcast_iter_t;
+/* The first fields of every binary elementwise kernel's parameter list
+   (the X-macro lists of runtime/include/ta_params.h). */
+#define TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)                                             \
+    FIELD(int32_t, rank)                                                                          \
+    ARRAY_USED(int32_t, dims, TA_BROADCAST_MAX_DIMS, rank)                                        \
+    ARRAY_USED(int32_t, stride1, TA_BROADCAST_MAX_DIMS, rank)                                     \
+    ARRAY_USED(int32_t, stride2, TA_BROADCAST_MAX_DIMS, rank)
 
-static inline void ta_broadcast_begin(ta_broadcast_iter_t *it)
-{
-    for (int d = 0; d < TA_BROADCAST_MAX_DIMS; d++)
-        it->index[d] = 0;
-    it->in1 = it->in2 = it->out = 0;
-}
+/* Each input brought to a common scale, as TFLite's ADD, SUB,
+   SQUARED_DIFFERENCE and comparisons do:
+   x = requant((in + input_offset) << left_shift) by the input's multiplier
+   (< 1, shift <= 0). */
+#define TA_BINARY_RESCALE_PARAMS(FIELD, ARRAY, ARRAY_USED)                                        \
+    FIELD(int32_t, left_shift)                                                                    \
+    FIELD(int32_t, input1_offset)                             /* -zero point */                   \
+    FIELD(int32_t, input1_multiplier)                                                             \
+    FIELD(int32_t, input1_shift)                              /* <= 0 */                          \
+    FIELD(int32_t, input2_offset)                                                                 \
+    FIELD(int32_t, input2_multiplier)                                                             \
+    FIELD(int32_t, input2_shift)
 
-/* Moves to the next row; 0 after the last one. */
-static inline int ta_broadcast_next(ta_broadcast_iter_t *it, int32_t rank, const int32_t *dims,
-                                    const int32_t *stride1, const int32_t *stride2)
-{
-    it->out += (size_t)dims[rank - 1];
-    for (int32_t d = rank - 2; d >= 0; d--) {
-        it->in1 += (size_t)stride1[d];
-        it->in2 += (size_t)stride2[d];
-        if (++it->index[d] < dims[d])
-            return 1;
-        /* This dimension wrapped: back to its start, carry outwards. */
-        it->in1 -= (size_t)stride1[d] * (size_t)dims[d];
-        it->in2 -= (size_t)stride2[d] * (size_t)dims[d];
-        it->index[d] = 0;
-    }
-    return 0;
-}
+/* The result requantized to the output and clamped. */
+#define TA_BINARY_OUTPUT_PARAMS(FIELD, ARRAY, ARRAY_USED)                                         \
+    FIELD(int32_t, output_offset)                             /* +zero point */                   \
+    FIELD(int32_t, output_multiplier)                                                             \
+    FIELD(int32_t, output_shift)                                                                  \
+    FIELD(int32_t, activation_min)                                                                \
+    FIELD(int32_t, activation_max)
 
 #endif /* TA_BROADCAST_H */

@@ -21,18 +21,8 @@
 #include "ta_broadcast.h"
 
 #define TA_COMPARISON_PARAMS(FIELD, ARRAY, ARRAY_USED)                                            \
-    /* collapsed broadcast shape: see ta_broadcast.h */                                           \
-    FIELD(int32_t, rank)                                                                          \
-    ARRAY_USED(int32_t, dims, TA_BROADCAST_MAX_DIMS, rank)                                        \
-    ARRAY_USED(int32_t, stride1, TA_BROADCAST_MAX_DIMS, rank)                                     \
-    ARRAY_USED(int32_t, stride2, TA_BROADCAST_MAX_DIMS, rank)                                     \
-    FIELD(int32_t, left_shift)                                                                    \
-    FIELD(int32_t, input1_offset)                             /* -zero point */                   \
-    FIELD(int32_t, input1_multiplier)                                                             \
-    FIELD(int32_t, input1_shift)                              /* <= 0 */                          \
-    FIELD(int32_t, input2_offset)                                                                 \
-    FIELD(int32_t, input2_multiplier)                                                             \
-    FIELD(int32_t, input2_shift)                                                                  \
+    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                 \
+    TA_BINARY_RESCALE_PARAMS(FIELD, ARRAY, ARRAY_USED)                                            \
     FIELD(int32_t, mask)
 typedef struct { TA_PARAM_MEMBERS(TA_COMPARISON_PARAMS) } ta_comparison_params_t;
 

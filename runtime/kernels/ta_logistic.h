@@ -18,15 +18,9 @@
 
 #include <stdint.h>
 
-#include "../include/ta_params.h"
+#include "ta_sigmoid_params.h"
 
-#define TA_LOGISTIC_PARAMS(FIELD, ARRAY, ARRAY_USED)                                              \
-    FIELD(int32_t, size)                                                                          \
-    FIELD(int32_t, input_zero_point)   /* int8 only */                                            \
-    FIELD(int32_t, input_range_radius) /* int8 only */                                            \
-    FIELD(int32_t, input_multiplier)                                                              \
-    FIELD(int32_t, input_left_shift)
-typedef struct { TA_PARAM_MEMBERS(TA_LOGISTIC_PARAMS) } ta_logistic_params_t;
+typedef ta_sigmoid_params_t ta_logistic_params_t;
 
 /* table: the 256 outputs, from ta_sigmoid_s8_element (ta_sigmoid_s8.h). */
 int ta_logistic_s8(const ta_logistic_params_t *p, const int8_t *input, const int8_t *table,

@@ -14,6 +14,8 @@
 #include "../include/ta_elementwise_simd.h"
 #include "../include/ta_status.h"
 
+#include "ta_broadcast_rows.h"
+
 #if !defined(TA_EW_MVE)
 static inline int8_t pick(int8_t x, int8_t y, bool maximum)
 {
@@ -21,8 +23,8 @@ static inline int8_t pick(int8_t x, int8_t y, bool maximum)
 }
 
 /* step1/step2: 1 where the input steps along the row, 0 where broadcast. */
-static void row_portable(const int8_t *a, size_t step1, const int8_t *b, size_t step2, int8_t *o,
-                         int32_t n, bool maximum)
+TA_EW_NOINLINE void row_portable(const int8_t *a, size_t step1, const int8_t *b, size_t step2,
+                                 int8_t *o, int32_t n, bool maximum)
 {
     for (int32_t i = 0; i < n; i++)
         o[i] = pick(a[(size_t)i * step1], b[(size_t)i * step2], maximum);
@@ -72,30 +74,23 @@ TA_EW_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, size_
 }
 #endif
 
+/* kind: which input stays on its broadcast element (ta_broadcast_rows.h). */
+TA_EW_INLINE void row(const void *ctx, const void *a, const void *b, void *o, int32_t n, int kind)
+{
+    const bool maximum = *(const bool *)ctx;
+    const size_t step1 = kind != TA_ROW_FIRST_FIXED, step2 = kind != TA_ROW_SECOND_FIXED;
+#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
+    row_simd(a, step1, b, step2, o, n, maximum);
+#else
+    row_portable(a, step1, b, step2, o, n, maximum);
+#endif
+}
+
 TA_EW_INLINE int run(const ta_maximum_minimum_params_t *p, const int8_t *input1,
                      const int8_t *input2, int8_t *output, bool maximum)
 {
-    const int32_t n = p->dims[p->rank - 1];
-    const size_t step1 = p->stride1[p->rank - 1] != 0;
-    const size_t step2 = p->stride2[p->rank - 1] != 0;
-    if (n <= 0)
-        return TA_OK;
-    ta_broadcast_iter_t it;
-    ta_broadcast_begin(&it);
-    do {
-        const int8_t *a = input1 + it.in1, *b = input2 + it.in2;
-        int8_t *o = output + it.out;
-#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
-        if (step1 && step2)
-            row_simd(a, 1, b, 1, o, n, maximum);
-        else if (step1)
-            row_simd(a, 1, b, 0, o, n, maximum);
-        else
-            row_simd(a, 0, b, 1, o, n, maximum);
-#else
-        row_portable(a, step1, b, step2, o, n, maximum);
-#endif
-    } while (ta_broadcast_next(&it, p->rank, p->dims, p->stride1, p->stride2));
+    ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, sizeof(int8_t),
+                      output, sizeof(int8_t), row, &maximum);
     return TA_OK;
 }
 

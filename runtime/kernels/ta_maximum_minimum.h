@@ -14,11 +14,7 @@
 #include "ta_broadcast.h"
 
 #define TA_MAXIMUM_MINIMUM_PARAMS(FIELD, ARRAY, ARRAY_USED)                                       \
-    /* collapsed broadcast shape: see ta_broadcast.h */                                           \
-    FIELD(int32_t, rank)                                                                          \
-    ARRAY_USED(int32_t, dims, TA_BROADCAST_MAX_DIMS, rank)                                        \
-    ARRAY_USED(int32_t, stride1, TA_BROADCAST_MAX_DIMS, rank)                                     \
-    ARRAY_USED(int32_t, stride2, TA_BROADCAST_MAX_DIMS, rank)
+    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)
 typedef struct { TA_PARAM_MEMBERS(TA_MAXIMUM_MINIMUM_PARAMS) } ta_maximum_minimum_params_t;
 
 int ta_maximum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1,

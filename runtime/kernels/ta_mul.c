@@ -11,12 +11,12 @@
 
 #include <stdbool.h>
 
+#include "../include/ta_element.h"
 #include "../include/ta_elementwise_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
-/* Which input of a row is a single broadcast element, if any. */
-enum { BOTH_STEP, FIRST_FIXED, SECOND_FIXED };
+#include "ta_broadcast_rows.h"
 
 /* x and y are offset inputs: |x * y| <= 2^30, no overflow. */
 static inline int32_t finish(const ta_mul_params_t *p, int32_t x, int32_t y)
@@ -27,37 +27,26 @@ static inline int32_t finish(const ta_mul_params_t *p, int32_t x, int32_t y)
     return ta_clamp_i32(out, p->activation_min, p->activation_max);
 }
 
-/* Elements of an int8 (wide false) or int16 (wide true) tensor. */
-static inline int32_t load(const void *base, int32_t i, bool wide)
-{
-    return wide ? ((const int16_t *)base)[i] : ((const int8_t *)base)[i];
-}
-
-static inline void store(void *base, int32_t i, int32_t v, bool wide)
-{
-    if (wide)
-        ((int16_t *)base)[i] = (int16_t)v;
-    else
-        ((int8_t *)base)[i] = (int8_t)v;
-}
-
 /* The reference arithmetic, one element at a time. `restrict`: the params
    are never written, so they need not be reloaded after every store. */
-static void row_portable(const ta_mul_params_t *restrict p, const void *a, const void *b, void *o,
-                         int32_t n, int kind, bool wide)
+TA_EW_NOINLINE void row_portable(const ta_mul_params_t *restrict p, const void *a, const void *b,
+                                 void *o, int32_t n, int kind, bool wide)
 {
     const int32_t off1 = p->input1_offset, off2 = p->input2_offset;
-    if (kind == BOTH_STEP) {
+    if (kind == TA_ROW_BOTH_STEP) {
         for (int32_t i = 0; i < n; i++)
-            store(o, i, finish(p, load(a, i, wide) + off1, load(b, i, wide) + off2), wide);
-    } else if (kind == SECOND_FIXED) {
-        const int32_t y = load(b, 0, wide) + off2;
+            ta_store_element(
+                o, i,
+                finish(p, ta_load_element(a, i, wide) + off1, ta_load_element(b, i, wide) + off2),
+                wide);
+    } else if (kind == TA_ROW_SECOND_FIXED) {
+        const int32_t y = ta_load_element(b, 0, wide) + off2;
         for (int32_t i = 0; i < n; i++)
-            store(o, i, finish(p, load(a, i, wide) + off1, y), wide);
+            ta_store_element(o, i, finish(p, ta_load_element(a, i, wide) + off1, y), wide);
     } else {
-        const int32_t x = load(a, 0, wide) + off1;
+        const int32_t x = ta_load_element(a, 0, wide) + off1;
         for (int32_t i = 0; i < n; i++)
-            store(o, i, finish(p, x, load(b, i, wide) + off2), wide);
+            ta_store_element(o, i, finish(p, x, ta_load_element(b, i, wide) + off2), wide);
     }
 }
 
@@ -104,22 +93,27 @@ TA_EW_INLINE void row_simd(const simd_consts_t *restrict c, const int8_t *a, con
                            int8_t *o, int32_t n, int kind)
 {
     const int32x4_t lo = vdupq_n_s32(c->lo), hi = vdupq_n_s32(c->hi);
-    const int32x4_t fixed =
-        vdupq_n_s32(kind == FIRST_FIXED ? a[0] + c->off1 : kind == SECOND_FIXED ? b[0] + c->off2 : 0);
+    const int32x4_t fixed = vdupq_n_s32(kind == TA_ROW_FIRST_FIXED    ? a[0] + c->off1
+                                        : kind == TA_ROW_SECOND_FIXED ? b[0] + c->off2
+                                                                      : 0);
     for (; n >= 4; n -= 4) {
-        const int32x4_t x = kind == FIRST_FIXED ? fixed : vaddq_n_s32(vldrbq_s32(a), c->off1);
-        const int32x4_t y = kind == SECOND_FIXED ? fixed : vaddq_n_s32(vldrbq_s32(b), c->off2);
+        const int32x4_t x = kind == TA_ROW_FIRST_FIXED ? fixed
+                                                       : vaddq_n_s32(vldrbq_s32(a), c->off1);
+        const int32x4_t y = kind == TA_ROW_SECOND_FIXED ? fixed
+                                                        : vaddq_n_s32(vldrbq_s32(b), c->off2);
         vstrbq_s32(o, mve_lanes(c, x, y, lo, hi));
-        a += kind == FIRST_FIXED ? 0 : 4;
-        b += kind == SECOND_FIXED ? 0 : 4;
+        a += kind == TA_ROW_FIRST_FIXED ? 0 : 4;
+        b += kind == TA_ROW_SECOND_FIXED ? 0 : 4;
         o += 4;
     }
     if (n > 0) {
         const mve_pred16_t tail = vctp32q((uint32_t)n);
-        const int32x4_t x =
-            kind == FIRST_FIXED ? fixed : vaddq_n_s32(vldrbq_z_s32(a, tail), c->off1);
-        const int32x4_t y =
-            kind == SECOND_FIXED ? fixed : vaddq_n_s32(vldrbq_z_s32(b, tail), c->off2);
+        const int32x4_t x = kind == TA_ROW_FIRST_FIXED
+                                ? fixed
+                                : vaddq_n_s32(vldrbq_z_s32(a, tail), c->off1);
+        const int32x4_t y = kind == TA_ROW_SECOND_FIXED
+                                ? fixed
+                                : vaddq_n_s32(vldrbq_z_s32(b, tail), c->off2);
         vstrbq_p_s32(o, mve_lanes(c, x, y, lo, hi), tail);
     }
 }
@@ -137,10 +131,10 @@ TA_EW_INLINE void row_simd(const simd_consts_t *restrict c, const int8_t *a, con
                            int8_t *o, int32_t n, int kind)
 {
     const int32_t off1 = c->off1, off2 = c->off2;
-    if (kind == BOTH_STEP) {
+    if (kind == TA_ROW_BOTH_STEP) {
         for (int32_t i = 0; i < n; i++)
             o[i] = (int8_t)dsp_finish(c, a[i] + off1, b[i] + off2);
-    } else if (kind == SECOND_FIXED) {
+    } else if (kind == TA_ROW_SECOND_FIXED) {
         const int32_t y = b[0] + off2;
         for (int32_t i = 0; i < n; i++)
             o[i] = (int8_t)dsp_finish(c, a[i] + off1, y);
@@ -152,41 +146,48 @@ TA_EW_INLINE void row_simd(const simd_consts_t *restrict c, const int8_t *a, con
 }
 #endif
 
-/* Walks the rows; `kind` is a constant at each row call. */
+/* What every row of one call needs. */
+typedef struct {
+    const ta_mul_params_t *p;
+#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
+    simd_consts_t c;
+#endif
+    bool wide;
+} row_ctx_t;
+
+TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+                               int kind)
+{
+    const row_ctx_t *x = ctx;
+    row_portable(x->p, a, b, o, n, kind, x->wide);
+}
+
+#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
+TA_EW_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+                           int kind)
+{
+    const row_ctx_t *x = ctx;
+    row_simd(&x->c, a, b, o, n, kind);
+}
+#endif
+
+/* The SIMD rows and the portable ones walk apart (see ta_add_sub.c). */
 TA_EW_INLINE int run(const ta_mul_params_t *restrict p, const void *input1, const void *input2,
                      void *output, bool wide)
 {
-    const int32_t n = p->dims[p->rank - 1];
-    const bool step1 = p->stride1[p->rank - 1] != 0;
-    const bool step2 = p->stride2[p->rank - 1] != 0;
-    const int kind = step1 && step2 ? BOTH_STEP : step1 ? SECOND_FIXED : FIRST_FIXED;
+    row_ctx_t x;
+    x.p = p;
+    x.wide = wide;
     const size_t size = wide ? sizeof(int16_t) : sizeof(int8_t);
-    if (n <= 0)
+#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
+    if (!wide && simd_consts(p, &x.c)) {
+        ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, size, output,
+                          size, simd_row, &x);
         return TA_OK;
-#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
-    simd_consts_t c;
-    const bool simd = !wide && simd_consts(p, &c);
+    }
 #endif
-    ta_broadcast_iter_t it;
-    ta_broadcast_begin(&it);
-    do {
-        const char *a = (const char *)input1 + it.in1 * size;
-        const char *b = (const char *)input2 + it.in2 * size;
-        char *o = (char *)output + it.out * size;
-#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
-        if (simd) {
-            const int8_t *a8 = (const int8_t *)a, *b8 = (const int8_t *)b;
-            if (kind == BOTH_STEP)
-                row_simd(&c, a8, b8, (int8_t *)o, n, BOTH_STEP);
-            else if (kind == SECOND_FIXED)
-                row_simd(&c, a8, b8, (int8_t *)o, n, SECOND_FIXED);
-            else
-                row_simd(&c, a8, b8, (int8_t *)o, n, FIRST_FIXED);
-            continue;
-        }
-#endif
-        row_portable(p, a, b, o, n, kind, wide);
-    } while (ta_broadcast_next(&it, p->rank, p->dims, p->stride1, p->stride2));
+    ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, size, output, size,
+                      portable_row, &x);
     return TA_OK;
 }
 

@@ -16,18 +16,10 @@
 #include "ta_broadcast.h"
 
 #define TA_MUL_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                   \
-    /* collapsed broadcast shape: see ta_broadcast.h */                                           \
-    FIELD(int32_t, rank)                                                                          \
-    ARRAY_USED(int32_t, dims, TA_BROADCAST_MAX_DIMS, rank)                                        \
-    ARRAY_USED(int32_t, stride1, TA_BROADCAST_MAX_DIMS, rank)                                     \
-    ARRAY_USED(int32_t, stride2, TA_BROADCAST_MAX_DIMS, rank)                                     \
+    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                 \
     FIELD(int32_t, input1_offset)                             /* -zero point */                   \
     FIELD(int32_t, input2_offset)                                                                 \
-    FIELD(int32_t, output_offset)                             /* +zero point */                   \
-    FIELD(int32_t, output_multiplier)                                                             \
-    FIELD(int32_t, output_shift)                                                                  \
-    FIELD(int32_t, activation_min)                                                                \
-    FIELD(int32_t, activation_max)
+    TA_BINARY_OUTPUT_PARAMS(FIELD, ARRAY, ARRAY_USED)
 typedef struct { TA_PARAM_MEMBERS(TA_MUL_PARAMS) } ta_mul_params_t;
 
 int ta_mul_s8(const ta_mul_params_t *p, const int8_t *input1, const int8_t *input2,

@@ -7,6 +7,7 @@
  * SSUB8/SEL. Each gives the portable path's bytes. */
 #include "ta_pooling.h"
 
+#include "../include/ta_element.h"
 #include "../include/ta_elementwise_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
@@ -50,10 +51,10 @@ static int32_t rounded_average(int32_t sum, int32_t count)
     return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
 }
 
-/* One output pixel of an int8 average pool, channel by channel: the
+/* One output pixel of an average pool, channel by channel: the
    reference. `base` is the window's first input pixel. */
-static void average_pixel_portable(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
-                                   int32_t cols, int8_t *out)
+TA_EW_INLINE void average_pixel_portable(const ta_pool_params_t *p, const void *base, int32_t rows,
+                                         int32_t cols, void *out, bool wide)
 {
     const size_t depth = (size_t)p->depth, row_stride = (size_t)p->input_width * depth;
     const int32_t count = rows * cols;
@@ -61,9 +62,27 @@ static void average_pixel_portable(const ta_pool_params_t *p, const int8_t *base
         int32_t sum = 0;
         for (int32_t y = 0; y < rows; y++)
             for (int32_t x = 0; x < cols; x++)
-                sum += base[(size_t)y * row_stride + (size_t)x * depth + ch];
-        out[ch] = (int8_t)ta_clamp_i32(rounded_average(sum, count), p->activation_min,
-                                       p->activation_max);
+                sum += ta_load_element(base, (size_t)y * row_stride + (size_t)x * depth + ch, wide);
+        ta_store_element(
+            out, ch,
+            ta_clamp_i32(rounded_average(sum, count), p->activation_min, p->activation_max), wide);
+    }
+}
+
+/* One output pixel of a max pool, channel by channel: the reference. */
+TA_EW_INLINE void max_pixel_portable(const ta_pool_params_t *p, const void *base, int32_t rows,
+                                     int32_t cols, void *out, bool wide)
+{
+    const size_t depth = (size_t)p->depth, row_stride = (size_t)p->input_width * depth;
+    for (size_t ch = 0; ch < depth; ch++) {
+        int32_t m = wide ? INT16_MIN : INT8_MIN;
+        for (int32_t y = 0; y < rows; y++)
+            for (int32_t x = 0; x < cols; x++) {
+                const int32_t v = ta_load_element(
+                    base, (size_t)y * row_stride + (size_t)x * depth + ch, wide);
+                m = v > m ? v : m;
+            }
+        ta_store_element(out, ch, ta_clamp_i32(m, p->activation_min, p->activation_max), wide);
     }
 }
 
@@ -178,56 +197,22 @@ static void average_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int
 }
 #endif
 
-int ta_average_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output)
+/* One output pixel of an int8 average pool, by the fastest exact path. */
+TA_EW_INLINE void average_pixel_s8(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
+                                   int32_t cols, int8_t *out)
 {
-    for (int32_t b = 0; b < p->batches; b++) {
-        const int8_t *in = input + (size_t)b * image_size(p);
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
-            for (int32_t ox = 0; ox < p->output_width; ox++) {
-                const window_t w = pool_window(p, oy, ox);
-                if (w.y1 <= w.y0 || w.x1 <= w.x0)
-                    return TA_ERR_KERNEL;
-                const int8_t *base = in + pixel(p, w.y0, w.x0);
-                const int32_t rows = w.y1 - w.y0, cols = w.x1 - w.x0;
 #if defined(TA_EW_MVE)
-                if (averaging_by_product(rows * cols))
-                    average_pixel_mve(p, base, rows, cols, output);
-                else
+    if (averaging_by_product(rows * cols)) {
+        average_pixel_mve(p, base, rows, cols, out);
+        return;
+    }
 #elif defined(TA_EW_DSP)
-                if (rows * cols <= 256)
-                    average_pixel_dsp(p, base, rows, cols, output);
-                else
+    if (rows * cols <= 256) {
+        average_pixel_dsp(p, base, rows, cols, out);
+        return;
+    }
 #endif
-                    average_pixel_portable(p, base, rows, cols, output);
-                output += p->depth;
-            }
-        }
-    }
-    return TA_OK;
-}
-
-int ta_average_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output)
-{
-    for (int32_t b = 0; b < p->batches; b++) {
-        const int16_t *in = input + (size_t)b * image_size(p);
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
-            for (int32_t ox = 0; ox < p->output_width; ox++) {
-                const window_t w = pool_window(p, oy, ox);
-                if (w.y1 <= w.y0 || w.x1 <= w.x0)
-                    return TA_ERR_KERNEL;
-                const int32_t count = (w.y1 - w.y0) * (w.x1 - w.x0);
-                for (int32_t ch = 0; ch < p->depth; ch++) {
-                    int32_t sum = 0;
-                    for (int32_t y = w.y0; y < w.y1; y++)
-                        for (int32_t x = w.x0; x < w.x1; x++)
-                            sum += in[pixel(p, y, x) + (size_t)ch];
-                    *output++ = (int16_t)ta_clamp_i32(rounded_average(sum, count),
-                                                      p->activation_min, p->activation_max);
-                }
-            }
-        }
-    }
-    return TA_OK;
+    average_pixel_portable(p, base, rows, cols, out, false);
 }
 
 #if defined(TA_EW_MVE)
@@ -288,58 +273,68 @@ static void max_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t
 }
 #endif
 
-int ta_max_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output)
+/* One output pixel of an int8 max pool, by the fastest path. */
+TA_EW_INLINE void max_pixel_s8(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
+                               int32_t cols, int8_t *out)
 {
+#if defined(TA_EW_MVE)
+    max_pixel_mve(p, base, rows, cols, out);
+#elif defined(TA_EW_DSP)
+    max_pixel_dsp(p, base, rows, cols, out);
+#else
+    max_pixel_portable(p, base, rows, cols, out, false);
+#endif
+}
+
+/* Walks the output pixels of an int8 or int16 (wide) pool, average or
+   maximum. An average needs a nonempty window (the converter makes sure);
+   a max pool's empty window gives the dtype's minimum, clamped. */
+TA_EW_INLINE int pool(const ta_pool_params_t *p, const void *input, void *output, bool wide,
+                      bool average)
+{
+    const size_t element = wide ? sizeof(int16_t) : sizeof(int8_t);
+    char *out = output;
     for (int32_t b = 0; b < p->batches; b++) {
-        const int8_t *in = input + (size_t)b * image_size(p);
+        const char *in = (const char *)input + (size_t)b * image_size(p) * element;
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             for (int32_t ox = 0; ox < p->output_width; ox++) {
                 const window_t w = pool_window(p, oy, ox);
-#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
-                if (w.y1 > w.y0 && w.x1 > w.x0) {
-                    const int8_t *base = in + pixel(p, w.y0, w.x0);
-#if defined(TA_EW_MVE)
-                    max_pixel_mve(p, base, w.y1 - w.y0, w.x1 - w.x0, output);
-#else
-                    max_pixel_dsp(p, base, w.y1 - w.y0, w.x1 - w.x0, output);
-#endif
-                    output += p->depth;
-                    continue;
-                }
-#endif
-                for (int32_t ch = 0; ch < p->depth; ch++) {
-                    int32_t m = INT8_MIN;
-                    for (int32_t y = w.y0; y < w.y1; y++)
-                        for (int32_t x = w.x0; x < w.x1; x++) {
-                            const int32_t v = in[pixel(p, y, x) + (size_t)ch];
-                            m = v > m ? v : m;
-                        }
-                    *output++ = (int8_t)ta_clamp_i32(m, p->activation_min, p->activation_max);
-                }
+                const bool empty = w.y1 <= w.y0 || w.x1 <= w.x0;
+                if (average && empty)
+                    return TA_ERR_KERNEL;
+                const char *base = in + (empty ? 0 : pixel(p, w.y0, w.x0) * element);
+                const int32_t rows = empty ? 0 : w.y1 - w.y0, cols = empty ? 0 : w.x1 - w.x0;
+                if (average && !wide)
+                    average_pixel_s8(p, (const int8_t *)base, rows, cols, (int8_t *)out);
+                else if (average)
+                    average_pixel_portable(p, base, rows, cols, out, true);
+                else if (!wide && !empty)
+                    max_pixel_s8(p, (const int8_t *)base, rows, cols, (int8_t *)out);
+                else
+                    max_pixel_portable(p, base, rows, cols, out, wide);
+                out += (size_t)p->depth * element;
             }
         }
     }
     return TA_OK;
 }
 
+int ta_average_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output)
+{
+    return pool(p, input, output, false, true);
+}
+
+int ta_average_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output)
+{
+    return pool(p, input, output, true, true);
+}
+
+int ta_max_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output)
+{
+    return pool(p, input, output, false, false);
+}
+
 int ta_max_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output)
 {
-    for (int32_t b = 0; b < p->batches; b++) {
-        const int16_t *in = input + (size_t)b * image_size(p);
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
-            for (int32_t ox = 0; ox < p->output_width; ox++) {
-                const window_t w = pool_window(p, oy, ox);
-                for (int32_t ch = 0; ch < p->depth; ch++) {
-                    int32_t m = INT16_MIN;
-                    for (int32_t y = w.y0; y < w.y1; y++)
-                        for (int32_t x = w.x0; x < w.x1; x++) {
-                            const int32_t v = in[pixel(p, y, x) + (size_t)ch];
-                            m = v > m ? v : m;
-                        }
-                    *output++ = (int16_t)ta_clamp_i32(m, p->activation_min, p->activation_max);
-                }
-            }
-        }
-    }
-    return TA_OK;
+    return pool(p, input, output, true, false);
 }

@@ -1,9 +1,11 @@
 /* ta_reduce.c - reduction kernels; see the header. */
 #include "ta_reduce.h"
 
+#include "../include/ta_element.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A row-major walk over a nest of (dims, strides): the input offset of
@@ -55,40 +57,35 @@ static int32_t requantize_sum(const ta_reduce_params_t *p, uint32_t sum)
            p->output_zero_point;
 }
 
-int ta_reduce_sum_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output)
+/* SUM (and MEAN, whose multiplier divides) of int8 or int16 (wide). */
+TA_SPECIALISE int reduce_sum(const ta_reduce_params_t *p, const void *input, void *output,
+                             bool wide)
 {
     if (!valid(p))
         return TA_ERR_BAD_ARGUMENT;
+    const int32_t lo = wide ? INT16_MIN : INT8_MIN, hi = wide ? INT16_MAX : INT8_MAX;
+    size_t k = 0;
     nest_t out, in;
     nest_start(&out, p->outer_rank, p->outer_dims, p->outer_strides, 0);
     do {
         uint32_t sum = 0;
         nest_start(&in, p->inner_rank, p->inner_dims, p->inner_strides, out.offset);
         do {
-            const int32_t v = input[in.offset];
-            sum += (uint32_t)v;
+            sum += (uint32_t)ta_load_element(input, in.offset, wide);
         } while (nest_next(&in));
-        *output++ = (int8_t)ta_clamp_i32(requantize_sum(p, sum), INT8_MIN, INT8_MAX);
+        ta_store_element(output, k++, ta_clamp_i32(requantize_sum(p, sum), lo, hi), wide);
     } while (nest_next(&out));
     return TA_OK;
 }
 
+int ta_reduce_sum_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output)
+{
+    return reduce_sum(p, input, output, false);
+}
+
 int ta_reduce_sum_s16(const ta_reduce_params_t *p, const int16_t *input, int16_t *output)
 {
-    if (!valid(p))
-        return TA_ERR_BAD_ARGUMENT;
-    nest_t out, in;
-    nest_start(&out, p->outer_rank, p->outer_dims, p->outer_strides, 0);
-    do {
-        uint32_t sum = 0;
-        nest_start(&in, p->inner_rank, p->inner_dims, p->inner_strides, out.offset);
-        do {
-            const int32_t v = input[in.offset];
-            sum += (uint32_t)v;
-        } while (nest_next(&in));
-        *output++ = (int16_t)ta_clamp_i32(requantize_sum(p, sum), INT16_MIN, INT16_MAX);
-    } while (nest_next(&out));
-    return TA_OK;
+    return reduce_sum(p, input, output, true);
 }
 
 int ta_reduce_max_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output)

@@ -10,31 +10,25 @@
 
 #include <stdbool.h>
 
+#include "../include/ta_element.h"
 #include "../include/ta_elementwise_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
-/* Which input of a row is a single broadcast element, if any. */
-enum { BOTH_STEP, FIRST_FIXED, SECOND_FIXED };
+#include "ta_binary_rescale.h"
+#include "ta_broadcast_rows.h"
 
 /* The input multipliers are at most 1/2. */
-static inline int32_t rescale(int32_t q, int32_t offset, int left_shift, int32_t multiplier,
-                              int shift)
-{
-    const int32_t shifted = ta_shift_left_wrap(q + offset, left_shift);
-    return ta_mul_by_quantized_multiplier_lt_one(shifted, multiplier, shift);
-}
-
 static inline int32_t rescale1(const ta_squared_difference_params_t *p, int32_t q)
 {
-    return rescale(q, p->input1_offset, (int)p->left_shift, p->input1_multiplier,
-                   (int)p->input1_shift);
+    return ta_binary_rescale(q, p->input1_offset, p->left_shift, p->input1_multiplier,
+                             p->input1_shift);
 }
 
 static inline int32_t rescale2(const ta_squared_difference_params_t *p, int32_t q)
 {
-    return rescale(q, p->input2_offset, (int)p->left_shift, p->input2_multiplier,
-                   (int)p->input2_shift);
+    return ta_binary_rescale(q, p->input2_offset, p->left_shift, p->input2_multiplier,
+                             p->input2_shift);
 }
 
 /* With int8 zero points in range (shift 7) or int16 zero points 0 (shift
@@ -48,59 +42,43 @@ static inline int32_t finish(const ta_squared_difference_params_t *p, int32_t x,
     return ta_clamp_i32(out, p->activation_min, p->activation_max);
 }
 
-/* Elements of an int8 (wide false) or int16 (wide true) tensor. */
-static inline int32_t load(const void *base, int32_t i, bool wide)
-{
-    return wide ? ((const int16_t *)base)[i] : ((const int8_t *)base)[i];
-}
-
-static inline void store(void *base, int32_t i, int32_t v, bool wide)
-{
-    if (wide)
-        ((int16_t *)base)[i] = (int16_t)v;
-    else
-        ((int8_t *)base)[i] = (int8_t)v;
-}
-
 /* The reference arithmetic, one element at a time. `restrict`: the params
    are never written, so they need not be reloaded after every store. */
-static void row_portable(const ta_squared_difference_params_t *restrict p, const void *a,
-                         const void *b, void *o, int32_t n, int kind, bool wide)
+TA_EW_NOINLINE void row_portable(const ta_squared_difference_params_t *restrict p, const void *a,
+                                 const void *b, void *o, int32_t n, int kind, bool wide)
 {
-    if (kind == BOTH_STEP) {
+    if (kind == TA_ROW_BOTH_STEP) {
         for (int32_t i = 0; i < n; i++)
-            store(o, i, finish(p, rescale1(p, load(a, i, wide)), rescale2(p, load(b, i, wide))),
-                  wide);
-    } else if (kind == SECOND_FIXED) {
-        const int32_t y = rescale2(p, load(b, 0, wide));
+            ta_store_element(o, i,
+                             finish(p, rescale1(p, ta_load_element(a, i, wide)),
+                                    rescale2(p, ta_load_element(b, i, wide))),
+                             wide);
+    } else if (kind == TA_ROW_SECOND_FIXED) {
+        const int32_t y = rescale2(p, ta_load_element(b, 0, wide));
         for (int32_t i = 0; i < n; i++)
-            store(o, i, finish(p, rescale1(p, load(a, i, wide)), y), wide);
+            ta_store_element(o, i, finish(p, rescale1(p, ta_load_element(a, i, wide)), y), wide);
     } else {
-        const int32_t x = rescale1(p, load(a, 0, wide));
+        const int32_t x = rescale1(p, ta_load_element(a, 0, wide));
         for (int32_t i = 0; i < n; i++)
-            store(o, i, finish(p, x, rescale2(p, load(b, i, wide))), wide);
+            ta_store_element(o, i, finish(p, x, rescale2(p, ta_load_element(b, i, wide))), wide);
     }
 }
 
 #if defined(TA_EW_MVE)
 typedef struct {
-    int32_t left_shift, offset1, offset2; /* the offsets shifted by left_shift */
-    ta_ew_scale_t in1, in2, out;
+    ta_binary_rescale_mve_t in;
+    ta_ew_scale_t out;
     int32_t out_left; /* the output multiplier's left shift, >= 0 */
     int32_t output_offset, lo, hi;
 } simd_consts_t;
 
 static bool simd_consts(const ta_squared_difference_params_t *p, simd_consts_t *c)
 {
-    if (p->left_shift < 0 || p->left_shift > 30 || p->input1_shift > 0 || p->input2_shift > 0 ||
-        p->input1_shift < -31 || p->input2_shift < -31 || p->output_shift > 31 ||
-        p->output_shift < -31)
+    if (p->output_shift > 31 || p->output_shift < -31 ||
+        !ta_binary_rescale_mve_init(p->left_shift, p->input1_offset, p->input1_multiplier,
+                                    p->input1_shift, p->input2_offset, p->input2_multiplier,
+                                    p->input2_shift, &c->in))
         return false;
-    c->left_shift = p->left_shift;
-    c->offset1 = ta_shift_left_wrap(p->input1_offset, (int)p->left_shift);
-    c->offset2 = ta_shift_left_wrap(p->input2_offset, (int)p->left_shift);
-    c->in1 = ta_ew_scale(p->input1_multiplier, p->input1_shift);
-    c->in2 = ta_ew_scale(p->input2_multiplier, p->input2_shift);
     c->out_left = p->output_shift > 0 ? p->output_shift : 0;
     c->out = ta_ew_scale(p->output_multiplier, p->output_shift > 0 ? 0 : p->output_shift);
     c->output_offset = p->output_offset;
@@ -109,22 +87,12 @@ static bool simd_consts(const ta_squared_difference_params_t *p, simd_consts_t *
     return true;
 }
 
-TA_EW_INLINE int32x4_t mve_rescale(int32x4_t q, int32x4_t shift_mul, int32_t offset,
-                                   const ta_ew_scale_t *s)
-{
-    const int32x4_t x = vmlasq_n_s32(q, shift_mul, offset);
-    return ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(x, s->multiplier), s->fix_shift,
-                                   -s->exponent);
-}
-
 TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
                                  int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo,
                                  int32x4_t hi, int kind)
 {
-    const int32x4_t x =
-        kind == FIRST_FIXED ? fixed : mve_rescale(qa, shift_mul, c->offset1, &c->in1);
-    const int32x4_t y =
-        kind == SECOND_FIXED ? fixed : mve_rescale(qb, shift_mul, c->offset2, &c->in2);
+    int32x4_t x, y;
+    ta_binary_rescale_lanes_mve(&c->in, qa, qb, fixed, shift_mul, kind, &x, &y);
     const int32x4_t d = vsubq_s32(x, y);
     const int32x4_t shifted = vshlq_r_s32(vmulq_s32(d, d), c->out_left); /* wraps, as the reference */
     int32x4_t v = ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(shifted, c->out.multiplier),
@@ -137,66 +105,73 @@ TA_EW_INLINE void row_simd(const ta_squared_difference_params_t *restrict p,
                            const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
                            int8_t *o, int32_t n, int kind)
 {
-    const int32x4_t shift_mul = vdupq_n_s32((int32_t)1 << c->left_shift);
+    const int32x4_t shift_mul = vdupq_n_s32((int32_t)1 << c->in.left_shift);
     const int32x4_t lo = vdupq_n_s32(c->lo), hi = vdupq_n_s32(c->hi);
     const int32x4_t zero = vdupq_n_s32(0);
     int32x4_t fixed = zero;
-    if (kind == FIRST_FIXED)
+    if (kind == TA_ROW_FIRST_FIXED)
         fixed = vdupq_n_s32(rescale1(p, a[0]));
-    else if (kind == SECOND_FIXED)
+    else if (kind == TA_ROW_SECOND_FIXED)
         fixed = vdupq_n_s32(rescale2(p, b[0]));
     for (; n >= 4; n -= 4) {
-        const int32x4_t qa = kind == FIRST_FIXED ? zero : vldrbq_s32(a);
-        const int32x4_t qb = kind == SECOND_FIXED ? zero : vldrbq_s32(b);
+        const int32x4_t qa = kind == TA_ROW_FIRST_FIXED ? zero : vldrbq_s32(a);
+        const int32x4_t qb = kind == TA_ROW_SECOND_FIXED ? zero : vldrbq_s32(b);
         vstrbq_s32(o, mve_lanes(c, qa, qb, fixed, shift_mul, lo, hi, kind));
-        a += kind == FIRST_FIXED ? 0 : 4;
-        b += kind == SECOND_FIXED ? 0 : 4;
+        a += kind == TA_ROW_FIRST_FIXED ? 0 : 4;
+        b += kind == TA_ROW_SECOND_FIXED ? 0 : 4;
         o += 4;
     }
     if (n > 0) {
         const mve_pred16_t tail = vctp32q((uint32_t)n);
-        const int32x4_t qa = kind == FIRST_FIXED ? zero : vldrbq_z_s32(a, tail);
-        const int32x4_t qb = kind == SECOND_FIXED ? zero : vldrbq_z_s32(b, tail);
+        const int32x4_t qa = kind == TA_ROW_FIRST_FIXED ? zero : vldrbq_z_s32(a, tail);
+        const int32x4_t qb = kind == TA_ROW_SECOND_FIXED ? zero : vldrbq_z_s32(b, tail);
         vstrbq_p_s32(o, mve_lanes(c, qa, qb, fixed, shift_mul, lo, hi, kind), tail);
     }
 }
 #endif
 
-/* Walks the rows; `kind` is a constant at each SIMD row call. */
+/* What every row of one call needs. */
+typedef struct {
+    const ta_squared_difference_params_t *p;
+#if defined(TA_EW_MVE)
+    simd_consts_t c;
+#endif
+    bool wide;
+} row_ctx_t;
+
+TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+                               int kind)
+{
+    const row_ctx_t *x = ctx;
+    row_portable(x->p, a, b, o, n, kind, x->wide);
+}
+
+#if defined(TA_EW_MVE)
+TA_EW_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+                           int kind)
+{
+    const row_ctx_t *x = ctx;
+    row_simd(x->p, &x->c, a, b, o, n, kind);
+}
+#endif
+
+/* The SIMD rows and the portable ones walk apart (see ta_add_sub.c). */
 TA_EW_INLINE int run(const ta_squared_difference_params_t *restrict p, const void *input1,
                      const void *input2, void *output, bool wide)
 {
-    const int32_t n = p->dims[p->rank - 1];
-    const bool step1 = p->stride1[p->rank - 1] != 0;
-    const bool step2 = p->stride2[p->rank - 1] != 0;
-    const int kind = step1 && step2 ? BOTH_STEP : step1 ? SECOND_FIXED : FIRST_FIXED;
+    row_ctx_t x;
+    x.p = p;
+    x.wide = wide;
     const size_t size = wide ? sizeof(int16_t) : sizeof(int8_t);
-    if (n <= 0)
+#if defined(TA_EW_MVE)
+    if (!wide && simd_consts(p, &x.c)) {
+        ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, size, output,
+                          size, simd_row, &x);
         return TA_OK;
-#if defined(TA_EW_MVE)
-    simd_consts_t c;
-    const bool simd = !wide && simd_consts(p, &c);
+    }
 #endif
-    ta_broadcast_iter_t it;
-    ta_broadcast_begin(&it);
-    do {
-        const char *a = (const char *)input1 + it.in1 * size;
-        const char *b = (const char *)input2 + it.in2 * size;
-        char *o = (char *)output + it.out * size;
-#if defined(TA_EW_MVE)
-        if (simd) {
-            const int8_t *a8 = (const int8_t *)a, *b8 = (const int8_t *)b;
-            if (kind == BOTH_STEP)
-                row_simd(p, &c, a8, b8, (int8_t *)o, n, BOTH_STEP);
-            else if (kind == SECOND_FIXED)
-                row_simd(p, &c, a8, b8, (int8_t *)o, n, SECOND_FIXED);
-            else
-                row_simd(p, &c, a8, b8, (int8_t *)o, n, FIRST_FIXED);
-            continue;
-        }
-#endif
-        row_portable(p, a, b, o, n, kind, wide);
-    } while (ta_broadcast_next(&it, p->rank, p->dims, p->stride1, p->stride2));
+    ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, size, output, size,
+                      portable_row, &x);
     return TA_OK;
 }
 

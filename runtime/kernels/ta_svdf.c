@@ -1,10 +1,12 @@
 /* ta_svdf.c - SVDF kernels; see the header. */
 #include "ta_svdf.h"
 
+#include "../include/ta_element.h"
 #include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -141,37 +143,56 @@ static uint32x4_t last_slots(int32_t mem)
 }
 #endif
 
-int ta_svdf_s8(const ta_svdf_params_t *p, const int8_t *input, const int8_t *weights_feature,
-               const int8_t *weights_time, const int32_t *feature_biases,
-               const int32_t *output_biases, int8_t *state, int8_t *output)
+/* int8 (wide false) or int16 (wide true) state and time weights; the
+   input, feature weights and output are int8 either way. */
+TA_SPECIALISE int svdf(const ta_svdf_params_t *p, const int8_t *input,
+                       const int8_t *weights_feature, const void *weights_time,
+                       const int32_t *feature_biases, const int32_t *output_biases, void *state,
+                       int8_t *output, bool wide)
 {
     const int32_t mem = p->memory, filters = p->filters;
-    shift_state(state, (size_t)p->batches * (size_t)filters * (size_t)mem, sizeof *state);
+    const size_t element = wide ? sizeof(int16_t) : sizeof(int8_t);
+    const int32_t lo = wide ? INT16_MIN : INT8_MIN, hi = wide ? INT16_MAX : INT8_MAX;
+    shift_state(state, (size_t)p->batches * (size_t)filters * (size_t)mem, element);
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in = input + (size_t)b * (size_t)p->input_size;
-        int8_t *rows = state + (size_t)b * (size_t)filters * (size_t)mem;
+        const size_t rows = (size_t)b * (size_t)filters * (size_t)mem; /* in elements */
         int8_t *out = output + (size_t)b * (size_t)(filters / p->rank);
         int32_t acc = 0;
         int32_t f0 = 0;
 #if defined(TA_MM_MVE)
         if (p->rank == 1) {
             const uint32x4_t last = last_slots(mem);
-            for (; f0 + 4 <= filters; f0 += 4)
-                group4_s8_mve(p, in, weights_feature + (size_t)f0 * (size_t)p->input_size,
-                              feature_biases + f0, weights_time + (size_t)f0 * (size_t)mem,
-                              rows + (size_t)f0 * (size_t)mem, last, output_biases + f0, out + f0);
+            for (; f0 + 4 <= filters; f0 += 4) {
+                const size_t at = (size_t)f0 * (size_t)mem;
+                const int8_t *wf = weights_feature + (size_t)f0 * (size_t)p->input_size;
+                if (wide)
+                    group4_s16_mve(p, in, wf, feature_biases + f0,
+                                   (const int16_t *)weights_time + at, (int16_t *)state + rows + at,
+                                   last, output_biases + f0, out + f0);
+                else
+                    group4_s8_mve(p, in, wf, feature_biases + f0, (const int8_t *)weights_time + at,
+                                  (int8_t *)state + rows + at, last, output_biases + f0, out + f0);
+            }
         }
 #endif
         for (; f0 < filters; f0 += 4) {
             int32_t x[4];
             const int32_t count = filters - f0 < 4 ? filters - f0 : 4;
-            features(p, in, weights_feature, feature_biases, f0, count, INT8_MIN, INT8_MAX, x);
+            features(p, in, weights_feature, feature_biases, f0, count, lo, hi, x);
             for (int32_t k = 0; k < count; k++) {
                 const int32_t f = f0 + k;
-                int8_t *row = rows + (size_t)f * (size_t)mem;
-                row[mem - 1] = (int8_t)wrap_s8(p->state_zero_point + x[k]);
+                const size_t row = rows + (size_t)f * (size_t)mem, wt = (size_t)f * (size_t)mem;
                 /* The state zero point is folded into output_biases. */
-                acc = ta_mm_dot1_s8(acc, weights_time + (size_t)f * (size_t)mem, row, mem);
+                if (wide) {
+                    int16_t *r = (int16_t *)state + row;
+                    r[mem - 1] = (int16_t)wrap_s16(p->state_zero_point + x[k]);
+                    acc = ta_mm_dot1_s16(acc, (const int16_t *)weights_time + wt, r, mem);
+                } else {
+                    int8_t *r = (int8_t *)state + row;
+                    r[mem - 1] = (int8_t)wrap_s8(p->state_zero_point + x[k]);
+                    acc = ta_mm_dot1_s8(acc, (const int8_t *)weights_time + wt, r, mem);
+                }
                 if ((f + 1) % p->rank == 0) {
                     const int32_t u = f / p->rank;
                     out[u] = output_value(p, (int32_t)((uint32_t)acc + (uint32_t)output_biases[u]));
@@ -183,43 +204,18 @@ int ta_svdf_s8(const ta_svdf_params_t *p, const int8_t *input, const int8_t *wei
     return TA_OK;
 }
 
+int ta_svdf_s8(const ta_svdf_params_t *p, const int8_t *input, const int8_t *weights_feature,
+               const int8_t *weights_time, const int32_t *feature_biases,
+               const int32_t *output_biases, int8_t *state, int8_t *output)
+{
+    return svdf(p, input, weights_feature, weights_time, feature_biases, output_biases, state,
+                output, false);
+}
+
 int ta_svdf_s16(const ta_svdf_params_t *p, const int8_t *input, const int8_t *weights_feature,
                 const int16_t *weights_time, const int32_t *feature_biases,
                 const int32_t *output_biases, int16_t *state, int8_t *output)
 {
-    const int32_t mem = p->memory, filters = p->filters;
-    shift_state(state, (size_t)p->batches * (size_t)filters * (size_t)mem, sizeof *state);
-    for (int32_t b = 0; b < p->batches; b++) {
-        const int8_t *in = input + (size_t)b * (size_t)p->input_size;
-        int16_t *rows = state + (size_t)b * (size_t)filters * (size_t)mem;
-        int8_t *out = output + (size_t)b * (size_t)(filters / p->rank);
-        int32_t acc = 0;
-        int32_t f0 = 0;
-#if defined(TA_MM_MVE)
-        if (p->rank == 1) {
-            const uint32x4_t last = last_slots(mem);
-            for (; f0 + 4 <= filters; f0 += 4)
-                group4_s16_mve(p, in, weights_feature + (size_t)f0 * (size_t)p->input_size,
-                              feature_biases + f0, weights_time + (size_t)f0 * (size_t)mem,
-                              rows + (size_t)f0 * (size_t)mem, last, output_biases + f0, out + f0);
-        }
-#endif
-        for (; f0 < filters; f0 += 4) {
-            int32_t x[4];
-            const int32_t count = filters - f0 < 4 ? filters - f0 : 4;
-            features(p, in, weights_feature, feature_biases, f0, count, INT16_MIN, INT16_MAX, x);
-            for (int32_t k = 0; k < count; k++) {
-                const int32_t f = f0 + k;
-                int16_t *row = rows + (size_t)f * (size_t)mem;
-                row[mem - 1] = (int16_t)wrap_s16(p->state_zero_point + x[k]);
-                acc = ta_mm_dot1_s16(acc, weights_time + (size_t)f * (size_t)mem, row, mem);
-                if ((f + 1) % p->rank == 0) {
-                    const int32_t u = f / p->rank;
-                    out[u] = output_value(p, (int32_t)((uint32_t)acc + (uint32_t)output_biases[u]));
-                    acc = 0;
-                }
-            }
-        }
-    }
-    return TA_OK;
+    return svdf(p, input, weights_feature, weights_time, feature_biases, output_biases, state,
+                output, true);
 }

@@ -88,10 +88,7 @@ static bool lower_add_sub(TaLower *L, TaOp *op, bool sub)
     p->output_shift = shift[2];
     p->activation_min = act_min;
     p->activation_max = act_max;
-    ta_call_arg(L, c, in1);
-    ta_call_arg(L, c, in2);
-    ta_call_arg(L, c, out);
-    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
+    ta_binary_call_args(L, op, c);
     return true;
 }
 

@@ -43,10 +43,7 @@ static bool lower_comparison(TaLower *L, TaOp *op, int mask)
     p->input2_multiplier = mult[1];
     p->input2_shift = shift[1];
     p->mask = mask;
-    ta_call_arg(L, c, in1);
-    ta_call_arg(L, c, in2);
-    ta_call_arg(L, c, out);
-    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
+    ta_binary_call_args(L, op, c);
     return true;
 }
 

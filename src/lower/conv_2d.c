@@ -154,16 +154,8 @@ static bool lower(TaLower *L, TaOp *op)
     p->activation_max = rq.act_max;
     p->weights_interleaved = interleave ? 1 : 0;
     p->taps_by_column = by_column ? 1 : 0;
-    ta_call_arg(L, c, in);
-    ta_call_arg(L, c, w_arg);
-    ta_call_arg(L, c, bias_sum);
-    ta_call_arg(L, c, rq.multipliers);
-    ta_call_arg(L, c, rq.shifts);
-    ta_call_arg(L, c, out);
-
-    op->has_macs = op->has_parameters = true;
-    op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches * out_h * out_w;
-    op->parameters = (int64_t)ta_tensor_elements(w) + (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    const TaConvArgs args = {in, w_arg, bias_sum, out};
+    ta_conv_call_tail(L, op, c, &args, &rq, w, bias, (int64_t)batches * out_h * out_w);
     return true;
 }
 

@@ -3,6 +3,7 @@
  * TFLite's HardSwishPrepare (see runtime/kernels/ta_hard_swish.h).
  */
 #include "lower.h"
+#include "common/unary.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
 
 /* A Q0.31 multiplier rounded to Q0.15, saturating (TFLite's
@@ -16,17 +17,9 @@ static int32_t to_q15(int32_t m)
 
 static bool lower(TaLower *L, TaOp *op)
 {
-    if (!ta_expect_counts(L, op, 1, 1, 1))
+    if (!ta_unary_expect(L, op, false))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
-        !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
-        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
-        return false;
-    if (ta_tensor_elements(in) != ta_tensor_elements(out)) {
-        ta_op_error(L, op, "input and output sizes differ");
-        return false;
-    }
     const int32_t in_zp = ta_zero_point(in), out_zp = ta_zero_point(out);
     if (in_zp < INT8_MIN || in_zp > INT8_MAX || out_zp < INT8_MIN || out_zp > INT8_MAX) {
         ta_op_error(L, op, "zero points must lie in the int8 range");

@@ -24,7 +24,6 @@
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
-#include "../../runtime/kernels/ta_logistic.h"
 #include "../../runtime/kernels/ta_lstm.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
@@ -34,10 +33,10 @@
 #include "../../runtime/kernels/ta_reduce.h"
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_sigmoid_params.h"
 #include "../../runtime/kernels/ta_softmax.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "../../runtime/kernels/ta_svdf.h"
-#include "../../runtime/kernels/ta_tanh.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
 #include "../../runtime/kernels/ta_variable.h"
 
@@ -131,10 +130,6 @@ DESCRIBE(TA_LEAKY_RELU_PARAMS)
 DESCRIBE(TA_LOG_SOFTMAX_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_logistic_params_t
-DESCRIBE(TA_LOGISTIC_PARAMS)
-#undef STRUCT
-
 #define STRUCT ta_lstm_params_t
 DESCRIBE(TA_LSTM_PARAMS)
 #undef STRUCT
@@ -179,6 +174,10 @@ DESCRIBE(TA_RESIZE_BILINEAR_PARAMS)
 DESCRIBE(TA_RESIZE_NEAREST_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_sigmoid_params_t
+DESCRIBE(TA_SIGMOID_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_softmax_params_t
 DESCRIBE(TA_SOFTMAX_PARAMS)
 #undef STRUCT
@@ -189,10 +188,6 @@ DESCRIBE(TA_SQUARED_DIFFERENCE_PARAMS)
 
 #define STRUCT ta_svdf_params_t
 DESCRIBE(TA_SVDF_PARAMS)
-#undef STRUCT
-
-#define STRUCT ta_tanh_params_t
-DESCRIBE(TA_TANH_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_transpose_conv_params_t

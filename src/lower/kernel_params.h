@@ -31,7 +31,6 @@
     S(ta_hard_swish_params_t) \
     S(ta_leaky_relu_params_t) \
     S(ta_log_softmax_params_t) \
-    S(ta_logistic_params_t) \
     S(ta_lstm_params_t) \
     S(ta_maximum_minimum_params_t) \
     S(ta_mul_params_t) \
@@ -43,10 +42,10 @@
     S(ta_relu_params_t) \
     S(ta_resize_bilinear_params_t) \
     S(ta_resize_nearest_params_t) \
+    S(ta_sigmoid_params_t) \
     S(ta_softmax_params_t) \
     S(ta_squared_difference_params_t) \
     S(ta_svdf_params_t) \
-    S(ta_tanh_params_t) \
     S(ta_transpose_conv_params_t) \
     S(ta_variable_fill_params_t)
 

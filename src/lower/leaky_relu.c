@@ -3,6 +3,7 @@
  * Micro accepts them), alpha from LeakyReluOptions.
  */
 #include "lower.h"
+#include "common/unary.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
 
 #include <math.h>
@@ -24,17 +25,9 @@ static bool parse(TaLower *L, TaOp *op)
 static bool lower(TaLower *L, TaOp *op)
 {
     const LeakyReluAttrs *a = op->attrs;
-    if (!ta_expect_counts(L, op, 1, 1, 1))
+    if (!ta_unary_expect(L, op, true))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
-        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
-        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
-        return false;
-    if (ta_tensor_elements(in) != ta_tensor_elements(out)) {
-        ta_op_error(L, op, "input and output sizes differ");
-        return false;
-    }
     if (!isfinite(a->alpha)) {
         ta_op_error(L, op, "alpha %g is not finite", (double)a->alpha);
         return false;

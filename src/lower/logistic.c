@@ -7,7 +7,8 @@
  */
 #include "lower.h"
 #include "common/sigmoid_input.h"
-#include "../../runtime/kernels/ta_logistic.h"
+#include "common/unary.h"
+#include "../../runtime/kernels/ta_sigmoid_params.h"
 
 /* The int8 kernels look their outputs up in a table computed here with
    the runtime's own fixed-point arithmetic, element for element what the
@@ -16,17 +17,9 @@
 
 bool ta_sigmoid_like_input(TaLower *L, TaOp *op, const TaSigmoidLike *k, TaSigmoidInput *s)
 {
-    if (!ta_expect_counts(L, op, 1, 1, 1))
+    if (!ta_unary_expect(L, op, true))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
-        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
-        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
-        return false;
-    if (ta_tensor_elements(in) != ta_tensor_elements(out)) {
-        ta_op_error(L, op, "input and output sizes differ");
-        return false;
-    }
     const bool wide = in->dtype == TA_INT16;
     int32_t multiplier, shift, radius = 0;
     if (wide) {
@@ -64,15 +57,14 @@ TaTensor *ta_sigmoid_like_table(TaLower *L, TaOp *op, const TaSigmoidLike *k,
     return ta_local_constant(L, op, "table", TA_INT8, 256, table);
 }
 
-static bool lower(TaLower *L, TaOp *op)
+bool ta_sigmoid_like_lower(TaLower *L, TaOp *op, const TaSigmoidLike *k, const char *fn_s8,
+                           const char *fn_s16, const char *header)
 {
-    static const TaSigmoidLike logistic = {0, 1.0f / 256, -128};
     TaSigmoidInput s;
-    if (!ta_sigmoid_like_input(L, op, &logistic, &s))
+    if (!ta_sigmoid_like_input(L, op, k, &s))
         return false;
-    TaKernelCall *c = ta_call(L, op, s.wide ? "ta_logistic_s16" : "ta_logistic_s8",
-                              "runtime/kernels/ta_logistic.h");
-    ta_logistic_params_t *p = TA_CALL_PARAMS(L, c, ta_logistic_params_t);
+    TaKernelCall *c = ta_call(L, op, s.wide ? fn_s16 : fn_s8, header);
+    ta_sigmoid_params_t *p = TA_CALL_PARAMS(L, c, ta_sigmoid_params_t);
     p->size = s.size;
     p->input_zero_point = s.input_zero_point;
     p->input_range_radius = s.input_range_radius;
@@ -80,10 +72,17 @@ static bool lower(TaLower *L, TaOp *op)
     p->input_left_shift = s.input_left_shift;
     ta_call_arg(L, c, op->inputs[0]);
     if (!s.wide)
-        ta_call_arg(L, c, ta_sigmoid_like_table(L, op, &logistic, &s));
+        ta_call_arg(L, c, ta_sigmoid_like_table(L, op, k, &s));
     ta_call_arg(L, c, op->outputs[0]);
     ta_allow_inplace(op, 0);
     return true;
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    static const TaSigmoidLike logistic = {0, 1.0f / 256, -128};
+    return ta_sigmoid_like_lower(L, op, &logistic, "ta_logistic_s8", "ta_logistic_s16",
+                                 "runtime/kernels/ta_logistic.h");
 }
 
 const TaOpDef ta_op_logistic = {NULL, lower};

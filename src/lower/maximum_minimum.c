@@ -27,10 +27,7 @@ static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
                               "runtime/kernels/ta_maximum_minimum.h");
     ta_maximum_minimum_params_t *p = TA_CALL_PARAMS(L, c, ta_maximum_minimum_params_t);
     ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
-    ta_call_arg(L, c, in1);
-    ta_call_arg(L, c, in2);
-    ta_call_arg(L, c, out);
-    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
+    ta_binary_call_args(L, op, c);
     return true;
 }
 

@@ -24,14 +24,10 @@ static bool lower(TaLower *L, TaOp *op)
 {
     const MulAttrs *a = op->attrs;
     static const int dtypes[] = {TA_INT8, TA_INT16, -1};
-    if (!ta_binary_expect(L, op, -1, dtypes))
+    if (!ta_binary_expect(L, op, -1, dtypes) || !ta_binary_expect_int16_zero_points(L, op))
         return false;
     TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
     const bool wide = out->dtype == TA_INT16;
-    if (wide && (ta_zero_point(in1) || ta_zero_point(in2) || ta_zero_point(out))) {
-        ta_op_error(L, op, "int16 inputs and output need zero point 0");
-        return false;
-    }
     TaBroadcast bc;
     int32_t act_min, act_max;
     if (!ta_broadcast_plan(L, op, in1, in2, out, &bc) ||
@@ -56,10 +52,7 @@ static bool lower(TaLower *L, TaOp *op)
     p->output_shift = shift;
     p->activation_min = act_min;
     p->activation_max = act_max;
-    ta_call_arg(L, c, in1);
-    ta_call_arg(L, c, in2);
-    ta_call_arg(L, c, out);
-    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
+    ta_binary_call_args(L, op, c);
     return true;
 }
 

@@ -3,21 +3,14 @@
  * clamp below at the output's zero point.
  */
 #include "lower.h"
+#include "common/unary.h"
 #include "../../runtime/kernels/ta_relu.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {
-    if (!ta_expect_counts(L, op, 1, 1, 1))
+    if (!ta_unary_expect(L, op, true))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
-        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
-        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
-        return false;
-    if (ta_tensor_elements(in) != ta_tensor_elements(out)) {
-        ta_op_error(L, op, "input and output sizes differ");
-        return false;
-    }
     const bool wide = in->dtype == TA_INT16;
     if (wide && (ta_zero_point(in) != 0 || ta_zero_point(out) != 0)) {
         ta_op_error(L, op, "int16 input and output need zero point 0");

@@ -4,23 +4,16 @@
  * input's scale and zero point (anything else would be silently wrong).
  */
 #include "lower.h"
+#include "common/unary.h"
 #include "../../runtime/kernels/ta_relu.h"
 
 #include <math.h>
 
 static bool lower(TaLower *L, TaOp *op)
 {
-    if (!ta_expect_counts(L, op, 1, 1, 1))
+    if (!ta_unary_expect(L, op, false))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
-        !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
-        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
-        return false;
-    if (ta_tensor_elements(in) != ta_tensor_elements(out)) {
-        ta_op_error(L, op, "input and output sizes differ");
-        return false;
-    }
     if (ta_scale(in) != ta_scale(out) || ta_zero_point(in) != ta_zero_point(out)) {
         ta_op_error(L, op, "output quantization (%g, %d) differs from the input's (%g, %d); "
                     "int8 RELU6 does not rescale",

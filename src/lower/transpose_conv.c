@@ -107,16 +107,8 @@ static bool lower(TaLower *L, TaOp *op)
     p->shift = rq.shift;
     p->activation_min = rq.act_min;
     p->activation_max = rq.act_max;
-    ta_call_arg(L, c, in);
-    ta_call_arg(L, c, w);
-    ta_call_arg(L, c, bias_arg);
-    ta_call_arg(L, c, rq.multipliers);
-    ta_call_arg(L, c, rq.shifts);
-    ta_call_arg(L, c, out);
-
-    op->has_macs = op->has_parameters = true;
-    op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches * in_h * in_w;
-    op->parameters = (int64_t)ta_tensor_elements(w) + (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    const TaConvArgs args = {in, w, bias_arg, out};
+    ta_conv_call_tail(L, op, c, &args, &rq, w, bias, (int64_t)batches * in_h * in_w);
     return true;
 }
 

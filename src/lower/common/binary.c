@@ -120,3 +120,22 @@ void ta_broadcast_store(const TaBroadcast *bc, int32_t *rank, int32_t *dims, int
         stride2[i] = bc->stride2[i];
     }
 }
+
+void ta_binary_call_args(TaLower *L, TaOp *op, TaKernelCall *c)
+{
+    ta_call_arg(L, c, op->inputs[0]);
+    ta_call_arg(L, c, op->inputs[1]);
+    ta_call_arg(L, c, op->outputs[0]);
+    ta_allow_inplace(op, 0); /* a broadcast input never has the output's size */
+}
+
+bool ta_binary_expect_int16_zero_points(TaLower *L, TaOp *op)
+{
+    const TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
+    if (out->dtype == TA_INT16 &&
+        (ta_zero_point(in1) || ta_zero_point(in2) || ta_zero_point(out))) {
+        ta_op_error(L, op, "int16 inputs and output need zero point 0");
+        return false;
+    }
+    return true;
+}

@@ -34,4 +34,14 @@ void ta_broadcast_store(const TaBroadcast *bc, int32_t *rank, int32_t *dims, int
    for quantization). */
 bool ta_binary_expect(TaLower *L, TaOp *op, int out_dtype, const int *dtypes);
 
+/* int16 inputs and output with zero point 0, which TFLite Micro's int16
+   MUL and SQUARED_DIFFERENCE require; always true for int8. False with an
+   error otherwise. */
+bool ta_binary_expect_int16_zero_points(TaLower *L, TaOp *op);
+
+/* The kernel call's arguments (input 1, input 2, output), the same for
+   every binary kernel, and leave for the output to overwrite an input of
+   its size (the kernels read each element before writing its place). */
+void ta_binary_call_args(TaLower *L, TaOp *op, TaKernelCall *c);
+
 #endif /* TA_LOWER_BINARY_H */

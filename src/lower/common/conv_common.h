@@ -54,4 +54,21 @@ bool ta_conv_requant(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w
 bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels,
                   int64_t **values);
 
+/* The tensors a convolution kernel takes, in its argument order (the
+   per-channel multipliers and shifts come from the TaConvRequant). */
+typedef struct TaConvArgs {
+    TaTensor *input;
+    TaTensor *weights; /* as the kernel reads them (maybe rearranged) */
+    TaTensor *bias;    /* NULL: none */
+    TaTensor *output;
+} TaConvArgs;
+
+/* What every convolution lowering does once its params are filled: the
+   kernel call's arguments and the operator's figures. Each of the model's
+   weights is used once per `positions` (the output or input positions the
+   kernel walks); parameters are the weights and the model's bias. */
+void ta_conv_call_tail(TaLower *L, TaOp *op, TaKernelCall *c, const TaConvArgs *args,
+                       const TaConvRequant *rq, const TaTensor *weights, const TaTensor *bias,
+                       int64_t positions);
+
 #endif /* TA_CONV_COMMON_H */

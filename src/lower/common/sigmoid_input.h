@@ -108,4 +108,9 @@ bool ta_sigmoid_like_input(TaLower *L, TaOp *op, const TaSigmoidLike *k, TaSigmo
 TaTensor *ta_sigmoid_like_table(TaLower *L, TaOp *op, const TaSigmoidLike *k,
                                 const TaSigmoidInput *s);
 
+/* The whole lowering of either operator: checks, params, the kernel call
+   (fn_s8 or fn_s16, declared in header) and its arguments. */
+bool ta_sigmoid_like_lower(TaLower *L, TaOp *op, const TaSigmoidLike *k, const char *fn_s8,
+                           const char *fn_s16, const char *header);
+
 #endif /* TA_SIGMOID_INPUT_H */
