@@ -56,7 +56,8 @@ static uint64_t next_random(uint64_t *state)
 }
 
 /* The real range a float input is quantized to by the QUANTIZE that reads
-   it, widened by a quarter so saturation is exercised; [-1, 1] otherwise. */
+   it, widened by an eighth on each side so saturation is exercised;
+   [-1, 1] otherwise. */
 static void float_range(const TaGraph *g, const TaTensor *t, double *lo, double *hi)
 {
     *lo = -1.0;
