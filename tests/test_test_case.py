@@ -6,7 +6,6 @@ section the loader does not load."""
 
 import os
 import re
-import shutil
 import subprocess
 
 import numpy as np
@@ -326,7 +325,6 @@ def test_default_prefix_names_files_without_doubling(tmp_path):
     assert status == 0, out
 
 
-QEMU = shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc")
 MRAM = """
 platform: {name: mps3_an547}
 memory:
@@ -336,7 +334,7 @@ memory:
 """
 
 
-@pytest.mark.skipif(not QEMU, reason="needs qemu-system-arm and arm-none-eabi-gcc")
+@pytest.mark.qemu
 def test_passes_on_m55_and_catches_an_unloaded_section(tmp_path):
     m = convert(tmp_path, KWS, yaml_text=MRAM)
     elf = tmp_path / "tc.elf"
