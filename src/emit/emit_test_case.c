@@ -83,8 +83,9 @@ static void float_range(const TaGraph *g, const TaTensor *t, double *lo, double 
 }
 
 /* Deterministic bytes for input `index` of run `run`: integers over their
-   whole range (int32/int64: 0 or 1, as such inputs are usually indices),
-   bools 0/1, floats uniform over float_range(). */
+   whole range, but int32/int64 inputs are 0 (such inputs are usually
+   indices or sizes, and 0 is valid for every one), bools 0/1, floats
+   uniform over float_range(). */
 static uint8_t *stimulus(TaPool *pool, const TaGraph *g, const TaTensor *t, int index, int run)
 {
     size_t n = ta_tensor_elements(t), bytes = ta_tensor_bytes(t);
@@ -105,12 +106,12 @@ static uint8_t *stimulus(TaPool *pool, const TaGraph *g, const TaTensor *t, int 
             break;
         }
         case TA_INT32: {
-            int32_t v = (int32_t)(r & 1);
+            int32_t v = 0;
             memcpy(out + 4 * k, &v, 4);
             break;
         }
         case TA_INT64: {
-            int64_t v = (int64_t)(r & 1);
+            int64_t v = 0;
             memcpy(out + 8 * k, &v, 8);
             break;
         }
