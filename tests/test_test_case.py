@@ -150,6 +150,27 @@ def test_float_input_model(tmp_path):
         assert ours[0].tobytes() == np.asarray(theirs[0], np.float32).tobytes()
 
 
+def test_index_input_model(tmp_path):
+    """An int32 input (GATHER's indices) gets a stimulus every such operand
+    accepts; the expected outputs equal TFLite Micro's."""
+    from tests.gen.common import ModelBuilder, Q
+    b = ModelBuilder()
+    x = b.tensor([5, 3], "int8", Q(0.1, 2), name="params")
+    idx = b.tensor([4], "int32", name="indices")
+    y = b.tensor([4, 3], "int8", Q(0.1, 2), name="output")
+    b.op("GATHER", [x, idx], [y], "GatherOptions", axis=0, batchDims=0)
+    model = tmp_path / "gather.tflite"
+    model.write_bytes(b.build([x, idx], [y]))
+    m = convert(tmp_path, model)
+    status, out = build_and_run(m)
+    assert status == 0, out
+    inputs, expected = module_test_data(m)
+    assert all((r[1] == 0).all() for r in inputs)
+    tflm = oracle.run_tflm(model.read_bytes(), inputs, isolated=True)
+    for ours, theirs in zip(expected, tflm):
+        assert ours[0].tobytes() == np.asarray(theirs[0], np.int8).tobytes()
+
+
 def test_disabled_means_no_test_case(tmp_path):
     m = module.convert(HELLO, tmp_path / "m", prefix="tc")
     assert not list(m.path.glob("*test_case*"))
