@@ -228,3 +228,51 @@ def test_quantize_and_dequantize_match_tflm(tmp_path, dtype, scale, zero_point):
     assert ours_f.tobytes() == tflm_f.astype(np.float32).tobytes()
     # The probe does reach both saturation points and the ties.
     assert ours_q.min() == info.min and ours_q.max() == info.max
+
+
+def round_half_away(t):
+    t = np.asarray(t, np.float64)
+    return np.sign(t) * np.floor(np.abs(t) + 0.5)
+
+
+def test_per_channel_io(tmp_path):
+    """Per-channel input and output quantization: the macros are lists and
+    the functions use each element's channel (TFLite's formulas, per
+    channel, computed here in float32 as the C code does)."""
+    scales_in, zps_in = [0.1, 0.03, 0.7], [0, 5, -9]
+    scales_out, zps_out = [0.25, 0.002, 0.05], [3, -4, 0]
+    rows = 200
+    b = ModelBuilder()
+    # Channels on a middle axis, so an element's channel is (k / rows) % 3.
+    x = b.tensor([1, 3, rows], "int8", Q(scales_in, zps_in, axis=1), name="x")
+    y = b.tensor([1, 3, rows], "int8", Q(scales_out, zps_out, axis=1), name="y")
+    b.op("RESHAPE", [x], [y], "ReshapeOptions", newShape=[1, 3, rows])
+    model = tmp_path / "pc.tflite"
+    model.write_bytes(b.build([x], [y]))
+    m = module.convert(model, tmp_path / "m", prefix="m")
+    header = (m.path / "m_model.h").read_text()
+    assert "#define M_INPUT0_QUANT_AXIS 1\n#define M_INPUT0_NUM_CHANNELS 3" in header
+    assert "#define M_INPUT0_ZERO_POINT {0, 5, -9}" in header
+    scale_list = re.search(r"#define M_OUTPUT0_SCALE \{(.*)\}", header).group(1)
+    assert [np.float32(float(v.rstrip("f"))) for v in scale_list.split(", ")] == \
+        [np.float32(s) for s in scales_out]
+    n = rows * 3
+    rng = np.random.default_rng(5)
+    channel = (np.arange(n) // rows) % 3
+    s_in = np.array(scales_in, np.float32)[channel]
+    ties = (rng.integers(-140, 140, n) + 0.5) * s_in.astype(np.float64)
+    xs = np.where(rng.random(n) < 0.5, ties, rng.uniform(-150, 150, n) * s_in).astype(np.float32)
+    qs = rng.integers(-128, 128, n).astype(np.int8)
+    (tmp_path / "x.bin").write_bytes(xs.tobytes())
+    (tmp_path / "q.bin").write_bytes(qs.tobytes())
+    compile_run(tmp_path, m, CONVERT_MAIN,
+                [tmp_path / "x.bin", n, tmp_path / "oq.bin", tmp_path / "q.bin", n,
+                 tmp_path / "of.bin"])
+    ours_q = np.frombuffer((tmp_path / "oq.bin").read_bytes(), np.int8)
+    ours_f = np.frombuffer((tmp_path / "of.bin").read_bytes(), np.float32)
+    t = (xs / s_in).astype(np.float32)  # the division in float32
+    want_q = np.clip(round_half_away(t) + np.array(zps_in)[channel], -128, 127).astype(np.int8)
+    assert (ours_q == want_q).all()
+    s_out = np.array(scales_out, np.float32)[channel].astype(np.float64)
+    want_f = (s_out * (qs.astype(np.float64) - np.array(zps_out)[channel])).astype(np.float32)
+    assert ours_f.tobytes() == want_f.tobytes()
