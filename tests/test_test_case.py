@@ -123,6 +123,9 @@ def test_lines_stay_short(tmp_path):
     text = (m.path / "tc_test_case.c").read_text()
     code = text[text.index("static tc_test_case_report_t"):]
     assert not [l for l in code.splitlines() if len(l) > 100]
+    model_c = (m.path / "tc_model.c").read_text()
+    io = model_c[model_c.index("/* ---- Quantizing inputs"):]
+    assert not [l for l in io.splitlines() if len(l) > 100]
 
 
 def test_float_input_model(tmp_path):

@@ -241,19 +241,26 @@ static void emit_case(const TaEmitInput *in, const TaFields *outer, TaBuf *cases
                 "    case ${i}: {\n"
                 "        if (n > ${count} || ctx->${side}[${i}].data == NULL)\n"
                 "            return TA_ERR_BAD_ARGUMENT;\n");
+    /* The scale and zero point as locals keep lines short (per-channel
+       ones index tables). */
     if (input) {
         *uses_round = true;
         ta_template(cases, &f,
                     "        ${ctype} *q = (${ctype} *)ctx->inputs[${i}].data;\n"
-                    "        for (size_t k = 0; k < n; k++)\n"
-                    "            q[k] = (${ctype})${prefix}_quantize_one(src[k], ${scale}, ${zp},"
-                    " ${lo}, ${hi});\n");
+                    "        for (size_t k = 0; k < n; k++) {\n"
+                    "            const float scale = ${scale};\n"
+                    "            const int32_t zero_point = ${zp};\n"
+                    "            q[k] = (${ctype})${prefix}_quantize_one(src[k], scale, zero_point,"
+                    "\n                ${lo}, ${hi});\n"
+                    "        }\n");
     } else {
         ta_template(cases, &f,
                     "        const ${ctype} *q = (const ${ctype} *)ctx->outputs[${i}].data;\n"
-                    "        for (size_t k = 0; k < n; k++)\n"
-                    "            dst[k] = (float)((double)${scale} *"
-                    " (double)((int64_t)q[k] - ${zp}));\n");
+                    "        for (size_t k = 0; k < n; k++) {\n"
+                    "            const float scale = ${scale};\n"
+                    "            const int32_t zero_point = ${zp};\n"
+                    "            dst[k] = (float)((double)scale * (double)((int64_t)q[k] - zero_point));\n"
+                    "        }\n");
     }
     ta_template(cases, &f, "        return TA_OK;\n    }\n");
 }
