@@ -10,6 +10,7 @@
 #include "emit.h"
 
 #include "escape.h"
+#include "module_sections.h"
 #include "resources.h"
 
 #include <stdlib.h>
@@ -144,7 +145,15 @@ static void emit_cmake(const TaEmitInput *in, TaBuf *b, const TaVec *sources,
     ta_buf_printf(b, ")\nset(%s_RUNTIME_SOURCES\n", NAME);
     for (int i = 0; i < runtime->len; i++)
         ta_buf_printf(b, "    ${CMAKE_CURRENT_LIST_DIR}/%s\n", (const char *)runtime->items[i]);
-    ta_buf_puts(b, ")\n\n");
+    ta_buf_puts(b, ")\n");
+    if (ta_target_has_sections(in->plan->target))
+        ta_buf_printf(b, "# The GNU ld fragment: INCLUDE it inside SECTIONS of the linker script\n"
+                         "# and pass -L${%s_LINKER_DIR}. Cached, so the parent directory sees it.\n"
+                         "set(%s_LINKER_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL \"\")\n"
+                         "set(%s_LINKER_FRAGMENT ${CMAKE_CURRENT_LIST_DIR}/%s_sections.ld\n"
+                         "    CACHE INTERNAL \"\")\n",
+                      NAME, NAME, NAME, in->prefix);
+    ta_buf_puts(b, "\n");
     ta_buf_printf(b,
                   "if(COMMAND zephyr_library_named)\n"
                   "  # Built as a Zephyr module.\n"
@@ -176,10 +185,12 @@ static void emit_make(const TaEmitInput *in, TaBuf *b, const TaVec *sources, con
                      "#   CFLAGS += $(%s_CFLAGS)\n"
                      "#   SRCS   += $(%s_SRCS) $(%s_RUNTIME_SRCS)\n"
                      "#   LDLIBS += $(%s_LDLIBS)\n"
+                     "# Targets with sections: LDFLAGS += $(%s_LDFLAGS), and the linker\n"
+                     "# script INCLUDEs $(%s_LINKER_FRAGMENT) inside SECTIONS.\n"
                      "# With several modules, compile one module's runtime sources (or\n"
                      "# archive each and link the archives) so each kernel is linked once.\n\n",
                   name, ta_escape_line_comment(in->pool, ta_basename(in->model->path)), name, NAME,
-                  NAME, NAME, NAME);
+                  NAME, NAME, NAME, NAME, NAME);
     ta_buf_printf(b, "%s_DIR := $(dir $(lastword $(MAKEFILE_LIST)))\n", NAME);
     ta_buf_printf(b, "%s_SRCS :=", NAME);
     for (int i = 0; i < sources->len; i++)
@@ -188,6 +199,11 @@ static void emit_make(const TaEmitInput *in, TaBuf *b, const TaVec *sources, con
     for (int i = 0; i < runtime->len; i++)
         ta_buf_printf(b, " \\\n    $(%s_DIR)%s", NAME, (const char *)runtime->items[i]);
     ta_buf_printf(b, "\n%s_CFLAGS := -I$(%s_DIR)\n%s_LDLIBS := -lm\n", NAME, NAME, NAME);
+    if (ta_target_has_sections(in->plan->target))
+        ta_buf_printf(b, "# INCLUDE it inside SECTIONS of the linker script; -L finds it.\n"
+                         "%s_LINKER_FRAGMENT := $(%s_DIR)%s_sections.ld\n"
+                         "%s_LDFLAGS := -L$(%s_DIR)\n",
+                      NAME, NAME, in->prefix, NAME, NAME);
 }
 
 bool ta_emit_build_files(const TaEmitInput *in, const char *dir, TaVec *sources,

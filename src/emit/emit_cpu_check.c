@@ -1,0 +1,57 @@
+/*
+ * emit_cpu_check.c - the compile-time check in <prefix>_model.c that the
+ * module is compiled for the core it was converted for. The kernels pick
+ * their Helium or DSP path from the compiler's feature macros; a module
+ * for a Cortex-M55 built without -mcpu=cortex-m55 still works, only
+ * slowly, so the build says so (#warning) instead of staying silent.
+ *
+ * Only compilers targeting Arm warn: a host build of a target's module
+ * (tests, simulation) runs the portable path on purpose, and so does a
+ * build that defines TA_NO_SIMD.
+ */
+#include "emit.h"
+
+#include "escape.h"
+
+#include <string.h>
+
+static bool one_of(const char *core, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(core, names[i]) == 0)
+            return true;
+    return false;
+}
+
+void ta_emit_cpu_check(const TaEmitInput *in, TaBuf *b)
+{
+    static const char *const helium[] = {"cortex-m52", "cortex-m55", "cortex-m85"};
+    static const char *const dsp[] = {"cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p"};
+    const char *core = in->plan->target->core;
+    if (!core)
+        return;
+    const char *feature, *missing, *ext;
+    if (one_of(core, helium, TA_COUNT_OF(helium))) {
+        ext = "Helium (MVE)";
+        feature = "__ARM_FEATURE_MVE";
+        missing = "!(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1))";
+    } else if (one_of(core, dsp, TA_COUNT_OF(dsp))) {
+        ext = "DSP";
+        feature = "__ARM_FEATURE_DSP";
+        missing = "!defined(__ARM_FEATURE_DSP)";
+    } else {
+        return; /* a portable target: nothing faster to miss */
+    }
+    /* The core name passed target.c's loader; escaped all the same. */
+    const char *shown = ta_escape_c_comment(in->pool, core);
+    ta_buf_printf(b,
+                  "/* Converted for %s: the kernels have a %s path, chosen by\n"
+                  "   %s. Compiled for an Arm core without it (flags other\n"
+                  "   than -mcpu=%s), they run the slower portable C. Define TA_NO_SIMD\n"
+                  "   to choose the portable path on purpose. */\n"
+                  "#if (defined(__arm__) || defined(__thumb__)) && !defined(TA_NO_SIMD)\n"
+                  "#if %s\n"
+                  "#warning \"%s module: compiled without %s, add -mcpu=%s\"\n"
+                  "#endif\n#endif\n\n",
+                  shown, ext, feature, shown, missing, in->prefix, ext, shown);
+}
