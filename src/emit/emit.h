@@ -44,6 +44,9 @@ bool ta_emit_build_files(const TaEmitInput *in, const char *dir, TaVec *sources,
 bool ta_emit_linker_fragment(const TaEmitInput *in, const char *dir);
 /* The #warning for a Helium/DSP target compiled without it (emit_cpu_check.c). */
 void ta_emit_cpu_check(const TaEmitInput *in, TaBuf *b);
+/* module.type: zephyr: zephyr/module.yml, Kconfig, CMakeLists.txt, snippets. */
+bool ta_emit_zephyr(const TaEmitInput *in, const char *dir, const TaVec *sources,
+                    const TaVec *runtime);
 bool ta_emit_residency(const TaEmitInput *in, const char *dir);
 /* Every runtime file a module of `graph` needs (the kernels its calls
    name and what they include), sorted; also what analysis sizes. */
