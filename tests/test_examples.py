@@ -1,9 +1,12 @@
 """The example applications of examples/ (issue 10 item 7), built and run
 as a user would: a host CMake app (examples/host_cmake) and a plain-make
 app using the module's demo.mk (examples/make_app). The Cortex-M55
-firmware (examples/firmware_m55) runs under QEMU in test_firmware_link.py."""
+firmware (examples/firmware_m55) runs under QEMU in test_firmware_link.py and
+here through `make demo` (examples/demo/run.sh)."""
 
+import json
 import pathlib
+import re
 import subprocess
 
 import pytest
@@ -56,3 +59,20 @@ def test_make_app_with_the_module_mk(tmp_path, demo_module):
     out = run([tmp_path / "classify_file", EXAMPLES / "demo" / "inputs.bin"]).splitlines()
     assert [line.split()[2] for line in out] == CLASSES
     assert [line.split()[1] for line in out] == ["1:", "2:", "3:", "4:"]
+
+
+@pytest.mark.qemu
+def test_make_demo_runs_on_the_host_and_the_emulated_cortex_m55():
+    out = run(["sh", EXAMPLES / "demo" / "run.sh", module.tinyaot_bin()])
+    host, m55 = out.split("== the same model on the emulated Cortex-M55", 1)
+    assert "all 4 windows classified correctly" in host
+    runs = re.findall(r"window \d \((\w+) *\): p = \[[0-9. ]+\] -> (\w+), (\d+) instructions", m55)
+    assert [(a, b) for a, b, _ in runs] == [(c, c) for c in CLASSES]
+    assert all(int(n) > 0 for _, _, n in runs)
+    assert "all 4 windows classified correctly" in m55
+    flash, ram = map(int, re.search(r"module \(libdemo\.a\): flash (\d+) bytes, RAM (\d+) bytes",
+                                    m55).groups())
+    views = json.loads((ROOT / "build" / "demo" / "module_m55" / "demo_views.json").read_text())
+    constants = sum(r["size"] for r in views["regions"] if r["role"] == "constant")
+    scratch = sum(r["size"] for r in views["regions"] if r["role"] == "scratch")
+    assert flash > constants and ram >= scratch

@@ -50,11 +50,9 @@ int main(void)
         for (int k = 1; k < 4; k++)
             if (p[k] > p[best])
                 best = k;
-        /* newlib-nano-free printf has %f; print thousandths to stay small. */
         printf("window %d (%-11s): p = [", w + 1, demo_class_names[w]);
         for (int k = 0; k < 4; k++)
-            printf("%s%d.%03d", k ? " " : "", (int)(p[k] + 0.0005f),
-                   (int)((p[k] + 0.0005f) * 1000.0f) % 1000);
+            printf("%s%.4f", k ? " " : "", (double)p[k]);
         printf("] -> %s, %lu instructions\n", demo_class_names[best], (unsigned long)instructions);
         wrong += best != w;
     }
