@@ -26,7 +26,7 @@ pytestmark = pytest.mark.qemu
 
 
 def convert_demo(tmp_path, **keys):
-    keys = {"platform.name": "mps3_an547", **keys}
+    keys = {"platform.name": "mps3_an547", "test.enabled": "true", **keys}
     return module.convert(DEMO, tmp_path / "module", prefix="demo", keys=keys)
 
 
@@ -80,6 +80,7 @@ def test_fragment_places_every_section(tmp_path, case, keys):
     assert "DEMO_LINKER_FRAGMENT :=" in (mod.path / "demo.mk").read_text()
     p = make_firmware(tmp_path, mod, "run")
     assert p.returncode == 0, p.stdout + p.stderr
+    assert "test case: passed (2 runs, status 0 ok)" in p.stdout
     assert "all 4 windows classified correctly" in p.stdout
     assert re.search(r"-> flat, \d+ instructions", p.stdout)
     syms = symbols(tmp_path / "fw" / "firmware.elf")

@@ -4,7 +4,7 @@
 # one example window of each class and print what happened. Then convert the
 # model for the Cortex-M55 board (mps3_an547), build it into the example
 # firmware (examples/firmware_m55, linked with the module's demo_sections.ld),
-# run it on QEMU and print the outputs, the instructions per inference and
+# run it on QEMU (the module's built-in test case first) and print the outputs, the instructions per inference and
 # the flash and RAM the module takes.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -39,7 +39,7 @@ END { if (wrong) { print "   " wrong " window(s) misclassified"; exit 1 } else p
 
 echo "== the same model on the emulated Cortex-M55 (QEMU mps3-an547)"
 "$TINYAOT" convert --model.path examples/demo/demo.tflite --module.path "$OUT/module_m55" \
-    --module.prefix demo --platform.name mps3_an547 --quiet
+    --module.prefix demo --platform.name mps3_an547 --test.enabled true --quiet
 echo "   converted for mps3_an547: $OUT/module_m55 (linker fragment demo_sections.ld)"
 echo "== arm-none-eabi-gcc -mcpu=cortex-m55: examples/firmware_m55 with the fragment"
 make -s -C examples/firmware_m55 MODULE="$PWD/$OUT/module_m55" OUT="$PWD/$OUT/firmware" \

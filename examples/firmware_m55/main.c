@@ -1,14 +1,16 @@
 /*
  * main.c - the Cortex-M55 example firmware: prepares the module's memories
- * from the tables of demo_sections.ld, classifies the four example windows
- * and prints the probabilities and the instructions each inference took
- * (QEMU -icount: exact, see tests/qemu/README.md).
+ * from the tables of demo_sections.ld, runs the module's built-in test case
+ * (converted with test.enabled: true), then classifies the four example
+ * windows and prints the probabilities and the instructions each inference
+ * took (QEMU -icount: exact, see tests/qemu/README.md).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "demo_model.h"
+#include "demo_test_case.h"
 #include "demo_windows.h"
 #include "icount.h"
 
@@ -26,11 +28,24 @@ static void init_module_sections(void)
         memset((void *)(uintptr_t)e[0], 0, e[1]);
 }
 
+static void report_mismatch(void *user_data, const demo_test_case_mismatch_t *m)
+{
+    (void)user_data;
+    printf("test case: run %d, output %d, element %lu: expected %g, got %g\n", m->run, m->output,
+           (unsigned long)m->element, m->expected, m->actual);
+}
+
 int main(void)
 {
     init_module_sections();
     demo_model_context_t ctx;
-    int status = demo_model_init(&ctx);
+    demo_test_case_set_report(report_mismatch, NULL);
+    int status = demo_test_case_run(&ctx);
+    printf("test case: %s (%d runs, status %d %s)\n", status == 0 ? "passed" : "FAILED",
+           DEMO_TEST_CASE_RUNS, status, ta_status_name(status));
+    if (status != 0)
+        return 3;
+    status = demo_model_init(&ctx);
     if (status != 0) {
         printf("demo_model_init failed: %d (%s)\n", status, ta_status_name(status));
         return 1;

@@ -65,7 +65,8 @@ def main():
         sys.exit(__doc__)
     with open(sys.argv[1]) as f:
         flash, ram = module_bytes(f.read(), sys.argv[2])
-    print(f"module ({sys.argv[2]}): flash {flash} bytes, RAM {ram} bytes")
+    print(f"module ({sys.argv[2]}, every object linked from it): flash {flash} bytes, "
+          f"RAM {ram} bytes")
 
 
 if __name__ == "__main__":
