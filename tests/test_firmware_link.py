@@ -166,3 +166,22 @@ def test_portable_target_has_no_warning_and_no_fragment(tmp_path):
     assert "#warning" not in (mod.path / "m_model.c").read_text()
     assert not (mod.path / "m_sections.ld").exists()
     assert "LINKER_FRAGMENT" not in (mod.path / "CMakeLists.txt").read_text()
+
+
+def test_the_test_case_catches_a_skipped_copy_table(tmp_path):
+    # Constants in DTCM load from TINYAOT_LOAD; a start-up that does not walk
+    # the copy table leaves them zero, and the built-in test case says so.
+    mod = convert_demo(tmp_path, **{"memory.tensors": [{"type": "constant",
+                                                        "attributes": {"memory": "DTCM"}}]})
+    main = (FIRMWARE / "main.c").read_text()
+    loop = "    for (const uint32_t *e = __demo_copy_table_start;"
+    assert loop in main
+    variant = tmp_path / "main_without_copy.c"
+    variant.write_text(main.replace(loop, "    if (0)\n" + loop))
+    kit = ROOT / "tests" / "qemu"
+    srcs = " ".join(str(p) for p in [variant, kit / "startup.c", kit / "semihost.c",
+                                     kit / "icount.c"])
+    p = make_firmware(tmp_path, mod, "run", SRCS=srcs)
+    assert p.returncode != 0
+    assert re.search(r"test case: run 0, output 0, element \d+: expected \S+, got 0", p.stdout)
+    assert "test case: FAILED" in p.stdout and "test_mismatch" in p.stdout
