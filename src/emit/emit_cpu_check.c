@@ -12,6 +12,7 @@
 #include "emit.h"
 
 #include "escape.h"
+#include "../util/template.h"
 
 #include <string.h>
 
@@ -42,16 +43,20 @@ void ta_emit_cpu_check(const TaEmitInput *in, TaBuf *b)
     } else {
         return; /* a portable target: nothing faster to miss */
     }
+    TaFields f = ta_fields(in->pool, NULL);
     /* The core name passed target.c's loader; escaped all the same. */
-    const char *shown = ta_escape_c_comment(in->pool, core);
-    ta_buf_printf(b,
-                  "/* Converted for %s: the kernels have a %s path, chosen by\n"
-                  "   %s. Compiled for an Arm core without it (flags other\n"
-                  "   than -mcpu=%s), they run the slower portable C. Define TA_NO_SIMD\n"
-                  "   to choose the portable path on purpose. */\n"
-                  "#if (defined(__arm__) || defined(__thumb__)) && !defined(TA_NO_SIMD)\n"
-                  "#if %s\n"
-                  "#warning \"%s module: compiled without %s, add -mcpu=%s\"\n"
-                  "#endif\n#endif\n\n",
-                  shown, ext, feature, shown, missing, in->prefix, ext, shown);
+    ta_field(&f, "core", ta_escape_c_comment(in->pool, core));
+    ta_field(&f, "ext", ext);
+    ta_field(&f, "feature", feature);
+    ta_field(&f, "missing", missing);
+    ta_field(&f, "prefix", in->prefix);
+    ta_template(b, &f,
+                "/* Converted for $core: the kernels have a $ext path, chosen by\n"
+                "   $feature. Compiled for an Arm core without it (flags other\n"
+                "   than -mcpu=$core), they run the slower portable C. Define TA_NO_SIMD\n"
+                "   to choose the portable path on purpose. */\n"
+                "#if (defined(__arm__) || defined(__thumb__)) && !defined(TA_NO_SIMD)\n"
+                "#if $missing\n"
+                "#warning \"$prefix module: compiled without $ext, add -mcpu=$core\"\n"
+                "#endif\n#endif\n\n");
 }

@@ -1,7 +1,7 @@
 /*
  * emit_linker.c - <prefix>_sections.ld, a GNU ld fragment that puts every
  * section the module uses into the memory region the plan chose, so the
- * residency report and the linked image agree.
+ * residency report and the linked image agree (docs/firmware.md).
  *
  * The fragment goes inside the SECTIONS command of the application's
  * linker script (`INCLUDE <prefix>_sections.ld`). It names one memory
@@ -14,64 +14,80 @@
  * the start-up code walks both. ASSERTs stop the link when an object of
  * the module ended up outside its memory (an earlier wildcard of the
  * script took its section) or a region lies outside the target's memory.
+ *
+ * Section names passed target.c's strict pattern and symbols derive from
+ * the prefix (a C identifier), so nothing here needs escaping but the
+ * model's file name and the target's name, which go into a comment.
  */
 #include "emit.h"
 
 #include "escape.h"
 #include "module_sections.h"
-
-static const char *out_name(const TaEmitInput *in, const TaModuleSection *s)
-{
-    return ta_format(in->pool, ".%s%s", in->prefix, s->name);
-}
+#include "../util/template.h"
 
 static bool loads_from_flash(const TaModuleSection *s)
 {
     return s->kind != TA_SECTION_BSS && s->target_memory->is_volatile;
 }
 
-static void emit_section(const TaEmitInput *in, TaBuf *b, const TaModuleSection *s, size_t align)
+/* Fields of one section: $out (output section), $id, $section, $region. */
+static TaFields section_fields(const TaEmitInput *in, const TaFields *outer,
+                               const TaModuleSection *s)
 {
-    const char *region = ta_memory_name(s->memory);
-    const char *id = ta_section_ident(in->pool, s->name);
-    ta_buf_printf(b, "    %s%s : ALIGN(%zu)\n    {\n", out_name(in, s),
-                  s->kind == TA_SECTION_BSS ? " (NOLOAD)" : "", align);
-    ta_buf_printf(b, "        __%s_%s_start = .;\n", in->prefix, id);
-    ta_buf_printf(b, "        *(%s %s.*)\n", s->name, s->name);
-    ta_buf_printf(b, "        . = ALIGN(4);\n        __%s_%s_end = .;\n", in->prefix, id);
-    ta_buf_printf(b, "    } > %s%s\n", region, loads_from_flash(s) ? " AT> TINYAOT_LOAD" : "");
-    if (loads_from_flash(s))
-        ta_buf_printf(b, "    __%s_%s_load = LOADADDR(%s);\n", in->prefix, id, out_name(in, s));
+    TaFields f = ta_fields(in->pool, outer);
+    ta_field(&f, "out", ta_format(in->pool, ".%s%s", in->prefix, s->name));
+    ta_field(&f, "id", ta_section_ident(in->pool, s->name));
+    ta_field(&f, "section", s->name);
+    ta_field(&f, "region", ta_memory_name(s->memory));
+    return f;
+}
+
+static void emit_section(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
+                         const TaModuleSection *s)
+{
+    TaFields f = section_fields(in, outer, s);
+    bool load = loads_from_flash(s);
+    ta_field(&f, "noload", s->kind == TA_SECTION_BSS ? " (NOLOAD)" : "");
+    ta_field(&f, "at", load ? " AT> TINYAOT_LOAD" : "");
+    ta_template(b, &f,
+                "    $out$noload : ALIGN($align)\n    {\n"
+                "        __${prefix}_${id}_start = .;\n"
+                "        *($section ${section}.*)\n"
+                "        . = ALIGN(4);\n        __${prefix}_${id}_end = .;\n"
+                "    } > $region$at\n");
+    if (load)
+        ta_template(b, &f, "    __${prefix}_${id}_load = LOADADDR($out);\n");
     ta_buf_puts(b, "\n");
 }
 
-static void emit_tables(const TaEmitInput *in, TaBuf *b, const TaVec *sections)
+static void emit_tables(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
+                        const TaVec *sections)
 {
-    const char *p = in->prefix;
-    ta_buf_printf(b,
-                  "    /* Start-up work, 32-bit words: copy table entries are (load address,\n"
-                  "       run address, bytes), zero table entries (address, bytes). */\n"
-                  "    .%s.init_tables : ALIGN(4)\n    {\n        __%s_copy_table_start = .;\n",
-                  p, p);
+    ta_template(b, outer,
+                "    /* Start-up work, 32-bit words: copy table entries are (load address,\n"
+                "       run address, bytes), zero table entries (address, bytes). */\n"
+                "    .${prefix}.init_tables : ALIGN(4)\n    {\n"
+                "        __${prefix}_copy_table_start = .;\n");
     for (int i = 0; i < sections->len; i++) {
-        const TaModuleSection *s = sections->items[i];
-        if (loads_from_flash(s))
-            ta_buf_printf(b, "        LONG(LOADADDR(%s)) LONG(ADDR(%s)) LONG(SIZEOF(%s))\n",
-                          out_name(in, s), out_name(in, s), out_name(in, s));
+        TaFields f = section_fields(in, outer, sections->items[i]);
+        if (loads_from_flash(sections->items[i]))
+            ta_template(b, &f, "        LONG(LOADADDR($out)) LONG(ADDR($out)) LONG(SIZEOF($out))\n");
     }
-    ta_buf_printf(b, "        __%s_copy_table_end = .;\n        __%s_zero_table_start = .;\n", p, p);
+    ta_template(b, outer,
+                "        __${prefix}_copy_table_end = .;\n"
+                "        __${prefix}_zero_table_start = .;\n");
     for (int i = 0; i < sections->len; i++) {
         const TaModuleSection *s = sections->items[i];
+        TaFields f = section_fields(in, outer, s);
         if (s->kind == TA_SECTION_BSS)
-            ta_buf_printf(b, "        LONG(ADDR(%s)) LONG(SIZEOF(%s))\n", out_name(in, s),
-                          out_name(in, s));
+            ta_template(b, &f, "        LONG(ADDR($out)) LONG(SIZEOF($out))\n");
     }
-    ta_buf_printf(b, "        __%s_zero_table_end = .;\n    } > TINYAOT_LOAD\n\n", p);
+    ta_template(b, outer, "        __${prefix}_zero_table_end = .;\n    } > TINYAOT_LOAD\n\n");
 }
 
-static void emit_asserts(const TaEmitInput *in, TaBuf *b, const TaVec *sections)
+static void emit_asserts(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
+                         const TaVec *sections)
 {
-    const char *file = ta_format(in->pool, "%s_sections.ld", in->prefix);
     bool used[TA_MEM_COUNT] = {false};
     for (int i = 0; i < sections->len; i++)
         used[((const TaModuleSection *)sections->items[i])->memory] = true;
@@ -80,27 +96,29 @@ static void emit_asserts(const TaEmitInput *in, TaBuf *b, const TaVec *sections)
         const TaTargetMemory *tm = in->plan->target->memories[m];
         if (!used[m])
             continue;
-        const char *r = ta_memory_name(m);
-        unsigned long long lo = (unsigned long long)tm->base;
-        unsigned long long hi = lo + (unsigned long long)tm->capacity;
-        ta_buf_printf(b,
-                      "    ASSERT(ORIGIN(%s) >= 0x%llx && ORIGIN(%s) + LENGTH(%s) <= 0x%llx,\n"
-                      "           \"%s: region %s is not inside the target's %s (0x%llx-0x%llx)\")\n",
-                      r, lo, r, r, hi, file, r, r, lo, hi);
+        TaFields f = ta_fields(in->pool, outer);
+        ta_field(&f, "region", ta_memory_name(m));
+        ta_field(&f, "lo", ta_format(in->pool, "0x%llx", (unsigned long long)tm->base));
+        ta_field(&f, "hi", ta_format(in->pool, "0x%llx",
+                                     (unsigned long long)(tm->base + tm->capacity)));
+        ta_template(b, &f,
+                    "    ASSERT(ORIGIN($region) >= $lo && ORIGIN($region) + LENGTH($region) <= $hi,\n"
+                    "           \"$file: region $region is not inside the target's $region "
+                    "($lo-$hi)\")\n");
     }
     ta_buf_puts(b, "    /* Each object of the module lies in the region the plan gave it. */\n");
     for (int i = 0; i < sections->len; i++) {
         const TaModuleSection *s = sections->items[i];
-        const char *r = ta_memory_name(s->memory);
         for (int k = 0; k < s->objects.len; k++) {
             const TaSectionObject *o = s->objects.items[k];
-            ta_buf_printf(b,
-                          "    ASSERT(!DEFINED(%s) || (%s >= ORIGIN(%s) &&\n"
-                          "           %s + %zu <= ORIGIN(%s) + LENGTH(%s)),\n"
-                          "           \"%s: %s (%s) is not in %s: does an earlier rule of the "
-                          "script take %s?\")\n",
-                          o->symbol, o->symbol, r, o->symbol, o->size, r, r, file, o->symbol,
-                          s->name, r, s->name);
+            TaFields f = section_fields(in, outer, s);
+            ta_field(&f, "symbol", o->symbol);
+            ta_field_size(&f, "size", o->size);
+            ta_template(b, &f,
+                        "    ASSERT(!DEFINED($symbol) || ($symbol >= ORIGIN($region) &&\n"
+                        "           $symbol + $size <= ORIGIN($region) + LENGTH($region)),\n"
+                        "           \"$file: $symbol ($section) is not in $region: does an earlier "
+                        "rule of the script take $section?\")\n");
         }
     }
 }
@@ -118,40 +136,48 @@ bool ta_emit_linker_fragment(const TaEmitInput *in, const char *dir)
         if (r->alignment > align)
             align = r->alignment;
     }
+    const char *file = ta_format(in->pool, "%s_sections.ld", in->prefix);
+    TaFields f = ta_fields(in->pool, NULL);
+    ta_field(&f, "prefix", in->prefix);
+    ta_field(&f, "file", file);
+    ta_field_size(&f, "align", align);
+    ta_field(&f, "model_file", ta_escape_c_comment(in->pool, ta_basename(in->model->path)));
+    ta_field(&f, "target", ta_escape_c_comment(in->pool, t->name));
     TaBuf b = {0};
-    ta_buf_printf(&b,
-                  "/*\n * %s_sections.ld - generated by tinyaot from %s for target %s.\n"
-                  " * Do not edit.\n *\n"
-                  " * Put `INCLUDE %s_sections.ld` inside the SECTIONS command of the\n"
-                  " * linker script (with -L pointing at this folder). The script's MEMORY\n"
-                  " * declares, or REGION_ALIAS maps, these regions:\n",
-                  in->prefix, ta_escape_c_comment(in->pool, ta_basename(in->model->path)),
-                  ta_escape_c_comment(in->pool, t->name), in->prefix);
+    ta_template(&b, &f,
+                "/*\n * $file - generated by tinyaot from $model_file for target $target.\n"
+                " * Do not edit.\n *\n"
+                " * Put `INCLUDE $file` inside the SECTIONS command of the\n"
+                " * linker script (with -L pointing at this folder). The script's MEMORY\n"
+                " * declares, or REGION_ALIAS maps, these regions:\n");
     bool listed[TA_MEM_COUNT] = {false};
     for (int i = 0; i < sections.len; i++) {
         const TaModuleSection *s = sections.items[i];
         if (listed[s->memory])
             continue;
         listed[s->memory] = true;
-        ta_buf_printf(&b, " *   %-6s 0x%08llx, %llu bytes in the target file\n",
-                      ta_memory_name(s->memory), (unsigned long long)s->target_memory->base,
-                      (unsigned long long)s->target_memory->capacity);
+        TaFields m = ta_fields(in->pool, &f);
+        ta_field(&m, "region", ta_format(in->pool, "%-6s", ta_memory_name(s->memory)));
+        ta_field(&m, "base", ta_format(in->pool, "0x%08llx",
+                                       (unsigned long long)s->target_memory->base));
+        ta_field(&m, "capacity", ta_format(in->pool, "%llu",
+                                           (unsigned long long)s->target_memory->capacity));
+        ta_template(&b, &m, " *   $region $base, $capacity bytes in the target file\n");
     }
-    ta_buf_printf(&b,
-                  " *   TINYAOT_LOAD  where initial bytes are stored (usually flash)\n"
-                  " * Start-up code copies each entry of __%s_copy_table_start.._end and\n"
-                  " * zeroes each entry of __%s_zero_table_start.._end before\n"
-                  " * %s_model_init. Link with -Wl,--orphan-handling=error: a module\n"
-                  " * section that no rule names then fails the link instead of landing\n"
-                  " * in whatever memory comes next.\n */\n\n",
-                  in->prefix, in->prefix, in->prefix);
+    ta_template(&b, &f,
+                " *   TINYAOT_LOAD  where initial bytes are stored (usually flash)\n"
+                " * Start-up code copies each entry of __${prefix}_copy_table_start.._end and\n"
+                " * zeroes each entry of __${prefix}_zero_table_start.._end before\n"
+                " * ${prefix}_model_init. Link with -Wl,--orphan-handling=error: a module\n"
+                " * section that no rule names then fails the link instead of landing\n"
+                " * in whatever memory comes next.\n */\n\n");
     if (sections.len == 0)
         ta_buf_puts(&b, "    /* This module puts nothing in a named section. */\n\n");
     for (int i = 0; i < sections.len; i++)
-        emit_section(in, &b, sections.items[i], align);
-    emit_tables(in, &b, &sections);
-    emit_asserts(in, &b, &sections);
-    bool ok = ta_emit_write(in, dir, ta_format(in->pool, "%s_sections.ld", in->prefix), &b);
+        emit_section(in, &b, &f, sections.items[i]);
+    emit_tables(in, &b, &f, &sections);
+    emit_asserts(in, &b, &f, &sections);
+    bool ok = ta_emit_write(in, dir, file, &b);
     ta_buf_free(&b);
     return ok;
 }
