@@ -185,3 +185,17 @@ def test_the_test_case_catches_a_skipped_copy_table(tmp_path):
     assert p.returncode != 0
     assert re.search(r"test case: run 0, output 0, element \d+: expected \S+, got 0", p.stdout)
     assert "test case: FAILED" in p.stdout and "test_mismatch" in p.stdout
+
+
+def test_cmake_exposes_the_fragment_to_the_parent_project(tmp_path):
+    mod = convert_demo(tmp_path)
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.13)\nproject(app C)\n"
+        f"add_subdirectory({mod.path} module)\n"
+        'message(STATUS "fragment=${DEMO_LINKER_FRAGMENT} dir=${DEMO_LINKER_DIR}")\n')
+    p = subprocess.run(["cmake", "-S", str(app), "-B", str(tmp_path / "b")], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    assert f"fragment={mod.path}/demo_sections.ld dir={mod.path}" in p.stdout

@@ -73,6 +73,7 @@ def test_zephyr_module_builds_every_source_and_places_every_section(tmp_path):
     for c in calls:
         if c[0] == "linker":
             location, snippet = c[1], c[2]
+            assert pathlib.Path(snippet).name == f"demo_zephyr_{location.lower()}.ld"
             assert location in LOCATIONS
             linked[location] = pathlib.Path(snippet).read_text()
     # Code in ITCM, staged source blob in MRAM (flash), staged arena in SRAM.

@@ -89,6 +89,7 @@ bool ta_emit_zephyr(const TaEmitInput *in, const char *dir, const TaVec *sources
     ta_field(&f, "name", in->config->module_name);
     ta_field(&f, "NAME", ta_upper(in->pool, in->config->module_name));
     ta_field(&f, "prefix", in->prefix);
+    ta_field(&f, "model_h", ta_model_file(in->pool, in->prefix, "h"));
     ta_field(&f, "model_file", ta_escape_line_comment(in->pool, ta_basename(in->model->path)));
     ta_field(&f, "yaml_name", ta_escape_yaml_string(in->pool, in->config->module_name));
     if (!ta_mkdir_p(in->diag, ta_path_join(in->pool, dir, "zephyr")))
@@ -106,7 +107,7 @@ bool ta_emit_zephyr(const TaEmitInput *in, const char *dir, const TaVec *sources
                 "\tbool \"tinyaot module $name\"\n"
                 "\thelp\n"
                 "\t  Builds the inference module tinyaot generated from $model_file\n"
-                "\t  into the library $name; include ${prefix}_model.h.\n");
+                "\t  into the library $name; include $model_h.\n");
     ok = ok && ta_emit_write(in, dir, "zephyr/Kconfig", &b);
     ta_buf_free(&b);
 
@@ -147,7 +148,9 @@ bool ta_emit_zephyr(const TaEmitInput *in, const char *dir, const TaVec *sources
     if (own.len)
         ta_buf_append(&b, own.data, own.len);
     for (int i = 0; i < n && ok; i++) {
-        char *name = (char *)ta_format(in->pool, "%s_%s.ld", in->prefix, snippets[i].location);
+        /* Not <prefix>_sections.ld: that name is the GNU ld fragment's. */
+        char *name = (char *)ta_format(in->pool, "%s_zephyr_%s.ld", in->prefix,
+                                       snippets[i].location);
         lower(name);
         TaFields sf = ta_fields(in->pool, &f);
         ta_field(&sf, "file", name);
