@@ -145,6 +145,8 @@ def compile_model_c(mod, *flags):
 
 @pytest.mark.parametrize("target,good,bad,feature", [
     ("mps3_an547", ["-mcpu=cortex-m55", "-mfloat-abi=hard"], ["-mcpu=cortex-m4"], "Helium"),
+    # gcc has no MVE with the soft-float ABI, whatever -mcpu says.
+    ("mps3_an547", ["-mcpu=cortex-m55", "-mfloat-abi=softfp"], ["-mcpu=cortex-m55"], "Helium"),
     ("mps2_an386", ["-mcpu=cortex-m4"], ["-mcpu=cortex-m3"], "DSP"),
 ])
 def test_cpu_flags_warning(tmp_path, target, good, bad, feature):

@@ -31,8 +31,10 @@ void ta_emit_cpu_check(const TaEmitInput *in, TaBuf *b)
     const char *core = in->plan->target->core;
     if (!core)
         return;
-    const char *feature, *missing, *ext;
+    const char *feature, *missing, *ext, *abi = "";
     if (one_of(core, helium, TA_COUNT_OF(helium))) {
+        /* gcc turns MVE off with the soft-float ABI, whatever -mcpu says. */
+        abi = " -mfloat-abi=hard";
         ext = "Helium (MVE)";
         feature = "__ARM_FEATURE_MVE";
         missing = "!(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1))";
@@ -50,13 +52,15 @@ void ta_emit_cpu_check(const TaEmitInput *in, TaBuf *b)
     ta_field(&f, "feature", feature);
     ta_field(&f, "missing", missing);
     ta_field(&f, "prefix", in->prefix);
+    ta_field(&f, "flags",
+             ta_format(in->pool, "-mcpu=%s%s", ta_escape_c_comment(in->pool, core), abi));
     ta_template(b, &f,
                 "/* Converted for $core: the kernels have a $ext path, chosen by\n"
-                "   $feature. Compiled for an Arm core without it (flags other\n"
-                "   than -mcpu=$core), they run the slower portable C. Define TA_NO_SIMD\n"
-                "   to choose the portable path on purpose. */\n"
+                "   $feature. Compiled for an Arm core without it (flags other than\n"
+                "   $flags), they run the slower portable C.\n"
+                "   Define TA_NO_SIMD to choose the portable path on purpose. */\n"
                 "#if (defined(__arm__) || defined(__thumb__)) && !defined(TA_NO_SIMD)\n"
                 "#if $missing\n"
-                "#warning \"$prefix module: compiled without $ext, add -mcpu=$core\"\n"
+                "#warning \"$prefix module: compiled without $ext, add $flags\"\n"
                 "#endif\n#endif\n\n");
 }
