@@ -116,6 +116,41 @@ def test_output_is_deterministic(tmp_path):
     assert "tc_test_case.c" in (a.path / "tc.mk").read_text()
 
 
+def test_lines_stay_short(tmp_path):
+    m = convert(tmp_path, KWS, keys={"memory.allocate_arenas": "false"})
+    for f in ("tc_test_case.h", "tc_model.h"):
+        long_lines = [l for l in (m.path / f).read_text().splitlines() if len(l) > 100]
+        assert not long_lines, (f, long_lines[:2])
+    text = (m.path / "tc_test_case.c").read_text()
+    code = text[text.index("static tc_test_case_report_t"):]
+    assert not [l for l in code.splitlines() if len(l) > 100]
+
+
+def test_float_input_model(tmp_path):
+    """A float input is drawn over the range its QUANTIZE covers and a bit
+    beyond; a float output is compared as floats."""
+    from tests.gen.common import ModelBuilder, Q
+    b = ModelBuilder()
+    x = b.tensor([1, 300], "float32", name="x")
+    q = b.tensor([1, 300], "int8", Q(0.02, 3), name="q")
+    y = b.tensor([1, 300], "float32", name="y")
+    b.op("QUANTIZE", [x], [q])
+    b.op("DEQUANTIZE", [q], [y])
+    model = tmp_path / "float_io.tflite"
+    model.write_bytes(b.build([x], [y]))
+    m = convert(tmp_path, model)
+    status, out = build_and_run(m)
+    assert status == 0, out
+    inputs, expected = module_test_data(m)
+    lo, hi = (-128 - 3) * 0.02, (127 - 3) * 0.02
+    stimulus = np.concatenate([r[0].reshape(-1) for r in inputs])
+    assert stimulus.min() < lo and stimulus.max() > hi  # saturation is exercised
+    assert stimulus.min() > lo - 0.2 * (hi - lo) and stimulus.max() < hi + 0.2 * (hi - lo)
+    tflm = oracle.run_tflm(model.read_bytes(), inputs, isolated=True)
+    for ours, theirs in zip(expected, tflm):
+        assert ours[0].tobytes() == np.asarray(theirs[0], np.float32).tobytes()
+
+
 def test_disabled_means_no_test_case(tmp_path):
     m = module.convert(HELLO, tmp_path / "m", prefix="tc")
     assert not list(m.path.glob("*test_case*"))

@@ -73,7 +73,7 @@ def test_c_json_and_python_views_agree(name, tmp_path):
         assert r["id"] == i
     ids = [t["id"] for t in from_json["tensors"]]
     assert ids == list(from_json["placements"])
-    header = (tmp_path / "c" / "v_model.h").read_text()
+    header = (tmp_path / "c" / "v_internal.h").read_text()
     enum = re.findall(r"V_TENSOR_(\w+) = (\d+),", header)
     assert [int(n) for _, n in enum] == list(range(len(ids)))
 

@@ -58,6 +58,13 @@ bool ta_emit_views_json(const TaEmitInput *in, const char *dir);
    source to `sources`. */
 bool ta_emit_test_case(const TaEmitInput *in, const char *dir, TaVec *sources);
 
+/* I/O metadata (emit_io_metadata.c): the macros and prototypes of the
+   public header, and the two conversion functions of <prefix>_model.c.
+   `fields` defines prefix and PREFIX. */
+struct TaFields;
+void ta_emit_io_header(const TaEmitInput *in, const struct TaFields *fields, TaBuf *b);
+void ta_emit_io_source(const TaEmitInput *in, const struct TaFields *fields, TaBuf *b);
+
 /* Shared naming helpers. */
 /* "<prefix>_model.<ext>"; just "model.<ext>" when the prefix is "model"
    (the default), so the name never doubles. */

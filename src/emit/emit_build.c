@@ -96,7 +96,7 @@ static int compare_str(const void *a, const void *b)
 bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *files)
 {
     static const char *always[] = {"runtime/include/ta_status.h", "runtime/include/ta_module.h",
-                                   "runtime/include/ta_compiler.h"};
+                                   "runtime/include/ta_compiler.h", "runtime/include/ta_io_dtype.h"};
     for (size_t i = 0; i < TA_COUNT_OF(always); i++)
         if (!add_runtime_file(pool, diag, files, always[i]))
             return false;

@@ -1,0 +1,315 @@
+/*
+ * emit_io_metadata.c - what an application needs to feed the model and
+ * read its results without the views: per input and output i the macros
+ * <PREFIX>_INPUT<i>_DTYPE / _NDIMS / _DIMS / _SIZE / _QUANTIZED / _SCALE /
+ * _ZERO_POINT (and _OUTPUT<i>_...), whether a run may overwrite an input,
+ * and <prefix>_quantize_input() / <prefix>_dequantize_output(), which round
+ * as TFLite's QUANTIZE and DEQUANTIZE reference kernels do.
+ */
+#include "emit.h"
+
+#include "escape.h"
+#include "../util/template.h"
+
+#include <string.h>
+
+static const char *dtype_enum(TaDtype d)
+{
+    switch (d) {
+    case TA_FLOAT32: return "TA_IO_DTYPE_FLOAT32";
+    case TA_INT32: return "TA_IO_DTYPE_INT32";
+    case TA_UINT8: return "TA_IO_DTYPE_UINT8";
+    case TA_INT64: return "TA_IO_DTYPE_INT64";
+    case TA_BOOL: return "TA_IO_DTYPE_BOOL";
+    case TA_INT16: return "TA_IO_DTYPE_INT16";
+    case TA_INT8: return "TA_IO_DTYPE_INT8";
+    default: return NULL;
+    }
+}
+
+/* A float literal that reads back as exactly `v` ("0.00390625f"). */
+static const char *float_literal(TaPool *pool, float v)
+{
+    const char *s = ta_format(pool, "%.9g", (double)v);
+    bool has_point = strpbrk(s, ".eEni") != NULL; /* "inf"/"nan" never reach here */
+    return ta_format(pool, "%s%sf", s, has_point ? "" : ".0");
+}
+
+static bool quantized(const TaTensor *t)
+{
+    return t->quant && t->quant->num_scales > 0 && t->quant->num_zero_points > 0;
+}
+
+static bool per_channel(const TaTensor *t)
+{
+    return quantized(t) && t->quant->num_scales > 1;
+}
+
+/* Elements between two neighbours along the quantization axis. */
+static size_t channel_stride(const TaTensor *t)
+{
+    size_t inner = 1;
+    for (int d = t->quant->axis + 1; d < t->rank; d++)
+        inner *= (size_t)t->dims[d];
+    return inner;
+}
+
+/* True when the plan lets another tensor (a later activation, an
+   operator's scratch) use some of the input's bytes, so a run may leave
+   other values there. A view sharing the input's bytes writes nothing. */
+static bool run_may_overwrite(const TaGraph *g, const TaTensor *input)
+{
+    const TaPlacement *a = &input->place;
+    if (!a->region)
+        return false;
+    for (int i = 0; i < g->tensors.len; i++) {
+        TaTensor *u = TA_TENSOR(g, i);
+        const TaPlacement *b = &u->place;
+        if (u == input || u->removed || b->region != a->region || ta_tensor_root(u) == input)
+            continue;
+        if (b->offset < a->offset + a->size && a->offset < b->offset + b->size)
+            return true;
+    }
+    return false;
+}
+
+/* The quantized element types the two functions convert, with their range. */
+static bool int_range(TaDtype d, const char **ctype, const char **lo, const char **hi)
+{
+    switch (d) {
+    case TA_INT8: *ctype = "int8_t"; *lo = "-128"; *hi = "127"; return true;
+    case TA_UINT8: *ctype = "uint8_t"; *lo = "0"; *hi = "255"; return true;
+    case TA_INT16: *ctype = "int16_t"; *lo = "-32768"; *hi = "32767"; return true;
+    case TA_INT32: *ctype = "int32_t"; *lo = "(-2147483647 - 1)"; *hi = "2147483647"; return true;
+    default: return false;
+    }
+}
+
+static void emit_tensor_macros(const TaEmitInput *in, const TaFields *outer, TaBuf *b,
+                               const TaTensor *t, const char *kind, int i)
+{
+    TaPool *pool = in->pool;
+    TaFields f = ta_fields(pool, outer);
+    ta_field(&f, "KIND", kind);
+    ta_field_int(&f, "i", i);
+    ta_field(&f, "id", ta_escape_c_comment(pool, t->id));
+    ta_field(&f, "name", t->name ? ta_format(pool, " \"%s\"", ta_escape_c_comment(pool, t->name))
+                                 : "");
+    ta_field(&f, "dtype_name", ta_dtype_name(t->dtype));
+    ta_field(&f, "shape", ta_shape_text(pool, t));
+    const char *e = dtype_enum(t->dtype);
+    ta_field(&f, "dtype", e ? e : ta_format(pool, "%d", (int)t->dtype));
+    ta_field_int(&f, "ndims", t->rank);
+    ta_field_size(&f, "size", ta_tensor_bytes(t));
+    ta_template(b, &f,
+                "/* ${KIND}${i}: tensor ${id}${name}, ${dtype_name} ${shape}. */\n"
+                "#define ${PREFIX}_${KIND}${i}_DTYPE ${dtype}\n"
+                "#define ${PREFIX}_${KIND}${i}_NDIMS ${ndims}\n");
+    if (t->rank > 0) {
+        TaBuf dims = {0};
+        for (int d = 0; d < t->rank; d++)
+            ta_buf_printf(&dims, "%s%ld", d ? ", " : "", (long)t->dims[d]);
+        ta_field(&f, "dims", ta_strdup(pool, dims.data));
+        ta_buf_free(&dims);
+        ta_template(b, &f, "#define ${PREFIX}_${KIND}${i}_DIMS {${dims}}\n");
+    }
+    ta_field_int(&f, "quantized", quantized(t));
+    ta_template(b, &f, "#define ${PREFIX}_${KIND}${i}_SIZE ${size}\n"
+                       "#define ${PREFIX}_${KIND}${i}_QUANTIZED ${quantized}\n");
+    if (!quantized(t))
+        return;
+    const TaQuant *q = t->quant;
+    if (!per_channel(t)) {
+        ta_field(&f, "scale", float_literal(pool, q->scale[0]));
+        ta_field(&f, "zero_point", ta_format(pool, "(%lld)", (long long)q->zero_point[0]));
+    } else {
+        TaBuf s = {0}, z = {0};
+        for (int k = 0; k < q->num_scales; k++) {
+            ta_buf_printf(&s, "%s%s", k ? ", " : "", float_literal(pool, q->scale[k]));
+            long long zp = (long long)q->zero_point[k < q->num_zero_points ? k : 0];
+            ta_buf_printf(&z, "%s%lld", k ? ", " : "", zp);
+        }
+        ta_field(&f, "scale", ta_format(pool, "{%s}", s.data));
+        ta_field(&f, "zero_point", ta_format(pool, "{%s}", z.data));
+        ta_buf_free(&s);
+        ta_buf_free(&z);
+        ta_field_int(&f, "channels", q->num_scales);
+        ta_field_int(&f, "axis", q->axis);
+        ta_template(b, &f, "/* Per channel along dimension ${axis}: initializer lists. */\n"
+                           "#define ${PREFIX}_${KIND}${i}_QUANT_AXIS ${axis}\n"
+                           "#define ${PREFIX}_${KIND}${i}_NUM_CHANNELS ${channels}\n");
+    }
+    ta_template(b, &f, "#define ${PREFIX}_${KIND}${i}_SCALE ${scale}\n"
+                       "#define ${PREFIX}_${KIND}${i}_ZERO_POINT ${zero_point}\n");
+}
+
+void ta_emit_io_header(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
+{
+    const TaGraph *g = in->graph;
+    ta_template(b, outer,
+                "/* ---- Inputs and outputs. real = (q - ZERO_POINT) * SCALE for quantized\n"
+                "   ones; DIMS and per-channel SCALE/ZERO_POINT are initializer lists;\n"
+                "   SIZE is in bytes (= ctx->inputs[i].size / ctx->outputs[i].size). */\n");
+    for (int i = 0; i < g->inputs.len; i++)
+        emit_tensor_macros(in, outer, b, g->inputs.items[i], "INPUT", i);
+    for (int o = 0; o < g->outputs.len; o++)
+        emit_tensor_macros(in, outer, b, g->outputs.items[o], "OUTPUT", o);
+    bool any = false;
+    for (int i = 0; i < g->inputs.len; i++) {
+        TaFields f = ta_fields(in->pool, outer);
+        ta_field_int(&f, "i", i);
+        bool overwritten = run_may_overwrite(g, g->inputs.items[i]);
+        ta_field_int(&f, "overwritten", overwritten);
+        if (overwritten && !any)
+            ta_template(b, &f,
+                        "/* A run may overwrite the inputs marked 1 below: their bytes are\n"
+                        "   reused for later tensors once read, so fill them before every run. */\n");
+        any = any || overwritten;
+        ta_template(b, &f, "#define ${PREFIX}_INPUT${i}_OVERWRITTEN_BY_RUN ${overwritten}\n");
+    }
+    ta_template(b, outer,
+                "\n/* Writes n floats (n <= the input's element count) into input i as\n"
+                "   TFLite's QUANTIZE does: q = clamp(round(x / SCALE) + ZERO_POINT), the\n"
+                "   division in float, halves rounded away from zero. A float32 input is\n"
+                "   copied. Returns 0, or 1 (bad_argument): ctx NULL or not initialized,\n"
+                "   i out of range, n too large, src NULL, or an input of another type. */\n"
+                "int ${prefix}_quantize_input(${prefix}_model_context_t *ctx, int i,"
+                " const float *src, size_t n);\n"
+                "/* Reads n elements of output i as floats as TFLite's DEQUANTIZE does:\n"
+                "   (float)((double)SCALE * (q - ZERO_POINT)); a float32 output is copied.\n"
+                "   Returns 0 or 1 (bad_argument), as above. */\n"
+                "int ${prefix}_dequantize_output(${prefix}_model_context_t *ctx, int i,"
+                " float *dst, size_t n);\n");
+}
+
+/* The scale and zero point of element k of `t`, as C expressions. */
+static void quant_exprs(const TaEmitInput *in, TaBuf *tables, const TaTensor *t,
+                        const char *table_name, const char **scale, const char **zp)
+{
+    TaPool *pool = in->pool;
+    if (!per_channel(t)) {
+        *scale = float_literal(pool, t->quant->scale[0]);
+        *zp = ta_format(pool, "(%lld)", (long long)t->quant->zero_point[0]);
+        return;
+    }
+    const TaQuant *q = t->quant;
+    ta_buf_printf(tables, "static const float %s_scale[%d] = {", table_name, q->num_scales);
+    for (int k = 0; k < q->num_scales; k++)
+        ta_buf_printf(tables, "%s%s", k ? ", " : "", float_literal(pool, q->scale[k]));
+    ta_buf_printf(tables, "};\nstatic const int32_t %s_zero_point[%d] = {", table_name,
+                  q->num_scales);
+    for (int k = 0; k < q->num_scales; k++)
+        ta_buf_printf(tables, "%s%lld", k ? ", " : "",
+                      (long long)q->zero_point[k < q->num_zero_points ? k : 0]);
+    ta_buf_puts(tables, "};\n");
+    const char *channel = ta_format(pool, "(k / %zu) %% %d", channel_stride(t), q->num_scales);
+    *scale = ta_format(pool, "%s_scale[%s]", table_name, channel);
+    *zp = ta_format(pool, "%s_zero_point[%s]", table_name, channel);
+}
+
+/* One case of the switch in either function. */
+static void emit_case(const TaEmitInput *in, const TaFields *outer, TaBuf *cases, TaBuf *tables,
+                      const TaTensor *t, int i, bool input, bool *uses_round)
+{
+    TaFields f = ta_fields(in->pool, outer);
+    ta_field_int(&f, "i", i);
+    ta_field_size(&f, "count", ta_tensor_elements(t));
+    ta_field(&f, "side", input ? "inputs" : "outputs");
+    const char *ctype, *lo, *hi;
+    if (t->dtype == TA_FLOAT32) {
+        ta_template(cases, &f,
+                    "    case ${i}:\n"
+                    "        if (n > ${count} || ctx->${side}[${i}].data == NULL)\n"
+                    "            return TA_ERR_BAD_ARGUMENT;\n");
+        ta_template(cases, &f, input ? "        memcpy(ctx->inputs[${i}].data, src, n * sizeof(float));\n"
+                                     : "        memcpy(dst, ctx->outputs[${i}].data, n * sizeof(float));\n");
+        ta_template(cases, &f, "        return TA_OK;\n");
+        return;
+    }
+    if (!quantized(t) || !int_range(t->dtype, &ctype, &lo, &hi))
+        return; /* left to the default case: bad_argument */
+    const char *scale, *zp;
+    quant_exprs(in, tables, t, ta_format(in->pool, "%s_%s%d", in->prefix,
+                                         input ? "input" : "output", i),
+                &scale, &zp);
+    ta_field(&f, "ctype", ctype);
+    ta_field(&f, "lo", lo);
+    ta_field(&f, "hi", hi);
+    ta_field(&f, "scale", scale);
+    ta_field(&f, "zp", zp);
+    ta_template(cases, &f,
+                "    case ${i}: {\n"
+                "        if (n > ${count} || ctx->${side}[${i}].data == NULL)\n"
+                "            return TA_ERR_BAD_ARGUMENT;\n");
+    if (input) {
+        *uses_round = true;
+        ta_template(cases, &f,
+                    "        ${ctype} *q = (${ctype} *)ctx->inputs[${i}].data;\n"
+                    "        for (size_t k = 0; k < n; k++)\n"
+                    "            q[k] = (${ctype})${prefix}_quantize_one(src[k], ${scale}, ${zp},"
+                    " ${lo}, ${hi});\n");
+    } else {
+        ta_template(cases, &f,
+                    "        const ${ctype} *q = (const ${ctype} *)ctx->outputs[${i}].data;\n"
+                    "        for (size_t k = 0; k < n; k++)\n"
+                    "            dst[k] = (float)((double)${scale} *"
+                    " (double)((int64_t)q[k] - ${zp}));\n");
+    }
+    ta_template(cases, &f, "        return TA_OK;\n    }\n");
+}
+
+void ta_emit_io_source(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
+{
+    const TaGraph *g = in->graph;
+    TaBuf tables = {0}, in_cases = {0}, out_cases = {0};
+    bool uses_round = false;
+    for (int i = 0; i < g->inputs.len; i++)
+        emit_case(in, outer, &in_cases, &tables, g->inputs.items[i], i, true, &uses_round);
+    for (int o = 0; o < g->outputs.len; o++)
+        emit_case(in, outer, &out_cases, &tables, g->outputs.items[o], o, false, &uses_round);
+    ta_template(b, outer, "/* ---- Quantizing inputs, dequantizing outputs. */\n");
+    if (tables.len)
+        ta_buf_puts(b, tables.data);
+    if (uses_round)
+        ta_template(b, outer,
+                    "/* round(x / scale) + zero_point saturated to [lo, hi], the division in\n"
+                    "   float and halves away from zero (TFLite's AffineQuantize), without\n"
+                    "   libm: a float of magnitude >= 2^23 is an integer already. */\n"
+                    "static int32_t ${prefix}_quantize_one(float x, float scale, int32_t zero_point,\n"
+                    "    int32_t lo, int32_t hi)\n{\n"
+                    "    const float t = x / scale;\n"
+                    "    if (!(t > -2147483648.0f)) /* NaN included, as TFLite on its hosts */\n"
+                    "        return lo;\n"
+                    "    if (t >= 2147483648.0f)\n        return hi;\n"
+                    "    int64_t r = (int64_t)t; /* toward zero */\n"
+                    "    const float frac = t - (float)r; /* exact */\n"
+                    "    if (frac >= 0.5f)\n        r++;\n"
+                    "    else if (frac <= -0.5f)\n        r--;\n"
+                    "    r += zero_point;\n"
+                    "    return r < lo ? lo : (r > hi ? hi : (int32_t)r);\n}\n\n");
+    ta_template(b, outer,
+                "int ${prefix}_quantize_input(${prefix}_model_context_t *ctx, int i,"
+                " const float *src, size_t n)\n{\n"
+                "    if (ctx == NULL || src == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n");
+    if (in_cases.len) {
+        ta_buf_puts(b, "    switch (i) {\n");
+        ta_buf_puts(b, in_cases.data);
+        ta_buf_puts(b, "    default:\n        return TA_ERR_BAD_ARGUMENT;\n    }\n}\n\n");
+    } else {
+        ta_buf_puts(b, "    (void)i;\n    (void)n;\n    return TA_ERR_BAD_ARGUMENT;\n}\n\n");
+    }
+    ta_template(b, outer,
+                "int ${prefix}_dequantize_output(${prefix}_model_context_t *ctx, int i,"
+                " float *dst, size_t n)\n{\n"
+                "    if (ctx == NULL || dst == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n");
+    if (out_cases.len) {
+        ta_buf_puts(b, "    switch (i) {\n");
+        ta_buf_puts(b, out_cases.data);
+        ta_buf_puts(b, "    default:\n        return TA_ERR_BAD_ARGUMENT;\n    }\n}\n");
+    } else {
+        ta_buf_puts(b, "    (void)i;\n    (void)n;\n    return TA_ERR_BAD_ARGUMENT;\n}\n");
+    }
+    ta_buf_free(&tables);
+    ta_buf_free(&in_cases);
+    ta_buf_free(&out_cases);
+}
