@@ -52,15 +52,21 @@ int main(void)
     }
     int wrong = 0;
     for (int w = 0; w < DEMO_NUM_WINDOWS; w++) {
-        memcpy(ctx.inputs[0].data, demo_windows[w], sizeof demo_windows[w]);
-        ta_icount_start();
-        status = demo_model_run(&ctx);
-        uint64_t instructions = ta_icount_stop();
+        float p[4];
+        uint64_t instructions = 0;
+        status = demo_quantize_input(&ctx, 0, demo_windows[w], DEMO_WINDOW_LEN);
+        if (status == 0) {
+            /* Only the run is counted, not the conversions around it. */
+            ta_icount_start();
+            status = demo_model_run(&ctx);
+            instructions = ta_icount_stop();
+        }
+        if (status == 0)
+            status = demo_dequantize_output(&ctx, 0, p, 4);
         if (status != 0) {
-            printf("demo_model_run failed: %d (%s)\n", status, ta_status_name(status));
+            printf("inference failed: %d (%s)\n", status, ta_status_name(status));
             return 1;
         }
-        const float *p = ctx.outputs[0].data;
         int best = 0;
         for (int k = 1; k < 4; k++)
             if (p[k] > p[best])

@@ -1,7 +1,9 @@
 /*
  * main.c - classify one example window with the demo module and print the
- * top class with the dequantized scores (the demo model ends in a
- * DEQUANTIZE, so its output is float32 probabilities).
+ * top class with the dequantized scores. demo_quantize_input and
+ * demo_dequantize_output (demo_model.h) convert between floats and the
+ * model's I/O types: the same code serves an int8-in/int8-out model (the
+ * demo model quantizes and dequantizes inside, so here they copy).
  *
  *   classify [WINDOW]     WINDOW 1..4 (flat, rising, falling, oscillating)
  */
@@ -25,18 +27,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "demo_model_init: %s (%d)\n", ta_status_name(status), status);
         return 1;
     }
-    if (ctx.inputs[0].size != sizeof demo_windows[0]) {
-        fprintf(stderr, "the module's input is %zu bytes, a window %zu\n", ctx.inputs[0].size,
-                sizeof demo_windows[0]);
-        return 1;
-    }
-    memcpy(ctx.inputs[0].data, demo_windows[window - 1], sizeof demo_windows[0]);
-    status = demo_model_run(&ctx);
+    status = demo_quantize_input(&ctx, 0, demo_windows[window - 1], DEMO_WINDOW_LEN);
+    if (status == 0)
+        status = demo_model_run(&ctx);
+    float scores[4];
+    if (status == 0)
+        status = demo_dequantize_output(&ctx, 0, scores, 4);
     if (status != 0) {
-        fprintf(stderr, "demo_model_run: %s (%d)\n", ta_status_name(status), status);
+        fprintf(stderr, "classify: %s (%d)\n", ta_status_name(status), status);
         return 1;
     }
-    const float *scores = ctx.outputs[0].data;
     int best = 0;
     for (int k = 1; k < 4; k++)
         if (scores[k] > scores[best])

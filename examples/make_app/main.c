@@ -1,12 +1,12 @@
 /*
  * main.c - classify every window of a raw float32 file (16 values per
  * window, e.g. examples/demo/inputs.bin) with the demo module, running the
- * module once per window, and print the top class of each.
+ * module once per window, and print the top class of each with its
+ * dequantized score (demo_quantize_input / demo_dequantize_output).
  *
  *   classify_file FILE
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "demo_model.h"
 #include "demo_windows.h"
@@ -32,14 +32,17 @@ int main(int argc, char **argv)
     float window[DEMO_WINDOW_LEN];
     int n = 0;
     while (fread(window, sizeof window, 1, f) == 1) {
-        memcpy(ctx.inputs[0].data, window, sizeof window);
-        status = demo_model_run(&ctx);
+        float scores[4];
+        status = demo_quantize_input(&ctx, 0, window, DEMO_WINDOW_LEN);
+        if (status == 0)
+            status = demo_model_run(&ctx);
+        if (status == 0)
+            status = demo_dequantize_output(&ctx, 0, scores, 4);
         if (status != 0) {
-            fprintf(stderr, "demo_model_run: %s (%d)\n", ta_status_name(status), status);
+            fprintf(stderr, "classify_file: %s (%d)\n", ta_status_name(status), status);
             fclose(f);
             return 1;
         }
-        const float *scores = ctx.outputs[0].data;
         int best = 0;
         for (int k = 1; k < 4; k++)
             if (scores[k] > scores[best])
