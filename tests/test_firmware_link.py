@@ -71,6 +71,9 @@ def script_variant(tmp_path, old, new):
     # Staged: MRAM source blob, SRAM destination arena, hydrated at init.
     ("staged", {"memory.tensors": [{"type": "constant", "attributes": {
         "memory": "MRAM", "constant_destination_memory": "SRAM"}}]}),
+    # Operator code in ITCM: loaded from TINYAOT_LOAD, copied before it runs.
+    ("itcm_code", {"operators": [{"type": "FULLY_CONNECTED",
+                                  "attributes": {"code_placement": "ITCM"}}]}),
 ])
 def test_fragment_places_every_section(tmp_path, case, keys):
     mod = convert_demo(tmp_path, **keys)
@@ -88,6 +91,10 @@ def test_fragment_places_every_section(tmp_path, case, keys):
     assert placed
     for symbol, memory in placed:
         assert memory_of(syms[symbol]) == memory, (symbol, hex(syms[symbol]), memory)
+    if case == "itcm_code":
+        for op in ("demo_fully_connected_1_run", "demo_fully_connected_2_run"):
+            assert memory_of(syms[op]) == "ITCM", (op, hex(syms[op]))
+        assert memory_of(syms["__demo_itcm_text_load"]) == "MRAM"
     if case == "dtcm_constants":
         assert "AT> TINYAOT_LOAD" in fragment.read_text()
         assert syms["__demo_copy_table_end"] - syms["__demo_copy_table_start"] == 12
@@ -134,7 +141,7 @@ def test_a_region_outside_the_target_memory_fails_the_link(tmp_path):
                             "ORIGIN = 0x01100000, LENGTH = 512K")
     p = make_firmware(tmp_path, mod, SCRIPT=script)
     assert p.returncode != 0
-    assert "region DTCM is not inside the target's DTCM" in p.stderr, p.stderr
+    assert "region DTCM does not start inside the target's DTCM" in p.stderr, p.stderr
 
 
 def compile_model_c(mod, *flags):

@@ -13,7 +13,7 @@
  * are listed in a copy table; *_bss sections are listed in a zero table;
  * the start-up code walks both. ASSERTs stop the link when an object of
  * the module ended up outside its memory (an earlier wildcard of the
- * script took its section) or a region lies outside the target's memory.
+ * script took its section) or a region starts outside the target's memory.
  *
  * Section names passed target.c's strict pattern and symbols derive from
  * the prefix (a C identifier), so nothing here needs escaping but the
@@ -85,38 +85,48 @@ static void emit_tables(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
     ta_template(b, outer, "        __${prefix}_zero_table_end = .;\n    } > TINYAOT_LOAD\n\n");
 }
 
+/* $lo and $hi: the target memory's first address and one past its last. */
+static void bounds(const TaEmitInput *in, TaFields *f, const TaTargetMemory *tm)
+{
+    ta_field(f, "lo", ta_format(in->pool, "0x%llx", (unsigned long long)tm->base));
+    ta_field(f, "hi", ta_format(in->pool, "0x%llx", (unsigned long long)(tm->base + tm->capacity)));
+}
+
 static void emit_asserts(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
                          const TaVec *sections)
 {
     bool used[TA_MEM_COUNT] = {false};
     for (int i = 0; i < sections->len; i++)
         used[((const TaModuleSection *)sections->items[i])->memory] = true;
-    ta_buf_puts(b, "    /* Each region lies inside the target's memory of that name. */\n");
+    /* Only the start: a script may declare a memory whole where the target
+       file leaves out what the board keeps (the vector table in ITCM). */
+    ta_buf_puts(b, "    /* Each region starts inside the target's memory of that name. */\n");
     for (int m = 0; m < TA_MEM_COUNT; m++) {
         const TaTargetMemory *tm = in->plan->target->memories[m];
         if (!used[m])
             continue;
         TaFields f = ta_fields(in->pool, outer);
         ta_field(&f, "region", ta_memory_name(m));
-        ta_field(&f, "lo", ta_format(in->pool, "0x%llx", (unsigned long long)tm->base));
-        ta_field(&f, "hi", ta_format(in->pool, "0x%llx",
-                                     (unsigned long long)(tm->base + tm->capacity)));
+        bounds(in, &f, tm);
         ta_template(b, &f,
-                    "    ASSERT(ORIGIN($region) >= $lo && ORIGIN($region) + LENGTH($region) <= $hi,\n"
-                    "           \"$file: region $region is not inside the target's $region "
+                    "    ASSERT(ORIGIN($region) >= $lo && ORIGIN($region) < $hi,\n"
+                    "           \"$file: region $region does not start inside the target's $region "
                     "($lo-$hi)\")\n");
     }
-    ta_buf_puts(b, "    /* Each object of the module lies in the region the plan gave it. */\n");
+    ta_buf_puts(b, "    /* Each object of the module lies in its region and in the target's\n"
+                   "       memory of that name. */\n");
     for (int i = 0; i < sections->len; i++) {
         const TaModuleSection *s = sections->items[i];
         for (int k = 0; k < s->objects.len; k++) {
             const TaSectionObject *o = s->objects.items[k];
             TaFields f = section_fields(in, outer, s);
+            bounds(in, &f, s->target_memory);
             ta_field(&f, "symbol", o->symbol);
             ta_field_size(&f, "size", o->size);
             ta_template(b, &f,
                         "    ASSERT(!DEFINED($symbol) || ($symbol >= ORIGIN($region) &&\n"
-                        "           $symbol + $size <= ORIGIN($region) + LENGTH($region)),\n"
+                        "           $symbol + $size <= ORIGIN($region) + LENGTH($region) &&\n"
+                        "           $symbol >= $lo && $symbol + $size <= $hi),\n"
                         "           \"$file: $symbol ($section) is not in $region: does an earlier "
                         "rule of the script take $section?\")\n");
         }
