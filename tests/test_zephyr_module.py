@@ -96,3 +96,13 @@ def test_cmake_module_type_has_no_zephyr_folder(tmp_path):
     mod = module.convert(DEMO, tmp_path / "m", prefix="demo",
                          keys={"platform.name": "mps3_an547"})
     assert not (mod.path / "zephyr").exists()
+
+
+def test_external_memory_gets_an_output_section_of_its_own(tmp_path):
+    mod = convert(tmp_path, **{"memory.tensors": [{"type": "scratch",
+                                                   "attributes": {"memory": "PSRAM"}}]})
+    calls = run_zephyr_cmake(tmp_path, mod, "set(CONFIG_TINYAOT_DEMO y)")
+    linked = {c[1]: pathlib.Path(c[2]).read_text() for c in calls if c[0] == "linker"}
+    assert set(linked) == {"SECTIONS", "RODATA"}
+    assert ".demo.psram_bss (NOLOAD) :\n{\n    *(.psram_bss .psram_bss.*)\n} > PSRAM\n" in \
+        linked["SECTIONS"]
