@@ -208,3 +208,29 @@ def test_cmake_exposes_the_fragment_to_the_parent_project(tmp_path):
                        text=True)
     assert p.returncode == 0, p.stderr
     assert f"fragment={mod.path}/demo_sections.ld dir={mod.path}" in p.stdout
+
+
+
+def test_two_modules_with_their_fragments_link_into_one_image(tmp_path):
+    a = convert_demo(tmp_path / "a")
+    b = module.convert(DEMO, tmp_path / "b" / "module", prefix="wave",
+                       keys={"platform.name": "mps3_an547"})
+    script = script_variant(tmp_path, "    INCLUDE demo_sections.ld\n",
+                            f"    INCLUDE demo_sections.ld\n    INCLUDE {b.path}/wave_sections.ld\n")
+    main = tmp_path / "two.c"
+    main.write_text(f'#include "demo_model.h"\n#include "{b.path}/wave_model.h"\n'
+                    "int main(void)\n{\n    demo_model_context_t d;\n    wave_model_context_t w;\n"
+                    "    return demo_model_init(&d) || demo_model_run(&d) ||\n"
+                    "           wave_model_init(&w) || wave_model_run(&w);\n}\n")
+    kit = ROOT / "tests" / "qemu"
+    # The kernels come once, from module a's archive (b's runtime is the same).
+    srcs = [main, kit / "startup.c", kit / "semihost.c", kit / "icount.c"]
+    srcs += sorted(p for p in b.path.rglob("*.c") if "runtime" not in p.relative_to(b.path).parts)
+    p = make_firmware(tmp_path, a, "run", SCRIPT=script, SRCS=" ".join(map(str, srcs)))
+    assert p.returncode == 0, p.stdout + p.stderr
+    syms = symbols(tmp_path / "fw" / "firmware.elf")
+    for m in (a, b):
+        for symbol, memory in placed_objects(m):
+            assert memory_of(syms[symbol]) == memory, (symbol, hex(syms[symbol]), memory)
+    # The first fragment's rules took both modules' sections; the second's are empty.
+    assert syms["__wave_dtcm_bss_end"] == syms["__wave_dtcm_bss_start"]
