@@ -110,7 +110,7 @@ static void emit_asserts(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
         bounds(in, &f, tm);
         ta_template(b, &f,
                     "    ASSERT(ORIGIN($region) >= $lo && ORIGIN($region) < $hi,\n"
-                    "           \"$file: region $region does not start inside the target's $region "
+                    "        \"$file: region $region starts outside the target's $region "
                     "($lo-$hi)\")\n");
     }
     ta_buf_puts(b, "    /* Each object of the module lies in its region and in the target's\n"
@@ -126,9 +126,10 @@ static void emit_asserts(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
             ta_template(b, &f,
                         "    ASSERT(!DEFINED($symbol) || ($symbol >= ORIGIN($region) &&\n"
                         "           $symbol + $size <= ORIGIN($region) + LENGTH($region) &&\n"
-                        "           $symbol >= $lo && $symbol + $size <= $hi),\n"
-                        "           \"$file: $symbol ($section) is not in $region: does an earlier "
-                        "rule of the script take $section?\")\n");
+                        "           $symbol >= $lo &&\n"
+                        "           $symbol + $size <= $hi),\n"
+                        "        \"$file: $symbol not in $region; an earlier rule took "
+                        "$section?\")\n");
         }
     }
 }
