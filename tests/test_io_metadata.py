@@ -153,6 +153,9 @@ int main(int argc, char **argv)
     if (!y || m_dequantize_output(&ctx, 0, y, nq) != 0)
         return 15;
     spill(argv[6], y, nq * sizeof(float));
+    free(x);
+    free(q);
+    free(y);
     return 0;
 }
 """
