@@ -416,7 +416,7 @@ memory:
         m = convert(tmp_path, AD01, SPEC_PLACED)
         for src in module.sources(m.path):
             c = subprocess.run(["arm-none-eabi-gcc", "-std=c99", "-mcpu=cortex-m55", "-mthumb",
-                                "-O2", "-Wall", "-Wextra", "-Werror", "-I", str(m.path), "-c",
+                                "-mfloat-abi=hard", "-O2", "-Wall", "-Wextra", "-Werror", "-I", str(m.path), "-c",
                                 src, "-o", str(tmp_path / "x.o")], capture_output=True, text=True)
             assert c.returncode == 0, c.stderr
         return

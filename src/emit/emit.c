@@ -27,6 +27,8 @@ static bool write_all(const TaEmitInput *in, const char *dir)
         return false;
     if (!ta_emit_build_files(in, dir, &sources, &runtime))
         return false;
+    if (!ta_emit_linker_fragment(in, dir))
+        return false;
     if (in->config->dump_residency_json && !ta_emit_residency(in, dir))
         return false;
     return ta_emit_views_json(in, dir);

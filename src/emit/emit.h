@@ -11,6 +11,7 @@
  *   ops/<symbol>.c        one file per operator that has code
  *   runtime/              the runtime sources the module calls
  *   CMakeLists.txt, <name>.mk, zephyr/   build files
+ *   <prefix>_sections.ld  GNU ld fragment (targets with sections)
  *   <prefix>_residency.json, <prefix>_views.json
  *   <prefix>_arena_<region>.bin   sidecars (caller-supplied arenas)
  *
@@ -41,6 +42,13 @@ bool ta_emit(const TaEmitInput *in);
 bool ta_emit_sources(const TaEmitInput *in, const char *dir);
 bool ta_emit_build_files(const TaEmitInput *in, const char *dir, TaVec *sources,
                          TaVec *runtime_sources);
+/* <prefix>_sections.ld, for targets with sections (emit_linker.c). */
+bool ta_emit_linker_fragment(const TaEmitInput *in, const char *dir);
+/* The #warning for a Helium/DSP target compiled without it (emit_cpu_check.c). */
+void ta_emit_cpu_check(const TaEmitInput *in, TaBuf *b);
+/* module.type: zephyr: zephyr/module.yml, Kconfig, CMakeLists.txt, snippets. */
+bool ta_emit_zephyr(const TaEmitInput *in, const char *dir, const TaVec *sources,
+                    const TaVec *runtime);
 bool ta_emit_residency(const TaEmitInput *in, const char *dir);
 /* Every runtime file a module of `graph` needs (the kernels its calls
    name and what they include), sorted; also what analysis sizes. */
