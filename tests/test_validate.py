@@ -1,0 +1,193 @@
+"""`tinyaot validate`: converts into a temporary directory, builds and runs the
+module (host; Cortex-M55 under QEMU), compares with TFLite Micro.
+
+The oracle runs with this test's Python (TINYAOT_PYTHON), which has the
+tflite-micro package. Broken on purpose: a compiler wrapper that flips a
+weight byte of the generated constants (validate_flip_weight_cc.py), and
+expected outputs with one byte changed.
+"""
+
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.harness import module
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+MODELS = module.MODELS
+FLIP_CC = ROOT / "tests" / "validate_flip_weight_cc.py"
+ORACLE = ROOT / "python" / "tinyaot" / "oracle.py"
+
+# Every shared model tinyaot converts (the audio preprocessor holds custom
+# Signal operators tinyaot does not support).
+HOST_MODELS = ["tflm_hello_world_int8", "mlperf_tiny_kws_ref_model", "mlperf_tiny_ad01_int8",
+               "mlperf_tiny_ic_resnet8_quant", "tflm_keyword_scrambled",
+               "tflm_keyword_scrambled_8bit", "tflm_micro_speech_quantized",
+               "tflm_mnist_lstm_int8", "tflm_person_detect", "tflm_simple_add_model"]
+
+
+def validate(tmp_path, *args, env=None, timeout=1200):
+    """Runs tinyaot validate with its temporary directories under
+    tmp_path/tmp; returns the CompletedProcess."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir(exist_ok=True)
+    full_env = dict(os.environ, TMPDIR=str(tmp), TINYAOT_PYTHON=sys.executable)
+    full_env.update(env or {})
+    return subprocess.run([module.tinyaot_bin(), "validate", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout, env=full_env)
+
+
+def assert_cleaned(tmp_path):
+    left = list((tmp_path / "tmp").iterdir())
+    assert left == [], f"validate left {left}"
+
+
+def output_lines(stdout, build):
+    return re.findall(r"^  %s.*: output (\d+) '[^']*' \S+: (\d+) of (\d+) bytes differ, "
+                      r"largest difference (\S+)$" % re.escape(build), stdout, re.M)
+
+
+@pytest.mark.parametrize("name", HOST_MODELS)
+def test_validate_passes_on_host(tmp_path, name):
+    p = validate(tmp_path, "--model.path", MODELS / f"{name}.tflite", "--runs", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = output_lines(p.stdout, "host")
+    assert lines, p.stdout
+    for _, differ, total, largest in lines:
+        assert differ == "0" and int(total) > 0 and float(largest) == 0
+    assert "reference: TFLite Micro's interpreter" in p.stdout
+    assert "tinyaot validate: OK" in p.stdout
+    assert_cleaned(tmp_path)
+
+
+@pytest.mark.qemu
+def test_validate_passes_on_m55_under_qemu(tmp_path):
+    p = validate(tmp_path, "--model.path", MODELS / "mlperf_tiny_kws_ref_model.tflite",
+                 "--platform.name", "mps3_an547", "--runs", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert output_lines(p.stdout, "host") and output_lines(p.stdout, "mps3-an547 (QEMU)")
+    for _, differ, _, _ in output_lines(p.stdout, "mps3-an547 (QEMU)"):
+        assert differ == "0"
+    assert re.search(r"mps3-an547: module_runner: 2 runs, \d+ instructions per run", p.stdout)
+    assert_cleaned(tmp_path)
+
+
+def test_flipped_weight_byte_fails_and_names_the_output(tmp_path):
+    p = validate(tmp_path, "--model.path", MODELS / "mlperf_tiny_kws_ref_model.tflite",
+                 "--runs", "3", env={"CC": f"{sys.executable} {FLIP_CC}"})
+    assert p.returncode == 1, p.stdout + p.stderr
+    (_, differ, _, largest), = output_lines(p.stdout, "host")
+    assert int(differ) > 0 and float(largest) > 0
+    assert "MISMATCH: host (" in p.stdout and "output 0 'Identity'" in p.stdout
+    assert_cleaned(tmp_path)
+
+
+@pytest.mark.qemu
+def test_flipped_weight_byte_is_caught_on_m55_too(tmp_path):
+    """The wrapper flips the weight in the module's source before the host
+    build, so the Cortex-M55 build (from the same source) differs too."""
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                 "--platform.name", "mps3_an547", "--runs", "8",
+                 env={"CC": f"{sys.executable} {FLIP_CC}"})
+    assert p.returncode == 1, p.stdout + p.stderr
+    (_, host_differ, _, _), = output_lines(p.stdout, "host")
+    (_, qemu_differ, _, _), = output_lines(p.stdout, "mps3-an547 (QEMU)")
+    assert int(host_differ) > 0 and int(qemu_differ) > 0
+    assert "MISMATCH: host (" in p.stdout
+    assert_cleaned(tmp_path)
+
+
+def test_expected_file_given_by_the_user(tmp_path):
+    """--inputs and --expected: the reference without any Python; one byte
+    changed in the expected outputs is one differing byte of output 0."""
+    model = MODELS / "mlperf_tiny_kws_ref_model.tflite"
+    rng = np.random.default_rng(5)
+    inputs = tmp_path / "in.bin"
+    inputs.write_bytes(rng.integers(-128, 128, 490 * 3, dtype=np.int8).tobytes())
+    expected = tmp_path / "expected.bin"
+    subprocess.run([sys.executable, str(ORACLE), str(model), str(inputs), str(expected), "3"],
+                   check=True, timeout=300)
+    p = validate(tmp_path, "--model.path", model, "--inputs", inputs, "--expected", expected,
+                 "--python", "/nonexistent/python")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "3 runs (inputs from" in p.stdout and f"reference: the outputs in {expected}" in p.stdout
+
+    wrong = bytearray(expected.read_bytes())
+    wrong[13] ^= 0x01  # run 1, element 1
+    bad = tmp_path / "wrong.bin"
+    bad.write_bytes(bytes(wrong))
+    p = validate(tmp_path, "--model.path", model, "--inputs", inputs, "--expected", bad)
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert output_lines(p.stdout, "host") == [("0", "1", "36", "1")]
+    assert "MISMATCH: host (" in p.stdout and "output 0 'Identity'" in p.stdout
+    assert_cleaned(tmp_path)
+
+
+def test_generated_inputs_are_deterministic(tmp_path):
+    def inputs(seed):
+        p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                     "--seed", seed, "--runs", "4", "--keep")
+        assert p.returncode == 0, p.stdout + p.stderr
+        kept = pathlib.Path(re.search(r"kept (\S+)", p.stderr).group(1))
+        data = (kept / "inputs.bin").read_bytes()
+        shutil.rmtree(kept)
+        return data
+
+    first = inputs(7)
+    assert len(first) == 4 and first == inputs(7) and first != inputs(8)
+
+
+def test_no_oracle_says_which_python_and_what_to_do(tmp_path):
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                 env={"TINYAOT_PYTHON": "/nonexistent/python3"})
+    assert p.returncode == 3
+    assert "no reference to compare with: Python '/nonexistent/python3' ($TINYAOT_PYTHON)" \
+        in p.stderr
+    assert "--expected FILE" in p.stderr
+    # A Python without tflite-micro: the probe's own message is shown.
+    fake = tmp_path / "python-without-tflm"
+    fake.write_text("#!/bin/sh\necho 'ModuleNotFoundError: tflite_micro' >&2\nexit 3\n")
+    fake.chmod(0o755)
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                 "--python", fake)
+    assert p.returncode == 3
+    assert f"{fake} cannot run TFLite Micro's interpreter" in p.stderr
+    assert "ModuleNotFoundError: tflite_micro" in p.stderr
+    assert_cleaned(tmp_path)
+
+
+def test_no_compiler_is_said(tmp_path):
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                 env={"CC": "/nonexistent/cc -O1"})
+    assert p.returncode == 3
+    assert "no host C compiler: '/nonexistent/cc' ($CC)" in p.stderr
+    assert_cleaned(tmp_path)
+
+
+def test_failed_conversion_removes_the_directory(tmp_path):
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_audio_preprocessor_int8.tflite")
+    assert p.returncode == 3
+    assert "not supported" in p.stderr and "the conversion failed" in p.stderr
+    assert_cleaned(tmp_path)
+
+
+def test_help_lists_options_and_every_key(tmp_path):
+    p = subprocess.run([module.tinyaot_bin(), "validate", "--help"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0
+    for option in ("--runs N", "--seed S", "--inputs FILE", "--expected FILE", "--python PATH",
+                   "--no-qemu", "--keep"):
+        assert option in p.stdout
+    keys = subprocess.run([module.tinyaot_bin(), "convert", "--help"], capture_output=True,
+                          text=True, timeout=60).stdout
+    table = keys[keys.index("Configuration keys"):]
+    assert table in p.stdout
+    p = subprocess.run([module.tinyaot_bin(), "validate", "--runs", "0"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and "--runs: '0'" in p.stderr
