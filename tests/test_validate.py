@@ -11,8 +11,10 @@ import os
 import pathlib
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -191,3 +193,26 @@ def test_help_lists_options_and_every_key(tmp_path):
     p = subprocess.run([module.tinyaot_bin(), "validate", "--runs", "0"], capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 2 and "--runs: '0'" in p.stderr
+
+
+@pytest.mark.qemu
+def test_interrupt_stops_and_removes_the_directory(tmp_path):
+    """SIGTERM while the module builds or runs under QEMU: the child is
+    stopped, the temporary directory removed, the status 130."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp), TINYAOT_PYTHON=sys.executable)
+    p = subprocess.Popen([module.tinyaot_bin(), "validate", "--model.path",
+                          str(MODELS / "mlperf_tiny_ic_resnet8_quant.tflite"),
+                          "--platform.name", "mps3_an547", "--runs", "3"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 300
+    # Once the host outputs exist, the QEMU build or run is under way.
+    while not list(tmp.glob("*/host_outputs.bin")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(tmp.glob("*/host_outputs.bin")), "validate never ran the host build"
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, out + err
+    assert "interrupted" in err
+    assert_cleaned(tmp_path)

@@ -185,7 +185,7 @@ static size_t itemsize_of(const char *dtype)
         const char *dtype;
         size_t size;
     } sizes[] = {{"int8", 1},    {"uint8", 1},   {"bool", 1},    {"int16", 2},
-                 {"uint16", 2},  {"float16", 2}, {"int32", 4},   {"uint32", 4},
+                 {"uint16", 2},  {"int32", 4},   {"uint32", 4},
                  {"float32", 4}, {"int64", 8},   {"uint64", 8},  {"float64", 8}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if (strcmp(sizes[i].dtype, dtype) == 0)
@@ -301,7 +301,7 @@ static double element_value(const unsigned char *p, const Tensor *t)
     for (size_t b = 0; b < t->itemsize; b++)
         u |= (uint64_t)p[b] << (8 * b);
     bool is_signed = d[0] == 'i';
-    if (is_signed && t->itemsize < 8 && (u >> (8 * t->itemsize - 1)) & 1u)
+    if (is_signed && t->itemsize > 0 && t->itemsize < 8 && (u >> (8 * t->itemsize - 1)) & 1u)
         u |= ~0ull << (8 * t->itemsize);
     return is_signed ? (double)(int64_t)u : (double)u;
 }

@@ -257,7 +257,8 @@ char **va_list_c_files(const char *dir, size_t *count)
         va_free_list(found, num_found);
         return NULL;
     }
-    qsort(found, num_found, sizeof *found, compare_paths);
+    if (num_found)
+        qsort(found, num_found, sizeof *found, compare_paths);
     *count = num_found;
     return found;
 }
