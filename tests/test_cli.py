@@ -110,11 +110,11 @@ def test_corrupt_model_gives_one_line_and_no_output(tmp_path):
 def test_failed_conversion_keeps_previous_module(tmp_path):
     out = tmp_path / "m"
     assert tinyaot("convert", "--model.path", HELLO, "--module.path", out).returncode == 0
-    before = (out / "model_model.h").read_text()
+    before = (out / "model.h").read_text()
     p = tinyaot("convert", "--model.path", module.MODELS / "tflm_audio_preprocessor_int8.tflite",
                 "--module.path", out)
     assert p.returncode != 0
-    assert (out / "model_model.h").read_text() == before
+    assert (out / "model.h").read_text() == before
     assert not list(tmp_path.glob("m.tinyaot-*"))
 
 
@@ -215,7 +215,7 @@ def test_refuses_a_directory_tinyaot_did_not_write(tmp_path):
     assert not leftovers(p)
     r = tinyaot("convert", "--model.path", HELLO, "--module.path", p, "--force")
     assert r.returncode == 0, r.stderr
-    assert (p / "model_model.h").exists() and not (p / "src").exists()
+    assert (p / "model.h").exists() and not (p / "src").exists()
     assert not leftovers(p)
 
 
@@ -223,7 +223,7 @@ def test_an_empty_directory_is_replaced(tmp_path):
     (tmp_path / "e").mkdir()
     r = tinyaot("convert", "--model.path", HELLO, "--module.path", tmp_path / "e")
     assert r.returncode == 0, r.stderr
-    assert (tmp_path / "e" / "model_model.h").exists()
+    assert (tmp_path / "e" / "model.h").exists()
 
 
 @pytest.mark.parametrize("force", [False, True], ids=["plain", "force"])
@@ -278,11 +278,11 @@ def test_replaces_only_an_unchanged_module(tmp_path):
     r = tinyaot("convert", "--model.path", HELLO, "--module.path", out)
     assert r.returncode != 0 and f"directory {out}/ops/extra was not written" in r.stderr
     (out / "ops" / "extra").rmdir()
-    with open(out / "model_model.c", "a") as f:
+    with open(out / "model.c", "a") as f:
         f.write("/* my fix */\n")
     r = tinyaot("convert", "--model.path", HELLO, "--module.path", out)
-    assert r.returncode != 0 and "model_model.c was changed after tinyaot wrote it" in r.stderr
-    assert (out / "model_model.c").read_text().endswith("/* my fix */\n")
+    assert r.returncode != 0 and "model.c was changed after tinyaot wrote it" in r.stderr
+    assert (out / "model.c").read_text().endswith("/* my fix */\n")
     # A marker that was edited is not trusted either.
     good = snapshot(out)
     (out / ".tinyaot-module").write_text(marker.replace("file ", "file 1", 1))
@@ -294,7 +294,7 @@ def test_replaces_only_an_unchanged_module(tmp_path):
     # An unchanged module is replaced without --force.
     r = tinyaot("convert", "--model.path", AD01, "--module.path", out)
     assert r.returncode == 0, r.stderr
-    assert "ad01" in (out / "model_model.h").read_text() or (out / "model_model.h").exists()
+    assert "ad01" in (out / "model.h").read_text() or (out / "model.h").exists()
     assert not leftovers(out)
 
 
@@ -309,7 +309,7 @@ def test_force_never_follows_symbolic_links(tmp_path):
     assert link.is_symlink()
     r = tinyaot("convert", "--model.path", HELLO, "--module.path", link, "--force")
     assert r.returncode == 0, r.stderr
-    assert not link.is_symlink() and (link / "model_model.h").exists()
+    assert not link.is_symlink() and (link / "model.h").exists()
     assert snapshot(outside) == {"precious.txt": b"keep\n"}
     # A link inside a directory replaced with --force is removed, not followed.
     d = tmp_path / "d"
@@ -328,7 +328,7 @@ def test_trailing_slash_in_module_path(tmp_path):
     for _ in range(2):  # a new directory, then replacing it
         r = tinyaot("convert", "--model.path", HELLO, "--module.path", f"{tmp_path}/out/x/")
         assert r.returncode == 0, r.stderr
-    assert (tmp_path / "out" / "x" / "model_model.h").exists()
+    assert (tmp_path / "out" / "x" / "model.h").exists()
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["x"]
     assert not [p for p in (tmp_path / "out" / "x").iterdir() if "tinyaot-tmp" in p.name]
 
@@ -481,7 +481,7 @@ def test_python_force_option(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                        timeout=120)
     assert r.returncode == 0, r.stderr
-    assert (p / "model_model.h").exists() and not (p / "main.c").exists()
+    assert (p / "model.h").exists() and not (p / "main.c").exists()
 
 
 # ---- inputs and values (issue 11) ----------------------------------------------

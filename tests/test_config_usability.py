@@ -35,14 +35,14 @@ def test_relative_paths_in_a_config_file_are_from_its_folder(tmp_path):
     elsewhere.mkdir()
     p = tinyaot("convert", "--config", "../project/tinyaot.yaml", cwd=elsewhere)
     assert p.returncode == 0, p.stderr
-    assert (project / "out" / "hello" / "model_model.h").exists()
+    assert (project / "out" / "hello" / "model.h").exists()
     assert list(elsewhere.iterdir()) == []
     # On the command line a relative path is from the working directory.
     shutil.copy(HELLO, elsewhere / "local.tflite")
     p = tinyaot("convert", "--config", cfg, "--model.path", "local.tflite",
                 "--module.path", "mine", cwd=elsewhere)
     assert p.returncode == 0, p.stderr
-    assert (elsewhere / "mine" / "model_model.h").exists()
+    assert (elsewhere / "mine" / "model.h").exists()
     # A missing file is named as tinyaot looked for it.
     cfg.write_text("model:\n  path: models/missing.tflite\n")
     p = tinyaot("analyze", "--config", "../project/tinyaot.yaml", cwd=elsewhere)

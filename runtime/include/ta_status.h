@@ -27,6 +27,8 @@ enum {
     TA_ERR_ARENA_EXHAUSTED = 20,   /* runtime arena: not enough free memory */
     TA_ERR_ARENA_OVERFLOW = 21,    /* runtime arena: a size overflows size_t */
     TA_ERR_ARENA_NO_SHARED = 22,   /* runtime arena: SHARED without a shared region */
+    TA_ERR_TEST_MISMATCH = 30,     /* <prefix>_test_case_run: an output differs from
+                                      the expected one beyond the tolerance */
     TA_ERR_HYDRATION_REQUIRED = 200 /* model_run with the hydration latch cleared */
 };
 
@@ -48,6 +50,7 @@ static inline const char *ta_status_name(int status)
     case TA_ERR_ARENA_EXHAUSTED: return "arena_exhausted";
     case TA_ERR_ARENA_OVERFLOW: return "arena_overflow";
     case TA_ERR_ARENA_NO_SHARED: return "arena_no_shared";
+    case TA_ERR_TEST_MISMATCH: return "test_mismatch";
     case TA_ERR_HYDRATION_REQUIRED: return "hydration_required";
     default: return "unknown_status";
     }

@@ -134,8 +134,14 @@ static const tinyaot_config_key config_keys[] = {
      "memory of the operator's own scratch buffers"},
     {"transforms", "list, or map of name: bool", "all on",
      "graph transforms: a list is the exact set, a map turns single ones on or off"},
-    {"test.enabled", "bool", "false", "accepted; the built-in test case is not generated yet"},
-    {"test.tolerance", "number", "0", "accepted; the built-in test case is not generated yet"},
+    {"test.enabled", "bool", "false",
+     "write <prefix>_test_case.c/.h: a stimulus, expected outputs, <prefix>_test_case_run()"},
+    {"test.tolerance", "number >= 0", "0",
+     "largest accepted difference per output element (quantized steps; floats: absolute)"},
+    {"test.inputs", "list of paths", "generated stimulus",
+     "raw bytes per model input (N runs back to back); relative: from the config's folder"},
+    {"test.outputs", "list of paths", "computed on the host",
+     "raw expected bytes per model output, for the same runs as test.inputs"},
 };
 
 const tinyaot_config_key *tinyaot_config_keys(size_t *count)
@@ -672,6 +678,25 @@ static void load_transforms(Loader *L, const TaNode *n)
     }
 }
 
+/* A list of files (a single path is a list of one), each resolved like
+   model.path. */
+static void load_test_files(Loader *L, const TaNode *n, const char *key, TaVec *out)
+{
+    if (n->kind == TA_NODE_SCALAR) {
+        ta_vec_push(L->pool, out, (void *)from_config_dir(L, n, n->scalar));
+        return;
+    }
+    if (n->kind != TA_NODE_SEQUENCE) {
+        ta_error(L->d, "%s: %s: expected a list of file paths", WHERE(n), key);
+        return;
+    }
+    for (int i = 0; i < n->count; i++) {
+        const char *path;
+        if (get_string(L, n->items[i], ta_format(L->pool, "%s[%d]", key, i), &path))
+            ta_vec_push(L->pool, out, (void *)from_config_dir(L, n->items[i], path));
+    }
+}
+
 static void load_test(Loader *L, const TaNode *n)
 {
     if (!expect_map(L, n, "test"))
@@ -685,6 +710,10 @@ static void load_test(Loader *L, const TaNode *n)
         (!ta_scalar_double(v, &L->cfg->test_tolerance) || L->cfg->test_tolerance < 0))
         ta_error(L->d, "%s: test.tolerance: expected a finite non-negative number, got '%s'",
                  WHERE(v), v->kind == TA_NODE_SCALAR ? v->scalar : "a collection");
+    if ((v = ta_node_map_get(n, "inputs")))
+        load_test_files(L, v, "test.inputs", &L->cfg->test_inputs);
+    if ((v = ta_node_map_get(n, "outputs")))
+        load_test_files(L, v, "test.outputs", &L->cfg->test_outputs);
 }
 
 /* Puts `value` at dotted `key` in the tree, creating maps on the way. */

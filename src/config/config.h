@@ -59,6 +59,8 @@ typedef struct TaConfig {
     bool transforms_exact;/* given as a list: exactly these run */
     bool test_enabled;
     double test_tolerance;
+    TaVec test_inputs;  /* const char* per model input: raw bytes, or empty */
+    TaVec test_outputs; /* const char* per model output */
 } TaConfig;
 
 /*

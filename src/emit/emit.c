@@ -15,7 +15,7 @@ static bool write_all(const TaEmitInput *in, const char *dir)
         return false;
     TaVec sources = {0}, runtime = {0};
     const char *p = in->prefix;
-    ta_vec_push(in->pool, &sources, ta_format(in->pool, "%s_model.c", p));
+    ta_vec_push(in->pool, &sources, (void *)ta_model_file(in->pool, p, "c"));
     ta_vec_push(in->pool, &sources, ta_format(in->pool, "%s_arenas.c", p));
     ta_vec_push(in->pool, &sources, ta_format(in->pool, "%s_constants.c", p));
     for (int i = 0; i < in->graph->ops.len; i++) {
@@ -23,6 +23,8 @@ static bool write_all(const TaEmitInput *in, const char *dir)
         if (op->calls.len)
             ta_vec_push(in->pool, &sources, ta_format(in->pool, "ops/%s.c", op->symbol));
     }
+    if (in->config->test_enabled && !ta_emit_test_case(in, dir, &sources))
+        return false;
     if (!ta_emit_build_files(in, dir, &sources, &runtime))
         return false;
     if (in->config->dump_residency_json && !ta_emit_residency(in, dir))

@@ -1,8 +1,10 @@
 /*
  * emit.h - writing the module directory.
  *
- *   <prefix>_model.h      the one header an application includes
+ *   <prefix>_model.h      the one header an application includes (model.h
+ *                         and model.c when the prefix is "model")
  *   <prefix>_model.c      init, run, hydration, binding, schedule
+ *   <prefix>_test_case.h/.c  the built-in test case (test.enabled)
  *   <prefix>_internal.h   tensor addresses and operator prototypes
  *   <prefix>_arenas.c     the writable arenas (own-arena mode)
  *   <prefix>_constants.c  constant blobs, one per constant region
@@ -44,8 +46,14 @@ bool ta_emit_residency(const TaEmitInput *in, const char *dir);
    name and what they include), sorted; also what analysis sizes. */
 bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *files);
 bool ta_emit_views_json(const TaEmitInput *in, const char *dir);
+/* test.enabled: <prefix>_test_case.h/.c (emit_test_case.c); adds the
+   source to `sources`. */
+bool ta_emit_test_case(const TaEmitInput *in, const char *dir, TaVec *sources);
 
 /* Shared naming helpers. */
+/* "<prefix>_model.<ext>"; just "model.<ext>" when the prefix is "model"
+   (the default), so the name never doubles. */
+const char *ta_model_file(TaPool *pool, const char *prefix, const char *ext);
 const char *ta_upper(TaPool *pool, const char *s);
 const char *ta_tensor_enum(TaPool *pool, const char *prefix, const TaTensor *t);
 const char *ta_region_enum(TaPool *pool, const char *prefix, const TaRegion *r);

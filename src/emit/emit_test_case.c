@@ -1,0 +1,499 @@
+/*
+ * emit_test_case.c - the built-in test case (test.enabled):
+ * <prefix>_test_case.h and <prefix>_test_case.c.
+ *
+ * The stimulus is either generated here (deterministic, see stimulus())
+ * or read from test.inputs; the expected outputs are either read from
+ * test.outputs or computed now by running the lowered graph on the host
+ * with the runtime kernels (src/exec). The module side initializes once,
+ * runs every run back to back (state carries over, as on the device) and
+ * compares each output element within test.tolerance.
+ */
+#include "emit.h"
+
+#include "escape.h"
+#include "../exec/execute.h"
+
+#include <string.h>
+
+#include "../../runtime/include/ta_status.h"
+
+/* Runs of a generated stimulus: stateful models get more, so state that
+   carries from run to run is checked too. */
+enum { STATELESS_RUNS = 2, STATEFUL_RUNS = 3 };
+
+typedef struct TestData {
+    int runs;
+    const uint8_t **inputs; /* [run * num_inputs + i] */
+    uint8_t **outputs;      /* [run * num_outputs + o] */
+    const char *source;     /* how the expected outputs were obtained, for the comment */
+} TestData;
+
+/* Pool arrays are never asked for zero elements. */
+static size_t at_least_one(size_t n)
+{
+    return n ? n : 1;
+}
+
+static bool is_stateful(const TaEmitInput *in)
+{
+    for (int i = 0; i < in->plan->regions.len; i++)
+        if (((const TaRegion *)in->plan->regions.items[i])->role == TA_KIND_PERSISTENT)
+            return true;
+    for (int i = 0; i < in->graph->tensors.len; i++)
+        if (TA_TENSOR(in->graph, i)->is_variable && !TA_TENSOR(in->graph, i)->removed)
+            return true;
+    return false;
+}
+
+/* splitmix64: a fixed, portable sequence. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The real range a float input is quantized to by the QUANTIZE that reads
+   it, widened by a quarter so saturation is exercised; [-1, 1] otherwise. */
+static void float_range(const TaGraph *g, const TaTensor *t, double *lo, double *hi)
+{
+    *lo = -1.0;
+    *hi = 1.0;
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        if (strcmp(op->type, "QUANTIZE") != 0 || op->num_inputs < 1 || op->inputs[0] != t ||
+            op->num_outputs < 1)
+            continue;
+        const TaTensor *q = op->outputs[0];
+        if (!q->quant || q->quant->num_scales < 1 || q->quant->num_zero_points < 1)
+            continue;
+        double qmin = q->dtype == TA_INT16 ? -32768 : -128;
+        double qmax = q->dtype == TA_INT16 ? 32767 : 127;
+        double s = q->quant->scale[0], zp = (double)q->quant->zero_point[0];
+        double a = (qmin - zp) * s, b = (qmax - zp) * s;
+        double widen = (b - a) / 8;
+        *lo = a - widen;
+        *hi = b + widen;
+        return;
+    }
+}
+
+/* Deterministic bytes for input `index` of run `run`: integers over their
+   whole range (int32/int64: 0 or 1, as such inputs are usually indices),
+   bools 0/1, floats uniform over float_range(). */
+static uint8_t *stimulus(TaPool *pool, const TaGraph *g, const TaTensor *t, int index, int run)
+{
+    size_t n = ta_tensor_elements(t), bytes = ta_tensor_bytes(t);
+    uint8_t *out = ta_alloc(pool, bytes ? bytes : 1);
+    uint64_t state = 0x7E57CA5Eull ^ ((uint64_t)(unsigned)index << 32) ^ (uint64_t)(unsigned)run;
+    double lo, hi;
+    float_range(g, t, &lo, &hi);
+    for (size_t k = 0; k < n; k++) {
+        uint64_t r = next_random(&state);
+        switch (t->dtype) {
+        case TA_INT8:
+        case TA_UINT8:
+            out[k] = (uint8_t)r;
+            break;
+        case TA_INT16: {
+            uint16_t v = (uint16_t)r;
+            memcpy(out + 2 * k, &v, 2);
+            break;
+        }
+        case TA_INT32: {
+            int32_t v = (int32_t)(r & 1);
+            memcpy(out + 4 * k, &v, 4);
+            break;
+        }
+        case TA_INT64: {
+            int64_t v = (int64_t)(r & 1);
+            memcpy(out + 8 * k, &v, 8);
+            break;
+        }
+        case TA_BOOL:
+            out[k] = (uint8_t)(r & 1);
+            break;
+        case TA_FLOAT32: {
+            float v = (float)(lo + (hi - lo) * (double)(r >> 11) / 9007199254740992.0);
+            memcpy(out + 4 * k, &v, 4);
+            break;
+        }
+        default: /* other types never reach a lowered module */
+            memset(out, 0, bytes);
+            return out;
+        }
+    }
+    return out;
+}
+
+static const char *tensor_label(TaPool *pool, const TaTensor *t, const char *role, int i)
+{
+    return t->name ? ta_format(pool, "%s %d (tensor %s \"%s\")", role, i, t->id, t->name)
+                   : ta_format(pool, "%s %d (tensor %s)", role, i, t->id);
+}
+
+/* The same, safe inside a C comment whatever the model names tensors. */
+static const char *comment_label(TaPool *pool, const TaTensor *t, const char *role, int i)
+{
+    return ta_escape_c_comment(pool, tensor_label(pool, t, role, i));
+}
+
+/* Reads one file per tensor; every file must hold the same number of
+   runs, each exactly the tensor's bytes. */
+static bool read_files(const TaEmitInput *in, const TaVec *paths, const TaVec *tensors,
+                       const char *key, const char *role, int *runs, uint8_t ***data)
+{
+    if (paths->len != tensors->len) {
+        ta_error(in->diag, "%s: %d file%s given, the model has %d %s%s", key, paths->len,
+                 paths->len == 1 ? "" : "s", tensors->len, role, tensors->len == 1 ? "" : "s");
+        return false;
+    }
+    uint8_t **bytes = ta_alloc_array(in->pool, (size_t)(tensors->len ? tensors->len : 1),
+                                     sizeof *bytes);
+    size_t *sizes = ta_alloc_array(in->pool, (size_t)(tensors->len ? tensors->len : 1),
+                                   sizeof *sizes);
+    for (int i = 0; i < tensors->len; i++) {
+        const char *path = paths->items[i];
+        const TaTensor *t = tensors->items[i];
+        size_t need = ta_tensor_bytes(t);
+        bytes[i] = ta_read_file(in->pool, in->diag, path, &sizes[i]);
+        if (!bytes[i])
+            return false;
+        if (need == 0 || sizes[i] == 0 || sizes[i] % need != 0) {
+            ta_error(in->diag, "%s: %s[%d] for %s: %zu bytes, expected a multiple of %zu "
+                               "(one run is %s %s)",
+                     path, key, i, tensor_label(in->pool, t, role, i), sizes[i], need,
+                     ta_dtype_name(t->dtype), ta_shape_text(in->pool, t));
+            return false;
+        }
+        int n = (int)(sizes[i] / need);
+        if (*runs == 0)
+            *runs = n;
+        if (n != *runs) {
+            ta_error(in->diag, "%s: %s[%d] for %s holds %d run%s, the test case has %d", path,
+                     key, i, tensor_label(in->pool, t, role, i), n, n == 1 ? "" : "s", *runs);
+            return false;
+        }
+    }
+    /* Split into [run * count + i]. */
+    int count = tensors->len;
+    uint8_t **split = ta_alloc_array(in->pool, at_least_one((size_t)(*runs * count)),
+                                     sizeof *split);
+    for (int r = 0; r < *runs; r++)
+        for (int i = 0; i < count; i++)
+            split[r * count + i] =
+                bytes[i] + (size_t)r * ta_tensor_bytes((const TaTensor *)tensors->items[i]);
+    *data = split;
+    return true;
+}
+
+static bool collect(const TaEmitInput *in, TestData *td)
+{
+    const TaConfig *cfg = in->config;
+    const TaGraph *g = in->graph;
+    int ni = g->inputs.len, no = g->outputs.len;
+    if (cfg->test_outputs.len && !cfg->test_inputs.len) {
+        ta_error(in->diag, "test.outputs needs test.inputs: expected outputs belong to a "
+                           "given stimulus");
+        return false;
+    }
+    td->runs = 0;
+    if (cfg->test_inputs.len) {
+        uint8_t **ins;
+        if (!read_files(in, &cfg->test_inputs, &g->inputs, "test.inputs", "input", &td->runs,
+                        &ins))
+            return false;
+        td->inputs = (const uint8_t **)ins;
+    } else {
+        td->runs = is_stateful(in) ? STATEFUL_RUNS : STATELESS_RUNS;
+        td->inputs = ta_alloc_array(in->pool, at_least_one((size_t)(td->runs * ni)),
+                                    sizeof *td->inputs);
+        for (int r = 0; r < td->runs; r++)
+            for (int i = 0; i < ni; i++)
+                td->inputs[r * ni + i] = stimulus(in->pool, g, g->inputs.items[i], i, r);
+    }
+    if (cfg->test_outputs.len) {
+        int runs = td->runs;
+        if (!read_files(in, &cfg->test_outputs, &g->outputs, "test.outputs", "output", &runs,
+                        &td->outputs))
+            return false;
+        td->source = "read from test.outputs";
+        return true;
+    }
+    td->outputs = ta_alloc_array(in->pool, at_least_one((size_t)(td->runs * no)),
+                                 sizeof *td->outputs);
+    td->source = "computed at conversion by running the module's kernels on the host";
+    return ta_execute(in->pool, in->diag, g, in->plan, td->runs, td->inputs, td->outputs);
+}
+
+/* ---- the generated files ------------------------------------------------- */
+
+/* Element type of the arrays: floats are kept as their bit patterns, so
+   every value (NaN included) is exact. */
+static const char *array_ctype(TaDtype d)
+{
+    switch (d) {
+    case TA_INT8: return "int8_t";
+    case TA_UINT8: return "uint8_t";
+    case TA_INT16: return "int16_t";
+    case TA_INT32: return "int32_t";
+    case TA_INT64: return "int64_t";
+    case TA_BOOL: return "uint8_t";
+    case TA_FLOAT32: return "uint32_t";
+    default: return "uint8_t";
+    }
+}
+
+/* The generated compare's element kinds. */
+static int element_kind(TaDtype d)
+{
+    switch (d) {
+    case TA_INT8: return 0;
+    case TA_UINT8: return 1;
+    case TA_INT16: return 2;
+    case TA_INT32: return 3;
+    case TA_INT64: return 4;
+    case TA_BOOL: return 1;
+    case TA_FLOAT32: return 5;
+    default: return 1;
+    }
+}
+
+static void emit_values(TaBuf *b, TaDtype d, const uint8_t *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        ta_buf_puts(b, k % 16 == 0 ? "\n    " : " ");
+        switch (d) {
+        case TA_INT8: ta_buf_printf(b, "%d,", (int)(int8_t)p[k]); break;
+        case TA_INT16: {
+            int16_t v;
+            memcpy(&v, p + 2 * k, 2);
+            ta_buf_printf(b, "%d,", (int)v);
+            break;
+        }
+        case TA_INT32: {
+            int32_t v;
+            memcpy(&v, p + 4 * k, 4);
+            /* INT32_MIN has no literal of type int */
+            ta_buf_printf(b, v == INT32_MIN ? "(-2147483647 - 1)," : "%ld,", (long)v);
+            break;
+        }
+        case TA_INT64: {
+            int64_t v;
+            memcpy(&v, p + 8 * k, 8);
+            if (v == INT64_MIN)
+                ta_buf_puts(b, "(-INT64_C(9223372036854775807) - 1),");
+            else
+                ta_buf_printf(b, "INT64_C(%lld),", (long long)v);
+            break;
+        }
+        case TA_FLOAT32: {
+            uint32_t v;
+            memcpy(&v, p + 4 * k, 4);
+            ta_buf_printf(b, "0x%08lxu,", (unsigned long)v);
+            break;
+        }
+        default: ta_buf_printf(b, "%u,", (unsigned)p[k]); break;
+        }
+    }
+}
+
+static void emit_array(const TaEmitInput *in, TaBuf *b, const char *name, const TaTensor *t,
+                       const TestData *td, bool output, int index, int count)
+{
+    size_t n = ta_tensor_elements(t), bytes = ta_tensor_bytes(t);
+    ta_buf_printf(b, "/* %s, %s %s, %d run%s */\n",
+                  comment_label(in->pool, t, output ? "output" : "input", index),
+                  ta_dtype_name(t->dtype), ta_shape_text(in->pool, t), td->runs,
+                  td->runs == 1 ? "" : "s");
+    ta_buf_printf(b, "const %s %s[%zu] = {", array_ctype(t->dtype), name,
+                  at_least_one(n * (size_t)td->runs));
+    if (!n)
+        ta_buf_puts(b, "0");
+    for (int r = 0; r < td->runs; r++) {
+        const uint8_t *p = output ? td->outputs[r * count + index] : td->inputs[r * count + index];
+        ta_buf_printf(b, "\n    /* run %d */", r);
+        emit_values(b, t->dtype, p, bytes / (ta_dtype_size(t->dtype) ? ta_dtype_size(t->dtype) : 1));
+    }
+    ta_buf_puts(b, "\n};\n\n");
+}
+
+static void emit_header(const TaEmitInput *in, TaBuf *b, const TestData *td)
+{
+    const char *p = in->prefix, *P = ta_upper(in->pool, in->prefix);
+    const TaGraph *g = in->graph;
+    bool own = in->config->allocate_arenas;
+    ta_buf_printf(b,
+                  "/*\n * %s_test_case.h - generated by tinyaot: the built-in test case.\n *\n"
+                  " * %s_test_case_run(&ctx) initializes the model (%s_model_init), runs\n"
+                  " * it %d time%s back to back on a fixed stimulus and compares every output\n"
+                  " * element with the expected outputs (%s)\n"
+                  " * within %s_TEST_CASE_TOLERANCE (quantized steps for integer outputs,\n"
+                  " * an absolute difference for float ones). It returns 0 on a match,\n"
+                  " * TA_ERR_TEST_MISMATCH (%d) at the first element that differs, or the\n"
+                  " * status of a failing %s_model_init / %s_model_run.\n",
+                  p, p, p, td->runs, td->runs == 1 ? "" : "s", td->source, P, TA_ERR_TEST_MISMATCH, p, p);
+    if (!own)
+        ta_buf_printf(b,
+                      " *\n * memory.allocate_arenas is false: the application must bind every\n"
+                      " * arena first (%s_bind_arena / %s_bind_arenas; cold constant regions\n"
+                      " * with the bytes of their sidecar .bin), else the test case returns\n"
+                      " * TA_ERR_UNBOUND_REGION (6) before running anything.\n",
+                      p, p);
+    ta_buf_printf(b,
+                  " *\n * The first mismatch is reported to the function given to\n"
+                  " * %s_test_case_set_report() (none by default: only the status tells).\n"
+                  " */\n",
+                  p);
+    ta_buf_printf(b, "#ifndef %s_TEST_CASE_H\n#define %s_TEST_CASE_H\n\n", P, P);
+    ta_buf_printf(b, "#include <stddef.h>\n#include <stdint.h>\n\n#include \"%s\"\n\n",
+                  ta_model_file(in->pool, p, "h"));
+    ta_buf_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    ta_buf_printf(b, "#define %s_TEST_CASE_RUNS %d\n", P, td->runs);
+    ta_buf_printf(b, "#define %s_TEST_CASE_TOLERANCE %.17g\n\n", P, in->config->test_tolerance);
+    ta_buf_printf(b,
+                  "/* Where the first mismatch is: run, output index, element index,\n"
+                  "   and both values (floats as floats, integers converted exactly). */\n"
+                  "typedef struct {\n    int run;\n    int output;\n    size_t element;\n"
+                  "    double expected;\n    double actual;\n} %s_test_case_mismatch_t;\n\n",
+                  p);
+    ta_buf_printf(b,
+                  "typedef void (*%s_test_case_report_t)(void *user_data,\n"
+                  "                                     const %s_test_case_mismatch_t *mismatch);\n"
+                  "/* Sets the report hook (NULL: none) and the pointer passed to it. */\n"
+                  "void %s_test_case_set_report(%s_test_case_report_t report, void *user_data);\n\n",
+                  p, p, p, p);
+    ta_buf_printf(b, "/* 0: every output matched; otherwise a status (see above). */\n"
+                     "int %s_test_case_run(%s_model_context_t *ctx);\n\n",
+                  p, p);
+    ta_buf_puts(b, "/* The stimulus and the expected outputs, every run back to back\n"
+                   "   (float32 tensors as their IEEE-754 bit patterns). */\n");
+    for (int i = 0; i < g->inputs.len; i++) {
+        const TaTensor *t = g->inputs.items[i];
+        size_t n = ta_tensor_elements(t) * (size_t)td->runs;
+        ta_buf_printf(b, "extern const %s %s_test_case_input%d[%zu];\n", array_ctype(t->dtype), p,
+                      i, n ? n : 1);
+    }
+    for (int o = 0; o < g->outputs.len; o++) {
+        const TaTensor *t = g->outputs.items[o];
+        size_t n = ta_tensor_elements(t) * (size_t)td->runs;
+        ta_buf_printf(b, "extern const %s %s_test_case_output%d[%zu];\n", array_ctype(t->dtype),
+                      p, o, n ? n : 1);
+    }
+    ta_buf_printf(b, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_TEST_CASE_H */\n", P);
+}
+
+static void emit_source(const TaEmitInput *in, TaBuf *b, const TestData *td)
+{
+    const char *p = in->prefix, *P = ta_upper(in->pool, in->prefix);
+    const TaGraph *g = in->graph;
+    int ni = g->inputs.len, no = g->outputs.len;
+    ta_buf_printf(b, "/* %s_test_case.c - generated by tinyaot: the built-in test case. */\n"
+                     "#include \"%s_test_case.h\"\n\n#include <string.h>\n\n",
+                  p, p);
+    for (int i = 0; i < ni; i++)
+        emit_array(in, b, ta_format(in->pool, "%s_test_case_input%d", p, i), g->inputs.items[i],
+                   td, false, i, ni);
+    for (int o = 0; o < no; o++)
+        emit_array(in, b, ta_format(in->pool, "%s_test_case_output%d", p, o),
+                   g->outputs.items[o], td, true, o, no);
+    ta_buf_printf(b, "static %s_test_case_report_t %s_test_case_report;\n"
+                     "static void *%s_test_case_user_data;\n\n",
+                  p, p, p);
+    ta_buf_printf(b, "void %s_test_case_set_report(%s_test_case_report_t report, void *user_data)\n"
+                     "{\n    %s_test_case_report = report;\n    %s_test_case_user_data = user_data;\n"
+                     "}\n\n",
+                  p, p, p, p);
+    /* One element as a double: exact for every integer type but the
+       extremes of int64, which the equality test handles first. */
+    ta_buf_printf(b,
+                  "/* Element kinds: 0 int8, 1 uint8/bool, 2 int16, 3 int32, 4 int64, 5 float32. */\n"
+                  "static double %s_test_case_value(int kind, const void *data, size_t i)\n{\n"
+                  "    switch (kind) {\n"
+                  "    case 0: return ((const int8_t *)data)[i];\n"
+                  "    case 2: return ((const int16_t *)data)[i];\n"
+                  "    case 3: return ((const int32_t *)data)[i];\n"
+                  "    case 4: return (double)((const int64_t *)data)[i];\n"
+                  "    case 5: {\n        float f;\n"
+                  "        memcpy(&f, (const uint8_t *)data + 4 * i, sizeof f);\n"
+                  "        return f;\n    }\n"
+                  "    default: return ((const uint8_t *)data)[i];\n    }\n}\n\n",
+                  p);
+    ta_buf_printf(b,
+                  "/* 0, or TA_ERR_TEST_MISMATCH after reporting the first element out\n"
+                  "   of tolerance. Equal bytes always match; NaN matches only NaN bytes. */\n"
+                  "static int %s_test_case_compare(int run, int output, int kind, size_t size,\n"
+                  "                                const void *expected, const void *actual,\n"
+                  "                                size_t count)\n{\n"
+                  "    for (size_t i = 0; i < count; i++) {\n"
+                  "        if (memcmp((const uint8_t *)expected + i * size,\n"
+                  "                   (const uint8_t *)actual + i * size, size) == 0)\n"
+                  "            continue;\n"
+                  "        double e = %s_test_case_value(kind, expected, i);\n"
+                  "        double a = %s_test_case_value(kind, actual, i);\n"
+                  "        double diff = e > a ? e - a : a - e;\n"
+                  "        if (diff <= %s_TEST_CASE_TOLERANCE)\n            continue;\n"
+                  "        if (%s_test_case_report != NULL) {\n"
+                  "            %s_test_case_mismatch_t m;\n"
+                  "            m.run = run;\n            m.output = output;\n"
+                  "            m.element = i;\n            m.expected = e;\n"
+                  "            m.actual = a;\n"
+                  "            %s_test_case_report(%s_test_case_user_data, &m);\n        }\n"
+                  "        return TA_ERR_TEST_MISMATCH;\n    }\n    return TA_OK;\n}\n\n",
+                  p, p, p, P, p, p, p, p);
+    ta_buf_printf(b, "int %s_test_case_run(%s_model_context_t *ctx)\n{\n"
+                     "    if (ctx == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n",
+                  p, p);
+    if (!in->config->allocate_arenas)
+        ta_buf_puts(b, "    /* The application binds every arena before this call; an unbound\n"
+                       "       one makes model_init return TA_ERR_UNBOUND_REGION. */\n");
+    ta_buf_printf(b, "    int status = %s_model_init(ctx);\n"
+                     "    if (status != TA_OK)\n        return status;\n",
+                  p);
+    ta_buf_printf(b, "    for (int run = 0; run < %s_TEST_CASE_RUNS; run++) {\n", P);
+    for (int i = 0; i < ni; i++) {
+        const TaTensor *t = g->inputs.items[i];
+        size_t bytes = ta_tensor_bytes(t);
+        if (!bytes)
+            continue;
+        ta_buf_printf(b, "        memcpy(ctx->inputs[%d].data, &%s_test_case_input%d[(size_t)run * %zu], "
+                         "%zu);\n",
+                      i, p, i, ta_tensor_elements(t), bytes);
+    }
+    ta_buf_printf(b, "        if ((status = %s_model_run(ctx)) != TA_OK)\n"
+                     "            return status;\n",
+                  p);
+    for (int o = 0; o < no; o++) {
+        const TaTensor *t = g->outputs.items[o];
+        size_t n = ta_tensor_elements(t);
+        if (!n)
+            continue;
+        ta_buf_printf(b,
+                      "        status = %s_test_case_compare(run, %d, %d, %zu,\n"
+                      "                                      &%s_test_case_output%d[(size_t)run * %zu],\n"
+                      "                                      ctx->outputs[%d].data, %zu);\n"
+                      "        if (status != TA_OK)\n            return status;\n",
+                      p, o, element_kind(t->dtype), ta_dtype_size(t->dtype), p, o, n, o, n);
+    }
+    ta_buf_puts(b, "    }\n    return TA_OK;\n}\n");
+}
+
+bool ta_emit_test_case(const TaEmitInput *in, const char *dir, TaVec *sources)
+{
+    TestData td = {0};
+    if (!collect(in, &td))
+        return false;
+    TaBuf h = {0}, c = {0};
+    emit_header(in, &h, &td);
+    emit_source(in, &c, &td);
+    const char *c_name = ta_format(in->pool, "%s_test_case.c", in->prefix);
+    bool ok = ta_emit_write(in, dir, ta_format(in->pool, "%s_test_case.h", in->prefix), &h) &&
+              ta_emit_write(in, dir, c_name, &c);
+    ta_buf_free(&h);
+    ta_buf_free(&c);
+    if (ok)
+        ta_vec_push(in->pool, sources, (void *)c_name);
+    return ok;
+}

@@ -1,0 +1,117 @@
+/*
+ * execute.c - the host executor over the lowered graph (execute.h).
+ */
+#include "execute.h"
+
+#include "kernel_table.h"
+
+#include <stdint.h>
+#include <string.h>
+
+typedef struct Exec {
+    TaPool *pool;
+    TaDiag *diag;
+    const TaGraph *graph;
+    const TaPlan *plan;
+    uint8_t **base; /* first usable byte of each region, by region id */
+} Exec;
+
+/* A buffer for the region aligned as the plan asks, its guard included,
+   so kernels see the same alignment as in the module. */
+static uint8_t *region_buffer(Exec *x, const TaRegion *r)
+{
+    size_t align = r->alignment ? r->alignment : 1;
+    uint8_t *raw = ta_alloc(x->pool, r->guard + r->size + align);
+    uintptr_t at = (uintptr_t)raw;
+    at = (at + align - 1) / align * align;
+    return (uint8_t *)at + r->guard;
+}
+
+static void *tensor_address(const Exec *x, const TaTensor *t)
+{
+    if (!t || !t->place.region)
+        return NULL;
+    return x->base[t->place.region->id] + t->place.offset;
+}
+
+/* What model_init does before the init calls: buffers, constants in
+   place (the hydration of staged ones), persistent state zeroed (the pool
+   hands out zeroed memory). */
+static void set_up_regions(Exec *x)
+{
+    int n = x->plan->regions.len;
+    x->base = ta_alloc_array(x->pool, (size_t)(n ? n : 1), sizeof *x->base);
+    for (int i = 0; i < n; i++) {
+        const TaRegion *r = x->plan->regions.items[i];
+        x->base[r->id] = region_buffer(x, r);
+        if (r->role == TA_KIND_CONSTANT && r->bytes)
+            memcpy(x->base[r->id], r->bytes, r->size);
+    }
+}
+
+static bool call_kernel(const Exec *x, const TaOp *op, const TaKernelCall *call)
+{
+    const TaKernelEntry *k = ta_kernel_find(call->function);
+    if (!k) {
+        ta_error(x->diag, "test case: %s calls %s, which the executor does not know",
+                 ta_op_describe(x->pool, op), call->function);
+        return false;
+    }
+    if (k->arity != call->args.len) {
+        ta_error(x->diag, "test case: %s passes %d arguments to %s, which takes %d",
+                 ta_op_describe(x->pool, op), call->args.len, call->function, k->arity);
+        return false;
+    }
+    void **args = ta_alloc_array(x->pool, (size_t)(k->arity ? k->arity : 1), sizeof *args);
+    for (int a = 0; a < call->args.len; a++)
+        args[a] = tensor_address(x, call->args.items[a]);
+    int status = k->call(call->params_struct, args);
+    if (status != 0) {
+        ta_error(x->diag, "test case: %s: %s returned status %d on the host",
+                 ta_op_describe(x->pool, op), call->function, status);
+        return false;
+    }
+    return true;
+}
+
+static bool run_role(const Exec *x, const char *role)
+{
+    for (int i = 0; i < x->graph->ops.len; i++) {
+        const TaOp *op = TA_OP(x->graph, i);
+        for (int k = 0; k < op->calls.len; k++) {
+            const TaKernelCall *call = op->calls.items[k];
+            if (strcmp(call->role, role) == 0 && !call_kernel(x, op, call))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool ta_execute(TaPool *pool, TaDiag *diag, const TaGraph *graph, const TaPlan *plan, int runs,
+                const uint8_t *const *inputs, uint8_t **outputs)
+{
+    Exec x = {.pool = pool, .diag = diag, .graph = graph, .plan = plan};
+    set_up_regions(&x);
+    if (!run_role(&x, "init"))
+        return false;
+    int ni = graph->inputs.len, no = graph->outputs.len;
+    for (int r = 0; r < runs; r++) {
+        for (int i = 0; i < ni; i++) {
+            const TaTensor *t = graph->inputs.items[i];
+            void *at = tensor_address(&x, t);
+            if (at)
+                memcpy(at, inputs[r * ni + i], ta_tensor_bytes(t));
+        }
+        if (!run_role(&x, "run"))
+            return false;
+        for (int o = 0; o < no; o++) {
+            const TaTensor *t = graph->outputs.items[o];
+            size_t n = ta_tensor_bytes(t);
+            outputs[r * no + o] = ta_alloc(pool, n ? n : 1);
+            const void *at = tensor_address(&x, t);
+            if (at)
+                memcpy(outputs[r * no + o], at, n);
+        }
+    }
+    return true;
+}

@@ -1,0 +1,499 @@
+/* kernel_table.c - written by scripts/gen_kernel_table.py; do not edit.
+ * Every runtime kernel by name, with a thunk that calls it with its own
+ * arity (see kernel_table.h). */
+#include "kernel_table.h"
+
+#include <string.h>
+
+#include "../../runtime/kernels/ta_add_sub.h"
+#include "../../runtime/kernels/ta_arg_min_max.h"
+#include "../../runtime/kernels/ta_batch_matmul.h"
+#include "../../runtime/kernels/ta_cast.h"
+#include "../../runtime/kernels/ta_comparison.h"
+#include "../../runtime/kernels/ta_conv_2d.h"
+#include "../../runtime/kernels/ta_copy.h"
+#include "../../runtime/kernels/ta_copy_nd.h"
+#include "../../runtime/kernels/ta_depthwise_conv_2d.h"
+#include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_fully_connected.h"
+#include "../../runtime/kernels/ta_gather.h"
+#include "../../runtime/kernels/ta_hard_swish.h"
+#include "../../runtime/kernels/ta_leaky_relu.h"
+#include "../../runtime/kernels/ta_log_softmax.h"
+#include "../../runtime/kernels/ta_logistic.h"
+#include "../../runtime/kernels/ta_lstm.h"
+#include "../../runtime/kernels/ta_maximum_minimum.h"
+#include "../../runtime/kernels/ta_mul.h"
+#include "../../runtime/kernels/ta_pooling.h"
+#include "../../runtime/kernels/ta_prelu.h"
+#include "../../runtime/kernels/ta_quantize.h"
+#include "../../runtime/kernels/ta_reduce.h"
+#include "../../runtime/kernels/ta_relu.h"
+#include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_softmax.h"
+#include "../../runtime/kernels/ta_squared_difference.h"
+#include "../../runtime/kernels/ta_svdf.h"
+#include "../../runtime/kernels/ta_tanh.h"
+#include "../../runtime/kernels/ta_transpose_conv.h"
+#include "../../runtime/kernels/ta_variable.h"
+
+static int call_ta_add_s16(const void *p, void *const *a)
+{
+    return ta_add_s16(p, a[0], a[1], a[2]);
+}
+static int call_ta_add_s8(const void *p, void *const *a)
+{
+    return ta_add_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_arg_max_s8_i32(const void *p, void *const *a)
+{
+    return ta_arg_max_s8_i32(p, a[0], a[1]);
+}
+static int call_ta_arg_max_s8_i64(const void *p, void *const *a)
+{
+    return ta_arg_max_s8_i64(p, a[0], a[1]);
+}
+static int call_ta_arg_min_s8_i32(const void *p, void *const *a)
+{
+    return ta_arg_min_s8_i32(p, a[0], a[1]);
+}
+static int call_ta_arg_min_s8_i64(const void *p, void *const *a)
+{
+    return ta_arg_min_s8_i64(p, a[0], a[1]);
+}
+static int call_ta_average_pool_s16(const void *p, void *const *a)
+{
+    return ta_average_pool_s16(p, a[0], a[1]);
+}
+static int call_ta_average_pool_s8(const void *p, void *const *a)
+{
+    return ta_average_pool_s8(p, a[0], a[1]);
+}
+static int call_ta_batch_matmul_s16(const void *p, void *const *a)
+{
+    return ta_batch_matmul_s16(p, a[0], a[1], a[2]);
+}
+static int call_ta_batch_matmul_s8(const void *p, void *const *a)
+{
+    return ta_batch_matmul_s8(p, a[0], a[1], a[2], a[3], a[4]);
+}
+static int call_ta_cast_bool_f32(const void *p, void *const *a)
+{
+    return ta_cast_bool_f32(p, a[0], a[1]);
+}
+static int call_ta_cast_bool_s16(const void *p, void *const *a)
+{
+    return ta_cast_bool_s16(p, a[0], a[1]);
+}
+static int call_ta_cast_bool_s32(const void *p, void *const *a)
+{
+    return ta_cast_bool_s32(p, a[0], a[1]);
+}
+static int call_ta_cast_bool_s8(const void *p, void *const *a)
+{
+    return ta_cast_bool_s8(p, a[0], a[1]);
+}
+static int call_ta_cast_f32_s16(const void *p, void *const *a)
+{
+    return ta_cast_f32_s16(p, a[0], a[1]);
+}
+static int call_ta_cast_f32_s32(const void *p, void *const *a)
+{
+    return ta_cast_f32_s32(p, a[0], a[1]);
+}
+static int call_ta_cast_f32_s8(const void *p, void *const *a)
+{
+    return ta_cast_f32_s8(p, a[0], a[1]);
+}
+static int call_ta_cast_s16_f32(const void *p, void *const *a)
+{
+    return ta_cast_s16_f32(p, a[0], a[1]);
+}
+static int call_ta_cast_s16_s32(const void *p, void *const *a)
+{
+    return ta_cast_s16_s32(p, a[0], a[1]);
+}
+static int call_ta_cast_s16_s8(const void *p, void *const *a)
+{
+    return ta_cast_s16_s8(p, a[0], a[1]);
+}
+static int call_ta_cast_s32_f32(const void *p, void *const *a)
+{
+    return ta_cast_s32_f32(p, a[0], a[1]);
+}
+static int call_ta_cast_s32_s16(const void *p, void *const *a)
+{
+    return ta_cast_s32_s16(p, a[0], a[1]);
+}
+static int call_ta_cast_s32_s8(const void *p, void *const *a)
+{
+    return ta_cast_s32_s8(p, a[0], a[1]);
+}
+static int call_ta_cast_s8_f32(const void *p, void *const *a)
+{
+    return ta_cast_s8_f32(p, a[0], a[1]);
+}
+static int call_ta_cast_s8_s16(const void *p, void *const *a)
+{
+    return ta_cast_s8_s16(p, a[0], a[1]);
+}
+static int call_ta_cast_s8_s32(const void *p, void *const *a)
+{
+    return ta_cast_s8_s32(p, a[0], a[1]);
+}
+static int call_ta_comparison_s8(const void *p, void *const *a)
+{
+    return ta_comparison_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_conv_2d_s16(const void *p, void *const *a)
+{
+    return ta_conv_2d_s16(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_conv_2d_s8(const void *p, void *const *a)
+{
+    return ta_conv_2d_s8(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_copy(const void *p, void *const *a)
+{
+    return ta_copy(p, a[0], a[1]);
+}
+static int call_ta_copy_nd(const void *p, void *const *a)
+{
+    return ta_copy_nd(p, a[0], a[1]);
+}
+static int call_ta_depthwise_conv_2d_s16(const void *p, void *const *a)
+{
+    return ta_depthwise_conv_2d_s16(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_depthwise_conv_2d_s8(const void *p, void *const *a)
+{
+    return ta_depthwise_conv_2d_s8(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+}
+static int call_ta_depthwise_conv_2d_s8_m1_fast(const void *p, void *const *a)
+{
+    return ta_depthwise_conv_2d_s8_m1_fast(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+}
+static int call_ta_dequantize_s16_f32(const void *p, void *const *a)
+{
+    return ta_dequantize_s16_f32(p, a[0], a[1]);
+}
+static int call_ta_dequantize_s8_f32(const void *p, void *const *a)
+{
+    return ta_dequantize_s8_f32(p, a[0], a[1]);
+}
+static int call_ta_fill(const void *p, void *const *a)
+{
+    return ta_fill(p, a[0]);
+}
+static int call_ta_fully_connected_s16(const void *p, void *const *a)
+{
+    return ta_fully_connected_s16(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_fully_connected_s16_acc32(const void *p, void *const *a)
+{
+    return ta_fully_connected_s16_acc32(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_fully_connected_s8(const void *p, void *const *a)
+{
+    return ta_fully_connected_s8(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_gather(const void *p, void *const *a)
+{
+    return ta_gather(p, a[0], a[1], a[2]);
+}
+static int call_ta_gather_i32(const void *p, void *const *a)
+{
+    return ta_gather_i32(p, a[0], a[1], a[2]);
+}
+static int call_ta_hard_swish_s8(const void *p, void *const *a)
+{
+    return ta_hard_swish_s8(p, a[0], a[1]);
+}
+static int call_ta_leaky_relu_s16(const void *p, void *const *a)
+{
+    return ta_leaky_relu_s16(p, a[0], a[1]);
+}
+static int call_ta_leaky_relu_s8(const void *p, void *const *a)
+{
+    return ta_leaky_relu_s8(p, a[0], a[1]);
+}
+static int call_ta_log_softmax_s8(const void *p, void *const *a)
+{
+    return ta_log_softmax_s8(p, a[0], a[1]);
+}
+static int call_ta_logistic_s16(const void *p, void *const *a)
+{
+    return ta_logistic_s16(p, a[0], a[1]);
+}
+static int call_ta_logistic_s8(const void *p, void *const *a)
+{
+    return ta_logistic_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_lstm_s8(const void *p, void *const *a)
+{
+    return ta_lstm_s8(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]);
+}
+static int call_ta_max_pool_s16(const void *p, void *const *a)
+{
+    return ta_max_pool_s16(p, a[0], a[1]);
+}
+static int call_ta_max_pool_s8(const void *p, void *const *a)
+{
+    return ta_max_pool_s8(p, a[0], a[1]);
+}
+static int call_ta_maximum_s8(const void *p, void *const *a)
+{
+    return ta_maximum_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_minimum_s8(const void *p, void *const *a)
+{
+    return ta_minimum_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_mul_s16(const void *p, void *const *a)
+{
+    return ta_mul_s16(p, a[0], a[1], a[2]);
+}
+static int call_ta_mul_s8(const void *p, void *const *a)
+{
+    return ta_mul_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_prelu_s8(const void *p, void *const *a)
+{
+    return ta_prelu_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_quantize_f32_s16(const void *p, void *const *a)
+{
+    return ta_quantize_f32_s16(p, a[0], a[1]);
+}
+static int call_ta_quantize_f32_s8(const void *p, void *const *a)
+{
+    return ta_quantize_f32_s8(p, a[0], a[1]);
+}
+static int call_ta_reduce_max_s8(const void *p, void *const *a)
+{
+    return ta_reduce_max_s8(p, a[0], a[1]);
+}
+static int call_ta_reduce_sum_s16(const void *p, void *const *a)
+{
+    return ta_reduce_sum_s16(p, a[0], a[1]);
+}
+static int call_ta_reduce_sum_s8(const void *p, void *const *a)
+{
+    return ta_reduce_sum_s8(p, a[0], a[1]);
+}
+static int call_ta_relu6_s8(const void *p, void *const *a)
+{
+    return ta_relu6_s8(p, a[0], a[1]);
+}
+static int call_ta_relu_s16(const void *p, void *const *a)
+{
+    return ta_relu_s16(p, a[0], a[1]);
+}
+static int call_ta_relu_s8(const void *p, void *const *a)
+{
+    return ta_relu_s8(p, a[0], a[1]);
+}
+static int call_ta_requantize_s16_s16(const void *p, void *const *a)
+{
+    return ta_requantize_s16_s16(p, a[0], a[1]);
+}
+static int call_ta_requantize_s16_s32(const void *p, void *const *a)
+{
+    return ta_requantize_s16_s32(p, a[0], a[1]);
+}
+static int call_ta_requantize_s16_s8(const void *p, void *const *a)
+{
+    return ta_requantize_s16_s8(p, a[0], a[1]);
+}
+static int call_ta_requantize_s8_s16(const void *p, void *const *a)
+{
+    return ta_requantize_s8_s16(p, a[0], a[1]);
+}
+static int call_ta_requantize_s8_s32(const void *p, void *const *a)
+{
+    return ta_requantize_s8_s32(p, a[0], a[1]);
+}
+static int call_ta_requantize_s8_s8(const void *p, void *const *a)
+{
+    return ta_requantize_s8_s8(p, a[0], a[1]);
+}
+static int call_ta_resize_bilinear_s8(const void *p, void *const *a)
+{
+    return ta_resize_bilinear_s8(p, a[0], a[1], a[2], a[3]);
+}
+static int call_ta_resize_nearest(const void *p, void *const *a)
+{
+    return ta_resize_nearest(p, a[0], a[1], a[2], a[3]);
+}
+static int call_ta_softmax_s16(const void *p, void *const *a)
+{
+    return ta_softmax_s16(p, a[0], a[1], a[2], a[3]);
+}
+static int call_ta_softmax_s8(const void *p, void *const *a)
+{
+    return ta_softmax_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_softmax_s8_s16(const void *p, void *const *a)
+{
+    return ta_softmax_s8_s16(p, a[0], a[1], a[2]);
+}
+static int call_ta_squared_difference_s16(const void *p, void *const *a)
+{
+    return ta_squared_difference_s16(p, a[0], a[1], a[2]);
+}
+static int call_ta_squared_difference_s8(const void *p, void *const *a)
+{
+    return ta_squared_difference_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_sub_s16(const void *p, void *const *a)
+{
+    return ta_sub_s16(p, a[0], a[1], a[2]);
+}
+static int call_ta_sub_s8(const void *p, void *const *a)
+{
+    return ta_sub_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_svdf_s16(const void *p, void *const *a)
+{
+    return ta_svdf_s16(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+}
+static int call_ta_svdf_s8(const void *p, void *const *a)
+{
+    return ta_svdf_s8(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+}
+static int call_ta_tanh_s16(const void *p, void *const *a)
+{
+    return ta_tanh_s16(p, a[0], a[1]);
+}
+static int call_ta_tanh_s8(const void *p, void *const *a)
+{
+    return ta_tanh_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_transpose_conv_s16(const void *p, void *const *a)
+{
+    return ta_transpose_conv_s16(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_transpose_conv_s8(const void *p, void *const *a)
+{
+    return ta_transpose_conv_s8(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_variable_fill(const void *p, void *const *a)
+{
+    return ta_variable_fill(p, a[0]);
+}
+
+/* Sorted by name, in strcmp order, for the binary search below. */
+static const TaKernelEntry entries[] = {
+    {"ta_add_s16", 3, call_ta_add_s16},
+    {"ta_add_s8", 3, call_ta_add_s8},
+    {"ta_arg_max_s8_i32", 2, call_ta_arg_max_s8_i32},
+    {"ta_arg_max_s8_i64", 2, call_ta_arg_max_s8_i64},
+    {"ta_arg_min_s8_i32", 2, call_ta_arg_min_s8_i32},
+    {"ta_arg_min_s8_i64", 2, call_ta_arg_min_s8_i64},
+    {"ta_average_pool_s16", 2, call_ta_average_pool_s16},
+    {"ta_average_pool_s8", 2, call_ta_average_pool_s8},
+    {"ta_batch_matmul_s16", 3, call_ta_batch_matmul_s16},
+    {"ta_batch_matmul_s8", 5, call_ta_batch_matmul_s8},
+    {"ta_cast_bool_f32", 2, call_ta_cast_bool_f32},
+    {"ta_cast_bool_s16", 2, call_ta_cast_bool_s16},
+    {"ta_cast_bool_s32", 2, call_ta_cast_bool_s32},
+    {"ta_cast_bool_s8", 2, call_ta_cast_bool_s8},
+    {"ta_cast_f32_s16", 2, call_ta_cast_f32_s16},
+    {"ta_cast_f32_s32", 2, call_ta_cast_f32_s32},
+    {"ta_cast_f32_s8", 2, call_ta_cast_f32_s8},
+    {"ta_cast_s16_f32", 2, call_ta_cast_s16_f32},
+    {"ta_cast_s16_s32", 2, call_ta_cast_s16_s32},
+    {"ta_cast_s16_s8", 2, call_ta_cast_s16_s8},
+    {"ta_cast_s32_f32", 2, call_ta_cast_s32_f32},
+    {"ta_cast_s32_s16", 2, call_ta_cast_s32_s16},
+    {"ta_cast_s32_s8", 2, call_ta_cast_s32_s8},
+    {"ta_cast_s8_f32", 2, call_ta_cast_s8_f32},
+    {"ta_cast_s8_s16", 2, call_ta_cast_s8_s16},
+    {"ta_cast_s8_s32", 2, call_ta_cast_s8_s32},
+    {"ta_comparison_s8", 3, call_ta_comparison_s8},
+    {"ta_conv_2d_s16", 6, call_ta_conv_2d_s16},
+    {"ta_conv_2d_s8", 6, call_ta_conv_2d_s8},
+    {"ta_copy", 2, call_ta_copy},
+    {"ta_copy_nd", 2, call_ta_copy_nd},
+    {"ta_depthwise_conv_2d_s16", 6, call_ta_depthwise_conv_2d_s16},
+    {"ta_depthwise_conv_2d_s8", 7, call_ta_depthwise_conv_2d_s8},
+    {"ta_depthwise_conv_2d_s8_m1_fast", 7, call_ta_depthwise_conv_2d_s8_m1_fast},
+    {"ta_dequantize_s16_f32", 2, call_ta_dequantize_s16_f32},
+    {"ta_dequantize_s8_f32", 2, call_ta_dequantize_s8_f32},
+    {"ta_fill", 1, call_ta_fill},
+    {"ta_fully_connected_s16", 6, call_ta_fully_connected_s16},
+    {"ta_fully_connected_s16_acc32", 6, call_ta_fully_connected_s16_acc32},
+    {"ta_fully_connected_s8", 6, call_ta_fully_connected_s8},
+    {"ta_gather", 3, call_ta_gather},
+    {"ta_gather_i32", 3, call_ta_gather_i32},
+    {"ta_hard_swish_s8", 2, call_ta_hard_swish_s8},
+    {"ta_leaky_relu_s16", 2, call_ta_leaky_relu_s16},
+    {"ta_leaky_relu_s8", 2, call_ta_leaky_relu_s8},
+    {"ta_log_softmax_s8", 2, call_ta_log_softmax_s8},
+    {"ta_logistic_s16", 2, call_ta_logistic_s16},
+    {"ta_logistic_s8", 3, call_ta_logistic_s8},
+    {"ta_lstm_s8", 9, call_ta_lstm_s8},
+    {"ta_max_pool_s16", 2, call_ta_max_pool_s16},
+    {"ta_max_pool_s8", 2, call_ta_max_pool_s8},
+    {"ta_maximum_s8", 3, call_ta_maximum_s8},
+    {"ta_minimum_s8", 3, call_ta_minimum_s8},
+    {"ta_mul_s16", 3, call_ta_mul_s16},
+    {"ta_mul_s8", 3, call_ta_mul_s8},
+    {"ta_prelu_s8", 3, call_ta_prelu_s8},
+    {"ta_quantize_f32_s16", 2, call_ta_quantize_f32_s16},
+    {"ta_quantize_f32_s8", 2, call_ta_quantize_f32_s8},
+    {"ta_reduce_max_s8", 2, call_ta_reduce_max_s8},
+    {"ta_reduce_sum_s16", 2, call_ta_reduce_sum_s16},
+    {"ta_reduce_sum_s8", 2, call_ta_reduce_sum_s8},
+    {"ta_relu6_s8", 2, call_ta_relu6_s8},
+    {"ta_relu_s16", 2, call_ta_relu_s16},
+    {"ta_relu_s8", 2, call_ta_relu_s8},
+    {"ta_requantize_s16_s16", 2, call_ta_requantize_s16_s16},
+    {"ta_requantize_s16_s32", 2, call_ta_requantize_s16_s32},
+    {"ta_requantize_s16_s8", 2, call_ta_requantize_s16_s8},
+    {"ta_requantize_s8_s16", 2, call_ta_requantize_s8_s16},
+    {"ta_requantize_s8_s32", 2, call_ta_requantize_s8_s32},
+    {"ta_requantize_s8_s8", 2, call_ta_requantize_s8_s8},
+    {"ta_resize_bilinear_s8", 4, call_ta_resize_bilinear_s8},
+    {"ta_resize_nearest", 4, call_ta_resize_nearest},
+    {"ta_softmax_s16", 4, call_ta_softmax_s16},
+    {"ta_softmax_s8", 3, call_ta_softmax_s8},
+    {"ta_softmax_s8_s16", 3, call_ta_softmax_s8_s16},
+    {"ta_squared_difference_s16", 3, call_ta_squared_difference_s16},
+    {"ta_squared_difference_s8", 3, call_ta_squared_difference_s8},
+    {"ta_sub_s16", 3, call_ta_sub_s16},
+    {"ta_sub_s8", 3, call_ta_sub_s8},
+    {"ta_svdf_s16", 7, call_ta_svdf_s16},
+    {"ta_svdf_s8", 7, call_ta_svdf_s8},
+    {"ta_tanh_s16", 2, call_ta_tanh_s16},
+    {"ta_tanh_s8", 3, call_ta_tanh_s8},
+    {"ta_transpose_conv_s16", 6, call_ta_transpose_conv_s16},
+    {"ta_transpose_conv_s8", 6, call_ta_transpose_conv_s8},
+    {"ta_variable_fill", 1, call_ta_variable_fill},
+};
+
+const TaKernelEntry *ta_kernel_find(const char *name)
+{
+    size_t lo = 0, hi = sizeof entries / sizeof entries[0];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int order = strcmp(name, entries[mid].name);
+        if (order == 0)
+            return &entries[mid];
+        if (order < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+size_t ta_kernel_count(void)
+{
+    return sizeof entries / sizeof entries[0];
+}
+
+const TaKernelEntry *ta_kernel_at(size_t i)
+{
+    return i < ta_kernel_count() ? &entries[i] : NULL;
+}

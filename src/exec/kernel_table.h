@@ -1,0 +1,29 @@
+/*
+ * kernel_table.h - every runtime kernel, callable by name inside the
+ * compiler. The lowerings name kernels as strings (TaKernelCall.function);
+ * the executor (execute.h) looks them up here to run a lowered graph on
+ * the host with the same C99 kernels the generated module links.
+ *
+ * kernel_table.c is written by scripts/gen_kernel_table.py from the
+ * runtime headers (tests check it is current).
+ */
+#ifndef TA_KERNEL_TABLE_H
+#define TA_KERNEL_TABLE_H
+
+#include <stddef.h>
+
+/* Calls the kernel with `params` and args[0 .. arity-1]. */
+typedef int (*TaKernelThunk)(const void *params, void *const *args);
+
+typedef struct TaKernelEntry {
+    const char *name;
+    int arity; /* tensor arguments after the parameter struct */
+    TaKernelThunk call;
+} TaKernelEntry;
+
+/* The kernel called `name`, or NULL. */
+const TaKernelEntry *ta_kernel_find(const char *name);
+size_t ta_kernel_count(void);
+const TaKernelEntry *ta_kernel_at(size_t i);
+
+#endif /* TA_KERNEL_TABLE_H */
