@@ -145,22 +145,54 @@ def test_generated_inputs_are_deterministic(tmp_path):
     assert len(first) == 4 and first == inputs(7) and first != inputs(8)
 
 
-def test_no_oracle_says_which_python_and_what_to_do(tmp_path):
-    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+def test_without_oracle_the_test_case_is_the_reference(tmp_path):
+    """No Python with tflite-micro: a note names the Python and why, and the
+    module's built-in test case (its stimulus, its expected outputs) is the
+    reference; --reference tflm makes that an error."""
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_mnist_lstm_int8.tflite",
                  env={"TINYAOT_PYTHON": "/nonexistent/python3"})
-    assert p.returncode == 3
-    assert "no reference to compare with: Python '/nonexistent/python3' ($TINYAOT_PYTHON)" \
-        in p.stderr
-    assert "--expected FILE" in p.stderr
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "no TFLite Micro oracle: Python '/nonexistent/python3' ($TINYAOT_PYTHON) is not an " \
+        "executable on PATH; comparing with the expected outputs of the module's built-in " \
+        "test case" in p.stderr
+    assert "reference: the expected outputs of the module's built-in test case" in p.stdout
+    assert "(inputs the test case's stimulus)" in p.stdout
+    (_, differ, total, _), = output_lines(p.stdout, "host")
+    assert differ == "0" and int(total) == 30  # 3 runs of 10 bytes: the LSTM is stateful
+
     # A Python without tflite-micro: the probe's own message is shown.
     fake = tmp_path / "python-without-tflm"
     fake.write_text("#!/bin/sh\necho 'ModuleNotFoundError: tflite_micro' >&2\nexit 3\n")
     fake.chmod(0o755)
     p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
-                 "--python", fake)
+                 "--python", fake, "--reference", "tflm")
     assert p.returncode == 3
-    assert f"{fake} cannot run TFLite Micro's interpreter" in p.stderr
-    assert "ModuleNotFoundError: tflite_micro" in p.stderr
+    assert f"no reference to compare with: {fake} ({fake}, --python) cannot run TFLite " \
+        "Micro's interpreter: ModuleNotFoundError: tflite_micro" in p.stderr
+    assert "--expected FILE" in p.stderr and "--reference test-case" in p.stderr
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                 "--reference", "test-case", "--inputs", tmp_path / "any.bin")
+    assert p.returncode == 3 and "--inputs needs a reference for those inputs" in p.stderr
+    assert_cleaned(tmp_path)
+
+
+def test_flipped_weight_byte_fails_against_the_test_case(tmp_path):
+    p = validate(tmp_path, "--model.path", MODELS / "mlperf_tiny_kws_ref_model.tflite",
+                 "--reference", "test-case", env={"CC": f"{sys.executable} {FLIP_CC}"})
+    assert p.returncode == 1, p.stdout + p.stderr
+    (_, differ, _, _), = output_lines(p.stdout, "host")
+    assert int(differ) > 0
+    assert "MISMATCH: host (" in p.stdout and "output 0 'Identity'" in p.stdout
+    assert_cleaned(tmp_path)
+
+
+@pytest.mark.qemu
+def test_test_case_reference_on_m55(tmp_path):
+    p = validate(tmp_path, "--model.path", MODELS / "mlperf_tiny_ad01_int8.tflite",
+                 "--platform.name", "mps3_an547", "--reference", "test-case")
+    assert p.returncode == 0, p.stdout + p.stderr
+    (_, differ, _, _), = output_lines(p.stdout, "mps3-an547 (QEMU)")
+    assert differ == "0"
     assert_cleaned(tmp_path)
 
 

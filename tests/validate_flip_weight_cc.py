@@ -4,8 +4,9 @@
 
 Before running the real compiler ($VALIDATE_REAL_CC, default cc) on its
 arguments, it flips the top bit of the first byte of the largest constant
-tensor in every `*_constants.c` it is given: a weight byte corrupted in the
-generated module, which validate must report as a mismatch.
+tensor in every `*_constants.c` it is given, once (a marker says it is
+done): a weight byte corrupted in the generated module, which validate must
+report as a mismatch.
 """
 
 import os
@@ -16,8 +17,14 @@ COMMENT = re.compile(r"^\s*/\* \+\d+: tensor .*\*/\s*$")
 NUMBER = re.compile(r"\d+")
 
 
+MARK = "/* one weight byte flipped by validate_flip_weight_cc.py */"
+
+
 def flip_largest_tensor(path):
-    lines = open(path).read().split("\n")
+    text = open(path).read()
+    if MARK in text:  # validate may compile the module more than once
+        return
+    lines = text.split("\n")
     blocks = []  # (count of values, index of the block's first data line)
     for i, line in enumerate(lines):
         if COMMENT.match(line):
@@ -31,7 +38,7 @@ def flip_largest_tensor(path):
     flipped = int(m.group()) ^ 0x80
     lines[first] = lines[first][:m.start()] + str(flipped) + lines[first][m.end():]
     with open(path, "w") as f:
-        f.write("\n".join(lines))
+        f.write("\n".join(lines) + "\n" + MARK + "\n")
     sys.stderr.write("validate_flip_weight_cc: %s: byte %s -> %d (a tensor of %d bytes)\n"
                      % (path, m.group(), flipped, count))
 

@@ -7,7 +7,8 @@
  * compares each output, byte for byte, with a reference: TensorFlow Lite
  * Micro's interpreter (python/tinyaot/oracle.py, built into tinyaot and run
  * with a Python that has the tflite-micro package), or expected outputs the
- * user gives (--expected FILE).
+ * user gives (--expected FILE), or, without the interpreter, the expected
+ * outputs of the module's built-in test case (validate_test_case.c).
  *
  * Inputs, unless --inputs FILE gives them: a splitmix64 stream seeded with
  * --seed (default 1), drawn element by element through every input of run
@@ -35,7 +36,8 @@ enum { EXIT_MATCH = 0, EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_CANNOT = 3, EXIT_
 
 static const char *const validate_usage =
     "usage: tinyaot validate [--config FILE] [--strict] [--runs N] [--seed S] [--inputs FILE]\n"
-    "                        [--expected FILE] [--python PATH] [--no-qemu] [--keep]\n"
+    "                        [--expected FILE] [--reference auto|tflm|test-case]\n"
+    "                        [--python PATH] [--no-qemu] [--keep]\n"
     "                        [--KEY VALUE]...\n";
 
 static void usage_validate(FILE *out)
@@ -60,6 +62,12 @@ static void usage_validate(FILE *out)
             "                   run 1, ... (the runs are its size over one run's bytes)\n"
             "  --expected FILE  compare with these outputs (same layout) instead of TFLite\n"
             "                   Micro, e.g. recorded on a device\n"
+            "  --reference auto|tflm|test-case  what to compare with without --expected:\n"
+            "                   tflm: TFLite Micro's interpreter; test-case: the expected\n"
+            "                   outputs of the module's built-in test case (the conversion\n"
+            "                   gets test.enabled: true; its stimulus is the input); auto\n"
+            "                   (default): tflm when the Python below imports tflite_micro,\n"
+            "                   else test-case, with a note saying why\n"
             "  --python PATH    the Python that runs TFLite Micro's interpreter (default\n"
             "                   $TINYAOT_PYTHON, else python3); it needs numpy and tflite-micro\n"
             "  --no-qemu        the host build only\n"
@@ -82,6 +90,7 @@ typedef struct Options {
     bool runs_given;
     unsigned long long seed;
     const char *inputs, *expected, *python;
+    const char *reference; /* "auto", "tflm", "test-case" */
     tinyaot_option *keys;
     size_t num_keys;
     char **owned;
@@ -104,6 +113,7 @@ static int parse_options(int argc, char **argv, Options *o)
 {
     o->runs = 3;
     o->seed = 1;
+    o->reference = "auto";
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -159,6 +169,14 @@ static int parse_options(int argc, char **argv, Options *o)
             o->expected = value;
         } else if (strcmp(key, "python") == 0) {
             o->python = value;
+        } else if (strcmp(key, "reference") == 0) {
+            if (strcmp(value, "auto") != 0 && strcmp(value, "tflm") != 0 &&
+                strcmp(value, "test-case") != 0) {
+                fprintf(stderr, "tinyaot: --reference: '%s' is not one of: auto, tflm, "
+                                "test-case\n", value);
+                return EXIT_USAGE;
+            }
+            o->reference = value;
         } else if (strcmp(key, "module.path") == 0 || strcmp(key, "module.prefix") == 0) {
             fprintf(stderr, "tinyaot validate: note: --%s is not used: validate writes its "
                             "module into a temporary directory\n", key);
@@ -357,58 +375,78 @@ static unsigned char *read_outputs(const char *path, size_t want, const char *bu
 
 /* ---- the reference ------------------------------------------------------------ */
 
-/* Runs the built-in oracle script with `python` on the inputs; writes
-   work/expected.bin. Returns 0, or EXIT_CANNOT after saying why on stderr
-   (`why_no_oracle` then names the path that failed). */
-static int run_oracle(const char *python, const char *work, const char *model, size_t runs,
-                      char *description, size_t description_size)
+typedef enum { REF_FILE, REF_TFLM, REF_TEST_CASE } Reference;
+
+/* The last non-empty line of a file into buf ("" when none). */
+static void last_line(const char *path, char *buf, size_t size)
+{
+    size_t n = 0;
+    unsigned char *text = va_read_file(path, &n);
+    buf[0] = '\0';
+    if (!text)
+        return;
+    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+        text[--n] = '\0';
+    const char *line = strrchr((char *)text, '\n');
+    snprintf(buf, size, "%s", line ? line + 1 : (char *)text);
+    free(text);
+}
+
+/* Writes the built-in oracle script into work; its path (malloc'd) or NULL. */
+static char *write_oracle(const char *work)
 {
     const TaResource *script = ta_resource_find("python/tinyaot/oracle.py");
-    char *script_path = va_format("%s/oracle.py", work);
-    char *probe_log = va_format("%s/oracle_probe.log", work);
-    char *run_log = va_format("%s/oracle_run.log", work);
+    char *path = va_format("%s/oracle.py", work);
+    if (!script || !path || !va_write_file(path, script->data, script->size)) {
+        fprintf(stderr, "tinyaot validate: cannot write the oracle script into %s\n", work);
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* True when `python` runs the oracle (imports tflite_micro); `found`
+   receives where tflite_micro is from, or the reason it cannot. */
+static bool probe_oracle(const char *python, const char *script, const char *work, char *found,
+                         size_t found_size)
+{
+    char *log = va_format("%s/oracle_probe.log", work);
+    if (!log)
+        return false;
+    char *probe[] = {(char *)python, (char *)script, "--probe", NULL};
+    int status;
+    VaEnd end = va_run(probe, NULL, log, 120, &status);
+    last_line(log, found, found_size);
+    if (end == VA_TIMED_OUT)
+        snprintf(found, found_size, "importing tflite_micro took longer than 120 s");
+    else if (end == VA_EXITED && status != 0 && !found[0])
+        snprintf(found, found_size, "it exited with status %d", status);
+    free(log);
+    return end == VA_EXITED && status == 0;
+}
+
+/* Runs TFLite Micro on work/inputs.bin into work/expected.bin. */
+static int run_oracle(const char *python, const char *script, const char *work,
+                      const char *model, size_t runs)
+{
+    char *log = va_format("%s/oracle_run.log", work);
     char *runs_text = va_format("%zu", runs);
     char *in = va_format("%s/inputs.bin", work);
     char *out = va_format("%s/expected.bin", work);
     int result = EXIT_CANNOT;
-    if (!script || !script_path || !probe_log || !run_log || !runs_text || !in || !out ||
-        !va_write_file(script_path, script->data, script->size)) {
-        fprintf(stderr, "tinyaot validate: cannot write the oracle script into %s\n", work);
-        goto done;
+    if (log && runs_text && in && out) {
+        char *cmd[] = {(char *)python, (char *)script, (char *)model, in, out, runs_text, NULL};
+        int status;
+        VaEnd end = va_run(cmd, NULL, log, 1800, &status);
+        if (end == VA_EXITED && status == 0) {
+            result = 0;
+        } else if (end != VA_INTERRUPTED) {
+            fprintf(stderr, "tinyaot validate: TFLite Micro's interpreter failed on %s:\n",
+                    model);
+            va_print_log_tail(stderr, log, 20);
+        }
     }
-    char *probe[] = {(char *)python, script_path, "--probe", NULL};
-    int status;
-    VaEnd end = va_run(probe, NULL, probe_log, 120, &status);
-    if (end != VA_EXITED || status != 0) {
-        if (end == VA_INTERRUPTED)
-            goto done;
-        fprintf(stderr, "tinyaot validate: no reference to compare with: %s cannot run TFLite "
-                        "Micro's interpreter:\n", python);
-        va_print_log_tail(stderr, probe_log, 5);
-        fprintf(stderr, "  Use a Python that has numpy and the tflite-micro package (--python "
-                        "PATH or TINYAOT_PYTHON), or give the expected outputs (--expected "
-                        "FILE).\n");
-        goto done;
-    }
-    size_t size = 0;
-    unsigned char *where = va_read_file(probe_log, &size);
-    if (where)
-        where[strcspn((char *)where, "\r\n")] = '\0';
-    snprintf(description, description_size, "TFLite Micro's interpreter (%s, %s)", python,
-             where ? (char *)where : "tflite_micro");
-    free(where);
-    char *cmd[] = {(char *)python, script_path, (char *)model, in, out, runs_text, NULL};
-    end = va_run(cmd, NULL, run_log, 1800, &status);
-    if (end == VA_EXITED && status == 0)
-        result = 0;
-    else if (end != VA_INTERRUPTED) {
-        fprintf(stderr, "tinyaot validate: TFLite Micro's interpreter failed on %s:\n", model);
-        va_print_log_tail(stderr, run_log, 20);
-    }
-done:
-    free(script_path);
-    free(probe_log);
-    free(run_log);
+    free(log);
     free(runs_text);
     free(in);
     free(out);
@@ -461,22 +499,80 @@ typedef struct Run {
     Tensor *ins, *outs;
     size_t num_in, num_out;
     unsigned char *expected;
+    Reference reference;
+    char *python;        /* REF_TFLM: the Python that runs the oracle */
+    char *oracle_script; /* REF_TFLM: work/oracle.py */
+    char description[1024];
 } Run;
 
-static int validate(Run *v)
+/* Picks the reference before converting (the test case must be asked for
+   at conversion). EXIT_MATCH when one was found, else the exit status. */
+static int choose_reference(Run *v)
 {
     Options *o = v->o;
-    v->model = resolved_model_path(o);
-    /* The conversion, into the temporary directory. */
-    tinyaot_option *keys = calloc(o->num_keys + 2, sizeof *keys);
+    if (o->expected) {
+        v->reference = REF_FILE;
+        snprintf(v->description, sizeof v->description, "the outputs in %s", o->expected);
+        return EXIT_MATCH;
+    }
+    if (strcmp(o->reference, "test-case") == 0) {
+        v->reference = REF_TEST_CASE;
+        return EXIT_MATCH;
+    }
+    const char *env = getenv("TINYAOT_PYTHON");
+    const char *python = o->python ? o->python : env && *env ? env : "python3";
+    const char *how = o->python ? "--python" : env && *env ? "$TINYAOT_PYTHON" : "the default";
+    char why[512];
+    v->python = va_find_program(python);
+    if (!v->python) {
+        snprintf(why, sizeof why, "Python '%s' (%s) is not an executable on PATH", python, how);
+    } else {
+        v->oracle_script = write_oracle(v->work);
+        if (!v->oracle_script)
+            return EXIT_CANNOT;
+        char found[400];
+        if (probe_oracle(v->python, v->oracle_script, v->work, found, sizeof found)) {
+            v->reference = REF_TFLM;
+            snprintf(v->description, sizeof v->description,
+                     "TFLite Micro's interpreter (%s, %s)", v->python, found);
+            return EXIT_MATCH;
+        }
+        if (va_interrupted)
+            return EXIT_SIGNAL;
+        snprintf(why, sizeof why, "%s (%s, %s) cannot run TFLite Micro's interpreter: %s",
+                 python, v->python, how, found);
+    }
+    if (strcmp(o->reference, "tflm") == 0) {
+        fprintf(stderr, "tinyaot validate: no reference to compare with: %s.\n  Use a Python "
+                        "that has numpy and the tflite-micro package (--python PATH or "
+                        "TINYAOT_PYTHON), give the expected outputs (--expected FILE), or "
+                        "compare with the module's built-in test case (--reference "
+                        "test-case).\n", why);
+        return EXIT_CANNOT;
+    }
+    fprintf(stderr, "tinyaot validate: note: no TFLite Micro oracle: %s; comparing with the "
+                    "expected outputs of the module's built-in test case instead (--reference "
+                    "tflm makes this an error)\n", why);
+    v->reference = REF_TEST_CASE;
+    return EXIT_MATCH;
+}
+
+/* Converts into work/module; EXIT_MATCH or the exit status. */
+static int convert(Run *v)
+{
+    Options *o = v->o;
+    tinyaot_option *keys = calloc(o->num_keys + 3, sizeof *keys);
     if (!keys)
         return EXIT_CANNOT;
     memcpy(keys, o->keys, o->num_keys * sizeof *keys);
-    keys[o->num_keys] = (tinyaot_option){"module.path", v->module_dir};
-    keys[o->num_keys + 1] = (tinyaot_option){"module.prefix", VA_PREFIX};
+    size_t n = o->num_keys;
+    keys[n++] = (tinyaot_option){"module.path", v->module_dir};
+    keys[n++] = (tinyaot_option){"module.prefix", VA_PREFIX};
+    if (v->reference == REF_TEST_CASE)
+        keys[n++] = (tinyaot_option){"test.enabled", "true"};
     tinyaot_args args = {.config_path = o->config,
                          .options = keys,
-                         .num_options = o->num_keys + 2,
+                         .num_options = n,
                          .strict = o->strict,
                          .result_views = 1};
     tinyaot_status status = tinyaot_convert(&args, &v->result);
@@ -485,18 +581,40 @@ static int validate(Run *v)
         fprintf(stderr, "tinyaot validate: the conversion failed (the errors above say why)\n");
         return EXIT_CANNOT;
     }
-    const char *platform = v->result->analysis ? v->result->analysis->platform : "?";
     v->ins = io_tensors(v->result, true, &v->num_in);
     v->outs = io_tensors(v->result, false, &v->num_out);
-    if (!v->ins || !v->outs)
-        return EXIT_CANNOT;
-    size_t in_record = record_bytes(v->ins, v->num_in);
-    size_t out_record = record_bytes(v->outs, v->num_out);
+    return v->ins && v->outs ? EXIT_MATCH : EXIT_CANNOT;
+}
 
-    /* Inputs. */
-    size_t runs = (size_t)o->runs, in_size = 0;
+/* Writes work/inputs.bin (and, for the test case, work/expected.bin);
+   sets *runs. EXIT_MATCH or the exit status. */
+static int write_inputs(Run *v, const VaModule *m, const char *cc, size_t *runs, char *text,
+                        size_t text_size)
+{
+    Options *o = v->o;
+    size_t in_record = record_bytes(v->ins, v->num_in), in_size = 0;
     unsigned char *inputs;
-    char input_text[256];
+    if (v->reference == REF_TEST_CASE) {
+        if (va_test_case_reference(m, cc, v->num_in, v->num_out) != 0)
+            return va_interrupted ? EXIT_SIGNAL : EXIT_CANNOT;
+        char *path = va_format("%s/inputs.bin", v->work);
+        inputs = path ? va_read_file(path, &in_size) : NULL;
+        free(path);
+        if (!inputs || in_record == 0 || in_size % in_record != 0) {
+            fprintf(stderr, "tinyaot validate: the test case's stimulus does not fit the "
+                            "model's inputs\n");
+            free(inputs);
+            return EXIT_CANNOT;
+        }
+        free(inputs);
+        *runs = in_size / in_record;
+        snprintf(text, text_size, "the test case's stimulus");
+        if (o->runs_given && *runs != (size_t)o->runs)
+            fprintf(stderr, "tinyaot validate: note: --runs %ld is not used: the test case "
+                            "holds %zu runs\n", o->runs, *runs);
+        return EXIT_MATCH;
+    }
+    *runs = (size_t)o->runs;
     if (o->inputs) {
         inputs = va_read_file(o->inputs, &in_size);
         if (!inputs) {
@@ -504,29 +622,67 @@ static int validate(Run *v)
             return EXIT_CANNOT;
         }
         if (in_record == 0 || in_size == 0 || in_size % in_record != 0 ||
-            (o->runs_given && in_size / in_record != runs)) {
+            (o->runs_given && in_size / in_record != *runs)) {
             fprintf(stderr, "tinyaot validate: --inputs: %s holds %zu bytes; one run of the "
                             "model's inputs is %zu bytes%s\n", o->inputs, in_size, in_record,
                     o->runs_given ? " and --runs asks for a different number of runs" : "");
             free(inputs);
             return EXIT_CANNOT;
         }
-        runs = in_size / in_record;
-        snprintf(input_text, sizeof input_text, "from %s", o->inputs);
+        *runs = in_size / in_record;
+        snprintf(text, text_size, "from %s", o->inputs);
     } else {
-        inputs = generate_inputs(v->ins, v->num_in, runs, o->seed, &in_size);
-        snprintf(input_text, sizeof input_text, "generated, seed %llu", o->seed);
+        inputs = generate_inputs(v->ins, v->num_in, *runs, o->seed, &in_size);
+        snprintf(text, text_size, "generated, seed %llu", o->seed);
     }
-    char *in_path = va_format("%s/inputs.bin", v->work);
-    bool wrote = inputs && in_path && va_write_file(in_path, inputs, in_size);
+    char *path = va_format("%s/inputs.bin", v->work);
+    bool wrote = inputs && path && va_write_file(path, inputs, in_size);
     free(inputs);
-    free(in_path);
+    free(path);
     if (!wrote) {
         fprintf(stderr, "tinyaot validate: cannot write the inputs into %s\n", v->work);
         return EXIT_CANNOT;
     }
+    return EXIT_MATCH;
+}
 
-    /* The compilers, before any long step: a missing one is said first. */
+/* Reads (or, for TFLite Micro, computes) the expected outputs. */
+static int read_reference(Run *v, size_t runs)
+{
+    size_t want = record_bytes(v->outs, v->num_out) * runs, size = 0;
+    if (v->reference == REF_FILE) {
+        v->expected = va_read_file(v->o->expected, &size);
+        if (!v->expected || size != want) {
+            fprintf(stderr, "tinyaot validate: --expected: %s %s; %zu runs of the model's "
+                            "outputs are %zu bytes\n", v->o->expected,
+                    v->expected ? "has a different size" : "cannot be read", runs, want);
+            return EXIT_CANNOT;
+        }
+        return EXIT_MATCH;
+    }
+    if (v->reference == REF_TFLM) {
+        int r = run_oracle(v->python, v->oracle_script, v->work, v->model, runs);
+        if (r != 0)
+            return va_interrupted ? EXIT_SIGNAL : r;
+    } else {
+        snprintf(v->description, sizeof v->description,
+                 "the expected outputs of the module's built-in test case (test.enabled; "
+                 "computed at conversion, or test.outputs)");
+    }
+    char *path = va_format("%s/expected.bin", v->work);
+    v->expected = path ? read_outputs(path, want,
+                                      v->reference == REF_TFLM ? "TFLite Micro" : "test case")
+                       : NULL;
+    free(path);
+    return v->expected ? EXIT_MATCH : EXIT_CANNOT;
+}
+
+static int validate(Run *v)
+{
+    Options *o = v->o;
+    v->model = resolved_model_path(o);
+
+    /* The host compiler first: a missing one is said before anything runs. */
     const char *cc_env = getenv("CC");
     const char *cc = cc_env && *cc_env ? cc_env : "cc";
     char cc_first[256];
@@ -540,48 +696,32 @@ static int validate(Run *v)
     }
     free(cc_path);
 
-    /* The reference. */
-    char reference[1024];
-    size_t want = out_record * runs, size = 0;
-    if (o->expected) {
-        v->expected = va_read_file(o->expected, &size);
-        if (!v->expected || size != want) {
-            fprintf(stderr, "tinyaot validate: --expected: %s %s; %zu runs of the model's "
-                            "outputs are %zu bytes\n", o->expected,
-                    v->expected ? "has a different size" : "cannot be read", runs, want);
-            return EXIT_CANNOT;
-        }
-        snprintf(reference, sizeof reference, "the outputs in %s", o->expected);
-    } else {
-        const char *env = getenv("TINYAOT_PYTHON");
-        const char *python = o->python ? o->python : env && *env ? env : "python3";
-        char *python_path = va_find_program(python);
-        if (!python_path) {
-            fprintf(stderr, "tinyaot validate: no reference to compare with: Python '%s' (%s) "
-                            "is not an executable on PATH. Give one that has the tflite-micro "
-                            "package (--python PATH or TINYAOT_PYTHON), or the expected outputs "
-                            "(--expected FILE).\n", python,
-                    o->python ? "--python" : env && *env ? "$TINYAOT_PYTHON" : "the default");
-            return EXIT_CANNOT;
-        }
-        int r = run_oracle(python_path, v->work, v->model, runs, reference, sizeof reference);
-        free(python_path);
-        if (r != 0)
-            return va_interrupted ? EXIT_SIGNAL : r;
-        char *path = va_format("%s/expected.bin", v->work);
-        v->expected = path ? read_outputs(path, want, "TFLite Micro") : NULL;
-        free(path);
-        if (!v->expected)
-            return EXIT_CANNOT;
+    int status = choose_reference(v);
+    if (status != EXIT_MATCH)
+        return status;
+    if (v->reference == REF_TEST_CASE && o->inputs) {
+        fprintf(stderr, "tinyaot validate: --inputs needs a reference for those inputs: TFLite "
+                        "Micro's interpreter or --expected FILE (the built-in test case has "
+                        "its own stimulus)\n");
+        return EXIT_CANNOT;
     }
-    printf("tinyaot validate: %s on %s, %zu run%s (inputs %s)\n  reference: %s\n", v->model,
-           platform, runs, runs == 1 ? "" : "s", input_text, reference);
-    fflush(stdout);
-
+    if ((status = convert(v)) != EXIT_MATCH)
+        return status;
+    const char *platform = v->result->analysis ? v->result->analysis->platform : "?";
     bool binds = false;
     for (size_t i = 0; i < v->result->num_regions; i++)
         binds = binds || v->result->regions[i].symbol == NULL;
-    VaModule m = {v->work, v->module_dir, VA_PREFIX, binds, runs};
+    VaModule m = {v->work, v->module_dir, VA_PREFIX, binds, 0};
+    char input_text[256];
+    if ((status = write_inputs(v, &m, cc, &m.runs, input_text, sizeof input_text)) != EXIT_MATCH)
+        return status;
+    if ((status = read_reference(v, m.runs)) != EXIT_MATCH)
+        return status;
+    size_t runs = m.runs, want = record_bytes(v->outs, v->num_out) * runs;
+    printf("tinyaot validate: %s on %s, %zu run%s (inputs %s)\n  reference: %s\n", v->model,
+           platform, runs, runs == 1 ? "" : "s", input_text, v->description);
+    fflush(stdout);
+
     bool all = true;
     char first_bad[512] = "";
 
@@ -695,6 +835,8 @@ int tinyaot_cli_validate(int argc, char **argv)
         free(v.outs);
         free(v.expected);
         free(v.model);
+        free(v.python);
+        free(v.oracle_script);
         free(v.module_dir);
         free(v.work);
     }

@@ -5,6 +5,7 @@
  *
  *   validate.c        the command: options, conversion, inputs, reference, report
  *   validate_build.c  building and running the module (host compiler, QEMU)
+ *   validate_test_case.c  the reference from the module's built-in test case
  *   validate_proc.c   child processes, programs on PATH, files, the temp directory
  */
 #ifndef TA_VALIDATE_H
@@ -81,8 +82,19 @@ const VaBoard *va_board_for_target(const char *target);
    on work/inputs.bin into work/<out_name>. 0 when it ran; else a message
    was printed. */
 int va_build_and_run_host(const VaModule *m, const char *cc, const char *out_name);
+/* Builds `main_source` with the module for the host and runs it (no
+   arguments, in work); `what` names the step in messages. */
+int va_build_and_run_host_main(const VaModule *m, const char *cc, const char *main_source,
+                               const char *exe_name, const char *what);
 /* The same for a board under QEMU (arm-none-eabi-gcc, qemu-system-arm). */
 int va_build_and_run_qemu(const VaModule *m, const VaBoard *board, const char *gcc,
                           const char *qemu, const char *out_name);
+
+/* ---- validate_test_case.c ------------------------------------------------ */
+
+/* For a module converted with test.enabled: writes work/inputs.bin (the
+   test case's stimulus) and work/expected.bin (its expected outputs) in
+   the runners' layout. 0 when done; else a message was printed. */
+int va_test_case_reference(const VaModule *m, const char *cc, size_t num_in, size_t num_out);
 
 #endif /* TA_VALIDATE_H */

@@ -153,63 +153,98 @@ static int step(const char *what, Argv *a, const char *cwd, const char *log, int
     return 1;
 }
 
+/* Compiles `main_source` with every C file of the module for the host
+   into work/<exe_name>; `include` (NULL: none) is an extra -I. */
+static int host_build(const VaModule *m, const char *cc, const char *main_source,
+                      const char *include, const char *exe_name)
+{
+    size_t num_sources = 0;
+    char **sources = va_list_c_files(m->dir, &num_sources);
+    char *exe = va_format("%s/%s", m->work, exe_name);
+    char *log = va_format("%s/%s_build.log", m->work, exe_name);
+    char *define = va_format("-DTA_PREFIX=%s", m->prefix);
+    char *what = va_format("the host build of %s (%s)", exe_name, cc);
+    int result = 1;
+    if (!sources || !exe || !log || !define || !what) {
+        fprintf(stderr, "tinyaot validate: cannot prepare the host build in %s\n", m->work);
+    } else {
+        Argv build = {0};
+        arg_add_words(&build, cc);
+        /* $CFLAGS replaces the default optimisation; warnings are shown only
+           when the build fails (a module for a SIMD target warns on purpose
+           when built without that target's flags). */
+        const char *cflags = getenv("CFLAGS");
+        arg_add_words(&build, cflags && *cflags ? cflags : "-O2");
+        arg_add(&build, "-std=c99");
+        arg_add(&build, define);
+        arg_add(&build, "-I");
+        arg_add(&build, m->dir);
+        if (include) {
+            arg_add(&build, "-I");
+            arg_add(&build, include);
+        }
+        arg_add(&build, main_source);
+        for (size_t i = 0; i < num_sources; i++)
+            arg_add(&build, sources[i]);
+        arg_add(&build, "-lm");
+        arg_add(&build, "-o");
+        arg_add(&build, exe);
+        result = step(what, &build, NULL, log, 600);
+        arg_free(&build);
+    }
+    va_free_list(sources, num_sources);
+    free(exe);
+    free(log);
+    free(define);
+    free(what);
+    return result;
+}
+
 int va_build_and_run_host(const VaModule *m, const char *cc, const char *out_name)
 {
     char *kit = write_kit(m->work, host_kit, sizeof host_kit / sizeof host_kit[0]);
-    size_t num_sources = 0;
-    char **sources = kit ? va_list_c_files(m->dir, &num_sources) : NULL;
-    char *exe = va_format("%s/host_runner", m->work);
-    char *build_log = va_format("%s/host_build.log", m->work);
-    char *run_log = va_format("%s/host_run.log", m->work);
-    char *define = va_format("-DTA_PREFIX=%s", m->prefix);
     char *runner = kit ? va_format("%s/host_runner.c", kit) : NULL;
+    char *exe = va_format("%s/host_runner", m->work);
+    char *log = va_format("%s/host_run.log", m->work);
     char *runs = va_format("%zu", m->runs);
     int result = 1;
-    if (!sources || !exe || !build_log || !run_log || !define || !runner || !runs) {
+    if (!runner || !exe || !log || !runs) {
         fprintf(stderr, "tinyaot validate: cannot prepare the host build in %s\n", m->work);
-        goto done;
+    } else if (host_build(m, cc, runner, kit, "host_runner") == 0) {
+        Argv run = {0};
+        arg_add(&run, exe);
+        arg_add(&run, "--module-dir");
+        arg_add(&run, m->dir);
+        arg_add(&run, "inputs.bin");
+        arg_add(&run, out_name);
+        arg_add(&run, runs);
+        result = step("the module run on the host", &run, m->work, log, 600);
+        arg_free(&run);
     }
-    Argv build = {0};
-    arg_add_words(&build, cc);
-    /* $CFLAGS replaces the default optimisation; warnings are shown only
-       when the build fails (a module for a SIMD target warns on purpose
-       when built without that target's flags). */
-    const char *cflags = getenv("CFLAGS");
-    arg_add_words(&build, cflags && *cflags ? cflags : "-O2");
-    arg_add(&build, "-std=c99");
-    arg_add(&build, define);
-    arg_add(&build, "-I");
-    arg_add(&build, m->dir);
-    arg_add(&build, "-I");
-    arg_add(&build, kit);
-    arg_add(&build, runner);
-    for (size_t i = 0; i < num_sources; i++)
-        arg_add(&build, sources[i]);
-    arg_add(&build, "-lm");
-    arg_add(&build, "-o");
-    arg_add(&build, exe);
-    int failed = step("the host build", &build, NULL, build_log, 600);
-    arg_free(&build);
-    if (failed)
-        goto done;
-    Argv run = {0};
-    arg_add(&run, exe);
-    arg_add(&run, "--module-dir");
-    arg_add(&run, m->dir);
-    arg_add(&run, "inputs.bin");
-    arg_add(&run, out_name);
-    arg_add(&run, runs);
-    result = step("the module run on the host", &run, m->work, run_log, 600);
-    arg_free(&run);
-done:
-    va_free_list(sources, num_sources);
     free(kit);
-    free(exe);
-    free(build_log);
-    free(run_log);
-    free(define);
     free(runner);
+    free(exe);
+    free(log);
     free(runs);
+    return result;
+}
+
+int va_build_and_run_host_main(const VaModule *m, const char *cc, const char *main_source,
+                               const char *exe_name, const char *what)
+{
+    char *exe = va_format("%s/%s", m->work, exe_name);
+    char *log = va_format("%s/%s_run.log", m->work, exe_name);
+    int result = 1;
+    if (!exe || !log) {
+        fprintf(stderr, "tinyaot validate: out of memory\n");
+    } else if (host_build(m, cc, main_source, NULL, exe_name) == 0) {
+        Argv run = {0};
+        arg_add(&run, exe);
+        result = step(what, &run, m->work, log, 600);
+        arg_free(&run);
+    }
+    free(exe);
+    free(log);
     return result;
 }
 
