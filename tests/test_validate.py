@@ -248,3 +248,35 @@ def test_interrupt_stops_and_removes_the_directory(tmp_path):
     assert p.returncode == 130, out + err
     assert "interrupted" in err
     assert_cleaned(tmp_path)
+
+
+def test_config_file_with_a_relative_model_path(tmp_path):
+    """model.path in a --config file is relative to the file's folder, for
+    the conversion and for the oracle alike; validate runs from elsewhere."""
+    folder = tmp_path / "project"
+    folder.mkdir()
+    shutil.copy(MODELS / "tflm_hello_world_int8.tflite", folder / "hw.tflite")
+    (folder / "hw.yaml").write_text("model:\n  path: hw.tflite\nmodule:\n  path: unused\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp), TINYAOT_PYTHON=sys.executable)
+    p = subprocess.run([str(pathlib.Path(module.tinyaot_bin()).resolve()), "validate",
+                        "--config", str(folder / "hw.yaml")], capture_output=True, text=True,
+                       timeout=600, env=env, cwd=elsewhere)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert f"tinyaot validate: {folder / 'hw.tflite'} on host" in p.stdout
+    assert "reference: TFLite Micro's interpreter" in p.stdout
+    assert not (folder / "unused").exists() and list(elsewhere.iterdir()) == []
+    assert_cleaned(tmp_path)
+
+
+def test_oracle_is_also_a_module_of_the_python_package(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    p = subprocess.run([sys.executable, "-m", "tinyaot.oracle", "--probe"], capture_output=True,
+                       text=True, timeout=120, env=env, cwd=tmp_path)
+    assert p.returncode == 0 and p.stdout.startswith("tflite_micro from "), p.stderr
+    p = subprocess.run([sys.executable, "-m", "tinyaot.oracle", "x"], capture_output=True,
+                       text=True, timeout=120, env=env, cwd=tmp_path)
+    assert p.returncode == 2 and "usage: python -m tinyaot.oracle" in p.stderr
