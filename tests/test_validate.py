@@ -280,3 +280,27 @@ def test_oracle_is_also_a_module_of_the_python_package(tmp_path):
     p = subprocess.run([sys.executable, "-m", "tinyaot.oracle", "x"], capture_output=True,
                        text=True, timeout=120, env=env, cwd=tmp_path)
     assert p.returncode == 2 and "usage: python -m tinyaot.oracle" in p.stderr
+
+
+@pytest.mark.qemu
+def test_validate_passes_on_m4_under_qemu(tmp_path):
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                 "--platform.name", "mps2_an386", "--runs", "4")
+    assert p.returncode == 0, p.stdout + p.stderr
+    (_, differ, total, _), = output_lines(p.stdout, "mps2-an386 (QEMU)")
+    assert differ == "0" and total == "4"
+    assert_cleaned(tmp_path)
+
+
+def test_caller_bound_arenas_run_on_the_host_only(tmp_path):
+    """memory.allocate_arenas: false: the host runner binds every region
+    (and loads the constant sidecars); the bare-metal runner cannot, and
+    validate says so instead of running QEMU."""
+    p = validate(tmp_path, "--model.path", MODELS / "mlperf_tiny_kws_ref_model.tflite",
+                 "--platform.name", "mps3_an547", "--memory.allocate_arenas", "false",
+                 "--runs", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    (_, differ, _, _), = output_lines(p.stdout, "host")
+    assert differ == "0"
+    assert "QEMU: not run: with memory.allocate_arenas: false" in p.stdout
+    assert_cleaned(tmp_path)
