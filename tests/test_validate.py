@@ -304,3 +304,17 @@ def test_caller_bound_arenas_run_on_the_host_only(tmp_path):
     assert differ == "0"
     assert "QEMU: not run: with memory.allocate_arenas: false" in p.stdout
     assert_cleaned(tmp_path)
+
+
+def test_missing_cross_compiler_is_said_and_the_host_still_validated(tmp_path):
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                 "--platform.name", "mps3_an547",
+                 env={"ARM_NONE_EABI_GCC": "/nonexistent/arm-none-eabi-gcc"})
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert output_lines(p.stdout, "host")
+    assert "QEMU: not run for mps3_an547: /nonexistent/arm-none-eabi-gcc is not on PATH" \
+        in p.stdout
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                 "--platform.name", "mps3_an547", "--no-qemu")
+    assert p.returncode == 0 and "QEMU: not run (--no-qemu)" in p.stdout
+    assert_cleaned(tmp_path)
