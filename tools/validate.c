@@ -757,9 +757,6 @@ static int validate(Run *v)
         printf("  QEMU: not run for %s: %s is not on PATH (apt-get install gcc-arm-none-eabi "
                "libnewlib-arm-none-eabi qemu-system-arm)\n", board->target,
                !gcc ? gcc_name : qemu_name);
-    } else if (binds) {
-        printf("  QEMU: not run: with memory.allocate_arenas: false the application binds the "
-               "arenas, which the bare-metal runner does not do\n");
     } else if (va_build_and_run_qemu(&m, board, gcc, qemu, "qemu_outputs.bin") != 0) {
         result = va_interrupted ? EXIT_SIGNAL : EXIT_CANNOT;
     } else {

@@ -310,7 +310,10 @@ int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc,
     char *elf = va_format("%s/module.%s.elf", m->work, b->machine);
     char *build_log = va_format("%s/qemu_build.log", m->work);
     char *run_log = va_format("%s/qemu_run.log", m->work);
-    char *words = va_format("inputs.bin %s %zu", out_name, m->runs);
+    /* A module that binds its arenas gets its folder, for the sidecars. */
+    const char *module_name = strrchr(m->dir, '/') ? strrchr(m->dir, '/') + 1 : m->dir;
+    char *words = va_format("inputs.bin %s %zu%s%s", out_name, m->runs,
+                            m->binds_arenas ? " " : "", m->binds_arenas ? module_name : "");
     int result = 1;
     bool have_crt = crt_begin[0] && crt_begin[1] && crt_begin[2] && crt_end[0] && crt_end[1];
     if (!sources || !have_crt || !elf || !build_log || !run_log || !words) {
