@@ -88,12 +88,15 @@ static int bind_regions(const ta_module_desc_t *m, const char *dir)
                 got != (size_t)n) {
                 printf("module_runner: sidecar %s is missing or does not fit region %u\n", path,
                        r);
+                free(raw);
                 return 1;
             }
         }
         int status = m->bind_arena((int)r, buf, m->sizes[r]);
-        if (status != TA_OK)
+        if (status != TA_OK) {
+            free(raw);
             return fail("bind_arena", status);
+        }
     }
     return 0;
 }
