@@ -6,8 +6,10 @@
  *                     [--KEY VALUE]...
  *   tinyaot analyze   [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...
  *   tinyaot platforms [NAME | FILE.yaml]
+ *   tinyaot validate  [--config FILE] [--runs N] [--KEY VALUE]...   (validate.c)
  */
 #include "../include/tinyaot/tinyaot.h"
+#include "validate.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,8 +23,9 @@ static const char *const analyze_usage =
     "usage: tinyaot analyze [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...\n";
 static const char *const platforms_usage = "usage: tinyaot platforms [NAME | FILE.yaml]\n";
 
-/* Every configuration key, from the table the loader checks keys against. */
-static void print_keys(FILE *out)
+/* Every configuration key, from the table the loader checks keys against
+   (validate's help prints them too). */
+void tinyaot_cli_print_keys(FILE *out)
 {
     size_t n;
     const tinyaot_config_key *keys = tinyaot_config_keys(&n);
@@ -94,11 +97,14 @@ static void usage(FILE *out)
     fputs(convert_usage, out);
     /* The other lines' text after "usage: ", aligned under it. */
     fprintf(out, "       %s       %s", analyze_usage + 7, platforms_usage + 7);
+    fprintf(out, "       tinyaot validate [--config FILE] [--runs N] [--KEY VALUE]...\n");
     fprintf(out, "       tinyaot --version\n"
                  "       tinyaot COMMAND --help\n\n"
                  "convert   writes a C99 inference module for a LiteRT (.tflite) model\n"
                  "analyze   the same configuration; prints operators, memories, MACs, flash\n"
-                 "platforms lists the built-in targets or shows one\n\n"
+                 "platforms lists the built-in targets or shows one\n"
+                 "validate  converts, builds and runs the module (host, QEMU), compares with\n"
+                 "          TensorFlow Lite Micro\n\n"
                  "  tinyaot convert --model.path m.tflite --module.path out/kws --module.prefix kws\n"
                  "  tinyaot analyze --config kws.yaml --platform.name apollo510_evb\n");
 }
@@ -467,7 +473,7 @@ static int convert_or_analyze(int argc, char **argv, bool analyze)
             usage_analyze(stdout);
         else
             usage_convert(stdout);
-        print_keys(stdout);
+        tinyaot_cli_print_keys(stdout);
     } else if (options && owned && exit_status == 0) {
         args.options = options;
         tinyaot_result *result = NULL;
@@ -500,13 +506,15 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
-        print_keys(stdout);
+        tinyaot_cli_print_keys(stdout);
         return 0;
     }
     if (strcmp(cmd, "convert") == 0)
         return convert_or_analyze(argc, argv, false);
     if (strcmp(cmd, "analyze") == 0)
         return convert_or_analyze(argc, argv, true);
+    if (strcmp(cmd, "validate") == 0)
+        return tinyaot_cli_validate(argc, argv);
     if (strcmp(cmd, "platforms") == 0) {
         if (argc == 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
             usage_platforms(stdout);

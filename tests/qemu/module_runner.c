@@ -17,8 +17,13 @@
  * of the table in one emulation, one per line "MODULE inputs outputs RUNS".
  * Built with -DTA_PROFILE_OPS for a module converted with module.schedule:
  * table, it prints instead the instructions of each operator of the last
- * run, through the operator callback.
+ * run, through the operator callback. A module converted with
+ * memory.allocate_arenas: false gets every region bound to a heap buffer
+ * before model_init, a cold constant region loaded from its sidecar file
+ * in the folder given as a fourth word (default "."), as the host runner
+ * does.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +63,44 @@ static int fail(const char *what, int status)
     printf("module_runner: %s failed: %d (%s)\n", what, status, ta_status_name(status));
     return 1;
 }
+
+#ifdef TA_PREFIX
+/* Binds every region of a module that does not own its arenas to a heap
+   buffer; a sidecar's bytes fill the end of its region (any address-zero
+   guard comes first). The buffers live until the program ends. */
+static int bind_regions(const ta_module_desc_t *m, const char *dir)
+{
+    for (unsigned r = 0; r < m->num_regions; r++) {
+        size_t align = m->alignments[r] < 8 ? 8 : m->alignments[r];
+        unsigned char *raw = malloc(m->sizes[r] + align);
+        if (!raw)
+            return fail("malloc for an arena region", TA_ERR_BAD_ARGUMENT);
+        unsigned char *buf = raw + (align - (uintptr_t)raw % align) % align;
+        memset(buf, 0, m->sizes[r]);
+        if (m->sidecar_files[r]) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", dir, m->sidecar_files[r]);
+            long n = ta_semihost_file_size(path);
+            size_t got = 0;
+            if (n < 0 || (size_t)n > m->sizes[r] ||
+                ta_semihost_read_file(path, buf + (m->sizes[r] - (size_t)n), (size_t)n, &got) !=
+                    TA_SEMIHOST_OK ||
+                got != (size_t)n) {
+                printf("module_runner: sidecar %s is missing or does not fit region %u\n", path,
+                       r);
+                free(raw);
+                return 1;
+            }
+        }
+        int status = m->bind_arena((int)r, buf, m->sizes[r]);
+        if (status != TA_OK) {
+            free(raw);
+            return fail("bind_arena", status);
+        }
+    }
+    return 0;
+}
+#endif
 
 #ifndef TA_PREFIX
 /* One module of the table, through its ta_runner_module_t: `runs` records
@@ -171,6 +214,9 @@ int main(void)
         return fail("arguments (inputs.bin outputs.bin RUNS)", TA_ERR_BAD_ARGUMENT);
     long runs = strtol(words[3], NULL, 10);
 
+    if (PFX(_module_desc).bind_arena &&
+        bind_regions(&PFX(_module_desc), n >= 5 ? words[4] : ".") != 0)
+        return 1;
     PFX(_model_context_t) ctx;
     memset(&ctx, 0, sizeof ctx);
     int status = PFX(_model_init)(&ctx);

@@ -1,0 +1,845 @@
+/*
+ * validate.c - `tinyaot validate [--config FILE] [--KEY VALUE ...] [--runs N]`.
+ *
+ * Converts into a temporary directory (removed afterwards, also on failure
+ * or an interrupt), builds the module for the host and, for a target the
+ * QEMU kit models, for that board; runs every build on the same inputs and
+ * compares each output, byte for byte, with a reference: TensorFlow Lite
+ * Micro's interpreter (python/tinyaot/oracle.py, built into tinyaot and run
+ * with a Python that has the tflite-micro package), or expected outputs the
+ * user gives (--expected FILE), or, without the interpreter, the expected
+ * outputs of the module's built-in test case (validate_test_case.c).
+ *
+ * Inputs, unless --inputs FILE gives them: a splitmix64 stream seeded with
+ * --seed (default 1), drawn element by element through every input of run
+ * 0, then of run 1, ...; an integer element takes the low bytes of its draw
+ * (the type's whole range), a float32 element (v >> 40) / 2^23 - 1 (in
+ * [-1, 1)), a bool v & 1.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "validate.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../include/tinyaot/tinyaot.h"
+#include "../src/config/config.h"
+#include "resources.h"
+
+/* The prefix of the temporary module: it only names symbols. */
+#define VA_PREFIX "validate"
+
+enum { EXIT_MATCH = 0, EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_CANNOT = 3, EXIT_SIGNAL = 130 };
+
+static const char *const validate_usage =
+    "usage: tinyaot validate [--config FILE] [--strict] [--runs N] [--seed S] [--inputs FILE]\n"
+    "                        [--expected FILE] [--reference auto|tflm|test-case]\n"
+    "                        [--python PATH] [--no-qemu] [--keep]\n"
+    "                        [--KEY VALUE]...\n";
+
+static void usage_validate(FILE *out)
+{
+    fputs(validate_usage, out);
+    fprintf(out,
+            "\nConverts the model (the same configuration as convert; module.path and\n"
+            "module.prefix are replaced by a temporary directory, removed afterwards), builds\n"
+            "the module for the host with $CC (default cc; $CFLAGS, default -O2) and, when the\n"
+            "target is a board the QEMU kit models (mps3_an547: Cortex-M55, mps2_an386:\n"
+            "Cortex-M4F) and arm-none-eabi-gcc and qemu-system-arm are on PATH, for that\n"
+            "board; runs each build on the same N inputs, one after the other without\n"
+            "re-initialization, and compares every output byte for byte with the reference.\n"
+            "For each build and output it prints how many bytes differ and the largest\n"
+            "difference (in units of the output's type).\n"
+            "  --runs N         inputs to run (default 3)\n"
+            "  --seed S         seed of the generated inputs (default 1): a splitmix64 stream,\n"
+            "                   element by element through every input of each run; integers\n"
+            "                   take the low bytes of each draw, float32 (v >> 40) / 2^23 - 1,\n"
+            "                   bool v & 1\n"
+            "  --inputs FILE    the inputs instead: raw bytes, every input of run 0, then of\n"
+            "                   run 1, ... (the runs are its size over one run's bytes)\n"
+            "  --expected FILE  compare with these outputs (same layout) instead of TFLite\n"
+            "                   Micro, e.g. recorded on a device\n"
+            "  --reference auto|tflm|test-case  what to compare with without --expected:\n"
+            "                   tflm: TFLite Micro's interpreter; test-case: the expected\n"
+            "                   outputs of the module's built-in test case (the conversion\n"
+            "                   gets test.enabled: true; its stimulus is the input); auto\n"
+            "                   (default): tflm when the Python below imports tflite_micro,\n"
+            "                   else test-case, with a note saying why\n"
+            "  --python PATH    the Python that runs TFLite Micro's interpreter (default\n"
+            "                   $TINYAOT_PYTHON, else python3); it needs numpy and tflite-micro\n"
+            "  --no-qemu        the host build only\n"
+            "  --keep           keep the temporary directory and print where it is\n"
+            "  --config FILE    YAML configuration, as for convert\n"
+            "  --strict         warnings are errors\n"
+            "  -h, --help       this help\n"
+            "Tools: $CC, $ARM_NONE_EABI_GCC (arm-none-eabi-gcc), $QEMU_SYSTEM_ARM\n"
+            "(qemu-system-arm). Exit status: 0 every output matches; 1 an output differs (named\n"
+            "on stdout); 2 usage; 3 it could not validate (conversion, missing compiler or\n"
+            "reference, build or run failure; said on stderr); 130 interrupted.\n");
+}
+
+/* ---- options ---------------------------------------------------------------- */
+
+typedef struct Options {
+    const char *config;
+    bool strict, no_qemu, keep, help;
+    long runs;
+    bool runs_given;
+    unsigned long long seed;
+    const char *inputs, *expected, *python;
+    const char *reference; /* "auto", "tflm", "test-case" */
+    tinyaot_option *keys;
+    size_t num_keys;
+    char **owned;
+    int num_owned;
+} Options;
+
+static bool parse_number(const char *text, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    if (!text[0] || text[0] == '-')
+        return false;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int parse_options(int argc, char **argv, Options *o)
+{
+    o->runs = 3;
+    o->seed = 1;
+    o->reference = "auto";
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            o->help = true;
+            return 0;
+        }
+        if (strncmp(a, "--", 2) != 0) {
+            fprintf(stderr, "tinyaot: unexpected argument '%s' (options start with --)\n", a);
+            return EXIT_USAGE;
+        }
+        a += 2;
+        if (strcmp(a, "strict") == 0 || strcmp(a, "no-qemu") == 0 || strcmp(a, "keep") == 0) {
+            *(a[0] == 's' ? &o->strict : a[0] == 'n' ? &o->no_qemu : &o->keep) = true;
+            continue;
+        }
+        const char *eq = strchr(a, '=');
+        const char *key = a, *value;
+        if (eq) {
+            char *copy = va_format("%s", a);
+            if (!copy)
+                return EXIT_CANNOT;
+            copy[eq - a] = '\0';
+            key = copy;
+            value = copy + (eq - a) + 1;
+            o->owned[o->num_owned++] = copy;
+        } else if (i + 1 < argc) {
+            value = argv[++i];
+        } else {
+            fprintf(stderr, "tinyaot: --%s needs a value (tinyaot validate --help lists the "
+                            "options and keys)\n", a);
+            return EXIT_USAGE;
+        }
+        unsigned long long n;
+        if (strcmp(key, "config") == 0) {
+            o->config = value;
+        } else if (strcmp(key, "runs") == 0) {
+            if (!parse_number(value, 1000000, &n) || n == 0) {
+                fprintf(stderr, "tinyaot: --runs: '%s' is not a whole number from 1 to 1000000\n",
+                        value);
+                return EXIT_USAGE;
+            }
+            o->runs = (long)n;
+            o->runs_given = true;
+        } else if (strcmp(key, "seed") == 0) {
+            if (!parse_number(value, UINT64_MAX, &n)) {
+                fprintf(stderr, "tinyaot: --seed: '%s' is not a whole number\n", value);
+                return EXIT_USAGE;
+            }
+            o->seed = n;
+        } else if (strcmp(key, "inputs") == 0) {
+            o->inputs = value;
+        } else if (strcmp(key, "expected") == 0) {
+            o->expected = value;
+        } else if (strcmp(key, "python") == 0) {
+            o->python = value;
+        } else if (strcmp(key, "reference") == 0) {
+            if (strcmp(value, "auto") != 0 && strcmp(value, "tflm") != 0 &&
+                strcmp(value, "test-case") != 0) {
+                fprintf(stderr, "tinyaot: --reference: '%s' is not one of: auto, tflm, "
+                                "test-case\n", value);
+                return EXIT_USAGE;
+            }
+            o->reference = value;
+        } else if (strcmp(key, "module.path") == 0 || strcmp(key, "module.prefix") == 0) {
+            fprintf(stderr, "tinyaot validate: note: --%s is not used: validate writes its "
+                            "module into a temporary directory\n", key);
+        } else {
+            o->keys[o->num_keys++] = (tinyaot_option){key, value};
+        }
+    }
+    return 0;
+}
+
+/* ---- the converted module's I/O ------------------------------------------- */
+
+typedef struct Tensor {
+    const char *name;
+    const char *dtype;
+    char shape[96];
+    size_t itemsize;
+    size_t bytes;
+} Tensor;
+
+static size_t itemsize_of(const char *dtype)
+{
+    static const struct {
+        const char *dtype;
+        size_t size;
+    } sizes[] = {{"int8", 1},    {"uint8", 1},   {"bool", 1},    {"int16", 2},
+                 {"uint16", 2},  {"int32", 4},   {"uint32", 4},
+                 {"float32", 4}, {"int64", 8},   {"uint64", 8},  {"float64", 8}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(sizes[i].dtype, dtype) == 0)
+            return sizes[i].size;
+    return 0;
+}
+
+/* The module's inputs (want_input) or outputs in order; NULL on a type
+   validate cannot handle (said on stderr). */
+static Tensor *io_tensors(const tinyaot_result *r, bool want_input, size_t *count)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->num_tensors; i++)
+        if ((want_input ? r->tensors[i].input_index : r->tensors[i].output_index) >= 0)
+            n++;
+    Tensor *list = calloc(n + 1, sizeof *list);
+    if (!list)
+        return NULL;
+    for (size_t i = 0; i < r->num_tensors; i++) {
+        const tinyaot_tensor_view *t = &r->tensors[i];
+        int index = want_input ? t->input_index : t->output_index;
+        if (index < 0 || (size_t)index >= n)
+            continue;
+        Tensor *d = &list[index];
+        d->name = t->name ? t->name : t->id;
+        d->dtype = t->dtype;
+        d->itemsize = itemsize_of(t->dtype);
+        if (!d->itemsize) {
+            fprintf(stderr, "tinyaot validate: %s %d '%s' has type %s, which validate cannot "
+                            "generate or compare\n", want_input ? "input" : "output", index,
+                    d->name, t->dtype);
+            free(list);
+            return NULL;
+        }
+        size_t elements = 1, len = 0;
+        d->shape[0] = '\0';
+        for (size_t k = 0; k < t->rank; k++) {
+            elements *= (size_t)t->shape[k];
+            if (len + 24 < sizeof d->shape)
+                len += (size_t)snprintf(d->shape + len, sizeof d->shape - len, "%s%lld",
+                                        k ? "x" : "", (long long)t->shape[k]);
+        }
+        if (t->rank == 0)
+            snprintf(d->shape, sizeof d->shape, "scalar");
+        d->bytes = elements * d->itemsize;
+    }
+    *count = n;
+    return list;
+}
+
+static size_t record_bytes(const Tensor *t, size_t n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += t[i].bytes;
+    return total;
+}
+
+/* ---- inputs ------------------------------------------------------------------ */
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static unsigned char *generate_inputs(const Tensor *ins, size_t num_in, size_t runs,
+                                      uint64_t seed, size_t *size)
+{
+    size_t record = record_bytes(ins, num_in);
+    unsigned char *data = malloc(record * runs + 1);
+    if (!data)
+        return NULL;
+    uint64_t state = seed;
+    unsigned char *p = data;
+    for (size_t r = 0; r < runs; r++)
+        for (size_t k = 0; k < num_in; k++)
+            for (size_t e = 0; e < ins[k].bytes / ins[k].itemsize; e++) {
+                uint64_t v = splitmix64(&state);
+                if (strcmp(ins[k].dtype, "float32") == 0) {
+                    float f = (float)((double)(v >> 40) / 8388608.0 - 1.0);
+                    memcpy(p, &f, 4);
+                } else if (strcmp(ins[k].dtype, "bool") == 0) {
+                    *p = (unsigned char)(v & 1u);
+                } else {
+                    for (size_t b = 0; b < ins[k].itemsize; b++) /* little-endian */
+                        p[b] = (unsigned char)(v >> (8 * b));
+                }
+                p += ins[k].itemsize;
+            }
+    *size = record * runs;
+    return data;
+}
+
+/* ---- comparing ------------------------------------------------------------------ */
+
+static double element_value(const unsigned char *p, const Tensor *t)
+{
+    const char *d = t->dtype;
+    if (strcmp(d, "float32") == 0) {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+    if (strcmp(d, "float64") == 0) {
+        double f;
+        memcpy(&f, p, 8);
+        return f;
+    }
+    uint64_t u = 0;
+    for (size_t b = 0; b < t->itemsize; b++)
+        u |= (uint64_t)p[b] << (8 * b);
+    bool is_signed = d[0] == 'i';
+    if (is_signed && t->itemsize > 0 && t->itemsize < 8 && (u >> (8 * t->itemsize - 1)) & 1u)
+        u |= ~0ull << (8 * t->itemsize);
+    return is_signed ? (double)(int64_t)u : (double)u;
+}
+
+/* Prints one line per output; true when every byte matches. */
+static bool compare(const char *build, const unsigned char *got, const unsigned char *want,
+                    const Tensor *outs, size_t num_out, size_t runs, char *first_bad,
+                    size_t first_bad_size)
+{
+    size_t record = record_bytes(outs, num_out);
+    bool all = true;
+    size_t offset = 0;
+    for (size_t k = 0; k < num_out; k++) {
+        size_t differ = 0;
+        double largest = 0;
+        for (size_t r = 0; r < runs; r++) {
+            const unsigned char *g = got + r * record + offset;
+            const unsigned char *w = want + r * record + offset;
+            for (size_t b = 0; b < outs[k].bytes; b++)
+                differ += g[b] != w[b];
+            for (size_t e = 0; e < outs[k].bytes; e += outs[k].itemsize) {
+                double diff = fabs(element_value(g + e, &outs[k]) - element_value(w + e, &outs[k]));
+                if (diff > largest || diff != diff)
+                    largest = diff;
+            }
+        }
+        printf("  %s: output %zu '%s' %s[%s]: %zu of %zu bytes differ, largest difference %g\n",
+               build, k, outs[k].name, outs[k].dtype, outs[k].shape, differ, outs[k].bytes * runs,
+               largest);
+        if (differ && all)
+            snprintf(first_bad, first_bad_size, "%s output %zu '%s'", build, k, outs[k].name);
+        all = all && differ == 0;
+        offset += outs[k].bytes;
+    }
+    return all;
+}
+
+/* Reads a build's output file; it must hold exactly `want` bytes. */
+static unsigned char *read_outputs(const char *path, size_t want, const char *build)
+{
+    size_t size = 0;
+    unsigned char *data = va_read_file(path, &size);
+    if (!data)
+        fprintf(stderr, "tinyaot validate: the %s run wrote no outputs (%s)\n", build, path);
+    else if (size != want) {
+        fprintf(stderr, "tinyaot validate: the %s run wrote %zu bytes of outputs, %zu expected\n",
+                build, size, want);
+        free(data);
+        data = NULL;
+    }
+    return data;
+}
+
+/* ---- the reference ------------------------------------------------------------ */
+
+typedef enum { REF_FILE, REF_TFLM, REF_TEST_CASE } Reference;
+
+/* The last non-empty line of a file into buf ("" when none). */
+static void last_line(const char *path, char *buf, size_t size)
+{
+    size_t n = 0;
+    unsigned char *text = va_read_file(path, &n);
+    buf[0] = '\0';
+    if (!text)
+        return;
+    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+        text[--n] = '\0';
+    const char *line = strrchr((char *)text, '\n');
+    snprintf(buf, size, "%s", line ? line + 1 : (char *)text);
+    free(text);
+}
+
+/* Writes the built-in oracle script into work; its path (malloc'd) or NULL. */
+static char *write_oracle(const char *work)
+{
+    const TaResource *script = ta_resource_find("python/tinyaot/oracle.py");
+    char *path = va_format("%s/oracle.py", work);
+    if (!script || !path || !va_write_file(path, script->data, script->size)) {
+        fprintf(stderr, "tinyaot validate: cannot write the oracle script into %s\n", work);
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* True when `python` runs the oracle (imports tflite_micro); `found`
+   receives where tflite_micro is from, or the reason it cannot. */
+static bool probe_oracle(const char *python, const char *script, const char *work, char *found,
+                         size_t found_size)
+{
+    char *log = va_format("%s/oracle_probe.log", work);
+    if (!log)
+        return false;
+    char *probe[] = {(char *)python, (char *)script, "--probe", NULL};
+    int status;
+    VaEnd end = va_run(probe, NULL, log, 120, &status);
+    last_line(log, found, found_size);
+    if (end == VA_TIMED_OUT)
+        snprintf(found, found_size, "importing tflite_micro took longer than 120 s");
+    else if (end == VA_EXITED && status != 0 && !found[0])
+        snprintf(found, found_size, "it exited with status %d", status);
+    free(log);
+    return end == VA_EXITED && status == 0;
+}
+
+/* Runs TFLite Micro on work/inputs.bin into work/expected.bin. */
+static int run_oracle(const char *python, const char *script, const char *work,
+                      const char *model, size_t runs)
+{
+    char *log = va_format("%s/oracle_run.log", work);
+    char *runs_text = va_format("%zu", runs);
+    char *in = va_format("%s/inputs.bin", work);
+    char *out = va_format("%s/expected.bin", work);
+    int result = EXIT_CANNOT;
+    if (log && runs_text && in && out) {
+        char *cmd[] = {(char *)python, (char *)script, (char *)model, in, out, runs_text, NULL};
+        int status;
+        VaEnd end = va_run(cmd, NULL, log, 1800, &status);
+        if (end == VA_EXITED && status == 0) {
+            result = 0;
+        } else if (end != VA_INTERRUPTED) {
+            fprintf(stderr, "tinyaot validate: TFLite Micro's interpreter failed on %s:\n",
+                    model);
+            va_print_log_tail(stderr, log, 20);
+        }
+    }
+    free(log);
+    free(runs_text);
+    free(in);
+    free(out);
+    return result;
+}
+
+/* ---- the configuration, read as convert reads it ------------------------------ */
+
+static void discard(void *user, int level, const char *line)
+{
+    (void)user;
+    (void)level;
+    (void)line;
+}
+
+/* model.path, resolved as the converter resolves it (from the --config
+   file's folder when the file gives it). NULL when the configuration does
+   not load; the conversion then reports why. malloc'd. */
+static char *resolved_model_path(const Options *o)
+{
+    TaPool pool = {0};
+    TaDiag diag = {.pool = &pool, .sink = discard};
+    const char **keys = calloc(o->num_keys + 1, sizeof *keys);
+    const char **values = calloc(o->num_keys + 1, sizeof *values);
+    char *path = NULL;
+    if (keys && values) {
+        for (size_t i = 0; i < o->num_keys; i++) {
+            keys[i] = o->keys[i].key;
+            values[i] = o->keys[i].value;
+        }
+        TaConfig *c = ta_config_load_ex(&pool, &diag, o->config, keys, values, (int)o->num_keys,
+                                        false);
+        if (c && c->model_path)
+            path = va_format("%s", c->model_path);
+    }
+    free(keys);
+    free(values);
+    ta_pool_free(&pool);
+    return path;
+}
+
+/* ---- the command ---------------------------------------------------------------- */
+
+typedef struct Run {
+    Options *o;
+    char *work;
+    char *module_dir;
+    char *model;
+    tinyaot_result *result;
+    Tensor *ins, *outs;
+    size_t num_in, num_out;
+    unsigned char *expected;
+    Reference reference;
+    char *python;        /* REF_TFLM: the Python that runs the oracle */
+    char *oracle_script; /* REF_TFLM: work/oracle.py */
+    char description[1024];
+} Run;
+
+/* Picks the reference before converting (the test case must be asked for
+   at conversion). EXIT_MATCH when one was found, else the exit status. */
+static int choose_reference(Run *v)
+{
+    Options *o = v->o;
+    if (o->expected) {
+        v->reference = REF_FILE;
+        snprintf(v->description, sizeof v->description, "the outputs in %s", o->expected);
+        return EXIT_MATCH;
+    }
+    if (strcmp(o->reference, "test-case") == 0) {
+        v->reference = REF_TEST_CASE;
+        return EXIT_MATCH;
+    }
+    const char *env = getenv("TINYAOT_PYTHON");
+    const char *python = o->python ? o->python : env && *env ? env : "python3";
+    const char *how = o->python ? "--python" : env && *env ? "$TINYAOT_PYTHON" : "the default";
+    char why[512];
+    v->python = va_find_program(python);
+    if (!v->python) {
+        snprintf(why, sizeof why, "Python '%s' (%s) is not an executable on PATH", python, how);
+    } else {
+        v->oracle_script = write_oracle(v->work);
+        if (!v->oracle_script)
+            return EXIT_CANNOT;
+        char found[400];
+        if (probe_oracle(v->python, v->oracle_script, v->work, found, sizeof found)) {
+            v->reference = REF_TFLM;
+            snprintf(v->description, sizeof v->description,
+                     "TFLite Micro's interpreter (%s, %s)", v->python, found);
+            return EXIT_MATCH;
+        }
+        if (va_interrupted)
+            return EXIT_SIGNAL;
+        snprintf(why, sizeof why, "%s (%s, %s) cannot run TFLite Micro's interpreter: %s",
+                 python, v->python, how, found);
+    }
+    if (strcmp(o->reference, "tflm") == 0) {
+        fprintf(stderr, "tinyaot validate: no reference to compare with: %s.\n  Use a Python "
+                        "that has numpy and the tflite-micro package (--python PATH or "
+                        "TINYAOT_PYTHON), give the expected outputs (--expected FILE), or "
+                        "compare with the module's built-in test case (--reference "
+                        "test-case).\n", why);
+        return EXIT_CANNOT;
+    }
+    fprintf(stderr, "tinyaot validate: note: no TFLite Micro oracle: %s; comparing with the "
+                    "expected outputs of the module's built-in test case instead (--reference "
+                    "tflm makes this an error)\n", why);
+    v->reference = REF_TEST_CASE;
+    return EXIT_MATCH;
+}
+
+/* Converts into work/module; EXIT_MATCH or the exit status. */
+static int convert(Run *v)
+{
+    Options *o = v->o;
+    tinyaot_option *keys = calloc(o->num_keys + 3, sizeof *keys);
+    if (!keys)
+        return EXIT_CANNOT;
+    memcpy(keys, o->keys, o->num_keys * sizeof *keys);
+    size_t n = o->num_keys;
+    keys[n++] = (tinyaot_option){"module.path", v->module_dir};
+    keys[n++] = (tinyaot_option){"module.prefix", VA_PREFIX};
+    if (v->reference == REF_TEST_CASE)
+        keys[n++] = (tinyaot_option){"test.enabled", "true"};
+    tinyaot_args args = {.config_path = o->config,
+                         .options = keys,
+                         .num_options = n,
+                         .strict = o->strict,
+                         .result_views = 1};
+    tinyaot_status status = tinyaot_convert(&args, &v->result);
+    free(keys);
+    if (status != TINYAOT_OK || !v->model) {
+        fprintf(stderr, "tinyaot validate: the conversion failed (the errors above say why)\n");
+        return EXIT_CANNOT;
+    }
+    v->ins = io_tensors(v->result, true, &v->num_in);
+    v->outs = io_tensors(v->result, false, &v->num_out);
+    return v->ins && v->outs ? EXIT_MATCH : EXIT_CANNOT;
+}
+
+/* Writes work/inputs.bin (and, for the test case, work/expected.bin);
+   sets *runs. EXIT_MATCH or the exit status. */
+static int write_inputs(Run *v, const VaModule *m, const char *cc, size_t *runs, char *text,
+                        size_t text_size)
+{
+    Options *o = v->o;
+    size_t in_record = record_bytes(v->ins, v->num_in), in_size = 0;
+    unsigned char *inputs;
+    if (v->reference == REF_TEST_CASE) {
+        if (va_test_case_reference(m, cc, v->num_in, v->num_out) != 0)
+            return va_interrupted ? EXIT_SIGNAL : EXIT_CANNOT;
+        char *path = va_format("%s/inputs.bin", v->work);
+        inputs = path ? va_read_file(path, &in_size) : NULL;
+        free(path);
+        if (!inputs || in_record == 0 || in_size % in_record != 0) {
+            fprintf(stderr, "tinyaot validate: the test case's stimulus does not fit the "
+                            "model's inputs\n");
+            free(inputs);
+            return EXIT_CANNOT;
+        }
+        free(inputs);
+        *runs = in_size / in_record;
+        snprintf(text, text_size, "the test case's stimulus");
+        if (o->runs_given && *runs != (size_t)o->runs)
+            fprintf(stderr, "tinyaot validate: note: --runs %ld is not used: the test case "
+                            "holds %zu runs\n", o->runs, *runs);
+        return EXIT_MATCH;
+    }
+    *runs = (size_t)o->runs;
+    if (o->inputs) {
+        inputs = va_read_file(o->inputs, &in_size);
+        if (!inputs) {
+            fprintf(stderr, "tinyaot validate: --inputs: cannot read %s\n", o->inputs);
+            return EXIT_CANNOT;
+        }
+        if (in_record == 0 || in_size == 0 || in_size % in_record != 0 ||
+            (o->runs_given && in_size / in_record != *runs)) {
+            fprintf(stderr, "tinyaot validate: --inputs: %s holds %zu bytes; one run of the "
+                            "model's inputs is %zu bytes%s\n", o->inputs, in_size, in_record,
+                    o->runs_given ? " and --runs asks for a different number of runs" : "");
+            free(inputs);
+            return EXIT_CANNOT;
+        }
+        *runs = in_size / in_record;
+        snprintf(text, text_size, "from %s", o->inputs);
+    } else {
+        inputs = generate_inputs(v->ins, v->num_in, *runs, o->seed, &in_size);
+        snprintf(text, text_size, "generated, seed %llu", o->seed);
+    }
+    char *path = va_format("%s/inputs.bin", v->work);
+    bool wrote = inputs && path && va_write_file(path, inputs, in_size);
+    free(inputs);
+    free(path);
+    if (!wrote) {
+        fprintf(stderr, "tinyaot validate: cannot write the inputs into %s\n", v->work);
+        return EXIT_CANNOT;
+    }
+    return EXIT_MATCH;
+}
+
+/* Reads (or, for TFLite Micro, computes) the expected outputs. */
+static int read_reference(Run *v, size_t runs)
+{
+    size_t want = record_bytes(v->outs, v->num_out) * runs, size = 0;
+    if (v->reference == REF_FILE) {
+        v->expected = va_read_file(v->o->expected, &size);
+        if (!v->expected || size != want) {
+            fprintf(stderr, "tinyaot validate: --expected: %s %s; %zu runs of the model's "
+                            "outputs are %zu bytes\n", v->o->expected,
+                    v->expected ? "has a different size" : "cannot be read", runs, want);
+            return EXIT_CANNOT;
+        }
+        return EXIT_MATCH;
+    }
+    if (v->reference == REF_TFLM) {
+        int r = run_oracle(v->python, v->oracle_script, v->work, v->model, runs);
+        if (r != 0)
+            return va_interrupted ? EXIT_SIGNAL : r;
+    } else {
+        snprintf(v->description, sizeof v->description,
+                 "the expected outputs of the module's built-in test case (test.enabled; "
+                 "computed at conversion, or test.outputs)");
+    }
+    char *path = va_format("%s/expected.bin", v->work);
+    v->expected = path ? read_outputs(path, want,
+                                      v->reference == REF_TFLM ? "TFLite Micro" : "test case")
+                       : NULL;
+    free(path);
+    return v->expected ? EXIT_MATCH : EXIT_CANNOT;
+}
+
+static int validate(Run *v)
+{
+    Options *o = v->o;
+    v->model = resolved_model_path(o);
+
+    /* The host compiler first: a missing one is said before anything runs. */
+    const char *cc_env = getenv("CC");
+    const char *cc = cc_env && *cc_env ? cc_env : "cc";
+    char cc_first[256];
+    snprintf(cc_first, sizeof cc_first, "%.*s", (int)strcspn(cc, " \t"), cc);
+    char *cc_path = va_find_program(cc_first);
+    if (!cc_path) {
+        fprintf(stderr, "tinyaot validate: no host C compiler: '%s' (%s) is not an executable "
+                        "on PATH; set CC to one\n", cc_first, cc_env && *cc_env ? "$CC" :
+                                                               "the default, as CC is not set");
+        return EXIT_CANNOT;
+    }
+    free(cc_path);
+
+    int status = choose_reference(v);
+    if (status != EXIT_MATCH)
+        return status;
+    if (v->reference == REF_TEST_CASE && o->inputs) {
+        fprintf(stderr, "tinyaot validate: --inputs needs a reference for those inputs: TFLite "
+                        "Micro's interpreter or --expected FILE (the built-in test case has "
+                        "its own stimulus)\n");
+        return EXIT_CANNOT;
+    }
+    if ((status = convert(v)) != EXIT_MATCH)
+        return status;
+    const char *platform = v->result->analysis ? v->result->analysis->platform : "?";
+    bool binds = false;
+    for (size_t i = 0; i < v->result->num_regions; i++)
+        binds = binds || v->result->regions[i].symbol == NULL;
+    VaModule m = {v->work, v->module_dir, VA_PREFIX, binds, 0};
+    char input_text[256];
+    if ((status = write_inputs(v, &m, cc, &m.runs, input_text, sizeof input_text)) != EXIT_MATCH)
+        return status;
+    if ((status = read_reference(v, m.runs)) != EXIT_MATCH)
+        return status;
+    size_t runs = m.runs, want = record_bytes(v->outs, v->num_out) * runs;
+    printf("tinyaot validate: %s on %s, %zu run%s (inputs %s)\n  reference: %s\n", v->model,
+           platform, runs, runs == 1 ? "" : "s", input_text, v->description);
+    fflush(stdout);
+
+    bool all = true;
+    char first_bad[512] = "";
+
+    /* The host. */
+    if (va_build_and_run_host(&m, cc, "host_outputs.bin") != 0)
+        return va_interrupted ? EXIT_SIGNAL : EXIT_CANNOT;
+    char *path = va_format("%s/host_outputs.bin", v->work);
+    unsigned char *got = path ? read_outputs(path, want, "host") : NULL;
+    free(path);
+    if (!got)
+        return EXIT_CANNOT;
+    char build[300];
+    snprintf(build, sizeof build, "host (%s)", cc);
+    all = compare(build, got, v->expected, v->outs, v->num_out, runs, first_bad,
+                  sizeof first_bad);
+    free(got);
+
+    /* The board, when there is one and its tools. */
+    const VaBoard *board = va_board_for_target(platform);
+    const char *gcc_env = getenv("ARM_NONE_EABI_GCC");
+    const char *qemu_env = getenv("QEMU_SYSTEM_ARM");
+    const char *gcc_name = gcc_env && *gcc_env ? gcc_env : "arm-none-eabi-gcc";
+    const char *qemu_name = qemu_env && *qemu_env ? qemu_env : "qemu-system-arm";
+    char *gcc = board && !o->no_qemu ? va_find_program(gcc_name) : NULL;
+    char *qemu = board && !o->no_qemu ? va_find_program(qemu_name) : NULL;
+    int result = 0;
+    if (o->no_qemu) {
+        printf("  QEMU: not run (--no-qemu)\n");
+    } else if (!board) {
+        printf("  QEMU: not run: target %s is not a board the QEMU kit models (mps3_an547, "
+               "mps2_an386)\n", platform);
+    } else if (!gcc || !qemu) {
+        printf("  QEMU: not run for %s: %s is not on PATH (apt-get install gcc-arm-none-eabi "
+               "libnewlib-arm-none-eabi qemu-system-arm)\n", board->target,
+               !gcc ? gcc_name : qemu_name);
+    } else if (va_build_and_run_qemu(&m, board, gcc, qemu, "qemu_outputs.bin") != 0) {
+        result = va_interrupted ? EXIT_SIGNAL : EXIT_CANNOT;
+    } else {
+        path = va_format("%s/qemu_outputs.bin", v->work);
+        got = path ? read_outputs(path, want, board->machine) : NULL;
+        free(path);
+        if (!got) {
+            result = EXIT_CANNOT;
+        } else {
+            snprintf(build, sizeof build, "%s (QEMU)", board->machine);
+            char bad[512] = "";
+            if (!compare(build, got, v->expected, v->outs, v->num_out, runs, bad, sizeof bad)) {
+                if (all)
+                    snprintf(first_bad, sizeof first_bad, "%s", bad);
+                all = false;
+            }
+            free(got);
+        }
+    }
+    free(gcc);
+    free(qemu);
+    if (!all) {
+        printf("tinyaot validate: MISMATCH: %s differs from the reference\n", first_bad);
+        return EXIT_MISMATCH;
+    }
+    if (result != 0)
+        return result;
+    printf("tinyaot validate: OK: every output of every build matches the reference byte for "
+           "byte\n");
+    return EXIT_MATCH;
+}
+
+int tinyaot_cli_validate(int argc, char **argv)
+{
+    Options o = {0};
+    o.keys = calloc((size_t)argc, sizeof *o.keys);
+    o.owned = calloc((size_t)argc, sizeof *o.owned);
+    if (!o.keys || !o.owned) {
+        free(o.keys);
+        free(o.owned);
+        return EXIT_CANNOT;
+    }
+    int status = parse_options(argc, argv, &o);
+    if (status == 0 && o.help) {
+        usage_validate(stdout);
+        tinyaot_cli_print_keys(stdout);
+    } else if (status == EXIT_USAGE) {
+        fputs(validate_usage, stderr);
+    } else if (status == 0) {
+        const char *tmp = getenv("TMPDIR");
+        Run v = {.o = &o};
+        v.work = va_format("%s/tinyaot-validate.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!v.work || !mkdtemp(v.work)) {
+            fprintf(stderr, "tinyaot validate: cannot create a temporary directory in %s "
+                            "(TMPDIR)\n", tmp && *tmp ? tmp : "/tmp");
+            status = EXIT_CANNOT;
+        } else {
+            va_catch_signals();
+            v.module_dir = va_format("%s/module", v.work);
+            status = v.module_dir ? validate(&v) : EXIT_CANNOT;
+            if (va_interrupted) {
+                fprintf(stderr, "tinyaot validate: interrupted\n");
+                status = EXIT_SIGNAL;
+            }
+            fflush(stdout);
+            if (o.keep)
+                fprintf(stderr, "tinyaot validate: kept %s\n", v.work);
+            else if (!ta_remove_tree(v.work))
+                fprintf(stderr, "tinyaot validate: could not remove %s\n", v.work);
+        }
+        tinyaot_result_free(v.result);
+        free(v.ins);
+        free(v.outs);
+        free(v.expected);
+        free(v.model);
+        free(v.python);
+        free(v.oracle_script);
+        free(v.module_dir);
+        free(v.work);
+    }
+    for (int i = 0; i < o.num_owned; i++)
+        free(o.owned[i]);
+    free(o.owned);
+    free(o.keys);
+    return status;
+}

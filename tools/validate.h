@@ -1,0 +1,100 @@
+/*
+ * validate.h - `tinyaot validate`: convert into a temporary directory, build
+ * the module for the host (and a modelled Cortex-M board under QEMU), run it
+ * on deterministic inputs and compare with a reference.
+ *
+ *   validate.c        the command: options, conversion, inputs, reference, report
+ *   validate_build.c  building and running the module (host compiler, QEMU)
+ *   validate_test_case.c  the reference from the module's built-in test case
+ *   validate_proc.c   child processes, programs on PATH, files, the temp directory
+ */
+#ifndef TA_VALIDATE_H
+#define TA_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* The command, from main(): argv[1] is "validate". Returns the exit status. */
+int tinyaot_cli_validate(int argc, char **argv);
+/* Every configuration key with type, default and meaning (tinyaot.c). */
+void tinyaot_cli_print_keys(FILE *out);
+
+/* ---- validate_proc.c ---------------------------------------------------- */
+
+/* Set by SIGINT/SIGTERM while validate runs: children are stopped and the
+   temporary directory removed before exiting. */
+extern volatile int va_interrupted;
+void va_catch_signals(void);
+
+/* How a child ended. */
+typedef enum { VA_EXITED, VA_TIMED_OUT, VA_INTERRUPTED, VA_NOT_STARTED } VaEnd;
+
+/* Runs argv (argv[0] looked up on PATH) in `cwd` (NULL: ours), stdin from
+   /dev/null, stdout and stderr into `log_path` (NULL: ours), stopping it
+   after `timeout_s` seconds (0: never). *status: exit code, or 128 + signal. */
+VaEnd va_run(char *const *argv, const char *cwd, const char *log_path, int timeout_s,
+             int *status);
+/* The full path of a program: `name` itself when it holds a '/', else the
+   first executable on PATH; NULL when there is none. Caller frees. */
+char *va_find_program(const char *name);
+/* Whole file into malloc'd memory (a NUL after it); NULL on error. */
+unsigned char *va_read_file(const char *path, size_t *size);
+bool va_write_file(const char *path, const void *data, size_t size);
+/* Prints at most the last `max_lines` lines of a log file to `out`, indented. */
+void va_print_log_tail(FILE *out, const char *path, int max_lines);
+/* Every regular *.c file under `dir`, sorted, as malloc'd paths. */
+char **va_list_c_files(const char *dir, size_t *count);
+void va_free_list(char **list, size_t count);
+/* malloc'd printf. */
+char *va_format(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* ---- validate_build.c --------------------------------------------------- */
+
+/* One module to build and run: a converted module directory and its I/O. */
+typedef struct VaModule {
+    const char *work;    /* the temporary directory */
+    const char *dir;     /* the module, inside work */
+    const char *prefix;
+    bool binds_arenas;   /* memory.allocate_arenas: false: the runner binds them */
+    size_t runs;
+} VaModule;
+
+/* A QEMU board the kit in tests/qemu models, for a target name; NULL if
+   the target is not one of them. */
+typedef struct VaBoard {
+    const char *target; /* "mps3_an547" */
+    const char *machine; /* QEMU -M */
+    const char *description;
+    const char *const *cpu_flags;
+    const char *board_macro;
+    const char *cpu_hz;
+    const char *num_irq;
+    const char *linker_script; /* kit file name */
+} VaBoard;
+const VaBoard *va_board_for_target(const char *target);
+
+/* Builds the module with the host runner ($CC or cc, $CFLAGS) and runs it
+   on work/inputs.bin into work/<out_name>. 0 when it ran; else a message
+   was printed. */
+int va_build_and_run_host(const VaModule *m, const char *cc, const char *out_name);
+/* Builds `main_source` with the module for the host and runs it (no
+   arguments, in work); `what` names the step in messages. */
+int va_build_and_run_host_main(const VaModule *m, const char *cc, const char *main_source,
+                               const char *exe_name, const char *what);
+/* The same for a board under QEMU (arm-none-eabi-gcc, qemu-system-arm). */
+int va_build_and_run_qemu(const VaModule *m, const VaBoard *board, const char *gcc,
+                          const char *qemu, const char *out_name);
+
+/* ---- validate_test_case.c ------------------------------------------------ */
+
+/* For a module converted with test.enabled: writes work/inputs.bin (the
+   test case's stimulus) and work/expected.bin (its expected outputs) in
+   the runners' layout. 0 when done; else a message was printed. */
+int va_test_case_reference(const VaModule *m, const char *cc, size_t num_in, size_t num_out);
+
+#endif /* TA_VALIDATE_H */
