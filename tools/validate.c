@@ -27,7 +27,7 @@
 
 #include "../include/tinyaot/tinyaot.h"
 #include "../src/config/config.h"
-#include "resources.h"
+#include "../src/config/resources.h"
 
 /* The prefix of the temporary module: it only names symbols. */
 #define VA_PREFIX "validate"

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "resources.h"
+#include "../src/config/resources.h"
 
 /* The kit files a runner needs, by resource path. */
 static const char *const host_kit[] = {"tests/harness/host_runner.c",
