@@ -654,62 +654,36 @@ typedef struct {
     int8_t b[4];
 } dw_word;
 
-/* One tap of four channels at x and w, the pointers then stepped:
-   SXTB16 splits four bytes into channels 0, 2 and 1, 3 as halfword pairs;
-   SMLABB/SMLATT accumulate each channel in its own register. */
-DW_INLINE void dsp_tap(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
-                       const int8_t **w, ptrdiff_t x_step, ptrdiff_t w_step)
-{
-    /* In assembly, with the pointer steps: gcc precomputes the addresses
-       of all taps and runs out of registers. Unaligned word loads are fine
-       on Cortex-M4. */
-    uint32_t xv, wv, x02, w02;
-    __asm__("ldr %[xv], [%[x]]\n\t"
-            "ldr %[wv], [%[w]]\n\t"
-            "add %[x], %[x], %[xs]\n\t"
-            "add %[w], %[w], %[ws]\n\t"
-            "sxtb16 %[x02], %[xv]\n\t"
-            "sxtb16 %[w02], %[wv]\n\t"
-            "sxtb16 %[xv], %[xv], ror #8\n\t"
-            "sxtb16 %[wv], %[wv], ror #8\n\t"
-            "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"
-            "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"
-            "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"
-            "smlatt %[a3], %[xv], %[wv], %[a3]"
-            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [x] "+r"(*x),
-              [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
-            : [xs] "r"(x_step), [ws] "r"(w_step), "m"(*(const dw_word *)*x),
-              "m"(*(const dw_word *)*w));
-}
-
-/* The same on x - zero point (zp2: the zero point in both halfwords;
-   SSUB16 is exact, |x - zp| <= 255), both pointers stepped by `step`. */
+/* One tap of four channels on x - zero point at x and w, both pointers
+   then stepped by `step`: SXTAB16 sign-extends bytes 0, 2 (rotated: 1, 3)
+   of x into halfword pairs and adds nzp2 (minus the zero point in both
+   halfwords; exact, |x - zp| <= 255), SXTB16 splits the weights alike and
+   SMLABB/SMLATT accumulate each channel in its own register. In assembly,
+   with the pointer steps: gcc precomputes the addresses of all taps and
+   runs out of registers. Unaligned word loads are fine on Cortex-M4. */
 DW_INLINE void dsp_tap_zp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
-                          const int8_t **w, ptrdiff_t step, uint32_t zp2)
+                          const int8_t **w, ptrdiff_t step, uint32_t nzp2)
 {
     uint32_t xv, wv, x02, w02;
     __asm__("ldr %[xv], [%[x]]\n\t"
             "ldr %[wv], [%[w]]\n\t"
             "add %[x], %[x], %[s]\n\t"
             "add %[w], %[w], %[s]\n\t"
-            "sxtb16 %[x02], %[xv]\n\t"
+            "sxtab16 %[x02], %[zp], %[xv]\n\t"
             "sxtb16 %[w02], %[wv]\n\t"
-            "sxtb16 %[xv], %[xv], ror #8\n\t"
+            "sxtab16 %[xv], %[zp], %[xv], ror #8\n\t"
             "sxtb16 %[wv], %[wv], ror #8\n\t"
-            "ssub16 %[x02], %[x02], %[zp]\n\t"
-            "ssub16 %[xv], %[xv], %[zp]\n\t"
             "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"
             "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"
             "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"
             "smlatt %[a3], %[xv], %[wv], %[a3]"
             : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [x] "+r"(*x),
               [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
-            : [s] "r"(step), [zp] "r"(zp2), "m"(*(const dw_word *)*x),
-              "m"(*(const dw_word *)*w)
-            : "cc");
+            : [s] "r"(step), [zp] "r"(nzp2), "m"(*(const dw_word *)*x),
+              "m"(*(const dw_word *)*w));
 }
 
-/* What requantization needs, read once per pixel. */
+/* What requantization needs, read once per call. */
 typedef struct {
     const int32_t *multipliers, *shifts; /* NULL: per-tensor */
     int32_t multiplier, shift, offset, lo, hi, right_only, small;
@@ -732,6 +706,22 @@ DW_INLINE void dsp_requant_init(const dw_ctx *c, dsp_requant *q)
     q->hi4 = ((uint32_t)q->hi & 0xFFu) * 0x01010101u;
 }
 
+/* The forms of the requantization, fixed per function: the fast ones need
+   per-channel multipliers (the converter gives per-tensor layers
+   per-channel copies), right shifts only and small accumulators, which
+   nearly every layer has; the full int8 range then needs no clamp. */
+enum { DSP_GENERAL = 0, DSP_FAST_FULL = 1, DSP_FAST_CLAMPED = 2 };
+
+/* The form a layer's requantization takes. */
+static int dsp_form(const dw_ctx *c)
+{
+    const ta_depthwise_conv_2d_params_t *p = c->p;
+    if (!c->multipliers || !c->shifts || !p->right_shifts_only || !p->small_accumulators)
+        return DSP_GENERAL;
+    return p->activation_min == INT8_MIN && p->activation_max == INT8_MAX ? DSP_FAST_FULL
+                                                                          : DSP_FAST_CLAMPED;
+}
+
 /* One requantized, clamped output of channel o. */
 DW_INLINE int32_t dsp_output(const dsp_requant *q, int32_t acc, int32_t o)
 {
@@ -740,65 +730,80 @@ DW_INLINE int32_t dsp_output(const dsp_requant *q, int32_t acc, int32_t o)
     return ta_clamp_i32(ta_dw_requantize(acc, m, s) + q->offset, q->lo, q->hi);
 }
 
-/* Four requantized values (before the output offset) clamped and packed
-   as bytes: SSAT to int8, bytes 0-3 gathered with UXTB16, then the
-   activation range bytewise with SSUB8/SEL (a no-op for [-128, 127]). */
+/* Four requantized values (before the output offset) saturated to int8 and
+   packed as bytes by bit-field inserts, then clamped to the activation
+   range bytewise with SSUB8/SEL: `clamp` 0 skips that (the full range),
+   1 checks the bounds at run time, 2 always clamps. */
 DW_INLINE uint32_t dsp_pack4(const dsp_requant *q, int32_t v0, int32_t v1, int32_t v2,
-                             int32_t v3)
+                             int32_t v3, int clamp)
 {
-    v0 = __ssat(v0 + q->offset, 8);
-    v1 = __ssat(v1 + q->offset, 8);
-    v2 = __ssat(v2 + q->offset, 8);
-    v3 = __ssat(v3 + q->offset, 8);
-    const uint32_t b02 = __uxtb16(((uint32_t)v0 & 0xFFFFu) | (uint32_t)v2 << 16);
-    const uint32_t b13 = __uxtb16(((uint32_t)v1 & 0xFFFFu) | (uint32_t)v3 << 16);
-    uint32_t v = b02 | b13 << 8;
-    if (q->lo > INT8_MIN) {
+    uint32_t v = ta_dw_pack_bytes(__ssat(v0 + q->offset, 8), __ssat(v1 + q->offset, 8),
+                                  __ssat(v2 + q->offset, 8), __ssat(v3 + q->offset, 8));
+    if (clamp == 2 || (clamp == 1 && q->lo > INT8_MIN)) {
         (void)__ssub8(v, q->lo4);
         v = __sel(v, q->lo4);
     }
-    if (q->hi < INT8_MAX) {
+    if (clamp == 2 || (clamp == 1 && q->hi < INT8_MAX)) {
         (void)__ssub8(q->hi4, v);
         v = __sel(v, q->hi4);
     }
     return v;
 }
 
-/* Four outputs from c0 on, stored as one word (a byte store may alias
-   anything, which would make gcc reload everything after each). */
+/* Four outputs from c0 on, requantized in the form `form` and stored as one
+   word (a byte store may alias anything, which would make gcc reload
+   everything after each). */
 DW_INLINE void dsp_store4(const dsp_requant *q, int32_t a0, int32_t a1, int32_t a2, int32_t a3,
-                          int32_t c0, int8_t *out)
+                          int32_t c0, int form, int8_t *out)
 {
-    int32_t m0 = q->multiplier, m1 = m0, m2 = m0, m3 = m0;
-    int32_t s0 = q->shift, s1 = s0, s2 = s0, s3 = s0;
-    if (q->multipliers) {
-        m0 = q->multipliers[c0];
-        m1 = q->multipliers[c0 + 1];
-        m2 = q->multipliers[c0 + 2];
-        m3 = q->multipliers[c0 + 3];
-        s0 = q->shifts[c0];
-        s1 = q->shifts[c0 + 1];
-        s2 = q->shifts[c0 + 2];
-        s3 = q->shifts[c0 + 3];
-    }
-    if (q->right_only && q->small) {
-        a0 = ta_dw_requantize_right_small(a0, m0, s0);
-        a1 = ta_dw_requantize_right_small(a1, m1, s1);
-        a2 = ta_dw_requantize_right_small(a2, m2, s2);
-        a3 = ta_dw_requantize_right_small(a3, m3, s3);
-    } else if (q->right_only) {
-        a0 = ta_dw_requantize_right(a0, m0, s0);
-        a1 = ta_dw_requantize_right(a1, m1, s1);
-        a2 = ta_dw_requantize_right(a2, m2, s2);
-        a3 = ta_dw_requantize_right(a3, m3, s3);
+    uint32_t v;
+    if (form != DSP_GENERAL) {
+        const int32_t *m = q->multipliers + c0, *s = q->shifts + c0;
+        a0 = ta_dw_requantize_right_small(a0, m[0], s[0]);
+        a1 = ta_dw_requantize_right_small(a1, m[1], s[1]);
+        a2 = ta_dw_requantize_right_small(a2, m[2], s[2]);
+        a3 = ta_dw_requantize_right_small(a3, m[3], s[3]);
+        v = dsp_pack4(q, a0, a1, a2, a3, form == DSP_FAST_CLAMPED ? 2 : 0);
     } else {
-        a0 = ta_dw_requantize(a0, m0, s0);
-        a1 = ta_dw_requantize(a1, m1, s1);
-        a2 = ta_dw_requantize(a2, m2, s2);
-        a3 = ta_dw_requantize(a3, m3, s3);
+        int32_t m0 = q->multiplier, m1 = m0, m2 = m0, m3 = m0;
+        int32_t s0 = q->shift, s1 = s0, s2 = s0, s3 = s0;
+        if (q->multipliers) {
+            m0 = q->multipliers[c0];
+            m1 = q->multipliers[c0 + 1];
+            m2 = q->multipliers[c0 + 2];
+            m3 = q->multipliers[c0 + 3];
+            s0 = q->shifts[c0];
+            s1 = q->shifts[c0 + 1];
+            s2 = q->shifts[c0 + 2];
+            s3 = q->shifts[c0 + 3];
+        }
+        if (q->right_only) {
+            a0 = ta_dw_requantize_right(a0, m0, s0);
+            a1 = ta_dw_requantize_right(a1, m1, s1);
+            a2 = ta_dw_requantize_right(a2, m2, s2);
+            a3 = ta_dw_requantize_right(a3, m3, s3);
+        } else {
+            a0 = ta_dw_requantize(a0, m0, s0);
+            a1 = ta_dw_requantize(a1, m1, s1);
+            a2 = ta_dw_requantize(a2, m2, s2);
+            a3 = ta_dw_requantize(a3, m3, s3);
+        }
+        v = dsp_pack4(q, a0, a1, a2, a3, 1);
     }
-    const uint32_t v = dsp_pack4(q, a0, a1, a2, a3);
     memcpy(out + c0, &v, 4);
+}
+
+/* The accumulators of four channels from c0 on, from bias (NULL: zeros). */
+DW_INLINE void dsp_start4(const int32_t *bias, int32_t c0, int32_t *a0, int32_t *a1,
+                          int32_t *a2, int32_t *a3)
+{
+    *a0 = *a1 = *a2 = *a3 = 0;
+    if (bias) {
+        *a0 = bias[c0];
+        *a1 = bias[c0 + 1];
+        *a2 = bias[c0 + 2];
+        *a3 = bias[c0 + 3];
+    }
 }
 
 /* One row of three taps of four channels, the taps `d` bytes apart in
@@ -834,41 +839,42 @@ DW_INLINE void dsp_row3(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, cons
 }
 #undef DW_DSP_MAC4
 
-/* An interior pixel of a 3x3 window with unit horizontal dilation, x at its
-   first tap: its channels four at a time; returns how many it did. Within
-   a row the input and the weight offsets are the same, depth and
-   2 * depth. */
-DW_NOINLINE int32_t dsp_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
+/* `count` interior pixels of a 3x3 window with unit horizontal dilation,
+   pixel_step input bytes apart, x at the first tap of the first: per pixel
+   its channels four at a time, in registers over the nine taps; returns
+   how many channels it did per pixel. Within a row the input and the
+   weight offsets are the same, depth and 2 * depth. */
+DW_INLINE int32_t dsp_run_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
+                              ptrdiff_t pixel_step, int8_t *out, int form)
 {
     const ptrdiff_t d = c->depth, row = c->tap_row;
+    const int32_t quads = c->depth & ~3;
+    const int8_t *weights = c->weights;
+    const int32_t *bias = c->bias_sum;
     dsp_requant q;
     dsp_requant_init(c, &q);
-    int32_t c0 = 0;
-    for (; c0 + 4 <= d; c0 += 4) {
-        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        if (c->bias_sum) {
-            a0 = c->bias_sum[c0];
-            a1 = c->bias_sum[c0 + 1];
-            a2 = c->bias_sum[c0 + 2];
-            a3 = c->bias_sum[c0 + 3];
+    for (int32_t px = 0; px < count; px++, x += pixel_step, out += d)
+        for (int32_t c0 = 0; c0 < quads; c0 += 4) {
+            int32_t a0, a1, a2, a3;
+            dsp_start4(bias, c0, &a0, &a1, &a2, &a3);
+            const int8_t *xt = x + c0, *w = weights + c0;
+            /* Unrolled: a loop counter would push a register to the stack. */
+            dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
+            dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
+            dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
+            dsp_store4(&q, a0, a1, a2, a3, c0, form, out);
         }
-        const int8_t *xt = x + c0, *w = c->weights + c0;
-        /* Unrolled: a loop counter would push a register to the stack. */
-        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
-        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
-        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
-        dsp_store4(&q, a0, a1, a2, a3, c0, out);
-    }
-    return c0;
+    return quads;
 }
 
 /* A border pixel (or any window): the taps inside the input, on x - zero
-   point (SSUB16, exact), from the plain bias; four channels at a time,
-   then one at a time. */
-DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t c0, int8_t *out)
+   point, from the plain bias; four channels at a time, then one at a
+   time. */
+DW_INLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t c0, int8_t *out,
+                                int form)
 {
     const int32_t zp = c->p->pad_value;
-    const uint32_t zp2 = ((uint32_t)zp & 0xFFFFu) * 0x10001u;
+    const uint32_t nzp2 = ((uint32_t)-zp & 0xFFFFu) * 0x10001u;
     const ptrdiff_t d = c->depth, col = c->tap_col;
     const int32_t rows = win->rows, cols = win->cols;
     const ptrdiff_t next_row = c->tap_row - cols * col;
@@ -877,28 +883,23 @@ DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t
     dsp_requant q;
     dsp_requant_init(c, &q);
     for (; c0 + 4 <= d; c0 += 4) {
-        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        if (c->bias) {
-            a0 = c->bias[c0];
-            a1 = c->bias[c0 + 1];
-            a2 = c->bias[c0 + 2];
-            a3 = c->bias[c0 + 3];
-        }
+        int32_t a0, a1, a2, a3;
+        dsp_start4(c->bias, c0, &a0, &a1, &a2, &a3);
         const int8_t *x = win->x + c0, *w = win->w + c0;
         if (cols > 0 && col_extra == 0) {
             /* The row ends where x reaches row_end: no counter to keep. */
             for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row) {
                 const int8_t *row_end = x + cols * d;
                 do
-                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, zp2);
+                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, nzp2);
                 while (x != row_end);
             }
         } else {
             for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
                 for (int32_t kx = 0; kx < cols; kx++, x += col_extra)
-                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, zp2);
+                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, nzp2);
         }
-        dsp_store4(&q, a0, a1, a2, a3, c0, out);
+        dsp_store4(&q, a0, a1, a2, a3, c0, form, out);
     }
     for (; c0 < d; c0++) {
         int32_t acc = c->bias ? c->bias[c0] : 0;
@@ -910,14 +911,51 @@ DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t
     }
 }
 
-/* Depth multiplier 1 with the DSP extension. */
-DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                             const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
-                             const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+/* One function per form (the form fixed inside); a module whose layers
+   all take the fast forms still links the general one, which layers
+   with large accumulators need. */
+DW_NOINLINE int32_t dsp_run_3x3_full(const dw_ctx *c, const int8_t *x, int32_t count,
+                                     ptrdiff_t pixel_step, int8_t *out)
+{
+    return dsp_run_3x3(c, x, count, pixel_step, out, DSP_FAST_FULL);
+}
+
+DW_NOINLINE int32_t dsp_run_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t count,
+                                        ptrdiff_t pixel_step, int8_t *out)
+{
+    return dsp_run_3x3(c, x, count, pixel_step, out, DSP_FAST_CLAMPED);
+}
+
+DW_NOINLINE int32_t dsp_run_3x3_any(const dw_ctx *c, const int8_t *x, int32_t count,
+                                    ptrdiff_t pixel_step, int8_t *out)
+{
+    return dsp_run_3x3(c, x, count, pixel_step, out, DSP_GENERAL);
+}
+
+DW_NOINLINE void dsp_pixel_window_full(const dw_ctx *c, const dw_window *win, int32_t c0,
+                                       int8_t *out)
+{
+    dsp_pixel_window(c, win, c0, out, DSP_FAST_FULL);
+}
+
+DW_NOINLINE void dsp_pixel_window_any(const dw_ctx *c, const dw_window *win, int32_t c0,
+                                      int8_t *out)
+{
+    dsp_pixel_window(c, win, c0, out, DSP_GENERAL);
+}
+
+/* Depth multiplier 1 with the DSP extension. full_only: the layer meets
+   the preconditions of ta_depthwise_conv_2d_s8_m1_fast, so the clamped
+   form is not compiled in. */
+DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                  const int8_t *weights, const int32_t *bias_sum,
+                                  const int32_t *bias, const int32_t *multipliers,
+                                  const int32_t *shifts, int8_t *output, int full_only)
 {
     dw_ctx c;
     dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
     const int32_t depth = c.depth;
+    const int form = full_only && dsp_form(&c) != DSP_GENERAL ? DSP_FAST_FULL : dsp_form(&c);
     const int is_3x3 = p->filter_height == 3 && p->filter_width == 3 && p->dilation_width == 1;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
     inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
@@ -925,6 +963,7 @@ DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8
     inside_range(p->input_width, p->output_width, p->filter_width, p->stride_width,
                  p->dilation_width, p->pad_left, &ox_lo, &ox_hi);
     const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)depth;
+    const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image;
         for (int32_t oy = 0; oy < p->output_height; oy++) {
@@ -935,16 +974,34 @@ DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8
                 int32_t c0 = 0;
                 if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
-                    c0 = dsp_pixel_3x3(&c, x, output);
+                    /* With no channels left over the whole interior run of
+                       the row goes in one call. */
+                    const int32_t run = depth % 4 == 0 ? ox_hi - ox : 1;
+                    c0 = form == DSP_FAST_FULL ? dsp_run_3x3_full(&c, x, run, step, output)
+                         : !full_only && form == DSP_FAST_CLAMPED
+                             ? dsp_run_3x3_clamped(&c, x, run, step, output)
+                             : dsp_run_3x3_any(&c, x, run, step, output);
+                    ox += run - 1;
+                    output += (run - 1) * depth;
                     if (depth == c0)
                         continue;
                 }
                 dw_window win;
                 dw_window_init(&c, in_b, iy0, ix0, &win);
-                dsp_pixel_window(&c, &win, c0, output);
+                if (form == DSP_FAST_FULL)
+                    dsp_pixel_window_full(&c, &win, c0, output);
+                else
+                    dsp_pixel_window_any(&c, &win, c0, output);
             }
         }
     }
+}
+
+DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                              const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                              const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    dw_s8_m1_dsp_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 0);
 }
 #endif /* TA_HAVE_DSP */
 
@@ -1043,7 +1100,7 @@ int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, cons
     dw_s8_m1_mve_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 1);
     return TA_OK;
 #elif defined(TA_HAVE_DSP)
-    dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+    dw_s8_m1_dsp_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 1);
     return TA_OK;
 #else
     return ta_depthwise_conv_2d_s8(p, input, weights, bias_sum, bias, multipliers, shifts,
