@@ -1011,72 +1011,113 @@ static int outside(const ta_depthwise_conv_2d_params_t *p, int32_t iy, int32_t i
     return iy < 0 || iy >= p->input_height || ix < 0 || ix >= p->input_width;
 }
 
-int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                            const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
-                            const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+/* Element i of the int8 (wide 0) or int16 (wide 1) tensor at base. */
+static inline int32_t dw_element(const void *base, size_t i, int wide)
+{
+    return wide ? (int32_t)((const int16_t *)base)[i] : (int32_t)((const int8_t *)base)[i];
+}
+
+/* The portable kernel for both element types, written once; `wide` is a
+   constant in each caller, so each keeps only its own accumulators: int8
+   sums in int32 (TFLite's arithmetic, with the zero point folded into
+   bias_sum), int16 in int64 from the int64 bias. Per output pixel, blocks
+   of BLOCK output channels. */
+static inline void dw_portable(const ta_depthwise_conv_2d_params_t *p, const void *input,
+                               const int8_t *weights, const void *bias,
+                               const int32_t *multipliers, const int32_t *shifts, void *output,
+                               int wide)
 {
     const int32_t depth = p->output_depth, mult = p->depth_multiplier;
-#if defined(TA_HAVE_MVE)
-    if (mult == 1)
-        dw_s8_m1_mve(p, input, weights, bias_sum, bias, multipliers, shifts, output);
-    else
-        dw_s8_multiplier_mve(p, input, weights, bias, multipliers, shifts, output);
-    return TA_OK;
-#elif defined(TA_HAVE_DSP)
-    if (mult == 1) {
-        dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
-        return TA_OK;
-    }
-#else
-    (void)bias;
-#endif
     const size_t row = (size_t)p->input_width * (size_t)p->input_depth;
+    const size_t image = (size_t)p->input_height * row;
+    size_t o_at = 0; /* the first output element of the pixel */
     for (int32_t b = 0; b < p->batches; b++) {
-        const int8_t *in_b = input + (size_t)b * (size_t)p->input_height * row;
+        const size_t in_b = (size_t)b * image;
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
-            for (int32_t ox = 0; ox < p->output_width; ox++) {
+            for (int32_t ox = 0; ox < p->output_width; ox++, o_at += (size_t)depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 for (int32_t o0 = 0; o0 < depth; o0 += BLOCK) {
                     const int32_t n = depth - o0 < BLOCK ? depth - o0 : BLOCK;
                     int32_t acc[BLOCK];
-                    for (int32_t k = 0; k < n; k++)
-                        acc[k] = bias_sum ? bias_sum[o0 + k] : 0;
+                    int64_t acc_wide[BLOCK];
+                    for (int32_t k = 0; k < n; k++) {
+                        if (wide)
+                            acc_wide[k] = bias ? ((const int64_t *)bias)[o0 + k] : 0;
+                        else
+                            acc[k] = bias ? ((const int32_t *)bias)[o0 + k] : 0;
+                    }
                     const int8_t *w = weights + o0;
                     for (int32_t ky = 0; ky < p->filter_height; ky++) {
                         const int32_t iy = iy0 + ky * p->dilation_height;
                         for (int32_t kx = 0; kx < p->filter_width; kx++, w += depth) {
                             const int32_t ix = ix0 + kx * p->dilation_width;
                             if (outside(p, iy, ix)) {
-                                /* The converter folded the zero point into bias_sum
-                                   for every tap; a padded tap reads that zero point,
-                                   which gives back what was folded. */
-                                if (p->pad_value != 0)
+                                /* The converter folded the int8 zero point into
+                                   bias_sum for every tap; a padded tap reads that
+                                   zero point, which gives back what was folded
+                                   (int16 zero points are 0: nothing to add). */
+                                if (!wide && p->pad_value != 0)
                                     for (int32_t k = 0; k < n; k++)
                                         acc[k] += (int32_t)w[k] * p->pad_value;
                                 continue;
                             }
-                            const int8_t *x = in_b + (size_t)iy * row +
-                                              (size_t)ix * (size_t)p->input_depth;
-                            if (mult == 1) {
-                                x += o0;
-                                for (int32_t k = 0; k < n; k++)
-                                    acc[k] += (int32_t)w[k] * (int32_t)x[k];
-                            } else {
-                                for (int32_t k = 0; k < n; k++)
-                                    acc[k] += (int32_t)w[k] * (int32_t)x[(o0 + k) / mult];
+                            const size_t x = in_b + (size_t)iy * row +
+                                             (size_t)ix * (size_t)p->input_depth;
+                            for (int32_t k = 0; k < n; k++) {
+                                const size_t c = mult == 1 ? (size_t)(o0 + k)
+                                                           : (size_t)((o0 + k) / mult);
+                                const int32_t product =
+                                    (int32_t)w[k] * dw_element(input, x + c, wide);
+                                if (wide)
+                                    acc_wide[k] += product;
+                                else
+                                    acc[k] += product;
                             }
                         }
                     }
-                    ta_requantize_s8(acc, n, multipliers ? multipliers + o0 : NULL,
-                                     shifts ? shifts + o0 : NULL, p->multiplier, p->shift,
-                                     p->output_offset, p->activation_min, p->activation_max,
-                                     output);
-                    output += n;
+                    if (!wide) {
+                        ta_requantize_s8(acc, n, multipliers ? multipliers + o0 : NULL,
+                                         shifts ? shifts + o0 : NULL, p->multiplier, p->shift,
+                                         p->output_offset, p->activation_min,
+                                         p->activation_max, (int8_t *)output + o_at + o0);
+                        continue;
+                    }
+                    for (int32_t k = 0; k < n; k++) {
+                        const int32_t o = o0 + k;
+                        const int32_t m = multipliers ? multipliers[o] : p->multiplier;
+                        const int32_t sh = shifts ? shifts[o] : p->shift;
+                        const int32_t v =
+                            ta_mul_by_quantized_multiplier_64(acc_wide[k], m, (int)sh) +
+                            p->output_offset;
+                        ((int16_t *)output)[o_at + (size_t)o] =
+                            (int16_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
+                    }
                 }
             }
         }
     }
+}
+
+int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                            const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                            const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+#if defined(TA_HAVE_MVE)
+    if (p->depth_multiplier == 1)
+        dw_s8_m1_mve(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+    else
+        dw_s8_multiplier_mve(p, input, weights, bias, multipliers, shifts, output);
+    return TA_OK;
+#elif defined(TA_HAVE_DSP)
+    if (p->depth_multiplier == 1) {
+        dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+        return TA_OK;
+    }
+#else
+    (void)bias;
+#endif
+    dw_portable(p, input, weights, bias_sum, multipliers, shifts, output, 0);
     return TA_OK;
 }
 
@@ -1176,51 +1217,13 @@ int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16
                              const int8_t *weights, const int64_t *bias,
                              const int32_t *multipliers, const int32_t *shifts, int16_t *output)
 {
-    const int32_t depth = p->output_depth, mult = p->depth_multiplier;
 #if defined(TA_HAVE_MVE)
     /* |x * w| <= 2^22: int32 partial sums are exact below 512 taps. */
-    if (mult == 1 && p->filter_height * p->filter_width < 512) {
+    if (p->depth_multiplier == 1 && p->filter_height * p->filter_width < 512) {
         dw_s16_m1_mve(p, input, weights, bias, multipliers, shifts, output);
         return TA_OK;
     }
 #endif
-    const size_t row = (size_t)p->input_width * (size_t)p->input_depth;
-    for (int32_t b = 0; b < p->batches; b++) {
-        const int16_t *in_b = input + (size_t)b * (size_t)p->input_height * row;
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
-            const int32_t iy0 = oy * p->stride_height - p->pad_top;
-            for (int32_t ox = 0; ox < p->output_width; ox++) {
-                const int32_t ix0 = ox * p->stride_width - p->pad_left;
-                for (int32_t o0 = 0; o0 < depth; o0 += BLOCK) {
-                    const int32_t n = depth - o0 < BLOCK ? depth - o0 : BLOCK;
-                    int64_t acc[BLOCK];
-                    for (int32_t k = 0; k < n; k++)
-                        acc[k] = bias ? bias[o0 + k] : 0;
-                    const int8_t *w = weights + o0;
-                    for (int32_t ky = 0; ky < p->filter_height; ky++) {
-                        const int32_t iy = iy0 + ky * p->dilation_height;
-                        for (int32_t kx = 0; kx < p->filter_width; kx++, w += depth) {
-                            const int32_t ix = ix0 + kx * p->dilation_width;
-                            /* int16 zero points are 0: padded taps add nothing. */
-                            if (outside(p, iy, ix))
-                                continue;
-                            const int16_t *x = in_b + (size_t)iy * row +
-                                               (size_t)ix * (size_t)p->input_depth;
-                            for (int32_t k = 0; k < n; k++)
-                                acc[k] += (int64_t)((int32_t)w[k] * (int32_t)x[(o0 + k) / mult]);
-                        }
-                    }
-                    for (int32_t k = 0; k < n; k++) {
-                        const int32_t o = o0 + k;
-                        const int32_t m = multipliers ? multipliers[o] : p->multiplier;
-                        const int32_t s = shifts ? shifts[o] : p->shift;
-                        int32_t v = ta_mul_by_quantized_multiplier_64(acc[k], m, (int)s) +
-                                    p->output_offset;
-                        *output++ = (int16_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
-                    }
-                }
-            }
-        }
-    }
+    dw_portable(p, input, weights, bias, multipliers, shifts, output, 1);
     return TA_OK;
 }
