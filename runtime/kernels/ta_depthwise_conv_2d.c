@@ -837,6 +837,46 @@ DW_INLINE void dsp_row3(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, cons
             /* Reads memory at addresses no operand names. */
             : "memory");
 }
+
+/* The same on x - zero point (SXTAB16 adds nzp2, minus the zero point in
+   both halfwords, exact) for the first `cols` (1 to 3) taps of a row;
+   the caller steps the pointers. */
+#define DW_DSP_MAC4_ZP                                                                    \
+    "sxtab16 %[x02], %[zp], %[xv]\n\t"                                                      \
+    "sxtb16 %[w02], %[wv]\n\t"                                                             \
+    "sxtab16 %[xv], %[zp], %[xv], ror #8\n\t"                                               \
+    "sxtb16 %[wv], %[wv], ror #8\n\t"                                                      \
+    "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"                                              \
+    "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"                                              \
+    "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"                                                \
+    "smlatt %[a3], %[xv], %[wv], %[a3]\n\t"
+#define DW_DSP_ROW_ZP_OPERANDS                                                            \
+    : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xv] "=&r"(xv),     \
+      [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)                                  \
+    : [x] "r"(x), [w] "r"(w), [d] "r"(d), [zp] "r"(nzp2)                                  \
+    : "memory"
+DW_INLINE void dsp_row_zp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t *x,
+                          const int8_t *w, ptrdiff_t d, uint32_t nzp2, int32_t cols)
+{
+    uint32_t xv, wv, x02, w02;
+    if (cols == 3)
+        __asm__("ldr %[xv], [%[x]]\n\t"
+                "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4_ZP
+                "ldr %[xv], [%[x], %[d]]\n\t"
+                "ldr %[wv], [%[w], %[d]]\n\t" DW_DSP_MAC4_ZP
+                "ldr %[xv], [%[x], %[d], lsl #1]\n\t"
+                "ldr %[wv], [%[w], %[d], lsl #1]\n\t" DW_DSP_MAC4_ZP DW_DSP_ROW_ZP_OPERANDS);
+    else if (cols == 2)
+        __asm__("ldr %[xv], [%[x]]\n\t"
+                "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4_ZP
+                "ldr %[xv], [%[x], %[d]]\n\t"
+                "ldr %[wv], [%[w], %[d]]\n\t" DW_DSP_MAC4_ZP DW_DSP_ROW_ZP_OPERANDS);
+    else
+        __asm__("ldr %[xv], [%[x]]\n\t"
+                "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4_ZP DW_DSP_ROW_ZP_OPERANDS);
+}
+#undef DW_DSP_ROW_ZP_OPERANDS
+#undef DW_DSP_MAC4_ZP
 #undef DW_DSP_MAC4
 
 /* `count` interior pixels of a 3x3 window with unit horizontal dilation,
@@ -864,6 +904,30 @@ DW_INLINE int32_t dsp_run_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
             dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
             dsp_store4(&q, a0, a1, a2, a3, c0, form, out);
         }
+    return quads;
+}
+
+/* A border pixel of a 3x3 window with unit horizontal dilation: the rows
+   and columns of taps inside the input (1 to 3 each, unrolled per row), on
+   x - zero point, from the plain bias; four channels at a time. Returns
+   how many channels it did. */
+DW_INLINE int32_t dsp_border_3x3(const dw_ctx *c, const dw_window *win, int8_t *out, int form)
+{
+    const uint32_t nzp2 = ((uint32_t)-c->p->pad_value & 0xFFFFu) * 0x10001u;
+    const ptrdiff_t d = c->depth, row = c->tap_row;
+    const int32_t quads = c->depth & ~3, cols = win->cols;
+    const int32_t rows = cols > 0 ? win->rows : 0;
+    const int32_t *bias = c->bias;
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    for (int32_t c0 = 0; c0 < quads; c0 += 4) {
+        int32_t a0, a1, a2, a3;
+        dsp_start4(bias, c0, &a0, &a1, &a2, &a3);
+        const int8_t *x = win->x + c0, *w = win->w + c0;
+        for (int32_t ky = 0; ky < rows; ky++, x += row, w += 3 * d)
+            dsp_row_zp(&a0, &a1, &a2, &a3, x, w, d, nzp2, cols);
+        dsp_store4(&q, a0, a1, a2, a3, c0, form, out);
+    }
     return quads;
 }
 
@@ -932,6 +996,16 @@ DW_NOINLINE int32_t dsp_run_3x3_any(const dw_ctx *c, const int8_t *x, int32_t co
     return dsp_run_3x3(c, x, count, pixel_step, out, DSP_GENERAL);
 }
 
+DW_NOINLINE int32_t dsp_border_3x3_full(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return dsp_border_3x3(c, win, out, DSP_FAST_FULL);
+}
+
+DW_NOINLINE int32_t dsp_border_3x3_any(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return dsp_border_3x3(c, win, out, DSP_GENERAL);
+}
+
 DW_NOINLINE void dsp_pixel_window_full(const dw_ctx *c, const dw_window *win, int32_t c0,
                                        int8_t *out)
 {
@@ -988,6 +1062,12 @@ DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const 
                 }
                 dw_window win;
                 dw_window_init(&c, in_b, iy0, ix0, &win);
+                if (is_3x3 && c0 == 0) {
+                    c0 = form == DSP_FAST_FULL ? dsp_border_3x3_full(&c, &win, output)
+                                               : dsp_border_3x3_any(&c, &win, output);
+                    if (depth == c0)
+                        continue;
+                }
                 if (form == DSP_FAST_FULL)
                     dsp_pixel_window_full(&c, &win, c0, output);
                 else
