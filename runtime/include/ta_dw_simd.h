@@ -142,6 +142,19 @@ static inline int32_t ta_dw_requantize_right_small(int32_t x, int32_t multiplier
     const int32_t y = h >> (-shift - 1);
     return y - (y >> 1);
 }
+
+/* ta_dw_requantize_right_small of x from x2 = 2 * x, with right1 = -shift
+   - 1 (the shift less one, ready for ASR). */
+static inline int32_t ta_dw_requantize_right_doubled(int32_t x2, int32_t multiplier,
+                                                     int32_t right1)
+{
+    int32_t h;
+    __asm__("smmulr %0, %1, %2" : "=r"(h) : "r"(x2), "r"(multiplier));
+    h += h >> 31;
+    // cppcheck-suppress shiftNegativeLHS
+    const int32_t y = h >> right1;
+    return y - (y >> 1);
+}
 #endif
 
 /* ta_mul_by_quantized_multiplier for multiplier != INT32_MIN. */

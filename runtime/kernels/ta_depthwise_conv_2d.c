@@ -975,18 +975,158 @@ DW_INLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t c
     }
 }
 
+/* What an interior run of one quad of channels reads per pixel, prepared
+   once per run (on the stack, like any local): the bias doubled, the
+   multipliers, the shifts as right shifts less one, and per row of the 3x3
+   window the doubled weights as halfword pairs for SMLAD, in the order
+   channels 0, 2, 1, 3: taps 0 and 1 of the channel side by side, then tap
+   2 alone, in the low halfword for channels 0 and 1 and the high one for 2
+   and 3 (what SXTB16 gives each). Doubled, the accumulators hold 2 * acc,
+   which the requantization's SMMULR takes as it is (|acc| < 2^30). */
+typedef struct {
+    int32_t bias2[4], multipliers[4], right1[4];
+    uint32_t pairs[3][8];
+} dsp_quad;
+
+/* The doubled weights of channels 0, 2 (even) and 1, 3 (odd) of the four
+   bytes at w, as halfword pairs (SXTB16, SADD16: exact, |2w| <= 256). */
+DW_INLINE void dsp_doubled(const int8_t *w, uint32_t *even, uint32_t *odd)
+{
+    uint32_t v;
+    memcpy(&v, w, 4);
+    const uint32_t e = __sxtb16(v), o = ta_dw_sxtb16_ror8(v);
+    *even = __sadd16(e, e);
+    *odd = __sadd16(o, o);
+}
+
+/* The low halfwords of a and b as one word, then the high ones. */
+DW_INLINE uint32_t dsp_low_halves(uint32_t a, uint32_t b)
+{
+    return (a & 0xFFFFu) | b << 16;
+}
+
+DW_INLINE uint32_t dsp_high_halves(uint32_t a, uint32_t b)
+{
+    return a >> 16 | (b & 0xFFFF0000u);
+}
+
+static void dsp_quad_prepare(const dw_ctx *c, int32_t c0, dsp_quad *k)
+{
+    const ptrdiff_t d = c->depth;
+    for (int32_t j = 0; j < 4; j++) {
+        k->bias2[j] = (int32_t)((uint32_t)(c->bias_sum ? c->bias_sum[c0 + j] : 0) * 2u);
+        k->multipliers[j] = c->multipliers[c0 + j];
+        k->right1[j] = -c->shifts[c0 + j] - 1;
+    }
+    const int8_t *w = c->weights + c0;
+    for (int32_t r = 0; r < 3; r++, w += 3 * d) {
+        uint32_t e0, o0, e1, o1, e2, o2;
+        dsp_doubled(w, &e0, &o0);
+        dsp_doubled(w + d, &e1, &o1);
+        dsp_doubled(w + 2 * d, &e2, &o2);
+        uint32_t *pairs = k->pairs[r];
+        pairs[0] = dsp_low_halves(e0, e1);  /* channel 0, taps 0 and 1 */
+        pairs[1] = dsp_high_halves(e0, e1); /* channel 2 */
+        pairs[2] = dsp_low_halves(o0, o1);  /* channel 1 */
+        pairs[3] = dsp_high_halves(o0, o1); /* channel 3 */
+        pairs[4] = e2 & 0xFFFFu;            /* tap 2 */
+        pairs[5] = e2 & 0xFFFF0000u;
+        pairs[6] = o2 & 0xFFFFu;
+        pairs[7] = o2 & 0xFFFF0000u;
+    }
+}
+
+/* One row of the window for the quad: taps 0 and 1 of each channel packed
+   side by side (SXTB16, then PKHBT/PKHTB) for one SMLAD, tap 2 from SXTB16
+   against a pair with one weight zero; w steps over the row's 8 pairs. */
+DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3,
+                              const int8_t *x, const uint32_t **w, ptrdiff_t d)
+{
+    uint32_t xa, xb, t0, t1, p, wa, wb;
+    __asm__("ldr %[xa], [%[x]]\n\t"
+            "ldr %[xb], [%[x], %[d]]\n\t"
+            "sxtb16 %[t0], %[xa]\n\t"
+            "sxtb16 %[t1], %[xb]\n\t"
+            "pkhbt %[p], %[t0], %[t1], lsl #16\n\t"
+            "pkhtb %[t1], %[t1], %[t0], asr #16\n\t"
+            "ldrd %[wa], %[wb], [%[w]], #8\n\t"
+            "smlad %[a0], %[p], %[wa], %[a0]\n\t"
+            "smlad %[a2], %[t1], %[wb], %[a2]\n\t"
+            "sxtb16 %[t0], %[xa], ror #8\n\t"
+            "sxtb16 %[t1], %[xb], ror #8\n\t"
+            "pkhbt %[p], %[t0], %[t1], lsl #16\n\t"
+            "pkhtb %[t1], %[t1], %[t0], asr #16\n\t"
+            "ldrd %[wa], %[wb], [%[w]], #8\n\t"
+            "smlad %[a1], %[p], %[wa], %[a1]\n\t"
+            "smlad %[a3], %[t1], %[wb], %[a3]\n\t"
+            "ldr %[xa], [%[x], %[d], lsl #1]\n\t"
+            "sxtb16 %[t0], %[xa]\n\t"
+            "sxtb16 %[t1], %[xa], ror #8\n\t"
+            "ldrd %[wa], %[wb], [%[w]], #8\n\t"
+            "smlad %[a0], %[t0], %[wa], %[a0]\n\t"
+            "smlad %[a2], %[t0], %[wb], %[a2]\n\t"
+            "ldrd %[wa], %[wb], [%[w]], #8\n\t"
+            "smlad %[a1], %[t1], %[wa], %[a1]\n\t"
+            "smlad %[a3], %[t1], %[wb], %[a3]"
+            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [w] "+r"(*w),
+              [xa] "=&r"(xa), [xb] "=&r"(xb), [t0] "=&r"(t0), [t1] "=&r"(t1), [p] "=&r"(p),
+              [wa] "=&r"(wa), [wb] "=&r"(wb)
+            : [x] "r"(x), [d] "r"(d)
+            /* Reads memory at addresses no operand names. */
+            : "memory");
+}
+
+/* The fast forms of dsp_run_3x3 with the weights paired: channels four at
+   a time outside, the run's pixels inside, so each quad is prepared once
+   per run. Preparing a quad costs about what pairing saves on three to
+   five pixels (QEMU counts), so shorter runs take dsp_run_3x3. */
+enum { DSP_PAIRED_RUN = 8 };
+
+DW_INLINE int32_t dsp_run_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t count,
+                                     ptrdiff_t pixel_step, int8_t *out, int form)
+{
+    const ptrdiff_t d = c->depth, row = c->tap_row;
+    const int32_t quads = c->depth & ~3;
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    for (int32_t c0 = 0; c0 < quads; c0 += 4) {
+        dsp_quad k;
+        dsp_quad_prepare(c, c0, &k);
+        const int8_t *xp = x + c0;
+        int8_t *o = out + c0;
+        for (int32_t px = 0; px < count; px++, xp += pixel_step, o += d) {
+            int32_t a0 = k.bias2[0], a1 = k.bias2[1], a2 = k.bias2[2], a3 = k.bias2[3];
+            const uint32_t *w = k.pairs[0];
+            dsp_row_paired(&a0, &a1, &a2, &a3, xp, &w, d);
+            dsp_row_paired(&a0, &a1, &a2, &a3, xp + row, &w, d);
+            dsp_row_paired(&a0, &a1, &a2, &a3, xp + 2 * row, &w, d);
+            a0 = ta_dw_requantize_right_doubled(a0, k.multipliers[0], k.right1[0]);
+            a1 = ta_dw_requantize_right_doubled(a1, k.multipliers[1], k.right1[1]);
+            a2 = ta_dw_requantize_right_doubled(a2, k.multipliers[2], k.right1[2]);
+            a3 = ta_dw_requantize_right_doubled(a3, k.multipliers[3], k.right1[3]);
+            const uint32_t v = dsp_pack4(&q, a0, a1, a2, a3, form == DSP_FAST_CLAMPED ? 2 : 0);
+            memcpy(o, &v, 4);
+        }
+    }
+    return quads;
+}
+
 /* One function per form (the form fixed inside); a module whose layers
    all take the fast forms still links the general one, which layers
    with large accumulators need. */
 DW_NOINLINE int32_t dsp_run_3x3_full(const dw_ctx *c, const int8_t *x, int32_t count,
                                      ptrdiff_t pixel_step, int8_t *out)
 {
+    if (count >= DSP_PAIRED_RUN)
+        return dsp_run_3x3_paired(c, x, count, pixel_step, out, DSP_FAST_FULL);
     return dsp_run_3x3(c, x, count, pixel_step, out, DSP_FAST_FULL);
 }
 
 DW_NOINLINE int32_t dsp_run_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t count,
                                         ptrdiff_t pixel_step, int8_t *out)
 {
+    if (count >= DSP_PAIRED_RUN)
+        return dsp_run_3x3_paired(c, x, count, pixel_step, out, DSP_FAST_CLAMPED);
     return dsp_run_3x3(c, x, count, pixel_step, out, DSP_FAST_CLAMPED);
 }
 
