@@ -325,54 +325,78 @@ DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *
                   "m"(*(const dw_bytes16 *)(WP)));                                        \
     } while (0)
 
+/* One tap of a block of 16 channels (sixteen) or 8 on the accumulators
+   a0-a3 pinned in the enclosing block body; the _ZP form on x - zp. */
+#define DW_MVE_BLOCK_TAP(SIXTEEN, XP, WP)                                                 \
+    do {                                                                                  \
+        if (SIXTEEN)                                                                      \
+            DW_MVE_TAP(DW_MVE_MAC16, XP, WP, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2),  \
+                       [a3] "+w"(a3));                                                    \
+        else                                                                              \
+            DW_MVE_TAP(DW_MVE_MAC8, XP, WP, [e] "+w"(a0), [o] "+w"(a1));                  \
+    } while (0)
+#define DW_MVE_BLOCK_TAP_ZP(SIXTEEN, XP, WP, ZP)                                          \
+    do {                                                                                  \
+        if (SIXTEEN)                                                                      \
+            DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, XP, WP, ZP, [a0] "+w"(a0), [a1] "+w"(a1),      \
+                          [a2] "+w"(a2), [a3] "+w"(a3));                                  \
+        else                                                                              \
+            DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, XP, WP, ZP, [e] "+w"(a0), [o] "+w"(a1));        \
+    } while (0)
+
+/* The accumulators of a block from b0-b3, pinned to q0-q3: left to itself
+   gcc moves them between registers on every tap. */
+#define DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3)                                           \
+    register int32x4_t a0 __asm__("q0") = b0;                                             \
+    register int32x4_t a1 __asm__("q1") = b1;                                             \
+    register int32x4_t a2 __asm__("q2") = b2;                                             \
+    register int32x4_t a3 __asm__("q3") = b3
+
+/* The steps of a block body, computed once per pixel (the stores of a
+   block may alias the context, so gcc would reload it per block): input
+   bytes between taps along a row, from a row's last tap to the next row's
+   first, weight bytes between taps, from row to row. */
+typedef struct {
+    ptrdiff_t col, next_row, d, next_w_row;
+} mve_steps;
+
+/* Channels c0 on of an interior pixel of a 3x3 window, x at its first tap
+   (channel 0), a block of 16 (sixteen) or 8: from bias_sum, the taps
+   unrolled by rows. */
+DW_INLINE void mve_block_3x3(const dw_ctx *c, const mve_requant *q, const mve_steps *st,
+                             const int8_t *x, int32_t c0, int sixteen, int8_t *out, int fast)
+{
+    const ptrdiff_t d = st->d, col = st->col, next_row = st->next_row;
+    int32x4_t b0, b1, b2, b3;
+    mve_start(c->bias_sum, c0, sixteen ? 16 : 8, &b0, &b1, &b2, &b3);
+    DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3);
+    const int8_t *xt = x + c0, *w = c->weights + c0;
+    for (int32_t ky = 0; ky < 3; ky++) {
+        DW_MVE_BLOCK_TAP(sixteen, xt, w);
+        DW_MVE_BLOCK_TAP(sixteen, xt + col, w + d);
+        xt += 2 * col;
+        DW_MVE_BLOCK_TAP(sixteen, xt, w + 2 * d);
+        xt += next_row;
+        w += 3 * d;
+    }
+    mve_store8(q, a0, a1, c0, 8, 0, fast, out + c0);
+    if (sixteen)
+        mve_store8(q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
+}
+
 /* An interior pixel of a 3x3 window, x at its first tap: its channels in
    blocks of 16, then one of 8; returns how many it did (the rest, fewer
-   than 8, go to the predicated path). The accumulators are pinned to q0-q3
-   and the taps unrolled by rows: left to itself gcc moves the accumulators
-   between registers on every tap. */
+   than 8, go to the predicated path). */
 DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, const int8_t *x,
                                     int8_t *out, int fast)
 {
-    const ptrdiff_t d = c->depth, col = c->tap_col, next_row = c->tap_row - 2 * c->tap_col;
     const mve_requant q = *qp;
+    const mve_steps st = {c->tap_col, c->tap_row - 2 * c->tap_col, c->depth, 0};
     int32_t c0 = 0;
-    for (; c0 + 16 <= d; c0 += 16) {
-        int32x4_t b0, b1, b2, b3;
-        mve_start(c->bias_sum, c0, 16, &b0, &b1, &b2, &b3);
-        register int32x4_t a0 __asm__("q0") = b0;
-        register int32x4_t a1 __asm__("q1") = b1;
-        register int32x4_t a2 __asm__("q2") = b2;
-        register int32x4_t a3 __asm__("q3") = b3;
-        const int8_t *xt = x + c0, *w = c->weights + c0;
-        for (int32_t ky = 0; ky < 3; ky++) {
-            DW_MVE_TAP(DW_MVE_MAC16, xt, w, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2),
-                       [a3] "+w"(a3));
-            DW_MVE_TAP(DW_MVE_MAC16, xt + col, w + d, [a0] "+w"(a0), [a1] "+w"(a1),
-                       [a2] "+w"(a2), [a3] "+w"(a3));
-            xt += 2 * col;
-            DW_MVE_TAP(DW_MVE_MAC16, xt, w + 2 * d, [a0] "+w"(a0), [a1] "+w"(a1),
-                       [a2] "+w"(a2), [a3] "+w"(a3));
-            xt += next_row;
-            w += 3 * d;
-        }
-        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
-        mve_store8(&q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
-    }
-    if (d - c0 >= 8) {
-        int32x4_t b0, b1, b2, b3;
-        mve_start(c->bias_sum, c0, 8, &b0, &b1, &b2, &b3);
-        register int32x4_t a0 __asm__("q0") = b0;
-        register int32x4_t a1 __asm__("q1") = b1;
-        const int8_t *xt = x + c0, *w = c->weights + c0;
-        for (int32_t ky = 0; ky < 3; ky++) {
-            DW_MVE_TAP(DW_MVE_MAC8, xt, w, [e] "+w"(a0), [o] "+w"(a1));
-            DW_MVE_TAP(DW_MVE_MAC8, xt + col, w + d, [e] "+w"(a0), [o] "+w"(a1));
-            xt += 2 * col;
-            DW_MVE_TAP(DW_MVE_MAC8, xt, w + 2 * d, [e] "+w"(a0), [o] "+w"(a1));
-            xt += next_row;
-            w += 3 * d;
-        }
-        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
+    for (; c0 + 16 <= st.d; c0 += 16)
+        mve_block_3x3(c, &q, &st, x, c0, 1, out, fast);
+    if (st.d - c0 >= 8) {
+        mve_block_3x3(c, &q, &st, x, c0, 0, out, fast);
         c0 += 8;
     }
     return c0;
@@ -390,49 +414,50 @@ DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
     return c0;
 }
 
-/* A border pixel (or any window): only the taps inside the input, on
-   x - zero point, from the plain bias; channels in blocks of 16, then one
-   of 8, as mve_pixel_3x3. */
+/* Channels c0 on of a border pixel (or any window), a block of 16
+   (sixteen) or 8: only the taps inside the input, on x - zero point, from
+   the plain bias. */
+DW_INLINE void mve_block_window(const dw_ctx *c, const mve_requant *q, const mve_steps *st,
+                                const dw_window *win, int16x8_t zp, int32_t c0, int sixteen,
+                                int8_t *out, int fast)
+{
+    const ptrdiff_t d = st->d, col = st->col, next_row = st->next_row;
+    const ptrdiff_t next_w_row = st->next_w_row;
+    const int32_t rows = win->rows, cols = win->cols;
+    int32x4_t b0, b1, b2, b3;
+    mve_start(c->bias, c0, sixteen ? 16 : 8, &b0, &b1, &b2, &b3);
+    DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3);
+    const int8_t *x = win->x + c0, *w = win->w + c0;
+    for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
+            DW_MVE_BLOCK_TAP_ZP(sixteen, x, w, zp);
+    mve_store8(q, a0, a1, c0, 8, 0, fast, out + c0);
+    if (sixteen)
+        mve_store8(q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
+}
+
+/* A border pixel (or any window): channels in blocks of 16, then one of 8,
+   as mve_pixel_3x3. */
 DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out,
                                    int fast)
 {
     const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
-    const ptrdiff_t d = c->depth, col = c->tap_col;
-    const int32_t rows = win->rows, cols = win->cols;
-    const ptrdiff_t next_row = c->tap_row - cols * col;
-    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    const mve_steps st = {c->tap_col, c->tap_row - win->cols * c->tap_col, c->depth,
+                          (ptrdiff_t)(c->p->filter_width - win->cols) * c->depth};
     mve_requant q;
     mve_requant_init(c, &q);
     int32_t c0 = 0;
-    for (; c0 + 16 <= d; c0 += 16) {
-        int32x4_t b0, b1, b2, b3;
-        mve_start(c->bias, c0, 16, &b0, &b1, &b2, &b3);
-        register int32x4_t a0 __asm__("q0") = b0;
-        register int32x4_t a1 __asm__("q1") = b1;
-        register int32x4_t a2 __asm__("q2") = b2;
-        register int32x4_t a3 __asm__("q3") = b3;
-        const int8_t *x = win->x + c0, *w = win->w + c0;
-        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
-            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
-                DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, x, w, zp, [a0] "+w"(a0), [a1] "+w"(a1),
-                           [a2] "+w"(a2), [a3] "+w"(a3));
-        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
-        mve_store8(&q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
-    }
-    if (d - c0 >= 8) {
-        int32x4_t b0, b1, b2, b3;
-        mve_start(c->bias, c0, 8, &b0, &b1, &b2, &b3);
-        register int32x4_t a0 __asm__("q0") = b0;
-        register int32x4_t a1 __asm__("q1") = b1;
-        const int8_t *x = win->x + c0, *w = win->w + c0;
-        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
-            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
-                DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, x, w, zp, [e] "+w"(a0), [o] "+w"(a1));
-        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
+    for (; c0 + 16 <= st.d; c0 += 16)
+        mve_block_window(c, &q, &st, win, zp, c0, 1, out, fast);
+    if (st.d - c0 >= 8) {
+        mve_block_window(c, &q, &st, win, zp, c0, 0, out, fast);
         c0 += 8;
     }
     return c0;
 }
+#undef DW_MVE_PIN_ACCUMULATORS
+#undef DW_MVE_BLOCK_TAP
+#undef DW_MVE_BLOCK_TAP_ZP
 #undef DW_MVE_TAP
 #undef DW_MVE_TAP_ZP
 
