@@ -1136,9 +1136,8 @@ DW_INLINE int32_t dsp_run_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t c
     return quads;
 }
 
-/* One function per form (the form fixed inside); a module whose layers
-   all take the fast forms still links the general one, which layers
-   with large accumulators need. */
+/* One function per form (the form fixed inside), so a module calling only
+   ta_depthwise_conv_2d_s8_m1_fast links only the full-range fast ones. */
 DW_NOINLINE int32_t dsp_run_3x3_full(const dw_ctx *c, const int8_t *x, int32_t count,
                                      ptrdiff_t pixel_step, int8_t *out)
 {
@@ -1184,8 +1183,8 @@ DW_NOINLINE void dsp_pixel_window_any(const dw_ctx *c, const dw_window *win, int
 }
 
 /* Depth multiplier 1 with the DSP extension. full_only: the layer meets
-   the preconditions of ta_depthwise_conv_2d_s8_m1_fast, so the clamped
-   form is not compiled in. */
+   the preconditions of ta_depthwise_conv_2d_s8_m1_fast (the fast form over
+   the full range), so no other form is compiled in. */
 DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
                                   const int8_t *weights, const int32_t *bias_sum,
                                   const int32_t *bias, const int32_t *multipliers,
@@ -1194,7 +1193,7 @@ DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const 
     dw_ctx c;
     dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
     const int32_t depth = c.depth;
-    const int form = full_only && dsp_form(&c) != DSP_GENERAL ? DSP_FAST_FULL : dsp_form(&c);
+    const int form = full_only ? DSP_FAST_FULL : dsp_form(&c);
     const int is_3x3 = p->filter_height == 3 && p->filter_width == 3 && p->dilation_width == 1;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
     inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
@@ -1217,9 +1216,8 @@ DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const 
                        the row goes in one call. */
                     const int32_t run = depth % 4 == 0 ? ox_hi - ox : 1;
                     c0 = form == DSP_FAST_FULL ? dsp_run_3x3_full(&c, x, run, step, output)
-                         : !full_only && form == DSP_FAST_CLAMPED
-                             ? dsp_run_3x3_clamped(&c, x, run, step, output)
-                             : dsp_run_3x3_any(&c, x, run, step, output);
+                         : form == DSP_FAST_CLAMPED ? dsp_run_3x3_clamped(&c, x, run, step, output)
+                                                    : dsp_run_3x3_any(&c, x, run, step, output);
                     ox += run - 1;
                     output += (run - 1) * depth;
                     if (depth == c0)
@@ -1371,8 +1369,8 @@ static int m1_fast_layer(const ta_depthwise_conv_2d_params_t *p, const int32_t *
                          const int32_t *shifts)
 {
     return p->depth_multiplier == 1 && multipliers && shifts && p->right_shifts_only &&
-           p->activation_min == INT8_MIN && p->activation_max == INT8_MAX &&
-           p->output_depth % 8 == 0;
+           p->small_accumulators && p->activation_min == INT8_MIN &&
+           p->activation_max == INT8_MAX && p->output_depth % 8 == 0;
 }
 
 int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
