@@ -1101,14 +1101,18 @@ DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3
             : "memory");
 }
 
-/* The fast forms of dsp_run_3x3 with the weights paired: channels four at
-   a time outside, the run's pixels inside, so each quad is prepared once
-   per run. Preparing a quad costs about what pairing saves on three to
-   five pixels (QEMU counts), so shorter runs take dsp_run_3x3. */
-enum { DSP_PAIRED_RUN = 8 };
+/* The fast forms of dsp_run_3x3 with the weights paired, over the whole
+   interior of an image at once: `rows` rows (x_row_step input bytes,
+   out_row_step output bytes apart) of `cols` pixels, channels four at a
+   time outside, so each quad is prepared once per image. Preparing a quad
+   costs about what pairing saves on six pixels (QEMU counts), so smaller
+   interiors take dsp_run_3x3. Returns how many channels it did. */
+enum { DSP_PAIRED_PIXELS = 8 };
 
-DW_INLINE int32_t dsp_run_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t count,
-                                     ptrdiff_t pixel_step, int8_t *out, int form)
+DW_INLINE int32_t dsp_block_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t rows,
+                                       int32_t cols, ptrdiff_t x_row_step,
+                                       ptrdiff_t pixel_step, int8_t *out,
+                                       ptrdiff_t out_row_step, int form)
 {
     const ptrdiff_t d = c->depth, row = c->tap_row;
     const int32_t quads = c->depth & ~3;
@@ -1117,23 +1121,44 @@ DW_INLINE int32_t dsp_run_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t c
     for (int32_t c0 = 0; c0 < quads; c0 += 4) {
         dsp_quad k;
         dsp_quad_prepare(c, c0, &k);
-        const int8_t *xp = x + c0;
-        int8_t *o = out + c0;
-        for (int32_t px = 0; px < count; px++, xp += pixel_step, o += d) {
-            int32_t a0 = k.bias2[0], a1 = k.bias2[1], a2 = k.bias2[2], a3 = k.bias2[3];
-            const uint32_t *w = k.pairs[0];
-            dsp_row_paired(&a0, &a1, &a2, &a3, xp, &w, d);
-            dsp_row_paired(&a0, &a1, &a2, &a3, xp + row, &w, d);
-            dsp_row_paired(&a0, &a1, &a2, &a3, xp + 2 * row, &w, d);
-            a0 = ta_dw_requantize_right_doubled(a0, k.multipliers[0], k.right1[0]);
-            a1 = ta_dw_requantize_right_doubled(a1, k.multipliers[1], k.right1[1]);
-            a2 = ta_dw_requantize_right_doubled(a2, k.multipliers[2], k.right1[2]);
-            a3 = ta_dw_requantize_right_doubled(a3, k.multipliers[3], k.right1[3]);
-            const uint32_t v = dsp_pack4(&q, a0, a1, a2, a3, form == DSP_FAST_CLAMPED ? 2 : 0);
-            memcpy(o, &v, 4);
+        for (int32_t r = 0; r < rows; r++) {
+            const int8_t *xp = x + r * x_row_step + c0;
+            int8_t *o = out + r * out_row_step + c0;
+            for (int32_t px = 0; px < cols; px++, xp += pixel_step, o += d) {
+                int32_t a0 = k.bias2[0], a1 = k.bias2[1], a2 = k.bias2[2], a3 = k.bias2[3];
+                const uint32_t *w = k.pairs[0];
+                dsp_row_paired(&a0, &a1, &a2, &a3, xp, &w, d);
+                dsp_row_paired(&a0, &a1, &a2, &a3, xp + row, &w, d);
+                dsp_row_paired(&a0, &a1, &a2, &a3, xp + 2 * row, &w, d);
+                a0 = ta_dw_requantize_right_doubled(a0, k.multipliers[0], k.right1[0]);
+                a1 = ta_dw_requantize_right_doubled(a1, k.multipliers[1], k.right1[1]);
+                a2 = ta_dw_requantize_right_doubled(a2, k.multipliers[2], k.right1[2]);
+                a3 = ta_dw_requantize_right_doubled(a3, k.multipliers[3], k.right1[3]);
+                const uint32_t v =
+                    dsp_pack4(&q, a0, a1, a2, a3, form == DSP_FAST_CLAMPED ? 2 : 0);
+                memcpy(o, &v, 4);
+            }
         }
     }
     return quads;
+}
+
+DW_NOINLINE int32_t dsp_block_3x3_full(const dw_ctx *c, const int8_t *x, int32_t rows,
+                                       int32_t cols, ptrdiff_t x_row_step,
+                                       ptrdiff_t pixel_step, int8_t *out,
+                                       ptrdiff_t out_row_step)
+{
+    return dsp_block_3x3_paired(c, x, rows, cols, x_row_step, pixel_step, out, out_row_step,
+                                DSP_FAST_FULL);
+}
+
+DW_NOINLINE int32_t dsp_block_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t rows,
+                                          int32_t cols, ptrdiff_t x_row_step,
+                                          ptrdiff_t pixel_step, int8_t *out,
+                                          ptrdiff_t out_row_step)
+{
+    return dsp_block_3x3_paired(c, x, rows, cols, x_row_step, pixel_step, out, out_row_step,
+                                DSP_FAST_CLAMPED);
 }
 
 /* One function per form (the form fixed inside), so a module calling only
@@ -1141,16 +1166,12 @@ DW_INLINE int32_t dsp_run_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t c
 DW_NOINLINE int32_t dsp_run_3x3_full(const dw_ctx *c, const int8_t *x, int32_t count,
                                      ptrdiff_t pixel_step, int8_t *out)
 {
-    if (count >= DSP_PAIRED_RUN)
-        return dsp_run_3x3_paired(c, x, count, pixel_step, out, DSP_FAST_FULL);
     return dsp_run_3x3(c, x, count, pixel_step, out, DSP_FAST_FULL);
 }
 
 DW_NOINLINE int32_t dsp_run_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t count,
                                         ptrdiff_t pixel_step, int8_t *out)
 {
-    if (count >= DSP_PAIRED_RUN)
-        return dsp_run_3x3_paired(c, x, count, pixel_step, out, DSP_FAST_CLAMPED);
     return dsp_run_3x3(c, x, count, pixel_step, out, DSP_FAST_CLAMPED);
 }
 
@@ -1202,15 +1223,42 @@ DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const 
                  p->dilation_width, p->pad_left, &ox_lo, &ox_hi);
     const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)depth;
     const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
+    const int32_t rows_inside = oy_hi - oy_lo, cols_inside = ox_hi - ox_lo;
+    const int paired = is_3x3 && form != DSP_GENERAL && depth >= 4 &&
+                       rows_inside * cols_inside >= DSP_PAIRED_PIXELS;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image;
+        int32_t quads_inside = 0; /* channels of the interior pixels done */
+        if (paired) {
+            const int8_t *x = in_b + ((ptrdiff_t)(oy_lo * p->stride_height - p->pad_top) *
+                                          p->input_width +
+                                      ox_lo * p->stride_width - p->pad_left) *
+                                         depth;
+            int8_t *o = output + ((ptrdiff_t)oy_lo * p->output_width + ox_lo) * depth;
+            const ptrdiff_t x_rows = (ptrdiff_t)p->stride_height * p->input_width * depth;
+            const ptrdiff_t o_rows = (ptrdiff_t)p->output_width * depth;
+            quads_inside = form == DSP_FAST_FULL
+                               ? dsp_block_3x3_full(&c, x, rows_inside, cols_inside, x_rows,
+                                                    step, o, o_rows)
+                               : dsp_block_3x3_clamped(&c, x, rows_inside, cols_inside, x_rows,
+                                                       step, o, o_rows);
+        }
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
             const int row_inside = oy >= oy_lo && oy < oy_hi;
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 int32_t c0 = 0;
-                if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
+                if (paired && row_inside && ox >= ox_lo && ox < ox_hi) {
+                    /* Done but the last depth % 4 channels; with none, the
+                       rest of the row's interior too. */
+                    c0 = quads_inside;
+                    if (depth == c0) {
+                        output += (ptrdiff_t)(ox_hi - 1 - ox) * depth;
+                        ox = ox_hi - 1;
+                        continue;
+                    }
+                } else if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
                     /* With no channels left over the whole interior run of
                        the row goes in one call. */
