@@ -68,6 +68,19 @@ static inline int16x8_t ta_dw_narrow_clamp_mve(int32x4_t even, int32x4_t odd, in
 #endif
 
 #if defined(TA_HAVE_DSP)
+/* The low bytes of b0..b3 as bytes 0..3 of one word: three BFIs (gcc
+   masks and ORs each byte instead). */
+static inline uint32_t ta_dw_pack_bytes(int32_t b0, int32_t b1, int32_t b2, int32_t b3)
+{
+    uint32_t v = (uint32_t)b0;
+    __asm__("bfi %0, %1, #8, #8\n\t"
+            "bfi %0, %2, #16, #8\n\t"
+            "bfi %0, %3, #24, #8"
+            : "+r"(v)
+            : "r"(b1), "r"(b2), "r"(b3));
+    return v;
+}
+
 /* Both halfwords of x sign-extended from bytes 1 and 3 (SXTB16 with the
    rotation, which gcc does not fold from a shift). */
 static inline uint32_t ta_dw_sxtb16_ror8(uint32_t x)
@@ -116,16 +129,30 @@ static inline int32_t ta_dw_requantize_right(int32_t x, int32_t multiplier, int3
 
 #if defined(TA_HAVE_DSP)
 /* ta_dw_requantize_right for |x| < 2^30: SMMULR rounds (2x * m) / 2^32
-   half up, which is (x * m + 2^30) >> 31 exactly. */
+   half up, which is (x * m + 2^30) >> 31 exactly; |h| <= 2^30, so the step
+   down of negative values needs no saturation. */
 static inline int32_t ta_dw_requantize_right_small(int32_t x, int32_t multiplier, int32_t shift)
 {
     int32_t h;
     __asm__("smmulr %0, %1, %2" : "=r"(h) : "r"(x * 2), "r"(multiplier));
-    h = __qadd(h, h >> 31);
+    h += h >> 31;
     /* Right shifts of negative values are arithmetic on every compiler the
        runtime supports (C99 leaves it to the implementation; TFLite relies on it too). */
     // cppcheck-suppress shiftNegativeLHS
     const int32_t y = h >> (-shift - 1);
+    return y - (y >> 1);
+}
+
+/* ta_dw_requantize_right_small of x from x2 = 2 * x, with right1 = -shift
+   - 1 (the shift less one, ready for ASR). */
+static inline int32_t ta_dw_requantize_right_doubled(int32_t x2, int32_t multiplier,
+                                                     int32_t right1)
+{
+    int32_t h;
+    __asm__("smmulr %0, %1, %2" : "=r"(h) : "r"(x2), "r"(multiplier));
+    h += h >> 31;
+    // cppcheck-suppress shiftNegativeLHS
+    const int32_t y = h >> right1;
     return y - (y >> 1);
 }
 #endif

@@ -325,54 +325,78 @@ DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *
                   "m"(*(const dw_bytes16 *)(WP)));                                        \
     } while (0)
 
+/* One tap of a block of 16 channels (sixteen) or 8 on the accumulators
+   a0-a3 pinned in the enclosing block body; the _ZP form on x - zp. */
+#define DW_MVE_BLOCK_TAP(SIXTEEN, XP, WP)                                                 \
+    do {                                                                                  \
+        if (SIXTEEN)                                                                      \
+            DW_MVE_TAP(DW_MVE_MAC16, XP, WP, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2),  \
+                       [a3] "+w"(a3));                                                    \
+        else                                                                              \
+            DW_MVE_TAP(DW_MVE_MAC8, XP, WP, [e] "+w"(a0), [o] "+w"(a1));                  \
+    } while (0)
+#define DW_MVE_BLOCK_TAP_ZP(SIXTEEN, XP, WP, ZP)                                          \
+    do {                                                                                  \
+        if (SIXTEEN)                                                                      \
+            DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, XP, WP, ZP, [a0] "+w"(a0), [a1] "+w"(a1),      \
+                          [a2] "+w"(a2), [a3] "+w"(a3));                                  \
+        else                                                                              \
+            DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, XP, WP, ZP, [e] "+w"(a0), [o] "+w"(a1));        \
+    } while (0)
+
+/* The accumulators of a block from b0-b3, pinned to q0-q3: left to itself
+   gcc moves them between registers on every tap. */
+#define DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3)                                           \
+    register int32x4_t a0 __asm__("q0") = b0;                                             \
+    register int32x4_t a1 __asm__("q1") = b1;                                             \
+    register int32x4_t a2 __asm__("q2") = b2;                                             \
+    register int32x4_t a3 __asm__("q3") = b3
+
+/* The steps of a block body, computed once per pixel (the stores of a
+   block may alias the context, so gcc would reload it per block): input
+   bytes between taps along a row, from a row's last tap to the next row's
+   first, weight bytes between taps, from row to row. */
+typedef struct {
+    ptrdiff_t col, next_row, d, next_w_row;
+} mve_steps;
+
+/* Channels c0 on of an interior pixel of a 3x3 window, x at its first tap
+   (channel 0), a block of 16 (sixteen) or 8: from bias_sum, the taps
+   unrolled by rows. */
+DW_INLINE void mve_block_3x3(const dw_ctx *c, const mve_requant *q, const mve_steps *st,
+                             const int8_t *x, int32_t c0, int sixteen, int8_t *out, int fast)
+{
+    const ptrdiff_t d = st->d, col = st->col, next_row = st->next_row;
+    int32x4_t b0, b1, b2, b3;
+    mve_start(c->bias_sum, c0, sixteen ? 16 : 8, &b0, &b1, &b2, &b3);
+    DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3);
+    const int8_t *xt = x + c0, *w = c->weights + c0;
+    for (int32_t ky = 0; ky < 3; ky++) {
+        DW_MVE_BLOCK_TAP(sixteen, xt, w);
+        DW_MVE_BLOCK_TAP(sixteen, xt + col, w + d);
+        xt += 2 * col;
+        DW_MVE_BLOCK_TAP(sixteen, xt, w + 2 * d);
+        xt += next_row;
+        w += 3 * d;
+    }
+    mve_store8(q, a0, a1, c0, 8, 0, fast, out + c0);
+    if (sixteen)
+        mve_store8(q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
+}
+
 /* An interior pixel of a 3x3 window, x at its first tap: its channels in
    blocks of 16, then one of 8; returns how many it did (the rest, fewer
-   than 8, go to the predicated path). The accumulators are pinned to q0-q3
-   and the taps unrolled by rows: left to itself gcc moves the accumulators
-   between registers on every tap. */
+   than 8, go to the predicated path). */
 DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, const int8_t *x,
                                     int8_t *out, int fast)
 {
-    const ptrdiff_t d = c->depth, col = c->tap_col, next_row = c->tap_row - 2 * c->tap_col;
     const mve_requant q = *qp;
+    const mve_steps st = {c->tap_col, c->tap_row - 2 * c->tap_col, c->depth, 0};
     int32_t c0 = 0;
-    for (; c0 + 16 <= d; c0 += 16) {
-        int32x4_t b0, b1, b2, b3;
-        mve_start(c->bias_sum, c0, 16, &b0, &b1, &b2, &b3);
-        register int32x4_t a0 __asm__("q0") = b0;
-        register int32x4_t a1 __asm__("q1") = b1;
-        register int32x4_t a2 __asm__("q2") = b2;
-        register int32x4_t a3 __asm__("q3") = b3;
-        const int8_t *xt = x + c0, *w = c->weights + c0;
-        for (int32_t ky = 0; ky < 3; ky++) {
-            DW_MVE_TAP(DW_MVE_MAC16, xt, w, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2),
-                       [a3] "+w"(a3));
-            DW_MVE_TAP(DW_MVE_MAC16, xt + col, w + d, [a0] "+w"(a0), [a1] "+w"(a1),
-                       [a2] "+w"(a2), [a3] "+w"(a3));
-            xt += 2 * col;
-            DW_MVE_TAP(DW_MVE_MAC16, xt, w + 2 * d, [a0] "+w"(a0), [a1] "+w"(a1),
-                       [a2] "+w"(a2), [a3] "+w"(a3));
-            xt += next_row;
-            w += 3 * d;
-        }
-        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
-        mve_store8(&q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
-    }
-    if (d - c0 >= 8) {
-        int32x4_t b0, b1, b2, b3;
-        mve_start(c->bias_sum, c0, 8, &b0, &b1, &b2, &b3);
-        register int32x4_t a0 __asm__("q0") = b0;
-        register int32x4_t a1 __asm__("q1") = b1;
-        const int8_t *xt = x + c0, *w = c->weights + c0;
-        for (int32_t ky = 0; ky < 3; ky++) {
-            DW_MVE_TAP(DW_MVE_MAC8, xt, w, [e] "+w"(a0), [o] "+w"(a1));
-            DW_MVE_TAP(DW_MVE_MAC8, xt + col, w + d, [e] "+w"(a0), [o] "+w"(a1));
-            xt += 2 * col;
-            DW_MVE_TAP(DW_MVE_MAC8, xt, w + 2 * d, [e] "+w"(a0), [o] "+w"(a1));
-            xt += next_row;
-            w += 3 * d;
-        }
-        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
+    for (; c0 + 16 <= st.d; c0 += 16)
+        mve_block_3x3(c, &q, &st, x, c0, 1, out, fast);
+    if (st.d - c0 >= 8) {
+        mve_block_3x3(c, &q, &st, x, c0, 0, out, fast);
         c0 += 8;
     }
     return c0;
@@ -390,49 +414,50 @@ DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
     return c0;
 }
 
-/* A border pixel (or any window): only the taps inside the input, on
-   x - zero point, from the plain bias; channels in blocks of 16, then one
-   of 8, as mve_pixel_3x3. */
+/* Channels c0 on of a border pixel (or any window), a block of 16
+   (sixteen) or 8: only the taps inside the input, on x - zero point, from
+   the plain bias. */
+DW_INLINE void mve_block_window(const dw_ctx *c, const mve_requant *q, const mve_steps *st,
+                                const dw_window *win, int16x8_t zp, int32_t c0, int sixteen,
+                                int8_t *out, int fast)
+{
+    const ptrdiff_t d = st->d, col = st->col, next_row = st->next_row;
+    const ptrdiff_t next_w_row = st->next_w_row;
+    const int32_t rows = win->rows, cols = win->cols;
+    int32x4_t b0, b1, b2, b3;
+    mve_start(c->bias, c0, sixteen ? 16 : 8, &b0, &b1, &b2, &b3);
+    DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3);
+    const int8_t *x = win->x + c0, *w = win->w + c0;
+    for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
+            DW_MVE_BLOCK_TAP_ZP(sixteen, x, w, zp);
+    mve_store8(q, a0, a1, c0, 8, 0, fast, out + c0);
+    if (sixteen)
+        mve_store8(q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
+}
+
+/* A border pixel (or any window): channels in blocks of 16, then one of 8,
+   as mve_pixel_3x3. */
 DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out,
                                    int fast)
 {
     const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
-    const ptrdiff_t d = c->depth, col = c->tap_col;
-    const int32_t rows = win->rows, cols = win->cols;
-    const ptrdiff_t next_row = c->tap_row - cols * col;
-    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    const mve_steps st = {c->tap_col, c->tap_row - win->cols * c->tap_col, c->depth,
+                          (ptrdiff_t)(c->p->filter_width - win->cols) * c->depth};
     mve_requant q;
     mve_requant_init(c, &q);
     int32_t c0 = 0;
-    for (; c0 + 16 <= d; c0 += 16) {
-        int32x4_t b0, b1, b2, b3;
-        mve_start(c->bias, c0, 16, &b0, &b1, &b2, &b3);
-        register int32x4_t a0 __asm__("q0") = b0;
-        register int32x4_t a1 __asm__("q1") = b1;
-        register int32x4_t a2 __asm__("q2") = b2;
-        register int32x4_t a3 __asm__("q3") = b3;
-        const int8_t *x = win->x + c0, *w = win->w + c0;
-        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
-            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
-                DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, x, w, zp, [a0] "+w"(a0), [a1] "+w"(a1),
-                           [a2] "+w"(a2), [a3] "+w"(a3));
-        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
-        mve_store8(&q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
-    }
-    if (d - c0 >= 8) {
-        int32x4_t b0, b1, b2, b3;
-        mve_start(c->bias, c0, 8, &b0, &b1, &b2, &b3);
-        register int32x4_t a0 __asm__("q0") = b0;
-        register int32x4_t a1 __asm__("q1") = b1;
-        const int8_t *x = win->x + c0, *w = win->w + c0;
-        for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
-            for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
-                DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, x, w, zp, [e] "+w"(a0), [o] "+w"(a1));
-        mve_store8(&q, a0, a1, c0, 8, 0, fast, out + c0);
+    for (; c0 + 16 <= st.d; c0 += 16)
+        mve_block_window(c, &q, &st, win, zp, c0, 1, out, fast);
+    if (st.d - c0 >= 8) {
+        mve_block_window(c, &q, &st, win, zp, c0, 0, out, fast);
         c0 += 8;
     }
     return c0;
 }
+#undef DW_MVE_PIN_ACCUMULATORS
+#undef DW_MVE_BLOCK_TAP
+#undef DW_MVE_BLOCK_TAP_ZP
 #undef DW_MVE_TAP
 #undef DW_MVE_TAP_ZP
 
@@ -654,62 +679,36 @@ typedef struct {
     int8_t b[4];
 } dw_word;
 
-/* One tap of four channels at x and w, the pointers then stepped:
-   SXTB16 splits four bytes into channels 0, 2 and 1, 3 as halfword pairs;
-   SMLABB/SMLATT accumulate each channel in its own register. */
-DW_INLINE void dsp_tap(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
-                       const int8_t **w, ptrdiff_t x_step, ptrdiff_t w_step)
-{
-    /* In assembly, with the pointer steps: gcc precomputes the addresses
-       of all taps and runs out of registers. Unaligned word loads are fine
-       on Cortex-M4. */
-    uint32_t xv, wv, x02, w02;
-    __asm__("ldr %[xv], [%[x]]\n\t"
-            "ldr %[wv], [%[w]]\n\t"
-            "add %[x], %[x], %[xs]\n\t"
-            "add %[w], %[w], %[ws]\n\t"
-            "sxtb16 %[x02], %[xv]\n\t"
-            "sxtb16 %[w02], %[wv]\n\t"
-            "sxtb16 %[xv], %[xv], ror #8\n\t"
-            "sxtb16 %[wv], %[wv], ror #8\n\t"
-            "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"
-            "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"
-            "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"
-            "smlatt %[a3], %[xv], %[wv], %[a3]"
-            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [x] "+r"(*x),
-              [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
-            : [xs] "r"(x_step), [ws] "r"(w_step), "m"(*(const dw_word *)*x),
-              "m"(*(const dw_word *)*w));
-}
-
-/* The same on x - zero point (zp2: the zero point in both halfwords;
-   SSUB16 is exact, |x - zp| <= 255), both pointers stepped by `step`. */
+/* One tap of four channels on x - zero point at x and w, both pointers
+   then stepped by `step`: SXTAB16 sign-extends bytes 0, 2 (rotated: 1, 3)
+   of x into halfword pairs and adds nzp2 (minus the zero point in both
+   halfwords; exact, |x - zp| <= 255), SXTB16 splits the weights alike and
+   SMLABB/SMLATT accumulate each channel in its own register. In assembly,
+   with the pointer steps: gcc precomputes the addresses of all taps and
+   runs out of registers. Unaligned word loads are fine on Cortex-M4. */
 DW_INLINE void dsp_tap_zp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
-                          const int8_t **w, ptrdiff_t step, uint32_t zp2)
+                          const int8_t **w, ptrdiff_t step, uint32_t nzp2)
 {
     uint32_t xv, wv, x02, w02;
     __asm__("ldr %[xv], [%[x]]\n\t"
             "ldr %[wv], [%[w]]\n\t"
             "add %[x], %[x], %[s]\n\t"
             "add %[w], %[w], %[s]\n\t"
-            "sxtb16 %[x02], %[xv]\n\t"
+            "sxtab16 %[x02], %[zp], %[xv]\n\t"
             "sxtb16 %[w02], %[wv]\n\t"
-            "sxtb16 %[xv], %[xv], ror #8\n\t"
+            "sxtab16 %[xv], %[zp], %[xv], ror #8\n\t"
             "sxtb16 %[wv], %[wv], ror #8\n\t"
-            "ssub16 %[x02], %[x02], %[zp]\n\t"
-            "ssub16 %[xv], %[xv], %[zp]\n\t"
             "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"
             "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"
             "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"
             "smlatt %[a3], %[xv], %[wv], %[a3]"
             : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [x] "+r"(*x),
               [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
-            : [s] "r"(step), [zp] "r"(zp2), "m"(*(const dw_word *)*x),
-              "m"(*(const dw_word *)*w)
-            : "cc");
+            : [s] "r"(step), [zp] "r"(nzp2), "m"(*(const dw_word *)*x),
+              "m"(*(const dw_word *)*w));
 }
 
-/* What requantization needs, read once per pixel. */
+/* What requantization needs, read once per call. */
 typedef struct {
     const int32_t *multipliers, *shifts; /* NULL: per-tensor */
     int32_t multiplier, shift, offset, lo, hi, right_only, small;
@@ -732,6 +731,22 @@ DW_INLINE void dsp_requant_init(const dw_ctx *c, dsp_requant *q)
     q->hi4 = ((uint32_t)q->hi & 0xFFu) * 0x01010101u;
 }
 
+/* The forms of the requantization, fixed per function: the fast ones need
+   per-channel multipliers (the converter gives per-tensor layers
+   per-channel copies), right shifts only and small accumulators, which
+   nearly every layer has; the full int8 range then needs no clamp. */
+enum { DSP_GENERAL = 0, DSP_FAST_FULL = 1, DSP_FAST_CLAMPED = 2 };
+
+/* The form a layer's requantization takes. */
+static int dsp_form(const dw_ctx *c)
+{
+    const ta_depthwise_conv_2d_params_t *p = c->p;
+    if (!c->multipliers || !c->shifts || !p->right_shifts_only || !p->small_accumulators)
+        return DSP_GENERAL;
+    return p->activation_min == INT8_MIN && p->activation_max == INT8_MAX ? DSP_FAST_FULL
+                                                                          : DSP_FAST_CLAMPED;
+}
+
 /* One requantized, clamped output of channel o. */
 DW_INLINE int32_t dsp_output(const dsp_requant *q, int32_t acc, int32_t o)
 {
@@ -740,65 +755,80 @@ DW_INLINE int32_t dsp_output(const dsp_requant *q, int32_t acc, int32_t o)
     return ta_clamp_i32(ta_dw_requantize(acc, m, s) + q->offset, q->lo, q->hi);
 }
 
-/* Four requantized values (before the output offset) clamped and packed
-   as bytes: SSAT to int8, bytes 0-3 gathered with UXTB16, then the
-   activation range bytewise with SSUB8/SEL (a no-op for [-128, 127]). */
+/* Four requantized values (before the output offset) saturated to int8 and
+   packed as bytes by bit-field inserts, then clamped to the activation
+   range bytewise with SSUB8/SEL: `clamp` 0 skips that (the full range),
+   1 checks the bounds at run time, 2 always clamps. */
 DW_INLINE uint32_t dsp_pack4(const dsp_requant *q, int32_t v0, int32_t v1, int32_t v2,
-                             int32_t v3)
+                             int32_t v3, int clamp)
 {
-    v0 = __ssat(v0 + q->offset, 8);
-    v1 = __ssat(v1 + q->offset, 8);
-    v2 = __ssat(v2 + q->offset, 8);
-    v3 = __ssat(v3 + q->offset, 8);
-    const uint32_t b02 = __uxtb16(((uint32_t)v0 & 0xFFFFu) | (uint32_t)v2 << 16);
-    const uint32_t b13 = __uxtb16(((uint32_t)v1 & 0xFFFFu) | (uint32_t)v3 << 16);
-    uint32_t v = b02 | b13 << 8;
-    if (q->lo > INT8_MIN) {
+    uint32_t v = ta_dw_pack_bytes(__ssat(v0 + q->offset, 8), __ssat(v1 + q->offset, 8),
+                                  __ssat(v2 + q->offset, 8), __ssat(v3 + q->offset, 8));
+    if (clamp == 2 || (clamp == 1 && q->lo > INT8_MIN)) {
         (void)__ssub8(v, q->lo4);
         v = __sel(v, q->lo4);
     }
-    if (q->hi < INT8_MAX) {
+    if (clamp == 2 || (clamp == 1 && q->hi < INT8_MAX)) {
         (void)__ssub8(q->hi4, v);
         v = __sel(v, q->hi4);
     }
     return v;
 }
 
-/* Four outputs from c0 on, stored as one word (a byte store may alias
-   anything, which would make gcc reload everything after each). */
+/* Four outputs from c0 on, requantized in the form `form` and stored as one
+   word (a byte store may alias anything, which would make gcc reload
+   everything after each). */
 DW_INLINE void dsp_store4(const dsp_requant *q, int32_t a0, int32_t a1, int32_t a2, int32_t a3,
-                          int32_t c0, int8_t *out)
+                          int32_t c0, int form, int8_t *out)
 {
-    int32_t m0 = q->multiplier, m1 = m0, m2 = m0, m3 = m0;
-    int32_t s0 = q->shift, s1 = s0, s2 = s0, s3 = s0;
-    if (q->multipliers) {
-        m0 = q->multipliers[c0];
-        m1 = q->multipliers[c0 + 1];
-        m2 = q->multipliers[c0 + 2];
-        m3 = q->multipliers[c0 + 3];
-        s0 = q->shifts[c0];
-        s1 = q->shifts[c0 + 1];
-        s2 = q->shifts[c0 + 2];
-        s3 = q->shifts[c0 + 3];
-    }
-    if (q->right_only && q->small) {
-        a0 = ta_dw_requantize_right_small(a0, m0, s0);
-        a1 = ta_dw_requantize_right_small(a1, m1, s1);
-        a2 = ta_dw_requantize_right_small(a2, m2, s2);
-        a3 = ta_dw_requantize_right_small(a3, m3, s3);
-    } else if (q->right_only) {
-        a0 = ta_dw_requantize_right(a0, m0, s0);
-        a1 = ta_dw_requantize_right(a1, m1, s1);
-        a2 = ta_dw_requantize_right(a2, m2, s2);
-        a3 = ta_dw_requantize_right(a3, m3, s3);
+    uint32_t v;
+    if (form != DSP_GENERAL) {
+        const int32_t *m = q->multipliers + c0, *s = q->shifts + c0;
+        a0 = ta_dw_requantize_right_small(a0, m[0], s[0]);
+        a1 = ta_dw_requantize_right_small(a1, m[1], s[1]);
+        a2 = ta_dw_requantize_right_small(a2, m[2], s[2]);
+        a3 = ta_dw_requantize_right_small(a3, m[3], s[3]);
+        v = dsp_pack4(q, a0, a1, a2, a3, form == DSP_FAST_CLAMPED ? 2 : 0);
     } else {
-        a0 = ta_dw_requantize(a0, m0, s0);
-        a1 = ta_dw_requantize(a1, m1, s1);
-        a2 = ta_dw_requantize(a2, m2, s2);
-        a3 = ta_dw_requantize(a3, m3, s3);
+        int32_t m0 = q->multiplier, m1 = m0, m2 = m0, m3 = m0;
+        int32_t s0 = q->shift, s1 = s0, s2 = s0, s3 = s0;
+        if (q->multipliers) {
+            m0 = q->multipliers[c0];
+            m1 = q->multipliers[c0 + 1];
+            m2 = q->multipliers[c0 + 2];
+            m3 = q->multipliers[c0 + 3];
+            s0 = q->shifts[c0];
+            s1 = q->shifts[c0 + 1];
+            s2 = q->shifts[c0 + 2];
+            s3 = q->shifts[c0 + 3];
+        }
+        if (q->right_only) {
+            a0 = ta_dw_requantize_right(a0, m0, s0);
+            a1 = ta_dw_requantize_right(a1, m1, s1);
+            a2 = ta_dw_requantize_right(a2, m2, s2);
+            a3 = ta_dw_requantize_right(a3, m3, s3);
+        } else {
+            a0 = ta_dw_requantize(a0, m0, s0);
+            a1 = ta_dw_requantize(a1, m1, s1);
+            a2 = ta_dw_requantize(a2, m2, s2);
+            a3 = ta_dw_requantize(a3, m3, s3);
+        }
+        v = dsp_pack4(q, a0, a1, a2, a3, 1);
     }
-    const uint32_t v = dsp_pack4(q, a0, a1, a2, a3);
     memcpy(out + c0, &v, 4);
+}
+
+/* The accumulators of four channels from c0 on, from bias (NULL: zeros). */
+DW_INLINE void dsp_start4(const int32_t *bias, int32_t c0, int32_t *a0, int32_t *a1,
+                          int32_t *a2, int32_t *a3)
+{
+    *a0 = *a1 = *a2 = *a3 = 0;
+    if (bias) {
+        *a0 = bias[c0];
+        *a1 = bias[c0 + 1];
+        *a2 = bias[c0 + 2];
+        *a3 = bias[c0 + 3];
+    }
 }
 
 /* One row of three taps of four channels, the taps `d` bytes apart in
@@ -832,43 +862,108 @@ DW_INLINE void dsp_row3(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, cons
             /* Reads memory at addresses no operand names. */
             : "memory");
 }
+
+/* The same on x - zero point (SXTAB16 adds nzp2, minus the zero point in
+   both halfwords, exact) for the first `cols` (1 to 3) taps of a row;
+   the caller steps the pointers. */
+#define DW_DSP_MAC4_ZP                                                                    \
+    "sxtab16 %[x02], %[zp], %[xv]\n\t"                                                      \
+    "sxtb16 %[w02], %[wv]\n\t"                                                             \
+    "sxtab16 %[xv], %[zp], %[xv], ror #8\n\t"                                               \
+    "sxtb16 %[wv], %[wv], ror #8\n\t"                                                      \
+    "smlabb %[a0], %[x02], %[w02], %[a0]\n\t"                                              \
+    "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"                                              \
+    "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"                                                \
+    "smlatt %[a3], %[xv], %[wv], %[a3]\n\t"
+#define DW_DSP_ROW_ZP_OPERANDS                                                            \
+    : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xv] "=&r"(xv),     \
+      [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)                                  \
+    : [x] "r"(x), [w] "r"(w), [d] "r"(d), [zp] "r"(nzp2)                                  \
+    : "memory"
+DW_INLINE void dsp_row_zp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t *x,
+                          const int8_t *w, ptrdiff_t d, uint32_t nzp2, int32_t cols)
+{
+    uint32_t xv, wv, x02, w02;
+    if (cols == 3)
+        __asm__("ldr %[xv], [%[x]]\n\t"
+                "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4_ZP
+                "ldr %[xv], [%[x], %[d]]\n\t"
+                "ldr %[wv], [%[w], %[d]]\n\t" DW_DSP_MAC4_ZP
+                "ldr %[xv], [%[x], %[d], lsl #1]\n\t"
+                "ldr %[wv], [%[w], %[d], lsl #1]\n\t" DW_DSP_MAC4_ZP DW_DSP_ROW_ZP_OPERANDS);
+    else if (cols == 2)
+        __asm__("ldr %[xv], [%[x]]\n\t"
+                "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4_ZP
+                "ldr %[xv], [%[x], %[d]]\n\t"
+                "ldr %[wv], [%[w], %[d]]\n\t" DW_DSP_MAC4_ZP DW_DSP_ROW_ZP_OPERANDS);
+    else
+        __asm__("ldr %[xv], [%[x]]\n\t"
+                "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4_ZP DW_DSP_ROW_ZP_OPERANDS);
+}
+#undef DW_DSP_ROW_ZP_OPERANDS
+#undef DW_DSP_MAC4_ZP
 #undef DW_DSP_MAC4
 
-/* An interior pixel of a 3x3 window with unit horizontal dilation, x at its
-   first tap: its channels four at a time; returns how many it did. Within
-   a row the input and the weight offsets are the same, depth and
-   2 * depth. */
-DW_NOINLINE int32_t dsp_pixel_3x3(const dw_ctx *c, const int8_t *x, int8_t *out)
+/* `count` interior pixels of a 3x3 window with unit horizontal dilation,
+   pixel_step input bytes apart, x at the first tap of the first: per pixel
+   its channels four at a time, in registers over the nine taps; returns
+   how many channels it did per pixel. Within a row the input and the
+   weight offsets are the same, depth and 2 * depth. */
+DW_INLINE int32_t dsp_run_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
+                              ptrdiff_t pixel_step, int8_t *out, int form)
 {
     const ptrdiff_t d = c->depth, row = c->tap_row;
+    const int32_t quads = c->depth & ~3;
+    const int8_t *weights = c->weights;
+    const int32_t *bias = c->bias_sum;
     dsp_requant q;
     dsp_requant_init(c, &q);
-    int32_t c0 = 0;
-    for (; c0 + 4 <= d; c0 += 4) {
-        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        if (c->bias_sum) {
-            a0 = c->bias_sum[c0];
-            a1 = c->bias_sum[c0 + 1];
-            a2 = c->bias_sum[c0 + 2];
-            a3 = c->bias_sum[c0 + 3];
+    for (int32_t px = 0; px < count; px++, x += pixel_step, out += d)
+        for (int32_t c0 = 0; c0 < quads; c0 += 4) {
+            int32_t a0, a1, a2, a3;
+            dsp_start4(bias, c0, &a0, &a1, &a2, &a3);
+            const int8_t *xt = x + c0, *w = weights + c0;
+            /* Unrolled: a loop counter would push a register to the stack. */
+            dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
+            dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
+            dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
+            dsp_store4(&q, a0, a1, a2, a3, c0, form, out);
         }
-        const int8_t *xt = x + c0, *w = c->weights + c0;
-        /* Unrolled: a loop counter would push a register to the stack. */
-        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
-        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
-        dsp_row3(&a0, &a1, &a2, &a3, &xt, &w, d, row);
-        dsp_store4(&q, a0, a1, a2, a3, c0, out);
+    return quads;
+}
+
+/* A border pixel of a 3x3 window with unit horizontal dilation: the rows
+   and columns of taps inside the input (1 to 3 each, unrolled per row), on
+   x - zero point, from the plain bias; four channels at a time. Returns
+   how many channels it did. */
+DW_INLINE int32_t dsp_border_3x3(const dw_ctx *c, const dw_window *win, int8_t *out, int form)
+{
+    const uint32_t nzp2 = ((uint32_t)-c->p->pad_value & 0xFFFFu) * 0x10001u;
+    const ptrdiff_t d = c->depth, row = c->tap_row;
+    const int32_t quads = c->depth & ~3, cols = win->cols;
+    const int32_t rows = cols > 0 ? win->rows : 0;
+    const int32_t *bias = c->bias;
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    for (int32_t c0 = 0; c0 < quads; c0 += 4) {
+        int32_t a0, a1, a2, a3;
+        dsp_start4(bias, c0, &a0, &a1, &a2, &a3);
+        const int8_t *x = win->x + c0, *w = win->w + c0;
+        for (int32_t ky = 0; ky < rows; ky++, x += row, w += 3 * d)
+            dsp_row_zp(&a0, &a1, &a2, &a3, x, w, d, nzp2, cols);
+        dsp_store4(&q, a0, a1, a2, a3, c0, form, out);
     }
-    return c0;
+    return quads;
 }
 
 /* A border pixel (or any window): the taps inside the input, on x - zero
-   point (SSUB16, exact), from the plain bias; four channels at a time,
-   then one at a time. */
-DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t c0, int8_t *out)
+   point, from the plain bias; four channels at a time, then one at a
+   time. */
+DW_INLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t c0, int8_t *out,
+                                int form)
 {
     const int32_t zp = c->p->pad_value;
-    const uint32_t zp2 = ((uint32_t)zp & 0xFFFFu) * 0x10001u;
+    const uint32_t nzp2 = ((uint32_t)-zp & 0xFFFFu) * 0x10001u;
     const ptrdiff_t d = c->depth, col = c->tap_col;
     const int32_t rows = win->rows, cols = win->cols;
     const ptrdiff_t next_row = c->tap_row - cols * col;
@@ -877,28 +972,23 @@ DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t
     dsp_requant q;
     dsp_requant_init(c, &q);
     for (; c0 + 4 <= d; c0 += 4) {
-        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        if (c->bias) {
-            a0 = c->bias[c0];
-            a1 = c->bias[c0 + 1];
-            a2 = c->bias[c0 + 2];
-            a3 = c->bias[c0 + 3];
-        }
+        int32_t a0, a1, a2, a3;
+        dsp_start4(c->bias, c0, &a0, &a1, &a2, &a3);
         const int8_t *x = win->x + c0, *w = win->w + c0;
         if (cols > 0 && col_extra == 0) {
             /* The row ends where x reaches row_end: no counter to keep. */
             for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row) {
                 const int8_t *row_end = x + cols * d;
                 do
-                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, zp2);
+                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, nzp2);
                 while (x != row_end);
             }
         } else {
             for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
                 for (int32_t kx = 0; kx < cols; kx++, x += col_extra)
-                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, zp2);
+                    dsp_tap_zp(&a0, &a1, &a2, &a3, &x, &w, d, nzp2);
         }
-        dsp_store4(&q, a0, a1, a2, a3, c0, out);
+        dsp_store4(&q, a0, a1, a2, a3, c0, form, out);
     }
     for (; c0 < d; c0++) {
         int32_t acc = c->bias ? c->bias[c0] : 0;
@@ -910,14 +1000,221 @@ DW_NOINLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t
     }
 }
 
-/* Depth multiplier 1 with the DSP extension. */
-DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                             const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
-                             const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+/* What an interior run of one quad of channels reads per pixel, prepared
+   once per run (on the stack, like any local): the bias doubled, the
+   multipliers, the shifts as right shifts less one, and per row of the 3x3
+   window the doubled weights as halfword pairs for SMLAD, in the order
+   channels 0, 2, 1, 3: taps 0 and 1 of the channel side by side, then tap
+   2 alone, in the low halfword for channels 0 and 1 and the high one for 2
+   and 3 (what SXTB16 gives each). Doubled, the accumulators hold 2 * acc,
+   which the requantization's SMMULR takes as it is (|acc| < 2^30). */
+typedef struct {
+    int32_t bias2[4], multipliers[4], right1[4];
+    uint32_t pairs[3][8];
+} dsp_quad;
+
+/* The doubled weights of channels 0, 2 (even) and 1, 3 (odd) of the four
+   bytes at w, as halfword pairs (SXTB16, SADD16: exact, |2w| <= 256). */
+DW_INLINE void dsp_doubled(const int8_t *w, uint32_t *even, uint32_t *odd)
+{
+    uint32_t v;
+    memcpy(&v, w, 4);
+    const uint32_t e = __sxtb16(v), o = ta_dw_sxtb16_ror8(v);
+    *even = __sadd16(e, e);
+    *odd = __sadd16(o, o);
+}
+
+/* The low halfwords of a and b as one word, then the high ones. */
+DW_INLINE uint32_t dsp_low_halves(uint32_t a, uint32_t b)
+{
+    return (a & 0xFFFFu) | b << 16;
+}
+
+DW_INLINE uint32_t dsp_high_halves(uint32_t a, uint32_t b)
+{
+    return a >> 16 | (b & 0xFFFF0000u);
+}
+
+static void dsp_quad_prepare(const dw_ctx *c, int32_t c0, dsp_quad *k)
+{
+    const ptrdiff_t d = c->depth;
+    for (int32_t j = 0; j < 4; j++) {
+        k->bias2[j] = (int32_t)((uint32_t)(c->bias_sum ? c->bias_sum[c0 + j] : 0) * 2u);
+        k->multipliers[j] = c->multipliers[c0 + j];
+        k->right1[j] = -c->shifts[c0 + j] - 1;
+    }
+    const int8_t *w = c->weights + c0;
+    for (int32_t r = 0; r < 3; r++, w += 3 * d) {
+        uint32_t e0, o0, e1, o1, e2, o2;
+        dsp_doubled(w, &e0, &o0);
+        dsp_doubled(w + d, &e1, &o1);
+        dsp_doubled(w + 2 * d, &e2, &o2);
+        uint32_t *pairs = k->pairs[r];
+        pairs[0] = dsp_low_halves(e0, e1);  /* channel 0, taps 0 and 1 */
+        pairs[1] = dsp_high_halves(e0, e1); /* channel 2 */
+        pairs[2] = dsp_low_halves(o0, o1);  /* channel 1 */
+        pairs[3] = dsp_high_halves(o0, o1); /* channel 3 */
+        pairs[4] = e2 & 0xFFFFu;            /* tap 2 */
+        pairs[5] = e2 & 0xFFFF0000u;
+        pairs[6] = o2 & 0xFFFFu;
+        pairs[7] = o2 & 0xFFFF0000u;
+    }
+}
+
+/* One row of the window for the quad: taps 0 and 1 of each channel packed
+   side by side (SXTB16, then PKHBT/PKHTB) for one SMLAD, tap 2 from SXTB16
+   against a pair with one weight zero; w steps over the row's 8 pairs. */
+DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3,
+                              const int8_t *x, const uint32_t **w, ptrdiff_t d)
+{
+    uint32_t xa, xb, t0, t1, p, wa, wb;
+    __asm__("ldr %[xa], [%[x]]\n\t"
+            "ldr %[xb], [%[x], %[d]]\n\t"
+            "sxtb16 %[t0], %[xa]\n\t"
+            "sxtb16 %[t1], %[xb]\n\t"
+            "pkhbt %[p], %[t0], %[t1], lsl #16\n\t"
+            "pkhtb %[t1], %[t1], %[t0], asr #16\n\t"
+            "ldrd %[wa], %[wb], [%[w]], #8\n\t"
+            "smlad %[a0], %[p], %[wa], %[a0]\n\t"
+            "smlad %[a2], %[t1], %[wb], %[a2]\n\t"
+            "sxtb16 %[t0], %[xa], ror #8\n\t"
+            "sxtb16 %[t1], %[xb], ror #8\n\t"
+            "pkhbt %[p], %[t0], %[t1], lsl #16\n\t"
+            "pkhtb %[t1], %[t1], %[t0], asr #16\n\t"
+            "ldrd %[wa], %[wb], [%[w]], #8\n\t"
+            "smlad %[a1], %[p], %[wa], %[a1]\n\t"
+            "smlad %[a3], %[t1], %[wb], %[a3]\n\t"
+            "ldr %[xa], [%[x], %[d], lsl #1]\n\t"
+            "sxtb16 %[t0], %[xa]\n\t"
+            "sxtb16 %[t1], %[xa], ror #8\n\t"
+            "ldrd %[wa], %[wb], [%[w]], #8\n\t"
+            "smlad %[a0], %[t0], %[wa], %[a0]\n\t"
+            "smlad %[a2], %[t0], %[wb], %[a2]\n\t"
+            "ldrd %[wa], %[wb], [%[w]], #8\n\t"
+            "smlad %[a1], %[t1], %[wa], %[a1]\n\t"
+            "smlad %[a3], %[t1], %[wb], %[a3]"
+            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [w] "+r"(*w),
+              [xa] "=&r"(xa), [xb] "=&r"(xb), [t0] "=&r"(t0), [t1] "=&r"(t1), [p] "=&r"(p),
+              [wa] "=&r"(wa), [wb] "=&r"(wb)
+            : [x] "r"(x), [d] "r"(d)
+            /* Reads memory at addresses no operand names. */
+            : "memory");
+}
+
+/* The fast forms of dsp_run_3x3 with the weights paired, over the whole
+   interior of an image at once: `rows` rows (x_row_step input bytes,
+   out_row_step output bytes apart) of `cols` pixels, channels four at a
+   time outside, so each quad is prepared once per image. Preparing a quad
+   costs about what pairing saves on six pixels (QEMU counts), so smaller
+   interiors take dsp_run_3x3. Returns how many channels it did. */
+enum { DSP_PAIRED_PIXELS = 8 };
+
+DW_INLINE int32_t dsp_block_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t rows,
+                                       int32_t cols, ptrdiff_t x_row_step,
+                                       ptrdiff_t pixel_step, int8_t *out,
+                                       ptrdiff_t out_row_step, int form)
+{
+    const ptrdiff_t d = c->depth, row = c->tap_row;
+    const int32_t quads = c->depth & ~3;
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    for (int32_t c0 = 0; c0 < quads; c0 += 4) {
+        dsp_quad k;
+        dsp_quad_prepare(c, c0, &k);
+        for (int32_t r = 0; r < rows; r++) {
+            const int8_t *xp = x + r * x_row_step + c0;
+            int8_t *o = out + r * out_row_step + c0;
+            for (int32_t px = 0; px < cols; px++, xp += pixel_step, o += d) {
+                int32_t a0 = k.bias2[0], a1 = k.bias2[1], a2 = k.bias2[2], a3 = k.bias2[3];
+                const uint32_t *w = k.pairs[0];
+                dsp_row_paired(&a0, &a1, &a2, &a3, xp, &w, d);
+                dsp_row_paired(&a0, &a1, &a2, &a3, xp + row, &w, d);
+                dsp_row_paired(&a0, &a1, &a2, &a3, xp + 2 * row, &w, d);
+                a0 = ta_dw_requantize_right_doubled(a0, k.multipliers[0], k.right1[0]);
+                a1 = ta_dw_requantize_right_doubled(a1, k.multipliers[1], k.right1[1]);
+                a2 = ta_dw_requantize_right_doubled(a2, k.multipliers[2], k.right1[2]);
+                a3 = ta_dw_requantize_right_doubled(a3, k.multipliers[3], k.right1[3]);
+                const uint32_t v =
+                    dsp_pack4(&q, a0, a1, a2, a3, form == DSP_FAST_CLAMPED ? 2 : 0);
+                memcpy(o, &v, 4);
+            }
+        }
+    }
+    return quads;
+}
+
+DW_NOINLINE int32_t dsp_block_3x3_full(const dw_ctx *c, const int8_t *x, int32_t rows,
+                                       int32_t cols, ptrdiff_t x_row_step,
+                                       ptrdiff_t pixel_step, int8_t *out,
+                                       ptrdiff_t out_row_step)
+{
+    return dsp_block_3x3_paired(c, x, rows, cols, x_row_step, pixel_step, out, out_row_step,
+                                DSP_FAST_FULL);
+}
+
+DW_NOINLINE int32_t dsp_block_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t rows,
+                                          int32_t cols, ptrdiff_t x_row_step,
+                                          ptrdiff_t pixel_step, int8_t *out,
+                                          ptrdiff_t out_row_step)
+{
+    return dsp_block_3x3_paired(c, x, rows, cols, x_row_step, pixel_step, out, out_row_step,
+                                DSP_FAST_CLAMPED);
+}
+
+/* One function per form (the form fixed inside), so a module calling only
+   ta_depthwise_conv_2d_s8_m1_fast links only the full-range fast ones. */
+DW_NOINLINE int32_t dsp_run_3x3_full(const dw_ctx *c, const int8_t *x, int32_t count,
+                                     ptrdiff_t pixel_step, int8_t *out)
+{
+    return dsp_run_3x3(c, x, count, pixel_step, out, DSP_FAST_FULL);
+}
+
+DW_NOINLINE int32_t dsp_run_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t count,
+                                        ptrdiff_t pixel_step, int8_t *out)
+{
+    return dsp_run_3x3(c, x, count, pixel_step, out, DSP_FAST_CLAMPED);
+}
+
+DW_NOINLINE int32_t dsp_run_3x3_any(const dw_ctx *c, const int8_t *x, int32_t count,
+                                    ptrdiff_t pixel_step, int8_t *out)
+{
+    return dsp_run_3x3(c, x, count, pixel_step, out, DSP_GENERAL);
+}
+
+DW_NOINLINE int32_t dsp_border_3x3_full(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return dsp_border_3x3(c, win, out, DSP_FAST_FULL);
+}
+
+DW_NOINLINE int32_t dsp_border_3x3_any(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return dsp_border_3x3(c, win, out, DSP_GENERAL);
+}
+
+DW_NOINLINE void dsp_pixel_window_full(const dw_ctx *c, const dw_window *win, int32_t c0,
+                                       int8_t *out)
+{
+    dsp_pixel_window(c, win, c0, out, DSP_FAST_FULL);
+}
+
+DW_NOINLINE void dsp_pixel_window_any(const dw_ctx *c, const dw_window *win, int32_t c0,
+                                      int8_t *out)
+{
+    dsp_pixel_window(c, win, c0, out, DSP_GENERAL);
+}
+
+/* Depth multiplier 1 with the DSP extension. full_only: the layer meets
+   the preconditions of ta_depthwise_conv_2d_s8_m1_fast (the fast form over
+   the full range), so no other form is compiled in. */
+DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                  const int8_t *weights, const int32_t *bias_sum,
+                                  const int32_t *bias, const int32_t *multipliers,
+                                  const int32_t *shifts, int8_t *output, int full_only)
 {
     dw_ctx c;
     dw_ctx_init(&c, p, weights, bias_sum, bias, multipliers, shifts);
     const int32_t depth = c.depth;
+    const int form = full_only ? DSP_FAST_FULL : dsp_form(&c);
     const int is_3x3 = p->filter_height == 3 && p->filter_width == 3 && p->dilation_width == 1;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
     inside_range(p->input_height, p->output_height, p->filter_height, p->stride_height,
@@ -925,26 +1222,77 @@ DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8
     inside_range(p->input_width, p->output_width, p->filter_width, p->stride_width,
                  p->dilation_width, p->pad_left, &ox_lo, &ox_hi);
     const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)depth;
+    const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
+    const int32_t rows_inside = oy_hi - oy_lo, cols_inside = ox_hi - ox_lo;
+    const int paired = is_3x3 && form != DSP_GENERAL && depth >= 4 &&
+                       rows_inside * cols_inside >= DSP_PAIRED_PIXELS;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image;
+        int32_t quads_inside = 0; /* channels of the interior pixels done */
+        if (paired) {
+            const int8_t *x = in_b + ((ptrdiff_t)(oy_lo * p->stride_height - p->pad_top) *
+                                          p->input_width +
+                                      ox_lo * p->stride_width - p->pad_left) *
+                                         depth;
+            int8_t *o = output + ((ptrdiff_t)oy_lo * p->output_width + ox_lo) * depth;
+            const ptrdiff_t x_rows = (ptrdiff_t)p->stride_height * p->input_width * depth;
+            const ptrdiff_t o_rows = (ptrdiff_t)p->output_width * depth;
+            quads_inside = form == DSP_FAST_FULL
+                               ? dsp_block_3x3_full(&c, x, rows_inside, cols_inside, x_rows,
+                                                    step, o, o_rows)
+                               : dsp_block_3x3_clamped(&c, x, rows_inside, cols_inside, x_rows,
+                                                       step, o, o_rows);
+        }
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
             const int row_inside = oy >= oy_lo && oy < oy_hi;
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 int32_t c0 = 0;
-                if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
+                if (paired && row_inside && ox >= ox_lo && ox < ox_hi) {
+                    /* Done but the last depth % 4 channels; with none, the
+                       rest of the row's interior too. */
+                    c0 = quads_inside;
+                    if (depth == c0) {
+                        output += (ptrdiff_t)(ox_hi - 1 - ox) * depth;
+                        ox = ox_hi - 1;
+                        continue;
+                    }
+                } else if (is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
-                    c0 = dsp_pixel_3x3(&c, x, output);
+                    /* With no channels left over the whole interior run of
+                       the row goes in one call. */
+                    const int32_t run = depth % 4 == 0 ? ox_hi - ox : 1;
+                    c0 = form == DSP_FAST_FULL ? dsp_run_3x3_full(&c, x, run, step, output)
+                         : form == DSP_FAST_CLAMPED ? dsp_run_3x3_clamped(&c, x, run, step, output)
+                                                    : dsp_run_3x3_any(&c, x, run, step, output);
+                    ox += run - 1;
+                    output += (run - 1) * depth;
                     if (depth == c0)
                         continue;
                 }
                 dw_window win;
                 dw_window_init(&c, in_b, iy0, ix0, &win);
-                dsp_pixel_window(&c, &win, c0, output);
+                if (is_3x3 && c0 == 0) {
+                    c0 = form == DSP_FAST_FULL ? dsp_border_3x3_full(&c, &win, output)
+                                               : dsp_border_3x3_any(&c, &win, output);
+                    if (depth == c0)
+                        continue;
+                }
+                if (form == DSP_FAST_FULL)
+                    dsp_pixel_window_full(&c, &win, c0, output);
+                else
+                    dsp_pixel_window_any(&c, &win, c0, output);
             }
         }
     }
+}
+
+DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                              const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                              const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    dw_s8_m1_dsp_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 0);
 }
 #endif /* TA_HAVE_DSP */
 
@@ -954,72 +1302,113 @@ static int outside(const ta_depthwise_conv_2d_params_t *p, int32_t iy, int32_t i
     return iy < 0 || iy >= p->input_height || ix < 0 || ix >= p->input_width;
 }
 
-int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
-                            const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
-                            const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+/* Element i of the int8 (wide 0) or int16 (wide 1) tensor at base. */
+static inline int32_t dw_element(const void *base, size_t i, int wide)
+{
+    return wide ? (int32_t)((const int16_t *)base)[i] : (int32_t)((const int8_t *)base)[i];
+}
+
+/* The portable kernel for both element types, written once; `wide` is a
+   constant in each caller, so each keeps only its own accumulators: int8
+   sums in int32 (TFLite's arithmetic, with the zero point folded into
+   bias_sum), int16 in int64 from the int64 bias. Per output pixel, blocks
+   of BLOCK output channels. */
+static inline void dw_portable(const ta_depthwise_conv_2d_params_t *p, const void *input,
+                               const int8_t *weights, const void *bias,
+                               const int32_t *multipliers, const int32_t *shifts, void *output,
+                               int wide)
 {
     const int32_t depth = p->output_depth, mult = p->depth_multiplier;
-#if defined(TA_HAVE_MVE)
-    if (mult == 1)
-        dw_s8_m1_mve(p, input, weights, bias_sum, bias, multipliers, shifts, output);
-    else
-        dw_s8_multiplier_mve(p, input, weights, bias, multipliers, shifts, output);
-    return TA_OK;
-#elif defined(TA_HAVE_DSP)
-    if (mult == 1) {
-        dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
-        return TA_OK;
-    }
-#else
-    (void)bias;
-#endif
     const size_t row = (size_t)p->input_width * (size_t)p->input_depth;
+    const size_t image = (size_t)p->input_height * row;
+    size_t o_at = 0; /* the first output element of the pixel */
     for (int32_t b = 0; b < p->batches; b++) {
-        const int8_t *in_b = input + (size_t)b * (size_t)p->input_height * row;
+        const size_t in_b = (size_t)b * image;
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
-            for (int32_t ox = 0; ox < p->output_width; ox++) {
+            for (int32_t ox = 0; ox < p->output_width; ox++, o_at += (size_t)depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 for (int32_t o0 = 0; o0 < depth; o0 += BLOCK) {
                     const int32_t n = depth - o0 < BLOCK ? depth - o0 : BLOCK;
                     int32_t acc[BLOCK];
-                    for (int32_t k = 0; k < n; k++)
-                        acc[k] = bias_sum ? bias_sum[o0 + k] : 0;
+                    int64_t acc_wide[BLOCK];
+                    for (int32_t k = 0; k < n; k++) {
+                        if (wide)
+                            acc_wide[k] = bias ? ((const int64_t *)bias)[o0 + k] : 0;
+                        else
+                            acc[k] = bias ? ((const int32_t *)bias)[o0 + k] : 0;
+                    }
                     const int8_t *w = weights + o0;
                     for (int32_t ky = 0; ky < p->filter_height; ky++) {
                         const int32_t iy = iy0 + ky * p->dilation_height;
                         for (int32_t kx = 0; kx < p->filter_width; kx++, w += depth) {
                             const int32_t ix = ix0 + kx * p->dilation_width;
                             if (outside(p, iy, ix)) {
-                                /* The converter folded the zero point into bias_sum
-                                   for every tap; a padded tap reads that zero point,
-                                   which gives back what was folded. */
-                                if (p->pad_value != 0)
+                                /* The converter folded the int8 zero point into
+                                   bias_sum for every tap; a padded tap reads that
+                                   zero point, which gives back what was folded
+                                   (int16 zero points are 0: nothing to add). */
+                                if (!wide && p->pad_value != 0)
                                     for (int32_t k = 0; k < n; k++)
                                         acc[k] += (int32_t)w[k] * p->pad_value;
                                 continue;
                             }
-                            const int8_t *x = in_b + (size_t)iy * row +
-                                              (size_t)ix * (size_t)p->input_depth;
-                            if (mult == 1) {
-                                x += o0;
-                                for (int32_t k = 0; k < n; k++)
-                                    acc[k] += (int32_t)w[k] * (int32_t)x[k];
-                            } else {
-                                for (int32_t k = 0; k < n; k++)
-                                    acc[k] += (int32_t)w[k] * (int32_t)x[(o0 + k) / mult];
+                            const size_t x = in_b + (size_t)iy * row +
+                                             (size_t)ix * (size_t)p->input_depth;
+                            for (int32_t k = 0; k < n; k++) {
+                                const size_t c = mult == 1 ? (size_t)(o0 + k)
+                                                           : (size_t)((o0 + k) / mult);
+                                const int32_t product =
+                                    (int32_t)w[k] * dw_element(input, x + c, wide);
+                                if (wide)
+                                    acc_wide[k] += product;
+                                else
+                                    acc[k] += product;
                             }
                         }
                     }
-                    ta_requantize_s8(acc, n, multipliers ? multipliers + o0 : NULL,
-                                     shifts ? shifts + o0 : NULL, p->multiplier, p->shift,
-                                     p->output_offset, p->activation_min, p->activation_max,
-                                     output);
-                    output += n;
+                    if (!wide) {
+                        ta_requantize_s8(acc, n, multipliers ? multipliers + o0 : NULL,
+                                         shifts ? shifts + o0 : NULL, p->multiplier, p->shift,
+                                         p->output_offset, p->activation_min,
+                                         p->activation_max, (int8_t *)output + o_at + o0);
+                        continue;
+                    }
+                    for (int32_t k = 0; k < n; k++) {
+                        const int32_t o = o0 + k;
+                        const int32_t m = multipliers ? multipliers[o] : p->multiplier;
+                        const int32_t sh = shifts ? shifts[o] : p->shift;
+                        const int32_t v =
+                            ta_mul_by_quantized_multiplier_64(acc_wide[k], m, (int)sh) +
+                            p->output_offset;
+                        ((int16_t *)output)[o_at + (size_t)o] =
+                            (int16_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
+                    }
                 }
             }
         }
     }
+}
+
+int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                            const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                            const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+#if defined(TA_HAVE_MVE)
+    if (p->depth_multiplier == 1)
+        dw_s8_m1_mve(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+    else
+        dw_s8_multiplier_mve(p, input, weights, bias, multipliers, shifts, output);
+    return TA_OK;
+#elif defined(TA_HAVE_DSP)
+    if (p->depth_multiplier == 1) {
+        dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+        return TA_OK;
+    }
+#else
+    (void)bias;
+#endif
+    dw_portable(p, input, weights, bias_sum, multipliers, shifts, output, 0);
     return TA_OK;
 }
 
@@ -1028,8 +1417,8 @@ static int m1_fast_layer(const ta_depthwise_conv_2d_params_t *p, const int32_t *
                          const int32_t *shifts)
 {
     return p->depth_multiplier == 1 && multipliers && shifts && p->right_shifts_only &&
-           p->activation_min == INT8_MIN && p->activation_max == INT8_MAX &&
-           p->output_depth % 8 == 0;
+           p->small_accumulators && p->activation_min == INT8_MIN &&
+           p->activation_max == INT8_MAX && p->output_depth % 8 == 0;
 }
 
 int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
@@ -1043,7 +1432,7 @@ int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, cons
     dw_s8_m1_mve_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 1);
     return TA_OK;
 #elif defined(TA_HAVE_DSP)
-    dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+    dw_s8_m1_dsp_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 1);
     return TA_OK;
 #else
     return ta_depthwise_conv_2d_s8(p, input, weights, bias_sum, bias, multipliers, shifts,
@@ -1119,51 +1508,13 @@ int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16
                              const int8_t *weights, const int64_t *bias,
                              const int32_t *multipliers, const int32_t *shifts, int16_t *output)
 {
-    const int32_t depth = p->output_depth, mult = p->depth_multiplier;
 #if defined(TA_HAVE_MVE)
     /* |x * w| <= 2^22: int32 partial sums are exact below 512 taps. */
-    if (mult == 1 && p->filter_height * p->filter_width < 512) {
+    if (p->depth_multiplier == 1 && p->filter_height * p->filter_width < 512) {
         dw_s16_m1_mve(p, input, weights, bias, multipliers, shifts, output);
         return TA_OK;
     }
 #endif
-    const size_t row = (size_t)p->input_width * (size_t)p->input_depth;
-    for (int32_t b = 0; b < p->batches; b++) {
-        const int16_t *in_b = input + (size_t)b * (size_t)p->input_height * row;
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
-            const int32_t iy0 = oy * p->stride_height - p->pad_top;
-            for (int32_t ox = 0; ox < p->output_width; ox++) {
-                const int32_t ix0 = ox * p->stride_width - p->pad_left;
-                for (int32_t o0 = 0; o0 < depth; o0 += BLOCK) {
-                    const int32_t n = depth - o0 < BLOCK ? depth - o0 : BLOCK;
-                    int64_t acc[BLOCK];
-                    for (int32_t k = 0; k < n; k++)
-                        acc[k] = bias ? bias[o0 + k] : 0;
-                    const int8_t *w = weights + o0;
-                    for (int32_t ky = 0; ky < p->filter_height; ky++) {
-                        const int32_t iy = iy0 + ky * p->dilation_height;
-                        for (int32_t kx = 0; kx < p->filter_width; kx++, w += depth) {
-                            const int32_t ix = ix0 + kx * p->dilation_width;
-                            /* int16 zero points are 0: padded taps add nothing. */
-                            if (outside(p, iy, ix))
-                                continue;
-                            const int16_t *x = in_b + (size_t)iy * row +
-                                               (size_t)ix * (size_t)p->input_depth;
-                            for (int32_t k = 0; k < n; k++)
-                                acc[k] += (int64_t)((int32_t)w[k] * (int32_t)x[(o0 + k) / mult]);
-                        }
-                    }
-                    for (int32_t k = 0; k < n; k++) {
-                        const int32_t o = o0 + k;
-                        const int32_t m = multipliers ? multipliers[o] : p->multiplier;
-                        const int32_t s = shifts ? shifts[o] : p->shift;
-                        int32_t v = ta_mul_by_quantized_multiplier_64(acc[k], m, (int)s) +
-                                    p->output_offset;
-                        *output++ = (int16_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
-                    }
-                }
-            }
-        }
-    }
+    dw_portable(p, input, weights, bias, multipliers, shifts, output, 1);
     return TA_OK;
 }

@@ -57,9 +57,9 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
 
 /* ta_depthwise_conv_2d_s8 for the common layer the converter selects it
    for: depth multiplier 1, per-channel multipliers and shifts, right
-   shifts only, the full int8 activation range and a multiple of 8 output
-   channels. A module calling only this entry links none of the other
-   requantization forms; other layers get TA_ERR_KERNEL. */
+   shifts only, small accumulators, the full int8 activation range and a
+   multiple of 8 output channels. A module calling only this entry links
+   none of the other requantization forms; other layers get TA_ERR_KERNEL. */
 int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
                                     const int8_t *weights, const int32_t *bias_sum,
                                     const int32_t *bias, const int32_t *multipliers,

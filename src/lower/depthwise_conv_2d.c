@@ -140,8 +140,10 @@ static bool lower(TaLower *L, TaOp *op)
     /* The common layer has its own entry, so a module whose layers are all
        of it links none of the kernel's other paths. */
     const int32_t shifts_right = right_shifts_only(&rq);
+    const int32_t small = !wide && small_accumulators(wd, taps, out_c, bias_v);
     const bool m1_fast = !wide && mult == 1 && rq.multipliers && rq.shifts && shifts_right &&
-                         rq.act_min == INT8_MIN && rq.act_max == INT8_MAX && out_c % 8 == 0;
+                         small && rq.act_min == INT8_MIN && rq.act_max == INT8_MAX &&
+                         out_c % 8 == 0;
     const char *kernel = wide      ? "ta_depthwise_conv_2d_s16"
                          : m1_fast ? "ta_depthwise_conv_2d_s8_m1_fast"
                                    : "ta_depthwise_conv_2d_s8";
@@ -174,7 +176,7 @@ static bool lower(TaLower *L, TaOp *op)
     p->activation_min = rq.act_min;
     p->activation_max = rq.act_max;
     p->right_shifts_only = shifts_right;
-    p->small_accumulators = !wide && small_accumulators(wd, taps, out_c, bias_v);
+    p->small_accumulators = small;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, w);
     ta_call_arg(L, c, bias_sum);

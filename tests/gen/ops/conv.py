@@ -65,6 +65,10 @@ def _few_channels_geometry(rng):
     padding = pick(rng, ["SAME", "SAME", "VALID"])
     in_h = randint(rng, 1, 8)
     in_w = randint(rng, 3, 24)
+    if padding == "VALID":
+        in_h = max(in_h, (kh - 1) * dh + 1)
+        in_w = max(in_w, (kw - 1) * dw + 1)
+    return kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c
 
 
 def _small_geometry(rng):
@@ -93,7 +97,7 @@ def _small_geometry(rng):
 
 
 def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
-                 wide=False, few=False, small=False):
+                 wide=False, few=False, small=False, long_rows=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
@@ -116,6 +120,10 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
         padding = pick(rng, ["SAME", "VALID"])
         in_h = randint(rng, 1, 12)
         in_w = randint(rng, 1, 12)
+        if long_rows:
+            # 3x3 windows over rows with interior runs of 8 pixels and more
+            kh = kw = 3
+            in_w = randint(rng, 10, 24)
         if padding == "VALID":
             in_h = max(in_h, (kh - 1) * dh + 1)
             in_w = max(in_w, (kw - 1) * dw + 1)
@@ -249,6 +257,13 @@ def dw_int8_wide(rng):
     """int8 DEPTHWISE_CONV_2D with 8-40 channels (mostly multiplier 1 and
     3x3): every block shape of the SIMD paths, interior and border pixels."""
     return _conv_common(rng, "int8", "dw", wide=True)
+
+
+@variant("DEPTHWISE_CONV_2D.int8_rows", "DEPTHWISE_CONV_2D", simd=True)
+def dw_int8_rows(rng):
+    """int8 DEPTHWISE_CONV_2D, 3x3 over rows of 10-24 pixels with 8-40
+    channels: the long interior runs where the DSP path pairs the weights."""
+    return _conv_common(rng, "int8", "dw", wide=True, long_rows=True)
 
 
 @variant("DEPTHWISE_CONV_2D.int16", "DEPTHWISE_CONV_2D")
