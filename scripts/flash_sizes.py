@@ -8,10 +8,19 @@ estimated per operator: three shared models are converted, their generated
 sources (everything but the constant arrays) compiled the same way, and the
 bytes per operator and the fixed part fitted by least squares.
 
+It also records the stack each kernel needs: every runtime source is
+compiled for Cortex-M55 and for Cortex-M4 with gcc's call-graph output
+(-fcallgraph-info=su), and a kernel's figure is its own frame plus the
+deepest chain of functions it calls (across files; library functions such
+as memcpy count 0). Kernels keep small buffers (an im2col patch, a row of
+widened input) on the stack rather than in the arena, so `tinyaot analyze`
+reports this next to the arenas.
+
     .venv/bin/python scripts/flash_sizes.py build/tinyaot   # from the repository root
 """
 
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -19,6 +28,8 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CFLAGS = ["-std=c99", "-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard", "-O2",
           "-ffunction-sections", "-fdata-sections"]
+STACK_CPUS = {"m55": ["-mcpu=cortex-m55", "-mfloat-abi=hard"],
+              "m4": ["-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]}
 MODELS = ["mlperf_tiny_ad01_int8.tflite", "mlperf_tiny_kws_ref_model.tflite",
           "mlperf_tiny_ic_resnet8_quant.tflite", "tflm_hello_world_int8.tflite"]
 
@@ -35,6 +46,58 @@ def object_bytes(source, include_dirs, out_dir):
         if len(parts) >= 2 and parts[0].startswith((".text", ".rodata", ".data")):
             total += int(parts[1])
     return total
+
+
+NODE = re.compile(r'node: \{ title: "([^"]+)" label: "[^"\\]*(?:\\n[^"\\]*)*?\\n(\d+) bytes \((\w+)')
+EDGE = re.compile(r'edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
+
+
+def call_graph(sources, cpu_flags, out_dir):
+    """Frames and calls of every function in `sources`: (frames, edges,
+    origin) where frames maps a node (`name` for an external function,
+    `file:name` for a static one) to its bytes, edges a node to its
+    callees, origin a node to the source defining it."""
+    frames, edges, origin = {}, {}, {}
+    for source in sources:
+        stem = out_dir / ("stack_" + source.stem)
+        subprocess.run(["arm-none-eabi-gcc", *CFLAGS[:1], "-mthumb", *cpu_flags, *CFLAGS[4:],
+                        f"-I{ROOT}", "-fcallgraph-info=su", "-c", str(source),
+                        "-o", str(stem) + ".o"], check=True)
+        text = pathlib.Path(str(stem) + ".ci").read_text()
+        for title, size, kind in NODE.findall(text):
+            if kind != "static":
+                raise SystemExit(f"{source}: {title}: stack is {kind}, not bounded")
+            frames[title] = int(size)
+            origin[title] = source
+        for src, dst in EDGE.findall(text):
+            edges.setdefault(src, []).append(dst)
+    return frames, edges, origin
+
+
+def deepest(node, frames, edges, seen=()):
+    """Bytes of stack `node` needs: its frame and its deepest callee. A
+    function met again on its own chain (the kernels' one such pair: a
+    pixel loop of ta_conv_2d.c and its single-pixel fallback, which call
+    each other on exclusive conditions) is followed into its other callees
+    only; a third time would be real recursion and stops the script."""
+    if seen.count(node) >= 2:
+        raise SystemExit(f"recursion through {node}")
+    callees = [c for c in edges.get(node, []) if node not in seen or c not in seen]
+    below = [deepest(c, frames, edges, seen + (node,)) for c in callees]
+    return frames.get(node, 0) + max(below, default=0)
+
+
+def kernel_stacks(sources, out_dir):
+    """Per kernel entry point (an exported ta_* function of runtime/kernels),
+    the bytes of stack it needs on each CPU of STACK_CPUS."""
+    per_cpu = {}
+    for cpu, flags in STACK_CPUS.items():
+        frames, edges, origin = call_graph(sources, flags, out_dir)
+        per_cpu[cpu] = {node: deepest(node, frames, edges) for node in frames
+                        if ":" not in node and node.startswith("ta_")
+                        and origin[node].parent.name == "kernels"}
+    names = sorted(per_cpu["m55"])
+    return [(name, per_cpu["m55"][name], per_cpu["m4"].get(name, 0)) for name in names]
 
 
 def generated_bytes(tinyaot, model, work):
@@ -57,11 +120,11 @@ def main():
     kernels = []
     with tempfile.TemporaryDirectory() as tmp:
         work = pathlib.Path(tmp)
-        for src in sorted((ROOT / "runtime").rglob("*.c")):
-            rel = src.relative_to(ROOT).as_posix()
-            if "/arena/" in rel:
-                continue
-            kernels.append((rel, object_bytes(src, [ROOT], work)))
+        sources = [src for src in sorted((ROOT / "runtime").rglob("*.c"))
+                   if "/arena/" not in src.relative_to(ROOT).as_posix()]
+        for src in sources:
+            kernels.append((src.relative_to(ROOT).as_posix(), object_bytes(src, [ROOT], work)))
+        stacks = kernel_stacks(sources, work)
         points = [generated_bytes(tinyaot, ROOT.parent / "shared" / "models" / m, work)
                   for m in MODELS]
     n = len(points)
@@ -77,6 +140,9 @@ def main():
              ", ".join(f"{m.split('.')[0]} ({x} operators, {y} bytes)"
                        for m, (x, y) in zip(MODELS, points)) + "\""]
     lines += [f"TA_KERNEL_SIZE(\"{rel}\", {size})" for rel, size in kernels]
+    lines += ["/* Stack bytes per kernel on Cortex-M55 and Cortex-M4 (-O2, its deepest call",
+              "   chain, gcc -fcallgraph-info=su). */"]
+    lines += [f"TA_KERNEL_STACK(\"{name}\", {m55}, {m4})" for name, m55, m4 in stacks]
     (ROOT / "src" / "report" / "flash_sizes.inc").write_text("\n".join(lines) + "\n")
 
 

@@ -173,6 +173,25 @@ static void print_memories_text(const tinyaot_analysis *a)
     }
 }
 
+/* The stack the kernels need on top of the arenas: the line a firmware
+   engineer sizes the main stack from. */
+static void print_kernel_stack_text(const tinyaot_result *r, const tinyaot_analysis *a)
+{
+    if (a->kernel_stack_layer < 0) {
+        printf("kernel stack: no kernel with a measured stack\n");
+        return;
+    }
+    const char *type = "?";
+    for (size_t i = 0; i < r->num_operators; i++)
+        if (r->operators[i].layer_index == a->kernel_stack_layer)
+            type = r->operators[i].type;
+    printf("kernel stack: %lld bytes on Cortex-M55, %lld on Cortex-M4 (deepest: layer %d, %s), "
+           "outside the arenas\n",
+           (long long)a->kernel_stack_m55, (long long)a->kernel_stack_m4, a->kernel_stack_layer,
+           type);
+    printf("  (%s)\n", a->kernel_stack_basis);
+}
+
 static void print_analysis_text(const tinyaot_result *r, const char *model)
 {
     const tinyaot_analysis *a = r->analysis;
@@ -207,6 +226,7 @@ static void print_analysis_text(const tinyaot_result *r, const char *model)
            (long long)a->flash_total, (long long)a->flash_code, (long long)a->flash_kernels,
            (long long)a->flash_constants);
     printf("  (an estimate, not a link of this module: tinyaot analyze --help says how it is made)\n");
+    print_kernel_stack_text(r, a);
 }
 
 static void print_analysis_json(const tinyaot_result *r, const char *model, int status)
@@ -259,7 +279,8 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
             printf(", \"scratch_live\": %lld, \"output_bytes\": %lld, \"output_memory\": ",
                    (long long)o->scratch_live, (long long)o->output_bytes);
             json_string(stdout, o->output_memory);
-            printf("}");
+            printf(", \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld}}",
+                   (long long)o->kernel_stack_m55, (long long)o->kernel_stack_m4);
         }
         printf("],\n \"memories\": [");
         for (size_t i = 0; i < a->num_memories; i++) {
@@ -279,6 +300,11 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
                (long long)a->total_macs, (long long)a->flash_code, (long long)a->flash_kernels,
                (long long)a->flash_constants, (long long)a->flash_total);
         json_string(stdout, a->flash_basis);
+        printf("},\n \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld, "
+               "\"layer_index\": %d, \"basis\": ",
+               (long long)a->kernel_stack_m55, (long long)a->kernel_stack_m4,
+               a->kernel_stack_layer);
+        json_string(stdout, a->kernel_stack_basis);
         printf("}");
     }
     printf("}\n");

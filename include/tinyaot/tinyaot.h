@@ -208,6 +208,10 @@ typedef struct tinyaot_operator_analysis {
     int64_t scratch_live;      /* bytes of scratch tensors (every memory) live while it runs */
     int64_t output_bytes;      /* bytes of its outputs */
     const char *output_memory; /* memory of its first output, NULL when it takes none */
+    /* Stack bytes its deepest kernel needs (kernel_stack_basis says how
+       they are measured); the arenas do not hold these. */
+    int64_t kernel_stack_m55;
+    int64_t kernel_stack_m4;
 } tinyaot_operator_analysis;
 
 /* Per memory of the target. Bytes include guards and alignment padding. */
@@ -241,6 +245,12 @@ typedef struct tinyaot_analysis {
        every operator is supported; then the views are filled). */
     const char *const *unsupported;
     size_t num_unsupported;
+    /* The most stack any one operator's kernels need, on Cortex-M55 and
+       Cortex-M4, and the layer index of that operator (-1: none). */
+    int64_t kernel_stack_m55;
+    int64_t kernel_stack_m4;
+    int kernel_stack_layer;
+    const char *kernel_stack_basis; /* one line: how the figures are measured */
 } tinyaot_analysis;
 
 /* Runs the conversion's pipeline up to (not including) writing the module:

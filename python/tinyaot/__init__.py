@@ -22,12 +22,13 @@ import json
 from typing import Mapping, Optional, Tuple
 
 from . import _native
-from .views import (Analysis, FlashEstimate, MemorySummary, MemoryType, OperatorAnalysis,
+from .views import (Analysis, FlashEstimate, KernelStack, MemorySummary, MemoryType,
+                    OperatorAnalysis,
                     OperatorView, PlacementView, QuantizationView, RegionRole, RegionView,
                     TensorKind, TensorView, frozen_mapping)
 
 __all__ = ["convert", "analyze", "config_keys", "ConfigKey", "Analysis", "OperatorAnalysis",
-           "MemorySummary", "FlashEstimate", "ConvertArgs", "ConversionResult", "AotConverter", "ConversionError",
+           "MemorySummary", "FlashEstimate", "KernelStack", "ConvertArgs", "ConversionResult", "AotConverter", "ConversionError",
            "OperatorView", "QuantizationView", "TensorView", "RegionView", "PlacementView",
            "TensorKind", "MemoryType", "RegionRole", "version"]
 
@@ -157,7 +158,9 @@ def _analysis(a, num_operators):
     ops = () if unsupported else tuple(
         OperatorAnalysis(scratch_live=a.operators[i].scratch_live,
                          output_bytes=a.operators[i].output_bytes,
-                         output_memory=_s(a.operators[i].output_memory))
+                         output_memory=_s(a.operators[i].output_memory),
+                         kernel_stack_m55=a.operators[i].kernel_stack_m55,
+                         kernel_stack_m4=a.operators[i].kernel_stack_m4)
         for i in range(num_operators))
     mems = tuple(MemorySummary(memory=_s(m.memory), usable=bool(m.usable), scratch=m.scratch,
                                scratch_lower_bound=m.scratch_lower_bound,
@@ -168,8 +171,11 @@ def _analysis(a, num_operators):
     flash = None if unsupported else FlashEstimate(
         code=a.flash_code, kernels=a.flash_kernels, constants=a.flash_constants,
         total=a.flash_total, basis=_s(a.flash_basis))
+    stack = None if unsupported else KernelStack(
+        cortex_m55=a.kernel_stack_m55, cortex_m4=a.kernel_stack_m4,
+        layer_index=a.kernel_stack_layer, basis=_s(a.kernel_stack_basis))
     return Analysis(platform=_s(a.platform), operators=ops, memories=mems,
-                    total_macs=a.total_macs, flash=flash, unsupported=unsupported)
+                    total_macs=a.total_macs, flash=flash, unsupported=unsupported, stack=stack)
 
 
 def _value(v):

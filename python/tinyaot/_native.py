@@ -73,7 +73,8 @@ class PlacementView(ctypes.Structure):
 
 class OperatorAnalysis(ctypes.Structure):
     _fields_ = [("scratch_live", ctypes.c_int64), ("output_bytes", ctypes.c_int64),
-                ("output_memory", ctypes.c_char_p)]
+                ("output_memory", ctypes.c_char_p), ("kernel_stack_m55", ctypes.c_int64),
+                ("kernel_stack_m4", ctypes.c_int64)]
 
 
 class MemorySummary(ctypes.Structure):
@@ -91,7 +92,9 @@ class Analysis(ctypes.Structure):
                 ("total_macs", ctypes.c_int64), ("flash_code", ctypes.c_int64),
                 ("flash_kernels", ctypes.c_int64), ("flash_constants", ctypes.c_int64),
                 ("flash_total", ctypes.c_int64), ("flash_basis", ctypes.c_char_p),
-                ("unsupported", c_char_pp), ("num_unsupported", ctypes.c_size_t)]
+                ("unsupported", c_char_pp), ("num_unsupported", ctypes.c_size_t),
+                ("kernel_stack_m55", ctypes.c_int64), ("kernel_stack_m4", ctypes.c_int64),
+                ("kernel_stack_layer", ctypes.c_int), ("kernel_stack_basis", ctypes.c_char_p)]
 
 
 class ConfigKey(ctypes.Structure):

@@ -93,11 +93,14 @@ class PlacementView:
 @dataclasses.dataclass(frozen=True)
 class OperatorAnalysis:
     """Per operator, in execution order: scratch bytes live while it runs,
-    the bytes of its outputs and the memory of its first output."""
+    the bytes of its outputs, the memory of its first output, and the stack
+    bytes its deepest kernel needs on Cortex-M55 and Cortex-M4."""
 
     scratch_live: int
     output_bytes: int
     output_memory: Optional[MemoryType]
+    kernel_stack_m55: int = 0
+    kernel_stack_m4: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,6 +142,19 @@ class Analysis:
     total_macs: int
     flash: Optional[FlashEstimate]
     unsupported: Tuple[str, ...]
+    stack: Optional["KernelStack"] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelStack:
+    """The most stack one operator's kernels need (outside the arenas), on
+    Cortex-M55 and Cortex-M4, the layer that needs it, and how it is
+    measured."""
+
+    cortex_m55: int
+    cortex_m4: int
+    layer_index: int
+    basis: str
 
 
 def frozen_mapping(d):

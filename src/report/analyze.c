@@ -6,6 +6,8 @@
  * runtime sources it uses at their size measured once for Cortex-M55
  * (flash_sizes.inc, by scripts/flash_sizes.py), a per-operator size for
  * the generated code fitted on shared models, and the constant bytes.
+ * The stack figures are measured the same way: each kernel's deepest call
+ * chain as gcc's call graph gives it (flash_sizes.inc again).
  */
 #include "analyze.h"
 
@@ -18,11 +20,73 @@ typedef struct KernelSize {
     int64_t bytes;
 } KernelSize;
 
+/* flash_sizes.inc is read twice, once per table; its #defines repeat
+   identically, which C allows. */
 #define TA_KERNEL_SIZE(path, bytes) {path, bytes},
+#define TA_KERNEL_STACK(function, m55, m4)
 static const KernelSize kernel_sizes[] = {
 #include "flash_sizes.inc"
 };
 #undef TA_KERNEL_SIZE
+#undef TA_KERNEL_STACK
+
+typedef struct KernelStack {
+    const char *function;
+    int64_t m55, m4;
+} KernelStack;
+
+#define TA_KERNEL_SIZE(path, bytes)
+#define TA_KERNEL_STACK(function, m55, m4) {function, m55, m4},
+static const KernelStack kernel_stacks[] = {
+#include "flash_sizes.inc"
+};
+#undef TA_KERNEL_SIZE
+#undef TA_KERNEL_STACK
+
+static const KernelStack *kernel_stack(const char *function)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(kernel_stacks); i++)
+        if (strcmp(kernel_stacks[i].function, function) == 0)
+            return &kernel_stacks[i];
+    return NULL;
+}
+
+/* Per operator the deepest of its kernels; for the module the deepest
+   operator. A kernel never measured counts 0 and the basis says so. */
+static void kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analysis *a,
+                                  tinyaot_operator_analysis *ops)
+{
+    int unmeasured = 0;
+    a->kernel_stack_layer = -1;
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        for (int k = 0; k < op->calls.len; k++) {
+            const TaKernelCall *c = op->calls.items[k];
+            const KernelStack *s = kernel_stack(c->function);
+            if (!s) {
+                unmeasured++;
+                continue;
+            }
+            if (s->m55 > ops[i].kernel_stack_m55)
+                ops[i].kernel_stack_m55 = s->m55;
+            if (s->m4 > ops[i].kernel_stack_m4)
+                ops[i].kernel_stack_m4 = s->m4;
+        }
+        if (ops[i].kernel_stack_m55 > a->kernel_stack_m55) {
+            a->kernel_stack_m55 = ops[i].kernel_stack_m55;
+            a->kernel_stack_layer = op->layer_index;
+        }
+        if (ops[i].kernel_stack_m4 > a->kernel_stack_m4)
+            a->kernel_stack_m4 = ops[i].kernel_stack_m4;
+    }
+    a->kernel_stack_basis = ta_format(
+        pool,
+        "measured once per kernel: its frame and its deepest call chain in gcc's call graph "
+        "(arm-none-eabi-gcc -O2 -fcallgraph-info=su; library calls such as memcpy count 0)"
+        "%s; the caller's frames (model_run, the operator's function) come on top",
+        unmeasured ? ta_format(pool, "; %d kernel call(s) never measured count 0", unmeasured)
+                   : "");
+}
 
 static int64_t kernel_bytes(const char *path)
 {
@@ -146,6 +210,7 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
     a->operators = ops;
     memory_summaries(pool, plan, a);
     flash_estimate(pool, g, plan, a);
+    kernel_stack_estimate(pool, g, a, ops);
     return a;
 }
 

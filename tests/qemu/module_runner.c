@@ -21,7 +21,11 @@
  * memory.allocate_arenas: false gets every region bound to a heap buffer
  * before model_init, a cold constant region loaded from its sidecar file
  * in the folder given as a fourth word (default "."), as the host runner
- * does.
+ * does. Built with -DTA_MEASURE_STACK, it also prints the most stack any
+ * model_run took ("stack: N bytes"): the 16 KiB below the caller's stack
+ * pointer are painted before each run and scanned after it; an interrupt
+ * taken during the run (SysTick) counts too, so the figure is an upper
+ * bound of what the module itself needs.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -42,6 +46,30 @@
 /* Many modules in one image (the operator tests): a generated table of
    host_runner.h's ta_runner_module_t, and a module index as a fifth word. */
 #include "host_runner.h"
+#endif
+
+#if defined(TA_MEASURE_STACK) && defined(TA_PREFIX)
+enum { STACK_PAINT_WORDS = 4096 };
+#define STACK_PAINT 0x5AC3A55Cu
+
+/* Runs the model with the STACK_PAINT_WORDS below this frame's stack
+   pointer painted, and sets *used to the bytes of them the run wrote. */
+__attribute__((noinline)) static int run_measuring_stack(PFX(_model_context_t) *ctx,
+                                                         size_t *used)
+{
+    uint32_t *sp;
+    __asm volatile("mov %0, sp" : "=r"(sp));
+    /* Below sp nothing is live: nothing else runs here but interrupts. */
+    volatile uint32_t *bottom = sp - STACK_PAINT_WORDS;
+    for (volatile uint32_t *p = bottom; p < sp; p++)
+        *p = STACK_PAINT;
+    int status = PFX(_model_run)(ctx);
+    volatile uint32_t *p = bottom;
+    while (p < sp && *p == STACK_PAINT)
+        p++;
+    *used = (size_t)(sp - (uint32_t *)p) * 4;
+    return status;
+}
 #endif
 
 #if defined(TA_PROFILE_OPS) && defined(TA_PREFIX)
@@ -243,6 +271,9 @@ int main(void)
 #ifdef TA_PROFILE_OPS
     ctx.callback = profile;
 #endif
+#ifdef TA_MEASURE_STACK
+    size_t stack_most = 0;
+#endif
     for (long r = 0; r < runs; r++) {
         const unsigned char *src = in + (size_t)r * in_bytes;
         for (int k = 0; k < num_in; k++) {
@@ -252,7 +283,14 @@ int main(void)
 #ifndef TA_PROFILE_OPS
         ta_icount_start();
 #endif
+#ifdef TA_MEASURE_STACK
+        size_t stack_used = 0;
+        status = run_measuring_stack(&ctx, &stack_used);
+        if (stack_used > stack_most)
+            stack_most = stack_used;
+#else
         status = PFX(_model_run)(&ctx);
+#endif
 #ifndef TA_PROFILE_OPS
         uint64_t instructions = ta_icount_stop();
 #else
@@ -281,6 +319,9 @@ int main(void)
 #endif
     printf("module_runner: %ld runs, %llu instructions per run\n", runs,
            (unsigned long long)(runs ? total / (uint64_t)runs : 0));
+#ifdef TA_MEASURE_STACK
+    printf("module_runner: stack: %lu bytes\n", (unsigned long)stack_most);
+#endif
     return 0;
 #endif
 }
