@@ -1,7 +1,9 @@
 #!/bin/sh
-# Static analysis of the compiler (src/) and the runtime (runtime/):
+# Static analysis of the compiler (src/, tools/) and the runtime (runtime/):
 # clang-tidy's clang-analyzer checks (.clang-tidy says which are off and
-# why) and cppcheck's warning and portability checks. Any finding fails.
+# why) and cppcheck's warning and portability checks; and the layout
+# .clang-format describes, on every tracked C file (hand-laid inline
+# assembly sits between clang-format off/on). Any finding fails.
 # A false positive is suppressed only where it occurs, with a comment
 # saying why (cppcheck: `// cppcheck-suppress id` with the reason).
 #
@@ -18,17 +20,25 @@ status=0
 
 # cppcheck 2.10 ignores C11's _Noreturn (so it thinks ta_bug returns) but
 # reads the GNU attribute: spell it that way for cppcheck alone.
-echo "cppcheck: src/ runtime/"
+echo "clang-format: every tracked .c and .h"
+# The fuzz regressions are inputs, not code; the demo windows are data.
+if ! git ls-files '*.c' '*.h' | grep -v '^tests/fuzz/regressions/\|^examples/.*_windows\.h$' |
+        xargs clang-format --dry-run --Werror; then
+    echo "lint: run clang-format -i on the files above (or git clang-format)" >&2
+    status=1
+fi
+
+echo "cppcheck: src/ tools/ runtime/"
 if ! cppcheck --quiet --enable=warning,portability --std=c11 --error-exitcode=1 --inline-suppr \
         "-D_Noreturn=__attribute__((noreturn))" \
-        -I src -I include -I runtime/include src runtime; then
+        -I src -I include -I runtime/include src tools runtime; then
     status=1
 fi
 
 # The compiler's files through its compile database; the runtime, which the
 # compiler embeds rather than builds, as the C99 a module compiles it with.
-echo "clang-tidy: src/ ($jobs jobs)"
-if ! find src -name '*.c' | sort | xargs -P "$jobs" -n 8 \
+echo "clang-tidy: src/ tools/ ($jobs jobs)"
+if ! find src tools -name '*.c' | sort | xargs -P "$jobs" -n 8 \
         clang-tidy -p "$build" --quiet 2>/dev/null; then
     status=1
 fi

@@ -15,13 +15,13 @@
 #include "config/target.h"
 #include "emit/emit.h"
 #include "emit/module_dir.h"
-#include "report/views.h"
 #include "lower/lower.h"
 #include "model/model.h"
 #include "passes/passes.h"
 #include "passes/transforms.h"
 #include "plan/plan.h"
 #include "report/analyze.h"
+#include "report/views.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -140,13 +140,21 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         return TINYAOT_ERROR_MODEL;
     ta_pass_mark_io(graph);
     dump_after(&dump, "check", graph);
-    TaPassCtx pass = {.pool = pool, .diag = diag, .graph = graph, .model_path = cfg->model_path,
-                      .after = dump_after, .after_user = &dump};
+    TaPassCtx pass = {.pool = pool,
+                      .diag = diag,
+                      .graph = graph,
+                      .model_path = cfg->model_path,
+                      .after = dump_after,
+                      .after_user = &dump};
     if (!ta_run_transforms(&pass, cfg))
         return TINYAOT_ERROR_CONFIG;
 
-    TaLower lower = {.pool = pool, .diag = diag, .model = model, .graph = graph,
-                     .model_path = cfg->model_path, .prefix = cfg->module_prefix};
+    TaLower lower = {.pool = pool,
+                     .diag = diag,
+                     .model = model,
+                     .graph = graph,
+                     .model_path = cfg->model_path,
+                     .prefix = cfg->module_prefix};
     int lines_before_lowering = diag->lines.len;
     if (!ta_lower_graph(&lower)) {
         if (analyze_only || args->result_views)
@@ -161,8 +169,12 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         ta_warn(diag, "dump_after: %s is off in this configuration; nothing was printed",
                 dump.pass);
 
-    TaPlanInput plan_in = {.pool = pool, .diag = diag, .graph = graph, .config = cfg,
-                           .target = target, .prefix = cfg->module_prefix};
+    TaPlanInput plan_in = {.pool = pool,
+                           .diag = diag,
+                           .graph = graph,
+                           .config = cfg,
+                           .target = target,
+                           .prefix = cfg->module_prefix};
     TaPlan *plan = ta_plan(&plan_in);
     if (!plan)
         return TINYAOT_ERROR_PLAN;
@@ -179,8 +191,13 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         ta_build_views(&box->pool, &box->result, graph, plan);
         box->result.analysis = ta_build_analysis(&box->pool, graph, plan);
     }
-    TaEmitInput emit_in = {.pool = pool, .diag = diag, .config = cfg, .model = model,
-                           .graph = graph, .plan = plan, .prefix = cfg->module_prefix};
+    TaEmitInput emit_in = {.pool = pool,
+                           .diag = diag,
+                           .config = cfg,
+                           .model = model,
+                           .graph = graph,
+                           .plan = plan,
+                           .prefix = cfg->module_prefix};
     if (!ta_emit(&emit_in)) {
         box->result = (tinyaot_result){0};
         return TINYAOT_ERROR_OUTPUT;
@@ -279,7 +296,7 @@ void tinyaot_result_free(tinyaot_result *result)
 }
 
 const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
-                                                      const char *tensor_id)
+                                                       const char *tensor_id)
 {
     for (size_t i = 0; result && tensor_id && i < result->num_placements; i++)
         if (strcmp(result->placements[i].tensor_id, tensor_id) == 0)

@@ -52,12 +52,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         fprintf(out, "    {\"%s\", data_%d, sizeof data_%d - 1},\n", files[i], i, i);
     fprintf(out, "    {NULL, NULL, 0}\n};\n\nconst size_t ta_num_resources = %d;\n\n", n);
-    fprintf(out,
-            "const TaResource *ta_resource_find(const char *path)\n{\n"
-            "    for (size_t i = 0; i < ta_num_resources; i++)\n"
-            "        if (strcmp(ta_resources[i].path, path) == 0)\n"
-            "            return &ta_resources[i];\n"
-            "    return NULL;\n}\n");
+    fprintf(out, "const TaResource *ta_resource_find(const char *path)\n{\n"
+                 "    for (size_t i = 0; i < ta_num_resources; i++)\n"
+                 "        if (strcmp(ta_resources[i].path, path) == 0)\n"
+                 "            return &ta_resources[i];\n"
+                 "    return NULL;\n}\n");
     if (fclose(out) != 0) {
         perror(argv[1]);
         return 1;

@@ -38,50 +38,47 @@ void tinyaot_cli_print_keys(FILE *out)
 
 static void print_flash_basis(FILE *out)
 {
-    fprintf(out,
-            "  The flash estimate adds the runtime sources the module uses, at their\n"
-            "  object size for Cortex-M55 (arm-none-eabi-gcc -O2) measured once by\n"
-            "  scripts/flash_sizes.py (an upper bound: the linker drops unused\n"
-            "  functions), a fixed size per operator for the generated code fitted on\n"
-            "  shared models, and the constant bytes. It is not a link of this module.\n");
+    fprintf(out, "  The flash estimate adds the runtime sources the module uses, at their\n"
+                 "  object size for Cortex-M55 (arm-none-eabi-gcc -O2) measured once by\n"
+                 "  scripts/flash_sizes.py (an upper bound: the linker drops unused\n"
+                 "  functions), a fixed size per operator for the generated code fitted on\n"
+                 "  shared models, and the constant bytes. It is not a link of this module.\n");
 }
 
 static void usage_convert(FILE *out)
 {
     fputs(convert_usage, out);
-    fprintf(out,
-            "\nConverts a LiteRT (.tflite) model into a C99 inference module at module.path,\n"
-            "then prints a short summary (memories, MACs, flash estimate).\n"
-            "The module is written beside module.path and swapped in whole. An existing\n"
-            "module.path is replaced only if it is empty or a module tinyaot wrote (its\n"
-            ".tinyaot-module marker lists every file, unchanged since).\n"
-            "  --config FILE  YAML configuration; relative paths in it are from its folder\n"
-            "  --strict       warnings are errors\n"
-            "  --force        replace module.path even if tinyaot did not write it; never\n"
-            "                 `/`, the working or home directory, or a directory holding the\n"
-            "                 model, the --config or the target file; links are not followed\n"
-            "  --quiet        no summary\n"
-            "  --dump-after PASS  print the graph after PASS, one line per operator:\n"
-            "                 read, check, FOLD_STATIC_SHAPE_EXPRESSIONS, DEPTHWISE_TO_CONV,\n"
-            "                 FUSE_ACTIVATIONS, lower, drop_dead\n"
-            "  -h, --help     this help\n");
+    fprintf(out, "\nConverts a LiteRT (.tflite) model into a C99 inference module at module.path,\n"
+                 "then prints a short summary (memories, MACs, flash estimate).\n"
+                 "The module is written beside module.path and swapped in whole. An existing\n"
+                 "module.path is replaced only if it is empty or a module tinyaot wrote (its\n"
+                 ".tinyaot-module marker lists every file, unchanged since).\n"
+                 "  --config FILE  YAML configuration; relative paths in it are from its folder\n"
+                 "  --strict       warnings are errors\n"
+                 "  --force        replace module.path even if tinyaot did not write it; never\n"
+                 "                 `/`, the working or home directory, or a directory holding the\n"
+                 "                 model, the --config or the target file; links are not followed\n"
+                 "  --quiet        no summary\n"
+                 "  --dump-after PASS  print the graph after PASS, one line per operator:\n"
+                 "                 read, check, FOLD_STATIC_SHAPE_EXPRESSIONS, DEPTHWISE_TO_CONV,\n"
+                 "                 FUSE_ACTIVATIONS, lower, drop_dead\n"
+                 "  -h, --help     this help\n");
 }
 
 static void usage_analyze(FILE *out)
 {
     fputs(analyze_usage, out);
-    fprintf(out,
-            "\nRuns the conversion up to writing the module, writes nothing, and prints per\n"
-            "operator its layer index, type, output shape, MACs, parameters, the scratch\n"
-            "bytes live while it runs and its output's bytes and memory; per memory the\n"
-            "scratch arena against its lower bound, persistent, constant and staged bytes,\n"
-            "the budget and what is free; the total MACs and a flash estimate. A model with\n"
-            "operators tinyaot cannot convert names each one and exits with status 1.\n"
-            "module.path is not needed.\n"
-            "  --config FILE         YAML configuration, as for convert\n"
-            "  --strict              warnings are errors\n"
-            "  --format text|json    json: the same figures as one JSON object on stdout\n"
-            "  -h, --help            this help\n");
+    fprintf(out, "\nRuns the conversion up to writing the module, writes nothing, and prints per\n"
+                 "operator its layer index, type, output shape, MACs, parameters, the scratch\n"
+                 "bytes live while it runs and its output's bytes and memory; per memory the\n"
+                 "scratch arena against its lower bound, persistent, constant and staged bytes,\n"
+                 "the budget and what is free; the total MACs and a flash estimate. A model with\n"
+                 "operators tinyaot cannot convert names each one and exits with status 1.\n"
+                 "module.path is not needed.\n"
+                 "  --config FILE         YAML configuration, as for convert\n"
+                 "  --strict              warnings are errors\n"
+                 "  --format text|json    json: the same figures as one JSON object on stdout\n"
+                 "  -h, --help            this help\n");
     print_flash_basis(out);
 }
 
@@ -98,15 +95,16 @@ static void usage(FILE *out)
     /* The other lines' text after "usage: ", aligned under it. */
     fprintf(out, "       %s       %s", analyze_usage + 7, platforms_usage + 7);
     fprintf(out, "       tinyaot validate [--config FILE] [--runs N] [--KEY VALUE]...\n");
-    fprintf(out, "       tinyaot --version\n"
-                 "       tinyaot COMMAND --help\n\n"
-                 "convert   writes a C99 inference module for a LiteRT (.tflite) model\n"
-                 "analyze   the same configuration; prints operators, memories, MACs, flash\n"
-                 "platforms lists the built-in targets or shows one\n"
-                 "validate  converts, builds and runs the module (host, QEMU), compares with\n"
-                 "          TensorFlow Lite Micro\n\n"
-                 "  tinyaot convert --model.path m.tflite --module.path out/kws --module.prefix kws\n"
-                 "  tinyaot analyze --config kws.yaml --platform.name apollo510_evb\n");
+    fprintf(out,
+            "       tinyaot --version\n"
+            "       tinyaot COMMAND --help\n\n"
+            "convert   writes a C99 inference module for a LiteRT (.tflite) model\n"
+            "analyze   the same configuration; prints operators, memories, MACs, flash\n"
+            "platforms lists the built-in targets or shows one\n"
+            "validate  converts, builds and runs the module (host, QEMU), compares with\n"
+            "          TensorFlow Lite Micro\n\n"
+            "  tinyaot convert --model.path m.tflite --module.path out/kws --module.prefix kws\n"
+            "  tinyaot analyze --config kws.yaml --platform.name apollo510_evb\n");
 }
 
 /* ---- numbers and JSON ------------------------------------------------------ */
@@ -207,8 +205,8 @@ static void print_analysis_text(const tinyaot_result *r, const char *model)
     }
     printf("tinyaot analyze: %s on %s: %zu operators, all supported\n\n",
            model ? model : "the model", a->platform, r->num_operators);
-    printf("%5s  %-22s %-16s %12s %10s %12s %12s  %s\n", "layer", "type", "output shape",
-           "MACs", "params", "scratch live", "output bytes", "memory");
+    printf("%5s  %-22s %-16s %12s %10s %12s %12s  %s\n", "layer", "type", "output shape", "MACs",
+           "params", "scratch live", "output bytes", "memory");
     for (size_t i = 0; i < r->num_operators; i++) {
         const tinyaot_operator_view *op = &r->operators[i];
         const tinyaot_operator_analysis *o = &a->operators[i];
@@ -225,7 +223,8 @@ static void print_analysis_text(const tinyaot_result *r, const char *model)
     printf("flash (estimate): %lld bytes = generated code %lld + kernels %lld + constants %lld\n",
            (long long)a->flash_total, (long long)a->flash_code, (long long)a->flash_kernels,
            (long long)a->flash_constants);
-    printf("  (an estimate, not a link of this module: tinyaot analyze --help says how it is made)\n");
+    printf(
+        "  (an estimate, not a link of this module: tinyaot analyze --help says how it is made)\n");
     print_kernel_stack_text(r, a);
 }
 
@@ -253,8 +252,8 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
         for (size_t i = 0; i < r->num_operators; i++) {
             const tinyaot_operator_view *op = &r->operators[i];
             const tinyaot_operator_analysis *o = &a->operators[i];
-            const tinyaot_tensor_view *t =
-                op->num_output_ids ? find_tensor(r, op->output_ids[0]) : NULL;
+            const tinyaot_tensor_view *t = op->num_output_ids ? find_tensor(r, op->output_ids[0])
+                                                              : NULL;
             printf("%s\n  {\"layer_index\": %d, \"type\": ", i ? "," : "", op->layer_index);
             json_string(stdout, op->type);
             printf(", \"symbol\": ");
@@ -340,8 +339,8 @@ static void print_summary(const tinyaot_result *r)
                 printf("%s%s %lld", sep, names[k], values[k]);
                 sep = ", ";
             }
-        printf("; %lld of %lld bytes used, %lld free\n", (long long)m->used,
-               (long long)m->budget, (long long)m->free);
+        printf("; %lld of %lld bytes used, %lld free\n", (long long)m->used, (long long)m->budget,
+               (long long)m->free);
     }
     printf("tinyaot:   %lld MACs; flash estimate %lld bytes (code %lld, kernels %lld, constants "
            "%lld); tinyaot analyze shows each operator\n",
@@ -359,7 +358,7 @@ static int platforms(int argc, char **argv)
     }
     if (argc == 2) {
         size_t n = tinyaot_platform_names(NULL, 0);
-        char (*names)[TINYAOT_PLATFORM_NAME_MAX] = calloc(n + 1, sizeof *names);
+        char(*names)[TINYAOT_PLATFORM_NAME_MAX] = calloc(n + 1, sizeof *names);
         if (!names)
             return 1;
         tinyaot_platform_names(names, n);
@@ -380,10 +379,10 @@ static int platforms(int argc, char **argv)
     for (size_t i = 0; i < p->num_diagnostics; i++)
         fprintf(stderr, "tinyaot: %s\n", p->diagnostics[i]);
     if (status == TINYAOT_OK) {
-        printf("%s: %s\n  core %s, min_alignment %lld, from %s\n", p->name, p->description,
-               p->core, (long long)p->min_alignment, p->origin);
-        printf("  %-6s %-10s %12s  %-5s %-13s %-16s %s\n", "memory", "base", "capacity",
-               "flags", "bss_section", "data_section", "code_section");
+        printf("%s: %s\n  core %s, min_alignment %lld, from %s\n", p->name, p->description, p->core,
+               (long long)p->min_alignment, p->origin);
+        printf("  %-6s %-10s %12s  %-5s %-13s %-16s %s\n", "memory", "base", "capacity", "flags",
+               "bss_section", "data_section", "code_section");
         for (size_t i = 0; i < p->num_memories; i++) {
             const tinyaot_platform_memory *m = &p->memories[i];
             char flags[4] = {m->writable ? 'w' : '-', m->executable ? 'x' : '-',
@@ -393,7 +392,8 @@ static int platforms(int argc, char **argv)
                    m->bss_section ? m->bss_section : "-", m->data_section ? m->data_section : "-",
                    m->code_section ? m->code_section : "-");
         }
-        printf("  flags: w writable, x executable, v volatile (loses its contents on power-down)\n  spill order:");
+        printf("  flags: w writable, x executable, v volatile (loses its contents on power-down)\n "
+               " spill order:");
         for (size_t i = 0; i < p->num_spill; i++)
             printf(" %s", p->spill_order[i]);
         printf("\n");
@@ -442,10 +442,11 @@ static int parse_options(int argc, char **argv, bool analyze, tinyaot_args *args
         const char *eq = strchr(a, '=');
         const char *key = a, *value;
         if (eq) {
-            char *copy = malloc(strlen(a) + 1);
+            const size_t size = strlen(a) + 1;
+            char *copy = malloc(size);
             if (!copy)
                 return 1;
-            strcpy(copy, a);
+            memcpy(copy, a, size);
             copy[eq - a] = '\0';
             key = copy;
             value = copy + (eq - a) + 1;
@@ -503,8 +504,8 @@ static int convert_or_analyze(int argc, char **argv, bool analyze)
     } else if (options && owned && exit_status == 0) {
         args.options = options;
         tinyaot_result *result = NULL;
-        tinyaot_status status =
-            analyze ? tinyaot_analyze(&args, &result) : tinyaot_convert(&args, &result);
+        tinyaot_status status = analyze ? tinyaot_analyze(&args, &result)
+                                        : tinyaot_convert(&args, &result);
         if (analyze && o.json)
             print_analysis_json(result, model_of(&args), (int)status);
         else if (analyze)

@@ -142,8 +142,10 @@ static int parse_options(int argc, char **argv, Options *o)
         } else if (i + 1 < argc) {
             value = argv[++i];
         } else {
-            fprintf(stderr, "tinyaot: --%s needs a value (tinyaot validate --help lists the "
-                            "options and keys)\n", a);
+            fprintf(stderr,
+                    "tinyaot: --%s needs a value (tinyaot validate --help lists the "
+                    "options and keys)\n",
+                    a);
             return EXIT_USAGE;
         }
         unsigned long long n;
@@ -172,14 +174,18 @@ static int parse_options(int argc, char **argv, Options *o)
         } else if (strcmp(key, "reference") == 0) {
             if (strcmp(value, "auto") != 0 && strcmp(value, "tflm") != 0 &&
                 strcmp(value, "test-case") != 0) {
-                fprintf(stderr, "tinyaot: --reference: '%s' is not one of: auto, tflm, "
-                                "test-case\n", value);
+                fprintf(stderr,
+                        "tinyaot: --reference: '%s' is not one of: auto, tflm, "
+                        "test-case\n",
+                        value);
                 return EXIT_USAGE;
             }
             o->reference = value;
         } else if (strcmp(key, "module.path") == 0 || strcmp(key, "module.prefix") == 0) {
-            fprintf(stderr, "tinyaot validate: note: --%s is not used: validate writes its "
-                            "module into a temporary directory\n", key);
+            fprintf(stderr,
+                    "tinyaot validate: note: --%s is not used: validate writes its "
+                    "module into a temporary directory\n",
+                    key);
         } else {
             o->keys[o->num_keys++] = (tinyaot_option){key, value};
         }
@@ -202,9 +208,9 @@ static size_t itemsize_of(const char *dtype)
     static const struct {
         const char *dtype;
         size_t size;
-    } sizes[] = {{"int8", 1},    {"uint8", 1},   {"bool", 1},    {"int16", 2},
-                 {"uint16", 2},  {"int32", 4},   {"uint32", 4},
-                 {"float32", 4}, {"int64", 8},   {"uint64", 8},  {"float64", 8}};
+    } sizes[] = {{"int8", 1},   {"uint8", 1},  {"bool", 1},   {"int16", 2},
+                 {"uint16", 2}, {"int32", 4},  {"uint32", 4}, {"float32", 4},
+                 {"int64", 8},  {"uint64", 8}, {"float64", 8}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if (strcmp(sizes[i].dtype, dtype) == 0)
             return sizes[i].size;
@@ -232,9 +238,10 @@ static Tensor *io_tensors(const tinyaot_result *r, bool want_input, size_t *coun
         d->dtype = t->dtype;
         d->itemsize = itemsize_of(t->dtype);
         if (!d->itemsize) {
-            fprintf(stderr, "tinyaot validate: %s %d '%s' has type %s, which validate cannot "
-                            "generate or compare\n", want_input ? "input" : "output", index,
-                    d->name, t->dtype);
+            fprintf(stderr,
+                    "tinyaot validate: %s %d '%s' has type %s, which validate cannot "
+                    "generate or compare\n",
+                    want_input ? "input" : "output", index, d->name, t->dtype);
             free(list);
             return NULL;
         }
@@ -272,8 +279,8 @@ static uint64_t splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static unsigned char *generate_inputs(const Tensor *ins, size_t num_in, size_t runs,
-                                      uint64_t seed, size_t *size)
+static unsigned char *generate_inputs(const Tensor *ins, size_t num_in, size_t runs, uint64_t seed,
+                                      size_t *size)
 {
     size_t record = record_bytes(ins, num_in);
     unsigned char *data = malloc(record * runs + 1);
@@ -426,8 +433,8 @@ static bool probe_oracle(const char *python, const char *script, const char *wor
 }
 
 /* Runs TFLite Micro on work/inputs.bin into work/expected.bin. */
-static int run_oracle(const char *python, const char *script, const char *work,
-                      const char *model, size_t runs)
+static int run_oracle(const char *python, const char *script, const char *work, const char *model,
+                      size_t runs)
 {
     char *log = va_format("%s/oracle_run.log", work);
     char *runs_text = va_format("%zu", runs);
@@ -441,8 +448,7 @@ static int run_oracle(const char *python, const char *script, const char *work,
         if (end == VA_EXITED && status == 0) {
             result = 0;
         } else if (end != VA_INTERRUPTED) {
-            fprintf(stderr, "tinyaot validate: TFLite Micro's interpreter failed on %s:\n",
-                    model);
+            fprintf(stderr, "tinyaot validate: TFLite Micro's interpreter failed on %s:\n", model);
             va_print_log_tail(stderr, log, 20);
         }
     }
@@ -533,26 +539,30 @@ static int choose_reference(Run *v)
         char found[400];
         if (probe_oracle(v->python, v->oracle_script, v->work, found, sizeof found)) {
             v->reference = REF_TFLM;
-            snprintf(v->description, sizeof v->description,
-                     "TFLite Micro's interpreter (%s, %s)", v->python, found);
+            snprintf(v->description, sizeof v->description, "TFLite Micro's interpreter (%s, %s)",
+                     v->python, found);
             return EXIT_MATCH;
         }
         if (va_interrupted)
             return EXIT_SIGNAL;
-        snprintf(why, sizeof why, "%s (%s, %s) cannot run TFLite Micro's interpreter: %s",
-                 python, v->python, how, found);
+        snprintf(why, sizeof why, "%s (%s, %s) cannot run TFLite Micro's interpreter: %s", python,
+                 v->python, how, found);
     }
     if (strcmp(o->reference, "tflm") == 0) {
-        fprintf(stderr, "tinyaot validate: no reference to compare with: %s.\n  Use a Python "
-                        "that has numpy and the tflite-micro package (--python PATH or "
-                        "TINYAOT_PYTHON), give the expected outputs (--expected FILE), or "
-                        "compare with the module's built-in test case (--reference "
-                        "test-case).\n", why);
+        fprintf(stderr,
+                "tinyaot validate: no reference to compare with: %s.\n  Use a Python "
+                "that has numpy and the tflite-micro package (--python PATH or "
+                "TINYAOT_PYTHON), give the expected outputs (--expected FILE), or "
+                "compare with the module's built-in test case (--reference "
+                "test-case).\n",
+                why);
         return EXIT_CANNOT;
     }
-    fprintf(stderr, "tinyaot validate: note: no TFLite Micro oracle: %s; comparing with the "
-                    "expected outputs of the module's built-in test case instead (--reference "
-                    "tflm makes this an error)\n", why);
+    fprintf(stderr,
+            "tinyaot validate: note: no TFLite Micro oracle: %s; comparing with the "
+            "expected outputs of the module's built-in test case instead (--reference "
+            "tflm makes this an error)\n",
+            why);
     v->reference = REF_TEST_CASE;
     return EXIT_MATCH;
 }
@@ -610,8 +620,10 @@ static int write_inputs(Run *v, const VaModule *m, const char *cc, size_t *runs,
         *runs = in_size / in_record;
         snprintf(text, text_size, "the test case's stimulus");
         if (o->runs_given && *runs != (size_t)o->runs)
-            fprintf(stderr, "tinyaot validate: note: --runs %ld is not used: the test case "
-                            "holds %zu runs\n", o->runs, *runs);
+            fprintf(stderr,
+                    "tinyaot validate: note: --runs %ld is not used: the test case "
+                    "holds %zu runs\n",
+                    o->runs, *runs);
         return EXIT_MATCH;
     }
     *runs = (size_t)o->runs;
@@ -623,8 +635,10 @@ static int write_inputs(Run *v, const VaModule *m, const char *cc, size_t *runs,
         }
         if (in_record == 0 || in_size == 0 || in_size % in_record != 0 ||
             (o->runs_given && in_size / in_record != *runs)) {
-            fprintf(stderr, "tinyaot validate: --inputs: %s holds %zu bytes; one run of the "
-                            "model's inputs is %zu bytes%s\n", o->inputs, in_size, in_record,
+            fprintf(stderr,
+                    "tinyaot validate: --inputs: %s holds %zu bytes; one run of the "
+                    "model's inputs is %zu bytes%s\n",
+                    o->inputs, in_size, in_record,
                     o->runs_given ? " and --runs asks for a different number of runs" : "");
             free(inputs);
             return EXIT_CANNOT;
@@ -653,9 +667,11 @@ static int read_reference(Run *v, size_t runs)
     if (v->reference == REF_FILE) {
         v->expected = va_read_file(v->o->expected, &size);
         if (!v->expected || size != want) {
-            fprintf(stderr, "tinyaot validate: --expected: %s %s; %zu runs of the model's "
-                            "outputs are %zu bytes\n", v->o->expected,
-                    v->expected ? "has a different size" : "cannot be read", runs, want);
+            fprintf(stderr,
+                    "tinyaot validate: --expected: %s %s; %zu runs of the model's "
+                    "outputs are %zu bytes\n",
+                    v->o->expected, v->expected ? "has a different size" : "cannot be read", runs,
+                    want);
             return EXIT_CANNOT;
         }
         return EXIT_MATCH;
@@ -689,9 +705,10 @@ static int validate(Run *v)
     snprintf(cc_first, sizeof cc_first, "%.*s", (int)strcspn(cc, " \t"), cc);
     char *cc_path = va_find_program(cc_first);
     if (!cc_path) {
-        fprintf(stderr, "tinyaot validate: no host C compiler: '%s' (%s) is not an executable "
-                        "on PATH; set CC to one\n", cc_first, cc_env && *cc_env ? "$CC" :
-                                                               "the default, as CC is not set");
+        fprintf(stderr,
+                "tinyaot validate: no host C compiler: '%s' (%s) is not an executable "
+                "on PATH; set CC to one\n",
+                cc_first, cc_env && *cc_env ? "$CC" : "the default, as CC is not set");
         return EXIT_CANNOT;
     }
     free(cc_path);
@@ -735,8 +752,7 @@ static int validate(Run *v)
         return EXIT_CANNOT;
     char build[300];
     snprintf(build, sizeof build, "host (%s)", cc);
-    all = compare(build, got, v->expected, v->outs, v->num_out, runs, first_bad,
-                  sizeof first_bad);
+    all = compare(build, got, v->expected, v->outs, v->num_out, runs, first_bad, sizeof first_bad);
     free(got);
 
     /* The board, when there is one and its tools. */
@@ -752,11 +768,12 @@ static int validate(Run *v)
         printf("  QEMU: not run (--no-qemu)\n");
     } else if (!board) {
         printf("  QEMU: not run: target %s is not a board the QEMU kit models (mps3_an547, "
-               "mps2_an386)\n", platform);
+               "mps2_an386)\n",
+               platform);
     } else if (!gcc || !qemu) {
         printf("  QEMU: not run for %s: %s is not on PATH (apt-get install gcc-arm-none-eabi "
-               "libnewlib-arm-none-eabi qemu-system-arm)\n", board->target,
-               !gcc ? gcc_name : qemu_name);
+               "libnewlib-arm-none-eabi qemu-system-arm)\n",
+               board->target, !gcc ? gcc_name : qemu_name);
     } else if (va_build_and_run_qemu(&m, board, gcc, qemu, "qemu_outputs.bin") != 0) {
         result = va_interrupted ? EXIT_SIGNAL : EXIT_CANNOT;
     } else {
@@ -810,8 +827,10 @@ int tinyaot_cli_validate(int argc, char **argv)
         Run v = {.o = &o};
         v.work = va_format("%s/tinyaot-validate.XXXXXX", tmp && *tmp ? tmp : "/tmp");
         if (!v.work || !mkdtemp(v.work)) {
-            fprintf(stderr, "tinyaot validate: cannot create a temporary directory in %s "
-                            "(TMPDIR)\n", tmp && *tmp ? tmp : "/tmp");
+            fprintf(stderr,
+                    "tinyaot validate: cannot create a temporary directory in %s "
+                    "(TMPDIR)\n",
+                    tmp && *tmp ? tmp : "/tmp");
             status = EXIT_CANNOT;
         } else {
             va_catch_signals();

@@ -33,8 +33,7 @@ typedef enum { VA_EXITED, VA_TIMED_OUT, VA_INTERRUPTED, VA_NOT_STARTED } VaEnd;
 /* Runs argv (argv[0] looked up on PATH) in `cwd` (NULL: ours), stdin from
    /dev/null, stdout and stderr into `log_path` (NULL: ours), stopping it
    after `timeout_s` seconds (0: never). *status: exit code, or 128 + signal. */
-VaEnd va_run(char *const *argv, const char *cwd, const char *log_path, int timeout_s,
-             int *status);
+VaEnd va_run(char *const *argv, const char *cwd, const char *log_path, int timeout_s, int *status);
 /* The full path of a program: `name` itself when it holds a '/', else the
    first executable on PATH; NULL when there is none. Caller frees. */
 char *va_find_program(const char *name);
@@ -57,17 +56,17 @@ char *va_format(const char *fmt, ...)
 
 /* One module to build and run: a converted module directory and its I/O. */
 typedef struct VaModule {
-    const char *work;    /* the temporary directory */
-    const char *dir;     /* the module, inside work */
+    const char *work; /* the temporary directory */
+    const char *dir;  /* the module, inside work */
     const char *prefix;
-    bool binds_arenas;   /* memory.allocate_arenas: false: the runner binds them */
+    bool binds_arenas; /* memory.allocate_arenas: false: the runner binds them */
     size_t runs;
 } VaModule;
 
 /* A QEMU board the kit in tests/qemu models, for a target name; NULL if
    the target is not one of them. */
 typedef struct VaBoard {
-    const char *target; /* "mps3_an547" */
+    const char *target;  /* "mps3_an547" */
     const char *machine; /* QEMU -M */
     const char *description;
     const char *const *cpu_flags;

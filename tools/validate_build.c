@@ -19,14 +19,14 @@
 /* The kit files a runner needs, by resource path. */
 static const char *const host_kit[] = {"tests/harness/host_runner.c",
                                        "tests/harness/host_runner.h"};
-static const char *const qemu_kit[] = {
-    "tests/qemu/module_runner.c", "tests/qemu/startup.c",     "tests/qemu/semihost.c",
-    "tests/qemu/semihost.h",      "tests/qemu/icount.c",      "tests/qemu/icount.h",
-    "tests/qemu/mps3_an547.ld",   "tests/qemu/mps2_an386.ld"};
+static const char *const qemu_kit[] = {"tests/qemu/module_runner.c", "tests/qemu/startup.c",
+                                       "tests/qemu/semihost.c",      "tests/qemu/semihost.h",
+                                       "tests/qemu/icount.c",        "tests/qemu/icount.h",
+                                       "tests/qemu/mps3_an547.ld",   "tests/qemu/mps2_an386.ld"};
 
 static const char *const m55_flags[] = {"-mcpu=cortex-m55", "-mfloat-abi=hard", NULL};
-static const char *const m4_flags[] = {"-mcpu=cortex-m4", "-mfloat-abi=hard",
-                                       "-mfpu=fpv4-sp-d16", NULL};
+static const char *const m4_flags[] = {"-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16",
+                                       NULL};
 
 /* The boards of tests/qemu/README.md, keyed by the target file describing
    the same memory map (targets/mps3_an547.yaml, targets/mps2_an386.yaml). */
@@ -59,8 +59,8 @@ static char *write_kit(const char *work, const char *const *files, size_t n)
         bool ok = r && path && va_write_file(path, r->data, r->size);
         free(path);
         if (!ok) {
-            fprintf(stderr, "tinyaot validate: cannot write the runner file %s into %s\n",
-                    files[i], kit);
+            fprintf(stderr, "tinyaot validate: cannot write the runner file %s into %s\n", files[i],
+                    kit);
             free(kit);
             return NULL;
         }
@@ -294,8 +294,8 @@ static void print_instructions(const char *log, const VaBoard *b)
     free(text);
 }
 
-int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc,
-                          const char *qemu, const char *out_name)
+int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc, const char *qemu,
+                          const char *out_name)
 {
     static const char *const begin_names[] = {"crti.o", "crtbegin.o", "crt0.o"};
     static const char *const end_names[] = {"crtend.o", "crtn.o"};
@@ -312,8 +312,8 @@ int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc,
     char *run_log = va_format("%s/qemu_run.log", m->work);
     /* A module that binds its arenas gets its folder, for the sidecars. */
     const char *module_name = strrchr(m->dir, '/') ? strrchr(m->dir, '/') + 1 : m->dir;
-    char *words = va_format("inputs.bin %s %zu%s%s", out_name, m->runs,
-                            m->binds_arenas ? " " : "", m->binds_arenas ? module_name : "");
+    char *words = va_format("inputs.bin %s %zu%s%s", out_name, m->runs, m->binds_arenas ? " " : "",
+                            m->binds_arenas ? module_name : "");
     int result = 1;
     bool have_crt = crt_begin[0] && crt_begin[1] && crt_begin[2] && crt_end[0] && crt_end[1];
     if (!sources || !have_crt || !elf || !build_log || !run_log || !words) {

@@ -60,9 +60,9 @@ static const char *const dump_template =
     "    return 0;\n"
     "}\n";
 
-static const char *const part_template =
-    "    {(const unsigned char *)${prefix}_test_case_${kind}${index},\n"
-    "     sizeof ${prefix}_test_case_${kind}${index}},\n";
+static const char
+    *const part_template = "    {(const unsigned char *)${prefix}_test_case_${kind}${index},\n"
+                           "     sizeof ${prefix}_test_case_${kind}${index}},\n";
 
 static void parts(TaBuf *b, const TaFields *outer, const char *kind, size_t n)
 {

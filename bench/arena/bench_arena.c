@@ -260,8 +260,7 @@ int main(void)
         measure(&ops[i]);
     }
     /* the operations really happened */
-    if (ta_arena_get_stats(&arena, &s) != TA_OK || s.alloc_count == 0 ||
-        s.reset_count == 0) {
+    if (ta_arena_get_stats(&arena, &s) != TA_OK || s.alloc_count == 0 || s.reset_count == 0) {
         fail("statistics do not show the work");
     }
     return 0;

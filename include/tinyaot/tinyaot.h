@@ -54,11 +54,11 @@ typedef struct tinyaot_option {
 } tinyaot_option;
 
 typedef struct tinyaot_args {
-    const char *config_path;        /* YAML file, or NULL */
-    const tinyaot_option *options;  /* override keys of the file */
+    const char *config_path;       /* YAML file, or NULL */
+    const tinyaot_option *options; /* override keys of the file */
     size_t num_options;
-    int strict;                     /* warnings (e.g. unmatched rules) are errors */
-    int result_views;               /* fill the views in the result */
+    int strict;       /* warnings (e.g. unmatched rules) are errors */
+    int result_views; /* fill the views in the result */
     /* Receives each message (one line, no newline); NULL prints to stderr. */
     void (*diagnostic)(void *user, int level, const char *message);
     void *user;
@@ -86,23 +86,23 @@ typedef struct tinyaot_kernel_call {
 
 /* OperatorView: one generated operator, in execution order. */
 typedef struct tinyaot_operator_view {
-    int layer_index;             /* position in execution order, from 0 */
-    const char *symbol;          /* <prefix>_<type>_<id> */
-    const char *type;            /* e.g. "CONV_2D" (the type generated) */
-    const int *source_indices;   /* model operator indices it came from */
+    int layer_index;           /* position in execution order, from 0 */
+    const char *symbol;        /* <prefix>_<type>_<id> */
+    const char *type;          /* e.g. "CONV_2D" (the type generated) */
+    const int *source_indices; /* model operator indices it came from */
     size_t num_source_indices;
-    const char *const *input_ids;  /* tensors it reads, operand order */
+    const char *const *input_ids; /* tensors it reads, operand order */
     size_t num_input_ids;
     const char *const *output_ids; /* tensors it writes, operand order */
     size_t num_output_ids;
     const char *const *local_tensor_ids; /* its own tensors, as lowered */
     size_t num_local_tensor_ids;
-    int has_kernel_calls;        /* 0: the operator does not record calls (None) */
+    int has_kernel_calls; /* 0: the operator does not record calls (None) */
     const tinyaot_kernel_call *kernel_calls;
     size_t num_kernel_calls;
-    int has_macs;                /* 0: no defined count (None) */
+    int has_macs; /* 0: no defined count (None) */
     int64_t macs;
-    int has_parameters;          /* 0: None */
+    int has_parameters; /* 0: None */
     int64_t parameters;
 } tinyaot_operator_view;
 
@@ -121,13 +121,13 @@ typedef struct tinyaot_tensor_view {
     const char *name; /* NULL: unnamed or created by the conversion */
     const int64_t *shape;
     size_t rank;
-    const char *dtype; /* NumPy name, "int8" */
-    const char *ctype; /* C type, "int8_t" */
+    const char *dtype;                             /* NumPy name, "int8" */
+    const char *ctype;                             /* C type, "int8_t" */
     const tinyaot_quantization_view *quantization; /* NULL: no scale */
-    const char *kind;  /* "input", "output", "constant", "persistent", "scratch" */
-    int input_index;   /* -1: None */
-    int output_index;  /* -1: None */
-    int64_t nbytes;    /* bytes the plan allocated for it */
+    const char *kind; /* "input", "output", "constant", "persistent", "scratch" */
+    int input_index;  /* -1: None */
+    int output_index; /* -1: None */
+    int64_t nbytes;   /* bytes the plan allocated for it */
 } tinyaot_tensor_view;
 
 /* RegionView: one arena region, in <prefix>_arena_region_t order. */
@@ -142,13 +142,13 @@ typedef struct tinyaot_region_view {
     const char *symbol;        /* NULL when the application binds it */
     const char *source_symbol; /* staged: the source blob, else NULL */
     int64_t source_offset;
-    const char *sidecar_file;  /* caller-supplied constant region's .bin, else NULL */
+    const char *sidecar_file; /* caller-supplied constant region's .bin, else NULL */
 } tinyaot_region_view;
 
 /* PlacementView: where one tensor lives; `tensor_id` is its key. */
 typedef struct tinyaot_placement_view {
     const char *tensor_id;
-    int region;                /* -1: None (a tensor with no elements) */
+    int region; /* -1: None (a tensor with no elements) */
     int64_t offset;
     int64_t size;
     const char *source_memory;
@@ -157,8 +157,8 @@ typedef struct tinyaot_placement_view {
 
 typedef struct tinyaot_result {
     tinyaot_status status;
-    const char *module_path;          /* where the module was written, or NULL */
-    const char *const *diagnostics;   /* every message, in order */
+    const char *module_path;        /* where the module was written, or NULL */
+    const char *const *diagnostics; /* every message, in order */
     size_t num_diagnostics;
     /* Views; empty unless args.result_views was set and the conversion succeeded. */
     const tinyaot_operator_view *operators;
@@ -183,7 +183,7 @@ TINYAOT_API tinyaot_status tinyaot_convert(const tinyaot_args *args, tinyaot_res
 TINYAOT_API void tinyaot_result_free(tinyaot_result *result);
 /* The placement of a tensor by id, or NULL. */
 TINYAOT_API const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
-                                                                  const char *tensor_id);
+                                                                   const char *tensor_id);
 TINYAOT_API const char *tinyaot_version(void);
 
 /* ---- Analysis, configuration keys and platforms ---------------------------
@@ -216,17 +216,17 @@ typedef struct tinyaot_operator_analysis {
 
 /* Per memory of the target. Bytes include guards and alignment padding. */
 typedef struct tinyaot_memory_summary {
-    const char *memory;         /* "DTCM" */
-    int usable;                 /* the planner may use it (memory.constraints) */
-    int64_t scratch;            /* the scratch arena */
-    int64_t scratch_lower_bound;/* most scratch bytes live at once, there */
+    const char *memory;          /* "DTCM" */
+    int usable;                  /* the planner may use it (memory.constraints) */
+    int64_t scratch;             /* the scratch arena */
+    int64_t scratch_lower_bound; /* most scratch bytes live at once, there */
     int64_t persistent;
-    int64_t constants;          /* constants read in place */
-    int64_t staged;             /* constants copied here at init */
-    int64_t staged_sources;     /* source blobs of constants staged elsewhere */
-    int64_t used;               /* all of it */
-    int64_t budget;             /* memory.constraints max_size, else the capacity */
-    int64_t free;               /* budget - used */
+    int64_t constants;      /* constants read in place */
+    int64_t staged;         /* constants copied here at init */
+    int64_t staged_sources; /* source blobs of constants staged elsewhere */
+    int64_t used;           /* all of it */
+    int64_t budget;         /* memory.constraints max_size, else the capacity */
+    int64_t free;           /* budget - used */
 } tinyaot_memory_summary;
 
 typedef struct tinyaot_analysis {
@@ -269,7 +269,7 @@ typedef struct tinyaot_platform_memory {
     int writable;
     int executable;
     int is_volatile;
-    const char *bss_section;  /* NULL: none */
+    const char *bss_section; /* NULL: none */
     const char *data_section;
     const char *code_section;
 } tinyaot_platform_memory;

@@ -26,8 +26,7 @@ void syn_mem_reset_ephemeral(void)
     ta_arena_reset_ephemeral(&syn_mem_default_arena);
 }
 
-syn_tensor_t *syn_mem_tensor_alloc(const uint32_t *shape, uint8_t ndim,
-                                   syn_npu_dtype_t dtype,
+syn_tensor_t *syn_mem_tensor_alloc(const uint32_t *shape, uint8_t ndim, syn_npu_dtype_t dtype,
                                    syn_mem_lifetime_t lifetime)
 {
     return ta_tensor_alloc(&syn_mem_default_arena, shape, ndim, dtype, lifetime);
@@ -38,8 +37,8 @@ void syn_mem_tensor_free(syn_tensor_t *tensor)
     ta_tensor_free(&syn_mem_default_arena, tensor);
 }
 
-int syn_mem_tensor_init(syn_tensor_t *tensor, const uint32_t *shape,
-                        uint8_t ndim, syn_npu_dtype_t dtype)
+int syn_mem_tensor_init(syn_tensor_t *tensor, const uint32_t *shape, uint8_t ndim,
+                        syn_npu_dtype_t dtype)
 {
     return ta_tensor_init(tensor, shape, ndim, dtype) == TA_OK ? 0 : -EINVAL;
 }

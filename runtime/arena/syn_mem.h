@@ -60,12 +60,11 @@ typedef struct {
 
 int syn_mem_init(void *arena_base, size_t arena_size);
 void syn_mem_reset_ephemeral(void);
-syn_tensor_t *syn_mem_tensor_alloc(const uint32_t *shape, uint8_t ndim,
-                                   syn_npu_dtype_t dtype,
+syn_tensor_t *syn_mem_tensor_alloc(const uint32_t *shape, uint8_t ndim, syn_npu_dtype_t dtype,
                                    syn_mem_lifetime_t lifetime);
 void syn_mem_tensor_free(syn_tensor_t *tensor);
-int syn_mem_tensor_init(syn_tensor_t *tensor, const uint32_t *shape,
-                        uint8_t ndim, syn_npu_dtype_t dtype);
+int syn_mem_tensor_init(syn_tensor_t *tensor, const uint32_t *shape, uint8_t ndim,
+                        syn_npu_dtype_t dtype);
 void *syn_mem_scratch_acquire(size_t size);
 void syn_mem_scratch_release(void *ptr);
 int syn_mem_get_stats(syn_mem_stats_t *stats);

@@ -16,6 +16,5 @@ static union {
 
 int syn_mem_init_default(void)
 {
-    return syn_mem_init(syn_mem_default_buffer.bytes,
-                        sizeof syn_mem_default_buffer.bytes);
+    return syn_mem_init(syn_mem_default_buffer.bytes, sizeof syn_mem_default_buffer.bytes);
 }

@@ -128,8 +128,8 @@ static void refuse(ta_arena_t *arena, int status, const char *fn, const char *wh
 }
 
 /* Same, for "region exhausted": names the region and the sizes. */
-static void refuse_exhausted(ta_arena_t *arena, const char *fn, const char *region,
-                             size_t need, size_t free_bytes)
+static void refuse_exhausted(ta_arena_t *arena, const char *fn, const char *region, size_t need,
+                             size_t free_bytes)
 {
     line_t l;
     arena->last_status = TA_ERR_ARENA_EXHAUSTED;
@@ -180,8 +180,7 @@ static size_t pad_up(const unsigned char *p, size_t align)
 
 static size_t used_bytes(const ta_arena_t *arena)
 {
-    return (size_t)(arena->persist_top - arena->base) +
-           (size_t)(arena->pool - arena->eph_bottom) +
+    return (size_t)(arena->persist_top - arena->base) + (size_t)(arena->pool - arena->eph_bottom) +
            (size_t)(arena->pool_top - arena->pool);
 }
 
@@ -231,12 +230,11 @@ static void arena_clear(ta_arena_t *arena)
 
 int ta_arena_init(ta_arena_t *arena, void *base, size_t size)
 {
-    return ta_arena_init_ex(arena, base, size, TA_ARENA_SCRATCH_POOL_SIZE,
-                            TA_ARENA_ALIGNMENT);
+    return ta_arena_init_ex(arena, base, size, TA_ARENA_SCRATCH_POOL_SIZE, TA_ARENA_ALIGNMENT);
 }
 
-int ta_arena_init_ex(ta_arena_t *arena, void *base, size_t size,
-                     size_t scratch_size, size_t alignment)
+int ta_arena_init_ex(ta_arena_t *arena, void *base, size_t size, size_t scratch_size,
+                     size_t alignment)
 {
     static const char fn[] = "init";
     unsigned char *p = (unsigned char *)base;
@@ -252,8 +250,7 @@ int ta_arena_init_ex(ta_arena_t *arena, void *base, size_t size,
         alignment = TA_ARENA_ALIGNMENT;
     }
     if (p == NULL || size == 0) {
-        refuse(arena, TA_ERR_BAD_ARGUMENT, fn,
-               p == NULL ? "base is NULL" : "size is 0");
+        refuse(arena, TA_ERR_BAD_ARGUMENT, fn, p == NULL ? "base is NULL" : "size is 0");
         return TA_ERR_BAD_ARGUMENT;
     }
     if (range_wraps(p, size)) {
@@ -262,8 +259,7 @@ int ta_arena_init_ex(ta_arena_t *arena, void *base, size_t size,
         return TA_ERR_BAD_ARGUMENT;
     }
     if (!is_pow2(alignment) || alignment < 16) {
-        refuse(arena, TA_ERR_BAD_ARGUMENT, fn,
-               "alignment is not a power of two of at least 16");
+        refuse(arena, TA_ERR_BAD_ARGUMENT, fn, "alignment is not a power of two of at least 16");
         return TA_ERR_BAD_ARGUMENT;
     }
     if (!round_up(scratch_size, alignment, &scratch)) {
@@ -338,8 +334,7 @@ int ta_arena_set_shared_region(ta_arena_t *arena, void *base, size_t size)
         return TA_OK;
     }
     if (p == NULL || size == 0) {
-        refuse(arena, TA_ERR_BAD_ARGUMENT, fn,
-               p == NULL ? "base is NULL" : "size is 0");
+        refuse(arena, TA_ERR_BAD_ARGUMENT, fn, p == NULL ? "base is NULL" : "size is 0");
         return TA_ERR_BAD_ARGUMENT;
     }
     if (range_wraps(p, size)) {
@@ -350,8 +345,7 @@ int ta_arena_set_shared_region(ta_arena_t *arena, void *base, size_t size)
     head = pad_up(p, arena->alignment);
     usable = head < size ? ((size - head) & ~(arena->alignment - 1)) : 0;
     if (usable == 0) {
-        refuse(arena, TA_ERR_BAD_ARGUMENT, fn,
-               "region holds no aligned block");
+        refuse(arena, TA_ERR_BAD_ARGUMENT, fn, "region holds no aligned block");
         return TA_ERR_BAD_ARGUMENT;
     }
     /* Compare addresses as integers: the buffers are different objects. */
@@ -386,8 +380,8 @@ void ta_arena_reset_shared(ta_arena_t *arena)
  * `align` (a power of two, at least the arena's) from the region of
  * `lifetime`. Logs and returns NULL when the region has no room.
  */
-static unsigned char *take(ta_arena_t *arena, const char *fn, size_t size,
-                           size_t align, ta_lifetime_t lifetime)
+static unsigned char *take(ta_arena_t *arena, const char *fn, size_t size, size_t align,
+                           ta_lifetime_t lifetime)
 {
     unsigned char *block;
     size_t gap, pad;
@@ -413,8 +407,7 @@ static unsigned char *take(ta_arena_t *arena, const char *fn, size_t size,
             return NULL;
         }
         /* the new bottom: below the old one by size, then aligned down */
-        drop = (size_t)(bottom - ((bottom - (uintptr_t)size) &
-                                  ~(uintptr_t)(align - 1)));
+        drop = (size_t)(bottom - ((bottom - (uintptr_t)size) & ~(uintptr_t)(align - 1)));
         if (drop > gap) {
             refuse_exhausted(arena, fn, "ephemeral", drop, gap);
             return NULL;
@@ -440,9 +433,7 @@ static unsigned char *take(ta_arena_t *arena, const char *fn, size_t size,
         arena->shared_top = block + size;
         return block;
 
-    default:
-        refuse(arena, TA_ERR_BAD_ARGUMENT, fn, "unknown lifetime");
-        return NULL;
+    default: refuse(arena, TA_ERR_BAD_ARGUMENT, fn, "unknown lifetime"); return NULL;
     }
 }
 
@@ -492,8 +483,8 @@ size_t ta_dtype_size(ta_dtype_t dtype)
  * with *why set to the reason. A shape with a 0 dimension is empty (0 bytes)
  * whatever its other dimensions are.
  */
-static int shape_bytes(const uint32_t *shape, uint8_t ndim, ta_dtype_t dtype,
-                       size_t *bytes, const char **why)
+static int shape_bytes(const uint32_t *shape, uint8_t ndim, ta_dtype_t dtype, size_t *bytes,
+                       const char **why)
 {
     size_t count = 1;
     int shift = dtype_shift(dtype), overflow = 0, empty = 0;
@@ -534,8 +525,8 @@ static int shape_bytes(const uint32_t *shape, uint8_t ndim, ta_dtype_t dtype,
     return TA_OK;
 }
 
-static void fill_descriptor(ta_tensor_t *t, const uint32_t *shape, uint8_t ndim,
-                            ta_dtype_t dtype, size_t bytes)
+static void fill_descriptor(ta_tensor_t *t, const uint32_t *shape, uint8_t ndim, ta_dtype_t dtype,
+                            size_t bytes)
 {
     unsigned i;
     t->size = bytes;
@@ -546,9 +537,8 @@ static void fill_descriptor(ta_tensor_t *t, const uint32_t *shape, uint8_t ndim,
     }
 }
 
-ta_tensor_t *ta_tensor_alloc(ta_arena_t *arena, const uint32_t *shape,
-                             uint8_t ndim, ta_dtype_t dtype,
-                             ta_lifetime_t lifetime)
+ta_tensor_t *ta_tensor_alloc(ta_arena_t *arena, const uint32_t *shape, uint8_t ndim,
+                             ta_dtype_t dtype, ta_lifetime_t lifetime)
 {
     static const char fn[] = "tensor_alloc";
     const char *why = "";
@@ -596,8 +586,7 @@ void ta_tensor_free(ta_arena_t *arena, ta_tensor_t *tensor)
     (void)tensor;
 }
 
-int ta_tensor_init(ta_tensor_t *tensor, const uint32_t *shape, uint8_t ndim,
-                   ta_dtype_t dtype)
+int ta_tensor_init(ta_tensor_t *tensor, const uint32_t *shape, uint8_t ndim, ta_dtype_t dtype)
 {
     const char *why = "";
     size_t bytes;
@@ -614,8 +603,7 @@ int ta_tensor_init(ta_tensor_t *tensor, const uint32_t *shape, uint8_t ndim,
     return TA_OK;
 }
 
-void *ta_arena_alloc(ta_arena_t *arena, size_t size, size_t alignment,
-                     ta_lifetime_t lifetime)
+void *ta_arena_alloc(ta_arena_t *arena, size_t size, size_t alignment, ta_lifetime_t lifetime)
 {
     static const char fn[] = "alloc";
     size_t rounded;
@@ -649,8 +637,7 @@ void *ta_arena_scratch_acquire(ta_arena_t *arena, size_t size)
     return ta_arena_scratch_acquire_aligned(arena, size, 0);
 }
 
-void *ta_arena_scratch_acquire_aligned(ta_arena_t *arena, size_t size,
-                                       size_t alignment)
+void *ta_arena_scratch_acquire_aligned(ta_arena_t *arena, size_t size, size_t alignment)
 {
     static const char fn[] = "scratch_acquire";
     size_t rounded, gap, pad;
@@ -693,8 +680,7 @@ void ta_arena_scratch_release(ta_arena_t *arena, void *ptr)
 void ta_arena_reset_ephemeral(ta_arena_t *arena)
 {
     if (!is_initialized(arena)) {
-        refuse(arena, TA_ERR_NOT_INITIALIZED, "reset_ephemeral",
-               "arena not initialized");
+        refuse(arena, TA_ERR_NOT_INITIALIZED, "reset_ephemeral", "arena not initialized");
         return;
     }
     arena->eph_bottom = arena->pool;
@@ -720,8 +706,7 @@ int ta_arena_get_mark(const ta_arena_t *arena, ta_arena_mark_t *mark)
 }
 
 /* lo <= p <= hi, comparing addresses as integers (p may be foreign). */
-static int within(const unsigned char *p, const unsigned char *lo,
-                  const unsigned char *hi)
+static int within(const unsigned char *p, const unsigned char *lo, const unsigned char *hi)
 {
     return (uintptr_t)lo <= (uintptr_t)p && (uintptr_t)p <= (uintptr_t)hi;
 }
@@ -781,8 +766,7 @@ int ta_arena_get_stats(const ta_arena_t *arena, ta_arena_stats_t *stats)
     stats->scratch_used = (size_t)(arena->pool_top - arena->pool);
     stats->scratch_peak = arena->scratch_peak;
     stats->arena_used = used_bytes(arena);
-    stats->arena_free = stats->tensor_free +
-                        (stats->scratch_total - stats->scratch_used);
+    stats->arena_free = stats->tensor_free + (stats->scratch_total - stats->scratch_used);
     stats->arena_peak = arena->peak;
     if (arena->shared_base != NULL) {
         stats->shared_total = (size_t)(arena->shared_end - arena->shared_base);

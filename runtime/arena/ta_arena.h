@@ -65,13 +65,13 @@ typedef enum {
 
 /* A tensor descriptor. */
 typedef struct ta_tensor {
-    void *data;                          /* first byte of the tensor's data */
-    size_t size;                         /* bytes of data: elements x element size */
-    ta_dtype_t dtype;                    /* element type */
-    uint8_t ndim;                        /* dimensions used, 1..TA_TENSOR_MAX_DIMS */
-    uint32_t shape[TA_TENSOR_MAX_DIMS];  /* [batch, height, width, channels];
+    void *data;                         /* first byte of the tensor's data */
+    size_t size;                        /* bytes of data: elements x element size */
+    ta_dtype_t dtype;                   /* element type */
+    uint8_t ndim;                       /* dimensions used, 1..TA_TENSOR_MAX_DIMS */
+    uint32_t shape[TA_TENSOR_MAX_DIMS]; /* [batch, height, width, channels];
                                             entries past ndim are 0 */
-    ta_lifetime_t lifetime;              /* where the block came from */
+    ta_lifetime_t lifetime;             /* where the block came from */
 } ta_tensor_t;
 
 /*
@@ -113,14 +113,14 @@ typedef void (*ta_arena_log_fn)(void *user, const char *line);
  * through the functions below.
  */
 typedef struct ta_arena {
-    uintptr_t check;              /* TA_ARENA_CHECK ^ address of this object */
-    unsigned char *base;          /* aligned base */
-    unsigned char *persist_top;   /* first byte above the persistent region */
-    unsigned char *eph_bottom;    /* first byte of the ephemeral region */
-    unsigned char *pool;          /* first byte of the scratch pool */
-    unsigned char *pool_top;      /* first free byte of the scratch pool */
-    unsigned char *end;           /* one past the last managed byte */
-    unsigned char *shared_base;   /* registered shared region, or NULL */
+    uintptr_t check;            /* TA_ARENA_CHECK ^ address of this object */
+    unsigned char *base;        /* aligned base */
+    unsigned char *persist_top; /* first byte above the persistent region */
+    unsigned char *eph_bottom;  /* first byte of the ephemeral region */
+    unsigned char *pool;        /* first byte of the scratch pool */
+    unsigned char *pool_top;    /* first free byte of the scratch pool */
+    unsigned char *end;         /* one past the last managed byte */
+    unsigned char *shared_base; /* registered shared region, or NULL */
     unsigned char *shared_top;
     unsigned char *shared_end;
     size_t alignment;
@@ -130,7 +130,7 @@ typedef struct ta_arena {
     uint32_t alloc_count;
     uint32_t reset_count;
     uint32_t failed_count;
-    uint32_t shared_gen;          /* bumped when the shared region is emptied */
+    uint32_t shared_gen; /* bumped when the shared region is emptied */
     int last_status;
     const char *name;
     ta_arena_log_fn log_fn;
@@ -163,8 +163,8 @@ int ta_arena_init(ta_arena_t *arena, void *base, size_t size);
  * to the alignment) and alignment (a power of two, at least 16; 0 selects
  * TA_ARENA_ALIGNMENT).
  */
-int ta_arena_init_ex(ta_arena_t *arena, void *base, size_t size,
-                     size_t scratch_size, size_t alignment);
+int ta_arena_init_ex(ta_arena_t *arena, void *base, size_t size, size_t scratch_size,
+                     size_t alignment);
 
 /* 1 if `arena` was initialized successfully (and not copied), else 0. */
 int ta_arena_is_initialized(const ta_arena_t *arena);
@@ -199,9 +199,8 @@ void ta_arena_reset_shared(ta_arena_t *arena);
  * TA_TENSOR_MAX_DIMS, dtype or lifetime is unknown, the size overflows,
  * SHARED is asked with no shared region, or there is no room.
  */
-ta_tensor_t *ta_tensor_alloc(ta_arena_t *arena, const uint32_t *shape,
-                             uint8_t ndim, ta_dtype_t dtype,
-                             ta_lifetime_t lifetime);
+ta_tensor_t *ta_tensor_alloc(ta_arena_t *arena, const uint32_t *shape, uint8_t ndim,
+                             ta_dtype_t dtype, ta_lifetime_t lifetime);
 
 /* Does nothing: blocks are reclaimed only in bulk. */
 void ta_tensor_free(ta_arena_t *arena, ta_tensor_t *tensor);
@@ -211,8 +210,7 @@ void ta_tensor_free(ta_arena_t *arena, ta_tensor_t *tensor);
  * data and lifetime alone. TA_ERR_BAD_ARGUMENT on NULL arguments, bad ndim
  * or dtype; TA_ERR_ARENA_OVERFLOW if the byte size overflows size_t.
  */
-int ta_tensor_init(ta_tensor_t *tensor, const uint32_t *shape, uint8_t ndim,
-                   ta_dtype_t dtype);
+int ta_tensor_init(ta_tensor_t *tensor, const uint32_t *shape, uint8_t ndim, ta_dtype_t dtype);
 
 /* Bytes per element of `dtype`; 0 for an unknown type. */
 size_t ta_dtype_size(ta_dtype_t dtype);
@@ -222,15 +220,13 @@ size_t ta_dtype_size(ta_dtype_t dtype);
  * aligned to the larger of `alignment` (0 or a power of two) and the
  * arena's alignment.
  */
-void *ta_arena_alloc(ta_arena_t *arena, size_t size, size_t alignment,
-                     ta_lifetime_t lifetime);
+void *ta_arena_alloc(ta_arena_t *arena, size_t size, size_t alignment, ta_lifetime_t lifetime);
 
 /* Takes `size` bytes (size > 0) from the scratch pool. */
 void *ta_arena_scratch_acquire(ta_arena_t *arena, size_t size);
 
 /* ta_arena_scratch_acquire() with a stronger alignment (0 or a power of 2). */
-void *ta_arena_scratch_acquire_aligned(ta_arena_t *arena, size_t size,
-                                       size_t alignment);
+void *ta_arena_scratch_acquire_aligned(ta_arena_t *arena, size_t size, size_t alignment);
 
 /* Does nothing: the pool is emptied by ta_arena_reset_ephemeral(). */
 void ta_arena_scratch_release(ta_arena_t *arena, void *ptr);

@@ -57,8 +57,7 @@ static int check_desc(const ta_module_desc_t *desc)
         if (desc->alignments[r] != 0 && !is_pow2(desc->alignments[r])) {
             return TA_ERR_BAD_ARGUMENT;
         }
-        if (desc->roles[r] != TA_REGION_SCRATCH &&
-            desc->roles[r] != TA_REGION_PERSISTENT &&
+        if (desc->roles[r] != TA_REGION_SCRATCH && desc->roles[r] != TA_REGION_PERSISTENT &&
             desc->roles[r] != TA_REGION_CONSTANT) {
             return TA_ERR_BAD_ARGUMENT;
         }
@@ -71,10 +70,8 @@ static int check_desc(const ta_module_desc_t *desc)
  * each at its own alignment. Gives the block's size and alignment, and the
  * offset of region `offset_of` in *offset (if offset is not NULL).
  */
-static int pack(const ta_module_desc_t *desc,
-                int (*pick)(const ta_module_desc_t *, unsigned),
-                unsigned offset_of, size_t *offset, size_t *size,
-                size_t *alignment)
+static int pack(const ta_module_desc_t *desc, int (*pick)(const ta_module_desc_t *, unsigned),
+                unsigned offset_of, size_t *offset, size_t *size, size_t *alignment)
 {
     size_t off = 0, align = 1;
     unsigned r;
@@ -106,8 +103,7 @@ static int pack(const ta_module_desc_t *desc,
 }
 
 /* 1 if `pick` selects at least one region of desc. */
-static int has_any(const ta_module_desc_t *desc,
-                   int (*pick)(const ta_module_desc_t *, unsigned))
+static int has_any(const ta_module_desc_t *desc, int (*pick)(const ta_module_desc_t *, unsigned))
 {
     unsigned r;
     for (r = 0; r < desc->num_regions; r++) {
@@ -119,8 +115,8 @@ static int has_any(const ta_module_desc_t *desc,
 }
 
 static int requirement(const ta_module_desc_t *desc,
-                       int (*pick)(const ta_module_desc_t *, unsigned),
-                       size_t *size, size_t *alignment)
+                       int (*pick)(const ta_module_desc_t *, unsigned), size_t *size,
+                       size_t *alignment)
 {
     size_t s, a;
     int status;
@@ -140,21 +136,18 @@ static int requirement(const ta_module_desc_t *desc,
     return TA_OK;
 }
 
-int ta_module_scratch_requirement(const ta_module_desc_t *desc, size_t *size,
-                                  size_t *alignment)
+int ta_module_scratch_requirement(const ta_module_desc_t *desc, size_t *size, size_t *alignment)
 {
     return requirement(desc, is_scratch_kind, size, alignment);
 }
 
-int ta_module_persistent_requirement(const ta_module_desc_t *desc,
-                                     size_t *size, size_t *alignment)
+int ta_module_persistent_requirement(const ta_module_desc_t *desc, size_t *size, size_t *alignment)
 {
     return requirement(desc, is_persistent_kind, size, alignment);
 }
 
-int ta_modules_scratch_requirement(const ta_module_desc_t *const *descs,
-                                   unsigned count, size_t *size,
-                                   size_t *alignment)
+int ta_modules_scratch_requirement(const ta_module_desc_t *const *descs, unsigned count,
+                                   size_t *size, size_t *alignment)
 {
     size_t max_size = 0, max_align = 1;
     unsigned i;
@@ -181,8 +174,8 @@ int ta_modules_scratch_requirement(const ta_module_desc_t *const *descs,
 }
 
 /* Takes a scratch block of `size` bytes (at least 1) from the arena. */
-static void *take_scratch(ta_arena_t *arena, ta_bind_scratch_source_t source,
-                          size_t size, size_t alignment)
+static void *take_scratch(ta_arena_t *arena, ta_bind_scratch_source_t source, size_t size,
+                          size_t alignment)
 {
     if (size == 0) {
         size = 1; /* empty regions still need a valid pointer */
@@ -193,11 +186,8 @@ static void *take_scratch(ta_arena_t *arena, ta_bind_scratch_source_t source,
     return ta_arena_alloc(arena, size, alignment, TA_LIFETIME_EPHEMERAL);
 }
 
-void *ta_arena_alloc_modules_scratch(ta_arena_t *arena,
-                                     const ta_module_desc_t *const *descs,
-                                     unsigned count,
-                                     ta_bind_scratch_source_t source,
-                                     size_t *size)
+void *ta_arena_alloc_modules_scratch(ta_arena_t *arena, const ta_module_desc_t *const *descs,
+                                     unsigned count, ta_bind_scratch_source_t source, size_t *size)
 {
     size_t s = 0, a = 1;
     void *block;
@@ -231,9 +221,8 @@ void *ta_arena_alloc_modules_scratch(ta_arena_t *arena,
 }
 
 /* Checks the caller's cold constant blobs and scratch buffer. */
-static int check_buffers(const ta_module_desc_t *desc,
-                         const ta_bind_options_t *opt, size_t scratch_size,
-                         size_t scratch_align)
+static int check_buffers(const ta_module_desc_t *desc, const ta_bind_options_t *opt,
+                         size_t scratch_size, size_t scratch_align)
 {
     unsigned r;
 
@@ -246,8 +235,7 @@ static int check_buffers(const ta_module_desc_t *desc,
         if (blob == NULL) {
             return TA_ERR_NULL_BUFFER;
         }
-        if (opt->const_blob_sizes != NULL &&
-            opt->const_blob_sizes[r] < desc->sizes[r]) {
+        if (opt->const_blob_sizes != NULL && opt->const_blob_sizes[r] < desc->sizes[r]) {
             return TA_ERR_BUFFER_TOO_SMALL;
         }
         if (((uintptr_t)blob & (uintptr_t)(region_alignment(desc, r) - 1)) != 0) {
@@ -277,10 +265,8 @@ static int undo(ta_arena_t *arena, const ta_arena_mark_t *mark, int status)
 }
 
 /* The buffer and size region r is bound to. */
-static void *region_buffer(const ta_module_desc_t *desc, unsigned r,
-                           const ta_bind_options_t *opt,
-                           unsigned char *scratch, unsigned char *persistent,
-                           size_t *size)
+static void *region_buffer(const ta_module_desc_t *desc, unsigned r, const ta_bind_options_t *opt,
+                           unsigned char *scratch, unsigned char *persistent, size_t *size)
 {
     size_t off = 0, s, a;
 
@@ -304,9 +290,7 @@ static void *region_buffer(const ta_module_desc_t *desc, unsigned r,
 int ta_arena_bind_module(ta_arena_t *arena, const ta_module_desc_t *desc,
                          const ta_bind_options_t *options)
 {
-    static const ta_bind_options_t defaults = {
-        NULL, 0, TA_BIND_SCRATCH_FROM_POOL, NULL, NULL
-    };
+    static const ta_bind_options_t defaults = {NULL, 0, TA_BIND_SCRATCH_FROM_POOL, NULL, NULL};
     const ta_bind_options_t *opt = options != NULL ? options : &defaults;
     size_t scratch_size = 0, scratch_align = 1;
     size_t persist_size = 0, persist_align = 1;
@@ -320,12 +304,12 @@ int ta_arena_bind_module(ta_arena_t *arena, const ta_module_desc_t *desc,
     }
     status = check_desc(desc);
     if (status == TA_OK) {
-        status = pack(desc, is_scratch_kind, desc->num_regions, NULL,
-                      &scratch_size, &scratch_align);
+        status = pack(desc, is_scratch_kind, desc->num_regions, NULL, &scratch_size,
+                      &scratch_align);
     }
     if (status == TA_OK) {
-        status = pack(desc, is_persistent_kind, desc->num_regions, NULL,
-                      &persist_size, &persist_align);
+        status = pack(desc, is_persistent_kind, desc->num_regions, NULL, &persist_size,
+                      &persist_align);
     }
     if (status == TA_OK) {
         status = check_buffers(desc, opt, scratch_size, scratch_align);
@@ -339,17 +323,16 @@ int ta_arena_bind_module(ta_arena_t *arena, const ta_module_desc_t *desc,
     if (has_any(desc, is_scratch_kind)) {
         scratch = (unsigned char *)opt->scratch;
         if (scratch == NULL) {
-            scratch = (unsigned char *)take_scratch(arena, opt->scratch_source,
-                                                    scratch_size, scratch_align);
+            scratch = (unsigned char *)take_scratch(arena, opt->scratch_source, scratch_size,
+                                                    scratch_align);
             if (scratch == NULL) {
                 return undo(arena, &mark, ta_arena_last_status(arena));
             }
         }
     }
     if (has_any(desc, is_persistent_kind)) {
-        persistent = (unsigned char *)ta_arena_alloc(
-            arena, persist_size == 0 ? 1 : persist_size, persist_align,
-            TA_LIFETIME_PERSISTENT);
+        persistent = (unsigned char *)ta_arena_alloc(arena, persist_size == 0 ? 1 : persist_size,
+                                                     persist_align, TA_LIFETIME_PERSISTENT);
         if (persistent == NULL) {
             return undo(arena, &mark, ta_arena_last_status(arena));
         }

@@ -66,16 +66,14 @@ typedef struct ta_bind_options {
  * `desc` (0 and 1 if it has none). TA_ERR_BAD_ARGUMENT for a malformed
  * descriptor, TA_ERR_ARENA_OVERFLOW if the sum overflows.
  */
-int ta_module_scratch_requirement(const ta_module_desc_t *desc, size_t *size,
-                                  size_t *alignment);
+int ta_module_scratch_requirement(const ta_module_desc_t *desc, size_t *size, size_t *alignment);
 
 /*
  * The scratch buffer that `count` modules can share: the largest size and
  * the largest alignment of their requirements.
  */
-int ta_modules_scratch_requirement(const ta_module_desc_t *const *descs,
-                                   unsigned count, size_t *size,
-                                   size_t *alignment);
+int ta_modules_scratch_requirement(const ta_module_desc_t *const *descs, unsigned count,
+                                   size_t *size, size_t *alignment);
 
 /*
  * Bytes and alignment of the one persistent block ta_arena_bind_module()
@@ -83,8 +81,7 @@ int ta_modules_scratch_requirement(const ta_module_desc_t *const *descs,
  * same way (0 and 1 if it has none). The arena rounds the block up to its
  * own alignment.
  */
-int ta_module_persistent_requirement(const ta_module_desc_t *desc,
-                                     size_t *size, size_t *alignment);
+int ta_module_persistent_requirement(const ta_module_desc_t *desc, size_t *size, size_t *alignment);
 
 /*
  * Allocates one scratch buffer that the `count` modules can share, from the
@@ -92,11 +89,8 @@ int ta_module_persistent_requirement(const ta_module_desc_t *desc,
  * be NULL). NULL on failure (see ta_arena_last_status()); NULL also when
  * no module has scratch (*size is 0 then).
  */
-void *ta_arena_alloc_modules_scratch(ta_arena_t *arena,
-                                     const ta_module_desc_t *const *descs,
-                                     unsigned count,
-                                     ta_bind_scratch_source_t source,
-                                     size_t *size);
+void *ta_arena_alloc_modules_scratch(ta_arena_t *arena, const ta_module_desc_t *const *descs,
+                                     unsigned count, ta_bind_scratch_source_t source, size_t *size);
 
 /*
  * Binds every region of `desc` (see the table above); options may be NULL

@@ -17,8 +17,7 @@
 #if defined(TA_HAVE_MVE)
 /* Values v[0], v[2], v[4], v[6] (even) and v[1], v[3], v[5], v[7] (odd);
    lanes past n (n <= 8) read zero. */
-static inline void ta_dw_load_even_odd(const int32_t *v, int32_t n, int32x4_t *even,
-                                       int32x4_t *odd)
+static inline void ta_dw_load_even_odd(const int32_t *v, int32_t n, int32x4_t *even, int32x4_t *odd)
 {
     if (n >= 8) {
         const int32x4x2_t pair = vld2q_s32(v);
@@ -73,11 +72,13 @@ static inline int16x8_t ta_dw_narrow_clamp_mve(int32x4_t even, int32x4_t odd, in
 static inline uint32_t ta_dw_pack_bytes(int32_t b0, int32_t b1, int32_t b2, int32_t b3)
 {
     uint32_t v = (uint32_t)b0;
+    /* clang-format off */
     __asm__("bfi %0, %1, #8, #8\n\t"
             "bfi %0, %2, #16, #8\n\t"
             "bfi %0, %3, #24, #8"
             : "+r"(v)
             : "r"(b1), "r"(b2), "r"(b3));
+    /* clang-format on */
     return v;
 }
 
@@ -145,8 +146,7 @@ static inline int32_t ta_dw_requantize_right_small(int32_t x, int32_t multiplier
 
 /* ta_dw_requantize_right_small of x from x2 = 2 * x, with right1 = -shift
    - 1 (the shift less one, ready for ASR). */
-static inline int32_t ta_dw_requantize_right_doubled(int32_t x2, int32_t multiplier,
-                                                     int32_t right1)
+static inline int32_t ta_dw_requantize_right_doubled(int32_t x2, int32_t multiplier, int32_t right1)
 {
     int32_t h;
     __asm__("smmulr %0, %1, %2" : "=r"(h) : "r"(x2), "r"(multiplier));

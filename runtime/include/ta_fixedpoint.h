@@ -60,7 +60,7 @@ static inline int32_t ta_fp_rounding_half_sum(int32_t a, int32_t b)
 static inline int32_t ta_fp_exp_on_quarter_interval(int32_t a)
 {
     const int32_t exp_minus_one_eighth = 1895147668; /* exp(-1/8) in Q0.31 */
-    const int32_t one_third = 715827883;            /* 1/3 in Q0.31 */
+    const int32_t one_third = 715827883;             /* 1/3 in Q0.31 */
     /* A Taylor expansion around -1/8: x = a + 1/8. */
     const int32_t x = ta_fp_add(a, 1 << 28);
     const int32_t x2 = ta_fp_mul(x, x);
@@ -69,23 +69,21 @@ static inline int32_t ta_fp_exp_on_quarter_interval(int32_t a)
     const int32_t x4_over_4 = ta_fp_mul_pot(x4, -2);
     const int32_t poly = ta_fp_mul_pot(
         ta_fp_add(ta_fp_mul(ta_fp_add(x4_over_4, x3), one_third), x2), -1);
-    return ta_fp_add(exp_minus_one_eighth,
-                     ta_fp_mul(exp_minus_one_eighth, ta_fp_add(x, poly)));
+    return ta_fp_add(exp_minus_one_eighth, ta_fp_mul(exp_minus_one_eighth, ta_fp_add(x, poly)));
 }
 
 /* exp(a) for a <= 0 with `integer_bits` integer bits; result in Q0.31. */
 static inline int32_t ta_fp_exp_on_negative_values(int32_t a, int integer_bits)
 {
     /* exp(-2^k) for k = -2 .. 4, in Q0.31. */
-    static const int32_t exp_of_minus_pow2[7] = {1672461947, 1302514674, 790015084,
-                                                 290630308,  39332535,   720401,
-                                                 242};
+    static const int32_t exp_of_minus_pow2[7] = {1672461947, 1302514674, 790015084, 290630308,
+                                                 39332535,   720401,     242};
     const int fractional_bits = 31 - integer_bits;
     const int32_t one_quarter = (int32_t)1 << (fractional_bits - 2);
     const int32_t mask = one_quarter - 1;
     const int32_t a_mod_quarter_minus_quarter = ta_fp_sub(a & mask, one_quarter);
-    int32_t result =
-        ta_fp_exp_on_quarter_interval(ta_fp_rescale(a_mod_quarter_minus_quarter, integer_bits, 0));
+    int32_t result = ta_fp_exp_on_quarter_interval(
+        ta_fp_rescale(a_mod_quarter_minus_quarter, integer_bits, 0));
     const int32_t remainder = ta_fp_sub(a_mod_quarter_minus_quarter, a);
     for (int k = -2; k <= 4; k++) {
         if (integer_bits > k) {
@@ -106,8 +104,8 @@ static inline int32_t ta_fp_exp_on_negative_values(int32_t a, int integer_bits)
 static inline int32_t ta_fp_one_over_one_plus_x(int32_t a)
 {
     const int32_t half_denominator = ta_fp_rounding_half_sum(a, INT32_MAX);
-    const int32_t c48_over_17 = 1515870810;      /* Q2.29 */
-    const int32_t cneg32_over_17 = -1010580540;  /* Q2.29 */
+    const int32_t c48_over_17 = 1515870810;     /* Q2.29 */
+    const int32_t cneg32_over_17 = -1010580540; /* Q2.29 */
     const int32_t one_q2 = 1 << 29;
     int32_t x = ta_fp_add(c48_over_17, ta_fp_mul(half_denominator, cneg32_over_17));
     for (int i = 0; i < 3; i++) {

@@ -68,6 +68,7 @@ __attribute__((naked, noinline, unused)) static void
 ta_mm_dot4_s8_dsp(TA_MM_ARG int32_t acc[4], TA_MM_ARG const int8_t *w, TA_MM_ARG int32_t stride,
                   TA_MM_ARG const int8_t *x, TA_MM_ARG int32_t n4)
 {
+    /* clang-format off */
     __asm__ volatile("   push   {r4-r11, lr}\n"
                      "   ldr    r12, [sp, #36]\n" /* n4, the fifth argument */
                      "   tst    r12, #4\n"        /* an odd number of words: */
@@ -127,19 +128,21 @@ ta_mm_dot4_s8_dsp(TA_MM_ARG int32_t acc[4], TA_MM_ARG const int8_t *w, TA_MM_ARG
                      "   bne    1b\n"
                      "   stm    r0, {r4-r7}\n"
                      "   pop    {r4-r11, pc}\n");
+    /* clang-format on */
 }
 #undef TA_MM_ARG
 #endif
 
 /* acc[r] += sum_{k<n} w[r * stride + k] * x[k] for r = 0..3. */
-static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride,
-                                 const int8_t *x, int32_t n)
+static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride, const int8_t *x,
+                                 int32_t n)
 {
     const int8_t *w0 = w, *w1 = w + stride, *w2 = w1 + stride, *w3 = w2 + stride;
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
 #if defined(TA_MM_MVE)
     /* VMLADAVA needs even accumulator registers ("Te"); inactive lanes of
        the last, tail-predicated iteration load zeros and add nothing. */
+    /* clang-format off */
     __asm__ volatile("   wlstp.8     lr, %[n], 2f\n"
                      "1: vldrb.8     q0, [%[x]], #16\n"
                      "   vldrb.8     q1, [%[w0]], #16\n"
@@ -156,6 +159,7 @@ static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride
                        [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3)
                      : [n] "r"(n)
                      : "q0", "q1", "q2", "q3", "lr", "memory");
+    /* clang-format on */
 #else
     int32_t k = 0;
 #if defined(TA_MM_DSP)
@@ -194,13 +198,14 @@ static inline void ta_mm_dot4_s8(int32_t acc[4], const int8_t *w, int32_t stride
    the opposite order under QEMU 7.2 to the Arm ARM's, so code tested
    there could be wrong on silicon; the single-lane form has one meaning. The block takes few registers so that the caller's loop keeps
    its own in registers. */
-static inline int32x4_t ta_mm_dot4_s8_mve(const int32_t **init, const int8_t *w,
-                                          const int8_t *x, int32_t n)
+static inline int32x4_t ta_mm_dot4_s8_mve(const int32_t **init, const int8_t *w, const int8_t *x,
+                                          int32_t n)
 {
     int32_t a0, a1, a2, a3;
     const int8_t *w1, *w2, *w3;
     const int32_t *b = *init;
     int32x4_t v;
+    /* clang-format off */
     __asm__ volatile("   ldrd        %[a0], %[a1], [%[b]], #8\n"
                      "   ldrd        %[a2], %[a3], [%[b]], #8\n"
                      "   add         %[w1], %[w0], %[n]\n"
@@ -226,6 +231,7 @@ static inline int32x4_t ta_mm_dot4_s8_mve(const int32_t **init, const int8_t *w,
                        [w2] "=&r"(w2), [w3] "=&r"(w3)
                      : [n] "r"(n)
                      : "q0", "q1", "q2", "q3", "lr", "memory");
+    /* clang-format on */
     *init = b;
     return v;
 }
@@ -235,6 +241,7 @@ static inline int32x4_t ta_mm_dot4_s8_mve(const int32_t **init, const int8_t *w,
 static inline int32_t ta_mm_dot1_s8(int32_t acc, const int8_t *w, const int8_t *x, int32_t n)
 {
 #if defined(TA_MM_MVE)
+    /* clang-format off */
     __asm__ volatile("   wlstp.8     lr, %[n], 2f\n"
                      "1: vldrb.8     q0, [%[x]], #16\n"
                      "   vldrb.8     q1, [%[w]], #16\n"
@@ -244,6 +251,7 @@ static inline int32_t ta_mm_dot1_s8(int32_t acc, const int8_t *w, const int8_t *
                      : [a] "+Te"(acc), [x] "+r"(x), [w] "+r"(w)
                      : [n] "r"(n)
                      : "q0", "q1", "lr", "memory");
+    /* clang-format on */
     return acc;
 #else
     int32_t k = 0;
@@ -265,6 +273,7 @@ static inline int32_t ta_mm_dot1_s8(int32_t acc, const int8_t *w, const int8_t *
 static inline int32_t ta_mm_dot1_s16(int32_t acc, const int16_t *w, const int16_t *x, int32_t n)
 {
 #if defined(TA_MM_MVE)
+    /* clang-format off */
     __asm__ volatile("   wlstp.16     lr, %[n], 2f\n"
                      "1: vldrh.16     q0, [%[x]], #16\n"
                      "   vldrh.16     q1, [%[w]], #16\n"
@@ -274,6 +283,7 @@ static inline int32_t ta_mm_dot1_s16(int32_t acc, const int16_t *w, const int16_
                      : [a] "+Te"(acc), [x] "+r"(x), [w] "+r"(w)
                      : [n] "r"(n)
                      : "q0", "q1", "lr", "memory");
+    /* clang-format on */
     return acc;
 #else
     int32_t k = 0;
@@ -346,9 +356,9 @@ static inline void ta_mm_requant_s8(const int32_t *acc, int32_t n, const int32_t
         const mve_pred16_t p = vctp32q((uint32_t)(n - k));
         const int32x4_t a = vldrwq_z_s32(acc + k, p);
         int32x4_t v = multipliers && shifts ? ta_mm_requant_mve(a, vldrwq_z_s32(multipliers + k, p),
-                                                      vldrwq_z_s32(shifts + k, p))
-                      : s >= 0    ? ta_mm_requant_left_mve(a, m, s)
-                                  : ta_mm_requant_right_mve(a, m, s);
+                                                                vldrwq_z_s32(shifts + k, p))
+                      : s >= 0              ? ta_mm_requant_left_mve(a, m, s)
+                                            : ta_mm_requant_right_mve(a, m, s);
         v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), vdupq_n_s32(lo)), vdupq_n_s32(hi));
         vstrbq_p_s32(out + k, v, p);
     }

@@ -64,14 +64,14 @@ static inline int32_t ta_mul_by_quantized_multiplier_64(int64_t x, int32_t multi
 
 /* x * M for M >= 1 (shift >= 0): TFLite's "greater than one" form. */
 static inline int32_t ta_mul_by_quantized_multiplier_gt_one(int32_t x, int32_t multiplier,
-                                                             int left_shift)
+                                                            int left_shift)
 {
     return ta_sat_rounding_doubling_high_mul(ta_shift_left_wrap(x, left_shift), multiplier);
 }
 
 /* x * M for M < 1 (shift <= 0): TFLite's "smaller than one" form. */
 static inline int32_t ta_mul_by_quantized_multiplier_lt_one(int32_t x, int32_t multiplier,
-                                                             int shift)
+                                                            int shift)
 {
     return ta_rounding_divide_by_pot(ta_sat_rounding_doubling_high_mul(x, multiplier), -shift);
 }

@@ -56,6 +56,7 @@ static inline int32_t ta_dot_s8(int32_t acc, const int8_t *a, const int8_t *b, i
     /* A tail-predicated low-overhead loop: the last, partial vector is
        predicated by the loop itself, so the body is two loads and one
        multiply-accumulate across lanes. */
+    /* clang-format off */
     __asm volatile("   wlstp.8     lr, %[n], 2f\n"
                    "1: vldrb.8     q0, [%[a]], #16\n"
                    "   vldrb.8     q1, [%[b]], #16\n"
@@ -65,6 +66,7 @@ static inline int32_t ta_dot_s8(int32_t acc, const int8_t *a, const int8_t *b, i
                    : [acc] "+Te"(acc), [a] "+r"(a), [b] "+r"(b)
                    : [n] "r"(n)
                    : "q0", "q1", "lr", "memory");
+    /* clang-format on */
     return acc;
 #elif defined(TA_HAVE_DSP)
     /* Four products per iteration: sign-extend bytes 0,2 and 1,3 into
@@ -89,6 +91,7 @@ static inline int32_t ta_dot_s8(int32_t acc, const int8_t *a, const int8_t *b, i
 static inline void ta_copy_s8(int8_t *dst, const int8_t *src, int32_t n)
 {
 #if defined(TA_HAVE_MVE)
+    /* clang-format off */
     __asm volatile("   wlstp.8     lr, %[n], 2f\n"
                    "1: vldrb.8     q0, [%[src]], #16\n"
                    "   vstrb.8     q0, [%[dst]], #16\n"
@@ -97,6 +100,7 @@ static inline void ta_copy_s8(int8_t *dst, const int8_t *src, int32_t n)
                    : [dst] "+r"(dst), [src] "+r"(src)
                    : [n] "r"(n)
                    : "q0", "lr", "memory");
+    /* clang-format on */
 #elif defined(TA_HAVE_DSP)
     /* Words at any alignment, then the bytes left. */
     int32_t i = 0;
@@ -185,6 +189,7 @@ static inline void ta_dot4_s8_from(int32_t out[4], const int32_t init[4], const 
        loads and four multiply-accumulates across lanes (VMLADAVA needs
        even-numbered accumulator registers: constraint "Te"). */
     int32_t a0 = init[0], a1 = init[1], a2 = init[2], a3 = init[3];
+    /* clang-format off */
     __asm volatile("   wlstp.8     lr, %[n], 2f\n"
                    "1: vldrb.8     q0, [%[x]], #16\n"
                    "   vldrb.8     q1, [%[w0]], #16\n"
@@ -201,6 +206,7 @@ static inline void ta_dot4_s8_from(int32_t out[4], const int32_t init[4], const 
                      [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3)
                    : [n] "r"(n)
                    : "q0", "q1", "q2", "lr", "memory");
+    /* clang-format on */
     out[0] = a0;
     out[1] = a1;
     out[2] = a2;
@@ -244,8 +250,8 @@ static inline void ta_dot4_s8_from(int32_t out[4], const int32_t init[4], const 
 }
 
 /* Four dot products of length n sharing one input, added to acc. */
-static inline void ta_dot4_s8(int32_t acc[4], const int8_t *w0, const int8_t *w1,
-                              const int8_t *w2, const int8_t *w3, const int8_t *x, int32_t n)
+static inline void ta_dot4_s8(int32_t acc[4], const int8_t *w0, const int8_t *w1, const int8_t *w2,
+                              const int8_t *w3, const int8_t *x, int32_t n)
 {
     ta_dot4_s8_from(acc, acc, w0, w1, w2, w3, x, n);
 }
@@ -263,6 +269,7 @@ static inline void ta_dot4_interleaved_s8(int32_t acc[4], const int8_t *w, const
        accumulator registers: constraint "Te"). The predicated loads of the
        last iteration still step the pointers by 16. */
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    /* clang-format off */
     __asm volatile("   wlstp.8     lr, %[n], 2f\n"
                    "1: vldrb.8     q0, [%[x]], #16\n"
                    "   vldrb.8     q1, [%[w]], #16\n"
@@ -279,6 +286,7 @@ static inline void ta_dot4_interleaved_s8(int32_t acc[4], const int8_t *w, const
                      [x] "+r"(x), [w] "+r"(w)
                    : [n] "r"(n)
                    : "q0", "q1", "q2", "lr", "memory");
+    /* clang-format on */
     acc[0] = a0;
     acc[1] = a1;
     acc[2] = a2;
@@ -293,6 +301,7 @@ static inline void ta_dot4_interleaved_s8(int32_t acc[4], const int8_t *w, const
     int32_t chunks = n / 16;
     if (chunks > 0) {
         uint32_t xe, xo, v, t;
+        /* clang-format off */
         __asm volatile("1:\n"
                      "   ldr      %[xo], [%[x]], #4\n"
                      "   sxtb16   %[xe], %[xo]\n"
@@ -394,6 +403,7 @@ static inline void ta_dot4_interleaved_s8(int32_t acc[4], const int8_t *w, const
                          [v] "=&r"(v), [t] "=&r"(t)
                        :
                        : "cc", "memory");
+        /* clang-format on */
         n %= 16;
     }
     /* The last, partial chunk: whole words, then bytes. */
@@ -443,6 +453,7 @@ static inline int32x4_t ta_dot4_interleaved_mve(const int32_t *init, const int8_
                                                 const int8_t *x, int32_t n)
 {
     int32_t a0 = init[0], a1 = init[1], a2 = init[2], a3 = init[3];
+    /* clang-format off */
     __asm volatile("   wlstp.8     lr, %[n], 2f\n"
                    "1: vldrb.8     q0, [%[x]], #16\n"
                    "   vldrb.8     q1, [%[w]], #16\n"
@@ -459,6 +470,7 @@ static inline int32x4_t ta_dot4_interleaved_mve(const int32_t *init, const int8_
                      [x] "+r"(x), [w] "+r"(w)
                    : [n] "r"(n)
                    : "q0", "q1", "lr", "memory");
+    /* clang-format on */
     int32x4_t sums = vdupq_n_s32(a0);
     sums = vsetq_lane_s32(a1, sums, 1);
     sums = vsetq_lane_s32(a2, sums, 2);
@@ -503,8 +515,8 @@ static inline void ta_sum4_interleaved_s8(int32_t sum[4], const int8_t *w, int32
    The shift comes split, so that many vectors of the same channels split
    it once: left = max(shift, 0), neg_right = min(shift, 0). */
 static inline int32x4_t ta_mul_by_quantized_multiplier_split_mve(int32x4_t x, int32x4_t m,
-                                                                  int32x4_t left,
-                                                                  int32x4_t neg_right)
+                                                                 int32x4_t left,
+                                                                 int32x4_t neg_right)
 {
     x = vqrdmulhq_s32(vshlq_s32(x, left), m);
     x = vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, neg_right), 31));
@@ -581,11 +593,13 @@ static inline void ta_requantize_s8(const int32_t *acc, int32_t n, const int32_t
 static inline uint32_t ta_pack4_s8(int32_t v0, int32_t v1, int32_t v2, int32_t v3)
 {
     uint32_t w = (uint32_t)v0 & 0xffu;
+    /* clang-format off */
     __asm("bfi %0, %1, #8, #8\n\t"
           "bfi %0, %2, #16, #8\n\t"
           "bfi %0, %3, #24, #8"
           : "+&r"(w)
           : "r"(v1), "r"(v2), "r"(v3));
+    /* clang-format on */
     return w;
 }
 
@@ -595,6 +609,7 @@ static inline uint32_t ta_pack4_s8(int32_t v0, int32_t v1, int32_t v2, int32_t v
 static inline uint32_t ta_clamp4_s8(uint32_t v, uint32_t lo4, uint32_t hi4)
 {
     uint32_t t;
+    /* clang-format off */
     __asm("ssub8 %[t], %[v], %[lo]\n\t"
           "sel   %[v], %[v], %[lo]\n\t"
           "ssub8 %[t], %[v], %[hi]\n\t"
@@ -602,6 +617,7 @@ static inline uint32_t ta_clamp4_s8(uint32_t v, uint32_t lo4, uint32_t hi4)
           : [v] "+r"(v), [t] "=&r"(t)
           : [lo] "r"(lo4), [hi] "r"(hi4)
           : "cc");
+    /* clang-format on */
     return v;
 }
 

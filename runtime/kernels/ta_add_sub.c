@@ -43,8 +43,8 @@ static inline int32_t combine(int32_t x, int32_t y, bool sub)
 
 static inline int32_t finish(const ta_add_params_t *p, int32_t raw)
 {
-    const int32_t out =
-        ta_mul_by_quantized_multiplier_lt_one(raw, p->output_multiplier, (int)p->output_shift);
+    const int32_t out = ta_mul_by_quantized_multiplier_lt_one(raw, p->output_multiplier,
+                                                              (int)p->output_shift);
     return ta_clamp_i32(out + p->output_offset, p->activation_min, p->activation_max);
 }
 
@@ -132,12 +132,11 @@ static bool dsp_input(int32_t left_shift, int32_t offset, int32_t multiplier, in
    and an output exponent >= 1; other params take the portable rows. */
 static bool simd_consts(const ta_add_params_t *p, simd_consts_t *c)
 {
-    if (p->left_shift < 1 || p->left_shift > 20 || p->output_shift > -1 ||
-        p->output_shift < -31 || p->output_multiplier < (int32_t)1 << 30 ||
+    if (p->left_shift < 1 || p->left_shift > 20 || p->output_shift > -1 || p->output_shift < -31 ||
+        p->output_multiplier < (int32_t)1 << 30 ||
         !dsp_input(p->left_shift, p->input1_offset, p->input1_multiplier, p->input1_shift,
                    &c->in1) ||
-        !dsp_input(p->left_shift, p->input2_offset, p->input2_multiplier, p->input2_shift,
-                   &c->in2))
+        !dsp_input(p->left_shift, p->input2_offset, p->input2_multiplier, p->input2_shift, &c->in2))
         return false;
     c->out_multiplier = p->output_multiplier;
     c->out_exponent = -p->output_shift;
@@ -150,19 +149,18 @@ static bool simd_consts(const ta_add_params_t *p, simd_consts_t *c)
 #endif
 
 #if defined(TA_EW_MVE)
-TA_EW_INLINE int32x4_t mve_finish(int32x4_t raw, const simd_consts_t *c, int32x4_t lo,
-                                  int32x4_t hi)
+TA_EW_INLINE int32x4_t mve_finish(int32x4_t raw, const simd_consts_t *c, int32x4_t lo, int32x4_t hi)
 {
-    int32x4_t v = ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(raw, c->out.multiplier),
-                                          c->out.fix_shift, -c->out.exponent);
+    int32x4_t v = ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(raw, c->out.multiplier), c->out.fix_shift,
+                                          -c->out.exponent);
     v = vaddq_n_s32(v, c->output_offset);
     return vminq_s32(vmaxq_s32(v, lo), hi);
 }
 
 /* Four outputs from four lanes of each input (fixed: the broadcast one). */
 TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
-                                 int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo,
-                                 int32x4_t hi, int kind, bool sub)
+                                 int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo, int32x4_t hi,
+                                 int kind, bool sub)
 {
     int32x4_t x, y;
     ta_binary_rescale_lanes_mve(&c->in, qa, qb, fixed, shift_mul, kind, &x, &y);
@@ -297,8 +295,7 @@ TA_EW_INLINE int run(const ta_add_params_t *restrict p, const void *input1, cons
     return TA_OK;
 }
 
-int ta_add_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2,
-              int8_t *output)
+int ta_add_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2, int8_t *output)
 {
     return run(p, input1, input2, output, false, false);
 }
@@ -309,8 +306,7 @@ int ta_add_s16(const ta_add_params_t *p, const int16_t *input1, const int16_t *i
     return run(p, input1, input2, output, false, true);
 }
 
-int ta_sub_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2,
-              int8_t *output)
+int ta_sub_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2, int8_t *output)
 {
     return run(p, input1, input2, output, true, false);
 }

@@ -19,19 +19,19 @@
 
 #include "ta_broadcast.h"
 
-#define TA_ADD_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                   \
-    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                 \
-    TA_BINARY_RESCALE_PARAMS(FIELD, ARRAY, ARRAY_USED)                                            \
+#define TA_ADD_PARAMS(FIELD, ARRAY, ARRAY_USED)        \
+    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)      \
+    TA_BINARY_RESCALE_PARAMS(FIELD, ARRAY, ARRAY_USED) \
     TA_BINARY_OUTPUT_PARAMS(FIELD, ARRAY, ARRAY_USED)
-typedef struct { TA_PARAM_MEMBERS(TA_ADD_PARAMS) } ta_add_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_ADD_PARAMS)
+} ta_add_params_t;
 
-int ta_add_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2,
-              int8_t *output);
+int ta_add_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2, int8_t *output);
 int ta_add_s16(const ta_add_params_t *p, const int16_t *input1, const int16_t *input2,
                int16_t *output);
 /* output = input1 - input2 */
-int ta_sub_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2,
-              int8_t *output);
+int ta_sub_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2, int8_t *output);
 int ta_sub_s16(const ta_add_params_t *p, const int16_t *input1, const int16_t *input2,
                int16_t *output);
 

@@ -7,8 +7,8 @@
 
 /* The winning index along the axis for one (outer, inner) position; the
    sign flips ARG_MIN into ARG_MAX (exact for int8 widened to int32). */
-static int32_t arg_best(const ta_arg_min_max_params_t *p, const int8_t *input, int32_t o,
-                        int32_t i, int32_t sign)
+static int32_t arg_best(const ta_arg_min_max_params_t *p, const int8_t *input, int32_t o, int32_t i,
+                        int32_t sign)
 {
     const int8_t *x = input + (size_t)o * (size_t)p->axis_size * (size_t)p->inner + (size_t)i;
     int32_t best = sign * x[0], best_index = 0;

@@ -13,11 +13,13 @@
 
 #include "../include/ta_params.h"
 
-#define TA_ARG_MIN_MAX_PARAMS(FIELD, ARRAY, ARRAY_USED)                                           \
-    FIELD(int32_t, outer)     /* product of the dimensions before the axis */                     \
-    FIELD(int32_t, axis_size)                                                                     \
-    FIELD(int32_t, inner)     /* product of the dimensions after the axis */
-typedef struct { TA_PARAM_MEMBERS(TA_ARG_MIN_MAX_PARAMS) } ta_arg_min_max_params_t;
+#define TA_ARG_MIN_MAX_PARAMS(FIELD, ARRAY, ARRAY_USED)                   \
+    FIELD(int32_t, outer) /* product of the dimensions before the axis */ \
+    FIELD(int32_t, axis_size)                                             \
+    FIELD(int32_t, inner) /* product of the dimensions after the axis */
+typedef struct {
+    TA_PARAM_MEMBERS(TA_ARG_MIN_MAX_PARAMS)
+} ta_arg_min_max_params_t;
 
 int ta_arg_max_s8_i32(const ta_arg_min_max_params_t *p, const int8_t *input, int32_t *output);
 int ta_arg_max_s8_i64(const ta_arg_min_max_params_t *p, const int8_t *input, int64_t *output);

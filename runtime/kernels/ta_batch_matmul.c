@@ -61,13 +61,12 @@ int ta_batch_matmul_s8(const ta_batch_matmul_params_t *p, const int8_t *lhs, con
                                 ta_mm_dot4_s8(acc, r, p->rhs_col_stride, l_row, depth);
                             } else {
                                 for (int32_t k = 0; k < count; k++)
-                                    acc[k] = ta_mm_dot1_s8(acc[k],
-                                                           r + (ptrdiff_t)k * p->rhs_col_stride,
-                                                           l_row, depth);
+                                    acc[k] = ta_mm_dot1_s8(
+                                        acc[k], r + (ptrdiff_t)k * p->rhs_col_stride, l_row, depth);
                             }
                             ta_mm_requant_s8(acc, count, NULL, NULL, p->multiplier, p->shift,
-                                             p->output_offset, p->activation_min,
-                                             p->activation_max, output);
+                                             p->output_offset, p->activation_min, p->activation_max,
+                                             output);
                             output += count;
                         }
                         continue;
@@ -78,7 +77,8 @@ int ta_batch_matmul_s8(const ta_batch_matmul_params_t *p, const int8_t *lhs, con
                         for (int32_t k = 0; k < depth; k++)
                             acc += (int32_t)l_row[(ptrdiff_t)k * p->lhs_depth_stride] *
                                    (int32_t)r[(ptrdiff_t)k * p->rhs_depth_stride];
-                        int32_t v = ta_mul_by_quantized_multiplier(acc, p->multiplier, (int)p->shift) +
+                        int32_t v = ta_mul_by_quantized_multiplier(acc, p->multiplier,
+                                                                   (int)p->shift) +
                                     p->output_offset;
                         *output++ = (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
                     }
@@ -89,8 +89,8 @@ int ta_batch_matmul_s8(const ta_batch_matmul_params_t *p, const int8_t *lhs, con
     return TA_OK;
 }
 
-int ta_batch_matmul_s16(const ta_batch_matmul_params_t *p, const int16_t *lhs,
-                        const int16_t *rhs, int16_t *output)
+int ta_batch_matmul_s16(const ta_batch_matmul_params_t *p, const int16_t *lhs, const int16_t *rhs,
+                        int16_t *output)
 {
     for (int32_t b0 = 0; b0 < p->batch_dims[0]; b0++) {
         for (int32_t b1 = 0; b1 < p->batch_dims[1]; b1++) {
@@ -109,7 +109,8 @@ int ta_batch_matmul_s16(const ta_batch_matmul_params_t *p, const int16_t *lhs,
                         for (int32_t k = 0; k < p->depth; k++)
                             acc += (int64_t)l_row[(ptrdiff_t)k * p->lhs_depth_stride] *
                                    (int64_t)r[(ptrdiff_t)k * p->rhs_depth_stride];
-                        int32_t v = ta_mul_by_quantized_multiplier_64(acc, p->multiplier, (int)p->shift) +
+                        int32_t v = ta_mul_by_quantized_multiplier_64(acc, p->multiplier,
+                                                                      (int)p->shift) +
                                     p->output_offset;
                         *output++ = (int16_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
                     }

@@ -22,26 +22,28 @@
 
 #include "../include/ta_params.h"
 
-#define TA_BATCH_MATMUL_PARAMS(FIELD, ARRAY, ARRAY_USED)                                          \
-    ARRAY(int32_t, batch_dims, 3)        /* output batch dimensions, leading 1s added */          \
-    ARRAY(int32_t, lhs_batch_strides, 3) /* in elements; 0 where lhs broadcasts */                \
-    ARRAY(int32_t, rhs_batch_strides, 3)                                                          \
-    ARRAY(int32_t, col_term_strides, 3)  /* in col_terms elements; 0 where rhs broadcasts */      \
-    FIELD(int32_t, rows)                 /* m: lhs rows, output rows */                           \
-    FIELD(int32_t, cols)                 /* n: rhs columns, output columns */                     \
-    FIELD(int32_t, depth)                /* k: the contracted dimension */                        \
-    FIELD(int32_t, lhs_row_stride)                                                                \
-    FIELD(int32_t, lhs_depth_stride)                                                              \
-    FIELD(int32_t, rhs_col_stride)                                                                \
-    FIELD(int32_t, rhs_depth_stride)                                                              \
-    FIELD(int32_t, lhs_offset)           /* -lhs zero point */                                    \
-    FIELD(int32_t, rhs_offset)           /* -rhs zero point */                                    \
-    FIELD(int32_t, output_offset)                                                                 \
-    FIELD(int32_t, multiplier)                                                                    \
-    FIELD(int32_t, shift)                                                                         \
-    FIELD(int32_t, activation_min)                                                                \
+#define TA_BATCH_MATMUL_PARAMS(FIELD, ARRAY, ARRAY_USED)                                    \
+    ARRAY(int32_t, batch_dims, 3)        /* output batch dimensions, leading 1s added */    \
+    ARRAY(int32_t, lhs_batch_strides, 3) /* in elements; 0 where lhs broadcasts */          \
+    ARRAY(int32_t, rhs_batch_strides, 3)                                                    \
+    ARRAY(int32_t, col_term_strides, 3) /* in col_terms elements; 0 where rhs broadcasts */ \
+    FIELD(int32_t, rows)                /* m: lhs rows, output rows */                      \
+    FIELD(int32_t, cols)                /* n: rhs columns, output columns */                \
+    FIELD(int32_t, depth)               /* k: the contracted dimension */                   \
+    FIELD(int32_t, lhs_row_stride)                                                          \
+    FIELD(int32_t, lhs_depth_stride)                                                        \
+    FIELD(int32_t, rhs_col_stride)                                                          \
+    FIELD(int32_t, rhs_depth_stride)                                                        \
+    FIELD(int32_t, lhs_offset) /* -lhs zero point */                                        \
+    FIELD(int32_t, rhs_offset) /* -rhs zero point */                                        \
+    FIELD(int32_t, output_offset)                                                           \
+    FIELD(int32_t, multiplier)                                                              \
+    FIELD(int32_t, shift)                                                                   \
+    FIELD(int32_t, activation_min)                                                          \
     FIELD(int32_t, activation_max)
-typedef struct { TA_PARAM_MEMBERS(TA_BATCH_MATMUL_PARAMS) } ta_batch_matmul_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_BATCH_MATMUL_PARAMS)
+} ta_batch_matmul_params_t;
 
 /* int8 operands and output, int32 accumulator. `col_terms` (rhs batches x
    cols int32) may be NULL: then the kernel computes them into `scratch`
@@ -50,7 +52,7 @@ int ta_batch_matmul_s8(const ta_batch_matmul_params_t *p, const int8_t *lhs, con
                        const int32_t *col_terms, void *scratch, int8_t *output);
 
 /* int16 operands and output (zero points 0), int64 accumulator. */
-int ta_batch_matmul_s16(const ta_batch_matmul_params_t *p, const int16_t *lhs,
-                        const int16_t *rhs, int16_t *output);
+int ta_batch_matmul_s16(const ta_batch_matmul_params_t *p, const int16_t *lhs, const int16_t *rhs,
+                        int16_t *output);
 
 #endif /* TA_BATCH_MATMUL_H */

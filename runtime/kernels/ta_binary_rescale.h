@@ -39,9 +39,9 @@ typedef struct {
 /* Lane by lane the reference for left shifts in [0, 30] and input shifts
    in [-31, 0] (the converter's); false otherwise. */
 static inline bool ta_binary_rescale_mve_init(int32_t left_shift, int32_t offset1,
-                                              int32_t multiplier1, int32_t shift1,
-                                              int32_t offset2, int32_t multiplier2,
-                                              int32_t shift2, ta_binary_rescale_mve_t *r)
+                                              int32_t multiplier1, int32_t shift1, int32_t offset2,
+                                              int32_t multiplier2, int32_t shift2,
+                                              ta_binary_rescale_mve_t *r)
 {
     if (left_shift < 0 || left_shift > 30 || shift1 > 0 || shift2 > 0 || shift1 < -31 ||
         shift2 < -31)
@@ -60,8 +60,7 @@ TA_EW_INLINE int32x4_t ta_binary_rescale_mve(int32x4_t q, int32x4_t shift_mul, i
                                              const ta_ew_scale_t *s)
 {
     const int32x4_t x = vmlasq_n_s32(q, shift_mul, offset);
-    return ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(x, s->multiplier), s->fix_shift,
-                                   -s->exponent);
+    return ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(x, s->multiplier), s->fix_shift, -s->exponent);
 }
 
 /* Both inputs of four lanes rescaled (qa, qb: their raw values); the

@@ -42,8 +42,8 @@ typedef struct {
 /* Moves to the next row; 0 after the last one. Strides are in elements
    of in_size (inputs) and out_size (output) bytes. */
 static inline int ta_broadcast_next(ta_broadcast_iter_t *it, int32_t rank, const int32_t *dims,
-                                    const int32_t *stride1, const int32_t *stride2,
-                                    size_t in_size, size_t out_size)
+                                    const int32_t *stride1, const int32_t *stride2, size_t in_size,
+                                    size_t out_size)
 {
     it->out += (size_t)dims[rank - 1] * out_size;
     for (int32_t d = rank - 2; d >= 0; d--) {

@@ -31,12 +31,12 @@ static int32_t f32_sat(float v, int32_t lo, int32_t hi)
     return (int32_t)v;
 }
 
-#define TA_CAST_DEFINE(name, from_t, to_t, convert)                         \
-    int name(const ta_cast_params_t *p, const from_t *input, to_t *output)  \
-    {                                                                       \
-        for (int32_t i = 0; i < p->count; i++)                              \
-            output[i] = convert(input[i]);                                  \
-        return TA_OK;                                                       \
+#define TA_CAST_DEFINE(name, from_t, to_t, convert)                        \
+    int name(const ta_cast_params_t *p, const from_t *input, to_t *output) \
+    {                                                                      \
+        for (int32_t i = 0; i < p->count; i++)                             \
+            output[i] = convert(input[i]);                                 \
+        return TA_OK;                                                      \
     }
 
 #define TO_S8(v) wrap_s8((int32_t)(v))

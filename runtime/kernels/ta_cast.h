@@ -17,9 +17,10 @@
 
 #include "../include/ta_params.h"
 
-#define TA_CAST_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                  \
-    FIELD(int32_t, count)
-typedef struct { TA_PARAM_MEMBERS(TA_CAST_PARAMS) } ta_cast_params_t;
+#define TA_CAST_PARAMS(FIELD, ARRAY, ARRAY_USED) FIELD(int32_t, count)
+typedef struct {
+    TA_PARAM_MEMBERS(TA_CAST_PARAMS)
+} ta_cast_params_t;
 
 #define TA_CAST_DECLARE(name, from_t, to_t) \
     int name(const ta_cast_params_t *p, const from_t *input, to_t *output);

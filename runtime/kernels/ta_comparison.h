@@ -20,11 +20,13 @@
 
 #include "ta_broadcast.h"
 
-#define TA_COMPARISON_PARAMS(FIELD, ARRAY, ARRAY_USED)                                            \
-    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                 \
-    TA_BINARY_RESCALE_PARAMS(FIELD, ARRAY, ARRAY_USED)                                            \
+#define TA_COMPARISON_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)      \
+    TA_BINARY_RESCALE_PARAMS(FIELD, ARRAY, ARRAY_USED) \
     FIELD(int32_t, mask)
-typedef struct { TA_PARAM_MEMBERS(TA_COMPARISON_PARAMS) } ta_comparison_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_COMPARISON_PARAMS)
+} ta_comparison_params_t;
 
 int ta_comparison_s8(const ta_comparison_params_t *p, const int8_t *input1, const int8_t *input2,
                      bool *output);

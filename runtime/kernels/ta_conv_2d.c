@@ -93,8 +93,8 @@ static int32_t build_segments(const ta_conv_2d_params_t *p, const int8_t *in_b, 
             const int32_t w_row = ky * fw * fd;
             add_segment(s, p->pad_value, NULL, w_row, lo * fd);
             if (hi > lo)
-                add_segment(s, p->pad_value, row + (size_t)(ix0 + lo) * (size_t)fd,
-                            w_row + lo * fd, (hi - lo) * fd);
+                add_segment(s, p->pad_value, row + (size_t)(ix0 + lo) * (size_t)fd, w_row + lo * fd,
+                            (hi - lo) * fd);
             add_segment(s, p->pad_value, NULL, w_row + hi * fd, (fw - hi) * fd);
             tap += fw;
             continue;
@@ -114,8 +114,8 @@ static int32_t build_segments(const ta_conv_2d_params_t *p, const int8_t *in_b, 
    the zero point (pad_value) for taps outside the image: the converter
    folded -zero_point * sum(weights) into bias_sum, so a padded tap then
    contributes exactly nothing, as in TFLite. Ungrouped filters only. */
-static void gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
-                         int32_t ix0, int8_t *patch)
+static void gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0, int32_t ix0,
+                         int8_t *patch)
 {
     const int32_t fd = p->filter_depth, fw = p->filter_width;
     const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
@@ -174,8 +174,8 @@ static inline void accumulate4(const ta_conv_2d_params_t *p, const segments_t *s
                             wg + 3 * filter_size, g->x + group_offset, g->length);
         } else {
             for (int32_t j = 0; j < 4; j++)
-                acc[j] = init[j] + ta_sum_s8(0, wg + (size_t)j * filter_size, g->length) *
-                                       p->pad_value;
+                acc[j] = init[j] +
+                         ta_sum_s8(0, wg + (size_t)j * filter_size, g->length) * p->pad_value;
         }
         init = acc;
     }
@@ -185,8 +185,8 @@ static inline void accumulate4(const ta_conv_2d_params_t *p, const segments_t *s
 }
 
 /* The same for one output channel. */
-static inline int32_t accumulate1(const ta_conv_2d_params_t *p, const segments_t *s,
-                                  int32_t acc, const int8_t *w, size_t group_offset)
+static inline int32_t accumulate1(const ta_conv_2d_params_t *p, const segments_t *s, int32_t acc,
+                                  const int8_t *w, size_t group_offset)
 {
     for (int32_t i = 0; i < s->count; i++) {
         const segment_t *g = &s->seg[i];
@@ -203,12 +203,12 @@ static const int32_t zeros4[4] = {0, 0, 0, 0};
 /* Output channels [o0, o0 + n) of one pixel, all in one group, into acc,
    when the segment list was too short for every tap: rebuilt a list at a
    time for each block of four channels. */
-static void accumulate_block_partial(const ta_conv_2d_params_t *p, const int8_t *in_b,
-                                     int32_t iy0, int32_t ix0, const int8_t *weights,
-                                     const int32_t *bias_sum, int32_t o0, int32_t n, int32_t *acc)
+static void accumulate_block_partial(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
+                                     int32_t ix0, const int8_t *weights, const int32_t *bias_sum,
+                                     int32_t o0, int32_t n, int32_t *acc)
 {
-    const size_t filter_size =
-        (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth;
+    const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width *
+                               (size_t)p->filter_depth;
     const size_t group_offset = (size_t)(o0 / p->filters_per_group) * (size_t)p->filter_depth;
     const int32_t taps = p->filter_height * p->filter_width;
     segments_t part;
@@ -240,8 +240,8 @@ static void pixel_s8(const ta_conv_2d_params_t *p, const segments_t *s, const in
                      const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                      int8_t *out)
 {
-    const size_t filter_size =
-        (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth;
+    const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width *
+                               (size_t)p->filter_depth;
     const int32_t per_group = p->filters_per_group;
     const int8_t *w = weights;
     for (int32_t o0 = 0; o0 < p->output_depth; o0 += per_group) {
@@ -250,17 +250,16 @@ static void pixel_s8(const ta_conv_2d_params_t *p, const segments_t *s, const in
         int32_t o = o0;
         for (; o + 4 <= end; o += 4, w += 4 * filter_size) {
             int32_t acc[4];
-            accumulate4(p, s, bias_sum ? bias_sum + o : zeros4, w, filter_size, group_offset,
-                        acc);
+            accumulate4(p, s, bias_sum ? bias_sum + o : zeros4, w, filter_size, group_offset, acc);
             ta_requantize_s8(acc, 4, multipliers ? multipliers + o : NULL,
-                             shifts ? shifts + o : NULL, p->multiplier, p->shift,
-                             p->output_offset, p->activation_min, p->activation_max, out + o);
+                             shifts ? shifts + o : NULL, p->multiplier, p->shift, p->output_offset,
+                             p->activation_min, p->activation_max, out + o);
         }
         for (; o < end; o++, w += filter_size) {
             const int32_t acc = accumulate1(p, s, bias_sum ? bias_sum[o] : 0, w, group_offset);
             ta_requantize_s8(&acc, 1, multipliers ? multipliers + o : NULL,
-                             shifts ? shifts + o : NULL, p->multiplier, p->shift,
-                             p->output_offset, p->activation_min, p->activation_max, out + o);
+                             shifts ? shifts + o : NULL, p->multiplier, p->shift, p->output_offset,
+                             p->activation_min, p->activation_max, out + o);
         }
     }
 }
@@ -280,7 +279,8 @@ static inline int32_t requantize_nonnegative(int32_t acc, int32_t multiplier, in
 {
     if (!TA_LIKELY(shift < 0)) /* scales above 1/2: rare in convolutions */
         return (int32_t)(((int64_t)ta_shift_left_wrap(acc, (int)shift) * multiplier +
-                          ((int64_t)1 << 30)) >> 31);
+                          ((int64_t)1 << 30)) >>
+                         31);
     const int32_t r1 = -shift - 1;
     const uint32_t half_less_neg = ((uint32_t)1 << r1) - ((uint32_t)acc >> 31);
     const int64_t sum = (int64_t)(((uint64_t)half_less_neg << 31) | 0x40000000u) +
@@ -293,8 +293,7 @@ enum { MAX_WORD_PIXELS = 2 }; /* pixels per call of requantize4_words */
 
 /* requantize_nonnegative for a right shift, with the channel's part
    (r1 = -shift - 1 and 2^r1) worked out once for all its outputs. */
-static inline int32_t requantize_right(int32_t acc, int32_t multiplier, int32_t r1,
-                                       uint32_t pow_r1)
+static inline int32_t requantize_right(int32_t acc, int32_t multiplier, int32_t r1, uint32_t pow_r1)
 {
     const uint32_t half_less_neg = pow_r1 - ((uint32_t)acc >> 31);
     const int64_t sum = (int64_t)(((uint64_t)half_less_neg << 31) | 0x40000000u) +
@@ -364,8 +363,8 @@ static inline void segments4_interleaved(const ta_conv_2d_params_t *p, const seg
    requantized into out[0..n), n <= 4. */
 static inline void block4_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
                                       const int8_t *block, const int32_t *bias_sum,
-                                      const int32_t *multipliers, const int32_t *shifts,
-                                      int32_t n, int8_t *out)
+                                      const int32_t *multipliers, const int32_t *shifts, int32_t n,
+                                      int8_t *out)
 {
     int32_t acc[4] = {0, 0, 0, 0};
     for (int32_t j = 0; bias_sum && j < n; j++)
@@ -403,8 +402,8 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
         const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
         if (count == 1 && s->seg[0].x != NULL && out_c == whole) {
             /* One run of taps (patches): the row kernel's channel loop. */
-            run_pixels_interleaved(p, s->seg[0].x, 0, 1, s->seg[0].length, weights,
-                                   block_bytes, bias_sum, multipliers, shifts, NULL, out);
+            run_pixels_interleaved(p, s->seg[0].x, 0, 1, s->seg[0].length, weights, block_bytes,
+                                   bias_sum, multipliers, shifts, NULL, out);
             return;
         }
         for (; o < whole; o += 4, weights += block_bytes) {
@@ -435,8 +434,7 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
             requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0);
 #else
             for (int32_t j = 0; j < 4; j++) {
-                const int32_t v =
-                    requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
+                const int32_t v = requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
                 out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
             }
 #endif
@@ -459,6 +457,7 @@ enum { WIDE_GAP = 2 * PAIR_FILTER };
 
 /* One input word (k: its byte offset in the chunk, xk: the offset of its
    widened pair) of two filters by two pixels, for the pair loops below. */
+/* clang-format off */
 #define TA_WIDE_WORD(k, xk)                                                                        \
     "   ldrd     %[x0e], %[x0o], [%[x], #" #xk "]\n"                                               \
     "   ldrd     %[x1e], %[x1o], [%[x], #512 + " #xk "]\n"                                         \
@@ -476,6 +475,7 @@ enum { WIDE_GAP = 2 * PAIR_FILTER };
     "   sxtb16   %[t], %[v], ror #8\n"                                                            \
     "   smlad    %[a1], %[t], %[x0o], %[a1]\n"                                                    \
     "   smlad    %[a3], %[t], %[x1o], %[a3]\n"
+/* clang-format on */
 
 /* The pair loops' input: two pixels widened to halfword pairs
    (ta_widen_s8_pairs), WIDE_GAP bytes apart, and their length. */
@@ -500,6 +500,7 @@ TA_NOINLINE static void dot2x2_widened(int32_t *acc, const int8_t *w, const pair
     int32_t chunks = in->count;
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
     uint32_t x0e, x0o, x1e, x1o, v, t;
+    /* clang-format off */
     __asm volatile(
         "1:\n" TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
         "   adds     %[x], %[x], #32\n"
@@ -511,6 +512,7 @@ TA_NOINLINE static void dot2x2_widened(int32_t *acc, const int8_t *w, const pair
           [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
         :
         : "cc", "memory");
+    /* clang-format on */
     acc[0] = a0;
     acc[1] = a1;
     acc[4] = a2;
@@ -519,13 +521,13 @@ TA_NOINLINE static void dot2x2_widened(int32_t *acc, const int8_t *w, const pair
 
 /* The same over the first in->count (1-3) words of one chunk: filters of
    fewer than 16 taps. */
-TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int8_t *w,
-                                             const pair_input_t *in)
+TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int8_t *w, const pair_input_t *in)
 {
     const uint32_t *xw = in->wide;
     int32_t words = in->count;
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
     uint32_t x0e, x0o, x1e, x1o, v, t;
+    /* clang-format off */
     __asm volatile(
         "1:\n" TA_WIDE_WORD(0, 0)
         "   adds     %[x], %[x], #8\n"
@@ -537,6 +539,7 @@ TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int8_t *w,
           [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
         :
         : "cc", "memory");
+    /* clang-format on */
     acc[0] = a0;
     acc[1] = a1;
     acc[4] = a2;
@@ -598,8 +601,8 @@ TA_NOINLINE static void sums_one_chunk_4(const int8_t *w, int32_t filters, const
 }
 
 /* One filter (chunks at w and w + 64) by two pixels of two chunks each. */
-static inline void two_chunks_filter(const int8_t *w, int8x16_t x0a, int8x16_t x0b,
-                                     int8x16_t x1a, int8x16_t x1b, int32_t *acc0, int32_t *acc1)
+static inline void two_chunks_filter(const int8_t *w, int8x16_t x0a, int8x16_t x0b, int8x16_t x1a,
+                                     int8x16_t x1b, int32_t *acc0, int32_t *acc1)
 {
     const int8x16_t wa = vldrbq_s8(w), wb = vldrbq_s8(w + 64);
     *acc0 = vmladavaq_s8(vmladavq_s8(wa, x0a), wb, x0b);
@@ -629,18 +632,17 @@ static inline void requantize4_split(int32x4_t acc, int32x4_t bias, int32x4_t m,
                                      int32x4_t neg_right, int32_t offset, int32x4_t lov,
                                      int32x4_t hiv, int8_t *out)
 {
-    const int32x4_t v =
-        ta_mul_by_quantized_multiplier_split_mve(vaddq_s32(acc, bias), m, left, neg_right);
+    const int32x4_t v = ta_mul_by_quantized_multiplier_split_mve(vaddq_s32(acc, bias), m, left,
+                                                                 neg_right);
     vstrbq_s32(out, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
 }
 
 /* bias, requantization and store of acc[k][0..filters) for `pixels` (2
    to 4) pixels, out_c outputs apart. */
-TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
-                                         int32_t pixels, int32_t filters,
-                                         const int32_t *bias_sum, const int32_t *multipliers,
-                                         const int32_t *shifts, const ta_conv_2d_params_t *p,
-                                         int8_t *out)
+TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP], int32_t pixels,
+                                         int32_t filters, const int32_t *bias_sum,
+                                         const int32_t *multipliers, const int32_t *shifts,
+                                         const ta_conv_2d_params_t *p, int8_t *out)
 {
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
@@ -663,10 +665,10 @@ TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP
    across lanes (against four weight loads and one input load for four in
    ta_dot4_interleaved_mve). VMLADAVA wants even accumulator registers. */
 static inline void dot2x3_interleaved_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
-                                          const int8_t *x2, int32_t n,
-                                          int32_t (*acc)[MVE_GROUP])
+                                          const int8_t *x2, int32_t n, int32_t (*acc)[MVE_GROUP])
 {
     int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
+    /* clang-format off */
     __asm volatile("   wlstp.8     lr, %[n], 2f\n"
                    "1: vldrb.8     q0, [%[x0]], #16\n"
                    "   vldrb.8     q1, [%[x1]], #16\n"
@@ -686,6 +688,7 @@ static inline void dot2x3_interleaved_mve(const int8_t *w, const int8_t *x0, con
                      [x2] "+r"(x2), [w] "+r"(w)
                    : [n] "r"(n)
                    : "q0", "q1", "q2", "q3", "lr", "memory");
+    /* clang-format on */
     acc[0][0] = a0;
     acc[0][1] = b0;
     acc[1][0] = a1;
@@ -710,7 +713,7 @@ TA_NOINLINE static void patches3_interleaved(const ta_conv_2d_params_t *p, const
         const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
         for (int32_t f = 0; f < filters; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
             dot2x3_interleaved_mve(w, patches, patches + stride, patches + 2 * stride, n,
-                                   (int32_t (*)[MVE_GROUP])&acc[0][f]);
+                                   (int32_t(*)[MVE_GROUP]) & acc[0][f]);
         requantize_group(acc, 3, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
     }
 }
@@ -750,8 +753,8 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
                         sums_two_chunks_2(w, filters, x, x_step, n, acc);
                         sums_two_chunks_2(w, filters, x + 2 * x_step, x_step, n, acc + 2);
                     }
-                    requantize_group(acc, 4, filters, bias_sum + o, multipliers + o, shifts + o,
-                                     p, out + o);
+                    requantize_group(acc, 4, filters, bias_sum + o, multipliers + o, shifts + o, p,
+                                     out + o);
                 }
             }
         }
@@ -793,8 +796,8 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
                 requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0);
 #else
                 for (int32_t j = 0; j < 4; j++) {
-                    const int32_t v =
-                        requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
+                    const int32_t v = requantize_nonnegative(acc[j], multipliers[o + j],
+                                                             shifts[o + j]);
                     out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
                 }
 #endif
@@ -821,9 +824,9 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
    filters; an odd last pixel alone. Needs out_c a multiple of four and
    per-channel requantization. */
 static void patch_pairs(const ta_conv_2d_params_t *p, const int8_t *in_b, int8_t *patch,
-                        uint32_t *wide, int32_t words, const int8_t *weights,
-                        size_t block_bytes, const int32_t *bias_sum, const int32_t *multipliers,
-                        const int32_t *shifts, int8_t *out)
+                        uint32_t *wide, int32_t words, const int8_t *weights, size_t block_bytes,
+                        const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                        int8_t *out)
 {
     const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
     int32_t oy = 0, ox = 0, i = 0;
@@ -854,11 +857,10 @@ static void patch_pairs(const ta_conv_2d_params_t *p, const int8_t *in_b, int8_t
 
 /* The same when the segments are more than one list holds: the list is
    rebuilt a part at a time for each block of four channels. */
-static void pixel_interleaved_partial(const ta_conv_2d_params_t *p, const int8_t *in_b,
-                                      int32_t iy0, int32_t ix0, const int8_t *weights,
-                                      size_t block_bytes, const int32_t *bias_sum,
-                                      const int32_t *multipliers, const int32_t *shifts,
-                                      int8_t *out)
+static void pixel_interleaved_partial(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
+                                      int32_t ix0, const int8_t *weights, size_t block_bytes,
+                                      const int32_t *bias_sum, const int32_t *multipliers,
+                                      const int32_t *shifts, int8_t *out)
 {
     const int32_t out_c = p->output_depth, taps = p->filter_height * p->filter_width;
     segments_t part;
@@ -882,14 +884,13 @@ static void pixel_interleaved_partial(const ta_conv_2d_params_t *p, const int8_t
    output channels per pass through them, requantized as a vector. */
 static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
                                 const int8_t *weights, const int32_t *bias_sum,
-                                const int32_t *multipliers, const int32_t *shifts,
-                                int8_t *output)
+                                const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
     const int32_t fh = p->filter_height, fw = p->filter_width, out_c = p->output_depth;
     const size_t filter_size = (size_t)fh * (size_t)fw * (size_t)p->filter_depth;
     const size_t block_bytes = (filter_size + 15) / 16 * 64;
-    const size_t image_size =
-        (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+    const size_t image_size = (size_t)p->input_height * (size_t)p->input_width *
+                              (size_t)p->input_depth;
     const int use_patch = fh * fw > 1 && filter_size <= MAX_PATCH;
     int8_t patch[MAX_PATCH];
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
@@ -925,18 +926,17 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image_size;
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
-        const size_t image_outputs =
-            (size_t)p->output_height * (size_t)p->output_width * (size_t)out_c;
+        const size_t image_outputs = (size_t)p->output_height * (size_t)p->output_width *
+                                     (size_t)out_c;
         if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
-            if (fh * fw == 1 && p->stride_height == 1 && p->stride_width == 1 &&
-                p->pad_top == 0 && p->pad_left == 0 && p->output_height == p->input_height &&
+            if (fh * fw == 1 && p->stride_height == 1 && p->stride_width == 1 && p->pad_top == 0 &&
+                p->pad_left == 0 && p->output_height == p->input_height &&
                 p->output_width == p->input_width) {
                 /* A 1x1 filter over the whole image: one run of pixels, so
                    that the pairs go on across rows of odd width. */
                 run_pixels_interleaved(p, in_b, (size_t)p->input_depth,
-                                       p->output_height * p->output_width, p->filter_depth,
-                                       weights, block_bytes, bias_sum, multipliers, shifts, wide,
-                                       output);
+                                       p->output_height * p->output_width, p->filter_depth, weights,
+                                       block_bytes, bias_sum, multipliers, shifts, wide, output);
                 output += image_outputs;
                 continue;
             }
@@ -955,10 +955,10 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                 last_ix < p->input_width) {
                 /* A 1x1 filter, the whole row inside: every pixel in place. */
                 const size_t in_c = (size_t)p->input_depth;
-                run_pixels_interleaved(
-                    p, in_b + (size_t)iy0 * (size_t)p->input_width * in_c,
-                    (size_t)p->stride_width * in_c, p->output_width, p->filter_depth, weights,
-                    block_bytes, bias_sum, multipliers, shifts, wide, output);
+                run_pixels_interleaved(p, in_b + (size_t)iy0 * (size_t)p->input_width * in_c,
+                                       (size_t)p->stride_width * in_c, p->output_width,
+                                       p->filter_depth, weights, block_bytes, bias_sum, multipliers,
+                                       shifts, wide, output);
                 output += (size_t)p->output_width * (size_t)out_c;
                 continue;
             }
@@ -970,9 +970,8 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                     for (int32_t k = 0; k < 3; k++)
                         gather_patch(p, in_b, iy0, (ox + k) * p->stride_width - p->pad_left,
                                      patches3 + (size_t)k * TRIPLE_STRIDE);
-                    patches3_interleaved(p, patches3, TRIPLE_STRIDE, (int32_t)filter_size,
-                                         weights, block_bytes, bias_sum, multipliers, shifts,
-                                         output);
+                    patches3_interleaved(p, patches3, TRIPLE_STRIDE, (int32_t)filter_size, weights,
+                                         block_bytes, bias_sum, multipliers, shifts, output);
                 }
             }
 #endif
@@ -1024,8 +1023,8 @@ static void column_scatter(const ta_conv_2d_params_t *p, column_scatter_t *s)
 #if defined(TA_HAVE_MVE)
 TA_NOINLINE
 #endif
-static void put_columns(const ta_conv_2d_params_t *p, const column_scatter_t *scatter,
-                        int8_t *dst, const int8_t *src, int32_t columns)
+static void put_columns(const ta_conv_2d_params_t *p, const column_scatter_t *scatter, int8_t *dst,
+                        const int8_t *src, int32_t columns)
 {
     const int32_t fd = p->filter_depth, column = p->filter_height * fd;
 #if defined(TA_HAVE_MVE)
@@ -1099,8 +1098,8 @@ static void conv_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input,
     const int32_t column = p->filter_height * p->filter_depth;
     const int32_t filter_size = fw * column;
     const size_t block_bytes = ((size_t)filter_size + 15) / 16 * 64;
-    const size_t image_size =
-        (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+    const size_t image_size = (size_t)p->input_height * (size_t)p->input_width *
+                              (size_t)p->input_depth;
     /* Pixels per run: their columns and a vector tail past the last patch
        (read against zero weights) fit the buffer. */
     const int32_t max_columns = (COLUMN_BUFFER - COLUMN_TAIL) / column;
@@ -1151,8 +1150,8 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
     }
     const int32_t fd = p->filter_depth, fw = p->filter_width, fh = p->filter_height;
     const size_t filter_size = (size_t)fh * (size_t)fw * (size_t)fd;
-    const size_t image_size =
-        (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+    const size_t image_size = (size_t)p->input_height * (size_t)p->input_width *
+                              (size_t)p->input_depth;
     const int32_t groups = p->input_depth / fd;
     /* Filters with short rows of taps (few input channels) would waste
        vector lanes segment by segment: lay the taps out as one vector. */
@@ -1184,8 +1183,8 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
                 }
                 /* Too many segments for one list: blocks of channels inside one group. */
                 for (int32_t o0 = 0, n; o0 < p->output_depth; o0 += n) {
-                    const int32_t group_end =
-                        (o0 / p->filters_per_group + 1) * p->filters_per_group;
+                    const int32_t group_end = (o0 / p->filters_per_group + 1) *
+                                              p->filters_per_group;
                     n = group_end - o0 < BLOCK ? group_end - o0 : BLOCK;
                     int32_t acc[BLOCK];
                     accumulate_block_partial(p, in_b, iy0, ix0, weights, bias_sum, o0, n, acc);
@@ -1208,8 +1207,8 @@ int ta_conv_2d_s16(const ta_conv_2d_params_t *p, const int16_t *input, const int
     const int32_t fd = p->filter_depth;
     const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width * (size_t)fd;
     for (int32_t b = 0; b < p->batches; b++) {
-        const int16_t *in_b =
-            input + (size_t)b * (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+        const int16_t *in_b = input + (size_t)b * (size_t)p->input_height * (size_t)p->input_width *
+                                          (size_t)p->input_depth;
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
             for (int32_t ox = 0; ox < p->output_width; ox++) {
@@ -1236,7 +1235,8 @@ int ta_conv_2d_s16(const ta_conv_2d_params_t *p, const int16_t *input, const int
                     const int32_t s = shifts ? shifts[o] : p->shift;
                     int32_t out;
                     if (p->accumulator_bits == 32) /* TFLite's int32 path wraps modulo 2^32 */
-                        out = ta_mul_by_quantized_multiplier((int32_t)(uint32_t)(uint64_t)acc, m, (int)s);
+                        out = ta_mul_by_quantized_multiplier((int32_t)(uint32_t)(uint64_t)acc, m,
+                                                             (int)s);
                     else
                         out = ta_mul_by_quantized_multiplier_64(acc, m, (int)s);
                     out += p->output_offset;

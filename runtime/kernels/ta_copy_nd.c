@@ -49,9 +49,7 @@ int ta_fill(const ta_fill_params_t *p, void *output)
 {
     uint8_t *out = (uint8_t *)output;
     switch (p->elem_size) {
-    case 1:
-        memset(out, (int)(p->value & 0xFF), (size_t)p->count);
-        return TA_OK;
+    case 1: memset(out, (int)(p->value & 0xFF), (size_t)p->count); return TA_OK;
     case 2: {
         const uint16_t v = (uint16_t)(p->value & 0xFFFF);
         for (int32_t i = 0; i < p->count; i++)
@@ -64,7 +62,6 @@ int ta_fill(const ta_fill_params_t *p, void *output)
             memcpy(out + 4 * i, &v, 4);
         return TA_OK;
     }
-    default:
-        return TA_ERR_BAD_ARGUMENT;
+    default: return TA_ERR_BAD_ARGUMENT;
     }
 }

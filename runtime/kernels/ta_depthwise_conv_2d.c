@@ -50,8 +50,7 @@ static void inside_range(int32_t in, int32_t out, int32_t k, int32_t stride, int
 }
 
 /* The taps [*lo, *hi) of a window starting at i0 that lie inside [0, in). */
-static void tap_range(int32_t i0, int32_t in, int32_t k, int32_t dilation, int32_t *lo,
-                      int32_t *hi)
+static void tap_range(int32_t i0, int32_t in, int32_t k, int32_t dilation, int32_t *lo, int32_t *hi)
 {
     int32_t l = i0 < 0 ? (dilation - 1 - i0) / dilation : 0;
     int32_t h = in - 1 - i0 < 0 ? 0 : (in - 1 - i0) / dilation + 1;
@@ -127,9 +126,12 @@ typedef struct {
     int8_t b[16];
 } dw_bytes16;
 
+/* clang-format off */
 #define DW_MVE_LOAD8(off)                                                                 \
     "vldrb.s16 %q[xv], [%[x], #" #off "]\n\t"                                             \
     "vldrb.s16 %q[wv], [%[w], #" #off "]\n\t"
+/* clang-format on */
+/* clang-format off */
 #define DW_MVE_MAC16                                                                      \
     DW_MVE_LOAD8(0)                                                                       \
     "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
@@ -141,16 +143,20 @@ typedef struct {
     "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a3], %q[a3], %q[t]"
+/* clang-format on */
 
+/* clang-format off */
 #define DW_MVE_MAC8                                                                       \
     DW_MVE_LOAD8(0)                                                                       \
     "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[e], %q[e], %q[t]\n\t"                                                    \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[o], %q[o], %q[t]"
+/* clang-format on */
 
 /* Two pixels of eight channels sharing the weights: x at [x], the other
    pixel at [x1]. */
+/* clang-format off */
 #define DW_MVE_MAC8_2PX                                                                   \
     "vldrb.s16 %q[wv], [%[w]]\n\t"                                                        \
     "vldrb.s16 %q[xv], [%[x]]\n\t"                                                        \
@@ -163,7 +169,9 @@ typedef struct {
     "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a3], %q[a3], %q[t]"
+/* clang-format on */
 
+/* clang-format off */
 #define DW_MVE_MAC16_ZP                                                                   \
     DW_MVE_LOAD8(0)                                                                       \
     "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
@@ -177,7 +185,9 @@ typedef struct {
     "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a3], %q[a3], %q[t]"
+/* clang-format on */
 
+/* clang-format off */
 #define DW_MVE_MAC8_ZP                                                                    \
     DW_MVE_LOAD8(0)                                                                       \
     "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
@@ -185,6 +195,7 @@ typedef struct {
     "vadd.i32 %q[e], %q[e], %q[t]\n\t"                                                    \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[o], %q[o], %q[t]"
+/* clang-format on */
 
 /* What requantization needs, read once per block. Scalars: Helium has
    eight vector registers, and four still hold the other accumulators. */
@@ -215,8 +226,8 @@ DW_INLINE int32x4_t mve_round_right(int32x4_t h, int32x4_t s)
 /* The general form of mve_store8 (per-tensor, left shifts or an
    activation range). Inline, though rare: the functions that call it pin
    variables to vector registers, which gcc does not keep across a call. */
-DW_INLINE void mve_store8_general(const mve_requant *q, int32x4_t even, int32x4_t odd,
-                                    int32_t c0, int32_t n, int predicated, int8_t *out)
+DW_INLINE void mve_store8_general(const mve_requant *q, int32x4_t even, int32x4_t odd, int32_t c0,
+                                  int32_t n, int predicated, int8_t *out)
 {
     int32x4_t me, mo, se, so;
     if (q->right_only && q->multipliers) {
@@ -268,10 +279,10 @@ DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, i
         even = mve_round_right(even, se);
         odd = mve_round_right(odd, so);
         const int16x8_t t = ta_dw_narrow_mve(even, odd, q->offset);
-        const int16x8_t v =
-            fast == DW_FAST_FULL
-                ? vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t))
-                : vminq_s16(vmaxq_s16(t, vdupq_n_s16((int16_t)q->lo)), vdupq_n_s16((int16_t)q->hi));
+        const int16x8_t v = fast == DW_FAST_FULL
+                                ? vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t))
+                                : vminq_s16(vmaxq_s16(t, vdupq_n_s16((int16_t)q->lo)),
+                                            vdupq_n_s16((int16_t)q->hi));
         if (predicated)
             vstrbq_p_s16(out, v, vctp16q((uint32_t)n));
         else
@@ -291,8 +302,8 @@ DW_INLINE void mve_store_n(const dw_ctx *c, int32x4_t a0, int32x4_t a1, int32_t 
 }
 
 /* The accumulators of n channels from c0 on, from bias (NULL: zeros). */
-DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *a0,
-                         int32x4_t *a1, int32x4_t *a2, int32x4_t *a3)
+DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *a0, int32x4_t *a1,
+                         int32x4_t *a2, int32x4_t *a3)
 {
     *a0 = *a1 = *a2 = *a3 = vdupq_n_s32(0);
     if (bias) {
@@ -306,14 +317,14 @@ DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *
    them between registers on every tap); the trailing arguments are the
    template's accumulator operands. The _ZP form also passes the zero point
    vector. */
-#define DW_MVE_TAP(TEMPLATE, XP, WP, ...)                                                 \
-    do {                                                                                  \
-        int16x8_t xv, wv;                                                                 \
-        int32x4_t t;                                                                      \
-        __asm__(TEMPLATE                                                                  \
-                : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)               \
-                : [x] "l"(XP), [w] "l"(WP), "m"(*(const dw_bytes16 *)(XP)),               \
-                  "m"(*(const dw_bytes16 *)(WP)));                                        \
+#define DW_MVE_TAP(TEMPLATE, XP, WP, ...)                                   \
+    do {                                                                    \
+        int16x8_t xv, wv;                                                   \
+        int32x4_t t;                                                        \
+        __asm__(TEMPLATE                                                    \
+                : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t) \
+                : [x] "l"(XP), [w] "l"(WP), "m"(*(const dw_bytes16 *)(XP)), \
+                  "m"(*(const dw_bytes16 *)(WP)));                          \
     } while (0)
 #define DW_MVE_TAP_ZP(TEMPLATE, XP, WP, ZP, ...)                                          \
     do {                                                                                  \
@@ -327,29 +338,29 @@ DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *
 
 /* One tap of a block of 16 channels (sixteen) or 8 on the accumulators
    a0-a3 pinned in the enclosing block body; the _ZP form on x - zp. */
-#define DW_MVE_BLOCK_TAP(SIXTEEN, XP, WP)                                                 \
-    do {                                                                                  \
-        if (SIXTEEN)                                                                      \
-            DW_MVE_TAP(DW_MVE_MAC16, XP, WP, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2),  \
-                       [a3] "+w"(a3));                                                    \
-        else                                                                              \
-            DW_MVE_TAP(DW_MVE_MAC8, XP, WP, [e] "+w"(a0), [o] "+w"(a1));                  \
+#define DW_MVE_BLOCK_TAP(SIXTEEN, XP, WP)                                               \
+    do {                                                                                \
+        if (SIXTEEN)                                                                    \
+            DW_MVE_TAP(DW_MVE_MAC16, XP,                                                \
+                       WP, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3)); \
+        else                                                                            \
+            DW_MVE_TAP(DW_MVE_MAC8, XP, WP, [e] "+w"(a0), [o] "+w"(a1));                \
     } while (0)
-#define DW_MVE_BLOCK_TAP_ZP(SIXTEEN, XP, WP, ZP)                                          \
-    do {                                                                                  \
-        if (SIXTEEN)                                                                      \
-            DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, XP, WP, ZP, [a0] "+w"(a0), [a1] "+w"(a1),      \
-                          [a2] "+w"(a2), [a3] "+w"(a3));                                  \
-        else                                                                              \
-            DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, XP, WP, ZP, [e] "+w"(a0), [o] "+w"(a1));        \
+#define DW_MVE_BLOCK_TAP_ZP(SIXTEEN, XP, WP, ZP)                                           \
+    do {                                                                                   \
+        if (SIXTEEN)                                                                       \
+            DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, XP, WP,                                         \
+                          ZP, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3)); \
+        else                                                                               \
+            DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, XP, WP, ZP, [e] "+w"(a0), [o] "+w"(a1));         \
     } while (0)
 
 /* The accumulators of a block from b0-b3, pinned to q0-q3: left to itself
    gcc moves them between registers on every tap. */
-#define DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3)                                           \
-    register int32x4_t a0 __asm__("q0") = b0;                                             \
-    register int32x4_t a1 __asm__("q1") = b1;                                             \
-    register int32x4_t a2 __asm__("q2") = b2;                                             \
+#define DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3) \
+    register int32x4_t a0 __asm__("q0") = b0;   \
+    register int32x4_t a1 __asm__("q1") = b1;   \
+    register int32x4_t a2 __asm__("q2") = b2;   \
     register int32x4_t a3 __asm__("q3") = b3
 
 /* The steps of a block body, computed once per pixel (the stores of a
@@ -438,8 +449,7 @@ DW_INLINE void mve_block_window(const dw_ctx *c, const mve_requant *q, const mve
 
 /* A border pixel (or any window): channels in blocks of 16, then one of 8,
    as mve_pixel_3x3. */
-DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out,
-                                   int fast)
+DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out, int fast)
 {
     const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
     const mve_steps st = {c->tap_col, c->tap_row - win->cols * c->tap_col, c->depth,
@@ -462,15 +472,15 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
 #undef DW_MVE_TAP_ZP
 
 /* One tap of mve_pixels2_3x3_c8 on its pinned accumulators. */
-#define DW_MVE_TAP2(XP, X1P, WP)                                                          \
-    do {                                                                                  \
-        int16x8_t xv, wv;                                                                 \
-        int32x4_t t;                                                                      \
-        __asm__(DW_MVE_MAC8_2PX                                                           \
-                : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3),             \
-                  [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)                            \
-                : [x] "l"(XP), [x1] "l"(X1P), [w] "l"(WP), "m"(*(const dw_bytes16 *)(XP)), \
-                  "m"(*(const dw_bytes16 *)(X1P)), "m"(*(const dw_bytes16 *)(WP)));       \
+#define DW_MVE_TAP2(XP, X1P, WP)                                                              \
+    do {                                                                                      \
+        int16x8_t xv, wv;                                                                     \
+        int32x4_t t;                                                                          \
+        __asm__(DW_MVE_MAC8_2PX                                                               \
+                : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [xv] "=&w"(xv), \
+                  [wv] "=&w"(wv), [t] "=&w"(t)                                                \
+                : [x] "l"(XP), [x1] "l"(X1P), [w] "l"(WP), "m"(*(const dw_bytes16 *)(XP)),    \
+                  "m"(*(const dw_bytes16 *)(X1P)), "m"(*(const dw_bytes16 *)(WP)));           \
     } while (0)
 
 /* Two horizontally adjacent interior pixels of a 3x3 window over exactly
@@ -538,8 +548,8 @@ DW_NOINLINE int32_t mve_pixel_window_any(const dw_ctx *c, const dw_window *win, 
    whose inputs (channel o / multiplier) are gathered at `offsets` from
    input channel o0 / multiplier. Only the taps inside the input, on
    x - zero point, from the plain bias. */
-DW_NOINLINE void mve_block_multiplier(const dw_ctx *c, const dw_window *win, int32_t o0,
-                                      int32_t n, uint16x8_t offsets, int8_t *out)
+DW_NOINLINE void mve_block_multiplier(const dw_ctx *c, const dw_window *win, int32_t o0, int32_t n,
+                                      uint16x8_t offsets, int8_t *out)
 {
     const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
     const mve_pred16_t pr = vctp16q((uint32_t)n);
@@ -552,8 +562,7 @@ DW_NOINLINE void mve_block_multiplier(const dw_ctx *c, const dw_window *win, int
     const int8_t *x = win->x + o0 / c->p->depth_multiplier, *w = win->w + o0;
     for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
         for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
-            const int16x8_t xv =
-                vsubq_x_s16(vldrbq_gather_offset_z_s16(x, offsets, pr), zp, pr);
+            const int16x8_t xv = vsubq_x_s16(vldrbq_gather_offset_z_s16(x, offsets, pr), zp, pr);
             const int16x8_t wv = vldrbq_z_s16(w, pr);
             a0 = vaddq_s32(a0, vmullbq_int_s16(xv, wv));
             a1 = vaddq_s32(a1, vmulltq_int_s16(xv, wv));
@@ -564,8 +573,7 @@ DW_NOINLINE void mve_block_multiplier(const dw_ctx *c, const dw_window *win, int
 /* Depth multiplier > 1 on Helium: eight output channels per block. */
 static void dw_s8_multiplier_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
                                  const int8_t *weights, const int32_t *bias,
-                                 const int32_t *multipliers, const int32_t *shifts,
-                                 int8_t *output)
+                                 const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
     dw_ctx c;
     dw_ctx_init(&c, p, weights, NULL, bias, multipliers, shifts);
@@ -612,7 +620,7 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
     const int32_t depth = c.depth;
     const int is_3x3 = p->filter_height == 3 && p->filter_width == 3;
     const int full = p->activation_min == INT8_MIN && p->activation_max == INT8_MAX;
-    const int fast = fast_full_only ? DW_FAST_FULL
+    const int fast = fast_full_only                        ? DW_FAST_FULL
                      : multipliers && p->right_shifts_only ? (full ? DW_FAST_FULL : DW_FAST_CLAMPED)
                                                            : DW_GENERAL;
     int32_t oy_lo, oy_hi, ox_lo, ox_hi;
@@ -652,7 +660,7 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
                 dw_window_init(&c, in_b, iy0, ix0, &win);
                 if (c0 == 0)
                     c0 = fast == DW_FAST_FULL ? mve_pixel_window_fast(&c, &win, output)
-                              : mve_pixel_window_any(&c, &win, output);
+                                              : mve_pixel_window_any(&c, &win, output);
                 /* The last depth % 8 channels: the multiplier block with
                    consecutive inputs. */
                 if (!fast_full_only && depth > c0)
@@ -690,6 +698,7 @@ DW_INLINE void dsp_tap_zp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, co
                           const int8_t **w, ptrdiff_t step, uint32_t nzp2)
 {
     uint32_t xv, wv, x02, w02;
+    /* clang-format off */
     __asm__("ldr %[xv], [%[x]]\n\t"
             "ldr %[wv], [%[w]]\n\t"
             "add %[x], %[x], %[s]\n\t"
@@ -706,6 +715,7 @@ DW_INLINE void dsp_tap_zp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, co
               [w] "+r"(*w), [xv] "=&r"(xv), [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)
             : [s] "r"(step), [zp] "r"(nzp2), "m"(*(const dw_word *)*x),
               "m"(*(const dw_word *)*w));
+    /* clang-format on */
 }
 
 /* What requantization needs, read once per call. */
@@ -759,8 +769,8 @@ DW_INLINE int32_t dsp_output(const dsp_requant *q, int32_t acc, int32_t o)
    packed as bytes by bit-field inserts, then clamped to the activation
    range bytewise with SSUB8/SEL: `clamp` 0 skips that (the full range),
    1 checks the bounds at run time, 2 always clamps. */
-DW_INLINE uint32_t dsp_pack4(const dsp_requant *q, int32_t v0, int32_t v1, int32_t v2,
-                             int32_t v3, int clamp)
+DW_INLINE uint32_t dsp_pack4(const dsp_requant *q, int32_t v0, int32_t v1, int32_t v2, int32_t v3,
+                             int clamp)
 {
     uint32_t v = ta_dw_pack_bytes(__ssat(v0 + q->offset, 8), __ssat(v1 + q->offset, 8),
                                   __ssat(v2 + q->offset, 8), __ssat(v3 + q->offset, 8));
@@ -819,8 +829,8 @@ DW_INLINE void dsp_store4(const dsp_requant *q, int32_t a0, int32_t a1, int32_t 
 }
 
 /* The accumulators of four channels from c0 on, from bias (NULL: zeros). */
-DW_INLINE void dsp_start4(const int32_t *bias, int32_t c0, int32_t *a0, int32_t *a1,
-                          int32_t *a2, int32_t *a3)
+DW_INLINE void dsp_start4(const int32_t *bias, int32_t c0, int32_t *a0, int32_t *a1, int32_t *a2,
+                          int32_t *a3)
 {
     *a0 = *a1 = *a2 = *a3 = 0;
     if (bias) {
@@ -834,6 +844,7 @@ DW_INLINE void dsp_start4(const int32_t *bias, int32_t c0, int32_t *a0, int32_t 
 /* One row of three taps of four channels, the taps `d` bytes apart in
    both x and w: register-offset loads (LSL #1 for the third) instead of
    stepping the pointers per tap; then x moves on by x_row, w by 3 * d. */
+/* clang-format off */
 #define DW_DSP_MAC4                                                                       \
     "sxtb16 %[x02], %[xv]\n\t"                                                             \
     "sxtb16 %[w02], %[wv]\n\t"                                                             \
@@ -843,10 +854,12 @@ DW_INLINE void dsp_start4(const int32_t *bias, int32_t c0, int32_t *a0, int32_t 
     "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"                                              \
     "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"                                                \
     "smlatt %[a3], %[xv], %[wv], %[a3]\n\t"
+/* clang-format on */
 DW_INLINE void dsp_row3(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t **x,
                         const int8_t **w, ptrdiff_t d, ptrdiff_t x_row)
 {
     uint32_t xv, wv, x02, w02;
+    /* clang-format off */
     __asm__("ldr %[xv], [%[x]]\n\t"
             "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4
             "ldr %[xv], [%[x], %[d]]\n\t"
@@ -861,11 +874,13 @@ DW_INLINE void dsp_row3(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, cons
             : [d] "r"(d), [xr] "r"(x_row)
             /* Reads memory at addresses no operand names. */
             : "memory");
+    /* clang-format on */
 }
 
 /* The same on x - zero point (SXTAB16 adds nzp2, minus the zero point in
    both halfwords, exact) for the first `cols` (1 to 3) taps of a row;
    the caller steps the pointers. */
+/* clang-format off */
 #define DW_DSP_MAC4_ZP                                                                    \
     "sxtab16 %[x02], %[zp], %[xv]\n\t"                                                      \
     "sxtb16 %[w02], %[wv]\n\t"                                                             \
@@ -875,7 +890,8 @@ DW_INLINE void dsp_row3(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, cons
     "smlatt %[a2], %[x02], %[w02], %[a2]\n\t"                                              \
     "smlabb %[a1], %[xv], %[wv], %[a1]\n\t"                                                \
     "smlatt %[a3], %[xv], %[wv], %[a3]\n\t"
-#define DW_DSP_ROW_ZP_OPERANDS                                                            \
+/* clang-format on */
+#define DW_DSP_ROW_ZP_OPERANDS                                                        \
     : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [xv] "=&r"(xv),     \
       [wv] "=&r"(wv), [x02] "=&r"(x02), [w02] "=&r"(w02)                                  \
     : [x] "r"(x), [w] "r"(w), [d] "r"(d), [zp] "r"(nzp2)                                  \
@@ -885,20 +901,26 @@ DW_INLINE void dsp_row_zp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, co
 {
     uint32_t xv, wv, x02, w02;
     if (cols == 3)
+        /* clang-format off */
         __asm__("ldr %[xv], [%[x]]\n\t"
                 "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4_ZP
                 "ldr %[xv], [%[x], %[d]]\n\t"
                 "ldr %[wv], [%[w], %[d]]\n\t" DW_DSP_MAC4_ZP
                 "ldr %[xv], [%[x], %[d], lsl #1]\n\t"
                 "ldr %[wv], [%[w], %[d], lsl #1]\n\t" DW_DSP_MAC4_ZP DW_DSP_ROW_ZP_OPERANDS);
+    /* clang-format on */
     else if (cols == 2)
+        /* clang-format off */
         __asm__("ldr %[xv], [%[x]]\n\t"
                 "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4_ZP
                 "ldr %[xv], [%[x], %[d]]\n\t"
                 "ldr %[wv], [%[w], %[d]]\n\t" DW_DSP_MAC4_ZP DW_DSP_ROW_ZP_OPERANDS);
+    /* clang-format on */
     else
+        /* clang-format off */
         __asm__("ldr %[xv], [%[x]]\n\t"
                 "ldr %[wv], [%[w]]\n\t" DW_DSP_MAC4_ZP DW_DSP_ROW_ZP_OPERANDS);
+    /* clang-format on */
 }
 #undef DW_DSP_ROW_ZP_OPERANDS
 #undef DW_DSP_MAC4_ZP
@@ -909,8 +931,8 @@ DW_INLINE void dsp_row_zp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, co
    its channels four at a time, in registers over the nine taps; returns
    how many channels it did per pixel. Within a row the input and the
    weight offsets are the same, depth and 2 * depth. */
-DW_INLINE int32_t dsp_run_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
-                              ptrdiff_t pixel_step, int8_t *out, int form)
+DW_INLINE int32_t dsp_run_3x3(const dw_ctx *c, const int8_t *x, int32_t count, ptrdiff_t pixel_step,
+                              int8_t *out, int form)
 {
     const ptrdiff_t d = c->depth, row = c->tap_row;
     const int32_t quads = c->depth & ~3;
@@ -1064,10 +1086,11 @@ static void dsp_quad_prepare(const dw_ctx *c, int32_t c0, dsp_quad *k)
 /* One row of the window for the quad: taps 0 and 1 of each channel packed
    side by side (SXTB16, then PKHBT/PKHTB) for one SMLAD, tap 2 from SXTB16
    against a pair with one weight zero; w steps over the row's 8 pairs. */
-DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3,
-                              const int8_t *x, const uint32_t **w, ptrdiff_t d)
+DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t *x,
+                              const uint32_t **w, ptrdiff_t d)
 {
     uint32_t xa, xb, t0, t1, p, wa, wb;
+    /* clang-format off */
     __asm__("ldr %[xa], [%[x]]\n\t"
             "ldr %[xb], [%[x], %[d]]\n\t"
             "sxtb16 %[t0], %[xa]\n\t"
@@ -1099,6 +1122,7 @@ DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3
             : [x] "r"(x), [d] "r"(d)
             /* Reads memory at addresses no operand names. */
             : "memory");
+    /* clang-format on */
 }
 
 /* The fast forms of dsp_run_3x3 with the weights paired, over the whole
@@ -1109,9 +1133,8 @@ DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3
    interiors take dsp_run_3x3. Returns how many channels it did. */
 enum { DSP_PAIRED_PIXELS = 8 };
 
-DW_INLINE int32_t dsp_block_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t rows,
-                                       int32_t cols, ptrdiff_t x_row_step,
-                                       ptrdiff_t pixel_step, int8_t *out,
+DW_INLINE int32_t dsp_block_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t rows, int32_t cols,
+                                       ptrdiff_t x_row_step, ptrdiff_t pixel_step, int8_t *out,
                                        ptrdiff_t out_row_step, int form)
 {
     const ptrdiff_t d = c->depth, row = c->tap_row;
@@ -1134,8 +1157,7 @@ DW_INLINE int32_t dsp_block_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t
                 a1 = ta_dw_requantize_right_doubled(a1, k.multipliers[1], k.right1[1]);
                 a2 = ta_dw_requantize_right_doubled(a2, k.multipliers[2], k.right1[2]);
                 a3 = ta_dw_requantize_right_doubled(a3, k.multipliers[3], k.right1[3]);
-                const uint32_t v =
-                    dsp_pack4(&q, a0, a1, a2, a3, form == DSP_FAST_CLAMPED ? 2 : 0);
+                const uint32_t v = dsp_pack4(&q, a0, a1, a2, a3, form == DSP_FAST_CLAMPED ? 2 : 0);
                 memcpy(o, &v, 4);
             }
         }
@@ -1143,9 +1165,8 @@ DW_INLINE int32_t dsp_block_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t
     return quads;
 }
 
-DW_NOINLINE int32_t dsp_block_3x3_full(const dw_ctx *c, const int8_t *x, int32_t rows,
-                                       int32_t cols, ptrdiff_t x_row_step,
-                                       ptrdiff_t pixel_step, int8_t *out,
+DW_NOINLINE int32_t dsp_block_3x3_full(const dw_ctx *c, const int8_t *x, int32_t rows, int32_t cols,
+                                       ptrdiff_t x_row_step, ptrdiff_t pixel_step, int8_t *out,
                                        ptrdiff_t out_row_step)
 {
     return dsp_block_3x3_paired(c, x, rows, cols, x_row_step, pixel_step, out, out_row_step,
@@ -1153,9 +1174,8 @@ DW_NOINLINE int32_t dsp_block_3x3_full(const dw_ctx *c, const int8_t *x, int32_t
 }
 
 DW_NOINLINE int32_t dsp_block_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t rows,
-                                          int32_t cols, ptrdiff_t x_row_step,
-                                          ptrdiff_t pixel_step, int8_t *out,
-                                          ptrdiff_t out_row_step)
+                                          int32_t cols, ptrdiff_t x_row_step, ptrdiff_t pixel_step,
+                                          int8_t *out, ptrdiff_t out_row_step)
 {
     return dsp_block_3x3_paired(c, x, rows, cols, x_row_step, pixel_step, out, out_row_step,
                                 DSP_FAST_CLAMPED);
@@ -1230,16 +1250,16 @@ DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const 
         const int8_t *in_b = input + (size_t)b * image;
         int32_t quads_inside = 0; /* channels of the interior pixels done */
         if (paired) {
-            const int8_t *x = in_b + ((ptrdiff_t)(oy_lo * p->stride_height - p->pad_top) *
-                                          p->input_width +
-                                      ox_lo * p->stride_width - p->pad_left) *
-                                         depth;
+            const int8_t *x = in_b +
+                              ((ptrdiff_t)(oy_lo * p->stride_height - p->pad_top) * p->input_width +
+                               ox_lo * p->stride_width - p->pad_left) *
+                                  depth;
             int8_t *o = output + ((ptrdiff_t)oy_lo * p->output_width + ox_lo) * depth;
             const ptrdiff_t x_rows = (ptrdiff_t)p->stride_height * p->input_width * depth;
             const ptrdiff_t o_rows = (ptrdiff_t)p->output_width * depth;
             quads_inside = form == DSP_FAST_FULL
-                               ? dsp_block_3x3_full(&c, x, rows_inside, cols_inside, x_rows,
-                                                    step, o, o_rows)
+                               ? dsp_block_3x3_full(&c, x, rows_inside, cols_inside, x_rows, step,
+                                                    o, o_rows)
                                : dsp_block_3x3_clamped(&c, x, rows_inside, cols_inside, x_rows,
                                                        step, o, o_rows);
         }
@@ -1263,7 +1283,7 @@ DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const 
                     /* With no channels left over the whole interior run of
                        the row goes in one call. */
                     const int32_t run = depth % 4 == 0 ? ox_hi - ox : 1;
-                    c0 = form == DSP_FAST_FULL ? dsp_run_3x3_full(&c, x, run, step, output)
+                    c0 = form == DSP_FAST_FULL      ? dsp_run_3x3_full(&c, x, run, step, output)
                          : form == DSP_FAST_CLAMPED ? dsp_run_3x3_clamped(&c, x, run, step, output)
                                                     : dsp_run_3x3_any(&c, x, run, step, output);
                     ox += run - 1;
@@ -1314,9 +1334,8 @@ static inline int32_t dw_element(const void *base, size_t i, int wide)
    bias_sum), int16 in int64 from the int64 bias. Per output pixel, blocks
    of BLOCK output channels. */
 static inline void dw_portable(const ta_depthwise_conv_2d_params_t *p, const void *input,
-                               const int8_t *weights, const void *bias,
-                               const int32_t *multipliers, const int32_t *shifts, void *output,
-                               int wide)
+                               const int8_t *weights, const void *bias, const int32_t *multipliers,
+                               const int32_t *shifts, void *output, int wide)
 {
     const int32_t depth = p->output_depth, mult = p->depth_multiplier;
     const size_t row = (size_t)p->input_width * (size_t)p->input_depth;
@@ -1358,8 +1377,8 @@ static inline void dw_portable(const ta_depthwise_conv_2d_params_t *p, const voi
                             for (int32_t k = 0; k < n; k++) {
                                 const size_t c = mult == 1 ? (size_t)(o0 + k)
                                                            : (size_t)((o0 + k) / mult);
-                                const int32_t product =
-                                    (int32_t)w[k] * dw_element(input, x + c, wide);
+                                const int32_t product = (int32_t)w[k] *
+                                                        dw_element(input, x + c, wide);
                                 if (wide)
                                     acc_wide[k] += product;
                                 else
@@ -1370,19 +1389,19 @@ static inline void dw_portable(const ta_depthwise_conv_2d_params_t *p, const voi
                     if (!wide) {
                         ta_requantize_s8(acc, n, multipliers ? multipliers + o0 : NULL,
                                          shifts ? shifts + o0 : NULL, p->multiplier, p->shift,
-                                         p->output_offset, p->activation_min,
-                                         p->activation_max, (int8_t *)output + o_at + o0);
+                                         p->output_offset, p->activation_min, p->activation_max,
+                                         (int8_t *)output + o_at + o0);
                         continue;
                     }
                     for (int32_t k = 0; k < n; k++) {
                         const int32_t o = o0 + k;
                         const int32_t m = multipliers ? multipliers[o] : p->multiplier;
                         const int32_t sh = shifts ? shifts[o] : p->shift;
-                        const int32_t v =
-                            ta_mul_by_quantized_multiplier_64(acc_wide[k], m, (int)sh) +
-                            p->output_offset;
-                        ((int16_t *)output)[o_at + (size_t)o] =
-                            (int16_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
+                        const int32_t v = ta_mul_by_quantized_multiplier_64(acc_wide[k], m,
+                                                                            (int)sh) +
+                                          p->output_offset;
+                        ((int16_t *)output)[o_at + (size_t)o] = (int16_t)ta_clamp_i32(
+                            v, p->activation_min, p->activation_max);
                     }
                 }
             }
@@ -1435,8 +1454,7 @@ int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, cons
     dw_s8_m1_dsp_drive(p, input, weights, bias_sum, bias, multipliers, shifts, output, 1);
     return TA_OK;
 #else
-    return ta_depthwise_conv_2d_s8(p, input, weights, bias_sum, bias, multipliers, shifts,
-                                   output);
+    return ta_depthwise_conv_2d_s8(p, input, weights, bias_sum, bias, multipliers, shifts, output);
 #endif
 }
 
@@ -1447,8 +1465,8 @@ int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, cons
    which is exact while taps * 2^22 < 2^31; then TFLite's int64 bias and
    requantization per channel. */
 static void dw_s16_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
-                          const int8_t *weights, const int64_t *bias,
-                          const int32_t *multipliers, const int32_t *shifts, int16_t *output)
+                          const int8_t *weights, const int64_t *bias, const int32_t *multipliers,
+                          const int32_t *shifts, int16_t *output)
 {
     const int32_t depth = p->output_depth;
     const ptrdiff_t tap_row = (ptrdiff_t)p->dilation_height * p->input_width * depth;
@@ -1464,10 +1482,10 @@ static void dw_s16_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int16_t 
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 int32_t kx0, kx1;
                 tap_range(ix0, p->input_width, p->filter_width, p->dilation_width, &kx0, &kx1);
-                const int16_t *x0 = in_b + ((ptrdiff_t)(iy0 + ky0 * p->dilation_height) *
-                                                p->input_width +
-                                            ix0 + kx0 * p->dilation_width) *
-                                               depth;
+                const int16_t *x0 = in_b +
+                                    ((ptrdiff_t)(iy0 + ky0 * p->dilation_height) * p->input_width +
+                                     ix0 + kx0 * p->dilation_width) *
+                                        depth;
                 const int8_t *w0 = weights + ((ptrdiff_t)ky0 * p->filter_width + kx0) * depth;
                 for (int32_t c0 = 0; c0 < depth; c0 += 8) {
                     const int32_t n = depth - c0 < 8 ? depth - c0 : 8;
@@ -1505,8 +1523,8 @@ static void dw_s16_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int16_t 
 #endif
 
 int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
-                             const int8_t *weights, const int64_t *bias,
-                             const int32_t *multipliers, const int32_t *shifts, int16_t *output)
+                             const int8_t *weights, const int64_t *bias, const int32_t *multipliers,
+                             const int32_t *shifts, int16_t *output)
 {
 #if defined(TA_HAVE_MVE)
     /* |x * w| <= 2^22: int32 partial sums are exact below 512 taps. */

@@ -16,37 +16,39 @@
 
 #include "../include/ta_params.h"
 
-#define TA_DEPTHWISE_CONV_2D_PARAMS(FIELD, ARRAY, ARRAY_USED)                                     \
-    FIELD(int32_t, batches)                                                                       \
-    FIELD(int32_t, input_height)                                                                  \
-    FIELD(int32_t, input_width)                                                                   \
-    FIELD(int32_t, input_depth)                                                                   \
-    FIELD(int32_t, filter_height)                                                                 \
-    FIELD(int32_t, filter_width)                                                                  \
-    FIELD(int32_t, depth_multiplier)                                                              \
-    FIELD(int32_t, output_height)                                                                 \
-    FIELD(int32_t, output_width)                                                                  \
-    FIELD(int32_t, output_depth)     /* input_depth * depth_multiplier */                         \
-    FIELD(int32_t, stride_height)                                                                 \
-    FIELD(int32_t, stride_width)                                                                  \
-    FIELD(int32_t, dilation_height)                                                               \
-    FIELD(int32_t, dilation_width)                                                                \
-    FIELD(int32_t, pad_top)                                                                       \
-    FIELD(int32_t, pad_left)                                                                      \
-    FIELD(int32_t, pad_value)        /* input zero point; 0 for int16 */                          \
-    FIELD(int32_t, output_offset)                                                                 \
-    FIELD(int32_t, multiplier)       /* per-tensor; unused when per-channel arrays are given */   \
-    FIELD(int32_t, shift)                                                                         \
-    FIELD(int32_t, activation_min)                                                                \
-    FIELD(int32_t, activation_max)                                                                \
-    /* 1 when every shift (per-tensor or per-channel) is negative, so requantization */           \
-    /* shifts right only (the Helium fast path). */                                               \
-    FIELD(int32_t, right_shifts_only)                                                             \
-    /* 1 when every int8 accumulator stays below 2^30 in magnitude (the converter */              \
-    /* bounds bias + 255 * sum |w|), so 2 * acc fits int32 (the DSP path's */                     \
-    /* requantization). */                                                                        \
+#define TA_DEPTHWISE_CONV_2D_PARAMS(FIELD, ARRAY, ARRAY_USED)                             \
+    FIELD(int32_t, batches)                                                               \
+    FIELD(int32_t, input_height)                                                          \
+    FIELD(int32_t, input_width)                                                           \
+    FIELD(int32_t, input_depth)                                                           \
+    FIELD(int32_t, filter_height)                                                         \
+    FIELD(int32_t, filter_width)                                                          \
+    FIELD(int32_t, depth_multiplier)                                                      \
+    FIELD(int32_t, output_height)                                                         \
+    FIELD(int32_t, output_width)                                                          \
+    FIELD(int32_t, output_depth) /* input_depth * depth_multiplier */                     \
+    FIELD(int32_t, stride_height)                                                         \
+    FIELD(int32_t, stride_width)                                                          \
+    FIELD(int32_t, dilation_height)                                                       \
+    FIELD(int32_t, dilation_width)                                                        \
+    FIELD(int32_t, pad_top)                                                               \
+    FIELD(int32_t, pad_left)                                                              \
+    FIELD(int32_t, pad_value) /* input zero point; 0 for int16 */                         \
+    FIELD(int32_t, output_offset)                                                         \
+    FIELD(int32_t, multiplier) /* per-tensor; unused when per-channel arrays are given */ \
+    FIELD(int32_t, shift)                                                                 \
+    FIELD(int32_t, activation_min)                                                        \
+    FIELD(int32_t, activation_max)                                                        \
+    /* 1 when every shift (per-tensor or per-channel) is negative, so requantization */   \
+    /* shifts right only (the Helium fast path). */                                       \
+    FIELD(int32_t, right_shifts_only)                                                     \
+    /* 1 when every int8 accumulator stays below 2^30 in magnitude (the converter */      \
+    /* bounds bias + 255 * sum |w|), so 2 * acc fits int32 (the DSP path's */             \
+    /* requantization). */                                                                \
     FIELD(int32_t, small_accumulators)
-typedef struct { TA_PARAM_MEMBERS(TA_DEPTHWISE_CONV_2D_PARAMS) } ta_depthwise_conv_2d_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_DEPTHWISE_CONV_2D_PARAMS)
+} ta_depthwise_conv_2d_params_t;
 
 /* int8 input and output, int32 accumulators. `bias` is the bias without
    the zero point folded in (bias_sum when that is 0; NULL: zeros), which
@@ -67,7 +69,7 @@ int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, cons
 
 /* int16 input and output (zero points 0), int64 bias and accumulators. */
 int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
-                             const int8_t *weights, const int64_t *bias,
-                             const int32_t *multipliers, const int32_t *shifts, int16_t *output);
+                             const int8_t *weights, const int64_t *bias, const int32_t *multipliers,
+                             const int32_t *shifts, int16_t *output);
 
 #endif /* TA_DEPTHWISE_CONV_2D_H */

@@ -19,14 +19,14 @@ static void groups_per_tensor_mve(const int32_t *bias, const int8_t *w, int32_t 
 {
     if (shift >= 0) {
         for (; o < o_end; o += 4, w += 4 * depth) {
-            const int32x4_t v =
-                ta_mm_requant_left_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), m, shift);
+            const int32x4_t v = ta_mm_requant_left_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), m,
+                                                       shift);
             vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
         }
     } else {
         for (; o < o_end; o += 4, w += 4 * depth) {
-            const int32x4_t v =
-                ta_mm_requant_right_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), m, shift);
+            const int32x4_t v = ta_mm_requant_right_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), m,
+                                                        shift);
             vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
         }
     }
@@ -35,12 +35,12 @@ static void groups_per_tensor_mve(const int32_t *bias, const int8_t *w, int32_t 
 /* The same with a multiplier and shift per output channel. */
 static void groups_per_channel_mve(const int32_t *bias, const int8_t *w, int32_t depth,
                                    const int8_t *in, int8_t *o, const int8_t *o_end,
-                                   const int32_t *m, const int32_t *s, int32_t offset,
-                                   int32x4_t lo, int32x4_t hi)
+                                   const int32_t *m, const int32_t *s, int32_t offset, int32x4_t lo,
+                                   int32x4_t hi)
 {
     for (; o < o_end; o += 4, w += 4 * depth, m += 4, s += 4) {
-        const int32x4_t v = ta_mm_requant_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth),
-                                              vldrwq_s32(m), vldrwq_s32(s));
+        const int32x4_t v = ta_mm_requant_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), vldrwq_s32(m),
+                                              vldrwq_s32(s));
         vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
     }
 }
@@ -70,14 +70,14 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
                                   p->shift, p->output_offset, lo, hi);
         else
 #endif
-        for (int32_t o = 0; o < full; o += 4) {
-            int32_t acc[4];
-            memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
-            ta_mm_dot4_s8(acc, weights + (size_t)o * (size_t)depth, depth, in, depth);
-            ta_mm_requant_s8(acc, 4, multipliers ? multipliers + o : NULL,
-                             shifts ? shifts + o : NULL, p->multiplier, p->shift,
-                             p->output_offset, p->activation_min, p->activation_max, out + o);
-        }
+            for (int32_t o = 0; o < full; o += 4) {
+                int32_t acc[4];
+                memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
+                ta_mm_dot4_s8(acc, weights + (size_t)o * (size_t)depth, depth, in, depth);
+                ta_mm_requant_s8(acc, 4, multipliers ? multipliers + o : NULL,
+                                 shifts ? shifts + o : NULL, p->multiplier, p->shift,
+                                 p->output_offset, p->activation_min, p->activation_max, out + o);
+            }
         if (full < rows) {
             int32_t acc[3];
             const int32_t o = full, n = rows - full;
@@ -85,8 +85,8 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
                 acc[k] = ta_mm_dot1_s8(bias_sum ? bias_sum[o + k] : 0,
                                        weights + (size_t)(o + k) * (size_t)depth, in, depth);
             ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL,
-                             shifts ? shifts + o : NULL, p->multiplier, p->shift,
-                             p->output_offset, p->activation_min, p->activation_max, out + o);
+                             shifts ? shifts + o : NULL, p->multiplier, p->shift, p->output_offset,
+                             p->activation_min, p->activation_max, out + o);
         }
     }
     return TA_OK;
@@ -114,8 +114,7 @@ int ta_fully_connected_s16(const ta_fully_connected_params_t *p, const int16_t *
 
 int ta_fully_connected_s16_acc32(const ta_fully_connected_params_t *p, const int16_t *input,
                                  const int8_t *weights, const int32_t *bias_sum,
-                                 const int32_t *multipliers, const int32_t *shifts,
-                                 int16_t *output)
+                                 const int32_t *multipliers, const int32_t *shifts, int16_t *output)
 {
     const int32_t depth = p->accum_depth;
     for (int32_t b = 0; b < p->batches; b++) {

@@ -5,8 +5,7 @@
 
 #include <string.h>
 
-int ta_gather(const ta_gather_params_t *p, const void *input, const int32_t *offsets,
-              void *output)
+int ta_gather(const ta_gather_params_t *p, const void *input, const int32_t *offsets, void *output)
 {
     const uint8_t *in = (const uint8_t *)input;
     uint8_t *out = (uint8_t *)output;

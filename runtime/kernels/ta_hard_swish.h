@@ -15,15 +15,17 @@
 
 #include "../include/ta_params.h"
 
-#define TA_HARD_SWISH_PARAMS(FIELD, ARRAY, ARRAY_USED)                                            \
-    FIELD(int32_t, size)                                                                          \
-    FIELD(int32_t, input_zero_point)                                                              \
-    FIELD(int32_t, output_zero_point)                                                             \
-    FIELD(int32_t, reluish_multiplier) /* Q0.15 */                                                \
-    FIELD(int32_t, reluish_exponent)   /* -31 .. 31 */                                            \
-    FIELD(int32_t, output_multiplier)  /* Q0.15 */                                                \
+#define TA_HARD_SWISH_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    FIELD(int32_t, size)                               \
+    FIELD(int32_t, input_zero_point)                   \
+    FIELD(int32_t, output_zero_point)                  \
+    FIELD(int32_t, reluish_multiplier) /* Q0.15 */     \
+    FIELD(int32_t, reluish_exponent)   /* -31 .. 31 */ \
+    FIELD(int32_t, output_multiplier)  /* Q0.15 */     \
     FIELD(int32_t, output_exponent)    /* -31 .. 0 */
-typedef struct { TA_PARAM_MEMBERS(TA_HARD_SWISH_PARAMS) } ta_hard_swish_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_HARD_SWISH_PARAMS)
+} ta_hard_swish_params_t;
 
 int ta_hard_swish_s8(const ta_hard_swish_params_t *p, const int8_t *input, int8_t *output);
 

@@ -39,7 +39,7 @@ static int count_leading_zeros(uint32_t x)
 static int32_t log_x_q5(int32_t x)
 {
     enum { IN_BITS = ACCUM_BITS, OUT_BITS = SCALED_DIFF_BITS, ACC = SCALED_DIFF_BITS + 1 };
-    const int32_t log_2 = 1488522236;           /* Q0.31 */
+    const int32_t log_2 = 1488522236; /* Q0.31 */
     const int32_t sqrt_sqrt_half = 1805811301;
     const int32_t sqrt_half = 1518500250;
     const int32_t one_quarter = 536870912;
@@ -73,8 +73,8 @@ static int32_t log_x_q5(int32_t x)
         ta_fp_mul(alpha_f, q));
     const int32_t recip_denom = ta_fp_one_over_one_plus_x(denom_minus_one);
     const int32_t num_scaled = ta_fp_rescale(num, 0, ACC);
-    return ta_fp_rescale(ta_fp_add(ta_fp_mul(pow2, log_2), ta_fp_mul(num_scaled, recip_denom)),
-                         ACC, OUT_BITS);
+    return ta_fp_rescale(ta_fp_add(ta_fp_mul(pow2, log_2), ta_fp_mul(num_scaled, recip_denom)), ACC,
+                         OUT_BITS);
 }
 
 int ta_log_softmax_s8(const ta_log_softmax_params_t *p, const int8_t *input, int8_t *output)
@@ -92,8 +92,9 @@ int ta_log_softmax_s8(const ta_log_softmax_params_t *p, const int8_t *input, int
             const int32_t diff = (int32_t)in[c] - max;
             if (diff >= p->diff_min) {
                 const int32_t q5 = ta_mul_by_quantized_multiplier(diff, p->input_multiplier, shift);
-                sum = ta_fp_add(sum, ta_fp_rescale(ta_fp_exp_on_negative_values(q5, SCALED_DIFF_BITS),
-                                                   0, ACCUM_BITS));
+                sum = ta_fp_add(sum,
+                                ta_fp_rescale(ta_fp_exp_on_negative_values(q5, SCALED_DIFF_BITS), 0,
+                                              ACCUM_BITS));
             }
         }
         const int32_t log_sum = log_x_q5(sum);
@@ -109,9 +110,9 @@ int ta_log_softmax_s8(const ta_log_softmax_params_t *p, const int8_t *input, int
             if (diff > adjusted_diff_min) {
                 const int32_t q5 = ta_mul_by_quantized_multiplier(diff, p->input_multiplier, shift);
                 /* Q5.26 -> the output's 16/256 steps, offset by 127. */
-                const int32_t o = ta_rounding_divide_by_pot(
-                                      ta_fp_sub(q5, log_sum),
-                                      31 - SCALED_DIFF_BITS - OUTPUT_BITS) + INT8_MAX;
+                const int32_t o = ta_rounding_divide_by_pot(ta_fp_sub(q5, log_sum),
+                                                            31 - SCALED_DIFF_BITS - OUTPUT_BITS) +
+                                  INT8_MAX;
                 out[c] = (int8_t)ta_clamp_i32(o, INT8_MIN, INT8_MAX);
             } else {
                 out[c] = INT8_MIN;

@@ -16,15 +16,17 @@
 
 #include "../include/ta_params.h"
 
-#define TA_LOG_SOFTMAX_PARAMS(FIELD, ARRAY, ARRAY_USED)                                           \
-    FIELD(int32_t, outer_size)                  /* rows */                                        \
-    FIELD(int32_t, depth)                       /* last dimension */                              \
-    FIELD(int32_t, input_multiplier)                                                              \
-    FIELD(int32_t, input_left_shift)                                                              \
-    FIELD(int32_t, reverse_scaling_divisor)                                                       \
-    FIELD(int32_t, reverse_scaling_right_shift) /* >= 0 */                                        \
+#define TA_LOG_SOFTMAX_PARAMS(FIELD, ARRAY, ARRAY_USED)    \
+    FIELD(int32_t, outer_size) /* rows */                  \
+    FIELD(int32_t, depth)      /* last dimension */        \
+    FIELD(int32_t, input_multiplier)                       \
+    FIELD(int32_t, input_left_shift)                       \
+    FIELD(int32_t, reverse_scaling_divisor)                \
+    FIELD(int32_t, reverse_scaling_right_shift) /* >= 0 */ \
     FIELD(int32_t, diff_min)
-typedef struct { TA_PARAM_MEMBERS(TA_LOG_SOFTMAX_PARAMS) } ta_log_softmax_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_LOG_SOFTMAX_PARAMS)
+} ta_log_softmax_params_t;
 
 int ta_log_softmax_s8(const ta_log_softmax_params_t *p, const int8_t *input, int8_t *output);
 

@@ -18,28 +18,26 @@ enum { GATE_INPUT = 0, GATE_FORGET = 1, GATE_CELL = 2, GATE_OUTPUT = 3 };
    TFLite rounds it (the last entry saturates at 65535). The same numbers
    must be used for bit-exact results. */
 static const uint16_t sigmoid_table[256] = {
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
-    40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369,
-    47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169,
-    53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
-    57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370,
-    60565, 60753, 60935, 61110, 61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302,
-    62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186, 63279, 63368, 63454, 63536,
-    63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
-    64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786,
-    64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079,
-    65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
-    65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
-    65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
-    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474,
-    65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498,
-    65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
-    65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522,
-    65523, 65523, 65524, 65524, 65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528,
-    65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531,
-    65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
-    65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
-    65534, 65534, 65534, 65535,
+    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794,
+    41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443,
+    48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169, 53581, 53983, 54374,
+    54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544,
+    58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279,
+    61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990,
+    63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030,
+    64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652,
+    64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019,
+    65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234,
+    65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
+    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
+    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476,
+    65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498, 65500, 65501,
+    65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516,
+    65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
+    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529,
+    65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532,
+    65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65534, 65534,
+    65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535,
 };
 
 /* Saturation to int16 / int8: one SSAT where the core has it. */
@@ -157,8 +155,8 @@ static inline int32x4_t requant_mve(int32x4_t x, int32_t multiplier, int32_t shi
 /* Four gate rows r0 .. r0 + 3 of one gate (r0 % n + 4 <= n). */
 static void gate_rows4_mve(const ta_lstm_params_t *p, const int8_t *xb, const int8_t *hb,
                            const int8_t *input_weights, const int8_t *recurrent_weights,
-                           const int32_t *input_biases, const int32_t *recurrent_biases,
-                           int32_t r0, int16_t *gate_out, int32_t g)
+                           const int32_t *input_biases, const int32_t *recurrent_biases, int32_t r0,
+                           int16_t *gate_out, int32_t g)
 {
     const int32_t n_in = p->input_size, n = p->state_size;
     const int32_t *bi = input_biases + r0, *bh = recurrent_biases + r0;
@@ -203,8 +201,8 @@ static void update_mve(const ta_lstm_params_t *p, const int16_t *in_gate, const 
    four gates are rows of the stacked weights, four rows at a time. */
 static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input_weights,
                  const int8_t *recurrent_weights, const int32_t *input_biases,
-                 const int32_t *recurrent_biases, int8_t *h, int16_t *c, int16_t *gates,
-                 int8_t *y, int32_t rows)
+                 const int32_t *recurrent_biases, int8_t *h, int16_t *c, int16_t *gates, int8_t *y,
+                 int32_t rows)
 {
     const int32_t n_in = p->input_size, n = p->state_size;
     const size_t per_gate = (size_t)rows * (size_t)n;
@@ -231,17 +229,17 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
                 if (count == 4) {
                     memcpy(from_input, input_biases + r0, sizeof from_input);
                     memcpy(from_hidden, recurrent_biases + r0, sizeof from_hidden);
-                    ta_mm_dot4_s8(from_input, input_weights + (size_t)r0 * (size_t)n_in, n_in,
-                                  xb, n_in);
-                    ta_mm_dot4_s8(from_hidden, recurrent_weights + (size_t)r0 * (size_t)n, n,
-                                  hb, n);
+                    ta_mm_dot4_s8(from_input, input_weights + (size_t)r0 * (size_t)n_in, n_in, xb,
+                                  n_in);
+                    ta_mm_dot4_s8(from_hidden, recurrent_weights + (size_t)r0 * (size_t)n, n, hb,
+                                  n);
                 } else {
                     for (int32_t k = 0; k < count; k++) {
                         const size_t row = (size_t)(r0 + k);
-                        from_input[k] = ta_mm_dot1_s8(
-                            input_biases[row], input_weights + row * (size_t)n_in, xb, n_in);
-                        from_hidden[k] = ta_mm_dot1_s8(
-                            recurrent_biases[row], recurrent_weights + row * (size_t)n, hb, n);
+                        from_input[k] = ta_mm_dot1_s8(input_biases[row],
+                                                      input_weights + row * (size_t)n_in, xb, n_in);
+                        from_hidden[k] = ta_mm_dot1_s8(recurrent_biases[row],
+                                                       recurrent_weights + row * (size_t)n, hb, n);
                     }
                 }
                 for (int32_t k = 0; k < count; k++) {
@@ -267,8 +265,8 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
     const int32_t use_clip = p->use_cell_clip, clip = p->cell_clip;
     for (size_t k = 0; k < per_gate; k++) {
         const int32_t kept = sat16(ta_mm_mul_q((int32_t)forget[k] * (int32_t)c[k], fm, fs));
-        const int32_t added =
-            sat16(ta_mm_mul_q((int32_t)in_gate[k] * (int32_t)cell_gate[k], im, is));
+        const int32_t added = sat16(
+            ta_mm_mul_q((int32_t)in_gate[k] * (int32_t)cell_gate[k], im, is));
         int32_t cell = sat16(kept + added);
         if (use_clip)
             cell = ta_clamp_i32(cell, -clip, clip);
@@ -291,8 +289,7 @@ int ta_lstm_s8(const ta_lstm_params_t *p, const int8_t *input, const int8_t *inp
         const size_t rows = (size_t)p->batches;
         for (int32_t t = 0; t < p->time_steps; t++)
             step(p, input + (size_t)t * rows * n_in, input_weights, recurrent_weights, input_biases,
-                 recurrent_biases,
-                 hidden_state, cell_state, scratch, output + (size_t)t * rows * n,
+                 recurrent_biases, hidden_state, cell_state, scratch, output + (size_t)t * rows * n,
                  p->batches);
         return TA_OK;
     }
@@ -300,9 +297,8 @@ int ta_lstm_s8(const ta_lstm_params_t *p, const int8_t *input, const int8_t *inp
         for (int32_t t = 0; t < p->time_steps; t++) {
             const size_t at = (size_t)b * (size_t)p->time_steps + (size_t)t;
             step(p, input + at * n_in, input_weights, recurrent_weights, input_biases,
-                 recurrent_biases,
-                 hidden_state + (size_t)b * n, cell_state + (size_t)b * n, scratch,
-                 output + at * n, 1);
+                 recurrent_biases, hidden_state + (size_t)b * n, cell_state + (size_t)b * n,
+                 scratch, output + at * n, 1);
         }
     }
     return TA_OK;

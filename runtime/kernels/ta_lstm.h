@@ -23,31 +23,33 @@
 
 #include "../include/ta_params.h"
 
-#define TA_LSTM_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                  \
-    FIELD(int32_t, batches)                                                                       \
-    FIELD(int32_t, time_steps)                                                                    \
-    FIELD(int32_t, input_size)                                                                    \
-    FIELD(int32_t, state_size)                                                                    \
-    FIELD(int32_t, time_major)                                                                    \
-    FIELD(int32_t, input_zero_point)                                                              \
-    FIELD(int32_t, hidden_zero_point)                                                             \
+#define TA_LSTM_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                    \
+    FIELD(int32_t, batches)                                                                         \
+    FIELD(int32_t, time_steps)                                                                      \
+    FIELD(int32_t, input_size)                                                                      \
+    FIELD(int32_t, state_size)                                                                      \
+    FIELD(int32_t, time_major)                                                                      \
+    FIELD(int32_t, input_zero_point)                                                                \
+    FIELD(int32_t, hidden_zero_point)                                                               \
     /* Per gate (input, forget, cell, output): fc(input) and fc(hidden) to                        \
-       the gate pre-activation scale 2^-12. */                                                    \
-    ARRAY(int32_t, input_multiplier, 4)                                                           \
-    ARRAY(int32_t, input_shift, 4)                                                                \
-    ARRAY(int32_t, recurrent_multiplier, 4)                                                       \
-    ARRAY(int32_t, recurrent_shift, 4)                                                            \
-    FIELD(int32_t, forget_multiplier)       /* forget gate (2^-15) x cell -> cell */              \
-    FIELD(int32_t, forget_shift)                                                                  \
-    FIELD(int32_t, input_cell_multiplier)   /* input gate x cell gate (2^-15 each) -> cell */     \
-    FIELD(int32_t, input_cell_shift)                                                              \
-    FIELD(int32_t, hidden_multiplier)       /* tanh(cell) x output gate (2^-15 each) -> hidden */ \
-    FIELD(int32_t, hidden_shift)                                                                  \
-    FIELD(int32_t, use_cell_clip)                                                                 \
-    FIELD(int32_t, cell_clip)               /* quantized, applied as [-cell_clip, cell_clip] */   \
-    FIELD(int32_t, cell_tanh_multiplier)    /* cell state -> the tanh table's input */            \
+       the gate pre-activation scale 2^-12. */ \
+    ARRAY(int32_t, input_multiplier, 4)                                                             \
+    ARRAY(int32_t, input_shift, 4)                                                                  \
+    ARRAY(int32_t, recurrent_multiplier, 4)                                                         \
+    ARRAY(int32_t, recurrent_shift, 4)                                                              \
+    FIELD(int32_t, forget_multiplier) /* forget gate (2^-15) x cell -> cell */                      \
+    FIELD(int32_t, forget_shift)                                                                    \
+    FIELD(int32_t, input_cell_multiplier) /* input gate x cell gate (2^-15 each) -> cell */         \
+    FIELD(int32_t, input_cell_shift)                                                                \
+    FIELD(int32_t, hidden_multiplier) /* tanh(cell) x output gate (2^-15 each) -> hidden */         \
+    FIELD(int32_t, hidden_shift)                                                                    \
+    FIELD(int32_t, use_cell_clip)                                                                   \
+    FIELD(int32_t, cell_clip)            /* quantized, applied as [-cell_clip, cell_clip] */        \
+    FIELD(int32_t, cell_tanh_multiplier) /* cell state -> the tanh table's input */                 \
     FIELD(int32_t, cell_tanh_shift)
-typedef struct { TA_PARAM_MEMBERS(TA_LSTM_PARAMS) } ta_lstm_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_LSTM_PARAMS)
+} ta_lstm_params_t;
 
 /* input_weights [4][state][input], recurrent_weights [4][state][state],
    gates in the order input, forget, cell, output. The zero points are

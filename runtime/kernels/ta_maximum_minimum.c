@@ -32,8 +32,8 @@ TA_EW_NOINLINE void row_portable(const int8_t *a, size_t step1, const int8_t *b,
 #endif
 
 #if defined(TA_EW_MVE)
-TA_EW_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, size_t step2,
-                           int8_t *o, int32_t n, bool maximum)
+TA_EW_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, size_t step2, int8_t *o,
+                           int32_t n, bool maximum)
 {
     const int8x16_t fixed1 = vdupq_n_s8(a[0]), fixed2 = vdupq_n_s8(b[0]);
     for (; n > 0; n -= 16) {
@@ -55,8 +55,8 @@ static inline uint32_t pick_bytes(uint32_t x, uint32_t y, bool maximum)
     return maximum ? __sel(x, y) : __sel(y, x);
 }
 
-TA_EW_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, size_t step2,
-                           int8_t *o, int32_t n, bool maximum)
+TA_EW_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, size_t step2, int8_t *o,
+                           int32_t n, bool maximum)
 {
     const uint32_t fixed1 = 0x01010101u * (uint8_t)a[0], fixed2 = 0x01010101u * (uint8_t)b[0];
     int32_t i = 0;
@@ -69,8 +69,7 @@ TA_EW_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, size_
         r = pick_bytes(x, y, maximum);
         memcpy(o + i, &r, 4);
     }
-    row_portable(a + (size_t)i * step1, step1, b + (size_t)i * step2, step2, o + i, n - i,
-                 maximum);
+    row_portable(a + (size_t)i * step1, step1, b + (size_t)i * step2, step2, o + i, n - i, maximum);
 }
 #endif
 
@@ -94,14 +93,14 @@ TA_EW_INLINE int run(const ta_maximum_minimum_params_t *p, const int8_t *input1,
     return TA_OK;
 }
 
-int ta_maximum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1,
-                  const int8_t *input2, int8_t *output)
+int ta_maximum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1, const int8_t *input2,
+                  int8_t *output)
 {
     return run(p, input1, input2, output, true);
 }
 
-int ta_minimum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1,
-                  const int8_t *input2, int8_t *output)
+int ta_minimum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1, const int8_t *input2,
+                  int8_t *output)
 {
     return run(p, input1, input2, output, false);
 }

@@ -13,13 +13,15 @@
 
 #include "ta_broadcast.h"
 
-#define TA_MAXIMUM_MINIMUM_PARAMS(FIELD, ARRAY, ARRAY_USED)                                       \
+#define TA_MAXIMUM_MINIMUM_PARAMS(FIELD, ARRAY, ARRAY_USED) \
     TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)
-typedef struct { TA_PARAM_MEMBERS(TA_MAXIMUM_MINIMUM_PARAMS) } ta_maximum_minimum_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_MAXIMUM_MINIMUM_PARAMS)
+} ta_maximum_minimum_params_t;
 
-int ta_maximum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1,
-                  const int8_t *input2, int8_t *output);
-int ta_minimum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1,
-                  const int8_t *input2, int8_t *output);
+int ta_maximum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1, const int8_t *input2,
+                  int8_t *output);
+int ta_minimum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1, const int8_t *input2,
+                  int8_t *output);
 
 #endif /* TA_MAXIMUM_MINIMUM_H */

@@ -21,9 +21,8 @@
 /* x and y are offset inputs: |x * y| <= 2^30, no overflow. */
 static inline int32_t finish(const ta_mul_params_t *p, int32_t x, int32_t y)
 {
-    const int32_t out =
-        p->output_offset +
-        ta_mul_by_quantized_multiplier(x * y, p->output_multiplier, (int)p->output_shift);
+    const int32_t out = p->output_offset + ta_mul_by_quantized_multiplier(
+                                               x * y, p->output_multiplier, (int)p->output_shift);
     return ta_clamp_i32(out, p->activation_min, p->activation_max);
 }
 
@@ -123,7 +122,8 @@ TA_EW_INLINE void row_simd(const simd_consts_t *restrict c, const int8_t *a, con
    as ta_ew_divide_by_pot needs. */
 TA_EW_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t x, int32_t y)
 {
-    const int32_t high = ta_ew_smmulr(ta_shift_left_wrap(x * y, (int)c->left + 1), c->out.multiplier);
+    const int32_t high = ta_ew_smmulr(ta_shift_left_wrap(x * y, (int)c->left + 1),
+                                      c->out.multiplier);
     return ta_clamp_i32(ta_ew_divide_by_pot(high, &c->out) + c->output_offset, c->lo, c->hi);
 }
 
@@ -191,8 +191,7 @@ TA_EW_INLINE int run(const ta_mul_params_t *restrict p, const void *input1, cons
     return TA_OK;
 }
 
-int ta_mul_s8(const ta_mul_params_t *p, const int8_t *input1, const int8_t *input2,
-              int8_t *output)
+int ta_mul_s8(const ta_mul_params_t *p, const int8_t *input1, const int8_t *input2, int8_t *output)
 {
     return run(p, input1, input2, output, false);
 }

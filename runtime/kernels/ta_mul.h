@@ -15,15 +15,16 @@
 
 #include "ta_broadcast.h"
 
-#define TA_MUL_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                   \
-    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                 \
-    FIELD(int32_t, input1_offset)                             /* -zero point */                   \
-    FIELD(int32_t, input2_offset)                                                                 \
+#define TA_MUL_PARAMS(FIELD, ARRAY, ARRAY_USED)     \
+    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)   \
+    FIELD(int32_t, input1_offset) /* -zero point */ \
+    FIELD(int32_t, input2_offset)                   \
     TA_BINARY_OUTPUT_PARAMS(FIELD, ARRAY, ARRAY_USED)
-typedef struct { TA_PARAM_MEMBERS(TA_MUL_PARAMS) } ta_mul_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_MUL_PARAMS)
+} ta_mul_params_t;
 
-int ta_mul_s8(const ta_mul_params_t *p, const int8_t *input1, const int8_t *input2,
-              int8_t *output);
+int ta_mul_s8(const ta_mul_params_t *p, const int8_t *input1, const int8_t *input2, int8_t *output);
 /* int16 with zero points 0 (TFLite Micro requires them). */
 int ta_mul_s16(const ta_mul_params_t *p, const int16_t *input1, const int16_t *input2,
                int16_t *output);

@@ -217,8 +217,8 @@ TA_EW_INLINE void average_pixel_s8(const ta_pool_params_t *p, const int8_t *base
 
 #if defined(TA_EW_MVE)
 /* One output pixel, 16 channels per vector maximum. */
-static void max_pixel_mve(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
-                          int32_t cols, int8_t *out)
+static void max_pixel_mve(const ta_pool_params_t *p, const int8_t *base, int32_t rows, int32_t cols,
+                          int8_t *out)
 {
     const int32_t depth = p->depth;
     const size_t row_stride = (size_t)p->input_width * (size_t)depth;
@@ -244,8 +244,8 @@ static inline uint32_t max_bytes(uint32_t a, uint32_t b)
     return __sel(a, b);
 }
 
-static void max_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
-                          int32_t cols, int8_t *out)
+static void max_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t rows, int32_t cols,
+                          int8_t *out)
 {
     const int32_t depth = p->depth;
     const size_t row_stride = (size_t)p->input_width * (size_t)depth;
@@ -265,7 +265,8 @@ static void max_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t
         int32_t m = INT8_MIN;
         for (int32_t y = 0; y < rows; y++)
             for (int32_t x = 0; x < cols; x++) {
-                const int32_t v = base[(size_t)y * row_stride + (size_t)x * (size_t)depth + (size_t)ch];
+                const int32_t v =
+                    base[(size_t)y * row_stride + (size_t)x * (size_t)depth + (size_t)ch];
                 m = v > m ? v : m;
             }
         out[ch] = (int8_t)ta_clamp_i32(m, lo, hi);

@@ -14,22 +14,24 @@
 
 #include "../include/ta_params.h"
 
-#define TA_POOL_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                  \
-    FIELD(int32_t, batches)                                                                       \
-    FIELD(int32_t, input_height)                                                                  \
-    FIELD(int32_t, input_width)                                                                   \
-    FIELD(int32_t, depth)                                                                         \
-    FIELD(int32_t, output_height)                                                                 \
-    FIELD(int32_t, output_width)                                                                  \
-    FIELD(int32_t, stride_height)                                                                 \
-    FIELD(int32_t, stride_width)                                                                  \
-    FIELD(int32_t, filter_height)                                                                 \
-    FIELD(int32_t, filter_width)                                                                  \
-    FIELD(int32_t, pad_height)     /* rows of padding above the first input row */                \
-    FIELD(int32_t, pad_width)      /* columns of padding left of the first input column */        \
-    FIELD(int32_t, activation_min)                                                                \
+#define TA_POOL_PARAMS(FIELD, ARRAY, ARRAY_USED)                                       \
+    FIELD(int32_t, batches)                                                            \
+    FIELD(int32_t, input_height)                                                       \
+    FIELD(int32_t, input_width)                                                        \
+    FIELD(int32_t, depth)                                                              \
+    FIELD(int32_t, output_height)                                                      \
+    FIELD(int32_t, output_width)                                                       \
+    FIELD(int32_t, stride_height)                                                      \
+    FIELD(int32_t, stride_width)                                                       \
+    FIELD(int32_t, filter_height)                                                      \
+    FIELD(int32_t, filter_width)                                                       \
+    FIELD(int32_t, pad_height) /* rows of padding above the first input row */         \
+    FIELD(int32_t, pad_width)  /* columns of padding left of the first input column */ \
+    FIELD(int32_t, activation_min)                                                     \
     FIELD(int32_t, activation_max)
-typedef struct { TA_PARAM_MEMBERS(TA_POOL_PARAMS) } ta_pool_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_POOL_PARAMS)
+} ta_pool_params_t;
 
 int ta_average_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output);
 int ta_average_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output);

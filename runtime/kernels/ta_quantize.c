@@ -39,18 +39,18 @@ int ta_quantize_f32_s16(const ta_quantize_params_t *p, const float *input, int16
 
 static int32_t requantize_one(const ta_quantize_params_t *p, int32_t x, int32_t lo, int32_t hi)
 {
-    const int32_t out =
-        ta_mul_by_quantized_multiplier(x - p->input_zero_point, p->multiplier, (int)p->shift) +
-        p->output_zero_point;
+    const int32_t out = ta_mul_by_quantized_multiplier(x - p->input_zero_point, p->multiplier,
+                                                       (int)p->shift) +
+                        p->output_zero_point;
     return ta_clamp_i32(out, lo, hi);
 }
 
-#define DEFINE_REQUANTIZE(name, in_t, out_t, lo, hi)                                   \
-    int name(const ta_quantize_params_t *p, const in_t *input, out_t *output)          \
-    {                                                                                  \
-        for (int32_t i = 0; i < p->size; i++)                                          \
-            output[i] = (out_t)requantize_one(p, input[i], lo, hi);                    \
-        return TA_OK;                                                                  \
+#define DEFINE_REQUANTIZE(name, in_t, out_t, lo, hi)                          \
+    int name(const ta_quantize_params_t *p, const in_t *input, out_t *output) \
+    {                                                                         \
+        for (int32_t i = 0; i < p->size; i++)                                 \
+            output[i] = (out_t)requantize_one(p, input[i], lo, hi);           \
+        return TA_OK;                                                         \
     }
 
 DEFINE_REQUANTIZE(ta_requantize_s8_s8, int8_t, int8_t, INT8_MIN, INT8_MAX)

@@ -9,14 +9,16 @@
 
 #include "../include/ta_params.h"
 
-#define TA_QUANTIZE_PARAMS(FIELD, ARRAY, ARRAY_USED)                                              \
-    FIELD(int32_t, size)              /* elements */                                              \
-    FIELD(float, scale)               /* output scale (float input only) */                       \
-    FIELD(int32_t, input_zero_point)                                                              \
-    FIELD(int32_t, output_zero_point)                                                             \
-    FIELD(int32_t, multiplier)        /* input_scale / output_scale (integer input) */            \
+#define TA_QUANTIZE_PARAMS(FIELD, ARRAY, ARRAY_USED)                            \
+    FIELD(int32_t, size) /* elements */                                         \
+    FIELD(float, scale)  /* output scale (float input only) */                  \
+    FIELD(int32_t, input_zero_point)                                            \
+    FIELD(int32_t, output_zero_point)                                           \
+    FIELD(int32_t, multiplier) /* input_scale / output_scale (integer input) */ \
     FIELD(int32_t, shift)
-typedef struct { TA_PARAM_MEMBERS(TA_QUANTIZE_PARAMS) } ta_quantize_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_QUANTIZE_PARAMS)
+} ta_quantize_params_t;
 
 int ta_quantize_f32_s8(const ta_quantize_params_t *p, const float *input, int8_t *output);
 int ta_quantize_f32_s16(const ta_quantize_params_t *p, const float *input, int16_t *output);

@@ -23,18 +23,20 @@
 
 #define TA_REDUCE_MAX_GROUPS 4
 
-#define TA_REDUCE_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                \
-    FIELD(int32_t, outer_rank)                          /* groups of kept dimensions, 0..4 */     \
-    ARRAY(int32_t, outer_dims, TA_REDUCE_MAX_GROUPS)                                              \
-    ARRAY(int32_t, outer_strides, TA_REDUCE_MAX_GROUPS) /* in input elements */                   \
-    FIELD(int32_t, inner_rank)                          /* groups of reduced dimensions, 0..4 */  \
-    ARRAY(int32_t, inner_dims, TA_REDUCE_MAX_GROUPS)                                              \
-    ARRAY(int32_t, inner_strides, TA_REDUCE_MAX_GROUPS)                                           \
-    FIELD(int32_t, sum_offset)                                                                    \
-    FIELD(int32_t, multiplier)                                                                    \
-    FIELD(int32_t, shift)                                                                         \
+#define TA_REDUCE_PARAMS(FIELD, ARRAY, ARRAY_USED)                                               \
+    FIELD(int32_t, outer_rank) /* groups of kept dimensions, 0..4 */                             \
+    ARRAY(int32_t, outer_dims, TA_REDUCE_MAX_GROUPS)                                             \
+    ARRAY(int32_t, outer_strides, TA_REDUCE_MAX_GROUPS) /* in input elements */                  \
+    FIELD(int32_t, inner_rank)                          /* groups of reduced dimensions, 0..4 */ \
+    ARRAY(int32_t, inner_dims, TA_REDUCE_MAX_GROUPS)                                             \
+    ARRAY(int32_t, inner_strides, TA_REDUCE_MAX_GROUPS)                                          \
+    FIELD(int32_t, sum_offset)                                                                   \
+    FIELD(int32_t, multiplier)                                                                   \
+    FIELD(int32_t, shift)                                                                        \
     FIELD(int32_t, output_zero_point)
-typedef struct { TA_PARAM_MEMBERS(TA_REDUCE_PARAMS) } ta_reduce_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_REDUCE_PARAMS)
+} ta_reduce_params_t;
 
 int ta_reduce_sum_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output);
 int ta_reduce_sum_s16(const ta_reduce_params_t *p, const int16_t *input, int16_t *output);

@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-int ta_resize_nearest(const ta_resize_nearest_params_t *p, const void *input,
-                      const int32_t *rows, const int32_t *cols, void *output)
+int ta_resize_nearest(const ta_resize_nearest_params_t *p, const void *input, const int32_t *rows,
+                      const int32_t *cols, void *output)
 {
     const uint8_t *in = (const uint8_t *)input;
     uint8_t *out = (uint8_t *)output;

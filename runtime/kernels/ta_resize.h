@@ -11,26 +11,30 @@
 
 #include "../include/ta_params.h"
 
-#define TA_RESIZE_NEAREST_PARAMS(FIELD, ARRAY, ARRAY_USED)                                        \
-    FIELD(int32_t, batches)                                                                       \
-    FIELD(int32_t, out_height)                                                                    \
-    FIELD(int32_t, out_width)                                                                     \
-    FIELD(int32_t, pixel_bytes) /* depth * element size */                                        \
+#define TA_RESIZE_NEAREST_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    FIELD(int32_t, batches)                                \
+    FIELD(int32_t, out_height)                             \
+    FIELD(int32_t, out_width)                              \
+    FIELD(int32_t, pixel_bytes) /* depth * element size */ \
     FIELD(int32_t, batch_bytes) /* input bytes per batch */
-typedef struct { TA_PARAM_MEMBERS(TA_RESIZE_NEAREST_PARAMS) } ta_resize_nearest_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_RESIZE_NEAREST_PARAMS)
+} ta_resize_nearest_params_t;
 
 /* rows[y]: byte offset of the input row output row y copies from;
    cols[x]: byte offset, within a row, of the pixel output column x copies. */
-int ta_resize_nearest(const ta_resize_nearest_params_t *p, const void *input,
-                      const int32_t *rows, const int32_t *cols, void *output);
+int ta_resize_nearest(const ta_resize_nearest_params_t *p, const void *input, const int32_t *rows,
+                      const int32_t *cols, void *output);
 
-#define TA_RESIZE_BILINEAR_PARAMS(FIELD, ARRAY, ARRAY_USED)                                       \
-    FIELD(int32_t, batches)                                                                       \
-    FIELD(int32_t, out_height)                                                                    \
-    FIELD(int32_t, out_width)                                                                     \
-    FIELD(int32_t, depth)                                                                         \
+#define TA_RESIZE_BILINEAR_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    FIELD(int32_t, batches)                                 \
+    FIELD(int32_t, out_height)                              \
+    FIELD(int32_t, out_width)                               \
+    FIELD(int32_t, depth)                                   \
     FIELD(int32_t, batch_size) /* input elements per batch */
-typedef struct { TA_PARAM_MEMBERS(TA_RESIZE_BILINEAR_PARAMS) } ta_resize_bilinear_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_RESIZE_BILINEAR_PARAMS)
+} ta_resize_bilinear_params_t;
 
 /* rows[3y .. 3y+2]: element offsets of the two input rows output row y
    blends and the weight of the second, in 1/1024 (it may be negative with

@@ -10,12 +10,14 @@
 
 #include "../include/ta_params.h"
 
-#define TA_SIGMOID_PARAMS(FIELD, ARRAY, ARRAY_USED)                                               \
-    FIELD(int32_t, size)                                                                          \
-    FIELD(int32_t, input_zero_point)   /* int8 only */                                            \
-    FIELD(int32_t, input_range_radius) /* int8 only */                                            \
-    FIELD(int32_t, input_multiplier)                                                              \
+#define TA_SIGMOID_PARAMS(FIELD, ARRAY, ARRAY_USED)    \
+    FIELD(int32_t, size)                               \
+    FIELD(int32_t, input_zero_point)   /* int8 only */ \
+    FIELD(int32_t, input_range_radius) /* int8 only */ \
+    FIELD(int32_t, input_multiplier)                   \
     FIELD(int32_t, input_left_shift)
-typedef struct { TA_PARAM_MEMBERS(TA_SIGMOID_PARAMS) } ta_sigmoid_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_SIGMOID_PARAMS)
+} ta_sigmoid_params_t;
 
 #endif /* TA_SIGMOID_PARAMS_H */

@@ -52,7 +52,8 @@ static inline int8_t ta_sigmoid_s8_element(int tanh, int32_t input_zero_point,
         return INT8_MAX;
     const int32_t q4 = ta_mul_by_quantized_multiplier(x, input_multiplier, (int)input_left_shift);
     const int32_t out = tanh ? ta_rounding_divide_by_pot(ta_sigmoid_s8_fp_tanh(q4), 31 - 7)
-                             : ta_rounding_divide_by_pot(ta_sigmoid_s8_fp_logistic(q4), 31 - 8) - 128;
+                             : ta_rounding_divide_by_pot(ta_sigmoid_s8_fp_logistic(q4), 31 - 8) -
+                                   128;
     return (int8_t)ta_clamp_i32(out, INT8_MIN, INT8_MAX);
 }
 

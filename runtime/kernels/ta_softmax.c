@@ -37,8 +37,8 @@ static row_stats_t row_stats(const ta_softmax_params_t *p, const int8_t *in,
 static inline int32_t element(const row_stats_t *st, const int32_t *exp_table, int8_t x,
                               int32_t out_min, int32_t out_max)
 {
-    const int32_t unsat = ta_rounding_divide_by_pot(
-        ta_fp_mul(st->scale, exp_table[st->max - x]), st->exponent);
+    const int32_t unsat = ta_rounding_divide_by_pot(ta_fp_mul(st->scale, exp_table[st->max - x]),
+                                                    st->exponent);
     return ta_clamp_i32(unsat + out_min, out_min, out_max);
 }
 
@@ -57,8 +57,8 @@ int ta_softmax_s8(const ta_softmax_params_t *p, const int8_t *input, const int32
     return TA_OK;
 }
 
-int ta_softmax_s8_s16(const ta_softmax_params_t *p, const int8_t *input,
-                      const int32_t *exp_table, int16_t *output)
+int ta_softmax_s8_s16(const ta_softmax_params_t *p, const int8_t *input, const int32_t *exp_table,
+                      int16_t *output)
 {
     for (int32_t i = 0; i < p->outer_size; i++) {
         const int8_t *in = input + (size_t)i * (size_t)p->depth;
@@ -130,8 +130,9 @@ int ta_softmax_s16(const ta_softmax_params_t *p, const int16_t *input, const int
 
         /* 1 / sum: normalise sum to [1, 2), the table takes sum - 1 recentred. */
         const int headroom_plus_one = count_leading_zeros((uint32_t)sum);
-        const int32_t shifted_sum =
-            (int32_t)((((int64_t)sum << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
+        const int32_t shifted_sum = (int32_t)((((int64_t)sum << (headroom_plus_one - 1)) +
+                                               (1 << 13)) >>
+                                              14);
         const int16_t reciprocal = lut_lookup(clamp16(shifted_sum - ((1 << 15) + (1 << 16))),
                                               one_over_one_plus_x_lut);
         const int right_shift = 31 - headroom_plus_one;

@@ -24,20 +24,22 @@
 
 #include "../include/ta_params.h"
 
-#define TA_SOFTMAX_PARAMS(FIELD, ARRAY, ARRAY_USED)                                               \
-    FIELD(int32_t, outer_size)       /* rows */                                                   \
-    FIELD(int32_t, depth)            /* last dimension */                                         \
-    FIELD(int32_t, input_multiplier)                                                              \
-    FIELD(int32_t, input_left_shift) /* int16: a signed shift */                                  \
+#define TA_SOFTMAX_PARAMS(FIELD, ARRAY, ARRAY_USED)              \
+    FIELD(int32_t, outer_size) /* rows */                        \
+    FIELD(int32_t, depth)      /* last dimension */              \
+    FIELD(int32_t, input_multiplier)                             \
+    FIELD(int32_t, input_left_shift) /* int16: a signed shift */ \
     FIELD(int32_t, diff_min)
-typedef struct { TA_PARAM_MEMBERS(TA_SOFTMAX_PARAMS) } ta_softmax_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_SOFTMAX_PARAMS)
+} ta_softmax_params_t;
 
 /* int8 -> int8 (output scale 1/256, zero point -128). */
 int ta_softmax_s8(const ta_softmax_params_t *p, const int8_t *input, const int32_t *exp_table,
                   int8_t *output);
 /* int8 -> int16 (output scale 1/65536, zero point -32768). */
-int ta_softmax_s8_s16(const ta_softmax_params_t *p, const int8_t *input,
-                      const int32_t *exp_table, int16_t *output);
+int ta_softmax_s8_s16(const ta_softmax_params_t *p, const int8_t *input, const int32_t *exp_table,
+                      int16_t *output);
 /* int16 -> int16 (zero points 0, output scale 1/32768). */
 int ta_softmax_s16(const ta_softmax_params_t *p, const int16_t *input, const int16_t *exp_lut,
                    const int16_t *one_over_one_plus_x_lut, int16_t *output);

@@ -36,9 +36,9 @@ static inline int32_t rescale2(const ta_squared_difference_params_t *p, int32_t 
 static inline int32_t finish(const ta_squared_difference_params_t *p, int32_t x, int32_t y)
 {
     const int32_t d = x - y;
-    const int32_t out =
-        ta_mul_by_quantized_multiplier(d * d, p->output_multiplier, (int)p->output_shift) +
-        p->output_offset;
+    const int32_t out = ta_mul_by_quantized_multiplier(d * d, p->output_multiplier,
+                                                       (int)p->output_shift) +
+                        p->output_offset;
     return ta_clamp_i32(out, p->activation_min, p->activation_max);
 }
 
@@ -88,13 +88,14 @@ static bool simd_consts(const ta_squared_difference_params_t *p, simd_consts_t *
 }
 
 TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
-                                 int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo,
-                                 int32x4_t hi, int kind)
+                                 int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo, int32x4_t hi,
+                                 int kind)
 {
     int32x4_t x, y;
     ta_binary_rescale_lanes_mve(&c->in, qa, qb, fixed, shift_mul, kind, &x, &y);
     const int32x4_t d = vsubq_s32(x, y);
-    const int32x4_t shifted = vshlq_r_s32(vmulq_s32(d, d), c->out_left); /* wraps, as the reference */
+    const int32x4_t shifted = vshlq_r_s32(vmulq_s32(d, d),
+                                          c->out_left); /* wraps, as the reference */
     int32x4_t v = ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(shifted, c->out.multiplier),
                                           c->out.fix_shift, -c->out.exponent);
     v = vaddq_n_s32(v, c->output_offset);

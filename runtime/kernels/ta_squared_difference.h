@@ -19,11 +19,13 @@
 #include "ta_broadcast.h"
 
 /* activation_min/max: the output dtype's range. */
-#define TA_SQUARED_DIFFERENCE_PARAMS(FIELD, ARRAY, ARRAY_USED)                                    \
-    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                 \
-    TA_BINARY_RESCALE_PARAMS(FIELD, ARRAY, ARRAY_USED)                                            \
+#define TA_SQUARED_DIFFERENCE_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    TA_BROADCAST_PARAMS(FIELD, ARRAY, ARRAY_USED)              \
+    TA_BINARY_RESCALE_PARAMS(FIELD, ARRAY, ARRAY_USED)         \
     TA_BINARY_OUTPUT_PARAMS(FIELD, ARRAY, ARRAY_USED)
-typedef struct { TA_PARAM_MEMBERS(TA_SQUARED_DIFFERENCE_PARAMS) } ta_squared_difference_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_SQUARED_DIFFERENCE_PARAMS)
+} ta_squared_difference_params_t;
 
 int ta_squared_difference_s8(const ta_squared_difference_params_t *p, const int8_t *input1,
                              const int8_t *input2, int8_t *output);

@@ -73,8 +73,7 @@ static void features(const ta_svdf_params_t *p, const int8_t *in, const int8_t *
             out[k] = ta_mm_dot1_s8(feature_biases[f0 + k], w + (size_t)k * (size_t)n, in, n);
     }
     for (int32_t k = 0; k < count; k++)
-        out[k] = ta_clamp_i32(ta_mm_mul_q(out[k], p->feature_multiplier, p->feature_shift),
-                              lo, hi);
+        out[k] = ta_clamp_i32(ta_mm_mul_q(out[k], p->feature_multiplier, p->feature_shift), lo, hi);
 }
 
 static int8_t output_value(const ta_svdf_params_t *p, int32_t acc)
@@ -131,8 +130,7 @@ static void group4_s16_mve(const ta_svdf_params_t *p, const int8_t *in, const in
                                       features4_mve(p, in, wf, fb, INT16_MIN, INT16_MAX));
     int32_t t[4];
     for (int32_t k = 0; k < 4; k++)
-        t[k] = ta_mm_dot1_s16(0, wt + (size_t)k * (size_t)mem, rows + (size_t)k * (size_t)mem,
-                              mem);
+        t[k] = ta_mm_dot1_s16(0, wt + (size_t)k * (size_t)mem, rows + (size_t)k * (size_t)mem, mem);
     outputs4_mve(p, t, ob, out);
 }
 

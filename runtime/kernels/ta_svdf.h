@@ -21,20 +21,22 @@
 
 #include "../include/ta_params.h"
 
-#define TA_SVDF_PARAMS(FIELD, ARRAY, ARRAY_USED)                                                  \
-    FIELD(int32_t, batches)                                                                       \
-    FIELD(int32_t, input_size)                                                                    \
-    FIELD(int32_t, filters)            /* units * rank */                                         \
-    FIELD(int32_t, rank)                                                                          \
-    FIELD(int32_t, memory)                                                                        \
-    FIELD(int32_t, input_zero_point)                                                              \
-    FIELD(int32_t, state_zero_point)                                                              \
-    FIELD(int32_t, output_zero_point)                                                             \
-    FIELD(int32_t, feature_multiplier) /* input * weights_feature -> state */                     \
-    FIELD(int32_t, feature_shift)                                                                 \
-    FIELD(int32_t, output_multiplier)  /* state * weights_time -> output */                       \
+#define TA_SVDF_PARAMS(FIELD, ARRAY, ARRAY_USED)                              \
+    FIELD(int32_t, batches)                                                   \
+    FIELD(int32_t, input_size)                                                \
+    FIELD(int32_t, filters) /* units * rank */                                \
+    FIELD(int32_t, rank)                                                      \
+    FIELD(int32_t, memory)                                                    \
+    FIELD(int32_t, input_zero_point)                                          \
+    FIELD(int32_t, state_zero_point)                                          \
+    FIELD(int32_t, output_zero_point)                                         \
+    FIELD(int32_t, feature_multiplier) /* input * weights_feature -> state */ \
+    FIELD(int32_t, feature_shift)                                             \
+    FIELD(int32_t, output_multiplier) /* state * weights_time -> output */    \
     FIELD(int32_t, output_shift)
-typedef struct { TA_PARAM_MEMBERS(TA_SVDF_PARAMS) } ta_svdf_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_SVDF_PARAMS)
+} ta_svdf_params_t;
 
 /* int8 weights_time and state. `state` is [batches][filters][memory]. The
    converter folds the zero points into biases, so the inner loops are

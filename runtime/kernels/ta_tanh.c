@@ -5,8 +5,7 @@
 #include "ta_lookup.h"
 #include "ta_sigmoid_table.h"
 
-int ta_tanh_s8(const ta_tanh_params_t *p, const int8_t *input, const int8_t *table,
-               int8_t *output)
+int ta_tanh_s8(const ta_tanh_params_t *p, const int8_t *input, const int8_t *table, int8_t *output)
 {
     ta_lookup_s8(p->size, input, table, output);
     return TA_OK;

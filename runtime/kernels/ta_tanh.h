@@ -23,8 +23,7 @@
 typedef ta_sigmoid_params_t ta_tanh_params_t;
 
 /* table: the 256 outputs, from ta_sigmoid_s8_element (ta_sigmoid_s8.h). */
-int ta_tanh_s8(const ta_tanh_params_t *p, const int8_t *input, const int8_t *table,
-               int8_t *output);
+int ta_tanh_s8(const ta_tanh_params_t *p, const int8_t *input, const int8_t *table, int8_t *output);
 int ta_tanh_s16(const ta_tanh_params_t *p, const int16_t *input, int16_t *output);
 
 #endif /* TA_TANH_H */

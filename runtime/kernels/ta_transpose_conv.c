@@ -82,8 +82,8 @@ int ta_transpose_conv_s8(const ta_transpose_conv_params_t *p, const int8_t *inpu
 }
 
 int ta_transpose_conv_s16(const ta_transpose_conv_params_t *p, const int16_t *input,
-                          const int8_t *weights, const int64_t *bias,
-                          const int32_t *multipliers, const int32_t *shifts, int16_t *output)
+                          const int8_t *weights, const int64_t *bias, const int32_t *multipliers,
+                          const int32_t *shifts, int16_t *output)
 {
     return transpose_conv(p, input, weights, bias, multipliers, shifts, output, true);
 }

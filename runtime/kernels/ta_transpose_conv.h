@@ -20,38 +20,40 @@
 
 #include "../include/ta_params.h"
 
-#define TA_TRANSPOSE_CONV_PARAMS(FIELD, ARRAY, ARRAY_USED)                                        \
-    FIELD(int32_t, batches)                                                                       \
-    FIELD(int32_t, input_height)                                                                  \
-    FIELD(int32_t, input_width)                                                                   \
-    FIELD(int32_t, input_depth)                                                                   \
-    FIELD(int32_t, filter_height)                                                                 \
-    FIELD(int32_t, filter_width)                                                                  \
-    FIELD(int32_t, output_height)                                                                 \
-    FIELD(int32_t, output_width)                                                                  \
-    FIELD(int32_t, output_depth)                                                                  \
-    FIELD(int32_t, stride_height)                                                                 \
-    FIELD(int32_t, stride_width)                                                                  \
-    FIELD(int32_t, pad_top)                                                                       \
-    FIELD(int32_t, pad_left)                                                                      \
-    FIELD(int32_t, input_offset)   /* -input zero point; 0 for int16 */                           \
-    FIELD(int32_t, output_offset)                                                                 \
-    FIELD(int32_t, multiplier)     /* per-tensor; unused when per-channel arrays are given */     \
-    FIELD(int32_t, shift)                                                                         \
-    FIELD(int32_t, activation_min)                                                                \
+#define TA_TRANSPOSE_CONV_PARAMS(FIELD, ARRAY, ARRAY_USED)                                \
+    FIELD(int32_t, batches)                                                               \
+    FIELD(int32_t, input_height)                                                          \
+    FIELD(int32_t, input_width)                                                           \
+    FIELD(int32_t, input_depth)                                                           \
+    FIELD(int32_t, filter_height)                                                         \
+    FIELD(int32_t, filter_width)                                                          \
+    FIELD(int32_t, output_height)                                                         \
+    FIELD(int32_t, output_width)                                                          \
+    FIELD(int32_t, output_depth)                                                          \
+    FIELD(int32_t, stride_height)                                                         \
+    FIELD(int32_t, stride_width)                                                          \
+    FIELD(int32_t, pad_top)                                                               \
+    FIELD(int32_t, pad_left)                                                              \
+    FIELD(int32_t, input_offset) /* -input zero point; 0 for int16 */                     \
+    FIELD(int32_t, output_offset)                                                         \
+    FIELD(int32_t, multiplier) /* per-tensor; unused when per-channel arrays are given */ \
+    FIELD(int32_t, shift)                                                                 \
+    FIELD(int32_t, activation_min)                                                        \
     FIELD(int32_t, activation_max)
-typedef struct { TA_PARAM_MEMBERS(TA_TRANSPOSE_CONV_PARAMS) } ta_transpose_conv_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_TRANSPOSE_CONV_PARAMS)
+} ta_transpose_conv_params_t;
 
 /* int8 input and output, int8 weights, int32 bias and accumulator.
    `multipliers` and `shifts` are per output channel, or NULL. */
 int ta_transpose_conv_s8(const ta_transpose_conv_params_t *p, const int8_t *input,
-                         const int8_t *weights, const int32_t *bias,
-                         const int32_t *multipliers, const int32_t *shifts, int8_t *output);
+                         const int8_t *weights, const int32_t *bias, const int32_t *multipliers,
+                         const int32_t *shifts, int8_t *output);
 
 /* int16 input and output (zero points 0), int8 weights, int64 bias and
    accumulator. */
 int ta_transpose_conv_s16(const ta_transpose_conv_params_t *p, const int16_t *input,
-                          const int8_t *weights, const int64_t *bias,
-                          const int32_t *multipliers, const int32_t *shifts, int16_t *output);
+                          const int8_t *weights, const int64_t *bias, const int32_t *multipliers,
+                          const int32_t *shifts, int16_t *output);
 
 #endif /* TA_TRANSPOSE_CONV_H */

@@ -14,10 +14,12 @@
 
 #include "../include/ta_params.h"
 
-#define TA_VARIABLE_FILL_PARAMS(FIELD, ARRAY, ARRAY_USED)                                         \
-    FIELD(uint32_t, bytes)                                                                        \
+#define TA_VARIABLE_FILL_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    FIELD(uint32_t, bytes)                                \
     FIELD(int32_t, byte_value) /* 0..255 */
-typedef struct { TA_PARAM_MEMBERS(TA_VARIABLE_FILL_PARAMS) } ta_variable_fill_params_t;
+typedef struct {
+    TA_PARAM_MEMBERS(TA_VARIABLE_FILL_PARAMS)
+} ta_variable_fill_params_t;
 
 int ta_variable_fill(const ta_variable_fill_params_t *p, void *state);
 

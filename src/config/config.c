@@ -13,10 +13,10 @@
 #include <ctype.h>
 #include <string.h>
 
-static const char *const memory_names[TA_MEM_COUNT] = {"ITCM", "DTCM", "SRAM",
-                                                        "PSRAM", "MRAM", "DRAM"};
-static const char *const memory_lower[TA_MEM_COUNT] = {"itcm", "dtcm", "sram",
-                                                        "psram", "mram", "dram"};
+static const char *const memory_names[TA_MEM_COUNT] = {"ITCM",  "DTCM", "SRAM",
+                                                       "PSRAM", "MRAM", "DRAM"};
+static const char *const memory_lower[TA_MEM_COUNT] = {"itcm",  "dtcm", "sram",
+                                                       "psram", "mram", "dram"};
 
 const char *ta_memory_name(int memory)
 {
@@ -126,8 +126,7 @@ static const tinyaot_config_key config_keys[] = {
      "alignment of every arena and tensor in that memory"},
     {"operators", "list of rules", "none", "operator rules, first match wins"},
     {"operators[].type", "operator type", "any type", "the operator type the rule matches"},
-    {"operators[].id", "index or list", "any operator",
-     "model operator indices the rule matches"},
+    {"operators[].id", "index or list", "any operator", "model operator indices the rule matches"},
     {"operators[].attributes.code_placement", "memory name", "-",
      "memory holding the operator's code (needs a code_section)"},
     {"operators[].attributes.scratch_placement", "memory name", "-",
@@ -351,8 +350,10 @@ static bool get_uint(Loader *L, const TaNode *n, const char *path, uint64_t *out
         return true;
     }
     if (ta_scalar_has_leading_zero(n))
-        ta_error(L->d, "%s: %s: '%s' has a leading zero; integers are decimal (or 0x hex), "
-                 "so write it without the zero", WHERE(n), path, n->scalar);
+        ta_error(L->d,
+                 "%s: %s: '%s' has a leading zero; integers are decimal (or 0x hex), "
+                 "so write it without the zero",
+                 WHERE(n), path, n->scalar);
     else
         ta_error(L->d, "%s: %s: expected a non-negative integer, got '%s'", WHERE(n), path,
                  n->kind == TA_NODE_SCALAR ? n->scalar : "a collection");
@@ -386,10 +387,11 @@ static bool get_memory(Loader *L, const TaNode *n, const char *path, const char 
 static const char *prefix_problem(const char *prefix)
 {
     static const char *const keywords[] = {
-        "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
-        "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-        "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-        "switch", "typedef", "union", "unsigned", "void", "volatile", "while"};
+        "auto",    "break",  "case",     "char",   "const",    "continue", "default",
+        "do",      "double", "else",     "enum",   "extern",   "float",    "for",
+        "goto",    "if",     "inline",   "int",    "long",     "register", "restrict",
+        "return",  "short",  "signed",   "sizeof", "static",   "struct",   "switch",
+        "typedef", "union",  "unsigned", "void",   "volatile", "while"};
     static const char *const runtime[] = {"ta", "syn"};
     if (prefix[0] == '_')
         return "identifiers that begin with an underscore are reserved for the C implementation";
@@ -417,8 +419,10 @@ static const char *module_dir_path(Loader *L, const TaNode *v, const char *path)
     const char *p = ta_strndup(L->pool, path, n);
     const char *base = ta_basename(p);
     if (n == 0 || strcmp(p, "/") == 0 || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
-        ta_error(L->d, "%s: module.path: '%s' does not name a directory tinyaot can create "
-                 "(give a new or tinyaot-written directory, e.g. out/model)", WHERE(v), path);
+        ta_error(L->d,
+                 "%s: module.path: '%s' does not name a directory tinyaot can create "
+                 "(give a new or tinyaot-written directory, e.g. out/model)",
+                 WHERE(v), path);
         return NULL;
     }
     if (strlen(base) > 200) {
@@ -608,12 +612,11 @@ static void load_constraints(Loader *L, const TaNode *n)
         for (int k = 0; k < L->cfg->constraints.len; k++) {
             TaConstraint *prev = L->cfg->constraints.items[k];
             if (strcmp(prev->name, c->name) == 0)
-                ta_error(L->d, "%s: %s: memory %s is already constrained at %s", WHERE(e),
-                         path, c->name, prev->where);
+                ta_error(L->d, "%s: %s: memory %s is already constrained at %s", WHERE(e), path,
+                         c->name, prev->where);
         }
         if ((v = ta_node_map_get(e, "max_size")))
-            c->has_max_size = get_uint(L, v, ta_format(L->pool, "%s.max_size", path),
-                                       &c->max_size);
+            c->has_max_size = get_uint(L, v, ta_format(L->pool, "%s.max_size", path), &c->max_size);
         if ((v = ta_node_map_get(e, "arena_alignment")) &&
             (c->has_alignment = get_uint(L, v, ta_format(L->pool, "%s.arena_alignment", path),
                                          &c->arena_alignment))) {
@@ -644,8 +647,9 @@ static void load_memory(Loader *L, const TaNode *n)
         bool ignored;
         if (get_bool(L, v, "memory.auto_hydrate_constants", &ignored)) {
             c->auto_hydrate_constants_given = true;
-            ta_warn(L->d, "%s: memory.auto_hydrate_constants is deprecated and changes nothing: "
-                          "model_init always hydrates staged constants",
+            ta_warn(L->d,
+                    "%s: memory.auto_hydrate_constants is deprecated and changes nothing: "
+                    "model_init always hydrates staged constants",
                     WHERE(v));
         }
     }
@@ -747,8 +751,8 @@ static bool set_dotted(Loader *L, TaNode *root, const char *key, TaNode *value)
     }
 }
 
-TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
-                         const char *const *keys, const char *const *values, int count)
+TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path, const char *const *keys,
+                         const char *const *values, int count)
 {
     return ta_config_load_ex(pool, d, config_path, keys, values, count, true);
 }

@@ -9,17 +9,17 @@
 
 /* A memory.tensors or operators entry. */
 typedef struct TaRule {
-    int index;          /* position in its list, for messages */
-    const char *where;  /* "file:line" of the entry */
-    const char *type;   /* NULL: any kind / any operator type */
-    const char **ids;   /* NULL: any id */
+    int index;         /* position in its list, for messages */
+    const char *where; /* "file:line" of the entry */
+    const char *type;  /* NULL: any kind / any operator type */
+    const char **ids;  /* NULL: any id */
     int num_ids;
     /* Attributes; NULL when the rule does not set them. */
     const char *memory;
     const char *constant_destination_memory;
     const char *code_placement;
     const char *scratch_placement;
-    bool matched;       /* set by the planner */
+    bool matched; /* set by the planner */
 } TaRule;
 
 typedef struct TaConstraint {
@@ -37,26 +37,26 @@ typedef struct TaTransformSetting {
 } TaTransformSetting;
 
 typedef struct TaConfig {
-    const char *config_path;     /* the --config file, or NULL */
-    bool force;                  /* --force: replace module.path even if tinyaot did not write it */
+    const char *config_path; /* the --config file, or NULL */
+    bool force;              /* --force: replace module.path even if tinyaot did not write it */
     const char *model_path;
     int model_subgraph;
-    const char *module_path;     /* without trailing '/' */
+    const char *module_path; /* without trailing '/' */
     const char *module_name;
     const char *module_prefix;
     const char *module_type;     /* "cmake" | "zephyr" | "make" */
     const char *module_schedule; /* "calls" | "table" */
     const char *platform_name;
-    const char *memory_planner;  /* "greedy" */
+    const char *memory_planner; /* "greedy" */
     bool dump_residency_json;
     bool allocate_arenas;
     bool auto_hydrate_constants_given;
-    TaVec tensor_rules;   /* TaRule* */
-    TaVec operator_rules; /* TaRule* */
-    bool has_constraints; /* an explicit list: the complete set of usable memories */
-    TaVec constraints;    /* TaConstraint* */
-    TaVec transforms;     /* TaTransformSetting*, as given */
-    bool transforms_exact;/* given as a list: exactly these run */
+    TaVec tensor_rules;    /* TaRule* */
+    TaVec operator_rules;  /* TaRule* */
+    bool has_constraints;  /* an explicit list: the complete set of usable memories */
+    TaVec constraints;     /* TaConstraint* */
+    TaVec transforms;      /* TaTransformSetting*, as given */
+    bool transforms_exact; /* given as a list: exactly these run */
     bool test_enabled;
     double test_tolerance;
     TaVec test_inputs;  /* const char* per model input: raw bytes, or empty */
@@ -69,8 +69,8 @@ typedef struct TaConfig {
  * `values[i]` its text, parsed as YAML). Reports every problem found; NULL
  * if there was any.
  */
-TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path,
-                         const char *const *keys, const char *const *values, int count);
+TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path, const char *const *keys,
+                         const char *const *values, int count);
 /* The same; `need_module_path` false for analysis, which writes nothing.
    Relative model.path, module.path and platform.name (a path) given in
    the file resolve from the file's folder; on the command line, from the
@@ -80,11 +80,18 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
                             bool need_module_path);
 
 /* The canonical memory names; index = TaMemory. */
-typedef enum { TA_MEM_ITCM, TA_MEM_DTCM, TA_MEM_SRAM, TA_MEM_PSRAM, TA_MEM_MRAM, TA_MEM_DRAM,
-               TA_MEM_COUNT } TaMemory;
-const char *ta_memory_name(int memory);        /* "DTCM" */
-const char *ta_memory_lower(int memory);       /* "dtcm" */
-int ta_memory_parse(const char *name);         /* -1 if unknown */
+typedef enum {
+    TA_MEM_ITCM,
+    TA_MEM_DTCM,
+    TA_MEM_SRAM,
+    TA_MEM_PSRAM,
+    TA_MEM_MRAM,
+    TA_MEM_DRAM,
+    TA_MEM_COUNT
+} TaMemory;
+const char *ta_memory_name(int memory);  /* "DTCM" */
+const char *ta_memory_lower(int memory); /* "dtcm" */
+int ta_memory_parse(const char *name);   /* -1 if unknown */
 
 /* Closest candidate to `word` by edit distance, or NULL if none is close. */
 const char *ta_suggest(const char *word, const char *const *candidates, int count);

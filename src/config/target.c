@@ -75,7 +75,8 @@ static bool need_bool(Loader *L, const TaNode *map, const char *key)
    ".itcm_text.kws"). Nothing else reaches generated code. */
 static bool is_section_name(const char *s)
 {
-    if (s[0] != '.' || !(s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z') || (s[1] >= 'a' && s[1] <= 'z')))
+    if (s[0] != '.' ||
+        !(s[1] == '_' || (s[1] >= 'A' && s[1] <= 'Z') || (s[1] >= 'a' && s[1] <= 'z')))
         return false;
     for (const char *p = s + 1; *p; p++)
         if (!(*p == '_' || *p == '.' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
@@ -97,8 +98,9 @@ static const char *optional_section(Loader *L, const TaNode *map, const char *ke
         TaBuf shown = {0};
         for (const unsigned char *p = (const unsigned char *)v->scalar; *p && shown.len < 80; p++)
             ta_buf_printf(&shown, *p >= 0x20 && *p < 0x7f && *p != '\\' ? "%c" : "\\x%02x", *p);
-        fail(L, v, "%s: '%s' is not a section name (a dot, a letter or '_', then letters, "
-                   "digits, '_' or '.'; at most %d characters)",
+        fail(L, v,
+             "%s: '%s' is not a section name (a dot, a letter or '_', then letters, "
+             "digits, '_' or '.'; at most %d characters)",
              key, shown.data ? shown.data : "", TA_TARGET_MAX_SECTION_LEN);
         ta_buf_free(&shown);
         return NULL;
@@ -122,9 +124,9 @@ static void check_keys(Loader *L, const TaNode *map, const char *const *keys, in
 
 static void load_memory(Loader *L, TaTarget *t, const TaNode *n)
 {
-    static const char *const keys[] = {"name", "base", "capacity", "writable", "executable",
-                                       "volatile", "bss_section", "data_section",
-                                       "code_section"};
+    static const char *const keys[] = {"name",        "base",         "capacity",
+                                       "writable",    "executable",   "volatile",
+                                       "bss_section", "data_section", "code_section"};
     if (n->kind != TA_NODE_MAP) {
         fail(L, n, "a memory must be a mapping");
         return;
@@ -188,13 +190,14 @@ static void check_memory_map(Loader *L, TaTarget *t)
         if (m->base > UINT64_MAX - m->capacity)
             fail(L, ta_node_map_get(n, "capacity"),
                  "capacity: memory %s (base 0x%llx, %llu bytes) extends past the end of the "
-                 "address space", name, (unsigned long long)m->base,
-                 (unsigned long long)m->capacity);
+                 "address space",
+                 name, (unsigned long long)m->base, (unsigned long long)m->capacity);
         else if (bounded && (m->base >= end || m->capacity > end - m->base))
             fail(L, ta_node_map_get(n, m->base >= end ? "base" : "capacity"),
                  "%s: memory %s (base 0x%llx, %llu bytes) extends past the 4 GiB address space "
-                 "of %s", m->base >= end ? "base" : "capacity", name,
-                 (unsigned long long)m->base, (unsigned long long)m->capacity, t->core);
+                 "of %s",
+                 m->base >= end ? "base" : "capacity", name, (unsigned long long)m->base,
+                 (unsigned long long)m->capacity, t->core);
         for (int b = 0; b < a; b++) {
             const TaTargetMemory *o = t->memories[b];
             if (!o)
@@ -209,7 +212,8 @@ static void check_memory_map(Loader *L, TaTarget *t)
                 const TaTargetMemory *x = t->memories[lm], *y = t->memories[em];
                 fail(L, ta_node_map_get(L->memory_nodes[lm], "base"),
                      "base: memory %s (0x%llx, %llu bytes) overlaps memory %s (0x%llx, %llu "
-                     "bytes) declared at %s", ta_memory_name(lm), (unsigned long long)x->base,
+                     "bytes) declared at %s",
+                     ta_memory_name(lm), (unsigned long long)x->base,
                      (unsigned long long)x->capacity, ta_memory_name(em),
                      (unsigned long long)y->base, (unsigned long long)y->capacity,
                      ta_node_where(L->pool, L->memory_nodes[em]));
@@ -232,8 +236,8 @@ static void check_memory_map(Loader *L, TaTarget *t)
 
 static TaTarget *load_tree(Loader *L, const TaNode *root)
 {
-    static const char *const keys[] = {"name", "description", "core", "min_alignment",
-                                       "sources", "memories", "spill_order"};
+    static const char *const keys[] = {"name",    "description", "core",       "min_alignment",
+                                       "sources", "memories",    "spill_order"};
     if (root->kind != TA_NODE_MAP) {
         fail(L, root, "a target file must be a mapping");
         return NULL;
@@ -261,8 +265,8 @@ static TaTarget *load_tree(Loader *L, const TaNode *root)
        padding only wastes memory (1 MiB made a 20 MB constants file). */
     if (t->min_alignment == 0 || (t->min_alignment & (t->min_alignment - 1)) ||
         t->min_alignment > TA_TARGET_MAX_ALIGNMENT)
-        fail(L, ta_node_map_get(root, "min_alignment") ? ta_node_map_get(root, "min_alignment")
-                                                        : root,
+        fail(L,
+             ta_node_map_get(root, "min_alignment") ? ta_node_map_get(root, "min_alignment") : root,
              "min_alignment: %llu is not a power of two up to %d",
              (unsigned long long)t->min_alignment, TA_TARGET_MAX_ALIGNMENT);
 
@@ -335,8 +339,9 @@ TaTarget *ta_target_load(TaPool *pool, TaDiag *d, const char *name)
     } else {
         const TaResource *r = ta_resource_find(ta_format(pool, "targets/%s.yaml", name));
         if (!r) {
-            ta_error(d, "platform.name: unknown target '%s' (built-in targets: %s; or give a "
-                        "path to a target YAML file)",
+            ta_error(d,
+                     "platform.name: unknown target '%s' (built-in targets: %s; or give a "
+                     "path to a target YAML file)",
                      name, ta_target_builtin_list(pool));
             return NULL;
         }

@@ -14,7 +14,7 @@ typedef struct TaTargetMemory {
     bool writable;
     bool executable;
     bool is_volatile;
-    const char *bss_section;  /* NULL: no section attribute */
+    const char *bss_section; /* NULL: no section attribute */
     const char *data_section;
     const char *code_section; /* operator code (code_placement); NULL: none */
 } TaTargetMemory;

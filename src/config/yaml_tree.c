@@ -95,8 +95,8 @@ static bool next_event(Parser *p, yaml_event_t *ev)
     if (yaml_parser_parse(&p->yp, ev))
         return true;
     if (p->lines)
-        ta_error(p->d, "%s:%zu: YAML syntax error: %s", p->origin,
-                 p->yp.problem_mark.line + 1, p->yp.problem ? p->yp.problem : "unknown");
+        ta_error(p->d, "%s:%zu: YAML syntax error: %s", p->origin, p->yp.problem_mark.line + 1,
+                 p->yp.problem ? p->yp.problem : "unknown");
     else
         ta_error(p->d, "%s: YAML syntax error: %s", p->origin,
                  p->yp.problem ? p->yp.problem : "unknown");
@@ -193,16 +193,14 @@ static TaNode *parse_node(Parser *p, yaml_event_t *ev)
     case YAML_ALIAS_EVENT:
         ta_error(p->d, "%s:%d: YAML aliases are not supported", p->origin, line);
         break;
-    default:
-        ta_error(p->d, "%s:%d: unexpected YAML content", p->origin, line);
-        break;
+    default: ta_error(p->d, "%s:%d: unexpected YAML content", p->origin, line); break;
     }
     yaml_event_delete(ev);
     return NULL;
 }
 
-TaNode *ta_yaml_parse(TaPool *pool, TaDiag *d, const char *origin, const char *text,
-                      size_t len, bool line_numbers)
+TaNode *ta_yaml_parse(TaPool *pool, TaDiag *d, const char *origin, const char *text, size_t len,
+                      bool line_numbers)
 {
     Parser p = {.pool = pool, .d = d, .origin = origin, .lines = line_numbers};
     if (!yaml_parser_initialize(&p.yp))
@@ -219,9 +217,7 @@ TaNode *ta_yaml_parse(TaPool *pool, TaDiag *d, const char *origin, const char *t
         switch (ev.type) {
         case YAML_STREAM_START_EVENT:
         case YAML_DOCUMENT_START_EVENT:
-        case YAML_DOCUMENT_END_EVENT:
-            yaml_event_delete(&ev);
-            break;
+        case YAML_DOCUMENT_END_EVENT: yaml_event_delete(&ev); break;
         case YAML_STREAM_END_EVENT:
             yaml_event_delete(&ev);
             done = true;
@@ -258,8 +254,7 @@ TaNode *ta_yaml_load_file(TaPool *pool, TaDiag *d, const char *path)
 bool ta_scalar_is_null(const TaNode *n)
 {
     return n->kind == TA_NODE_SCALAR && !n->quoted &&
-           (strcmp(n->scalar, "null") == 0 || strcmp(n->scalar, "~") == 0 ||
-            n->scalar[0] == '\0');
+           (strcmp(n->scalar, "null") == 0 || strcmp(n->scalar, "~") == 0 || n->scalar[0] == '\0');
 }
 
 bool ta_scalar_bool(const TaNode *n, bool *out)

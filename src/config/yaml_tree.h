@@ -13,10 +13,10 @@ typedef enum { TA_NODE_SCALAR, TA_NODE_SEQUENCE, TA_NODE_MAP } TaNodeKind;
 
 typedef struct TaNode {
     TaNodeKind kind;
-    const char *origin; /* file name, or "command line" */
-    int line;           /* 1-based; 0 when not from a file */
-    const char *scalar; /* TA_NODE_SCALAR */
-    bool quoted;        /* scalar was quoted: never a number or bool */
+    const char *origin;    /* file name, or "command line" */
+    int line;              /* 1-based; 0 when not from a file */
+    const char *scalar;    /* TA_NODE_SCALAR */
+    bool quoted;           /* scalar was quoted: never a number or bool */
     struct TaNode **items; /* TA_NODE_SEQUENCE items, TA_NODE_MAP values */
     const char **keys;     /* TA_NODE_MAP keys, parallel to items */
     int *key_lines;
@@ -26,8 +26,8 @@ typedef struct TaNode {
 
 /* Parses YAML text (one document). NULL after reporting an error. An empty
    document gives an empty map. */
-TaNode *ta_yaml_parse(TaPool *pool, TaDiag *d, const char *origin, const char *text,
-                      size_t len, bool line_numbers);
+TaNode *ta_yaml_parse(TaPool *pool, TaDiag *d, const char *origin, const char *text, size_t len,
+                      bool line_numbers);
 TaNode *ta_yaml_load_file(TaPool *pool, TaDiag *d, const char *path);
 
 TaNode *ta_node_map_get(const TaNode *map, const char *key);
@@ -41,7 +41,7 @@ const char *ta_node_where(TaPool *pool, const TaNode *n);
 bool ta_scalar_bool(const TaNode *n, bool *out);
 /* Decimal without leading zeros (010 is refused, not read as octal) or 0x hex. */
 bool ta_scalar_int(const TaNode *n, int64_t *out);
-bool ta_scalar_has_leading_zero(const TaNode *n); /* "010", "-07": for the message */
+bool ta_scalar_has_leading_zero(const TaNode *n);    /* "010", "-07": for the message */
 bool ta_scalar_double(const TaNode *n, double *out); /* finite only: no nan, no inf */
 bool ta_scalar_is_null(const TaNode *n);
 

@@ -9,10 +9,10 @@
  */
 #include "emit.h"
 
-#include "escape.h"
-#include "module_sections.h"
 #include "../config/resources.h"
 #include "../util/template.h"
+#include "escape.h"
+#include "module_sections.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +64,8 @@ static bool add_runtime_file(TaPool *pool, TaDiag *diag, TaVec *files, const cha
     ta_vec_push(pool, files, (void *)path);
     const char *dir = ta_dirname(pool, path);
     const char *text = (const char *)r->data;
-    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    for (const char *line = text; line && *line;
+         line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         if (strncmp(line, "#include \"", 10) != 0)
             continue;
         const char *start = line + 10;
@@ -96,15 +97,15 @@ static int compare_str(const void *a, const void *b)
 bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *files)
 {
     static const char *always[] = {"runtime/include/ta_status.h", "runtime/include/ta_module.h",
-                                   "runtime/include/ta_compiler.h", "runtime/include/ta_io_dtype.h"};
+                                   "runtime/include/ta_compiler.h",
+                                   "runtime/include/ta_io_dtype.h"};
     for (size_t i = 0; i < TA_COUNT_OF(always); i++)
         if (!add_runtime_file(pool, diag, files, always[i]))
             return false;
     for (int i = 0; i < graph->ops.len; i++) {
         const TaOp *op = TA_OP(graph, i);
         for (int k = 0; k < op->calls.len; k++)
-            if (!add_runtime_file(pool, diag, files,
-                                  ((TaKernelCall *)op->calls.items[k])->header))
+            if (!add_runtime_file(pool, diag, files, ((TaKernelCall *)op->calls.items[k])->header))
                 return false;
     }
     if (files->len > 1)
@@ -137,13 +138,11 @@ static TaFields build_fields(const TaEmitInput *in)
     TaFields f = ta_fields(in->pool, NULL);
     ta_field(&f, "name", in->config->module_name);
     ta_field(&f, "NAME", ta_upper(in->pool, in->config->module_name));
-    ta_field(&f, "model_file",
-             ta_escape_line_comment(in->pool, ta_basename(in->model->path)));
+    ta_field(&f, "model_file", ta_escape_line_comment(in->pool, ta_basename(in->model->path)));
     return f;
 }
 
-static void emit_cmake(const TaEmitInput *in, TaBuf *b, const TaVec *sources,
-                       const TaVec *runtime)
+static void emit_cmake(const TaEmitInput *in, TaBuf *b, const TaVec *sources, const TaVec *runtime)
 {
     TaFields f = build_fields(in);
     ta_template(b, &f,
@@ -159,12 +158,13 @@ static void emit_cmake(const TaEmitInput *in, TaBuf *b, const TaVec *sources,
     ta_buf_puts(b, ")\n");
     if (ta_target_has_sections(in->plan->target)) {
         ta_field(&f, "prefix", in->prefix);
-        ta_template(b, &f,
-                    "# The GNU ld fragment: INCLUDE it inside SECTIONS of the linker script\n"
-                    "# and pass -L$${${NAME}_LINKER_DIR}. Cached, so the parent directory sees it.\n"
-                    "set(${NAME}_LINKER_DIR $${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL \"\")\n"
-                    "set(${NAME}_LINKER_FRAGMENT $${CMAKE_CURRENT_LIST_DIR}/${prefix}_sections.ld\n"
-                    "    CACHE INTERNAL \"\")\n");
+        ta_template(
+            b, &f,
+            "# The GNU ld fragment: INCLUDE it inside SECTIONS of the linker script\n"
+            "# and pass -L$${${NAME}_LINKER_DIR}. Cached, so the parent directory sees it.\n"
+            "set(${NAME}_LINKER_DIR $${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL \"\")\n"
+            "set(${NAME}_LINKER_FRAGMENT $${CMAKE_CURRENT_LIST_DIR}/${prefix}_sections.ld\n"
+            "    CACHE INTERNAL \"\")\n");
     }
     ta_buf_puts(b, "\n");
     ta_template(b, &f,

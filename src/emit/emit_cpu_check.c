@@ -11,8 +11,8 @@
  */
 #include "emit.h"
 
-#include "escape.h"
 #include "../util/template.h"
+#include "escape.h"
 
 #include <string.h>
 

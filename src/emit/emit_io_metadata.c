@@ -8,8 +8,8 @@
  */
 #include "emit.h"
 
-#include "escape.h"
 #include "../util/template.h"
+#include "escape.h"
 
 #include <string.h>
 
@@ -77,10 +77,26 @@ static bool run_may_overwrite(const TaGraph *g, const TaTensor *input)
 static bool int_range(TaDtype d, const char **ctype, const char **lo, const char **hi)
 {
     switch (d) {
-    case TA_INT8: *ctype = "int8_t"; *lo = "-128"; *hi = "127"; return true;
-    case TA_UINT8: *ctype = "uint8_t"; *lo = "0"; *hi = "255"; return true;
-    case TA_INT16: *ctype = "int16_t"; *lo = "-32768"; *hi = "32767"; return true;
-    case TA_INT32: *ctype = "int32_t"; *lo = "(-2147483647 - 1)"; *hi = "2147483647"; return true;
+    case TA_INT8:
+        *ctype = "int8_t";
+        *lo = "-128";
+        *hi = "127";
+        return true;
+    case TA_UINT8:
+        *ctype = "uint8_t";
+        *lo = "0";
+        *hi = "255";
+        return true;
+    case TA_INT16:
+        *ctype = "int16_t";
+        *lo = "-32768";
+        *hi = "32767";
+        return true;
+    case TA_INT32:
+        *ctype = "int32_t";
+        *lo = "(-2147483647 - 1)";
+        *hi = "2147483647";
+        return true;
     default: return false;
     }
 }
@@ -93,8 +109,8 @@ static void emit_tensor_macros(const TaEmitInput *in, const TaFields *outer, TaB
     ta_field(&f, "KIND", kind);
     ta_field_int(&f, "i", i);
     ta_field(&f, "id", ta_escape_c_comment(pool, t->id));
-    ta_field(&f, "name", t->name ? ta_format(pool, " \"%s\"", ta_escape_c_comment(pool, t->name))
-                                 : "");
+    ta_field(&f, "name",
+             t->name ? ta_format(pool, " \"%s\"", ta_escape_c_comment(pool, t->name)) : "");
     ta_field(&f, "dtype_name", ta_dtype_name(t->dtype));
     ta_field(&f, "shape", ta_shape_text(pool, t));
     const char *e = dtype_enum(t->dtype);
@@ -114,8 +130,9 @@ static void emit_tensor_macros(const TaEmitInput *in, const TaFields *outer, TaB
         ta_template(b, &f, "#define ${PREFIX}_${KIND}${i}_DIMS {${dims}}\n");
     }
     ta_field_int(&f, "quantized", quantized(t));
-    ta_template(b, &f, "#define ${PREFIX}_${KIND}${i}_SIZE ${size}\n"
-                       "#define ${PREFIX}_${KIND}${i}_QUANTIZED ${quantized}\n");
+    ta_template(b, &f,
+                "#define ${PREFIX}_${KIND}${i}_SIZE ${size}\n"
+                "#define ${PREFIX}_${KIND}${i}_QUANTIZED ${quantized}\n");
     if (!quantized(t))
         return;
     const TaQuant *q = t->quant;
@@ -135,12 +152,14 @@ static void emit_tensor_macros(const TaEmitInput *in, const TaFields *outer, TaB
         ta_buf_free(&z);
         ta_field_int(&f, "channels", q->num_scales);
         ta_field_int(&f, "axis", q->axis);
-        ta_template(b, &f, "/* Per channel along dimension ${axis}: initializer lists. */\n"
-                           "#define ${PREFIX}_${KIND}${i}_QUANT_AXIS ${axis}\n"
-                           "#define ${PREFIX}_${KIND}${i}_NUM_CHANNELS ${channels}\n");
+        ta_template(b, &f,
+                    "/* Per channel along dimension ${axis}: initializer lists. */\n"
+                    "#define ${PREFIX}_${KIND}${i}_QUANT_AXIS ${axis}\n"
+                    "#define ${PREFIX}_${KIND}${i}_NUM_CHANNELS ${channels}\n");
     }
-    ta_template(b, &f, "#define ${PREFIX}_${KIND}${i}_SCALE ${scale}\n"
-                       "#define ${PREFIX}_${KIND}${i}_ZERO_POINT ${zero_point}\n");
+    ta_template(b, &f,
+                "#define ${PREFIX}_${KIND}${i}_SCALE ${scale}\n"
+                "#define ${PREFIX}_${KIND}${i}_ZERO_POINT ${zero_point}\n");
 }
 
 void ta_emit_io_header(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
@@ -161,9 +180,10 @@ void ta_emit_io_header(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
         bool overwritten = run_may_overwrite(g, g->inputs.items[i]);
         ta_field_int(&f, "overwritten", overwritten);
         if (overwritten && !any)
-            ta_template(b, &f,
-                        "/* A run may overwrite the inputs marked 1 below: their bytes are\n"
-                        "   reused for later tensors once read, so fill them before every run. */\n");
+            ta_template(
+                b, &f,
+                "/* A run may overwrite the inputs marked 1 below: their bytes are\n"
+                "   reused for later tensors once read, so fill them before every run. */\n");
         any = any || overwritten;
         ta_template(b, &f, "#define ${PREFIX}_INPUT${i}_OVERWRITTEN_BY_RUN ${overwritten}\n");
     }
@@ -221,17 +241,18 @@ static void emit_case(const TaEmitInput *in, const TaFields *outer, TaBuf *cases
                     "    case ${i}:\n"
                     "        if (n > ${count} || ctx->${side}[${i}].data == NULL)\n"
                     "            return TA_ERR_BAD_ARGUMENT;\n");
-        ta_template(cases, &f, input ? "        memcpy(ctx->inputs[${i}].data, src, n * sizeof(float));\n"
-                                     : "        memcpy(dst, ctx->outputs[${i}].data, n * sizeof(float));\n");
+        ta_template(cases, &f,
+                    input ? "        memcpy(ctx->inputs[${i}].data, src, n * sizeof(float));\n"
+                          : "        memcpy(dst, ctx->outputs[${i}].data, n * sizeof(float));\n");
         ta_template(cases, &f, "        return TA_OK;\n");
         return;
     }
     if (!quantized(t) || !int_range(t->dtype, &ctype, &lo, &hi))
         return; /* left to the default case: bad_argument */
     const char *scale, *zp;
-    quant_exprs(in, tables, t, ta_format(in->pool, "%s_%s%d", in->prefix,
-                                         input ? "input" : "output", i),
-                &scale, &zp);
+    quant_exprs(in, tables, t,
+                ta_format(in->pool, "%s_%s%d", in->prefix, input ? "input" : "output", i), &scale,
+                &zp);
     ta_field(&f, "ctype", ctype);
     ta_field(&f, "lo", lo);
     ta_field(&f, "hi", hi);
@@ -254,13 +275,14 @@ static void emit_case(const TaEmitInput *in, const TaFields *outer, TaBuf *cases
                     "\n                ${lo}, ${hi});\n"
                     "        }\n");
     } else {
-        ta_template(cases, &f,
-                    "        const ${ctype} *q = (const ${ctype} *)ctx->outputs[${i}].data;\n"
-                    "        for (size_t k = 0; k < n; k++) {\n"
-                    "            const float scale = ${scale};\n"
-                    "            const int32_t zero_point = ${zp};\n"
-                    "            dst[k] = (float)((double)scale * (double)((int64_t)q[k] - zero_point));\n"
-                    "        }\n");
+        ta_template(
+            cases, &f,
+            "        const ${ctype} *q = (const ${ctype} *)ctx->outputs[${i}].data;\n"
+            "        for (size_t k = 0; k < n; k++) {\n"
+            "            const float scale = ${scale};\n"
+            "            const int32_t zero_point = ${zp};\n"
+            "            dst[k] = (float)((double)scale * (double)((int64_t)q[k] - zero_point));\n"
+            "        }\n");
     }
     ta_template(cases, &f, "        return TA_OK;\n    }\n");
 }
@@ -278,22 +300,23 @@ void ta_emit_io_source(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
     if (tables.len)
         ta_buf_puts(b, tables.data);
     if (uses_round)
-        ta_template(b, outer,
-                    "/* round(x / scale) + zero_point saturated to [lo, hi], the division in\n"
-                    "   float and halves away from zero (TFLite's AffineQuantize), without\n"
-                    "   libm: a float of magnitude >= 2^23 is an integer already. */\n"
-                    "static int32_t ${prefix}_quantize_one(float x, float scale, int32_t zero_point,\n"
-                    "    int32_t lo, int32_t hi)\n{\n"
-                    "    const float t = x / scale;\n"
-                    "    if (!(t > -2147483648.0f)) /* NaN included, as TFLite on its hosts */\n"
-                    "        return lo;\n"
-                    "    if (t >= 2147483648.0f)\n        return hi;\n"
-                    "    int64_t r = (int64_t)t; /* toward zero */\n"
-                    "    const float frac = t - (float)r; /* exact */\n"
-                    "    if (frac >= 0.5f)\n        r++;\n"
-                    "    else if (frac <= -0.5f)\n        r--;\n"
-                    "    r += zero_point;\n"
-                    "    return r < lo ? lo : (r > hi ? hi : (int32_t)r);\n}\n\n");
+        ta_template(
+            b, outer,
+            "/* round(x / scale) + zero_point saturated to [lo, hi], the division in\n"
+            "   float and halves away from zero (TFLite's AffineQuantize), without\n"
+            "   libm: a float of magnitude >= 2^23 is an integer already. */\n"
+            "static int32_t ${prefix}_quantize_one(float x, float scale, int32_t zero_point,\n"
+            "    int32_t lo, int32_t hi)\n{\n"
+            "    const float t = x / scale;\n"
+            "    if (!(t > -2147483648.0f)) /* NaN included, as TFLite on its hosts */\n"
+            "        return lo;\n"
+            "    if (t >= 2147483648.0f)\n        return hi;\n"
+            "    int64_t r = (int64_t)t; /* toward zero */\n"
+            "    const float frac = t - (float)r; /* exact */\n"
+            "    if (frac >= 0.5f)\n        r++;\n"
+            "    else if (frac <= -0.5f)\n        r--;\n"
+            "    r += zero_point;\n"
+            "    return r < lo ? lo : (r > hi ? hi : (int32_t)r);\n}\n\n");
     ta_template(b, outer,
                 "int ${prefix}_quantize_input(${prefix}_model_context_t *ctx, int i,"
                 " const float *src, size_t n)\n{\n"

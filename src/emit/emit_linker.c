@@ -21,9 +21,9 @@
  */
 #include "emit.h"
 
+#include "../util/template.h"
 #include "escape.h"
 #include "module_sections.h"
-#include "../util/template.h"
 
 static bool loads_from_flash(const TaModuleSection *s)
 {
@@ -71,7 +71,8 @@ static void emit_tables(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
     for (int i = 0; i < sections->len; i++) {
         TaFields f = section_fields(in, outer, sections->items[i]);
         if (loads_from_flash(sections->items[i]))
-            ta_template(b, &f, "        LONG(LOADADDR($out)) LONG(ADDR($out)) LONG(SIZEOF($out))\n");
+            ta_template(b, &f,
+                        "        LONG(LOADADDR($out)) LONG(ADDR($out)) LONG(SIZEOF($out))\n");
     }
     ta_template(b, outer,
                 "        __${prefix}_copy_table_end = .;\n"
@@ -169,10 +170,10 @@ bool ta_emit_linker_fragment(const TaEmitInput *in, const char *dir)
         listed[s->memory] = true;
         TaFields m = ta_fields(in->pool, &f);
         ta_field(&m, "region", ta_format(in->pool, "%-6s", ta_memory_name(s->memory)));
-        ta_field(&m, "base", ta_format(in->pool, "0x%08llx",
-                                       (unsigned long long)s->target_memory->base));
-        ta_field(&m, "capacity", ta_format(in->pool, "%llu",
-                                           (unsigned long long)s->target_memory->capacity));
+        ta_field(&m, "base",
+                 ta_format(in->pool, "0x%08llx", (unsigned long long)s->target_memory->base));
+        ta_field(&m, "capacity",
+                 ta_format(in->pool, "%llu", (unsigned long long)s->target_memory->capacity));
         ta_template(&b, &m, " *   $region $base, $capacity bytes in the target file\n");
     }
     ta_template(&b, &f,

@@ -11,9 +11,9 @@
  */
 #include "emit.h"
 
-#include "escape.h"
 #include "../model/model.h"
 #include "../util/template.h"
+#include "escape.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -21,13 +21,13 @@
 typedef struct Ctx {
     const TaEmitInput *in;
     TaPool *pool;
-    const char *p;  /* prefix */
-    const char *P;  /* PREFIX */
-    bool own;       /* memory.allocate_arenas */
-    bool staged;    /* some constant region is staged */
-    bool table;     /* module.schedule: table */
+    const char *p; /* prefix */
+    const char *P; /* PREFIX */
+    bool own;      /* memory.allocate_arenas */
+    bool staged;   /* some constant region is staged */
+    bool table;    /* module.schedule: table */
     int num_regions;
-    TaFields fields; /* prefix, PREFIX */
+    TaFields fields;              /* prefix, PREFIX */
     const char **tensor_pointers; /* by tensor index: name_tensor_pointers */
 } Ctx;
 
@@ -247,8 +247,8 @@ static const char *tensor_address(const Ctx *c, const TaTensor *t)
 {
     const char *ctype = ta_dtype_ctype(t->dtype);
     bool ro = t->place.region->role == TA_REGION_CONSTANT && !t->place.region->staged;
-    return ta_format(c->pool, "((%s%s *)(%s + %zu))", ro ? "const " : "",
-                     ctype ? ctype : "uint8_t", region_base(c, t->place.region), t->place.offset);
+    return ta_format(c->pool, "((%s%s *)(%s + %zu))", ro ? "const " : "", ctype ? ctype : "uint8_t",
+                     region_base(c, t->place.region), t->place.offset);
 }
 
 /* ---- <prefix>_model.h ----------------------------------------------------- */
@@ -275,8 +275,9 @@ static void emit_header(const Ctx *c, TaBuf *b)
     ta_field(&f, "no_constants", c->staged ? "and no staged constants " : "");
     ta_field(&f, "run_statuses",
              ta_format(c->pool, "%s%s",
-                       c->own ? "" : ", TA_ERR_ARENA_REBOUND when an arena was bound since the"
-                                     " last successful init",
+                       c->own ? ""
+                              : ", TA_ERR_ARENA_REBOUND when an arena was bound since the"
+                                " last successful init",
                        c->staged ? ", TA_ERR_HYDRATION_REQUIRED when the hydration latch is"
                                    " cleared"
                                  : ""));
@@ -414,7 +415,8 @@ static void emit_internal(const Ctx *c, TaBuf *b)
                 "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
                 "#include \"$model_h\"\n#include \"runtime/include/ta_compiler.h\"\n\n");
     if (g->tensors.len) {
-        ta_buf_puts(b, "/* Every tensor of the module, numbered as the views list them. */\nenum {\n");
+        ta_buf_puts(b,
+                    "/* Every tensor of the module, numbered as the views list them. */\nenum {\n");
         for (int i = 0; i < g->tensors.len; i++)
             ta_buf_printf(b, "    %s = %d,\n", ta_tensor_enum(c->pool, p, TA_TENSOR(g, i)), i);
         ta_buf_puts(b, "};\n\n");
@@ -538,7 +540,8 @@ static void emit_params_struct(TaBuf *b, const TaKernelCall *call)
             ta_buf_puts(b, "{");
             for (int32_t k = 0; k < n; k++) {
                 ta_buf_puts(b, k ? ", " : "");
-                emit_field_value(b, f->type, base + f->offset + (size_t)k * field_type_size(f->type));
+                emit_field_value(b, f->type,
+                                 base + f->offset + (size_t)k * field_type_size(f->type));
             }
             ta_buf_puts(b, "}");
         }
@@ -582,7 +585,8 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
 static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
 {
     TaBuf b = {0};
-    ta_buf_printf(&b, "/*\n * Layer %d: %s", op->layer_index, ta_escape_c_comment(c->pool, op->type));
+    ta_buf_printf(&b, "/*\n * Layer %d: %s", op->layer_index,
+                  ta_escape_c_comment(c->pool, op->type));
     if (op->source_index >= 0)
         ta_buf_printf(&b, " (model operator %d)", op->source_index);
     ta_buf_puts(&b, "\n *\n");
@@ -617,10 +621,11 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
         if (ta_op_calls_with_role(op, "init"))
             ta_buf_puts(&b, "\n");
         if (op->code_memory >= 0)
-            ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(%s)\n",
-                          ta_memory_name(op->code_memory),
-                          ta_escape_c_string(c->pool, c->in->plan->target->memories[op->code_memory]
-                                                          ->code_section));
+            ta_buf_printf(
+                &b, "/* operators: code_placement %s */\nTA_SECTION(%s)\n",
+                ta_memory_name(op->code_memory),
+                ta_escape_c_string(c->pool,
+                                   c->in->plan->target->memories[op->code_memory]->code_section));
         emit_function(c, &b, op, "run");
     }
     bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->symbol), &b);
@@ -630,8 +635,8 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
 
 /* ---- <prefix>_constants.c and <prefix>_arenas.c -------------------------------- */
 
-static void emit_blob(const Ctx *c, TaBuf *b, const TaRegion *r, const char *symbol,
-                      size_t guard, int memory)
+static void emit_blob(const Ctx *c, TaBuf *b, const TaRegion *r, const char *symbol, size_t guard,
+                      int memory)
 {
     TaFields f = ta_fields(c->pool, &c->fields);
     ta_field(&f, "section", section_of(c, memory, true));
@@ -734,9 +739,9 @@ static void emit_tables(const Ctx *c, TaBuf *b)
         ta_vec_push(c->pool, &alignments, ta_format(c->pool, "%s_ALIGN", e));
         ta_vec_push(c->pool, &roles, ta_format(c->pool, "%d", (int)r->role));
         ta_vec_push(c->pool, &staged, ta_format(c->pool, "%d", (int)r->staged));
-        ta_vec_push(c->pool, &sidecars,
-                    (void *)(r->sidecar_file ? ta_escape_c_string(c->pool, r->sidecar_file)
-                                             : "NULL"));
+        ta_vec_push(
+            c->pool, &sidecars,
+            (void *)(r->sidecar_file ? ta_escape_c_string(c->pool, r->sidecar_file) : "NULL"));
     }
     TaVec inputs = {0}, outputs = {0};
     for (int i = 0; i < g->inputs.len; i++)
@@ -857,12 +862,12 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
         for (int i = 0; i < g->ops.len; i++) {
             const TaOp *op = TA_OP(g, i);
             if (!ta_op_calls_with_role(op, "run")) {
-                ta_buf_printf(b, "    /* layer %d: %s needs no code (%s) */\n", i,
-                              ta_escape_c_comment(c->pool, op->type),
-                              op->num_outputs && op->outputs[0]->alias_of
-                                  ? "its output shares its input's bytes"
-                                  : (op->calls.len ? "it only initializes state"
-                                                   : "nothing to compute"));
+                ta_buf_printf(
+                    b, "    /* layer %d: %s needs no code (%s) */\n", i,
+                    ta_escape_c_comment(c->pool, op->type),
+                    op->num_outputs && op->outputs[0]->alias_of
+                        ? "its output shares its input's bytes"
+                        : (op->calls.len ? "it only initializes state" : "nothing to compute"));
                 continue;
             }
             if (!any)
@@ -1005,7 +1010,10 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
 
 bool ta_emit_sources(const TaEmitInput *in, const char *dir)
 {
-    Ctx c = {.in = in, .pool = in->pool, .p = in->prefix, .P = ta_upper(in->pool, in->prefix),
+    Ctx c = {.in = in,
+             .pool = in->pool,
+             .p = in->prefix,
+             .P = ta_upper(in->pool, in->prefix),
              .own = in->config->allocate_arenas,
              .table = strcmp(in->config->module_schedule, "table") == 0,
              .num_regions = in->plan->regions.len};

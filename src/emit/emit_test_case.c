@@ -11,9 +11,9 @@
  */
 #include "emit.h"
 
-#include "escape.h"
 #include "../exec/execute.h"
 #include "../util/template.h"
+#include "escape.h"
 
 #include <string.h>
 
@@ -97,9 +97,7 @@ static uint8_t *stimulus(TaPool *pool, const TaGraph *g, const TaTensor *t, int 
         uint64_t r = next_random(&state);
         switch (t->dtype) {
         case TA_INT8:
-        case TA_UINT8:
-            out[k] = (uint8_t)r;
-            break;
+        case TA_UINT8: out[k] = (uint8_t)r; break;
         case TA_INT16: {
             uint16_t v = (uint16_t)r;
             memcpy(out + 2 * k, &v, 2);
@@ -115,17 +113,13 @@ static uint8_t *stimulus(TaPool *pool, const TaGraph *g, const TaTensor *t, int 
             memcpy(out + 8 * k, &v, 8);
             break;
         }
-        case TA_BOOL:
-            out[k] = (uint8_t)(r & 1);
-            break;
+        case TA_BOOL: out[k] = (uint8_t)(r & 1); break;
         case TA_FLOAT32: {
             float v = (float)(lo + (hi - lo) * (double)(r >> 11) / 9007199254740992.0);
             memcpy(out + 4 * k, &v, 4);
             break;
         }
-        default: /* other types never reach a lowered module */
-            memset(out, 0, bytes);
-            return out;
+        default: /* other types never reach a lowered module */ memset(out, 0, bytes); return out;
         }
     }
     return out;
@@ -165,8 +159,9 @@ static bool read_files(const TaEmitInput *in, const TaVec *paths, const TaVec *t
         if (!bytes[i])
             return false;
         if (need == 0 || sizes[i] == 0 || sizes[i] % need != 0) {
-            ta_error(in->diag, "%s: %s[%d] for %s: %zu bytes, expected a multiple of %zu "
-                               "(one run is %s %s)",
+            ta_error(in->diag,
+                     "%s: %s[%d] for %s: %zu bytes, expected a multiple of %zu "
+                     "(one run is %s %s)",
                      path, key, i, tensor_label(in->pool, t, role, i), sizes[i], need,
                      ta_dtype_name(t->dtype), ta_shape_text(in->pool, t));
             return false;
@@ -175,8 +170,8 @@ static bool read_files(const TaEmitInput *in, const TaVec *paths, const TaVec *t
         if (*runs == 0)
             *runs = n;
         if (n != *runs) {
-            ta_error(in->diag, "%s: %s[%d] for %s holds %d run%s, the test case has %d", path,
-                     key, i, tensor_label(in->pool, t, role, i), n, n == 1 ? "" : "s", *runs);
+            ta_error(in->diag, "%s: %s[%d] for %s holds %d run%s, the test case has %d", path, key,
+                     i, tensor_label(in->pool, t, role, i), n, n == 1 ? "" : "s", *runs);
             return false;
         }
     }
@@ -186,8 +181,8 @@ static bool read_files(const TaEmitInput *in, const TaVec *paths, const TaVec *t
                                      sizeof *split);
     for (int r = 0; r < *runs; r++)
         for (int i = 0; i < count; i++)
-            split[r * count + i] =
-                bytes[i] + (size_t)r * ta_tensor_bytes((const TaTensor *)tensors->items[i]);
+            split[r * count + i] = bytes[i] +
+                                   (size_t)r * ta_tensor_bytes((const TaTensor *)tensors->items[i]);
     *data = split;
     return true;
 }
@@ -205,8 +200,7 @@ static bool collect(const TaEmitInput *in, TestData *td)
     td->runs = 0;
     if (cfg->test_inputs.len) {
         uint8_t **ins;
-        if (!read_files(in, &cfg->test_inputs, &g->inputs, "test.inputs", "input", &td->runs,
-                        &ins))
+        if (!read_files(in, &cfg->test_inputs, &g->inputs, "test.inputs", "input", &td->runs, &ins))
             return false;
         td->inputs = (const uint8_t **)ins;
     } else {
@@ -317,8 +311,9 @@ static void emit_array(const TaEmitInput *in, const TaFields *outer, TaBuf *b, c
     ta_field(&f, "side", output ? "output" : "input");
     ta_field_int(&f, "i", index);
     ta_field_size(&f, "length", at_least_one(n * (size_t)td->runs));
-    ta_template(b, &f, "/* $label, $dtype $shape, $runs run$s */\n"
-                       "const $ctype ${prefix}_test_case_${side}${i}[$length] = {");
+    ta_template(b, &f,
+                "/* $label, $dtype $shape, $runs run$s */\n"
+                "const $ctype ${prefix}_test_case_${side}${i}[$length] = {");
     if (!n)
         ta_buf_puts(b, "0");
     size_t elem = ta_dtype_size(t->dtype) ? ta_dtype_size(t->dtype) : 1;
@@ -344,8 +339,7 @@ static void emit_declarations(const TaEmitInput *in, const TaFields *outer, TaBu
     }
 }
 
-static void emit_header(const TaEmitInput *in, const TaFields *fields, TaBuf *b,
-                        const TestData *td)
+static void emit_header(const TaEmitInput *in, const TaFields *fields, TaBuf *b, const TestData *td)
 {
     TaFields f = ta_fields(in->pool, fields);
     ta_field_int(&f, "runs", td->runs);
@@ -398,8 +392,7 @@ static void emit_header(const TaEmitInput *in, const TaFields *fields, TaBuf *b,
     ta_template(b, &f, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* ${PREFIX}_TEST_CASE_H */\n");
 }
 
-static void emit_source(const TaEmitInput *in, const TaFields *fields, TaBuf *b,
-                        const TestData *td)
+static void emit_source(const TaEmitInput *in, const TaFields *fields, TaBuf *b, const TestData *td)
 {
     const TaGraph *g = in->graph;
     int ni = g->inputs.len, no = g->outputs.len;
@@ -413,50 +406,52 @@ static void emit_source(const TaEmitInput *in, const TaFields *fields, TaBuf *b,
         emit_array(in, &f, b, g->outputs.items[o], td, true, o, no);
     /* One element as a double: exact for every integer type but the
        extremes of int64, which the byte comparison handles first. */
-    ta_template(b, &f,
-                "static ${prefix}_test_case_report_t ${prefix}_test_case_report;\n"
-                "static void *${prefix}_test_case_user_data;\n\n"
-                "void ${prefix}_test_case_set_report(${prefix}_test_case_report_t report,"
-                " void *user_data)\n{\n"
-                "    ${prefix}_test_case_report = report;\n"
-                "    ${prefix}_test_case_user_data = user_data;\n}\n\n"
-                "/* Element kinds: 0 int8, 1 uint8/bool, 2 int16, 3 int32, 4 int64, 5 float32. */\n"
-                "static double ${prefix}_test_case_value(int kind, const void *data, size_t i)\n{\n"
-                "    switch (kind) {\n"
-                "    case 0: return ((const int8_t *)data)[i];\n"
-                "    case 2: return ((const int16_t *)data)[i];\n"
-                "    case 3: return ((const int32_t *)data)[i];\n"
-                "    case 4: return (double)((const int64_t *)data)[i];\n"
-                "    case 5: {\n        float f;\n"
-                "        memcpy(&f, (const uint8_t *)data + 4 * i, sizeof f);\n"
-                "        return f;\n    }\n"
-                "    default: return ((const uint8_t *)data)[i];\n    }\n}\n\n"
-                "/* 0, or TA_ERR_TEST_MISMATCH after reporting the first element out\n"
-                "   of tolerance. Equal bytes always match; NaN matches only NaN bytes. */\n"
-                "static int ${prefix}_test_case_compare(int run, int output, int kind, size_t size,\n"
-                "                                const void *expected, const void *actual,\n"
-                "                                size_t count)\n{\n"
-                "    for (size_t i = 0; i < count; i++) {\n"
-                "        if (memcmp((const uint8_t *)expected + i * size,\n"
-                "                   (const uint8_t *)actual + i * size, size) == 0)\n"
-                "            continue;\n"
-                "        double e = ${prefix}_test_case_value(kind, expected, i);\n"
-                "        double a = ${prefix}_test_case_value(kind, actual, i);\n"
-                "        double diff = e > a ? e - a : a - e;\n"
-                "        if (diff <= ${PREFIX}_TEST_CASE_TOLERANCE)\n            continue;\n"
-                "        if (${prefix}_test_case_report != NULL) {\n"
-                "            ${prefix}_test_case_mismatch_t m;\n"
-                "            m.run = run;\n            m.output = output;\n"
-                "            m.element = i;\n            m.expected = e;\n"
-                "            m.actual = a;\n"
-                "            ${prefix}_test_case_report(${prefix}_test_case_user_data, &m);\n"
-                "        }\n"
-                "        return TA_ERR_TEST_MISMATCH;\n    }\n    return TA_OK;\n}\n\n"
-                "int ${prefix}_test_case_run(${prefix}_model_context_t *ctx)\n{\n"
-                "    if (ctx == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n");
+    ta_template(
+        b, &f,
+        "static ${prefix}_test_case_report_t ${prefix}_test_case_report;\n"
+        "static void *${prefix}_test_case_user_data;\n\n"
+        "void ${prefix}_test_case_set_report(${prefix}_test_case_report_t report,"
+        " void *user_data)\n{\n"
+        "    ${prefix}_test_case_report = report;\n"
+        "    ${prefix}_test_case_user_data = user_data;\n}\n\n"
+        "/* Element kinds: 0 int8, 1 uint8/bool, 2 int16, 3 int32, 4 int64, 5 float32. */\n"
+        "static double ${prefix}_test_case_value(int kind, const void *data, size_t i)\n{\n"
+        "    switch (kind) {\n"
+        "    case 0: return ((const int8_t *)data)[i];\n"
+        "    case 2: return ((const int16_t *)data)[i];\n"
+        "    case 3: return ((const int32_t *)data)[i];\n"
+        "    case 4: return (double)((const int64_t *)data)[i];\n"
+        "    case 5: {\n        float f;\n"
+        "        memcpy(&f, (const uint8_t *)data + 4 * i, sizeof f);\n"
+        "        return f;\n    }\n"
+        "    default: return ((const uint8_t *)data)[i];\n    }\n}\n\n"
+        "/* 0, or TA_ERR_TEST_MISMATCH after reporting the first element out\n"
+        "   of tolerance. Equal bytes always match; NaN matches only NaN bytes. */\n"
+        "static int ${prefix}_test_case_compare(int run, int output, int kind, size_t size,\n"
+        "                                const void *expected, const void *actual,\n"
+        "                                size_t count)\n{\n"
+        "    for (size_t i = 0; i < count; i++) {\n"
+        "        if (memcmp((const uint8_t *)expected + i * size,\n"
+        "                   (const uint8_t *)actual + i * size, size) == 0)\n"
+        "            continue;\n"
+        "        double e = ${prefix}_test_case_value(kind, expected, i);\n"
+        "        double a = ${prefix}_test_case_value(kind, actual, i);\n"
+        "        double diff = e > a ? e - a : a - e;\n"
+        "        if (diff <= ${PREFIX}_TEST_CASE_TOLERANCE)\n            continue;\n"
+        "        if (${prefix}_test_case_report != NULL) {\n"
+        "            ${prefix}_test_case_mismatch_t m;\n"
+        "            m.run = run;\n            m.output = output;\n"
+        "            m.element = i;\n            m.expected = e;\n"
+        "            m.actual = a;\n"
+        "            ${prefix}_test_case_report(${prefix}_test_case_user_data, &m);\n"
+        "        }\n"
+        "        return TA_ERR_TEST_MISMATCH;\n    }\n    return TA_OK;\n}\n\n"
+        "int ${prefix}_test_case_run(${prefix}_model_context_t *ctx)\n{\n"
+        "    if (ctx == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n");
     if (!in->config->allocate_arenas)
-        ta_template(b, &f, "    /* The application binds every arena before this call; an unbound\n"
-                           "       one makes model_init return TA_ERR_UNBOUND_REGION. */\n");
+        ta_template(b, &f,
+                    "    /* The application binds every arena before this call; an unbound\n"
+                    "       one makes model_init return TA_ERR_UNBOUND_REGION. */\n");
     ta_template(b, &f,
                 "    int status = ${prefix}_model_init(ctx);\n"
                 "    if (status != TA_OK)\n        return status;\n"
@@ -469,12 +464,14 @@ static void emit_source(const TaEmitInput *in, const TaFields *fields, TaBuf *b,
         ta_field_int(&io, "i", i);
         ta_field_size(&io, "elements", ta_tensor_elements(t));
         ta_field_size(&io, "bytes", ta_tensor_bytes(t));
-        ta_template(b, &io,
-                    "        memcpy(ctx->inputs[$i].data,\n"
-                    "               &${prefix}_test_case_input${i}[(size_t)run * $elements], $bytes);\n");
+        ta_template(
+            b, &io,
+            "        memcpy(ctx->inputs[$i].data,\n"
+            "               &${prefix}_test_case_input${i}[(size_t)run * $elements], $bytes);\n");
     }
-    ta_template(b, &f, "        if ((status = ${prefix}_model_run(ctx)) != TA_OK)\n"
-                       "            return status;\n");
+    ta_template(b, &f,
+                "        if ((status = ${prefix}_model_run(ctx)) != TA_OK)\n"
+                "            return status;\n");
     for (int o = 0; o < no; o++) {
         const TaTensor *t = g->outputs.items[o];
         if (!ta_tensor_elements(t))

@@ -7,8 +7,8 @@
  */
 #include "emit.h"
 
-#include "json_rows.h"
 #include "../report/views.h"
+#include "json_rows.h"
 
 static void string_list(TaJson *j, const char *const *items, size_t n)
 {
@@ -78,10 +78,8 @@ static const TaTensorColumn tensor_columns[] = {
 };
 
 static const TaTensorColumn placement_columns[] = {
-    {"region", TA_TENSOR_COL_REGION_ID},
-    {"offset", TA_TENSOR_COL_OFFSET},
-    {"size", TA_TENSOR_COL_SIZE},
-    {"source_memory", TA_TENSOR_COL_SOURCE_MEMORY},
+    {"region", TA_TENSOR_COL_REGION_ID}, {"offset", TA_TENSOR_COL_OFFSET},
+    {"size", TA_TENSOR_COL_SIZE},        {"source_memory", TA_TENSOR_COL_SOURCE_MEMORY},
     {"staged", TA_TENSOR_COL_STAGED},
 };
 

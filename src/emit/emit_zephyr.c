@@ -14,9 +14,9 @@
  */
 #include "emit.h"
 
+#include "../util/template.h"
 #include "escape.h"
 #include "module_sections.h"
-#include "../util/template.h"
 
 #include <string.h>
 
@@ -162,7 +162,8 @@ bool ta_emit_zephyr(const TaEmitInput *in, const char *dir, const TaVec *sources
         ok = ta_emit_write(in, dir, ta_format(in->pool, "zephyr/%s", name), &text);
         ta_buf_free(&text);
         ta_buf_free(&snippets[i].text);
-        ta_template(&b, &sf, "  zephyr_linker_sources($location $${CMAKE_CURRENT_LIST_DIR}/$file)\n");
+        ta_template(&b, &sf,
+                    "  zephyr_linker_sources($location $${CMAKE_CURRENT_LIST_DIR}/$file)\n");
     }
     ta_buf_puts(&b, "endif()\n");
     ok = ok && ta_emit_write(in, dir, "zephyr/CMakeLists.txt", &b);

@@ -41,9 +41,7 @@ void ta_json_region_row(TaJson *j, const TaRegion *r, const TaRegionColumn *cols
         case TA_REGION_COL_SIDECAR_FILE: ta_json_string(j, r->sidecar_file); break;
         case TA_REGION_COL_NUM_TENSORS: ta_json_int(j, r->tensors.len); break;
         case TA_REGION_COL_LOWER_BOUND: ta_json_int(j, (int64_t)r->lower_bound); break;
-        case TA_REGION_COL_GAP:
-            ta_json_int(j, (int64_t)r->size - (int64_t)r->lower_bound);
-            break;
+        case TA_REGION_COL_GAP: ta_json_int(j, (int64_t)r->size - (int64_t)r->lower_bound); break;
         }
     }
     ta_json_end_object(j);
@@ -98,9 +96,7 @@ void ta_json_tensor_row(TaJson *j, const TaTensor *t, const TaTensorColumn *cols
         case TA_TENSOR_COL_DTYPE: ta_json_string(j, ta_dtype_name(t->dtype)); break;
         case TA_TENSOR_COL_CTYPE: ta_json_string(j, ctype ? ctype : "uint8_t"); break;
         case TA_TENSOR_COL_QUANTIZATION: quantization(j, t->quant); break;
-        case TA_TENSOR_COL_INPUT_INDEX:
-            optional_int(j, t->input_index >= 0, t->input_index);
-            break;
+        case TA_TENSOR_COL_INPUT_INDEX: optional_int(j, t->input_index >= 0, t->input_index); break;
         case TA_TENSOR_COL_OUTPUT_INDEX:
             optional_int(j, t->output_index >= 0, t->output_index);
             break;

@@ -10,13 +10,13 @@
 #include "../plan/plan.h"
 
 typedef enum {
-    TA_REGION_COL_ID,            /* the <prefix>_arena_region_t value */
-    TA_REGION_COL_NAME,          /* "dram_scratch" */
-    TA_REGION_COL_ROLE,          /* "scratch", "persistent", "constant" */
+    TA_REGION_COL_ID,   /* the <prefix>_arena_region_t value */
+    TA_REGION_COL_NAME, /* "dram_scratch" */
+    TA_REGION_COL_ROLE, /* "scratch", "persistent", "constant" */
     TA_REGION_COL_MEMORY,
     TA_REGION_COL_SOURCE_MEMORY,
     TA_REGION_COL_STAGED,
-    TA_REGION_COL_OFFSET,        /* of the first usable byte: the guard */
+    TA_REGION_COL_OFFSET, /* of the first usable byte: the guard */
     TA_REGION_COL_SIZE,
     TA_REGION_COL_ALIGNMENT,
     TA_REGION_COL_SYMBOL,
@@ -24,16 +24,16 @@ typedef enum {
     TA_REGION_COL_SOURCE_OFFSET, /* the source blob's guard */
     TA_REGION_COL_SIDECAR_FILE,
     TA_REGION_COL_NUM_TENSORS,
-    TA_REGION_COL_LOWER_BOUND,   /* scratch regions only: the key is left out otherwise */
-    TA_REGION_COL_GAP            /* scratch regions only: size - lower bound */
+    TA_REGION_COL_LOWER_BOUND, /* scratch regions only: the key is left out otherwise */
+    TA_REGION_COL_GAP          /* scratch regions only: size - lower bound */
 } TaRegionValue;
 
 typedef enum {
     TA_TENSOR_COL_ID,
     TA_TENSOR_COL_NAME,
-    TA_TENSOR_COL_ROLE,          /* of the tensor owning the bytes */
-    TA_TENSOR_COL_VIEW_KIND,     /* "input", "output", else its role */
-    TA_TENSOR_COL_IO,            /* "input", "output" or null */
+    TA_TENSOR_COL_ROLE,      /* of the tensor owning the bytes */
+    TA_TENSOR_COL_VIEW_KIND, /* "input", "output", else its role */
+    TA_TENSOR_COL_IO,        /* "input", "output" or null */
     TA_TENSOR_COL_SHAPE,
     TA_TENSOR_COL_DTYPE,
     TA_TENSOR_COL_CTYPE,
@@ -47,7 +47,7 @@ typedef enum {
     TA_TENSOR_COL_OFFSET,
     TA_TENSOR_COL_SIZE,
     TA_TENSOR_COL_STAGED,
-    TA_TENSOR_COL_ALIAS_OF,      /* the id of the tensor owning the bytes, or null */
+    TA_TENSOR_COL_ALIAS_OF, /* the id of the tensor owning the bytes, or null */
     TA_TENSOR_COL_FIRST_OP,
     TA_TENSOR_COL_LAST_OP
 } TaTensorValue;

@@ -95,9 +95,8 @@ static bool check_protected(TaModuleDir *m)
          "the target file or a directory that contains it"},
     };
     for (size_t i = 0; i < TA_COUNT_OF(guarded); i++) {
-        const char *p = guarded[i].path && *guarded[i].path
-                            ? real_path(m->pool, guarded[i].path)
-                            : NULL;
+        const char *p = guarded[i].path && *guarded[i].path ? real_path(m->pool, guarded[i].path)
+                                                            : NULL;
         if (p && contains(self, p)) {
             ta_error(m->diag, "module.path %s is %s; refusing to replace it (even with --force)",
                      m->path, guarded[i].what);
@@ -138,8 +137,10 @@ static bool check_replaceable(TaModuleDir *m)
     const char *why;
     Marker *mk = ta_marker_read(m->pool, m->path, &why);
     if (!mk && !why) {
-        ta_error(m->diag, "module.path %s exists and was not written by tinyaot (it has no %s "
-                 "marker)%s", m->path, TA_MODULE_MARKER, hint);
+        ta_error(m->diag,
+                 "module.path %s exists and was not written by tinyaot (it has no %s "
+                 "marker)%s",
+                 m->path, TA_MODULE_MARKER, hint);
         return false;
     }
     if (!mk) {
@@ -334,8 +335,10 @@ static int rename_with(const char *from, const char *to, unsigned flags)
 static void remove_previous(TaModuleDir *m, const char *old)
 {
     if (!ta_remove_tree(old))
-        ta_warn(m->diag, "%s: the new module is in place but the previous one, now at %s, could "
-                "not be removed completely", m->path, old);
+        ta_warn(m->diag,
+                "%s: the new module is in place but the previous one, now at %s, could "
+                "not be removed completely",
+                m->path, old);
     test_hook("old-removed");
 }
 

@@ -179,8 +179,9 @@ Marker *ta_marker_read(TaPool *pool, const char *dir, const char **why)
     }
     close(fd);
     *why = "its content is not what tinyaot writes";
-    if (got != n || n < sizeof MARKER_MAGIC || memcmp(text, MARKER_MAGIC, sizeof MARKER_MAGIC - 1) ||
-        text[n - 1] != '\n' || memchr(text, '\0', n))
+    if (got != n || n < sizeof MARKER_MAGIC ||
+        memcmp(text, MARKER_MAGIC, sizeof MARKER_MAGIC - 1) || text[n - 1] != '\n' ||
+        memchr(text, '\0', n))
         return NULL;
     /* The last line is the checksum of everything before it. */
     text[n - 1] = '\0';
@@ -188,8 +189,7 @@ Marker *ta_marker_read(TaPool *pool, const char *dir, const char **why)
     unsigned long long sum;
     char extra;
     if (!last || sscanf(last + 1, "checksum %16llx%c", &sum, &extra) != 1 ||
-        strlen(last + 1) != 9 + 16 ||
-        fnv1a(FNV_OFFSET, text, (size_t)(last + 1 - text)) != sum) {
+        strlen(last + 1) != 9 + 16 || fnv1a(FNV_OFFSET, text, (size_t)(last + 1 - text)) != sum) {
         *why = "its checksum does not match";
         return NULL;
     }
@@ -230,8 +230,7 @@ Marker *ta_marker_read(TaPool *pool, const char *dir, const char **why)
 /* Null when every entry under `dir`/`rel` is a file the marker lists with
    its size and hash, or a directory on the way to one; else the first
    entry that is not, and why. */
-const char *ta_marker_unlisted(TaPool *pool, const char *dir, const char *rel,
-                               const Marker *mk)
+const char *ta_marker_unlisted(TaPool *pool, const char *dir, const char *rel, const Marker *mk)
 {
     const char *here = *rel ? ta_path_join(pool, dir, rel) : dir;
     TaVec *names = ta_list_dir(pool, here);

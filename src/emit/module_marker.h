@@ -40,8 +40,7 @@ Marker *ta_marker_read(TaPool *pool, const char *dir, const char **why);
 /* NULL when every entry under dir/rel is a file the marker lists with the
    same size and hash, or a directory on the way to one; else the first
    entry that is not, and why. */
-const char *ta_marker_unlisted(TaPool *pool, const char *dir, const char *rel,
-                               const Marker *mk);
+const char *ta_marker_unlisted(TaPool *pool, const char *dir, const char *rel, const Marker *mk);
 /* The names in a directory, sorted; NULL (errno set) if it cannot be read. */
 TaVec *ta_list_dir(TaPool *pool, const char *dir);
 

@@ -9,9 +9,9 @@
 
 static const char *section_name(const TaTargetMemory *m, TaSectionKind kind)
 {
-    return kind == TA_SECTION_BSS ? m->bss_section
+    return kind == TA_SECTION_BSS    ? m->bss_section
            : kind == TA_SECTION_DATA ? m->data_section
-                                      : m->code_section;
+                                     : m->code_section;
 }
 
 static void add(const TaEmitInput *in, TaVec *sections, int memory, TaSectionKind kind,

@@ -21,9 +21,9 @@ typedef struct TaSectionObject {
 typedef struct TaModuleSection {
     const char *name; /* ".dtcm_bss": the target's name, as TA_SECTION writes it */
     TaSectionKind kind;
-    int memory;       /* TaMemory */
+    int memory; /* TaMemory */
     const TaTargetMemory *target_memory;
-    TaVec objects;    /* TaSectionObject*, in emission order */
+    TaVec objects; /* TaSectionObject*, in emission order */
 } TaModuleSection;
 
 /* Every section the module uses, by memory then kind (deterministic). */

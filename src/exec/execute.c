@@ -67,8 +67,9 @@ static bool call_kernel(const Exec *x, const TaOp *op, const TaKernelCall *call)
         args[a] = tensor_address(x, call->args.items[a]);
     int status = k->call(call->params_struct, args);
     if (status != 0) {
-        ta_error(x->diag, "test case: %s: %s returned status %d on the host with the "
-                          "test stimulus (test.inputs gives another one)",
+        ta_error(x->diag,
+                 "test case: %s: %s returned status %d on the host with the "
+                 "test stimulus (test.inputs gives another one)",
                  ta_op_describe(x->pool, op), call->function, status);
         return false;
     }

@@ -9,24 +9,15 @@ static const struct {
     const char *ctype;
     size_t size;
 } dtype_info[] = {
-    [TA_FLOAT32] = {"float32", "float", 4},
-    [TA_FLOAT16] = {"float16", "uint16_t", 2},
-    [TA_INT32] = {"int32", "int32_t", 4},
-    [TA_UINT8] = {"uint8", "uint8_t", 1},
-    [TA_INT64] = {"int64", "int64_t", 8},
-    [TA_STRING] = {"string", NULL, 0},
-    [TA_BOOL] = {"bool", "bool", 1},
-    [TA_INT16] = {"int16", "int16_t", 2},
-    [TA_COMPLEX64] = {"complex64", NULL, 8},
-    [TA_INT8] = {"int8", "int8_t", 1},
-    [TA_FLOAT64] = {"float64", "double", 8},
-    [TA_COMPLEX128] = {"complex128", NULL, 16},
-    [TA_UINT64] = {"uint64", "uint64_t", 8},
-    [TA_RESOURCE] = {"resource", NULL, 0},
-    [TA_VARIANT] = {"variant", NULL, 0},
-    [TA_UINT32] = {"uint32", "uint32_t", 4},
-    [TA_UINT16] = {"uint16", "uint16_t", 2},
-    [TA_INT4] = {"int4", NULL, 0},
+    [TA_FLOAT32] = {"float32", "float", 4},  [TA_FLOAT16] = {"float16", "uint16_t", 2},
+    [TA_INT32] = {"int32", "int32_t", 4},    [TA_UINT8] = {"uint8", "uint8_t", 1},
+    [TA_INT64] = {"int64", "int64_t", 8},    [TA_STRING] = {"string", NULL, 0},
+    [TA_BOOL] = {"bool", "bool", 1},         [TA_INT16] = {"int16", "int16_t", 2},
+    [TA_COMPLEX64] = {"complex64", NULL, 8}, [TA_INT8] = {"int8", "int8_t", 1},
+    [TA_FLOAT64] = {"float64", "double", 8}, [TA_COMPLEX128] = {"complex128", NULL, 16},
+    [TA_UINT64] = {"uint64", "uint64_t", 8}, [TA_RESOURCE] = {"resource", NULL, 0},
+    [TA_VARIANT] = {"variant", NULL, 0},     [TA_UINT32] = {"uint32", "uint32_t", 4},
+    [TA_UINT16] = {"uint16", "uint16_t", 2}, [TA_INT4] = {"int4", NULL, 0},
     [TA_BFLOAT16] = {"bfloat16", NULL, 2},
 };
 
@@ -98,8 +89,8 @@ TaTensor *ta_tensor_root(TaTensor *t)
     return t;
 }
 
-TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype dtype,
-                              int rank, const int32_t *dims)
+TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype dtype, int rank,
+                              const int32_t *dims)
 {
     TA_ASSERT(rank >= 0 && rank <= TA_MAX_RANK);
     TaTensor *t = ta_alloc(pool, sizeof *t);

@@ -91,8 +91,8 @@ typedef struct TaTensor {
     const uint8_t *data; /* constant bytes, NULL if not constant */
     size_t data_size;
     bool is_variable;
-    int input_index;  /* position in the module's inputs, or -1 */
-    int output_index; /* position in the module's outputs, or -1 */
+    int input_index;    /* position in the module's inputs, or -1 */
+    int output_index;   /* position in the module's outputs, or -1 */
     struct TaOp *owner; /* the operator a local tensor belongs to */
     bool removed;       /* dropped by a pass: not planned, not emitted */
 
@@ -128,7 +128,6 @@ typedef struct TaParamsDesc {
     int num_fields;
 } TaParamsDesc;
 
-
 /*
  * A call from an operator's generated code into a runtime kernel:
  *   function(&params, arg0, arg1, ...)
@@ -136,14 +135,14 @@ typedef struct TaParamsDesc {
  * (NULL entries pass a null pointer).
  */
 typedef struct TaKernelCall {
-    const char *role;        /* "run": every model run; "init": once in model_init, after
+    const char *role;     /* "run": every model run; "init": once in model_init, after
                                 persistent regions are zeroed and constants are in
                                 place (may only touch persistent and constant tensors) */
-    const char *function;    /* e.g. "ta_fully_connected_s8" */
-    const char *header;      /* runtime header declaring it, e.g. "kernels/ta_fully_connected.h" */
+    const char *function; /* e.g. "ta_fully_connected_s8" */
+    const char *header;   /* runtime header declaring it, e.g. "kernels/ta_fully_connected.h" */
     const TaParamsDesc *params_desc; /* NULL: the kernel takes no parameter struct */
     void *params_struct;             /* the filled struct, params_desc->size bytes */
-    TaVec args;              /* TaTensor* (may be NULL) */
+    TaVec args;                      /* TaTensor* (may be NULL) */
     /* Offsets of fields this call's kernel does not read; the emitter
        leaves them out of the initializer when zero: TA_CALL_IGNORES. */
     size_t ignored_fields[4];
@@ -186,17 +185,17 @@ typedef struct TaOp {
     void *attrs; /* operator-specific, from the parse hook */
 
     /* Set by lowering. */
-    const char *symbol;      /* <prefix>_<type>_<id> */
-    TaVec locals;            /* TaTensor* owned by this operator */
-    TaVec calls;             /* TaKernelCall* */
+    const char *symbol; /* <prefix>_<type>_<id> */
+    TaVec locals;       /* TaTensor* owned by this operator */
+    TaVec calls;        /* TaKernelCall* */
     bool has_macs;
     int64_t macs;
     bool has_parameters;
     int64_t parameters;
-    int inplace_input; /* -1, or the input whose bytes output 0 may reuse */
-    int code_memory;   /* TaMemory its code is linked into (operators: rules), or -1 */
+    int inplace_input;     /* -1, or the input whose bytes output 0 may reuse */
+    int code_memory;       /* TaMemory its code is linked into (operators: rules), or -1 */
     int folded_activation; /* a standalone activation FUSE_ACTIVATIONS folded in */
-    bool removed;      /* dropped by a pass */
+    bool removed;          /* dropped by a pass */
 } TaOp;
 
 typedef struct TaGraph {
@@ -228,8 +227,8 @@ typedef struct TaModel {
 #define TA_OP(g, i) ((TaOp *)(g)->ops.items[i])
 
 /* graph.c */
-TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype dtype,
-                              int rank, const int32_t *dims);
+TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype dtype, int rank,
+                              const int32_t *dims);
 const char *ta_op_describe(TaPool *pool, const TaOp *op); /* "operator 3 (CONV_2D)" */
 /* How many of the operator's kernel calls have this role ("run", "init"). */
 int ta_op_calls_with_role(const TaOp *op, const char *role);

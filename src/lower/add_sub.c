@@ -9,8 +9,8 @@
  * too (LiteRT, with the option set, has a shift-only int16 path instead).
  * Produces the three (multiplier, shift) pairs.
  */
-#include "common/binary.h"
 #include "../../runtime/kernels/ta_add_sub.h"
+#include "common/binary.h"
 
 enum { OPT_ACTIVATION = 0, OPT_POT_SCALE_INT16 };
 
@@ -65,14 +65,17 @@ static bool lower_add_sub(TaLower *L, TaOp *op, bool sub)
         ta_quantize_multiplier(real[i], &mult[i], &shift[i]);
         /* TFLite aborts in Prepare on multipliers >= 1. */
         if (shift[i] > 0) {
-            ta_op_error(L, op, "the %s rescale factor %g is not below 1 (output scale %g too small "
-                        "for input scales %g and %g)", what[i], real[i], (double)ta_scale(out),
-                        (double)ta_scale(in1), (double)ta_scale(in2));
+            ta_op_error(L, op,
+                        "the %s rescale factor %g is not below 1 (output scale %g too small "
+                        "for input scales %g and %g)",
+                        what[i], real[i], (double)ta_scale(out), (double)ta_scale(in1),
+                        (double)ta_scale(in2));
             return false;
         }
     }
 
-    const char *fn = sub ? (wide ? "ta_sub_s16" : "ta_sub_s8") : (wide ? "ta_add_s16" : "ta_add_s8");
+    const char *fn = sub ? (wide ? "ta_sub_s16" : "ta_sub_s8")
+                         : (wide ? "ta_add_s16" : "ta_add_s8");
     TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_add_sub.h");
     ta_add_params_t *p = TA_CALL_PARAMS(L, c, ta_add_params_t);
     ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);

@@ -8,8 +8,8 @@
  * TFLite Micro itself only accepts an int32 axis and an int32 output; the
  * int64 forms follow LiteRT (same algorithm, wider index).
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
+#include "lower.h"
 
 #include <string.h>
 

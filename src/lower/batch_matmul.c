@@ -8,8 +8,8 @@
  * the per-column zero-point terms; for a variable rhs with a non-zero lhs
  * zero point, a scratch row for those terms.
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
+#include "lower.h"
 
 #include <string.h>
 
@@ -153,8 +153,9 @@ static bool lower(TaLower *L, TaOp *op)
                 for (int32_t i = 0; i < n; i++) {
                     int64_t sum = 0;
                     for (int32_t kk = 0; kk < k; kk++)
-                        sum += element(rhs, a->adj_y ? (b * (size_t)n + (size_t)i) * (size_t)k + (size_t)kk
-                                                     : (b * (size_t)k + (size_t)kk) * (size_t)n + (size_t)i);
+                        sum += element(
+                            rhs, a->adj_y ? (b * (size_t)n + (size_t)i) * (size_t)k + (size_t)kk
+                                          : (b * (size_t)k + (size_t)kk) * (size_t)n + (size_t)i);
                     const int64_t term = (int64_t)lhs_offset * (sum + (int64_t)k * rhs_offset);
                     v[b * (size_t)n + (size_t)i] = (int32_t)(uint32_t)(uint64_t)term;
                 }

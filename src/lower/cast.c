@@ -4,8 +4,8 @@
  * it converts stored values and ignores quantization parameters. A cast
  * to the same type is a RESHAPE.
  */
-#include "common/copy_nd.h"
 #include "../../runtime/kernels/ta_cast.h"
+#include "common/copy_nd.h"
 
 static const char *suffix(TaDtype t)
 {
@@ -35,9 +35,9 @@ static bool lower(TaLower *L, TaOp *op)
     }
     if (in->dtype == out->dtype)
         return ta_lower_reshape_like(L, op);
-    TaKernelCall *c = ta_call(L, op,
-                              ta_format(L->pool, "ta_cast_%s_%s", suffix(in->dtype), suffix(out->dtype)),
-                              "runtime/kernels/ta_cast.h");
+    TaKernelCall *c = ta_call(
+        L, op, ta_format(L->pool, "ta_cast_%s_%s", suffix(in->dtype), suffix(out->dtype)),
+        "runtime/kernels/ta_cast.h");
     ta_cast_params_t *p = TA_CALL_PARAMS(L, c, ta_cast_params_t);
     p->count = (int64_t)ta_tensor_elements(in);
     ta_call_arg(L, c, in);

@@ -7,8 +7,8 @@
  * scales must be below 1), then compares. Produces both (multiplier,
  * shift) pairs and the kernel's outcome mask.
  */
-#include "common/binary.h"
 #include "../../runtime/kernels/ta_comparison.h"
+#include "common/binary.h"
 
 /* Outcome bits: x1 < x2, x1 == x2, x1 > x2. */
 enum { LT = 1, EQ = 2, GT = 4 };
@@ -47,12 +47,30 @@ static bool lower_comparison(TaLower *L, TaOp *op, int mask)
     return true;
 }
 
-static bool lower_less(TaLower *L, TaOp *op) { return lower_comparison(L, op, LT); }
-static bool lower_less_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, LT | EQ); }
-static bool lower_greater(TaLower *L, TaOp *op) { return lower_comparison(L, op, GT); }
-static bool lower_greater_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, GT | EQ); }
-static bool lower_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, EQ); }
-static bool lower_not_equal(TaLower *L, TaOp *op) { return lower_comparison(L, op, LT | GT); }
+static bool lower_less(TaLower *L, TaOp *op)
+{
+    return lower_comparison(L, op, LT);
+}
+static bool lower_less_equal(TaLower *L, TaOp *op)
+{
+    return lower_comparison(L, op, LT | EQ);
+}
+static bool lower_greater(TaLower *L, TaOp *op)
+{
+    return lower_comparison(L, op, GT);
+}
+static bool lower_greater_equal(TaLower *L, TaOp *op)
+{
+    return lower_comparison(L, op, GT | EQ);
+}
+static bool lower_equal(TaLower *L, TaOp *op)
+{
+    return lower_comparison(L, op, EQ);
+}
+static bool lower_not_equal(TaLower *L, TaOp *op)
+{
+    return lower_comparison(L, op, LT | GT);
+}
 
 const TaOpDef ta_op_less = {NULL, lower_less};
 const TaOpDef ta_op_less_equal = {NULL, lower_less_equal};

@@ -98,9 +98,11 @@ static bool lower_concat(TaLower *L, TaOp *op)
         const TaTensor *in = op->inputs[i];
         if (out->dtype == TA_INT8 &&
             (ta_scale(in) != ta_scale(out) || ta_zero_point(in) != ta_zero_point(out))) {
-            ta_op_error(L, op, "int8 input %s has scale %g zero point %d, the output %g %d; "
-                        "they must be equal", in->id, (double)ta_scale(in),
-                        (int)ta_zero_point(in), (double)ta_scale(out), (int)ta_zero_point(out));
+            ta_op_error(L, op,
+                        "int8 input %s has scale %g zero point %d, the output %g %d; "
+                        "they must be equal",
+                        in->id, (double)ta_scale(in), (int)ta_zero_point(in), (double)ta_scale(out),
+                        (int)ta_zero_point(out));
             return false;
         }
         if (out->dtype == TA_INT16 && (ta_zero_point(in) != 0 || ta_zero_point(out) != 0)) {

@@ -14,8 +14,8 @@
  * column order for few input channels (taps_by_column), which replace the
  * model's weight tensor in the call.
  */
-#include "common/conv_common.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
+#include "common/conv_common.h"
 
 #include <string.h>
 
@@ -62,7 +62,8 @@ static bool lower(TaLower *L, TaOp *op)
 
     /* int16: 32-bit accumulation when the bias (or, without one, the
        option quantized_bias_type) says int32, as TFLite Micro's Eval. */
-    const bool acc64 = wide && (bias ? bias->dtype == TA_INT64 : a->quantized_bias_type != TA_INT32);
+    const bool acc64 = wide &&
+                       (bias ? bias->dtype == TA_INT64 : a->quantized_bias_type != TA_INT32);
     TaConvRequant rq;
     int64_t *bias_v;
     if (!ta_conv_requant(L, op, in, w, out, 0, a->activation, acc64, &rq) ||

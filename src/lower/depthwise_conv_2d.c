@@ -11,8 +11,8 @@
  * paths' border pixels), per-channel multipliers and shifts (for int8
  * always, per-tensor values repeated).
  */
-#include "common/conv_common.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
+#include "common/conv_common.h"
 
 static bool parse(TaLower *L, TaOp *op)
 {
@@ -34,8 +34,7 @@ static int32_t right_shifts_only(const TaConvRequant *rq)
 /* 1 when every int8 accumulator, bias + sum of (x - zero point) * w, stays
    below 2^30 in magnitude whatever the input: then 2 * acc fits int32,
    which the DSP path's requantization uses. */
-static int32_t small_accumulators(const int8_t *w, size_t taps, int32_t out_c,
-                                  const int64_t *bias)
+static int32_t small_accumulators(const int8_t *w, size_t taps, int32_t out_c, const int64_t *bias)
 {
     for (int32_t o = 0; o < out_c; o++) {
         int64_t bound = bias ? (bias[o] < 0 ? -bias[o] : bias[o]) : 0;
@@ -188,7 +187,8 @@ static bool lower(TaLower *L, TaOp *op)
 
     op->has_macs = op->has_parameters = true;
     op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches * out_h * out_w;
-    op->parameters = (int64_t)ta_tensor_elements(w) + (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    op->parameters = (int64_t)ta_tensor_elements(w) +
+                     (bias ? (int64_t)ta_tensor_elements(bias) : 0);
     return true;
 }
 

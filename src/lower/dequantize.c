@@ -1,6 +1,6 @@
 /* dequantize.c - DEQUANTIZE: int8/int16 -> float32. */
-#include "lower.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "lower.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {
@@ -15,9 +15,9 @@ static bool lower(TaLower *L, TaOp *op)
         ta_op_error(L, op, "input and output sizes differ");
         return false;
     }
-    TaKernelCall *c = ta_call(L, op,
-                              in->dtype == TA_INT8 ? "ta_dequantize_s8_f32" : "ta_dequantize_s16_f32",
-                              "runtime/kernels/ta_dequantize.h");
+    TaKernelCall *c = ta_call(
+        L, op, in->dtype == TA_INT8 ? "ta_dequantize_s8_f32" : "ta_dequantize_s16_f32",
+        "runtime/kernels/ta_dequantize.h");
     ta_dequantize_params_t *p = TA_CALL_PARAMS(L, c, ta_dequantize_params_t);
     p->size = (int64_t)ta_tensor_elements(in);
     p->zero_point = ta_zero_point(in);

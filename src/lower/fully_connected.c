@@ -7,13 +7,12 @@
  * Produces: bias_sum (bias with the input zero point folded in), and for
  * per-channel weights the multiplier and shift per output channel.
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
+#include "lower.h"
 
 #include <string.h>
 
-enum { OPT_ACTIVATION = 0, OPT_WEIGHTS_FORMAT, OPT_KEEP_NUM_DIMS, OPT_ASYMMETRIC,
-       OPT_BIAS_TYPE };
+enum { OPT_ACTIVATION = 0, OPT_WEIGHTS_FORMAT, OPT_KEEP_NUM_DIMS, OPT_ASYMMETRIC, OPT_BIAS_TYPE };
 
 typedef struct FcAttrs {
     int activation;
@@ -67,7 +66,8 @@ static bool lower(TaLower *L, TaOp *op)
     const int32_t rows = w->dims[w->rank - 2];
     const int32_t out_depth = out->dims[out->rank - 1];
     const size_t out_elems = ta_tensor_elements(out);
-    if (out_depth != rows || out_depth == 0 || depth == 0 || (size_t)rows * depth != ta_tensor_elements(w)) {
+    if (out_depth != rows || out_depth == 0 || depth == 0 ||
+        (size_t)rows * depth != ta_tensor_elements(w)) {
         ta_op_error(L, op, "weights %s do not match output %s", ta_shape_text(L->pool, w),
                     ta_shape_text(L->pool, out));
         return false;
@@ -84,8 +84,8 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     }
     const TaQuant *wq = w->quant;
-    if (!wq || wq->num_scales < 1 || (wq->num_scales > 1 && (wq->num_scales != rows ||
-                                                             wq->axis != w->rank - 2))) {
+    if (!wq || wq->num_scales < 1 ||
+        (wq->num_scales > 1 && (wq->num_scales != rows || wq->axis != w->rank - 2))) {
         ta_op_error(L, op, "weights need one scale, or one per output channel along axis 0");
         return false;
     }
@@ -101,7 +101,8 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
 
     /* int16 without a bias accumulates in 32 bits only when the model says so. */
-    const bool acc64 = wide && (bias ? bias->dtype == TA_INT64 : a->quantized_bias_type != TA_INT32);
+    const bool acc64 = wide &&
+                       (bias ? bias->dtype == TA_INT64 : a->quantized_bias_type != TA_INT32);
 
     /* bias_sum[o] = bias[o] + input_offset * sum_d w[o][d], input_offset = -zp. */
     const int64_t input_offset = -(int64_t)ta_zero_point(in);
@@ -176,7 +177,8 @@ static bool lower(TaLower *L, TaOp *op)
 
     op->has_macs = op->has_parameters = true;
     op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches;
-    op->parameters = (int64_t)ta_tensor_elements(w) + (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    op->parameters = (int64_t)ta_tensor_elements(w) +
+                     (bias ? (int64_t)ta_tensor_elements(bias) : 0);
     return true;
 }
 

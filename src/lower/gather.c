@@ -4,8 +4,8 @@
  * (a local table the size of the indices; the indices tensor drops out);
  * indices computed at run time go to a kernel that checks their range.
  */
-#include "common/copy_nd.h"
 #include "../../runtime/kernels/ta_gather.h"
+#include "common/copy_nd.h"
 
 typedef struct GatherAttrs {
     int axis;
@@ -73,8 +73,8 @@ static bool lower(TaLower *L, TaOp *op)
     const int64_t outer = product(in->dims, batch_dims, axis);
     const int64_t coords = product(idx->dims, batch_dims, idx->rank);
     const int64_t axis_size = in->dims[axis];
-    const int64_t inner_bytes =
-        product(in->dims, axis + 1, in->rank) * (int64_t)ta_dtype_size(in->dtype);
+    const int64_t inner_bytes = product(in->dims, axis + 1, in->rank) *
+                                (int64_t)ta_dtype_size(in->dtype);
     if ((int64_t)ta_tensor_bytes(in) > INT32_MAX || (int64_t)ta_tensor_bytes(out) > INT32_MAX) {
         ta_op_error(L, op, "tensors over 2 GiB are not supported");
         return false;

@@ -2,9 +2,9 @@
  * hard_swish.c - HARD_SWISH, int8. Produces the two 16-bit multipliers of
  * TFLite's HardSwishPrepare (see runtime/kernels/ta_hard_swish.h).
  */
-#include "lower.h"
-#include "common/unary.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
+#include "common/unary.h"
+#include "lower.h"
 
 /* A Q0.31 multiplier rounded to Q0.15, saturating (TFLite's
    DownScaleInt32ToInt16Multiplier). */
@@ -36,7 +36,8 @@ static bool lower(TaLower *L, TaOp *op)
     ta_quantize_multiplier((double)hires_input_scale / (double)reluish_scale, &reluish_m,
                            &reluish_exp);
     if (out_exp > 0) {
-        ta_op_error(L, op, "output scale %g is below input scale / 128 (%g): the int8 kernel "
+        ta_op_error(L, op,
+                    "output scale %g is below input scale / 128 (%g): the int8 kernel "
                     "needs an output multiplier below 1",
                     (double)ta_scale(out), (double)hires_input_scale);
         return false;

@@ -41,11 +41,14 @@
 #include "../../runtime/kernels/ta_variable.h"
 
 /* The element type; a field of any other type does not build. */
-#define FIELD_TYPE(member)                                                                  \
-    _Generic((member), int32_t: TA_FIELD_INT32, uint32_t: TA_FIELD_UINT32,                  \
-             float: TA_FIELD_FLOAT, double: TA_FIELD_DOUBLE)
+#define FIELD_TYPE(member)              \
+    _Generic((member), int32_t          \
+             : TA_FIELD_INT32, uint32_t \
+             : TA_FIELD_UINT32, float   \
+             : TA_FIELD_FLOAT, double   \
+             : TA_FIELD_DOUBLE)
 /* The counting field must be an int32_t. */
-#define USED_OFFSET(used) _Generic(((STRUCT *)0)->used, int32_t: (long)offsetof(STRUCT, used))
+#define USED_OFFSET(used) _Generic(((STRUCT *)0)->used, int32_t : (long)offsetof(STRUCT, used))
 
 #define DESCRIBE_FIELD(type, name) \
     {#name, offsetof(STRUCT, name), FIELD_TYPE(((STRUCT *)0)->name), 0, -1},
@@ -59,11 +62,11 @@
 #define TEXT2(a) #a
 #define TEXT(a) TEXT2(a)
 /* <STRUCT>_fields and <STRUCT>_desc from the list LIST. */
-#define DESCRIBE(LIST)                                                                       \
-    static const TaParamField NAME(STRUCT, _fields)[] = {                                    \
-        LIST(DESCRIBE_FIELD, DESCRIBE_ARRAY, DESCRIBE_ARRAY_USED)};                           \
-    const TaParamsDesc NAME(STRUCT, _desc) = {                                               \
-        TEXT(STRUCT), sizeof(STRUCT), NAME(STRUCT, _fields),                                 \
+#define DESCRIBE(LIST)                                              \
+    static const TaParamField NAME(STRUCT, _fields)[] = {           \
+        LIST(DESCRIBE_FIELD, DESCRIBE_ARRAY, DESCRIBE_ARRAY_USED)}; \
+    const TaParamsDesc NAME(STRUCT, _desc) = {                      \
+        TEXT(STRUCT), sizeof(STRUCT), NAME(STRUCT, _fields),        \
         (int)(sizeof NAME(STRUCT, _fields) / sizeof NAME(STRUCT, _fields)[0])};
 
 #define STRUCT ta_add_params_t

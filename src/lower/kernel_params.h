@@ -14,39 +14,39 @@
 #include "../ir/ir.h"
 
 /* One line per parameter struct, in alphabetical order. */
-#define TA_KERNEL_PARAM_STRUCTS(S) \
-    S(ta_add_params_t) \
-    S(ta_arg_min_max_params_t) \
-    S(ta_batch_matmul_params_t) \
-    S(ta_cast_params_t) \
-    S(ta_comparison_params_t) \
-    S(ta_conv_2d_params_t) \
-    S(ta_copy_nd_params_t) \
-    S(ta_copy_params_t) \
-    S(ta_depthwise_conv_2d_params_t) \
-    S(ta_dequantize_params_t) \
-    S(ta_fill_params_t) \
-    S(ta_fully_connected_params_t) \
-    S(ta_gather_params_t) \
-    S(ta_hard_swish_params_t) \
-    S(ta_leaky_relu_params_t) \
-    S(ta_log_softmax_params_t) \
-    S(ta_lstm_params_t) \
-    S(ta_maximum_minimum_params_t) \
-    S(ta_mul_params_t) \
-    S(ta_pool_params_t) \
-    S(ta_prelu_params_t) \
-    S(ta_quantize_params_t) \
-    S(ta_reduce_params_t) \
-    S(ta_relu6_params_t) \
-    S(ta_relu_params_t) \
-    S(ta_resize_bilinear_params_t) \
-    S(ta_resize_nearest_params_t) \
-    S(ta_sigmoid_params_t) \
-    S(ta_softmax_params_t) \
+#define TA_KERNEL_PARAM_STRUCTS(S)    \
+    S(ta_add_params_t)                \
+    S(ta_arg_min_max_params_t)        \
+    S(ta_batch_matmul_params_t)       \
+    S(ta_cast_params_t)               \
+    S(ta_comparison_params_t)         \
+    S(ta_conv_2d_params_t)            \
+    S(ta_copy_nd_params_t)            \
+    S(ta_copy_params_t)               \
+    S(ta_depthwise_conv_2d_params_t)  \
+    S(ta_dequantize_params_t)         \
+    S(ta_fill_params_t)               \
+    S(ta_fully_connected_params_t)    \
+    S(ta_gather_params_t)             \
+    S(ta_hard_swish_params_t)         \
+    S(ta_leaky_relu_params_t)         \
+    S(ta_log_softmax_params_t)        \
+    S(ta_lstm_params_t)               \
+    S(ta_maximum_minimum_params_t)    \
+    S(ta_mul_params_t)                \
+    S(ta_pool_params_t)               \
+    S(ta_prelu_params_t)              \
+    S(ta_quantize_params_t)           \
+    S(ta_reduce_params_t)             \
+    S(ta_relu6_params_t)              \
+    S(ta_relu_params_t)               \
+    S(ta_resize_bilinear_params_t)    \
+    S(ta_resize_nearest_params_t)     \
+    S(ta_sigmoid_params_t)            \
+    S(ta_softmax_params_t)            \
     S(ta_squared_difference_params_t) \
-    S(ta_svdf_params_t) \
-    S(ta_transpose_conv_params_t) \
+    S(ta_svdf_params_t)               \
+    S(ta_transpose_conv_params_t)     \
     S(ta_variable_fill_params_t)
 
 #define TA_DECLARE_PARAMS_DESC(type) extern const TaParamsDesc type##_desc;

@@ -2,9 +2,9 @@
  * leaky_relu.c - LEAKY_RELU on int8 and int16 (any zero points, as TFLite
  * Micro accepts them), alpha from LeakyReluOptions.
  */
-#include "lower.h"
-#include "common/unary.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
+#include "common/unary.h"
+#include "lower.h"
 
 #include <math.h>
 
@@ -42,7 +42,8 @@ static bool lower(TaLower *L, TaOp *op)
     ta_quantize_multiplier(in_scale * (double)a->alpha / out_scale, &m_alpha, &s_alpha);
     ta_quantize_multiplier(in_scale / out_scale, &m_identity, &s_identity);
     if (m_alpha == INT32_MIN) {
-        ta_op_error(L, op, "alpha %g gives a multiplier of -1 * 2^%d, which the kernel cannot negate",
+        ta_op_error(L, op,
+                    "alpha %g gives a multiplier of -1 * 2^%d, which the kernel cannot negate",
                     (double)a->alpha, s_alpha);
         return false;
     }

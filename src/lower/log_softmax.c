@@ -2,8 +2,8 @@
  * log_softmax.c - LOG_SOFTMAX over the last dimension, int8 in and out
  * with TFLite's fixed output quantization (16/256, 127) and beta 1.
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
+#include "lower.h"
 
 #include <math.h>
 
@@ -50,8 +50,7 @@ static bool lower(TaLower *L, TaOp *op)
     int reverse_shift;
     ta_quantize_multiplier(reverse, &reverse_multiplier, &reverse_shift);
     if (!(reverse > 0.0 && reverse < 1.0) || reverse_shift > 0) {
-        ta_op_error(L, op, "input scale %g gives no reverse scaling below 1",
-                    (double)ta_scale(in));
+        ta_op_error(L, op, "input scale %g gives no reverse scaling below 1", (double)ta_scale(in));
         return false;
     }
     /* The largest difference that still contributes (CalculateInputRadius). */

@@ -5,10 +5,10 @@
  * table (runtime/kernels/ta_sigmoid_table.c). The lowering it
  * shares with TANH is here too.
  */
-#include "lower.h"
+#include "../../runtime/kernels/ta_sigmoid_params.h"
 #include "common/sigmoid_input.h"
 #include "common/unary.h"
-#include "../../runtime/kernels/ta_sigmoid_params.h"
+#include "lower.h"
 
 /* The int8 kernels look their outputs up in a table computed here with
    the runtime's own fixed-point arithmetic, element for element what the

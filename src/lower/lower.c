@@ -45,8 +45,8 @@ void ta_op_error(TaLower *L, const TaOp *op, const char *fmt, ...)
 
 TaFbTable ta_op_options(TaLower *L, TaOp *op, TaFbReader *r)
 {
-    *r = (TaFbReader){.buf = op->options_buf, .len = op->options_buf_len,
-                      .path = L->model_path, .diag = L->diag};
+    *r = (TaFbReader){
+        .buf = op->options_buf, .len = op->options_buf_len, .path = L->model_path, .diag = L->diag};
     ta_fb_where(r, "%s options", ta_op_describe(L->pool, op));
     if (!op->options_pos)
         return (TaFbTable){.r = r};
@@ -102,8 +102,8 @@ bool ta_expect_per_tensor(TaLower *L, TaOp *op, const TaTensor *t, const char *r
         return false;
     }
     if (!(t->quant->scale[0] > 0.0f) || !isfinite(t->quant->scale[0])) {
-        ta_op_error(L, op, "%s (tensor %s) has scale %g; scales must be positive and finite",
-                    role, t->id, (double)t->quant->scale[0]);
+        ta_op_error(L, op, "%s (tensor %s) has scale %g; scales must be positive and finite", role,
+                    t->id, (double)t->quant->scale[0]);
         return false;
     }
     return true;
@@ -127,20 +127,18 @@ int32_t ta_zero_point(const TaTensor *t)
     return t->quant && t->quant->num_zero_points ? (int32_t)t->quant->zero_point[0] : 0;
 }
 
-static TaTensor *new_local(TaLower *L, TaOp *op, const char *role, TaDtype dtype,
-                           int32_t count)
+static TaTensor *new_local(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count)
 {
-    const char *id = op->source_index >= 0
-                         ? ta_format(L->pool, "op%d.%s", op->source_index, role)
-                         : ta_format(L->pool, "x%d.%s", op->layer_index, role);
+    const char *id = op->source_index >= 0 ? ta_format(L->pool, "op%d.%s", op->source_index, role)
+                                           : ta_format(L->pool, "x%d.%s", op->layer_index, role);
     TaTensor *t = ta_graph_new_tensor(L->pool, L->graph, id, dtype, 1, &count);
     t->owner = op;
     ta_vec_push(L->pool, &op->locals, t);
     return t;
 }
 
-TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtype,
-                            int32_t count, const void *data)
+TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count,
+                            const void *data)
 {
     TaTensor *t = new_local(L, op, role, dtype, count);
     t->kind = TA_REGION_CONSTANT;

@@ -65,12 +65,12 @@ bool ta_expect_dtype(TaLower *L, TaOp *op, const TaTensor *t, const char *role, 
 bool ta_expect_per_tensor(TaLower *L, TaOp *op, const TaTensor *t, const char *role);
 bool ta_expect_constant(TaLower *L, TaOp *op, const TaTensor *t, const char *role);
 
-float ta_scale(const TaTensor *t);      /* first scale, 0 if none */
+float ta_scale(const TaTensor *t);        /* first scale, 0 if none */
 int32_t ta_zero_point(const TaTensor *t); /* first zero point, 0 if none */
 
 /* Tensors the lowering creates; ids are "op<N>.<role>". */
-TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtype,
-                            int32_t count, const void *data);
+TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count,
+                            const void *data);
 TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes);
 
 /* A call to `function`, declared in `header`, added to the op's calls. */
@@ -107,8 +107,14 @@ void ta_init_fill_bytes(TaLower *L, TaOp *op, TaTensor *state, int byte);
 /* ---- common/quant.c: TFLite's conversion-time quantization arithmetic --- */
 
 /* Fused activations, numbered as LiteRT's ActivationFunctionType. */
-enum { TA_ACT_NONE = 0, TA_ACT_RELU = 1, TA_ACT_RELU_N1_TO_1 = 2, TA_ACT_RELU6 = 3,
-       TA_ACT_TANH = 4, TA_ACT_SIGN_BIT = 5 };
+enum {
+    TA_ACT_NONE = 0,
+    TA_ACT_RELU = 1,
+    TA_ACT_RELU_N1_TO_1 = 2,
+    TA_ACT_RELU6 = 3,
+    TA_ACT_TANH = 4,
+    TA_ACT_SIGN_BIT = 5
+};
 const char *ta_activation_name(int act);
 
 /* double -> (multiplier, shift), as TFLite's QuantizeMultiplier. */

@@ -5,8 +5,8 @@
  * That is the real maximum only when both inputs and the output share one
  * scale and zero point (as converters write them), so tinyaot requires it.
  */
-#include "common/binary.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
+#include "common/binary.h"
 
 static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
 {
@@ -16,7 +16,8 @@ static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
     TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
     if (ta_scale(in1) != ta_scale(out) || ta_scale(in2) != ta_scale(out) ||
         ta_zero_point(in1) != ta_zero_point(out) || ta_zero_point(in2) != ta_zero_point(out)) {
-        ta_op_error(L, op, "inputs and output must share one scale and zero point (TFLite "
+        ta_op_error(L, op,
+                    "inputs and output must share one scale and zero point (TFLite "
                     "compares raw values)");
         return false;
     }

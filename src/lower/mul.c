@@ -3,8 +3,8 @@
  * fused activations. Produces the output (multiplier, shift) for
  * s1 * s2 / s_out, computed in double as TFLite Micro's Prepare.
  */
-#include "common/binary.h"
 #include "../../runtime/kernels/ta_mul.h"
+#include "common/binary.h"
 
 typedef struct MulAttrs {
     int activation;

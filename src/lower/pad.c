@@ -6,8 +6,8 @@
  * output's quantization), else the output zero point (0 for int16, int32
  * and float32).
  */
-#include "common/copy_nd.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
+#include "common/copy_nd.h"
 
 #include <string.h>
 

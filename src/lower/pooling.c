@@ -6,13 +6,12 @@
  * Produces: the padding before the first row and column, as TFLite's
  * ComputePaddingHeightWidth, and the fused activation's clamp range.
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_pooling.h"
+#include "lower.h"
 
 #include <math.h>
 
-enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_FILTER_W, OPT_FILTER_H,
-       OPT_ACTIVATION };
+enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_FILTER_W, OPT_FILTER_H, OPT_ACTIVATION };
 enum { PADDING_SAME = 0, PADDING_VALID = 1 };
 
 typedef struct PoolAttrs {
@@ -48,8 +47,8 @@ static bool parse(TaLower *L, TaOp *op)
 }
 
 /* Output size and leading padding along one axis, as TFLite computes them. */
-static void pool_geometry(int padding, int64_t in, int64_t filter, int64_t stride,
-                          int64_t *out, int32_t *pad)
+static void pool_geometry(int padding, int64_t in, int64_t filter, int64_t stride, int64_t *out,
+                          int32_t *pad)
 {
     *out = padding == PADDING_SAME ? (in + stride - 1) / stride : (in + stride - filter) / stride;
     int64_t total = (*out - 1) * stride + filter - in;
@@ -85,9 +84,11 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
     pool_geometry(a->padding, in->dims[2], a->filter_w, a->stride_w, &out_w, &pad_w);
     if (out->dims[0] != in->dims[0] || out->dims[3] != in->dims[3] || out->dims[1] != out_h ||
         out->dims[2] != out_w || out_h < 1 || out_w < 1 || ta_tensor_elements(in) == 0) {
-        ta_op_error(L, op, "output %s does not match input %s with filter %dx%d, stride %dx%d, "
-                    "%s padding", ta_shape_text(L->pool, out), ta_shape_text(L->pool, in),
-                    (int)a->filter_h, (int)a->filter_w, (int)a->stride_h, (int)a->stride_w,
+        ta_op_error(L, op,
+                    "output %s does not match input %s with filter %dx%d, stride %dx%d, "
+                    "%s padding",
+                    ta_shape_text(L->pool, out), ta_shape_text(L->pool, in), (int)a->filter_h,
+                    (int)a->filter_w, (int)a->stride_h, (int)a->stride_w,
                     a->padding == PADDING_SAME ? "SAME" : "VALID");
         return false;
     }

@@ -6,8 +6,8 @@
  * the input and alpha (see runtime/kernels/ta_prelu.h, whose maximum rank
  * is TA_MAX_RANK).
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_prelu.h"
+#include "lower.h"
 
 /* Dimension i of `t` counted from the right, 1 past its rank. */
 static int32_t dim_from_right(const TaTensor *t, int i)
@@ -23,8 +23,7 @@ static bool lower(TaLower *L, TaOp *op)
     if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
         !ta_expect_dtype(L, op, alpha, "alpha", TA_INT8, -1) ||
         !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
-        !ta_expect_per_tensor(L, op, in, "input") ||
-        !ta_expect_per_tensor(L, op, alpha, "alpha") ||
+        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, alpha, "alpha") ||
         !ta_expect_per_tensor(L, op, out, "output"))
         return false;
 
@@ -54,7 +53,8 @@ static bool lower(TaLower *L, TaOp *op)
             continue;
         /* Merge into the previous (inner) dimension when both operands
            continue contiguously or both stay broadcast. */
-        if (n > 0 && si == in_strides[n - 1] * dims[n - 1] && sa == a_strides[n - 1] * dims[n - 1]) {
+        if (n > 0 && si == in_strides[n - 1] * dims[n - 1] &&
+            sa == a_strides[n - 1] * dims[n - 1]) {
             dims[n - 1] *= d;
             continue;
         }

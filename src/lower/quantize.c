@@ -2,8 +2,8 @@
  * quantize.c - QUANTIZE: float32 -> int8/int16, or requantization from
  * int8/int16 to int8/int16/int32 scales.
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_quantize.h"
+#include "lower.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {

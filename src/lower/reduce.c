@@ -12,8 +12,8 @@
  * by the element count folded in) and the input zero point's contribution
  * to a sum. The axis operand is read here and not passed to the kernel.
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_reduce.h"
+#include "lower.h"
 
 #include <string.h>
 

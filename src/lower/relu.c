@@ -2,9 +2,9 @@
  * relu.c - RELU on int8 and int16: requantize to the output scale, then
  * clamp below at the output's zero point.
  */
-#include "lower.h"
-#include "common/unary.h"
 #include "../../runtime/kernels/ta_relu.h"
+#include "common/unary.h"
+#include "lower.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {

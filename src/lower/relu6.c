@@ -3,9 +3,9 @@
  * input's quantization and never rescales, so the output must share the
  * input's scale and zero point (anything else would be silently wrong).
  */
-#include "lower.h"
-#include "common/unary.h"
 #include "../../runtime/kernels/ta_relu.h"
+#include "common/unary.h"
+#include "lower.h"
 
 #include <math.h>
 
@@ -15,7 +15,8 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
     if (ta_scale(in) != ta_scale(out) || ta_zero_point(in) != ta_zero_point(out)) {
-        ta_op_error(L, op, "output quantization (%g, %d) differs from the input's (%g, %d); "
+        ta_op_error(L, op,
+                    "output quantization (%g, %d) differs from the input's (%g, %d); "
                     "int8 RELU6 does not rescale",
                     (double)ta_scale(out), (int)ta_zero_point(out), (double)ta_scale(in),
                     (int)ta_zero_point(in));

@@ -5,8 +5,8 @@
  * The optional shape operand is only used by the model to compute the
  * output shape, which the file already records; it is dropped.
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_copy.h"
+#include "lower.h"
 
 bool ta_lower_reshape_like(TaLower *L, TaOp *op);
 
@@ -20,8 +20,8 @@ bool ta_lower_reshape_like(TaLower *L, TaOp *op)
     if (in->dtype != out->dtype || ta_tensor_bytes(in) != ta_tensor_bytes(out) ||
         !ta_dtype_size(in->dtype)) {
         ta_op_error(L, op, "input %s %s and output %s %s hold different data",
-                    ta_dtype_name(in->dtype), ta_shape_text(L->pool, in),
-                    ta_dtype_name(out->dtype), ta_shape_text(L->pool, out));
+                    ta_dtype_name(in->dtype), ta_shape_text(L->pool, in), ta_dtype_name(out->dtype),
+                    ta_shape_text(L->pool, out));
         return false;
     }
     op->num_inputs = 1; /* the shape operand is not needed at run time */

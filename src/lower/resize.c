@@ -4,8 +4,8 @@
  * reads is computed here, in TFLite Micro's arithmetic (float for nearest
  * neighbour, Q10 integers for int8 bilinear), into two small tables.
  */
-#include "common/copy_nd.h"
 #include "../../runtime/kernels/ta_resize.h"
+#include "common/copy_nd.h"
 
 #include <math.h>
 
@@ -73,9 +73,8 @@ static int32_t nearest(int32_t i, int32_t in_size, int32_t out_size, bool align,
 static bool lower_nearest(TaLower *L, TaOp *op)
 {
     const ResizeAttrs *a = op->attrs;
-    if (!check_shapes(L, op) ||
-        !ta_expect_dtype(L, op, op->inputs[0], "input", TA_INT8, TA_INT16, TA_INT32,
-                         TA_FLOAT32, -1))
+    if (!check_shapes(L, op) || !ta_expect_dtype(L, op, op->inputs[0], "input", TA_INT8, TA_INT16,
+                                                 TA_INT32, TA_FLOAT32, -1))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
     const int32_t ih = in->dims[1], iw = in->dims[2], oh = out->dims[1], ow = out->dims[2];
@@ -85,7 +84,8 @@ static bool lower_nearest(TaLower *L, TaOp *op)
     int32_t *rows = ta_alloc_array(L->pool, (size_t)oh, sizeof *rows);
     int32_t *cols = ta_alloc_array(L->pool, (size_t)ow, sizeof *cols);
     for (int32_t y = 0; y < oh; y++)
-        rows[y] = (int32_t)(nearest(y, ih, oh, a->align_corners, a->half_pixel_centers) * iw * pixel);
+        rows[y] = (int32_t)(nearest(y, ih, oh, a->align_corners, a->half_pixel_centers) * iw *
+                            pixel);
     for (int32_t x = 0; x < ow; x++)
         cols[x] = (int32_t)(nearest(x, iw, ow, a->align_corners, a->half_pixel_centers) * pixel);
     TaKernelCall *c = ta_call(L, op, "ta_resize_nearest", "runtime/kernels/ta_resize.h");
@@ -105,8 +105,8 @@ static bool lower_nearest(TaLower *L, TaOp *op)
 /* TFLite's integer bilinear source positions for one axis: for each
    output index the two input indices and the Q10 weight of the second.
    False if an index would leave the input (TFLite would read outside). */
-static bool bilinear_axis(int32_t in_size, int32_t out_size, bool align, bool half,
-                          int64_t stride, int32_t *table)
+static bool bilinear_axis(int32_t in_size, int32_t out_size, bool align, bool half, int64_t stride,
+                          int32_t *table)
 {
     int32_t scale = ((1 << 10) * in_size + out_size / 2) / out_size;
     if (align && out_size > 1)
@@ -168,6 +168,5 @@ static bool lower_bilinear(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_resize_nearest_neighbor = {parse_nearest,
-                                               lower_nearest};
+const TaOpDef ta_op_resize_nearest_neighbor = {parse_nearest, lower_nearest};
 const TaOpDef ta_op_resize_bilinear = {parse_bilinear, lower_bilinear};

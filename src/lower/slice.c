@@ -52,8 +52,14 @@ static bool lower_slice(TaLower *L, TaOp *op)
     return ta_lower_move(L, op, 0, &c);
 }
 
-enum { SS_BEGIN_MASK = 0, SS_END_MASK, SS_ELLIPSIS_MASK, SS_NEW_AXIS_MASK, SS_SHRINK_MASK,
-       SS_OFFSET };
+enum {
+    SS_BEGIN_MASK = 0,
+    SS_END_MASK,
+    SS_ELLIPSIS_MASK,
+    SS_NEW_AXIS_MASK,
+    SS_SHRINK_MASK,
+    SS_OFFSET
+};
 
 typedef struct StridedSliceAttrs {
     int32_t begin_mask, end_mask, shrink_mask;
@@ -158,5 +164,4 @@ static bool lower_strided_slice(TaLower *L, TaOp *op)
 }
 
 const TaOpDef ta_op_slice = {NULL, lower_slice};
-const TaOpDef ta_op_strided_slice = {parse_strided_slice,
-                                     lower_strided_slice};
+const TaOpDef ta_op_strided_slice = {parse_strided_slice, lower_strided_slice};

@@ -5,8 +5,8 @@
  * (zero points 0, output scale 1/32768), whose exp and 1/(1 + x) tables
  * are built here too.
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_softmax.h"
+#include "lower.h"
 
 #include <math.h>
 
@@ -91,7 +91,8 @@ static bool lower_s16(TaLower *L, TaOp *op, const SoftmaxAttrs *a, TaTensor *in,
         return false;
     if (ta_zero_point(in) != 0 || ta_zero_point(out) != 0 ||
         fabsf(ta_scale(out) - 1.0f / 32768) > 0.001f * (1.0f / 32768)) {
-        ta_op_error(L, op, "int16 input needs zero point 0 and an output with scale 1/32768 and "
+        ta_op_error(L, op,
+                    "int16 input needs zero point 0 and an output with scale 1/32768 and "
                     "zero point 0");
         return false;
     }
@@ -127,8 +128,8 @@ static bool lower_s16(TaLower *L, TaOp *op, const SoftmaxAttrs *a, TaTensor *in,
     p->diff_min = 0;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, ta_local_constant(L, op, "exp_lut", TA_INT16, 513, exp_lut));
-    ta_call_arg(L, c, ta_local_constant(L, op, "one_over_one_plus_x_lut", TA_INT16, 513,
-                                        recip_lut));
+    ta_call_arg(L, c,
+                ta_local_constant(L, op, "one_over_one_plus_x_lut", TA_INT16, 513, recip_lut));
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0);
     return true;

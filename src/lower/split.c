@@ -7,7 +7,7 @@
 #include "common/copy_nd.h"
 
 typedef struct SplitAttrs {
-    int num; /* num_splits, or UNPACK's num */
+    int num;  /* num_splits, or UNPACK's num */
     int axis; /* UNPACK */
 } SplitAttrs;
 
@@ -62,8 +62,8 @@ static bool copy_outputs(TaLower *L, TaOp *op, TaTensor *in, int data_input, int
         copies[o] = c;
     }
     if (at != in->dims[axis]) {
-        ta_op_error(L, op, "outputs add up to %lld along axis %d, the input has %d",
-                    (long long)at, axis, (int)in->dims[axis]);
+        ta_op_error(L, op, "outputs add up to %lld along axis %d, the input has %d", (long long)at,
+                    axis, (int)in->dims[axis]);
         return false;
     }
     if (op->num_outputs == 1) /* the output is the input, maybe reshaped */
@@ -96,8 +96,7 @@ static bool lower_split(TaLower *L, TaOp *op)
     int axis;
     if (!const_axis(L, op, op->inputs[0], in->rank, &axis))
         return false;
-    if (op->num_outputs < 1 || a->num != op->num_outputs ||
-        in->dims[axis] % op->num_outputs != 0) {
+    if (op->num_outputs < 1 || a->num != op->num_outputs || in->dims[axis] % op->num_outputs != 0) {
         ta_op_error(L, op, "%d outputs, num_splits %d: cannot split %d equally", op->num_outputs,
                     a->num, in->rank ? (int)in->dims[axis] : 0);
         return false;

@@ -3,8 +3,8 @@
  * 0), with broadcasting. Produces the input and output (multiplier,
  * shift) pairs with the floating-point steps of TFLite Micro's Prepare.
  */
-#include "common/binary.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
+#include "common/binary.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {

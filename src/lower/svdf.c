@@ -8,8 +8,8 @@
  * with its zero point when that is not 0 (TFLite Micro resets int8
  * variable tensors to their zero point, every other type to 0).
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_svdf.h"
+#include "lower.h"
 
 #include <math.h>
 #include <string.h>
@@ -52,8 +52,7 @@ static bool lower(TaLower *L, TaOp *op)
         !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
         !ta_expect_constant(L, op, wf, "weights_feature") ||
         !ta_expect_constant(L, op, wt, "weights_time") ||
-        !ta_expect_constant(L, op, bias, "bias") ||
-        !ta_expect_per_tensor(L, op, in, "input") ||
+        !ta_expect_constant(L, op, bias, "bias") || !ta_expect_per_tensor(L, op, in, "input") ||
         !ta_expect_per_tensor(L, op, wf, "weights_feature") ||
         !ta_expect_per_tensor(L, op, wt, "weights_time") ||
         !ta_expect_per_tensor(L, op, bias, "bias") ||
@@ -80,7 +79,8 @@ static bool lower(TaLower *L, TaOp *op)
         wt->dims[0] != filters || bias->dims[0] != units || state->dims[0] != batches ||
         (int64_t)state->dims[1] != (int64_t)memory * filters || out->dims[0] != batches ||
         out->dims[1] != units) {
-        ta_op_error(L, op, "shapes do not fit: input %s, weights_feature %s, weights_time %s, "
+        ta_op_error(L, op,
+                    "shapes do not fit: input %s, weights_feature %s, weights_time %s, "
                     "bias %s, state %s, output %s",
                     ta_shape_text(L->pool, in), ta_shape_text(L->pool, wf),
                     ta_shape_text(L->pool, wt), ta_shape_text(L->pool, bias),
@@ -146,8 +146,7 @@ static bool lower(TaLower *L, TaOp *op)
     }
     TaTensor *t_feature = ta_local_constant(L, op, "feature_biases", TA_INT32, filters,
                                             feature_biases);
-    TaTensor *t_output = ta_local_constant(L, op, "output_biases", TA_INT32, units,
-                                           output_biases);
+    TaTensor *t_output = ta_local_constant(L, op, "output_biases", TA_INT32, units, output_biases);
     TaKernelCall *c = ta_call(L, op, wide ? "ta_svdf_s16" : "ta_svdf_s8",
                               "runtime/kernels/ta_svdf.h");
     ta_svdf_params_t *p = TA_CALL_PARAMS(L, c, ta_svdf_params_t);

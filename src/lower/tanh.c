@@ -3,8 +3,8 @@
  * output 2^-15), lowered as LOGISTIC is (logistic.c) with tanh's input
  * scaling and kernels.
  */
-#include "lower.h"
 #include "common/sigmoid_input.h"
+#include "lower.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {

@@ -24,8 +24,8 @@ static bool lower_transpose(TaLower *L, TaOp *op)
             seen[perm[d]] = true;
     }
     if (!ok) {
-        ta_op_error(L, op, "perm is not a permutation taking %s to %s",
-                    ta_shape_text(L->pool, in), ta_shape_text(L->pool, out));
+        ta_op_error(L, op, "perm is not a permutation taking %s to %s", ta_shape_text(L->pool, in),
+                    ta_shape_text(L->pool, out));
         return false;
     }
     ta_row_major_strides(in, istr);

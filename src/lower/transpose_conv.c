@@ -11,8 +11,8 @@
  * the same way), per-channel multipliers and shifts. The kernel gathers,
  * so TFLite's output-sized accumulator buffer is not needed.
  */
-#include "common/conv_common.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
+#include "common/conv_common.h"
 
 #include <string.h>
 
@@ -51,8 +51,8 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     /* TFLite reads the bias as int32 (int8) or int64 (int16, which also
        widens an int16 bias). */
-    if (bias && !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32,
-                                 wide ? TA_INT16 : -1, -1))
+    if (bias &&
+        !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32, wide ? TA_INT16 : -1, -1))
         return false;
     if (!check_output_shape(L, op, shape, out))
         return false;
@@ -79,8 +79,9 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     TaTensor *bias_arg = NULL;
     if (bias && bias_v && wide) { /* bias_v comes from the bias */
-        bias_arg = bias->dtype == TA_INT64 ? bias
-                                           : ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
+        bias_arg = bias->dtype == TA_INT64
+                       ? bias
+                       : ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     } else if (bias_v) {
         bias_arg = bias;
     }

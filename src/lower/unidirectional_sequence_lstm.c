@@ -13,18 +13,34 @@
  * cell tanh's input scaling; the weights and biases of the four gates
  * gathered into three local constants (the originals are then dropped).
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_lstm.h"
+#include "lower.h"
 
 #include <math.h>
 #include <string.h>
 
-enum { OPT_ACTIVATION = 0, OPT_CELL_CLIP, OPT_PROJ_CLIP, OPT_TIME_MAJOR, OPT_ASYMMETRIC,
-       OPT_DIAGONAL };
+enum {
+    OPT_ACTIVATION = 0,
+    OPT_CELL_CLIP,
+    OPT_PROJ_CLIP,
+    OPT_TIME_MAJOR,
+    OPT_ASYMMETRIC,
+    OPT_DIAGONAL
+};
 
 /* Operand numbers (LiteRT's LSTM layout). */
-enum { IN_INPUT = 0, IN_W_INPUT = 1, IN_W_RECURRENT = 5, IN_PEEPHOLE = 9, IN_BIAS = 12,
-       IN_PROJECTION = 16, IN_HIDDEN = 18, IN_CELL = 19, IN_LAYER_NORM = 20, NUM_INPUTS = 24 };
+enum {
+    IN_INPUT = 0,
+    IN_W_INPUT = 1,
+    IN_W_RECURRENT = 5,
+    IN_PEEPHOLE = 9,
+    IN_BIAS = 12,
+    IN_PROJECTION = 16,
+    IN_HIDDEN = 18,
+    IN_CELL = 19,
+    IN_LAYER_NORM = 20,
+    NUM_INPUTS = 24
+};
 
 typedef struct LstmAttrs {
     int activation;
@@ -97,13 +113,17 @@ static bool lower(TaLower *L, TaOp *op)
         const bool variant_part = (i >= IN_PEEPHOLE && i < IN_BIAS) ||
                                   (i >= IN_PROJECTION && i < IN_HIDDEN) || i >= IN_LAYER_NORM;
         if (variant_part && op->inputs[i]) {
-            ta_op_error(L, op, "input %d is present: peephole, projection and layer norm LSTMs "
-                        "are not supported (nor by TFLite Micro)", i);
+            ta_op_error(L, op,
+                        "input %d is present: peephole, projection and layer norm LSTMs "
+                        "are not supported (nor by TFLite Micro)",
+                        i);
             return false;
         }
         if (!variant_part && !op->inputs[i]) {
-            ta_op_error(L, op, "input %d is missing: CIFG LSTMs are not supported (nor by "
-                        "TFLite Micro)", i);
+            ta_op_error(L, op,
+                        "input %d is missing: CIFG LSTMs are not supported (nor by "
+                        "TFLite Micro)",
+                        i);
             return false;
         }
     }
@@ -137,8 +157,10 @@ static bool lower(TaLower *L, TaOp *op)
     if (n_in < 1 || n_cell < 1 || ta_tensor_elements(hidden) != state_elems ||
         ta_tensor_elements(cell) != state_elems || out->dims[0] != in->dims[0] ||
         out->dims[1] != in->dims[1] || out->dims[2] != n_cell) {
-        ta_op_error(L, op, "shapes do not fit: input %s, hidden state %s, cell state %s, "
-                    "output %s", ta_shape_text(L->pool, in), ta_shape_text(L->pool, hidden),
+        ta_op_error(L, op,
+                    "shapes do not fit: input %s, hidden state %s, cell state %s, "
+                    "output %s",
+                    ta_shape_text(L->pool, in), ta_shape_text(L->pool, hidden),
                     ta_shape_text(L->pool, cell), ta_shape_text(L->pool, out));
         return false;
     }
@@ -207,8 +229,8 @@ static bool lower(TaLower *L, TaOp *op)
                (size_t)n_cell * 4);
     }
     TaTensor *t_in = ta_local_constant(L, op, "input_weights", TA_INT8, (int32_t)(4 * in_w), w_in);
-    TaTensor *t_rec = ta_local_constant(L, op, "recurrent_weights", TA_INT8,
-                                        (int32_t)(4 * rec_w), w_rec);
+    TaTensor *t_rec = ta_local_constant(L, op, "recurrent_weights", TA_INT8, (int32_t)(4 * rec_w),
+                                        w_rec);
     /* The zero points folded into per-row biases, as TFLite Micro's
        Prepare does (int32, wrapping): the kernel's inner loops are then
        plain dot products. */
@@ -227,8 +249,8 @@ static bool lower(TaLower *L, TaOp *op)
         rec_bias[row] = (int32_t)(uint32_t)(uint64_t)(-hidden_zp * rec_sum);
     }
     TaTensor *t_bias = ta_local_constant(L, op, "input_biases", TA_INT32, 4 * n_cell, in_bias);
-    TaTensor *t_rec_bias =
-        ta_local_constant(L, op, "recurrent_biases", TA_INT32, 4 * n_cell, rec_bias);
+    TaTensor *t_rec_bias = ta_local_constant(L, op, "recurrent_biases", TA_INT32, 4 * n_cell,
+                                             rec_bias);
     const int32_t rows = a->time_major ? batches : 1;
     TaTensor *scratch = ta_local_scratch(L, op, "gates", 4 * rows * n_cell * 2);
     scratch->dtype = TA_INT16; /* the kernel's view of the bytes */
@@ -274,5 +296,4 @@ static bool lower(TaLower *L, TaOp *op)
     return true;
 }
 
-const TaOpDef ta_op_unidirectional_sequence_lstm = {parse,
-                                                    lower};
+const TaOpDef ta_op_unidirectional_sequence_lstm = {parse, lower};

@@ -18,8 +18,8 @@
  * the subgraph only assigns constants to variables: that is all tinyaot
  * accepts there.
  */
-#include "lower.h"
 #include "../../runtime/kernels/ta_copy.h"
+#include "lower.h"
 
 #include <string.h>
 
@@ -107,8 +107,8 @@ static TaTensor *first_assigned_value(TaLower *L, const Var *v)
         const TaGraph *g = L->model ? L->model->subgraphs.items[s] : L->graph;
         for (int i = 0; i < g->ops.len; i++) {
             TaOp *op = TA_OP(g, i);
-            if (op->builtin != TA_BUILTIN_ASSIGN_VARIABLE || op->num_inputs != 2 || !op->inputs[0] ||
-                !op->inputs[1])
+            if (op->builtin != TA_BUILTIN_ASSIGN_VARIABLE || op->num_inputs != 2 ||
+                !op->inputs[0] || !op->inputs[1])
                 continue;
             TaOp *h = handle_producer(g, op->inputs[0]);
             Var w = {0};
@@ -122,8 +122,7 @@ static TaTensor *first_assigned_value(TaLower *L, const Var *v)
 /* Finds or creates the storage of `v` in *out; `op` owns a created one
    and fills it with its starting value. A variable nothing assigns has
    no storage (NULL), as in TFLite Micro; reading it is an error. */
-static bool variable_storage(TaLower *L, TaOp *op, const Var *v, const char *role,
-                             TaTensor **out)
+static bool variable_storage(TaLower *L, TaOp *op, const Var *v, const char *role, TaTensor **out)
 {
     *out = NULL;
     if (!v->shared_name) {
@@ -137,9 +136,10 @@ static bool variable_storage(TaLower *L, TaOp *op, const Var *v, const char *rol
         return true;
     }
     if (!ta_dtype_size(value->dtype) || ta_tensor_bytes(value) == 0) {
-        ta_op_error(L, op, "resource variable \"%s\" is assigned %s %s, which tinyaot cannot "
-                    "store", v->shared_name, ta_dtype_name(value->dtype),
-                    ta_shape_text(L->pool, value));
+        ta_op_error(L, op,
+                    "resource variable \"%s\" is assigned %s %s, which tinyaot cannot "
+                    "store",
+                    v->shared_name, ta_dtype_name(value->dtype), ta_shape_text(L->pool, value));
         return false;
     }
     const char *id = op->source_index >= 0 ? ta_format(L->pool, "op%d.%s", op->source_index, role)
@@ -161,10 +161,9 @@ static bool same_bytes(TaLower *L, TaOp *op, const TaTensor *storage, const TaTe
 {
     if (ta_dtype_size(t->dtype) && ta_tensor_bytes(t) == ta_tensor_bytes(storage))
         return true;
-    ta_op_error(L, op, "%s (tensor %s, %s %s) does not have the variable's %zu bytes (%s %s)",
-                role, t->id, ta_dtype_name(t->dtype), ta_shape_text(L->pool, t),
-                ta_tensor_bytes(storage), ta_dtype_name(storage->dtype),
-                ta_shape_text(L->pool, storage));
+    ta_op_error(L, op, "%s (tensor %s, %s %s) does not have the variable's %zu bytes (%s %s)", role,
+                t->id, ta_dtype_name(t->dtype), ta_shape_text(L->pool, t), ta_tensor_bytes(storage),
+                ta_dtype_name(storage->dtype), ta_shape_text(L->pool, storage));
     return false;
 }
 
@@ -181,14 +180,18 @@ static TaTensor *storage_of_handle(TaLower *L, TaOp *op, const TaTensor *h)
 {
     TaOp *producer = h->dtype == TA_RESOURCE ? handle_producer(L->graph, h) : NULL;
     if (!producer || !producer->attrs || producer->layer_index > op->layer_index) {
-        ta_op_error(L, op, "the resource handle (tensor %s) must come from a VAR_HANDLE "
-                    "earlier in this subgraph", h->id);
+        ta_op_error(L, op,
+                    "the resource handle (tensor %s) must come from a VAR_HANDLE "
+                    "earlier in this subgraph",
+                    h->id);
         return NULL;
     }
     const VarHandleAttrs *a = producer->attrs;
     if (!a->var.storage)
-        ta_op_error(L, op, "resource variable \"%s\" is never assigned; TFLite Micro has no "
-                    "storage to read it from", a->var.shared_name);
+        ta_op_error(L, op,
+                    "resource variable \"%s\" is never assigned; TFLite Micro has no "
+                    "storage to read it from",
+                    a->var.shared_name);
     return a->var.storage;
 }
 
@@ -306,22 +309,24 @@ static bool call_once_lower(TaLower *L, TaOp *op)
                 if (handles[k]->outputs[0] == o->inputs[0])
                     storage = storages[k];
             if (!storage || value->kind != TA_REGION_CONSTANT || !value->data) {
-                ta_op_error(L, op, "init subgraph %d, operator %d: tinyaot runs only "
+                ta_op_error(L, op,
+                            "init subgraph %d, operator %d: tinyaot runs only "
                             "assignments of constants to variables at initialization",
                             a->init_subgraph, i);
                 return false;
             }
             if (!same_bytes(L, op, storage, value, "initial value"))
                 return false;
-            TaTensor *init = ta_local_constant(
-                L, op, ta_format(L->pool, "initial_value%d", i), value->dtype,
-                (int32_t)ta_tensor_elements(value), value->data);
-            add_copy(L, ta_init_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h"), init,
-                     storage);
+            TaTensor *init = ta_local_constant(L, op, ta_format(L->pool, "initial_value%d", i),
+                                               value->dtype, (int32_t)ta_tensor_elements(value),
+                                               value->data);
+            add_copy(L, ta_init_call(L, op, "ta_copy", "runtime/kernels/ta_copy.h"), init, storage);
             continue;
         }
-        ta_op_error(L, op, "init subgraph %d, operator %d (%s): tinyaot runs only VAR_HANDLE and "
-                    "ASSIGN_VARIABLE at initialization", a->init_subgraph, i, o->type);
+        ta_op_error(L, op,
+                    "init subgraph %d, operator %d (%s): tinyaot runs only VAR_HANDLE and "
+                    "ASSIGN_VARIABLE at initialization",
+                    a->init_subgraph, i, o->type);
         return false;
     }
     return true;

@@ -22,8 +22,8 @@ typedef struct TaConvFields {
         bias_type;
 } TaConvFields;
 
-extern const TaConvFields ta_conv_2d_fields;      /* Conv2DOptions */
-extern const TaConvFields ta_depthwise_fields;    /* DepthwiseConv2DOptions */
+extern const TaConvFields ta_conv_2d_fields;        /* Conv2DOptions */
+extern const TaConvFields ta_depthwise_fields;      /* DepthwiseConv2DOptions */
 extern const TaConvFields ta_transpose_conv_fields; /* TransposeConvOptions */
 
 /* Reads the attributes from an options table (false if it is malformed,

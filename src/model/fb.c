@@ -33,8 +33,8 @@ void ta_fb_fail(TaFbReader *r, size_t at, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    ta_error(r->diag, "%s: %s%s%s at byte offset %zu (file is %zu bytes)", r->path,
-             r->where, r->where[0] ? ": " : "", what, at, r->len);
+    ta_error(r->diag, "%s: %s%s%s at byte offset %zu (file is %zu bytes)", r->path, r->where,
+             r->where[0] ? ": " : "", what, at, r->len);
 }
 
 /* True when [pos, pos + n) lies inside the buffer. */
@@ -132,12 +132,30 @@ static uint64_t scalar(TaFbTable t, int field, int n, uint64_t def)
     return v;
 }
 
-uint8_t ta_fb_u8(TaFbTable t, int field, uint8_t def) { return (uint8_t)scalar(t, field, 1, def); }
-int8_t ta_fb_i8(TaFbTable t, int field, int8_t def) { return (int8_t)(uint8_t)scalar(t, field, 1, (uint8_t)def); }
-bool ta_fb_bool(TaFbTable t, int field, bool def) { return scalar(t, field, 1, def) != 0; }
-int32_t ta_fb_i32(TaFbTable t, int field, int32_t def) { return (int32_t)(uint32_t)scalar(t, field, 4, (uint32_t)def); }
-uint32_t ta_fb_u32(TaFbTable t, int field, uint32_t def) { return (uint32_t)scalar(t, field, 4, def); }
-uint64_t ta_fb_u64(TaFbTable t, int field, uint64_t def) { return scalar(t, field, 8, def); }
+uint8_t ta_fb_u8(TaFbTable t, int field, uint8_t def)
+{
+    return (uint8_t)scalar(t, field, 1, def);
+}
+int8_t ta_fb_i8(TaFbTable t, int field, int8_t def)
+{
+    return (int8_t)(uint8_t)scalar(t, field, 1, (uint8_t)def);
+}
+bool ta_fb_bool(TaFbTable t, int field, bool def)
+{
+    return scalar(t, field, 1, def) != 0;
+}
+int32_t ta_fb_i32(TaFbTable t, int field, int32_t def)
+{
+    return (int32_t)(uint32_t)scalar(t, field, 4, (uint32_t)def);
+}
+uint32_t ta_fb_u32(TaFbTable t, int field, uint32_t def)
+{
+    return (uint32_t)scalar(t, field, 4, def);
+}
+uint64_t ta_fb_u64(TaFbTable t, int field, uint64_t def)
+{
+    return scalar(t, field, 8, def);
+}
 
 float ta_fb_f32(TaFbTable t, int field, float def)
 {
@@ -255,9 +273,18 @@ static uint64_t vec_scalar(TaFbVec v, uint32_t i, int n)
     return x;
 }
 
-int32_t ta_fb_vec_i32(TaFbVec v, uint32_t i) { return (int32_t)(uint32_t)vec_scalar(v, i, 4); }
-int64_t ta_fb_vec_i64(TaFbVec v, uint32_t i) { return (int64_t)vec_scalar(v, i, 8); }
-uint8_t ta_fb_vec_u8(TaFbVec v, uint32_t i) { return (uint8_t)vec_scalar(v, i, 1); }
+int32_t ta_fb_vec_i32(TaFbVec v, uint32_t i)
+{
+    return (int32_t)(uint32_t)vec_scalar(v, i, 4);
+}
+int64_t ta_fb_vec_i64(TaFbVec v, uint32_t i)
+{
+    return (int64_t)vec_scalar(v, i, 8);
+}
+uint8_t ta_fb_vec_u8(TaFbVec v, uint32_t i)
+{
+    return (uint8_t)vec_scalar(v, i, 1);
+}
 
 float ta_fb_vec_f32(TaFbVec v, uint32_t i)
 {

@@ -7,8 +7,8 @@
 /* Reads and validates a .tflite file. NULL (with one error) on bad input. */
 TaModel *ta_read_tflite(TaPool *pool, TaDiag *diag, const char *path);
 /* The same over bytes already in memory; `path` only names them in messages. */
-TaModel *ta_read_tflite_bytes(TaPool *pool, TaDiag *diag, const char *path,
-                              const uint8_t *bytes, size_t size);
+TaModel *ta_read_tflite_bytes(TaPool *pool, TaDiag *diag, const char *path, const uint8_t *bytes,
+                              size_t size);
 
 /* "CONV_2D" for a builtin code, NULL if the schema has no such code. */
 const char *ta_builtin_name(int builtin);

@@ -15,19 +15,51 @@
 #include <string.h>
 
 /* Field numbers from schema.fbs. */
-enum { MODEL_VERSION = 0, MODEL_OPERATOR_CODES, MODEL_SUBGRAPHS, MODEL_DESCRIPTION,
-       MODEL_BUFFERS, MODEL_METADATA_BUFFER, MODEL_METADATA };
+enum {
+    MODEL_VERSION = 0,
+    MODEL_OPERATOR_CODES,
+    MODEL_SUBGRAPHS,
+    MODEL_DESCRIPTION,
+    MODEL_BUFFERS,
+    MODEL_METADATA_BUFFER,
+    MODEL_METADATA
+};
 enum { OPCODE_DEPRECATED_BUILTIN = 0, OPCODE_CUSTOM, OPCODE_VERSION, OPCODE_BUILTIN };
-enum { SUBGRAPH_TENSORS = 0, SUBGRAPH_INPUTS, SUBGRAPH_OUTPUTS, SUBGRAPH_OPERATORS,
-       SUBGRAPH_NAME };
-enum { TENSOR_SHAPE = 0, TENSOR_TYPE, TENSOR_BUFFER, TENSOR_NAME, TENSOR_QUANTIZATION,
-       TENSOR_IS_VARIABLE, TENSOR_SPARSITY, TENSOR_SHAPE_SIGNATURE };
-enum { QUANT_MIN = 0, QUANT_MAX, QUANT_SCALE, QUANT_ZERO_POINT, QUANT_DETAILS_TYPE,
-       QUANT_DETAILS, QUANT_DIMENSION };
-enum { OP_OPCODE_INDEX = 0, OP_INPUTS, OP_OUTPUTS, OP_OPTIONS_TYPE, OP_OPTIONS,
-       OP_CUSTOM_OPTIONS, OP_CUSTOM_OPTIONS_FORMAT, OP_MUTATING_VARIABLE_INPUTS,
-       OP_INTERMEDIATES, OP_LARGE_CUSTOM_OFFSET, OP_LARGE_CUSTOM_SIZE,
-       OP_OPTIONS2_TYPE, OP_OPTIONS2 };
+enum { SUBGRAPH_TENSORS = 0, SUBGRAPH_INPUTS, SUBGRAPH_OUTPUTS, SUBGRAPH_OPERATORS, SUBGRAPH_NAME };
+enum {
+    TENSOR_SHAPE = 0,
+    TENSOR_TYPE,
+    TENSOR_BUFFER,
+    TENSOR_NAME,
+    TENSOR_QUANTIZATION,
+    TENSOR_IS_VARIABLE,
+    TENSOR_SPARSITY,
+    TENSOR_SHAPE_SIGNATURE
+};
+enum {
+    QUANT_MIN = 0,
+    QUANT_MAX,
+    QUANT_SCALE,
+    QUANT_ZERO_POINT,
+    QUANT_DETAILS_TYPE,
+    QUANT_DETAILS,
+    QUANT_DIMENSION
+};
+enum {
+    OP_OPCODE_INDEX = 0,
+    OP_INPUTS,
+    OP_OUTPUTS,
+    OP_OPTIONS_TYPE,
+    OP_OPTIONS,
+    OP_CUSTOM_OPTIONS,
+    OP_CUSTOM_OPTIONS_FORMAT,
+    OP_MUTATING_VARIABLE_INPUTS,
+    OP_INTERMEDIATES,
+    OP_LARGE_CUSTOM_OFFSET,
+    OP_LARGE_CUSTOM_SIZE,
+    OP_OPTIONS2_TYPE,
+    OP_OPTIONS2
+};
 enum { BUFFER_DATA = 0, BUFFER_OFFSET, BUFFER_SIZE };
 enum { METADATA_NAME = 0, METADATA_BUFFER };
 
@@ -37,8 +69,7 @@ enum { METADATA_NAME = 0, METADATA_BUFFER };
 #define NAME_ENTRY(value, name) [value] = #name,
 static const char *const builtin_names[] = {
 #include "schema_tables.inc"
-    TA_BUILTIN_OPERATORS(NAME_ENTRY)
-};
+    TA_BUILTIN_OPERATORS(NAME_ENTRY)};
 static const char *const options_names[] = {TA_BUILTIN_OPTIONS(NAME_ENTRY)};
 #undef NAME_ENTRY
 
@@ -257,8 +288,8 @@ static TaTensor **read_tensor_refs(Reader *rd, TaGraph *g, TaFbVec v, bool allow
         if (idx == -1 && allow_missing)
             continue;
         if (idx < 0 || idx >= g->tensors.len) {
-            ta_fb_fail(&rd->fb, v.pos, "%s %u refers to tensor %d, but the subgraph has %d",
-                       what, i, (int)idx, g->tensors.len);
+            ta_fb_fail(&rd->fb, v.pos, "%s %u refers to tensor %d, but the subgraph has %d", what,
+                       i, (int)idx, g->tensors.len);
             return NULL;
         }
         refs[i] = TA_TENSOR(g, idx);
@@ -270,8 +301,8 @@ static bool read_operator(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index)
 {
     uint32_t opcode = ta_fb_u32(t, OP_OPCODE_INDEX, 0);
     if (opcode >= rd->num_opcodes) {
-        ta_fb_fail(&rd->fb, t.pos, "opcode_index %u, but the model has %u operator codes",
-                   opcode, rd->num_opcodes);
+        ta_fb_fail(&rd->fb, t.pos, "opcode_index %u, but the model has %u operator codes", opcode,
+                   rd->num_opcodes);
         return false;
     }
     TaOp *op = ta_alloc(rd->pool, sizeof *op);
@@ -377,8 +408,8 @@ static void read_metadata(Reader *rd, TaFbTable model)
     }
 }
 
-TaModel *ta_read_tflite_bytes(TaPool *pool, TaDiag *diag, const char *path,
-                              const uint8_t *bytes, size_t size)
+TaModel *ta_read_tflite_bytes(TaPool *pool, TaDiag *diag, const char *path, const uint8_t *bytes,
+                              size_t size)
 {
     Reader rd = {.pool = pool};
     rd.fb = (TaFbReader){.buf = bytes, .len = size, .path = path, .diag = diag};

@@ -35,8 +35,10 @@ static bool rewrite(TaPassCtx *ctx, TaOp *op)
     if (in->rank != 4 || in->dims[3] != 1 || w->rank != 4 || w->dims[0] != 1 || !w->data ||
         w->dtype != TA_INT8 || readers(ctx->graph, w) != 1)
         return false;
-    TaFbReader r = {.buf = op->options_buf, .len = op->options_buf_len,
-                    .path = ctx->model_path, .diag = ctx->diag};
+    TaFbReader r = {.buf = op->options_buf,
+                    .len = op->options_buf_len,
+                    .path = ctx->model_path,
+                    .diag = ctx->diag};
     TaFbTable t = op->options_pos ? ta_fb_table_at(&r, op->options_pos) : (TaFbTable){.r = &r};
     /* The depthwise attributes are the convolution's (its depth multiplier
        equals the output channels, which the new weights carry). */

@@ -70,8 +70,10 @@ static void make_constant(TaPassCtx *ctx, TaTensor *t, const Vec *v)
 
 static TaFbTable options(TaOp *op, TaFbReader *r, TaPassCtx *ctx)
 {
-    *r = (TaFbReader){.buf = op->options_buf, .len = op->options_buf_len,
-                      .path = ctx->model_path, .diag = ctx->diag};
+    *r = (TaFbReader){.buf = op->options_buf,
+                      .len = op->options_buf_len,
+                      .path = ctx->model_path,
+                      .diag = ctx->diag};
     return op->options_pos ? ta_fb_table_at(r, op->options_pos) : (TaFbTable){.r = r};
 }
 
@@ -94,8 +96,12 @@ static bool strided_slice(TaPassCtx *ctx, TaOp *op, const Vec *in, Vec *out)
     int64_t start = (begin_mask & 1) ? (stride > 0 ? 0 : size - 1) : b.v[0];
     if (start < 0)
         start += size;
-    start = stride > 0 ? (start < 0 ? 0 : start > size ? size : start)
-                       : (start < -1 ? -1 : start > size - 1 ? size - 1 : start);
+    start = stride > 0 ? (start < 0      ? 0
+                          : start > size ? size
+                                         : start)
+                       : (start < -1         ? -1
+                          : start > size - 1 ? size - 1
+                                             : start);
     int64_t stop;
     if (shrink & 1) {
         stop = start + 1;
@@ -103,8 +109,12 @@ static bool strided_slice(TaPassCtx *ctx, TaOp *op, const Vec *in, Vec *out)
         stop = (end_mask & 1) ? (stride > 0 ? size : -1) : e.v[0];
         if (!(end_mask & 1) && stop < 0)
             stop += size;
-        stop = stride > 0 ? (stop < 0 ? 0 : stop > size ? size : stop)
-                          : (stop < -1 ? -1 : stop > size - 1 ? size - 1 : stop);
+        stop = stride > 0 ? (stop < 0      ? 0
+                             : stop > size ? size
+                                           : stop)
+                          : (stop < -1         ? -1
+                             : stop > size - 1 ? size - 1
+                                               : stop);
     }
     out->n = 0;
     for (int64_t i = start; stride > 0 ? i < stop : i > stop; i += stride)
@@ -184,20 +194,15 @@ static bool evaluate(TaPassCtx *ctx, TaOp *op, Vec *out)
         return op->inputs[0] && read_vec(op->inputs[0], &in) && strided_slice(ctx, op, &in, out);
     case TA_BUILTIN_ADD:
     case TA_BUILTIN_SUB:
-    case TA_BUILTIN_MUL:
-        return binary(op, out);
+    case TA_BUILTIN_MUL: return binary(op, out);
     case TA_BUILTIN_PACK:
-    case TA_BUILTIN_CONCATENATION:
-        return join(op, out);
-    case TA_BUILTIN_GATHER:
-        return gather(op, out);
+    case TA_BUILTIN_CONCATENATION: return join(op, out);
+    case TA_BUILTIN_GATHER: return gather(op, out);
     case TA_BUILTIN_CAST:
     case TA_BUILTIN_RESHAPE:
     case TA_BUILTIN_SQUEEZE:
-    case TA_BUILTIN_EXPAND_DIMS:
-        return op->inputs[0] && read_vec(op->inputs[0], out);
-    default:
-        return false;
+    case TA_BUILTIN_EXPAND_DIMS: return op->inputs[0] && read_vec(op->inputs[0], out);
+    default: return false;
     }
 }
 

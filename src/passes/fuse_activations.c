@@ -16,15 +16,21 @@
 enum { OP_RELU = 19, OP_RELU_N1_TO_1 = 20, OP_RELU6 = 21 };
 
 /* Operators whose lowering clamps through ta_activation_range. */
-static const char *const clamping[] = {"ADD", "AVERAGE_POOL_2D", "CONV_2D", "DEPTHWISE_CONV_2D",
-                                       "FULLY_CONNECTED", "MAX_POOL_2D", "MUL", "SUB"};
+static const char *const clamping[] = {"ADD",
+                                       "AVERAGE_POOL_2D",
+                                       "CONV_2D",
+                                       "DEPTHWISE_CONV_2D",
+                                       "FULLY_CONNECTED",
+                                       "MAX_POOL_2D",
+                                       "MUL",
+                                       "SUB"};
 
 static int activation_of(int builtin)
 {
     switch (builtin) {
-    case OP_RELU: return 1;          /* TA_ACT_RELU */
-    case OP_RELU_N1_TO_1: return 2;  /* TA_ACT_RELU_N1_TO_1 */
-    case OP_RELU6: return 3;         /* TA_ACT_RELU6 */
+    case OP_RELU: return 1;         /* TA_ACT_RELU */
+    case OP_RELU_N1_TO_1: return 2; /* TA_ACT_RELU_N1_TO_1 */
+    case OP_RELU6: return 3;        /* TA_ACT_RELU6 */
     default: return 0;
     }
 }

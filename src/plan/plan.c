@@ -20,12 +20,12 @@
 #include <string.h>
 
 typedef struct Item {
-    TaTensor *t;      /* root tensor: owns the bytes */
+    TaTensor *t; /* root tensor: owns the bytes */
     ta_region_role_t role;
-    int memory;       /* where kernels access it; -1 until placed */
-    int source;       /* constants: where the bytes are stored */
-    bool pinned;      /* a rule chose `memory` */
-    bool staged;      /* constant_destination_memory given */
+    int memory;  /* where kernels access it; -1 until placed */
+    int source;  /* constants: where the bytes are stored */
+    bool pinned; /* a rule chose `memory` */
+    bool staged; /* constant_destination_memory given */
     const TaRule *rule;
     const char **ids; /* the root's id and its aliases' ids */
     int num_ids;
@@ -220,15 +220,17 @@ static bool memory_available(Planner *P, int mem, const char *why_where, const c
     const TaTarget *tg = P->in->target;
     if (!tg->memories[mem]) {
         problem(P, why_where, false, tensor_id,
-                ta_format(P->pool, "target %s has no %s memory (tinyaot platforms %s lists "
-                                   "the ones it has)",
+                ta_format(P->pool,
+                          "target %s has no %s memory (tinyaot platforms %s lists "
+                          "the ones it has)",
                           tg->name, ta_memory_name(mem), tg->name));
         return false;
     }
     if (!P->plan->memories[mem].usable) {
         problem(P, why_where, false, tensor_id,
-                ta_format(P->pool, "%s is not listed in memory.constraints, which is the "
-                                   "complete set of usable memories (add '- name: %s' to it)",
+                ta_format(P->pool,
+                          "%s is not listed in memory.constraints, which is the "
+                          "complete set of usable memories (add '- name: %s' to it)",
                           ta_memory_name(mem), ta_memory_name(mem)));
         return false;
     }
@@ -290,8 +292,9 @@ static bool apply_rules(Planner *P)
             const TaTargetMemory *m = P->in->target->memories[it->memory];
             if (it->role != TA_REGION_CONSTANT && !m->writable) {
                 problem(P, where, true, id,
-                        ta_format(P->pool, "is %s, but %s is read-only at run time; only "
-                                           "constants can live there",
+                        ta_format(P->pool,
+                                  "is %s, but %s is read-only at run time; only "
+                                  "constants can live there",
                                   ta_role_name(it->role), ta_memory_name(it->memory)));
                 continue;
             }
@@ -302,8 +305,9 @@ static bool apply_rules(Planner *P)
             int dest = ta_memory_parse(a.destination);
             if (it->role != TA_REGION_CONSTANT) {
                 problem(P, where, true, id,
-                        ta_format(P->pool, "is %s; constant_destination_memory applies to "
-                                           "constants only (add 'type: constant' to the rule)",
+                        ta_format(P->pool,
+                                  "is %s; constant_destination_memory applies to "
+                                  "constants only (add 'type: constant' to the rule)",
                                   ta_role_name(it->role)));
                 continue;
             }
@@ -311,8 +315,9 @@ static bool apply_rules(Planner *P)
                 continue;
             if (!P->in->target->memories[dest]->writable) {
                 problem(P, where, false, id,
-                        ta_format(P->pool, "constant_destination_memory %s is read-only; "
-                                           "staged constants are copied into writable memory",
+                        ta_format(P->pool,
+                                  "constant_destination_memory %s is read-only; "
+                                  "staged constants are copied into writable memory",
                                   ta_memory_name(dest)));
                 continue;
             }
@@ -329,8 +334,8 @@ static bool apply_rules(Planner *P)
     const char *const kind_names[] = {ta_role_name(TA_REGION_CONSTANT),
                                       ta_role_name(TA_REGION_PERSISTENT),
                                       ta_role_name(TA_REGION_SCRATCH)};
-    ta_rules_warn_unmatched(P->pool, P->d, &cfg->tensor_rules, "memory.tensors", false,
-                            kind_names, 3);
+    ta_rules_warn_unmatched(P->pool, P->d, &cfg->tensor_rules, "memory.tensors", false, kind_names,
+                            3);
     const char **types = ta_alloc_array(P->pool, (size_t)g->ops.len + 1, sizeof(char *));
     for (int i = 0; i < g->ops.len; i++)
         types[i] = TA_OP(g, i)->type;
@@ -357,8 +362,8 @@ static bool setup_memories(Planner *P)
         const TaConstraint *c = cfg->constraints.items[i];
         int m = ta_memory_parse(c->name);
         if (!tg->memories[m]) {
-            ta_error(P->d, "%s: memory.constraints: target %s has no %s memory", c->where,
-                     tg->name, c->name);
+            ta_error(P->d, "%s: memory.constraints: target %s has no %s memory", c->where, tg->name,
+                     c->name);
             ok = false;
             continue;
         }
@@ -401,8 +406,8 @@ static void no_room(Planner *P, const Item *it)
             continue;
         uint64_t budget = P->plan->memories[m].budget;
         uint64_t taken = memory_taken(P, m);
-        ta_buf_printf(&b, "%s%s has %llu of %llu bytes free", b.len ? ", " : "",
-                      ta_memory_name(m), (unsigned long long)(taken < budget ? budget - taken : 0),
+        ta_buf_printf(&b, "%s%s has %llu of %llu bytes free", b.len ? ", " : "", ta_memory_name(m),
+                      (unsigned long long)(taken < budget ? budget - taken : 0),
                       (unsigned long long)budget);
     }
     /* Grouped by kind: the free space is what the first tensor found. */
@@ -410,8 +415,7 @@ static void no_room(Planner *P, const Item *it)
                           ? "raise a max_size in memory.constraints or add a memory to it"
                           : "the target's memories are full: limit what rules pin there, or "
                             "choose a target with more memory";
-    problem_in(P, ta_format(P->pool, "no room for %s", ta_role_name(it->role)), "", true,
-               it->t->id,
+    problem_in(P, ta_format(P->pool, "no room for %s", ta_role_name(it->role)), "", true, it->t->id,
                ta_format(P->pool, "fits in no usable memory (%s; %s needs %zu bytes where %s); %s",
                          ta_role_name(it->role), it->t->id, ta_tensor_bytes(it->t),
                          b.len ? b.data : "no memory can hold it", fix));
@@ -527,8 +531,10 @@ static void repack_scratch(Planner *P)
             Item *it = &P->items[i];
             if (it->role != TA_REGION_SCRATCH || it->memory != m)
                 continue;
-            blocks[k] = (TaBlock){.size = ta_tensor_bytes(it->t), .first = it->t->first_use,
-                                  .last = it->t->last_use, .order = it->t->index};
+            blocks[k] = (TaBlock){.size = ta_tensor_bytes(it->t),
+                                  .first = it->t->first_use,
+                                  .last = it->t->last_use,
+                                  .order = it->t->index};
             owners[k++] = it;
         }
         size_t size = ta_pack(blocks, n, P->plan->memories[m].alignment);
@@ -670,8 +676,10 @@ static void fill_region(Planner *P, TaRegion *r)
         TaBlock *blocks = ta_alloc_array(P->pool, (size_t)r->tensors.len + 1, sizeof(TaBlock));
         for (int i = 0; i < r->tensors.len; i++) {
             TaTensor *t = r->tensors.items[i];
-            blocks[i] = (TaBlock){.size = ta_tensor_bytes(t), .first = t->first_use,
-                                  .last = t->last_use, .offset = t->place.offset};
+            blocks[i] = (TaBlock){.size = ta_tensor_bytes(t),
+                                  .first = t->first_use,
+                                  .last = t->last_use,
+                                  .offset = t->place.offset};
         }
         r->lower_bound = ta_pack_lower_bound(blocks, r->tensors.len, r->alignment);
         TA_ASSERT(!ta_pack_has_overlap(blocks, r->tensors.len));
@@ -729,8 +737,9 @@ static bool check_staging(Planner *P)
             }
         }
         if (sources > 1) {
-            ta_error(P->d, "constants staged into %s come from %s: a destination memory takes "
-                           "staged constants from one source memory",
+            ta_error(P->d,
+                     "constants staged into %s come from %s: a destination memory takes "
+                     "staged constants from one source memory",
                      ta_memory_name(m), names.data);
             ok = false;
         }
@@ -752,7 +761,8 @@ static bool check_budgets(Planner *P)
             if (it->pinned && (it->memory == m || it->source == m) && pinned.len < 200)
                 ta_buf_printf(&pinned, "%s%s", pinned.len ? ", " : "", it->t->id);
         }
-        ta_error(P->d, "%s: the plan needs %llu bytes but the budget is %llu: %llu bytes over%s%s%s",
+        ta_error(P->d,
+                 "%s: the plan needs %llu bytes but the budget is %llu: %llu bytes over%s%s%s",
                  ta_memory_name(m), (unsigned long long)u->used, (unsigned long long)u->budget,
                  (unsigned long long)(u->used - u->budget),
                  pinned.len ? " (tensors pinned there by rules: " : "",

@@ -20,9 +20,9 @@ typedef struct TaRegion {
     int source_memory; /* staged constants: memory the bytes come from */
     ta_region_role_t role;
     bool staged;
-    const char *name;          /* "dtcm_scratch": symbol and enum suffix */
-    size_t guard;              /* address-zero guard before the first usable byte */
-    size_t size;               /* usable bytes */
+    const char *name; /* "dtcm_scratch": symbol and enum suffix */
+    size_t guard;     /* address-zero guard before the first usable byte */
+    size_t size;      /* usable bytes */
     size_t alignment;
     const char *symbol;        /* NULL when the application binds it */
     const char *source_symbol; /* staged: the source blob's C object */

@@ -125,22 +125,24 @@ void ta_rules_warn_unmatched(TaPool *pool, TaDiag *d, const TaVec *rules, const 
                     fix = ta_format(pool, "type is compared exactly: write '%s', not '%s'",
                                     kinds[k], r->type);
             if (!known && !fix)
-                fix = operators
-                          ? ta_format(pool, "type '%s' is not an operator type of this model "
+                fix = operators ? ta_format(pool,
+                                            "type '%s' is not an operator type of this model "
                                             "(use canonical uppercase names such as CONV_2D)",
-                                      r->type)
-                          : ta_format(pool, "type '%s' is not a tensor kind (constant, "
+                                            r->type)
+                                : ta_format(pool,
+                                            "type '%s' is not a tensor kind (constant, "
                                             "persistent or scratch)",
-                                      r->type);
+                                            r->type);
         }
         if (!fix && r->ids)
-            fix = operators
-                      ? ta_format(pool, "no operator of type %s has id %s (ids are operator "
+            fix = operators ? ta_format(pool,
+                                        "no operator of type %s has id %s (ids are operator "
                                         "indices in the model)",
-                                  r->type ? r->type : "any", list_ids(pool, r))
-                      : ta_format(pool, "no %s tensor has id %s (ids are the tensor indices "
+                                        r->type ? r->type : "any", list_ids(pool, r))
+                            : ta_format(pool,
+                                        "no %s tensor has id %s (ids are the tensor indices "
                                         "the residency report lists)",
-                                  r->type ? r->type : "", list_ids(pool, r));
+                                        r->type ? r->type : "", list_ids(pool, r));
         if (!fix)
             fix = "the model has nothing of that kind";
         ta_warn(d, "%s: %s", what, fix);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 typedef struct TaTensorAttrs {
-    const char *memory;      /* NULL: no rule sets it */
+    const char *memory; /* NULL: no rule sets it */
     const TaRule *memory_rule;
     const char *destination; /* constant_destination_memory */
     const TaRule *destination_rule;

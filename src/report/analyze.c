@@ -98,19 +98,17 @@ static int64_t kernel_bytes(const char *path)
 
 static const char *flash_basis(TaPool *pool, int unmeasured)
 {
-    return ta_format(pool,
-                     "estimate: runtime sources used at their Cortex-M55 -O2 object size "
-                     "(measured once, an upper bound: the linker drops unused functions)%s, "
-                     "%d bytes per operator of generated code (fitted on %s), and the "
-                     "constant bytes",
-                     unmeasured ? ta_format(pool, "; %d source(s) never measured count 0",
-                                            unmeasured)
-                                : "",
-                     TA_FLASH_PER_OPERATOR, TA_FLASH_MEASURED_ON);
+    return ta_format(
+        pool,
+        "estimate: runtime sources used at their Cortex-M55 -O2 object size "
+        "(measured once, an upper bound: the linker drops unused functions)%s, "
+        "%d bytes per operator of generated code (fitted on %s), and the "
+        "constant bytes",
+        unmeasured ? ta_format(pool, "; %d source(s) never measured count 0", unmeasured) : "",
+        TA_FLASH_PER_OPERATOR, TA_FLASH_MEASURED_ON);
 }
 
-static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan,
-                           tinyaot_analysis *a)
+static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan, tinyaot_analysis *a)
 {
     TaDiag quiet = {0};
     TaVec files = {0};
@@ -185,8 +183,7 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
 {
     tinyaot_analysis *a = ta_alloc(pool, sizeof *a);
     a->platform = ta_strdup(pool, plan->target->name);
-    tinyaot_operator_analysis *ops =
-        ta_alloc_array(pool, (size_t)g->ops.len + 1, sizeof *ops);
+    tinyaot_operator_analysis *ops = ta_alloc_array(pool, (size_t)g->ops.len + 1, sizeof *ops);
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         tinyaot_operator_analysis *o = &ops[i];

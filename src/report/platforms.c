@@ -4,8 +4,8 @@
  */
 #include "../../include/tinyaot/tinyaot.h"
 
-#include "../config/target.h"
 #include "../config/resources.h"
+#include "../config/target.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +72,15 @@ tinyaot_status tinyaot_platform_load(const char *name, tinyaot_platform **platfo
             const TaTargetMemory *tm = t->memories[m];
             if (!tm)
                 continue;
-            mem[p->num_memories++] = (tinyaot_platform_memory){
-                .name = ta_memory_name(m), .base = tm->base, .capacity = tm->capacity,
-                .writable = tm->writable, .executable = tm->executable,
-                .is_volatile = tm->is_volatile, .bss_section = tm->bss_section,
-                .data_section = tm->data_section, .code_section = tm->code_section};
+            mem[p->num_memories++] = (tinyaot_platform_memory){.name = ta_memory_name(m),
+                                                               .base = tm->base,
+                                                               .capacity = tm->capacity,
+                                                               .writable = tm->writable,
+                                                               .executable = tm->executable,
+                                                               .is_volatile = tm->is_volatile,
+                                                               .bss_section = tm->bss_section,
+                                                               .data_section = tm->data_section,
+                                                               .code_section = tm->code_section};
         }
         p->memories = mem;
         const char **spill = ta_alloc_array(pool, TA_MEM_COUNT, sizeof(char *));

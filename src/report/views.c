@@ -48,8 +48,8 @@ static void operator_view(TaPool *pool, const TaOp *op, tinyaot_operator_view *v
     v->local_tensor_ids = id_list(pool, (TaTensor *const *)op->locals.items, op->locals.len,
                                   &v->num_local_tensor_ids);
     v->has_kernel_calls = 1;
-    tinyaot_kernel_call *calls =
-        ta_alloc_array(pool, (size_t)op->calls.len + 1, sizeof(tinyaot_kernel_call));
+    tinyaot_kernel_call *calls = ta_alloc_array(pool, (size_t)op->calls.len + 1,
+                                                sizeof(tinyaot_kernel_call));
     for (int i = 0; i < op->calls.len; i++) {
         const TaKernelCall *c = op->calls.items[i];
         /* Roles are map keys: a second call of the same role gets a number. */
@@ -130,8 +130,10 @@ void ta_build_views(TaPool *pool, tinyaot_result *res, const TaGraph *g, const T
     res->operators = ops;
     res->num_operators = (size_t)g->ops.len;
 
-    tinyaot_tensor_view *tensors = ta_alloc_array(pool, (size_t)g->tensors.len + 1, sizeof *tensors);
-    tinyaot_placement_view *places = ta_alloc_array(pool, (size_t)g->tensors.len + 1, sizeof *places);
+    tinyaot_tensor_view *tensors = ta_alloc_array(pool, (size_t)g->tensors.len + 1,
+                                                  sizeof *tensors);
+    tinyaot_placement_view *places = ta_alloc_array(pool, (size_t)g->tensors.len + 1,
+                                                    sizeof *places);
     for (int i = 0; i < g->tensors.len; i++) {
         tensor_view(pool, TA_TENSOR(g, i), &tensors[i]);
         placement_view(pool, TA_TENSOR(g, i), &places[i]);
@@ -140,7 +142,8 @@ void ta_build_views(TaPool *pool, tinyaot_result *res, const TaGraph *g, const T
     res->num_tensors = res->num_placements = (size_t)g->tensors.len;
     res->placements = places;
 
-    tinyaot_region_view *regions = ta_alloc_array(pool, (size_t)plan->regions.len + 1, sizeof *regions);
+    tinyaot_region_view *regions = ta_alloc_array(pool, (size_t)plan->regions.len + 1,
+                                                  sizeof *regions);
     int64_t *bounds = ta_alloc_array(pool, (size_t)plan->regions.len + 1, sizeof(int64_t));
     for (int i = 0; i < plan->regions.len; i++) {
         const TaRegion *r = plan->regions.items[i];

@@ -48,13 +48,13 @@ void ta_diagv(TaDiag *d, TaDiagLevel level, const char *fmt, va_list ap)
     ta_buf_free(&b);
 }
 
-#define DEFINE_DIAG(fn, level)                                                 \
-    void fn(TaDiag *d, const char *fmt, ...)                                   \
-    {                                                                          \
-        va_list ap;                                                            \
-        va_start(ap, fmt);                                                     \
-        ta_diagv(d, level, fmt, ap);                                           \
-        va_end(ap);                                                            \
+#define DEFINE_DIAG(fn, level)               \
+    void fn(TaDiag *d, const char *fmt, ...) \
+    {                                        \
+        va_list ap;                          \
+        va_start(ap, fmt);                   \
+        ta_diagv(d, level, fmt, ap);         \
+        va_end(ap);                          \
     }
 
 DEFINE_DIAG(ta_error, TA_DIAG_ERROR)

@@ -2,8 +2,8 @@
 #define _XOPEN_SOURCE 700
 #include "util.h"
 
-#include <errno.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

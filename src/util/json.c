@@ -50,10 +50,22 @@ static void close(TaJson *j, const char *c)
         ta_buf_puts(j->out, "\n");
 }
 
-void ta_json_begin_object(TaJson *j) { open(j, "{"); }
-void ta_json_end_object(TaJson *j) { close(j, "}"); }
-void ta_json_begin_array(TaJson *j) { open(j, "["); }
-void ta_json_end_array(TaJson *j) { close(j, "]"); }
+void ta_json_begin_object(TaJson *j)
+{
+    open(j, "{");
+}
+void ta_json_end_object(TaJson *j)
+{
+    close(j, "}");
+}
+void ta_json_begin_array(TaJson *j)
+{
+    open(j, "[");
+}
+void ta_json_end_array(TaJson *j)
+{
+    close(j, "]");
+}
 
 /* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
    forms, no surrogates, nothing above U+10FFFF), or 0. */

@@ -34,7 +34,7 @@ typedef struct TaPool {
     TaPoolBlock *head;
 } TaPool;
 
-void *ta_alloc(TaPool *pool, size_t size);              /* zeroed; see TaOomGuard */
+void *ta_alloc(TaPool *pool, size_t size);                     /* zeroed; see TaOomGuard */
 void *ta_alloc_array(TaPool *pool, size_t count, size_t elem); /* overflow-checked */
 char *ta_strdup(TaPool *pool, const char *s);
 char *ta_strndup(TaPool *pool, const char *s, size_t n);
@@ -52,13 +52,13 @@ void ta_pool_free(TaPool *pool);
    the Nth allocation after ta_oom_enter. */
 typedef struct TaOomGuard {
     jmp_buf jump;
-    size_t failed_size;          /* the allocation that failed, once one has */
+    size_t failed_size; /* the allocation that failed, once one has */
     bool failed;
-    void (*unwind)(void *arg);   /* e.g. removes a half-written module */
+    void (*unwind)(void *arg); /* e.g. removes a half-written module */
     void *unwind_arg;
-    void **heap;                 /* live ta_heap_realloc storage */
+    void **heap; /* live ta_heap_realloc storage */
     size_t num_heap, cap_heap;
-    long fail_at, count;         /* the test hook */
+    long fail_at, count; /* the test hook */
     struct TaOomGuard *outer;
 } TaOomGuard;
 

@@ -102,14 +102,13 @@ void tu_log_hook(void *user, const char *line)
     log->lines++;
 }
 
-static void stat_fail(const char *file, int line, const char *what,
-                      unsigned long long a, unsigned long long b)
+static void stat_fail(const char *file, int line, const char *what, unsigned long long a,
+                      unsigned long long b)
 {
     ta_test_fail_eq(file, line, what, "expected", a, b);
 }
 
-void tu_check_stats(const ta_arena_t *arena, size_t buffer_size,
-                    const char *file, int line)
+void tu_check_stats(const ta_arena_t *arena, size_t buffer_size, const char *file, int line)
 {
     ta_arena_stats_t s;
     if (ta_arena_get_stats(arena, &s) != TA_OK) {
@@ -117,21 +116,20 @@ void tu_check_stats(const ta_arena_t *arena, size_t buffer_size,
         return;
     }
     if (s.arena_used + s.arena_free != s.arena_total) {
-        stat_fail(file, line, "arena_used + arena_free",
-                  s.arena_used + s.arena_free, s.arena_total);
+        stat_fail(file, line, "arena_used + arena_free", s.arena_used + s.arena_free,
+                  s.arena_total);
     }
     if (s.persistent_used + s.ephemeral_used + s.scratch_used != s.arena_used) {
         stat_fail(file, line, "persistent_used + ephemeral_used + scratch_used",
-                  s.persistent_used + s.ephemeral_used + s.scratch_used,
-                  s.arena_used);
+                  s.persistent_used + s.ephemeral_used + s.scratch_used, s.arena_used);
     }
     if (s.tensor_free + (s.scratch_total - s.scratch_used) != s.arena_free) {
         stat_fail(file, line, "tensor_free + scratch_total - scratch_used",
                   s.tensor_free + (s.scratch_total - s.scratch_used), s.arena_free);
     }
     if (s.arena_total + s.align_lost != buffer_size) {
-        stat_fail(file, line, "arena_total + align_lost",
-                  s.arena_total + s.align_lost, buffer_size);
+        stat_fail(file, line, "arena_total + align_lost", s.arena_total + s.align_lost,
+                  buffer_size);
     }
     if (s.scratch_used > s.scratch_total || s.arena_used > s.arena_peak ||
         s.scratch_used > s.scratch_peak || s.shared_used > s.shared_total) {

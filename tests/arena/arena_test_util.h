@@ -44,8 +44,7 @@ void tu_log_hook(void *user, const char *line);
  * Checks that the statistics add up (see ta_arena.h) for an arena over a
  * buffer of buffer_size bytes.
  */
-void tu_check_stats(const ta_arena_t *arena, size_t buffer_size,
-                    const char *file, int line);
+void tu_check_stats(const ta_arena_t *arena, size_t buffer_size, const char *file, int line);
 #define TU_CHECK_STATS(arena, size) tu_check_stats((arena), (size), __FILE__, __LINE__)
 
 #endif /* ARENA_TEST_UTIL_H */

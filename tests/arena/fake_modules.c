@@ -15,10 +15,8 @@ static const unsigned char wake_staged[] = {0, 0, 0, 1};
 static const char *const wake_sidecars[] = {NULL, NULL, "wake_arena_const_blob.bin", NULL};
 static int wake_bind_arena(int region, void *buffer, size_t size);
 
-const ta_module_desc_t wake_module_desc = {
-    "wake", 4, wake_sizes, wake_aligns, wake_roles, wake_staged, wake_sidecars,
-    wake_bind_arena
-};
+const ta_module_desc_t wake_module_desc = {"wake",     4,           wake_sizes,    wake_aligns,
+                                           wake_roles, wake_staged, wake_sidecars, wake_bind_arena};
 
 static const size_t clf_sizes[] = {5000, 700, 1024, 100};
 static const size_t clf_aligns[] = {64, 32, 16, 16};
@@ -28,10 +26,8 @@ static const unsigned char clf_staged[] = {0, 0, 0, 0};
 static const char *const clf_sidecars[] = {NULL, NULL, "clf_arena_const_blob.bin", NULL};
 static int clf_bind_arena(int region, void *buffer, size_t size);
 
-const ta_module_desc_t clf_module_desc = {
-    "clf", 4, clf_sizes, clf_aligns, clf_roles, clf_staged, clf_sidecars,
-    clf_bind_arena
-};
+const ta_module_desc_t clf_module_desc = {"clf",     4,          clf_sizes,    clf_aligns,
+                                          clf_roles, clf_staged, clf_sidecars, clf_bind_arena};
 
 fake_module_t fake_wake = {&wake_module_desc, 11, {0}, {0}, 0, -1, 0, 0};
 fake_module_t fake_clf = {&clf_module_desc, 29, {0}, {0}, 0, -1, 0, 0};
@@ -92,8 +88,7 @@ static unsigned char const_byte(const fake_module_t *m, unsigned region, size_t 
     return (unsigned char)((j * (m->seed + 3u) + region * 7u + m->seed + (j >> 7)) & 0xFFu);
 }
 
-void fake_make_blob(const fake_module_t *m, unsigned region, unsigned char *out,
-                    size_t size)
+void fake_make_blob(const fake_module_t *m, unsigned region, unsigned char *out, size_t size)
 {
     size_t j;
     for (j = 0; j < size; j++) {
@@ -146,8 +141,7 @@ typedef struct {
     const unsigned char *consts[FAKE_MAX_REGIONS];
 } fake_view_t;
 
-static uint32_t compute(const ta_module_desc_t *d, const fake_view_t *v,
-                        const int8_t *input)
+static uint32_t compute(const ta_module_desc_t *d, const fake_view_t *v, const int8_t *input)
 {
     uint32_t acc, counter;
     unsigned r, c;
@@ -218,8 +212,7 @@ int fake_model_run(fake_module_t *m, const int8_t *input, uint32_t *output)
     return TA_OK;
 }
 
-uint32_t fake_oracle_run(const fake_module_t *m, fake_oracle_t *state,
-                         const int8_t *input)
+uint32_t fake_oracle_run(const fake_module_t *m, fake_oracle_t *state, const int8_t *input)
 {
     static unsigned char scratch[FAKE_MAX_REGIONS][8192];
     static unsigned char consts[FAKE_MAX_REGIONS][2048];

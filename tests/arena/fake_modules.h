@@ -28,12 +28,12 @@
 
 typedef struct {
     const ta_module_desc_t *desc;
-    unsigned seed;                       /* derives the constant bytes */
-    void *bound[FAKE_MAX_REGIONS];       /* last buffer bound per region */
+    unsigned seed;                 /* derives the constant bytes */
+    void *bound[FAKE_MAX_REGIONS]; /* last buffer bound per region */
     size_t bound_size[FAKE_MAX_REGIONS];
     unsigned bind_calls;
-    int fail_region;                     /* >= 0: refuse this region ... */
-    int fail_status;                     /* ... with this status */
+    int fail_region; /* >= 0: refuse this region ... */
+    int fail_status; /* ... with this status */
     int initialized;
 } fake_module_t;
 
@@ -45,8 +45,7 @@ extern const ta_module_desc_t clf_module_desc;
 /* Forgets every binding and the initialization. */
 void fake_reset(fake_module_t *m);
 /* The cold constant bytes the caller would load from the sidecar file. */
-void fake_make_blob(const fake_module_t *m, unsigned region, unsigned char *out,
-                    size_t size);
+void fake_make_blob(const fake_module_t *m, unsigned region, unsigned char *out, size_t size);
 int fake_model_init(fake_module_t *m);
 /* Runs on FAKE_INPUT_LEN input values; the output is one number. */
 int fake_model_run(fake_module_t *m, const int8_t *input, uint32_t *output);
@@ -59,7 +58,6 @@ int fake_model_run(fake_module_t *m, const int8_t *input, uint32_t *output);
 typedef struct {
     unsigned char persistent[1024];
 } fake_oracle_t;
-uint32_t fake_oracle_run(const fake_module_t *m, fake_oracle_t *state,
-                         const int8_t *input);
+uint32_t fake_oracle_run(const fake_module_t *m, fake_oracle_t *state, const int8_t *input);
 
 #endif /* FAKE_MODULES_H */

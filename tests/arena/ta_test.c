@@ -46,9 +46,8 @@ void ta_test_fail(const char *file, int line, const char *expr)
     ta_test_exit(1);
 }
 
-void ta_test_fail_eq(const char *file, int line, const char *a_expr,
-                     const char *b_expr, unsigned long long a,
-                     unsigned long long b)
+void ta_test_fail_eq(const char *file, int line, const char *a_expr, const char *b_expr,
+                     unsigned long long a, unsigned long long b)
 {
     write_location(file, line);
     ta_test_write(a_expr);
@@ -62,8 +61,8 @@ void ta_test_fail_eq(const char *file, int line, const char *a_expr,
     ta_test_exit(1);
 }
 
-void ta_test_fail_eq_int(const char *file, int line, const char *a_expr,
-                         const char *b_expr, long long a, long long b)
+void ta_test_fail_eq_int(const char *file, int line, const char *a_expr, const char *b_expr,
+                         long long a, long long b)
 {
     write_location(file, line);
     ta_test_write(a_expr);

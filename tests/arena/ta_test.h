@@ -32,42 +32,41 @@ void ta_test_exit(int status);
 
 /* Harness. */
 void ta_test_fail(const char *file, int line, const char *expr);
-void ta_test_fail_eq(const char *file, int line, const char *a_expr,
-                     const char *b_expr, unsigned long long a,
-                     unsigned long long b);
-void ta_test_fail_eq_int(const char *file, int line, const char *a_expr,
-                         const char *b_expr, long long a, long long b);
+void ta_test_fail_eq(const char *file, int line, const char *a_expr, const char *b_expr,
+                     unsigned long long a, unsigned long long b);
+void ta_test_fail_eq_int(const char *file, int line, const char *a_expr, const char *b_expr,
+                         long long a, long long b);
 void ta_test_write_uint(unsigned long long v);
 void ta_test_write_int(long long v);
 /* Runs one case by name, or all if name is NULL; returns cases run. */
 unsigned ta_test_run_suite(const ta_test_suite_t *suite, const char *name);
 int ta_test_main(const ta_test_suite_t *suite, int argc, char **argv);
 
-#define TA_CHECK(cond)                                   \
-    do {                                                 \
-        if (!(cond)) {                                   \
-            ta_test_fail(__FILE__, __LINE__, #cond);     \
-        }                                                \
+#define TA_CHECK(cond)                               \
+    do {                                             \
+        if (!(cond)) {                               \
+            ta_test_fail(__FILE__, __LINE__, #cond); \
+        }                                            \
     } while (0)
 
 /* Compares two unsigned (or pointer-sized) integers and prints both. */
-#define TA_CHECK_EQ(a, b)                                                   \
-    do {                                                                    \
-        unsigned long long ta_a_ = (unsigned long long)(a);                 \
-        unsigned long long ta_b_ = (unsigned long long)(b);                 \
-        if (ta_a_ != ta_b_) {                                               \
-            ta_test_fail_eq(__FILE__, __LINE__, #a, #b, ta_a_, ta_b_);      \
-        }                                                                   \
+#define TA_CHECK_EQ(a, b)                                              \
+    do {                                                               \
+        unsigned long long ta_a_ = (unsigned long long)(a);            \
+        unsigned long long ta_b_ = (unsigned long long)(b);            \
+        if (ta_a_ != ta_b_) {                                          \
+            ta_test_fail_eq(__FILE__, __LINE__, #a, #b, ta_a_, ta_b_); \
+        }                                                              \
     } while (0)
 
 /* Compares two signed integers (status codes such as -EINVAL). */
-#define TA_CHECK_INT(a, b)                                                  \
-    do {                                                                    \
-        long long ta_a_ = (long long)(a);                                   \
-        long long ta_b_ = (long long)(b);                                   \
-        if (ta_a_ != ta_b_) {                                               \
-            ta_test_fail_eq_int(__FILE__, __LINE__, #a, #b, ta_a_, ta_b_);  \
-        }                                                                   \
+#define TA_CHECK_INT(a, b)                                                 \
+    do {                                                                   \
+        long long ta_a_ = (long long)(a);                                  \
+        long long ta_b_ = (long long)(b);                                  \
+        if (ta_a_ != ta_b_) {                                              \
+            ta_test_fail_eq_int(__FILE__, __LINE__, #a, #b, ta_a_, ta_b_); \
+        }                                                                  \
     } while (0)
 
 #define TA_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -75,10 +74,10 @@ int ta_test_main(const ta_test_suite_t *suite, int argc, char **argv);
 #ifdef TA_TEST_NO_MAIN
 #define TA_TEST_MAIN(suite)
 #else
-#define TA_TEST_MAIN(suite)                                  \
-    int main(int argc, char **argv)                          \
-    {                                                        \
-        return ta_test_main(&(suite), argc, argv);           \
+#define TA_TEST_MAIN(suite)                        \
+    int main(int argc, char **argv)                \
+    {                                              \
+        return ta_test_main(&(suite), argc, argv); \
     }
 #endif
 

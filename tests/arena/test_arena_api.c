@@ -10,7 +10,7 @@
 
 #define POOL ((size_t)TA_ARENA_SCRATCH_POOL_SIZE)
 #define BUF_SIZE (POOL + 12288u) /* a tensor area of 12 KiB */
-#define HDR TU_HDR /* a descriptor's share of a tensor block */
+#define HDR TU_HDR               /* a descriptor's share of a tensor block */
 
 /* Room for a BUF_SIZE arena at any alignment up to 256. */
 static unsigned char storage[BUF_SIZE + 256];
@@ -44,8 +44,7 @@ static void test_init_rejects_bad_arguments(void)
     TA_CHECK_EQ(ta_arena_init(&arena, b, POOL), TA_ERR_BAD_ARGUMENT);
     TA_CHECK_EQ(ta_arena_init(&arena, b, POOL - 1), TA_ERR_BAD_ARGUMENT);
     TA_CHECK_EQ(ta_arena_init(&arena, b, 1), TA_ERR_BAD_ARGUMENT);
-    TA_CHECK_EQ(ta_arena_init(&arena, b, POOL + TA_ARENA_ALIGNMENT - 1),
-                TA_ERR_BAD_ARGUMENT);
+    TA_CHECK_EQ(ta_arena_init(&arena, b, POOL + TA_ARENA_ALIGNMENT - 1), TA_ERR_BAD_ARGUMENT);
     TA_CHECK(!ta_arena_is_initialized(&arena));
     /* the smallest arena that works: one aligned block above the pool */
     TA_CHECK_EQ(ta_arena_init(&arena, b, POOL + TA_ARENA_ALIGNMENT), TA_OK);
@@ -53,10 +52,8 @@ static void test_init_rejects_bad_arguments(void)
     /* init_ex: bad alignments */
     TA_CHECK_EQ(ta_arena_init_ex(&arena, b, BUF_SIZE, 1024, 8), TA_ERR_BAD_ARGUMENT);
     TA_CHECK_EQ(ta_arena_init_ex(&arena, b, BUF_SIZE, 1024, 48), TA_ERR_BAD_ARGUMENT);
-    TA_CHECK_EQ(ta_arena_init_ex(&arena, b, BUF_SIZE, (size_t)-1, 16),
-                TA_ERR_BAD_ARGUMENT);
-    TA_CHECK_EQ(ta_arena_init_ex(&arena, b, BUF_SIZE, BUF_SIZE, 16),
-                TA_ERR_BAD_ARGUMENT);
+    TA_CHECK_EQ(ta_arena_init_ex(&arena, b, BUF_SIZE, (size_t)-1, 16), TA_ERR_BAD_ARGUMENT);
+    TA_CHECK_EQ(ta_arena_init_ex(&arena, b, BUF_SIZE, BUF_SIZE, 16), TA_ERR_BAD_ARGUMENT);
     TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_BAD_ARGUMENT);
     TA_CHECK_EQ(ta_arena_last_status(NULL), TA_ERR_BAD_ARGUMENT);
 }
@@ -67,12 +64,10 @@ static void test_failed_init_leaves_arena_unusable(void)
     uint32_t shape[] = {4};
 
     setup(&arena, BUF_SIZE);
-    TA_CHECK(ta_tensor_alloc(&arena, shape, 1, TA_DTYPE_INT8,
-                             TA_LIFETIME_PERSISTENT) != NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, shape, 1, TA_DTYPE_INT8, TA_LIFETIME_PERSISTENT) != NULL);
     TA_CHECK_EQ(ta_arena_init(&arena, NULL, BUF_SIZE), TA_ERR_BAD_ARGUMENT);
     TA_CHECK(!ta_arena_is_initialized(&arena));
-    TA_CHECK(ta_tensor_alloc(&arena, shape, 1, TA_DTYPE_INT8,
-                             TA_LIFETIME_PERSISTENT) == NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, shape, 1, TA_DTYPE_INT8, TA_LIFETIME_PERSISTENT) == NULL);
     TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_NOT_INITIALIZED);
 }
 
@@ -85,18 +80,15 @@ static void test_use_before_init(void)
 
     TA_CHECK(!ta_arena_is_initialized(&arena));
     TA_CHECK(!ta_arena_is_initialized(NULL));
-    TA_CHECK(ta_tensor_alloc(&arena, shape, 4, TA_DTYPE_INT8,
-                             TA_LIFETIME_EPHEMERAL) == NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, shape, 4, TA_DTYPE_INT8, TA_LIFETIME_EPHEMERAL) == NULL);
     TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_NOT_INITIALIZED);
-    TA_CHECK(ta_tensor_alloc(NULL, shape, 4, TA_DTYPE_INT8,
-                             TA_LIFETIME_EPHEMERAL) == NULL);
+    TA_CHECK(ta_tensor_alloc(NULL, shape, 4, TA_DTYPE_INT8, TA_LIFETIME_EPHEMERAL) == NULL);
     TA_CHECK(ta_arena_scratch_acquire(&arena, 16) == NULL);
     TA_CHECK(ta_arena_scratch_acquire(NULL, 16) == NULL);
     TA_CHECK(ta_arena_alloc(&arena, 16, 0, TA_LIFETIME_PERSISTENT) == NULL);
     TA_CHECK_EQ(ta_arena_get_stats(&arena, &stats), TA_ERR_NOT_INITIALIZED);
     TA_CHECK_EQ(ta_arena_get_stats(NULL, &stats), TA_ERR_NOT_INITIALIZED);
-    TA_CHECK_EQ(ta_arena_set_shared_region(&arena, shared_storage, 1024),
-                TA_ERR_NOT_INITIALIZED);
+    TA_CHECK_EQ(ta_arena_set_shared_region(&arena, shared_storage, 1024), TA_ERR_NOT_INITIALIZED);
     TA_CHECK_EQ(ta_arena_get_mark(&arena, &mark), TA_ERR_NOT_INITIALIZED);
     TA_CHECK_EQ(ta_arena_rollback(&arena, &mark), TA_ERR_NOT_INITIALIZED);
     /* these must simply do nothing */
@@ -118,16 +110,14 @@ static void test_copied_arena_is_not_initialized(void)
     setup(&arena, BUF_SIZE);
     copy = arena;
     TA_CHECK(!ta_arena_is_initialized(&copy));
-    TA_CHECK(ta_tensor_alloc(&copy, shape, 1, TA_DTYPE_INT8,
-                             TA_LIFETIME_PERSISTENT) == NULL);
+    TA_CHECK(ta_tensor_alloc(&copy, shape, 1, TA_DTYPE_INT8, TA_LIFETIME_PERSISTENT) == NULL);
     TA_CHECK(ta_arena_is_initialized(&arena));
 }
 
 static void test_tensor_alloc_every_dtype(void)
 {
-    static const ta_dtype_t types[] = {TA_DTYPE_INT8, TA_DTYPE_UINT8,
-                                       TA_DTYPE_INT16, TA_DTYPE_FLOAT16,
-                                       TA_DTYPE_FLOAT32};
+    static const ta_dtype_t types[] = {TA_DTYPE_INT8, TA_DTYPE_UINT8, TA_DTYPE_INT16,
+                                       TA_DTYPE_FLOAT16, TA_DTYPE_FLOAT32};
     static const size_t esize[] = {1, 1, 2, 2, 4};
     ta_arena_t arena = {0};
     ta_tensor_t *prev = NULL;
@@ -200,28 +190,21 @@ static void test_tensor_alloc_rejects_bad_arguments(void)
 
     setup(&arena, BUF_SIZE);
     TA_CHECK_EQ(ta_arena_get_stats(&arena, &before), TA_OK);
-    TA_CHECK(ta_tensor_alloc(&arena, NULL, 1, TA_DTYPE_INT8,
-                             TA_LIFETIME_PERSISTENT) == NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, NULL, 1, TA_DTYPE_INT8, TA_LIFETIME_PERSISTENT) == NULL);
     TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_BAD_ARGUMENT);
-    TA_CHECK(ta_tensor_alloc(&arena, shape, 0, TA_DTYPE_INT8,
-                             TA_LIFETIME_PERSISTENT) == NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, shape, 0, TA_DTYPE_INT8, TA_LIFETIME_PERSISTENT) == NULL);
     TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_BAD_ARGUMENT);
-    TA_CHECK(ta_tensor_alloc(&arena, shape, 5, TA_DTYPE_INT8,
-                             TA_LIFETIME_PERSISTENT) == NULL);
-    TA_CHECK(ta_tensor_alloc(&arena, shape, 255, TA_DTYPE_INT8,
-                             TA_LIFETIME_PERSISTENT) == NULL);
-    TA_CHECK(ta_tensor_alloc(&arena, shape, 2, (ta_dtype_t)5,
-                             TA_LIFETIME_PERSISTENT) == NULL);
-    TA_CHECK(ta_tensor_alloc(&arena, shape, 2, TA_DTYPE_INT8,
-                             (ta_lifetime_t)3) == NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, shape, 5, TA_DTYPE_INT8, TA_LIFETIME_PERSISTENT) == NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, shape, 255, TA_DTYPE_INT8, TA_LIFETIME_PERSISTENT) == NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, shape, 2, (ta_dtype_t)5, TA_LIFETIME_PERSISTENT) == NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, shape, 2, TA_DTYPE_INT8, (ta_lifetime_t)3) == NULL);
     TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_BAD_ARGUMENT);
     TA_CHECK_EQ(ta_arena_get_stats(&arena, &after), TA_OK);
     TA_CHECK_EQ(after.arena_used, before.arena_used);
     TA_CHECK_EQ(after.alloc_count, before.alloc_count);
     TA_CHECK_EQ(after.failed_count, before.failed_count + 6);
     /* a good call clears the status */
-    TA_CHECK(ta_tensor_alloc(&arena, shape, 4, TA_DTYPE_INT8,
-                             TA_LIFETIME_PERSISTENT) != NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, shape, 4, TA_DTYPE_INT8, TA_LIFETIME_PERSISTENT) != NULL);
     TA_CHECK_EQ(ta_arena_last_status(&arena), TA_OK);
 }
 
@@ -301,8 +284,7 @@ static void test_exhaustion_is_logged(void)
     setup(&arena, BUF_SIZE);
     ta_arena_set_log(&arena, tu_log_hook, &log);
     ta_arena_set_name(&arena, "npu");
-    TA_CHECK(ta_tensor_alloc(&arena, shape, 1, TA_DTYPE_INT8,
-                             TA_LIFETIME_PERSISTENT) == NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, shape, 1, TA_DTYPE_INT8, TA_LIFETIME_PERSISTENT) == NULL);
     TA_CHECK_EQ(log.lines, 1);
     TA_CHECK(tu_contains(log.last, "npu"));
     TA_CHECK(tu_contains(log.last, "persistent region exhausted"));
@@ -413,7 +395,7 @@ static void test_tensor_init(void)
     TA_CHECK_EQ(t.shape[0], 2);
     TA_CHECK_EQ(t.shape[2], 4);
     TA_CHECK_EQ(t.shape[3], 0);
-    TA_CHECK(t.data == &marker);             /* untouched */
+    TA_CHECK(t.data == &marker);                 /* untouched */
     TA_CHECK_EQ(t.lifetime, TA_LIFETIME_SHARED); /* untouched */
 
     TA_CHECK_EQ(ta_tensor_init(NULL, shape, 3, TA_DTYPE_INT8), TA_ERR_BAD_ARGUMENT);
@@ -673,8 +655,7 @@ static void test_shared_region_api(void)
     TA_CHECK_EQ(ta_arena_set_shared_region(&arena, sh, 0), TA_ERR_BAD_ARGUMENT);
     TA_CHECK_EQ(ta_arena_set_shared_region(&arena, sh + 1, 15), TA_ERR_BAD_ARGUMENT);
     /* overlapping the arena itself is refused */
-    TA_CHECK_EQ(ta_arena_set_shared_region(&arena, buf64() + 64, 1024),
-                TA_ERR_BAD_ARGUMENT);
+    TA_CHECK_EQ(ta_arena_set_shared_region(&arena, buf64() + 64, 1024), TA_ERR_BAD_ARGUMENT);
     TA_CHECK_EQ(ta_arena_set_shared_region(&arena, sh, 1024), TA_OK);
     TA_CHECK_EQ(ta_arena_get_stats(&arena, &s), TA_OK);
     TA_CHECK_EQ(s.shared_total, 1024);

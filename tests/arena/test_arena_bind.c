@@ -105,8 +105,7 @@ static void run_both_against_oracle(unsigned runs)
 }
 
 /* The region layout each module was given. */
-static void check_bindings(const blobs_t *wb, const blobs_t *cb,
-                           const unsigned char *scratch)
+static void check_bindings(const blobs_t *wb, const blobs_t *cb, const unsigned char *scratch)
 {
     unsigned char *base = arena_base();
     unsigned r;
@@ -200,8 +199,7 @@ static void test_two_modules_share_scratch_from_ephemeral(void)
     /* between inferences: reset, then take the shared scratch first again;
        it lands where it was, so the bindings stay valid */
     ta_arena_reset_ephemeral(&arena);
-    TA_CHECK(ta_arena_alloc_modules_scratch(&arena, both, 2,
-                                            TA_BIND_SCRATCH_FROM_EPHEMERAL,
+    TA_CHECK(ta_arena_alloc_modules_scratch(&arena, both, 2, TA_BIND_SCRATCH_FROM_EPHEMERAL,
                                             &size) == scratch);
     {
         fake_oracle_t ws = {{0}}, cs = {{0}};
@@ -240,8 +238,8 @@ static void test_two_modules_share_scratch_from_pool(void)
     fake_reset(&fake_clf);
     load_blobs(&wb, &cb);
     TA_CHECK_EQ(ta_arena_init_ex(&arena, arena_base(), BUF_SIZE, 8192, 0), TA_OK);
-    scratch = (unsigned char *)ta_arena_alloc_modules_scratch(
-        &arena, both, 2, TA_BIND_SCRATCH_FROM_POOL, &size);
+    scratch = (unsigned char *)ta_arena_alloc_modules_scratch(&arena, both, 2,
+                                                              TA_BIND_SCRATCH_FROM_POOL, &size);
     TA_CHECK(scratch == arena_base() + BUF_SIZE - 8192);
     o = options(&wb, scratch, size, TA_BIND_SCRATCH_FROM_POOL);
     TA_CHECK_EQ(ta_arena_bind_module(&arena, &wake_module_desc, &o), TA_OK);
@@ -323,8 +321,8 @@ static void test_bind_refusals(void)
     /* arena not initialized */
     TA_CHECK_EQ(ta_arena_bind_module(&arena, &wake_module_desc, &o), TA_ERR_NOT_INITIALIZED);
     TA_CHECK_EQ(ta_arena_bind_module(NULL, &wake_module_desc, &o), TA_ERR_NOT_INITIALIZED);
-    TA_CHECK(ta_arena_alloc_modules_scratch(&arena, both, 2,
-                                            TA_BIND_SCRATCH_FROM_POOL, NULL) == NULL);
+    TA_CHECK(ta_arena_alloc_modules_scratch(&arena, both, 2, TA_BIND_SCRATCH_FROM_POOL, NULL) ==
+             NULL);
     TA_CHECK_EQ(ta_arena_init(&arena, arena_base(), BUF_SIZE), TA_OK);
     ta_arena_set_log(&arena, NULL, NULL);
     TA_CHECK_EQ(ta_arena_get_stats(&arena, &before), TA_OK);
@@ -366,14 +364,13 @@ static void test_bind_refusals(void)
     TA_CHECK_EQ(ta_arena_bind_module(&arena, &clf_module_desc, &o), TA_ERR_MISALIGNED_BUFFER);
     o = options(&cb, NULL, 0, (ta_bind_scratch_source_t)5);
     TA_CHECK_EQ(ta_arena_bind_module(&arena, &clf_module_desc, &o), TA_ERR_BAD_ARGUMENT);
-    TA_CHECK(ta_arena_alloc_modules_scratch(&arena, both, 2,
-                                            (ta_bind_scratch_source_t)5, NULL) == NULL);
+    TA_CHECK(ta_arena_alloc_modules_scratch(&arena, both, 2, (ta_bind_scratch_source_t)5, NULL) ==
+             NULL);
     TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_BAD_ARGUMENT);
     /* clf's 5108 B of scratch do not fit the default pool */
     o = options(&cb, NULL, 0, TA_BIND_SCRATCH_FROM_POOL);
     if (TA_ARENA_SCRATCH_POOL_SIZE < SHARED_SCRATCH) {
-        TA_CHECK_EQ(ta_arena_bind_module(&arena, &clf_module_desc, &o),
-                    TA_ERR_ARENA_EXHAUSTED);
+        TA_CHECK_EQ(ta_arena_bind_module(&arena, &clf_module_desc, &o), TA_ERR_ARENA_EXHAUSTED);
     }
 
     /* none of that took memory or reached the module */
@@ -453,8 +450,8 @@ static void test_empty_regions(void)
     static const size_t sizes[] = {0, 0};
     static const size_t aligns[] = {16, 16};
     static const unsigned char roles[] = {TA_REGION_SCRATCH, TA_REGION_PERSISTENT};
-    static const ta_module_desc_t empty = {"empty", 2, sizes, aligns, roles,
-                                           NULL, NULL, empty_bind};
+    static const ta_module_desc_t empty = {"empty", 2,    sizes, aligns,
+                                           roles,   NULL, NULL,  empty_bind};
     ta_arena_t arena = {0};
 
     TA_CHECK_EQ(ta_arena_init(&arena, arena_base(), BUF_SIZE), TA_OK);

@@ -10,7 +10,7 @@
 #include "arena_test_util.h"
 
 #define POOL ((size_t)TA_ARENA_SCRATCH_POOL_SIZE)
-#define AREA 12288u              /* tensor area: persistent + ephemeral */
+#define AREA 12288u /* tensor area: persistent + ephemeral */
 #define BUF_SIZE (POOL + AREA)
 
 static unsigned char storage_a[BUF_SIZE + 64];
@@ -45,10 +45,8 @@ static void test_persistent_after_ephemeral_never_overlaps(void)
     quiet_init(&arena, tu_align(storage_a, 16), BUF_SIZE);
     /* interleave: ephemeral, persistent, ephemeral, persistent, ... */
     for (i = 0; i < 4; i++) {
-        ta_tensor_t *e = ta_tensor_alloc(&arena, small, 4, TA_DTYPE_INT8,
-                                         TA_LIFETIME_EPHEMERAL);
-        persist[i] = ta_tensor_alloc(&arena, small, 4, TA_DTYPE_INT8,
-                                     TA_LIFETIME_PERSISTENT);
+        ta_tensor_t *e = ta_tensor_alloc(&arena, small, 4, TA_DTYPE_INT8, TA_LIFETIME_EPHEMERAL);
+        persist[i] = ta_tensor_alloc(&arena, small, 4, TA_DTYPE_INT8, TA_LIFETIME_PERSISTENT);
         TA_CHECK(e != NULL && persist[i] != NULL);
         TA_CHECK(!tu_overlap(e, block_size(e), persist[i], block_size(persist[i])));
         tu_fill(persist[i]->data, persist[i]->size, 100 + i);
@@ -58,11 +56,10 @@ static void test_persistent_after_ephemeral_never_overlaps(void)
         ta_tensor_t *e;
         unsigned n = 0;
         ta_arena_reset_ephemeral(&arena);
-        while ((e = ta_tensor_alloc(&arena, large, 4, TA_DTYPE_INT8,
-                                    TA_LIFETIME_EPHEMERAL)) != NULL) {
+        while ((e = ta_tensor_alloc(&arena, large, 4, TA_DTYPE_INT8, TA_LIFETIME_EPHEMERAL)) !=
+               NULL) {
             for (i = 0; i < 4; i++) {
-                TA_CHECK(!tu_overlap(e, block_size(e), persist[i],
-                                     block_size(persist[i])));
+                TA_CHECK(!tu_overlap(e, block_size(e), persist[i], block_size(persist[i])));
             }
             tu_fill(e, block_size(e), 7); /* overwrite descriptor and data */
             n++;
@@ -94,8 +91,8 @@ static void test_size_overflow_returns_null(void)
 #endif
 
     quiet_init(&arena, tu_align(storage_a, 16), BUF_SIZE);
-    TA_CHECK(ta_tensor_alloc(&arena, count_wraps, n_count, TA_DTYPE_INT8,
-                             TA_LIFETIME_EPHEMERAL) == NULL);
+    TA_CHECK(ta_tensor_alloc(&arena, count_wraps, n_count, TA_DTYPE_INT8, TA_LIFETIME_EPHEMERAL) ==
+             NULL);
     TA_CHECK_EQ(ta_arena_last_status(&arena), TA_ERR_ARENA_OVERFLOW);
     TA_CHECK(ta_tensor_alloc(&arena, bytes_wrap, n_bytes, TA_DTYPE_FLOAT32,
                              TA_LIFETIME_PERSISTENT) == NULL);
@@ -231,8 +228,8 @@ static void test_shared_tensors_use_registered_region(void)
     tu_fill(s1->data, s1->size, 42);
     for (round = 0; round < 2; round++) {
         ta_arena_reset_ephemeral(&arena);
-        while ((e = ta_tensor_alloc(&arena, big, 4, TA_DTYPE_INT8,
-                                    TA_LIFETIME_EPHEMERAL)) != NULL) {
+        while ((e = ta_tensor_alloc(&arena, big, 4, TA_DTYPE_INT8, TA_LIFETIME_EPHEMERAL)) !=
+               NULL) {
             tu_fill(e, block_size(e), 9);
         }
         TA_CHECK(tu_holds(s1->data, s1->size, 42));
@@ -286,7 +283,7 @@ static void test_stats_add_up(void)
 
     exhaust(&arena, TA_LIFETIME_EPHEMERAL);
     TA_CHECK_EQ(ta_arena_get_stats(&arena, &s), TA_OK);
-    TA_CHECK_EQ(s.arena_free, 0);  /* nothing can be had, and it says so */
+    TA_CHECK_EQ(s.arena_free, 0); /* nothing can be had, and it says so */
     TA_CHECK_EQ(s.arena_used, s.arena_total);
     TA_CHECK_EQ(s.arena_peak, s.arena_total);
     ta_arena_reset_ephemeral(&arena);
@@ -300,8 +297,7 @@ static void test_stats_add_up(void)
 }
 
 static const ta_test_case_t cases[] = {
-    {"persistent_after_ephemeral_never_overlaps",
-     test_persistent_after_ephemeral_never_overlaps},
+    {"persistent_after_ephemeral_never_overlaps", test_persistent_after_ephemeral_never_overlaps},
     {"size_overflow_returns_null", test_size_overflow_returns_null},
     {"unaligned_base_is_aligned_up", test_unaligned_base_is_aligned_up},
     {"independent_arenas", test_independent_arenas},

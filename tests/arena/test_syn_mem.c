@@ -40,10 +40,10 @@ static void check_unusable(void)
 
 static void test_use_before_init(void)
 {
-    check_unusable();                      /* never initialized */
+    check_unusable(); /* never initialized */
     TA_CHECK_INT(syn_mem_init(base16(), BUF_SIZE), 0);
     TA_CHECK_INT(syn_mem_init(NULL, BUF_SIZE), -EINVAL);
-    check_unusable();                      /* a failed init leaves it unusable */
+    check_unusable(); /* a failed init leaves it unusable */
 }
 
 static void test_init_errors(void)
@@ -51,8 +51,7 @@ static void test_init_errors(void)
     TA_CHECK_INT(syn_mem_init(NULL, BUF_SIZE), -EINVAL);
     TA_CHECK_INT(syn_mem_init(base16(), 0), -EINVAL);
     TA_CHECK_INT(syn_mem_init(base16(), CONFIG_SYNAPTIC_SCRATCH_POOL_SIZE), -EINVAL);
-    TA_CHECK_INT(syn_mem_init(base16(), CONFIG_SYNAPTIC_SCRATCH_POOL_SIZE - 1),
-                 -EINVAL);
+    TA_CHECK_INT(syn_mem_init(base16(), CONFIG_SYNAPTIC_SCRATCH_POOL_SIZE - 1), -EINVAL);
     TA_CHECK_INT(syn_mem_init(base16(), CONFIG_SYNAPTIC_SCRATCH_POOL_SIZE + 16), 0);
     TA_CHECK_INT(syn_mem_init(base16(), BUF_SIZE), 0);
 }

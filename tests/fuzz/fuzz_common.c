@@ -92,8 +92,8 @@ void fuzz_convert(const char *config_path, const tinyaot_option *options, size_t
         opts[n] = options[n];
     opts[n++] = (tinyaot_option){"module.path", module};
     /* Diagnostics are collected in the result; the sink only keeps them off stderr. */
-    tinyaot_args args = {.config_path = config_path, .options = opts, .num_options = n,
-                         .diagnostic = quiet};
+    tinyaot_args args = {
+        .config_path = config_path, .options = opts, .num_options = n, .diagnostic = quiet};
     tinyaot_result *r = NULL;
     tinyaot_status st = tinyaot_convert(&args, &r);
     if (!r)

@@ -25,25 +25,35 @@ typedef struct ta_runner_module {
     void *(*output)(int i, size_t *size);
 } ta_runner_module_t;
 
-#define TA_RUNNER_MODULE(P)                                                              \
-    static P##_model_context_t P##_runner_ctx;                                           \
-    static int P##_runner_init(void) { return P##_model_init(&P##_runner_ctx); }        \
-    static int P##_runner_run(void) { return P##_model_run(&P##_runner_ctx); }          \
-    static void *P##_runner_input(int i, size_t *size)                                   \
-    {                                                                                    \
-        *size = P##_runner_ctx.inputs[i].size;                                           \
-        return P##_runner_ctx.inputs[i].data;                                            \
-    }                                                                                    \
-    static void *P##_runner_output(int i, size_t *size)                                  \
-    {                                                                                    \
-        *size = P##_runner_ctx.outputs[i].size;                                          \
-        return P##_runner_ctx.outputs[i].data;                                           \
-    }                                                                                    \
-    const ta_runner_module_t P##_runner = {                                              \
-        #P, &P##_module_desc, P##_runner_init, P##_runner_run,                           \
-        (int)(sizeof P##_runner_ctx.inputs / sizeof P##_runner_ctx.inputs[0]),           \
-        (int)(sizeof P##_runner_ctx.outputs / sizeof P##_runner_ctx.outputs[0]),         \
-        P##_runner_input, P##_runner_output}
+#define TA_RUNNER_MODULE(P)                                                      \
+    static P##_model_context_t P##_runner_ctx;                                   \
+    static int P##_runner_init(void)                                             \
+    {                                                                            \
+        return P##_model_init(&P##_runner_ctx);                                  \
+    }                                                                            \
+    static int P##_runner_run(void)                                              \
+    {                                                                            \
+        return P##_model_run(&P##_runner_ctx);                                   \
+    }                                                                            \
+    static void *P##_runner_input(int i, size_t *size)                           \
+    {                                                                            \
+        *size = P##_runner_ctx.inputs[i].size;                                   \
+        return P##_runner_ctx.inputs[i].data;                                    \
+    }                                                                            \
+    static void *P##_runner_output(int i, size_t *size)                          \
+    {                                                                            \
+        *size = P##_runner_ctx.outputs[i].size;                                  \
+        return P##_runner_ctx.outputs[i].data;                                   \
+    }                                                                            \
+    const ta_runner_module_t P##_runner = {                                      \
+        #P,                                                                      \
+        &P##_module_desc,                                                        \
+        P##_runner_init,                                                         \
+        P##_runner_run,                                                          \
+        (int)(sizeof P##_runner_ctx.inputs / sizeof P##_runner_ctx.inputs[0]),   \
+        (int)(sizeof P##_runner_ctx.outputs / sizeof P##_runner_ctx.outputs[0]), \
+        P##_runner_input,                                                        \
+        P##_runner_output}
 
 /* The modules a runner program holds (defined by host_runner.c for one
    module, or by a generated table for many). */

@@ -14,11 +14,11 @@
 
 #include TA_STR(TA_CAT(TA_PREFIX, _test_case.h))
 
-static void report(void *user_data, const PFX(_test_case_mismatch_t) *m)
+static void report(void *user_data, const PFX(_test_case_mismatch_t) * m)
 {
     (void)user_data;
-    printf("mismatch: run %d output %d element %lu: expected %.9g, got %.9g\n", m->run,
-           m->output, (unsigned long)m->element, m->expected, m->actual);
+    printf("mismatch: run %d output %d element %lu: expected %.9g, got %.9g\n", m->run, m->output,
+           (unsigned long)m->element, m->expected, m->actual);
 }
 
 int main(void)

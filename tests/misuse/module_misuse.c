@@ -31,12 +31,12 @@
 #define MISUSE_TABLE 0
 #endif
 
-#define CHECK(c)                                                             \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c);              \
-            exit(1);                                                         \
-        }                                                                    \
+#define CHECK(c)                                                \
+    do {                                                        \
+        if (!(c)) {                                             \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); \
+            exit(1);                                            \
+        }                                                       \
     } while (0)
 
 static m_model_context_t ctx;
@@ -72,12 +72,20 @@ static void run_matches_reference(void)
 /* Every status has its own number and a name of its own. */
 static void statuses_are_distinct(void)
 {
-    static const int all[] = {TA_OK, TA_ERR_BAD_ARGUMENT, TA_ERR_UNKNOWN_REGION,
-                              TA_ERR_NULL_BUFFER, TA_ERR_BUFFER_TOO_SMALL,
-                              TA_ERR_MISALIGNED_BUFFER, TA_ERR_UNBOUND_REGION, TA_ERR_KERNEL,
-                              TA_ERR_HYDRATION_FAILED, TA_ERR_ARENA_REBOUND,
-                              TA_ERR_NOT_INITIALIZED, TA_ERR_ARENA_EXHAUSTED,
-                              TA_ERR_ARENA_OVERFLOW, TA_ERR_ARENA_NO_SHARED,
+    static const int all[] = {TA_OK,
+                              TA_ERR_BAD_ARGUMENT,
+                              TA_ERR_UNKNOWN_REGION,
+                              TA_ERR_NULL_BUFFER,
+                              TA_ERR_BUFFER_TOO_SMALL,
+                              TA_ERR_MISALIGNED_BUFFER,
+                              TA_ERR_UNBOUND_REGION,
+                              TA_ERR_KERNEL,
+                              TA_ERR_HYDRATION_FAILED,
+                              TA_ERR_ARENA_REBOUND,
+                              TA_ERR_NOT_INITIALIZED,
+                              TA_ERR_ARENA_EXHAUSTED,
+                              TA_ERR_ARENA_OVERFLOW,
+                              TA_ERR_ARENA_NO_SHARED,
                               TA_ERR_HYDRATION_REQUIRED};
     const int n = (int)(sizeof all / sizeof all[0]);
     CHECK(TA_ERR_NOT_INITIALIZED == 14 && TA_ERR_HYDRATION_REQUIRED == 200);
@@ -291,7 +299,7 @@ int main(void)
 #endif
     CHECK(m_model_init(&ctx) == TA_OK);
     run_and_keep_reference();
-    run_matches_reference(); /* runs repeat */
+    run_matches_reference();            /* runs repeat */
     CHECK(m_model_init(&ctx) == TA_OK); /* init repeats */
     run_matches_reference();
     CHECK(m_model_run(NULL) == TA_ERR_BAD_ARGUMENT);

@@ -56,6 +56,7 @@ static uint64_t last_ticks;
 
 void SysTick_Handler(void)
 {
+    /* clang-format off */
     __asm__ volatile(
         "mov.w r0, #0xE000E000\n\t"
         "ldr r1, [r0, #16]\n\t" /* read SYST_CSR: clears COUNTFLAG */
@@ -65,6 +66,7 @@ void SysTick_Handler(void)
         "adds r1, r1, #1\n\t"
         "str r1, [r0]\n\t"
         "bx lr\n\t");
+    /* clang-format on */
 }
 
 static uint32_t mask_interrupts(void)
@@ -86,7 +88,7 @@ static void counter_start(void)
 
     SYST_CSR = CSR_CLKSOURCE;
     SYST_RVR = RELOAD;
-    SYST_CVR = 0;        /* any write clears the count and COUNTFLAG */
+    SYST_CVR = 0; /* any write clears the count and COUNTFLAG */
     (void)SYST_CSR;
     SCB_ICSR = ICSR_PENDSTCLR;
     ta_icount_wraps = 0;
@@ -120,8 +122,7 @@ uint64_t ta_icount_ticks_to_instructions(uint64_t ticks)
     uint64_t whole = ticks / hz;
     uint64_t rest = ticks % hz;
 
-    return whole * NS_PER_SECOND_OVER_STEP +
-           (rest * NS_PER_SECOND_OVER_STEP + hz / 2u) / hz;
+    return whole * NS_PER_SECOND_OVER_STEP + (rest * NS_PER_SECOND_OVER_STEP + hz / 2u) / hz;
 }
 
 __attribute__((noinline)) void ta_icount_start(void)
@@ -146,8 +147,7 @@ __attribute__((noinline)) uint64_t ta_icount_stop(void)
         return 0;
     instructions = ta_icount_ticks_to_instructions(last_ticks - overhead_ticks);
     handler_instructions = (uint64_t)handler_runs * HANDLER_INSTRUCTIONS;
-    return instructions > handler_instructions ?
-               instructions - handler_instructions : 0;
+    return instructions > handler_instructions ? instructions - handler_instructions : 0;
 }
 
 uint64_t ta_icount_last_ticks(void)

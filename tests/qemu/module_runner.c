@@ -54,8 +54,7 @@ enum { STACK_PAINT_WORDS = 4096 };
 
 /* Runs the model with the STACK_PAINT_WORDS below this frame's stack
    pointer painted, and sets *used to the bytes of them the run wrote. */
-__attribute__((noinline)) static int run_measuring_stack(PFX(_model_context_t) *ctx,
-                                                         size_t *used)
+__attribute__((noinline)) static int run_measuring_stack(PFX(_model_context_t) * ctx, size_t *used)
 {
     uint32_t *sp;
     __asm volatile("mov %0, sp" : "=r"(sp));
@@ -114,8 +113,7 @@ static int bind_regions(const ta_module_desc_t *m, const char *dir)
                 ta_semihost_read_file(path, buf + (m->sizes[r] - (size_t)n), (size_t)n, &got) !=
                     TA_SEMIHOST_OK ||
                 got != (size_t)n) {
-                printf("module_runner: sidecar %s is missing or does not fit region %u\n", path,
-                       r);
+                printf("module_runner: sidecar %s is missing or does not fit region %u\n", path, r);
                 free(raw);
                 return 1;
             }
@@ -174,8 +172,7 @@ static int run_module(long which, const char *in_path, const char *out_path, lon
             result = fail("model_run", status);
             break;
         }
-        printf("module_runner: run %ld: %llu instructions\n", r,
-               (unsigned long long)instructions);
+        printf("module_runner: run %ld: %llu instructions\n", r, (unsigned long long)instructions);
         for (int k = 0; k < m->num_outputs; k++) {
             const void *data = m->output(k, &size);
             memcpy(dst, data, size);
@@ -235,8 +232,7 @@ int main(void)
     if (n != 5)
         return fail("arguments (inputs.bin outputs.bin RUNS MODULE, or --jobs FILE)",
                     TA_ERR_BAD_ARGUMENT);
-    return run_module(strtol(words[4], NULL, 10), words[1], words[2],
-                      strtol(words[3], NULL, 10));
+    return run_module(strtol(words[4], NULL, 10), words[1], words[2], strtol(words[3], NULL, 10));
 #else
     if (n < 4)
         return fail("arguments (inputs.bin outputs.bin RUNS)", TA_ERR_BAD_ARGUMENT);
@@ -300,8 +296,7 @@ int main(void)
         if (status != TA_OK)
             return fail("model_run", status);
 #ifndef TA_PROFILE_OPS
-        printf("module_runner: run %ld: %llu instructions\n", r,
-               (unsigned long long)instructions);
+        printf("module_runner: run %ld: %llu instructions\n", r, (unsigned long long)instructions);
 #endif
         unsigned char *dst = out + (size_t)r * out_bytes;
         for (int k = 0; k < num_out; k++) {

@@ -71,20 +71,20 @@ static const region_t mram = {"MRAM", 0x00200000u, 2u * 1024u * 1024u};
 #if HAS_TCM
 static uint32_t itcm_bss[WORDS] __attribute__((section(".itcm_bss")));
 static uint32_t dtcm_bss[WORDS] __attribute__((section(".dtcm_bss")));
-static const uint32_t itcm_data[WORDS] __attribute__((section(".itcm_data"))) =
-    {0x1001u, 0x1002u, 0x1003u, 0x1004u, 0x1005u, 0x1006u, 0x1007u, 0x1008u};
-static const uint32_t dtcm_data[WORDS] __attribute__((section(".dtcm_data"))) =
-    {0x2001u, 0x2002u, 0x2003u, 0x2004u, 0x2005u, 0x2006u, 0x2007u, 0x2008u};
+static const uint32_t itcm_data[WORDS] __attribute__((section(".itcm_data"))) = {
+    0x1001u, 0x1002u, 0x1003u, 0x1004u, 0x1005u, 0x1006u, 0x1007u, 0x1008u};
+static const uint32_t dtcm_data[WORDS] __attribute__((section(".dtcm_data"))) = {
+    0x2001u, 0x2002u, 0x2003u, 0x2004u, 0x2005u, 0x2006u, 0x2007u, 0x2008u};
 #endif
 static uint32_t sram_bss[WORDS] __attribute__((section(".sram_bss")));
 static uint32_t psram_bss[WORDS] __attribute__((section(".psram_bss")));
-static const uint32_t sram_data[WORDS] __attribute__((section(".sram_data"))) =
-    {0x3001u, 0x3002u, 0x3003u, 0x3004u, 0x3005u, 0x3006u, 0x3007u, 0x3008u};
-static const uint32_t psram_data[WORDS] __attribute__((section(".psram_data"))) =
-    {0x4001u, 0x4002u, 0x4003u, 0x4004u, 0x4005u, 0x4006u, 0x4007u, 0x4008u};
-static const uint32_t mram_data[WORDS] __attribute__((section(".mram_data"))) =
-    {0xA5A50001u, 0xA5A50002u, 0xA5A50003u, 0xA5A50004u,
-     0xA5A50005u, 0xA5A50006u, 0xA5A50007u, 0xA5A50008u};
+static const uint32_t sram_data[WORDS] __attribute__((section(".sram_data"))) = {
+    0x3001u, 0x3002u, 0x3003u, 0x3004u, 0x3005u, 0x3006u, 0x3007u, 0x3008u};
+static const uint32_t psram_data[WORDS] __attribute__((section(".psram_data"))) = {
+    0x4001u, 0x4002u, 0x4003u, 0x4004u, 0x4005u, 0x4006u, 0x4007u, 0x4008u};
+static const uint32_t mram_data[WORDS]
+    __attribute__((section(".mram_data"))) = {0xA5A50001u, 0xA5A50002u, 0xA5A50003u, 0xA5A50004u,
+                                              0xA5A50005u, 0xA5A50006u, 0xA5A50007u, 0xA5A50008u};
 
 static uint32_t plain_bss[WORDS]; /* ordinary .bss, zeroed by crt0 */
 
@@ -100,12 +100,9 @@ typedef struct {
 
 static const bss_object_t bss_objects[] = {
 #if HAS_TCM
-    {".itcm_bss", &itcm, itcm_bss},
-    {".dtcm_bss", &dtcm, dtcm_bss},
+    {".itcm_bss", &itcm, itcm_bss}, {".dtcm_bss", &dtcm, dtcm_bss},
 #endif
-    {".sram_bss", &sram, sram_bss},
-    {".psram_bss", &psram, psram_bss},
-    {".bss", NULL, plain_bss},
+    {".sram_bss", &sram, sram_bss}, {".psram_bss", &psram, psram_bss}, {".bss", NULL, plain_bss},
 };
 #define NUM_BSS (sizeof bss_objects / sizeof bss_objects[0])
 
@@ -118,11 +115,9 @@ typedef struct {
 
 static const data_object_t data_objects[] = {
 #if HAS_TCM
-    {".itcm_data", &itcm, itcm_data, 0x1001u},
-    {".dtcm_data", &dtcm, dtcm_data, 0x2001u},
+    {".itcm_data", &itcm, itcm_data, 0x1001u},     {".dtcm_data", &dtcm, dtcm_data, 0x2001u},
 #endif
-    {".sram_data", &sram, sram_data, 0x3001u},
-    {".psram_data", &psram, psram_data, 0x4001u},
+    {".sram_data", &sram, sram_data, 0x3001u},     {".psram_data", &psram, psram_data, 0x4001u},
     {".mram_data", &mram, mram_data, 0xA5A50001u},
 };
 #define NUM_DATA (sizeof data_objects / sizeof data_objects[0])
@@ -178,8 +173,7 @@ static void check_bss_first_pass(void)
         const bss_object_t *o = &bss_objects[i];
 
         if (o->region != NULL)
-            check(in_region(o->words, sizeof(uint32_t) * WORDS, o->region),
-                  o->name);
+            check(in_region(o->words, sizeof(uint32_t) * WORDS, o->region), o->name);
         check(all_zero(o->words), o->name);
         for (k = 0; k < WORDS; k++)
             ((volatile uint32_t *)o->words)[k] = 0xDEAD0000u + (uint32_t)k;
@@ -225,10 +219,8 @@ static void check_fpu(void)
     check(c / 4.0 == 0.75, "double precision");
 #if defined(__ARM_FEATURE_MVE)
     {
-        static const int8_t x[16] = {1, 2, 3, 4, 5, 6, 7, 8,
-                                     9, 10, 11, 12, 13, 14, 15, 16};
-        static const int8_t y[16] = {1, -1, 1, -1, 1, -1, 1, -1,
-                                     2, 2, 2, 2, -2, -2, -2, -2};
+        static const int8_t x[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+        static const int8_t y[16] = {1, -1, 1, -1, 1, -1, 1, -1, 2, 2, 2, 2, -2, -2, -2, -2};
         int8x16_t vx = vld1q_s8(x), vy = vld1q_s8(y);
         int32_t dot = vmladavq_s8(vx, vy);
 
@@ -258,10 +250,8 @@ static void check_files(const char *path)
     check(status == TA_SEMIHOST_OK && size == sizeof out, "read_file");
     check(memcmp(in, out, sizeof out) == 0, "read_file contents");
     status = ta_semihost_read_file(path, small, sizeof small, &size);
-    check(status == TA_SEMIHOST_ERR_TOO_BIG && size == sizeof out,
-          "read_file into a small buffer");
-    status = ta_semihost_read_file("ta_qemu_no_such_file.bin", in, sizeof in,
-                                   &size);
+    check(status == TA_SEMIHOST_ERR_TOO_BIG && size == sizeof out, "read_file into a small buffer");
+    status = ta_semihost_read_file("ta_qemu_no_such_file.bin", in, sizeof in, &size);
     check(status == TA_SEMIHOST_ERR_OPEN, "read_file of a missing file");
     check(ta_semihost_write_file(path, out, 0) == TA_SEMIHOST_OK &&
               ta_semihost_file_size(path) == 0,
@@ -275,12 +265,14 @@ static uint64_t count_loop(uint32_t iterations)
     uint32_t n = iterations;
 
     ta_icount_start();
+    /* clang-format off */
     __asm__ volatile("1:\n\t"
                      "subs %0, %0, #1\n\t"
                      "bne 1b"
                      : "+r"(n)
                      :
                      : "cc");
+    /* clang-format on */
     return ta_icount_stop();
 }
 
@@ -294,8 +286,7 @@ static void check_icount(void)
     empty = ta_icount_stop();
     printf("icount: empty measurement %llu instructions (pair overhead %llu "
            "ticks)\n",
-           (unsigned long long)empty,
-           (unsigned long long)ta_icount_overhead_ticks());
+           (unsigned long long)empty, (unsigned long long)ta_icount_overhead_ticks());
     check(empty == 0, "icount of an empty measurement");
 
     for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -311,13 +302,11 @@ static void check_icount(void)
         slack = 4u;
         printf("icount: subs/bne x %lu: %llu instructions (%llu ticks, "
                "%llu wraps), expected %llu..%llu\n",
-               (unsigned long)sizes[i], (unsigned long long)count,
-               (unsigned long long)ticks, (unsigned long long)wraps,
-               (unsigned long long)expected,
+               (unsigned long)sizes[i], (unsigned long long)count, (unsigned long long)ticks,
+               (unsigned long long)wraps, (unsigned long long)expected,
                (unsigned long long)(expected + slack));
         check(count >= expected && count <= expected + slack, "icount loop");
-        check(again == count && ta_icount_last_ticks() == ticks,
-              "icount repeatable");
+        check(again == count && ta_icount_last_ticks() == ticks, "icount repeatable");
     }
 }
 
@@ -350,6 +339,7 @@ static void check_icount_mve(void)
 
         ta_icount_start();
         /* vmladava needs an even accumulator: GCC's "Te" constraint. */
+        /* clang-format off */
         __asm__ volatile("dlstp.8 lr, %[n]\n"
                          "1:\n\t"
                          "vldrb.8 q0, [%[pa]], #16\n\t"
@@ -359,6 +349,7 @@ static void check_icount_mve(void)
                          : [pa] "+r"(pa), [pb] "+r"(pb), [sum] "+Te"(sum)
                          : [n] "r"(n)
                          : "lr", "d0", "d1", "d2", "d3", "memory");
+        /* clang-format on */
         count = ta_icount_stop();
         check(sum == expected_sum, "Helium dot product sum");
     }
@@ -368,8 +359,8 @@ static void check_icount_mve(void)
     printf("icount: Helium dot product, %lu iterations: %llu instructions "
            "(%llu ticks), expected %llu..%llu\n",
            (unsigned long)iterations, (unsigned long long)count,
-           (unsigned long long)ta_icount_last_ticks(),
-           (unsigned long long)expected, (unsigned long long)(expected + 10u));
+           (unsigned long long)ta_icount_last_ticks(), (unsigned long long)expected,
+           (unsigned long long)(expected + 10u));
     check(count >= expected && count <= expected + 10u, "icount Helium loop");
 }
 #endif

@@ -136,8 +136,7 @@ long ta_semihost_file_size(const char *path)
     return size < 0 ? TA_SEMIHOST_ERR_IO : size;
 }
 
-int ta_semihost_read_file(const char *path, void *buf, size_t capacity,
-                          size_t *size_out)
+int ta_semihost_read_file(const char *path, void *buf, size_t capacity, size_t *size_out)
 {
     uintptr_t block[3];
     long handle, size;

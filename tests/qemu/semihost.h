@@ -17,10 +17,10 @@
 /* Status returned by the file helpers. */
 enum {
     TA_SEMIHOST_OK = 0,
-    TA_SEMIHOST_ERR_OPEN = -1,     /* the host could not open the file */
-    TA_SEMIHOST_ERR_TOO_BIG = -2,  /* the file is larger than the buffer */
-    TA_SEMIHOST_ERR_IO = -3,       /* a read, write or length query failed */
-    TA_SEMIHOST_ERR_ARGUMENT = -4  /* NULL pointer or zero-sized buffer */
+    TA_SEMIHOST_ERR_OPEN = -1,    /* the host could not open the file */
+    TA_SEMIHOST_ERR_TOO_BIG = -2, /* the file is larger than the buffer */
+    TA_SEMIHOST_ERR_IO = -3,      /* a read, write or length query failed */
+    TA_SEMIHOST_ERR_ARGUMENT = -4 /* NULL pointer or zero-sized buffer */
 };
 
 /* Writes a NUL-terminated string to the host console (SYS_WRITE0). */
@@ -47,8 +47,7 @@ long ta_semihost_file_size(const char *path);
  * file does not fit, returns TA_SEMIHOST_ERR_TOO_BIG and stores the file's
  * size in *size_out. `size_out` may be NULL.
  */
-int ta_semihost_read_file(const char *path, void *buf, size_t capacity,
-                          size_t *size_out);
+int ta_semihost_read_file(const char *path, void *buf, size_t capacity, size_t *size_out);
 
 /* Creates or truncates a host file and writes `size` bytes to it. */
 int ta_semihost_write_file(const char *path, const void *buf, size_t size);

@@ -46,8 +46,8 @@
 #endif
 
 /* Symbols of the linker script. */
-extern uint32_t __stack[];           /* initial stack pointer (top) */
-extern uint32_t __ta_stack_limit[];  /* lowest address the stack may use */
+extern uint32_t __stack[];                     /* initial stack pointer (top) */
+extern uint32_t __ta_stack_limit[];            /* lowest address the stack may use */
 extern const uint32_t __ta_zero_table_start[]; /* pairs: start, end */
 extern const uint32_t __ta_zero_table_end[];
 
@@ -60,8 +60,7 @@ void ta_default_handler(void) __attribute__((naked));
 void ta_fault_report(const uint32_t *frame, uint32_t exc_return);
 void software_init_hook(void);
 
-#define TA_WEAK_HANDLER(name) \
-    void name(void) __attribute__((weak, alias("ta_default_handler")))
+#define TA_WEAK_HANDLER(name) void name(void) __attribute__((weak, alias("ta_default_handler")))
 TA_WEAK_HANDLER(NMI_Handler);
 TA_WEAK_HANDLER(MemManage_Handler);
 TA_WEAK_HANDLER(BusFault_Handler);
@@ -109,32 +108,29 @@ typedef union {
 
 /* Placed at the start of ITCM (an547) or SSRAM1 (an386): VTOR's reset value. */
 __attribute__((section(".vectors"), used))
-const ta_vector_t ta_vector_table[16 + TA_QEMU_NUM_IRQ] = {
-    [0] = {.stack_top = __stack},
-    [1] = {.handler = Reset_Handler},
-    [2] = {.handler = NMI_Handler},
-    [3] = {.handler = HardFault_Handler},
-    [4] = {.handler = MemManage_Handler},
-    [5] = {.handler = BusFault_Handler},
-    [6] = {.handler = UsageFault_Handler},
-    [7] = {.handler = SecureFault_Handler},
-    [8] = {.handler = ta_default_handler},
-    [9] = {.handler = ta_default_handler},
-    [10] = {.handler = ta_default_handler},
-    [11] = {.handler = SVC_Handler},
-    [12] = {.handler = DebugMon_Handler},
-    [13] = {.handler = ta_default_handler},
-    [14] = {.handler = PendSV_Handler},
-    [15] = {.handler = SysTick_Handler},
-    TA_IRQ_VECTORS
-};
+const ta_vector_t ta_vector_table[16 + TA_QEMU_NUM_IRQ] = {[0] = {.stack_top = __stack},
+                                                           [1] = {.handler = Reset_Handler},
+                                                           [2] = {.handler = NMI_Handler},
+                                                           [3] = {.handler = HardFault_Handler},
+                                                           [4] = {.handler = MemManage_Handler},
+                                                           [5] = {.handler = BusFault_Handler},
+                                                           [6] = {.handler = UsageFault_Handler},
+                                                           [7] = {.handler = SecureFault_Handler},
+                                                           [8] = {.handler = ta_default_handler},
+                                                           [9] = {.handler = ta_default_handler},
+                                                           [10] = {.handler = ta_default_handler},
+                                                           [11] = {.handler = SVC_Handler},
+                                                           [12] = {.handler = DebugMon_Handler},
+                                                           [13] = {.handler = ta_default_handler},
+                                                           [14] = {.handler = PendSV_Handler},
+                                                           [15] = {.handler = SysTick_Handler},
+                                                           TA_IRQ_VECTORS};
 
 static void zero_sections(void)
 {
     const uint32_t *entry;
 
-    for (entry = __ta_zero_table_start; entry < __ta_zero_table_end;
-         entry += 2) {
+    for (entry = __ta_zero_table_start; entry < __ta_zero_table_end; entry += 2) {
         volatile uint32_t *p = (volatile uint32_t *)(uintptr_t)entry[0];
         volatile uint32_t *end = (volatile uint32_t *)(uintptr_t)entry[1];
 
@@ -212,6 +208,7 @@ void ta_fault_report(const uint32_t *frame, uint32_t exc_return)
  */
 void HardFault_Handler(void)
 {
+    /* clang-format off */
     __asm__ volatile(
         TA_DROP_STACK_LIMIT
         "tst lr, #4\n\t"
@@ -220,11 +217,13 @@ void HardFault_Handler(void)
         "mrsne r0, psp\n\t"
         "mov r1, lr\n\t"
         "b ta_fault_report\n\t");
+    /* clang-format on */
 }
 
 /* Every other exception without a handler of its own ends the run too. */
 void ta_default_handler(void)
 {
+    /* clang-format off */
     __asm__ volatile(
         TA_DROP_STACK_LIMIT
         "tst lr, #4\n\t"
@@ -233,4 +232,5 @@ void ta_default_handler(void)
         "mrsne r0, psp\n\t"
         "mov r1, lr\n\t"
         "b ta_fault_report\n\t");
+    /* clang-format on */
 }

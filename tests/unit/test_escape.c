@@ -25,15 +25,17 @@ int main(void)
     /* C comments: no comment end or start, no trigraph, no line break. */
     expect("c comment", ta_escape_c_comment(&pool, "a*/b/*c?\?/d\ne\\f"),
            "a*\\x2fb/\\x2ac?\\x3f/d\\x0ae\\x5cf");
-    expect("c comment, runs", ta_escape_c_comment(&pool, "**//?\?\?"),
-           "**\\x2f/?\\x3f\\x3f");
+    expect("c comment, runs", ta_escape_c_comment(&pool, "**//?\?\?"), "**\\x2f/?\\x3f\\x3f");
     expect("c comment, plain", ta_escape_c_comment(&pool, "conv2d_1/BiasAdd"), "conv2d_1/BiasAdd");
     /* C strings: quotes and backslashes escaped, '?' never starts a
        trigraph, other bytes in octal (a hex escape would swallow a
        following hex digit). */
     expect("c string", ta_escape_c_string(&pool, "x\") int evil; (\"\\"),
            "\"x\\\") int evil; (\\\"\\\\\"");
-    expect("c string, octal", ta_escape_c_string(&pool, "\n1\xff" "a?\?="), "\"\\0121\\377a\\?\\?=\"");
+    expect("c string, octal",
+           ta_escape_c_string(&pool, "\n1\xff"
+                                     "a?\?="),
+           "\"\\0121\\377a\\?\\?=\"");
     expect("c string, plain", ta_escape_c_string(&pool, ".dtcm_bss"), "\".dtcm_bss\"");
     /* # comments: one line, no backslash. */
     expect("line comment", ta_escape_line_comment(&pool, "m\nfile(TOUCH x)\r\\$(shell y)\t"),

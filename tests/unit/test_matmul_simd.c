@@ -29,18 +29,31 @@ static void check_mul_q(int32_t x, int32_t m, int32_t shift)
     const int32_t want = ta_mul_by_quantized_multiplier(x, m, (int)shift);
     const int32_t got = ta_mm_mul_q(x, m, shift);
     if (want != got && failures++ < 10)
-        fprintf(stderr, "mul_q(%ld, %ld, %ld) = %ld, expected %ld\n", (long)x, (long)m,
-                (long)shift, (long)got, (long)want);
+        fprintf(stderr, "mul_q(%ld, %ld, %ld) = %ld, expected %ld\n", (long)x, (long)m, (long)shift,
+                (long)got, (long)want);
 }
 
 static void test_mul_q(void)
 {
-    static const int32_t xs[] = {0,         1,          -1,        2,          -2,
-                                 INT32_MAX, INT32_MIN,  INT32_MAX - 1, INT32_MIN + 1,
-                                 1 << 30,   -(1 << 30), 12345,     -12345,     65535,
-                                 -65536,    (1 << 15),  -(1 << 15) - 1};
-    static const int32_t ms[] = {0, 1, 1 << 30, INT32_MAX, INT32_MIN, (1 << 30) + 1,
-                                 1518500250, 2147418112};
+    static const int32_t xs[] = {0,
+                                 1,
+                                 -1,
+                                 2,
+                                 -2,
+                                 INT32_MAX,
+                                 INT32_MIN,
+                                 INT32_MAX - 1,
+                                 INT32_MIN + 1,
+                                 1 << 30,
+                                 -(1 << 30),
+                                 12345,
+                                 -12345,
+                                 65535,
+                                 -65536,
+                                 (1 << 15),
+                                 -(1 << 15) - 1};
+    static const int32_t ms[] = {
+        0, 1, 1 << 30, INT32_MAX, INT32_MIN, (1 << 30) + 1, 1518500250, 2147418112};
     for (int32_t shift = -31; shift <= 30; shift++) {
         for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
             for (size_t j = 0; j < sizeof ms / sizeof ms[0]; j++)

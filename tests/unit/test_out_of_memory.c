@@ -56,10 +56,10 @@ int main(int argc, char **argv)
     }
     /* A parent the conversion creates: a failure must remove it again. */
     snprintf(module, sizeof module, "%s/new/out", parent);
-    tinyaot_option options[] = {{"model.path", argv[1]}, {"module.path", module},
-                                {"module.prefix", "oom"}};
-    tinyaot_args args = {.options = options, .num_options = 3, .result_views = 1,
-                         .diagnostic = quiet, .force = 1};
+    tinyaot_option options[] = {
+        {"model.path", argv[1]}, {"module.path", module}, {"module.prefix", "oom"}};
+    tinyaot_args args = {
+        .options = options, .num_options = 3, .result_views = 1, .diagnostic = quiet, .force = 1};
     enum { MAX_ALLOCATIONS = 100000 };
     for (long n = 1; n <= MAX_ALLOCATIONS; n++) {
         char value[32];
@@ -87,8 +87,7 @@ int main(int argc, char **argv)
                  r->num_tensors == 0 && r->module_path == NULL;
         if (!ok) {
             fprintf(stderr, "FAIL: allocation %ld: status %d, %zu diagnostics: %s\n", n,
-                    (int)status, r->num_diagnostics,
-                    r->num_diagnostics ? r->diagnostics[0] : "");
+                    (int)status, r->num_diagnostics, r->num_diagnostics ? r->diagnostics[0] : "");
             tinyaot_result_free(r);
             return 1;
         }

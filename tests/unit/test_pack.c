@@ -11,14 +11,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            failures++;                                                                        \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                    \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-        }                                                                                      \
+#define CHECK(cond, ...)                                                    \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            failures++;                                                     \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                   \
+            fputc('\n', stderr);                                            \
+        }                                                                   \
     } while (0)
 
 static const char *const strategy_names[TA_PACK_STRATEGIES] = {"by size", "by area", "by span",
@@ -32,23 +32,34 @@ typedef struct Case {
     size_t lower_bound;
 } Case;
 
-#define B(size, first, last, order) {(size), (first), (last), (order), 0}
+#define B(size, first, last, order)         \
+    {                                       \
+        (size), (first), (last), (order), 0 \
+    }
 
 /* Each case is won by exactly one strategy (found by search, each size
    checked by hand): why ta_pack tries all four. */
 static const Case cases[] = {
-    {"size wins", 5,
+    {"size wins",
+     5,
      {B(64, 1, 2, 0), B(64, 0, 0, 1), B(80, 3, 3, 2), B(64, 2, 3, 3), B(48, 1, 4, 4)},
-     {192, 256, 256, 256}, 192},
-    {"area wins", 5,
+     {192, 256, 256, 256},
+     192},
+    {"area wins",
+     5,
      {B(64, 4, 4, 0), B(64, 0, 1, 1), B(64, 3, 4, 2), B(16, 0, 3, 3), B(64, 3, 6, 4)},
-     {208, 192, 208, 208}, 192},
-    {"span wins", 5,
+     {208, 192, 208, 208},
+     192},
+    {"span wins",
+     5,
      {B(96, 0, 1, 0), B(64, 3, 6, 1), B(32, 1, 4, 2), B(48, 2, 5, 3), B(64, 1, 3, 4)},
-     {240, 240, 208, 256}, 208},
-    {"first use wins", 5,
+     {240, 240, 208, 256},
+     208},
+    {"first use wins",
+     5,
      {B(80, 4, 4, 0), B(64, 3, 4, 1), B(48, 1, 3, 2), B(16, 4, 5, 3), B(64, 1, 1, 4)},
-     {192, 192, 192, 160}, 160},
+     {192, 192, 192, 160},
+     160},
 };
 
 static size_t align_up(size_t x, size_t a)
@@ -68,8 +79,8 @@ static size_t check_packing(const char *what, const TaBlock *b, int n, size_t al
     }
     CHECK(end == arena, "%s: blocks end at %zu, arena %zu", what, end, arena);
     CHECK(!ta_pack_has_overlap(b, n), "%s: blocks live together overlap", what);
-    CHECK(arena >= ta_pack_lower_bound(b, n, alignment), "%s: %zu below the lower bound %zu",
-          what, arena, ta_pack_lower_bound(b, n, alignment));
+    CHECK(arena >= ta_pack_lower_bound(b, n, alignment), "%s: %zu below the lower bound %zu", what,
+          arena, ta_pack_lower_bound(b, n, alignment));
     return end;
 }
 
@@ -95,10 +106,10 @@ static void test_each_strategy_wins_its_case(void)
         size_t arena = ta_pack(b, k->n, 16);
         CHECK(arena == best, "%s: ta_pack %zu, best strategy %zu", k->name, arena, best);
         for (int i = 0; i < k->n; i++)
-            CHECK(b[i].offset == best_blocks[i].offset, "%s: block %d at %zu, not %zu", k->name,
-                  i, b[i].offset, best_blocks[i].offset);
-        CHECK(ta_pack_lower_bound(k->blocks, k->n, 16) == k->lower_bound,
-              "%s: lower bound %zu", k->name, ta_pack_lower_bound(k->blocks, k->n, 16));
+            CHECK(b[i].offset == best_blocks[i].offset, "%s: block %d at %zu, not %zu", k->name, i,
+                  b[i].offset, best_blocks[i].offset);
+        CHECK(ta_pack_lower_bound(k->blocks, k->n, 16) == k->lower_bound, "%s: lower bound %zu",
+              k->name, ta_pack_lower_bound(k->blocks, k->n, 16));
         CHECK(arena == k->lower_bound, "%s: the winner reaches the bound", k->name);
     }
 }

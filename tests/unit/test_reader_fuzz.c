@@ -41,7 +41,11 @@ static int convert_bytes(const char *label, const uint8_t *bytes, size_t size, i
         TaGraph *g = m->subgraphs.items[0];
         if (ta_pass_check(&pool, &diag, label, g)) {
             ta_pass_mark_io(g);
-            TaLower L = {.pool = &pool, .diag = &diag, .model = m, .graph = g, .model_path = label,
+            TaLower L = {.pool = &pool,
+                         .diag = &diag,
+                         .model = m,
+                         .graph = g,
+                         .model_path = label,
                          .prefix = "fz"};
             if (ta_lower_graph(&L)) {
                 ta_pass_drop_dead(&pool, g);
@@ -49,8 +53,12 @@ static int convert_bytes(const char *label, const uint8_t *bytes, size_t size, i
                 const char *values[] = {"x", "y"};
                 TaConfig *cfg = ta_config_load(&pool, &diag, NULL, keys, values, 2);
                 TaTarget *t = ta_target_load(&pool, &diag, "host");
-                TaPlanInput in = {.pool = &pool, .diag = &diag, .graph = g, .config = cfg,
-                                  .target = t, .prefix = "fz"};
+                TaPlanInput in = {.pool = &pool,
+                                  .diag = &diag,
+                                  .graph = g,
+                                  .config = cfg,
+                                  .target = t,
+                                  .prefix = "fz"};
                 if (cfg && t)
                     ta_plan(&in);
             }
@@ -108,8 +116,8 @@ static void fuzz_model(const char *path, int flips)
         int errors = convert_bytes(path, cut, n, &lines);
         if (errors < 1 || lines != errors) {
             if (truncation_failures++ < 3)
-                printf("FAIL %s truncated to %zu bytes: %d errors, %d lines\n", path, n,
-                       errors, lines);
+                printf("FAIL %s truncated to %zu bytes: %d errors, %d lines\n", path, n, errors,
+                       lines);
         }
         free(cut);
     }

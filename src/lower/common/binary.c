@@ -12,8 +12,8 @@ static bool quantized_operand(TaLower *L, TaOp *op, const TaTensor *t, const cha
     ta_dtype_range(t->dtype, &lo, &hi);
     const int64_t zp = t->quant->num_zero_points ? t->quant->zero_point[0] : 0;
     if (zp < lo || zp > hi) {
-        ta_op_error(L, op, "%s (tensor %s) has zero point %lld outside the %s range", role,
-                    t->id, (long long)zp, ta_dtype_name(t->dtype));
+        ta_op_error(L, op, "%s (tensor %s) has zero point %lld outside the %s range", role, t->id,
+                    (long long)zp, ta_dtype_name(t->dtype));
         return false;
     }
     return true;

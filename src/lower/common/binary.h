@@ -7,8 +7,8 @@
 #ifndef TA_LOWER_BINARY_H
 #define TA_LOWER_BINARY_H
 
-#include "../lower.h"
 #include "../../../runtime/kernels/ta_broadcast.h"
+#include "../lower.h"
 
 typedef struct TaBroadcast {
     int rank; /* >= 1 */

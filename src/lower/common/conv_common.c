@@ -16,8 +16,8 @@ bool ta_conv_parse(TaLower *L, TaOp *op, const TaConvFields *f)
     return true;
 }
 
-bool ta_conv_window(TaLower *L, TaOp *op, int padding, int32_t in, int32_t filter,
-                    int32_t stride, int32_t dilation, int32_t *out, int32_t *pad_before)
+bool ta_conv_window(TaLower *L, TaOp *op, int padding, int32_t in, int32_t filter, int32_t stride,
+                    int32_t dilation, int32_t *out, int32_t *pad_before)
 {
     if ((padding != TA_PADDING_SAME && padding != TA_PADDING_VALID) || in < 0 || filter <= 0 ||
         stride <= 0 || dilation <= 0) {
@@ -42,16 +42,14 @@ bool ta_conv_window(TaLower *L, TaOp *op, int padding, int32_t in, int32_t filte
 }
 
 bool ta_conv_requant(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w,
-                     const TaTensor *out, int axis, int activation, bool acc64,
-                     TaConvRequant *r)
+                     const TaTensor *out, int axis, int activation, bool acc64, TaConvRequant *r)
 {
     memset(r, 0, sizeof *r);
     const TaQuant *wq = w->quant;
     const int32_t channels = w->dims[axis];
     if (!wq || wq->num_scales < 1 ||
         (wq->num_scales > 1 && (wq->num_scales != channels || wq->axis != axis))) {
-        ta_op_error(L, op, "weights need one scale, or one per output channel along axis %d",
-                    axis);
+        ta_op_error(L, op, "weights need one scale, or one per output channel along axis %d", axis);
         return false;
     }
     for (int i = 0; i < wq->num_zero_points; i++) {
@@ -98,8 +96,7 @@ bool ta_conv_requant(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w
     return true;
 }
 
-bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels,
-                  int64_t **values)
+bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels, int64_t **values)
 {
     *values = NULL;
     if (!bias)
@@ -107,8 +104,8 @@ bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels,
     if (!ta_expect_constant(L, op, bias, "bias"))
         return false;
     if (ta_tensor_elements(bias) != (size_t)channels) {
-        ta_op_error(L, op, "bias has %zu elements for %d output channels",
-                    ta_tensor_elements(bias), (int)channels);
+        ta_op_error(L, op, "bias has %zu elements for %d output channels", ta_tensor_elements(bias),
+                    (int)channels);
         return false;
     }
     const size_t size = ta_dtype_size(bias->dtype);

@@ -21,8 +21,8 @@ enum { TA_PADDING_SAME = 0, TA_PADDING_VALID = 1 };
    output size the padding scheme gives for `in`, and the padding before
    the first element (half the total, rounded down). False, with an error,
    for arguments TFLite rejects. */
-bool ta_conv_window(TaLower *L, TaOp *op, int padding, int32_t in, int32_t filter,
-                    int32_t stride, int32_t dilation, int32_t *out, int32_t *pad_before);
+bool ta_conv_window(TaLower *L, TaOp *op, int padding, int32_t in, int32_t filter, int32_t stride,
+                    int32_t dilation, int32_t *out, int32_t *pad_before);
 
 /* The operands every convolution shares: int8 activations, or int16 ones
    (16x8) with zero points 0; per-tensor input and output quantization;
@@ -45,14 +45,12 @@ typedef struct TaConvRequant {
    activation range. `acc64`: the int64-accumulator requantization, which
    allows smaller shifts. */
 bool ta_conv_requant(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w,
-                     const TaTensor *out, int axis, int activation, bool acc64,
-                     TaConvRequant *r);
+                     const TaTensor *out, int axis, int activation, bool acc64, TaConvRequant *r);
 
 /* The constant bias as int64 values (from int16, int32 or int64), `channels`
    of them; *values = NULL when bias is NULL. False with an error when it is
    not constant or has the wrong size. */
-bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels,
-                  int64_t **values);
+bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels, int64_t **values);
 
 /* The tensors a convolution kernel takes, in its argument order (the
    per-channel multipliers and shifts come from the TaConvRequant). */

@@ -95,14 +95,17 @@ bool ta_lower_copy_nd(TaLower *L, TaOp *op, TaTensor *src, TaTensor *dst, const 
     extent(&c, false, &dlo, &dhi);
     if (slo < 0 || shi >= (int64_t)ta_tensor_bytes(src) || dlo < 0 ||
         dhi >= (int64_t)ta_tensor_bytes(dst)) {
-        ta_op_error(L, op, "copy from %s %s to %s %s leaves a tensor (bytes %lld..%lld -> %lld..%lld)",
+        ta_op_error(L, op,
+                    "copy from %s %s to %s %s leaves a tensor (bytes %lld..%lld -> %lld..%lld)",
                     src->id, ta_shape_text(L->pool, src), dst->id, ta_shape_text(L->pool, dst),
                     (long long)slo, (long long)shi, (long long)dlo, (long long)dhi);
         return false;
     }
     if (c.rank > TA_COPY_ND_MAX_RANK || !fits_i32(shi) || !fits_i32(dhi)) {
-        ta_op_error(L, op, "copy needs %d dimensions (the kernel handles %d) or more than "
-                    "2^31 bytes", c.rank, TA_COPY_ND_MAX_RANK);
+        ta_op_error(L, op,
+                    "copy needs %d dimensions (the kernel handles %d) or more than "
+                    "2^31 bytes",
+                    c.rank, TA_COPY_ND_MAX_RANK);
         return false;
     }
     TaKernelCall *call = ta_call(L, op, "ta_copy_nd", "runtime/kernels/ta_copy_nd.h");
@@ -126,9 +129,8 @@ bool ta_lower_move(TaLower *L, TaOp *op, int data_input, const TaCopyNd *in)
     const size_t elem = ta_dtype_size(src->dtype);
     if (elem && src->dtype == dst->dtype && !is_empty(in)) {
         TaCopyNd c = simplify(in, elem);
-        if (c.rank == 1 && c.src_strides[0] == 1 && c.dst_strides[0] == 1 &&
-            c.src_offset == 0 && c.dst_offset == 0 &&
-            c.dims[0] == (int64_t)ta_tensor_bytes(src) &&
+        if (c.rank == 1 && c.src_strides[0] == 1 && c.dst_strides[0] == 1 && c.src_offset == 0 &&
+            c.dst_offset == 0 && c.dims[0] == (int64_t)ta_tensor_bytes(src) &&
             c.dims[0] == (int64_t)ta_tensor_bytes(dst)) {
             /* Every byte in place: the output is the input, reshaped. */
             op->inputs[0] = src;

@@ -38,10 +38,22 @@ void ta_quantize_multiplier(double m, int32_t *multiplier, int *shift)
 void ta_dtype_range(TaDtype dtype, int32_t *lo, int32_t *hi)
 {
     switch (dtype) {
-    case TA_INT8: *lo = INT8_MIN; *hi = INT8_MAX; return;
-    case TA_UINT8: *lo = 0; *hi = UINT8_MAX; return;
-    case TA_INT16: *lo = INT16_MIN; *hi = INT16_MAX; return;
-    default: *lo = INT32_MIN; *hi = INT32_MAX; return;
+    case TA_INT8:
+        *lo = INT8_MIN;
+        *hi = INT8_MAX;
+        return;
+    case TA_UINT8:
+        *lo = 0;
+        *hi = UINT8_MAX;
+        return;
+    case TA_INT16:
+        *lo = INT16_MIN;
+        *hi = INT16_MAX;
+        return;
+    default:
+        *lo = INT32_MIN;
+        *hi = INT32_MAX;
+        return;
     }
 }
 
@@ -57,8 +69,7 @@ static bool quantize_value(float scale, int32_t zero_point, float f, int32_t *q)
 
 /* The clamp range of one activation on `out`; false (and an error) if not
    expressible. */
-static bool one_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int32_t *lo,
-                      int32_t *hi)
+static bool one_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int32_t *lo, int32_t *hi)
 {
     int32_t qmin, qmax;
     ta_dtype_range(out->dtype, &qmin, &qmax);
@@ -67,11 +78,8 @@ static bool one_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int32_
     int32_t a = qmin, b = qmax;
     bool ok = true;
     switch (act) {
-    case TA_ACT_NONE:
-        break;
-    case TA_ACT_RELU:
-        ok = quantize_value(scale, zp, 0.0f, &a);
-        break;
+    case TA_ACT_NONE: break;
+    case TA_ACT_RELU: ok = quantize_value(scale, zp, 0.0f, &a); break;
     case TA_ACT_RELU6:
         ok = quantize_value(scale, zp, 0.0f, &a) && quantize_value(scale, zp, 6.0f, &b);
         break;

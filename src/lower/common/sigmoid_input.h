@@ -45,8 +45,8 @@ static inline bool ta_sigmoid_checked_log2(float x, int *log2_result)
    whose shift from 2^-12 is 0 .. max_pot_shift use multiplier 3 << shift
    and no shift (TFLite's exact path; LOGISTIC allows 0, TANH 0 and 1). */
 static inline bool ta_sigmoid_input_s16(TaLower *L, TaOp *op, const TaTensor *in,
-                                        const TaTensor *out, int max_pot_shift,
-                                        int32_t *multiplier, int32_t *shift)
+                                        const TaTensor *out, int max_pot_shift, int32_t *multiplier,
+                                        int32_t *shift)
 {
     if (ta_zero_point(in) != 0 || ta_zero_point(out) != 0) {
         ta_op_error(L, op, "int16 input and output need zero point 0");

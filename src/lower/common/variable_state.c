@@ -3,8 +3,8 @@
  * persistent memory, so only state that starts elsewhere gets an init
  * call (SVDF/LSTM variable tensors, resource variables in variables.c).
  */
-#include "../lower.h"
 #include "../../../runtime/kernels/ta_variable.h"
+#include "../lower.h"
 
 void ta_init_fill_bytes(TaLower *L, TaOp *op, TaTensor *state, int byte)
 {

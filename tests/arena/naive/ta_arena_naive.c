@@ -16,8 +16,8 @@ static struct {
     int initialized;
     unsigned char *base;
     size_t size;
-    size_t offset;      /* next free byte of [0, size - pool) */
-    size_t eph_start;   /* where the first ephemeral block went */
+    size_t offset;    /* next free byte of [0, size - pool) */
+    size_t eph_start; /* where the first ephemeral block went */
     int eph_started;
     size_t scratch_off; /* next free byte of the pool */
     size_t peak;
@@ -71,15 +71,16 @@ int ta_arena_set_shared_region(ta_arena_t *arena, void *base, size_t size)
 size_t ta_dtype_size(ta_dtype_t dtype)
 {
     switch (dtype) {
-    case TA_DTYPE_INT8: case TA_DTYPE_UINT8: return 1;
-    case TA_DTYPE_INT16: case TA_DTYPE_FLOAT16: return 2;
+    case TA_DTYPE_INT8:
+    case TA_DTYPE_UINT8: return 1;
+    case TA_DTYPE_INT16:
+    case TA_DTYPE_FLOAT16: return 2;
     case TA_DTYPE_FLOAT32: return 4;
     default: return 0;
     }
 }
 
-int ta_tensor_init(ta_tensor_t *tensor, const uint32_t *shape, uint8_t ndim,
-                   ta_dtype_t dtype)
+int ta_tensor_init(ta_tensor_t *tensor, const uint32_t *shape, uint8_t ndim, ta_dtype_t dtype)
 {
     size_t count = 1;
     unsigned i;
@@ -98,9 +99,8 @@ int ta_tensor_init(ta_tensor_t *tensor, const uint32_t *shape, uint8_t ndim,
     return TA_OK;
 }
 
-ta_tensor_t *ta_tensor_alloc(ta_arena_t *arena, const uint32_t *shape,
-                             uint8_t ndim, ta_dtype_t dtype,
-                             ta_lifetime_t lifetime)
+ta_tensor_t *ta_tensor_alloc(ta_arena_t *arena, const uint32_t *shape, uint8_t ndim,
+                             ta_dtype_t dtype, ta_lifetime_t lifetime)
 {
     ta_tensor_t tmp, *t;
     size_t total;
