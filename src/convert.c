@@ -39,6 +39,11 @@ const char *tinyaot_version(void)
     return TINYAOT_VERSION;
 }
 
+int tinyaot_abi_version(void)
+{
+    return TINYAOT_ABI_VERSION;
+}
+
 /* --dump-after: the pass whose graph is printed, and whether it ran. */
 typedef struct Dump {
     const char *pass;

@@ -236,3 +236,15 @@ def test_mac_counts_of_resnet8(tmp_path):
                 + 64 * 10)
     assert expected == 12501632
     assert sum(op.macs or 0 for op in r.operators) == expected
+
+
+def test_binding_reads_the_struct_layout_of_the_header():
+    """python/tinyaot/_native.py mirrors include/tinyaot/tinyaot.h's structs;
+    both name the layout, and the binding refuses a library of another."""
+    import re
+
+    from tinyaot import _native
+    header = (module.ROOT / "include" / "tinyaot" / "tinyaot.h").read_text()
+    declared = int(re.search(r"#define TINYAOT_ABI_VERSION (\d+)", header).group(1))
+    assert _native.ABI_VERSION == declared
+    assert _native.load().tinyaot_abi_version() == declared

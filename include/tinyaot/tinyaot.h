@@ -23,6 +23,10 @@ extern "C" {
 #endif
 
 #define TINYAOT_VERSION "0.1.0"
+/* The layout of the structs below: raised whenever a field is added or
+   moved, so that a binding written for another layout (python/tinyaot)
+   refuses the library instead of reading past its structs. */
+#define TINYAOT_ABI_VERSION 2
 
 /* Marks the library's entry points: libtinyaot is built with hidden
    visibility, so these four functions are all it exports. */
@@ -185,6 +189,8 @@ TINYAOT_API void tinyaot_result_free(tinyaot_result *result);
 TINYAOT_API const tinyaot_placement_view *tinyaot_result_placement(const tinyaot_result *result,
                                                                    const char *tensor_id);
 TINYAOT_API const char *tinyaot_version(void);
+/* TINYAOT_ABI_VERSION of the library's own build. */
+TINYAOT_API int tinyaot_abi_version(void);
 
 /* ---- Analysis, configuration keys and platforms ---------------------------
    Added after the first layout of tinyaot_result: `analysis` is its last

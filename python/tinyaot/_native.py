@@ -114,6 +114,10 @@ class Result(ctypes.Structure):
                 ("analysis", ctypes.POINTER(Analysis))]
 
 
+# include/tinyaot/tinyaot.h's TINYAOT_ABI_VERSION for the structs above.
+ABI_VERSION = 2
+
+
 def _candidates():
     env = os.environ.get("TINYAOT_LIBRARY")
     if env:
@@ -130,6 +134,12 @@ def load():
         tried.append(str(path))
         if path.exists():
             lib = ctypes.CDLL(str(path))
+            abi = getattr(lib, "tinyaot_abi_version", None)
+            found = abi() if abi else 1
+            if found != ABI_VERSION:
+                raise OSError(f"{path}: its structs are of layout {found}, this package reads "
+                              f"layout {ABI_VERSION}: rebuild the library or reinstall the "
+                              "package (or set TINYAOT_LIBRARY to a matching build)")
             lib.tinyaot_convert.argtypes = [ctypes.POINTER(Args),
                                             ctypes.POINTER(ctypes.POINTER(Result))]
             lib.tinyaot_convert.restype = ctypes.c_int

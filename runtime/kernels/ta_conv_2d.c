@@ -1136,6 +1136,26 @@ static void conv_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input,
     }
 }
 
+int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
+                              const int8_t *weights, const int32_t *bias_sum,
+                              const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    if (!p->weights_interleaved || p->taps_by_column)
+        return TA_ERR_BAD_ARGUMENT;
+    conv_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
+    return TA_OK;
+}
+
+int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                          const int32_t *bias_sum, const int32_t *multipliers,
+                          const int32_t *shifts, int8_t *output)
+{
+    if (!p->weights_interleaved || !p->taps_by_column)
+        return TA_ERR_BAD_ARGUMENT;
+    conv_s8_columns(p, input, weights, bias_sum, multipliers, shifts, output);
+    return TA_OK;
+}
+
 int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   int8_t *output)

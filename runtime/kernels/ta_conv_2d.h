@@ -92,6 +92,17 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   int8_t *output);
 
+/* The same for one weight layout each: interleaved in tap order
+   (weights_interleaved = 1, taps_by_column = 0) and by column (both 1).
+   ta_conv_2d_s8 takes every layout; a module calls the entry of its layout,
+   so that it links only that path (each is several KB of code). */
+int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
+                              const int8_t *weights, const int32_t *bias_sum,
+                              const int32_t *multipliers, const int32_t *shifts, int8_t *output);
+int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                          const int32_t *bias_sum, const int32_t *multipliers,
+                          const int32_t *shifts, int8_t *output);
+
 /* int16 input and output (zero points 0), int8 weights; the bias (int32
    or int64 in the model) comes as int64. With accumulator_bits 32 the sum
    is reduced modulo 2^32 and requantized as TFLite's int32 path does. */

@@ -153,6 +153,14 @@ static int call_ta_conv_2d_s8(const void *p, void *const *a)
 {
     return ta_conv_2d_s8(p, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
+static int call_ta_conv_2d_s8_columns(const void *p, void *const *a)
+{
+    return ta_conv_2d_s8_columns(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_conv_2d_s8_interleaved(const void *p, void *const *a)
+{
+    return ta_conv_2d_s8_interleaved(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 static int call_ta_copy(const void *p, void *const *a)
 {
     return ta_copy(p, a[0], a[1]);
@@ -413,6 +421,8 @@ static const TaKernelEntry entries[] = {
     {"ta_comparison_s8", 3, call_ta_comparison_s8},
     {"ta_conv_2d_s16", 6, call_ta_conv_2d_s16},
     {"ta_conv_2d_s8", 6, call_ta_conv_2d_s8},
+    {"ta_conv_2d_s8_columns", 6, call_ta_conv_2d_s8_columns},
+    {"ta_conv_2d_s8_interleaved", 6, call_ta_conv_2d_s8_interleaved},
     {"ta_copy", 2, call_ta_copy},
     {"ta_copy_nd", 2, call_ta_copy_nd},
     {"ta_depthwise_conv_2d_s16", 6, call_ta_depthwise_conv_2d_s16},

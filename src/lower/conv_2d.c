@@ -122,8 +122,12 @@ static bool lower(TaLower *L, TaOp *op)
         w_arg = ta_local_constant(L, op, "weights_interleaved", TA_INT8, (int32_t)bytes, iw);
     }
 
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_conv_2d_s16" : "ta_conv_2d_s8",
-                              "runtime/kernels/ta_conv_2d.h");
+    /* The entry of the weights' layout: a module links only its path. */
+    const char *kernel = wide         ? "ta_conv_2d_s16"
+                         : by_column  ? "ta_conv_2d_s8_columns"
+                         : interleave ? "ta_conv_2d_s8_interleaved"
+                                      : "ta_conv_2d_s8";
+    TaKernelCall *c = ta_call(L, op, kernel, "runtime/kernels/ta_conv_2d.h");
     ta_conv_2d_params_t *p = TA_CALL_PARAMS(L, c, ta_conv_2d_params_t);
     p->batches = batches;
     p->input_height = in_h;
