@@ -95,7 +95,7 @@ def test_macros_describe_the_io(tmp_path):
     # The plan reuses the input's bytes here, and a run does change them.
     changed = int(re.search(r"overwritten 1 changed (\d+)", out).group(1))
     assert changed > 0
-    assert "A run may overwrite the inputs marked 1 below" in header
+    assert "A run may overwrite the inputs whose _OVERWRITTEN_BY_RUN is set" in header
 
 
 def test_inputs_kept_when_the_plan_keeps_them(tmp_path):

@@ -182,8 +182,9 @@ void ta_emit_io_header(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
         if (overwritten && !any)
             ta_template(
                 b, &f,
-                "/* A run may overwrite the inputs marked 1 below: their bytes are\n"
-                "   reused for later tensors once read, so fill them before every run. */\n");
+                "/* A run may overwrite the inputs whose _OVERWRITTEN_BY_RUN is set: their\n"
+                "   bytes are reused for later tensors once read, so fill them before\n"
+                "   every run. */\n");
         any = any || overwritten;
         ta_template(b, &f, "#define ${PREFIX}_INPUT${i}_OVERWRITTEN_BY_RUN ${overwritten}\n");
     }
@@ -191,13 +192,14 @@ void ta_emit_io_header(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
                 "\n/* Writes n floats (n <= the input's element count) into input i as\n"
                 "   TFLite's QUANTIZE does: q = clamp(round(x / SCALE) + ZERO_POINT), the\n"
                 "   division in float, halves rounded away from zero. A float32 input is\n"
-                "   copied. Returns 0, or 1 (bad_argument): ctx NULL or not initialized,\n"
-                "   i out of range, n too large, src NULL, or an input of another type. */\n"
+                "   copied. Returns TA_OK, or TA_ERR_BAD_ARGUMENT when ctx is NULL or not\n"
+                "   initialized, i is out of range, n too large, src NULL, or the input of\n"
+                "   another type. */\n"
                 "int ${prefix}_quantize_input(${prefix}_model_context_t *ctx, int i,"
                 " const float *src, size_t n);\n"
                 "/* Reads n elements of output i as floats as TFLite's DEQUANTIZE does:\n"
                 "   (float)((double)SCALE * (q - ZERO_POINT)); a float32 output is copied.\n"
-                "   Returns 0 or 1 (bad_argument), as above. */\n"
+                "   Returns TA_OK or TA_ERR_BAD_ARGUMENT, as above. */\n"
                 "int ${prefix}_dequantize_output(${prefix}_model_context_t *ctx, int i,"
                 " float *dst, size_t n);\n");
 }
