@@ -1,5 +1,6 @@
 /* ta_lstm.c - integer LSTM kernel; see the header. */
 #include "ta_lstm.h"
+#include "ta_sigmoid_table.h"
 
 #include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
@@ -13,32 +14,6 @@
 #endif
 
 enum { GATE_INPUT = 0, GATE_FORGET = 1, GATE_CELL = 2, GATE_OUTPUT = 3 };
-
-/* TFLite's int16 sigmoid table: 65536 * sigmoid(i / 24), i = 0..255, as
-   TFLite rounds it (the last entry saturates at 65535). The same numbers
-   must be used for bit-exact results. */
-static const uint16_t sigmoid_table[256] = {
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794,
-    41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443,
-    48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169, 53581, 53983, 54374,
-    54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544,
-    58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279,
-    61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990,
-    63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030,
-    64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652,
-    64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019,
-    65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234,
-    65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
-    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
-    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476,
-    65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498, 65500, 65501,
-    65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516,
-    65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
-    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529,
-    65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532,
-    65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65534, 65534,
-    65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535,
-};
 
 /* Saturation to int16 / int8: one SSAT where the core has it. */
 static inline int32_t sat16(int32_t x)
@@ -72,7 +47,7 @@ static inline int16_t sigmoid_q3_12(int16_t x)
     if (i >= 255) {
         r = 0x7FFFu << 10;
     } else {
-        const uint32_t lo = sigmoid_table[i], hi = sigmoid_table[i + 1];
+        const uint32_t lo = ta_sigmoid_table_u16[i], hi = ta_sigmoid_table_u16[i + 1];
         r = (lo << 9) + (a & 0x1FFu) * (hi - lo);
     }
     r = in >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
@@ -92,7 +67,7 @@ static inline int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
     if (i >= 255) {
         r = 0xFFFF << 8;
     } else {
-        const uint32_t lo = sigmoid_table[i], hi = sigmoid_table[i + 1];
+        const uint32_t lo = ta_sigmoid_table_u16[i], hi = ta_sigmoid_table_u16[i + 1];
         r = (int32_t)((lo << 8) + (a & 0xFFu) * (hi - lo));
     }
     r = in >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
@@ -119,8 +94,8 @@ static inline int32x4_t sigmoid_q3_12_mve(int32x4_t x)
     const uint32x4_t a = vreinterpretq_u32_s32(vabsq_s32(in));
     const uint32x4_t i = vshrq_n_u32(a, 9);
     const uint32x4_t at = vminq_u32(i, vdupq_n_u32(254));
-    const uint32x4_t lo = vldrhq_gather_shifted_offset_u32(sigmoid_table, at);
-    const uint32x4_t hi = vldrhq_gather_shifted_offset_u32(sigmoid_table + 1, at);
+    const uint32x4_t lo = vldrhq_gather_shifted_offset_u32(ta_sigmoid_table_u16, at);
+    const uint32x4_t hi = vldrhq_gather_shifted_offset_u32(ta_sigmoid_table_u16 + 1, at);
     uint32x4_t r = vaddq_u32(vshlq_n_u32(lo, 9),
                              vmulq_u32(vandq_u32(a, vdupq_n_u32(0x1FFu)), vsubq_u32(hi, lo)));
     r = vpselq_u32(vdupq_n_u32(0x7FFFu << 10), r, vcmpcsq_n_u32(i, 255));
@@ -137,8 +112,8 @@ static inline int32x4_t tanh_q15_mve(int32x4_t x, int32_t multiplier, int32_t sh
     const uint32x4_t a = vreinterpretq_u32_s32(vabsq_s32(in));
     const uint32x4_t i = vshrq_n_u32(a, 8);
     const uint32x4_t at = vminq_u32(i, vdupq_n_u32(254));
-    const uint32x4_t lo = vldrhq_gather_shifted_offset_u32(sigmoid_table, at);
-    const uint32x4_t hi = vldrhq_gather_shifted_offset_u32(sigmoid_table + 1, at);
+    const uint32x4_t lo = vldrhq_gather_shifted_offset_u32(ta_sigmoid_table_u16, at);
+    const uint32x4_t hi = vldrhq_gather_shifted_offset_u32(ta_sigmoid_table_u16 + 1, at);
     int32x4_t r = vreinterpretq_s32_u32(vaddq_u32(
         vshlq_n_u32(lo, 8), vmulq_u32(vandq_u32(a, vdupq_n_u32(0xFFu)), vsubq_u32(hi, lo))));
     r = vpselq_s32(vdupq_n_s32(0xFFFF << 8), r, vcmpcsq_n_u32(i, 255));
