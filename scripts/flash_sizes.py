@@ -26,10 +26,11 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-CFLAGS = ["-std=c99", "-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard", "-O2",
-          "-ffunction-sections", "-fdata-sections"]
+# The build of bench/models.py, less the CPU: sizes are of Cortex-M55 objects.
+COMMON_FLAGS = ["-std=c99", "-mthumb", "-O2", "-ffunction-sections", "-fdata-sections"]
 STACK_CPUS = {"m55": ["-mcpu=cortex-m55", "-mfloat-abi=hard"],
               "m4": ["-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]}
+CFLAGS = [*COMMON_FLAGS, *STACK_CPUS["m55"]]
 MODELS = ["mlperf_tiny_ad01_int8.tflite", "mlperf_tiny_kws_ref_model.tflite",
           "mlperf_tiny_ic_resnet8_quant.tflite", "tflm_hello_world_int8.tflite"]
 
@@ -60,7 +61,7 @@ def call_graph(sources, cpu_flags, out_dir):
     frames, edges, origin = {}, {}, {}
     for source in sources:
         stem = out_dir / ("stack_" + source.stem)
-        subprocess.run(["arm-none-eabi-gcc", *CFLAGS[:1], "-mthumb", *cpu_flags, *CFLAGS[4:],
+        subprocess.run(["arm-none-eabi-gcc", *COMMON_FLAGS, *cpu_flags,
                         f"-I{ROOT}", "-fcallgraph-info=su", "-c", str(source),
                         "-o", str(stem) + ".o"], check=True)
         text = pathlib.Path(str(stem) + ".ci").read_text()
