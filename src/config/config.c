@@ -133,6 +133,8 @@ static const tinyaot_config_key config_keys[] = {
      "memory of the operator's own scratch buffers"},
     {"transforms", "list, or map of name: bool", "all on",
      "graph transforms: a list is the exact set, a map turns single ones on or off"},
+    {"documentation.html", "bool", "false",
+     "write <prefix>_documentation.html: operators, I/O, regions and a picture of the plan"},
     {"test.enabled", "bool", "false",
      "write <prefix>_test_case.c/.h: a stimulus, expected outputs, <prefix>_test_case_run()"},
     {"test.tolerance", "number >= 0", "0",
@@ -682,6 +684,16 @@ static void load_transforms(Loader *L, const TaNode *n)
     }
 }
 
+static void load_documentation(Loader *L, const TaNode *n)
+{
+    if (!expect_map(L, n, "documentation"))
+        return;
+    check_keys(L, n, "documentation");
+    const TaNode *v = ta_node_map_get(n, "html");
+    if (v)
+        get_bool(L, v, "documentation.html", &L->cfg->documentation_html);
+}
+
 /* A list of files (a single path is a list of one), each resolved like
    model.path. */
 static void load_test_files(Loader *L, const TaNode *n, const char *key, TaVec *out)
@@ -808,6 +820,8 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
         load_rules(&L, v, "operators", true, &c->operator_rules);
     if ((v = ta_node_map_get(root, "transforms")))
         load_transforms(&L, v);
+    if ((v = ta_node_map_get(root, "documentation")))
+        load_documentation(&L, v);
     if ((v = ta_node_map_get(root, "test")))
         load_test(&L, v);
 

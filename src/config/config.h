@@ -57,6 +57,8 @@ typedef struct TaConfig {
     TaVec constraints;     /* TaConstraint* */
     TaVec transforms;      /* TaTransformSetting*, as given */
     bool transforms_exact; /* given as a list: exactly these run */
+    /* documentation.html: write <prefix>_documentation.html (emit_html.c) */
+    bool documentation_html;
     bool test_enabled;
     double test_tolerance;
     TaVec test_inputs;  /* const char* per model input: raw bytes, or empty */

@@ -13,6 +13,7 @@
  *   CMakeLists.txt, <name>.mk, zephyr/   build files
  *   <prefix>_sections.ld  GNU ld fragment (targets with sections)
  *   <prefix>_residency.json, <prefix>_views.json
+ *   <prefix>_documentation.html   the page a person reads (documentation.html)
  *   <prefix>_arena_<region>.bin   sidecars (caller-supplied arenas)
  *
  *   .tinyaot-module       the marker: every file above with size and hash
@@ -54,6 +55,8 @@ bool ta_emit_residency(const TaEmitInput *in, const char *dir);
    name and what they include), sorted; also what analysis sizes. */
 bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *files);
 bool ta_emit_views_json(const TaEmitInput *in, const char *dir);
+/* documentation.html: <prefix>_documentation.html (emit_html.c). */
+bool ta_emit_documentation(const TaEmitInput *in, const char *dir);
 /* test.enabled: <prefix>_test_case.h/.c (emit_test_case.c); adds the
    source to `sources`. */
 bool ta_emit_test_case(const TaEmitInput *in, const char *dir, TaVec *sources);

@@ -156,4 +156,11 @@ void ta_json_double(TaJson *j, double v);
 void ta_json_bool(TaJson *j, bool v);
 void ta_json_null(TaJson *j);
 
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+   forms, no surrogates, nothing above U+10FFFF), or 0. */
+int ta_utf8_length(const unsigned char *s);
+/* The shortest text that reads back as the same (finite) double, as JSON
+   and the module documentation write numbers. */
+void ta_buf_shortest_double(TaBuf *b, double v);
+
 #endif /* TA_UTIL_H */
