@@ -40,7 +40,7 @@ typedef struct Doc {
     TaBuf *b;
     tinyaot_result views; /* the same views <prefix>_views.json holds */
     const tinyaot_analysis *analysis;
-    TaFields fields; /* prefix */
+    TaFields fields; /* page-wide: prefix, model, css */
 } Doc;
 
 static const char *esc(const Doc *d, const char *s)
@@ -48,10 +48,19 @@ static const char *esc(const Doc *d, const char *s)
     return ta_escape_html(d->pool, s ? s : "");
 }
 
+/* The text built in `b`, moved into the pool. */
+static const char *kept(const Doc *d, TaBuf *b)
+{
+    const char *s = ta_strdup(d->pool, b->data ? b->data : "");
+    ta_buf_free(b);
+    return s;
+}
+
 /* 1234567 -> "1,234,567": the page is read by people. */
 static const char *grouped(const Doc *d, int64_t v)
 {
-    const char *digits = ta_format(d->pool, "%lld", (long long)(v < 0 ? -v : v));
+    unsigned long long magnitude = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    const char *digits = ta_format(d->pool, "%llu", magnitude);
     size_t n = strlen(digits);
     TaBuf b = {0};
     if (v < 0)
@@ -61,9 +70,7 @@ static const char *grouped(const Doc *d, int64_t v)
             ta_buf_puts(&b, ",");
         ta_buf_append(&b, digits + i, 1);
     }
-    const char *s = ta_strdup(d->pool, b.data);
-    ta_buf_free(&b);
-    return s;
+    return kept(d, &b);
 }
 
 /* ---- tables ----------------------------------------------------------------- */
@@ -138,9 +145,7 @@ static const char *shape_text(const Doc *d, const tinyaot_tensor_view *t)
     for (size_t i = 0; i < t->rank; i++)
         ta_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
     ta_buf_puts(&b, "]");
-    const char *s = ta_strdup(d->pool, b.data);
-    ta_buf_free(&b);
-    return s;
+    return kept(d, &b);
 }
 
 /* Per-channel lists are long: the first few and the count. */
@@ -157,9 +162,7 @@ static const char *scales_text(const Doc *d, const tinyaot_quantization_view *q)
     }
     if (q->num_scales > LISTED_CHANNELS)
         ta_buf_printf(&b, ", ... (%zu channels, axis %d)", q->num_scales, q->axis);
-    const char *s = ta_strdup(d->pool, b.data ? b.data : "");
-    ta_buf_free(&b);
-    return s;
+    return kept(d, &b);
 }
 
 static const char *zero_points_text(const Doc *d, const tinyaot_quantization_view *q)
@@ -171,9 +174,7 @@ static const char *zero_points_text(const Doc *d, const tinyaot_quantization_vie
         ta_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)q->zero_point[i]);
     if (q->num_zero_points > LISTED_CHANNELS)
         ta_buf_puts(&b, ", ...");
-    const char *s = ta_strdup(d->pool, b.data ? b.data : "");
-    ta_buf_free(&b);
-    return s;
+    return kept(d, &b);
 }
 
 /* "<code>7</code> int8 [1, 16]" per tensor, one line each. */
@@ -188,9 +189,7 @@ static const char *tensor_list_html(const Doc *d, const char *const *ids, size_t
             ta_buf_printf(&b, " %s %s", esc(d, t->dtype), shape_text(d, t));
         ta_buf_puts(&b, "</span>");
     }
-    const char *s = ta_strdup(d->pool, b.data ? b.data : "");
-    ta_buf_free(&b);
-    return s;
+    return kept(d, &b);
 }
 
 /* ---- sections --------------------------------------------------------------------- */
@@ -283,9 +282,7 @@ static const char *kernel_calls_html(const Doc *d, const tinyaot_operator_view *
                       esc(d, v->kernel_calls[i].function));
     if (!v->num_kernel_calls)
         ta_buf_puts(&b, "none (shares its input's bytes)");
-    const char *s = ta_strdup(d->pool, b.data);
-    ta_buf_free(&b);
-    return s;
+    return kept(d, &b);
 }
 
 static void operators_section(const Doc *d)
@@ -458,9 +455,7 @@ static const char *tensor_title(const Doc *d, const TaTensor *t, const TaRegion 
     ta_template(&b, &f,
                 "tensor $id $name, $kind\n$dtype $shape, $size bytes at offset $offset of "
                 "$region\nlive: $lifetime$sharers");
-    const char *s = ta_strdup(d->pool, b.data);
-    ta_buf_free(&b);
-    return s;
+    return kept(d, &b);
 }
 
 /* Pixels per operator column: the plot aims at about 560 to 1100 pixels
