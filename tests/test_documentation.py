@@ -82,7 +82,7 @@ class Page(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         self.elements.append((tag, a))
-        if tag == "h2":
+        if tag in ("h2", "h3"):
             self.section = a.get("id")
         elif tag == "tr":
             self.row = []
@@ -217,6 +217,24 @@ def check_tables(dom, views, residency):
         if t["quantization"]:
             assert row[6].split(", ")[0] == repr(t["quantization"]["scale"][0])
             assert row[7].split(", ")[0] == str(t["quantization"]["zero_point"][0])
+    types = dom.table("operator-types")[1:]
+    assert [r[0] for r in types] == list(dict.fromkeys(op["type"] for op in views["operators"]))
+    for row in types:
+        same = [op for op in views["operators"] if op["type"] == row[0]]
+        assert row[1] == str(len(same))
+        assert row[2] == f"{sum(op['macs'] or 0 for op in same):,}"
+    tensors = dom.table("tensors")[1:]
+    by_id = {t["id"]: t for t in residency["tensors"]}
+    assert [r[1] for r in tensors] == [t["id"] for t in views["tensors"]]
+    for row, t in zip(tensors, views["tensors"]):
+        placed, r = views["placements"][t["id"]], by_id[t["id"]]
+        assert row[3] == t["kind"] and row[5] == str(t["shape"]), row
+        assert row[6] == (str(placed["region"]) if placed["region"] is not None
+                          else "none (no bytes)")
+        assert [row[7], row[8]] == [f"{placed['offset']:,}", f"{placed['size']:,}"]
+        assert [row[9], row[10]] == [str(r["first_op"]) if r["first_op"] >= 0 else "",
+                                     str(r["last_op"]) if r["last_op"] >= 0 else ""]
+        assert row[11] == (r["alias_of"] or "")
     regions = dom.table("regions")[1:]
     assert [r[1] for r in regions] == [r["name"] for r in residency["regions"]]
     assert [int(r[0]) for r in regions] == [r["id"] for r in views["regions"]]

@@ -315,6 +315,81 @@ static void operators_section(const Doc *d)
     table_end(d);
 }
 
+/* Per operator type, in order of first appearance: how many, and their
+   share of the MACs (the views' counts summed). */
+static void operator_types_table(const Doc *d)
+{
+    static const char *const heads[] = {"type", "operators", "MACs", "share of MACs"};
+    const int64_t total = d->analysis->total_macs;
+    ta_buf_puts(d->b, "<h3 id=\"operator-types\">By type</h3>\n");
+    table_begin(d, heads, TA_COUNT_OF(heads));
+    for (size_t i = 0; i < d->views.num_operators; i++) {
+        const char *type = d->views.operators[i].type;
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcmp(d->views.operators[k].type, type) == 0;
+        if (seen)
+            continue;
+        int64_t count = 0, macs = 0;
+        for (size_t k = i; k < d->views.num_operators; k++) {
+            const tinyaot_operator_view *v = &d->views.operators[k];
+            if (strcmp(v->type, type) == 0) {
+                count++;
+                macs += v->has_macs ? v->macs : 0;
+            }
+        }
+        ta_buf_puts(d->b, "<tr>");
+        text_cell(d, type);
+        number_cell(d, count);
+        number_cell(d, macs);
+        /* Tenths of a percent, in integers: the same text everywhere. */
+        int64_t permille = total > 0 ? (macs * 1000 + total / 2) / total : 0;
+        ta_buf_printf(d->b, "<td class=\"num\">%lld.%lld%%</td></tr>\n", (long long)(permille / 10),
+                      (long long)(permille % 10));
+    }
+    table_end(d);
+}
+
+/* Every tensor of the module, in <prefix>_tensor_ident_t order, with
+   where it lives and when (operators, the extra column after the run). */
+static void tensors_section(const Doc *d)
+{
+    static const char *const heads[] = {"#",     "id",        "name",     "kind",
+                                        "dtype", "shape",     "region",   "offset",
+                                        "bytes", "first use", "last use", "shares bytes of"};
+    const TaGraph *g = d->in->graph;
+    ta_buf_puts(d->b, "<h2 id=\"tensors\">Tensors</h2>\n"
+                      "<p class=\"note\">Uses are operator indices; the last use of an "
+                      "output is one past the last operator: the application reads it after "
+                      "the run.</p>\n");
+    table_begin(d, heads, TA_COUNT_OF(heads));
+    for (size_t i = 0; i < d->views.num_tensors; i++) {
+        const tinyaot_tensor_view *v = &d->views.tensors[i];
+        const tinyaot_placement_view *p = &d->views.placements[i];
+        const TaTensor *t = TA_TENSOR(g, (int)i);
+        ta_buf_printf(d->b, "<tr id=\"tensor-%zu\">", i);
+        number_cell(d, (int64_t)i);
+        cell(d, ta_format(d->pool, "<code>%s</code>", esc(d, v->id)));
+        text_cell(d, v->name);
+        text_cell(d, v->kind);
+        text_cell(d, v->dtype);
+        cell(d, shape_text(d, v));
+        if (p->region >= 0)
+            cell(d, ta_format(d->pool, "<a href=\"#plan-%d\">%d</a>", p->region, p->region));
+        else
+            cell(d, "none (no bytes)");
+        number_cell(d, p->offset);
+        number_cell(d, p->size);
+        optional_number_cell(d, t->first_use >= 0, t->first_use);
+        optional_number_cell(d, t->last_use >= 0, t->last_use);
+        cell(d, t->alias_of ? ta_format(d->pool, "<code>%s</code>",
+                                        esc(d, ta_tensor_root((TaTensor *)t)->id))
+                            : "");
+        ta_buf_puts(d->b, "</tr>\n");
+    }
+    table_end(d);
+}
+
 static void regions_section(const Doc *d)
 {
     static const char *const heads[] = {"id",          "name",    "role",     "memory",
@@ -517,7 +592,7 @@ static void operator_labels(const Doc *d, int columns, int cw)
         TaFields f = ta_fields(d->pool, NULL);
         ta_field_int(&f, "x", AXIS_LEFT + i * cw + cw / 2);
         ta_field_int(&f, "y", y);
-        ta_field(&f, "label", last ? "out" : ta_format(d->pool, "%d", i));
+        ta_field(&f, "label", last ? "out" : ta_format(d->pool, "<a href=\"#op-%d\">%d</a>", i, i));
         ta_field(&f, "title",
                  last
                      ? "after the run: the application reads the outputs"
@@ -619,11 +694,14 @@ bool ta_emit_documentation(const TaEmitInput *in, const char *dir)
                 "<title>$prefix module: $model</title>\n<style>\n$css</style>\n</head>\n<body>\n"
                 "<h1>Module <code>$prefix</code> from $model</h1>\n"
                 "<nav><a href=\"#summary\">Summary</a><a href=\"#io\">Inputs and outputs</a>"
-                "<a href=\"#operators\">Operators</a><a href=\"#regions\">Regions</a>"
+                "<a href=\"#operators\">Operators</a><a href=\"#tensors\">Tensors</a>"
+                "<a href=\"#regions\">Regions</a>"
                 "<a href=\"#memories\">Memories</a><a href=\"#plan\">Memory plan</a></nav>\n");
     summary_section(&d);
     io_section(&d);
     operators_section(&d);
+    operator_types_table(&d);
+    tensors_section(&d);
     regions_section(&d);
     memories_section(&d);
     plan_section(&d);
