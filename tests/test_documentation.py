@@ -236,6 +236,10 @@ def check_tables(dom, views, residency):
                                      str(r["last_op"]) if r["last_op"] >= 0 else ""]
         assert row[11] == (r["alias_of"] or "")
     regions = dom.table("regions")[1:]
+    assert [r[10] for r in regions] == [r["symbol"] or "bound by the application"
+                                        for r in views["regions"]]
+    assert [r[11] for r in regions] == [r["source_symbol"] or r["sidecar_file"] or ""
+                                        for r in views["regions"]]
     assert [r[1] for r in regions] == [r["name"] for r in residency["regions"]]
     assert [int(r[0]) for r in regions] == [r["id"] for r in views["regions"]]
     assert [r[2] for r in regions] == [r["role"] for r in views["regions"]]
@@ -255,8 +259,9 @@ def check_self_contained(dom):
                 assert value.startswith("#"), (tag, key, value)
 
 
-@pytest.mark.parametrize("model,keys", [(HELLO, {}), (KWS, STAGED), (SVDF, {})],
-                         ids=["hello_world", "kws_staged", "svdf_persistent"])
+@pytest.mark.parametrize("model,keys", [(HELLO, {}), (KWS, STAGED), (SVDF, {}),
+                                        (HELLO, {"memory.allocate_arenas": "false"})],
+                         ids=["hello_world", "kws_staged", "svdf_persistent", "bound_arenas"])
 def test_page_renders_the_plan(chromium, tmp_path, model, keys):
     m, page, residency = convert(tmp_path, model, "doc", keys)
     text = page.read_text(encoding="utf-8")
