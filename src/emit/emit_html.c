@@ -129,14 +129,6 @@ static const tinyaot_tensor_view *tensor_view(const Doc *d, const char *id)
     return NULL;
 }
 
-static const tinyaot_placement_view *placement_view(const Doc *d, const char *id)
-{
-    for (size_t i = 0; i < d->views.num_placements; i++)
-        if (strcmp(d->views.placements[i].tensor_id, id) == 0)
-            return &d->views.placements[i];
-    return NULL;
-}
-
 /* "[1, 49, 10, 1]" */
 static const char *shape_text(const Doc *d, const tinyaot_tensor_view *t)
 {
@@ -239,7 +231,7 @@ static void io_rows(const Doc *d, bool inputs)
         int index = inputs ? t->input_index : t->output_index;
         if (index < 0)
             continue;
-        const tinyaot_placement_view *p = placement_view(d, t->id);
+        const tinyaot_placement_view *p = &d->views.placements[i]; /* tensor order */
         ta_buf_puts(d->b, "<tr>");
         cell(d, inputs ? "input" : "output");
         number_cell(d, index);
@@ -249,7 +241,7 @@ static void io_rows(const Doc *d, bool inputs)
         cell(d, shape_text(d, t));
         text_cell(d, scales_text(d, t->quantization));
         text_cell(d, zero_points_text(d, t->quantization));
-        if (p && p->region >= 0) {
+        if (p->region >= 0) {
             number_cell(d, p->region);
             number_cell(d, p->offset);
         } else {
@@ -565,16 +557,15 @@ static void tensor_rect(const Doc *d, const TaTensor *t, const TaRegion *r, int 
                 "<title>$title</title></rect>\n");
 }
 
-/* Offsets down the left edge, every quarter of the region. */
+/* Offsets down the left edge, every quarter of the region; each label's
+   baseline is nudged so the top one sits below the edge, the bottom one
+   on it and the others centred on their mark. */
 static void offset_labels(const Doc *d, const TaRegion *r)
 {
+    static const int nudge[5] = {9, 4, 4, 4, 0};
     for (int k = 0; k <= 4; k++)
         ta_buf_printf(d->b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-                      AXIS_LEFT - 6,
-                      MARGIN_TOP + PLOT_HEIGHT * k / 4 +
-                          (k == 0   ? 9
-                           : k == 4 ? 0
-                                    : 4),
+                      AXIS_LEFT - 6, MARGIN_TOP + PLOT_HEIGHT * k / 4 + nudge[k],
                       grouped(d, (int64_t)(r->size * (size_t)k / 4)));
 }
 
