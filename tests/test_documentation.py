@@ -340,7 +340,7 @@ def png_pixels(data):
 def test_screenshot_shows_the_picture(chromium, tmp_path):
     _, page, _ = convert(tmp_path, KWS, "doc")
     shot = tmp_path / "page.png"
-    run_chromium(chromium, tmp_path, page.as_uri(), "--window-size=1280,6000",
+    run_chromium(chromium, tmp_path, page.as_uri(), "--window-size=1280,9000",
                  f"--screenshot={shot}")
     pixels = png_pixels(shot.read_bytes())
     assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 50, "a blank screenshot"
