@@ -1,0 +1,77 @@
+"""The audio preprocessor (TFLite Micro's micro_speech front end: the Signal
+library's custom operators, DIV and int32 arithmetic) against TFLite Micro,
+byte for byte: every window of each shared recording, and random audio with
+every operator's output made a model output, so each Signal operator is
+compared on its own (the energy output is left out: TFLite Micro leaves the
+bins outside [start_index, end_index) unwritten, the next CAST copies them,
+and the STRIDED_SLICE after it drops them)."""
+
+import wave
+
+import flatbuffers
+import numpy as np
+import pytest
+
+from tests import conftest
+from tests.harness import difftest, module, oracle
+
+PRE = module.MODELS / "tflm_audio_preprocessor_int8.tflite"
+WORDS = ("yes", "no", "silence", "noise")
+
+
+def audio_windows(word):
+    """Every 30 ms window (480 samples) every 20 ms of the recording."""
+    w = wave.open(str(module.MODELS / "testdata" / f"tflm_micro_speech_{word}_1000ms.wav"))
+    samples = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
+    return [[samples[s:s + 480].reshape(1, 480)] for s in range(0, len(samples) - 479, 320)]
+
+
+@pytest.mark.parametrize("word", WORDS)
+def test_preprocessor_matches_tflm_on_recordings(word, tmp_path):
+    runs = audio_windows(word)
+    assert len(runs) == 49
+    report = difftest.compare_model(PRE, tmp_path, runs=runs, name=f"preprocessor ({word})",
+                                    litert=False)
+    conftest.REPORTS.append(report)
+    assert report.diff["tflm"] == 0, f"{report.diff['tflm']} bytes differ from TFLite Micro"
+
+
+def internals_model():
+    """The preprocessor with every operator output (but the energy's
+    partly unwritten one and its cast) a model output."""
+    from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as schema
+
+    model = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(PRE.read_bytes(), 0))
+    sg = model.subgraphs[0]
+    codes = [oc.customCode for oc in model.operatorCodes]
+    outputs = [int(t) for t in sg.outputs]
+    skip = set()
+    for op in sg.operators:
+        if codes[op.opcodeIndex] == b"SignalEnergy":
+            skip.add(int(op.outputs[0]))
+        elif int(op.inputs[0]) in skip:  # the CAST of the energy
+            skip.update(int(t) for t in op.outputs)
+    for op in sg.operators:
+        outputs += [int(t) for t in op.outputs if int(t) not in outputs and int(t) not in skip]
+    sg.outputs = outputs
+    b = flatbuffers.Builder(0)
+    b.Finish(model.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+def test_every_signal_operator_matches_tflm_on_random_audio(tmp_path):
+    """200 consecutive runs: random samples at full scale, quiet and silent
+    stretches (the noise estimate and gain control follow them)."""
+    rng = np.random.default_rng(2028)
+    runs = []
+    for i in range(200):
+        amplitude = [32767, 3000, 200, 0][i % 4] if i % 10 < 8 else 32767
+        x = rng.integers(-amplitude, amplitude + 1, size=(1, 480))
+        if i % 17 == 0:  # extremes: -32768 has no headroom in the auto-scale
+            x[0, rng.integers(0, 480)] = -32768
+        runs.append([x.astype(np.int16)])
+    report = difftest.compare_model(internals_model(), tmp_path, runs=runs,
+                                    name="preprocessor (every operator)", litert=False)
+    conftest.REPORTS.append(report)
+    assert report.bytes > 200 * 480 * 2
+    assert report.diff["tflm"] == 0, f"{report.diff['tflm']} bytes differ from TFLite Micro"
