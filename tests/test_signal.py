@@ -75,3 +75,63 @@ def test_every_signal_operator_matches_tflm_on_random_audio(tmp_path):
     conftest.REPORTS.append(report)
     assert report.bytes > 200 * 480 * 2
     assert report.diff["tflm"] == 0, f"{report.diff['tflm']} bytes differ from TFLite Micro"
+
+
+def with_window_options(options):
+    """The preprocessor with SignalWindow's custom options replaced."""
+    from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as schema
+
+    model = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(PRE.read_bytes(), 0))
+    model.subgraphs[0].operators[0].customOptions = list(options)
+    b = flatbuffers.Builder(0)
+    b.Finish(model.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+def flex_map(**values):
+    from flatbuffers import flexbuffers
+    return flexbuffers.Dumps(values)
+
+
+@pytest.mark.parametrize("options,message", [
+    (b"", "custom option 'shift' is missing"),
+    (b"\x01\x02", "malformed FlexBuffers options"),
+    (b"\x05\x04\x01", "options are not a FlexBuffers map"),
+    (b"\xff\x00\x00\x00\x24\x01", "malformed FlexBuffers options"),
+    ("shift=40", "custom option 'shift' is 40; tinyaot supports 0 to 31"),
+    ("shift=-1", "custom option 'shift' is -1; tinyaot supports 0 to 31"),
+    ("other=12", "custom option 'shift' is missing"),
+    ("shift=str", "custom option 'shift' is not an integer"),
+])
+def test_bad_custom_options_are_one_line(tmp_path, options, message):
+    if isinstance(options, str):
+        key, value = options.split("=")
+        options = flex_map(**{key: value if value == "str" else int(value)})
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(with_window_options(options))
+    with pytest.raises(module.ConvertError) as e:
+        module.convert(path, tmp_path / "m")
+    lines = [l for l in e.value.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"tinyaot: error: {path}: operator 0 (SignalWindow): "), lines[0]
+    assert message in lines[0], lines[0]
+    assert not (tmp_path / "m").exists()
+
+
+def test_flexbuffers_widths_and_indirect_values_read_alike(tmp_path):
+    """Options written with wide or indirect integers (what other writers
+    produce) convert to the same module."""
+    from flatbuffers import flexbuffers
+    b = flexbuffers.Builder(force_min_bit_width=flexbuffers.BitWidth.W64)
+    with b.Map():
+        b.Key("shift")
+        b.IndirectInt(12, byte_width=8)
+    wide = b.Finish()
+    out = []
+    for name, options in (("default", None), ("wide", bytes(wide))):
+        data = PRE.read_bytes() if options is None else with_window_options(options)
+        path = tmp_path / f"{name}.tflite"
+        path.write_bytes(data)
+        m = module.convert(path, tmp_path / name)
+        out.append(sorted(p.read_bytes() for p in (m.path / "ops").glob("*window*.c")))
+    assert out[0] == out[1]

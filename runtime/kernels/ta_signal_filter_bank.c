@@ -81,8 +81,8 @@ static uint32_t log_scaled(uint32_t x, uint32_t scale)
     return (scale * ln + 32768) >> 16;
 }
 
-int ta_signal_filter_bank_log_u32(const ta_signal_filter_bank_log_params_t *p, const uint32_t *input,
-                                  int16_t *output)
+int ta_signal_filter_bank_log_u32(const ta_signal_filter_bank_log_params_t *p,
+                                  const uint32_t *input, int16_t *output)
 {
     for (int32_t i = 0; i < p->count; i++) {
         const uint32_t scaled = input[i] << p->correction_bits;

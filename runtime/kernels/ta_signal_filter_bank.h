@@ -45,7 +45,7 @@ int ta_signal_filter_bank_u32(const ta_signal_filter_bank_params_t *p, const uin
 int ta_signal_filter_bank_sqrt_u64(const ta_signal_filter_bank_sqrt_params_t *p,
                                    const uint64_t *input, const int32_t *scale_bits,
                                    uint32_t *output);
-int ta_signal_filter_bank_log_u32(const ta_signal_filter_bank_log_params_t *p, const uint32_t *input,
-                                  int16_t *output);
+int ta_signal_filter_bank_log_u32(const ta_signal_filter_bank_log_params_t *p,
+                                  const uint32_t *input, int16_t *output);
 
 #endif /* TA_SIGNAL_FILTER_BANK_H */

@@ -14,7 +14,8 @@ int ta_signal_spectral_subtraction_u32(const ta_signal_spectral_subtraction_para
         const uint32_t smoothing = odd ? p->alternate_smoothing : p->smoothing;
         const uint32_t keep = odd ? p->alternate_one_minus_smoothing : p->one_minus_smoothing;
         const uint32_t signal = input[i] << p->smoothing_bits;
-        noise_state[i] = (uint32_t)(((uint64_t)signal * smoothing + (uint64_t)noise_state[i] * keep) >>
+        noise_state[i] = (uint32_t)(((uint64_t)signal * smoothing +
+                                     (uint64_t)noise_state[i] * keep) >>
                                     p->spectral_subtraction_bits);
         uint32_t estimate = noise_state[i];
         if (estimate > signal) {
@@ -22,8 +23,8 @@ int ta_signal_spectral_subtraction_u32(const ta_signal_spectral_subtraction_para
             if (p->clamping)
                 noise_state[i] = estimate;
         }
-        const uint32_t floor =
-            (uint32_t)(((uint64_t)input[i] * p->min_signal_remaining) >> p->spectral_subtraction_bits);
+        const uint32_t floor = (uint32_t)(((uint64_t)input[i] * p->min_signal_remaining) >>
+                                          p->spectral_subtraction_bits);
         const uint32_t subtracted = (signal - estimate) >> p->smoothing_bits;
         output[i] = subtracted > floor ? subtracted : floor;
     }
@@ -41,13 +42,14 @@ static int16_t gain_of(uint32_t x, const int16_t *lut)
         return lut[x];
     const int32_t octave = (int32_t)ta_signal_msb32(x);
     const int16_t *c = lut + 4 * octave - 6;
-    const int32_t frac =
-        (int32_t)((octave < 11 ? x << (11 - octave) : x >> (octave - 11)) & 0x3FFu);
+    const int32_t frac = (int32_t)((octave < 11 ? x << (11 - octave) : x >> (octave - 11)) &
+                                   0x3FFu);
     uint32_t r = (uint32_t)(((int32_t)c[2] * frac) >> 5);
     r += (uint32_t)c[1] << 5;
     r *= (uint32_t)frac;
     r += 1u << 14;
-    const int32_t v = r <= (uint32_t)INT32_MAX ? (int32_t)r : (int32_t)(r - 0x80000000u) + INT32_MIN;
+    const int32_t v = r <= (uint32_t)INT32_MAX ? (int32_t)r
+                                               : (int32_t)(r - 0x80000000u) + INT32_MIN;
     return ta_signal_wrap16((v >> 15) + c[0]);
 }
 

@@ -85,7 +85,8 @@ static void radix3(int16_t *f, const int16_t *tw, int32_t stride, int32_t m)
         const cpx_t s2 = mul(divide(load(f, k + 2 * m), 3), load(tw, 2 * k * stride));
         const cpx_t sum = add(s1, s2);
         const cpx_t diff = scale(sub(s1, s2), epi3_im);
-        const cpx_t mid = {ta_signal_wrap16(a.r - (sum.r >> 1)), ta_signal_wrap16(a.i - (sum.i >> 1))};
+        const cpx_t mid = {ta_signal_wrap16(a.r - (sum.r >> 1)),
+                           ta_signal_wrap16(a.i - (sum.i >> 1))};
         store(f, k, add(a, sum));
         const cpx_t o2 = {mid.r + diff.i, mid.i - diff.r};
         const cpx_t o1 = {mid.r - diff.i, mid.i + diff.r};
@@ -155,14 +156,14 @@ static inline int32_t sample(const int16_t *frame, int32_t length, int32_t k)
 }
 
 /* The complex FFT of the frame packed in pairs, into work. */
-static void complex_fft(const ta_signal_rfft_params_t *p, const int16_t *frame,
-                        const int16_t *tw, int16_t *work)
+static void complex_fft(const ta_signal_rfft_params_t *p, const int16_t *frame, const int16_t *tw,
+                        int16_t *work)
 {
     const int32_t n = p->fft_length / 2;
     /* The leaves: output position sum(digit[s] * span[s]) takes input
        sum(digit[s] * stride[s]), stride[s] the product of the radices
        before stage s (a mixed-radix digit reversal). */
-    int32_t digit[TA_SIGNAL_RFFT_MAX_STAGES] = {0}, stride[TA_SIGNAL_RFFT_MAX_STAGES];
+    int32_t digit[TA_SIGNAL_RFFT_MAX_STAGES] = {0}, stride[TA_SIGNAL_RFFT_MAX_STAGES] = {0};
     stride[0] = 1;
     for (int32_t s = 1; s < p->stages; s++)
         stride[s] = stride[s - 1] * p->radix[s - 1];

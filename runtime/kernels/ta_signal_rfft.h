@@ -22,12 +22,12 @@
 
 #define TA_SIGNAL_RFFT_MAX_STAGES 16
 
-#define TA_SIGNAL_RFFT_PARAMS(FIELD, ARRAY, ARRAY_USED)                \
-    FIELD(int32_t, fft_length)                                         \
+#define TA_SIGNAL_RFFT_PARAMS(FIELD, ARRAY, ARRAY_USED)                 \
+    FIELD(int32_t, fft_length)                                          \
     FIELD(int32_t, input_length) /* samples per frame, <= fft_length */ \
-    FIELD(int32_t, frames)                                             \
-    FIELD(int32_t, stages)                                             \
-    ARRAY_USED(int32_t, radix, TA_SIGNAL_RFFT_MAX_STAGES, stages)      \
+    FIELD(int32_t, frames)                                              \
+    FIELD(int32_t, stages)                                              \
+    ARRAY_USED(int32_t, radix, TA_SIGNAL_RFFT_MAX_STAGES, stages)       \
     ARRAY_USED(int32_t, span, TA_SIGNAL_RFFT_MAX_STAGES, stages)
 typedef struct {
     TA_PARAM_MEMBERS(TA_SIGNAL_RFFT_PARAMS)

@@ -11,7 +11,8 @@ int ta_signal_window_s16(const ta_signal_window_params_t *p, const int16_t *inpu
     for (int32_t start = 0; start < p->count; start += p->window_size) {
         for (int32_t i = 0; i < p->window_size; i++) {
             const int32_t v = ((int32_t)input[start + i] * window[i]) >> p->shift;
-            output[start + i] = (int16_t)(v < INT16_MIN ? INT16_MIN : (v > INT16_MAX ? INT16_MAX : v));
+            output[start + i] = (int16_t)(v < INT16_MIN ? INT16_MIN
+                                                        : (v > INT16_MAX ? INT16_MAX : v));
         }
     }
     return TA_OK;

@@ -14,7 +14,7 @@
 #include "../ir/ir.h"
 
 /* One line per parameter struct, in alphabetical order. */
-#define TA_KERNEL_PARAM_STRUCTS(S)    \
+#define TA_KERNEL_PARAM_STRUCTS(S)             \
     S(ta_add_params_t)                         \
     S(ta_arg_min_max_params_t)                 \
     S(ta_batch_matmul_params_t)                \

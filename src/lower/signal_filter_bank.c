@@ -79,8 +79,8 @@ static bool lower_filter_bank(TaLower *L, TaOp *op)
     int64_t taps = 0;
     for (int32_t ch = 0; ch <= channels; ch++)
         taps += i16_at(op->inputs[5], (size_t)ch);
-    TaKernelCall *c =
-        ta_call(L, op, "ta_signal_filter_bank_u32", "runtime/kernels/ta_signal_filter_bank.h");
+    TaKernelCall *c = ta_call(L, op, "ta_signal_filter_bank_u32",
+                              "runtime/kernels/ta_signal_filter_bank.h");
     ta_signal_filter_bank_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_filter_bank_params_t);
     p->num_channels = channels;
     for (int i = 0; i < 6; i++)
@@ -109,10 +109,10 @@ static bool lower_square_root(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, out));
         return false;
     }
-    TaKernelCall *c =
-        ta_call(L, op, "ta_signal_filter_bank_sqrt_u64", "runtime/kernels/ta_signal_filter_bank.h");
-    ta_signal_filter_bank_sqrt_params_t *p =
-        TA_CALL_PARAMS(L, c, ta_signal_filter_bank_sqrt_params_t);
+    TaKernelCall *c = ta_call(L, op, "ta_signal_filter_bank_sqrt_u64",
+                              "runtime/kernels/ta_signal_filter_bank.h");
+    ta_signal_filter_bank_sqrt_params_t *p = TA_CALL_PARAMS(L, c,
+                                                            ta_signal_filter_bank_sqrt_params_t);
     p->count = (int32_t)ta_tensor_elements(in);
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, bits);
@@ -137,9 +137,10 @@ static bool lower_log(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, out));
         return false;
     }
-    TaKernelCall *c =
-        ta_call(L, op, "ta_signal_filter_bank_log_u32", "runtime/kernels/ta_signal_filter_bank.h");
-    ta_signal_filter_bank_log_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_filter_bank_log_params_t);
+    TaKernelCall *c = ta_call(L, op, "ta_signal_filter_bank_log_u32",
+                              "runtime/kernels/ta_signal_filter_bank.h");
+    ta_signal_filter_bank_log_params_t *p = TA_CALL_PARAMS(L, c,
+                                                           ta_signal_filter_bank_log_params_t);
     p->count = (int32_t)ta_tensor_elements(in);
     p->output_scale = (uint32_t)scale;
     p->correction_bits = correction_bits;

@@ -27,8 +27,8 @@ static bool lower_spectral_subtraction(TaLower *L, TaOp *op)
     if (!ta_expect_counts(L, op, 1, 1, 2))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0], *noise = op->outputs[1];
-    int32_t channels, smoothing, keep, alt_smoothing, alt_keep, min_remaining, smoothing_bits,
-        bits, clamping;
+    int32_t channels, smoothing, keep, alt_smoothing, alt_keep, min_remaining, smoothing_bits, bits,
+        clamping;
     if (!ta_expect_dtype(L, op, in, "input", TA_UINT32, -1) ||
         !ta_expect_dtype(L, op, out, "output", TA_UINT32, -1) ||
         !ta_expect_dtype(L, op, noise, "noise estimate output", TA_UINT32, -1) ||
@@ -49,10 +49,10 @@ static bool lower_spectral_subtraction(TaLower *L, TaOp *op)
         return false;
     /* model_init zeroes it, as TFLite Micro's Prepare. */
     TaTensor *state = ta_local_state(L, op, "noise_state", TA_UINT32, channels);
-    TaKernelCall *c =
-        ta_call(L, op, "ta_signal_spectral_subtraction_u32", "runtime/kernels/ta_signal_noise.h");
-    ta_signal_spectral_subtraction_params_t *p =
-        TA_CALL_PARAMS(L, c, ta_signal_spectral_subtraction_params_t);
+    TaKernelCall *c = ta_call(L, op, "ta_signal_spectral_subtraction_u32",
+                              "runtime/kernels/ta_signal_noise.h");
+    ta_signal_spectral_subtraction_params_t *p = TA_CALL_PARAMS(
+        L, c, ta_signal_spectral_subtraction_params_t);
     p->num_channels = channels;
     p->smoothing = (uint32_t)smoothing;
     p->one_minus_smoothing = (uint32_t)keep;
@@ -80,7 +80,8 @@ static bool lower_pcan(TaLower *L, TaOp *op)
         !ta_expect_dtype(L, op, noise, "noise estimate", TA_UINT32, -1) ||
         !ta_expect_dtype(L, op, lut, "gain table", TA_INT16, -1) ||
         !ta_expect_dtype(L, op, out, "output", TA_UINT32, -1) ||
-        !ta_expect_rank(L, op, in, "input", 1) || !ta_expect_rank(L, op, noise, "noise estimate", 1) ||
+        !ta_expect_rank(L, op, in, "input", 1) ||
+        !ta_expect_rank(L, op, noise, "noise estimate", 1) ||
         !ta_expect_rank(L, op, lut, "gain table", 1) || !ta_expect_rank(L, op, out, "output", 1) ||
         !ta_custom_option_int(L, op, "snr_shift", 0, 63, &snr_shift))
         return false;

@@ -88,8 +88,8 @@ static bool lower(TaLower *L, TaOp *op)
         ta_op_error(L, op,
                     "input %s and output %s do not fit fft_length %d (frames of at most %d "
                     "samples in, %d values per frame out)",
-                    ta_shape_text(L->pool, in), ta_shape_text(L->pool, out), fft_length,
-                    fft_length, fft_length + 2);
+                    ta_shape_text(L->pool, in), ta_shape_text(L->pool, out), fft_length, fft_length,
+                    fft_length + 2);
         return false;
     }
 

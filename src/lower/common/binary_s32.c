@@ -14,7 +14,8 @@ static bool activation_range(TaLower *L, TaOp *op, int act, int32_t *lo, int32_t
     case TA_ACT_RELU6: *lo = 0, *hi = 6; return true;
     case TA_ACT_RELU_N1_TO_1: *lo = -1, *hi = 1; return true;
     default:
-        ta_op_error(L, op, "fused activation %s is not supported on int32", ta_activation_name(act));
+        ta_op_error(L, op, "fused activation %s is not supported on int32",
+                    ta_activation_name(act));
         return false;
     }
 }
@@ -23,7 +24,8 @@ static bool unquantized(TaLower *L, TaOp *op, const TaTensor *t, const char *rol
 {
     if (!t->quant || (t->quant->num_scales == 0 && t->quant->num_zero_points == 0))
         return true;
-    ta_op_error(L, op, "%s (tensor %s) is int32 with quantization; tinyaot supports plain int32 here",
+    ta_op_error(L, op,
+                "%s (tensor %s) is int32 with quantization; tinyaot supports plain int32 here",
                 role, t->id);
     return false;
 }
