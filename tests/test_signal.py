@@ -135,3 +135,94 @@ def test_flexbuffers_widths_and_indirect_values_read_alike(tmp_path):
         m = module.convert(path, tmp_path / name)
         out.append(sorted(p.read_bytes() for p in (m.path / "ops").glob("*window*.c")))
     assert out[0] == out[1]
+
+
+def custom_op_model(code, options, inputs, outputs):
+    """A one-operator model: custom operator `code` with FlexBuffers
+    `options`; inputs and outputs are (shape, dtype) pairs, all graph I/O."""
+    from tests.gen.builder import ModelBuilder, S
+
+    b = ModelBuilder()
+    ins = [b.tensor(shape, dt, name=f"in{i}") for i, (shape, dt) in enumerate(inputs)]
+    outs = [b.tensor(shape, dt, name=f"out{i}") for i, (shape, dt) in enumerate(outputs)]
+    oc = S.OperatorCodeT()
+    oc.builtinCode = oc.deprecatedBuiltinCode = S.BuiltinOperator.CUSTOM
+    oc.customCode = code.encode()
+    oc.version = 1
+    b.opcodes.append(oc)
+    o = S.OperatorT()
+    o.opcodeIndex = len(b.opcodes) - 1
+    o.inputs, o.outputs = ins, outs
+    o.customOptions = list(flex_map(**options))
+    b.g.operators.append(o)
+    return b.build(ins, outs)
+
+
+# Complex lengths (fft_length / 2) through every butterfly: 4 only (the
+# preprocessor's 256), 2 (8 = 4 * 2), 3 (48 = 4 * 4 * 3), 5 (20 = 4 * 5),
+# 3 and 5 (240 = 4 * 4 * 3 * 5), 2, 3 and 5 (30); frames of fewer samples
+# (zero padding) and several frames per run.
+@pytest.mark.parametrize("fft_length,input_length,frames", [
+    (512, 480, 1), (16, 16, 3), (96, 90, 2), (40, 40, 1), (480, 400, 2), (60, 33, 4)])
+def test_rfft_matches_tflm_for_every_radix(tmp_path, fft_length, input_length, frames):
+    data = custom_op_model("SignalRfft", {"T": 7, "fft_length": fft_length},
+                           [((frames, input_length), "int16")],
+                           [((frames, fft_length + 2), "int16")])
+    report = difftest.compare_model(data, tmp_path, n_runs=30, seed=fft_length,
+                                    name=f"SignalRfft {fft_length} ({input_length} x {frames})",
+                                    litert=False)
+    conftest.REPORTS.append(report)
+    assert report.diff["tflm"] == 0, f"{report.diff['tflm']} bytes differ from TFLite Micro"
+
+
+def test_rfft_with_a_prime_factor_above_5_is_refused(tmp_path):
+    path = tmp_path / "rfft14.tflite"
+    path.write_bytes(custom_op_model("SignalRfft", {"T": 7, "fft_length": 14},
+                                     [((1, 14), "int16")], [((1, 16), "int16")]))
+    with pytest.raises(module.ConvertError) as e:
+        module.convert(path, tmp_path / "m")
+    assert "operator 0 (SignalRfft): fft_length 14 has the prime factor 7" in e.value.stderr
+
+
+# The other operators alone, on random full-range inputs, with options the
+# preprocessor does not use (clamping, other shifts and scales).
+SINGLE_OPS = {
+    "window shift 0": ("SignalWindow", {"shift": 0},
+                       [((2, 64), "int16"), ((32,), "int16")], [((2, 64), "int16")]),
+    "window shift 15": ("SignalWindow", {"shift": 15},
+                        [((3, 20), "int16"), ((60,), "int16")], [((3, 20), "int16")]),
+    "energy": ("SignalEnergy", {"start_index": 0, "end_index": 33},
+               [((66,), "int16")], [((33,), "uint32")]),
+    "spectral subtraction, clamping": (
+        "SignalFilterBankSpectralSubtraction",
+        {"alternate_one_minus_smoothing": 15401, "alternate_smoothing": 983, "clamping": True,
+         "min_signal_remaining": 819, "num_channels": 12, "one_minus_smoothing": 15975,
+         "smoothing": 409, "smoothing_bits": 10, "spectral_subtraction_bits": 14},
+        [((12,), "uint32")], [((12,), "uint32"), ((12,), "uint32")]),
+    "spectral subtraction, other bits": (
+        "SignalFilterBankSpectralSubtraction",
+        {"alternate_one_minus_smoothing": 3000, "alternate_smoothing": 1096, "clamping": False,
+         "min_signal_remaining": 100, "num_channels": 7, "one_minus_smoothing": 4000,
+         "smoothing": 96, "smoothing_bits": 3, "spectral_subtraction_bits": 12},
+        [((7,), "uint32")], [((7,), "uint32"), ((7,), "uint32")]),
+    "pcan": ("SignalPCAN", {"snr_shift": 6},
+             [((20,), "uint32"), ((20,), "uint32"), ((125,), "int16")], [((20,), "uint32")]),
+    "pcan shift 0": ("SignalPCAN", {"snr_shift": 0},
+                     [((9,), "uint32"), ((9,), "uint32"), ((125,), "int16")], [((9,), "uint32")]),
+    "log": ("SignalFilterBankLog", {"input_correction_bits": 3, "output_scale": 64},
+            [((40,), "uint32")], [((40,), "int16")]),
+    "log, scale 1600": ("SignalFilterBankLog", {"input_correction_bits": 0, "output_scale": 1600},
+                        [((25,), "uint32")], [((25,), "int16")]),
+    "fft auto-scale": ("SignalFftAutoScale", {}, [((100,), "int16")],
+                       [((100,), "int16"), ((), "int32")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SINGLE_OPS))
+def test_signal_operator_alone_matches_tflm(tmp_path, name):
+    code, options, inputs, outputs = SINGLE_OPS[name]
+    data = custom_op_model(code, options, inputs, outputs)
+    report = difftest.compare_model(data, tmp_path, n_runs=40, seed=len(name),
+                                    name=f"{code} ({name})", litert=False)
+    conftest.REPORTS.append(report)
+    assert report.diff["tflm"] == 0, f"{report.diff['tflm']} bytes differ from TFLite Micro"
