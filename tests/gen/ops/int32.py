@@ -2,7 +2,8 @@
 models that compute on integers use them (the audio preprocessor's feature
 scaling): ADD, MUL, DIV, MAXIMUM and MINIMUM with broadcasting, full-range
 operands (ADD and MUL wrap), fused activations where TFLite Micro applies
-them (MUL, DIV; its int32 ADD ignores them)."""
+them (MUL, DIV; its int32 ADD ignores them); and CAST between int32 and
+uint32."""
 
 import numpy as np
 
@@ -66,3 +67,16 @@ for _op in ("ADD", "MUL", "DIV", "MAXIMUM", "MINIMUM"):
                                                if op in OPTIONS else ""))
         return fn
     variant("%s.int32" % _op, _op)(_make())
+
+
+@variant("CAST.int32_uint32", "CAST")
+def cast_int32_uint32(rng):
+    """CAST between int32 and uint32 (either way; the 32 bits are kept), any
+    shape of rank 1-4."""
+    b = ModelBuilder()
+    src, dst = ("int32", "uint32") if chance(rng, 0.5) else ("uint32", "int32")
+    shape, _, _ = broadcast_shapes(rng, randint(rng, 1, 4))
+    x = b.tensor(shape, src, name="input")
+    z = b.tensor(shape, dst, name="output")
+    b.op("CAST", [x], [z])
+    return b.build([x], [z]), {"shape": shape, "from": src, "to": dst}
