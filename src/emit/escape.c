@@ -81,3 +81,25 @@ const char *ta_escape_yaml_string(TaPool *pool, const char *s)
     ta_buf_puts(&b, "\"");
     return finish(pool, &b);
 }
+
+const char *ta_escape_xml(TaPool *pool, const char *s)
+{
+    static const struct {
+        char c;
+        const char *entity;
+    } entities[] = {{'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&apos;"}};
+    TaBuf b = {0};
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        const char *entity = NULL;
+        for (size_t i = 0; i < TA_COUNT_OF(entities) && !entity; i++)
+            if (*p == (unsigned char)entities[i].c)
+                entity = entities[i].entity;
+        if (entity)
+            ta_buf_puts(&b, entity);
+        else if (!printable(*p))
+            ta_buf_printf(&b, "\\x%02x", *p);
+        else
+            ta_buf_append(&b, (const char *)p, 1);
+    }
+    return finish(pool, &b);
+}

@@ -27,4 +27,9 @@ const char *ta_escape_line_comment(TaPool *pool, const char *s);
 /* A double-quoted YAML scalar, quotes included. */
 const char *ta_escape_yaml_string(TaPool *pool, const char *s);
 
+/* Text for XML character data or a double-quoted attribute: & < > " '
+   as entities; bytes XML 1.0 cannot hold (controls other than tab, line
+   feed, carriage return) and bytes above 0x7e as \xNN, like the others. */
+const char *ta_escape_xml(TaPool *pool, const char *s);
+
 #endif /* TA_ESCAPE_H */

@@ -136,6 +136,14 @@ char *ta_path_join(TaPool *pool, const char *a, const char *b);
 char *ta_dirname(TaPool *pool, const char *path);
 const char *ta_basename(const char *path);
 
+/* ---- hash.c: checksums ---------------------------------------------------- */
+
+/* FNV-1a 64: start from TA_FNV1A64_OFFSET, feed bytes in any number of calls. */
+#define TA_FNV1A64_OFFSET 0xcbf29ce484222325ull
+uint64_t ta_fnv1a64(uint64_t hash, const void *data, size_t n);
+/* CRC-32 of zip and PNG (reflected polynomial 0xEDB88320): start from 0. */
+uint32_t ta_crc32(uint32_t crc, const void *data, size_t n);
+
 /* ---- json.c: a small JSON writer ------------------------------------------ */
 
 typedef struct TaJson {
