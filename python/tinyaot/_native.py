@@ -19,7 +19,7 @@ class Args(ctypes.Structure):
                 ("num_options", ctypes.c_size_t), ("strict", ctypes.c_int),
                 ("result_views", ctypes.c_int), ("diagnostic", DIAG_FN),
                 ("user", ctypes.c_void_p), ("force", ctypes.c_int),
-                ("dump_after", ctypes.c_char_p)]
+                ("dump_after", ctypes.c_char_p), ("verbose", ctypes.c_int)]
 
 
 class KernelCall(ctypes.Structure):
@@ -115,7 +115,7 @@ class Result(ctypes.Structure):
 
 
 # include/tinyaot/tinyaot.h's TINYAOT_ABI_VERSION for the structs above.
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 
 def _candidates():

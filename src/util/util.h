@@ -99,7 +99,16 @@ void ta_buf_c_escape(TaBuf *b, const char *s);
 
 /* ---- diag.c: messages for the user -------------------------------------- */
 
-typedef enum { TA_DIAG_ERROR, TA_DIAG_WARNING, TA_DIAG_NOTE } TaDiagLevel;
+/* The values of TINYAOT_DIAG_*; STAGE, DEBUG and DETAIL are progress
+   messages, kept only when TaDiag.verbose reaches 1, 2 and 3. */
+typedef enum {
+    TA_DIAG_ERROR,
+    TA_DIAG_WARNING,
+    TA_DIAG_NOTE,
+    TA_DIAG_STAGE,
+    TA_DIAG_DEBUG,
+    TA_DIAG_DETAIL
+} TaDiagLevel;
 
 typedef void (*TaDiagSink)(void *user, int level, const char *line);
 
@@ -110,12 +119,18 @@ typedef struct TaDiag {
     int errors;
     int warnings;
     bool warnings_are_errors; /* strict mode */
+    int verbose;              /* progress messages wanted: 0 none ... 3 details */
     TaVec lines;              /* every message, for the result */
 } TaDiag;
 
 void ta_error(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
 void ta_warn(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
 void ta_note(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+void ta_stage(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+void ta_debug(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+void ta_detail(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+/* Whether a message of `level` would be kept (to skip building it). */
+bool ta_diag_wants(const TaDiag *d, TaDiagLevel level);
 void ta_diagv(TaDiag *d, TaDiagLevel level, const char *fmt, va_list ap);
 
 /* ---- file.c: files and directories --------------------------------------- */
