@@ -21,6 +21,7 @@
 #include "passes/transforms.h"
 #include "plan/plan.h"
 #include "report/analyze.h"
+#include "report/identity.h"
 #include "report/views.h"
 
 #include <setjmp.h>
@@ -257,6 +258,7 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     if (analyze_only) {
         ta_build_views(&box->pool, &box->result, graph, plan);
         box->result.analysis = ta_build_analysis(&box->pool, graph, plan);
+        box->result.identity = ta_build_identity(&box->pool, cfg, model, graph, plan);
         return TINYAOT_OK;
     }
     /* The result first: once the module is swapped in, nothing is left
@@ -265,6 +267,7 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     if (args->result_views) {
         ta_build_views(&box->pool, &box->result, graph, plan);
         box->result.analysis = ta_build_analysis(&box->pool, graph, plan);
+        box->result.identity = ta_build_identity(&box->pool, cfg, model, graph, plan);
     }
     TaEmitInput emit_in = {.pool = pool,
                            .diag = diag,

@@ -444,3 +444,16 @@ def test_log_file_never_damages_another_file(tmp_path):
     cfg.write_text(f"model:\n  path: {model}\n")
     r = tinyaot("convert", "--config", cfg, "--module.path", tmp_path / "m", "--log-file", cfg)
     assert r.returncode == 1 and cfg.read_text() == f"model:\n  path: {model}\n"
+
+
+def test_python_result_carries_the_identity(tmp_path):
+    import tinyaot
+    r = tinyaot.convert(HELLO, tmp_path / "m", prefix="m",
+                        options={"model.name": "hello", "model.version": "7"})
+    views = json.loads((tmp_path / "m" / "m_views.json").read_text())
+    i = r.identity
+    assert (i.model_name, i.model_description, i.model_version) == ("hello", "", "7")
+    assert i.compiler_version == tinyaot.version()
+    assert f"0x{i.plan_hash:016x}" == views["plan_hash"]
+    a = tinyaot.analyze(HELLO, prefix="m", options={"model.name": "hello", "model.version": "7"})
+    assert a.identity == i

@@ -174,6 +174,17 @@ typedef struct tinyaot_placement_view {
     int staged;
 } tinyaot_placement_view;
 
+/* What identifies the module (the header's identity block): model.name,
+   model.description, model.version (default: the schema version the file
+   records), tinyaot's version and the plan hash (<PREFIX>_PLAN_HASH). */
+typedef struct tinyaot_module_identity {
+    const char *model_name;
+    const char *model_description;
+    const char *model_version;
+    const char *compiler_version;
+    uint64_t plan_hash;
+} tinyaot_module_identity;
+
 typedef struct tinyaot_result {
     tinyaot_status status;
     const char *module_path;        /* where the module was written, or NULL */
@@ -193,6 +204,8 @@ typedef struct tinyaot_result {
     /* Added after the first layout: per operator and per memory figures
        (see tinyaot_analyze below); NULL when not asked for. */
     const struct tinyaot_analysis *analysis;
+    /* Added in ABI version 3: set with the views; NULL otherwise. */
+    const tinyaot_module_identity *identity;
 } tinyaot_result;
 
 /* Converts; always sets *result (even on failure, for its diagnostics),

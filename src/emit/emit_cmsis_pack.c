@@ -73,7 +73,7 @@ static bool ends_with(const char *s, const char *tail)
 bool ta_emit_cmsis_pack(const TaEmitInput *in, const char *dir, const TaVec *sources,
                         const TaVec *runtime_sources)
 {
-    TaModuleIdentity id = ta_module_identity(in);
+    TaModuleIdentity id = ta_module_identity(in->pool, in->config, in->model, in->graph, in->plan);
     const char *version = pack_version(in, id.model_version);
     if (!version)
         return false;

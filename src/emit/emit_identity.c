@@ -4,28 +4,17 @@
  */
 #include "emit_identity.h"
 
-#include "../../include/tinyaot/tinyaot.h"
 #include "../util/template.h"
 #include "escape.h"
 
-TaModuleIdentity ta_module_identity(const TaEmitInput *in)
+static TaModuleIdentity identity_of(const TaEmitInput *in)
 {
-    const TaConfig *c = in->config;
-    TaModuleIdentity id = {
-        .model_name = c->model_name,
-        .model_description = c->model_description,
-        .model_version = c->model_version ? c->model_version
-                                          : ta_format(in->pool, "%u", in->model->version),
-        .compiler_version = tinyaot_version(),
-        .plan_hash = ta_plan_hash(in->pool, in->graph, in->plan),
-    };
-    id.plan_hash_hex = ta_format(in->pool, "0x%016llx", (unsigned long long)id.plan_hash);
-    return id;
+    return ta_module_identity(in->pool, in->config, in->model, in->graph, in->plan);
 }
 
 void ta_emit_identity_header(const TaEmitInput *in, const TaFields *fields, TaBuf *b)
 {
-    TaModuleIdentity id = ta_module_identity(in);
+    TaModuleIdentity id = identity_of(in);
     TaFields f = ta_fields(in->pool, fields);
     ta_field(&f, "name", ta_escape_c_string(in->pool, id.model_name));
     ta_field(&f, "description", ta_escape_c_string(in->pool, id.model_description));
@@ -58,7 +47,7 @@ void ta_emit_identity_source(const TaEmitInput *in, const TaFields *fields, TaBu
 
 void ta_emit_identity_json(const TaEmitInput *in, TaJson *j)
 {
-    TaModuleIdentity id = ta_module_identity(in);
+    TaModuleIdentity id = identity_of(in);
     ta_json_key(j, "model_name");
     ta_json_string(j, id.model_name);
     ta_json_key(j, "model_description");

@@ -1,27 +1,16 @@
 /*
  * emit_identity.h - what identifies a module: the model's name,
  * description and version (model.*), the compiler's version and the plan
- * hash (plan_hash.c). The public header gets them as macros in one block,
- * <prefix>_model.c a linked copy of the hash, and the views and the
- * residency report the same values (one place computes them: here).
+ * hash (report/identity.h computes them). The public header gets them as
+ * macros in one block, <prefix>_model.c a linked copy of the hash, and the
+ * views and the residency report the same values.
  */
 #ifndef TA_EMIT_IDENTITY_H
 #define TA_EMIT_IDENTITY_H
 
 #include "emit.h"
 
-#include "../util/util.h"
-
-typedef struct TaModuleIdentity {
-    const char *model_name;
-    const char *model_description;
-    const char *model_version; /* model.version, else the file's schema version */
-    const char *compiler_version;
-    uint64_t plan_hash;
-    const char *plan_hash_hex; /* "0x" and 16 hex digits */
-} TaModuleIdentity;
-
-TaModuleIdentity ta_module_identity(const TaEmitInput *in);
+#include "../report/identity.h"
 
 /* The macro block of the public header and the definition in <prefix>_model.c. */
 void ta_emit_identity_header(const TaEmitInput *in, const struct TaFields *fields, TaBuf *b);
