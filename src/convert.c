@@ -100,7 +100,9 @@ static void stage_time(TaDiag *diag, const char *stage, clock_t *since)
 
 static const char *archive_name(TaModuleArchive archive)
 {
-    return archive == TA_ARCHIVE_ZIP ? "zip archive" : archive == TA_ARCHIVE_PACK ? "CMSIS-Pack archive" : "directory";
+    return archive == TA_ARCHIVE_ZIP    ? "zip archive"
+           : archive == TA_ARCHIVE_PACK ? "CMSIS-Pack archive"
+                                        : "directory";
 }
 
 /* --verbose 3: one line per operator as lowered, and one per region. */
@@ -137,8 +139,8 @@ static void describe_plan(TaDiag *diag, const TaPlan *plan)
             lower_bound += r->lower_bound;
         }
         ta_detail(diag, "region %d %s: %s %s, %zu bytes, aligned to %zu, %d tensors", r->id,
-                  r->name, ta_memory_name(r->memory), ta_role_name(r->role), r->size,
-                  r->alignment, r->tensors.len);
+                  r->name, ta_memory_name(r->memory), ta_role_name(r->role), r->size, r->alignment,
+                  r->tensors.len);
     }
     ta_stage(diag, "planned memory: %d arena regions, scratch %zu bytes (lower bound %zu)",
              plan->regions.len, scratch, lower_bound);
@@ -177,7 +179,8 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         return TINYAOT_ERROR_CONFIG;
     cfg->force = args->force != 0;
     clock_t clock_start = clock();
-    ta_debug(diag, "configuration: model.path %s, module.path %s (%s), module.type %s, prefix %s, "
+    ta_debug(diag,
+             "configuration: model.path %s, module.path %s (%s), module.type %s, prefix %s, "
              "platform %s",
              cfg->model_path, cfg->module_path ? cfg->module_path : "-", archive_name(cfg->archive),
              cfg->module_type, cfg->module_prefix, cfg->platform_name);

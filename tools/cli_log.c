@@ -48,8 +48,7 @@ bool tinyaot_cli_log_open(CliLog *log, const char *path, const char *config_path
                           const char *model_path, int argc, char **argv)
 {
     /* Non-blocking: a FIFO without a reader fails at once instead of waiting. */
-    int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-                  0666);
+    int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
     const char *why = NULL;
     struct stat st;
     if (fd < 0)

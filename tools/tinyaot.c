@@ -321,8 +321,8 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
 /* The short form convert prints: one line per memory used, then MACs and flash. */
 static void print_summary(FILE *out, const tinyaot_result *r)
 {
-    fprintf(out, "tinyaot: wrote %s: %zu operators, %zu tensors, %zu arena regions\n", r->module_path,
-           r->num_operators, r->num_tensors, r->num_regions);
+    fprintf(out, "tinyaot: wrote %s: %zu operators, %zu tensors, %zu arena regions\n",
+            r->module_path, r->num_operators, r->num_tensors, r->num_regions);
     const tinyaot_analysis *a = r->analysis;
     if (!a)
         return;
@@ -335,9 +335,9 @@ static void print_summary(FILE *out, const tinyaot_result *r)
         fprintf(out, "tinyaot:   %s:", m->memory);
         const char *sep = " ";
         if (m->scratch) {
-            fprintf(out, "%sscratch %lld bytes (lower bound %lld, gap %lld)", sep, (long long)m->scratch,
-                   (long long)m->scratch_lower_bound,
-                   (long long)(m->scratch - m->scratch_lower_bound));
+            fprintf(out, "%sscratch %lld bytes (lower bound %lld, gap %lld)", sep,
+                    (long long)m->scratch, (long long)m->scratch_lower_bound,
+                    (long long)(m->scratch - m->scratch_lower_bound));
             sep = ", ";
         }
         const char *names[4] = {"persistent", "constants", "staged", "staging sources"};
@@ -348,13 +348,14 @@ static void print_summary(FILE *out, const tinyaot_result *r)
                 fprintf(out, "%s%s %lld", sep, names[k], values[k]);
                 sep = ", ";
             }
-        fprintf(out, "; %lld of %lld bytes used, %lld free\n", (long long)m->used, (long long)m->budget,
-               (long long)m->free);
+        fprintf(out, "; %lld of %lld bytes used, %lld free\n", (long long)m->used,
+                (long long)m->budget, (long long)m->free);
     }
-    fprintf(out, "tinyaot:   %lld MACs; flash estimate %lld bytes (code %lld, kernels %lld, constants "
-           "%lld); tinyaot analyze shows each operator\n",
-           (long long)a->total_macs, (long long)a->flash_total, (long long)a->flash_code,
-           (long long)a->flash_kernels, (long long)a->flash_constants);
+    fprintf(out,
+            "tinyaot:   %lld MACs; flash estimate %lld bytes (code %lld, kernels %lld, constants "
+            "%lld); tinyaot analyze shows each operator\n",
+            (long long)a->total_macs, (long long)a->flash_total, (long long)a->flash_code,
+            (long long)a->flash_kernels, (long long)a->flash_constants);
 }
 
 /* ---- platforms ------------------------------------------------------------ */

@@ -54,8 +54,8 @@ typedef struct TaConfig {
     const char *model_name;
     const char *model_description;
     const char *model_version;
-    const char *module_path;   /* without trailing '/' */
-    TaModuleArchive archive;   /* module.path ends in .zip or .pack */
+    const char *module_path;       /* without trailing '/' */
+    TaModuleArchive archive;       /* module.path ends in .zip or .pack */
     const char *module_path_where; /* "file:line" of module.path, for messages */
     const char *module_name;
     const char *module_prefix;

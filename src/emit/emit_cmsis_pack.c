@@ -90,7 +90,7 @@ bool ta_emit_cmsis_pack(const TaEmitInput *in, const char *dir, const TaVec *sou
     ta_field(&f, "model_file", ta_escape_xml(in->pool, ta_basename(in->model->path)));
     ta_field(&f, "description",
              ta_escape_xml(in->pool, *id.model_description ? id.model_description
-                                                          : "a model module written by tinyaot"));
+                                                           : "a model module written by tinyaot"));
     ta_field(&f, "compiler", ta_escape_xml(in->pool, id.compiler_version));
     ta_field(&f, "plan_hash", id.plan_hash_hex);
     ta_field(&f, "core", core ? core : "");

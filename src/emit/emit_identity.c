@@ -21,20 +21,21 @@ void ta_emit_identity_header(const TaEmitInput *in, const TaFields *fields, TaBu
     ta_field(&f, "version", ta_escape_c_string(in->pool, id.model_version));
     ta_field(&f, "compiler", ta_escape_c_string(in->pool, id.compiler_version));
     ta_field(&f, "hash", id.plan_hash_hex);
-    ta_template(b, &f,
-                "/* ---- Module identity ------------------------------------------------------\n"
-                "   The model (model.name, model.description, model.version), the tinyaot that\n"
-                "   wrote this module, and a hash of its plan: every region, tensor placement\n"
-                "   and kernel call. ${prefix}_plan_hash is the same value compiled into the\n"
-                "   module: firmware built against this header checks\n"
-                "   `${prefix}_plan_hash == ${PREFIX}_PLAN_HASH` to know it links this plan. */\n"
-                "#define ${PREFIX}_MODEL_NAME $name\n"
-                "#define ${PREFIX}_MODEL_DESCRIPTION $description\n"
-                "#define ${PREFIX}_MODEL_VERSION $version\n"
-                "#define ${PREFIX}_COMPILER_VERSION $compiler\n"
-                "#define ${PREFIX}_PLAN_HASH UINT64_C($hash)\n"
-                "extern const uint64_t ${prefix}_plan_hash;\n"
-                "/* ---- end of module identity ---------------------------------------------- */\n\n");
+    ta_template(
+        b, &f,
+        "/* ---- Module identity ------------------------------------------------------\n"
+        "   The model (model.name, model.description, model.version), the tinyaot that\n"
+        "   wrote this module, and a hash of its plan: every region, tensor placement\n"
+        "   and kernel call. ${prefix}_plan_hash is the same value compiled into the\n"
+        "   module: firmware built against this header checks\n"
+        "   `${prefix}_plan_hash == ${PREFIX}_PLAN_HASH` to know it links this plan. */\n"
+        "#define ${PREFIX}_MODEL_NAME $name\n"
+        "#define ${PREFIX}_MODEL_DESCRIPTION $description\n"
+        "#define ${PREFIX}_MODEL_VERSION $version\n"
+        "#define ${PREFIX}_COMPILER_VERSION $compiler\n"
+        "#define ${PREFIX}_PLAN_HASH UINT64_C($hash)\n"
+        "extern const uint64_t ${prefix}_plan_hash;\n"
+        "/* ---- end of module identity ---------------------------------------------- */\n\n");
 }
 
 void ta_emit_identity_source(const TaEmitInput *in, const TaFields *fields, TaBuf *b)

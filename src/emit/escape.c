@@ -87,7 +87,8 @@ const char *ta_escape_xml(TaPool *pool, const char *s)
     static const struct {
         char c;
         const char *entity;
-    } entities[] = {{'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&apos;"}};
+    } entities[] = {
+        {'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&apos;"}};
     TaBuf b = {0};
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         const char *entity = NULL;

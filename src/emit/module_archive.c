@@ -98,8 +98,9 @@ bool ta_module_archive_commit(TaModuleDir *m)
         return false;
     }
     if (!ta_remove_tree(m->tmp))
-        ta_warn(m->diag, "%s: the archive is in place but the temporary directory could not be "
-                         "removed completely",
+        ta_warn(m->diag,
+                "%s: the archive is in place but the temporary directory could not be "
+                "removed completely",
                 m->tmp);
     m->tmp = NULL;
     return true;

@@ -21,7 +21,6 @@
 
 /* ---- hashing and small file helpers ----------------------------------------- */
 
-
 /* Size and hash of a regular file, without following a symbolic link. */
 static bool hash_file(const char *path, uint64_t *size, uint64_t *hash)
 {
@@ -119,7 +118,8 @@ static void marker_text(TaBuf *b, const Marker *mk)
         ta_buf_printf(b, "file %llu %016llx %s\n", (unsigned long long)f->size,
                       (unsigned long long)f->hash, f->path);
     }
-    ta_buf_printf(b, "checksum %016llx\n", (unsigned long long)ta_fnv1a64(TA_FNV1A64_OFFSET, b->data, b->len));
+    ta_buf_printf(b, "checksum %016llx\n",
+                  (unsigned long long)ta_fnv1a64(TA_FNV1A64_OFFSET, b->data, b->len));
 }
 
 /* Writes the marker through a temporary name and a rename, so the marker
@@ -179,7 +179,8 @@ Marker *ta_marker_read(TaPool *pool, const char *dir, const char **why)
     unsigned long long sum;
     char extra;
     if (!last || sscanf(last + 1, "checksum %16llx%c", &sum, &extra) != 1 ||
-        strlen(last + 1) != 9 + 16 || ta_fnv1a64(TA_FNV1A64_OFFSET, text, (size_t)(last + 1 - text)) != sum) {
+        strlen(last + 1) != 9 + 16 ||
+        ta_fnv1a64(TA_FNV1A64_OFFSET, text, (size_t)(last + 1 - text)) != sum) {
         *why = "its checksum does not match";
         return NULL;
     }

@@ -54,8 +54,7 @@ static void common_fields(TaBuf *b, uint32_t crc, uint32_t size, size_t name_len
     put16(b, 0); /* extra field */
 }
 
-bool ta_zip_build(TaDiag *diag, const char *what, const TaZipEntry *entries, int count,
-                  TaBuf *out)
+bool ta_zip_build(TaDiag *diag, const char *what, const TaZipEntry *entries, int count, TaBuf *out)
 {
     if (count >= 0xffff) {
         ta_error(diag, "%s: %d files are more than a zip without ZIP64 holds", what, count);

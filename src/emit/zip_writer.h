@@ -22,8 +22,7 @@ typedef struct TaZipEntry {
 
 /* Appends the archive of `entries` to `out`; false (reported, naming
    `what`) when it would need ZIP64: 65535 entries or 4 GiB. */
-bool ta_zip_build(TaDiag *diag, const char *what, const TaZipEntry *entries, int count,
-                  TaBuf *out);
+bool ta_zip_build(TaDiag *diag, const char *what, const TaZipEntry *entries, int count, TaBuf *out);
 /* True when `bytes` is an archive ta_zip_build wrote, unchanged. */
 bool ta_zip_is_ours(const uint8_t *bytes, size_t size);
 

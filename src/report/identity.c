@@ -24,9 +24,8 @@ const tinyaot_module_identity *ta_build_identity(TaPool *pool, const TaConfig *c
 {
     TaModuleIdentity id = ta_module_identity(pool, config, model, graph, plan);
     tinyaot_module_identity *out = ta_alloc(pool, sizeof *out);
-    *out = (tinyaot_module_identity){ta_strdup(pool, id.model_name),
-                                     ta_strdup(pool, id.model_description),
-                                     ta_strdup(pool, id.model_version),
-                                     ta_strdup(pool, id.compiler_version), id.plan_hash};
+    *out = (tinyaot_module_identity){
+        ta_strdup(pool, id.model_name), ta_strdup(pool, id.model_description),
+        ta_strdup(pool, id.model_version), ta_strdup(pool, id.compiler_version), id.plan_hash};
     return out;
 }
