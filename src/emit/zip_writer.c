@@ -104,9 +104,8 @@ bool ta_zip_build(TaDiag *diag, const char *what, const TaZipEntry *entries, int
         put32(&b, (uint32_t)central.len);
         put32(&b, central_offset);
         put16(&b, (unsigned)SIGNATURE_LENGTH);
-        /* The signature hashes everything before the end record. */
-        size_t end_record = b.len - END_RECORD_SIZE;
-        uint64_t hash = ta_fnv1a64(TA_FNV1A64_OFFSET, b.data, end_record);
+        /* The signature hashes everything before it, the end record included. */
+        uint64_t hash = ta_fnv1a64(TA_FNV1A64_OFFSET, b.data, b.len);
         ta_buf_printf(&b, SIGNATURE_PREFIX "%016llx", (unsigned long long)hash);
         ta_buf_append(out, b.data, b.len);
     }
@@ -128,6 +127,6 @@ bool ta_zip_is_ours(const uint8_t *bytes, size_t size)
         return false;
     char expected[17];
     snprintf(expected, sizeof expected, "%016llx",
-             (unsigned long long)ta_fnv1a64(TA_FNV1A64_OFFSET, bytes, (size_t)(end - bytes)));
+             (unsigned long long)ta_fnv1a64(TA_FNV1A64_OFFSET, bytes, size - SIGNATURE_LENGTH));
     return memcmp(comment + sizeof SIGNATURE_PREFIX - 1, expected, 16) == 0;
 }

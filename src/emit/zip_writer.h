@@ -5,7 +5,7 @@
  * 00:00, the earliest a zip can record) and mode 0644, in the order given.
  *
  * The archive's comment is a signature, "tinyaot archive fnv1a-64 <hash>",
- * where the hash covers every byte before the end record: an archive
+ * where the hash covers every byte before the comment: an archive
  * tinyaot wrote and nobody changed since is recognised (ta_zip_is_ours)
  * and may be replaced without --force.
  */

@@ -43,6 +43,11 @@ int main(void)
     /* YAML double-quoted scalars. */
     expect("yaml", ta_escape_yaml_string(&pool, "null"), "\"null\"");
     expect("yaml, hostile", ta_escape_yaml_string(&pool, "a\"\n\\"), "\"a\\\"\\x0a\\\\\"");
+    /* XML text and attributes: the five markup characters as entities, bytes
+       XML 1.0 cannot hold as text. */
+    expect("xml", ta_escape_xml(&pool, "<a href=\"x\">&'\n\x01"),
+           "&lt;a href=&quot;x&quot;&gt;&amp;&apos;\\x0a\\x01");
+    expect("xml, plain", ta_escape_xml(&pool, "kws model v1.0"), "kws model v1.0");
     ta_pool_free(&pool);
     if (failures == 0)
         printf("escape: all passed\n");
