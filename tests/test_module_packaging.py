@@ -457,3 +457,30 @@ def test_python_result_carries_the_identity(tmp_path):
     assert f"0x{i.plan_hash:016x}" == views["plan_hash"]
     a = tinyaot.analyze(HELLO, prefix="m", options={"model.name": "hello", "model.version": "7"})
     assert a.identity == i
+
+
+@pytest.mark.parametrize("step,holds", [("tmp-created", "old"), ("tmp-written", "old"),
+                                        ("moved", "new")])
+def test_kill_while_writing_an_archive_leaves_a_complete_one(tmp_path, step, holds):
+    """A conversion killed at each step leaves the complete old or the
+    complete new archive at module.path; the next run clears what it left."""
+    archive = tmp_path / "m.zip"
+    refs = {}
+    for prefix in ("new", "old"):
+        assert convert(HELLO, archive, "--module.prefix", prefix, "--force").returncode == 0
+        refs[prefix] = archive.read_bytes()
+    env = dict(os.environ, TINYAOT_DEBUG_STOP_AT=step)
+    p = subprocess.Popen([module.tinyaot_bin(), "convert", "--model.path", str(HELLO),
+                          "--module.path", str(archive), "--module.prefix", "new", "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    _, status = os.waitpid(p.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status), p.stderr.read().decode()
+    assert archive.read_bytes() == refs[holds]
+    p.kill()
+    p.wait()
+    p.stdout.close()
+    p.stderr.close()
+    assert archive.read_bytes() == refs[holds]
+    r = convert(HELLO, archive, "--module.prefix", "new")
+    assert r.returncode == 0, r.stderr
+    assert archive.read_bytes() == refs["new"] and leftovers(tmp_path) == []
