@@ -28,10 +28,11 @@ const char *ta_plan_hash_text(TaPool *pool, const TaGraph *graph, const TaPlan *
     ta_buf_puts(&b, "tinyaot-plan 1\n");
     for (int i = 0; i < plan->regions.len; i++) {
         const TaRegion *r = plan->regions.items[i];
-        ta_buf_printf(&b, "region %d %s %s %s %s staged=%d guard=%zu size=%zu align=%zu %s %s\n",
-                      r->id, r->name, ta_memory_name(r->memory), ta_memory_name(r->source_memory),
-                      ta_role_name(r->role), r->staged ? 1 : 0, r->guard, r->size, r->alignment,
-                      or_dash(r->symbol), or_dash(r->source_symbol));
+        ta_buf_printf(&b, "region %d %s %s %s %s staged=%d", r->id, r->name,
+                      ta_memory_name(r->memory), ta_memory_name(r->source_memory),
+                      ta_role_name(r->role), r->staged ? 1 : 0);
+        ta_buf_printf(&b, " guard=%zu size=%zu align=%zu", r->guard, r->size, r->alignment);
+        ta_buf_printf(&b, " %s %s\n", or_dash(r->symbol), or_dash(r->source_symbol));
     }
     for (int i = 0; i < graph->tensors.len; i++) {
         const TaTensor *t = TA_TENSOR(graph, i);
