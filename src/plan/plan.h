@@ -64,7 +64,7 @@ TaPlan *ta_plan(const TaPlanInput *in);
    plan_hash.c for what it covers). Equal plans hash equal; any change of a
    region, a placement or a kernel choice changes it. */
 uint64_t ta_plan_hash(TaPool *pool, const TaGraph *graph, const TaPlan *plan);
-/* The text hashed, for the tests and for reading what changed. */
+/* The text that is hashed: one line per region, tensor and operator. */
 const char *ta_plan_hash_text(TaPool *pool, const TaGraph *graph, const TaPlan *plan);
 
 /* ---- pack.c: offsets from lifetimes ------------------------------------- */
