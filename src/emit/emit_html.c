@@ -17,7 +17,7 @@
  * inline SVG, there is no script, and a Content-Security-Policy forbids
  * every fetch. Its bytes depend only on the conversion (no date, no
  * absolute path), and every string from the model, the target or the
- * configuration goes through ta_escape_html.
+ * configuration goes through ta_escape_markup.
  */
 #include "emit.h"
 
@@ -45,7 +45,7 @@ typedef struct Doc {
 
 static const char *esc(const Doc *d, const char *s)
 {
-    return ta_escape_html(d->pool, s ? s : "");
+    return ta_escape_markup(d->pool, s ? s : "");
 }
 
 /* The text built in `b`, moved into the pool. */

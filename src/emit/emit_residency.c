@@ -4,6 +4,7 @@
  */
 #include "emit.h"
 
+#include "emit_identity.h"
 #include "json_rows.h"
 
 /* Schema order (docs/residency.md). */
@@ -87,6 +88,7 @@ bool ta_emit_residency(const TaEmitInput *in, const char *dir)
     ta_json_string(&j, ta_basename(in->model->path));
     ta_json_key(&j, "prefix");
     ta_json_string(&j, in->prefix);
+    ta_emit_identity_json(in, &j);
     ta_json_key(&j, "target");
     ta_json_string(&j, in->plan->target->name);
     ta_json_key(&j, "allocate_arenas");

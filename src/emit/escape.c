@@ -82,7 +82,7 @@ const char *ta_escape_yaml_string(TaPool *pool, const char *s)
     return finish(pool, &b);
 }
 
-const char *ta_escape_html(TaPool *pool, const char *s)
+const char *ta_escape_markup(TaPool *pool, const char *s)
 {
     TaBuf b = {0};
     const unsigned char *p = (const unsigned char *)s;
