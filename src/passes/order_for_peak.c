@@ -21,6 +21,8 @@
  *
  * Operators that touch persistent state, or write no tensor, keep their
  * order among themselves: what they exchange is not in the data flow.
+ * Tensors drop_dead removed (operands lowering replaced) are not looked
+ * at: their indices are stale.
  */
 #include "transforms.h"
 
@@ -163,7 +165,7 @@ static void build(Search *s, TaGraph *g)
         o->inplace_in = o->inplace_out = -1;
         for (int k = 0; k < op->num_inputs; k++) {
             touch(s, item_by_tensor, v, op->inputs[k]);
-            if (op->inputs[k] && writer[op->inputs[k]->index] >= 0)
+            if (op->inputs[k] && !op->inputs[k]->removed && writer[op->inputs[k]->index] >= 0)
                 put(o->deps, writer[op->inputs[k]->index]);
         }
         for (int k = 0; k < op->num_outputs; k++)
@@ -173,7 +175,7 @@ static void build(Search *s, TaGraph *g)
             for (int a = 0; a < call->args.len; a++) {
                 TaTensor *t = call->args.items[a];
                 touch(s, item_by_tensor, v, t);
-                if (t && writer[t->index] >= 0 && writer[t->index] != v)
+                if (t && !t->removed && writer[t->index] >= 0 && writer[t->index] != v)
                     put(o->deps, writer[t->index]);
             }
         }

@@ -2,4 +2,4 @@
 
 MODULES = ["conv", "fc", "pool", "elementwise", "activations", "shape",
            "resize", "reduce", "quantize", "stateful",
-           "chain"]
+           "chain", "residual"]
