@@ -157,8 +157,12 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         for (size_t i = 0; i < 2; i++)
             ta_buf_printf(&names, "%s, ", fixed_passes[i]);
         for (int i = 0; ta_transform_name(i); i++)
-            ta_buf_printf(&names, "%s, ", ta_transform_name(i));
+            if (!ta_transform_after_lowering(i))
+                ta_buf_printf(&names, "%s, ", ta_transform_name(i));
         ta_buf_printf(&names, "%s, %s", fixed_passes[2], fixed_passes[3]);
+        for (int i = 0; ta_transform_name(i); i++)
+            if (ta_transform_after_lowering(i))
+                ta_buf_printf(&names, ", %s", ta_transform_name(i));
         ta_error(diag, "dump_after: unknown pass '%s' (the passes: %s)", dump.pass, names.data);
         ta_buf_free(&names);
         return TINYAOT_ERROR_ARGUMENT;
@@ -220,7 +224,7 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                       .model_path = cfg->model_path,
                       .after = dump_after,
                       .after_user = &dump};
-    if (!ta_run_transforms(&pass, cfg))
+    if (!ta_run_transforms(&pass, cfg, false))
         return TINYAOT_ERROR_CONFIG;
 
     TaLower lower = {.pool = pool,
@@ -239,6 +243,8 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     dump_after(&dump, "lower", graph);
     ta_pass_drop_dead(pool, graph);
     dump_after(&dump, "drop_dead", graph);
+    if (!ta_run_transforms(&pass, cfg, true))
+        return TINYAOT_ERROR_CONFIG;
     ta_stage(diag, "lowered: %d operators", graph->ops.len);
     describe_operators(diag, graph);
     stage_time(diag, "checking, transforming and lowering", &clock_start);

@@ -70,7 +70,8 @@ static void usage_convert(FILE *out)
                  "                 missing; never the model or the --config file)\n"
                  "  --dump-after PASS  print the graph after PASS, one line per operator:\n"
                  "                 read, check, FOLD_STATIC_SHAPE_EXPRESSIONS, DEPTHWISE_TO_CONV,\n"
-                 "                 FUSE_ACTIVATIONS, lower, drop_dead\n"
+                 "                 FUSE_ACTIVATIONS, FUSE_RESIDUAL_ADD, lower, drop_dead,\n"
+                 "                 ORDER_FOR_PEAK\n"
                  "  -h, --help     this help\n");
 }
 

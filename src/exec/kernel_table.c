@@ -12,6 +12,7 @@
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
+#include "../../runtime/kernels/ta_conv_2d_add.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
@@ -153,6 +154,18 @@ static int call_ta_cast_s8_s32(const void *p, void *const *a)
 static int call_ta_comparison_s8(const void *p, void *const *a)
 {
     return ta_comparison_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_conv_2d_add_s8(const void *p, void *const *a)
+{
+    return ta_conv_2d_add_s8(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+}
+static int call_ta_conv_2d_add_s8_columns(const void *p, void *const *a)
+{
+    return ta_conv_2d_add_s8_columns(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+}
+static int call_ta_conv_2d_add_s8_interleaved(const void *p, void *const *a)
+{
+    return ta_conv_2d_add_s8_interleaved(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
 }
 static int call_ta_conv_2d_s16(const void *p, void *const *a)
 {
@@ -481,6 +494,9 @@ static const TaKernelEntry entries[] = {
     {"ta_cast_s8_s16", 2, call_ta_cast_s8_s16},
     {"ta_cast_s8_s32", 2, call_ta_cast_s8_s32},
     {"ta_comparison_s8", 3, call_ta_comparison_s8},
+    {"ta_conv_2d_add_s8", 8, call_ta_conv_2d_add_s8},
+    {"ta_conv_2d_add_s8_columns", 8, call_ta_conv_2d_add_s8_columns},
+    {"ta_conv_2d_add_s8_interleaved", 8, call_ta_conv_2d_add_s8_interleaved},
     {"ta_conv_2d_s16", 6, call_ta_conv_2d_s16},
     {"ta_conv_2d_s8", 6, call_ta_conv_2d_s8},
     {"ta_conv_2d_s8_columns", 6, call_ta_conv_2d_s8_columns},
