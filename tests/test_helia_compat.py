@@ -200,6 +200,15 @@ def test_two_models_as_the_document_spells_them(tmp_path):
     assert "outputs as expected" in out, out
 
 
+def test_static_schedule_is_helia_aots_name_for_calls(tmp_path):
+    a = module.convert(HELLO, tmp_path / "a", prefix="hw", keys={"module.schedule": "static"})
+    b = module.convert(HELLO, tmp_path / "b", prefix="hw")
+    assert (a.path / "hw_model.c").read_bytes() == (b.path / "hw_model.c").read_bytes()
+    with pytest.raises(module.ConvertError) as e:
+        module.convert(HELLO, tmp_path / "c", prefix="hw", keys={"module.schedule": "dynamic"})
+    assert "calls, static, table" in e.value.stderr
+
+
 # ---- the mechanical comparison of the declarations --------------------------
 
 # Names helia-aot declares that a tinyaot module does not, each with why.

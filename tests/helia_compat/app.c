@@ -240,6 +240,8 @@ int main(int argc, char **argv)
     CHECK(hw_model_init(&ctx) == 1234);
     CHECK(hw_model_run(&ctx) == hw_status_not_initialized);
     printf("a replacement's custom status passes through model_init\n");
+    free(input);
+    free(want);
     return 0;
 #else
     CHECK(hw_model_init(&ctx) == hw_status_ok);
@@ -284,6 +286,9 @@ int main(int argc, char **argv)
     CHECK(memcmp(ctx.outputs[0].data, want, want_n) == 0);
     free(input);
     free(want);
+#if APP_HYDRATE == 1
+    free((void *)staged_source);
+#endif
     printf("all checks passed\n");
     return 0;
 }
