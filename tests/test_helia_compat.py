@@ -104,6 +104,16 @@ def compile_against_helia(helia, defines):
     assert p.returncode == 0, " ".join(cmd) + "\n" + p.stderr
 
 
+def compile_for_cortex_m(tiny, defines):
+    """app.c against tinyaot's module with arm-none-eabi-gcc, where int32_t is
+    long rather than int: the callback's and the functions' types must be
+    helia-aot's exactly for the application to compile there."""
+    cmd = ["arm-none-eabi-gcc", "-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard",
+           *app_flags(defines), "-fsyntax-only", "-I", str(tiny.path), str(HERE / "app.c")]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    assert p.returncode == 0, " ".join(cmd) + "\n" + p.stderr
+
+
 def build(tmp_path, mods, main_c, defines, exe_name):
     """main_c (C11, the application's) and the modules (C99) into one program."""
     cc = os.environ.get("CC", "cc")
@@ -138,6 +148,7 @@ def test_helia_application_runs_unchanged(tmp_path, name):
     # The sidecars the application loads carry helia-aot's names.
     for f in helia.glob("*.bin"):
         assert (tiny.path / f.name).is_file(), f.name
+    compile_for_cortex_m(tiny, defines)
     inp, want = expected_output(tmp_path, model, tiny)
     exe = build(tmp_path, [tiny], HERE / "app.c", defines, "app")
     cold = tiny.path / "hw_arena_const_mram__blob.bin"
