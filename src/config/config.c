@@ -108,8 +108,9 @@ static const tinyaot_config_key config_keys[] = {
     {"module.type", "cmake|zephyr|make|cmsis_pack", "cmake",
      "build files: all get CMakeLists.txt and <name>.mk; zephyr adds zephyr/module.yml; "
      "cmsis_pack adds tinyaot.<name>.pdsc (a CMSIS-Pack)"},
-    {"module.schedule", "calls|table", "calls",
-     "straight-line calls, or a table calling the operator callback around each operator"},
+    {"module.schedule", "calls|static|table", "calls",
+     "straight-line calls (static is helia-aot's name for them), or a table calling the"
+     " operator callback around each operator"},
     {"platform.name", "target name or YAML path", "host",
      "the target's memories (tinyaot platforms lists the built-in ones)"},
     {"memory.planner", "greedy", "greedy", "offset planner"},
@@ -519,7 +520,7 @@ static void load_model(Loader *L, const TaNode *n)
 static void load_module(Loader *L, const TaNode *n)
 {
     static const char *const types[] = {"cmake", "zephyr", "make", "cmsis_pack"};
-    static const char *const schedules[] = {"calls", "table"};
+    static const char *const schedules[] = {"calls", "static", "table"};
     if (!expect_map(L, n, "module"))
         return;
     check_keys(L, n, "module");
@@ -548,7 +549,10 @@ static void load_module(Loader *L, const TaNode *n)
     if ((v = ta_node_map_get(n, "type")))
         get_choice(L, v, "module.type", types, 4, &c->module_type);
     if ((v = ta_node_map_get(n, "schedule")))
-        get_choice(L, v, "module.schedule", schedules, 2, &c->module_schedule);
+        get_choice(L, v, "module.schedule", schedules, 3, &c->module_schedule);
+    /* helia-aot's "static" is what tinyaot calls "calls": one schedule. */
+    if (strcmp(c->module_schedule, "static") == 0)
+        c->module_schedule = "calls";
 }
 
 static void load_platform(Loader *L, const TaNode *n)

@@ -706,18 +706,66 @@ static void build_regions(Planner *P)
             fill_region(P, r);
             if (r->tensors.len == 0)
                 continue;
-            r->id = P->plan->regions.len;
             if (own_arenas)
                 r->symbol = ta_format(P->pool, "%s_arena_%s", prefix, r->name);
             if (r->staged)
                 r->source_symbol = ta_format(P->pool, "%s_arena_%s_source", prefix, r->name);
-            if (!own_arenas && r->role == TA_REGION_CONSTANT && !r->staged)
-                r->sidecar_file = ta_format(P->pool, "%s_arena_%s.bin", prefix, r->name);
             ta_vec_push(P->pool, &P->plan->regions, r);
             P->plan->memories[m].used += r->guard + r->size;
             if (r->staged)
                 P->plan->memories[r->source_memory].used += r->source_guard + r->size;
         }
+    }
+}
+
+/* helia-aot 1.1.0's order of regions, which its enumerator values follow:
+   scratch, then persistent, then constant; within a role by memory name. */
+static int region_order(const void *a, const void *b)
+{
+    const TaRegion *x = *(const TaRegion *const *)a, *y = *(const TaRegion *const *)b;
+    if (x->role != y->role)
+        return (int)x->role - (int)y->role;
+    int by_name = strcmp(ta_memory_lower(x->memory), ta_memory_lower(y->memory));
+    if (by_name)
+        return by_name;
+    if (x->staged != y->staged)
+        return x->staged ? 1 : -1;
+    return x->source_memory - y->source_memory;
+}
+
+/* helia-aot's name of a region without the prefix: "arena_dtcm" (scratch),
+   "arena_persistent_sram", "arena_const_mram" (constants, by the memory
+   kernels read them in). A second constant region in the same memory (one
+   cold, one staged into it) takes "_staged" after the name. */
+static const char *region_api_name(Planner *P, const TaRegion *r)
+{
+    const char *mem = ta_memory_lower(r->memory);
+    const char *role = r->role == TA_REGION_SCRATCH      ? ""
+                       : r->role == TA_REGION_PERSISTENT ? "persistent_"
+                                                         : "const_";
+    const char *name = ta_format(P->pool, "arena_%s%s", role, mem);
+    for (int i = 0; i < r->id; i++)
+        if (strcmp(((TaRegion *)P->plan->regions.items[i])->api_name, name) == 0)
+            return ta_format(P->pool, "%s_staged", name);
+    return name;
+}
+
+/* Numbers the regions in helia-aot's order and names them and their
+   sidecar files as helia-aot does (<prefix>_arena_const_mram__blob.bin). */
+static void number_regions(Planner *P)
+{
+    TaVec *v = &P->plan->regions;
+    if (v->len > 1)
+        qsort(v->items, (size_t)v->len, sizeof(void *), region_order);
+    for (int i = 0; i < v->len; i++) {
+        TaRegion *r = v->items[i];
+        r->id = i;
+        r->api_name = region_api_name(P, r);
+        if (!P->in->config->allocate_arenas && r->role == TA_REGION_CONSTANT && !r->staged)
+            r->sidecar_file = ta_format(P->pool, "%s_%s__blob.bin", P->in->prefix, r->api_name);
+        if (!P->in->config->allocate_arenas && r->staged)
+            r->source_sidecar_file = ta_format(P->pool, "%s_%s__source.bin", P->in->prefix,
+                                               r->api_name);
     }
 }
 
@@ -812,6 +860,7 @@ TaPlan *ta_plan(const TaPlanInput *in)
     if (in->diag->errors > errors)
         return NULL;
     build_regions(&P);
+    number_regions(&P);
     place_aliases(&P);
     if (!check_staging(&P) || !check_budgets(&P))
         return NULL;
