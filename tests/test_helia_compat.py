@@ -12,9 +12,9 @@ takes every public name helia-aot's headers declare (enumerators with
 their values, macros, functions, tables) and asserts tinyaot's module
 declares the same, enumerator values equal.
 
-helia-aot is found at $HELIA_AOT, else /work/helia-venv/bin/helia-aot
-(`python3 -m venv /work/helia-venv && /work/helia-venv/bin/pip install
-helia-aot==1.1.0`); without it these tests fail and say so.
+helia-aot is found at $HELIA_AOT, else .venv-helia/bin/helia-aot, which
+scripts/deps.sh (run by make test) prepares from tests/requirements-helia.txt;
+without it these tests fail and say so.
 """
 
 import os
@@ -28,16 +28,17 @@ import pytest
 
 from tests.harness import module, oracle
 
-HERE = pathlib.Path(__file__).resolve().parent / "helia_compat"
+REPO = pathlib.Path(__file__).resolve().parent.parent
+HERE = REPO / "tests" / "helia_compat"
 HELLO = module.MODELS / "tflm_hello_world_int8.tflite"
 MNIST_LSTM = module.MODELS / "tflm_mnist_lstm_int8.tflite"
 
 
 def helia_aot():
-    path = os.environ.get("HELIA_AOT", "/work/helia-venv/bin/helia-aot")
+    path = os.environ.get("HELIA_AOT", str(REPO / ".venv-helia" / "bin" / "helia-aot"))
     if not shutil.which(path):
-        pytest.fail(f"helia-aot 1.1.0 not found at {path}: install it (see this file's "
-                    "docstring) or set HELIA_AOT")
+        pytest.fail(f"helia-aot 1.1.0 not found at {path}: run scripts/deps.sh "
+                    "or set HELIA_AOT")
     return path
 
 
