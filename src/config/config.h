@@ -36,6 +36,12 @@ typedef struct TaTransformSetting {
     bool enabled;
 } TaTransformSetting;
 
+/* A memory.planner_options entry; plan/planners.c knows the keys. */
+typedef struct TaPlannerOptionSetting {
+    const char *name;
+    uint64_t value;
+} TaPlannerOptionSetting;
+
 typedef struct TaConfig {
     const char *config_path; /* the --config file, or NULL */
     bool force;              /* --force: replace module.path even if tinyaot did not write it */
@@ -47,7 +53,8 @@ typedef struct TaConfig {
     const char *module_type;     /* "cmake" | "zephyr" | "make" */
     const char *module_schedule; /* "calls" | "table" */
     const char *platform_name;
-    const char *memory_planner; /* "greedy" */
+    const char *memory_planner; /* a name plan/planners.c knows: "exact" */
+    TaVec planner_options;      /* TaPlannerOptionSetting*, checked against the planner */
     bool dump_residency_json;
     bool allocate_arenas;
     bool auto_hydrate_constants_given;

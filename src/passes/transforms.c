@@ -6,13 +6,18 @@
 typedef struct Transform {
     const char *name;
     bool (*run)(TaPassCtx *ctx);
+    bool on_by_default;
 } Transform;
 
-/* In the order they run. */
+/* In the order they run: shapes folded first (they may feed an identity
+   operator), activations fused before identity operators go (a RELU after
+   a RESHAPE reads the RESHAPE's output), the schedule changed last. */
 static const Transform transforms[] = {
-    {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes},
-    {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv},
-    {"FUSE_ACTIVATIONS", ta_fuse_activations},
+    {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes, true},
+    {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv, true},
+    {"FUSE_ACTIVATIONS", ta_fuse_activations, true},
+    {"PRUNE_IDENTITY_OPS", ta_prune_identity_ops, false},
+    {"SCHEDULE_CONSTANT_DEQUANTIZE", ta_schedule_constant_dequantize, true},
 };
 
 bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg)
@@ -21,7 +26,8 @@ bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg)
     bool enabled[N];
     const char *names[N];
     for (int i = 0; i < N; i++) {
-        enabled[i] = !cfg->transforms_exact; /* a list names the exact set */
+        /* a list names the exact set; a map changes the defaults */
+        enabled[i] = !cfg->transforms_exact && transforms[i].on_by_default;
         names[i] = transforms[i].name;
     }
     bool ok = true;

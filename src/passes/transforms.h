@@ -6,8 +6,15 @@
  *   FUSE_ACTIVATIONS               a standalone RELU, RELU6 or RELU_N1_TO_1
  *                                  after an operator that clamps its output is
  *                                  folded into that clamp
+ *   PRUNE_IDENTITY_OPS             RESHAPE, SQUEEZE and EXPAND_DIMS leave the
+ *                                  schedule; their outputs alias their inputs
+ *                                  (off by default: layer indices then keep
+ *                                  following the model's operators)
+ *   SCHEDULE_CONSTANT_DEQUANTIZE   a DEQUANTIZE of a constant runs just
+ *                                  before its first reader
  *
- * All are on by default: each gives bit-identical outputs.
+ * Each gives bit-identical outputs; all but PRUNE_IDENTITY_OPS are on by
+ * default.
  */
 #ifndef TA_TRANSFORMS_H
 #define TA_TRANSFORMS_H
@@ -33,5 +40,7 @@ const char *ta_transform_name(int i);
 bool ta_fold_static_shapes(TaPassCtx *ctx);
 bool ta_fuse_activations(TaPassCtx *ctx);
 bool ta_depthwise_to_conv(TaPassCtx *ctx);
+bool ta_prune_identity_ops(TaPassCtx *ctx);
+bool ta_schedule_constant_dequantize(TaPassCtx *ctx);
 
 #endif /* TA_TRANSFORMS_H */

@@ -1,0 +1,119 @@
+"""PRUNE_IDENTITY_OPS and SCHEDULE_CONSTANT_DEQUANTIZE (README "Operators /
+Transforms"): each changes the graph as its name says, shown in the views
+and by --dump-after, and outputs stay bit-exact with TFLite Micro."""
+
+import json
+import pathlib
+import subprocess
+
+import numpy as np
+
+from tests.gen.builder import ModelBuilder, Q
+from tests.harness import difftest, module
+
+
+def identity_model(seed=0):
+    """FC -> RESHAPE -> EXPAND_DIMS -> SQUEEZE -> RESHAPE -> FC."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x = b.tensor([1, 12], "int8", Q(0.1, -3), name="x")
+    h = b.tensor([1, 8], "int8", Q(0.2, 5), name="h")
+    r = b.tensor([2, 4], "int8", Q(0.2, 5), name="r")
+    e = b.tensor([2, 1, 4], "int8", Q(0.2, 5), name="e")
+    s = b.tensor([2, 4], "int8", Q(0.2, 5), name="s")
+    f = b.tensor([1, 8], "int8", Q(0.2, 5), name="f")
+    y = b.tensor([1, 6], "int8", Q(0.3, -1), name="y")
+    w1 = b.const(rng.integers(-127, 128, (8, 12)).astype(np.int8), "int8", Q(0.01, 0))
+    w2 = b.const(rng.integers(-127, 128, (6, 8)).astype(np.int8), "int8", Q(0.01, 0))
+    shape = b.const(np.array([2, 4], np.int32), "int32", name="shape")
+    flat = b.const(np.array([1, 8], np.int32), "int32", name="flat")
+    axis = b.const(np.array([1], np.int32), "int32", name="axis")
+    b.op("FULLY_CONNECTED", [x, w1], [h], "FullyConnectedOptions")
+    b.op("RESHAPE", [h, shape], [r])
+    b.op("EXPAND_DIMS", [r, axis], [e])
+    b.op("SQUEEZE", [e], [s])
+    b.op("RESHAPE", [s, flat], [f])
+    b.op("FULLY_CONNECTED", [f, w2], [y], "FullyConnectedOptions")
+    return b.build(inputs=[x], outputs=[y])
+
+
+def dequantize_model(seed=0):
+    """Both constant DEQUANTIZEs first, then the CONCATENATIONs reading
+    them: the second is read only by the last operator."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x = b.tensor([1, 64], "float32", name="x")
+    c0 = b.const(rng.integers(-128, 128, (1, 64)).astype(np.int8), "int8", Q(0.05, 3))
+    c1 = b.const(rng.integers(-128, 128, (1, 256)).astype(np.int8), "int8", Q(0.02, -7))
+    d0 = b.tensor([1, 64], "float32", name="d0")
+    d1 = b.tensor([1, 256], "float32", name="d1")
+    t1 = b.tensor([1, 128], "float32", name="t1")
+    y = b.tensor([1, 384], "float32", name="y")
+    b.op("DEQUANTIZE", [c0], [d0])
+    b.op("DEQUANTIZE", [c1], [d1])
+    b.op("CONCATENATION", [x, d0], [t1], "ConcatenationOptions", axis=1)
+    b.op("CONCATENATION", [t1, d1], [y], "ConcatenationOptions", axis=1)
+    return b.build(inputs=[x], outputs=[y])
+
+
+def convert_and_compare(tmp_path, data, keys=None, name="m"):
+    keys = dict(keys or {}, **{"memory.dump_residency_json": "true"})
+    report = difftest.compare_model(data, tmp_path / name, n_runs=20, seed=3, keys=keys)
+    assert report.diff["tflm"] == 0, report
+    mod = tmp_path / name / "module"
+    views = json.loads((mod / "m_views.json").read_text())
+    views["residency"] = json.loads((mod / "m_residency.json").read_text())
+    return views
+
+
+def types(views):
+    return [op["type"] for op in views["operators"]]
+
+
+def test_prune_identity_ops(tmp_path):
+    data = identity_model()
+    kept = convert_and_compare(tmp_path, data, name="kept")  # off by default
+    assert types(kept) == ["FULLY_CONNECTED", "RESHAPE", "EXPAND_DIMS", "SQUEEZE", "RESHAPE",
+                           "FULLY_CONNECTED"]
+    pruned = convert_and_compare(tmp_path, data, keys={"transforms": "{PRUNE_IDENTITY_OPS: true}"},
+                                 name="pruned")
+    assert types(pruned) == ["FULLY_CONNECTED", "FULLY_CONNECTED"]
+    assert [i for op in pruned["operators"] for i in op["source_indices"]] == [0, 5]
+    # The pruned outputs share the bytes of the first FC's output.
+    place = pruned["placements"]
+    ids = {t["name"]: t["id"] for t in pruned["tensors"]}
+    h = place[ids["h"]]
+    for name in ("r", "e", "s", "f"):
+        assert (place[ids[name]]["region"], place[ids[name]]["offset"]) == \
+            (h["region"], h["offset"]), name
+
+
+def test_schedule_constant_dequantize(tmp_path):
+    data = dequantize_model()
+    moved = convert_and_compare(tmp_path, data, name="moved")  # on by default
+    order = [op["source_indices"][0] for op in moved["operators"]]
+    assert order == [0, 2, 1, 3]  # the second DEQUANTIZE just before its reader
+    kept = convert_and_compare(tmp_path, data,
+                               keys={"transforms": "{SCHEDULE_CONSTANT_DEQUANTIZE: false}"},
+                               name="kept")
+    assert [op["source_indices"][0] for op in kept["operators"]] == [0, 1, 2, 3]
+    # d1 is no longer live while the first CONCATENATION runs.
+    def lifetime(views, name):
+        t = next(t for t in views["residency"]["tensors"] if t["name"] == name)
+        return t["first_op"], t["last_op"]
+    assert lifetime(kept, "d1")[0] == 1 and lifetime(moved, "d1")[0] == 2
+
+
+def test_dump_after_the_new_transforms(tmp_path):
+    path = tmp_path / "d.tflite"
+    path.write_bytes(dequantize_model())
+    binary = str(pathlib.Path(module.tinyaot_bin()).resolve())
+    p = subprocess.run([binary, "convert", "--model.path", path, "--module.path",
+                        tmp_path / "m", "--dump-after", "SCHEDULE_CONSTANT_DEQUANTIZE"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert "SCHEDULE_CONSTANT_DEQUANTIZE" in p.stdout
+    lines = [l for l in p.stdout.splitlines() if "DEQUANTIZE" in l or "CONCATENATION" in l]
+    kinds = [("DEQUANTIZE" if "DEQUANTIZE" in l and "CONCAT" not in l else "CONCATENATION")
+             for l in lines if "SCHEDULE" not in l]
+    assert kinds == ["DEQUANTIZE", "CONCATENATION", "DEQUANTIZE", "CONCATENATION"], p.stdout
