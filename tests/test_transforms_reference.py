@@ -117,3 +117,65 @@ def test_dump_after_the_new_transforms(tmp_path):
     kinds = [("DEQUANTIZE" if "DEQUANTIZE" in l and "CONCAT" not in l else "CONCATENATION")
              for l in lines if "SCHEDULE" not in l]
     assert kinds == ["DEQUANTIZE", "CONCATENATION", "DEQUANTIZE", "CONCATENATION"], p.stdout
+
+
+def variable_model(clip=None, seed=0):
+    """CALL_ONCE assigns a constant to variable "bias"; each run reads it and
+    adds it to the input. With `clip` (lo, hi) the run also writes back
+    MINIMUM(MAXIMUM(read, lo), hi), as a Keras weight constraint does."""
+    rng = np.random.default_rng(seed)
+    q = Q(0.05, -4)
+    b = ModelBuilder()
+    init = b.subgraph("init")
+    b.select(init)
+    hi_ = b.tensor([], "resource", name="init_handle")
+    b.op("VAR_HANDLE", [], [hi_], "VarHandleOptions", container=b"", sharedName=b"bias")
+    start = rng.integers(-60, 60, (2, 8)).astype(np.int8)
+    iv = b.const(start, "int8", q, name="start")
+    b.op("ASSIGN_VARIABLE", [hi_, iv], [])
+    b.set_io(init, [], [])
+    b.select(0)
+    b.op("CALL_ONCE", [], [], "CallOnceOptions", initSubgraphIndex=init)
+    h = b.tensor([], "resource", name="handle")
+    b.op("VAR_HANDLE", [], [h], "VarHandleOptions", container=b"", sharedName=b"bias")
+    r = b.tensor([2, 8], "int8", q, name="read")
+    b.op("READ_VARIABLE", [h], [r])
+    if clip is not None:
+        lo = b.const(np.array([clip[0]], np.int8), "int8", q, name="lo", shape=[])
+        top = b.const(np.array([clip[1]], np.int8), "int8", q, name="hi", shape=[])
+        m1 = b.tensor([2, 8], "int8", q, name="m1")
+        m2 = b.tensor([2, 8], "int8", q, name="m2")
+        b.op("MAXIMUM", [r, lo], [m1])
+        b.op("MINIMUM", [m1, top], [m2])
+        b.op("ASSIGN_VARIABLE", [h, m2], [])
+    x = b.tensor([2, 8], "int8", Q(0.1, 2), name="x")
+    y = b.tensor([2, 8], "int8", Q(0.15, -1), name="y")
+    b.op("ADD", [x, r], [y], "AddOptions", fusedActivationFunction="NONE", potScaleInt16=False)
+    return b.build(inputs=[x], outputs=[y])
+
+
+def persistent_bytes(views):
+    return sum(r["size"] for r in views["residency"]["regions"] if r["role"] == "persistent")
+
+
+def test_fold_invariant_variables_never_assigned(tmp_path):
+    data = variable_model()
+    folded = convert_and_compare(tmp_path, data, name="folded")  # on by default
+    assert types(folded) == ["ADD"]
+    assert persistent_bytes(folded) == 0
+    read = next(t for t in folded["residency"]["tensors"] if t["name"] == "read")
+    assert read["kind"] == "constant"
+    kept = convert_and_compare(tmp_path, data, name="kept",
+                               keys={"transforms": "{FOLD_INVARIANT_VARIABLES: false}"})
+    assert types(kept) == ["CALL_ONCE", "VAR_HANDLE", "READ_VARIABLE", "ADD"]
+    assert persistent_bytes(kept) >= 16
+
+
+def test_fold_invariant_variables_with_a_clip_write_back(tmp_path):
+    folded = convert_and_compare(tmp_path, variable_model(clip=(-100, 100)), name="folded")
+    assert types(folded) == ["ADD"] and persistent_bytes(folded) == 0
+    # A bound that changes the starting value: the variable is real state.
+    changing = convert_and_compare(tmp_path, variable_model(clip=(-10, 10)), name="changing")
+    assert types(changing) == ["CALL_ONCE", "VAR_HANDLE", "READ_VARIABLE", "MAXIMUM", "MINIMUM",
+                               "ASSIGN_VARIABLE", "ADD"]
+    assert persistent_bytes(changing) >= 16

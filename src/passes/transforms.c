@@ -11,11 +11,14 @@ typedef struct Transform {
 
 /* In the order they run: shapes folded first (they may feed an identity
    operator), activations fused before identity operators go (a RELU after
-   a RESHAPE reads the RESHAPE's output), the schedule changed last. */
+   a RESHAPE reads the RESHAPE's output), variables folded before identity
+   operators go (a folded read may feed one, whose output then aliases a
+   constant), the schedule changed last. */
 static const Transform transforms[] = {
     {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes, true},
     {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv, true},
     {"FUSE_ACTIVATIONS", ta_fuse_activations, true},
+    {"FOLD_INVARIANT_VARIABLES", ta_fold_invariant_variables, true},
     {"PRUNE_IDENTITY_OPS", ta_prune_identity_ops, false},
     {"SCHEDULE_CONSTANT_DEQUANTIZE", ta_schedule_constant_dequantize, true},
 };

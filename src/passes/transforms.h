@@ -10,6 +10,8 @@
  *                                  schedule; their outputs alias their inputs
  *                                  (off by default: layer indices then keep
  *                                  following the model's operators)
+ *   FOLD_INVARIANT_VARIABLES       a resource variable that never changes
+ *                                  becomes the constant it starts at
  *   SCHEDULE_CONSTANT_DEQUANTIZE   a DEQUANTIZE of a constant runs just
  *                                  before its first reader
  *
@@ -26,6 +28,7 @@ typedef struct TaPassCtx {
     TaPool *pool;
     TaDiag *diag;
     TaGraph *graph;
+    TaModel *model; /* its other subgraphs (CALL_ONCE's initialization), or NULL */
     const char *model_path;
     /* Called after each transform that ran (--dump-after), or NULL. */
     void (*after)(void *user, const char *pass, const TaGraph *g);
@@ -41,6 +44,7 @@ bool ta_fold_static_shapes(TaPassCtx *ctx);
 bool ta_fuse_activations(TaPassCtx *ctx);
 bool ta_depthwise_to_conv(TaPassCtx *ctx);
 bool ta_prune_identity_ops(TaPassCtx *ctx);
+bool ta_fold_invariant_variables(TaPassCtx *ctx);
 bool ta_schedule_constant_dequantize(TaPassCtx *ctx);
 
 #endif /* TA_TRANSFORMS_H */
