@@ -9,7 +9,7 @@ from tests.harness import module
 HELLO = module.MODELS / "tflm_hello_world_int8.tflite"
 MICRO_SPEECH = module.MODELS / "tflm_micro_speech_quantized.tflite"
 PASSES = ["read", "check", "FOLD_STATIC_SHAPE_EXPRESSIONS", "DEPTHWISE_TO_CONV",
-          "FUSE_ACTIVATIONS", "FOLD_INVARIANT_VARIABLES", "PRUNE_IDENTITY_OPS",
+          "TRANSPOSE_REVERSE_CONV", "FUSE_ACTIVATIONS", "FOLD_INVARIANT_VARIABLES", "PRUNE_IDENTITY_OPS",
           "SCHEDULE_CONSTANT_DEQUANTIZE", "lower",
           "drop_dead"]
 TENSOR = r"(-|\S+:[a-z0-9]+\[[0-9,]*\]( const)?)"

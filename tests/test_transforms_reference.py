@@ -179,3 +179,44 @@ def test_fold_invariant_variables_with_a_clip_write_back(tmp_path):
     assert types(changing) == ["CALL_ONCE", "VAR_HANDLE", "READ_VARIABLE", "MAXIMUM", "MINIMUM",
                                "ASSIGN_VARIABLE", "ADD"]
     assert persistent_bytes(changing) >= 16
+
+
+def transpose_conv_model(kernel, stride=1, per_channel=True, bias=True, act="NONE", seed=0):
+    rng = np.random.default_rng(seed)
+    kh, kw = kernel
+    in_h, in_w, in_c, out_c = 6, 5, 7, 4
+    out_h, out_w = in_h * stride, in_w * stride
+    b = ModelBuilder()
+    scales = [float(s) for s in rng.uniform(0.002, 0.02, out_c)] if per_channel else 0.01
+    wq = Q(scales, [0] * out_c if per_channel else 0, axis=0)
+    w = b.const(rng.integers(-127, 128, (out_c, kh, kw, in_c)).astype(np.int8), "int8", wq,
+                name="filter")
+    oshape = b.const(np.array([1, out_h, out_w, out_c], np.int32), "int32", name="output_shape")
+    x = b.tensor([1, in_h, in_w, in_c], "int8", Q(0.05, -3), name="x")
+    y = b.tensor([1, out_h, out_w, out_c], "int8", Q(0.4, 5), name="y")
+    ins = [oshape, w, x]
+    if bias:
+        bq = Q([0.05 * s for s in (scales if per_channel else [scales] * out_c)], [0] * out_c,
+               axis=0)
+        ins.append(b.const(rng.integers(-3000, 3000, out_c).astype(np.int32), "int32", bq,
+                           name="bias"))
+    b.op("TRANSPOSE_CONV", ins, [y], "TransposeConvOptions", padding="SAME", strideH=stride,
+         strideW=stride, fusedActivationFunction=act)
+    return b.build(inputs=[x], outputs=[y])
+
+
+def test_transpose_reverse_conv(tmp_path):
+    cases = [((3, 3), True, True, "NONE"), ((5, 1), False, True, "RELU"),
+             ((1, 3), True, False, "RELU6"), ((3, 5), True, True, "NONE")]
+    for i, (kernel, per_channel, bias, act) in enumerate(cases):
+        data = transpose_conv_model(kernel, per_channel=per_channel, bias=bias, act=act, seed=i)
+        conv = convert_and_compare(tmp_path, data, name=f"conv{i}")  # on by default
+        assert types(conv) == ["CONV_2D"], kernel
+        assert conv["operators"][0]["source_indices"] == [0]
+        kept = convert_and_compare(tmp_path, data, name=f"kept{i}",
+                                   keys={"transforms": "{TRANSPOSE_REVERSE_CONV: false}"})
+        assert types(kept) == ["TRANSPOSE_CONV"]
+    # Left alone: stride 2 (zeros would be multiplied) and an even kernel.
+    for name, data in (("stride2", transpose_conv_model((3, 3), stride=2)),
+                       ("even", transpose_conv_model((2, 3)))):
+        assert types(convert_and_compare(tmp_path, data, name=name)) == ["TRANSPOSE_CONV"], name

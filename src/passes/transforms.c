@@ -10,13 +10,15 @@ typedef struct Transform {
 } Transform;
 
 /* In the order they run: shapes folded first (they may feed an identity
-   operator), activations fused before identity operators go (a RELU after
+   operator or be a TRANSPOSE_CONV's output shape), convolutions rewritten
+   before activations are fused into them, activations fused before identity operators go (a RELU after
    a RESHAPE reads the RESHAPE's output), variables folded before identity
    operators go (a folded read may feed one, whose output then aliases a
    constant), the schedule changed last. */
 static const Transform transforms[] = {
     {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes, true},
     {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv, true},
+    {"TRANSPOSE_REVERSE_CONV", ta_transpose_reverse_conv, true},
     {"FUSE_ACTIVATIONS", ta_fuse_activations, true},
     {"FOLD_INVARIANT_VARIABLES", ta_fold_invariant_variables, true},
     {"PRUNE_IDENTITY_OPS", ta_prune_identity_ops, false},

@@ -3,6 +3,9 @@
  *
  *   FOLD_STATIC_SHAPE_EXPRESSIONS  shape arithmetic on static shapes becomes
  *                                  constants; the operators go away
+ *   TRANSPOSE_REVERSE_CONV         a stride-1 SAME int8 TRANSPOSE_CONV with an
+ *                                  odd kernel runs as CONV_2D with the kernel
+ *                                  reversed
  *   FUSE_ACTIVATIONS               a standalone RELU, RELU6 or RELU_N1_TO_1
  *                                  after an operator that clamps its output is
  *                                  folded into that clamp
@@ -44,6 +47,7 @@ bool ta_fold_static_shapes(TaPassCtx *ctx);
 bool ta_fuse_activations(TaPassCtx *ctx);
 bool ta_depthwise_to_conv(TaPassCtx *ctx);
 bool ta_prune_identity_ops(TaPassCtx *ctx);
+bool ta_transpose_reverse_conv(TaPassCtx *ctx);
 bool ta_fold_invariant_variables(TaPassCtx *ctx);
 bool ta_schedule_constant_dequantize(TaPassCtx *ctx);
 
