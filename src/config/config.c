@@ -106,7 +106,8 @@ static const tinyaot_config_key config_keys[] = {
     {"platform.name", "target name or YAML path", "host",
      "the target's memories (tinyaot platforms lists the built-in ones)"},
     {"memory.planner", "greedy|greedy_by_size|hill_climb|exact", "exact",
-     "scratch offset planner; exact is proven minimal or says it is not (README: Planners)"},
+     "scratch offset planner; exact is proven minimal or says it is not (README: Planners and "
+     "transforms)"},
     {"memory.planner_options", "map", "none", "options of the selected planner"},
     {"memory.planner_options.iterations", "integer", "1000", "hill_climb: swaps tried"},
     {"memory.planner_options.seed", "integer", "0", "hill_climb: seed of the swap sequence"},
@@ -140,7 +141,7 @@ static const tinyaot_config_key config_keys[] = {
      "memory holding the operator's code (needs a code_section)"},
     {"operators[].attributes.scratch_placement", "memory name", "-",
      "memory of the operator's own scratch buffers"},
-    {"transforms", "list, or map of name: bool", "all on",
+    {"transforms", "list, or map of name: bool", "all but PRUNE_IDENTITY_OPS",
      "graph transforms: a list is the exact set, a map turns single ones on or off"},
     {"test.enabled", "bool", "false",
      "write <prefix>_test_case.c/.h: a stimulus, expected outputs, <prefix>_test_case_run()"},

@@ -7,6 +7,8 @@
  */
 #include "plan/planners.h"
 
+#include "../../include/tinyaot/tinyaot.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +191,43 @@ static void test_names_and_options(void)
           "who reads what");
 }
 
+/* The help's key table (config.c) spells the planner names and option
+   defaults that planners.c defines: they must agree. */
+static void test_help_agrees_with_the_planners(void)
+{
+    size_t n = 0;
+    const tinyaot_config_key *keys = tinyaot_config_keys(&n);
+    char names[128] = "";
+    for (int k = 0; k < TA_PLANNERS; k++) {
+        if (k)
+            strcat(names, "|");
+        strcat(names, ta_planner_name((TaPlannerKind)k));
+    }
+    int seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(keys[i].key, "memory.planner") == 0) {
+            CHECK(strcmp(keys[i].type, names) == 0, "help lists %s", keys[i].type);
+            CHECK(strcmp(keys[i].default_value, ta_planner_name(TA_PLANNER_EXACT)) == 0,
+                  "help default %s", keys[i].default_value);
+            seen++;
+        }
+        const char *prefix = "memory.planner_options.";
+        if (strncmp(keys[i].key, prefix, strlen(prefix)) != 0)
+            continue;
+        int o = ta_planner_option_parse(keys[i].key + strlen(prefix));
+        CHECK(o >= 0, "help key %s is no planner option", keys[i].key);
+        if (o < 0)
+            continue;
+        char value[32];
+        snprintf(value, sizeof value, "%llu",
+                 (unsigned long long)ta_planner_option_default((TaPlannerOption)o));
+        CHECK(strcmp(keys[i].default_value, value) == 0, "%s: help says %s, planners.c %s",
+              keys[i].key, keys[i].default_value, value);
+        seen++;
+    }
+    CHECK(seen == 1 + TA_PLANNER_OPTIONS, "%d of the keys found", seen);
+}
+
 /* Random instances: every planner packs validly and deterministically,
    none is worse than greedy, and exact, when it finishes, matches the
    independent search's minimum. */
@@ -237,6 +276,7 @@ int main(void)
     test_greedy_planners_are_the_first_fit_orders();
     test_hill_climb();
     test_names_and_options();
+    test_help_agrees_with_the_planners();
     test_random_instances();
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
