@@ -31,8 +31,14 @@ typedef struct TaRegion {
     const char *sidecar_file;        /* cold constant regions with caller-supplied arenas */
     const char *source_sidecar_file; /* staged regions with caller-supplied arenas */
     size_t lower_bound;              /* scratch: most bytes live at once */
-    uint8_t *bytes;                  /* constant regions: their contents, `size` bytes */
-    TaVec tensors;                   /* TaTensor* placed here, by offset */
+    /* Scratch: the planner whose offsets these are (memory.planner, or
+       greedy when exact stopped at its node limit without a better plan)
+       and whether the size is proven minimal, with how (planners.h). */
+    const char *planner;
+    bool proven;
+    const char *proof;
+    uint8_t *bytes; /* constant regions: their contents, `size` bytes */
+    TaVec tensors;  /* TaTensor* placed here, by offset */
 } TaRegion;
 
 typedef struct TaMemoryUse {
