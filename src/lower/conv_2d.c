@@ -16,6 +16,7 @@
  */
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "common/conv_common.h"
+#include "common/stream_lead.h"
 
 #include <string.h>
 
@@ -161,6 +162,23 @@ static bool lower(TaLower *L, TaOp *op)
     p->taps_by_column = by_column ? 1 : 0;
     const TaConvArgs args = {in, w_arg, bias_sum, out};
     ta_conv_call_tail(L, op, c, &args, &rq, w, bias, (int64_t)batches * out_h * out_w);
+    /* Every entry but the column one writes pixels one, two, three or four
+       at a time after reading their taps (ta_conv_2d.h: the largest group
+       any path takes for this filter); the column entry gathers runs of
+       pixels the size of its buffer first, and is left out. */
+    if (!by_column) {
+        const int32_t batch = k_h * k_w == 1 ? (filter_size <= TA_CONV_2D_QUAD_FILTER ? 4 : 2)
+                              : filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3
+                                                                       : 2;
+        const size_t elem = wide ? 2 : 1;
+        const TaStreamGeometry geom = {batches,      in_h,         in_w,
+                                       out_h,        out_w,        k_h,
+                                       k_w,          a->stride_h,  a->stride_w,
+                                       a->dilation_h, a->dilation_w, pad_h,
+                                       pad_w,        (size_t)in_c * elem, (size_t)out_c * elem};
+        ta_declare_overlap(L, op, 0, ta_stream_lead(&geom, batch, false), batch,
+                           "CONV_2D, pixels in raster order");
+    }
     return true;
 }
 

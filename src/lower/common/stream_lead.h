@@ -1,0 +1,51 @@
+/*
+ * stream_lead.h - how far below its input a streaming kernel's output may
+ * start ("output over input").
+ *
+ * A window kernel (convolution, depthwise convolution, pooling) that walks
+ * its output pixels in raster order reads, for each pixel, a window of
+ * input pixels that never starts before the windows of earlier pixels.
+ * Bytes of input that no later pixel reads may be overwritten, so the
+ * output can start below the input's start and run up into it. The kernel
+ * paths differ only in how many consecutive output pixels they may write
+ * before reading the windows of all of them (a "batch": 1 for a pixel at a
+ * time, 2 or 4 for pixel pairs and quads, a whole row for row-at-a-time
+ * loops, any order inside the batch). The lead is then exact arithmetic
+ * over the geometry: for every run of `batch` pixels starting at q, the
+ * output bytes up to the run's end must lie below the first input byte any
+ * pixel from q on still reads.
+ */
+#ifndef TA_STREAM_LEAD_H
+#define TA_STREAM_LEAD_H
+
+#include "../lower.h"
+
+typedef struct TaStreamGeometry {
+    int32_t batches;
+    int32_t in_h, in_w;
+    int32_t out_h, out_w;
+    int32_t filter_h, filter_w;
+    int32_t stride_h, stride_w;
+    int32_t dilation_h, dilation_w;
+    int32_t pad_top, pad_left;
+    size_t in_pixel_bytes;  /* bytes of one input pixel (all channels) */
+    size_t out_pixel_bytes; /* bytes of one output pixel */
+} TaStreamGeometry;
+
+/* The smallest lead in bytes (output start at least this far below the
+   input start) for kernels writing at most `batch` consecutive output
+   pixels before they have read all of those pixels' windows; raster order
+   across rows and images. `channel_aligned`: output channel c reads only
+   input channel c (same bytes per pixel), and a block of channels is
+   written after reading just those channels of the batch's windows, so
+   the batch's last pixel may end where its window's unread channels
+   begin (one pixel less of lead). */
+size_t ta_stream_lead(const TaStreamGeometry *g, int32_t batch, bool channel_aligned);
+
+/* Records on `op` that output 0 may overlap input `input` at `lead`
+   bytes, when that saves memory (the lead is below the output's size);
+   `kernel_order` says in words how the kernel walks, for the report. */
+void ta_declare_overlap(TaLower *L, TaOp *op, int input, size_t lead, int32_t batch,
+                        const char *kernel_order);
+
+#endif /* TA_STREAM_LEAD_H */
