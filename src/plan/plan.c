@@ -531,7 +531,7 @@ static int owner_block(Item *const *owners, int n, const TaTensor *t)
    whose lowering declared a lead, whose input (not a model input) is last
    read there and whose output is written there first, both in this
    memory. The lead is rounded up to the alignment, so offsets stay
-   aligned (memory.overlap_test_shortfall takes bytes off, for tests). */
+   aligned (memory.overlap_test_shortfall takes bytes off that, for tests). */
 static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignment,
                          TaOverlapLink *links, int *link_ops)
 {
@@ -551,11 +551,8 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
         if (a < 0 || b < 0)
             continue;
         size_t lead = align_up(op->overlap_lead, alignment);
-        lead = cfg->overlap_test_shortfall >= op->overlap_lead
-                   ? 0
-                   : (cfg->overlap_test_shortfall ? op->overlap_lead -
-                                                        (size_t)cfg->overlap_test_shortfall
-                                                  : lead);
+        lead = cfg->overlap_test_shortfall >= lead ? 0
+                                                   : lead - (size_t)cfg->overlap_test_shortfall;
         links[count] = (TaOverlapLink){a, b, lead};
         link_ops[count++] = i;
     }
