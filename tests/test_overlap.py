@@ -35,6 +35,11 @@ CASES = {
                             padding="SAME"),
     "conv1x1_c64_c64": dict(shape=[1, 10, 5, 64], kind="conv", out_c=64, k=1, stride=1,
                             padding="SAME"),
+    # pools: a pixel at a time, channel blocks (16 on Helium, 4 on DSP, tails)
+    "maxpool3x3_c20": dict(shape=[1, 9, 9, 20], kind="MAX_POOL_2D", out_c=20, k=3, stride=1,
+                           padding="SAME"),
+    "avgpool2x2_s1_c16": dict(shape=[1, 8, 8, 16], kind="AVERAGE_POOL_2D", out_c=16, k=2,
+                              stride=1, padding="SAME"),
     # 3x3 convolution through im2col patches (triples on Helium, pairs on DSP)
     "conv3x3_c20": dict(shape=[1, 8, 8, 20], kind="conv", out_c=24, k=3, stride=1,
                         padding="SAME"),
@@ -50,9 +55,17 @@ def chain_model(tmp_path, name, seed=0):
     x, q = _input(b, rng, xshape)
     t, tshape, tq, _ = _conv(b, rng, x, xshape, q, c["shape"][3], kind="conv", k=1,
                              stride=1, padding="SAME", name="first")
-    y, _, _, _ = _conv(b, rng, t, tshape, tq, c["out_c"], kind=c["kind"], mult=c.get("mult", 1),
-                       k=c["k"], stride=c["stride"], padding=c["padding"], act="NONE",
-                       name="under_test")
+    if c["kind"].endswith("POOL_2D"):
+        oh = -(-tshape[1] // c["stride"]) if c["padding"] == "SAME" else None
+        ow = -(-tshape[2] // c["stride"]) if c["padding"] == "SAME" else None
+        y = b.tensor([1, oh, ow, c["out_c"]], "int8", tq, name="under_test_out")
+        b.op(c["kind"], [t], [y], "Pool2DOptions", padding=c["padding"], strideH=c["stride"],
+             strideW=c["stride"], filterHeight=c["k"], filterWidth=c["k"],
+             fusedActivationFunction="NONE")
+    else:
+        y, _, _, _ = _conv(b, rng, t, tshape, tq, c["out_c"], kind=c["kind"],
+                           mult=c.get("mult", 1), k=c["k"], stride=c["stride"],
+                           padding=c["padding"], act="NONE", name="under_test")
     path = tmp_path / f"{name}.tflite"
     path.write_bytes(b.build(inputs=[x], outputs=[y]))
     return path
@@ -133,14 +146,16 @@ def test_exact_lead_without_rounding_is_bit_exact_and_no_lead_breaks(tmp_path):
         total, diff = host_diff(bad, model, runs=2)
         if diff:
             broken.append(name)
-    print("broken without the lead:", broken)
-    assert len(broken) >= len(CASES) - 1, broken
+    # Windows that start at their own pixel read ahead of their writes by
+    # themselves (the first row and column of padding come after).
+    assert set(broken) == set(CASES) - {"dw3x3_s2", "avgpool2x2_s1_c16"}, broken
 
 
 # Cases that break on both targets without the lead (the DSP 1x1 pair loop
 # copies its two input pixels before writing, so conv1x1_c64_c64 survives
 # there; a stride-2 depthwise reads ahead of its writes by itself).
-BREAK_ON_TARGETS = ["conv1x1_c16_c32", "conv3x3_c20", "dw3x3_c16", "dw3x3_c8_rows"]
+BREAK_ON_TARGETS = ["conv1x1_c16_c32", "conv3x3_c20", "dw3x3_c16", "dw3x3_c8_rows",
+                    "maxpool3x3_c20"]
 
 
 @pytest.mark.qemu

@@ -147,7 +147,9 @@ def _region(v):
 
 def _placement(v):
     return PlacementView(region=v.region if v.region >= 0 else None, offset=v.offset,
-                         size=v.size, source_memory=_s(v.source_memory), staged=bool(v.staged))
+                         size=v.size, source_memory=_s(v.source_memory), staged=bool(v.staged),
+                         overlaps=_s(v.overlaps), overlap_lead=v.overlap_lead,
+                         overlap_why=_s(v.overlap_why))
 
 
 def _analysis(a, num_operators):

@@ -7,6 +7,7 @@
  * ComputePaddingHeightWidth, and the fused activation's clamp range.
  */
 #include "../../runtime/kernels/ta_pooling.h"
+#include "common/stream_lead.h"
 #include "lower.h"
 
 #include <math.h>
@@ -125,6 +126,15 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
 
+    /* One output pixel at a time, each block of channels written after
+       reading just those channels of its window (ta_pooling.c). */
+    const size_t pixel_bytes = (size_t)p->depth * (wide ? 2 : 1);
+    const TaStreamGeometry geom = {p->batches, p->input_height, p->input_width, out_h, out_w,
+                                   a->filter_h, a->filter_w,   a->stride_h,     a->stride_w,
+                                   1,           1,              pad_h,           pad_w,
+                                   pixel_bytes, pixel_bytes};
+    ta_declare_overlap(L, op, 0, ta_stream_lead(&geom, 1, true), 1,
+                       average ? "AVERAGE_POOL_2D, pixel by pixel" : "MAX_POOL_2D, pixel by pixel");
     /* Pooling counts 0 MACs and 0 parameters by definition. */
     op->has_macs = op->has_parameters = true;
     op->macs = op->parameters = 0;
