@@ -26,7 +26,7 @@ extern "C" {
 /* The layout of the structs below: raised whenever a field is added or
    moved, so that a binding written for another layout (python/tinyaot)
    refuses the library instead of reading past its structs. */
-#define TINYAOT_ABI_VERSION 3
+#define TINYAOT_ABI_VERSION 2
 
 /* Marks the library's entry points: libtinyaot is built with hidden
    visibility, so these four functions are all it exports. */
@@ -157,12 +157,6 @@ typedef struct tinyaot_placement_view {
     int64_t size;
     const char *source_memory;
     int staged;
-    /* Output over input: the id of the tensor whose bytes this one's
-       overlap (NULL: None), the lead in bytes it keeps below that
-       tensor's start, and why the kernel allows it (NULL: None). */
-    const char *overlaps;
-    int64_t overlap_lead;
-    const char *overlap_why;
 } tinyaot_placement_view;
 
 typedef struct tinyaot_result {

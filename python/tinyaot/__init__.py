@@ -147,9 +147,7 @@ def _region(v):
 
 def _placement(v):
     return PlacementView(region=v.region if v.region >= 0 else None, offset=v.offset,
-                         size=v.size, source_memory=_s(v.source_memory), staged=bool(v.staged),
-                         overlaps=_s(v.overlaps), overlap_lead=v.overlap_lead,
-                         overlap_why=_s(v.overlap_why))
+                         size=v.size, source_memory=_s(v.source_memory), staged=bool(v.staged))
 
 
 def _analysis(a, num_operators):

@@ -68,9 +68,7 @@ class RegionView(ctypes.Structure):
 class PlacementView(ctypes.Structure):
     _fields_ = [("tensor_id", ctypes.c_char_p), ("region", ctypes.c_int),
                 ("offset", ctypes.c_int64), ("size", ctypes.c_int64),
-                ("source_memory", ctypes.c_char_p), ("staged", ctypes.c_int),
-                ("overlaps", ctypes.c_char_p), ("overlap_lead", ctypes.c_int64),
-                ("overlap_why", ctypes.c_char_p)]
+                ("source_memory", ctypes.c_char_p), ("staged", ctypes.c_int)]
 
 
 class OperatorAnalysis(ctypes.Structure):
@@ -117,7 +115,7 @@ class Result(ctypes.Structure):
 
 
 # include/tinyaot/tinyaot.h's TINYAOT_ABI_VERSION for the structs above.
-ABI_VERSION = 3
+ABI_VERSION = 2
 
 
 def _candidates():

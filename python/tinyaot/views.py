@@ -88,9 +88,6 @@ class PlacementView:
     size: int
     source_memory: MemoryType
     staged: bool
-    overlaps: Optional[str] = None  # output over input: the tensor whose bytes it shares
-    overlap_lead: int = 0  # bytes it starts below that tensor, at least
-    overlap_why: Optional[str] = None  # the kernel's order of writes that makes it safe
 
 
 @dataclasses.dataclass(frozen=True)

@@ -81,8 +81,6 @@ static const TaTensorColumn placement_columns[] = {
     {"region", TA_TENSOR_COL_REGION_ID}, {"offset", TA_TENSOR_COL_OFFSET},
     {"size", TA_TENSOR_COL_SIZE},        {"source_memory", TA_TENSOR_COL_SOURCE_MEMORY},
     {"staged", TA_TENSOR_COL_STAGED},
-    {"overlaps", TA_TENSOR_COL_OVERLAPS_ID}, {"overlap_lead", TA_TENSOR_COL_OVERLAP_LEAD},
-    {"overlap_why", TA_TENSOR_COL_OVERLAP_WHY},
 };
 
 static const TaRegionColumn region_columns[] = {

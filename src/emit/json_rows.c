@@ -139,11 +139,6 @@ void ta_json_tensor_row(TaJson *j, const TaTensor *t, const TaTensorColumn *cols
         case TA_TENSOR_COL_FIRST_OP: ta_json_int(j, t->first_use); break;
         case TA_TENSOR_COL_LAST_OP: ta_json_int(j, t->last_use); break;
         case TA_TENSOR_COL_OVERLAPS: overlap_value(j, pl); break;
-        case TA_TENSOR_COL_OVERLAPS_ID:
-            ta_json_string(j, pl->overlaps ? pl->overlaps->id : NULL);
-            break;
-        case TA_TENSOR_COL_OVERLAP_LEAD: ta_json_int(j, (int64_t)pl->overlap_lead); break;
-        case TA_TENSOR_COL_OVERLAP_WHY: ta_json_string(j, pl->overlap_why); break;
         }
     }
     ta_json_end_object(j);

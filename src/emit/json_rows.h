@@ -50,10 +50,7 @@ typedef enum {
     TA_TENSOR_COL_ALIAS_OF, /* the id of the tensor owning the bytes, or null */
     TA_TENSOR_COL_FIRST_OP,
     TA_TENSOR_COL_LAST_OP,
-    TA_TENSOR_COL_OVERLAPS,     /* {tensor, lead, below_by, why}: output over input, or null */
-    TA_TENSOR_COL_OVERLAPS_ID,  /* the overlapped tensor's id, or null */
-    TA_TENSOR_COL_OVERLAP_LEAD, /* bytes (0 without an overlap) */
-    TA_TENSOR_COL_OVERLAP_WHY   /* or null */
+    TA_TENSOR_COL_OVERLAPS /* {tensor, lead, below_by, why}: output over input, or null */
 } TaTensorValue;
 
 typedef struct TaRegionColumn {

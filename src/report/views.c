@@ -120,9 +120,6 @@ static void placement_view(TaPool *pool, const TaTensor *t, tinyaot_placement_vi
     v->size = (int64_t)t->place.size;
     v->source_memory = t->place.region ? ta_memory_name(t->place.source_memory) : NULL;
     v->staged = t->place.staged;
-    v->overlaps = t->place.overlaps ? dup(pool, t->place.overlaps->id) : NULL;
-    v->overlap_lead = (int64_t)t->place.overlap_lead;
-    v->overlap_why = dup(pool, t->place.overlap_why);
 }
 
 void ta_build_views(TaPool *pool, tinyaot_result *res, const TaGraph *g, const TaPlan *plan)
