@@ -198,7 +198,7 @@ typedef struct TaOp {
     int64_t macs;
     bool has_parameters;
     int64_t parameters;
-    int inplace_input;     /* -1, or the input whose bytes output 0 may reuse */
+    int inplace_input; /* -1, or the input whose bytes output 0 may reuse */
     /* Output over input (src/lower/common/stream_lead.h): -1, or the input
        output 0 may overlap, its start overlap_lead bytes below that input's
        start or lower, because the kernel reads those bytes before it writes

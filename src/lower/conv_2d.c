@@ -171,11 +171,23 @@ static bool lower(TaLower *L, TaOp *op)
                               : filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3
                                                                        : 2;
         const size_t elem = wide ? 2 : 1;
-        const TaStreamGeometry geom = {batches,      in_h,         in_w,
-                                       out_h,        out_w,        k_h,
-                                       k_w,          a->stride_h,  a->stride_w,
-                                       a->dilation_h, a->dilation_w, pad_h,
-                                       pad_w,        (size_t)in_c * elem, (size_t)out_c * elem};
+        const TaStreamGeometry geom = {
+            .batches = batches,
+            .in_h = in_h,
+            .in_w = in_w,
+            .out_h = out_h,
+            .out_w = out_w,
+            .filter_h = k_h,
+            .filter_w = k_w,
+            .stride_h = a->stride_h,
+            .stride_w = a->stride_w,
+            .dilation_h = a->dilation_h,
+            .dilation_w = a->dilation_w,
+            .pad_top = pad_h,
+            .pad_left = pad_w,
+            .in_pixel_bytes = (size_t)in_c * elem,
+            .out_pixel_bytes = (size_t)out_c * elem,
+        };
         ta_declare_overlap(L, op, 0, ta_stream_lead(&geom, batch, false), batch,
                            "CONV_2D, pixels in raster order");
     }

@@ -129,10 +129,23 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
     /* One output pixel at a time, each block of channels written after
        reading just those channels of its window (ta_pooling.c). */
     const size_t pixel_bytes = (size_t)p->depth * (wide ? 2 : 1);
-    const TaStreamGeometry geom = {p->batches, p->input_height, p->input_width, out_h, out_w,
-                                   a->filter_h, a->filter_w,   a->stride_h,     a->stride_w,
-                                   1,           1,              pad_h,           pad_w,
-                                   pixel_bytes, pixel_bytes};
+    const TaStreamGeometry geom = {
+        .batches = p->batches,
+        .in_h = p->input_height,
+        .in_w = p->input_width,
+        .out_h = out_h,
+        .out_w = out_w,
+        .filter_h = a->filter_h,
+        .filter_w = a->filter_w,
+        .stride_h = a->stride_h,
+        .stride_w = a->stride_w,
+        .dilation_h = 1,
+        .dilation_w = 1,
+        .pad_top = pad_h,
+        .pad_left = pad_w,
+        .in_pixel_bytes = pixel_bytes,
+        .out_pixel_bytes = pixel_bytes,
+    };
     ta_declare_overlap(L, op, 0, ta_stream_lead(&geom, 1, true), 1,
                        average ? "AVERAGE_POOL_2D, pixel by pixel" : "MAX_POOL_2D, pixel by pixel");
     /* Pooling counts 0 MACs and 0 parameters by definition. */

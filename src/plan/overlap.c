@@ -93,7 +93,9 @@ static size_t pack_as_blocks(const Groups *G, size_t *offsets)
     for (int i = 0; i < G->n; i++) {
         if (G->group[i] != i)
             continue;
-        TaBlock c = {.size = 0, .first = G->blocks[i].first, .last = G->blocks[i].last,
+        TaBlock c = {.size = 0,
+                     .first = G->blocks[i].first,
+                     .last = G->blocks[i].last,
                      .order = G->blocks[i].order};
         for (int m = 0; m < G->n; m++) {
             if (G->group[m] != i)

@@ -551,8 +551,7 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
         if (a < 0 || b < 0)
             continue;
         size_t lead = align_up(op->overlap_lead, alignment);
-        lead = cfg->overlap_test_shortfall >= lead ? 0
-                                                   : lead - (size_t)cfg->overlap_test_shortfall;
+        lead = cfg->overlap_test_shortfall >= lead ? 0 : lead - (size_t)cfg->overlap_test_shortfall;
         links[count] = (TaOverlapLink){a, b, lead};
         link_ops[count++] = i;
     }

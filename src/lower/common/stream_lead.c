@@ -30,9 +30,9 @@ size_t ta_stream_lead(const TaStreamGeometry *g, int32_t batch, bool channel_ali
                                         g->filter_h, g->dilation_h);
         const int32_t ix = first_inside((int32_t)ox * g->stride_w - g->pad_left, g->in_w,
                                         g->filter_w, g->dilation_w);
-        first[q] = iy < 0 || ix < 0 ? INT64_MAX
-                                    : ((b * g->in_h + iy) * g->in_w + ix) *
-                                          (int64_t)g->in_pixel_bytes;
+        first[q] = iy < 0 || ix < 0
+                       ? INT64_MAX
+                       : ((b * g->in_h + iy) * g->in_w + ix) * (int64_t)g->in_pixel_bytes;
     }
     int64_t lead = 0, still_read = INT64_MAX;
     for (int64_t q = pixels - 1; q >= 0; q--) {
