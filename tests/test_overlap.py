@@ -147,7 +147,7 @@ def test_output_over_input_at_the_lead_is_bit_exact_on_the_host(tmp_path, name):
     assert (diff == 0) == (name in READ_AHEAD), f"{diff} of {total} bytes differ without the lead"
 
 
-@pytest.mark.parametrize("name", ["conv3x3_c20", "dw5x5_mult2", "maxpool3x3_c20"])
+@pytest.mark.parametrize("name", ["dw5x5_mult2", "maxpool3x3_c20"])
 def test_exact_lead_without_rounding_is_bit_exact(tmp_path, name):
     model = chain_model(tmp_path, name)
     lead = overlapping(convert(tmp_path, model, "probe"))[0]["overlaps"]["lead"]
@@ -192,7 +192,9 @@ def test_overlap_off_keeps_tensors_apart(tmp_path):
 
 
 # Total RAM (every scratch and persistent arena, host, default settings).
-GOALS = {"tflm_person_detect": 38000, "mlperf_tiny_kws_ref_model": 10048}
+# person_detect: issue 13's goal; kws: what output over input reaches
+# (the goal is 9,000, README "Memory below the lower bound").
+GOALS = {"tflm_person_detect": 38000, "mlperf_tiny_kws_ref_model": 9792}
 
 
 @pytest.mark.parametrize("name", sorted(GOALS))
@@ -214,5 +216,5 @@ def test_analyze_shows_the_arena_below_the_lower_bound():
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     mem = [m for m in json.loads(p.stdout)["memories"] if m["scratch"]][0]
-    assert mem["scratch"] == 10048 and mem["scratch_lower_bound"] == 16000
-    assert mem["gap"] == 10048 - 16000
+    assert mem["scratch"] == GOALS["mlperf_tiny_kws_ref_model"]
+    assert mem["scratch_lower_bound"] == 16000 and mem["gap"] == mem["scratch"] - 16000

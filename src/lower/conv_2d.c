@@ -167,9 +167,16 @@ static bool lower(TaLower *L, TaOp *op)
        any path takes for this filter); the column entry gathers runs of
        pixels the size of its buffer first, and is left out. */
     if (!by_column) {
-        const int32_t batch = k_h * k_w == 1 ? (filter_size <= TA_CONV_2D_QUAD_FILTER ? 4 : 2)
-                              : filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3
-                                                                       : 2;
+        /* Interleaved int8 patches are gathered before a pixel, pair or
+           triple is written. 1x1 filters are read in place, four pixels
+           at a time on Helium up to TA_CONV_2D_QUAD_FILTER taps (the DSP
+           pairs widen theirs first), else one; so are filters too large
+           for a patch and grouped or int16 ones (ta_conv_2d_s8,
+           ta_conv_2d_s16: a pixel at a time). */
+        const bool patches = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH;
+        const int32_t batch = patches ? (filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3 : 2)
+                              : k_h * k_w == 1 && filter_size <= TA_CONV_2D_QUAD_FILTER ? 4
+                                                                                        : 1;
         const size_t elem = wide ? 2 : 1;
         const TaStreamGeometry geom = {
             .batches = batches,
@@ -188,8 +195,10 @@ static bool lower(TaLower *L, TaOp *op)
             .in_pixel_bytes = (size_t)in_c * elem,
             .out_pixel_bytes = (size_t)out_c * elem,
         };
-        ta_declare_overlap(L, op, 0, ta_stream_lead(&geom, batch, false), batch,
-                           "CONV_2D, pixels in raster order");
+        ta_declare_overlap(
+            L, op, 0,
+            ta_stream_lead(&geom, batch, patches ? TA_STREAM_BUFFERED : TA_STREAM_IN_PLACE), batch,
+            "CONV_2D, pixels in raster order");
     }
     return true;
 }

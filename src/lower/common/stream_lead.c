@@ -13,10 +13,15 @@ static int32_t first_inside(int32_t start, int32_t in, int32_t filter, int32_t d
     return -1;
 }
 
-size_t ta_stream_lead(const TaStreamGeometry *g, int32_t batch, bool channel_aligned)
+size_t ta_stream_lead(const TaStreamGeometry *g, int32_t batch, TaStreamReads reads)
 {
-    TA_ASSERT(batch >= 1 && (!channel_aligned || g->in_pixel_bytes == g->out_pixel_bytes));
-    const int32_t ahead = channel_aligned ? batch - 1 : batch;
+    TA_ASSERT(batch >= 1 &&
+              (reads != TA_STREAM_CHANNEL_ALIGNED || g->in_pixel_bytes == g->out_pixel_bytes));
+    /* Output pixels written past pixel q while some window byte of q (or
+       later) may still be read: from q on, the next `ahead` pixels. */
+    const int32_t ahead = reads == TA_STREAM_IN_PLACE          ? batch
+                          : reads == TA_STREAM_CHANNEL_ALIGNED ? batch - 1
+                                                               : 0;
     const int64_t per_image = (int64_t)g->out_h * g->out_w;
     const int64_t pixels = per_image * g->batches;
     if (pixels <= 0)

@@ -32,15 +32,25 @@ typedef struct TaStreamGeometry {
     size_t out_pixel_bytes; /* bytes of one output pixel */
 } TaStreamGeometry;
 
+/* How a path reads the windows of the batch of pixels it writes. */
+typedef enum {
+    /* In place, while it writes the batch (any order inside it). */
+    TA_STREAM_IN_PLACE,
+    /* Output channel c reads only input channel c (same bytes per pixel)
+       and a block of channels is written after reading just those
+       channels of the batch's windows: the batch's last pixel may end
+       where its window's unread channels begin. */
+    TA_STREAM_CHANNEL_ALIGNED,
+    /* Copied (an im2col patch, a widened pair) before any write of the
+       batch: only later batches' windows must stay intact. */
+    TA_STREAM_BUFFERED
+} TaStreamReads;
+
 /* The smallest lead in bytes (output start at least this far below the
-   input start) for kernels writing at most `batch` consecutive output
-   pixels before they have read all of those pixels' windows; raster order
-   across rows and images. `channel_aligned`: output channel c reads only
-   input channel c (same bytes per pixel), and a block of channels is
-   written after reading just those channels of the batch's windows, so
-   the batch's last pixel may end where its window's unread channels
-   begin (one pixel less of lead). */
-size_t ta_stream_lead(const TaStreamGeometry *g, int32_t batch, bool channel_aligned);
+   input start) for kernels writing output pixels in raster order (across
+   rows and images) in groups of at most `batch` consecutive pixels, each
+   group's windows read as `reads` says. */
+size_t ta_stream_lead(const TaStreamGeometry *g, int32_t batch, TaStreamReads reads);
 
 /* Records on `op` that output 0 may overlap input `input` at `lead`
    bytes, when that saves memory (the lead is below the output's size);
