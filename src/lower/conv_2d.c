@@ -195,10 +195,8 @@ static bool lower(TaLower *L, TaOp *op)
             .in_pixel_bytes = (size_t)in_c * elem,
             .out_pixel_bytes = (size_t)out_c * elem,
         };
-        ta_declare_overlap(
-            L, op, 0,
-            ta_stream_lead(&geom, batch, patches ? TA_STREAM_BUFFERED : TA_STREAM_IN_PLACE), batch,
-            "CONV_2D, pixels in raster order");
+        ta_declare_overlap(L, op, 0, &geom, batch,
+                           patches ? TA_STREAM_BUFFERED : TA_STREAM_IN_PLACE, "CONV_2D");
     }
     return true;
 }

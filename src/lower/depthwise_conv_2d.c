@@ -211,12 +211,9 @@ static bool lower(TaLower *L, TaOp *op)
         .in_pixel_bytes = (size_t)in_c * elem,
         .out_pixel_bytes = (size_t)out_c * elem,
     };
-    ta_declare_overlap(
-        L, op, 0,
-        ta_stream_lead(&geom, batch, mult == 1 ? TA_STREAM_CHANNEL_ALIGNED : TA_STREAM_IN_PLACE),
-        batch,
-        dsp_rows ? "DEPTHWISE_CONV_2D, rows at a time on DSP"
-                 : "DEPTHWISE_CONV_2D, pixel by pixel");
+    ta_declare_overlap(L, op, 0, &geom, batch,
+                       mult == 1 ? TA_STREAM_CHANNEL_ALIGNED : TA_STREAM_IN_PLACE,
+                       dsp_rows ? "DEPTHWISE_CONV_2D (whole rows on DSP)" : "DEPTHWISE_CONV_2D");
 
     op->has_macs = op->has_parameters = true;
     op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches * out_h * out_w;

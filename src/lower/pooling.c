@@ -146,8 +146,8 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
         .in_pixel_bytes = pixel_bytes,
         .out_pixel_bytes = pixel_bytes,
     };
-    ta_declare_overlap(L, op, 0, ta_stream_lead(&geom, 1, TA_STREAM_CHANNEL_ALIGNED), 1,
-                       average ? "AVERAGE_POOL_2D, pixel by pixel" : "MAX_POOL_2D, pixel by pixel");
+    ta_declare_overlap(L, op, 0, &geom, 1, TA_STREAM_CHANNEL_ALIGNED,
+                       average ? "AVERAGE_POOL_2D" : "MAX_POOL_2D");
     /* Pooling counts 0 MACs and 0 parameters by definition. */
     op->has_macs = op->has_parameters = true;
     op->macs = op->parameters = 0;

@@ -52,9 +52,16 @@ size_t ta_stream_lead(const TaStreamGeometry *g, int32_t batch, TaStreamReads re
     return (size_t)lead;
 }
 
-void ta_declare_overlap(TaLower *L, TaOp *op, int input, size_t lead, int32_t batch,
-                        const char *kernel_order)
+void ta_declare_overlap(TaLower *L, TaOp *op, int input, const TaStreamGeometry *g, int32_t batch,
+                        TaStreamReads reads, const char *kernel)
 {
+    static const char *const read_text[] = {
+        [TA_STREAM_IN_PLACE] = "each group written while its windows are read in place",
+        [TA_STREAM_CHANNEL_ALIGNED] = "each block of channels written after reading those "
+                                      "channels of its windows",
+        [TA_STREAM_BUFFERED] = "each group's windows copied before it is written",
+    };
+    const size_t lead = ta_stream_lead(g, batch, reads);
     TaTensor *in = op->inputs[input], *out = op->outputs[0];
     if (!in || in->kind != TA_REGION_SCRATCH || out->kind != TA_REGION_SCRATCH ||
         lead >= ta_tensor_bytes(out))
@@ -62,8 +69,8 @@ void ta_declare_overlap(TaLower *L, TaOp *op, int input, size_t lead, int32_t ba
     op->overlap_input = input;
     op->overlap_lead = lead;
     op->overlap_why = ta_format(L->pool,
-                                "%s: at most %d output pixels written before their windows are "
-                                "read, in raster order, so the output may start %zu bytes below "
-                                "input %s",
-                                kernel_order, (int)batch, lead, in->id);
+                                "%s: output pixels in raster order, at most %d at a time, %s, so "
+                                "no input byte is overwritten before its last read when the "
+                                "output starts %zu bytes or more below input %s",
+                                kernel, (int)batch, read_text[reads], lead, in->id);
 }

@@ -52,10 +52,10 @@ typedef enum {
    group's windows read as `reads` says. */
 size_t ta_stream_lead(const TaStreamGeometry *g, int32_t batch, TaStreamReads reads);
 
-/* Records on `op` that output 0 may overlap input `input` at `lead`
-   bytes, when that saves memory (the lead is below the output's size);
-   `kernel_order` says in words how the kernel walks, for the report. */
-void ta_declare_overlap(TaLower *L, TaOp *op, int input, size_t lead, int32_t batch,
-                        const char *kernel_order);
+/* Computes the lead of output 0 over input `input` and records it on `op`
+   when that saves memory (the lead is below the output's size), with the
+   reason for the report: `kernel` names the operator and how it walks. */
+void ta_declare_overlap(TaLower *L, TaOp *op, int input, const TaStreamGeometry *g, int32_t batch,
+                        TaStreamReads reads, const char *kernel);
 
 #endif /* TA_STREAM_LEAD_H */
