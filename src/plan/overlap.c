@@ -7,8 +7,8 @@
  * makes chains of tensors one rigid group (members at relative offsets).
  * A group is packed two ways and the smaller arena kept:
  *   - as one block of the group's extent, live from its first member's
- *     first use to its last member's last use (ta_pack, so every packer
- *     works on it unchanged);
+ *     first use to its last member's last use, by the packer given (so
+ *     every packer works on it unchanged);
  *   - member by member: each group, largest first, at the lowest aligned
  *     offset where none of its members meets a member of a group already
  *     placed that is live at the same time (a long chain's dead upper part
@@ -41,6 +41,7 @@ typedef struct Groups {
     const TaBlock *blocks;
     int n;
     size_t alignment;
+    TaPacker pack;
     int *group;   /* block -> index of its group's first block */
     int64_t *rel; /* block -> offset inside its group */
     size_t *size; /* block -> aligned size */
@@ -83,7 +84,7 @@ static void build_groups(Groups *G, const TaOverlapLink *links, int num_links, b
             use[k] = false;
 }
 
-/* The groups as blocks of their extent, packed by ta_pack; member offsets
+/* The groups as blocks of their extent, packed by G->pack; member offsets
    into `offsets`. */
 static size_t pack_as_blocks(const Groups *G, size_t *offsets)
 {
@@ -108,7 +109,7 @@ static size_t pack_as_blocks(const Groups *G, size_t *offsets)
         index[i] = count;
         gb[count++] = c;
     }
-    const size_t arena = ta_pack(gb, count, G->alignment);
+    const size_t arena = G->pack(gb, count, G->alignment);
     for (int m = 0; m < G->n; m++)
         offsets[m] = gb[index[G->group[m]]].offset + (size_t)G->rel[m];
     ta_heap_free(gb);
@@ -217,13 +218,13 @@ static size_t evaluate(Groups *G, const TaOverlapLink *links, int num_links, boo
 }
 
 size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, int num_links,
-                           size_t alignment, bool *kept)
+                           size_t alignment, TaPacker pack, bool *kept)
 {
     for (int k = 0; k < num_links; k++)
         kept[k] = false;
     if (n == 0)
         return 0;
-    Groups G = {.blocks = blocks, .n = n, .alignment = alignment};
+    Groups G = {.blocks = blocks, .n = n, .alignment = alignment, .pack = pack};
     G.group = ta_heap_realloc(NULL, (size_t)n * sizeof *G.group);
     G.rel = ta_heap_realloc(NULL, (size_t)n * sizeof *G.rel);
     G.size = ta_heap_realloc(NULL, (size_t)n * sizeof *G.size);

@@ -587,7 +587,8 @@ static void repack_scratch(Planner *P)
         int *link_ops = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *link_ops);
         bool *kept = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *kept);
         const int num_links = overlap_links(P, owners, n, alignment, links, link_ops);
-        size_t size = num_links ? ta_pack_overlapping(blocks, n, links, num_links, alignment, kept)
+        size_t size = num_links ? ta_pack_overlapping(blocks, n, links, num_links, alignment,
+                                                      ta_pack, kept)
                                 : ta_pack(blocks, n, alignment);
         if (size <= P->scratch_bytes[m]) {
             P->scratch_bytes[m] = size;

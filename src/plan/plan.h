@@ -99,13 +99,17 @@ typedef struct TaOverlapLink {
     size_t lead; /* bytes */
 } TaOverlapLink;
 
-/* Packs `blocks` like ta_pack, except that a kept link's output and input
-   may share bytes: each output is grouped with its input into one block
-   (input `lead` bytes above the output, chains composing), the groups are
-   packed as blocks of their extent and lifetime (ta_pack) and also fitted
-   member by member, and the smaller arena kept. Links are tried in order
-   and kept when the arena does not grow; kept[i] tells which were. */
+/* A packer of whole blocks (ta_pack, or any with its contract). */
+typedef size_t (*TaPacker)(TaBlock *blocks, int n, size_t alignment);
+
+/* Packs `blocks` so that blocks live at the same time are disjoint, except
+   that a kept link's output and input may share bytes: each output is
+   grouped with its input into one block (input `lead` bytes above the
+   output, chains composing), the groups are packed as blocks of their
+   extent and lifetime by `pack` and also fitted member by member, and the
+   smaller arena kept. Links are tried in order and kept when the arena
+   does not grow; kept[i] tells which were. */
 size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, int num_links,
-                           size_t alignment, bool *kept);
+                           size_t alignment, TaPacker pack, bool *kept);
 
 #endif /* TA_PLAN_H */
