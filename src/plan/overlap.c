@@ -131,6 +131,12 @@ static int by_extent(const void *pa, const void *pb)
     return (a->order > b->order) - (a->order < b->order);
 }
 
+static int by_value(const void *pa, const void *pb)
+{
+    const size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    return (a > b) - (a < b);
+}
+
 /* Whether group g fits at `base` beside the members already placed. */
 static bool group_fits(const Groups *G, int g, size_t base, const bool *placed,
                        const size_t *offsets)
@@ -183,9 +189,11 @@ static size_t pack_by_members(const Groups *G, size_t *offsets)
                     bases[nb++] = align_up((size_t)b, G->alignment);
             }
         }
+        /* Lowest first: the first that fits is the answer. */
+        qsort(bases, (size_t)nb, sizeof *bases, by_value);
         size_t best = SIZE_MAX;
-        for (int c = 0; c < nb; c++)
-            if (bases[c] < best && group_fits(G, g, bases[c], placed, offsets))
+        for (int c = 0; c < nb && best == SIZE_MAX; c++)
+            if ((c == 0 || bases[c] != bases[c - 1]) && group_fits(G, g, bases[c], placed, offsets))
                 best = bases[c];
         for (int m = 0; m < G->n; m++) {
             if (G->group[m] != g)
