@@ -92,11 +92,14 @@ fuzz: deps
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # Exactness on target at length: every shared model with 20 random runs
-# (stateful ones 40) and five times the generated SIMD cases of `make test`,
-# under QEMU on Cortex-M55 and Cortex-M4 (about five times as long).
+# (stateful ones 40), five times the generated SIMD cases of `make test` and
+# every output-over-input case (tests/test_overlap.py), under QEMU on
+# Cortex-M55 and Cortex-M4 (about five times as long).
 test-target-long: build
 	@TINYAOT_BIN=build/tinyaot TINYAOT_TARGET_RUNS=20 TINYAOT_SIMD_SCALE=5 \
 	    $(PYTHON) -m pytest -q tests/test_target_models.py tests/test_simd.py
+	@TINYAOT_BIN=build/tinyaot TINYAOT_SIMD_SCALE=5 \
+	    $(PYTHON) -m pytest -q -m qemu tests/test_overlap.py
 
 # Instructions, code and RAM of every shared model on both boards against
 # the baselines (prints figures, asserts nothing).

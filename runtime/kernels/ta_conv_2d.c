@@ -739,7 +739,7 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
         const int32_t offset = p->output_offset;
         const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
         int32_t i = 0;
-        if (n > 0 && n <= 32) {
+        if (n > 0 && n <= TA_CONV_2D_QUAD_FILTER) {
             /* Short filters: several pixels share each weight load, four
                pixels one requantization pass. */
             int32_t acc[MVE_PIXELS][MVE_GROUP];
@@ -901,7 +901,7 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
 #if defined(TA_HAVE_MVE)
     const int32_t patch_length = (int32_t)filter_size; /* tail-predicated loops */
     /* Patches of up to TRIPLE_STRIDE bytes three pixels at a time. */
-    enum { TRIPLE_STRIDE = 176 };
+    enum { TRIPLE_STRIDE = TA_CONV_2D_TRIPLE_PATCH };
     int8_t patches3[3 * TRIPLE_STRIDE];
     const int triples = filter_size <= TRIPLE_STRIDE && bias_sum && multipliers && shifts &&
                         out_c % 4 == 0;

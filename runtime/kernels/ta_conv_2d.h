@@ -55,6 +55,14 @@ typedef struct {
 
 /* The largest im2col patch (bytes, on the stack) of the int8 kernel. */
 #define TA_CONV_2D_MAX_PATCH 256
+/* Order of writes (what lets the output overlap the input, see
+   src/lower/common/stream_lead.h): output pixels in raster order, each
+   group written after its taps are read; Helium runs pixels four at a
+   time for filters of at most TA_CONV_2D_QUAD_FILTER taps read in place
+   and im2col patches three at a time up to TA_CONV_2D_TRIPLE_PATCH bytes;
+   DSP runs pixel pairs; the column entry runs of pixels its buffer holds. */
+#define TA_CONV_2D_QUAD_FILTER 32
+#define TA_CONV_2D_TRIPLE_PATCH 176
 /* The largest input column (filter_height * filter_depth bytes) and
    filter depth the converter lays taps by column for: a vector then holds
    whole columns of a row. */

@@ -1125,13 +1125,16 @@ DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3
     /* clang-format on */
 }
 
-/* The fast forms of dsp_run_3x3 with the weights paired, over the whole
-   interior of an image at once: `rows` rows (x_row_step input bytes,
-   out_row_step output bytes apart) of `cols` pixels, channels four at a
-   time outside, so each quad is prepared once per image. Preparing a quad
-   costs about what pairing saves on six pixels (QEMU counts), so smaller
-   interiors take dsp_run_3x3. Returns how many channels it did. */
-enum { DSP_PAIRED_PIXELS = 8 };
+/* The fast forms of dsp_run_3x3 with the weights paired, over the
+   interior of `rows` rows (x_row_step input bytes, out_row_step output
+   bytes apart) of `cols` pixels, channels four at a time outside. The
+   driver passes one row at a time, so the kernel finishes each output row
+   before it reads the next input row (the output may then overlap the
+   input, ta_depthwise_conv_2d.h); each quad is prepared once per row.
+   Preparing a quad costs about what pairing saves on six pixels (QEMU
+   counts), so narrower interiors take dsp_run_3x3. Returns how many
+   channels it did. */
+enum { DSP_PAIRED_PIXELS = TA_DW_DSP_ROW_PIXELS };
 
 DW_INLINE int32_t dsp_block_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t rows, int32_t cols,
                                        ptrdiff_t x_row_step, ptrdiff_t pixel_step, int8_t *out,
@@ -1244,28 +1247,23 @@ DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const 
     const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)depth;
     const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
     const int32_t rows_inside = oy_hi - oy_lo, cols_inside = ox_hi - ox_lo;
-    const int paired = is_3x3 && form != DSP_GENERAL && depth >= 4 &&
-                       rows_inside * cols_inside >= DSP_PAIRED_PIXELS;
+    const int paired = is_3x3 && form != DSP_GENERAL && depth >= 4 && rows_inside > 0 &&
+                       cols_inside >= DSP_PAIRED_PIXELS;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image;
-        int32_t quads_inside = 0; /* channels of the interior pixels done */
-        if (paired) {
-            const int8_t *x = in_b +
-                              ((ptrdiff_t)(oy_lo * p->stride_height - p->pad_top) * p->input_width +
-                               ox_lo * p->stride_width - p->pad_left) *
-                                  depth;
-            int8_t *o = output + ((ptrdiff_t)oy_lo * p->output_width + ox_lo) * depth;
-            const ptrdiff_t x_rows = (ptrdiff_t)p->stride_height * p->input_width * depth;
-            const ptrdiff_t o_rows = (ptrdiff_t)p->output_width * depth;
-            quads_inside = form == DSP_FAST_FULL
-                               ? dsp_block_3x3_full(&c, x, rows_inside, cols_inside, x_rows, step,
-                                                    o, o_rows)
-                               : dsp_block_3x3_clamped(&c, x, rows_inside, cols_inside, x_rows,
-                                                       step, o, o_rows);
-        }
         for (int32_t oy = 0; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
             const int row_inside = oy >= oy_lo && oy < oy_hi;
+            int32_t quads_inside = 0; /* channels of the row's interior pixels done */
+            if (paired && row_inside) {
+                const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width +
+                                          ox_lo * p->stride_width - p->pad_left) *
+                                             depth;
+                int8_t *o = output + (ptrdiff_t)ox_lo * depth;
+                quads_inside = form == DSP_FAST_FULL
+                                   ? dsp_block_3x3_full(&c, x, 1, cols_inside, 0, step, o, 0)
+                                   : dsp_block_3x3_clamped(&c, x, 1, cols_inside, 0, step, o, 0);
+            }
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 int32_t c0 = 0;

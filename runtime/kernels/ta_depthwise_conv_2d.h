@@ -8,6 +8,14 @@
  * which gives TFLite's result exactly. Per output pixel the kernel
  * accumulates a block of output channels at a time in local accumulators,
  * so inner loops walk weights contiguously and no working memory is needed.
+ *
+ * Order of writes (what lets the output overlap the input, see
+ * src/lower/common/stream_lead.h): output pixels in raster order, each
+ * written after its window is read, at most two at a time (Helium,
+ * 8-channel layers); except that on DSP, 3x3 int8 layers whose rows have
+ * at least TA_DW_DSP_ROW_PIXELS interior pixels take each row's interior
+ * channels four at a time outside, so a whole output row is written
+ * before the row is done reading.
  */
 #ifndef TA_DEPTHWISE_CONV_2D_H
 #define TA_DEPTHWISE_CONV_2D_H
@@ -15,6 +23,9 @@
 #include <stdint.h>
 
 #include "../include/ta_params.h"
+
+/* Interior pixels a row needs for the DSP path's row-at-a-time loop. */
+#define TA_DW_DSP_ROW_PIXELS 8
 
 #define TA_DEPTHWISE_CONV_2D_PARAMS(FIELD, ARRAY, ARRAY_USED)                             \
     FIELD(int32_t, batches)                                                               \

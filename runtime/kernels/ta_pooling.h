@@ -6,6 +6,11 @@
  * number of window positions that fall inside the input (padding is not
  * counted) and rounded half away from zero, is clamped to the fused
  * activation's range.
+ *
+ * Order of writes (what lets the output overlap the input, see
+ * src/lower/common/stream_lead.h): output pixels in raster order, each
+ * block of channels stored after reading only those channels of the
+ * pixel's window (vector tails under a predicate).
  */
 #ifndef TA_POOLING_H
 #define TA_POOLING_H

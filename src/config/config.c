@@ -127,6 +127,10 @@ static const tinyaot_config_key config_keys[] = {
     {"memory.dump_residency_json", "bool", "false", "write <prefix>_residency.json"},
     {"memory.allocate_arenas", "bool", "true",
      "false: the application supplies every arena buffer"},
+    {"memory.output_over_input", "bool", "true",
+     "let an output start below its input where the kernel reads ahead of its writes"},
+    {"memory.overlap_test_shortfall", "integer (bytes)", "0",
+     "testing only: place overlapping outputs this much closer than proven safe (wrong results)"},
     {"memory.auto_hydrate_constants", "bool", "-", "deprecated: accepted, changes nothing, warns"},
     {"memory.tensors", "list of rules", "none", "tensor placement rules, first match wins"},
     {"memory.tensors[].type", "constant|persistent|scratch", "any kind",
@@ -736,6 +740,10 @@ static void load_memory(Loader *L, const TaNode *n)
         get_bool(L, v, "memory.dump_residency_json", &c->dump_residency_json);
     if ((v = ta_node_map_get(n, "allocate_arenas")))
         get_bool(L, v, "memory.allocate_arenas", &c->allocate_arenas);
+    if ((v = ta_node_map_get(n, "output_over_input")))
+        get_bool(L, v, "memory.output_over_input", &c->output_over_input);
+    if ((v = ta_node_map_get(n, "overlap_test_shortfall")))
+        get_uint(L, v, "memory.overlap_test_shortfall", &c->overlap_test_shortfall);
     if ((v = ta_node_map_get(n, "auto_hydrate_constants"))) {
         bool ignored;
         if (get_bool(L, v, "memory.auto_hydrate_constants", &ignored)) {
@@ -898,6 +906,7 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     c->allocate_arenas = true;
     c->model_name = "model";
     c->model_description = "";
+    c->output_over_input = true;
 
     check_keys(&L, root, "");
     const TaNode *v;

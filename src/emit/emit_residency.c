@@ -23,6 +23,7 @@ static const TaTensorColumn tensor_columns[] = {
     {"alias_of", TA_TENSOR_COL_ALIAS_OF},
     {"first_op", TA_TENSOR_COL_FIRST_OP},
     {"last_op", TA_TENSOR_COL_LAST_OP},
+    {"overlaps", TA_TENSOR_COL_OVERLAPS},
 };
 
 static const TaRegionColumn region_columns[] = {

@@ -14,6 +14,26 @@ static void optional_int(TaJson *j, bool present, int64_t v)
         ta_json_null(j);
 }
 
+/* Output over input: which tensor's bytes this one's overlap, the lead
+   it keeps below that tensor's start, and why the kernel allows it. */
+static void overlap_value(TaJson *j, const TaPlacement *pl)
+{
+    if (!pl->overlaps) {
+        ta_json_null(j);
+        return;
+    }
+    ta_json_begin_object(j);
+    ta_json_key(j, "tensor");
+    ta_json_string(j, pl->overlaps->id);
+    ta_json_key(j, "lead");
+    ta_json_int(j, (int64_t)pl->overlap_lead);
+    ta_json_key(j, "below_by");
+    ta_json_int(j, (int64_t)pl->overlaps->place.offset - (int64_t)pl->offset);
+    ta_json_key(j, "why");
+    ta_json_string(j, pl->overlap_why);
+    ta_json_end_object(j);
+}
+
 void ta_json_region_row(TaJson *j, const TaRegion *r, const TaRegionColumn *cols, size_t n)
 {
     const bool scratch = r->role == TA_REGION_SCRATCH;
@@ -123,6 +143,7 @@ void ta_json_tensor_row(TaJson *j, const TaTensor *t, const TaTensorColumn *cols
         case TA_TENSOR_COL_ALIAS_OF: ta_json_string(j, t->alias_of ? root->id : NULL); break;
         case TA_TENSOR_COL_FIRST_OP: ta_json_int(j, t->first_use); break;
         case TA_TENSOR_COL_LAST_OP: ta_json_int(j, t->last_use); break;
+        case TA_TENSOR_COL_OVERLAPS: overlap_value(j, pl); break;
         }
     }
     ta_json_end_object(j);

@@ -74,6 +74,12 @@ typedef struct TaPlacement {
     int memory;              /* TaMemory the kernels access it in */
     int source_memory;       /* where staged bytes come from; = memory otherwise */
     bool staged;
+    /* Output over input: the tensor whose bytes this one's overlap (its
+       producer's input, which it starts `overlap_lead` bytes below or
+       more), and why that is safe; NULL when it overlaps nothing. */
+    const struct TaTensor *overlaps;
+    size_t overlap_lead;
+    const char *overlap_why;
 } TaPlacement;
 
 typedef struct TaTensor {
@@ -202,7 +208,14 @@ typedef struct TaOp {
     int64_t macs;
     bool has_parameters;
     int64_t parameters;
-    int inplace_input;           /* -1, or the input whose bytes output 0 may reuse */
+    int inplace_input; /* -1, or the input whose bytes output 0 may reuse */
+    /* Output over input (src/lower/common/stream_lead.h): -1, or the input
+       output 0 may overlap, its start overlap_lead bytes below that input's
+       start or lower, because the kernel reads those bytes before it writes
+       over them; overlap_why says how (the residency report shows it). */
+    int overlap_input;
+    size_t overlap_lead;
+    const char *overlap_why;
     int code_memory;             /* TaMemory its code is linked into (operators: rules), or -1 */
     int folded_activation;       /* a standalone activation FUSE_ACTIVATIONS folded in */
     TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */

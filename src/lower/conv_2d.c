@@ -16,6 +16,7 @@
  */
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "common/conv_common.h"
+#include "common/stream_lead.h"
 #include "conv_2d_add.h"
 
 #include <string.h>
@@ -169,6 +170,42 @@ static bool lower(TaLower *L, TaOp *op)
         TA_CALL_IGNORES(c, ta_conv_2d_params_t, shift);
     }
     ta_conv_call_tail(L, op, c, &args, &rq, w, bias, positions);
+    /* Every entry but the column one writes pixels one, two, three or four
+       at a time after reading their taps (ta_conv_2d.h: the largest group
+       any path takes for this filter); the column entry gathers runs of
+       pixels the size of its buffer first, and is left out. */
+    if (!by_column) {
+        /* Interleaved int8 patches are gathered before a pixel, pair or
+           triple is written. 1x1 filters are read in place, four pixels
+           at a time on Helium up to TA_CONV_2D_QUAD_FILTER taps (the DSP
+           pairs widen theirs first), else one; so are filters too large
+           for a patch and grouped or int16 ones (ta_conv_2d_s8,
+           ta_conv_2d_s16: a pixel at a time). */
+        const bool patches = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH;
+        const int32_t batch = patches ? (filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3 : 2)
+                              : k_h * k_w == 1 && filter_size <= TA_CONV_2D_QUAD_FILTER ? 4
+                                                                                        : 1;
+        const size_t elem = wide ? 2 : 1;
+        const TaStreamGeometry geom = {
+            .batches = batches,
+            .in_h = in_h,
+            .in_w = in_w,
+            .out_h = out_h,
+            .out_w = out_w,
+            .filter_h = k_h,
+            .filter_w = k_w,
+            .stride_h = a->stride_h,
+            .stride_w = a->stride_w,
+            .dilation_h = a->dilation_h,
+            .dilation_w = a->dilation_w,
+            .pad_top = pad_h,
+            .pad_left = pad_w,
+            .in_pixel_bytes = (size_t)in_c * elem,
+            .out_pixel_bytes = (size_t)out_c * elem,
+        };
+        ta_declare_overlap(L, op, 0, &geom, batch,
+                           patches ? TA_STREAM_BUFFERED : TA_STREAM_IN_PLACE, "CONV_2D");
+    }
     return true;
 }
 

@@ -13,6 +13,7 @@
  */
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "common/conv_common.h"
+#include "common/stream_lead.h"
 
 static bool parse(TaLower *L, TaOp *op)
 {
@@ -184,6 +185,35 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_arg(L, c, rq.multipliers);
     ta_call_arg(L, c, rq.shifts);
     ta_call_arg(L, c, out);
+
+    /* The kernel's order of writes (ta_depthwise_conv_2d.h): pixels one
+       at a time, pairs for 8 channels, or whole rows on the DSP path's
+       row-at-a-time loop; with one output channel per input channel each
+       block of channels is written after reading only its own channels. */
+    const bool dsp_rows = !wide && mult == 1 && k_h == 3 && k_w == 3 && a->dilation_w == 1 &&
+                          out_c >= 4 && out_w >= TA_DW_DSP_ROW_PIXELS;
+    const int32_t batch = dsp_rows ? out_w : !wide && mult == 1 && out_c == 8 ? 2 : 1;
+    const size_t elem = wide ? 2 : 1;
+    const TaStreamGeometry geom = {
+        .batches = batches,
+        .in_h = in_h,
+        .in_w = in_w,
+        .out_h = out_h,
+        .out_w = out_w,
+        .filter_h = k_h,
+        .filter_w = k_w,
+        .stride_h = a->stride_h,
+        .stride_w = a->stride_w,
+        .dilation_h = a->dilation_h,
+        .dilation_w = a->dilation_w,
+        .pad_top = pad_h,
+        .pad_left = pad_w,
+        .in_pixel_bytes = (size_t)in_c * elem,
+        .out_pixel_bytes = (size_t)out_c * elem,
+    };
+    ta_declare_overlap(L, op, 0, &geom, batch,
+                       mult == 1 ? TA_STREAM_CHANNEL_ALIGNED : TA_STREAM_IN_PLACE,
+                       dsp_rows ? "DEPTHWISE_CONV_2D (whole rows on DSP)" : "DEPTHWISE_CONV_2D");
 
     op->has_macs = op->has_parameters = true;
     op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches * out_h * out_w;

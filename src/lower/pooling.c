@@ -7,6 +7,7 @@
  * ComputePaddingHeightWidth, and the fused activation's clamp range.
  */
 #include "../../runtime/kernels/ta_pooling.h"
+#include "common/stream_lead.h"
 #include "lower.h"
 
 #include <math.h>
@@ -125,6 +126,28 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
 
+    /* One output pixel at a time, each block of channels written after
+       reading just those channels of its window (ta_pooling.c). */
+    const size_t pixel_bytes = (size_t)p->depth * (wide ? 2 : 1);
+    const TaStreamGeometry geom = {
+        .batches = p->batches,
+        .in_h = p->input_height,
+        .in_w = p->input_width,
+        .out_h = out_h,
+        .out_w = out_w,
+        .filter_h = a->filter_h,
+        .filter_w = a->filter_w,
+        .stride_h = a->stride_h,
+        .stride_w = a->stride_w,
+        .dilation_h = 1,
+        .dilation_w = 1,
+        .pad_top = pad_h,
+        .pad_left = pad_w,
+        .in_pixel_bytes = pixel_bytes,
+        .out_pixel_bytes = pixel_bytes,
+    };
+    ta_declare_overlap(L, op, 0, &geom, 1, TA_STREAM_CHANNEL_ALIGNED,
+                       average ? "AVERAGE_POOL_2D" : "MAX_POOL_2D");
     /* Pooling counts 0 MACs and 0 parameters by definition. */
     op->has_macs = op->has_parameters = true;
     op->macs = op->parameters = 0;

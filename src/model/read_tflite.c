@@ -309,6 +309,7 @@ static bool read_operator(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index)
     op->layer_index = (int)index;
     op->source_index = (int)index;
     op->inplace_input = -1;
+    op->overlap_input = -1;
     op->code_memory = -1;
     op->folded_activation = 0;
     const OpCode *oc = &rd->opcodes[opcode];

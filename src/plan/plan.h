@@ -106,4 +106,27 @@ size_t ta_pack_lower_bound(const TaBlock *blocks, int n, size_t alignment);
 /* True if two blocks live at the same time share a byte. */
 bool ta_pack_has_overlap(const TaBlock *blocks, int n);
 
+/* ---- overlap.c: output over input ---------------------------------------- */
+
+/* An operator whose output may start `lead` bytes (or more) below its
+   input's start, the input's last use being that operator. */
+typedef struct TaOverlapLink {
+    int input;   /* block index */
+    int output;  /* block index */
+    size_t lead; /* bytes */
+} TaOverlapLink;
+
+/* A packer of whole blocks (ta_pack, or any with its contract). */
+typedef size_t (*TaPacker)(TaBlock *blocks, int n, size_t alignment);
+
+/* Packs `blocks` so that blocks live at the same time are disjoint, except
+   that a kept link's output and input may share bytes: each output is
+   grouped with its input into one block (input `lead` bytes above the
+   output, chains composing), the groups are packed as blocks of their
+   extent and lifetime by `pack` and also fitted member by member, and the
+   smaller arena kept. Links are tried in order and kept when the arena
+   does not grow; kept[i] tells which were. */
+size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, int num_links,
+                           size_t alignment, TaPacker pack, bool *kept);
+
 #endif /* TA_PLAN_H */

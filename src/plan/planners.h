@@ -57,6 +57,7 @@ typedef struct TaPackResult {
     TaPlannerKind planner; /* whose offsets these are: exact falls back to greedy */
     bool node_limit_hit;   /* exact only: it stopped before finishing */
     uint64_t nodes;        /* exact: search nodes visited; hill_climb: swaps tried */
+    bool overlapping;      /* outputs over inputs (plan.c): greedy packing of overlap groups */
 } TaPackResult;
 
 /* Places the blocks with the chosen planner. */
