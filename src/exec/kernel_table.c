@@ -265,6 +265,10 @@ static int call_ta_mul_s8(const void *p, void *const *a)
 {
     return ta_mul_s8(p, a[0], a[1], a[2]);
 }
+static int call_ta_prelu_s16(const void *p, void *const *a)
+{
+    return ta_prelu_s16(p, a[0], a[1], a[2]);
+}
 static int call_ta_prelu_s8(const void *p, void *const *a)
 {
     return ta_prelu_s8(p, a[0], a[1], a[2]);
@@ -288,6 +292,10 @@ static int call_ta_reduce_sum_s16(const void *p, void *const *a)
 static int call_ta_reduce_sum_s8(const void *p, void *const *a)
 {
     return ta_reduce_sum_s8(p, a[0], a[1]);
+}
+static int call_ta_relu6_s16(const void *p, void *const *a)
+{
+    return ta_relu6_s16(p, a[0], a[1]);
 }
 static int call_ta_relu6_s8(const void *p, void *const *a)
 {
@@ -449,12 +457,14 @@ static const TaKernelEntry entries[] = {
     {"ta_minimum_s8", 3, call_ta_minimum_s8},
     {"ta_mul_s16", 3, call_ta_mul_s16},
     {"ta_mul_s8", 3, call_ta_mul_s8},
+    {"ta_prelu_s16", 3, call_ta_prelu_s16},
     {"ta_prelu_s8", 3, call_ta_prelu_s8},
     {"ta_quantize_f32_s16", 2, call_ta_quantize_f32_s16},
     {"ta_quantize_f32_s8", 2, call_ta_quantize_f32_s8},
     {"ta_reduce_max_s8", 2, call_ta_reduce_max_s8},
     {"ta_reduce_sum_s16", 2, call_ta_reduce_sum_s16},
     {"ta_reduce_sum_s8", 2, call_ta_reduce_sum_s8},
+    {"ta_relu6_s16", 2, call_ta_relu6_s16},
     {"ta_relu6_s8", 2, call_ta_relu6_s8},
     {"ta_relu_s16", 2, call_ta_relu_s16},
     {"ta_relu_s8", 2, call_ta_relu_s8},
