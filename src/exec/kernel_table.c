@@ -249,9 +249,17 @@ static int call_ta_max_pool_s8(const void *p, void *const *a)
 {
     return ta_max_pool_s8(p, a[0], a[1]);
 }
+static int call_ta_maximum_s16(const void *p, void *const *a)
+{
+    return ta_maximum_s16(p, a[0], a[1], a[2]);
+}
 static int call_ta_maximum_s8(const void *p, void *const *a)
 {
     return ta_maximum_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_minimum_s16(const void *p, void *const *a)
+{
+    return ta_minimum_s16(p, a[0], a[1], a[2]);
 }
 static int call_ta_minimum_s8(const void *p, void *const *a)
 {
@@ -453,7 +461,9 @@ static const TaKernelEntry entries[] = {
     {"ta_lstm_s8", 9, call_ta_lstm_s8},
     {"ta_max_pool_s16", 2, call_ta_max_pool_s16},
     {"ta_max_pool_s8", 2, call_ta_max_pool_s8},
+    {"ta_maximum_s16", 3, call_ta_maximum_s16},
     {"ta_maximum_s8", 3, call_ta_maximum_s8},
+    {"ta_minimum_s16", 3, call_ta_minimum_s16},
     {"ta_minimum_s8", 3, call_ta_minimum_s8},
     {"ta_mul_s16", 3, call_ta_mul_s16},
     {"ta_mul_s8", 3, call_ta_mul_s8},
