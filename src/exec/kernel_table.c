@@ -329,6 +329,14 @@ static int call_ta_requantize_s16_s8(const void *p, void *const *a)
 {
     return ta_requantize_s16_s8(p, a[0], a[1]);
 }
+static int call_ta_requantize_s32_s16(const void *p, void *const *a)
+{
+    return ta_requantize_s32_s16(p, a[0], a[1]);
+}
+static int call_ta_requantize_s32_s8(const void *p, void *const *a)
+{
+    return ta_requantize_s32_s8(p, a[0], a[1]);
+}
 static int call_ta_requantize_s8_s16(const void *p, void *const *a)
 {
     return ta_requantize_s8_s16(p, a[0], a[1]);
@@ -340,6 +348,14 @@ static int call_ta_requantize_s8_s32(const void *p, void *const *a)
 static int call_ta_requantize_s8_s8(const void *p, void *const *a)
 {
     return ta_requantize_s8_s8(p, a[0], a[1]);
+}
+static int call_ta_requantize_s8_u8(const void *p, void *const *a)
+{
+    return ta_requantize_s8_u8(p, a[0], a[1]);
+}
+static int call_ta_requantize_u8_s8(const void *p, void *const *a)
+{
+    return ta_requantize_u8_s8(p, a[0], a[1]);
 }
 static int call_ta_resize_bilinear_s8(const void *p, void *const *a)
 {
@@ -481,9 +497,13 @@ static const TaKernelEntry entries[] = {
     {"ta_requantize_s16_s16", 2, call_ta_requantize_s16_s16},
     {"ta_requantize_s16_s32", 2, call_ta_requantize_s16_s32},
     {"ta_requantize_s16_s8", 2, call_ta_requantize_s16_s8},
+    {"ta_requantize_s32_s16", 2, call_ta_requantize_s32_s16},
+    {"ta_requantize_s32_s8", 2, call_ta_requantize_s32_s8},
     {"ta_requantize_s8_s16", 2, call_ta_requantize_s8_s16},
     {"ta_requantize_s8_s32", 2, call_ta_requantize_s8_s32},
     {"ta_requantize_s8_s8", 2, call_ta_requantize_s8_s8},
+    {"ta_requantize_s8_u8", 2, call_ta_requantize_s8_u8},
+    {"ta_requantize_u8_s8", 2, call_ta_requantize_u8_s8},
     {"ta_resize_bilinear_s8", 4, call_ta_resize_bilinear_s8},
     {"ta_resize_nearest", 4, call_ta_resize_nearest},
     {"ta_softmax_s16", 4, call_ta_softmax_s16},
