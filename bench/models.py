@@ -30,9 +30,12 @@ Helium; mps2-an386: Cortex-M4F with DSP) it prints:
 A row ends in 'MISMATCH' when the outputs of that inference differ from
 TFLite Micro's. Per board a summary line counts the models at or below
 0.9x the best peer and those whose code is at most 1/3 of TFLM + CMSIS-NN's.
-A last table gives the scratch arena against its lower bound (the most
-bytes live at one operator), the persistent state, and TFLite Micro's arena
-for the same model (its planned part and the whole).
+A last table gives per model the total RAM (every scratch and persistent
+arena), its scratch lower bound (the most bytes live at one operator), the
+persistent state, the lower bound of tensors kept whole and apart in the
+model's order (FUSE_RESIDUAL_ADD and ORDER_FOR_PEAK off), TFLite Micro's
+arena for the same model (its planned part and the whole) and helia-aot's
+scratch and persistent arenas (its residency report; '-' where it refuses).
 Nothing is asserted: this prints figures (instruction counts are exact and
 do not depend on the machine's load).
 """
@@ -40,6 +43,7 @@ do not depend on the machine's load).
 import argparse
 import json
 import pathlib
+import subprocess
 import sys
 import tempfile
 
@@ -106,30 +110,68 @@ def print_board(board, names, tmp):
           flush=True)
 
 
+HELIA = pathlib.Path("/work/helia-venv/bin/helia-aot")
+# The techniques of issue 13 off: every tensor whole and apart, in the
+# model's order (the bound every such planner stops at).
+APART = {"transforms": "{FUSE_RESIDUAL_ADD: false, ORDER_FOR_PEAK: false}"}
+
+
+def residency(path, out, keys=None):
+    m = module.convert(path, out, keys={"memory.dump_residency_json": "true", **(keys or {})})
+    return json.loads((m.path / "m_residency.json").read_text())
+
+
+def ram_of(res):
+    """(total RAM: every scratch and persistent arena; the scratch arenas'
+    lower bound; the persistent bytes)."""
+    sizes = {"scratch": 0, "persistent": 0, "bound": 0}
+    for r in res["regions"]:
+        if r["role"] in ("scratch", "persistent"):
+            sizes[r["role"]] += r["size"]
+            sizes["bound"] += r.get("lower_bound") or 0
+    return sizes["scratch"] + sizes["persistent"], sizes["bound"], sizes["persistent"]
+
+
+def helia_ram(path, out):
+    """helia-aot's scratch and persistent arenas for the model (its
+    residency report), or None where it refuses the model."""
+    if not HELIA.exists():
+        return None
+    p = subprocess.run([str(HELIA), "convert", "--model.path", str(path), "--module.path",
+                        str(out), "--memory.dump-residency-json", "--verbose", "0"],
+                       capture_output=True, text=True, timeout=600)
+    found = sorted(out.glob("**/aot_residency.json"))
+    if p.returncode != 0 or not found:
+        return None
+    arenas = json.loads(found[0].read_text())["arenas"]
+    return sum(a["storage"]["runtime"]["size_bytes"]
+               for kind in ("scratch", "persistent") for a in arenas.get(kind, []))
+
+
 def print_arenas(names, tmp):
-    """The scratch arena against its lower bound and TFLite Micro's arena
-    for the same model (the same on every board)."""
-    print("== arenas (bytes; the same on every board): scratch against its lower bound, "
-          "persistent state, TFLite Micro's planned arena and its whole arena")
-    print(f"{'model':30} {'scratch':>8} {'bound':>8} {'persist':>8} {'TFLM plan':>10} "
-          f"{'TFLM all':>9}")
+    """Total RAM against the whole-tensor bound, TFLite Micro's arena and
+    helia-aot's (the same on every board)."""
+    print("== RAM (bytes; the same on every board): total = every scratch and persistent arena, "
+          "default settings; its own scratch lower bound; 'apart' = the scratch lower bound with "
+          "FUSE_RESIDUAL_ADD and ORDER_FOR_PEAK off (every tensor whole and apart, model order) "
+          "plus the persistent bytes; "
+          "TFLite Micro's planned arena and its whole arena; helia-aot's arenas")
+    print(f"{'model':30} {'total':>8} {'bound':>8} {'persist':>8} {'apart':>8} {'/apart':>7} "
+          f"{'TFLM plan':>10} {'TFLM all':>9} {'helia-aot':>10} {'/helia':>7}")
     for name in names:
         path = module.MODELS / f"{name}.tflite"
         try:
-            m = module.convert(path, tmp / f"{name}-arena",
-                               keys={"memory.dump_residency_json": "true"})
+            total, bound, persistent = ram_of(residency(path, tmp / f"{name}-arena"))
+            _, apart_bound, apart_persistent = ram_of(residency(path, tmp / f"{name}-apart", APART))
+            apart = apart_bound + apart_persistent
         except module.ConvertError:
             continue
-        res = json.loads((m.path / "m_residency.json").read_text())
-        by_role = {}
-        for r in res["regions"]:
-            got = by_role.setdefault(r["role"], [0, 0])
-            got[0] += r["size"]
-            got[1] += r.get("lower_bound") or 0
-        scratch, bound = by_role.get("scratch", [0, 0])
         tflm = oracle.tflm_arena(path.read_bytes(), isolated=True)
-        print(f"{name[:30]:30} {scratch:8,} {bound:8,} {by_role.get('persistent', [0])[0]:8,} "
-              f"{tflm['head']:10,} {tflm['total']:9,}", flush=True)
+        helia = helia_ram(path, tmp / f"{name}-helia")
+        print(f"{name[:30]:30} {total:8,} {bound:8,} {persistent:8,} {apart:8,} "
+              f"{total / apart if apart else 0:7.3f} {tflm['head']:10,} {tflm['total']:9,} "
+              f"{fmt(helia):>10} {f'{total / helia:7.3f}' if helia else f'{chr(45):>7}'}",
+              flush=True)
     print()
 
 

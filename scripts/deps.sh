@@ -19,6 +19,8 @@ have arm-none-eabi-gcc || need_pkgs="$need_pkgs gcc-arm-none-eabi libnewlib-arm-
 have qemu-system-arm || need_pkgs="$need_pkgs qemu-system-arm"
 [ -f /usr/include/yaml.h ] || need_pkgs="$need_pkgs libyaml-dev"
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_pkgs="$need_pkgs python3-venv"
+# tests/test_documentation.py renders the module documentation in it.
+have chromium || need_pkgs="$need_pkgs chromium"
 
 if [ -n "$need_pkgs" ]; then
     if [ "$(id -u)" = 0 ]; then

@@ -21,12 +21,14 @@
 #include "passes/transforms.h"
 #include "plan/plan.h"
 #include "report/analyze.h"
+#include "report/identity.h"
 #include "report/views.h"
 
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The result and the pool that owns everything it points to. */
 typedef struct ResultBox {
@@ -87,6 +89,63 @@ static void dump_after(void *user, const char *pass, const TaGraph *g)
     d->done = true;
 }
 
+/* --verbose 2: the processor time a stage took, then the clock restarts. */
+static void stage_time(TaDiag *diag, const char *stage, clock_t *since)
+{
+    clock_t now = clock();
+    ta_debug(diag, "%s took %.1f ms of processor time", stage,
+             (double)(now - *since) * 1000.0 / CLOCKS_PER_SEC);
+    *since = now;
+}
+
+static const char *archive_name(TaModuleArchive archive)
+{
+    return archive == TA_ARCHIVE_ZIP    ? "zip archive"
+           : archive == TA_ARCHIVE_PACK ? "CMSIS-Pack archive"
+                                        : "directory";
+}
+
+/* --verbose 3: one line per operator as lowered, and one per region. */
+static void describe_operators(TaDiag *diag, const TaGraph *g)
+{
+    if (!ta_diag_wants(diag, TA_DIAG_DETAIL))
+        return;
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        TaBuf b = {0};
+        ta_buf_printf(&b, "operator %d %s (%s):", op->layer_index, op->type,
+                      op->symbol ? op->symbol : "-");
+        for (int k = 0; k < op->num_inputs; k++)
+            ta_buf_printf(&b, "%s%s", k ? ", " : " in ", op->inputs[k] ? op->inputs[k]->id : "-");
+        for (int k = 0; k < op->num_outputs; k++)
+            ta_buf_printf(&b, "%s%s", k ? ", " : "; out ", op->outputs[k]->id);
+        for (int k = 0; k < op->calls.len; k++)
+            ta_buf_printf(&b, "%s%s", k ? ", " : "; calls ",
+                          ((const TaKernelCall *)op->calls.items[k])->function);
+        if (op->has_macs)
+            ta_buf_printf(&b, "; %lld MACs", (long long)op->macs);
+        ta_detail(diag, "%s", b.data);
+        ta_buf_free(&b);
+    }
+}
+
+static void describe_plan(TaDiag *diag, const TaPlan *plan)
+{
+    size_t scratch = 0, lower_bound = 0;
+    for (int i = 0; i < plan->regions.len; i++) {
+        const TaRegion *r = plan->regions.items[i];
+        if (r->role == TA_REGION_SCRATCH) {
+            scratch += r->size;
+            lower_bound += r->lower_bound;
+        }
+        ta_detail(diag, "region %d %s: %s %s, %zu bytes, aligned to %zu, %d tensors", r->id,
+                  r->name, ta_memory_name(r->memory), ta_role_name(r->role), r->size, r->alignment,
+                  r->tensors.len);
+    }
+    ta_stage(diag, "planned memory: %d arena regions, scratch %zu bytes (lower bound %zu)",
+             plan->regions.len, scratch, lower_bound);
+}
+
 /* The whole pipeline; `analyze_only` stops before the module is written
    (and before module.path is looked at), for tinyaot_analyze(). */
 static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, ResultBox *box,
@@ -98,8 +157,12 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         for (size_t i = 0; i < 2; i++)
             ta_buf_printf(&names, "%s, ", fixed_passes[i]);
         for (int i = 0; ta_transform_name(i); i++)
-            ta_buf_printf(&names, "%s, ", ta_transform_name(i));
+            if (!ta_transform_after_lowering(i))
+                ta_buf_printf(&names, "%s, ", ta_transform_name(i));
         ta_buf_printf(&names, "%s, %s", fixed_passes[2], fixed_passes[3]);
+        for (int i = 0; ta_transform_name(i); i++)
+            if (ta_transform_after_lowering(i))
+                ta_buf_printf(&names, ", %s", ta_transform_name(i));
         ta_error(diag, "dump_after: unknown pass '%s' (the passes: %s)", dump.pass, names.data);
         ta_buf_free(&names);
         return TINYAOT_ERROR_ARGUMENT;
@@ -119,6 +182,12 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     if (!cfg)
         return TINYAOT_ERROR_CONFIG;
     cfg->force = args->force != 0;
+    clock_t clock_start = clock();
+    ta_debug(diag,
+             "configuration: model.path %s, module.path %s (%s), module.type %s, prefix %s, "
+             "platform %s",
+             cfg->model_path, cfg->module_path ? cfg->module_path : "-", archive_name(cfg->archive),
+             cfg->module_type, cfg->module_prefix, cfg->platform_name);
     /* Refuse an unsafe module.path (and clean up after killed runs) before
        the work; ta_emit checks again before it replaces anything. */
     TaModuleDir out;
@@ -140,6 +209,10 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         return TINYAOT_ERROR_CONFIG;
     }
     TaGraph *graph = model->subgraphs.items[cfg->model_subgraph];
+    ta_stage(diag, "read %s: subgraph %d, %d operators, %d tensors, schema version %u",
+             cfg->model_path, cfg->model_subgraph, graph->ops.len, graph->tensors.len,
+             model->version);
+    stage_time(diag, "reading", &clock_start);
     dump_after(&dump, "read", graph);
     if (!ta_pass_check(pool, diag, cfg->model_path, graph))
         return TINYAOT_ERROR_MODEL;
@@ -151,7 +224,7 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                       .model_path = cfg->model_path,
                       .after = dump_after,
                       .after_user = &dump};
-    if (!ta_run_transforms(&pass, cfg))
+    if (!ta_run_transforms(&pass, cfg, false))
         return TINYAOT_ERROR_CONFIG;
 
     TaLower lower = {.pool = pool,
@@ -170,6 +243,11 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     dump_after(&dump, "lower", graph);
     ta_pass_drop_dead(pool, graph);
     dump_after(&dump, "drop_dead", graph);
+    if (!ta_run_transforms(&pass, cfg, true))
+        return TINYAOT_ERROR_CONFIG;
+    ta_stage(diag, "lowered: %d operators", graph->ops.len);
+    describe_operators(diag, graph);
+    stage_time(diag, "checking, transforming and lowering", &clock_start);
     if (dump.pass && !dump.done)
         ta_warn(diag, "dump_after: %s is off in this configuration; nothing was printed",
                 dump.pass);
@@ -183,10 +261,13 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     TaPlan *plan = ta_plan(&plan_in);
     if (!plan)
         return TINYAOT_ERROR_PLAN;
+    describe_plan(diag, plan);
+    stage_time(diag, "planning", &clock_start);
 
     if (analyze_only) {
         ta_build_views(&box->pool, &box->result, graph, plan);
         box->result.analysis = ta_build_analysis(&box->pool, graph, plan);
+        box->result.identity = ta_build_identity(&box->pool, cfg, model, graph, plan);
         return TINYAOT_OK;
     }
     /* The result first: once the module is swapped in, nothing is left
@@ -195,6 +276,7 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     if (args->result_views) {
         ta_build_views(&box->pool, &box->result, graph, plan);
         box->result.analysis = ta_build_analysis(&box->pool, graph, plan);
+        box->result.identity = ta_build_identity(&box->pool, cfg, model, graph, plan);
     }
     TaEmitInput emit_in = {.pool = pool,
                            .diag = diag,
@@ -207,6 +289,9 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         box->result = (tinyaot_result){0};
         return TINYAOT_ERROR_OUTPUT;
     }
+    ta_stage(diag, "wrote %s (%s, module.type %s)", cfg->module_path, archive_name(cfg->archive),
+             cfg->module_type);
+    stage_time(diag, "writing", &clock_start);
     return TINYAOT_OK;
 }
 
@@ -260,6 +345,7 @@ static tinyaot_status convert_or_analyze(const tinyaot_args *args, tinyaot_resul
         diag.sink = args->diagnostic;
         diag.sink_user = args->user;
         diag.warnings_are_errors = args->strict != 0;
+        diag.verbose = args->verbose < 0 ? 0 : args->verbose > 3 ? 3 : args->verbose;
         status = run_guarded(args, &pool, &diag, box, &guard, analyze_only);
         /* Strict mode: a warning turned error fails the conversion even
            when the stage that issued it carried on. */

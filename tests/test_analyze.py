@@ -11,12 +11,11 @@ import subprocess
 
 import pytest
 
-from tests.harness import module
+from tests.harness import module, unsupported
 
 HELLO = module.MODELS / "tflm_hello_world_int8.tflite"
 AD01 = module.MODELS / "mlperf_tiny_ad01_int8.tflite"
 KWS = module.MODELS / "mlperf_tiny_kws_ref_model.tflite"
-AUDIO = module.MODELS / "tflm_audio_preprocessor_int8.tflite"
 
 
 def tinyaot(*args, cwd=None):
@@ -158,13 +157,15 @@ def test_every_runtime_source_has_a_measured_size():
     assert sources <= measured, sorted(sources - measured)
 
 
-def test_unsupported_operators_are_named_and_fail():
-    p = tinyaot("analyze", "--model.path", AUDIO)
+def test_unsupported_operators_are_named_and_fail(tmp_path):
+    bad = unsupported.model(tmp_path)
+    p = tinyaot("analyze", "--model.path", bad)
     assert p.returncode == 1
     errors = [l for l in p.stderr.splitlines() if "is not supported by tinyaot" in l]
-    assert any("(SignalWindow)" in l for l in errors) and any("(DIV)" in l for l in errors)
+    assert any(f"({unsupported.CUSTOM})" in l for l in errors)
+    assert any(f"({unsupported.BUILTIN})" in l for l in errors)
     assert f"not every operator is supported: {len(errors)} operator problems" in p.stdout
-    p, a = analyze_json("--model.path", AUDIO)
+    p, a = analyze_json("--model.path", bad)
     assert p.returncode == 1 and a["supported"] is False
     assert len(a["unsupported"]) == len(errors)
     assert all(u in e for u, e in zip(a["unsupported"], errors))
@@ -215,5 +216,5 @@ def test_python_analyze_returns_views_without_a_module(tmp_path):
     assert r.analysis.flash.total == a["flash"]["total"]
     assert [m.free for m in r.analysis.memories] == [m["free"] for m in a["memories"]]
     with pytest.raises(tinyaot.ConversionError) as e:
-        tinyaot.analyze(model_path=AUDIO)
+        tinyaot.analyze(model_path=unsupported.model(tmp_path))
     assert e.value.status == 3 and len(e.value.analysis.unsupported) >= 2

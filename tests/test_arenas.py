@@ -518,3 +518,30 @@ int main(int argc, char **argv)
     both = module.read_outputs(m, runs + runs, (tmp_path / "r.out").read_bytes())
     assert difftest._count_diff(both[:6], both[6:])[1] == 0
     assert difftest._count_diff(both[:6], first)[1] == 0
+
+
+RESNET8 = module.MODELS / "mlperf_tiny_ic_resnet8_quant.tflite"
+
+
+def total_ram(m):
+    """Every scratch and persistent arena of the module (issue 13's total)."""
+    res = json.loads((m.path / f"{m.prefix}_residency.json").read_text())
+    return sum(r["size"] for r in res["regions"] if r["role"] in ("scratch", "persistent"))
+
+
+def test_resnet8_fits_its_ram_goal_bit_exact(tmp_path):
+    """Issue 13: ResNet-8 in at most 33,000 bytes of RAM (default settings,
+    host), where keeping every tensor whole and apart needs 49,152: the
+    convolution before each ADD writes into the residual's bytes."""
+    keys = {"memory.dump_residency_json": "true"}
+    report = difftest.compare_model(RESNET8, tmp_path / "fused", n_runs=10, seed=13,
+                                    litert=False, keys=keys)
+    assert report.diff["tflm"] == 0
+    fused = module.Module(tmp_path / "fused" / "module", "m", None, "", "")
+    apart = convert(tmp_path, RESNET8, "apart", "m", keys={**keys, "transforms":
+                                                           "{FUSE_RESIDUAL_ADD: false}"})
+    assert total_ram(fused) <= 33000
+    assert total_ram(apart) == 49152
+    res = json.loads((fused.path / "m_residency.json").read_text())
+    pieces = [t for t in res["tensors"] if t["id"].endswith(".piece")]
+    assert len(pieces) == 3 and all(t["size"] <= 192 for t in pieces)

@@ -9,7 +9,7 @@ from tests.harness import module
 HELLO = module.MODELS / "tflm_hello_world_int8.tflite"
 MICRO_SPEECH = module.MODELS / "tflm_micro_speech_quantized.tflite"
 PASSES = ["read", "check", "FOLD_STATIC_SHAPE_EXPRESSIONS", "DEPTHWISE_TO_CONV",
-          "FUSE_ACTIVATIONS", "lower", "drop_dead"]
+          "FUSE_ACTIVATIONS", "FUSE_RESIDUAL_ADD", "lower", "drop_dead", "ORDER_FOR_PEAK"]
 TENSOR = r"(-|\S+:[a-z0-9]+\[[0-9,]*\]( const)?)"
 OP_LINE = re.compile(rf"op (\d+) ([A-Z0-9_]+|\S+) \((model op \d+|created)\):"
                      rf"( {TENSOR})* ->( {TENSOR})+$")

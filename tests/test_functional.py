@@ -1,8 +1,7 @@
 """The upstream examples' functional checks, on tinyaot's generated code:
-person_detect tells a person from no person, and micro_speech ranks the
-right word for each recording (its features come from the audio
-preprocessor run in TFLite Micro's interpreter: its custom Signal operators
-are not tinyaot's)."""
+person_detect tells a person from no person, and the keyword pipeline, the
+audio preprocessor module feeding the micro_speech module, ranks the right
+word for each recording."""
 
 import struct
 import wave
@@ -13,6 +12,7 @@ import pytest
 from tests.harness import module, oracle
 
 DATA = module.MODELS / "testdata"
+PRE = module.MODELS / "tflm_audio_preprocessor_int8.tflite"
 
 
 def bmp_pixels(path):
@@ -46,10 +46,10 @@ def test_person_detect_scores(tmp_path):
     assert [e[0].tobytes() for e in expected] == [person.tobytes(), no_person.tobytes()]
 
 
-def speech_features(wav_path):
+def speech_features(wav_path, pre, pre_exe):
     """49 frames of 40 int8 features: 30 ms windows every 20 ms, through the
-    audio preprocessor in TFLite Micro (one interpreter, so its noise and
-    gain state carries from frame to frame as upstream)."""
+    audio preprocessor module (one instance, so its noise estimate carries
+    from frame to frame as upstream), checked against TFLite Micro's."""
     w = wave.open(str(wav_path))
     samples = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
     windows = []
@@ -57,8 +57,9 @@ def speech_features(wav_path):
     while start + 480 <= len(samples) and len(windows) < 49:
         windows.append([samples[start:start + 480].reshape(1, 480)])
         start += 320
-    pre = (module.MODELS / "tflm_audio_preprocessor_int8.tflite").read_bytes()
-    feats = oracle.run_tflm(pre, windows, isolated=True)
+    feats = module.run(pre, pre_exe, windows)
+    tflm = oracle.run_tflm(PRE.read_bytes(), windows, isolated=True)
+    assert [f[0].tobytes() for f in feats] == [f[0].tobytes() for f in tflm]
     return np.concatenate([f[0].reshape(-1) for f in feats]).astype(np.int8)
 
 
@@ -69,8 +70,9 @@ def test_micro_speech_ranks_the_word(tmp_path, word, label):
     path = module.MODELS / "tflm_micro_speech_quantized.tflite"
     m = module.convert(path, tmp_path / "ms")
     exe = module.build(m)
+    pre = module.convert(PRE, tmp_path / "pre", prefix="pre")
     shape, _ = m.io("input")[0]
-    feats = speech_features(DATA / f"tflm_micro_speech_{word}_1000ms.wav")
+    feats = speech_features(DATA / f"tflm_micro_speech_{word}_1000ms.wav", pre, module.build(pre))
     assert feats.size == 49 * 40
     (scores,), = module.run(m, exe, [[feats.reshape(shape)]])
     scores = scores.reshape(-1)

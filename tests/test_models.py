@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from tests import conftest
-from tests.harness import difftest, module, oracle
+from tests.harness import difftest, module, oracle, unsupported
 
 MODELS = module.MODELS
 
-# Every shared model but the audio preprocessor (custom Signal operators),
-# with the number of consecutive random runs compared (at least 20; the
-# issue's two foundation models 100).
+# Every shared model, with the number of consecutive random runs compared
+# (at least 20; the issue's two foundation models 100).
 CONVERTED = {
+    "tflm_audio_preprocessor_int8": 100,
     "tflm_hello_world_int8": 100,
     "mlperf_tiny_ad01_int8": 100,
     "tflm_simple_add_model": 100,
@@ -83,16 +83,16 @@ def test_hello_world_computes_sine(tmp_path):
 
 
 def test_unsupported_custom_operators_are_named(tmp_path):
-    """The audio preprocessor uses custom Signal operators: the conversion
-    fails with one line per unsupported operator and writes nothing."""
+    """A custom operator tinyaot does not know and an unsupported builtin:
+    the conversion fails with one line per operator and writes nothing."""
     out = tmp_path / "pre"
     with pytest.raises(module.ConvertError) as e:
-        module.convert(MODELS / "tflm_audio_preprocessor_int8.tflite", out)
+        module.convert(unsupported.model(tmp_path), out)
     lines = [l for l in e.value.stderr.splitlines() if l.strip()]
-    assert any("SignalWindow" in l and "operator 0" in l for l in lines)
     assert all(l.startswith("tinyaot: error:") for l in lines)
-    custom = [l for l in lines if "custom operator" in l]
-    assert len(custom) == 9
+    assert [l for l in lines if "custom operator" in l] == [
+        l for l in lines if f"operator 0 ({unsupported.CUSTOM})" in l]
+    assert len(lines) == 2 and f"operator 17 ({unsupported.BUILTIN})" in lines[1]
     assert not out.exists()
     assert not list(tmp_path.glob("pre.tinyaot-*"))
 

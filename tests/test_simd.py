@@ -38,11 +38,14 @@ SMALL = {"CONV_2D.int8": 12, "CONV_2D.int8_deep": 8, "CONV_2D.int16": 8, "CONV_2
          "ADD.int8_rows": 4, "SUB.int8_rows": 3, "MUL.int8_rows": 4, "MAXIMUM.int8_rows": 3,
          "MINIMUM.int8_rows": 3, "SQUARED_DIFFERENCE.int8_rows": 3, "LESS.int8_rows": 3,
          "AVERAGE_POOL_2D.int8_channels": 4, "MAX_POOL_2D.int8_channels": 4,
-         "LESS_EQUAL.int8": 2, "NOT_EQUAL.int8": 2, "GREATER.int8": 2}
+         "LESS_EQUAL.int8": 2, "NOT_EQUAL.int8": 2, "GREATER.int8": 2,
+         # a convolution fused with the ADD after it, piece by piece
+         "RESIDUAL.conv_add": 6}
 # The kernels with most paths get more SIMD cases.
 HEAVY = {"CONV_2D.int8_simd": 12, "CONV_2D.int8_dsp": 16, "CONV_2D.int16_simd": 8, "CONV_2D.int8_few_channels": 24,
          "DEPTHWISE_CONV_2D.int8_simd": 12, "DEPTHWISE_CONV_2D.int16_simd": 8,
-         "FULLY_CONNECTED.int8_simd": 10, "FULLY_CONNECTED.int16_simd": 6}
+         "FULLY_CONNECTED.int8_simd": 10, "FULLY_CONNECTED.int16_simd": 6,
+         "RESIDUAL.conv_add_simd": 12}
 OTHER_SIMD = 4
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 IMAGE = 240  # cases per QEMU image (their constants share 2 MiB of MRAM on mps2-an386)

@@ -20,7 +20,8 @@ AD01 = MODELS / "mlperf_tiny_ad01_int8.tflite"
 HELLO = MODELS / "tflm_hello_world_int8.tflite"
 MAIN = module.HARNESS / "test_case_main.c"
 # Models with state carried from run to run (persistent arenas).
-STATEFUL = {"tflm_keyword_scrambled", "tflm_keyword_scrambled_8bit", "tflm_mnist_lstm_int8"}
+STATEFUL = {"tflm_audio_preprocessor_int8", "tflm_keyword_scrambled", "tflm_keyword_scrambled_8bit",
+            "tflm_mnist_lstm_int8"}
 
 STAGED = """
 platform: {name: apollo510_evb}

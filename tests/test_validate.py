@@ -19,16 +19,16 @@ import time
 import numpy as np
 import pytest
 
-from tests.harness import module
+from tests.harness import module, unsupported
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 MODELS = module.MODELS
 FLIP_CC = ROOT / "tests" / "validate_flip_weight_cc.py"
 ORACLE = ROOT / "python" / "tinyaot" / "oracle.py"
 
-# Every shared model tinyaot converts (the audio preprocessor holds custom
-# Signal operators tinyaot does not support).
-HOST_MODELS = ["tflm_hello_world_int8", "mlperf_tiny_kws_ref_model", "mlperf_tiny_ad01_int8",
+# Every shared model.
+HOST_MODELS = ["tflm_audio_preprocessor_int8", "tflm_hello_world_int8",
+               "mlperf_tiny_kws_ref_model", "mlperf_tiny_ad01_int8",
                "mlperf_tiny_ic_resnet8_quant", "tflm_keyword_scrambled",
                "tflm_keyword_scrambled_8bit", "tflm_micro_speech_quantized",
                "tflm_mnist_lstm_int8", "tflm_person_detect", "tflm_simple_add_model"]
@@ -205,7 +205,7 @@ def test_no_compiler_is_said(tmp_path):
 
 
 def test_failed_conversion_removes_the_directory(tmp_path):
-    p = validate(tmp_path, "--model.path", MODELS / "tflm_audio_preprocessor_int8.tflite")
+    p = validate(tmp_path, "--model.path", unsupported.model(tmp_path))
     assert p.returncode == 3
     assert "not supported" in p.stderr and "the conversion failed" in p.stderr
     assert_cleaned(tmp_path)

@@ -11,16 +11,14 @@ import subprocess
 
 import pytest
 
-from tests.harness import module
+from tests.harness import module, unsupported
 
 SPEC = module.SHARED / "spec" / "conversion-views.txt"
 HELLO = module.MODELS / "tflm_hello_world_int8.tflite"
 AD01 = module.MODELS / "mlperf_tiny_ad01_int8.tflite"
 
-# Models whose views are compared: every shared model but the audio
-# preprocessor, whose custom Signal operators tinyaot does not convert.
-MODELS = sorted(p.stem for p in module.MODELS.glob("*.tflite")
-                if p.stem != "tflm_audio_preprocessor_int8")
+# Models whose views are compared: every shared model.
+MODELS = sorted(p.stem for p in module.MODELS.glob("*.tflite"))
 
 
 def views_dump():
@@ -112,9 +110,8 @@ def test_views_are_frozen(tmp_path):
 def test_python_conversion_errors(tmp_path):
     import tinyaot
     with pytest.raises(tinyaot.ConversionError) as e:
-        tinyaot.convert(model_path=module.MODELS / "tflm_audio_preprocessor_int8.tflite",
-                        module_path=tmp_path / "m")
-    assert e.value.status == 3 and any("SignalWindow" in d for d in e.value.diagnostics)
+        tinyaot.convert(model_path=unsupported.model(tmp_path), module_path=tmp_path / "m")
+    assert e.value.status == 3 and any(unsupported.CUSTOM in d for d in e.value.diagnostics)
 
 
 def test_out_of_memory_is_an_error_not_an_abort(tmp_path, monkeypatch):

@@ -2,8 +2,8 @@
  * tinyaot.c - the command line. It only parses options, calls the library
  * (include/tinyaot/tinyaot.h) and prints what it returns.
  *
- *   tinyaot convert   [--config FILE] [--strict] [--force] [--quiet] [--dump-after PASS]
- *                     [--KEY VALUE]...
+ *   tinyaot convert   [--config FILE] [--strict] [--force] [--quiet] [--verbose N]
+ *                     [--log-file PATH] [--dump-after PASS] [--KEY VALUE]...
  *   tinyaot analyze   [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...
  *   tinyaot platforms [NAME | FILE.yaml]
  *   tinyaot validate  [--config FILE] [--runs N] [--KEY VALUE]...   (validate.c)
@@ -11,14 +11,16 @@
 #include "../include/tinyaot/tinyaot.h"
 #include "validate.h"
 
+#include "cli_log.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const convert_usage =
-    "usage: tinyaot convert [--config FILE] [--strict] [--force] [--quiet] [--dump-after PASS]\n"
-    "                       [--KEY VALUE]...\n";
+    "usage: tinyaot convert [--config FILE] [--strict] [--force] [--quiet] [--verbose N]\n"
+    "                       [--log-file PATH] [--dump-after PASS] [--KEY VALUE]...\n";
 static const char *const analyze_usage =
     "usage: tinyaot analyze [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...\n";
 static const char *const platforms_usage = "usage: tinyaot platforms [NAME | FILE.yaml]\n";
@@ -58,10 +60,18 @@ static void usage_convert(FILE *out)
                  "  --force        replace module.path even if tinyaot did not write it; never\n"
                  "                 `/`, the working or home directory, or a directory holding the\n"
                  "                 model, the --config or the target file; links are not followed\n"
-                 "  --quiet        no summary\n"
+                 "  --quiet        no summary and no progress lines\n"
+                 "  --verbose N    0 errors only (no warnings, no summary), 1 the stages and\n"
+                 "                 the summary (default), 2 also what each stage decided and\n"
+                 "                 its time, 3 also one line per operator and per region;\n"
+                 "                 progress on stdout, errors and warnings on stderr\n"
+                 "  --log-file PATH  also append every message, at level 3 whatever --verbose\n"
+                 "                 says, and the summary to PATH (a text file; created if\n"
+                 "                 missing; never the model or the --config file)\n"
                  "  --dump-after PASS  print the graph after PASS, one line per operator:\n"
                  "                 read, check, FOLD_STATIC_SHAPE_EXPRESSIONS, DEPTHWISE_TO_CONV,\n"
-                 "                 FUSE_ACTIVATIONS, lower, drop_dead\n"
+                 "                 FUSE_ACTIVATIONS, FUSE_RESIDUAL_ADD, lower, drop_dead,\n"
+                 "                 ORDER_FOR_PEAK\n"
                  "  -h, --help     this help\n");
 }
 
@@ -310,10 +320,10 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
 }
 
 /* The short form convert prints: one line per memory used, then MACs and flash. */
-static void print_summary(const tinyaot_result *r)
+static void print_summary(FILE *out, const tinyaot_result *r)
 {
-    printf("tinyaot: wrote %s: %zu operators, %zu tensors, %zu arena regions\n", r->module_path,
-           r->num_operators, r->num_tensors, r->num_regions);
+    fprintf(out, "tinyaot: wrote %s: %zu operators, %zu tensors, %zu arena regions\n",
+            r->module_path, r->num_operators, r->num_tensors, r->num_regions);
     const tinyaot_analysis *a = r->analysis;
     if (!a)
         return;
@@ -323,12 +333,12 @@ static void print_summary(const tinyaot_result *r)
             continue;
         /* Only what the memory holds: "DTCM: scratch 768 bytes (lower bound
            768, gap 0); 768 of 507904 bytes used, 507136 free". */
-        printf("tinyaot:   %s:", m->memory);
+        fprintf(out, "tinyaot:   %s:", m->memory);
         const char *sep = " ";
         if (m->scratch) {
-            printf("%sscratch %lld bytes (lower bound %lld, gap %lld)", sep, (long long)m->scratch,
-                   (long long)m->scratch_lower_bound,
-                   (long long)(m->scratch - m->scratch_lower_bound));
+            fprintf(out, "%sscratch %lld bytes (lower bound %lld, gap %lld)", sep,
+                    (long long)m->scratch, (long long)m->scratch_lower_bound,
+                    (long long)(m->scratch - m->scratch_lower_bound));
             sep = ", ";
         }
         const char *names[4] = {"persistent", "constants", "staged", "staging sources"};
@@ -336,16 +346,17 @@ static void print_summary(const tinyaot_result *r)
                                (long long)m->staged, (long long)m->staged_sources};
         for (int k = 0; k < 4; k++)
             if (values[k]) {
-                printf("%s%s %lld", sep, names[k], values[k]);
+                fprintf(out, "%s%s %lld", sep, names[k], values[k]);
                 sep = ", ";
             }
-        printf("; %lld of %lld bytes used, %lld free\n", (long long)m->used, (long long)m->budget,
-               (long long)m->free);
+        fprintf(out, "; %lld of %lld bytes used, %lld free\n", (long long)m->used,
+                (long long)m->budget, (long long)m->free);
     }
-    printf("tinyaot:   %lld MACs; flash estimate %lld bytes (code %lld, kernels %lld, constants "
-           "%lld); tinyaot analyze shows each operator\n",
-           (long long)a->total_macs, (long long)a->flash_total, (long long)a->flash_code,
-           (long long)a->flash_kernels, (long long)a->flash_constants);
+    fprintf(out,
+            "tinyaot:   %lld MACs; flash estimate %lld bytes (code %lld, kernels %lld, constants "
+            "%lld); tinyaot analyze shows each operator\n",
+            (long long)a->total_macs, (long long)a->flash_total, (long long)a->flash_code,
+            (long long)a->flash_kernels, (long long)a->flash_constants);
 }
 
 /* ---- platforms ------------------------------------------------------------ */
@@ -408,6 +419,8 @@ typedef struct Options {
     bool quiet;
     bool json;
     bool help;
+    int verbose;          /* --verbose: 0..3, default 1 */
+    const char *log_file; /* --log-file, or NULL */
 } Options;
 
 /* Parses the arguments after the command into `args`; `options` and
@@ -462,6 +475,14 @@ static int parse_options(int argc, char **argv, bool analyze, tinyaot_args *args
             args->config_path = value;
         } else if (!analyze && strcmp(key, "dump-after") == 0) {
             args->dump_after = value;
+        } else if (!analyze && strcmp(key, "verbose") == 0) {
+            if (strlen(value) != 1 || value[0] < '0' || value[0] > '3') {
+                fprintf(stderr, "tinyaot: --verbose: '%s' is not one of: 0, 1, 2, 3\n", value);
+                return 2;
+            }
+            o->verbose = value[0] - '0';
+        } else if (!analyze && strcmp(key, "log-file") == 0) {
+            o->log_file = value;
         } else if (analyze && strcmp(key, "format") == 0) {
             if (strcmp(value, "json") != 0 && strcmp(value, "text") != 0) {
                 fprintf(stderr, "tinyaot: --format: '%s' is not one of: text, json\n", value);
@@ -485,13 +506,33 @@ static const char *model_of(const tinyaot_args *args)
     return NULL;
 }
 
+/* Runs the conversion or analysis and prints its result; the exit status. */
+static int run_command(tinyaot_args *args, bool analyze, const Options *o, CliLog *log)
+{
+    if (log->file)
+        args->verbose = 3; /* the log has every detail; the terminal its level */
+    tinyaot_result *result = NULL;
+    tinyaot_status status = analyze ? tinyaot_analyze(args, &result)
+                                    : tinyaot_convert(args, &result);
+    if (analyze && o->json)
+        print_analysis_json(result, model_of(args), (int)status);
+    else if (analyze)
+        print_analysis_text(result, model_of(args));
+    if (!analyze && status == TINYAOT_OK && !o->quiet && o->verbose > 0)
+        print_summary(stdout, result);
+    if (!analyze && status == TINYAOT_OK && log->file)
+        print_summary(log->file, result);
+    tinyaot_result_free(result);
+    return status == TINYAOT_OK ? 0 : 1;
+}
+
 static int convert_or_analyze(int argc, char **argv, bool analyze)
 {
     tinyaot_args args = {.result_views = 1};
     tinyaot_option *options = calloc((size_t)argc, sizeof *options);
     char **owned = calloc((size_t)argc, sizeof *owned); /* KEY=VALUE copies */
     int num_owned = 0;
-    Options o = {0};
+    Options o = {.verbose = 1};
     int exit_status = 1;
     if (options && owned)
         exit_status = parse_options(argc, argv, analyze, &args, options, owned, &num_owned, &o);
@@ -503,17 +544,18 @@ static int convert_or_analyze(int argc, char **argv, bool analyze)
         tinyaot_cli_print_keys(stdout);
     } else if (options && owned && exit_status == 0) {
         args.options = options;
-        tinyaot_result *result = NULL;
-        tinyaot_status status = analyze ? tinyaot_analyze(&args, &result)
-                                        : tinyaot_convert(&args, &result);
-        if (analyze && o.json)
-            print_analysis_json(result, model_of(&args), (int)status);
-        else if (analyze)
-            print_analysis_text(result, model_of(&args));
-        else if (status == TINYAOT_OK && !o.quiet)
-            print_summary(result);
-        tinyaot_result_free(result);
-        exit_status = status == TINYAOT_OK ? 0 : 1;
+        CliLog log = {.verbose = o.quiet ? 0 : o.verbose, .show_warnings = o.verbose > 0};
+        if (!analyze) {
+            args.diagnostic = tinyaot_cli_log_message;
+            args.user = &log;
+            args.verbose = log.verbose;
+        }
+        if (!analyze && o.log_file &&
+            !tinyaot_cli_log_open(&log, o.log_file, args.config_path, model_of(&args), argc, argv))
+            exit_status = 1;
+        else
+            exit_status = run_command(&args, analyze, &o, &log);
+        tinyaot_cli_log_close(&log);
     } else if (exit_status == 2) {
         fputs(analyze ? analyze_usage : convert_usage, stderr);
     }

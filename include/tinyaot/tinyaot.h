@@ -26,7 +26,7 @@ extern "C" {
 /* The layout of the structs below: raised whenever a field is added or
    moved, so that a binding written for another layout (python/tinyaot)
    refuses the library instead of reading past its structs. */
-#define TINYAOT_ABI_VERSION 2
+#define TINYAOT_ABI_VERSION 3
 
 /* Marks the library's entry points: libtinyaot is built with hidden
    visibility, so these four functions are all it exports. */
@@ -47,8 +47,18 @@ typedef enum {
     TINYAOT_ERROR_MEMORY = 7       /* the host ran out of memory */
 } tinyaot_status;
 
-/* Diagnostic levels passed to the diagnostic callback. */
-enum { TINYAOT_DIAG_ERROR = 0, TINYAOT_DIAG_WARNING = 1, TINYAOT_DIAG_NOTE = 2 };
+/* Diagnostic levels passed to the diagnostic callback. The last three are
+   progress messages, sent only when args.verbose asks for them: STAGE at
+   verbose >= 1 (each stage of the conversion), DEBUG at >= 2 (what each
+   stage decided, and its time), DETAIL at >= 3 (one line per operator). */
+enum {
+    TINYAOT_DIAG_ERROR = 0,
+    TINYAOT_DIAG_WARNING = 1,
+    TINYAOT_DIAG_NOTE = 2,
+    TINYAOT_DIAG_STAGE = 3,
+    TINYAOT_DIAG_DEBUG = 4,
+    TINYAOT_DIAG_DETAIL = 5
+};
 
 /* A configuration key and its value, as on the command line:
    {"memory.dump_residency_json", "true"}. Values are YAML. */
@@ -80,6 +90,11 @@ typedef struct tinyaot_args {
        a transform ("FUSE_ACTIVATIONS", ...), "lower" or "drop_dead".
        NULL: no dump. Added after force (rebuild, as above). */
     const char *dump_after;
+    /* Progress messages through `diagnostic` (TINYAOT_DIAG_STAGE and up):
+       0 none (errors, warnings and notes only), 1 stages, 2 debug, 3
+       per-operator details (`tinyaot convert --verbose N`). Added after
+       dump_after (ABI version 3; rebuild, as above). */
+    int verbose;
 } tinyaot_args;
 
 /* One kernel function an operator's code calls, keyed by role ("run"). */
@@ -159,6 +174,17 @@ typedef struct tinyaot_placement_view {
     int staged;
 } tinyaot_placement_view;
 
+/* What identifies the module (the header's identity block): model.name,
+   model.description, model.version (default: the schema version the file
+   records), tinyaot's version and the plan hash (<PREFIX>_PLAN_HASH). */
+typedef struct tinyaot_module_identity {
+    const char *model_name;
+    const char *model_description;
+    const char *model_version;
+    const char *compiler_version;
+    uint64_t plan_hash;
+} tinyaot_module_identity;
+
 typedef struct tinyaot_result {
     tinyaot_status status;
     const char *module_path;        /* where the module was written, or NULL */
@@ -178,6 +204,8 @@ typedef struct tinyaot_result {
     /* Added after the first layout: per operator and per memory figures
        (see tinyaot_analyze below); NULL when not asked for. */
     const struct tinyaot_analysis *analysis;
+    /* Added in ABI version 3: set with the views; NULL otherwise. */
+    const tinyaot_module_identity *identity;
 } tinyaot_result;
 
 /* Converts; always sets *result (even on failure, for its diagnostics),

@@ -23,12 +23,12 @@ from typing import Mapping, Optional, Tuple
 
 from . import _native
 from .views import (Analysis, FlashEstimate, KernelStack, MemorySummary, MemoryType,
-                    OperatorAnalysis,
+                    ModuleIdentity, OperatorAnalysis,
                     OperatorView, PlacementView, QuantizationView, RegionRole, RegionView,
                     TensorKind, TensorView, frozen_mapping)
 
 __all__ = ["convert", "analyze", "config_keys", "ConfigKey", "Analysis", "OperatorAnalysis",
-           "MemorySummary", "FlashEstimate", "KernelStack", "ConvertArgs", "ConversionResult", "AotConverter", "ConversionError",
+           "MemorySummary", "FlashEstimate", "KernelStack", "ModuleIdentity", "ConvertArgs", "ConversionResult", "AotConverter", "ConversionError",
            "OperatorView", "QuantizationView", "TensorView", "RegionView", "PlacementView",
            "TensorKind", "MemoryType", "RegionRole", "version"]
 
@@ -79,6 +79,7 @@ class ConversionResult:
     regions: Tuple[RegionView, ...]
     placements: Mapping[str, PlacementView]
     analysis: Optional[Analysis] = None  # what `tinyaot analyze` prints
+    identity: Optional[ModuleIdentity] = None  # the header's identity block
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,6 +99,14 @@ def config_keys() -> Tuple[ConfigKey, ...]:
     return tuple(ConfigKey(keys[i].key.decode(), keys[i].type.decode(),
                            keys[i].default_value.decode(), keys[i].meaning.decode())
                  for i in range(n.value))
+
+
+def _identity(p):
+    if not p:
+        return None
+    i = p.contents
+    return ModuleIdentity(_s(i.model_name), _s(i.model_description), _s(i.model_version),
+                          _s(i.compiler_version), int(i.plan_hash))
 
 
 def _s(p):
@@ -223,7 +232,8 @@ class AotConverter:
                 placements=frozen_mapping((r.placements[i].tensor_id.decode(),
                                            _placement(r.placements[i]))
                                           for i in range(r.num_placements)),
-                analysis=_analysis(r.analysis, r.num_operators))
+                analysis=_analysis(r.analysis, r.num_operators),
+                identity=_identity(r.identity))
         finally:
             lib.tinyaot_result_free(res)
 

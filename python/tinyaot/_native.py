@@ -19,7 +19,7 @@ class Args(ctypes.Structure):
                 ("num_options", ctypes.c_size_t), ("strict", ctypes.c_int),
                 ("result_views", ctypes.c_int), ("diagnostic", DIAG_FN),
                 ("user", ctypes.c_void_p), ("force", ctypes.c_int),
-                ("dump_after", ctypes.c_char_p)]
+                ("dump_after", ctypes.c_char_p), ("verbose", ctypes.c_int)]
 
 
 class KernelCall(ctypes.Structure):
@@ -102,6 +102,12 @@ class ConfigKey(ctypes.Structure):
                 ("default_value", ctypes.c_char_p), ("meaning", ctypes.c_char_p)]
 
 
+class ModuleIdentity(ctypes.Structure):
+    _fields_ = [("model_name", ctypes.c_char_p), ("model_description", ctypes.c_char_p),
+                ("model_version", ctypes.c_char_p), ("compiler_version", ctypes.c_char_p),
+                ("plan_hash", ctypes.c_uint64)]
+
+
 class Result(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("module_path", ctypes.c_char_p),
                 ("diagnostics", c_char_pp), ("num_diagnostics", ctypes.c_size_t),
@@ -111,11 +117,12 @@ class Result(ctypes.Structure):
                 ("placements", ctypes.POINTER(PlacementView)),
                 ("num_placements", ctypes.c_size_t),
                 ("region_lower_bounds", ctypes.POINTER(ctypes.c_int64)),
-                ("analysis", ctypes.POINTER(Analysis))]
+                ("analysis", ctypes.POINTER(Analysis)),
+                ("identity", ctypes.POINTER(ModuleIdentity))]
 
 
 # include/tinyaot/tinyaot.h's TINYAOT_ABI_VERSION for the structs above.
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 
 def _candidates():

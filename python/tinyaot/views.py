@@ -17,7 +17,7 @@ MemoryType = Literal["ITCM", "DTCM", "SRAM", "PSRAM", "MRAM", "DRAM"]
 RegionRole = Literal["scratch", "persistent", "constant"]
 
 __all__ = ["OperatorView", "QuantizationView", "TensorView", "RegionView", "PlacementView",
-           "OperatorAnalysis", "MemorySummary", "FlashEstimate", "Analysis",
+           "OperatorAnalysis", "MemorySummary", "FlashEstimate", "Analysis", "ModuleIdentity",
            "TensorKind", "MemoryType", "RegionRole"]
 
 
@@ -155,6 +155,19 @@ class KernelStack:
     cortex_m4: int
     layer_index: int
     basis: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ModuleIdentity:
+    """What the module's header records about it: model.name,
+    model.description, model.version, tinyaot's version and the plan hash
+    (<PREFIX>_PLAN_HASH, over regions, placements and kernel calls)."""
+
+    model_name: str
+    model_description: str
+    model_version: str
+    compiler_version: str
+    plan_hash: int
 
 
 def frozen_mapping(d):

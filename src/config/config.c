@@ -93,13 +93,21 @@ static const tinyaot_config_key config_keys[] = {
     {"model.path", "path", "required",
      "the .tflite file (relative in a --config file: from that file's folder)"},
     {"model.subgraph", "integer", "0", "the subgraph to convert"},
+    {"model.name", "text", "model",
+     "the model's name, recorded in the header (<PREFIX>_MODEL_NAME), views and reports"},
+    {"model.description", "text", "empty",
+     "a description of the model, recorded like model.name (<PREFIX>_MODEL_DESCRIPTION)"},
+    {"model.version", "text", "the schema version the file records",
+     "the model's version, recorded like model.name (<PREFIX>_MODEL_VERSION)"},
     {"module.path", "path", "required (convert)",
-     "the module directory to write (relative in a --config file: from its folder)"},
+     "the module directory to write, or an archive of it: a .zip (files under <module.name>/) "
+     "or a .pack (module.type cmsis_pack); relative in a --config file: from its folder"},
     {"module.name", "C identifier", "the prefix", "name of the CMake / make / Zephyr library"},
     {"module.prefix", "C identifier", "model",
      "prefix of every generated symbol and file (<prefix>_model_run)"},
-    {"module.type", "cmake|zephyr|make", "cmake",
-     "build files: all get CMakeLists.txt and <name>.mk; zephyr adds zephyr/module.yml"},
+    {"module.type", "cmake|zephyr|make|cmsis_pack", "cmake",
+     "build files: all get CMakeLists.txt and <name>.mk; zephyr adds zephyr/module.yml; "
+     "cmsis_pack adds tinyaot.<name>.pdsc (a CMSIS-Pack)"},
     {"module.schedule", "calls|table", "calls",
      "straight-line calls, or a table calling the operator callback around each operator"},
     {"platform.name", "target name or YAML path", "host",
@@ -133,6 +141,8 @@ static const tinyaot_config_key config_keys[] = {
      "memory of the operator's own scratch buffers"},
     {"transforms", "list, or map of name: bool", "all on",
      "graph transforms: a list is the exact set, a map turns single ones on or off"},
+    {"documentation.html", "bool", "false",
+     "write <prefix>_documentation.html: operators, I/O, regions and a picture of the plan"},
     {"test.enabled", "bool", "false",
      "write <prefix>_test_case.c/.h: a stimulus, expected outputs, <prefix>_test_case_run()"},
     {"test.tolerance", "number >= 0", "0",
@@ -333,6 +343,20 @@ static bool get_string(Loader *L, const TaNode *n, const char *path, const char 
     return true;
 }
 
+/* Free text recorded in the module (model.name, ...): any string up to
+   TA_TEXT_MAX bytes; emitters escape it for each file's syntax. */
+#define TA_TEXT_MAX 1024
+static bool get_text(Loader *L, const TaNode *n, const char *path, const char **out)
+{
+    if (!get_string(L, n, path, out))
+        return false;
+    if (strlen(*out) <= TA_TEXT_MAX)
+        return true;
+    ta_error(L->d, "%s: %s: %zu bytes is longer than the %d allowed", WHERE(n), path, strlen(*out),
+             TA_TEXT_MAX);
+    return false;
+}
+
 static bool get_bool(Loader *L, const TaNode *n, const char *path, bool *out)
 {
     if (ta_scalar_bool(n, out))
@@ -433,6 +457,18 @@ static const char *module_dir_path(Loader *L, const TaNode *v, const char *path)
     return p;
 }
 
+/* module.path "out/kws.zip" or "out/kws.pack" names an archive; with a
+   trailing slash it is a directory whatever its name. */
+static TaModuleArchive archive_kind(const char *path)
+{
+    size_t n = strlen(path);
+    if (n > 4 && strcmp(path + n - 4, ".zip") == 0)
+        return TA_ARCHIVE_ZIP;
+    if (n > 5 && strcmp(path + n - 5, ".pack") == 0)
+        return TA_ARCHIVE_PACK;
+    return TA_ARCHIVE_NONE;
+}
+
 /* A relative path written in the --config file names a file beside it,
    wherever tinyaot runs; one from the command line is relative to the
    working directory. Nodes from the file carry its line numbers. */
@@ -472,11 +508,17 @@ static void load_model(Loader *L, const TaNode *n)
             L->cfg->model_subgraph = (int)(s > 1000000 ? 0 : s);
         }
     }
+    if ((v = ta_node_map_get(n, "name")))
+        get_text(L, v, "model.name", &L->cfg->model_name);
+    if ((v = ta_node_map_get(n, "description")))
+        get_text(L, v, "model.description", &L->cfg->model_description);
+    if ((v = ta_node_map_get(n, "version")))
+        get_text(L, v, "model.version", &L->cfg->model_version);
 }
 
 static void load_module(Loader *L, const TaNode *n)
 {
-    static const char *const types[] = {"cmake", "zephyr", "make"};
+    static const char *const types[] = {"cmake", "zephyr", "make", "cmsis_pack"};
     static const char *const schedules[] = {"calls", "table"};
     if (!expect_map(L, n, "module"))
         return;
@@ -485,8 +527,11 @@ static void load_module(Loader *L, const TaNode *n)
     const TaNode *v;
     const char *dir;
     if ((v = ta_node_map_get(n, "path")) && get_string(L, v, "module.path", &c->module_path) &&
-        (dir = module_dir_path(L, v, c->module_path)))
+        (dir = module_dir_path(L, v, c->module_path))) {
+        c->archive = archive_kind(c->module_path);
         c->module_path = from_config_dir(L, v, dir);
+        c->module_path_where = WHERE(v);
+    }
     if ((v = ta_node_map_get(n, "name")) && get_string(L, v, "module.name", &c->module_name) &&
         !is_identifier(c->module_name))
         ta_error(L->d, "%s: module.name: '%s' is not a C identifier", WHERE(v), c->module_name);
@@ -501,7 +546,7 @@ static void load_module(Loader *L, const TaNode *n)
                      WHERE(v), c->module_prefix, why);
     }
     if ((v = ta_node_map_get(n, "type")))
-        get_choice(L, v, "module.type", types, 3, &c->module_type);
+        get_choice(L, v, "module.type", types, 4, &c->module_type);
     if ((v = ta_node_map_get(n, "schedule")))
         get_choice(L, v, "module.schedule", schedules, 2, &c->module_schedule);
 }
@@ -682,6 +727,16 @@ static void load_transforms(Loader *L, const TaNode *n)
     }
 }
 
+static void load_documentation(Loader *L, const TaNode *n)
+{
+    if (!expect_map(L, n, "documentation"))
+        return;
+    check_keys(L, n, "documentation");
+    const TaNode *v = ta_node_map_get(n, "html");
+    if (v)
+        get_bool(L, v, "documentation.html", &L->cfg->documentation_html);
+}
+
 /* A list of files (a single path is a list of one), each resolved like
    model.path. */
 static void load_test_files(Loader *L, const TaNode *n, const char *key, TaVec *out)
@@ -793,6 +848,8 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     c->platform_name = "host";
     c->memory_planner = "greedy";
     c->allocate_arenas = true;
+    c->model_name = "model";
+    c->model_description = "";
 
     check_keys(&L, root, "");
     const TaNode *v;
@@ -808,6 +865,8 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
         load_rules(&L, v, "operators", true, &c->operator_rules);
     if ((v = ta_node_map_get(root, "transforms")))
         load_transforms(&L, v);
+    if ((v = ta_node_map_get(root, "documentation")))
+        load_documentation(&L, v);
     if ((v = ta_node_map_get(root, "test")))
         load_test(&L, v);
 
@@ -817,5 +876,11 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
         ta_error(d, "module.path is required (e.g. --module.path out/model)");
     if (!c->module_name)
         c->module_name = c->module_prefix;
+    /* A .pack is a CMSIS-Pack: its manifest comes with module.type cmsis_pack. */
+    if (c->archive == TA_ARCHIVE_PACK && strcmp(c->module_type, "cmsis_pack") != 0)
+        ta_error(d,
+                 "%s: module.path '%s' ends in .pack, which needs module.type: cmsis_pack "
+                 "(module.type is %s; use a directory or a .zip for other types)",
+                 c->module_path_where, c->module_path, c->module_type);
     return d->errors > errors_before ? NULL : c;
 }

@@ -36,15 +36,30 @@ typedef struct TaTransformSetting {
     bool enabled;
 } TaTransformSetting;
 
+/* What module.path names: a directory, or an archive of the module
+   written in one piece (module_archive.c). */
+typedef enum {
+    TA_ARCHIVE_NONE, /* a directory */
+    TA_ARCHIVE_ZIP,  /* ".zip": the module's files under <module.name>/ */
+    TA_ARCHIVE_PACK  /* ".pack": a CMSIS-Pack, the .pdsc at the top */
+} TaModuleArchive;
+
 typedef struct TaConfig {
     const char *config_path; /* the --config file, or NULL */
     bool force;              /* --force: replace module.path even if tinyaot did not write it */
     const char *model_path;
     int model_subgraph;
-    const char *module_path; /* without trailing '/' */
+    /* model.name, model.description, model.version: recorded in the module
+       (emit_identity.c); model_version NULL: the schema version of the file. */
+    const char *model_name;
+    const char *model_description;
+    const char *model_version;
+    const char *module_path;       /* without trailing '/' */
+    TaModuleArchive archive;       /* module.path ends in .zip or .pack */
+    const char *module_path_where; /* "file:line" of module.path, for messages */
     const char *module_name;
     const char *module_prefix;
-    const char *module_type;     /* "cmake" | "zephyr" | "make" */
+    const char *module_type;     /* "cmake" | "zephyr" | "make" | "cmsis_pack" */
     const char *module_schedule; /* "calls" | "table" */
     const char *platform_name;
     const char *memory_planner; /* "greedy" */
@@ -57,6 +72,8 @@ typedef struct TaConfig {
     TaVec constraints;     /* TaConstraint* */
     TaVec transforms;      /* TaTransformSetting*, as given */
     bool transforms_exact; /* given as a list: exactly these run */
+    /* documentation.html: write <prefix>_documentation.html (emit_html.c) */
+    bool documentation_html;
     bool test_enabled;
     double test_tolerance;
     TaVec test_inputs;  /* const char* per model input: raw bytes, or empty */

@@ -31,6 +31,8 @@ static bool write_all(const TaEmitInput *in, const char *dir)
         return false;
     if (in->config->dump_residency_json && !ta_emit_residency(in, dir))
         return false;
+    if (in->config->documentation_html && !ta_emit_documentation(in, dir))
+        return false;
     return ta_emit_views_json(in, dir);
 }
 

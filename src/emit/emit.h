@@ -11,8 +11,10 @@
  *   ops/<symbol>.c        one file per operator that has code
  *   runtime/              the runtime sources the module calls
  *   CMakeLists.txt, <name>.mk, zephyr/   build files
+ *   tinyaot.<name>.pdsc   the CMSIS-Pack description (module.type: cmsis_pack)
  *   <prefix>_sections.ld  GNU ld fragment (targets with sections)
  *   <prefix>_residency.json, <prefix>_views.json
+ *   <prefix>_documentation.html   the page a person reads (documentation.html)
  *   <prefix>_arena_<region>.bin   sidecars (caller-supplied arenas)
  *
  *   .tinyaot-module       the marker: every file above with size and hash
@@ -49,11 +51,16 @@ void ta_emit_cpu_check(const TaEmitInput *in, TaBuf *b);
 /* module.type: zephyr: zephyr/module.yml, Kconfig, CMakeLists.txt, snippets. */
 bool ta_emit_zephyr(const TaEmitInput *in, const char *dir, const TaVec *sources,
                     const TaVec *runtime);
+/* module.type: cmsis_pack: tinyaot.<name>.pdsc (emit_cmsis_pack.c). */
+bool ta_emit_cmsis_pack(const TaEmitInput *in, const char *dir, const TaVec *sources,
+                        const TaVec *runtime_sources);
 bool ta_emit_residency(const TaEmitInput *in, const char *dir);
 /* Every runtime file a module of `graph` needs (the kernels its calls
    name and what they include), sorted; also what analysis sizes. */
 bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *files);
 bool ta_emit_views_json(const TaEmitInput *in, const char *dir);
+/* documentation.html: <prefix>_documentation.html (emit_html.c). */
+bool ta_emit_documentation(const TaEmitInput *in, const char *dir);
 /* test.enabled: <prefix>_test_case.h/.c (emit_test_case.c); adds the
    source to `sources`. */
 bool ta_emit_test_case(const TaEmitInput *in, const char *dir, TaVec *sources);

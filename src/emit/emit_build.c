@@ -236,5 +236,7 @@ bool ta_emit_build_files(const TaEmitInput *in, const char *dir, TaVec *sources,
     ta_buf_free(&b);
     if (ok && strcmp(in->config->module_type, "zephyr") == 0)
         ok = ta_emit_zephyr(in, dir, sources, runtime_sources);
+    if (ok && strcmp(in->config->module_type, "cmsis_pack") == 0)
+        ok = ta_emit_cmsis_pack(in, dir, sources, runtime_sources);
     return ok;
 }

@@ -4,6 +4,7 @@
  */
 #include "emit.h"
 
+#include "emit_identity.h"
 #include "json_rows.h"
 
 /* Schema order (docs/residency.md). */
@@ -74,6 +75,32 @@ static void memory_row(const TaEmitInput *in, TaJson *j, int m)
     ta_json_end_object(j);
 }
 
+/* ORDER_FOR_PEAK's result: the operators in the order they run (model
+   operator indices, -1 for created ones) and the peaks it compared. */
+static void order_row(const TaEmitInput *in, TaJson *j)
+{
+    const TaOrderReport *r = &in->graph->order;
+    ta_json_begin_object(j);
+    ta_json_key(j, "searched");
+    ta_json_bool(j, r->searched);
+    ta_json_key(j, "proven");
+    ta_json_bool(j, r->searched && r->complete);
+    ta_json_key(j, "changed");
+    ta_json_bool(j, r->changed);
+    ta_json_key(j, "states");
+    ta_json_int(j, r->states);
+    ta_json_key(j, "model_order_peak");
+    ta_json_int(j, r->model_order_peak);
+    ta_json_key(j, "peak");
+    ta_json_int(j, r->peak);
+    ta_json_key(j, "operators");
+    ta_json_begin_array(j);
+    for (int i = 0; i < in->graph->ops.len; i++)
+        ta_json_int(j, TA_OP(in->graph, i)->source_index);
+    ta_json_end_array(j);
+    ta_json_end_object(j);
+}
+
 bool ta_emit_residency(const TaEmitInput *in, const char *dir)
 {
     TaBuf b = {0};
@@ -87,6 +114,7 @@ bool ta_emit_residency(const TaEmitInput *in, const char *dir)
     ta_json_string(&j, ta_basename(in->model->path));
     ta_json_key(&j, "prefix");
     ta_json_string(&j, in->prefix);
+    ta_emit_identity_json(in, &j);
     ta_json_key(&j, "target");
     ta_json_string(&j, in->plan->target->name);
     ta_json_key(&j, "allocate_arenas");
@@ -109,6 +137,8 @@ bool ta_emit_residency(const TaEmitInput *in, const char *dir)
         if (in->plan->target->memories[m])
             memory_row(in, &j, m);
     ta_json_end_array(&j);
+    ta_json_key(&j, "execution_order");
+    order_row(in, &j);
     ta_json_end_object(&j);
     bool ok = ta_emit_write(in, dir, ta_format(in->pool, "%s_residency.json", in->prefix), &b);
     ta_buf_free(&b);

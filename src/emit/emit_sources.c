@@ -13,6 +13,7 @@
 
 #include "../model/model.h"
 #include "../util/template.h"
+#include "emit_identity.h"
 #include "escape.h"
 
 #include <ctype.h>
@@ -394,6 +395,7 @@ static void emit_header(const Ctx *c, TaBuf *b)
                     "int ${prefix}_bind_arenas(void *const buffers[], const size_t sizes[]);\n");
     }
     ta_buf_puts(b, "\n");
+    ta_emit_identity_header(c->in, &c->fields, b);
     ta_emit_io_header(c->in, &c->fields, b);
     ta_template(b, &f,
                 "\n/* The regions as data, for generic binding code. */\n"
@@ -1006,6 +1008,7 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
                     "    if (!${prefix}_hydrated)\n        return TA_ERR_HYDRATION_REQUIRED;\n");
     ta_template(b, &f, "    return ${prefix}_run_operators(ctx);\n}\n\n");
     ta_emit_io_source(c->in, &c->fields, b);
+    ta_emit_identity_source(c->in, &c->fields, b);
 }
 
 bool ta_emit_sources(const TaEmitInput *in, const char *dir)

@@ -8,6 +8,7 @@
 #include "emit.h"
 
 #include "../report/views.h"
+#include "emit_identity.h"
 #include "json_rows.h"
 
 static void string_list(TaJson *j, const char *const *items, size_t n)
@@ -110,6 +111,7 @@ bool ta_emit_views_json(const TaEmitInput *in, const char *dir)
     ta_json_int(&j, 1);
     ta_json_key(&j, "prefix");
     ta_json_string(&j, in->prefix);
+    ta_emit_identity_json(in, &j);
     ta_json_key(&j, "operators");
     ta_json_begin_array(&j);
     for (size_t i = 0; i < views.num_operators; i++)

@@ -81,3 +81,32 @@ const char *ta_escape_yaml_string(TaPool *pool, const char *s)
     ta_buf_puts(&b, "\"");
     return finish(pool, &b);
 }
+
+const char *ta_escape_markup(TaPool *pool, const char *s)
+{
+    TaBuf b = {0};
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = 1;
+        switch (*p) {
+        case '&': ta_buf_puts(&b, "&amp;"); break;
+        case '<': ta_buf_puts(&b, "&lt;"); break;
+        case '>': ta_buf_puts(&b, "&gt;"); break;
+        case '"': ta_buf_puts(&b, "&quot;"); break;
+        case '\'': ta_buf_puts(&b, "&#39;"); break;
+        default:
+            if (printable(*p))
+                ta_buf_append(&b, (const char *)p, 1);
+            else if (*p < 0x80)
+                ta_buf_printf(&b, "\\x%02x", *p);
+            else if ((n = ta_utf8_length(p)) > 0)
+                ta_buf_append(&b, (const char *)p, (size_t)n);
+            else {
+                ta_buf_puts(&b, "&#xfffd;");
+                n = 1;
+            }
+        }
+        p += n;
+    }
+    return finish(pool, &b);
+}

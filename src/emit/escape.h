@@ -27,4 +27,11 @@ const char *ta_escape_line_comment(TaPool *pool, const char *s);
 /* A double-quoted YAML scalar, quotes included. */
 const char *ta_escape_yaml_string(TaPool *pool, const char *s);
 
+/* Text for HTML or XML element content or a double-quoted attribute value
+   (the module documentation, the CMSIS-Pack .pdsc): & < > " ' as character
+   references, well-formed
+   UTF-8 kept, a control character written as \xNN and any other byte as
+   U+FFFD, so a name can neither open a tag nor leave an attribute. */
+const char *ta_escape_markup(TaPool *pool, const char *s);
+
 #endif /* TA_ESCAPE_H */

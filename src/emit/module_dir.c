@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700
 #endif
 #include "module_dir.h"
+#include "module_archive.h"
 #include "module_marker.h"
 
 #include <dirent.h>
@@ -118,6 +119,8 @@ static bool check_replaceable(TaModuleDir *m)
     }
     if (!check_protected(m))
         return false;
+    if (m->config->archive != TA_ARCHIVE_NONE)
+        return ta_module_archive_replaceable(m, &st);
     if (m->config->force)
         return true;
     const char *hint = "; refusing to replace it: remove it, choose another module.path, or "
@@ -381,6 +384,12 @@ bool ta_module_dir_commit(TaModuleDir *m)
     /* Nothing may have appeared at module.path that was not checked. */
     if (!check_replaceable(m))
         return false;
+    if (m->config->archive != TA_ARCHIVE_NONE) {
+        if (!ta_module_archive_commit(m))
+            return false;
+        test_hook("moved");
+        return true;
+    }
     bool force_fallback = test_hook("exchange");
     if (!ta_path_exists(m->path)) {
         if (force_fallback || rename_with(m->tmp, m->path, RENAME_FLAG_NOREPLACE) != 0) {

@@ -21,17 +21,6 @@
 
 /* ---- hashing and small file helpers ----------------------------------------- */
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * FNV_PRIME;
-    return h;
-}
-
 /* Size and hash of a regular file, without following a symbolic link. */
 static bool hash_file(const char *path, uint64_t *size, uint64_t *hash)
 {
@@ -43,7 +32,7 @@ static bool hash_file(const char *path, uint64_t *size, uint64_t *hash)
         close(fd);
         return false;
     }
-    uint64_t h = FNV_OFFSET, n = 0;
+    uint64_t h = TA_FNV1A64_OFFSET, n = 0;
     unsigned char buf[65536];
     for (;;) {
         ssize_t r = read(fd, buf, sizeof buf);
@@ -55,7 +44,7 @@ static bool hash_file(const char *path, uint64_t *size, uint64_t *hash)
         }
         if (r == 0)
             break;
-        h = fnv1a(h, buf, (size_t)r);
+        h = ta_fnv1a64(h, buf, (size_t)r);
         n += (uint64_t)r;
     }
     close(fd);
@@ -129,7 +118,8 @@ static void marker_text(TaBuf *b, const Marker *mk)
         ta_buf_printf(b, "file %llu %016llx %s\n", (unsigned long long)f->size,
                       (unsigned long long)f->hash, f->path);
     }
-    ta_buf_printf(b, "checksum %016llx\n", (unsigned long long)fnv1a(FNV_OFFSET, b->data, b->len));
+    ta_buf_printf(b, "checksum %016llx\n",
+                  (unsigned long long)ta_fnv1a64(TA_FNV1A64_OFFSET, b->data, b->len));
 }
 
 /* Writes the marker through a temporary name and a rename, so the marker
@@ -189,7 +179,8 @@ Marker *ta_marker_read(TaPool *pool, const char *dir, const char **why)
     unsigned long long sum;
     char extra;
     if (!last || sscanf(last + 1, "checksum %16llx%c", &sum, &extra) != 1 ||
-        strlen(last + 1) != 9 + 16 || fnv1a(FNV_OFFSET, text, (size_t)(last + 1 - text)) != sum) {
+        strlen(last + 1) != 9 + 16 ||
+        ta_fnv1a64(TA_FNV1A64_OFFSET, text, (size_t)(last + 1 - text)) != sum) {
         *why = "its checksum does not match";
         return NULL;
     }

@@ -8,9 +8,11 @@
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
+#include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
+#include "../../runtime/kernels/ta_conv_2d_add.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
@@ -30,6 +32,10 @@
 #include "../../runtime/kernels/ta_reduce.h"
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_signal_filter_bank.h"
+#include "../../runtime/kernels/ta_signal_noise.h"
+#include "../../runtime/kernels/ta_signal_rfft.h"
+#include "../../runtime/kernels/ta_signal_spectrum.h"
 #include "../../runtime/kernels/ta_softmax.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "../../runtime/kernels/ta_svdf.h"
@@ -40,6 +46,10 @@
 static int call_ta_add_s16(const void *p, void *const *a)
 {
     return ta_add_s16(p, a[0], a[1], a[2]);
+}
+static int call_ta_add_s32(const void *p, void *const *a)
+{
+    return ta_add_s32(p, a[0], a[1], a[2]);
 }
 static int call_ta_add_s8(const void *p, void *const *a)
 {
@@ -145,6 +155,18 @@ static int call_ta_comparison_s8(const void *p, void *const *a)
 {
     return ta_comparison_s8(p, a[0], a[1], a[2]);
 }
+static int call_ta_conv_2d_add_s8(const void *p, void *const *a)
+{
+    return ta_conv_2d_add_s8(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+}
+static int call_ta_conv_2d_add_s8_columns(const void *p, void *const *a)
+{
+    return ta_conv_2d_add_s8_columns(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+}
+static int call_ta_conv_2d_add_s8_interleaved(const void *p, void *const *a)
+{
+    return ta_conv_2d_add_s8_interleaved(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+}
 static int call_ta_conv_2d_s16(const void *p, void *const *a)
 {
     return ta_conv_2d_s16(p, a[0], a[1], a[2], a[3], a[4], a[5]);
@@ -188,6 +210,10 @@ static int call_ta_dequantize_s16_f32(const void *p, void *const *a)
 static int call_ta_dequantize_s8_f32(const void *p, void *const *a)
 {
     return ta_dequantize_s8_f32(p, a[0], a[1]);
+}
+static int call_ta_div_s32(const void *p, void *const *a)
+{
+    return ta_div_s32(p, a[0], a[1], a[2]);
 }
 static int call_ta_fill(const void *p, void *const *a)
 {
@@ -253,6 +279,10 @@ static int call_ta_maximum_s16(const void *p, void *const *a)
 {
     return ta_maximum_s16(p, a[0], a[1], a[2]);
 }
+static int call_ta_maximum_s32(const void *p, void *const *a)
+{
+    return ta_maximum_s32(p, a[0], a[1], a[2]);
+}
 static int call_ta_maximum_s8(const void *p, void *const *a)
 {
     return ta_maximum_s8(p, a[0], a[1], a[2]);
@@ -261,6 +291,10 @@ static int call_ta_minimum_s16(const void *p, void *const *a)
 {
     return ta_minimum_s16(p, a[0], a[1], a[2]);
 }
+static int call_ta_minimum_s32(const void *p, void *const *a)
+{
+    return ta_minimum_s32(p, a[0], a[1], a[2]);
+}
 static int call_ta_minimum_s8(const void *p, void *const *a)
 {
     return ta_minimum_s8(p, a[0], a[1], a[2]);
@@ -268,6 +302,10 @@ static int call_ta_minimum_s8(const void *p, void *const *a)
 static int call_ta_mul_s16(const void *p, void *const *a)
 {
     return ta_mul_s16(p, a[0], a[1], a[2]);
+}
+static int call_ta_mul_s32(const void *p, void *const *a)
+{
+    return ta_mul_s32(p, a[0], a[1], a[2]);
 }
 static int call_ta_mul_s8(const void *p, void *const *a)
 {
@@ -365,6 +403,42 @@ static int call_ta_resize_nearest(const void *p, void *const *a)
 {
     return ta_resize_nearest(p, a[0], a[1], a[2], a[3]);
 }
+static int call_ta_signal_energy_s16(const void *p, void *const *a)
+{
+    return ta_signal_energy_s16(p, a[0], a[1]);
+}
+static int call_ta_signal_fft_auto_scale_s16(const void *p, void *const *a)
+{
+    return ta_signal_fft_auto_scale_s16(p, a[0], a[1], a[2]);
+}
+static int call_ta_signal_filter_bank_log_u32(const void *p, void *const *a)
+{
+    return ta_signal_filter_bank_log_u32(p, a[0], a[1]);
+}
+static int call_ta_signal_filter_bank_sqrt_u64(const void *p, void *const *a)
+{
+    return ta_signal_filter_bank_sqrt_u64(p, a[0], a[1], a[2]);
+}
+static int call_ta_signal_filter_bank_u32(const void *p, void *const *a)
+{
+    return ta_signal_filter_bank_u32(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+}
+static int call_ta_signal_pcan_u32(const void *p, void *const *a)
+{
+    return ta_signal_pcan_u32(p, a[0], a[1], a[2], a[3]);
+}
+static int call_ta_signal_rfft_s16(const void *p, void *const *a)
+{
+    return ta_signal_rfft_s16(p, a[0], a[1], a[2], a[3], a[4]);
+}
+static int call_ta_signal_spectral_subtraction_u32(const void *p, void *const *a)
+{
+    return ta_signal_spectral_subtraction_u32(p, a[0], a[1], a[2], a[3]);
+}
+static int call_ta_signal_window_s16(const void *p, void *const *a)
+{
+    return ta_signal_window_s16(p, a[0], a[1], a[2]);
+}
 static int call_ta_softmax_s16(const void *p, void *const *a)
 {
     return ta_softmax_s16(p, a[0], a[1], a[2], a[3]);
@@ -425,6 +499,7 @@ static int call_ta_variable_fill(const void *p, void *const *a)
 /* Sorted by name, in strcmp order, for the binary search below. */
 static const TaKernelEntry entries[] = {
     {"ta_add_s16", 3, call_ta_add_s16},
+    {"ta_add_s32", 3, call_ta_add_s32},
     {"ta_add_s8", 3, call_ta_add_s8},
     {"ta_arg_max_s8_i32", 2, call_ta_arg_max_s8_i32},
     {"ta_arg_max_s8_i64", 2, call_ta_arg_max_s8_i64},
@@ -451,6 +526,9 @@ static const TaKernelEntry entries[] = {
     {"ta_cast_s8_s16", 2, call_ta_cast_s8_s16},
     {"ta_cast_s8_s32", 2, call_ta_cast_s8_s32},
     {"ta_comparison_s8", 3, call_ta_comparison_s8},
+    {"ta_conv_2d_add_s8", 8, call_ta_conv_2d_add_s8},
+    {"ta_conv_2d_add_s8_columns", 8, call_ta_conv_2d_add_s8_columns},
+    {"ta_conv_2d_add_s8_interleaved", 8, call_ta_conv_2d_add_s8_interleaved},
     {"ta_conv_2d_s16", 6, call_ta_conv_2d_s16},
     {"ta_conv_2d_s8", 6, call_ta_conv_2d_s8},
     {"ta_conv_2d_s8_columns", 6, call_ta_conv_2d_s8_columns},
@@ -462,6 +540,7 @@ static const TaKernelEntry entries[] = {
     {"ta_depthwise_conv_2d_s8_m1_fast", 7, call_ta_depthwise_conv_2d_s8_m1_fast},
     {"ta_dequantize_s16_f32", 2, call_ta_dequantize_s16_f32},
     {"ta_dequantize_s8_f32", 2, call_ta_dequantize_s8_f32},
+    {"ta_div_s32", 3, call_ta_div_s32},
     {"ta_fill", 1, call_ta_fill},
     {"ta_fully_connected_s16", 6, call_ta_fully_connected_s16},
     {"ta_fully_connected_s16_acc32", 6, call_ta_fully_connected_s16_acc32},
@@ -478,10 +557,13 @@ static const TaKernelEntry entries[] = {
     {"ta_max_pool_s16", 2, call_ta_max_pool_s16},
     {"ta_max_pool_s8", 2, call_ta_max_pool_s8},
     {"ta_maximum_s16", 3, call_ta_maximum_s16},
+    {"ta_maximum_s32", 3, call_ta_maximum_s32},
     {"ta_maximum_s8", 3, call_ta_maximum_s8},
     {"ta_minimum_s16", 3, call_ta_minimum_s16},
+    {"ta_minimum_s32", 3, call_ta_minimum_s32},
     {"ta_minimum_s8", 3, call_ta_minimum_s8},
     {"ta_mul_s16", 3, call_ta_mul_s16},
+    {"ta_mul_s32", 3, call_ta_mul_s32},
     {"ta_mul_s8", 3, call_ta_mul_s8},
     {"ta_prelu_s16", 3, call_ta_prelu_s16},
     {"ta_prelu_s8", 3, call_ta_prelu_s8},
@@ -506,6 +588,15 @@ static const TaKernelEntry entries[] = {
     {"ta_requantize_u8_s8", 2, call_ta_requantize_u8_s8},
     {"ta_resize_bilinear_s8", 4, call_ta_resize_bilinear_s8},
     {"ta_resize_nearest", 4, call_ta_resize_nearest},
+    {"ta_signal_energy_s16", 2, call_ta_signal_energy_s16},
+    {"ta_signal_fft_auto_scale_s16", 3, call_ta_signal_fft_auto_scale_s16},
+    {"ta_signal_filter_bank_log_u32", 2, call_ta_signal_filter_bank_log_u32},
+    {"ta_signal_filter_bank_sqrt_u64", 3, call_ta_signal_filter_bank_sqrt_u64},
+    {"ta_signal_filter_bank_u32", 7, call_ta_signal_filter_bank_u32},
+    {"ta_signal_pcan_u32", 4, call_ta_signal_pcan_u32},
+    {"ta_signal_rfft_s16", 5, call_ta_signal_rfft_s16},
+    {"ta_signal_spectral_subtraction_u32", 4, call_ta_signal_spectral_subtraction_u32},
+    {"ta_signal_window_s16", 3, call_ta_signal_window_s16},
     {"ta_softmax_s16", 4, call_ta_softmax_s16},
     {"ta_softmax_s8", 3, call_ta_softmax_s8},
     {"ta_softmax_s8_s16", 3, call_ta_softmax_s8_s16},

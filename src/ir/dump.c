@@ -59,6 +59,9 @@ void ta_graph_dump(TaBuf *out, const TaGraph *g, const char *pass)
             ta_buf_printf(out, " (model op %d)", op->source_index);
         else
             ta_buf_puts(out, " (created)");
+        if (op->residual_add)
+            ta_buf_printf(out, " + ADD (model op %d) into the residual",
+                          op->residual_add->add->source_index);
         ta_buf_puts(out, ":");
         tensor_list(out, op->inputs, op->num_inputs);
         ta_buf_puts(out, " ->");

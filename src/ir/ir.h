@@ -159,6 +159,16 @@ bool ta_call_ignores_field(const TaKernelCall *c, size_t offset);
 
 struct TaOpDef;
 
+/* FUSE_RESIDUAL_ADD: what a CONV_2D absorbed from the ADD that was the only
+   reader of its output. The convolution's inputs become (input, weights,
+   bias or NULL, residual), its output the ADD's. */
+typedef struct TaResidualAdd {
+    struct TaOp *add;      /* the ADD, out of the graph: options, model index */
+    TaTensor *conv_output; /* the convolution's own result, out of the graph:
+                              its quantization is the ADD's input's */
+    int conv_operand;      /* the ADD input (0 or 1) the convolution fed */
+} TaResidualAdd;
+
 typedef struct TaOp {
     int layer_index;  /* position in execution order, from 0 */
     int source_index; /* operator index in the model subgraph; -1 if created */
@@ -192,11 +202,23 @@ typedef struct TaOp {
     int64_t macs;
     bool has_parameters;
     int64_t parameters;
-    int inplace_input;     /* -1, or the input whose bytes output 0 may reuse */
-    int code_memory;       /* TaMemory its code is linked into (operators: rules), or -1 */
-    int folded_activation; /* a standalone activation FUSE_ACTIVATIONS folded in */
-    bool removed;          /* dropped by a pass */
+    int inplace_input;           /* -1, or the input whose bytes output 0 may reuse */
+    int code_memory;             /* TaMemory its code is linked into (operators: rules), or -1 */
+    int folded_activation;       /* a standalone activation FUSE_ACTIVATIONS folded in */
+    TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */
+    bool removed;                /* dropped by a pass */
 } TaOp;
+
+/* ORDER_FOR_PEAK's result (src/passes/order_for_peak.c); peaks are its
+   model of the planner's scratch bytes. */
+typedef struct TaOrderReport {
+    bool searched;            /* the pass ran */
+    bool complete;            /* the search covered every order (the result is proven) */
+    bool changed;             /* the order differs from the model's */
+    int states;               /* sets of operators the search visited */
+    int64_t model_order_peak; /* the model's order */
+    int64_t peak;             /* the order chosen */
+} TaOrderReport;
 
 typedef struct TaGraph {
     int index; /* subgraph index in the model */
@@ -205,6 +227,7 @@ typedef struct TaGraph {
     TaVec ops;     /* TaOp* in execution order */
     TaVec inputs;  /* TaTensor* */
     TaVec outputs; /* TaTensor* */
+    TaOrderReport order;
 } TaGraph;
 
 typedef struct TaMetadata {

@@ -9,8 +9,10 @@
  * too (LiteRT, with the option set, has a shift-only int16 path instead).
  * Produces the three (multiplier, shift) pairs.
  */
+#include "add_sub.h"
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "common/binary.h"
+#include "common/binary_s32.h"
 
 enum { OPT_ACTIVATION = 0, OPT_POT_SCALE_INT16 };
 
@@ -41,19 +43,15 @@ static void real_multipliers(int left_shift, float s1, float s2, float so, doubl
     real[2] = twice_max / ((double)(1 << left_shift) * (double)so);
 }
 
-static bool lower_add_sub(TaLower *L, TaOp *op, bool sub)
+bool ta_add_sub_arithmetic(TaLower *L, TaOp *op, const TaTensor *in1, const TaTensor *in2,
+                           const TaTensor *out, ta_add_params_t *p)
 {
+    if (!op->attrs && !parse(L, op))
+        return false;
     const AddSubAttrs *a = op->attrs;
-    static const int dtypes[] = {TA_INT8, TA_INT16, -1};
-    if (!ta_binary_expect(L, op, -1, dtypes))
-        return false;
-    TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
-    TaBroadcast bc;
     int32_t act_min, act_max;
-    if (!ta_broadcast_plan(L, op, in1, in2, out, &bc) ||
-        !ta_activation_range(L, op, a->activation, out, &act_min, &act_max))
+    if (!ta_activation_range(L, op, a->activation, out, &act_min, &act_max))
         return false;
-
     const bool wide = out->dtype == TA_INT16;
     const int left_shift = wide ? 15 : 20;
     double real[3];
@@ -73,12 +71,6 @@ static bool lower_add_sub(TaLower *L, TaOp *op, bool sub)
             return false;
         }
     }
-
-    const char *fn = sub ? (wide ? "ta_sub_s16" : "ta_sub_s8")
-                         : (wide ? "ta_add_s16" : "ta_add_s8");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_add_sub.h");
-    ta_add_params_t *p = TA_CALL_PARAMS(L, c, ta_add_params_t);
-    ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
     p->left_shift = left_shift;
     p->input1_offset = -ta_zero_point(in1);
     p->input1_multiplier = mult[0];
@@ -91,12 +83,36 @@ static bool lower_add_sub(TaLower *L, TaOp *op, bool sub)
     p->output_shift = shift[2];
     p->activation_min = act_min;
     p->activation_max = act_max;
+    return true;
+}
+
+static bool lower_add_sub(TaLower *L, TaOp *op, bool sub)
+{
+    static const int dtypes[] = {TA_INT8, TA_INT16, -1};
+    if (!ta_binary_expect(L, op, -1, dtypes))
+        return false;
+    TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
+    TaBroadcast bc;
+    ta_add_params_t arithmetic = {0};
+    if (!ta_broadcast_plan(L, op, in1, in2, out, &bc) ||
+        !ta_add_sub_arithmetic(L, op, in1, in2, out, &arithmetic))
+        return false;
+    const bool wide = out->dtype == TA_INT16;
+    const char *fn = sub ? (wide ? "ta_sub_s16" : "ta_sub_s8")
+                         : (wide ? "ta_add_s16" : "ta_add_s8");
+    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_add_sub.h");
+    ta_add_params_t *p = TA_CALL_PARAMS(L, c, ta_add_params_t);
+    *p = arithmetic;
+    ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
     ta_binary_call_args(L, op, c);
     return true;
 }
 
 static bool lower_add(TaLower *L, TaOp *op)
 {
+    /* TFLite Micro's int32 ADD ignores the fused activation. */
+    if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_INT32)
+        return ta_lower_binary_s32(L, op, "ta_add_s32", TA_ACT_NONE);
     return lower_add_sub(L, op, false);
 }
 

@@ -16,6 +16,7 @@
  */
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "common/conv_common.h"
+#include "conv_2d_add.h"
 
 #include <string.h>
 
@@ -27,11 +28,12 @@ static bool parse(TaLower *L, TaOp *op)
 static bool lower(TaLower *L, TaOp *op)
 {
     const TaConvAttrs *a = op->attrs;
-    if (!ta_expect_counts(L, op, 2, 3, 1))
+    /* Fused with the ADD after it, the residual comes fourth. */
+    if (!ta_expect_counts(L, op, 2, op->residual_add ? 4 : 3, 1))
         return false;
     TaTensor *in = op->inputs[0], *w = op->inputs[1];
     TaTensor *bias = op->num_inputs > 2 ? op->inputs[2] : NULL;
-    TaTensor *out = op->outputs[0];
+    TaTensor *out = op->residual_add ? op->residual_add->conv_output : op->outputs[0];
     bool wide;
     if (!ta_conv_operands(L, op, in, w, out, &wide))
         return false;
@@ -127,8 +129,7 @@ static bool lower(TaLower *L, TaOp *op)
                          : by_column  ? "ta_conv_2d_s8_columns"
                          : interleave ? "ta_conv_2d_s8_interleaved"
                                       : "ta_conv_2d_s8";
-    TaKernelCall *c = ta_call(L, op, kernel, "runtime/kernels/ta_conv_2d.h");
-    ta_conv_2d_params_t *p = TA_CALL_PARAMS(L, c, ta_conv_2d_params_t);
+    ta_conv_2d_params_t conv = {0}, *p = &conv;
     p->batches = batches;
     p->input_height = in_h;
     p->input_width = in_w;
@@ -150,17 +151,24 @@ static bool lower(TaLower *L, TaOp *op)
     p->output_offset = ta_zero_point(out);
     p->multiplier = rq.multiplier;
     p->shift = rq.shift;
-    if (rq.multipliers) { /* per channel: the kernel reads the arrays instead */
-        TA_CALL_IGNORES(c, ta_conv_2d_params_t, multiplier);
-        TA_CALL_IGNORES(c, ta_conv_2d_params_t, shift);
-    }
     p->accumulator_bits = acc64 ? 64 : 32;
     p->activation_min = rq.act_min;
     p->activation_max = rq.act_max;
     p->weights_interleaved = interleave ? 1 : 0;
     p->taps_by_column = by_column ? 1 : 0;
     const TaConvArgs args = {in, w_arg, bias_sum, out};
-    ta_conv_call_tail(L, op, c, &args, &rq, w, bias, (int64_t)batches * out_h * out_w);
+    const int64_t positions = (int64_t)batches * out_h * out_w;
+    if (op->residual_add) {
+        ta_conv_figures(op, w, bias, positions);
+        return ta_lower_conv_2d_add(L, op, &conv, kernel, &args, &rq);
+    }
+    TaKernelCall *c = ta_call(L, op, kernel, "runtime/kernels/ta_conv_2d.h");
+    *(ta_conv_2d_params_t *)TA_CALL_PARAMS(L, c, ta_conv_2d_params_t) = conv;
+    if (rq.multipliers) { /* per channel: the kernel reads the arrays instead */
+        TA_CALL_IGNORES(c, ta_conv_2d_params_t, multiplier);
+        TA_CALL_IGNORES(c, ta_conv_2d_params_t, shift);
+    }
+    ta_conv_call_tail(L, op, c, &args, &rq, w, bias, positions);
     return true;
 }
 

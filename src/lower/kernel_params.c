@@ -12,9 +12,11 @@
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
+#include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
+#include "../../runtime/kernels/ta_conv_2d_add.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
@@ -34,6 +36,10 @@
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
 #include "../../runtime/kernels/ta_sigmoid_params.h"
+#include "../../runtime/kernels/ta_signal_filter_bank.h"
+#include "../../runtime/kernels/ta_signal_noise.h"
+#include "../../runtime/kernels/ta_signal_rfft.h"
+#include "../../runtime/kernels/ta_signal_spectrum.h"
 #include "../../runtime/kernels/ta_softmax.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "../../runtime/kernels/ta_svdf.h"
@@ -81,6 +87,10 @@ DESCRIBE(TA_ARG_MIN_MAX_PARAMS)
 DESCRIBE(TA_BATCH_MATMUL_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_binary_s32_params_t
+DESCRIBE(TA_BINARY_S32_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_cast_params_t
 DESCRIBE(TA_CAST_PARAMS)
 #undef STRUCT
@@ -91,6 +101,10 @@ DESCRIBE(TA_COMPARISON_PARAMS)
 
 #define STRUCT ta_conv_2d_params_t
 DESCRIBE(TA_CONV_2D_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_conv_2d_add_params_t
+DESCRIBE(TA_CONV_2D_ADD_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_copy_nd_params_t
@@ -179,6 +193,42 @@ DESCRIBE(TA_RESIZE_NEAREST_PARAMS)
 
 #define STRUCT ta_sigmoid_params_t
 DESCRIBE(TA_SIGMOID_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_energy_params_t
+DESCRIBE(TA_SIGNAL_ENERGY_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_fft_auto_scale_params_t
+DESCRIBE(TA_SIGNAL_FFT_AUTO_SCALE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_filter_bank_log_params_t
+DESCRIBE(TA_SIGNAL_FILTER_BANK_LOG_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_filter_bank_params_t
+DESCRIBE(TA_SIGNAL_FILTER_BANK_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_filter_bank_sqrt_params_t
+DESCRIBE(TA_SIGNAL_FILTER_BANK_SQRT_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_pcan_params_t
+DESCRIBE(TA_SIGNAL_PCAN_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_rfft_params_t
+DESCRIBE(TA_SIGNAL_RFFT_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_spectral_subtraction_params_t
+DESCRIBE(TA_SIGNAL_SPECTRAL_SUBTRACTION_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_window_params_t
+DESCRIBE(TA_SIGNAL_WINDOW_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_softmax_params_t

@@ -13,6 +13,9 @@
 #define DECLARE_OP(builtin, name, symbol, file) extern const TaOpDef ta_op_##symbol;
 #include "ops.def"
 #undef DECLARE_OP
+#define DECLARE_CUSTOM_OP(code, symbol, file) extern const TaOpDef ta_op_##symbol;
+#include "custom_ops.def"
+#undef DECLARE_CUSTOM_OP
 
 static const struct {
     int builtin;
@@ -28,6 +31,23 @@ const TaOpDef *ta_op_def_find(int builtin)
     for (size_t i = 0; i < TA_COUNT_OF(op_defs); i++)
         if (op_defs[i].builtin == builtin)
             return op_defs[i].def;
+    return NULL;
+}
+
+static const struct {
+    const char *code;
+    const TaOpDef *def;
+} custom_op_defs[] = {
+#define DECLARE_CUSTOM_OP(code, symbol, file) {code, &ta_op_##symbol},
+#include "custom_ops.def"
+#undef DECLARE_CUSTOM_OP
+};
+
+const TaOpDef *ta_custom_op_def_find(const char *custom_code)
+{
+    for (size_t i = 0; custom_code && i < TA_COUNT_OF(custom_op_defs); i++)
+        if (strcmp(custom_op_defs[i].code, custom_code) == 0)
+            return custom_op_defs[i].def;
     return NULL;
 }
 
@@ -117,6 +137,15 @@ bool ta_expect_constant(TaLower *L, TaOp *op, const TaTensor *t, const char *rol
     return false;
 }
 
+bool ta_expect_rank(TaLower *L, TaOp *op, const TaTensor *t, const char *role, int rank)
+{
+    if (t->rank == rank)
+        return true;
+    ta_op_error(L, op, "%s (tensor %s) has shape %s; tinyaot supports rank %d here", role, t->id,
+                ta_shape_text(L->pool, t), rank);
+    return false;
+}
+
 float ta_scale(const TaTensor *t)
 {
     return t->quant && t->quant->num_scales ? t->quant->scale[0] : 0.0f;
@@ -151,6 +180,13 @@ TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes
 {
     TaTensor *t = new_local(L, op, role, TA_INT8, bytes);
     t->kind = TA_REGION_SCRATCH;
+    return t;
+}
+
+TaTensor *ta_local_state(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count)
+{
+    TaTensor *t = new_local(L, op, role, dtype, count);
+    t->kind = TA_REGION_PERSISTENT;
     return t;
 }
 
@@ -207,7 +243,7 @@ bool ta_lower_graph(TaLower *L)
     /* Unsupported operators first, all of them, one line each. */
     for (int i = 0; i < L->graph->ops.len; i++) {
         TaOp *op = TA_OP(L->graph, i);
-        op->def = op->builtin >= 0 ? ta_op_def_find(op->builtin) : NULL;
+        op->def = op->builtin >= 0 ? ta_op_def_find(op->builtin) : ta_custom_op_def_find(op->type);
         if (!op->def)
             ta_op_error(L, op, "operator type %s is not supported by tinyaot%s", op->type,
                         op->builtin < 0 ? " (a custom operator)" : "");

@@ -45,6 +45,9 @@ typedef struct TaOpDef {
 
 /* The definition for a builtin code, or NULL when tinyaot lacks it. */
 const TaOpDef *ta_op_def_find(int builtin);
+/* The definition for a custom operator's custom_code (custom_ops.def), or
+   NULL when tinyaot lacks it. */
+const TaOpDef *ta_custom_op_def_find(const char *custom_code);
 
 /* lower.c: runs parse and lower over every operator of the graph. Every
    unsupported operator or configuration is reported, one line each. */
@@ -64,6 +67,7 @@ bool ta_expect_dtype(TaLower *L, TaOp *op, const TaTensor *t, const char *role, 
 /* Per-tensor quantization with one scale and zero point. */
 bool ta_expect_per_tensor(TaLower *L, TaOp *op, const TaTensor *t, const char *role);
 bool ta_expect_constant(TaLower *L, TaOp *op, const TaTensor *t, const char *role);
+bool ta_expect_rank(TaLower *L, TaOp *op, const TaTensor *t, const char *role, int rank);
 
 float ta_scale(const TaTensor *t);        /* first scale, 0 if none */
 int32_t ta_zero_point(const TaTensor *t); /* first zero point, 0 if none */
@@ -72,6 +76,8 @@ int32_t ta_zero_point(const TaTensor *t); /* first zero point, 0 if none */
 TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count,
                             const void *data);
 TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes);
+/* State kept between runs (persistent), zero after model_init. */
+TaTensor *ta_local_state(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count);
 
 /* A call to `function`, declared in `header`, added to the op's calls. */
 TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *header);

@@ -1,6 +1,6 @@
 /*
  * maximum_minimum.c - MAXIMUM and MINIMUM, int8 and int16, with
- * broadcasting.
+ * broadcasting (int32 through common/binary_s32).
  *
  * TFLite Micro compares the raw values and copies the chosen one whatever
  * the quantization (it has no Prepare): with inputs and output sharing
@@ -10,9 +10,13 @@
  */
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "common/binary.h"
+#include "common/binary_s32.h"
 
 static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
 {
+    if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_INT32)
+        return ta_lower_binary_s32(L, op, maximum ? "ta_maximum_s32" : "ta_minimum_s32",
+                                   TA_ACT_NONE);
     static const int dtypes[] = {TA_INT8, TA_INT16, -1};
     if (!ta_binary_expect(L, op, -1, dtypes))
         return false;

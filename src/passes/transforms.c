@@ -6,16 +6,19 @@
 typedef struct Transform {
     const char *name;
     bool (*run)(TaPassCtx *ctx);
+    bool after_lowering; /* works on the lowered graph (after drop_dead) */
 } Transform;
 
 /* In the order they run. */
 static const Transform transforms[] = {
-    {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes},
-    {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv},
-    {"FUSE_ACTIVATIONS", ta_fuse_activations},
+    {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes, false},
+    {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv, false},
+    {"FUSE_ACTIVATIONS", ta_fuse_activations, false},
+    {"FUSE_RESIDUAL_ADD", ta_fuse_residual_add, false},
+    {"ORDER_FOR_PEAK", ta_order_for_peak, true},
 };
 
-bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg)
+bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg, bool after_lowering)
 {
     enum { N = (int)TA_COUNT_OF(transforms) };
     bool enabled[N];
@@ -41,12 +44,14 @@ bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg)
         enabled[found] = s->enabled;
     }
     for (int i = 0; i < N && ok; i++)
-        if (enabled[i]) {
+        if (enabled[i] && transforms[i].after_lowering == after_lowering) {
             ok = transforms[i].run(ctx);
             if (ok && ctx->after)
                 ctx->after(ctx->after_user, transforms[i].name, ctx->graph);
         }
-    if (ok)
+    /* The lowered graph's operators own their kernel calls' tensors: it is
+       reordered, never compacted. */
+    if (ok && !after_lowering)
         ta_graph_compact(ctx->pool, ctx->graph);
     return ok;
 }
@@ -54,4 +59,9 @@ bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg)
 const char *ta_transform_name(int i)
 {
     return i >= 0 && i < (int)TA_COUNT_OF(transforms) ? transforms[i].name : NULL;
+}
+
+bool ta_transform_after_lowering(int i)
+{
+    return i >= 0 && i < (int)TA_COUNT_OF(transforms) && transforms[i].after_lowering;
 }

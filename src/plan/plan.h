@@ -58,6 +58,15 @@ typedef struct TaPlanInput {
 
 TaPlan *ta_plan(const TaPlanInput *in);
 
+/* ---- plan_hash.c: the plan's fingerprint ------------------------------- */
+
+/* <PREFIX>_PLAN_HASH: FNV-1a 64 over a canonical text of the plan (see
+   plan_hash.c for what it covers). Equal plans hash equal; any change of a
+   region, a placement or a kernel choice changes it. */
+uint64_t ta_plan_hash(TaPool *pool, const TaGraph *graph, const TaPlan *plan);
+/* The text that is hashed: one line per region, tensor and operator. */
+const char *ta_plan_hash_text(TaPool *pool, const TaGraph *graph, const TaPlan *plan);
+
 /* ---- pack.c: offsets from lifetimes ------------------------------------- */
 
 /* A buffer to place: live from operator `first` to `last` inclusive. */

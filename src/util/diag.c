@@ -6,7 +6,12 @@
 
 #include <stdio.h>
 
-static const char *level_name[] = {"error", "warning", "note"};
+static const char *level_name[] = {"error", "warning", "note", "stage", "debug", "detail"};
+
+bool ta_diag_wants(const TaDiag *d, TaDiagLevel level)
+{
+    return level < TA_DIAG_STAGE || (int)(level - TA_DIAG_STAGE) < d->verbose;
+}
 
 /* Names in a message come from hostile files: a key or path holding a
    newline or a terminal escape must not break the one-line rule, so control
@@ -27,6 +32,8 @@ static void append_one_line(TaBuf *out, const char *s)
 
 void ta_diagv(TaDiag *d, TaDiagLevel level, const char *fmt, va_list ap)
 {
+    if (!ta_diag_wants(d, level))
+        return;
     if (level == TA_DIAG_WARNING && d->warnings_are_errors)
         level = TA_DIAG_ERROR;
     TaBuf text = {0};
@@ -60,3 +67,6 @@ void ta_diagv(TaDiag *d, TaDiagLevel level, const char *fmt, va_list ap)
 DEFINE_DIAG(ta_error, TA_DIAG_ERROR)
 DEFINE_DIAG(ta_warn, TA_DIAG_WARNING)
 DEFINE_DIAG(ta_note, TA_DIAG_NOTE)
+DEFINE_DIAG(ta_stage, TA_DIAG_STAGE)
+DEFINE_DIAG(ta_debug, TA_DIAG_DEBUG)
+DEFINE_DIAG(ta_detail, TA_DIAG_DETAIL)

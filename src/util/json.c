@@ -67,9 +67,8 @@ void ta_json_end_array(TaJson *j)
     close(j, "]");
 }
 
-/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
-   forms, no surrogates, nothing above U+10FFFF), or 0. */
-static int utf8_length(const unsigned char *s)
+/* util.h: the sequences JSON strings and HTML text let through. */
+int ta_utf8_length(const unsigned char *s)
 {
     int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
     if (s[0] < 0xc2 || s[0] > 0xf4)
@@ -99,7 +98,7 @@ static void put_string(TaBuf *b, const char *s)
             ta_buf_printf(b, "\\u%04x", c);
         else if (c < 0x80)
             ta_buf_append(b, s, 1);
-        else if ((n = utf8_length((const unsigned char *)s)) > 0)
+        else if ((n = ta_utf8_length((const unsigned char *)s)) > 0)
             ta_buf_append(b, s, (size_t)n);
         else {
             ta_buf_puts(b, "\\ufffd");
@@ -134,7 +133,17 @@ void ta_json_int(TaJson *j, int64_t v)
     ta_buf_printf(j->out, "%lld", (long long)v);
 }
 
-/* Shortest text that reads back as the same double. */
+void ta_buf_shortest_double(TaBuf *b, double v)
+{
+    char text[64];
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(text, sizeof text, "%.*g", prec, v);
+        if (strtod(text, NULL) == v)
+            break;
+    }
+    ta_buf_puts(b, text);
+}
+
 void ta_json_double(TaJson *j, double v)
 {
     before_item(j);
@@ -142,13 +151,7 @@ void ta_json_double(TaJson *j, double v)
         ta_buf_puts(j->out, "null");
         return;
     }
-    char text[64];
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(text, sizeof text, "%.*g", prec, v);
-        if (strtod(text, NULL) == v)
-            break;
-    }
-    ta_buf_puts(j->out, text);
+    ta_buf_shortest_double(j->out, v);
 }
 
 void ta_json_bool(TaJson *j, bool v)

@@ -99,7 +99,16 @@ void ta_buf_c_escape(TaBuf *b, const char *s);
 
 /* ---- diag.c: messages for the user -------------------------------------- */
 
-typedef enum { TA_DIAG_ERROR, TA_DIAG_WARNING, TA_DIAG_NOTE } TaDiagLevel;
+/* The values of TINYAOT_DIAG_*; STAGE, DEBUG and DETAIL are progress
+   messages, kept only when TaDiag.verbose reaches 1, 2 and 3. */
+typedef enum {
+    TA_DIAG_ERROR,
+    TA_DIAG_WARNING,
+    TA_DIAG_NOTE,
+    TA_DIAG_STAGE,
+    TA_DIAG_DEBUG,
+    TA_DIAG_DETAIL
+} TaDiagLevel;
 
 typedef void (*TaDiagSink)(void *user, int level, const char *line);
 
@@ -110,12 +119,18 @@ typedef struct TaDiag {
     int errors;
     int warnings;
     bool warnings_are_errors; /* strict mode */
+    int verbose;              /* progress messages wanted: 0 none ... 3 details */
     TaVec lines;              /* every message, for the result */
 } TaDiag;
 
 void ta_error(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
 void ta_warn(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
 void ta_note(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+void ta_stage(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+void ta_debug(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+void ta_detail(TaDiag *d, const char *fmt, ...) TA_PRINTF(2, 3);
+/* Whether a message of `level` would be kept (to skip building it). */
+bool ta_diag_wants(const TaDiag *d, TaDiagLevel level);
 void ta_diagv(TaDiag *d, TaDiagLevel level, const char *fmt, va_list ap);
 
 /* ---- file.c: files and directories --------------------------------------- */
@@ -136,6 +151,14 @@ char *ta_path_join(TaPool *pool, const char *a, const char *b);
 char *ta_dirname(TaPool *pool, const char *path);
 const char *ta_basename(const char *path);
 
+/* ---- hash.c: checksums ---------------------------------------------------- */
+
+/* FNV-1a 64: start from TA_FNV1A64_OFFSET, feed bytes in any number of calls. */
+#define TA_FNV1A64_OFFSET 0xcbf29ce484222325ull
+uint64_t ta_fnv1a64(uint64_t hash, const void *data, size_t n);
+/* CRC-32 of zip and PNG (reflected polynomial 0xEDB88320): start from 0. */
+uint32_t ta_crc32(uint32_t crc, const void *data, size_t n);
+
 /* ---- json.c: a small JSON writer ------------------------------------------ */
 
 typedef struct TaJson {
@@ -155,5 +178,12 @@ void ta_json_int(TaJson *j, int64_t v);
 void ta_json_double(TaJson *j, double v);
 void ta_json_bool(TaJson *j, bool v);
 void ta_json_null(TaJson *j);
+
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+   forms, no surrogates, nothing above U+10FFFF), or 0. */
+int ta_utf8_length(const unsigned char *s);
+/* The shortest text that reads back as the same (finite) double, as JSON
+   and the module documentation write numbers. */
+void ta_buf_shortest_double(TaBuf *b, double v);
 
 #endif /* TA_UTIL_H */

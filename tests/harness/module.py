@@ -24,7 +24,8 @@ SHARED = ROOT.parent / "shared"
 MODELS = SHARED / "models"
 
 DTYPES = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32,
-          "int64": np.int64, "float32": np.float32, "bool": np.bool_, "float64": np.float64}
+          "int64": np.int64, "float32": np.float32, "bool": np.bool_, "float64": np.float64,
+          "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64}
 
 
 def tinyaot_bin():

@@ -541,7 +541,8 @@ def run_litert(model, runs, isolated=False, timeout=_WORKER_TIMEOUT):
 
 _INT_RANGE = {np.int8: (-128, 127), np.int16: (-32768, 32767),
               np.uint8: (0, 255), np.int32: (-2**31, 2**31 - 1),
-              np.int64: (-2**63, 2**63 - 1), np.uint16: (0, 65535)}
+              np.int64: (-2**63, 2**63 - 1), np.uint16: (0, 65535),
+              np.uint32: (0, 2**32 - 1)}
 
 
 def _float_range_for(m, tensor_index):

@@ -43,6 +43,20 @@ int main(void)
     /* YAML double-quoted scalars. */
     expect("yaml", ta_escape_yaml_string(&pool, "null"), "\"null\"");
     expect("yaml, hostile", ta_escape_yaml_string(&pool, "a\"\n\\"), "\"a\\\"\\x0a\\\\\"");
+    /* HTML text and attribute values: markup characters as references,
+       well-formed UTF-8 kept (U+00E9, U+20AC), a control byte as \xNN, a
+       byte that is not UTF-8 (a lone continuation, a truncated sequence)
+       as U+FFFD. */
+    expect("html", ta_escape_markup(&pool, "</title><script>x=\"a\" & 'b'</script>"),
+           "&lt;/title&gt;&lt;script&gt;x=&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;");
+    expect("html, bytes", ta_escape_markup(&pool, "\xc3\xa9\xe2\x82\xac\n\x80z\xe2\x82"),
+           "\xc3\xa9\xe2\x82\xac\\x0a&#xfffd;z&#xfffd;&#xfffd;");
+    expect("html, plain", ta_escape_markup(&pool, "conv2d_1/BiasAdd;1"), "conv2d_1/BiasAdd;1");
+    /* The same escaping in the .pdsc (XML): the five markup characters as
+       references, bytes XML 1.0 cannot hold as text. */
+    expect("xml", ta_escape_markup(&pool, "<a href=\"x\">&'\n\x01"),
+           "&lt;a href=&quot;x&quot;&gt;&amp;&#39;\\x0a\\x01");
+    expect("xml, plain", ta_escape_markup(&pool, "kws model v1.0"), "kws model v1.0");
     ta_pool_free(&pool);
     if (failures == 0)
         printf("escape: all passed\n");

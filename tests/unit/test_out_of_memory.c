@@ -56,10 +56,16 @@ int main(int argc, char **argv)
     }
     /* A parent the conversion creates: a failure must remove it again. */
     snprintf(module, sizeof module, "%s/new/out", parent);
-    tinyaot_option options[] = {
-        {"model.path", argv[1]}, {"module.path", module}, {"module.prefix", "oom"}};
-    tinyaot_args args = {
-        .options = options, .num_options = 3, .result_views = 1, .diagnostic = quiet, .force = 1};
+    /* The documentation page too: its writer allocates more than any other. */
+    tinyaot_option options[] = {{"model.path", argv[1]},
+                                {"module.path", module},
+                                {"module.prefix", "oom"},
+                                {"documentation.html", "true"}};
+    tinyaot_args args = {.options = options,
+                         .num_options = sizeof options / sizeof options[0],
+                         .result_views = 1,
+                         .diagnostic = quiet,
+                         .force = 1};
     enum { MAX_ALLOCATIONS = 100000 };
     for (long n = 1; n <= MAX_ALLOCATIONS; n++) {
         char value[32];

@@ -4,7 +4,8 @@
  * random byte flips. Each mutated file must either convert (in memory:
  * read, check, lower, plan) or fail with errors of one line each (a
  * damaged file gives exactly one; a truncation that only drops unused
- * trailing bytes may still parse and report unsupported operators); it
+ * trailing bytes may still parse and report unsupported operators, and one
+ * that drops only the zero padding at the end may convert); it
  * must never crash, hang or read out of bounds (run it under ASan/UBSan).
  *
  *   test_reader_fuzz MODELS_DIR [FLIPS_PER_MODEL] [SEED]
@@ -96,6 +97,19 @@ static uint64_t next_random(void)
     return rng_state >> 33;
 }
 
+/* Whether bytes [n, size) are only the zero padding a FlatBuffers writer
+   adds to align the buffer's end (less than 4 bytes): dropping them leaves a
+   file that still converts. */
+static bool only_end_padding(const uint8_t *bytes, size_t n, size_t size)
+{
+    if (size - n >= 4)
+        return false;
+    for (size_t i = n; i < size; i++)
+        if (bytes[i])
+            return false;
+    return true;
+}
+
 static void fuzz_model(const char *path, int flips)
 {
     size_t size;
@@ -114,7 +128,8 @@ static void fuzz_model(const char *path, int flips)
         uint8_t *cut = malloc(n ? n : 1);
         memcpy(cut, bytes, n);
         int errors = convert_bytes(path, cut, n, &lines);
-        if (errors < 1 || lines != errors) {
+        const bool may_convert = base_errors == 0 && only_end_padding(bytes, n, size);
+        if ((errors < 1 && !may_convert) || lines != errors) {
             if (truncation_failures++ < 3)
                 printf("FAIL %s truncated to %zu bytes: %d errors, %d lines\n", path, n, errors,
                        lines);

@@ -156,18 +156,29 @@ bool ta_conv_operands(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *
     return true;
 }
 
-void ta_conv_call_tail(TaLower *L, TaOp *op, TaKernelCall *c, const TaConvArgs *args,
-                       const TaConvRequant *rq, const TaTensor *weights, const TaTensor *bias,
-                       int64_t positions)
+void ta_conv_call_inputs(TaLower *L, TaKernelCall *c, const TaConvArgs *args,
+                         const TaConvRequant *rq)
 {
     ta_call_arg(L, c, args->input);
     ta_call_arg(L, c, args->weights);
     ta_call_arg(L, c, args->bias);
     ta_call_arg(L, c, rq->multipliers);
     ta_call_arg(L, c, rq->shifts);
-    ta_call_arg(L, c, args->output);
+}
+
+void ta_conv_figures(TaOp *op, const TaTensor *weights, const TaTensor *bias, int64_t positions)
+{
     op->has_macs = op->has_parameters = true;
     op->macs = (int64_t)ta_tensor_elements(weights) * positions;
     op->parameters = (int64_t)ta_tensor_elements(weights) +
                      (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+}
+
+void ta_conv_call_tail(TaLower *L, TaOp *op, TaKernelCall *c, const TaConvArgs *args,
+                       const TaConvRequant *rq, const TaTensor *weights, const TaTensor *bias,
+                       int64_t positions)
+{
+    ta_conv_call_inputs(L, c, args, rq);
+    ta_call_arg(L, c, args->output);
+    ta_conv_figures(op, weights, bias, positions);
 }

@@ -68,5 +68,10 @@ typedef struct TaConvArgs {
 void ta_conv_call_tail(TaLower *L, TaOp *op, TaKernelCall *c, const TaConvArgs *args,
                        const TaConvRequant *rq, const TaTensor *weights, const TaTensor *bias,
                        int64_t positions);
+/* Its two parts: the arguments before the output (input, weights, bias,
+   multipliers, shifts), and the operator's MACs and parameters. */
+void ta_conv_call_inputs(TaLower *L, TaKernelCall *c, const TaConvArgs *args,
+                         const TaConvRequant *rq);
+void ta_conv_figures(TaOp *op, const TaTensor *weights, const TaTensor *bias, int64_t positions);
 
 #endif /* TA_CONV_COMMON_H */

@@ -1,0 +1,88 @@
+/*
+ * ta_signal_math.h - the integer helpers of TFLite Micro's Signal library
+ * that several Signal kernels share: the most significant bit and the
+ * rounded integer square roots, with the library's results to the bit.
+ */
+#ifndef TA_SIGNAL_MATH_H
+#define TA_SIGNAL_MATH_H
+
+#include <stdint.h>
+
+/* The position of the highest set bit, counting from 1; 32 for 0 (what
+   the library's GCC path, __builtin_clz, gives, and the oracle uses). */
+static inline uint32_t ta_signal_msb32(uint32_t x)
+{
+    uint32_t n = 0;
+    if (x == 0)
+        return 32;
+    while (x) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
+static inline uint32_t ta_signal_msb64(uint64_t x)
+{
+    uint32_t n = 0;
+    if (x == 0)
+        return 64;
+    while (x) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
+/* Digit-by-digit square root, rounded to nearest (never past 0xFFFF). */
+static inline uint16_t ta_signal_sqrt32(uint32_t num)
+{
+    if (num == 0)
+        return 0;
+    uint32_t res = 0;
+    const int top = (int)((32 - ta_signal_msb32(num)) | 1u);
+    uint32_t bit = 1u << (31 - top);
+    for (int steps = (31 - top) / 2 + 1; steps > 0; steps--) {
+        if (num >= res + bit) {
+            num -= res + bit;
+            res = (res >> 1) + bit;
+        } else {
+            res >>= 1;
+        }
+        bit >>= 2;
+    }
+    if (num > res && res != 0xFFFFu)
+        ++res;
+    return (uint16_t)res;
+}
+
+static inline uint32_t ta_signal_sqrt64(uint64_t num)
+{
+    if ((num >> 32) == 0)
+        return ta_signal_sqrt32((uint32_t)num);
+    uint64_t res = 0;
+    const int top = (int)((64 - ta_signal_msb64(num)) | 1u);
+    uint64_t bit = (uint64_t)1 << (63 - top);
+    for (int steps = (63 - top) / 2 + 1; steps > 0; steps--) {
+        if (num >= res + bit) {
+            num -= res + bit;
+            res = (res >> 1) + bit;
+        } else {
+            res >>= 1;
+        }
+        bit >>= 2;
+    }
+    if (num > res && res != 0xFFFFFFFFu)
+        ++res;
+    return (uint32_t)res;
+}
+
+/* The low 16 bits as a signed value, as the library's int16 stores keep
+   them, without the implementation-defined narrowing conversion. */
+static inline int16_t ta_signal_wrap16(int32_t v)
+{
+    const int32_t low = (int32_t)((uint32_t)v & 0xFFFFu);
+    return (int16_t)(low >= 0x8000 ? low - 0x10000 : low);
+}
+
+#endif /* TA_SIGNAL_MATH_H */
