@@ -110,7 +110,7 @@ def print_board(board, names, tmp):
           flush=True)
 
 
-HELIA = pathlib.Path("/work/helia-venv/bin/helia-aot")
+HELIA = pathlib.Path(__file__).resolve().parent.parent / ".venv-helia" / "bin" / "helia-aot"
 # The techniques of issue 13 off: every tensor whole and apart, in the
 # model's order (the bound every such planner stops at).
 APART = {"transforms": "{FUSE_RESIDUAL_ADD: false, ORDER_FOR_PEAK: false}"}

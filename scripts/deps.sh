@@ -42,3 +42,15 @@ if [ ! -x .venv/bin/python ] || ! cmp -s tests/requirements.txt "$stamp"; then
     .venv/bin/pip install -q --disable-pip-version-check -r tests/requirements.txt
     cp tests/requirements.txt "$stamp"
 fi
+
+# helia-aot 1.1.0, the reference product, in a venv of its own: the
+# compatibility tests (tests/test_helia_compat.py) convert with it to compare
+# its generated headers with ours, and bench/models.py prints its arenas.
+# Only its output is used; none of its code or templates enter tinyaot.
+stamp=.venv-helia/.requirements
+if [ ! -x .venv-helia/bin/helia-aot ] || ! cmp -s tests/requirements-helia.txt "$stamp"; then
+    echo "deps: preparing .venv-helia (helia-aot, for the compatibility tests)"
+    python3 -m venv .venv-helia
+    .venv-helia/bin/pip install -q --disable-pip-version-check -r tests/requirements-helia.txt
+    cp tests/requirements-helia.txt "$stamp"
+fi

@@ -221,6 +221,7 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     TaPassCtx pass = {.pool = pool,
                       .diag = diag,
                       .graph = graph,
+                      .model = model,
                       .model_path = cfg->model_path,
                       .after = dump_after,
                       .after_user = &dump};

@@ -104,7 +104,7 @@ def test_tensors_that_fit_nowhere_are_one_line_with_the_fix():
 @pytest.mark.parametrize("given,suggested", [
     ("memry.planner", "'memory.planner'"),        # a near miss
     ("mem.planner", "'memory.planner'"),          # a prefix of a section
-    ("memory.plan", "'memory.planner'"),          # a prefix of a key
+    ("memory.plan", "'memory.planner' or 'memory.planner_options'"),  # a prefix of two keys
     ("memory.dump_residency", "'memory.dump_residency_json'"),
     ("module.pre", "'module.prefix'"),
     ("planner", "'memory.planner'"),              # the section left out

@@ -9,7 +9,9 @@ from tests.harness import module
 HELLO = module.MODELS / "tflm_hello_world_int8.tflite"
 MICRO_SPEECH = module.MODELS / "tflm_micro_speech_quantized.tflite"
 PASSES = ["read", "check", "FOLD_STATIC_SHAPE_EXPRESSIONS", "DEPTHWISE_TO_CONV",
-          "FUSE_ACTIVATIONS", "FUSE_RESIDUAL_ADD", "lower", "drop_dead", "ORDER_FOR_PEAK"]
+          "TRANSPOSE_REVERSE_CONV", "FUSE_ACTIVATIONS", "FUSE_RESIDUAL_ADD",
+          "FOLD_INVARIANT_VARIABLES", "PRUNE_IDENTITY_OPS", "SCHEDULE_CONSTANT_DEQUANTIZE",
+          "lower", "drop_dead", "ORDER_FOR_PEAK"]
 TENSOR = r"(-|\S+:[a-z0-9]+\[[0-9,]*\]( const)?)"
 OP_LINE = re.compile(rf"op (\d+) ([A-Z0-9_]+|\S+) \((model op \d+|created)\):"
                      rf"( {TENSOR})* ->( {TENSOR})+$")
@@ -35,7 +37,9 @@ def dumped_ops(text, pass_name):
 
 def test_every_pass_dumps_the_graph(tmp_path):
     for name in PASSES:
-        p = convert(tmp_path, HELLO, "--dump-after", name)
+        # PRUNE_IDENTITY_OPS is the one transform off by default.
+        on = ["--transforms", f"{{{name}: true}}"] if name == "PRUNE_IDENTITY_OPS" else []
+        p = convert(tmp_path, HELLO, "--dump-after", name, *on)
         assert p.returncode == 0, p.stderr
         assert dumped_ops(p.stdout, name) == ["FULLY_CONNECTED"] * 3, name
     assert "0:int8[1,1] 6:int8[16,1] const 5:int32[16] const -> 7:int8[1,16]" in p.stdout

@@ -123,6 +123,8 @@ def test_no_hydration_text_without_staged_constants(tmp_path):
     for path in generated_files(m):
         for line in path.read_text().splitlines():
             rest = line.replace("kws_mark_hydrated", "")
+            # helia-aot's status names are in every module's enumeration.
+            rest = re.sub(r"\w*(_status_hydrat|TA_ERR_HYDRAT)\w*", "", rest)
             assert "hydrat" not in rest.lower(), f"{path.name}: {line}"
     # The function stays, so code written for any module links against it.
     assert "void kws_mark_hydrated(void);" in (m.path / "kws_model.h").read_text()
@@ -132,8 +134,9 @@ def test_hydration_text_with_staged_constants(tmp_path):
     m = convert(tmp_path, AD01, "mod", STAGED)
     assert any(r["source_symbol"] for r in m.views["regions"])
     header = (m.path / "kws_model.h").read_text()
-    assert "hydration latch" in header and "int kws_hydrate_constants(void);" in header
-    assert "static int kws_hydrated;" in (m.path / "kws_model.c").read_text()
+    assert "hydration latch" in header
+    assert "int32_t kws_hydrate_constants(kws_model_context_t *ctx);" in header
+    assert "static bool kws_hydrated;" in (m.path / "kws_model.c").read_text()
 
 
 def test_no_zero_fields_the_kernel_ignores(tmp_path):

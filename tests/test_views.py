@@ -155,10 +155,10 @@ def test_table_schedule_callback_follows_the_views(tmp_path):
 #include "t_model.h"
 static int log_event[256], log_op[256], log_status[256], count;
 static void *seen_user;
-static void record(void *user, t_op_event_t event, int op, int status)
+static void record(int32_t op, t_operator_state_t state, int32_t status, void *user)
 {
     seen_user = user;
-    if (count < 256) { log_event[count] = event; log_op[count] = op; log_status[count] = status; }
+    if (count < 256) { log_event[count] = state; log_op[count] = op; log_status[count] = status; }
     count++;
 }
 int main(void)
@@ -186,8 +186,8 @@ int main(void)
     assert p.returncode == 0, p.stdout + p.stderr
     got = [tuple(map(int, line.split())) for line in p.stdout.split("\n") if line]
     want = []
-    for op in r.operators:
-        want += [(0, op.layer_index, 0), (1, op.layer_index, 0)]
+    for op in r.operators:  # run_started (2), run_finished (3)
+        want += [(2, op.layer_index, 0), (3, op.layer_index, 0)]
     assert got == want and len(got) == 2 * n
 
 

@@ -297,12 +297,17 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
             printf("%s\n  {\"memory\": \"%s\", \"usable\": %s, \"scratch\": %lld, "
                    "\"scratch_lower_bound\": %lld, \"gap\": %lld, \"persistent\": %lld, "
                    "\"constants\": %lld, \"staged\": %lld, \"staged_sources\": %lld, "
-                   "\"used\": %lld, \"budget\": %lld, \"free\": %lld}",
+                   "\"used\": %lld, \"budget\": %lld, \"free\": %lld, \"scratch_planner\": ",
                    i ? "," : "", m->memory, m->usable ? "true" : "false", (long long)m->scratch,
                    (long long)m->scratch_lower_bound,
                    (long long)(m->scratch - m->scratch_lower_bound), (long long)m->persistent,
                    (long long)m->constants, (long long)m->staged, (long long)m->staged_sources,
                    (long long)m->used, (long long)m->budget, (long long)m->free);
+            if (a->scratch_planners[i])
+                json_string(stdout, a->scratch_planners[i]);
+            else
+                printf("null");
+            printf(", \"scratch_proven\": %s}", a->scratch_proven[i] ? "true" : "false");
         }
         printf("],\n \"total_macs\": %lld,\n \"flash\": {\"code\": %lld, \"kernels\": %lld, "
                "\"constants\": %lld, \"total\": %lld, \"basis\": ",
@@ -336,9 +341,10 @@ static void print_summary(FILE *out, const tinyaot_result *r)
         fprintf(out, "tinyaot:   %s:", m->memory);
         const char *sep = " ";
         if (m->scratch) {
-            fprintf(out, "%sscratch %lld bytes (lower bound %lld, gap %lld)", sep,
+            fprintf(out, "%sscratch %lld bytes (lower bound %lld, gap %lld; %s, %s)", sep,
                     (long long)m->scratch, (long long)m->scratch_lower_bound,
-                    (long long)(m->scratch - m->scratch_lower_bound));
+                    (long long)(m->scratch - m->scratch_lower_bound), a->scratch_planners[i],
+                    a->scratch_proven[i] ? "proven minimal" : "not proven minimal");
             sep = ", ";
         }
         const char *names[4] = {"persistent", "constants", "staged", "staging sources"};

@@ -285,6 +285,12 @@ typedef struct tinyaot_analysis {
     int64_t kernel_stack_m4;
     int kernel_stack_layer;
     const char *kernel_stack_basis; /* one line: how the figures are measured */
+    /* Added later, parallel to `memories`: the planner whose offsets the
+       memory's scratch arena has (memory.planner; "greedy" when exact
+       stopped at its node limit with nothing better; NULL: no scratch
+       there), and whether that arena is proven minimal (1) or not (0). */
+    const char *const *scratch_planners;
+    const int *scratch_proven;
 } tinyaot_analysis;
 
 /* Runs the conversion's pipeline up to (not including) writing the module:

@@ -175,8 +175,9 @@ def _analysis(a, num_operators):
                                scratch_lower_bound=m.scratch_lower_bound,
                                persistent=m.persistent, constants=m.constants, staged=m.staged,
                                staged_sources=m.staged_sources, used=m.used, budget=m.budget,
-                               free=m.free)
-                 for m in (a.memories[i] for i in range(a.num_memories)))
+                               free=m.free, scratch_planner=_s(a.scratch_planners[i]),
+                               scratch_proven=bool(a.scratch_proven[i]))
+                 for i, m in ((i, a.memories[i]) for i in range(a.num_memories)))
     flash = None if unsupported else FlashEstimate(
         code=a.flash_code, kernels=a.flash_kernels, constants=a.flash_constants,
         total=a.flash_total, basis=_s(a.flash_basis))

@@ -94,7 +94,8 @@ class Analysis(ctypes.Structure):
                 ("flash_total", ctypes.c_int64), ("flash_basis", ctypes.c_char_p),
                 ("unsupported", c_char_pp), ("num_unsupported", ctypes.c_size_t),
                 ("kernel_stack_m55", ctypes.c_int64), ("kernel_stack_m4", ctypes.c_int64),
-                ("kernel_stack_layer", ctypes.c_int), ("kernel_stack_basis", ctypes.c_char_p)]
+                ("kernel_stack_layer", ctypes.c_int), ("kernel_stack_basis", ctypes.c_char_p),
+                ("scratch_planners", c_char_pp), ("scratch_proven", ctypes.POINTER(ctypes.c_int))]
 
 
 class ConfigKey(ctypes.Structure):

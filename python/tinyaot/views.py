@@ -118,6 +118,10 @@ class MemorySummary:
     used: int
     budget: int
     free: int
+    # The planner of the scratch arena (None: no scratch here) and whether
+    # its size is proven minimal (README: Planners and transforms).
+    scratch_planner: Optional[str] = None
+    scratch_proven: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

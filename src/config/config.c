@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "../../include/tinyaot/tinyaot.h"
+#include "../plan/planners.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -108,11 +109,21 @@ static const tinyaot_config_key config_keys[] = {
     {"module.type", "cmake|zephyr|make|cmsis_pack", "cmake",
      "build files: all get CMakeLists.txt and <name>.mk; zephyr adds zephyr/module.yml; "
      "cmsis_pack adds tinyaot.<name>.pdsc (a CMSIS-Pack)"},
-    {"module.schedule", "calls|table", "calls",
-     "straight-line calls, or a table calling the operator callback around each operator"},
+    {"module.schedule", "calls|static|table", "calls",
+     "straight-line calls (static is helia-aot's name for them), or a table calling the"
+     " operator callback around each operator"},
     {"platform.name", "target name or YAML path", "host",
      "the target's memories (tinyaot platforms lists the built-in ones)"},
-    {"memory.planner", "greedy", "greedy", "offset planner"},
+    {"memory.planner", "greedy|greedy_by_size|hill_climb|exact", "exact",
+     "scratch offset planner; exact is proven minimal or says it is not (README: Planners and "
+     "transforms)"},
+    {"memory.planner_options", "map", "none", "options of the selected planner"},
+    {"memory.planner_options.iterations", "integer", "1000", "hill_climb: swaps tried"},
+    {"memory.planner_options.seed", "integer", "0", "hill_climb: seed of the swap sequence"},
+    {"memory.planner_options.max_stall_iterations", "integer", "0",
+     "hill_climb: stop after this many swaps without a smaller arena (0: never)"},
+    {"memory.planner_options.node_limit", "integer", "200000",
+     "exact: search nodes before it keeps its best plan unproven"},
     {"memory.dump_residency_json", "bool", "false", "write <prefix>_residency.json"},
     {"memory.allocate_arenas", "bool", "true",
      "false: the application supplies every arena buffer"},
@@ -139,7 +150,7 @@ static const tinyaot_config_key config_keys[] = {
      "memory holding the operator's code (needs a code_section)"},
     {"operators[].attributes.scratch_placement", "memory name", "-",
      "memory of the operator's own scratch buffers"},
-    {"transforms", "list, or map of name: bool", "all on",
+    {"transforms", "list, or map of name: bool", "all but PRUNE_IDENTITY_OPS",
      "graph transforms: a list is the exact set, a map turns single ones on or off"},
     {"documentation.html", "bool", "false",
      "write <prefix>_documentation.html: operators, I/O, regions and a picture of the plan"},
@@ -519,7 +530,7 @@ static void load_model(Loader *L, const TaNode *n)
 static void load_module(Loader *L, const TaNode *n)
 {
     static const char *const types[] = {"cmake", "zephyr", "make", "cmsis_pack"};
-    static const char *const schedules[] = {"calls", "table"};
+    static const char *const schedules[] = {"calls", "static", "table"};
     if (!expect_map(L, n, "module"))
         return;
     check_keys(L, n, "module");
@@ -548,7 +559,10 @@ static void load_module(Loader *L, const TaNode *n)
     if ((v = ta_node_map_get(n, "type")))
         get_choice(L, v, "module.type", types, 4, &c->module_type);
     if ((v = ta_node_map_get(n, "schedule")))
-        get_choice(L, v, "module.schedule", schedules, 2, &c->module_schedule);
+        get_choice(L, v, "module.schedule", schedules, 3, &c->module_schedule);
+    /* helia-aot's "static" is what tinyaot calls "calls": one schedule. */
+    if (strcmp(c->module_schedule, "static") == 0)
+        c->module_schedule = "calls";
 }
 
 static void load_platform(Loader *L, const TaNode *n)
@@ -674,16 +688,50 @@ static void load_constraints(Loader *L, const TaNode *n)
     }
 }
 
+/* After memory.planner: each key must be one the selected planner reads. */
+static void load_planner_options(Loader *L, const TaNode *n)
+{
+    if (!expect_map(L, n, "memory.planner_options") || !check_keys(L, n, "memory.planner_options"))
+        return;
+    int planner = ta_planner_parse(L->cfg->memory_planner);
+    for (int i = 0; i < n->count; i++) {
+        const char *path = ta_format(L->pool, "memory.planner_options.%s", n->keys[i]);
+        int option = ta_planner_option_parse(n->keys[i]);
+        TA_ASSERT(option >= 0); /* check_keys knows the same keys */
+        if (planner >= 0 && !ta_planner_takes((TaPlannerKind)planner, (TaPlannerOption)option)) {
+            TaBuf takes = {0};
+            for (int k = 0; k < TA_PLANNER_OPTIONS; k++)
+                if (ta_planner_takes((TaPlannerKind)planner, (TaPlannerOption)k))
+                    ta_buf_printf(&takes, "%s%s", takes.len ? ", " : "",
+                                  ta_planner_option_name((TaPlannerOption)k));
+            ta_error(L->d, "%s: %s: memory.planner %s does not read '%s' (its options: %s)",
+                     WHERE(n->items[i]), path, L->cfg->memory_planner, n->keys[i],
+                     takes.len ? takes.data : "none");
+            ta_buf_free(&takes);
+            continue;
+        }
+        TaPlannerOptionSetting *s = ta_alloc(L->pool, sizeof *s);
+        s->name = n->keys[i];
+        if (get_uint(L, n->items[i], path, &s->value))
+            ta_vec_push(L->pool, &L->cfg->planner_options, s);
+    }
+}
+
 static void load_memory(Loader *L, const TaNode *n)
 {
-    static const char *const planners[] = {"greedy"};
     if (!expect_map(L, n, "memory"))
         return;
     check_keys(L, n, "memory");
     TaConfig *c = L->cfg;
     const TaNode *v;
-    if ((v = ta_node_map_get(n, "planner")))
-        get_choice(L, v, "memory.planner", planners, 1, &c->memory_planner);
+    if ((v = ta_node_map_get(n, "planner"))) {
+        const char *names[TA_PLANNERS];
+        for (int i = 0; i < TA_PLANNERS; i++)
+            names[i] = ta_planner_name((TaPlannerKind)i);
+        get_choice(L, v, "memory.planner", names, TA_PLANNERS, &c->memory_planner);
+    }
+    if ((v = ta_node_map_get(n, "planner_options")))
+        load_planner_options(L, v);
     if ((v = ta_node_map_get(n, "dump_residency_json")))
         get_bool(L, v, "memory.dump_residency_json", &c->dump_residency_json);
     if ((v = ta_node_map_get(n, "allocate_arenas")))
@@ -846,7 +894,7 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     c->module_type = "cmake";
     c->module_schedule = "calls";
     c->platform_name = "host";
-    c->memory_planner = "greedy";
+    c->memory_planner = ta_planner_name(TA_PLANNER_EXACT);
     c->allocate_arenas = true;
     c->model_name = "model";
     c->model_description = "";

@@ -44,6 +44,12 @@ typedef enum {
     TA_ARCHIVE_PACK  /* ".pack": a CMSIS-Pack, the .pdsc at the top */
 } TaModuleArchive;
 
+/* A memory.planner_options entry; plan/planners.c knows the keys. */
+typedef struct TaPlannerOptionSetting {
+    const char *name;
+    uint64_t value;
+} TaPlannerOptionSetting;
+
 typedef struct TaConfig {
     const char *config_path; /* the --config file, or NULL */
     bool force;              /* --force: replace module.path even if tinyaot did not write it */
@@ -62,7 +68,8 @@ typedef struct TaConfig {
     const char *module_type;     /* "cmake" | "zephyr" | "make" | "cmsis_pack" */
     const char *module_schedule; /* "calls" | "table" */
     const char *platform_name;
-    const char *memory_planner; /* "greedy" */
+    const char *memory_planner; /* a name plan/planners.c knows: "exact" */
+    TaVec planner_options;      /* TaPlannerOptionSetting*, checked against the planner */
     bool dump_residency_json;
     bool allocate_arenas;
     bool auto_hydrate_constants_given;

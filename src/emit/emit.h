@@ -72,6 +72,20 @@ struct TaFields;
 void ta_emit_io_header(const TaEmitInput *in, const struct TaFields *fields, TaBuf *b);
 void ta_emit_io_source(const TaEmitInput *in, const struct TaFields *fields, TaBuf *b);
 
+/* Quantization of one input or output for context_init's I/O views
+   (emit_io_metadata.c): its zero_point and scale fields, with `fields`
+   defining field and index. */
+void ta_emit_io_quantization(const TaEmitInput *in, const struct TaFields *fields, TaBuf *b,
+                             const TaTensor *t);
+
+/* helia-aot 1.1.0's names (emit_helia_api.c): the <prefix>_status_t
+   enumeration, the spellings of memory-placement.txt's example, and the
+   files: its header names and its sidecars. */
+void ta_emit_api_version(const struct TaFields *fields, TaBuf *b);
+void ta_emit_status_enum(TaPool *pool, const struct TaFields *fields, TaBuf *b);
+void ta_emit_document_spellings(const TaEmitInput *in, const struct TaFields *fields, TaBuf *b);
+bool ta_emit_helia_files(const TaEmitInput *in, const struct TaFields *fields, const char *dir);
+
 /* Shared naming helpers. */
 /* "<prefix>_model.<ext>"; just "model.<ext>" when the prefix is "model"
    (the default), so the name never doubles. */

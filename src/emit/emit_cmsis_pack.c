@@ -15,9 +15,11 @@
 #include "../util/template.h"
 #include "emit_identity.h"
 #include "escape.h"
+#include "module_marker.h"
 #include "module_sections.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,8 +91,9 @@ bool ta_emit_cmsis_pack(const TaEmitInput *in, const char *dir, const TaVec *sou
     ta_field(&f, "model_name", ta_escape_markup(in->pool, id.model_name));
     ta_field(&f, "model_file", ta_escape_markup(in->pool, ta_basename(in->model->path)));
     ta_field(&f, "description",
-             ta_escape_markup(in->pool, *id.model_description ? id.model_description
-                                                           : "a model module written by tinyaot"));
+             ta_escape_markup(in->pool, *id.model_description
+                                            ? id.model_description
+                                            : "a model module written by tinyaot"));
     ta_field(&f, "compiler", ta_escape_markup(in->pool, id.compiler_version));
     ta_field(&f, "plan_hash", id.plan_hash_hex);
     ta_field(&f, "core", core ? core : "");
@@ -137,10 +140,17 @@ bool ta_emit_cmsis_pack(const TaEmitInput *in, const char *dir, const TaVec *sou
                 "      <files>\n"
                 "        <file category=\"include\" name=\"./\"/>\n");
     const char *p = in->prefix;
-    file_line(&b, in->pool, "header", ta_model_file(in->pool, p, "h"));
-    file_line(&b, in->pool, "header", ta_format(in->pool, "%s_internal.h", p));
-    if (in->config->test_enabled)
-        file_line(&b, in->pool, "header", ta_format(in->pool, "%s_test_case.h", p));
+    /* The module's own headers are written by now (emit.c): list what is
+       there rather than name them again here. */
+    TaVec *top = ta_list_dir(in->pool, dir);
+    if (!top) {
+        ta_error(in->diag, "%s: cannot list the module's files: %s", dir, strerror(errno));
+        ta_buf_free(&b);
+        return false;
+    }
+    for (int i = 0; i < top->len; i++)
+        if (ends_with(top->items[i], ".h"))
+            file_line(&b, in->pool, "header", top->items[i]);
     for (int i = 0; i < runtime.len; i++)
         if (ends_with(runtime.items[i], ".h"))
             file_line(&b, in->pool, "header", runtime.items[i]);

@@ -162,8 +162,99 @@ static void emit_tensor_macros(const TaEmitInput *in, const TaFields *outer, TaB
                 "#define ${PREFIX}_${KIND}${i}_ZERO_POINT ${zero_point}\n");
 }
 
+/* The per-tensor quantization of `t` as two C literals: 0 and 0.0f when
+   it has none or one per channel, as a helia-aot module reports them. */
+static void io_quantization(TaPool *pool, const TaTensor *t, const char **zp, const char **scale)
+{
+    bool one = quantized(t) && !per_channel(t);
+    *zp = one ? ta_format(pool, "%lld", (long long)t->quant->zero_point[0]) : "0";
+    *scale = one ? float_literal(pool, t->quant->scale[0]) : "0.0f";
+}
+
+void ta_emit_io_quantization(const TaEmitInput *in, const TaFields *fields, TaBuf *b,
+                             const TaTensor *t)
+{
+    TaFields f = ta_fields(in->pool, fields);
+    const char *zp, *scale;
+    io_quantization(in->pool, t, &zp, &scale);
+    ta_field(&f, "zp", zp);
+    ta_field(&f, "scale", scale);
+    ta_template(b, &f,
+                "    ctx->$field[$index].zero_point = $zp;\n"
+                "    ctx->$field[$index].scale = $scale;\n");
+}
+
+/* helia-aot's I/O macros and tables: counts, element and byte sizes, and
+   per-input id, length, zero point and scale arrays. */
+static void emit_helia_io_header(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
+{
+    const TaGraph *g = in->graph;
+    TaFields f = ta_fields(in->pool, outer);
+    ta_field_int(&f, "num_inputs", g->inputs.len);
+    ta_field_int(&f, "num_outputs", g->outputs.len);
+    ta_field_int(&f, "input_slots", g->inputs.len ? g->inputs.len : 1);
+    ta_field_int(&f, "output_slots", g->outputs.len ? g->outputs.len : 1);
+    ta_template(b, &f,
+                "/* The same by helia-aot's names: _size counts elements, _nbytes bytes. */\n"
+                "#define ${prefix}_num_inputs $num_inputs\n"
+                "#define ${prefix}_num_outputs $num_outputs\n");
+    for (int side = 0; side < 2; side++) {
+        const TaVec *v = side ? &g->outputs : &g->inputs;
+        for (int i = 0; i < v->len; i++) {
+            const TaTensor *t = v->items[i];
+            TaFields tf = ta_fields(in->pool, &f);
+            ta_field(&tf, "kind", side ? "output" : "input");
+            ta_field_int(&tf, "i", i);
+            ta_field_size(&tf, "elements", ta_tensor_elements(t));
+            ta_field_size(&tf, "bytes", ta_tensor_bytes(t));
+            ta_template(b, &tf,
+                        "#define ${prefix}_${kind}_${i}_size ($elements)\n"
+                        "#define ${prefix}_${kind}_${i}_nbytes ($bytes)\n");
+        }
+    }
+    ta_template(b, &f,
+                "extern const int32_t ${prefix}_inputs_len[$input_slots];\n"
+                "extern const int32_t ${prefix}_inputs_zero_point[$input_slots];\n"
+                "extern const float ${prefix}_inputs_scale[$input_slots];\n"
+                "extern const int32_t ${prefix}_outputs_len[$output_slots];\n"
+                "extern const int32_t ${prefix}_outputs_zero_point[$output_slots];\n"
+                "extern const float ${prefix}_outputs_scale[$output_slots];\n\n");
+}
+
+static void emit_helia_io_source(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
+{
+    const TaGraph *g = in->graph;
+    for (int side = 0; side < 2; side++) {
+        const TaVec *v = side ? &g->outputs : &g->inputs;
+        TaBuf len = {0}, zps = {0}, scales = {0};
+        for (int i = 0; i < v->len; i++) {
+            const TaTensor *t = v->items[i];
+            const char *zp, *scale;
+            io_quantization(in->pool, t, &zp, &scale);
+            ta_buf_printf(&len, "%s%zu", i ? ", " : "", ta_tensor_elements(t));
+            ta_buf_printf(&zps, "%s%s", i ? ", " : "", zp);
+            ta_buf_printf(&scales, "%s%s", i ? ", " : "", scale);
+        }
+        TaFields f = ta_fields(in->pool, outer);
+        ta_field(&f, "side", side ? "outputs" : "inputs");
+        ta_field_int(&f, "slots", v->len ? v->len : 1);
+        ta_field(&f, "len", v->len ? ta_strdup(in->pool, len.data) : "0");
+        ta_field(&f, "zps", v->len ? ta_strdup(in->pool, zps.data) : "0");
+        ta_field(&f, "scales", v->len ? ta_strdup(in->pool, scales.data) : "0.0f");
+        ta_template(b, &f,
+                    "const int32_t ${prefix}_${side}_len[$slots] = {$len};\n"
+                    "const int32_t ${prefix}_${side}_zero_point[$slots] = {$zps};\n"
+                    "const float ${prefix}_${side}_scale[$slots] = {$scales};\n");
+        ta_buf_free(&len);
+        ta_buf_free(&zps);
+        ta_buf_free(&scales);
+    }
+    ta_buf_puts(b, "\n");
+}
+
 void ta_emit_io_header(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
 {
+    emit_helia_io_header(in, outer, b);
     const TaGraph *g = in->graph;
     ta_template(b, outer,
                 "/* ---- Inputs and outputs. real = (q - ZERO_POINT) * SCALE for quantized\n"
@@ -291,6 +382,7 @@ static void emit_case(const TaEmitInput *in, const TaFields *outer, TaBuf *cases
 
 void ta_emit_io_source(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
 {
+    emit_helia_io_source(in, outer, b);
     const TaGraph *g = in->graph;
     TaBuf tables = {0}, in_cases = {0}, out_cases = {0};
     bool uses_round = false;

@@ -41,6 +41,9 @@ static const TaRegionColumn region_columns[] = {
     {"tensors", TA_REGION_COL_NUM_TENSORS},
     {"lower_bound", TA_REGION_COL_LOWER_BOUND},
     {"gap", TA_REGION_COL_GAP},
+    {"planner", TA_REGION_COL_PLANNER},
+    {"proven", TA_REGION_COL_PROVEN},
+    {"proof", TA_REGION_COL_PROOF},
 };
 
 static void memory_row(const TaEmitInput *in, TaJson *j, int m)

@@ -272,6 +272,9 @@ static void emit_header(const Ctx *c, TaBuf *b)
     /* Prose about the hydration latch only where constants are staged. */
     ta_field(&f, "clears_latch", c->staged ? ", clears the hydration latch" : "");
     ta_field(&f, "checks_bound", c->own ? "" : "Checks every region is bound. ");
+    ta_field(&f, "checks_bound_context",
+             c->own ? "" : "Returns TA_ERR_UNBOUND_REGION when a region is not bound. ");
+    ta_field(&f, "clears_latch_context", c->staged ? " and clears the hydration latch" : "");
     ta_field(&f, "hydrates", c->staged ? "hydrates staged constants, " : "");
     ta_field(&f, "no_constants", c->staged ? "and no staged constants " : "");
     ta_field(&f, "run_statuses",
@@ -290,7 +293,7 @@ static void emit_header(const Ctx *c, TaBuf *b)
                 " * ${prefix}_model_run() and read ctx.outputs[i].data. Every function returns\n"
                 " * TA_OK on success or a TA_ERR_ status of runtime/include/ta_status.h.\n */\n"
                 "#ifndef ${PREFIX}_MODEL_H\n#define ${PREFIX}_MODEL_H\n\n"
-                "#include <stddef.h>\n#include <stdint.h>\n\n"
+                "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
                 "#include \"runtime/include/ta_io_dtype.h\"\n"
                 "#include \"runtime/include/ta_module.h\"\n"
                 "#include \"runtime/include/ta_status.h\"\n\n"
@@ -298,8 +301,12 @@ static void emit_header(const Ctx *c, TaBuf *b)
                 "#define ${PREFIX}_NUM_INPUTS $num_inputs\n"
                 "#define ${PREFIX}_NUM_OUTPUTS $num_outputs\n"
                 "#define ${PREFIX}_NUM_OPERATORS $num_operators\n"
-                "#define ${PREFIX}_NUM_ARENA_REGIONS $num_regions\n\n"
-                "/* Arena regions: the index ${prefix}_bind_arena() takes. */\ntypedef enum {\n");
+                "#define ${PREFIX}_NUM_ARENA_REGIONS $num_regions\n\n");
+    ta_emit_api_version(&f, b);
+    ta_emit_status_enum(c->pool, &f, b);
+    ta_template(b, &f,
+                "/* Arena regions: the index ${prefix}_bind_arena() takes, named as"
+                " helia-aot names\n   them, then by tinyaot's names. */\ntypedef enum {\n");
     for (int i = 0; i < c->num_regions; i++) {
         const TaRegion *r = region(c, i);
         TaFields rf = ta_fields(c->pool, &f);
@@ -309,7 +316,16 @@ static void emit_header(const Ctx *c, TaBuf *b)
         ta_field(&rf, "role", ta_role_name(r->role));
         const char *source = r->staged ? ta_memory_name(r->source_memory) : NULL;
         ta_field(&rf, "staged", source ? ta_format(c->pool, ", staged from %s", source) : "");
-        ta_template(b, &rf, "    $region = $id, /* $memory $role$staged */\n");
+        ta_field(&rf, "api", r->api_name);
+        ta_template(b, &rf, "    ${prefix}_$api = $id, /* $memory $role$staged */\n");
+    }
+    ta_template(b, &f, "    ${prefix}_num_arena_buffers = $num_regions,\n");
+    for (int i = 0; i < c->num_regions; i++) {
+        TaFields rf = ta_fields(c->pool, &f);
+        ta_field(&rf, "region", ta_region_enum(c->pool, p, region(c, i)));
+        ta_field(&rf, "api", region(c, i)->api_name);
+        ta_field_int(&rf, "id", region(c, i)->id);
+        ta_template(b, &rf, "    $region = $id, /* ${prefix}_$api */\n");
     }
     if (c->num_regions == 0)
         ta_template(b, &f, "    ${PREFIX}_ARENA_NONE = 0\n");
@@ -320,10 +336,16 @@ static void emit_header(const Ctx *c, TaBuf *b)
         const TaRegion *r = region(c, i);
         TaFields rf = ta_fields(c->pool, &f);
         ta_field(&rf, "region", ta_region_enum(c->pool, p, r));
+        ta_field(&rf, "api", r->api_name);
         ta_field_size(&rf, "size", r->guard + r->size);
         ta_field_size(&rf, "align", r->alignment);
-        ta_template(b, &rf, "#define ${region}_SIZE $size\n#define ${region}_ALIGN $align\n");
+        ta_template(b, &rf,
+                    "#define ${prefix}_${api}_size $size\n"
+                    "#define ${prefix}_${api}_alignment $align\n"
+                    "#define ${region}_SIZE ${prefix}_${api}_size\n"
+                    "#define ${region}_ALIGN ${prefix}_${api}_alignment\n");
     }
+    ta_emit_document_spellings(c->in, &f, b);
     ta_template(b, &f,
                 "extern const size_t ${prefix}_arena_sizes[$region_slots];\n"
                 "extern const size_t ${prefix}_arena_alignments[$region_slots];\n\n"
@@ -333,51 +355,75 @@ static void emit_header(const Ctx *c, TaBuf *b)
                 "#define ${PREFIX}_NUM_TENSORS $num_tensors\n"
                 "extern const ${prefix}_tensor_ident_t ${prefix}_inputs_id[$input_slots];\n"
                 "extern const ${prefix}_tensor_ident_t ${prefix}_outputs_id[$output_slots];\n\n"
-                "/* A model input or output: its bytes and their count. */\n"
-                "typedef struct {\n    void *data;\n    size_t size;\n} ${prefix}_tensor_t;\n\n"
-                "/* The operator callback (module.schedule: table). `op` is the\n"
-                "   operator's layer_index; `status` is its result (run_finished). */\n"
-                "typedef enum { ${PREFIX}_OP_RUN_STARTED = 0, ${PREFIX}_OP_RUN_FINISHED = 1 }"
-                " ${prefix}_op_event_t;\n"
-                "typedef void (*${prefix}_op_callback_t)(void *user_data,"
-                " ${prefix}_op_event_t event, int op,\n"
-                "                                 int status);\n\n"
+                "/* A model input or output: its tensor, its first byte (cast it to the\n"
+                "   element type), its byte count and its quantization (zero for both when\n"
+                "   it has none or one per channel). */\n"
+                "typedef struct {\n    ${prefix}_tensor_ident_t id;\n    int8_t *data;\n"
+                "    size_t size;\n    int32_t zero_point;\n    float scale;\n"
+                "} ${prefix}_tensor_io_t;\n"
+                "typedef ${prefix}_tensor_io_t ${prefix}_tensor_t;\n\n"
+                "/* The operator callback (module.schedule: table): model_init reports\n"
+                "   init_started and init_finished, model_run run_started and run_finished\n"
+                "   for every operator in order; `op` is its layer_index, `status` its\n"
+                "   result so far. */\n"
+                "typedef enum {\n"
+                "    ${prefix}_op_state_init_started = 0,\n"
+                "    ${prefix}_op_state_init_finished = 1,\n"
+                "    ${prefix}_op_state_run_started = 2,\n"
+                "    ${prefix}_op_state_run_finished = 3\n"
+                "} ${prefix}_operator_state_t;\n"
+                "typedef void (*${prefix}_operator_callback)(int32_t op,"
+                " ${prefix}_operator_state_t state,\n"
+                "                                          int32_t status, void *user_data);\n"
+                "typedef ${prefix}_operator_callback ${prefix}_op_callback_t;\n\n"
                 "typedef struct ${prefix}_model_context {\n"
-                "    ${prefix}_tensor_t inputs[$input_slots];"
-                "  /* valid after a successful ${prefix}_model_init */\n"
-                "    ${prefix}_tensor_t outputs[$output_slots];\n"
-                "    ${prefix}_op_callback_t callback;"
-                " /* set after init; called with schedule: table */\n"
+                "    ${prefix}_operator_callback callback; /* the application's; NULL: none */\n"
                 "    void *user_data;\n"
+                "    const void *const *arena_buffers; /* by region, set by context_init */\n"
+                "    const size_t *arena_sizes;\n"
+                "    ${prefix}_tensor_io_t inputs[$input_slots];"
+                "  /* valid after a successful ${prefix}_model_init */\n"
+                "    ${prefix}_tensor_io_t outputs[$output_slots];\n"
                 "} ${prefix}_model_context_t;\n\n");
     emit_prose(b, &f,
-               "Sets inputs/outputs, clears callback and user_data$clears_latch."
-               " ${prefix}_model_init calls it.");
-    ta_template(b, &f, "int ${prefix}_context_init(${prefix}_model_context_t *ctx);\n");
+               "${checks_bound_context}Sets arena_buffers, arena_sizes and"
+               " inputs/outputs${clears_latch_context}; leaves callback and user_data as the"
+               " application set them. ${prefix}_model_init calls it. TA_ERR_NULL_CONTEXT for a "
+               "NULL ctx.");
+    ta_template(b, &f, "int32_t ${prefix}_context_init(${prefix}_model_context_t *ctx);\n");
     emit_prose(b, &f,
                "${checks_bound}Initializes the context, zeroes persistent"
                " state, ${hydrates}gives state that does not start at zero its initial value,"
                " then enables runs.");
-    ta_template(b, &f, "int ${prefix}_model_init(${prefix}_model_context_t *ctx);\n");
+    ta_template(b, &f, "int32_t ${prefix}_model_init(${prefix}_model_context_t *ctx);\n");
     emit_prose(b, &f,
                "Runs every operator once. Returns TA_ERR_NOT_INITIALIZED before a"
                " successful init$run_statuses.");
-    ta_template(b, &f, "int ${prefix}_model_run(${prefix}_model_context_t *ctx);\n");
-    if (c->staged) {
-        emit_prose(b, &f, "Sets the hydration latch: staged constants are in place.");
-        ta_template(b, &f, "void ${prefix}_mark_hydrated(void);\n");
-        emit_prose(b, &f,
-                   "Copies every staged constant arena from its source. Weak: replace it to"
-                   " use DMA; a replacement must make every staged byte ready, call"
-                   " ${prefix}_mark_hydrated() and return TA_OK. Any other return, or TA_OK"
-                   " without the latch set, makes ${prefix}_model_init fail with"
-                   " TA_ERR_HYDRATION_FAILED before any operator init reads the weights.");
-        ta_template(b, &f, "int ${prefix}_hydrate_constants(void);\n");
-    } else {
+    ta_template(b, &f, "int32_t ${prefix}_model_run(${prefix}_model_context_t *ctx);\n");
+    if (!c->staged) {
         emit_prose(b, &f,
                    "Does nothing: this module copies no constants at init. Every module has"
                    " it, so code written for any module links against this one.");
         ta_template(b, &f, "void ${prefix}_mark_hydrated(void);\n");
+    } else {
+        emit_prose(b, &f,
+                   "The hydration latch: set when the staged constants are in place,"
+                   " cleared by ${prefix}_context_init.");
+        ta_template(b, &f,
+                    "bool ${prefix}_is_hydrated(void);\nvoid ${prefix}_mark_hydrated(void);\n"
+                    "void ${prefix}_clear_hydrated(void);\n");
+        emit_prose(b, &f,
+                   "Copies every staged constant arena from its source into"
+                   " ctx->arena_buffers[region] and sets the latch; does nothing when the latch"
+                   " is set. ${prefix}_model_init calls it after ${prefix}_context_init. Weak:"
+                   " replace it to use DMA; a replacement must make every staged byte ready,"
+                   " call ${prefix}_mark_hydrated() and return TA_OK. model_init returns any"
+                   " other status it returns unchanged, and TA_ERR_HYDRATION_FAILED for TA_OK"
+                   " without the latch set, before any operator init reads the weights."
+                   " Returns TA_ERR_NULL_CONTEXT, TA_ERR_HYDRATE_UNINITIALIZED (no arena table"
+                   " yet) or TA_ERR_HYDRATE_NULL_BLOB (a staged region's entry NULL).");
+        ta_template(b, &f,
+                    "int32_t ${prefix}_hydrate_constants(${prefix}_model_context_t *ctx);\n");
     }
     if (!c->own) {
         emit_prose(b, &f,
@@ -386,13 +432,15 @@ static void emit_header(const Ctx *c, TaBuf *b)
                    " ${prefix}_model_init runs again: the new buffer holds no state"
                    " ${no_constants}yet. A refused bind changes nothing.");
         ta_template(b, &f,
-                    "int ${prefix}_bind_arena(${prefix}_arena_region_t region, void *buffer,"
+                    "int32_t ${prefix}_bind_arena(${prefix}_arena_region_t region, void *buffer,"
                     " size_t size);\n");
         emit_prose(b, &f,
                    "Binds every region at once: buffers[i] of sizes[i] bytes, in region order,"
-                   " stopping at the first refusal.");
+                   " stopping at the first refusal. TA_ERR_BULK_NULL_ARGUMENT when either array"
+                   " is NULL, TA_ERR_BULK_WRONG_COUNT when n is not ${prefix}_num_arena_buffers.");
         ta_template(b, &f,
-                    "int ${prefix}_bind_arenas(void *const buffers[], const size_t sizes[]);\n");
+                    "int32_t ${prefix}_bind_arenas(void *const *buffers, const size_t *sizes,"
+                    " size_t n);\n");
     }
     ta_buf_puts(b, "\n");
     ta_emit_identity_header(c->in, &c->fields, b);
@@ -425,7 +473,7 @@ static void emit_internal(const Ctx *c, TaBuf *b)
     }
     ta_buf_puts(b, "/* First usable byte of each region. */\n");
     if (!c->own)
-        ta_template(b, &f, "extern uint8_t *${prefix}_bound[$region_slots];\n");
+        ta_template(b, &f, "extern void *${prefix}_bound[$region_slots];\n");
     for (int i = 0; i < c->num_regions; i++) {
         const TaRegion *r = region(c, i);
         bool ro = r->role == TA_REGION_CONSTANT && !r->staged;
@@ -441,7 +489,7 @@ static void emit_internal(const Ctx *c, TaBuf *b)
                         "#define $base ($symbol + $guard)\n");
         } else {
             ta_field(&rf, "region", ta_region_enum(c->pool, p, r));
-            ta_field(&rf, "cast", ro ? "(const uint8_t *)" : "");
+            ta_field(&rf, "cast", ro ? "(const uint8_t *)" : "(uint8_t *)");
             ta_template(b, &rf, "#define $base (${cast}${prefix}_bound[$region] + $guard)\n");
         }
     }
@@ -788,11 +836,11 @@ static void emit_binding(const Ctx *c, TaBuf *b)
         ta_template(b, &f, descriptor);
         return;
     }
-    ta_template(b, &f, "uint8_t *${prefix}_bound[$region_slots];\n\n");
+    ta_template(b, &f, "void *${prefix}_bound[$region_slots];\n\n");
     if (c->num_regions == 0) {
         /* Nothing to bind; a range test against 0 would warn as always true. */
         ta_template(b, &f,
-                    "int ${prefix}_bind_arena(${prefix}_arena_region_t region, void *buffer,"
+                    "int32_t ${prefix}_bind_arena(${prefix}_arena_region_t region, void *buffer,"
                     " size_t size)\n{\n"
                     "    (void)region;\n    (void)buffer;\n    (void)size;\n"
                     "    return TA_ERR_UNKNOWN_REGION;\n}\n\n");
@@ -800,7 +848,7 @@ static void emit_binding(const Ctx *c, TaBuf *b)
         /* Compared as unsigned: with short enums (arm-none-eabi) the type is
            unsigned and a "< 0" test warns as always false. */
         ta_template(b, &f,
-                    "int ${prefix}_bind_arena(${prefix}_arena_region_t region, void *buffer,"
+                    "int32_t ${prefix}_bind_arena(${prefix}_arena_region_t region, void *buffer,"
                     " size_t size)\n{\n"
                     "    if ((unsigned)region >= (unsigned)${PREFIX}_NUM_ARENA_REGIONS)\n"
                     "        return TA_ERR_UNKNOWN_REGION;\n"
@@ -809,23 +857,28 @@ static void emit_binding(const Ctx *c, TaBuf *b)
                     "        return TA_ERR_BUFFER_TOO_SMALL;\n"
                     "    if ((uintptr_t)buffer % ${prefix}_arena_alignments[region] != 0)\n"
                     "        return TA_ERR_MISALIGNED_BUFFER;\n"
-                    "    ${prefix}_bound[region] = (uint8_t *)buffer;\n"
+                    "    ${prefix}_bound[region] = buffer;\n"
                     "    if (${prefix}_initialized) {\n"
                     "        /* Runs wait for a model_init over the new buffer. */\n"
                     "        ${prefix}_initialized = 0;\n        ${prefix}_rebound = 1;\n    }\n"
                     "    return TA_OK;\n}\n\n");
     }
-    ta_template(b, &f,
-                "int ${prefix}_bind_arenas(void *const buffers[], const size_t sizes[])\n{\n"
-                "    if (buffers == NULL || sizes == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n"
-                "    for (int i = 0; i < ${PREFIX}_NUM_ARENA_REGIONS; i++) {\n"
-                "        int status = ${prefix}_bind_arena((${prefix}_arena_region_t)i, buffers[i],"
-                " sizes[i]);\n"
-                "        if (status != TA_OK)\n            return status;\n    }\n"
-                "    return TA_OK;\n}\n\n"
-                "static int ${prefix}_bind_by_index(int region, void *buffer, size_t size)\n{\n"
-                "    return ${prefix}_bind_arena((${prefix}_arena_region_t)region, buffer, size);\n"
-                "}\n\n");
+    ta_template(
+        b, &f,
+        "int32_t ${prefix}_bind_arenas(void *const *buffers, const size_t *sizes, size_t n)\n"
+        "{\n"
+        "    if (buffers == NULL || sizes == NULL)\n"
+        "        return TA_ERR_BULK_NULL_ARGUMENT;\n"
+        "    if (n != (size_t)${prefix}_num_arena_buffers)\n"
+        "        return TA_ERR_BULK_WRONG_COUNT;\n"
+        "    for (int i = 0; i < ${PREFIX}_NUM_ARENA_REGIONS; i++) {\n"
+        "        int32_t status = ${prefix}_bind_arena((${prefix}_arena_region_t)i,"
+        " buffers[i], sizes[i]);\n"
+        "        if (status != TA_OK)\n            return status;\n    }\n"
+        "    return TA_OK;\n}\n\n"
+        "static int ${prefix}_bind_by_index(int region, void *buffer, size_t size)\n{\n"
+        "    return ${prefix}_bind_arena((${prefix}_arena_region_t)region, buffer, size);\n"
+        "}\n\n");
     ta_field(&f, "bind", ta_format(c->pool, "%s_bind_by_index", c->p));
     ta_template(b, &f, descriptor);
 }
@@ -834,22 +887,20 @@ static void emit_io_pointer(const Ctx *c, TaBuf *b, const char *field, int i, co
 {
     const char *data = "NULL";
     if (t->place.region) {
-        data = ta_format(c->pool, "(void *)(%s + %zu)", region_base(c, t->place.region),
+        data = ta_format(c->pool, "(int8_t *)(%s + %zu)", region_base(c, t->place.region),
                          t->place.offset);
-        /* Before its region is bound the base is NULL, and NULL + offset is
-           undefined: the pointer stays NULL until then. */
-        if (!c->own)
-            data = ta_format(c->pool, "%s_bound[%s] != NULL ? %s : NULL", c->p,
-                             ta_region_enum(c->pool, c->p, t->place.region), data);
     }
     TaFields f = ta_fields(c->pool, &c->fields);
     ta_field(&f, "field", field);
     ta_field_int(&f, "index", i);
     ta_field(&f, "data", data);
     ta_field_size(&f, "size", ta_tensor_bytes(t));
+    ta_field_int(&f, "id", t->index);
     ta_template(b, &f,
+                "    ctx->$field[$index].id = $id;\n"
                 "    ctx->$field[$index].data = $data;\n"
                 "    ctx->$field[$index].size = $size;\n");
+    ta_emit_io_quantization(c->in, &f, b, t);
 }
 
 static void emit_schedule(const Ctx *c, TaBuf *b)
@@ -858,7 +909,7 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
     TaFields f = ta_fields(c->pool, &c->fields);
     if (!c->table) {
         ta_template(b, &f,
-                    "static int ${prefix}_run_operators(${prefix}_model_context_t *ctx)\n{\n"
+                    "static int32_t ${prefix}_run_operators(${prefix}_model_context_t *ctx)\n{\n"
                     "    (void)ctx;\n");
         bool any = false;
         for (int i = 0; i < g->ops.len; i++) {
@@ -873,7 +924,7 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
                 continue;
             }
             if (!any)
-                ta_buf_puts(b, "    int status;\n");
+                ta_buf_puts(b, "    int32_t status;\n");
             any = true;
             ta_buf_printf(b, "    if ((status = %s_run()) != TA_OK)\n        return status;\n",
                           op->symbol);
@@ -897,25 +948,160 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
         ta_buf_puts(b, "    NULL\n");
     ta_buf_puts(b, "};\n\n");
     ta_template(b, &f,
-                "static int ${prefix}_run_operators(${prefix}_model_context_t *ctx)\n{\n"
-                "    const ${prefix}_op_callback_t callback = ctx->callback;\n"
-                "    if (callback == NULL) {\n"
-                "        for (int i = 0; i < ${PREFIX}_NUM_OPERATORS; i++) {\n"
-                "            int status = ${prefix}_schedule[i] ? ${prefix}_schedule[i]()"
-                " : TA_OK;\n"
-                "            if (status != TA_OK)\n                return status;\n"
-                "        }\n        return TA_OK;\n    }\n"
-                "    for (int i = 0; i < ${PREFIX}_NUM_OPERATORS; i++) {\n"
-                "        callback(ctx->user_data, ${PREFIX}_OP_RUN_STARTED, i, TA_OK);\n"
-                "        int status = ${prefix}_schedule[i] ? ${prefix}_schedule[i]() : TA_OK;\n"
-                "        callback(ctx->user_data, ${PREFIX}_OP_RUN_FINISHED, i, status);\n"
+                "/* The init hooks, by layer_index; NULL: that layer has none. */\n"
+                "static const ${prefix}_op_fn ${prefix}_init_schedule[$operator_slots] = {\n");
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        if (ta_op_calls_with_role(op, "init"))
+            ta_buf_printf(b, "    %s_init,\n", op->symbol);
+        else
+            ta_buf_puts(b, "    NULL,\n");
+    }
+    if (!g->ops.len)
+        ta_buf_puts(b, "    NULL\n");
+    ta_buf_puts(b, "};\n\n");
+    /* One loop for both phases: init reports states 0/1, run 2/3. */
+    ta_template(b, &f,
+                "static int32_t ${prefix}_each_operator(${prefix}_model_context_t *ctx,\n"
+                "                                       const ${prefix}_op_fn *hooks,"
+                " ${prefix}_operator_state_t started)\n{\n"
+                "    const ${prefix}_operator_callback callback = ctx->callback;\n"
+                "    const ${prefix}_operator_state_t finished ="
+                " (${prefix}_operator_state_t)(started + 1);\n"
+                "    int32_t status = TA_OK;\n"
+                "    for (int32_t i = 0; i < ${PREFIX}_NUM_OPERATORS; i++) {\n"
+                "        if (callback)\n"
+                "            callback(i, started, status, ctx->user_data);\n"
+                "        status = hooks[i] ? hooks[i]() : TA_OK;\n"
+                "        if (callback)\n"
+                "            callback(i, finished, status, ctx->user_data);\n"
                 "        if (status != TA_OK)\n            return status;\n    }\n"
-                "    return TA_OK;\n}\n\n");
+                "    return TA_OK;\n}\n\n"
+                "static int32_t ${prefix}_run_operators(${prefix}_model_context_t *ctx)\n{\n"
+                "    return ${prefix}_each_operator(ctx, ${prefix}_schedule,"
+                " ${prefix}_op_state_run_started);\n}\n\n");
+}
+
+/* The weak default hydration: one copy per staged region, into the buffer
+   the context's arena table holds for it. */
+static void emit_hydrate(const Ctx *c, TaBuf *b)
+{
+    TaFields f = ta_fields(c->pool, &c->fields);
+    ta_template(b, &f,
+                "TA_WEAK int32_t ${prefix}_hydrate_constants(${prefix}_model_context_t *ctx)\n{\n"
+                "    if (ctx == NULL)\n        return TA_ERR_NULL_CONTEXT;\n"
+                "    if (ctx->arena_buffers == NULL)\n"
+                "        return TA_ERR_HYDRATE_UNINITIALIZED;\n"
+                "    if (${prefix}_hydrated)\n        return TA_OK;\n");
+    for (int i = 0; i < c->num_regions; i++) {
+        const TaRegion *r = region(c, i);
+        if (!r->staged)
+            continue;
+        TaFields rf = ta_fields(c->pool, &f);
+        ta_field(&rf, "region", ta_region_enum(c->pool, c->p, r));
+        ta_template(b, &rf,
+                    "    if (ctx->arena_buffers[$region] == NULL)\n"
+                    "        return TA_ERR_HYDRATE_NULL_BLOB;\n");
+    }
+    for (int i = 0; i < c->num_regions; i++) {
+        const TaRegion *r = region(c, i);
+        if (!r->staged)
+            continue;
+        TaFields rf = ta_fields(c->pool, &f);
+        ta_field(&rf, "region", ta_region_enum(c->pool, c->p, r));
+        ta_field(&rf, "source", r->source_symbol);
+        ta_field_size(&rf, "guard", r->guard);
+        ta_field_size(&rf, "source_guard", r->source_guard);
+        ta_field_size(&rf, "size", r->size);
+        /* The table is const for the application's sake; the buffer is writable. */
+        ta_template(b, &rf,
+                    "    memcpy((uint8_t *)(uintptr_t)ctx->arena_buffers[$region] + $guard,\n"
+                    "           $source + $source_guard, $size);\n");
+    }
+    ta_template(b, &f, "    ${prefix}_mark_hydrated();\n    return TA_OK;\n}\n\n");
+}
+
+static void emit_context_init(const Ctx *c, TaBuf *b)
+{
+    const TaGraph *g = c->in->graph;
+    TaFields f = ta_fields(c->pool, &c->fields);
+    ta_field_int(&f, "region_slots", c->num_regions ? c->num_regions : 1);
+    if (c->own) {
+        TaBuf bases = {0};
+        for (int i = 0; i < c->num_regions; i++)
+            ta_buf_printf(&bases, "%s%s", i ? ", " : "", region(c, i)->symbol);
+        ta_field(&f, "bases", bases.len ? ta_strdup(c->pool, bases.data) : "NULL");
+        ta_buf_free(&bases);
+        ta_template(
+            b, &f,
+            "/* Each region's arena, as ctx->arena_buffers shows it. */\n"
+            "static const void *const ${prefix}_arena_table[$region_slots] = {$bases};\n\n");
+    }
+    ta_template(b, &f,
+                "int32_t ${prefix}_context_init(${prefix}_model_context_t *ctx)\n{\n"
+                "    if (ctx == NULL)\n        return TA_ERR_NULL_CONTEXT;\n");
+    if (!c->own)
+        ta_template(b, &f,
+                    "    for (int i = 0; i < ${PREFIX}_NUM_ARENA_REGIONS; i++)\n"
+                    "        if (${prefix}_bound[i] == NULL)\n"
+                    "            return TA_ERR_UNBOUND_REGION;\n"
+                    "    ctx->arena_buffers = (const void *const *)${prefix}_bound;\n");
+    else
+        ta_template(b, &f, "    ctx->arena_buffers = ${prefix}_arena_table;\n");
+    ta_template(b, &f, "    ctx->arena_sizes = ${prefix}_arena_sizes;\n");
+    for (int i = 0; i < g->inputs.len; i++)
+        emit_io_pointer(c, b, "inputs", i, g->inputs.items[i]);
+    for (int i = 0; i < g->outputs.len; i++)
+        emit_io_pointer(c, b, "outputs", i, g->outputs.items[i]);
+    if (c->staged)
+        ta_template(b, &f, "    ${prefix}_clear_hydrated();\n");
+    ta_template(b, &f, "    return TA_OK;\n}\n\n");
+}
+
+static void emit_model_init(const Ctx *c, TaBuf *b)
+{
+    const TaGraph *g = c->in->graph;
+    TaFields f = ta_fields(c->pool, &c->fields);
+    ta_template(b, &f,
+                "int32_t ${prefix}_model_init(${prefix}_model_context_t *ctx)\n{\n"
+                "    if (ctx == NULL)\n        return TA_ERR_NULL_CONTEXT;\n"
+                "    ${prefix}_initialized = 0;\n");
+    if (!c->own)
+        ta_template(b, &f, "    ${prefix}_rebound = 0;\n");
+    ta_template(b, &f,
+                "    int32_t status = ${prefix}_context_init(ctx);\n"
+                "    if (status != TA_OK)\n        return status;\n");
+    for (int i = 0; i < c->num_regions; i++) {
+        const TaRegion *r = region(c, i);
+        if (r->role == TA_REGION_PERSISTENT)
+            ta_buf_printf(b, "    memset(%s, 0, %zu);\n", region_base(c, r), r->size);
+    }
+    if (c->staged)
+        ta_template(b, &f,
+                    "    if ((status = ${prefix}_hydrate_constants(ctx)) != TA_OK)\n"
+                    "        return status;\n"
+                    "    /* Success without the latch: the staged bytes may not be there. */\n"
+                    "    if (!${prefix}_hydrated)\n        return TA_ERR_HYDRATION_FAILED;\n");
+    /* State that does not start at zero bytes (zero points, initial
+       values of variables), in layer order, once constants are in place. */
+    if (c->table) {
+        ta_template(b, &f,
+                    "    status = ${prefix}_each_operator(ctx, ${prefix}_init_schedule,"
+                    " ${prefix}_op_state_init_started);\n"
+                    "    if (status != TA_OK)\n        return status;\n");
+    } else {
+        for (int i = 0; i < g->ops.len; i++) {
+            const TaOp *op = TA_OP(g, i);
+            if (ta_op_calls_with_role(op, "init"))
+                ta_buf_printf(b, "    if ((status = %s_init()) != TA_OK)\n        return status;\n",
+                              op->symbol);
+        }
+    }
+    ta_template(b, &f, "    ${prefix}_initialized = 1;\n    return TA_OK;\n}\n\n");
 }
 
 static void emit_model_c(const Ctx *c, TaBuf *b)
 {
-    const TaGraph *g = c->in->graph;
     TaFields f = ta_fields(c->pool, &c->fields);
     ta_template(b, &f,
                 "/* $model_c - generated by tinyaot: initialization and scheduling. */\n"
@@ -926,78 +1112,28 @@ static void emit_model_c(const Ctx *c, TaBuf *b)
                 "/* Module-global: one model instance per prefix. */\n"
                 "static int ${prefix}_initialized;\n");
     if (c->staged)
-        ta_template(b, &f, "static int ${prefix}_hydrated;\n");
+        ta_template(b, &f, "static bool ${prefix}_hydrated;\n");
     if (!c->own)
         ta_template(b, &f,
                     "static int ${prefix}_rebound; /* bound since the last successful init */\n");
     ta_buf_puts(b, "\n");
     emit_binding(c, b);
-    if (!c->staged)
-        ta_template(b, &f, "void ${prefix}_mark_hydrated(void)\n{\n}\n\n");
     if (c->staged) {
-        ta_template(b, &f,
-                    "void ${prefix}_mark_hydrated(void)\n{\n    ${prefix}_hydrated = 1;\n}\n\n");
-        ta_template(b, &f, "TA_WEAK int ${prefix}_hydrate_constants(void)\n{\n");
-        for (int i = 0; i < c->num_regions; i++) {
-            const TaRegion *r = region(c, i);
-            if (r->staged) {
-                TaFields rf = ta_fields(c->pool, &f);
-                ta_field(&rf, "base", region_base(c, r));
-                ta_field(&rf, "source", r->source_symbol);
-                ta_field_size(&rf, "guard", r->source_guard);
-                ta_field_size(&rf, "size", r->size);
-                ta_template(b, &rf, "    memcpy($base, $source + $guard, $size);\n");
-            }
-        }
-        ta_template(b, &f, "    ${prefix}_mark_hydrated();\n    return TA_OK;\n}\n\n");
+        ta_template(
+            b, &f,
+            "bool ${prefix}_is_hydrated(void)\n{\n    return ${prefix}_hydrated;\n}\n\n"
+            "void ${prefix}_mark_hydrated(void)\n{\n    ${prefix}_hydrated = true;\n}\n\n"
+            "void ${prefix}_clear_hydrated(void)\n{\n    ${prefix}_hydrated = false;\n}\n\n");
+        emit_hydrate(c, b);
+    } else {
+        ta_template(b, &f, "void ${prefix}_mark_hydrated(void)\n{\n}\n\n");
     }
-    ta_template(b, &f,
-                "int ${prefix}_context_init(${prefix}_model_context_t *ctx)\n{\n"
-                "    if (ctx == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n");
-    for (int i = 0; i < g->inputs.len; i++)
-        emit_io_pointer(c, b, "inputs", i, g->inputs.items[i]);
-    for (int i = 0; i < g->outputs.len; i++)
-        emit_io_pointer(c, b, "outputs", i, g->outputs.items[i]);
-    ta_template(b, &f, "    ctx->callback = NULL;\n    ctx->user_data = NULL;\n");
-    if (c->staged)
-        ta_template(b, &f, "    ${prefix}_hydrated = 0;\n");
-    ta_template(b, &f, "    return TA_OK;\n}\n\n");
+    emit_context_init(c, b);
     emit_schedule(c, b);
+    emit_model_init(c, b);
     ta_template(b, &f,
-                "int ${prefix}_model_init(${prefix}_model_context_t *ctx)\n{\n"
-                "    if (ctx == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n"
-                "    ${prefix}_initialized = 0;\n");
-    if (!c->own)
-        ta_template(b, &f,
-                    "    ${prefix}_rebound = 0;\n"
-                    "    for (int i = 0; i < ${PREFIX}_NUM_ARENA_REGIONS; i++)\n"
-                    "        if (${prefix}_bound[i] == NULL)\n"
-                    "            return TA_ERR_UNBOUND_REGION;\n");
-    ta_template(b, &f,
-                "    int status = ${prefix}_context_init(ctx);\n"
-                "    if (status != TA_OK)\n        return status;\n");
-    for (int i = 0; i < c->num_regions; i++) {
-        const TaRegion *r = region(c, i);
-        if (r->role == TA_REGION_PERSISTENT)
-            ta_buf_printf(b, "    memset(%s, 0, %zu);\n", region_base(c, r), r->size);
-    }
-    if (c->staged)
-        ta_template(b, &f,
-                    "    /* A replacement's own codes are not statuses: report ours. */\n"
-                    "    if (${prefix}_hydrate_constants() != TA_OK || !${prefix}_hydrated)\n"
-                    "        return TA_ERR_HYDRATION_FAILED;\n");
-    /* State that does not start at zero bytes (zero points, initial
-       values of variables), in layer order, once constants are in place. */
-    for (int i = 0; i < g->ops.len; i++) {
-        const TaOp *op = TA_OP(g, i);
-        if (ta_op_calls_with_role(op, "init"))
-            ta_buf_printf(b, "    if ((status = %s_init()) != TA_OK)\n        return status;\n",
-                          op->symbol);
-    }
-    ta_template(b, &f,
-                "    ${prefix}_initialized = 1;\n    return TA_OK;\n}\n\n"
-                "int ${prefix}_model_run(${prefix}_model_context_t *ctx)\n{\n"
-                "    if (ctx == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n");
+                "int32_t ${prefix}_model_run(${prefix}_model_context_t *ctx)\n{\n"
+                "    if (ctx == NULL)\n        return TA_ERR_NULL_CONTEXT;\n");
     ta_template(b, &f,
                 c->own ? "    if (!${prefix}_initialized)\n        return TA_ERR_NOT_INITIALIZED;\n"
                        : "    if (!${prefix}_initialized)\n"
@@ -1048,6 +1184,7 @@ bool ta_emit_sources(const TaEmitInput *in, const char *dir)
     for (int i = 0; i < in->graph->ops.len && ok; i++)
         if (TA_OP(in->graph, i)->calls.len)
             ok = emit_op(&c, dir, TA_OP(in->graph, i));
+    ok = ok && ta_emit_helia_files(in, &c.fields, dir);
     /* Sidecars: the data of each cold constant region the application binds. */
     for (int i = 0; i < c.num_regions && ok; i++) {
         const TaRegion *r = region(&c, i);

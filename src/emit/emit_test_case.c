@@ -447,7 +447,7 @@ static void emit_source(const TaEmitInput *in, const TaFields *fields, TaBuf *b,
         "        }\n"
         "        return TA_ERR_TEST_MISMATCH;\n    }\n    return TA_OK;\n}\n\n"
         "int ${prefix}_test_case_run(${prefix}_model_context_t *ctx)\n{\n"
-        "    if (ctx == NULL)\n        return TA_ERR_BAD_ARGUMENT;\n");
+        "    if (ctx == NULL)\n        return TA_ERR_NULL_CONTEXT;\n");
     if (!in->config->allocate_arenas)
         ta_template(b, &f,
                     "    /* The application binds every arena before this call; an unbound\n"

@@ -98,6 +98,19 @@ static const TaRegionColumn region_columns[] = {
     {"sidecar_file", TA_REGION_COL_SIDECAR_FILE},
 };
 
+/* Beside the spec's RegionView (whose fields are fixed): how each scratch
+   arena was planned, against its lower bound. */
+static const TaRegionColumn planning_columns[] = {
+    {"region", TA_REGION_COL_ID},
+    {"memory", TA_REGION_COL_MEMORY},
+    {"planner", TA_REGION_COL_PLANNER},
+    {"size", TA_REGION_COL_SIZE},
+    {"lower_bound", TA_REGION_COL_LOWER_BOUND},
+    {"gap", TA_REGION_COL_GAP},
+    {"proven", TA_REGION_COL_PROVEN},
+    {"proof", TA_REGION_COL_PROOF},
+};
+
 bool ta_emit_views_json(const TaEmitInput *in, const char *dir)
 {
     tinyaot_result views = {0};
@@ -128,6 +141,14 @@ bool ta_emit_views_json(const TaEmitInput *in, const char *dir)
     for (int i = 0; i < in->plan->regions.len; i++)
         ta_json_region_row(&j, in->plan->regions.items[i], region_columns,
                            TA_COUNT_OF(region_columns));
+    ta_json_end_array(&j);
+    ta_json_key(&j, "scratch_planning");
+    ta_json_begin_array(&j);
+    for (int i = 0; i < in->plan->regions.len; i++) {
+        const TaRegion *r = in->plan->regions.items[i];
+        if (r->role == TA_REGION_SCRATCH)
+            ta_json_region_row(&j, r, planning_columns, TA_COUNT_OF(planning_columns));
+    }
     ta_json_end_array(&j);
     ta_json_key(&j, "placements");
     ta_json_begin_object(&j);

@@ -20,7 +20,9 @@ void ta_json_region_row(TaJson *j, const TaRegion *r, const TaRegionColumn *cols
     ta_json_begin_object(j);
     for (size_t i = 0; i < n; i++) {
         const TaRegionValue v = cols[i].value;
-        if ((v == TA_REGION_COL_LOWER_BOUND || v == TA_REGION_COL_GAP) && !scratch)
+        if ((v == TA_REGION_COL_LOWER_BOUND || v == TA_REGION_COL_GAP ||
+             v == TA_REGION_COL_PLANNER || v == TA_REGION_COL_PROVEN || v == TA_REGION_COL_PROOF) &&
+            !scratch)
             continue;
         ta_json_key(j, cols[i].key);
         switch (v) {
@@ -42,6 +44,9 @@ void ta_json_region_row(TaJson *j, const TaRegion *r, const TaRegionColumn *cols
         case TA_REGION_COL_NUM_TENSORS: ta_json_int(j, r->tensors.len); break;
         case TA_REGION_COL_LOWER_BOUND: ta_json_int(j, (int64_t)r->lower_bound); break;
         case TA_REGION_COL_GAP: ta_json_int(j, (int64_t)r->size - (int64_t)r->lower_bound); break;
+        case TA_REGION_COL_PLANNER: ta_json_string(j, r->planner); break;
+        case TA_REGION_COL_PROVEN: ta_json_bool(j, r->proven); break;
+        case TA_REGION_COL_PROOF: ta_json_string(j, r->proof); break;
         }
     }
     ta_json_end_object(j);

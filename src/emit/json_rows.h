@@ -25,7 +25,10 @@ typedef enum {
     TA_REGION_COL_SIDECAR_FILE,
     TA_REGION_COL_NUM_TENSORS,
     TA_REGION_COL_LOWER_BOUND, /* scratch regions only: the key is left out otherwise */
-    TA_REGION_COL_GAP          /* scratch regions only: size - lower bound */
+    TA_REGION_COL_GAP,         /* scratch regions only: size - lower bound */
+    TA_REGION_COL_PLANNER,     /* scratch regions only: whose offsets */
+    TA_REGION_COL_PROVEN,      /* scratch regions only: size proven minimal */
+    TA_REGION_COL_PROOF        /* scratch regions only: how, or "not proven" */
 } TaRegionValue;
 
 typedef enum {

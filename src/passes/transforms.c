@@ -6,16 +6,29 @@
 typedef struct Transform {
     const char *name;
     bool (*run)(TaPassCtx *ctx);
+    bool on_by_default;
     bool after_lowering; /* works on the lowered graph (after drop_dead) */
 } Transform;
 
-/* In the order they run. */
+/* In the order they run: shapes folded first (they may feed an identity
+   operator or be a TRANSPOSE_CONV's output shape), convolutions rewritten
+   before activations are fused into them, activations fused before a
+   residual ADD is (the convolution's clamp is part of what the fused
+   kernel computes) and before identity operators go (a RELU after a
+   RESHAPE reads the RESHAPE's output), variables folded before identity
+   operators go (a folded read may feed one, whose output then aliases a
+   constant), the schedule changed last; ORDER_FOR_PEAK runs on the lowered
+   graph. */
 static const Transform transforms[] = {
-    {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes, false},
-    {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv, false},
-    {"FUSE_ACTIVATIONS", ta_fuse_activations, false},
-    {"FUSE_RESIDUAL_ADD", ta_fuse_residual_add, false},
-    {"ORDER_FOR_PEAK", ta_order_for_peak, true},
+    {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes, true, false},
+    {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv, true, false},
+    {"TRANSPOSE_REVERSE_CONV", ta_transpose_reverse_conv, true, false},
+    {"FUSE_ACTIVATIONS", ta_fuse_activations, true, false},
+    {"FUSE_RESIDUAL_ADD", ta_fuse_residual_add, true, false},
+    {"FOLD_INVARIANT_VARIABLES", ta_fold_invariant_variables, true, false},
+    {"PRUNE_IDENTITY_OPS", ta_prune_identity_ops, false, false},
+    {"SCHEDULE_CONSTANT_DEQUANTIZE", ta_schedule_constant_dequantize, true, false},
+    {"ORDER_FOR_PEAK", ta_order_for_peak, true, true},
 };
 
 bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg, bool after_lowering)
@@ -24,7 +37,8 @@ bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg, bool after_lowering)
     bool enabled[N];
     const char *names[N];
     for (int i = 0; i < N; i++) {
-        enabled[i] = !cfg->transforms_exact; /* a list names the exact set */
+        /* a list names the exact set; a map changes the defaults */
+        enabled[i] = !cfg->transforms_exact && transforms[i].on_by_default;
         names[i] = transforms[i].name;
     }
     bool ok = true;

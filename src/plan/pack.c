@@ -9,7 +9,7 @@
  * graphs, so several are tried and the smallest arena kept. All of it is
  * deterministic: ties are broken by `order`.
  */
-#include "plan.h"
+#include "planners.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +76,7 @@ static int by_offset(const void *pa, const void *pb)
     return tie(a, b);
 }
 
-/* First fit of every block in `order`; returns the arena size. */
-static size_t first_fit(TaBlock **order, int n, size_t alignment, TaBlock **scratch)
+size_t ta_pack_first_fit(TaBlock **order, int n, size_t alignment, TaBlock **scratch)
 {
     size_t arena = 0;
     for (int i = 0; i < n; i++) {
@@ -117,7 +116,7 @@ static size_t pack_in_order(TaBlock *blocks, int n, size_t alignment, Compare co
     for (int i = 0; i < n; i++)
         order[i] = &blocks[i];
     qsort(order, (size_t)n, sizeof *order, compare);
-    return first_fit(order, n, alignment, scratch);
+    return ta_pack_first_fit(order, n, alignment, scratch);
 }
 
 size_t ta_pack_with(TaBlock *blocks, int n, size_t alignment, TaPackStrategy strategy)

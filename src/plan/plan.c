@@ -14,6 +14,7 @@
 #include "plan.h"
 
 #include "../config/config.h"
+#include "planners.h"
 #include "rules.h"
 
 #include <stdlib.h>
@@ -44,7 +45,8 @@ typedef struct Planner {
     uint64_t persistent_bytes[TA_MEM_COUNT];
     uint64_t scratch_bytes[TA_MEM_COUNT];
     uint64_t constant_bytes[TA_MEM_COUNT];
-    TaVec problems; /* Problem*: placement errors grouped for reporting */
+    TaVec problems;                           /* Problem*: placement errors grouped for reporting */
+    TaPackResult scratch_plans[TA_MEM_COUNT]; /* how repack_scratch did, per memory */
 } Planner;
 
 /* Placement errors grouped by where they come from (a rule, or no rule)
@@ -270,10 +272,13 @@ static bool apply_rules(Planner *P)
             }
     }
 
+    TaRuleDivergences divergences = {0};
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
         TaTensorAttrs a = ta_rules_for_tensor(P->pool, &cfg->tensor_rules, ta_role_name(it->role),
                                               it->ids, it->num_ids);
+        ta_rules_compare_reference(P->pool, &divergences, &cfg->tensor_rules,
+                                   ta_role_name(it->role), it->ids, it->num_ids, &a);
         const char *id = it->t->id;
         if (a.memory) {
             it->memory = ta_memory_parse(a.memory);
@@ -330,6 +335,7 @@ static bool apply_rules(Planner *P)
         }
     }
     report_problems(P);
+    ta_rules_warn_divergences(P->pool, P->d, &divergences);
     /* Alphabetical, the order suggestions are tried in. */
     const char *const kind_names[] = {ta_role_name(TA_REGION_CONSTANT),
                                       ta_role_name(TA_REGION_PERSISTENT),
@@ -514,10 +520,26 @@ static void place_scratch(Planner *P)
     }
 }
 
-/* With memories chosen, repack each scratch arena with the best of several
-   orders; it can only shrink. */
+/* The configured planner and its options (defaults where not given). */
+static TaPlannerSettings planner_settings(const TaConfig *cfg)
+{
+    int kind = ta_planner_parse(cfg->memory_planner);
+    TA_ASSERT(kind >= 0); /* the configuration checked the name */
+    TaPlannerSettings s = ta_planner_defaults((TaPlannerKind)kind);
+    for (int i = 0; i < cfg->planner_options.len; i++) {
+        const TaPlannerOptionSetting *o = cfg->planner_options.items[i];
+        s.options[ta_planner_option_parse(o->name)] = o->value;
+    }
+    return s;
+}
+
+/* With memories chosen, repack each scratch arena with the configured
+   planner. Every planner is at least as good as place_scratch's first fit
+   by size (greedy tries that order among others; the others start from
+   greedy), so the arena can only shrink. */
 static void repack_scratch(Planner *P)
 {
+    const TaPlannerSettings settings = planner_settings(P->in->config);
     for (int m = 0; m < TA_MEM_COUNT; m++) {
         int n = 0;
         for (int i = 0; i < P->num_items; i++)
@@ -537,12 +559,10 @@ static void repack_scratch(Planner *P)
                                   .order = it->t->index};
             owners[k++] = it;
         }
-        size_t size = ta_pack(blocks, n, P->plan->memories[m].alignment);
-        if (size <= P->scratch_bytes[m]) {
-            P->scratch_bytes[m] = size;
-            for (int i = 0; i < n; i++)
-                owners[i]->block.offset = blocks[i].offset;
-        }
+        P->scratch_plans[m] = ta_pack_plan(blocks, n, P->plan->memories[m].alignment, &settings);
+        P->scratch_bytes[m] = P->scratch_plans[m].arena;
+        for (int i = 0; i < n; i++)
+            owners[i]->block.offset = blocks[i].offset;
     }
 }
 
@@ -683,6 +703,10 @@ static void fill_region(Planner *P, TaRegion *r)
         }
         r->lower_bound = ta_pack_lower_bound(blocks, r->tensors.len, r->alignment);
         TA_ASSERT(!ta_pack_has_overlap(blocks, r->tensors.len));
+        const TaPackResult *how = &P->scratch_plans[r->memory];
+        r->planner = ta_planner_name(how->planner);
+        r->proven = r->size <= r->lower_bound || how->proof != TA_PROOF_NONE;
+        r->proof = ta_proof_text(r->size <= r->lower_bound ? TA_PROOF_LOWER_BOUND : how->proof);
     }
 }
 
@@ -706,18 +730,66 @@ static void build_regions(Planner *P)
             fill_region(P, r);
             if (r->tensors.len == 0)
                 continue;
-            r->id = P->plan->regions.len;
             if (own_arenas)
                 r->symbol = ta_format(P->pool, "%s_arena_%s", prefix, r->name);
             if (r->staged)
                 r->source_symbol = ta_format(P->pool, "%s_arena_%s_source", prefix, r->name);
-            if (!own_arenas && r->role == TA_REGION_CONSTANT && !r->staged)
-                r->sidecar_file = ta_format(P->pool, "%s_arena_%s.bin", prefix, r->name);
             ta_vec_push(P->pool, &P->plan->regions, r);
             P->plan->memories[m].used += r->guard + r->size;
             if (r->staged)
                 P->plan->memories[r->source_memory].used += r->source_guard + r->size;
         }
+    }
+}
+
+/* helia-aot 1.1.0's order of regions, which its enumerator values follow:
+   scratch, then persistent, then constant; within a role by memory name. */
+static int region_order(const void *a, const void *b)
+{
+    const TaRegion *x = *(const TaRegion *const *)a, *y = *(const TaRegion *const *)b;
+    if (x->role != y->role)
+        return (int)x->role - (int)y->role;
+    int by_name = strcmp(ta_memory_lower(x->memory), ta_memory_lower(y->memory));
+    if (by_name)
+        return by_name;
+    if (x->staged != y->staged)
+        return x->staged ? 1 : -1;
+    return x->source_memory - y->source_memory;
+}
+
+/* helia-aot's name of a region without the prefix: "arena_dtcm" (scratch),
+   "arena_persistent_sram", "arena_const_mram" (constants, by the memory
+   kernels read them in). A second constant region in the same memory (one
+   cold, one staged into it) takes "_staged" after the name. */
+static const char *region_api_name(Planner *P, const TaRegion *r)
+{
+    const char *mem = ta_memory_lower(r->memory);
+    const char *role = r->role == TA_REGION_SCRATCH      ? ""
+                       : r->role == TA_REGION_PERSISTENT ? "persistent_"
+                                                         : "const_";
+    const char *name = ta_format(P->pool, "arena_%s%s", role, mem);
+    for (int i = 0; i < r->id; i++)
+        if (strcmp(((TaRegion *)P->plan->regions.items[i])->api_name, name) == 0)
+            return ta_format(P->pool, "%s_staged", name);
+    return name;
+}
+
+/* Numbers the regions in helia-aot's order and names them and their
+   sidecar files as helia-aot does (<prefix>_arena_const_mram__blob.bin). */
+static void number_regions(Planner *P)
+{
+    TaVec *v = &P->plan->regions;
+    if (v->len > 1)
+        qsort(v->items, (size_t)v->len, sizeof(void *), region_order);
+    for (int i = 0; i < v->len; i++) {
+        TaRegion *r = v->items[i];
+        r->id = i;
+        r->api_name = region_api_name(P, r);
+        if (!P->in->config->allocate_arenas && r->role == TA_REGION_CONSTANT && !r->staged)
+            r->sidecar_file = ta_format(P->pool, "%s_%s__blob.bin", P->in->prefix, r->api_name);
+        if (!P->in->config->allocate_arenas && r->staged)
+            r->source_sidecar_file = ta_format(P->pool, "%s_%s__source.bin", P->in->prefix,
+                                               r->api_name);
     }
 }
 
@@ -812,6 +884,7 @@ TaPlan *ta_plan(const TaPlanInput *in)
     if (in->diag->errors > errors)
         return NULL;
     build_regions(&P);
+    number_regions(&P);
     place_aliases(&P);
     if (!check_staging(&P) || !check_budgets(&P))
         return NULL;

@@ -24,13 +24,21 @@ typedef struct TaRegion {
     size_t guard;     /* address-zero guard before the first usable byte */
     size_t size;      /* usable bytes */
     size_t alignment;
-    const char *symbol;        /* NULL when the application binds it */
-    const char *source_symbol; /* staged: the source blob's C object */
-    size_t source_guard;       /* staged from ITCM: guard ahead of the source */
-    const char *sidecar_file;  /* constant regions with caller-supplied arenas */
-    size_t lower_bound;        /* scratch: most bytes live at once */
-    uint8_t *bytes;            /* constant regions: their contents, `size` bytes */
-    TaVec tensors;             /* TaTensor* placed here, by offset */
+    const char *symbol;              /* NULL when the application binds it */
+    const char *source_symbol;       /* staged: the source blob's C object */
+    size_t source_guard;             /* staged from ITCM: guard ahead of the source */
+    const char *api_name;            /* "arena_const_mram": helia-aot's name, without the prefix */
+    const char *sidecar_file;        /* cold constant regions with caller-supplied arenas */
+    const char *source_sidecar_file; /* staged regions with caller-supplied arenas */
+    size_t lower_bound;              /* scratch: most bytes live at once */
+    /* Scratch: the planner whose offsets these are (memory.planner, or
+       greedy when exact stopped at its node limit without a better plan)
+       and whether the size is proven minimal, with how (planners.h). */
+    const char *planner;
+    bool proven;
+    const char *proof;
+    uint8_t *bytes; /* constant regions: their contents, `size` bytes */
+    TaVec tensors;  /* TaTensor* placed here, by offset */
 } TaRegion;
 
 typedef struct TaMemoryUse {

@@ -8,15 +8,41 @@
  * by key (a higher rule that does not set `memory` leaves a lower rule's
  * `memory` in force). Types are compared exactly: tensor kinds are
  * lowercase, operator types canonical uppercase.
+ *
+ * helia-aot 1.1.0 departs from its own documentation on two points: it
+ * ranks id-only rules above type-only ones and compares types ignoring
+ * case. tinyaot follows the documentation, and resolves tensor rules the
+ * 1.1.0 way too, only to warn where a configuration would place a tensor
+ * differently there.
  */
 #include "rules.h"
 
 #include <ctype.h>
 #include <string.h>
 
-static int rank(const TaRule *r)
+/* How rules are ranked and types compared: as documented, or as
+   helia-aot 1.1.0 does. */
+typedef enum { DOCUMENTED, REFERENCE_1_1_0 } Precedence;
+
+static int rank(const TaRule *r, Precedence p)
 {
+    if (p == REFERENCE_1_1_0)
+        return (r->type ? 1 : 0) + (r->ids ? 2 : 0);
     return (r->type ? 2 : 0) + (r->ids ? 1 : 0);
+}
+
+static bool equal_ignoring_case(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static bool type_matches(const char *rule_type, const char *type, Precedence p)
+{
+    return p == REFERENCE_1_1_0 ? equal_ignoring_case(rule_type, type)
+                                : strcmp(rule_type, type) == 0;
 }
 
 static bool id_listed(const TaRule *r, const char *id)
@@ -29,32 +55,34 @@ static bool id_listed(const TaRule *r, const char *id)
 
 /* Rules sorted by (rank, position): applying them in this order and
    letting each set attribute overwrite gives the documented result. */
-static const TaRule **sorted_rules(TaPool *pool, const TaVec *rules)
+static const TaRule **sorted_rules(TaPool *pool, const TaVec *rules, Precedence p)
 {
     const TaRule **out = ta_alloc_array(pool, (size_t)rules->len + 1, sizeof *out);
     int n = 0;
     for (int r = 0; r <= 3; r++)
         for (int i = 0; i < rules->len; i++)
-            if (rank(rules->items[i]) == r)
+            if (rank(rules->items[i], p) == r)
                 out[n++] = rules->items[i];
     return out;
 }
 
-TaTensorAttrs ta_rules_for_tensor(TaPool *pool, const TaVec *rules, const char *kind,
-                                  const char *const *ids, int num_ids)
+/* Marks the rules that match only when resolving as documented. */
+static TaTensorAttrs resolve_tensor(TaPool *pool, const TaVec *rules, const char *kind,
+                                    const char *const *ids, int num_ids, Precedence p)
 {
     TaTensorAttrs a = {0};
-    const TaRule **sorted = sorted_rules(pool, rules);
+    const TaRule **sorted = sorted_rules(pool, rules, p);
     for (int i = 0; i < rules->len; i++) {
         TaRule *r = (TaRule *)sorted[i];
-        if (r->type && strcmp(r->type, kind) != 0)
+        if (r->type && !type_matches(r->type, kind, p))
             continue;
         bool id_ok = !r->ids;
         for (int k = 0; k < num_ids && !id_ok; k++)
             id_ok = id_listed(r, ids[k]);
         if (!id_ok)
             continue;
-        r->matched = true;
+        if (p == DOCUMENTED)
+            r->matched = true;
         if (r->memory) {
             a.memory = r->memory;
             a.memory_rule = r;
@@ -67,12 +95,91 @@ TaTensorAttrs ta_rules_for_tensor(TaPool *pool, const TaVec *rules, const char *
     return a;
 }
 
+TaTensorAttrs ta_rules_for_tensor(TaPool *pool, const TaVec *rules, const char *kind,
+                                  const char *const *ids, int num_ids)
+{
+    return resolve_tensor(pool, rules, kind, ids, num_ids, DOCUMENTED);
+}
+
+static bool same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+typedef struct Divergence {
+    const TaRule *documented, *reference; /* the deciding rules (NULL: none) */
+    const char *attribute;
+    const char *documented_value, *reference_value;
+    const char *first_id;
+    int count;
+} Divergence;
+
+static void diverge(TaPool *pool, TaRuleDivergences *out, const char *attribute,
+                    const TaRule *doc_rule, const char *doc_value, const TaRule *ref_rule,
+                    const char *ref_value, const char *id)
+{
+    for (int i = 0; i < out->found.len; i++) {
+        Divergence *d = out->found.items[i];
+        if (d->documented == doc_rule && d->reference == ref_rule &&
+            strcmp(d->attribute, attribute) == 0 && same_text(d->documented_value, doc_value) &&
+            same_text(d->reference_value, ref_value)) {
+            d->count++;
+            return;
+        }
+    }
+    Divergence *d = ta_alloc(pool, sizeof *d);
+    *d = (Divergence){doc_rule, ref_rule, attribute, doc_value, ref_value, id, 1};
+    ta_vec_push(pool, &out->found, d);
+}
+
+void ta_rules_compare_reference(TaPool *pool, TaRuleDivergences *out, const TaVec *rules,
+                                const char *kind, const char *const *ids, int num_ids,
+                                const TaTensorAttrs *documented)
+{
+    TaTensorAttrs ref = resolve_tensor(pool, rules, kind, ids, num_ids, REFERENCE_1_1_0);
+    if (!same_text(documented->memory, ref.memory))
+        diverge(pool, out, "memory", documented->memory_rule, documented->memory, ref.memory_rule,
+                ref.memory, ids[0]);
+    if (!same_text(documented->destination, ref.destination))
+        diverge(pool, out, "constant_destination_memory", documented->destination_rule,
+                documented->destination, ref.destination_rule, ref.destination, ids[0]);
+}
+
+static const char *rule_text(TaPool *pool, const TaRule *r)
+{
+    if (!r)
+        return "no rule";
+    return ta_format(pool, "memory.tensors[%d] (%s, %s)", r->index,
+                     r->type && r->ids ? "type and id"
+                     : r->type         ? "type only"
+                     : r->ids          ? "id only"
+                                       : "no type, no id",
+                     r->where);
+}
+
+void ta_rules_warn_divergences(TaPool *pool, TaDiag *d, const TaRuleDivergences *found)
+{
+    for (int i = 0; i < found->found.len; i++) {
+        const Divergence *v = found->found.items[i];
+        const char *tensors = v->count == 1 ? ta_format(pool, "tensor %s", v->first_id)
+                                            : ta_format(pool, "%d tensors (%s and %d more)",
+                                                        v->count, v->first_id, v->count - 1);
+        ta_warn(d,
+                "memory.tensors: %s: %s %s from %s, as memory-placement documents (type-only "
+                "rules above id-only ones, types compared exactly); helia-aot 1.1.0 would give "
+                "%s from %s",
+                tensors, v->attribute, v->documented_value ? v->documented_value : "unset",
+                rule_text(pool, v->documented), v->reference_value ? v->reference_value : "unset",
+                rule_text(pool, v->reference));
+    }
+}
+
 TaOpAttrs ta_rules_for_op(TaPool *pool, const TaVec *rules, const char *type, int index)
 {
     TaOpAttrs a = {0};
     char id[16];
     snprintf(id, sizeof id, "%d", index);
-    const TaRule **sorted = sorted_rules(pool, rules);
+    const TaRule **sorted = sorted_rules(pool, rules, DOCUMENTED);
     for (int i = 0; i < rules->len; i++) {
         TaRule *r = (TaRule *)sorted[i];
         if (r->type && strcmp(r->type, type) != 0)
@@ -86,14 +193,6 @@ TaOpAttrs ta_rules_for_op(TaPool *pool, const TaVec *rules, const char *type, in
             a.scratch_placement = r->scratch_placement;
     }
     return a;
-}
-
-static bool equal_ignoring_case(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
 }
 
 static const char *list_ids(TaPool *pool, const TaRule *r)
@@ -122,7 +221,9 @@ void ta_rules_warn_unmatched(TaPool *pool, TaDiag *d, const TaVec *rules, const 
                 known = strcmp(r->type, kinds[k]) == 0;
             for (int k = 0; k < num_kinds && !known && !fix; k++)
                 if (equal_ignoring_case(r->type, kinds[k]))
-                    fix = ta_format(pool, "type is compared exactly: write '%s', not '%s'",
+                    fix = ta_format(pool,
+                                    "type is compared exactly, as documented: write '%s', not "
+                                    "'%s' (helia-aot 1.1.0 ignores case and would apply it)",
                                     kinds[k], r->type);
             if (!known && !fix)
                 fix = operators ? ta_format(pool,

@@ -22,6 +22,17 @@ typedef struct TaOpAttrs {
    matches a rule when any of its ids does. */
 TaTensorAttrs ta_rules_for_tensor(TaPool *pool, const TaVec *rules, const char *kind,
                                   const char *const *ids, int num_ids);
+/* Where helia-aot 1.1.0 (id-only rules above type-only ones, types
+   compared ignoring case) would resolve a tensor's attributes otherwise
+   than `documented`, grouped by the deciding rules. */
+typedef struct TaRuleDivergences {
+    TaVec found; /* private */
+} TaRuleDivergences;
+void ta_rules_compare_reference(TaPool *pool, TaRuleDivergences *out, const TaVec *rules,
+                                const char *kind, const char *const *ids, int num_ids,
+                                const TaTensorAttrs *documented);
+/* One warning per group, naming both rules. */
+void ta_rules_warn_divergences(TaPool *pool, TaDiag *d, const TaRuleDivergences *found);
 TaOpAttrs ta_rules_for_op(TaPool *pool, const TaVec *rules, const char *type, int index);
 /* One warning per rule that matched nothing, naming the likely fix. */
 void ta_rules_warn_unmatched(TaPool *pool, TaDiag *d, const TaVec *rules, const char *list,

@@ -145,6 +145,8 @@ static void memory_summaries(TaPool *pool, const TaPlan *plan, tinyaot_analysis 
 {
     const TaTarget *t = plan->target;
     tinyaot_memory_summary *mem = ta_alloc_array(pool, TA_MEM_COUNT, sizeof *mem);
+    const char **planners = ta_alloc_array(pool, TA_MEM_COUNT, sizeof *planners);
+    int *proven = ta_alloc_array(pool, TA_MEM_COUNT, sizeof *proven);
     size_t n = 0;
     for (int m = 0; m < TA_MEM_COUNT; m++) {
         if (!t->memories[m])
@@ -166,6 +168,8 @@ static void memory_summaries(TaPool *pool, const TaPlan *plan, tinyaot_analysis 
             if (r->role == TA_REGION_SCRATCH) {
                 s->scratch += (int64_t)r->size; /* comparable with the lower bound */
                 s->scratch_lower_bound += (int64_t)r->lower_bound;
+                planners[n - 1] = r->planner;
+                proven[n - 1] = r->proven;
             } else if (r->role == TA_REGION_PERSISTENT) {
                 s->persistent += bytes;
             } else if (r->staged) {
@@ -177,6 +181,8 @@ static void memory_summaries(TaPool *pool, const TaPlan *plan, tinyaot_analysis 
     }
     a->memories = mem;
     a->num_memories = n;
+    a->scratch_planners = planners;
+    a->scratch_proven = proven;
 }
 
 const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const TaPlan *plan)

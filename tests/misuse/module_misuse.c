@@ -79,6 +79,12 @@ static void statuses_are_distinct(void)
                               TA_ERR_BUFFER_TOO_SMALL,
                               TA_ERR_MISALIGNED_BUFFER,
                               TA_ERR_UNBOUND_REGION,
+                              TA_ERR_HYDRATE_UNINITIALIZED,
+                              TA_ERR_HYDRATE_NULL_BLOB,
+                              TA_ERR_NULL_CONTEXT,
+                              TA_ERR_BULK_NULL_ARGUMENT,
+                              TA_ERR_BULK_WRONG_COUNT,
+                              TA_ERR_TEST_MISMATCH,
                               TA_ERR_KERNEL,
                               TA_ERR_HYDRATION_FAILED,
                               TA_ERR_ARENA_REBOUND,
@@ -98,32 +104,39 @@ static void statuses_are_distinct(void)
 }
 
 #if MISUSE_TABLE
-/* Every operator reports run_started, then run_finished with its status. */
-static int events[2];
+/* Every operator reports init_started, init_finished (model_init), then
+   run_started, run_finished (model_run), each with its status, in order. */
+static int events[4];
 static int next_op, bad_events;
 
-static void on_operator(void *user_data, m_op_event_t event, int op, int status)
+static void on_operator(int32_t op, m_operator_state_t state, int32_t status, void *user_data)
 {
+    int started = state == m_op_state_init_started || state == m_op_state_run_started;
     if (user_data != &events || status != TA_OK || op < 0 || op >= M_NUM_OPERATORS ||
-        (event == M_OP_RUN_STARTED) != (events[0] == events[1]) ||
-        (event == M_OP_RUN_STARTED && op < next_op))
+        (unsigned)state > 3u || op != next_op)
         bad_events++;
-    if (event == M_OP_RUN_STARTED)
-        next_op = op;
-    events[event == M_OP_RUN_STARTED ? 0 : 1]++;
+    if (!started)
+        next_op = op + 1 == M_NUM_OPERATORS ? 0 : op + 1;
+    events[state]++;
 }
 
 static void operator_callback(void)
 {
-    CHECK(m_model_init(&ctx) == TA_OK);
     ctx.callback = on_operator;
     ctx.user_data = &events;
+    next_op = 0;
+    CHECK(m_model_init(&ctx) == TA_OK);
+    CHECK(events[m_op_state_init_started] == M_NUM_OPERATORS &&
+          events[m_op_state_init_finished] == M_NUM_OPERATORS);
     run_matches_reference();
-    CHECK(bad_events == 0 && events[0] == M_NUM_OPERATORS && events[1] == M_NUM_OPERATORS);
-    /* model_init clears the callback (context_init does). */
-    CHECK(m_model_init(&ctx) == TA_OK && ctx.callback == NULL && ctx.user_data == NULL);
+    CHECK(bad_events == 0 && events[m_op_state_run_started] == M_NUM_OPERATORS &&
+          events[m_op_state_run_finished] == M_NUM_OPERATORS);
+    /* model_init keeps the application's callback and user data. */
+    CHECK(m_model_init(&ctx) == TA_OK && ctx.callback == on_operator && ctx.user_data == &events);
+    CHECK(events[m_op_state_init_started] == 2 * M_NUM_OPERATORS);
+    ctx.callback = NULL;
     run_matches_reference();
-    CHECK(events[0] == M_NUM_OPERATORS);
+    CHECK(bad_events == 0 && events[m_op_state_run_started] == M_NUM_OPERATORS);
 }
 #endif
 
@@ -133,8 +146,9 @@ static void operator_callback(void)
 static int hydrate_mode;
 static int hydrate_calls;
 
-int m_hydrate_constants(void)
+int32_t m_hydrate_constants(m_model_context_t *c)
 {
+    CHECK(c == &ctx && c->arena_buffers != NULL);
     hydrate_calls++;
     if (hydrate_mode == 2)
         return 42;
@@ -166,11 +180,14 @@ static void hydration_contract(void)
     CHECK(m_model_run(&ctx) == TA_ERR_HYDRATION_REQUIRED);
     m_mark_hydrated(); /* the bytes are still there */
     run_matches_reference();
-    /* Success without marking, or any failure, is hydration_failed (8):
-       init stops before the operators' init hooks and runs stay off. */
+    /* Success without marking is hydration_failed; a failure's own status is
+       returned unchanged (as helia-aot does). Either way init stops before the
+       operators' init hooks and runs stay off. */
+    static const int32_t init_status[4] = {TA_OK, TA_ERR_HYDRATION_FAILED, 42,
+                                           TA_ERR_NOT_INITIALIZED};
     for (hydrate_mode = 1; hydrate_mode <= 3; hydrate_mode++) {
         calls = hydrate_calls;
-        CHECK(m_model_init(&ctx) == TA_ERR_HYDRATION_FAILED);
+        CHECK(m_model_init(&ctx) == init_status[hydrate_mode]);
         CHECK(hydrate_calls == calls + 1);
         CHECK(m_model_run(&ctx) == TA_ERR_NOT_INITIALIZED);
         /* marking the latch by hand does not enable runs either */
@@ -227,9 +244,11 @@ static void bind_statuses(void)
             CHECK(m_bind_arena(region, (unsigned char *)buffers[0][r] + 1, sizes[r]) ==
                   TA_ERR_MISALIGNED_BUFFER);
     }
-    CHECK(m_bind_arenas(NULL, sizes) == TA_ERR_BAD_ARGUMENT);
-    CHECK(m_bind_arenas(buffers[0], NULL) == TA_ERR_BAD_ARGUMENT);
-    CHECK(m_bind_arenas(nulls, sizes) == TA_ERR_NULL_BUFFER);
+    CHECK(m_bind_arenas(NULL, sizes, M_NUM_ARENA_REGIONS) == TA_ERR_BULK_NULL_ARGUMENT);
+    CHECK(m_bind_arenas(buffers[0], NULL, M_NUM_ARENA_REGIONS) == TA_ERR_BULK_NULL_ARGUMENT);
+    CHECK(m_bind_arenas(buffers[0], sizes, M_NUM_ARENA_REGIONS + 1) == TA_ERR_BULK_WRONG_COUNT);
+    CHECK(m_bind_arenas(nulls, sizes, M_NUM_ARENA_REGIONS) == TA_ERR_NULL_BUFFER);
+    CHECK(m_context_init(&ctx) == TA_ERR_UNBOUND_REGION);
     /* No refused bind bound anything. */
     CHECK(m_model_init(&ctx) == TA_ERR_UNBOUND_REGION);
     CHECK(m_model_run(&ctx) == TA_ERR_NOT_INITIALIZED);
@@ -237,7 +256,7 @@ static void bind_statuses(void)
         CHECK(m_bind_arena((m_arena_region_t)r, buffers[0][r], sizes[r]) == TA_OK);
     CHECK(m_model_init(&ctx) == TA_ERR_UNBOUND_REGION); /* the last is still unbound */
     CHECK(m_model_run(&ctx) == TA_ERR_NOT_INITIALIZED);
-    CHECK(m_bind_arenas(buffers[0], sizes) == TA_OK);
+    CHECK(m_bind_arenas(buffers[0], sizes, M_NUM_ARENA_REGIONS) == TA_OK);
 }
 
 /* Each region moved after a successful init: runs return arena_rebound
@@ -267,10 +286,10 @@ static void rebind_after_init(void)
     CHECK(m_model_run(&ctx) == TA_ERR_ARENA_REBOUND);
     CHECK(m_model_init(&ctx) == TA_OK);
     run_matches_reference();
-    CHECK(m_bind_arenas(buffers[1], sizes) == TA_OK);
+    CHECK(m_bind_arenas(buffers[1], sizes, M_NUM_ARENA_REGIONS) == TA_OK);
     CHECK(m_model_run(&ctx) == TA_ERR_ARENA_REBOUND);
     /* An init refused for its argument changes nothing: still 9. */
-    CHECK(m_model_init(NULL) == TA_ERR_BAD_ARGUMENT);
+    CHECK(m_model_init(NULL) == TA_ERR_NULL_CONTEXT);
     CHECK(m_model_run(&ctx) == TA_ERR_ARENA_REBOUND);
 #if MISUSE_STAGED
     /* An init that fails after a rebind: runs are off as before any init. */
@@ -287,11 +306,12 @@ static void rebind_after_init(void)
 int main(void)
 {
     statuses_are_distinct();
-    CHECK(m_context_init(NULL) == TA_ERR_BAD_ARGUMENT);
-    CHECK(m_model_init(NULL) == TA_ERR_BAD_ARGUMENT);
-    CHECK(m_model_run(NULL) == TA_ERR_BAD_ARGUMENT);
+    CHECK(m_context_init(NULL) == TA_ERR_NULL_CONTEXT);
+    CHECK(m_model_init(NULL) == TA_ERR_NULL_CONTEXT);
+    CHECK(m_model_run(NULL) == TA_ERR_NULL_CONTEXT);
     CHECK(m_model_run(&ctx) == TA_ERR_NOT_INITIALIZED);
-    CHECK(m_context_init(&ctx) == TA_OK);
+    /* With caller arenas context_init needs every region bound. */
+    CHECK(m_context_init(&ctx) == (MISUSE_CALLER_ARENAS ? TA_ERR_UNBOUND_REGION : TA_OK));
     CHECK(m_model_run(&ctx) == TA_ERR_NOT_INITIALIZED); /* context_init is not init */
 #if MISUSE_CALLER_ARENAS
     carve_buffers();
@@ -302,7 +322,7 @@ int main(void)
     run_matches_reference();            /* runs repeat */
     CHECK(m_model_init(&ctx) == TA_OK); /* init repeats */
     run_matches_reference();
-    CHECK(m_model_run(NULL) == TA_ERR_BAD_ARGUMENT);
+    CHECK(m_model_run(NULL) == TA_ERR_NULL_CONTEXT);
 #if MISUSE_TABLE
     operator_callback();
 #endif

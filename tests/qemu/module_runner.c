@@ -74,13 +74,13 @@ __attribute__((noinline)) static int run_measuring_stack(PFX(_model_context_t) *
 #if defined(TA_PROFILE_OPS) && defined(TA_PREFIX)
 static uint64_t op_instructions[1024];
 
-static void profile(void *user, PFX(_op_event_t) event, int op, int status)
+static void profile(int32_t op, PFX(_operator_state_t) state, int32_t status, void *user)
 {
     (void)user;
     (void)status;
-    if (event == 0)
+    if (state == PFX(_op_state_run_started))
         ta_icount_start();
-    else if (op >= 0 && op < 1024)
+    else if (state == PFX(_op_state_run_finished) && op >= 0 && op < 1024)
         op_instructions[op] = ta_icount_stop();
 }
 #endif

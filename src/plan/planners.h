@@ -1,0 +1,90 @@
+/*
+ * planners.h - the offset planners `memory.planner` selects, behind one
+ * function taking TaBlock arrays (blocks live at the same time get
+ * disjoint bytes; what the blocks stand for is the caller's business).
+ *
+ *   greedy          first fit in four orders (pack.c), the smallest kept
+ *   greedy_by_size  first fit, largest block first, alone
+ *   hill_climb      greedy's best order improved by seeded random swaps
+ *                   (pack_hill_climb.c)
+ *   exact           branch and bound over first-fit orders, proven minimal
+ *                   when it reaches the lower bound or exhausts the search
+ *                   within its node limit, else greedy's plan, unproven
+ *                   (pack_exact.c); the default
+ *
+ * Every planner is deterministic: the same blocks and options give the
+ * same offsets.
+ */
+#ifndef TA_PLANNERS_H
+#define TA_PLANNERS_H
+
+#include "plan.h"
+
+typedef enum {
+    TA_PLANNER_GREEDY,
+    TA_PLANNER_GREEDY_BY_SIZE,
+    TA_PLANNER_HILL_CLIMB,
+    TA_PLANNER_EXACT,
+    TA_PLANNERS
+} TaPlannerKind;
+
+/* memory.planner_options keys; each planner accepts some of them. */
+typedef enum {
+    TA_PLANNER_OPTION_ITERATIONS, /* hill_climb: swaps tried */
+    TA_PLANNER_OPTION_SEED,       /* hill_climb: the swaps' random sequence */
+    TA_PLANNER_OPTION_MAX_STALL,  /* hill_climb: stop after this many swaps without a
+                                     smaller arena (0: never) */
+    TA_PLANNER_OPTION_NODE_LIMIT, /* exact: search nodes before giving up */
+    TA_PLANNER_OPTIONS
+} TaPlannerOption;
+
+typedef struct TaPlannerSettings {
+    TaPlannerKind kind;
+    uint64_t options[TA_PLANNER_OPTIONS]; /* every key, defaults where not given */
+} TaPlannerSettings;
+
+/* How a plan was proven minimal, if it was. */
+typedef enum {
+    TA_PROOF_NONE,        /* a heuristic plan, or exact stopped at its node limit */
+    TA_PROOF_LOWER_BOUND, /* the arena equals the lower bound */
+    TA_PROOF_SEARCH       /* exact searched every distinct order */
+} TaProof;
+
+typedef struct TaPackResult {
+    size_t arena;
+    size_t lower_bound;
+    TaProof proof;
+    TaPlannerKind planner; /* whose offsets these are: exact falls back to greedy */
+    bool node_limit_hit;   /* exact only: it stopped before finishing */
+    uint64_t nodes;        /* exact: search nodes visited; hill_climb: swaps tried */
+} TaPackResult;
+
+/* Places the blocks with the chosen planner. */
+TaPackResult ta_pack_plan(TaBlock *blocks, int n, size_t alignment, const TaPlannerSettings *s);
+
+/* Names, option keys and their defaults. */
+const char *ta_planner_name(TaPlannerKind kind);
+int ta_planner_parse(const char *name); /* -1 if unknown */
+const char *ta_planner_option_name(TaPlannerOption option);
+int ta_planner_option_parse(const char *name); /* -1 if unknown */
+uint64_t ta_planner_option_default(TaPlannerOption option);
+bool ta_planner_takes(TaPlannerKind kind, TaPlannerOption option);
+/* Settings with every option at its default. */
+TaPlannerSettings ta_planner_defaults(TaPlannerKind kind);
+/* "proven (lower bound)", "proven (exhaustive search)" or "not proven". */
+const char *ta_proof_text(TaProof proof);
+
+/* ---- shared by the planners ----------------------------------------------- */
+
+/* First fit of the blocks in `order` (n entries); `scratch` holds n
+   pointers to work in. Returns the arena size. */
+size_t ta_pack_first_fit(TaBlock **order, int n, size_t alignment, TaBlock **scratch);
+size_t ta_pack_hill_climb(TaBlock *blocks, int n, size_t alignment, uint64_t iterations,
+                          uint64_t seed, uint64_t max_stall, uint64_t *tried);
+/* Returns the arena; *complete is false when the node limit stopped it
+   (the blocks then hold the best plan found, never worse than greedy's,
+   whose arena is *greedy). */
+size_t ta_pack_exact(TaBlock *blocks, int n, size_t alignment, uint64_t node_limit, uint64_t *nodes,
+                     bool *complete, size_t *greedy);
+
+#endif /* TA_PLANNERS_H */
