@@ -93,6 +93,30 @@ TA_EW_INLINE int run(const ta_maximum_minimum_params_t *p, const int8_t *input1,
     return TA_OK;
 }
 
+/* int16 rows: portable on every target (no SIMD path yet). */
+static inline int16_t pick_s16(int16_t x, int16_t y, bool maximum)
+{
+    return maximum ? (x > y ? x : y) : (x < y ? x : y);
+}
+
+static void row_s16(const void *ctx, const void *a, const void *b, void *o, int32_t n, int kind)
+{
+    const bool maximum = *(const bool *)ctx;
+    const size_t step1 = kind != TA_ROW_FIRST_FIXED, step2 = kind != TA_ROW_SECOND_FIXED;
+    const int16_t *x = a, *y = b;
+    int16_t *out = o;
+    for (int32_t i = 0; i < n; i++)
+        out[i] = pick_s16(x[(size_t)i * step1], y[(size_t)i * step2], maximum);
+}
+
+static int run_s16(const ta_maximum_minimum_params_t *p, const int16_t *input1,
+                   const int16_t *input2, int16_t *output, bool maximum)
+{
+    ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, sizeof(int16_t),
+                      output, sizeof(int16_t), row_s16, &maximum);
+    return TA_OK;
+}
+
 int ta_maximum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1, const int8_t *input2,
                   int8_t *output)
 {
@@ -103,4 +127,16 @@ int ta_minimum_s8(const ta_maximum_minimum_params_t *p, const int8_t *input1, co
                   int8_t *output)
 {
     return run(p, input1, input2, output, false);
+}
+
+int ta_maximum_s16(const ta_maximum_minimum_params_t *p, const int16_t *input1,
+                   const int16_t *input2, int16_t *output)
+{
+    return run_s16(p, input1, input2, output, true);
+}
+
+int ta_minimum_s16(const ta_maximum_minimum_params_t *p, const int16_t *input1,
+                   const int16_t *input2, int16_t *output)
+{
+    return run_s16(p, input1, input2, output, false);
 }

@@ -1,6 +1,6 @@
 /*
- * ta_prelu.h - PRELU, int8: out = x for x >= 0, alpha * x otherwise, with
- * alpha broadcast against the input.
+ * ta_prelu.h - PRELU, int8 and int16 (with int8 alpha): out = x for
+ * x >= 0, alpha * x otherwise, with alpha broadcast against the input.
  *
  * The converter folds the broadcast into `rank` collapsed dimensions and
  * element strides (0 along broadcast dimensions) for the input and alpha;
@@ -35,5 +35,7 @@ typedef struct {
 
 int ta_prelu_s8(const ta_prelu_params_t *p, const int8_t *input, const int8_t *alpha,
                 int8_t *output);
+int ta_prelu_s16(const ta_prelu_params_t *p, const int16_t *input, const int8_t *alpha,
+                 int16_t *output);
 
 #endif /* TA_PRELU_H */

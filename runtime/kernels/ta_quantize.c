@@ -37,25 +37,84 @@ int ta_quantize_f32_s16(const ta_quantize_params_t *p, const float *input, int16
     return TA_OK;
 }
 
+/* TFLite's Requantize. Offsets are subtracted and added with wrap-around:
+   with int32 inputs or outputs they can overflow, and TFLite's int32
+   arithmetic wraps there. (int8 <-> uint8 with one scale and zero points
+   128 apart, TFLite's "flip the top bit" shortcut, gives these same
+   values.) */
 static int32_t requantize_one(const ta_quantize_params_t *p, int32_t x, int32_t lo, int32_t hi)
 {
-    const int32_t out = ta_mul_by_quantized_multiplier(x - p->input_zero_point, p->multiplier,
-                                                       (int)p->shift) +
-                        p->output_zero_point;
-    return ta_clamp_i32(out, lo, hi);
+    const int32_t offset_x = (int32_t)((uint32_t)x - (uint32_t)p->input_zero_point);
+    const int32_t scaled = ta_mul_by_quantized_multiplier(offset_x, p->multiplier, (int)p->shift);
+    return ta_clamp_i32((int32_t)((uint32_t)scaled + (uint32_t)p->output_zero_point), lo, hi);
 }
 
-#define DEFINE_REQUANTIZE(name, in_t, out_t, lo, hi)                          \
-    int name(const ta_quantize_params_t *p, const in_t *input, out_t *output) \
-    {                                                                         \
-        for (int32_t i = 0; i < p->size; i++)                                 \
-            output[i] = (out_t)requantize_one(p, input[i], lo, hi);           \
-        return TA_OK;                                                         \
-    }
+int ta_requantize_s8_s8(const ta_quantize_params_t *p, const int8_t *input, int8_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = (int8_t)requantize_one(p, input[i], INT8_MIN, INT8_MAX);
+    return TA_OK;
+}
 
-DEFINE_REQUANTIZE(ta_requantize_s8_s8, int8_t, int8_t, INT8_MIN, INT8_MAX)
-DEFINE_REQUANTIZE(ta_requantize_s8_s16, int8_t, int16_t, INT16_MIN, INT16_MAX)
-DEFINE_REQUANTIZE(ta_requantize_s16_s8, int16_t, int8_t, INT8_MIN, INT8_MAX)
-DEFINE_REQUANTIZE(ta_requantize_s16_s16, int16_t, int16_t, INT16_MIN, INT16_MAX)
-DEFINE_REQUANTIZE(ta_requantize_s8_s32, int8_t, int32_t, INT32_MIN, INT32_MAX)
-DEFINE_REQUANTIZE(ta_requantize_s16_s32, int16_t, int32_t, INT32_MIN, INT32_MAX)
+int ta_requantize_s8_s16(const ta_quantize_params_t *p, const int8_t *input, int16_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = (int16_t)requantize_one(p, input[i], INT16_MIN, INT16_MAX);
+    return TA_OK;
+}
+
+int ta_requantize_s8_s32(const ta_quantize_params_t *p, const int8_t *input, int32_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = requantize_one(p, input[i], INT32_MIN, INT32_MAX);
+    return TA_OK;
+}
+
+int ta_requantize_s8_u8(const ta_quantize_params_t *p, const int8_t *input, uint8_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = (uint8_t)requantize_one(p, input[i], 0, UINT8_MAX);
+    return TA_OK;
+}
+
+int ta_requantize_u8_s8(const ta_quantize_params_t *p, const uint8_t *input, int8_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = (int8_t)requantize_one(p, input[i], INT8_MIN, INT8_MAX);
+    return TA_OK;
+}
+
+int ta_requantize_s16_s8(const ta_quantize_params_t *p, const int16_t *input, int8_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = (int8_t)requantize_one(p, input[i], INT8_MIN, INT8_MAX);
+    return TA_OK;
+}
+
+int ta_requantize_s16_s16(const ta_quantize_params_t *p, const int16_t *input, int16_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = (int16_t)requantize_one(p, input[i], INT16_MIN, INT16_MAX);
+    return TA_OK;
+}
+
+int ta_requantize_s16_s32(const ta_quantize_params_t *p, const int16_t *input, int32_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = requantize_one(p, input[i], INT32_MIN, INT32_MAX);
+    return TA_OK;
+}
+
+int ta_requantize_s32_s8(const ta_quantize_params_t *p, const int32_t *input, int8_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = (int8_t)requantize_one(p, input[i], INT8_MIN, INT8_MAX);
+    return TA_OK;
+}
+
+int ta_requantize_s32_s16(const ta_quantize_params_t *p, const int32_t *input, int16_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = (int16_t)requantize_one(p, input[i], INT16_MIN, INT16_MAX);
+    return TA_OK;
+}

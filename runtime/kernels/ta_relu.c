@@ -26,12 +26,22 @@ int ta_relu_s16(const ta_relu_params_t *p, const int16_t *input, int16_t *output
     return TA_OK;
 }
 
+/* TFLite's order: the upper bound is tested first. */
+static int32_t relu6_one(const ta_relu6_params_t *p, int32_t x)
+{
+    return x > p->upper ? p->upper : (x < p->lower ? p->lower : x);
+}
+
 int ta_relu6_s8(const ta_relu6_params_t *p, const int8_t *input, int8_t *output)
 {
-    for (int32_t i = 0; i < p->size; i++) {
-        const int32_t x = input[i];
-        /* TFLite's order: the upper bound is tested first. */
-        output[i] = (int8_t)(x > p->upper ? p->upper : (x < p->lower ? p->lower : x));
-    }
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = (int8_t)relu6_one(p, input[i]);
+    return TA_OK;
+}
+
+int ta_relu6_s16(const ta_relu6_params_t *p, const int16_t *input, int16_t *output)
+{
+    for (int32_t i = 0; i < p->size; i++)
+        output[i] = (int16_t)relu6_one(p, input[i]);
     return TA_OK;
 }

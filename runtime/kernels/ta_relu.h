@@ -36,5 +36,6 @@ typedef struct {
 } ta_relu6_params_t;
 
 int ta_relu6_s8(const ta_relu6_params_t *p, const int8_t *input, int8_t *output);
+int ta_relu6_s16(const ta_relu6_params_t *p, const int16_t *input, int16_t *output);
 
 #endif /* TA_RELU_H */

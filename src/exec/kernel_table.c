@@ -275,6 +275,10 @@ static int call_ta_max_pool_s8(const void *p, void *const *a)
 {
     return ta_max_pool_s8(p, a[0], a[1]);
 }
+static int call_ta_maximum_s16(const void *p, void *const *a)
+{
+    return ta_maximum_s16(p, a[0], a[1], a[2]);
+}
 static int call_ta_maximum_s32(const void *p, void *const *a)
 {
     return ta_maximum_s32(p, a[0], a[1], a[2]);
@@ -282,6 +286,10 @@ static int call_ta_maximum_s32(const void *p, void *const *a)
 static int call_ta_maximum_s8(const void *p, void *const *a)
 {
     return ta_maximum_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_minimum_s16(const void *p, void *const *a)
+{
+    return ta_minimum_s16(p, a[0], a[1], a[2]);
 }
 static int call_ta_minimum_s32(const void *p, void *const *a)
 {
@@ -302,6 +310,10 @@ static int call_ta_mul_s32(const void *p, void *const *a)
 static int call_ta_mul_s8(const void *p, void *const *a)
 {
     return ta_mul_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_prelu_s16(const void *p, void *const *a)
+{
+    return ta_prelu_s16(p, a[0], a[1], a[2]);
 }
 static int call_ta_prelu_s8(const void *p, void *const *a)
 {
@@ -327,6 +339,10 @@ static int call_ta_reduce_sum_s8(const void *p, void *const *a)
 {
     return ta_reduce_sum_s8(p, a[0], a[1]);
 }
+static int call_ta_relu6_s16(const void *p, void *const *a)
+{
+    return ta_relu6_s16(p, a[0], a[1]);
+}
 static int call_ta_relu6_s8(const void *p, void *const *a)
 {
     return ta_relu6_s8(p, a[0], a[1]);
@@ -351,6 +367,14 @@ static int call_ta_requantize_s16_s8(const void *p, void *const *a)
 {
     return ta_requantize_s16_s8(p, a[0], a[1]);
 }
+static int call_ta_requantize_s32_s16(const void *p, void *const *a)
+{
+    return ta_requantize_s32_s16(p, a[0], a[1]);
+}
+static int call_ta_requantize_s32_s8(const void *p, void *const *a)
+{
+    return ta_requantize_s32_s8(p, a[0], a[1]);
+}
 static int call_ta_requantize_s8_s16(const void *p, void *const *a)
 {
     return ta_requantize_s8_s16(p, a[0], a[1]);
@@ -362,6 +386,14 @@ static int call_ta_requantize_s8_s32(const void *p, void *const *a)
 static int call_ta_requantize_s8_s8(const void *p, void *const *a)
 {
     return ta_requantize_s8_s8(p, a[0], a[1]);
+}
+static int call_ta_requantize_s8_u8(const void *p, void *const *a)
+{
+    return ta_requantize_s8_u8(p, a[0], a[1]);
+}
+static int call_ta_requantize_u8_s8(const void *p, void *const *a)
+{
+    return ta_requantize_u8_s8(p, a[0], a[1]);
 }
 static int call_ta_resize_bilinear_s8(const void *p, void *const *a)
 {
@@ -524,28 +556,36 @@ static const TaKernelEntry entries[] = {
     {"ta_lstm_s8", 9, call_ta_lstm_s8},
     {"ta_max_pool_s16", 2, call_ta_max_pool_s16},
     {"ta_max_pool_s8", 2, call_ta_max_pool_s8},
+    {"ta_maximum_s16", 3, call_ta_maximum_s16},
     {"ta_maximum_s32", 3, call_ta_maximum_s32},
     {"ta_maximum_s8", 3, call_ta_maximum_s8},
+    {"ta_minimum_s16", 3, call_ta_minimum_s16},
     {"ta_minimum_s32", 3, call_ta_minimum_s32},
     {"ta_minimum_s8", 3, call_ta_minimum_s8},
     {"ta_mul_s16", 3, call_ta_mul_s16},
     {"ta_mul_s32", 3, call_ta_mul_s32},
     {"ta_mul_s8", 3, call_ta_mul_s8},
+    {"ta_prelu_s16", 3, call_ta_prelu_s16},
     {"ta_prelu_s8", 3, call_ta_prelu_s8},
     {"ta_quantize_f32_s16", 2, call_ta_quantize_f32_s16},
     {"ta_quantize_f32_s8", 2, call_ta_quantize_f32_s8},
     {"ta_reduce_max_s8", 2, call_ta_reduce_max_s8},
     {"ta_reduce_sum_s16", 2, call_ta_reduce_sum_s16},
     {"ta_reduce_sum_s8", 2, call_ta_reduce_sum_s8},
+    {"ta_relu6_s16", 2, call_ta_relu6_s16},
     {"ta_relu6_s8", 2, call_ta_relu6_s8},
     {"ta_relu_s16", 2, call_ta_relu_s16},
     {"ta_relu_s8", 2, call_ta_relu_s8},
     {"ta_requantize_s16_s16", 2, call_ta_requantize_s16_s16},
     {"ta_requantize_s16_s32", 2, call_ta_requantize_s16_s32},
     {"ta_requantize_s16_s8", 2, call_ta_requantize_s16_s8},
+    {"ta_requantize_s32_s16", 2, call_ta_requantize_s32_s16},
+    {"ta_requantize_s32_s8", 2, call_ta_requantize_s32_s8},
     {"ta_requantize_s8_s16", 2, call_ta_requantize_s8_s16},
     {"ta_requantize_s8_s32", 2, call_ta_requantize_s8_s32},
     {"ta_requantize_s8_s8", 2, call_ta_requantize_s8_s8},
+    {"ta_requantize_s8_u8", 2, call_ta_requantize_s8_u8},
+    {"ta_requantize_u8_s8", 2, call_ta_requantize_u8_s8},
     {"ta_resize_bilinear_s8", 4, call_ta_resize_bilinear_s8},
     {"ta_resize_nearest", 4, call_ta_resize_nearest},
     {"ta_signal_energy_s16", 2, call_ta_signal_energy_s16},

@@ -6,6 +6,11 @@
  * its own scale (QuantizeMultiplierSmallerThanOneExp of the scale, so
  * scales must be below 1), then compares. Produces both (multiplier,
  * shift) pairs and the kernel's outcome mask.
+ *
+ * int16 is refused with the reason: TFLite Micro has no int16 LESS,
+ * LESS_EQUAL, GREATER_EQUAL, EQUAL or NOT_EQUAL, and its int16 GREATER
+ * runs with rescaling parameters its Prepare never sets (it fills them for
+ * int8 only), so there is no defined result to match.
  */
 #include "../../runtime/kernels/ta_comparison.h"
 #include "common/binary.h"
@@ -13,9 +18,25 @@
 /* Outcome bits: x1 < x2, x1 == x2, x1 > x2. */
 enum { LT = 1, EQ = 2, GT = 4 };
 
+/* The reason an int16 comparison is refused (see the file comment). */
+static bool refuse_int16(TaLower *L, TaOp *op)
+{
+    if (op->builtin == TA_BUILTIN_GREATER)
+        ta_op_error(L, op,
+                    "int16 inputs are not supported: TFLite Micro's int16 GREATER compares "
+                    "with rescaling parameters it never sets, so its result is undefined");
+    else
+        ta_op_error(L, op,
+                    "int16 inputs are not supported: TFLite Micro has no int16 kernel "
+                    "for this operator");
+    return false;
+}
+
 static bool lower_comparison(TaLower *L, TaOp *op, int mask)
 {
     static const int dtypes[] = {TA_INT8, -1};
+    if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_INT16)
+        return refuse_int16(L, op);
     if (!ta_binary_expect(L, op, TA_BOOL, dtypes))
         return false;
     TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];

@@ -1,9 +1,12 @@
 /*
- * maximum_minimum.c - MAXIMUM and MINIMUM, int8, with broadcasting.
+ * maximum_minimum.c - MAXIMUM and MINIMUM, int8 and int16, with
+ * broadcasting (int32 through common/binary_s32).
  *
- * TFLite Micro compares the raw int8 values whatever the quantization.
- * That is the real maximum only when both inputs and the output share one
- * scale and zero point (as converters write them), so tinyaot requires it.
+ * TFLite Micro compares the raw values and copies the chosen one whatever
+ * the quantization (it has no Prepare): with inputs and output sharing
+ * one scale and zero point, as converters write them, that is the real
+ * maximum; otherwise it is still what TFLite Micro computes, so the
+ * quantization is not checked.
  */
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "common/binary.h"
@@ -14,21 +17,16 @@ static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
     if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_INT32)
         return ta_lower_binary_s32(L, op, maximum ? "ta_maximum_s32" : "ta_minimum_s32",
                                    TA_ACT_NONE);
-    static const int dtypes[] = {TA_INT8, -1};
+    static const int dtypes[] = {TA_INT8, TA_INT16, -1};
     if (!ta_binary_expect(L, op, -1, dtypes))
         return false;
     TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
-    if (ta_scale(in1) != ta_scale(out) || ta_scale(in2) != ta_scale(out) ||
-        ta_zero_point(in1) != ta_zero_point(out) || ta_zero_point(in2) != ta_zero_point(out)) {
-        ta_op_error(L, op,
-                    "inputs and output must share one scale and zero point (TFLite "
-                    "compares raw values)");
-        return false;
-    }
     TaBroadcast bc;
     if (!ta_broadcast_plan(L, op, in1, in2, out, &bc))
         return false;
-    TaKernelCall *c = ta_call(L, op, maximum ? "ta_maximum_s8" : "ta_minimum_s8",
+    static const char *names[2][2] = {{"ta_minimum_s8", "ta_maximum_s8"},
+                                      {"ta_minimum_s16", "ta_maximum_s16"}};
+    TaKernelCall *c = ta_call(L, op, names[in1->dtype == TA_INT16][maximum],
                               "runtime/kernels/ta_maximum_minimum.h");
     ta_maximum_minimum_params_t *p = TA_CALL_PARAMS(L, c, ta_maximum_minimum_params_t);
     ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);

@@ -1,6 +1,7 @@
 /*
- * prelu.c - PRELU, int8 input, alpha and output (per-tensor), alpha
- * broadcast against the input with numpy rules, any rank.
+ * prelu.c - PRELU, int8 or int16 input and output with an int8 alpha
+ * (per-tensor, as TFLite Micro requires for int16), alpha broadcast
+ * against the input with numpy rules, any rank.
  *
  * Produces the broadcast as collapsed dimensions with element strides for
  * the input and alpha (see runtime/kernels/ta_prelu.h, whose maximum rank
@@ -20,9 +21,9 @@ static bool lower(TaLower *L, TaOp *op)
     if (!ta_expect_counts(L, op, 2, 2, 1))
         return false;
     TaTensor *in = op->inputs[0], *alpha = op->inputs[1], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
         !ta_expect_dtype(L, op, alpha, "alpha", TA_INT8, -1) ||
-        !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
         !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, alpha, "alpha") ||
         !ta_expect_per_tensor(L, op, out, "output"))
         return false;
@@ -74,7 +75,8 @@ static bool lower(TaLower *L, TaOp *op)
     ta_quantize_multiplier(in_scale / out_scale, &m_identity, &s_identity);
     ta_quantize_multiplier(in_scale * a_scale / out_scale, &m_alpha, &s_alpha);
 
-    TaKernelCall *c = ta_call(L, op, "ta_prelu_s8", "runtime/kernels/ta_prelu.h");
+    TaKernelCall *c = ta_call(L, op, in->dtype == TA_INT16 ? "ta_prelu_s16" : "ta_prelu_s8",
+                              "runtime/kernels/ta_prelu.h");
     ta_prelu_params_t *p = TA_CALL_PARAMS(L, c, ta_prelu_params_t);
     p->rank = n;
     /* The kernel takes them outermost first. */

@@ -1,37 +1,69 @@
 /*
- * quantize.c - QUANTIZE: float32 -> int8/int16, or requantization from
- * int8/int16 to int8/int16/int32 scales.
+ * quantize.c - QUANTIZE: float32 -> int8/int16, or requantization between
+ * the integer pairs TFLite Micro runs (the table below).
+ *
+ * float32 -> int32 is refused: TFLite Micro's Prepare accepts the pair but
+ * its Eval has no kernel for it (nor has LiteRT's), so there is nothing to
+ * match.
  */
 #include "../../runtime/kernels/ta_quantize.h"
 #include "lower.h"
+
+typedef struct {
+    TaDtype input, output;
+    const char *kernel;
+} QuantizePair;
+
+/* Every (input, output) pair TFLite Micro's QUANTIZE accepts. */
+static const QuantizePair pairs[] = {
+    {TA_FLOAT32, TA_INT8, "ta_quantize_f32_s8"},   {TA_FLOAT32, TA_INT16, "ta_quantize_f32_s16"},
+    {TA_INT8, TA_INT8, "ta_requantize_s8_s8"},     {TA_INT8, TA_UINT8, "ta_requantize_s8_u8"},
+    {TA_INT8, TA_INT16, "ta_requantize_s8_s16"},   {TA_INT8, TA_INT32, "ta_requantize_s8_s32"},
+    {TA_UINT8, TA_INT8, "ta_requantize_u8_s8"},    {TA_INT16, TA_INT8, "ta_requantize_s16_s8"},
+    {TA_INT16, TA_INT16, "ta_requantize_s16_s16"}, {TA_INT16, TA_INT32, "ta_requantize_s16_s32"},
+    {TA_INT32, TA_INT8, "ta_requantize_s32_s8"},   {TA_INT32, TA_INT16, "ta_requantize_s32_s16"},
+};
+
+static const char *kernel_for(TaDtype input, TaDtype output)
+{
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (pairs[i].input == input && pairs[i].output == output)
+            return pairs[i].kernel;
+    return NULL;
+}
+
+/* "float32 to int8, float32 to int16, ..." from the table. */
+static const char *supported_pairs(TaLower *L)
+{
+    const char *text = "";
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        text = ta_format(L->pool, "%s%s%s to %s", text, i ? ", " : "",
+                         ta_dtype_name(pairs[i].input), ta_dtype_name(pairs[i].output));
+    return text;
+}
 
 static bool lower(TaLower *L, TaOp *op)
 {
     if (!ta_expect_counts(L, op, 1, 1, 1))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_FLOAT32, TA_INT8, TA_INT16, -1) ||
-        !ta_expect_dtype(L, op, out, "output", TA_INT8, TA_INT16,
-                         in->dtype == TA_FLOAT32 ? -1 : TA_INT32, -1) ||
-        !ta_expect_per_tensor(L, op, out, "output"))
+    const char *fn = kernel_for(in->dtype, out->dtype);
+    if (!fn) {
+        ta_op_error(L, op, "%s to %s is not supported (TFLite Micro runs %s)",
+                    ta_dtype_name(in->dtype), ta_dtype_name(out->dtype), supported_pairs(L));
+        return false;
+    }
+    if (!ta_expect_per_tensor(L, op, out, "output"))
         return false;
     if (ta_tensor_elements(in) != ta_tensor_elements(out)) {
         ta_op_error(L, op, "input and output sizes differ");
         return false;
     }
-    static const char *names[2][3] = {
-        {"ta_requantize_s8_s8", "ta_requantize_s8_s16", "ta_requantize_s8_s32"},
-        {"ta_requantize_s16_s8", "ta_requantize_s16_s16", "ta_requantize_s16_s32"}};
-    const char *fn;
     int32_t multiplier = 0;
     int shift = 0;
-    if (in->dtype == TA_FLOAT32) {
-        fn = out->dtype == TA_INT8 ? "ta_quantize_f32_s8" : "ta_quantize_f32_s16";
-    } else {
+    if (in->dtype != TA_FLOAT32) {
         if (!ta_expect_per_tensor(L, op, in, "input"))
             return false;
-        const int out_kind = out->dtype == TA_INT8 ? 0 : (out->dtype == TA_INT16 ? 1 : 2);
-        fn = names[in->dtype == TA_INT16][out_kind];
         ta_quantize_multiplier((double)ta_scale(in) / (double)ta_scale(out), &multiplier, &shift);
     }
     TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_quantize.h");

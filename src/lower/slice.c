@@ -73,17 +73,12 @@ static bool parse_strided_slice(TaLower *L, TaOp *op)
     a->begin_mask = ta_fb_i32(t, SS_BEGIN_MASK, 0);
     a->end_mask = ta_fb_i32(t, SS_END_MASK, 0);
     a->shrink_mask = ta_fb_i32(t, SS_SHRINK_MASK, 0);
-    const int32_t ellipsis = ta_fb_i32(t, SS_ELLIPSIS_MASK, 0);
-    const int32_t new_axis = ta_fb_i32(t, SS_NEW_AXIS_MASK, 0);
-    const bool offset = ta_fb_bool(t, SS_OFFSET, false);
+    /* SS_ELLIPSIS_MASK, SS_NEW_AXIS_MASK and SS_OFFSET are not read:
+       TFLite Micro sets the first two to 0 and never looks at the third,
+       so begin/end/strides index the input's own dimensions and the output
+       shape check below refuses a model whose shapes need them. */
     if (r.failed)
         return false;
-    /* TFLite Micro silently ignores these; refuse rather than guess. */
-    if (ellipsis || new_axis || offset) {
-        ta_op_error(L, op, "ellipsis_mask %d, new_axis_mask %d, offset %d: only 0 is supported",
-                    (int)ellipsis, (int)new_axis, (int)offset);
-        return false;
-    }
     op->attrs = a;
     return true;
 }
@@ -150,7 +145,9 @@ static bool lower_strided_slice(TaLower *L, TaOp *op)
     for (int d = 0; d < out_rank && ok; d++)
         ok = out_dims[d] == out->dims[d];
     if (!ok) {
-        ta_op_error(L, op, "begin, end, strides and masks do not slice %s into output %s",
+        ta_op_error(L, op,
+                    "begin, end, strides and masks do not slice %s into output %s "
+                    "(ellipsis_mask, new_axis_mask and offset are ignored, as TFLite Micro does)",
                     ta_shape_text(L->pool, in), ta_shape_text(L->pool, out));
         return false;
     }

@@ -3,8 +3,10 @@
  * int16 activations (int64 or int16 bias) with int8 weights, per-tensor or
  * per-channel along axis 0.
  *
- * Operands: 0 output_shape (constant int32, must equal the output's
- * shape: TFLite Micro reads the output tensor's shape, not this operand),
+ * Operands: 0 output_shape (int32; TFLite Micro never reads it and uses
+ * the output tensor's static shape, so a non-constant one, such as a
+ * graph input, is accepted and left unread; a constant one must hold the
+ * output's shape),
  * 1 weights [out_c, kh, kw, in_c], 2 input, 3 optional bias.
  * Assumes: NHWC, constant weights with zero point 0; int16 zero points 0.
  * Produces: the bias as int64 (int16 kernel; TFLite widens int16 biases
@@ -23,9 +25,10 @@ static bool parse(TaLower *L, TaOp *op)
 
 static bool check_output_shape(TaLower *L, TaOp *op, const TaTensor *shape, const TaTensor *out)
 {
-    if (!ta_expect_dtype(L, op, shape, "output_shape", TA_INT32, -1) ||
-        !ta_expect_constant(L, op, shape, "output_shape"))
+    if (!ta_expect_dtype(L, op, shape, "output_shape", TA_INT32, -1))
         return false;
+    if (shape->kind != TA_REGION_CONSTANT || !shape->data)
+        return true; /* computed at run time: unread, as in TFLite Micro */
     bool same = ta_tensor_elements(shape) == 4 && shape->data_size >= 16;
     for (int i = 0; same && i < 4; i++) {
         int32_t d;

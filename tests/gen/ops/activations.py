@@ -66,6 +66,16 @@ def relu6_int8(rng):
             _cfg(shape, q, q))
 
 
+@variant("RELU6.int16", "RELU6")
+def relu6_int16(rng):
+    """int16 RELU6 (zero point 0); the output quantization equals the
+    input's. Scales up to 6/32767 and beyond, so some draws saturate q(6)."""
+    shape = _shape(rng)
+    q = Q(draw_scale(rng, 1e-5, 1e-2), 0)
+    return (_unary("RELU6", shape, "int16", q, Q(q.scale, q.zero_point)),
+            _cfg(shape, q, q))
+
+
 def _leaky_relu(rng, dt):
     shape = _shape(rng)
     q_in = draw_quant(rng, dt, 1e-3, 1.0)
@@ -92,10 +102,7 @@ def leaky_relu_int16(rng):
     return _leaky_relu(rng, "int16")
 
 
-@variant("PRELU.int8", "PRELU")
-def prelu_int8(rng):
-    """int8 PRELU with a constant int8 alpha broadcast over the input (per
-    channel, per element or scalar-like), alpha with its own quantization."""
+def _prelu(rng, dt):
     rank = randint(rng, 1, 4)
     shape = draw_shape(rng, rank, 1024, 1, 8)
     mode = pick(rng, ["channel", "full", "scalar", "partial"])
@@ -107,16 +114,30 @@ def prelu_int8(rng):
         ashape = [1]
     else:
         ashape = [d if chance(rng, 0.5) else 1 for d in shape]
-    q_in = draw_quant(rng, "int8", 1e-3, 1.0)
+    q_in = draw_quant(rng, dt, 1e-3, 1.0)
     q_alpha = draw_quant(rng, "int8", 1e-3, 0.02)
-    q_out = Q(f32(q_in.scale * 10 ** rng.uniform(-1, 0.5)), draw_zero_point(rng, "int8"))
+    q_out = Q(f32(q_in.scale * 10 ** rng.uniform(-1, 0.5)), draw_zero_point(rng, dt))
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q_in, name="input")
+    x = b.tensor(shape, dt, q_in, name="input")
     a = b.const(rand_values(rng, "int8", ashape), "int8", q_alpha, name="alpha")
-    y = b.tensor(shape, "int8", q_out, name="output")
+    y = b.tensor(shape, dt, q_out, name="output")
     b.op("PRELU", [x, a], [y])
     return b.build([x], [y]), _cfg(shape, q_in, q_out, alpha_shape=ashape,
                                     alpha_mode=mode, alpha_quant=q_alpha.to_json())
+
+
+@variant("PRELU.int8", "PRELU")
+def prelu_int8(rng):
+    """int8 PRELU with a constant int8 alpha broadcast over the input (per
+    channel, per element or scalar-like), alpha with its own quantization."""
+    return _prelu(rng, "int8")
+
+
+@variant("PRELU.int16", "PRELU")
+def prelu_int16(rng):
+    """int16 PRELU (zero points 0) with a constant int8 alpha (its own
+    scale and zero point) broadcast as in PRELU.int8."""
+    return _prelu(rng, "int16")
 
 
 @variant("HARD_SWISH.int8", "HARD_SWISH")

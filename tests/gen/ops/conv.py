@@ -318,7 +318,9 @@ def dw_int16_simd(rng):
     return _conv_common(rng, "int16", "dw", simd=True)
 
 
-def _transpose_conv(rng, dt):
+def _transpose_conv(rng, dt, shape_input=False):
+    """shape_input: output_shape is a graph input (TFLM never reads it and
+    uses the output tensor's shape; its random values do not matter)."""
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     padding = pick(rng, ["SAME", "VALID"])
@@ -345,7 +347,10 @@ def _transpose_conv(rng, dt):
     acc_std = math.sqrt(k_sum) * UNIFORM_STD[dt] * UNIFORM_STD["int8"]
     out_q = draw_output_quant(rng, dt, acc_std * in_q.scale * w_typ, act)
 
-    oshape = b.const([batch, out_h, out_w, out_c], "int32", name="output_shape")
+    if shape_input:
+        oshape = b.tensor([4], "int32", name="output_shape")
+    else:
+        oshape = b.const([batch, out_h, out_w, out_c], "int32", name="output_shape")
     w = b.const(rand_values(rng, "int8", [out_c, kh, kw, in_c]), "int8", w_q,
                 name="filter")
     x = b.tensor([batch, in_h, in_w, in_c], dt, in_q, name="input")
@@ -367,7 +372,9 @@ def _transpose_conv(rng, dt):
               "per_channel": per_channel, "bias": has_bias,
               "input_quant": in_q.to_json(), "output_quant": out_q.to_json(),
               "weight_quant": w_q.to_json()}
-    return b.build([x], [y]), config
+    if shape_input:
+        config["output_shape_input"] = True
+    return b.build([oshape, x] if shape_input else [x], [y]), config
 
 
 @variant("TRANSPOSE_CONV.int8", "TRANSPOSE_CONV")
@@ -381,3 +388,16 @@ def transpose_conv_int8(rng):
 def transpose_conv_int16(rng):
     """int16x8 TRANSPOSE_CONV with int64 bias."""
     return _transpose_conv(rng, "int16")
+
+
+@variant("TRANSPOSE_CONV.int8_shape_input", "TRANSPOSE_CONV")
+def transpose_conv_int8_shape_input(rng):
+    """int8 TRANSPOSE_CONV whose output_shape operand is a graph input
+    (random values each run): the output tensor's static shape is used."""
+    return _transpose_conv(rng, "int8", shape_input=True)
+
+
+@variant("TRANSPOSE_CONV.int16_shape_input", "TRANSPOSE_CONV")
+def transpose_conv_int16_shape_input(rng):
+    """int16x8 TRANSPOSE_CONV whose output_shape operand is a graph input."""
+    return _transpose_conv(rng, "int16", shape_input=True)

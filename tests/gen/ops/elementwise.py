@@ -113,14 +113,21 @@ for _op in ("ADD", "SUB", "MUL"):
         variant("%s.%s_simd" % (_op, _dt), _op, simd=True)(_make_simd())
 
 
-def _minmax_like(rng, op, dt, simd=False, rows=False):
+def _minmax_like(rng, op, dt, simd=False, rows=False, mixed=False):
+    """mixed: each of the three tensors has its own scale and zero point
+    (TFLM compares and copies the raw values regardless)."""
     b = ModelBuilder()
     config = {}
     q = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
-    x, y, out, inputs = _operands(rng, b, dt, q, Q(q.scale, q.zero_point), config, simd, rows)
-    z = b.tensor(out, dt, Q(q.scale, q.zero_point), name="output")
+    if mixed:
+        q2 = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
+        qo = Q(draw_scale(rng, 1e-3, 1.0), draw_zero_point(rng, dt))
+    else:
+        q2, qo = Q(q.scale, q.zero_point), Q(q.scale, q.zero_point)
+    x, y, out, inputs = _operands(rng, b, dt, q, q2, config, simd, rows)
+    z = b.tensor(out, dt, qo, name="output")
     b.op(op, [x, y], [z])
-    config["output_quant"] = q.to_json()
+    config["output_quant"] = qo.to_json()
     return b.build(inputs, [z]), config
 
 
@@ -134,6 +141,24 @@ def maximum_int8(rng):
 def minimum_int8(rng):
     """int8 MINIMUM with broadcasting; inputs and output share quantization."""
     return _minmax_like(rng, "MINIMUM", "int8")
+
+
+for _op in ("MAXIMUM", "MINIMUM"):
+    def _make_minmax16(op=_op):
+        def fn(rng):
+            return _minmax_like(rng, op, "int16", mixed=chance(rng, 0.5))
+        fn.__doc__ = ("int16 %s with broadcasting; half the draws give inputs and "
+                      "output one quantization, half each its own." % op)
+        return fn
+    variant("%s.int16" % _op, _op)(_make_minmax16())
+
+    def _make_minmax_mixed(op=_op):
+        def fn(rng):
+            return _minmax_like(rng, op, "int8", mixed=True)
+        fn.__doc__ = ("int8 %s with broadcasting, inputs and output each with its "
+                      "own scale and zero point (TFLM compares raw values)." % op)
+        return fn
+    variant("%s.int8_mixed_quant" % _op, _op)(_make_minmax_mixed())
 
 
 def _squared_difference(rng, dt, simd=False, rows=False):

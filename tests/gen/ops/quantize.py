@@ -1,11 +1,18 @@
 """QUANTIZE, DEQUANTIZE and CAST."""
 
-from ..common import ModelBuilder, Q, draw_quant, draw_shape, f32, randint
+from ..common import (ModelBuilder, Q, chance, draw_quant, draw_scale, draw_shape, f32,
+                      randint)
 from ..core import variant
 
 
 def _shape(rng):
     return draw_shape(rng, randint(rng, 1, 4), 1024, 1, 10)
+
+
+# Output scale / input scale that maps the input type's range onto the
+# output type's (int32 inputs are drawn over the whole int32 range).
+_SCALE_STEP = {("int16", "int8"): 256.0, ("int8", "int16"): 1 / 256.0,
+               ("int32", "int8"): 2.0**24, ("int32", "int16"): 2.0**16}
 
 
 def _quantize(rng, src, dst):
@@ -16,12 +23,14 @@ def _quantize(rng, src, dst):
         qi = None
         qo = draw_quant(rng, dst, 1e-4, 1.0)
     else:
-        qi = draw_quant(rng, src, 1e-4, 0.5)
+        qi = draw_quant(rng, src, 1e-4, 0.5) if src != "int32" else \
+            Q(draw_scale(rng, 1e-4, 0.5), 0 if chance(rng, 0.7) else randint(rng, -2**20, 2**20))
         # requantization: output scale within 1.5 decades of the input's
-        qo = Q(f32(qi.scale * 10 ** rng.uniform(-0.7, 1.5) *
-                   (256.0 if (src, dst) == ("int16", "int8") else 1.0)
-                   / (256.0 if (src, dst) == ("int8", "int16") else 1.0)),
+        qo = Q(f32(qi.scale * 10 ** rng.uniform(-0.7, 1.5) * _SCALE_STEP.get((src, dst), 1.0)),
                draw_quant(rng, dst).zero_point)
+        if {src, dst} == {"int8", "uint8"} and chance(rng, 0.3):
+            # one scale, zero points 128 apart: TFLite's top-bit-flip path
+            qo = Q(qi.scale, qi.zero_point + (128 if dst == "uint8" else -128))
         config["input_quant"] = qi.to_json()
     config["output_quant"] = qo.to_json()
     x = b.tensor(shape, src, qi, name="input")
@@ -31,7 +40,9 @@ def _quantize(rng, src, dst):
 
 
 _QUANTIZE_PAIRS = [("float32", "int8"), ("float32", "int16"), ("int8", "int8"),
-                   ("int16", "int16"), ("int8", "int16"), ("int16", "int8")]
+                   ("int16", "int16"), ("int8", "int16"), ("int16", "int8"),
+                   ("int32", "int8"), ("int32", "int16"),
+                   ("int8", "uint8"), ("uint8", "int8")]
 
 for _src, _dst in _QUANTIZE_PAIRS:
     def _make(src=_src, dst=_dst):

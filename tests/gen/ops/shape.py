@@ -284,11 +284,10 @@ def slice_int8(rng):
                                "quant": q.to_json()}
 
 
-@variant("STRIDED_SLICE.int8", "STRIDED_SLICE")
-def strided_slice_int8(rng):
-    """int8 STRIDED_SLICE, rank 1-4: const begin/end/strides with negative
-    indices and strides, begin_mask, end_mask, shrink_axis_mask (TFLM ignores
-    ellipsis/new_axis masks, so they are not drawn)."""
+def _strided_slice(rng, ignored_masks):
+    """ignored_masks: also set random ellipsis_mask, new_axis_mask and
+    offset, which TFLM ignores (begin/end/strides index the input's own
+    dimensions whatever they say)."""
     rank = randint(rng, 1, 4)
     shape = draw_shape(rng, rank, 2048, 1, 8)
     begin, end, strides = [], [], []
@@ -325,7 +324,14 @@ def strided_slice_int8(rng):
     probe = np.arange(nelems(shape)).reshape(shape)[tuple(index)]
     out = list(probe.shape)
     if nelems(out) == 0:      # keep at least one element in every output dim
-        return strided_slice_int8(rng)
+        return _strided_slice(rng, ignored_masks)
+    ignored = {}
+    if ignored_masks:
+        ignored = {"ellipsisMask": randint(rng, 0, (1 << rank) - 1),
+                   "newAxisMask": randint(rng, 0, (1 << rank) - 1),
+                   "offset": chance(rng, 0.3)}
+        if not (ignored["ellipsisMask"] or ignored["newAxisMask"] or ignored["offset"]):
+            ignored["newAxisMask"] = 1
     q = _q(rng, "int8")
     b = ModelBuilder()
     x = b.tensor(shape, "int8", q, name="input")
@@ -334,11 +340,28 @@ def strided_slice_int8(rng):
     stt = b.const(np.array(strides, np.int32), "int32", name="strides")
     y = b.tensor(out, "int8", _same(q), name="output")
     b.op("STRIDED_SLICE", [x, bt, et, stt], [y], "StridedSliceOptions",
-         beginMask=bmask, endMask=emask, shrinkAxisMask=smask)
-    return b.build([x], [y]), {"input_shape": shape, "begin": begin, "end": end,
-                               "strides": strides, "begin_mask": bmask,
-                               "end_mask": emask, "shrink_axis_mask": smask,
-                               "output_shape": out, "quant": q.to_json()}
+         beginMask=bmask, endMask=emask, shrinkAxisMask=smask, **ignored)
+    config = {"input_shape": shape, "begin": begin, "end": end,
+              "strides": strides, "begin_mask": bmask,
+              "end_mask": emask, "shrink_axis_mask": smask,
+              "output_shape": out, "quant": q.to_json()}
+    config.update(ignored)
+    return b.build([x], [y]), config
+
+
+@variant("STRIDED_SLICE.int8", "STRIDED_SLICE")
+def strided_slice_int8(rng):
+    """int8 STRIDED_SLICE, rank 1-4: const begin/end/strides with negative
+    indices and strides, begin_mask, end_mask, shrink_axis_mask."""
+    return _strided_slice(rng, False)
+
+
+@variant("STRIDED_SLICE.int8_masks", "STRIDED_SLICE")
+def strided_slice_int8_masks(rng):
+    """int8 STRIDED_SLICE as STRIDED_SLICE.int8 plus random nonzero
+    ellipsis_mask / new_axis_mask / offset, which TFLM ignores (so the output
+    shape is the one the other masks give)."""
+    return _strided_slice(rng, True)
 
 
 @variant("TRANSPOSE.int8", "TRANSPOSE")
