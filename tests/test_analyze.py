@@ -195,7 +195,8 @@ def test_convert_prints_the_short_summary_unless_quiet(tmp_path):
     assert p.returncode == 0, p.stderr
     m = a["memories"][0]
     assert (f"DRAM: scratch {m['scratch']} bytes (lower bound {m['scratch_lower_bound']}, "
-            f"gap {m['gap']}; {m['scratch_planner']}, proven minimal)") in p.stdout
+            f"gap {m['gap']}; {m['scratch_planner']}, "
+            f"{'proven minimal' if m['scratch_proven'] else 'not proven minimal'})") in p.stdout
     assert f"{a['total_macs']} MACs; flash estimate {a['flash']['total']} bytes" in p.stdout
     p = tinyaot("convert", "--model.path", KWS, "--module.path", tmp_path / "m", "--quiet")
     assert p.returncode == 0 and p.stdout == ""

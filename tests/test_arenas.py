@@ -539,8 +539,9 @@ def test_resnet8_fits_its_ram_goal_bit_exact(tmp_path):
                                     litert=False, keys=keys)
     assert report.diff["tflm"] == 0
     fused = module.Module(tmp_path / "fused" / "module", "m", None, "", "")
-    apart = convert(tmp_path, RESNET8, "apart", "m", keys={**keys, "transforms":
-                                                           "{FUSE_RESIDUAL_ADD: false}"})
+    apart = convert(tmp_path, RESNET8, "apart", "m",
+                    keys={**keys, "transforms": "{FUSE_RESIDUAL_ADD: false}",
+                          "memory.output_over_input": "false"})
     assert total_ram(fused) <= 33000
     assert total_ram(apart) == 49152
     res = json.loads((fused.path / "m_residency.json").read_text())

@@ -19,7 +19,8 @@ CASES = [("RESIDUAL.conv_add", variants.ALL, seed) for seed in range(16)] + \
 
 def dump(model_path, tmp_path, pass_name, keys=None):
     cmd = [module.tinyaot_bin(), "convert", "--model.path", str(model_path),
-           "--module.path", str(tmp_path / "dumped"), "--force", "--dump-after", pass_name]
+           "--module.path", str(tmp_path / "dumped"), "--force", "--verbose", "0",
+           "--dump-after", pass_name]
     for k, v in (keys or {}).items():
         cmd += ["--" + k, v]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)

@@ -193,16 +193,19 @@ def test_overlap_off_keeps_tensors_apart(tmp_path):
 
 # Total RAM (every scratch and persistent arena, host, default settings).
 # person_detect: issue 13's goal; kws and ResNet-8: what output over input
-# reaches (their goals are 9,000 and 33,000, README "Memory below the
-# lower bound").
+# reaches alone (their goals are 9,000 and 33,000, README "Memory below the
+# lower bound"; ResNet-8 reaches its goal with FUSE_RESIDUAL_ADD, which is
+# off here so that this checks the overlap by itself: test_arenas.py checks
+# the two together).
 GOALS = {"tflm_person_detect": 38000, "mlperf_tiny_kws_ref_model": 9792,
          "mlperf_tiny_ic_resnet8_quant": 33296}
+ALONE = {"mlperf_tiny_ic_resnet8_quant": {"transforms": "{FUSE_RESIDUAL_ADD: false}"}}
 
 
 @pytest.mark.parametrize("name", sorted(GOALS))
 def test_shared_model_ram_below_the_lower_bound(tmp_path, name):
     path = MODELS / f"{name}.tflite"
-    m = convert(tmp_path, path, "m")
+    m = convert(tmp_path, path, "m", keys=ALONE.get(name))
     regions = m.residency["regions"]
     ram = sum(r["size"] for r in regions if r["role"] in ("scratch", "persistent"))
     bound = sum(r["lower_bound"] for r in regions if r["role"] == "scratch")

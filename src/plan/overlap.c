@@ -42,6 +42,7 @@ typedef struct Groups {
     int n;
     size_t alignment;
     TaPacker pack;
+    const void *pack_ctx;
     int *group;   /* block -> index of its group's first block */
     int64_t *rel; /* block -> offset inside its group */
     size_t *size; /* block -> aligned size */
@@ -109,7 +110,7 @@ static size_t pack_as_blocks(const Groups *G, size_t *offsets)
         index[i] = count;
         gb[count++] = c;
     }
-    const size_t arena = G->pack(gb, count, G->alignment);
+    const size_t arena = G->pack(gb, count, G->alignment, G->pack_ctx);
     for (int m = 0; m < G->n; m++)
         offsets[m] = gb[index[G->group[m]]].offset + (size_t)G->rel[m];
     ta_heap_free(gb);
@@ -226,13 +227,14 @@ static size_t evaluate(Groups *G, const TaOverlapLink *links, int num_links, boo
 }
 
 size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, int num_links,
-                           size_t alignment, TaPacker pack, bool *kept)
+                           size_t alignment, TaPacker pack, const void *pack_ctx, bool *kept)
 {
     for (int k = 0; k < num_links; k++)
         kept[k] = false;
     if (n == 0)
         return 0;
-    Groups G = {.blocks = blocks, .n = n, .alignment = alignment, .pack = pack};
+    Groups G = {
+        .blocks = blocks, .n = n, .alignment = alignment, .pack = pack, .pack_ctx = pack_ctx};
     G.group = ta_heap_realloc(NULL, (size_t)n * sizeof *G.group);
     G.rel = ta_heap_realloc(NULL, (size_t)n * sizeof *G.rel);
     G.size = ta_heap_realloc(NULL, (size_t)n * sizeof *G.size);

@@ -156,6 +156,12 @@ size_t ta_pack(TaBlock *blocks, int n, size_t alignment)
     return best_size;
 }
 
+size_t ta_pack_greedy(TaBlock *blocks, int n, size_t alignment, const void *ctx)
+{
+    (void)ctx;
+    return ta_pack(blocks, n, alignment);
+}
+
 size_t ta_pack_lower_bound(const TaBlock *blocks, int n, size_t alignment)
 {
     int last_op = -1;

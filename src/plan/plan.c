@@ -581,9 +581,15 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
    planner. Every planner is at least as good as place_scratch's first fit
    by size (greedy tries that order among others; the others start from
    greedy), so the arena can only shrink. Where kernels allow outputs over
-   their inputs, greedy packing of the overlap groups (overlap.c) is tried
-   too and kept when smaller; such a plan is below the whole-tensor lower
-   bound and is reported as not proven minimal. */
+   their inputs, the overlap groups (overlap.c) are packed by the same
+   planner too and kept when smaller; such a plan is below the whole-tensor
+   lower bound, which then proves nothing: it is reported as not proven. */
+/* The configured planner as overlap.c's TaPacker. */
+static size_t pack_with_planner(TaBlock *blocks, int n, size_t alignment, const void *settings)
+{
+    return ta_pack_plan(blocks, n, alignment, settings).arena;
+}
+
 static void repack_scratch(Planner *P)
 {
     const TaPlannerSettings settings = planner_settings(P->in->config);
@@ -617,13 +623,13 @@ static void repack_scratch(Planner *P)
         const int num_links = overlap_links(P, owners, n, alignment, links, link_ops);
         if (num_links == 0)
             continue;
-        const size_t size = ta_pack_overlapping(blocks, n, links, num_links, alignment, ta_pack,
-                                                kept);
+        const size_t size = ta_pack_overlapping(blocks, n, links, num_links, alignment,
+                                                pack_with_planner, &settings, kept);
         if (size >= P->scratch_bytes[m])
             continue;
         P->scratch_bytes[m] = size;
         P->scratch_plans[m].arena = size;
-        P->scratch_plans[m].planner = TA_PLANNER_GREEDY;
+        P->scratch_plans[m].planner = settings.kind;
         P->scratch_plans[m].proof = TA_PROOF_NONE;
         P->scratch_plans[m].overlapping = true;
         for (int i = 0; i < n; i++)

@@ -116,17 +116,21 @@ typedef struct TaOverlapLink {
     size_t lead; /* bytes */
 } TaOverlapLink;
 
-/* A packer of whole blocks (ta_pack, or any with its contract). */
-typedef size_t (*TaPacker)(TaBlock *blocks, int n, size_t alignment);
+/* A packer of whole blocks with ta_pack's contract; `ctx` is its own
+   (plan.c passes the configured planner's settings). */
+typedef size_t (*TaPacker)(TaBlock *blocks, int n, size_t alignment, const void *ctx);
+/* ta_pack as a TaPacker (ctx unused). */
+size_t ta_pack_greedy(TaBlock *blocks, int n, size_t alignment, const void *ctx);
 
 /* Packs `blocks` so that blocks live at the same time are disjoint, except
    that a kept link's output and input may share bytes: each output is
    grouped with its input into one block (input `lead` bytes above the
    output, chains composing), the groups are packed as blocks of their
-   extent and lifetime by `pack` and also fitted member by member, and the
+   extent and lifetime by `pack` (given `pack_ctx`) and also fitted member
+   by member, and the
    smaller arena kept. Links are tried in order and kept when the arena
    does not grow; kept[i] tells which were. */
 size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, int num_links,
-                           size_t alignment, TaPacker pack, bool *kept);
+                           size_t alignment, TaPacker pack, const void *pack_ctx, bool *kept);
 
 #endif /* TA_PLAN_H */

@@ -68,7 +68,7 @@ static void test_chain(void)
     const TaOverlapLink links[2] = {{0, 1, 16}, {1, 2, 16}};
     bool kept[2];
     CHECK(ta_pack(b, 3, 16) == 224, "apart: two tensors (aligned)");
-    const size_t arena = ta_pack_overlapping(b, 3, links, 2, 16, ta_pack, kept);
+    const size_t arena = ta_pack_overlapping(b, 3, links, 2, 16, ta_pack_greedy, NULL, kept);
     CHECK(kept[0] && kept[1], "both links kept");
     CHECK(arena == 112 + 32, "arena %zu", arena);
     CHECK(b[0].offset == b[1].offset + 16 && b[1].offset == b[2].offset + 16, "offsets %zu %zu %zu",
@@ -83,7 +83,7 @@ static void test_wider_output(void)
     TaBlock b[2] = {block(64, 0, 1, 0), block(128, 1, 2, 1)};
     const TaOverlapLink links[1] = {{0, 1, 80}};
     bool kept[1];
-    const size_t arena = ta_pack_overlapping(b, 2, links, 1, 16, ta_pack, kept);
+    const size_t arena = ta_pack_overlapping(b, 2, links, 1, 16, ta_pack_greedy, NULL, kept);
     CHECK(kept[0] && arena == 144, "arena %zu (80 + 64 above the output's start)", arena);
     check_valid("wider", b, 2, links, kept, 1, arena);
 }
@@ -96,7 +96,7 @@ static void test_link_that_would_grow_the_arena(void)
     TaBlock b[3] = {block(100, 0, 0, 0), block(100, 0, 1, 1), block(100, 1, 2, 2)};
     const TaOverlapLink links[1] = {{1, 2, 16}};
     bool kept[1];
-    const size_t arena = ta_pack_overlapping(b, 3, links, 1, 16, ta_pack, kept);
+    const size_t arena = ta_pack_overlapping(b, 3, links, 1, 16, ta_pack_greedy, NULL, kept);
     CHECK(arena == 224, "arena %zu: no larger than apart", arena);
     check_valid("grow", b, 3, links, kept, 1, arena);
 }
@@ -108,7 +108,7 @@ static void test_collision_refused(void)
     TaBlock b[3] = {block(32, 0, 3, 0), block(32, 1, 2, 1), block(32, 2, 3, 2)};
     const TaOverlapLink links[2] = {{0, 1, 32}, {1, 2, 32}};
     bool kept[2];
-    const size_t arena = ta_pack_overlapping(b, 3, links, 2, 16, ta_pack, kept);
+    const size_t arena = ta_pack_overlapping(b, 3, links, 2, 16, ta_pack_greedy, NULL, kept);
     check_valid("collision", b, 3, links, kept, 2, arena);
     CHECK(!(kept[0] && kept[1]) || b[2].offset + 32 <= b[0].offset ||
               b[0].offset + 32 <= b[2].offset,
@@ -142,7 +142,8 @@ static void test_random(void)
         /* the chain's tensors are 0, then every link's output */
         memcpy(apart, b, sizeof b);
         const size_t separate = ta_pack(apart, n, 8);
-        const size_t arena = ta_pack_overlapping(b, n, links, num_links, 8, ta_pack, kept);
+        const size_t arena = ta_pack_overlapping(b, n, links, num_links, 8, ta_pack_greedy, NULL,
+                                                 kept);
         CHECK(arena <= separate, "instance %d: %zu above %zu apart", t, arena, separate);
         check_valid("random", b, n, links, kept, num_links, arena);
     }
