@@ -6,14 +6,15 @@ one- or two-row image under a 3x3 or 5x5 SAME filter is then left with one
 run that starts past the filter's first taps. CONV_2D.int8_zero_borders
 (variants.SIMD, run under QEMU by tests/test_simd.py) draws exactly that:
 deep filters (more taps than the M55 patch buffer holds, so the taps stay
-in place), 1-2 rows, 1-6 columns, per-channel quantization and output
-channels a multiple of four (mostly), and now and then scales above 1/2 (multipliers with a left shift).
-The general variants draw a zero point of 0 once in 256."""
+in place), 1 row (sometimes 2) of 1-6 columns, per-channel quantization
+and output channels a multiple of four (mostly), now and then scales
+above 1/2 (multipliers with a left shift). The general variants draw a
+zero point of 0 once in 256, so they almost never reached this."""
 
 import math
 
-from ..common import (ModelBuilder, Q, UNIFORM_STD, chance, conv_out_size, draw_activation,
-                      draw_bias, draw_output_quant, draw_scale,
+from ..common import (ModelBuilder, Q, UNIFORM_STD, chance, conv_out_size,
+                      draw_activation, draw_bias, draw_output_quant, draw_scale,
                       draw_weight_quant, f32, pick, rand_values, randint)
 from ..core import variant
 
