@@ -401,8 +401,12 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
         const int32_t whole = out_c / 4 * 4, offset = p->output_offset, count = s->count;
         const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
         if (count == 1 && s->seg[0].x != NULL && out_c == whole) {
-            /* One run of taps (patches): the row kernel's channel loop. */
-            run_pixels_interleaved(p, s->seg[0].x, 0, 1, s->seg[0].length, weights, block_bytes,
+            /* One run of taps (a patch, or a pixel whose padded taps a zero
+               point of 0 dropped, so that the run may start past the
+               filter's first chunk): the row kernel's channel loop from
+               the run's chunk of every block. */
+            const int8_t *run_weights = weights + (size_t)s->seg[0].w_offset * 4;
+            run_pixels_interleaved(p, s->seg[0].x, 0, 1, s->seg[0].length, run_weights, block_bytes,
                                    bias_sum, multipliers, shifts, NULL, out);
             return;
         }
