@@ -57,8 +57,7 @@ void ta_declare_overlap(TaLower *L, TaOp *op, int input, const TaStreamGeometry 
 {
     static const char *const read_text[] = {
         [TA_STREAM_IN_PLACE] = "each group written while its windows are read in place",
-        [TA_STREAM_CHANNEL_ALIGNED] = "each block of channels written after reading those "
-                                      "channels of its windows",
+        [TA_STREAM_CHANNEL_ALIGNED] = "channel blocks written after their windows are read",
         [TA_STREAM_BUFFERED] = "each group's windows copied before it is written",
     };
     const size_t lead = ta_stream_lead(g, batch, reads);
