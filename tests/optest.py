@@ -1,18 +1,20 @@
 """Operator tests: random single-operator models against the oracle.
 
-    python -m tests.optest [--variants A,B|all] [--count N] [--seed S] [--litert]
+    python -m tests.optest [--variants A,B,'OP.*'|all] [--count N] [--seed S] [--litert]
 
 For each variant it draws N models from the generator (tests/gen) with a
 fixed seed, converts them all, builds them into one executable, runs each
 on random inputs (several consecutive runs for stateful variants) and
 compares every output byte with TFLite Micro's interpreter (and LiteRT with
---litert). It prints, per variant, the configurations tried and the bytes
+--litert): float32 outputs bit for bit too (a -0.0 for a 0.0 or another NaN
+payload counts as a difference). It prints, per variant, the configurations tried and the bytes
 that differ, and exits non-zero on any difference or failure. Set
 TINYAOT_SANITIZE=1 to build the kernels with ASan and UBSan.
 """
 
 import argparse
 import concurrent.futures
+import fnmatch
 import os
 import pathlib
 import shutil
@@ -98,11 +100,16 @@ def main(argv=None):
     if args.variants == "all":
         names = sorted(gen_variants.ALL)
     else:
-        names = args.variants.split(",")
-    unknown = [n for n in names if n not in KNOWN]
-    if unknown:
-        print("unknown variants:", ", ".join(unknown))
-        return 2
+        names, unknown = [], []
+        for part in args.variants.split(","):
+            # a name or an fnmatch pattern ('CONV_2D.*', '*.float32')
+            hits = sorted(n for n in KNOWN if fnmatch.fnmatchcase(n, part))
+            if not hits:
+                unknown.append(part)
+            names.extend(h for h in hits if h not in names)
+        if unknown:
+            print("unknown variants:", ", ".join(unknown))
+            return 2
     top = pathlib.Path(args.keep or tempfile.mkdtemp(prefix="tinyaot-optest-"))
     print(f"{'variant':34} {'tried':>5} {'conv':>5} {'bytes':>9} {'diff':>6}"
           + (f" {'litert':>7}" if args.litert else "") + "  time")

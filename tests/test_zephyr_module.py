@@ -26,6 +26,11 @@ function(zephyr_include_directories)
     file(APPEND ${LOG} "include ${d}\\n")
   endforeach()
 endfunction()
+function(zephyr_library_compile_options)
+  foreach(o ${ARGN})
+    file(APPEND ${LOG} "option ${o}\n")
+  endforeach()
+endfunction()
 function(zephyr_linker_sources location)
   foreach(f ${ARGN})
     file(APPEND ${LOG} "linker ${location} ${f}\\n")
@@ -69,6 +74,8 @@ def test_zephyr_module_builds_every_source_and_places_every_section(tmp_path):
     assert built == {p.resolve() for p in mod.path.rglob("*.c")}
     includes = [pathlib.Path(c[1]).resolve() for c in calls if c[0] == "include"]
     assert includes == [mod.path.resolve()]
+    # no fused multiply-add: float kernels round as TFLite Micro's
+    assert [c[1] for c in calls if c[0] == "option"] == ["-ffp-contract=off"]
     linked = {}
     for c in calls:
         if c[0] == "linker":

@@ -132,6 +132,15 @@ static bool copy_runtime(const TaEmitInput *in, const char *dir, TaVec *runtime_
     return true;
 }
 
+/* Why every build file turns floating-point contraction off: a fused
+   multiply-add rounds once where TFLite Micro's float reference kernels
+   round twice. GCC contracts by default in GNU modes (arm-none-eabi-gcc
+   emits vfma on the FPU cores), clang even in ISO modes. */
+#define FP_CONTRACT_WHY                                                              \
+    "# -ffp-contract=off: no fused multiply-add, so float kernels round every\n"     \
+    "# product and sum as TFLite Micro's reference kernels do (bit-exact results);\n" \
+    "# GCC (GNU modes) and clang contract a*b+c by default on cores with an FMA.\n"
+
 /* name, NAME and model_file: what both build files are written with. */
 static TaFields build_fields(const TaEmitInput *in)
 {
@@ -167,12 +176,17 @@ static void emit_cmake(const TaEmitInput *in, TaBuf *b, const TaVec *sources, co
             "    CACHE INTERNAL \"\")\n");
     }
     ta_buf_puts(b, "\n");
-    ta_template(b, &f,
+    ta_template(b, &f, FP_CONTRACT_WHY
+                "set(${NAME}_FP_FLAGS)\n"
+                "if(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n"
+                "  set(${NAME}_FP_FLAGS -ffp-contract=off)\n"
+                "endif()\n\n"
                 "if(COMMAND zephyr_library_named)\n"
                 "  # Built as a Zephyr module.\n"
                 "  zephyr_library_named($name)\n"
                 "  zephyr_library_sources($${${NAME}_SOURCES} $${${NAME}_RUNTIME_SOURCES})\n"
                 "  zephyr_include_directories($${CMAKE_CURRENT_LIST_DIR})\n"
+                "  zephyr_library_compile_options($${${NAME}_FP_FLAGS})\n"
                 "else()\n"
                 "  add_library(${name}_runtime STATIC $${${NAME}_RUNTIME_SOURCES})\n"
                 "  target_include_directories(${name}_runtime PUBLIC $${CMAKE_CURRENT_LIST_DIR})\n"
@@ -182,6 +196,8 @@ static void emit_cmake(const TaEmitInput *in, TaBuf *b, const TaVec *sources, co
                 "  if(NOT MSVC)\n"
                 "    target_link_libraries(${name}_runtime PUBLIC m)\n"
                 "  endif()\n"
+                "  target_compile_options($name PRIVATE $${${NAME}_FP_FLAGS})\n"
+                "  target_compile_options(${name}_runtime PRIVATE $${${NAME}_FP_FLAGS})\n"
                 "  set_target_properties($name ${name}_runtime PROPERTIES\n"
                 "    C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)\n"
                 "endif()\n");
@@ -212,7 +228,9 @@ static void emit_make(const TaEmitInput *in, TaBuf *b, const TaVec *sources, con
         ta_field(&file, "file", runtime->items[i]);
         ta_template(b, &file, " \\\n    $$(${NAME}_DIR)$file");
     }
-    ta_template(b, &f, "\n${NAME}_CFLAGS := -I$$(${NAME}_DIR)\n${NAME}_LDLIBS := -lm\n");
+    ta_template(b, &f,
+                "\n" FP_CONTRACT_WHY
+                "${NAME}_CFLAGS := -I$$(${NAME}_DIR) -ffp-contract=off\n${NAME}_LDLIBS := -lm\n");
     if (ta_target_has_sections(in->plan->target)) {
         ta_field(&f, "prefix", in->prefix);
         ta_template(b, &f,

@@ -128,6 +128,8 @@ bool ta_emit_cmsis_pack(const TaEmitInput *in, const char *dir, const TaVec *sou
                     "    </condition>\n"
                     "  </conditions>\n");
     ta_template(&b, &f,
+                "  <!-- Build the sources with -ffp-contract=off (GCC, clang, armclang):\n"
+                "       no fused multiply-add, so float kernels round as TFLite Micro's do. -->\n"
                 "  <components>\n"
                 "    <component Cclass=\"Machine Learning\" Cgroup=\"tinyaot\" Csub=\"$name\""
                 " Cversion=\"$version\"");

@@ -144,7 +144,10 @@ bool ta_emit_zephyr(const TaEmitInput *in, const char *dir, const TaVec *sources
         ta_field(&file, "file", runtime->items[i]);
         ta_template(&b, &file, "    $${${NAME}_DIR}/$file\n");
     }
-    ta_template(&b, &f, "  )\n  zephyr_include_directories($${${NAME}_DIR})\n");
+    ta_template(&b, &f,
+                "  )\n  zephyr_include_directories($${${NAME}_DIR})\n"
+                "  # No fused multiply-add: float kernels round as TFLite Micro's do.\n"
+                "  zephyr_library_compile_options(-ffp-contract=off)\n");
     if (own.len)
         ta_buf_append(&b, own.data, own.len);
     for (int i = 0; i < n && ok; i++) {

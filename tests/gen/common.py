@@ -125,6 +125,31 @@ def rand_values(rng, dtype, shape, lo=None, hi=None):
     return rng.integers(lo, hi, size=shape, endpoint=True, dtype=np_dtype(dtype))
 
 
+def draw_float_values(rng, shape, magnitude=None, p_zero=0.05):
+    """float32 values of a tensor: uniform over +-magnitude (log-uniform over
+    1e-2..1e2 when not given), some of them exactly 0 (and -0.0), so
+    products, sums and clamps meet signed zeros and mixed magnitudes."""
+    if magnitude is None:
+        magnitude = log_uniform(rng, 1e-2, 1e2)
+    x = rng.uniform(-magnitude, magnitude, size=shape).astype(np.float32)
+    zeros = rng.random(size=shape) < p_zero
+    x[zeros] = np.where(rng.random(size=shape) < 0.5, np.float32(0.0), np.float32(-0.0))[zeros]
+    return x
+
+
+def draw_float_weights(rng, shape, fan_in):
+    """float32 weights scaled by 1/sqrt(fan_in) (times 10**U(-1, 1)), as a
+    trained layer's: accumulations stay in a normal range."""
+    return draw_float_values(rng, shape, 10 ** rng.uniform(-1.0, 1.0) / math.sqrt(max(1, fan_in)))
+
+
+def float_activation_bounds(activation):
+    """(min, max) of a fused activation in float, as TFLite's
+    CalculateActivationRange: RELU [0, inf), RELU6 [0, 6], RELU_N1_TO_1 [-1, 1]."""
+    return {"NONE": (-math.inf, math.inf), "RELU": (0.0, math.inf),
+            "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0)}[activation]
+
+
 def draw_weight_quant(rng, n_channels, per_channel, axis, lo=1e-4, hi=0.1):
     """Symmetric (zero point 0) weight quantization, per-tensor or per-channel
     along `axis`; per-channel scales spread over up to two decades."""

@@ -26,8 +26,9 @@
 #
 # The kit's startup.c, semihost.c and icount.c are always linked in, and
 # tests/qemu is on the include path (semihost.h, icount.h). Sources are
-# compiled with -std=c99 -Wall -Wextra -Werror (override with --cflags, a
-# later flag wins) and these macros: TA_QEMU=1, TA_QEMU_BOARD="<board>",
+# compiled with -std=c99 -Wall -Wextra -Werror -ffp-contract=off (no fused
+# multiply-add: float kernels must round every product as TFLite Micro's
+# reference does; override with --cflags, a later flag wins) and these macros: TA_QEMU=1, TA_QEMU_BOARD="<board>",
 # TA_QEMU_BOARD_MPS3_AN547 or TA_QEMU_BOARD_MPS2_AN386, TA_QEMU_CPU_HZ,
 # TA_ICOUNT_SHIFT=5, TA_QEMU_NUM_IRQ.
 #
@@ -160,7 +161,7 @@ if [ -z "$elf" ]; then
     # SC2054: commas inside -Wl,... are not array separators.
     # shellcheck disable=SC2206,SC2054
     cmd=("$gcc_bin" "${cpu_flags[@]}" -std=c99 "$opt" -g
-        -Wall -Wextra -Werror -ffunction-sections -fdata-sections
+        -Wall -Wextra -Werror -ffp-contract=off -ffunction-sections -fdata-sections
         -DTA_QEMU=1 "-DTA_QEMU_BOARD=\"$board\"" "-D$board_macro=1"
         "-DTA_QEMU_CPU_HZ=$cpu_hz" -DTA_ICOUNT_SHIFT=5
         "-DTA_QEMU_NUM_IRQ=$num_irq"
