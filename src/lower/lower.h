@@ -132,4 +132,11 @@ bool ta_activation_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int
 /* The range of an integer dtype. */
 void ta_dtype_range(TaDtype dtype, int32_t *lo, int32_t *hi);
 
+/* ---- common/float_activation.c: fused activations on float32 outputs ---- */
+
+/* The clamp [lo, hi] of a fused activation on a float32 output, as
+   TFLite's CalculateActivationRange<float>; false (and an error) for TANH
+   and SIGN_BIT. Kernels clamp with ta_activation_f32 (ta_float.h). */
+bool ta_float_activation_range(TaLower *L, TaOp *op, int act, float *lo, float *hi);
+
 #endif /* TA_LOWER_H */
