@@ -18,6 +18,7 @@
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_dequantize.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
+#include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
@@ -218,6 +219,10 @@ static int call_ta_div_s32(const void *p, void *const *a)
 static int call_ta_fill(const void *p, void *const *a)
 {
     return ta_fill(p, a[0]);
+}
+static int call_ta_fully_connected_f32(const void *p, void *const *a)
+{
+    return ta_fully_connected_f32(p, a[0], a[1], a[2], a[3]);
 }
 static int call_ta_fully_connected_s16(const void *p, void *const *a)
 {
@@ -542,6 +547,7 @@ static const TaKernelEntry entries[] = {
     {"ta_dequantize_s8_f32", 2, call_ta_dequantize_s8_f32},
     {"ta_div_s32", 3, call_ta_div_s32},
     {"ta_fill", 1, call_ta_fill},
+    {"ta_fully_connected_f32", 4, call_ta_fully_connected_f32},
     {"ta_fully_connected_s16", 6, call_ta_fully_connected_s16},
     {"ta_fully_connected_s16_acc32", 6, call_ta_fully_connected_s16_acc32},
     {"ta_fully_connected_s8", 6, call_ta_fully_connected_s8},

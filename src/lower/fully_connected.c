@@ -1,6 +1,6 @@
 /*
  * fully_connected.c - FULLY_CONNECTED, int8 and int16 activations with
- * int8 weights, per-tensor or per-channel.
+ * int8 weights, per-tensor or per-channel; float32 throughout.
  *
  * Assumes: constant weights [output_depth, accum_depth] with zero points 0
  * (TFLite's symmetric weight scheme); optional constant bias.
@@ -8,6 +8,7 @@
  * per-channel weights the multiplier and shift per output channel.
  */
 #include "../../runtime/kernels/ta_fully_connected.h"
+#include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "lower.h"
 
 #include <string.h>
@@ -39,6 +40,70 @@ static bool parse(TaLower *L, TaOp *op)
     return true;
 }
 
+/* Rows of the output: its elements over the weights' rows, the input's
+   elements matching (TFLite flattens every leading dimension). */
+static bool fc_shape(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w,
+                     const TaTensor *bias, const TaTensor *out, int32_t *batches)
+{
+    if (w->rank < 2 || out->rank < 1) {
+        ta_op_error(L, op, "weights must have rank 2 or more, output rank 1 or more");
+        return false;
+    }
+    const int32_t depth = w->dims[w->rank - 1];
+    const int32_t rows = w->dims[w->rank - 2];
+    const int32_t out_depth = out->dims[out->rank - 1];
+    if (out_depth != rows || out_depth == 0 || depth == 0 ||
+        (size_t)rows * depth != ta_tensor_elements(w)) {
+        ta_op_error(L, op, "weights %s do not match output %s", ta_shape_text(L->pool, w),
+                    ta_shape_text(L->pool, out));
+        return false;
+    }
+    *batches = (int32_t)(ta_tensor_elements(out) / (size_t)out_depth);
+    if (ta_tensor_elements(in) != (size_t)*batches * (size_t)depth) {
+        ta_op_error(L, op, "input %s does not hold %d rows of %d", ta_shape_text(L->pool, in),
+                    (int)*batches, (int)depth);
+        return false;
+    }
+    if (bias && ta_tensor_elements(bias) != (size_t)out_depth) {
+        ta_op_error(L, op, "bias has %zu elements for %d outputs", ta_tensor_elements(bias),
+                    (int)out_depth);
+        return false;
+    }
+    return true;
+}
+
+/* float32 input, weights, bias and output: TFLite's float reference. */
+static bool lower_float(TaLower *L, TaOp *op, const FcAttrs *a, TaTensor *in, TaTensor *w,
+                        TaTensor *bias, TaTensor *out)
+{
+    if (!ta_expect_dtype(L, op, w, "weights", TA_FLOAT32, -1) ||
+        !ta_expect_dtype(L, op, out, "output", TA_FLOAT32, -1) ||
+        (bias && !ta_expect_dtype(L, op, bias, "bias", TA_FLOAT32, -1)))
+        return false;
+    int32_t batches;
+    float act_min, act_max;
+    if (!fc_shape(L, op, in, w, bias, out, &batches) ||
+        !ta_float_activation_range(L, op, a->activation, &act_min, &act_max))
+        return false;
+    TaKernelCall *c =
+        ta_call(L, op, "ta_fully_connected_f32", "runtime/kernels/ta_fully_connected_f32.h");
+    ta_fully_connected_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_fully_connected_f32_params_t);
+    p->batches = batches;
+    p->accum_depth = w->dims[w->rank - 1];
+    p->output_depth = w->dims[w->rank - 2];
+    p->activation_min = act_min;
+    p->activation_max = act_max;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, w);
+    ta_call_arg(L, c, bias);
+    ta_call_arg(L, c, out);
+    op->has_macs = op->has_parameters = true;
+    op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches;
+    op->parameters = (int64_t)ta_tensor_elements(w) +
+                     (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    return true;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     const FcAttrs *a = op->attrs;
@@ -47,7 +112,9 @@ static bool lower(TaLower *L, TaOp *op)
     TaTensor *in = op->inputs[0], *w = op->inputs[1];
     TaTensor *bias = op->num_inputs > 2 ? op->inputs[2] : NULL;
     TaTensor *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
+    if (in->dtype == TA_FLOAT32)
+        return lower_float(L, op, a, in, w, bias, out);
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, TA_FLOAT32, -1) ||
         !ta_expect_dtype(L, op, w, "weights", TA_INT8, -1) ||
         !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
         !ta_expect_constant(L, op, w, "weights") || !ta_expect_per_tensor(L, op, in, "input") ||
@@ -58,31 +125,12 @@ static bool lower(TaLower *L, TaOp *op)
                  !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32,
                                   wide ? TA_INT32 : -1, -1)))
         return false;
-    if (w->rank < 2 || out->rank < 1) {
-        ta_op_error(L, op, "weights must have rank 2 or more, output rank 1 or more");
+    int32_t batches;
+    if (!fc_shape(L, op, in, w, bias, out, &batches))
         return false;
-    }
     const int32_t depth = w->dims[w->rank - 1];
     const int32_t rows = w->dims[w->rank - 2];
-    const int32_t out_depth = out->dims[out->rank - 1];
-    const size_t out_elems = ta_tensor_elements(out);
-    if (out_depth != rows || out_depth == 0 || depth == 0 ||
-        (size_t)rows * depth != ta_tensor_elements(w)) {
-        ta_op_error(L, op, "weights %s do not match output %s", ta_shape_text(L->pool, w),
-                    ta_shape_text(L->pool, out));
-        return false;
-    }
-    const int32_t batches = (int32_t)(out_elems / (size_t)out_depth);
-    if (ta_tensor_elements(in) != (size_t)batches * (size_t)depth) {
-        ta_op_error(L, op, "input %s does not hold %d rows of %d", ta_shape_text(L->pool, in),
-                    (int)batches, (int)depth);
-        return false;
-    }
-    if (bias && ta_tensor_elements(bias) != (size_t)out_depth) {
-        ta_op_error(L, op, "bias has %zu elements for %d outputs", ta_tensor_elements(bias),
-                    (int)out_depth);
-        return false;
-    }
+    const int32_t out_depth = rows;
     const TaQuant *wq = w->quant;
     if (!wq || wq->num_scales < 1 ||
         (wq->num_scales > 1 && (wq->num_scales != rows || wq->axis != w->rank - 2))) {

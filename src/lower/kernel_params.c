@@ -22,6 +22,7 @@
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_dequantize.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
+#include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
@@ -129,6 +130,10 @@ DESCRIBE(TA_FILL_PARAMS)
 
 #define STRUCT ta_fully_connected_params_t
 DESCRIBE(TA_FULLY_CONNECTED_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_fully_connected_f32_params_t
+DESCRIBE(TA_FULLY_CONNECTED_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_gather_params_t

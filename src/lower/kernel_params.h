@@ -29,6 +29,7 @@
     S(ta_dequantize_params_t)                  \
     S(ta_fill_params_t)                        \
     S(ta_fully_connected_params_t)             \
+    S(ta_fully_connected_f32_params_t)         \
     S(ta_gather_params_t)                      \
     S(ta_hard_swish_params_t)                  \
     S(ta_leaky_relu_params_t)                  \
