@@ -13,6 +13,7 @@
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_conv_2d_add.h"
+#include "../../runtime/kernels/ta_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
@@ -167,6 +168,10 @@ static int call_ta_conv_2d_add_s8_columns(const void *p, void *const *a)
 static int call_ta_conv_2d_add_s8_interleaved(const void *p, void *const *a)
 {
     return ta_conv_2d_add_s8_interleaved(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+}
+static int call_ta_conv_2d_f32(const void *p, void *const *a)
+{
+    return ta_conv_2d_f32(p, a[0], a[1], a[2], a[3]);
 }
 static int call_ta_conv_2d_s16(const void *p, void *const *a)
 {
@@ -534,6 +539,7 @@ static const TaKernelEntry entries[] = {
     {"ta_conv_2d_add_s8", 8, call_ta_conv_2d_add_s8},
     {"ta_conv_2d_add_s8_columns", 8, call_ta_conv_2d_add_s8_columns},
     {"ta_conv_2d_add_s8_interleaved", 8, call_ta_conv_2d_add_s8_interleaved},
+    {"ta_conv_2d_f32", 4, call_ta_conv_2d_f32},
     {"ta_conv_2d_s16", 6, call_ta_conv_2d_s16},
     {"ta_conv_2d_s8", 6, call_ta_conv_2d_s8},
     {"ta_conv_2d_s8_columns", 6, call_ta_conv_2d_s8_columns},

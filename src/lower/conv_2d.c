@@ -4,6 +4,9 @@
  * per-channel; grouped when the filter holds fewer input channels than the
  * input.
  *
+ * float32 (input, weights, bias, output) runs TFLite's float reference
+ * loop (ta_conv_2d_f32.h), grouped too.
+ *
  * Assumes: NHWC input/output, constant OHWI weights with zero point 0,
  * optional constant bias; int16 zero points 0 (TFLite's 16x8 kernel
  * ignores them).
@@ -15,6 +18,7 @@
  * model's weight tensor in the call.
  */
 #include "../../runtime/kernels/ta_conv_2d.h"
+#include "../../runtime/kernels/ta_conv_2d_f32.h"
 #include "common/conv_common.h"
 #include "common/stream_lead.h"
 #include "conv_2d_add.h"
@@ -26,6 +30,63 @@ static bool parse(TaLower *L, TaOp *op)
     return ta_conv_parse(L, op, &ta_conv_2d_fields);
 }
 
+static bool lower_float(TaLower *L, TaOp *op, TaTensor *in, TaTensor *w, TaTensor *bias,
+                        TaTensor *out)
+{
+    const TaConvAttrs *a = op->attrs;
+    if (!ta_conv_float_operands(L, op, in, w, bias, out))
+        return false;
+    const int32_t in_c = in->dims[3], out_c = w->dims[0], f_c = w->dims[3];
+    if (f_c <= 0 || in_c < f_c || in_c % f_c != 0 || out_c <= 0 || out_c % (in_c / f_c) != 0 ||
+        out->dims[3] != out_c || out->dims[0] != in->dims[0] ||
+        (bias && ta_tensor_elements(bias) != (size_t)out_c)) {
+        ta_op_error(L, op, "weights %s (bias %s) do not fit input %s and output %s",
+                    ta_shape_text(L->pool, w), bias ? ta_shape_text(L->pool, bias) : "none",
+                    ta_shape_text(L->pool, in), ta_shape_text(L->pool, out));
+        return false;
+    }
+    int32_t out_h, out_w, pad_h, pad_w;
+    float act_min, act_max;
+    if (!ta_conv_window(L, op, a->padding, in->dims[1], w->dims[1], a->stride_h, a->dilation_h,
+                        &out_h, &pad_h) ||
+        !ta_conv_window(L, op, a->padding, in->dims[2], w->dims[2], a->stride_w, a->dilation_w,
+                        &out_w, &pad_w) ||
+        !ta_float_activation_range(L, op, a->activation, &act_min, &act_max))
+        return false;
+    if (out->dims[1] != out_h || out->dims[2] != out_w) {
+        ta_op_error(L, op, "output %s does not match the %dx%d the window gives",
+                    ta_shape_text(L->pool, out), (int)out_h, (int)out_w);
+        return false;
+    }
+    TaKernelCall *c = ta_call(L, op, "ta_conv_2d_f32", "runtime/kernels/ta_conv_2d_f32.h");
+    ta_conv_2d_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_conv_2d_f32_params_t);
+    p->batches = in->dims[0];
+    p->input_height = in->dims[1];
+    p->input_width = in->dims[2];
+    p->input_depth = in_c;
+    p->filter_height = w->dims[1];
+    p->filter_width = w->dims[2];
+    p->filter_depth = f_c;
+    p->filters_per_group = out_c / (in_c / f_c);
+    p->output_height = out_h;
+    p->output_width = out_w;
+    p->output_depth = out_c;
+    p->stride_height = a->stride_h;
+    p->stride_width = a->stride_w;
+    p->dilation_height = a->dilation_h;
+    p->dilation_width = a->dilation_w;
+    p->pad_top = pad_h;
+    p->pad_left = pad_w;
+    p->activation_min = act_min;
+    p->activation_max = act_max;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, w);
+    ta_call_arg(L, c, bias);
+    ta_call_arg(L, c, out);
+    ta_conv_figures(op, w, bias, (int64_t)in->dims[0] * out_h * out_w);
+    return true;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     const TaConvAttrs *a = op->attrs;
@@ -35,6 +96,8 @@ static bool lower(TaLower *L, TaOp *op)
     TaTensor *in = op->inputs[0], *w = op->inputs[1];
     TaTensor *bias = op->num_inputs > 2 ? op->inputs[2] : NULL;
     TaTensor *out = op->residual_add ? op->residual_add->conv_output : op->outputs[0];
+    if (in->dtype == TA_FLOAT32 && !op->residual_add)
+        return lower_float(L, op, in, w, bias, out);
     bool wide;
     if (!ta_conv_operands(L, op, in, w, out, &wide))
         return false;

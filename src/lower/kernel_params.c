@@ -16,6 +16,7 @@
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
+#include "../../runtime/kernels/ta_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_conv_2d_add.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
@@ -102,6 +103,10 @@ DESCRIBE(TA_COMPARISON_PARAMS)
 
 #define STRUCT ta_conv_2d_params_t
 DESCRIBE(TA_CONV_2D_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_conv_2d_f32_params_t
+DESCRIBE(TA_CONV_2D_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_conv_2d_add_params_t

@@ -23,6 +23,7 @@
     S(ta_comparison_params_t)                  \
     S(ta_conv_2d_add_params_t)                 \
     S(ta_conv_2d_params_t)                     \
+    S(ta_conv_2d_f32_params_t)                 \
     S(ta_copy_nd_params_t)                     \
     S(ta_copy_params_t)                        \
     S(ta_depthwise_conv_2d_params_t)           \

@@ -137,7 +137,7 @@ bool ta_conv_bias(TaLower *L, TaOp *op, const TaTensor *bias, int32_t channels, 
 bool ta_conv_operands(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w,
                       const TaTensor *out, bool *wide)
 {
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, TA_FLOAT32, -1) ||
         !ta_expect_dtype(L, op, w, "weights", TA_INT8, -1) ||
         !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
         !ta_expect_constant(L, op, w, "weights") || !ta_expect_per_tensor(L, op, in, "input") ||
@@ -151,6 +151,20 @@ bool ta_conv_operands(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *
     /* TFLite's 16x8 convolutions ignore zero points; tinyaot requires 0. */
     if (*wide && (ta_zero_point(in) != 0 || ta_zero_point(out) != 0)) {
         ta_op_error(L, op, "int16 input and output need zero point 0");
+        return false;
+    }
+    return true;
+}
+
+bool ta_conv_float_operands(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w,
+                            const TaTensor *bias, const TaTensor *out)
+{
+    if (!ta_expect_dtype(L, op, w, "weights", TA_FLOAT32, -1) ||
+        !ta_expect_dtype(L, op, out, "output", TA_FLOAT32, -1) ||
+        (bias && !ta_expect_dtype(L, op, bias, "bias", TA_FLOAT32, -1)))
+        return false;
+    if (in->rank != 4 || w->rank != 4 || out->rank != 4) {
+        ta_op_error(L, op, "input, weights and output must have rank 4");
         return false;
     }
     return true;

@@ -31,6 +31,12 @@ bool ta_conv_window(TaLower *L, TaOp *op, int padding, int32_t in, int32_t filte
 bool ta_conv_operands(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w,
                       const TaTensor *out, bool *wide);
 
+/* The float32 form: input, weights, output (and the bias if present) all
+   float32, rank-4 input, weights and output. False, with an error,
+   otherwise. */
+bool ta_conv_float_operands(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w,
+                            const TaTensor *bias, const TaTensor *out);
+
 typedef struct TaConvRequant {
     int32_t multiplier; /* per-tensor weights */
     int shift;

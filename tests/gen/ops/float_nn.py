@@ -47,3 +47,86 @@ def fully_connected_float32(rng):
     config = {"mode": mode, "input_shape": in_shape, "units": units,
               "output_shape": out_shape, "activation": act, "bias": has_bias}
     return b.build([x], [y]), config
+
+
+def _window(rng, max_k=5):
+    """Kernel, stride, dilation per spatial dimension, padding and an input
+    size that is valid for it (as the int8 variants draw them)."""
+    dims = []
+    for _ in range(2):
+        k = randint(rng, 1, max_k) if chance(rng, 0.8) else 1
+        stride = pick(rng, [1, 1, 2, 3])
+        dilation = pick(rng, [1, 1, 1, 2, 3]) if k > 1 else 1
+        dims.append((k, stride, dilation))
+    if chance(rng, 0.3):
+        dims[1] = dims[0]
+    padding = pick(rng, ["SAME", "VALID"])
+    sizes = []
+    for k, _, d in dims:
+        n = randint(rng, 1, 12)
+        sizes.append(max(n, (k - 1) * d + 1) if padding == "VALID" else n)
+    return dims, padding, sizes
+
+
+def _conv_float(rng, kind, grouped=False):
+    b = ModelBuilder()
+    batch = 2 if chance(rng, 0.15) else 1
+    ((kh, sh, dh), (kw, sw, dw)), padding, (in_h, in_w) = _window(rng)
+    in_c = randint(rng, 1, 12) if chance(rng, 0.85) else 1
+    groups, mult = 1, 1
+    if kind == "conv":
+        out_c = randint(rng, 1, 12)
+        if grouped:
+            groups = pick(rng, [2, 3, 4])
+            in_c, out_c = groups * randint(rng, 1, 4), groups * randint(rng, 1, 4)
+        filt_shape = [out_c, kh, kw, in_c // groups]
+        fan_in = kh * kw * (in_c // groups)
+    else:
+        mult = pick(rng, [1, 1, 2, 3, 4])
+        out_c = in_c * mult
+        filt_shape = [1, kh, kw, out_c]
+        fan_in = kh * kw
+    out_h = conv_out_size(in_h, kh, sh, dh, padding)
+    out_w = conv_out_size(in_w, kw, sw, dw, padding)
+    act = draw_activation(rng)
+    x = b.tensor([batch, in_h, in_w, in_c], "float32", name="input")
+    ins = [x, b.const(draw_float_weights(rng, filt_shape, fan_in), "float32", name="filter")]
+    has_bias = chance(rng, 0.85)
+    if has_bias:
+        ins.append(b.const(draw_float_values(rng, [out_c], 1.0), "float32", name="bias"))
+    elif chance(rng, 0.5):
+        ins.append(-1)
+    y = b.tensor([batch, out_h, out_w, out_c], "float32", name="output")
+    config = {"input_shape": [batch, in_h, in_w, in_c], "filter_shape": filt_shape,
+              "output_shape": [batch, out_h, out_w, out_c], "stride": [sh, sw],
+              "dilation": [dh, dw], "padding": padding, "activation": act, "bias": has_bias}
+    if kind == "conv":
+        b.op("CONV_2D", ins, [y], "Conv2DOptions", padding=padding, strideH=sh, strideW=sw,
+             dilationHFactor=dh, dilationWFactor=dw, fusedActivationFunction=act)
+        config["groups"] = groups
+    else:
+        b.op("DEPTHWISE_CONV_2D", ins, [y], "DepthwiseConv2DOptions", padding=padding,
+             strideH=sh, strideW=sw, dilationHFactor=dh, dilationWFactor=dw,
+             depthMultiplier=mult, fusedActivationFunction=act)
+        config["depth_multiplier"] = mult
+    return b.build([x], [y]), config
+
+
+@variant("CONV_2D.float32", "CONV_2D")
+def conv_float32(rng):
+    """float32 CONV_2D: kernel 1-5, stride 1-3, dilation 1-3, SAME/VALID,
+    batch 1-2, 1-12 channels, bias optional (absent or index -1), all fused
+    activations."""
+    return _conv_float(rng, "conv")
+
+
+@variant("CONV_2D.float32_grouped", "CONV_2D")
+def conv_float32_grouped(rng):
+    """float32 grouped CONV_2D (2-4 groups)."""
+    return _conv_float(rng, "conv", grouped=True)
+
+
+@variant("DEPTHWISE_CONV_2D.float32", "DEPTHWISE_CONV_2D")
+def dw_float32(rng):
+    """float32 DEPTHWISE_CONV_2D, depth multiplier 1-4, geometry as CONV_2D.float32."""
+    return _conv_float(rng, "dw")
