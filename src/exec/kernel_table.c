@@ -17,6 +17,7 @@
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
+#include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
@@ -196,6 +197,10 @@ static int call_ta_copy(const void *p, void *const *a)
 static int call_ta_copy_nd(const void *p, void *const *a)
 {
     return ta_copy_nd(p, a[0], a[1]);
+}
+static int call_ta_depthwise_conv_2d_f32(const void *p, void *const *a)
+{
+    return ta_depthwise_conv_2d_f32(p, a[0], a[1], a[2], a[3]);
 }
 static int call_ta_depthwise_conv_2d_s16(const void *p, void *const *a)
 {
@@ -546,6 +551,7 @@ static const TaKernelEntry entries[] = {
     {"ta_conv_2d_s8_interleaved", 6, call_ta_conv_2d_s8_interleaved},
     {"ta_copy", 2, call_ta_copy},
     {"ta_copy_nd", 2, call_ta_copy_nd},
+    {"ta_depthwise_conv_2d_f32", 4, call_ta_depthwise_conv_2d_f32},
     {"ta_depthwise_conv_2d_s16", 6, call_ta_depthwise_conv_2d_s16},
     {"ta_depthwise_conv_2d_s8", 7, call_ta_depthwise_conv_2d_s8},
     {"ta_depthwise_conv_2d_s8_m1_fast", 7, call_ta_depthwise_conv_2d_s8_m1_fast},

@@ -12,6 +12,7 @@
  * always, per-tensor values repeated).
  */
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
+#include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "common/conv_common.h"
 #include "common/stream_lead.h"
 
@@ -49,6 +50,33 @@ static int32_t small_accumulators(const int8_t *w, size_t taps, int32_t out_c, c
     return 1;
 }
 
+/* float32: TFLite's float reference loop (ta_depthwise_conv_2d_f32.h). */
+static bool lower_float(TaLower *L, TaOp *op, const ta_depthwise_conv_2d_f32_params_t *geometry,
+                        TaTensor *in, TaTensor *w, TaTensor *bias, TaTensor *out)
+{
+    const TaConvAttrs *a = op->attrs;
+    const int32_t out_c = geometry->input_depth * geometry->depth_multiplier;
+    if (bias && ta_tensor_elements(bias) != (size_t)out_c) {
+        ta_op_error(L, op, "bias has %zu elements for %d output channels",
+                    ta_tensor_elements(bias), (int)out_c);
+        return false;
+    }
+    TaKernelCall *c = ta_call(L, op, "ta_depthwise_conv_2d_f32",
+                              "runtime/kernels/ta_depthwise_conv_2d_f32.h");
+    ta_depthwise_conv_2d_f32_params_t *p =
+        TA_CALL_PARAMS(L, c, ta_depthwise_conv_2d_f32_params_t);
+    *p = *geometry;
+    if (!ta_float_activation_range(L, op, a->activation, &p->activation_min, &p->activation_max))
+        return false;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, w);
+    ta_call_arg(L, c, bias);
+    ta_call_arg(L, c, out);
+    ta_conv_figures(op, w, bias,
+                    (int64_t)geometry->batches * geometry->output_height * geometry->output_width);
+    return true;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     const TaConvAttrs *a = op->attrs;
@@ -57,11 +85,14 @@ static bool lower(TaLower *L, TaOp *op)
     TaTensor *in = op->inputs[0], *w = op->inputs[1];
     TaTensor *bias = op->num_inputs > 2 ? op->inputs[2] : NULL;
     TaTensor *out = op->outputs[0];
-    bool wide;
-    if (!ta_conv_operands(L, op, in, w, out, &wide))
+    bool wide = false;
+    const bool is_float = in->dtype == TA_FLOAT32;
+    if (is_float ? !ta_conv_float_operands(L, op, in, w, bias, out)
+                 : !ta_conv_operands(L, op, in, w, out, &wide))
         return false;
     /* TFLite reads the bias as int32 (int8) or int64 (int16), whatever its type. */
-    if (bias && !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32, -1))
+    if (!is_float && bias &&
+        !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32, -1))
         return false;
     const int32_t batches = in->dims[0], in_h = in->dims[1], in_w = in->dims[2];
     const int32_t in_c = in->dims[3];
@@ -88,6 +119,26 @@ static bool lower(TaLower *L, TaOp *op)
         ta_op_error(L, op, "output %s does not match the %dx%d the window gives",
                     ta_shape_text(L->pool, out), (int)out_h, (int)out_w);
         return false;
+    }
+    if (is_float) {
+        const ta_depthwise_conv_2d_f32_params_t geometry = {
+            .batches = batches,
+            .input_height = in_h,
+            .input_width = in_w,
+            .input_depth = in_c,
+            .filter_height = k_h,
+            .filter_width = k_w,
+            .depth_multiplier = mult,
+            .output_height = out_h,
+            .output_width = out_w,
+            .stride_height = a->stride_h,
+            .stride_width = a->stride_w,
+            .dilation_height = a->dilation_h,
+            .dilation_width = a->dilation_w,
+            .pad_top = pad_h,
+            .pad_left = pad_w,
+        };
+        return lower_float(L, op, &geometry, in, w, bias, out);
     }
 
     TaConvRequant rq;

@@ -21,6 +21,7 @@
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
+#include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
@@ -123,6 +124,10 @@ DESCRIBE(TA_COPY_PARAMS)
 
 #define STRUCT ta_depthwise_conv_2d_params_t
 DESCRIBE(TA_DEPTHWISE_CONV_2D_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_depthwise_conv_2d_f32_params_t
+DESCRIBE(TA_DEPTHWISE_CONV_2D_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_dequantize_params_t

@@ -27,6 +27,7 @@
     S(ta_copy_nd_params_t)                     \
     S(ta_copy_params_t)                        \
     S(ta_depthwise_conv_2d_params_t)           \
+    S(ta_depthwise_conv_2d_f32_params_t)       \
     S(ta_dequantize_params_t)                  \
     S(ta_fill_params_t)                        \
     S(ta_fully_connected_params_t)             \

@@ -91,7 +91,9 @@ def _conv_float(rng, kind, grouped=False):
     act = draw_activation(rng)
     x = b.tensor([batch, in_h, in_w, in_c], "float32", name="input")
     ins = [x, b.const(draw_float_weights(rng, filt_shape, fan_in), "float32", name="filter")]
-    has_bias = chance(rng, 0.85)
+    # TFLM's float DEPTHWISE_CONV_2D reads the bias unconditionally (it
+    # crashes without one): depthwise variants always have one.
+    has_bias = kind == "dw" or chance(rng, 0.85)
     if has_bias:
         ins.append(b.const(draw_float_values(rng, [out_c], 1.0), "float32", name="bias"))
     elif chance(rng, 0.5):
