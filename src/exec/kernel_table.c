@@ -30,6 +30,7 @@
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
 #include "../../runtime/kernels/ta_pooling.h"
+#include "../../runtime/kernels/ta_pooling_f32.h"
 #include "../../runtime/kernels/ta_prelu.h"
 #include "../../runtime/kernels/ta_quantize.h"
 #include "../../runtime/kernels/ta_reduce.h"
@@ -73,6 +74,10 @@ static int call_ta_arg_min_s8_i32(const void *p, void *const *a)
 static int call_ta_arg_min_s8_i64(const void *p, void *const *a)
 {
     return ta_arg_min_s8_i64(p, a[0], a[1]);
+}
+static int call_ta_average_pool_f32(const void *p, void *const *a)
+{
+    return ta_average_pool_f32(p, a[0], a[1]);
 }
 static int call_ta_average_pool_s16(const void *p, void *const *a)
 {
@@ -281,6 +286,10 @@ static int call_ta_logistic_s8(const void *p, void *const *a)
 static int call_ta_lstm_s8(const void *p, void *const *a)
 {
     return ta_lstm_s8(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]);
+}
+static int call_ta_max_pool_f32(const void *p, void *const *a)
+{
+    return ta_max_pool_f32(p, a[0], a[1]);
 }
 static int call_ta_max_pool_s16(const void *p, void *const *a)
 {
@@ -520,6 +529,7 @@ static const TaKernelEntry entries[] = {
     {"ta_arg_max_s8_i64", 2, call_ta_arg_max_s8_i64},
     {"ta_arg_min_s8_i32", 2, call_ta_arg_min_s8_i32},
     {"ta_arg_min_s8_i64", 2, call_ta_arg_min_s8_i64},
+    {"ta_average_pool_f32", 2, call_ta_average_pool_f32},
     {"ta_average_pool_s16", 2, call_ta_average_pool_s16},
     {"ta_average_pool_s8", 2, call_ta_average_pool_s8},
     {"ta_batch_matmul_s16", 3, call_ta_batch_matmul_s16},
@@ -572,6 +582,7 @@ static const TaKernelEntry entries[] = {
     {"ta_logistic_s16", 2, call_ta_logistic_s16},
     {"ta_logistic_s8", 3, call_ta_logistic_s8},
     {"ta_lstm_s8", 9, call_ta_lstm_s8},
+    {"ta_max_pool_f32", 2, call_ta_max_pool_f32},
     {"ta_max_pool_s16", 2, call_ta_max_pool_s16},
     {"ta_max_pool_s8", 2, call_ta_max_pool_s8},
     {"ta_maximum_s16", 3, call_ta_maximum_s16},

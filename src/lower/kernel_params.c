@@ -33,6 +33,7 @@
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
 #include "../../runtime/kernels/ta_pooling.h"
+#include "../../runtime/kernels/ta_pooling_f32.h"
 #include "../../runtime/kernels/ta_prelu.h"
 #include "../../runtime/kernels/ta_quantize.h"
 #include "../../runtime/kernels/ta_reduce.h"
@@ -176,6 +177,10 @@ DESCRIBE(TA_MUL_PARAMS)
 
 #define STRUCT ta_pool_params_t
 DESCRIBE(TA_POOL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_pool_f32_params_t
+DESCRIBE(TA_POOL_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_prelu_params_t

@@ -40,6 +40,7 @@
     S(ta_maximum_minimum_params_t)             \
     S(ta_mul_params_t)                         \
     S(ta_pool_params_t)                        \
+    S(ta_pool_f32_params_t)                    \
     S(ta_prelu_params_t)                       \
     S(ta_quantize_params_t)                    \
     S(ta_reduce_params_t)                      \

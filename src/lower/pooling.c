@@ -1,5 +1,5 @@
 /*
- * pooling.c - AVERAGE_POOL_2D and MAX_POOL_2D, int8 and int16, NHWC.
+ * pooling.c - AVERAGE_POOL_2D and MAX_POOL_2D, int8, int16 and float32, NHWC.
  *
  * Assumes: output quantization equal to the input's (TFLite Micro's
  * Prepare refuses anything else; there is no requantization).
@@ -7,6 +7,7 @@
  * ComputePaddingHeightWidth, and the fused activation's clamp range.
  */
 #include "../../runtime/kernels/ta_pooling.h"
+#include "../../runtime/kernels/ta_pooling_f32.h"
 #include "common/stream_lead.h"
 #include "lower.h"
 
@@ -56,19 +57,53 @@ static void pool_geometry(int padding, int64_t in, int64_t filter, int64_t strid
     *pad = (int32_t)(total > 0 ? total / 2 : 0);
 }
 
+/* float32: TFLite's float reference loops (ta_pooling_f32.h). No output
+   over input: its order is not declared for the float kernels. */
+static bool lower_float(TaLower *L, TaOp *op, bool average, TaTensor *in, TaTensor *out,
+                        int64_t out_h, int64_t out_w, int32_t pad_h, int32_t pad_w)
+{
+    const PoolAttrs *a = op->attrs;
+    TaKernelCall *c = ta_call(L, op, average ? "ta_average_pool_f32" : "ta_max_pool_f32",
+                              "runtime/kernels/ta_pooling_f32.h");
+    ta_pool_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_pool_f32_params_t);
+    p->batches = in->dims[0];
+    p->input_height = in->dims[1];
+    p->input_width = in->dims[2];
+    p->depth = in->dims[3];
+    p->output_height = (int32_t)out_h;
+    p->output_width = (int32_t)out_w;
+    p->stride_height = a->stride_h;
+    p->stride_width = a->stride_w;
+    p->filter_height = a->filter_h;
+    p->filter_width = a->filter_w;
+    p->pad_height = pad_h;
+    p->pad_width = pad_w;
+    if (!ta_float_activation_range(L, op, a->activation, &p->activation_min, &p->activation_max))
+        return false;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, out);
+    /* Pooling counts 0 MACs and 0 parameters by definition. */
+    op->has_macs = op->has_parameters = true;
+    op->macs = op->parameters = 0;
+    return true;
+}
+
 static bool lower_pool(TaLower *L, TaOp *op, bool average)
 {
     const PoolAttrs *a = op->attrs;
     if (!ta_expect_counts(L, op, 1, 1, 1))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
-        !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
-        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, TA_FLOAT32, -1) ||
+        !ta_expect_dtype(L, op, out, "output", in->dtype, -1))
+        return false;
+    const bool is_float = in->dtype == TA_FLOAT32;
+    if (!is_float &&
+        (!ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output")))
         return false;
     /* TFLite Micro's check, in float: a pool cannot change the scale. */
-    if (fabs((double)(ta_scale(in) - ta_scale(out))) > 1.0e-6 ||
-        ta_zero_point(in) != ta_zero_point(out)) {
+    if (!is_float && (fabs((double)(ta_scale(in) - ta_scale(out))) > 1.0e-6 ||
+        ta_zero_point(in) != ta_zero_point(out))) {
         ta_op_error(L, op, "output quantization (%g, %d) differs from the input's (%g, %d)",
                     (double)ta_scale(out), (int)ta_zero_point(out), (double)ta_scale(in),
                     (int)ta_zero_point(in));
@@ -93,6 +128,8 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
                     a->padding == PADDING_SAME ? "SAME" : "VALID");
         return false;
     }
+    if (is_float)
+        return lower_float(L, op, average, in, out, out_h, out_w, pad_h, pad_w);
     /* The int32 window sum must not overflow. */
     const int64_t window = (int64_t)a->filter_h * a->filter_w;
     if (average && window > (in->dtype == TA_INT16 ? 65536 : 1 << 24)) {

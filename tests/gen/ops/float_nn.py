@@ -132,3 +132,44 @@ def conv_float32_grouped(rng):
 def dw_float32(rng):
     """float32 DEPTHWISE_CONV_2D, depth multiplier 1-4, geometry as CONV_2D.float32."""
     return _conv_float(rng, "dw")
+
+
+def _pool_float(rng, op):
+    b = ModelBuilder()
+    batch = 2 if chance(rng, 0.15) else 1
+    in_h, in_w, c = randint(rng, 1, 16), randint(rng, 1, 16), randint(rng, 1, 16)
+    padding = pick(rng, ["SAME", "VALID"])
+    if chance(rng, 0.15):   # global pooling
+        fh, fw, sh, sw, padding = in_h, in_w, 1, 1, "VALID"
+    else:
+        fh, fw = randint(rng, 1, 5), randint(rng, 1, 5)
+        if chance(rng, 0.4):
+            fw = fh
+        sh, sw = pick(rng, [1, 1, 2, 2, 3]), pick(rng, [1, 1, 2, 2, 3])
+        if chance(rng, 0.4):
+            sw = sh
+        if padding == "VALID":
+            in_h, in_w = max(in_h, fh), max(in_w, fw)
+    out_h = conv_out_size(in_h, fh, sh, 1, padding)
+    out_w = conv_out_size(in_w, fw, sw, 1, padding)
+    act = draw_activation(rng, p_none=0.5)
+    x = b.tensor([batch, in_h, in_w, c], "float32", name="input")
+    y = b.tensor([batch, out_h, out_w, c], "float32", name="output")
+    b.op(op, [x], [y], "Pool2DOptions", padding=padding, strideH=sh, strideW=sw,
+         filterHeight=fh, filterWidth=fw, fusedActivationFunction=act)
+    config = {"input_shape": [batch, in_h, in_w, c], "output_shape": [batch, out_h, out_w, c],
+              "filter": [fh, fw], "stride": [sh, sw], "padding": padding, "activation": act}
+    return b.build([x], [y]), config
+
+
+@variant("AVERAGE_POOL_2D.float32", "AVERAGE_POOL_2D")
+def average_pool_float32(rng):
+    """float32 AVERAGE_POOL_2D: filter 1-5 or global, stride 1-3, SAME/VALID
+    (windows clipped at the borders), all fused activations."""
+    return _pool_float(rng, "AVERAGE_POOL_2D")
+
+
+@variant("MAX_POOL_2D.float32", "MAX_POOL_2D")
+def max_pool_float32(rng):
+    """float32 MAX_POOL_2D, drawn as AVERAGE_POOL_2D.float32."""
+    return _pool_float(rng, "MAX_POOL_2D")

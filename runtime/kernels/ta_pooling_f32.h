@@ -1,0 +1,40 @@
+/*
+ * ta_pooling_f32.h - float32 AVERAGE_POOL_2D and MAX_POOL_2D, as TFLite's
+ * reference_ops::AveragePool / MaxPool (float). For every output pixel
+ * and channel, over the window clipped to the input:
+ *   average: total = 0, count = 0; total += x, count += 1 in row order;
+ *            output = clamp(total / count, activation_min, activation_max)
+ *   max:     m = -FLT_MAX; m = (m < x) ? x : m (std::max);
+ *            output = clamp(m, activation_min, activation_max)
+ * Built with -ffp-contract=off. NHWC input and output.
+ */
+#ifndef TA_POOLING_F32_H
+#define TA_POOLING_F32_H
+
+#include <stdint.h>
+
+#include "../include/ta_params.h"
+
+#define TA_POOL_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)                  \
+    FIELD(int32_t, batches)                                           \
+    FIELD(int32_t, input_height)                                      \
+    FIELD(int32_t, input_width)                                       \
+    FIELD(int32_t, depth)                                             \
+    FIELD(int32_t, output_height)                                     \
+    FIELD(int32_t, output_width)                                      \
+    FIELD(int32_t, stride_height)                                     \
+    FIELD(int32_t, stride_width)                                      \
+    FIELD(int32_t, filter_height)                                     \
+    FIELD(int32_t, filter_width)                                      \
+    FIELD(int32_t, pad_height)                                        \
+    FIELD(int32_t, pad_width)                                         \
+    FIELD(float, activation_min) /* CalculateActivationRange<float> */ \
+    FIELD(float, activation_max)
+typedef struct {
+    TA_PARAM_MEMBERS(TA_POOL_F32_PARAMS)
+} ta_pool_f32_params_t;
+
+int ta_average_pool_f32(const ta_pool_f32_params_t *p, const float *input, float *output);
+int ta_max_pool_f32(const ta_pool_f32_params_t *p, const float *input, float *output);
+
+#endif /* TA_POOLING_F32_H */
