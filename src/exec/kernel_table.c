@@ -45,6 +45,7 @@
 #include "../../runtime/kernels/ta_svdf.h"
 #include "../../runtime/kernels/ta_tanh.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
+#include "../../runtime/kernels/ta_transpose_conv_f32.h"
 #include "../../runtime/kernels/ta_variable.h"
 
 static int call_ta_add_s16(const void *p, void *const *a)
@@ -507,6 +508,10 @@ static int call_ta_tanh_s8(const void *p, void *const *a)
 {
     return ta_tanh_s8(p, a[0], a[1], a[2]);
 }
+static int call_ta_transpose_conv_f32(const void *p, void *const *a)
+{
+    return ta_transpose_conv_f32(p, a[0], a[1], a[2], a[3]);
+}
 static int call_ta_transpose_conv_s16(const void *p, void *const *a)
 {
     return ta_transpose_conv_s16(p, a[0], a[1], a[2], a[3], a[4], a[5]);
@@ -637,6 +642,7 @@ static const TaKernelEntry entries[] = {
     {"ta_svdf_s8", 7, call_ta_svdf_s8},
     {"ta_tanh_s16", 2, call_ta_tanh_s16},
     {"ta_tanh_s8", 3, call_ta_tanh_s8},
+    {"ta_transpose_conv_f32", 4, call_ta_transpose_conv_f32},
     {"ta_transpose_conv_s16", 6, call_ta_transpose_conv_s16},
     {"ta_transpose_conv_s8", 6, call_ta_transpose_conv_s8},
     {"ta_variable_fill", 1, call_ta_variable_fill},

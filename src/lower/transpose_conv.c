@@ -1,7 +1,8 @@
 /*
  * transpose_conv.c - TRANSPOSE_CONV, int8 activations (int32 bias) and
  * int16 activations (int64 or int16 bias) with int8 weights, per-tensor or
- * per-channel along axis 0.
+ * per-channel along axis 0; float32 throughout (TFLite's float reference,
+ * ta_transpose_conv_f32.h).
  *
  * Operands: 0 output_shape (int32; TFLite Micro never reads it and uses
  * the output tensor's static shape, so a non-constant one, such as a
@@ -14,6 +15,7 @@
  * so TFLite's output-sized accumulator buffer is not needed.
  */
 #include "../../runtime/kernels/ta_transpose_conv.h"
+#include "../../runtime/kernels/ta_transpose_conv_f32.h"
 #include "common/conv_common.h"
 
 #include <string.h>
@@ -41,6 +43,31 @@ static bool check_output_shape(TaLower *L, TaOp *op, const TaTensor *shape, cons
     return same;
 }
 
+/* float32: TFLite's scatter loop, accumulating in the output. */
+static bool lower_float(TaLower *L, TaOp *op, const ta_transpose_conv_f32_params_t *geometry,
+                        TaTensor *in, TaTensor *w, TaTensor *bias, TaTensor *out)
+{
+    const TaConvAttrs *a = op->attrs;
+    if (bias && ta_tensor_elements(bias) != (size_t)geometry->output_depth) {
+        ta_op_error(L, op, "bias has %zu elements for %d output channels",
+                    ta_tensor_elements(bias), (int)geometry->output_depth);
+        return false;
+    }
+    TaKernelCall *c =
+        ta_call(L, op, "ta_transpose_conv_f32", "runtime/kernels/ta_transpose_conv_f32.h");
+    ta_transpose_conv_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_transpose_conv_f32_params_t);
+    *p = *geometry;
+    if (!ta_float_activation_range(L, op, a->activation, &p->activation_min, &p->activation_max))
+        return false;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, w);
+    ta_call_arg(L, c, bias);
+    ta_call_arg(L, c, out);
+    ta_conv_figures(op, w, bias,
+                    (int64_t)geometry->batches * geometry->input_height * geometry->input_width);
+    return true;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     const TaConvAttrs *a = op->attrs;
@@ -49,12 +76,14 @@ static bool lower(TaLower *L, TaOp *op)
     TaTensor *shape = op->inputs[0], *w = op->inputs[1], *in = op->inputs[2];
     TaTensor *bias = op->num_inputs > 3 ? op->inputs[3] : NULL;
     TaTensor *out = op->outputs[0];
-    bool wide;
-    if (!ta_conv_operands(L, op, in, w, out, &wide))
+    bool wide = false;
+    const bool is_float = in->dtype == TA_FLOAT32;
+    if (is_float ? !ta_conv_float_operands(L, op, in, w, bias, out)
+                 : !ta_conv_operands(L, op, in, w, out, &wide))
         return false;
     /* TFLite reads the bias as int32 (int8) or int64 (int16, which also
        widens an int16 bias). */
-    if (bias &&
+    if (!is_float && bias &&
         !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32, wide ? TA_INT16 : -1, -1))
         return false;
     if (!check_output_shape(L, op, shape, out))
@@ -74,6 +103,24 @@ static bool lower(TaLower *L, TaOp *op)
     if (!ta_conv_window(L, op, a->padding, out_h, k_h, a->stride_h, 1, &unused, &pad_h) ||
         !ta_conv_window(L, op, a->padding, out_w, k_w, a->stride_w, 1, &unused, &pad_w))
         return false;
+    if (is_float) {
+        const ta_transpose_conv_f32_params_t geometry = {
+            .batches = batches,
+            .input_height = in_h,
+            .input_width = in_w,
+            .input_depth = in_c,
+            .filter_height = k_h,
+            .filter_width = k_w,
+            .output_height = out_h,
+            .output_width = out_w,
+            .output_depth = out_c,
+            .stride_height = a->stride_h,
+            .stride_width = a->stride_w,
+            .pad_top = pad_h,
+            .pad_left = pad_w,
+        };
+        return lower_float(L, op, &geometry, in, w, bias, out);
+    }
 
     TaConvRequant rq;
     int64_t *bias_v;

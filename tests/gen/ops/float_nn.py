@@ -173,3 +173,44 @@ def average_pool_float32(rng):
 def max_pool_float32(rng):
     """float32 MAX_POOL_2D, drawn as AVERAGE_POOL_2D.float32."""
     return _pool_float(rng, "MAX_POOL_2D")
+
+
+@variant("TRANSPOSE_CONV.float32", "TRANSPOSE_CONV")
+def transpose_conv_float32(rng):
+    """float32 TRANSPOSE_CONV: const int32 output_shape, OHWI weights, kernel
+    1-5, stride 1-3, SAME/VALID with output sizes anywhere in the valid
+    range, optional bias, activations (mostly NONE)."""
+    b = ModelBuilder()
+    batch = 2 if chance(rng, 0.15) else 1
+    padding = pick(rng, ["SAME", "VALID"])
+    kh, kw = randint(rng, 1, 5), randint(rng, 1, 5)
+    sh, sw = pick(rng, [1, 2, 2, 3]), pick(rng, [1, 2, 2, 3])
+    in_h, in_w = randint(rng, 1, 8), randint(rng, 1, 8)
+    in_c, out_c = randint(rng, 1, 10), randint(rng, 1, 10)
+
+    def out_size(n, k, s):
+        # every output size whose forward convolution gives back n
+        if padding == "SAME":
+            lo, hi = (n - 1) * s + 1, n * s
+        else:
+            lo = (n - 1) * s + k
+            hi = lo + s - 1
+        return hi if padding == "SAME" and chance(rng, 0.7) else randint(rng, lo, hi)
+
+    out_h, out_w = out_size(in_h, kh, sh), out_size(in_w, kw, sw)
+    act = draw_activation(rng, p_none=0.7)
+    oshape = b.const([batch, out_h, out_w, out_c], "int32", name="output_shape")
+    w = b.const(draw_float_weights(rng, [out_c, kh, kw, in_c], kh * kw * in_c), "float32",
+                name="filter")
+    x = b.tensor([batch, in_h, in_w, in_c], "float32", name="input")
+    ins = [oshape, w, x]
+    has_bias = chance(rng, 0.8)
+    if has_bias:
+        ins.append(b.const(draw_float_values(rng, [out_c], 1.0), "float32", name="bias"))
+    y = b.tensor([batch, out_h, out_w, out_c], "float32", name="output")
+    b.op("TRANSPOSE_CONV", ins, [y], "TransposeConvOptions", padding=padding,
+         strideH=sh, strideW=sw, fusedActivationFunction=act)
+    config = {"input_shape": [batch, in_h, in_w, in_c], "filter_shape": [out_c, kh, kw, in_c],
+              "output_shape": [batch, out_h, out_w, out_c], "stride": [sh, sw],
+              "padding": padding, "activation": act, "bias": has_bias}
+    return b.build([x], [y]), config
