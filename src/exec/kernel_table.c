@@ -8,6 +8,7 @@
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
+#include "../../runtime/kernels/ta_batch_matmul_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
@@ -87,6 +88,10 @@ static int call_ta_average_pool_s16(const void *p, void *const *a)
 static int call_ta_average_pool_s8(const void *p, void *const *a)
 {
     return ta_average_pool_s8(p, a[0], a[1]);
+}
+static int call_ta_batch_matmul_f32(const void *p, void *const *a)
+{
+    return ta_batch_matmul_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_batch_matmul_s16(const void *p, void *const *a)
 {
@@ -537,6 +542,7 @@ static const TaKernelEntry entries[] = {
     {"ta_average_pool_f32", 2, call_ta_average_pool_f32},
     {"ta_average_pool_s16", 2, call_ta_average_pool_s16},
     {"ta_average_pool_s8", 2, call_ta_average_pool_s8},
+    {"ta_batch_matmul_f32", 3, call_ta_batch_matmul_f32},
     {"ta_batch_matmul_s16", 3, call_ta_batch_matmul_s16},
     {"ta_batch_matmul_s8", 5, call_ta_batch_matmul_s8},
     {"ta_cast_bool_f32", 2, call_ta_cast_bool_f32},

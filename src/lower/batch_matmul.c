@@ -9,6 +9,7 @@
  * zero point, a scratch row for those terms.
  */
 #include "../../runtime/kernels/ta_batch_matmul.h"
+#include "../../runtime/kernels/ta_batch_matmul_f32.h"
 #include "lower.h"
 
 #include <string.h>
@@ -59,17 +60,38 @@ static int64_t element(const TaTensor *t, size_t i)
     return v;
 }
 
+/* float32: TFLite's float reference (ta_batch_matmul_f32.h). */
+static bool lower_float(TaLower *L, TaOp *op, const ta_batch_matmul_f32_params_t *geometry,
+                        TaTensor *lhs, TaTensor *rhs, TaTensor *out, int64_t batches)
+{
+    TaKernelCall *c =
+        ta_call(L, op, "ta_batch_matmul_f32", "runtime/kernels/ta_batch_matmul_f32.h");
+    *(ta_batch_matmul_f32_params_t *)TA_CALL_PARAMS(L, c, ta_batch_matmul_f32_params_t) =
+        *geometry;
+    ta_call_arg(L, c, lhs);
+    ta_call_arg(L, c, rhs);
+    ta_call_arg(L, c, out);
+    op->has_macs = op->has_parameters = true;
+    op->macs = batches * geometry->rows * geometry->cols * (int64_t)geometry->depth;
+    op->parameters = (lhs->kind == TA_REGION_CONSTANT ? (int64_t)ta_tensor_elements(lhs) : 0) +
+                     (rhs->kind == TA_REGION_CONSTANT ? (int64_t)ta_tensor_elements(rhs) : 0);
+    return true;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     const BmmAttrs *a = op->attrs;
     if (!ta_expect_counts(L, op, 2, 2, 1))
         return false;
     TaTensor *lhs = op->inputs[0], *rhs = op->inputs[1], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, lhs, "lhs", TA_INT8, TA_INT16, -1) ||
+    if (!ta_expect_dtype(L, op, lhs, "lhs", TA_INT8, TA_INT16, TA_FLOAT32, -1) ||
         !ta_expect_dtype(L, op, rhs, "rhs", lhs->dtype, -1) ||
-        !ta_expect_dtype(L, op, out, "output", lhs->dtype, -1) ||
-        !ta_expect_per_tensor(L, op, lhs, "lhs") || !ta_expect_per_tensor(L, op, rhs, "rhs") ||
-        !ta_expect_per_tensor(L, op, out, "output"))
+        !ta_expect_dtype(L, op, out, "output", lhs->dtype, -1))
+        return false;
+    const bool is_float = lhs->dtype == TA_FLOAT32;
+    if (!is_float &&
+        (!ta_expect_per_tensor(L, op, lhs, "lhs") || !ta_expect_per_tensor(L, op, rhs, "rhs") ||
+         !ta_expect_per_tensor(L, op, out, "output")))
         return false;
     const bool wide = lhs->dtype == TA_INT16;
     if (wide && (ta_zero_point(lhs) != 0 || ta_zero_point(rhs) != 0 || ta_zero_point(out) != 0)) {
@@ -99,6 +121,27 @@ static bool lower(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, lhs), ta_shape_text(L->pool, rhs), a->adj_x, a->adj_y,
                     ta_shape_text(L->pool, out));
         return false;
+    }
+
+    if (is_float) {
+        ta_batch_matmul_f32_params_t geometry = {
+            .rows = m,
+            .cols = n,
+            .depth = k,
+            .lhs_row_stride = a->adj_x ? 1 : k,
+            .lhs_depth_stride = a->adj_x ? m : 1,
+            .rhs_col_stride = a->adj_y ? k : 1,
+            .rhs_depth_stride = a->adj_y ? 1 : n,
+        };
+        int64_t lhs_bs[3], rhs_bs[3];
+        batch_strides(ld, (int64_t)m * k, lhs_bs);
+        batch_strides(rd, (int64_t)k * n, rhs_bs);
+        for (int i = 0; i < 3; i++) {
+            geometry.batch_dims[i] = od[i];
+            geometry.lhs_batch_strides[i] = (int32_t)lhs_bs[i];
+            geometry.rhs_batch_strides[i] = (int32_t)rhs_bs[i];
+        }
+        return lower_float(L, op, &geometry, lhs, rhs, out, batches);
     }
 
     /* In double throughout. TFLite Micro's source (GetQuantizedConvolution-

@@ -214,3 +214,43 @@ def transpose_conv_float32(rng):
               "output_shape": [batch, out_h, out_w, out_c], "stride": [sh, sw],
               "padding": padding, "activation": act, "bias": has_bias}
     return b.build([x], [y]), config
+
+
+@variant("BATCH_MATMUL.float32", "BATCH_MATMUL")
+def bmm_float32(rng):
+    """float32 BATCH_MATMUL: rank 2-5, broadcast batch dimensions (lower-rank
+    operands too), adj_x / adj_y, rhs constant or a second input."""
+    b = ModelBuilder()
+    rank = randint(rng, 2, 5) if chance(rng, 0.7) else randint(rng, 2, 3)
+    nb = rank - 2
+    batch = [randint(rng, 1, 3) for _ in range(nb)]
+    lb, rb = list(batch), list(batch)
+    for i in range(nb):
+        r = rng.random()
+        if r < 0.25:
+            lb[i] = 1
+        elif r < 0.5:
+            rb[i] = 1
+    if nb and chance(rng, 0.25):      # lower-rank operand
+        cut = randint(rng, 1, nb)
+        if chance(rng, 0.5):
+            lb = lb[cut:]
+        else:
+            rb = rb[cut:]
+    m, k, n = randint(rng, 1, 8), randint(rng, 1, 32), randint(rng, 1, 8)
+    adj_x, adj_y = chance(rng, 0.3), chance(rng, 0.3)
+    lhs_shape = lb + ([k, m] if adj_x else [m, k])
+    rhs_shape = rb + ([n, k] if adj_y else [k, n])
+    out_batch = [max(a, c) for a, c in zip([1] * (nb - len(lb)) + lb, [1] * (nb - len(rb)) + rb)]
+    out_shape = out_batch + [m, n]
+    rhs_const = chance(rng, 0.5)
+    x = b.tensor(lhs_shape, "float32", name="lhs")
+    if rhs_const:
+        y = b.const(draw_float_weights(rng, rhs_shape, k), "float32", name="rhs")
+    else:
+        y = b.tensor(rhs_shape, "float32", name="rhs")
+    z = b.tensor(out_shape, "float32", name="output")
+    b.op("BATCH_MATMUL", [x, y], [z], "BatchMatMulOptions", adjX=adj_x, adjY=adj_y)
+    config = {"lhs_shape": lhs_shape, "rhs_shape": rhs_shape, "output_shape": out_shape,
+              "adj_x": adj_x, "adj_y": adj_y, "rhs_const": rhs_const}
+    return b.build([x] if rhs_const else [x, y], [z]), config
