@@ -163,11 +163,12 @@ def run(m, exe, runs, reinit_each=False, runner_args=()):
 QEMU_RUN = ROOT / "tests" / "qemu" / "run.sh"
 
 
-def build_qemu(m, board="mps3-an547", opt="-O2", defines=()):
-    """Cross-compiles the module with tests/qemu/module_runner.c into an ELF."""
-    elf = m.path.parent / (m.path.name + f".{board}.elf")
+def build_qemu(m, board="mps3-an547", opt="-O2", defines=(), cflags=None, name=None):
+    """Cross-compiles the module with tests/qemu/module_runner.c into an ELF
+    (`cflags`: extra compiler flags, after the kit's own)."""
+    elf = m.path.parent / (m.path.name + f".{name or board}.elf")
     cmd = ["bash", str(QEMU_RUN), "--board", board, opt, f"-DTA_PREFIX={m.prefix}",
-           *[f"-D{d}" for d in defines],
+           *[f"-D{d}" for d in defines], *(["--cflags", cflags] if cflags else []),
            "-I", str(m.path), "-o", str(elf), "--build-only",
            str(ROOT / "tests" / "qemu" / "module_runner.c"), *sources(m.path)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
