@@ -86,8 +86,8 @@ class Size:
 def code_size(m, board, workdir):
     workdir = pathlib.Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-    flags = [*CPU_FLAGS[board], "-mthumb", "-std=c99", "-O2", "-ffunction-sections",
-             "-fdata-sections"]
+    flags = [*CPU_FLAGS[board], "-mthumb", "-std=c99", "-O2", "-ffp-contract=off",
+             "-ffunction-sections", "-fdata-sections"]
     objs = {}
     for i, src in enumerate(module.sources(m.path)):
         obj = workdir / f"o{i}_{pathlib.Path(src).stem}.o"

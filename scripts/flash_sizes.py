@@ -27,7 +27,9 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 # The build of bench/models.py, less the CPU: sizes are of Cortex-M55 objects.
-COMMON_FLAGS = ["-std=c99", "-mthumb", "-O2", "-ffunction-sections", "-fdata-sections"]
+# -ffp-contract=off as the generated build files (no fused multiply-add).
+COMMON_FLAGS = ["-std=c99", "-mthumb", "-O2", "-ffp-contract=off", "-ffunction-sections",
+                "-fdata-sections"]
 STACK_CPUS = {"m55": ["-mcpu=cortex-m55", "-mfloat-abi=hard"],
               "m4": ["-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]}
 CFLAGS = [*COMMON_FLAGS, *STACK_CPUS["m55"]]
