@@ -141,3 +141,18 @@ def test_contraction_would_change_float_results_on_cortex_m55(tmp_path):
     ours, _ = module.run_qemu(m, elf, runs)
     total, diff = difftest._count_diff(ours, oracle.run_tflm(data, runs, isolated=True))
     assert total == 4 * 4 * 4 and diff > 0
+
+
+@pytest.mark.qemu
+def test_tinyaot_validate_builds_float_modules_bit_exact(tmp_path):
+    """`tinyaot validate` builds the module on the host and for Cortex-M55
+    with -ffp-contract=off too: both builds match TFLM on the float CNN."""
+    from tests.test_validate import output_lines, validate
+    path = tmp_path / "cnn.tflite"
+    path.write_bytes(float_cnn())
+    p = validate(tmp_path, "--model.path", path, "--platform.name", "mps3_an547", "--runs", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    for build in ("host", "mps3-an547 (QEMU)"):
+        lines = output_lines(p.stdout, build)
+        assert lines, p.stdout
+        assert all(differ == "0" for _, differ, _, _ in lines), p.stdout

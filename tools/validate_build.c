@@ -176,6 +176,8 @@ static int host_build(const VaModule *m, const char *cc, const char *main_source
         const char *cflags = getenv("CFLAGS");
         arg_add_words(&build, cflags && *cflags ? cflags : "-O2");
         arg_add(&build, "-std=c99");
+        /* As the module's build files: no fused multiply-add in float kernels. */
+        arg_add(&build, "-ffp-contract=off");
         arg_add(&build, define);
         arg_add(&build, "-I");
         arg_add(&build, m->dir);
@@ -326,8 +328,8 @@ int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc, 
     arg_add(&build, gcc);
     for (size_t i = 0; b->cpu_flags[i]; i++)
         arg_add(&build, b->cpu_flags[i]);
-    arg_add_words(&build, "-std=c99 -O2 -g -ffunction-sections -fdata-sections -DTA_QEMU=1 "
-                          "-DTA_ICOUNT_SHIFT=5");
+    arg_add_words(&build, "-std=c99 -O2 -g -ffp-contract=off -ffunction-sections -fdata-sections "
+                          "-DTA_QEMU=1 -DTA_ICOUNT_SHIFT=5");
     text = va_format("-DTA_QEMU_BOARD=\"%s\"", b->machine);
     arg_add(&build, text);
     free(text);
