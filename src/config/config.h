@@ -79,6 +79,7 @@ typedef struct TaConfig {
     TaVec operator_rules;  /* TaRule* */
     bool has_constraints;  /* an explicit list: the complete set of usable memories */
     TaVec constraints;     /* TaConstraint* */
+    TaVec custom_operators; /* TaCustomOperator* (custom_operators.h) */
     TaVec transforms;      /* TaTransformSetting*, as given */
     bool transforms_exact; /* given as a list: exactly these run */
     /* documentation.html: write <prefix>_documentation.html (emit_html.c) */
