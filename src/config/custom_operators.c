@@ -204,6 +204,7 @@ static bool load_outputs(TaPool *pool, TaDiag *d, const TaNode *n, const char *p
         TaCustomOutput *o = &op->outputs[i];
         const char *opath = ta_format(pool, "%s[%d]", path, i);
         o->where = WHERE(e);
+        o->shape_input = o->dtype_input = -1;
         const TaNode *shape = ta_node_map_get(e, "shape"), *dtype = ta_node_map_get(e, "dtype");
         if (!shape || !dtype) {
             ta_error(d, "%s: %s: an output needs 'shape' and 'dtype'", WHERE(e), opath);
@@ -262,13 +263,16 @@ static bool check_names(TaDiag *d, const TaCustomOperator *a, const TaVec *files
     bool ok = true;
     for (int f = 0; f < files->len; f++) {
         const TaCustomFile *x = files->items[f];
-        for (int j = 0; j <= upto; j++) {
+        /* Every file listed before x: earlier entries, then x's own up to x. */
+        bool reached = false;
+        for (int j = 0; j <= upto && !reached; j++) {
             const TaCustomOperator *b = operators->items[j];
             const TaVec *lists[] = {&b->sources, &b->headers};
-            for (int l = 0; l < 2; l++)
-                for (int g = 0; g < lists[l]->len; g++) {
+            for (int l = 0; l < 2 && !reached; l++)
+                for (int g = 0; g < lists[l]->len && !reached; g++) {
                     const TaCustomFile *y = lists[l]->items[g];
-                    if (x == y || strcmp(x->name, y->name) != 0 || strcmp(x->path, y->path) == 0)
+                    reached = x == y;
+                    if (reached || strcmp(x->name, y->name) != 0 || strcmp(x->path, y->path) == 0)
                         continue;
                     ta_error(d,
                              "%s: custom operator %s: '%s' and '%s' would both be copied to "
