@@ -8,6 +8,7 @@ line naming the entry or the operator."""
 
 import json
 import re
+import shutil
 import subprocess
 
 import numpy as np
@@ -129,6 +130,25 @@ def test_a_user_kernel_converts_builds_and_runs(tmp_path):
     for r, outs in zip(runs, got):
         for g, e in zip(outs, expected(*r)):
             np.testing.assert_array_equal(g, e)
+
+
+COMPILERS = [
+    ["gcc", "-std=c99", "-pedantic"],
+    ["clang", "-std=c99", "-pedantic"],
+    ["arm-none-eabi-gcc", "-std=c99", "-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"],
+]
+
+
+@pytest.mark.parametrize("cc", COMPILERS, ids=[c[0] for c in COMPILERS])
+def test_the_module_compiles_warning_free(tmp_path, cc):
+    assert shutil.which(cc[0]), f"{cc[0]} is not installed (make deps installs it)"
+    cfg = project(tmp_path)
+    p = tinyaot("convert", "--config", cfg)
+    assert p.returncode == 0, p.stderr
+    out = tmp_path / "out"
+    c = subprocess.run([*cc, "-O2", "-Wall", "-Wextra", "-Werror", "-I", str(out), "-c",
+                        *module.sources(out)], capture_output=True, text=True, cwd=tmp_path)
+    assert c.returncode == 0, c.stderr
 
 
 def test_views_and_residency_name_the_canonical_key_and_the_planned_scratch(tmp_path):
