@@ -9,8 +9,8 @@
 #include "config.h"
 
 #include "../../include/tinyaot/tinyaot.h"
-#include "custom_operators.h"
 #include "../plan/planners.h"
+#include "custom_operators.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -53,8 +53,7 @@ static bool is_identifier(const char *s)
     return true;
 }
 
-static bool get_string(TaPool *pool, TaDiag *d, const TaNode *n, const char *path,
-                       const char **out)
+static bool get_string(TaPool *pool, TaDiag *d, const TaNode *n, const char *path, const char **out)
 {
     if (n->kind == TA_NODE_SCALAR && n->scalar[0]) {
         *out = n->scalar;
@@ -102,9 +101,9 @@ static bool load_files(TaPool *pool, TaDiag *d, const TaNode *n, const char *pat
             continue;
         }
         const char *name = ta_basename(given);
-        const char *full =
-            config_dir && given[0] != '/' && item->line > 0 ? ta_path_join(pool, config_dir, given)
-                                                            : given;
+        const char *full = config_dir && given[0] != '/' && item->line > 0
+                               ? ta_path_join(pool, config_dir, given)
+                               : given;
         if (!has_suffix(name, suffix)) {
             ta_error(d, "%s: %s: '%s' does not end in %s", WHERE(item), ipath, given, suffix);
             ok = false;
@@ -167,8 +166,8 @@ static bool load_shape(TaPool *pool, TaDiag *d, const TaNode *n, const char *pat
     for (int i = 0; i < n->count; i++) {
         int64_t v;
         if (!ta_scalar_int(n->items[i], &v) || v < 1 || v > INT32_MAX) {
-            ta_error(d, "%s: %s[%d]: expected a dimension of at least 1", WHERE(n->items[i]),
-                     path, i);
+            ta_error(d, "%s: %s[%d]: expected a dimension of at least 1", WHERE(n->items[i]), path,
+                     i);
             return false;
         }
         o->dims[i] = (int32_t)v;
@@ -236,14 +235,12 @@ TaCustomOperator *ta_custom_operator_load(TaPool *pool, TaDiag *d, const TaNode 
     if ((v = ta_node_map_get(entry, "function")) &&
         get_string(pool, d, v, ta_format(pool, "%s.function", path), &op->function) &&
         (!is_identifier(op->function) || strlen(op->function) > 63))
-        ta_error(d, "%s: %s.function: '%s' is not a C identifier (at most 63 characters)",
-                 WHERE(v), path, op->function);
+        ta_error(d, "%s: %s.function: '%s' is not a C identifier (at most 63 characters)", WHERE(v),
+                 path, op->function);
     if ((v = ta_node_map_get(entry, "sources")))
-        load_files(pool, d, v, ta_format(pool, "%s.sources", path), config_dir, ".c",
-                   &op->sources);
+        load_files(pool, d, v, ta_format(pool, "%s.sources", path), config_dir, ".c", &op->sources);
     if ((v = ta_node_map_get(entry, "headers")))
-        load_files(pool, d, v, ta_format(pool, "%s.headers", path), config_dir, ".h",
-                   &op->headers);
+        load_files(pool, d, v, ta_format(pool, "%s.headers", path), config_dir, ".h", &op->headers);
     if ((v = ta_node_map_get(entry, "outputs")))
         load_outputs(pool, d, v, ta_format(pool, "%s.outputs", path), op);
     if ((v = ta_node_map_get(entry, "scratch_bytes"))) {

@@ -615,8 +615,8 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
             continue;
         bool last = ++done == n_calls;
         if (call->user) {
-            const char **pointers =
-                ta_alloc_array(c->pool, (size_t)call->args.len + 1, sizeof *pointers);
+            const char **pointers = ta_alloc_array(c->pool, (size_t)call->args.len + 1,
+                                                   sizeof *pointers);
             for (int a = 0; a < call->args.len; a++)
                 pointers[a] = tensor_ptr(c, call->args.items[a]);
             ta_emit_user_call(b, call, k, pointers, last);

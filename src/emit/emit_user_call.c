@@ -37,8 +37,9 @@ static void emit_view(TaBuf *b, const TaKernelCall *call, int k, int a, const ch
         return;
     }
     float scale = t->quant && t->quant->num_scales ? t->quant->scale[0] : 0.0f;
-    long long zero_point =
-        t->quant && t->quant->num_zero_points ? (long long)t->quant->zero_point[0] : 0;
+    long long zero_point = t->quant && t->quant->num_zero_points
+                               ? (long long)t->quant->zero_point[0]
+                               : 0;
     ta_buf_printf(b, "        {(void *)%s, %d, %d, ", pointer, (int)t->dtype, t->rank);
     if (t->rank)
         ta_buf_printf(b, "u%d_dims%d, ", k, a);

@@ -67,8 +67,9 @@ static bool check_output(TaLower *L, TaOp *op, const TaCustomOutput *o, int i)
         from = ta_format(L->pool, " (the shape of input %d)", o->shape_input);
     }
     if (!same_shape(out, rank, dims)) {
-        ta_op_error(L, op, "output %d (tensor %s) has shape %s; the custom_operators entry at %s "
-                           "says %s%s",
+        ta_op_error(L, op,
+                    "output %d (tensor %s) has shape %s; the custom_operators entry at %s "
+                    "says %s%s",
                     i, out->id, ta_shape_text(L->pool, out), o->where,
                     dims_text(L->pool, rank, dims), from);
         return false;
@@ -82,8 +83,9 @@ static bool check_output(TaLower *L, TaOp *op, const TaCustomOutput *o, int i)
         from = ta_format(L->pool, " (the dtype of input %d)", o->dtype_input);
     }
     if ((int)out->dtype != dtype) {
-        ta_op_error(L, op, "output %d (tensor %s) is %s; the custom_operators entry at %s says %s%s",
-                    i, out->id, ta_dtype_name(out->dtype), o->where, ta_dtype_name(dtype), from);
+        ta_op_error(L, op,
+                    "output %d (tensor %s) is %s; the custom_operators entry at %s says %s%s", i,
+                    out->id, ta_dtype_name(out->dtype), o->where, ta_dtype_name(dtype), from);
         return false;
     }
     return true;
@@ -101,8 +103,8 @@ static bool check_viewable(TaLower *L, TaOp *op, const TaTensor *t, const char *
         return false;
     }
     if (t->quant && t->quant->num_scales && !isfinite(t->quant->scale[0])) {
-        ta_op_error(L, op, "%s %d (tensor %s) has scale %g; a view's scale must be finite", role,
-                    i, t->id, (double)t->quant->scale[0]);
+        ta_op_error(L, op, "%s %d (tensor %s) has scale %g; a view's scale must be finite", role, i,
+                    t->id, (double)t->quant->scale[0]);
         return false;
     }
     if (ta_tensor_elements(t) > INT32_MAX) {
@@ -177,8 +179,8 @@ bool ta_check_user_custom_ops(TaLower *L)
         bool used = false;
         for (int k = 0; k < L->graph->ops.len && !used; k++) {
             const TaOp *op = TA_OP(L->graph, k);
-            used = op->builtin < 0 && ta_custom_operator_find(L->pool, L->custom_operators,
-                                                              op->type) == u;
+            used = op->builtin < 0 &&
+                   ta_custom_operator_find(L->pool, L->custom_operators, op->type) == u;
         }
         if (!used)
             ta_warn(L->diag, "%s: custom_operators: %s: the model has no operator with this code",
