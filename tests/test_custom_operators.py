@@ -151,6 +151,28 @@ def test_the_module_compiles_warning_free(tmp_path, cc):
     assert c.returncode == 0, c.stderr
 
 
+def test_cmake_builds_a_module_whose_only_operator_is_a_user_kernel(tmp_path):
+    """No runtime C at all: the runtime library is an INTERFACE one."""
+    cfg = project(tmp_path, extra="")
+    p = tinyaot("convert", "--config", cfg, "--module.name", "scaled")
+    assert p.returncode == 0, p.stderr
+    out = tmp_path / "out"
+    assert "add_library(scaled_runtime INTERFACE" in (out / "CMakeLists.txt").read_text()
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.13)\nproject(app C)\n"
+        f"add_subdirectory({out} module)\nadd_executable(app main.c)\n"
+        "target_link_libraries(app PRIVATE scaled)\n")
+    (app / "main.c").write_text('#include "m_model.h"\nint main(void) {\n'
+                                "  m_model_context_t ctx;\n"
+                                "  return m_model_run(&ctx) == TA_ERR_NOT_INITIALIZED ? 0 : 1;\n}\n")
+    for cmd in (["cmake", "-S", app, "-B", app / "b", "-DCMAKE_C_FLAGS=-Wall -Wextra -Werror"],
+                ["cmake", "--build", app / "b"], [app / "b" / "app"]):
+        r = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_views_and_residency_name_the_canonical_key_and_the_planned_scratch(tmp_path):
     cfg = project(tmp_path)
     p = tinyaot("convert", "--config", cfg)
