@@ -226,7 +226,21 @@ def test_test_case_needs_given_outputs(tmp_path):
                                   "outputs: [y.bin, t.bin]}\n")
     p = tinyaot("convert", "--config", cfg, "--force")
     assert p.returncode == 0, p.stderr
-    assert (tmp_path / "out" / "m_test_case.c").exists()
+    # The test case passes with the right expected outputs, and fails with a
+    # wrong byte in them.
+    for flip, status in ((False, 0), (True, 1)):
+        if flip:
+            (tmp_path / "y.bin").write_bytes(bytes([y.tobytes()[0] ^ 1]) + y.tobytes()[1:])
+            p = tinyaot("convert", "--config", cfg, "--force")
+            assert p.returncode == 0, p.stderr
+        out = tmp_path / "out"
+        exe = tmp_path / "tc"
+        c = subprocess.run(["cc", *module.cflags(), "-DTA_PREFIX=m", "-I", str(out),
+                            str(module.HARNESS / "test_case_main.c"), *module.sources(out),
+                            "-lm", "-o", str(exe)], capture_output=True, text=True, timeout=300)
+        assert c.returncode == 0, c.stderr
+        r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+        assert (r.returncode != 0) == bool(status), r.stdout + r.stderr
 
 
 def swap(old, new):
