@@ -10,6 +10,7 @@
 
 #include "../../include/tinyaot/tinyaot.h"
 #include "../plan/planners.h"
+#include "custom_operators.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -154,6 +155,23 @@ static const tinyaot_config_key config_keys[] = {
      "memory holding the operator's code (needs a code_section)"},
     {"operators[].attributes.scratch_placement", "memory name", "-",
      "memory of the operator's own scratch buffers"},
+    {"custom_operators", "list", "none",
+     "the user's own operators: kernel files copied into the module (docs/custom-operators.md)"},
+    {"custom_operators[].code", "custom code", "required",
+     "the model's custom_code, matched by its canonical key (upper case, '-' and ' ' as '_')"},
+    {"custom_operators[].function", "C identifier", "required",
+     "the kernel: int function(const ta_custom_call_t *call) (runtime/include/ta_custom.h)"},
+    {"custom_operators[].sources", "list of paths", "required",
+     ".c files of the kernel, copied to custom/ (relative: from the config's folder)"},
+    {"custom_operators[].headers", "list of paths", "none",
+     ".h files copied to custom/; the operator's code includes each"},
+    {"custom_operators[].outputs", "list", "required", "one entry per output of the operator"},
+    {"custom_operators[].outputs[].shape", "same_as_input_<N> or list", "required",
+     "the shape the model's output tensor must have"},
+    {"custom_operators[].outputs[].dtype", "same_as_input_<N> or dtype", "required",
+     "the dtype the model's output tensor must have"},
+    {"custom_operators[].scratch_bytes", "integer (bytes)", "0",
+     "scratch passed to the kernel, planned like every scratch tensor"},
     {"transforms", "list, or map of name: bool", "all but PRUNE_IDENTITY_OPS",
      "graph transforms: a list is the exact set, a map turns single ones on or off"},
     {"documentation.html", "bool", "false",
@@ -831,6 +849,36 @@ static void load_test(Loader *L, const TaNode *n)
         load_test_files(L, v, "test.outputs", &L->cfg->test_outputs);
 }
 
+static void load_custom_operators(Loader *L, const TaNode *n)
+{
+    if (n->kind != TA_NODE_SEQUENCE) {
+        ta_error(L->d, "%s: custom_operators: expected a list", WHERE(n));
+        return;
+    }
+    bool ok = true;
+    for (int i = 0; i < n->count; i++) {
+        const TaNode *e = n->items[i];
+        const char *path = ta_format(L->pool, "custom_operators[%d]", i);
+        if (!expect_map(L, e, path) || !check_keys(L, e, path)) {
+            ok = false;
+            continue;
+        }
+        const TaNode *outs = ta_node_map_get(e, "outputs");
+        for (int k = 0; outs && outs->kind == TA_NODE_SEQUENCE && k < outs->count; k++) {
+            const char *opath = ta_format(L->pool, "%s.outputs[%d]", path, k);
+            ok = expect_map(L, outs->items[k], opath) && check_keys(L, outs->items[k], opath) && ok;
+        }
+        if (!ok)
+            continue;
+        TaCustomOperator *op = ta_custom_operator_load(L->pool, L->d, e, path, L->config_dir);
+        if (op)
+            ta_vec_push(L->pool, &L->cfg->custom_operators, op);
+        ok = op != NULL;
+    }
+    if (ok)
+        ta_custom_operators_check(L->d, &L->cfg->custom_operators);
+}
+
 /* Puts `value` at dotted `key` in the tree, creating maps on the way. */
 static bool set_dotted(Loader *L, TaNode *root, const char *key, TaNode *value)
 {
@@ -920,6 +968,8 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
         load_memory(&L, v);
     if ((v = ta_node_map_get(root, "operators")))
         load_rules(&L, v, "operators", true, &c->operator_rules);
+    if ((v = ta_node_map_get(root, "custom_operators")))
+        load_custom_operators(&L, v);
     if ((v = ta_node_map_get(root, "transforms")))
         load_transforms(&L, v);
     if ((v = ta_node_map_get(root, "documentation")))

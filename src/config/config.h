@@ -75,12 +75,13 @@ typedef struct TaConfig {
     bool output_over_input;          /* use the lowerings' overlap leads */
     uint64_t overlap_test_shortfall; /* tests: bytes closer than the lead */
     bool auto_hydrate_constants_given;
-    TaVec tensor_rules;    /* TaRule* */
-    TaVec operator_rules;  /* TaRule* */
-    bool has_constraints;  /* an explicit list: the complete set of usable memories */
-    TaVec constraints;     /* TaConstraint* */
-    TaVec transforms;      /* TaTransformSetting*, as given */
-    bool transforms_exact; /* given as a list: exactly these run */
+    TaVec tensor_rules;     /* TaRule* */
+    TaVec operator_rules;   /* TaRule* */
+    bool has_constraints;   /* an explicit list: the complete set of usable memories */
+    TaVec constraints;      /* TaConstraint* */
+    TaVec custom_operators; /* TaCustomOperator* (custom_operators.h) */
+    TaVec transforms;       /* TaTransformSetting*, as given */
+    bool transforms_exact;  /* given as a list: exactly these run */
     /* documentation.html: write <prefix>_documentation.html (emit_html.c) */
     bool documentation_html;
     bool test_enabled;

@@ -23,6 +23,8 @@ static bool write_all(const TaEmitInput *in, const char *dir)
         if (op->calls.len)
             ta_vec_push(in->pool, &sources, ta_format(in->pool, "ops/%s.c", op->symbol));
     }
+    if (!ta_emit_user_files(in, dir, &sources))
+        return false;
     if (in->config->test_enabled && !ta_emit_test_case(in, dir, &sources))
         return false;
     if (!ta_emit_build_files(in, dir, &sources, &runtime))

@@ -9,6 +9,7 @@
  *   <prefix>_arenas.c     the writable arenas (own-arena mode)
  *   <prefix>_constants.c  constant blobs, one per constant region
  *   ops/<symbol>.c        one file per operator that has code
+ *   custom/               the kernel files of custom_operators entries
  *   runtime/              the runtime sources the module calls
  *   CMakeLists.txt, <name>.mk, zephyr/   build files
  *   tinyaot.<name>.pdsc   the CMSIS-Pack description (module.type: cmsis_pack)
@@ -55,6 +56,14 @@ bool ta_emit_zephyr(const TaEmitInput *in, const char *dir, const TaVec *sources
 bool ta_emit_cmsis_pack(const TaEmitInput *in, const char *dir, const TaVec *sources,
                         const TaVec *runtime_sources);
 bool ta_emit_residency(const TaEmitInput *in, const char *dir);
+/* emit_user_call.c: a user kernel's call (TaUserCall) in its operator's
+   file: the dims arrays before the function, then the call in it, with
+   `pointers` the argument tensors' names; and the kernels' files copied
+   to custom/, each .c added to `sources`. */
+void ta_emit_user_call_dims(TaBuf *b, const TaKernelCall *call, int k);
+void ta_emit_user_call(TaBuf *b, const TaKernelCall *call, int k, const char *const *pointers,
+                       bool last);
+bool ta_emit_user_files(const TaEmitInput *in, const char *dir, TaVec *sources);
 /* Every runtime file a module of `graph` needs (the kernels its calls
    name and what they include), sorted; also what analysis sizes. */
 bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *files);

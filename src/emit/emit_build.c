@@ -176,6 +176,22 @@ static void emit_cmake(const TaEmitInput *in, TaBuf *b, const TaVec *sources, co
             "    CACHE INTERNAL \"\")\n");
     }
     ta_buf_puts(b, "\n");
+    /* A module whose every operator is a user kernel (custom_operators) has
+       no runtime C: CMake refuses a STATIC library without sources. */
+    bool headers_only = runtime->len == 0;
+    ta_field(&f, "runtime_kind", headers_only ? "INTERFACE" : "STATIC");
+    ta_field(&f, "runtime_scope", headers_only ? "INTERFACE" : "PUBLIC");
+    ta_field(&f, "standard_targets",
+             headers_only ? in->config->module_name
+                          : ta_format(in->pool, "%s %s_runtime", in->config->module_name,
+                                      in->config->module_name));
+    /* An INTERFACE library takes no PRIVATE compile options. */
+    ta_field(&f, "runtime_fp_flags",
+             headers_only ? ""
+                          : ta_format(in->pool,
+                                      "  target_compile_options(%s_runtime PRIVATE ${%s_FP_FLAGS})\n",
+                                      in->config->module_name,
+                                      ta_upper(in->pool, in->config->module_name)));
     ta_template(b, &f, FP_CONTRACT_WHY
                 "set(${NAME}_FP_FLAGS)\n"
                 "if(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n"
@@ -188,17 +204,18 @@ static void emit_cmake(const TaEmitInput *in, TaBuf *b, const TaVec *sources, co
                 "  zephyr_include_directories($${CMAKE_CURRENT_LIST_DIR})\n"
                 "  zephyr_library_compile_options($${${NAME}_FP_FLAGS})\n"
                 "else()\n"
-                "  add_library(${name}_runtime STATIC $${${NAME}_RUNTIME_SOURCES})\n"
-                "  target_include_directories(${name}_runtime PUBLIC $${CMAKE_CURRENT_LIST_DIR})\n"
+                "  add_library(${name}_runtime $runtime_kind $${${NAME}_RUNTIME_SOURCES})\n"
+                "  target_include_directories(${name}_runtime $runtime_scope "
+                "$${CMAKE_CURRENT_LIST_DIR})\n"
                 "  add_library($name STATIC $${${NAME}_SOURCES})\n"
                 "  target_include_directories($name PUBLIC $${CMAKE_CURRENT_LIST_DIR})\n"
                 "  target_link_libraries($name PUBLIC ${name}_runtime)\n"
                 "  if(NOT MSVC)\n"
-                "    target_link_libraries(${name}_runtime PUBLIC m)\n"
+                "    target_link_libraries(${name}_runtime $runtime_scope m)\n"
                 "  endif()\n"
                 "  target_compile_options($name PRIVATE $${${NAME}_FP_FLAGS})\n"
-                "  target_compile_options(${name}_runtime PRIVATE $${${NAME}_FP_FLAGS})\n"
-                "  set_target_properties($name ${name}_runtime PROPERTIES\n"
+                "$runtime_fp_flags"
+                "  set_target_properties($standard_targets PROPERTIES\n"
                 "    C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)\n"
                 "endif()\n");
 }

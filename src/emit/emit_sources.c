@@ -614,6 +614,16 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
         if (strcmp(call->role, role) != 0)
             continue;
         bool last = ++done == n_calls;
+        if (call->user) {
+            const char **pointers = ta_alloc_array(c->pool, (size_t)call->args.len + 1,
+                                                   sizeof *pointers);
+            for (int a = 0; a < call->args.len; a++)
+                pointers[a] = tensor_ptr(c, call->args.items[a]);
+            ta_emit_user_call(b, call, k, pointers, last);
+            if (!last)
+                ta_buf_puts(b, "    if (status != TA_OK)\n        return status;\n");
+            continue;
+        }
         const char *indent = "    ";
         ta_buf_printf(b, "%s%s%s(", indent, last ? "return " : "status = ", call->function);
         int n = 0;
@@ -655,8 +665,13 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
         if (!last_header || strcmp(last_header, call->header) != 0)
             ta_buf_printf(&b, "#include \"../%s\"\n", call->header);
         last_header = call->header;
+        for (int h = 0; call->user && h < call->user->num_headers; h++)
+            ta_buf_printf(&b, "#include \"../custom/%s\"\n", call->user->headers[h]);
     }
     ta_buf_puts(&b, "\n");
+    for (int k = 0; k < op->calls.len; k++)
+        if (((const TaKernelCall *)op->calls.items[k])->user)
+            ta_emit_user_call_dims(&b, op->calls.items[k], k);
     for (int k = 0; k < op->calls.len; k++) {
         const TaKernelCall *call = op->calls.items[k];
         if (!call->params_desc)

@@ -187,6 +187,27 @@ static bool read_files(const TaEmitInput *in, const TaVec *paths, const TaVec *t
     return true;
 }
 
+/* The executor calls tinyaot's kernels only: a user kernel (custom_operators)
+   is C that tinyaot never builds, so its expected outputs must be given. */
+static bool executable_on_host(const TaEmitInput *in)
+{
+    for (int i = 0; i < in->graph->ops.len; i++) {
+        const TaOp *op = TA_OP(in->graph, i);
+        for (int k = 0; k < op->calls.len; k++) {
+            const TaKernelCall *call = op->calls.items[k];
+            if (!call->user)
+                continue;
+            ta_error(in->diag,
+                     "test.enabled: %s calls the user kernel %s (custom_operators), which "
+                     "tinyaot cannot run on the host to compute expected outputs; give them "
+                     "with test.inputs and test.outputs",
+                     ta_op_describe(in->pool, op), call->function);
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool collect(const TaEmitInput *in, TestData *td)
 {
     const TaConfig *cfg = in->config;
@@ -219,6 +240,8 @@ static bool collect(const TaEmitInput *in, TestData *td)
         td->source = "read from test.outputs";
         return true;
     }
+    if (!executable_on_host(in))
+        return false;
     td->outputs = ta_alloc_array(in->pool, at_least_one((size_t)(td->runs * no)),
                                  sizeof *td->outputs);
     td->source = "computed at conversion by running the module's kernels on the host";

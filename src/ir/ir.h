@@ -134,6 +134,18 @@ typedef struct TaParamsDesc {
     int num_fields;
 } TaParamsDesc;
 
+/* A user kernel's call (config custom_operators, src/lower/user_custom_op.c):
+   its args are the operator's inputs, then its outputs, handed to the
+   kernel as one ta_custom_call_t of tensor views (runtime/include/ta_custom.h). */
+typedef struct TaUserCall {
+    int num_inputs;
+    int num_outputs;
+    struct TaTensor *scratch; /* NULL: no scratch */
+    struct TaTensor *options; /* the custom_options bytes, or NULL */
+    const char **headers;     /* file names under the module's custom/ */
+    int num_headers;
+} TaUserCall;
+
 /*
  * A call from an operator's generated code into a runtime kernel:
  *   function(&params, arg0, arg1, ...)
@@ -153,6 +165,7 @@ typedef struct TaKernelCall {
        leaves them out of the initializer when zero: TA_CALL_IGNORES. */
     size_t ignored_fields[4];
     int num_ignored_fields;
+    const TaUserCall *user; /* a user kernel's call, or NULL */
 } TaKernelCall;
 
 /* Marks a field of the call's parameter struct as one its kernel ignores

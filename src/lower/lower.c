@@ -4,6 +4,7 @@
  */
 #include "lower.h"
 
+#include "../config/custom_operators.h"
 #include "../model/model.h"
 
 #include <math.h>
@@ -49,6 +50,33 @@ const TaOpDef *ta_custom_op_def_find(const char *custom_code)
         if (strcmp(custom_op_defs[i].code, custom_code) == 0)
             return custom_op_defs[i].def;
     return NULL;
+}
+
+const char *ta_builtin_custom_code_for_key(TaPool *pool, const char *key)
+{
+    const char *why;
+    for (size_t i = 0; i < TA_COUNT_OF(custom_op_defs); i++) {
+        const char *k = ta_custom_code_key(pool, custom_op_defs[i].code, &why);
+        if (k && strcmp(k, key) == 0)
+            return custom_op_defs[i].code;
+    }
+    return NULL;
+}
+
+/* A custom operator of tinyaot's own, or one a custom_operators entry
+   brings; that one's type becomes the canonical key, as views report it. */
+static const TaOpDef *find_def(TaLower *L, TaOp *op)
+{
+    if (op->builtin >= 0)
+        return ta_op_def_find(op->builtin);
+    const TaOpDef *def = ta_custom_op_def_find(op->type);
+    const TaCustomOperator *user;
+    if (!def && L->custom_operators &&
+        (user = ta_custom_operator_find(L->pool, L->custom_operators, op->type))) {
+        op->type = user->key;
+        def = &ta_op_user_custom;
+    }
+    return def;
 }
 
 void ta_op_error(TaLower *L, const TaOp *op, const char *fmt, ...)
@@ -240,13 +268,17 @@ void ta_allow_inplace(TaOp *op, int first)
 bool ta_lower_graph(TaLower *L)
 {
     int errors_before = L->diag->errors;
+    if (!ta_check_user_custom_ops(L))
+        return false;
     /* Unsupported operators first, all of them, one line each. */
     for (int i = 0; i < L->graph->ops.len; i++) {
         TaOp *op = TA_OP(L->graph, i);
-        op->def = op->builtin >= 0 ? ta_op_def_find(op->builtin) : ta_custom_op_def_find(op->type);
+        op->def = find_def(L, op);
         if (!op->def)
             ta_op_error(L, op, "operator type %s is not supported by tinyaot%s", op->type,
-                        op->builtin < 0 ? " (a custom operator)" : "");
+                        op->builtin < 0 ? " (a custom operator: a custom_operators entry in "
+                                          "the configuration can bring its kernel)"
+                                        : "");
     }
     if (L->diag->errors > errors_before)
         return false;

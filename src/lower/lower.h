@@ -35,6 +35,7 @@ typedef struct TaLower {
     TaGraph *graph;
     const char *model_path;
     const char *prefix;
+    const TaVec *custom_operators; /* config custom_operators (TaCustomOperator*), or NULL */
 } TaLower;
 
 /* One operator's lowering; ops.def gives its builtin code and name. */
@@ -48,6 +49,13 @@ const TaOpDef *ta_op_def_find(int builtin);
 /* The definition for a custom operator's custom_code (custom_ops.def), or
    NULL when tinyaot lacks it. */
 const TaOpDef *ta_custom_op_def_find(const char *custom_code);
+/* The custom code of tinyaot's own custom operator with this canonical key, or NULL. */
+const char *ta_builtin_custom_code_for_key(TaPool *pool, const char *key);
+
+/* user_custom_op.c: the lowering of every custom_operators entry's code,
+   and the check of the entries against the model (before lowering). */
+extern const TaOpDef ta_op_user_custom;
+bool ta_check_user_custom_ops(TaLower *L);
 
 /* lower.c: runs parse and lower over every operator of the graph. Every
    unsupported operator or configuration is reported, one line each. */

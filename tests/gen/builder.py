@@ -229,6 +229,26 @@ class ModelBuilder:
         self.g.operators.append(o)
         return len(self.g.operators) - 1
 
+    def custom_op(self, custom_code, inputs, outputs, custom_options=b""):
+        """Add a CUSTOM operator with this custom_code (one operator code
+        per distinct code) and its raw custom_options bytes."""
+        key = ("CUSTOM", custom_code)
+        if key not in self._opcode_index:
+            oc = S.OperatorCodeT()
+            oc.builtinCode = oc.deprecatedBuiltinCode = S.BuiltinOperator.CUSTOM
+            oc.customCode = custom_code.encode()
+            oc.version = 1
+            self._opcode_index[key] = len(self.opcodes)
+            self.opcodes.append(oc)
+        o = S.OperatorT()
+        o.opcodeIndex = self._opcode_index[key]
+        o.inputs = [int(i) for i in inputs]
+        o.outputs = [int(i) for i in outputs]
+        if custom_options:
+            o.customOptions = list(bytes(custom_options))
+        self.g.operators.append(o)
+        return len(self.g.operators) - 1
+
     # ----------------------------------------------------------------- build
     def build(self, inputs, outputs, graph=0):
         """Set the inputs/outputs of subgraph `graph` and serialize the model.
