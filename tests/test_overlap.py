@@ -192,12 +192,13 @@ def test_overlap_off_keeps_tensors_apart(tmp_path):
 
 
 # Total RAM (every scratch and persistent arena, host, default settings).
-# person_detect: issue 13's goal; kws and ResNet-8: what output over input
-# reaches alone (their goals are 9,000 and 33,000, README "Memory below the
-# lower bound"; ResNet-8 reaches its goal with FUSE_RESIDUAL_ADD, which is
-# off here so that this checks the overlap by itself: test_arenas.py checks
-# the two together).
-GOALS = {"tflm_person_detect": 38000, "mlperf_tiny_kws_ref_model": 9792,
+# person_detect and kws: issue 13's goals (kws through depthwise layers
+# walking backwards every other pair, so the chain stays within one lead);
+# ResNet-8: what output over input reaches alone (its goal is 33,000, README
+# "Memory below the lower bound"; it reaches it with FUSE_RESIDUAL_ADD,
+# which is off here so that this checks the overlap by itself:
+# test_arenas.py checks the two together).
+GOALS = {"tflm_person_detect": 38000, "mlperf_tiny_kws_ref_model": 9000,
          "mlperf_tiny_ic_resnet8_quant": 33296}
 ALONE = {"mlperf_tiny_ic_resnet8_quant": {"transforms": "{FUSE_RESIDUAL_ADD: false}"}}
 
@@ -221,5 +222,5 @@ def test_analyze_shows_the_arena_below_the_lower_bound():
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     mem = [m for m in json.loads(p.stdout)["memories"] if m["scratch"]][0]
-    assert mem["scratch"] == GOALS["mlperf_tiny_kws_ref_model"]
+    assert mem["scratch"] <= GOALS["mlperf_tiny_kws_ref_model"]
     assert mem["scratch_lower_bound"] == 16000 and mem["gap"] == mem["scratch"] - 16000
