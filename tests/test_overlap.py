@@ -183,6 +183,66 @@ def test_output_over_input_is_bit_exact_on_cortex_m(tmp_path, board):
     assert broken == [n for n in names if n in BREAK_ON_TARGETS], broken
 
 
+# Output above input: the depthwise kernel walking its rows backwards
+# (memory.overlap_test_direction forces it; the planner alone picks it only
+# where it shrinks the arena). The stride-2 layer reads two input rows per
+# output row, so its reversed-rows lead exceeds its output: not declared.
+BACKWARD = ["dw3x3_c16", "dw3x3_c64_narrow", "dw3x3_c8_rows", "dw5x5_mult2"]
+BACKWARD_ON_TARGETS = ["dw3x3_c8_rows", "dw3x3_c64_narrow"]
+ABOVE = {"memory.overlap_test_direction": "above"}
+
+
+def above(m):
+    out, inp = overlapping(m)
+    assert out["overlaps"]["direction"] == "above", out["overlaps"]
+    return out, inp
+
+
+@pytest.mark.parametrize("name", BACKWARD)
+def test_output_above_input_walking_backwards_is_bit_exact_on_the_host(tmp_path, name):
+    """Above the input by the reversed-rows lead (rounded) the module is
+    bit-exact; on the input's first byte it is not."""
+    model = chain_model(tmp_path, name)
+    m = convert(tmp_path, model, "m", ABOVE)
+    out, inp = above(m)
+    ov = out["overlaps"]
+    assert -ov["below_by"] == out["offset"] - inp["offset"] == rounded(ov["lead"])
+    assert inp["offset"] + inp["size"] > out["offset"]
+    assert "from the last to the first" in ov["why"] and inp["id"] in ov["why"]
+    total, diff = host_diff(m, model, runs=4)
+    assert total > 0 and diff == 0, f"{diff} of {total} bytes differ"
+    bad = convert(tmp_path, model, "bad", {**ABOVE,
+                                           "memory.overlap_test_shortfall": str(-ov["below_by"])})
+    out, inp = above(bad)
+    assert inp["offset"] == out["offset"]
+    total, diff = host_diff(bad, model, runs=2)
+    assert diff > 0, f"no byte of {total} differs without the lead"
+
+
+def test_stride_2_declares_no_backward_walk(tmp_path):
+    m = convert(tmp_path, chain_model(tmp_path, "dw3x3_s2"), "m", ABOVE)
+    out, _ = overlapping(m)
+    assert out["overlaps"]["direction"] == "below"
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
+def test_output_above_input_is_bit_exact_on_cortex_m(tmp_path, board):
+    """Helium and DSP paths walking backwards at the declared lead, and
+    broken without it."""
+    for name in BACKWARD if FULL else BACKWARD_ON_TARGETS:
+        model = chain_model(tmp_path, name, seed=1)
+        m = convert(tmp_path, model, name, ABOVE)
+        out, inp = above(m)
+        assert out["offset"] - inp["offset"] >= out["overlaps"]["lead"]
+        total, diff = qemu_diff(m, model, board, runs=3)
+        assert total > 0 and diff == 0, f"{name} on {board}: {diff} of {total} bytes differ"
+        bad = convert(tmp_path, model, name + "_bad",
+                      {**ABOVE, "memory.overlap_test_shortfall": str(-out["overlaps"]["below_by"])})
+        _, diff = qemu_diff(bad, model, board, runs=1)
+        assert diff > 0, f"{name} on {board}: nothing differs without the lead"
+
+
 def test_overlap_off_keeps_tensors_apart(tmp_path):
     model = chain_model(tmp_path, "dw3x3_c16")
     m = convert(tmp_path, model, "m", {"memory.output_over_input": "false"})
