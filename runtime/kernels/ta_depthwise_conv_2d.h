@@ -62,8 +62,8 @@
     /* bounds bias + 255 * sum |w|), so 2 * acc fits int32 (the DSP path's */             \
     /* requantization). */                                                                \
     FIELD(int32_t, small_accumulators)                                                    \
-    /* 1: output rows from the last to the first (set by the planner when the output */  \
-    /* is placed above its input). */                                                    \
+    /* 1: output rows from the last to the first (set by the planner when the output */   \
+    /* is placed above its input). */                                                     \
     FIELD(int32_t, reverse_rows)
 typedef struct {
     TA_PARAM_MEMBERS(TA_DEPTHWISE_CONV_2D_PARAMS)

@@ -51,9 +51,9 @@ typedef struct Groups {
     TaPacker pack;
     const void *pack_ctx;
     const bool *above; /* link -> output above its input */
-    int *group;   /* block -> index of its group's first block */
-    int64_t *rel; /* block -> offset inside its group */
-    size_t *size; /* block -> aligned size */
+    int *group;        /* block -> index of its group's first block */
+    int64_t *rel;      /* block -> offset inside its group */
+    size_t *size;      /* block -> aligned size */
 } Groups;
 
 /* Adds the output of link l to its input's group; false (nothing changed)
@@ -263,8 +263,8 @@ static size_t search_directions(Groups *G, const TaOverlapLink *links, int num_l
 
 /* One link turned around at a time, kept while the arena shrinks. */
 static size_t flip_directions(Groups *G, const TaOverlapLink *links, int num_links, bool *kept,
-                              bool *above, size_t best, size_t *offsets, size_t *spare,
-                              bool *trial, bool *trial_above)
+                              bool *above, size_t best, size_t *offsets, size_t *spare, bool *trial,
+                              bool *trial_above)
 {
     for (bool better = true; better;) {
         better = false;
@@ -316,8 +316,8 @@ size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, i
                 memcpy(trial_above, above, (size_t)num_links * sizeof *trial_above);
                 trial[k] = true;
                 trial_above[k] = dir;
-                const size_t size =
-                    evaluate(&G, links, num_links, trial, trial_above, offsets, spare);
+                const size_t size = evaluate(&G, links, num_links, trial, trial_above, offsets,
+                                             spare);
                 /* A link left out joins if the arena does not grow; a
                    kept one turns around only if it shrinks. */
                 if (trial[k] && (kept[k] ? size < best : size <= best)) {

@@ -577,8 +577,8 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
         const bool reversible = op->overlap_reverse_rows != NULL &&
                                 strcmp(cfg->overlap_test_direction, "below") != 0;
         links[count] = (TaOverlapLink){
-            a, b, lead, reversible, back,
-            reversible && strcmp(cfg->overlap_test_direction, "above") == 0};
+            a,          b,    lead,
+            reversible, back, reversible && strcmp(cfg->overlap_test_direction, "above") == 0};
         link_ops[count++] = i;
     }
     return count;

@@ -188,8 +188,8 @@ static void test_random(void)
                 seed = seed * 1103515245u + 12345u;
                 const size_t lead = (seed >> 16) % 200;
                 seed = seed * 1103515245u + 12345u;
-                links[num_links++] = (TaOverlapLink){n - 1, n, lead, (seed >> 16) % 2 == 0,
-                                                     (seed >> 17) % 200, false};
+                links[num_links++] = (TaOverlapLink){
+                    n - 1, n, lead, (seed >> 16) % 2 == 0, (seed >> 17) % 200, false};
             }
             n++;
             seed = seed * 1103515245u + 12345u;

@@ -95,14 +95,15 @@ size_t ta_stream_lead_reversed_rows(const TaStreamGeometry *g)
     int64_t lead = 0, read_end = 0;
     for (int64_t r = 0; r < rows; r++) {
         const int64_t b = r / g->out_h, oy = r % g->out_h;
-        const int32_t iy = last_inside((int32_t)oy * g->stride_h - g->pad_top, g->in_h,
-                                       g->filter_h, g->dilation_h);
+        const int32_t iy = last_inside((int32_t)oy * g->stride_h - g->pad_top, g->in_h, g->filter_h,
+                                       g->dilation_h);
         for (int32_t ox = 0; iy >= 0 && ox < g->out_w; ox++) {
             const int32_t ix = last_inside(ox * g->stride_w - g->pad_left, g->in_w, g->filter_w,
                                            g->dilation_w);
             if (ix < 0)
                 continue;
-            const int64_t end = ((b * g->in_h + iy) * g->in_w + ix + 1) * (int64_t)g->in_pixel_bytes;
+            const int64_t end = ((b * g->in_h + iy) * g->in_w + ix + 1) *
+                                (int64_t)g->in_pixel_bytes;
             read_end = end > read_end ? end : read_end;
         }
         const int64_t need = read_end - r * row_bytes;
