@@ -1,6 +1,7 @@
 """Every shared model on Cortex-M55 and Cortex-M4 against the baselines.
 
     .venv/bin/python -m bench.models [--models a,b] [--boards mps3-an547,mps2-an386]
+    .venv/bin/python -m bench.models --overlap-cost [--models a,b] [--boards ...]
 
 For each model tinyaot converts and each board (mps3-an547: Cortex-M55 with
 Helium; mps2-an386: Cortex-M4F with DSP) it prints:
@@ -38,6 +39,11 @@ arena for the same model (its planned part and the whole) and helia-aot's
 scratch and persistent arenas (its residency report; '-' where it refuses).
 Nothing is asserted: this prints figures (instruction counts are exact and
 do not depend on the machine's load).
+
+--overlap-cost prints instead, per board and model, the price of output
+over input (issue 13: at most 5% on Cortex-M55): instructions and total
+RAM with the default settings against the same module with
+memory.output_over_input off, and their ratio.
 """
 
 import argparse
@@ -175,15 +181,52 @@ def print_arenas(names, tmp):
     print()
 
 
+def print_overlap_cost(board, names, tmp):
+    """Instructions and RAM with output over input against without."""
+    print(f"== {board} ({target.SHORT[board]}): output over input against the same module "
+          "without it (memory.output_over_input: false)")
+    print(f"{'model':30} {'instr':>12} {'instr apart':>12} {'ratio':>7} {'RAM':>8} "
+          f"{'RAM apart':>9}")
+    for name in names:
+        path = module.MODELS / f"{name}.tflite"
+        figures = []
+        try:
+            for label, keys in (("on", None), ("off", {"memory.output_over_input": "false"})):
+                work = tmp / f"{name}-{board}-overlap-{label}"
+                m, outs, log = target.first_run(path, work / "m", board,
+                                                keys={"memory.dump_residency_json": "true",
+                                                      **(keys or {})})
+                expected = oracle.run_tflm(path.read_bytes(), [target.baseline_inputs(m)],
+                                           isolated=True)
+                res = json.loads((m.path / "m_residency.json").read_text())
+                figures.append((target.run_counts(log)[0], ram_of(res)[0],
+                                difftest._count_diff(outs, expected)[1]))
+        except module.ConvertError as e:
+            print(f"{name[:30]:30} not converted: {e.stderr.strip().splitlines()[0][:90]}",
+                  flush=True)
+            continue
+        (on, ram_on, diff_on), (off, ram_off, diff_off) = figures
+        flag = "  MISMATCH" if diff_on or diff_off else ""
+        print(f"{name[:30]:30} {on:>12,} {off:>12,} {on / off:7.4f} {ram_on:>8,} "
+              f"{ram_off:>9,}{flag}", flush=True)
+    print()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default="", help="comma list of model names (default: all)")
     ap.add_argument("--boards", default="mps3-an547,mps2-an386")
+    ap.add_argument("--overlap-cost", action="store_true",
+                    help="print the price of output over input instead (see above)")
     args = ap.parse_args()
     names = args.models.split(",") if args.models else sorted(
         p.stem for p in module.MODELS.glob("*.tflite"))
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="tinyaot-bench-"))
     try:
+        if args.overlap_cost:
+            for board in args.boards.split(","):
+                print_overlap_cost(board, names, tmp)
+            return
         for board in args.boards.split(","):
             print_board(board, names, tmp)
         print_arenas(names, tmp)

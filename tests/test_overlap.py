@@ -183,6 +183,66 @@ def test_output_over_input_is_bit_exact_on_cortex_m(tmp_path, board):
     assert broken == [n for n in names if n in BREAK_ON_TARGETS], broken
 
 
+# Output above input: the depthwise kernel walking its rows backwards
+# (memory.overlap_test_direction forces it; the planner alone picks it only
+# where it shrinks the arena). The stride-2 layer reads two input rows per
+# output row, so its reversed-rows lead exceeds its output: not declared.
+BACKWARD = ["dw3x3_c16", "dw3x3_c64_narrow", "dw3x3_c8_rows", "dw5x5_mult2"]
+BACKWARD_ON_TARGETS = ["dw3x3_c8_rows", "dw3x3_c64_narrow"]
+ABOVE = {"memory.overlap_test_direction": "above"}
+
+
+def above(m):
+    out, inp = overlapping(m)
+    assert out["overlaps"]["direction"] == "above", out["overlaps"]
+    return out, inp
+
+
+@pytest.mark.parametrize("name", BACKWARD)
+def test_output_above_input_walking_backwards_is_bit_exact_on_the_host(tmp_path, name):
+    """Above the input by the reversed-rows lead (rounded) the module is
+    bit-exact; on the input's first byte it is not."""
+    model = chain_model(tmp_path, name)
+    m = convert(tmp_path, model, "m", ABOVE)
+    out, inp = above(m)
+    ov = out["overlaps"]
+    assert -ov["below_by"] == out["offset"] - inp["offset"] == rounded(ov["lead"])
+    assert inp["offset"] + inp["size"] > out["offset"]
+    assert "from the last to the first" in ov["why"] and inp["id"] in ov["why"]
+    total, diff = host_diff(m, model, runs=4)
+    assert total > 0 and diff == 0, f"{diff} of {total} bytes differ"
+    bad = convert(tmp_path, model, "bad", {**ABOVE,
+                                           "memory.overlap_test_shortfall": str(-ov["below_by"])})
+    out, inp = above(bad)
+    assert inp["offset"] == out["offset"]
+    total, diff = host_diff(bad, model, runs=2)
+    assert diff > 0, f"no byte of {total} differs without the lead"
+
+
+def test_stride_2_declares_no_backward_walk(tmp_path):
+    m = convert(tmp_path, chain_model(tmp_path, "dw3x3_s2"), "m", ABOVE)
+    out, _ = overlapping(m)
+    assert out["overlaps"]["direction"] == "below"
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
+def test_output_above_input_is_bit_exact_on_cortex_m(tmp_path, board):
+    """Helium and DSP paths walking backwards at the declared lead, and
+    broken without it."""
+    for name in BACKWARD if FULL else BACKWARD_ON_TARGETS:
+        model = chain_model(tmp_path, name, seed=1)
+        m = convert(tmp_path, model, name, ABOVE)
+        out, inp = above(m)
+        assert out["offset"] - inp["offset"] >= out["overlaps"]["lead"]
+        total, diff = qemu_diff(m, model, board, runs=3)
+        assert total > 0 and diff == 0, f"{name} on {board}: {diff} of {total} bytes differ"
+        bad = convert(tmp_path, model, name + "_bad",
+                      {**ABOVE, "memory.overlap_test_shortfall": str(-out["overlaps"]["below_by"])})
+        _, diff = qemu_diff(bad, model, board, runs=1)
+        assert diff > 0, f"{name} on {board}: nothing differs without the lead"
+
+
 def test_overlap_off_keeps_tensors_apart(tmp_path):
     model = chain_model(tmp_path, "dw3x3_c16")
     m = convert(tmp_path, model, "m", {"memory.output_over_input": "false"})
@@ -192,12 +252,13 @@ def test_overlap_off_keeps_tensors_apart(tmp_path):
 
 
 # Total RAM (every scratch and persistent arena, host, default settings).
-# person_detect: issue 13's goal; kws and ResNet-8: what output over input
-# reaches alone (their goals are 9,000 and 33,000, README "Memory below the
-# lower bound"; ResNet-8 reaches its goal with FUSE_RESIDUAL_ADD, which is
-# off here so that this checks the overlap by itself: test_arenas.py checks
-# the two together).
-GOALS = {"tflm_person_detect": 38000, "mlperf_tiny_kws_ref_model": 9792,
+# person_detect and kws: issue 13's goals (kws through depthwise layers
+# walking backwards every other pair, so the chain stays within one lead);
+# ResNet-8: what output over input reaches alone (its goal is 33,000, README
+# "Memory below the lower bound"; it reaches it with FUSE_RESIDUAL_ADD,
+# which is off here so that this checks the overlap by itself:
+# test_arenas.py checks the two together).
+GOALS = {"tflm_person_detect": 38000, "mlperf_tiny_kws_ref_model": 9000,
          "mlperf_tiny_ic_resnet8_quant": 33296}
 ALONE = {"mlperf_tiny_ic_resnet8_quant": {"transforms": "{FUSE_RESIDUAL_ADD: false}"}}
 
@@ -221,5 +282,5 @@ def test_analyze_shows_the_arena_below_the_lower_bound():
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     mem = [m for m in json.loads(p.stdout)["memories"] if m["scratch"]][0]
-    assert mem["scratch"] == GOALS["mlperf_tiny_kws_ref_model"]
+    assert mem["scratch"] <= GOALS["mlperf_tiny_kws_ref_model"]
     assert mem["scratch_lower_bound"] == 16000 and mem["gap"] == mem["scratch"] - 16000

@@ -30,6 +30,13 @@
 
 enum { BLOCK = 16 };
 
+/* Step i of a walk over n images or rows: backwards when `reverse` (the
+   header's reverse_rows), so the output may sit above its input. */
+static inline int32_t dw_walk(int32_t reverse, int32_t i, int32_t n)
+{
+    return reverse ? n - 1 - i : i;
+}
+
 #if defined(TA_HAVE_MVE) || defined(TA_HAVE_DSP)
 #define DW_INLINE static inline __attribute__((always_inline))
 /* One function per block shape: inlining them all into the pixel loop
@@ -579,10 +586,15 @@ static void dw_s8_multiplier_mve(const ta_depthwise_conv_2d_params_t *p, const i
     dw_ctx_init(&c, p, weights, NULL, bias, multipliers, shifts);
     const int32_t depth = c.depth, mult = p->depth_multiplier;
     const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)c.in_depth;
-    for (int32_t b = 0; b < p->batches; b++) {
+    int8_t *const out0 = output;
+    const ptrdiff_t out_row = (ptrdiff_t)p->output_width * depth;
+    for (int32_t bi = 0; bi < p->batches; bi++) {
+        const int32_t b = dw_walk(p->reverse_rows, bi, p->batches);
         const int8_t *in_b = input + (size_t)b * image;
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
+        for (int32_t oi = 0; oi < p->output_height; oi++) {
+            const int32_t oy = dw_walk(p->reverse_rows, oi, p->output_height);
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            output = out0 + ((ptrdiff_t)b * p->output_height + oy) * out_row;
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 dw_window win;
@@ -629,10 +641,15 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
     inside_range(p->input_width, p->output_width, p->filter_width, p->stride_width,
                  p->dilation_width, p->pad_left, &ox_lo, &ox_hi);
     const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)depth;
-    for (int32_t b = 0; b < p->batches; b++) {
+    int8_t *const out0 = output;
+    const ptrdiff_t out_row = (ptrdiff_t)p->output_width * depth;
+    for (int32_t bi = 0; bi < p->batches; bi++) {
+        const int32_t b = dw_walk(p->reverse_rows, bi, p->batches);
         const int8_t *in_b = input + (size_t)b * image;
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
+        for (int32_t oi = 0; oi < p->output_height; oi++) {
+            const int32_t oy = dw_walk(p->reverse_rows, oi, p->output_height);
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            output = out0 + ((ptrdiff_t)b * p->output_height + oy) * out_row;
             const int row_inside = oy >= oy_lo && oy < oy_hi;
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
@@ -1249,10 +1266,15 @@ DW_INLINE void dw_s8_m1_dsp_drive(const ta_depthwise_conv_2d_params_t *p, const 
     const int32_t rows_inside = oy_hi - oy_lo, cols_inside = ox_hi - ox_lo;
     const int paired = is_3x3 && form != DSP_GENERAL && depth >= 4 && rows_inside > 0 &&
                        cols_inside >= DSP_PAIRED_PIXELS;
-    for (int32_t b = 0; b < p->batches; b++) {
+    int8_t *const out0 = output;
+    const ptrdiff_t out_row = (ptrdiff_t)p->output_width * depth;
+    for (int32_t bi = 0; bi < p->batches; bi++) {
+        const int32_t b = dw_walk(p->reverse_rows, bi, p->batches);
         const int8_t *in_b = input + (size_t)b * image;
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
+        for (int32_t oi = 0; oi < p->output_height; oi++) {
+            const int32_t oy = dw_walk(p->reverse_rows, oi, p->output_height);
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            output = out0 + ((ptrdiff_t)b * p->output_height + oy) * out_row;
             const int row_inside = oy >= oy_lo && oy < oy_hi;
             int32_t quads_inside = 0; /* channels of the row's interior pixels done */
             if (paired && row_inside) {
@@ -1338,11 +1360,15 @@ static inline void dw_portable(const ta_depthwise_conv_2d_params_t *p, const voi
     const int32_t depth = p->output_depth, mult = p->depth_multiplier;
     const size_t row = (size_t)p->input_width * (size_t)p->input_depth;
     const size_t image = (size_t)p->input_height * row;
-    size_t o_at = 0; /* the first output element of the pixel */
-    for (int32_t b = 0; b < p->batches; b++) {
+    for (int32_t bi = 0; bi < p->batches; bi++) {
+        const int32_t b = dw_walk(p->reverse_rows, bi, p->batches);
         const size_t in_b = (size_t)b * image;
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
+        for (int32_t oi = 0; oi < p->output_height; oi++) {
+            const int32_t oy = dw_walk(p->reverse_rows, oi, p->output_height);
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            /* the first output element of the pixel */
+            size_t o_at = ((size_t)b * (size_t)p->output_height + (size_t)oy) *
+                          (size_t)p->output_width * (size_t)depth;
             for (int32_t ox = 0; ox < p->output_width; ox++, o_at += (size_t)depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 for (int32_t o0 = 0; o0 < depth; o0 += BLOCK) {
@@ -1470,10 +1496,15 @@ static void dw_s16_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int16_t 
     const ptrdiff_t tap_row = (ptrdiff_t)p->dilation_height * p->input_width * depth;
     const ptrdiff_t tap_col = (ptrdiff_t)p->dilation_width * depth;
     const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)depth;
-    for (int32_t b = 0; b < p->batches; b++) {
+    int16_t *const out0 = output;
+    const ptrdiff_t out_row = (ptrdiff_t)p->output_width * depth;
+    for (int32_t bi = 0; bi < p->batches; bi++) {
+        const int32_t b = dw_walk(p->reverse_rows, bi, p->batches);
         const int16_t *in_b = input + (size_t)b * image;
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
+        for (int32_t oi = 0; oi < p->output_height; oi++) {
+            const int32_t oy = dw_walk(p->reverse_rows, oi, p->output_height);
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            output = out0 + ((ptrdiff_t)b * p->output_height + oy) * out_row;
             int32_t ky0, ky1;
             tap_range(iy0, p->input_height, p->filter_height, p->dilation_height, &ky0, &ky1);
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {

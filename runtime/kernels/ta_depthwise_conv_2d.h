@@ -16,6 +16,11 @@
  * at least TA_DW_DSP_ROW_PIXELS interior pixels take each row's interior
  * channels four at a time outside, so a whole output row is written
  * before the row is done reading.
+ *
+ * With `reverse_rows` set, every path walks the output rows (of all
+ * images) from the last to the first instead, each row as above: the
+ * output may then start above its input (the planner picks the direction
+ * per layer, so that a chain of layers stays within one lead).
  */
 #ifndef TA_DEPTHWISE_CONV_2D_H
 #define TA_DEPTHWISE_CONV_2D_H
@@ -56,7 +61,10 @@
     /* 1 when every int8 accumulator stays below 2^30 in magnitude (the converter */      \
     /* bounds bias + 255 * sum |w|), so 2 * acc fits int32 (the DSP path's */             \
     /* requantization). */                                                                \
-    FIELD(int32_t, small_accumulators)
+    FIELD(int32_t, small_accumulators)                                                    \
+    /* 1: output rows from the last to the first (set by the planner when the output */   \
+    /* is placed above its input). */                                                     \
+    FIELD(int32_t, reverse_rows)
 typedef struct {
     TA_PARAM_MEMBERS(TA_DEPTHWISE_CONV_2D_PARAMS)
 } ta_depthwise_conv_2d_params_t;

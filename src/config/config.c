@@ -132,6 +132,9 @@ static const tinyaot_config_key config_keys[] = {
      "let an output start below its input where the kernel reads ahead of its writes"},
     {"memory.overlap_test_shortfall", "integer (bytes)", "0",
      "testing only: place overlapping outputs this much closer than proven safe (wrong results)"},
+    {"memory.overlap_test_direction", "auto|below|above", "auto",
+     "testing only: outputs of kernels that can walk backwards go only below (or above) their "
+     "inputs instead of where the arena is smallest"},
     {"memory.auto_hydrate_constants", "bool", "-", "deprecated: accepted, changes nothing, warns"},
     {"memory.tensors", "list of rules", "none", "tensor placement rules, first match wins"},
     {"memory.tensors[].type", "constant|persistent|scratch", "any kind",
@@ -762,6 +765,11 @@ static void load_memory(Loader *L, const TaNode *n)
         get_bool(L, v, "memory.output_over_input", &c->output_over_input);
     if ((v = ta_node_map_get(n, "overlap_test_shortfall")))
         get_uint(L, v, "memory.overlap_test_shortfall", &c->overlap_test_shortfall);
+    if ((v = ta_node_map_get(n, "overlap_test_direction"))) {
+        static const char *const directions[] = {"auto", "below", "above"};
+        get_choice(L, v, "memory.overlap_test_direction", directions, 3,
+                   &c->overlap_test_direction);
+    }
     if ((v = ta_node_map_get(n, "auto_hydrate_constants"))) {
         bool ignored;
         if (get_bool(L, v, "memory.auto_hydrate_constants", &ignored)) {
@@ -955,6 +963,7 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     c->model_name = "model";
     c->model_description = "";
     c->output_over_input = true;
+    c->overlap_test_direction = "auto";
 
     check_keys(&L, root, "");
     const TaNode *v;

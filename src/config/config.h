@@ -72,8 +72,9 @@ typedef struct TaConfig {
     TaVec planner_options;      /* TaPlannerOptionSetting*, checked against the planner */
     bool dump_residency_json;
     bool allocate_arenas;
-    bool output_over_input;          /* use the lowerings' overlap leads */
-    uint64_t overlap_test_shortfall; /* tests: bytes closer than the lead */
+    bool output_over_input;             /* use the lowerings' overlap leads */
+    uint64_t overlap_test_shortfall;    /* tests: bytes closer than the lead */
+    const char *overlap_test_direction; /* tests: "auto" | "below" | "above" */
     bool auto_hydrate_constants_given;
     TaVec tensor_rules;     /* TaRule* */
     TaVec operator_rules;   /* TaRule* */

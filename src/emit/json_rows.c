@@ -15,7 +15,8 @@ static void optional_int(TaJson *j, bool present, int64_t v)
 }
 
 /* Output over input: which tensor's bytes this one's overlap, the lead
-   it keeps below that tensor's start, and why the kernel allows it. */
+   it keeps below (or, its producer walking backwards, above) that
+   tensor's start, and why the kernel allows it. */
 static void overlap_value(TaJson *j, const TaPlacement *pl)
 {
     if (!pl->overlaps) {
@@ -27,6 +28,8 @@ static void overlap_value(TaJson *j, const TaPlacement *pl)
     ta_json_string(j, pl->overlaps->id);
     ta_json_key(j, "lead");
     ta_json_int(j, (int64_t)pl->overlap_lead);
+    ta_json_key(j, "direction");
+    ta_json_string(j, pl->overlap_above ? "above" : "below");
     ta_json_key(j, "below_by");
     ta_json_int(j, (int64_t)pl->overlaps->place.offset - (int64_t)pl->offset);
     ta_json_key(j, "why");

@@ -76,10 +76,12 @@ typedef struct TaPlacement {
     bool staged;
     /* Output over input: the tensor whose bytes this one's overlap (its
        producer's input, which it starts `overlap_lead` bytes below or
-       more), and why that is safe; NULL when it overlaps nothing. */
+       more, or above when overlap_above), and why that is safe; NULL when
+       it overlaps nothing. */
     const struct TaTensor *overlaps;
     size_t overlap_lead;
     const char *overlap_why;
+    bool overlap_above; /* placed above `overlaps` (its producer walks backwards) */
 } TaPlacement;
 
 typedef struct TaTensor {
@@ -229,6 +231,12 @@ typedef struct TaOp {
     int overlap_input;
     size_t overlap_lead;
     const char *overlap_why;
+    /* Output above input, the other direction: non-NULL when the kernel can
+       walk its rows backwards (the parameter the planner sets to 1 when it
+       places the output overlap_back_lead bytes or more above the input). */
+    int32_t *overlap_reverse_rows;
+    size_t overlap_back_lead;
+    const char *overlap_back_why;
     int code_memory;             /* TaMemory its code is linked into (operators: rules), or -1 */
     int folded_activation;       /* a standalone activation FUSE_ACTIVATIONS folded in */
     TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */

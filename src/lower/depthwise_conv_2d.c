@@ -265,6 +265,8 @@ static bool lower(TaLower *L, TaOp *op)
     ta_declare_overlap(L, op, 0, &geom, batch,
                        mult == 1 ? TA_STREAM_CHANNEL_ALIGNED : TA_STREAM_IN_PLACE,
                        dsp_rows ? "DEPTHWISE_CONV_2D (whole rows on DSP)" : "DEPTHWISE_CONV_2D");
+    /* Every path can also walk the rows backwards (a row in any order). */
+    ta_declare_reverse_overlap(L, op, 0, &geom, &p->reverse_rows, "DEPTHWISE_CONV_2D");
 
     op->has_macs = op->has_parameters = true;
     op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches * out_h * out_w;

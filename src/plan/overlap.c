@@ -16,6 +16,13 @@
  * Links are tried in execution order and kept when the arena does not grow
  * (a link that only moves bytes around at one operator can still let a
  * later one lower the peak); then the ones left out are tried once more.
+ *
+ * A reversible link (a kernel that can walk backwards) may instead put its
+ * output above its input. Outputs all below their inputs drift down along
+ * a chain by the sum of the leads; alternating directions keeps the chain
+ * within about one lead, so the directions of the kept reversible links
+ * are searched: every combination when there are few, else flips one at a
+ * time while the arena shrinks.
  */
 #include "plan.h"
 
@@ -43,14 +50,15 @@ typedef struct Groups {
     size_t alignment;
     TaPacker pack;
     const void *pack_ctx;
-    int *group;   /* block -> index of its group's first block */
-    int64_t *rel; /* block -> offset inside its group */
-    size_t *size; /* block -> aligned size */
+    const bool *above; /* link -> output above its input */
+    int *group;        /* block -> index of its group's first block */
+    int64_t *rel;      /* block -> offset inside its group */
+    size_t *size;      /* block -> aligned size */
 } Groups;
 
 /* Adds the output of link l to its input's group; false (nothing changed)
    when the output would meet another member live at the same time. */
-static bool join(Groups *G, const TaOverlapLink *l)
+static bool join(Groups *G, const TaOverlapLink *l, bool above)
 {
     const int a = l->input, b = l->output, g = G->group[a];
     if (G->group[b] != b)
@@ -58,7 +66,7 @@ static bool join(Groups *G, const TaOverlapLink *l)
     for (int m = 0; m < G->n; m++)
         if (G->group[m] == b && m != b)
             return false; /* b already leads a group of its own */
-    const int64_t rel_b = G->rel[a] - (int64_t)l->lead;
+    const int64_t rel_b = above ? G->rel[a] + (int64_t)l->back_lead : G->rel[a] - (int64_t)l->lead;
     for (int m = 0; m < G->n; m++)
         if (G->group[m] == g && m != a && lives_overlap(&G->blocks[m], &G->blocks[b]) &&
             bytes_overlap(G->rel[m], G->size[m], rel_b, G->size[b]))
@@ -81,7 +89,7 @@ static void build_groups(Groups *G, const TaOverlapLink *links, int num_links, b
         G->rel[i] = 0;
     }
     for (int k = 0; k < num_links; k++)
-        if (use[k] && !join(G, &links[k]))
+        if (use[k] && !join(G, &links[k], G->above[k]))
             use[k] = false;
 }
 
@@ -214,8 +222,9 @@ static size_t pack_by_members(const Groups *G, size_t *offsets)
 /* The arena for the links marked in `use` (unmarking those that cannot
    join), offsets of the better packing into `offsets`. */
 static size_t evaluate(Groups *G, const TaOverlapLink *links, int num_links, bool *use,
-                       size_t *offsets, size_t *spare)
+                       const bool *above, size_t *offsets, size_t *spare)
 {
+    G->above = above;
     build_groups(G, links, num_links, use);
     const size_t as_blocks = pack_as_blocks(G, offsets);
     const size_t by_members = pack_by_members(G, spare);
@@ -226,11 +235,63 @@ static size_t evaluate(Groups *G, const TaOverlapLink *links, int num_links, boo
     return as_blocks;
 }
 
+/* Every combination of directions of the kept reversible links `rev`
+   (count of them), the best kept in kept/above; returns its arena. */
+static size_t search_directions(Groups *G, const TaOverlapLink *links, int num_links, bool *kept,
+                                bool *above, const int *rev, int count, size_t best,
+                                size_t *offsets, size_t *spare, bool *trial, bool *trial_above)
+{
+    for (uint32_t mask = 0; mask < (1u << count); mask++) {
+        memcpy(trial, kept, (size_t)num_links * sizeof *trial);
+        memcpy(trial_above, above, (size_t)num_links * sizeof *trial_above);
+        bool allowed = true;
+        for (int r = 0; r < count; r++) {
+            trial_above[rev[r]] = (mask >> r) & 1u;
+            allowed = allowed && (trial_above[rev[r]] || !links[rev[r]].above_only);
+        }
+        if (!allowed)
+            continue;
+        const size_t size = evaluate(G, links, num_links, trial, trial_above, offsets, spare);
+        if (size < best) {
+            best = size;
+            memcpy(kept, trial, (size_t)num_links * sizeof *kept);
+            memcpy(above, trial_above, (size_t)num_links * sizeof *above);
+        }
+    }
+    return best;
+}
+
+/* One link turned around at a time, kept while the arena shrinks. */
+static size_t flip_directions(Groups *G, const TaOverlapLink *links, int num_links, bool *kept,
+                              bool *above, size_t best, size_t *offsets, size_t *spare, bool *trial,
+                              bool *trial_above)
+{
+    for (bool better = true; better;) {
+        better = false;
+        for (int k = 0; k < num_links; k++) {
+            if (!kept[k] || !links[k].reversible || links[k].above_only)
+                continue;
+            memcpy(trial, kept, (size_t)num_links * sizeof *trial);
+            memcpy(trial_above, above, (size_t)num_links * sizeof *trial_above);
+            trial_above[k] = !above[k];
+            const size_t size = evaluate(G, links, num_links, trial, trial_above, offsets, spare);
+            if (trial[k] && size < best) {
+                best = size;
+                better = true;
+                memcpy(kept, trial, (size_t)num_links * sizeof *kept);
+                memcpy(above, trial_above, (size_t)num_links * sizeof *above);
+            }
+        }
+    }
+    return best;
+}
+
 size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, int num_links,
-                           size_t alignment, TaPacker pack, const void *pack_ctx, bool *kept)
+                           size_t alignment, TaPacker pack, const void *pack_ctx, bool *kept,
+                           bool *above)
 {
     for (int k = 0; k < num_links; k++)
-        kept[k] = false;
+        kept[k] = above[k] = false;
     if (n == 0)
         return 0;
     Groups G = {
@@ -241,22 +302,41 @@ size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, i
     size_t *offsets = ta_heap_realloc(NULL, (size_t)n * sizeof *offsets);
     size_t *spare = ta_heap_realloc(NULL, (size_t)n * sizeof *spare);
     bool *trial = ta_heap_realloc(NULL, ((size_t)num_links + 1) * sizeof *trial);
+    bool *trial_above = ta_heap_realloc(NULL, ((size_t)num_links + 1) * sizeof *trial_above);
+    int *rev = ta_heap_realloc(NULL, ((size_t)num_links + 1) * sizeof *rev);
     for (int i = 0; i < n; i++)
         G.size[i] = align_up(blocks[i].size, alignment);
-    size_t best = evaluate(&G, links, num_links, kept, offsets, spare);
+    size_t best = evaluate(&G, links, num_links, kept, above, offsets, spare);
     for (int pass = 0; pass < 2; pass++)
-        for (int k = 0; k < num_links; k++) {
-            if (kept[k])
-                continue;
-            memcpy(trial, kept, (size_t)num_links * sizeof *trial);
-            trial[k] = true;
-            const size_t size = evaluate(&G, links, num_links, trial, offsets, spare);
-            if (trial[k] && size <= best) {
-                best = size;
-                memcpy(kept, trial, (size_t)num_links * sizeof *kept);
+        for (int k = 0; k < num_links; k++)
+            for (int dir = links[k].above_only; dir < 1 + links[k].reversible; dir++) {
+                if (kept[k] && above[k] == dir)
+                    continue;
+                memcpy(trial, kept, (size_t)num_links * sizeof *trial);
+                memcpy(trial_above, above, (size_t)num_links * sizeof *trial_above);
+                trial[k] = true;
+                trial_above[k] = dir;
+                const size_t size = evaluate(&G, links, num_links, trial, trial_above, offsets,
+                                             spare);
+                /* A link left out joins if the arena does not grow; a
+                   kept one turns around only if it shrinks. */
+                if (trial[k] && (kept[k] ? size < best : size <= best)) {
+                    best = size;
+                    memcpy(kept, trial, (size_t)num_links * sizeof *kept);
+                    memcpy(above, trial_above, (size_t)num_links * sizeof *above);
+                }
             }
-        }
-    best = evaluate(&G, links, num_links, kept, offsets, spare);
+    int count = 0;
+    for (int k = 0; k < num_links; k++)
+        if (kept[k] && links[k].reversible)
+            rev[count++] = k;
+    if (count <= TA_OVERLAP_EXACT_DIRECTIONS)
+        best = search_directions(&G, links, num_links, kept, above, rev, count, best, offsets,
+                                 spare, trial, trial_above);
+    else
+        best = flip_directions(&G, links, num_links, kept, above, best, offsets, spare, trial,
+                               trial_above);
+    best = evaluate(&G, links, num_links, kept, above, offsets, spare);
     for (int i = 0; i < n; i++)
         blocks[i].offset = offsets[i];
     ta_heap_free(G.group);
@@ -265,5 +345,7 @@ size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, i
     ta_heap_free(offsets);
     ta_heap_free(spare);
     ta_heap_free(trial);
+    ta_heap_free(trial_above);
+    ta_heap_free(rev);
     return best;
 }

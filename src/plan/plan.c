@@ -35,6 +35,7 @@ typedef struct Item {
        bytes overlap, the lead it keeps and why that is safe. */
     const TaTensor *overlaps;
     size_t overlap_lead;
+    bool overlap_above;
     const char *overlap_why;
 } Item;
 
@@ -571,7 +572,13 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
             continue;
         size_t lead = align_up(op->overlap_lead, alignment);
         lead = cfg->overlap_test_shortfall >= lead ? 0 : lead - (size_t)cfg->overlap_test_shortfall;
-        links[count] = (TaOverlapLink){a, b, lead};
+        size_t back = align_up(op->overlap_back_lead, alignment);
+        back = cfg->overlap_test_shortfall >= back ? 0 : back - (size_t)cfg->overlap_test_shortfall;
+        const bool reversible = op->overlap_reverse_rows != NULL &&
+                                strcmp(cfg->overlap_test_direction, "below") != 0;
+        links[count] = (TaOverlapLink){
+            a,          b,    lead,
+            reversible, back, reversible && strcmp(cfg->overlap_test_direction, "above") == 0};
         link_ops[count++] = i;
     }
     return count;
@@ -620,11 +627,12 @@ static void repack_scratch(Planner *P)
         TaOverlapLink *links = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *links);
         int *link_ops = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *link_ops);
         bool *kept = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *kept);
+        bool *above = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *above);
         const int num_links = overlap_links(P, owners, n, alignment, links, link_ops);
         if (num_links == 0)
             continue;
         const size_t size = ta_pack_overlapping(blocks, n, links, num_links, alignment,
-                                                pack_with_planner, &settings, kept);
+                                                pack_with_planner, &settings, kept, above);
         if (size >= P->scratch_bytes[m])
             continue;
         P->scratch_bytes[m] = size;
@@ -640,8 +648,12 @@ static void repack_scratch(Planner *P)
             const TaOp *op = TA_OP(P->in->graph, link_ops[l]);
             Item *out = owners[links[l].output];
             out->overlaps = owners[links[l].input]->t;
-            out->overlap_lead = op->overlap_lead;
-            out->overlap_why = op->overlap_why;
+            out->overlap_above = above[l];
+            out->overlap_lead = above[l] ? op->overlap_back_lead : op->overlap_lead;
+            out->overlap_why = above[l] ? op->overlap_back_why : op->overlap_why;
+            /* The kernel walks backwards exactly when its output is above. */
+            if (op->overlap_reverse_rows)
+                *op->overlap_reverse_rows = above[l];
         }
     }
 }
@@ -741,7 +753,8 @@ static int by_offset(const void *pa, const void *pb)
 
 /* Whether tensors a and b, live at the same time, may share bytes: b is
    written over a by the operator that reads a last, at least the lead
-   below it (or the other way round; `shortfall` is the test hook's). */
+   below it, or above it when that operator walks backwards (or the other
+   way round; `shortfall` is the test hook's). */
 static bool overlap_declared(const TaTensor *a, const TaTensor *b, uint64_t shortfall)
 {
     if (b->place.overlaps != a) {
@@ -749,9 +762,11 @@ static bool overlap_declared(const TaTensor *a, const TaTensor *b, uint64_t shor
         a = b;
         b = t;
     }
-    return b->place.overlaps == a && a->last_use == b->first_use &&
-           a->place.offset >= b->place.offset &&
-           a->place.offset - b->place.offset + shortfall >= b->place.overlap_lead;
+    if (b->place.overlaps != a || a->last_use != b->first_use)
+        return false;
+    const size_t lo = b->place.overlap_above ? a->place.offset : b->place.offset;
+    const size_t hi = b->place.overlap_above ? b->place.offset : a->place.offset;
+    return hi >= lo && hi - lo + shortfall >= b->place.overlap_lead;
 }
 
 /* True if two scratch tensors live at the same time share a byte without
@@ -793,6 +808,7 @@ static void fill_region(Planner *P, TaRegion *r)
         pl->staged = r->staged;
         pl->overlaps = it->overlaps;
         pl->overlap_lead = it->overlap_lead;
+        pl->overlap_above = it->overlap_above;
         pl->overlap_why = it->overlap_why;
         if (pl->offset + pl->size > r->size)
             r->size = pl->offset + pl->size;

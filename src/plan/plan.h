@@ -114,6 +114,11 @@ typedef struct TaOverlapLink {
     int input;   /* block index */
     int output;  /* block index */
     size_t lead; /* bytes */
+    /* The kernel can also walk backwards, its output then starting
+       back_lead bytes (or more) above the input's start. */
+    bool reversible;
+    size_t back_lead;
+    bool above_only; /* reversible, but never below (a test's choice) */
 } TaOverlapLink;
 
 /* A packer of whole blocks with ta_pack's contract; `ctx` is its own
@@ -128,9 +133,16 @@ size_t ta_pack_greedy(TaBlock *blocks, int n, size_t alignment, const void *ctx)
    output, chains composing), the groups are packed as blocks of their
    extent and lifetime by `pack` (given `pack_ctx`) and also fitted member
    by member, and the
-   smaller arena kept. Links are tried in order and kept when the arena
-   does not grow; kept[i] tells which were. */
+   smaller arena kept. Links are tried in order, in each direction they
+   allow, and kept when the arena does not grow; then the directions of
+   the kept reversible links are searched (all of them when at most
+   TA_OVERLAP_EXACT_DIRECTIONS, else one at a time). kept[i] tells which
+   were kept, above[i] whether link i's output sits above its input. */
 size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, int num_links,
-                           size_t alignment, TaPacker pack, const void *pack_ctx, bool *kept);
+                           size_t alignment, TaPacker pack, const void *pack_ctx, bool *kept,
+                           bool *above);
+
+/* Reversible links whose directions are searched exhaustively. */
+#define TA_OVERLAP_EXACT_DIRECTIONS 10
 
 #endif /* TA_PLAN_H */

@@ -13,6 +13,17 @@ static int32_t first_inside(int32_t start, int32_t in, int32_t filter, int32_t d
     return -1;
 }
 
+/* The last input pixel a window reads along one axis (see first_inside). */
+static int32_t last_inside(int32_t start, int32_t in, int32_t filter, int32_t dilation)
+{
+    for (int32_t k = filter - 1; k >= 0; k--) {
+        const int32_t i = start + k * dilation;
+        if (i >= 0 && i < in)
+            return i;
+    }
+    return -1;
+}
+
 size_t ta_stream_lead(const TaStreamGeometry *g, int32_t batch, TaStreamReads reads)
 {
     TA_ASSERT(batch >= 1 &&
@@ -72,4 +83,47 @@ void ta_declare_overlap(TaLower *L, TaOp *op, int input, const TaStreamGeometry 
                                 "no input byte is overwritten before its last read when the "
                                 "output starts %zu bytes or more below input %s",
                                 kernel, (int)batch, read_text[reads], lead, in->id);
+}
+
+size_t ta_stream_lead_reversed_rows(const TaStreamGeometry *g)
+{
+    const int64_t rows = (int64_t)g->batches * g->out_h;
+    const int64_t row_bytes = (int64_t)g->out_w * (int64_t)g->out_pixel_bytes;
+    /* Rows are walked from the last: when row r is written, every row up
+       to r may still read, so the end of what they read is a running
+       maximum from row 0 on. */
+    int64_t lead = 0, read_end = 0;
+    for (int64_t r = 0; r < rows; r++) {
+        const int64_t b = r / g->out_h, oy = r % g->out_h;
+        const int32_t iy = last_inside((int32_t)oy * g->stride_h - g->pad_top, g->in_h, g->filter_h,
+                                       g->dilation_h);
+        for (int32_t ox = 0; iy >= 0 && ox < g->out_w; ox++) {
+            const int32_t ix = last_inside(ox * g->stride_w - g->pad_left, g->in_w, g->filter_w,
+                                           g->dilation_w);
+            if (ix < 0)
+                continue;
+            const int64_t end = ((b * g->in_h + iy) * g->in_w + ix + 1) *
+                                (int64_t)g->in_pixel_bytes;
+            read_end = end > read_end ? end : read_end;
+        }
+        const int64_t need = read_end - r * row_bytes;
+        lead = need > lead ? need : lead;
+    }
+    return (size_t)lead;
+}
+
+void ta_declare_reverse_overlap(TaLower *L, TaOp *op, int input, const TaStreamGeometry *g,
+                                int32_t *reverse_rows, const char *kernel)
+{
+    const size_t lead = ta_stream_lead_reversed_rows(g);
+    if (op->overlap_input != input || lead >= ta_tensor_bytes(op->outputs[0]))
+        return;
+    op->overlap_reverse_rows = reverse_rows;
+    op->overlap_back_lead = lead;
+    op->overlap_back_why = ta_format(L->pool,
+                                     "%s: output rows from the last to the first, each read "
+                                     "before or while it is written, so no input byte is "
+                                     "overwritten before its last read when the output starts "
+                                     "%zu bytes or more above input %s",
+                                     kernel, lead, op->inputs[input]->id);
 }

@@ -58,4 +58,17 @@ size_t ta_stream_lead(const TaStreamGeometry *g, int32_t batch, TaStreamReads re
 void ta_declare_overlap(TaLower *L, TaOp *op, int input, const TaStreamGeometry *g, int32_t batch,
                         TaStreamReads reads, const char *kernel);
 
+/* Output above input: for kernels that can walk output rows (across
+   images) from the last to the first, each row written in any order after
+   or while reading its windows, the smallest lead in bytes (output start
+   at least this far above the input start): for every row, its bytes must
+   start above the end of the input any row up to it still reads. */
+size_t ta_stream_lead_reversed_rows(const TaStreamGeometry *g);
+
+/* After ta_declare_overlap recorded a forward lead over `input`, records
+   the reversed-rows lead too when it saves memory; `reverse_rows` is the
+   kernel parameter the planner sets when it places the output above. */
+void ta_declare_reverse_overlap(TaLower *L, TaOp *op, int input, const TaStreamGeometry *g,
+                                int32_t *reverse_rows, const char *kernel);
+
 #endif /* TA_STREAM_LEAD_H */
