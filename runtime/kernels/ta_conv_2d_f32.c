@@ -20,9 +20,8 @@ static float window_sum(const ta_conv_2d_f32_params_t *p, const float *image, in
                 continue;
             const float *in = image + (size_t)y * in_row + (size_t)x * (size_t)p->input_depth +
                               (size_t)channel0;
-            const float *w =
-                filter + ((size_t)ky * (size_t)p->filter_width + (size_t)kx) *
-                             (size_t)p->filter_depth;
+            const float *w = filter + ((size_t)ky * (size_t)p->filter_width + (size_t)kx) *
+                                          (size_t)p->filter_depth;
             for (int32_t c = 0; c < p->filter_depth; c++)
                 total += in[c] * w[c];
         }
@@ -33,8 +32,7 @@ static float window_sum(const ta_conv_2d_f32_params_t *p, const float *image, in
 int ta_conv_2d_f32(const ta_conv_2d_f32_params_t *p, const float *input, const float *filter,
                    const float *bias, float *output)
 {
-    const size_t image = (size_t)p->input_height * (size_t)p->input_width *
-                         (size_t)p->input_depth;
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
     const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width *
                                (size_t)p->filter_depth;
     float *out = output;

@@ -20,12 +20,10 @@ static float window_sum(const ta_depthwise_conv_2d_f32_params_t *p, const float 
             const int32_t x = in_x0 + kx * p->dilation_width;
             if (y < 0 || y >= p->input_height || x < 0 || x >= p->input_width)
                 continue;
-            const float in =
-                image[((size_t)y * (size_t)p->input_width + (size_t)x) * in_depth +
-                      (size_t)channel];
-            const float w =
-                filter[((size_t)ky * (size_t)p->filter_width + (size_t)kx) * out_depth +
-                       (size_t)out_channel];
+            const float in = image[((size_t)y * (size_t)p->input_width + (size_t)x) * in_depth +
+                                   (size_t)channel];
+            const float w = filter[((size_t)ky * (size_t)p->filter_width + (size_t)kx) * out_depth +
+                                   (size_t)out_channel];
             total += in * w;
         }
     }
@@ -35,8 +33,7 @@ static float window_sum(const ta_depthwise_conv_2d_f32_params_t *p, const float 
 int ta_depthwise_conv_2d_f32(const ta_depthwise_conv_2d_f32_params_t *p, const float *input,
                              const float *filter, const float *bias, float *output)
 {
-    const size_t image = (size_t)p->input_height * (size_t)p->input_width *
-                         (size_t)p->input_depth;
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
     float *out = output;
     for (int32_t b = 0; b < p->batches; b++) {
         const float *in = input + (size_t)b * image;

@@ -18,8 +18,8 @@ int ta_fully_connected_f32(const ta_fully_connected_f32_params_t *p, const float
             for (size_t d = 0; d < depth; d++)
                 total += in[d] * w[d];
             const float bias_value = bias ? bias[o] : 0.0f;
-            output[(size_t)b * (size_t)p->output_depth + (size_t)o] =
-                ta_activation_f32(total + bias_value, p->activation_min, p->activation_max);
+            output[(size_t)b * (size_t)p->output_depth + (size_t)o] = ta_activation_f32(
+                total + bias_value, p->activation_min, p->activation_max);
         }
     }
     return TA_OK;

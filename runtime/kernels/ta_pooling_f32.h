@@ -15,19 +15,19 @@
 
 #include "../include/ta_params.h"
 
-#define TA_POOL_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)                  \
-    FIELD(int32_t, batches)                                           \
-    FIELD(int32_t, input_height)                                      \
-    FIELD(int32_t, input_width)                                       \
-    FIELD(int32_t, depth)                                             \
-    FIELD(int32_t, output_height)                                     \
-    FIELD(int32_t, output_width)                                      \
-    FIELD(int32_t, stride_height)                                     \
-    FIELD(int32_t, stride_width)                                      \
-    FIELD(int32_t, filter_height)                                     \
-    FIELD(int32_t, filter_width)                                      \
-    FIELD(int32_t, pad_height)                                        \
-    FIELD(int32_t, pad_width)                                         \
+#define TA_POOL_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)                   \
+    FIELD(int32_t, batches)                                            \
+    FIELD(int32_t, input_height)                                       \
+    FIELD(int32_t, input_width)                                        \
+    FIELD(int32_t, depth)                                              \
+    FIELD(int32_t, output_height)                                      \
+    FIELD(int32_t, output_width)                                       \
+    FIELD(int32_t, stride_height)                                      \
+    FIELD(int32_t, stride_width)                                       \
+    FIELD(int32_t, filter_height)                                      \
+    FIELD(int32_t, filter_width)                                       \
+    FIELD(int32_t, pad_height)                                         \
+    FIELD(int32_t, pad_width)                                          \
     FIELD(float, activation_min) /* CalculateActivationRange<float> */ \
     FIELD(float, activation_max)
 typedef struct {

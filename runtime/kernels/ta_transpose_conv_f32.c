@@ -20,8 +20,8 @@ static void scatter_pixel(const ta_transpose_conv_f32_params_t *p, const float *
                 if (y < 0 || y >= p->output_height || x < 0 || x >= p->output_width)
                     continue;
                 float *out = image + ((size_t)y * (size_t)p->output_width + (size_t)x) * out_c;
-                const float *w =
-                    filter + ((size_t)ky * (size_t)p->filter_width + (size_t)kx) * in_c + c;
+                const float *w = filter +
+                                 ((size_t)ky * (size_t)p->filter_width + (size_t)kx) * in_c + c;
                 for (size_t o = 0; o < out_c; o++)
                     out[o] += pixel[c] * w[o * filter_size];
             }
@@ -42,9 +42,9 @@ int ta_transpose_conv_f32(const ta_transpose_conv_f32_params_t *p, const float *
         float *image = output + (size_t)b * out_pixels * out_c;
         for (int32_t y = 0; y < p->input_height; y++)
             for (int32_t x = 0; x < p->input_width; x++) {
-                const float *pixel =
-                    input + (size_t)b * in_image +
-                    ((size_t)y * (size_t)p->input_width + (size_t)x) * (size_t)p->input_depth;
+                const float *pixel = input + (size_t)b * in_image +
+                                     ((size_t)y * (size_t)p->input_width + (size_t)x) *
+                                         (size_t)p->input_depth;
                 scatter_pixel(p, pixel, filter, image, y * p->stride_height - p->pad_top,
                               x * p->stride_width - p->pad_left);
             }

@@ -18,20 +18,20 @@
 
 #include "../include/ta_params.h"
 
-#define TA_TRANSPOSE_CONV_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)      \
-    FIELD(int32_t, batches)                                         \
-    FIELD(int32_t, input_height)                                    \
-    FIELD(int32_t, input_width)                                     \
-    FIELD(int32_t, input_depth)                                     \
-    FIELD(int32_t, filter_height)                                   \
-    FIELD(int32_t, filter_width)                                    \
-    FIELD(int32_t, output_height)                                   \
-    FIELD(int32_t, output_width)                                    \
-    FIELD(int32_t, output_depth)                                    \
-    FIELD(int32_t, stride_height)                                   \
-    FIELD(int32_t, stride_width)                                    \
-    FIELD(int32_t, pad_top)                                         \
-    FIELD(int32_t, pad_left)                                        \
+#define TA_TRANSPOSE_CONV_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)         \
+    FIELD(int32_t, batches)                                            \
+    FIELD(int32_t, input_height)                                       \
+    FIELD(int32_t, input_width)                                        \
+    FIELD(int32_t, input_depth)                                        \
+    FIELD(int32_t, filter_height)                                      \
+    FIELD(int32_t, filter_width)                                       \
+    FIELD(int32_t, output_height)                                      \
+    FIELD(int32_t, output_width)                                       \
+    FIELD(int32_t, output_depth)                                       \
+    FIELD(int32_t, stride_height)                                      \
+    FIELD(int32_t, stride_width)                                       \
+    FIELD(int32_t, pad_top)                                            \
+    FIELD(int32_t, pad_left)                                           \
     FIELD(float, activation_min) /* CalculateActivationRange<float> */ \
     FIELD(float, activation_max)
 typedef struct {

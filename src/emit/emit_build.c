@@ -136,8 +136,8 @@ static bool copy_runtime(const TaEmitInput *in, const char *dir, TaVec *runtime_
    multiply-add rounds once where TFLite Micro's float reference kernels
    round twice. GCC contracts by default in GNU modes (arm-none-eabi-gcc
    emits vfma on the FPU cores), clang even in ISO modes. */
-#define FP_CONTRACT_WHY                                                              \
-    "# -ffp-contract=off: no fused multiply-add, so float kernels round every\n"     \
+#define FP_CONTRACT_WHY                                                               \
+    "# -ffp-contract=off: no fused multiply-add, so float kernels round every\n"      \
     "# product and sum as TFLite Micro's reference kernels do (bit-exact results);\n" \
     "# GCC (GNU modes) and clang contract a*b+c by default on cores with an FMA.\n"
 
@@ -187,12 +187,13 @@ static void emit_cmake(const TaEmitInput *in, TaBuf *b, const TaVec *sources, co
                                       in->config->module_name));
     /* An INTERFACE library takes no PRIVATE compile options. */
     ta_field(&f, "runtime_fp_flags",
-             headers_only ? ""
-                          : ta_format(in->pool,
-                                      "  target_compile_options(%s_runtime PRIVATE ${%s_FP_FLAGS})\n",
-                                      in->config->module_name,
-                                      ta_upper(in->pool, in->config->module_name)));
-    ta_template(b, &f, FP_CONTRACT_WHY
+             headers_only
+                 ? ""
+                 : ta_format(in->pool,
+                             "  target_compile_options(%s_runtime PRIVATE ${%s_FP_FLAGS})\n",
+                             in->config->module_name, ta_upper(in->pool, in->config->module_name)));
+    ta_template(b, &f,
+                FP_CONTRACT_WHY
                 "set(${NAME}_FP_FLAGS)\n"
                 "if(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n"
                 "  set(${NAME}_FP_FLAGS -ffp-contract=off)\n"

@@ -64,10 +64,9 @@ static int64_t element(const TaTensor *t, size_t i)
 static bool lower_float(TaLower *L, TaOp *op, const ta_batch_matmul_f32_params_t *geometry,
                         TaTensor *lhs, TaTensor *rhs, TaTensor *out, int64_t batches)
 {
-    TaKernelCall *c =
-        ta_call(L, op, "ta_batch_matmul_f32", "runtime/kernels/ta_batch_matmul_f32.h");
-    *(ta_batch_matmul_f32_params_t *)TA_CALL_PARAMS(L, c, ta_batch_matmul_f32_params_t) =
-        *geometry;
+    TaKernelCall *c = ta_call(L, op, "ta_batch_matmul_f32",
+                              "runtime/kernels/ta_batch_matmul_f32.h");
+    *(ta_batch_matmul_f32_params_t *)TA_CALL_PARAMS(L, c, ta_batch_matmul_f32_params_t) = *geometry;
     ta_call_arg(L, c, lhs);
     ta_call_arg(L, c, rhs);
     ta_call_arg(L, c, out);

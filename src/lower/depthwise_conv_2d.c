@@ -57,14 +57,13 @@ static bool lower_float(TaLower *L, TaOp *op, const ta_depthwise_conv_2d_f32_par
     const TaConvAttrs *a = op->attrs;
     const int32_t out_c = geometry->input_depth * geometry->depth_multiplier;
     if (bias && ta_tensor_elements(bias) != (size_t)out_c) {
-        ta_op_error(L, op, "bias has %zu elements for %d output channels",
-                    ta_tensor_elements(bias), (int)out_c);
+        ta_op_error(L, op, "bias has %zu elements for %d output channels", ta_tensor_elements(bias),
+                    (int)out_c);
         return false;
     }
     TaKernelCall *c = ta_call(L, op, "ta_depthwise_conv_2d_f32",
                               "runtime/kernels/ta_depthwise_conv_2d_f32.h");
-    ta_depthwise_conv_2d_f32_params_t *p =
-        TA_CALL_PARAMS(L, c, ta_depthwise_conv_2d_f32_params_t);
+    ta_depthwise_conv_2d_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_depthwise_conv_2d_f32_params_t);
     *p = *geometry;
     if (!ta_float_activation_range(L, op, a->activation, &p->activation_min, &p->activation_max))
         return false;
@@ -91,8 +90,7 @@ static bool lower(TaLower *L, TaOp *op)
                  : !ta_conv_operands(L, op, in, w, out, &wide))
         return false;
     /* TFLite reads the bias as int32 (int8) or int64 (int16), whatever its type. */
-    if (!is_float && bias &&
-        !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32, -1))
+    if (!is_float && bias && !ta_expect_dtype(L, op, bias, "bias", wide ? TA_INT64 : TA_INT32, -1))
         return false;
     const int32_t batches = in->dims[0], in_h = in->dims[1], in_w = in->dims[2];
     const int32_t in_c = in->dims[3];

@@ -85,8 +85,8 @@ static bool lower_float(TaLower *L, TaOp *op, const FcAttrs *a, TaTensor *in, Ta
     if (!fc_shape(L, op, in, w, bias, out, &batches) ||
         !ta_float_activation_range(L, op, a->activation, &act_min, &act_max))
         return false;
-    TaKernelCall *c =
-        ta_call(L, op, "ta_fully_connected_f32", "runtime/kernels/ta_fully_connected_f32.h");
+    TaKernelCall *c = ta_call(L, op, "ta_fully_connected_f32",
+                              "runtime/kernels/ta_fully_connected_f32.h");
     ta_fully_connected_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_fully_connected_f32_params_t);
     p->batches = batches;
     p->accum_depth = w->dims[w->rank - 1];

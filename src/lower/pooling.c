@@ -103,7 +103,7 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
         return false;
     /* TFLite Micro's check, in float: a pool cannot change the scale. */
     if (!is_float && (fabs((double)(ta_scale(in) - ta_scale(out))) > 1.0e-6 ||
-        ta_zero_point(in) != ta_zero_point(out))) {
+                      ta_zero_point(in) != ta_zero_point(out))) {
         ta_op_error(L, op, "output quantization (%g, %d) differs from the input's (%g, %d)",
                     (double)ta_scale(out), (int)ta_zero_point(out), (double)ta_scale(in),
                     (int)ta_zero_point(in));

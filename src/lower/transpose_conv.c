@@ -49,12 +49,12 @@ static bool lower_float(TaLower *L, TaOp *op, const ta_transpose_conv_f32_params
 {
     const TaConvAttrs *a = op->attrs;
     if (bias && ta_tensor_elements(bias) != (size_t)geometry->output_depth) {
-        ta_op_error(L, op, "bias has %zu elements for %d output channels",
-                    ta_tensor_elements(bias), (int)geometry->output_depth);
+        ta_op_error(L, op, "bias has %zu elements for %d output channels", ta_tensor_elements(bias),
+                    (int)geometry->output_depth);
         return false;
     }
-    TaKernelCall *c =
-        ta_call(L, op, "ta_transpose_conv_f32", "runtime/kernels/ta_transpose_conv_f32.h");
+    TaKernelCall *c = ta_call(L, op, "ta_transpose_conv_f32",
+                              "runtime/kernels/ta_transpose_conv_f32.h");
     ta_transpose_conv_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_transpose_conv_f32_params_t);
     *p = *geometry;
     if (!ta_float_activation_range(L, op, a->activation, &p->activation_min, &p->activation_max))
