@@ -37,12 +37,15 @@ define run_unit
 endef
 
 # The Python package, then the pytest suites (tests/test_*.py) with the
-# sanitized converter and every generated module built with ASan+UBSan.
+# sanitized converter and every generated module built with ASan+UBSan, on
+# JOBS pytest-xdist workers (each test file on one worker, so a file's
+# module-scoped fixtures are built once); the slowest 30 tests are listed.
 define run_python
 	@echo "== Python package (pip install ./python)"
 	@$(PYTHON) -m pip install -q --disable-pip-version-check ./python
-	@echo "== Python suites (sanitized converter and modules)"
-	@TINYAOT_BIN=build-asan/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m pytest -q -s tests
+	@echo "== Python suites (sanitized converter and modules, $(JOBS) workers)"
+	@TINYAOT_BIN=build-asan/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m pytest -q \
+	    -n $(JOBS) --dist loadfile --durations=30 tests
 endef
 
 # The operator generator's tests: random single-operator models compared

@@ -114,6 +114,8 @@ def main(argv=None):
     print(f"{'variant':34} {'tried':>5} {'conv':>5} {'bytes':>9} {'diff':>6}"
           + (f" {'litert':>7}" if args.litert else "") + "  time")
     bad = 0
+    # The runtime kernels are compiled once for all variants and both workers.
+    os.environ.setdefault("TINYAOT_OBJECT_CACHE", str(top / "kernel-objects"))
     work = [(name, args.count, args.seed, top / name.replace("/", "_"), args.litert)
             for name in names]
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:

@@ -8,13 +8,10 @@
 
 #include <stdint.h>
 
-/* The position of the highest set bit, counting from 1; 32 for 0 (what
-   the library's GCC path, __builtin_clz, gives, and the oracle uses). */
-static inline uint32_t ta_signal_msb32(uint32_t x)
+/* The number of bits below and including the highest set one; 0 for 0. */
+static inline uint32_t ta_signal_bit_length(uint32_t x)
 {
     uint32_t n = 0;
-    if (x == 0)
-        return 32;
     while (x) {
         x >>= 1;
         n++;
@@ -22,16 +19,20 @@ static inline uint32_t ta_signal_msb32(uint32_t x)
     return n;
 }
 
+/* The position of the highest set bit, counting from 1; the width for 0
+   (what the library's GCC path, __builtin_clz, gives, and the oracle uses). */
+static inline uint32_t ta_signal_msb32(uint32_t x)
+{
+    return x ? ta_signal_bit_length(x) : 32;
+}
+
+/* Counted on 32-bit halves: no 64-bit shifts in the loop on Cortex-M. */
 static inline uint32_t ta_signal_msb64(uint64_t x)
 {
-    uint32_t n = 0;
-    if (x == 0)
-        return 64;
-    while (x) {
-        x >>= 1;
-        n++;
-    }
-    return n;
+    const uint32_t high = (uint32_t)(x >> 32);
+    if (high)
+        return 32 + ta_signal_bit_length(high);
+    return x ? ta_signal_bit_length((uint32_t)x) : 64;
 }
 
 /* Digit-by-digit square root, rounded to nearest (never past 0xFFFF). */

@@ -14,7 +14,6 @@
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "common/conv_common.h"
-#include "common/stream_lead.h"
 
 static bool parse(TaLower *L, TaOp *op)
 {
@@ -243,23 +242,7 @@ static bool lower(TaLower *L, TaOp *op)
                           out_c >= 4 && out_w >= TA_DW_DSP_ROW_PIXELS;
     const int32_t batch = dsp_rows ? out_w : !wide && mult == 1 && out_c == 8 ? 2 : 1;
     const size_t elem = wide ? 2 : 1;
-    const TaStreamGeometry geom = {
-        .batches = batches,
-        .in_h = in_h,
-        .in_w = in_w,
-        .out_h = out_h,
-        .out_w = out_w,
-        .filter_h = k_h,
-        .filter_w = k_w,
-        .stride_h = a->stride_h,
-        .stride_w = a->stride_w,
-        .dilation_h = a->dilation_h,
-        .dilation_w = a->dilation_w,
-        .pad_top = pad_h,
-        .pad_left = pad_w,
-        .in_pixel_bytes = (size_t)in_c * elem,
-        .out_pixel_bytes = (size_t)out_c * elem,
-    };
+    const TaStreamGeometry geom = ta_conv_stream_geometry(a, in, out, k_h, k_w, pad_h, pad_w, elem);
     ta_declare_overlap(L, op, 0, &geom, batch,
                        mult == 1 ? TA_STREAM_CHANNEL_ALIGNED : TA_STREAM_IN_PLACE,
                        dsp_rows ? "DEPTHWISE_CONV_2D (whole rows on DSP)" : "DEPTHWISE_CONV_2D");

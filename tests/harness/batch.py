@@ -2,7 +2,8 @@
 
 Converting each model is quick; compiling and linking one program per model
 is not. `build_batch` converts every case with its own prefix (c0, c1, ...),
-compiles all modules, one copy of the runtime kernels and the host runner
+compiles all modules, one copy of the runtime kernels (their objects shared
+by every batch of the run, tests/harness/objects.py) and the host runner
 into a single executable, and `run_case` runs one of them by index.
 """
 
@@ -10,7 +11,7 @@ import os
 import pathlib
 import subprocess
 
-from tests.harness import module
+from tests.harness import module, objects
 
 ROOT = module.ROOT
 
@@ -59,8 +60,9 @@ def build_batch(cases, workdir, keys=None):
                 srcs.append(s)
     exe = workdir / "batch.runner"
     cc = os.environ.get("CC", "cc")
+    kernel_objects = [str(objects.kernel_object(cc, module.cflags(), k)) for k in sorted(kernels)]
     cmd = [cc, *module.cflags(), "-I", str(workdir), "-I", str(module.HARNESS), "-I", str(ROOT),
-           *srcs, *sorted(kernels), "-lm", "-o", str(exe)]
+           *srcs, *kernel_objects, "-lm", "-o", str(exe)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
     if p.returncode != 0:
         raise RuntimeError(f"building the batch failed:\n{p.stderr[:4000]}")

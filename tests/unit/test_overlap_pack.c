@@ -9,20 +9,10 @@
  */
 #include "plan/plan.h"
 
+#include "check.h"
+
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            failures++;                                                     \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fputc('\n', stderr);                                            \
-        }                                                                   \
-    } while (0)
 
 static TaBlock block(size_t size, int first, int last, int order)
 {
@@ -219,10 +209,5 @@ int main(void)
     test_forward_only_stays_below();
     test_above_only();
     test_random();
-    if (failures) {
-        fprintf(stderr, "%d checks failed\n", failures);
-        return 1;
-    }
-    printf("overlap pack: all checks passed\n");
-    return 0;
+    return check_summary("overlap pack");
 }

@@ -5,21 +5,11 @@
  */
 #include "plan/plan.h"
 
+#include "check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            failures++;                                                     \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fputc('\n', stderr);                                            \
-        }                                                                   \
-    } while (0)
 
 static const char *const strategy_names[TA_PACK_STRATEGIES] = {"by size", "by area", "by span",
                                                                "by first use"};
@@ -205,10 +195,5 @@ int main(void)
     test_lower_bound();
     test_overlap_detection();
     test_random_instances();
-    if (failures) {
-        fprintf(stderr, "%d checks failed\n", failures);
-        return 1;
-    }
-    printf("pack: all checks passed\n");
-    return 0;
+    return check_summary("pack");
 }

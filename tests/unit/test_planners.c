@@ -9,21 +9,11 @@
 
 #include "../../include/tinyaot/tinyaot.h"
 
+#include "check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            failures++;                                                     \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fputc('\n', stderr);                                            \
-        }                                                                   \
-    } while (0)
 
 #define B(size, first, last, order)         \
     {                                       \
@@ -278,10 +268,5 @@ int main(void)
     test_names_and_options();
     test_help_agrees_with_the_planners();
     test_random_instances();
-    if (failures) {
-        fprintf(stderr, "%d checks failed\n", failures);
-        return 1;
-    }
-    printf("planners: all checks passed\n");
-    return 0;
+    return check_summary("planners");
 }

@@ -196,3 +196,26 @@ void ta_conv_call_tail(TaLower *L, TaOp *op, TaKernelCall *c, const TaConvArgs *
     ta_call_arg(L, c, args->output);
     ta_conv_figures(op, weights, bias, positions);
 }
+
+TaStreamGeometry ta_conv_stream_geometry(const TaConvAttrs *a, const TaTensor *in,
+                                         const TaTensor *out, int32_t filter_h, int32_t filter_w,
+                                         int32_t pad_top, int32_t pad_left, size_t elem)
+{
+    return (TaStreamGeometry){
+        .batches = in->dims[0],
+        .in_h = in->dims[1],
+        .in_w = in->dims[2],
+        .out_h = out->dims[1],
+        .out_w = out->dims[2],
+        .filter_h = filter_h,
+        .filter_w = filter_w,
+        .stride_h = a->stride_h,
+        .stride_w = a->stride_w,
+        .dilation_h = a->dilation_h,
+        .dilation_w = a->dilation_w,
+        .pad_top = pad_top,
+        .pad_left = pad_left,
+        .in_pixel_bytes = (size_t)in->dims[3] * elem,
+        .out_pixel_bytes = (size_t)out->dims[3] * elem,
+    };
+}

@@ -3,13 +3,15 @@
  * DEPTHWISE_CONV_2D, TRANSPOSE_CONV) share: their attributes
  * (src/model/conv_options.h), TFLite's padding arithmetic,
  * weight quantization checks and per-channel requantization parameters,
- * bias decoding.
+ * bias decoding, the window geometry their output-over-input leads
+ * start from.
  */
 #ifndef TA_CONV_COMMON_H
 #define TA_CONV_COMMON_H
 
 #include "../../model/conv_options.h"
 #include "../lower.h"
+#include "stream_lead.h"
 
 /* The parse hook of the three operators: op->attrs = a TaConvAttrs. */
 bool ta_conv_parse(TaLower *L, TaOp *op, const TaConvFields *f);
@@ -79,5 +81,13 @@ void ta_conv_call_tail(TaLower *L, TaOp *op, TaKernelCall *c, const TaConvArgs *
 void ta_conv_call_inputs(TaLower *L, TaKernelCall *c, const TaConvArgs *args,
                          const TaConvRequant *rq);
 void ta_conv_figures(TaOp *op, const TaTensor *weights, const TaTensor *bias, int64_t positions);
+
+/* The window geometry of a convolution over the NHWC `in` (`out` its
+   output, both checked by the lowering) with a filter_h x filter_w window,
+   the attributes' strides and dilations and the paddings ta_conv_window
+   gave; `elem` bytes per value (1 for int8, 2 for int16). */
+TaStreamGeometry ta_conv_stream_geometry(const TaConvAttrs *a, const TaTensor *in,
+                                         const TaTensor *out, int32_t filter_h, int32_t filter_w,
+                                         int32_t pad_top, int32_t pad_left, size_t elem);
 
 #endif /* TA_CONV_COMMON_H */
