@@ -54,9 +54,9 @@ def reverse_int16(rng):
 
 @variant("REVERSE_V2.int32", "REVERSE_V2")
 def reverse_int32(rng):
-    """int32 REVERSE_V2 (TFLM also runs uint8, int64 and bool: the same
-    byte moves)."""
-    return _reverse(rng, pick(rng, ["int32", "int32", "uint8", "int64", "bool"]))
+    """int32 REVERSE_V2 (and the other element types TFLM runs: uint8,
+    int64, bool, float32; the same byte moves)."""
+    return _reverse(rng, pick(rng, ["int32", "int32", "uint8", "int64", "bool", "float32"]))
 
 
 # ------------------------------------------ SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND
@@ -95,40 +95,43 @@ def _space_batch(rng, opname):
     batch = ([space[0] * blocks] +
              [(s + lo + hi) // bs for s, bs, (lo, hi) in zip(space[1:-1], block, pads)] +
              [space[-1]])
-    q = draw_quant(rng, "int8", 1e-3, 1.0)
+    dt = pick(rng, ["int8", "int8", "int8", "float32"])
+    q = _q(rng, dt)
     if opname == "SPACE_TO_BATCH_ND":
         in_shape, out_shape, third, opts = space, batch, "paddings", "SpaceToBatchNDOptions"
     else:
         in_shape, out_shape, third, opts = batch, space, "crops", "BatchToSpaceNDOptions"
     b = ModelBuilder()
-    x = b.tensor(in_shape, "int8", q, name="input")
+    x = b.tensor(in_shape, dt, q, name="input")
     bs_t = b.const(np.array(block, np.int32), "int32", name="block_shape")
     p_t = b.const(np.array(pads, np.int32), "int32", name=third)
-    y = b.tensor(out_shape, "int8", _same(q), name="output")
+    y = b.tensor(out_shape, dt, _same(q), name="output")
     b.op(opname, [x, bs_t, p_t], [y], opts)
     return b.build([x], [y]), {"input_shape": in_shape, "output_shape": out_shape,
-                               "block_shape": block, third: pads, "quant": q.to_json()}
+                               "dtype": dt, "block_shape": block, third: pads,
+                               "quant": None if q is None else q.to_json()}
 
 
 @variant("SPACE_TO_BATCH_ND.int8", "SPACE_TO_BATCH_ND")
 def space_to_batch_int8(rng):
-    """int8 SPACE_TO_BATCH_ND, rank 4 (or 3), blocks 1-3, no padding (TFLM
-    pads with an uninitialised value)."""
+    """int8 (a quarter float32) SPACE_TO_BATCH_ND, rank 4 (or 3), blocks
+    1-3, no padding (TFLM pads with an uninitialised value)."""
     return _space_batch(rng, "SPACE_TO_BATCH_ND")
 
 
 @variant("BATCH_TO_SPACE_ND.int8", "BATCH_TO_SPACE_ND")
 def batch_to_space_int8(rng):
-    """int8 BATCH_TO_SPACE_ND, rank 4 (or 3), blocks 1-3, crops 0-3 on
-    either side."""
+    """int8 (a quarter float32) BATCH_TO_SPACE_ND, rank 4 (or 3), blocks
+    1-3, crops 0-3 on either side."""
     return _space_batch(rng, "BATCH_TO_SPACE_ND")
 
 
 # --------------------------------------------------------------- MIRROR_PAD
 @variant("MIRROR_PAD.int8", "MIRROR_PAD")
 def mirror_pad_int8(rng):
-    """int8 MIRROR_PAD, REFLECT or SYMMETRIC, rank 1-4, paddings 0 up to
-    the dimension (less one for REFLECT) on either side, int32 or int64."""
+    """int8 (a quarter float32) MIRROR_PAD, REFLECT or SYMMETRIC, rank 1-4,
+    paddings 0 up to the dimension (less one for REFLECT) on either side,
+    int32 or int64."""
     rank = randint(rng, 1, 4)
     shape = draw_shape(rng, rank, 512, 1, 6)
     mode = pick(rng, ["REFLECT", "SYMMETRIC"])
@@ -137,13 +140,14 @@ def mirror_pad_int8(rng):
              randint(rng, 0, d - offset) if chance(rng, 0.7) else 0] for d in shape]
     out = [d + lo + hi for d, (lo, hi) in zip(shape, pads)]
     pdt = pick(rng, ["int32", "int64"])
-    q = draw_quant(rng, "int8", 1e-3, 1.0)
+    dt = pick(rng, ["int8", "int8", "int8", "float32"])
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
+    x = b.tensor(shape, dt, q, name="input")
     p = b.const(np.array(pads, np.int32 if pdt == "int32" else np.int64), pdt,
                 name="paddings")
-    y = b.tensor(out, "int8", _same(q), name="output")
+    y = b.tensor(out, dt, _same(q), name="output")
     b.op("MIRROR_PAD", [x, p], [y], "MirrorPadOptions", mode=0 if offset else 1)
     return b.build([x], [y]), {"input_shape": shape, "output_shape": out, "mode": mode,
-                               "paddings": pads, "paddings_dtype": pdt,
-                               "quant": q.to_json()}
+                               "dtype": dt, "paddings": pads, "paddings_dtype": pdt,
+                               "quant": None if q is None else q.to_json()}
