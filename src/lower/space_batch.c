@@ -20,7 +20,7 @@ typedef struct SpatialDim {
 static void block_range(int64_t n, int64_t block, int64_t shift, int64_t before, int64_t limit,
                         int64_t *lo, int64_t *hi)
 {
-    const int64_t from = before - shift; /* i * block >= from */
+    const int64_t from = before - shift;       /* i * block >= from */
     const int64_t to = limit + before - shift; /* i * block < to */
     *lo = from <= 0 ? 0 : (from + block - 1) / block;
     *hi = to <= 0 ? 0 : (to + block - 1) / block;
@@ -53,16 +53,16 @@ static bool read_blocks(TaLower *L, TaOp *op, const char *what, const TaTensor *
         !ta_const_ints(L, op, op->inputs[2], what, false, pads, 4, &np))
         return false;
     if (nb != spatial || np != 2 * spatial) {
-        ta_op_error(L, op, "block_shape needs %d values and %s %d for a rank-%d input",
-                    spatial, what, 2 * spatial, in->rank);
+        ta_op_error(L, op, "block_shape needs %d values and %s %d for a rank-%d input", spatial,
+                    what, 2 * spatial, in->rank);
         return false;
     }
     dims[1] = (SpatialDim){1, 0, 0};
     bool ok = true;
     for (int d = 0; d < spatial; d++) {
         dims[d] = (SpatialDim){block[d], pads[2 * d], pads[2 * d + 1]};
-        ok = ok && block[d] >= 1 && block[d] <= 65536 && pads[2 * d] >= 0 &&
-             pads[2 * d + 1] >= 0 && pads[2 * d] + pads[2 * d + 1] <= 65536;
+        ok = ok && block[d] >= 1 && block[d] <= 65536 && pads[2 * d] >= 0 && pads[2 * d + 1] >= 0 &&
+             pads[2 * d] + pads[2 * d + 1] <= 65536;
     }
     int64_t blocks = dims[0].block * dims[1].block;
     ok = ok && batch->dims[0] == space->dims[0] * blocks &&
