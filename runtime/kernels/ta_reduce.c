@@ -88,19 +88,32 @@ int ta_reduce_sum_s16(const ta_reduce_params_t *p, const int16_t *input, int16_t
     return reduce_sum(p, input, output, true);
 }
 
-int ta_reduce_max_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output)
+/* The largest (or, with `smallest`, the smallest) element of each group. */
+static int reduce_extreme_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output,
+                             bool smallest)
 {
     if (!valid(p))
         return TA_ERR_BAD_ARGUMENT;
     nest_t out, in;
     nest_start(&out, p->outer_rank, p->outer_dims, p->outer_strides, 0);
     do {
-        int8_t m = INT8_MIN;
+        int8_t m = smallest ? INT8_MAX : INT8_MIN;
         nest_start(&in, p->inner_rank, p->inner_dims, p->inner_strides, out.offset);
-        do
-            m = input[in.offset] > m ? input[in.offset] : m;
-        while (nest_next(&in));
+        do {
+            const int8_t v = input[in.offset];
+            m = (smallest ? v < m : v > m) ? v : m;
+        } while (nest_next(&in));
         *output++ = m;
     } while (nest_next(&out));
     return TA_OK;
+}
+
+int ta_reduce_max_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output)
+{
+    return reduce_extreme_s8(p, input, output, false);
+}
+
+int ta_reduce_min_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output)
+{
+    return reduce_extreme_s8(p, input, output, true);
 }

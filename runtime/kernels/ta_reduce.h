@@ -42,5 +42,6 @@ int ta_reduce_sum_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *o
 int ta_reduce_sum_s16(const ta_reduce_params_t *p, const int16_t *input, int16_t *output);
 /* Input and output share one quantization; requantization fields unused. */
 int ta_reduce_max_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output);
+int ta_reduce_min_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output);
 
 #endif /* TA_REDUCE_H */

@@ -361,6 +361,10 @@ static int call_ta_reduce_max_s8(const void *p, void *const *a)
 {
     return ta_reduce_max_s8(p, a[0], a[1]);
 }
+static int call_ta_reduce_min_s8(const void *p, void *const *a)
+{
+    return ta_reduce_min_s8(p, a[0], a[1]);
+}
 static int call_ta_reduce_sum_s16(const void *p, void *const *a)
 {
     return ta_reduce_sum_s16(p, a[0], a[1]);
@@ -610,6 +614,7 @@ static const TaKernelEntry entries[] = {
     {"ta_quantize_f32_s16", 2, call_ta_quantize_f32_s16},
     {"ta_quantize_f32_s8", 2, call_ta_quantize_f32_s8},
     {"ta_reduce_max_s8", 2, call_ta_reduce_max_s8},
+    {"ta_reduce_min_s8", 2, call_ta_reduce_min_s8},
     {"ta_reduce_sum_s16", 2, call_ta_reduce_sum_s16},
     {"ta_reduce_sum_s8", 2, call_ta_reduce_sum_s8},
     {"ta_relu6_s16", 2, call_ta_relu6_s16},

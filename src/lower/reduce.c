@@ -1,11 +1,11 @@
 /*
- * reduce.c - MEAN and SUM (int8, int16) and REDUCE_MAX (int8) over a
+ * reduce.c - MEAN and SUM (int8, int16), REDUCE_MAX and REDUCE_MIN (int8) over a
  * constant int32 axis operand (negative axes count from the end,
  * repeats are ignored, as TFLite's ResolveAxis). keep_dims only changes
  * the output's shape, which the model records; the element order is the
  * same either way, so its option is not read.
  *
- * Assumes: output type = input type; for REDUCE_MAX the output
+ * Assumes: output type = input type; for REDUCE_MAX/MIN the output
  * quantization equal to the input's (TFLite Micro requires it).
  * Produces: the kept / reduced dimension groups the kernel walks; for
  * MEAN and SUM the requantization (multiplier, shift, with MEAN's division
@@ -17,7 +17,7 @@
 
 #include <string.h>
 
-enum { KIND_MEAN, KIND_SUM, KIND_MAX };
+enum { KIND_MEAN, KIND_SUM, KIND_MAX, KIND_MIN };
 
 /* Dimension groups of one kind (kept or reduced). */
 typedef struct Groups {
@@ -56,8 +56,9 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
     if (!ta_expect_counts(L, op, 2, 2, 1))
         return false;
     TaTensor *in = op->inputs[0], *axis = op->inputs[1], *out = op->outputs[0];
-    if (!(kind == KIND_MAX ? ta_expect_dtype(L, op, in, "input", TA_INT8, -1)
-                           : ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1)) ||
+    if (!(kind == KIND_MAX || kind == KIND_MIN
+              ? ta_expect_dtype(L, op, in, "input", TA_INT8, -1)
+              : ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1)) ||
         !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
         !ta_expect_dtype(L, op, axis, "axis", TA_INT32, -1) ||
         !ta_expect_constant(L, op, axis, "axis") || !ta_expect_per_tensor(L, op, in, "input") ||
@@ -114,7 +115,7 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
 
     int32_t multiplier = 0, sum_offset = 0;
     int shift = 0;
-    if (kind == KIND_MAX) {
+    if (kind == KIND_MAX || kind == KIND_MIN) {
         /* TFLite Micro compares the scales exactly. */
         if (ta_scale(in) != ta_scale(out) || ta_zero_point(in) != ta_zero_point(out)) {
             ta_op_error(L, op, "output quantization (%g, %d) differs from the input's (%g, %d)",
@@ -145,8 +146,10 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
     }
 
     const bool wide = in->dtype == TA_INT16;
-    const char *fn = kind == KIND_MAX ? "ta_reduce_max_s8"
-                                      : (wide ? "ta_reduce_sum_s16" : "ta_reduce_sum_s8");
+    const char *fn = kind == KIND_MAX   ? "ta_reduce_max_s8"
+                     : kind == KIND_MIN ? "ta_reduce_min_s8"
+                     : wide             ? "ta_reduce_sum_s16"
+                                        : "ta_reduce_sum_s8";
     TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_reduce.h");
     ta_reduce_params_t *p = TA_CALL_PARAMS(L, c, ta_reduce_params_t);
     p->outer_rank = outer.rank;
@@ -177,6 +180,12 @@ static bool lower_max(TaLower *L, TaOp *op)
     return lower_reduce(L, op, KIND_MAX);
 }
 
+static bool lower_min(TaLower *L, TaOp *op)
+{
+    return lower_reduce(L, op, KIND_MIN);
+}
+
 const TaOpDef ta_op_mean = {NULL, lower_mean};
 const TaOpDef ta_op_sum = {NULL, lower_sum};
 const TaOpDef ta_op_reduce_max = {NULL, lower_max};
+const TaOpDef ta_op_reduce_min = {NULL, lower_min};

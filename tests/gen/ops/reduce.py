@@ -1,5 +1,5 @@
-"""Reductions: MEAN, SUM, REDUCE_MAX (const int32 axes, possibly negative,
-keep_dims on/off) and ARG_MAX / ARG_MIN (int8 -> int32)."""
+"""Reductions: MEAN, SUM, REDUCE_MAX, REDUCE_MIN (const int32 axes,
+possibly negative, keep_dims on/off) and ARG_MAX / ARG_MIN (int8 -> int32)."""
 
 import math
 
@@ -39,7 +39,7 @@ def _reduce(rng, op, dt):
     # real value of a uniformly drawn input element: mean and spread
     mean_real = ((qmin + qmax) / 2.0 - q.zero_point) * q.scale
     std_real = UNIFORM_STD[dt] * q.scale
-    if op == "REDUCE_MAX":
+    if op in ("REDUCE_MAX", "REDUCE_MIN"):
         qo = Q(q.scale, q.zero_point)
     elif op == "MEAN" and chance(rng, 0.4):
         qo = Q(q.scale, q.zero_point)
@@ -93,6 +93,12 @@ def sum_int16(rng):
 def reduce_max_int8(rng):
     """int8 REDUCE_MAX (TFLM requires output quantization = input's)."""
     return _reduce(rng, "REDUCE_MAX", "int8")
+
+
+@variant("REDUCE_MIN.int8", "REDUCE_MIN")
+def reduce_min_int8(rng):
+    """int8 REDUCE_MIN (TFLM requires output quantization = input's)."""
+    return _reduce(rng, "REDUCE_MIN", "int8")
 
 
 def _arg(rng, op):
