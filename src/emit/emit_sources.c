@@ -955,8 +955,12 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
         ta_template(b, &f,
                     "static int32_t ${prefix}_run_operators(${prefix}_model_context_t *ctx)\n{\n"
                     "    (void)ctx;\n");
-        bool any = false;
         int depth = 1; /* of the statement's indentation */
+        for (int i = 0; i < g->ops.len; i++)
+            if (ta_op_calls_with_role(TA_OP(g, i), "run")) {
+                ta_buf_puts(b, "    int32_t status;\n");
+                break;
+            }
         for (int i = 0; i < g->ops.len; i++) {
             const TaOp *op = TA_OP(g, i);
             if (op->control != TA_CONTROL_NONE) {
@@ -973,9 +977,6 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
                         : (op->calls.len ? "it only initializes state" : "nothing to compute"));
                 continue;
             }
-            if (!any)
-                ta_buf_puts(b, "    int32_t status;\n");
-            any = true;
             ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n",
                           indent, op->symbol, indent);
         }
