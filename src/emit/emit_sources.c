@@ -921,8 +921,8 @@ static int emit_control(const Ctx *c, TaBuf *b, const TaOp *op, int depth)
                            : "";
     switch (op->control) {
     case TA_CONTROL_IF_BEGIN:
-        ta_buf_printf(b, "%s/* layer %d: IF%s */\n%sif (%s[0]) {\n", in, op->layer_index, from,
-                      in, cond);
+        ta_buf_printf(b, "%s/* layer %d: IF%s */\n%sif (%s[0]) {\n", in, op->layer_index, from, in,
+                      cond);
         return depth + 1;
     case TA_CONTROL_IF_ELSE:
         ta_buf_printf(b, "%s} else { /* layer %d */\n", out, op->layer_index);
@@ -937,11 +937,10 @@ static int emit_control(const Ctx *c, TaBuf *b, const TaOp *op, int depth)
                       in);
         return depth + 1;
     case TA_CONTROL_LOOP_TEST:
-        ta_buf_printf(b, "%sif (!%s[0]) /* layer %d: the loop's condition */\n%s    break;\n",
-                      in, cond, op->layer_index, in);
+        ta_buf_printf(b, "%sif (!%s[0]) /* layer %d: the loop's condition */\n%s    break;\n", in,
+                      cond, op->layer_index, in);
         return depth;
-    case TA_CONTROL_NONE:
-        break;
+    case TA_CONTROL_NONE: break;
     }
     ta_unreachable();
     return depth;
@@ -977,8 +976,8 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
                         : (op->calls.len ? "it only initializes state" : "nothing to compute"));
                 continue;
             }
-            ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n",
-                          indent, op->symbol, indent);
+            ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n", indent,
+                          op->symbol, indent);
         }
         ta_buf_puts(b, "    return TA_OK;\n}\n\n");
         return;

@@ -192,13 +192,13 @@ typedef enum TaControl {
 } TaControl;
 
 typedef struct TaOp {
-    int layer_index;     /* position in execution order, from 0 */
-    int source_index;    /* operator index in the model subgraph; -1 if created */
-    int source_subgraph; /* the model subgraph it comes from (IF/WHILE bodies) */
-    TaControl control;   /* a control-flow marker, or TA_CONTROL_NONE */
+    int layer_index;               /* position in execution order, from 0 */
+    int source_index;              /* operator index in the model subgraph; -1 if created */
+    int source_subgraph;           /* the model subgraph it comes from (IF/WHILE bodies) */
+    TaControl control;             /* a control-flow marker, or TA_CONTROL_NONE */
     struct TaTensor *control_cond; /* IF_BEGIN, LOOP_TEST: the bool tested */
-    int builtin;      /* LiteRT BuiltinOperator, or -1 for custom */
-    const char *type; /* "CONV_2D", or the custom code */
+    int builtin;                   /* LiteRT BuiltinOperator, or -1 for custom */
+    const char *type;              /* "CONV_2D", or the custom code */
     int version;
     const struct TaOpDef *def; /* NULL: tinyaot has no lowering for it */
 

@@ -42,9 +42,9 @@ typedef struct Inliner {
     TaDiag *diag;
     const char *model_path;
     const TaModel *model;
-    TaGraph *graph;  /* the converted graph, which receives everything */
-    TaVec ops;       /* the new operator list */
-    bool *inlined;   /* by subgraph index: already placed once */
+    TaGraph *graph; /* the converted graph, which receives everything */
+    TaVec ops;      /* the new operator list */
+    bool *inlined;  /* by subgraph index: already placed once */
 } Inliner;
 
 static bool is_control(const TaOp *op)
@@ -206,8 +206,7 @@ static bool check_signature(Inliner *in, const TaOp *op, const Body *b, int firs
                            body_input(b, k)))
             return false;
     for (int k = 0; k < op->num_outputs; k++)
-        if (!expect_layout(in, op, "output", k, op->outputs[k], sg, "output", k,
-                           body_output(b, k)))
+        if (!expect_layout(in, op, "output", k, op->outputs[k], sg, "output", k, body_output(b, k)))
             return false;
     return true;
 }
@@ -238,8 +237,8 @@ static bool inline_if(Inliner *in, TaOp *op, int depth)
         return false;
     if (op->num_inputs < 1 || !op->inputs[0] || op->inputs[0]->dtype != TA_BOOL ||
         ta_tensor_elements(op->inputs[0]) < 1) {
-        ta_error(in->diag, "%s: %s: input 0 (the condition) must be a bool tensor",
-                 in->model_path, ta_op_describe(in->pool, op));
+        ta_error(in->diag, "%s: %s: input 0 (the condition) must be a bool tensor", in->model_path,
+                 ta_op_describe(in->pool, op));
         return false;
     }
     if (!open_body(in, op, then_sg, &then_b) || !check_signature(in, op, &then_b, 1) ||
@@ -274,9 +273,8 @@ static bool inline_while(Inliner *in, TaOp *op, int depth)
         return false;
     }
     for (int k = 0; k < op->num_inputs; k++)
-        if (!op->inputs[k] ||
-            !expect_layout(in, op, "input", k, op->inputs[k], 0, "(the operator's) output", k,
-                           op->outputs[k]))
+        if (!op->inputs[k] || !expect_layout(in, op, "input", k, op->inputs[k], 0,
+                                             "(the operator's) output", k, op->outputs[k]))
             return false;
     if (!open_body(in, op, cond_sg, &cond_b))
         return false;
@@ -339,10 +337,8 @@ static bool inline_ops(Inliner *in, const TaGraph *g, TaTensor **map, int depth)
             continue;
         }
         if (depth >= TA_MAX_CONTROL_DEPTH) {
-            ta_error(in->diag,
-                     "%s: %s: control flow nested %d deep; tinyaot supports %d levels",
-                     in->model_path, ta_op_describe(in->pool, op), depth + 1,
-                     TA_MAX_CONTROL_DEPTH);
+            ta_error(in->diag, "%s: %s: control flow nested %d deep; tinyaot supports %d levels",
+                     in->model_path, ta_op_describe(in->pool, op), depth + 1, TA_MAX_CONTROL_DEPTH);
             return false;
         }
         bool ok = op->builtin == TA_BUILTIN_IF ? inline_if(in, op, depth)
