@@ -137,7 +137,7 @@ def nested_ifs(depth):
 def test_nesting_of_four_converts(tmp_path):
     path = tmp_path / "four.tflite"
     path.write_bytes(nested_ifs(4))
-    m = convert(tmp_path, path, {"test.enabled": "true", "test.runs": "4"})
+    m = convert(tmp_path, path, {"test.enabled": "true"})
     assert [op["type"] for op in m.views["operators"]].count("IF") == 4
     inputs, expected = module_test_data(m)
     tflm = oracle.run_tflm(path.read_bytes(), inputs, isolated=True)
