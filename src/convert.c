@@ -217,6 +217,8 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     if (!ta_pass_check(pool, diag, cfg->model_path, graph))
         return TINYAOT_ERROR_MODEL;
     ta_pass_mark_io(graph);
+    if (!ta_pass_inline_control_flow(pool, diag, cfg->model_path, model, graph))
+        return TINYAOT_ERROR_UNSUPPORTED;
     dump_after(&dump, "check", graph);
     TaPassCtx pass = {.pool = pool,
                       .diag = diag,

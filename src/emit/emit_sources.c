@@ -12,6 +12,7 @@
 #include "emit.h"
 
 #include "../model/model.h"
+#include "../passes/passes.h"
 #include "../util/template.h"
 #include "emit_identity.h"
 #include "escape.h"
@@ -212,10 +213,12 @@ static const char **name_tensor_pointers(const Ctx *c)
     const char **names = ta_alloc_array(c->pool, (size_t)(g->tensors.len + 1), sizeof *names);
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
-        for (int k = 0; k < op->calls.len; k++) {
-            const TaKernelCall *call = op->calls.items[k];
-            for (int a = 0; a < call->args.len; a++) {
-                const TaTensor *t = call->args.items[a];
+        for (int k = 0; k <= op->calls.len; k++) {
+            const TaKernelCall *call = k < op->calls.len ? op->calls.items[k] : NULL;
+            /* After the calls: the bool a control-flow marker tests. */
+            int num_args = call ? call->args.len : 1;
+            for (int a = 0; a < num_args; a++) {
+                const TaTensor *t = call ? call->args.items[a] : op->control_cond;
                 if (!t || !t->place.region || names[t->index])
                     continue;
                 const char *id = ta_upper(c->pool, t->id);
@@ -918,6 +921,46 @@ static void emit_io_pointer(const Ctx *c, TaBuf *b, const char *field, int i, co
     ta_emit_io_quantization(c->in, &f, b, t);
 }
 
+/* An IF or WHILE marker (ir.h, TaControl) as the C statement it opens or
+   closes; returns the indentation depth after it. */
+static int emit_control(const Ctx *c, TaBuf *b, const TaOp *op, int depth)
+{
+    const char *cond = op->control_cond ? tensor_ptr(c, op->control_cond) : NULL;
+    const char *in = ta_format(c->pool, "%*s", 4 * depth, "");
+    const char *out = depth > 1 ? ta_format(c->pool, "%*s", 4 * (depth - 1), "") : in;
+    const char *from = op->source_index >= 0 && op->source_subgraph > 0
+                           ? ta_format(c->pool, " (model subgraph %d operator %d)",
+                                       op->source_subgraph, op->source_index)
+                       : op->source_index >= 0
+                           ? ta_format(c->pool, " (model operator %d)", op->source_index)
+                           : "";
+    switch (op->control) {
+    case TA_CONTROL_IF_BEGIN:
+        ta_buf_printf(b, "%s/* layer %d: IF%s */\n%sif (%s[0]) {\n", in, op->layer_index, from, in,
+                      cond);
+        return depth + 1;
+    case TA_CONTROL_IF_ELSE:
+        ta_buf_printf(b, "%s} else { /* layer %d */\n", out, op->layer_index);
+        return depth;
+    case TA_CONTROL_IF_END:
+    case TA_CONTROL_LOOP_END:
+        ta_buf_printf(b, "%s} /* layer %d: end of %s */\n", out, op->layer_index,
+                      op->control == TA_CONTROL_IF_END ? "IF" : "WHILE");
+        return depth - 1;
+    case TA_CONTROL_LOOP_BEGIN:
+        ta_buf_printf(b, "%s/* layer %d: WHILE%s */\n%sfor (;;) {\n", in, op->layer_index, from,
+                      in);
+        return depth + 1;
+    case TA_CONTROL_LOOP_TEST:
+        ta_buf_printf(b, "%sif (!%s[0]) /* layer %d: the loop's condition */\n%s    break;\n", in,
+                      cond, op->layer_index, in);
+        return depth;
+    case TA_CONTROL_NONE: break;
+    }
+    ta_unreachable();
+    return depth;
+}
+
 static void emit_schedule(const Ctx *c, TaBuf *b)
 {
     const TaGraph *g = c->in->graph;
@@ -926,23 +969,30 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
         ta_template(b, &f,
                     "static int32_t ${prefix}_run_operators(${prefix}_model_context_t *ctx)\n{\n"
                     "    (void)ctx;\n");
-        bool any = false;
+        int depth = 1; /* of the statement's indentation */
+        for (int i = 0; i < g->ops.len; i++)
+            if (ta_op_calls_with_role(TA_OP(g, i), "run")) {
+                ta_buf_puts(b, "    int32_t status;\n");
+                break;
+            }
         for (int i = 0; i < g->ops.len; i++) {
             const TaOp *op = TA_OP(g, i);
+            if (op->control != TA_CONTROL_NONE) {
+                depth = emit_control(c, b, op, depth);
+                continue;
+            }
+            const char *indent = ta_format(c->pool, "%*s", 4 * depth, "");
             if (!ta_op_calls_with_role(op, "run")) {
                 ta_buf_printf(
-                    b, "    /* layer %d: %s needs no code (%s) */\n", i,
+                    b, "%s/* layer %d: %s needs no code (%s) */\n", indent, i,
                     ta_escape_c_comment(c->pool, op->type),
                     op->num_outputs && op->outputs[0]->alias_of
                         ? "its output shares its input's bytes"
                         : (op->calls.len ? "it only initializes state" : "nothing to compute"));
                 continue;
             }
-            if (!any)
-                ta_buf_puts(b, "    int32_t status;\n");
-            any = true;
-            ta_buf_printf(b, "    if ((status = %s_run()) != TA_OK)\n        return status;\n",
-                          op->symbol);
+            ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n", indent,
+                          op->symbol, indent);
         }
         ta_buf_puts(b, "    return TA_OK;\n}\n\n");
         return;
@@ -1171,6 +1221,11 @@ bool ta_emit_sources(const TaEmitInput *in, const char *dir)
              .own = in->config->allocate_arenas,
              .table = strcmp(in->config->module_schedule, "table") == 0,
              .num_regions = in->plan->regions.len};
+    if (c.table && ta_graph_has_control_flow(in->graph)) {
+        ta_error(in->diag, "module.schedule: table runs operators from a table, which cannot "
+                           "express IF or WHILE; use module.schedule: calls");
+        return false;
+    }
     c.tensor_pointers = name_tensor_pointers(&c);
     c.fields = ta_fields(in->pool, NULL);
     ta_field(&c.fields, "prefix", c.p);

@@ -76,10 +76,68 @@ static bool call_kernel(const Exec *x, const TaOp *op, const TaKernelCall *call)
     return true;
 }
 
+/* The layer of the marker that closes the block `from` opens or
+   continues (IF_BEGIN -> IF_ELSE or IF_END, IF_ELSE -> IF_END,
+   LOOP_TEST -> LOOP_END), or that opens the loop LOOP_END closes. */
+static int matching_marker(const TaGraph *g, int from)
+{
+    TaControl c = TA_OP(g, from)->control;
+    int depth = 0;
+    if (c == TA_CONTROL_LOOP_END) {
+        for (int i = from - 1; i >= 0; i--) {
+            TaControl m = TA_OP(g, i)->control;
+            if (m == TA_CONTROL_IF_END || m == TA_CONTROL_LOOP_END)
+                depth++;
+            else if (m == TA_CONTROL_IF_BEGIN || m == TA_CONTROL_LOOP_BEGIN) {
+                if (depth == 0)
+                    return i;
+                depth--;
+            }
+        }
+    } else {
+        for (int i = from + 1; i < g->ops.len; i++) {
+            TaControl m = TA_OP(g, i)->control;
+            if (m == TA_CONTROL_IF_BEGIN || m == TA_CONTROL_LOOP_BEGIN)
+                depth++;
+            else if (m == TA_CONTROL_IF_END || m == TA_CONTROL_LOOP_END) {
+                if (depth == 0)
+                    return i;
+                depth--;
+            } else if (m == TA_CONTROL_IF_ELSE && depth == 0 && c == TA_CONTROL_IF_BEGIN)
+                return i;
+        }
+    }
+    ta_unreachable();
+    return g->ops.len;
+}
+
+/* The layer to run after marker `i`, as the generated C would go on. */
+static int after_marker(const Exec *x, int i)
+{
+    const TaOp *op = TA_OP(x->graph, i);
+    const uint8_t *cond = op->control_cond ? tensor_address(x, op->control_cond) : NULL;
+    switch (op->control) {
+    case TA_CONTROL_IF_BEGIN: return cond[0] ? i + 1 : matching_marker(x->graph, i) + 1;
+    case TA_CONTROL_IF_ELSE: return matching_marker(x->graph, i) + 1; /* the then branch ran */
+    case TA_CONTROL_LOOP_TEST: return cond[0] ? i + 1 : matching_marker(x->graph, i) + 1;
+    case TA_CONTROL_LOOP_END: return matching_marker(x->graph, i) + 1;
+    case TA_CONTROL_IF_END:
+    case TA_CONTROL_LOOP_BEGIN:
+    case TA_CONTROL_NONE: break;
+    }
+    return i + 1;
+}
+
 static bool run_role(const Exec *x, const char *role)
 {
-    for (int i = 0; i < x->graph->ops.len; i++) {
+    bool run = strcmp(role, "run") == 0;
+    for (int i = 0; i < x->graph->ops.len;) {
         const TaOp *op = TA_OP(x->graph, i);
+        if (run && op->control != TA_CONTROL_NONE) {
+            i = after_marker(x, i);
+            continue;
+        }
+        i++;
         for (int k = 0; k < op->calls.len; k++) {
             const TaKernelCall *call = op->calls.items[k];
             if (strcmp(call->role, role) == 0 && !call_kernel(x, op, call))

@@ -111,6 +111,9 @@ TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype 
 
 const char *ta_op_describe(TaPool *pool, const TaOp *op)
 {
+    if (op->source_index >= 0 && op->source_subgraph > 0)
+        return ta_format(pool, "subgraph %d operator %d (%s)", op->source_subgraph,
+                         op->source_index, op->type);
     if (op->source_index >= 0)
         return ta_format(pool, "operator %d (%s)", op->source_index, op->type);
     return ta_format(pool, "created operator at layer %d (%s)", op->layer_index, op->type);

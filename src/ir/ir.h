@@ -190,11 +190,30 @@ typedef struct TaResidualAdd {
     int conv_operand;      /* the ADD input (0 or 1) the convolution fed */
 } TaResidualAdd;
 
+/* Control flow in the flat operator list (src/passes/inline_control_flow.c
+   puts IF and WHILE subgraphs there; docs/control-flow.md). A marker is an
+   operator with no kernel call; the emitter and the host executor turn the
+   markers into C control flow, blocks nest as brackets do:
+     IF_BEGIN (cond) ... IF_ELSE ... IF_END
+     LOOP_BEGIN ... LOOP_TEST (cond: leave the loop when false) ... LOOP_END */
+typedef enum TaControl {
+    TA_CONTROL_NONE = 0,
+    TA_CONTROL_IF_BEGIN,
+    TA_CONTROL_IF_ELSE,
+    TA_CONTROL_IF_END,
+    TA_CONTROL_LOOP_BEGIN,
+    TA_CONTROL_LOOP_TEST,
+    TA_CONTROL_LOOP_END
+} TaControl;
+
 typedef struct TaOp {
-    int layer_index;  /* position in execution order, from 0 */
-    int source_index; /* operator index in the model subgraph; -1 if created */
-    int builtin;      /* LiteRT BuiltinOperator, or -1 for custom */
-    const char *type; /* "CONV_2D", or the custom code */
+    int layer_index;               /* position in execution order, from 0 */
+    int source_index;              /* operator index in the model subgraph; -1 if created */
+    int source_subgraph;           /* the model subgraph it comes from (IF/WHILE bodies) */
+    TaControl control;             /* a control-flow marker, or TA_CONTROL_NONE */
+    struct TaTensor *control_cond; /* IF_BEGIN, LOOP_TEST: the bool tested */
+    int builtin;                   /* LiteRT BuiltinOperator, or -1 for custom */
+    const char *type;              /* "CONV_2D", or the custom code */
     int version;
     const struct TaOpDef *def; /* NULL: tinyaot has no lowering for it */
 

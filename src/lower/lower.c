@@ -186,8 +186,11 @@ int32_t ta_zero_point(const TaTensor *t)
 
 static TaTensor *new_local(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count)
 {
-    const char *id = op->source_index >= 0 ? ta_format(L->pool, "op%d.%s", op->source_index, role)
-                                           : ta_format(L->pool, "x%d.%s", op->layer_index, role);
+    const char *id = op->source_index < 0 ? ta_format(L->pool, "x%d.%s", op->layer_index, role)
+                     : op->source_subgraph != L->graph->index
+                         ? ta_format(L->pool, "s%dop%d.%s", op->source_subgraph, op->source_index,
+                                     role)
+                         : ta_format(L->pool, "op%d.%s", op->source_index, role);
     TaTensor *t = ta_graph_new_tensor(L->pool, L->graph, id, dtype, 1, &count);
     t->owner = op;
     ta_vec_push(L->pool, &op->locals, t);
@@ -273,7 +276,8 @@ bool ta_lower_graph(TaLower *L)
     /* Unsupported operators first, all of them, one line each. */
     for (int i = 0; i < L->graph->ops.len; i++) {
         TaOp *op = TA_OP(L->graph, i);
-        op->def = find_def(L, op);
+        if (!op->def) /* operators a pass created may bring their definition */
+            op->def = find_def(L, op);
         if (!op->def)
             ta_op_error(L, op, "operator type %s is not supported by tinyaot%s", op->type,
                         op->builtin < 0 ? " (a custom operator: a custom_operators entry in "
@@ -286,9 +290,13 @@ bool ta_lower_graph(TaLower *L)
         TaOp *op = TA_OP(L->graph, i);
         if (op->removed)
             continue;
-        op->symbol = op->source_index >= 0
-                         ? ta_format(L->pool, "%s_%s_%d", L->prefix, op->type, op->source_index)
-                         : ta_format(L->pool, "%s_%s_x%d", L->prefix, op->type, op->layer_index);
+        if (op->source_index < 0)
+            op->symbol = ta_format(L->pool, "%s_%s_x%d", L->prefix, op->type, op->layer_index);
+        else if (op->source_subgraph != L->graph->index) /* an IF or WHILE subgraph's operator */
+            op->symbol = ta_format(L->pool, "%s_%s_s%d_%d", L->prefix, op->type,
+                                   op->source_subgraph, op->source_index);
+        else
+            op->symbol = ta_format(L->pool, "%s_%s_%d", L->prefix, op->type, op->source_index);
         for (char *p = (char *)op->symbol + strlen(L->prefix); *p; p++)
             *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
         if (op->def->parse && !op->attrs && !op->def->parse(L, op))

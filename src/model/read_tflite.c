@@ -308,6 +308,7 @@ static bool read_operator(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index)
     TaOp *op = ta_alloc(rd->pool, sizeof *op);
     op->layer_index = (int)index;
     op->source_index = (int)index;
+    op->source_subgraph = g->index;
     op->inplace_input = -1;
     op->overlap_input = -1;
     op->code_memory = -1;

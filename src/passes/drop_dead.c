@@ -36,6 +36,8 @@ void ta_pass_drop_dead(TaPool *pool, TaGraph *g)
                 keep(kept, op->inputs[k]);
         for (int k = 0; k < op->num_outputs; k++)
             keep(kept, op->outputs[k]);
+        if (op->control_cond) /* tested by the generated code itself */
+            keep(kept, op->control_cond);
     }
     for (int i = 0; i < g->tensors.len; i++) {
         TaTensor *t = TA_TENSOR(g, i);

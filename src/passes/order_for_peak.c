@@ -26,6 +26,8 @@
  */
 #include "transforms.h"
 
+#include "passes.h"
+
 #include <string.h>
 
 enum { MAX_STATES = 50000, MAX_OPS = 512, ALIGN = 16 };
@@ -362,6 +364,11 @@ bool ta_order_for_peak(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     TaOrderReport *r = &g->order;
+    /* IF and WHILE blocks fix where each operator runs: no search. */
+    if (ta_graph_has_control_flow(g)) {
+        *r = (TaOrderReport){0};
+        return true;
+    }
     *r = (TaOrderReport){.searched = true, .complete = true};
     if (g->ops.len == 0)
         return true;

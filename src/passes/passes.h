@@ -4,6 +4,8 @@
  *   ta_pass_check        the graph is well formed (every operand defined once,
  *                        before use; dtypes have sizes)
  *   ta_pass_mark_io      model inputs and outputs numbered on their tensors
+ *   ta_pass_inline_control_flow  IF and WHILE subgraphs join the operator
+ *                        list between control-flow markers
  *   (lowering)
  *   ta_pass_drop_dead    tensors nothing reads or writes leave the module
  */
@@ -15,5 +17,11 @@
 bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g);
 void ta_pass_mark_io(TaGraph *g);
 void ta_pass_drop_dead(TaPool *pool, TaGraph *g);
+/* inline_control_flow.c: one line naming the operator for what it refuses. */
+bool ta_pass_inline_control_flow(TaPool *pool, TaDiag *diag, const char *model_path,
+                                 const TaModel *model, TaGraph *g);
+/* Whether the graph holds IF or WHILE (markers or operators). Passes that
+   move operators leave such a graph alone. */
+bool ta_graph_has_control_flow(const TaGraph *g);
 
 #endif /* TA_PASSES_H */

@@ -14,6 +14,8 @@
  */
 #include "transforms.h"
 
+#include "passes.h"
+
 #include "../lower/ops.h"
 
 static bool reads(const TaOp *op, const TaTensor *t)
@@ -46,6 +48,9 @@ static bool movable(const TaGraph *g, const TaOp *op)
 bool ta_schedule_constant_dequantize(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
+    /* A first reader inside an IF branch is not the first on every path. */
+    if (ta_graph_has_control_flow(g))
+        return true;
     const int n = g->ops.len;
     /* before[i]: the layer a moved DEQUANTIZE i goes in front of, or -1. */
     int *before = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));

@@ -136,6 +136,32 @@ static void touch(TaTensor *t, int op)
         t->last_use = op;
 }
 
+/* A WHILE loop runs its layers again: a tensor in use before the loop and
+   read in it (the loop's values, anything the body reads from outside) must
+   stay until the loop's last layer. Tensors made in the loop are made anew
+   in each turn before they are read. Inner loops first, then outer ones. */
+static void extend_across_loops(TaGraph *g)
+{
+    for (int end = 0; end < g->ops.len; end++) {
+        if (TA_OP(g, end)->control != TA_CONTROL_LOOP_END)
+            continue;
+        int begin = end, depth = 0;
+        for (; begin >= 0; begin--) {
+            TaControl c = TA_OP(g, begin)->control;
+            depth += c == TA_CONTROL_LOOP_END ? 1 : c == TA_CONTROL_LOOP_BEGIN ? -1 : 0;
+            if (depth == 0)
+                break;
+        }
+        TA_ASSERT(begin >= 0);
+        for (int i = 0; i < g->tensors.len; i++) {
+            TaTensor *t = TA_TENSOR(g, i);
+            if (t->first_use >= 0 && t->first_use < begin && t->last_use >= begin &&
+                t->last_use < end)
+                t->last_use = end;
+        }
+    }
+}
+
 static void compute_lifetimes(Planner *P)
 {
     TaGraph *g = P->in->graph;
@@ -161,6 +187,7 @@ static void compute_lifetimes(Planner *P)
         touch(g->inputs.items[i], 0);
     for (int i = 0; i < g->outputs.len; i++)
         touch(g->outputs.items[i], g->ops.len);
+    extend_across_loops(g);
     P->num_ops = g->ops.len;
 }
 

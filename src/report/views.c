@@ -32,13 +32,19 @@ static const char *const *id_list(TaPool *pool, TaTensor *const *tensors, int n,
     return ids;
 }
 
-static void operator_view(TaPool *pool, const TaOp *op, tinyaot_operator_view *v)
+static void operator_view(TaPool *pool, const TaGraph *g, const TaOp *op, tinyaot_operator_view *v)
 {
     v->layer_index = op->layer_index;
     v->symbol = dup(pool, op->symbol);
     v->type = dup(pool, op->type);
-    int *src = ta_alloc(pool, sizeof(int));
-    if (op->source_index >= 0) {
+    int *src = ta_alloc_array(pool, 2, sizeof(int));
+    if (op->source_index >= 0 && op->source_subgraph != g->index) {
+        /* An operator of an IF or WHILE subgraph (docs/control-flow.md):
+           (subgraph index, operator index in that subgraph). */
+        src[0] = op->source_subgraph;
+        src[1] = op->source_index;
+        v->num_source_indices = 2;
+    } else if (op->source_index >= 0) {
         src[0] = op->source_index;
         v->num_source_indices = 1;
     }
@@ -126,7 +132,7 @@ void ta_build_views(TaPool *pool, tinyaot_result *res, const TaGraph *g, const T
 {
     tinyaot_operator_view *ops = ta_alloc_array(pool, (size_t)g->ops.len + 1, sizeof *ops);
     for (int i = 0; i < g->ops.len; i++)
-        operator_view(pool, TA_OP(g, i), &ops[i]);
+        operator_view(pool, g, TA_OP(g, i), &ops[i]);
     res->operators = ops;
     res->num_operators = (size_t)g->ops.len;
 
