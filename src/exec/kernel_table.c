@@ -8,6 +8,7 @@
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
+#include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
@@ -45,6 +46,10 @@
 #include "../../runtime/kernels/ta_transpose_conv.h"
 #include "../../runtime/kernels/ta_variable.h"
 
+static int call_ta_add_f32(const void *p, void *const *a)
+{
+    return ta_add_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_add_s16(const void *p, void *const *a)
 {
     return ta_add_s16(p, a[0], a[1], a[2]);
@@ -217,6 +222,10 @@ static int call_ta_dequantize_s8_f32(const void *p, void *const *a)
 {
     return ta_dequantize_s8_f32(p, a[0], a[1]);
 }
+static int call_ta_div_f32(const void *p, void *const *a)
+{
+    return ta_div_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_div_s32(const void *p, void *const *a)
 {
     return ta_div_s32(p, a[0], a[1], a[2]);
@@ -285,6 +294,10 @@ static int call_ta_max_pool_s8(const void *p, void *const *a)
 {
     return ta_max_pool_s8(p, a[0], a[1]);
 }
+static int call_ta_maximum_f32(const void *p, void *const *a)
+{
+    return ta_maximum_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_maximum_s16(const void *p, void *const *a)
 {
     return ta_maximum_s16(p, a[0], a[1], a[2]);
@@ -297,6 +310,10 @@ static int call_ta_maximum_s8(const void *p, void *const *a)
 {
     return ta_maximum_s8(p, a[0], a[1], a[2]);
 }
+static int call_ta_minimum_f32(const void *p, void *const *a)
+{
+    return ta_minimum_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_minimum_s16(const void *p, void *const *a)
 {
     return ta_minimum_s16(p, a[0], a[1], a[2]);
@@ -308,6 +325,10 @@ static int call_ta_minimum_s32(const void *p, void *const *a)
 static int call_ta_minimum_s8(const void *p, void *const *a)
 {
     return ta_minimum_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_mul_f32(const void *p, void *const *a)
+{
+    return ta_mul_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_mul_s16(const void *p, void *const *a)
 {
@@ -461,6 +482,10 @@ static int call_ta_softmax_s8_s16(const void *p, void *const *a)
 {
     return ta_softmax_s8_s16(p, a[0], a[1], a[2]);
 }
+static int call_ta_squared_difference_f32(const void *p, void *const *a)
+{
+    return ta_squared_difference_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_squared_difference_s16(const void *p, void *const *a)
 {
     return ta_squared_difference_s16(p, a[0], a[1], a[2]);
@@ -468,6 +493,10 @@ static int call_ta_squared_difference_s16(const void *p, void *const *a)
 static int call_ta_squared_difference_s8(const void *p, void *const *a)
 {
     return ta_squared_difference_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_sub_f32(const void *p, void *const *a)
+{
+    return ta_sub_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_sub_s16(const void *p, void *const *a)
 {
@@ -508,6 +537,7 @@ static int call_ta_variable_fill(const void *p, void *const *a)
 
 /* Sorted by name, in strcmp order, for the binary search below. */
 static const TaKernelEntry entries[] = {
+    {"ta_add_f32", 3, call_ta_add_f32},
     {"ta_add_s16", 3, call_ta_add_s16},
     {"ta_add_s32", 3, call_ta_add_s32},
     {"ta_add_s8", 3, call_ta_add_s8},
@@ -551,6 +581,7 @@ static const TaKernelEntry entries[] = {
     {"ta_depthwise_conv_2d_s8_m1_fast", 7, call_ta_depthwise_conv_2d_s8_m1_fast},
     {"ta_dequantize_s16_f32", 2, call_ta_dequantize_s16_f32},
     {"ta_dequantize_s8_f32", 2, call_ta_dequantize_s8_f32},
+    {"ta_div_f32", 3, call_ta_div_f32},
     {"ta_div_s32", 3, call_ta_div_s32},
     {"ta_fill", 1, call_ta_fill},
     {"ta_fully_connected_f32", 4, call_ta_fully_connected_f32},
@@ -568,12 +599,15 @@ static const TaKernelEntry entries[] = {
     {"ta_lstm_s8", 9, call_ta_lstm_s8},
     {"ta_max_pool_s16", 2, call_ta_max_pool_s16},
     {"ta_max_pool_s8", 2, call_ta_max_pool_s8},
+    {"ta_maximum_f32", 3, call_ta_maximum_f32},
     {"ta_maximum_s16", 3, call_ta_maximum_s16},
     {"ta_maximum_s32", 3, call_ta_maximum_s32},
     {"ta_maximum_s8", 3, call_ta_maximum_s8},
+    {"ta_minimum_f32", 3, call_ta_minimum_f32},
     {"ta_minimum_s16", 3, call_ta_minimum_s16},
     {"ta_minimum_s32", 3, call_ta_minimum_s32},
     {"ta_minimum_s8", 3, call_ta_minimum_s8},
+    {"ta_mul_f32", 3, call_ta_mul_f32},
     {"ta_mul_s16", 3, call_ta_mul_s16},
     {"ta_mul_s32", 3, call_ta_mul_s32},
     {"ta_mul_s8", 3, call_ta_mul_s8},
@@ -612,8 +646,10 @@ static const TaKernelEntry entries[] = {
     {"ta_softmax_s16", 4, call_ta_softmax_s16},
     {"ta_softmax_s8", 3, call_ta_softmax_s8},
     {"ta_softmax_s8_s16", 3, call_ta_softmax_s8_s16},
+    {"ta_squared_difference_f32", 3, call_ta_squared_difference_f32},
     {"ta_squared_difference_s16", 3, call_ta_squared_difference_s16},
     {"ta_squared_difference_s8", 3, call_ta_squared_difference_s8},
+    {"ta_sub_f32", 3, call_ta_sub_f32},
     {"ta_sub_s16", 3, call_ta_sub_s16},
     {"ta_sub_s8", 3, call_ta_sub_s8},
     {"ta_svdf_s16", 7, call_ta_svdf_s16},

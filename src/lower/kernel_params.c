@@ -12,6 +12,7 @@
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
+#include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
@@ -87,6 +88,10 @@ DESCRIBE(TA_ARG_MIN_MAX_PARAMS)
 
 #define STRUCT ta_batch_matmul_params_t
 DESCRIBE(TA_BATCH_MATMUL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_binary_f32_params_t
+DESCRIBE(TA_BINARY_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_binary_s32_params_t

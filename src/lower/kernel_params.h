@@ -18,6 +18,7 @@
     S(ta_add_params_t)                         \
     S(ta_arg_min_max_params_t)                 \
     S(ta_batch_matmul_params_t)                \
+    S(ta_binary_f32_params_t)                  \
     S(ta_binary_s32_params_t)                  \
     S(ta_cast_params_t)                        \
     S(ta_comparison_params_t)                  \

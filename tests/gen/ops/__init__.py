@@ -2,4 +2,5 @@
 
 MODULES = ["conv", "fc", "pool", "elementwise", "activations", "shape",
            "resize", "reduce", "quantize", "stateful", "int32",
-           "chain", "residual", "conv_borders", "float_nn"]
+           "chain", "residual", "conv_borders", "float_nn",
+           "float_elementwise"]
