@@ -10,7 +10,8 @@
 
 #include "ta_broadcast_rows.h"
 
-typedef enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAXIMUM, OP_MINIMUM, OP_SQUARED_DIFF } binary_op_t;
+typedef enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAXIMUM, OP_MINIMUM, OP_SQUARED_DIFF,
+               OP_PRELU } binary_op_t;
 
 typedef struct {
     binary_op_t op;
@@ -26,6 +27,7 @@ static float apply(const row_ctx_t *c, float x, float y)
     case OP_DIV: return ta_activation_f32(x / y, c->lo, c->hi);
     case OP_MAXIMUM: return x < y ? y : x; /* std::max(x, y) */
     case OP_MINIMUM: return y < x ? y : x; /* std::min(x, y) */
+    case OP_PRELU: return x >= 0.0f ? x : x * y;
     default: {
         const float d = x - y;
         return d * d;
@@ -92,4 +94,10 @@ int ta_squared_difference_f32(const ta_binary_f32_params_t *p, const float *inpu
                               const float *input2, float *output)
 {
     return run(p, input1, input2, output, OP_SQUARED_DIFF);
+}
+
+int ta_prelu_f32(const ta_binary_f32_params_t *p, const float *input1, const float *input2,
+                 float *output)
+{
+    return run(p, input1, input2, output, OP_PRELU);
 }

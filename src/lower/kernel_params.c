@@ -47,6 +47,7 @@
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "../../runtime/kernels/ta_svdf.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
+#include "../../runtime/kernels/ta_unary_f32.h"
 #include "../../runtime/kernels/ta_variable.h"
 
 /* The element type; a field of any other type does not build. */
@@ -260,6 +261,10 @@ DESCRIBE(TA_SVDF_PARAMS)
 
 #define STRUCT ta_transpose_conv_params_t
 DESCRIBE(TA_TRANSPOSE_CONV_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_unary_f32_params_t
+DESCRIBE(TA_UNARY_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_variable_fill_params_t

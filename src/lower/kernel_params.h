@@ -61,6 +61,7 @@
     S(ta_squared_difference_params_t)          \
     S(ta_svdf_params_t)                        \
     S(ta_transpose_conv_params_t)              \
+    S(ta_unary_f32_params_t)                   \
     S(ta_variable_fill_params_t)
 
 #define TA_DECLARE_PARAMS_DESC(type) extern const TaParamsDesc type##_desc;
