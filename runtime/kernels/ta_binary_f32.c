@@ -10,8 +10,16 @@
 
 #include "ta_broadcast_rows.h"
 
-typedef enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAXIMUM, OP_MINIMUM, OP_SQUARED_DIFF,
-               OP_PRELU } binary_op_t;
+typedef enum {
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV,
+    OP_MAXIMUM,
+    OP_MINIMUM,
+    OP_SQUARED_DIFF,
+    OP_PRELU
+} binary_op_t;
 
 typedef struct {
     binary_op_t op;
