@@ -9,6 +9,7 @@
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
 #include "../../runtime/kernels/ta_batch_matmul_f32.h"
+#include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
@@ -47,8 +48,17 @@
 #include "../../runtime/kernels/ta_tanh.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
 #include "../../runtime/kernels/ta_transpose_conv_f32.h"
+#include "../../runtime/kernels/ta_unary_f32.h"
 #include "../../runtime/kernels/ta_variable.h"
 
+static int call_ta_abs_f32(const void *p, void *const *a)
+{
+    return ta_abs_f32(p, a[0], a[1]);
+}
+static int call_ta_add_f32(const void *p, void *const *a)
+{
+    return ta_add_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_add_s16(const void *p, void *const *a)
 {
     return ta_add_s16(p, a[0], a[1], a[2]);
@@ -165,6 +175,10 @@ static int call_ta_cast_s8_s32(const void *p, void *const *a)
 {
     return ta_cast_s8_s32(p, a[0], a[1]);
 }
+static int call_ta_ceil_f32(const void *p, void *const *a)
+{
+    return ta_ceil_f32(p, a[0], a[1]);
+}
 static int call_ta_comparison_s8(const void *p, void *const *a)
 {
     return ta_comparison_s8(p, a[0], a[1], a[2]);
@@ -209,6 +223,10 @@ static int call_ta_copy_nd(const void *p, void *const *a)
 {
     return ta_copy_nd(p, a[0], a[1]);
 }
+static int call_ta_cos_f32(const void *p, void *const *a)
+{
+    return ta_cos_f32(p, a[0], a[1]);
+}
 static int call_ta_depthwise_conv_2d_f32(const void *p, void *const *a)
 {
     return ta_depthwise_conv_2d_f32(p, a[0], a[1], a[2], a[3]);
@@ -233,13 +251,29 @@ static int call_ta_dequantize_s8_f32(const void *p, void *const *a)
 {
     return ta_dequantize_s8_f32(p, a[0], a[1]);
 }
+static int call_ta_div_f32(const void *p, void *const *a)
+{
+    return ta_div_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_div_s32(const void *p, void *const *a)
 {
     return ta_div_s32(p, a[0], a[1], a[2]);
 }
+static int call_ta_elu_f32(const void *p, void *const *a)
+{
+    return ta_elu_f32(p, a[0], a[1]);
+}
+static int call_ta_exp_f32(const void *p, void *const *a)
+{
+    return ta_exp_f32(p, a[0], a[1]);
+}
 static int call_ta_fill(const void *p, void *const *a)
 {
     return ta_fill(p, a[0]);
+}
+static int call_ta_floor_f32(const void *p, void *const *a)
+{
+    return ta_floor_f32(p, a[0], a[1]);
 }
 static int call_ta_fully_connected_f32(const void *p, void *const *a)
 {
@@ -265,9 +299,17 @@ static int call_ta_gather_i32(const void *p, void *const *a)
 {
     return ta_gather_i32(p, a[0], a[1], a[2]);
 }
+static int call_ta_hard_swish_f32(const void *p, void *const *a)
+{
+    return ta_hard_swish_f32(p, a[0], a[1]);
+}
 static int call_ta_hard_swish_s8(const void *p, void *const *a)
 {
     return ta_hard_swish_s8(p, a[0], a[1]);
+}
+static int call_ta_leaky_relu_f32(const void *p, void *const *a)
+{
+    return ta_leaky_relu_f32(p, a[0], a[1]);
 }
 static int call_ta_leaky_relu_s16(const void *p, void *const *a)
 {
@@ -277,9 +319,17 @@ static int call_ta_leaky_relu_s8(const void *p, void *const *a)
 {
     return ta_leaky_relu_s8(p, a[0], a[1]);
 }
+static int call_ta_log_f32(const void *p, void *const *a)
+{
+    return ta_log_f32(p, a[0], a[1]);
+}
 static int call_ta_log_softmax_s8(const void *p, void *const *a)
 {
     return ta_log_softmax_s8(p, a[0], a[1]);
+}
+static int call_ta_logistic_f32(const void *p, void *const *a)
+{
+    return ta_logistic_f32(p, a[0], a[1]);
 }
 static int call_ta_logistic_s16(const void *p, void *const *a)
 {
@@ -305,6 +355,10 @@ static int call_ta_max_pool_s8(const void *p, void *const *a)
 {
     return ta_max_pool_s8(p, a[0], a[1]);
 }
+static int call_ta_maximum_f32(const void *p, void *const *a)
+{
+    return ta_maximum_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_maximum_s16(const void *p, void *const *a)
 {
     return ta_maximum_s16(p, a[0], a[1], a[2]);
@@ -316,6 +370,10 @@ static int call_ta_maximum_s32(const void *p, void *const *a)
 static int call_ta_maximum_s8(const void *p, void *const *a)
 {
     return ta_maximum_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_minimum_f32(const void *p, void *const *a)
+{
+    return ta_minimum_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_minimum_s16(const void *p, void *const *a)
 {
@@ -329,6 +387,10 @@ static int call_ta_minimum_s8(const void *p, void *const *a)
 {
     return ta_minimum_s8(p, a[0], a[1], a[2]);
 }
+static int call_ta_mul_f32(const void *p, void *const *a)
+{
+    return ta_mul_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_mul_s16(const void *p, void *const *a)
 {
     return ta_mul_s16(p, a[0], a[1], a[2]);
@@ -340,6 +402,14 @@ static int call_ta_mul_s32(const void *p, void *const *a)
 static int call_ta_mul_s8(const void *p, void *const *a)
 {
     return ta_mul_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_neg_f32(const void *p, void *const *a)
+{
+    return ta_neg_f32(p, a[0], a[1]);
+}
+static int call_ta_prelu_f32(const void *p, void *const *a)
+{
+    return ta_prelu_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_prelu_s16(const void *p, void *const *a)
 {
@@ -373,6 +443,10 @@ static int call_ta_reduce_sum_s8(const void *p, void *const *a)
 {
     return ta_reduce_sum_s8(p, a[0], a[1]);
 }
+static int call_ta_relu6_f32(const void *p, void *const *a)
+{
+    return ta_relu6_f32(p, a[0], a[1]);
+}
 static int call_ta_relu6_s16(const void *p, void *const *a)
 {
     return ta_relu6_s16(p, a[0], a[1]);
@@ -380,6 +454,10 @@ static int call_ta_relu6_s16(const void *p, void *const *a)
 static int call_ta_relu6_s8(const void *p, void *const *a)
 {
     return ta_relu6_s8(p, a[0], a[1]);
+}
+static int call_ta_relu_f32(const void *p, void *const *a)
+{
+    return ta_relu_f32(p, a[0], a[1]);
 }
 static int call_ta_relu_s16(const void *p, void *const *a)
 {
@@ -437,6 +515,14 @@ static int call_ta_resize_nearest(const void *p, void *const *a)
 {
     return ta_resize_nearest(p, a[0], a[1], a[2], a[3]);
 }
+static int call_ta_round_f32(const void *p, void *const *a)
+{
+    return ta_round_f32(p, a[0], a[1]);
+}
+static int call_ta_rsqrt_f32(const void *p, void *const *a)
+{
+    return ta_rsqrt_f32(p, a[0], a[1]);
+}
 static int call_ta_signal_energy_s16(const void *p, void *const *a)
 {
     return ta_signal_energy_s16(p, a[0], a[1]);
@@ -473,6 +559,10 @@ static int call_ta_signal_window_s16(const void *p, void *const *a)
 {
     return ta_signal_window_s16(p, a[0], a[1], a[2]);
 }
+static int call_ta_sin_f32(const void *p, void *const *a)
+{
+    return ta_sin_f32(p, a[0], a[1]);
+}
 static int call_ta_softmax_s16(const void *p, void *const *a)
 {
     return ta_softmax_s16(p, a[0], a[1], a[2], a[3]);
@@ -485,6 +575,18 @@ static int call_ta_softmax_s8_s16(const void *p, void *const *a)
 {
     return ta_softmax_s8_s16(p, a[0], a[1], a[2]);
 }
+static int call_ta_sqrt_f32(const void *p, void *const *a)
+{
+    return ta_sqrt_f32(p, a[0], a[1]);
+}
+static int call_ta_square_f32(const void *p, void *const *a)
+{
+    return ta_square_f32(p, a[0], a[1]);
+}
+static int call_ta_squared_difference_f32(const void *p, void *const *a)
+{
+    return ta_squared_difference_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_squared_difference_s16(const void *p, void *const *a)
 {
     return ta_squared_difference_s16(p, a[0], a[1], a[2]);
@@ -492,6 +594,10 @@ static int call_ta_squared_difference_s16(const void *p, void *const *a)
 static int call_ta_squared_difference_s8(const void *p, void *const *a)
 {
     return ta_squared_difference_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_sub_f32(const void *p, void *const *a)
+{
+    return ta_sub_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_sub_s16(const void *p, void *const *a)
 {
@@ -508,6 +614,10 @@ static int call_ta_svdf_s16(const void *p, void *const *a)
 static int call_ta_svdf_s8(const void *p, void *const *a)
 {
     return ta_svdf_s8(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+}
+static int call_ta_tanh_f32(const void *p, void *const *a)
+{
+    return ta_tanh_f32(p, a[0], a[1]);
 }
 static int call_ta_tanh_s16(const void *p, void *const *a)
 {
@@ -536,6 +646,8 @@ static int call_ta_variable_fill(const void *p, void *const *a)
 
 /* Sorted by name, in strcmp order, for the binary search below. */
 static const TaKernelEntry entries[] = {
+    {"ta_abs_f32", 2, call_ta_abs_f32},
+    {"ta_add_f32", 3, call_ta_add_f32},
     {"ta_add_s16", 3, call_ta_add_s16},
     {"ta_add_s32", 3, call_ta_add_s32},
     {"ta_add_s8", 3, call_ta_add_s8},
@@ -565,6 +677,7 @@ static const TaKernelEntry entries[] = {
     {"ta_cast_s8_f32", 2, call_ta_cast_s8_f32},
     {"ta_cast_s8_s16", 2, call_ta_cast_s8_s16},
     {"ta_cast_s8_s32", 2, call_ta_cast_s8_s32},
+    {"ta_ceil_f32", 2, call_ta_ceil_f32},
     {"ta_comparison_s8", 3, call_ta_comparison_s8},
     {"ta_conv_2d_add_s8", 8, call_ta_conv_2d_add_s8},
     {"ta_conv_2d_add_s8_columns", 8, call_ta_conv_2d_add_s8_columns},
@@ -576,39 +689,53 @@ static const TaKernelEntry entries[] = {
     {"ta_conv_2d_s8_interleaved", 6, call_ta_conv_2d_s8_interleaved},
     {"ta_copy", 2, call_ta_copy},
     {"ta_copy_nd", 2, call_ta_copy_nd},
+    {"ta_cos_f32", 2, call_ta_cos_f32},
     {"ta_depthwise_conv_2d_f32", 4, call_ta_depthwise_conv_2d_f32},
     {"ta_depthwise_conv_2d_s16", 6, call_ta_depthwise_conv_2d_s16},
     {"ta_depthwise_conv_2d_s8", 7, call_ta_depthwise_conv_2d_s8},
     {"ta_depthwise_conv_2d_s8_m1_fast", 7, call_ta_depthwise_conv_2d_s8_m1_fast},
     {"ta_dequantize_s16_f32", 2, call_ta_dequantize_s16_f32},
     {"ta_dequantize_s8_f32", 2, call_ta_dequantize_s8_f32},
+    {"ta_div_f32", 3, call_ta_div_f32},
     {"ta_div_s32", 3, call_ta_div_s32},
+    {"ta_elu_f32", 2, call_ta_elu_f32},
+    {"ta_exp_f32", 2, call_ta_exp_f32},
     {"ta_fill", 1, call_ta_fill},
+    {"ta_floor_f32", 2, call_ta_floor_f32},
     {"ta_fully_connected_f32", 4, call_ta_fully_connected_f32},
     {"ta_fully_connected_s16", 6, call_ta_fully_connected_s16},
     {"ta_fully_connected_s16_acc32", 6, call_ta_fully_connected_s16_acc32},
     {"ta_fully_connected_s8", 6, call_ta_fully_connected_s8},
     {"ta_gather", 3, call_ta_gather},
     {"ta_gather_i32", 3, call_ta_gather_i32},
+    {"ta_hard_swish_f32", 2, call_ta_hard_swish_f32},
     {"ta_hard_swish_s8", 2, call_ta_hard_swish_s8},
+    {"ta_leaky_relu_f32", 2, call_ta_leaky_relu_f32},
     {"ta_leaky_relu_s16", 2, call_ta_leaky_relu_s16},
     {"ta_leaky_relu_s8", 2, call_ta_leaky_relu_s8},
+    {"ta_log_f32", 2, call_ta_log_f32},
     {"ta_log_softmax_s8", 2, call_ta_log_softmax_s8},
+    {"ta_logistic_f32", 2, call_ta_logistic_f32},
     {"ta_logistic_s16", 2, call_ta_logistic_s16},
     {"ta_logistic_s8", 3, call_ta_logistic_s8},
     {"ta_lstm_s8", 9, call_ta_lstm_s8},
     {"ta_max_pool_f32", 2, call_ta_max_pool_f32},
     {"ta_max_pool_s16", 2, call_ta_max_pool_s16},
     {"ta_max_pool_s8", 2, call_ta_max_pool_s8},
+    {"ta_maximum_f32", 3, call_ta_maximum_f32},
     {"ta_maximum_s16", 3, call_ta_maximum_s16},
     {"ta_maximum_s32", 3, call_ta_maximum_s32},
     {"ta_maximum_s8", 3, call_ta_maximum_s8},
+    {"ta_minimum_f32", 3, call_ta_minimum_f32},
     {"ta_minimum_s16", 3, call_ta_minimum_s16},
     {"ta_minimum_s32", 3, call_ta_minimum_s32},
     {"ta_minimum_s8", 3, call_ta_minimum_s8},
+    {"ta_mul_f32", 3, call_ta_mul_f32},
     {"ta_mul_s16", 3, call_ta_mul_s16},
     {"ta_mul_s32", 3, call_ta_mul_s32},
     {"ta_mul_s8", 3, call_ta_mul_s8},
+    {"ta_neg_f32", 2, call_ta_neg_f32},
+    {"ta_prelu_f32", 3, call_ta_prelu_f32},
     {"ta_prelu_s16", 3, call_ta_prelu_s16},
     {"ta_prelu_s8", 3, call_ta_prelu_s8},
     {"ta_quantize_f32_s16", 2, call_ta_quantize_f32_s16},
@@ -617,8 +744,10 @@ static const TaKernelEntry entries[] = {
     {"ta_reduce_min_s8", 2, call_ta_reduce_min_s8},
     {"ta_reduce_sum_s16", 2, call_ta_reduce_sum_s16},
     {"ta_reduce_sum_s8", 2, call_ta_reduce_sum_s8},
+    {"ta_relu6_f32", 2, call_ta_relu6_f32},
     {"ta_relu6_s16", 2, call_ta_relu6_s16},
     {"ta_relu6_s8", 2, call_ta_relu6_s8},
+    {"ta_relu_f32", 2, call_ta_relu_f32},
     {"ta_relu_s16", 2, call_ta_relu_s16},
     {"ta_relu_s8", 2, call_ta_relu_s8},
     {"ta_requantize_s16_s16", 2, call_ta_requantize_s16_s16},
@@ -633,6 +762,8 @@ static const TaKernelEntry entries[] = {
     {"ta_requantize_u8_s8", 2, call_ta_requantize_u8_s8},
     {"ta_resize_bilinear_s8", 4, call_ta_resize_bilinear_s8},
     {"ta_resize_nearest", 4, call_ta_resize_nearest},
+    {"ta_round_f32", 2, call_ta_round_f32},
+    {"ta_rsqrt_f32", 2, call_ta_rsqrt_f32},
     {"ta_signal_energy_s16", 2, call_ta_signal_energy_s16},
     {"ta_signal_fft_auto_scale_s16", 3, call_ta_signal_fft_auto_scale_s16},
     {"ta_signal_filter_bank_log_u32", 2, call_ta_signal_filter_bank_log_u32},
@@ -642,15 +773,21 @@ static const TaKernelEntry entries[] = {
     {"ta_signal_rfft_s16", 5, call_ta_signal_rfft_s16},
     {"ta_signal_spectral_subtraction_u32", 4, call_ta_signal_spectral_subtraction_u32},
     {"ta_signal_window_s16", 3, call_ta_signal_window_s16},
+    {"ta_sin_f32", 2, call_ta_sin_f32},
     {"ta_softmax_s16", 4, call_ta_softmax_s16},
     {"ta_softmax_s8", 3, call_ta_softmax_s8},
     {"ta_softmax_s8_s16", 3, call_ta_softmax_s8_s16},
+    {"ta_sqrt_f32", 2, call_ta_sqrt_f32},
+    {"ta_square_f32", 2, call_ta_square_f32},
+    {"ta_squared_difference_f32", 3, call_ta_squared_difference_f32},
     {"ta_squared_difference_s16", 3, call_ta_squared_difference_s16},
     {"ta_squared_difference_s8", 3, call_ta_squared_difference_s8},
+    {"ta_sub_f32", 3, call_ta_sub_f32},
     {"ta_sub_s16", 3, call_ta_sub_s16},
     {"ta_sub_s8", 3, call_ta_sub_s8},
     {"ta_svdf_s16", 7, call_ta_svdf_s16},
     {"ta_svdf_s8", 7, call_ta_svdf_s8},
+    {"ta_tanh_f32", 2, call_ta_tanh_f32},
     {"ta_tanh_s16", 2, call_ta_tanh_s16},
     {"ta_tanh_s8", 3, call_ta_tanh_s8},
     {"ta_transpose_conv_f32", 4, call_ta_transpose_conv_f32},

@@ -1,6 +1,6 @@
 /*
- * add_sub.c - ADD and SUB, int8 and int16, with broadcasting and fused
- * activations.
+ * add_sub.c - ADD and SUB, int8 and int16 (float32 through
+ * common/binary_f32), with broadcasting and fused activations.
  *
  * TFLite Micro runs every quantized ADD/SUB (int16 included) through its
  * general path: both inputs are shifted left (20 bits for int8, 15 for
@@ -12,6 +12,7 @@
 #include "add_sub.h"
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "common/binary.h"
+#include "common/binary_f32.h"
 #include "common/binary_s32.h"
 
 enum { OPT_ACTIVATION = 0, OPT_POT_SCALE_INT16 };
@@ -88,6 +89,9 @@ bool ta_add_sub_arithmetic(TaLower *L, TaOp *op, const TaTensor *in1, const TaTe
 
 static bool lower_add_sub(TaLower *L, TaOp *op, bool sub)
 {
+    if (ta_binary_is_f32(op))
+        return ta_lower_binary_f32(L, op, sub ? "ta_sub_f32" : "ta_add_f32",
+                                   ((const AddSubAttrs *)op->attrs)->activation);
     static const int dtypes[] = {TA_INT8, TA_INT16, -1};
     if (!ta_binary_expect(L, op, -1, dtypes))
         return false;

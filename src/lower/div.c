@@ -1,8 +1,10 @@
 /*
  * div.c - DIV on int32 tensors (the reference's integer division, which
- * truncates toward zero), with broadcasting and fused activations.
- * TFLite Micro also has float32 and int8 DIV; tinyaot does not yet.
+ * truncates toward zero) and float32 tensors (common/binary_f32), with
+ * broadcasting and fused activations. TFLite Micro also has int8 DIV;
+ * tinyaot does not yet.
  */
+#include "common/binary_f32.h"
 #include "common/binary_s32.h"
 
 typedef struct DivAttrs {
@@ -22,8 +24,10 @@ static bool parse(TaLower *L, TaOp *op)
 static bool lower(TaLower *L, TaOp *op)
 {
     const DivAttrs *a = op->attrs;
+    if (ta_binary_is_f32(op))
+        return ta_lower_binary_f32(L, op, "ta_div_f32", a->activation);
     if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype != TA_INT32) {
-        ta_op_error(L, op, "input 1 (tensor %s) is %s; tinyaot supports int32 here",
+        ta_op_error(L, op, "input 1 (tensor %s) is %s; tinyaot supports int32 and float32 here",
                     op->inputs[0]->id, ta_dtype_name(op->inputs[0]->dtype));
         return false;
     }

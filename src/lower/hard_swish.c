@@ -4,6 +4,7 @@
  */
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "common/unary.h"
+#include "common/unary_f32.h"
 #include "lower.h"
 
 /* A Q0.31 multiplier rounded to Q0.15, saturating (TFLite's
@@ -17,6 +18,8 @@ static int32_t to_q15(int32_t m)
 
 static bool lower(TaLower *L, TaOp *op)
 {
+    if (ta_unary_is_f32(op))
+        return ta_lower_unary_f32(L, op, "ta_hard_swish_f32", 0.0f);
     if (!ta_unary_expect(L, op, false))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];

@@ -13,6 +13,7 @@
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
 #include "../../runtime/kernels/ta_batch_matmul_f32.h"
+#include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
@@ -50,6 +51,7 @@
 #include "../../runtime/kernels/ta_svdf.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
 #include "../../runtime/kernels/ta_transpose_conv_f32.h"
+#include "../../runtime/kernels/ta_unary_f32.h"
 #include "../../runtime/kernels/ta_variable.h"
 
 /* The element type; a field of any other type does not build. */
@@ -95,6 +97,10 @@ DESCRIBE(TA_BATCH_MATMUL_PARAMS)
 
 #define STRUCT ta_batch_matmul_f32_params_t
 DESCRIBE(TA_BATCH_MATMUL_F32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_binary_f32_params_t
+DESCRIBE(TA_BINARY_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_binary_s32_params_t
@@ -275,6 +281,10 @@ DESCRIBE(TA_TRANSPOSE_CONV_PARAMS)
 
 #define STRUCT ta_transpose_conv_f32_params_t
 DESCRIBE(TA_TRANSPOSE_CONV_F32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_unary_f32_params_t
+DESCRIBE(TA_UNARY_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_variable_fill_params_t

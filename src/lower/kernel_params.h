@@ -19,6 +19,7 @@
     S(ta_arg_min_max_params_t)                 \
     S(ta_batch_matmul_params_t)                \
     S(ta_batch_matmul_f32_params_t)            \
+    S(ta_binary_f32_params_t)                  \
     S(ta_binary_s32_params_t)                  \
     S(ta_cast_params_t)                        \
     S(ta_comparison_params_t)                  \
@@ -64,6 +65,7 @@
     S(ta_svdf_params_t)                        \
     S(ta_transpose_conv_params_t)              \
     S(ta_transpose_conv_f32_params_t)          \
+    S(ta_unary_f32_params_t)                   \
     S(ta_variable_fill_params_t)
 
 #define TA_DECLARE_PARAMS_DESC(type) extern const TaParamsDesc type##_desc;

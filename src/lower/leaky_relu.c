@@ -4,6 +4,7 @@
  */
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "common/unary.h"
+#include "common/unary_f32.h"
 #include "lower.h"
 
 #include <math.h>
@@ -25,6 +26,8 @@ static bool parse(TaLower *L, TaOp *op)
 static bool lower(TaLower *L, TaOp *op)
 {
     const LeakyReluAttrs *a = op->attrs;
+    if (ta_unary_is_f32(op))
+        return ta_lower_unary_f32(L, op, "ta_leaky_relu_f32", a->alpha);
     if (!ta_unary_expect(L, op, true))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];

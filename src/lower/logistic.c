@@ -8,6 +8,7 @@
 #include "../../runtime/kernels/ta_sigmoid_params.h"
 #include "common/sigmoid_input.h"
 #include "common/unary.h"
+#include "common/unary_f32.h"
 #include "lower.h"
 
 /* The int8 kernels look their outputs up in a table computed here with
@@ -80,6 +81,8 @@ bool ta_sigmoid_like_lower(TaLower *L, TaOp *op, const TaSigmoidLike *k, const c
 
 static bool lower(TaLower *L, TaOp *op)
 {
+    if (ta_unary_is_f32(op))
+        return ta_lower_unary_f32(L, op, "ta_logistic_f32", 0.0f);
     static const TaSigmoidLike logistic = {0, 1.0f / 256, -128};
     return ta_sigmoid_like_lower(L, op, &logistic, "ta_logistic_s8", "ta_logistic_s16",
                                  "runtime/kernels/ta_logistic.h");

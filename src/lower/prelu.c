@@ -8,6 +8,7 @@
  * is TA_MAX_RANK).
  */
 #include "../../runtime/kernels/ta_prelu.h"
+#include "common/binary_f32.h"
 #include "lower.h"
 
 /* Dimension i of `t` counted from the right, 1 past its rank. */
@@ -18,6 +19,8 @@ static int32_t dim_from_right(const TaTensor *t, int i)
 
 static bool lower(TaLower *L, TaOp *op)
 {
+    if (ta_binary_is_f32(op))
+        return ta_lower_binary_f32(L, op, "ta_prelu_f32", TA_ACT_NONE);
     if (!ta_expect_counts(L, op, 2, 2, 1))
         return false;
     TaTensor *in = op->inputs[0], *alpha = op->inputs[1], *out = op->outputs[0];

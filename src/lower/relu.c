@@ -1,13 +1,16 @@
 /*
- * relu.c - RELU on int8 and int16: requantize to the output scale, then
+ * relu.c - RELU on int8 and int16 (float32 through common/unary_f32): requantize to the output scale, then
  * clamp below at the output's zero point.
  */
 #include "../../runtime/kernels/ta_relu.h"
 #include "common/unary.h"
+#include "common/unary_f32.h"
 #include "lower.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {
+    if (ta_unary_is_f32(op))
+        return ta_lower_unary_f32(L, op, "ta_relu_f32", 0.0f);
     if (!ta_unary_expect(L, op, true))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];

@@ -5,12 +5,15 @@
  */
 #include "../../runtime/kernels/ta_relu.h"
 #include "common/unary.h"
+#include "common/unary_f32.h"
 #include "lower.h"
 
 #include <math.h>
 
 static bool lower(TaLower *L, TaOp *op)
 {
+    if (ta_unary_is_f32(op))
+        return ta_lower_unary_f32(L, op, "ta_relu6_f32", 0.0f);
     if (!ta_unary_expect(L, op, true))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];

@@ -1,13 +1,16 @@
 /*
  * squared_difference.c - SQUARED_DIFFERENCE, int8 and int16 (zero points
- * 0), with broadcasting. Produces the input and output (multiplier,
+ * 0), with broadcasting (float32 through common/binary_f32). Produces the input and output (multiplier,
  * shift) pairs with the floating-point steps of TFLite Micro's Prepare.
  */
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "common/binary.h"
+#include "common/binary_f32.h"
 
 static bool lower(TaLower *L, TaOp *op)
 {
+    if (ta_binary_is_f32(op))
+        return ta_lower_binary_f32(L, op, "ta_squared_difference_f32", TA_ACT_NONE);
     static const int dtypes[] = {TA_INT8, TA_INT16, -1};
     if (!ta_binary_expect(L, op, -1, dtypes) || !ta_binary_expect_int16_zero_points(L, op))
         return false;

@@ -547,7 +547,8 @@ _INT_RANGE = {np.int8: (-128, 127), np.int16: (-32768, 32767),
 
 def _float_range_for(m, tensor_index):
     """Interesting float range for a float32 input: the representable range
-    of the QUANTIZE that consumes it, or the range of the CAST target type."""
+    of the QUANTIZE that consumes it, or the range of the CAST target type;
+    a ROUND's input gets rounding ties too."""
     sg = m.subgraphs[0]
     for op in sg.operators or []:
         if op.inputs is None or tensor_index not in list(op.inputs):
@@ -565,6 +566,9 @@ def _float_range_for(m, tensor_index):
             # float -> int conversion out of range is undefined in C: stay in
             lo, hi = _INT_RANGE[dt]
             return float(max(lo, -2**24)), float(min(hi, 2**24)), 1.0, False
+        if name == "ROUND":
+            # some inputs exactly halfway between integers: ROUND's ties
+            return -8.0, 8.0, 1.0, True
     return -8.0, 8.0, None, True
 
 

@@ -171,6 +171,7 @@ if [ -z "$elf" ]; then
         "$kit_dir/startup.c" "$kit_dir/semihost.c" "$kit_dir/icount.c"
         "${sources[@]}"
         "${crt_end[@]}"
+        -lm
         -Wl,--gc-sections -Wl,--orphan-handling=error
         "-Wl,-Map=$elf.map" $extra_ldflags
         -o "$elf")

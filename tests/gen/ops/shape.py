@@ -6,16 +6,21 @@ SPACE_TO_DEPTH."""
 import numpy as np
 
 from ..common import (ModelBuilder, Q, chance, draw_quant, draw_shape, nelems,
-                      pick, rand_values, randint)
+                      np_dtype, pick, rand_values, randint)
 from ..core import variant
 
 
 def _q(rng, dt):
-    return draw_quant(rng, dt, 1e-3, 1.0)
+    """The tensors' shared quantization; None for float32 (unquantized)."""
+    return None if dt == "float32" else draw_quant(rng, dt, 1e-3, 1.0)
 
 
 def _same(q):
-    return Q(q.scales, q.zero_points, q.axis)
+    return None if q is None else Q(q.scales, q.zero_points, q.axis)
+
+
+def _qjson(q):
+    return None if q is None else _qjson(q)
 
 
 def _signed_axis(rng, axis, rank):
@@ -65,7 +70,7 @@ def _reshape(rng, dt):
         b.op("RESHAPE", ins, [y], "ReshapeOptions", newShape=shape_arg)
     return b.build([x], [y]), {"input_shape": in_shape, "output_shape": out_shape,
                                "shape_arg": shape_arg, "mode": mode,
-                               "quant": q.to_json()}
+                               "quant": _qjson(q)}
 
 
 @variant("RESHAPE.int8", "RESHAPE")
@@ -82,7 +87,7 @@ def reshape_int16(rng):
 
 
 @variant("SQUEEZE.int8", "SQUEEZE")
-def squeeze_int8(rng):
+def squeeze_int8(rng, dt="int8"):
     """int8 SQUEEZE: explicit (possibly negative) squeeze_dims or all
     size-1 dims."""
     rank = randint(rng, 1, 5)
@@ -97,17 +102,17 @@ def squeeze_int8(rng):
         chosen = [i for i in ones if chance(rng, 0.6)] or [ones[0]]
         dims = [_signed_axis(rng, i, rank) for i in chosen]
         out = [d for i, d in enumerate(shape) if i not in chosen]
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
-    y = b.tensor(out, "int8", _same(q), name="output")
+    x = b.tensor(shape, dt, q, name="input")
+    y = b.tensor(out, dt, _same(q), name="output")
     b.op("SQUEEZE", [x], [y], "SqueezeOptions", squeezeDims=dims)
     return b.build([x], [y]), {"input_shape": shape, "output_shape": out,
-                               "squeeze_dims": dims, "quant": q.to_json()}
+                               "squeeze_dims": dims, "quant": _qjson(q)}
 
 
 @variant("EXPAND_DIMS.int8", "EXPAND_DIMS")
-def expand_dims_int8(rng):
+def expand_dims_int8(rng, dt="int8"):
     """int8 EXPAND_DIMS with a const int32 axis in [-(rank+1), rank]
     (given as a scalar or a 1-element vector)."""
     rank = randint(rng, 0, 4)
@@ -115,16 +120,16 @@ def expand_dims_int8(rng):
     axis = randint(rng, 0, rank)
     out = shape[:axis] + [1] + shape[axis:]
     arg = axis - (rank + 1) if chance(rng, 0.4) else axis
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
+    x = b.tensor(shape, dt, q, name="input")
     scalar = chance(rng, 0.5)
     a = b.const(np.array(arg if scalar else [arg], np.int32), "int32", name="axis")
-    y = b.tensor(out, "int8", _same(q), name="output")
+    y = b.tensor(out, dt, _same(q), name="output")
     b.op("EXPAND_DIMS", [x, a], [y])
     return b.build([x], [y]), {"input_shape": shape, "output_shape": out,
                                "axis": arg, "axis_scalar": scalar,
-                               "quant": q.to_json()}
+                               "quant": _qjson(q)}
 
 
 # ------------------------------------------------------ concat / split etc.
@@ -157,7 +162,7 @@ def _concat(rng, dt):
          fusedActivationFunction="NONE")
     return b.build(graph_in, [y]), {"input_shapes": shapes, "output_shape": out,
                                     "axis": arg, "const_inputs": consts,
-                                    "quant": q.to_json()}
+                                    "quant": _qjson(q)}
 
 
 @variant("CONCATENATION.int8", "CONCATENATION")
@@ -174,28 +179,28 @@ def concat_int16(rng):
 
 
 @variant("SPLIT.int8", "SPLIT")
-def split_int8(rng):
+def split_int8(rng, dt="int8"):
     """int8 SPLIT into 1-5 equal parts along a const (possibly negative) axis."""
     rank = randint(rng, 1, 4)
     shape = draw_shape(rng, rank, 1024, 1, 6)
     axis = randint(rng, 0, rank - 1)
     k = randint(rng, 1, 5)
     shape[axis] = k * randint(rng, 1, 4)
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     arg = _signed_axis(rng, axis, rank)
     b = ModelBuilder()
     a = b.const(np.array([arg] if chance(rng, 0.3) else arg, np.int32), "int32", name="axis")
-    x = b.tensor(shape, "int8", q, name="input")
+    x = b.tensor(shape, dt, q, name="input")
     out_shape = list(shape)
     out_shape[axis] //= k
-    ys = [b.tensor(out_shape, "int8", _same(q), name="output%d" % i) for i in range(k)]
+    ys = [b.tensor(out_shape, dt, _same(q), name="output%d" % i) for i in range(k)]
     b.op("SPLIT", [a, x], ys, "SplitOptions", numSplits=k)
     return b.build([x], ys), {"input_shape": shape, "axis": arg, "num_splits": k,
-                              "output_shape": out_shape, "quant": q.to_json()}
+                              "output_shape": out_shape, "quant": _qjson(q)}
 
 
 @variant("SPLIT_V.int8", "SPLIT_V")
-def split_v_int8(rng):
+def split_v_int8(rng, dt="int8"):
     """int8 SPLIT_V with const size_splits (one may be -1) and const axis."""
     rank = randint(rng, 1, 4)
     shape = draw_shape(rng, rank, 1024, 1, 6)
@@ -206,25 +211,25 @@ def split_v_int8(rng):
     arg_sizes = list(sizes)
     if chance(rng, 0.3):
         arg_sizes[int(rng.integers(k))] = -1
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     arg = _signed_axis(rng, axis, rank)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
+    x = b.tensor(shape, dt, q, name="input")
     s = b.const(np.array(arg_sizes, np.int32), "int32", name="size_splits")
     a = b.const(np.array(arg, np.int32), "int32", name="axis")
     ys = []
     for i, n in enumerate(sizes):
         o = list(shape)
         o[axis] = n
-        ys.append(b.tensor(o, "int8", _same(q), name="output%d" % i))
+        ys.append(b.tensor(o, dt, _same(q), name="output%d" % i))
     b.op("SPLIT_V", [x, s, a], ys, "SplitVOptions", numSplits=k)
     return b.build([x], ys), {"input_shape": shape, "axis": arg,
                               "size_splits": arg_sizes, "sizes": sizes,
-                              "quant": q.to_json()}
+                              "quant": _qjson(q)}
 
 
 @variant("PACK.int8", "PACK")
-def pack_int8(rng):
+def pack_int8(rng, dt="int8"):
     """int8 PACK of 1-5 same-shape inputs along an axis in [-(r+1), r]."""
     rank = randint(rng, 0, 3)
     shape = draw_shape(rng, rank, 256, 1, 6) if rank else []
@@ -232,17 +237,17 @@ def pack_int8(rng):
     axis = randint(rng, 0, rank)
     out = shape[:axis] + [n] + shape[axis:]
     arg = axis - (rank + 1) if chance(rng, 0.4) else axis
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    xs = [b.tensor(shape, "int8", _same(q), name="input%d" % i) for i in range(n)]
-    y = b.tensor(out, "int8", _same(q), name="output")
+    xs = [b.tensor(shape, dt, _same(q), name="input%d" % i) for i in range(n)]
+    y = b.tensor(out, dt, _same(q), name="output")
     b.op("PACK", xs, [y], "PackOptions", valuesCount=n, axis=arg)
     return b.build(xs, [y]), {"input_shape": shape, "values_count": n,
-                              "axis": arg, "output_shape": out, "quant": q.to_json()}
+                              "axis": arg, "output_shape": out, "quant": _qjson(q)}
 
 
 @variant("UNPACK.int8", "UNPACK")
-def unpack_int8(rng):
+def unpack_int8(rng, dt="int8"):
     """int8 UNPACK along a (possibly negative) axis into dim-many outputs."""
     rank = randint(rng, 1, 4)
     shape = draw_shape(rng, rank, 512, 1, 5)
@@ -250,18 +255,18 @@ def unpack_int8(rng):
     num = shape[axis]
     out = shape[:axis] + shape[axis + 1:]
     arg = _signed_axis(rng, axis, rank)
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
-    ys = [b.tensor(out, "int8", _same(q), name="output%d" % i) for i in range(num)]
+    x = b.tensor(shape, dt, q, name="input")
+    ys = [b.tensor(out, dt, _same(q), name="output%d" % i) for i in range(num)]
     b.op("UNPACK", [x], ys, "UnpackOptions", num=num, axis=arg)
     return b.build([x], ys), {"input_shape": shape, "axis": arg, "num": num,
-                              "output_shape": out, "quant": q.to_json()}
+                              "output_shape": out, "quant": _qjson(q)}
 
 
 # ------------------------------------------------------------------- slices
 @variant("SLICE.int8", "SLICE")
-def slice_int8(rng):
+def slice_int8(rng, dt="int8"):
     """int8 SLICE, rank 1-5, const int32 begin/size (size -1 = to the end)."""
     rank = randint(rng, 1, 5)
     shape = draw_shape(rng, rank, 2048, 1, 8)
@@ -272,19 +277,19 @@ def slice_int8(rng):
         begin.append(bg)
         out.append(sz)
         size.append(-1 if (sz == d - bg and chance(rng, 0.3)) else sz)
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
+    x = b.tensor(shape, dt, q, name="input")
     bt = b.const(np.array(begin, np.int32), "int32", name="begin")
     st = b.const(np.array(size, np.int32), "int32", name="size")
-    y = b.tensor(out, "int8", _same(q), name="output")
+    y = b.tensor(out, dt, _same(q), name="output")
     b.op("SLICE", [x, bt, st], [y])
     return b.build([x], [y]), {"input_shape": shape, "begin": begin,
                                "size": size, "output_shape": out,
-                               "quant": q.to_json()}
+                               "quant": _qjson(q)}
 
 
-def _strided_slice(rng, ignored_masks):
+def _strided_slice(rng, ignored_masks, dt="int8"):
     """ignored_masks: also set random ellipsis_mask, new_axis_mask and
     offset, which TFLM ignores (begin/end/strides index the input's own
     dimensions whatever they say)."""
@@ -324,7 +329,7 @@ def _strided_slice(rng, ignored_masks):
     probe = np.arange(nelems(shape)).reshape(shape)[tuple(index)]
     out = list(probe.shape)
     if nelems(out) == 0:      # keep at least one element in every output dim
-        return _strided_slice(rng, ignored_masks)
+        return _strided_slice(rng, ignored_masks, dt)
     ignored = {}
     if ignored_masks:
         ignored = {"ellipsisMask": randint(rng, 0, (1 << rank) - 1),
@@ -332,19 +337,19 @@ def _strided_slice(rng, ignored_masks):
                    "offset": chance(rng, 0.3)}
         if not (ignored["ellipsisMask"] or ignored["newAxisMask"] or ignored["offset"]):
             ignored["newAxisMask"] = 1
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
+    x = b.tensor(shape, dt, q, name="input")
     bt = b.const(np.array(begin, np.int32), "int32", name="begin")
     et = b.const(np.array(end, np.int32), "int32", name="end")
     stt = b.const(np.array(strides, np.int32), "int32", name="strides")
-    y = b.tensor(out, "int8", _same(q), name="output")
+    y = b.tensor(out, dt, _same(q), name="output")
     b.op("STRIDED_SLICE", [x, bt, et, stt], [y], "StridedSliceOptions",
          beginMask=bmask, endMask=emask, shrinkAxisMask=smask, **ignored)
     config = {"input_shape": shape, "begin": begin, "end": end,
               "strides": strides, "begin_mask": bmask,
               "end_mask": emask, "shrink_axis_mask": smask,
-              "output_shape": out, "quant": q.to_json()}
+              "output_shape": out, "quant": _qjson(q)}
     config.update(ignored)
     return b.build([x], [y]), config
 
@@ -365,42 +370,42 @@ def strided_slice_int8_masks(rng):
 
 
 @variant("TRANSPOSE.int8", "TRANSPOSE")
-def transpose_int8(rng):
+def transpose_int8(rng, dt="int8"):
     """int8 TRANSPOSE, rank 1-5, random const permutation."""
     rank = randint(rng, 1, 5)
     shape = draw_shape(rng, rank, 2048, 1, 7)
     perm = [int(p) for p in rng.permutation(rank)]
     out = [shape[p] for p in perm]
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
+    x = b.tensor(shape, dt, q, name="input")
     p = b.const(np.array(perm, np.int32), "int32", name="perm")
-    y = b.tensor(out, "int8", _same(q), name="output")
+    y = b.tensor(out, dt, _same(q), name="output")
     b.op("TRANSPOSE", [x, p], [y], "TransposeOptions")
     return b.build([x], [y]), {"input_shape": shape, "perm": perm,
-                               "output_shape": out, "quant": q.to_json()}
+                               "output_shape": out, "quant": _qjson(q)}
 
 
 # ---------------------------------------------------------------------- pad
-def _pad(rng, v2):
+def _pad(rng, v2, dt="int8"):
     rank = randint(rng, 1, 4) if chance(rng, 0.9) else 5
     shape = draw_shape(rng, rank, 1024, 1, 6)
     pads = [[randint(rng, 0, 3) if chance(rng, 0.6) else 0,
              randint(rng, 0, 3) if chance(rng, 0.6) else 0] for _ in range(rank)]
     out = [d + p[0] + p[1] for d, p in zip(shape, pads)]
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
+    x = b.tensor(shape, dt, q, name="input")
     pt = b.const(np.array(pads, np.int32), "int32", name="paddings")
     ins = [x, pt]
     config = {"input_shape": shape, "paddings": pads, "output_shape": out,
-              "quant": q.to_json()}
+              "quant": _qjson(q)}
     if v2:
         value = randint(rng, -128, 127)
-        ins.append(b.const(np.array([value], np.int8), "int8", _same(q),
+        ins.append(b.const(np.array([value], np_dtype(dt)), dt, _same(q),
                            name="constant_values"))
         config["constant_value"] = value
-    y = b.tensor(out, "int8", _same(q), name="output")
+    y = b.tensor(out, dt, _same(q), name="output")
     if v2:
         b.op("PADV2", ins, [y], "PadV2Options")
     else:
@@ -423,7 +428,7 @@ def padv2_int8(rng):
 
 # ------------------------------------------------------------------- gather
 @variant("GATHER.int8", "GATHER")
-def gather_int8(rng):
+def gather_int8(rng, dt="int8"):
     """int8 GATHER: params rank 1-4, const int32 indices of rank 0-2 (all in
     range), axis possibly negative, batch_dims 0 or more."""
     rank = randint(rng, 1, 4)
@@ -435,44 +440,44 @@ def gather_int8(rng):
     idx = rng.integers(0, shape[axis], size=idx_shape).astype(np.int32)
     out = shape[:axis] + idx_shape[batch_dims:] + shape[axis + 1:]
     arg = _signed_axis(rng, axis, rank)
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="params")
+    x = b.tensor(shape, dt, q, name="params")
     it = b.const(idx, "int32", name="indices", shape=idx_shape)
-    y = b.tensor(out, "int8", _same(q), name="output")
+    y = b.tensor(out, dt, _same(q), name="output")
     b.op("GATHER", [x, it], [y], "GatherOptions", axis=arg, batchDims=batch_dims)
     return b.build([x], [y]), {"input_shape": shape, "indices_shape": idx_shape,
                                "indices": idx.tolist(), "axis": arg,
                                "batch_dims": batch_dims, "output_shape": out,
-                               "quant": q.to_json()}
+                               "quant": _qjson(q)}
 
 
 # ------------------------------------------------------ depth <-> space
 @variant("DEPTH_TO_SPACE.int8", "DEPTH_TO_SPACE")
-def depth_to_space_int8(rng):
+def depth_to_space_int8(rng, dt="int8"):
     """int8 DEPTH_TO_SPACE, block size 2-4."""
     bs = pick(rng, [2, 2, 3, 4])
     n, h, w, c = (2 if chance(rng, 0.15) else 1), randint(rng, 1, 6), randint(rng, 1, 6), randint(rng, 1, 4)
     shape, out = [n, h, w, c * bs * bs], [n, h * bs, w * bs, c]
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
-    y = b.tensor(out, "int8", _same(q), name="output")
+    x = b.tensor(shape, dt, q, name="input")
+    y = b.tensor(out, dt, _same(q), name="output")
     b.op("DEPTH_TO_SPACE", [x], [y], "DepthToSpaceOptions", blockSize=bs)
     return b.build([x], [y]), {"input_shape": shape, "block_size": bs,
-                               "output_shape": out, "quant": q.to_json()}
+                               "output_shape": out, "quant": _qjson(q)}
 
 
 @variant("SPACE_TO_DEPTH.int8", "SPACE_TO_DEPTH")
-def space_to_depth_int8(rng):
+def space_to_depth_int8(rng, dt="int8"):
     """int8 SPACE_TO_DEPTH, block size 2-4."""
     bs = pick(rng, [2, 2, 3, 4])
     n, h, w, c = (2 if chance(rng, 0.15) else 1), randint(rng, 1, 5), randint(rng, 1, 5), randint(rng, 1, 6)
     shape, out = [n, h * bs, w * bs, c], [n, h, w, c * bs * bs]
-    q = _q(rng, "int8")
+    q = _q(rng, dt)
     b = ModelBuilder()
-    x = b.tensor(shape, "int8", q, name="input")
-    y = b.tensor(out, "int8", _same(q), name="output")
+    x = b.tensor(shape, dt, q, name="input")
+    y = b.tensor(out, dt, _same(q), name="output")
     b.op("SPACE_TO_DEPTH", [x], [y], "SpaceToDepthOptions", blockSize=bs)
     return b.build([x], [y]), {"input_shape": shape, "block_size": bs,
-                               "output_shape": out, "quant": q.to_json()}
+                               "output_shape": out, "quant": _qjson(q)}
