@@ -2,4 +2,4 @@
 
 MODULES = ["conv", "fc", "pool", "elementwise", "activations", "shape",
            "resize", "reduce", "quantize", "stateful", "int32",
-           "chain", "residual", "conv_borders"]
+           "chain", "residual", "conv_borders", "elementwise_int"]
