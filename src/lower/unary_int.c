@@ -3,7 +3,8 @@
  * TFLite Micro's elementwise kernel.
  *
  * TFLite Micro's Prepare rescales only when the two float scales differ,
- * with QuantizeMultiplier of input_scale / output_scale divided in float;
+ * with QuantizeMultiplier of input_scale / output_scale (in double, as
+ * the oracle; the source divides in float);
  * int16 needs zero points 0. Its float32 ABS is not done here.
  */
 #include "../../runtime/kernels/ta_abs.h"
@@ -85,7 +86,9 @@ static bool lower_abs(TaLower *L, TaOp *op)
     if (in_scale != out_scale) {
         int shift;
         p->rescale = 1;
-        ta_quantize_multiplier((double)(in_scale / out_scale), &p->multiplier, &shift);
+        /* In double: the oracle (tflite-micro from PyPI) divides the widened
+           scales; the source's float division differs on int16 inputs. */
+        ta_quantize_multiplier((double)in_scale / (double)out_scale, &p->multiplier, &shift);
         p->shift = shift;
     }
     ta_call_arg(L, c, in);
