@@ -28,6 +28,7 @@
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
 #include "../../runtime/kernels/ta_logical.h"
+#include "../../runtime/kernels/ta_lut.h"
 #include "../../runtime/kernels/ta_lstm.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
@@ -159,6 +160,10 @@ DESCRIBE(TA_LOGICAL_NOT_PARAMS)
 
 #define STRUCT ta_logical_params_t
 DESCRIBE(TA_LOGICAL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_lut_params_t
+DESCRIBE(TA_LUT_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_lstm_params_t

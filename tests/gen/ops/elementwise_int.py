@@ -1,6 +1,6 @@
 """Elementwise operators on integer and bool tensors: ABS (int8, int16
-quantized with zero points 0, plain int16), LOGICAL_AND and LOGICAL_OR with
-broadcasting, LOGICAL_NOT."""
+quantized with zero points 0, plain int16), RSQRT and ELU (int8),
+LOGICAL_AND and LOGICAL_OR with broadcasting, LOGICAL_NOT."""
 
 from ..common import (ModelBuilder, Q, broadcast_shapes, chance, draw_quant, draw_shape,
                       f32, rand_values, randint)
@@ -90,3 +90,37 @@ def logical_not_bool(rng):
     y = b.tensor(shape, "bool", name="output")
     b.op("LOGICAL_NOT", [x], [y])
     return b.build([x], [y]), {"shape": shape}
+
+
+@variant("RSQRT.int8", "RSQRT")
+def rsqrt_int8(rng):
+    """int8 RSQRT. TFLite Micro fails on inputs below the zero point, so the
+    input's zero point is -128: every input is valid (-128 itself gives
+    127)."""
+    shape = _shape(rng)
+    q_in = Q(draw_quant(rng, "int8", 1e-3, 1.0).scale, -128)
+    q_out = draw_quant(rng, "int8", 1e-3, 1.0)
+    # Outputs 1/sqrt(x) of at most 1/sqrt(scale): an output scale near it.
+    top = 1.0 / float(q_in.scale) ** 0.5
+    q_out = Q(f32(top / 255.0 * 10 ** rng.uniform(-1, 1)), q_out.zero_point)
+    b = ModelBuilder()
+    x = b.tensor(shape, "int8", q_in, name="input")
+    y = b.tensor(shape, "int8", q_out, name="output")
+    b.op("RSQRT", [x], [y])
+    return b.build([x], [y]), {"shape": shape, "input_quant": q_in.to_json(),
+                               "output_quant": q_out.to_json()}
+
+
+@variant("ELU.int8", "ELU")
+def elu_int8(rng):
+    """int8 ELU (TFLite Micro's lookup table), random quantizations."""
+    shape = _shape(rng)
+    q_in = draw_quant(rng, "int8", 1e-3, 0.5)
+    q_out = Q(f32(q_in.scale * 10 ** rng.uniform(-0.5, 0.5)),
+              draw_quant(rng, "int8").zero_point)
+    b = ModelBuilder()
+    x = b.tensor(shape, "int8", q_in, name="input")
+    y = b.tensor(shape, "int8", q_out, name="output")
+    b.op("ELU", [x], [y])
+    return b.build([x], [y]), {"shape": shape, "input_quant": q_in.to_json(),
+                               "output_quant": q_out.to_json()}
