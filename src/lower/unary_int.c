@@ -123,6 +123,10 @@ static bool expect_int8(TaLower *L, TaOp *op)
     if (!expect_operands(L, op))
         return false;
     const TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    if (in->dtype != TA_INT8 && op->builtin == TA_BUILTIN_RSQRT) {
+        ta_op_error(L, op, "int16 input is not supported yet (tinyaot does int8 RSQRT)");
+        return false;
+    }
     if (in->dtype != TA_INT8) {
         ta_op_error(L, op, "int16 input is not supported: TFLite Micro has int8 only");
         return false;
