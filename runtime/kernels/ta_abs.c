@@ -8,8 +8,9 @@ static int32_t abs_quantized(const ta_abs_params_t *p, int32_t x, int32_t lo, in
 {
     const int32_t d = x - p->input_zero_point;
     const int32_t v = d < 0 ? -d : d; /* <= 65535: no overflow */
-    const int32_t scaled =
-        p->rescale ? ta_mul_by_quantized_multiplier(v, p->multiplier, (int)p->shift) : v;
+    const int32_t scaled = p->rescale
+                               ? ta_mul_by_quantized_multiplier(v, p->multiplier, (int)p->shift)
+                               : v;
     return ta_clamp_i32(scaled + p->output_zero_point, lo, hi);
 }
 

@@ -23,8 +23,8 @@ static void row(const void *ctx, const void *a, const void *b, void *o, int32_t 
     }
 }
 
-static int run(const ta_logical_params_t *p, const bool *input1, const bool *input2,
-               bool *output, bool is_and)
+static int run(const ta_logical_params_t *p, const bool *input1, const bool *input2, bool *output,
+               bool is_and)
 {
     const row_ctx_t ctx = {is_and};
     ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, sizeof(bool),

@@ -5,8 +5,7 @@
 
 #include "ta_lookup.h"
 
-int ta_lut_s8(const ta_lut_params_t *p, const int8_t *input, const int8_t *table,
-              int8_t *output)
+int ta_lut_s8(const ta_lut_params_t *p, const int8_t *input, const int8_t *table, int8_t *output)
 {
     /* Checked before any write, so a rejected input leaves the output as
        it was even when it shares the input's bytes. */

@@ -20,7 +20,6 @@ typedef struct {
     TA_PARAM_MEMBERS(TA_LUT_PARAMS)
 } ta_lut_params_t;
 
-int ta_lut_s8(const ta_lut_params_t *p, const int8_t *input, const int8_t *table,
-              int8_t *output);
+int ta_lut_s8(const ta_lut_params_t *p, const int8_t *input, const int8_t *table, int8_t *output);
 
 #endif /* TA_LUT_H */

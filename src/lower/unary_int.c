@@ -47,8 +47,7 @@ static bool lower_plain_int16(TaLower *L, TaOp *op)
 {
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
     if (has_quantization(out)) {
-        ta_op_error(L, op, "output (tensor %s) is quantized but the int16 input is not",
-                    out->id);
+        ta_op_error(L, op, "output (tensor %s) is quantized but the int16 input is not", out->id);
         return false;
     }
     TaKernelCall *c = ta_call(L, op, "ta_abs_i16_plain", "runtime/kernels/ta_abs.h");
@@ -102,7 +101,6 @@ static bool lower_abs(TaLower *L, TaOp *op)
     ta_allow_inplace(op, 0);
     return true;
 }
-
 
 /* Calls the table kernel with a table indexed by the input byte. */
 static void call_table(TaLower *L, TaOp *op, const int8_t table[256], int32_t input_min)
@@ -165,7 +163,7 @@ static void inv_sqrt_multiplier(int32_t x, int32_t *multiplier, int *shift)
     x <<= 2 * pairs;
     const int32_t half_x = ta_fp_mul_pot(x >> 1, -1);
     const int32_t three_halves = (1 << 28) + (1 << 27); /* 1.5 in Q3 */
-    int32_t r = 1 << 28;                                  /* 1 in Q3 */
+    int32_t r = 1 << 28;                                /* 1 in Q3 */
     for (int i = 0; i < 5; i++) {
         const int32_t r3 = ta_fp_rescale(ta_fp_mul(ta_fp_mul(r, r), r), 9, 3);
         r = ta_fp_rescale(ta_fp_sub(ta_fp_mul(three_halves, r), ta_fp_mul(half_x, r3)), 6, 3);
@@ -180,8 +178,7 @@ static void inv_sqrt_multiplier(int32_t x, int32_t *multiplier, int *shift)
 }
 
 /* TFLite Micro's RsqrtEvalQuantized for one input byte. */
-static int8_t rsqrt_element(int32_t q, int32_t in_zp, int32_t out_zp, int32_t multiplier,
-                            int shift)
+static int8_t rsqrt_element(int32_t q, int32_t in_zp, int32_t out_zp, int32_t multiplier, int shift)
 {
     enum { KEEP_INTEGER = 20 }; /* TFLite's kShift */
     const int32_t v = q - in_zp;
@@ -191,8 +188,8 @@ static int8_t rsqrt_element(int32_t q, int32_t in_zp, int32_t out_zp, int32_t mu
     int inv_s;
     inv_sqrt_multiplier(v, &inv_m, &inv_s);
     const int32_t data = ta_mul_by_quantized_multiplier(1, inv_m, inv_s + KEEP_INTEGER);
-    const int32_t out =
-        ta_mul_by_quantized_multiplier(data, multiplier, shift - KEEP_INTEGER) + out_zp;
+    const int32_t out = ta_mul_by_quantized_multiplier(data, multiplier, shift - KEEP_INTEGER) +
+                        out_zp;
     return (int8_t)ta_clamp_i32(out, INT8_MIN, INT8_MAX);
 }
 
