@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "../../runtime/kernels/ta_abs.h"
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
@@ -27,8 +28,10 @@
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
+#include "../../runtime/kernels/ta_logical.h"
 #include "../../runtime/kernels/ta_logistic.h"
 #include "../../runtime/kernels/ta_lstm.h"
+#include "../../runtime/kernels/ta_lut.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
 #include "../../runtime/kernels/ta_pooling.h"
@@ -54,6 +57,18 @@
 static int call_ta_abs_f32(const void *p, void *const *a)
 {
     return ta_abs_f32(p, a[0], a[1]);
+}
+static int call_ta_abs_i16_plain(const void *p, void *const *a)
+{
+    return ta_abs_i16_plain(p, a[0], a[1]);
+}
+static int call_ta_abs_s16(const void *p, void *const *a)
+{
+    return ta_abs_s16(p, a[0], a[1]);
+}
+static int call_ta_abs_s8(const void *p, void *const *a)
+{
+    return ta_abs_s8(p, a[0], a[1]);
 }
 static int call_ta_add_f32(const void *p, void *const *a)
 {
@@ -327,6 +342,18 @@ static int call_ta_log_softmax_s8(const void *p, void *const *a)
 {
     return ta_log_softmax_s8(p, a[0], a[1]);
 }
+static int call_ta_logical_and_b(const void *p, void *const *a)
+{
+    return ta_logical_and_b(p, a[0], a[1], a[2]);
+}
+static int call_ta_logical_not_b(const void *p, void *const *a)
+{
+    return ta_logical_not_b(p, a[0], a[1]);
+}
+static int call_ta_logical_or_b(const void *p, void *const *a)
+{
+    return ta_logical_or_b(p, a[0], a[1], a[2]);
+}
 static int call_ta_logistic_f32(const void *p, void *const *a)
 {
     return ta_logistic_f32(p, a[0], a[1]);
@@ -342,6 +369,10 @@ static int call_ta_logistic_s8(const void *p, void *const *a)
 static int call_ta_lstm_s8(const void *p, void *const *a)
 {
     return ta_lstm_s8(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]);
+}
+static int call_ta_lut_s8(const void *p, void *const *a)
+{
+    return ta_lut_s8(p, a[0], a[1], a[2]);
 }
 static int call_ta_max_pool_f32(const void *p, void *const *a)
 {
@@ -647,6 +678,9 @@ static int call_ta_variable_fill(const void *p, void *const *a)
 /* Sorted by name, in strcmp order, for the binary search below. */
 static const TaKernelEntry entries[] = {
     {"ta_abs_f32", 2, call_ta_abs_f32},
+    {"ta_abs_i16_plain", 2, call_ta_abs_i16_plain},
+    {"ta_abs_s16", 2, call_ta_abs_s16},
+    {"ta_abs_s8", 2, call_ta_abs_s8},
     {"ta_add_f32", 3, call_ta_add_f32},
     {"ta_add_s16", 3, call_ta_add_s16},
     {"ta_add_s32", 3, call_ta_add_s32},
@@ -715,10 +749,14 @@ static const TaKernelEntry entries[] = {
     {"ta_leaky_relu_s8", 2, call_ta_leaky_relu_s8},
     {"ta_log_f32", 2, call_ta_log_f32},
     {"ta_log_softmax_s8", 2, call_ta_log_softmax_s8},
+    {"ta_logical_and_b", 3, call_ta_logical_and_b},
+    {"ta_logical_not_b", 2, call_ta_logical_not_b},
+    {"ta_logical_or_b", 3, call_ta_logical_or_b},
     {"ta_logistic_f32", 2, call_ta_logistic_f32},
     {"ta_logistic_s16", 2, call_ta_logistic_s16},
     {"ta_logistic_s8", 3, call_ta_logistic_s8},
     {"ta_lstm_s8", 9, call_ta_lstm_s8},
+    {"ta_lut_s8", 3, call_ta_lut_s8},
     {"ta_max_pool_f32", 2, call_ta_max_pool_f32},
     {"ta_max_pool_s16", 2, call_ta_max_pool_s16},
     {"ta_max_pool_s8", 2, call_ta_max_pool_s8},

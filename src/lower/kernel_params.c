@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../runtime/kernels/ta_abs.h"
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
@@ -31,7 +32,9 @@
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
+#include "../../runtime/kernels/ta_logical.h"
 #include "../../runtime/kernels/ta_lstm.h"
+#include "../../runtime/kernels/ta_lut.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
 #include "../../runtime/kernels/ta_pooling.h"
@@ -82,6 +85,10 @@
     const TaParamsDesc NAME(STRUCT, _desc) = {                      \
         TEXT(STRUCT), sizeof(STRUCT), NAME(STRUCT, _fields),        \
         (int)(sizeof NAME(STRUCT, _fields) / sizeof NAME(STRUCT, _fields)[0])};
+
+#define STRUCT ta_abs_params_t
+DESCRIBE(TA_ABS_PARAMS)
+#undef STRUCT
 
 #define STRUCT ta_add_params_t
 DESCRIBE(TA_ADD_PARAMS)
@@ -173,6 +180,18 @@ DESCRIBE(TA_LEAKY_RELU_PARAMS)
 
 #define STRUCT ta_log_softmax_params_t
 DESCRIBE(TA_LOG_SOFTMAX_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_logical_not_params_t
+DESCRIBE(TA_LOGICAL_NOT_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_logical_params_t
+DESCRIBE(TA_LOGICAL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_lut_params_t
+DESCRIBE(TA_LUT_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_lstm_params_t

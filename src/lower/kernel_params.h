@@ -15,6 +15,7 @@
 
 /* One line per parameter struct, in alphabetical order. */
 #define TA_KERNEL_PARAM_STRUCTS(S)             \
+    S(ta_abs_params_t)                         \
     S(ta_add_params_t)                         \
     S(ta_arg_min_max_params_t)                 \
     S(ta_batch_matmul_params_t)                \
@@ -38,7 +39,10 @@
     S(ta_hard_swish_params_t)                  \
     S(ta_leaky_relu_params_t)                  \
     S(ta_log_softmax_params_t)                 \
+    S(ta_logical_not_params_t)                 \
+    S(ta_logical_params_t)                     \
     S(ta_lstm_params_t)                        \
+    S(ta_lut_params_t)                         \
     S(ta_maximum_minimum_params_t)             \
     S(ta_mul_params_t)                         \
     S(ta_pool_params_t)                        \

@@ -1,10 +1,9 @@
 /*
  * unary_float.c - the elementwise operators TFLite Micro has only for
- * float32 here (ABS, CEIL, COS, ELU, EXP, FLOOR, LOG, NEG, ROUND, RSQRT,
- * SIN, SQRT, SQUARE): one kernel each in runtime/kernels/ta_unary_f32.c.
- * TFLite Micro also has integer ABS, RSQRT and ELU; tinyaot refuses them
- * here with one line (the integer forms belong in their own files, which
- * then dispatch float32 inputs to ta_lower_unary_f32).
+ * float32 here (CEIL, COS, EXP, FLOOR, LOG, NEG, ROUND, SIN, SQRT, SQUARE):
+ * one kernel each in runtime/kernels/ta_unary_f32.c. ABS, RSQRT and ELU,
+ * which TFLite Micro also has on integers, live in unary_int.c and hand
+ * float32 inputs to ta_lower_unary_f32 from there.
  */
 #include "common/unary_f32.h"
 
@@ -18,11 +17,6 @@ static bool lower_float_only(TaLower *L, TaOp *op, const char *kernel)
     return ta_lower_unary_f32(L, op, kernel, 0.0f);
 }
 
-static bool lower_abs(TaLower *L, TaOp *op)
-{
-    return lower_float_only(L, op, "ta_abs_f32");
-}
-
 static bool lower_ceil(TaLower *L, TaOp *op)
 {
     return lower_float_only(L, op, "ta_ceil_f32");
@@ -31,11 +25,6 @@ static bool lower_ceil(TaLower *L, TaOp *op)
 static bool lower_cos(TaLower *L, TaOp *op)
 {
     return lower_float_only(L, op, "ta_cos_f32");
-}
-
-static bool lower_elu(TaLower *L, TaOp *op)
-{
-    return lower_float_only(L, op, "ta_elu_f32");
 }
 
 static bool lower_exp(TaLower *L, TaOp *op)
@@ -63,11 +52,6 @@ static bool lower_round(TaLower *L, TaOp *op)
     return lower_float_only(L, op, "ta_round_f32");
 }
 
-static bool lower_rsqrt(TaLower *L, TaOp *op)
-{
-    return lower_float_only(L, op, "ta_rsqrt_f32");
-}
-
 static bool lower_sin(TaLower *L, TaOp *op)
 {
     return lower_float_only(L, op, "ta_sin_f32");
@@ -83,16 +67,13 @@ static bool lower_square(TaLower *L, TaOp *op)
     return lower_float_only(L, op, "ta_square_f32");
 }
 
-const TaOpDef ta_op_abs = {NULL, lower_abs};
 const TaOpDef ta_op_ceil = {NULL, lower_ceil};
 const TaOpDef ta_op_cos = {NULL, lower_cos};
-const TaOpDef ta_op_elu = {NULL, lower_elu};
 const TaOpDef ta_op_exp = {NULL, lower_exp};
 const TaOpDef ta_op_floor = {NULL, lower_floor};
 const TaOpDef ta_op_log = {NULL, lower_log};
 const TaOpDef ta_op_neg = {NULL, lower_neg};
 const TaOpDef ta_op_round = {NULL, lower_round};
-const TaOpDef ta_op_rsqrt = {NULL, lower_rsqrt};
 const TaOpDef ta_op_sin = {NULL, lower_sin};
 const TaOpDef ta_op_sqrt = {NULL, lower_sqrt};
 const TaOpDef ta_op_square = {NULL, lower_square};
