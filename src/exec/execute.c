@@ -115,11 +115,13 @@ static int matching_marker(const TaGraph *g, int from)
 static int after_marker(const Exec *x, int i)
 {
     const TaOp *op = TA_OP(x->graph, i);
+    /* IF and the loop test always have their bool (the inliner sets it). */
     const uint8_t *cond = op->control_cond ? tensor_address(x, op->control_cond) : NULL;
+    const bool taken = cond && cond[0];
     switch (op->control) {
-    case TA_CONTROL_IF_BEGIN: return cond[0] ? i + 1 : matching_marker(x->graph, i) + 1;
+    case TA_CONTROL_IF_BEGIN: return taken ? i + 1 : matching_marker(x->graph, i) + 1;
     case TA_CONTROL_IF_ELSE: return matching_marker(x->graph, i) + 1; /* the then branch ran */
-    case TA_CONTROL_LOOP_TEST: return cond[0] ? i + 1 : matching_marker(x->graph, i) + 1;
+    case TA_CONTROL_LOOP_TEST: return taken ? i + 1 : matching_marker(x->graph, i) + 1;
     case TA_CONTROL_LOOP_END: return matching_marker(x->graph, i) + 1;
     case TA_CONTROL_IF_END:
     case TA_CONTROL_LOOP_BEGIN:

@@ -330,12 +330,14 @@ size_t ta_pack_overlapping(TaBlock *blocks, int n, const TaOverlapLink *links, i
     for (int k = 0; k < num_links; k++)
         if (kept[k] && links[k].reversible)
             rev[count++] = k;
+    /* Either search leaves its choice in kept/above; the layout below
+       gives its offsets and arena. */
     if (count <= TA_OVERLAP_EXACT_DIRECTIONS)
-        best = search_directions(&G, links, num_links, kept, above, rev, count, best, offsets,
-                                 spare, trial, trial_above);
+        search_directions(&G, links, num_links, kept, above, rev, count, best, offsets, spare,
+                          trial, trial_above);
     else
-        best = flip_directions(&G, links, num_links, kept, above, best, offsets, spare, trial,
-                               trial_above);
+        flip_directions(&G, links, num_links, kept, above, best, offsets, spare, trial,
+                        trial_above);
     best = evaluate(&G, links, num_links, kept, above, offsets, spare);
     for (int i = 0; i < n; i++)
         blocks[i].offset = offsets[i];
