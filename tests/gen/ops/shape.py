@@ -20,7 +20,7 @@ def _same(q):
 
 
 def _qjson(q):
-    return None if q is None else _qjson(q)
+    return None if q is None else q.to_json()
 
 
 def _signed_axis(rng, axis, rank):
