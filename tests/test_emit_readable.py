@@ -147,7 +147,7 @@ def test_no_zero_fields_the_kernel_ignores(tmp_path):
     checked = 0
     for path in sorted((m.path / "ops").glob("*conv_2d*.c")):
         text = path.read_text()
-        call = re.search(r"ta_\w+\(&params0,([^;]*)\);", text, re.S)
+        call = re.search(r"ta_\w+\(&\w+_params0,([^;]*)\);", text, re.S)
         args = [a.strip() for a in call.group(1).split(",")]
         # The per-channel arrays are the lowering's created tensors of these names.
         assert any(a.endswith("_MULTIPLIERS") for a in args), path.name

@@ -60,9 +60,9 @@ bool ta_emit_residency(const TaEmitInput *in, const char *dir);
    file: the dims arrays before the function, then the call in it, with
    `pointers` the argument tensors' names; and the kernels' files copied
    to custom/, each .c added to `sources`. */
-void ta_emit_user_call_dims(TaBuf *b, const TaKernelCall *call, int k);
-void ta_emit_user_call(TaBuf *b, const TaKernelCall *call, int k, const char *const *pointers,
-                       bool last);
+void ta_emit_user_call_dims(TaBuf *b, const char *symbol, const TaKernelCall *call, int k);
+void ta_emit_user_call(TaBuf *b, const char *symbol, const TaKernelCall *call, int k,
+                       const char *const *pointers, bool last);
 bool ta_emit_user_files(const TaEmitInput *in, const char *dir, TaVec *sources);
 /* Every runtime file a module of `graph` needs (the kernels its calls
    name and what they include), sorted; also what analysis sizes. */

@@ -604,7 +604,9 @@ static void emit_params_struct(TaBuf *b, const TaKernelCall *call)
 
 /* `int <symbol>_<role>(void)`: the op's calls of that role, in order,
    stopping at the first failing one. Parameter structs are numbered by
-   position in op->calls, whatever their role. */
+   position in op->calls, whatever their role, and named after the op, so
+   that no two file-scope names of a module (or of modules with different
+   prefixes) clash even when their files are compiled as one unit. */
 static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *role)
 {
     const int n_calls = ta_op_calls_with_role(op, role);
@@ -622,7 +624,7 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
                                                    sizeof *pointers);
             for (int a = 0; a < call->args.len; a++)
                 pointers[a] = tensor_ptr(c, call->args.items[a]);
-            ta_emit_user_call(b, call, k, pointers, last);
+            ta_emit_user_call(b, op->symbol, call, k, pointers, last);
             if (!last)
                 ta_buf_puts(b, "    if (status != TA_OK)\n        return status;\n");
             continue;
@@ -631,7 +633,7 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
         ta_buf_printf(b, "%s%s%s(", indent, last ? "return " : "status = ", call->function);
         int n = 0;
         if (call->params_desc) {
-            ta_buf_printf(b, "&params%d", k);
+            ta_buf_printf(b, "&%s_params%d", op->symbol, k);
             n++;
         }
         for (int a = 0; a < call->args.len; a++) {
@@ -674,12 +676,13 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
     ta_buf_puts(&b, "\n");
     for (int k = 0; k < op->calls.len; k++)
         if (((const TaKernelCall *)op->calls.items[k])->user)
-            ta_emit_user_call_dims(&b, op->calls.items[k], k);
+            ta_emit_user_call_dims(&b, op->symbol, op->calls.items[k], k);
     for (int k = 0; k < op->calls.len; k++) {
         const TaKernelCall *call = op->calls.items[k];
         if (!call->params_desc)
             continue;
-        ta_buf_printf(&b, "static const %s params%d = {\n", call->params_desc->type_name, k);
+        ta_buf_printf(&b, "static const %s %s_params%d = {\n", call->params_desc->type_name,
+                      op->symbol, k);
         emit_params_struct(&b, call);
         ta_buf_puts(&b, "};\n\n");
     }

@@ -12,16 +12,16 @@
 
 #include <string.h>
 
-/* `static const int32_t u<k>_dims<a>[] = {...};` for each argument of
-   rank 1 or more. */
-void ta_emit_user_call_dims(TaBuf *b, const TaKernelCall *call, int k)
+/* `static const int32_t <symbol>_u<k>_dims<a>[] = {...};` for each
+   argument of rank 1 or more. */
+void ta_emit_user_call_dims(TaBuf *b, const char *symbol, const TaKernelCall *call, int k)
 {
     int views = call->user->num_inputs + call->user->num_outputs;
     for (int a = 0; a < views; a++) {
         const TaTensor *t = call->args.items[a];
         if (!t || t->rank == 0)
             continue;
-        ta_buf_printf(b, "static const int32_t u%d_dims%d[%d] = {", k, a, t->rank);
+        ta_buf_printf(b, "static const int32_t %s_u%d_dims%d[%d] = {", symbol, k, a, t->rank);
         for (int i = 0; i < t->rank; i++)
             ta_buf_printf(b, "%s%d", i ? ", " : "", (int)t->dims[i]);
         ta_buf_puts(b, "};\n");
@@ -29,7 +29,8 @@ void ta_emit_user_call_dims(TaBuf *b, const TaKernelCall *call, int k)
     ta_buf_puts(b, "\n");
 }
 
-static void emit_view(TaBuf *b, const TaKernelCall *call, int k, int a, const char *pointer)
+static void emit_view(TaBuf *b, const char *symbol, const TaKernelCall *call, int k, int a,
+                      const char *pointer)
 {
     const TaTensor *t = call->args.items[a];
     if (!t) {
@@ -42,7 +43,7 @@ static void emit_view(TaBuf *b, const TaKernelCall *call, int k, int a, const ch
                                : 0;
     ta_buf_printf(b, "        {(void *)%s, %d, %d, ", pointer, (int)t->dtype, t->rank);
     if (t->rank)
-        ta_buf_printf(b, "u%d_dims%d, ", k, a);
+        ta_buf_printf(b, "%s_u%d_dims%d, ", symbol, k, a);
     else
         ta_buf_puts(b, "NULL, ");
     /* %.9g gives back the float exactly; lowering refused non-finite scales. */
@@ -50,24 +51,24 @@ static void emit_view(TaBuf *b, const TaKernelCall *call, int k, int a, const ch
                   zero_point);
 }
 
-static void emit_views(TaBuf *b, const TaKernelCall *call, int k, const char *const *pointers,
-                       const char *name, int first, int count)
+static void emit_views(TaBuf *b, const char *symbol, const TaKernelCall *call, int k,
+                       const char *const *pointers, const char *name, int first, int count)
 {
     if (!count)
         return;
     ta_buf_printf(b, "    const ta_custom_tensor_t %s[%d] = {\n", name, count);
     for (int a = first; a < first + count; a++)
-        emit_view(b, call, k, a, pointers[a]);
+        emit_view(b, symbol, call, k, a, pointers[a]);
     ta_buf_puts(b, "    };\n");
 }
 
-void ta_emit_user_call(TaBuf *b, const TaKernelCall *call, int k, const char *const *pointers,
-                       bool last)
+void ta_emit_user_call(TaBuf *b, const char *symbol, const TaKernelCall *call, int k,
+                       const char *const *pointers, bool last)
 {
     const TaUserCall *u = call->user;
     int after_views = u->num_inputs + u->num_outputs;
-    emit_views(b, call, k, pointers, "inputs", 0, u->num_inputs);
-    emit_views(b, call, k, pointers, "outputs", u->num_inputs, u->num_outputs);
+    emit_views(b, symbol, call, k, pointers, "inputs", 0, u->num_inputs);
+    emit_views(b, symbol, call, k, pointers, "outputs", u->num_inputs, u->num_outputs);
     ta_buf_printf(b, "    const ta_custom_call_t call = {\n");
     ta_buf_printf(b, "        %s, %d,\n", u->num_inputs ? "inputs" : "NULL", u->num_inputs);
     ta_buf_printf(b, "        %s, %d,\n", u->num_outputs ? "outputs" : "NULL", u->num_outputs);

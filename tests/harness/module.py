@@ -94,11 +94,18 @@ def cflags():
 
 
 def build(m, cc=None, extra_flags=()):
-    """Compiles the module with the host runner; returns the executable."""
+    """Compiles the module with the host runner; returns the executable.
+    The module's runtime kernels, when they are the tree's bytes, come from
+    the run's object cache (tests/harness/objects.py): the same source,
+    headers, compiler and flags give the same object."""
+    from tests.harness import objects  # it imports this module
+
     cc = cc or os.environ.get("CC", "cc")
+    flags = [*cflags(), *extra_flags]
     exe = m.path.parent / (m.path.name + ".runner")
-    cmd = [cc, *cflags(), *extra_flags, f"-DTA_PREFIX={m.prefix}", "-I", str(m.path),
-           "-I", str(HARNESS), str(HARNESS / "host_runner.c"), *sources(m.path),
+    srcs = objects.with_cached_kernels(cc, flags, m.path, sources(m.path))
+    cmd = [cc, *flags, f"-DTA_PREFIX={m.prefix}", "-I", str(m.path),
+           "-I", str(HARNESS), str(HARNESS / "host_runner.c"), *srcs,
            "-lm", "-o", str(exe)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
@@ -165,12 +172,18 @@ QEMU_RUN = ROOT / "tests" / "qemu" / "run.sh"
 
 def build_qemu(m, board="mps3-an547", opt="-O2", defines=(), cflags=None, name=None):
     """Cross-compiles the module with tests/qemu/module_runner.c into an ELF
-    (`cflags`: extra compiler flags, after the kit's own)."""
+    (`cflags`: extra compiler flags, after the kit's own). The runtime
+    kernels come from the run's object cache, compiled with the kit's flags."""
+    from tests.harness import objects  # it imports this module
+
     elf = m.path.parent / (m.path.name + f".{name or board}.elf")
-    cmd = ["bash", str(QEMU_RUN), "--board", board, opt, f"-DTA_PREFIX={m.prefix}",
-           *[f"-D{d}" for d in defines], *(["--cflags", cflags] if cflags else []),
+    options = (f"-DTA_PREFIX={m.prefix}", *[f"-D{d}" for d in defines],
+               *(["--cflags", cflags] if cflags else []))
+    srcs = objects.with_cached_kernels(*objects.qemu_compile(board, opt, options), m.path,
+                                       sources(m.path))
+    cmd = ["bash", str(QEMU_RUN), "--board", board, opt, *options,
            "-I", str(m.path), "-o", str(elf), "--build-only",
-           str(ROOT / "tests" / "qemu" / "module_runner.c"), *sources(m.path)]
+           str(ROOT / "tests" / "qemu" / "module_runner.c"), *srcs]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
         raise RuntimeError(f"cross build failed:\n{' '.join(cmd)}\n{p.stdout}\n{p.stderr}")

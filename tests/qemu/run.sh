@@ -21,6 +21,10 @@
 #                     $TA_QEMU_TIMEOUT)
 #   --expect-status N exit 0 when the program's exit status is N, else 1
 #   -v, --verbose     print the commands
+#   --print-cflags    print the flags a source is compiled with (the board's,
+#                     the options' -D, -O and --cflags; not -I), one per line,
+#                     and exit: tests/harness/objects.py compiles the runtime
+#                     kernels once per run with them
 #   -- ARGS           passed to the program: QEMU's -append, read back with
 #                     ta_semihost_cmdline() (word 0 is the ELF's path)
 #
@@ -67,6 +71,7 @@ timeout_s=${TA_QEMU_TIMEOUT:-120}
 out=
 elf=
 build_only=0
+print_cflags=0
 verbose=0
 expect=
 extra_cflags=
@@ -97,6 +102,7 @@ while [ $# -gt 0 ]; do
     --timeout) need_arg "$1" $#; timeout_s=$2; shift 2 ;;
     --expect-status) need_arg "$1" $#; expect=$2; shift 2 ;;
     -v | --verbose) verbose=1; shift ;;
+    --print-cflags) print_cflags=1; shift ;;
     -h | --help) sed -n '2,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     --) shift; prog_args=("$@"); break ;;
     -*) die "unknown option $1 (see --help)" ;;
@@ -136,6 +142,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# SC2206: the extra flags are split on spaces on purpose.
+# shellcheck disable=SC2206
+compile_flags=("${cpu_flags[@]}" -std=c99 "$opt" -g
+    -Wall -Wextra -Werror -ffp-contract=off -ffunction-sections -fdata-sections
+    -DTA_QEMU=1 "-DTA_QEMU_BOARD=\"$board\"" "-D$board_macro=1"
+    "-DTA_QEMU_CPU_HZ=$cpu_hz" -DTA_ICOUNT_SHIFT=5
+    "-DTA_QEMU_NUM_IRQ=$num_irq" "${defines[@]}" $extra_cflags)
+if [ "$print_cflags" = 1 ]; then
+    printf '%s\n' "${compile_flags[@]}"
+    exit 0
+fi
+
 if [ -z "$elf" ]; then
     [ ${#sources[@]} -gt 0 ] || die "no source files (see --help)"
     [ "$build_only" = 0 ] || [ -n "$out" ] || die "--build-only needs -o FILE"
@@ -160,12 +178,8 @@ if [ -z "$elf" ]; then
     # SC2206: the extra flags are split on spaces on purpose.
     # SC2054: commas inside -Wl,... are not array separators.
     # shellcheck disable=SC2206,SC2054
-    cmd=("$gcc_bin" "${cpu_flags[@]}" -std=c99 "$opt" -g
-        -Wall -Wextra -Werror -ffp-contract=off -ffunction-sections -fdata-sections
-        -DTA_QEMU=1 "-DTA_QEMU_BOARD=\"$board\"" "-D$board_macro=1"
-        "-DTA_QEMU_CPU_HZ=$cpu_hz" -DTA_ICOUNT_SHIFT=5
-        "-DTA_QEMU_NUM_IRQ=$num_irq"
-        "-I$kit_dir" "${includes[@]}" "${defines[@]}" $extra_cflags
+    cmd=("$gcc_bin" "${compile_flags[@]}"
+        "-I$kit_dir" "${includes[@]}"
         -nostartfiles --specs=rdimon.specs -T "$script"
         "${crt_begin[@]}"
         "$kit_dir/startup.c" "$kit_dir/semihost.c" "$kit_dir/icount.c"
