@@ -29,8 +29,8 @@ static void row(const void *ctx, const void *a, const void *b, void *o, int32_t 
         out[i] = compare(mask, x[(size_t)i * step1], y[(size_t)i * step2]);
 }
 
-int ta_comparison_f32(const ta_comparison_f32_params_t *p, const float *input1,
-                      const float *input2, bool *output)
+int ta_comparison_f32(const ta_comparison_f32_params_t *p, const float *input1, const float *input2,
+                      bool *output)
 {
     ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, sizeof(float),
                       output, sizeof(bool), row, &p->mask);

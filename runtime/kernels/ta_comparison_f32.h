@@ -25,7 +25,7 @@ typedef struct {
     TA_PARAM_MEMBERS(TA_COMPARISON_F32_PARAMS)
 } ta_comparison_f32_params_t;
 
-int ta_comparison_f32(const ta_comparison_f32_params_t *p, const float *input1,
-                      const float *input2, bool *output);
+int ta_comparison_f32(const ta_comparison_f32_params_t *p, const float *input1, const float *input2,
+                      bool *output);
 
 #endif /* TA_COMPARISON_F32_H */

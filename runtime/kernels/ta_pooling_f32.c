@@ -27,8 +27,7 @@ static window_t clipped_window(const ta_pool_f32_params_t *p, int32_t oy, int32_
 
 typedef enum { POOL_AVERAGE, POOL_MAX, POOL_L2 } pool_kind_t;
 
-static void pool(const ta_pool_f32_params_t *p, const float *input, float *output,
-                 pool_kind_t kind)
+static void pool(const ta_pool_f32_params_t *p, const float *input, float *output, pool_kind_t kind)
 {
     const size_t depth = (size_t)p->depth;
     const size_t row = (size_t)p->input_width * depth;

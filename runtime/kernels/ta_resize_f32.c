@@ -36,13 +36,13 @@ int ta_resize_bilinear_f32(const ta_resize_bilinear_f32_params_t *p, const float
             const float dy = sy.pos - (float)sy.lo, ry = 1.0f - dy;
             const float *r0 = in + (size_t)sy.lo * row, *r1 = in + (size_t)sy.hi * row;
             for (int32_t x = 0; x < p->out_width; x++) {
-                const source_t sx =
-                    source(x, p->width_scale, p->half_pixel_centers, p->input_width);
+                const source_t sx = source(x, p->width_scale, p->half_pixel_centers,
+                                           p->input_width);
                 const float dx = sx.pos - (float)sx.lo, rx = 1.0f - dx;
                 const size_t c0 = (size_t)sx.lo * depth, c1 = (size_t)sx.hi * depth;
                 for (size_t c = 0; c < depth; c++)
-                    *output++ = r0[c0 + c] * ry * rx + r1[c0 + c] * dy * rx +
-                                r0[c1 + c] * ry * dx + r1[c1 + c] * dy * dx + 0.0f;
+                    *output++ = r0[c0 + c] * ry * rx + r1[c0 + c] * dy * rx + r0[c1 + c] * ry * dx +
+                                r1[c1 + c] * dy * dx + 0.0f;
             }
         }
     }

@@ -19,15 +19,15 @@
 
 #include "../include/ta_params.h"
 
-#define TA_RESIZE_BILINEAR_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)                      \
-    FIELD(int32_t, batches)                                                          \
-    FIELD(int32_t, input_height)                                                     \
-    FIELD(int32_t, input_width)                                                      \
-    FIELD(int32_t, depth)                                                            \
-    FIELD(int32_t, out_height)                                                       \
-    FIELD(int32_t, out_width)                                                        \
+#define TA_RESIZE_BILINEAR_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)                    \
+    FIELD(int32_t, batches)                                                        \
+    FIELD(int32_t, input_height)                                                   \
+    FIELD(int32_t, input_width)                                                    \
+    FIELD(int32_t, depth)                                                          \
+    FIELD(int32_t, out_height)                                                     \
+    FIELD(int32_t, out_width)                                                      \
     FIELD(float, height_scale) /* input / output size (or (in - 1) / (out - 1)) */ \
-    FIELD(float, width_scale)                                                        \
+    FIELD(float, width_scale)                                                      \
     FIELD(int32_t, half_pixel_centers) /* 0 or 1 */
 typedef struct {
     TA_PARAM_MEMBERS(TA_RESIZE_BILINEAR_F32_PARAMS)

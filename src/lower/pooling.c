@@ -61,8 +61,8 @@ static void pool_geometry(int padding, int64_t in, int64_t filter, int64_t strid
 
 /* float32: TFLite's float reference loops (ta_pooling_f32.h). No output
    over input: its order is not declared for the float kernels. */
-static bool lower_float(TaLower *L, TaOp *op, int kind, TaTensor *in, TaTensor *out,
-                        int64_t out_h, int64_t out_w, int32_t pad_h, int32_t pad_w)
+static bool lower_float(TaLower *L, TaOp *op, int kind, TaTensor *in, TaTensor *out, int64_t out_h,
+                        int64_t out_w, int32_t pad_h, int32_t pad_w)
 {
     const PoolAttrs *a = op->attrs;
     const char *fn = kind == KIND_AVERAGE ? "ta_average_pool_f32"

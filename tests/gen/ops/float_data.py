@@ -1,8 +1,10 @@
-"""float32 variants of the data-movement operators: the same draws as the
-int8 variants of tests/gen/ops/shape.py with float32 tensors (no
-quantization). tinyaot moves their bytes whatever the dtype; these check
-that float32 is accepted everywhere TFLite Micro accepts it and that every
-bit arrives (-0.0 and NaN included, when the oracle draws them)."""
+"""float32 variants of the data-movement operators, and of the resizes:
+the same draws as the int8 variants of tests/gen/ops/shape.py and
+resize.py with float32 tensors (no quantization). tinyaot moves the data
+movers' bytes whatever the dtype; these check that float32 is accepted
+everywhere TFLite Micro accepts it and that every bit arrives (-0.0 and
+NaN included, when the oracle draws them). RESIZE_BILINEAR is the one that
+computes: TFLite's float blend (runtime/kernels/ta_resize_f32.h)."""
 
 from ..core import variant
 from . import resize, shape
