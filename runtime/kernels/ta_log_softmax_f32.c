@@ -19,6 +19,9 @@ int ta_log_softmax_f32(const ta_log_softmax_f32_params_t *p, const float *input,
         float sum = 0.0f;
         for (size_t c = 0; c < depth; c++)
             sum += expf(x[c] - max);
+        /* sum is 0 only when every input is -inf; logf(0) is then -inf, a
+           pole error C defines, as the reference's std::log gives. */
+        // cppcheck-suppress invalidFunctionArg
         const float log_sum = logf(sum);
         for (size_t c = 0; c < depth; c++)
             y[c] = x[c] - max - log_sum;
