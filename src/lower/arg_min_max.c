@@ -1,13 +1,13 @@
 /*
- * arg_min_max.c - ARG_MAX and ARG_MIN: int8 input, int32 or int64 output,
- * or float32 input and int32 output
- * (as the output tensor says, which is what TFLite Micro follows; the
- * options' output_type is not read), along one constant axis (negative
- * counts from the end). The axis operand is read here and not passed to
- * the kernel.
+ * arg_min_max.c - ARG_MAX and ARG_MIN: int8 input with int32 or int64
+ * output, float32 input with int32 output (as the output tensor says,
+ * which is what TFLite Micro follows; the options' output_type is not
+ * read), along one constant axis (negative counts from the end). The axis
+ * operand is read here and not passed to the kernel.
  *
  * TFLite Micro itself only accepts an int32 axis and an int32 output; the
- * int64 forms follow LiteRT (same algorithm, wider index).
+ * int8 int64 forms follow LiteRT (same algorithm, wider index). float32
+ * keeps to TFLite Micro's form.
  */
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_arg_min_max_f32.h"
