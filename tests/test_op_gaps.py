@@ -86,3 +86,33 @@ def test_strided_slice_needing_a_new_axis_is_refused(tmp_path):
         oracle.run_tflm(model, [[np.zeros((4, 6), np.int8)]], isolated=True)
     line = _refusal(model, tmp_path)
     assert "operator 0 (STRIDED_SLICE)" in line and "new_axis_mask" in line, line
+
+
+def test_int8_l2_pool_is_refused_with_the_reason(tmp_path):
+    """TFLite Micro's L2_POOL_2D is float32 only; tinyaot says so."""
+    b = ModelBuilder()
+    x = b.tensor([1, 4, 4, 2], "int8", Q(0.05, 0), name="input")
+    y = b.tensor([1, 2, 2, 2], "int8", Q(0.05, 0), name="output")
+    b.op("L2_POOL_2D", [x], [y], "Pool2DOptions", padding="VALID", strideH=2, strideW=2,
+         filterHeight=2, filterWidth=2)
+    model = b.build([x], [y])
+    with pytest.raises(oracle.OracleError):
+        oracle.run_tflm(model, [[np.arange(32, dtype=np.int8).reshape(1, 4, 4, 2)]],
+                        isolated=True)
+    line = _refusal(model, tmp_path)
+    assert "operator 0 (L2_POOL_2D)" in line and "float32 only" in line, line
+
+
+def test_float32_arg_max_to_int64_is_refused_with_the_reason(tmp_path):
+    """TFLite Micro's float32 ARG_MAX writes int32 indices only."""
+    b = ModelBuilder()
+    x = b.tensor([3, 5], "float32", name="input")
+    a = b.const(np.array([1], np.int32), "int32", name="axis")
+    y = b.tensor([3], "int64", name="output")
+    b.op("ARG_MAX", [x, a], [y], "ArgMaxOptions", outputType=4)   # TensorType.INT64
+    model = b.build([x], [y])
+    with pytest.raises(oracle.OracleError):
+        oracle.run_tflm(model, [[np.linspace(-1, 1, 15, dtype=np.float32).reshape(3, 5)]],
+                        isolated=True)
+    line = _refusal(model, tmp_path)
+    assert "operator 0 (ARG_MAX)" in line and "int32 output" in line, line

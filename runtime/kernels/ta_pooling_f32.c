@@ -5,6 +5,7 @@
 #include "../include/ta_status.h"
 
 #include <float.h>
+#include <math.h>
 #include <stddef.h>
 
 /* The window of one output pixel, clipped to the input as TFLite does. */
@@ -24,7 +25,9 @@ static window_t clipped_window(const ta_pool_f32_params_t *p, int32_t oy, int32_
     return w;
 }
 
-static void pool(const ta_pool_f32_params_t *p, const float *input, float *output, int average)
+typedef enum { POOL_AVERAGE, POOL_MAX, POOL_L2 } pool_kind_t;
+
+static void pool(const ta_pool_f32_params_t *p, const float *input, float *output, pool_kind_t kind)
 {
     const size_t depth = (size_t)p->depth;
     const size_t row = (size_t)p->input_width * depth;
@@ -36,16 +39,19 @@ static void pool(const ta_pool_f32_params_t *p, const float *input, float *outpu
             for (int32_t ox = 0; ox < p->output_width; ox++) {
                 const window_t w = clipped_window(p, oy, ox);
                 for (size_t c = 0; c < depth; c++) {
-                    float total = 0.0f, count = 0.0f, max = -FLT_MAX;
+                    float total = 0.0f, squares = 0.0f, count = 0.0f, max = -FLT_MAX;
                     for (int32_t y = w.y0; y < w.y1; y++)
                         for (int32_t x = w.x0; x < w.x1; x++) {
                             const float v = in[(size_t)y * row + (size_t)x * depth + c];
                             total += v;
+                            squares += v * v;
                             count += 1.0f;
                             max = max < v ? v : max;
                         }
-                    *out++ = ta_activation_f32(average ? total / count : max, p->activation_min,
-                                               p->activation_max);
+                    const float result = kind == POOL_AVERAGE ? total / count
+                                         : kind == POOL_MAX   ? max
+                                                              : sqrtf(squares / count);
+                    *out++ = ta_activation_f32(result, p->activation_min, p->activation_max);
                 }
             }
     }
@@ -53,12 +59,18 @@ static void pool(const ta_pool_f32_params_t *p, const float *input, float *outpu
 
 int ta_average_pool_f32(const ta_pool_f32_params_t *p, const float *input, float *output)
 {
-    pool(p, input, output, 1);
+    pool(p, input, output, POOL_AVERAGE);
     return TA_OK;
 }
 
 int ta_max_pool_f32(const ta_pool_f32_params_t *p, const float *input, float *output)
 {
-    pool(p, input, output, 0);
+    pool(p, input, output, POOL_MAX);
+    return TA_OK;
+}
+
+int ta_l2_pool_f32(const ta_pool_f32_params_t *p, const float *input, float *output)
+{
+    pool(p, input, output, POOL_L2);
     return TA_OK;
 }

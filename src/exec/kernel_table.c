@@ -8,12 +8,14 @@
 #include "../../runtime/kernels/ta_abs.h"
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
+#include "../../runtime/kernels/ta_arg_min_max_f32.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
 #include "../../runtime/kernels/ta_batch_matmul_f32.h"
 #include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
+#include "../../runtime/kernels/ta_comparison_f32.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_conv_2d_add.h"
 #include "../../runtime/kernels/ta_conv_2d_f32.h"
@@ -28,6 +30,7 @@
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
+#include "../../runtime/kernels/ta_log_softmax_f32.h"
 #include "../../runtime/kernels/ta_logical.h"
 #include "../../runtime/kernels/ta_logistic.h"
 #include "../../runtime/kernels/ta_lstm.h"
@@ -39,13 +42,16 @@
 #include "../../runtime/kernels/ta_prelu.h"
 #include "../../runtime/kernels/ta_quantize.h"
 #include "../../runtime/kernels/ta_reduce.h"
+#include "../../runtime/kernels/ta_reduce_f32.h"
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_resize_f32.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
 #include "../../runtime/kernels/ta_signal_rfft.h"
 #include "../../runtime/kernels/ta_signal_spectrum.h"
 #include "../../runtime/kernels/ta_softmax.h"
+#include "../../runtime/kernels/ta_softmax_f32.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "../../runtime/kernels/ta_svdf.h"
 #include "../../runtime/kernels/ta_tanh.h"
@@ -86,6 +92,10 @@ static int call_ta_add_s8(const void *p, void *const *a)
 {
     return ta_add_s8(p, a[0], a[1], a[2]);
 }
+static int call_ta_arg_max_f32_i32(const void *p, void *const *a)
+{
+    return ta_arg_max_f32_i32(p, a[0], a[1]);
+}
 static int call_ta_arg_max_s8_i32(const void *p, void *const *a)
 {
     return ta_arg_max_s8_i32(p, a[0], a[1]);
@@ -93,6 +103,10 @@ static int call_ta_arg_max_s8_i32(const void *p, void *const *a)
 static int call_ta_arg_max_s8_i64(const void *p, void *const *a)
 {
     return ta_arg_max_s8_i64(p, a[0], a[1]);
+}
+static int call_ta_arg_min_f32_i32(const void *p, void *const *a)
+{
+    return ta_arg_min_f32_i32(p, a[0], a[1]);
 }
 static int call_ta_arg_min_s8_i32(const void *p, void *const *a)
 {
@@ -193,6 +207,10 @@ static int call_ta_cast_s8_s32(const void *p, void *const *a)
 static int call_ta_ceil_f32(const void *p, void *const *a)
 {
     return ta_ceil_f32(p, a[0], a[1]);
+}
+static int call_ta_comparison_f32(const void *p, void *const *a)
+{
+    return ta_comparison_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_comparison_s8(const void *p, void *const *a)
 {
@@ -322,6 +340,10 @@ static int call_ta_hard_swish_s8(const void *p, void *const *a)
 {
     return ta_hard_swish_s8(p, a[0], a[1]);
 }
+static int call_ta_l2_pool_f32(const void *p, void *const *a)
+{
+    return ta_l2_pool_f32(p, a[0], a[1]);
+}
 static int call_ta_leaky_relu_f32(const void *p, void *const *a)
 {
     return ta_leaky_relu_f32(p, a[0], a[1]);
@@ -337,6 +359,10 @@ static int call_ta_leaky_relu_s8(const void *p, void *const *a)
 static int call_ta_log_f32(const void *p, void *const *a)
 {
     return ta_log_f32(p, a[0], a[1]);
+}
+static int call_ta_log_softmax_f32(const void *p, void *const *a)
+{
+    return ta_log_softmax_f32(p, a[0], a[1]);
 }
 static int call_ta_log_softmax_s8(const void *p, void *const *a)
 {
@@ -458,13 +484,29 @@ static int call_ta_quantize_f32_s8(const void *p, void *const *a)
 {
     return ta_quantize_f32_s8(p, a[0], a[1]);
 }
+static int call_ta_reduce_max_f32(const void *p, void *const *a)
+{
+    return ta_reduce_max_f32(p, a[0], a[1]);
+}
 static int call_ta_reduce_max_s8(const void *p, void *const *a)
 {
     return ta_reduce_max_s8(p, a[0], a[1]);
 }
+static int call_ta_reduce_mean_f32(const void *p, void *const *a)
+{
+    return ta_reduce_mean_f32(p, a[0], a[1]);
+}
+static int call_ta_reduce_min_f32(const void *p, void *const *a)
+{
+    return ta_reduce_min_f32(p, a[0], a[1]);
+}
 static int call_ta_reduce_min_s8(const void *p, void *const *a)
 {
     return ta_reduce_min_s8(p, a[0], a[1]);
+}
+static int call_ta_reduce_sum_f32(const void *p, void *const *a)
+{
+    return ta_reduce_sum_f32(p, a[0], a[1]);
 }
 static int call_ta_reduce_sum_s16(const void *p, void *const *a)
 {
@@ -538,6 +580,10 @@ static int call_ta_requantize_u8_s8(const void *p, void *const *a)
 {
     return ta_requantize_u8_s8(p, a[0], a[1]);
 }
+static int call_ta_resize_bilinear_f32(const void *p, void *const *a)
+{
+    return ta_resize_bilinear_f32(p, a[0], a[1]);
+}
 static int call_ta_resize_bilinear_s8(const void *p, void *const *a)
 {
     return ta_resize_bilinear_s8(p, a[0], a[1], a[2], a[3]);
@@ -593,6 +639,10 @@ static int call_ta_signal_window_s16(const void *p, void *const *a)
 static int call_ta_sin_f32(const void *p, void *const *a)
 {
     return ta_sin_f32(p, a[0], a[1]);
+}
+static int call_ta_softmax_f32(const void *p, void *const *a)
+{
+    return ta_softmax_f32(p, a[0], a[1]);
 }
 static int call_ta_softmax_s16(const void *p, void *const *a)
 {
@@ -685,8 +735,10 @@ static const TaKernelEntry entries[] = {
     {"ta_add_s16", 3, call_ta_add_s16},
     {"ta_add_s32", 3, call_ta_add_s32},
     {"ta_add_s8", 3, call_ta_add_s8},
+    {"ta_arg_max_f32_i32", 2, call_ta_arg_max_f32_i32},
     {"ta_arg_max_s8_i32", 2, call_ta_arg_max_s8_i32},
     {"ta_arg_max_s8_i64", 2, call_ta_arg_max_s8_i64},
+    {"ta_arg_min_f32_i32", 2, call_ta_arg_min_f32_i32},
     {"ta_arg_min_s8_i32", 2, call_ta_arg_min_s8_i32},
     {"ta_arg_min_s8_i64", 2, call_ta_arg_min_s8_i64},
     {"ta_average_pool_f32", 2, call_ta_average_pool_f32},
@@ -712,6 +764,7 @@ static const TaKernelEntry entries[] = {
     {"ta_cast_s8_s16", 2, call_ta_cast_s8_s16},
     {"ta_cast_s8_s32", 2, call_ta_cast_s8_s32},
     {"ta_ceil_f32", 2, call_ta_ceil_f32},
+    {"ta_comparison_f32", 3, call_ta_comparison_f32},
     {"ta_comparison_s8", 3, call_ta_comparison_s8},
     {"ta_conv_2d_add_s8", 8, call_ta_conv_2d_add_s8},
     {"ta_conv_2d_add_s8_columns", 8, call_ta_conv_2d_add_s8_columns},
@@ -744,10 +797,12 @@ static const TaKernelEntry entries[] = {
     {"ta_gather_i32", 3, call_ta_gather_i32},
     {"ta_hard_swish_f32", 2, call_ta_hard_swish_f32},
     {"ta_hard_swish_s8", 2, call_ta_hard_swish_s8},
+    {"ta_l2_pool_f32", 2, call_ta_l2_pool_f32},
     {"ta_leaky_relu_f32", 2, call_ta_leaky_relu_f32},
     {"ta_leaky_relu_s16", 2, call_ta_leaky_relu_s16},
     {"ta_leaky_relu_s8", 2, call_ta_leaky_relu_s8},
     {"ta_log_f32", 2, call_ta_log_f32},
+    {"ta_log_softmax_f32", 2, call_ta_log_softmax_f32},
     {"ta_log_softmax_s8", 2, call_ta_log_softmax_s8},
     {"ta_logical_and_b", 3, call_ta_logical_and_b},
     {"ta_logical_not_b", 2, call_ta_logical_not_b},
@@ -778,8 +833,12 @@ static const TaKernelEntry entries[] = {
     {"ta_prelu_s8", 3, call_ta_prelu_s8},
     {"ta_quantize_f32_s16", 2, call_ta_quantize_f32_s16},
     {"ta_quantize_f32_s8", 2, call_ta_quantize_f32_s8},
+    {"ta_reduce_max_f32", 2, call_ta_reduce_max_f32},
     {"ta_reduce_max_s8", 2, call_ta_reduce_max_s8},
+    {"ta_reduce_mean_f32", 2, call_ta_reduce_mean_f32},
+    {"ta_reduce_min_f32", 2, call_ta_reduce_min_f32},
     {"ta_reduce_min_s8", 2, call_ta_reduce_min_s8},
+    {"ta_reduce_sum_f32", 2, call_ta_reduce_sum_f32},
     {"ta_reduce_sum_s16", 2, call_ta_reduce_sum_s16},
     {"ta_reduce_sum_s8", 2, call_ta_reduce_sum_s8},
     {"ta_relu6_f32", 2, call_ta_relu6_f32},
@@ -798,6 +857,7 @@ static const TaKernelEntry entries[] = {
     {"ta_requantize_s8_s8", 2, call_ta_requantize_s8_s8},
     {"ta_requantize_s8_u8", 2, call_ta_requantize_s8_u8},
     {"ta_requantize_u8_s8", 2, call_ta_requantize_u8_s8},
+    {"ta_resize_bilinear_f32", 2, call_ta_resize_bilinear_f32},
     {"ta_resize_bilinear_s8", 4, call_ta_resize_bilinear_s8},
     {"ta_resize_nearest", 4, call_ta_resize_nearest},
     {"ta_round_f32", 2, call_ta_round_f32},
@@ -812,6 +872,7 @@ static const TaKernelEntry entries[] = {
     {"ta_signal_spectral_subtraction_u32", 4, call_ta_signal_spectral_subtraction_u32},
     {"ta_signal_window_s16", 3, call_ta_signal_window_s16},
     {"ta_sin_f32", 2, call_ta_sin_f32},
+    {"ta_softmax_f32", 2, call_ta_softmax_f32},
     {"ta_softmax_s16", 4, call_ta_softmax_s16},
     {"ta_softmax_s8", 3, call_ta_softmax_s8},
     {"ta_softmax_s8_s16", 3, call_ta_softmax_s8_s16},

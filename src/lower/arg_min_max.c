@@ -1,14 +1,16 @@
 /*
- * arg_min_max.c - ARG_MAX and ARG_MIN: int8 input, int32 or int64 output
- * (as the output tensor says, which is what TFLite Micro follows; the
- * options' output_type is not read), along one constant axis (negative
- * counts from the end). The axis operand is read here and not passed to
- * the kernel.
+ * arg_min_max.c - ARG_MAX and ARG_MIN: int8 input with int32 or int64
+ * output, float32 input with int32 output (as the output tensor says,
+ * which is what TFLite Micro follows; the options' output_type is not
+ * read), along one constant axis (negative counts from the end). The axis
+ * operand is read here and not passed to the kernel.
  *
  * TFLite Micro itself only accepts an int32 axis and an int32 output; the
- * int64 forms follow LiteRT (same algorithm, wider index).
+ * int8 int64 forms follow LiteRT (same algorithm, wider index). float32
+ * keeps to TFLite Micro's form.
  */
 #include "../../runtime/kernels/ta_arg_min_max.h"
+#include "../../runtime/kernels/ta_arg_min_max_f32.h"
 #include "lower.h"
 
 #include <string.h>
@@ -18,7 +20,7 @@ static bool lower_arg(TaLower *L, TaOp *op, bool is_max)
     if (!ta_expect_counts(L, op, 2, 2, 1))
         return false;
     TaTensor *in = op->inputs[0], *axis = op->inputs[1], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_FLOAT32, -1) ||
         !ta_expect_dtype(L, op, axis, "axis", TA_INT32, TA_INT64, -1) ||
         !ta_expect_constant(L, op, axis, "axis") ||
         !ta_expect_dtype(L, op, out, "output", TA_INT32, TA_INT64, -1))
@@ -57,10 +59,19 @@ static bool lower_arg(TaLower *L, TaOp *op, bool is_max)
                     ta_shape_text(L->pool, out), ta_shape_text(L->pool, in), (long long)ax);
         return false;
     }
-    const bool wide = out->dtype == TA_INT64;
-    const char *fn = is_max ? (wide ? "ta_arg_max_s8_i64" : "ta_arg_max_s8_i32")
-                            : (wide ? "ta_arg_min_s8_i64" : "ta_arg_min_s8_i32");
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_arg_min_max.h");
+    const bool wide = out->dtype == TA_INT64, is_float = in->dtype == TA_FLOAT32;
+    if (is_float && (wide || axis->dtype != TA_INT32)) {
+        ta_op_error(L, op,
+                    "float32 input needs an int32 axis and an int32 output (TFLite Micro's "
+                    "only float32 form)");
+        return false;
+    }
+    const char *fn = is_float ? (is_max ? "ta_arg_max_f32_i32" : "ta_arg_min_f32_i32")
+                     : is_max ? (wide ? "ta_arg_max_s8_i64" : "ta_arg_max_s8_i32")
+                              : (wide ? "ta_arg_min_s8_i64" : "ta_arg_min_s8_i32");
+    TaKernelCall *c = ta_call(L, op, fn,
+                              is_float ? "runtime/kernels/ta_arg_min_max_f32.h"
+                                       : "runtime/kernels/ta_arg_min_max.h");
     ta_arg_min_max_params_t *p = TA_CALL_PARAMS(L, c, ta_arg_min_max_params_t);
     p->outer = outer;
     p->axis_size = in->dims[ax];

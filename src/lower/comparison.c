@@ -1,6 +1,6 @@
 /*
  * comparison.c - LESS, LESS_EQUAL, GREATER, GREATER_EQUAL, EQUAL and
- * NOT_EQUAL on int8 with broadcasting, bool output.
+ * NOT_EQUAL on int8 and float32 with broadcasting, bool output.
  *
  * TFLite Micro shifts each offset input left by 8 and multiplies it by
  * its own scale (QuantizeMultiplierSmallerThanOneExp of the scale, so
@@ -13,9 +13,10 @@
  * int8 only), so there is no defined result to match.
  */
 #include "../../runtime/kernels/ta_comparison.h"
+#include "../../runtime/kernels/ta_comparison_f32.h"
 #include "common/binary.h"
 
-/* Outcome bits: x1 < x2, x1 == x2, x1 > x2. */
+/* Outcome bits: x1 < x2, x1 == x2, x1 > x2 (both kernels read them). */
 enum { LT = 1, EQ = 2, GT = 4 };
 
 /* The reason an int16 comparison is refused (see the file comment). */
@@ -32,11 +33,33 @@ static bool refuse_int16(TaLower *L, TaOp *op)
     return false;
 }
 
+/* float32: one IEEE comparison per element (ta_comparison_f32.h). */
+static bool lower_float(TaLower *L, TaOp *op, int mask)
+{
+    if (!ta_expect_counts(L, op, 2, 2, 1))
+        return false;
+    TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, in2, "input 2", TA_FLOAT32, -1) ||
+        !ta_expect_dtype(L, op, out, "output", TA_BOOL, -1))
+        return false;
+    TaBroadcast bc;
+    if (!ta_broadcast_plan(L, op, in1, in2, out, &bc))
+        return false;
+    TaKernelCall *c = ta_call(L, op, "ta_comparison_f32", "runtime/kernels/ta_comparison_f32.h");
+    ta_comparison_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_comparison_f32_params_t);
+    ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
+    p->mask = mask;
+    ta_binary_call_args(L, op, c);
+    return true;
+}
+
 static bool lower_comparison(TaLower *L, TaOp *op, int mask)
 {
     static const int dtypes[] = {TA_INT8, -1};
     if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_INT16)
         return refuse_int16(L, op);
+    if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_FLOAT32)
+        return lower_float(L, op, mask);
     if (!ta_binary_expect(L, op, TA_BOOL, dtypes))
         return false;
     TaTensor *in1 = op->inputs[0], *in2 = op->inputs[1], *out = op->outputs[0];

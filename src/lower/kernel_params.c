@@ -18,6 +18,7 @@
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
+#include "../../runtime/kernels/ta_comparison_f32.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_conv_2d_add.h"
 #include "../../runtime/kernels/ta_conv_2d_f32.h"
@@ -32,6 +33,7 @@
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
+#include "../../runtime/kernels/ta_log_softmax_f32.h"
 #include "../../runtime/kernels/ta_logical.h"
 #include "../../runtime/kernels/ta_lstm.h"
 #include "../../runtime/kernels/ta_lut.h"
@@ -44,12 +46,14 @@
 #include "../../runtime/kernels/ta_reduce.h"
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_resize_f32.h"
 #include "../../runtime/kernels/ta_sigmoid_params.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
 #include "../../runtime/kernels/ta_signal_rfft.h"
 #include "../../runtime/kernels/ta_signal_spectrum.h"
 #include "../../runtime/kernels/ta_softmax.h"
+#include "../../runtime/kernels/ta_softmax_f32.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "../../runtime/kernels/ta_svdf.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
@@ -122,6 +126,10 @@ DESCRIBE(TA_CAST_PARAMS)
 DESCRIBE(TA_COMPARISON_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_comparison_f32_params_t
+DESCRIBE(TA_COMPARISON_F32_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_conv_2d_params_t
 DESCRIBE(TA_CONV_2D_PARAMS)
 #undef STRUCT
@@ -182,6 +190,10 @@ DESCRIBE(TA_LEAKY_RELU_PARAMS)
 DESCRIBE(TA_LOG_SOFTMAX_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_log_softmax_f32_params_t
+DESCRIBE(TA_LOG_SOFTMAX_F32_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_logical_not_params_t
 DESCRIBE(TA_LOGICAL_NOT_PARAMS)
 #undef STRUCT
@@ -238,6 +250,10 @@ DESCRIBE(TA_RELU_PARAMS)
 DESCRIBE(TA_RESIZE_BILINEAR_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_resize_bilinear_f32_params_t
+DESCRIBE(TA_RESIZE_BILINEAR_F32_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_resize_nearest_params_t
 DESCRIBE(TA_RESIZE_NEAREST_PARAMS)
 #undef STRUCT
@@ -284,6 +300,10 @@ DESCRIBE(TA_SIGNAL_WINDOW_PARAMS)
 
 #define STRUCT ta_softmax_params_t
 DESCRIBE(TA_SOFTMAX_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_softmax_f32_params_t
+DESCRIBE(TA_SOFTMAX_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_squared_difference_params_t

@@ -24,6 +24,7 @@
     S(ta_binary_s32_params_t)                  \
     S(ta_cast_params_t)                        \
     S(ta_comparison_params_t)                  \
+    S(ta_comparison_f32_params_t)              \
     S(ta_conv_2d_add_params_t)                 \
     S(ta_conv_2d_params_t)                     \
     S(ta_conv_2d_f32_params_t)                 \
@@ -39,6 +40,7 @@
     S(ta_hard_swish_params_t)                  \
     S(ta_leaky_relu_params_t)                  \
     S(ta_log_softmax_params_t)                 \
+    S(ta_log_softmax_f32_params_t)             \
     S(ta_logical_not_params_t)                 \
     S(ta_logical_params_t)                     \
     S(ta_lstm_params_t)                        \
@@ -53,6 +55,7 @@
     S(ta_relu6_params_t)                       \
     S(ta_relu_params_t)                        \
     S(ta_resize_bilinear_params_t)             \
+    S(ta_resize_bilinear_f32_params_t)         \
     S(ta_resize_nearest_params_t)              \
     S(ta_sigmoid_params_t)                     \
     S(ta_signal_energy_params_t)               \
@@ -65,6 +68,7 @@
     S(ta_signal_spectral_subtraction_params_t) \
     S(ta_signal_window_params_t)               \
     S(ta_softmax_params_t)                     \
+    S(ta_softmax_f32_params_t)                 \
     S(ta_squared_difference_params_t)          \
     S(ta_svdf_params_t)                        \
     S(ta_transpose_conv_params_t)              \

@@ -1,22 +1,37 @@
 /*
  * log_softmax.c - LOG_SOFTMAX over the last dimension, int8 in and out
- * with TFLite's fixed output quantization (16/256, 127) and beta 1.
+ * with TFLite's fixed output quantization (16/256, 127) and beta 1, and
+ * float32 in and out (TFLite's float loop).
  */
 #include "../../runtime/kernels/ta_log_softmax.h"
+#include "../../runtime/kernels/ta_log_softmax_f32.h"
 #include "lower.h"
 
 #include <math.h>
 
 enum { SCALED_DIFF_BITS = 5 };
 
+/* float32: TFLite's float reference loop (ta_log_softmax_f32.h). */
+static bool lower_f32(TaLower *L, TaOp *op, TaTensor *in, TaTensor *out)
+{
+    const int32_t depth = in->dims[in->rank - 1];
+    TaKernelCall *c = ta_call(L, op, "ta_log_softmax_f32", "runtime/kernels/ta_log_softmax_f32.h");
+    ta_log_softmax_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_log_softmax_f32_params_t);
+    p->outer_size = depth ? (int64_t)(ta_tensor_elements(in) / (size_t)depth) : 0;
+    p->depth = depth;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, out);
+    ta_allow_inplace(op, 0);
+    return true;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     if (!ta_expect_counts(L, op, 1, 1, 1))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
-        !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
-        !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_FLOAT32, -1) ||
+        !ta_expect_dtype(L, op, out, "output", in->dtype, -1))
         return false;
     bool same = in->rank == out->rank && in->rank >= 1;
     for (int d = 0; same && d < in->rank; d++)
@@ -26,6 +41,10 @@ static bool lower(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, out));
         return false;
     }
+    if (in->dtype == TA_FLOAT32)
+        return lower_f32(L, op, in, out);
+    if (!ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
+        return false;
     if (ta_scale(out) != 16.0f / 256 || ta_zero_point(out) != 127) {
         ta_op_error(L, op, "output must be quantized with scale 16/256 and zero point 127");
         return false;

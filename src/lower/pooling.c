@@ -1,5 +1,6 @@
 /*
- * pooling.c - AVERAGE_POOL_2D and MAX_POOL_2D, int8, int16 and float32, NHWC.
+ * pooling.c - AVERAGE_POOL_2D and MAX_POOL_2D, int8, int16 and float32, and
+ * L2_POOL_2D, float32 only (TFLite Micro has no other), NHWC.
  *
  * Assumes: output quantization equal to the input's (TFLite Micro's
  * Prepare refuses anything else; there is no requantization).
@@ -15,6 +16,7 @@
 
 enum { OPT_PADDING = 0, OPT_STRIDE_W, OPT_STRIDE_H, OPT_FILTER_W, OPT_FILTER_H, OPT_ACTIVATION };
 enum { PADDING_SAME = 0, PADDING_VALID = 1 };
+enum { KIND_AVERAGE, KIND_MAX, KIND_L2 };
 
 typedef struct PoolAttrs {
     int padding;
@@ -59,12 +61,14 @@ static void pool_geometry(int padding, int64_t in, int64_t filter, int64_t strid
 
 /* float32: TFLite's float reference loops (ta_pooling_f32.h). No output
    over input: its order is not declared for the float kernels. */
-static bool lower_float(TaLower *L, TaOp *op, bool average, TaTensor *in, TaTensor *out,
-                        int64_t out_h, int64_t out_w, int32_t pad_h, int32_t pad_w)
+static bool lower_float(TaLower *L, TaOp *op, int kind, TaTensor *in, TaTensor *out, int64_t out_h,
+                        int64_t out_w, int32_t pad_h, int32_t pad_w)
 {
     const PoolAttrs *a = op->attrs;
-    TaKernelCall *c = ta_call(L, op, average ? "ta_average_pool_f32" : "ta_max_pool_f32",
-                              "runtime/kernels/ta_pooling_f32.h");
+    const char *fn = kind == KIND_AVERAGE ? "ta_average_pool_f32"
+                     : kind == KIND_MAX   ? "ta_max_pool_f32"
+                                          : "ta_l2_pool_f32";
+    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_pooling_f32.h");
     ta_pool_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_pool_f32_params_t);
     p->batches = in->dims[0];
     p->input_height = in->dims[1];
@@ -88,12 +92,18 @@ static bool lower_float(TaLower *L, TaOp *op, bool average, TaTensor *in, TaTens
     return true;
 }
 
-static bool lower_pool(TaLower *L, TaOp *op, bool average)
+static bool lower_pool(TaLower *L, TaOp *op, int kind)
 {
     const PoolAttrs *a = op->attrs;
+    const bool average = kind == KIND_AVERAGE;
     if (!ta_expect_counts(L, op, 1, 1, 1))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    if (kind == KIND_L2 && in->dtype != TA_FLOAT32) {
+        ta_op_error(L, op, "input is %s: L2_POOL_2D runs on float32 only (as TFLite Micro)",
+                    ta_dtype_name(in->dtype));
+        return false;
+    }
     if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, TA_FLOAT32, -1) ||
         !ta_expect_dtype(L, op, out, "output", in->dtype, -1))
         return false;
@@ -129,7 +139,7 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
         return false;
     }
     if (is_float)
-        return lower_float(L, op, average, in, out, out_h, out_w, pad_h, pad_w);
+        return lower_float(L, op, kind, in, out, out_h, out_w, pad_h, pad_w);
     /* The int32 window sum must not overflow. */
     const int64_t window = (int64_t)a->filter_h * a->filter_w;
     if (average && window > (in->dtype == TA_INT16 ? 65536 : 1 << 24)) {
@@ -193,13 +203,19 @@ static bool lower_pool(TaLower *L, TaOp *op, bool average)
 
 static bool lower_average(TaLower *L, TaOp *op)
 {
-    return lower_pool(L, op, true);
+    return lower_pool(L, op, KIND_AVERAGE);
 }
 
 static bool lower_max(TaLower *L, TaOp *op)
 {
-    return lower_pool(L, op, false);
+    return lower_pool(L, op, KIND_MAX);
+}
+
+static bool lower_l2(TaLower *L, TaOp *op)
+{
+    return lower_pool(L, op, KIND_L2);
 }
 
 const TaOpDef ta_op_average_pool_2d = {parse, lower_average};
 const TaOpDef ta_op_max_pool_2d = {parse, lower_max};
+const TaOpDef ta_op_l2_pool_2d = {parse, lower_l2};

@@ -1,7 +1,7 @@
 /*
- * reduce.c - MEAN and SUM (int8, int16), REDUCE_MAX and REDUCE_MIN (int8) over a
- * constant int32 axis operand (negative axes count from the end,
- * repeats are ignored, as TFLite's ResolveAxis). keep_dims only changes
+ * reduce.c - MEAN and SUM (int8, int16, float32), REDUCE_MAX and REDUCE_MIN
+ * (int8, float32) over a constant int32 axis operand (negative axes count
+ * from the end, repeats are ignored, as TFLite's ResolveAxis). keep_dims only changes
  * the output's shape, which the model records; the element order is the
  * same either way, so its option is not read.
  *
@@ -13,6 +13,7 @@
  * to a sum. The axis operand is read here and not passed to the kernel.
  */
 #include "../../runtime/kernels/ta_reduce.h"
+#include "../../runtime/kernels/ta_reduce_f32.h"
 #include "lower.h"
 
 #include <string.h>
@@ -51,18 +52,40 @@ static void store_groups(const Groups *g, int32_t *dims, int32_t *strides)
     }
 }
 
+/* float32: TFLite's float reduction over the same groups (ta_reduce_f32.h);
+   the requantization fields stay 0. */
+static bool call_float(TaLower *L, TaOp *op, int kind, const Groups *outer, const Groups *inner)
+{
+    const char *fn = kind == KIND_MAX   ? "ta_reduce_max_f32"
+                     : kind == KIND_MIN ? "ta_reduce_min_f32"
+                     : kind == KIND_SUM ? "ta_reduce_sum_f32"
+                                        : "ta_reduce_mean_f32";
+    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_reduce_f32.h");
+    ta_reduce_params_t *p = TA_CALL_PARAMS(L, c, ta_reduce_params_t);
+    p->outer_rank = outer->rank;
+    store_groups(outer, p->outer_dims, p->outer_strides);
+    p->inner_rank = inner->rank;
+    store_groups(inner, p->inner_dims, p->inner_strides);
+    ta_call_arg(L, c, op->inputs[0]);
+    ta_call_arg(L, c, op->outputs[0]);
+    return true;
+}
+
 static bool lower_reduce(TaLower *L, TaOp *op, int kind)
 {
     if (!ta_expect_counts(L, op, 2, 2, 1))
         return false;
     TaTensor *in = op->inputs[0], *axis = op->inputs[1], *out = op->outputs[0];
     if (!(kind == KIND_MAX || kind == KIND_MIN
-              ? ta_expect_dtype(L, op, in, "input", TA_INT8, -1)
-              : ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1)) ||
+              ? ta_expect_dtype(L, op, in, "input", TA_INT8, TA_FLOAT32, -1)
+              : ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, TA_FLOAT32, -1)) ||
         !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
         !ta_expect_dtype(L, op, axis, "axis", TA_INT32, -1) ||
-        !ta_expect_constant(L, op, axis, "axis") || !ta_expect_per_tensor(L, op, in, "input") ||
-        !ta_expect_per_tensor(L, op, out, "output"))
+        !ta_expect_constant(L, op, axis, "axis"))
+        return false;
+    const bool is_float = in->dtype == TA_FLOAT32;
+    if (!is_float &&
+        (!ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output")))
         return false;
     if (ta_tensor_elements(in) == 0 || ta_tensor_elements(in) > INT32_MAX) {
         ta_op_error(L, op, "input %s is empty or too large", ta_shape_text(L->pool, in));
@@ -112,6 +135,9 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
                     ta_shape_text(L->pool, in));
         return false;
     }
+
+    if (is_float)
+        return call_float(L, op, kind, &outer, &inner);
 
     int32_t multiplier = 0, sum_offset = 0;
     int shift = 0;

@@ -2,9 +2,12 @@
  * resize.c - RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR (NHWC, constant
  * size operand). Which input rows and columns each output row and column
  * reads is computed here, in TFLite Micro's arithmetic (float for nearest
- * neighbour, Q10 integers for int8 bilinear), into two small tables.
+ * neighbour, Q10 integers for int8 bilinear), into two small tables;
+ * float32 bilinear gets TFLite's float scales and finds its positions at
+ * run time. Nearest neighbour moves bytes of any listed dtype.
  */
 #include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_resize_f32.h"
 #include "common/copy_nd.h"
 
 #include <math.h>
@@ -126,10 +129,41 @@ static bool bilinear_axis(int32_t in_size, int32_t out_size, bool align, bool ha
     return true;
 }
 
+/* TFLite's float scale along one axis: in / out, or (in - 1) / (out - 1)
+   with align_corners and more than one output, each size a float. */
+static float bilinear_scale_f32(int32_t in_size, int32_t out_size, bool align)
+{
+    if (align && out_size > 1)
+        return (float)(in_size - 1) / (float)(out_size - 1);
+    return (float)in_size / (float)out_size;
+}
+
+/* float32: TFLite's float reference (ta_resize_f32.h); the kernel finds
+   the source positions itself, from these scales. */
+static bool lower_bilinear_f32(TaLower *L, TaOp *op, TaTensor *in, TaTensor *out)
+{
+    const ResizeAttrs *a = op->attrs;
+    TaKernelCall *c = ta_call(L, op, "ta_resize_bilinear_f32", "runtime/kernels/ta_resize_f32.h");
+    ta_resize_bilinear_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_resize_bilinear_f32_params_t);
+    p->batches = in->dims[0];
+    p->input_height = in->dims[1];
+    p->input_width = in->dims[2];
+    p->depth = in->dims[3];
+    p->out_height = out->dims[1];
+    p->out_width = out->dims[2];
+    p->height_scale = bilinear_scale_f32(in->dims[1], out->dims[1], a->align_corners);
+    p->width_scale = bilinear_scale_f32(in->dims[2], out->dims[2], a->align_corners);
+    p->half_pixel_centers = a->half_pixel_centers;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, out);
+    return true;
+}
+
 static bool lower_bilinear(TaLower *L, TaOp *op)
 {
     const ResizeAttrs *a = op->attrs;
-    if (!check_shapes(L, op) || !ta_expect_dtype(L, op, op->inputs[0], "input", TA_INT8, -1))
+    if (!check_shapes(L, op) ||
+        !ta_expect_dtype(L, op, op->inputs[0], "input", TA_INT8, TA_FLOAT32, -1))
         return false;
     if (a->align_corners && a->half_pixel_centers) {
         ta_op_error(L, op, "align_corners and half_pixel_centers cannot both be set");
@@ -140,6 +174,8 @@ static bool lower_bilinear(TaLower *L, TaOp *op)
     const int32_t depth = in->dims[3];
     if (ta_tensor_elements(out) == 0)
         return true;
+    if (in->dtype == TA_FLOAT32)
+        return lower_bilinear_f32(L, op, in, out);
     if ((int64_t)ih * 1024 + oh > INT32_MAX / 2 || (int64_t)iw * 1024 + ow > INT32_MAX / 2 ||
         (int64_t)oh * 1024 * ih > INT32_MAX / 2 || (int64_t)ow * 1024 * iw > INT32_MAX / 2) {
         ta_op_error(L, op, "sizes too large for TFLite's Q10 arithmetic");

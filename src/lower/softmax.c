@@ -3,9 +3,10 @@
  * output with TFLite's fixed output quantization, whose table of exps of
  * the 256 possible input differences is built here; int16 input and output
  * (zero points 0, output scale 1/32768), whose exp and 1/(1 + x) tables
- * are built here too.
+ * are built here too; float32 in and out with beta, TFLite's float loop.
  */
 #include "../../runtime/kernels/ta_softmax.h"
+#include "../../runtime/kernels/ta_softmax_f32.h"
 #include "lower.h"
 
 #include <math.h>
@@ -135,12 +136,39 @@ static bool lower_s16(TaLower *L, TaOp *op, const SoftmaxAttrs *a, TaTensor *in,
     return true;
 }
 
+/* float32: TFLite's float reference with beta (ta_softmax_f32.h). */
+static bool lower_f32(TaLower *L, TaOp *op, const SoftmaxAttrs *a, TaTensor *in, TaTensor *out)
+{
+    if (!ta_expect_dtype(L, op, out, "output", TA_FLOAT32, -1))
+        return false;
+    bool same = in->rank == out->rank && in->rank >= 1;
+    for (int d = 0; same && d < in->rank; d++)
+        same = in->dims[d] == out->dims[d];
+    if (!same) {
+        ta_op_error(L, op, "input %s and output %s shapes differ", ta_shape_text(L->pool, in),
+                    ta_shape_text(L->pool, out));
+        return false;
+    }
+    const int32_t depth = in->dims[in->rank - 1];
+    TaKernelCall *c = ta_call(L, op, "ta_softmax_f32", "runtime/kernels/ta_softmax_f32.h");
+    ta_softmax_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_softmax_f32_params_t);
+    p->outer_size = depth ? (int64_t)(ta_tensor_elements(in) / (size_t)depth) : 0;
+    p->depth = depth;
+    p->beta = a->beta;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, out);
+    ta_allow_inplace(op, 0);
+    return true;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     const SoftmaxAttrs *a = op->attrs;
     if (!ta_expect_counts(L, op, 1, 1, 1))
         return false;
     TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    if (in->dtype == TA_FLOAT32)
+        return lower_f32(L, op, a, in, out);
     if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1) ||
         !ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
         return false;

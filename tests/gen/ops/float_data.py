@@ -1,11 +1,13 @@
-"""float32 variants of the data-movement operators: the same draws as the
-int8 variants of tests/gen/ops/shape.py with float32 tensors (no
-quantization). tinyaot moves their bytes whatever the dtype; these check
-that float32 is accepted everywhere TFLite Micro accepts it and that every
-bit arrives (-0.0 and NaN included, when the oracle draws them)."""
+"""float32 variants of the data-movement operators, and of the resizes:
+the same draws as the int8 variants of tests/gen/ops/shape.py and
+resize.py with float32 tensors (no quantization). tinyaot moves the data
+movers' bytes whatever the dtype; these check that float32 is accepted
+everywhere TFLite Micro accepts it and that every bit arrives (-0.0 and
+NaN included, when the oracle draws them). RESIZE_BILINEAR is the one that
+computes: TFLite's float blend (runtime/kernels/ta_resize_f32.h)."""
 
 from ..core import variant
-from . import shape
+from . import resize, shape
 
 # name -> (operator, the shape.py draw taking dt)
 DRAWS = {
@@ -25,6 +27,11 @@ DRAWS = {
     "GATHER": ("GATHER", shape.gather_int8),
     "DEPTH_TO_SPACE": ("DEPTH_TO_SPACE", shape.depth_to_space_int8),
     "SPACE_TO_DEPTH": ("SPACE_TO_DEPTH", shape.space_to_depth_int8),
+    "RESIZE_NEAREST_NEIGHBOR": ("RESIZE_NEAREST_NEIGHBOR",
+                                lambda rng, dt: resize._resize(rng, "RESIZE_NEAREST_NEIGHBOR", dt)),
+    # not data movement: TFLite's float bilinear blend (ta_resize_f32.h)
+    "RESIZE_BILINEAR": ("RESIZE_BILINEAR",
+                        lambda rng, dt: resize._resize(rng, "RESIZE_BILINEAR", dt)),
 }
 
 for _name, (_op, _draw) in DRAWS.items():

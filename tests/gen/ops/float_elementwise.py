@@ -1,8 +1,10 @@
 """float32 variants of the binary elementwise operators (ADD, SUB, MUL,
-DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE): broadcasting as the quantized
-variants draw it, an optional constant second operand (nonzero for DIV),
-every fused activation TFLite clamps in float where the operator has one.
-The modules must match TFLite Micro's float reference kernels bit for bit."""
+DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE) and of the comparisons (LESS,
+LESS_EQUAL, GREATER, GREATER_EQUAL, EQUAL, NOT_EQUAL, bool output):
+broadcasting as the quantized variants draw it, an optional constant
+second operand (nonzero for DIV), every fused activation TFLite clamps in
+float where the operator has one. The modules must match TFLite Micro's
+float reference kernels bit for bit."""
 
 from ..common import (ModelBuilder, broadcast_shapes, chance, draw_activation,
                       draw_float_values, randint)
@@ -12,13 +14,23 @@ from ..core import variant
 OPTIONS = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions", "DIV": "DivOptions"}
 
 
+COMPARISONS = ("LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL", "EQUAL", "NOT_EQUAL")
+
+
 def _binary_float(rng, op):
     b = ModelBuilder()
     s1, s2, out = broadcast_shapes(rng, randint(rng, 1, 4))
     x = b.tensor(s1, "float32", name="input1")
     inputs = [x]
     const_second = chance(rng, 0.3)
-    if const_second:
+    if op in COMPARISONS and chance(rng, 0.25):
+        # One tensor compared with itself: every element equal (random
+        # inputs would almost never be), the case EQUAL and the _EQUAL
+        # forms turn on.
+        y = x
+        s2 = out = s1
+        const_second = False
+    elif const_second:
         # A constant divisor has no zeros: TFLite's quotient would be
         # +-inf or NaN, equal bits but nothing tested beyond the clamp.
         p_zero = 0.0 if op == "DIV" else 0.05
@@ -26,7 +38,7 @@ def _binary_float(rng, op):
     else:
         y = b.tensor(s2, "float32", name="input2")
         inputs.append(y)
-    z = b.tensor(out, "float32", name="output")
+    z = b.tensor(out, "bool" if op in COMPARISONS else "float32", name="output")
     config = {"input1_shape": s1, "input2_shape": s2, "output_shape": out,
               "input2_const": const_second}
     if op in OPTIONS:
@@ -47,3 +59,13 @@ for _op in ("ADD", "SUB", "MUL", "DIV", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENC
                           op, ", all fused activations" if op in OPTIONS else ""))
         return fn
     variant("%s.float32" % _op, _op)(_make())
+
+
+for _op in COMPARISONS:
+    def _make_cmp(op=_op):
+        def fn(rng):
+            return _binary_float(rng, op)
+        fn.__doc__ = ("float32 %s -> bool: rank 1-4, broadcasting, optional constant "
+                      "operand, at times one tensor against itself." % op)
+        return fn
+    variant("%s.float32" % _op, _op)(_make_cmp())

@@ -175,6 +175,13 @@ def max_pool_float32(rng):
     return _pool_float(rng, "MAX_POOL_2D")
 
 
+@variant("L2_POOL_2D.float32", "L2_POOL_2D")
+def l2_pool_float32(rng):
+    """float32 L2_POOL_2D (TFLite Micro has no other), drawn as
+    AVERAGE_POOL_2D.float32."""
+    return _pool_float(rng, "L2_POOL_2D")
+
+
 @variant("TRANSPOSE_CONV.float32", "TRANSPOSE_CONV")
 def transpose_conv_float32(rng):
     """float32 TRANSPOSE_CONV: const int32 output_shape, OHWI weights, kernel

@@ -1,6 +1,7 @@
 """float32 variants of the elementwise unary operators and activations:
 RELU, RELU6, LEAKY_RELU, PRELU, HARD_SWISH, LOGISTIC, TANH, ELU, EXP, LOG,
-SQRT, RSQRT, ABS, NEG, SIN, COS, SQUARE, FLOOR, CEIL, ROUND. The oracle
+SQRT, RSQRT, ABS, NEG, SIN, COS, SQUARE, FLOOR, CEIL, ROUND, and SOFTMAX
+(with beta) and LOG_SOFTMAX over the last dimension. The oracle
 draws the inputs over [-8, 8], 10 % up to [-16, 16] (tests/harness/oracle.py;
 10 % exact halves for ROUND, its ties), so LOG, SQRT and RSQRT also meet negative inputs and return NaN
 as TFLite Micro does. The modules must match its float reference kernels
@@ -69,3 +70,18 @@ def prelu_float32(rng):
     y = b.tensor(shape, "float32", name="output")
     b.op("PRELU", [x, a], [y])
     return b.build([x], [y]), {"shape": shape, "alpha_shape": ashape, "alpha_mode": mode}
+
+
+@variant("SOFTMAX.float32", "SOFTMAX")
+def softmax_float32(rng):
+    """float32 SOFTMAX over the last axis: rank 1-4, up to 1024 elements,
+    beta 1 or in 0.05..20."""
+    beta = 1.0 if chance(rng, 0.4) else float(log_uniform(rng, 0.05, 20.0))
+    return _unary_float(rng, "SOFTMAX", "SoftmaxOptions", beta=beta)
+
+
+@variant("LOG_SOFTMAX.float32", "LOG_SOFTMAX")
+def log_softmax_float32(rng):
+    """float32 LOG_SOFTMAX over the last axis: rank 1-4, up to 1024
+    elements."""
+    return _unary_float(rng, "LOG_SOFTMAX")

@@ -1,5 +1,5 @@
 """RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR (int8; output quantization =
-input's; const int32 size)."""
+input's; const int32 size). The draw takes float32 too (float_data.py)."""
 
 import numpy as np
 
@@ -26,17 +26,18 @@ def _resize(rng, op, dt):
                  + (["both"] if op == "RESIZE_NEAREST_NEIGHBOR" else []))
     align = flags in ("align_corners", "both")
     half = flags in ("half_pixel_centers", "both")
-    q = draw_quant(rng, dt, 1e-3, 1.0)
+    # float32 tensors carry no quantization
+    q = None if dt == "float32" else draw_quant(rng, dt, 1e-3, 1.0)
     b = ModelBuilder()
     x = b.tensor([n, h, w, c], dt, q, name="input")
     s = b.const(np.array([oh, ow], np.int32), "int32", name="size")
-    y = b.tensor([n, oh, ow, c], dt, Q(q.scale, q.zero_point), name="output")
+    y = b.tensor([n, oh, ow, c], dt, q and Q(q.scale, q.zero_point), name="output")
     opts = ("ResizeBilinearOptions" if op == "RESIZE_BILINEAR"
             else "ResizeNearestNeighborOptions")
     b.op(op, [x, s], [y], opts, alignCorners=align, halfPixelCenters=half)
     return b.build([x], [y]), {"input_shape": [n, h, w, c], "size": [oh, ow],
                                "align_corners": align, "half_pixel_centers": half,
-                               "quant": q.to_json()}
+                               "quant": q and q.to_json()}
 
 
 @variant("RESIZE_NEAREST_NEIGHBOR.int8", "RESIZE_NEAREST_NEIGHBOR")
