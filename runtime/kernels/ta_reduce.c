@@ -117,3 +117,20 @@ int ta_reduce_min_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *o
 {
     return reduce_extreme_s8(p, input, output, true);
 }
+
+int ta_reduce_all_b(const ta_reduce_params_t *p, const bool *input, bool *output)
+{
+    if (!valid(p))
+        return TA_ERR_BAD_ARGUMENT;
+    nest_t out, in;
+    nest_start(&out, p->outer_rank, p->outer_dims, p->outer_strides, 0);
+    do {
+        bool all = true;
+        nest_start(&in, p->inner_rank, p->inner_dims, p->inner_strides, out.offset);
+        do
+            all = all && input[in.offset];
+        while (nest_next(&in));
+        *output++ = all;
+    } while (nest_next(&out));
+    return TA_OK;
+}

@@ -19,9 +19,12 @@
 #include "../../runtime/kernels/ta_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
+#include "../../runtime/kernels/ta_cumsum.h"
+#include "../../runtime/kernels/ta_cumsum_f32.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_embedding_lookup.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
@@ -242,6 +245,14 @@ static int call_ta_cos_f32(const void *p, void *const *a)
 {
     return ta_cos_f32(p, a[0], a[1]);
 }
+static int call_ta_cumsum_f32(const void *p, void *const *a)
+{
+    return ta_cumsum_f32(p, a[0], a[1]);
+}
+static int call_ta_cumsum_s8(const void *p, void *const *a)
+{
+    return ta_cumsum_s8(p, a[0], a[1]);
+}
 static int call_ta_depthwise_conv_2d_f32(const void *p, void *const *a)
 {
     return ta_depthwise_conv_2d_f32(p, a[0], a[1], a[2], a[3]);
@@ -277,6 +288,10 @@ static int call_ta_div_s32(const void *p, void *const *a)
 static int call_ta_elu_f32(const void *p, void *const *a)
 {
     return ta_elu_f32(p, a[0], a[1]);
+}
+static int call_ta_embedding_lookup_s8_f32(const void *p, void *const *a)
+{
+    return ta_embedding_lookup_s8_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_exp_f32(const void *p, void *const *a)
 {
@@ -457,6 +472,10 @@ static int call_ta_quantize_f32_s16(const void *p, void *const *a)
 static int call_ta_quantize_f32_s8(const void *p, void *const *a)
 {
     return ta_quantize_f32_s8(p, a[0], a[1]);
+}
+static int call_ta_reduce_all_b(const void *p, void *const *a)
+{
+    return ta_reduce_all_b(p, a[0], a[1]);
 }
 static int call_ta_reduce_max_s8(const void *p, void *const *a)
 {
@@ -724,6 +743,8 @@ static const TaKernelEntry entries[] = {
     {"ta_copy", 2, call_ta_copy},
     {"ta_copy_nd", 2, call_ta_copy_nd},
     {"ta_cos_f32", 2, call_ta_cos_f32},
+    {"ta_cumsum_f32", 2, call_ta_cumsum_f32},
+    {"ta_cumsum_s8", 2, call_ta_cumsum_s8},
     {"ta_depthwise_conv_2d_f32", 4, call_ta_depthwise_conv_2d_f32},
     {"ta_depthwise_conv_2d_s16", 6, call_ta_depthwise_conv_2d_s16},
     {"ta_depthwise_conv_2d_s8", 7, call_ta_depthwise_conv_2d_s8},
@@ -733,6 +754,7 @@ static const TaKernelEntry entries[] = {
     {"ta_div_f32", 3, call_ta_div_f32},
     {"ta_div_s32", 3, call_ta_div_s32},
     {"ta_elu_f32", 2, call_ta_elu_f32},
+    {"ta_embedding_lookup_s8_f32", 3, call_ta_embedding_lookup_s8_f32},
     {"ta_exp_f32", 2, call_ta_exp_f32},
     {"ta_fill", 1, call_ta_fill},
     {"ta_floor_f32", 2, call_ta_floor_f32},
@@ -778,6 +800,7 @@ static const TaKernelEntry entries[] = {
     {"ta_prelu_s8", 3, call_ta_prelu_s8},
     {"ta_quantize_f32_s16", 2, call_ta_quantize_f32_s16},
     {"ta_quantize_f32_s8", 2, call_ta_quantize_f32_s8},
+    {"ta_reduce_all_b", 2, call_ta_reduce_all_b},
     {"ta_reduce_max_s8", 2, call_ta_reduce_max_s8},
     {"ta_reduce_min_s8", 2, call_ta_reduce_min_s8},
     {"ta_reduce_sum_s16", 2, call_ta_reduce_sum_s16},

@@ -23,9 +23,11 @@
 #include "../../runtime/kernels/ta_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
+#include "../../runtime/kernels/ta_cumsum.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_embedding_lookup.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
@@ -142,6 +144,10 @@ DESCRIBE(TA_COPY_ND_PARAMS)
 DESCRIBE(TA_COPY_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_cumsum_params_t
+DESCRIBE(TA_CUMSUM_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_depthwise_conv_2d_params_t
 DESCRIBE(TA_DEPTHWISE_CONV_2D_PARAMS)
 #undef STRUCT
@@ -152,6 +158,10 @@ DESCRIBE(TA_DEPTHWISE_CONV_2D_F32_PARAMS)
 
 #define STRUCT ta_dequantize_params_t
 DESCRIBE(TA_DEQUANTIZE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_embedding_lookup_params_t
+DESCRIBE(TA_EMBEDDING_LOOKUP_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_fill_params_t

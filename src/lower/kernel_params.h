@@ -29,9 +29,11 @@
     S(ta_conv_2d_f32_params_t)                 \
     S(ta_copy_nd_params_t)                     \
     S(ta_copy_params_t)                        \
+    S(ta_cumsum_params_t)                      \
     S(ta_depthwise_conv_2d_params_t)           \
     S(ta_depthwise_conv_2d_f32_params_t)       \
     S(ta_dequantize_params_t)                  \
+    S(ta_embedding_lookup_params_t)            \
     S(ta_fill_params_t)                        \
     S(ta_fully_connected_params_t)             \
     S(ta_fully_connected_f32_params_t)         \

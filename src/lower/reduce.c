@@ -1,5 +1,6 @@
 /*
- * reduce.c - MEAN and SUM (int8, int16), REDUCE_MAX and REDUCE_MIN (int8) over a
+ * reduce.c - MEAN and SUM (int8, int16), REDUCE_MAX and REDUCE_MIN (int8),
+ * REDUCE_ALL (bool) over a
  * constant int32 axis operand (negative axes count from the end,
  * repeats are ignored, as TFLite's ResolveAxis). keep_dims only changes
  * the output's shape, which the model records; the element order is the
@@ -17,7 +18,7 @@
 
 #include <string.h>
 
-enum { KIND_MEAN, KIND_SUM, KIND_MAX, KIND_MIN };
+enum { KIND_MEAN, KIND_SUM, KIND_MAX, KIND_MIN, KIND_ALL };
 
 /* Dimension groups of one kind (kept or reduced). */
 typedef struct Groups {
@@ -56,13 +57,15 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
     if (!ta_expect_counts(L, op, 2, 2, 1))
         return false;
     TaTensor *in = op->inputs[0], *axis = op->inputs[1], *out = op->outputs[0];
-    if (!(kind == KIND_MAX || kind == KIND_MIN
-              ? ta_expect_dtype(L, op, in, "input", TA_INT8, -1)
-              : ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1)) ||
+    if (!(kind == KIND_ALL                      ? ta_expect_dtype(L, op, in, "input", TA_BOOL, -1)
+          : kind == KIND_MAX || kind == KIND_MIN ? ta_expect_dtype(L, op, in, "input", TA_INT8, -1)
+                               : ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1)) ||
         !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
         !ta_expect_dtype(L, op, axis, "axis", TA_INT32, -1) ||
-        !ta_expect_constant(L, op, axis, "axis") || !ta_expect_per_tensor(L, op, in, "input") ||
-        !ta_expect_per_tensor(L, op, out, "output"))
+        !ta_expect_constant(L, op, axis, "axis"))
+        return false;
+    if (kind != KIND_ALL &&
+        (!ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output")))
         return false;
     if (ta_tensor_elements(in) == 0 || ta_tensor_elements(in) > INT32_MAX) {
         ta_op_error(L, op, "input %s is empty or too large", ta_shape_text(L->pool, in));
@@ -115,7 +118,9 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
 
     int32_t multiplier = 0, sum_offset = 0;
     int shift = 0;
-    if (kind == KIND_MAX || kind == KIND_MIN) {
+    if (kind == KIND_ALL) {
+        /* bool: nothing to requantize */
+    } else if (kind == KIND_MAX || kind == KIND_MIN) {
         /* TFLite Micro compares the scales exactly. */
         if (ta_scale(in) != ta_scale(out) || ta_zero_point(in) != ta_zero_point(out)) {
             ta_op_error(L, op, "output quantization (%g, %d) differs from the input's (%g, %d)",
@@ -146,7 +151,8 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
     }
 
     const bool wide = in->dtype == TA_INT16;
-    const char *fn = kind == KIND_MAX   ? "ta_reduce_max_s8"
+    const char *fn = kind == KIND_ALL   ? "ta_reduce_all_b"
+                     : kind == KIND_MAX ? "ta_reduce_max_s8"
                      : kind == KIND_MIN ? "ta_reduce_min_s8"
                      : wide             ? "ta_reduce_sum_s16"
                                         : "ta_reduce_sum_s8";
@@ -185,7 +191,13 @@ static bool lower_min(TaLower *L, TaOp *op)
     return lower_reduce(L, op, KIND_MIN);
 }
 
+static bool lower_all(TaLower *L, TaOp *op)
+{
+    return lower_reduce(L, op, KIND_ALL);
+}
+
 const TaOpDef ta_op_mean = {NULL, lower_mean};
 const TaOpDef ta_op_sum = {NULL, lower_sum};
+const TaOpDef ta_op_reduce_all = {NULL, lower_all};
 const TaOpDef ta_op_reduce_max = {NULL, lower_max};
 const TaOpDef ta_op_reduce_min = {NULL, lower_min};
