@@ -29,6 +29,8 @@
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
+#include "../../runtime/kernels/ta_l2_normalization.h"
+#include "../../runtime/kernels/ta_l2_normalization_f32.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
 #include "../../runtime/kernels/ta_logical.h"
@@ -44,6 +46,7 @@
 #include "../../runtime/kernels/ta_reduce.h"
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_rsqrt.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
 #include "../../runtime/kernels/ta_signal_rfft.h"
@@ -337,6 +340,14 @@ static int call_ta_hard_swish_s8(const void *p, void *const *a)
 {
     return ta_hard_swish_s8(p, a[0], a[1]);
 }
+static int call_ta_l2_normalization_f32(const void *p, void *const *a)
+{
+    return ta_l2_normalization_f32(p, a[0], a[1]);
+}
+static int call_ta_l2_normalization_s8(const void *p, void *const *a)
+{
+    return ta_l2_normalization_s8(p, a[0], a[1]);
+}
 static int call_ta_leaky_relu_f32(const void *p, void *const *a)
 {
     return ta_leaky_relu_f32(p, a[0], a[1]);
@@ -573,6 +584,10 @@ static int call_ta_rsqrt_f32(const void *p, void *const *a)
 {
     return ta_rsqrt_f32(p, a[0], a[1]);
 }
+static int call_ta_rsqrt_s16(const void *p, void *const *a)
+{
+    return ta_rsqrt_s16(p, a[0], a[1]);
+}
 static int call_ta_signal_energy_s16(const void *p, void *const *a)
 {
     return ta_signal_energy_s16(p, a[0], a[1]);
@@ -766,6 +781,8 @@ static const TaKernelEntry entries[] = {
     {"ta_gather_i32", 3, call_ta_gather_i32},
     {"ta_hard_swish_f32", 2, call_ta_hard_swish_f32},
     {"ta_hard_swish_s8", 2, call_ta_hard_swish_s8},
+    {"ta_l2_normalization_f32", 2, call_ta_l2_normalization_f32},
+    {"ta_l2_normalization_s8", 2, call_ta_l2_normalization_s8},
     {"ta_leaky_relu_f32", 2, call_ta_leaky_relu_f32},
     {"ta_leaky_relu_s16", 2, call_ta_leaky_relu_s16},
     {"ta_leaky_relu_s8", 2, call_ta_leaky_relu_s8},
@@ -825,6 +842,7 @@ static const TaKernelEntry entries[] = {
     {"ta_resize_nearest", 4, call_ta_resize_nearest},
     {"ta_round_f32", 2, call_ta_round_f32},
     {"ta_rsqrt_f32", 2, call_ta_rsqrt_f32},
+    {"ta_rsqrt_s16", 2, call_ta_rsqrt_s16},
     {"ta_signal_energy_s16", 2, call_ta_signal_energy_s16},
     {"ta_signal_fft_auto_scale_s16", 3, call_ta_signal_fft_auto_scale_s16},
     {"ta_signal_filter_bank_log_u32", 2, call_ta_signal_filter_bank_log_u32},

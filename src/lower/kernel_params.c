@@ -32,6 +32,7 @@
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
+#include "../../runtime/kernels/ta_l2_normalization.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
 #include "../../runtime/kernels/ta_logical.h"
@@ -46,6 +47,7 @@
 #include "../../runtime/kernels/ta_reduce.h"
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_rsqrt.h"
 #include "../../runtime/kernels/ta_sigmoid_params.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
@@ -184,6 +186,10 @@ DESCRIBE(TA_GATHER_PARAMS)
 DESCRIBE(TA_HARD_SWISH_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_l2_normalization_params_t
+DESCRIBE(TA_L2_NORMALIZATION_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_leaky_relu_params_t
 DESCRIBE(TA_LEAKY_RELU_PARAMS)
 #undef STRUCT
@@ -250,6 +256,10 @@ DESCRIBE(TA_RESIZE_BILINEAR_PARAMS)
 
 #define STRUCT ta_resize_nearest_params_t
 DESCRIBE(TA_RESIZE_NEAREST_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_rsqrt_params_t
+DESCRIBE(TA_RSQRT_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_sigmoid_params_t

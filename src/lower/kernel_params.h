@@ -39,6 +39,7 @@
     S(ta_fully_connected_f32_params_t)         \
     S(ta_gather_params_t)                      \
     S(ta_hard_swish_params_t)                  \
+    S(ta_l2_normalization_params_t)            \
     S(ta_leaky_relu_params_t)                  \
     S(ta_log_softmax_params_t)                 \
     S(ta_logical_not_params_t)                 \
@@ -56,6 +57,7 @@
     S(ta_relu_params_t)                        \
     S(ta_resize_bilinear_params_t)             \
     S(ta_resize_nearest_params_t)              \
+    S(ta_rsqrt_params_t)                       \
     S(ta_sigmoid_params_t)                     \
     S(ta_signal_energy_params_t)               \
     S(ta_signal_fft_auto_scale_params_t)       \
