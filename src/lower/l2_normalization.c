@@ -13,7 +13,7 @@ static bool parse(TaLower *L, TaOp *op)
     TaFbReader r;
     TaFbTable t = ta_op_options(L, op, &r);
     int *activation = ta_alloc(L->pool, sizeof *activation);
-    *activation = ta_fb_i32(t, 0, TA_ACT_NONE);
+    *activation = ta_fb_i8(t, 0, TA_ACT_NONE);
     op->attrs = activation;
     return !r.failed;
 }
