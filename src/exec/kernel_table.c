@@ -13,6 +13,7 @@
 #include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
+#include "../../runtime/kernels/ta_circular_buffer.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_conv_2d_add.h"
@@ -199,6 +200,10 @@ static int call_ta_cast_s8_s32(const void *p, void *const *a)
 static int call_ta_ceil_f32(const void *p, void *const *a)
 {
     return ta_ceil_f32(p, a[0], a[1]);
+}
+static int call_ta_circular_buffer_s8(const void *p, void *const *a)
+{
+    return ta_circular_buffer_s8(p, a[0], a[1], a[2]);
 }
 static int call_ta_comparison_s8(const void *p, void *const *a)
 {
@@ -746,6 +751,7 @@ static const TaKernelEntry entries[] = {
     {"ta_cast_s8_s16", 2, call_ta_cast_s8_s16},
     {"ta_cast_s8_s32", 2, call_ta_cast_s8_s32},
     {"ta_ceil_f32", 2, call_ta_ceil_f32},
+    {"ta_circular_buffer_s8", 3, call_ta_circular_buffer_s8},
     {"ta_comparison_s8", 3, call_ta_comparison_s8},
     {"ta_conv_2d_add_s8", 8, call_ta_conv_2d_add_s8},
     {"ta_conv_2d_add_s8_columns", 8, call_ta_conv_2d_add_s8_columns},

@@ -17,6 +17,7 @@
 #include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
+#include "../../runtime/kernels/ta_circular_buffer.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_conv_2d_add.h"
@@ -120,6 +121,10 @@ DESCRIBE(TA_BINARY_S32_PARAMS)
 
 #define STRUCT ta_cast_params_t
 DESCRIBE(TA_CAST_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_circular_buffer_params_t
+DESCRIBE(TA_CIRCULAR_BUFFER_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_comparison_params_t

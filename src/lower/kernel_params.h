@@ -23,6 +23,7 @@
     S(ta_binary_f32_params_t)                  \
     S(ta_binary_s32_params_t)                  \
     S(ta_cast_params_t)                        \
+    S(ta_circular_buffer_params_t)             \
     S(ta_comparison_params_t)                  \
     S(ta_conv_2d_add_params_t)                 \
     S(ta_conv_2d_params_t)                     \
