@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-int ta_circular_buffer_s8(const ta_circular_buffer_params_t *p, const int8_t *input,
-                          int8_t *window, int8_t *output)
+int ta_circular_buffer_s8(const ta_circular_buffer_params_t *p, const int8_t *input, int8_t *window,
+                          int8_t *output)
 {
     const size_t depth = (size_t)p->depth, kept = (size_t)(p->slots - 1) * depth;
     memmove(window, window + depth, kept);

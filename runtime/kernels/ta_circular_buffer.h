@@ -20,7 +20,7 @@ typedef struct {
     TA_PARAM_MEMBERS(TA_CIRCULAR_BUFFER_PARAMS)
 } ta_circular_buffer_params_t;
 
-int ta_circular_buffer_s8(const ta_circular_buffer_params_t *p, const int8_t *input,
-                          int8_t *window, int8_t *output);
+int ta_circular_buffer_s8(const ta_circular_buffer_params_t *p, const int8_t *input, int8_t *window,
+                          int8_t *output);
 
 #endif /* TA_CIRCULAR_BUFFER_H */

@@ -8,8 +8,8 @@ enum { INTEGER_SHIFT = 20 }; /* TFLite's kCumSumIntegerShift */
 
 static int32_t scaled_input(const ta_cumsum_params_t *p, int32_t value)
 {
-    return ta_mul_by_quantized_multiplier_lt_one(value * (1 << INTEGER_SHIFT),
-                                                 p->input_multiplier, p->input_shift);
+    return ta_mul_by_quantized_multiplier_lt_one(value * (1 << INTEGER_SHIFT), p->input_multiplier,
+                                                 p->input_shift);
 }
 
 int ta_cumsum_s8(const ta_cumsum_params_t *p, const int8_t *input, int8_t *output)

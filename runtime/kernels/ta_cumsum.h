@@ -19,17 +19,17 @@
 
 #include "../include/ta_params.h"
 
-#define TA_CUMSUM_PARAMS(FIELD, ARRAY, ARRAY_USED)                                   \
-    FIELD(int32_t, outer)     /* product of the dimensions before the axis */      \
-    FIELD(int32_t, depth)     /* the axis */                                        \
-    FIELD(int32_t, inner)     /* product of the dimensions after it */             \
-    FIELD(int32_t, exclusive) /* 1: each output leaves its own element out */      \
-    FIELD(int32_t, reverse)   /* 1: sum from the end of the axis */                \
-    FIELD(int32_t, input_offset) /* int8: -input zero point */                      \
-    FIELD(int32_t, input_multiplier)                                                \
-    FIELD(int32_t, input_shift)                                                     \
-    FIELD(int32_t, output_multiplier)                                               \
-    FIELD(int32_t, output_shift)                                                    \
+#define TA_CUMSUM_PARAMS(FIELD, ARRAY, ARRAY_USED)                               \
+    FIELD(int32_t, outer)        /* product of the dimensions before the axis */ \
+    FIELD(int32_t, depth)        /* the axis */                                  \
+    FIELD(int32_t, inner)        /* product of the dimensions after it */        \
+    FIELD(int32_t, exclusive)    /* 1: each output leaves its own element out */ \
+    FIELD(int32_t, reverse)      /* 1: sum from the end of the axis */           \
+    FIELD(int32_t, input_offset) /* int8: -input zero point */                   \
+    FIELD(int32_t, input_multiplier)                                             \
+    FIELD(int32_t, input_shift)                                                  \
+    FIELD(int32_t, output_multiplier)                                            \
+    FIELD(int32_t, output_shift)                                                 \
     FIELD(int32_t, output_zero_point)
 typedef struct {
     TA_PARAM_MEMBERS(TA_CUMSUM_PARAMS)

@@ -13,7 +13,7 @@
 
 #include "../include/ta_params.h"
 
-#define TA_L2_NORMALIZATION_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+#define TA_L2_NORMALIZATION_PARAMS(FIELD, ARRAY, ARRAY_USED)    \
     FIELD(int32_t, rows)  /* product of the other dimensions */ \
     FIELD(int32_t, depth) /* the last dimension */              \
     FIELD(int32_t, input_zero_point)

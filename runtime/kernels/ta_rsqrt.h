@@ -10,8 +10,8 @@
 
 #include "../include/ta_params.h"
 
-#define TA_RSQRT_PARAMS(FIELD, ARRAY, ARRAY_USED)                         \
-    FIELD(int32_t, size)                                                  \
+#define TA_RSQRT_PARAMS(FIELD, ARRAY, ARRAY_USED)                           \
+    FIELD(int32_t, size)                                                    \
     FIELD(int32_t, multiplier) /* 1 / (sqrt(input_scale) * output_scale) */ \
     FIELD(int32_t, shift)
 typedef struct {

@@ -73,8 +73,8 @@ static bool lower(TaLower *L, TaOp *op)
     if (depth == 0)
         return true;
     TaTensor *window = ta_local_state(L, op, "window", TA_INT8, slots * depth);
-    TaKernelCall *c =
-        ta_call(L, op, "ta_circular_buffer_s8", "runtime/kernels/ta_circular_buffer.h");
+    TaKernelCall *c = ta_call(L, op, "ta_circular_buffer_s8",
+                              "runtime/kernels/ta_circular_buffer.h");
     ta_circular_buffer_params_t *p = TA_CALL_PARAMS(L, c, ta_circular_buffer_params_t);
     p->slots = slots;
     p->depth = depth;

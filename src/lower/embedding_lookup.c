@@ -17,8 +17,7 @@ static bool expect_shapes(TaLower *L, TaOp *op)
     if (!ta_expect_rank(L, op, lookup, "lookup", 1))
         return false;
     if (value->rank < 2) {
-        ta_op_error(L, op, "value %s needs at least 2 dimensions",
-                    ta_shape_text(L->pool, value));
+        ta_op_error(L, op, "value %s needs at least 2 dimensions", ta_shape_text(L->pool, value));
         return false;
     }
     bool ok = out->rank == value->rank && out->dims[0] == lookup->dims[0];

@@ -56,10 +56,10 @@ static bool lower(TaLower *L, TaOp *op)
     }
     if (ta_tensor_elements(out) == 0)
         return true;
-    TaKernelCall *c =
-        ta_call(L, op, is_float ? "ta_l2_normalization_f32" : "ta_l2_normalization_s8",
-                is_float ? "runtime/kernels/ta_l2_normalization_f32.h"
-                         : "runtime/kernels/ta_l2_normalization.h");
+    TaKernelCall *c = ta_call(L, op,
+                              is_float ? "ta_l2_normalization_f32" : "ta_l2_normalization_s8",
+                              is_float ? "runtime/kernels/ta_l2_normalization_f32.h"
+                                       : "runtime/kernels/ta_l2_normalization.h");
     ta_l2_normalization_params_t *p = TA_CALL_PARAMS(L, c, ta_l2_normalization_params_t);
     p->rows = (int32_t)(ta_tensor_elements(in) / depth);
     p->depth = (int32_t)depth;

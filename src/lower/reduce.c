@@ -57,9 +57,10 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
     if (!ta_expect_counts(L, op, 2, 2, 1))
         return false;
     TaTensor *in = op->inputs[0], *axis = op->inputs[1], *out = op->outputs[0];
-    if (!(kind == KIND_ALL                      ? ta_expect_dtype(L, op, in, "input", TA_BOOL, -1)
-          : kind == KIND_MAX || kind == KIND_MIN ? ta_expect_dtype(L, op, in, "input", TA_INT8, -1)
-                               : ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1)) ||
+    if (!(kind == KIND_ALL ? ta_expect_dtype(L, op, in, "input", TA_BOOL, -1)
+          : kind == KIND_MAX || kind == KIND_MIN
+              ? ta_expect_dtype(L, op, in, "input", TA_INT8, -1)
+              : ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, -1)) ||
         !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
         !ta_expect_dtype(L, op, axis, "axis", TA_INT32, -1) ||
         !ta_expect_constant(L, op, axis, "axis"))

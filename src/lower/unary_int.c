@@ -156,8 +156,8 @@ static bool lower_rsqrt_int16(TaLower *L, TaOp *op)
     if (!ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
         return false;
     if (ta_zero_point(in) != 0 || ta_zero_point(out) != 0) {
-        ta_op_error(L, op, "int16 needs zero points 0, they are %d and %d",
-                    (int)ta_zero_point(in), (int)ta_zero_point(out));
+        ta_op_error(L, op, "int16 needs zero points 0, they are %d and %d", (int)ta_zero_point(in),
+                    (int)ta_zero_point(out));
         return false;
     }
     int shift;
