@@ -3,7 +3,8 @@ REDUCE_ALL and L2_NORMALIZATION refuse (tests/gen/ops/indexing.py,
 reduce.py and normalization.py draw what they run): one line naming the
 operator, its index and the reason; where TFLite Micro (the wheel) has no
 kernel either, it is checked to fail on the same model. Run-time lookups
-outside EMBEDDING_LOOKUP's table fail the run in both."""
+outside EMBEDDING_LOOKUP's table fail the run in both; run-time start
+indices of DYNAMIC_UPDATE_SLICE clamp as in TFLite Micro."""
 
 import numpy as np
 import pytest
@@ -102,16 +103,28 @@ def test_embedding_lookup_hybrid_needs_zero_point_0_as_tflite_micro(tmp_path):
     _tflm_fails(model, [[np.zeros([3, 4], np.int8)]])
 
 
-def test_dynamic_update_slice_run_time_start_indices_are_refused(tmp_path):
+@pytest.mark.parametrize("idx_dt", ["int32", "int64"])
+def test_dynamic_update_slice_run_time_starts_clamp_as_tflite_micro(tmp_path, idx_dt):
+    """Start indices read at run time (the generator's variant sees mostly
+    clamped ones): inside, negative and past the end, in int32 and int64."""
     b = ModelBuilder()
-    x = b.tensor([4, 4], "int8", Q(0.1, 0), name="operand")
-    u = b.tensor([2, 2], "int8", Q(0.1, 0), name="update")
-    s = b.tensor([2], "int32", name="start_indices")
-    y = b.tensor([4, 4], "int8", Q(0.1, 0), name="output")
+    x = b.tensor([4, 5], "int8", Q(0.1, 0), name="operand")
+    u = b.tensor([2, 3], "int8", Q(0.1, 0), name="update")
+    s = b.tensor([2], idx_dt, name="start_indices")
+    y = b.tensor([4, 5], "int8", Q(0.1, 0), name="output")
     b.op("DYNAMIC_UPDATE_SLICE", [x, u, s], [y])
-    line = _refusal(b.build([x, u, s], [y]), tmp_path)
-    assert "operator 0 (DYNAMIC_UPDATE_SLICE): start indices" in line, line
-    assert "not supported yet" in line, line
+    model = b.build([x, u, s], [y])
+    operand = np.arange(20, dtype=np.int8).reshape(4, 5)
+    update = -np.arange(1, 7, dtype=np.int8).reshape(2, 3)
+    runs = [[operand, update, np.array(st, idx_dt)]
+            for st in ([1, 1], [0, 2], [-5, 9], [3, -1], [2**31 - 1 if idx_dt == "int32" else 2**40, 0])]
+    (tmp_path / "m.tflite").write_bytes(model)
+    m = module.convert(tmp_path / "m.tflite", tmp_path / "mod")
+    ours = module.run(m, module.build(m), runs)
+    ref = oracle.run_tflm(model, runs, isolated=True)
+    for (o,), (r,) in zip(ours, ref):
+        assert np.array_equal(o, r)
+    assert ours[2][0][0, 2:].tolist() == [-1, -2, -3]  # [-5, 9] clamps to [0, 2]
 
 
 def test_cumsum_int32_is_refused_as_tflite_micro(tmp_path):

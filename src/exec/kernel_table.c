@@ -25,6 +25,7 @@
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_dynamic_update_slice.h"
 #include "../../runtime/kernels/ta_embedding_lookup.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
@@ -292,6 +293,14 @@ static int call_ta_div_f32(const void *p, void *const *a)
 static int call_ta_div_s32(const void *p, void *const *a)
 {
     return ta_div_s32(p, a[0], a[1], a[2]);
+}
+static int call_ta_dynamic_update_slice_i32(const void *p, void *const *a)
+{
+    return ta_dynamic_update_slice_i32(p, a[0], a[1], a[2], a[3]);
+}
+static int call_ta_dynamic_update_slice_i64(const void *p, void *const *a)
+{
+    return ta_dynamic_update_slice_i64(p, a[0], a[1], a[2], a[3]);
 }
 static int call_ta_elu_f32(const void *p, void *const *a)
 {
@@ -774,6 +783,8 @@ static const TaKernelEntry entries[] = {
     {"ta_dequantize_s8_f32", 2, call_ta_dequantize_s8_f32},
     {"ta_div_f32", 3, call_ta_div_f32},
     {"ta_div_s32", 3, call_ta_div_s32},
+    {"ta_dynamic_update_slice_i32", 4, call_ta_dynamic_update_slice_i32},
+    {"ta_dynamic_update_slice_i64", 4, call_ta_dynamic_update_slice_i64},
     {"ta_elu_f32", 2, call_ta_elu_f32},
     {"ta_embedding_lookup_s8_f32", 3, call_ta_embedding_lookup_s8_f32},
     {"ta_exp_f32", 2, call_ta_exp_f32},

@@ -5,11 +5,13 @@
  * [0, operand dim - update dim]. An update as large as the operand
  * replaces it whole (the indices then do not matter).
  *
- * The start indices must be constant: the box is placed here and the run
- * is two byte copies, the operand into the output and the update into
- * its box (ta_copy_nd, with the box's offset).
+ * Constant start indices place the box here, and the run is two byte
+ * copies, the operand into the output and the update into its box
+ * (ta_copy_nd, with the box's offset); start indices computed at run time
+ * go to a kernel that clamps them (ta_dynamic_update_slice.h).
  */
 #include "../../runtime/kernels/ta_copy.h"
+#include "../../runtime/kernels/ta_dynamic_update_slice.h"
 #include "common/copy_nd.h"
 
 static bool expect_operands(TaLower *L, TaOp *op)
@@ -33,9 +35,9 @@ static bool expect_operands(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, out), ta_shape_text(L->pool, in));
         return false;
     }
-    if (start->kind != TA_REGION_CONSTANT) {
-        ta_op_error(L, op, "start indices (tensor %s) computed at run time are not supported yet",
-                    start->id);
+    if (start->kind != TA_REGION_CONSTANT && in->rank > TA_DYNAMIC_UPDATE_SLICE_MAX_RANK) {
+        ta_op_error(L, op, "rank %d with start indices computed at run time (at most %d)", in->rank,
+                    TA_DYNAMIC_UPDATE_SLICE_MAX_RANK);
         return false;
     }
     if ((int64_t)ta_tensor_bytes(in) > INT32_MAX) {
@@ -45,10 +47,35 @@ static bool expect_operands(TaLower *L, TaOp *op)
     return true;
 }
 
+/* Start indices read at run time: the kernel clamps them. */
+static bool lower_run_time_start(TaLower *L, TaOp *op)
+{
+    TaTensor *in = op->inputs[0], *update = op->inputs[1], *start = op->inputs[2],
+             *out = op->outputs[0];
+    const bool wide = start->dtype == TA_INT64;
+    TaKernelCall *c = ta_call(L, op,
+                              wide ? "ta_dynamic_update_slice_i64" : "ta_dynamic_update_slice_i32",
+                              "runtime/kernels/ta_dynamic_update_slice.h");
+    ta_dynamic_update_slice_params_t *p = TA_CALL_PARAMS(L, c, ta_dynamic_update_slice_params_t);
+    p->rank = in->rank;
+    for (int d = 0; d < in->rank; d++) {
+        p->operand_dims[d] = in->dims[d];
+        p->update_dims[d] = update->dims[d];
+    }
+    p->element_bytes = (int32_t)ta_dtype_size(in->dtype);
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, update);
+    ta_call_arg(L, c, start);
+    ta_call_arg(L, c, out);
+    return true;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     if (!expect_operands(L, op))
         return false;
+    if (op->inputs[2]->kind != TA_REGION_CONSTANT)
+        return lower_run_time_start(L, op);
     TaTensor *in = op->inputs[0], *update = op->inputs[1], *out = op->outputs[0];
     int64_t start[TA_MAX_RANK];
     int count;

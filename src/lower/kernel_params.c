@@ -28,6 +28,7 @@
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_dynamic_update_slice.h"
 #include "../../runtime/kernels/ta_embedding_lookup.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
@@ -165,6 +166,10 @@ DESCRIBE(TA_DEPTHWISE_CONV_2D_F32_PARAMS)
 
 #define STRUCT ta_dequantize_params_t
 DESCRIBE(TA_DEQUANTIZE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_dynamic_update_slice_params_t
+DESCRIBE(TA_DYNAMIC_UPDATE_SLICE_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_embedding_lookup_params_t

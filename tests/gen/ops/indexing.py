@@ -2,7 +2,7 @@
 EMBEDDING_LOOKUP (int8, float32, int8 to float32), DYNAMIC_UPDATE_SLICE
 (float32, int8, int16, int32) and CUMSUM (int8, float32) along a constant
 axis. Indices are constants (random run-time indices would mostly be out
-of range)."""
+of range), but for DYNAMIC_UPDATE_SLICE's clamped start indices."""
 
 import numpy as np
 
@@ -96,22 +96,31 @@ def embedding_lookup_hybrid(rng):
 
 
 # ----------------------------------------------------- DYNAMIC_UPDATE_SLICE
-def _dynamic_update_slice(rng, dt):
+def _dynamic_update_slice(rng, dt, run_time_start=False):
     rank = randint(rng, 1, 4)
     shape = draw_shape(rng, rank, 1024, 1, 8)
     update_shape = shape if chance(rng, 0.1) else [randint(rng, 1, d) for d in shape]
     # Starts inside, before and past the valid range (TFLite clamps them).
     start = [int(rng.integers(-2, d - u + 3)) for d, u in zip(shape, update_shape)]
-    idx_dt = "int64" if chance(rng, 0.3) else "int32"
+    idx_dt = "int64" if chance(rng, 0.3) and not run_time_start else "int32"
     q = _q(rng, dt)
     b = ModelBuilder()
     x = b.tensor(shape, dt, q, name="operand")
     u = b.tensor(update_shape, dt, None if q is None else Q(q.scale, q.zero_point),
                  name="update")
-    s = b.const(np.array(start, dtype=idx_dt), idx_dt, name="start_indices")
+    inputs = [x, u]
+    if run_time_start:
+        # int8 starts cast to int32: small values occur, most are clamped.
+        raw = b.tensor([rank], "int8", name="start_int8")
+        s = b.tensor([rank], "int32", name="start_indices")
+        b.op("CAST", [raw], [s])
+        inputs.append(raw)
+        start = None
+    else:
+        s = b.const(np.array(start, dtype=idx_dt), idx_dt, name="start_indices")
     y = b.tensor(shape, dt, None if q is None else Q(q.scale, q.zero_point), name="output")
     b.op("DYNAMIC_UPDATE_SLICE", [x, u, s], [y])
-    return b.build([x, u], [y]), {"operand_shape": shape, "update_shape": update_shape,
+    return b.build(inputs, [y]), {"operand_shape": shape, "update_shape": update_shape,
                                   "start_indices": start, "indices_dtype": idx_dt,
                                   "quant": _qjson(q)}
 
@@ -127,6 +136,13 @@ def dynamic_update_slice_float32(rng):
 def dynamic_update_slice_int8(rng):
     """int8, as DYNAMIC_UPDATE_SLICE.float32."""
     return _dynamic_update_slice(rng, "int8")
+
+
+@variant("DYNAMIC_UPDATE_SLICE.int8_run_time_start", "DYNAMIC_UPDATE_SLICE")
+def dynamic_update_slice_int8_run_time_start(rng):
+    """int8 with start indices computed at run time (an int8 input cast to
+    int32), clamped by the kernel."""
+    return _dynamic_update_slice(rng, "int8", run_time_start=True)
 
 
 @variant("DYNAMIC_UPDATE_SLICE.int16", "DYNAMIC_UPDATE_SLICE")
