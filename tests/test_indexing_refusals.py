@@ -3,7 +3,8 @@ REDUCE_ALL and L2_NORMALIZATION refuse (tests/gen/ops/indexing.py,
 reduce.py and normalization.py draw what they run): one line naming the
 operator, its index and the reason; where TFLite Micro (the wheel) has no
 kernel either, it is checked to fail on the same model. Run-time lookups
-outside EMBEDDING_LOOKUP's table fail the run in both; run-time start
+outside EMBEDDING_LOOKUP's table and GATHER_ND slices outside the params
+fail the run in both; run-time start
 indices of DYNAMIC_UPDATE_SLICE clamp as in TFLite Micro."""
 
 import numpy as np
@@ -47,9 +48,26 @@ def test_gather_nd_int32_params_are_refused_as_tflite_micro(tmp_path):
     _tflm_fails(model, [[np.zeros([3, 4], np.int32)]])
 
 
-def test_gather_nd_run_time_indices_are_refused_as_not_supported_yet(tmp_path):
-    line = _refusal(_gather_nd("int8", [[1], [2]], const=False), tmp_path)
-    assert "operator 0 (GATHER_ND): indices" in line and "not supported yet" in line, line
+def test_gather_nd_run_time_indices_as_tflite_micro(tmp_path):
+    """Indices read at run time (the generator draws constant ones): valid
+    rows give TFLite Micro's bytes, [0, 5] of a [3, 4] params is element 5
+    (TFLite Micro checks the flat position only), and a slice past the end
+    fails the run in both."""
+    model = _gather_nd("int8", [[1, 0], [2, 3]], const=False)
+    x = np.arange(12, dtype=np.int8).reshape(3, 4)
+    good = [[x, np.array([[1, 0], [2, 3]], np.int32)], [x, np.array([[0, 5], [0, 0]], np.int32)]]
+    bad = [[x, np.array([[1, 0], [2, 4]], np.int32)]]
+    (tmp_path / "m.tflite").write_bytes(model)
+    m = module.convert(tmp_path / "m.tflite", tmp_path / "mod")
+    exe = module.build(m)
+    ours = module.run(m, exe, good)
+    ref = oracle.run_tflm(model, good, isolated=True)
+    for (o,), (r,) in zip(ours, ref):
+        assert np.array_equal(o, r)
+    assert ours[1][0].tolist() == [5, 0]
+    _tflm_fails(model, bad)
+    with pytest.raises(RuntimeError, match="module run failed"):
+        module.run(m, exe, bad)
 
 
 def test_gather_nd_index_past_params_is_refused_as_tflite_micro_fails_it(tmp_path):

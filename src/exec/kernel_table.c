@@ -346,6 +346,10 @@ static int call_ta_gather_i32(const void *p, void *const *a)
 {
     return ta_gather_i32(p, a[0], a[1], a[2]);
 }
+static int call_ta_gather_nd_i32(const void *p, void *const *a)
+{
+    return ta_gather_nd_i32(p, a[0], a[1], a[2]);
+}
 static int call_ta_hard_swish_f32(const void *p, void *const *a)
 {
     return ta_hard_swish_f32(p, a[0], a[1]);
@@ -796,6 +800,7 @@ static const TaKernelEntry entries[] = {
     {"ta_fully_connected_s8", 6, call_ta_fully_connected_s8},
     {"ta_gather", 3, call_ta_gather},
     {"ta_gather_i32", 3, call_ta_gather_i32},
+    {"ta_gather_nd_i32", 3, call_ta_gather_nd_i32},
     {"ta_hard_swish_f32", 2, call_ta_hard_swish_f32},
     {"ta_hard_swish_s8", 2, call_ta_hard_swish_s8},
     {"ta_l2_normalization_f32", 2, call_ta_l2_normalization_f32},

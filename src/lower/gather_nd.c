@@ -6,8 +6,10 @@
  * inside params (a coordinate past its dimension is accepted when the
  * position still is), so tinyaot checks the same.
  *
- * The indices must be constant: each row becomes a byte offset here and
- * GATHER's kernel copies the slices (one batch, one outer position).
+ * Constant indices become one byte offset per row here, and GATHER's
+ * kernel copies the slices (one batch, one outer position); indices
+ * computed at run time go to ta_gather_nd_i32, which checks them as
+ * TFLite Micro and fails the run on a slice outside the params.
  */
 #include "../../runtime/kernels/ta_gather.h"
 #include "common/copy_nd.h"
@@ -53,11 +55,6 @@ static bool lower(TaLower *L, TaOp *op)
     }
     if (!expect_output_shape(L, op, depth))
         return false;
-    if (idx->kind != TA_REGION_CONSTANT) {
-        ta_op_error(L, op, "indices (tensor %s) computed at run time are not supported yet",
-                    idx->id);
-        return false;
-    }
     if ((int64_t)ta_tensor_bytes(in) > INT32_MAX || (int64_t)ta_tensor_bytes(out) > INT32_MAX) {
         ta_op_error(L, op, "tensors over 2 GiB are not supported");
         return false;
@@ -67,12 +64,32 @@ static bool lower(TaLower *L, TaOp *op)
 
     /* Elements per step of each indexed dimension, and per slice. */
     const int64_t total = (int64_t)ta_tensor_elements(in);
+    if (total == 0) {
+        ta_op_error(L, op, "params %s are empty: every slice lies outside them",
+                    ta_shape_text(L->pool, in));
+        return false;
+    }
     int64_t step[MAX_INDEX_DEPTH], slice = total;
     for (int j = 0; j < depth; j++) {
         slice /= in->dims[j];
         step[j] = slice;
     }
-    const int rows = (int)(ta_tensor_elements(idx) / (depth > 0 ? depth : 1));
+    const int rows = (int)(ta_tensor_elements(out) / slice);
+    if (idx->kind != TA_REGION_CONSTANT) {
+        TaKernelCall *c = ta_call(L, op, "ta_gather_nd_i32", "runtime/kernels/ta_gather.h");
+        ta_gather_nd_params_t *p = TA_CALL_PARAMS(L, c, ta_gather_nd_params_t);
+        p->rows = rows;
+        p->depth = depth;
+        for (int j = 0; j < depth; j++)
+            p->steps[j] = (int32_t)step[j];
+        p->slice_elements = (int32_t)slice;
+        p->params_elements = (int32_t)total;
+        p->element_bytes = (int32_t)ta_dtype_size(in->dtype);
+        ta_call_arg(L, c, in);
+        ta_call_arg(L, c, idx);
+        ta_call_arg(L, c, out);
+        return true;
+    }
     const int n = (int)ta_tensor_elements(idx);
     int64_t *values = ta_alloc_array(L->pool, (size_t)n + 1, sizeof *values);
     int32_t *offsets = ta_alloc_array(L->pool, (size_t)rows + 1, sizeof *offsets);

@@ -39,6 +39,7 @@
     S(ta_fill_params_t)                        \
     S(ta_fully_connected_params_t)             \
     S(ta_fully_connected_f32_params_t)         \
+    S(ta_gather_nd_params_t)                   \
     S(ta_gather_params_t)                      \
     S(ta_hard_swish_params_t)                  \
     S(ta_l2_normalization_params_t)            \
