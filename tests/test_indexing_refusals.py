@@ -2,10 +2,10 @@
 REDUCE_ALL and L2_NORMALIZATION refuse (tests/gen/ops/indexing.py,
 reduce.py and normalization.py draw what they run): one line naming the
 operator, its index and the reason; where TFLite Micro (the wheel) has no
-kernel either, it is checked to fail on the same model. Run-time lookups
-outside EMBEDDING_LOOKUP's table and GATHER_ND slices outside the params
-fail the run in both; run-time start
-indices of DYNAMIC_UPDATE_SLICE clamp as in TFLite Micro."""
+kernel either, it is checked to fail on the same model. Indices read at
+run time: EMBEDDING_LOOKUP rows outside the table and GATHER_ND slices
+outside the params fail the run in both; DYNAMIC_UPDATE_SLICE's start
+indices clamp as in TFLite Micro."""
 
 import numpy as np
 import pytest
