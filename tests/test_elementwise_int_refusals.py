@@ -1,9 +1,9 @@
 """Refusals of the integer elementwise operators (tests/gen/ops/elementwise_int.py
 draws what they run): a dtype TFLite Micro has no kernel for is refused
 with one line naming the operator, its index and the reason, and TFLite
-Micro (the wheel) is checked to fail on the same model; int16 RSQRT,
-which TFLite Micro runs, is refused as not supported yet. (float32 ABS,
-RSQRT and ELU run: tests/gen/ops/float_unary.py draws them.)"""
+Micro (the wheel) is checked to fail on the same model; RSQRT's inputs
+below the zero point fail the run in both. (float32 ABS, RSQRT and ELU
+run: tests/gen/ops/float_unary.py draws them.)"""
 
 import numpy as np
 import pytest
@@ -38,10 +38,28 @@ def test_int16_elu_is_refused_as_tflite_micro_has_int8_only(tmp_path):
         oracle.run_tflm(model, [[np.arange(6, dtype=np.int16).reshape(2, 3)]], isolated=True)
 
 
-def test_int16_rsqrt_is_refused_as_not_supported_yet(tmp_path):
-    """The wheel runs int16 RSQRT (its Eval has the path); tinyaot does not yet."""
-    line = _refusal(_unary("RSQRT", "int16", Q(0.01, 0)), tmp_path)
-    assert "operator 0 (RSQRT): int16 input is not supported yet" in line, line
+def test_int16_rsqrt_fails_on_negative_inputs_at_run_time_as_tflite_micro(tmp_path):
+    """The wheel runs int16 RSQRT (its Eval has the path; the source's
+    Prepare refuses it): a negative input fails the run in both, valid
+    inputs give the same bytes."""
+    model = _unary("RSQRT", "int16", Q(0.01, 0))
+    bad = [[np.array([[4, 9, 16], [1, 0, -3]], dtype=np.int16)]]
+    good = [[np.array([[4, 9, 16], [1, 0, 32767]], dtype=np.int16)]]
+    with pytest.raises(oracle.OracleError):
+        oracle.run_tflm(model, bad, isolated=True)
+    (tmp_path / "m.tflite").write_bytes(model)
+    m = module.convert(tmp_path / "m.tflite", tmp_path / "mod")
+    exe = module.build(m)
+    with pytest.raises(RuntimeError, match="module run failed"):
+        module.run(m, exe, bad)
+    (ours,), = module.run(m, exe, good)
+    (ref,), = oracle.run_tflm(model, good, isolated=True)
+    assert np.array_equal(ours, ref)
+
+
+def test_int16_rsqrt_needs_zero_points_0(tmp_path):
+    line = _refusal(_unary("RSQRT", "int16", Q(0.01, 3)), tmp_path)
+    assert "operator 0 (RSQRT): int16 needs zero points 0" in line, line
 
 
 def test_logical_and_on_int8_is_refused(tmp_path):

@@ -43,3 +43,24 @@ int ta_gather_i32(const ta_gather_params_t *p, const void *input, const int32_t 
     }
     return TA_OK;
 }
+
+int ta_gather_nd_i32(const ta_gather_nd_params_t *p, const void *params, const int32_t *indices,
+                     void *output)
+{
+    if (p->depth < 0 || p->depth > TA_GATHER_ND_MAX_DEPTH)
+        return TA_ERR_BAD_ARGUMENT;
+    const uint8_t *in = (const uint8_t *)params;
+    uint8_t *out = (uint8_t *)output;
+    const size_t slice_bytes = (size_t)p->slice_elements * (size_t)p->element_bytes;
+    for (int32_t r = 0; r < p->rows; r++) {
+        /* In int64: a large index must fail the check, not wrap. */
+        int64_t position = 0;
+        for (int32_t j = 0; j < p->depth; j++)
+            position += (int64_t)indices[r * p->depth + j] * p->steps[j];
+        if (position < 0 || position + p->slice_elements > p->params_elements)
+            return TA_ERR_KERNEL;
+        memcpy(out, in + (size_t)position * (size_t)p->element_bytes, slice_bytes);
+        out += slice_bytes;
+    }
+    return TA_OK;
+}

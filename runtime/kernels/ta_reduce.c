@@ -78,3 +78,20 @@ int ta_reduce_min_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *o
 {
     return reduce_extreme_s8(p, input, output, true);
 }
+
+int ta_reduce_all_b(const ta_reduce_params_t *p, const bool *input, bool *output)
+{
+    if (!ta_reduce_params_valid(p))
+        return TA_ERR_BAD_ARGUMENT;
+    ta_reduce_nest_t out, in;
+    ta_reduce_nest_start(&out, p->outer_rank, p->outer_dims, p->outer_strides, 0);
+    do {
+        bool all = true;
+        ta_reduce_nest_start(&in, p->inner_rank, p->inner_dims, p->inner_strides, out.offset);
+        do
+            all = all && input[in.offset];
+        while (ta_reduce_nest_next(&in));
+        *output++ = all;
+    } while (ta_reduce_nest_next(&out));
+    return TA_OK;
+}

@@ -1,5 +1,6 @@
 /*
- * ta_reduce.h - MEAN, SUM and REDUCE_MAX over constant axes.
+ * ta_reduce.h - MEAN, SUM, REDUCE_MAX, REDUCE_MIN and REDUCE_ALL over
+ * constant axes.
  *
  * The converter splits the input's dimensions into kept ("outer") and
  * reduced ("inner") ones, merges neighbours of the same kind and drops
@@ -17,6 +18,7 @@
 #ifndef TA_REDUCE_H
 #define TA_REDUCE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../include/ta_params.h"
@@ -43,5 +45,7 @@ int ta_reduce_sum_s16(const ta_reduce_params_t *p, const int16_t *input, int16_t
 /* Input and output share one quantization; requantization fields unused. */
 int ta_reduce_max_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output);
 int ta_reduce_min_s8(const ta_reduce_params_t *p, const int8_t *input, int8_t *output);
+/* bool: true where every reduced element is; requantization fields unused. */
+int ta_reduce_all_b(const ta_reduce_params_t *p, const bool *input, bool *output);
 
 #endif /* TA_REDUCE_H */

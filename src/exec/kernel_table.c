@@ -14,6 +14,7 @@
 #include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
+#include "../../runtime/kernels/ta_circular_buffer.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_comparison_f32.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
@@ -21,13 +22,19 @@
 #include "../../runtime/kernels/ta_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
+#include "../../runtime/kernels/ta_cumsum.h"
+#include "../../runtime/kernels/ta_cumsum_f32.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_dynamic_update_slice.h"
+#include "../../runtime/kernels/ta_embedding_lookup.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
+#include "../../runtime/kernels/ta_l2_normalization.h"
+#include "../../runtime/kernels/ta_l2_normalization_f32.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
 #include "../../runtime/kernels/ta_log_softmax_f32.h"
@@ -46,6 +53,7 @@
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
 #include "../../runtime/kernels/ta_resize_f32.h"
+#include "../../runtime/kernels/ta_rsqrt.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
 #include "../../runtime/kernels/ta_signal_rfft.h"
@@ -208,6 +216,10 @@ static int call_ta_ceil_f32(const void *p, void *const *a)
 {
     return ta_ceil_f32(p, a[0], a[1]);
 }
+static int call_ta_circular_buffer_s8(const void *p, void *const *a)
+{
+    return ta_circular_buffer_s8(p, a[0], a[1], a[2]);
+}
 static int call_ta_comparison_f32(const void *p, void *const *a)
 {
     return ta_comparison_f32(p, a[0], a[1], a[2]);
@@ -260,6 +272,14 @@ static int call_ta_cos_f32(const void *p, void *const *a)
 {
     return ta_cos_f32(p, a[0], a[1]);
 }
+static int call_ta_cumsum_f32(const void *p, void *const *a)
+{
+    return ta_cumsum_f32(p, a[0], a[1]);
+}
+static int call_ta_cumsum_s8(const void *p, void *const *a)
+{
+    return ta_cumsum_s8(p, a[0], a[1]);
+}
 static int call_ta_depthwise_conv_2d_f32(const void *p, void *const *a)
 {
     return ta_depthwise_conv_2d_f32(p, a[0], a[1], a[2], a[3]);
@@ -292,9 +312,21 @@ static int call_ta_div_s32(const void *p, void *const *a)
 {
     return ta_div_s32(p, a[0], a[1], a[2]);
 }
+static int call_ta_dynamic_update_slice_i32(const void *p, void *const *a)
+{
+    return ta_dynamic_update_slice_i32(p, a[0], a[1], a[2], a[3]);
+}
+static int call_ta_dynamic_update_slice_i64(const void *p, void *const *a)
+{
+    return ta_dynamic_update_slice_i64(p, a[0], a[1], a[2], a[3]);
+}
 static int call_ta_elu_f32(const void *p, void *const *a)
 {
     return ta_elu_f32(p, a[0], a[1]);
+}
+static int call_ta_embedding_lookup_s8_f32(const void *p, void *const *a)
+{
+    return ta_embedding_lookup_s8_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_exp_f32(const void *p, void *const *a)
 {
@@ -332,6 +364,10 @@ static int call_ta_gather_i32(const void *p, void *const *a)
 {
     return ta_gather_i32(p, a[0], a[1], a[2]);
 }
+static int call_ta_gather_nd_i32(const void *p, void *const *a)
+{
+    return ta_gather_nd_i32(p, a[0], a[1], a[2]);
+}
 static int call_ta_hard_swish_f32(const void *p, void *const *a)
 {
     return ta_hard_swish_f32(p, a[0], a[1]);
@@ -339,6 +375,14 @@ static int call_ta_hard_swish_f32(const void *p, void *const *a)
 static int call_ta_hard_swish_s8(const void *p, void *const *a)
 {
     return ta_hard_swish_s8(p, a[0], a[1]);
+}
+static int call_ta_l2_normalization_f32(const void *p, void *const *a)
+{
+    return ta_l2_normalization_f32(p, a[0], a[1]);
+}
+static int call_ta_l2_normalization_s8(const void *p, void *const *a)
+{
+    return ta_l2_normalization_s8(p, a[0], a[1]);
 }
 static int call_ta_l2_pool_f32(const void *p, void *const *a)
 {
@@ -484,6 +528,10 @@ static int call_ta_quantize_f32_s8(const void *p, void *const *a)
 {
     return ta_quantize_f32_s8(p, a[0], a[1]);
 }
+static int call_ta_reduce_all_b(const void *p, void *const *a)
+{
+    return ta_reduce_all_b(p, a[0], a[1]);
+}
 static int call_ta_reduce_max_f32(const void *p, void *const *a)
 {
     return ta_reduce_max_f32(p, a[0], a[1]);
@@ -599,6 +647,10 @@ static int call_ta_round_f32(const void *p, void *const *a)
 static int call_ta_rsqrt_f32(const void *p, void *const *a)
 {
     return ta_rsqrt_f32(p, a[0], a[1]);
+}
+static int call_ta_rsqrt_s16(const void *p, void *const *a)
+{
+    return ta_rsqrt_s16(p, a[0], a[1]);
 }
 static int call_ta_signal_energy_s16(const void *p, void *const *a)
 {
@@ -764,6 +816,7 @@ static const TaKernelEntry entries[] = {
     {"ta_cast_s8_s16", 2, call_ta_cast_s8_s16},
     {"ta_cast_s8_s32", 2, call_ta_cast_s8_s32},
     {"ta_ceil_f32", 2, call_ta_ceil_f32},
+    {"ta_circular_buffer_s8", 3, call_ta_circular_buffer_s8},
     {"ta_comparison_f32", 3, call_ta_comparison_f32},
     {"ta_comparison_s8", 3, call_ta_comparison_s8},
     {"ta_conv_2d_add_s8", 8, call_ta_conv_2d_add_s8},
@@ -777,6 +830,8 @@ static const TaKernelEntry entries[] = {
     {"ta_copy", 2, call_ta_copy},
     {"ta_copy_nd", 2, call_ta_copy_nd},
     {"ta_cos_f32", 2, call_ta_cos_f32},
+    {"ta_cumsum_f32", 2, call_ta_cumsum_f32},
+    {"ta_cumsum_s8", 2, call_ta_cumsum_s8},
     {"ta_depthwise_conv_2d_f32", 4, call_ta_depthwise_conv_2d_f32},
     {"ta_depthwise_conv_2d_s16", 6, call_ta_depthwise_conv_2d_s16},
     {"ta_depthwise_conv_2d_s8", 7, call_ta_depthwise_conv_2d_s8},
@@ -785,7 +840,10 @@ static const TaKernelEntry entries[] = {
     {"ta_dequantize_s8_f32", 2, call_ta_dequantize_s8_f32},
     {"ta_div_f32", 3, call_ta_div_f32},
     {"ta_div_s32", 3, call_ta_div_s32},
+    {"ta_dynamic_update_slice_i32", 4, call_ta_dynamic_update_slice_i32},
+    {"ta_dynamic_update_slice_i64", 4, call_ta_dynamic_update_slice_i64},
     {"ta_elu_f32", 2, call_ta_elu_f32},
+    {"ta_embedding_lookup_s8_f32", 3, call_ta_embedding_lookup_s8_f32},
     {"ta_exp_f32", 2, call_ta_exp_f32},
     {"ta_fill", 1, call_ta_fill},
     {"ta_floor_f32", 2, call_ta_floor_f32},
@@ -795,8 +853,11 @@ static const TaKernelEntry entries[] = {
     {"ta_fully_connected_s8", 6, call_ta_fully_connected_s8},
     {"ta_gather", 3, call_ta_gather},
     {"ta_gather_i32", 3, call_ta_gather_i32},
+    {"ta_gather_nd_i32", 3, call_ta_gather_nd_i32},
     {"ta_hard_swish_f32", 2, call_ta_hard_swish_f32},
     {"ta_hard_swish_s8", 2, call_ta_hard_swish_s8},
+    {"ta_l2_normalization_f32", 2, call_ta_l2_normalization_f32},
+    {"ta_l2_normalization_s8", 2, call_ta_l2_normalization_s8},
     {"ta_l2_pool_f32", 2, call_ta_l2_pool_f32},
     {"ta_leaky_relu_f32", 2, call_ta_leaky_relu_f32},
     {"ta_leaky_relu_s16", 2, call_ta_leaky_relu_s16},
@@ -833,6 +894,7 @@ static const TaKernelEntry entries[] = {
     {"ta_prelu_s8", 3, call_ta_prelu_s8},
     {"ta_quantize_f32_s16", 2, call_ta_quantize_f32_s16},
     {"ta_quantize_f32_s8", 2, call_ta_quantize_f32_s8},
+    {"ta_reduce_all_b", 2, call_ta_reduce_all_b},
     {"ta_reduce_max_f32", 2, call_ta_reduce_max_f32},
     {"ta_reduce_max_s8", 2, call_ta_reduce_max_s8},
     {"ta_reduce_mean_f32", 2, call_ta_reduce_mean_f32},
@@ -862,6 +924,7 @@ static const TaKernelEntry entries[] = {
     {"ta_resize_nearest", 4, call_ta_resize_nearest},
     {"ta_round_f32", 2, call_ta_round_f32},
     {"ta_rsqrt_f32", 2, call_ta_rsqrt_f32},
+    {"ta_rsqrt_s16", 2, call_ta_rsqrt_s16},
     {"ta_signal_energy_s16", 2, call_ta_signal_energy_s16},
     {"ta_signal_fft_auto_scale_s16", 3, call_ta_signal_fft_auto_scale_s16},
     {"ta_signal_filter_bank_log_u32", 2, call_ta_signal_filter_bank_log_u32},

@@ -17,6 +17,7 @@
 #include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
 #include "../../runtime/kernels/ta_cast.h"
+#include "../../runtime/kernels/ta_circular_buffer.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_comparison_f32.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
@@ -24,13 +25,17 @@
 #include "../../runtime/kernels/ta_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
+#include "../../runtime/kernels/ta_cumsum.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_dynamic_update_slice.h"
+#include "../../runtime/kernels/ta_embedding_lookup.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
+#include "../../runtime/kernels/ta_l2_normalization.h"
 #include "../../runtime/kernels/ta_leaky_relu.h"
 #include "../../runtime/kernels/ta_log_softmax.h"
 #include "../../runtime/kernels/ta_log_softmax_f32.h"
@@ -47,6 +52,7 @@
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
 #include "../../runtime/kernels/ta_resize_f32.h"
+#include "../../runtime/kernels/ta_rsqrt.h"
 #include "../../runtime/kernels/ta_sigmoid_params.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
@@ -122,6 +128,10 @@ DESCRIBE(TA_BINARY_S32_PARAMS)
 DESCRIBE(TA_CAST_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_circular_buffer_params_t
+DESCRIBE(TA_CIRCULAR_BUFFER_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_comparison_params_t
 DESCRIBE(TA_COMPARISON_PARAMS)
 #undef STRUCT
@@ -150,6 +160,10 @@ DESCRIBE(TA_COPY_ND_PARAMS)
 DESCRIBE(TA_COPY_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_cumsum_params_t
+DESCRIBE(TA_CUMSUM_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_depthwise_conv_2d_params_t
 DESCRIBE(TA_DEPTHWISE_CONV_2D_PARAMS)
 #undef STRUCT
@@ -160,6 +174,14 @@ DESCRIBE(TA_DEPTHWISE_CONV_2D_F32_PARAMS)
 
 #define STRUCT ta_dequantize_params_t
 DESCRIBE(TA_DEQUANTIZE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_dynamic_update_slice_params_t
+DESCRIBE(TA_DYNAMIC_UPDATE_SLICE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_embedding_lookup_params_t
+DESCRIBE(TA_EMBEDDING_LOOKUP_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_fill_params_t
@@ -174,12 +196,20 @@ DESCRIBE(TA_FULLY_CONNECTED_PARAMS)
 DESCRIBE(TA_FULLY_CONNECTED_F32_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_gather_nd_params_t
+DESCRIBE(TA_GATHER_ND_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_gather_params_t
 DESCRIBE(TA_GATHER_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_hard_swish_params_t
 DESCRIBE(TA_HARD_SWISH_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_l2_normalization_params_t
+DESCRIBE(TA_L2_NORMALIZATION_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_leaky_relu_params_t
@@ -256,6 +286,10 @@ DESCRIBE(TA_RESIZE_BILINEAR_F32_PARAMS)
 
 #define STRUCT ta_resize_nearest_params_t
 DESCRIBE(TA_RESIZE_NEAREST_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_rsqrt_params_t
+DESCRIBE(TA_RSQRT_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_sigmoid_params_t

@@ -23,6 +23,7 @@
     S(ta_binary_f32_params_t)                  \
     S(ta_binary_s32_params_t)                  \
     S(ta_cast_params_t)                        \
+    S(ta_circular_buffer_params_t)             \
     S(ta_comparison_params_t)                  \
     S(ta_comparison_f32_params_t)              \
     S(ta_conv_2d_add_params_t)                 \
@@ -30,14 +31,19 @@
     S(ta_conv_2d_f32_params_t)                 \
     S(ta_copy_nd_params_t)                     \
     S(ta_copy_params_t)                        \
+    S(ta_cumsum_params_t)                      \
     S(ta_depthwise_conv_2d_params_t)           \
     S(ta_depthwise_conv_2d_f32_params_t)       \
     S(ta_dequantize_params_t)                  \
+    S(ta_dynamic_update_slice_params_t)        \
+    S(ta_embedding_lookup_params_t)            \
     S(ta_fill_params_t)                        \
     S(ta_fully_connected_params_t)             \
     S(ta_fully_connected_f32_params_t)         \
+    S(ta_gather_nd_params_t)                   \
     S(ta_gather_params_t)                      \
     S(ta_hard_swish_params_t)                  \
+    S(ta_l2_normalization_params_t)            \
     S(ta_leaky_relu_params_t)                  \
     S(ta_log_softmax_params_t)                 \
     S(ta_log_softmax_f32_params_t)             \
@@ -57,6 +63,7 @@
     S(ta_resize_bilinear_params_t)             \
     S(ta_resize_bilinear_f32_params_t)         \
     S(ta_resize_nearest_params_t)              \
+    S(ta_rsqrt_params_t)                       \
     S(ta_sigmoid_params_t)                     \
     S(ta_signal_energy_params_t)               \
     S(ta_signal_fft_auto_scale_params_t)       \

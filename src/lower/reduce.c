@@ -1,7 +1,8 @@
 /*
  * reduce.c - MEAN and SUM (int8, int16, float32), REDUCE_MAX and REDUCE_MIN
- * (int8, float32) over a constant int32 axis operand (negative axes count
- * from the end, repeats are ignored, as TFLite's ResolveAxis). keep_dims only changes
+ * (int8, float32), REDUCE_ALL (bool) over a constant int32 axis operand
+ * (negative axes count from the end, repeats are ignored, as TFLite's
+ * ResolveAxis). keep_dims only changes
  * the output's shape, which the model records; the element order is the
  * same either way, so its option is not read.
  *
@@ -18,7 +19,7 @@
 
 #include <string.h>
 
-enum { KIND_MEAN, KIND_SUM, KIND_MAX, KIND_MIN };
+enum { KIND_MEAN, KIND_SUM, KIND_MAX, KIND_MIN, KIND_ALL };
 
 /* Dimension groups of one kind (kept or reduced). */
 typedef struct Groups {
@@ -76,7 +77,8 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
     if (!ta_expect_counts(L, op, 2, 2, 1))
         return false;
     TaTensor *in = op->inputs[0], *axis = op->inputs[1], *out = op->outputs[0];
-    if (!(kind == KIND_MAX || kind == KIND_MIN
+    if (!(kind == KIND_ALL ? ta_expect_dtype(L, op, in, "input", TA_BOOL, -1)
+          : kind == KIND_MAX || kind == KIND_MIN
               ? ta_expect_dtype(L, op, in, "input", TA_INT8, TA_FLOAT32, -1)
               : ta_expect_dtype(L, op, in, "input", TA_INT8, TA_INT16, TA_FLOAT32, -1)) ||
         !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
@@ -84,7 +86,7 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
         !ta_expect_constant(L, op, axis, "axis"))
         return false;
     const bool is_float = in->dtype == TA_FLOAT32;
-    if (!is_float &&
+    if (!is_float && kind != KIND_ALL &&
         (!ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output")))
         return false;
     if (ta_tensor_elements(in) == 0 || ta_tensor_elements(in) > INT32_MAX) {
@@ -141,7 +143,9 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
 
     int32_t multiplier = 0, sum_offset = 0;
     int shift = 0;
-    if (kind == KIND_MAX || kind == KIND_MIN) {
+    if (kind == KIND_ALL) {
+        /* bool: nothing to requantize */
+    } else if (kind == KIND_MAX || kind == KIND_MIN) {
         /* TFLite Micro compares the scales exactly. */
         if (ta_scale(in) != ta_scale(out) || ta_zero_point(in) != ta_zero_point(out)) {
             ta_op_error(L, op, "output quantization (%g, %d) differs from the input's (%g, %d)",
@@ -172,7 +176,8 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
     }
 
     const bool wide = in->dtype == TA_INT16;
-    const char *fn = kind == KIND_MAX   ? "ta_reduce_max_s8"
+    const char *fn = kind == KIND_ALL   ? "ta_reduce_all_b"
+                     : kind == KIND_MAX ? "ta_reduce_max_s8"
                      : kind == KIND_MIN ? "ta_reduce_min_s8"
                      : wide             ? "ta_reduce_sum_s16"
                                         : "ta_reduce_sum_s8";
@@ -211,7 +216,13 @@ static bool lower_min(TaLower *L, TaOp *op)
     return lower_reduce(L, op, KIND_MIN);
 }
 
+static bool lower_all(TaLower *L, TaOp *op)
+{
+    return lower_reduce(L, op, KIND_ALL);
+}
+
 const TaOpDef ta_op_mean = {NULL, lower_mean};
 const TaOpDef ta_op_sum = {NULL, lower_sum};
+const TaOpDef ta_op_reduce_all = {NULL, lower_all};
 const TaOpDef ta_op_reduce_max = {NULL, lower_max};
 const TaOpDef ta_op_reduce_min = {NULL, lower_min};

@@ -1,8 +1,9 @@
 /*
  * unary_int.c - ABS on int8 and int16 (quantized, or plain int16), RSQRT
- * and ELU on int8, as TFLite Micro's elementwise and ELU kernels. RSQRT
- * and ELU are functions of the input byte: their tables are computed here
- * with TFLite Micro's arithmetic and looked up at run time.
+ * on int8 and int16, ELU on int8, as TFLite Micro's elementwise and ELU
+ * kernels. int8 RSQRT and ELU are functions of the input byte: their
+ * tables are computed here with TFLite Micro's arithmetic and looked up
+ * at run time; int16 RSQRT computes each element (ta_inv_sqrt.h).
  *
  * TFLite Micro's Prepare rescales only when the two float scales differ,
  * with QuantizeMultiplier of input_scale / output_scale (in double, as
@@ -10,9 +11,10 @@
  * int16 needs zero points 0. float32 inputs go to the float kernels
  * (common/unary_f32.c).
  */
-#include "../../runtime/include/ta_fixedpoint.h"
+#include "../../runtime/include/ta_inv_sqrt.h"
 #include "../../runtime/kernels/ta_abs.h"
 #include "../../runtime/kernels/ta_lut.h"
+#include "../../runtime/kernels/ta_rsqrt.h"
 #include "common/unary_f32.h"
 #include "lower.h"
 
@@ -120,10 +122,6 @@ static bool expect_int8(TaLower *L, TaOp *op)
     if (!expect_operands(L, op))
         return false;
     const TaTensor *in = op->inputs[0], *out = op->outputs[0];
-    if (in->dtype != TA_INT8 && op->builtin == TA_BUILTIN_RSQRT) {
-        ta_op_error(L, op, "int16 input is not supported yet (tinyaot does int8 RSQRT)");
-        return false;
-    }
     if (in->dtype != TA_INT8) {
         ta_op_error(L, op, "int16 input is not supported: TFLite Micro has int8 only");
         return false;
@@ -138,76 +136,62 @@ static bool expect_int8(TaLower *L, TaOp *op)
     return true;
 }
 
-/* 1 / sqrt(x) for x >= 0 as a multiplier and a left shift, by TFLite's
-   GetInvSqrtQuantizedMultiplierExp (reverse_shift -1): x scaled to
-   [2^27, 2^29) by pairs of bits, five Newton-Raphson steps in Q3 fixed
-   point from 1, times sqrt(2)/2. */
-static void inv_sqrt_multiplier(int32_t x, int32_t *multiplier, int *shift)
+/* RSQRT's output multiplier, 1 / (sqrt(input_scale) * output_scale): the
+   product in float as TFLite. */
+static void rsqrt_multiplier(const TaOp *op, int32_t *multiplier, int *shift)
 {
-    if (x <= 1) { /* TFLite treats 0 as 1 */
-        *multiplier = INT32_MAX;
-        *shift = 0;
-        return;
-    }
-    int right_shift = 11;
-    while (x >= (1 << 29)) {
-        x /= 4;
-        right_shift++;
-    }
-    int leading_zeros = 0;
-    while (!((uint32_t)x & (0x80000000u >> leading_zeros)))
-        leading_zeros++;
-    const int pairs = (leading_zeros - 1) / 2 - 1;
-    right_shift -= pairs;
-    x <<= 2 * pairs;
-    const int32_t half_x = ta_fp_mul_pot(x >> 1, -1);
-    const int32_t three_halves = (1 << 28) + (1 << 27); /* 1.5 in Q3 */
-    int32_t r = 1 << 28;                                /* 1 in Q3 */
-    for (int i = 0; i < 5; i++) {
-        const int32_t r3 = ta_fp_rescale(ta_fp_mul(ta_fp_mul(r, r), r), 9, 3);
-        r = ta_fp_rescale(ta_fp_sub(ta_fp_mul(three_halves, r), ta_fp_mul(half_x, r3)), 6, 3);
-    }
-    r = ta_fp_mul(r, 1518500250); /* sqrt(2)/2 in Q0 */
-    if (right_shift < 0) {
-        r = ta_shift_left_wrap(r, -right_shift);
-        right_shift = 0;
-    }
-    *multiplier = r;
-    *shift = -right_shift;
+    const float denominator = sqrtf(ta_scale(op->inputs[0])) * ta_scale(op->outputs[0]);
+    ta_quantize_multiplier(1.0 / (double)denominator, multiplier, shift);
 }
 
-/* TFLite Micro's RsqrtEvalQuantized for one input byte. */
-static int8_t rsqrt_element(int32_t q, int32_t in_zp, int32_t out_zp, int32_t multiplier, int shift)
+/* int16 (the wheel runs it; the source's Prepare refuses it): zero points
+   0, computed per element by the kernel, which fails on negative inputs. */
+static bool lower_rsqrt_int16(TaLower *L, TaOp *op)
 {
-    enum { KEEP_INTEGER = 20 }; /* TFLite's kShift */
-    const int32_t v = q - in_zp;
-    if (v == 0)
-        return INT8_MAX;
-    int32_t inv_m;
-    int inv_s;
-    inv_sqrt_multiplier(v, &inv_m, &inv_s);
-    const int32_t data = ta_mul_by_quantized_multiplier(1, inv_m, inv_s + KEEP_INTEGER);
-    const int32_t out = ta_mul_by_quantized_multiplier(data, multiplier, shift - KEEP_INTEGER) +
-                        out_zp;
-    return (int8_t)ta_clamp_i32(out, INT8_MIN, INT8_MAX);
+    TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    if (!has_quantization(in)) {
+        ta_op_error(L, op, "int16 input (tensor %s) is not quantized", in->id);
+        return false;
+    }
+    if (!ta_expect_per_tensor(L, op, in, "input") || !ta_expect_per_tensor(L, op, out, "output"))
+        return false;
+    if (ta_zero_point(in) != 0 || ta_zero_point(out) != 0) {
+        ta_op_error(L, op, "int16 needs zero points 0, they are %d and %d", (int)ta_zero_point(in),
+                    (int)ta_zero_point(out));
+        return false;
+    }
+    int shift;
+    TaKernelCall *c = ta_call(L, op, "ta_rsqrt_s16", "runtime/kernels/ta_rsqrt.h");
+    ta_rsqrt_params_t *p = TA_CALL_PARAMS(L, c, ta_rsqrt_params_t);
+    p->size = (int32_t)ta_tensor_elements(out);
+    rsqrt_multiplier(op, &p->multiplier, &shift);
+    p->shift = shift;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, out);
+    ta_allow_inplace(op, 0);
+    return true;
 }
 
 static bool lower_rsqrt(TaLower *L, TaOp *op)
 {
     if (ta_unary_is_f32(op))
         return ta_lower_unary_f32(L, op, "ta_rsqrt_f32", 0.0f);
+    if (!expect_operands(L, op))
+        return false;
+    if (op->inputs[0]->dtype == TA_INT16)
+        return lower_rsqrt_int16(L, op);
     if (!expect_int8(L, op))
         return false;
     const TaTensor *in = op->inputs[0], *out = op->outputs[0];
     const int32_t in_zp = ta_zero_point(in), out_zp = ta_zero_point(out);
-    /* 1 / (sqrt(input_scale) * output_scale): the product in float as TFLite. */
-    const float denominator = sqrtf(ta_scale(in)) * ta_scale(out);
     int32_t multiplier;
     int shift;
-    ta_quantize_multiplier(1.0 / (double)denominator, &multiplier, &shift);
+    rsqrt_multiplier(op, &multiplier, &shift);
     int8_t table[256];
     for (int32_t q = INT8_MIN; q <= INT8_MAX; q++)
-        table[(uint8_t)q] = q < in_zp ? 0 : rsqrt_element(q, in_zp, out_zp, multiplier, shift);
+        table[(uint8_t)q] = (int8_t)(q < in_zp ? 0
+                                               : ta_rsqrt_quantized(q - in_zp, multiplier, shift,
+                                                                    out_zp, INT8_MIN, INT8_MAX));
     call_table(L, op, table, in_zp);
     return true;
 }

@@ -1,5 +1,5 @@
 """Elementwise operators on integer and bool tensors: ABS (int8, int16
-quantized with zero points 0, plain int16), RSQRT and ELU (int8),
+quantized with zero points 0, plain int16), RSQRT (int8, int16), ELU (int8),
 LOGICAL_AND and LOGICAL_OR with broadcasting, LOGICAL_NOT."""
 
 from ..common import (ModelBuilder, Q, broadcast_shapes, chance, draw_quant, draw_shape,
@@ -122,5 +122,24 @@ def elu_int8(rng):
     x = b.tensor(shape, "int8", q_in, name="input")
     y = b.tensor(shape, "int8", q_out, name="output")
     b.op("ELU", [x], [y])
+    return b.build([x], [y]), {"shape": shape, "input_quant": q_in.to_json(),
+                               "output_quant": q_out.to_json()}
+
+
+@variant("RSQRT.int16", "RSQRT")
+def rsqrt_int16(rng):
+    """int16 RSQRT, zero points 0, after an int16 ABS of the same scale:
+    TFLite Micro fails on negative inputs, ABS makes every input valid
+    (0 itself gives 32767)."""
+    shape = _shape(rng)
+    q_in = Q(draw_quant(rng, "int16", 1e-4, 1e-2).scale, 0)
+    top = 1.0 / float(q_in.scale) ** 0.5
+    q_out = Q(f32(top / 32767.0 * 10 ** rng.uniform(-1, 1)), 0)
+    b = ModelBuilder()
+    x = b.tensor(shape, "int16", q_in, name="input")
+    m = b.tensor(shape, "int16", Q(q_in.scale, 0), name="magnitude")
+    y = b.tensor(shape, "int16", q_out, name="output")
+    b.op("ABS", [x], [m])
+    b.op("RSQRT", [m], [y])
     return b.build([x], [y]), {"shape": shape, "input_quant": q_in.to_json(),
                                "output_quant": q_out.to_json()}

@@ -1,4 +1,4 @@
-"""Reductions: MEAN, SUM, REDUCE_MAX, REDUCE_MIN (const int32 axes,
+"""Reductions: MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_ALL (const int32 axes,
 possibly negative, keep_dims on/off) and ARG_MAX / ARG_MIN (int8 -> int32)."""
 
 import math
@@ -129,3 +129,22 @@ def arg_max_int8(rng):
 def arg_min_int8(rng):
     """int8 ARG_MIN -> int32."""
     return _arg(rng, "ARG_MIN")
+
+
+@variant("REDUCE_ALL.bool", "REDUCE_ALL")
+def reduce_all_bool(rng):
+    """bool REDUCE_ALL, small dimensions (random inputs reduced over many
+    elements would nearly always give false), axes and keep_dims as the
+    other reductions."""
+    rank = randint(rng, 1, 4)
+    shape = draw_shape(rng, rank, 256, 1, 4)
+    axes, arg = _axes(rng, rank)
+    keep = chance(rng, 0.5)
+    out = _reduced_shape(shape, axes, keep)
+    b = ModelBuilder()
+    x = b.tensor(shape, "bool", name="input")
+    a = b.const(np.array(arg, np.int32), "int32", name="axis")
+    y = b.tensor(out, "bool", name="output")
+    b.op("REDUCE_ALL", [x, a], [y], "ReducerOptions", keepDims=keep)
+    return b.build([x], [y]), {"input_shape": shape, "axis": arg, "keep_dims": keep,
+                               "output_shape": out}
