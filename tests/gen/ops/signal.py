@@ -62,8 +62,8 @@ def _register_fft(dtype, inverse):
     draw.__doc__ = ("%s on %s: fft_length 4-256 (halves of radices 4, 2, 3, 5), 0-2 outer "
                     "dimensions of 1-3 frames; %s" % (
                         op, dtype,
-                        "bins of full-range values (fixed point wraps as in KISS FFT)"
-                        if inverse else "frames of 1 to fft_length samples, zero-padded"))
+                        "bins of random values (full-range integers: the fixed point wraps "
+                        "as in KISS FFT)" if inverse else "frames of 1 to fft_length samples, zero-padded"))
     variant(name, op)(draw)
 
 
