@@ -213,9 +213,8 @@ int ta_signal_rfft_f32(const ta_signal_rfft_params_t *p, const float *input, con
     return TA_OK;
 }
 
-int ta_signal_irfft_f32(const ta_signal_rfft_params_t *p, const float *input,
-                        const float *twiddles, const float *super_twiddles, void *work,
-                        float *output)
+int ta_signal_irfft_f32(const ta_signal_rfft_params_t *p, const float *input, const float *twiddles,
+                        const float *super_twiddles, void *work, float *output)
 {
     const int32_t n = p->fft_length / 2;
     const float length = (float)p->fft_length;

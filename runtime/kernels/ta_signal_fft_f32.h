@@ -15,8 +15,7 @@
    fft_length / 4 pairs; work: fft_length floats of scratch. */
 int ta_signal_rfft_f32(const ta_signal_rfft_params_t *p, const float *input, const float *twiddles,
                        const float *super_twiddles, void *work, float *output);
-int ta_signal_irfft_f32(const ta_signal_rfft_params_t *p, const float *input,
-                        const float *twiddles, const float *super_twiddles, void *work,
-                        float *output);
+int ta_signal_irfft_f32(const ta_signal_rfft_params_t *p, const float *input, const float *twiddles,
+                        const float *super_twiddles, void *work, float *output);
 
 #endif /* TA_SIGNAL_FFT_F32_H */

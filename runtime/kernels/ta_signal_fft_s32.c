@@ -27,8 +27,14 @@ static inline int32_t round_q31(int64_t x)
     return wrap32((x + (1 << 30)) >> 31);
 }
 
-static inline int32_t plus(int32_t a, int32_t b) { return wrap32((int64_t)a + b); }
-static inline int32_t minus(int32_t a, int32_t b) { return wrap32((int64_t)a - b); }
+static inline int32_t plus(int32_t a, int32_t b)
+{
+    return wrap32((int64_t)a + b);
+}
+static inline int32_t minus(int32_t a, int32_t b)
+{
+    return wrap32((int64_t)a - b);
+}
 
 static inline cpx_t load(const int32_t *buf, int32_t k)
 {

@@ -59,8 +59,8 @@ int ta_signal_framer_s16(const ta_signal_framer_params_t *p, const int16_t *inpu
     return TA_OK;
 }
 
-int ta_signal_stacker_s16(const ta_signal_stacker_params_t *p, const int16_t *input,
-                          int16_t *state, int32_t *held, int16_t *output, bool *valid)
+int ta_signal_stacker_s16(const ta_signal_stacker_params_t *p, const int16_t *input, int16_t *state,
+                          int32_t *held, int16_t *output, bool *valid)
 {
     const int32_t channels = p->channels;
     int32_t count = held[0];

@@ -36,20 +36,20 @@ typedef struct {
     TA_PARAM_MEMBERS(TA_SIGNAL_DELAY_PARAMS)
 } ta_signal_delay_params_t;
 
-#define TA_SIGNAL_FRAMER_PARAMS(FIELD, ARRAY, ARRAY_USED)                 \
-    FIELD(int32_t, rows)                                                  \
-    FIELD(int32_t, frames) /* frames per row and run */                   \
-    FIELD(int32_t, frame_size)                                            \
-    FIELD(int32_t, frame_step)                                            \
-    FIELD(int32_t, capacity) /* state samples per row */                  \
-    FIELD(int32_t, prefill) /* zeros the stream starts with, 0 or frame_size - frame_step */
+#define TA_SIGNAL_FRAMER_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    FIELD(int32_t, rows)                                  \
+    FIELD(int32_t, frames) /* frames per row and run */   \
+    FIELD(int32_t, frame_size)                            \
+    FIELD(int32_t, frame_step)                            \
+    FIELD(int32_t, capacity) /* state samples per row */  \
+    FIELD(int32_t, prefill)  /* leading zeros: 0 or frame_size - frame_step */
 typedef struct {
     TA_PARAM_MEMBERS(TA_SIGNAL_FRAMER_PARAMS)
 } ta_signal_framer_params_t;
 
 #define TA_SIGNAL_STACKER_PARAMS(FIELD, ARRAY, ARRAY_USED)      \
     FIELD(int32_t, channels)                                    \
-    FIELD(int32_t, window) /* channels * (left + 1 + right) */  \
+    FIELD(int32_t, window)  /* channels * (left + 1 + right) */ \
     FIELD(int32_t, advance) /* channels * step */               \
     FIELD(int32_t, left_context)
 typedef struct {
@@ -63,7 +63,7 @@ int ta_signal_delay_s16(const ta_signal_delay_params_t *p, const int16_t *input,
 int ta_signal_framer_s16(const ta_signal_framer_params_t *p, const int16_t *input, int16_t *state,
                          int32_t *held, int16_t *output, bool *valid);
 /* state: window samples; held: {samples held, first frame seen}. */
-int ta_signal_stacker_s16(const ta_signal_stacker_params_t *p, const int16_t *input,
-                          int16_t *state, int32_t *held, int16_t *output, bool *valid);
+int ta_signal_stacker_s16(const ta_signal_stacker_params_t *p, const int16_t *input, int16_t *state,
+                          int32_t *held, int16_t *output, bool *valid);
 
 #endif /* TA_SIGNAL_FRAMING_H */

@@ -161,8 +161,8 @@ static bool lower_stacker(TaLower *L, TaOp *op)
                     (long long)window);
         return false;
     }
-    TaKernelCall *c =
-        ta_call(L, op, "ta_signal_stacker_s16", "runtime/kernels/ta_signal_framing.h");
+    TaKernelCall *c = ta_call(L, op, "ta_signal_stacker_s16",
+                              "runtime/kernels/ta_signal_framing.h");
     ta_signal_stacker_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_stacker_params_t);
     p->channels = channels;
     p->window = (int32_t)window;
