@@ -226,3 +226,57 @@ def test_signal_operator_alone_matches_tflm(tmp_path, name):
                                     name=f"{code} ({name})", litert=False)
     conftest.REPORTS.append(report)
     assert report.diff["tflm"] == 0, f"{report.diff['tflm']} bytes differ from TFLite Micro"
+
+
+def one_op_model(code, options, inputs, outputs):
+    """A model of one Signal operator: inputs and outputs as (shape, dtype)."""
+    from tests.gen.common import ModelBuilder
+
+    b = ModelBuilder()
+    ins = [b.tensor(shape, dtype, name="in%d" % i) for i, (shape, dtype) in enumerate(inputs)]
+    outs = [b.tensor(shape, dtype, name="out%d" % i) for i, (shape, dtype) in enumerate(outputs)]
+    b.custom_op(code, ins, outs, flex_map(**options))
+    return b.build(ins, outs)
+
+
+@pytest.mark.parametrize("code,options,inputs,outputs,message", [
+    ("SignalRfft", {"T": 9, "fft_length": 8}, [([8], "int8")], [([10], "int8")],
+     "custom option 'T' is tensor type 9; tinyaot supports int16 (7), int32 (2) and float32 (0)"),
+    ("SignalRfft", {"T": 2, "fft_length": 14}, [([14], "int32")], [([16], "int32")],
+     "fft_length 14 has the prime factor 7"),
+    ("SignalIrfft", {"T": 0, "fft_length": 8}, [([10], "float32")], [([6], "float32")],
+     "do not fit fft_length 8"),
+    ("SignalIrfft", {"T": 7, "fft_length": 8}, [([8], "int16")], [([8], "int16")],
+     "do not fit fft_length 8"),
+    ("SignalFramer", {"frame_size": 4, "frame_step": 6, "prefill": True}, [([12], "int16")],
+     [([2, 4], "int16"), ([], "bool")], "prefill with frame_step 6 above frame_size 4"),
+    ("SignalFramer", {"frame_size": 4, "frame_step": 3, "prefill": False}, [([8], "int16")],
+     [([2, 4], "int16"), ([], "bool")], "not a multiple of frame_step 3"),
+    ("SignalFramer", {"frame_size": 4, "frame_step": 2, "prefill": False}, [([8], "int16")],
+     [([4, 4], "int16"), ([1], "bool")], "output 1 (valid) [1] is not a scalar"),
+    ("SignalStacker", {"num_channels": 3, "stacker_left_context": 1,
+                       "stacker_right_context": 0, "stacker_step": 3},
+     [([3], "int16")], [([6], "int16"), ([], "bool")],
+     "stacker_step 3 is more than the 2 frames of a window"),
+    ("SignalStacker", {"num_channels": 3, "stacker_left_context": 1,
+                       "stacker_right_context": 0, "stacker_step": 1},
+     [([4], "int16")], [([6], "int16"), ([], "bool")], "do not fit 3 channels"),
+    ("SignalOverlapAdd", {"T": 7, "frame_step": 5}, [([2, 4], "int16")], [([10], "int16")],
+     "frame_step 5 is more than the frame size 4"),
+    ("SignalOverlapAdd", {"T": 2, "frame_step": 2}, [([2, 4], "int32")], [([4], "int32")],
+     "custom option 'T' is tensor type 2; tinyaot supports int16 (7) and float32 (0)"),
+    ("SignalDelay", {"delay_length": -1}, [([4], "int16")], [([4], "int16")],
+     "custom option 'delay_length' is -1"),
+    ("SignalDelay", {"delay_length": 3}, [([2, 4], "int16")], [([2, 5], "int16")],
+     "output [2,5] does not fit input [2,4]"),
+])
+def test_bad_stream_and_fft_operators_are_one_line(tmp_path, code, options, inputs, outputs,
+                                                   message):
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(one_op_model(code, options, inputs, outputs))
+    with pytest.raises(module.ConvertError) as e:
+        module.convert(path, tmp_path / "m")
+    lines = [l for l in e.value.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"tinyaot: error: {path}: operator 0 ({code}): "), lines[0]
+    assert message in lines[0], lines[0]

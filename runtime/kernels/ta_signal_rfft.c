@@ -1,4 +1,4 @@
-/* ta_signal_rfft.c - the int16 real FFT; see the header.
+/* ta_signal_rfft.c - the int16 real FFT and its inverse; see the header.
  *
  * KISS FFT's fixed-point arithmetic, as TFLite Micro builds it (16-bit
  * samples, Q15 twiddles): a product is rounded, (a * b + 2^14) >> 15;
@@ -95,7 +95,9 @@ static void radix3(int16_t *f, const int16_t *tw, int32_t stride, int32_t m)
     }
 }
 
-static void radix4(int16_t *f, const int16_t *tw, int32_t stride, int32_t m)
+/* KISS FFT's only direction-dependent butterfly: the inverse turns the
+   odd outputs the other way. */
+static void radix4(int16_t *f, const int16_t *tw, int32_t stride, int32_t m, int inverse)
 {
     for (int32_t k = 0; k < m; k++) {
         const cpx_t a = divide(load(f, k), 4);
@@ -108,8 +110,9 @@ static void radix4(int16_t *f, const int16_t *tw, int32_t stride, int32_t m)
         const cpx_t s4 = sub(s0, s2);
         store(f, k + 2 * m, sub(a1, s3));
         store(f, k, add(a1, s3));
-        const cpx_t o1 = {s5.r + s4.i, s5.i - s4.r};
-        const cpx_t o3 = {s5.r - s4.i, s5.i + s4.r};
+        const cpx_t turned = {inverse ? -s4.i : s4.i, inverse ? s4.r : -s4.r};
+        const cpx_t o1 = {s5.r + turned.r, s5.i + turned.i};
+        const cpx_t o3 = {s5.r - turned.r, s5.i - turned.i};
         store(f, k + m, o1);
         store(f, k + 3 * m, o3);
     }
@@ -155,9 +158,10 @@ static inline int32_t sample(const int16_t *frame, int32_t length, int32_t k)
     return k < length ? frame[k] : 0;
 }
 
-/* The complex FFT of the frame packed in pairs, into work. */
-static void complex_fft(const ta_signal_rfft_params_t *p, const int16_t *frame, const int16_t *tw,
-                        int16_t *work)
+/* The complex FFT of src (length values, zero past them, read in (re, im)
+   pairs) into work. */
+static void complex_fft(const ta_signal_rfft_params_t *p, const int16_t *frame, int32_t length,
+                        const int16_t *tw, int inverse, int16_t *work)
 {
     const int32_t n = p->fft_length / 2;
     /* The leaves: output position sum(digit[s] * span[s]) takes input
@@ -169,8 +173,8 @@ static void complex_fft(const ta_signal_rfft_params_t *p, const int16_t *frame, 
         stride[s] = stride[s - 1] * p->radix[s - 1];
     int32_t src = 0;
     for (int32_t out = 0; out < n; out++) {
-        work[2 * out] = (int16_t)sample(frame, p->input_length, 2 * src);
-        work[2 * out + 1] = (int16_t)sample(frame, p->input_length, 2 * src + 1);
+        work[2 * out] = (int16_t)sample(frame, length, 2 * src);
+        work[2 * out + 1] = (int16_t)sample(frame, length, 2 * src + 1);
         for (int32_t s = p->stages - 1; s >= 0; s--) {
             src += stride[s];
             if (++digit[s] < p->radix[s])
@@ -187,7 +191,7 @@ static void complex_fft(const ta_signal_rfft_params_t *p, const int16_t *frame, 
             switch (radix) {
             case 2: radix2(f, tw, stride[s], m); break;
             case 3: radix3(f, tw, stride[s], m); break;
-            case 4: radix4(f, tw, stride[s], m); break;
+            case 4: radix4(f, tw, stride[s], m, inverse); break;
             default: radix5(f, tw, stride[s], m); break;
             }
         }
@@ -223,8 +227,44 @@ int ta_signal_rfft_s16(const ta_signal_rfft_params_t *p, const int16_t *input,
     const int32_t n = p->fft_length / 2;
     int16_t *buf = work; /* n (re, im) pairs */
     for (int32_t frame = 0; frame < p->frames; frame++) {
-        complex_fft(p, input + (size_t)frame * (size_t)p->input_length, twiddles, buf);
+        complex_fft(p, input + (size_t)frame * (size_t)p->input_length, p->input_length, twiddles,
+                    0, buf);
         split_real(n, buf, super_twiddles, output + (size_t)frame * (size_t)(2 * n + 2));
+    }
+    return TA_OK;
+}
+
+/* The packed spectrum of one frame's bins (KISS FFT's kiss_fftri), into
+   work: the halves of the even and odd samples' transforms. */
+static void fold_real(int32_t n, const int16_t *bins, const int16_t *super_tw, int16_t *work)
+{
+    const cpx_t first = load(bins, 0), last = load(bins, n);
+    const cpx_t dc = {ta_signal_wrap16(first.r + last.r), ta_signal_wrap16(first.r - last.r)};
+    store(work, 0, divide(dc, 2));
+    for (int32_t k = 1; k <= n / 2; k++) {
+        const cpx_t mirror = load(bins, n - k);
+        const cpx_t conj = {mirror.r, ta_signal_wrap16(-mirror.i)};
+        const cpx_t fk = divide(load(bins, k), 2), fnkc = divide(conj, 2);
+        const cpx_t even = add(fk, fnkc);
+        const cpx_t odd = mul(sub(fk, fnkc), load(super_tw, k - 1));
+        /* At k = n / 2 both writes land on one value; the second wins. */
+        store(work, k, add(even, odd));
+        const cpx_t hi = sub(even, odd);
+        const cpx_t hi_conj = {hi.r, ta_signal_wrap16(-hi.i)};
+        store(work, n - k, hi_conj);
+    }
+}
+
+int ta_signal_irfft_s16(const ta_signal_rfft_params_t *p, const int16_t *input,
+                        const int16_t *twiddles, const int16_t *super_twiddles, void *work,
+                        int16_t *output)
+{
+    const int32_t n = p->fft_length / 2;
+    int16_t *buf = work; /* n (re, im) pairs */
+    for (int32_t frame = 0; frame < p->frames; frame++) {
+        fold_real(n, input + (size_t)frame * (size_t)p->input_length, super_twiddles, buf);
+        complex_fft(p, buf, p->fft_length, twiddles, 1,
+                    output + (size_t)frame * (size_t)p->fft_length);
     }
     return TA_OK;
 }

@@ -54,8 +54,12 @@
 #include "../../runtime/kernels/ta_resize.h"
 #include "../../runtime/kernels/ta_resize_f32.h"
 #include "../../runtime/kernels/ta_rsqrt.h"
+#include "../../runtime/kernels/ta_signal_fft_f32.h"
+#include "../../runtime/kernels/ta_signal_fft_s32.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
+#include "../../runtime/kernels/ta_signal_framing.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
+#include "../../runtime/kernels/ta_signal_overlap_add.h"
 #include "../../runtime/kernels/ta_signal_rfft.h"
 #include "../../runtime/kernels/ta_signal_spectrum.h"
 #include "../../runtime/kernels/ta_softmax.h"
@@ -652,6 +656,10 @@ static int call_ta_rsqrt_s16(const void *p, void *const *a)
 {
     return ta_rsqrt_s16(p, a[0], a[1]);
 }
+static int call_ta_signal_delay_s16(const void *p, void *const *a)
+{
+    return ta_signal_delay_s16(p, a[0], a[1], a[2]);
+}
 static int call_ta_signal_energy_s16(const void *p, void *const *a)
 {
     return ta_signal_energy_s16(p, a[0], a[1]);
@@ -672,17 +680,53 @@ static int call_ta_signal_filter_bank_u32(const void *p, void *const *a)
 {
     return ta_signal_filter_bank_u32(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
 }
+static int call_ta_signal_framer_s16(const void *p, void *const *a)
+{
+    return ta_signal_framer_s16(p, a[0], a[1], a[2], a[3], a[4]);
+}
+static int call_ta_signal_irfft_f32(const void *p, void *const *a)
+{
+    return ta_signal_irfft_f32(p, a[0], a[1], a[2], a[3], a[4]);
+}
+static int call_ta_signal_irfft_s16(const void *p, void *const *a)
+{
+    return ta_signal_irfft_s16(p, a[0], a[1], a[2], a[3], a[4]);
+}
+static int call_ta_signal_irfft_s32(const void *p, void *const *a)
+{
+    return ta_signal_irfft_s32(p, a[0], a[1], a[2], a[3], a[4]);
+}
+static int call_ta_signal_overlap_add_f32(const void *p, void *const *a)
+{
+    return ta_signal_overlap_add_f32(p, a[0], a[1], a[2]);
+}
+static int call_ta_signal_overlap_add_s16(const void *p, void *const *a)
+{
+    return ta_signal_overlap_add_s16(p, a[0], a[1], a[2]);
+}
 static int call_ta_signal_pcan_u32(const void *p, void *const *a)
 {
     return ta_signal_pcan_u32(p, a[0], a[1], a[2], a[3]);
+}
+static int call_ta_signal_rfft_f32(const void *p, void *const *a)
+{
+    return ta_signal_rfft_f32(p, a[0], a[1], a[2], a[3], a[4]);
 }
 static int call_ta_signal_rfft_s16(const void *p, void *const *a)
 {
     return ta_signal_rfft_s16(p, a[0], a[1], a[2], a[3], a[4]);
 }
+static int call_ta_signal_rfft_s32(const void *p, void *const *a)
+{
+    return ta_signal_rfft_s32(p, a[0], a[1], a[2], a[3], a[4]);
+}
 static int call_ta_signal_spectral_subtraction_u32(const void *p, void *const *a)
 {
     return ta_signal_spectral_subtraction_u32(p, a[0], a[1], a[2], a[3]);
+}
+static int call_ta_signal_stacker_s16(const void *p, void *const *a)
+{
+    return ta_signal_stacker_s16(p, a[0], a[1], a[2], a[3], a[4]);
 }
 static int call_ta_signal_window_s16(const void *p, void *const *a)
 {
@@ -925,14 +969,24 @@ static const TaKernelEntry entries[] = {
     {"ta_round_f32", 2, call_ta_round_f32},
     {"ta_rsqrt_f32", 2, call_ta_rsqrt_f32},
     {"ta_rsqrt_s16", 2, call_ta_rsqrt_s16},
+    {"ta_signal_delay_s16", 3, call_ta_signal_delay_s16},
     {"ta_signal_energy_s16", 2, call_ta_signal_energy_s16},
     {"ta_signal_fft_auto_scale_s16", 3, call_ta_signal_fft_auto_scale_s16},
     {"ta_signal_filter_bank_log_u32", 2, call_ta_signal_filter_bank_log_u32},
     {"ta_signal_filter_bank_sqrt_u64", 3, call_ta_signal_filter_bank_sqrt_u64},
     {"ta_signal_filter_bank_u32", 7, call_ta_signal_filter_bank_u32},
+    {"ta_signal_framer_s16", 5, call_ta_signal_framer_s16},
+    {"ta_signal_irfft_f32", 5, call_ta_signal_irfft_f32},
+    {"ta_signal_irfft_s16", 5, call_ta_signal_irfft_s16},
+    {"ta_signal_irfft_s32", 5, call_ta_signal_irfft_s32},
+    {"ta_signal_overlap_add_f32", 3, call_ta_signal_overlap_add_f32},
+    {"ta_signal_overlap_add_s16", 3, call_ta_signal_overlap_add_s16},
     {"ta_signal_pcan_u32", 4, call_ta_signal_pcan_u32},
+    {"ta_signal_rfft_f32", 5, call_ta_signal_rfft_f32},
     {"ta_signal_rfft_s16", 5, call_ta_signal_rfft_s16},
+    {"ta_signal_rfft_s32", 5, call_ta_signal_rfft_s32},
     {"ta_signal_spectral_subtraction_u32", 4, call_ta_signal_spectral_subtraction_u32},
+    {"ta_signal_stacker_s16", 5, call_ta_signal_stacker_s16},
     {"ta_signal_window_s16", 3, call_ta_signal_window_s16},
     {"ta_sin_f32", 2, call_ta_sin_f32},
     {"ta_softmax_f32", 2, call_ta_softmax_f32},

@@ -55,7 +55,9 @@
 #include "../../runtime/kernels/ta_rsqrt.h"
 #include "../../runtime/kernels/ta_sigmoid_params.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
+#include "../../runtime/kernels/ta_signal_framing.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
+#include "../../runtime/kernels/ta_signal_overlap_add.h"
 #include "../../runtime/kernels/ta_signal_rfft.h"
 #include "../../runtime/kernels/ta_signal_spectrum.h"
 #include "../../runtime/kernels/ta_softmax.h"
@@ -318,6 +320,22 @@ DESCRIBE(TA_SIGNAL_FILTER_BANK_SQRT_PARAMS)
 
 #define STRUCT ta_signal_pcan_params_t
 DESCRIBE(TA_SIGNAL_PCAN_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_delay_params_t
+DESCRIBE(TA_SIGNAL_DELAY_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_framer_params_t
+DESCRIBE(TA_SIGNAL_FRAMER_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_stacker_params_t
+DESCRIBE(TA_SIGNAL_STACKER_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_overlap_add_params_t
+DESCRIBE(TA_SIGNAL_OVERLAP_ADD_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_signal_rfft_params_t

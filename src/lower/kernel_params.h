@@ -65,14 +65,18 @@
     S(ta_resize_nearest_params_t)              \
     S(ta_rsqrt_params_t)                       \
     S(ta_sigmoid_params_t)                     \
+    S(ta_signal_delay_params_t)                \
     S(ta_signal_energy_params_t)               \
     S(ta_signal_fft_auto_scale_params_t)       \
     S(ta_signal_filter_bank_log_params_t)      \
     S(ta_signal_filter_bank_params_t)          \
     S(ta_signal_filter_bank_sqrt_params_t)     \
+    S(ta_signal_framer_params_t)               \
+    S(ta_signal_overlap_add_params_t)          \
     S(ta_signal_pcan_params_t)                 \
     S(ta_signal_rfft_params_t)                 \
     S(ta_signal_spectral_subtraction_params_t) \
+    S(ta_signal_stacker_params_t)              \
     S(ta_signal_window_params_t)               \
     S(ta_softmax_params_t)                     \
     S(ta_softmax_f32_params_t)                 \
