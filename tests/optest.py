@@ -74,7 +74,11 @@ def test_variant(name, count, seed, workdir, litert=False, runs_per_case=None):
 
 
 def _run_one(job):
-    """One variant in a worker process (with its own oracle children)."""
+    """One variant in a worker process (with its own oracle children). Its
+    folder goes as soon as it is done, unless kept: the modules are many
+    small files, and removing them while the other worker compiles costs
+    the run nothing, where removing them all at the end took minutes."""
+    *job, keep = job
     t0 = time.time()
     try:
         r = test_variant(*job)
@@ -83,6 +87,8 @@ def _run_one(job):
              "litert_diff": 0, "failures": [f"{job[0]}: {type(e).__name__}: {e}"]}
     finally:
         oracle.shutdown()
+        if not keep:
+            shutil.rmtree(job[3], ignore_errors=True)
     r["seconds"] = time.time() - t0
     return r
 
@@ -116,8 +122,8 @@ def main(argv=None):
     bad = 0
     # The runtime kernels are compiled once for all variants and both workers.
     os.environ.setdefault("TINYAOT_OBJECT_CACHE", str(top / "kernel-objects"))
-    work = [(name, args.count, args.seed, top / name.replace("/", "_"), args.litert)
-            for name in names]
+    work = [(name, args.count, args.seed, top / name.replace("/", "_"), args.litert,
+             bool(args.keep)) for name in names]
     with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for r in pool.map(_run_one, work):
             bad += len(r["failures"])
