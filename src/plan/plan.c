@@ -182,9 +182,14 @@ static void compute_lifetimes(Planner *P)
         }
     }
     /* The application writes inputs before the run and reads outputs after
-       it: inputs are live from the first operator, outputs to past the last. */
-    for (int i = 0; i < g->inputs.len; i++)
+       it: inputs are live from the first operator, outputs to past the last.
+       With memory.keep_inputs inputs are too, so that no tensor takes
+       their bytes and a run leaves them as they were. */
+    for (int i = 0; i < g->inputs.len; i++) {
         touch(g->inputs.items[i], 0);
+        if (P->in->config->keep_inputs)
+            touch(g->inputs.items[i], g->ops.len);
+    }
     for (int i = 0; i < g->outputs.len; i++)
         touch(g->outputs.items[i], g->ops.len);
     extend_across_loops(g);
@@ -195,7 +200,9 @@ static void compute_lifetimes(Planner *P)
    elementwise kernel reading each element before writing it) gets the
    output placed on that input when nothing reads the input afterwards:
    the two share one block, which can take a plan below the lower bound
-   the tensors would need apart. */
+   the tensors would need apart. A model input is no exception (TFLite
+   Micro reuses its bytes too); memory.keep_inputs keeps inputs live to
+   the end instead. */
 static bool share_inplace_outputs(Planner *P)
 {
     TaGraph *g = P->in->graph;
@@ -209,7 +216,7 @@ static bool share_inplace_outputs(Planner *P)
         if (!in || out->alias_of || out->kind != TA_REGION_SCRATCH)
             continue;
         TaTensor *root = ta_tensor_root(in);
-        if (root->kind != TA_REGION_SCRATCH || root->input_index >= 0 || root->last_use != i ||
+        if (root->kind != TA_REGION_SCRATCH || root->last_use != i ||
             ta_tensor_bytes(root) != ta_tensor_bytes(out) || root == out)
             continue;
         out->alias_of = root;
@@ -573,7 +580,7 @@ static int owner_block(Item *const *owners, int n, const TaTensor *t)
 }
 
 /* The output-over-input links among the blocks of one memory: operators
-   whose lowering declared a lead, whose input (not a model input) is last
+   whose lowering declared a lead, whose input (a model input too) is last
    read there and whose output is written there first, both in this
    memory. The lead is rounded up to the alignment, so offsets stay
    aligned (memory.overlap_test_shortfall takes bytes off that, for tests). */
@@ -589,7 +596,7 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
             continue;
         const TaTensor *in = ta_tensor_root(op->inputs[op->overlap_input]);
         const TaTensor *out = op->outputs[0];
-        if (out->alias_of || in == out || in->input_index >= 0 || in->last_use != i ||
+        if (out->alias_of || in == out || in->last_use != i ||
             out->first_use != i)
             continue;
         const int a = owner_block(owners, n, in), b = owner_block(owners, n, out);
