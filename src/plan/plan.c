@@ -596,8 +596,7 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
             continue;
         const TaTensor *in = ta_tensor_root(op->inputs[op->overlap_input]);
         const TaTensor *out = op->outputs[0];
-        if (out->alias_of || in == out || in->last_use != i ||
-            out->first_use != i)
+        if (out->alias_of || in == out || in->last_use != i || out->first_use != i)
             continue;
         const int a = owner_block(owners, n, in), b = owner_block(owners, n, out);
         if (a < 0 || b < 0)
