@@ -98,12 +98,34 @@ def test_macros_describe_the_io(tmp_path):
     assert "A run may overwrite the inputs whose _OVERWRITTEN_BY_RUN is set" in header
 
 
-def test_inputs_kept_when_the_plan_keeps_them(tmp_path):
+def test_an_input_written_over_in_place_is_marked(tmp_path):
+    # simple_add's ADD writes its sum over input 0 once it has read it
+    # (TFLite Micro reuses a dead input's bytes too); input 1 is kept.
     m = module.convert(ADD, tmp_path / "m", prefix="m")
+    header = (m.path / "m_model.h").read_text()
+    assert "#define M_INPUT0_OVERWRITTEN_BY_RUN 1" in header
+    assert "#define M_INPUT1_OVERWRITTEN_BY_RUN 0" in header
+    out = compile_run(tmp_path, m, MACROS)
+    changed = int(re.search(r"overwritten 1 changed (\d+)", out).group(1))
+    assert changed > 0
+
+
+def test_inputs_kept_when_the_plan_keeps_them(tmp_path):
+    m = module.convert(ADD, tmp_path / "m", prefix="m", keys={"memory.keep_inputs": "true"})
     header = (m.path / "m_model.h").read_text()
     assert "#define M_INPUT0_OVERWRITTEN_BY_RUN 0" in header
     assert "#define M_INPUT1_OVERWRITTEN_BY_RUN 0" in header
     assert "A run may overwrite" not in header
+    out = compile_run(tmp_path, m, MACROS)
+    assert "overwritten 0 changed 0\n" in out
+
+
+def test_keep_inputs_keeps_every_input_of_an_overlapping_chain(tmp_path):
+    # kws's first depthwise-free layer reads the model input; with the
+    # inputs kept nothing is written over it.
+    m = module.convert(KWS, tmp_path / "m", prefix="m", keys={"memory.keep_inputs": "true"})
+    header = (m.path / "m_model.h").read_text()
+    assert "#define M_INPUT0_OVERWRITTEN_BY_RUN 0" in header
     out = compile_run(tmp_path, m, MACROS)
     assert "overwritten 0 changed 0\n" in out
 

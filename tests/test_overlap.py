@@ -77,8 +77,13 @@ def module_builder():
     return ModelBuilder()
 
 
-def convert(tmp_path, model, name, keys=None):
+def convert(tmp_path, model, name, keys=None, chain=True):
+    """A chain model's first layer reads the model input: that input is
+    kept apart (memory.keep_inputs), so that the layer under test is the
+    one overlap."""
     k = {"memory.dump_residency_json": "true"}
+    if chain:
+        k["memory.keep_inputs"] = "true"
     k.update(keys or {})
     m = module.convert(model, tmp_path / name, keys=k)
     m.residency = json.loads((m.path / "m_residency.json").read_text())
@@ -266,7 +271,7 @@ ALONE = {"mlperf_tiny_ic_resnet8_quant": {"transforms": "{FUSE_RESIDUAL_ADD: fal
 @pytest.mark.parametrize("name", sorted(GOALS))
 def test_shared_model_ram_below_the_lower_bound(tmp_path, name):
     path = MODELS / f"{name}.tflite"
-    m = convert(tmp_path, path, "m", keys=ALONE.get(name))
+    m = convert(tmp_path, path, "m", keys=ALONE.get(name), chain=False)
     regions = m.residency["regions"]
     ram = sum(r["size"] for r in regions if r["role"] in ("scratch", "persistent"))
     bound = sum(r["lower_bound"] for r in regions if r["role"] == "scratch")
@@ -284,3 +289,31 @@ def test_analyze_shows_the_arena_below_the_lower_bound():
     mem = [m for m in json.loads(p.stdout)["memories"] if m["scratch"]][0]
     assert mem["scratch"] <= GOALS["mlperf_tiny_kws_ref_model"]
     assert mem["scratch_lower_bound"] == 16000 and mem["gap"] == mem["scratch"] - 16000
+
+
+def test_output_over_the_model_input(tmp_path):
+    """A depthwise layer reading the model input writes its output over it
+    (TFLite Micro reuses a dead input's bytes too): the residency report
+    names the input, the header says a run overwrites it, the module is
+    bit-exact and breaks without the lead; memory.keep_inputs keeps it."""
+    rng = np.random.default_rng(1)
+    b = module_builder()
+    shape = [1, 9, 7, 16]
+    x, q = _input(b, rng, shape)
+    y, _, _, _ = _conv(b, rng, x, shape, q, 16, kind="dw", k=3, stride=1, padding="SAME",
+                       act="NONE", name="dw")
+    model = tmp_path / "over_input.tflite"
+    model.write_bytes(b.build(inputs=[x], outputs=[y]))
+    m = convert(tmp_path, model, "m", chain=False)
+    out, inp = overlapping(m)
+    assert inp["io"] == "input" and out["io"] == "output"
+    assert "#define M_INPUT0_OVERWRITTEN_BY_RUN 1" in (m.path / "m_model.h").read_text()
+    total, diff = host_diff(m, model, runs=3)
+    assert total > 0 and diff == 0, f"{diff} of {total} bytes differ"
+    ov = out["overlaps"]
+    bad = convert(tmp_path, model, "bad",
+                  {"memory.overlap_test_shortfall": str(abs(ov["below_by"]))}, chain=False)
+    assert host_diff(bad, model, runs=1)[1] > 0
+    kept = convert(tmp_path, model, "kept", {"memory.keep_inputs": "true"}, chain=False)
+    assert not any(t.get("overlaps") for t in kept.residency["tensors"])
+    assert "#define M_INPUT0_OVERWRITTEN_BY_RUN 0" in (kept.path / "m_model.h").read_text()

@@ -130,6 +130,8 @@ static const tinyaot_config_key config_keys[] = {
      "false: the application supplies every arena buffer"},
     {"memory.output_over_input", "bool", "true",
      "let an output start below its input where the kernel reads ahead of its writes"},
+    {"memory.keep_inputs", "bool", "false",
+     "true: a run leaves every model input as it was (no tensor reuses its bytes)"},
     {"memory.overlap_test_shortfall", "integer (bytes)", "0",
      "testing only: place overlapping outputs this much closer than proven safe (wrong results)"},
     {"memory.overlap_test_direction", "auto|below|above", "auto",
@@ -763,6 +765,8 @@ static void load_memory(Loader *L, const TaNode *n)
         get_bool(L, v, "memory.allocate_arenas", &c->allocate_arenas);
     if ((v = ta_node_map_get(n, "output_over_input")))
         get_bool(L, v, "memory.output_over_input", &c->output_over_input);
+    if ((v = ta_node_map_get(n, "keep_inputs")))
+        get_bool(L, v, "memory.keep_inputs", &c->keep_inputs);
     if ((v = ta_node_map_get(n, "overlap_test_shortfall")))
         get_uint(L, v, "memory.overlap_test_shortfall", &c->overlap_test_shortfall);
     if ((v = ta_node_map_get(n, "overlap_test_direction"))) {

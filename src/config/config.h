@@ -73,6 +73,7 @@ typedef struct TaConfig {
     bool dump_residency_json;
     bool allocate_arenas;
     bool output_over_input;             /* use the lowerings' overlap leads */
+    bool keep_inputs;                   /* model inputs live to the end of a run */
     uint64_t overlap_test_shortfall;    /* tests: bytes closer than the lead */
     const char *overlap_test_direction; /* tests: "auto" | "below" | "above" */
     bool auto_hydrate_constants_given;

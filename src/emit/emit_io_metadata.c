@@ -54,9 +54,25 @@ static size_t channel_stride(const TaTensor *t)
     return inner;
 }
 
+/* True when an operator writes `t` (a view such as a zero-copy reshape
+   has no kernel call: it only names bytes another tensor holds). */
+static bool written_by_an_operator(const TaGraph *g, const TaTensor *t)
+{
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        if (op->removed || op->calls.len == 0)
+            continue;
+        for (int k = 0; k < op->num_outputs; k++)
+            if (op->outputs[k] == t)
+                return true;
+    }
+    return false;
+}
+
 /* True when the plan lets another tensor (a later activation, an
-   operator's scratch) use some of the input's bytes, so a run may leave
-   other values there. A view sharing the input's bytes writes nothing. */
+   operator's scratch, an output written in place over the input) use some
+   of the input's bytes, so a run may leave other values there. A view
+   sharing the input's bytes writes nothing. */
 static bool run_may_overwrite(const TaGraph *g, const TaTensor *input)
 {
     const TaPlacement *a = &input->place;
@@ -65,8 +81,13 @@ static bool run_may_overwrite(const TaGraph *g, const TaTensor *input)
     for (int i = 0; i < g->tensors.len; i++) {
         TaTensor *u = TA_TENSOR(g, i);
         const TaPlacement *b = &u->place;
-        if (u == input || u->removed || b->region != a->region || ta_tensor_root(u) == input)
+        if (u == input || u->removed || b->region != a->region)
             continue;
+        if (ta_tensor_root(u) == input) {
+            if (written_by_an_operator(g, u))
+                return true;
+            continue;
+        }
         if (b->offset < a->offset + a->size && a->offset < b->offset + b->size)
             return true;
     }

@@ -182,9 +182,14 @@ static void compute_lifetimes(Planner *P)
         }
     }
     /* The application writes inputs before the run and reads outputs after
-       it: inputs are live from the first operator, outputs to past the last. */
-    for (int i = 0; i < g->inputs.len; i++)
+       it: inputs are live from the first operator, outputs to past the last.
+       With memory.keep_inputs inputs are too, so that no tensor takes
+       their bytes and a run leaves them as they were. */
+    for (int i = 0; i < g->inputs.len; i++) {
         touch(g->inputs.items[i], 0);
+        if (P->in->config->keep_inputs)
+            touch(g->inputs.items[i], g->ops.len);
+    }
     for (int i = 0; i < g->outputs.len; i++)
         touch(g->outputs.items[i], g->ops.len);
     extend_across_loops(g);
@@ -195,7 +200,9 @@ static void compute_lifetimes(Planner *P)
    elementwise kernel reading each element before writing it) gets the
    output placed on that input when nothing reads the input afterwards:
    the two share one block, which can take a plan below the lower bound
-   the tensors would need apart. */
+   the tensors would need apart. A model input is no exception (TFLite
+   Micro reuses its bytes too); memory.keep_inputs keeps inputs live to
+   the end instead. */
 static bool share_inplace_outputs(Planner *P)
 {
     TaGraph *g = P->in->graph;
@@ -209,7 +216,7 @@ static bool share_inplace_outputs(Planner *P)
         if (!in || out->alias_of || out->kind != TA_REGION_SCRATCH)
             continue;
         TaTensor *root = ta_tensor_root(in);
-        if (root->kind != TA_REGION_SCRATCH || root->input_index >= 0 || root->last_use != i ||
+        if (root->kind != TA_REGION_SCRATCH || root->last_use != i ||
             ta_tensor_bytes(root) != ta_tensor_bytes(out) || root == out)
             continue;
         out->alias_of = root;
@@ -542,10 +549,8 @@ static void place_scratch(Planner *P)
                     it->block.offset = off;
                 }
             }
-            if (it->memory < 0) {
-                no_room(P, it);
-                continue;
-            }
+            if (it->memory < 0)
+                continue; /* spill_by_plan tries again with the real plans */
         }
         uint64_t end = it->block.offset + item_size(P, it, it->memory);
         if (end > P->scratch_bytes[it->memory])
@@ -575,7 +580,7 @@ static int owner_block(Item *const *owners, int n, const TaTensor *t)
 }
 
 /* The output-over-input links among the blocks of one memory: operators
-   whose lowering declared a lead, whose input (not a model input) is last
+   whose lowering declared a lead, whose input (a model input too) is last
    read there and whose output is written there first, both in this
    memory. The lead is rounded up to the alignment, so offsets stay
    aligned (memory.overlap_test_shortfall takes bytes off that, for tests). */
@@ -591,8 +596,7 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
             continue;
         const TaTensor *in = ta_tensor_root(op->inputs[op->overlap_input]);
         const TaTensor *out = op->outputs[0];
-        if (out->alias_of || in == out || in->input_index >= 0 || in->last_use != i ||
-            out->first_use != i)
+        if (out->alias_of || in == out || in->last_use != i || out->first_use != i)
             continue;
         const int a = owner_block(owners, n, in), b = owner_block(owners, n, out);
         if (a < 0 || b < 0)
@@ -611,78 +615,167 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
     return count;
 }
 
-/* With memories chosen, repack each scratch arena with the configured
-   planner. Every planner is at least as good as place_scratch's first fit
-   by size (greedy tries that order among others; the others start from
-   greedy), so the arena can only shrink. Where kernels allow outputs over
-   their inputs, the overlap groups (overlap.c) are packed by the same
-   planner too and kept when smaller; such a plan is below the whole-tensor
-   lower bound, which then proves nothing: it is reported as not proven. */
 /* The configured planner as overlap.c's TaPacker. */
 static size_t pack_with_planner(TaBlock *blocks, int n, size_t alignment, const void *settings)
 {
     return ta_pack_plan(blocks, n, alignment, settings).arena;
 }
 
-static void repack_scratch(Planner *P)
+/* The scratch plan of memory m for the items `member` marks: the
+   configured planner's arena, and where kernels allow outputs over their
+   inputs the overlap groups (overlap.c) packed by the same planner, kept
+   when smaller; such a plan is below the whole-tensor lower bound, which
+   then proves nothing: it is reported as not proven. With `commit` the
+   plan becomes the memory's (offsets, overlaps, kernel directions); without,
+   only its size is returned, so that placement and spilling budget the
+   bytes the final plan needs. The same members give the same plan. */
+static size_t plan_scratch_memory(Planner *P, int m, const bool *member, bool commit)
 {
     const TaPlannerSettings settings = planner_settings(P->in->config);
-    for (int m = 0; m < TA_MEM_COUNT; m++) {
-        int n = 0;
-        for (int i = 0; i < P->num_items; i++)
-            n += P->items[i].role == TA_REGION_SCRATCH && P->items[i].memory == m;
-        if (n == 0)
+    int n = 0;
+    for (int i = 0; i < P->num_items; i++)
+        n += member[i];
+    if (n == 0)
+        return 0;
+    TaBlock *blocks = ta_alloc_array(P->pool, (size_t)n, sizeof(TaBlock));
+    Item **owners = ta_alloc_array(P->pool, (size_t)n, sizeof(Item *));
+    int k = 0;
+    for (int i = 0; i < P->num_items; i++) {
+        Item *it = &P->items[i];
+        if (!member[i])
             continue;
-        TaBlock *blocks = ta_alloc_array(P->pool, (size_t)n, sizeof(TaBlock));
-        Item **owners = ta_alloc_array(P->pool, (size_t)n, sizeof(Item *));
-        int k = 0;
-        for (int i = 0; i < P->num_items; i++) {
-            Item *it = &P->items[i];
-            if (it->role != TA_REGION_SCRATCH || it->memory != m)
-                continue;
-            blocks[k] = (TaBlock){.size = ta_tensor_bytes(it->t),
-                                  .first = it->t->first_use,
-                                  .last = it->t->last_use,
-                                  .order = it->t->index};
-            owners[k++] = it;
-        }
-        const size_t alignment = P->plan->memories[m].alignment;
-        P->scratch_plans[m] = ta_pack_plan(blocks, n, alignment, &settings);
-        P->scratch_bytes[m] = P->scratch_plans[m].arena;
+        blocks[k] = (TaBlock){.size = ta_tensor_bytes(it->t),
+                              .first = it->t->first_use,
+                              .last = it->t->last_use,
+                              .order = it->t->index};
+        owners[k++] = it;
+    }
+    const size_t alignment = P->plan->memories[m].alignment;
+    TaPackResult whole = ta_pack_plan(blocks, n, alignment, &settings);
+    if (commit) {
+        P->scratch_plans[m] = whole;
+        P->scratch_bytes[m] = whole.arena;
         for (int i = 0; i < n; i++)
             owners[i]->block.offset = blocks[i].offset;
-        TaOverlapLink *links = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *links);
-        int *link_ops = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *link_ops);
-        bool *kept = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *kept);
-        bool *above = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *above);
-        const int num_links = overlap_links(P, owners, n, alignment, links, link_ops);
-        if (num_links == 0)
+    }
+    TaOverlapLink *links = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *links);
+    int *link_ops = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *link_ops);
+    bool *kept = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *kept);
+    bool *above = ta_alloc_array(P->pool, (size_t)P->num_ops + 1, sizeof *above);
+    const int num_links = overlap_links(P, owners, n, alignment, links, link_ops);
+    if (num_links == 0)
+        return whole.arena;
+    const size_t size = ta_pack_overlapping(blocks, n, links, num_links, alignment,
+                                            pack_with_planner, &settings, kept, above);
+    if (size >= whole.arena)
+        return whole.arena;
+    if (!commit)
+        return size;
+    P->scratch_bytes[m] = size;
+    P->scratch_plans[m].arena = size;
+    P->scratch_plans[m].planner = settings.kind;
+    P->scratch_plans[m].proof = TA_PROOF_NONE;
+    P->scratch_plans[m].overlapping = true;
+    for (int i = 0; i < n; i++)
+        owners[i]->block.offset = blocks[i].offset;
+    for (int l = 0; l < num_links; l++) {
+        if (!kept[l])
             continue;
-        const size_t size = ta_pack_overlapping(blocks, n, links, num_links, alignment,
-                                                pack_with_planner, &settings, kept, above);
-        if (size >= P->scratch_bytes[m])
+        const TaOp *op = TA_OP(P->in->graph, link_ops[l]);
+        Item *out = owners[links[l].output];
+        out->overlaps = owners[links[l].input]->t;
+        out->overlap_above = above[l];
+        out->overlap_lead = above[l] ? op->overlap_back_lead : op->overlap_lead;
+        out->overlap_why = above[l] ? op->overlap_back_why : op->overlap_why;
+        /* The kernel walks backwards exactly when its output is above. */
+        if (op->overlap_reverse_rows)
+            *op->overlap_reverse_rows = above[l];
+    }
+    return size;
+}
+
+/* Marks the scratch items placed in memory m. */
+static bool *scratch_members(Planner *P, int m)
+{
+    bool *member = ta_alloc_array(P->pool, (size_t)P->num_items + 1, sizeof *member);
+    for (int i = 0; i < P->num_items; i++)
+        member[i] = P->items[i].role == TA_REGION_SCRATCH && P->items[i].memory == m &&
+                    ta_tensor_bytes(P->items[i].t) > 0;
+    return member;
+}
+
+/* With memories chosen, the final plan of each scratch arena. */
+static void repack_scratch(Planner *P)
+{
+    for (int m = 0; m < TA_MEM_COUNT; m++)
+        plan_scratch_memory(P, m, scratch_members(P, m), true);
+}
+
+/* Position of memory m in the target's spill order, past its end for none. */
+static int spill_rank(const TaTarget *tg, int m)
+{
+    for (int s = 0; s < tg->num_spill; s++)
+        if (tg->spill_order[s] == m)
+            return s;
+    return tg->num_spill;
+}
+
+/* place_scratch budgets whole tensors by first fit, but the arenas are the
+   planner's, smaller where outputs overlap their inputs. So each unpinned
+   scratch tensor it left without room, or spilled past a memory, goes to
+   the earliest memory in spill order whose plan with it stays within the
+   budget: all of them at once when they fit, else one at a time, largest
+   first. What fits nowhere is reported, against the plans' sizes. */
+static void spill_by_plan(Planner *P)
+{
+    const TaTarget *tg = P->in->target;
+    Item **order = ta_alloc_array(P->pool, (size_t)P->num_items + 1, sizeof(Item *));
+    int n = 0;
+    for (int i = 0; i < P->num_items; i++)
+        if (P->items[i].role == TA_REGION_SCRATCH && !P->items[i].pinned &&
+            ta_tensor_bytes(P->items[i].t) > 0)
+            order[n++] = &P->items[i];
+    qsort(order, (size_t)n, sizeof *order, by_size_desc);
+    for (int s = 0; s < tg->num_spill; s++) {
+        const int m = tg->spill_order[s];
+        if (!can_hold(P, m, TA_REGION_SCRATCH))
             continue;
-        P->scratch_bytes[m] = size;
-        P->scratch_plans[m].arena = size;
-        P->scratch_plans[m].planner = settings.kind;
-        P->scratch_plans[m].proof = TA_PROOF_NONE;
-        P->scratch_plans[m].overlapping = true;
+        const uint64_t budget = P->plan->memories[m].budget;
+        const uint64_t others = P->persistent_bytes[m] + P->constant_bytes[m];
+        const uint64_t room = budget > others ? budget - others : 0;
+        bool *member = scratch_members(P, m);
+        bool *with_all = scratch_members(P, m);
+        int movers = 0;
         for (int i = 0; i < n; i++)
-            owners[i]->block.offset = blocks[i].offset;
-        for (int l = 0; l < num_links; l++) {
-            if (!kept[l])
+            if (spill_rank(tg, order[i]->memory) > s) {
+                with_all[order[i] - P->items] = true;
+                movers++;
+            }
+        if (movers == 0)
+            continue;
+        const bool all_fit = plan_scratch_memory(P, m, with_all, false) <= room;
+        for (int i = 0; i < n; i++) {
+            Item *it = order[i];
+            if (spill_rank(tg, it->memory) <= s)
                 continue;
-            const TaOp *op = TA_OP(P->in->graph, link_ops[l]);
-            Item *out = owners[links[l].output];
-            out->overlaps = owners[links[l].input]->t;
-            out->overlap_above = above[l];
-            out->overlap_lead = above[l] ? op->overlap_back_lead : op->overlap_lead;
-            out->overlap_why = above[l] ? op->overlap_back_why : op->overlap_why;
-            /* The kernel walks backwards exactly when its output is above. */
-            if (op->overlap_reverse_rows)
-                *op->overlap_reverse_rows = above[l];
+            member[it - P->items] = true;
+            if (all_fit || plan_scratch_memory(P, m, member, false) <= room)
+                it->memory = m;
+            else
+                member[it - P->items] = false;
         }
     }
+    bool any_left = false;
+    for (int i = 0; i < n; i++)
+        any_left = any_left || order[i]->memory < 0;
+    if (!any_left)
+        return;
+    /* The free space the message gives is the plans'. */
+    for (int m = 0; m < TA_MEM_COUNT; m++)
+        P->scratch_bytes[m] = plan_scratch_memory(P, m, scratch_members(P, m), false);
+    for (int i = 0; i < n; i++)
+        if (order[i]->memory < 0)
+            no_room(P, order[i]);
 }
 
 /* Default source of a staged constant whose rule only names a destination:
@@ -1036,6 +1129,7 @@ TaPlan *ta_plan(const TaPlanInput *in)
         return NULL;
     place_persistent(&P);
     place_scratch(&P);
+    spill_by_plan(&P);
     report_problems(&P);
     if (in->diag->errors > errors)
         return NULL;
