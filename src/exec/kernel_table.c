@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "../../runtime/kernels/ta_abs.h"
+#include "../../runtime/kernels/ta_add_n.h"
+#include "../../runtime/kernels/ta_add_n_f32.h"
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
 #include "../../runtime/kernels/ta_batch_matmul_f32.h"
 #include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
+#include "../../runtime/kernels/ta_broadcast_args.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
@@ -22,6 +25,7 @@
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_floor_div_mod_f32.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
@@ -41,6 +45,7 @@
 #include "../../runtime/kernels/ta_reduce.h"
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_select.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
 #include "../../runtime/kernels/ta_signal_rfft.h"
@@ -73,6 +78,26 @@ static int call_ta_abs_s8(const void *p, void *const *a)
 static int call_ta_add_f32(const void *p, void *const *a)
 {
     return ta_add_f32(p, a[0], a[1], a[2]);
+}
+static int call_ta_add_n_f32_accumulate(const void *p, void *const *a)
+{
+    return ta_add_n_f32_accumulate(p, a[0], a[1]);
+}
+static int call_ta_add_n_f32_first(const void *p, void *const *a)
+{
+    return ta_add_n_f32_first(p, a[0], a[1]);
+}
+static int call_ta_add_n_s8_accumulate(const void *p, void *const *a)
+{
+    return ta_add_n_s8_accumulate(p, a[0], a[1]);
+}
+static int call_ta_add_n_s8_finish(const void *p, void *const *a)
+{
+    return ta_add_n_s8_finish(p, a[0], a[1], a[2]);
+}
+static int call_ta_add_n_s8_first(const void *p, void *const *a)
+{
+    return ta_add_n_s8_first(p, a[0], a[1]);
 }
 static int call_ta_add_s16(const void *p, void *const *a)
 {
@@ -125,6 +150,14 @@ static int call_ta_batch_matmul_s16(const void *p, void *const *a)
 static int call_ta_batch_matmul_s8(const void *p, void *const *a)
 {
     return ta_batch_matmul_s8(p, a[0], a[1], a[2], a[3], a[4]);
+}
+static int call_ta_broadcast_args_s32(const void *p, void *const *a)
+{
+    return ta_broadcast_args_s32(p, a[0], a[1], a[2]);
+}
+static int call_ta_broadcast_args_s64(const void *p, void *const *a)
+{
+    return ta_broadcast_args_s64(p, a[0], a[1], a[2]);
 }
 static int call_ta_cast_bool_f32(const void *p, void *const *a)
 {
@@ -286,9 +319,17 @@ static int call_ta_fill(const void *p, void *const *a)
 {
     return ta_fill(p, a[0]);
 }
+static int call_ta_floor_div_f32(const void *p, void *const *a)
+{
+    return ta_floor_div_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_floor_f32(const void *p, void *const *a)
 {
     return ta_floor_f32(p, a[0], a[1]);
+}
+static int call_ta_floor_mod_f32(const void *p, void *const *a)
+{
+    return ta_floor_mod_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_fully_connected_f32(const void *p, void *const *a)
 {
@@ -554,6 +595,10 @@ static int call_ta_rsqrt_f32(const void *p, void *const *a)
 {
     return ta_rsqrt_f32(p, a[0], a[1]);
 }
+static int call_ta_select(const void *p, void *const *a)
+{
+    return ta_select(p, a[0], a[1], a[2], a[3]);
+}
 static int call_ta_signal_energy_s16(const void *p, void *const *a)
 {
     return ta_signal_energy_s16(p, a[0], a[1]);
@@ -682,6 +727,11 @@ static const TaKernelEntry entries[] = {
     {"ta_abs_s16", 2, call_ta_abs_s16},
     {"ta_abs_s8", 2, call_ta_abs_s8},
     {"ta_add_f32", 3, call_ta_add_f32},
+    {"ta_add_n_f32_accumulate", 2, call_ta_add_n_f32_accumulate},
+    {"ta_add_n_f32_first", 2, call_ta_add_n_f32_first},
+    {"ta_add_n_s8_accumulate", 2, call_ta_add_n_s8_accumulate},
+    {"ta_add_n_s8_finish", 3, call_ta_add_n_s8_finish},
+    {"ta_add_n_s8_first", 2, call_ta_add_n_s8_first},
     {"ta_add_s16", 3, call_ta_add_s16},
     {"ta_add_s32", 3, call_ta_add_s32},
     {"ta_add_s8", 3, call_ta_add_s8},
@@ -695,6 +745,8 @@ static const TaKernelEntry entries[] = {
     {"ta_batch_matmul_f32", 3, call_ta_batch_matmul_f32},
     {"ta_batch_matmul_s16", 3, call_ta_batch_matmul_s16},
     {"ta_batch_matmul_s8", 5, call_ta_batch_matmul_s8},
+    {"ta_broadcast_args_s32", 3, call_ta_broadcast_args_s32},
+    {"ta_broadcast_args_s64", 3, call_ta_broadcast_args_s64},
     {"ta_cast_bool_f32", 2, call_ta_cast_bool_f32},
     {"ta_cast_bool_s16", 2, call_ta_cast_bool_s16},
     {"ta_cast_bool_s32", 2, call_ta_cast_bool_s32},
@@ -735,7 +787,9 @@ static const TaKernelEntry entries[] = {
     {"ta_elu_f32", 2, call_ta_elu_f32},
     {"ta_exp_f32", 2, call_ta_exp_f32},
     {"ta_fill", 1, call_ta_fill},
+    {"ta_floor_div_f32", 3, call_ta_floor_div_f32},
     {"ta_floor_f32", 2, call_ta_floor_f32},
+    {"ta_floor_mod_f32", 3, call_ta_floor_mod_f32},
     {"ta_fully_connected_f32", 4, call_ta_fully_connected_f32},
     {"ta_fully_connected_s16", 6, call_ta_fully_connected_s16},
     {"ta_fully_connected_s16_acc32", 6, call_ta_fully_connected_s16_acc32},
@@ -802,6 +856,7 @@ static const TaKernelEntry entries[] = {
     {"ta_resize_nearest", 4, call_ta_resize_nearest},
     {"ta_round_f32", 2, call_ta_round_f32},
     {"ta_rsqrt_f32", 2, call_ta_rsqrt_f32},
+    {"ta_select", 4, call_ta_select},
     {"ta_signal_energy_s16", 2, call_ta_signal_energy_s16},
     {"ta_signal_fft_auto_scale_s16", 3, call_ta_signal_fft_auto_scale_s16},
     {"ta_signal_filter_bank_log_u32", 2, call_ta_signal_filter_bank_log_u32},

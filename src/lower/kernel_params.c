@@ -10,12 +10,15 @@
 #include <stdint.h>
 
 #include "../../runtime/kernels/ta_abs.h"
+#include "../../runtime/kernels/ta_add_n.h"
+#include "../../runtime/kernels/ta_add_n_f32.h"
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
 #include "../../runtime/kernels/ta_batch_matmul_f32.h"
 #include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
+#include "../../runtime/kernels/ta_broadcast_args.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
@@ -26,6 +29,7 @@
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_floor_div_mod_f32.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
@@ -44,6 +48,7 @@
 #include "../../runtime/kernels/ta_reduce.h"
 #include "../../runtime/kernels/ta_relu.h"
 #include "../../runtime/kernels/ta_resize.h"
+#include "../../runtime/kernels/ta_select.h"
 #include "../../runtime/kernels/ta_sigmoid_params.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
@@ -94,6 +99,14 @@ DESCRIBE(TA_ABS_PARAMS)
 DESCRIBE(TA_ADD_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_add_n_f32_params_t
+DESCRIBE(TA_ADD_N_F32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_add_n_s8_params_t
+DESCRIBE(TA_ADD_N_S8_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_arg_min_max_params_t
 DESCRIBE(TA_ARG_MIN_MAX_PARAMS)
 #undef STRUCT
@@ -112,6 +125,10 @@ DESCRIBE(TA_BINARY_F32_PARAMS)
 
 #define STRUCT ta_binary_s32_params_t
 DESCRIBE(TA_BINARY_S32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_broadcast_args_params_t
+DESCRIBE(TA_BROADCAST_ARGS_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_cast_params_t
@@ -156,6 +173,10 @@ DESCRIBE(TA_DEQUANTIZE_PARAMS)
 
 #define STRUCT ta_fill_params_t
 DESCRIBE(TA_FILL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_floor_div_mod_f32_params_t
+DESCRIBE(TA_FLOOR_DIV_MOD_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_fully_connected_params_t
@@ -240,6 +261,10 @@ DESCRIBE(TA_RESIZE_BILINEAR_PARAMS)
 
 #define STRUCT ta_resize_nearest_params_t
 DESCRIBE(TA_RESIZE_NEAREST_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_select_params_t
+DESCRIBE(TA_SELECT_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_sigmoid_params_t
