@@ -7,6 +7,8 @@
 #include "../../runtime/kernels/ta_copy_nd.h"
 #include "common/copy_nd.h"
 
+#include <string.h>
+
 static bool same_shape(const TaTensor *a, const TaTensor *b)
 {
     if (a->rank != b->rank)
@@ -14,6 +16,31 @@ static bool same_shape(const TaTensor *a, const TaTensor *b)
     for (int d = 0; d < a->rank; d++)
         if (a->dims[d] != b->dims[d])
             return false;
+    return true;
+}
+
+/* The constant dims: int32 or int64, or int8 and int16, which TFLite
+   Micro's Prepare also compares with the output's shape. */
+static bool read_dims(TaLower *L, TaOp *op, const TaTensor *dims, int64_t shape[TA_MAX_RANK],
+                      int *n)
+{
+    if (dims->dtype != TA_INT8 && dims->dtype != TA_INT16)
+        return ta_const_ints(L, op, dims, "dims", true, shape, TA_MAX_RANK, n);
+    if (!ta_expect_constant(L, op, dims, "dims"))
+        return false;
+    const size_t count = ta_tensor_elements(dims), elem = ta_dtype_size(dims->dtype);
+    if (count > TA_MAX_RANK || dims->data_size < count * elem) {
+        ta_op_error(L, op, "dims (tensor %s) has %zu values, expected at most %d", dims->id,
+                    count, TA_MAX_RANK);
+        return false;
+    }
+    for (size_t i = 0; i < count; i++) {
+        int16_t v16;
+        if (elem == 2)
+            memcpy(&v16, dims->data + 2 * i, 2);
+        shape[i] = elem == 2 ? v16 : (int8_t)dims->data[i];
+    }
+    *n = (int)count;
     return true;
 }
 
@@ -28,7 +55,7 @@ static bool lower_fill(TaLower *L, TaOp *op)
         return false;
     int64_t shape[TA_MAX_RANK];
     int n;
-    if (!ta_const_ints(L, op, dims, "dims", true, shape, TA_MAX_RANK, &n))
+    if (!read_dims(L, op, dims, shape, &n))
         return false;
     bool matches = n == out->rank;
     for (int d = 0; d < n && matches; d++)

@@ -75,14 +75,15 @@ def select_v2(rng):
 @variant("FILL.int8", "FILL")
 def fill(rng):
     """FILL of an int8 (or int32, float32) scalar value, given at run time
-    or constant, into a rank 1-5 shape from constant int32/int64 dims."""
+    or constant, into a rank 1-5 shape from constant int32/int64 dims
+    (sometimes int8/int16, which TFLM also reads)."""
     dt = pick(rng, ["int8", "int8", "int32", "float32"])
     out = draw_shape(rng, randint(rng, 1, 5), 1024, 1, 7)
-    ddt = pick(rng, ["int32", "int64"])
+    ddt = pick(rng, ["int32", "int64", "int32", "int64", "int8", "int16"])
     q = _q(rng, dt)
     b = ModelBuilder()
-    d = b.const(np.array(out, np.int32 if ddt == "int32" else np.int64), ddt, name="dims",
-                shape=[len(out)])
+    npdt = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64}[ddt]
+    d = b.const(np.array(out, npdt), ddt, name="dims", shape=[len(out)])
     const_value = chance(rng, 0.25)
     if const_value:
         v = b.const(_values(rng, dt, []), dt, q, name="value", shape=[])
