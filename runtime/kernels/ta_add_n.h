@@ -19,16 +19,16 @@
 
 #include "../include/ta_params.h"
 
-#define TA_ADD_N_S8_PARAMS(FIELD, ARRAY, ARRAY_USED)       \
-    FIELD(int32_t, size) /* elements of each input */      \
-    FIELD(int32_t, input_offset) /* -zero point */         \
-    FIELD(int32_t, left_shift)                             \
-    FIELD(int32_t, input_multiplier)                       \
-    FIELD(int32_t, input_shift) /* <= 0 */                 \
-    FIELD(int32_t, output_offset) /* +zero point */        \
-    FIELD(int32_t, output_multiplier)                      \
-    FIELD(int32_t, output_shift) /* <= 0 */                \
-    FIELD(int32_t, activation_min)                         \
+#define TA_ADD_N_S8_PARAMS(FIELD, ARRAY, ARRAY_USED)          \
+    FIELD(int32_t, size)         /* elements of each input */ \
+    FIELD(int32_t, input_offset) /* -zero point */            \
+    FIELD(int32_t, left_shift)                                \
+    FIELD(int32_t, input_multiplier)                          \
+    FIELD(int32_t, input_shift)   /* <= 0 */                  \
+    FIELD(int32_t, output_offset) /* +zero point */           \
+    FIELD(int32_t, output_multiplier)                         \
+    FIELD(int32_t, output_shift) /* <= 0 */                   \
+    FIELD(int32_t, activation_min)                            \
     FIELD(int32_t, activation_max)
 typedef struct {
     TA_PARAM_MEMBERS(TA_ADD_N_S8_PARAMS)

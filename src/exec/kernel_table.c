@@ -53,6 +53,7 @@
 #include "../../runtime/kernels/ta_softmax.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "../../runtime/kernels/ta_svdf.h"
+#include "../../runtime/kernels/ta_svdf_f32.h"
 #include "../../runtime/kernels/ta_tanh.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
 #include "../../runtime/kernels/ta_transpose_conv_f32.h"
@@ -683,6 +684,10 @@ static int call_ta_sub_s8(const void *p, void *const *a)
 {
     return ta_sub_s8(p, a[0], a[1], a[2]);
 }
+static int call_ta_svdf_f32(const void *p, void *const *a)
+{
+    return ta_svdf_f32(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+}
 static int call_ta_svdf_s16(const void *p, void *const *a)
 {
     return ta_svdf_s16(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
@@ -878,6 +883,7 @@ static const TaKernelEntry entries[] = {
     {"ta_sub_f32", 3, call_ta_sub_f32},
     {"ta_sub_s16", 3, call_ta_sub_s16},
     {"ta_sub_s8", 3, call_ta_sub_s8},
+    {"ta_svdf_f32", 7, call_ta_svdf_f32},
     {"ta_svdf_s16", 7, call_ta_svdf_s16},
     {"ta_svdf_s8", 7, call_ta_svdf_s8},
     {"ta_tanh_f32", 2, call_ta_tanh_f32},

@@ -39,14 +39,16 @@ static bool check_operands(TaLower *L, TaOp *op)
         if (!ta_expect_dtype(L, op, t, "input", first->dtype, -1))
             return false;
         if (!same_shape(first, t)) {
-            ta_op_error(L, op, "input %d %s differs from input 0 %s", i,
-                        ta_shape_text(L->pool, t), ta_shape_text(L->pool, first));
+            ta_op_error(L, op, "input %d %s differs from input 0 %s", i, ta_shape_text(L->pool, t),
+                        ta_shape_text(L->pool, first));
             return false;
         }
         if (first->dtype == TA_INT8 &&
             (ta_scale(t) != ta_scale(first) || ta_zero_point(t) != ta_zero_point(first))) {
-            ta_op_error(L, op, "input %d's quantization differs from input 0's (TFLite Micro "
-                        "requires one)", i);
+            ta_op_error(L, op,
+                        "input %d's quantization differs from input 0's (TFLite Micro "
+                        "requires one)",
+                        i);
             return false;
         }
     }
@@ -57,9 +59,8 @@ static bool lower_float(TaLower *L, TaOp *op)
 {
     TaTensor *out = op->outputs[0];
     for (int i = 0; i < op->num_inputs; i++) {
-        TaKernelCall *c =
-            ta_call(L, op, i == 0 ? "ta_add_n_f32_first" : "ta_add_n_f32_accumulate",
-                    "runtime/kernels/ta_add_n_f32.h");
+        TaKernelCall *c = ta_call(L, op, i == 0 ? "ta_add_n_f32_first" : "ta_add_n_f32_accumulate",
+                                  "runtime/kernels/ta_add_n_f32.h");
         ta_add_n_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_add_n_f32_params_t);
         p->size = (int32_t)ta_tensor_elements(out);
         ta_call_arg(L, c, op->inputs[i]);
@@ -78,10 +79,11 @@ static bool lower_int8(TaLower *L, TaOp *op)
        2s / (2^20 * output scale), both in double. */
     const double twice_input_scale = 2 * (double)ta_scale(first);
     const double input_real = (double)ta_scale(first) / twice_input_scale;
-    const double output_real =
-        twice_input_scale / ((double)(1 << ADD_N_LEFT_SHIFT) * (double)ta_scale(out));
+    const double output_real = twice_input_scale /
+                               ((double)(1 << ADD_N_LEFT_SHIFT) * (double)ta_scale(out));
     if (!(output_real > 0 && output_real < 1)) {
-        ta_op_error(L, op, "output scale %g is too small for input scale %g (TFLite Micro "
+        ta_op_error(L, op,
+                    "output scale %g is too small for input scale %g (TFLite Micro "
                     "needs a multiplier below 1)",
                     (double)ta_scale(out), (double)ta_scale(first));
         return false;

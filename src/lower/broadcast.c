@@ -25,10 +25,10 @@ static bool lower_broadcast_to(TaLower *L, TaOp *op)
     if (!ta_const_ints(L, op, shape_t, "shape", true, shape, TA_MAX_RANK, &n))
         return false;
     if (out->rank > BROADCAST_TO_MAX_RANK || in->rank > out->rank) {
-        ta_op_error(L, op, "input %s to output %s: TFLite Micro broadcasts to at most %d "
+        ta_op_error(L, op,
+                    "input %s to output %s: TFLite Micro broadcasts to at most %d "
                     "dimensions, never fewer than the input's",
-                    ta_shape_text(L->pool, in), ta_shape_text(L->pool, out),
-                    BROADCAST_TO_MAX_RANK);
+                    ta_shape_text(L->pool, in), ta_shape_text(L->pool, out), BROADCAST_TO_MAX_RANK);
         return false;
     }
     bool matches = n == out->rank;

@@ -30,8 +30,8 @@ static bool read_dims(TaLower *L, TaOp *op, const TaTensor *dims, int64_t shape[
         return false;
     const size_t count = ta_tensor_elements(dims), elem = ta_dtype_size(dims->dtype);
     if (count > TA_MAX_RANK || dims->data_size < count * elem) {
-        ta_op_error(L, op, "dims (tensor %s) has %zu values, expected at most %d", dims->id,
-                    count, TA_MAX_RANK);
+        ta_op_error(L, op, "dims (tensor %s) has %zu values, expected at most %d", dims->id, count,
+                    TA_MAX_RANK);
         return false;
     }
     for (size_t i = 0; i < count; i++) {

@@ -32,7 +32,8 @@ static bool lower_floor(TaLower *L, TaOp *op, const char *kernel, bool checks_di
     if (!same_shape(in1, in2) &&
         (in1->rank > FLOOR_BROADCAST_MAX_RANK || in2->rank > FLOOR_BROADCAST_MAX_RANK ||
          out->rank > FLOOR_BROADCAST_MAX_RANK)) {
-        ta_op_error(L, op, "broadcasting %s with %s: TFLite Micro broadcasts at most %d "
+        ta_op_error(L, op,
+                    "broadcasting %s with %s: TFLite Micro broadcasts at most %d "
                     "dimensions",
                     ta_shape_text(L->pool, in1), ta_shape_text(L->pool, in2),
                     FLOOR_BROADCAST_MAX_RANK);

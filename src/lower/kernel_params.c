@@ -57,6 +57,7 @@
 #include "../../runtime/kernels/ta_softmax.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "../../runtime/kernels/ta_svdf.h"
+#include "../../runtime/kernels/ta_svdf_f32.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
 #include "../../runtime/kernels/ta_transpose_conv_f32.h"
 #include "../../runtime/kernels/ta_unary_f32.h"
@@ -317,6 +318,10 @@ DESCRIBE(TA_SQUARED_DIFFERENCE_PARAMS)
 
 #define STRUCT ta_svdf_params_t
 DESCRIBE(TA_SVDF_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_svdf_f32_params_t
+DESCRIBE(TA_SVDF_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_transpose_conv_params_t

@@ -17,14 +17,14 @@
 #define TA_KERNEL_PARAM_STRUCTS(S)             \
     S(ta_abs_params_t)                         \
     S(ta_add_params_t)                         \
-    S(ta_add_n_f32_params_t)                  \
-    S(ta_add_n_s8_params_t)                   \
+    S(ta_add_n_f32_params_t)                   \
+    S(ta_add_n_s8_params_t)                    \
     S(ta_arg_min_max_params_t)                 \
     S(ta_batch_matmul_params_t)                \
     S(ta_batch_matmul_f32_params_t)            \
     S(ta_binary_f32_params_t)                  \
     S(ta_binary_s32_params_t)                  \
-    S(ta_broadcast_args_params_t)             \
+    S(ta_broadcast_args_params_t)              \
     S(ta_cast_params_t)                        \
     S(ta_comparison_params_t)                  \
     S(ta_conv_2d_add_params_t)                 \
@@ -36,7 +36,7 @@
     S(ta_depthwise_conv_2d_f32_params_t)       \
     S(ta_dequantize_params_t)                  \
     S(ta_fill_params_t)                        \
-    S(ta_floor_div_mod_f32_params_t)          \
+    S(ta_floor_div_mod_f32_params_t)           \
     S(ta_fully_connected_params_t)             \
     S(ta_fully_connected_f32_params_t)         \
     S(ta_gather_params_t)                      \
@@ -58,7 +58,7 @@
     S(ta_relu_params_t)                        \
     S(ta_resize_bilinear_params_t)             \
     S(ta_resize_nearest_params_t)              \
-    S(ta_select_params_t)                     \
+    S(ta_select_params_t)                      \
     S(ta_sigmoid_params_t)                     \
     S(ta_signal_energy_params_t)               \
     S(ta_signal_fft_auto_scale_params_t)       \
@@ -72,6 +72,7 @@
     S(ta_softmax_params_t)                     \
     S(ta_squared_difference_params_t)          \
     S(ta_svdf_params_t)                        \
+    S(ta_svdf_f32_params_t)                    \
     S(ta_transpose_conv_params_t)              \
     S(ta_transpose_conv_f32_params_t)          \
     S(ta_unary_f32_params_t)                   \
