@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "../../runtime/kernels/ta_abs.h"
+#include "../../runtime/kernels/ta_add_n.h"
+#include "../../runtime/kernels/ta_add_n_f32.h"
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_arg_min_max_f32.h"
@@ -13,6 +15,7 @@
 #include "../../runtime/kernels/ta_batch_matmul_f32.h"
 #include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
+#include "../../runtime/kernels/ta_broadcast_args.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_circular_buffer.h"
 #include "../../runtime/kernels/ta_comparison.h"
@@ -29,6 +32,7 @@
 #include "../../runtime/kernels/ta_dequantize.h"
 #include "../../runtime/kernels/ta_dynamic_update_slice.h"
 #include "../../runtime/kernels/ta_embedding_lookup.h"
+#include "../../runtime/kernels/ta_floor_div_mod_f32.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
@@ -54,6 +58,7 @@
 #include "../../runtime/kernels/ta_resize.h"
 #include "../../runtime/kernels/ta_resize_f32.h"
 #include "../../runtime/kernels/ta_rsqrt.h"
+#include "../../runtime/kernels/ta_select.h"
 #include "../../runtime/kernels/ta_signal_fft_f32.h"
 #include "../../runtime/kernels/ta_signal_fft_s32.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
@@ -66,6 +71,7 @@
 #include "../../runtime/kernels/ta_softmax_f32.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "../../runtime/kernels/ta_svdf.h"
+#include "../../runtime/kernels/ta_svdf_f32.h"
 #include "../../runtime/kernels/ta_tanh.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
 #include "../../runtime/kernels/ta_transpose_conv_f32.h"
@@ -91,6 +97,26 @@ static int call_ta_abs_s8(const void *p, void *const *a)
 static int call_ta_add_f32(const void *p, void *const *a)
 {
     return ta_add_f32(p, a[0], a[1], a[2]);
+}
+static int call_ta_add_n_f32_accumulate(const void *p, void *const *a)
+{
+    return ta_add_n_f32_accumulate(p, a[0], a[1]);
+}
+static int call_ta_add_n_f32_first(const void *p, void *const *a)
+{
+    return ta_add_n_f32_first(p, a[0], a[1]);
+}
+static int call_ta_add_n_s8_accumulate(const void *p, void *const *a)
+{
+    return ta_add_n_s8_accumulate(p, a[0], a[1]);
+}
+static int call_ta_add_n_s8_finish(const void *p, void *const *a)
+{
+    return ta_add_n_s8_finish(p, a[0], a[1], a[2]);
+}
+static int call_ta_add_n_s8_first(const void *p, void *const *a)
+{
+    return ta_add_n_s8_first(p, a[0], a[1]);
 }
 static int call_ta_add_s16(const void *p, void *const *a)
 {
@@ -151,6 +177,14 @@ static int call_ta_batch_matmul_s16(const void *p, void *const *a)
 static int call_ta_batch_matmul_s8(const void *p, void *const *a)
 {
     return ta_batch_matmul_s8(p, a[0], a[1], a[2], a[3], a[4]);
+}
+static int call_ta_broadcast_args_s32(const void *p, void *const *a)
+{
+    return ta_broadcast_args_s32(p, a[0], a[1], a[2]);
+}
+static int call_ta_broadcast_args_s64(const void *p, void *const *a)
+{
+    return ta_broadcast_args_s64(p, a[0], a[1], a[2]);
 }
 static int call_ta_cast_bool_f32(const void *p, void *const *a)
 {
@@ -340,9 +374,17 @@ static int call_ta_fill(const void *p, void *const *a)
 {
     return ta_fill(p, a[0]);
 }
+static int call_ta_floor_div_f32(const void *p, void *const *a)
+{
+    return ta_floor_div_f32(p, a[0], a[1], a[2]);
+}
 static int call_ta_floor_f32(const void *p, void *const *a)
 {
     return ta_floor_f32(p, a[0], a[1]);
+}
+static int call_ta_floor_mod_f32(const void *p, void *const *a)
+{
+    return ta_floor_mod_f32(p, a[0], a[1], a[2]);
 }
 static int call_ta_fully_connected_f32(const void *p, void *const *a)
 {
@@ -656,6 +698,10 @@ static int call_ta_rsqrt_s16(const void *p, void *const *a)
 {
     return ta_rsqrt_s16(p, a[0], a[1]);
 }
+static int call_ta_select(const void *p, void *const *a)
+{
+    return ta_select(p, a[0], a[1], a[2], a[3]);
+}
 static int call_ta_signal_delay_s16(const void *p, void *const *a)
 {
     return ta_signal_delay_s16(p, a[0], a[1], a[2]);
@@ -784,6 +830,10 @@ static int call_ta_sub_s8(const void *p, void *const *a)
 {
     return ta_sub_s8(p, a[0], a[1], a[2]);
 }
+static int call_ta_svdf_f32(const void *p, void *const *a)
+{
+    return ta_svdf_f32(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+}
 static int call_ta_svdf_s16(const void *p, void *const *a)
 {
     return ta_svdf_s16(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
@@ -828,6 +878,11 @@ static const TaKernelEntry entries[] = {
     {"ta_abs_s16", 2, call_ta_abs_s16},
     {"ta_abs_s8", 2, call_ta_abs_s8},
     {"ta_add_f32", 3, call_ta_add_f32},
+    {"ta_add_n_f32_accumulate", 2, call_ta_add_n_f32_accumulate},
+    {"ta_add_n_f32_first", 2, call_ta_add_n_f32_first},
+    {"ta_add_n_s8_accumulate", 2, call_ta_add_n_s8_accumulate},
+    {"ta_add_n_s8_finish", 3, call_ta_add_n_s8_finish},
+    {"ta_add_n_s8_first", 2, call_ta_add_n_s8_first},
     {"ta_add_s16", 3, call_ta_add_s16},
     {"ta_add_s32", 3, call_ta_add_s32},
     {"ta_add_s8", 3, call_ta_add_s8},
@@ -843,6 +898,8 @@ static const TaKernelEntry entries[] = {
     {"ta_batch_matmul_f32", 3, call_ta_batch_matmul_f32},
     {"ta_batch_matmul_s16", 3, call_ta_batch_matmul_s16},
     {"ta_batch_matmul_s8", 5, call_ta_batch_matmul_s8},
+    {"ta_broadcast_args_s32", 3, call_ta_broadcast_args_s32},
+    {"ta_broadcast_args_s64", 3, call_ta_broadcast_args_s64},
     {"ta_cast_bool_f32", 2, call_ta_cast_bool_f32},
     {"ta_cast_bool_s16", 2, call_ta_cast_bool_s16},
     {"ta_cast_bool_s32", 2, call_ta_cast_bool_s32},
@@ -890,7 +947,9 @@ static const TaKernelEntry entries[] = {
     {"ta_embedding_lookup_s8_f32", 3, call_ta_embedding_lookup_s8_f32},
     {"ta_exp_f32", 2, call_ta_exp_f32},
     {"ta_fill", 1, call_ta_fill},
+    {"ta_floor_div_f32", 3, call_ta_floor_div_f32},
     {"ta_floor_f32", 2, call_ta_floor_f32},
+    {"ta_floor_mod_f32", 3, call_ta_floor_mod_f32},
     {"ta_fully_connected_f32", 4, call_ta_fully_connected_f32},
     {"ta_fully_connected_s16", 6, call_ta_fully_connected_s16},
     {"ta_fully_connected_s16_acc32", 6, call_ta_fully_connected_s16_acc32},
@@ -969,6 +1028,7 @@ static const TaKernelEntry entries[] = {
     {"ta_round_f32", 2, call_ta_round_f32},
     {"ta_rsqrt_f32", 2, call_ta_rsqrt_f32},
     {"ta_rsqrt_s16", 2, call_ta_rsqrt_s16},
+    {"ta_select", 4, call_ta_select},
     {"ta_signal_delay_s16", 3, call_ta_signal_delay_s16},
     {"ta_signal_energy_s16", 2, call_ta_signal_energy_s16},
     {"ta_signal_fft_auto_scale_s16", 3, call_ta_signal_fft_auto_scale_s16},
@@ -1001,6 +1061,7 @@ static const TaKernelEntry entries[] = {
     {"ta_sub_f32", 3, call_ta_sub_f32},
     {"ta_sub_s16", 3, call_ta_sub_s16},
     {"ta_sub_s8", 3, call_ta_sub_s8},
+    {"ta_svdf_f32", 7, call_ta_svdf_f32},
     {"ta_svdf_s16", 7, call_ta_svdf_s16},
     {"ta_svdf_s8", 7, call_ta_svdf_s8},
     {"ta_tanh_f32", 2, call_ta_tanh_f32},

@@ -10,12 +10,15 @@
 #include <stdint.h>
 
 #include "../../runtime/kernels/ta_abs.h"
+#include "../../runtime/kernels/ta_add_n.h"
+#include "../../runtime/kernels/ta_add_n_f32.h"
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "../../runtime/kernels/ta_arg_min_max.h"
 #include "../../runtime/kernels/ta_batch_matmul.h"
 #include "../../runtime/kernels/ta_batch_matmul_f32.h"
 #include "../../runtime/kernels/ta_binary_f32.h"
 #include "../../runtime/kernels/ta_binary_s32.h"
+#include "../../runtime/kernels/ta_broadcast_args.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_circular_buffer.h"
 #include "../../runtime/kernels/ta_comparison.h"
@@ -31,6 +34,7 @@
 #include "../../runtime/kernels/ta_dequantize.h"
 #include "../../runtime/kernels/ta_dynamic_update_slice.h"
 #include "../../runtime/kernels/ta_embedding_lookup.h"
+#include "../../runtime/kernels/ta_floor_div_mod_f32.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_gather.h"
@@ -53,6 +57,7 @@
 #include "../../runtime/kernels/ta_resize.h"
 #include "../../runtime/kernels/ta_resize_f32.h"
 #include "../../runtime/kernels/ta_rsqrt.h"
+#include "../../runtime/kernels/ta_select.h"
 #include "../../runtime/kernels/ta_sigmoid_params.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_framing.h"
@@ -64,6 +69,7 @@
 #include "../../runtime/kernels/ta_softmax_f32.h"
 #include "../../runtime/kernels/ta_squared_difference.h"
 #include "../../runtime/kernels/ta_svdf.h"
+#include "../../runtime/kernels/ta_svdf_f32.h"
 #include "../../runtime/kernels/ta_transpose_conv.h"
 #include "../../runtime/kernels/ta_transpose_conv_f32.h"
 #include "../../runtime/kernels/ta_unary_f32.h"
@@ -106,6 +112,14 @@ DESCRIBE(TA_ABS_PARAMS)
 DESCRIBE(TA_ADD_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_add_n_f32_params_t
+DESCRIBE(TA_ADD_N_F32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_add_n_s8_params_t
+DESCRIBE(TA_ADD_N_S8_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_arg_min_max_params_t
 DESCRIBE(TA_ARG_MIN_MAX_PARAMS)
 #undef STRUCT
@@ -124,6 +138,10 @@ DESCRIBE(TA_BINARY_F32_PARAMS)
 
 #define STRUCT ta_binary_s32_params_t
 DESCRIBE(TA_BINARY_S32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_broadcast_args_params_t
+DESCRIBE(TA_BROADCAST_ARGS_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_cast_params_t
@@ -188,6 +206,10 @@ DESCRIBE(TA_EMBEDDING_LOOKUP_PARAMS)
 
 #define STRUCT ta_fill_params_t
 DESCRIBE(TA_FILL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_floor_div_mod_f32_params_t
+DESCRIBE(TA_FLOOR_DIV_MOD_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_fully_connected_params_t
@@ -294,6 +316,10 @@ DESCRIBE(TA_RESIZE_NEAREST_PARAMS)
 DESCRIBE(TA_RSQRT_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_select_params_t
+DESCRIBE(TA_SELECT_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_sigmoid_params_t
 DESCRIBE(TA_SIGMOID_PARAMS)
 #undef STRUCT
@@ -364,6 +390,10 @@ DESCRIBE(TA_SQUARED_DIFFERENCE_PARAMS)
 
 #define STRUCT ta_svdf_params_t
 DESCRIBE(TA_SVDF_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_svdf_f32_params_t
+DESCRIBE(TA_SVDF_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_transpose_conv_params_t

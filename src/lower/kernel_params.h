@@ -17,11 +17,14 @@
 #define TA_KERNEL_PARAM_STRUCTS(S)             \
     S(ta_abs_params_t)                         \
     S(ta_add_params_t)                         \
+    S(ta_add_n_f32_params_t)                   \
+    S(ta_add_n_s8_params_t)                    \
     S(ta_arg_min_max_params_t)                 \
     S(ta_batch_matmul_params_t)                \
     S(ta_batch_matmul_f32_params_t)            \
     S(ta_binary_f32_params_t)                  \
     S(ta_binary_s32_params_t)                  \
+    S(ta_broadcast_args_params_t)              \
     S(ta_cast_params_t)                        \
     S(ta_circular_buffer_params_t)             \
     S(ta_comparison_params_t)                  \
@@ -38,6 +41,7 @@
     S(ta_dynamic_update_slice_params_t)        \
     S(ta_embedding_lookup_params_t)            \
     S(ta_fill_params_t)                        \
+    S(ta_floor_div_mod_f32_params_t)           \
     S(ta_fully_connected_params_t)             \
     S(ta_fully_connected_f32_params_t)         \
     S(ta_gather_nd_params_t)                   \
@@ -64,6 +68,7 @@
     S(ta_resize_bilinear_f32_params_t)         \
     S(ta_resize_nearest_params_t)              \
     S(ta_rsqrt_params_t)                       \
+    S(ta_select_params_t)                      \
     S(ta_sigmoid_params_t)                     \
     S(ta_signal_delay_params_t)                \
     S(ta_signal_energy_params_t)               \
@@ -82,6 +87,7 @@
     S(ta_softmax_f32_params_t)                 \
     S(ta_squared_difference_params_t)          \
     S(ta_svdf_params_t)                        \
+    S(ta_svdf_f32_params_t)                    \
     S(ta_transpose_conv_params_t)              \
     S(ta_transpose_conv_f32_params_t)          \
     S(ta_unary_f32_params_t)                   \

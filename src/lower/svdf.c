@@ -1,7 +1,8 @@
 /*
  * svdf.c - SVDF with int8 input, weights_feature and output, int32 bias,
  * and int8 or int16 weights_time with an activation state of the same
- * type (a variable tensor that persists between runs).
+ * type (a variable tensor that persists between runs); or everything
+ * float32 (lower_float, the bias optional as in TFLite Micro's float path).
  *
  * Produces: the two requantization multipliers (feature -> state,
  * state * weights_time -> output), and an init call that fills the state
@@ -9,6 +10,7 @@
  * variable tensors to their zero point, every other type to 0).
  */
 #include "../../runtime/kernels/ta_svdf.h"
+#include "../../runtime/kernels/ta_svdf_f32.h"
 #include "lower.h"
 
 #include <math.h>
@@ -18,6 +20,7 @@ enum { OPT_RANK = 0, OPT_ACTIVATION, OPT_ASYMMETRIC };
 
 typedef struct SvdfAttrs {
     int rank;
+    int activation; /* the float form applies it; the integer one clamps only */
 } SvdfAttrs;
 
 static bool parse(TaLower *L, TaOp *op)
@@ -26,15 +29,104 @@ static bool parse(TaLower *L, TaOp *op)
     TaFbTable t = ta_op_options(L, op, &r);
     SvdfAttrs *a = ta_alloc(L->pool, sizeof *a);
     a->rank = ta_fb_i32(t, OPT_RANK, 0);
+    a->activation = ta_fb_i8(t, OPT_ACTIVATION, 0);
     if (r.failed)
         return false;
     op->attrs = a;
     return true;
 }
 
+/* The state is a variable tensor; input [batches, depth], weights_feature
+   [filters, depth], weights_time [filters, memory], bias [units] (when
+   present), state [batches, memory * filters], output [batches, units]. */
+static bool check_shapes(TaLower *L, TaOp *op, int rank)
+{
+    TaTensor *in = op->inputs[0], *wf = op->inputs[1], *wt = op->inputs[2];
+    TaTensor *bias = op->inputs[3], *state = op->inputs[4], *out = op->outputs[0];
+    if (!state->is_variable || state->kind != TA_REGION_PERSISTENT) {
+        ta_op_error(L, op, "activation_state (tensor %s) must be a variable tensor", state->id);
+        return false;
+    }
+    if (in->rank != 2 || wf->rank != 2 || wt->rank != 2 || state->rank != 2 || out->rank != 2 ||
+        (bias && bias->rank != 1)) {
+        ta_op_error(L, op, "input, weights, state and output must have rank 2, bias rank 1");
+        return false;
+    }
+    const int32_t batches = in->dims[0], input_size = in->dims[1];
+    const int32_t filters = wf->dims[0], memory = wt->dims[1];
+    if (rank < 1 || filters % rank != 0) {
+        ta_op_error(L, op, "rank %d does not divide the %d filters", rank, (int)filters);
+        return false;
+    }
+    const int32_t units = filters / rank;
+    if (batches < 1 || input_size < 1 || memory < 1 || wf->dims[1] != input_size ||
+        wt->dims[0] != filters || (bias && bias->dims[0] != units) || state->dims[0] != batches ||
+        (int64_t)state->dims[1] != (int64_t)memory * filters || out->dims[0] != batches ||
+        out->dims[1] != units) {
+        ta_op_error(L, op,
+                    "shapes do not fit: input %s, weights_feature %s, weights_time %s, "
+                    "bias %s, state %s, output %s",
+                    ta_shape_text(L->pool, in), ta_shape_text(L->pool, wf),
+                    ta_shape_text(L->pool, wt), bias ? ta_shape_text(L->pool, bias) : "(none)",
+                    ta_shape_text(L->pool, state), ta_shape_text(L->pool, out));
+        return false;
+    }
+    return true;
+}
+
+/* The float32 form: TFLite Micro's float reference loop (ta_svdf_f32.h),
+   bias optional, the state reset to 0. */
+static bool lower_float(TaLower *L, TaOp *op)
+{
+    const SvdfAttrs *a = op->attrs;
+    if (!ta_expect_counts(L, op, 3, 5, 1))
+        return false;
+    if (op->num_inputs != 5 || !op->inputs[4]) {
+        ta_op_error(L, op, "has no activation_state (input 4)");
+        return false;
+    }
+    if (a->activation < TA_SVDF_F32_NONE || a->activation > TA_SVDF_F32_SIGN_BIT) {
+        ta_op_error(L, op, "fused activation %d is not one TFLite Micro applies", a->activation);
+        return false;
+    }
+    TaTensor *in = op->inputs[0], *wf = op->inputs[1], *wt = op->inputs[2];
+    TaTensor *bias = op->inputs[3], *state = op->inputs[4], *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, wf, "weights_feature", TA_FLOAT32, -1) ||
+        !ta_expect_dtype(L, op, wt, "weights_time", TA_FLOAT32, -1) ||
+        !ta_expect_dtype(L, op, state, "activation_state", TA_FLOAT32, -1) ||
+        (bias && !ta_expect_dtype(L, op, bias, "bias", TA_FLOAT32, -1)) ||
+        !ta_expect_dtype(L, op, out, "output", TA_FLOAT32, -1) ||
+        !ta_expect_constant(L, op, wf, "weights_feature") ||
+        !ta_expect_constant(L, op, wt, "weights_time") ||
+        (bias && !ta_expect_constant(L, op, bias, "bias")))
+        return false;
+    if (!check_shapes(L, op, a->rank))
+        return false;
+    const int32_t batches = in->dims[0], filters = wf->dims[0];
+    TaKernelCall *c = ta_call(L, op, "ta_svdf_f32", "runtime/kernels/ta_svdf_f32.h");
+    ta_svdf_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_svdf_f32_params_t);
+    p->batches = batches;
+    p->input_size = in->dims[1];
+    p->filters = filters;
+    p->rank = a->rank;
+    p->memory = wt->dims[1];
+    p->activation = a->activation;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, wf);
+    ta_call_arg(L, c, wt);
+    ta_call_arg(L, c, bias);
+    ta_call_arg(L, c, state);
+    ta_call_arg(L, c, ta_local_scratch(L, op, "time_sums", batches * filters * 4));
+    ta_call_arg(L, c, out);
+    ta_init_variable_tensor(L, op, state);
+    return true;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     const SvdfAttrs *a = op->attrs;
+    if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_FLOAT32)
+        return lower_float(L, op);
     if (op->num_inputs == 5 && !op->inputs[3]) {
         /* TFLite Micro reads the bias scale unconditionally. */
         ta_op_error(L, op, "integer SVDF needs a bias (input 3)");
@@ -59,34 +151,11 @@ static bool lower(TaLower *L, TaOp *op)
         !ta_expect_per_tensor(L, op, state, "activation_state") ||
         !ta_expect_per_tensor(L, op, out, "output"))
         return false;
-    if (!state->is_variable || state->kind != TA_REGION_PERSISTENT) {
-        ta_op_error(L, op, "activation_state (tensor %s) must be a variable tensor", state->id);
+    if (!check_shapes(L, op, a->rank))
         return false;
-    }
-    if (in->rank != 2 || wf->rank != 2 || wt->rank != 2 || state->rank != 2 || out->rank != 2 ||
-        bias->rank != 1) {
-        ta_op_error(L, op, "input, weights, state and output must have rank 2, bias rank 1");
-        return false;
-    }
     const int32_t batches = in->dims[0], input_size = in->dims[1];
     const int32_t filters = wf->dims[0], memory = wt->dims[1];
-    if (a->rank < 1 || filters % a->rank != 0) {
-        ta_op_error(L, op, "rank %d does not divide the %d filters", a->rank, (int)filters);
-        return false;
-    }
     const int32_t units = filters / a->rank;
-    if (batches < 1 || input_size < 1 || memory < 1 || wf->dims[1] != input_size ||
-        wt->dims[0] != filters || bias->dims[0] != units || state->dims[0] != batches ||
-        (int64_t)state->dims[1] != (int64_t)memory * filters || out->dims[0] != batches ||
-        out->dims[1] != units) {
-        ta_op_error(L, op,
-                    "shapes do not fit: input %s, weights_feature %s, weights_time %s, "
-                    "bias %s, state %s, output %s",
-                    ta_shape_text(L->pool, in), ta_shape_text(L->pool, wf),
-                    ta_shape_text(L->pool, wt), ta_shape_text(L->pool, bias),
-                    ta_shape_text(L->pool, state), ta_shape_text(L->pool, out));
-        return false;
-    }
     if (ta_zero_point(wf) != 0 || ta_zero_point(wt) != 0) {
         ta_op_error(L, op, "weights must be symmetric (zero point 0)");
         return false;

@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from ..common import (ModelBuilder, Q, SIMD_LONG, UNIFORM_STD, chance, draw_quant,
-                      draw_scale, draw_simd_size, draw_zero_point, f32, log_uniform, pick,
-                      rand_values, randint)
+from ..common import (ModelBuilder, Q, SIMD_LONG, UNIFORM_STD, chance, draw_float_values,
+                      draw_float_weights, draw_quant, draw_scale, draw_simd_size,
+                      draw_zero_point, f32, log_uniform, pick, rand_values, randint)
 from ..core import variant
 
 
@@ -84,6 +84,35 @@ def svdf_int16(rng):
     """int8 SVDF with int16 weights_time and int16 activation state (zero
     point 0). Stateful."""
     return _svdf(rng, "int16")
+
+
+@variant("SVDF.float32", "SVDF", stateful=True)
+def svdf_float32(rng):
+    """float32 SVDF (TFLM's float reference loop): rank 1-2, memory 1-10,
+    batch 1-2, weights scaled by 1/sqrt(fan-in), every fused activation
+    TFLM applies; always a bias (TFLM's float path crashes without one,
+    tinyaot sums from 0). Stateful."""
+    batch = pick(rng, [1, 1, 1, 2])
+    n_in = randint(rng, 1, 32)
+    units = randint(rng, 1, 16)
+    rank = pick(rng, [1, 1, 2])
+    filters = units * rank
+    mem = randint(rng, 1, 10)
+    # SIGN_BIT (5) has no name in the builder's table.
+    act = pick(rng, ["NONE", "NONE", "RELU", "RELU_N1_TO_1", "RELU6", "TANH", 5])
+    b = ModelBuilder()
+    x = b.tensor([batch, n_in], "float32", name="input")
+    wf = b.const(draw_float_weights(rng, [filters, n_in], n_in), "float32",
+                 name="weights_feature")
+    wt = b.const(draw_float_weights(rng, [filters, mem], mem), "float32", name="weights_time")
+    bt = b.const(draw_float_values(rng, [units], 1.0), "float32", name="bias")
+    st = b.tensor([batch, mem * filters], "float32", name="activation_state", variable=True)
+    y = b.tensor([batch, units], "float32", name="output")
+    b.op("SVDF", [x, wf, wt, bt, st], [y], "SVDFOptions", rank=rank,
+         fusedActivationFunction=act)
+    return b.build([x], [y]), {
+        "batch": batch, "input_size": n_in, "units": units, "rank": rank,
+        "memory_size": mem, "activation": act}
 
 
 @variant("SVDF.int8_simd", "SVDF", stateful=True, simd=True)
