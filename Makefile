@@ -41,8 +41,8 @@ endef
 # JOBS pytest-xdist workers (each test file on one worker, so a file's
 # module-scoped fixtures are built once); the slowest 30 tests are listed.
 define run_python
-	@echo "== Python package (pip install ./python)"
-	@$(PYTHON) -m pip install -q --disable-pip-version-check ./python
+	@echo "== Python package (pip install ./python, the library of build/)"
+	@TINYAOT_BUILD_DIR=$(CURDIR)/build $(PYTHON) -m pip install -q --disable-pip-version-check ./python
 	@echo "== Python suites (sanitized converter and modules, $(JOBS) workers)"
 	@TINYAOT_BIN=build-asan/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m pytest -q \
 	    -n $(JOBS) --dist loadfile --durations=30 tests
