@@ -250,10 +250,9 @@ static bool lower(TaLower *L, TaOp *op)
                           : k_h * k_w == 1 && filter_size <= TA_CONV_2D_QUAD_FILTER ? 4
                                                                                     : 1;
     const size_t elem = wide ? 2 : 1;
-    const TaStreamGeometry geom = ta_conv_stream_geometry(a, in, out, k_h, k_w, pad_h, pad_w,
-                                                          elem);
-    ta_declare_overlap(L, op, 0, &geom, batch,
-                       patches ? TA_STREAM_BUFFERED : TA_STREAM_IN_PLACE, "CONV_2D");
+    const TaStreamGeometry geom = ta_conv_stream_geometry(a, in, out, k_h, k_w, pad_h, pad_w, elem);
+    ta_declare_overlap(L, op, 0, &geom, batch, patches ? TA_STREAM_BUFFERED : TA_STREAM_IN_PLACE,
+                       "CONV_2D");
     return true;
 }
 
