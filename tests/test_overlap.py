@@ -44,7 +44,16 @@ CASES = {
     # 3x3 convolution through im2col patches (triples on Helium, pairs on DSP)
     "conv3x3_c20": dict(shape=[1, 8, 8, 20], kind="conv", out_c=24, k=3, stride=1,
                         padding="SAME"),
+    # few input channels: the column entry, a run of pixels' input columns
+    # copied before the run is written (a row per run; two runs a row: 12
+    # pixels of 4x4x8 taps fill its buffer)
+    "conv3x3_c3_columns": dict(shape=[1, 8, 10, 3], kind="conv", out_c=8, k=3, stride=1,
+                               padding="SAME"),
+    "conv4x4_c8_column_runs": dict(shape=[1, 6, 20, 8], kind="conv", out_c=16, k=4,
+                                   stride=1, padding="SAME"),
 }
+# The cases that take the column entry (ta_conv_2d_s8_columns).
+COLUMNS = ["conv3x3_c3_columns", "conv4x4_c8_column_runs"]
 
 
 def chain_model(tmp_path, name, seed=0):
@@ -119,11 +128,11 @@ READ_AHEAD = {"dw3x3_s2", "avgpool2x2_s1_c16"}
 # Cases that break on both targets without the lead (the DSP 1x1 pair loop
 # copies its two input pixels before writing, so conv1x1_c64_c64 survives
 # there).
-BREAK_ON_TARGETS = ["conv1x1_c16_c32", "conv3x3_c20", "dw3x3_c16", "dw3x3_c8_rows",
-                    "maxpool3x3_c20"]
+BREAK_ON_TARGETS = ["conv1x1_c16_c32", "conv3x3_c20", "conv3x3_c3_columns",
+                    "conv4x4_c8_column_runs", "dw3x3_c16", "dw3x3_c8_rows", "maxpool3x3_c20"]
 # make test runs these on the targets; make test-target-long
 # (TINYAOT_SIMD_SCALE > 1) every case.
-ON_TARGETS = ["conv1x1_c16_c32", "dw3x3_c8_rows", "dw3x3_c64_narrow"]
+ON_TARGETS = ["conv1x1_c16_c32", "conv4x4_c8_column_runs", "dw3x3_c8_rows", "dw3x3_c64_narrow"]
 FULL = int(os.environ.get("TINYAOT_SIMD_SCALE", "1")) > 1
 
 
@@ -152,7 +161,18 @@ def test_output_over_input_at_the_lead_is_bit_exact_on_the_host(tmp_path, name):
     assert (diff == 0) == (name in READ_AHEAD), f"{diff} of {total} bytes differ without the lead"
 
 
-@pytest.mark.parametrize("name", ["dw5x5_mult2", "maxpool3x3_c20"])
+@pytest.mark.parametrize("name", COLUMNS)
+def test_column_cases_take_the_column_entry(tmp_path, name):
+    """The few-channels cases above test the column entry's lead only if
+    their layer under test is lowered to it."""
+    m = convert(tmp_path, chain_model(tmp_path, name), "m")
+    calls = "".join(p.read_text() for p in sorted((m.path / "ops").glob("*.c")))
+    assert calls.count("ta_conv_2d_s8_columns(") == 1
+    out, _ = overlapping(m)
+    assert "each group's windows copied before it is written" in out["overlaps"]["why"]
+
+
+@pytest.mark.parametrize("name", ["conv3x3_c3_columns", "dw5x5_mult2", "maxpool3x3_c20"])
 def test_exact_lead_without_rounding_is_bit_exact(tmp_path, name):
     model = chain_model(tmp_path, name)
     lead = overlapping(convert(tmp_path, model, "probe"))[0]["overlaps"]["lead"]
@@ -262,9 +282,10 @@ def test_overlap_off_keeps_tensors_apart(tmp_path):
 # ResNet-8: what output over input reaches alone (its goal is 33,000, README
 # "Memory below the lower bound"; it reaches it with FUSE_RESIDUAL_ADD,
 # which is off here so that this checks the overlap by itself:
-# test_arenas.py checks the two together).
+# test_arenas.py checks the two together); micro_speech: what the column
+# entry's lead reaches (its first CONV_2D, one input channel, is its peak).
 GOALS = {"tflm_person_detect": 38000, "mlperf_tiny_kws_ref_model": 9000,
-         "mlperf_tiny_ic_resnet8_quant": 33296}
+         "mlperf_tiny_ic_resnet8_quant": 33296, "tflm_micro_speech_quantized": 4176}
 ALONE = {"mlperf_tiny_ic_resnet8_quant": {"transforms": "{FUSE_RESIDUAL_ADD: false}"}}
 
 

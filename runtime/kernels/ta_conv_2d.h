@@ -60,7 +60,9 @@ typedef struct {
    group written after its taps are read; Helium runs pixels four at a
    time for filters of at most TA_CONV_2D_QUAD_FILTER taps read in place
    and im2col patches three at a time up to TA_CONV_2D_TRIPLE_PATCH bytes;
-   DSP runs pixel pairs; the column entry runs of pixels its buffer holds. */
+   DSP runs pixel pairs; the column entry copies the input columns of a
+   run of pixels (within one row, as many as its buffer holds) before it
+   writes any of them. */
 #define TA_CONV_2D_QUAD_FILTER 32
 #define TA_CONV_2D_TRIPLE_PATCH 176
 /* The largest input column (filter_height * filter_depth bytes) and

@@ -234,25 +234,25 @@ static bool lower(TaLower *L, TaOp *op)
     ta_conv_call_tail(L, op, c, &args, &rq, w, bias, positions);
     /* Every entry but the column one writes pixels one, two, three or four
        at a time after reading their taps (ta_conv_2d.h: the largest group
-       any path takes for this filter); the column entry gathers runs of
-       pixels the size of its buffer first, and is left out. */
-    if (!by_column) {
-        /* Interleaved int8 patches are gathered before a pixel, pair or
-           triple is written. 1x1 filters are read in place, four pixels
-           at a time on Helium up to TA_CONV_2D_QUAD_FILTER taps (the DSP
-           pairs widen theirs first), else one; so are filters too large
-           for a patch and grouped or int16 ones (ta_conv_2d_s8,
-           ta_conv_2d_s16: a pixel at a time). */
-        const bool patches = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH;
-        const int32_t batch = patches ? (filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3 : 2)
-                              : k_h * k_w == 1 && filter_size <= TA_CONV_2D_QUAD_FILTER ? 4
-                                                                                        : 1;
-        const size_t elem = wide ? 2 : 1;
-        const TaStreamGeometry geom = ta_conv_stream_geometry(a, in, out, k_h, k_w, pad_h, pad_w,
-                                                              elem);
-        ta_declare_overlap(L, op, 0, &geom, batch,
-                           patches ? TA_STREAM_BUFFERED : TA_STREAM_IN_PLACE, "CONV_2D");
-    }
+       any path takes for this filter). Interleaved int8 patches are
+       gathered before a pixel, pair or triple is written. 1x1 filters are
+       read in place, four pixels at a time on Helium up to
+       TA_CONV_2D_QUAD_FILTER taps (the DSP pairs widen theirs first), else
+       one; so are filters too large for a patch and grouped or int16 ones
+       (ta_conv_2d_s8, ta_conv_2d_s16: a pixel at a time). The column entry
+       (every path) copies a run of pixels' input columns, never more than
+       one output row, into its buffer before writing the run: buffered,
+       and a buffered lead does not depend on the run's length, so the
+       row's width bounds it in the report. */
+    const bool patches = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH;
+    const int32_t batch = by_column ? out_w
+                          : patches ? (filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3 : 2)
+                          : k_h * k_w == 1 && filter_size <= TA_CONV_2D_QUAD_FILTER ? 4
+                                                                                    : 1;
+    const size_t elem = wide ? 2 : 1;
+    const TaStreamGeometry geom = ta_conv_stream_geometry(a, in, out, k_h, k_w, pad_h, pad_w, elem);
+    ta_declare_overlap(L, op, 0, &geom, batch, patches ? TA_STREAM_BUFFERED : TA_STREAM_IN_PLACE,
+                       "CONV_2D");
     return true;
 }
 
