@@ -26,12 +26,12 @@
 
 #include "../include/ta_params.h"
 
-#define TA_LSTM_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)               \
-    FIELD(int32_t, batches)                                        \
-    FIELD(int32_t, time_steps)                                     \
-    FIELD(int32_t, input_size)                                     \
-    FIELD(int32_t, state_size)                                     \
-    FIELD(int32_t, time_major)                                     \
+#define TA_LSTM_F32_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    FIELD(int32_t, batches)                          \
+    FIELD(int32_t, time_steps)                       \
+    FIELD(int32_t, input_size)                       \
+    FIELD(int32_t, state_size)                       \
+    FIELD(int32_t, time_major)                       \
     FIELD(float, cell_clip) /* the option; clips only when > 0 */
 typedef struct {
     TA_PARAM_MEMBERS(TA_LSTM_F32_PARAMS)

@@ -9,11 +9,12 @@
  * Or everything float32 (lower_float: TFLite Micro's float LstmStep, the
  * cell clip applied in float, constant weights and biases).
  *
- * Produces, for the integer form: the 8 gate fully-connected multipliers (to the fixed gate
- * input scale 2^-12), the 3 elementwise products' multipliers (gate
- * outputs have the fixed scale 2^-15), the quantized cell clip and the
- * cell tanh's input scaling; the weights and biases of the four gates
- * gathered into three local constants (the originals are then dropped).
+ * Produces, for the integer form: the 8 gate fully-connected multipliers
+ * (to the fixed gate input scale 2^-12), the 3 elementwise products'
+ * multipliers (gate outputs have the fixed scale 2^-15), the quantized
+ * cell clip and the cell tanh's input scaling. Both forms gather the
+ * weights and biases of the four gates into three local constants (the
+ * originals are then dropped).
  */
 #include "../../runtime/kernels/ta_lstm.h"
 #include "../../runtime/kernels/ta_lstm_f32.h"
