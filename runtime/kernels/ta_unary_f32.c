@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "../include/ta_float.h"
 #include "../include/ta_status.h"
 
 typedef float (*unary_fn)(float x, float alpha);
@@ -39,12 +40,7 @@ static float hard_swish(float x, float alpha)
 static float logistic(float x, float alpha)
 {
     (void)alpha;
-    /* The reference's cut-offs, where its float result saturates. */
-    if (x > 16.619047164916992188f)
-        return 1.0f;
-    if (x < -9.0f)
-        return expf(x);
-    return 1.0f / (1.0f + expf(-x));
+    return ta_sigmoid_f32(x);
 }
 
 static float tanh_f(float x, float alpha)

@@ -45,6 +45,7 @@
 #include "../../runtime/kernels/ta_logical.h"
 #include "../../runtime/kernels/ta_logistic.h"
 #include "../../runtime/kernels/ta_lstm.h"
+#include "../../runtime/kernels/ta_lstm_f32.h"
 #include "../../runtime/kernels/ta_lut.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
@@ -481,6 +482,10 @@ static int call_ta_logistic_s16(const void *p, void *const *a)
 static int call_ta_logistic_s8(const void *p, void *const *a)
 {
     return ta_logistic_s8(p, a[0], a[1], a[2]);
+}
+static int call_ta_lstm_f32(const void *p, void *const *a)
+{
+    return ta_lstm_f32(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
 }
 static int call_ta_lstm_s8(const void *p, void *const *a)
 {
@@ -974,6 +979,7 @@ static const TaKernelEntry entries[] = {
     {"ta_logistic_f32", 2, call_ta_logistic_f32},
     {"ta_logistic_s16", 2, call_ta_logistic_s16},
     {"ta_logistic_s8", 3, call_ta_logistic_s8},
+    {"ta_lstm_f32", 8, call_ta_lstm_f32},
     {"ta_lstm_s8", 9, call_ta_lstm_s8},
     {"ta_lut_s8", 3, call_ta_lut_s8},
     {"ta_max_pool_f32", 2, call_ta_max_pool_f32},

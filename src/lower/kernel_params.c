@@ -45,6 +45,7 @@
 #include "../../runtime/kernels/ta_log_softmax_f32.h"
 #include "../../runtime/kernels/ta_logical.h"
 #include "../../runtime/kernels/ta_lstm.h"
+#include "../../runtime/kernels/ta_lstm_f32.h"
 #include "../../runtime/kernels/ta_lut.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
@@ -262,6 +263,10 @@ DESCRIBE(TA_LUT_PARAMS)
 
 #define STRUCT ta_lstm_params_t
 DESCRIBE(TA_LSTM_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_lstm_f32_params_t
+DESCRIBE(TA_LSTM_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_maximum_minimum_params_t

@@ -54,6 +54,7 @@
     S(ta_logical_not_params_t)                 \
     S(ta_logical_params_t)                     \
     S(ta_lstm_params_t)                        \
+    S(ta_lstm_f32_params_t)                    \
     S(ta_lut_params_t)                         \
     S(ta_maximum_minimum_params_t)             \
     S(ta_mul_params_t)                         \

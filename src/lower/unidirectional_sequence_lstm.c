@@ -6,14 +6,18 @@
  * activation; no CIFG, peephole, projection or layer norm. The hidden
  * (18) and cell (19) states are variable tensors that persist between
  * runs. The intermediates are not read (TFLite Micro does not read them).
+ * Or everything float32 (lower_float: TFLite Micro's float LstmStep, the
+ * cell clip applied in float, constant weights and biases).
  *
- * Produces: the 8 gate fully-connected multipliers (to the fixed gate
- * input scale 2^-12), the 3 elementwise products' multipliers (gate
- * outputs have the fixed scale 2^-15), the quantized cell clip and the
- * cell tanh's input scaling; the weights and biases of the four gates
- * gathered into three local constants (the originals are then dropped).
+ * Produces, for the integer form: the 8 gate fully-connected multipliers
+ * (to the fixed gate input scale 2^-12), the 3 elementwise products'
+ * multipliers (gate outputs have the fixed scale 2^-15), the quantized
+ * cell clip and the cell tanh's input scaling. Both forms gather the
+ * weights and biases of the four gates into three local constants (the
+ * originals are then dropped).
  */
 #include "../../runtime/kernels/ta_lstm.h"
+#include "../../runtime/kernels/ta_lstm_f32.h"
 #include "lower.h"
 
 #include <math.h>
@@ -62,22 +66,63 @@ static bool parse(TaLower *L, TaOp *op)
     return true;
 }
 
-static bool check_weights(TaLower *L, TaOp *op, const TaTensor *w, const char *role, int32_t rows,
-                          int32_t cols)
+static const char *const gate_names[4] = {"input", "forget", "cell", "output"};
+
+/* Constant weights [rows, cols] of weight_type; int8 ones per-tensor and
+   symmetric, as TFLite Micro's integer form needs. */
+static bool check_weights(TaLower *L, TaOp *op, const TaTensor *w, const char *role,
+                          TaDtype weight_type, int32_t rows, int32_t cols)
 {
-    if (!ta_expect_dtype(L, op, w, role, TA_INT8, -1) || !ta_expect_constant(L, op, w, role) ||
-        !ta_expect_per_tensor(L, op, w, role))
+    if (!ta_expect_dtype(L, op, w, role, weight_type, -1) || !ta_expect_constant(L, op, w, role))
+        return false;
+    if (weight_type == TA_INT8 && !ta_expect_per_tensor(L, op, w, role))
         return false;
     if (w->rank != 2 || w->dims[0] != rows || w->dims[1] != cols) {
         ta_op_error(L, op, "%s (tensor %s) is %s, expected [%d,%d]", role, w->id,
                     ta_shape_text(L->pool, w), (int)rows, (int)cols);
         return false;
     }
-    if (ta_zero_point(w) != 0) {
+    if (weight_type == TA_INT8 && ta_zero_point(w) != 0) {
         ta_op_error(L, op, "%s (tensor %s) must be symmetric (zero point 0)", role, w->id);
         return false;
     }
     return true;
+}
+
+/* The four gates' input and recurrent weights and their constant biases
+   [n_cell]. */
+static bool check_gate_operands(TaLower *L, TaOp *op, TaDtype weight_type, TaDtype bias_type,
+                                int32_t n_in, int32_t n_cell)
+{
+    for (int g = 0; g < 4; g++) {
+        TaTensor *bias = op->inputs[IN_BIAS + g];
+        const char *bias_role = ta_format(L->pool, "%s gate bias", gate_names[g]);
+        if (!check_weights(L, op, op->inputs[IN_W_INPUT + g],
+                           ta_format(L->pool, "input to %s weights", gate_names[g]), weight_type,
+                           n_cell, n_in) ||
+            !check_weights(L, op, op->inputs[IN_W_RECURRENT + g],
+                           ta_format(L->pool, "recurrent to %s weights", gate_names[g]),
+                           weight_type, n_cell, n_cell) ||
+            !ta_expect_dtype(L, op, bias, bias_role, bias_type, -1) ||
+            !ta_expect_constant(L, op, bias, bias_role))
+            return false;
+        if (bias->rank != 1 || bias->dims[0] != n_cell) {
+            ta_op_error(L, op, "%s (tensor %s) is %s, expected [%d]", bias_role, bias->id,
+                        ta_shape_text(L->pool, bias), (int)n_cell);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The four gates' operands starting at input `first`, gate after gate, in
+   one array (the kernels take one pointer per kind). */
+static uint8_t *gather_gates(TaLower *L, TaOp *op, int first, size_t bytes_per_gate)
+{
+    uint8_t *all = ta_alloc(L->pool, 4 * bytes_per_gate);
+    for (int g = 0; g < 4; g++)
+        memcpy(all + (size_t)g * bytes_per_gate, op->inputs[first + g]->data, bytes_per_gate);
+    return all;
 }
 
 /* in_scale * weight_scale / 2^-12 in double, as TFLite Micro's gate
@@ -100,7 +145,10 @@ static void product_multiplier(double a, double b, double out, int32_t *m, int32
     *s = shift;
 }
 
-static bool lower(TaLower *L, TaOp *op)
+/* What both forms require: 24 inputs of which exactly the plain LSTM's are
+   present, a TANH cell activation, variable states of rank 2 and the shapes
+   TFLite Micro's ValidateTensorSize checks (the weights' per form). */
+static bool check_structure(TaLower *L, TaOp *op)
 {
     const LstmAttrs *a = op->attrs;
     if (op->num_inputs != NUM_INPUTS || op->num_outputs != 1) {
@@ -108,7 +156,6 @@ static bool lower(TaLower *L, TaOp *op)
                     op->num_outputs);
         return false;
     }
-    static const char *const gate_names[4] = {"input", "forget", "cell", "output"};
     for (int i = 0; i < NUM_INPUTS; i++) {
         const bool variant_part = (i >= IN_PEEPHOLE && i < IN_BIAS) ||
                                   (i >= IN_PROJECTION && i < IN_HIDDEN) || i >= IN_LAYER_NORM;
@@ -134,14 +181,6 @@ static bool lower(TaLower *L, TaOp *op)
     }
     TaTensor *in = op->inputs[IN_INPUT], *hidden = op->inputs[IN_HIDDEN];
     TaTensor *cell = op->inputs[IN_CELL], *out = op->outputs[0];
-    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, -1) ||
-        !ta_expect_dtype(L, op, hidden, "hidden state", TA_INT8, -1) ||
-        !ta_expect_dtype(L, op, cell, "cell state", TA_INT16, -1) ||
-        !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
-        !ta_expect_per_tensor(L, op, in, "input") ||
-        !ta_expect_per_tensor(L, op, hidden, "hidden state") ||
-        !ta_expect_per_tensor(L, op, cell, "cell state"))
-        return false;
     if (!hidden->is_variable || !cell->is_variable) {
         ta_op_error(L, op, "the hidden and cell states must be variable tensors");
         return false;
@@ -151,7 +190,6 @@ static bool lower(TaLower *L, TaOp *op)
         return false;
     }
     const int32_t batches = a->time_major ? in->dims[1] : in->dims[0];
-    const int32_t steps = a->time_major ? in->dims[0] : in->dims[1];
     const int32_t n_in = in->dims[2], n_cell = hidden->dims[1];
     const size_t state_elems = (size_t)batches * (size_t)n_cell;
     if (n_in < 1 || n_cell < 1 || ta_tensor_elements(hidden) != state_elems ||
@@ -164,24 +202,27 @@ static bool lower(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, cell), ta_shape_text(L->pool, out));
         return false;
     }
-    for (int g = 0; g < 4; g++) {
-        TaTensor *bias = op->inputs[IN_BIAS + g];
-        const char *bias_role = ta_format(L->pool, "%s gate bias", gate_names[g]);
-        if (!check_weights(L, op, op->inputs[IN_W_INPUT + g],
-                           ta_format(L->pool, "input to %s weights", gate_names[g]), n_cell,
-                           n_in) ||
-            !check_weights(L, op, op->inputs[IN_W_RECURRENT + g],
-                           ta_format(L->pool, "recurrent to %s weights", gate_names[g]), n_cell,
-                           n_cell) ||
-            !ta_expect_dtype(L, op, bias, bias_role, TA_INT32, -1) ||
-            !ta_expect_constant(L, op, bias, bias_role))
-            return false;
-        if (bias->rank != 1 || bias->dims[0] != n_cell) {
-            ta_op_error(L, op, "%s (tensor %s) is %s, expected [%d]", bias_role, bias->id,
-                        ta_shape_text(L->pool, bias), (int)n_cell);
-            return false;
-        }
-    }
+    return true;
+}
+
+static bool lower_integer(TaLower *L, TaOp *op)
+{
+    const LstmAttrs *a = op->attrs;
+    TaTensor *in = op->inputs[IN_INPUT], *hidden = op->inputs[IN_HIDDEN];
+    TaTensor *cell = op->inputs[IN_CELL], *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, in, "input", TA_INT8, TA_FLOAT32, -1) ||
+        !ta_expect_dtype(L, op, hidden, "hidden state", TA_INT8, -1) ||
+        !ta_expect_dtype(L, op, cell, "cell state", TA_INT16, -1) ||
+        !ta_expect_dtype(L, op, out, "output", TA_INT8, -1) ||
+        !ta_expect_per_tensor(L, op, in, "input") ||
+        !ta_expect_per_tensor(L, op, hidden, "hidden state") ||
+        !ta_expect_per_tensor(L, op, cell, "cell state"))
+        return false;
+    const int32_t batches = a->time_major ? in->dims[1] : in->dims[0];
+    const int32_t steps = a->time_major ? in->dims[0] : in->dims[1];
+    const int32_t n_in = in->dims[2], n_cell = hidden->dims[1];
+    if (!check_gate_operands(L, op, TA_INT8, TA_INT32, n_in, n_cell))
+        return false;
 
     /* The cell scale must be 2^power: TFLite Micro's integer tanh of the
        cell only shifts. Rounded in float, as its CheckedLog2. */
@@ -219,15 +260,9 @@ static bool lower(TaLower *L, TaOp *op)
 
     /* The four gates' weights and biases, gate after gate. */
     const size_t in_w = (size_t)n_cell * (size_t)n_in, rec_w = (size_t)n_cell * (size_t)n_cell;
-    uint8_t *w_in = ta_alloc(L->pool, 4 * in_w);
-    uint8_t *w_rec = ta_alloc(L->pool, 4 * rec_w);
-    uint8_t *biases = ta_alloc(L->pool, 4 * (size_t)n_cell * 4);
-    for (int g = 0; g < 4; g++) {
-        memcpy(w_in + g * in_w, op->inputs[IN_W_INPUT + g]->data, in_w);
-        memcpy(w_rec + g * rec_w, op->inputs[IN_W_RECURRENT + g]->data, rec_w);
-        memcpy(biases + (size_t)g * (size_t)n_cell * 4, op->inputs[IN_BIAS + g]->data,
-               (size_t)n_cell * 4);
-    }
+    uint8_t *w_in = gather_gates(L, op, IN_W_INPUT, in_w);
+    uint8_t *w_rec = gather_gates(L, op, IN_W_RECURRENT, rec_w);
+    uint8_t *biases = gather_gates(L, op, IN_BIAS, (size_t)n_cell * 4);
     TaTensor *t_in = ta_local_constant(L, op, "input_weights", TA_INT8, (int32_t)(4 * in_w), w_in);
     TaTensor *t_rec = ta_local_constant(L, op, "recurrent_weights", TA_INT8, (int32_t)(4 * rec_w),
                                         w_rec);
@@ -294,6 +329,64 @@ static bool lower(TaLower *L, TaOp *op)
     ta_init_variable_tensor(L, op, hidden);
     ta_init_variable_tensor(L, op, cell);
     return true;
+}
+
+/* The float32 form: TFLite Micro's float LstmStep (ta_lstm_f32.h); the
+   weights and biases constant (gathered per kind), the states reset to 0. */
+static bool lower_float(TaLower *L, TaOp *op)
+{
+    const LstmAttrs *a = op->attrs;
+    TaTensor *in = op->inputs[IN_INPUT], *hidden = op->inputs[IN_HIDDEN];
+    TaTensor *cell = op->inputs[IN_CELL], *out = op->outputs[0];
+    if (!ta_expect_dtype(L, op, hidden, "hidden state", TA_FLOAT32, -1) ||
+        !ta_expect_dtype(L, op, cell, "cell state", TA_FLOAT32, -1) ||
+        !ta_expect_dtype(L, op, out, "output", TA_FLOAT32, -1))
+        return false;
+    const int32_t batches = a->time_major ? in->dims[1] : in->dims[0];
+    const int32_t steps = a->time_major ? in->dims[0] : in->dims[1];
+    const int32_t n_in = in->dims[2], n_cell = hidden->dims[1];
+    if (!check_gate_operands(L, op, TA_FLOAT32, TA_FLOAT32, n_in, n_cell))
+        return false;
+    const size_t in_w = (size_t)n_cell * (size_t)n_in, rec_w = (size_t)n_cell * (size_t)n_cell;
+    TaTensor *t_in = ta_local_constant(L, op, "input_weights", TA_FLOAT32, (int32_t)(4 * in_w),
+                                       gather_gates(L, op, IN_W_INPUT, in_w * 4));
+    TaTensor *t_rec = ta_local_constant(L, op, "recurrent_weights", TA_FLOAT32,
+                                        (int32_t)(4 * rec_w),
+                                        gather_gates(L, op, IN_W_RECURRENT, rec_w * 4));
+    TaTensor *t_bias = ta_local_constant(L, op, "biases", TA_FLOAT32, 4 * n_cell,
+                                         gather_gates(L, op, IN_BIAS, (size_t)n_cell * 4));
+    const int32_t rows = a->time_major ? batches : 1;
+    TaTensor *scratch = ta_local_scratch(L, op, "gates", 4 * rows * n_cell * 4);
+    scratch->dtype = TA_FLOAT32; /* the kernel's view of the bytes */
+    scratch->dims[0] = 4 * rows * n_cell;
+
+    TaKernelCall *c = ta_call(L, op, "ta_lstm_f32", "runtime/kernels/ta_lstm_f32.h");
+    ta_lstm_f32_params_t *p = TA_CALL_PARAMS(L, c, ta_lstm_f32_params_t);
+    p->batches = batches;
+    p->time_steps = steps;
+    p->input_size = n_in;
+    p->state_size = n_cell;
+    p->time_major = a->time_major;
+    p->cell_clip = a->cell_clip;
+    ta_call_arg(L, c, in);
+    ta_call_arg(L, c, t_in);
+    ta_call_arg(L, c, t_rec);
+    ta_call_arg(L, c, t_bias);
+    ta_call_arg(L, c, hidden);
+    ta_call_arg(L, c, cell);
+    ta_call_arg(L, c, scratch);
+    ta_call_arg(L, c, out);
+
+    ta_init_variable_tensor(L, op, hidden);
+    ta_init_variable_tensor(L, op, cell);
+    return true;
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    if (!check_structure(L, op))
+        return false;
+    return op->inputs[IN_INPUT]->dtype == TA_FLOAT32 ? lower_float(L, op) : lower_integer(L, op);
 }
 
 const TaOpDef ta_op_unidirectional_sequence_lstm = {parse, lower};

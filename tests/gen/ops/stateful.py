@@ -1,6 +1,6 @@
 """Stateful models (run them several times on one interpreter without reset):
-SVDF (int8 or int16 state), UNIDIRECTIONAL_SEQUENCE_LSTM (integer: int8
-activations, int16 cell state) and resource variables (VAR_HANDLE /
+SVDF (int8 or int16 state; float32), UNIDIRECTIONAL_SEQUENCE_LSTM (integer:
+int8 activations, int16 cell state; float32) and resource variables (VAR_HANDLE /
 READ_VARIABLE / ASSIGN_VARIABLE, optionally initialised through CALL_ONCE).
 
 Variable tensors (SVDF/LSTM states) have no buffer: TFLM resets them to the
@@ -197,6 +197,47 @@ def lstm_int8(rng, simd=False):
         "cell_size": n_cell, "time_major": time_major, "cell_clip": cell_clip,
         "input_quant": q_in.to_json(), "hidden_quant": q_h.to_json(),
         "cell_scale_log2": cell_pow, "gates": cfg_w}
+
+
+@variant("UNIDIRECTIONAL_SEQUENCE_LSTM.float32", "UNIDIRECTIONAL_SEQUENCE_LSTM",
+         stateful=True)
+def lstm_float32(rng):
+    """float32 UNIDIRECTIONAL_SEQUENCE_LSTM (TFLM's float LstmStep): float
+    input/output, weights (1/sqrt(fan-in)), biases and states, TANH cell
+    activation, no CIFG/peephole/projection/layer norm, no intermediates;
+    batch-major or time-major, 1-6 time steps, cell clip none, positive or
+    negative (TFLM clips only when it is > 0). Stateful."""
+    batch = pick(rng, [1, 1, 2, 3])
+    steps = randint(rng, 1, 6)
+    n_in = randint(rng, 1, 16)
+    n_cell = randint(rng, 1, 16)
+    time_major = chance(rng, 0.3)
+    clip = log_uniform(rng, 0.05, 4.0)
+    cell_clip = f32(pick(rng, [0.0, 0.0, clip, clip, -clip]))
+
+    b = ModelBuilder()
+    in_shape = [steps, batch, n_in] if time_major else [batch, steps, n_in]
+    out_shape = [steps, batch, n_cell] if time_major else [batch, steps, n_cell]
+    x = b.tensor(in_shape, "float32", name="input")
+    w_in = {g: b.const(draw_float_weights(rng, [n_cell, n_in], n_in), "float32",
+                       name="input_to_%s_weights" % g) for g in GATES}
+    w_rec = {g: b.const(draw_float_weights(rng, [n_cell, n_cell], n_cell), "float32",
+                        name="recurrent_to_%s_weights" % g) for g in GATES}
+    biases = {g: b.const(draw_float_values(rng, [n_cell], 1.0), "float32",
+                         name="%s_gate_bias" % g) for g in GATES}
+    h = b.tensor([batch, n_cell], "float32", name="output_state", variable=True)
+    c = b.tensor([batch, n_cell], "float32", name="cell_state", variable=True)
+    y = b.tensor(out_shape, "float32", name="output")
+    ins = ([x] + [w_in[g] for g in GATES] + [w_rec[g] for g in GATES]
+           + [-1, -1, -1] + [biases[g] for g in GATES] + [-1, -1, h, c]
+           + [-1, -1, -1, -1])
+    b.op("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [y],
+         "UnidirectionalSequenceLSTMOptions", fusedActivationFunction="TANH",
+         cellClip=cell_clip, projClip=0.0, timeMajor=time_major,
+         asymmetricQuantizeInputs=False)
+    return b.build([x], [y]), {
+        "batch": batch, "time_steps": steps, "input_size": n_in,
+        "cell_size": n_cell, "time_major": time_major, "cell_clip": cell_clip}
 
 
 @variant("UNIDIRECTIONAL_SEQUENCE_LSTM.int8_simd", "UNIDIRECTIONAL_SEQUENCE_LSTM",
