@@ -90,7 +90,7 @@ def test_operators_pass_named_tensor_pointers(tmp_path, yaml_text):
         code = text[text.index("*/") + 2:]
         assert "KWS_BASE_" not in code, path.name  # no "BASE + 8000" in calls
         assert not re.search(r"/\* *[\w.]+ *\*/", code), path.name  # no "/* 23 */" ids
-        for call in re.findall(r"ta_\w+\((&params\d+,)?([^;]*)\);", code, re.S):
+        for call in re.findall(r"ta_\w+\((&\w+_params\d+,)?([^;]*)\);", code, re.S):
             args = [a.strip() for a in call[1].split(",") if a.strip()]
             assert all(a == "NULL" or a in defined for a in args), (path.name, args)
             used.update(args)

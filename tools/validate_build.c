@@ -368,9 +368,10 @@ int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc, 
         arg_add(&build, sources[i]);
     for (int i = 0; i < 2; i++)
         arg_add(&build, crt_end[i]);
-    /* A section the linker script does not place fails the build rather
-       than landing anywhere. */
-    arg_add_words(&build, "-Wl,--gc-sections -Wl,--orphan-handling=error -o");
+    /* Float kernels call the C library's math (sqrtf, expf, ...), newlib's
+       libm on the target. A section the linker script does not place fails
+       the build rather than landing anywhere. */
+    arg_add_words(&build, "-lm -Wl,--gc-sections -Wl,--orphan-handling=error -o");
     arg_add(&build, elf);
     text = va_format("the %s build (%s)", b->machine, gcc);
     int failed = step(text, &build, NULL, build_log, 600);
