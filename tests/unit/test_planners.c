@@ -48,8 +48,8 @@ static void check_packing(const char *what, const TaBlock *b, int n, size_t alig
    orders), so it checks the exact planner's reasoning independently. The
    caller passes the blocks largest first: any order finds a fit when one
    exists, and big blocks first fail sooner. */
-static bool fits_in_order(const TaBlock *b, int n, size_t alignment, size_t arena,
-                          size_t *offsets, int k)
+static bool fits_in_order(const TaBlock *b, int n, size_t alignment, size_t arena, size_t *offsets,
+                          int k)
 {
     if (k == n)
         return true;
