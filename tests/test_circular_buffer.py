@@ -12,6 +12,7 @@ from flatbuffers import flexbuffers
 
 from tests.gen.builder import ModelBuilder, Q
 from tests.harness import module, oracle
+from tests.harness.refusals import refusal
 
 
 def _model(slots, h, w, options=None, batch=1):
@@ -46,24 +47,15 @@ def test_circular_buffer_matches_tflite_micro_on_written_slots(tmp_path, slots, 
         assert np.array_equal(got[-1], runs[k][0].reshape(-1)), k
 
 
-def _refusal(model, tmp_path):
-    (tmp_path / "m.tflite").write_bytes(model)
-    with pytest.raises(module.ConvertError) as e:
-        module.convert(tmp_path / "m.tflite", tmp_path / "mod")
-    lines = e.value.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    return lines[0]
-
-
 @pytest.mark.parametrize("slots,options,shown", [
     (3, {"cycles_max": 2}, 2),
     (3, None, 0),
 ])
 def test_circular_buffer_other_cycles_are_refused(tmp_path, slots, options, shown):
-    line = _refusal(_model(slots, 2, 2, options), tmp_path)
+    line = refusal(_model(slots, 2, 2, options), tmp_path)
     assert f"operator 0 (CIRCULAR_BUFFER): cycles_max {shown} is not supported" in line, line
 
 
 def test_circular_buffer_batch_above_one_is_refused(tmp_path):
-    line = _refusal(_model(3, 2, 2, {"cycles_max": 1}, batch=2), tmp_path)
+    line = refusal(_model(3, 2, 2, {"cycles_max": 1}, batch=2), tmp_path)
     assert "operator 0 (CIRCULAR_BUFFER): batch 2 is not supported" in line, line

@@ -8,16 +8,7 @@ import pytest
 
 from tests.gen.builder import ModelBuilder, Q
 from tests.harness import module, oracle
-
-
-def _refusal(model, tmp_path):
-    """tinyaot's error line for `model` (which must be refused)."""
-    (tmp_path / "m.tflite").write_bytes(model)
-    with pytest.raises(module.ConvertError) as e:
-        module.convert(tmp_path / "m.tflite", tmp_path / "mod")
-    lines = e.value.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    return lines[0]
+from tests.harness.refusals import refusal
 
 
 def _space_to_batch(in_shape, block, pads, out_shape, zp):
@@ -48,7 +39,7 @@ def test_space_to_batch_pads_with_the_zero_point_as_litert(zp, tmp_path):
 
 def test_space_to_batch_with_a_wrong_output_shape_is_refused(tmp_path):
     model = _space_to_batch([1, 4, 4, 1], [2, 2], [[0, 0], [0, 0]], [4, 2, 3, 1], 0)
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (SPACE_TO_BATCH_ND)" in line and "block_shape and paddings" in line, line
 
 
@@ -61,7 +52,7 @@ def test_reverse_of_non_adjacent_axes_is_refused_as_tflm_refuses_it(tmp_path):
     model = b.build([x], [y])
     with pytest.raises(oracle.OracleError):
         oracle.run_tflm(model, [[np.zeros((2, 3, 4), np.int8)]], isolated=True)
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (REVERSE_V2)" in line and "not adjacent" in line, line
 
 
@@ -72,7 +63,7 @@ def test_mirror_pad_reflecting_past_the_border_is_refused(tmp_path):
     p = b.const(np.array([[0, 0], [4, 0]], np.int32), "int32", name="paddings")
     y = b.tensor([3, 8], "int8", Q(0.1, 0), name="output")
     b.op("MIRROR_PAD", [x, p], [y], "MirrorPadOptions", mode=0)
-    line = _refusal(b.build([x], [y]), tmp_path)
+    line = refusal(b.build([x], [y]), tmp_path)
     assert "operator 0 (MIRROR_PAD)" in line and "REFLECT" in line, line
 
 
@@ -85,5 +76,5 @@ def test_reduce_min_with_another_output_quantization_is_refused(tmp_path):
     model = b.build([x], [y])
     with pytest.raises(oracle.OracleError):
         oracle.run_tflm(model, [[np.zeros((2, 5), np.int8)]], isolated=True)
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (REDUCE_MIN)" in line and "quantization" in line, line

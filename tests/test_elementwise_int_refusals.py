@@ -10,16 +10,7 @@ import pytest
 
 from tests.gen.builder import ModelBuilder, Q
 from tests.harness import module, oracle
-
-
-def _refusal(model, tmp_path):
-    (tmp_path / "m.tflite").write_bytes(model)
-    with pytest.raises(module.ConvertError) as e:
-        module.convert(tmp_path / "m.tflite", tmp_path / "mod")
-    lines = e.value.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert not (tmp_path / "mod").exists()
-    return lines[0]
+from tests.harness.refusals import refusal
 
 
 def _unary(op, dtype, quant):
@@ -32,7 +23,7 @@ def _unary(op, dtype, quant):
 
 def test_int16_elu_is_refused_as_tflite_micro_has_int8_only(tmp_path):
     model = _unary("ELU", "int16", Q(0.01, 0))
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (ELU): int16 input is not supported: TFLite Micro has int8 only" in line
     with pytest.raises(oracle.OracleError):
         oracle.run_tflm(model, [[np.arange(6, dtype=np.int16).reshape(2, 3)]], isolated=True)
@@ -58,7 +49,7 @@ def test_int16_rsqrt_fails_on_negative_inputs_at_run_time_as_tflite_micro(tmp_pa
 
 
 def test_int16_rsqrt_needs_zero_points_0(tmp_path):
-    line = _refusal(_unary("RSQRT", "int16", Q(0.01, 3)), tmp_path)
+    line = refusal(_unary("RSQRT", "int16", Q(0.01, 3)), tmp_path)
     assert "operator 0 (RSQRT): int16 needs zero points 0" in line, line
 
 
@@ -68,7 +59,7 @@ def test_logical_and_on_int8_is_refused(tmp_path):
     y = b.tensor([4], "int8", Q(0.1, 0), name="input2")
     z = b.tensor([4], "bool", name="output")
     b.op("LOGICAL_AND", [x, y], [z])
-    line = _refusal(b.build([x, y], [z]), tmp_path)
+    line = refusal(b.build([x, y], [z]), tmp_path)
     assert "operator 0 (LOGICAL_AND)" in line and "input 1" in line, line
 
 

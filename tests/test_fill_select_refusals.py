@@ -11,27 +11,13 @@ import pytest
 
 from tests.gen.builder import ModelBuilder, Q
 from tests.harness import module, oracle
-
-
-def _refusal(model, tmp_path):
-    (tmp_path / "m.tflite").write_bytes(model)
-    with pytest.raises(module.ConvertError) as e:
-        module.convert(tmp_path / "m.tflite", tmp_path / "mod")
-    lines = e.value.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert not (tmp_path / "mod").exists()
-    return lines[0]
-
-
-def _tflm_fails(model, runs):
-    with pytest.raises(oracle.OracleError):
-        oracle.run_tflm(model, runs, isolated=True)
+from tests.harness.refusals import refusal, tflm_fails
 
 
 def _fails_like_tflite_micro(model, tmp_path, bad, good):
     """The module's run fails on `bad` as TFLite Micro's does, and gives
     TFLite Micro's bytes on `good`."""
-    _tflm_fails(model, bad)
+    tflm_fails(model, bad)
     (tmp_path / "m.tflite").write_bytes(model)
     m = module.convert(tmp_path / "m.tflite", tmp_path / "mod")
     exe = module.build(m)
@@ -76,15 +62,15 @@ def test_broadcast_args_of_clashing_shapes_fails_the_run_as_tflite_micro(tmp_pat
 def test_int8_floor_div_is_refused_as_tflite_micro_has_float32_only(tmp_path):
     q = Q(0.1, 0)
     model = _binary("FLOOR_DIV", "int8", [4], [4], [4], q, "FloorDivOptions")
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (FLOOR_DIV)" in line and "input 1" in line and "int8" in line, line
-    _tflm_fails(model, [[np.ones(4, np.int8), np.ones(4, np.int8)]])
+    tflm_fails(model, [[np.ones(4, np.int8), np.ones(4, np.int8)]])
 
 
 def test_floor_mod_broadcast_over_five_dimensions_is_refused(tmp_path):
     model = _binary("FLOOR_MOD", "float32", [2, 1, 2, 1, 2], [2], [2, 1, 2, 1, 2],
                     options="FloorModOptions")
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (FLOOR_MOD)" in line and "at most 4 dimensions" in line, line
 
 
@@ -96,9 +82,9 @@ def test_int32_select_v2_is_refused_as_tflite_micro_has_no_kernel(tmp_path):
     z = b.tensor([3], "int32", name="output")
     b.op("SELECT_V2", [c, x, y], [z], "SelectV2Options")
     model = b.build([c, x, y], [z])
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (SELECT_V2)" in line and "int32" in line, line
-    _tflm_fails(model, [[np.ones(3, np.bool_), np.ones(3, np.int32), np.zeros(3, np.int32)]])
+    tflm_fails(model, [[np.ones(3, np.bool_), np.ones(3, np.int32), np.zeros(3, np.int32)]])
 
 
 def test_select_v2_output_not_the_broadcast_shape_is_refused(tmp_path):
@@ -108,7 +94,7 @@ def test_select_v2_output_not_the_broadcast_shape_is_refused(tmp_path):
     y = b.tensor([1, 3], "int8", Q(0.1, 0), name="y")
     z = b.tensor([2, 4], "int8", Q(0.1, 0), name="output")
     b.op("SELECT_V2", [c, x, y], [z], "SelectV2Options")
-    line = _refusal(b.build([c, x, y], [z]), tmp_path)
+    line = refusal(b.build([c, x, y], [z]), tmp_path)
     assert "operator 0 (SELECT_V2)" in line and "broadcast" in line, line
 
 
@@ -120,9 +106,9 @@ def test_select_v1_is_refused_as_tflite_micro_does_not_register_it(tmp_path):
     z = b.tensor([3], "int8", Q(0.1, 0), name="output")
     b.op("SELECT", [c, x, y], [z])
     model = b.build([c, x, y], [z])
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0" in line and "SELECT" in line, line
-    _tflm_fails(model, [[np.ones(3, np.bool_), np.ones(3, np.int8), np.zeros(3, np.int8)]])
+    tflm_fails(model, [[np.ones(3, np.bool_), np.ones(3, np.int8), np.zeros(3, np.int8)]])
 
 
 def test_fill_with_dims_given_at_run_time_is_refused(tmp_path):
@@ -132,9 +118,9 @@ def test_fill_with_dims_given_at_run_time_is_refused(tmp_path):
     y = b.tensor([2, 3], "float32", name="output")
     b.op("FILL", [d, v], [y], "FillOptions")
     model = b.build([d, v], [y])
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (FILL)" in line and "dims" in line and "constant" in line, line
-    _tflm_fails(model, [[np.array([2, 3], np.int32), np.array(1.5, np.float32)]])
+    tflm_fails(model, [[np.array([2, 3], np.int32), np.array(1.5, np.float32)]])
 
 
 def test_int16_zeros_like_is_refused_as_tflite_micro_has_no_kernel(tmp_path):
@@ -143,9 +129,9 @@ def test_int16_zeros_like_is_refused_as_tflite_micro_has_no_kernel(tmp_path):
     y = b.tensor([4], "int16", Q(0.1, 0), name="output")
     b.op("ZEROS_LIKE", [x], [y], "ZerosLikeOptions")
     model = b.build([x], [y])
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (ZEROS_LIKE)" in line and "int16" in line, line
-    _tflm_fails(model, [[np.ones(4, np.int16)]])
+    tflm_fails(model, [[np.ones(4, np.int16)]])
 
 
 def test_broadcast_to_six_dimensions_is_refused(tmp_path):
@@ -154,7 +140,7 @@ def test_broadcast_to_six_dimensions_is_refused(tmp_path):
     s = b.const(np.array([1, 1, 1, 1, 3, 2], np.int32), "int32", name="shape")
     y = b.tensor([1, 1, 1, 1, 3, 2], "int8", Q(0.1, 0), name="output")
     b.op("BROADCAST_TO", [x, s], [y], "BroadcastToOptions")
-    line = _refusal(b.build([x], [y]), tmp_path)
+    line = refusal(b.build([x], [y]), tmp_path)
     assert "operator 0 (BROADCAST_TO)" in line and "at most 5" in line, line
 
 
@@ -164,9 +150,9 @@ def test_shape_with_int64_output_is_refused_as_tflite_micro_writes_int32_only(tm
     y = b.tensor([2], "int64", name="output")
     b.op("SHAPE", [x], [y], "ShapeOptions", outType=4)
     model = b.build([x], [y])
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (SHAPE)" in line and "int64" in line, line
-    _tflm_fails(model, [[np.ones((2, 3), np.int8)]])
+    tflm_fails(model, [[np.ones((2, 3), np.int8)]])
 
 
 def test_int8_add_n_of_differently_quantized_inputs_is_refused(tmp_path):
@@ -176,6 +162,6 @@ def test_int8_add_n_of_differently_quantized_inputs_is_refused(tmp_path):
     z = b.tensor([4], "int8", Q(0.3, 0), name="output")
     b.op("ADD_N", [x, y], [z], "AddNOptions")
     model = b.build([x, y], [z])
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (ADD_N)" in line and "quantization" in line, line
-    _tflm_fails(model, [[np.ones(4, np.int8), np.ones(4, np.int8)]])
+    tflm_fails(model, [[np.ones(4, np.int8), np.ones(4, np.int8)]])

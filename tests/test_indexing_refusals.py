@@ -12,21 +12,7 @@ import pytest
 
 from tests.gen.builder import ModelBuilder, Q
 from tests.harness import module, oracle
-
-
-def _refusal(model, tmp_path):
-    (tmp_path / "m.tflite").write_bytes(model)
-    with pytest.raises(module.ConvertError) as e:
-        module.convert(tmp_path / "m.tflite", tmp_path / "mod")
-    lines = e.value.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert not (tmp_path / "mod").exists()
-    return lines[0]
-
-
-def _tflm_fails(model, runs):
-    with pytest.raises(oracle.OracleError):
-        oracle.run_tflm(model, runs, isolated=True)
+from tests.harness.refusals import refusal, tflm_fails
 
 
 def _gather_nd(dtype, indices, const=True):
@@ -43,9 +29,9 @@ def _gather_nd(dtype, indices, const=True):
 
 def test_gather_nd_int32_params_are_refused_as_tflite_micro(tmp_path):
     model = _gather_nd("int32", [[1], [2]])
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (GATHER_ND)" in line and "params" in line, line
-    _tflm_fails(model, [[np.zeros([3, 4], np.int32)]])
+    tflm_fails(model, [[np.zeros([3, 4], np.int32)]])
 
 
 def test_gather_nd_run_time_indices_as_tflite_micro(tmp_path):
@@ -65,7 +51,7 @@ def test_gather_nd_run_time_indices_as_tflite_micro(tmp_path):
     for (o,), (r,) in zip(ours, ref):
         assert np.array_equal(o, r)
     assert ours[1][0].tolist() == [5, 0]
-    _tflm_fails(model, bad)
+    tflm_fails(model, bad)
     with pytest.raises(RuntimeError, match="module run failed"):
         module.run(m, exe, bad)
 
@@ -82,9 +68,9 @@ def test_gather_nd_index_past_params_is_refused_as_tflite_micro_fails_it(tmp_pat
     (ref,), = oracle.run_tflm(inside, [[x]], isolated=True)
     assert np.array_equal(ours, ref) and ours.tolist() == [5]
     past = _gather_nd("int8", [[2, 5]])
-    line = _refusal(past, tmp_path)
+    line = refusal(past, tmp_path)
     assert "operator 0 (GATHER_ND): index row 0 reaches element 13" in line, line
-    _tflm_fails(past, [[x]])
+    tflm_fails(past, [[x]])
 
 
 def _embedding(lookup_const, value_q, out_dt="int8"):
@@ -103,7 +89,7 @@ def test_embedding_lookup_run_time_rows_outside_the_table_fail_the_run(tmp_path,
     table = np.arange(12, dtype=np.int8).reshape(3, 4)
     bad = [[np.array([1, 3], np.int32), table]]
     good = [[np.array([2, 0], np.int32), table]]
-    _tflm_fails(model, bad)
+    tflm_fails(model, bad)
     (tmp_path / "m.tflite").write_bytes(model)
     m = module.convert(tmp_path / "m.tflite", tmp_path / "mod")
     exe = module.build(m)
@@ -116,9 +102,9 @@ def test_embedding_lookup_run_time_rows_outside_the_table_fail_the_run(tmp_path,
 
 def test_embedding_lookup_hybrid_needs_zero_point_0_as_tflite_micro(tmp_path):
     model = _embedding(True, Q(0.5, 3), "float32")
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (EMBEDDING_LOOKUP)" in line and "zero point 0, not 3" in line, line
-    _tflm_fails(model, [[np.zeros([3, 4], np.int8)]])
+    tflm_fails(model, [[np.zeros([3, 4], np.int8)]])
 
 
 @pytest.mark.parametrize("idx_dt", ["int32", "int64"])
@@ -152,9 +138,9 @@ def test_cumsum_int32_is_refused_as_tflite_micro(tmp_path):
     y = b.tensor([2, 3], "int32", name="output")
     b.op("CUMSUM", [x, a], [y], "CumsumOptions", exclusive=False, reverse=False)
     model = b.build([x], [y])
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (CUMSUM)" in line and "input" in line, line
-    _tflm_fails(model, [[np.zeros([2, 3], np.int32)]])
+    tflm_fails(model, [[np.zeros([2, 3], np.int32)]])
 
 
 def test_reduce_all_on_int8_is_refused_as_tflite_micro(tmp_path):
@@ -164,9 +150,9 @@ def test_reduce_all_on_int8_is_refused_as_tflite_micro(tmp_path):
     y = b.tensor([2], "int8", Q(0.1, 0), name="output")
     b.op("REDUCE_ALL", [x, a], [y], "ReducerOptions", keepDims=False)
     model = b.build([x], [y])
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (REDUCE_ALL)" in line and "input" in line, line
-    _tflm_fails(model, [[np.zeros([2, 3], np.int8)]])
+    tflm_fails(model, [[np.zeros([2, 3], np.int8)]])
 
 
 def test_l2_normalization_with_a_fused_relu_is_refused_as_tflite_micro(tmp_path):
@@ -175,6 +161,6 @@ def test_l2_normalization_with_a_fused_relu_is_refused_as_tflite_micro(tmp_path)
     y = b.tensor([2, 3], "float32", name="output")
     b.op("L2_NORMALIZATION", [x], [y], "L2NormOptions", fusedActivationFunction="RELU")
     model = b.build([x], [y])
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (L2_NORMALIZATION): fused activation 1 is not supported" in line, line
-    _tflm_fails(model, [[np.ones([2, 3], np.float32)]])
+    tflm_fails(model, [[np.ones([2, 3], np.float32)]])

@@ -13,19 +13,9 @@ import pytest
 
 from tests.gen.builder import ModelBuilder, Q
 from tests.harness import module, oracle
+from tests.harness.refusals import refusal
 
 COMPARISONS = ["LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL", "EQUAL", "NOT_EQUAL"]
-
-
-def _refusal(model, tmp_path):
-    """tinyaot's error line for `model` (which must be refused)."""
-    (tmp_path / "m.tflite").write_bytes(model)
-    with pytest.raises(module.ConvertError) as e:
-        module.convert(tmp_path / "m.tflite", tmp_path / "mod")
-    lines = e.value.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert not (tmp_path / "mod").exists()
-    return lines[0]
 
 
 def _comparison_int16(op):
@@ -40,7 +30,7 @@ def _comparison_int16(op):
 @pytest.mark.parametrize("op", COMPARISONS)
 def test_int16_comparison_is_refused_with_the_reason(op, tmp_path):
     model = _comparison_int16(op)
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert f"operator 0 ({op})" in line and "int16" in line, line
     runs = [[np.arange(10, dtype=np.int16).reshape(2, 5),
              np.arange(10, 0, -1, dtype=np.int16).reshape(2, 5)]]
@@ -64,7 +54,7 @@ def test_quantize_float32_to_int32_is_refused_with_the_reason(tmp_path):
     model = b.build([x], [y])
     with pytest.raises(oracle.OracleError):
         oracle.run_tflm(model, [[np.linspace(-1, 1, 6, dtype=np.float32)]], isolated=True)
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (QUANTIZE): float32 to int32 is not supported" in line, line
     assert "int32 to int16" in line     # the supported pairs are listed
 
@@ -84,7 +74,7 @@ def test_strided_slice_needing_a_new_axis_is_refused(tmp_path):
     model = b.build([x], [y])
     with pytest.raises(oracle.OracleError):
         oracle.run_tflm(model, [[np.zeros((4, 6), np.int8)]], isolated=True)
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (STRIDED_SLICE)" in line and "new_axis_mask" in line, line
 
 
@@ -99,7 +89,7 @@ def test_int8_l2_pool_is_refused_with_the_reason(tmp_path):
     with pytest.raises(oracle.OracleError):
         oracle.run_tflm(model, [[np.arange(32, dtype=np.int8).reshape(1, 4, 4, 2)]],
                         isolated=True)
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (L2_POOL_2D)" in line and "float32 only" in line, line
 
 
@@ -114,5 +104,5 @@ def test_float32_arg_max_to_int64_is_refused_with_the_reason(tmp_path):
     with pytest.raises(oracle.OracleError):
         oracle.run_tflm(model, [[np.linspace(-1, 1, 15, dtype=np.float32).reshape(3, 5)]],
                         isolated=True)
-    line = _refusal(model, tmp_path)
+    line = refusal(model, tmp_path)
     assert "operator 0 (ARG_MAX)" in line and "int32 output" in line, line

@@ -285,7 +285,7 @@ def test_overlap_off_keeps_tensors_apart(tmp_path):
 # test_arenas.py checks the two together); micro_speech: what the column
 # entry's lead reaches (its first CONV_2D, one input channel, is its peak).
 GOALS = {"tflm_person_detect": 38000, "mlperf_tiny_kws_ref_model": 9000,
-         "mlperf_tiny_ic_resnet8_quant": 33296, "tflm_micro_speech_quantized": 4176}
+         "mlperf_tiny_ic_resnet8_quant": 33392, "tflm_micro_speech_quantized": 4176}
 ALONE = {"mlperf_tiny_ic_resnet8_quant": {"transforms": "{FUSE_RESIDUAL_ADD: false}"}}
 
 
