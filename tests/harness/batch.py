@@ -44,8 +44,7 @@ def _glue_flags():
     writes past an arena is caught). The files are parameters, tables and
     calls: they run in no time at any level, and compile in a third of the
     time so. The kernels keep -O1 and both sanitizers; the link gets both."""
-    flags = ["-O0" if f == "-O1" else f for f in module.cflags()]
-    return ["-fsanitize=address" if f == "-fsanitize=address,undefined" else f for f in flags]
+    return module.cflags(opt="-O0", sanitizers="address")
 
 
 def _batch_unit(workdir, built, modules):

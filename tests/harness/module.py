@@ -83,12 +83,15 @@ def sources(module_dir):
     return sorted(str(p) for p in pathlib.Path(module_dir).rglob("*.c"))
 
 
-def cflags():
+def cflags(opt="-O1", sanitizers="address,undefined"):
+    """The host flags modules are built with; with TINYAOT_SANITIZE=1 the
+    `sanitizers` are on (tests/harness/batch.py builds generated files at
+    -O0 with AddressSanitizer alone)."""
     # -ffp-contract=off as the generated build files: no fused multiply-add,
     # so float kernels round like TFLite Micro's reference kernels.
-    flags = ["-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-ffp-contract=off"]
+    flags = ["-std=c99", opt, "-g", "-Wall", "-Wextra", "-Werror", "-ffp-contract=off"]
     if sanitizing():
-        flags += ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+        flags += [f"-fsanitize={sanitizers}", "-fno-sanitize-recover=all",
                   "-fno-omit-frame-pointer"]
     return flags
 
