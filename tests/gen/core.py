@@ -37,13 +37,17 @@ class Case:
 class Variant:
     """A family of random models. draw(rng) -> Case."""
 
-    def __init__(self, name, op, fn, stateful=False, n_runs=None, doc=""):
+    def __init__(self, name, op, fn, stateful=False, n_runs=None, doc="", compare=None):
         self.name = name
         self.op = op
         self.fn = fn
         self.stateful = bool(stateful)
         self.n_runs = int(n_runs if n_runs is not None else (4 if stateful else 1))
         self.doc = doc
+        # compare(ours_runs, expected_runs) -> (bytes compared, bytes differing),
+        # for an operator whose reference leaves part of its output undefined
+        # (None: every byte of every output).
+        self.compare = compare
 
     def draw(self, rng, name=None):
         model, config = self.fn(rng)
@@ -65,16 +69,16 @@ class Variant:
         return "Variant(%s)" % self.name
 
 
-def variant(name, op, stateful=False, n_runs=None, simd=False):
+def variant(name, op, stateful=False, n_runs=None, simd=False, compare=None):
     """Decorator registering fn(rng) -> (model_bytes, config), in
-    SIMD_REGISTRY when simd is set."""
+    SIMD_REGISTRY when simd is set; compare as in Variant."""
     registry = SIMD_REGISTRY if simd else REGISTRY
 
     def deco(fn):
         if name in REGISTRY or name in SIMD_REGISTRY:
             raise ValueError("duplicate variant " + name)
         registry[name] = Variant(name, op, fn, stateful, n_runs,
-                                 (fn.__doc__ or "").strip())
+                                 (fn.__doc__ or "").strip(), compare)
         return fn
 
     return deco

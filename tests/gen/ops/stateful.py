@@ -1,13 +1,15 @@
 """Stateful models (run them several times on one interpreter without reset):
 SVDF (int8 or int16 state; float32), UNIDIRECTIONAL_SEQUENCE_LSTM (integer:
-int8 activations, int16 cell state; float32) and resource variables (VAR_HANDLE /
-READ_VARIABLE / ASSIGN_VARIABLE, optionally initialised through CALL_ONCE).
+int8 activations, int16 cell state; float32), resource variables (VAR_HANDLE /
+READ_VARIABLE / ASSIGN_VARIABLE, optionally initialised through CALL_ONCE) and
+TFLite Micro's CIRCULAR_BUFFER.
 
 Variable tensors (SVDF/LSTM states) have no buffer: TFLM resets them to the
 zero point (int8) or 0 before the first run."""
 
 import math
 
+from flatbuffers import flexbuffers
 import numpy as np
 
 from ..common import (ModelBuilder, Q, SIMD_LONG, UNIFORM_STD, chance, draw_float_values,
@@ -304,3 +306,46 @@ def variables_int8_noinit(rng):
     its zero point (LiteRT refuses to read an uninitialised variable).
     Stateful."""
     return _variables(rng, "int8", False)
+
+
+# ---------------------------------------------------------- CIRCULAR_BUFFER
+def _written_slots_compare(ours_runs, expected_runs):
+    """TFLite Micro keeps CIRCULAR_BUFFER's window in its output tensor,
+    which starts as whatever the arena held: after run k (from 0) only the
+    last min(k + 1, slots) slots are defined. Those are compared with TFLite
+    Micro; the slots not yet written must be zero in ours (the window is
+    zero after model_init). Counts bytes as difftest._count_diff does."""
+    total = diff = 0
+    for k, (ours, expected) in enumerate(zip(ours_runs, expected_runs)):
+        got, want = np.asarray(ours[0]), np.asarray(expected[0])
+        slots = got.shape[1]
+        got = got.reshape(slots, -1).view(np.uint8)
+        want = want.reshape(slots, -1).view(np.uint8)
+        fresh = slots - min(k + 1, slots)
+        total += got.size
+        diff += int(np.count_nonzero(got[fresh:] != want[fresh:]))
+        diff += int(np.count_nonzero(got[:fresh]))
+    return total, diff
+
+
+@variant("CIRCULAR_BUFFER.int8", "CIRCULAR_BUFFER", stateful=True,
+         compare=_written_slots_compare)
+def circular_buffer_int8(rng):
+    """TFLite Micro's custom CIRCULAR_BUFFER: each run shifts the window of
+    the last `slots` inputs [1, 1, h, w] by one and appends the input;
+    cycles_max 1 (given, or absent with 5 slots, TFLite Micro's default
+    there). Stateful; the slots TFLite Micro has not written yet are not
+    compared (they must be zero in ours)."""
+    slots = randint(rng, 1, 12)
+    options = {"cycles_max": 1}
+    if chance(rng, 0.2):
+        slots, options = 5, None
+    h, w = randint(rng, 1, 4), randint(rng, 1, 12)
+    q = draw_quant(rng, "int8", 1e-3, 0.5)
+    b = ModelBuilder()
+    x = b.tensor([1, 1, h, w], "int8", q, name="input")
+    y = b.tensor([1, slots, h, w], "int8", q, name="output")
+    b.custom_op("CIRCULAR_BUFFER", [x], [y],
+                b"" if options is None else flexbuffers.Dumps(options))
+    return b.build([x], [y]), {"slots": slots, "height": h, "width": w,
+                               "options": options, "quant": q.to_json()}
