@@ -59,3 +59,21 @@ def test_circular_buffer_other_cycles_are_refused(tmp_path, slots, options, show
 def test_circular_buffer_batch_above_one_is_refused(tmp_path):
     line = refusal(_model(3, 2, 2, {"cycles_max": 1}, batch=2), tmp_path)
     assert "operator 0 (CIRCULAR_BUFFER): batch 2 is not supported" in line, line
+
+
+def test_generator_comparison_checks_written_slots_and_zeros():
+    """The generator variant's comparison (tests/gen/ops/stateful.py) counts
+    a changed written slot and a non-zero unwritten slot as differences, and
+    ignores what TFLite Micro holds in the slots it has not written."""
+    from tests.gen.ops.stateful import _written_slots_compare as compare
+    rng = np.random.default_rng(5)
+    want = [[rng.integers(-128, 128, size=[1, 3, 2, 2], dtype=np.int8)] for _ in range(2)]
+    ours = [[w[0].copy()] for w in want]
+    for k in range(2):
+        ours[k][0][0, :3 - (k + 1)] = 0  # unwritten: zero in ours, anything in TFLM
+    assert compare(ours, want) == (24, 0)
+    ours[1][0][0, 2, 1, 1] ^= 1          # a written slot differs
+    assert compare(ours, want) == (24, 1)
+    ours[1][0][0, 2, 1, 1] ^= 1
+    ours[0][0][0, 0, 0, 0] = 1           # an unwritten slot is not zero
+    assert compare(ours, want)[1] == 1
