@@ -71,9 +71,15 @@ def pytest_runtest_logreport(report):
 
 @pytest.fixture(scope="session", autouse=True)
 def kernel_objects(tmp_path_factory):
-    """The batches of the session (each xdist worker's) share compiled
-    runtime kernels (tests/harness/objects.py) in the session's tmp folder."""
-    os.environ.setdefault("TINYAOT_OBJECT_CACHE", str(tmp_path_factory.mktemp("kernel-objects")))
+    """The builds of the session share compiled runtime kernels
+    (tests/harness/objects.py) in the session's tmp folder; xdist workers
+    share one beside their own folders (objects are written under names
+    of their own and renamed, so two workers can fill it at once)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.getbasetemp().parent / "kernel-objects"
+    else:
+        folder = tmp_path_factory.mktemp("kernel-objects")
+    os.environ.setdefault("TINYAOT_OBJECT_CACHE", str(folder))
 
 
 def pytest_terminal_summary(terminalreporter):

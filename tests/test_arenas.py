@@ -42,7 +42,8 @@ def compile_and_run(tmp_path, mods, main_c, args=(), extra_srcs=()):
     srcs = [s for m in mods for s in module.sources(m.path) if "/runtime/" not in s]
     runtime = sorted({str(module.ROOT / os.path.relpath(s, m.path))
                       for m in mods for s in module.sources(m.path) if "/runtime/" in s})
-    cmd = [os.environ.get("CC", "cc"), *module.cflags(), *incs, str(src), *srcs, *runtime,
+    cmd = [os.environ.get("CC", "cc"), *module.cflags(), *incs, str(src), *srcs,
+           *module.cached_runtime(runtime),
            *extra_srcs, "-lm", "-o", str(exe)]
     c = subprocess.run(cmd, capture_output=True, text=True)
     assert c.returncode == 0, c.stderr

@@ -236,7 +236,7 @@ def test_test_case_needs_given_outputs(tmp_path):
         out = tmp_path / "out"
         exe = tmp_path / "tc"
         c = subprocess.run(["cc", *module.cflags(), "-DTA_PREFIX=m", "-I", str(out),
-                            str(module.HARNESS / "test_case_main.c"), *module.sources(out),
+                            str(module.HARNESS / "test_case_main.c"), *module.cached_sources(out, "cc"),
                             "-lm", "-o", str(exe)], capture_output=True, text=True, timeout=300)
         assert c.returncode == 0, c.stderr
         r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)

@@ -128,8 +128,9 @@ def build(tmp_path, mods, main_c, defines, exe_name):
     runtime = sorted({str(module.ROOT / os.path.relpath(s, m.path))
                       for m in mods for s in module.sources(m.path) if "/runtime/" in s})
     exe = tmp_path / exe_name
-    p = subprocess.run([cc, *module.cflags(), *incs, str(obj), *srcs, *runtime, "-lm", "-o",
-                        str(exe)], capture_output=True, text=True)
+    p = subprocess.run([cc, *module.cflags(), *incs, str(obj), *srcs,
+                        *module.cached_runtime(runtime, cc), "-lm", "-o", str(exe)],
+                       capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     return exe
 

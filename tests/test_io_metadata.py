@@ -65,7 +65,7 @@ def compile_run(tmp_path, m, main_text, args=(), libm=False):
     src.write_text(main_text)
     exe = tmp_path / "main"
     cmd = [os.environ.get("CC", "cc"), *module.cflags(), "-I", str(m.path), str(src),
-           *module.sources(m.path), "-o", str(exe)]
+           *module.cached_sources(m.path), "-o", str(exe)]
     # Without -lm unless a kernel of the model needs it: the I/O functions do not.
     cmd += ["-lm"] if libm else []
     c = subprocess.run(cmd, capture_output=True, text=True)

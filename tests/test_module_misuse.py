@@ -81,7 +81,7 @@ def test_misuse_on_host(tmp_path, name):
     m, defines = convert_case(tmp_path, name)
     exe = tmp_path / "misuse"
     cmd = [os.environ.get("CC", "cc"), *module.cflags(), *[f"-D{d}" for d in defines],
-           "-I", str(m.path), str(PROGRAM), *module.sources(m.path), "-lm", "-o", str(exe)]
+           "-I", str(m.path), str(PROGRAM), *module.cached_sources(m.path), "-lm", "-o", str(exe)]
     c = subprocess.run(cmd, capture_output=True, text=True)
     assert c.returncode == 0, c.stderr
     r = subprocess.run([str(exe)], capture_output=True, text=True)

@@ -285,7 +285,7 @@ def identity_app(tmp_path, header_dir, module_dir, prefix, name):
                                        "p": prefix})
     exe = tmp_path / name
     cmd = [os.environ.get("CC", "cc"), *module.cflags(), "-I", str(header_dir), str(src),
-           *[s for s in module.sources(module_dir)], "-I", str(module_dir), "-lm", "-o",
+           *module.cached_sources(module_dir), "-I", str(module_dir), "-lm", "-o",
            str(exe)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr

@@ -49,7 +49,7 @@ def build_and_run(m, main_c=MAIN, extra_srcs=()):
     (exit status, stdout)."""
     exe = m.path.parent / (m.path.name + ".tc")
     cmd = [os.environ.get("CC", "cc"), *module.cflags(), f"-DTA_PREFIX={m.prefix}",
-           "-I", str(m.path), str(main_c), *module.sources(m.path), *map(str, extra_srcs),
+           "-I", str(m.path), str(main_c), *module.cached_sources(m.path), *map(str, extra_srcs),
            "-lm", "-o", str(exe)]
     c = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert c.returncode == 0, c.stderr
@@ -255,7 +255,7 @@ def test_caller_supplied_arenas_bind_first(tmp_path):
     main_c.write_text(BIND_MAIN)
     exe = tmp_path / "bind"
     cmd = [os.environ.get("CC", "cc"), *module.cflags(), "-I", str(m.path), str(main_c),
-           *module.sources(m.path), "-lm", "-o", str(exe)]
+           *module.cached_sources(m.path), "-lm", "-o", str(exe)]
     c = subprocess.run(cmd, capture_output=True, text=True)
     assert c.returncode == 0, c.stderr
     r = subprocess.run([str(exe), str(m.path)], capture_output=True, text=True)

@@ -179,7 +179,8 @@ int main(void)
     src.write_text(main_c)
     exe = tmp_path / "main"
     c = subprocess.run(["cc", *module.cflags(), "-I", str(m.path), str(src),
-                        *module.sources(m.path), "-lm", "-o", str(exe)], capture_output=True,
+                        *module.cached_sources(m.path, "cc"), "-lm", "-o", str(exe)],
+                       capture_output=True,
                        text=True)
     assert c.returncode == 0, c.stderr
     p = subprocess.run([str(exe)], capture_output=True, text=True)

@@ -83,6 +83,28 @@ def sources(module_dir):
     return sorted(str(p) for p in pathlib.Path(module_dir).rglob("*.c"))
 
 
+def cached_sources(module_dir, cc=None, flags=None):
+    """What a host compile command lists for the module: its C files, each
+    runtime kernel that is the tree's own replaced by its object from the
+    run's cache, compiled by `cc` with `flags` (default cflags(): the flags
+    the rest of the command must use too)."""
+    from tests.harness import objects  # it imports this module
+
+    cc = cc or os.environ.get("CC", "cc")
+    return objects.with_cached_kernels(cc, list(cflags() if flags is None else flags),
+                                       module_dir, sources(module_dir))
+
+
+def cached_runtime(paths, cc=None, flags=None):
+    """Tree runtime files (runtime/...) as cached objects, as cached_sources."""
+    from tests.harness import objects
+
+    cc = cc or os.environ.get("CC", "cc")
+    flags = list(cflags() if flags is None else flags)
+    return [str(objects.kernel_object(cc, flags, p)) if str(p).endswith(".c") else str(p)
+            for p in paths]
+
+
 def cflags(opt="-O1", sanitizers="address,undefined"):
     """The host flags modules are built with; with TINYAOT_SANITIZE=1 the
     `sanitizers` are on (tests/harness/batch.py builds generated files at
