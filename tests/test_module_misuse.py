@@ -95,7 +95,9 @@ def test_misuse_on_cortex_m55(tmp_path, name):
     run = module.QEMU_RUN
     build = subprocess.run(["bash", str(run), "--board", "mps3-an547", "-O2",
                             *[f"-D{d}" for d in defines], "-I", str(m.path), "-o", str(elf),
-                            "--build-only", str(PROGRAM), *module.sources(m.path)],
+                            "--build-only", str(PROGRAM),
+                            *module.cached_qemu_sources(m.path, "mps3-an547", "-O2",
+                                                        [f"-D{d}" for d in defines])],
                            capture_output=True, text=True, timeout=600)
     assert build.returncode == 0, build.stdout + build.stderr
     r = subprocess.run(["bash", str(run), "--board", "mps3-an547", "--elf", str(elf),

@@ -365,7 +365,8 @@ def test_passes_on_m55_and_catches_an_unloaded_section(tmp_path):
     elf = tmp_path / "tc.elf"
     build = ["bash", str(module.QEMU_RUN), "--board", "mps3-an547", "-O2",
              f"-DTA_PREFIX={m.prefix}", "-I", str(m.path), "-o", str(elf), "--build-only",
-             str(MAIN), *module.sources(m.path)]
+             str(MAIN), *module.cached_qemu_sources(m.path, "mps3-an547", "-O2",
+                                                    [f"-DTA_PREFIX={m.prefix}"])]
     p = subprocess.run(build, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
 

@@ -195,17 +195,25 @@ def run(m, exe, runs, reinit_each=False, runner_args=()):
 QEMU_RUN = ROOT / "tests" / "qemu" / "run.sh"
 
 
+def cached_qemu_sources(module_dir, board, opt="-O2", options=()):
+    """What a tests/qemu/run.sh build command lists for the module: its C
+    files, each runtime kernel that is the tree's own replaced by its cached
+    object, compiled as run.sh compiles for `board` with `opt` and
+    `options` (the same -D and --cflags words the command passes)."""
+    from tests.harness import objects  # it imports this module
+
+    return objects.with_cached_kernels(*objects.qemu_compile(board, opt, tuple(options)),
+                                       module_dir, sources(module_dir))
+
+
 def build_qemu(m, board="mps3-an547", opt="-O2", defines=(), cflags=None, name=None):
     """Cross-compiles the module with tests/qemu/module_runner.c into an ELF
     (`cflags`: extra compiler flags, after the kit's own). The runtime
     kernels come from the run's object cache, compiled with the kit's flags."""
-    from tests.harness import objects  # it imports this module
-
     elf = m.path.parent / (m.path.name + f".{name or board}.elf")
     options = (f"-DTA_PREFIX={m.prefix}", *[f"-D{d}" for d in defines],
                *(["--cflags", cflags] if cflags else []))
-    srcs = objects.with_cached_kernels(*objects.qemu_compile(board, opt, options), m.path,
-                                       sources(m.path))
+    srcs = cached_qemu_sources(m.path, board, opt, options)
     cmd = ["bash", str(QEMU_RUN), "--board", board, opt, *options,
            "-I", str(m.path), "-o", str(elf), "--build-only",
            str(ROOT / "tests" / "qemu" / "module_runner.c"), *srcs]
