@@ -184,13 +184,23 @@ static uint32_t table_entry(const Decoder *d, const HuffmanFormat *f, size_t at)
     return v;
 }
 
+/* A lookup may read past the last code (the bits it puts back): TFLite
+   Micro reads them from the word after, which a proper table ignores, so
+   they read as zeros here, up to one word past the end. */
+enum { HUFFMAN_LOOKAHEAD_BITS = 32 };
+
 static bool huffman_bits(Decoder *d, size_t *pos, unsigned count, size_t *value)
 {
     size_t total = d->in->encoded_size * 8;
-    if (*pos > total || count > total - *pos)
+    if (*pos + count > total + HUFFMAN_LOOKAHEAD_BITS)
         return fail(d, "the code stream ends after %zu bits, before the codes of %zu elements",
                     total, d->elements);
-    *value = packed_bits(d->in->encoded, *pos, count);
+    size_t v = 0;
+    for (unsigned k = 0; k < count; k++) {
+        size_t bit = *pos + k;
+        v = (v << 1) | (bit < total ? (d->in->encoded[bit >> 3] >> (7 - (bit & 7))) & 1u : 0u);
+    }
+    *value = v;
     *pos += count;
     return true;
 }
@@ -248,6 +258,9 @@ static bool decode_huffman(Decoder *d)
         unsigned kept = (entry & f.count_mask) >> f.count_shift;
         if (used > kept)
             pos -= used - kept;
+        if (pos > d->in->encoded_size * 8)
+            return fail(d, "the code of element %zu ends past the %zu bits of the code stream", i,
+                        d->in->encoded_size * 8);
     }
     return true;
 }
