@@ -136,3 +136,118 @@ def test_lut_compressed_model_matches_tflite_micro_and_the_uncompressed_module(
     names = {t["name"]: t["kind"] for t in m.views["tensors"] if t["name"]}
     assert not [n for n in names if n.endswith("_ancillary")], names
     assert all(k == "constant" for n, k in names.items() if n.endswith("_decoded")), names
+
+
+# ------------------------------------------------------- decoded values alone
+
+def _check_decoded(tmp_path, model, expected):
+    """The model's second output is the decoded tensor: TFLite Micro's, the
+    module's and the expected values agree byte for byte."""
+    _, ref, ours, _ = _run_both(model, tmp_path, "decode", n_runs=1)
+    assert _same(ours, ref)
+    assert ref[0][1].dtype == expected.dtype
+    assert ref[0][1].tobytes() == np.ascontiguousarray(expected).tobytes()
+
+
+LUT_TYPES = ["int8", "int16", "int32", "int64", "float32", "bool"]
+
+
+@pytest.mark.parametrize("dtype", LUT_TYPES)
+@pytest.mark.parametrize("bitwidth", [1, 3, 6])
+def test_lut_decodes_every_type_tflite_micro_does(tmp_path, dtype, bitwidth):
+    rng = np.random.default_rng(bitwidth * 10 + LUT_TYPES.index(dtype))
+    levels = 2 if dtype == "bool" else 1 << bitwidth
+    values = td.random_values(rng, [5, 7], dtype, levels)
+    table, idx = np.unique(values, return_inverse=True)
+    encoded, ancillary = td.lut([table], idx, bitwidth)
+    _check_decoded(tmp_path, td.decode_model([5, 7], dtype, encoded, ancillary), values)
+
+
+@pytest.mark.parametrize("axis", [0, 2])
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32"])
+def test_lut_per_channel_tables_follow_the_quantization_axis(tmp_path, axis, dtype):
+    """Axis 0: a run of elements per channel; the last axis: element i is in
+    channel i % channels (TFLite Micro's two layouts)."""
+    rng = np.random.default_rng(axis + len(dtype))
+    shape = [3, 2, 4] if axis == 0 else [2, 5, 3]
+    channels = shape[axis]
+    values = td.random_values(rng, shape, dtype, 40)
+    moved = np.moveaxis(values, axis, 0)
+    tables, idx = [], np.empty(moved.shape, np.int64)
+    for c in range(channels):
+        t, i = np.unique(moved[c], return_inverse=True)
+        tables.append(t)
+        idx[c] = i.reshape(moved[c].shape)
+    encoded, ancillary = td.lut(tables, np.moveaxis(idx, 0, axis), 5)
+    quant = Q([0.5] * channels, 0, axis)
+    _check_decoded(tmp_path, td.decode_model(shape, dtype, encoded, ancillary, quant), values)
+
+
+def test_lut_index_past_the_stride_reads_the_next_table_as_tflite_micro(tmp_path):
+    tables = [np.array([1, 2], np.int8), np.array([3, 4], np.int8), np.array([5, 6], np.int8)]
+    idx = np.array([[0, 3], [1, 2], [0, 1]])  # channel 0 reads channel 1's 4
+    encoded, ancillary = td.lut(tables, idx, 2, stride=2)
+    expected = np.array([[1, 4], [4, 5], [5, 6]], np.int8)
+    model = td.decode_model([3, 2], "int8", encoded, ancillary, Q([1.0] * 3, 0, 0))
+    _check_decoded(tmp_path, model, expected)
+
+
+@pytest.mark.parametrize("dtype,wide", [("int8", False), ("int8", True), ("int16", True)])
+@pytest.mark.parametrize("root_bits", [2, 4])
+def test_huffman_decodes_as_tflite_micro(tmp_path, dtype, wide, root_bits):
+    rng = np.random.default_rng(root_bits + 2 * wide + len(dtype))
+    pool = td.random_values(rng, [14], dtype, 14)
+    # skewed counts: long codes that need the second-level tables
+    values = pool[np.minimum(rng.geometric(0.35, size=[9, 11]) - 1, 13)].astype(pool.dtype)
+    encoded, ancillary = td.huffman(values, wide, root_bits)
+    _check_decoded(tmp_path, td.decode_model([9, 11], dtype, encoded, ancillary), values)
+
+
+PRUNE_CASES = [
+    # (dtype, shape, quantization, channel axis of the zero points)
+    ("int8", [4, 6], Q(0.1, -5), 0),
+    ("int8", [4, 6], Q([0.1] * 4, [3, -2, 0, 7], 0), 0),
+    ("int8", [3, 5], Q([0.1] * 5, [1, -1, 2, -2, 0], 1), 1),
+    ("int16", [4, 6], Q(0.1, 0), 0),
+    ("int32", [3, 7], None, 0),
+    ("int64", [3, 7], None, 0),
+    ("float32", [4, 5], None, 0),
+    ("bool", [4, 5], None, 0),
+]
+
+
+@pytest.mark.parametrize("dtype,shape,quant,axis", PRUNE_CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(PRUNE_CASES)])
+def test_prune_restores_the_zero_points_as_tflite_micro(tmp_path, dtype, shape, quant, axis):
+    rng = np.random.default_rng(len(dtype) + len(shape))
+    zps = quant.zero_points if quant else [0]
+    values = td.random_values(rng, shape, dtype, 20)
+    zp_full = np.asarray(zps).reshape([-1 if k == axis else 1 for k in range(len(shape))]) \
+        if len(zps) > 1 else np.asarray(zps[0])
+    pruned = rng.random(shape) < 0.5
+    values = np.where(pruned, zp_full.astype(values.dtype), values).astype(values.dtype)
+    encoded, ancillary = td.prune(values, zps, axis)
+    model = td.decode_model(shape, dtype, encoded, ancillary, quant)
+    _check_decoded(tmp_path, model, values)
+
+
+def test_a_decode_with_several_outputs(tmp_path):
+    """One DECODE may decode several tensors, each from its own pair."""
+    a = np.arange(12, dtype=np.int8).reshape(3, 4) % 3
+    enc_a, anc_a = td.lut([np.array([7, -8, 9], np.int8)], a, 2)
+    b = np.array([0, 5, 0, 0, 6, 7], np.int16)
+    enc_b, anc_b = td.prune(b)
+    mb = ModelBuilder()
+    x = mb.tensor([4], "int8", Q(0.1, 0), name="x")
+    y = mb.tensor([4], "int8", Q(0.1, 0), name="y")
+    mb.op("ABS", [x], [y])
+    consts = [mb.tensor([len(v)], "uint8", data=np.frombuffer(v, np.uint8))
+              for v in (enc_a, anc_a, enc_b, anc_b)]
+    da = mb.tensor([3, 4], "int8", name="a")
+    db = mb.tensor([6], "int16", name="b")
+    mb.custom_op("TFLM_DECODE", consts, [da, db])
+    model = mb.build([x], [y, da, db])
+    _, ref, ours, _ = _run_both(model, tmp_path, "two", n_runs=1)
+    assert _same(ours, ref)
+    assert np.array_equal(ref[0][1], np.array([7, -8, 9], np.int8)[a])
+    assert np.array_equal(ref[0][2], b)
