@@ -251,3 +251,125 @@ def test_a_decode_with_several_outputs(tmp_path):
     assert _same(ours, ref)
     assert np.array_equal(ref[0][1], np.array([7, -8, 9], np.int8)[a])
     assert np.array_equal(ref[0][2], b)
+
+
+# ---------------------------------------------------------------- refusals
+
+def _lut_case():
+    idx = np.array([[0, 1, 2, 3], [3, 2, 1, 0], [1, 1, 2, 2]])
+    return td.lut([np.array([10, -20, 30, -40], np.int8)], idx, 2)
+
+
+def _huffman_case(dtype="int8", wide=True):
+    values = np.array([1, 1, 1, 2, 2, 3, 4, 1, 1, 2, 1, 5], dtype)
+    return td.huffman(values.reshape(3, 4), wide, 2)
+
+
+def _prune_case(dtype="int8", zp=0):
+    values = np.array([[zp, 4, zp, 6], [7, zp, zp, 9], [zp, zp, 2, 3]], dtype)
+    return td.prune(values, [zp])
+
+
+def _patched(blob, at, value):
+    b = bytearray(blob)
+    b[at] = value
+    return bytes(b)
+
+
+def _model(case, dtype="int8", quant=None, shape=(3, 4), encoded=None, ancillary=None):
+    enc, anc = case
+    return td.decode_model(list(shape), dtype, enc if encoded is None else encoded,
+                           anc if ancillary is None else ancillary, quant)
+
+
+REFUSALS = [
+    # (name, model, what the line says, TFLite Micro refuses it too)
+    ("short ancillary", lambda: _model(_lut_case(), ancillary=_lut_case()[1][:10]),
+     "the ancillary tensor has 10 bytes, less than the 16 of its header", False),
+    ("dcm version", lambda: _model(_lut_case(), ancillary=_patched(_lut_case()[1], 1, 2)),
+     "header version 2 (TFLite Micro reads version 1)", True),
+    ("custom type", lambda: _model(_lut_case(), ancillary=_patched(_lut_case()[1], 0, 127)),
+     "custom decode type 127, which TFLite Micro does not support either", True),
+    ("unknown type", lambda: _model(_lut_case(), ancillary=_patched(_lut_case()[1], 0, 9)),
+     "unknown decode type 9", True),
+    ("lut version", lambda: _model(_lut_case(), ancillary=_patched(_lut_case()[1], 4, 3)),
+     "LUT format version 3 (TFLite Micro reads version 1)", True),
+    ("lut bit width 0", lambda: _model(_lut_case(), ancillary=_patched(_lut_case()[1], 5, 0xF0)),
+     "LUT index bit width 0 (TFLite Micro takes 1 to 7)", False),
+    ("lut short tables", lambda: _model(_lut_case(), ancillary=_lut_case()[1][:18]),
+     "element 2 reads value 2 of channel 0's table (stride 4), past the 2 values", False),
+    ("lut short indices", lambda: _model(_lut_case(), encoded=_lut_case()[0][:2]),
+     "the encoded tensor has 2 bytes; 12 indices of 2 bits need 3", False),
+    ("lut to uint8", lambda: _model(_lut_case(), dtype="uint8"),
+     "a LUT cannot decode to uint8", True),
+    ("lut quantization axis", lambda: _model(_lut_case(), shape=(2, 2, 3),
+                                             quant=Q([1.0, 1.0], 0, 1)),
+     "the output's quantization axis 1 is neither 0 nor the last axis", True),
+    ("lut channels do not divide", lambda: _model(_lut_case(), quant=Q([1.0] * 5, 0, 0)),
+     "the output's 12 elements do not split into its 5 quantization channels", False),
+    ("lut one table for per-channel weights",
+     lambda: _model(_lut_case(), quant=Q([1.0] * 3, 0, 0)),
+     "element 4 reads value 3 of channel 1's table (stride 4), past the 4 values", False),
+    ("huffman 16-bit table to int16",
+     lambda: _model(_huffman_case("int16", True), dtype="int16",
+                    ancillary=_patched(_huffman_case("int16", True)[1], 5, 0x10)),
+     "Huffman tables of 16-bit entries decode to int8 only, the output is int16", True),
+    ("huffman to int32", lambda: _model(_huffman_case(), dtype="int32"),
+     "Huffman cannot decode to int32 (TFLite Micro: int8, int16)", True),
+    ("huffman version", lambda: _model(_huffman_case(), ancillary=_patched(_huffman_case()[1],
+                                                                             4, 0)),
+     "Huffman format version 0 (TFLite Micro reads version 1)", True),
+    ("huffman short tables", lambda: _model(_huffman_case(), ancillary=_huffman_case()[1][:24]),
+     "past the 2 entries of the tables", False),
+    ("huffman short stream", lambda: _model(_huffman_case(), encoded=b"\x00"),
+     "the code of element 8 ends past the 8 bits of the code stream", False),
+    ("prune short values", lambda: _model(_prune_case(), ancillary=_prune_case()[1][:20]),
+     "the bitmap keeps more than the 4 values the ancillary tensor holds", False),
+    ("prune short bitmap", lambda: _model(_prune_case(), encoded=b"\xff"),
+     "the encoded tensor has 1 bytes; a bitmap of 12 elements needs 2", False),
+    ("prune zero point of int16", lambda: _model(_prune_case("int16", 3), dtype="int16",
+                                                 quant=Q(0.5, 3)),
+     "pruned int16 values need every zero point to be 0", True),
+]
+
+
+@pytest.mark.parametrize("name,make,says,tflm_refuses", REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_bad_decode_data_is_refused_with_one_line(tmp_path, name, make, says, tflm_refuses):
+    model = make()
+    line = refusal(model, tmp_path)
+    assert "operator 1 (TFLM_DECODE): output 0 (tensor 4, from inputs 2 and 3): " in line, line
+    assert says in line, line
+    if tflm_refuses:
+        tflm_fails(model, oracle.random_inputs(model, np.random.default_rng(0), 1))
+
+
+def test_a_decode_input_that_is_not_constant_is_refused(tmp_path):
+    enc, anc = _lut_case()
+    b = ModelBuilder()
+    e = b.tensor([len(enc)], "uint8", name="encoded_input")
+    a = b.tensor([len(anc)], "uint8", data=np.frombuffer(anc, np.uint8))
+    d = b.tensor([3, 4], "int8", name="decoded")
+    b.custom_op("TFLM_DECODE", [e, a], [d])
+    model = b.build([e], [d])
+    line = refusal(model, tmp_path)
+    assert ("operator 0 (TFLM_DECODE): input 0 (encoded tensor 0) is not a constant; "
+            "TFLite Micro decodes constants only") in line, line
+    tflm_fails(model, oracle.random_inputs(model, np.random.default_rng(0), 1))
+
+
+def test_a_decode_without_an_ancillary_input_is_refused(tmp_path):
+    enc, anc = _lut_case()
+    model = _model(_lut_case())
+    b = ModelBuilder()
+    x = b.tensor([4], "int8", Q(0.1, 0), name="x")
+    y = b.tensor([4], "int8", Q(0.1, 0), name="y")
+    b.op("ABS", [x], [y])
+    e = b.tensor([len(enc)], "uint8", data=np.frombuffer(enc, np.uint8))
+    a = b.tensor([len(anc)], "uint8", data=np.frombuffer(anc, np.uint8))
+    d = b.tensor([3, 4], "int8", name="decoded")
+    b.custom_op("TFLM_DECODE", [e, a, e], [d])
+    model = b.build([x], [y, d])
+    line = refusal(model, tmp_path)
+    assert ("operator 1 (TFLM_DECODE): has 3 inputs and 1 outputs; DECODE takes an encoded "
+            "and an ancillary tensor for each of its outputs") in line, line
+    tflm_fails(model, oracle.random_inputs(model, np.random.default_rng(0), 1))
