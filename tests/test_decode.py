@@ -6,6 +6,7 @@ built here as the kernels read them) must run bit-exact with TFLite Micro
 and give what the uncompressed model's module gives; bad headers and
 sizes are refused with one line naming the operator."""
 
+
 import numpy as np
 import pytest
 
@@ -13,6 +14,8 @@ from tests.gen.builder import ModelBuilder, Q
 from tests.harness import module, oracle
 from tests.harness import tflm_decode as td
 from tests.harness.refusals import refusal, tflm_fails
+
+MODELS = module.MODELS
 
 
 def _run_both(model, tmp_path, name, n_runs=3, seed=0):
@@ -373,3 +376,24 @@ def test_a_decode_without_an_ancillary_input_is_refused(tmp_path):
     assert ("operator 1 (TFLM_DECODE): has 3 inputs and 1 outputs; DECODE takes an encoded "
             "and an ancillary tensor for each of its outputs") in line, line
     tflm_fails(model, oracle.random_inputs(model, np.random.default_rng(0), 1))
+
+
+# ------------------------------------------------------------ a whole model
+
+def test_lut_compressed_keyword_spotting_model_is_bit_exact_with_tflite_micro(tmp_path):
+    """mlperf_tiny_kws_ref_model with every weight tensor cut to 16 levels,
+    then its weights (per channel along their quantization axis: axis 0 for
+    CONV_2D, the last for DEPTHWISE_CONV_2D, one table for the dense layer)
+    and biases LUT-compressed with 4-bit indices by the wheel's tool."""
+    plain, tensors = td.cut_weights((MODELS / "mlperf_tiny_kws_ref_model.tflite").read_bytes())
+    assert len(tensors) == 20 and (5, 3) in tensors and (17, 0) in tensors, tensors
+    compressed = td.compress_lut(plain, tensors, 4)
+    assert compressed.count(b"TFLM_DECODE") == 1
+    runs, ref, ours, m = _run_both(compressed, tmp_path, "compressed", n_runs=3)
+    assert _same(ours, ref)
+    (tmp_path / "plain.tflite").write_bytes(plain)
+    pm = module.convert(tmp_path / "plain.tflite", tmp_path / "plain")
+    assert _same(module.run(pm, module.build(pm), runs), ours)
+    assert _same(oracle.run_tflm(plain, runs, isolated=True), ref)
+    assert [op["type"] for op in m.views["operators"]] == \
+        [op["type"] for op in pm.views["operators"]]

@@ -13,7 +13,9 @@ import heapq
 import importlib
 import itertools
 
+import flatbuffers
 import numpy as np
+from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as S
 
 from tests.gen.builder import ModelBuilder, Q, np_dtype
 
@@ -36,6 +38,34 @@ def compress_lut(model, tensors, bitwidth):
         bitwidth, _spec.PerTensor() if axis is None else _spec.PerChannel(axis=axis))])
         for t, axis in tensors]
     return bytes(_compress.compress(model, specs))
+
+
+def cut_weights(model, step=17):
+    """The model with its int8 weight tensors rounded to multiples of
+    `step` (at most 16 values for 17), and the (index, axis) pairs of its
+    weights and int32 biases for compress_lut (axis: the quantization axis
+    when per channel). The operator codes get their builtin_code from
+    deprecated_builtin_code, as LiteRT reads them: the wheel's model editor
+    reads builtin_code alone and turns an older model's operators into one."""
+    m = S.ModelT.InitFromPackedBuf(model, 0)
+    for oc in m.operatorCodes:
+        oc.builtinCode = max(oc.builtinCode, oc.deprecatedBuiltinCode)
+    tensors = []
+    for i, t in enumerate(m.subgraphs[0].tensors):
+        buf, q = m.buffers[t.buffer], t.quantization
+        if buf.data is None or len(buf.data) == 0 or q is None or q.scale is None:
+            continue
+        axis = int(q.quantizedDimension) if len(q.scale) > 1 else None
+        if t.type == S.TensorType.INT8 and len(t.shape) > 1:
+            a = np.frombuffer(bytes(buf.data), np.int8).astype(np.int32)
+            cut = np.clip(np.round(a / step) * step, -128, 127).astype(np.int8)
+            buf.data = np.frombuffer(cut.tobytes(), np.uint8)
+            tensors.append((i, axis))
+        elif t.type == S.TensorType.INT32:
+            tensors.append((i, axis))
+    fb = flatbuffers.Builder(1024)
+    fb.Finish(m.Pack(fb), file_identifier=b"TFL3")
+    return bytes(fb.Output()), tensors
 
 
 def pack_indices(indices, bitwidth):
