@@ -9,9 +9,12 @@ bytes); `decode_model` puts one DECODE in a model whose output is the
 decoded tensor, so TFLite Micro and tinyaot show the decoded values.
 """
 
+import contextlib
 import heapq
 import importlib
+import io
 import itertools
+import warnings
 
 import flatbuffers
 import numpy as np
@@ -33,11 +36,15 @@ def dcm(decode_type, user=b"", version=1):
 
 def compress_lut(model, tensors, bitwidth):
     """The wheel's tool: LUT-compresses subgraph 0's tensors, given as
-    (index, axis) pairs: one table (axis None) or one per slice along axis."""
+    (index, axis) pairs: one table (axis None) or one per slice along axis.
+    Quietly: the tool warns when a tiny tensor grows and prints when the
+    width is more than the values need, both expected here."""
     specs = [_spec.Tensor(0, t, [_spec.LookUpTableCompression(
         bitwidth, _spec.PerTensor() if axis is None else _spec.PerChannel(axis=axis))])
         for t, axis in tensors]
-    return bytes(_compress.compress(model, specs))
+    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore", UserWarning)
+        return bytes(_compress.compress(model, specs))
 
 
 def cut_weights(model, step=17):
