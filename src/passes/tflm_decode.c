@@ -18,8 +18,8 @@ enum {
     DCM_TYPE_HUFFMAN = 1,
     DCM_TYPE_PRUNE = 2,
     DCM_TYPE_CUSTOM = 127,
-    LUT_PARAMS = 5, /* bits 2-0: index bit width */
-    LUT_STRIDE = 6, /* values per channel's table */
+    LUT_PARAMS = 5,          /* bits 2-0: index bit width */
+    LUT_STRIDE = 6,          /* values per channel's table */
     HUFFMAN_TABLE_FORMAT = 5 /* bit 0: 32-bit entries; bits 7-4: first lookup's bits - 1 */
 };
 
@@ -57,8 +57,7 @@ static bool fail(Decoder *d, const char *fmt, ...)
    points. */
 static const TaQuant *affine(const TaTensor *t)
 {
-    return t->quant && t->quant->num_scales > 0 && t->quant->num_zero_points > 0 ? t->quant
-                                                                                 : NULL;
+    return t->quant && t->quant->num_scales > 0 && t->quant->num_zero_points > 0 ? t->quant : NULL;
 }
 
 static bool find_channels(Decoder *d)
@@ -80,7 +79,7 @@ static bool find_channels(Decoder *d)
     /* TFLite Micro would decode past the output, or leave its tail unwritten */
     if (d->elements % d->channels != 0)
         return fail(d, "the output's %zu elements do not split into its %zu quantization channels",
-                     d->elements, d->channels);
+                    d->elements, d->channels);
     return true;
 }
 
@@ -104,10 +103,8 @@ static size_t plain_size(TaDtype t)
     case TA_INT16:
     case TA_INT32:
     case TA_INT64:
-    case TA_FLOAT32:
-        return ta_dtype_size(t);
-    default:
-        return 0;
+    case TA_FLOAT32: return ta_dtype_size(t);
+    default: return 0;
     }
 }
 
@@ -238,7 +235,7 @@ static bool decode_huffman(Decoder *d)
     size_t pos = 0;
     for (size_t i = 0; i < d->elements; i++) {
         unsigned used = first_bits;
-        size_t index, at;
+        size_t index = 0, at;
         uint32_t entry = 0;
         if (!huffman_bits(d, &pos, used, &index) || !huffman_lookup(d, &f, index, &entry))
             return false;
@@ -318,8 +315,9 @@ static bool decode_prune(Decoder *d)
     for (size_t i = 0; i < d->elements; i++) {
         if (packed_bits(d->in->encoded, i, 1)) {
             if (next >= values)
-                return fail(d, "the bitmap keeps more than the %zu values the ancillary tensor "
-                               "holds",
+                return fail(d,
+                            "the bitmap keeps more than the %zu values the ancillary tensor "
+                            "holds",
                             values);
             store(d, i, d->tables + next++ * d->elem_size);
             continue;
@@ -348,12 +346,9 @@ bool ta_tflm_decode(TaPool *pool, const TaDecodeInput *in, uint8_t *dest, const 
     if (dcm[DCM_VERSION] != 1)
         return fail(&d, "header version %u (TFLite Micro reads version 1)", dcm[DCM_VERSION]);
     switch (dcm[DCM_TYPE]) {
-    case DCM_TYPE_LUT:
-        return decode_lut(&d);
-    case DCM_TYPE_HUFFMAN:
-        return decode_huffman(&d);
-    case DCM_TYPE_PRUNE:
-        return decode_prune(&d);
+    case DCM_TYPE_LUT: return decode_lut(&d);
+    case DCM_TYPE_HUFFMAN: return decode_huffman(&d);
+    case DCM_TYPE_PRUNE: return decode_prune(&d);
     case DCM_TYPE_CUSTOM:
         return fail(&d, "custom decode type 127, which TFLite Micro does not support either");
     default:
