@@ -397,3 +397,29 @@ def test_lut_compressed_keyword_spotting_model_is_bit_exact_with_tflite_micro(tm
     assert _same(oracle.run_tflm(plain, runs, isolated=True), ref)
     assert [op["type"] for op in m.views["operators"]] == \
         [op["type"] for op in pm.views["operators"]]
+
+
+def test_a_tensor_decoded_for_each_reader_is_held_once(tmp_path):
+    """The tool puts a DECODE before each reader of a compressed tensor; the
+    module holds the decoded weights once, as for the uncompressed model."""
+    rng = np.random.default_rng(7)
+    b = ModelBuilder()
+    x = b.tensor([2, 16], "int8", Q(0.05, 1), name="input")
+    w = b.tensor([5, 16], "int8", Q(0.01, 0), name="weights", data=_levels(rng, [5, 16], 8))
+    h = b.tensor([2, 5], "int8", Q(0.1, 0), name="h")
+    x2 = b.tensor([2, 16], "int8", Q(0.05, 1), name="input2")
+    y = b.tensor([2, 5], "int8", Q(0.1, 2), name="output")
+    b.op("FULLY_CONNECTED", [x, w, -1], [h], "FullyConnectedOptions")
+    b.op("FULLY_CONNECTED", [x2, w, -1], [y], "FullyConnectedOptions")
+    model = b.build([x, x2], [h, y])
+    compressed = td.compress_lut(model, [(w, None)], 3)
+    runs, ref, ours, m = _run_both(compressed, tmp_path, "shared")
+    assert _same(ours, ref)
+    assert [op["type"] for op in m.views["operators"]] == ["FULLY_CONNECTED"] * 2
+    weights = {op["input_ids"][1] for op in m.views["operators"]}
+    assert len(weights) == 1, m.views["operators"]
+    (tmp_path / "plain.tflite").write_bytes(model)
+    pm = module.convert(tmp_path / "plain.tflite", tmp_path / "plain")
+    const_bytes = [sum(t["nbytes"] for t in v["tensors"] if t["kind"] == "constant")
+                   for v in (m.views, pm.views)]
+    assert const_bytes[0] == const_bytes[1], const_bytes

@@ -8,6 +8,12 @@
  * decoders give. The module then holds the decoded constants in flash: the
  * compression's flash saving is not kept. The encoded and ancillary
  * tensors, read by nothing afterwards, leave the module with drop_dead.
+ *
+ * The compression tool puts a DECODE before each reader of a compressed
+ * tensor, so a tensor with several readers is decoded several times, from
+ * the same two inputs to outputs of the same shape and quantization: those
+ * readers then all read the first such output, so the module holds the
+ * values once, as it does for the uncompressed model.
  */
 #include "passes.h"
 #include "tflm_decode.h"
@@ -19,6 +25,60 @@ static const char decode_code[] = "TFLM_DECODE";
 static bool is_decode(const TaOp *op)
 {
     return !op->removed && op->builtin == -1 && op->type && strcmp(op->type, decode_code) == 0;
+}
+
+static bool same_quant(const TaQuant *a, const TaQuant *b)
+{
+    if (!a || !b)
+        return a == b;
+    return a->axis == b->axis && a->num_scales == b->num_scales &&
+           a->num_zero_points == b->num_zero_points &&
+           memcmp(a->scale, b->scale, (size_t)a->num_scales * sizeof *a->scale) == 0 &&
+           memcmp(a->zero_point, b->zero_point,
+                  (size_t)a->num_zero_points * sizeof *a->zero_point) == 0;
+}
+
+/* Whether `b`, decoded from the same two inputs, holds what `a` holds. */
+static bool same_decoding(const TaOp *a_op, int a_k, const TaOp *b_op, int b_k)
+{
+    const TaTensor *a = a_op->outputs[a_k], *b = b_op->outputs[b_k];
+    return a_op->inputs[2 * a_k] == b_op->inputs[2 * b_k] &&
+           a_op->inputs[2 * a_k + 1] == b_op->inputs[2 * b_k + 1] && a->dtype == b->dtype &&
+           a->rank == b->rank &&
+           memcmp(a->dims, b->dims, sizeof a->dims[0] * (size_t)a->rank) == 0 &&
+           same_quant(a->quant, b->quant);
+}
+
+/* The readers of `dup` read `kept` instead; `dup` leaves the graph. */
+static void read_instead(TaGraph *g, TaTensor *dup, TaTensor *kept)
+{
+    for (int i = 0; i < g->ops.len; i++) {
+        TaOp *op = TA_OP(g, i);
+        for (int k = 0; k < op->num_inputs; k++)
+            if (op->inputs[k] == dup)
+                op->inputs[k] = kept;
+        if (op->control_cond == dup)
+            op->control_cond = kept;
+    }
+    dup->removed = true;
+}
+
+/* Readers of outputs decoded twice read the first one (not a model output's
+   tensor, which keeps its own). */
+static void share_repeated_decodings(TaGraph *g, const TaVec *decodes)
+{
+    for (int i = 0; i < decodes->len; i++) {
+        const TaOp *op = decodes->items[i];
+        for (int k = 0; k < op->num_outputs; k++) {
+            TaTensor *dup = op->outputs[k];
+            for (int j = 0; j < i && dup->output_index < 0 && !dup->removed; j++) {
+                const TaOp *first = decodes->items[j];
+                for (int m = 0; m < first->num_outputs && !dup->removed; m++)
+                    if (!first->outputs[m]->removed && same_decoding(first, m, op, k))
+                        read_instead(g, dup, first->outputs[m]);
+            }
+        }
+    }
 }
 
 /* One output: its encoded and ancillary inputs checked, the values decoded. */
@@ -65,6 +125,7 @@ static bool decode_output(TaPool *pool, TaDiag *diag, const char *model_path, Ta
 bool ta_pass_decode_constants(TaPool *pool, TaDiag *diag, const char *model_path, TaGraph *g)
 {
     int errors = diag->errors;
+    TaVec decodes = {0}; /* TaOp*: the DECODE operators removed */
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);
         if (!is_decode(op))
@@ -79,9 +140,13 @@ bool ta_pass_decode_constants(TaPool *pool, TaDiag *diag, const char *model_path
         bool ok = true;
         for (int k = 0; k < op->num_outputs && ok; k++)
             ok = decode_output(pool, diag, model_path, op, k);
-        if (ok)
+        if (ok) {
             op->removed = true;
+            ta_vec_push(pool, &decodes, op);
+        }
     }
+    if (diag->errors == errors)
+        share_repeated_decodings(g, &decodes);
     ta_graph_compact(pool, g);
     return diag->errors == errors;
 }
