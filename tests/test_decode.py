@@ -423,3 +423,39 @@ def test_a_tensor_decoded_for_each_reader_is_held_once(tmp_path):
     const_bytes = [sum(t["nbytes"] for t in v["tensors"] if t["kind"] == "constant")
                    for v in (m.views, pm.views)]
     assert const_bytes[0] == const_bytes[1], const_bytes
+
+
+def test_a_decode_inside_an_if_branch(tmp_path):
+    """The tool compresses a branch subgraph's weights too; the DECODE runs
+    in that branch, which tinyaot inlines before it decodes."""
+    rng = np.random.default_rng(11)
+    b = ModelBuilder()
+    branches = []
+    for name in ("then", "else"):
+        sg = b.subgraph(name)
+        b.select(sg)
+        c = b.tensor([1], "bool", name=name + "_c")
+        x = b.tensor([1, 12], "int8", Q(0.05, 0), name=name + "_x")
+        w = b.tensor([4, 12], "int8", Q(0.02, 0), name=name + "_w",
+                     data=_levels(rng, [4, 12], 4))
+        y = b.tensor([1, 4], "int8", Q(0.1, 1), name=name + "_y")
+        b.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions")
+        b.set_io(sg, [c, x], [y])
+        branches.append((sg, w))
+    b.select(0)
+    c = b.tensor([1], "bool", name="cond")
+    x = b.tensor([1, 12], "int8", Q(0.05, 0), name="input")
+    y = b.tensor([1, 4], "int8", Q(0.1, 1), name="output")
+    b.op("IF", [c, c, x], [y], "IfOptions", thenSubgraphIndex=branches[0][0],
+         elseSubgraphIndex=branches[1][0])
+    model = b.build([c, x], [y])
+    compressed = td.compress_lut(model, [(branches[0][1], None)], 2, subgraph=branches[0][0])
+    assert b"TFLM_DECODE" in compressed
+    runs = [[np.array([k % 2 == 0]), rng.integers(-128, 128, [1, 12], dtype=np.int8)]
+            for k in range(4)]
+    ref = oracle.run_tflm(compressed, runs, isolated=True)
+    (tmp_path / "if.tflite").write_bytes(compressed)
+    m = module.convert(tmp_path / "if.tflite", tmp_path / "if")
+    assert "TFLM_DECODE" not in [op["type"] for op in m.views["operators"]]
+    assert _same(module.run(m, module.build(m), runs), ref)
+    assert _same(oracle.run_tflm(model, runs, isolated=True), ref)

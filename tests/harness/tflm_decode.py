@@ -34,12 +34,12 @@ def dcm(decode_type, user=b"", version=1):
     return bytes([decode_type, version, 0, 0]) + bytes(user) + bytes(12 - len(user))
 
 
-def compress_lut(model, tensors, bitwidth):
-    """The wheel's tool: LUT-compresses subgraph 0's tensors, given as
+def compress_lut(model, tensors, bitwidth, subgraph=0):
+    """The wheel's tool: LUT-compresses a subgraph's tensors, given as
     (index, axis) pairs: one table (axis None) or one per slice along axis.
     Quietly: the tool warns when a tiny tensor grows and prints when the
     width is more than the values need, both expected here."""
-    specs = [_spec.Tensor(0, t, [_spec.LookUpTableCompression(
+    specs = [_spec.Tensor(subgraph, t, [_spec.LookUpTableCompression(
         bitwidth, _spec.PerTensor() if axis is None else _spec.PerChannel(axis=axis))])
         for t, axis in tensors]
     with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
