@@ -1,7 +1,8 @@
 /*
  * convert.c - tinyaot_convert(): the whole pipeline in one place.
  *
- *   configuration -> read model -> check graph -> lower operators
+ *   configuration -> read model -> check graph -> decode compressed
+ *   constants -> lower operators
  *   -> drop dead tensors -> plan memory -> build views -> emit module
  *
  * All working memory comes from one pool freed at the end; the result
@@ -219,6 +220,8 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     ta_pass_mark_io(graph);
     if (!ta_pass_inline_control_flow(pool, diag, cfg->model_path, model, graph))
         return TINYAOT_ERROR_UNSUPPORTED;
+    if (!ta_pass_decode_constants(pool, diag, cfg->model_path, graph))
+        return TINYAOT_ERROR_MODEL;
     dump_after(&dump, "check", graph);
     TaPassCtx pass = {.pool = pool,
                       .diag = diag,

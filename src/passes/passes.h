@@ -6,6 +6,8 @@
  *   ta_pass_mark_io      model inputs and outputs numbered on their tensors
  *   ta_pass_inline_control_flow  IF and WHILE subgraphs join the operator
  *                        list between control-flow markers
+ *   ta_pass_decode_constants  TFLite Micro's TFLM_DECODE operators run now:
+ *                        their outputs become constants, they leave the graph
  *   (lowering)
  *   ta_pass_drop_dead    tensors nothing reads or writes leave the module
  */
@@ -20,6 +22,8 @@ void ta_pass_drop_dead(TaPool *pool, TaGraph *g);
 /* inline_control_flow.c: one line naming the operator for what it refuses. */
 bool ta_pass_inline_control_flow(TaPool *pool, TaDiag *diag, const char *model_path,
                                  const TaModel *model, TaGraph *g);
+/* decode_constants.c: one line naming the operator for what it refuses. */
+bool ta_pass_decode_constants(TaPool *pool, TaDiag *diag, const char *model_path, TaGraph *g);
 /* Whether the graph holds IF or WHILE (markers or operators). Passes that
    move operators leave such a graph alone. */
 bool ta_graph_has_control_flow(const TaGraph *g);

@@ -52,6 +52,24 @@ static void quiet_sink(void *user, int level, const char *line)
     (void)line;
 }
 
+/* Lowering and planning, after the graph passes. */
+static void lower_and_plan(TaPool *pool, TaDiag *diag, const char *label, TaModel *m, TaGraph *g)
+{
+    TaLower L = {
+        .pool = pool, .diag = diag, .model = m, .graph = g, .model_path = label, .prefix = "fz"};
+    if (!ta_lower_graph(&L))
+        return;
+    ta_pass_drop_dead(pool, g);
+    const char *keys[] = {"model.path", "module.path"};
+    const char *values[] = {"x", "y"};
+    TaConfig *cfg = ta_config_load(pool, diag, NULL, keys, values, 2);
+    TaTarget *t = ta_target_load(pool, diag, "host");
+    TaPlanInput in = {
+        .pool = pool, .diag = diag, .graph = g, .config = cfg, .target = t, .prefix = "fz"};
+    if (cfg && t)
+        ta_plan(&in);
+}
+
 /* Runs the in-memory pipeline; returns the number of error lines. */
 static int convert_bytes(const char *label, const uint8_t *bytes, size_t size, int *lines)
 {
@@ -62,27 +80,8 @@ static int convert_bytes(const char *label, const uint8_t *bytes, size_t size, i
         TaGraph *g = m->subgraphs.items[0];
         if (ta_pass_check(&pool, &diag, label, g)) {
             ta_pass_mark_io(g);
-            TaLower L = {.pool = &pool,
-                         .diag = &diag,
-                         .model = m,
-                         .graph = g,
-                         .model_path = label,
-                         .prefix = "fz"};
-            if (ta_lower_graph(&L)) {
-                ta_pass_drop_dead(&pool, g);
-                const char *keys[] = {"model.path", "module.path"};
-                const char *values[] = {"x", "y"};
-                TaConfig *cfg = ta_config_load(&pool, &diag, NULL, keys, values, 2);
-                TaTarget *t = ta_target_load(&pool, &diag, "host");
-                TaPlanInput in = {.pool = &pool,
-                                  .diag = &diag,
-                                  .graph = g,
-                                  .config = cfg,
-                                  .target = t,
-                                  .prefix = "fz"};
-                if (cfg && t)
-                    ta_plan(&in);
-            }
+            if (ta_pass_decode_constants(&pool, &diag, label, g))
+                lower_and_plan(&pool, &diag, label, m, g);
         }
     }
     int errors = diag.errors;
