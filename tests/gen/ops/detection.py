@@ -7,7 +7,7 @@ the way in: scores = FLOOR(x) / 8 (ties on every draw, against a score
 threshold from the same set), box encodings = FLOOR(x) / 4 (identical and
 overlapping boxes, so NMS suppresses), and anchors given as a graph input
 = (|FLOOR(x)| + 1) / 8 (every coordinate positive, so no box is empty).
-Constant anchors sit on a coarse grid of a few sizes.
+Constant anchors sit on a coarse grid of a few sizes, so they overlap.
 
 Fast path: TFLite Micro writes only the entries of its kept detections
 (K = min(max_classes_per_detection, num_classes) per kept box i, at
@@ -44,10 +44,10 @@ def _quantized_input(b, shape, name, step, positive=False):
 
 
 def _constant_anchors(rng, n):
-    y = rng.integers(0, 8, n) / 8.0
-    x = rng.integers(0, 8, n) / 8.0
-    h = rng.choice([0.125, 0.25, 0.5], n)
-    w = rng.choice([0.125, 0.25, 0.5], n)
+    y = rng.integers(0, 4, n) / 8.0
+    x = rng.integers(0, 4, n) / 8.0
+    h = rng.choice([0.25, 0.5, 0.75], n)
+    w = rng.choice([0.25, 0.5, 0.75], n)
     return np.stack([y, x, h, w], axis=1).astype(np.float32)
 
 
@@ -69,11 +69,13 @@ def _draw(rng, regular):
         "max_classes_per_detection": per_box,
         "num_classes": classes,
         "nms_score_threshold": pick(rng, [-1.0, 0.0, 0.125, 0.25, 0.5]),
-        "nms_iou_threshold": pick(rng, [1.0, f32(rng.uniform(0.05, 1.0))]),
-        "y_scale": pick(rng, [1.0, 5.0, 10.0]),
-        "x_scale": pick(rng, [1.0, 5.0, 10.0]),
-        "h_scale": pick(rng, [1.0, 2.0, 5.0]),
-        "w_scale": pick(rng, [1.0, 2.0, 5.0]),
+        "nms_iou_threshold": pick(rng, [1.0, f32(rng.uniform(0.05, 0.7)),
+                                        f32(rng.uniform(0.05, 0.7))]),
+        # small moves off the anchors: the boxes overlap
+        "y_scale": pick(rng, [5.0, 10.0, 10.0]),
+        "x_scale": pick(rng, [5.0, 10.0, 10.0]),
+        "h_scale": pick(rng, [2.0, 5.0, 5.0]),
+        "w_scale": pick(rng, [2.0, 5.0, 5.0]),
     }
     if regular or chance(rng, 0.5):
         options["use_regular_nms"] = regular
