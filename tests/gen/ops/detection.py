@@ -4,9 +4,10 @@ box decoding against anchors, then non-max suppression, the fast path
 
 The harness draws float inputs uniformly, so the model quantizes them on
 the way in: scores = FLOOR(x) / 8 (ties on every draw, against a score
-threshold from the same set), box encodings = FLOOR(x) / 4 (identical and
-overlapping boxes, so NMS suppresses), and anchors given as a graph input
-= (|FLOOR(x)| + 1) / 8 (every coordinate positive, so no box is empty).
+threshold from the same set), box encodings = FLOOR(x / 4) / 4 (a few
+values, or FLOOR(x / 8) / 4: identical and overlapping boxes, so NMS
+suppresses, and IoU 1 meets a threshold of 1), and anchors given as a graph input =
+(|FLOOR(x / 2)| + 1) / 8 (every coordinate positive: no box is empty).
 Constant anchors sit on a coarse grid of a few sizes, so they overlap.
 
 Fast path: TFLite Micro writes only the entries of its kept detections
@@ -24,12 +25,19 @@ from ..core import variant
 OP = "TFLite_Detection_PostProcess"
 
 
-def _quantized_input(b, shape, name, step, positive=False):
-    """A graph input x and the tensor FLOOR(x) * step (|FLOOR(x)| + 1 then
-    * step when positive)."""
+def _scaled(b, x, shape, factor, name):
+    c = b.const(np.full([1], factor, np.float32), "float32", name=name + "_factor")
+    y = b.tensor(shape, "float32", name=name)
+    b.op("MUL", [x, c], [y], "MulOptions", fusedActivationFunction="NONE")
+    return y
+
+
+def _quantized_input(b, shape, name, coarse, step, positive=False):
+    """A graph input x and the tensor FLOOR(x * coarse) * step, or
+    (|FLOOR(x * coarse)| + 1) * step when positive."""
     x = b.tensor(shape, "float32", name=name + "_input")
     f = b.tensor(shape, "float32", name=name + "_floor")
-    b.op("FLOOR", [x], [f])
+    b.op("FLOOR", [_scaled(b, x, shape, coarse, name + "_coarse")], [f])
     if positive:
         a = b.tensor(shape, "float32", name=name + "_abs")
         b.op("ABS", [f], [a])
@@ -37,18 +45,19 @@ def _quantized_input(b, shape, name, step, positive=False):
         s = b.tensor(shape, "float32", name=name + "_shifted")
         b.op("ADD", [a, one], [s], "AddOptions", fusedActivationFunction="NONE")
         f = s
-    c = b.const(np.full([1], step, np.float32), "float32", name=name + "_step")
-    y = b.tensor(shape, "float32", name=name)
-    b.op("MUL", [f, c], [y], "MulOptions", fusedActivationFunction="NONE")
-    return x, y
+    return x, _scaled(b, f, shape, step, name)
 
 
 def _constant_anchors(rng, n):
-    y = rng.integers(0, 4, n) / 8.0
-    x = rng.integers(0, 4, n) / 8.0
-    h = rng.choice([0.25, 0.5, 0.75], n)
-    w = rng.choice([0.25, 0.5, 0.75], n)
-    return np.stack([y, x, h, w], axis=1).astype(np.float32)
+    """n anchors from a pool of about n / 4 (boxes on one anchor with the
+    same encoding are identical)."""
+    pool = randint(rng, 1, max(1, n // 4))
+    y = rng.integers(0, 4, pool) / 8.0
+    x = rng.integers(0, 4, pool) / 8.0
+    h = rng.choice([0.25, 0.5, 0.75], pool)
+    w = rng.choice([0.25, 0.5, 0.75], pool)
+    anchors = np.stack([y, x, h, w], axis=1).astype(np.float32)
+    return anchors[rng.integers(0, pool, n)]
 
 
 def _fast_entries(max_detections, boxes, k):
@@ -89,12 +98,13 @@ def _draw(rng, regular):
     anchors_input = chance(rng, 0.5)
 
     b = ModelBuilder()
-    box_x, box = _quantized_input(b, [1, boxes, depth], "box_encodings", 0.25)
+    box_x, box = _quantized_input(b, [1, boxes, depth], "box_encodings",
+                                  pick(rng, [0.125, 0.25]), 0.25)
     cls_x, cls = _quantized_input(b, [1, boxes, classes + background], "class_predictions",
-                                  0.125)
+                                  1.0, 0.125)
     inputs = [box_x, cls_x]
     if anchors_input:
-        anc_x, anc = _quantized_input(b, [boxes, 4], "anchors", 0.125, positive=True)
+        anc_x, anc = _quantized_input(b, [boxes, 4], "anchors", 0.5, 0.125, positive=True)
         inputs.append(anc_x)
     else:
         anc = b.const(_constant_anchors(rng, boxes), "float32", name="anchors")
