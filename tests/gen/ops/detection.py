@@ -14,7 +14,8 @@ Fast path: TFLite Micro writes only the entries of its kept detections
 (K = min(max_classes_per_detection, num_classes) per kept box i, at
 K*K*i + (K+1)*c) and leaves the rest as its arena held them; there ours
 must hold zeros. The comparison needs K: the classes and scores outputs
-are drawn [1, entries / K, K] (TFLite Micro ignores output shapes)."""
+are drawn [1, entries / K, K] (TFLite Micro ignores output shapes); one
+of rank 2 means K = 1."""
 
 from flatbuffers import flexbuffers
 import numpy as np
@@ -140,8 +141,9 @@ def fast_compare(ours_runs, expected_runs):
         num_e = np.asarray(expected[3], np.float32).reshape(-1).view(np.uint8)
         total += num_o.size
         diff += int(np.count_nonzero(num_o != num_e))
-        per_box = np.asarray(ours[1]).shape[-1]
-        entries = np.asarray(ours[1]).size
+        classes = np.asarray(ours[1])
+        per_box = classes.shape[-1] if classes.ndim == 3 else 1
+        entries = classes.size
         mask = written_entries(entries, per_box, np.asarray(expected[3]).reshape(-1)[0])
         for o, e in zip(ours[:3], expected[:3]):
             got = np.asarray(o, np.float32).reshape(entries, -1).view(np.uint8)
