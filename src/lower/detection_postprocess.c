@@ -123,8 +123,8 @@ static bool check_inputs(TaLower *L, TaOp *op, const DetectionOptions *o)
     const int32_t background = cls->dims[2] - o->num_classes;
     if (background != 0 && background != 1) {
         ta_op_error(L, op,
-                    "class predictions %s have %d columns for %d classes: TFLite Micro's Eval "
-                    "fails unless there is at most one background column",
+                    "class predictions %s have %d columns for %d classes, not the classes and "
+                    "at most one background column: TFLite Micro's Eval fails",
                     ta_shape_text(L->pool, cls), (int)cls->dims[2], (int)o->num_classes);
         return false;
     }
@@ -164,11 +164,18 @@ static bool check_outputs(TaLower *L, TaOp *op, const DetectionOptions *o, int32
         return false;
     }
     const int64_t needed = entries_written(o, op->inputs[0]->dims[1]);
-    if ((int64_t)n < needed || n > INT32_MAX / 16) {
+    if ((int64_t)n < needed) {
         ta_op_error(L, op,
-                    "outputs hold %zu detections; TFLite Micro may write %lld (%s NMS), and "
-                    "tinyaot supports up to %d",
-                    n, (long long)needed, o->use_regular_nms ? "regular" : "fast", INT32_MAX / 16);
+                    "outputs hold %zu detections; TFLite Micro may write up to %lld (%s), past "
+                    "their end",
+                    n, (long long)needed,
+                    o->use_regular_nms ? "regular NMS: max_detections"
+                                       : "fast NMS: K * K entries per kept box, K classes each");
+        return false;
+    }
+    if (n > INT32_MAX / 16) {
+        ta_op_error(L, op, "outputs hold %zu detections; tinyaot supports up to %d", n,
+                    INT32_MAX / 16);
         return false;
     }
     *entries = (int32_t)n;
