@@ -147,16 +147,22 @@ static int32_t suppress_single_class(const ta_detection_postprocess_f32_params_t
     return count;
 }
 
-/* The class after `prev` (-1: the first) in DecreasingPartialArgSort's
-   order over v[0..n): higher value first, then the lower index. */
+/* DecreasingPartialArgSort's order: the higher value first, then the lower
+   index (a total order without NaN). */
+static int comes_before(const float *v, int32_t a, int32_t b)
+{
+    if (v[a] == v[b])
+        return a < b;
+    return v[a] > v[b];
+}
+
+/* The class after `prev` (-1: the first) in that order over v[0..n). */
 static int32_t next_class(const float *v, int32_t n, int32_t prev)
 {
     int32_t best = -1;
-    for (int32_t j = 0; j < n; j++) {
-        const int after_prev = prev < 0 || v[prev] > v[j] || (v[prev] == v[j] && prev < j);
-        if (after_prev && (best < 0 || v[j] > v[best]))
+    for (int32_t j = 0; j < n; j++)
+        if ((prev < 0 || comes_before(v, prev, j)) && (best < 0 || comes_before(v, j, best)))
             best = j;
-    }
     return best;
 }
 
