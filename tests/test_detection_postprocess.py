@@ -1,8 +1,8 @@
 """TFLite_Detection_PostProcess, TFLite Micro's custom operator (float32):
 a detector's int8 body feeding it through DEQUANTIZE, bit-exact with TFLite
 Micro (and on Cortex-M55 under QEMU, newlib's exp); identical boxes at an
-IoU threshold of 1 (kept: the test is IoU > threshold); options written
-as 64-bit floats; a run whose decoded boxes fail TFLite Micro's
+IoU threshold of 1 (kept: the test is IoU > threshold); float options
+written as 64-bit floats or integers; a run whose decoded boxes fail TFLite Micro's
 ValidateBoxes fails in ours with TA_ERR_KERNEL; and each refusal with its
 one line, asserting that TFLite Micro fails the same model where it does
 (the rest are models it would run past its buffers or reads oddly)."""
@@ -123,17 +123,20 @@ def test_identical_boxes_at_iou_threshold_one_are_kept(tmp_path, regular):
         assert fast_compare(ours, ref)[1] == 0
 
 
-def test_options_as_64_bit_floats_read_alike(tmp_path):
+@pytest.mark.parametrize("floats", ["indirect_64_bit", "integers"])
+def test_float_options_as_other_writers_store_them_read_alike(tmp_path, floats):
+    """Float options as 64-bit indirect floats (rounded to float as
+    FlexBuffers' AsFloat does) or, where integral, as integers."""
     fb = flexbuffers.Builder(force_min_bit_width=flexbuffers.BitWidth.W64)
     with fb.Map():
         for key, value in OPTIONS.items():
             fb.Key(key)
             if isinstance(value, bool):
                 fb.Bool(value)
-            elif isinstance(value, int):
-                fb.Int(value)
+            elif isinstance(value, int) or (floats == "integers" and value == int(value)):
+                fb.Int(int(value))
             else:
-                fb.IndirectFloat(value + 1e-9, byte_width=8)  # rounded by AsFloat
+                fb.IndirectFloat(value + 1e-9, byte_width=8)
     model = _postprocess_model(options_bytes=bytes(fb.Finish()))
     rng = np.random.default_rng(2)
     runs = [[np.floor(rng.uniform(-4, 4, [1, 8, 4])).astype(np.float32) / 4,
@@ -204,6 +207,12 @@ def test_missing_option_is_refused(tmp_path):
     del options["h_scale"]
     line = refusal(_postprocess_model(options_bytes=flexbuffers.Dumps(options)), tmp_path)
     assert f"operator 0 ({OP}): custom option 'h_scale' is missing" in line, line
+
+
+def test_option_that_is_not_a_number_is_refused(tmp_path):
+    options = {**OPTIONS, "y_scale": "ten"}
+    line = refusal(_postprocess_model(options_bytes=flexbuffers.Dumps(options)), tmp_path)
+    assert f"operator 0 ({OP}): custom option 'y_scale' is not a number" in line, line
 
 
 def test_generator_comparison_checks_written_entries_and_zeros():
