@@ -30,6 +30,7 @@
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_detection_postprocess_f32.h"
 #include "../../runtime/kernels/ta_dynamic_update_slice.h"
 #include "../../runtime/kernels/ta_embedding_lookup.h"
 #include "../../runtime/kernels/ta_floor_div_mod_f32.h"
@@ -342,6 +343,10 @@ static int call_ta_dequantize_s16_f32(const void *p, void *const *a)
 static int call_ta_dequantize_s8_f32(const void *p, void *const *a)
 {
     return ta_dequantize_s8_f32(p, a[0], a[1]);
+}
+static int call_ta_detection_postprocess_f32(const void *p, void *const *a)
+{
+    return ta_detection_postprocess_f32(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
 }
 static int call_ta_div_f32(const void *p, void *const *a)
 {
@@ -944,6 +949,7 @@ static const TaKernelEntry entries[] = {
     {"ta_depthwise_conv_2d_s8_m1_fast", 7, call_ta_depthwise_conv_2d_s8_m1_fast},
     {"ta_dequantize_s16_f32", 2, call_ta_dequantize_s16_f32},
     {"ta_dequantize_s8_f32", 2, call_ta_dequantize_s8_f32},
+    {"ta_detection_postprocess_f32", 8, call_ta_detection_postprocess_f32},
     {"ta_div_f32", 3, call_ta_div_f32},
     {"ta_div_s32", 3, call_ta_div_s32},
     {"ta_dynamic_update_slice_i32", 4, call_ta_dynamic_update_slice_i32},

@@ -32,6 +32,7 @@
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
 #include "../../runtime/kernels/ta_dequantize.h"
+#include "../../runtime/kernels/ta_detection_postprocess_f32.h"
 #include "../../runtime/kernels/ta_dynamic_update_slice.h"
 #include "../../runtime/kernels/ta_embedding_lookup.h"
 #include "../../runtime/kernels/ta_floor_div_mod_f32.h"
@@ -195,6 +196,10 @@ DESCRIBE(TA_DEPTHWISE_CONV_2D_F32_PARAMS)
 
 #define STRUCT ta_dequantize_params_t
 DESCRIBE(TA_DEQUANTIZE_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_detection_postprocess_f32_params_t
+DESCRIBE(TA_DETECTION_POSTPROCESS_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_dynamic_update_slice_params_t

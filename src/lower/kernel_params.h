@@ -38,6 +38,7 @@
     S(ta_depthwise_conv_2d_params_t)           \
     S(ta_depthwise_conv_2d_f32_params_t)       \
     S(ta_dequantize_params_t)                  \
+    S(ta_detection_postprocess_f32_params_t)   \
     S(ta_dynamic_update_slice_params_t)        \
     S(ta_embedding_lookup_params_t)            \
     S(ta_fill_params_t)                        \

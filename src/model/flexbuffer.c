@@ -15,8 +15,10 @@
 enum {
     FLEX_INT = 1,
     FLEX_UINT = 2,
+    FLEX_FLOAT = 3,
     FLEX_INDIRECT_INT = 6,
     FLEX_INDIRECT_UINT = 7,
+    FLEX_INDIRECT_FLOAT = 8,
     FLEX_MAP = 9,
     FLEX_BOOL = 26,
 };
@@ -109,7 +111,10 @@ static int64_t sign_extend(uint64_t v, int bytes)
     return (int64_t)(v ^ sign) - (int64_t)sign;
 }
 
-TaFlexStatus ta_flex_int(const TaFlexMap *m, const char *key, int64_t *value)
+/* Finds `key`: the position, type and width of its value, indirect
+   values followed. */
+static TaFlexStatus find_value(const TaFlexMap *m, const char *key, size_t *at, int *type,
+                               int *width)
 {
     for (uint32_t i = 0; i < m->count; i++) {
         size_t key_pos;
@@ -118,22 +123,64 @@ TaFlexStatus ta_flex_int(const TaFlexMap *m, const char *key, int64_t *value)
             return TA_FLEX_MALFORMED;
         if (!key_is(m, key_pos, key))
             continue;
-        size_t at = m->values + (size_t)i * (size_t)m->width;
+        *at = m->values + (size_t)i * (size_t)m->width;
         int packed = m->buf[m->types + i];
-        int type = packed >> 2, width = m->width;
-        if (type == FLEX_INDIRECT_INT || type == FLEX_INDIRECT_UINT) {
-            if (!follow(m->buf, m->len, at, m->width, &at))
+        *type = packed >> 2;
+        *width = m->width;
+        if (*type == FLEX_INDIRECT_INT || *type == FLEX_INDIRECT_UINT ||
+            *type == FLEX_INDIRECT_FLOAT) {
+            if (!follow(m->buf, m->len, *at, m->width, at))
                 return TA_FLEX_MALFORMED;
-            width = 1 << (packed & 3);
-            type = type == FLEX_INDIRECT_INT ? FLEX_INT : FLEX_UINT;
+            *width = 1 << (packed & 3);
+            *type = *type == FLEX_INDIRECT_INT    ? FLEX_INT
+                    : *type == FLEX_INDIRECT_UINT ? FLEX_UINT
+                                                  : FLEX_FLOAT;
         }
-        uint64_t raw;
-        if (type != FLEX_INT && type != FLEX_UINT && type != FLEX_BOOL)
-            return TA_FLEX_NOT_INT;
-        if (!load(m->buf, m->len, at, width, &raw))
-            return TA_FLEX_MALFORMED;
-        *value = type == FLEX_INT ? sign_extend(raw, width) : (int64_t)raw;
         return TA_FLEX_FOUND;
     }
     return TA_FLEX_ABSENT;
+}
+
+TaFlexStatus ta_flex_int(const TaFlexMap *m, const char *key, int64_t *value)
+{
+    size_t at;
+    int type, width;
+    TaFlexStatus found = find_value(m, key, &at, &type, &width);
+    if (found != TA_FLEX_FOUND)
+        return found;
+    uint64_t raw;
+    if (type != FLEX_INT && type != FLEX_UINT && type != FLEX_BOOL)
+        return TA_FLEX_NOT_INT;
+    if (!load(m->buf, m->len, at, width, &raw))
+        return TA_FLEX_MALFORMED;
+    *value = type == FLEX_INT ? sign_extend(raw, width) : (int64_t)raw;
+    return TA_FLEX_FOUND;
+}
+
+TaFlexStatus ta_flex_number(const TaFlexMap *m, const char *key, double *value)
+{
+    size_t at;
+    int type, width;
+    TaFlexStatus found = find_value(m, key, &at, &type, &width);
+    if (found != TA_FLEX_FOUND)
+        return found;
+    if (type != FLEX_FLOAT) {
+        int64_t i;
+        found = ta_flex_int(m, key, &i);
+        if (found == TA_FLEX_FOUND)
+            *value = (double)i;
+        return found == TA_FLEX_NOT_INT ? TA_FLEX_NOT_NUMBER : found;
+    }
+    uint64_t raw;
+    if ((width != 4 && width != 8) || !load(m->buf, m->len, at, width, &raw))
+        return TA_FLEX_MALFORMED;
+    if (width == 4) {
+        const uint32_t bits = (uint32_t)raw;
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        *value = (double)f;
+    } else {
+        memcpy(value, &raw, sizeof *value);
+    }
+    return TA_FLEX_FOUND;
 }

@@ -2,8 +2,8 @@
  * flexbuffer.h - a bounds-checked reader of the FlexBuffers map that holds
  * a custom operator's options (LiteRT's custom_options), for hostile files.
  *
- * Only what custom options use: a root map whose values are integers or
- * booleans, looked up by key. Every byte read is checked against the
+ * Only what custom options use: a root map whose values are integers,
+ * booleans or floats, looked up by key. Every byte read is checked against the
  * buffer; a malformed buffer is reported as a reason, never read past.
  */
 #ifndef TA_FLEXBUFFER_H
@@ -30,12 +30,16 @@ bool ta_flex_map(const uint8_t *buf, size_t len, TaFlexMap *map, const char **wh
 
 typedef enum {
     TA_FLEX_FOUND,
-    TA_FLEX_ABSENT,    /* no such key */
-    TA_FLEX_NOT_INT,   /* the value is not an integer or boolean */
-    TA_FLEX_MALFORMED, /* the value's bytes lie outside the buffer */
+    TA_FLEX_ABSENT,     /* no such key */
+    TA_FLEX_NOT_INT,    /* the value is not an integer or boolean */
+    TA_FLEX_NOT_NUMBER, /* the value is not a float, integer or boolean */
+    TA_FLEX_MALFORMED,  /* the value's bytes lie outside the buffer */
 } TaFlexStatus;
 
 /* The integer (or boolean, as 0/1) value of `key`. */
 TaFlexStatus ta_flex_int(const TaFlexMap *map, const char *key, int64_t *value);
+/* The value of `key` as FlexBuffers' AsDouble reads it: a float (32 or 64
+   bits), or an integer or boolean converted. */
+TaFlexStatus ta_flex_number(const TaFlexMap *map, const char *key, double *value);
 
 #endif /* TA_FLEXBUFFER_H */
