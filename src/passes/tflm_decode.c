@@ -124,9 +124,6 @@ static size_t packed_bits(const uint8_t *bytes, size_t first_bit, unsigned width
 static bool decode_lut(Decoder *d)
 {
     const uint8_t *dcm = d->in->ancillary;
-    if (dcm[DCM_TYPE_VERSION] != 1)
-        return fail(d, "LUT format version %u (TFLite Micro reads version 1)",
-                    dcm[DCM_TYPE_VERSION]);
     unsigned width = dcm[LUT_PARAMS] & 0x07u;
     if (width == 0)
         return fail(d, "LUT index bit width 0 (TFLite Micro takes 1 to 7)");
@@ -215,9 +212,6 @@ static bool decode_huffman(Decoder *d)
 {
     const uint8_t *dcm = d->in->ancillary;
     TaDtype dtype = d->in->output->dtype;
-    if (dcm[DCM_TYPE_VERSION] != 1)
-        return fail(d, "Huffman format version %u (TFLite Micro reads version 1)",
-                    dcm[DCM_TYPE_VERSION]);
     HuffmanFormat f = {.wide = (dcm[HUFFMAN_TABLE_FORMAT] & 0x01u) != 0};
     unsigned first_bits = (unsigned)(dcm[HUFFMAN_TABLE_FORMAT] >> 4) + 1;
     if (dtype != TA_INT8 && dtype != TA_INT16)
@@ -293,10 +287,6 @@ static bool prune_zeros(Decoder *d, PruneZeros *z)
 
 static bool decode_prune(Decoder *d)
 {
-    const uint8_t *dcm = d->in->ancillary;
-    if (dcm[DCM_TYPE_VERSION] != 1)
-        return fail(d, "Prune format version %u (TFLite Micro reads version 1)",
-                    dcm[DCM_TYPE_VERSION]);
     d->elem_size = plain_size(d->in->output->dtype);
     if (!d->elem_size)
         return fail(d,
@@ -345,6 +335,12 @@ bool ta_tflm_decode(TaPool *pool, const TaDecodeInput *in, uint8_t *dest, const 
     const uint8_t *dcm = in->ancillary;
     if (dcm[DCM_VERSION] != 1)
         return fail(&d, "header version %u (TFLite Micro reads version 1)", dcm[DCM_VERSION]);
+    /* each known type's own format version, checked here for all three */
+    static const char *const type_names[] = {
+        [DCM_TYPE_LUT] = "LUT", [DCM_TYPE_HUFFMAN] = "Huffman", [DCM_TYPE_PRUNE] = "Prune"};
+    if (dcm[DCM_TYPE] <= DCM_TYPE_PRUNE && dcm[DCM_TYPE_VERSION] != 1)
+        return fail(&d, "%s format version %u (TFLite Micro reads version 1)",
+                    type_names[dcm[DCM_TYPE]], dcm[DCM_TYPE_VERSION]);
     switch (dcm[DCM_TYPE]) {
     case DCM_TYPE_LUT: return decode_lut(&d);
     case DCM_TYPE_HUFFMAN: return decode_huffman(&d);
