@@ -141,13 +141,9 @@ static TaFlexStatus find_value(const TaFlexMap *m, const char *key, size_t *at, 
     return TA_FLEX_ABSENT;
 }
 
-TaFlexStatus ta_flex_int(const TaFlexMap *m, const char *key, int64_t *value)
+/* The integer (or bool) value find_value located. */
+static TaFlexStatus int_at(const TaFlexMap *m, size_t at, int type, int width, int64_t *value)
 {
-    size_t at;
-    int type, width;
-    TaFlexStatus found = find_value(m, key, &at, &type, &width);
-    if (found != TA_FLEX_FOUND)
-        return found;
     uint64_t raw;
     if (type != FLEX_INT && type != FLEX_UINT && type != FLEX_BOOL)
         return TA_FLEX_NOT_INT;
@@ -155,6 +151,14 @@ TaFlexStatus ta_flex_int(const TaFlexMap *m, const char *key, int64_t *value)
         return TA_FLEX_MALFORMED;
     *value = type == FLEX_INT ? sign_extend(raw, width) : (int64_t)raw;
     return TA_FLEX_FOUND;
+}
+
+TaFlexStatus ta_flex_int(const TaFlexMap *m, const char *key, int64_t *value)
+{
+    size_t at;
+    int type, width;
+    TaFlexStatus found = find_value(m, key, &at, &type, &width);
+    return found == TA_FLEX_FOUND ? int_at(m, at, type, width, value) : found;
 }
 
 TaFlexStatus ta_flex_number(const TaFlexMap *m, const char *key, double *value)
@@ -166,7 +170,7 @@ TaFlexStatus ta_flex_number(const TaFlexMap *m, const char *key, double *value)
         return found;
     if (type != FLEX_FLOAT) {
         int64_t i;
-        found = ta_flex_int(m, key, &i);
+        found = int_at(m, at, type, width, &i);
         if (found == TA_FLEX_FOUND)
             *value = (double)i;
         return found == TA_FLEX_NOT_INT ? TA_FLEX_NOT_NUMBER : found;
