@@ -150,11 +150,9 @@ static bool lower(TaLower *L, TaOp *op)
     const double real = (double)ta_scale(lhs) * (double)ta_scale(rhs) / (double)ta_scale(out);
     int32_t multiplier;
     int shift;
-    ta_quantize_multiplier(real, &multiplier, &shift);
-    if (shift > (wide ? 14 : 30)) {
-        ta_op_error(L, op, "effective output scale %g is too large for the integer kernel", real);
+    if (!ta_requant(L, op, "output", real, wide ? TA_SHIFT_MAX_INT64 : TA_SHIFT_MAX_INT32,
+                    &multiplier, &shift))
         return false;
-    }
     int32_t act_min, act_max; /* no fused activation: the type's range */
     ta_dtype_range(out->dtype, &act_min, &act_max);
 

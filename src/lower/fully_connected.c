@@ -184,6 +184,7 @@ static bool lower(TaLower *L, TaOp *op)
     TaTensor *mults = NULL, *shifts = NULL;
     int32_t multiplier = 0;
     int shift = 0;
+    const int max_shift = acc64 ? TA_SHIFT_MAX_INT64 : TA_SHIFT_MAX_INT32;
     const float in_scale = ta_scale(in), out_scale = ta_scale(out);
     if (wq->num_scales > 1) {
         int32_t *m = ta_alloc_array(L->pool, (size_t)rows, sizeof(int32_t));
@@ -191,7 +192,8 @@ static bool lower(TaLower *L, TaOp *op)
         for (int32_t o = 0; o < rows; o++) {
             double eff = (double)in_scale * (double)wq->scale[o] / (double)out_scale;
             int sh;
-            ta_quantize_multiplier(eff, &m[o], &sh);
+            if (!ta_requant(L, op, "output", eff, max_shift, &m[o], &sh))
+                return false;
             s[o] = sh;
         }
         mults = ta_local_constant(L, op, "multipliers", TA_INT32, rows, m);
@@ -201,7 +203,8 @@ static bool lower(TaLower *L, TaOp *op)
            a float product of the two scales differs in the last bits and
            changes outputs (checked on mlperf_tiny_ad01_int8). */
         double eff = (double)in_scale * (double)wq->scale[0] / (double)out_scale;
-        ta_quantize_multiplier(eff, &multiplier, &shift);
+        if (!ta_requant(L, op, "output", eff, max_shift, &multiplier, &shift))
+            return false;
     }
 
     const char *fn = !wide ? "ta_fully_connected_s8"

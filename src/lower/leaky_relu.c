@@ -42,8 +42,11 @@ static bool lower(TaLower *L, TaOp *op)
     const double in_scale = ta_scale(in), out_scale = ta_scale(out);
     int32_t m_alpha, m_identity;
     int s_alpha, s_identity;
-    ta_quantize_multiplier(in_scale * (double)a->alpha / out_scale, &m_alpha, &s_alpha);
-    ta_quantize_multiplier(in_scale / out_scale, &m_identity, &s_identity);
+    if (!ta_requant(L, op, "alpha", in_scale * (double)a->alpha / out_scale, TA_SHIFT_MAX_INT32,
+                    &m_alpha, &s_alpha) ||
+        !ta_requant(L, op, "input-to-output", in_scale / out_scale, TA_SHIFT_MAX_INT32, &m_identity,
+                    &s_identity))
+        return false;
     if (m_alpha == INT32_MIN) {
         ta_op_error(L, op,
                     "alpha %g gives a multiplier of -1 * 2^%d, which the kernel cannot negate",

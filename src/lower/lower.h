@@ -133,6 +133,16 @@ const char *ta_activation_name(int act);
 
 /* double -> (multiplier, shift), as TFLite's QuantizeMultiplier. */
 void ta_quantize_multiplier(double m, int32_t *multiplier, int *shift);
+/* The largest left shift each requantization form computes exactly: the
+   int32 form shifts x left in 32 bits before the high multiply
+   (ta_quant.h), the int64 form shifts right by 15 - shift, which must
+   stay positive. */
+enum { TA_SHIFT_MAX_INT32 = 30, TA_SHIFT_MAX_INT64 = 14 };
+/* ta_quantize_multiplier for a kernel, the one check every operator uses:
+   false (and one error naming `what` and the factor) when the shift
+   exceeds `max_shift` (TA_SHIFT_MAX_*), which no kernel computes exactly. */
+bool ta_requant(TaLower *L, TaOp *op, const char *what, double real, int max_shift,
+                int32_t *multiplier, int *shift);
 /* The clamp range of a fused activation on a quantized output; false (and
    an error) for activations integer kernels cannot fuse. */
 bool ta_activation_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int32_t *lo,

@@ -42,11 +42,8 @@ static bool lower(TaLower *L, TaOp *op)
     const double real = (double)ta_scale(in1) * (double)ta_scale(in2) / (double)ta_scale(out);
     int32_t multiplier;
     int shift;
-    ta_quantize_multiplier(real, &multiplier, &shift);
-    if (shift > 30) { /* 1 << shift would overflow in the reference too */
-        ta_op_error(L, op, "output multiplier %g is too large", real);
+    if (!ta_requant(L, op, "output", real, TA_SHIFT_MAX_INT32, &multiplier, &shift))
         return false;
-    }
 
     TaKernelCall *c = ta_call(L, op, wide ? "ta_mul_s16" : "ta_mul_s8", "runtime/kernels/ta_mul.h");
     ta_mul_params_t *p = TA_CALL_PARAMS(L, c, ta_mul_params_t);

@@ -75,8 +75,11 @@ static bool lower(TaLower *L, TaOp *op)
     const double in_scale = ta_scale(in), a_scale = ta_scale(alpha), out_scale = ta_scale(out);
     int32_t m_identity, m_alpha;
     int s_identity, s_alpha;
-    ta_quantize_multiplier(in_scale / out_scale, &m_identity, &s_identity);
-    ta_quantize_multiplier(in_scale * a_scale / out_scale, &m_alpha, &s_alpha);
+    if (!ta_requant(L, op, "input-to-output", in_scale / out_scale, TA_SHIFT_MAX_INT32, &m_identity,
+                    &s_identity) ||
+        !ta_requant(L, op, "alpha", in_scale * a_scale / out_scale, TA_SHIFT_MAX_INT32, &m_alpha,
+                    &s_alpha))
+        return false;
 
     TaKernelCall *c = ta_call(L, op, in->dtype == TA_INT16 ? "ta_prelu_s16" : "ta_prelu_s8",
                               "runtime/kernels/ta_prelu.h");

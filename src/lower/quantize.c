@@ -64,7 +64,9 @@ static bool lower(TaLower *L, TaOp *op)
     if (in->dtype != TA_FLOAT32) {
         if (!ta_expect_per_tensor(L, op, in, "input"))
             return false;
-        ta_quantize_multiplier((double)ta_scale(in) / (double)ta_scale(out), &multiplier, &shift);
+        if (!ta_requant(L, op, "input-to-output", (double)ta_scale(in) / (double)ta_scale(out),
+                        TA_SHIFT_MAX_INT32, &multiplier, &shift))
+            return false;
     }
     TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_quantize.h");
     ta_quantize_params_t *p = TA_CALL_PARAMS(L, c, ta_quantize_params_t);

@@ -155,7 +155,9 @@ static bool lower_reduce(TaLower *L, TaOp *op, int kind)
         }
     } else {
         const int64_t n = inner.count;
-        ta_quantize_multiplier((double)ta_scale(in) / (double)ta_scale(out), &multiplier, &shift);
+        if (!ta_requant(L, op, "input-to-output", (double)ta_scale(in) / (double)ta_scale(out),
+                        TA_SHIFT_MAX_INT32, &multiplier, &shift))
+            return false;
         if (kind == KIND_MEAN) {
             /* TFLite folds 1/n into the multiplier: scale it up by
                2^floor(log2 n) (capped so the final right shift stays

@@ -24,7 +24,9 @@ static bool lower(TaLower *L, TaOp *op)
        last bit and changes outputs (seen on RELU.int16). */
     int32_t multiplier;
     int shift;
-    ta_quantize_multiplier((double)ta_scale(in) / (double)ta_scale(out), &multiplier, &shift);
+    if (!ta_requant(L, op, "input-to-output", (double)ta_scale(in) / (double)ta_scale(out),
+                    TA_SHIFT_MAX_INT32, &multiplier, &shift))
+        return false;
     int32_t qmin, qmax;
     ta_dtype_range(in->dtype, &qmin, &qmax);
     /* 0.0 quantizes to the zero point exactly. */

@@ -111,7 +111,8 @@ static bool lower_s16(TaLower *L, TaOp *op, const SoftmaxAttrs *a, TaTensor *in,
     }
     int32_t multiplier;
     int shift;
-    ta_quantize_multiplier(real, &multiplier, &shift);
+    if (!ta_requant(L, op, "input difference", real, TA_SHIFT_MAX_INT32, &multiplier, &shift))
+        return false;
 
     /* exp over [-10, 0] and 1 / (1 + x) over [0, 1], both to Q0.15 on
        the symmetric int16 range (TFLite's InitializeLutForInt16). */

@@ -32,13 +32,9 @@ static bool lower(TaLower *L, TaOp *op)
     int32_t mult[3];
     int shift[3];
     for (int i = 0; i < 3; i++)
-        ta_quantize_multiplier(real[i], &mult[i], &shift[i]);
-    /* Input multipliers are <= 1/2 by construction; the output one may
-       exceed 1 but not by 2^30 (the reference's shift would overflow). */
-    if (shift[2] > 30) {
-        ta_op_error(L, op, "output multiplier %g is too large", real[2]);
-        return false;
-    }
+        if (!ta_requant(L, op, i < 2 ? "input" : "output", real[i], TA_SHIFT_MAX_INT32, &mult[i],
+                        &shift[i]))
+            return false;
     int32_t qmin, qmax;
     ta_dtype_range(out->dtype, &qmin, &qmax);
 

@@ -179,8 +179,9 @@ static bool lower(TaLower *L, TaOp *op)
     const double scale2 = (double)st_s * (double)wt_s / (double)out_s;
     int32_t m1, m2;
     int s1, s2;
-    ta_quantize_multiplier(scale1, &m1, &s1);
-    ta_quantize_multiplier(scale2, &m2, &s2);
+    if (!ta_requant(L, op, "feature", scale1, TA_SHIFT_MAX_INT32, &m1, &s1) ||
+        !ta_requant(L, op, "output", scale2, TA_SHIFT_MAX_INT32, &m2, &s2))
+        return false;
 
     const bool wide = wt->dtype == TA_INT16;
     /* Zero points folded into biases (int32, wrapping as the kernel's

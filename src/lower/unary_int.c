@@ -94,7 +94,9 @@ static bool lower_abs(TaLower *L, TaOp *op)
         p->rescale = 1;
         /* In double: the oracle (tflite-micro from PyPI) divides the widened
            scales; the source's float division differs on int16 inputs. */
-        ta_quantize_multiplier((double)in_scale / (double)out_scale, &p->multiplier, &shift);
+        if (!ta_requant(L, op, "input-to-output", (double)in_scale / (double)out_scale,
+                        TA_SHIFT_MAX_INT32, &p->multiplier, &shift))
+            return false;
         p->shift = shift;
     }
     ta_call_arg(L, c, in);

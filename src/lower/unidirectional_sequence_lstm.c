@@ -127,22 +127,29 @@ static uint8_t *gather_gates(TaLower *L, TaOp *op, int first, size_t bytes_per_g
 
 /* in_scale * weight_scale / 2^-12 in double, as TFLite Micro's gate
    fully-connected Prepare. */
-static void gate_multiplier(const TaTensor *in, const TaTensor *w, int64_t *m, int64_t *s)
+static bool gate_multiplier(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w, int64_t *m,
+                            int64_t *s)
 {
     const double gate_input_scale = 1.0 / 4096.0;
     int32_t mult;
     int shift;
-    ta_quantize_multiplier((double)ta_scale(in) * (double)ta_scale(w) / gate_input_scale, &mult,
-                           &shift);
+    if (!ta_requant(L, op, "gate input",
+                    (double)ta_scale(in) * (double)ta_scale(w) / gate_input_scale,
+                    TA_SHIFT_MAX_INT32, &mult, &shift))
+        return false;
     *m = mult;
     *s = shift;
+    return true;
 }
 
-static void product_multiplier(double a, double b, double out, int32_t *m, int32_t *s)
+static bool product_multiplier(TaLower *L, TaOp *op, double a, double b, double out, int32_t *m,
+                               int32_t *s)
 {
     int shift;
-    ta_quantize_multiplier(a * b / out, m, &shift);
+    if (!ta_requant(L, op, "gate product", a * b / out, TA_SHIFT_MAX_INT32, m, &shift))
+        return false;
     *s = shift;
+    return true;
 }
 
 /* What both forms require: 24 inputs of which exactly the plain LSTM's are
@@ -246,17 +253,20 @@ static bool lower_integer(TaLower *L, TaOp *op)
     const int16_t quantized_clip = (int16_t)clip;
 
     int64_t in_m[4], in_s[4], rec_m[4], rec_s[4];
-    for (int g = 0; g < 4; g++) {
-        gate_multiplier(in, op->inputs[IN_W_INPUT + g], &in_m[g], &in_s[g]);
-        gate_multiplier(hidden, op->inputs[IN_W_RECURRENT + g], &rec_m[g], &rec_s[g]);
-    }
+    for (int g = 0; g < 4; g++)
+        if (!gate_multiplier(L, op, in, op->inputs[IN_W_INPUT + g], &in_m[g], &in_s[g]) ||
+            !gate_multiplier(L, op, hidden, op->inputs[IN_W_RECURRENT + g], &rec_m[g], &rec_s[g]))
+            return false;
     /* Gate outputs are Q0.15 (scale 2^-15); products in double, as
        TFLite Micro's CreateInterGateMulParams. */
     const double gate_out = 1.0 / 32768.0;
     int32_t forget_m, forget_s, input_m, input_s, hidden_m, hidden_s;
-    product_multiplier(gate_out, (double)cell_scale, (double)cell_scale, &forget_m, &forget_s);
-    product_multiplier(gate_out, gate_out, (double)cell_scale, &input_m, &input_s);
-    product_multiplier(gate_out, gate_out, (double)ta_scale(hidden), &hidden_m, &hidden_s);
+    if (!product_multiplier(L, op, gate_out, (double)cell_scale, (double)cell_scale, &forget_m,
+                            &forget_s) ||
+        !product_multiplier(L, op, gate_out, gate_out, (double)cell_scale, &input_m, &input_s) ||
+        !product_multiplier(L, op, gate_out, gate_out, (double)ta_scale(hidden), &hidden_m,
+                            &hidden_s))
+        return false;
 
     /* The four gates' weights and biases, gate after gate. */
     const size_t in_w = (size_t)n_cell * (size_t)n_in, rec_w = (size_t)n_cell * (size_t)n_cell;

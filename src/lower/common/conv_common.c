@@ -71,19 +71,13 @@ bool ta_conv_requant(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w
     const int n = wq->num_scales;
     int32_t *m = ta_alloc_array(L->pool, (size_t)n, sizeof(int32_t));
     int32_t *s = ta_alloc_array(L->pool, (size_t)n, sizeof(int32_t));
-    /* The int32 path shifts left by up to `shift`; the int64 path shifts
-       right by 15 - shift, which must stay positive. */
-    const int max_shift = acc64 ? 14 : 30;
+    const int max_shift = acc64 ? TA_SHIFT_MAX_INT64 : TA_SHIFT_MAX_INT32;
     for (int i = 0; i < n; i++) {
         /* All in double, as PopulateConvolutionQuantizationParams. */
         const double eff = (double)ta_scale(in) * (double)wq->scale[i] / (double)ta_scale(out);
         int sh;
-        ta_quantize_multiplier(eff, &m[i], &sh);
-        if (sh > max_shift) {
-            ta_op_error(L, op, "effective output scale %g is too large for the integer kernel",
-                        eff);
+        if (!ta_requant(L, op, "output", eff, max_shift, &m[i], &sh))
             return false;
-        }
         s[i] = sh;
     }
     if (n == 1) {

@@ -35,6 +35,19 @@ void ta_quantize_multiplier(double m, int32_t *multiplier, int *shift)
     *shift = exp;
 }
 
+bool ta_requant(TaLower *L, TaOp *op, const char *what, double real, int max_shift,
+                int32_t *multiplier, int *shift)
+{
+    ta_quantize_multiplier(real, multiplier, shift);
+    if (*shift <= max_shift)
+        return true;
+    ta_op_error(L, op,
+                "the %s rescale factor %g needs a left shift of %d bits; the integer kernels "
+                "compute at most %d exactly (the scales are too far apart)",
+                what, real, *shift, max_shift);
+    return false;
+}
+
 void ta_dtype_range(TaDtype dtype, int32_t *lo, int32_t *hi)
 {
     switch (dtype) {
