@@ -19,8 +19,16 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
         writer[i] = -1;
         ready[i] = t->kind != TA_REGION_SCRATCH;
     }
-    for (int i = 0; i < g->inputs.len; i++)
-        ready[((TaTensor *)g->inputs.items[i])->index] = true;
+    for (int i = 0; i < g->inputs.len; i++) {
+        TaTensor *t = g->inputs.items[i];
+        ready[t->index] = true;
+        /* The application writes its inputs: a constant's bytes are read-only. */
+        if (t->kind == TA_REGION_CONSTANT)
+            ta_error(d,
+                     "%s: model input %d (tensor %s) is a constant (it has data in the model); "
+                     "an input must be a tensor the application writes",
+                     model_path, i, t->id);
+    }
     for (int i = 0; i < g->ops.len && d->errors == errors; i++) {
         TaOp *op = TA_OP(g, i);
         for (int k = 0; k < op->num_inputs; k++) {
@@ -52,6 +60,12 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
             if (!ta_dtype_size(t->dtype) && t->dtype != TA_RESOURCE)
                 ta_error(d, "%s: tensor %s has type %s, which tinyaot cannot store", model_path,
                          t->id, ta_dtype_name(t->dtype));
+            else if (t->kind != TA_REGION_CONSTANT && t->dtype != TA_RESOURCE &&
+                     ta_tensor_elements(t) == 0)
+                ta_error(d,
+                         "%s: tensor %s has shape %s, with no elements; tinyaot does not run "
+                         "empty tensors",
+                         model_path, t->id, ta_shape_text(pool, t));
         }
     }
     return d->errors == errors;

@@ -34,6 +34,17 @@ bool ta_conv_window(TaLower *L, TaOp *op, int padding, int32_t in, int32_t filte
                     (int)in);
         return false;
     }
+    /* Kernels index the input as out * stride - pad + k * dilation in int32:
+       bounding the window's whole reach (and the input) by 2^30 keeps every
+       such sum, and the padding, inside int32. */
+    const int64_t reach = (size > 0 ? (size - 1) * stride : 0) + effective;
+    if (reach > (INT64_C(1) << 30) || in > (1 << 30)) {
+        ta_op_error(L, op,
+                    "the window reaches %lld elements (input %d, filter %d, stride %d, "
+                    "dilation %d); tinyaot bounds it at 2^30 so index arithmetic fits in int32",
+                    (long long)reach, (int)in, (int)filter, (int)stride, (int)dilation);
+        return false;
+    }
     int64_t total = (size - 1) * stride + effective - in;
     total = total > 0 ? total : 0;
     *out = (int32_t)size;
