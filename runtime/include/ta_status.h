@@ -19,6 +19,7 @@ enum {
     TA_ERR_NULL_BUFFER = 2,            /* bind_arena: buffer pointer is NULL */
     TA_ERR_BUFFER_TOO_SMALL = 3,       /* bind_arena: size below the region size */
     TA_ERR_MISALIGNED_BUFFER = 4,      /* bind_arena: buffer not aligned to the region */
+    TA_ERR_OVERLAPPING_BUFFER = 5,     /* bind_arena: buffer overlaps another bound region */
     TA_ERR_UNBOUND_REGION = 10,        /* context_init / model_init: a region was never bound */
     TA_ERR_HYDRATE_UNINITIALIZED = 11, /* hydrate_constants: the context was never
                                           initialized (no arena table) */
@@ -53,6 +54,7 @@ static inline const char *ta_status_name(int status)
     case TA_ERR_NULL_BUFFER: return "null_buffer";
     case TA_ERR_BUFFER_TOO_SMALL: return "buffer_too_small";
     case TA_ERR_MISALIGNED_BUFFER: return "misaligned_buffer";
+    case TA_ERR_OVERLAPPING_BUFFER: return "overlapping_buffer";
     case TA_ERR_UNBOUND_REGION: return "unbound_region";
     case TA_ERR_HYDRATE_UNINITIALIZED: return "hydrate_uninitialized_context";
     case TA_ERR_HYDRATE_NULL_BLOB: return "hydrate_null_blob";

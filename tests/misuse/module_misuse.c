@@ -204,7 +204,9 @@ static void hydration_contract(void)
 #if MISUSE_CALLER_ARENAS
 /* Two sets of buffers, so a rebind can move a region somewhere new. */
 enum { POOL_BYTES = 65536, MAX_ALIGN = 4096 };
-static unsigned char pool[2][POOL_BYTES + MAX_ALIGN];
+/* Aligned for every region, so a buffer of one region can be offered to
+   another and only the overlap is wrong with it. */
+static unsigned char pool[2][POOL_BYTES + MAX_ALIGN] __attribute__((aligned(MAX_ALIGN)));
 static void *buffers[2][M_NUM_ARENA_REGIONS];
 static size_t sizes[M_NUM_ARENA_REGIONS];
 
@@ -223,6 +225,8 @@ static void carve_buffers(void)
         }
     }
 }
+
+static int overlap_checks; /* regions the overlap refusal was tried on */
 
 static void bind_statuses(void)
 {
@@ -256,6 +260,21 @@ static void bind_statuses(void)
         CHECK(m_bind_arena((m_arena_region_t)r, buffers[0][r], sizes[r]) == TA_OK);
     CHECK(m_model_init(&ctx) == TA_ERR_UNBOUND_REGION); /* the last is still unbound */
     CHECK(m_model_run(&ctx) == TA_ERR_NOT_INITIALIZED);
+    /* The last region over a bound one (over its first byte, inside it, over
+       its end) is refused and binds nothing. */
+    const int last = M_NUM_ARENA_REGIONS - 1;
+    for (int r = 0; r < last; r++) {
+        if (sizes[r] == 0 || sizes[last] == 0)
+            continue;
+        unsigned char *at = buffers[0][r];
+        size_t step = m_arena_alignments[last];
+        CHECK(m_bind_arena((m_arena_region_t)last, at, sizes[last]) == TA_ERR_OVERLAPPING_BUFFER);
+        for (size_t off = step; off < sizes[r]; off += step * 7)
+            CHECK(m_bind_arena((m_arena_region_t)last, at + off, sizes[last]) ==
+                  TA_ERR_OVERLAPPING_BUFFER);
+        overlap_checks++;
+    }
+    CHECK(m_model_init(&ctx) == TA_ERR_UNBOUND_REGION);
     CHECK(m_bind_arenas(buffers[0], sizes, M_NUM_ARENA_REGIONS) == TA_OK);
 }
 
@@ -337,6 +356,9 @@ int main(void)
     run_matches_reference();
     m_mark_hydrated();
     run_matches_reference();
+#endif
+#if MISUSE_CALLER_ARENAS
+    CHECK(overlap_checks > 0); /* the overlap refusal was really tried */
 #endif
     printf("ok\n");
     return 0;
