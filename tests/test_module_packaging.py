@@ -484,3 +484,22 @@ def test_kill_while_writing_an_archive_leaves_a_complete_one(tmp_path, step, hol
     r = convert(HELLO, archive, "--module.prefix", "new")
     assert r.returncode == 0, r.stderr
     assert archive.read_bytes() == refs["new"] and leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("file_name", ["a--b.tflite", "ends-.tflite", "x---->y.tflite"])
+def test_pdsc_is_well_formed_xml_whatever_the_names(tmp_path, file_name):
+    """The model's file name goes into an XML comment, where "--" is not
+    allowed, and model.name/description into elements, where U+FFFE and
+    U+FFFF are not characters (issue 26, defect 5): a real parser reads it."""
+    model = tmp_path / file_name
+    model.write_bytes(KWS.read_bytes())
+    out = tmp_path / "pack"
+    cfg = tmp_path / "names.yaml"  # YAML escapes: libyaml reads them as the characters
+    cfg.write_text('model: {name: "n\\uFFFE\\uFFFF--x", description: "d\\uFFFF<!-- -->"}\n')
+    r = convert(model, out, "--config", str(cfg), "--module.type", "cmsis_pack",
+                "--module.prefix", "kws", "--platform.name", "mps3_an547")
+    assert r.returncode == 0, r.stderr
+    (pdsc,) = out.glob("*.pdsc")
+    root = ET.fromstring(pdsc.read_bytes())  # raises on malformed XML
+    assert "\ufffe" not in root.findtext("description")
+    assert root.findtext("description").endswith("d\ufffd<!-- -->")

@@ -90,6 +90,8 @@ bool ta_emit_cmsis_pack(const TaEmitInput *in, const char *dir, const TaVec *sou
     ta_field(&f, "version", version);
     ta_field(&f, "model_name", ta_escape_markup(in->pool, id.model_name));
     ta_field(&f, "model_file", ta_escape_markup(in->pool, ta_basename(in->model->path)));
+    ta_field(&f, "model_file_in_comment",
+             ta_escape_markup_comment(in->pool, ta_basename(in->model->path)));
     ta_field(&f, "description",
              ta_escape_markup(in->pool, *id.model_description
                                             ? id.model_description
@@ -99,26 +101,27 @@ bool ta_emit_cmsis_pack(const TaEmitInput *in, const char *dir, const TaVec *sou
     ta_field(&f, "core", core ? core : "");
     ta_field(&f, "target", ta_escape_markup(in->pool, in->plan->target->name));
     TaBuf b = {0};
-    ta_template(&b, &f,
-                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                "<!-- tinyaot.${name}.pdsc: written by tinyaot $compiler from $model_file"
-                " (plan $plan_hash). Do not edit. -->\n"
-                "<package schemaVersion=\"1.7.36\""
-                " xmlns:xs=\"http://www.w3.org/2001/XMLSchema-instance\"\n"
-                "         xs:noNamespaceSchemaLocation=\"PACK.xsd\">\n"
-                "  <vendor>tinyaot</vendor>\n"
-                "  <name>$name</name>\n"
-                "  <description>$model_name: $description</description>\n"
-                "  <!-- A local pack: no download server. -->\n"
-                "  <url>file:///</url>\n"
-                "  <releases>\n"
-                "    <release version=\"$version\">$model_name, converted by tinyaot $compiler for"
-                " $target</release>\n"
-                "  </releases>\n"
-                "  <keywords>\n"
-                "    <keyword>tinyaot</keyword>\n"
-                "    <keyword>Machine Learning</keyword>\n"
-                "  </keywords>\n");
+    ta_template(
+        &b, &f,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<!-- tinyaot.${name}.pdsc: written by tinyaot $compiler from $model_file_in_comment"
+        " (plan $plan_hash). Do not edit. -->\n"
+        "<package schemaVersion=\"1.7.36\""
+        " xmlns:xs=\"http://www.w3.org/2001/XMLSchema-instance\"\n"
+        "         xs:noNamespaceSchemaLocation=\"PACK.xsd\">\n"
+        "  <vendor>tinyaot</vendor>\n"
+        "  <name>$name</name>\n"
+        "  <description>$model_name: $description</description>\n"
+        "  <!-- A local pack: no download server. -->\n"
+        "  <url>file:///</url>\n"
+        "  <releases>\n"
+        "    <release version=\"$version\">$model_name, converted by tinyaot $compiler for"
+        " $target</release>\n"
+        "  </releases>\n"
+        "  <keywords>\n"
+        "    <keyword>tinyaot</keyword>\n"
+        "    <keyword>Machine Learning</keyword>\n"
+        "  </keywords>\n");
     if (core)
         ta_template(&b, &f,
                     "  <conditions>\n"

@@ -82,12 +82,24 @@ const char *ta_escape_yaml_string(TaPool *pool, const char *s)
     return finish(pool, &b);
 }
 
-const char *ta_escape_markup(TaPool *pool, const char *s)
+/* U+FFFE and U+FFFF (EF BF BE, EF BF BF): UTF-8, but no XML character. */
+static bool xml_noncharacter(const unsigned char *p, int n)
+{
+    return n == 3 && p[0] == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf);
+}
+
+static const char *escape_markup(TaPool *pool, const char *s, bool in_comment)
 {
     TaBuf b = {0};
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         int n = 1;
+        /* "--" may not appear inside an XML comment: split each pair. */
+        if (in_comment && *p == '-' && p[1] == '-') {
+            ta_buf_puts(&b, "- ");
+            p++;
+            continue;
+        }
         switch (*p) {
         case '&': ta_buf_puts(&b, "&amp;"); break;
         case '<': ta_buf_puts(&b, "&lt;"); break;
@@ -99,14 +111,27 @@ const char *ta_escape_markup(TaPool *pool, const char *s)
                 ta_buf_append(&b, (const char *)p, 1);
             else if (*p < 0x80)
                 ta_buf_printf(&b, "\\x%02x", *p);
-            else if ((n = ta_utf8_length(p)) > 0)
+            else if ((n = ta_utf8_length(p)) > 0 && !xml_noncharacter(p, n))
                 ta_buf_append(&b, (const char *)p, (size_t)n);
             else {
-                ta_buf_puts(&b, "&#xfffd;");
-                n = 1;
+                ta_buf_puts(&b, in_comment ? "?" : "&#xfffd;");
+                n = n > 0 ? n : 1;
             }
         }
         p += n;
     }
+    /* A comment's text may not end in "-" either (before "-->"). */
+    if (in_comment && b.len && b.data[b.len - 1] == '-')
+        ta_buf_puts(&b, " ");
     return finish(pool, &b);
+}
+
+const char *ta_escape_markup(TaPool *pool, const char *s)
+{
+    return escape_markup(pool, s, false);
+}
+
+const char *ta_escape_markup_comment(TaPool *pool, const char *s)
+{
+    return escape_markup(pool, s, true);
 }

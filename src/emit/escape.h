@@ -31,7 +31,11 @@ const char *ta_escape_yaml_string(TaPool *pool, const char *s);
    (the module documentation, the CMSIS-Pack .pdsc): & < > " ' as character
    references, well-formed
    UTF-8 kept, a control character written as \xNN and any other byte as
-   U+FFFD, so a name can neither open a tag nor leave an attribute. */
+   U+FFFD (so are U+FFFE and U+FFFF, which XML does not allow), so a name
+   can neither open a tag nor leave an attribute. */
 const char *ta_escape_markup(TaPool *pool, const char *s);
+/* The same for the text of an XML or HTML comment, where "--" is not
+   allowed: each such pair is split by a space. */
+const char *ta_escape_markup_comment(TaPool *pool, const char *s);
 
 #endif /* TA_ESCAPE_H */
