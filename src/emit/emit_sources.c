@@ -211,6 +211,7 @@ static const char **name_tensor_pointers(const Ctx *c)
 {
     const TaGraph *g = c->in->graph;
     const char **names = ta_alloc_array(c->pool, (size_t)(g->tensors.len + 1), sizeof *names);
+    TaNameSet taken = ta_name_set(c->pool, 2 * (size_t)g->tensors.len);
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         for (int k = 0; k <= op->calls.len; k++) {
@@ -226,11 +227,10 @@ static const char **name_tensor_pointers(const Ctx *c)
                 const char *name = ta_format(c->pool, "%s_T%s%s%s%s", c->P,
                                              isdigit((unsigned char)t->id[0]) ? "" : "_", id,
                                              *tail ? "_" : "", tail);
-                for (int j = 0; j < g->tensors.len; j++)
-                    if (names[j] && strcmp(names[j], name) == 0) {
-                        name = ta_format(c->pool, "%s_%d", name, t->index);
-                        break;
-                    }
+                if (!ta_name_set_add(&taken, name)) {
+                    name = ta_format(c->pool, "%s_%d", name, t->index);
+                    ta_name_set_add(&taken, name);
+                }
                 names[t->index] = name;
             }
         }
@@ -868,30 +868,32 @@ static void emit_binding(const Ctx *c, TaBuf *b)
     } else {
         /* Compared as unsigned: with short enums (arm-none-eabi) the type is
            unsigned and a "< 0" test warns as always false. */
-        ta_template(b, &f,
-                    "int32_t ${prefix}_bind_arena(${prefix}_arena_region_t region, void *buffer,"
-                    " size_t size)\n{\n"
-                    "    if ((unsigned)region >= (unsigned)${PREFIX}_NUM_ARENA_REGIONS)\n"
-                    "        return TA_ERR_UNKNOWN_REGION;\n"
-                    "    if (buffer == NULL)\n        return TA_ERR_NULL_BUFFER;\n"
-                    "    if (size < ${prefix}_arena_sizes[region])\n"
-                    "        return TA_ERR_BUFFER_TOO_SMALL;\n"
-                    "    if ((uintptr_t)buffer % ${prefix}_arena_alignments[region] != 0)\n"
-                    "        return TA_ERR_MISALIGNED_BUFFER;\n"
-                    "    /* Regions never share bytes: a buffer over another (the constant\n"
-                    "       blob, say) would be overwritten by the run. */\n"
-                    "    uintptr_t lo = (uintptr_t)buffer, hi = lo + ${prefix}_arena_sizes[region];\n"
-                    "    for (int r = 0; r < ${PREFIX}_NUM_ARENA_REGIONS; r++) {\n"
-                    "        uintptr_t other = (uintptr_t)${prefix}_bound[r];\n"
-                    "        if (r != (int)region && other != 0 && lo < other + ${prefix}_arena_sizes[r] &&\n"
-                    "            other < hi)\n"
-                    "            return TA_ERR_OVERLAPPING_BUFFER;\n"
-                    "    }\n"
-                    "    ${prefix}_bound[region] = buffer;\n"
-                    "    if (${prefix}_initialized) {\n"
-                    "        /* Runs wait for a model_init over the new buffer. */\n"
-                    "        ${prefix}_initialized = 0;\n        ${prefix}_rebound = 1;\n    }\n"
-                    "    return TA_OK;\n}\n\n");
+        ta_template(
+            b, &f,
+            "int32_t ${prefix}_bind_arena(${prefix}_arena_region_t region, void *buffer,"
+            " size_t size)\n{\n"
+            "    if ((unsigned)region >= (unsigned)${PREFIX}_NUM_ARENA_REGIONS)\n"
+            "        return TA_ERR_UNKNOWN_REGION;\n"
+            "    if (buffer == NULL)\n        return TA_ERR_NULL_BUFFER;\n"
+            "    if (size < ${prefix}_arena_sizes[region])\n"
+            "        return TA_ERR_BUFFER_TOO_SMALL;\n"
+            "    if ((uintptr_t)buffer % ${prefix}_arena_alignments[region] != 0)\n"
+            "        return TA_ERR_MISALIGNED_BUFFER;\n"
+            "    /* Regions never share bytes: a buffer over another (the constant\n"
+            "       blob, say) would be overwritten by the run. */\n"
+            "    uintptr_t lo = (uintptr_t)buffer, hi = lo + ${prefix}_arena_sizes[region];\n"
+            "    for (int r = 0; r < ${PREFIX}_NUM_ARENA_REGIONS; r++) {\n"
+            "        uintptr_t other = (uintptr_t)${prefix}_bound[r];\n"
+            "        if (r != (int)region && other != 0 && lo < other + ${prefix}_arena_sizes[r] "
+            "&&\n"
+            "            other < hi)\n"
+            "            return TA_ERR_OVERLAPPING_BUFFER;\n"
+            "    }\n"
+            "    ${prefix}_bound[region] = buffer;\n"
+            "    if (${prefix}_initialized) {\n"
+            "        /* Runs wait for a model_init over the new buffer. */\n"
+            "        ${prefix}_initialized = 0;\n        ${prefix}_rebound = 1;\n    }\n"
+            "    return TA_OK;\n}\n\n");
     }
     ta_template(
         b, &f,

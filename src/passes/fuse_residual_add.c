@@ -95,7 +95,9 @@ static bool fusable(const TaGraph *g, const Uses *u, int conv_at, int add_at, in
     return true;
 }
 
-static void fuse(TaPassCtx *ctx, int conv_at, int add_at, int k)
+/* Fuses, and keeps `u` what count_uses would now find (the uses are
+   counted once per pass, not once per ADD: memory and time stay linear). */
+static void fuse(TaPassCtx *ctx, Uses *u, int conv_at, int add_at, int k)
 {
     TaGraph *g = ctx->graph;
     TaOp *conv = TA_OP(g, conv_at), *add = TA_OP(g, add_at);
@@ -104,8 +106,13 @@ static void fuse(TaPassCtx *ctx, int conv_at, int add_at, int k)
     r->conv_output = add->inputs[k];
     r->conv_operand = k;
     TaTensor **inputs = ta_alloc_array(ctx->pool, 4, sizeof(TaTensor *));
-    for (int i = 0; i < conv->num_inputs; i++)
+    for (int i = 0; i < conv->num_inputs; i++) {
         inputs[i] = conv->inputs[i];
+        /* Now read at the ADD's place, after where the convolution was. */
+        if (inputs[i] && u->last_read[inputs[i]->index] < add_at)
+            u->last_read[inputs[i]->index] = add_at;
+    }
+    u->readers[add->inputs[k]->index]--;
     inputs[3] = add->inputs[1 - k];
     conv->inputs = inputs;
     conv->num_inputs = 4;
@@ -121,13 +128,13 @@ static void fuse(TaPassCtx *ctx, int conv_at, int add_at, int k)
 bool ta_fuse_residual_add(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
+    Uses u;
+    count_uses(ctx, &u);
     for (int at = 0; at < g->ops.len; at++) {
         TaOp *add = TA_OP(g, at);
         if (add->builtin != TA_BUILTIN_ADD || add->removed || add->num_inputs != 2 ||
             add->num_outputs != 1 || !add->inputs[0] || !add->inputs[1])
             continue;
-        Uses u;
-        count_uses(ctx, &u);
         /* The operand written last first: its convolution is the one the
            other operand waits for least. */
         int w0 = u.writer[add->inputs[0]->index], w1 = u.writer[add->inputs[1]->index];
@@ -135,7 +142,7 @@ bool ta_fuse_residual_add(TaPassCtx *ctx)
         for (int j = 0; j < 2; j++) {
             int k = order[j], conv_at = u.writer[add->inputs[k]->index];
             if (conv_at >= 0 && fusable(g, &u, conv_at, at, k)) {
-                fuse(ctx, conv_at, at, k);
+                fuse(ctx, &u, conv_at, at, k);
                 break;
             }
         }

@@ -891,19 +891,47 @@ static bool overlap_declared(const TaTensor *a, const TaTensor *b, uint64_t shor
 
 /* True if two scratch tensors live at the same time share a byte without
    an output-over-input overlap allowing it. */
+static int by_first_use(const void *pa, const void *pb)
+{
+    const TaTensor *a = *(const TaTensor *const *)pa, *b = *(const TaTensor *const *)pb;
+    return (a->first_use > b->first_use) - (a->first_use < b->first_use);
+}
+
+/* Whether two tensors of `r` alive at once share bytes without declaring
+   it. A sweep in time: each tensor is compared only with those still alive
+   when it starts, so the check stays linear in a chain of operators. */
 static bool scratch_conflict(Planner *P, const TaRegion *r)
 {
     const uint64_t shortfall = P->in->config->overlap_test_shortfall;
-    for (int i = 0; i < r->tensors.len; i++)
-        for (int k = i + 1; k < r->tensors.len; k++) {
-            const TaTensor *a = r->tensors.items[i], *b = r->tensors.items[k];
-            const size_t sa = ta_tensor_bytes(a), sb = ta_tensor_bytes(b);
-            if (a->first_use <= b->last_use && b->first_use <= a->last_use && sa && sb &&
-                a->place.offset < b->place.offset + sb && b->place.offset < a->place.offset + sa &&
+    const int n = r->tensors.len;
+    const TaTensor **by_start = ta_heap_realloc(NULL, ((size_t)n + 1) * sizeof *by_start);
+    const TaTensor **live = ta_heap_realloc(NULL, ((size_t)n + 1) * sizeof *live);
+    memcpy(by_start, r->tensors.items, (size_t)n * sizeof *by_start);
+    qsort(by_start, (size_t)n, sizeof *by_start, by_first_use);
+    bool conflict = false;
+    int num_live = 0;
+    for (int i = 0; i < n && !conflict; i++) {
+        const TaTensor *b = by_start[i];
+        const size_t sb = ta_tensor_bytes(b);
+        if (!sb)
+            continue;
+        int kept = 0;
+        for (int k = 0; k < num_live; k++) {
+            const TaTensor *a = live[k];
+            if (a->last_use < b->first_use)
+                continue; /* dead before b starts, and before every later one */
+            live[kept++] = a;
+            const size_t sa = ta_tensor_bytes(a);
+            if (a->place.offset < b->place.offset + sb && b->place.offset < a->place.offset + sa &&
                 !overlap_declared(a, b, shortfall))
-                return true;
+                conflict = true;
         }
-    return false;
+        num_live = kept;
+        live[num_live++] = b;
+    }
+    ta_heap_free(by_start);
+    ta_heap_free(live);
+    return conflict;
 }
 
 static void fill_region(Planner *P, TaRegion *r)

@@ -189,20 +189,31 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
 {
     tinyaot_analysis *a = ta_alloc(pool, sizeof *a);
     a->platform = ta_strdup(pool, plan->target->name);
-    tinyaot_operator_analysis *ops = ta_alloc_array(pool, (size_t)g->ops.len + 1, sizeof *ops);
-    for (int i = 0; i < g->ops.len; i++) {
+    const int n = g->ops.len;
+    tinyaot_operator_analysis *ops = ta_alloc_array(pool, (size_t)n + 1, sizeof *ops);
+    /* Scratch bytes live at operator i: every scratch block (roots only;
+       aliases share their root's bytes) whose lifetime spans it, summed as
+       a difference array (+size where it starts, -size after it ends) so
+       the cost is linear in operators plus tensors. */
+    int64_t *delta = ta_alloc_array(pool, (size_t)n + 1, sizeof *delta);
+    for (int k = 0; k < g->tensors.len; k++) {
+        const TaTensor *t = TA_TENSOR(g, k);
+        const TaRegion *r = t->place.region;
+        if (t->removed || t->alias_of || !r || r->role != TA_REGION_SCRATCH)
+            continue;
+        const int from = t->first_use < 0 ? 0 : t->first_use;
+        const int to = t->last_use >= n ? n - 1 : t->last_use;
+        if (from > to)
+            continue;
+        delta[from] += (int64_t)t->place.size;
+        delta[to + 1] -= (int64_t)t->place.size;
+    }
+    int64_t live = 0;
+    for (int i = 0; i < n; i++) {
         const TaOp *op = TA_OP(g, i);
         tinyaot_operator_analysis *o = &ops[i];
-        /* Scratch bytes live at operator i: every scratch block (roots
-           only; aliases share their root's bytes) whose lifetime spans it. */
-        for (int k = 0; k < g->tensors.len; k++) {
-            const TaTensor *t = TA_TENSOR(g, k);
-            const TaRegion *r = t->place.region;
-            if (t->removed || t->alias_of || !r || r->role != TA_REGION_SCRATCH)
-                continue;
-            if (t->first_use <= i && i <= t->last_use)
-                o->scratch_live += (int64_t)t->place.size;
-        }
+        live += delta[i];
+        o->scratch_live = live;
         for (int k = 0; k < op->num_outputs; k++)
             o->output_bytes += (int64_t)ta_tensor_bytes(op->outputs[k]);
         if (op->num_outputs > 0 && op->outputs[0]->place.region)

@@ -1,8 +1,11 @@
 /*
- * hash.c - the two checksums tinyaot writes: FNV-1a 64 (module markers,
- * the plan hash) and CRC-32 (zip archives).
+ * hash.c - the two checksums tinyaot writes, FNV-1a 64 (module markers,
+ * the plan hash) and CRC-32 (zip archives), and a string set keyed by
+ * FNV-1a.
  */
 #include "util.h"
+
+#include <string.h>
 
 #define FNV1A64_PRIME 0x100000001b3ull
 
@@ -26,4 +29,23 @@ uint32_t ta_crc32(uint32_t crc, const void *data, size_t n)
             crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
     }
     return ~crc;
+}
+
+TaNameSet ta_name_set(TaPool *pool, size_t names)
+{
+    size_t n = 16;
+    while (n < 2 * names + 2)
+        n *= 2;
+    TaNameSet set = {ta_alloc_array(pool, n, sizeof(const char *)), n - 1};
+    return set;
+}
+
+bool ta_name_set_add(TaNameSet *set, const char *name)
+{
+    size_t at = (size_t)ta_fnv1a64(0xcbf29ce484222325ULL, name, strlen(name)) & set->mask;
+    for (; set->slots[at]; at = (at + 1) & set->mask)
+        if (strcmp(set->slots[at], name) == 0)
+            return false;
+    set->slots[at] = name;
+    return true;
 }

@@ -14,6 +14,13 @@ TaFields ta_fields(TaPool *pool, const TaFields *outer)
 void ta_field(TaFields *f, const char *name, const char *value)
 {
     TA_ASSERT(value != NULL);
+    /* A name set again in the same scope (a loop's field) replaces its
+       value: the scope stays small and lookups stay fast. */
+    for (int i = f->names.len - 1; i >= 0; i--)
+        if (strcmp(f->names.items[i], name) == 0) {
+            f->values.items[i] = (void *)value;
+            return;
+        }
     ta_vec_push(f->pool, &f->names, (void *)name);
     ta_vec_push(f->pool, &f->values, (void *)value);
 }

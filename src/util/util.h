@@ -156,6 +156,17 @@ const char *ta_basename(const char *path);
 /* FNV-1a 64: start from TA_FNV1A64_OFFSET, feed bytes in any number of calls. */
 #define TA_FNV1A64_OFFSET 0xcbf29ce484222325ull
 uint64_t ta_fnv1a64(uint64_t hash, const void *data, size_t n);
+
+/* A set of strings (open addressing, FNV-1a), for uniqueness checks that
+   must stay linear in the model: `slots` is a power of two above twice the
+   number of names it will hold. The strings are not copied. */
+typedef struct TaNameSet {
+    const char **slots;
+    size_t mask;
+} TaNameSet;
+TaNameSet ta_name_set(TaPool *pool, size_t names);
+/* Adds `name`; false when it was already there. */
+bool ta_name_set_add(TaNameSet *set, const char *name);
 /* CRC-32 of zip and PNG (reflected polynomial 0xEDB88320): start from 0. */
 uint32_t ta_crc32(uint32_t crc, const void *data, size_t n);
 
