@@ -76,15 +76,76 @@ static int by_offset(const void *pa, const void *pb)
     return tie(a, b);
 }
 
+/* The lifetime index (planners.h): entries short-lived in buckets by
+   first use (an entry ending at `last` started at most TA_LIVE_LONG_SPAN
+   operators before), long-lived ones in a list scanned whole. */
+void ta_live_index_init(TaLiveIndex *x, int n, int last_op)
+{
+    x->last_op = last_op < 0 ? 0 : last_op;
+    x->head = ta_heap_realloc(NULL, ((size_t)x->last_op + 1) * sizeof *x->head);
+    x->next = ta_heap_realloc(NULL, ((size_t)n + 1) * sizeof *x->next);
+    x->longs = ta_heap_realloc(NULL, ((size_t)n + 1) * sizeof *x->longs);
+    x->num_longs = 0;
+    for (int op = 0; op <= x->last_op; op++)
+        x->head[op] = -1;
+}
+
+void ta_live_index_free(TaLiveIndex *x)
+{
+    ta_heap_free(x->head);
+    ta_heap_free(x->next);
+    ta_heap_free(x->longs);
+}
+
+void ta_live_index_add(TaLiveIndex *x, int pos, int first, int last)
+{
+    if (first < 0 || first > x->last_op || last < first || last - first >= TA_LIVE_LONG_SPAN) {
+        x->longs[x->num_longs++] = pos;
+        return;
+    }
+    x->next[pos] = x->head[first];
+    x->head[first] = pos;
+}
+
+int ta_live_index_query(const TaLiveIndex *x, int first, int last, int *out)
+{
+    int m = 0;
+    for (int k = 0; k < x->num_longs; k++)
+        out[m++] = x->longs[k];
+    const int from = first - TA_LIVE_LONG_SPAN < 0 ? 0 : first - TA_LIVE_LONG_SPAN;
+    const int to = last > x->last_op ? x->last_op : last;
+    for (int op = from; op <= to; op++)
+        for (int k = x->head[op]; k >= 0; k = x->next[k])
+            out[m++] = k;
+    return m;
+}
+
+static int last_op_of(TaBlock **order, int n)
+{
+    int last = 0;
+    for (int i = 0; i < n; i++) {
+        last = order[i]->last > last ? order[i]->last : last;
+        last = order[i]->first > last ? order[i]->first : last;
+    }
+    return last;
+}
+
 size_t ta_pack_first_fit(TaBlock **order, int n, size_t alignment, TaBlock **scratch)
 {
     size_t arena = 0;
+    /* Placed blocks are found through a lifetime index: in a chain of
+       operators placing n blocks then costs about n, not n^2. */
+    TaLiveIndex placed;
+    ta_live_index_init(&placed, n, last_op_of(order, n));
+    int *found = ta_heap_realloc(NULL, ((size_t)n + 1) * sizeof *found);
     for (int i = 0; i < n; i++) {
         TaBlock *b = order[i];
         int m = 0;
-        for (int k = 0; k < i; k++)
-            if (lives_overlap(order[k], b))
-                scratch[m++] = order[k];
+        const int num = ta_live_index_query(&placed, b->first, b->last, found);
+        for (int k = 0; k < num; k++)
+            if (lives_overlap(order[found[k]], b))
+                scratch[m++] = order[found[k]];
+        ta_live_index_add(&placed, i, b->first, b->last);
         qsort(scratch, (size_t)m, sizeof *scratch, by_offset);
         size_t size = align_up(b->size, alignment);
         size_t offset = 0;
@@ -99,6 +160,8 @@ size_t ta_pack_first_fit(TaBlock **order, int n, size_t alignment, TaBlock **scr
         if (offset + size > arena)
             arena = offset + size;
     }
+    ta_live_index_free(&placed);
+    ta_heap_free(found);
     return arena;
 }
 

@@ -502,23 +502,41 @@ static int by_size_desc(const void *pa, const void *pb)
 }
 
 /* Lowest offset in memory m where `it` fits beside the blocks already there. */
-static size_t first_fit_offset(Planner *P, Item **placed, int n, const Item *it, int m)
+/* The scratch items placed so far, by lifetime, with room to collect
+   those a new item meets. */
+typedef struct Placed {
+    TaLiveIndex index;
+    int *found;
+    const Item **hits;
+} Placed;
+
+static int by_block_offset(const void *pa, const void *pb)
 {
-    size_t size = item_size(P, it, m);
+    const Item *a = *(const Item *const *)pa, *b = *(const Item *const *)pb;
+    if (a->block.offset != b->block.offset)
+        return a->block.offset > b->block.offset ? 1 : -1;
+    return (a > b) - (a < b);
+}
+
+/* The lowest offset in memory m where `it` collides with no placed item
+   alive at the same time: candidates by offset, each gap tried in turn. */
+static size_t first_fit_offset(Planner *P, Item **order, Placed *placed, const Item *it, int m)
+{
+    const int num = ta_live_index_query(&placed->index, it->t->first_use, it->t->last_use,
+                                        placed->found);
+    int hits = 0;
+    for (int k = 0; k < num; k++) {
+        const Item *o = order[placed->found[k]];
+        if (o->memory == m && o->t->first_use <= it->t->last_use &&
+            it->t->first_use <= o->t->last_use)
+            placed->hits[hits++] = o;
+    }
+    qsort(placed->hits, (size_t)hits, sizeof *placed->hits, by_block_offset);
+    const size_t size = item_size(P, it, m);
     size_t offset = 0;
-    for (bool moved = true; moved;) {
-        moved = false;
-        for (int k = 0; k < n; k++) {
-            const Item *o = placed[k];
-            if (o->memory != m || o->t->last_use < it->t->first_use ||
-                it->t->last_use < o->t->first_use)
-                continue;
-            size_t o_end = o->block.offset + item_size(P, o, m);
-            if (o->block.offset < offset + size && offset < o_end) {
-                offset = o_end;
-                moved = true;
-            }
-        }
+    for (int k = 0; k < hits && placed->hits[k]->block.offset < offset + size; k++) {
+        size_t end = placed->hits[k]->block.offset + item_size(P, placed->hits[k], m);
+        offset = end > offset ? end : offset;
     }
     return offset;
 }
@@ -532,16 +550,24 @@ static void place_scratch(Planner *P)
         if (P->items[i].role == TA_REGION_SCRATCH && ta_tensor_bytes(P->items[i].t) > 0)
             order[n++] = &P->items[i];
     qsort(order, (size_t)n, sizeof *order, by_size_desc);
+    int last_op = 0;
+    for (int i = 0; i < n; i++) {
+        last_op = order[i]->t->last_use > last_op ? order[i]->t->last_use : last_op;
+        last_op = order[i]->t->first_use > last_op ? order[i]->t->first_use : last_op;
+    }
+    Placed placed = {.found = ta_alloc_array(P->pool, (size_t)n + 1, sizeof(int)),
+                     .hits = ta_alloc_array(P->pool, (size_t)n + 1, sizeof(Item *))};
+    ta_live_index_init(&placed.index, n, last_op);
     for (int i = 0; i < n; i++) {
         Item *it = order[i];
         if (it->pinned) {
-            it->block.offset = first_fit_offset(P, order, i, it, it->memory);
+            it->block.offset = first_fit_offset(P, order, &placed, it, it->memory);
         } else {
             for (int s = 0; s < tg->num_spill && it->memory < 0; s++) {
                 int m = tg->spill_order[s];
                 if (!can_hold(P, m, it->role))
                     continue;
-                size_t off = first_fit_offset(P, order, i, it, m);
+                size_t off = first_fit_offset(P, order, &placed, it, m);
                 uint64_t end = off + item_size(P, it, m);
                 uint64_t grows = end > P->scratch_bytes[m] ? end - P->scratch_bytes[m] : 0;
                 if (memory_taken(P, m) + grows <= P->plan->memories[m].budget) {
@@ -549,13 +575,15 @@ static void place_scratch(Planner *P)
                     it->block.offset = off;
                 }
             }
-            if (it->memory < 0)
-                continue; /* spill_by_plan tries again with the real plans */
         }
+        ta_live_index_add(&placed.index, i, it->t->first_use, it->t->last_use);
+        if (it->memory < 0)
+            continue; /* spill_by_plan tries again with the real plans */
         uint64_t end = it->block.offset + item_size(P, it, it->memory);
         if (end > P->scratch_bytes[it->memory])
             P->scratch_bytes[it->memory] = end;
     }
+    ta_live_index_free(&placed.index);
 }
 
 /* The configured planner and its options (defaults where not given). */

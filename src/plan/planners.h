@@ -77,6 +77,25 @@ const char *ta_proof_text(TaProof proof);
 
 /* ---- shared by the planners ----------------------------------------------- */
 
+/* A lifetime index: which of the entries added so far (by position) may
+   be alive during operators first..last. A query lists candidates; the
+   caller checks each exactly. Short-lived entries are found by bucket, so
+   a chain of operators costs linear time, not quadratic. */
+enum { TA_LIVE_LONG_SPAN = 64 };
+typedef struct TaLiveIndex {
+    int *head;  /* by first use: the last short entry added there, -1 */
+    int *next;  /* by position: the entry added before it in its bucket */
+    int *longs; /* positions of long-lived entries */
+    int num_longs;
+    int last_op;
+} TaLiveIndex;
+/* Room for n entries living within operators 0..last_op. */
+void ta_live_index_init(TaLiveIndex *x, int n, int last_op);
+void ta_live_index_add(TaLiveIndex *x, int pos, int first, int last);
+/* Candidate positions into `out` (room for every entry added); their count. */
+int ta_live_index_query(const TaLiveIndex *x, int first, int last, int *out);
+void ta_live_index_free(TaLiveIndex *x);
+
 /* First fit of the blocks in `order` (n entries); `scratch` holds n
    pointers to work in. Returns the arena size. */
 size_t ta_pack_first_fit(TaBlock **order, int n, size_t alignment, TaBlock **scratch);
