@@ -121,6 +121,13 @@ static void usage(FILE *out)
 
 static const tinyaot_tensor_view *find_tensor(const tinyaot_result *r, const char *id)
 {
+    /* A model tensor's id is its index, and the views list model tensors
+       first, in order: found at once, so printing n operators stays linear. */
+    char *end;
+    unsigned long k = strtoul(id, &end, 10);
+    if (*id >= '0' && *id <= '9' && !*end && k < r->num_tensors &&
+        strcmp(r->tensors[k].id, id) == 0)
+        return &r->tensors[k];
     for (size_t i = 0; i < r->num_tensors; i++)
         if (strcmp(r->tensors[i].id, id) == 0)
             return &r->tensors[i];

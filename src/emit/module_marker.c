@@ -218,10 +218,62 @@ Marker *ta_marker_read(TaPool *pool, const char *dir, const char **why)
 
 /* ---- comparing with a directory ------------------------------------------------ */
 
+/* The marker's files sorted by path, so each lookup is a binary search
+   and checking a module stays linear-logarithmic in its files. */
+typedef struct Listed {
+    const MarkerFile **files;
+    int n;
+} Listed;
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp((*(const MarkerFile *const *)a)->path, (*(const MarkerFile *const *)b)->path);
+}
+
+/* The first listed file whose path is not below `key` (lower bound). */
+static int first_at_or_after(const Listed *L, const char *key)
+{
+    int lo = 0, hi = L->n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(L->files[mid]->path, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static const MarkerFile *find_listed(const Listed *L, const char *path)
+{
+    int i = first_at_or_after(L, path);
+    return i < L->n && strcmp(L->files[i]->path, path) == 0 ? L->files[i] : NULL;
+}
+
+/* Whether some listed file sits below directory `sub`. */
+static bool dir_on_the_way(TaPool *pool, const Listed *L, const char *sub)
+{
+    const char *prefix = ta_format(pool, "%s/", sub);
+    int i = first_at_or_after(L, prefix);
+    return i < L->n && strncmp(L->files[i]->path, prefix, strlen(prefix)) == 0;
+}
+
+static const char *unlisted(TaPool *pool, const char *dir, const char *rel, const Listed *L);
+
+const char *ta_marker_unlisted(TaPool *pool, const char *dir, const char *rel, const Marker *mk)
+{
+    Listed L = {ta_alloc_array(pool, (size_t)mk->files.len + 1, sizeof(MarkerFile *)),
+                mk->files.len};
+    for (int i = 0; i < L.n; i++)
+        L.files[i] = mk->files.items[i];
+    qsort(L.files, (size_t)L.n, sizeof *L.files, by_path);
+    return unlisted(pool, dir, rel, &L);
+}
+
 /* Null when every entry under `dir`/`rel` is a file the marker lists with
    its size and hash, or a directory on the way to one; else the first
    entry that is not, and why. */
-const char *ta_marker_unlisted(TaPool *pool, const char *dir, const char *rel, const Marker *mk)
+static const char *unlisted(TaPool *pool, const char *dir, const char *rel, const Listed *L)
 {
     const char *here = *rel ? ta_path_join(pool, dir, rel) : dir;
     TaVec *names = ta_list_dir(pool, here);
@@ -237,15 +289,9 @@ const char *ta_marker_unlisted(TaPool *pool, const char *dir, const char *rel, c
         if (lstat(full, &st) != 0)
             return ta_format(pool, "%s cannot be read: %s", full, strerror(errno));
         if (S_ISDIR(st.st_mode)) {
-            size_t n = strlen(sub);
-            bool on_the_way = false;
-            for (int k = 0; k < mk->files.len && !on_the_way; k++) {
-                const MarkerFile *f = mk->files.items[k];
-                on_the_way = strncmp(f->path, sub, n) == 0 && f->path[n] == '/';
-            }
-            if (!on_the_way)
+            if (!dir_on_the_way(pool, L, sub))
                 return ta_format(pool, "directory %s was not written by tinyaot", full);
-            const char *why = ta_marker_unlisted(pool, dir, sub, mk);
+            const char *why = unlisted(pool, dir, sub, L);
             if (why)
                 return why;
             continue;
@@ -253,10 +299,7 @@ const char *ta_marker_unlisted(TaPool *pool, const char *dir, const char *rel, c
         if (!S_ISREG(st.st_mode))
             return ta_format(pool, "%s is %s, which tinyaot never writes", full,
                              ta_file_kind(st.st_mode));
-        const MarkerFile *listed = NULL;
-        for (int k = 0; k < mk->files.len && !listed; k++)
-            if (strcmp(((const MarkerFile *)mk->files.items[k])->path, sub) == 0)
-                listed = mk->files.items[k];
+        const MarkerFile *listed = find_listed(L, sub);
         if (!listed)
             return ta_format(pool, "%s was not written by tinyaot", full);
         uint64_t size, hash;
