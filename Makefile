@@ -49,8 +49,9 @@ endef
 # The Python package (pyproject.toml, with build/'s tinyaot and libtinyaot.so:
 # cmake/prebuilt.cmake, no third compile), then the pytest suites
 # (tests/test_*.py) with the sanitized converter and every generated module
-# built with ASan+UBSan, on JOBS pytest-xdist workers (each test file on one worker, so a file's
-# module-scoped fixtures are built once); the slowest 30 tests are listed.
+# built with ASan+UBSan, on JOBS pytest-xdist workers (each test file on one
+# worker, so a file's module-scoped fixtures are built once); the slowest 30
+# tests are listed.
 define run_python
 	@echo "== Python package (pip install ., the command and library of build/)"
 	@$(PYTHON) -m pip install -q --disable-pip-version-check \
