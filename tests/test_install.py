@@ -7,6 +7,10 @@ environment; there the `tinyaot` command converts the demo model, the
 module is built and run on the host, and the Python API and the TFLite
 Micro oracle import.
 
+scripts/deps.sh: `make build` asks only for a C compiler, CMake, make and
+libyaml, even of a user who cannot install packages; `make demo` adds the
+Cortex-M toolchain, QEMU and python3, never the test-only tools.
+
 `cmake --install`: build/ (make build's folder) installed into a temporary
 prefix; the installed command converts, the installed runtime sources
 stand in for the module's own copy, a program links the installed library.
@@ -15,8 +19,10 @@ stand in for the module's own copy, a program links the installed library.
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 
 import pytest
@@ -154,7 +160,9 @@ def prefix(tmp_path_factory):
 
 def test_cmake_install_lays_out_command_library_header_runtime(prefix):
     files = {str(p.relative_to(prefix)) for p in prefix.rglob("*") if not p.is_dir()}
-    libdir = next(p.parent.relative_to(prefix) for p in prefix.rglob("libtinyaot.so"))
+    libs = [p.parent.relative_to(prefix) for p in prefix.rglob("libtinyaot.so")]
+    assert len(libs) == 1, f"cmake --install wrote no single libtinyaot.so: {sorted(files)}"
+    libdir = libs[0]
     runtime = run(["git", "-C", ROOT, "ls-files", "runtime"]).split()
     expected = {"bin/tinyaot", f"{libdir}/libtinyaot.so", "include/tinyaot/tinyaot.h"}
     expected |= {"share/tinyaot/" + f for f in runtime}
@@ -192,3 +200,51 @@ def test_installed_library_links_from_the_prefix(prefix, tmp_path):
     env = user_env()
     env["LD_LIBRARY_PATH"] = str(libdir)
     assert run([exe], env=env).strip() == VERSION
+
+
+def deps(mode, tools):
+    """scripts/deps.sh MODE as a user who is not root, with only `tools` on
+    PATH (besides the two commands the script itself uses)."""
+    bindir = pathlib.Path(tempfile.mkdtemp(prefix="tinyaot-deps-"))
+    try:
+        bindir.chmod(0o755)
+        for tool in (*tools, "dirname", "id"):
+            (bindir / tool).symlink_to(shutil.which(tool))
+        cmd = ["/bin/sh", str(ROOT / "scripts" / "deps.sh"), mode]
+        if os.geteuid() == 0:
+            cmd = [shutil.which("setpriv"), "--reuid=65534", "--regid=65534",
+                   "--clear-groups"] + cmd
+        return subprocess.run(cmd, env={"PATH": str(bindir)}, capture_output=True, text=True,
+                              timeout=60)
+    finally:
+        shutil.rmtree(bindir)
+
+
+def test_deps_build_needs_only_a_compiler_cmake_and_libyaml():
+    assert pathlib.Path("/usr/include/yaml.h").is_file()  # libyaml-dev, as deps.sh checks
+    p = deps("build", ("cc", "cmake", "make"))
+    assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
+    p = deps("build", ("cc", "make"))
+    assert p.returncode == 1
+    assert p.stderr == "deps (build): missing Debian packages: cmake (run as root, or install them)\n"
+
+
+def test_deps_demo_adds_the_cortex_m_toolchain_and_qemu_only():
+    p = deps("demo", ("cc", "cmake", "make"))
+    assert p.returncode == 1
+    assert p.stderr == ("deps (demo): missing Debian packages: gcc-arm-none-eabi "
+                        "libnewlib-arm-none-eabi qemu-system-arm python3 (run as root, or "
+                        "install them)\n")
+    p = deps("test", ("cc", "cmake", "make"))
+    assert p.returncode == 1
+    for package in ("qemu-system-arm", "clang", "libclang-rt-dev", "python3-venv", "chromium"):
+        assert f" {package}" in p.stderr
+
+
+def test_make_targets_ask_for_their_own_dependencies():
+    def planned(target):
+        return run(["make", "-n", "-C", ROOT, target])
+    assert "scripts/deps.sh build" in planned("build")
+    assert "deps.sh test" not in planned("build") and "deps.sh test" not in planned("demo")
+    assert "scripts/deps.sh demo" in planned("demo")
+    assert "scripts/deps.sh test" in planned("test")
