@@ -248,3 +248,22 @@ def test_make_targets_ask_for_their_own_dependencies():
     assert "deps.sh test" not in planned("build") and "deps.sh test" not in planned("demo")
     assert "scripts/deps.sh demo" in planned("demo")
     assert "scripts/deps.sh test" in planned("test")
+
+
+def test_prebuilt_build_goes_into_the_package_unchanged(tmp_path):
+    """make test's `pip install -C cmake.define.TINYAOT_PREBUILT_DIR=build .`:
+    the project configured that way compiles nothing of its own and
+    installs build/'s command and library as they are."""
+    build = ROOT / "build"
+    run(["cmake", "-S", ROOT, "-B", tmp_path / "b", f"-DTINYAOT_PREBUILT_DIR={build}"])
+    run(["cmake", "--build", tmp_path / "b"])
+    run(["cmake", "--install", tmp_path / "b", "--prefix", tmp_path / "p"])
+    assert (tmp_path / "p/bin/tinyaot").read_bytes() == (build / "tinyaot").read_bytes()
+    lib = next((tmp_path / "p").rglob("libtinyaot.so"))
+    assert lib.read_bytes() == (build / "libtinyaot.so").read_bytes()
+    assert not list((tmp_path / "b").rglob("*.o"))
+    p = subprocess.run(["cmake", "-S", ROOT, "-B", tmp_path / "bad",
+                        f"-DTINYAOT_PREBUILT_DIR={tmp_path}"], capture_output=True, text=True)
+    assert p.returncode != 0
+    message = " ".join(p.stderr.split())  # CMake wraps long messages
+    assert f"TINYAOT_PREBUILT_DIR={tmp_path} is not a configured tinyaot build" in message
