@@ -1,5 +1,8 @@
 # tinyaot: the two commands a newcomer runs are `make demo` and `make test`.
-# Both install what they need first (scripts/deps.sh).
+# Each installs what it needs first (scripts/deps.sh, docs/install.md):
+# `make build` only a C compiler, CMake and libyaml; `make demo` also the
+# Cortex-M toolchain and QEMU; `make test` and the other test targets the
+# whole test toolchain and the Python environments.
 
 JOBS ?= 2
 PYTHON := .venv/bin/python
@@ -7,15 +10,22 @@ OPTEST_COUNT ?= 50
 OPTEST_SEED ?= 1
 FUZZ_SECONDS ?= 30
 
-.PHONY: all deps build build-asan demo test test-unit test-python test-ops test-qemu \
+.PHONY: all deps deps-build deps-demo build build-asan demo test test-unit test-python test-ops test-qemu \
 	test-target-long bench fuzz lint clean
 
 all: build
 
+# Everything the suite needs (as root it installs it; otherwise it names what is missing).
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh test
 
-build: deps
+deps-build:
+	@scripts/deps.sh build
+
+deps-demo:
+	@scripts/deps.sh demo
+
+build: deps-build
 	@cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build build -j $(JOBS)
 
@@ -23,7 +33,7 @@ build-asan: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTINYAOT_SANITIZE=ON >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 
-demo: build
+demo: deps-demo build
 	@examples/demo/run.sh build/tinyaot
 
 # The parts of the suite, each runnable alone (make test-unit, ...).
@@ -36,13 +46,16 @@ define run_unit
 	@cd build-asan && ctest --output-on-failure -j $(JOBS) -E 'qemu|m55|m4|naive'
 endef
 
-# The Python package, then the pytest suites (tests/test_*.py) with the
-# sanitized converter and every generated module built with ASan+UBSan, on
-# JOBS pytest-xdist workers (each test file on one worker, so a file's
-# module-scoped fixtures are built once); the slowest 30 tests are listed.
+# The Python package (pyproject.toml, with build/'s tinyaot and libtinyaot.so:
+# cmake/prebuilt.cmake, no third compile), then the pytest suites
+# (tests/test_*.py) with the sanitized converter and every generated module
+# built with ASan+UBSan, on JOBS pytest-xdist workers (each test file on one
+# worker, so a file's module-scoped fixtures are built once); the slowest 30
+# tests are listed.
 define run_python
-	@echo "== Python package (pip install ./python, the library of build/)"
-	@TINYAOT_BUILD_DIR=$(CURDIR)/build $(PYTHON) -m pip install -q --disable-pip-version-check ./python
+	@echo "== Python package (pip install ., the command and library of build/)"
+	@$(PYTHON) -m pip install -q --disable-pip-version-check \
+	    -C cmake.define.TINYAOT_PREBUILT_DIR=$(CURDIR)/build .
 	@echo "== Python suites (sanitized converter and modules, $(JOBS) workers)"
 	@TINYAOT_BIN=build-asan/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m pytest -q \
 	    -n $(JOBS) --dist loadfile --durations=30 tests
@@ -59,7 +72,7 @@ endef
 # The whole suite, in this order: static analysis, test-unit, test-python,
 # test-ops, fuzzing. test-qemu is a selection from test-unit and
 # test-python, so it runs as part of those.
-test: build build-asan
+test: deps build build-asan
 	@echo "== Static analysis (clang-tidy analyzer checks, cppcheck)"
 	@scripts/lint.sh build
 	$(run_unit)
@@ -68,26 +81,26 @@ test: build build-asan
 	@echo "== Coverage-guided fuzzing: seed 1, a fixed number of runs per target (libFuzzer, ASan+UBSan)"
 	@scripts/fuzz.sh --replayable
 
-test-unit: build build-asan
+test-unit: deps build build-asan
 	$(run_unit)
 
-test-python: build build-asan
+test-python: deps build build-asan
 	$(run_python)
 
-test-ops: build
+test-ops: deps build
 	$(run_ops)
 
 # Everything that runs on Cortex-M under QEMU: the ctest label `qemu` (the
 # kit's self-tests, the runtime arena on Cortex-M55) and the pytest marker
 # `qemu` (SIMD kernel paths, placed modules, real models on the boards).
-test-qemu: build
+test-qemu: deps build
 	@echo "== QEMU tests (ctest -L qemu)"
 	@cd build && ctest --output-on-failure -j $(JOBS) -L qemu
 	@echo "== QEMU tests (pytest -m qemu)"
 	@TINYAOT_BIN=build/tinyaot $(PYTHON) -m pytest -q -s -m qemu tests
 
 # Static analysis alone: no finding is allowed.
-lint: build
+lint: deps build
 	@scripts/lint.sh build
 
 # The fuzz targets alone, for as long as asked: make fuzz FUZZ_SECONDS=3600
@@ -98,7 +111,7 @@ fuzz: deps
 # (stateful ones 40), five times the generated SIMD cases of `make test` and
 # every output-over-input case (tests/test_overlap.py), under QEMU on
 # Cortex-M55 and Cortex-M4 (about five times as long).
-test-target-long: build
+test-target-long: deps build
 	@TINYAOT_BIN=build/tinyaot TINYAOT_TARGET_RUNS=20 TINYAOT_SIMD_SCALE=5 \
 	    $(PYTHON) -m pytest -q tests/test_target_models.py tests/test_simd.py
 	@TINYAOT_BIN=build/tinyaot TINYAOT_SIMD_SCALE=5 \
@@ -106,7 +119,7 @@ test-target-long: build
 
 # Instructions, code and RAM of every shared model on both boards against
 # the baselines (prints figures, asserts nothing).
-bench: build
+bench: deps build
 	@TINYAOT_BIN=build/tinyaot $(PYTHON) -m bench.models
 
 clean:

@@ -1,6 +1,6 @@
 """pytest configuration: tests import `tests.harness`, so the repository
 root must be on sys.path; they import the `tinyaot` package from python/
-in this tree (no `pip install ./python` needed), which loads the library
+in this tree (no `pip install .` needed), which loads the library
 named by TINYAOT_LIBRARY, by default the plain CMake build's
 build/libtinyaot.so. Tests that run QEMU carry the `qemu` marker
 (`pytest -m qemu`, `pytest -m "not qemu"`). The differential tests report
@@ -20,8 +20,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 for path in (ROOT / "python", ROOT):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
-# Set before the package loads the library: a copy left in python/tinyaot by
-# an earlier `pip install ./python` could be older than the build.
+# Set before the package loads the library: a copy left in python/tinyaot
+# (by the setup.py of older trees) could be older than the build.
 os.environ.setdefault("TINYAOT_LIBRARY", str(ROOT / "build" / "libtinyaot.so"))
 
 REPORTS = []
