@@ -6,6 +6,8 @@ docs/testing.md ("Documented commands")."""
 
 import pathlib
 import re
+import subprocess
+import tempfile
 
 import pytest
 
@@ -20,13 +22,16 @@ def claimed():
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(dc.ROOT)))
+@dc.doc_command("TINYAOT_BIN=build/tinyaot .venv/bin/python -m pytest -q tests/test_doc_commands.py")
 def test_documented_commands_run(doc, tmp_path):
     cmds = dc.commands(doc)
     reg = claimed()
+    if not cmds:
+        return
     sandbox = dc.make_sandbox(tmp_path, module.tinyaot_bin())
     failures = []
     for cmd in cmds:
-        if dc.normalize(cmd.text) in reg:
+        if cmd.file_text is None and dc.normalize(cmd.text) in reg:
             continue
         failure = dc.run(cmd, sandbox)
         if failure:
@@ -35,8 +40,27 @@ def test_documented_commands_run(doc, tmp_path):
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(dc.ROOT)))
+def test_claimed_commands_are_well_formed(doc, tmp_path):
+    """The long commands a test claims still run in a cheap form (collect the
+    tests, list them, zero cases, make -n), so a wrong file, marker, option or
+    target fails here."""
+    reg = claimed()
+    sandbox = dc.make_sandbox(tmp_path, module.tinyaot_bin())
+    for cmd in dc.commands(doc):
+        if cmd.file_text is not None or dc.normalize(cmd.text) not in reg:
+            continue
+        dry = dc.dry_run(cmd.text)
+        if dry is None:
+            continue
+        text, shows = dry
+        p = dc.shell(text, sandbox, 120)
+        assert p is not None and p.returncode == 0 and re.search(shows, p.stdout, re.M), \
+            f"{cmd.where}: `{text}` (the cheap form of a claimed command) failed:\n{p.stdout[-3000:]}"
+
+
 def test_every_claimed_command_is_documented():
-    shown = {dc.normalize(c.text) for d in DOCS for c in dc.commands(d)}
+    shown = {dc.normalize(c.text) for d in DOCS for c in dc.commands(d) if c.file_text is None}
     stale = {cmd: tests for cmd, tests in claimed().items() if cmd not in shown}
     assert not stale, f"@doc_command names commands no document shows: {stale}"
 
@@ -59,23 +83,68 @@ def test_every_docs_file_the_readme_maps_exists():
         assert f"docs/{doc.name}" in linked, f"the README's map leaves out docs/{doc.name}"
 
 
-# ---- the Makefile targets the documents show, run by CI ------------------------
+# ---- the long commands, claimed by what runs them -------------------------------
+
+
+def makefile():
+    return (dc.ROOT / "Makefile").read_text()
+
+
+def recipe(target):
+    return re.search(rf"^{re.escape(target)}:.*?(?=^\S)", makefile(), re.M | re.S).group(0)
 
 
 @dc.doc_command("make test", "make lint", "make test-unit", "make test-python", "make test-ops",
-                "make fuzz")
-def test_make_test_runs_each_part_and_ci_runs_make_test():
+                "make test-qemu", "make fuzz", "make fuzz FUZZ_SECONDS=3600", "make bench",
+                "make build")
+def test_ci_runs_make_test_and_make_test_runs_each_part():
     """`make test` is what CI runs (.ci/run); its parts are the targets the
-    documents show, each running alone too."""
+    documents show, each of which also runs alone."""
     assert "exec make test" in (dc.ROOT / ".ci" / "run").read_text()
-    makefile = (dc.ROOT / "Makefile").read_text()
-    recipe = re.search(r"^test: .*?(?=^\S)", makefile, re.M | re.S).group(0)
+    test = recipe("test")
     for part in ("scripts/lint.sh build", "$(run_unit)", "$(run_python)", "$(run_ops)",
                  "scripts/fuzz.sh"):
-        assert part in recipe, part
-    for target in ("lint", "test-unit", "test-python", "test-ops", "test-qemu", "fuzz",
+        assert part in test, part
+    assert recipe("test").startswith("test: build build-asan")
+    for target in ("build", "lint", "test-unit", "test-python", "test-ops", "test-qemu", "fuzz",
                    "bench", "demo", "test-target-long"):
-        assert re.search(rf"^{re.escape(target)}:", makefile, re.M), target
+        assert recipe(target), target
+    assert "-m bench.models" in recipe("bench")
+
+
+@dc.doc_command("cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo",
+                "cmake --build build -j2")
+def test_the_install_commands_are_what_make_build_runs():
+    build = recipe("build")
+    assert "cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo" in build
+    assert "cmake --build build -j $(JOBS)" in build and "JOBS ?= 2" in makefile()
+
+
+@dc.doc_command(
+    "cd build && ctest -L qemu",
+    '.venv/bin/python -m pytest -q -m "not qemu" tests/test_placement.py',
+    ".venv/bin/python -m pytest -q tests/test_custom_operators.py",
+    "TINYAOT_BIN=build-asan/tinyaot TINYAOT_SANITIZE=1 .venv/bin/python -m pytest -q "
+    "tests/test_custom_operators.py",
+    ".venv/bin/python -m tests.optest --count 2000 --seed 12345",
+    "TINYAOT_SANITIZE=1 .venv/bin/python -m tests.optest --variants CONV_2D.int8 --count 500 "
+    "--litert",
+    ".venv/bin/python -m tests.optest --variants CONV_2D.int8,CONV_2D.int16 --count 50",
+    "TINYAOT_SANITIZE=1 .venv/bin/python -m tests.optest --variants CONV_2D.int8 --count 200 "
+    "--seed 9",
+    ".venv/bin/python -m bench.op_profile --all")
+def test_make_test_runs_what_the_selections_select():
+    """These select part of what `make test` runs in full (every pytest file,
+    every ctest test, every operator variant); their cheap forms run in
+    test_claimed_commands_are_well_formed. bench.op_profile --all is the
+    per-model command run on every model."""
+    assert "ctest --output-on-failure" in makefile()
+    assert "--durations=30 tests\n" in makefile()  # every test file
+    assert "--variants all" in makefile()
+    help_text = subprocess.run([str(dc.ROOT / ".venv" / "bin" / "python"), "-m",
+                                "bench.op_profile", "--help"], cwd=dc.ROOT, text=True,
+                               capture_output=True).stdout
+    assert "--all" in help_text
 
 
 # ---- the convention itself: a broken command fails the test -------------------
@@ -84,23 +153,16 @@ def test_make_test_runs_each_part_and_ci_runs_make_test():
 def run_text(tmp_path, text):
     """Runs the commands of a document text (outside docs/) in a sandbox;
     returns the first failure."""
-    path = tmp_path / "doc.md"
+    tmp = pathlib.Path(tempfile.mkdtemp(dir=tmp_path))
+    path = tmp / "doc.md"
     path.write_text(text)
-    cmds = doc_commands_of(path)
-    sandbox = dc.make_sandbox(tmp_path, module.tinyaot_bin())
+    cmds = dc.commands(path)
+    sandbox = dc.make_sandbox(tmp, module.tinyaot_bin())
     for cmd in cmds:
         failure = dc.run(cmd, sandbox)
         if failure:
             return failure
     return None
-
-
-def doc_commands_of(path):
-    # Command.where wants a path under the tree; the self-test's are not.
-    cmds = dc.commands(path)
-    for c in cmds:
-        c.doc = dc.ROOT / "docs" / path.name
-    return cmds
 
 
 GOOD = """
@@ -118,7 +180,7 @@ def test_a_working_command_passes(tmp_path):
 
 def test_a_misspelled_key_fails(tmp_path):
     failure = run_text(tmp_path, GOOD.replace("--model.path", "--model.pth"))
-    assert failure and "exited with 2" in failure and "model.pth" in failure
+    assert failure and "exited with 1" in failure and "model.pth" in failure
 
 
 def test_output_the_command_does_not_print_fails(tmp_path):
@@ -129,12 +191,12 @@ def test_output_the_command_does_not_print_fails(tmp_path):
 def test_an_expected_failure_is_checked(tmp_path):
     text = """
 ```console
-$ build/tinyaot convert --model.path examples/demo/demo.tflite   # exit 2
+$ build/tinyaot convert --model.path examples/demo/demo.tflite   # exit 1
 tinyaot: error: ...module.path...
 ```
 """
     assert run_text(tmp_path, text) is None
-    assert run_text(tmp_path, text.replace("# exit 2", "# exit 0")) is not None
+    assert run_text(tmp_path, text.replace("# exit 1", "# exit 0")) is not None
 
 
 def test_sh_blocks_run_every_line(tmp_path):

@@ -12,6 +12,10 @@ The convention:
   stderr together); `...` inside a line matches any text, and a line that
   is only `...` stands for lines left out. A trailing `# exit N` comment on
   the `$ ` line says the command is meant to exit with N.
+* A block of any language right after a line `<!-- doc-test: file PATH -->`
+  is a file: its text is written to PATH (relative to the sandbox) before
+  the commands after it run, so a command can use the configuration a page
+  shows.
 * Every other block (```text, ```yaml, ```c, ...) is not a command. A block
   without a language must not hold one either: a line there that starts with
   `$ ` or a command word is an error, so a command cannot hide from the test.
@@ -26,10 +30,12 @@ that (`make test`, a QEMU suite) is instead claimed by a test that runs it:
 
 import ast
 import dataclasses
+import functools
 import os
 import pathlib
 import re
 import shlex
+import signal
 import subprocess
 
 import pytest
@@ -56,10 +62,15 @@ class Command:
     text: str           # as the shell gets it (continuations joined)
     expected: list      # lines the command must print, in order
     status: int = 0
+    file_text: str = None  # a file to write to `text` instead of a command
 
     @property
     def where(self):
-        return f"{self.doc.relative_to(ROOT)}:{self.line}"
+        return f"{shown_path(self.doc)}:{self.line}"
+
+
+def shown_path(path):
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
 def normalize(text):
@@ -72,8 +83,12 @@ def documents():
     return [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 
 
+FILE = re.compile(r"^<!--\s*doc-test:\s*file\s+(\S+)\s*-->\s*$")
+
+
 def fenced_blocks(path):
-    """(language, first line number, lines) of every fenced block."""
+    """(language, first line number, lines, file to write or None) of every
+    fenced block."""
     lines = path.read_text().splitlines()
     blocks, i = [], 0
     while i < len(lines):
@@ -81,14 +96,15 @@ def fenced_blocks(path):
         if not m:
             i += 1
             continue
+        file = FILE.match(lines[i - 1]) if i > 0 else None
         start, lang, body = i + 2, m.group(2), []
         i += 1
         while i < len(lines) and not re.match(r"^\s*```\s*$", lines[i]):
             body.append(lines[i])
             i += 1
         if i == len(lines):
-            raise AssertionError(f"{path.relative_to(ROOT)}:{start - 1}: fenced block not closed")
-        blocks.append((lang, start, body))
+            raise AssertionError(f"{shown_path(path)}:{start - 1}: fenced block not closed")
+        blocks.append((lang, start, body, file.group(1) if file else None))
         i += 1
     return blocks
 
@@ -120,7 +136,7 @@ def console_commands(path, start, body):
         elif cmds:
             cmds[-1].expected.extend(text.split("\n"))
         elif text.strip():
-            raise AssertionError(f"{path.relative_to(ROOT)}:{lineno}: a console block must "
+            raise AssertionError(f"{shown_path(path)}:{lineno}: a console block must "
                                  "start with a `$ ` command line")
     return cmds
 
@@ -142,8 +158,10 @@ def commands(path):
     """Every command of one document; raises on a command outside a sh or
     console block."""
     found = []
-    for lang, start, body in fenced_blocks(path):
-        if lang == "sh":
+    for lang, start, body, file in fenced_blocks(path):
+        if file:
+            found.append(Command(path, start - 1, file, [], 0, "\n".join(body) + "\n"))
+        elif lang == "sh":
             found += sh_commands(path, start, body)
         elif lang == "console":
             found += console_commands(path, start, body)
@@ -151,12 +169,13 @@ def commands(path):
             for k, line in enumerate(body):
                 if looks_like_command(line):
                     raise AssertionError(
-                        f"{path.relative_to(ROOT)}:{start + k}: a command in a block without "
+                        f"{shown_path(path)}:{start + k}: a command in a block without "
                         "a language; put it in a ```sh or ```console block (docs/testing.md, "
                         "\"Documented commands\") or mark the block ```text")
     return found
 
 
+@functools.lru_cache(maxsize=None)
 def registry(tests_dir=None):
     """{normalized command: [test, ...]} from every @doc_command(...) in the
     test files, read without importing them."""
@@ -202,7 +221,10 @@ def make_sandbox(tmp, converter):
 
 
 def sandbox_env():
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    # As a user's shell: no pytest state, and the converter is build/tinyaot
+    # (the sandbox's build/ is the converter under test's directory).
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("PYTEST_") and k != "TINYAOT_BIN"}
     return env
 
 
@@ -224,13 +246,32 @@ def expected_matches(expected, printed):
     return None
 
 
+def shell(text, cwd, timeout):
+    """Runs text with sh in its own process group (all of it killed on a
+    timeout); the CompletedProcess, or None after a timeout."""
+    with subprocess.Popen(["sh", "-c", text], cwd=cwd, env=sandbox_env(), text=True,
+                          errors="replace", stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          start_new_session=True) as proc:
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            return None
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out)
+
+
 def run(cmd, cwd, timeout=180):
     """Runs one command in the sandbox; returns a failure message or None."""
-    try:
-        p = subprocess.run(["sh", "-c", cmd.text], cwd=cwd, env=sandbox_env(), timeout=timeout,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           errors="replace")
-    except subprocess.TimeoutExpired:
+    if cmd.file_text is not None:
+        target = pathlib.Path(cwd) / cmd.text
+        if ".." in pathlib.PurePath(cmd.text).parts or pathlib.PurePath(cmd.text).is_absolute():
+            return f"{cmd.where}: doc-test file {cmd.text} must be a path inside the sandbox"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(cmd.file_text)
+        return None
+    p = shell(cmd.text, cwd, timeout)
+    if p is None:
         return (f"{cmd.where}: `{cmd.text}` ran longer than {timeout} s: make it cheaper, or "
                 "claim it with @doc_command on the test that runs it")
     tail = "\n".join(p.stdout.splitlines()[-25:])
@@ -241,4 +282,27 @@ def run(cmd, cwd, timeout=180):
     if missing is not None:
         return (f"{cmd.where}: `{cmd.text}` did not print the shown line\n    {missing}\n"
                 f"it printed:\n{tail}")
+    return None
+
+
+# ---- claimed commands, checked without their cost ------------------------------
+
+
+def dry_run(text):
+    """A cheap form of a long command that still fails when the command is
+    wrong (an unknown test file, target, marker or option), or None. The
+    form and what its output must show."""
+    words = shlex.split(text.replace("\\\n", " "), comments=True)
+    if words[:3] == ["cd", "build", "&&"] and "ctest" in words:
+        k = words.index("ctest")
+        return shlex.join(words[3:k + 1] + ["-N"] + words[k + 1:]).join(["cd build && ", ""]), \
+            r"Total Tests: [1-9]"
+    if "pytest" in words:
+        return shlex.join(words + ["--collect-only", "-q"]), \
+            r"^\S+\.py: [1-9]\d*$|[1-9]\d* tests? collected|::"
+    if "tests.optest" in words:
+        extra = [] if "--variants" in words else ["--variants", "CONV_2D.int8"]
+        return shlex.join(words + extra + ["--count", "0"]), r"^ok: "
+    if words[:1] == ["make"] and len(words) >= 2:
+        return shlex.join(["make", "-n"] + words[1:]), r""
     return None
