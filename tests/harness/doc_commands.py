@@ -21,7 +21,8 @@ The convention:
   `$ ` or a command word is an error, so a command cannot hide from the test.
 
 A command runs in a sandbox laid out like a clone (every top-level entry of
-the tree linked in, `build/` the directory of the converter under test,
+the tree linked in, `build/` the plain build with `build/tinyaot` the
+converter under test,
 `../shared` beside it), one sandbox per document, in the document's order,
 so a later command sees what an earlier one wrote. A command too long for
 that (`make test`, a QEMU suite) is instead claimed by a test that runs it:
@@ -213,7 +214,17 @@ def make_sandbox(tmp, converter):
         if entry.name in ("build", "out", ".git") or entry.name.startswith("build-"):
             continue
         (clone / entry.name).symlink_to(entry)
-    (clone / "build").symlink_to(pathlib.Path(converter).resolve().parent)
+    # build/ is the plain build's entries with tinyaot the converter under
+    # test (the sanitized one in make test): libtinyaot.so stays loadable
+    # into Python, and what a command writes there stays in the sandbox.
+    converter = pathlib.Path(converter).resolve()
+    plain = ROOT / "build"
+    build = clone / "build"
+    build.mkdir()
+    for entry in (plain.iterdir() if plain.is_dir() else converter.parent.iterdir()):
+        if entry.name != "tinyaot" and entry.name != "Testing":
+            (build / entry.name).symlink_to(entry)
+    (build / "tinyaot").symlink_to(converter)
     shared = ROOT.parent / "shared"
     if not (tmp / "shared").exists():
         (tmp / "shared").symlink_to(shared)
