@@ -22,7 +22,8 @@ def claimed():
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(dc.ROOT)))
-@dc.doc_command("TINYAOT_BIN=build/tinyaot .venv/bin/python -m pytest -q tests/test_doc_commands.py")
+@dc.doc_command(
+    "TINYAOT_BIN=build/tinyaot .venv/bin/python -m pytest -q tests/test_doc_commands.py")
 def test_documented_commands_run(doc, tmp_path):
     cmds = dc.commands(doc)
     reg = claimed()
