@@ -33,6 +33,8 @@ def pytest_configure(config):
     _IS_WORKER = hasattr(config, "workerinput")
     config.addinivalue_line("markers", "qemu: runs generated code on Cortex-M under QEMU "
                             "(make test-qemu)")
+    config.addinivalue_line("markers", "doc_command(*commands): the test runs these commands "
+                            "of README.md/docs (tests/test_doc_commands.py)")
 
 
 # Rows already sent to the controller, when this process is an xdist worker.

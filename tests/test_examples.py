@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from tests.harness import module
+from tests.harness.doc_commands import doc_command
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -62,6 +63,7 @@ def test_make_app_with_the_module_mk(tmp_path, demo_module):
 
 
 @pytest.mark.qemu
+@doc_command("make demo")  # run.sh is what make demo runs after make build
 def test_make_demo_runs_on_the_host_and_the_emulated_cortex_m55():
     out = run(["sh", EXAMPLES / "demo" / "run.sh", module.tinyaot_bin()])
     host, m55 = out.split("== the same model on the emulated Cortex-M55", 1)

@@ -1,5 +1,5 @@
 """A tinyaot module is a drop-in for a helia-aot 1.1.0 module converted with
-the same configuration (README "helia-aot compatibility").
+the same configuration (docs/helia-compat.md).
 
 tests/helia_compat/app.c is firmware written against helia-aot's generated
 API (prefix `hw`): every call, every status and every misuse path. Each case

@@ -129,10 +129,10 @@ def tinyaot_cli_help():
     return tinyaot("--help").stdout
 
 
-def test_readme_documents_every_key():
-    readme = (module.ROOT / "README.md").read_text()
+def test_the_configuration_reference_documents_every_key():
+    reference = (module.ROOT / "docs" / "configuration.md").read_text()
     for key in help_keys(tinyaot_cli_help()):
-        assert f"`{key}`" in readme, key
+        assert f"`{key}`" in reference, key
 
 
 def test_a_missing_value_points_to_the_help():

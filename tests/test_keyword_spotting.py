@@ -1,5 +1,4 @@
-"""The keyword pipeline from audio as a user runs it (README "Keyword
-spotting from audio"): examples/keyword_spotting/run.sh converts the audio
+"""The keyword pipeline from audio as a user runs it (docs/keyword-spotting.md): examples/keyword_spotting/run.sh converts the audio
 preprocessor and micro_speech, builds kws.c with both modules and labels
 the four shared recordings as upstream expects (the noise recording as
 silence, micro_speech_test.cc)."""

@@ -1,4 +1,4 @@
-"""Output over input (README "Memory below the lower bound"): an operator's
+"""Output over input (docs/placement.md, "Memory below the lower bound"): an operator's
 output placed below its input by the lead its lowering declares, bit-exact
 with TFLite Micro on the host (portable C), Cortex-M55 (Helium) and
 Cortex-M4 (DSP) under QEMU; with the lead taken away
@@ -279,7 +279,7 @@ def test_overlap_off_keeps_tensors_apart(tmp_path):
 # Total RAM (every scratch and persistent arena, host, default settings).
 # person_detect and kws: issue 13's goals (kws through depthwise layers
 # walking backwards every other pair, so the chain stays within one lead);
-# ResNet-8: what output over input reaches alone (its goal is 33,000, README
+# ResNet-8: what output over input reaches alone (its goal is 33,000, docs/placement.md,
 # "Memory below the lower bound"; it reaches it with FUSE_RESIDUAL_ADD,
 # which is off here so that this checks the overlap by itself:
 # test_arenas.py checks the two together); micro_speech: what the column

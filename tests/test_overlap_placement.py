@@ -1,4 +1,4 @@
-"""Placement, spilling and budgets with overlapping scratch plans (README
+"""Placement, spilling and budgets with overlapping scratch plans (docs/placement.md,
 "Memory below the lower bound"): a memory whose budget holds the planner's
 arena (outputs over inputs) but not the whole tensors apart takes every
 scratch tensor; one byte less fails with one line naming what does not

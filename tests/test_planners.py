@@ -1,5 +1,5 @@
-"""memory.planner and memory.planner_options (README "Planners and
-transforms"): every planner converts bit-exactly, reports its arena against
+"""memory.planner and memory.planner_options (docs/placement.md,
+"Planners"): every planner converts bit-exactly, reports its arena against
 the lower bound everywhere the plan is shown, options are checked against
 the selected planner; and the rule-precedence warning where helia-aot 1.1.0
 would place a tensor otherwise than memory-placement documents."""

@@ -1,5 +1,5 @@
-"""PRUNE_IDENTITY_OPS and SCHEDULE_CONSTANT_DEQUANTIZE (README "Operators /
-Transforms"): each changes the graph as its name says, shown in the views
+"""PRUNE_IDENTITY_OPS and SCHEDULE_CONSTANT_DEQUANTIZE (docs/operators.md,
+"Transforms"): each changes the graph as its name says, shown in the views
 and by --dump-after, and outputs stay bit-exact with TFLite Micro."""
 
 import json

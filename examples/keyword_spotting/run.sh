@@ -1,5 +1,5 @@
 #!/bin/sh
-# Keyword spotting from audio (README "Keyword spotting from audio"):
+# Keyword spotting from audio (docs/keyword-spotting.md):
 # converts the audio preprocessor and micro_speech, builds kws.c with both
 # modules and classifies the four shared recordings.
 #   examples/keyword_spotting/run.sh [OUT]      (default /tmp/tinyaot-kws)

@@ -119,7 +119,7 @@ class MemorySummary:
     budget: int
     free: int
     # The planner of the scratch arena (None: no scratch here) and whether
-    # its size is proven minimal (README: Planners and transforms).
+    # its size is proven minimal (docs/placement.md, "Planners").
     scratch_planner: Optional[str] = None
     scratch_proven: bool = False
 
