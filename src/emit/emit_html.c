@@ -620,27 +620,52 @@ static void tensor_rect(const Doc *d, const Plot *p, const TaTensor *t)
                 "y=\"$y\" width=\"$width\" height=\"$height\"><title>$title</title></rect>\n");
 }
 
-/* The id and name on the rectangle, when it is tall and wide enough;
-   written after every rectangle, so none covers a label. A tensor's last
-   column is often the first of the next operator's output, whose label
-   starts there (the plan may put an output over its input's bytes), so a
-   label wider than one column stops before its tensor's last column. */
+/* Whether a tensor whose rectangle starts in t's last column shares
+   bytes with t (the plan may put an operator's output over its input):
+   its label starts there, over t's rectangle. */
+static bool last_column_shared(const Plot *p, const TaTensor *t)
+{
+    int first, last;
+    tensor_columns(p, t, &first, &last);
+    for (int i = 0; i < p->r->tensors.len; i++) {
+        const TaTensor *o = p->r->tensors.items[i];
+        int o_first, o_last;
+        tensor_columns(p, o, &o_first, &o_last);
+        if (o != t && o_first == last && o->place.offset < t->place.offset + t->place.size &&
+            t->place.offset < o->place.offset + o->place.size)
+            return true;
+    }
+    return false;
+}
+
+/* The id and name on the rectangle, when it is tall and wide enough, in
+   as many lines as it holds; written after every rectangle, so none
+   covers a label, and clear of the other labels: a label stays inside its
+   rectangle, short of its last column when another label starts there. */
 static void tensor_label(const Doc *d, const Plot *p, const TaTensor *t)
 {
     int first, last;
     tensor_columns(p, t, &first, &last);
     const int64_t x = column_x(p, first);
-    const int64_t width = column_x(p, last > first ? last : last + 1) - x;
+    const int end = last > first && last_column_shared(p, t) ? last : last + 1;
+    const int64_t width = column_x(p, end) - x;
     const int64_t y = offset_y(p, t->place.offset);
     const int64_t height = offset_y(p, t->place.offset + t->place.size) - y;
-    const char *label = height >= LABEL_MIN_HEIGHT_PX * 100
-                            ? ta_plan_label(d->pool, t->id, t->name, width)
-                            : NULL;
-    if (!label)
+    if (height < LABEL_MIN_HEIGHT_PX * 100)
         return;
-    ta_buf_printf(d->b, "<text class=\"label\" data-id=\"%s\" x=\"%s\" y=\"%s\">%s</text>\n",
-                  esc(d, t->id), ta_px_text(d->pool, x + LABEL_PAD_PX * 100),
-                  ta_px_text(d->pool, y + height / 2), label);
+    const char *lines[LABEL_MAX_LINES];
+    int n = ta_plan_label(d->pool, t->id, t->name, width,
+                          (int)((height - 100) / (LABEL_LINE_PX * 100)), lines);
+    if (n == 0)
+        return;
+    /* the lines centred on the rectangle, each on its own middle */
+    const int64_t top = y + height / 2 - (int64_t)n * LABEL_LINE_PX * 100 / 2;
+    const char *x_text = ta_px_text(d->pool, x + LABEL_PAD_PX * 100);
+    ta_buf_printf(d->b, "<text class=\"label\" data-id=\"%s\">", esc(d, t->id));
+    for (int i = 0; i < n; i++)
+        ta_buf_printf(d->b, "<tspan x=\"%s\" y=\"%s\">%s</tspan>", x_text,
+                      ta_px_text(d->pool, top + (2 * i + 1) * LABEL_LINE_PX * 100 / 2), lines[i]);
+    ta_buf_puts(d->b, "</text>\n");
 }
 
 /* A mark left of the plot beside each piece of the region drawn taller

@@ -7,51 +7,91 @@
 
 #include <string.h>
 
-/* How many characters `s` shows once escaped for markup: a UTF-8 sequence
-   is one, a control character four (\xNN). */
-static size_t shown_chars(const unsigned char *s, size_t len)
+/* How many characters the character starting at `s` shows once escaped
+   for markup: one, or four for a control character (\xNN). */
+static size_t shown_width(unsigned char c)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++) {
-        if ((s[i] & 0xC0) == 0x80)
-            continue; /* continuation byte */
-        n += s[i] < 0x20 || s[i] == 0x7F ? 4 : 1;
-    }
-    return n;
+    return c < 0x20 || c == 0x7F ? 4 : 1;
 }
 
-/* The longest start of `s` that shows at most `room` characters, cut
-   before a character's first byte. */
-static size_t prefix_bytes(const char *s, size_t room)
+static bool is_continuation(unsigned char c)
+{
+    return (c & 0xC0) == 0x80;
+}
+
+static bool is_break_after(unsigned char c)
+{
+    return c == '/' || c == ';' || c == '_' || c == '.' || c == ':' || c == ' ';
+}
+
+/* How many bytes of `s` show at most `room` characters; *brk is the end
+   of the last break character among them past the first third of the
+   line (0: none), *rest whether any of `s` is left over. */
+static size_t fit_bytes(const char *s, size_t room, size_t *brk, bool *rest)
 {
     const unsigned char *u = (const unsigned char *)s;
-    size_t shown = 0, end = 0;
+    size_t shown = 0, fit = 0;
+    *brk = 0;
+    *rest = false;
     for (size_t i = 0; u[i]; i++) {
-        if ((u[i] & 0xC0) == 0x80)
-            continue; /* continuation byte: part of the character before */
-        end = i;      /* the start up to here fits */
-        shown += shown_chars(u + i, 1);
-        if (shown > room)
-            return end;
+        if (is_continuation(u[i]))
+            continue;
+        shown += shown_width(u[i]);
+        if (shown > room) {
+            *rest = true;
+            return fit;
+        }
+        fit = i + 1;
+        while (u[fit] && is_continuation(u[fit]))
+            fit++;
+        if (is_break_after(u[i]) && shown * 3 >= room)
+            *brk = fit;
     }
-    return strlen(s);
+    return fit;
 }
 
-const char *ta_plan_label(TaPool *pool, const char *id, const char *name, int64_t width_px100)
+/* The next line of `s`: all of it when it fits, else up to a break past
+   the first third of the line if that keeps `at_least` bytes, else as much
+   as fits. */
+static size_t line_bytes(const char *s, size_t room, size_t at_least, bool *rest)
+{
+    size_t brk;
+    size_t fit = fit_bytes(s, room, &brk, rest);
+    return *rest && brk > 0 && brk >= at_least ? brk : fit;
+}
+
+static const char *escaped_part(TaPool *pool, const char *s, size_t n, bool ellipsis)
+{
+    char *part = ta_strdup(pool, s);
+    part[n] = '\0';
+    return ta_format(pool, "%s%s", ta_escape_markup(pool, part), ellipsis ? "\xE2\x80\xA6" : "");
+}
+
+int ta_plan_label(TaPool *pool, const char *id, const char *name, int64_t width_px100,
+                  int max_lines, const char **lines)
 {
     int64_t usable = width_px100 - 2 * LABEL_PAD_PX * 100;
     size_t room = usable > 0 ? (size_t)(usable / LABEL_CHAR_PX100) : 0;
-    size_t id_chars = shown_chars((const unsigned char *)id, strlen(id));
-    if (id_chars > room)
-        return NULL;
-    const char *id_html = ta_escape_markup(pool, id);
-    if (!name || !*name || id_chars + 1 + LABEL_MIN_NAME_CHARS > room)
-        return id_html;
-    size_t name_room = room - id_chars - 1;
-    if (shown_chars((const unsigned char *)name, strlen(name)) <= name_room)
-        return ta_format(pool, "%s %s", id_html, ta_escape_markup(pool, name));
-    /* One character for the ellipsis. */
-    char *cut = ta_strdup(pool, name);
-    cut[prefix_bytes(name, name_room - 1)] = '\0';
-    return ta_format(pool, "%s %s\xE2\x80\xA6", id_html, ta_escape_markup(pool, cut));
+    bool rest;
+    if (max_lines < 1 || room < 1 || line_bytes(id, room, 0, &rest) < strlen(id) || rest)
+        return 0; /* the id does not fit on one line */
+    if (max_lines > LABEL_MAX_LINES)
+        max_lines = LABEL_MAX_LINES;
+    const char *text = name && *name ? ta_format(pool, "%s %s", id, name) : id;
+    const size_t id_bytes = strlen(id);
+    int count = 0;
+    while (*text && count < max_lines) {
+        /* the first line holds the whole id */
+        size_t n = line_bytes(text, room, count == 0 ? id_bytes : 0, &rest);
+        bool ellipsis = rest && count == max_lines - 1;
+        if (ellipsis) {
+            size_t brk;
+            n = fit_bytes(text, room - 1, &brk, &rest); /* one character for the ellipsis */
+            if (count == 0 && n < id_bytes)
+                n = id_bytes, ellipsis = false; /* the id alone; the title has the name */
+        }
+        lines[count++] = escaped_part(pool, text, n, ellipsis);
+        text += n;
+    }
+    return count;
 }
