@@ -710,7 +710,7 @@ static void offset_labels(const Doc *d, const Plot *p)
    operator on hover. The last column is the application's, after the run. */
 static void operator_labels(const Doc *d, const Plot *p)
 {
-    const int64_t column = p->width / p->columns;
+    const int64_t column = p->width / p->columns > 0 ? p->width / p->columns : 1;
     const int step = (int)((32 * 100 + column - 1) / column); /* a label every 32 px or more */
     const int64_t y = p->top + p->axis.height_px + 1400;
     for (int i = 0; i < p->columns; i++) {
