@@ -5,7 +5,11 @@
  * quantization, the operators (type, shapes, MACs, kernels), the regions
  * and memories, and a picture of the memory plan: per region, offset down
  * against operator index across, one rectangle per planned tensor, whose
- * SVG <title> (the hover text) gives its name, id, size and lifetime.
+ * SVG <title> (the hover text) gives its name, id, size and lifetime and
+ * which carries its id and name when it is large enough (plan_label.c).
+ * The picture is drawn in pixels: a fixed width, and an offset axis that
+ * is linear but draws no tensor thinner than MIN_TENSOR_PX (plan_axis.c);
+ * each rectangle keeps its plan's offset and size in data- attributes.
  *
  * Every figure comes from what the rest of the module is written from:
  * the views (report/views.c, as <prefix>_views.json), the analysis
