@@ -624,45 +624,122 @@ static void tensor_rect(const Doc *d, const Plot *p, const TaTensor *t)
                 "y=\"$y\" width=\"$width\" height=\"$height\"><title>$title</title></rect>\n");
 }
 
-/* Whether a tensor whose rectangle starts in t's last column shares
-   bytes with t (the plan may put an operator's output over its input):
-   its label starts there, over t's rectangle. */
-static bool last_column_shared(const Plot *p, const TaTensor *t)
+/* Where a tensor's label goes: columns from..to, bytes lo..hi of it. */
+typedef struct LabelArea {
+    int from, to;
+    size_t lo, hi;
+} LabelArea;
+
+static bool bytes_overlap(const TaTensor *a, const TaTensor *b)
 {
-    int first, last;
-    tensor_columns(p, t, &first, &last);
+    return a->place.offset < b->place.offset + b->place.size &&
+           b->place.offset < a->place.offset + a->place.size;
+}
+
+/* The tensors drawn after t (over it) that share bytes with t: the plan
+   may put an operator's output over its input, and their rectangles then
+   cover part of t's. */
+static int sharers_of(const Doc *d, const Plot *p, const TaTensor *t, const TaTensor ***out)
+{
+    const TaTensor **sharers = ta_alloc_array(d->pool, (size_t)p->r->tensors.len + 1,
+                                              sizeof *sharers);
+    int n = 0;
+    bool after = false;
     for (int i = 0; i < p->r->tensors.len; i++) {
         const TaTensor *o = p->r->tensors.items[i];
-        int o_first, o_last;
-        tensor_columns(p, o, &o_first, &o_last);
-        if (o != t && o_first == last && o->place.offset < t->place.offset + t->place.size &&
-            t->place.offset < o->place.offset + o->place.size)
-            return true;
+        if (after && bytes_overlap(o, t))
+            sharers[n++] = o;
+        after = after || o == t;
     }
-    return false;
+    *out = sharers;
+    return n;
+}
+
+/* Whether sharer o is drawn in any of the columns from..to. */
+static bool drawn_in(const Plot *p, const TaTensor *o, int from, int to)
+{
+    int first, last;
+    tensor_columns(p, o, &first, &last);
+    return first <= to && from <= last;
+}
+
+/* The tallest stretch of t's bytes that no sharer drawn in columns
+   from..to covers, in *area; its height in hundredths of a pixel. */
+static int64_t free_bytes(const Plot *p, const TaTensor *t, const TaTensor **sharers, int n,
+                          LabelArea *area)
+{
+    const size_t start = t->place.offset, end = start + t->place.size;
+    int64_t best = 0;
+    for (int k = -1; k < n; k++) { /* a stretch starts at t's start or a sharer's end */
+        size_t lo = k < 0 ? start : sharers[k]->place.offset + sharers[k]->place.size;
+        size_t hi = end;
+        bool covered = lo >= end || (k >= 0 && !drawn_in(p, sharers[k], area->from, area->to));
+        for (int j = 0; j < n && !covered; j++) {
+            const TaTensor *o = sharers[j];
+            if (!drawn_in(p, o, area->from, area->to))
+                continue;
+            if (o->place.offset <= lo && lo < o->place.offset + o->place.size)
+                covered = true;
+            else if (o->place.offset > lo && o->place.offset < hi)
+                hi = o->place.offset;
+        }
+        int64_t height = covered ? 0 : offset_y(p, hi) - offset_y(p, lo);
+        if (height > best) {
+            best = height;
+            area->lo = lo;
+            area->hi = hi;
+        }
+    }
+    return best;
+}
+
+/* The part of t's rectangle that holds the most label characters and no
+   rectangle drawn after it covers; false if no part holds a line. So
+   labels never cover each other: of two overlapping rectangles, the label
+   of the one drawn first avoids the other's rectangle, and the other's
+   label stays inside it. A tensor that nothing covers has all of it. */
+static bool label_area(const Doc *d, const Plot *p, const TaTensor *t, LabelArea *best)
+{
+    const TaTensor **sharers;
+    const int n = sharers_of(d, p, t, &sharers);
+    int first, last;
+    tensor_columns(p, t, &first, &last);
+    int64_t most = 0;
+    for (int from = first; from <= last; from++) {
+        for (int to = n ? from : last; to <= last; to++) {
+            LabelArea area = {.from = from, .to = to};
+            int64_t height = free_bytes(p, t, sharers, n, &area);
+            int64_t lines = (height - 100) / (LABEL_LINE_PX * 100);
+            int64_t width = column_x(p, to + 1) - column_x(p, from) - 2 * LABEL_PAD_PX * 100;
+            int64_t chars = lines * (width / LABEL_CHAR_PX100);
+            if (height >= LABEL_MIN_HEIGHT_PX * 100 && chars > most) {
+                most = chars;
+                *best = area;
+            }
+        }
+        if (!n)
+            break; /* the whole rectangle is free: nothing larger */
+    }
+    return most > 0;
 }
 
 /* The id and name on the rectangle, when it is tall and wide enough, in
-   as many lines as it holds; written after every rectangle, so none
-   covers a label, and clear of the other labels: a label stays inside its
-   rectangle, short of its last column when another label starts there. */
+   as many lines as its label area holds, centred there; written after
+   every rectangle, so none covers a label. */
 static void tensor_label(const Doc *d, const Plot *p, const TaTensor *t)
 {
-    int first, last;
-    tensor_columns(p, t, &first, &last);
-    const int64_t x = column_x(p, first);
-    const int end = last > first && last_column_shared(p, t) ? last : last + 1;
-    const int64_t width = column_x(p, end) - x;
-    const int64_t y = offset_y(p, t->place.offset);
-    const int64_t height = offset_y(p, t->place.offset + t->place.size) - y;
-    if (height < LABEL_MIN_HEIGHT_PX * 100)
+    LabelArea area;
+    if (!label_area(d, p, t, &area))
         return;
+    const int64_t x = column_x(p, area.from);
+    const int64_t width = column_x(p, area.to + 1) - x;
+    const int64_t y = offset_y(p, area.lo);
+    const int64_t height = offset_y(p, area.hi) - y;
     const char *lines[LABEL_MAX_LINES];
     int n = ta_plan_label(d->pool, t->id, t->name, width,
                           (int)((height - 100) / (LABEL_LINE_PX * 100)), lines);
     if (n == 0)
         return;
-    /* the lines centred on the rectangle, each on its own middle */
     const int64_t top = y + height / 2 - (int64_t)n * LABEL_LINE_PX * 100 / 2;
     const char *x_text = ta_px_text(d->pool, x + LABEL_PAD_PX * 100);
     ta_buf_printf(d->b, "<text class=\"label\" data-id=\"%s\">", esc(d, t->id));

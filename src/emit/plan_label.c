@@ -77,7 +77,9 @@ int ta_plan_label(TaPool *pool, const char *id, const char *name, int64_t width_
         return 0; /* the id does not fit on one line */
     if (max_lines > LABEL_MAX_LINES)
         max_lines = LABEL_MAX_LINES;
-    const char *text = name && *name ? ta_format(pool, "%s %s", id, name) : id;
+    /* a name shown three characters a line is no help: the id alone */
+    bool named = name && *name && room >= LABEL_MIN_NAME_ROOM;
+    const char *text = named ? ta_format(pool, "%s %s", id, name) : id;
     const size_t id_bytes = strlen(id);
     int count = 0;
     while (*text && count < max_lines) {

@@ -3,7 +3,8 @@
  * picture: its id, then its name, in as many lines as the rectangle holds,
  * the last one cut with an ellipsis when the name goes on (the hover title
  * keeps the whole text). A line breaks after a '/', ';', '_', '.', ':' or
- * space when one is past its first third, else where the width ends.
+ * space when one is past its first third, else where the width ends. A
+ * line narrower than LABEL_MIN_NAME_ROOM characters shows the id alone.
  *
  * The label is monospace, so its width is known without a browser: the
  * stylesheet sets the font size LABEL_FONT_PX, and LABEL_CHAR_PX100 (in
@@ -23,6 +24,7 @@ enum {
     LABEL_PAD_PX = 4,         /* room left and right of the text */
     LABEL_LINE_PX = 13,       /* from one line to the next */
     LABEL_MIN_HEIGHT_PX = 14, /* a rectangle lower than this gets no label */
+    LABEL_MIN_NAME_ROOM = 8,  /* characters a line needs to show the name too */
     LABEL_MAX_LINES = 8
 };
 

@@ -49,8 +49,11 @@ static void labels(TaPool *pool)
     expect(label(pool, "op12.weights", "x", 11, 4), "(none)");
     expect(label(pool, "op12.weights", "conv", 12, 2), "op12.weights| conv");
     /* two-byte characters stay whole */
-    expect(label(pool, "1", "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 6, 1),
-           "1 \xC3\xA9\xC3\xA9\xC3\xA9\xE2\x80\xA6");
+    expect(
+        label(pool, "1", "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 8, 1),
+        "1 \xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xE2\x80\xA6");
+    /* too narrow for a useful name: the id alone */
+    expect(label(pool, "34", "MobilenetV1", 7, 4), "34");
     /* markup is escaped after the cut, a control character shows as \xNN */
     expect(label(pool, "2", "<b>&", 10, 1), "2 &lt;b&gt;&amp;");
     expect(label(pool, "3", "a\nb", 10, 1), "3 a\\x0ab");
