@@ -6,6 +6,11 @@ the tensor lives, whose hover text names it; the page must load nothing
 from the network (checked in Chromium's network log, with a page that does
 load something as the control); a screenshot must show the picture; names
 from the model must stay text; the same conversion writes the same bytes.
+Issue 22 (finding 7): laid out 1,280 pixels wide, no element of the page
+reaches past the edge, large rectangles carry their tensor's id and name
+inside them and clear of each other, no tensor is drawn under 3 pixels,
+and the inputs-and-outputs table gives the tensor's bytes (the allocation
+apart).
 
 Without chromium the tests fail (they are not skipped): the fixture says
 how to install it."""
