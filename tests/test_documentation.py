@@ -365,12 +365,29 @@ def png_pixels(data):
 
 
 def test_screenshot_shows_the_picture(chromium, tmp_path):
-    _, page, _ = convert(tmp_path, KWS, "doc")
+    _, page, residency = convert(tmp_path, KWS, "doc")
     shot = tmp_path / "page.png"
-    run_chromium(chromium, tmp_path, page.as_uri(), f"--window-size={WIDTH},9000",
+    run_chromium(chromium, tmp_path, page.as_uri(), f"--window-size={WIDTH},12000",
                  f"--screenshot={shot}")
     pixels = png_pixels(shot.read_bytes())
     assert pixels.shape[1] == WIDTH, pixels.shape
+    # Where Chromium laid out the labels and rectangles (the same width,
+    # so the same places): the labels show as dark text, and the smallest
+    # tensor as a line of its colour at least MIN_PX tall.
+    seen = measured(chromium, tmp_path, page)
+    assert seen["labels"], "no labels"
+    for key, (left, top, right, bottom) in seen["labels"].items():
+        area = pixels[int(top):int(bottom) + 1, int(left):int(right) + 1]
+        assert np.count_nonzero((area < 110).all(axis=2)) >= 10, key
+    drawn = [t for t in residency["tensors"] if t["alias_of"] is None and t["size"] > 0]
+    smallest = min(drawn, key=lambda t: t["size"])
+    left, top, right, bottom = seen["rects"][f"{smallest['region_id']}:{smallest['id']}"]
+    assert bottom - top >= MIN_PX - 0.05
+    fill = {"scratch": SCRATCH_RGB, "constant": CONSTANT_RGB}[
+        next(r["role"] for r in residency["regions"] if r["id"] == smallest["region_id"])]
+    area = pixels[int(top):int(bottom) + 1, int(left) + 2:int(right) - 2]
+    rows = (np.abs(area - np.array(fill, np.int16)) <= 12).all(axis=2).mean(axis=1)
+    assert (rows > 0.9).any(), (smallest, rows)
     # distinct colours, each packed into one integer (np.unique over rows
     # of three took minutes on the 11.5 million pixels)
     wide = pixels.astype(np.int32)
