@@ -849,13 +849,17 @@ static void region_caption(const Doc *d, const Plot *p, int64_t lower_bound)
                                           grouped(d, lower_bound))
                               : "");
     ta_field_int(&f, "count", r->tensors.len);
-    ta_field(&f, "per_px", ta_plan_axis_scale_text(d->pool, &p->axis, PLOT_HEIGHT));
+    ta_field(&f, "tensors", r->tensors.len == 1 ? "tensor" : "tensors");
+    const char *per_px = ta_plan_axis_scale_text(d->pool, &p->axis, PLOT_HEIGHT);
+    ta_field(&f, "per_px", per_px);
+    ta_field(&f, "bytes", strcmp(per_px, "1") == 0 ? "byte" : "bytes");
     ta_field_int(&f, "min", MIN_TENSOR_PX);
-    ta_template(d->b, &f,
-                "<figcaption>Region $id <code>$name</code>: $role in $memory, $size bytes$bound, "
-                "$count tensors<br><span class=\"scale\">Scale: down, about $per_px bytes a pixel, "
-                "but no tensor thinner than $min pixels (marked on the axis); across, one column "
-                "per operator.</span></figcaption>\n");
+    ta_template(
+        d->b, &f,
+        "<figcaption>Region $id <code>$name</code>: $role in $memory, $size bytes$bound, "
+        "$count $tensors<br><span class=\"scale\">Scale: down, about $per_px $bytes a pixel, "
+        "but no tensor thinner than $min pixels (marked on the axis); across, one column "
+        "per operator.</span></figcaption>\n");
 }
 
 static void region_figure(const Doc *d, const TaRegion *r, int64_t lower_bound)
