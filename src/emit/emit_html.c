@@ -161,6 +161,12 @@ static const char *shape_text(const Doc *d, const tinyaot_tensor_view *t)
     return kept(d, &b);
 }
 
+/* The shape in a table: kept on one line. */
+static const char *shape_html(const Doc *d, const tinyaot_tensor_view *t)
+{
+    return ta_format(d->pool, "<span class=\"shape\">%s</span>", shape_text(d, t));
+}
+
 /* Per-channel lists are long: the first few and the count. */
 enum { LISTED_CHANNELS = 4 };
 
@@ -199,7 +205,7 @@ static const char *tensor_list_html(const Doc *d, const char *const *ids, size_t
         ta_buf_printf(&b, "%s<span class=\"tensor\"><code>%s</code>", i ? "<br>" : "",
                       esc(d, ids[i]));
         if (t)
-            ta_buf_printf(&b, " %s %s", esc(d, t->dtype), shape_text(d, t));
+            ta_buf_printf(&b, " %s %s", esc(d, t->dtype), shape_html(d, t));
         ta_buf_puts(&b, "</span>");
     }
     return kept(d, &b);
@@ -259,7 +265,7 @@ static void io_rows(const Doc *d, bool inputs)
         cell(d, ta_format(d->pool, "<code>%s</code>", esc(d, t->id)));
         name_cell(d, t->name);
         text_cell(d, t->dtype);
-        cell(d, shape_text(d, t));
+        cell(d, shape_html(d, t));
         text_cell(d, scales_text(d, t->quantization));
         text_cell(d, zero_points_text(d, t->quantization));
         if (p->region >= 0) {
@@ -390,7 +396,7 @@ static void tensors_section(const Doc *d)
         name_cell(d, v->name);
         text_cell(d, v->kind);
         text_cell(d, v->dtype);
-        cell(d, shape_text(d, v));
+        cell(d, shape_html(d, v));
         if (p->region >= 0)
             cell(d, ta_format(d->pool, "<a href=\"#plan-%d\">%d</a>", p->region, p->region));
         else
