@@ -5,7 +5,11 @@
  * quantization, the operators (type, shapes, MACs, kernels), the regions
  * and memories, and a picture of the memory plan: per region, offset down
  * against operator index across, one rectangle per planned tensor, whose
- * SVG <title> (the hover text) gives its name, id, size and lifetime.
+ * SVG <title> (the hover text) gives its name, id, size and lifetime and
+ * which carries its id and name when it is large enough (plan_label.c).
+ * The picture is drawn in pixels: a fixed width, and an offset axis that
+ * is linear but draws no tensor thinner than MIN_TENSOR_PX (plan_axis.c);
+ * each rectangle keeps its plan's offset and size in data- attributes.
  *
  * Every figure comes from what the rest of the module is written from:
  * the views (report/views.c, as <prefix>_views.json), the analysis
@@ -26,13 +30,24 @@
 #include "../report/views.h"
 #include "../util/template.h"
 #include "escape.h"
+#include "plan_axis.h"
+#include "plan_label.h"
 
 #include <string.h>
 
-/* The picture's fixed measures in pixels: the plot's height, the room for
-   the offset labels on the left, for the operator labels below, and the
-   margins above and on the right. */
-enum { PLOT_HEIGHT = 240, AXIS_LEFT = 96, AXIS_BELOW = 38, MARGIN_TOP = 8, MARGIN_RIGHT = 16 };
+/* The picture's fixed measures in pixels: the plot's width and its height
+   where the offset axis is linear, the least height a tensor is drawn
+   (plan_axis.h), the room for the offset labels on the left, for the
+   operator labels below, and the margins above and on the right. */
+enum {
+    PLOT_WIDTH = 960,
+    PLOT_HEIGHT = 280,
+    MIN_TENSOR_PX = 3,
+    AXIS_LEFT = 96,
+    AXIS_BELOW = 38,
+    MARGIN_TOP = 8,
+    MARGIN_RIGHT = 16
+};
 
 typedef struct Doc {
     const TaEmitInput *in;
@@ -99,6 +114,12 @@ static void text_cell(const Doc *d, const char *text)
     cell(d, esc(d, text));
 }
 
+/* A name from the model: long and without spaces, so it may wrap anywhere. */
+static void name_cell(const Doc *d, const char *text)
+{
+    ta_buf_printf(d->b, "<td class=\"name\">%s</td>", esc(d, text));
+}
+
 static void number_cell(const Doc *d, int64_t v)
 {
     ta_buf_printf(d->b, "<td class=\"num\">%s</td>", grouped(d, v));
@@ -116,7 +137,7 @@ static void optional_number_cell(const Doc *d, bool present, int64_t v)
 /* A row of the summary: a heading cell and a value. */
 static void summary_row(const Doc *d, const char *head, const char *html)
 {
-    ta_buf_printf(d->b, "<tr><th>%s</th><td>%s</td></tr>\n", head, html);
+    ta_buf_printf(d->b, "<tr><th>%s</th><td class=\"name\">%s</td></tr>\n", head, html);
 }
 
 /* ---- tensors as the views give them ----------------------------------------------- */
@@ -138,6 +159,12 @@ static const char *shape_text(const Doc *d, const tinyaot_tensor_view *t)
         ta_buf_printf(&b, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
     ta_buf_puts(&b, "]");
     return kept(d, &b);
+}
+
+/* The shape in a table: kept on one line. */
+static const char *shape_html(const Doc *d, const tinyaot_tensor_view *t)
+{
+    return ta_format(d->pool, "<span class=\"shape\">%s</span>", shape_text(d, t));
 }
 
 /* Per-channel lists are long: the first few and the count. */
@@ -178,7 +205,7 @@ static const char *tensor_list_html(const Doc *d, const char *const *ids, size_t
         ta_buf_printf(&b, "%s<span class=\"tensor\"><code>%s</code>", i ? "<br>" : "",
                       esc(d, ids[i]));
         if (t)
-            ta_buf_printf(&b, " %s %s", esc(d, t->dtype), shape_text(d, t));
+            ta_buf_printf(&b, " %s %s", esc(d, t->dtype), shape_html(d, t));
         ta_buf_puts(&b, "</span>");
     }
     return kept(d, &b);
@@ -236,9 +263,9 @@ static void io_rows(const Doc *d, bool inputs)
         cell(d, inputs ? "input" : "output");
         number_cell(d, index);
         cell(d, ta_format(d->pool, "<code>%s</code>", esc(d, t->id)));
-        text_cell(d, t->name);
+        name_cell(d, t->name);
         text_cell(d, t->dtype);
-        cell(d, shape_text(d, t));
+        cell(d, shape_html(d, t));
         text_cell(d, scales_text(d, t->quantization));
         text_cell(d, zero_points_text(d, t->quantization));
         if (p->region >= 0) {
@@ -248,6 +275,9 @@ static void io_rows(const Doc *d, bool inputs)
             cell(d, "");
             cell(d, "");
         }
+        /* The tensor's own bytes, then what the plan allocated for it
+           (rounded up to the region's alignment: views' nbytes). */
+        number_cell(d, (int64_t)ta_tensor_bytes(TA_TENSOR(d->in->graph, (int)i)));
         number_cell(d, t->nbytes);
         ta_buf_puts(d->b, "</tr>\n");
     }
@@ -255,8 +285,9 @@ static void io_rows(const Doc *d, bool inputs)
 
 static void io_section(const Doc *d)
 {
-    static const char *const heads[] = {"",      "index",      "id",     "name",   "dtype", "shape",
-                                        "scale", "zero point", "region", "offset", "bytes"};
+    static const char *const heads[] = {"",       "index",  "id",    "name",
+                                        "dtype",  "shape",  "scale", "zero point",
+                                        "region", "offset", "bytes", "allocated"};
     ta_buf_puts(d->b, "<h2 id=\"io\">Inputs and outputs</h2>\n"
                       "<p class=\"note\">real value = (quantized value - zero point) &times; "
                       "scale</p>\n");
@@ -346,9 +377,9 @@ static void operator_types_table(const Doc *d)
    where it lives and when (operators, the extra column after the run). */
 static void tensors_section(const Doc *d)
 {
-    static const char *const heads[] = {"#",     "id",        "name",     "kind",
-                                        "dtype", "shape",     "region",   "offset",
-                                        "bytes", "first use", "last use", "shares bytes of"};
+    static const char *const heads[] = {
+        "#",      "id",    "name",      "kind",      "dtype",    "shape",          "region",
+        "offset", "bytes", "allocated", "first use", "last use", "shares bytes of"};
     const TaGraph *g = d->in->graph;
     ta_buf_puts(d->b, "<h2 id=\"tensors\">Tensors</h2>\n"
                       "<p class=\"note\">Uses are operator indices; the last use of an "
@@ -362,15 +393,16 @@ static void tensors_section(const Doc *d)
         ta_buf_printf(d->b, "<tr id=\"tensor-%zu\">", i);
         number_cell(d, (int64_t)i);
         cell(d, ta_format(d->pool, "<code>%s</code>", esc(d, v->id)));
-        text_cell(d, v->name);
+        name_cell(d, v->name);
         text_cell(d, v->kind);
         text_cell(d, v->dtype);
-        cell(d, shape_text(d, v));
+        cell(d, shape_html(d, v));
         if (p->region >= 0)
             cell(d, ta_format(d->pool, "<a href=\"#plan-%d\">%d</a>", p->region, p->region));
         else
             cell(d, "none (no bytes)");
         number_cell(d, p->offset);
+        number_cell(d, (int64_t)ta_tensor_bytes(t));
         number_cell(d, p->size);
         optional_number_cell(d, t->first_use >= 0, t->first_use);
         optional_number_cell(d, t->last_use >= 0, t->last_use);
@@ -525,64 +557,257 @@ static const char *tensor_title(const Doc *d, const TaTensor *t, const TaRegion 
     return kept(d, &b);
 }
 
-/* Pixels per operator column: the plot aims at about 560 to 1100 pixels
-   and keeps an even width, so labels sit on whole pixels. */
-static int column_width(int columns)
+/* Where a region's picture sits and how it scales: pixels in hundredths.
+   Across, the plot is PLOT_WIDTH pixels whatever the operator count, one
+   equal column per operator and one for the application after the run. */
+typedef struct Plot {
+    const TaRegion *r;
+    TaPlanAxis axis;
+    int columns;
+    int64_t left, top, width;
+} Plot;
+
+static int64_t column_x(const Plot *p, int column)
 {
-    int w = 560 / columns;
-    return 2 * (w < 2 ? 2 : w > 20 ? 20 : w);
+    return p->left + p->width * column / p->columns;
 }
 
-static void tensor_rect(const Doc *d, const TaTensor *t, const TaRegion *r, int columns)
+static int64_t offset_y(const Plot *p, size_t offset)
 {
-    int first = 0, last = columns - 1;
-    if (r->role == TA_REGION_SCRATCH) {
-        first = t->first_use < 0 ? 0 : t->first_use;
-        last = t->last_use < first ? first : t->last_use;
+    return p->top + ta_plan_axis_at(&p->axis, offset);
+}
+
+static Plot plot_of(const Doc *d, const TaRegion *r)
+{
+    TaByteRange *ranges = ta_alloc_array(d->pool, (size_t)r->tensors.len + 1, sizeof *ranges);
+    for (int i = 0; i < r->tensors.len; i++) {
+        const TaTensor *t = r->tensors.items[i];
+        ranges[i] = (TaByteRange){t->place.offset, t->place.size};
     }
+    Plot p = {.r = r, .columns = d->in->graph->ops.len + 1};
+    p.axis = ta_plan_axis(d->pool, r->size, ranges, r->tensors.len, PLOT_HEIGHT, MIN_TENSOR_PX);
+    if (p.axis.height_px < MIN_TENSOR_PX * 100)
+        p.axis.height_px = MIN_TENSOR_PX * 100; /* an empty region still shows its frame */
+    p.left = AXIS_LEFT * 100;
+    p.top = MARGIN_TOP * 100;
+    p.width = PLOT_WIDTH * 100;
+    return p;
+}
+
+/* The columns a tensor's rectangle spans: scratch from its first to its
+   last use, every other kind the whole picture. */
+static void tensor_columns(const Plot *p, const TaTensor *t, int *first, int *last)
+{
+    *first = 0;
+    *last = p->columns - 1;
+    if (p->r->role == TA_REGION_SCRATCH) {
+        *first = t->first_use < 0 ? 0 : t->first_use;
+        *last = t->last_use < *first ? *first : t->last_use;
+    }
+}
+
+static void tensor_rect(const Doc *d, const Plot *p, const TaTensor *t)
+{
+    int first, last;
+    tensor_columns(p, t, &first, &last);
     const tinyaot_tensor_view *v = tensor_view(d, t->id);
+    const int64_t x = column_x(p, first), y = offset_y(p, t->place.offset);
     TaFields f = ta_fields(d->pool, NULL);
-    ta_field(&f, "kind", v ? v->kind : ta_role_name(r->role));
+    ta_field(&f, "kind", v ? v->kind : ta_role_name(p->r->role));
     ta_field(&f, "id", esc(d, t->id));
-    ta_field_int(&f, "x", first);
-    ta_field_int(&f, "width", last - first + 1);
-    ta_field_size(&f, "y", t->place.offset);
-    ta_field_size(&f, "height", t->place.size);
+    ta_field(&f, "x", ta_px_text(d->pool, x));
+    ta_field(&f, "width", ta_px_text(d->pool, column_x(p, last + 1) - x));
+    ta_field(&f, "y", ta_px_text(d->pool, y));
+    ta_field(&f, "height", ta_px_text(d->pool, offset_y(p, t->place.offset + t->place.size) - y));
+    ta_field_size(&f, "offset", t->place.offset);
+    ta_field_size(&f, "size", t->place.size);
     ta_field_int(&f, "first", t->first_use);
     ta_field_int(&f, "last", t->last_use);
-    ta_field(&f, "title", tensor_title(d, t, r));
+    ta_field(&f, "title", tensor_title(d, t, p->r));
     ta_template(d->b, &f,
-                "<rect class=\"tensor kind-$kind\" data-id=\"$id\" data-first=\"$first\" "
-                "data-last=\"$last\" x=\"$x\" y=\"$y\" width=\"$width\" height=\"$height\">"
-                "<title>$title</title></rect>\n");
+                "<rect class=\"tensor kind-$kind\" data-id=\"$id\" data-offset=\"$offset\" "
+                "data-size=\"$size\" data-first=\"$first\" data-last=\"$last\" x=\"$x\" "
+                "y=\"$y\" width=\"$width\" height=\"$height\"><title>$title</title></rect>\n");
 }
 
-/* Offsets down the left edge, every quarter of the region; each label's
-   baseline is nudged so the top one sits below the edge, the bottom one
-   on it and the others centred on their mark. */
-static void offset_labels(const Doc *d, const TaRegion *r)
+/* Where a tensor's label goes: columns from..to, bytes lo..hi of it. */
+typedef struct LabelArea {
+    int from, to;
+    size_t lo, hi;
+} LabelArea;
+
+static bool bytes_overlap(const TaTensor *a, const TaTensor *b)
+{
+    return a->place.offset < b->place.offset + b->place.size &&
+           b->place.offset < a->place.offset + a->place.size;
+}
+
+/* The tensors drawn after t (over it) that share bytes with t: the plan
+   may put an operator's output over its input, and their rectangles then
+   cover part of t's. */
+static int sharers_of(const Doc *d, const Plot *p, const TaTensor *t, const TaTensor ***out)
+{
+    const TaTensor **sharers = ta_alloc_array(d->pool, (size_t)p->r->tensors.len + 1,
+                                              sizeof *sharers);
+    int n = 0;
+    bool after = false;
+    for (int i = 0; i < p->r->tensors.len; i++) {
+        const TaTensor *o = p->r->tensors.items[i];
+        if (after && bytes_overlap(o, t))
+            sharers[n++] = o;
+        after = after || o == t;
+    }
+    *out = sharers;
+    return n;
+}
+
+/* Whether sharer o is drawn in any of the columns from..to. */
+static bool drawn_in(const Plot *p, const TaTensor *o, int from, int to)
+{
+    int first, last;
+    tensor_columns(p, o, &first, &last);
+    return first <= to && from <= last;
+}
+
+/* The tallest stretch of t's bytes that no sharer drawn in columns
+   from..to covers, in *area; its height in hundredths of a pixel. */
+static int64_t free_bytes(const Plot *p, const TaTensor *t, const TaTensor **sharers, int n,
+                          LabelArea *area)
+{
+    const size_t start = t->place.offset, end = start + t->place.size;
+    int64_t best = 0;
+    for (int k = -1; k < n; k++) { /* a stretch starts at t's start or a sharer's end */
+        size_t lo = k < 0 ? start : sharers[k]->place.offset + sharers[k]->place.size;
+        size_t hi = end;
+        bool covered = lo >= end || (k >= 0 && !drawn_in(p, sharers[k], area->from, area->to));
+        for (int j = 0; j < n && !covered; j++) {
+            const TaTensor *o = sharers[j];
+            if (!drawn_in(p, o, area->from, area->to))
+                continue;
+            if (o->place.offset <= lo && lo < o->place.offset + o->place.size)
+                covered = true;
+            else if (o->place.offset > lo && o->place.offset < hi)
+                hi = o->place.offset;
+        }
+        int64_t height = covered ? 0 : offset_y(p, hi) - offset_y(p, lo);
+        if (height > best) {
+            best = height;
+            area->lo = lo;
+            area->hi = hi;
+        }
+    }
+    return best;
+}
+
+/* The part of t's rectangle that holds the most label characters and no
+   rectangle drawn after it covers; false if no part holds a line. So
+   labels never cover each other: of two overlapping rectangles, the label
+   of the one drawn first avoids the other's rectangle, and the other's
+   label stays inside it. A tensor that nothing covers has all of it. */
+static bool label_area(const Doc *d, const Plot *p, const TaTensor *t, LabelArea *best)
+{
+    const TaTensor **sharers;
+    const int n = sharers_of(d, p, t, &sharers);
+    int first, last;
+    tensor_columns(p, t, &first, &last);
+    int64_t most = 0;
+    for (int from = first; from <= last; from++) {
+        for (int to = n ? from : last; to <= last; to++) {
+            LabelArea area = {.from = from, .to = to};
+            int64_t height = free_bytes(p, t, sharers, n, &area);
+            int64_t lines = (height - 100) / (LABEL_LINE_PX * 100);
+            int64_t width = column_x(p, to + 1) - column_x(p, from) - 2 * LABEL_PAD_PX * 100;
+            int64_t chars = lines * (width / LABEL_CHAR_PX100);
+            if (height >= LABEL_MIN_HEIGHT_PX * 100 && chars > most) {
+                most = chars;
+                *best = area;
+            }
+        }
+        if (!n)
+            break; /* the whole rectangle is free: nothing larger */
+    }
+    return most > 0;
+}
+
+/* The id and name on the rectangle, when it is tall and wide enough, in
+   as many lines as its label area holds, centred there; written after
+   every rectangle, so none covers a label. */
+static void tensor_label(const Doc *d, const Plot *p, const TaTensor *t)
+{
+    LabelArea area;
+    if (!label_area(d, p, t, &area))
+        return;
+    const int64_t x = column_x(p, area.from);
+    const int64_t width = column_x(p, area.to + 1) - x;
+    const int64_t y = offset_y(p, area.lo);
+    const int64_t height = offset_y(p, area.hi) - y;
+    const char *lines[LABEL_MAX_LINES];
+    int n = ta_plan_label(d->pool, t->id, t->name, width,
+                          (int)((height - 100) / (LABEL_LINE_PX * 100)), lines);
+    if (n == 0)
+        return;
+    const int64_t top = y + height / 2 - (int64_t)n * LABEL_LINE_PX * 100 / 2;
+    const char *x_text = ta_px_text(d->pool, x + LABEL_PAD_PX * 100);
+    ta_buf_printf(d->b, "<text class=\"label\" data-id=\"%s\">", esc(d, t->id));
+    for (int i = 0; i < n; i++)
+        ta_buf_printf(d->b, "<tspan x=\"%s\" y=\"%s\">%s</tspan>", x_text,
+                      ta_px_text(d->pool, top + (2 * i + 1) * LABEL_LINE_PX * 100 / 2), lines[i]);
+    ta_buf_puts(d->b, "</text>\n");
+}
+
+/* A mark left of the plot beside each piece of the region drawn taller
+   than its bytes (plan_axis.h), saying which bytes. */
+static void stretch_marks(const Doc *d, const Plot *p)
+{
+    const TaPlanAxis *a = &p->axis;
+    for (int i = 0; i + 1 < a->num_edges; i++) {
+        if (!a->stretched[i])
+            continue;
+        size_t bytes = a->edge[i + 1] - a->edge[i];
+        ta_buf_printf(d->b,
+                      "<rect class=\"stretch\" x=\"%d\" y=\"%s\" width=\"3\" height=\"%s\">"
+                      "<title>offsets %s to %s (%s byte%s) drawn %d pixels tall, more than "
+                      "the scale gives them</title></rect>\n",
+                      AXIS_LEFT - 4, ta_px_text(d->pool, p->top + a->edge_px[i]),
+                      ta_px_text(d->pool, a->edge_px[i + 1] - a->edge_px[i]),
+                      grouped(d, (int64_t)a->edge[i]), grouped(d, (int64_t)a->edge[i + 1] - 1),
+                      grouped(d, (int64_t)bytes), bytes == 1 ? "" : "s", MIN_TENSOR_PX);
+    }
+}
+
+/* Offsets down the left edge, every quarter of the region, each with a
+   tick; the baseline is nudged so the top label sits below the edge, the
+   bottom one on it and the others centred on their tick. */
+static void offset_labels(const Doc *d, const Plot *p)
 {
     static const int nudge[5] = {9, 4, 4, 4, 0};
-    for (int k = 0; k <= 4; k++)
-        ta_buf_printf(d->b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-                      AXIS_LEFT - 6, MARGIN_TOP + PLOT_HEIGHT * k / 4 + nudge[k],
-                      grouped(d, (int64_t)(r->size * (size_t)k / 4)));
+    for (int k = 0; k <= 4; k++) {
+        size_t offset = p->r->size * (size_t)k / 4;
+        const char *y = ta_px_text(d->pool,
+                                   k == 4 ? p->top + p->axis.height_px : offset_y(p, offset));
+        ta_buf_printf(d->b,
+                      "<line class=\"tick\" x1=\"%d\" y1=\"%s\" x2=\"%d\" y2=\"%s\"/>"
+                      "<text x=\"%d\" y=\"%s\" dy=\"%d\" text-anchor=\"end\">%s</text>\n",
+                      AXIS_LEFT - 10, y, AXIS_LEFT - 5, y, AXIS_LEFT - 12, y, nudge[k] - 4,
+                      grouped(d, (int64_t)offset));
+    }
 }
 
 /* Operator indices along the bottom, as many as fit; each names its
    operator on hover. The last column is the application's, after the run. */
-static void operator_labels(const Doc *d, int columns, int cw)
+static void operator_labels(const Doc *d, const Plot *p)
 {
-    const int step = (32 + cw - 1) / cw; /* a label every 32 pixels or more */
-    const int y = MARGIN_TOP + PLOT_HEIGHT + 14;
-    for (int i = 0; i < columns; i++) {
-        bool last = i == columns - 1;
-        if (!last && (i % step != 0 || (i > 0 && columns - 1 - i < step)))
+    const int64_t column = p->width / p->columns > 0 ? p->width / p->columns : 1;
+    const int step = (int)((32 * 100 + column - 1) / column); /* a label every 32 px or more */
+    const int64_t y = p->top + p->axis.height_px + 1400;
+    for (int i = 0; i < p->columns; i++) {
+        bool last = i == p->columns - 1;
+        if (!last && (i % step != 0 || (i > 0 && p->columns - 1 - i < step)))
             continue; /* not this one, or too close to the last label */
         const TaOp *op = last ? NULL : TA_OP(d->in->graph, i);
         TaFields f = ta_fields(d->pool, NULL);
-        ta_field_int(&f, "x", AXIS_LEFT + i * cw + cw / 2);
-        ta_field_int(&f, "y", y);
+        ta_field(&f, "x", ta_px_text(d->pool, (column_x(p, i) + column_x(p, i + 1)) / 2));
+        ta_field(&f, "y", ta_px_text(d->pool, y));
         ta_field(&f, "label", last ? "out" : ta_format(d->pool, "<a href=\"#op-%d\">%d</a>", i, i));
         ta_field(&f, "title",
                  last
@@ -592,15 +817,33 @@ static void operator_labels(const Doc *d, int columns, int cw)
                     "<text x=\"$x\" y=\"$y\" text-anchor=\"middle\">$label"
                     "<title>$title</title></text>\n");
     }
-    ta_buf_printf(d->b, "<text x=\"%d\" y=\"%d\">operator (execution order) &rarr;</text>\n",
-                  AXIS_LEFT, y + 18);
+    ta_buf_printf(d->b, "<text x=\"%d\" y=\"%s\">operator (execution order) &rarr;</text>\n",
+                  AXIS_LEFT, ta_px_text(d->pool, y + 1800));
 }
 
-static void region_figure(const Doc *d, const TaRegion *r, int64_t lower_bound)
+/* The frame, a line between operator columns, and the lower bound. */
+static void plot_background(const Doc *d, const Plot *p, int64_t lower_bound)
 {
-    const int columns = d->in->graph->ops.len + 1;
-    const int cw = column_width(columns);
-    const int plot_width = columns * cw;
+    const char *top = ta_px_text(d->pool, p->top);
+    const char *bottom = ta_px_text(d->pool, p->top + p->axis.height_px);
+    ta_buf_printf(d->b, "<rect class=\"frame\" x=\"%d\" y=\"%s\" width=\"%d\" height=\"%s\"/>\n",
+                  AXIS_LEFT, top, PLOT_WIDTH, ta_px_text(d->pool, p->axis.height_px));
+    for (int i = 1; i < p->columns; i++) {
+        const char *x = ta_px_text(d->pool, column_x(p, i));
+        ta_buf_printf(d->b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"/>\n", x, top, x, bottom);
+    }
+    if (lower_bound < 0 || (size_t)lower_bound > p->r->size)
+        return; /* none, or below the region: the caption says it */
+    const char *y = ta_px_text(d->pool, offset_y(p, (size_t)lower_bound));
+    ta_buf_printf(d->b,
+                  "<line class=\"bound\" x1=\"%d\" y1=\"%s\" x2=\"%d\" y2=\"%s\">"
+                  "<title>lower bound: %s bytes</title></line>\n",
+                  AXIS_LEFT, y, AXIS_LEFT + PLOT_WIDTH, y, grouped(d, lower_bound));
+}
+
+static void region_caption(const Doc *d, const Plot *p, int64_t lower_bound)
+{
+    const TaRegion *r = p->r;
     TaFields f = ta_fields(d->pool, &d->fields);
     ta_field_int(&f, "id", r->id);
     ta_field(&f, "name", esc(d, r->name));
@@ -612,53 +855,65 @@ static void region_figure(const Doc *d, const TaRegion *r, int64_t lower_bound)
                                           grouped(d, lower_bound))
                               : "");
     ta_field_int(&f, "count", r->tensors.len);
-    ta_field_int(&f, "width", AXIS_LEFT + plot_width + MARGIN_RIGHT);
-    ta_field_int(&f, "height", MARGIN_TOP + PLOT_HEIGHT + AXIS_BELOW);
-    ta_field_int(&f, "left", AXIS_LEFT);
-    ta_field_int(&f, "top", MARGIN_TOP);
-    ta_field_int(&f, "plot_width", plot_width);
-    ta_field_int(&f, "plot_height", PLOT_HEIGHT);
-    ta_field_int(&f, "columns", columns);
-    /* A region's bytes are its viewBox's height, so every rectangle is
-       written in bytes and operators, exactly as the plan has them. */
-    ta_field_size(&f, "bytes", r->size ? r->size : 1);
-    ta_template(d->b, &f,
-                "<figure id=\"plan-$id\">\n<figcaption>Region $id <code>$name</code>: $role in "
-                "$memory, $size bytes$bound, $count tensors</figcaption>\n<div class=\"scroll\">"
-                "<svg class=\"plan\" xmlns=\"http://www.w3.org/2000/svg\" data-region=\"$id\" "
-                "width=\"$width\" height=\"$height\" viewBox=\"0 0 $width $height\">\n"
-                "<rect class=\"frame\" x=\"$left\" y=\"$top\" width=\"$plot_width\" "
-                "height=\"$plot_height\"/>\n"
-                "<svg x=\"$left\" y=\"$top\" width=\"$plot_width\" height=\"$plot_height\" "
-                "viewBox=\"0 0 $columns $bytes\" preserveAspectRatio=\"none\">\n");
-    for (int i = 1; i < columns; i++)
-        ta_buf_printf(d->b, "<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"%zu\"/>\n", i, i, r->size);
+    ta_field(&f, "tensors", r->tensors.len == 1 ? "tensor" : "tensors");
+    const char *per_px = ta_plan_axis_scale_text(d->pool, &p->axis, PLOT_HEIGHT);
+    ta_field(&f, "per_px", per_px);
+    ta_field(&f, "bytes", strcmp(per_px, "1") == 0 ? "byte" : "bytes");
+    ta_field_int(&f, "min", MIN_TENSOR_PX);
+    ta_template(
+        d->b, &f,
+        "<figcaption>Region $id <code>$name</code>: $role in $memory, $size bytes$bound, "
+        "$count $tensors<br><span class=\"scale\">Scale: down, about $per_px $bytes a pixel, "
+        "but no tensor thinner than $min pixels (marked on the axis); across, one column "
+        "per operator.</span></figcaption>\n");
+}
+
+static void region_figure(const Doc *d, const TaRegion *r, int64_t lower_bound)
+{
+    const Plot p = plot_of(d, r);
+    const int width = AXIS_LEFT + PLOT_WIDTH + MARGIN_RIGHT;
+    const int height = MARGIN_TOP + (int)((p.axis.height_px + 99) / 100) + AXIS_BELOW;
+    ta_buf_printf(d->b, "<figure id=\"plan-%d\">\n", r->id);
+    region_caption(d, &p, lower_bound);
+    ta_buf_printf(d->b,
+                  "<svg class=\"plan\" xmlns=\"http://www.w3.org/2000/svg\" data-region=\"%d\" "
+                  "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+                  r->id, width, height, width, height);
+    plot_background(d, &p, lower_bound);
     for (int i = 0; i < r->tensors.len; i++)
-        tensor_rect(d, r->tensors.items[i], r, columns);
-    if (lower_bound >= 0)
-        ta_buf_printf(d->b,
-                      "<line class=\"bound\" x1=\"0\" y1=\"%lld\" x2=\"%d\" y2=\"%lld\">"
-                      "<title>lower bound: %s bytes</title></line>\n",
-                      (long long)lower_bound, columns, (long long)lower_bound,
-                      grouped(d, lower_bound));
-    ta_buf_puts(d->b, "</svg>\n");
-    offset_labels(d, r);
-    operator_labels(d, columns, cw);
-    ta_buf_puts(d->b, "</svg></div>\n</figure>\n");
+        tensor_rect(d, &p, r->tensors.items[i]);
+    for (int i = 0; i < r->tensors.len; i++)
+        tensor_label(d, &p, r->tensors.items[i]);
+    stretch_marks(d, &p);
+    offset_labels(d, &p);
+    operator_labels(d, &p);
+    ta_buf_puts(d->b, "</svg>\n</figure>\n");
+}
+
+static void plan_legend(const Doc *d)
+{
+    static const char *const kinds[] = {"input", "output", "scratch", "persistent", "constant"};
+    ta_buf_puts(d->b, "<p class=\"legend\">");
+    for (size_t i = 0; i < TA_COUNT_OF(kinds); i++)
+        ta_buf_printf(d->b, "<span class=\"swatch kind-%s\"></span>%s", kinds[i], kinds[i]);
+    ta_buf_printf(d->b,
+                  "<span class=\"swatch stretch\"></span>drawn taller than its bytes "
+                  "(under %d pixels)<span class=\"swatch bound\"></span>lower bound</p>\n",
+                  MIN_TENSOR_PX);
 }
 
 static void plan_section(const Doc *d)
 {
-    static const char *const kinds[] = {"input", "output", "scratch", "persistent", "constant"};
     ta_buf_puts(d->b, "<h2 id=\"plan\">Memory plan</h2>\n"
                       "<p class=\"note\">One picture per region: offset in the region downwards, "
                       "operators in execution order across, one rectangle per tensor that owns "
-                      "bytes, as wide as it is live. Hover over a rectangle for the tensor. "
-                      "Persistent and constant tensors last as long as the module.</p>\n"
-                      "<p class=\"legend\">");
-    for (size_t i = 0; i < TA_COUNT_OF(kinds); i++)
-        ta_buf_printf(d->b, "<span class=\"swatch kind-%s\"></span>%s", kinds[i], kinds[i]);
-    ta_buf_puts(d->b, "</p>\n");
+                      "bytes, as wide as it is live; persistent and constant tensors last as long "
+                      "as the module. A rectangle large enough shows the tensor's id and name "
+                      "(cut with &hellip; when long); hover over any rectangle for all of it. "
+                      "Pieces of a region too small to see are drawn a few pixels tall, "
+                      "pushing the offsets below them down, so rectangles overlap only where "
+                      "tensors share bytes.</p>\n");
+    plan_legend(d);
     for (size_t i = 0; i < d->views.num_regions; i++)
         region_figure(d, d->in->plan->regions.items[i], d->views.region_lower_bounds[i]);
 }
