@@ -2,25 +2,27 @@
  * profile_runner.c - the board side of `tinyaot profile` (tools/profile.c):
  * runs a module converted with module.schedule: table on a Cortex-M board
  * under QEMU -icount and prints, in SysTick ticks of virtual time, what one
- * run of each operator and of the whole model_run costs. Built with
- * -DTA_PREFIX=<prefix> -DTA_NUM_OPERATORS=<PREFIX>_NUM_OPERATORS (the
- * module header's macro: the preprocessor cannot upper-case), the module's sources, the kit (startup.c,
- * semihost.c, icount.c) and examples/op_timer/ta_op_timer.c, whose operator
- * timer it drives with a free-running SysTick clock instead of DWT's
- * CYCCNT (which QEMU does not implement). Words after the ELF:
+ * run of each operator and of the whole model_run costs. It drives the
+ * operator timer of examples/op_timer (ta_op_timer.c) with icount.c's
+ * free-running clock instead of DWT's CYCCNT, which QEMU does not
+ * implement. Built with -DTA_PREFIX=<prefix> and
+ * -DTA_NUM_OPERATORS=<PREFIX>_NUM_OPERATORS (the module header's macro: the
+ * preprocessor cannot upper-case the prefix), the module's sources, the kit
+ * and ta_op_timer.c. Words after the ELF:
  *
  *   inputs.bin RUNS     one run's inputs (raw, input 0 first); RUNS >= 2
  *
- * Run 0 (the first after model_init) is timed whole; run 1 operator by
- * operator through the callback, and whole around model_run; runs 2.. whole
+ * Run 1 (the first after model_init) is timed whole; run 2 operator by
+ * operator through the callback, and whole around model_run; runs 3.. whole
  * again without the callback. Lines, all "profile: ...", in ticks:
- *   clock E          two back-to-back clock reads (removed from each span)
- *   overhead O       an empty started/finished pair (removed from each operator)
- *   pair F           a whole callback pair, call to return (callback cost per operator)
- *   cold T           run 0
- *   op I T           operator I in run 1
- *   profiled T calls C errors X     run 1 around model_run; callbacks timed and out of order
- *   warm R T         run R >= 2
+ *   clock E        two back-to-back clock reads (removed from each whole run)
+ *   overhead O     an empty started/finished pair (removed from each operator)
+ *   pair F         a whole callback pair, call to return (per operator in run 2)
+ *   cold T         run 1
+ *   op I T         operator I in run 2
+ *   profiled T calls C errors X   run 2 around model_run; operators timed,
+ *                  callbacks out of order
+ *   warm R T       run R + 1, for R >= 2
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,32 +39,6 @@
 #define TA_STR(x) TA_STR2(x)
 #define PFX(name) TA_CAT(TA_PREFIX, name)
 #include TA_STR(TA_CAT(TA_PREFIX, _model.h))
-
-#define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
-#define SYST_CVR REG32(0xE000E018u)
-#define SCB_ICSR REG32(0xE000ED04u)
-#define ICSR_PENDSTSET (1u << 26)
-#define RELOAD 0x00FFFFFFu
-
-/* Counted by icount.c's SysTick handler once ta_icount_start() has run. */
-extern volatile uint32_t ta_icount_wraps;
-
-/* Ticks since ta_icount_start(), modulo 2^32: the counter is left running.
-   A reload whose interrupt is still pending (CVR just reloaded, high)
-   counts as taken. */
-static uint32_t systick_clock(void)
-{
-    uint32_t wraps, again, current, pending;
-    do {
-        wraps = ta_icount_wraps;
-        current = SYST_CVR & RELOAD;
-        pending = SCB_ICSR & ICSR_PENDSTSET;
-        again = ta_icount_wraps;
-    } while (wraps != again);
-    if (pending && current > RELOAD / 2u)
-        wraps++;
-    return (wraps << 24) + (RELOAD - current);
-}
 
 TA_OP_TIMER_CALLBACK(TA_PREFIX)
 
@@ -89,25 +65,25 @@ static uint32_t least_of(uint32_t (*span)(void))
 
 static uint32_t empty_span(void)
 {
-    uint32_t a = systick_clock();
-    uint32_t b = systick_clock();
+    uint32_t a = ta_icount_clock();
+    uint32_t b = ta_icount_clock();
     return b - a;
 }
 
 static uint32_t pair_span(void)
 {
-    uint32_t a = systick_clock();
+    uint32_t a = ta_icount_clock();
     TA_CAT(TA_PREFIX, _op_timer_pair)(&timer);
-    uint32_t b = systick_clock();
+    uint32_t b = ta_icount_clock();
     return b - a;
 }
 
 /* One model_run, whole: its ticks less the clock's own. */
 static int timed_run(PFX(_model_context_t) * ctx, uint32_t clock_cost, uint32_t *ticks)
 {
-    uint32_t a = systick_clock();
+    uint32_t a = ta_icount_clock();
     int status = PFX(_model_run)(ctx);
-    uint32_t b = systick_clock();
+    uint32_t b = ta_icount_clock();
     *ticks = b - a - clock_cost;
     return status;
 }
@@ -161,8 +137,8 @@ int main(void)
     if (read_inputs(&ctx, words[1]) != 0)
         return 1;
 
-    ta_icount_start(); /* left running: systick_clock reads it */
-    ta_op_timer_init(&timer, systick_clock, counts, TA_NUM_OPERATORS);
+    ta_icount_clock_start(); /* left running: ta_icount_clock reads it */
+    ta_op_timer_init(&timer, ta_icount_clock, counts, TA_NUM_OPERATORS);
     TA_CAT(TA_PREFIX, _op_timer_calibrate)(&timer);
     const uint32_t clock_cost = least_of(empty_span);
     const uint32_t pair_cost = least_of(pair_span) - clock_cost;
