@@ -12,7 +12,9 @@ import json
 import os
 import pathlib
 import re
+import signal
 import subprocess
+import time
 
 import pytest
 
@@ -183,3 +185,24 @@ def test_op_timer_dwt_and_swapped_clock(tmp_path, tmp_path_factory, platform):
         instructions = (int(ticks) * num + den // 2) // den
         # Its input is zeros, profile's random: allow data-dependent paths.
         assert abs(instructions - o["instructions"]) <= 0.01 * o["instructions"] + 5, o
+
+
+@pytest.mark.qemu
+def test_ctrl_c_stops_and_removes_the_directory(tmp_path):
+    """SIGINT while the module builds or runs: the child is stopped, the
+    temporary directory removed, the status 130."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    p = subprocess.Popen([module.tinyaot_bin(), "profile", "--model.path", str(KWS),
+                          "--platform.name", "mps3_an547"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=dict(os.environ, TMPDIR=str(tmp)))
+    deadline = time.monotonic() + 300
+    # Once the input is written, the build is under way.
+    while not list(tmp.glob("*/inputs.bin")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(tmp.glob("*/inputs.bin")), "profile never wrote its input"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, out + err
+    assert "tinyaot profile: interrupted" in err
+    assert list(tmp.iterdir()) == []

@@ -302,10 +302,13 @@ int va_build_and_run_qemu_program(const VaModule *m, const VaBoard *b, const cha
     static const char *const begin_names[] = {"crti.o", "crtbegin.o", "crt0.o"};
     static const char *const end_names[] = {"crtend.o", "crtn.o"};
     char *kit = write_kit(m->work, qemu_kit, sizeof qemu_kit / sizeof qemu_kit[0]);
-    if (kit && p->num_resources && !write_kit(m->work, p->resources, p->num_resources)) {
+    char *same_kit = kit && p->num_resources ? write_kit(m->work, p->resources, p->num_resources)
+                                             : NULL;
+    if (kit && p->num_resources && !same_kit) {
         free(kit);
         kit = NULL;
     }
+    free(same_kit);
     size_t num_sources = 0;
     char **sources = kit ? va_list_c_files(m->dir, &num_sources) : NULL;
     char *crt_begin[3] = {0}, *crt_end[2] = {0};
@@ -320,7 +323,8 @@ int va_build_and_run_qemu_program(const VaModule *m, const VaBoard *b, const cha
     int result = 1;
     bool have_crt = crt_begin[0] && crt_begin[1] && crt_begin[2] && crt_end[0] && crt_end[1];
     if (!sources || !have_crt || !elf || !build_log || !run_log || !words) {
-        fprintf(stderr, "%s: cannot prepare the %s build in %s\n", va_who, b->machine, m->work);
+        if (!va_interrupted) /* an interrupt stops the start-file queries too */
+            fprintf(stderr, "%s: cannot prepare the %s build in %s\n", va_who, b->machine, m->work);
         goto done;
     }
     Argv build = {0};
