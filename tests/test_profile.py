@@ -206,3 +206,16 @@ def test_ctrl_c_stops_and_removes_the_directory(tmp_path):
     assert p.returncode == 130, out + err
     assert "tinyaot profile: interrupted" in err
     assert list(tmp.iterdir()) == []
+
+
+def test_op_timer_compiles_warning_free_with_clang_and_gcc():
+    """The drop-in's own files (main.c needs a module: the QEMU test builds
+    it) for both cores with clang, and for the host with gcc and clang."""
+    cores = [["--target=arm-none-eabi", "-mcpu=cortex-m55", "-mfloat-abi=hard"],
+             ["--target=arm-none-eabi", "-mcpu=cortex-m4", "-mfloat-abi=hard",
+              "-mfpu=fpv4-sp-d16"]]
+    for cc, flags in [("clang", cores[0]), ("clang", cores[1]), ("clang", []), ("gcc", [])]:
+        p = subprocess.run([cc, *flags, "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror",
+                            "-fsyntax-only", str(OP_TIMER / "ta_op_timer.c")],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0 and p.stderr == "", (cc, flags, p.stderr)

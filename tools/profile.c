@@ -277,7 +277,7 @@ static int profile(Profile *p)
     const char *platform = p->result->analysis ? p->result->analysis->platform : p->platform;
     if (!board_or_refuse(platform, &board))
         return EXIT_CANNOT;
-    if ((status = pr_write_inputs(p->result, p->work)) != 0)
+    if (pr_write_inputs(p->result, p->work) != 0)
         return EXIT_CANNOT;
     if (!p->o->json) {
         printf("tinyaot profile: %s on %s (%s), QEMU -icount\n", p->model ? p->model : "the model",
