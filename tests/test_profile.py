@@ -219,3 +219,28 @@ def test_op_timer_compiles_warning_free_with_clang_and_gcc():
                             "-fsyntax-only", str(OP_TIMER / "ta_op_timer.c")],
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 0 and p.stderr == "", (cc, flags, p.stderr)
+
+
+@pytest.mark.qemu
+def test_config_file_and_a_fully_connected_model(tmp_path):
+    """--config as convert takes it (model.path relative to the file's
+    folder), the run elsewhere; MACs of every FULLY_CONNECTED as analyze
+    counts them."""
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "ad.tflite").write_bytes((module.MODELS / "mlperf_tiny_ad01_int8.tflite")
+                                       .read_bytes())
+    (folder / "ad.yaml").write_text("model:\n  path: ad.tflite\nplatform:\n  name: mps2_an386\n")
+    p = tinyaot(tmp_path / "tmp", "profile", "--config", folder / "ad.yaml", "--format", "json",
+                "--runs", "2")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    a = subprocess.run([module.tinyaot_bin(), "analyze", "--format", "json", "--config",
+                        str(folder / "ad.yaml")], capture_output=True, text=True, timeout=300)
+    ops = json.loads(a.stdout)["operators"]
+    assert d["platform"] == "mps2_an386" and d["runs"] == 2 and d["warm_runs"] == []
+    assert [o["type"] for o in d["operators"]] == [o["type"] for o in ops]
+    assert {o["type"] for o in ops} == {"FULLY_CONNECTED"}
+    assert [o["macs"] for o in d["operators"]] == [o["macs"] for o in ops]
+    assert all(o["instructions"] > o["macs"] > 0 for o in d["operators"])
+    assert 0 <= d["glue"] <= 40 * len(ops) + 200

@@ -224,8 +224,8 @@ void pr_print_text(FILE *out, const tinyaot_result *r, long runs, const PrFigure
             share(sum, f->whole));
     fprintf(out,
             "whole run: %" PRIu64 " instructions (run 2 around model_run, %" PRIu64 " with the "
-            "callback, less %ld callbacks of %" PRIu64 ")\n",
-            f->whole, f->profiled, f->calls, f->pair);
+            "callback, less %ld callback%s of %" PRIu64 ")\n",
+            f->whole, f->profiled, f->calls, f->calls == 1 ? "" : "s", f->pair);
     fprintf(out,
             "glue:      %" PRId64 " instructions (whole run less operators: the schedule loop, "
             "the run's checks)\n",
