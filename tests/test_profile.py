@@ -231,8 +231,15 @@ def test_config_file_and_a_fully_connected_model(tmp_path):
     (folder / "ad.tflite").write_bytes((module.MODELS / "mlperf_tiny_ad01_int8.tflite")
                                        .read_bytes())
     (folder / "ad.yaml").write_text("model:\n  path: ad.tflite\nplatform:\n  name: mps2_an386\n")
+    (folder / "in.bin").write_bytes(bytes(range(256)) * 2 + bytes(128))  # int8[1x640]
+    # The input must be one run's bytes.
+    p = tinyaot(tmp_path / "tmp", "profile", "--config", folder / "ad.yaml", "--inputs",
+                folder / "ad.yaml")
+    assert p.returncode == 3 and p.stdout == ""
+    assert re.search(r"--inputs: \S+ad.yaml holds \d+ bytes; one run of the model's inputs is "
+                     r"640 bytes\n", p.stderr), p.stderr
     p = tinyaot(tmp_path / "tmp", "profile", "--config", folder / "ad.yaml", "--format", "json",
-                "--runs", "2")
+                "--runs", "2", "--inputs", folder / "in.bin")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     a = subprocess.run([module.tinyaot_bin(), "analyze", "--format", "json", "--config",

@@ -24,8 +24,8 @@
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_CANNOT = 3, EXIT_SIGNAL = 130 };
 
 static const char *const profile_usage =
-    "usage: tinyaot profile [--config FILE] [--strict] [--format text|json] [--runs N] [--keep]\n"
-    "                       [--KEY VALUE]...\n";
+    "usage: tinyaot profile [--config FILE] [--strict] [--format text|json] [--runs N]\n"
+    "                       [--inputs FILE] [--keep] [--KEY VALUE]...\n";
 
 static void usage_profile(FILE *out)
 {
@@ -35,19 +35,22 @@ static void usage_profile(FILE *out)
                  "temporary directory, removed afterwards), builds it for the board of\n"
                  "platform.name (mps3_an547: Cortex-M55, mps2_an386: Cortex-M4F) with\n"
                  "arm-none-eabi-gcc and runs it under qemu-system-arm -icount on one input\n"
-                 "(generated: seed 1, integers any value, float32 in [-1, 1)). Prints per\n"
-                 "operator, in schedule order: its layer index, type, output tensor, the\n"
-                 "instructions it executed in the second run after model_init (timed through the\n"
-                 "operator callback, the callback's own instructions removed), its MACs,\n"
-                 "instructions per MAC and share of the run; then the operators' total, the\n"
-                 "whole run measured around model_run (the callbacks' instructions removed) and\n"
-                 "the difference (the module's glue: the schedule loop, the run's checks). QEMU\n"
-                 "counts instructions, not cycles: docs/profiling.md says how to time the\n"
-                 "operators on a real board with the DWT cycle counter.\n"
+                 "(--inputs FILE, else generated: seed 1, integers any value, float32 in\n"
+                 "[-1, 1), bool 0 or 1). Prints per operator, in schedule order: its layer\n"
+                 "index, type, output tensor, the instructions it executed in the second run\n"
+                 "after model_init (timed through the operator callback, the callback's own\n"
+                 "instructions removed), its MACs, instructions per MAC and share of the\n"
+                 "run; then the operators' total, the whole run measured around model_run\n"
+                 "(the callbacks' instructions removed) and the difference (the module's\n"
+                 "glue: the schedule loop, the run's checks). QEMU counts instructions, not\n"
+                 "cycles: docs/profiling.md says how to time the operators on a real board\n"
+                 "with the DWT cycle counter.\n"
                  "  --format text|json  json: the same figures as one JSON object on stdout\n"
                  "  --runs N         runs after model_init (default 3, at least 2): the first is\n"
                  "                   timed whole (cold), the second per operator, the rest whole\n"
                  "                   without the callback (a cross-check of the whole run)\n"
+                 "  --inputs FILE    the input instead: raw bytes of every input of one run, in\n"
+                 "                   order (the layout of validate --inputs, one run)\n"
                  "  --keep           keep the temporary directory and print where it is\n"
                  "  --config FILE    YAML configuration, as for convert\n"
                  "  --strict         warnings are errors\n"
@@ -61,7 +64,7 @@ static void usage_profile(FILE *out)
 /* ---- options ---------------------------------------------------------------- */
 
 typedef struct Options {
-    const char *config;
+    const char *config, *inputs;
     bool strict, keep, help, json;
     long runs;
     tinyaot_option *keys;
@@ -81,6 +84,8 @@ static int parse_value(Options *o, const char *key, const char *value)
             return EXIT_USAGE;
         }
         o->json = strcmp(value, "json") == 0;
+    } else if (strcmp(key, "inputs") == 0) {
+        o->inputs = value;
     } else if (strcmp(key, "runs") == 0) {
         char *end;
         long n = strtol(value, &end, 10);
@@ -277,7 +282,7 @@ static int profile(Profile *p)
     const char *platform = p->result->analysis ? p->result->analysis->platform : p->platform;
     if (!board_or_refuse(platform, &board))
         return EXIT_CANNOT;
-    if (pr_write_inputs(p->result, p->work) != 0)
+    if (pr_write_inputs(p->result, p->work, p->o->inputs) != 0)
         return EXIT_CANNOT;
     if (!p->o->json) {
         printf("tinyaot profile: %s on %s (%s), QEMU -icount\n", p->model ? p->model : "the model",

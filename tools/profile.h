@@ -32,9 +32,10 @@ typedef struct PrFigures {
     long calls, errors; /* operators the callback timed; out of order */
 } PrFigures;
 
-/* work/inputs.bin: one run of every input, generated (seed 1: integers
-   any value, float32 in [-1, 1), bool 0 or 1). 0 when written. */
-int pr_write_inputs(const tinyaot_result *r, const char *work);
+/* work/inputs.bin: one run of every input, from the file `from` (NULL:
+   generated, seed 1: integers any value, float32 in [-1, 1), bool 0 or 1).
+   0 when written; else said on stderr. */
+int pr_write_inputs(const tinyaot_result *r, const char *work, const char *from);
 /* Reads the runner's log into *f; false (said on stderr) when it lacks a
    figure or the callback did not see every operator once, in order. */
 bool pr_read_log(const char *path, const VaBoard *board, PrFigures *f);

@@ -51,7 +51,8 @@ static void random_element(unsigned char *p, const char *dtype, uint64_t v)
     }
 }
 
-int pr_write_inputs(const tinyaot_result *r, const char *work)
+/* One run of every input, generated; *size its bytes. malloc'd or NULL. */
+static unsigned char *generate(const tinyaot_result *r, size_t *size)
 {
     size_t bytes = 0;
     for (size_t i = 0; i < r->num_tensors; i++)
@@ -65,21 +66,43 @@ int pr_write_inputs(const tinyaot_result *r, const char *work)
             const tinyaot_tensor_view *t = &r->tensors[i];
             if (t->input_index != k)
                 continue;
-            size_t size = element_size(t->dtype), elements = 1;
+            size_t item = element_size(t->dtype), elements = 1;
             for (size_t d = 0; d < t->rank; d++)
                 elements *= (size_t)t->shape[d];
-            for (size_t e = 0; e < elements && (size_t)(p - data) + size <= bytes; e++) {
+            for (size_t e = 0; e < elements && (size_t)(p - data) + item <= bytes; e++) {
                 random_element(p, t->dtype, next_random(&state));
-                p += size;
+                p += item;
             }
         }
+    *size = (size_t)(p - data);
+    return data;
+}
+
+int pr_write_inputs(const tinyaot_result *r, const char *work, const char *from)
+{
+    size_t size = 0, want = 0;
+    unsigned char *generated = generate(r, &want);
+    unsigned char *data = from ? va_read_file(from, &size) : generated;
+    if (!from)
+        size = want;
     char *path = va_format("%s/inputs.bin", work);
-    bool ok = data && path && va_write_file(path, data, (size_t)(p - data));
-    if (!ok)
+    int status = 1;
+    if (from && !data)
+        fprintf(stderr, "tinyaot profile: --inputs: cannot read %s\n", from);
+    else if (from && size != want)
+        fprintf(stderr,
+                "tinyaot profile: --inputs: %s holds %zu bytes; one run of the model's inputs "
+                "is %zu bytes\n",
+                from, size, want);
+    else if (!data || !path || !va_write_file(path, data, size))
         fprintf(stderr, "tinyaot profile: cannot write the input into %s\n", work);
-    free(data);
+    else
+        status = 0;
+    if (data != generated)
+        free(data);
+    free(generated);
     free(path);
-    return ok ? 0 : 1;
+    return status;
 }
 
 /* ---- the runner's log --------------------------------------------------------- */
