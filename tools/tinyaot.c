@@ -7,8 +7,11 @@
  *   tinyaot analyze   [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...
  *   tinyaot platforms [NAME | FILE.yaml]
  *   tinyaot validate  [--config FILE] [--runs N] [--KEY VALUE]...   (validate.c)
+ *   tinyaot profile   [--config FILE] [--format text|json] [--runs N] [--KEY VALUE]...
+ *                     (profile.c)
  */
 #include "../include/tinyaot/tinyaot.h"
+#include "profile.h"
 #include "validate.h"
 
 #include "cli_log.h"
@@ -105,6 +108,8 @@ static void usage(FILE *out)
     /* The other lines' text after "usage: ", aligned under it. */
     fprintf(out, "       %s       %s", analyze_usage + 7, platforms_usage + 7);
     fprintf(out, "       tinyaot validate [--config FILE] [--runs N] [--KEY VALUE]...\n");
+    fprintf(out, "       tinyaot profile [--config FILE] [--format text|json] [--runs N] "
+                 "[--KEY VALUE]...\n");
     fprintf(out,
             "       tinyaot --version\n"
             "       tinyaot COMMAND --help\n\n"
@@ -112,7 +117,8 @@ static void usage(FILE *out)
             "analyze   the same configuration; prints operators, memories, MACs, flash\n"
             "platforms lists the built-in targets or shows one\n"
             "validate  converts, builds and runs the module (host, QEMU), compares with\n"
-            "          TensorFlow Lite Micro\n\n"
+            "          TensorFlow Lite Micro\n"
+            "profile   instructions per operator on a Cortex-M board under QEMU\n\n"
             "  tinyaot convert --model.path m.tflite --module.path out/kws --module.prefix kws\n"
             "  tinyaot analyze --config kws.yaml --platform.name apollo510_evb\n");
 }
@@ -597,6 +603,8 @@ int main(int argc, char **argv)
         return convert_or_analyze(argc, argv, true);
     if (strcmp(cmd, "validate") == 0)
         return tinyaot_cli_validate(argc, argv);
+    if (strcmp(cmd, "profile") == 0)
+        return tinyaot_cli_profile(argc, argv);
     if (strcmp(cmd, "platforms") == 0) {
         if (argc == 3 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0)) {
             usage_platforms(stdout);

@@ -88,6 +88,22 @@ int va_build_and_run_host_main(const VaModule *m, const char *cc, const char *ma
 /* The same for a board under QEMU (arm-none-eabi-gcc, qemu-system-arm). */
 int va_build_and_run_qemu(const VaModule *m, const VaBoard *board, const char *gcc,
                           const char *qemu, const char *out_name);
+/* Another program on the board: its sources (resource paths; the .c
+   files among them are compiled after the kit's start-up, semihosting and
+   icount), extra -D flags, its words after the ELF and its log's name in
+   work. */
+typedef struct VaQemuProgram {
+    const char *const *resources;
+    size_t num_resources;
+    const char *const *defines; /* NULL-terminated, or NULL */
+    const char *words;
+    const char *run_log;
+    bool print_instructions; /* module_runner's "instructions per run" line */
+} VaQemuProgram;
+int va_build_and_run_qemu_program(const VaModule *m, const VaBoard *b, const char *gcc,
+                                  const char *qemu, const VaQemuProgram *p);
+/* The command named in the messages of validate_build.c ("tinyaot validate"). */
+extern const char *va_who;
 
 /* ---- validate_test_case.c ------------------------------------------------ */
 

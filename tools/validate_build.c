@@ -16,13 +16,15 @@
 
 #include "../src/config/resources.h"
 
+const char *va_who = "tinyaot validate";
+
 /* The kit files a runner needs, by resource path. */
 static const char *const host_kit[] = {"tests/harness/host_runner.c",
                                        "tests/harness/host_runner.h"};
-static const char *const qemu_kit[] = {"tests/qemu/module_runner.c", "tests/qemu/startup.c",
-                                       "tests/qemu/semihost.c",      "tests/qemu/semihost.h",
-                                       "tests/qemu/icount.c",        "tests/qemu/icount.h",
-                                       "tests/qemu/mps3_an547.ld",   "tests/qemu/mps2_an386.ld"};
+static const char *const qemu_kit[] = {"tests/qemu/startup.c",    "tests/qemu/semihost.c",
+                                       "tests/qemu/semihost.h",   "tests/qemu/icount.c",
+                                       "tests/qemu/icount.h",     "tests/qemu/mps3_an547.ld",
+                                       "tests/qemu/mps2_an386.ld"};
 
 static const char *const m55_flags[] = {"-mcpu=cortex-m55", "-mfloat-abi=hard", NULL};
 static const char *const m4_flags[] = {"-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16",
@@ -59,8 +61,7 @@ static char *write_kit(const char *work, const char *const *files, size_t n)
         bool ok = r && path && va_write_file(path, r->data, r->size);
         free(path);
         if (!ok) {
-            fprintf(stderr, "tinyaot validate: cannot write the runner file %s into %s\n", files[i],
-                    kit);
+            fprintf(stderr, "%s: cannot write the runner file %s into %s\n", va_who, files[i], kit);
             free(kit);
             return NULL;
         }
@@ -132,7 +133,7 @@ static void print_command(FILE *out, const Argv *a)
 static int step(const char *what, Argv *a, const char *cwd, const char *log, int timeout_s)
 {
     if (a->failed) {
-        fprintf(stderr, "tinyaot validate: out of memory\n");
+        fprintf(stderr, "%s: out of memory\n", va_who);
         return 1;
     }
     int status;
@@ -142,12 +143,11 @@ static int step(const char *what, Argv *a, const char *cwd, const char *log, int
     if (end == VA_INTERRUPTED)
         return 1;
     if (end == VA_TIMED_OUT)
-        fprintf(stderr, "tinyaot validate: %s took longer than %d s and was stopped\n", what,
-                timeout_s);
+        fprintf(stderr, "%s: %s took longer than %d s and was stopped\n", va_who, what, timeout_s);
     else if (end == VA_NOT_STARTED)
-        fprintf(stderr, "tinyaot validate: %s could not be started\n", what);
+        fprintf(stderr, "%s: %s could not be started\n", va_who, what);
     else
-        fprintf(stderr, "tinyaot validate: %s failed (exit status %d):\n", what, status);
+        fprintf(stderr, "%s: %s failed (exit status %d):\n", va_who, what, status);
     print_command(stderr, a);
     va_print_log_tail(stderr, log, 30);
     return 1;
@@ -166,7 +166,7 @@ static int host_build(const VaModule *m, const char *cc, const char *main_source
     char *what = va_format("the host build of %s (%s)", exe_name, cc);
     int result = 1;
     if (!sources || !exe || !log || !define || !what) {
-        fprintf(stderr, "tinyaot validate: cannot prepare the host build in %s\n", m->work);
+        fprintf(stderr, "%s: cannot prepare the host build in %s\n", va_who, m->work);
     } else {
         Argv build = {0};
         arg_add_words(&build, cc);
@@ -211,7 +211,7 @@ int va_build_and_run_host(const VaModule *m, const char *cc, const char *out_nam
     char *runs = va_format("%zu", m->runs);
     int result = 1;
     if (!runner || !exe || !log || !runs) {
-        fprintf(stderr, "tinyaot validate: cannot prepare the host build in %s\n", m->work);
+        fprintf(stderr, "%s: cannot prepare the host build in %s\n", va_who, m->work);
     } else if (host_build(m, cc, runner, kit, "host_runner") == 0) {
         Argv run = {0};
         arg_add(&run, exe);
@@ -238,7 +238,7 @@ int va_build_and_run_host_main(const VaModule *m, const char *cc, const char *ma
     char *log = va_format("%s/%s_run.log", m->work, exe_name);
     int result = 1;
     if (!exe || !log) {
-        fprintf(stderr, "tinyaot validate: out of memory\n");
+        fprintf(stderr, "%s: out of memory\n", va_who);
     } else if (host_build(m, cc, main_source, NULL, exe_name) == 0) {
         Argv run = {0};
         arg_add(&run, exe);
@@ -296,12 +296,19 @@ static void print_instructions(const char *log, const VaBoard *b)
     free(text);
 }
 
-int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc, const char *qemu,
-                          const char *out_name)
+int va_build_and_run_qemu_program(const VaModule *m, const VaBoard *b, const char *gcc,
+                                  const char *qemu, const VaQemuProgram *p)
 {
     static const char *const begin_names[] = {"crti.o", "crtbegin.o", "crt0.o"};
     static const char *const end_names[] = {"crtend.o", "crtn.o"};
     char *kit = write_kit(m->work, qemu_kit, sizeof qemu_kit / sizeof qemu_kit[0]);
+    char *same_kit = kit && p->num_resources ? write_kit(m->work, p->resources, p->num_resources)
+                                             : NULL;
+    if (kit && p->num_resources && !same_kit) {
+        free(kit);
+        kit = NULL;
+    }
+    free(same_kit);
     size_t num_sources = 0;
     char **sources = kit ? va_list_c_files(m->dir, &num_sources) : NULL;
     char *crt_begin[3] = {0}, *crt_end[2] = {0};
@@ -311,16 +318,13 @@ int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc, 
         crt_end[i] = start_file(b, gcc, m->work, end_names[i]);
     char *elf = va_format("%s/module.%s.elf", m->work, b->machine);
     char *build_log = va_format("%s/qemu_build.log", m->work);
-    char *run_log = va_format("%s/qemu_run.log", m->work);
-    /* A module that binds its arenas gets its folder, for the sidecars. */
-    const char *module_name = strrchr(m->dir, '/') ? strrchr(m->dir, '/') + 1 : m->dir;
-    char *words = va_format("inputs.bin %s %zu%s%s", out_name, m->runs, m->binds_arenas ? " " : "",
-                            m->binds_arenas ? module_name : "");
+    char *run_log = va_format("%s/%s", m->work, p->run_log);
+    char *words = va_format("%s", p->words);
     int result = 1;
     bool have_crt = crt_begin[0] && crt_begin[1] && crt_begin[2] && crt_end[0] && crt_end[1];
     if (!sources || !have_crt || !elf || !build_log || !run_log || !words) {
-        fprintf(stderr, "tinyaot validate: cannot prepare the %s build in %s\n", b->machine,
-                m->work);
+        if (!va_interrupted) /* an interrupt stops the start-file queries too */
+            fprintf(stderr, "%s: cannot prepare the %s build in %s\n", va_who, b->machine, m->work);
         goto done;
     }
     Argv build = {0};
@@ -357,10 +361,19 @@ int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc, 
     free(text);
     for (int i = 0; i < 3; i++)
         arg_add(&build, crt_begin[i]);
-    static const char *const kit_sources[] = {"startup.c", "semihost.c", "icount.c",
-                                              "module_runner.c"};
-    for (int i = 0; i < 4; i++) {
+    for (size_t i = 0; p->defines && p->defines[i]; i++)
+        arg_add(&build, p->defines[i]);
+    static const char *const kit_sources[] = {"startup.c", "semihost.c", "icount.c"};
+    for (int i = 0; i < 3; i++) {
         text = va_format("%s/%s", kit, kit_sources[i]);
+        arg_add(&build, text);
+        free(text);
+    }
+    for (size_t i = 0; i < p->num_resources; i++) {
+        const char *base = strrchr(p->resources[i], '/') + 1;
+        if (strcmp(base + strlen(base) - 2, ".c") != 0)
+            continue;
+        text = va_format("%s/%s", kit, base);
         arg_add(&build, text);
         free(text);
     }
@@ -392,7 +405,7 @@ int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc, 
     result = step(text, &run, m->work, run_log, 900);
     free(text);
     arg_free(&run);
-    if (result == 0)
+    if (result == 0 && p->print_instructions)
         print_instructions(run_log, b);
 done:
     for (int i = 0; i < 3; i++)
@@ -404,6 +417,24 @@ done:
     free(elf);
     free(build_log);
     free(run_log);
+    free(words);
+    return result;
+}
+
+int va_build_and_run_qemu(const VaModule *m, const VaBoard *b, const char *gcc, const char *qemu,
+                          const char *out_name)
+{
+    static const char *const runner[] = {"tests/qemu/module_runner.c"};
+    /* A module that binds its arenas gets its folder, for the sidecars. */
+    const char *module_name = strrchr(m->dir, '/') ? strrchr(m->dir, '/') + 1 : m->dir;
+    char *words = va_format("inputs.bin %s %zu%s%s", out_name, m->runs, m->binds_arenas ? " " : "",
+                            m->binds_arenas ? module_name : "");
+    if (!words) {
+        fprintf(stderr, "%s: out of memory\n", va_who);
+        return 1;
+    }
+    VaQemuProgram program = {runner, 1, NULL, words, "qemu_run.log", true};
+    int result = va_build_and_run_qemu_program(m, b, gcc, qemu, &program);
     free(words);
     return result;
 }

@@ -44,4 +44,13 @@ uint64_t ta_icount_overhead_ticks(void);
 /* Converts SysTick ticks to instructions with the formula above. */
 uint64_t ta_icount_ticks_to_instructions(uint64_t ticks);
 
+/*
+ * A free-running clock for timers that read it at will (examples/op_timer's
+ * swappable clock): ta_icount_clock_start() starts the counter (returns 1);
+ * ta_icount_clock() is the SysTick ticks since then, modulo 2^32, until the
+ * next ta_icount_start/stop. Convert differences with the formula above.
+ */
+int ta_icount_clock_start(void);
+uint32_t ta_icount_clock(void);
+
 #endif /* TA_ICOUNT_H */
