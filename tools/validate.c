@@ -408,8 +408,8 @@ typedef struct Run {
     size_t num_in, num_out;
     unsigned char *expected;
     Reference reference;
-    char *python;        /* REF_TFLM: the Python that runs the oracle */
-    char *oracle_script; /* REF_TFLM: work/oracle.py */
+    char *python;           /* REF_TFLM: the Python that runs the oracle */
+    char *oracle_script;    /* REF_TFLM: work/oracle.py */
     char name[512];         /* in the final line: "TFLite Micro 0.dev..." */
     char description[1024]; /* in the first line: the name and where from */
 } Run;
@@ -706,8 +706,8 @@ static int validate(Run *v)
         } else {
             snprintf(build, sizeof build, "%s (QEMU)", board->machine);
             char bad[512] = "";
-            if (!va_compare(build, got, v->expected, v->outs, v->num_out, runs, &o->tolerance,
-                            bad, sizeof bad)) {
+            if (!va_compare(build, got, v->expected, v->outs, v->num_out, runs, &o->tolerance, bad,
+                            sizeof bad)) {
                 if (all)
                     snprintf(first_bad, sizeof first_bad, "%s", bad);
                 all = false;

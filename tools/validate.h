@@ -99,9 +99,9 @@ char *va_write_oracle(const char *work);
    `named_how`, e.g. "--python") alone when given, else the candidates in
    order (validate_oracle.c). 0: *python (malloc'd) and `version` ("TFLite
    Micro 0.dev...") are set; else `tried` lists each candidate and why. */
-int va_find_oracle(const char *named, const char *named_how, const char *script,
-                   const char *work, char **python, char *version, size_t version_size,
-                   char *tried, size_t tried_size);
+int va_find_oracle(const char *named, const char *named_how, const char *script, const char *work,
+                   char **python, char *version, size_t version_size, char *tried,
+                   size_t tried_size);
 /* Runs TFLite Micro on work/inputs.bin into work/expected.bin (and, with
    `layers_dir`, every computed tensor into it). 0 when done. */
 int va_run_oracle(const char *python, const char *script, const char *work, const char *model,

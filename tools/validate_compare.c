@@ -141,9 +141,9 @@ bool va_compare(const char *build, const unsigned char *got, const unsigned char
         Metrics m = {0};
         for (size_t r = 0; r < runs; r++)
             measure(got + r * record + offset, want + r * record + offset, &outs[k], tol, &m);
-        printf("  %s: output %zu '%s' %s[%s]: %zu of %zu bytes differ, largest difference %g", build,
-               k, outs[k].name, outs[k].dtype, outs[k].shape, m.bytes_differ, outs[k].bytes * runs,
-               m.largest);
+        printf("  %s: output %zu '%s' %s[%s]: %zu of %zu bytes differ, largest difference %g",
+               build, k, outs[k].name, outs[k].dtype, outs[k].shape, m.bytes_differ,
+               outs[k].bytes * runs, m.largest);
         if (is_float(&outs[k])) {
             char text[80];
             va_tolerance_text(tol, text, sizeof text);

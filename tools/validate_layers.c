@@ -24,11 +24,11 @@ typedef struct Probe {
     VaTensor shape; /* bytes: one run */
 } Probe;
 
-static const char *const program_head =
-    "/* layers_dump.c - written by tinyaot validate --layers. */\n"
-    "#include <stdio.h>\n#include <string.h>\n\n#include \"%s_model.h\"\n\n"
-    "typedef struct { int op, region; size_t offset, size; } Probe;\n"
-    "static const Probe probes[] = {\n";
+static const char
+    *const program_head = "/* layers_dump.c - written by tinyaot validate --layers. */\n"
+                          "#include <stdio.h>\n#include <string.h>\n\n#include \"%s_model.h\"\n\n"
+                          "typedef struct { int op, region; size_t offset, size; } Probe;\n"
+                          "static const Probe probes[] = {\n";
 
 static const char *const program_tail =
     "    {-1, 0, 0, 0}};\n"
@@ -112,8 +112,7 @@ static Probe *probes_of(const tinyaot_result *r, size_t *count)
     return list;
 }
 
-static int write_program(const VaModule *m, const Probe *p, size_t n, size_t runs,
-                         const char *path)
+static int write_program(const VaModule *m, const Probe *p, size_t n, size_t runs, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)

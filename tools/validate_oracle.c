@@ -116,9 +116,9 @@ static size_t candidates(const char *named, const char *named_how, Candidate *c)
     return n;
 }
 
-int va_find_oracle(const char *named, const char *named_how, const char *script,
-                   const char *work, char **python, char *version, size_t version_size,
-                   char *tried, size_t tried_size)
+int va_find_oracle(const char *named, const char *named_how, const char *script, const char *work,
+                   char **python, char *version, size_t version_size, char *tried,
+                   size_t tried_size)
 {
     Candidate c[4] = {{0}};
     size_t n = candidates(named, named_how, c), used = 0;
@@ -154,8 +154,15 @@ int va_run_oracle(const char *python, const char *script, const char *work, cons
     char *out = va_format("%s/expected.bin", work);
     int result = 1;
     if (log && runs_text && in && out) {
-        char *cmd[] = {(char *)python,   (char *)script, (char *)model, in, out, runs_text,
-                       layers_dir ? "--layers" : NULL, (char *)layers_dir, NULL};
+        char *cmd[] = {(char *)python,
+                       (char *)script,
+                       (char *)model,
+                       in,
+                       out,
+                       runs_text,
+                       layers_dir ? "--layers" : NULL,
+                       (char *)layers_dir,
+                       NULL};
         int status;
         VaEnd end = va_run(cmd, NULL, log, 1800, &status);
         if (end == VA_EXITED && status == 0) {
