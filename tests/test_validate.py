@@ -326,7 +326,8 @@ def test_help_lists_options_and_every_key(tmp_path):
                        text=True, timeout=60)
     assert p.returncode == 0
     for option in ("--runs N", "--seed S", "--inputs FILE", "--expected FILE", "--python PATH",
-                   "--no-qemu", "--keep"):
+                   "--no-qemu", "--keep", "--tolerance ABS", "--ulps N", "--layers",
+                   "--reference tflm|test-case"):
         assert option in p.stdout
     keys = subprocess.run([module.tinyaot_bin(), "convert", "--help"], capture_output=True,
                           text=True, timeout=60).stdout

@@ -37,8 +37,8 @@ enum { EXIT_MATCH = 0, EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_CANNOT = 3, EXIT_
 
 static const char *const validate_usage =
     "usage: tinyaot validate [--config FILE] [--strict] [--runs N] [--seed S] [--inputs FILE]\n"
-    "                        [--expected FILE] [--reference auto|tflm|test-case]\n"
-    "                        [--python PATH] [--no-qemu] [--keep]\n"
+    "                        [--expected FILE] [--reference tflm|test-case] [--python PATH]\n"
+    "                        [--tolerance ABS] [--ulps N] [--layers] [--no-qemu] [--keep]\n"
     "                        [--KEY VALUE]...\n";
 
 static void usage_validate(FILE *out)
@@ -51,9 +51,11 @@ static void usage_validate(FILE *out)
             "target is a board the QEMU kit models (mps3_an547: Cortex-M55, mps2_an386:\n"
             "Cortex-M4F) and arm-none-eabi-gcc and qemu-system-arm are on PATH, for that\n"
             "board; runs each build on the same N inputs, one after the other without\n"
-            "re-initialization, and compares every output byte for byte with the reference.\n"
-            "For each build and output it prints how many bytes differ and the largest\n"
-            "difference (in units of the output's type).\n"
+            "re-initialization, and compares every output with the reference: TFLite Micro's\n"
+            "interpreter unless --expected or --reference test-case says otherwise. The first\n"
+            "line names the reference. Integer outputs are compared byte for byte; float\n"
+            "outputs element by element within the tolerance (default none: bit for bit), with\n"
+            "the largest absolute error, the largest error in ulps and the cosine similarity.\n"
             "  --runs N         inputs to run (default 3)\n"
             "  --seed S         seed of the generated inputs (default 1): a splitmix64 stream,\n"
             "                   element by element through every input of each run; integers\n"
@@ -63,23 +65,30 @@ static void usage_validate(FILE *out)
             "                   run 1, ... (the runs are its size over one run's bytes)\n"
             "  --expected FILE  compare with these outputs (same layout) instead of TFLite\n"
             "                   Micro, e.g. recorded on a device\n"
-            "  --reference auto|tflm|test-case  what to compare with without --expected:\n"
-            "                   tflm: TFLite Micro's interpreter; test-case: the expected\n"
-            "                   outputs of the module's built-in test case (the conversion\n"
-            "                   gets test.enabled: true; its stimulus is the input); auto\n"
-            "                   (default): tflm when the Python below imports tflite_micro,\n"
-            "                   else test-case, with a note saying why\n"
-            "  --python PATH    the Python that runs TFLite Micro's interpreter (default\n"
-            "                   $TINYAOT_PYTHON, else python3); it needs numpy and tflite-micro\n"
+            "  --reference tflm|test-case  tflm (default): TFLite Micro's interpreter, run by\n"
+            "                   the first Python that imports numpy and tflite_micro: --python,\n"
+            "                   else $TINYAOT_PYTHON (only that one), else python3 beside this\n"
+            "                   executable, <executable's folder>/../.venv/bin/python, python3\n"
+            "                   on PATH; none: exit 3. test-case: the expected outputs of the\n"
+            "                   module's built-in test case (computed by tinyaot's own kernels\n"
+            "                   at conversion; not TFLite Micro)\n"
+            "  --python PATH    the Python that runs TFLite Micro's interpreter\n"
+            "  --tolerance ABS  a float element matches within this absolute error\n"
+            "  --ulps N         a float element matches within N units in the last place\n"
+            "                   (with both, either suffices; integers are always exact)\n"
+            "  --layers         also compare every operator's output tensors with TFLite\n"
+            "                   Micro's (host build, by model tensor index) and name the first\n"
+            "                   operator that differs (converts with module.schedule: table)\n"
             "  --no-qemu        the host build only\n"
             "  --keep           keep the temporary directory and print where it is\n"
             "  --config FILE    YAML configuration, as for convert\n"
             "  --strict         warnings are errors\n"
             "  -h, --help       this help\n"
             "Tools: $CC, $ARM_NONE_EABI_GCC (arm-none-eabi-gcc), $QEMU_SYSTEM_ARM\n"
-            "(qemu-system-arm). Exit status: 0 every output matches; 1 an output differs (named\n"
-            "on stdout); 2 usage; 3 it could not validate (conversion, missing compiler or\n"
-            "reference, build or run failure; said on stderr); 130 interrupted.\n");
+            "(qemu-system-arm). Exit status: 0 every output matches; 1 an output (or, with\n"
+            "--layers, an intermediate tensor) differs beyond the tolerance (named on stdout);\n"
+            "2 usage; 3 it could not validate (no TFLite Micro, conversion, missing compiler,\n"
+            "build or run failure; said on stderr); 130 interrupted.\n");
 }
 
 /* ---- options ---------------------------------------------------------------- */

@@ -12,8 +12,8 @@ on a device do, so stateful models carry their state from run to run.
 
 --probe prints "TFLite Micro <version> (tflite_micro from <path>)" when
 numpy and tflite_micro import. --layers DIR keeps every tensor
-(kPreserveAllTensors) and writes each tensor of subgraph 0 that is not a
-constant into DIR/<model tensor index>.bin, every run back to back, for
+(kPreserveAllTensors) and writes each tensor an operator of subgraph 0
+writes into DIR/<model tensor index>.bin, every run back to back, for
 `tinyaot validate --layers`.
 
 It needs only numpy and the tflite-micro package: `tinyaot validate`
@@ -61,14 +61,15 @@ def _io_counts(model):
 
 
 def _computed_tensors(model):
-    """Indices of subgraph 0's tensors that hold no constant data."""
-    m = _subgraph0(model)
-    sg = m.Subgraphs(0)
+    """Indices of the tensors subgraph 0's operators write, in order."""
+    sg = _subgraph0(model).Subgraphs(0)
     found = []
-    for i in range(sg.TensorsLength()):
-        buf = sg.Tensors(i).Buffer()
-        if buf == 0 or m.Buffers(buf).DataLength() == 0 and m.Buffers(buf).Offset() == 0:
-            found.append(i)
+    for k in range(sg.OperatorsLength()):
+        op = sg.Operators(k)
+        for j in range(op.OutputsLength()):
+            i = op.Outputs(j)
+            if i >= 0 and i not in found:
+                found.append(i)
     return found
 
 
