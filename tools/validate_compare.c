@@ -45,6 +45,8 @@ double va_element_value(const unsigned char *p, const VaTensor *t)
 static uint64_t ulps_between(const unsigned char *a, const unsigned char *b, size_t itemsize)
 {
     uint64_t ua = 0, ub = 0;
+    if (itemsize != 4 && itemsize != 8)
+        return 0;
     memcpy(&ua, a, itemsize); /* little-endian host */
     memcpy(&ub, b, itemsize);
     uint64_t sign = 1ull << (8 * itemsize - 1);
