@@ -9,7 +9,9 @@
 
 #include <string.h>
 
-/* The operators a dynamic-range converter leaves with integer weights. */
+/* The operators a dynamic-range converter leaves with integer weights.
+   Not EMBEDDING_LOOKUP: its hybrid form (an int8 table read into float32
+   rows) is one tinyaot runs, as TFLite Micro does. */
 static bool takes_weights(const char *type)
 {
     static const char *const ops[] = {"FULLY_CONNECTED",
@@ -23,8 +25,7 @@ static bool takes_weights(const char *type)
                                       "SVDF",
                                       "RNN",
                                       "UNIDIRECTIONAL_SEQUENCE_RNN",
-                                      "BIDIRECTIONAL_SEQUENCE_RNN",
-                                      "EMBEDDING_LOOKUP"};
+                                      "BIDIRECTIONAL_SEQUENCE_RNN"};
     for (size_t i = 0; type && i < sizeof ops / sizeof ops[0]; i++)
         if (strcmp(ops[i], type) == 0)
             return true;
