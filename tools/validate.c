@@ -4,11 +4,14 @@
  * Converts into a temporary directory (removed afterwards, also on failure
  * or an interrupt), builds the module for the host and, for a target the
  * QEMU kit models, for that board; runs every build on the same inputs and
- * compares each output, byte for byte, with a reference: TensorFlow Lite
- * Micro's interpreter (python/tinyaot/oracle.py, built into tinyaot and run
- * with a Python that has the tflite-micro package), or expected outputs the
- * user gives (--expected FILE), or, without the interpreter, the expected
- * outputs of the module's built-in test case (validate_test_case.c).
+ * compares each output with a reference (validate_compare.c: integers byte
+ * for byte, floats within --tolerance/--ulps): TensorFlow Lite Micro's
+ * interpreter unless asked otherwise (python/tinyaot/oracle.py, built into
+ * tinyaot and run with the first Python that has the tflite-micro package,
+ * validate_oracle.c; none is exit 3), expected outputs the user gives
+ * (--expected FILE), or, on --reference test-case only, the expected outputs
+ * of the module's built-in test case (validate_test_case.c). The first line
+ * of the output names the reference.
  *
  * Inputs, unless --inputs FILE gives them: a splitmix64 stream seeded with
  * --seed (default 1), drawn element by element through every input of run
