@@ -181,8 +181,14 @@ def test_layers_name_the_first_operator_that_differs(tmp_path, model):
     assert_cleaned(tmp_path)
 
 
-def test_layers_on_an_integer_model(tmp_path):
-    p = validate(tmp_path, "--model.path", MODELS / "mlperf_tiny_kws_ref_model.tflite",
-                 "--runs", "2", "--layers")
+@pytest.mark.parametrize("name, counts", [
+    ("mlperf_tiny_kws_ref_model", (13, 13, 13)),
+    # FUSE_RESIDUAL_ADD folds three ADDs into the convolutions before them.
+    ("mlperf_tiny_ic_resnet8_quant", (13, 16, 13)),
+    ("tflm_mnist_lstm_int8", (4, 4, 4)),  # stateful: compared over every run
+])
+def test_layers_on_integer_models(tmp_path, name, counts):
+    p = validate(tmp_path, "--model.path", MODELS / f"{name}.tflite", "--runs", "2", "--layers")
     assert p.returncode == 0, p.stdout + p.stderr
-    assert _layers_counts(p.stdout) == (13, 13, 13, True), p.stdout
+    assert _layers_counts(p.stdout) == (*counts, True), p.stdout
+    assert_cleaned(tmp_path)
