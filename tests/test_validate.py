@@ -52,7 +52,16 @@ def assert_cleaned(tmp_path):
 
 def output_lines(stdout, build):
     return re.findall(r"^  %s.*: output (\d+) '[^']*' \S+: (\d+) of (\d+) bytes differ, "
-                      r"largest difference (\S+)$" % re.escape(build), stdout, re.M)
+                      r"largest difference ([^;\s]+)(?:;.*)?$" % re.escape(build), stdout, re.M)
+
+
+def float_metrics(stdout, build):
+    """(max abs error, max ulp error, cosine, elements beyond, elements) of
+    each float output line of a build."""
+    return [(float(a), int(u), float(c), int(b), int(n)) for a, u, c, b, n in re.findall(
+        r"^  %s.*: output \d+ '[^']*' float\S+: .*; max abs error (\S+), max ulp error (\d+), "
+        r"cosine similarity (\S+); (\d+) of (\d+) elements beyond the tolerance" % re.escape(build),
+        stdout, re.M)]
 
 
 @pytest.mark.parametrize("name", HOST_MODELS)
@@ -63,8 +72,9 @@ def test_validate_passes_on_host(tmp_path, name):
     assert lines, p.stdout
     for _, differ, total, largest in lines:
         assert differ == "0" and int(total) > 0 and float(largest) == 0
-    assert "reference: TFLite Micro's interpreter" in p.stdout
-    assert "tinyaot validate: OK" in p.stdout
+    assert p.stdout.startswith(f"tinyaot validate: reference: TFLite Micro 0.dev"), p.stdout
+    assert f"(python {sys.executable})" in p.stdout.splitlines()[0]
+    assert "tinyaot validate: OK: every output of every build matches TFLite Micro " in p.stdout
     assert_cleaned(tmp_path)
 
 
@@ -118,7 +128,8 @@ def test_expected_file_given_by_the_user(tmp_path):
     p = validate(tmp_path, "--model.path", model, "--inputs", inputs, "--expected", expected,
                  "--python", "/nonexistent/python")
     assert p.returncode == 0, p.stdout + p.stderr
-    assert "3 runs (inputs from" in p.stdout and f"reference: the outputs in {expected}" in p.stdout
+    assert "3 runs (inputs from" in p.stdout
+    assert p.stdout.startswith(f"tinyaot validate: reference: the outputs in {expected}")
 
     wrong = bytearray(expected.read_bytes())
     wrong[13] ^= 0x01  # run 1, element 1
@@ -146,34 +157,133 @@ def test_generated_inputs_are_deterministic(tmp_path):
 
 
 def test_without_oracle_the_test_case_is_the_reference(tmp_path):
-    """No Python with tflite-micro: a note names the Python and why, and the
-    module's built-in test case (its stimulus, its expected outputs) is the
-    reference; --reference tflm makes that an error."""
+    """--reference test-case: the module's built-in test case (its stimulus,
+    its expected outputs) is the reference, and the first line says it is
+    not TFLite Micro."""
     p = validate(tmp_path, "--model.path", MODELS / "tflm_mnist_lstm_int8.tflite",
-                 env={"TINYAOT_PYTHON": "/nonexistent/python3"})
+                 "--reference", "test-case", env={"TINYAOT_PYTHON": "/nonexistent/python3"})
     assert p.returncode == 0, p.stdout + p.stderr
-    assert "no TFLite Micro oracle: Python '/nonexistent/python3' ($TINYAOT_PYTHON) is not an " \
-        "executable on PATH; comparing with the expected outputs of the module's built-in " \
-        "test case" in p.stderr
-    assert "reference: the expected outputs of the module's built-in test case" in p.stdout
+    assert p.stdout.startswith("tinyaot validate: reference: the module's built-in test case "
+                               "(tinyaot's own kernels; not TFLite Micro)\n"), p.stdout
     assert "(inputs the test case's stimulus)" in p.stdout
+    assert "OK: every output of every build matches the module's built-in test case" in p.stdout
     (_, differ, total, _), = output_lines(p.stdout, "host")
     assert differ == "0" and int(total) == 30  # 3 runs of 10 bytes: the LSTM is stateful
-
-    # A Python without tflite-micro: the probe's own message is shown.
-    fake = tmp_path / "python-without-tflm"
-    fake.write_text("#!/bin/sh\necho 'ModuleNotFoundError: tflite_micro' >&2\nexit 3\n")
-    fake.chmod(0o755)
-    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
-                 "--python", fake, "--reference", "tflm")
-    assert p.returncode == 3
-    assert f"no reference to compare with: {fake} ({fake}, --python) cannot run TFLite " \
-        "Micro's interpreter: ModuleNotFoundError: tflite_micro" in p.stderr
-    assert "--expected FILE" in p.stderr and "--reference test-case" in p.stderr
     p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
                  "--reference", "test-case", "--inputs", tmp_path / "any.bin")
     assert p.returncode == 3 and "--inputs needs a reference for those inputs" in p.stderr
     assert_cleaned(tmp_path)
+
+
+def _fake_python(folder, name="python3"):
+    """A Python without tflite_micro, as the probe would see one."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fake = folder / name
+    fake.write_text("#!/bin/sh\necho 'ModuleNotFoundError: tflite_micro' >&2\nexit 3\n")
+    fake.chmod(0o755)
+    return fake
+
+
+def _python_with_oracle(path):
+    """A python3 that runs this test's Python (which has tflite-micro)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")
+    path.chmod(0o755)
+    return path
+
+
+def _installed_copy(folder):
+    """The tinyaot binary copied where no Python and no .venv are near it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    exe = folder / "tinyaot"
+    shutil.copy(pathlib.Path(module.tinyaot_bin()).resolve(), exe)
+    return exe
+
+
+def _run_copy(tmp_path, exe, *args, path_dirs=()):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "TINYAOT_PYTHON"}
+    env.update(TMPDIR=str(tmp), PATH=os.pathsep.join([*map(str, path_dirs), "/usr/bin", "/bin"]))
+    return subprocess.run([str(exe), "validate", *map(str, args)], capture_output=True,
+                          text=True, timeout=600, env=env)
+
+
+def test_without_tflite_micro_validate_stops_with_status_3(tmp_path):
+    """Finding 1 of issue 22: with no Python that has tflite_micro,
+    validate used to compare the module with its own test case and say OK
+    (exit 0). Now it stops with status 3 naming every Python it tried and
+    how to get the oracle."""
+    exe = _installed_copy(tmp_path / "opt" / "bin")
+    fake = _fake_python(tmp_path / "fakebin")
+    p = _run_copy(tmp_path, exe, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                  "--runs", "2", path_dirs=[fake.parent])
+    assert p.returncode == 3, p.stdout + p.stderr
+    assert "OK" not in p.stdout and "reference:" not in p.stdout
+    err = p.stderr
+    assert err.startswith("tinyaot validate: no TFLite Micro to compare with"), err
+    assert f"{exe.parent}/python3 (beside the tinyaot executable): not there" in err
+    assert f"{tmp_path / 'opt'}/.venv/bin/python (the project's .venv): not there" in err
+    assert f"{fake} (python3 on PATH): ModuleNotFoundError: tflite_micro" in err
+    for how in ("pip install tflite-micro numpy", "make deps", "--python PATH",
+                "--expected FILE", "--reference test-case: the outputs tinyaot's own kernels"):
+        assert how in err
+    assert len(err.strip().splitlines()) == 1, err
+
+    # A Python named by the user is the only one tried.
+    p = validate(tmp_path, "--model.path", MODELS / "tflm_hello_world_int8.tflite",
+                 "--python", fake)
+    assert p.returncode == 3
+    assert f"tried {fake} (--python): ModuleNotFoundError: tflite_micro." in p.stderr
+    assert_cleaned(tmp_path)
+
+
+def test_the_oracle_is_found_beside_the_executable_or_in_the_project_venv(tmp_path):
+    """python3 beside the executable (a venv's bin), then <exe>/../.venv,
+    then python3 on PATH: the first with tflite_micro wins and the first
+    line names it."""
+    model = MODELS / "tflm_hello_world_int8.tflite"
+    fakebin = _fake_python(tmp_path / "fakebin").parent
+    venv_bin = tmp_path / "venv" / "bin"
+    exe = _installed_copy(venv_bin)
+    beside = _python_with_oracle(venv_bin / "python3")
+    p = _run_copy(tmp_path, exe, "--model.path", model, "--runs", "1", path_dirs=[fakebin])
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.splitlines()[0] == \
+        f"tinyaot validate: reference: TFLite Micro {_tflm_version()} (python {beside})"
+
+    clone = tmp_path / "clone"
+    exe = _installed_copy(clone / "build")
+    in_venv = _python_with_oracle(clone / ".venv" / "bin" / "python")
+    p = _run_copy(tmp_path, exe, "--model.path", model, "--runs", "1", path_dirs=[fakebin])
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert f"(python {in_venv})" in p.stdout.splitlines()[0]
+    assert "OK: every output of every build matches TFLite Micro" in p.stdout
+
+    on_path = _python_with_oracle(tmp_path / "goodbin" / "python3")
+    exe = _installed_copy(tmp_path / "bare")
+    p = _run_copy(tmp_path, exe, "--model.path", model, "--runs", "1",
+                  path_dirs=[on_path.parent])
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert f"(python {on_path})" in p.stdout.splitlines()[0]
+    assert_cleaned(tmp_path)
+
+
+def _tflm_version():
+    import tflite_micro
+    return tflite_micro.__version__
+
+
+def test_reference_and_tolerance_options_are_checked(tmp_path):
+    model = MODELS / "tflm_hello_world_int8.tflite"
+    for args, message in ((["--reference", "auto"], "--reference: 'auto' is not one of: tflm"),
+                          (["--tolerance", "-1"], "--tolerance: '-1' is not a finite number"),
+                          (["--tolerance", "nan"], "--tolerance: 'nan'"),
+                          (["--ulps", "1.5"], "--ulps: '1.5' is not a whole number"),
+                          (["--layers", "--reference", "test-case"],
+                           "--layers compares with TFLite Micro's tensors")):
+        p = validate(tmp_path, "--model.path", model, *args)
+        assert p.returncode == 2 and message in p.stderr, (args, p.stderr)
 
 
 def test_flipped_weight_byte_fails_against_the_test_case(tmp_path):
@@ -216,7 +326,8 @@ def test_help_lists_options_and_every_key(tmp_path):
                        text=True, timeout=60)
     assert p.returncode == 0
     for option in ("--runs N", "--seed S", "--inputs FILE", "--expected FILE", "--python PATH",
-                   "--no-qemu", "--keep"):
+                   "--no-qemu", "--keep", "--tolerance ABS", "--ulps N", "--layers",
+                   "--reference tflm|test-case"):
         assert option in p.stdout
     keys = subprocess.run([module.tinyaot_bin(), "convert", "--help"], capture_output=True,
                           text=True, timeout=60).stdout
@@ -267,7 +378,7 @@ def test_config_file_with_a_relative_model_path(tmp_path):
                        timeout=600, env=env, cwd=elsewhere)
     assert p.returncode == 0, p.stdout + p.stderr
     assert f"tinyaot validate: {folder / 'hw.tflite'} on host" in p.stdout
-    assert "reference: TFLite Micro's interpreter" in p.stdout
+    assert p.stdout.startswith("tinyaot validate: reference: TFLite Micro ")
     assert not (folder / "unused").exists() and list(elsewhere.iterdir()) == []
     assert_cleaned(tmp_path)
 
@@ -276,7 +387,8 @@ def test_oracle_is_also_a_module_of_the_python_package(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
     p = subprocess.run([sys.executable, "-m", "tinyaot.oracle", "--probe"], capture_output=True,
                        text=True, timeout=120, env=env, cwd=tmp_path)
-    assert p.returncode == 0 and p.stdout.startswith("tflite_micro from "), p.stderr
+    assert p.returncode == 0 and p.stdout.startswith("TFLite Micro 0."), p.stderr
+    assert "(tflite_micro from " in p.stdout
     p = subprocess.run([sys.executable, "-m", "tinyaot.oracle", "x"], capture_output=True,
                        text=True, timeout=120, env=env, cwd=tmp_path)
     assert p.returncode == 2 and "usage: python -m tinyaot.oracle" in p.stderr

@@ -4,11 +4,14 @@
  * Converts into a temporary directory (removed afterwards, also on failure
  * or an interrupt), builds the module for the host and, for a target the
  * QEMU kit models, for that board; runs every build on the same inputs and
- * compares each output, byte for byte, with a reference: TensorFlow Lite
- * Micro's interpreter (python/tinyaot/oracle.py, built into tinyaot and run
- * with a Python that has the tflite-micro package), or expected outputs the
- * user gives (--expected FILE), or, without the interpreter, the expected
- * outputs of the module's built-in test case (validate_test_case.c).
+ * compares each output with a reference (validate_compare.c: integers byte
+ * for byte, floats within --tolerance/--ulps): TensorFlow Lite Micro's
+ * interpreter unless asked otherwise (python/tinyaot/oracle.py, built into
+ * tinyaot and run with the first Python that has the tflite-micro package,
+ * validate_oracle.c; none is exit 3), expected outputs the user gives
+ * (--expected FILE), or, on --reference test-case only, the expected outputs
+ * of the module's built-in test case (validate_test_case.c). The first line
+ * of the output names the reference.
  *
  * Inputs, unless --inputs FILE gives them: a splitmix64 stream seeded with
  * --seed (default 1), drawn element by element through every input of run
@@ -23,6 +26,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../include/tinyaot/tinyaot.h"
@@ -36,8 +40,8 @@ enum { EXIT_MATCH = 0, EXIT_MISMATCH = 1, EXIT_USAGE = 2, EXIT_CANNOT = 3, EXIT_
 
 static const char *const validate_usage =
     "usage: tinyaot validate [--config FILE] [--strict] [--runs N] [--seed S] [--inputs FILE]\n"
-    "                        [--expected FILE] [--reference auto|tflm|test-case]\n"
-    "                        [--python PATH] [--no-qemu] [--keep]\n"
+    "                        [--expected FILE] [--reference tflm|test-case] [--python PATH]\n"
+    "                        [--tolerance ABS] [--ulps N] [--layers] [--no-qemu] [--keep]\n"
     "                        [--KEY VALUE]...\n";
 
 static void usage_validate(FILE *out)
@@ -50,9 +54,11 @@ static void usage_validate(FILE *out)
             "target is a board the QEMU kit models (mps3_an547: Cortex-M55, mps2_an386:\n"
             "Cortex-M4F) and arm-none-eabi-gcc and qemu-system-arm are on PATH, for that\n"
             "board; runs each build on the same N inputs, one after the other without\n"
-            "re-initialization, and compares every output byte for byte with the reference.\n"
-            "For each build and output it prints how many bytes differ and the largest\n"
-            "difference (in units of the output's type).\n"
+            "re-initialization, and compares every output with the reference: TFLite Micro's\n"
+            "interpreter unless --expected or --reference test-case says otherwise. The first\n"
+            "line names the reference. Integer outputs are compared byte for byte; float\n"
+            "outputs element by element within the tolerance (default none: bit for bit), with\n"
+            "the largest absolute error, the largest error in ulps and the cosine similarity.\n"
             "  --runs N         inputs to run (default 3)\n"
             "  --seed S         seed of the generated inputs (default 1): a splitmix64 stream,\n"
             "                   element by element through every input of each run; integers\n"
@@ -62,23 +68,30 @@ static void usage_validate(FILE *out)
             "                   run 1, ... (the runs are its size over one run's bytes)\n"
             "  --expected FILE  compare with these outputs (same layout) instead of TFLite\n"
             "                   Micro, e.g. recorded on a device\n"
-            "  --reference auto|tflm|test-case  what to compare with without --expected:\n"
-            "                   tflm: TFLite Micro's interpreter; test-case: the expected\n"
-            "                   outputs of the module's built-in test case (the conversion\n"
-            "                   gets test.enabled: true; its stimulus is the input); auto\n"
-            "                   (default): tflm when the Python below imports tflite_micro,\n"
-            "                   else test-case, with a note saying why\n"
-            "  --python PATH    the Python that runs TFLite Micro's interpreter (default\n"
-            "                   $TINYAOT_PYTHON, else python3); it needs numpy and tflite-micro\n"
+            "  --reference tflm|test-case  tflm (default): TFLite Micro's interpreter, run by\n"
+            "                   the first Python that imports numpy and tflite_micro: --python,\n"
+            "                   else $TINYAOT_PYTHON (only that one), else python3 beside this\n"
+            "                   executable, <executable's folder>/../.venv/bin/python, python3\n"
+            "                   on PATH; none: exit 3. test-case: the expected outputs of the\n"
+            "                   module's built-in test case (computed by tinyaot's own kernels\n"
+            "                   at conversion; not TFLite Micro)\n"
+            "  --python PATH    the Python that runs TFLite Micro's interpreter\n"
+            "  --tolerance ABS  a float element matches within this absolute error\n"
+            "  --ulps N         a float element matches within N units in the last place\n"
+            "                   (with both, either suffices; integers are always exact)\n"
+            "  --layers         also compare every operator's output tensors with TFLite\n"
+            "                   Micro's (host build, by model tensor index) and name the first\n"
+            "                   operator that differs (converts with module.schedule: table)\n"
             "  --no-qemu        the host build only\n"
             "  --keep           keep the temporary directory and print where it is\n"
             "  --config FILE    YAML configuration, as for convert\n"
             "  --strict         warnings are errors\n"
             "  -h, --help       this help\n"
             "Tools: $CC, $ARM_NONE_EABI_GCC (arm-none-eabi-gcc), $QEMU_SYSTEM_ARM\n"
-            "(qemu-system-arm). Exit status: 0 every output matches; 1 an output differs (named\n"
-            "on stdout); 2 usage; 3 it could not validate (conversion, missing compiler or\n"
-            "reference, build or run failure; said on stderr); 130 interrupted.\n");
+            "(qemu-system-arm). Exit status: 0 every output matches; 1 an output (or, with\n"
+            "--layers, an intermediate tensor) differs beyond the tolerance (named on stdout);\n"
+            "2 usage; 3 it could not validate (no TFLite Micro, conversion, missing compiler,\n"
+            "build or run failure; said on stderr); 130 interrupted.\n");
 }
 
 /* ---- options ---------------------------------------------------------------- */
@@ -90,7 +103,9 @@ typedef struct Options {
     bool runs_given;
     unsigned long long seed;
     const char *inputs, *expected, *python;
-    const char *reference; /* "auto", "tflm", "test-case" */
+    const char *reference; /* "tflm", "test-case" */
+    VaTolerance tolerance;
+    bool layers;
     tinyaot_option *keys;
     size_t num_keys;
     char **owned;
@@ -109,11 +124,45 @@ static bool parse_number(const char *text, unsigned long long max, unsigned long
     return true;
 }
 
+/* --reference, --tolerance, --ulps; false (said) on a bad value. */
+static bool parse_comparison(const char *key, const char *value, Options *o)
+{
+    if (strcmp(key, "reference") == 0) {
+        if (strcmp(value, "tflm") != 0 && strcmp(value, "test-case") != 0) {
+            fprintf(stderr,
+                    "tinyaot: --reference: '%s' is not one of: tflm (TFLite Micro, the "
+                    "default), test-case\n",
+                    value);
+            return false;
+        }
+        o->reference = value;
+    } else if (strcmp(key, "tolerance") == 0) {
+        char *end;
+        double t = strtod(value, &end);
+        if (!value[0] || *end || !(t >= 0) || isinf(t)) {
+            fprintf(stderr,
+                    "tinyaot: --tolerance: '%s' is not a finite number >= 0 (the largest "
+                    "absolute error a float output element may have)\n",
+                    value);
+            return false;
+        }
+        o->tolerance.abs = t;
+    } else {
+        unsigned long long n;
+        if (!parse_number(value, UINT64_MAX, &n)) {
+            fprintf(stderr, "tinyaot: --ulps: '%s' is not a whole number\n", value);
+            return false;
+        }
+        o->tolerance.ulps = n;
+    }
+    return true;
+}
+
 static int parse_options(int argc, char **argv, Options *o)
 {
     o->runs = 3;
     o->seed = 1;
-    o->reference = "auto";
+    o->reference = "tflm";
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -127,6 +176,10 @@ static int parse_options(int argc, char **argv, Options *o)
         a += 2;
         if (strcmp(a, "strict") == 0 || strcmp(a, "no-qemu") == 0 || strcmp(a, "keep") == 0) {
             *(a[0] == 's' ? &o->strict : a[0] == 'n' ? &o->no_qemu : &o->keep) = true;
+            continue;
+        }
+        if (strcmp(a, "layers") == 0) {
+            o->layers = true;
             continue;
         }
         const char *eq = strchr(a, '=');
@@ -171,16 +224,10 @@ static int parse_options(int argc, char **argv, Options *o)
             o->expected = value;
         } else if (strcmp(key, "python") == 0) {
             o->python = value;
-        } else if (strcmp(key, "reference") == 0) {
-            if (strcmp(value, "auto") != 0 && strcmp(value, "tflm") != 0 &&
-                strcmp(value, "test-case") != 0) {
-                fprintf(stderr,
-                        "tinyaot: --reference: '%s' is not one of: auto, tflm, "
-                        "test-case\n",
-                        value);
+        } else if (strcmp(key, "reference") == 0 || strcmp(key, "tolerance") == 0 ||
+                   strcmp(key, "ulps") == 0) {
+            if (!parse_comparison(key, value, o))
                 return EXIT_USAGE;
-            }
-            o->reference = value;
         } else if (strcmp(key, "module.path") == 0 || strcmp(key, "module.prefix") == 0) {
             fprintf(stderr,
                     "tinyaot validate: note: --%s is not used: validate writes its "
@@ -190,18 +237,17 @@ static int parse_options(int argc, char **argv, Options *o)
             o->keys[o->num_keys++] = (tinyaot_option){key, value};
         }
     }
+    if (o->layers && (o->expected || strcmp(o->reference, "tflm") != 0)) {
+        fprintf(stderr, "tinyaot: --layers compares with TFLite Micro's tensors: not with "
+                        "--expected or --reference test-case\n");
+        return EXIT_USAGE;
+    }
     return 0;
 }
 
 /* ---- the converted module's I/O ------------------------------------------- */
 
-typedef struct Tensor {
-    const char *name;
-    const char *dtype;
-    char shape[96];
-    size_t itemsize;
-    size_t bytes;
-} Tensor;
+typedef VaTensor Tensor;
 
 static size_t itemsize_of(const char *dtype)
 {
@@ -307,63 +353,6 @@ static unsigned char *generate_inputs(const Tensor *ins, size_t num_in, size_t r
     return data;
 }
 
-/* ---- comparing ------------------------------------------------------------------ */
-
-static double element_value(const unsigned char *p, const Tensor *t)
-{
-    const char *d = t->dtype;
-    if (strcmp(d, "float32") == 0) {
-        float f;
-        memcpy(&f, p, 4);
-        return f;
-    }
-    if (strcmp(d, "float64") == 0) {
-        double f;
-        memcpy(&f, p, 8);
-        return f;
-    }
-    uint64_t u = 0;
-    for (size_t b = 0; b < t->itemsize; b++)
-        u |= (uint64_t)p[b] << (8 * b);
-    bool is_signed = d[0] == 'i';
-    if (is_signed && t->itemsize > 0 && t->itemsize < 8 && (u >> (8 * t->itemsize - 1)) & 1u)
-        u |= ~0ull << (8 * t->itemsize);
-    return is_signed ? (double)(int64_t)u : (double)u;
-}
-
-/* Prints one line per output; true when every byte matches. */
-static bool compare(const char *build, const unsigned char *got, const unsigned char *want,
-                    const Tensor *outs, size_t num_out, size_t runs, char *first_bad,
-                    size_t first_bad_size)
-{
-    size_t record = record_bytes(outs, num_out);
-    bool all = true;
-    size_t offset = 0;
-    for (size_t k = 0; k < num_out; k++) {
-        size_t differ = 0;
-        double largest = 0;
-        for (size_t r = 0; r < runs; r++) {
-            const unsigned char *g = got + r * record + offset;
-            const unsigned char *w = want + r * record + offset;
-            for (size_t b = 0; b < outs[k].bytes; b++)
-                differ += g[b] != w[b];
-            for (size_t e = 0; e < outs[k].bytes; e += outs[k].itemsize) {
-                double diff = fabs(element_value(g + e, &outs[k]) - element_value(w + e, &outs[k]));
-                if (diff > largest || diff != diff)
-                    largest = diff;
-            }
-        }
-        printf("  %s: output %zu '%s' %s[%s]: %zu of %zu bytes differ, largest difference %g\n",
-               build, k, outs[k].name, outs[k].dtype, outs[k].shape, differ, outs[k].bytes * runs,
-               largest);
-        if (differ && all)
-            snprintf(first_bad, first_bad_size, "%s output %zu '%s'", build, k, outs[k].name);
-        all = all && differ == 0;
-        offset += outs[k].bytes;
-    }
-    return all;
-}
-
 /* Reads a build's output file; it must hold exactly `want` bytes. */
 static unsigned char *read_outputs(const char *path, size_t want, const char *build)
 {
@@ -383,81 +372,6 @@ static unsigned char *read_outputs(const char *path, size_t want, const char *bu
 /* ---- the reference ------------------------------------------------------------ */
 
 typedef enum { REF_FILE, REF_TFLM, REF_TEST_CASE } Reference;
-
-/* The last non-empty line of a file into buf ("" when none). */
-static void last_line(const char *path, char *buf, size_t size)
-{
-    size_t n = 0;
-    unsigned char *text = va_read_file(path, &n);
-    buf[0] = '\0';
-    if (!text)
-        return;
-    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
-        text[--n] = '\0';
-    const char *line = strrchr((char *)text, '\n');
-    snprintf(buf, size, "%s", line ? line + 1 : (char *)text);
-    free(text);
-}
-
-/* Writes the built-in oracle script into work; its path (malloc'd) or NULL. */
-static char *write_oracle(const char *work)
-{
-    const TaResource *script = ta_resource_find("python/tinyaot/oracle.py");
-    char *path = va_format("%s/oracle.py", work);
-    if (!script || !path || !va_write_file(path, script->data, script->size)) {
-        fprintf(stderr, "tinyaot validate: cannot write the oracle script into %s\n", work);
-        free(path);
-        return NULL;
-    }
-    return path;
-}
-
-/* True when `python` runs the oracle (imports tflite_micro); `found`
-   receives where tflite_micro is from, or the reason it cannot. */
-static bool probe_oracle(const char *python, const char *script, const char *work, char *found,
-                         size_t found_size)
-{
-    char *log = va_format("%s/oracle_probe.log", work);
-    if (!log)
-        return false;
-    char *probe[] = {(char *)python, (char *)script, "--probe", NULL};
-    int status;
-    VaEnd end = va_run(probe, NULL, log, 120, &status);
-    last_line(log, found, found_size);
-    if (end == VA_TIMED_OUT)
-        snprintf(found, found_size, "importing tflite_micro took longer than 120 s");
-    else if (end == VA_EXITED && status != 0 && !found[0])
-        snprintf(found, found_size, "it exited with status %d", status);
-    free(log);
-    return end == VA_EXITED && status == 0;
-}
-
-/* Runs TFLite Micro on work/inputs.bin into work/expected.bin. */
-static int run_oracle(const char *python, const char *script, const char *work, const char *model,
-                      size_t runs)
-{
-    char *log = va_format("%s/oracle_run.log", work);
-    char *runs_text = va_format("%zu", runs);
-    char *in = va_format("%s/inputs.bin", work);
-    char *out = va_format("%s/expected.bin", work);
-    int result = EXIT_CANNOT;
-    if (log && runs_text && in && out) {
-        char *cmd[] = {(char *)python, (char *)script, (char *)model, in, out, runs_text, NULL};
-        int status;
-        VaEnd end = va_run(cmd, NULL, log, 1800, &status);
-        if (end == VA_EXITED && status == 0) {
-            result = 0;
-        } else if (end != VA_INTERRUPTED) {
-            fprintf(stderr, "tinyaot validate: TFLite Micro's interpreter failed on %s:\n", model);
-            va_print_log_tail(stderr, log, 20);
-        }
-    }
-    free(log);
-    free(runs_text);
-    free(in);
-    free(out);
-    return result;
-}
 
 /* ---- the configuration, read as convert reads it ------------------------------ */
 
@@ -506,72 +420,86 @@ typedef struct Run {
     size_t num_in, num_out;
     unsigned char *expected;
     Reference reference;
-    char *python;        /* REF_TFLM: the Python that runs the oracle */
-    char *oracle_script; /* REF_TFLM: work/oracle.py */
-    char description[1024];
+    char *python;           /* REF_TFLM: the Python that runs the oracle */
+    char *oracle_script;    /* REF_TFLM: work/oracle.py */
+    char name[512];         /* in the final line: "TFLite Micro 0.dev..." */
+    char description[1024]; /* in the first line: the name and where from */
 } Run;
 
+/* Names the reference on the first line of the output. */
+static void say_reference(const Run *v)
+{
+    printf("tinyaot validate: reference: %s\n", v->description);
+    fflush(stdout);
+}
+
+/* TFLite Micro's interpreter, with the first Python that can run it.
+   EXIT_MATCH when found, else EXIT_CANNOT with how to get it. */
+static int find_tflm(Run *v)
+{
+    Options *o = v->o;
+    const char *env = getenv("TINYAOT_PYTHON");
+    const char *named = o->python ? o->python : env && *env ? env : NULL;
+    const char *how = o->python ? "--python" : "$TINYAOT_PYTHON";
+    v->oracle_script = va_write_oracle(v->work);
+    if (!v->oracle_script)
+        return EXIT_CANNOT;
+    char version[400], tried[2048];
+    if (va_find_oracle(named, how, v->oracle_script, v->work, &v->python, version, sizeof version,
+                       tried, sizeof tried) != 0) {
+        if (va_interrupted)
+            return EXIT_SIGNAL;
+        fprintf(stderr,
+                "tinyaot validate: no TFLite Micro to compare with (the reference unless "
+                "--reference test-case or --expected FILE): tried %s. Install it into one of "
+                "them (pip install tflite-micro numpy; in a clone of tinyaot, make deps builds "
+                "the project's .venv), name a Python that has it (--python PATH or "
+                "TINYAOT_PYTHON), give the expected outputs (--expected FILE), or compare with "
+                "the module's built-in test case (--reference test-case: the outputs tinyaot's "
+                "own kernels computed at conversion, not TFLite Micro's)\n",
+                tried);
+        return EXIT_CANNOT;
+    }
+    v->reference = REF_TFLM;
+    version[strcspn(version, "(")] = '\0';
+    size_t n = strlen(version);
+    while (n > 0 && version[n - 1] == ' ')
+        version[--n] = '\0';
+    snprintf(v->name, sizeof v->name, "%s", version);
+    snprintf(v->description, sizeof v->description, "%s (python %s)", version, v->python);
+    return EXIT_MATCH;
+}
+
 /* Picks the reference before converting (the test case must be asked for
-   at conversion). EXIT_MATCH when one was found, else the exit status. */
+   at conversion) and names it. EXIT_MATCH when there is one, else the
+   exit status. */
 static int choose_reference(Run *v)
 {
     Options *o = v->o;
+    int status = EXIT_MATCH;
     if (o->expected) {
         v->reference = REF_FILE;
-        snprintf(v->description, sizeof v->description, "the outputs in %s", o->expected);
-        return EXIT_MATCH;
-    }
-    if (strcmp(o->reference, "test-case") == 0) {
+        snprintf(v->name, sizeof v->name, "the outputs in %s", o->expected);
+        snprintf(v->description, sizeof v->description, "the outputs in %s (--expected)",
+                 o->expected);
+    } else if (strcmp(o->reference, "test-case") == 0) {
         v->reference = REF_TEST_CASE;
-        return EXIT_MATCH;
-    }
-    const char *env = getenv("TINYAOT_PYTHON");
-    const char *python = o->python ? o->python : env && *env ? env : "python3";
-    const char *how = o->python ? "--python" : env && *env ? "$TINYAOT_PYTHON" : "the default";
-    char why[512];
-    v->python = va_find_program(python);
-    if (!v->python) {
-        snprintf(why, sizeof why, "Python '%s' (%s) is not an executable on PATH", python, how);
+        snprintf(v->name, sizeof v->name, "the module's built-in test case");
+        snprintf(v->description, sizeof v->description,
+                 "the module's built-in test case (tinyaot's own kernels; not TFLite Micro)");
     } else {
-        v->oracle_script = write_oracle(v->work);
-        if (!v->oracle_script)
-            return EXIT_CANNOT;
-        char found[400];
-        if (probe_oracle(v->python, v->oracle_script, v->work, found, sizeof found)) {
-            v->reference = REF_TFLM;
-            snprintf(v->description, sizeof v->description, "TFLite Micro's interpreter (%s, %s)",
-                     v->python, found);
-            return EXIT_MATCH;
-        }
-        if (va_interrupted)
-            return EXIT_SIGNAL;
-        snprintf(why, sizeof why, "%s (%s, %s) cannot run TFLite Micro's interpreter: %s", python,
-                 v->python, how, found);
+        status = find_tflm(v);
     }
-    if (strcmp(o->reference, "tflm") == 0) {
-        fprintf(stderr,
-                "tinyaot validate: no reference to compare with: %s.\n  Use a Python "
-                "that has numpy and the tflite-micro package (--python PATH or "
-                "TINYAOT_PYTHON), give the expected outputs (--expected FILE), or "
-                "compare with the module's built-in test case (--reference "
-                "test-case).\n",
-                why);
-        return EXIT_CANNOT;
-    }
-    fprintf(stderr,
-            "tinyaot validate: note: no TFLite Micro oracle: %s; comparing with the "
-            "expected outputs of the module's built-in test case instead (--reference "
-            "tflm makes this an error)\n",
-            why);
-    v->reference = REF_TEST_CASE;
-    return EXIT_MATCH;
+    if (status == EXIT_MATCH)
+        say_reference(v);
+    return status;
 }
 
 /* Converts into work/module; EXIT_MATCH or the exit status. */
 static int convert(Run *v)
 {
     Options *o = v->o;
-    tinyaot_option *keys = calloc(o->num_keys + 3, sizeof *keys);
+    tinyaot_option *keys = calloc(o->num_keys + 4, sizeof *keys);
     if (!keys)
         return EXIT_CANNOT;
     memcpy(keys, o->keys, o->num_keys * sizeof *keys);
@@ -580,6 +508,8 @@ static int convert(Run *v)
     keys[n++] = (tinyaot_option){"module.prefix", VA_PREFIX};
     if (v->reference == REF_TEST_CASE)
         keys[n++] = (tinyaot_option){"test.enabled", "true"};
+    if (o->layers) /* the operator callback */
+        keys[n++] = (tinyaot_option){"module.schedule", "table"};
     tinyaot_args args = {.config_path = o->config,
                          .options = keys,
                          .num_options = n,
@@ -677,13 +607,13 @@ static int read_reference(Run *v, size_t runs)
         return EXIT_MATCH;
     }
     if (v->reference == REF_TFLM) {
-        int r = run_oracle(v->python, v->oracle_script, v->work, v->model, runs);
+        char *layers = v->o->layers ? va_format("%s/tflm_layers", v->work) : NULL;
+        int r = v->o->layers && (!layers || mkdir(layers, 0700) != 0)
+                    ? EXIT_CANNOT
+                    : va_run_oracle(v->python, v->oracle_script, v->work, v->model, runs, layers);
+        free(layers);
         if (r != 0)
-            return va_interrupted ? EXIT_SIGNAL : r;
-    } else {
-        snprintf(v->description, sizeof v->description,
-                 "the expected outputs of the module's built-in test case (test.enabled; "
-                 "computed at conversion, or test.outputs)");
+            return va_interrupted ? EXIT_SIGNAL : EXIT_CANNOT;
     }
     char *path = va_format("%s/expected.bin", v->work);
     v->expected = path ? read_outputs(path, want,
@@ -735,8 +665,10 @@ static int validate(Run *v)
     if ((status = read_reference(v, m.runs)) != EXIT_MATCH)
         return status;
     size_t runs = m.runs, want = record_bytes(v->outs, v->num_out) * runs;
-    printf("tinyaot validate: %s on %s, %zu run%s (inputs %s)\n  reference: %s\n", v->model,
-           platform, runs, runs == 1 ? "" : "s", input_text, v->description);
+    char tolerance[80];
+    va_tolerance_text(&o->tolerance, tolerance, sizeof tolerance);
+    printf("tinyaot validate: %s on %s, %zu run%s (inputs %s); float tolerance: %s\n", v->model,
+           platform, runs, runs == 1 ? "" : "s", input_text, tolerance);
     fflush(stdout);
 
     bool all = true;
@@ -752,7 +684,8 @@ static int validate(Run *v)
         return EXIT_CANNOT;
     char build[300];
     snprintf(build, sizeof build, "host (%s)", cc);
-    all = compare(build, got, v->expected, v->outs, v->num_out, runs, first_bad, sizeof first_bad);
+    all = va_compare(build, got, v->expected, v->outs, v->num_out, runs, &o->tolerance, first_bad,
+                     sizeof first_bad);
     free(got);
 
     /* The board, when there is one and its tools. */
@@ -785,7 +718,8 @@ static int validate(Run *v)
         } else {
             snprintf(build, sizeof build, "%s (QEMU)", board->machine);
             char bad[512] = "";
-            if (!compare(build, got, v->expected, v->outs, v->num_out, runs, bad, sizeof bad)) {
+            if (!va_compare(build, got, v->expected, v->outs, v->num_out, runs, &o->tolerance, bad,
+                            sizeof bad)) {
                 if (all)
                     snprintf(first_bad, sizeof first_bad, "%s", bad);
                 all = false;
@@ -795,14 +729,23 @@ static int validate(Run *v)
     }
     free(gcc);
     free(qemu);
+    if (result == 0 && o->layers) {
+        result = va_compare_layers(&m, cc, v->result, &o->tolerance, runs);
+        if (result == EXIT_MISMATCH && all)
+            snprintf(first_bad, sizeof first_bad, "an intermediate tensor of the host build");
+        all = all && result != EXIT_MISMATCH;
+        result = result == EXIT_MISMATCH ? 0 : result;
+    }
     if (!all) {
-        printf("tinyaot validate: MISMATCH: %s differs from the reference\n", first_bad);
+        printf("tinyaot validate: MISMATCH: %s differs from %s beyond the tolerance (%s)\n",
+               first_bad, v->name, tolerance);
         return EXIT_MISMATCH;
     }
     if (result != 0)
         return result;
-    printf("tinyaot validate: OK: every output of every build matches the reference byte for "
-           "byte\n");
+    printf("tinyaot validate: OK: every output of every build matches %s (integers byte for "
+           "byte; float tolerance: %s)\n",
+           v->name, tolerance);
     return EXIT_MATCH;
 }
 

@@ -6,6 +6,9 @@
  *   validate.c        the command: options, conversion, inputs, reference, report
  *   validate_build.c  building and running the module (host compiler, QEMU)
  *   validate_test_case.c  the reference from the module's built-in test case
+ *   validate_oracle.c the Python that runs TFLite Micro, and running it
+ *   validate_compare.c  outputs against the reference, float tolerance, metrics
+ *   validate_layers.c every operator's outputs against TFLite Micro's (--layers)
  *   validate_proc.c   child processes, programs on PATH, files, the temp directory
  */
 #ifndef TA_VALIDATE_H
@@ -14,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+#include "../include/tinyaot/tinyaot.h"
 
 /* The command, from main(): argv[1] is "validate". Returns the exit status. */
 int tinyaot_cli_validate(int argc, char **argv);
@@ -51,6 +56,56 @@ char *va_format(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+
+/* ---- validate_compare.c ------------------------------------------------- */
+
+/* A model input or output (or, for --layers, an intermediate tensor). */
+typedef struct VaTensor {
+    const char *name;
+    const char *dtype;
+    char shape[96];
+    size_t itemsize;
+    size_t bytes;
+} VaTensor;
+
+/* How far a float element may be from the reference: within `abs`
+   (absolute) or within `ulps` units in the last place; both 0: bit for bit.
+   Integer elements are always compared exactly. */
+typedef struct VaTolerance {
+    double abs;
+    unsigned long long ulps;
+} VaTolerance;
+
+double va_element_value(const unsigned char *p, const VaTensor *t);
+/* "absolute 1e-06 or 2 ulps", "none: bit for bit". */
+void va_tolerance_text(const VaTolerance *tol, char *buf, size_t size);
+/* Prints one line per output (float outputs with their error metrics);
+   true when every output is within the tolerance, else `first_bad` names
+   the first that is not. */
+bool va_compare(const char *build, const unsigned char *got, const unsigned char *want,
+                const VaTensor *outs, size_t num_out, size_t runs, const VaTolerance *tol,
+                char *first_bad, size_t first_bad_size);
+
+/* The elements of `t` (its bytes: every run) beyond the tolerance;
+   *largest: the largest absolute difference. */
+size_t va_beyond(const unsigned char *got, const unsigned char *want, const VaTensor *t,
+                 const VaTolerance *tol, double *largest);
+
+/* ---- validate_oracle.c --------------------------------------------------- */
+
+/* Writes the built-in oracle script into work; its path (malloc'd) or NULL. */
+char *va_write_oracle(const char *work);
+/* Finds a Python that imports numpy and tflite_micro: `named` (from
+   `named_how`, e.g. "--python") alone when given, else the candidates in
+   order (validate_oracle.c). 0: *python (malloc'd) and `version` ("TFLite
+   Micro 0.dev...") are set; else `tried` lists each candidate and why. */
+int va_find_oracle(const char *named, const char *named_how, const char *script, const char *work,
+                   char **python, char *version, size_t version_size, char *tried,
+                   size_t tried_size);
+/* Runs TFLite Micro on work/inputs.bin into work/expected.bin (and, with
+   `layers_dir`, every computed tensor into it). 0 when done. */
+int va_run_oracle(const char *python, const char *script, const char *work, const char *model,
+                  size_t runs, const char *layers_dir);
 
 /* ---- validate_build.c --------------------------------------------------- */
 
@@ -111,5 +166,13 @@ extern const char *va_who;
    test case's stimulus) and work/expected.bin (its expected outputs) in
    the runners' layout. 0 when done; else a message was printed. */
 int va_test_case_reference(const VaModule *m, const char *cc, size_t num_in, size_t num_out);
+
+/* ---- validate_layers.c -------------------------------------------------- */
+
+/* --layers: every operator's model tensors on the host build against
+   TFLite Micro's (work/tflm_layers); prints what it compared and the first
+   operator whose output differs. 0 all match; 1 one differs; 3 it could not. */
+int va_compare_layers(const VaModule *m, const char *cc, const tinyaot_result *r,
+                      const VaTolerance *tol, size_t runs);
 
 #endif /* TA_VALIDATE_H */

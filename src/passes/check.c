@@ -2,7 +2,7 @@
  * check.c - the graph is something a straight-line schedule can run: each
  * tensor is written by at most one operator and never read before it is
  * written (unless it is a model input, a constant or a variable), and the
- * model outputs are produced.
+ * model outputs are produced; a hybrid model is named (check_hybrid.c).
  */
 #include "passes.h"
 
@@ -10,6 +10,8 @@
 
 bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
 {
+    if (!ta_pass_check_hybrid(pool, d, model_path, g))
+        return false;
     int errors = d->errors;
     int n = g->tensors.len;
     int *writer = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));

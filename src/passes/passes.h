@@ -2,7 +2,8 @@
  * passes.h - graph passes, run in this order by convert.c:
  *
  *   ta_pass_check        the graph is well formed (every operand defined once,
- *                        before use; dtypes have sizes)
+ *                        before use; dtypes have sizes) and not hybrid
+ *                        (ta_pass_check_hybrid)
  *   ta_pass_mark_io      model inputs and outputs numbered on their tensors
  *   ta_pass_inline_control_flow  IF and WHILE subgraphs join the operator
  *                        list between control-flow markers
@@ -17,6 +18,8 @@
 #include "../ir/ir.h"
 
 bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g);
+/* check_hybrid.c: one line naming a hybrid (dynamic-range) quantized model. */
+bool ta_pass_check_hybrid(TaPool *pool, TaDiag *d, const char *model_path, const TaGraph *g);
 void ta_pass_mark_io(TaGraph *g);
 void ta_pass_drop_dead(TaPool *pool, TaGraph *g);
 /* inline_control_flow.c: one line naming the operator for what it refuses. */
