@@ -69,8 +69,7 @@ static void add_rule(const TaEmitInput *in, Snippet *snippets, int *n, const TaM
     ta_field(&f, "section", s->name);
     ta_field(&f, "region", ta_memory_name(s->memory));
     if (strcmp(loc, "SECTIONS") == 0)
-        ta_template(&sn->text, &f,
-                    "$sep$out$noload :\n{\n    *($section)\n} > $region\n");
+        ta_template(&sn->text, &f, "$sep$out$noload :\n{\n    *($section)\n} > $region\n");
     else
         ta_template(&sn->text, &f, "*($section)\n");
 }
