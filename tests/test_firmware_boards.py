@@ -105,3 +105,19 @@ def test_refusals_are_one_line(tmp_path, keys, message):
     assert message in e.value.stderr
     assert len(e.value.stderr.strip().splitlines()) == 1, e.value.stderr
     assert not (tmp_path / "m").exists()
+
+
+def test_the_commands_of_docs_firmware_md_run(tmp_path):
+    """The first shell block of docs/firmware.md, as written (tinyaot and the
+    model replaced by this build's and the demo), and the output it shows."""
+    doc = (ROOT / "docs" / "firmware.md").read_text()
+    block = re.search(r"```sh\n(.*?)```", doc, re.S)[1]
+    shown = re.search(r"The run\nprints, for the prefix `kws`:\n\n```\n(.*?)```", doc, re.S)[1]
+    script = block.replace("tinyaot convert", f"{module.tinyaot_bin()} convert", 1)
+    script = script.replace("my_model.tflite", str(DEMO))
+    p = subprocess.run(["bash", "-euc", script], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=900)
+    assert p.returncode == 0, p.stdout + p.stderr
+    # make run and the CMake run target each print the lines the doc shows.
+    for line in shown.splitlines():
+        assert p.stdout.count(line) == 2, (line, p.stdout)
