@@ -693,14 +693,13 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
     if (ta_op_calls_with_role(op, "run")) {
         if (ta_op_calls_with_role(op, "init"))
             ta_buf_puts(&b, "\n");
-        if (op->code_memory >= 0)
-            ta_buf_printf(
-                &b, "/* operators: code_placement %s */\nTA_SECTION(%s)\n",
-                ta_memory_name(op->code_memory),
-                ta_escape_c_string(
-                    c->pool,
-                    ta_module_section_name(c->pool, c->in->plan->target->memories[op->code_memory],
-                                           TA_SECTION_CODE, c->in->prefix)));
+        if (op->code_memory >= 0) {
+            const TaTargetMemory *m = c->in->plan->target->memories[op->code_memory];
+            const char *section = ta_module_section_name(c->pool, m, TA_SECTION_CODE,
+                                                         c->in->prefix);
+            ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(%s)\n",
+                          ta_memory_name(op->code_memory), ta_escape_c_string(c->pool, section));
+        }
         emit_function(c, &b, op, "run");
     }
     bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->symbol), &b);
