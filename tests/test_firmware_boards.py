@@ -113,7 +113,8 @@ def test_the_commands_of_docs_firmware_md_run(tmp_path):
     doc = (ROOT / "docs" / "firmware.md").read_text()
     block = re.search(r"```sh\n(.*?)```", doc, re.S)[1]
     shown = re.search(r"The run\nprints, for the prefix `kws`:\n\n```\n(.*?)```", doc, re.S)[1]
-    script = block.replace("tinyaot convert", f"{module.tinyaot_bin()} convert", 1)
+    tinyaot = pathlib.Path(module.tinyaot_bin()).resolve()
+    script = block.replace("tinyaot convert", f"{tinyaot} convert", 1)
     script = script.replace("my_model.tflite", str(DEMO))
     p = subprocess.run(["bash", "-euc", script], cwd=tmp_path, capture_output=True, text=True,
                        timeout=900)
