@@ -1,8 +1,8 @@
 """The example applications of examples/ (issue 10 item 7), built and run
 as a user would: a host CMake app (examples/host_cmake) and a plain-make
-app using the module's demo.mk (examples/make_app). The Cortex-M55
-firmware (examples/firmware_m55) runs under QEMU in test_firmware_link.py and
-here through `make demo` (examples/demo/run.sh)."""
+app using the module's demo.mk (examples/make_app). The generated firmware
+(module.type firmware, examples/firmware/run.sh) runs on both QEMU boards
+here through `make demo` (examples/demo/run.sh), and in test_firmware_*.py."""
 
 import json
 import pathlib
@@ -64,19 +64,22 @@ def test_make_app_with_the_module_mk(tmp_path, demo_module):
 
 @pytest.mark.qemu
 @doc_command("make demo")  # run.sh is what make demo runs after make build
-def test_make_demo_runs_on_the_host_and_the_emulated_cortex_m55():
+def test_make_demo_runs_on_the_host_and_the_emulated_cortex_m55_and_m4():
     out = run(["sh", EXAMPLES / "demo" / "run.sh", module.tinyaot_bin()])
-    host, m55 = out.split("== the same model on the emulated Cortex-M55", 1)
+    host, boards = out.split("== the same model on the emulated Cortex-M55", 1)
     assert "all 4 windows classified correctly" in host
-    runs = re.findall(r"window \d \((\w+) *\): p = \[[0-9. ]+\] -> (\w+), (\d+) instructions", m55)
-    assert [(a, b) for a, b, _ in runs] == [(c, c) for c in CLASSES]
-    assert all(int(n) > 0 for _, _, n in runs)
-    assert "test case: passed" in m55
-    assert "all 4 windows classified correctly" in m55
-    size = re.search(r"module \(libdemo\.a, every object linked from it\): "
-                     r"flash (\d+) bytes, RAM (\d+) bytes", m55)
-    flash, ram = map(int, size.groups())
-    views = json.loads((ROOT / "build" / "demo" / "module_m55" / "demo_views.json").read_text())
-    constants = sum(r["size"] for r in views["regions"] if r["role"] == "constant")
-    scratch = sum(r["size"] for r in views["regions"] if r["role"] == "scratch")
-    assert flash > constants and ram >= scratch
+    m55, m4 = boards.split("== the same model on the emulated Cortex-M4F", 1)
+    for board, text in (("mps3_an547", m55), ("mps2_an386", m4)):
+        # The generated firmware (module.type firmware), not a hand-kept copy.
+        assert (ROOT / "build" / "demo" / board / "module" / "firmware" / "main.c").is_file()
+        assert "demo: test case passed (2 runs, status 0 ok)" in text
+        assert re.search(r"demo: output 0 \(4 elements\):( \S+){4}\n", text)
+        assert int(re.search(r"demo: inference: (\d+) instructions \(QEMU -icount", text)[1]) > 0
+        size = re.search(r"module \(libdemo\.a, every object linked from it\): "
+                         r"flash (\d+) bytes, RAM (\d+) bytes", text)
+        flash, ram = map(int, size.groups())
+        views = json.loads((ROOT / "build" / "demo" / board / "module" /
+                            "demo_views.json").read_text())
+        constants = sum(r["size"] for r in views["regions"] if r["role"] == "constant")
+        scratch = sum(r["size"] for r in views["regions"] if r["role"] == "scratch")
+        assert flash > constants and ram >= scratch

@@ -152,8 +152,8 @@ def target_error(tmp_path, text):
 
 def test_good_target_with_dotted_section_names(tmp_path):
     _, m = convert_with_target(tmp_path, target_text())
-    assert 'TA_SECTION(".my_bss.kws_1")' in (m.path / "m_arenas.c").read_text()
-    assert 'TA_SECTION(".my_rodata")' in (m.path / "m_constants.c").read_text()
+    assert 'TA_SECTION(".my_bss.kws_1.m")' in (m.path / "m_arenas.c").read_text()
+    assert 'TA_SECTION(".my_rodata.m")' in (m.path / "m_constants.c").read_text()
 
 
 @pytest.mark.parametrize("section", [

@@ -346,8 +346,8 @@ spill_order: [SRAM, MRAM]
     m = convert(tmp_path, AD01, keys={"platform.name": str(target)})
     assert m.residency["target"] == "my_board"
     assert all(g["alignment"] == 32 for g in m.residency["regions"])
-    assert 'TA_SECTION(".my_bss")' in (m.path / "m_arenas.c").read_text()
-    assert 'TA_SECTION(".my_rodata")' in (m.path / "m_constants.c").read_text()
+    assert 'TA_SECTION(".my_bss.m")' in (m.path / "m_arenas.c").read_text()
+    assert 'TA_SECTION(".my_rodata.m")' in (m.path / "m_constants.c").read_text()
 
 
 def test_bad_target_file_is_reported(tmp_path):
@@ -368,7 +368,7 @@ operators:
     attributes: {code_placement: ITCM}
 """)
     src = (m.path / "ops" / "m_fully_connected_3.c").read_text()
-    assert 'TA_SECTION(".itcm_text")' in src
+    assert 'TA_SECTION(".itcm_text.m")' in src
     assert "TA_SECTION" not in (m.path / "ops" / "m_fully_connected_2.c").read_text()
     err = convert_error(tmp_path, AD01, "platform: {name: mps3_an547}\noperators:\n"
                         "  - attributes: {code_placement: DTCM}\n")

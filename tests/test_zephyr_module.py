@@ -84,13 +84,13 @@ def test_zephyr_module_builds_every_source_and_places_every_section(tmp_path):
             assert location in LOCATIONS
             linked[location] = pathlib.Path(snippet).read_text()
     # Code in ITCM, staged source blob in MRAM (flash), staged arena in SRAM.
-    assert "*(.itcm_text .itcm_text.*)" in linked["ITCM_SECTION"]
-    assert "*(.mram_data .mram_data.*)" in linked["RODATA"]
-    assert "*(.sram_bss .sram_bss.*)" in linked["NOINIT"]
+    assert "*(.itcm_text.demo)\n" in linked["ITCM_SECTION"]
+    assert "*(.mram_data.demo)\n" in linked["RODATA"]
+    assert "*(.sram_bss.demo)\n" in linked["NOINIT"]
     # DTCM scratch uses Zephyr's own section name: no snippet, Zephyr places it.
-    assert 'TA_SECTION(".dtcm_bss")' in (mod.path / "demo_arenas.c").read_text()
+    assert 'TA_SECTION(".dtcm_bss.demo")' in (mod.path / "demo_arenas.c").read_text()
     assert not any(".dtcm_bss" in text for text in linked.values())
-    assert "# .dtcm_bss (DTCM): Zephyr's linker script places it." in \
+    assert "# .dtcm_bss.demo (DTCM): Zephyr's linker script places it." in \
         (z / "CMakeLists.txt").read_text()
 
 
@@ -111,5 +111,5 @@ def test_external_memory_gets_an_output_section_of_its_own(tmp_path):
     calls = run_zephyr_cmake(tmp_path, mod, "set(CONFIG_TINYAOT_DEMO y)")
     linked = {c[1]: pathlib.Path(c[2]).read_text() for c in calls if c[0] == "linker"}
     assert set(linked) == {"SECTIONS", "RODATA"}
-    assert ".demo.psram_bss (NOLOAD) :\n{\n    *(.psram_bss .psram_bss.*)\n} > PSRAM\n" in \
+    assert ".demo.psram_bss (NOLOAD) :\n{\n    *(.psram_bss.demo)\n} > PSRAM\n" in \
         linked["SECTIONS"]

@@ -2,10 +2,11 @@
 # The demo behind `make demo`: convert the bundled model (made by
 # make_model.py), build the generated module with the host runner, classify
 # one example window of each class and print what happened. Then convert the
-# model for the Cortex-M55 board (mps3_an547), build it into the example
-# firmware (examples/firmware_m55, linked with the module's demo_sections.ld),
-# run it on QEMU (the module's built-in test case first) and print the outputs, the instructions per inference and
-# the flash and RAM the module takes.
+# model for the Cortex-M55 (mps3_an547) and the Cortex-M4F (mps2_an386) with
+# module.type firmware, build each generated application, run it on QEMU
+# (the module's built-in test case, the outputs, the instructions per
+# inference) and print the flash and RAM the module takes
+# (examples/firmware/run.sh).
 set -eu
 cd "$(dirname "$0")/../.."
 TINYAOT=${1:-build/tinyaot}
@@ -37,15 +38,18 @@ BEGIN { split("flat rising falling oscillating", names, " ") }
 }
 END { if (wrong) { print "   " wrong " window(s) misclassified"; exit 1 } else print "   all 4 windows classified correctly" }'
 
-echo "== the same model on the emulated Cortex-M55 (QEMU mps3-an547)"
-"$TINYAOT" convert --model.path examples/demo/demo.tflite --module.path "$OUT/module_m55" \
-    --module.prefix demo --platform.name mps3_an547 --test.enabled true --quiet
-echo "   converted for mps3_an547: $OUT/module_m55 (linker fragment demo_sections.ld)"
-echo "== arm-none-eabi-gcc -mcpu=cortex-m55: examples/firmware_m55 with the fragment"
-make -s -C examples/firmware_m55 MODULE="$PWD/$OUT/module_m55" OUT="$PWD/$OUT/firmware" \
-    >"$OUT/firmware_build.log" 2>&1 || { cat "$OUT/firmware_build.log"; exit 1; }
-echo "== run on QEMU (instructions per inference counted with -icount, exact)"
-make -s -C examples/firmware_m55 MODULE="$PWD/$OUT/module_m55" OUT="$PWD/$OUT/firmware" run |
-    sed 's/^/   /'
-make -s -C examples/firmware_m55 MODULE="$PWD/$OUT/module_m55" OUT="$PWD/$OUT/firmware" size |
-    sed 's/^/   /'
+for board in mps3_an547 mps2_an386; do
+    case $board in
+    mps3_an547) core="Cortex-M55 (QEMU mps3-an547)" ;;
+    *) core="Cortex-M4F (QEMU mps2-an386)" ;;
+    esac
+    echo "== the same model on the emulated $core: module.type firmware"
+    # The generated application (module/firmware): the built-in test case,
+    # the outputs, the instructions per inference (QEMU -icount, exact).
+    mkdir -p "$OUT/$board"
+    status=0
+    examples/firmware/run.sh "$TINYAOT" examples/demo/demo.tflite "$board" demo \
+        "$PWD/$OUT/$board" >"$OUT/$board/run.log" 2>&1 || status=$?
+    sed 's/^/   /' "$OUT/$board/run.log"
+    [ "$status" -eq 0 ] || exit "$status"
+done

@@ -11,6 +11,7 @@
 #include "../../include/tinyaot/tinyaot.h"
 #include "../plan/planners.h"
 #include "custom_operators.h"
+#include "firmware_board.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -107,9 +108,10 @@ static const tinyaot_config_key config_keys[] = {
     {"module.name", "C identifier", "the prefix", "name of the CMake / make / Zephyr library"},
     {"module.prefix", "C identifier", "model",
      "prefix of every generated symbol and file (<prefix>_model_run)"},
-    {"module.type", "cmake|zephyr|make|cmsis_pack", "cmake",
+    {"module.type", "cmake|zephyr|make|cmsis_pack|firmware", "cmake",
      "build files: all get CMakeLists.txt and <name>.mk; zephyr adds zephyr/module.yml; "
-     "cmsis_pack adds tinyaot.<name>.pdsc (a CMSIS-Pack)"},
+     "cmsis_pack adds tinyaot.<name>.pdsc (a CMSIS-Pack); firmware adds firmware/, a "
+     "bare-metal application for the board (mps3_an547, mps2_an386) that runs the test case"},
     {"module.schedule", "calls|static|table", "calls",
      "straight-line calls (static is helia-aot's name for them), or a table calling the"
      " operator callback around each operator"},
@@ -556,7 +558,7 @@ static void load_model(Loader *L, const TaNode *n)
 
 static void load_module(Loader *L, const TaNode *n)
 {
-    static const char *const types[] = {"cmake", "zephyr", "make", "cmsis_pack"};
+    static const char *const types[] = {"cmake", "zephyr", "make", "cmsis_pack", "firmware"};
     static const char *const schedules[] = {"calls", "static", "table"};
     if (!expect_map(L, n, "module"))
         return;
@@ -584,7 +586,7 @@ static void load_module(Loader *L, const TaNode *n)
                      WHERE(v), c->module_prefix, why);
     }
     if ((v = ta_node_map_get(n, "type")))
-        get_choice(L, v, "module.type", types, 4, &c->module_type);
+        get_choice(L, v, "module.type", types, 5, &c->module_type);
     if ((v = ta_node_map_get(n, "schedule")))
         get_choice(L, v, "module.schedule", schedules, 3, &c->module_schedule);
     /* helia-aot's "static" is what tinyaot calls "calls": one schedule. */
@@ -922,6 +924,36 @@ static bool set_dotted(Loader *L, TaNode *root, const char *key, TaNode *value)
     }
 }
 
+/* The node at root.section.key, or NULL. */
+static const TaNode *node_at(const TaNode *root, const char *section, const char *key)
+{
+    const TaNode *s = ta_node_map_get(root, section);
+    return s && s->kind == TA_NODE_MAP ? ta_node_map_get(s, key) : NULL;
+}
+
+/* module.type firmware: a board the application is written for, and the
+   built-in test case it runs (implied; refused when switched off). */
+static void check_firmware(Loader *L, const TaNode *root)
+{
+    TaConfig *c = L->cfg;
+    if (strcmp(c->module_type, "firmware") != 0)
+        return;
+    const TaNode *type = node_at(root, "module", "type");
+    const char *where = type ? WHERE(type) : "module.type";
+    if (!ta_firmware_board(c->platform_name))
+        ta_error(L->d,
+                 "%s: module.type firmware: platform.name '%s' has no firmware board; "
+                 "supported: %s (or use module.type cmake and your board's own start-up)",
+                 where, c->platform_name, ta_firmware_board_list());
+    const TaNode *enabled = node_at(root, "test", "enabled");
+    if (enabled && !c->test_enabled)
+        ta_error(L->d,
+                 "%s: test.enabled: false, but module.type firmware runs the built-in test "
+                 "case; leave test.enabled out (firmware turns it on) or set it to true",
+                 WHERE(enabled));
+    c->test_enabled = true;
+}
+
 TaConfig *ta_config_load(TaPool *pool, TaDiag *d, const char *config_path, const char *const *keys,
                          const char *const *values, int count)
 {
@@ -996,6 +1028,7 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
         ta_error(d, "module.path is required (e.g. --module.path out/model)");
     if (!c->module_name)
         c->module_name = c->module_prefix;
+    check_firmware(&L, root);
     /* A .pack is a CMSIS-Pack: its manifest comes with module.type cmsis_pack. */
     if (c->archive == TA_ARCHIVE_PACK && strcmp(c->module_type, "cmsis_pack") != 0)
         ta_error(d,

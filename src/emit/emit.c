@@ -5,7 +5,10 @@
  * previous one (module_dir.h: the marker, the checks and the swap).
  */
 #include "emit.h"
+#include "emit_firmware.h"
 #include "module_dir.h"
+
+#include <string.h>
 
 static bool write_all(const TaEmitInput *in, const char *dir)
 {
@@ -30,6 +33,8 @@ static bool write_all(const TaEmitInput *in, const char *dir)
     if (!ta_emit_build_files(in, dir, &sources, &runtime))
         return false;
     if (!ta_emit_linker_fragment(in, dir))
+        return false;
+    if (strcmp(in->config->module_type, "firmware") == 0 && !ta_emit_firmware(in, dir))
         return false;
     if (in->config->dump_residency_json && !ta_emit_residency(in, dir))
         return false;

@@ -15,6 +15,10 @@
  * the module ended up outside its memory (an earlier wildcard of the
  * script took its section) or a region starts outside the target's memory.
  *
+ * Every input section is the module's own (".dtcm_bss.<prefix>",
+ * module_sections.h) and each rule names it exactly, so the fragments of
+ * two modules in one script each take only their module's objects.
+ *
  * Section names passed target.c's strict pattern and symbols derive from
  * the prefix (a C identifier), so nothing here needs escaping but the
  * model's file name and the target's name, which go into a comment.
@@ -35,8 +39,8 @@ static TaFields section_fields(const TaEmitInput *in, const TaFields *outer,
                                const TaModuleSection *s)
 {
     TaFields f = ta_fields(in->pool, outer);
-    ta_field(&f, "out", ta_format(in->pool, ".%s%s", in->prefix, s->name));
-    ta_field(&f, "id", ta_section_ident(in->pool, s->name));
+    ta_field(&f, "out", ta_format(in->pool, ".%s%s", in->prefix, s->target));
+    ta_field(&f, "id", ta_section_ident(in->pool, s->target));
     ta_field(&f, "section", s->name);
     ta_field(&f, "region", ta_memory_name(s->memory));
     return f;
@@ -52,7 +56,7 @@ static void emit_section(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
     ta_template(b, &f,
                 "    $out$noload : ALIGN($align)\n    {\n"
                 "        __${prefix}_${id}_start = .;\n"
-                "        *($section ${section}.*)\n"
+                "        *($section)\n"
                 "        . = ALIGN(4);\n        __${prefix}_${id}_end = .;\n"
                 "    } > $region$at\n");
     if (load)

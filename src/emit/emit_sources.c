@@ -16,6 +16,7 @@
 #include "../util/template.h"
 #include "emit_identity.h"
 #include "escape.h"
+#include "module_sections.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -72,7 +73,8 @@ static TaRegion *region(const Ctx *c, int i)
 static const char *section_of(const Ctx *c, int memory, bool data)
 {
     const TaTargetMemory *m = c->in->plan->target->memories[memory];
-    const char *s = data ? m->data_section : m->bss_section;
+    const char *s = ta_module_section_name(c->pool, m, data ? TA_SECTION_DATA : TA_SECTION_BSS,
+                                           c->in->prefix);
     /* target.c admits only plain section names; escaped all the same. */
     return s ? ta_format(c->pool, "TA_SECTION(%s) ", ta_escape_c_string(c->pool, s)) : "";
 }
@@ -691,12 +693,13 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
     if (ta_op_calls_with_role(op, "run")) {
         if (ta_op_calls_with_role(op, "init"))
             ta_buf_puts(&b, "\n");
-        if (op->code_memory >= 0)
-            ta_buf_printf(
-                &b, "/* operators: code_placement %s */\nTA_SECTION(%s)\n",
-                ta_memory_name(op->code_memory),
-                ta_escape_c_string(c->pool,
-                                   c->in->plan->target->memories[op->code_memory]->code_section));
+        if (op->code_memory >= 0) {
+            const TaTargetMemory *m = c->in->plan->target->memories[op->code_memory];
+            const char *section = ta_module_section_name(c->pool, m, TA_SECTION_CODE,
+                                                         c->in->prefix);
+            ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(%s)\n",
+                          ta_memory_name(op->code_memory), ta_escape_c_string(c->pool, section));
+        }
         emit_function(c, &b, op, "run");
     }
     bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->symbol), &b);

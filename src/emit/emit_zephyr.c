@@ -64,15 +64,14 @@ static void add_rule(const TaEmitInput *in, Snippet *snippets, int *n, const TaM
     }
     TaFields f = ta_fields(in->pool, NULL);
     ta_field(&f, "sep", sn->text.len ? "\n" : "");
-    ta_field(&f, "out", ta_format(in->pool, ".%s%s", in->prefix, s->name));
+    ta_field(&f, "out", ta_format(in->pool, ".%s%s", in->prefix, s->target));
     ta_field(&f, "noload", s->kind == TA_SECTION_BSS ? " (NOLOAD)" : "");
     ta_field(&f, "section", s->name);
     ta_field(&f, "region", ta_memory_name(s->memory));
     if (strcmp(loc, "SECTIONS") == 0)
-        ta_template(&sn->text, &f,
-                    "$sep$out$noload :\n{\n    *($section ${section}.*)\n} > $region\n");
+        ta_template(&sn->text, &f, "$sep$out$noload :\n{\n    *($section)\n} > $region\n");
     else
-        ta_template(&sn->text, &f, "*($section ${section}.*)\n");
+        ta_template(&sn->text, &f, "*($section)\n");
 }
 
 static void lower(char *s)

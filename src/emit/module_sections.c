@@ -7,18 +7,25 @@
 
 #include <string.h>
 
-static const char *section_name(const TaTargetMemory *m, TaSectionKind kind)
+static const char *target_section(const TaTargetMemory *m, TaSectionKind kind)
 {
     return kind == TA_SECTION_BSS    ? m->bss_section
            : kind == TA_SECTION_DATA ? m->data_section
                                      : m->code_section;
 }
 
+const char *ta_module_section_name(TaPool *pool, const TaTargetMemory *m, TaSectionKind kind,
+                                   const char *prefix)
+{
+    const char *target = m ? target_section(m, kind) : NULL;
+    return target ? ta_format(pool, "%s.%s", target, prefix) : NULL;
+}
+
 static void add(const TaEmitInput *in, TaVec *sections, int memory, TaSectionKind kind,
                 const char *symbol, size_t size)
 {
     const TaTargetMemory *m = in->plan->target->memories[memory];
-    const char *name = m ? section_name(m, kind) : NULL;
+    const char *name = ta_module_section_name(in->pool, m, kind, in->prefix);
     if (!name)
         return; /* no attribute: the object goes wherever the compiler puts it */
     TaModuleSection *s = NULL;
@@ -30,6 +37,7 @@ static void add(const TaEmitInput *in, TaVec *sections, int memory, TaSectionKin
     if (!s) {
         s = ta_alloc(in->pool, sizeof *s);
         s->name = name;
+        s->target = target_section(m, kind);
         s->kind = kind;
         s->memory = memory;
         s->target_memory = m;

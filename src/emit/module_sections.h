@@ -19,13 +19,21 @@ typedef struct TaSectionObject {
 } TaSectionObject;
 
 typedef struct TaModuleSection {
-    const char *name; /* ".dtcm_bss": the target's name, as TA_SECTION writes it */
+    const char *name;   /* ".dtcm_bss.kws": as TA_SECTION writes it (ta_module_section_name) */
+    const char *target; /* ".dtcm_bss": the target file's name for it */
     TaSectionKind kind;
     int memory; /* TaMemory */
     const TaTargetMemory *target_memory;
     TaVec objects; /* TaSectionObject*, in emission order */
 } TaModuleSection;
 
+/* The section a module with `prefix` puts its objects of `kind` in, in
+   memory `m`: the target's name, a dot and the prefix (".dtcm_bss.kws"), so
+   two modules in one image never share an input section and each
+   module's linker fragment takes only its own; NULL when the target names
+   none. Scripts that match ".dtcm_bss.*" still take it. */
+const char *ta_module_section_name(TaPool *pool, const TaTargetMemory *m, TaSectionKind kind,
+                                   const char *prefix);
 /* Every section the module uses, by memory then kind (deterministic). */
 void ta_module_sections(const TaEmitInput *in, TaVec *sections);
 /* True when the target names at least one section: such a target gets a

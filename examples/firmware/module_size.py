@@ -6,19 +6,22 @@ bytes of anything copied to RAM at start-up; RAM holds what is written at
 run time (.data, .bss, the module's *_bss arenas, code and constants in a
 volatile memory).
 
-    module_size.py firmware.map libdemo.a
+    module_size.py firmware.map libdemo.a [mps3_an547|mps2_an386]
 """
 
 import re
 import sys
 
-# mps3-an547: the MRAM (QSPI ROM) and the program's DDR text stand in for flash.
-MRAM = (0x28000000, 0x28800000)
+# Where each board keeps the MRAM, which with the program's code stands in for
+# flash (targets/mps3_an547.yaml: QSPI ROM; targets/mps2_an386.yaml: the high
+# half of SSRAM1).
+MRAM = {"mps3_an547": (0x28000000, 0x28800000), "mps2_an386": (0x00200000, 0x00400000)}
 # Output sections that take no target memory.
 NOT_LOADED = (".debug", ".comment", ".ARM.attributes")
 
 
-def module_bytes(map_text, archive):
+def module_bytes(map_text, archive, board="mps3_an547"):
+    mram = MRAM[board]
     body = map_text.split("Linker script and memory map", 1)[1]
     flash = ram = 0
     out = None
@@ -52,7 +55,7 @@ def module_bytes(map_text, archive):
         elif out == ".data":
             ram += size
             flash += size
-        elif re.match(r"^\.[A-Za-z_]\w*\.", out) and not MRAM[0] <= addr < MRAM[1]:
+        elif re.match(r"^\.[A-Za-z_]\w*\.", out) and not mram[0] <= addr < mram[1]:
             ram += size  # a module section in a volatile memory, loaded from flash
             flash += size
         else:
@@ -61,10 +64,10 @@ def module_bytes(map_text, archive):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4) or sys.argv[3:] and sys.argv[3] not in MRAM:
         sys.exit(__doc__)
     with open(sys.argv[1]) as f:
-        flash, ram = module_bytes(f.read(), sys.argv[2])
+        flash, ram = module_bytes(f.read(), sys.argv[2], *sys.argv[3:])
     print(f"module ({sys.argv[2]}, every object linked from it): flash {flash} bytes, "
           f"RAM {ram} bytes")
 
