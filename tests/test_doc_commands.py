@@ -107,7 +107,7 @@ def test_ci_runs_make_test_and_make_test_runs_each_part():
     for part in ("scripts/lint.sh build", "$(run_unit)", "$(run_python)", "$(run_ops)",
                  "scripts/fuzz.sh"):
         assert part in test, part
-    assert recipe("test").startswith("test: build build-asan")
+    assert recipe("test").startswith("test: deps build build-asan")
     for target in ("build", "lint", "test-unit", "test-python", "test-ops", "test-qemu", "fuzz",
                    "bench", "demo", "test-target-long"):
         assert recipe(target), target

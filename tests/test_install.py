@@ -27,6 +27,8 @@ import zipfile
 
 import pytest
 
+from tests.harness.doc_commands import doc_command
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HEADER = ROOT / "include" / "tinyaot" / "tinyaot.h"
 VERSION = re.search(r'#define TINYAOT_VERSION "([^"]+)"', HEADER.read_text()).group(1)
@@ -103,6 +105,7 @@ def build_and_classify(source_root, module, runtime_sources):
     assert list(probabilities.argmax(axis=1)) == list(range(CLASSES)), probabilities
 
 
+@doc_command("pip wheel --no-deps -w dist .")
 def test_wheel_leaves_the_clone_as_cloned(clone, wheel):
     status = run(["git", "-C", clone, "status", "--porcelain", "--ignored"])
     assert status == "", "building the wheel wrote into the source tree:\n" + status
@@ -130,6 +133,9 @@ def test_wheel_requires_the_oracle_of_the_test_suite(wheel):
     assert re.search(r"^Requires-Dist: numpy\b", metadata, re.M)
 
 
+@doc_command("python3 -m venv ~/tinyaot-env", "~/tinyaot-env/bin/pip install .",
+             "~/tinyaot-env/bin/tinyaot --version",
+             "pip install dist/tinyaot-0.1.0-py3-none-linux_x86_64.whl")
 def test_installed_command_converts_and_the_module_runs(clone, venv, tmp_path):
     tinyaot = venv / "bin" / "tinyaot"
     assert run([tinyaot, "--version"]).strip() == f"tinyaot {VERSION}"
@@ -158,6 +164,8 @@ def prefix(tmp_path_factory):
     return dest
 
 
+@doc_command("cmake -S . -B build -DCMAKE_BUILD_TYPE=Release", "cmake --build build -j 2",
+             "cmake --install build --prefix /opt/tinyaot")
 def test_cmake_install_lays_out_command_library_header_runtime(prefix):
     files = {str(p.relative_to(prefix)) for p in prefix.rglob("*") if not p.is_dir()}
     libs = [p.parent.relative_to(prefix) for p in prefix.rglob("libtinyaot.so")]
@@ -189,6 +197,8 @@ def test_installed_runtime_builds_a_converted_module(prefix, tmp_path):
              "-I", arena, "-I", installed / "include", source])
 
 
+@doc_command("cc -I /opt/tinyaot/include app.c -L /opt/tinyaot/lib -ltinyaot -o app",
+             "LD_LIBRARY_PATH=/opt/tinyaot/lib ./app")
 def test_installed_library_links_from_the_prefix(prefix, tmp_path):
     program = tmp_path / "version.c"
     program.write_text('#include <stdio.h>\n#include "tinyaot/tinyaot.h"\n'
@@ -250,6 +260,7 @@ def test_make_targets_ask_for_their_own_dependencies():
     assert "scripts/deps.sh test" in planned("test")
 
 
+@doc_command("pip install -C cmake.define.TINYAOT_PREBUILT_DIR=$PWD/build .")
 def test_prebuilt_build_goes_into_the_package_unchanged(tmp_path):
     """make test's `pip install -C cmake.define.TINYAOT_PREBUILT_DIR=build .`:
     the project configured that way compiles nothing of its own and

@@ -231,11 +231,14 @@ def make_sandbox(tmp, converter):
     return clone
 
 
-def sandbox_env():
-    # As a user's shell: no pytest state, and the converter is build/tinyaot
-    # (the sandbox's build/ is the converter under test's directory).
+def sandbox_env(cwd=None):
+    # As a user's shell after installing: no pytest state, and the command
+    # `tinyaot` (as build/tinyaot) is the converter under test (the
+    # sandbox's build/ is first on PATH, where pip would put the command).
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("PYTEST_") and k != "TINYAOT_BIN"}
+    if cwd is not None and (pathlib.Path(cwd) / "build" / "tinyaot").exists():
+        env["PATH"] = f"{pathlib.Path(cwd) / 'build'}{os.pathsep}{env.get('PATH', '')}"
     return env
 
 
@@ -260,7 +263,7 @@ def expected_matches(expected, printed):
 def shell(text, cwd, timeout):
     """Runs text with sh in its own process group (all of it killed on a
     timeout); the CompletedProcess, or None after a timeout."""
-    with subprocess.Popen(["sh", "-c", text], cwd=cwd, env=sandbox_env(), text=True,
+    with subprocess.Popen(["sh", "-c", text], cwd=cwd, env=sandbox_env(cwd), text=True,
                           errors="replace", stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           start_new_session=True) as proc:
         try:
