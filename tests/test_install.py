@@ -278,3 +278,71 @@ def test_prebuilt_build_goes_into_the_package_unchanged(tmp_path):
     assert p.returncode != 0
     message = " ".join(p.stderr.split())  # CMake wraps long messages
     assert f"TINYAOT_PREBUILT_DIR={tmp_path} is not a configured tinyaot build" in message
+
+
+def my_int8_model():
+    """A newcomer's own model, written here: int8 [1,8,8,3] -> CONV_2D 3x3
+    to 8 channels (per-channel weights, fused RELU) -> FULLY_CONNECTED to 4."""
+    import numpy as np
+
+    from tests.gen.builder import ModelBuilder, Q
+    rng = np.random.default_rng(22)
+    b = ModelBuilder()
+    x = b.tensor([1, 8, 8, 3], "int8", Q(0.05, -3), name="image")
+    w = b.const(rng.integers(-127, 128, [8, 3, 3, 3]).astype(np.int8), "int8",
+                Q([0.004 + 0.001 * i for i in range(8)], [0] * 8), name="conv_weights")
+    bias = b.const(rng.integers(-500, 500, [8]).astype(np.int32), "int32",
+                   Q([0.05 * (0.004 + 0.001 * i) for i in range(8)], [0] * 8), name="conv_bias")
+    c = b.tensor([1, 8, 8, 8], "int8", Q(0.08, -128), name="features")
+    b.op("CONV_2D", [x, w, bias], [c], "Conv2DOptions", padding=b.SAME, strideH=1, strideW=1,
+         dilationHFactor=1, dilationWFactor=1, fusedActivationFunction="RELU")
+    fw = b.const(rng.integers(-127, 128, [4, 512]).astype(np.int8), "int8", Q(0.002, 0),
+                 name="fc_weights")
+    y = b.tensor([1, 4], "int8", Q(0.5, 10), name="scores")
+    b.op("FULLY_CONNECTED", [c, fw], [y], "FullyConnectedOptions")
+    return b.build([x], [y])
+
+
+def test_newcomers_path_with_the_installed_command_on_both_boards(venv, tmp_path):
+    """Issue 22's walk, with nothing but the wheel in a new environment (its
+    bin/ first on PATH, as after `activate`): convert a model the test
+    writes into firmware for each board, build and run it under QEMU,
+    validate it against TFLite Micro (the wheel's own dependency, found
+    beside the installed command), profile it; then a float32 model on the
+    Cortex-M4F, which differs from TFLite Micro in the last bits (newlib's
+    expf) and passes only with a tolerance."""
+    import json
+
+    from tests.test_validate_float import softmax_model
+    env = user_env()
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
+    model = tmp_path / "my_model.tflite"
+    model.write_bytes(my_int8_model())
+    for board in ("mps3_an547", "mps2_an386"):
+        out = tmp_path / board
+        run(["tinyaot", "convert", "--model.path", model, "--module.path", out,
+             "--module.prefix", "mine", "--platform.name", board, "--module.type", "firmware",
+             "--quiet"], env=env)
+        printed = run(["make", "-s", "-C", out / "firmware", "run"], env=env)
+        assert "mine: test case passed" in printed, printed
+        assert re.search(r"mine: inference: \d+ instructions", printed), printed
+        checked = run(["tinyaot", "validate", "--model.path", model, "--platform.name", board,
+                       "--runs", "2"], env=env, timeout=600)
+        first = checked.splitlines()[0]
+        assert first.startswith("tinyaot validate: reference: TFLite Micro"), first
+        assert f"(python {venv / 'bin'}" in first, first  # the wheel's oracle
+        assert "OK: every output of every build matches TFLite Micro" in checked, checked
+        profile = json.loads(run(["tinyaot", "profile", "--model.path", model,
+                                  "--platform.name", board, "--format", "json"], env=env))
+        text = json.dumps(profile)
+        assert "CONV_2D" in text and "FULLY_CONNECTED" in text, text[:2000]
+    float_model = tmp_path / "my_float_model.tflite"
+    float_model.write_bytes(softmax_model())
+    exact = subprocess.run(["tinyaot", "validate", "--model.path", str(float_model),
+                            "--platform.name", "mps2_an386", "--runs", "20"], env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert exact.returncode == 1 and "MISMATCH" in exact.stdout + exact.stderr, exact.stdout
+    tolerant = run(["tinyaot", "validate", "--model.path", float_model, "--platform.name",
+                    "mps2_an386", "--runs", "20", "--ulps", "4"], env=env, timeout=600)
+    assert re.search(r"max ulp error [1-4], cosine similarity", tolerant), tolerant
+    assert "OK: every output of every build matches TFLite Micro" in tolerant, tolerant
