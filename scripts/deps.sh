@@ -34,7 +34,7 @@ if [ "$mode" != build ]; then
     have arm-none-eabi-gcc && [ "$(arm-none-eabi-gcc -print-file-name=libc.a)" != libc.a ] ||
         need_pkgs="$need_pkgs gcc-arm-none-eabi libnewlib-arm-none-eabi"
     have qemu-system-arm || need_pkgs="$need_pkgs qemu-system-arm"
-    # examples/firmware_m55's `make size` (module_size.py, standard library only).
+    # examples/firmware/run.sh's module size (module_size.py, standard library only).
     have python3 || need_pkgs="$need_pkgs python3"
 fi
 
