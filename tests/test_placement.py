@@ -3,6 +3,7 @@ precedence, budgets and spilling, cold and staged constants, the address-zero
 guard, and that every placed module still runs bit-exact."""
 
 import json
+import re
 import subprocess
 import time
 
@@ -474,3 +475,43 @@ def test_inplace_output_goes_below_the_separate_lower_bound(tmp_path):
     # Apart, h and s would both be live at the LOGISTIC: 512 + 512 bytes.
     assert scratch["size"] < 1024 and scratch["size"] == scratch["lower_bound"]
     assert_bit_exact(m, path, runs=30)
+
+
+KWS = module.MODELS / "mlperf_tiny_kws_ref_model.tflite"
+TIGHT_DTCM = """
+platform: {name: mps3_an547}
+memory:
+  constraints:
+    - {name: DTCM, max_size: %d}
+    - {name: ITCM}
+  tensors:
+    - {type: constant, attributes: {memory: ITCM}}
+"""
+
+
+def test_budget_shortfall_names_the_smallest_budget_that_fits(tmp_path):
+    """The error names the max_size that fits (issue 22, finding 6): the
+    scratch plan overlaps outputs with inputs, so the answer is neither the
+    tensor's size nor the budget plus the missing bytes; the named size
+    converts and one byte less does not."""
+    err = convert_error(tmp_path, KWS, TIGHT_DTCM % 8000)
+    assert err.count("error:") == 1, err
+    found = re.search(r"set memory\.constraints\[0\]\.max_size \(DTCM\) to at least (\d+), "
+                      r"the smallest that fits", err)
+    assert found, err
+    fit = int(found.group(1))
+    assert 8000 < fit < 16000, err
+    m = convert(tmp_path, KWS, TIGHT_DTCM % fit, name="fits")
+    assert memories(m)["DTCM"]["used"] <= fit
+    short = convert_error(tmp_path, KWS, TIGHT_DTCM % (fit - 1), name="short")
+    assert f"to at least {fit}," in short, short
+
+
+def test_budget_over_by_pinned_tensors_names_the_budget(tmp_path):
+    """Pinned tensors over a budget: the same fix, the plan's size."""
+    err = convert_error(tmp_path, AD01, SPEC_BUDGET % 300)
+    found = re.search(r"set memory\.constraints\[0\]\.max_size \(DTCM\) to at least (\d+)", err)
+    assert found, err
+    fit = int(found.group(1))
+    convert(tmp_path, AD01, SPEC_BUDGET % fit, name="fits")
+    convert_error(tmp_path, AD01, SPEC_BUDGET % (fit - 1), name="short")

@@ -53,6 +53,7 @@ typedef struct Planner {
     uint64_t constant_bytes[TA_MEM_COUNT];
     TaVec problems;                           /* Problem*: placement errors grouped for reporting */
     TaPackResult scratch_plans[TA_MEM_COUNT]; /* how repack_scratch did, per memory */
+    TaPlanAttempt *attempt;                   /* budgets tried, the fix to name, what ran short */
 } Planner;
 
 /* Placement errors grouped by where they come from (a rule, or no rule)
@@ -420,6 +421,9 @@ static bool setup_memories(Planner *P)
         if (c->has_alignment && c->arena_alignment > u->alignment)
             u->alignment = (size_t)c->arena_alignment;
     }
+    for (int m = 0; m < TA_MEM_COUNT; m++)
+        if (P->attempt->budget[m])
+            P->plan->memories[m].budget = P->attempt->budget[m];
     return ok;
 }
 
@@ -456,8 +460,10 @@ static void no_room(Planner *P, const Item *it)
                       (unsigned long long)(taken < budget ? budget - taken : 0),
                       (unsigned long long)budget);
     }
+    P->attempt->short_of_room = true;
     /* Grouped by kind: the free space is what the first tensor found. */
-    const char *fix = P->in->config->has_constraints
+    const char *fix = P->attempt->fix ? P->attempt->fix
+                      : P->in->config->has_constraints
                           ? "raise a max_size in memory.constraints or add a memory to it"
                           : "the target's memories are full: limit what rules pin there, or "
                             "choose a target with more memory";
@@ -1087,12 +1093,14 @@ static bool check_budgets(Planner *P)
             if (it->pinned && (it->memory == m || it->source == m) && pinned.len < 200)
                 ta_buf_printf(&pinned, "%s%s", pinned.len ? ", " : "", it->t->id);
         }
+        P->attempt->short_of_room = true;
         ta_error(P->d,
-                 "%s: the plan needs %llu bytes but the budget is %llu: %llu bytes over%s%s%s",
+                 "%s: the plan needs %llu bytes but the budget is %llu: %llu bytes over%s%s%s%s%s",
                  ta_memory_name(m), (unsigned long long)u->used, (unsigned long long)u->budget,
                  (unsigned long long)(u->used - u->budget),
                  pinned.len ? " (tensors pinned there by rules: " : "",
-                 pinned.len ? pinned.data : "", pinned.len ? ")" : "");
+                 pinned.len ? pinned.data : "", pinned.len ? ")" : "", P->attempt->fix ? "; " : "",
+                 P->attempt->fix ? P->attempt->fix : "");
         ta_buf_free(&pinned);
         ok = false;
     }
@@ -1113,9 +1121,9 @@ static void place_aliases(Planner *P)
     }
 }
 
-TaPlan *ta_plan(const TaPlanInput *in)
+TaPlan *ta_plan_attempt(const TaPlanInput *in, TaPlanAttempt *attempt)
 {
-    Planner P = {.in = in, .pool = in->pool, .d = in->diag};
+    Planner P = {.in = in, .pool = in->pool, .d = in->diag, .attempt = attempt};
     P.plan = ta_alloc(in->pool, sizeof *P.plan);
     P.plan->target = in->target;
     int errors = in->diag->errors;
