@@ -293,12 +293,61 @@ static int tail_cost(TaPool *pool, const char *const *gseg, const size_t *glen, 
     return total + (kn - gn) * 10;
 }
 
+/* Names other tools and habits give these keys (helia-aot, vela, stedgeai,
+   QEMU): an unknown key equal to one (ignoring case) is pointed at ours. */
+static const struct {
+    const char *given, *key;
+} key_synonyms[] = {
+    {"target", "platform.name"},
+    {"board", "platform.name"},
+    {"platform.target", "platform.name"},
+    {"platform.board", "platform.name"},
+    {"machine", "platform.name"},
+    {"platform.machine", "platform.name"},
+    {"model.file", "model.path"},
+    {"model.tflite", "model.path"},
+    {"input", "model.path"},
+    {"tflite", "model.path"},
+    {"module.output", "module.path"},
+    {"module.output_dir", "module.path"},
+    {"module.dir", "module.path"},
+    {"module.directory", "module.path"},
+    {"output", "module.path"},
+    {"output_dir", "module.path"},
+    {"out", "module.path"},
+    {"prefix", "module.prefix"},
+    {"memory.budget", "memory.constraints"},
+    {"memory.budgets", "memory.constraints"},
+    {"memory.limit", "memory.constraints"},
+    {"memory.limits", "memory.constraints"},
+    {"memory.max_size", "memory.constraints"},
+    {"memory.size", "memory.constraints"},
+    {"memory.placement", "memory.tensors"},
+    {"memory.rules", "memory.tensors"},
+    {"planner", "memory.planner"},
+};
+
+static const char *synonym_of(const char *key)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(key_synonyms); i++) {
+        const char *a = key, *b = key_synonyms[i].given;
+        while (*a && tolower((unsigned char)*a) == *b)
+            a++, b++;
+        if (!*a && !*b)
+            return key_synonyms[i].key;
+    }
+    return NULL;
+}
+
 /* "did you mean" for an unknown key in table spelling: the closest keys
    by whole-key edit distance, else segment by segment, where a segment
    may be a prefix or a near miss of the table's and leading segments may
    be missing. Up to three equally close keys, joined by " or ", or NULL. */
 static const char *suggest_key(TaPool *pool, const char *key)
 {
+    const char *synonym = synonym_of(key);
+    if (synonym)
+        return ta_format(pool, "'%s'", synonym);
     const char *gseg[16];
     size_t glen[16];
     int gn = 0;
@@ -363,11 +412,31 @@ static bool check_keys(Loader *L, const TaNode *map, const char *path)
     return ok;
 }
 
+/* A section given one value ("--platform mps3_an547", "model: x.tflite"):
+   the key that takes it. */
+static const char *section_value_key(const char *path)
+{
+    static const char *const keys[][2] = {
+        {"platform", "platform.name"}, {"model", "model.path"}, {"module", "module.path"}};
+    for (size_t i = 0; i < TA_COUNT_OF(keys); i++)
+        if (strcmp(path, keys[i][0]) == 0)
+            return keys[i][1];
+    return NULL;
+}
+
 static bool expect_map(Loader *L, const TaNode *n, const char *path)
 {
     if (n->kind == TA_NODE_MAP)
         return true;
-    ta_error(L->d, "%s: %s: expected a mapping of keys to values", WHERE(n), path);
+    const char *key = n->kind == TA_NODE_SCALAR ? section_value_key(path) : NULL;
+    if (key && n->line <= 0)
+        ta_error(L->d, "%s: %s: expected a mapping of keys to values (did you mean --%s %s?)",
+                 WHERE(n), path, key, n->scalar);
+    else if (key)
+        ta_error(L->d, "%s: %s: expected a mapping of keys to values (did you mean %s: %s?)",
+                 WHERE(n), path, key, n->scalar);
+    else
+        ta_error(L->d, "%s: %s: expected a mapping of keys to values", WHERE(n), path);
     return false;
 }
 
