@@ -168,3 +168,20 @@ def test_a_section_given_one_value_in_a_file_names_the_key(tmp_path):
     assert p.returncode != 0
     assert "platform: expected a mapping of keys to values (did you mean platform.name: " \
         "mps3_an547?)" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("key, value", [("memory.overlap_test_shortfall", "16"),
+                                        ("memory.overlap_test_direction", "above")])
+def test_testing_only_keys_need_the_testing_switch(key, value, monkeypatch):
+    """Keys that break the plan on purpose, for tinyaot's own tests, are one
+    error line without TINYAOT_TESTING=1 (issue 22, finding 9)."""
+    monkeypatch.delenv("TINYAOT_TESTING", raising=False)
+    p = tinyaot("analyze", "--model.path", HELLO, "--" + key, value)
+    assert p.returncode != 0
+    lines = error_lines(p)
+    assert lines == [f"tinyaot: error: command line (--{key}): {key} is for tinyaot's own tests "
+                     "only (it can make wrong results); remove it, or set TINYAOT_TESTING=1 in "
+                     "the environment to use it"], p.stderr
+    monkeypatch.setenv("TINYAOT_TESTING", "1")
+    p = tinyaot("analyze", "--model.path", HELLO, "--" + key, value)
+    assert p.returncode == 0, p.stderr

@@ -13,6 +13,7 @@
 #include "custom_operators.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const memory_names[TA_MEM_COUNT] = {"ITCM",  "DTCM", "SRAM",
@@ -133,9 +134,11 @@ static const tinyaot_config_key config_keys[] = {
     {"memory.keep_inputs", "bool", "false",
      "true: a run leaves every model input as it was (no tensor reuses its bytes)"},
     {"memory.overlap_test_shortfall", "integer (bytes)", "0",
-     "testing only: place overlapping outputs this much closer than proven safe (wrong results)"},
+     "testing only (needs TINYAOT_TESTING=1): place overlapping outputs this much closer than "
+     "proven safe (wrong results)"},
     {"memory.overlap_test_direction", "auto|below|above", "auto",
-     "testing only: outputs of kernels that can walk backwards go only below (or above) their "
+     "testing only (needs TINYAOT_TESTING=1): outputs of kernels that can walk backwards go only "
+     "below (or above) their "
      "inputs instead of where the arena is smallest"},
     {"memory.auto_hydrate_constants", "bool", "-", "deprecated: accepted, changes nothing, warns"},
     {"memory.tensors", "list of rules", "none", "tensor placement rules, first match wins"},
@@ -813,6 +816,21 @@ static void load_planner_options(Loader *L, const TaNode *n)
     }
 }
 
+/* Keys that exist only for tinyaot's own tests (they break the plan's
+   guarantees on purpose) need the testing switch, TINYAOT_TESTING=1, so
+   that none sits unnoticed in a user's configuration. */
+static bool testing_allowed(Loader *L, const TaNode *v, const char *key)
+{
+    const char *on = getenv("TINYAOT_TESTING");
+    if (on && strcmp(on, "1") == 0)
+        return true;
+    ta_error(L->d,
+             "%s: %s is for tinyaot's own tests only (it can make wrong results); remove it, or "
+             "set TINYAOT_TESTING=1 in the environment to use it",
+             WHERE(v), key);
+    return false;
+}
+
 static void load_memory(Loader *L, const TaNode *n)
 {
     if (!expect_map(L, n, "memory"))
@@ -836,9 +854,11 @@ static void load_memory(Loader *L, const TaNode *n)
         get_bool(L, v, "memory.output_over_input", &c->output_over_input);
     if ((v = ta_node_map_get(n, "keep_inputs")))
         get_bool(L, v, "memory.keep_inputs", &c->keep_inputs);
-    if ((v = ta_node_map_get(n, "overlap_test_shortfall")))
+    if ((v = ta_node_map_get(n, "overlap_test_shortfall")) &&
+        testing_allowed(L, v, "memory.overlap_test_shortfall"))
         get_uint(L, v, "memory.overlap_test_shortfall", &c->overlap_test_shortfall);
-    if ((v = ta_node_map_get(n, "overlap_test_direction"))) {
+    if ((v = ta_node_map_get(n, "overlap_test_direction")) &&
+        testing_allowed(L, v, "memory.overlap_test_direction")) {
         static const char *const directions[] = {"auto", "below", "above"};
         get_choice(L, v, "memory.overlap_test_direction", directions, 3,
                    &c->overlap_test_direction);
