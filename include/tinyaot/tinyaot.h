@@ -26,7 +26,7 @@ extern "C" {
 /* The layout of the structs below: raised whenever a field is added or
    moved, so that a binding written for another layout (python/tinyaot)
    refuses the library instead of reading past its structs. */
-#define TINYAOT_ABI_VERSION 3
+#define TINYAOT_ABI_VERSION 4
 
 /* Marks the library's entry points: libtinyaot is built with hidden
    visibility, so these four functions are all it exports. */
@@ -147,6 +147,9 @@ typedef struct tinyaot_tensor_view {
     int input_index;  /* -1: None */
     int output_index; /* -1: None */
     int64_t nbytes;   /* bytes the plan allocated for it */
+    /* The model tensor's index: its own, or for a constant made from one
+       (re-laid-out weights, a folded bias) that tensor's; -1: None. */
+    int model_tensor;
 } tinyaot_tensor_view;
 
 /* RegionView: one arena region, in <prefix>_arena_region_t order. */

@@ -80,6 +80,10 @@ class ConversionResult:
     placements: Mapping[str, PlacementView]
     analysis: Optional[Analysis] = None  # what `tinyaot analyze` prints
     identity: Optional[ModuleIdentity] = None  # the header's identity block
+    # Tensor id -> the model tensor's index: its own, or the one a created
+    # constant (re-laid-out weights, a folded bias) was made from; None for
+    # neither. Beside TensorView, whose fields follow the views spec.
+    model_tensors: Mapping[str, Optional[int]] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -234,7 +238,11 @@ class AotConverter:
                                            _placement(r.placements[i]))
                                           for i in range(r.num_placements)),
                 analysis=_analysis(r.analysis, r.num_operators),
-                identity=_identity(r.identity))
+                identity=_identity(r.identity),
+                model_tensors=frozen_mapping(
+                    (_s(r.tensors[i].id),
+                     r.tensors[i].model_tensor if r.tensors[i].model_tensor >= 0 else None)
+                    for i in range(r.num_tensors)))
         finally:
             lib.tinyaot_result_free(res)
 

@@ -53,7 +53,8 @@ class TensorView(ctypes.Structure):
                 ("dtype", ctypes.c_char_p), ("ctype", ctypes.c_char_p),
                 ("quantization", ctypes.POINTER(QuantizationView)),
                 ("kind", ctypes.c_char_p), ("input_index", ctypes.c_int),
-                ("output_index", ctypes.c_int), ("nbytes", ctypes.c_int64)]
+                ("output_index", ctypes.c_int), ("nbytes", ctypes.c_int64),
+                ("model_tensor", ctypes.c_int)]
 
 
 class RegionView(ctypes.Structure):
@@ -123,7 +124,7 @@ class Result(ctypes.Structure):
 
 
 # include/tinyaot/tinyaot.h's TINYAOT_ABI_VERSION for the structs above.
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 
 def _candidates():

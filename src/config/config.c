@@ -144,7 +144,12 @@ static const tinyaot_config_key config_keys[] = {
     {"memory.tensors", "list of rules", "none", "tensor placement rules, first match wins"},
     {"memory.tensors[].type", "constant|persistent|scratch", "any kind",
      "the kind of tensor the rule matches"},
-    {"memory.tensors[].id", "id or list of ids", "any id", "the tensors the rule matches"},
+    {"memory.tensors[].id", "id or list of ids", "any id",
+     "the tensors the rule matches: ids as the residency report and analyze --tensors list them; "
+     "a model tensor's id also matches the constants made from it (op4.weights_interleaved)"},
+    {"memory.tensors[].name", "name pattern or list", "any name",
+     "tensors whose model name matches (exact, or a glob: \"*conv*weights*\"), with the "
+     "constants made from them; with id, either may match"},
     {"memory.tensors[].attributes.memory", "memory name", "-",
      "where the tensors live (staged constants: where their bytes are stored)"},
     {"memory.tensors[].attributes.constant_destination_memory", "memory name", "-",
@@ -679,24 +684,25 @@ static void load_platform(Loader *L, const TaNode *n)
     }
 }
 
-/* `id:` is one id or a list of ids; numbers are kept as their text. */
-static bool load_ids(Loader *L, const TaNode *n, const char *path, TaRule *rule)
+/* `id:` (`name:`) is one id (pattern) or a list; numbers are kept as
+   their text. */
+static bool load_ids(Loader *L, const TaNode *n, const char *path, const char ***out, int *count)
 {
     if (n->kind == TA_NODE_SCALAR) {
-        rule->ids = ta_alloc(L->pool, sizeof(char *));
-        rule->ids[0] = n->scalar;
-        rule->num_ids = 1;
+        *out = ta_alloc(L->pool, sizeof(char *));
+        (*out)[0] = n->scalar;
+        *count = 1;
         return true;
     }
     if (n->kind != TA_NODE_SEQUENCE) {
-        ta_error(L->d, "%s: %s: expected an id or a list of ids", WHERE(n), path);
+        ta_error(L->d, "%s: %s: expected one value or a list", WHERE(n), path);
         return false;
     }
-    rule->ids = ta_alloc_array(L->pool, (size_t)n->count + 1, sizeof(char *));
+    *out = ta_alloc_array(L->pool, (size_t)n->count + 1, sizeof(char *));
     for (int i = 0; i < n->count; i++)
-        if (!get_string(L, n->items[i], path, &rule->ids[i]))
+        if (!get_string(L, n->items[i], path, &(*out)[i]))
             return false;
-    rule->num_ids = n->count;
+    *count = n->count;
     return true;
 }
 
@@ -719,7 +725,9 @@ static void load_rules(Loader *L, const TaNode *n, const char *list_path, bool o
         if ((v = ta_node_map_get(e, "type")))
             get_string(L, v, ta_format(L->pool, "%s.type", path), &rule->type);
         if ((v = ta_node_map_get(e, "id")))
-            load_ids(L, v, ta_format(L->pool, "%s.id", path), rule);
+            load_ids(L, v, ta_format(L->pool, "%s.id", path), &rule->ids, &rule->num_ids);
+        if ((v = ta_node_map_get(e, "name")))
+            load_ids(L, v, ta_format(L->pool, "%s.name", path), &rule->names, &rule->num_names);
         const TaNode *attrs = ta_node_map_get(e, "attributes");
         if (!attrs) {
             ta_error(L->d, "%s: %s: a rule needs 'attributes'", WHERE(e), path);

@@ -28,8 +28,9 @@ typedef struct Item {
     bool pinned; /* a rule chose `memory` */
     bool staged; /* constant_destination_memory given */
     const TaRule *rule;
-    const char **ids; /* the root's id and its aliases' ids */
-    int num_ids;
+    TaVec ids; /* const char*: the root's id, its aliases', and the model tensors' they came from */
+    TaVec names; /* const char*: the model names of the same tensors */
+    TaTensorKeys keys;
     TaBlock block;
     /* Output over input (overlap.c): the producer's input this tensor's
        bytes overlap, the lead it keeps and why that is safe. */
@@ -244,17 +245,27 @@ static void collect_items(Planner *P)
         it->memory = it->source = -1;
         item_of[i] = P->num_items++;
     }
-    /* Each item lists its own id and those of tensors aliasing it. */
+    /* Each item lists its own id and those of tensors aliasing it, and
+       for constants made from a model tensor that tensor's id; with the
+       names, what rules match. */
     for (int i = 0; i < g->tensors.len; i++) {
         TaTensor *t = TA_TENSOR(g, i);
         if (t->removed)
             continue;
         Item *it = &P->items[item_of[ta_tensor_root(t)->index]];
-        const char **ids = ta_alloc_array(P->pool, (size_t)it->num_ids + 1, sizeof(char *));
-        if (it->num_ids)
-            memcpy(ids, it->ids, (size_t)it->num_ids * sizeof(char *));
-        ids[it->num_ids++] = t->id;
-        it->ids = ids;
+        ta_vec_push(P->pool, &it->ids, (void *)t->id);
+        if (t->name)
+            ta_vec_push(P->pool, &it->names, (void *)t->name);
+        if (t->derived_from) {
+            ta_vec_push(P->pool, &it->ids, (void *)t->derived_from->id);
+            if (t->derived_from->name)
+                ta_vec_push(P->pool, &it->names, (void *)t->derived_from->name);
+        }
+    }
+    for (int i = 0; i < P->num_items; i++) {
+        Item *it = &P->items[i];
+        it->keys = (TaTensorKeys){(const char *const *)it->ids.items, it->ids.len,
+                                  (const char *const *)it->names.items, it->names.len};
     }
 }
 
@@ -317,9 +328,9 @@ static bool apply_rules(Planner *P)
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
         TaTensorAttrs a = ta_rules_for_tensor(P->pool, &cfg->tensor_rules, ta_role_name(it->role),
-                                              it->ids, it->num_ids);
+                                              &it->keys);
         ta_rules_compare_reference(P->pool, &divergences, &cfg->tensor_rules,
-                                   ta_role_name(it->role), it->ids, it->num_ids, &a);
+                                   ta_role_name(it->role), &it->keys, &a);
         const char *id = it->t->id;
         if (a.memory) {
             it->memory = ta_memory_parse(a.memory);
