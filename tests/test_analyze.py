@@ -222,3 +222,41 @@ def test_python_analyze_returns_views_without_a_module(tmp_path):
     with pytest.raises(tinyaot.ConversionError) as e:
         tinyaot.analyze(model_path=unsupported.model(tmp_path))
     assert e.value.status == 3 and len(e.value.analysis.unsupported) >= 2
+
+
+def test_analyze_tensors_lists_every_tensor_with_its_placement(tmp_path):
+    """analyze --tensors (issue 22, finding 6): every tensor of the module
+    with id, name, kind, dtype and shape, bytes, memory and offset as the
+    residency report has them, and the model tensor a created constant was
+    made from; the same in text and JSON."""
+    keys = ("--model.path", KWS, "--platform.name", "mps3_an547")
+    p, got = analyze_json("--tensors", *keys)
+    assert p.returncode == 0, p.stderr
+    _, _ = converted_views(tmp_path, KWS, "--platform.name", "mps3_an547")
+    res = json.loads((tmp_path / "module" / "v_residency.json").read_text())
+    assert [t["id"] for t in got["tensors"]] == [t["id"] for t in res["tensors"]]
+    for t, row in zip(got["tensors"], res["tensors"]):
+        assert (t["name"], t["memory"], t["bytes"], t["model_tensor"]) == \
+            (row["name"], row["memory"], row["size"], row["model_tensor"]), t["id"]
+        if row["memory"]:
+            assert (t["offset"], t["region"]) == (row["offset"], row["region_id"]), t["id"]
+    by_id = {t["id"]: t for t in got["tensors"]}
+    assert by_id["0"]["kind"] == "input" and by_id["0"]["shape"] == [1, 49, 10, 1]
+    assert by_id["0"]["dtype"] == "int8"
+    assert by_id["op0.weights_interleaved"]["model_tensor"] == 17
+    assert {t["kind"] for t in got["tensors"]} == {"input", "output", "constant", "scratch"}
+    text = tinyaot("analyze", "--tensors", *keys)
+    assert text.returncode == 0, text.stderr
+    lines = {line.split()[0]: line.split() for line in text.stdout.splitlines()
+             if line.split() and line.split()[0] in by_id}
+    assert set(lines) == set(by_id)
+    row = lines["op0.weights_interleaved"]
+    t = by_id["op0.weights_interleaved"]
+    assert row[:7] == ["op0.weights_interleaved", "constant",
+                       f"int8[{','.join(map(str, t['shape']))}]", str(t["bytes"]), t["memory"],
+                       str(t["offset"]), "17"], row
+    assert lines["0"][-1] == "input_1"
+    # Without --tensors, no list.
+    assert "op0.weights_interleaved" not in tinyaot("analyze", *keys).stdout
+    assert "tensors" not in analyze_json(*keys)[1]
+    assert "--tensors" in tinyaot("analyze", "--help").stdout

@@ -4,13 +4,15 @@
  *
  *   tinyaot convert   [--config FILE] [--strict] [--force] [--quiet] [--verbose N]
  *                     [--log-file PATH] [--dump-after PASS] [--KEY VALUE]...
- *   tinyaot analyze   [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...
+ *   tinyaot analyze   [--config FILE] [--strict] [--format text|json] [--tensors]
+ *                     [--KEY VALUE]...
  *   tinyaot platforms [NAME | FILE.yaml]
  *   tinyaot validate  [--config FILE] [--runs N] [--KEY VALUE]...   (validate.c)
  */
 #include "../include/tinyaot/tinyaot.h"
 #include "validate.h"
 
+#include "analyze_tensors.h"
 #include "cli_log.h"
 
 #include <stdbool.h>
@@ -22,7 +24,8 @@ static const char *const convert_usage =
     "usage: tinyaot convert [--config FILE] [--strict] [--force] [--quiet] [--verbose N]\n"
     "                       [--log-file PATH] [--dump-after PASS] [--KEY VALUE]...\n";
 static const char *const analyze_usage =
-    "usage: tinyaot analyze [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...\n";
+    "usage: tinyaot analyze [--config FILE] [--strict] [--format text|json] [--tensors]\n"
+    "                       [--KEY VALUE]...\n";
 static const char *const platforms_usage = "usage: tinyaot platforms [NAME | FILE.yaml]\n";
 
 /* Every configuration key, from the table the loader checks keys against
@@ -78,17 +81,21 @@ static void usage_convert(FILE *out)
 static void usage_analyze(FILE *out)
 {
     fputs(analyze_usage, out);
-    fprintf(out, "\nRuns the conversion up to writing the module, writes nothing, and prints per\n"
-                 "operator its layer index, type, output shape, MACs, parameters, the scratch\n"
-                 "bytes live while it runs and its output's bytes and memory; per memory the\n"
-                 "scratch arena against its lower bound, persistent, constant and staged bytes,\n"
-                 "the budget and what is free; the total MACs and a flash estimate. A model with\n"
-                 "operators tinyaot cannot convert names each one and exits with status 1.\n"
-                 "module.path is not needed.\n"
-                 "  --config FILE         YAML configuration, as for convert\n"
-                 "  --strict              warnings are errors\n"
-                 "  --format text|json    json: the same figures as one JSON object on stdout\n"
-                 "  -h, --help            this help\n");
+    fprintf(out,
+            "\nRuns the conversion up to writing the module, writes nothing, and prints per\n"
+            "operator its layer index, type, output shape, MACs, parameters, the scratch\n"
+            "bytes live while it runs and its output's bytes and memory; per memory the\n"
+            "scratch arena against its lower bound, persistent, constant and staged bytes,\n"
+            "the budget and what is free; the total MACs and a flash estimate. A model with\n"
+            "operators tinyaot cannot convert names each one and exits with status 1.\n"
+            "module.path is not needed.\n"
+            "  --config FILE         YAML configuration, as for convert\n"
+            "  --strict              warnings are errors\n"
+            "  --format text|json    json: the same figures as one JSON object on stdout\n"
+            "  --tensors             also list every tensor: id, kind, dtype and shape,\n"
+            "                        bytes, memory and offset, model tensor, name (the ids\n"
+            "                        and names memory.tensors rules match); json: \"tensors\"\n"
+            "  -h, --help            this help\n");
     print_flash_basis(out);
 }
 
@@ -200,7 +207,7 @@ static void print_kernel_stack_text(const tinyaot_result *r, const tinyaot_analy
     printf("  (%s)\n", a->kernel_stack_basis);
 }
 
-static void print_analysis_text(const tinyaot_result *r, const char *model)
+static void print_analysis_text(const tinyaot_result *r, const char *model, bool tensors)
 {
     const tinyaot_analysis *a = r->analysis;
     if (!a)
@@ -236,9 +243,12 @@ static void print_analysis_text(const tinyaot_result *r, const char *model)
     printf(
         "  (an estimate, not a link of this module: tinyaot analyze --help says how it is made)\n");
     print_kernel_stack_text(r, a);
+    if (tensors)
+        cli_print_tensors_text(r);
 }
 
-static void print_analysis_json(const tinyaot_result *r, const char *model, int status)
+static void print_analysis_json(const tinyaot_result *r, const char *model, int status,
+                                bool tensors)
 {
     const tinyaot_analysis *a = r->analysis;
     printf("{\"model\": ");
@@ -320,6 +330,8 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
                a->kernel_stack_layer);
         json_string(stdout, a->kernel_stack_basis);
         printf("}");
+        if (tensors)
+            cli_print_tensors_json(r);
     }
     printf("}\n");
 }
@@ -424,6 +436,7 @@ static int platforms(int argc, char **argv)
 typedef struct Options {
     bool quiet;
     bool json;
+    bool tensors; /* analyze --tensors */
     bool help;
     int verbose;          /* --verbose: 0..3, default 1 */
     const char *log_file; /* --log-file, or NULL */
@@ -452,6 +465,10 @@ static int parse_options(int argc, char **argv, bool analyze, tinyaot_args *args
         }
         if (!analyze && strcmp(a, "force") == 0) {
             args->force = 1;
+            continue;
+        }
+        if (analyze && strcmp(a, "tensors") == 0) {
+            o->tensors = true;
             continue;
         }
         if (!analyze && strcmp(a, "quiet") == 0) {
@@ -521,9 +538,9 @@ static int run_command(tinyaot_args *args, bool analyze, const Options *o, CliLo
     tinyaot_status status = analyze ? tinyaot_analyze(args, &result)
                                     : tinyaot_convert(args, &result);
     if (analyze && o->json)
-        print_analysis_json(result, model_of(args), (int)status);
+        print_analysis_json(result, model_of(args), (int)status, o->tensors);
     else if (analyze)
-        print_analysis_text(result, model_of(args));
+        print_analysis_text(result, model_of(args), o->tensors);
     if (!analyze && status == TINYAOT_OK && !o->quiet && o->verbose > 0)
         print_summary(stdout, result);
     if (!analyze && status == TINYAOT_OK && log->file)
