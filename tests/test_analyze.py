@@ -260,3 +260,53 @@ def test_analyze_tensors_lists_every_tensor_with_its_placement(tmp_path):
     assert "op0.weights_interleaved" not in tinyaot("analyze", *keys).stdout
     assert "tensors" not in analyze_json(*keys)[1]
     assert "--tensors" in tinyaot("analyze", "--help").stdout
+
+
+def _analyze_case(tmp_path, variant, seed):
+    from tests.gen import variants
+    case = variants.ALL[variant].case(seed)
+    path = tmp_path / f"{variant}-{seed}.tflite"
+    path.write_bytes(case.model)
+    p, got = analyze_json("--model.path", path)
+    assert p.returncode == 0, p.stderr
+    return case.config, got
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_analyze_counts_svdf_macs(tmp_path, seed):
+    """SVDF (issue 22, finding 9): per batch row each feature weight (the
+    filters over the input) and each time weight (the filters over their
+    memory), counted by hand from the generator's shapes."""
+    cfg, got = _analyze_case(tmp_path, "SVDF.int8", seed)
+    filters = cfg["units"] * cfg["rank"]
+    hand = cfg["batch"] * filters * (cfg["input_size"] + cfg["memory_size"])
+    (op,) = [o for o in got["operators"] if o["type"] == "SVDF"]
+    assert op["macs"] == hand and got["total_macs"] == hand
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_analyze_counts_batch_matmul_macs(tmp_path, seed):
+    cfg, got = _analyze_case(tmp_path, "BATCH_MATMUL.int8", seed)
+    *batch, m, n = cfg["output_shape"]
+    k = cfg["lhs_shape"][-2] if cfg["adj_x"] else cfg["lhs_shape"][-1]
+    hand = m * n * k
+    for b in batch:
+        hand *= b
+    (op,) = [o for o in got["operators"] if o["type"] == "BATCH_MATMUL"]
+    assert op["macs"] == hand and got["total_macs"] == hand
+
+
+def test_analyze_counts_lstm_macs():
+    """tflm_mnist_lstm_int8: 28 time steps of one batch row, 20 cells, 28
+    inputs: each step multiplies the four gates' input (20x28) and
+    recurrent (20x20) weights once. Text and JSON agree."""
+    p, got = analyze_json("--model.path", module.MODELS / "tflm_mnist_lstm_int8.tflite")
+    assert p.returncode == 0, p.stderr
+    hand = 28 * 4 * (20 * 28 + 20 * 20)
+    (op,) = [o for o in got["operators"] if o["type"] == "UNIDIRECTIONAL_SEQUENCE_LSTM"]
+    assert op["macs"] == hand == 107520
+    fc = [o["macs"] for o in got["operators"] if o["type"] == "FULLY_CONNECTED"]
+    assert got["total_macs"] == hand + sum(fc)
+    text = tinyaot("analyze", "--model.path", module.MODELS / "tflm_mnist_lstm_int8.tflite")
+    row = [line for line in text.stdout.splitlines() if "UNIDIRECTIONAL_SEQUENCE_LSTM" in line]
+    assert row and row[0].split()[3] == str(hand), row

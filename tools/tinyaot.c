@@ -228,10 +228,10 @@ static void print_analysis_text(const tinyaot_result *r, const char *model, bool
         const tinyaot_operator_view *op = &r->operators[i];
         const tinyaot_operator_analysis *o = &a->operators[i];
         char shape[128], macs[24], params[24];
-        snprintf(macs, sizeof macs, "%lld", (long long)op->macs);
+        snprintf(macs, sizeof macs, "%lld", (long long)o->macs);
         snprintf(params, sizeof params, "%lld", (long long)op->parameters);
         printf("%5d  %-22s %-16s %12s %10s %12lld %12lld  %s\n", op->layer_index, op->type,
-               shape_text(r, op, shape, sizeof shape), op->has_macs ? macs : "-",
+               shape_text(r, op, shape, sizeof shape), o->has_macs ? macs : "-",
                op->has_parameters ? params : "-", (long long)o->scratch_live,
                (long long)o->output_bytes, o->output_memory ? o->output_memory : "-");
     }
@@ -287,8 +287,8 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
             } else {
                 printf("null");
             }
-            if (op->has_macs)
-                printf(", \"macs\": %lld", (long long)op->macs);
+            if (o->has_macs)
+                printf(", \"macs\": %lld", (long long)o->macs);
             else
                 printf(", \"macs\": null");
             if (op->has_parameters)

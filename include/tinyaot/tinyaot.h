@@ -249,6 +249,11 @@ typedef struct tinyaot_operator_analysis {
        they are measured); the arenas do not hold these. */
     int64_t kernel_stack_m55;
     int64_t kernel_stack_m4;
+    /* Multiply-accumulates per inference: the view's macs where the views
+       spec defines them, else tinyaot's own count (UNIDIRECTIONAL_SEQUENCE_LSTM
+       and SVDF: one per weight for each row it multiplies); has_macs 0: none. */
+    int has_macs;
+    int64_t macs;
 } tinyaot_operator_analysis;
 
 /* Per memory of the target. Bytes include guards and alignment padding. */

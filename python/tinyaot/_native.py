@@ -75,7 +75,8 @@ class PlacementView(ctypes.Structure):
 class OperatorAnalysis(ctypes.Structure):
     _fields_ = [("scratch_live", ctypes.c_int64), ("output_bytes", ctypes.c_int64),
                 ("output_memory", ctypes.c_char_p), ("kernel_stack_m55", ctypes.c_int64),
-                ("kernel_stack_m4", ctypes.c_int64)]
+                ("kernel_stack_m4", ctypes.c_int64), ("has_macs", ctypes.c_int),
+                ("macs", ctypes.c_int64)]
 
 
 class MemorySummary(ctypes.Structure):

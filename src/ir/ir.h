@@ -246,6 +246,10 @@ typedef struct TaOp {
     TaVec calls;        /* TaKernelCall* */
     bool has_macs;
     int64_t macs;
+    /* analyze's count where the views spec defines none (LSTM, SVDF):
+       one MAC per weight for each row the weights multiply. */
+    bool has_analysis_macs;
+    int64_t analysis_macs;
     bool has_parameters;
     int64_t parameters;
     int inplace_input; /* -1, or the input whose bytes output 0 may reuse */

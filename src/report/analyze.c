@@ -207,8 +207,9 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
             o->output_bytes += (int64_t)ta_tensor_bytes(op->outputs[k]);
         if (op->num_outputs > 0 && op->outputs[0]->place.region)
             o->output_memory = ta_memory_name(op->outputs[0]->place.memory);
-        if (op->has_macs)
-            a->total_macs += op->macs;
+        o->has_macs = op->has_macs || op->has_analysis_macs;
+        o->macs = op->has_macs ? op->macs : op->has_analysis_macs ? op->analysis_macs : 0;
+        a->total_macs += o->macs;
     }
     a->operators = ops;
     memory_summaries(pool, plan, a);
