@@ -310,3 +310,46 @@ def test_analyze_counts_lstm_macs():
     text = tinyaot("analyze", "--model.path", module.MODELS / "tflm_mnist_lstm_int8.tflite")
     row = [line for line in text.stdout.splitlines() if "UNIDIRECTIONAL_SEQUENCE_LSTM" in line]
     assert row and row[0].split()[3] == str(hand), row
+
+
+def flash_table():
+    """path -> {core: bytes} from src/report/flash_sizes.inc (-1: unmeasured)."""
+    inc = (module.ROOT / "src" / "report" / "flash_sizes.inc").read_text()
+    return {path: dict(zip(("cortex-m55", "cortex-m4", "host"), map(int, sizes.split(","))))
+            for path, sizes in re.findall(r'TA_KERNEL_SIZE\("([^"]+)", ([-\d, ]+)\)', inc)}
+
+
+def test_flash_estimate_uses_the_target_cores_object_sizes(tmp_path):
+    """The Cortex-M4 estimate sums Cortex-M4 object sizes, not Cortex-M55
+    ones (issue 22, finding 9), and the basis names the core."""
+    table = flash_table()
+    sources = [p for p, s in table.items() if "ta_conv_2d.c" in p]
+    assert sources and all(s["cortex-m55"] != s["cortex-m4"] for s in map(table.get, sources))
+    got = {}
+    for platform, core in (("mps3_an547", "cortex-m55"), ("mps2_an386", "cortex-m4"),
+                           ("host", "host")):
+        p, a = analyze_json("--model.path", KWS, "--platform.name", platform)
+        assert p.returncode == 0, p.stderr
+        f = a["flash"]
+        assert f"at their {core} -O2 object size" in f["basis"], f["basis"]
+        assert f["unmeasured"] == []
+        got[core] = f
+    assert len({f["kernels"] for f in got.values()}) == 3, got
+    # The kernel bytes are the sum of the runtime sources' sizes for that core.
+    views, _ = converted_views(tmp_path, KWS, "--platform.name", "mps2_an386")
+    used = sorted(str(p.relative_to(tmp_path / "module")) for p in
+                  (tmp_path / "module" / "runtime").rglob("*.c"))
+    assert used and got["cortex-m4"]["kernels"] == sum(table[p]["cortex-m4"] for p in used)
+
+
+def test_a_core_without_measured_sizes_shows_every_source_as_unmeasured(tmp_path):
+    target = tmp_path / "m33.yaml"
+    target.write_text((module.ROOT / "targets" / "mps2_an386.yaml").read_text()
+                      .replace("core: cortex-m4", "core: cortex-m33"))
+    p, a = analyze_json("--model.path", HELLO, "--platform.name", target)
+    assert p.returncode == 0, p.stderr
+    f = a["flash"]
+    assert f["unmeasured"] and all(u.startswith("runtime/") for u in f["unmeasured"])
+    assert f["kernels"] == 0 and "no sizes measured for core cortex-m33" in f["basis"]
+    text = tinyaot("analyze", "--model.path", HELLO, "--platform.name", target).stdout
+    assert f"  unmeasured for this core (not counted): {f['unmeasured'][0]}" in text

@@ -44,10 +44,13 @@ void tinyaot_cli_print_keys(FILE *out)
 static void print_flash_basis(FILE *out)
 {
     fprintf(out, "  The flash estimate adds the runtime sources the module uses, at their\n"
-                 "  object size for Cortex-M55 (arm-none-eabi-gcc -O2) measured once by\n"
+                 "  object size for the target's core (cortex-m55 or cortex-m4 with\n"
+                 "  arm-none-eabi-gcc -O2, host with gcc -O2) measured once by\n"
                  "  scripts/flash_sizes.py (an upper bound: the linker drops unused\n"
                  "  functions), a fixed size per operator for the generated code fitted on\n"
-                 "  shared models, and the constant bytes. It is not a link of this module.\n");
+                 "  shared models for that core, and the constant bytes; a source with no\n"
+                 "  size for the core is listed as unmeasured, not counted. It is not a link\n"
+                 "  of this module.\n");
 }
 
 static void usage_convert(FILE *out)
@@ -240,6 +243,8 @@ static void print_analysis_text(const tinyaot_result *r, const char *model, bool
     printf("flash (estimate): %lld bytes = generated code %lld + kernels %lld + constants %lld\n",
            (long long)a->flash_total, (long long)a->flash_code, (long long)a->flash_kernels,
            (long long)a->flash_constants);
+    for (size_t i = 0; i < a->num_flash_unmeasured; i++)
+        printf("  unmeasured for this core (not counted): %s\n", a->flash_unmeasured[i]);
     printf(
         "  (an estimate, not a link of this module: tinyaot analyze --help says how it is made)\n");
     print_kernel_stack_text(r, a);
@@ -324,7 +329,12 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
                (long long)a->total_macs, (long long)a->flash_code, (long long)a->flash_kernels,
                (long long)a->flash_constants, (long long)a->flash_total);
         json_string(stdout, a->flash_basis);
-        printf("},\n \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld, "
+        printf(", \"unmeasured\": [");
+        for (size_t i = 0; i < a->num_flash_unmeasured; i++) {
+            printf(i ? ", " : "");
+            json_string(stdout, a->flash_unmeasured[i]);
+        }
+        printf("]},\n \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld, "
                "\"layer_index\": %d, \"basis\": ",
                (long long)a->kernel_stack_m55, (long long)a->kernel_stack_m4,
                a->kernel_stack_layer);

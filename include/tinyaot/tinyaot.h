@@ -299,6 +299,10 @@ typedef struct tinyaot_analysis {
        there), and whether that arena is proven minimal (1) or not (0). */
     const char *const *scratch_planners;
     const int *scratch_proven;
+    /* Runtime sources the module uses that have no size measured for the
+       target's core (scripts/flash_sizes.py): left out of flash_kernels. */
+    const char *const *flash_unmeasured;
+    size_t num_flash_unmeasured;
 } tinyaot_analysis;
 
 /* Runs the conversion's pipeline up to (not including) writing the module:

@@ -185,7 +185,8 @@ def _analysis(a, num_operators):
                  for i, m in ((i, a.memories[i]) for i in range(a.num_memories)))
     flash = None if unsupported else FlashEstimate(
         code=a.flash_code, kernels=a.flash_kernels, constants=a.flash_constants,
-        total=a.flash_total, basis=_s(a.flash_basis))
+        total=a.flash_total, basis=_s(a.flash_basis),
+        unmeasured=_strings(a.flash_unmeasured, a.num_flash_unmeasured))
     stack = None if unsupported else KernelStack(
         cortex_m55=a.kernel_stack_m55, cortex_m4=a.kernel_stack_m4,
         layer_index=a.kernel_stack_layer, basis=_s(a.kernel_stack_basis))

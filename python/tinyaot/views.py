@@ -136,6 +136,8 @@ class FlashEstimate:
     constants: int
     total: int
     basis: str
+    # Runtime sources used that have no size measured for the target's core.
+    unmeasured: Tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
