@@ -158,6 +158,7 @@ def test_synonyms_and_qemu_spellings_get_a_suggestion(tmp_path, args, expected):
     p = tinyaot("convert", "--module.path", tmp_path / "out", *args)
     assert p.returncode != 0
     assert expected in p.stderr, p.stderr
+    assert len(error_lines(p)) == 1, p.stderr
     assert not (tmp_path / "out").exists()
 
 

@@ -1087,9 +1087,11 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     if ((v = ta_node_map_get(root, "test")))
         load_test(&L, v);
 
-    if (!c->model_path)
+    /* "--model x.tflite" was already named with its fix: one line, not two. */
+    const TaNode *model = ta_node_map_get(root, "model"), *module = ta_node_map_get(root, "module");
+    if (!c->model_path && (!model || model->kind == TA_NODE_MAP))
         ta_error(d, "model.path is required (e.g. --model.path model.tflite)");
-    if (!c->module_path && need_module_path)
+    if (!c->module_path && need_module_path && (!module || module->kind == TA_NODE_MAP))
         ta_error(d, "module.path is required (e.g. --module.path out/model)");
     if (!c->module_name)
         c->module_name = c->module_prefix;
