@@ -216,6 +216,8 @@ static bool lower_any(TaLower *L, TaOp *op)
     TaTensor *t_feature = ta_local_constant(L, op, "feature_biases", TA_INT32, filters,
                                             feature_biases);
     TaTensor *t_output = ta_local_constant(L, op, "output_biases", TA_INT32, units, output_biases);
+    ta_derived_from(t_feature, wf);
+    ta_derived_from(t_output, bias);
     TaKernelCall *c = ta_call(L, op, wide ? "ta_svdf_s16" : "ta_svdf_s8",
                               "runtime/kernels/ta_svdf.h");
     ta_svdf_params_t *p = TA_CALL_PARAMS(L, c, ta_svdf_params_t);
