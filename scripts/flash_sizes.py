@@ -1,12 +1,15 @@
 """Measures what `tinyaot analyze` uses to estimate flash, and writes
 src/report/flash_sizes.inc.
 
-Each runtime source is compiled once for Cortex-M55 the way bench/models.py
-builds modules (arm-none-eabi-gcc -O2 -ffunction-sections); its .text +
-.rodata + .data bytes are recorded. The generated code of a module is
-estimated per operator: three shared models are converted, their generated
-sources (everything but the constant arrays) compiled the same way, and the
-bytes per operator and the fixed part fitted by least squares.
+Each runtime source is compiled for every core of CORES (Cortex-M55 and
+Cortex-M4 the way bench/models.py builds modules, arm-none-eabi-gcc -O2
+-ffunction-sections; the host with its gcc at -O2); its .text + .rodata +
+.data bytes are recorded per core, -1 where it does not compile for that
+core (analyze then shows it as unmeasured). analyze picks the column of
+the target's `core`. The generated code of a module is estimated per
+operator and core: shared models are converted, their generated sources
+(everything but the constant arrays) compiled the same way, and the bytes
+per operator and the fixed part fitted by least squares.
 
 It also records the stack each kernel needs: every runtime source is
 compiled for Cortex-M55 and for Cortex-M4 with gcc's call-graph output
@@ -32,16 +35,26 @@ COMMON_FLAGS = ["-std=c99", "-mthumb", "-O2", "-ffp-contract=off", "-ffunction-s
                 "-fdata-sections"]
 STACK_CPUS = {"m55": ["-mcpu=cortex-m55", "-mfloat-abi=hard"],
               "m4": ["-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]}
-CFLAGS = [*COMMON_FLAGS, *STACK_CPUS["m55"]]
+# Flash sizes per target core (a target YAML's `core`): compiler and flags, size tool.
+CORES = {
+    "cortex-m55": (["arm-none-eabi-gcc", *COMMON_FLAGS, *STACK_CPUS["m55"]], "arm-none-eabi-size"),
+    "cortex-m4": (["arm-none-eabi-gcc", *COMMON_FLAGS, *STACK_CPUS["m4"]], "arm-none-eabi-size"),
+    "host": (["gcc", "-std=c99", "-O2", "-ffp-contract=off", "-ffunction-sections",
+              "-fdata-sections", "-fno-asynchronous-unwind-tables"], "size"),
+}
 MODELS = ["mlperf_tiny_ad01_int8.tflite", "mlperf_tiny_kws_ref_model.tflite",
           "mlperf_tiny_ic_resnet8_quant.tflite", "tflm_hello_world_int8.tflite"]
 
 
-def object_bytes(source, include_dirs, out_dir):
+def object_bytes(source, include_dirs, out_dir, core):
+    """Bytes of `source` compiled for `core`, or -1 when it does not compile."""
+    compiler, size_tool = CORES[core]
     obj = out_dir / (source.stem + ".o")
-    subprocess.run(["arm-none-eabi-gcc", *CFLAGS, *[f"-I{d}" for d in include_dirs], "-c",
-                    str(source), "-o", str(obj)], check=True)
-    out = subprocess.run(["arm-none-eabi-size", "-A", str(obj)], check=True,
+    built = subprocess.run([*compiler, *[f"-I{d}" for d in include_dirs], "-c", str(source),
+                            "-o", str(obj)], capture_output=True, text=True)
+    if built.returncode != 0:
+        return -1
+    out = subprocess.run([size_tool, "-A", str(obj)], check=True,
                          capture_output=True, text=True).stdout
     total = 0
     for line in out.splitlines():
@@ -104,18 +117,29 @@ def kernel_stacks(sources, out_dir):
 
 
 def generated_bytes(tinyaot, model, work):
+    """(operators, {core: bytes of the generated code})."""
     module = work / model.stem
     subprocess.run([tinyaot, "convert", "--model.path", str(model), "--module.path",
                     str(module), "--quiet"], check=True)
-    total = 0
+    totals = {core: 0 for core in CORES}
     sources = [p for p in module.rglob("*.c") if "runtime" not in p.parts]
     ops = 0
     for src in sources:
         if "arena" in src.name or "const" in src.name:
             continue  # constant blobs are counted as constants
-        total += object_bytes(src, [module], work)
+        for core in CORES:
+            totals[core] += object_bytes(src, [module], work, core)
         ops += src.parent.name == "ops"
-    return ops, total
+    return ops, totals
+
+
+def fit(points):
+    """Least squares: (bytes per operator, fixed bytes) over (ops, bytes)."""
+    n = len(points)
+    mx = sum(p[0] for p in points) / n
+    my = sum(p[1] for p in points) / n
+    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+    return round(slope), max(round(my - slope * mx), 0)
 
 
 def main():
@@ -126,23 +150,22 @@ def main():
         sources = [src for src in sorted((ROOT / "runtime").rglob("*.c"))
                    if "/arena/" not in src.relative_to(ROOT).as_posix()]
         for src in sources:
-            kernels.append((src.relative_to(ROOT).as_posix(), object_bytes(src, [ROOT], work)))
+            kernels.append((src.relative_to(ROOT).as_posix(),
+                            [object_bytes(src, [ROOT], work, core) for core in CORES]))
         stacks = kernel_stacks(sources, work)
         points = [generated_bytes(tinyaot, ROOT.parent / "shared" / "models" / m, work)
                   for m in MODELS]
-    n = len(points)
-    mx = sum(p[0] for p in points) / n
-    my = sum(p[1] for p in points) / n
-    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
-    fixed = my - slope * mx
     lines = ["/* Generated by scripts/flash_sizes.py; do not edit. Bytes of .text, .rodata",
-             "   and .data for Cortex-M55 (arm-none-eabi-gcc -O2 -ffunction-sections). */",
-             f"#define TA_FLASH_PER_OPERATOR {round(slope)}",
-             f"#define TA_FLASH_FIXED {max(round(fixed), 0)}",
+             "   and .data per core: " + ", ".join(CORES) + " (arm-none-eabi-gcc -O2",
+             "   -ffunction-sections; the host's gcc -O2); -1: does not compile there. */",
              "#define TA_FLASH_MEASURED_ON \"" +
-             ", ".join(f"{m.split('.')[0]} ({x} operators, {y} bytes)"
-                       for m, (x, y) in zip(MODELS, points)) + "\""]
-    lines += [f"TA_KERNEL_SIZE(\"{rel}\", {size})" for rel, size in kernels]
+             ", ".join(f"{m.split('.')[0]} ({x} operators)" for m, (x, _) in zip(MODELS, points))
+             + "\""]
+    for core in CORES:
+        per_op, fixed = fit([(x, sizes[core]) for x, sizes in points])
+        lines.append(f"TA_FLASH_CORE(\"{core}\", {per_op}, {fixed})")
+    lines += [f"TA_KERNEL_SIZE(\"{rel}\", {', '.join(map(str, sizes))})"
+              for rel, sizes in kernels]
     lines += ["/* Stack bytes per kernel on Cortex-M55 and Cortex-M4 (-O2, its deepest call",
               "   chain, gcc -fcallgraph-info=su). */"]
     lines += [f"TA_KERNEL_STACK(\"{name}\", {m55}, {m4})" for name, m55, m4 in stacks]

@@ -222,3 +222,134 @@ def test_python_analyze_returns_views_without_a_module(tmp_path):
     with pytest.raises(tinyaot.ConversionError) as e:
         tinyaot.analyze(model_path=unsupported.model(tmp_path))
     assert e.value.status == 3 and len(e.value.analysis.unsupported) >= 2
+
+
+def test_analyze_tensors_lists_every_tensor_with_its_placement(tmp_path):
+    """analyze --tensors (issue 22, finding 6): every tensor of the module
+    with id, name, kind, dtype and shape, bytes, memory and offset as the
+    residency report has them, and the model tensor a created constant was
+    made from; the same in text and JSON."""
+    keys = ("--model.path", KWS, "--platform.name", "mps3_an547")
+    p, got = analyze_json("--tensors", *keys)
+    assert p.returncode == 0, p.stderr
+    _, _ = converted_views(tmp_path, KWS, "--platform.name", "mps3_an547")
+    res = json.loads((tmp_path / "module" / "v_residency.json").read_text())
+    assert [t["id"] for t in got["tensors"]] == [t["id"] for t in res["tensors"]]
+    for t, row in zip(got["tensors"], res["tensors"]):
+        assert (t["name"], t["memory"], t["bytes"], t["model_tensor"]) == \
+            (row["name"], row["memory"], row["size"], row["model_tensor"]), t["id"]
+        if row["memory"]:
+            assert (t["offset"], t["region"]) == (row["offset"], row["region_id"]), t["id"]
+    by_id = {t["id"]: t for t in got["tensors"]}
+    assert by_id["0"]["kind"] == "input" and by_id["0"]["shape"] == [1, 49, 10, 1]
+    assert by_id["0"]["dtype"] == "int8"
+    assert by_id["op0.weights_interleaved"]["model_tensor"] == 17
+    assert {t["kind"] for t in got["tensors"]} == {"input", "output", "constant", "scratch"}
+    text = tinyaot("analyze", "--tensors", *keys)
+    assert text.returncode == 0, text.stderr
+    lines = {line.split()[0]: line.split() for line in text.stdout.splitlines()
+             if line.split() and line.split()[0] in by_id}
+    assert set(lines) == set(by_id)
+    row = lines["op0.weights_interleaved"]
+    t = by_id["op0.weights_interleaved"]
+    assert row[:7] == ["op0.weights_interleaved", "constant",
+                       f"int8[{','.join(map(str, t['shape']))}]", str(t["bytes"]), t["memory"],
+                       str(t["offset"]), "17"], row
+    assert lines["0"][-1] == "input_1"
+    # Without --tensors, no list.
+    assert "op0.weights_interleaved" not in tinyaot("analyze", *keys).stdout
+    assert "tensors" not in analyze_json(*keys)[1]
+    assert "--tensors" in tinyaot("analyze", "--help").stdout
+
+
+def _analyze_case(tmp_path, variant, seed):
+    from tests.gen import variants
+    case = variants.ALL[variant].case(seed)
+    path = tmp_path / f"{variant}-{seed}.tflite"
+    path.write_bytes(case.model)
+    p, got = analyze_json("--model.path", path)
+    assert p.returncode == 0, p.stderr
+    return case.config, got
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_analyze_counts_svdf_macs(tmp_path, seed):
+    """SVDF (issue 22, finding 9): per batch row each feature weight (the
+    filters over the input) and each time weight (the filters over their
+    memory), counted by hand from the generator's shapes."""
+    cfg, got = _analyze_case(tmp_path, "SVDF.int8", seed)
+    filters = cfg["units"] * cfg["rank"]
+    hand = cfg["batch"] * filters * (cfg["input_size"] + cfg["memory_size"])
+    (op,) = [o for o in got["operators"] if o["type"] == "SVDF"]
+    assert op["macs"] == hand and got["total_macs"] == hand
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_analyze_counts_batch_matmul_macs(tmp_path, seed):
+    cfg, got = _analyze_case(tmp_path, "BATCH_MATMUL.int8", seed)
+    *batch, m, n = cfg["output_shape"]
+    k = cfg["lhs_shape"][-2] if cfg["adj_x"] else cfg["lhs_shape"][-1]
+    hand = m * n * k
+    for b in batch:
+        hand *= b
+    (op,) = [o for o in got["operators"] if o["type"] == "BATCH_MATMUL"]
+    assert op["macs"] == hand and got["total_macs"] == hand
+
+
+def test_analyze_counts_lstm_macs():
+    """tflm_mnist_lstm_int8: 28 time steps of one batch row, 20 cells, 28
+    inputs: each step multiplies the four gates' input (20x28) and
+    recurrent (20x20) weights once. Text and JSON agree."""
+    p, got = analyze_json("--model.path", module.MODELS / "tflm_mnist_lstm_int8.tflite")
+    assert p.returncode == 0, p.stderr
+    hand = 28 * 4 * (20 * 28 + 20 * 20)
+    (op,) = [o for o in got["operators"] if o["type"] == "UNIDIRECTIONAL_SEQUENCE_LSTM"]
+    assert op["macs"] == hand == 107520
+    fc = [o["macs"] for o in got["operators"] if o["type"] == "FULLY_CONNECTED"]
+    assert got["total_macs"] == hand + sum(fc)
+    text = tinyaot("analyze", "--model.path", module.MODELS / "tflm_mnist_lstm_int8.tflite")
+    row = [line for line in text.stdout.splitlines() if "UNIDIRECTIONAL_SEQUENCE_LSTM" in line]
+    assert row and row[0].split()[3] == str(hand), row
+
+
+def flash_table():
+    """path -> {core: bytes} from src/report/flash_sizes.inc (-1: unmeasured)."""
+    inc = (module.ROOT / "src" / "report" / "flash_sizes.inc").read_text()
+    return {path: dict(zip(("cortex-m55", "cortex-m4", "host"), map(int, sizes.split(","))))
+            for path, sizes in re.findall(r'TA_KERNEL_SIZE\("([^"]+)", ([-\d, ]+)\)', inc)}
+
+
+def test_flash_estimate_uses_the_target_cores_object_sizes(tmp_path):
+    """The Cortex-M4 estimate sums Cortex-M4 object sizes, not Cortex-M55
+    ones (issue 22, finding 9), and the basis names the core."""
+    table = flash_table()
+    sources = [p for p, s in table.items() if "ta_conv_2d.c" in p]
+    assert sources and all(s["cortex-m55"] != s["cortex-m4"] for s in map(table.get, sources))
+    got = {}
+    for platform, core in (("mps3_an547", "cortex-m55"), ("mps2_an386", "cortex-m4"),
+                           ("host", "host")):
+        p, a = analyze_json("--model.path", KWS, "--platform.name", platform)
+        assert p.returncode == 0, p.stderr
+        f = a["flash"]
+        assert f"at their {core} -O2 object size" in f["basis"], f["basis"]
+        assert f["unmeasured"] == []
+        got[core] = f
+    assert len({f["kernels"] for f in got.values()}) == 3, got
+    # The kernel bytes are the sum of the runtime sources' sizes for that core.
+    views, _ = converted_views(tmp_path, KWS, "--platform.name", "mps2_an386")
+    used = sorted(str(p.relative_to(tmp_path / "module")) for p in
+                  (tmp_path / "module" / "runtime").rglob("*.c"))
+    assert used and got["cortex-m4"]["kernels"] == sum(table[p]["cortex-m4"] for p in used)
+
+
+def test_a_core_without_measured_sizes_shows_every_source_as_unmeasured(tmp_path):
+    target = tmp_path / "m33.yaml"
+    target.write_text((module.ROOT / "targets" / "mps2_an386.yaml").read_text()
+                      .replace("core: cortex-m4", "core: cortex-m33"))
+    p, a = analyze_json("--model.path", HELLO, "--platform.name", target)
+    assert p.returncode == 0, p.stderr
+    f = a["flash"]
+    assert f["unmeasured"] and all(u.startswith("runtime/") for u in f["unmeasured"])
+    assert f["kernels"] == 0 and "no sizes measured for core cortex-m33" in f["basis"]
+    text = tinyaot("analyze", "--model.path", HELLO, "--platform.name", target).stdout
+    assert f"  unmeasured for this core (not counted): {f['unmeasured'][0]}" in text

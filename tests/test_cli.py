@@ -217,6 +217,28 @@ def test_refuses_a_directory_tinyaot_did_not_write(tmp_path):
     assert not leftovers(p)
 
 
+def test_force_notes_what_it_replaces(tmp_path):
+    """--force says on stderr what it removes (issue 22, finding 9): a
+    count and the first five entries, directories with a '/'; an unchanged
+    module replaced without needing --force gets no note."""
+    p = tmp_path / "p"
+    (p / "src").mkdir(parents=True)
+    for i in range(7):
+        (p / f"f{i}.txt").write_text("x\n")
+    r = tinyaot("convert", "--model.path", HELLO, "--module.path", p, "--force")
+    assert r.returncode == 0, r.stderr
+    notes = [line for line in r.stderr.splitlines() if "--force" in line]
+    assert notes == [f"tinyaot: note: --force: replacing {p} (not an unchanged module tinyaot "
+                     "wrote): removing 8 entries: f0.txt, f1.txt, f2.txt, f3.txt, f4.txt and 3 "
+                     "more"], r.stderr
+    r = tinyaot("convert", "--model.path", HELLO, "--module.path", p, "--force")
+    assert r.returncode == 0 and "--force" not in r.stderr, r.stderr
+    (p / "model.h").write_text("changed\n")
+    (p / "extra").mkdir()
+    r = tinyaot("convert", "--model.path", HELLO, "--module.path", p, "--force")
+    assert "removing" in r.stderr and "extra/" in r.stderr, r.stderr
+
+
 def test_an_empty_directory_is_replaced(tmp_path):
     (tmp_path / "e").mkdir()
     r = tinyaot("convert", "--model.path", HELLO, "--module.path", tmp_path / "e")

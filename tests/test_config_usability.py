@@ -97,8 +97,9 @@ def test_tensors_that_fit_nowhere_are_one_line_with_the_fix():
     lines = error_lines(p)
     assert len(lines) == 1, p.stderr
     assert re.search(r": \d+ tensors \(.*\): each fits in no usable memory \(scratch; \S+ needs "
-                     r"\d+ bytes where DTCM has \d+ of 100 bytes free\); raise a max_size in "
-                     r"memory.constraints or add a memory to it", lines[0]), lines[0]
+                     r"\d+ bytes where DTCM has \d+ of 100 bytes free\); set "
+                     r"memory.constraints\[0\]\.max_size \(DTCM\) to at least \d+, the smallest "
+                     r"that fits", lines[0]), lines[0]
 
 
 @pytest.mark.parametrize("given,suggested", [
@@ -130,3 +131,58 @@ def test_unknown_key_beside_known_ones_reports_only_itself(tmp_path):
                 "--module.pre", "kws")
     lines = error_lines(p)
     assert len(lines) == 1 and "module.pre" in lines[0], p.stderr
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--platform", "mps3_an547", "--model.path", HELLO],
+     "platform: expected a mapping of keys to values (did you mean --platform.name mps3_an547?)"),
+    (["--model", "x.tflite"],
+     "model: expected a mapping of keys to values (did you mean --model.path x.tflite?)"),
+    (["--target", "mps3_an547", "--model.path", HELLO],
+     "unknown key 'target' (did you mean 'platform.name'?)"),
+    (["--module.output", "out", "--model.path", HELLO],
+     "unknown key 'module.output' (did you mean 'module.path'?)"),
+    (["--memory.budget", "3", "--model.path", HELLO],
+     "unknown key 'memory.budget' (did you mean 'memory.constraints'?)"),
+    (["--platform.name", "mps3-an547", "--model.path", HELLO],
+     "unknown target 'mps3-an547' (did you mean 'mps3_an547'?"),
+    (["--platform.name", "MPS2-AN386", "--model.path", HELLO],
+     "unknown target 'MPS2-AN386' (did you mean 'mps2_an386'?"),
+    (["--platform.name", "an547", "--model.path", HELLO],
+     "unknown target 'an547' (did you mean 'mps3_an547'?"),
+], ids=["platform", "model", "target", "module.output", "memory.budget", "qemu-an547",
+        "qemu-an386", "board-part"])
+def test_synonyms_and_qemu_spellings_get_a_suggestion(tmp_path, args, expected):
+    """Keys other tools use and QEMU's board spelling (which validate
+    prints) point at tinyaot's (issue 22, finding 6)."""
+    p = tinyaot("convert", "--module.path", tmp_path / "out", *args)
+    assert p.returncode != 0
+    assert expected in p.stderr, p.stderr
+    assert len(error_lines(p)) == 1, p.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_section_given_one_value_in_a_file_names_the_key(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("platform: mps3_an547\n")
+    p = tinyaot("convert", "--config", cfg, "--model.path", HELLO, "--module.path", tmp_path / "o")
+    assert p.returncode != 0
+    assert "platform: expected a mapping of keys to values (did you mean platform.name: " \
+        "mps3_an547?)" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("key, value", [("memory.overlap_test_shortfall", "16"),
+                                        ("memory.overlap_test_direction", "above")])
+def test_testing_only_keys_need_the_testing_switch(key, value, monkeypatch):
+    """Keys that break the plan on purpose, for tinyaot's own tests, are one
+    error line without TINYAOT_TESTING=1 (issue 22, finding 9)."""
+    monkeypatch.delenv("TINYAOT_TESTING", raising=False)
+    p = tinyaot("analyze", "--model.path", HELLO, "--" + key, value)
+    assert p.returncode != 0
+    lines = error_lines(p)
+    assert lines == [f"tinyaot: error: command line (--{key}): {key} is for tinyaot's own tests "
+                     "only (it can make wrong results); remove it, or set TINYAOT_TESTING=1 in "
+                     "the environment to use it"], p.stderr
+    monkeypatch.setenv("TINYAOT_TESTING", "1")
+    p = tinyaot("analyze", "--model.path", HELLO, "--" + key, value)
+    assert p.returncode == 0, p.stderr

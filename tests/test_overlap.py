@@ -56,6 +56,13 @@ CASES = {
 COLUMNS = ["conv3x3_c3_columns", "conv4x4_c8_column_runs"]
 
 
+@pytest.fixture(autouse=True)
+def testing_switch(monkeypatch):
+    """memory.overlap_test_* are testing-only keys: tinyaot takes them only
+    with the documented switch TINYAOT_TESTING=1 (docs/configuration.md)."""
+    monkeypatch.setenv("TINYAOT_TESTING", "1")
+
+
 def chain_model(tmp_path, name, seed=0):
     c = CASES[name]
     rng = np.random.default_rng(seed)

@@ -72,8 +72,9 @@ def test_one_byte_less_fails_naming_the_tensor_that_does_not_fit():
     assert len(lines) == 1, p.stderr
     assert lines[0] == (
         "tinyaot: error: tensor 29 fits in no usable memory (scratch; 29 needs 8000 bytes "
-        f"where DTCM has 127 of {KWS_SCRATCH - 1} bytes free); raise a max_size in "
-        "memory.constraints or add a memory to it"), lines[0]
+        f"where DTCM has 127 of {KWS_SCRATCH - 1} bytes free); set "
+        f"memory.constraints[0].max_size (DTCM) to at least {KWS_SCRATCH}, the smallest that "
+        "fits"), lines[0]
 
 
 def test_the_host_budget_counts_the_overlapping_plan(tmp_path):

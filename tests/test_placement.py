@@ -3,6 +3,7 @@ precedence, budgets and spilling, cold and staged constants, the address-zero
 guard, and that every placed module still runs bit-exact."""
 
 import json
+import re
 import subprocess
 import time
 
@@ -474,3 +475,107 @@ def test_inplace_output_goes_below_the_separate_lower_bound(tmp_path):
     # Apart, h and s would both be live at the LOGISTIC: 512 + 512 bytes.
     assert scratch["size"] < 1024 and scratch["size"] == scratch["lower_bound"]
     assert_bit_exact(m, path, runs=30)
+
+
+KWS = module.MODELS / "mlperf_tiny_kws_ref_model.tflite"
+TIGHT_DTCM = """
+platform: {name: mps3_an547}
+memory:
+  constraints:
+    - {name: DTCM, max_size: %d}
+    - {name: ITCM}
+  tensors:
+    - {type: constant, attributes: {memory: ITCM}}
+"""
+
+
+def test_budget_shortfall_names_the_smallest_budget_that_fits(tmp_path):
+    """The error names the max_size that fits (issue 22, finding 6): the
+    scratch plan overlaps outputs with inputs, so the answer is neither the
+    tensor's size nor the budget plus the missing bytes; the named size
+    converts and one byte less does not."""
+    err = convert_error(tmp_path, KWS, TIGHT_DTCM % 8000)
+    assert err.count("error:") == 1, err
+    found = re.search(r"set memory\.constraints\[0\]\.max_size \(DTCM\) to at least (\d+), "
+                      r"the smallest that fits", err)
+    assert found, err
+    fit = int(found.group(1))
+    assert 8000 < fit < 16000, err
+    m = convert(tmp_path, KWS, TIGHT_DTCM % fit, name="fits")
+    assert memories(m)["DTCM"]["used"] <= fit
+    short = convert_error(tmp_path, KWS, TIGHT_DTCM % (fit - 1), name="short")
+    assert f"to at least {fit}," in short, short
+
+
+def test_budget_over_by_pinned_tensors_names_the_budget(tmp_path):
+    """Pinned tensors over a budget: the same fix, the plan's size."""
+    err = convert_error(tmp_path, AD01, SPEC_BUDGET % 300)
+    found = re.search(r"set memory\.constraints\[0\]\.max_size \(DTCM\) to at least (\d+)", err)
+    assert found, err
+    fit = int(found.group(1))
+    convert(tmp_path, AD01, SPEC_BUDGET % fit, name="fits")
+    convert_error(tmp_path, AD01, SPEC_BUDGET % (fit - 1), name="short")
+
+
+def test_a_rule_naming_a_model_tensor_places_the_constants_made_from_it(tmp_path):
+    """Conv weights re-laid out for the kernel (op0.weights_interleaved)
+    and a folded bias keep their model tensor's index (model_tensor) in the
+    residency report, and a rule naming that model tensor by id places
+    them (issue 22, finding 6)."""
+    rules = """
+platform: {name: mps3_an547}
+memory:
+  tensors:
+    - id: "17"
+      attributes: {memory: ITCM}
+    - id: "3"
+      attributes: {memory: SRAM}
+"""
+    m = convert(tmp_path, KWS, rules)
+    r = rows(m)
+    assert "17" not in r  # replaced by its interleaved copy
+    assert r["op0.weights_interleaved"]["model_tensor"] == 17
+    assert r["op0.weights_interleaved"]["memory"] == "ITCM"
+    assert r["op0.bias_sum"]["model_tensor"] == 3 and r["op0.bias_sum"]["memory"] == "SRAM"
+    assert r["16"]["model_tensor"] == 16 and r["op0.multipliers"]["model_tensor"] is None
+    others = {row["memory"] for tid, row in r.items()
+              if tid not in ("op0.weights_interleaved", "op0.bias_sum", "3")
+              and row["memory"]}
+    assert others.isdisjoint({"ITCM", "SRAM"}), others
+    views = json.loads((m.path / "m_views.json").read_text())
+    tv = {t["id"]: t for t in views["tensors"]}
+    assert tv["op0.weights_interleaved"]["model_tensor"] == 17
+    assert tv["0"]["model_tensor"] == 0
+
+
+def test_rules_match_tensor_names_exactly_or_by_glob(tmp_path):
+    rules = """
+platform: {name: mps3_an547}
+memory:
+  tensors:
+    - name: "*dense*"
+      attributes: {memory: SRAM}
+    - name: functional_1/dense/MatMul
+      type: constant
+      attributes: {memory: ITCM}
+"""
+    m = convert(tmp_path, KWS, rules)
+    r = rows(m)
+    assert r["16"]["name"] == "functional_1/dense/MatMul" and r["16"]["memory"] == "ITCM"
+    assert r["33"]["name"] == "functional_1/dense/BiasAdd" and r["33"]["memory"] == "SRAM"
+    # The fully connected layer's folded bias comes from a "dense" tensor.
+    fc_bias = [row for tid, row in r.items() if tid.endswith(".bias_sum")
+               and row["memory"] == "SRAM"]
+    assert len(fc_bias) == 1, fc_bias
+    conv = [row for row in r.values() if row["name"] and "conv2d" in row["name"]
+            and "dense" not in row["name"]]
+    assert conv and all(row["memory"] not in ("SRAM", "ITCM") for row in conv)
+
+
+def test_a_name_given_as_an_id_says_to_use_name(tmp_path):
+    p = subprocess.run([module.tinyaot_bin(), "analyze", "--model.path", str(KWS),
+                        "--memory.tensors", "[{id: conv_weights, attributes: {memory: DRAM}}]"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "no tensor has id 'conv_weights': ids are the numbers the residency report lists; " \
+        "to match the model's tensor name write name: 'conv_weights'" in p.stderr, p.stderr

@@ -38,7 +38,8 @@ def python_views(keys):
             return {k: plain(v) for k, v in x.items()}
         return x
     return {"operators": plain(r.operators), "tensors": plain(r.tensors),
-            "regions": plain(r.regions), "placements": plain(r.placements)}
+            "regions": plain(r.regions), "placements": plain(r.placements)}, \
+        dict(r.model_tensors)
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -52,7 +53,12 @@ def test_c_json_and_python_views_agree(name, tmp_path):
     from_c = json.loads(p.stdout)
     from_json = json.loads((tmp_path / "c" / "v_views.json").read_text())
     assert from_json["schema"] == "tinyaot.views" and from_json["version"] == 1
-    from_py = python_views(dict(keys, **{"module.path": str(tmp_path / "py")}))
+    from_py, py_model_tensors = python_views(dict(keys, **{"module.path": str(tmp_path / "py")}))
+    # model_tensor: beside the spec's fields (Python: result.model_tensors).
+    c_model_tensors = {t["id"]: t.pop("model_tensor") for t in from_c["tensors"]}
+    assert c_model_tensors == {t["id"]: t.pop("model_tensor") for t in from_json["tensors"]}
+    assert c_model_tensors == py_model_tensors
+    assert all(c_model_tensors[i] == int(i) for i in c_model_tensors if i.isdigit())
     for part in ("operators", "tensors", "regions", "placements"):
         assert from_c[part] == from_json[part], part
         assert from_py[part] == from_json[part], part

@@ -4,7 +4,8 @@
  *
  *   tinyaot convert   [--config FILE] [--strict] [--force] [--quiet] [--verbose N]
  *                     [--log-file PATH] [--dump-after PASS] [--KEY VALUE]...
- *   tinyaot analyze   [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...
+ *   tinyaot analyze   [--config FILE] [--strict] [--format text|json] [--tensors]
+ *                     [--KEY VALUE]...
  *   tinyaot platforms [NAME | FILE.yaml]
  *   tinyaot validate  [--config FILE] [--runs N] [--KEY VALUE]...   (validate.c)
  *   tinyaot profile   [--config FILE] [--format text|json] [--runs N] [--KEY VALUE]...
@@ -14,6 +15,7 @@
 #include "profile.h"
 #include "validate.h"
 
+#include "analyze_tensors.h"
 #include "cli_log.h"
 
 #include <stdbool.h>
@@ -25,7 +27,8 @@ static const char *const convert_usage =
     "usage: tinyaot convert [--config FILE] [--strict] [--force] [--quiet] [--verbose N]\n"
     "                       [--log-file PATH] [--dump-after PASS] [--KEY VALUE]...\n";
 static const char *const analyze_usage =
-    "usage: tinyaot analyze [--config FILE] [--strict] [--format text|json] [--KEY VALUE]...\n";
+    "usage: tinyaot analyze [--config FILE] [--strict] [--format text|json] [--tensors]\n"
+    "                       [--KEY VALUE]...\n";
 static const char *const platforms_usage = "usage: tinyaot platforms [NAME | FILE.yaml]\n";
 
 /* Every configuration key, from the table the loader checks keys against
@@ -44,10 +47,13 @@ void tinyaot_cli_print_keys(FILE *out)
 static void print_flash_basis(FILE *out)
 {
     fprintf(out, "  The flash estimate adds the runtime sources the module uses, at their\n"
-                 "  object size for Cortex-M55 (arm-none-eabi-gcc -O2) measured once by\n"
+                 "  object size for the target's core (cortex-m55 or cortex-m4 with\n"
+                 "  arm-none-eabi-gcc -O2, host with gcc -O2) measured once by\n"
                  "  scripts/flash_sizes.py (an upper bound: the linker drops unused\n"
                  "  functions), a fixed size per operator for the generated code fitted on\n"
-                 "  shared models, and the constant bytes. It is not a link of this module.\n");
+                 "  shared models for that core, and the constant bytes; a source with no\n"
+                 "  size for the core is listed as unmeasured, not counted. It is not a link\n"
+                 "  of this module.\n");
 }
 
 static void usage_convert(FILE *out)
@@ -81,17 +87,21 @@ static void usage_convert(FILE *out)
 static void usage_analyze(FILE *out)
 {
     fputs(analyze_usage, out);
-    fprintf(out, "\nRuns the conversion up to writing the module, writes nothing, and prints per\n"
-                 "operator its layer index, type, output shape, MACs, parameters, the scratch\n"
-                 "bytes live while it runs and its output's bytes and memory; per memory the\n"
-                 "scratch arena against its lower bound, persistent, constant and staged bytes,\n"
-                 "the budget and what is free; the total MACs and a flash estimate. A model with\n"
-                 "operators tinyaot cannot convert names each one and exits with status 1.\n"
-                 "module.path is not needed.\n"
-                 "  --config FILE         YAML configuration, as for convert\n"
-                 "  --strict              warnings are errors\n"
-                 "  --format text|json    json: the same figures as one JSON object on stdout\n"
-                 "  -h, --help            this help\n");
+    fprintf(out,
+            "\nRuns the conversion up to writing the module, writes nothing, and prints per\n"
+            "operator its layer index, type, output shape, MACs, parameters, the scratch\n"
+            "bytes live while it runs and its output's bytes and memory; per memory the\n"
+            "scratch arena against its lower bound, persistent, constant and staged bytes,\n"
+            "the budget and what is free; the total MACs and a flash estimate. A model with\n"
+            "operators tinyaot cannot convert names each one and exits with status 1.\n"
+            "module.path is not needed.\n"
+            "  --config FILE         YAML configuration, as for convert\n"
+            "  --strict              warnings are errors\n"
+            "  --format text|json    json: the same figures as one JSON object on stdout\n"
+            "  --tensors             also list every tensor: id, kind, dtype and shape,\n"
+            "                        bytes, memory and offset, model tensor, name (the ids\n"
+            "                        and names memory.tensors rules match); json: \"tensors\"\n"
+            "  -h, --help            this help\n");
     print_flash_basis(out);
 }
 
@@ -213,7 +223,7 @@ static void print_kernel_stack_text(const tinyaot_result *r, const tinyaot_analy
     printf("  (%s)\n", a->kernel_stack_basis);
 }
 
-static void print_analysis_text(const tinyaot_result *r, const char *model)
+static void print_analysis_text(const tinyaot_result *r, const char *model, bool tensors)
 {
     const tinyaot_analysis *a = r->analysis;
     if (!a)
@@ -234,10 +244,10 @@ static void print_analysis_text(const tinyaot_result *r, const char *model)
         const tinyaot_operator_view *op = &r->operators[i];
         const tinyaot_operator_analysis *o = &a->operators[i];
         char shape[128], macs[24], params[24];
-        snprintf(macs, sizeof macs, "%lld", (long long)op->macs);
+        snprintf(macs, sizeof macs, "%lld", (long long)o->macs);
         snprintf(params, sizeof params, "%lld", (long long)op->parameters);
         printf("%5d  %-22s %-16s %12s %10s %12lld %12lld  %s\n", op->layer_index, op->type,
-               shape_text(r, op, shape, sizeof shape), op->has_macs ? macs : "-",
+               shape_text(r, op, shape, sizeof shape), o->has_macs ? macs : "-",
                op->has_parameters ? params : "-", (long long)o->scratch_live,
                (long long)o->output_bytes, o->output_memory ? o->output_memory : "-");
     }
@@ -246,12 +256,17 @@ static void print_analysis_text(const tinyaot_result *r, const char *model)
     printf("flash (estimate): %lld bytes = generated code %lld + kernels %lld + constants %lld\n",
            (long long)a->flash_total, (long long)a->flash_code, (long long)a->flash_kernels,
            (long long)a->flash_constants);
+    for (size_t i = 0; i < a->num_flash_unmeasured; i++)
+        printf("  unmeasured for this core (not counted): %s\n", a->flash_unmeasured[i]);
     printf(
         "  (an estimate, not a link of this module: tinyaot analyze --help says how it is made)\n");
     print_kernel_stack_text(r, a);
+    if (tensors)
+        cli_print_tensors_text(r);
 }
 
-static void print_analysis_json(const tinyaot_result *r, const char *model, int status)
+static void print_analysis_json(const tinyaot_result *r, const char *model, int status,
+                                bool tensors)
 {
     const tinyaot_analysis *a = r->analysis;
     printf("{\"model\": ");
@@ -290,8 +305,8 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
             } else {
                 printf("null");
             }
-            if (op->has_macs)
-                printf(", \"macs\": %lld", (long long)op->macs);
+            if (o->has_macs)
+                printf(", \"macs\": %lld", (long long)o->macs);
             else
                 printf(", \"macs\": null");
             if (op->has_parameters)
@@ -327,12 +342,19 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
                (long long)a->total_macs, (long long)a->flash_code, (long long)a->flash_kernels,
                (long long)a->flash_constants, (long long)a->flash_total);
         json_string(stdout, a->flash_basis);
-        printf("},\n \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld, "
+        printf(", \"unmeasured\": [");
+        for (size_t i = 0; i < a->num_flash_unmeasured; i++) {
+            printf(i ? ", " : "");
+            json_string(stdout, a->flash_unmeasured[i]);
+        }
+        printf("]},\n \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld, "
                "\"layer_index\": %d, \"basis\": ",
                (long long)a->kernel_stack_m55, (long long)a->kernel_stack_m4,
                a->kernel_stack_layer);
         json_string(stdout, a->kernel_stack_basis);
         printf("}");
+        if (tensors)
+            cli_print_tensors_json(r);
     }
     printf("}\n");
 }
@@ -437,6 +459,7 @@ static int platforms(int argc, char **argv)
 typedef struct Options {
     bool quiet;
     bool json;
+    bool tensors; /* analyze --tensors */
     bool help;
     int verbose;          /* --verbose: 0..3, default 1 */
     const char *log_file; /* --log-file, or NULL */
@@ -465,6 +488,10 @@ static int parse_options(int argc, char **argv, bool analyze, tinyaot_args *args
         }
         if (!analyze && strcmp(a, "force") == 0) {
             args->force = 1;
+            continue;
+        }
+        if (analyze && strcmp(a, "tensors") == 0) {
+            o->tensors = true;
             continue;
         }
         if (!analyze && strcmp(a, "quiet") == 0) {
@@ -534,9 +561,9 @@ static int run_command(tinyaot_args *args, bool analyze, const Options *o, CliLo
     tinyaot_status status = analyze ? tinyaot_analyze(args, &result)
                                     : tinyaot_convert(args, &result);
     if (analyze && o->json)
-        print_analysis_json(result, model_of(args), (int)status);
+        print_analysis_json(result, model_of(args), (int)status, o->tensors);
     else if (analyze)
-        print_analysis_text(result, model_of(args));
+        print_analysis_text(result, model_of(args), o->tensors);
     if (!analyze && status == TINYAOT_OK && !o->quiet && o->verbose > 0)
         print_summary(stdout, result);
     if (!analyze && status == TINYAOT_OK && log->file)

@@ -26,7 +26,7 @@ extern "C" {
 /* The layout of the structs below: raised whenever a field is added or
    moved, so that a binding written for another layout (python/tinyaot)
    refuses the library instead of reading past its structs. */
-#define TINYAOT_ABI_VERSION 3
+#define TINYAOT_ABI_VERSION 4
 
 /* Marks the library's entry points: libtinyaot is built with hidden
    visibility, so these four functions are all it exports. */
@@ -147,6 +147,9 @@ typedef struct tinyaot_tensor_view {
     int input_index;  /* -1: None */
     int output_index; /* -1: None */
     int64_t nbytes;   /* bytes the plan allocated for it */
+    /* The model tensor's index: its own, or for a constant made from one
+       (re-laid-out weights, a folded bias) that tensor's; -1: None. */
+    int model_tensor;
 } tinyaot_tensor_view;
 
 /* RegionView: one arena region, in <prefix>_arena_region_t order. */
@@ -246,6 +249,11 @@ typedef struct tinyaot_operator_analysis {
        they are measured); the arenas do not hold these. */
     int64_t kernel_stack_m55;
     int64_t kernel_stack_m4;
+    /* Multiply-accumulates per inference: the view's macs where the views
+       spec defines them, else tinyaot's own count (UNIDIRECTIONAL_SEQUENCE_LSTM
+       and SVDF: one per weight for each row it multiplies); has_macs 0: none. */
+    int has_macs;
+    int64_t macs;
 } tinyaot_operator_analysis;
 
 /* Per memory of the target. Bytes include guards and alignment padding. */
@@ -291,6 +299,10 @@ typedef struct tinyaot_analysis {
        there), and whether that arena is proven minimal (1) or not (0). */
     const char *const *scratch_planners;
     const int *scratch_proven;
+    /* Runtime sources the module uses that have no size measured for the
+       target's core (scripts/flash_sizes.py): left out of flash_kernels. */
+    const char *const *flash_unmeasured;
+    size_t num_flash_unmeasured;
 } tinyaot_analysis;
 
 /* Runs the conversion's pipeline up to (not including) writing the module:

@@ -80,6 +80,10 @@ class ConversionResult:
     placements: Mapping[str, PlacementView]
     analysis: Optional[Analysis] = None  # what `tinyaot analyze` prints
     identity: Optional[ModuleIdentity] = None  # the header's identity block
+    # Tensor id -> the model tensor's index: its own, or the one a created
+    # constant (re-laid-out weights, a folded bias) was made from; None for
+    # neither. Beside TensorView, whose fields follow the views spec.
+    model_tensors: Mapping[str, Optional[int]] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,7 +173,8 @@ def _analysis(a, num_operators):
                          output_bytes=a.operators[i].output_bytes,
                          output_memory=_s(a.operators[i].output_memory),
                          kernel_stack_m55=a.operators[i].kernel_stack_m55,
-                         kernel_stack_m4=a.operators[i].kernel_stack_m4)
+                         kernel_stack_m4=a.operators[i].kernel_stack_m4,
+                         macs=a.operators[i].macs if a.operators[i].has_macs else None)
         for i in range(num_operators))
     mems = tuple(MemorySummary(memory=_s(m.memory), usable=bool(m.usable), scratch=m.scratch,
                                scratch_lower_bound=m.scratch_lower_bound,
@@ -180,7 +185,8 @@ def _analysis(a, num_operators):
                  for i, m in ((i, a.memories[i]) for i in range(a.num_memories)))
     flash = None if unsupported else FlashEstimate(
         code=a.flash_code, kernels=a.flash_kernels, constants=a.flash_constants,
-        total=a.flash_total, basis=_s(a.flash_basis))
+        total=a.flash_total, basis=_s(a.flash_basis),
+        unmeasured=_strings(a.flash_unmeasured, a.num_flash_unmeasured))
     stack = None if unsupported else KernelStack(
         cortex_m55=a.kernel_stack_m55, cortex_m4=a.kernel_stack_m4,
         layer_index=a.kernel_stack_layer, basis=_s(a.kernel_stack_basis))
@@ -234,7 +240,11 @@ class AotConverter:
                                            _placement(r.placements[i]))
                                           for i in range(r.num_placements)),
                 analysis=_analysis(r.analysis, r.num_operators),
-                identity=_identity(r.identity))
+                identity=_identity(r.identity),
+                model_tensors=frozen_mapping(
+                    (_s(r.tensors[i].id),
+                     r.tensors[i].model_tensor if r.tensors[i].model_tensor >= 0 else None)
+                    for i in range(r.num_tensors)))
         finally:
             lib.tinyaot_result_free(res)
 

@@ -53,7 +53,8 @@ class TensorView(ctypes.Structure):
                 ("dtype", ctypes.c_char_p), ("ctype", ctypes.c_char_p),
                 ("quantization", ctypes.POINTER(QuantizationView)),
                 ("kind", ctypes.c_char_p), ("input_index", ctypes.c_int),
-                ("output_index", ctypes.c_int), ("nbytes", ctypes.c_int64)]
+                ("output_index", ctypes.c_int), ("nbytes", ctypes.c_int64),
+                ("model_tensor", ctypes.c_int)]
 
 
 class RegionView(ctypes.Structure):
@@ -74,7 +75,8 @@ class PlacementView(ctypes.Structure):
 class OperatorAnalysis(ctypes.Structure):
     _fields_ = [("scratch_live", ctypes.c_int64), ("output_bytes", ctypes.c_int64),
                 ("output_memory", ctypes.c_char_p), ("kernel_stack_m55", ctypes.c_int64),
-                ("kernel_stack_m4", ctypes.c_int64)]
+                ("kernel_stack_m4", ctypes.c_int64), ("has_macs", ctypes.c_int),
+                ("macs", ctypes.c_int64)]
 
 
 class MemorySummary(ctypes.Structure):
@@ -95,7 +97,8 @@ class Analysis(ctypes.Structure):
                 ("unsupported", c_char_pp), ("num_unsupported", ctypes.c_size_t),
                 ("kernel_stack_m55", ctypes.c_int64), ("kernel_stack_m4", ctypes.c_int64),
                 ("kernel_stack_layer", ctypes.c_int), ("kernel_stack_basis", ctypes.c_char_p),
-                ("scratch_planners", c_char_pp), ("scratch_proven", ctypes.POINTER(ctypes.c_int))]
+                ("scratch_planners", c_char_pp), ("scratch_proven", ctypes.POINTER(ctypes.c_int)),
+                ("flash_unmeasured", c_char_pp), ("num_flash_unmeasured", ctypes.c_size_t)]
 
 
 class ConfigKey(ctypes.Structure):
@@ -123,7 +126,7 @@ class Result(ctypes.Structure):
 
 
 # include/tinyaot/tinyaot.h's TINYAOT_ABI_VERSION for the structs above.
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 
 def _candidates():

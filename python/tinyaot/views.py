@@ -101,6 +101,9 @@ class OperatorAnalysis:
     output_memory: Optional[MemoryType]
     kernel_stack_m55: int = 0
     kernel_stack_m4: int = 0
+    # Multiply-accumulates: the view's macs, else tinyaot's own count
+    # (UNIDIRECTIONAL_SEQUENCE_LSTM, SVDF); None for neither.
+    macs: Optional[int] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,6 +136,8 @@ class FlashEstimate:
     constants: int
     total: int
     basis: str
+    # Runtime sources used that have no size measured for the target's core.
+    unmeasured: Tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)

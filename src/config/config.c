@@ -14,6 +14,7 @@
 #include "firmware_board.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const memory_names[TA_MEM_COUNT] = {"ITCM",  "DTCM", "SRAM",
@@ -135,15 +136,22 @@ static const tinyaot_config_key config_keys[] = {
     {"memory.keep_inputs", "bool", "false",
      "true: a run leaves every model input as it was (no tensor reuses its bytes)"},
     {"memory.overlap_test_shortfall", "integer (bytes)", "0",
-     "testing only: place overlapping outputs this much closer than proven safe (wrong results)"},
+     "testing only (needs TINYAOT_TESTING=1): place overlapping outputs this much closer than "
+     "proven safe (wrong results)"},
     {"memory.overlap_test_direction", "auto|below|above", "auto",
-     "testing only: outputs of kernels that can walk backwards go only below (or above) their "
+     "testing only (needs TINYAOT_TESTING=1): outputs of kernels that can walk backwards go only "
+     "below (or above) their "
      "inputs instead of where the arena is smallest"},
     {"memory.auto_hydrate_constants", "bool", "-", "deprecated: accepted, changes nothing, warns"},
     {"memory.tensors", "list of rules", "none", "tensor placement rules, first match wins"},
     {"memory.tensors[].type", "constant|persistent|scratch", "any kind",
      "the kind of tensor the rule matches"},
-    {"memory.tensors[].id", "id or list of ids", "any id", "the tensors the rule matches"},
+    {"memory.tensors[].id", "id or list of ids", "any id",
+     "the tensors the rule matches: ids as the residency report and analyze --tensors list them; "
+     "a model tensor's id also matches the constants made from it (op4.weights_interleaved)"},
+    {"memory.tensors[].name", "name pattern or list", "any name",
+     "tensors whose model name matches (exact, or a glob: \"*conv*weights*\"), with the "
+     "constants made from them; with id, either may match"},
     {"memory.tensors[].attributes.memory", "memory name", "-",
      "where the tensors live (staged constants: where their bytes are stored)"},
     {"memory.tensors[].attributes.constant_destination_memory", "memory name", "-",
@@ -295,12 +303,61 @@ static int tail_cost(TaPool *pool, const char *const *gseg, const size_t *glen, 
     return total + (kn - gn) * 10;
 }
 
+/* Names other tools and habits give these keys (helia-aot, vela, stedgeai,
+   QEMU): an unknown key equal to one (ignoring case) is pointed at ours. */
+static const struct {
+    const char *given, *key;
+} key_synonyms[] = {
+    {"target", "platform.name"},
+    {"board", "platform.name"},
+    {"platform.target", "platform.name"},
+    {"platform.board", "platform.name"},
+    {"machine", "platform.name"},
+    {"platform.machine", "platform.name"},
+    {"model.file", "model.path"},
+    {"model.tflite", "model.path"},
+    {"input", "model.path"},
+    {"tflite", "model.path"},
+    {"module.output", "module.path"},
+    {"module.output_dir", "module.path"},
+    {"module.dir", "module.path"},
+    {"module.directory", "module.path"},
+    {"output", "module.path"},
+    {"output_dir", "module.path"},
+    {"out", "module.path"},
+    {"prefix", "module.prefix"},
+    {"memory.budget", "memory.constraints"},
+    {"memory.budgets", "memory.constraints"},
+    {"memory.limit", "memory.constraints"},
+    {"memory.limits", "memory.constraints"},
+    {"memory.max_size", "memory.constraints"},
+    {"memory.size", "memory.constraints"},
+    {"memory.placement", "memory.tensors"},
+    {"memory.rules", "memory.tensors"},
+    {"planner", "memory.planner"},
+};
+
+static const char *synonym_of(const char *key)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(key_synonyms); i++) {
+        const char *a = key, *b = key_synonyms[i].given;
+        while (*a && tolower((unsigned char)*a) == *b)
+            a++, b++;
+        if (!*a && !*b)
+            return key_synonyms[i].key;
+    }
+    return NULL;
+}
+
 /* "did you mean" for an unknown key in table spelling: the closest keys
    by whole-key edit distance, else segment by segment, where a segment
    may be a prefix or a near miss of the table's and leading segments may
    be missing. Up to three equally close keys, joined by " or ", or NULL. */
 static const char *suggest_key(TaPool *pool, const char *key)
 {
+    const char *synonym = synonym_of(key);
+    if (synonym)
+        return ta_format(pool, "'%s'", synonym);
     const char *gseg[16];
     size_t glen[16];
     int gn = 0;
@@ -365,11 +422,31 @@ static bool check_keys(Loader *L, const TaNode *map, const char *path)
     return ok;
 }
 
+/* A section given one value ("--platform mps3_an547", "model: x.tflite"):
+   the key that takes it. */
+static const char *section_value_key(const char *path)
+{
+    static const char *const keys[][2] = {
+        {"platform", "platform.name"}, {"model", "model.path"}, {"module", "module.path"}};
+    for (size_t i = 0; i < TA_COUNT_OF(keys); i++)
+        if (strcmp(path, keys[i][0]) == 0)
+            return keys[i][1];
+    return NULL;
+}
+
 static bool expect_map(Loader *L, const TaNode *n, const char *path)
 {
     if (n->kind == TA_NODE_MAP)
         return true;
-    ta_error(L->d, "%s: %s: expected a mapping of keys to values", WHERE(n), path);
+    const char *key = n->kind == TA_NODE_SCALAR ? section_value_key(path) : NULL;
+    if (key && n->line <= 0)
+        ta_error(L->d, "%s: %s: expected a mapping of keys to values (did you mean --%s %s?)",
+                 WHERE(n), path, key, n->scalar);
+    else if (key)
+        ta_error(L->d, "%s: %s: expected a mapping of keys to values (did you mean %s: %s?)",
+                 WHERE(n), path, key, n->scalar);
+    else
+        ta_error(L->d, "%s: %s: expected a mapping of keys to values", WHERE(n), path);
     return false;
 }
 
@@ -609,24 +686,25 @@ static void load_platform(Loader *L, const TaNode *n)
     }
 }
 
-/* `id:` is one id or a list of ids; numbers are kept as their text. */
-static bool load_ids(Loader *L, const TaNode *n, const char *path, TaRule *rule)
+/* `id:` (`name:`) is one id (pattern) or a list; numbers are kept as
+   their text. */
+static bool load_ids(Loader *L, const TaNode *n, const char *path, const char ***out, int *count)
 {
     if (n->kind == TA_NODE_SCALAR) {
-        rule->ids = ta_alloc(L->pool, sizeof(char *));
-        rule->ids[0] = n->scalar;
-        rule->num_ids = 1;
+        *out = ta_alloc(L->pool, sizeof(char *));
+        (*out)[0] = n->scalar;
+        *count = 1;
         return true;
     }
     if (n->kind != TA_NODE_SEQUENCE) {
-        ta_error(L->d, "%s: %s: expected an id or a list of ids", WHERE(n), path);
+        ta_error(L->d, "%s: %s: expected one value or a list", WHERE(n), path);
         return false;
     }
-    rule->ids = ta_alloc_array(L->pool, (size_t)n->count + 1, sizeof(char *));
+    *out = ta_alloc_array(L->pool, (size_t)n->count + 1, sizeof(char *));
     for (int i = 0; i < n->count; i++)
-        if (!get_string(L, n->items[i], path, &rule->ids[i]))
+        if (!get_string(L, n->items[i], path, &(*out)[i]))
             return false;
-    rule->num_ids = n->count;
+    *count = n->count;
     return true;
 }
 
@@ -649,7 +727,9 @@ static void load_rules(Loader *L, const TaNode *n, const char *list_path, bool o
         if ((v = ta_node_map_get(e, "type")))
             get_string(L, v, ta_format(L->pool, "%s.type", path), &rule->type);
         if ((v = ta_node_map_get(e, "id")))
-            load_ids(L, v, ta_format(L->pool, "%s.id", path), rule);
+            load_ids(L, v, ta_format(L->pool, "%s.id", path), &rule->ids, &rule->num_ids);
+        if ((v = ta_node_map_get(e, "name")))
+            load_ids(L, v, ta_format(L->pool, "%s.name", path), &rule->names, &rule->num_names);
         const TaNode *attrs = ta_node_map_get(e, "attributes");
         if (!attrs) {
             ta_error(L->d, "%s: %s: a rule needs 'attributes'", WHERE(e), path);
@@ -746,6 +826,21 @@ static void load_planner_options(Loader *L, const TaNode *n)
     }
 }
 
+/* Keys that exist only for tinyaot's own tests (they break the plan's
+   guarantees on purpose) need the testing switch, TINYAOT_TESTING=1, so
+   that none sits unnoticed in a user's configuration. */
+static bool testing_allowed(Loader *L, const TaNode *v, const char *key)
+{
+    const char *on = getenv("TINYAOT_TESTING");
+    if (on && strcmp(on, "1") == 0)
+        return true;
+    ta_error(L->d,
+             "%s: %s is for tinyaot's own tests only (it can make wrong results); remove it, or "
+             "set TINYAOT_TESTING=1 in the environment to use it",
+             WHERE(v), key);
+    return false;
+}
+
 static void load_memory(Loader *L, const TaNode *n)
 {
     if (!expect_map(L, n, "memory"))
@@ -769,9 +864,11 @@ static void load_memory(Loader *L, const TaNode *n)
         get_bool(L, v, "memory.output_over_input", &c->output_over_input);
     if ((v = ta_node_map_get(n, "keep_inputs")))
         get_bool(L, v, "memory.keep_inputs", &c->keep_inputs);
-    if ((v = ta_node_map_get(n, "overlap_test_shortfall")))
+    if ((v = ta_node_map_get(n, "overlap_test_shortfall")) &&
+        testing_allowed(L, v, "memory.overlap_test_shortfall"))
         get_uint(L, v, "memory.overlap_test_shortfall", &c->overlap_test_shortfall);
-    if ((v = ta_node_map_get(n, "overlap_test_direction"))) {
+    if ((v = ta_node_map_get(n, "overlap_test_direction")) &&
+        testing_allowed(L, v, "memory.overlap_test_direction")) {
         static const char *const directions[] = {"auto", "below", "above"};
         get_choice(L, v, "memory.overlap_test_direction", directions, 3,
                    &c->overlap_test_direction);
@@ -1022,9 +1119,11 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     if ((v = ta_node_map_get(root, "test")))
         load_test(&L, v);
 
-    if (!c->model_path)
+    /* "--model x.tflite" was already named with its fix: one line, not two. */
+    const TaNode *model = ta_node_map_get(root, "model"), *module = ta_node_map_get(root, "module");
+    if (!c->model_path && (!model || model->kind == TA_NODE_MAP))
         ta_error(d, "model.path is required (e.g. --model.path model.tflite)");
-    if (!c->module_path && need_module_path)
+    if (!c->module_path && need_module_path && (!module || module->kind == TA_NODE_MAP))
         ta_error(d, "module.path is required (e.g. --module.path out/model)");
     if (!c->module_name)
         c->module_name = c->module_prefix;

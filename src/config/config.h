@@ -14,6 +14,8 @@ typedef struct TaRule {
     const char *type;  /* NULL: any kind / any operator type */
     const char **ids;  /* NULL: any id */
     int num_ids;
+    const char **names; /* memory.tensors: fnmatch patterns of names; NULL: any name */
+    int num_names;
     /* Attributes; NULL when the rule does not set them. */
     const char *memory;
     const char *constant_destination_memory;

@@ -7,6 +7,7 @@
 
 #include "resources.h"
 
+#include <ctype.h>
 #include <string.h>
 
 typedef struct Loader {
@@ -329,6 +330,39 @@ const char *ta_target_builtin_list(TaPool *pool)
     return s;
 }
 
+/* "mps3-an547" (QEMU's machine name), "MPS3_AN547", "an547", "mps3_an574":
+   the built-in target meant, or NULL. Spellings first, then a target
+   whose board part ("an547") the name contains, then a near miss. */
+static const char *suggest_target(TaPool *pool, const char *name)
+{
+    char *norm = ta_strdup(pool, name);
+    for (char *p = norm; *p; p++)
+        *p = *p == '-' || *p == ' ' ? '_' : (char)tolower((unsigned char)*p);
+    const char *list = ta_target_builtin_list(pool);
+    const char *names[32];
+    int n = 0;
+    for (const char *p = list; *p && n < 32;) {
+        size_t len = strcspn(p, ",");
+        names[n++] = ta_strndup(pool, p, len);
+        p += len;
+        p += strspn(p, ", ");
+    }
+    for (int i = 0; i < n; i++)
+        if (strcmp(norm, names[i]) == 0)
+            return names[i];
+    for (int i = 0; i < n; i++) {
+        const char *part = strrchr(names[i], '_');
+        part = part ? part + 1 : names[i];
+        if (strlen(part) >= 5 && strstr(norm, part))
+            return names[i];
+        size_t head = strcspn(names[i], "_");
+        if (head >= 5 && strlen(norm) >= 5 && strncmp(norm, names[i], head) == 0 &&
+            strlen(norm) <= head + 1)
+            return names[i];
+    }
+    return ta_suggest(norm, names, n);
+}
+
 TaTarget *ta_target_load(TaPool *pool, TaDiag *d, const char *name)
 {
     Loader L = {.pool = pool, .d = d, .ok = true};
@@ -339,10 +373,12 @@ TaTarget *ta_target_load(TaPool *pool, TaDiag *d, const char *name)
     } else {
         const TaResource *r = ta_resource_find(ta_format(pool, "targets/%s.yaml", name));
         if (!r) {
+            const char *meant = suggest_target(pool, name);
             ta_error(d,
-                     "platform.name: unknown target '%s' (built-in targets: %s; or give a "
+                     "platform.name: unknown target '%s' (%s%s%sbuilt-in targets: %s; or give a "
                      "path to a target YAML file)",
-                     name, ta_target_builtin_list(pool));
+                     name, meant ? "did you mean '" : "", meant ? meant : "", meant ? "'? " : "",
+                     ta_target_builtin_list(pool));
             return NULL;
         }
         L.origin = ta_format(pool, "<built-in>/targets/%s.yaml", name);

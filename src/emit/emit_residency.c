@@ -24,6 +24,7 @@ static const TaTensorColumn tensor_columns[] = {
     {"first_op", TA_TENSOR_COL_FIRST_OP},
     {"last_op", TA_TENSOR_COL_LAST_OP},
     {"overlaps", TA_TENSOR_COL_OVERLAPS},
+    {"model_tensor", TA_TENSOR_COL_MODEL_TENSOR},
 };
 
 static const TaRegionColumn region_columns[] = {

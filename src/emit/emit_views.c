@@ -76,6 +76,7 @@ static const TaTensorColumn tensor_columns[] = {
     {"input_index", TA_TENSOR_COL_INPUT_INDEX},
     {"output_index", TA_TENSOR_COL_OUTPUT_INDEX},
     {"nbytes", TA_TENSOR_COL_SIZE},
+    {"model_tensor", TA_TENSOR_COL_MODEL_TENSOR},
 };
 
 static const TaTensorColumn placement_columns[] = {

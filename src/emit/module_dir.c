@@ -107,6 +107,45 @@ static bool check_protected(TaModuleDir *m)
     return true;
 }
 
+/* Whether module.path holds a complete module tinyaot wrote, unchanged:
+   what replacing needs no --force for. */
+static bool is_intact_module(TaModuleDir *m)
+{
+    const char *why;
+    Marker *mk = ta_marker_read(m->pool, m->path, &why);
+    return mk && mk->complete && !ta_marker_unlisted(m->pool, m->path, "", mk);
+}
+
+/* --force replaces what tinyaot would not: say what goes, at the swap, as a note
+   ("14 entries: a.c, b/, c.txt, d/, e.h and 9 more"; directories with a
+   '/'), so that a mistyped module.path shows on the terminal. */
+static void note_forced(TaModuleDir *m, const struct stat *st)
+{
+    if (!m->say_forced)
+        return;
+    m->say_forced = false;
+    if (!S_ISDIR(st->st_mode)) {
+        ta_note(m->diag, "--force: replacing %s, %s", m->path, ta_file_kind(st->st_mode));
+        return;
+    }
+    TaVec *names = ta_list_dir(m->pool, m->path);
+    if (!names || names->len == 0 || is_intact_module(m))
+        return;
+    TaBuf b = {0};
+    for (int i = 0; i < names->len && i < 5; i++) {
+        const char *name = names->items[i];
+        struct stat est;
+        bool dir = lstat(ta_path_join(m->pool, m->path, name), &est) == 0 && S_ISDIR(est.st_mode);
+        ta_buf_printf(&b, "%s%s%s", i ? ", " : "", name, dir ? "/" : "");
+    }
+    if (names->len > 5)
+        ta_buf_printf(&b, " and %d more", names->len - 5);
+    ta_note(m->diag,
+            "--force: replacing %s (not an unchanged module tinyaot wrote): removing %d %s: %s",
+            m->path, names->len, names->len == 1 ? "entry" : "entries", b.data);
+    ta_buf_free(&b);
+}
+
 /* May the thing at module.path be replaced? */
 static bool check_replaceable(TaModuleDir *m)
 {
@@ -121,8 +160,10 @@ static bool check_replaceable(TaModuleDir *m)
         return false;
     if (m->config->archive != TA_ARCHIVE_NONE)
         return ta_module_archive_replaceable(m, &st);
-    if (m->config->force)
+    if (m->config->force) {
+        note_forced(m, &st);
         return true;
+    }
     const char *hint = "; refusing to replace it: remove it, choose another module.path, or "
                        "pass --force";
     if (!S_ISDIR(st.st_mode)) {
@@ -382,6 +423,7 @@ bool ta_module_dir_commit(TaModuleDir *m)
         return false;
     }
     /* Nothing may have appeared at module.path that was not checked. */
+    m->say_forced = true;
     if (!check_replaceable(m))
         return false;
     if (m->config->archive != TA_ARCHIVE_NONE) {

@@ -44,6 +44,7 @@ typedef struct TaModuleDir {
     const char *base;    /* its last component */
     const char *tmp;     /* the temporary directory, once begun */
     const char *created; /* the outermost parent directory this run created */
+    bool say_forced;     /* at the swap: --force notes what it replaces */
 } TaModuleDir;
 
 void ta_module_dir_init(TaModuleDir *m, TaPool *pool, TaDiag *diag, const TaConfig *config);

@@ -82,6 +82,13 @@ const char *ta_shape_text(TaPool *pool, const TaTensor *t)
     return s;
 }
 
+int ta_model_tensor(const TaTensor *t)
+{
+    if (t->model_index >= 0)
+        return t->model_index;
+    return t->derived_from ? t->derived_from->model_index : -1;
+}
+
 TaTensor *ta_tensor_root(TaTensor *t)
 {
     while (t && t->alias_of)

@@ -102,7 +102,10 @@ typedef struct TaTensor {
     int input_index;    /* position in the module's inputs, or -1 */
     int output_index;   /* position in the module's outputs, or -1 */
     struct TaOp *owner; /* the operator a local tensor belongs to */
-    bool removed;       /* dropped by a pass: not planned, not emitted */
+    /* A constant made from a model tensor (re-laid-out weights, a folded
+       bias): that tensor, for rules and reports; NULL otherwise. */
+    const struct TaTensor *derived_from;
+    bool removed; /* dropped by a pass: not planned, not emitted */
 
     /* Set by the planner. */
     struct TaTensor *alias_of; /* shares this tensor's bytes (zero-copy reshape) */
@@ -114,6 +117,9 @@ size_t ta_tensor_elements(const TaTensor *t);
 size_t ta_tensor_bytes(const TaTensor *t);
 /* "[1,49,10,1]" in the pool. */
 const char *ta_shape_text(TaPool *pool, const TaTensor *t);
+/* The model tensor's index: t's own, or that of the model tensor a
+   created constant was made from; -1 for neither. */
+int ta_model_tensor(const TaTensor *t);
 /* Follows alias_of to the tensor that owns the bytes. */
 TaTensor *ta_tensor_root(TaTensor *t);
 
@@ -240,6 +246,10 @@ typedef struct TaOp {
     TaVec calls;        /* TaKernelCall* */
     bool has_macs;
     int64_t macs;
+    /* analyze's count where the views spec defines none (LSTM, SVDF):
+       one MAC per weight for each row the weights multiply. */
+    bool has_analysis_macs;
+    int64_t analysis_macs;
     bool has_parameters;
     int64_t parameters;
     int inplace_input; /* -1, or the input whose bytes output 0 may reuse */

@@ -183,6 +183,7 @@ static bool lower(TaLower *L, TaOp *op)
                             ((int8_t *)t)[to] = (int8_t)element(rhs, from);
                     }
             rhs_arg = ta_local_constant(L, op, "rhs_t", rhs->dtype, (int32_t)count, t);
+            ta_derived_from(rhs_arg, rhs);
             rhs_col_stride = k;
             rhs_depth_stride = 1;
         }
@@ -200,6 +201,7 @@ static bool lower(TaLower *L, TaOp *op)
                     v[b * (size_t)n + (size_t)i] = (int32_t)(uint32_t)(uint64_t)term;
                 }
             terms = ta_local_constant(L, op, "col_terms", TA_INT32, (int32_t)(mats * (size_t)n), v);
+            ta_derived_from(terms, rhs);
         }
     } else if (!wide && lhs_offset != 0) {
         scratch = ta_local_scratch(L, op, "col_terms", n * 4);

@@ -154,6 +154,7 @@ static bool lower(TaLower *L, TaOp *op)
     } else if (wide && bias_v) {
         bias_sum = ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     }
+    ta_derived_from(bias_sum, bias ? bias : w);
 
     /* The int8 kernel's fast path wants each block of four filters
        interleaved in 16-byte chunks (see ta_conv_2d.h): one weight pointer
@@ -185,6 +186,7 @@ static bool lower(TaLower *L, TaOp *op)
                     wd[(size_t)o * filter_size + i];
             }
         w_arg = ta_local_constant(L, op, "weights_interleaved", TA_INT8, (int32_t)bytes, iw);
+        ta_derived_from(w_arg, w);
     }
 
     /* The entry of the weights' layout: a module links only its path. */

@@ -184,6 +184,9 @@ static bool lower(TaLower *L, TaOp *op)
     } else if (wide && bias_v) {
         bias_sum = ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     }
+    ta_derived_from(bias_sum, bias ? bias : w);
+    if (plain_bias != bias_sum)
+        ta_derived_from(plain_bias, bias);
 
     /* The common layer has its own entry, so a module whose layers are all
        of it links none of the kernel's other paths. */

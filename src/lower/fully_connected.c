@@ -180,6 +180,7 @@ static bool lower(TaLower *L, TaOp *op)
     if (need_sums)
         bias_sum = acc64 ? ta_local_constant(L, op, "bias_sum", TA_INT64, rows, sums)
                          : ta_local_constant(L, op, "bias_sum", TA_INT32, rows, sums32);
+    ta_derived_from(bias_sum, bias ? bias : w);
 
     TaTensor *mults = NULL, *shifts = NULL;
     int32_t multiplier = 0;

@@ -207,6 +207,14 @@ TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtyp
     return t;
 }
 
+void ta_derived_from(TaTensor *t, const TaTensor *from)
+{
+    if (t && from)
+        t->derived_from = from->derived_from       ? from->derived_from
+                          : from->model_index >= 0 ? from
+                                                   : NULL;
+}
+
 TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes)
 {
     TaTensor *t = new_local(L, op, role, TA_INT8, bytes);

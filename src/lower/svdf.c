@@ -122,7 +122,7 @@ static bool lower_float(TaLower *L, TaOp *op)
     return true;
 }
 
-static bool lower(TaLower *L, TaOp *op)
+static bool lower_any(TaLower *L, TaOp *op)
 {
     const SvdfAttrs *a = op->attrs;
     if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_FLOAT32)
@@ -217,6 +217,8 @@ static bool lower(TaLower *L, TaOp *op)
     TaTensor *t_feature = ta_local_constant(L, op, "feature_biases", TA_INT32, filters,
                                             feature_biases);
     TaTensor *t_output = ta_local_constant(L, op, "output_biases", TA_INT32, units, output_biases);
+    ta_derived_from(t_feature, wf);
+    ta_derived_from(t_output, bias);
     TaKernelCall *c = ta_call(L, op, wide ? "ta_svdf_s16" : "ta_svdf_s8",
                               "runtime/kernels/ta_svdf.h");
     ta_svdf_params_t *p = TA_CALL_PARAMS(L, c, ta_svdf_params_t);
@@ -242,6 +244,25 @@ static bool lower(TaLower *L, TaOp *op)
 
     ta_init_variable_tensor(L, op, state);
     return true;
+}
+
+/* For analyze: each batch row multiplies every feature weight (the
+   filters over the input) and every time weight (the filters over their
+   memory). */
+static void count_macs(TaOp *op)
+{
+    op->has_analysis_macs = true;
+    op->analysis_macs = (int64_t)op->inputs[0]->dims[0] *
+                        (int64_t)(ta_tensor_elements(op->inputs[1]) +
+                                  ta_tensor_elements(op->inputs[2]));
+}
+
+static bool lower(TaLower *L, TaOp *op)
+{
+    bool ok = lower_any(L, op);
+    if (ok)
+        count_macs(op);
+    return ok;
 }
 
 const TaOpDef ta_op_svdf = {parse, lower};

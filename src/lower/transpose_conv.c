@@ -132,6 +132,7 @@ static bool lower(TaLower *L, TaOp *op)
         bias_arg = bias->dtype == TA_INT64
                        ? bias
                        : ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
+        ta_derived_from(bias_arg, bias);
     } else if (bias_v) {
         bias_arg = bias;
     }

@@ -392,11 +392,30 @@ static bool lower_float(TaLower *L, TaOp *op)
     return true;
 }
 
+/* For analyze: every step multiplies each gate's input and recurrent
+   weights (and a projection's) once per batch row. */
+static void count_macs(TaOp *op)
+{
+    const TaTensor *in = op->inputs[IN_INPUT];
+    const int32_t rows = in->dims[0] * in->dims[1]; /* time steps x batches */
+    int64_t weights = 0;
+    for (int k = IN_W_INPUT; k < IN_W_RECURRENT + 4 && k < op->num_inputs; k++)
+        if (op->inputs[k])
+            weights += (int64_t)ta_tensor_elements(op->inputs[k]);
+    if (op->num_inputs > IN_PROJECTION && op->inputs[IN_PROJECTION])
+        weights += (int64_t)ta_tensor_elements(op->inputs[IN_PROJECTION]);
+    op->has_analysis_macs = true;
+    op->analysis_macs = weights * rows;
+}
+
 static bool lower(TaLower *L, TaOp *op)
 {
     if (!check_structure(L, op))
         return false;
-    return op->inputs[IN_INPUT]->dtype == TA_FLOAT32 ? lower_float(L, op) : lower_integer(L, op);
+    bool ok = op->inputs[IN_INPUT]->dtype == TA_FLOAT32 ? lower_float(L, op) : lower_integer(L, op);
+    if (ok)
+        count_macs(op);
+    return ok;
 }
 
 const TaOpDef ta_op_unidirectional_sequence_lstm = {parse, lower};

@@ -28,8 +28,9 @@ typedef struct Item {
     bool pinned; /* a rule chose `memory` */
     bool staged; /* constant_destination_memory given */
     const TaRule *rule;
-    const char **ids; /* the root's id and its aliases' ids */
-    int num_ids;
+    TaVec ids; /* const char*: the root's id, its aliases', and the model tensors' they came from */
+    TaVec names; /* const char*: the model names of the same tensors */
+    TaTensorKeys keys;
     TaBlock block;
     /* Output over input (overlap.c): the producer's input this tensor's
        bytes overlap, the lead it keeps and why that is safe. */
@@ -53,6 +54,7 @@ typedef struct Planner {
     uint64_t constant_bytes[TA_MEM_COUNT];
     TaVec problems;                           /* Problem*: placement errors grouped for reporting */
     TaPackResult scratch_plans[TA_MEM_COUNT]; /* how repack_scratch did, per memory */
+    TaPlanAttempt *attempt;                   /* budgets tried, the fix to name, what ran short */
 } Planner;
 
 /* Placement errors grouped by where they come from (a rule, or no rule)
@@ -243,17 +245,27 @@ static void collect_items(Planner *P)
         it->memory = it->source = -1;
         item_of[i] = P->num_items++;
     }
-    /* Each item lists its own id and those of tensors aliasing it. */
+    /* Each item lists its own id and those of tensors aliasing it, and
+       for constants made from a model tensor that tensor's id; with the
+       names, what rules match. */
     for (int i = 0; i < g->tensors.len; i++) {
         TaTensor *t = TA_TENSOR(g, i);
         if (t->removed)
             continue;
         Item *it = &P->items[item_of[ta_tensor_root(t)->index]];
-        const char **ids = ta_alloc_array(P->pool, (size_t)it->num_ids + 1, sizeof(char *));
-        if (it->num_ids)
-            memcpy(ids, it->ids, (size_t)it->num_ids * sizeof(char *));
-        ids[it->num_ids++] = t->id;
-        it->ids = ids;
+        ta_vec_push(P->pool, &it->ids, (void *)t->id);
+        if (t->name)
+            ta_vec_push(P->pool, &it->names, (void *)t->name);
+        if (t->derived_from) {
+            ta_vec_push(P->pool, &it->ids, (void *)t->derived_from->id);
+            if (t->derived_from->name)
+                ta_vec_push(P->pool, &it->names, (void *)t->derived_from->name);
+        }
+    }
+    for (int i = 0; i < P->num_items; i++) {
+        Item *it = &P->items[i];
+        it->keys = (TaTensorKeys){(const char *const *)it->ids.items, it->ids.len,
+                                  (const char *const *)it->names.items, it->names.len};
     }
 }
 
@@ -316,9 +328,9 @@ static bool apply_rules(Planner *P)
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
         TaTensorAttrs a = ta_rules_for_tensor(P->pool, &cfg->tensor_rules, ta_role_name(it->role),
-                                              it->ids, it->num_ids);
+                                              &it->keys);
         ta_rules_compare_reference(P->pool, &divergences, &cfg->tensor_rules,
-                                   ta_role_name(it->role), it->ids, it->num_ids, &a);
+                                   ta_role_name(it->role), &it->keys, &a);
         const char *id = it->t->id;
         if (a.memory) {
             it->memory = ta_memory_parse(a.memory);
@@ -420,6 +432,9 @@ static bool setup_memories(Planner *P)
         if (c->has_alignment && c->arena_alignment > u->alignment)
             u->alignment = (size_t)c->arena_alignment;
     }
+    for (int m = 0; m < TA_MEM_COUNT; m++)
+        if (P->attempt->budget[m])
+            P->plan->memories[m].budget = P->attempt->budget[m];
     return ok;
 }
 
@@ -456,8 +471,10 @@ static void no_room(Planner *P, const Item *it)
                       (unsigned long long)(taken < budget ? budget - taken : 0),
                       (unsigned long long)budget);
     }
+    P->attempt->short_of_room = true;
     /* Grouped by kind: the free space is what the first tensor found. */
-    const char *fix = P->in->config->has_constraints
+    const char *fix = P->attempt->fix ? P->attempt->fix
+                      : P->in->config->has_constraints
                           ? "raise a max_size in memory.constraints or add a memory to it"
                           : "the target's memories are full: limit what rules pin there, or "
                             "choose a target with more memory";
@@ -1143,12 +1160,14 @@ static bool check_budgets(Planner *P)
             if (it->pinned && (it->memory == m || it->source == m) && pinned.len < 200)
                 ta_buf_printf(&pinned, "%s%s", pinned.len ? ", " : "", it->t->id);
         }
+        P->attempt->short_of_room = true;
         ta_error(P->d,
-                 "%s: the plan needs %llu bytes but the budget is %llu: %llu bytes over%s%s%s",
+                 "%s: the plan needs %llu bytes but the budget is %llu: %llu bytes over%s%s%s%s%s",
                  ta_memory_name(m), (unsigned long long)u->used, (unsigned long long)u->budget,
                  (unsigned long long)(u->used - u->budget),
                  pinned.len ? " (tensors pinned there by rules: " : "",
-                 pinned.len ? pinned.data : "", pinned.len ? ")" : "");
+                 pinned.len ? pinned.data : "", pinned.len ? ")" : "", P->attempt->fix ? "; " : "",
+                 P->attempt->fix ? P->attempt->fix : "");
         ta_buf_free(&pinned);
         ok = false;
     }
@@ -1169,9 +1188,9 @@ static void place_aliases(Planner *P)
     }
 }
 
-TaPlan *ta_plan(const TaPlanInput *in)
+TaPlan *ta_plan_attempt(const TaPlanInput *in, TaPlanAttempt *attempt)
 {
-    Planner P = {.in = in, .pool = in->pool, .d = in->diag};
+    Planner P = {.in = in, .pool = in->pool, .d = in->diag, .attempt = attempt};
     P.plan = ta_alloc(in->pool, sizeof *P.plan);
     P.plan->target = in->target;
     int errors = in->diag->errors;

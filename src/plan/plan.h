@@ -64,7 +64,19 @@ typedef struct TaPlanInput {
     const char *prefix;
 } TaPlanInput;
 
+/* Plans; when a budget is too small, the error names the smallest
+   max_size that fits (budget_fix.c). */
 TaPlan *ta_plan(const TaPlanInput *in);
+
+/* ---- one run of the planner, for budget_fix.c ---------------------------- */
+
+typedef struct TaPlanAttempt {
+    uint64_t budget[TA_MEM_COUNT]; /* non-zero: this budget instead of the configured one */
+    const char *fix;               /* appended to budget errors, or NULL */
+    bool short_of_room;            /* out: a tensor fit nowhere or a budget was exceeded */
+} TaPlanAttempt;
+
+TaPlan *ta_plan_attempt(const TaPlanInput *in, TaPlanAttempt *attempt);
 
 /* ---- plan_hash.c: the plan's fingerprint ------------------------------- */
 

@@ -18,6 +18,7 @@
 #include "rules.h"
 
 #include <ctype.h>
+#include <fnmatch.h>
 #include <string.h>
 
 /* How rules are ranked and types compared: as documented, or as
@@ -27,8 +28,8 @@ typedef enum { DOCUMENTED, REFERENCE_1_1_0 } Precedence;
 static int rank(const TaRule *r, Precedence p)
 {
     if (p == REFERENCE_1_1_0)
-        return (r->type ? 1 : 0) + (r->ids ? 2 : 0);
-    return (r->type ? 2 : 0) + (r->ids ? 1 : 0);
+        return (r->type ? 1 : 0) + (r->ids || r->names ? 2 : 0);
+    return (r->type ? 2 : 0) + (r->ids || r->names ? 1 : 0);
 }
 
 static bool equal_ignoring_case(const char *a, const char *b)
@@ -53,6 +54,29 @@ static bool id_listed(const TaRule *r, const char *id)
     return false;
 }
 
+static bool name_matches(const TaRule *r, const char *name)
+{
+    for (int i = 0; i < r->num_names; i++)
+        if (fnmatch(r->names[i], name, 0) == 0)
+            return true;
+    return false;
+}
+
+/* A rule without id and name matches any tensor; with either, a tensor
+   one of them picks. */
+static bool keys_match(const TaRule *r, const TaTensorKeys *keys)
+{
+    if (!r->ids && !r->names)
+        return true;
+    for (int k = 0; r->ids && k < keys->num_ids; k++)
+        if (id_listed(r, keys->ids[k]))
+            return true;
+    for (int k = 0; r->names && k < keys->num_names; k++)
+        if (name_matches(r, keys->names[k]))
+            return true;
+    return false;
+}
+
 /* Rules sorted by (rank, position): applying them in this order and
    letting each set attribute overwrite gives the documented result. */
 static const TaRule **sorted_rules(TaPool *pool, const TaVec *rules, Precedence p)
@@ -68,7 +92,7 @@ static const TaRule **sorted_rules(TaPool *pool, const TaVec *rules, Precedence 
 
 /* Marks the rules that match only when resolving as documented. */
 static TaTensorAttrs resolve_tensor(TaPool *pool, const TaVec *rules, const char *kind,
-                                    const char *const *ids, int num_ids, Precedence p)
+                                    const TaTensorKeys *keys, Precedence p)
 {
     TaTensorAttrs a = {0};
     const TaRule **sorted = sorted_rules(pool, rules, p);
@@ -76,10 +100,7 @@ static TaTensorAttrs resolve_tensor(TaPool *pool, const TaVec *rules, const char
         TaRule *r = (TaRule *)sorted[i];
         if (r->type && !type_matches(r->type, kind, p))
             continue;
-        bool id_ok = !r->ids;
-        for (int k = 0; k < num_ids && !id_ok; k++)
-            id_ok = id_listed(r, ids[k]);
-        if (!id_ok)
+        if (!keys_match(r, keys))
             continue;
         if (p == DOCUMENTED)
             r->matched = true;
@@ -96,9 +117,9 @@ static TaTensorAttrs resolve_tensor(TaPool *pool, const TaVec *rules, const char
 }
 
 TaTensorAttrs ta_rules_for_tensor(TaPool *pool, const TaVec *rules, const char *kind,
-                                  const char *const *ids, int num_ids)
+                                  const TaTensorKeys *keys)
 {
-    return resolve_tensor(pool, rules, kind, ids, num_ids, DOCUMENTED);
+    return resolve_tensor(pool, rules, kind, keys, DOCUMENTED);
 }
 
 static bool same_text(const char *a, const char *b)
@@ -133,10 +154,11 @@ static void diverge(TaPool *pool, TaRuleDivergences *out, const char *attribute,
 }
 
 void ta_rules_compare_reference(TaPool *pool, TaRuleDivergences *out, const TaVec *rules,
-                                const char *kind, const char *const *ids, int num_ids,
+                                const char *kind, const TaTensorKeys *keys,
                                 const TaTensorAttrs *documented)
 {
-    TaTensorAttrs ref = resolve_tensor(pool, rules, kind, ids, num_ids, REFERENCE_1_1_0);
+    TaTensorAttrs ref = resolve_tensor(pool, rules, kind, keys, REFERENCE_1_1_0);
+    const char *const *ids = keys->ids;
     if (!same_text(documented->memory, ref.memory))
         diverge(pool, out, "memory", documented->memory_rule, documented->memory, ref.memory_rule,
                 ref.memory, ids[0]);
@@ -150,10 +172,10 @@ static const char *rule_text(TaPool *pool, const TaRule *r)
     if (!r)
         return "no rule";
     return ta_format(pool, "memory.tensors[%d] (%s, %s)", r->index,
-                     r->type && r->ids ? "type and id"
-                     : r->type         ? "type only"
-                     : r->ids          ? "id only"
-                                       : "no type, no id",
+                     r->type && (r->ids || r->names) ? "type and id"
+                     : r->type                       ? "type only"
+                     : r->ids || r->names            ? "id only"
+                                                     : "no type, no id",
                      r->where);
 }
 
@@ -205,6 +227,28 @@ static const char *list_ids(TaPool *pool, const TaRule *r)
     return s;
 }
 
+static const char *list_names(TaPool *pool, const TaRule *r)
+{
+    TaBuf b = {0};
+    for (int i = 0; i < r->num_names; i++)
+        ta_buf_printf(&b, "%s'%s'", i ? " or " : "", r->names[i]);
+    const char *s = ta_strdup(pool, b.data ? b.data : "");
+    ta_buf_free(&b);
+    return s;
+}
+
+/* The first id of `r` that looks like a name (not a number, not a
+   created tensor's "op4.role"), or NULL. */
+static const char *name_like(const TaRule *r)
+{
+    for (int i = 0; i < r->num_ids; i++) {
+        const char *id = r->ids[i];
+        if (id[strspn(id, "0123456789")] != '\0' && !strchr(id, '.'))
+            return id;
+    }
+    return NULL;
+}
+
 void ta_rules_warn_unmatched(TaPool *pool, TaDiag *d, const TaVec *rules, const char *list,
                              bool operators, const char *const *kinds, int num_kinds)
 {
@@ -235,6 +279,16 @@ void ta_rules_warn_unmatched(TaPool *pool, TaDiag *d, const TaVec *rules, const 
                                             "persistent or scratch)",
                                             r->type);
         }
+        if (!fix && !operators && r->names)
+            fix = ta_format(pool,
+                            "no %s tensor's model name matches %s (tinyaot analyze --tensors "
+                            "lists every tensor's id and name)",
+                            r->type ? r->type : "", list_names(pool, r));
+        if (!fix && !operators && r->ids && name_like(r))
+            fix = ta_format(pool,
+                            "no tensor has id %s: ids are the numbers the residency report "
+                            "lists; to match the model's tensor name write name: '%s'",
+                            list_ids(pool, r), name_like(r));
         if (!fix && r->ids)
             fix = operators ? ta_format(pool,
                                         "no operator of type %s has id %s (ids are operator "

@@ -18,10 +18,19 @@ typedef struct TaOpAttrs {
     const char *scratch_placement;
 } TaOpAttrs;
 
-/* A tensor group (a tensor and the tensors aliasing it share placement)
-   matches a rule when any of its ids does. */
+/* What rules see of a tensor group (a tensor and the tensors aliasing it
+   share placement): the ids of its tensors and of the model tensors its
+   constants were made from, and those tensors' model names. The group
+   matches a rule when any id is listed or any name matches a pattern. */
+typedef struct TaTensorKeys {
+    const char *const *ids;
+    int num_ids;
+    const char *const *names;
+    int num_names;
+} TaTensorKeys;
+
 TaTensorAttrs ta_rules_for_tensor(TaPool *pool, const TaVec *rules, const char *kind,
-                                  const char *const *ids, int num_ids);
+                                  const TaTensorKeys *keys);
 /* Where helia-aot 1.1.0 (id-only rules above type-only ones, types
    compared ignoring case) would resolve a tensor's attributes otherwise
    than `documented`, grouped by the deciding rules. */
@@ -29,7 +38,7 @@ typedef struct TaRuleDivergences {
     TaVec found; /* private */
 } TaRuleDivergences;
 void ta_rules_compare_reference(TaPool *pool, TaRuleDivergences *out, const TaVec *rules,
-                                const char *kind, const char *const *ids, int num_ids,
+                                const char *kind, const TaTensorKeys *keys,
                                 const TaTensorAttrs *documented);
 /* One warning per group, naming both rules. */
 void ta_rules_warn_divergences(TaPool *pool, TaDiag *d, const TaRuleDivergences *found);

@@ -15,18 +15,39 @@
 
 #include <string.h>
 
+/* The cores flash_sizes.inc measures, in the order of its columns. */
+static const char *const flash_cores[] = {"cortex-m55", "cortex-m4", "host"};
+#define FLASH_CORES 3
+
 typedef struct KernelSize {
     const char *path;
-    int64_t bytes;
+    int64_t bytes[FLASH_CORES]; /* -1: not measured for that core */
 } KernelSize;
 
-/* flash_sizes.inc is read twice, once per table; its #defines repeat
+typedef struct FlashCore {
+    const char *core;
+    int per_operator, fixed; /* generated code: bytes per operator and fixed */
+} FlashCore;
+
+/* flash_sizes.inc is read once per table; its #defines repeat
    identically, which C allows. */
-#define TA_KERNEL_SIZE(path, bytes) {path, bytes},
+#define TA_FLASH_CORE(core, per_operator, fixed)
+#define TA_KERNEL_SIZE(path, m55, m4, host) {path, {m55, m4, host}},
 #define TA_KERNEL_STACK(function, m55, m4)
 static const KernelSize kernel_sizes[] = {
 #include "flash_sizes.inc"
 };
+#undef TA_FLASH_CORE
+#undef TA_KERNEL_SIZE
+#undef TA_KERNEL_STACK
+
+#define TA_FLASH_CORE(core, per_operator, fixed) {core, per_operator, fixed},
+#define TA_KERNEL_SIZE(path, m55, m4, host)
+#define TA_KERNEL_STACK(function, m55, m4)
+static const FlashCore flash_core_code[] = {
+#include "flash_sizes.inc"
+};
+#undef TA_FLASH_CORE
 #undef TA_KERNEL_SIZE
 #undef TA_KERNEL_STACK
 
@@ -35,11 +56,13 @@ typedef struct KernelStack {
     int64_t m55, m4;
 } KernelStack;
 
-#define TA_KERNEL_SIZE(path, bytes)
+#define TA_FLASH_CORE(core, per_operator, fixed)
+#define TA_KERNEL_SIZE(path, m55, m4, host)
 #define TA_KERNEL_STACK(function, m55, m4) {function, m55, m4},
 static const KernelStack kernel_stacks[] = {
 #include "flash_sizes.inc"
 };
+#undef TA_FLASH_CORE
 #undef TA_KERNEL_SIZE
 #undef TA_KERNEL_STACK
 
@@ -88,31 +111,51 @@ static void kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analys
                    : "");
 }
 
-static int64_t kernel_bytes(const char *path)
+/* The column of flash_sizes.inc for the target's core, or -1. */
+static int flash_core(const char *core)
 {
-    for (size_t i = 0; i < TA_COUNT_OF(kernel_sizes); i++)
-        if (strcmp(kernel_sizes[i].path, path) == 0)
-            return kernel_sizes[i].bytes;
+    for (int i = 0; i < FLASH_CORES; i++)
+        if (core && strcmp(core, flash_cores[i]) == 0)
+            return i;
     return -1;
 }
 
-static const char *flash_basis(TaPool *pool, int unmeasured)
+/* Bytes of a runtime source for core column `core`, or -1: not measured. */
+static int64_t kernel_bytes(const char *path, int core)
 {
+    for (size_t i = 0; core >= 0 && i < TA_COUNT_OF(kernel_sizes); i++)
+        if (strcmp(kernel_sizes[i].path, path) == 0)
+            return kernel_sizes[i].bytes[core];
+    return -1;
+}
+
+static const char *flash_basis(TaPool *pool, const char *core, int column, size_t unmeasured)
+{
+    if (column < 0)
+        return ta_format(pool,
+                         "estimate: no sizes measured for core %s (scripts/flash_sizes.py "
+                         "measures %s, %s and %s): kernels and generated code unmeasured, "
+                         "only the constant bytes counted",
+                         core ? core : "?", flash_cores[0], flash_cores[1], flash_cores[2]);
     return ta_format(
         pool,
-        "estimate: runtime sources used at their Cortex-M55 -O2 object size "
+        "estimate: runtime sources used at their %s -O2 object size "
         "(measured once, an upper bound: the linker drops unused functions)%s, "
         "%d bytes per operator of generated code (fitted on %s), and the "
         "constant bytes",
-        unmeasured ? ta_format(pool, "; %d source(s) never measured count 0", unmeasured) : "",
-        TA_FLASH_PER_OPERATOR, TA_FLASH_MEASURED_ON);
+        core,
+        unmeasured ? ta_format(pool, "; %zu source(s) unmeasured for %s (listed)", unmeasured, core)
+                   : "",
+        flash_core_code[column].per_operator, TA_FLASH_MEASURED_ON);
 }
 
 static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan, tinyaot_analysis *a)
 {
     TaDiag quiet = {0};
     TaVec files = {0};
-    int unmeasured = 0;
+    TaVec unmeasured = {0};
+    const char *core = plan->target->core;
+    const int column = flash_core(core);
     /* The file list cannot fail for a graph that lowered; if it did, the
        kernels count 0 and the basis says so. */
     /* The caller's pool, not one of our own: a failed allocation jumps
@@ -124,13 +167,17 @@ static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan, t
             size_t n = strlen(path);
             if (path[n - 1] != 'c')
                 continue;
-            int64_t bytes = kernel_bytes(path);
+            int64_t bytes = kernel_bytes(path, column);
             if (bytes < 0)
-                unmeasured++;
+                ta_vec_push(pool, &unmeasured, ta_strdup(pool, path));
             else
                 a->flash_kernels += bytes;
         }
-    a->flash_code = TA_FLASH_FIXED + (int64_t)TA_FLASH_PER_OPERATOR * g->ops.len;
+    if (column >= 0)
+        a->flash_code = flash_core_code[column].fixed +
+                        (int64_t)flash_core_code[column].per_operator * g->ops.len;
+    a->flash_unmeasured = (const char *const *)unmeasured.items;
+    a->num_flash_unmeasured = (size_t)unmeasured.len;
     for (int i = 0; i < plan->regions.len; i++) {
         const TaRegion *r = plan->regions.items[i];
         if (r->role == TA_REGION_CONSTANT)
@@ -138,7 +185,7 @@ static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan, t
                                   (int64_t)r->size;
     }
     a->flash_total = a->flash_code + a->flash_kernels + a->flash_constants;
-    a->flash_basis = flash_basis(pool, unmeasured);
+    a->flash_basis = flash_basis(pool, core, column, (size_t)unmeasured.len);
 }
 
 static void memory_summaries(TaPool *pool, const TaPlan *plan, tinyaot_analysis *a)
@@ -218,8 +265,9 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
             o->output_bytes += (int64_t)ta_tensor_bytes(op->outputs[k]);
         if (op->num_outputs > 0 && op->outputs[0]->place.region)
             o->output_memory = ta_memory_name(op->outputs[0]->place.memory);
-        if (op->has_macs)
-            a->total_macs += op->macs;
+        o->has_macs = op->has_macs || op->has_analysis_macs;
+        o->macs = op->has_macs ? op->macs : op->has_analysis_macs ? op->analysis_macs : 0;
+        a->total_macs += o->macs;
     }
     a->operators = ops;
     memory_summaries(pool, plan, a);

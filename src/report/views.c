@@ -101,6 +101,7 @@ static void tensor_view(TaPool *pool, const TaTensor *t, tinyaot_tensor_view *v)
     v->input_index = t->input_index;
     v->output_index = t->output_index;
     v->nbytes = (int64_t)t->place.size;
+    v->model_tensor = ta_model_tensor(t);
 }
 
 static void region_view(TaPool *pool, const TaRegion *r, tinyaot_region_view *v)

@@ -130,7 +130,9 @@ int main(int argc, char **argv)
         opt_int(t->input_index >= 0, t->input_index);
         printf(",\"output_index\":");
         opt_int(t->output_index >= 0, t->output_index);
-        printf(",\"nbytes\":%lld}", (long long)t->nbytes);
+        printf(",\"nbytes\":%lld,\"model_tensor\":", (long long)t->nbytes);
+        opt_int(t->model_tensor >= 0, t->model_tensor);
+        printf("}");
     }
     printf("],\"regions\":[");
     for (size_t i = 0; i < r->num_regions; i++) {
