@@ -235,3 +235,20 @@ def test_the_registry_reads_decorators_without_importing(tmp_path):
         "raise SystemExit('imported')\n"
         "@doc_command('make  demo  # the demo')\ndef test_y():\n    pass\n")
     assert dc.registry(tmp_path) == {"make demo": [f"{tmp_path}/test_x.py::test_y"]}
+
+
+def test_the_readme_walks_a_user_from_install_to_the_board_within_150_lines():
+    """Issue 22: what tinyaot is, how to install it and a quick start that
+    takes a model to both boards, validates it against TFLite Micro and
+    profiles it, all within the README's first 150 lines."""
+    lines = (dc.ROOT / "README.md").read_text().splitlines()
+    headings = [i for i, line in enumerate(lines) if line.startswith("## ")]
+    names = [lines[i] for i in headings]
+    assert names[:2] == ["## Install", "## Quick start"], names
+    end = headings[2] if len(headings) > 2 else len(lines)
+    assert end <= 150, f"the quick start ends at line {end + 1}"
+    quick = "\n".join(lines[:end])
+    for step in ("pip install .", "tinyaot convert", "--module.type firmware",
+                 "--platform.name mps3_an547", "--platform.name mps2_an386", "firmware run",
+                 "tinyaot validate", "TFLite Micro", "tinyaot profile", "tinyaot analyze"):
+        assert step in quick, step
