@@ -123,26 +123,12 @@ static int parse_options(int argc, char **argv, Options *o)
             *(a[0] == 's' ? &o->strict : &o->keep) = true;
             continue;
         }
-        const char *eq = strchr(a, '=');
-        const char *key = a, *value;
-        if (eq) {
-            char *copy = va_format("%s", a);
-            if (!copy)
-                return EXIT_CANNOT;
-            copy[eq - a] = '\0';
-            key = copy;
-            value = copy + (eq - a) + 1;
-            o->owned[o->num_owned++] = copy;
-        } else if (i + 1 < argc) {
-            value = argv[++i];
-        } else {
-            fprintf(stderr,
-                    "tinyaot: --%s needs a value (tinyaot profile --help lists the options "
-                    "and keys)\n",
-                    a);
-            return EXIT_USAGE;
-        }
-        int status = parse_value(o, key, value);
+        const char *key, *value;
+        int status = va_option_value(argc, argv, &i, a, "profile", o->owned, &o->num_owned, &key,
+                                     &value);
+        if (status != EXIT_OK)
+            return status;
+        status = parse_value(o, key, value);
         if (status != EXIT_OK)
             return status;
     }
@@ -150,38 +136,6 @@ static int parse_options(int argc, char **argv, Options *o)
 }
 
 /* ---- the configuration ---------------------------------------------------------- */
-
-static void discard(void *user, int level, const char *line)
-{
-    (void)user;
-    (void)level;
-    (void)line;
-}
-
-/* model.path and platform.name as convert reads them (malloc'd; NULL when
-   the configuration does not load: the conversion then says why). */
-static void read_config(const Options *o, char **model, char **platform)
-{
-    TaPool pool = {0};
-    TaDiag diag = {.pool = &pool, .sink = discard};
-    const char **keys = calloc(o->num_keys + 1, sizeof *keys);
-    const char **values = calloc(o->num_keys + 1, sizeof *values);
-    if (keys && values) {
-        for (size_t i = 0; i < o->num_keys; i++) {
-            keys[i] = o->keys[i].key;
-            values[i] = o->keys[i].value;
-        }
-        TaConfig *c = ta_config_load_ex(&pool, &diag, o->config, keys, values, (int)o->num_keys,
-                                        false);
-        if (c && c->model_path)
-            *model = va_format("%s", c->model_path);
-        if (c && c->platform_name)
-            *platform = va_format("%s", c->platform_name);
-    }
-    free(keys);
-    free(values);
-    ta_pool_free(&pool);
-}
 
 /* The one line for a platform QEMU cannot run; false then. */
 static bool board_or_refuse(const char *platform, const VaBoard **board)
@@ -270,7 +224,7 @@ static int build_and_run(Profile *p, const VaBoard *board)
 
 static int profile(Profile *p)
 {
-    read_config(p->o, &p->model, &p->platform);
+    va_read_config(p->o->config, p->o->keys, p->o->num_keys, &p->model, &p->platform);
     const VaBoard *board;
     /* A target file is known by its name only after the conversion. */
     bool is_file = p->platform && (strchr(p->platform, '/') || strstr(p->platform, ".yaml"));

@@ -264,29 +264,15 @@ void pr_print_text(FILE *out, const tinyaot_result *r, long runs, const PrFigure
             f->overhead, runs);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 static void json_operator(FILE *out, const tinyaot_result *r, size_t i, const PrFigures *f)
 {
     const tinyaot_operator_view *op = &r->operators[i];
     fprintf(out, "%s\n  {\"layer_index\": %d, \"type\": ", i ? "," : "", op->layer_index);
-    json_string(out, op->type);
+    va_json_string(out, op->type);
     fprintf(out, ", \"symbol\": ");
-    json_string(out, op->symbol);
+    va_json_string(out, op->symbol);
     fprintf(out, ", \"output\": ");
-    json_string(out, output_name(r, op));
+    va_json_string(out, output_name(r, op));
     fprintf(out, ", \"instructions\": %" PRIu64, f->ops[i]);
     if (op->has_macs)
         fprintf(out, ", \"macs\": %" PRId64, op->macs);
@@ -303,13 +289,13 @@ void pr_print_json(FILE *out, const tinyaot_result *r, const char *model, const 
                    const VaBoard *board, long runs, const PrFigures *f)
 {
     fprintf(out, "{\"model\": ");
-    json_string(out, model);
+    va_json_string(out, model);
     fprintf(out, ", \"platform\": ");
-    json_string(out, platform);
+    va_json_string(out, platform);
     fprintf(out, ", \"board\": ");
-    json_string(out, board->machine);
+    va_json_string(out, board->machine);
     fprintf(out, ", \"core\": ");
-    json_string(out, board->description);
+    va_json_string(out, board->description);
     fprintf(out, ", \"unit\": \"instructions\", \"runs\": %ld,\n \"operators\": [", runs);
     for (size_t i = 0; i < r->num_operators && i < f->num_ops; i++)
         json_operator(out, r, i, f);

@@ -166,24 +166,6 @@ static const char *shape_text(const tinyaot_result *r, const tinyaot_operator_vi
     return buf;
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 /* ---- analyze -------------------------------------------------------------- */
 
 static void print_memories_text(const tinyaot_analysis *a)
@@ -270,19 +252,19 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
 {
     const tinyaot_analysis *a = r->analysis;
     printf("{\"model\": ");
-    json_string(stdout, model);
+    va_json_string(stdout, model);
     printf(", \"platform\": ");
-    json_string(stdout, a ? a->platform : NULL);
+    va_json_string(stdout, a ? a->platform : NULL);
     printf(", \"status\": %d, \"supported\": %s, \"unsupported\": [", status,
            a && a->num_unsupported == 0 && status == 0 ? "true" : "false");
     for (size_t i = 0; a && i < a->num_unsupported; i++) {
         printf(i ? ", " : "");
-        json_string(stdout, a->unsupported[i]);
+        va_json_string(stdout, a->unsupported[i]);
     }
     printf("], \"diagnostics\": [");
     for (size_t i = 0; i < r->num_diagnostics; i++) {
         printf(i ? ", " : "");
-        json_string(stdout, r->diagnostics[i]);
+        va_json_string(stdout, r->diagnostics[i]);
     }
     printf("]");
     if (status == 0 && a) {
@@ -293,9 +275,9 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
             const tinyaot_tensor_view *t = op->num_output_ids ? find_tensor(r, op->output_ids[0])
                                                               : NULL;
             printf("%s\n  {\"layer_index\": %d, \"type\": ", i ? "," : "", op->layer_index);
-            json_string(stdout, op->type);
+            va_json_string(stdout, op->type);
             printf(", \"symbol\": ");
-            json_string(stdout, op->symbol);
+            va_json_string(stdout, op->symbol);
             printf(", \"output_shape\": ");
             if (t) {
                 printf("[");
@@ -315,7 +297,7 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
                 printf(", \"parameters\": null");
             printf(", \"scratch_live\": %lld, \"output_bytes\": %lld, \"output_memory\": ",
                    (long long)o->scratch_live, (long long)o->output_bytes);
-            json_string(stdout, o->output_memory);
+            va_json_string(stdout, o->output_memory);
             printf(", \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld}}",
                    (long long)o->kernel_stack_m55, (long long)o->kernel_stack_m4);
         }
@@ -332,7 +314,7 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
                    (long long)m->constants, (long long)m->staged, (long long)m->staged_sources,
                    (long long)m->used, (long long)m->budget, (long long)m->free);
             if (a->scratch_planners[i])
-                json_string(stdout, a->scratch_planners[i]);
+                va_json_string(stdout, a->scratch_planners[i]);
             else
                 printf("null");
             printf(", \"scratch_proven\": %s}", a->scratch_proven[i] ? "true" : "false");
@@ -341,17 +323,17 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
                "\"constants\": %lld, \"total\": %lld, \"basis\": ",
                (long long)a->total_macs, (long long)a->flash_code, (long long)a->flash_kernels,
                (long long)a->flash_constants, (long long)a->flash_total);
-        json_string(stdout, a->flash_basis);
+        va_json_string(stdout, a->flash_basis);
         printf(", \"unmeasured\": [");
         for (size_t i = 0; i < a->num_flash_unmeasured; i++) {
             printf(i ? ", " : "");
-            json_string(stdout, a->flash_unmeasured[i]);
+            va_json_string(stdout, a->flash_unmeasured[i]);
         }
         printf("]},\n \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld, "
                "\"layer_index\": %d, \"basis\": ",
                (long long)a->kernel_stack_m55, (long long)a->kernel_stack_m4,
                a->kernel_stack_layer);
-        json_string(stdout, a->kernel_stack_basis);
+        va_json_string(stdout, a->kernel_stack_basis);
         printf("}");
         if (tensors)
             cli_print_tensors_json(r);

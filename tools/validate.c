@@ -182,25 +182,11 @@ static int parse_options(int argc, char **argv, Options *o)
             o->layers = true;
             continue;
         }
-        const char *eq = strchr(a, '=');
-        const char *key = a, *value;
-        if (eq) {
-            char *copy = va_format("%s", a);
-            if (!copy)
-                return EXIT_CANNOT;
-            copy[eq - a] = '\0';
-            key = copy;
-            value = copy + (eq - a) + 1;
-            o->owned[o->num_owned++] = copy;
-        } else if (i + 1 < argc) {
-            value = argv[++i];
-        } else {
-            fprintf(stderr,
-                    "tinyaot: --%s needs a value (tinyaot validate --help lists the "
-                    "options and keys)\n",
-                    a);
-            return EXIT_USAGE;
-        }
+        const char *key, *value;
+        int status = va_option_value(argc, argv, &i, a, "validate", o->owned, &o->num_owned, &key,
+                                     &value);
+        if (status != 0)
+            return status;
         unsigned long long n;
         if (strcmp(key, "config") == 0) {
             o->config = value;
@@ -375,36 +361,13 @@ typedef enum { REF_FILE, REF_TFLM, REF_TEST_CASE } Reference;
 
 /* ---- the configuration, read as convert reads it ------------------------------ */
 
-static void discard(void *user, int level, const char *line)
-{
-    (void)user;
-    (void)level;
-    (void)line;
-}
-
 /* model.path, resolved as the converter resolves it (from the --config
    file's folder when the file gives it). NULL when the configuration does
    not load; the conversion then reports why. malloc'd. */
 static char *resolved_model_path(const Options *o)
 {
-    TaPool pool = {0};
-    TaDiag diag = {.pool = &pool, .sink = discard};
-    const char **keys = calloc(o->num_keys + 1, sizeof *keys);
-    const char **values = calloc(o->num_keys + 1, sizeof *values);
     char *path = NULL;
-    if (keys && values) {
-        for (size_t i = 0; i < o->num_keys; i++) {
-            keys[i] = o->keys[i].key;
-            values[i] = o->keys[i].value;
-        }
-        TaConfig *c = ta_config_load_ex(&pool, &diag, o->config, keys, values, (int)o->num_keys,
-                                        false);
-        if (c && c->model_path)
-            path = va_format("%s", c->model_path);
-    }
-    free(keys);
-    free(values);
-    ta_pool_free(&pool);
+    va_read_config(o->config, o->keys, o->num_keys, &path, NULL);
     return path;
 }
 

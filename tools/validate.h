@@ -10,6 +10,7 @@
  *   validate_compare.c  outputs against the reference, float tolerance, metrics
  *   validate_layers.c every operator's outputs against TFLite Micro's (--layers)
  *   validate_proc.c   child processes, programs on PATH, files, the temp directory
+ *   cli_options.c     the options and configuration validate and profile read alike
  */
 #ifndef TA_VALIDATE_H
 #define TA_VALIDATE_H
@@ -56,6 +57,24 @@ char *va_format(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+
+/* ---- cli_options.c: what validate and profile read alike ------------------ */
+
+/* The key and value of the option `option` (argv[*i] past its "--"):
+   `KEY=VALUE` (a copy kept in owned[(*num_owned)++], the caller frees it)
+   or `KEY` with the next argument as its value. 0, 2 (usage: no value, said
+   on stderr, naming `command`) or 3 (no memory). */
+int va_option_value(int argc, char **argv, int *i, const char *option, const char *command,
+                    char **owned, int *num_owned, const char **key, const char **value);
+/* model.path and platform.name (either pointer may be NULL) of the
+   configuration --config and the keys make, as convert reads them:
+   malloc'd, or left untouched when the configuration does not load (the
+   conversion then says why). */
+void va_read_config(const char *config, const tinyaot_option *keys, size_t n, char **model,
+                    char **platform);
+/* `s` as a JSON string ("null" for NULL); bytes as they are, but quotes,
+   backslashes and control characters escaped. */
+void va_json_string(FILE *out, const char *s);
 
 /* ---- validate_compare.c ------------------------------------------------- */
 
