@@ -191,3 +191,68 @@ def test_refuses_the_table_schedule(tmp_path):
     with pytest.raises(module.ConvertError) as e:
         convert(tmp_path, model, {"module.schedule": "table"})
     assert "module.schedule: table" in e.value.stderr and "IF or WHILE" in e.value.stderr
+
+
+def endless_while():
+    """The issue's model: a WHILE whose body applies RELU to its counter and
+    whose condition is counter < 10; the counter starts at 0 (the model
+    input), so the loop never ends."""
+    b, q = ModelBuilder(), Q(0.25, 0)
+    cond_sg = b.subgraph("cond")
+    b.select(cond_sg)
+    x = b.tensor([1], "int8", q, name="counter")
+    go = b.tensor([1], "bool", name="go")
+    ten = b.const(np.full([1], 40, np.int8), "int8", q, name="ten")  # 10.0
+    b.op("LESS", [x, ten], [go])
+    b.set_io(cond_sg, [x], [go])
+    body_sg = b.subgraph("body")
+    b.select(body_sg)
+    x = b.tensor([1], "int8", q, name="counter")
+    y = b.tensor([1], "int8", q, name="next")
+    b.op("RELU", [x], [y])
+    b.set_io(body_sg, [x], [y])
+    b.select(0)
+    x = b.tensor([1], "int8", q, name="input")
+    y = b.tensor([1], "int8", q, name="output")
+    b.op("WHILE", [x], [y], "WhileOptions", condSubgraphIndex=cond_sg, bodySubgraphIndex=body_sg)
+    return b.build([x], [y])
+
+
+def test_a_while_that_never_ends_stops_at_the_iteration_limit_in_bounded_memory(tmp_path):
+    """Issue 26, defect 1: the converter's executor (test.enabled) looped
+    forever and allocated per kernel call (628 MB after 6 s). It stops at
+    test.max_loop_iterations with one line naming the WHILE, and its peak
+    memory does not grow with the number of iterations."""
+    import resource
+    import subprocess
+    model = tmp_path / "endless.tflite"
+    model.write_bytes(endless_while())
+    (tmp_path / "zero.bin").write_bytes(b"\0")
+    peaks = {}
+    for limit in (1000, 1000000):
+        code = ("import resource, subprocess, sys;"
+                "p = subprocess.run(sys.argv[1:], capture_output=True, text=True);"
+                "sys.stderr.write(p.stderr);"
+                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss);"
+                "sys.exit(p.returncode)")
+        p = subprocess.run(["python3", "-c", code, module.tinyaot_bin(), "convert",
+                            "--model.path", str(model), "--module.path", str(tmp_path / "mod"),
+                            "--test.enabled", "true", "--test.inputs", str(tmp_path / "zero.bin"),
+                            "--test.max_loop_iterations", str(limit)],
+                           capture_output=True, text=True, timeout=600)
+        lines = p.stderr.strip().splitlines()
+        assert p.returncode == 1 and len(lines) == 1, p.stderr
+        assert "(WHILE) went round more than" in lines[0], lines[0]
+        assert f"more than {limit} times in run 1 (test.max_loop_iterations)" in lines[0], lines[0]
+        assert not (tmp_path / "mod").exists()
+        peaks[limit] = int(p.stdout)
+    # A thousand times the iterations, the same memory (within 8 MiB).
+    assert peaks[1000000] <= peaks[1000] + 8192, peaks
+
+
+def test_the_loop_limit_is_a_positive_integer(tmp_path):
+    model = tmp_path / "endless.tflite"
+    model.write_bytes(endless_while())
+    with pytest.raises(module.ConvertError) as e:
+        convert(tmp_path, model, {"test.enabled": "true", "test.max_loop_iterations": "0"})
+    assert "test.max_loop_iterations: expected at least 1, got 0" in e.value.stderr

@@ -195,6 +195,8 @@ static const tinyaot_config_key config_keys[] = {
      "write <prefix>_test_case.c/.h: a stimulus, expected outputs, <prefix>_test_case_run()"},
     {"test.tolerance", "number >= 0", "0",
      "largest accepted difference per output element (quantized steps; floats: absolute)"},
+    {"test.max_loop_iterations", "integer >= 1", "1000000",
+     "the test case's expected outputs: more WHILE iterations in one run is an error"},
     {"test.inputs", "list of paths", "generated stimulus",
      "raw bytes per model input (N runs back to back); relative: from the config's folder"},
     {"test.outputs", "list of paths", "computed on the host",
@@ -954,6 +956,10 @@ static void load_test(Loader *L, const TaNode *n)
         (!ta_scalar_double(v, &L->cfg->test_tolerance) || L->cfg->test_tolerance < 0))
         ta_error(L->d, "%s: test.tolerance: expected a finite non-negative number, got '%s'",
                  WHERE(v), v->kind == TA_NODE_SCALAR ? v->scalar : "a collection");
+    if ((v = ta_node_map_get(n, "max_loop_iterations")) &&
+        get_uint(L, v, "test.max_loop_iterations", &L->cfg->test_max_loop_iterations) &&
+        L->cfg->test_max_loop_iterations == 0)
+        ta_error(L->d, "%s: test.max_loop_iterations: expected at least 1, got 0", WHERE(v));
     if ((v = ta_node_map_get(n, "inputs")))
         load_test_files(L, v, "test.inputs", &L->cfg->test_inputs);
     if ((v = ta_node_map_get(n, "outputs")))
@@ -1089,6 +1095,7 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     c->config_path = config_path;
     c->module_prefix = "model";
     c->module_type = "cmake";
+    c->test_max_loop_iterations = 1000000;
     c->module_schedule = "calls";
     c->platform_name = "host";
     c->memory_planner = ta_planner_name(TA_PLANNER_EXACT);

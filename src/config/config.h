@@ -90,6 +90,7 @@ typedef struct TaConfig {
     bool documentation_html;
     bool test_enabled;
     double test_tolerance;
+    uint64_t test_max_loop_iterations; /* the host executor's bound on WHILE loops */
     TaVec test_inputs;  /* const char* per model input: raw bytes, or empty */
     TaVec test_outputs; /* const char* per model output */
 } TaConfig;

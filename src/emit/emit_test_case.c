@@ -245,7 +245,8 @@ static bool collect(const TaEmitInput *in, TestData *td)
     td->outputs = ta_alloc_array(in->pool, at_least_one((size_t)(td->runs * no)),
                                  sizeof *td->outputs);
     td->source = "computed at conversion by running the module's kernels on the host";
-    return ta_execute(in->pool, in->diag, g, in->plan, td->runs, td->inputs, td->outputs);
+    return ta_execute(in->pool, in->diag, g, in->plan, td->runs,
+                      in->config->test_max_loop_iterations, td->inputs, td->outputs);
 }
 
 /* ---- the generated files ------------------------------------------------- */

@@ -8,12 +8,18 @@
 #include <stdint.h>
 #include <string.h>
 
+/* More tensor arguments than any kernel takes (kernel_table.c: 9). */
+enum { MAX_KERNEL_ARGS = 32 };
+
 typedef struct Exec {
     TaPool *pool;
     TaDiag *diag;
     const TaGraph *graph;
     const TaPlan *plan;
     uint8_t **base; /* first usable byte of each region, by region id */
+    uint64_t max_loop_iterations;
+    int run;                  /* the run under way, for messages */
+    uint64_t loop_iterations; /* back jumps of WHILE loops in this run */
 } Exec;
 
 /* A buffer for the region aligned as the plan asks, its guard included,
@@ -62,7 +68,8 @@ static bool call_kernel(const Exec *x, const TaOp *op, const TaKernelCall *call)
                  ta_op_describe(x->pool, op), call->args.len, call->function, k->arity);
         return false;
     }
-    void **args = ta_alloc_array(x->pool, (size_t)(k->arity ? k->arity : 1), sizeof *args);
+    TA_ASSERT(k->arity <= MAX_KERNEL_ARGS);
+    void *args[MAX_KERNEL_ARGS];
     for (int a = 0; a < call->args.len; a++)
         args[a] = tensor_address(x, call->args.items[a]);
     int status = k->call(call->params_struct, args);
@@ -130,11 +137,22 @@ static int after_marker(const Exec *x, int i)
     return i + 1;
 }
 
-static bool run_role(const Exec *x, const char *role)
+static bool run_role(Exec *x, const char *role)
 {
     bool run = strcmp(role, "run") == 0;
+    x->loop_iterations = 0;
     for (int i = 0; i < x->graph->ops.len;) {
         const TaOp *op = TA_OP(x->graph, i);
+        if (run && op->control == TA_CONTROL_LOOP_END &&
+            ++x->loop_iterations > x->max_loop_iterations) {
+            ta_error(x->diag,
+                     "test case: %s went round more than %llu times in run %d "
+                     "(test.max_loop_iterations): a WHILE that never ends has no expected "
+                     "outputs; raise the limit, or give test.inputs that end the loop",
+                     ta_op_describe(x->pool, TA_OP(x->graph, matching_marker(x->graph, i))),
+                     (unsigned long long)x->max_loop_iterations, x->run + 1);
+            return false;
+        }
         if (run && op->control != TA_CONTROL_NONE) {
             i = after_marker(x, i);
             continue;
@@ -150,14 +168,19 @@ static bool run_role(const Exec *x, const char *role)
 }
 
 bool ta_execute(TaPool *pool, TaDiag *diag, const TaGraph *graph, const TaPlan *plan, int runs,
-                const uint8_t *const *inputs, uint8_t **outputs)
+                uint64_t max_loop_iterations, const uint8_t *const *inputs, uint8_t **outputs)
 {
-    Exec x = {.pool = pool, .diag = diag, .graph = graph, .plan = plan};
+    Exec x = {.pool = pool,
+              .diag = diag,
+              .graph = graph,
+              .plan = plan,
+              .max_loop_iterations = max_loop_iterations};
     set_up_regions(&x);
     if (!run_role(&x, "init"))
         return false;
     int ni = graph->inputs.len, no = graph->outputs.len;
     for (int r = 0; r < runs; r++) {
+        x.run = r;
         for (int i = 0; i < ni; i++) {
             const TaTensor *t = graph->inputs.items[i];
             void *at = tensor_address(&x, t);

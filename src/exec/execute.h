@@ -20,8 +20,10 @@
    inputs[r * num_inputs + i] holds ta_tensor_bytes() bytes of input i of
    run r; outputs[r * num_outputs + o] receives output o (pool memory).
    False, with an error naming the operator, when a kernel is unknown or
-   fails. */
+   fails, or when the WHILE loops of one run go round more than
+   `max_loop_iterations` times in all (a loop that never ends). Memory
+   stays bounded however long it runs: nothing is allocated per call. */
 bool ta_execute(TaPool *pool, TaDiag *diag, const TaGraph *graph, const TaPlan *plan, int runs,
-                const uint8_t *const *inputs, uint8_t **outputs);
+                uint64_t max_loop_iterations, const uint8_t *const *inputs, uint8_t **outputs);
 
 #endif /* TA_EXECUTE_H */
