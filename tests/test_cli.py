@@ -572,3 +572,28 @@ def test_prefixes_near_the_reserved_ones_work(tmp_path):
         r = tinyaot("convert", "--model.path", HELLO, "--module.path", tmp_path / prefix,
                     "--module.prefix", prefix)
         assert r.returncode == 0, (prefix, r.stderr)
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_files_the_run_reads_or_writes_inside_module_path_are_protected(tmp_path, force):
+    """Issue 26, defect 11: --force deleted a test.inputs file or the
+    --log-file inside module.path (the model, config and target were
+    protected), and without --force a log file there made the run refuse
+    because of that same log. Each is now refused first, in one line,
+    and nothing is touched."""
+    out = tmp_path / "mod"
+    assert tinyaot("convert", "--model.path", HELLO, "--module.path", out).returncode == 0
+    stim = out / "stim.bin"
+    stim.write_bytes(b"\0")
+    extra = ["--force"] if force else []
+    p = tinyaot("convert", "--model.path", HELLO, "--module.path", out, "--test.enabled", "true",
+                "--test.inputs", stim, *extra)
+    assert p.returncode == 1 and "is a test.inputs file or a directory that contains it" in \
+        p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert stim.read_bytes() == b"\0"
+    stim.unlink()
+    log = out / "run.log"
+    p = tinyaot("convert", "--model.path", HELLO, "--module.path", out, "--log-file", log, *extra)
+    assert p.returncode == 1, p.stderr
+    assert f"--log-file {log} is inside module.path {out}" in p.stderr, p.stderr
+    assert not log.exists() and (out / ".tinyaot-module").is_file()

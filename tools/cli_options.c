@@ -42,9 +42,9 @@ static void discard(void *user, int level, const char *line)
     (void)line;
 }
 
-void va_read_config(const char *config, const tinyaot_option *options, size_t n, char **model,
-                    char **platform)
+VaConfigPaths va_read_config(const char *config, const tinyaot_option *options, size_t n)
 {
+    VaConfigPaths out = {0};
     TaPool pool = {0};
     TaDiag diag = {.pool = &pool, .sink = discard};
     const char **keys = calloc(n + 1, sizeof *keys);
@@ -55,14 +55,25 @@ void va_read_config(const char *config, const tinyaot_option *options, size_t n,
             values[i] = options[i].value;
         }
         TaConfig *c = ta_config_load_ex(&pool, &diag, config, keys, values, (int)n, false);
-        if (model && c && c->model_path)
-            *model = va_format("%s", c->model_path);
-        if (platform && c && c->platform_name)
-            *platform = va_format("%s", c->platform_name);
+        if (c && c->model_path)
+            out.model = va_format("%s", c->model_path);
+        if (c && c->platform_name)
+            out.platform = va_format("%s", c->platform_name);
+        if (c && c->module_path)
+            out.module = va_format("%s", c->module_path);
     }
     free(keys);
     free(values);
     ta_pool_free(&pool);
+    return out;
+}
+
+void va_free_config_paths(VaConfigPaths *p)
+{
+    free(p->model);
+    free(p->platform);
+    free(p->module);
+    *p = (VaConfigPaths){0};
 }
 
 void va_json_string(FILE *out, const char *s)

@@ -224,7 +224,11 @@ static int build_and_run(Profile *p, const VaBoard *board)
 
 static int profile(Profile *p)
 {
-    va_read_config(p->o->config, p->o->keys, p->o->num_keys, &p->model, &p->platform);
+    VaConfigPaths paths = va_read_config(p->o->config, p->o->keys, p->o->num_keys);
+    p->model = paths.model;
+    p->platform = paths.platform;
+    paths.model = paths.platform = NULL;
+    va_free_config_paths(&paths);
     const VaBoard *board;
     /* A target file is known by its name only after the conversion. */
     bool is_file = p->platform && (strchr(p->platform, '/') || strstr(p->platform, ".yaml"));

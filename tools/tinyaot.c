@@ -11,6 +11,7 @@
  *   tinyaot profile   [--config FILE] [--format text|json] [--runs N] [--KEY VALUE]...
  *                     (profile.c)
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "../include/tinyaot/tinyaot.h"
 #include "profile.h"
 #include "validate.h"
@@ -534,6 +535,33 @@ static const char *model_of(const tinyaot_args *args)
     return NULL;
 }
 
+/* A --log-file inside module.path would be replaced with the module (or,
+   without --force, make the run refuse the directory it sits in): refused
+   first, as the library refuses a module.path holding the model. */
+static bool log_outside_module(const tinyaot_args *args, const char *log_file)
+{
+    VaConfigPaths paths = va_read_config(args->config_path, args->options, args->num_options);
+    char *module = paths.module ? realpath(paths.module, NULL) : NULL;
+    char *log_dir = va_format("%s", log_file);
+    char *slash = log_dir ? strrchr(log_dir, '/') : NULL;
+    if (slash)
+        *slash = '\0';
+    char *dir = log_dir ? realpath(slash ? (*log_dir ? log_dir : "/") : ".", NULL) : NULL;
+    size_t n = module ? strlen(module) : 0;
+    bool inside = module && dir && strncmp(dir, module, n) == 0 &&
+                  (dir[n] == '\0' || dir[n] == '/' || n == 1);
+    if (inside)
+        fprintf(stderr,
+                "tinyaot: error: --log-file %s is inside module.path %s, which the conversion "
+                "replaces: write the log outside it\n",
+                log_file, paths.module);
+    free(module);
+    free(log_dir);
+    free(dir);
+    va_free_config_paths(&paths);
+    return !inside;
+}
+
 /* Runs the conversion or analysis and prints its result; the exit status. */
 static int run_command(tinyaot_args *args, bool analyze, const Options *o, CliLog *log)
 {
@@ -579,7 +607,9 @@ static int convert_or_analyze(int argc, char **argv, bool analyze)
             args.verbose = log.verbose;
         }
         if (!analyze && o.log_file &&
-            !tinyaot_cli_log_open(&log, o.log_file, args.config_path, model_of(&args), argc, argv))
+            (!log_outside_module(&args, o.log_file) ||
+             !tinyaot_cli_log_open(&log, o.log_file, args.config_path, model_of(&args), argc,
+                                   argv)))
             exit_status = 1;
         else
             exit_status = run_command(&args, analyze, &o, &log);

@@ -366,8 +366,10 @@ typedef enum { REF_FILE, REF_TFLM, REF_TEST_CASE } Reference;
    not load; the conversion then reports why. malloc'd. */
 static char *resolved_model_path(const Options *o)
 {
-    char *path = NULL;
-    va_read_config(o->config, o->keys, o->num_keys, &path, NULL);
+    VaConfigPaths paths = va_read_config(o->config, o->keys, o->num_keys);
+    char *path = paths.model;
+    paths.model = NULL;
+    va_free_config_paths(&paths);
     return path;
 }
 

@@ -66,12 +66,15 @@ char *va_format(const char *fmt, ...)
    on stderr, naming `command`) or 3 (no memory). */
 int va_option_value(int argc, char **argv, int *i, const char *option, const char *command,
                     char **owned, int *num_owned, const char **key, const char **value);
-/* model.path and platform.name (either pointer may be NULL) of the
-   configuration --config and the keys make, as convert reads them:
-   malloc'd, or left untouched when the configuration does not load (the
-   conversion then says why). */
-void va_read_config(const char *config, const tinyaot_option *keys, size_t n, char **model,
-                    char **platform);
+/* model.path, platform.name and module.path of the configuration --config
+   and the keys make, as convert reads them: malloc'd (free with
+   va_free_config_paths), NULL where not given or when the configuration
+   does not load (the conversion then says why). */
+typedef struct VaConfigPaths {
+    char *model, *platform, *module;
+} VaConfigPaths;
+VaConfigPaths va_read_config(const char *config, const tinyaot_option *keys, size_t n);
+void va_free_config_paths(VaConfigPaths *p);
 /* `s` as a JSON string ("null" for NULL); bytes as they are, but quotes,
    backslashes and control characters escaped. */
 void va_json_string(FILE *out, const char *s);

@@ -11,6 +11,8 @@
 #include "module_archive.h"
 #include "module_marker.h"
 
+#include "../config/custom_operators.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -76,6 +78,19 @@ static bool platform_is_a_file(const char *name)
     return n && (strchr(name, '/') || (n > 5 && strcmp(name + n - 5, ".yaml") == 0));
 }
 
+/* False, with the error, when module.path (`self`, resolved) is `path` or
+   holds it. */
+static bool guard(TaModuleDir *m, const char *self, const char *path, const char *what)
+{
+    const char *p = path && *path ? real_path(m->pool, path) : NULL;
+    if (p && contains(self, p)) {
+        ta_error(m->diag, "module.path %s is %s; refusing to replace it (even with --force)",
+                 m->path, what);
+        return false;
+    }
+    return true;
+}
+
 /* What module.path must never be, whatever --force says. */
 static bool check_protected(TaModuleDir *m)
 {
@@ -95,14 +110,26 @@ static bool check_protected(TaModuleDir *m)
         {platform_is_a_file(m->config->platform_name) ? m->config->platform_name : NULL,
          "the target file or a directory that contains it"},
     };
-    for (size_t i = 0; i < TA_COUNT_OF(guarded); i++) {
-        const char *p = guarded[i].path && *guarded[i].path ? real_path(m->pool, guarded[i].path)
-                                                            : NULL;
-        if (p && contains(self, p)) {
-            ta_error(m->diag, "module.path %s is %s; refusing to replace it (even with --force)",
-                     m->path, guarded[i].what);
+    for (size_t i = 0; i < TA_COUNT_OF(guarded); i++)
+        if (!guard(m, self, guarded[i].path, guarded[i].what))
             return false;
-        }
+    /* Every other file the run reads: the test stimulus and expected
+       outputs, the custom operators' sources and headers. */
+    const TaVec *lists[] = {&m->config->test_inputs, &m->config->test_outputs};
+    for (size_t l = 0; l < TA_COUNT_OF(lists); l++)
+        for (int i = 0; i < lists[l]->len; i++)
+            if (!guard(m, self, lists[l]->items[i],
+                       l == 0 ? "a test.inputs file or a directory that contains it"
+                              : "a test.outputs file or a directory that contains it"))
+                return false;
+    for (int i = 0; i < m->config->custom_operators.len; i++) {
+        const TaCustomOperator *op = m->config->custom_operators.items[i];
+        const TaVec *files[] = {&op->sources, &op->headers};
+        for (size_t f = 0; f < TA_COUNT_OF(files); f++)
+            for (int k = 0; k < files[f]->len; k++)
+                if (!guard(m, self, ((const TaCustomFile *)files[f]->items[k])->path,
+                           "a custom operator's source file or a directory that contains it"))
+                    return false;
     }
     return true;
 }

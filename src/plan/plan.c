@@ -949,6 +949,8 @@ static bool scratch_conflict(Planner *P, const TaRegion *r)
 {
     const uint64_t shortfall = P->in->config->overlap_test_shortfall;
     const int n = r->tensors.len;
+    if (n == 0)
+        return false;
     const TaTensor **by_start = ta_heap_realloc(NULL, ((size_t)n + 1) * sizeof *by_start);
     const TaTensor **live = ta_heap_realloc(NULL, ((size_t)n + 1) * sizeof *live);
     memcpy(by_start, r->tensors.items, (size_t)n * sizeof *by_start);
