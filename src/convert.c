@@ -194,7 +194,9 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     TaModuleDir out;
     if (!analyze_only) {
         ta_module_dir_init(&out, pool, diag, cfg);
-        if (!ta_module_dir_prepare(&out))
+        bool replaceable = ta_module_dir_prepare(&out);
+        ta_module_dir_unlock(&out);
+        if (!replaceable)
             return TINYAOT_ERROR_OUTPUT;
     }
     TaTarget *target = ta_target_load(pool, diag, cfg->platform_name);

@@ -6,6 +6,7 @@ import filecmp
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -597,3 +598,33 @@ def test_files_the_run_reads_or_writes_inside_module_path_are_protected(tmp_path
     assert p.returncode == 1, p.stderr
     assert f"--log-file {log} is inside module.path {out}" in p.stderr, p.stderr
     assert not log.exists() and (out / ".tinyaot-module").is_file()
+
+
+def test_concurrent_conversions_to_one_module_path_take_turns(tmp_path):
+    """Issue 26, defect 8: two conversions to the same module.path at once
+    sometimes failed falsely (one checked the module while the other swapped
+    it). The second now waits on a lock of the parent directory: with the
+    first stopped before its swap, the second is still waiting a second
+    later; let go, both succeed and the module is complete."""
+    out = tmp_path / "m"
+    assert tinyaot("convert", "--model.path", HELLO, "--module.path", out).returncode == 0
+    first = convert_and_stop(out, "first", dict(os.environ, TINYAOT_DEBUG_STOP_AT="tmp-written"))
+    second = subprocess.Popen([module.tinyaot_bin(), "convert", "--model.path", str(HELLO),
+                               "--module.path", str(out), "--module.prefix", "second"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            second.wait(timeout=1.5)
+    finally:
+        os.kill(first.pid, signal.SIGCONT)
+    assert first.wait(timeout=60) == 0, first.stderr.read().decode()
+    assert second.wait(timeout=60) == 0, second.stderr.read().decode()
+    assert (out / "second_model.h").is_file() and (out / ".tinyaot-module").is_file()
+    # And many pairs at once, without hooks: every run succeeds.
+    for round_ in range(10):
+        runs = [subprocess.Popen([module.tinyaot_bin(), "convert", "--model.path", str(HELLO),
+                                  "--module.path", str(out), "--module.prefix", f"p{k}"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                for k in range(3)]
+        for r in runs:
+            assert r.wait(timeout=120) == 0, (round_, r.stderr.read().decode())

@@ -53,8 +53,10 @@ bool ta_emit(const TaEmitInput *in)
 {
     TaModuleDir dir;
     ta_module_dir_init(&dir, in->pool, in->diag, in->config);
-    if (!ta_module_dir_prepare(&dir))
+    if (!ta_module_dir_prepare(&dir)) {
+        ta_module_dir_unlock(&dir);
         return false;
+    }
     ta_oom_on_unwind(abort_on_unwind, &dir);
     bool ok = ta_module_dir_begin(&dir);
     if (ok && (!write_all(in, dir.tmp) || !ta_module_dir_commit(&dir))) {
@@ -62,5 +64,6 @@ bool ta_emit(const TaEmitInput *in)
         ok = false;
     }
     ta_oom_on_unwind(NULL, NULL);
+    ta_module_dir_unlock(&dir);
     return ok;
 }

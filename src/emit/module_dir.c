@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #if defined(__linux__)
@@ -303,13 +304,35 @@ static void clean_leftovers(TaModuleDir *m)
 
 void ta_module_dir_init(TaModuleDir *m, TaPool *pool, TaDiag *diag, const TaConfig *config)
 {
-    *m = (TaModuleDir){.pool = pool, .diag = diag, .config = config, .path = config->module_path};
+    *m = (TaModuleDir){
+        .pool = pool, .diag = diag, .config = config, .path = config->module_path, .lock_fd = -1};
     m->parent = ta_dirname(pool, m->path);
     m->base = ta_basename(m->path);
 }
 
+/* A parent that does not exist yet holds nothing to check: no lock then. */
+static void lock_parent(TaModuleDir *m)
+{
+    if (m->lock_fd >= 0)
+        return;
+    int fd = open(m->parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+        ;
+    m->lock_fd = fd;
+}
+
+void ta_module_dir_unlock(TaModuleDir *m)
+{
+    if (m->lock_fd >= 0)
+        close(m->lock_fd); /* releases the flock */
+    m->lock_fd = -1;
+}
+
 bool ta_module_dir_prepare(TaModuleDir *m)
 {
+    lock_parent(m);
     clean_leftovers(m);
     return check_replaceable(m);
 }
@@ -358,6 +381,7 @@ bool ta_module_dir_begin(TaModuleDir *m)
 
 void ta_module_dir_abort(TaModuleDir *m)
 {
+    ta_module_dir_unlock(m);
     if (m->tmp && !ta_remove_tree(m->tmp))
         ta_warn(m->diag, "%s: cannot remove the temporary directory", m->tmp);
     m->tmp = NULL;

@@ -45,13 +45,19 @@ typedef struct TaModuleDir {
     const char *tmp;     /* the temporary directory, once begun */
     const char *created; /* the outermost parent directory this run created */
     bool say_forced;     /* at the swap: --force notes what it replaces */
+    int lock_fd;         /* the parent directory, locked from prepare on; -1 */
 } TaModuleDir;
 
 void ta_module_dir_init(TaModuleDir *m, TaPool *pool, TaDiag *diag, const TaConfig *config);
-/* Cleans up after killed runs (puts back a module a killed fallback swap had
-   moved away, removes their temporary directories), then checks that
-   module.path may be replaced. False after reporting why not. */
+/* Locks the parent directory (flock: a second conversion into it waits, so
+   it never checks a module while the first swaps it), cleans up after
+   killed runs (puts back a module a killed fallback swap had moved away,
+   removes their temporary directories), then checks that module.path may
+   be replaced. False after reporting why not. */
 bool ta_module_dir_prepare(TaModuleDir *m);
+/* Releases the lock prepare took (commit and abort keep it: the caller
+   unlocks when it is done with module.path). */
+void ta_module_dir_unlock(TaModuleDir *m);
 /* Creates the parents of module.path and the temporary directory m->tmp. */
 bool ta_module_dir_begin(TaModuleDir *m);
 /* Writes the marker into m->tmp and swaps it into place. */
