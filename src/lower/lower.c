@@ -5,6 +5,7 @@
 #include "lower.h"
 
 #include "../config/custom_operators.h"
+#include "../exec/kernel_table.h"
 #include "../model/model.h"
 
 #include <math.h>
@@ -276,6 +277,41 @@ void ta_allow_inplace(TaOp *op, int first)
     }
 }
 
+/* The lowering contract: a step that fails says why. A false without a
+   diagnostic is tinyaot's bug, never a module that silently lacks the
+   operator. */
+static void failed_with_a_reason(TaLower *L, const TaOp *op, int errors_at, const char *step)
+{
+    if (L->diag->errors > errors_at)
+        return;
+    char what[160];
+    snprintf(what, sizeof what, "the %s step of %s returned false without saying why", step,
+             op->type);
+    ta_bug(__FILE__, __LINE__, what);
+}
+
+/* Every call of a runtime kernel names one the runtime has, with the number
+   of tensor arguments it takes: a mistyped name or a missing ta_call_arg
+   fails the conversion here, not the module's compilation or the test
+   case. (Custom operators' functions are the user's: not in the table.) */
+static void check_kernel_calls(TaLower *L, TaOp *op)
+{
+    for (int k = 0; k < op->calls.len; k++) {
+        const TaKernelCall *call = op->calls.items[k];
+        if (strncmp(call->function, "ta_", 3) != 0)
+            continue;
+        const TaKernelEntry *kernel = ta_kernel_find(call->function);
+        if (!kernel)
+            ta_op_error(L, op, "tinyaot bug: the lowering calls %s, which the runtime lacks",
+                        call->function);
+        else if (kernel->arity != call->args.len)
+            ta_op_error(L, op,
+                        "tinyaot bug: the lowering passes %d tensor arguments to %s, which "
+                        "takes %d",
+                        call->args.len, call->function, kernel->arity);
+    }
+}
+
 bool ta_lower_graph(TaLower *L)
 {
     int errors_before = L->diag->errors;
@@ -307,9 +343,15 @@ bool ta_lower_graph(TaLower *L)
             op->symbol = ta_format(L->pool, "%s_%s_%d", L->prefix, op->type, op->source_index);
         for (char *p = (char *)op->symbol + strlen(L->prefix); *p; p++)
             *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-        if (op->def->parse && !op->attrs && !op->def->parse(L, op))
+        const int errors_at = L->diag->errors;
+        if (op->def->parse && !op->attrs && !op->def->parse(L, op)) {
+            failed_with_a_reason(L, op, errors_at, "parse");
             continue;
-        op->def->lower(L, op);
+        }
+        if (!op->def->lower(L, op))
+            failed_with_a_reason(L, op, errors_at, "lower");
+        else
+            check_kernel_calls(L, op);
     }
     return L->diag->errors == errors_before;
 }
