@@ -91,8 +91,8 @@ typedef struct TaConfig {
     bool test_enabled;
     double test_tolerance;
     uint64_t test_max_loop_iterations; /* the host executor's bound on WHILE loops */
-    TaVec test_inputs;  /* const char* per model input: raw bytes, or empty */
-    TaVec test_outputs; /* const char* per model output */
+    TaVec test_inputs;                 /* const char* per model input: raw bytes, or empty */
+    TaVec test_outputs;                /* const char* per model output */
 } TaConfig;
 
 /*
