@@ -109,13 +109,14 @@ def test_refusals_are_one_line(tmp_path, keys, message):
 
 def test_the_commands_of_docs_firmware_md_run(tmp_path):
     """The first shell block of docs/firmware.md, as written (tinyaot and the
-    model replaced by this build's and the demo), and the output it shows."""
+    demo model given as this build's and an absolute path), and the output
+    it shows."""
     doc = (ROOT / "docs" / "firmware.md").read_text()
     block = re.search(r"```sh\n(.*?)```", doc, re.S)[1]
     shown = re.search(r"The run\nprints, for the prefix `kws`:\n\n```\n(.*?)```", doc, re.S)[1]
     tinyaot = pathlib.Path(module.tinyaot_bin()).resolve()
     script = block.replace("tinyaot convert", f"{tinyaot} convert", 1)
-    script = script.replace("my_model.tflite", str(DEMO))
+    script = script.replace("examples/demo/demo.tflite", str(DEMO))
     p = subprocess.run(["bash", "-euc", script], cwd=tmp_path, capture_output=True, text=True,
                        timeout=900)
     assert p.returncode == 0, p.stdout + p.stderr

@@ -312,6 +312,27 @@ static void check_kernel_calls(TaLower *L, TaOp *op)
     }
 }
 
+/* Tensors with no elements (a 0 in the shape) reach no kernel: what the
+   passes folded away may have had them, what runs may not (kernels would
+   index an empty buffer). One line per tensor; false after it. */
+static bool has_elements(TaLower *L, TaOp *op)
+{
+    bool ok = true;
+    for (int k = 0; k < op->num_inputs + op->num_outputs; k++) {
+        const TaTensor *t = k < op->num_inputs ? op->inputs[k] : op->outputs[k - op->num_inputs];
+        if (t && t->kind != TA_REGION_CONSTANT && t->dtype != TA_RESOURCE && t->rank > 0 &&
+            ta_tensor_elements(t) == 0) {
+            ta_op_error(L, op,
+                        "tensor %s has shape %s, with no elements; tinyaot does not run "
+                        "empty tensors",
+                        t->id, ta_shape_text(L->pool, t));
+            ok = false;
+            break;
+        }
+    }
+    return ok;
+}
+
 bool ta_lower_graph(TaLower *L)
 {
     int errors_before = L->diag->errors;
@@ -343,6 +364,8 @@ bool ta_lower_graph(TaLower *L)
             op->symbol = ta_format(L->pool, "%s_%s_%d", L->prefix, op->type, op->source_index);
         for (char *p = (char *)op->symbol + strlen(L->prefix); *p; p++)
             *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+        if (!has_elements(L, op))
+            continue;
         const int errors_at = L->diag->errors;
         if (op->def->parse && !op->attrs && !op->def->parse(L, op)) {
             failed_with_a_reason(L, op, errors_at, "parse");

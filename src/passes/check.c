@@ -62,12 +62,6 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
             if (!ta_dtype_size(t->dtype) && t->dtype != TA_RESOURCE)
                 ta_error(d, "%s: tensor %s has type %s, which tinyaot cannot store", model_path,
                          t->id, ta_dtype_name(t->dtype));
-            else if (t->kind != TA_REGION_CONSTANT && t->dtype != TA_RESOURCE &&
-                     ta_tensor_elements(t) == 0)
-                ta_error(d,
-                         "%s: tensor %s has shape %s, with no elements; tinyaot does not run "
-                         "empty tensors",
-                         model_path, t->id, ta_shape_text(pool, t));
         }
     }
     return d->errors == errors;
