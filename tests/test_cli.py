@@ -603,12 +603,13 @@ def test_files_the_run_reads_or_writes_inside_module_path_are_protected(tmp_path
 def test_concurrent_conversions_to_one_module_path_take_turns(tmp_path):
     """Issue 26, defect 8: two conversions to the same module.path at once
     sometimes failed falsely (one checked the module while the other swapped
-    it). The second now waits on a lock of the parent directory: with the
-    first stopped before its swap, the second is still waiting a second
-    later; let go, both succeed and the module is complete."""
+    it). The check and the swap now hold a lock of the parent directory:
+    with the first stopped just after its swap, inside the lock, the second
+    is still waiting to check a second later; let go, both succeed and the
+    module is complete."""
     out = tmp_path / "m"
     assert tinyaot("convert", "--model.path", HELLO, "--module.path", out).returncode == 0
-    first = convert_and_stop(out, "first", dict(os.environ, TINYAOT_DEBUG_STOP_AT="tmp-written"))
+    first = convert_and_stop(out, "first", dict(os.environ, TINYAOT_DEBUG_STOP_AT="exchanged"))
     second = subprocess.Popen([module.tinyaot_bin(), "convert", "--model.path", str(HELLO),
                                "--module.path", str(out), "--module.prefix", "second"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -334,7 +334,9 @@ bool ta_module_dir_prepare(TaModuleDir *m)
 {
     lock_parent(m);
     clean_leftovers(m);
-    return check_replaceable(m);
+    bool ok = check_replaceable(m);
+    ta_module_dir_unlock(m);
+    return ok;
 }
 
 bool ta_module_dir_begin(TaModuleDir *m)
@@ -460,6 +462,8 @@ static bool swap_by_two_renames(TaModuleDir *m)
     return true;
 }
 
+static bool check_and_swap(TaModuleDir *m);
+
 bool ta_module_dir_commit(TaModuleDir *m)
 {
     Marker mk = {.complete = true};
@@ -473,6 +477,16 @@ bool ta_module_dir_commit(TaModuleDir *m)
         ta_error(m->diag, "%s: failed on purpose (TINYAOT_DEBUG_FAIL_AT=tmp-written)", m->path);
         return false;
     }
+    /* The last check and the swap under the lock: no other conversion
+       checks module.path between them. */
+    lock_parent(m);
+    bool ok = check_and_swap(m);
+    ta_module_dir_unlock(m);
+    return ok;
+}
+
+static bool check_and_swap(TaModuleDir *m)
+{
     /* Nothing may have appeared at module.path that was not checked. */
     m->say_forced = true;
     if (!check_replaceable(m))

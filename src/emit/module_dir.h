@@ -49,14 +49,14 @@ typedef struct TaModuleDir {
 } TaModuleDir;
 
 void ta_module_dir_init(TaModuleDir *m, TaPool *pool, TaDiag *diag, const TaConfig *config);
-/* Locks the parent directory (flock: a second conversion into it waits, so
-   it never checks a module while the first swaps it), cleans up after
-   killed runs (puts back a module a killed fallback swap had moved away,
-   removes their temporary directories), then checks that module.path may
-   be replaced. False after reporting why not. */
+/* Cleans up after killed runs (puts back a module a killed fallback swap had
+   moved away, removes their temporary directories), then checks that
+   module.path may be replaced. False after reporting why not. Prepare's
+   check, and commit's last check with its swap, hold a lock of the parent
+   directory (flock): a conversion never checks a module while another
+   swaps it; the files are written outside the lock. */
 bool ta_module_dir_prepare(TaModuleDir *m);
-/* Releases the lock prepare took (commit and abort keep it: the caller
-   unlocks when it is done with module.path). */
+/* Releases the lock (prepare and commit release their own; abort too). */
 void ta_module_dir_unlock(TaModuleDir *m);
 /* Creates the parents of module.path and the temporary directory m->tmp. */
 bool ta_module_dir_begin(TaModuleDir *m);
