@@ -156,3 +156,24 @@ def test_no_zero_fields_the_kernel_ignores(tmp_path):
         assert re.search(r"^    \.pad_top = \d+,$", text, re.M), path.name
         checked += 1
     assert checked >= 8
+
+
+def test_glue_names_instead_of_numbers(tmp_path):
+    """Issue 27.5: the context's I/O views, the region tables and the I/O
+    tables name their values (tensor enumerators, region roles, the public
+    header's macros) and write each quantization literal once."""
+    m = convert(tmp_path, KWS, "mod")
+    model_c = (m.path / "kws_model.c").read_text()
+    header = (m.path / "kws_model.h").read_text()
+    assert not re.search(r"\.id = \d", model_c), "a tensor id written as a number"
+    assert not re.search(r"\.(size|zero_point|scale) = -?\d", model_c)
+    roles = re.search(r"kws_region_roles\[\d+\] = \{([^}]*)\}", model_c).group(1)
+    assert all(r.strip().startswith("TA_REGION_") for r in roles.split(",")), roles
+    for kind in ("INPUT0", "OUTPUT0"):
+        scale = re.search(rf"#define KWS_{kind}_SCALE (\S+)", header).group(1)
+        zero_point = re.search(rf"#define KWS_{kind}_ZERO_POINT (\S+)", header).group(1)
+        for literal in (scale, zero_point):
+            assert literal not in model_c, f"{literal} is written again in kws_model.c"
+            assert header.count(literal) == 1, f"{literal} is written more than once in kws_model.h"
+    constants = (m.path / "kws_constants.c").read_text()
+    assert "little-endian" in constants and "__BYTE_ORDER__" in constants

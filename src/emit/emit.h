@@ -83,9 +83,10 @@ void ta_emit_io_source(const TaEmitInput *in, const struct TaFields *fields, TaB
 
 /* Quantization of one input or output for context_init's I/O views
    (emit_io_metadata.c): its zero_point and scale fields, with `fields`
-   defining field and index. */
+   defining field and index; `i` is its place among the inputs (`input`)
+   or the outputs. */
 void ta_emit_io_quantization(const TaEmitInput *in, const struct TaFields *fields, TaBuf *b,
-                             const TaTensor *t);
+                             const TaTensor *t, bool input, int i);
 
 /* helia-aot 1.1.0's names (emit_helia_api.c): the <prefix>_status_t
    enumeration, the spellings of memory-placement.txt's example, and the

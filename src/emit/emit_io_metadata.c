@@ -183,21 +183,25 @@ static void emit_tensor_macros(const TaEmitInput *in, const TaFields *outer, TaB
                 "#define ${PREFIX}_${KIND}${i}_ZERO_POINT ${zero_point}\n");
 }
 
-/* The per-tensor quantization of `t` as two C literals: 0 and 0.0f when
-   it has none or one per channel, as a helia-aot module reports them. */
-static void io_quantization(TaPool *pool, const TaTensor *t, const char **zp, const char **scale)
+/* The per-tensor quantization of I/O tensor `i` (kind "INPUT" or "OUTPUT")
+   as two C expressions: the public header's _ZERO_POINT and _SCALE macros,
+   so that each literal is written once, or 0 and 0.0f when it has none or
+   one per channel, as a helia-aot module reports them. */
+static void io_quantization(const TaEmitInput *in, const TaTensor *t, const char *kind, int i,
+                            const char **zp, const char **scale)
 {
     bool one = quantized(t) && !per_channel(t);
-    *zp = one ? ta_format(pool, "%lld", (long long)t->quant->zero_point[0]) : "0";
-    *scale = one ? float_literal(pool, t->quant->scale[0]) : "0.0f";
+    const char *P = ta_upper(in->pool, in->prefix);
+    *zp = one ? ta_format(in->pool, "%s_%s%d_ZERO_POINT", P, kind, i) : "0";
+    *scale = one ? ta_format(in->pool, "%s_%s%d_SCALE", P, kind, i) : "0.0f";
 }
 
 void ta_emit_io_quantization(const TaEmitInput *in, const TaFields *fields, TaBuf *b,
-                             const TaTensor *t)
+                             const TaTensor *t, bool input, int i)
 {
     TaFields f = ta_fields(in->pool, fields);
     const char *zp, *scale;
-    io_quantization(in->pool, t, &zp, &scale);
+    io_quantization(in, t, input ? "INPUT" : "OUTPUT", i, &zp, &scale);
     ta_field(&f, "zp", zp);
     ta_field(&f, "scale", scale);
     ta_template(b, &f,
@@ -251,8 +255,9 @@ static void emit_helia_io_source(const TaEmitInput *in, const TaFields *outer, T
         for (int i = 0; i < v->len; i++) {
             const TaTensor *t = v->items[i];
             const char *zp, *scale;
-            io_quantization(in->pool, t, &zp, &scale);
-            ta_buf_printf(&len, "%s%zu", i ? ", " : "", ta_tensor_elements(t));
+            io_quantization(in, t, side ? "OUTPUT" : "INPUT", i, &zp, &scale);
+            ta_buf_printf(&len, "%s%s_%s_%d_size", i ? ", " : "", in->prefix,
+                          side ? "output" : "input", i);
             ta_buf_printf(&zps, "%s%s", i ? ", " : "", zp);
             ta_buf_printf(&scales, "%s%s", i ? ", " : "", scale);
         }
@@ -317,15 +322,15 @@ void ta_emit_io_header(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
 }
 
 /* The scale and zero point of element k of `t`, as C expressions. */
-static void quant_exprs(const TaEmitInput *in, TaBuf *tables, const TaTensor *t,
-                        const char *table_name, const char **scale, const char **zp)
+static void quant_exprs(const TaEmitInput *in, TaBuf *tables, const TaTensor *t, bool input, int i,
+                        const char **scale, const char **zp)
 {
     TaPool *pool = in->pool;
     if (!per_channel(t)) {
-        *scale = float_literal(pool, t->quant->scale[0]);
-        *zp = ta_format(pool, "(%lld)", (long long)t->quant->zero_point[0]);
+        io_quantization(in, t, input ? "INPUT" : "OUTPUT", i, zp, scale);
         return;
     }
+    const char *table_name = ta_format(pool, "%s_%s%d", in->prefix, input ? "input" : "output", i);
     const TaQuant *q = t->quant;
     ta_buf_printf(tables, "static const float %s_scale[%d] = {", table_name, q->num_scales);
     for (int k = 0; k < q->num_scales; k++)
@@ -347,7 +352,8 @@ static void emit_case(const TaEmitInput *in, const TaFields *outer, TaBuf *cases
 {
     TaFields f = ta_fields(in->pool, outer);
     ta_field_int(&f, "i", i);
-    ta_field_size(&f, "count", ta_tensor_elements(t));
+    ta_field(&f, "count",
+             ta_format(in->pool, "%s_%s_%d_size", in->prefix, input ? "input" : "output", i));
     ta_field(&f, "side", input ? "inputs" : "outputs");
     const char *ctype, *lo, *hi;
     if (t->dtype == TA_FLOAT32) {
@@ -364,9 +370,7 @@ static void emit_case(const TaEmitInput *in, const TaFields *outer, TaBuf *cases
     if (!quantized(t) || !int_range(t->dtype, &ctype, &lo, &hi))
         return; /* left to the default case: bad_argument */
     const char *scale, *zp;
-    quant_exprs(in, tables, t,
-                ta_format(in->pool, "%s_%s%d", in->prefix, input ? "input" : "output", i), &scale,
-                &zp);
+    quant_exprs(in, tables, t, input, i, &scale, &zp);
     ta_field(&f, "ctype", ctype);
     ta_field(&f, "lo", lo);
     ta_field(&f, "hi", hi);
