@@ -37,3 +37,10 @@ def test_one_role_enumeration():
     # One name table: the role names are spelled in one place only.
     spelled = [p for p in sources if re.search(r'return "persistent"', p.read_text())]
     assert [p.name for p in spelled] == ["graph.c"]
+
+
+def test_ops_def_is_sorted_by_name():
+    """ops.def says "Keep sorted by name" (issue 27.7): hold it to that."""
+    names = re.findall(r"^DECLARE_OP\(\s*\d+,\s*(\w+)", (SRC / "lower" / "ops.def").read_text(), re.M)
+    assert len(names) > 90 and names == sorted(names), [
+        (a, b) for a, b in zip(names, names[1:]) if a > b]

@@ -189,3 +189,23 @@ def test_depthwise_to_conv_on_generated_chains(tmp_path):
         views = convert_and_compare(tmp_path, case.model, name=f"c{i}")
         types = [op["type"] for op in views["operators"]]
         assert "DEPTHWISE_CONV_2D" not in types and "CONV_2D" in types, types
+
+
+def test_docs_list_every_transform_in_run_order(tmp_path):
+    """Issue 27.7: docs/operators.md's table of transforms names every
+    transform the converter has, in the order it runs them (the converter
+    lists its passes when asked for an unknown one)."""
+    import re
+    import subprocess
+
+    run = subprocess.run(
+        [module.tinyaot_bin(), "convert", "--model.path", str(module.MODELS / "tflm_hello_world_int8.tflite"),
+         "--module.path", str(tmp_path / "m"), "--dump-after", "no_such_pass"],
+        capture_output=True, text=True)
+    assert run.returncode != 0
+    passes = re.search(r"the passes: ([^)]*)\)", run.stderr).group(1).split(", ")
+    transforms = [p for p in passes if p.isupper()]
+    assert len(transforms) >= 9, passes
+    doc = (module.ROOT / "docs" / "operators.md").read_text()
+    documented = re.findall(r"^\| `([A-Z_]+)` \|", doc, re.M)
+    assert documented == transforms, "docs/operators.md's transforms table is out of date or order"

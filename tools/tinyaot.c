@@ -79,9 +79,8 @@ static void usage_convert(FILE *out)
                  "                 says, and the summary to PATH (a text file; created if\n"
                  "                 missing; never the model or the --config file)\n"
                  "  --dump-after PASS  print the graph after PASS, one line per operator:\n"
-                 "                 read, check, FOLD_STATIC_SHAPE_EXPRESSIONS, DEPTHWISE_TO_CONV,\n"
-                 "                 FUSE_ACTIVATIONS, FUSE_RESIDUAL_ADD, lower, drop_dead,\n"
-                 "                 ORDER_FOR_PEAK\n"
+                 "                 read, check, a transform (docs/operators.md), lower or\n"
+                 "                 drop_dead; an unknown PASS lists them all in order\n"
                  "  -h, --help     this help\n");
 }
 

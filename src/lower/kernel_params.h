@@ -13,7 +13,8 @@
 
 #include "../ir/ir.h"
 
-/* One line per parameter struct, in alphabetical order. */
+/* One line per parameter struct, sorted by kernel family, a family's float
+   variant after its integer one. */
 #define TA_KERNEL_PARAM_STRUCTS(S)             \
     S(ta_abs_params_t)                         \
     S(ta_add_params_t)                         \

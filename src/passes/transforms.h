@@ -1,30 +1,11 @@
 /*
  * transforms.h - graph transforms selectable with `transforms:`.
  *
- *   FOLD_STATIC_SHAPE_EXPRESSIONS  shape arithmetic on static shapes becomes
- *                                  constants; the operators go away
- *   TRANSPOSE_REVERSE_CONV         a stride-1 SAME int8 TRANSPOSE_CONV with an
- *                                  odd kernel runs as CONV_2D with the kernel
- *                                  reversed
- *   FUSE_ACTIVATIONS               a standalone RELU, RELU6 or RELU_N1_TO_1
- *                                  after an operator that clamps its output is
- *                                  folded into that clamp
- *   FUSE_RESIDUAL_ADD              a CONV_2D whose output only an ADD reads
- *                                  writes the sum into the ADD's other
- *                                  operand (the residual), which dies there
- *   ORDER_FOR_PEAK                 (after lowering) the execution order with
- *                                  the least peak of live scratch bytes
- *   PRUNE_IDENTITY_OPS             RESHAPE, SQUEEZE and EXPAND_DIMS leave the
- *                                  schedule; their outputs alias their inputs
- *                                  (off by default: layer indices then keep
- *                                  following the model's operators)
- *   FOLD_INVARIANT_VARIABLES       a resource variable that never changes
- *                                  becomes the constant it starts at
- *   SCHEDULE_CONSTANT_DEQUANTIZE   a DEQUANTIZE of a constant runs just
- *                                  before its first reader
- *
- * Each gives bit-identical outputs; all but PRUNE_IDENTITY_OPS are on by
- * default.
+ * The table in transforms.c names them in the order they run, says why
+ * that order, and which are on by default; each transform's own file
+ * (fold_shapes.c, depthwise_to_conv.c, ...) says what it rewrites and why
+ * the outputs stay bit-identical. docs/configuration.md is the user's
+ * list (tests/test_documentation.py checks it against `tinyaot help`).
  */
 #ifndef TA_TRANSFORMS_H
 #define TA_TRANSFORMS_H
