@@ -51,6 +51,7 @@ int tinyaot_abi_version(void)
 typedef struct Dump {
     const char *pass;
     bool done;
+    TaPool *pool;
 } Dump;
 
 static bool same_pass(const char *a, const char *b)
@@ -80,6 +81,12 @@ static bool known_pass(const char *name)
 static void dump_after(void *user, const char *pass, const TaGraph *g)
 {
     Dump *d = user;
+#ifndef NDEBUG
+    /* Debug builds (the sanitized tests, the fuzz targets) hold every pass
+       after the model checks to the graph's invariants (src/ir/verify.c). */
+    if (strcmp(pass, "read") != 0)
+        ta_graph_verify(d->pool, g, pass);
+#endif
     if (!d->pass || !same_pass(d->pass, pass))
         return;
     TaBuf text = {0};
@@ -152,7 +159,7 @@ static void describe_plan(TaDiag *diag, const TaPlan *plan)
 static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, ResultBox *box,
                           bool analyze_only)
 {
-    Dump dump = {.pass = args->dump_after};
+    Dump dump = {.pass = args->dump_after, .pool = pool};
     if (dump.pass && !known_pass(dump.pass)) {
         TaBuf names = {0};
         for (size_t i = 0; i < 2; i++)

@@ -28,7 +28,8 @@ def dumped_ops(text, pass_name):
     head = re.fullmatch(r"== after (\S+): (\d+) operators, (\d+) tensors", lines[0])
     assert head and head.group(1) == pass_name, lines[0]
     assert lines[1].startswith("inputs: ") and lines[2].startswith("outputs: ")
-    ops = [OP_LINE.match(line) for line in lines[3:]]
+    # a lowered operator's local tensors and calls follow it, indented
+    ops = [OP_LINE.match(line) for line in lines[3:] if not line.startswith("    ")]
     assert all(ops), [line for line, m in zip(lines[3:], ops) if not m]
     assert [int(m.group(1)) for m in ops] == list(range(len(ops)))
     assert len(ops) == int(head.group(2))
@@ -43,6 +44,23 @@ def test_every_pass_dumps_the_graph(tmp_path):
         assert p.returncode == 0, p.stderr
         assert dumped_ops(p.stdout, name) == ["FULLY_CONNECTED"] * 3, name
     assert "0:int8[1,1] 6:int8[16,1] const 5:int32[16] const -> 7:int8[1,16]" in p.stdout
+
+
+def test_lowered_dump_shows_locals_and_kernel_calls(tmp_path):
+    """Issue 27.4: after lowering the dump shows what lowering made: each
+    operator's local tensors and its kernel calls with their tensor
+    arguments and parameters; before lowering there are none."""
+    before = convert(tmp_path, HELLO, "--dump-after", "check")
+    after = convert(tmp_path, HELLO, "--dump-after", "lower")
+    assert before.returncode == 0 and after.returncode == 0, before.stderr + after.stderr
+    assert "    call " not in before.stdout and "    local " not in before.stdout
+    calls = re.findall(r"^    call run (\w+)\(([^)]*)\) (.*)$", after.stdout, re.M)
+    assert [c[0] for c in calls] == ["ta_fully_connected_s8"] * 3, after.stdout
+    first_args, first_params = calls[0][1].split(", "), dict(
+        kv.split("=") for kv in calls[0][2].split())
+    assert first_args[0] == "0" and first_args[2] == "op0.bias_sum"
+    assert first_params["accum_depth"] == "1" and first_params["output_depth"] == "16"
+    assert "    local op0.bias_sum:int32[16] const" in after.stdout.splitlines()
 
 
 def test_dump_shows_what_a_transform_changed(tmp_path):

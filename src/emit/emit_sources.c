@@ -527,83 +527,6 @@ static void emit_internal(const Ctx *c, TaBuf *b)
 
 /* ---- ops/<symbol>.c ---------------------------------------------------------- */
 
-/* One element of a parameter field, as the C initializer spells it. */
-static void emit_field_value(TaBuf *b, TaFieldType type, const unsigned char *at)
-{
-    switch (type) {
-    case TA_FIELD_INT32: {
-        int32_t v;
-        memcpy(&v, at, sizeof v);
-        ta_buf_printf(b, "%lld", (long long)v);
-        break;
-    }
-    case TA_FIELD_UINT32: {
-        uint32_t v;
-        memcpy(&v, at, sizeof v);
-        ta_buf_printf(b, "%lld", (long long)v);
-        break;
-    }
-    case TA_FIELD_FLOAT: {
-        float v;
-        memcpy(&v, at, sizeof v);
-        ta_buf_printf(b, "%.17g", (double)v);
-        break;
-    }
-    case TA_FIELD_DOUBLE: {
-        double v;
-        memcpy(&v, at, sizeof v);
-        ta_buf_printf(b, "%.17g", v);
-        break;
-    }
-    }
-}
-
-static size_t field_type_size(TaFieldType type)
-{
-    return type == TA_FIELD_DOUBLE ? sizeof(double) : 4;
-}
-
-static bool all_zero(const unsigned char *at, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (at[i])
-            return false;
-    return true;
-}
-
-/* Every field of the call's struct, in list order, but the zero ones its
-   kernel ignores (the initializer zeroes them all the same); of an array
-   with a counting field, the elements in use. */
-static void emit_params_struct(TaBuf *b, const TaKernelCall *call)
-{
-    const TaParamsDesc *desc = call->params_desc;
-    const unsigned char *base = call->params_struct;
-    for (int i = 0; i < desc->num_fields; i++) {
-        const TaParamField *f = &desc->fields[i];
-        size_t bytes = field_type_size(f->type) * (size_t)(f->length ? f->length : 1);
-        if (ta_call_ignores_field(call, f->offset) && all_zero(base + f->offset, bytes))
-            continue;
-        ta_buf_printf(b, "    .%s = ", f->name);
-        if (f->length == 0) {
-            emit_field_value(b, f->type, base + f->offset);
-        } else {
-            int32_t n = f->length;
-            if (f->used_offset >= 0)
-                memcpy(&n, base + f->used_offset, sizeof n);
-            if (n < 0 || n > f->length) /* lowerings check ranks first; never expected */
-                n = f->length;
-            ta_buf_puts(b, "{");
-            for (int32_t k = 0; k < n; k++) {
-                ta_buf_puts(b, k ? ", " : "");
-                emit_field_value(b, f->type,
-                                 base + f->offset + (size_t)k * field_type_size(f->type));
-            }
-            ta_buf_puts(b, "}");
-        }
-        ta_buf_puts(b, ",\n");
-    }
-}
-
 /* `int <symbol>_<role>(void)`: the op's calls of that role, in order,
    stopping at the first failing one. Parameter structs are numbered by
    position in op->calls, whatever their role, and named after the op, so
@@ -685,7 +608,7 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
             continue;
         ta_buf_printf(&b, "static const %s %s_params%d = {\n", call->params_desc->type_name,
                       op->symbol, k);
-        emit_params_struct(&b, call);
+        ta_params_text(&b, call, false);
         ta_buf_puts(&b, "};\n\n");
     }
     if (ta_op_calls_with_role(op, "init"))

@@ -7,10 +7,14 @@
  *   inputs: 0:int8[1,1]
  *   outputs: 9:int8[1,1]
  *   op 0 FULLY_CONNECTED (model op 0): 0:int8[1,1] 1:int8[16,1] 2:int32[16] -> 3:int8[1,16]
+ *     local op0.bias_sum:int32[16] const
+ *     call run ta_fully_connected_s8(0, op0.weights, op0.bias_sum, 3) batches=1 ...
  *
  * A tensor is its id, dtype and shape; `const` marks constants, `-` an
  * optional input left out. Operators and tensors a pass removed are left
- * out, as the following stages see it.
+ * out, as the following stages see it. Once lowered, each operator's local
+ * tensors and its kernel calls follow it, a call with its role, tensor
+ * arguments (by id) and parameter struct (params_text.c).
  */
 #include "ir.h"
 
@@ -33,6 +37,30 @@ static void tensor_list(TaBuf *out, TaTensor *const *tensors, int n)
     for (int i = 0; i < n; i++) {
         ta_buf_puts(out, " ");
         tensor_text(out, tensors[i]);
+    }
+}
+
+/* What lowering gave the operator: its local tensors and kernel calls. */
+static void lowering_text(TaBuf *out, const TaOp *op)
+{
+    for (int k = 0; k < op->locals.len; k++) {
+        ta_buf_puts(out, "    local ");
+        tensor_text(out, op->locals.items[k]);
+        ta_buf_puts(out, "\n");
+    }
+    for (int k = 0; k < op->calls.len; k++) {
+        const TaKernelCall *call = op->calls.items[k];
+        ta_buf_printf(out, "    call %s %s(", call->role, call->function);
+        for (int a = 0; a < call->args.len; a++) {
+            const TaTensor *t = call->args.items[a];
+            ta_buf_printf(out, "%s%s", a ? ", " : "", t ? t->id : "NULL");
+        }
+        ta_buf_puts(out, ")");
+        if (call->params_desc) {
+            ta_buf_puts(out, " ");
+            ta_params_text(out, call, true);
+        }
+        ta_buf_puts(out, "\n");
     }
 }
 
@@ -67,5 +95,6 @@ void ta_graph_dump(TaBuf *out, const TaGraph *g, const char *pass)
         ta_buf_puts(out, " ->");
         tensor_list(out, op->outputs, op->num_outputs);
         ta_buf_puts(out, "\n");
+        lowering_text(out, op);
     }
 }

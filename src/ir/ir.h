@@ -321,7 +321,15 @@ int ta_op_calls_with_role(const TaOp *op, const char *role);
 /* Renumbers layer indices and tensor indices after a pass removed items. */
 void ta_graph_compact(TaPool *pool, TaGraph *g);
 
-/* dump.c: the graph as text after `pass`, one line per operator. */
+/* dump.c: the graph as text after `pass`, one line per operator (and,
+   once lowered, its local tensors and kernel calls). */
 void ta_graph_dump(TaBuf *out, const TaGraph *g, const char *pass);
+/* verify.c: stops tinyaot (ta_bug) when the graph after pass `after`
+   breaks an invariant every pass keeps (debug builds run it after each). */
+void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after);
+/* params_text.c: the fields of a call's parameter struct in list order,
+   but the zero ones its kernel ignores; `one_line` "name=value ..." for a
+   dump, else one "    .name = value,\n" per field for a C initializer. */
+void ta_params_text(TaBuf *b, const TaKernelCall *call, bool one_line);
 
 #endif /* TA_IR_H */
