@@ -8,7 +8,10 @@ compiler can call every kernel by the name a lowering gives it.
 A kernel is a function a runtime/kernels/*.h header declares as
 `int name(const <...>_params_t *p, <pointer>, ...)`; each entry is a thunk
 that passes the argument vector on with the kernel's own arity, so the C
-compiler checks every call against the real prototype.
+compiler checks every call against the real prototype, and the kernel's
+signature as data: per tensor argument whether the kernel only reads it
+(a const pointer) or writes it, and its element type (void: any),
+which the lowering contract checks every call against (src/lower/lower.c).
 """
 import pathlib
 import re
@@ -26,6 +29,21 @@ def strip_comments(text):
     return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
 
 
+ELEMENT = {"int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+           "float", "double", "bool", "void"}
+
+
+def signature(params):
+    """'r:int8 w:int16 ...' for the tensor arguments after the parameter struct."""
+    specs = []
+    for p in params:
+        m = re.fullmatch(r"(const\s+)?(\w+)\s*\*\s*\w*", p)
+        if not m or m.group(2) not in ELEMENT:
+            sys.exit(f"gen_kernel_table: cannot read the argument '{p}'")
+        specs.append(("r:" if m.group(1) else "w:") + m.group(2))
+    return " ".join(specs)
+
+
 def kernels():
     found = []
     for header in sorted((ROOT / "runtime" / "kernels").glob("*.h")):
@@ -34,12 +52,25 @@ def kernels():
         for m in PLAIN.finditer(text):
             params = [a.strip() for a in m.group(2).split(",")]
             if params[0].startswith("const ta_") and "params_t" in params[0]:
-                found.append((m.group(1), len(params) - 1, rel))
+                found.append((m.group(1), signature(params[1:]), rel))
         for macro in FAMILY_MACRO.finditer(text):
-            arity = len(macro.group(2).split(",")) - 1
-            for use in re.finditer(r"^\s*" + macro.group(1) + r"\((ta_\w+),", text, re.M):
-                found.append((use.group(1), arity, rel))
+            found += family(text, macro, rel)
     return sorted(found)
+
+
+def family(text, macro, rel):
+    """The kernels a one-line family macro declares: `X_DECLARE(name, in_t, out_t)`
+    with the macro's parameters standing for the element types."""
+    params = [a.strip() for a in macro.group(2).split(",")][1:]
+    header = re.search(r"#define\s+" + macro.group(1) + r"\(([^)]*)\)", text).group(1)
+    names = [n.strip() for n in header.split(",")]
+    out = []
+    for use in re.finditer(r"^\s*" + macro.group(1) + r"\((ta_\w+)((?:,\s*\w+)*)\)", text, re.M):
+        values = dict(zip(names[1:], [v.strip() for v in use.group(2).split(",")[1:]]))
+        typed = [" ".join(values.get(w, w) for w in re.findall(r"\w+|\*", p)).replace(" *", " *")
+                 for p in params]
+        out.append((use.group(1), signature(typed), rel))
+    return out
 
 
 def render(entries):
@@ -50,7 +81,8 @@ def render(entries):
            '#include "kernel_table.h"', "", "#include <string.h>", ""]
     out += [f'#include "../../{h}"' for h in headers]
     out.append("")
-    for name, arity, _ in entries:
+    for name, sig, _ in entries:
+        arity = len(sig.split())
         args = ", ".join(f"a[{i}]" for i in range(arity))
         out.append(f"static int call_{name}(const void *p, void *const *a)")
         out.append("{")
@@ -61,8 +93,8 @@ def render(entries):
     out.append("")
     out.append("/* Sorted by name, in strcmp order, for the binary search below. */")
     out.append("static const TaKernelEntry entries[] = {")
-    for name, arity, _ in entries:
-        out.append(f'    {{"{name}", {arity}, call_{name}}},')
+    for name, sig, _ in entries:
+        out.append(f'    {{"{name}", {len(sig.split())}, "{sig}", call_{name}}},')
     out.append("};")
     out.append("")
     out.append("const TaKernelEntry *ta_kernel_find(const char *name)")

@@ -18,6 +18,10 @@ typedef int (*TaKernelThunk)(const void *params, void *const *args);
 typedef struct TaKernelEntry {
     const char *name;
     int arity; /* tensor arguments after the parameter struct */
+    /* Per tensor argument, space-separated: "r:" if the kernel only reads
+       it (a const pointer) or "w:" if it writes it, then its C element
+       type as ta_dtype_ctype spells it ("void": bytes of any type). */
+    const char *signature;
     TaKernelThunk call;
 } TaKernelEntry;
 

@@ -290,10 +290,33 @@ static void failed_with_a_reason(TaLower *L, const TaOp *op, int errors_at, cons
     ta_bug(__FILE__, __LINE__, what);
 }
 
-/* Every call of a runtime kernel names one the runtime has, with the number
-   of tensor arguments it takes: a mistyped name or a missing ta_call_arg
-   fails the conversion here, not the module's compilation or the test
-   case. (Custom operators' functions are the user's: not in the table.) */
+/* Whether tensor argument `t` fits the kernel's declared argument `spec`
+   ("r:int8_t", "w:float", ...; kernel_table.h). An operator's own scratch
+   is raw bytes, lent to any pointer type. */
+static const char *argument_mismatch(const TaOp *op, const TaTensor *t, const char *spec,
+                                     size_t len)
+{
+    const bool writes = spec[0] == 'w';
+    if (writes && t->kind == TA_REGION_CONSTANT)
+        return "a constant where the kernel writes";
+    if (t->owner == op && t->kind == TA_REGION_SCRATCH)
+        return NULL;
+    const char *want = spec + 2;
+    const size_t want_len = len - 2;
+    if (want_len == 4 && strncmp(want, "void", 4) == 0)
+        return NULL;
+    const char *have = ta_dtype_ctype(t->dtype);
+    if (!have || strlen(have) != want_len || strncmp(have, want, want_len) != 0)
+        return "of another element type";
+    return NULL;
+}
+
+/* Every call of a runtime kernel names one the runtime has, with the
+   tensor arguments its prototype declares: as many, each of its element
+   type, and no constant where the kernel writes. A mistyped name, a
+   missing ta_call_arg or two swapped arguments of different types fail
+   the conversion here, not the module's compilation or the test case.
+   (Custom operators' functions are the user's: not in the table.) */
 static void check_kernel_calls(TaLower *L, TaOp *op)
 {
     for (int k = 0; k < op->calls.len; k++) {
@@ -301,14 +324,30 @@ static void check_kernel_calls(TaLower *L, TaOp *op)
         if (strncmp(call->function, "ta_", 3) != 0)
             continue;
         const TaKernelEntry *kernel = ta_kernel_find(call->function);
-        if (!kernel)
+        if (!kernel) {
             ta_op_error(L, op, "tinyaot bug: the lowering calls %s, which the runtime lacks",
                         call->function);
-        else if (kernel->arity != call->args.len)
+            continue;
+        }
+        if (kernel->arity != call->args.len) {
             ta_op_error(L, op,
                         "tinyaot bug: the lowering passes %d tensor arguments to %s, which "
                         "takes %d",
                         call->args.len, call->function, kernel->arity);
+            continue;
+        }
+        const char *spec = kernel->signature;
+        for (int a = 0; a < call->args.len; a++) {
+            const size_t len = strcspn(spec, " ");
+            const TaTensor *t = call->args.items[a];
+            const char *why = t ? argument_mismatch(op, t, spec, len) : NULL;
+            if (why)
+                ta_op_error(L, op,
+                            "tinyaot bug: argument %d of %s (declared %.*s) is tensor %s (%s), "
+                            "%s",
+                            a, call->function, (int)len, spec, t->id, ta_dtype_name(t->dtype), why);
+            spec += len + (spec[len] == ' ');
+        }
     }
 }
 

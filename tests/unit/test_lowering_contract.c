@@ -2,8 +2,9 @@
  * test_lowering_contract.c - deliberately broken lowerings (issue 27): a
  * lowering that returns false without a diagnostic is an internal error
  * (ta_bug aborts: the process dies, no module is written), and a kernel
- * call with a mistyped name or a missing argument fails the conversion
- * with one line naming the operator. The model is examples/demo/demo.tflite;
+ * call with a mistyped name, a missing argument, two arguments swapped or
+ * a constant where the kernel writes fails the conversion with one line
+ * naming the operator. The model is examples/demo/demo.tflite;
  * its first operator (QUANTIZE) gets each broken definition in turn.
  *
  *   test_lowering_contract path/to/demo.tflite
@@ -50,6 +51,24 @@ static bool missing_argument(TaLower *L, TaOp *op)
     return true;
 }
 
+/* QUANTIZE's float input and int8 output passed the wrong way round. */
+static bool swapped_arguments(TaLower *L, TaOp *op)
+{
+    TaKernelCall *c = ta_call(L, op, "ta_quantize_f32_s8", "runtime/kernels/ta_quantize.h");
+    ta_call_arg(L, c, op->outputs[0]);
+    ta_call_arg(L, c, op->inputs[0]);
+    return true;
+}
+
+/* The next operator's weights (a constant) as the tensor the kernel writes. */
+static bool constant_written(TaLower *L, TaOp *op)
+{
+    TaKernelCall *c = ta_call(L, op, "ta_quantize_f32_s8", "runtime/kernels/ta_quantize.h");
+    ta_call_arg(L, c, op->inputs[0]);
+    ta_call_arg(L, c, TA_OP(L->graph, 1)->inputs[1]);
+    return true;
+}
+
 /* Lowers the model with operator 0 defined by `def`; the error count. */
 static int lower_with(const char *path, const TaOpDef *def)
 {
@@ -77,10 +96,11 @@ static int lower_with(const char *path, const TaOpDef *def)
     return errors;
 }
 
-static void expect_error(const char *path, const TaOpDef *def, const char *wanted)
+/* `count` errors, the last one holding `wanted`. */
+static void expect_errors(const char *path, const TaOpDef *def, int count, const char *wanted)
 {
     int errors = lower_with(path, def);
-    if (errors != 1 || !strstr(last_error, wanted)) {
+    if (errors != count || !strstr(last_error, wanted)) {
         printf("FAIL: %d errors, last '%s'; wanted one with '%s'\n", errors, last_error, wanted);
         failures++;
     }
@@ -106,11 +126,19 @@ int main(int argc, char **argv)
         failures++;
     }
     const TaOpDef mistyped = {NULL, mistyped_kernel};
-    expect_error(argv[1], &mistyped,
-                 "operator 0 (QUANTIZE): tinyaot bug: the lowering calls "
-                 "ta_quantise_s8, which the runtime lacks");
+    expect_errors(argv[1], &mistyped, 1,
+                  "operator 0 (QUANTIZE): tinyaot bug: the lowering calls "
+                  "ta_quantise_s8, which the runtime lacks");
     const TaOpDef missing = {NULL, missing_argument};
-    expect_error(argv[1], &missing, "passes 1 tensor arguments to ta_relu_s8, which takes 2");
+    expect_errors(argv[1], &missing, 1, "passes 1 tensor arguments to ta_relu_s8, which takes 2");
+    const TaOpDef swapped = {NULL, swapped_arguments};
+    expect_errors(argv[1], &swapped, 2, /* each of the two, the last one here */
+                  "argument 1 of ta_quantize_f32_s8 (declared w:int8_t) is tensor 0 (float32), "
+                  "of another element type");
+    const TaOpDef written = {NULL, constant_written};
+    expect_errors(argv[1], &written, 1,
+                  "argument 1 of ta_quantize_f32_s8 (declared w:int8_t) is tensor 6 (int8), a "
+                  "constant where the kernel writes");
     printf(failures ? "lowering contract: %d failures\n" : "lowering contract: ok\n", failures);
     return failures != 0;
 }
