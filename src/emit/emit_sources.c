@@ -943,12 +943,13 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
             }
             const char *indent = ta_format(c->pool, "%*s", 4 * depth, "");
             if (!ta_op_calls_with_role(op, "run")) {
-                ta_buf_printf(
-                    b, "%s/* layer %d: %s needs no code (%s) */\n", indent, i,
-                    ta_escape_c_comment(c->pool, op->type),
-                    op->num_outputs && op->outputs[0]->alias_of
-                        ? "its output shares its input's bytes"
-                        : (op->calls.len ? "it only initializes state" : "nothing to compute"));
+                ta_buf_printf(b, "%s/* layer %d: %s needs no code (%s) */\n", indent, i,
+                              ta_escape_c_comment(c->pool, op->type),
+                              op->num_outputs && op->outputs[0]->alias_of
+                                  ? "its output shares its input's bytes"
+                              : op->calls.len ? "it only initializes state"
+                              : op->no_code   ? ta_escape_c_comment(c->pool, op->no_code)
+                                              : "its outputs share their inputs' bytes");
                 continue;
             }
             ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n", indent,

@@ -244,6 +244,9 @@ typedef struct TaOp {
     const char *symbol; /* <prefix>_<type>_<id> */
     TaVec locals;       /* TaTensor* owned by this operator */
     TaVec calls;        /* TaKernelCall* */
+    /* Why the operator runs no kernel, as its lowering declared it
+       (ta_lower_no_code); NULL when it calls one or aliases its input. */
+    const char *no_code;
     bool has_macs;
     int64_t macs;
     /* analyze's count where the views spec defines none (LSTM, SVDF):

@@ -351,6 +351,27 @@ static void check_kernel_calls(TaLower *L, TaOp *op)
     }
 }
 
+void ta_lower_no_code(TaOp *op, const char *why)
+{
+    op->no_code = why;
+}
+
+/* An operator that calls no kernel and whose output does not alias an
+   input must say so: otherwise the lowering forgot its call and the
+   module would silently skip the operator. */
+static void check_has_code(TaLower *L, TaOp *op)
+{
+    if (op->calls.len || op->no_code || op->control != TA_CONTROL_NONE)
+        return;
+    for (int k = 0; k < op->num_outputs; k++)
+        if (op->outputs[k]->alias_of)
+            return;
+    ta_op_error(L, op,
+                "tinyaot bug: the lowering of %s made no kernel call and did not declare "
+                "that the operator needs none (ta_lower_no_code)",
+                op->type);
+}
+
 /* Tensors with no elements (a 0 in the shape) reach no kernel: what the
    passes folded away may have had them, what runs may not (kernels would
    index an empty buffer). One line per tensor; false after it. */
@@ -410,10 +431,12 @@ bool ta_lower_graph(TaLower *L)
             failed_with_a_reason(L, op, errors_at, "parse");
             continue;
         }
-        if (!op->def->lower(L, op))
+        if (!op->def->lower(L, op)) {
             failed_with_a_reason(L, op, errors_at, "lower");
-        else
+        } else {
             check_kernel_calls(L, op);
+            check_has_code(L, op);
+        }
     }
     return L->diag->errors == errors_before;
 }

@@ -87,6 +87,10 @@ TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes
 /* Records that constant `t` holds model tensor `from`'s values in another
    form: rules naming `from` place `t`, reports show `from`'s index. */
 void ta_derived_from(TaTensor *t, const TaTensor *from);
+/* Declares that the operator needs no kernel call and why ("its output is
+   a constant", ...): a lowering that makes no call, aliases no input and
+   declares nothing is tinyaot's bug (lower.c), not a silent no-op. */
+void ta_lower_no_code(TaOp *op, const char *why);
 /* State kept between runs (persistent), zero after model_init. */
 TaTensor *ta_local_state(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count);
 

@@ -212,6 +212,7 @@ static bool var_handle_lower(TaLower *L, TaOp *op)
         !ta_expect_dtype(L, op, op->outputs[0], "output", TA_RESOURCE, -1))
         return false;
     VarHandleAttrs *a = op->attrs;
+    ta_lower_no_code(op, "a handle: READ_VARIABLE and ASSIGN_VARIABLE use its state");
     return variable_storage(L, op, &a->var, "variable", &a->var.storage);
 }
 
@@ -329,6 +330,8 @@ static bool call_once_lower(TaLower *L, TaOp *op)
                     a->init_subgraph, i, o->type);
         return false;
     }
+    if (!op->calls.len) /* its subgraph assigns nothing: the state starts at zero */
+        ta_lower_no_code(op, "its initialization assigns nothing");
     return true;
 }
 

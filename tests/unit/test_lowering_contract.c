@@ -3,8 +3,9 @@
  * lowering that returns false without a diagnostic is an internal error
  * (ta_bug aborts: the process dies, no module is written), and a kernel
  * call with a mistyped name, a missing argument, two arguments swapped or
- * a constant where the kernel writes fails the conversion with one line
- * naming the operator. The model is examples/demo/demo.tflite;
+ * a constant where the kernel writes, or no call at all without saying
+ * the operator needs none, fails the conversion with one line naming the
+ * operator. The model is examples/demo/demo.tflite;
  * its first operator (QUANTIZE) gets each broken definition in turn.
  *
  *   test_lowering_contract path/to/demo.tflite
@@ -48,6 +49,14 @@ static bool missing_argument(TaLower *L, TaOp *op)
 {
     TaKernelCall *c = ta_call(L, op, "ta_relu_s8", "runtime/kernels/ta_relu.h");
     ta_call_arg(L, c, op->inputs[0]); /* the output is missing */
+    return true;
+}
+
+/* Returns true having made no call and declared nothing. */
+static bool forgot_the_call(TaLower *L, TaOp *op)
+{
+    (void)L;
+    (void)op;
     return true;
 }
 
@@ -131,6 +140,10 @@ int main(int argc, char **argv)
                   "ta_quantise_s8, which the runtime lacks");
     const TaOpDef missing = {NULL, missing_argument};
     expect_errors(argv[1], &missing, 1, "passes 1 tensor arguments to ta_relu_s8, which takes 2");
+    const TaOpDef forgot = {NULL, forgot_the_call};
+    expect_errors(argv[1], &forgot, 1,
+                  "tinyaot bug: the lowering of QUANTIZE made no kernel call and did not "
+                  "declare that the operator needs none");
     const TaOpDef swapped = {NULL, swapped_arguments};
     expect_errors(argv[1], &swapped, 2, /* each of the two, the last one here */
                   "argument 1 of ta_quantize_f32_s8 (declared w:int8_t) is tensor 0 (float32), "
