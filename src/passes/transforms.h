@@ -6,6 +6,11 @@
  *   TRANSPOSE_REVERSE_CONV         a stride-1 SAME int8 TRANSPOSE_CONV with an
  *                                  odd kernel runs as CONV_2D with the kernel
  *                                  reversed
+ *   SPARSE_CHANNELS                all-zero output channels of convolutions
+ *                                  become constants folded into 1x1 and
+ *                                  FULLY_CONNECTED readers; channels nothing
+ *                                  reads through a nonzero weight leave
+ *                                  weights and tensors (docs/sparsity.md)
  *   FUSE_ACTIVATIONS               a standalone RELU, RELU6 or RELU_N1_TO_1
  *                                  after an operator that clamps its output is
  *                                  folded into that clamp
@@ -60,5 +65,6 @@ bool ta_prune_identity_ops(TaPassCtx *ctx);
 bool ta_transpose_reverse_conv(TaPassCtx *ctx);
 bool ta_fold_invariant_variables(TaPassCtx *ctx);
 bool ta_schedule_constant_dequantize(TaPassCtx *ctx);
+bool ta_sparse_channels_transform(TaPassCtx *ctx);
 
 #endif /* TA_TRANSFORMS_H */
