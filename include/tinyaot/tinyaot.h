@@ -303,6 +303,11 @@ typedef struct tinyaot_analysis {
        target's core (scripts/flash_sizes.py): left out of flash_kernels. */
     const char *const *flash_unmeasured;
     size_t num_flash_unmeasured;
+    /* Added later, parallel to `operators` (transform SPARSE_CHANNELS,
+       docs/sparsity.md): output channels the operator no longer computes,
+       and constant input channels folded into its bias. */
+    const int *channels_removed;
+    const int *channels_folded;
 } tinyaot_analysis;
 
 /* Runs the conversion's pipeline up to (not including) writing the module:
