@@ -318,8 +318,8 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
             va_json_string(stdout, o->output_memory);
             printf(", \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld}",
                    (long long)o->kernel_stack_m55, (long long)o->kernel_stack_m4);
-            printf(", \"channels_removed\": %d, \"channels_folded\": %d}",
-                   a->channels_removed[i], a->channels_folded[i]);
+            printf(", \"channels_removed\": %d, \"channels_folded\": %d}", a->channels_removed[i],
+                   a->channels_folded[i]);
         }
         printf("],\n \"memories\": [");
         for (size_t i = 0; i < a->num_memories; i++) {

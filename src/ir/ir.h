@@ -269,11 +269,11 @@ typedef struct TaOp {
     int code_memory;             /* TaMemory its code is linked into (operators: rules), or -1 */
     int folded_activation;       /* a standalone activation FUSE_ACTIVATIONS folded in */
     TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */
+    bool removed;                /* dropped by a pass */
     /* SPARSE_CHANNELS: output channels it no longer computes, and constant
        input channels folded into its bias (docs/sparsity.md). */
     int sparse_removed;
     int sparse_folded;
-    bool removed;                /* dropped by a pass */
 } TaOp;
 
 /* ORDER_FOR_PEAK's result (src/passes/order_for_peak.c); peaks are its

@@ -2,8 +2,9 @@
  * sparse_graph.c - SPARSE_CHANNELS: which operators the transform
  * understands. Anything it does not recognise exactly (a grouped
  * convolution, a depth multiplier above 1, per-channel activations, a
- * weight tensor two operators share, float arithmetic) is opaque: it reads
- * and writes every channel, and nothing around it changes.
+ * weight tensor two operators share, anything but int8 activations) is
+ * opaque: it reads and writes every channel, and nothing around it
+ * changes.
  */
 #include "sparse_channels.h"
 
@@ -11,8 +12,7 @@
 
 static bool quantized_activation(const TaTensor *t)
 {
-    return t && !t->data && !t->is_variable && t->rank >= 1 &&
-           (t->dtype == TA_INT8 || t->dtype == TA_INT16) &&
+    return t && !t->data && !t->is_variable && t->rank >= 1 && t->dtype == TA_INT8 &&
            (!t->quant || (t->quant->num_scales <= 1 && t->quant->num_zero_points <= 1));
 }
 
