@@ -46,7 +46,7 @@ ACT = Q(6.0 / 255.0, -128)  # RELU6 outputs, as converters quantize them
 OFF = {"transforms": "{SPARSE_CHANNELS: false}"}
 # (stride of the depthwise layer, pointwise output channels, pruned)
 BLOCKS = [(1, 16, False), (2, 32, False), (1, 32, False), (2, 64, False), (1, 64, False),
-          (2, 128, False), (1, 128, True), (1, 128, True), (1, 128, True), (1, 128, True),
+          (2, 128, True), (1, 128, True), (1, 128, True), (1, 128, True), (1, 128, True),
           (1, 128, True), (2, 256, True), (1, 256, True)]
 
 
