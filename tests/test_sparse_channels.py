@@ -19,8 +19,10 @@ from tests.gen import variants
 from tests.gen.builder import ModelBuilder, Q
 from tests.harness import batch, difftest, module, oracle
 
-CASES = [("SPARSE.chain", seed) for seed in range(12)] + \
-        [("SPARSE.residual", seed) for seed in range(12)]
+# Few cases: the operator suite (make test-ops) draws 50 of each variant
+# on the host as well.
+CASES = [("SPARSE.chain", seed) for seed in range(6)] + \
+        [("SPARSE.residual", seed) for seed in range(6)]
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 OFF = {"transforms": "{SPARSE_CHANNELS: false}"}
 
@@ -61,7 +63,7 @@ def check(drawn, results):
 def test_pruned_models_match_tflm_on_host(tmp_path):
     drawn = cases()
     removed = folded = 0
-    for i, case in enumerate(drawn[::3]):
+    for i, case in enumerate(drawn[::2]):
         path = tmp_path / f"c{i}.tflite"
         path.write_bytes(case.model)
         ops = analyze(path)["operators"]
