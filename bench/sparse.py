@@ -1,7 +1,10 @@
-"""SPARSE_CHANNELS on a pruned MobileNet (issue 24, item 1; docs/sparsity.md).
+"""SPARSE_CHANNELS on a pruned MobileNet (issue 24, item 1).
+
+docs/design.md, "Pruned models", describes the transform.
 
     .venv/bin/python -m bench.sparse [--boards mps3-an547,mps2-an386] [--seed 0]
                                      [--save model.tflite]
+    .venv/bin/python -m bench.sparse --write model.tflite [--seed 0]   # the model only
 
 The model is written here (no trained weights exist on this machine): a
 MobileNet-v1-0.25-like int8 network at 96x96x3 — a 3x3 stride-2
@@ -158,8 +161,12 @@ def main():
     ap.add_argument("--boards", default="mps3-an547,mps2-an386")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--save", help="also write the model there")
+    ap.add_argument("--write", help="write the model there and measure nothing")
     args = ap.parse_args()
     model, weights, zeros = build(args.seed)
+    if args.write:
+        pathlib.Path(args.write).write_bytes(model)
+        return
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="tinyaot-sparse-"))
     path = tmp / "pruned_mobilenet.tflite"
     path.write_bytes(model)

@@ -1,5 +1,5 @@
-"""SPARSE_CHANNELS (issue 24, item 1; docs/sparsity.md): output channels
-whose weights are all zero become constants folded into the 1x1 and
+"""SPARSE_CHANNELS (issue 24, item 1; docs/design.md, "Pruned models"):
+output channels whose weights are all zero become constants folded into the 1x1 and
 FULLY_CONNECTED layers that read them, and channels no later operator
 reads through a nonzero weight leave weights and tensors. Pruned models
 from tests/gen (SPARSE.chain, SPARSE.residual: depthwise convolutions,
@@ -17,7 +17,9 @@ import pytest
 
 from tests.gen import variants
 from tests.gen.builder import ModelBuilder, Q
+from bench import sparse as bench_sparse
 from tests.harness import batch, difftest, module, oracle
+from tests.harness import doc_commands as dc
 
 # Few cases: the operator suite (make test-ops) draws 50 of each variant
 # on the host as well.
@@ -140,3 +142,20 @@ def test_transform_removes_channels_and_off_keeps_them(tmp_path):
     for name, keys in (("on", None), ("off", OFF)):
         r = difftest.compare_model(path, tmp_path / name, n_runs=20, litert=False, keys=keys)
         assert r.bytes > 0 and r.diff["tflm"] == 0, (name, r)
+
+
+@dc.doc_command(".venv/bin/python -m bench.sparse")
+def test_bench_model_has_the_pruning_profile(tmp_path):
+    """bench/sparse.py's model (the instructions it measures on the boards
+    are its own business): 85% or more of its int8 weights zero, and the
+    transform takes more than half its MACs and leaves at most 35% of the
+    weight bytes in its constants."""
+    model, weights, zeros = bench_sparse.build(0)
+    assert zeros / weights >= 0.85
+    path = tmp_path / "pruned.tflite"
+    path.write_bytes(model)
+    on, off = analyze(path), analyze(path, OFF)
+    assert on["total_macs"] < 0.5 * off["total_macs"]
+    assert on["flash"]["constants"] <= 0.35 * weights < off["flash"]["constants"]
+    removed = [o["channels_removed"] for o in on["operators"]]
+    assert max(removed) >= 200 and sum(1 for r in removed if r >= 100) >= 10

@@ -206,7 +206,8 @@ static void print_kernel_stack_text(const tinyaot_result *r, const tinyaot_analy
     printf("  (%s)\n", a->kernel_stack_basis);
 }
 
-/* SPARSE_CHANNELS (docs/sparsity.md): the layers it changed, if any. */
+/* SPARSE_CHANNELS (docs/design.md, "Pruned models"): the layers it
+   changed, if any. */
 static void print_sparse_channels_text(const tinyaot_result *r, const tinyaot_analysis *a)
 {
     bool header = false;

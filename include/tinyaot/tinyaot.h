@@ -304,8 +304,8 @@ typedef struct tinyaot_analysis {
     const char *const *flash_unmeasured;
     size_t num_flash_unmeasured;
     /* Added later, parallel to `operators` (transform SPARSE_CHANNELS,
-       docs/sparsity.md): output channels the operator no longer computes,
-       and constant input channels folded into its bias. */
+       docs/design.md, "Pruned models"): output channels the operator no
+       longer computes, and constant input channels folded into its bias. */
     const int *channels_removed;
     const int *channels_folded;
 } tinyaot_analysis;

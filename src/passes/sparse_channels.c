@@ -1,9 +1,10 @@
 /*
- * sparse_channels.c - SPARSE_CHANNELS (docs/sparsity.md): output channels
- * whose weights are all zero are constants folded into the 1x1 CONV_2D and
- * FULLY_CONNECTED layers that read them, and channels no later operator
- * reads through a nonzero weight are neither computed nor stored. Model
- * inputs and outputs keep their shapes; outputs stay byte-identical.
+ * sparse_channels.c - SPARSE_CHANNELS (docs/design.md, "Pruned models"):
+ * output channels whose weights are all zero are constants folded into the
+ * 1x1 CONV_2D and FULLY_CONNECTED layers that read them, and channels no
+ * later operator reads through a nonzero weight are neither computed nor
+ * stored. Model inputs and outputs keep their shapes; outputs stay
+ * byte-identical.
  */
 #include "sparse_channels.h"
 #include "passes.h"

@@ -1,7 +1,7 @@
 /*
  * sparse_channels.h - what the parts of SPARSE_CHANNELS share
- * (docs/sparsity.md): the graph's writers and readers, and the operators
- * the transform understands.
+ * (docs/design.md, "Pruned models"): the graph's writers and readers, and
+ * the operators the transform understands.
  *
  *   sparse_graph.c      which operators it understands, and how
  *   sparse_constants.c  all-zero output channels become constants, folded

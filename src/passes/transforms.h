@@ -10,7 +10,8 @@
  *                                  become constants folded into 1x1 and
  *                                  FULLY_CONNECTED readers; channels nothing
  *                                  reads through a nonzero weight leave
- *                                  weights and tensors (docs/sparsity.md)
+ *                                  weights and tensors (docs/design.md,
+ *                                  "Pruned models")
  *   FUSE_ACTIVATIONS               a standalone RELU, RELU6 or RELU_N1_TO_1
  *                                  after an operator that clamps its output is
  *                                  folded into that clamp

@@ -1,5 +1,5 @@
-"""Pruned models for SPARSE_CHANNELS (docs/sparsity.md): convolutions with
-output channels whose weights are all zero (constants: their bias,
+"""Pruned models for SPARSE_CHANNELS (docs/design.md, "Pruned models"):
+convolutions with output channels whose weights are all zero (constants: their bias,
 requantized) and input channels no nonzero weight reads (dead channels),
 with depthwise convolutions, standalone activations, pooling and residual
 ADDs between them, SAME padding throughout.
