@@ -10,9 +10,19 @@
 
 #include "../lower/ops.h"
 
+/* Every dimension at least 1 (a malformed model may say otherwise). */
+static bool positive_dims(const TaTensor *t)
+{
+    for (int d = 0; d < t->rank; d++)
+        if (t->dims[d] < 1)
+            return false;
+    return true;
+}
+
 static bool quantized_activation(const TaTensor *t)
 {
-    return t && !t->data && !t->is_variable && t->rank >= 1 && t->dtype == TA_INT8 &&
+    return t && !t->data && !t->is_variable && t->rank >= 1 && positive_dims(t) &&
+           t->dtype == TA_INT8 &&
            (!t->quant || (t->quant->num_scales <= 1 && t->quant->num_zero_points <= 1));
 }
 
@@ -24,7 +34,7 @@ int32_t ta_sparse_channels(const TaTensor *t)
 bool ta_sparse_owned_constant(const TaSparseGraph *s, const TaTensor *t)
 {
     return t->data && t->kind == TA_REGION_CONSTANT && s->reads[t->index] == 1 &&
-           t->data_size >= ta_tensor_bytes(t) && t->output_index < 0;
+           positive_dims(t) && t->data_size >= ta_tensor_bytes(t) && t->output_index < 0;
 }
 
 /* Per-channel quantization along `axis` with `n` entries, or per tensor. */
