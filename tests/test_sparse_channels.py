@@ -159,3 +159,39 @@ def test_bench_model_has_the_pruning_profile(tmp_path):
     assert on["flash"]["constants"] <= 0.35 * weights < off["flash"]["constants"]
     removed = [o["channels_removed"] for o in on["operators"]]
     assert max(removed) >= 200 and sum(1 for r in removed if r >= 100) >= 10
+
+
+def shared_weights_model():
+    """A 3x3 conv to 8 channels (0-3 all zero: constants) read by two 1x1
+    convolutions sharing one weight tensor whose columns 4-7 are zero, both
+    model outputs. A shared tensor is not rewritten: nothing is folded or
+    removed."""
+    rng = np.random.default_rng(3)
+    b = ModelBuilder()
+    x = b.tensor([1, 4, 4, 3], "int8", Q(0.05, 3), name="x")
+    w = rng.integers(-127, 128, (8, 3, 3, 3)).astype(np.int8)
+    w[:4] = 0
+    a = b.tensor([1, 4, 4, 8], "int8", Q(0.1, -5), name="a")
+    b.op("CONV_2D", [x, b.const(w, "int8", Q(0.01, 0), name="w"),
+                     b.const(rng.integers(-900, 900, 8).astype(np.int32), "int32",
+                             Q(0.0005, 0), name="bias")],
+         [a], "Conv2DOptions", padding="SAME", strideH=1, strideW=1)
+    shared = rng.integers(-127, 128, (4, 1, 1, 8)).astype(np.int8)
+    shared[..., 4:] = 0
+    ws = b.const(shared, "int8", Q(0.02, 0), name="shared")
+    outs = []
+    for name in ("y0", "y1"):
+        y = b.tensor([1, 4, 4, 4], "int8", Q(0.2, 1), name=name)
+        b.op("CONV_2D", [a, ws], [y], "Conv2DOptions", padding="SAME", strideH=1, strideW=1)
+        outs.append(y)
+    return b.build([x], outs)
+
+
+def test_shared_weights_are_left_alone(tmp_path):
+    path = tmp_path / "shared.tflite"
+    path.write_bytes(shared_weights_model())
+    ops = analyze(path)["operators"]
+    assert [o["output_shape"][3] for o in ops] == [8, 4, 4]
+    assert all(o["channels_removed"] == o["channels_folded"] == 0 for o in ops), ops
+    r = difftest.compare_model(path, tmp_path / "m", n_runs=10, litert=False)
+    assert r.bytes > 0 and r.diff["tflm"] == 0, r
