@@ -195,3 +195,35 @@ def test_shared_weights_are_left_alone(tmp_path):
     assert all(o["channels_removed"] == o["channels_folded"] == 0 for o in ops), ops
     r = difftest.compare_model(path, tmp_path / "m", n_runs=10, litert=False)
     assert r.bytes > 0 and r.diff["tflm"] == 0, r
+
+
+def fc_chain_model():
+    """FULLY_CONNECTED 16 -> 12 (rows 0-5 zero: constants, RELU) ->
+    FULLY_CONNECTED 12 -> 5 (columns 8-11 zero), two rows of input: the
+    constants fold into the second's bias, and the first keeps rows 6-7."""
+    rng = np.random.default_rng(5)
+    b = ModelBuilder()
+    x = b.tensor([2, 16], "int8", Q(0.05, -7), name="x")
+    w1 = rng.integers(-127, 128, (12, 16)).astype(np.int8)
+    w1[:6] = 0
+    h = b.tensor([2, 12], "int8", Q(0.08, -20), name="h")
+    b.op("FULLY_CONNECTED", [x, b.const(w1, "int8", Q(0.004, 0), name="w1"),
+                             b.const(rng.integers(-3000, 3000, 12).astype(np.int32), "int32",
+                                     Q(0.0002, 0), name="b1")],
+         [h], "FullyConnectedOptions", fusedActivationFunction="RELU")
+    w2 = rng.integers(-127, 128, (5, 12)).astype(np.int8)
+    w2[:, 8:] = 0
+    y = b.tensor([2, 5], "int8", Q(0.1, 3), name="y")
+    b.op("FULLY_CONNECTED", [h, b.const(w2, "int8", Q(0.01, 0), name="w2")], [y],
+         "FullyConnectedOptions", fusedActivationFunction="NONE")
+    return b.build([x], [y])
+
+
+def test_fully_connected_chain(tmp_path):
+    path = tmp_path / "fc.tflite"
+    path.write_bytes(fc_chain_model())
+    ops = analyze(path)["operators"]
+    assert [o["output_shape"] for o in ops] == [[2, 2], [2, 5]]
+    assert [(o["channels_removed"], o["channels_folded"]) for o in ops] == [(10, 0), (0, 6)]
+    r = difftest.compare_model(path, tmp_path / "m", n_runs=50, litert=False)
+    assert r.bytes > 0 and r.diff["tflm"] == 0, r
