@@ -5,7 +5,8 @@ with depthwise convolutions, standalone activations, pooling and residual
 ADDs between them, SAME padding throughout.
 
 SPARSE.chain: conv -> [RELU] -> depthwise 3x3 -> 1x1 conv -> [pool] ->
-3x3 conv -> 1x1 conv or FULLY_CONNECTED. SPARSE.residual: stem conv, one or
+[PAD, MUL, LEAKY_RELU or HARD_SWISH] -> 3x3 conv -> 1x1 conv or
+FULLY_CONNECTED. SPARSE.residual: stem conv, one or
 two inverted-residual blocks (1x1 expand, depthwise 3x3, 1x1 project, ADD
 with the block's input), a 1x1 head. config["zero_rows"] and
 ["zero_cols"] name what was zeroed per layer."""
@@ -104,6 +105,41 @@ class _Net:
         self.info["layers"].append({"name": name, "kind": kind})
         return y, oshape, q
 
+    def channelwise(self, x, shape, q, name):
+        """One of the other channel-wise operators the transform walks
+        through: PAD of the spatial dimensions, MUL by a one-element
+        constant, LEAKY_RELU or HARD_SWISH."""
+        rng, b = self.rng, self.b
+        kind = pick(rng, ["PAD", "MUL", "LEAKY_RELU", "HARD_SWISH"])
+        oshape = list(shape)
+        oq = Q(f32(q.scale * 10 ** rng.uniform(-0.3, 0.5)), randint(rng, -100, 100))
+        if kind == "PAD":
+            pads = np.array([[0, 0], [1, randint(rng, 0, 1)], [randint(rng, 0, 1), 1], [0, 0]],
+                            np.int32)
+            oshape = [shape[0], shape[1] + int(pads[1].sum()), shape[2] + int(pads[2].sum()),
+                      shape[3]]
+            y = b.tensor(oshape, "int8", Q(q.scale, q.zero_point), name=name)
+            b.op("PAD", [x, b.const(pads, "int32", name=name + "_pads")],
+                 [y], "PadOptions")
+            oq = q
+        elif kind == "MUL":
+            c = b.const(np.array([randint(rng, -120, 120)], np.int8), "int8",
+                        Q(f32(10 ** rng.uniform(-2.5, -1.5)), randint(rng, -5, 5)),
+                        name=name + "_factor")
+            y = b.tensor(oshape, "int8", oq, name=name)
+            b.op("MUL", [x, c], [y], "MulOptions", fusedActivationFunction="NONE")
+        elif kind == "LEAKY_RELU":
+            y = b.tensor(oshape, "int8", oq, name=name)
+            b.op("LEAKY_RELU", [x], [y], "LeakyReluOptions",
+                 alpha=f32(rng.uniform(0.01, 0.5)))
+        else:
+            oq = Q(f32(max(q.scale / 100.0, q.scale * 10 ** rng.uniform(-1, 0.7))),
+                   randint(rng, -128, 127))
+            y = b.tensor(oshape, "int8", oq, name=name)
+            b.op("HARD_SWISH", [x], [y])
+        self.info["layers"].append({"name": name, "kind": kind})
+        return y, oshape, oq
+
     def add(self, lhs, rhs, shape, name):
         (a, aq), (s, sq) = lhs, rhs
         oq = Q(f32(max(aq.scale, sq.scale) * 10 ** self.rng.uniform(0.0, 0.5)),
@@ -118,8 +154,9 @@ class _Net:
 def chain(rng):
     """conv (3x3 or 1x1, zero output channels) -> [RELU] -> depthwise 3x3
     SAME (zero channels: constants at the border too) -> 1x1 conv (zero
-    rows and columns) -> [pool] -> 3x3 conv (zero columns) -> 1x1 conv or
-    FULLY_CONNECTED output (zero columns)."""
+    rows and columns) -> [pool] -> [PAD, MUL by a constant, LEAKY_RELU or
+    HARD_SWISH] -> 3x3 conv (zero columns) -> 1x1 conv or FULLY_CONNECTED
+    output (zero columns)."""
     n = _Net(rng)
     shape = [1, randint(rng, 2, 9), randint(rng, 2, 9), randint(rng, 1, 6)]
     q = draw_quant(rng, "int8", 1e-3, 0.5)
@@ -133,6 +170,8 @@ def chain(rng):
                        name="pointwise")
     if chance(rng, 0.3):
         h, s, hq = n.pool(h, s, hq, "pool")
+    if chance(rng, 0.5):
+        h, s, hq = n.channelwise(h, s, hq, "between")
     h, s, hq = n.layer(h, s, hq, "conv", randint(rng, 4, 16), k=3, p_rows=0.3, p_cols=0.4,
                        name="spatial")
     last = pick(rng, ["conv", "fc"])
