@@ -128,7 +128,7 @@ class Result(ctypes.Structure):
 
 
 # include/tinyaot/tinyaot.h's TINYAOT_ABI_VERSION for the structs above.
-ABI_VERSION = 4
+ABI_VERSION = 5
 
 
 def _candidates():
