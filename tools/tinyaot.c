@@ -205,6 +205,23 @@ static void print_kernel_stack_text(const tinyaot_result *r, const tinyaot_analy
     printf("  (%s)\n", a->kernel_stack_basis);
 }
 
+/* SPARSE_CHANNELS (docs/design.md, "Pruned models"): the layers it
+   changed, if any. */
+static void print_sparse_channels_text(const tinyaot_result *r, const tinyaot_analysis *a)
+{
+    bool header = false;
+    for (size_t i = 0; i < r->num_operators; i++) {
+        if (!a->channels_removed[i] && !a->channels_folded[i])
+            continue;
+        if (!header)
+            printf("\nsparse channels (SPARSE_CHANNELS):\n");
+        header = true;
+        printf("%5d  %-22s %d output channels removed, %d constant input channels folded\n",
+               r->operators[i].layer_index, r->operators[i].type, a->channels_removed[i],
+               a->channels_folded[i]);
+    }
+}
+
 static void print_analysis_text(const tinyaot_result *r, const char *model, bool tensors)
 {
     const tinyaot_analysis *a = r->analysis;
@@ -233,6 +250,7 @@ static void print_analysis_text(const tinyaot_result *r, const char *model, bool
                op->has_parameters ? params : "-", (long long)o->scratch_live,
                (long long)o->output_bytes, o->output_memory ? o->output_memory : "-");
     }
+    print_sparse_channels_text(r, a);
     print_memories_text(a);
     printf("\ntotal MACs: %lld\n", (long long)a->total_macs);
     printf("flash (estimate): %lld bytes = generated code %lld + kernels %lld + constants %lld\n",
@@ -298,8 +316,10 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
             printf(", \"scratch_live\": %lld, \"output_bytes\": %lld, \"output_memory\": ",
                    (long long)o->scratch_live, (long long)o->output_bytes);
             va_json_string(stdout, o->output_memory);
-            printf(", \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld}}",
+            printf(", \"kernel_stack\": {\"cortex-m55\": %lld, \"cortex-m4\": %lld}",
                    (long long)o->kernel_stack_m55, (long long)o->kernel_stack_m4);
+            printf(", \"channels_removed\": %d, \"channels_folded\": %d}", a->channels_removed[i],
+                   a->channels_folded[i]);
         }
         printf("],\n \"memories\": [");
         for (size_t i = 0; i < a->num_memories; i++) {

@@ -26,7 +26,7 @@ extern "C" {
 /* The layout of the structs below: raised whenever a field is added or
    moved, so that a binding written for another layout (python/tinyaot)
    refuses the library instead of reading past its structs. */
-#define TINYAOT_ABI_VERSION 4
+#define TINYAOT_ABI_VERSION 5
 
 /* Marks the library's entry points: libtinyaot is built with hidden
    visibility, so these four functions are all it exports. */
@@ -303,6 +303,12 @@ typedef struct tinyaot_analysis {
        target's core (scripts/flash_sizes.py): left out of flash_kernels. */
     const char *const *flash_unmeasured;
     size_t num_flash_unmeasured;
+    /* Added in ABI version 5, parallel to `operators` (transform
+       SPARSE_CHANNELS, docs/design.md, "Pruned models"): output channels
+       the operator no longer computes, and constant input channels folded
+       into its bias. */
+    const int *channels_removed;
+    const int *channels_folded;
 } tinyaot_analysis;
 
 /* Runs the conversion's pipeline up to (not including) writing the module:

@@ -174,7 +174,9 @@ def _analysis(a, num_operators):
                          output_memory=_s(a.operators[i].output_memory),
                          kernel_stack_m55=a.operators[i].kernel_stack_m55,
                          kernel_stack_m4=a.operators[i].kernel_stack_m4,
-                         macs=a.operators[i].macs if a.operators[i].has_macs else None)
+                         macs=a.operators[i].macs if a.operators[i].has_macs else None,
+                         channels_removed=a.channels_removed[i],
+                         channels_folded=a.channels_folded[i])
         for i in range(num_operators))
     mems = tuple(MemorySummary(memory=_s(m.memory), usable=bool(m.usable), scratch=m.scratch,
                                scratch_lower_bound=m.scratch_lower_bound,

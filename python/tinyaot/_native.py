@@ -98,7 +98,9 @@ class Analysis(ctypes.Structure):
                 ("kernel_stack_m55", ctypes.c_int64), ("kernel_stack_m4", ctypes.c_int64),
                 ("kernel_stack_layer", ctypes.c_int), ("kernel_stack_basis", ctypes.c_char_p),
                 ("scratch_planners", c_char_pp), ("scratch_proven", ctypes.POINTER(ctypes.c_int)),
-                ("flash_unmeasured", c_char_pp), ("num_flash_unmeasured", ctypes.c_size_t)]
+                ("flash_unmeasured", c_char_pp), ("num_flash_unmeasured", ctypes.c_size_t),
+                ("channels_removed", ctypes.POINTER(ctypes.c_int)),
+                ("channels_folded", ctypes.POINTER(ctypes.c_int))]
 
 
 class ConfigKey(ctypes.Structure):
@@ -126,7 +128,7 @@ class Result(ctypes.Structure):
 
 
 # include/tinyaot/tinyaot.h's TINYAOT_ABI_VERSION for the structs above.
-ABI_VERSION = 4
+ABI_VERSION = 5
 
 
 def _candidates():

@@ -104,6 +104,10 @@ class OperatorAnalysis:
     # Multiply-accumulates: the view's macs, else tinyaot's own count
     # (UNIDIRECTIONAL_SEQUENCE_LSTM, SVDF); None for neither.
     macs: Optional[int] = None
+    # SPARSE_CHANNELS (docs/design.md, "Pruned models"): output channels
+    # no longer computed, constant input channels folded into the bias.
+    channels_removed: int = 0
+    channels_folded: int = 0
 
 
 @dataclasses.dataclass(frozen=True)

@@ -273,6 +273,11 @@ typedef struct TaOp {
     int folded_activation;       /* a standalone activation FUSE_ACTIVATIONS folded in */
     TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */
     bool removed;                /* dropped by a pass */
+    /* SPARSE_CHANNELS: output channels it no longer computes, and constant
+       input channels folded into its bias (docs/design.md, "Pruned
+       models"). */
+    int sparse_removed;
+    int sparse_folded;
 } TaOp;
 
 /* ORDER_FOR_PEAK's result (src/passes/order_for_peak.c); peaks are its

@@ -17,12 +17,15 @@ typedef struct Transform {
    kernel computes) and before identity operators go (a RELU after a
    RESHAPE reads the RESHAPE's output), variables folded before identity
    operators go (a folded read may feed one, whose output then aliases a
-   constant), the schedule changed last; ORDER_FOR_PEAK runs on the lowered
+   constant), the schedule changed last; SPARSE_CHANNELS before
+   activations are fused (it reads each convolution's own activation and
+   walks through standalone ones); ORDER_FOR_PEAK runs on the lowered
    graph. */
 static const Transform transforms[] = {
     {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes, true, false},
     {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv, true, false},
     {"TRANSPOSE_REVERSE_CONV", ta_transpose_reverse_conv, true, false},
+    {"SPARSE_CHANNELS", ta_sparse_channels_transform, true, false},
     {"FUSE_ACTIVATIONS", ta_fuse_activations, true, false},
     {"FUSE_RESIDUAL_ADD", ta_fuse_residual_add, true, false},
     {"FOLD_INVARIANT_VARIABLES", ta_fold_invariant_variables, true, false},

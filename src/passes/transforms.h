@@ -4,8 +4,8 @@
  * The table in transforms.c names them in the order they run, says why
  * that order, and which are on by default; each transform's own file
  * (fold_shapes.c, depthwise_to_conv.c, ...) says what it rewrites and why
- * the outputs stay bit-identical. docs/configuration.md is the user's
- * list (tests/test_documentation.py checks it against `tinyaot help`).
+ * the outputs stay bit-identical. docs/operators.md is the user's list
+ * (tests/test_transforms.py checks it against the converter's own).
  */
 #ifndef TA_TRANSFORMS_H
 #define TA_TRANSFORMS_H
@@ -41,5 +41,6 @@ bool ta_prune_identity_ops(TaPassCtx *ctx);
 bool ta_transpose_reverse_conv(TaPassCtx *ctx);
 bool ta_fold_invariant_variables(TaPassCtx *ctx);
 bool ta_schedule_constant_dequantize(TaPassCtx *ctx);
+bool ta_sparse_channels_transform(TaPassCtx *ctx);
 
 #endif /* TA_TRANSFORMS_H */

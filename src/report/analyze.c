@@ -255,10 +255,14 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
         delta[from] += (int64_t)t->place.size;
         delta[to + 1] -= (int64_t)t->place.size;
     }
+    int *removed = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
+    int *folded = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
     int64_t live = 0;
     for (int i = 0; i < n; i++) {
         const TaOp *op = TA_OP(g, i);
         tinyaot_operator_analysis *o = &ops[i];
+        removed[i] = op->sparse_removed;
+        folded[i] = op->sparse_folded;
         live += delta[i];
         o->scratch_live = live;
         for (int k = 0; k < op->num_outputs; k++)
@@ -270,6 +274,8 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
         a->total_macs += o->macs;
     }
     a->operators = ops;
+    a->channels_removed = removed;
+    a->channels_folded = folded;
     memory_summaries(pool, plan, a);
     flash_estimate(pool, g, plan, a);
     kernel_stack_estimate(pool, g, a, ops);
