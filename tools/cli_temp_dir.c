@@ -155,8 +155,8 @@ int va_run_in_temp_dir(const char *command, bool keep, int (*body)(void *user, c
     if (who)
         remove_stale(tmp, who);
     if (!who || !work || !mkdtemp(work)) {
-        fprintf(stderr, "tinyaot %s: cannot create a temporary directory in %s (TMPDIR)\n",
-                command, tmp);
+        fprintf(stderr, "tinyaot %s: cannot create a temporary directory in %s (TMPDIR)\n", command,
+                tmp);
         status = EXIT_CANNOT;
     } else if (!write_marker(work)) {
         fprintf(stderr, "%s: cannot write into the temporary directory %s\n", who, work);
@@ -177,8 +177,7 @@ int va_run_in_temp_dir(const char *command, bool keep, int (*body)(void *user, c
                 unlink(marker);
             free(marker);
             fprintf(stderr, "%s: kept %s\n", who, work);
-        }
-        else if (!ta_remove_tree(work))
+        } else if (!ta_remove_tree(work))
             fprintf(stderr, "%s: could not remove %s\n", who, work);
     }
     free(who);
