@@ -186,7 +186,10 @@ static void *pick_buffer(int region, size_t *size)
     unsigned kind = byte();
     void *buffer;
     switch (kind % 4) {
-    case 0: buffer = NULL; off = 0; break;
+    case 0:
+        buffer = NULL;
+        off = 0;
+        break;
     case 1: /* over a bound region, when there is one */
         for (int k = 0; k < NUM_REGIONS; k++)
             if (s.bound[(r + k + 1) % NUM_REGIONS] &&
@@ -292,10 +295,10 @@ static int blobs_intact(void)
 static void call_model_run(void)
 {
     m_model_context_t *ctx = pick_context();
-    long want = !ctx                ? TA_ERR_NULL_CONTEXT
-                : !s.initialized    ? (s.rebound ? TA_ERR_ARENA_REBOUND : TA_ERR_NOT_INITIALIZED)
-                : !s.hydrated       ? TA_ERR_HYDRATION_REQUIRED
-                                    : TA_OK;
+    long want = !ctx             ? TA_ERR_NULL_CONTEXT
+                : !s.initialized ? (s.rebound ? TA_ERR_ARENA_REBOUND : TA_ERR_NOT_INITIALIZED)
+                : !s.hydrated    ? TA_ERR_HYDRATION_REQUIRED
+                                 : TA_OK;
     if (want == TA_OK)
         for (int i = 0; i < M_NUM_INPUTS; i++)
             for (size_t k = 0; k < s.live->inputs[i].size; k++)
@@ -316,9 +319,12 @@ static void call_model_run(void)
 static void call_hydrate(void)
 {
     m_model_context_t *ctx = pick_context();
-    long want = !ctx                   ? TA_ERR_NULL_CONTEXT
-                : !ctx->arena_buffers  ? TA_ERR_HYDRATE_UNINITIALIZED
-                                       : TA_OK;
+    long want = !ctx                  ? TA_ERR_NULL_CONTEXT
+                : !ctx->arena_buffers ? TA_ERR_HYDRATE_UNINITIALIZED
+                                      : TA_OK;
+    for (int r = 0; want == TA_OK && !s.hydrated && r < NUM_REGIONS; r++)
+        if (m_module_desc.staged[r] && !ctx->arena_buffers[r])
+            want = TA_ERR_HYDRATE_NULL_BLOB;
     expect("hydrate_constants", m_hydrate_constants(ctx), want);
     if (want == TA_OK)
         s.hydrated = 1;
@@ -327,8 +333,14 @@ static void call_hydrate(void)
 static void call_latch(void)
 {
     switch (byte() % 3) {
-    case 0: m_mark_hydrated(); s.hydrated = 1; break;
-    case 1: m_clear_hydrated(); s.hydrated = 0; break;
+    case 0:
+        m_mark_hydrated();
+        s.hydrated = 1;
+        break;
+    case 1:
+        m_clear_hydrated();
+        s.hydrated = 0;
+        break;
     default: expect("is_hydrated", m_is_hydrated(), s.hydrated); break;
     }
 }
@@ -347,7 +359,8 @@ static void call_io(int quantize)
         if (t->data && n <= t->size) /* int8 model: one byte an element */
             want = TA_OK;
     }
-    long got = quantize ? m_quantize_input(ctx, i, buffer, n) : m_dequantize_output(ctx, i, buffer, n);
+    long got = quantize ? m_quantize_input(ctx, i, buffer, n)
+                        : m_dequantize_output(ctx, i, buffer, n);
     expect(quantize ? "quantize_input" : "dequantize_output", got, want);
 }
 
@@ -371,10 +384,16 @@ static void call_arena_bind(ta_arena_t *arena)
     };
     int status = ta_arena_bind_module(arena, &m_module_desc, how % 17 == 0 ? NULL : &options);
     switch (status) {
-    case TA_OK: case TA_ERR_NOT_INITIALIZED: case TA_ERR_BAD_ARGUMENT: case TA_ERR_NULL_BUFFER:
-    case TA_ERR_BUFFER_TOO_SMALL: case TA_ERR_MISALIGNED_BUFFER: case TA_ERR_ARENA_EXHAUSTED:
-    case TA_ERR_ARENA_OVERFLOW: case TA_ERR_UNKNOWN_REGION: case TA_ERR_OVERLAPPING_BUFFER:
-        break;
+    case TA_OK:
+    case TA_ERR_NOT_INITIALIZED:
+    case TA_ERR_BAD_ARGUMENT:
+    case TA_ERR_NULL_BUFFER:
+    case TA_ERR_BUFFER_TOO_SMALL:
+    case TA_ERR_MISALIGNED_BUFFER:
+    case TA_ERR_ARENA_EXHAUSTED:
+    case TA_ERR_ARENA_OVERFLOW:
+    case TA_ERR_UNKNOWN_REGION:
+    case TA_ERR_OVERLAPPING_BUFFER: break;
     default: fail("ta_arena_bind_module: an undocumented status", status, 0);
     }
     /* What it bound, through the module's bind: the shadow follows. */
