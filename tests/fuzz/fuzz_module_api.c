@@ -282,8 +282,9 @@ static void call_model_init(void)
     }
 }
 
-/* The bound constants as the model wrote them: a stale input pointer of a
-   context (quantize_input after a rebind) may have written into a blob. */
+/* The bound constants as the model wrote them: the input pointer of a
+   context model_init did not set up since the last bind is stale, and
+   quantize_input through it may have written into a blob. */
 static int blobs_intact(void)
 {
     for (int r = 0; r < NUM_REGIONS; r++)
@@ -354,7 +355,7 @@ static void call_io(int quantize)
     float *buffer = byte() % 8 == 0 ? NULL : values;
     int num = quantize ? M_NUM_INPUTS : M_NUM_OUTPUTS;
     long want = TA_ERR_BAD_ARGUMENT;
-    if (ctx && buffer && i >= 0 && i < num) {
+    if (ctx && buffer && s.initialized && i >= 0 && i < num) {
         m_tensor_io_t *t = quantize ? &ctx->inputs[i] : &ctx->outputs[i];
         if (t->data && n <= t->size) /* int8 model: one byte an element */
             want = TA_OK;
