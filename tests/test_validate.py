@@ -149,6 +149,8 @@ def test_generated_inputs_are_deterministic(tmp_path):
                      "--seed", seed, "--runs", "4", "--keep")
         assert p.returncode == 0, p.stdout + p.stderr
         kept = pathlib.Path(re.search(r"kept (\S+)", p.stderr).group(1))
+        # A kept directory is the user's: unmarked, no later run removes it.
+        assert not (kept / ".tinyaot-owner").exists()
         data = (kept / "inputs.bin").read_bytes()
         shutil.rmtree(kept)
         return data
