@@ -5,7 +5,9 @@
 #                                         make fuzz FUZZ_SECONDS=3600 for longer)
 #   scripts/fuzz.sh --replayable          what make test runs: a fresh corpus, seed 1
 #                                         and a fixed number of runs per target (about
-#                                         30 s each on a 2-core machine), so a finding
+#                                         30 s each on a 2-core machine for the first
+#                                         three, seconds for convert_all and
+#                                         module_api), so a finding
 #                                         in CI is found again by the same command
 #
 # Builds build-fuzz with clang (-fsanitize=fuzzer,address,undefined), seeds
@@ -24,19 +26,26 @@ case "${1:-}" in
     *) seconds=$1 ;;
 esac
 # Runs per target in --replayable mode: each target's rate differs ~10x.
+# convert_all (every output, the executor) runs ~20 a second under the
+# sanitizers, module_api thousands: a few seconds each.
 runs_convert=6000
 runs_config=20000
 runs_target=50000
+runs_convert_all=200
+runs_module_api=20000
 root=$(pwd)
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
       -DTINYAOT_SANITIZE=ON -DTINYAOT_FUZZ=ON -DTINYAOT_CROSS_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j "${JOBS:-2}" --target fuzz_convert fuzz_config fuzz_target >/dev/null
+cmake --build build-fuzz -j "${JOBS:-2}" --target fuzz_convert fuzz_config fuzz_target \
+      fuzz_convert_all fuzz_module_api >/dev/null
 
 seeds_convert="$root/../shared/models"
 seeds_config="$root/tests/fuzz/seeds/config"
 seeds_target="$root/targets"
+seeds_convert_all="$root/tests/fuzz/seeds/convert_all"
+seeds_module_api="$root/tests/fuzz/seeds/module_api"
 status=0
-for t in convert config target; do
+for t in convert config target convert_all module_api; do
     corpus="build-fuzz/corpus/$t"
     crashes="build-fuzz/crashes/$t"
     [ $replayable = 1 ] && rm -rf "$corpus"

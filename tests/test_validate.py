@@ -12,6 +12,7 @@ import pathlib
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -148,6 +149,8 @@ def test_generated_inputs_are_deterministic(tmp_path):
                      "--seed", seed, "--runs", "4", "--keep")
         assert p.returncode == 0, p.stdout + p.stderr
         kept = pathlib.Path(re.search(r"kept (\S+)", p.stderr).group(1))
+        # A kept directory is the user's: unmarked, no later run removes it.
+        assert not (kept / ".tinyaot-owner").exists()
         data = (kept / "inputs.bin").read_bytes()
         shutil.rmtree(kept)
         return data
@@ -433,3 +436,69 @@ def test_missing_cross_compiler_is_said_and_the_host_still_validated(tmp_path):
                  "--platform.name", "mps3_an547", "--no-qemu")
     assert p.returncode == 0 and "QEMU: not run (--no-qemu)" in p.stdout
     assert_cleaned(tmp_path)
+
+
+def _marker(pid, start):
+    return f"tinyaot temporary directory {socket.gethostname()} {pid} {start}\n"
+
+
+def _start_time(pid):
+    """/proc/<pid>/stat field 22, as validate writes it in its marker."""
+    stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2:].split()[19])
+
+
+def test_killed_validate_leaves_a_directory_the_next_run_removes(tmp_path):
+    """kill -9 cannot be caught: the killed run's temporary directory stays,
+    and the next validate removes it - only directories named like ours,
+    really directories (not symbolic links), owned by us and marked by a
+    process of this host that no longer runs. Decoys that fail one of these
+    each stay, whatever is behind a symbolic link is not touched."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp), TINYAOT_PYTHON=sys.executable)
+    hello = str(MODELS / "tflm_hello_world_int8.tflite")
+    p = subprocess.Popen([module.tinyaot_bin(), "validate", "--model.path", hello],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    deadline = time.monotonic() + 120
+    while not list(tmp.glob("tinyaot-validate.*/module")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    p.kill()
+    p.wait()
+    (killed,) = tmp.glob("tinyaot-validate.*")
+    assert re.fullmatch(re.escape(_marker(p.pid, "@")).replace("@", r"[1-9]\d*"),
+                        (killed / ".tinyaot-owner").read_text())
+
+    dead = _marker(p.pid, 1)
+    outside = tmp_path / "outside"  # a symbolic link's target: must survive
+    outside.mkdir()
+    (outside / ".tinyaot-owner").write_text(dead)
+    (outside / "precious").write_text("x")
+    decoys = {
+        "tinyaot-validate.alive": _marker(os.getpid(), _start_time(os.getpid())),
+        "tinyaot-validate.other-host": dead.replace(socket.gethostname(), "elsewhere"),
+        "tinyaot-validate.unmarked": None,
+        "tinyaot-profile.garbled": "tinyaot temporary directory\n",
+        "tinyaot-other.dead": dead,  # not one of our names
+    }
+    for name, text in decoys.items():
+        (tmp / name).mkdir()
+        if text is not None:
+            (tmp / name / ".tinyaot-owner").write_text(text)
+    (tmp / "tinyaot-validate.link").symlink_to(outside, target_is_directory=True)
+    (tmp / "tinyaot-profile.linked-marker").mkdir()
+    (tmp / "tinyaot-profile.linked-marker" / ".tinyaot-owner").symlink_to(
+        outside / ".tinyaot-owner")
+    stale_profile = tmp / "tinyaot-profile.stale"
+    stale_profile.mkdir()
+    (stale_profile / ".tinyaot-owner").write_text(dead)
+
+    again = validate(tmp_path, "--model.path", hello)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert not killed.exists() and not stale_profile.exists()
+    assert f"tinyaot validate: removed {killed}, left behind by a run that was killed" \
+        in again.stderr
+    left = sorted(e.name for e in tmp.iterdir())
+    assert left == sorted([*decoys, "tinyaot-validate.link", "tinyaot-profile.linked-marker"])
+    assert (outside / "precious").exists()
+

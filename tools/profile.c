@@ -155,7 +155,8 @@ static bool board_or_refuse(const char *platform, const VaBoard **board)
 
 typedef struct Profile {
     Options *o;
-    char *work, *module_dir, *model, *platform;
+    const char *work; /* va_run_in_temp_dir's */
+    char *module_dir, *model, *platform;
     tinyaot_result *result;
 } Profile;
 
@@ -263,35 +264,23 @@ static int profile(Profile *p)
     return EXIT_OK;
 }
 
+/* The run, inside the temporary directory `work`. */
+static int profile_in(void *user, const char *work)
+{
+    Profile *p = user;
+    p->work = work;
+    p->module_dir = va_format("%s/module", work);
+    return p->module_dir ? profile(p) : EXIT_CANNOT;
+}
+
 static int run_in_temp_dir(Options *o)
 {
-    const char *tmp = getenv("TMPDIR");
     Profile p = {.o = o};
-    int status;
-    p.work = va_format("%s/tinyaot-profile.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!p.work || !mkdtemp(p.work)) {
-        fprintf(stderr, "tinyaot profile: cannot create a temporary directory in %s (TMPDIR)\n",
-                tmp && *tmp ? tmp : "/tmp");
-        status = EXIT_CANNOT;
-    } else {
-        va_catch_signals();
-        p.module_dir = va_format("%s/module", p.work);
-        status = p.module_dir ? profile(&p) : EXIT_CANNOT;
-        if (va_interrupted) {
-            fprintf(stderr, "tinyaot profile: interrupted\n");
-            status = EXIT_SIGNAL;
-        }
-        fflush(stdout);
-        if (o->keep)
-            fprintf(stderr, "tinyaot profile: kept %s\n", p.work);
-        else if (!ta_remove_tree(p.work))
-            fprintf(stderr, "tinyaot profile: could not remove %s\n", p.work);
-    }
+    int status = va_run_in_temp_dir("profile", o->keep, profile_in, &p);
     tinyaot_result_free(p.result);
     free(p.model);
     free(p.platform);
     free(p.module_dir);
-    free(p.work);
     return status;
 }
 

@@ -377,7 +377,7 @@ static char *resolved_model_path(const Options *o)
 
 typedef struct Run {
     Options *o;
-    char *work;
+    const char *work; /* va_run_in_temp_dir's */
     char *module_dir;
     char *model;
     tinyaot_result *result;
@@ -714,6 +714,15 @@ static int validate(Run *v)
     return EXIT_MATCH;
 }
 
+/* The run, inside the temporary directory `work`. */
+static int validate_in(void *user, const char *work)
+{
+    Run *v = user;
+    v->work = work;
+    v->module_dir = va_format("%s/module", work);
+    return v->module_dir ? validate(v) : EXIT_CANNOT;
+}
+
 int tinyaot_cli_validate(int argc, char **argv)
 {
     Options o = {0};
@@ -731,29 +740,8 @@ int tinyaot_cli_validate(int argc, char **argv)
     } else if (status == EXIT_USAGE) {
         fputs(validate_usage, stderr);
     } else if (status == 0) {
-        const char *tmp = getenv("TMPDIR");
         Run v = {.o = &o};
-        v.work = va_format("%s/tinyaot-validate.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!v.work || !mkdtemp(v.work)) {
-            fprintf(stderr,
-                    "tinyaot validate: cannot create a temporary directory in %s "
-                    "(TMPDIR)\n",
-                    tmp && *tmp ? tmp : "/tmp");
-            status = EXIT_CANNOT;
-        } else {
-            va_catch_signals();
-            v.module_dir = va_format("%s/module", v.work);
-            status = v.module_dir ? validate(&v) : EXIT_CANNOT;
-            if (va_interrupted) {
-                fprintf(stderr, "tinyaot validate: interrupted\n");
-                status = EXIT_SIGNAL;
-            }
-            fflush(stdout);
-            if (o.keep)
-                fprintf(stderr, "tinyaot validate: kept %s\n", v.work);
-            else if (!ta_remove_tree(v.work))
-                fprintf(stderr, "tinyaot validate: could not remove %s\n", v.work);
-        }
+        status = va_run_in_temp_dir("validate", o.keep, validate_in, &v);
         tinyaot_result_free(v.result);
         free(v.ins);
         free(v.outs);
@@ -762,7 +750,6 @@ int tinyaot_cli_validate(int argc, char **argv)
         free(v.python);
         free(v.oracle_script);
         free(v.module_dir);
-        free(v.work);
     }
     for (int i = 0; i < o.num_owned; i++)
         free(o.owned[i]);

@@ -11,6 +11,7 @@
  *   validate_layers.c every operator's outputs against TFLite Micro's (--layers)
  *   validate_proc.c   child processes, programs on PATH, files, the temp directory
  *   cli_options.c     the options and configuration validate and profile read alike
+ *   cli_temp_dir.c    the temporary directory they work in, and stale ones removed
  */
 #ifndef TA_VALIDATE_H
 #define TA_VALIDATE_H
@@ -78,6 +79,17 @@ void va_free_config_paths(VaConfigPaths *p);
 /* `s` as a JSON string ("null" for NULL); bytes as they are, but quotes,
    backslashes and control characters escaped. */
 void va_json_string(FILE *out, const char *s);
+
+/* ---- cli_temp_dir.c ----------------------------------------------------- */
+
+/* Runs body(user, work) in a new directory TMPDIR/tinyaot-<command>.XXXXXX
+   marked as this process's, with SIGINT, SIGTERM and SIGHUP caught
+   (va_interrupted), and removes it afterwards unless `keep`. First removes
+   the directories of earlier validate and profile runs killed with SIGKILL
+   (cli_temp_dir.c says how they are told apart). Returns body's status,
+   130 when interrupted, 3 when the directory cannot be made. */
+int va_run_in_temp_dir(const char *command, bool keep, int (*body)(void *user, const char *work),
+                       void *user);
 
 /* ---- validate_compare.c ------------------------------------------------- */
 

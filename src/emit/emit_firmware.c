@@ -24,10 +24,11 @@ static TaFields firmware_fields(const TaEmitInput *in, const TaFirmwareBoard *bo
     ta_field(&f, "name", in->config->module_name);
     ta_field(&f, "NAME", ta_upper(in->pool, in->config->module_name));
     ta_field(&f, "model_h", ta_model_file(in->pool, in->prefix, "h"));
-    /* Written into C comments and #-comments alike: both escapes apply. */
-    ta_field(&f, "model_file",
-             ta_escape_line_comment(in->pool,
-                                    ta_escape_c_comment(in->pool, ta_basename(in->model->path))));
+    /* Written into C comments and #-comments alike. The C comment escape
+       suits both: printable ASCII, each backslash starting an \xNN (never
+       last on the line, so no make continuation). Both escapes in a row
+       escaped the backslashes of the first (\x5cx0a). */
+    ta_field(&f, "model_file", ta_escape_c_comment(in->pool, ta_basename(in->model->path)));
     ta_field(&f, "target", board->target);
     ta_field(&f, "core", board->core);
     ta_field(&f, "machine", board->machine);

@@ -14,7 +14,8 @@
 #include "../util/util.h"
 
 /* Text for inside a C block comment: no "*" "/" pair either way round, no
-   trigraph, no line break. */
+   trigraph, no line break. Also fit for a '#' line comment: printable
+   ASCII, a backslash only ever before "x". */
 const char *ta_escape_c_comment(TaPool *pool, const char *s);
 
 /* A complete C string literal, quotes included. */

@@ -11,6 +11,7 @@
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "lower.h"
 
+#include <math.h>
 #include <string.h>
 
 enum { OPT_ACTIVATION = 0, OPT_WEIGHTS_FORMAT, OPT_KEEP_NUM_DIMS, OPT_ASYMMETRIC, OPT_BIAS_TYPE };
@@ -70,6 +71,26 @@ static bool fc_shape(TaLower *L, TaOp *op, const TaTensor *in, const TaTensor *w
         return false;
     }
     return true;
+}
+
+/* TFLite Micro's Prepare (GetQuantizedConvolutionMultipler) refuses a
+   per-tensor model whose bias scale is off input scale * weights scale by
+   more than 2% of the output scale: near the largest rescale factors a
+   float32 bias scale cannot be that close, and TFLite Micro refuses what
+   tinyaot converted. */
+static bool bias_scale_fits(TaLower *L, TaOp *op, double product, const TaTensor *bias,
+                            float out_scale)
+{
+    if (!bias || out_scale <= 0.0f)
+        return true;
+    const double diff = fabs(product - (double)ta_scale(bias));
+    if (diff / (double)out_scale <= 0.02)
+        return true;
+    ta_op_error(L, op,
+                "bias scale %g differs from input scale * weights scale (%g) by %g times the "
+                "output scale %g (TFLite Micro allows 0.02)",
+                (double)ta_scale(bias), product, diff / (double)out_scale, (double)out_scale);
+    return false;
 }
 
 /* float32 input, weights, bias and output: TFLite's float reference. */
@@ -204,7 +225,8 @@ static bool lower(TaLower *L, TaOp *op)
            a float product of the two scales differs in the last bits and
            changes outputs (checked on mlperf_tiny_ad01_int8). */
         double eff = (double)in_scale * (double)wq->scale[0] / (double)out_scale;
-        if (!ta_requant(L, op, "output", eff, max_shift, &multiplier, &shift))
+        if (!bias_scale_fits(L, op, (double)in_scale * (double)wq->scale[0], bias, out_scale) ||
+            !ta_requant(L, op, "output", eff, max_shift, &multiplier, &shift))
             return false;
     }
 

@@ -293,6 +293,12 @@ static void rebind_after_init(void)
         CHECK(m_bind_arena((m_arena_region_t)r, buffers[set][r], sizes[r]) == TA_OK);
         CHECK(m_model_run(&ctx) == TA_ERR_ARENA_REBOUND);
         CHECK(m_model_run(&ctx) == TA_ERR_ARENA_REBOUND);
+        /* nor the io helpers, whose tensors may have moved with the bind */
+        {
+            float x[1] = {0.5f};
+            CHECK(m_quantize_input(&ctx, 0, x, 1) == TA_ERR_BAD_ARGUMENT);
+            CHECK(m_dequantize_output(&ctx, 0, x, 1) == TA_ERR_BAD_ARGUMENT);
+        }
         /* neither context_init nor the latch re-enables runs */
         CHECK(m_context_init(&ctx) == TA_OK);
         m_mark_hydrated();
