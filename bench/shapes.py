@@ -263,15 +263,16 @@ def build_image(group, board, folder, pool):
     return elf
 
 
-def run_image(group, board, folder, inputs, cycles):
-    """Runs one image: {index: (instructions, outputs, cycles or None)} and
-    {index: error text} for the modules that did not run."""
+def run_image(group, board, folder, inputs, cycles, warmups=1):
+    """Runs one image, each module `warmups` times and then once counted:
+    {index: (instructions, outputs, cycles or None)} and {index: error text}
+    for the modules that did not run."""
     elf = folder / "image.elf"
     lines = []
     for k, (index, m) in enumerate(group):
         module.write_inputs(m, [inputs[index]], folder / f"in{k}.bin")
         (folder / f"out{k}.bin").unlink(missing_ok=True)
-        lines.append(f"{k} in{k}.bin out{k}.bin")
+        lines.append(f"{k} in{k}.bin out{k}.bin {warmups}")
     (folder / "jobs.txt").write_text("\n".join(lines) + "\n")
     p = subprocess.run(["bash", str(module.QEMU_RUN), "--board", board, "--elf", str(elf),
                         "--timeout", "1800", "--", "--jobs", "jobs.txt"],
@@ -311,6 +312,17 @@ def run_cycles(folder, board, elf):
         return None
     rows = [ln.split("\t") for ln in regions.read_text().splitlines()]
     return [int(r[3]) for r in rows if r and r[0] == "R"]
+
+
+def first_run_cycles(m, board, folder, inputs):
+    """(instructions, estimated cycles, outputs) of the first model_run after
+    model_init of one module (bench/models.py), through the same runner."""
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        elf = build_image([(0, m)], board, folder, pool)
+    done, failed = run_image([(0, m)], board, elf.parent, {0: inputs}, True, warmups=0)
+    if failed:
+        raise RuntimeError(failed[0])
+    return done[0]
 
 
 # -------------------------------------------------------------- printing

@@ -6,11 +6,12 @@
  * function that calls <prefix>_model_run directly between the instruction
  * counter's start and stop and the cycle estimator's markers).
  *
- *   qemu ... -- --jobs FILE     FILE: lines "MODULE inputs.bin outputs.bin"
+ *   qemu ... -- --jobs FILE     FILE: lines "MODULE inputs.bin outputs.bin WARMUPS"
  *
- * For each line it runs model_init, copies the inputs, runs the module
- * (warm-up), copies the inputs again (an output may have been placed over
- * them), runs it counted and writes the outputs. It prints
+ * For each line it runs model_init, then WARMUPS uncounted runs
+ * (bench/shapes.py: 1; bench/models.py: 0, its figure is the first run),
+ * then one counted run, and writes the outputs of that run. The inputs are
+ * copied in before every run (an output may have been placed over them). It prints
  * "shape MODULE: N instructions" per module, N without the two marker
  * instructions (an empty pair of the same encoding class is measured once and
  * subtracted, as the counter subtracts its own empty measurement).
@@ -56,7 +57,7 @@ static void copy_inputs(const ta_runner_module_t *m, const unsigned char *src)
     }
 }
 
-static int run_shape(long which, const char *in_path, const char *out_path)
+static int run_shape(long which, const char *in_path, const char *out_path, long warmups)
 {
     if (which < 0 || which >= ta_runner_num_modules)
         return fail(which, "module index", TA_ERR_BAD_ARGUMENT);
@@ -81,7 +82,7 @@ static int run_shape(long which, const char *in_path, const char *out_path)
         result = fail(which, "malloc", TA_ERR_BAD_ARGUMENT);
     else if (ta_semihost_read_file(in_path, in, in_bytes + 1, &got) != 0 || got != in_bytes)
         result = fail(which, "reading the inputs", TA_ERR_BAD_ARGUMENT);
-    if (result == 0) {
+    for (long r = 0; result == 0 && r < warmups; r++) {
         copy_inputs(m, in);
         status = m->run();
         if (status != TA_OK)
@@ -130,10 +131,10 @@ int main(void)
     int failures = 0;
     for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
         char in_path[256], out_path[256];
-        long which;
-        if (sscanf(line, "%ld %255s %255s", &which, in_path, out_path) != 3)
-            return fail(-1, "a job line (MODULE inputs outputs)", TA_ERR_BAD_ARGUMENT);
-        failures += run_shape(which, in_path, out_path);
+        long which, warmups;
+        if (sscanf(line, "%ld %255s %255s %ld", &which, in_path, out_path, &warmups) != 4)
+            return fail(-1, "a job line (MODULE inputs outputs WARMUPS)", TA_ERR_BAD_ARGUMENT);
+        failures += run_shape(which, in_path, out_path, warmups);
     }
     return failures ? 1 : 0;
 }
