@@ -49,8 +49,9 @@ estimate are exact and repeatable, independent of the machine's load.
 Models, TFLite Micro's outputs and compiled objects are cached by content
 in $TINYAOT_SHAPES_CACHE (default ~/.cache/tinyaot-shapes): a model by the
 generator's source and the row, TFLite Micro's outputs by the model and the
-tflite-micro version, an object by its compiler, flags and every byte it
-includes; conversions and runs are never cached.
+tflite-micro version, an object (generated file or runtime kernel) by its
+compiler, flags and every byte it includes; conversions and runs are never
+cached. Progress and the time of each step go to stderr.
 """
 
 import argparse
@@ -263,59 +264,76 @@ def build_image(group, board, folder, pool):
     return elf
 
 
+COUNTED = re.compile(r"^shape (\d+): (\d+) instructions, status (-?\d+)$", re.M)
+
+
 def run_image(group, board, folder, inputs, cycles, warmups=1):
     """Runs one image, each module `warmups` times and then once counted:
     {index: (instructions, outputs, cycles or None)} and {index: error text}
-    for the modules that did not run."""
+    for the modules that did not run. With `cycles` a second emulation of
+    the same image and inputs under the cycle estimator runs beside it."""
     elf = folder / "image.elf"
-    lines = []
+    jobs = {"plain": [], "cycles": []}
     for k, (index, m) in enumerate(group):
         module.write_inputs(m, [inputs[index]], folder / f"in{k}.bin")
-        (folder / f"out{k}.bin").unlink(missing_ok=True)
-        lines.append(f"{k} in{k}.bin out{k}.bin {warmups}")
-    (folder / "jobs.txt").write_text("\n".join(lines) + "\n")
+        for kind in jobs:
+            (folder / f"{kind}_out{k}.bin").unlink(missing_ok=True)
+            jobs[kind].append(f"{k} in{k}.bin {kind}_out{k}.bin {warmups}")
+    for kind, lines in jobs.items():
+        (folder / f"{kind}_jobs.txt").write_text("\n".join(lines) + "\n")
+    estimator = start_cycles(folder, board, elf) if cycles else None
     p = subprocess.run(["bash", str(module.QEMU_RUN), "--board", board, "--elf", str(elf),
-                        "--timeout", "1800", "--", "--jobs", "jobs.txt"],
+                        "--timeout", "1800", "--", "--jobs", "plain_jobs.txt"],
                        capture_output=True, text=True, timeout=2400, cwd=folder)
-    counts = {int(k): int(n) for k, n in re.findall(r"^shape (\d+): (\d+) instructions",
-                                                    p.stdout, re.M)}
-    region_cycles = run_cycles(folder, board, elf) if cycles else None
+    counts = {int(k): (int(n), int(status)) for k, n, status in COUNTED.findall(p.stdout)}
+    region_cycles = finish_cycles(estimator, folder, counts) if estimator else {}
     done, failed = {}, {}
-    order = sorted(counts)  # the marked regions come in the order the modules ran
     for k, (index, m) in enumerate(group):
-        if k not in counts:
+        if k not in counts or counts[k][1] != 0 or not (folder / f"plain_out{k}.bin").exists():
             failed[index] = (f"did not run (status {p.returncode}): "
                              + " ".join(p.stdout.strip().splitlines()[-2:])[:200])
             continue
-        outs = module.read_outputs(m, [None], (folder / f"out{k}.bin").read_bytes())[0]
-        cyc = None
-        if region_cycles is not None and len(region_cycles) == len(order):
-            cyc = region_cycles[order.index(k)]
-        done[index] = (counts[k], outs, cyc)
+        outs = module.read_outputs(m, [None], (folder / f"plain_out{k}.bin").read_bytes())[0]
+        done[index] = (counts[k][0], outs, region_cycles.get(k))
     return done, failed
 
 
-def run_cycles(folder, board, elf):
-    """Estimated cycles of each marked region, in order (None on failure)."""
+def start_cycles(folder, board, elf):
+    """Starts the image under the cycle estimator (tools/cycles/run.sh)."""
     copy = folder / "cycles.elf"   # its own name: run.sh -o wrote image.elf.map
     shutil.copyfile(elf, copy)
     (folder / "cycles.elf.map").unlink(missing_ok=True)
+    (folder / "regions.tsv").unlink(missing_ok=True)
+    return subprocess.Popen(["bash", str(CYCLES / "run.sh"), "-c", CORE[board], "-o",
+                             str(folder / "cycles.txt"), "-r", str(folder / "regions.tsv"),
+                             str(copy), "-append", "--jobs cycles_jobs.txt"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=folder)
+
+
+def finish_cycles(proc, folder, counts):
+    """{module: estimated cycles} of the estimator's run: its marked regions
+    in order, one per counted run it printed. A module whose count in that
+    run is not the plain run's gets none (never a figure of another run)."""
+    out, err = proc.communicate(timeout=3600)
     regions = folder / "regions.tsv"
-    regions.unlink(missing_ok=True)
-    p = subprocess.run(["bash", str(CYCLES / "run.sh"), "-c", CORE[board], "-o",
-                        str(folder / "cycles.txt"), "-r", str(regions), str(copy),
-                        "-append", "--jobs jobs.txt"],
-                       capture_output=True, text=True, timeout=3600, cwd=folder)
-    if p.returncode != 0 or not regions.exists():
-        print(f"  cycles: {folder.name} failed ({p.returncode}): {p.stderr.strip()[-300:]}",
+    if proc.returncode != 0 or not regions.exists():
+        print(f"cycles: {folder} failed ({proc.returncode}): {err.strip()[-300:]}",
               file=sys.stderr)
-        return None
-    rows = [ln.split("\t") for ln in regions.read_text().splitlines()]
-    return [int(r[3]) for r in rows if r and r[0] == "R"]
+    rows = [ln.split("\t") for ln in regions.read_text().splitlines()] if regions.exists() else []
+    cycles = [int(r[3]) for r in rows if r and r[0] == "R"]
+    found = {}
+    for (k, n, _), cyc in zip(COUNTED.findall(out), cycles):
+        if counts.get(int(k), (None,))[0] == int(n):
+            found[int(k)] = cyc
+        else:
+            print(f"cycles: {folder}: module {k} counted {n} instructions under the "
+                  f"estimator, {counts.get(int(k))} without", file=sys.stderr)
+    return found
 
 
 def first_run_cycles(m, board, folder, inputs):
-    """(instructions, estimated cycles, outputs) of the first model_run after
+    """(instructions, outputs, estimated cycles) of the first model_run after
     model_init of one module (bench/models.py), through the same runner."""
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         elf = build_image([(0, m)], board, folder, pool)
@@ -405,7 +423,7 @@ def write_tsv(path, shapes, boards, results):
 
 def measure_board(shapes, board, models, expected, work, jobs, cycles):
     """{shape id: {"instr", "cycles", "diff", "bytes"} or {"error"}}."""
-    results = {}
+    results, t_start = {}, time.time()
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         converted = {}
         by_index = {s.index: s for s in shapes}
@@ -416,9 +434,11 @@ def measure_board(shapes, board, models, expected, work, jobs, cycles):
                 converted[i] = f.result()
             except module.ConvertError as e:
                 results[s.id] = {"error": "not converted: " + e.stderr.strip().splitlines()[0]}
+        t_convert = time.time()
         groups = pack(sorted(converted.items()), board)
         elfs = [build_image(g, board, work / board / f"image{k}", pool)
                 for k, g in enumerate(groups)]
+        t_build = time.time()
         inputs = {s.index: models[s.id][1] for s in shapes}
         runs = [pool.submit(run_image, g, board, elf.parent, inputs, cycles)
                 for g, elf in zip(groups, elfs)]
@@ -430,6 +450,8 @@ def measure_board(shapes, board, models, expected, work, jobs, cycles):
                 total, diff = difftest._count_diff([outs], [expected[by_index[i].id]])
                 results[by_index[i].id] = {"instr": instr, "cycles": cyc, "diff": diff,
                                          "bytes": total}
+    print(f"{board}: converted in {t_convert - t_start:.0f} s, built in {t_build - t_convert:.0f} s, "
+          f"ran in {time.time() - t_build:.0f} s", file=sys.stderr, flush=True)
     return results, len(groups)
 
 
@@ -450,6 +472,8 @@ def main():
     if not shapes:
         ap.error(f"no shape id matches {args.only!r}")
     start = time.time()
+    # the runtime kernels' objects (tests/harness/objects.py) kept too
+    os.environ.setdefault("TINYAOT_OBJECT_CACHE", str(cache_dir() / "kernels"))
     work = pathlib.Path(tempfile.mkdtemp(prefix="tinyaot-shapes-"))
     try:
         models = {s.id: model_of(s) for s in shapes}

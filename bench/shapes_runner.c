@@ -91,6 +91,9 @@ static int run_shape(long which, const char *in_path, const char *out_path, long
     if (result == 0) {
         copy_inputs(m, in);
         status = shapes_counted[which](&instructions);
+        /* One line per marked region, in order, whatever the status. */
+        printf("shape %ld: %llu instructions, status %d\n", which,
+               (unsigned long long)(instructions - marker_instructions), status);
         if (status != TA_OK)
             result = fail(which, "model_run", status);
     }
@@ -104,9 +107,6 @@ static int run_shape(long which, const char *in_path, const char *out_path, long
         if (ta_semihost_write_file(out_path, out, out_bytes) != 0)
             result = fail(which, "writing the outputs", TA_ERR_BAD_ARGUMENT);
     }
-    if (result == 0)
-        printf("shape %ld: %llu instructions\n", which,
-               (unsigned long long)(instructions - marker_instructions));
     free(in);
     free(out);
     return result;
