@@ -57,7 +57,6 @@ cached. Progress and the time of each step go to stderr.
 import argparse
 import concurrent.futures
 import hashlib
-import json
 import os
 import pathlib
 import re
@@ -118,7 +117,7 @@ def model_of(shape):
     the row are unchanged."""
     folder = cache_dir() / "models"
     folder.mkdir(exist_ok=True)
-    key = digest(GENERATOR, shape.id, sorted(shape.params.items()))
+    key = digest(GENERATOR, tflm_version(), shape.id, sorted(shape.params.items()))
     path, data = folder / f"{shape.id}-{key}.tflite", folder / f"{shape.id}-{key}.npz"
     if path.exists() and data.exists():
         with np.load(data) as z:
