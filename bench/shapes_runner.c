@@ -1,20 +1,22 @@
 /*
- * shapes_runner.c - the board side of bench/shapes.py: many single-operator
- * modules in one image, each run twice after model_init, the second run
- * counted. Built with tests/qemu/run.sh and a table bench/shapes.py writes
- * (host_runner.h's ta_runner_modules, plus shapes_counted: per module a
- * function that calls <prefix>_model_run directly between the instruction
- * counter's start and stop and the cycle estimator's markers).
+ * shapes_runner.c - the board side of bench/shapes.py (and of bench/models.py's
+ * cycle estimate): modules in one image, each counted on one run of
+ * model_run. Built with tests/qemu/run.sh and a table bench/shapes.py
+ * writes: host_runner.h's ta_runner_modules, plus shapes_counted, per module
+ * a function that calls <prefix>_model_run directly between the instruction
+ * counter's start and stop and the cycle estimator's markers.
  *
  *   qemu ... -- --jobs FILE     FILE: lines "MODULE inputs.bin outputs.bin WARMUPS"
  *
  * For each line it runs model_init, then WARMUPS uncounted runs
- * (bench/shapes.py: 1; bench/models.py: 0, its figure is the first run),
- * then one counted run, and writes the outputs of that run. The inputs are
- * copied in before every run (an output may have been placed over them). It prints
- * "shape MODULE: N instructions" per module, N without the two marker
- * instructions (an empty pair of the same encoding class is measured once and
- * subtracted, as the counter subtracts its own empty measurement).
+ * (bench/shapes.py: 1, its figure is the second run; bench/models.py: 0,
+ * the first), then the counted run, and writes that run's outputs. The
+ * inputs are copied in before every run (an output may have been placed
+ * over them). After each counted run it prints
+ * "shape MODULE: N instructions, status S", one line per marked region;
+ * N leaves out the two marker instructions (dbg #1 and dbg #2, one each;
+ * measuring an empty pair instead would add SysTick's rounding, a tick per
+ * 1.25 instructions on the M4).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,17 +30,8 @@
 typedef int (*shapes_counted_fn)(uint64_t *instructions);
 extern const shapes_counted_fn shapes_counted[];
 
-static uint64_t marker_instructions;
-
-/* Two hint instructions the cycle estimator ignores (dbg #0), counted as
-   the markers dbg #1 and dbg #2 are. */
-static void measure_markers(void)
-{
-    ta_icount_start();
-    __asm volatile("dbg #0" ::: "memory");
-    __asm volatile("dbg #0" ::: "memory");
-    marker_instructions = ta_icount_stop();
-}
+/* CYC_MARK_START and CYC_MARK_STOP, inside the counted region. */
+enum { MARKER_INSTRUCTIONS = 2 };
 
 static int fail(long which, const char *what, int status)
 {
@@ -93,7 +86,7 @@ static int run_shape(long which, const char *in_path, const char *out_path, long
         status = shapes_counted[which](&instructions);
         /* One line per marked region, in order, whatever the status. */
         printf("shape %ld: %llu instructions, status %d\n", which,
-               (unsigned long long)(instructions - marker_instructions), status);
+               (unsigned long long)(instructions - MARKER_INSTRUCTIONS), status);
         if (status != TA_OK)
             result = fail(which, "model_run", status);
     }
@@ -127,7 +120,6 @@ int main(void)
     if (ta_semihost_read_file(words[2], list, sizeof list - 1, &got) != 0)
         return fail(-1, "reading the job list", TA_ERR_BAD_ARGUMENT);
     list[got] = '\0';
-    measure_markers();
     int failures = 0;
     for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
         char in_path[256], out_path[256];
