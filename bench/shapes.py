@@ -248,6 +248,10 @@ def build_image(group, board, folder, pool):
     for rel, src in sorted(kernels.items()):
         tree = module.ROOT / rel
         same = tree.is_file() and tree.read_bytes() == pathlib.Path(src).read_bytes()
+        if tree.is_file() and not same:
+            print(f"warning: the converter's copy of {rel} is not the tree's: the runtime "
+                  f"measured is the one {module.tinyaot_bin()} embeds (rebuild it)",
+                  file=sys.stderr)
         objs.append(str(objects.kernel_object(cc, flags, tree)) if same else src)
     objs += [f.result() for f in futures]
     table = folder / "shapes_table.c"
