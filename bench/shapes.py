@@ -204,8 +204,10 @@ def generated_object(cc, flags, m, source):
     obj = folder / f"{pathlib.Path(source).stem}-{key}.o"
     if not obj.exists():
         partial = obj.with_name(f"{obj.name}.{os.getpid()}.tmp")
-        subprocess.run([cc, *flags, "-I", str(m.path), "-c", source, "-o", str(partial)],
-                       check=True, capture_output=True, text=True, timeout=600)
+        p = subprocess.run([cc, *flags, "-I", str(m.path), "-c", source, "-o", str(partial)],
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            raise RuntimeError(f"compiling {source} failed:\n{p.stderr[-3000:]}")
         os.replace(partial, obj)
     return str(obj)
 
