@@ -1,6 +1,6 @@
 """Every shared model on Cortex-M55 and Cortex-M4 against the baselines.
 
-    .venv/bin/python -m bench.models [--models a,b] [--boards mps3-an547,mps2-an386]
+    .venv/bin/python -m bench.models [--models a,b] [--boards mps3-an547,mps2-an386] [--no-cycles]
     .venv/bin/python -m bench.models --overlap-cost [--models a,b] [--boards ...]
 
 For each model tinyaot converts and each board (mps3-an547: Cortex-M55 with
@@ -20,6 +20,16 @@ Helium; mps2-an386: Cortex-M4F with DSP) it prints:
   /MAC      instr per multiply-accumulate (the sum over the layers, from
             the module's views, SVDF and LSTM counted by bench/macs.py;
             '-' for a model without MACs).
+  cycles    estimated cycles of the same first inference:
+            ../shared/tools/cycles (a QEMU plugin pricing every executed
+            instruction from Arm's pipeline descriptions) between its
+            CYC_MARK_START/STOP markers around the model_run call, in an
+            image of bench/shapes_runner.c (bench/shapes.py's runner, no
+            warm-up run). The baseline files give the peers' instructions
+            only, so there is no cycle ratio: only ours and cycles per MAC
+            (cyc/MAC). That run's instruction count is checked against
+            instr: 'instr differs' when they are more than SysTick's
+            rounding (2) apart. --no-cycles leaves them out.
   code      text + rodata of the module (generated code + the runtime
             kernels it links, no weights or other constants, no C library)
             built for that board at -O2, next to the peers' code from the
@@ -55,7 +65,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench import baselines, macs, target  # noqa: E402
+from bench import baselines, macs, shapes, target  # noqa: E402
 from tests.harness import difftest, module, oracle  # noqa: E402
 
 GOAL = 0.9        # issue 9: at or below 0.9x the best peer
@@ -66,22 +76,26 @@ def fmt(n):
     return "-" if n is None else f"{n:,}"
 
 
-def measure(path, board, tmp):
+def measure(path, board, tmp, cycles=True):
     """Figures of one model on one board (raises module.ConvertError)."""
     work = tmp / f"{path.stem}-{board}"
     m, outs, log = target.first_run(path, work / "m", board)
     expected = oracle.run_tflm(path.read_bytes(), [target.baseline_inputs(m)], isolated=True)
-    return {"instr": target.run_counts(log)[0],
-            "macs": sum(macs.of_module(m, path.read_bytes()).values()),
-            "size": target.code_size(m, board, work / "size"),
-            "diff": difftest._count_diff(outs, expected)[1]}
+    r = {"instr": target.run_counts(log)[0],
+         "macs": sum(macs.of_module(m, path.read_bytes()).values()),
+         "size": target.code_size(m, board, work / "size"),
+         "diff": difftest._count_diff(outs, expected)[1], "cycles": None, "cyc_instr": None}
+    if cycles:
+        r["cyc_instr"], _, r["cycles"] = shapes.first_run_cycles(
+            m, board, work / "cycles", target.baseline_inputs(m))
+    return r
 
 
-def print_board(board, names, tmp):
+def print_board(board, names, tmp, cycles=True):
     base = baselines.load(board)
     peers = base.peers
     cols = [f"{'model':30}", f"{'instr':>12}", *[f"{p:>15}" for p in peers], f"{'/best':>6}",
-            f"{'/MAC':>6}", f"{'code':>7}", *[f"{'code ' + p:>20}" for p in base.code],
+            f"{'/MAC':>6}", f"{'cycles':>12}", f"{'cyc/MAC':>7}", f"{'code':>7}", *[f"{'code ' + p:>20}" for p in base.code],
             f"{'/CMSIS':>6}", f"{'const':>8}", f"{'RAM':>7}"]
     print(f"== {board} ({target.SHORT[board]}): instructions per inference, code and RAM "
           f"in bytes; peers from {base.path.name}")
@@ -90,7 +104,7 @@ def print_board(board, names, tmp):
     for name in names:
         path = module.MODELS / f"{name}.tflite"
         try:
-            r = measure(path, board, tmp)
+            r = measure(path, board, tmp, cycles)
         except module.ConvertError as e:
             print(f"{name[:30]:30} not converted: {e.stderr.strip().splitlines()[0][:90]}",
                   flush=True)
@@ -104,12 +118,17 @@ def print_board(board, names, tmp):
         at_goal += ratio is not None and ratio <= GOAL
         code_goal += code_ratio is not None and code_ratio <= CODE_GOAL
         per_mac = f"{r['instr'] / r['macs']:6.2f}" if r["macs"] else f"{'-':>6}"
+        cyc_mac = (f"{r['cycles'] / r['macs']:7.2f}" if r["macs"] and r["cycles"] is not None
+                   else f"{'-':>7}")
         row = [f"{name[:30]:30}", f"{r['instr']:>12,}", *[f"{fmt(fig.get(p)):>15}" for p in peers],
-               f"{ratio:6.2f}" if ratio else f"{'-':>6}", per_mac, f"{r['size'].code:>7,}",
+               f"{ratio:6.2f}" if ratio else f"{'-':>6}", per_mac, f"{fmt(r['cycles']):>12}",
+               cyc_mac, f"{r['size'].code:>7,}",
                *[f"{fmt(fig.get(c)):>20}" for c in base.code.values()],
                f"{code_ratio:6.2f}" if code_ratio else f"{'-':>6}",
                f"{r['size'].consts:>8,}", f"{r['size'].ram:>7,}"]
         flag = f"  MISMATCH ({r['diff']} bytes differ from TFLM)" if r["diff"] else ""
+        if r["cyc_instr"] is not None and abs(r["cyc_instr"] - r["instr"]) > 2:
+            flag += f"  instr differs in the cycles run: {r['cyc_instr']:,}"
         print(" ".join(row) + flag, flush=True)
     print(f"{target.SHORT[board]} summary: {at_goal} of {done} models at or below {GOAL}x the "
           f"best peer; {code_goal} of {done} with code at most 1/3 of TFLM + CMSIS-NN's\n",
@@ -216,6 +235,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default="", help="comma list of model names (default: all)")
     ap.add_argument("--boards", default="mps3-an547,mps2-an386")
+    ap.add_argument("--no-cycles", action="store_true",
+                    help="leave out the estimated cycles (no cycle-estimator run)")
     ap.add_argument("--overlap-cost", action="store_true",
                     help="print the price of output over input instead (see above)")
     args = ap.parse_args()
@@ -228,7 +249,7 @@ def main():
                 print_overlap_cost(board, names, tmp)
             return
         for board in args.boards.split(","):
-            print_board(board, names, tmp)
+            print_board(board, names, tmp, not args.no_cycles)
         print_arenas(names, tmp)
     finally:
         oracle.shutdown()
