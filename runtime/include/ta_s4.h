@@ -1,0 +1,94 @@
+/*
+ * ta_s4.h - int4 weights kept packed: two values a byte, read in place.
+ *
+ * Layout (the converter writes it, src/lower/int4_packed.c): each row of
+ * `n` values (a FULLY_CONNECTED row, a CONV_2D filter, a DEPTHWISE_CONV_2D
+ * tap's channels) takes ta_s4_row_bytes(n) bytes, in groups of eight
+ * values in four bytes: byte k of a group holds value k in its low nibble
+ * and value k + 4 in its high nibble (zero nibbles pad the last group).
+ * That order is what the DSP unpack yields: masking the low and the high
+ * nibbles of a word and sign-extending bytes 0/2 and 1/3 (SXTB16) gives
+ * the value pairs (0,2), (1,3), (4,6), (5,7), the pairs SXTB16 makes of
+ * the eight int8 inputs they multiply.
+ */
+#ifndef TA_S4_H
+#define TA_S4_H
+
+#include <stdint.h>
+
+#if defined(__ARM_FEATURE_DSP) && !defined(TA_NO_SIMD)
+#define TA_S4_DSP 1
+#include <arm_acle.h>
+#include <string.h>
+#endif
+
+/* Bytes of a packed row of n values: whole groups of eight. */
+static inline int32_t ta_s4_row_bytes(int32_t n)
+{
+    return (n + 7) / 8 * 4;
+}
+
+/* Value i of a packed row, sign-extended. */
+static inline int32_t ta_s4_at(const int8_t *row, int32_t i)
+{
+    const uint32_t byte = (uint8_t)row[(i >> 3) * 4 + (i & 3)];
+    const uint32_t v = (i & 4 ? byte >> 4 : byte) & 0xFu;
+    return (int32_t)v - (int32_t)((v & 8u) << 1);
+}
+
+#if defined(TA_S4_DSP)
+static inline uint32_t ta_s4_load_u32(const void *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static inline uint32_t ta_s4_sxtb16_ror8(uint32_t v)
+{
+    uint32_t r;
+    __asm("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    return r;
+}
+
+/* 16 * (sum of the products of `groups` whole groups): the nibbles stay
+   in the high half of each byte, so every weight is 16 times its value;
+   exact while groups <= 4096 (|16 * 8 * 128| * 8 * 4096 < 2^31). */
+static inline int32_t ta_s4_dot_groups_x16(const int8_t *in, const int8_t *w, int32_t groups)
+{
+    int32_t acc = 0;
+    for (int32_t g = 0; g < groups; g++, in += 8, w += 4) {
+        const uint32_t word = ta_s4_load_u32(w);
+        const uint32_t lo = (word << 4) & 0xF0F0F0F0u, hi = word & 0xF0F0F0F0u;
+        const uint32_t a = ta_s4_load_u32(in), b = ta_s4_load_u32(in + 4);
+        acc = __smlad(__sxtb16(a), __sxtb16(lo), acc);
+        acc = __smlad(ta_s4_sxtb16_ror8(a), ta_s4_sxtb16_ror8(lo), acc);
+        acc = __smlad(__sxtb16(b), __sxtb16(hi), acc);
+        acc = __smlad(ta_s4_sxtb16_ror8(b), ta_s4_sxtb16_ror8(hi), acc);
+    }
+    return acc;
+}
+#endif
+
+/* acc + sum of in[i] * row[i] for i < n (row packed as above, starting at
+   a group's first value). */
+static inline int32_t ta_dot_s4(int32_t acc, const int8_t *in, const int8_t *row, int32_t n)
+{
+    int32_t i = 0;
+#if defined(TA_S4_DSP)
+    for (int32_t groups = n / 8; groups > 0;) {
+        const int32_t take = groups < 4096 ? groups : 4096;
+        /* every term is a multiple of 16: the shift is exact */
+        acc = (int32_t)((uint32_t)acc + (uint32_t)(ta_s4_dot_groups_x16(in + i, row + i / 2,
+                                                                         take) >>
+                                                   4));
+        i += take * 8;
+        groups -= take;
+    }
+#endif
+    for (; i < n; i++)
+        acc = (int32_t)((uint32_t)acc + (uint32_t)(in[i] * ta_s4_at(row, i)));
+    return acc;
+}
+
+#endif /* TA_S4_H */

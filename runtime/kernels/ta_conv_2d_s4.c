@@ -1,0 +1,74 @@
+/* ta_conv_2d_s4.c - CONV_2D, packed int4 weights; see the header. */
+#include "ta_conv_2d_s4.h"
+
+#include "../include/ta_quant.h"
+#include "../include/ta_s4.h"
+#include "../include/ta_status.h"
+
+#include <stddef.h>
+
+/* One tap's channels [first, first + n) of a filter row against `in`
+   (NULL: outside the image, every channel reads pad_value). */
+static int32_t tap_sum(int32_t acc, const int8_t *in, const int8_t *row, int32_t first, int32_t n,
+                       int32_t pad_value)
+{
+    if (in && first % 8 == 0 && n % 8 == 0)
+        return ta_dot_s4(acc, in, row + first / 2, n);
+    for (int32_t c = 0; c < n; c++) {
+        const int32_t x = in ? in[c] : pad_value;
+        acc = (int32_t)((uint32_t)acc + (uint32_t)(x * ta_s4_at(row, first + c)));
+    }
+    return acc;
+}
+
+/* The sum of one output channel at one output pixel. */
+static int32_t pixel_sum(const ta_conv_2d_params_t *p, const int8_t *in_b, const int8_t *row,
+                         int32_t acc, int32_t y0, int32_t x0, int32_t channel0)
+{
+    const int32_t fd = p->filter_depth;
+    int32_t tap = 0;
+    for (int32_t ky = 0; ky < p->filter_height; ky++) {
+        const int32_t iy = y0 + ky * p->dilation_height;
+        for (int32_t kx = 0; kx < p->filter_width; kx++, tap++) {
+            const int32_t ix = x0 + kx * p->dilation_width;
+            const int inside = iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width;
+            const int8_t *src =
+                inside ? in_b + ((size_t)iy * (size_t)p->input_width + (size_t)ix) *
+                                        (size_t)p->input_depth +
+                                    (size_t)channel0
+                       : NULL;
+            acc = tap_sum(acc, src, row, tap * fd, fd, p->pad_value);
+        }
+    }
+    return acc;
+}
+
+int ta_conv_2d_s4(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                  const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                  int8_t *output)
+{
+    const size_t stride =
+        (size_t)ta_s4_row_bytes(p->filter_height * p->filter_width * p->filter_depth);
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
+    int8_t *out = output;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + (size_t)b * image;
+        for (int32_t y = 0; y < p->output_height; y++) {
+            const int32_t y0 = y * p->stride_height - p->pad_top;
+            for (int32_t x = 0; x < p->output_width; x++, out += p->output_depth) {
+                const int32_t x0 = x * p->stride_width - p->pad_left;
+                for (int32_t o = 0; o < p->output_depth; o++) {
+                    const int32_t group = o / p->filters_per_group;
+                    const int32_t acc =
+                        pixel_sum(p, in_b, weights + (size_t)o * stride, bias_sum ? bias_sum[o] : 0,
+                                  y0, x0, group * p->filter_depth);
+                    const int32_t m = multipliers ? multipliers[o] : p->multiplier;
+                    const int32_t s = shifts ? shifts[o] : p->shift;
+                    const int32_t v = ta_mul_by_quantized_multiplier(acc, m, s) + p->output_offset;
+                    out[o] = (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
+                }
+            }
+        }
+    }
+    return TA_OK;
+}

@@ -1,0 +1,23 @@
+/*
+ * ta_depthwise_conv_2d_s4.h - DEPTHWISE_CONV_2D with int4 weights kept
+ * packed (TFLite's INT4 type, weights.format auto): ta_depthwise_conv_2d.h's
+ * arithmetic and parameters, each tap's output_depth channels one row
+ * packed as ta_s4.h lays it out, read in place.
+ *
+ * Order of writes: output pixels in raster order, one at a time, each
+ * written after its window is read in place; with reverse_rows the output
+ * rows (of all images) from the last to the first, each row as before.
+ */
+#ifndef TA_DEPTHWISE_CONV_2D_S4_H
+#define TA_DEPTHWISE_CONV_2D_S4_H
+
+#include "ta_depthwise_conv_2d.h"
+
+/* int8 input and output; `weights` filter_height * filter_width rows of
+   ta_s4_row_bytes(output_depth) bytes; `bias` (the plain bias) unused,
+   taken for the int8 kernel's argument list. */
+int ta_depthwise_conv_2d_s4(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                            const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                            const int32_t *multipliers, const int32_t *shifts, int8_t *output);
+
+#endif /* TA_DEPTHWISE_CONV_2D_S4_H */
