@@ -130,6 +130,10 @@ const char *ta_shape_text(TaPool *pool, const TaTensor *t);
 /* The model tensor's index: t's own, or that of the model tensor a
    created constant was made from; -1 for neither. */
 int ta_model_tensor(const TaTensor *t);
+/* A constant's stored form ("int4": packed, "dense": as its dtype) and
+   the bytes it takes as its dense dtype; NULL and -1 for other tensors. */
+const char *ta_stored_format(const TaTensor *t);
+int64_t ta_dense_bytes(const TaTensor *t);
 /* Follows alias_of to the tensor that owns the bytes. */
 TaTensor *ta_tensor_root(TaTensor *t);
 
