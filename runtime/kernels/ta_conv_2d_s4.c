@@ -22,7 +22,7 @@ static int32_t tap_sum(int32_t acc, const int8_t *in, const int8_t *row, int32_t
 }
 
 /* The sum of one output channel at one output pixel. */
-static int32_t pixel_sum(const ta_conv_2d_params_t *p, const int8_t *in_b, const int8_t *row,
+static int32_t pixel_sum(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, const int8_t *row,
                          int32_t acc, int32_t y0, int32_t x0, int32_t channel0)
 {
     const int32_t fd = p->filter_depth;
@@ -43,7 +43,7 @@ static int32_t pixel_sum(const ta_conv_2d_params_t *p, const int8_t *in_b, const
     return acc;
 }
 
-int ta_conv_2d_s4(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+int ta_conv_2d_s4(const ta_conv_2d_s4_params_t *p, const int8_t *input, const int8_t *weights,
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   int8_t *output)
 {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 /* The sum of output channel o at the pixel whose window starts at (y0, x0). */
-static int32_t channel_sum(const ta_depthwise_conv_2d_params_t *p, const int8_t *in_b,
+static int32_t channel_sum(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *in_b,
                            const int8_t *weights, size_t stride, int32_t acc, int32_t y0,
                            int32_t x0, int32_t o)
 {
@@ -30,7 +30,7 @@ static int32_t channel_sum(const ta_depthwise_conv_2d_params_t *p, const int8_t 
     return acc;
 }
 
-static void output_row(const ta_depthwise_conv_2d_params_t *p, const int8_t *in_b,
+static void output_row(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *in_b,
                        const int8_t *weights, const int32_t *bias_sum, const int32_t *multipliers,
                        const int32_t *shifts, int32_t y, int8_t *out)
 {
@@ -49,7 +49,7 @@ static void output_row(const ta_depthwise_conv_2d_params_t *p, const int8_t *in_
     }
 }
 
-int ta_depthwise_conv_2d_s4(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+int ta_depthwise_conv_2d_s4(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *input,
                             const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
                             const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-int ta_fully_connected_s4(const ta_fully_connected_params_t *p, const int8_t *input,
+int ta_fully_connected_s4(const ta_fully_connected_s4_params_t *p, const int8_t *input,
                           const int8_t *weights, const int32_t *bias_sum,
                           const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {

@@ -7,11 +7,28 @@
 #ifndef TA_FULLY_CONNECTED_S4_H
 #define TA_FULLY_CONNECTED_S4_H
 
-#include "ta_fully_connected.h"
+#include <stdint.h>
+
+#include "../include/ta_params.h"
+
+/* ta_fully_connected.h's fields (the converter copies them from its
+   lowering; a module with int4 weights links no int8 kernel). */
+#define TA_FULLY_CONNECTED_S4_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    FIELD(int32_t, batches)                                    \
+    FIELD(int32_t, accum_depth)                                \
+    FIELD(int32_t, output_depth)                               \
+    FIELD(int32_t, output_offset)                              \
+    FIELD(int32_t, multiplier)                                 \
+    FIELD(int32_t, shift)                                      \
+    FIELD(int32_t, activation_min)                             \
+    FIELD(int32_t, activation_max)
+typedef struct {
+    TA_PARAM_MEMBERS(TA_FULLY_CONNECTED_S4_PARAMS)
+} ta_fully_connected_s4_params_t;
 
 /* int8 input and output; `weights` output_depth rows of
    ta_s4_row_bytes(accum_depth) bytes. */
-int ta_fully_connected_s4(const ta_fully_connected_params_t *p, const int8_t *input,
+int ta_fully_connected_s4(const ta_fully_connected_s4_params_t *p, const int8_t *input,
                           const int8_t *weights, const int32_t *bias_sum,
                           const int32_t *multipliers, const int32_t *shifts, int8_t *output);
 

@@ -12,13 +12,17 @@
  * int16 kernel) keep the int8 weights: the tensor is then stored dense.
  */
 #include "../../runtime/include/ta_s4.h"
+#include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_conv_2d_s4.h"
+#include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_s4.h"
+#include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_s4.h"
 #include "common/conv_common.h"
 #include "common/stream_lead.h"
 #include "int4_packed.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* `rows` rows of `n` values (int8, -8..7) in ta_s4.h's layout. */
@@ -49,23 +53,42 @@ static bool is_one_of(const char *name, const char *const *names, size_t count)
     return false;
 }
 
+/* The packed kernel's parameters: the int8 call's, field by field (a
+   field the int8 struct lacks does not build). Per-channel calls ignore
+   the per-tensor multiplier and shift, as the int8 call did. */
+#define TA_COPY_FIELD(type, name) to->name = from->name;
+#define TA_COPY_NONE(...)
+#define SWAP_PARAMS(L, c, S4, LIST, from_type)                                          \
+    do {                                                                                \
+        const from_type *from = (c)->params_struct;                                     \
+        const bool per_channel = ta_call_ignores_field((c), offsetof(from_type, shift)); \
+        S4 *to = TA_CALL_PARAMS(L, c, S4);                                              \
+        LIST(TA_COPY_FIELD, TA_COPY_NONE, TA_COPY_NONE)                                 \
+        (c)->num_ignored_fields = 0;                                                    \
+        if (per_channel) {                                                              \
+            TA_CALL_IGNORES(c, S4, multiplier);                                         \
+            TA_CALL_IGNORES(c, S4, shift);                                              \
+        }                                                                               \
+    } while (0)
+
 /* Output over input again for a kernel walking pixels one at a time in
-   place; the reversed-rows lead (geometry only) stays as declared. */
-static void redeclare_overlap(TaLower *L, TaOp *op, const TaConvAttrs *a, int32_t k_h,
-                              int32_t k_w, int32_t pad_h, int32_t pad_w, const char *kernel)
+   place; the reversed-rows lead (geometry only) stays as declared, its
+   parameter now the packed call's (NULL: the kernel cannot walk back). */
+static void redeclare_overlap(TaLower *L, TaOp *op, int32_t k_h, int32_t k_w, int32_t pad_h,
+                              int32_t pad_w, int32_t *reverse_rows, const char *kernel)
 {
-    int32_t *reverse = op->overlap_reverse_rows;
+    const bool reverse = op->overlap_reverse_rows != NULL && reverse_rows != NULL;
     const size_t back = op->overlap_back_lead;
     const char *back_why = op->overlap_back_why;
     op->overlap_input = -1;
     op->overlap_lead = 0;
     op->overlap_why = NULL;
     op->overlap_reverse_rows = NULL;
-    const TaStreamGeometry g =
-        ta_conv_stream_geometry(a, op->inputs[0], op->outputs[0], k_h, k_w, pad_h, pad_w, 1);
+    const TaStreamGeometry g = ta_conv_stream_geometry(op->attrs, op->inputs[0], op->outputs[0],
+                                                       k_h, k_w, pad_h, pad_w, 1);
     ta_declare_overlap(L, op, 0, &g, 1, TA_STREAM_IN_PLACE, kernel);
     if (op->overlap_input == 0 && reverse) {
-        op->overlap_reverse_rows = reverse;
+        op->overlap_reverse_rows = reverse_rows;
         op->overlap_back_lead = back;
         op->overlap_back_why = back_why;
     }
@@ -77,6 +100,8 @@ static bool swap_fc(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor *w)
         return false;
     const int32_t depth = w->dims[w->rank - 1];
     const int32_t rows = (int32_t)(ta_tensor_elements(w) / (size_t)(depth ? depth : 1));
+    SWAP_PARAMS(L, c, ta_fully_connected_s4_params_t, TA_FULLY_CONNECTED_S4_PARAMS,
+                ta_fully_connected_params_t);
     c->function = "ta_fully_connected_s4";
     c->header = "runtime/kernels/ta_fully_connected_s4.h";
     c->args.items[1] = pack_rows(L, op, w, rows, depth);
@@ -89,15 +114,13 @@ static bool swap_conv(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor *w)
                                                "ta_conv_2d_s8_columns"};
     if (op->residual_add || !is_one_of(c->function, int8_entries, TA_COUNT_OF(int8_entries)))
         return false;
-    ta_conv_2d_params_t *p = c->params_struct;
-    p->weights_interleaved = 0;
-    p->taps_by_column = 0;
+    SWAP_PARAMS(L, c, ta_conv_2d_s4_params_t, TA_CONV_2D_S4_PARAMS, ta_conv_2d_params_t);
+    const ta_conv_2d_s4_params_t *p = c->params_struct;
     c->function = "ta_conv_2d_s4";
     c->header = "runtime/kernels/ta_conv_2d_s4.h";
-    c->args.items[1] =
-        pack_rows(L, op, w, w->dims[0], w->dims[1] * w->dims[2] * w->dims[3]);
-    redeclare_overlap(L, op, op->attrs, p->filter_height, p->filter_width, p->pad_top,
-                      p->pad_left, "CONV_2D (int4 weights)");
+    c->args.items[1] = pack_rows(L, op, w, w->dims[0], w->dims[1] * w->dims[2] * w->dims[3]);
+    redeclare_overlap(L, op, p->filter_height, p->filter_width, p->pad_top, p->pad_left, NULL,
+                      "CONV_2D (int4 weights)");
     return true;
 }
 
@@ -107,12 +130,14 @@ static bool swap_depthwise(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor
                                                "ta_depthwise_conv_2d_s8_m1_fast"};
     if (!is_one_of(c->function, int8_entries, TA_COUNT_OF(int8_entries)))
         return false;
-    const ta_depthwise_conv_2d_params_t *p = c->params_struct;
+    SWAP_PARAMS(L, c, ta_depthwise_conv_2d_s4_params_t, TA_DEPTHWISE_CONV_2D_S4_PARAMS,
+                ta_depthwise_conv_2d_params_t);
+    ta_depthwise_conv_2d_s4_params_t *p = c->params_struct;
     c->function = "ta_depthwise_conv_2d_s4";
     c->header = "runtime/kernels/ta_depthwise_conv_2d_s4.h";
     c->args.items[1] = pack_rows(L, op, w, w->dims[1] * w->dims[2], w->dims[3]);
-    redeclare_overlap(L, op, op->attrs, p->filter_height, p->filter_width, p->pad_top,
-                      p->pad_left, "DEPTHWISE_CONV_2D (int4 weights)");
+    redeclare_overlap(L, op, p->filter_height, p->filter_width, p->pad_top, p->pad_left,
+                      &p->reverse_rows, "DEPTHWISE_CONV_2D (int4 weights)");
     return true;
 }
 
