@@ -14,6 +14,7 @@
 #ifndef TA_S4_H
 #define TA_S4_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__ARM_FEATURE_DSP) && !defined(TA_NO_SIMD)
@@ -69,6 +70,63 @@ static inline int32_t ta_s4_dot_groups_x16(const int8_t *in, const int8_t *w, in
     return acc;
 }
 #endif
+
+#if defined(TA_S4_DSP)
+/* ta_s4_dot_groups_x16 for four rows `stride` bytes apart, sharing each
+   load and unpack of the input. */
+static inline void ta_s4_dot4_groups_x16(const int8_t *in, const int8_t *w, size_t stride,
+                                         int32_t groups, int32_t sums[4])
+{
+    int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    const int8_t *w1 = w + stride, *w2 = w1 + stride, *w3 = w2 + stride;
+    for (int32_t g = 0; g < groups; g++, in += 8, w += 4, w1 += 4, w2 += 4, w3 += 4) {
+        const uint32_t a = ta_s4_load_u32(in), b = ta_s4_load_u32(in + 4);
+        const uint32_t a0 = __sxtb16(a), a1 = ta_s4_sxtb16_ror8(a);
+        const uint32_t b0 = __sxtb16(b), b1 = ta_s4_sxtb16_ror8(b);
+#define TA_S4_ROW(s, p)                                                                 \
+    do {                                                                                \
+        const uint32_t word = ta_s4_load_u32(p);                                        \
+        const uint32_t lo = (word << 4) & 0xF0F0F0F0u, hi = word & 0xF0F0F0F0u;         \
+        s = __smlad(a0, __sxtb16(lo), s);                                               \
+        s = __smlad(a1, ta_s4_sxtb16_ror8(lo), s);                                      \
+        s = __smlad(b0, __sxtb16(hi), s);                                               \
+        s = __smlad(b1, ta_s4_sxtb16_ror8(hi), s);                                      \
+    } while (0)
+        TA_S4_ROW(s0, w);
+        TA_S4_ROW(s1, w1);
+        TA_S4_ROW(s2, w2);
+        TA_S4_ROW(s3, w3);
+#undef TA_S4_ROW
+    }
+    sums[0] = s0;
+    sums[1] = s1;
+    sums[2] = s2;
+    sums[3] = s3;
+}
+#endif
+
+/* acc[r] + sum of in[i] * row_r[i] for i < n, for four rows `stride`
+   bytes apart (each packed as above). */
+static inline void ta_dot4_s4(int32_t acc[4], const int8_t *in, const int8_t *rows, size_t stride,
+                              int32_t n)
+{
+    int32_t i = 0;
+#if defined(TA_S4_DSP)
+    for (int32_t groups = n / 8; groups > 0;) {
+        const int32_t take = groups < 4096 ? groups : 4096;
+        int32_t sums[4];
+        ta_s4_dot4_groups_x16(in + i, rows + i / 2, stride, take, sums);
+        for (int r = 0; r < 4; r++) /* every term is a multiple of 16: the shift is exact */
+            acc[r] = (int32_t)((uint32_t)acc[r] + (uint32_t)(sums[r] >> 4));
+        i += take * 8;
+        groups -= take;
+    }
+#endif
+    for (; i < n; i++)
+        for (int r = 0; r < 4; r++)
+            acc[r] = (int32_t)((uint32_t)acc[r] +
+                               (uint32_t)(in[i] * ta_s4_at(rows + (size_t)r * stride, i)));
+}
 
 /* acc + sum of in[i] * row[i] for i < n (row packed as above, starting at
    a group's first value). */

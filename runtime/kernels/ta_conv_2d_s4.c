@@ -43,6 +43,69 @@ static int32_t pixel_sum(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, co
     return acc;
 }
 
+/* pixel_sum for four output channels (one group) whose rows lie `stride`
+   bytes apart: each input load serves the four. */
+static void pixel_sum4(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, const int8_t *rows,
+                       size_t stride, int32_t acc[4], int32_t y0, int32_t x0, int32_t channel0)
+{
+    const int32_t fd = p->filter_depth;
+    int32_t tap = 0;
+    for (int32_t ky = 0; ky < p->filter_height; ky++) {
+        const int32_t iy = y0 + ky * p->dilation_height;
+        for (int32_t kx = 0; kx < p->filter_width; kx++, tap++) {
+            const int32_t ix = x0 + kx * p->dilation_width;
+            const int inside = iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width;
+            const int8_t *src =
+                inside ? in_b + ((size_t)iy * (size_t)p->input_width + (size_t)ix) *
+                                        (size_t)p->input_depth +
+                                    (size_t)channel0
+                       : NULL;
+            if (src && fd % 8 == 0) {
+                ta_dot4_s4(acc, src, rows + (size_t)(tap * fd / 2), stride, fd);
+                continue;
+            }
+            for (int r = 0; r < 4; r++)
+                acc[r] = tap_sum(acc[r], src, rows + (size_t)r * stride, tap * fd, fd,
+                                 p->pad_value);
+        }
+    }
+}
+
+static int8_t requantize(const ta_conv_2d_s4_params_t *p, const int32_t *multipliers,
+                         const int32_t *shifts, int32_t o, int32_t acc)
+{
+    const int32_t m = multipliers ? multipliers[o] : p->multiplier;
+    const int32_t s = shifts ? shifts[o] : p->shift;
+    const int32_t v = ta_mul_by_quantized_multiplier(acc, m, s) + p->output_offset;
+    return (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
+}
+
+/* One output pixel, every channel: four at a time within a group. */
+static void output_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *in_b,
+                         const int8_t *weights, size_t stride, const int32_t *bias_sum,
+                         const int32_t *multipliers, const int32_t *shifts, int32_t y0, int32_t x0,
+                         int8_t *out)
+{
+    for (int32_t o = 0; o < p->output_depth;) {
+        const int32_t group = o / p->filters_per_group;
+        const int32_t channel0 = group * p->filter_depth;
+        if (o + 4 <= (group + 1) * p->filters_per_group) {
+            int32_t acc[4];
+            for (int r = 0; r < 4; r++)
+                acc[r] = bias_sum ? bias_sum[o + r] : 0;
+            pixel_sum4(p, in_b, weights + (size_t)o * stride, stride, acc, y0, x0, channel0);
+            for (int r = 0; r < 4; r++)
+                out[o + r] = requantize(p, multipliers, shifts, o + r, acc[r]);
+            o += 4;
+            continue;
+        }
+        const int32_t acc = pixel_sum(p, in_b, weights + (size_t)o * stride,
+                                      bias_sum ? bias_sum[o] : 0, y0, x0, channel0);
+        out[o] = requantize(p, multipliers, shifts, o, acc);
+        o++;
+    }
+}
+
 int ta_conv_2d_s4(const ta_conv_2d_s4_params_t *p, const int8_t *input, const int8_t *weights,
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   int8_t *output)
@@ -55,19 +118,9 @@ int ta_conv_2d_s4(const ta_conv_2d_s4_params_t *p, const int8_t *input, const in
         const int8_t *in_b = input + (size_t)b * image;
         for (int32_t y = 0; y < p->output_height; y++) {
             const int32_t y0 = y * p->stride_height - p->pad_top;
-            for (int32_t x = 0; x < p->output_width; x++, out += p->output_depth) {
-                const int32_t x0 = x * p->stride_width - p->pad_left;
-                for (int32_t o = 0; o < p->output_depth; o++) {
-                    const int32_t group = o / p->filters_per_group;
-                    const int32_t acc =
-                        pixel_sum(p, in_b, weights + (size_t)o * stride, bias_sum ? bias_sum[o] : 0,
-                                  y0, x0, group * p->filter_depth);
-                    const int32_t m = multipliers ? multipliers[o] : p->multiplier;
-                    const int32_t s = shifts ? shifts[o] : p->shift;
-                    const int32_t v = ta_mul_by_quantized_multiplier(acc, m, s) + p->output_offset;
-                    out[o] = (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
-                }
-            }
+            for (int32_t x = 0; x < p->output_width; x++, out += p->output_depth)
+                output_pixel(p, in_b, weights, stride, bias_sum, multipliers, shifts, y0,
+                             x * p->stride_width - p->pad_left, out);
         }
     }
     return TA_OK;

@@ -7,6 +7,15 @@
 
 #include <stddef.h>
 
+static int8_t requantize(const ta_fully_connected_s4_params_t *p, const int32_t *multipliers,
+                         const int32_t *shifts, int32_t o, int32_t acc)
+{
+    const int32_t m = multipliers ? multipliers[o] : p->multiplier;
+    const int32_t s = shifts ? shifts[o] : p->shift;
+    const int32_t v = ta_mul_by_quantized_multiplier(acc, m, s) + p->output_offset;
+    return (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
+}
+
 int ta_fully_connected_s4(const ta_fully_connected_s4_params_t *p, const int8_t *input,
                           const int8_t *weights, const int32_t *bias_sum,
                           const int32_t *multipliers, const int32_t *shifts, int8_t *output)
@@ -16,14 +25,20 @@ int ta_fully_connected_s4(const ta_fully_connected_s4_params_t *p, const int8_t 
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in = input + (size_t)b * (size_t)depth;
         int8_t *out = output + (size_t)b * (size_t)rows;
-        for (int32_t o = 0; o < rows; o++) {
-            const int32_t acc = ta_dot_s4(bias_sum ? bias_sum[o] : 0, in,
-                                          weights + (size_t)o * stride, depth);
-            const int32_t m = multipliers ? multipliers[o] : p->multiplier;
-            const int32_t s = shifts ? shifts[o] : p->shift;
-            const int32_t v = ta_mul_by_quantized_multiplier(acc, m, s) + p->output_offset;
-            out[o] = (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
+        int32_t o = 0;
+        /* Four rows at a time share each input load and unpack. */
+        for (; o + 4 <= rows; o += 4) {
+            int32_t acc[4];
+            for (int r = 0; r < 4; r++)
+                acc[r] = bias_sum ? bias_sum[o + r] : 0;
+            ta_dot4_s4(acc, in, weights + (size_t)o * stride, stride, depth);
+            for (int r = 0; r < 4; r++)
+                out[o + r] = requantize(p, multipliers, shifts, o + r, acc[r]);
         }
+        for (; o < rows; o++)
+            out[o] = requantize(p, multipliers, shifts, o,
+                                ta_dot_s4(bias_sum ? bias_sum[o] : 0, in,
+                                          weights + (size_t)o * stride, depth));
     }
     return TA_OK;
 }
