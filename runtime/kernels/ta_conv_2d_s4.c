@@ -80,6 +80,52 @@ static int8_t requantize(const ta_conv_2d_s4_params_t *p, const int32_t *multipl
     return (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
 }
 
+/* Filters of few channels per tap (fd not a multiple of 8) up to this
+   many values are gathered into a patch first, so that every filter is
+   one dot product over whole groups. */
+#define TA_CONV_S4_MAX_PATCH 512
+
+/* The window of one output pixel in the filter's (ky, kx, c) order,
+   out-of-image taps as pad_value. */
+static void gather_patch(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, int32_t y0,
+                         int32_t x0, int8_t *patch)
+{
+    const int32_t fd = p->filter_depth;
+    for (int32_t ky = 0; ky < p->filter_height; ky++) {
+        const int32_t iy = y0 + ky * p->dilation_height;
+        for (int32_t kx = 0; kx < p->filter_width; kx++, patch += fd) {
+            const int32_t ix = x0 + kx * p->dilation_width;
+            const int inside = iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width;
+            const int8_t *src =
+                in_b + ((size_t)(inside ? iy : 0) * (size_t)p->input_width +
+                        (size_t)(inside ? ix : 0)) *
+                           (size_t)p->input_depth;
+            for (int32_t c = 0; c < fd; c++)
+                patch[c] = inside ? src[c] : (int8_t)p->pad_value;
+        }
+    }
+}
+
+/* An output pixel of an ungrouped filter from its gathered patch. */
+static void patch_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *patch, int32_t size,
+                        const int8_t *weights, size_t stride, const int32_t *bias_sum,
+                        const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    int32_t o = 0;
+    for (; o + 4 <= p->output_depth; o += 4) {
+        int32_t acc[4];
+        for (int r = 0; r < 4; r++)
+            acc[r] = bias_sum ? bias_sum[o + r] : 0;
+        ta_dot4_s4(acc, patch, weights + (size_t)o * stride, stride, size);
+        for (int r = 0; r < 4; r++)
+            out[o + r] = requantize(p, multipliers, shifts, o + r, acc[r]);
+    }
+    for (; o < p->output_depth; o++)
+        out[o] = requantize(p, multipliers, shifts, o,
+                            ta_dot_s4(bias_sum ? bias_sum[o] : 0, patch,
+                                      weights + (size_t)o * stride, size));
+}
+
 /* One output pixel, every channel: four at a time within a group. */
 static void output_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *in_b,
                          const int8_t *weights, size_t stride, const int32_t *bias_sum,
@@ -110,17 +156,29 @@ int ta_conv_2d_s4(const ta_conv_2d_s4_params_t *p, const int8_t *input, const in
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   int8_t *output)
 {
-    const size_t stride =
-        (size_t)ta_s4_row_bytes(p->filter_height * p->filter_width * p->filter_depth);
+    const int32_t size = p->filter_height * p->filter_width * p->filter_depth;
+    const size_t stride = (size_t)ta_s4_row_bytes(size);
+    /* An ungrouped filter whose taps are not whole groups: one patch. */
+    const int use_patch = p->filters_per_group == p->output_depth && p->filter_depth % 8 != 0 &&
+                          size <= TA_CONV_S4_MAX_PATCH;
+    int8_t patch[TA_CONV_S4_MAX_PATCH];
     const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
     int8_t *out = output;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image;
         for (int32_t y = 0; y < p->output_height; y++) {
             const int32_t y0 = y * p->stride_height - p->pad_top;
-            for (int32_t x = 0; x < p->output_width; x++, out += p->output_depth)
-                output_pixel(p, in_b, weights, stride, bias_sum, multipliers, shifts, y0,
-                             x * p->stride_width - p->pad_left, out);
+            for (int32_t x = 0; x < p->output_width; x++, out += p->output_depth) {
+                const int32_t x0 = x * p->stride_width - p->pad_left;
+                if (use_patch) {
+                    gather_patch(p, in_b, y0, x0, patch);
+                    patch_pixel(p, patch, size, weights, stride, bias_sum, multipliers, shifts,
+                                out);
+                } else {
+                    output_pixel(p, in_b, weights, stride, bias_sum, multipliers, shifts, y0, x0,
+                                 out);
+                }
+            }
         }
     }
     return TA_OK;

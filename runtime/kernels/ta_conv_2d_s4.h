@@ -5,9 +5,10 @@
  * then channels) one row packed as ta_s4.h lays it out, read in place.
  *
  * Order of writes: output pixels in raster order, one at a time, each
- * written after its window is read in place; with filter depths that are
- * a multiple of 8 each tap's channels are one run of whole groups (the
- * DSP dot product), otherwise value by value.
+ * written after its window is read: in place when the filter depth is a
+ * multiple of 8 (each tap's channels are whole groups), else copied into a
+ * patch of the window first (up to 512 values; value by value beyond, or
+ * grouped). Four output channels share each input load.
  */
 #ifndef TA_CONV_2D_S4_H
 #define TA_CONV_2D_S4_H
