@@ -83,14 +83,14 @@ static inline void ta_s4_dot4_groups_x16(const int8_t *in, const int8_t *w, size
         const uint32_t a = ta_s4_load_u32(in), b = ta_s4_load_u32(in + 4);
         const uint32_t a0 = __sxtb16(a), a1 = ta_s4_sxtb16_ror8(a);
         const uint32_t b0 = __sxtb16(b), b1 = ta_s4_sxtb16_ror8(b);
-#define TA_S4_ROW(s, p)                                                                 \
-    do {                                                                                \
-        const uint32_t word = ta_s4_load_u32(p);                                        \
-        const uint32_t lo = (word << 4) & 0xF0F0F0F0u, hi = word & 0xF0F0F0F0u;         \
-        s = __smlad(a0, __sxtb16(lo), s);                                               \
-        s = __smlad(a1, ta_s4_sxtb16_ror8(lo), s);                                      \
-        s = __smlad(b0, __sxtb16(hi), s);                                               \
-        s = __smlad(b1, ta_s4_sxtb16_ror8(hi), s);                                      \
+#define TA_S4_ROW(s, p)                                                         \
+    do {                                                                        \
+        const uint32_t word = ta_s4_load_u32(p);                                \
+        const uint32_t lo = (word << 4) & 0xF0F0F0F0u, hi = word & 0xF0F0F0F0u; \
+        s = __smlad(a0, __sxtb16(lo), s);                                       \
+        s = __smlad(a1, ta_s4_sxtb16_ror8(lo), s);                              \
+        s = __smlad(b0, __sxtb16(hi), s);                                       \
+        s = __smlad(b1, ta_s4_sxtb16_ror8(hi), s);                              \
     } while (0)
         TA_S4_ROW(s0, w);
         TA_S4_ROW(s1, w1);
@@ -137,9 +137,8 @@ static inline int32_t ta_dot_s4(int32_t acc, const int8_t *in, const int8_t *row
     for (int32_t groups = n / 8; groups > 0;) {
         const int32_t take = groups < 4096 ? groups : 4096;
         /* every term is a multiple of 16: the shift is exact */
-        acc = (int32_t)((uint32_t)acc + (uint32_t)(ta_s4_dot_groups_x16(in + i, row + i / 2,
-                                                                         take) >>
-                                                   4));
+        acc = (int32_t)((uint32_t)acc +
+                        (uint32_t)(ta_s4_dot_groups_x16(in + i, row + i / 2, take) >> 4));
         i += take * 8;
         groups -= take;
     }

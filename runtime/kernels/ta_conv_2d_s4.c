@@ -32,11 +32,11 @@ static int32_t pixel_sum(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, co
         for (int32_t kx = 0; kx < p->filter_width; kx++, tap++) {
             const int32_t ix = x0 + kx * p->dilation_width;
             const int inside = iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width;
-            const int8_t *src =
-                inside ? in_b + ((size_t)iy * (size_t)p->input_width + (size_t)ix) *
-                                        (size_t)p->input_depth +
-                                    (size_t)channel0
-                       : NULL;
+            const int8_t *src = inside ? in_b +
+                                             ((size_t)iy * (size_t)p->input_width + (size_t)ix) *
+                                                 (size_t)p->input_depth +
+                                             (size_t)channel0
+                                       : NULL;
             acc = tap_sum(acc, src, row, tap * fd, fd, p->pad_value);
         }
     }
@@ -55,11 +55,11 @@ static void pixel_sum4(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, cons
         for (int32_t kx = 0; kx < p->filter_width; kx++, tap++) {
             const int32_t ix = x0 + kx * p->dilation_width;
             const int inside = iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width;
-            const int8_t *src =
-                inside ? in_b + ((size_t)iy * (size_t)p->input_width + (size_t)ix) *
-                                        (size_t)p->input_depth +
-                                    (size_t)channel0
-                       : NULL;
+            const int8_t *src = inside ? in_b +
+                                             ((size_t)iy * (size_t)p->input_width + (size_t)ix) *
+                                                 (size_t)p->input_depth +
+                                             (size_t)channel0
+                                       : NULL;
             if (src && fd % 8 == 0) {
                 ta_dot4_s4(acc, src, rows + (size_t)(tap * fd / 2), stride, fd);
                 continue;
@@ -96,10 +96,9 @@ static void gather_patch(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, in
         for (int32_t kx = 0; kx < p->filter_width; kx++, patch += fd) {
             const int32_t ix = x0 + kx * p->dilation_width;
             const int inside = iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width;
-            const int8_t *src =
-                in_b + ((size_t)(inside ? iy : 0) * (size_t)p->input_width +
-                        (size_t)(inside ? ix : 0)) *
-                           (size_t)p->input_depth;
+            const int8_t *src = in_b + ((size_t)(inside ? iy : 0) * (size_t)p->input_width +
+                                        (size_t)(inside ? ix : 0)) *
+                                           (size_t)p->input_depth;
             for (int32_t c = 0; c < fd; c++)
                 patch[c] = inside ? src[c] : (int8_t)p->pad_value;
         }
@@ -121,16 +120,15 @@ static void patch_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *patch, in
             out[o + r] = requantize(p, multipliers, shifts, o + r, acc[r]);
     }
     for (; o < p->output_depth; o++)
-        out[o] = requantize(p, multipliers, shifts, o,
-                            ta_dot_s4(bias_sum ? bias_sum[o] : 0, patch,
-                                      weights + (size_t)o * stride, size));
+        out[o] = requantize(
+            p, multipliers, shifts, o,
+            ta_dot_s4(bias_sum ? bias_sum[o] : 0, patch, weights + (size_t)o * stride, size));
 }
 
 /* One output pixel, every channel: four at a time within a group. */
-static void output_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *in_b,
-                         const int8_t *weights, size_t stride, const int32_t *bias_sum,
-                         const int32_t *multipliers, const int32_t *shifts, int32_t y0, int32_t x0,
-                         int8_t *out)
+static void output_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, const int8_t *weights,
+                         size_t stride, const int32_t *bias_sum, const int32_t *multipliers,
+                         const int32_t *shifts, int32_t y0, int32_t x0, int8_t *out)
 {
     for (int32_t o = 0; o < p->output_depth;) {
         const int32_t group = o / p->filters_per_group;

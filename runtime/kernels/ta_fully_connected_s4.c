@@ -36,9 +36,9 @@ int ta_fully_connected_s4(const ta_fully_connected_s4_params_t *p, const int8_t 
                 out[o + r] = requantize(p, multipliers, shifts, o + r, acc[r]);
         }
         for (; o < rows; o++)
-            out[o] = requantize(p, multipliers, shifts, o,
-                                ta_dot_s4(bias_sum ? bias_sum[o] : 0, in,
-                                          weights + (size_t)o * stride, depth));
+            out[o] = requantize(
+                p, multipliers, shifts, o,
+                ta_dot_s4(bias_sum ? bias_sum[o] : 0, in, weights + (size_t)o * stride, depth));
     }
     return TA_OK;
 }

@@ -11,6 +11,7 @@
  * it. Calls with no packed counterpart (a CONV_2D fused with its ADD, an
  * int16 kernel) keep the int8 weights: the tensor is then stored dense.
  */
+#include "int4_packed.h"
 #include "../../runtime/include/ta_s4.h"
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_conv_2d_s4.h"
@@ -20,7 +21,6 @@
 #include "../../runtime/kernels/ta_fully_connected_s4.h"
 #include "common/conv_common.h"
 #include "common/stream_lead.h"
-#include "int4_packed.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -35,8 +35,9 @@ static TaTensor *pack_rows(TaLower *L, TaOp *op, const TaTensor *w, int32_t rows
     for (int32_t r = 0; r < rows; r++)
         for (int32_t i = 0; i < n; i++) {
             const unsigned v = (unsigned)values[(size_t)r * (size_t)n + (size_t)i] & 0xFu;
-            packed[(size_t)r * stride + (size_t)(i / 8 * 4 + i % 4)] |=
-                (uint8_t)(i % 8 < 4 ? v : v << 4);
+            packed[(size_t)r * stride + (size_t)(i / 8 * 4 + i % 4)] |= (uint8_t)(i % 8 < 4
+                                                                                      ? v
+                                                                                      : v << 4);
         }
     TaTensor *t = ta_local_constant(L, op, "weights_int4", TA_INT8, (int32_t)bytes, packed);
     ta_derived_from(t, w);
@@ -58,17 +59,17 @@ static bool is_one_of(const char *name, const char *const *names, size_t count)
    the per-tensor multiplier and shift, as the int8 call did. */
 #define TA_COPY_FIELD(type, name) to->name = from->name;
 #define TA_COPY_NONE(...)
-#define SWAP_PARAMS(L, c, S4, LIST, from_type)                                          \
-    do {                                                                                \
-        const from_type *from = (c)->params_struct;                                     \
+#define SWAP_PARAMS(L, c, S4, LIST, from_type)                                           \
+    do {                                                                                 \
+        const from_type *from = (c)->params_struct;                                      \
         const bool per_channel = ta_call_ignores_field((c), offsetof(from_type, shift)); \
-        S4 *to = TA_CALL_PARAMS(L, c, S4);                                              \
-        LIST(TA_COPY_FIELD, TA_COPY_NONE, TA_COPY_NONE)                                 \
-        (c)->num_ignored_fields = 0;                                                    \
-        if (per_channel) {                                                              \
-            TA_CALL_IGNORES(c, S4, multiplier);                                         \
-            TA_CALL_IGNORES(c, S4, shift);                                              \
-        }                                                                               \
+        S4 *to = TA_CALL_PARAMS(L, c, S4);                                               \
+        LIST(TA_COPY_FIELD, TA_COPY_NONE, TA_COPY_NONE)                                  \
+        (c)->num_ignored_fields = 0;                                                     \
+        if (per_channel) {                                                               \
+            TA_CALL_IGNORES(c, S4, multiplier);                                          \
+            TA_CALL_IGNORES(c, S4, shift);                                               \
+        }                                                                                \
     } while (0)
 
 /* Output over input again for a kernel walking pixels one at a time in

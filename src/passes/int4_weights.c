@@ -107,8 +107,8 @@ static bool check_operand(TaPool *pool, TaDiag *d, const char *model_path, TaOp 
         ta_error(d,
                  "%s: %s: weights (tensor %s, int4, shape %s) hold %zu bytes, but %zu values "
                  "packed two to a byte need %zu",
-                 model_path, ta_op_describe(pool, op), t->id, ta_shape_text(pool, t),
-                 t->data_size, n, need);
+                 model_path, ta_op_describe(pool, op), t->id, ta_shape_text(pool, t), t->data_size,
+                 n, need);
         return false;
     }
     unpack(pool, t, o);
