@@ -50,7 +50,7 @@ def check(part, results):
 def test_int4_weights_match_tflm_on_boards(tmp_path, board, target):
     """Packed (the Cortex-M55 and Cortex-M4 DSP dot product) and dense."""
     bad, total = [], 0
-    for fmt, names in (("auto", PACKED), ("dense", DENSE)):
+    for fmt, names in (("packed", PACKED), ("dense", DENSE)):
         part = cases(names)
         b = batch.build_batch_qemu([(c.name, c.model) for c in part], tmp_path / fmt, board,
                                    target, keys={"weights.format": fmt})
@@ -155,6 +155,26 @@ def test_weights_format_chooses_the_stored_form(tmp_path, keys, packed):
         assert kernels(tmp_path) == ["ta_fully_connected.c"]
 
 
+@pytest.mark.parametrize("fmt,stored_as", [("auto", "dense"), ("packed", "int4"),
+                                           ("dense", "dense")])
+def test_auto_keeps_depthwise_weights_dense(tmp_path, fmt, stored_as):
+    """DEPTHWISE_CONV_2D's packed kernel is portable C only: auto stores its
+    (small) weights dense, packed keeps them packed."""
+    b = ModelBuilder()
+    x = b.tensor([1, 5, 5, 8], "int8", Q(0.05, 1), name="x")
+    w = b.const(np.random.default_rng(1).integers(-8, 8, (1, 3, 3, 8)), "int4",
+                Q([0.1] * 8, [0] * 8, axis=3), name="dw_w")
+    y = b.tensor([1, 5, 5, 8], "int8", Q(0.2, 0), name="y")
+    b.op("DEPTHWISE_CONV_2D", [x, w], [y], "DepthwiseConv2DOptions", padding="SAME",
+         strideH=1, strideW=1, depthMultiplier=1)
+    p = convert(tmp_path, b.build([x], [y]), "--weights.format", fmt)
+    assert p.returncode == 0, p.stderr
+    formats = {f for f, _, _ in stored(tmp_path).values()}
+    assert stored_as in formats and (stored_as == "dense" or "op0.weights_int4" in
+                                     stored(tmp_path)), stored(tmp_path)
+    assert ("ta_depthwise_conv_2d_s4.c" in kernels(tmp_path)) == (stored_as == "int4")
+
+
 def test_weights_format_refuses_an_unknown_form(tmp_path):
-    p = convert(tmp_path, int4_fc(np.zeros((3, 5), np.int8)), "--weights.format", "packed")
+    p = convert(tmp_path, int4_fc(np.zeros((3, 5), np.int8)), "--weights.format", "int4")
     assert p.returncode != 0 and "weights.format" in p.stderr, p.stderr

@@ -10,7 +10,7 @@
  * Every such tensor is unpacked here to int8, so that every check, fold
  * and lowering sees ordinary int8 weights; the packed bytes stay on the
  * tensor (int4_packed) and int4_keep_packed says whether weights.format
- * keeps them packed in the module (lower/int4_packed.c swaps the kernel).
+ * (auto, packed or dense) keeps them packed in the module (lower/int4_packed.c swaps the kernel).
  * An INT4 tensor anywhere else is one error naming it and its operator.
  */
 #include "passes.h"
@@ -47,7 +47,19 @@ static int8_t nibble(const uint8_t *packed, size_t i)
     return (int8_t)((int)v - (v & 8u ? 16 : 0));
 }
 
-static void unpack(TaPool *pool, TaTensor *t, const TaInt4Options *o)
+/* Whether the module keeps the tensor packed: weights.format packed, or
+   auto where the packed kernel pays. DEPTHWISE_CONV_2D's packed kernel is
+   portable C only, several times slower than the int8 one, for weights
+   that are a small share of a model (3x3 per channel): auto keeps them
+   dense. */
+static bool keep_packed(const TaInt4Options *o, const TaOp *op, const TaTensor *t)
+{
+    if (strcmp(o->format, "dense") == 0 || named_dense(o, t))
+        return false;
+    return strcmp(o->format, "packed") == 0 || strcmp(op->type, "DEPTHWISE_CONV_2D") != 0;
+}
+
+static void unpack(TaPool *pool, TaTensor *t, bool packed)
 {
     const size_t n = ta_tensor_elements(t);
     int8_t *values = ta_alloc_array(pool, n ? n : 1, 1);
@@ -55,7 +67,7 @@ static void unpack(TaPool *pool, TaTensor *t, const TaInt4Options *o)
         values[i] = nibble(t->data, i);
     t->int4_packed = t->data;
     t->int4_packed_size = t->data_size;
-    t->int4_keep_packed = strcmp(o->format, "dense") != 0 && !named_dense(o, t);
+    t->int4_keep_packed = packed;
     t->dtype = TA_INT8;
     t->data = (const uint8_t *)values;
     t->data_size = n;
@@ -111,7 +123,7 @@ static bool check_operand(TaPool *pool, TaDiag *d, const char *model_path, TaOp 
                  n, need);
         return false;
     }
-    unpack(pool, t, o);
+    unpack(pool, t, keep_packed(o, op, t));
     return true;
 }
 

@@ -1,5 +1,6 @@
 """TFLite INT4 weights (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED), kept
-packed (weights.format auto, the default) and expanded to int8 (dense).
+packed (weights.format auto, the default, and packed) and expanded to int8
+(dense).
 
 The shapes are the int8 variants' (random, so odd element counts, where the
 last byte holds one value, come often); the weights are drawn over -8..7
@@ -11,6 +12,8 @@ from .fc import _fully_connected
 from ..core import variant
 
 DENSE = {"weights.format": "dense"}
+# auto stores DEPTHWISE_CONV_2D's INT4 weights dense: packed runs its kernel.
+PACKED = {"weights.format": "packed"}
 
 
 @variant("CONV_2D.int4", "CONV_2D")
@@ -39,9 +42,10 @@ def conv_int4_dense(rng):
     return _conv_common(rng, "int8", "conv", w_dt="int4")
 
 
-@variant("DEPTHWISE_CONV_2D.int4", "DEPTHWISE_CONV_2D")
+@variant("DEPTHWISE_CONV_2D.int4", "DEPTHWISE_CONV_2D", keys=PACKED)
 def dw_int4(rng):
-    """DEPTHWISE_CONV_2D with INT4 weights kept packed, multipliers 1-4."""
+    """DEPTHWISE_CONV_2D with INT4 weights kept packed (weights.format
+    packed), multipliers 1-4."""
     return _conv_common(rng, "int8", "dw", w_dt="int4")
 
 
