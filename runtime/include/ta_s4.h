@@ -9,7 +9,8 @@
  * That order is what the DSP unpack yields: masking the low and the high
  * nibbles of a word and sign-extending bytes 0/2 and 1/3 (SXTB16) gives
  * the value pairs (0,2), (1,3), (4,6), (5,7), the pairs SXTB16 makes of
- * the eight int8 inputs they multiply.
+ * the eight int8 inputs they multiply. Helium widens two groups to 16-bit
+ * lanes and gathers the inputs in the nibbles' order (ta_s4_dot4_pairs_mve).
  */
 #ifndef TA_S4_H
 #define TA_S4_H
@@ -21,6 +22,10 @@
 #define TA_S4_DSP 1
 #include <arm_acle.h>
 #include <string.h>
+#endif
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(TA_NO_SIMD)
+#define TA_S4_MVE 1
+#include <arm_mve.h>
 #endif
 
 /* Bytes of a packed row of n values: whole groups of eight. */
@@ -105,14 +110,56 @@ static inline void ta_s4_dot4_groups_x16(const int8_t *in, const int8_t *w, size
 }
 #endif
 
+#if defined(TA_S4_MVE)
+/* Helium: two groups (16 values, 8 bytes) a step, widened to 16-bit
+   lanes: the low nibbles are values 0-3 and 8-11, the high ones 4-7 and
+   12-15, and a byte gather loads the inputs in that order. Sums of
+   `pairs` steps for four rows `stride` bytes apart; exact in 32 bits. */
+static inline void ta_s4_dot4_pairs_mve(const int8_t *in, const int8_t *w, size_t stride,
+                                        int32_t pairs, int32_t sums[4])
+{
+    static const uint16_t low_offsets[8] = {0, 1, 2, 3, 8, 9, 10, 11};
+    const uint16x8_t lo_at = vld1q_u16(low_offsets), hi_at = vaddq_n_u16(lo_at, 4);
+    int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (int32_t k = 0; k < pairs; k++, in += 16, w += 8) {
+        const int16x8_t x_lo = vldrbq_gather_offset_s16(in, lo_at);
+        const int16x8_t x_hi = vldrbq_gather_offset_s16(in, hi_at);
+#define TA_S4_ROW(s, p)                                                                       \
+    do {                                                                                      \
+        const int16x8_t b = vreinterpretq_s16_u16(vldrbq_u16((const uint8_t *)(p)));        \
+        s = vmladavaq_s16(s, x_lo, vshrq_n_s16(vshlq_n_s16(b, 12), 12));                     \
+        s = vmladavaq_s16(s, x_hi, vshrq_n_s16(vshlq_n_s16(b, 8), 12));                      \
+    } while (0)
+        TA_S4_ROW(s0, w);
+        TA_S4_ROW(s1, w + stride);
+        TA_S4_ROW(s2, w + 2 * stride);
+        TA_S4_ROW(s3, w + 3 * stride);
+#undef TA_S4_ROW
+    }
+    sums[0] = s0;
+    sums[1] = s1;
+    sums[2] = s2;
+    sums[3] = s3;
+}
+#endif
+
 /* acc[r] + sum of in[i] * row_r[i] for i < n, for four rows `stride`
    bytes apart (each packed as above). */
 static inline void ta_dot4_s4(int32_t acc[4], const int8_t *in, const int8_t *rows, size_t stride,
                               int32_t n)
 {
     int32_t i = 0;
+#if defined(TA_S4_MVE)
+    if (n >= 16) {
+        int32_t sums[4];
+        ta_s4_dot4_pairs_mve(in, rows, stride, n / 16, sums);
+        for (int r = 0; r < 4; r++)
+            acc[r] = (int32_t)((uint32_t)acc[r] + (uint32_t)sums[r]);
+        i = n / 16 * 16;
+    }
+#endif
 #if defined(TA_S4_DSP)
-    for (int32_t groups = n / 8; groups > 0;) {
+    for (int32_t groups = (n - i) / 8; groups > 0;) {
         const int32_t take = groups < 4096 ? groups : 4096;
         int32_t sums[4];
         ta_s4_dot4_groups_x16(in + i, rows + i / 2, stride, take, sums);
