@@ -9,8 +9,8 @@
  * That order is what the DSP unpack yields: masking the low and the high
  * nibbles of a word and sign-extending bytes 0/2 and 1/3 (SXTB16) gives
  * the value pairs (0,2), (1,3), (4,6), (5,7), the pairs SXTB16 makes of
- * the eight int8 inputs they multiply. Helium widens two groups to 16-bit
- * lanes and gathers the inputs in the nibbles' order (ta_s4_dot4_pairs_mve).
+ * the eight int8 inputs they multiply. Helium unpacks four groups a step and
+ * gathers the inputs in the nibbles' order (ta_s4_dot4_steps_mve).
  */
 #ifndef TA_S4_H
 #define TA_S4_H
@@ -111,24 +111,26 @@ static inline void ta_s4_dot4_groups_x16(const int8_t *in, const int8_t *w, size
 #endif
 
 #if defined(TA_S4_MVE)
-/* Helium: two groups (16 values, 8 bytes) a step, widened to 16-bit
-   lanes: the low nibbles are values 0-3 and 8-11, the high ones 4-7 and
-   12-15, and a byte gather loads the inputs in that order. Sums of
-   `pairs` steps for four rows `stride` bytes apart; exact in 32 bits. */
-static inline void ta_s4_dot4_pairs_mve(const int8_t *in, const int8_t *w, size_t stride,
-                                        int32_t pairs, int32_t sums[4])
+/* Helium: four groups (32 values, 16 bytes) a step. Shifting each byte
+   left then right by 4 (arithmetic) gives the low nibbles, values 0-3,
+   8-11, 16-19 and 24-27 of the step; shifting right by 4 the high ones
+   (4 later each); a byte gather loads the inputs in those orders. Sums of
+   `steps` steps for four rows `stride` bytes apart; exact in 32 bits. */
+static inline void ta_s4_dot4_steps_mve(const int8_t *in, const int8_t *w, size_t stride,
+                                        int32_t steps, int32_t sums[4])
 {
-    static const uint16_t low_offsets[8] = {0, 1, 2, 3, 8, 9, 10, 11};
-    const uint16x8_t lo_at = vld1q_u16(low_offsets), hi_at = vaddq_n_u16(lo_at, 4);
+    static const uint8_t low_offsets[16] = {0,  1,  2,  3,  8,  9,  10, 11,
+                                            16, 17, 18, 19, 24, 25, 26, 27};
+    const uint8x16_t lo_at = vld1q_u8(low_offsets), hi_at = vaddq_n_u8(lo_at, 4);
     int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (int32_t k = 0; k < pairs; k++, in += 16, w += 8) {
-        const int16x8_t x_lo = vldrbq_gather_offset_s16(in, lo_at);
-        const int16x8_t x_hi = vldrbq_gather_offset_s16(in, hi_at);
-#define TA_S4_ROW(s, p)                                                                       \
-    do {                                                                                      \
-        const int16x8_t b = vreinterpretq_s16_u16(vldrbq_u16((const uint8_t *)(p)));        \
-        s = vmladavaq_s16(s, x_lo, vshrq_n_s16(vshlq_n_s16(b, 12), 12));                     \
-        s = vmladavaq_s16(s, x_hi, vshrq_n_s16(vshlq_n_s16(b, 8), 12));                      \
+    for (int32_t k = 0; k < steps; k++, in += 32, w += 16) {
+        const int8x16_t x_lo = vldrbq_gather_offset_s8(in, lo_at);
+        const int8x16_t x_hi = vldrbq_gather_offset_s8(in, hi_at);
+#define TA_S4_ROW(s, p)                                             \
+    do {                                                            \
+        const int8x16_t b = vld1q_s8(p);                            \
+        s = vmladavaq_s8(s, x_lo, vshrq_n_s8(vshlq_n_s8(b, 4), 4)); \
+        s = vmladavaq_s8(s, x_hi, vshrq_n_s8(b, 4));                \
     } while (0)
         TA_S4_ROW(s0, w);
         TA_S4_ROW(s1, w + stride);
@@ -150,12 +152,12 @@ static inline void ta_dot4_s4(int32_t acc[4], const int8_t *in, const int8_t *ro
 {
     int32_t i = 0;
 #if defined(TA_S4_MVE)
-    if (n >= 16) {
+    if (n >= 32) {
         int32_t sums[4];
-        ta_s4_dot4_pairs_mve(in, rows, stride, n / 16, sums);
+        ta_s4_dot4_steps_mve(in, rows, stride, n / 32, sums);
         for (int r = 0; r < 4; r++)
             acc[r] = (int32_t)((uint32_t)acc[r] + (uint32_t)sums[r]);
-        i = n / 16 * 16;
+        i = n / 32 * 32;
     }
 #endif
 #if defined(TA_S4_DSP)

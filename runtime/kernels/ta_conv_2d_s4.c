@@ -1,6 +1,7 @@
 /* ta_conv_2d_s4.c - CONV_2D, packed int4 weights; see the header. */
 #include "ta_conv_2d_s4.h"
 
+#include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_s4.h"
 #include "../include/ta_status.h"
@@ -80,6 +81,15 @@ static int8_t requantize(const ta_conv_2d_s4_params_t *p, const int32_t *multipl
     return (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
 }
 
+/* Channels o to o + 3 (the vector requantization on Helium). */
+static void requantize4(const ta_conv_2d_s4_params_t *p, const int32_t *multipliers,
+                        const int32_t *shifts, int32_t o, const int32_t acc[4], int8_t *out)
+{
+    ta_mm_requant_s8(acc, 4, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
+                     p->multiplier, p->shift, p->output_offset, p->activation_min,
+                     p->activation_max, out + o);
+}
+
 /* Filters of few channels per tap (fd not a multiple of 8) up to this
    many values are gathered into a patch first, so that every filter is
    one dot product over whole groups. */
@@ -116,8 +126,7 @@ static void patch_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *patch, in
         for (int r = 0; r < 4; r++)
             acc[r] = bias_sum ? bias_sum[o + r] : 0;
         ta_dot4_s4(acc, patch, weights + (size_t)o * stride, stride, size);
-        for (int r = 0; r < 4; r++)
-            out[o + r] = requantize(p, multipliers, shifts, o + r, acc[r]);
+        requantize4(p, multipliers, shifts, o, acc, out);
     }
     for (; o < p->output_depth; o++)
         out[o] = requantize(
@@ -138,8 +147,7 @@ static void output_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, co
             for (int r = 0; r < 4; r++)
                 acc[r] = bias_sum ? bias_sum[o + r] : 0;
             pixel_sum4(p, in_b, weights + (size_t)o * stride, stride, acc, y0, x0, channel0);
-            for (int r = 0; r < 4; r++)
-                out[o + r] = requantize(p, multipliers, shifts, o + r, acc[r]);
+            requantize4(p, multipliers, shifts, o, acc, out);
             o += 4;
             continue;
         }

@@ -1,6 +1,7 @@
 /* ta_fully_connected_s4.c - FULLY_CONNECTED, packed int4 weights; see the header. */
 #include "ta_fully_connected_s4.h"
 
+#include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_s4.h"
 #include "../include/ta_status.h"
@@ -14,6 +15,15 @@ static int8_t requantize(const ta_fully_connected_s4_params_t *p, const int32_t 
     const int32_t s = shifts ? shifts[o] : p->shift;
     const int32_t v = ta_mul_by_quantized_multiplier(acc, m, s) + p->output_offset;
     return (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
+}
+
+/* Channels o to o + 3 (the vector requantization on Helium). */
+static void requantize4(const ta_fully_connected_s4_params_t *p, const int32_t *multipliers,
+                        const int32_t *shifts, int32_t o, const int32_t acc[4], int8_t *out)
+{
+    ta_mm_requant_s8(acc, 4, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
+                     p->multiplier, p->shift, p->output_offset, p->activation_min,
+                     p->activation_max, out + o);
 }
 
 int ta_fully_connected_s4(const ta_fully_connected_s4_params_t *p, const int8_t *input,
@@ -32,8 +42,7 @@ int ta_fully_connected_s4(const ta_fully_connected_s4_params_t *p, const int8_t 
             for (int r = 0; r < 4; r++)
                 acc[r] = bias_sum ? bias_sum[o + r] : 0;
             ta_dot4_s4(acc, in, weights + (size_t)o * stride, stride, depth);
-            for (int r = 0; r < 4; r++)
-                out[o + r] = requantize(p, multipliers, shifts, o + r, acc[r]);
+            requantize4(p, multipliers, shifts, o, acc, out);
         }
         for (; o < rows; o++)
             out[o] = requantize(
