@@ -7,6 +7,7 @@
 #include "../include/ta_status.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* One tap's channels [first, first + n) of a filter row against `in`
    (NULL: outside the image, every channel reads pad_value). */
@@ -105,12 +106,13 @@ static void gather_patch(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, in
         const int32_t iy = y0 + ky * p->dilation_height;
         for (int32_t kx = 0; kx < p->filter_width; kx++, patch += fd) {
             const int32_t ix = x0 + kx * p->dilation_width;
-            const int inside = iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width;
-            const int8_t *src = in_b + ((size_t)(inside ? iy : 0) * (size_t)p->input_width +
-                                        (size_t)(inside ? ix : 0)) *
-                                           (size_t)p->input_depth;
-            for (int32_t c = 0; c < fd; c++)
-                patch[c] = inside ? src[c] : (int8_t)p->pad_value;
+            if (iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width)
+                memcpy(patch,
+                       in_b + ((size_t)iy * (size_t)p->input_width + (size_t)ix) *
+                                  (size_t)p->input_depth,
+                       (size_t)fd);
+            else
+                memset(patch, p->pad_value, (size_t)fd);
         }
     }
 }
@@ -167,7 +169,12 @@ int ta_conv_2d_s4(const ta_conv_2d_s4_params_t *p, const int8_t *input, const in
     /* An ungrouped filter whose taps are not whole groups: one patch. */
     const int use_patch = p->filters_per_group == p->output_depth && p->filter_depth % 8 != 0 &&
                           size <= TA_CONV_S4_MAX_PATCH;
+    /* The patch's tail up to whole groups stays 0 (the rows' padding
+       nibbles are 0 too): every dot product runs over whole groups. */
     int8_t patch[TA_CONV_S4_MAX_PATCH];
+    const int32_t patch_size = ta_s4_row_bytes(size) * 2;
+    if (use_patch)
+        memset(patch, 0, (size_t)patch_size);
     const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
     int8_t *out = output;
     for (int32_t b = 0; b < p->batches; b++) {
@@ -178,8 +185,8 @@ int ta_conv_2d_s4(const ta_conv_2d_s4_params_t *p, const int8_t *input, const in
                 const int32_t x0 = x * p->stride_width - p->pad_left;
                 if (use_patch) {
                     gather_patch(p, in_b, y0, x0, patch);
-                    patch_pixel(p, patch, size, weights, stride, bias_sum, multipliers, shifts,
-                                out);
+                    patch_pixel(p, patch, patch_size, weights, stride, bias_sum, multipliers,
+                                shifts, out);
                 } else {
                     output_pixel(p, in_b, weights, stride, bias_sum, multipliers, shifts, y0, x0,
                                  out);
