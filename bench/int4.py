@@ -1,6 +1,7 @@
-"""INT4 weights kept packed (docs/int4.md): weight bytes and instructions of
-a MobileNet-v1-0.25-like model with TFLite INT4 weights against the same
-model with int8 weights, on the Cortex-M55 and the Cortex-M4 (QEMU).
+"""INT4 weights kept packed (docs/compressed-models.md, "INT4 weights"):
+weight bytes and instructions of a MobileNet-v1-0.25-like model with
+TFLite INT4 weights against the same model with int8 weights, on the
+Cortex-M55 and the Cortex-M4 (QEMU).
 
     .venv/bin/python -m bench.int4 [--boards mps3-an547,mps2-an386]
 
@@ -109,7 +110,7 @@ def main(argv=None):
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-int4-"))
     int8_model, weights = build("int8")
     int4_model, _ = build("int4")
-    paths = {"int8": tmp / "mobilenet025_96_int8.tflite", "int4": tmp / "mobilenet025_96_int4.tflite"}
+    paths = {dt: tmp / f"mobilenet025_96_{dt}.tflite" for dt in ("int8", "int4")}
     paths["int8"].write_bytes(int8_model)
     paths["int4"].write_bytes(int4_model)
     failed = False

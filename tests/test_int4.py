@@ -1,7 +1,8 @@
-"""TFLite INT4 weights (docs/int4.md): CONV_2D, DEPTHWISE_CONV_2D and
-FULLY_CONNECTED models with INT4 weights, kept packed (weights.format auto)
-and expanded to int8 (dense), byte-equal to TFLite Micro on the host and on
-both boards; the stored form in the views; the refusals, one line each."""
+"""TFLite INT4 weights (docs/compressed-models.md, "INT4 weights"):
+CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED models with INT4 weights,
+kept packed (weights.format packed) and expanded to int8 (dense),
+byte-equal to TFLite Micro on both boards (the host runs the variants in
+tests.optest); the stored form in the views; the refusals, one line each."""
 
 import json
 import subprocess
