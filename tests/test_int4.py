@@ -23,7 +23,8 @@ PER_VARIANT = 3
 
 
 def cases(names):
-    return [variants.ALL[n].case(seed) for n in names for seed in range(PER_VARIANT)]
+    known = {**variants.ALL, **variants.SIMD}
+    return [known[n].case(seed) for n in names for seed in range(PER_VARIANT)]
 
 
 def runs_for(case):

@@ -5,7 +5,11 @@ packed (weights.format auto, the default, and packed) and expanded to int8
 The shapes are the int8 variants' (random, so odd element counts, where the
 last byte holds one value, come often); the weights are drawn over -8..7
 and packed two to a byte as TFLite writes them. FULLY_CONNECTED's weights
-are per tensor: TFLite Micro refuses per-channel INT4 there."""
+are per tensor: TFLite Micro refuses per-channel INT4 there.
+
+`make test` draws four of them (tests.optest, --variants all); the others
+are in variants.SIMD (named with --variants, or simd:), and
+tests/test_int4.py runs all nine on both boards."""
 
 from .conv import _conv_common
 from .fc import _fully_connected
@@ -23,14 +27,14 @@ def conv_int4(rng):
     return _conv_common(rng, "int8", "conv", w_dt="int4")
 
 
-@variant("CONV_2D.int4_deep", "CONV_2D")
+@variant("CONV_2D.int4_deep", "CONV_2D", simd=True)
 def conv_int4_deep(rng):
     """CONV_2D with INT4 weights kept packed, 16-48 input channels: whole
     groups of eight values per tap (the DSP dot product)."""
     return _conv_common(rng, "int8", "conv", deep=True, w_dt="int4")
 
 
-@variant("CONV_2D.int4_grouped", "CONV_2D")
+@variant("CONV_2D.int4_grouped", "CONV_2D", simd=True)
 def conv_int4_grouped(rng):
     """Grouped CONV_2D with INT4 weights kept packed."""
     return _conv_common(rng, "int8", "conv", groups_allowed=True, w_dt="int4")
@@ -49,7 +53,7 @@ def dw_int4(rng):
     return _conv_common(rng, "int8", "dw", w_dt="int4")
 
 
-@variant("DEPTHWISE_CONV_2D.int4_dense", "DEPTHWISE_CONV_2D", keys=DENSE)
+@variant("DEPTHWISE_CONV_2D.int4_dense", "DEPTHWISE_CONV_2D", keys=DENSE, simd=True)
 def dw_int4_dense(rng):
     """DEPTHWISE_CONV_2D with INT4 weights expanded to int8."""
     return _conv_common(rng, "int8", "dw", wide=True, w_dt="int4")
@@ -62,14 +66,14 @@ def fc_int4(rng):
     return _fully_connected(rng, "int8", w_dt="int4")
 
 
-@variant("FULLY_CONNECTED.int4_wide", "FULLY_CONNECTED")
+@variant("FULLY_CONNECTED.int4_wide", "FULLY_CONNECTED", simd=True)
 def fc_int4_wide(rng):
     """FULLY_CONNECTED with INT4 weights kept packed and 65-700 inputs:
     long runs of whole groups and their tails."""
     return _fully_connected(rng, "int8", wide=True, w_dt="int4")
 
 
-@variant("FULLY_CONNECTED.int4_dense", "FULLY_CONNECTED", keys=DENSE)
+@variant("FULLY_CONNECTED.int4_dense", "FULLY_CONNECTED", keys=DENSE, simd=True)
 def fc_int4_dense(rng):
     """FULLY_CONNECTED with INT4 weights expanded to int8."""
     return _fully_connected(rng, "int8", w_dt="int4")
