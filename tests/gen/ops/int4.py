@@ -7,7 +7,7 @@ last byte holds one value, come often); the weights are drawn over -8..7
 and packed two to a byte as TFLite writes them. FULLY_CONNECTED's weights
 are per tensor: TFLite Micro refuses per-channel INT4 there.
 
-`make test` draws four of them (tests.optest, --variants all); the others
+`make test` draws three of them (tests.optest, --variants all); the others
 are in variants.SIMD (named with --variants, or simd:), and
 tests/test_int4.py runs all nine on both boards."""
 
@@ -40,7 +40,7 @@ def conv_int4_grouped(rng):
     return _conv_common(rng, "int8", "conv", groups_allowed=True, w_dt="int4")
 
 
-@variant("CONV_2D.int4_dense", "CONV_2D", keys=DENSE)
+@variant("CONV_2D.int4_dense", "CONV_2D", keys=DENSE, simd=True)
 def conv_int4_dense(rng):
     """CONV_2D with INT4 weights expanded to int8 (weights.format dense)."""
     return _conv_common(rng, "int8", "conv", w_dt="int4")
