@@ -224,6 +224,9 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
              model->version);
     stage_time(diag, "reading", &clock_start);
     dump_after(&dump, "read", graph);
+    const TaInt4Options int4 = {cfg->weights_format, cfg->weights_dense, cfg->num_weights_dense};
+    if (!ta_pass_int4_weights(pool, diag, cfg->model_path, graph, &int4))
+        return TINYAOT_ERROR_MODEL;
     if (!ta_pass_check(pool, diag, cfg->model_path, graph))
         return TINYAOT_ERROR_MODEL;
     ta_pass_mark_io(graph);

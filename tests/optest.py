@@ -43,7 +43,7 @@ def test_variant(name, count, seed, workdir, litert=False, runs_per_case=None):
     n_runs = runs_per_case or (10 if v.stateful else 3)
     res = {"variant": name, "tried": count, "converted": 0, "bytes": 0, "diff": 0,
            "litert_diff": 0, "litert_cases": 0, "failures": []}
-    b = batch_mod.build_batch([(c.name, c.model) for c in cases], workdir)
+    b = batch_mod.build_batch([(c.name, c.model) for c in cases], workdir, keys=v.keys)
     jobs = []
     for i, case in enumerate(cases):
         if b.modules[i] is None:

@@ -59,6 +59,10 @@ def test_c_json_and_python_views_agree(name, tmp_path):
     assert c_model_tensors == {t["id"]: t.pop("model_tensor") for t in from_json["tensors"]}
     assert c_model_tensors == py_model_tensors
     assert all(c_model_tensors[i] == int(i) for i in c_model_tensors if i.isdigit())
+    # stored_format, dense_nbytes: beside the spec's fields too (docs/compressed-models.md).
+    for extra in ("stored_format", "dense_nbytes"):
+        c_extra = {t["id"]: t.pop(extra) for t in from_c["tensors"]}
+        assert c_extra == {t["id"]: t.pop(extra) for t in from_json["tensors"]}, extra
     for part in ("operators", "tensors", "regions", "placements"):
         assert from_c[part] == from_json[part], part
         assert from_py[part] == from_json[part], part

@@ -26,23 +26,28 @@ static void type_text(const tinyaot_tensor_view *t, char *out, size_t size)
 
 void cli_print_tensors_text(const tinyaot_result *r)
 {
-    printf("\n%-26s %-10s %-22s %10s %-6s %10s %6s  %s\n", "tensor id", "kind", "dtype[shape]",
-           "bytes", "memory", "offset", "model", "name");
+    printf("\n%-26s %-10s %-22s %10s %-6s %10s %6s %-6s %10s  %s\n", "tensor id", "kind",
+           "dtype[shape]", "bytes", "memory", "offset", "model", "stored", "dense", "name");
     for (size_t i = 0; i < r->num_tensors; i++) {
         const tinyaot_tensor_view *t = &r->tensors[i];
         const tinyaot_placement_view *p = i < r->num_placements ? &r->placements[i] : NULL;
         const char *memory = memory_of(r, p);
-        char type[96], offset[24] = "-", model[16] = "-";
+        char type[96], offset[24] = "-", model[16] = "-", dense[24] = "-";
         type_text(t, type, sizeof type);
         if (memory)
             snprintf(offset, sizeof offset, "%lld", (long long)p->offset);
         if (t->model_tensor >= 0)
             snprintf(model, sizeof model, "%d", t->model_tensor);
-        printf("%-26s %-10s %-22s %10lld %-6s %10s %6s  %s\n", t->id, t->kind, type,
-               (long long)t->nbytes, memory ? memory : "-", offset, model, t->name ? t->name : "-");
+        if (t->dense_nbytes >= 0)
+            snprintf(dense, sizeof dense, "%lld", (long long)t->dense_nbytes);
+        printf("%-26s %-10s %-22s %10lld %-6s %10s %6s %-6s %10s  %s\n", t->id, t->kind, type,
+               (long long)t->nbytes, memory ? memory : "-", offset, model,
+               t->stored_format ? t->stored_format : "-", dense, t->name ? t->name : "-");
     }
     printf("  (model: the model tensor's index, for a constant tinyaot made from one the source's;"
            " memory.tensors rules match the tensor id, or the name with name:)\n");
+    printf("  (stored: how a constant's bytes are kept, int4 packed two values a byte or dense;"
+           " dense: the bytes it would take unpacked)\n");
 }
 
 static void json_text(const char *s)
@@ -88,9 +93,15 @@ void cli_print_tensors_json(const tinyaot_result *r)
         else
             printf(", \"offset\": null, \"region\": null");
         if (t->model_tensor >= 0)
-            printf(", \"model_tensor\": %d}", t->model_tensor);
+            printf(", \"model_tensor\": %d", t->model_tensor);
         else
-            printf(", \"model_tensor\": null}");
+            printf(", \"model_tensor\": null");
+        printf(", \"stored_format\": ");
+        json_text(t->stored_format);
+        if (t->dense_nbytes >= 0)
+            printf(", \"dense_bytes\": %lld}", (long long)t->dense_nbytes);
+        else
+            printf(", \"dense_bytes\": null}");
     }
     printf("]");
 }

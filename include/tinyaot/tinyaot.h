@@ -150,6 +150,11 @@ typedef struct tinyaot_tensor_view {
     /* The model tensor's index: its own, or for a constant made from one
        (re-laid-out weights, a folded bias) that tensor's; -1: None. */
     int model_tensor;
+    /* Constants: how the module stores the bytes ("int4": packed two values
+       a byte, read in place by the kernels; "dense": as dtype) and what they
+       take as the dense dtype; NULL and -1 for other tensors. */
+    const char *stored_format;
+    int64_t dense_nbytes;
 } tinyaot_tensor_view;
 
 /* RegionView: one arena region, in <prefix>_arena_region_t order. */

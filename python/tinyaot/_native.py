@@ -54,7 +54,8 @@ class TensorView(ctypes.Structure):
                 ("quantization", ctypes.POINTER(QuantizationView)),
                 ("kind", ctypes.c_char_p), ("input_index", ctypes.c_int),
                 ("output_index", ctypes.c_int), ("nbytes", ctypes.c_int64),
-                ("model_tensor", ctypes.c_int)]
+                ("model_tensor", ctypes.c_int), ("stored_format", ctypes.c_char_p),
+                ("dense_nbytes", ctypes.c_int64)]
 
 
 class RegionView(ctypes.Structure):

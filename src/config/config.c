@@ -189,6 +189,13 @@ static const tinyaot_config_key config_keys[] = {
      "scratch passed to the kernel, planned like every scratch tensor"},
     {"transforms", "list, or map of name: bool", "all but PRUNE_IDENTITY_OPS",
      "graph transforms: a list is the exact set, a map turns single ones on or off"},
+    {"weights.format", "auto|packed|dense", "auto",
+     "stored form of compressed weights (TFLite INT4): packed keeps them packed and runs kernels "
+     "that read them in place, dense expands them to int8 at conversion (the int8 kernels), auto "
+     "keeps them packed where the packed kernel pays (CONV_2D, FULLY_CONNECTED)"},
+    {"weights.dense", "name pattern, id, or a list", "none",
+     "weight tensors stored dense whatever weights.format says: model names (exact or a glob) "
+     "or ids as analyze --tensors lists them"},
     {"documentation.html", "bool", "false",
      "write <prefix>_documentation.html: operators, I/O, regions and a picture of the plan"},
     {"test.enabled", "bool", "false",
@@ -710,6 +717,20 @@ static bool load_ids(Loader *L, const TaNode *n, const char *path, const char **
     return true;
 }
 
+/* weights: the stored form of compressed weights (passes/int4_weights.c). */
+static void load_weights(Loader *L, const TaNode *n)
+{
+    static const char *const formats[] = {"auto", "packed", "dense"};
+    if (!expect_map(L, n, "weights"))
+        return;
+    check_keys(L, n, "weights");
+    const TaNode *v;
+    if ((v = ta_node_map_get(n, "format")))
+        get_choice(L, v, "weights.format", formats, 3, &L->cfg->weights_format);
+    if ((v = ta_node_map_get(n, "dense")))
+        load_ids(L, v, "weights.dense", &L->cfg->weights_dense, &L->cfg->num_weights_dense);
+}
+
 static void load_rules(Loader *L, const TaNode *n, const char *list_path, bool operator_rules,
                        TaVec *out)
 {
@@ -1104,6 +1125,7 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     c->model_description = "";
     c->output_over_input = true;
     c->overlap_test_direction = "auto";
+    c->weights_format = "auto";
 
     check_keys(&L, root, "");
     const TaNode *v;
@@ -1121,6 +1143,8 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
         load_custom_operators(&L, v);
     if ((v = ta_node_map_get(root, "transforms")))
         load_transforms(&L, v);
+    if ((v = ta_node_map_get(root, "weights")))
+        load_weights(&L, v);
     if ((v = ta_node_map_get(root, "documentation")))
         load_documentation(&L, v);
     if ((v = ta_node_map_get(root, "test")))

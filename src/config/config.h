@@ -86,6 +86,11 @@ typedef struct TaConfig {
     TaVec custom_operators; /* TaCustomOperator* (custom_operators.h) */
     TaVec transforms;       /* TaTransformSetting*, as given */
     bool transforms_exact;  /* given as a list: exactly these run */
+    /* weights.format: "auto" | "packed" | "dense" (passes/int4_weights.c);
+       weights.dense: tensors (names, globs or ids) stored dense anyway. */
+    const char *weights_format;
+    const char **weights_dense;
+    int num_weights_dense;
     /* documentation.html: write <prefix>_documentation.html (emit_html.c) */
     bool documentation_html;
     bool test_enabled;

@@ -25,6 +25,8 @@ static const TaTensorColumn tensor_columns[] = {
     {"last_op", TA_TENSOR_COL_LAST_OP},
     {"overlaps", TA_TENSOR_COL_OVERLAPS},
     {"model_tensor", TA_TENSOR_COL_MODEL_TENSOR},
+    {"stored_format", TA_TENSOR_COL_STORED_FORMAT},
+    {"dense_nbytes", TA_TENSOR_COL_DENSE_BYTES},
 };
 
 static const TaRegionColumn region_columns[] = {

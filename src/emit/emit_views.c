@@ -77,6 +77,8 @@ static const TaTensorColumn tensor_columns[] = {
     {"output_index", TA_TENSOR_COL_OUTPUT_INDEX},
     {"nbytes", TA_TENSOR_COL_SIZE},
     {"model_tensor", TA_TENSOR_COL_MODEL_TENSOR},
+    {"stored_format", TA_TENSOR_COL_STORED_FORMAT},
+    {"dense_nbytes", TA_TENSOR_COL_DENSE_BYTES},
 };
 
 static const TaTensorColumn placement_columns[] = {

@@ -147,6 +147,10 @@ void ta_json_tensor_row(TaJson *j, const TaTensor *t, const TaTensorColumn *cols
         case TA_TENSOR_COL_FIRST_OP: ta_json_int(j, t->first_use); break;
         case TA_TENSOR_COL_LAST_OP: ta_json_int(j, t->last_use); break;
         case TA_TENSOR_COL_OVERLAPS: overlap_value(j, pl); break;
+        case TA_TENSOR_COL_STORED_FORMAT: ta_json_string(j, ta_stored_format(t)); break;
+        case TA_TENSOR_COL_DENSE_BYTES:
+            optional_int(j, ta_dense_bytes(t) >= 0, ta_dense_bytes(t));
+            break;
         case TA_TENSOR_COL_MODEL_TENSOR: {
             const int index = ta_model_tensor(t);
             optional_int(j, index >= 0, index);

@@ -53,8 +53,10 @@ typedef enum {
     TA_TENSOR_COL_ALIAS_OF, /* the id of the tensor owning the bytes, or null */
     TA_TENSOR_COL_FIRST_OP,
     TA_TENSOR_COL_LAST_OP,
-    TA_TENSOR_COL_OVERLAPS,    /* {tensor, lead, below_by, why}: output over input, or null */
-    TA_TENSOR_COL_MODEL_TENSOR /* the model tensor's index (its own or its source's), or null */
+    TA_TENSOR_COL_OVERLAPS,      /* {tensor, lead, below_by, why}: output over input, or null */
+    TA_TENSOR_COL_MODEL_TENSOR,  /* the model tensor's index (its own or its source's), or null */
+    TA_TENSOR_COL_STORED_FORMAT, /* constants: "int4" (packed) or "dense"; else null */
+    TA_TENSOR_COL_DENSE_BYTES    /* constants: bytes as the dense dtype; else null */
 } TaTensorValue;
 
 typedef struct TaRegionColumn {

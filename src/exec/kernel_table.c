@@ -23,12 +23,14 @@
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_conv_2d_add.h"
 #include "../../runtime/kernels/ta_conv_2d_f32.h"
+#include "../../runtime/kernels/ta_conv_2d_s4.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
 #include "../../runtime/kernels/ta_cumsum.h"
 #include "../../runtime/kernels/ta_cumsum_f32.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
+#include "../../runtime/kernels/ta_depthwise_conv_2d_s4.h"
 #include "../../runtime/kernels/ta_dequantize.h"
 #include "../../runtime/kernels/ta_detection_postprocess_f32.h"
 #include "../../runtime/kernels/ta_dynamic_update_slice.h"
@@ -36,6 +38,7 @@
 #include "../../runtime/kernels/ta_floor_div_mod_f32.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
+#include "../../runtime/kernels/ta_fully_connected_s4.h"
 #include "../../runtime/kernels/ta_gather.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "../../runtime/kernels/ta_l2_normalization.h"
@@ -288,6 +291,10 @@ static int call_ta_conv_2d_s16(const void *p, void *const *a)
 {
     return ta_conv_2d_s16(p, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
+static int call_ta_conv_2d_s4(const void *p, void *const *a)
+{
+    return ta_conv_2d_s4(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 static int call_ta_conv_2d_s8(const void *p, void *const *a)
 {
     return ta_conv_2d_s8(p, a[0], a[1], a[2], a[3], a[4], a[5]);
@@ -327,6 +334,10 @@ static int call_ta_depthwise_conv_2d_f32(const void *p, void *const *a)
 static int call_ta_depthwise_conv_2d_s16(const void *p, void *const *a)
 {
     return ta_depthwise_conv_2d_s16(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_depthwise_conv_2d_s4(const void *p, void *const *a)
+{
+    return ta_depthwise_conv_2d_s4(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
 }
 static int call_ta_depthwise_conv_2d_s8(const void *p, void *const *a)
 {
@@ -403,6 +414,10 @@ static int call_ta_fully_connected_s16(const void *p, void *const *a)
 static int call_ta_fully_connected_s16_acc32(const void *p, void *const *a)
 {
     return ta_fully_connected_s16_acc32(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+static int call_ta_fully_connected_s4(const void *p, void *const *a)
+{
+    return ta_fully_connected_s4(p, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 static int call_ta_fully_connected_s8(const void *p, void *const *a)
 {
@@ -935,6 +950,7 @@ static const TaKernelEntry entries[] = {
     {"ta_conv_2d_add_s8_interleaved", 8, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t r:int8_t w:int8_t w:int8_t", call_ta_conv_2d_add_s8_interleaved},
     {"ta_conv_2d_f32", 4, "r:float r:float r:float w:float", call_ta_conv_2d_f32},
     {"ta_conv_2d_s16", 6, "r:int16_t r:int8_t r:int64_t r:int32_t r:int32_t w:int16_t", call_ta_conv_2d_s16},
+    {"ta_conv_2d_s4", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s4},
     {"ta_conv_2d_s8", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8},
     {"ta_conv_2d_s8_columns", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_columns},
     {"ta_conv_2d_s8_interleaved", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_interleaved},
@@ -945,6 +961,7 @@ static const TaKernelEntry entries[] = {
     {"ta_cumsum_s8", 2, "r:int8_t w:int8_t", call_ta_cumsum_s8},
     {"ta_depthwise_conv_2d_f32", 4, "r:float r:float r:float w:float", call_ta_depthwise_conv_2d_f32},
     {"ta_depthwise_conv_2d_s16", 6, "r:int16_t r:int8_t r:int64_t r:int32_t r:int32_t w:int16_t", call_ta_depthwise_conv_2d_s16},
+    {"ta_depthwise_conv_2d_s4", 7, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_depthwise_conv_2d_s4},
     {"ta_depthwise_conv_2d_s8", 7, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_depthwise_conv_2d_s8},
     {"ta_depthwise_conv_2d_s8_m1_fast", 7, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_depthwise_conv_2d_s8_m1_fast},
     {"ta_dequantize_s16_f32", 2, "r:int16_t w:float", call_ta_dequantize_s16_f32},
@@ -964,6 +981,7 @@ static const TaKernelEntry entries[] = {
     {"ta_fully_connected_f32", 4, "r:float r:float r:float w:float", call_ta_fully_connected_f32},
     {"ta_fully_connected_s16", 6, "r:int16_t r:int8_t r:int64_t r:int32_t r:int32_t w:int16_t", call_ta_fully_connected_s16},
     {"ta_fully_connected_s16_acc32", 6, "r:int16_t r:int8_t r:int32_t r:int32_t r:int32_t w:int16_t", call_ta_fully_connected_s16_acc32},
+    {"ta_fully_connected_s4", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_fully_connected_s4},
     {"ta_fully_connected_s8", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_fully_connected_s8},
     {"ta_gather", 3, "r:void r:int32_t w:void", call_ta_gather},
     {"ta_gather_i32", 3, "r:void r:int32_t w:void", call_ta_gather_i32},

@@ -89,6 +89,20 @@ int ta_model_tensor(const TaTensor *t)
     return t->derived_from ? t->derived_from->model_index : -1;
 }
 
+const char *ta_stored_format(const TaTensor *t)
+{
+    if (t->kind != TA_REGION_CONSTANT)
+        return NULL;
+    return t->stored_format ? t->stored_format : "dense";
+}
+
+int64_t ta_dense_bytes(const TaTensor *t)
+{
+    if (t->kind != TA_REGION_CONSTANT)
+        return -1;
+    return (int64_t)(t->stored_format ? t->dense_bytes : t->data_size);
+}
+
 TaTensor *ta_tensor_root(TaTensor *t)
 {
     while (t && t->alias_of)

@@ -106,6 +106,16 @@ typedef struct TaTensor {
        bias): that tensor, for rules and reports; NULL otherwise. */
     const struct TaTensor *derived_from;
     bool removed; /* dropped by a pass: not planned, not emitted */
+    /* TFLite INT4 weights (passes/int4_weights.c): the model's packed bytes
+       (two values a byte, low nibble first) while `data` holds them as int8;
+       keep_packed when weights.format leaves them packed in the module. */
+    const uint8_t *int4_packed;
+    size_t int4_packed_size;
+    bool int4_keep_packed;
+    /* A constant stored in a compressed form ("int4"): the name views and
+       reports show, and the bytes it would take as int8; NULL/0 if plain. */
+    const char *stored_format;
+    size_t dense_bytes;
 
     /* Set by the planner. */
     struct TaTensor *alias_of; /* shares this tensor's bytes (zero-copy reshape) */
@@ -120,6 +130,10 @@ const char *ta_shape_text(TaPool *pool, const TaTensor *t);
 /* The model tensor's index: t's own, or that of the model tensor a
    created constant was made from; -1 for neither. */
 int ta_model_tensor(const TaTensor *t);
+/* A constant's stored form ("int4": packed, "dense": as its dtype) and
+   the bytes it takes as its dense dtype; NULL and -1 for other tensors. */
+const char *ta_stored_format(const TaTensor *t);
+int64_t ta_dense_bytes(const TaTensor *t);
 /* Follows alias_of to the tensor that owns the bytes. */
 TaTensor *ta_tensor_root(TaTensor *t);
 

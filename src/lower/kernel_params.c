@@ -26,11 +26,13 @@
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_conv_2d_add.h"
 #include "../../runtime/kernels/ta_conv_2d_f32.h"
+#include "../../runtime/kernels/ta_conv_2d_s4.h"
 #include "../../runtime/kernels/ta_copy.h"
 #include "../../runtime/kernels/ta_copy_nd.h"
 #include "../../runtime/kernels/ta_cumsum.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d.h"
 #include "../../runtime/kernels/ta_depthwise_conv_2d_f32.h"
+#include "../../runtime/kernels/ta_depthwise_conv_2d_s4.h"
 #include "../../runtime/kernels/ta_dequantize.h"
 #include "../../runtime/kernels/ta_detection_postprocess_f32.h"
 #include "../../runtime/kernels/ta_dynamic_update_slice.h"
@@ -38,6 +40,7 @@
 #include "../../runtime/kernels/ta_floor_div_mod_f32.h"
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
+#include "../../runtime/kernels/ta_fully_connected_s4.h"
 #include "../../runtime/kernels/ta_gather.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "../../runtime/kernels/ta_l2_normalization.h"
@@ -166,6 +169,10 @@ DESCRIBE(TA_COMPARISON_F32_PARAMS)
 DESCRIBE(TA_CONV_2D_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_conv_2d_s4_params_t
+DESCRIBE(TA_CONV_2D_S4_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_conv_2d_f32_params_t
 DESCRIBE(TA_CONV_2D_F32_PARAMS)
 #undef STRUCT
@@ -188,6 +195,10 @@ DESCRIBE(TA_CUMSUM_PARAMS)
 
 #define STRUCT ta_depthwise_conv_2d_params_t
 DESCRIBE(TA_DEPTHWISE_CONV_2D_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_depthwise_conv_2d_s4_params_t
+DESCRIBE(TA_DEPTHWISE_CONV_2D_S4_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_depthwise_conv_2d_f32_params_t
@@ -220,6 +231,10 @@ DESCRIBE(TA_FLOOR_DIV_MOD_F32_PARAMS)
 
 #define STRUCT ta_fully_connected_params_t
 DESCRIBE(TA_FULLY_CONNECTED_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_fully_connected_s4_params_t
+DESCRIBE(TA_FULLY_CONNECTED_S4_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_fully_connected_f32_params_t

@@ -32,11 +32,13 @@
     S(ta_comparison_f32_params_t)              \
     S(ta_conv_2d_add_params_t)                 \
     S(ta_conv_2d_params_t)                     \
+    S(ta_conv_2d_s4_params_t)                  \
     S(ta_conv_2d_f32_params_t)                 \
     S(ta_copy_nd_params_t)                     \
     S(ta_copy_params_t)                        \
     S(ta_cumsum_params_t)                      \
     S(ta_depthwise_conv_2d_params_t)           \
+    S(ta_depthwise_conv_2d_s4_params_t)        \
     S(ta_depthwise_conv_2d_f32_params_t)       \
     S(ta_dequantize_params_t)                  \
     S(ta_detection_postprocess_f32_params_t)   \
@@ -45,6 +47,7 @@
     S(ta_fill_params_t)                        \
     S(ta_floor_div_mod_f32_params_t)           \
     S(ta_fully_connected_params_t)             \
+    S(ta_fully_connected_s4_params_t)          \
     S(ta_fully_connected_f32_params_t)         \
     S(ta_gather_nd_params_t)                   \
     S(ta_gather_params_t)                      \

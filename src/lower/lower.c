@@ -7,6 +7,7 @@
 #include "../config/custom_operators.h"
 #include "../exec/kernel_table.h"
 #include "../model/model.h"
+#include "int4_packed.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -434,6 +435,7 @@ bool ta_lower_graph(TaLower *L)
         if (!op->def->lower(L, op)) {
             failed_with_a_reason(L, op, errors_at, "lower");
         } else {
+            ta_int4_keep_packed(L, op);
             check_kernel_calls(L, op);
             check_has_code(L, op);
         }

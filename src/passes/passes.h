@@ -1,6 +1,8 @@
 /*
  * passes.h - graph passes, run in this order by convert.c:
  *
+ *   ta_pass_int4_weights INT4 weights unpacked (packed bytes kept), INT4
+ *                        elsewhere refused
  *   ta_pass_check        the graph is well formed (every operand defined once,
  *                        before use; dtypes have sizes) and not hybrid
  *                        (ta_pass_check_hybrid)
@@ -17,6 +19,17 @@
 
 #include "../ir/ir.h"
 
+/* int4_weights.c (before ta_pass_check): INT4 weights unpacked to int8,
+   their packed bytes kept on the tensor; INT4 elsewhere refused. format:
+   weights.format ("auto" | "packed" | "dense"); dense: weights.dense's
+   names/ids. */
+typedef struct TaInt4Options {
+    const char *format;
+    const char *const *dense;
+    int num_dense;
+} TaInt4Options;
+bool ta_pass_int4_weights(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g,
+                          const TaInt4Options *o);
 bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g);
 /* check_hybrid.c: one line naming a hybrid (dynamic-range) quantized model. */
 bool ta_pass_check_hybrid(TaPool *pool, TaDiag *d, const char *model_path, const TaGraph *g);

@@ -102,6 +102,8 @@ static void tensor_view(TaPool *pool, const TaTensor *t, tinyaot_tensor_view *v)
     v->output_index = t->output_index;
     v->nbytes = (int64_t)t->place.size;
     v->model_tensor = ta_model_tensor(t);
+    v->stored_format = ta_stored_format(t);
+    v->dense_nbytes = ta_dense_bytes(t);
 }
 
 static void region_view(TaPool *pool, const TaRegion *r, tinyaot_region_view *v)

@@ -34,6 +34,8 @@ DTYPES = {
     "float16": (S.TensorType.FLOAT16, np.float16),
     "float64": (S.TensorType.FLOAT64, np.float64),
     "resource": (S.TensorType.RESOURCE, None),
+    # Values -8..7 held as int8; stored packed two to a byte (pack_int4).
+    "int4": (S.TensorType.INT4, np.int8),
 }
 
 _OPS = {k: v for k, v in vars(S.BuiltinOperator).items() if not k.startswith("_")}
@@ -58,6 +60,19 @@ def tensor_type(dtype):
 
 def np_dtype(dtype):
     return DTYPES[dtype][1]
+
+
+def pack_int4(values):
+    """TFLite's dense INT4 layout: the flat values two to a byte, the first
+    of each pair in the low nibble; an odd count leaves the last high
+    nibble 0."""
+    flat = np.asarray(values).astype(np.int64).reshape(-1)
+    if flat.size and (flat.min() < -8 or flat.max() > 7):
+        raise ValueError("int4 values must lie in -8..7")
+    nibbles = (flat & 0xF).astype(np.uint8)
+    if nibbles.size % 2:
+        nibbles = np.append(nibbles, np.uint8(0))
+    return (nibbles[0::2] | (nibbles[1::2] << 4)).astype(np.uint8).tobytes()
 
 
 class Q:
@@ -161,7 +176,7 @@ class ModelBuilder:
                 arr = arr.reshape(shape)
             raw = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"))
             buf = _AlignedBufferT()
-            buf.data = raw.tobytes()
+            buf.data = pack_int4(arr) if dtype == "int4" else raw.tobytes()
             self.buffers.append(buf)
             t.buffer = len(self.buffers) - 1
         if quant is not None:

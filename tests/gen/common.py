@@ -12,10 +12,10 @@ from .builder import ModelBuilder, Q, np_dtype  # noqa: F401  (re-exported)
 
 INT_RANGE = {"int8": (-128, 127), "int16": (-32768, 32767),
              "uint8": (0, 255), "int32": (-2**31, 2**31 - 1),
-             "int64": (-2**63, 2**63 - 1)}
+             "int64": (-2**63, 2**63 - 1), "int4": (-8, 7)}
 
 # standard deviation of a uniform draw over the full integer range
-UNIFORM_STD = {"int8": 73.9, "int16": 18918.0, "uint8": 73.9}
+UNIFORM_STD = {"int8": 73.9, "int16": 18918.0, "uint8": 73.9, "int4": 4.6}
 
 ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6")
 

@@ -37,7 +37,8 @@ class Case:
 class Variant:
     """A family of random models. draw(rng) -> Case."""
 
-    def __init__(self, name, op, fn, stateful=False, n_runs=None, doc="", compare=None):
+    def __init__(self, name, op, fn, stateful=False, n_runs=None, doc="", compare=None,
+                 keys=None):
         self.name = name
         self.op = op
         self.fn = fn
@@ -48,6 +49,9 @@ class Variant:
         # for an operator whose reference leaves part of its output undefined
         # (None: every byte of every output).
         self.compare = compare
+        # Configuration keys every conversion of the variant's models takes
+        # (e.g. {"weights.format": "dense"}); None: the defaults.
+        self.keys = keys
 
     def draw(self, rng, name=None):
         model, config = self.fn(rng)
@@ -69,16 +73,16 @@ class Variant:
         return "Variant(%s)" % self.name
 
 
-def variant(name, op, stateful=False, n_runs=None, simd=False, compare=None):
+def variant(name, op, stateful=False, n_runs=None, simd=False, compare=None, keys=None):
     """Decorator registering fn(rng) -> (model_bytes, config), in
-    SIMD_REGISTRY when simd is set; compare as in Variant."""
+    SIMD_REGISTRY when simd is set; compare and keys as in Variant."""
     registry = SIMD_REGISTRY if simd else REGISTRY
 
     def deco(fn):
         if name in REGISTRY or name in SIMD_REGISTRY:
             raise ValueError("duplicate variant " + name)
         registry[name] = Variant(name, op, fn, stateful, n_runs,
-                                 (fn.__doc__ or "").strip(), compare)
+                                 (fn.__doc__ or "").strip(), compare, keys)
         return fn
 
     return deco

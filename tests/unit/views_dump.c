@@ -132,6 +132,10 @@ int main(int argc, char **argv)
         opt_int(t->output_index >= 0, t->output_index);
         printf(",\"nbytes\":%lld,\"model_tensor\":", (long long)t->nbytes);
         opt_int(t->model_tensor >= 0, t->model_tensor);
+        printf(",\"stored_format\":");
+        str(t->stored_format);
+        printf(",\"dense_nbytes\":");
+        opt_int(t->dense_nbytes >= 0, t->dense_nbytes);
         printf("}");
     }
     printf("],\"regions\":[");

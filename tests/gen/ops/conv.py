@@ -97,7 +97,7 @@ def _small_geometry(rng):
 
 
 def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
-                 wide=False, few=False, small=False, long_rows=False):
+                 wide=False, few=False, small=False, long_rows=False, w_dt="int8"):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
@@ -179,17 +179,17 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
     in_q = draw_quant(rng, dt, 1e-3, 1.0)
     per_channel = chance(rng, 0.65)
     w_q = draw_weight_quant(rng, out_c, per_channel, axis)
-    weights = rand_values(rng, "int8", filt_shape)
+    weights = rand_values(rng, w_dt, filt_shape)
     act = draw_activation(rng)
     w_typ = math.exp(sum(math.log(s) for s in w_q.scales) / len(w_q.scales))
-    acc_std = math.sqrt(k_sum) * UNIFORM_STD[dt] * UNIFORM_STD["int8"]
+    acc_std = math.sqrt(k_sum) * UNIFORM_STD[dt] * UNIFORM_STD[w_dt]
     out_q = draw_output_quant(rng, dt, acc_std * in_q.scale * w_typ, act)
     if small and chance(rng, 0.25):
         # scales above 1/2 (shifts >= 0): the requantization's general path
         out_q = Q(f32(out_q.scale / 300), out_q.zero_point)
 
     x = b.tensor([batch, in_h, in_w, in_c], dt, in_q, name="input")
-    w = b.const(weights, "int8", w_q, name="filter")
+    w = b.const(weights, w_dt, w_q, name="filter")
     has_bias = chance(rng, 0.9)
     ins = [x, w]
     if has_bias:

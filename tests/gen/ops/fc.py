@@ -11,7 +11,7 @@ from ..core import variant
 BIAS_DTYPE = {"int8": "int32", "int16": "int64"}
 
 
-def _fully_connected(rng, dt, simd=False, wide=False):
+def _fully_connected(rng, dt, simd=False, wide=False, w_dt="int8"):
     b = ModelBuilder()
     if simd:
         units = draw_simd_size(rng)
@@ -54,15 +54,16 @@ def _fully_connected(rng, dt, simd=False, wide=False):
     keep = mode == "keep_num_dims"
 
     in_q = draw_quant(rng, dt, 1e-3, 1.0)
-    per_channel = chance(rng, 0.35)
+    # TFLite Micro refuses per-channel int4 FULLY_CONNECTED weights.
+    per_channel = chance(rng, 0.35) and w_dt != "int4"
     w_q = draw_weight_quant(rng, units, per_channel, 0)
     act = draw_activation(rng)
     w_typ = math.exp(sum(math.log(s) for s in w_q.scales) / len(w_q.scales))
-    acc_std = math.sqrt(n_in) * UNIFORM_STD[dt] * UNIFORM_STD["int8"]
+    acc_std = math.sqrt(n_in) * UNIFORM_STD[dt] * UNIFORM_STD[w_dt]
     out_q = draw_output_quant(rng, dt, acc_std * in_q.scale * w_typ, act)
 
     x = b.tensor(in_shape, dt, in_q, name="input")
-    w = b.const(rand_values(rng, "int8", [units, n_in]), "int8", w_q, name="weights")
+    w = b.const(rand_values(rng, w_dt, [units, n_in]), w_dt, w_q, name="weights")
     ins = [x, w]
     has_bias = chance(rng, 0.85)
     if has_bias:
