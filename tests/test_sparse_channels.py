@@ -1,4 +1,4 @@
-"""SPARSE_CHANNELS (issue 24, item 1; docs/design.md, "Pruned models"):
+"""SPARSE_CHANNELS (issue 24, item 1; docs/pruned-models.md):
 output channels whose weights are all zero become constants folded into
 the 1x1 and FULLY_CONNECTED layers that read them, and channels no later
 operator reads through a nonzero weight leave weights and tensors. Pruned

@@ -205,7 +205,7 @@ static void print_kernel_stack_text(const tinyaot_result *r, const tinyaot_analy
     printf("  (%s)\n", a->kernel_stack_basis);
 }
 
-/* SPARSE_CHANNELS (docs/design.md, "Pruned models"): the layers it
+/* SPARSE_CHANNELS (docs/pruned-models.md): the layers it
    changed, if any. */
 static void print_sparse_channels_text(const tinyaot_result *r, const tinyaot_analysis *a)
 {

@@ -288,8 +288,7 @@ typedef struct TaOp {
     TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */
     bool removed;                /* dropped by a pass */
     /* SPARSE_CHANNELS: output channels it no longer computes, and constant
-       input channels folded into its bias (docs/design.md, "Pruned
-       models"). */
+       input channels folded into its bias (docs/pruned-models.md). */
     int sparse_removed;
     int sparse_folded;
 } TaOp;

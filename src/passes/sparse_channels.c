@@ -1,5 +1,5 @@
 /*
- * sparse_channels.c - SPARSE_CHANNELS (docs/design.md, "Pruned models"):
+ * sparse_channels.c - SPARSE_CHANNELS (docs/pruned-models.md):
  * output channels whose weights are all zero are constants folded into the
  * 1x1 CONV_2D and FULLY_CONNECTED layers that read them, and channels no
  * later operator reads through a nonzero weight are neither computed nor

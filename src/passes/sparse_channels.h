@@ -1,6 +1,6 @@
 /*
  * sparse_channels.h - what the parts of SPARSE_CHANNELS share
- * (docs/design.md, "Pruned models"): the graph's writers and readers, and
+ * (docs/pruned-models.md): the graph's writers and readers, and
  * the operators the transform understands.
  *
  *   sparse_graph.c      which operators it understands, and how
