@@ -402,9 +402,35 @@ DW_INLINE void mve_block_3x3(const dw_ctx *c, const mve_requant *q, const mve_st
         mve_store8(q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
 }
 
+/* The last n < 8 channels from c0 on of a pixel, every load and the store
+   predicated to them (inactive lanes load zero, so they add nothing):
+   `rows` x `cols` taps from x and w, the _ZP form (zp_on) on x - zero
+   point, from `start` (bias_sum inside the input, the plain bias at the
+   border). Intrinsics: two accumulators leave gcc registers enough. */
+DW_INLINE void mve_block_tail(const mve_requant *q, const mve_steps *st, const int8_t *x,
+                              const int8_t *w, int32_t rows, int32_t cols, const int32_t *start,
+                              int16x8_t zp, int zp_on, int32_t c0, int32_t n, int8_t *out, int fast)
+{
+    const mve_pred16_t pr = vctp16q((uint32_t)n);
+    int32x4_t a0, a1, a2, a3;
+    mve_start(start, c0, n, &a0, &a1, &a2, &a3);
+    x += c0;
+    w += c0;
+    for (int32_t ky = 0; ky < rows; ky++, x += st->next_row, w += st->next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += st->col, w += st->d) {
+            int16x8_t xv = vldrbq_z_s16(x, pr);
+            if (zp_on)
+                xv = vsubq_s16(xv, zp);
+            const int16x8_t wv = vldrbq_z_s16(w, pr);
+            a0 = vaddq_s32(a0, vmullbq_int_s16(xv, wv));
+            a1 = vaddq_s32(a1, vmulltq_int_s16(xv, wv));
+        }
+    mve_store8(q, a0, a1, c0, n, 1, fast, out + c0);
+}
+
 /* An interior pixel of a 3x3 window, x at its first tap: its channels in
-   blocks of 16, then one of 8; returns how many it did (the rest, fewer
-   than 8, go to the predicated path). */
+   blocks of 16, then one of 8, then a predicated tail; returns the
+   depth. */
 DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, const int8_t *x,
                                     int8_t *out, int fast)
 {
@@ -417,7 +443,12 @@ DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, cons
         mve_block_3x3(c, &q, &st, x, c0, 0, out, fast);
         c0 += 8;
     }
-    return c0;
+    if (st.d > c0) {
+        const mve_steps tail = {st.col, c->tap_row - 3 * st.col, st.d, 0};
+        mve_block_tail(&q, &tail, x, c->weights, 3, 3, c->bias_sum, vdupq_n_s16(0), 0, c0,
+                       st.d - c0, out, fast);
+    }
+    return st.d;
 }
 
 /* `count` interior pixels, pixel_step apart in the input, in one call. */
@@ -470,7 +501,10 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
         mve_block_window(c, &q, &st, win, zp, c0, 0, out, fast);
         c0 += 8;
     }
-    return c0;
+    if (st.d > c0)
+        mve_block_tail(&q, &st, win->x, win->w, win->rows, win->cols, c->bias, zp, 1, c0, st.d - c0,
+                       out, fast);
+    return st.d;
 }
 #undef DW_MVE_PIN_ACCUMULATORS
 #undef DW_MVE_BLOCK_TAP
@@ -653,7 +687,6 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
             const int row_inside = oy >= oy_lo && oy < oy_hi;
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
-                int32_t c0 = 0;
                 if (fast && is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
                     if (depth == 8 && fast == DW_FAST_FULL && ox + 1 < ox_hi) {
@@ -662,26 +695,24 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
                         output += depth;
                         continue;
                     }
-                    /* With no predicated tail the whole interior run of
-                       the row goes in one call. */
-                    const int32_t run = depth % 8 == 0 ? ox_hi - ox : 1;
+                    /* The whole interior run of the row in one call (a
+                       predicated tail takes the last depth % 8 channels). */
+                    const int32_t run = ox_hi - ox;
                     const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
-                    c0 = fast == DW_FAST_FULL ? mve_pixel_3x3_fast(&c, x, run, step, output)
-                                              : mve_pixel_3x3_clamped(&c, x, run, step, output);
+                    if (fast == DW_FAST_FULL)
+                        mve_pixel_3x3_fast(&c, x, run, step, output);
+                    else
+                        mve_pixel_3x3_clamped(&c, x, run, step, output);
                     ox += run - 1;
                     output += (run - 1) * depth;
-                    if (depth == c0)
-                        continue;
+                    continue;
                 }
                 dw_window win;
                 dw_window_init(&c, in_b, iy0, ix0, &win);
-                if (c0 == 0)
-                    c0 = fast == DW_FAST_FULL ? mve_pixel_window_fast(&c, &win, output)
-                                              : mve_pixel_window_any(&c, &win, output);
-                /* The last depth % 8 channels: the multiplier block with
-                   consecutive inputs. */
-                if (!fast_full_only && depth > c0)
-                    mve_block_multiplier(&c, &win, c0, depth - c0, vidupq_n_u16(0, 1), output);
+                if (fast == DW_FAST_FULL)
+                    mve_pixel_window_fast(&c, &win, output);
+                else
+                    mve_pixel_window_any(&c, &win, output);
             }
         }
     }
