@@ -1367,6 +1367,117 @@ DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8
 }
 #endif /* TA_HAVE_DSP */
 
+#if defined(TA_HAVE_DSP)
+/* Depth multiplier > 1 on DSP: four output channels o0..o0 + 3 per block
+   read at most two input channels, a = o0 / multiplier and a + 1; the
+   first `split` outputs read a, the others a + 1 (split 2 for multiplier
+   2, 4 for multipliers that are multiples of 4: constants, so those
+   blocks choose no register per tap). Only the taps inside the input, on
+   x - zero point, from the plain bias; `form` as dsp_store4. */
+DW_INLINE void dsp_block_multiplier(const dw_ctx *c, const dw_window *win, int32_t o0,
+                                    int32_t split, int form, int8_t *out)
+{
+    const int32_t zp = c->p->pad_value;
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const int32_t rows = win->rows, cols = win->cols;
+    const ptrdiff_t next_row = c->tap_row - cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    const ptrdiff_t second = split < 4; /* the byte of channel a + 1, if read */
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    int32_t a0, a1, a2, a3;
+    dsp_start4(c->bias, o0, &a0, &a1, &a2, &a3);
+    const int8_t *x = win->x + o0 / c->p->depth_multiplier, *w = win->w + o0;
+    for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
+            const int32_t xa = x[0] - zp, xb = x[second] - zp;
+            uint32_t wv;
+            memcpy(&wv, w, 4);
+            const uint32_t w02 = __sxtb16(wv), w13 = ta_dw_sxtb16_ror8(wv);
+            a0 = __smlabb(xa, (int32_t)w02, a0);
+            a1 = __smlabb(split > 1 ? xa : xb, (int32_t)w13, a1);
+            a2 = __smlabt(split > 2 ? xa : xb, (int32_t)w02, a2);
+            a3 = __smlabt(split > 3 ? xa : xb, (int32_t)w13, a3);
+        }
+    dsp_store4(&q, a0, a1, a2, a3, o0, form, out);
+}
+
+DW_NOINLINE void dsp_block_multiplier_2(const dw_ctx *c, const dw_window *win, int32_t o0, int form,
+                                        int8_t *out)
+{
+    dsp_block_multiplier(c, win, o0, 2, form, out);
+}
+
+DW_NOINLINE void dsp_block_multiplier_4(const dw_ctx *c, const dw_window *win, int32_t o0, int form,
+                                        int8_t *out)
+{
+    dsp_block_multiplier(c, win, o0, 4, form, out);
+}
+
+DW_NOINLINE void dsp_block_multiplier_any(const dw_ctx *c, const dw_window *win, int32_t o0,
+                                          int form, int8_t *out)
+{
+    const int32_t mult = c->p->depth_multiplier, left = mult - o0 % mult;
+    dsp_block_multiplier(c, win, o0, left < 4 ? left : 4, form, out);
+}
+
+/* The last depth % 4 output channels of a pixel, one at a time. */
+DW_NOINLINE void dsp_multiplier_tail(const dw_ctx *c, const dw_window *win, int32_t o0, int8_t *out)
+{
+    const int32_t zp = c->p->pad_value, mult = c->p->depth_multiplier;
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const ptrdiff_t next_row = c->tap_row - win->cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - win->cols) * d;
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    for (; o0 < d; o0++) {
+        int32_t acc = c->bias ? c->bias[o0] : 0;
+        const int8_t *x = win->x + o0 / mult, *w = win->w + o0;
+        for (int32_t ky = 0; ky < win->rows; ky++, x += next_row, w += next_w_row)
+            for (int32_t kx = 0; kx < win->cols; kx++, x += col, w += d)
+                acc += ((int32_t)*x - zp) * (int32_t)*w;
+        out[o0] = (int8_t)dsp_output(&q, acc, o0);
+    }
+}
+
+/* Depth multiplier > 1 on DSP: per output pixel, blocks of four output
+   channels over the taps inside the input. */
+static void dw_s8_multiplier_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                 const int8_t *weights, const int32_t *bias,
+                                 const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    dw_ctx c;
+    dw_ctx_init(&c, p, weights, NULL, bias, multipliers, shifts);
+    const int32_t depth = c.depth, mult = p->depth_multiplier, quads = depth & ~3;
+    const int form = dsp_form(&c);
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)c.in_depth;
+    const ptrdiff_t out_row = (ptrdiff_t)p->output_width * depth;
+    for (int32_t bi = 0; bi < p->batches; bi++) {
+        const int32_t b = dw_walk(p->reverse_rows, bi, p->batches);
+        const int8_t *in_b = input + (size_t)b * image;
+        for (int32_t oi = 0; oi < p->output_height; oi++) {
+            const int32_t oy = dw_walk(p->reverse_rows, oi, p->output_height);
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            int8_t *out = output + ((ptrdiff_t)b * p->output_height + oy) * out_row;
+            for (int32_t ox = 0; ox < p->output_width; ox++, out += depth) {
+                dw_window win;
+                dw_window_init(&c, in_b, iy0, ox * p->stride_width - p->pad_left, &win);
+                for (int32_t o0 = 0; o0 < quads; o0 += 4) {
+                    if (mult == 2)
+                        dsp_block_multiplier_2(&c, &win, o0, form, out);
+                    else if (mult % 4 == 0)
+                        dsp_block_multiplier_4(&c, &win, o0, form, out);
+                    else
+                        dsp_block_multiplier_any(&c, &win, o0, form, out);
+                }
+                if (quads < depth)
+                    dsp_multiplier_tail(&c, &win, quads, out);
+            }
+        }
+    }
+}
+#endif /* TA_HAVE_DSP */
+
 /* True when the tap (iy, ix) lies outside the input (padding). */
 static int outside(const ta_depthwise_conv_2d_params_t *p, int32_t iy, int32_t ix)
 {
@@ -1475,10 +1586,11 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
         dw_s8_multiplier_mve(p, input, weights, bias, multipliers, shifts, output);
     return TA_OK;
 #elif defined(TA_HAVE_DSP)
-    if (p->depth_multiplier == 1) {
+    if (p->depth_multiplier == 1)
         dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
-        return TA_OK;
-    }
+    else
+        dw_s8_multiplier_dsp(p, input, weights, bias, multipliers, shifts, output);
+    return TA_OK;
 #else
     (void)bias;
 #endif
