@@ -428,6 +428,35 @@ DW_INLINE void mve_block_tail(const mve_requant *q, const mve_steps *st, const i
     mve_store8(q, a0, a1, c0, n, 1, fast, out + c0);
 }
 
+/* mve_block_tail for n <= 4 channels, one int32 lane each (half the
+   steps of the int16 form): products by VMUL.I32, the requantization in
+   channel order. */
+DW_INLINE void mve_block_tail4(const mve_requant *q, const mve_steps *st, const int8_t *x,
+                               const int8_t *w, int32_t rows, int32_t cols, const int32_t *start,
+                               int32_t zp, int32_t c0, int32_t n, int8_t *out, int fast)
+{
+    const mve_pred16_t pr = vctp32q((uint32_t)n);
+    int32x4_t a = start ? vldrwq_z_s32(start + c0, pr) : vdupq_n_s32(0);
+    x += c0;
+    w += c0;
+    for (int32_t ky = 0; ky < rows; ky++, x += st->next_row, w += st->next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += st->col, w += st->d) {
+            const int32x4_t xv = vsubq_n_s32(vldrbq_z_s32(x, pr), zp);
+            a = vaddq_s32(a, vmulq_s32(xv, vldrbq_z_s32(w, pr)));
+        }
+    int32x4_t m = vdupq_n_s32(q->multiplier), s = vdupq_n_s32(q->shift);
+    if (q->multipliers) {
+        m = vldrwq_z_s32(q->multipliers + c0, pr);
+        s = vldrwq_z_s32(q->shifts + c0, pr);
+    }
+    a = fast || q->right_only ? mve_round_right(vqrdmulhq_s32(a, m), s)
+                              : ta_mul_by_quantized_multiplier_mve(a, m, s);
+    a = vaddq_n_s32(a, q->offset);
+    const int32_t lo = fast == DW_FAST_FULL ? INT8_MIN : q->lo;
+    const int32_t hi = fast == DW_FAST_FULL ? INT8_MAX : q->hi;
+    vstrbq_p_s32(out + c0, vminq_s32(vmaxq_s32(a, vdupq_n_s32(lo)), vdupq_n_s32(hi)), pr);
+}
+
 /* An interior pixel of a 3x3 window, x at its first tap: its channels in
    blocks of 16, then one of 8, then a predicated tail; returns the
    depth. */
@@ -445,8 +474,12 @@ DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, cons
     }
     if (st.d > c0) {
         const mve_steps tail = {st.col, c->tap_row - 3 * st.col, st.d, 0};
-        mve_block_tail(&q, &tail, x, c->weights, 3, 3, c->bias_sum, vdupq_n_s16(0), 0, c0,
-                       st.d - c0, out, fast);
+        if (st.d - c0 <= 4)
+            mve_block_tail4(&q, &tail, x, c->weights, 3, 3, c->bias_sum, 0, c0, st.d - c0, out,
+                            fast);
+        else
+            mve_block_tail(&q, &tail, x, c->weights, 3, 3, c->bias_sum, vdupq_n_s16(0), 0, c0,
+                           st.d - c0, out, fast);
     }
     return st.d;
 }
@@ -501,9 +534,12 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
         mve_block_window(c, &q, &st, win, zp, c0, 0, out, fast);
         c0 += 8;
     }
-    if (st.d > c0)
+    if (st.d - c0 > 4)
         mve_block_tail(&q, &st, win->x, win->w, win->rows, win->cols, c->bias, zp, 1, c0, st.d - c0,
                        out, fast);
+    else if (st.d > c0)
+        mve_block_tail4(&q, &st, win->x, win->w, win->rows, win->cols, c->bias, c->p->pad_value, c0,
+                        st.d - c0, out, fast);
     return st.d;
 }
 #undef DW_MVE_PIN_ACCUMULATORS
