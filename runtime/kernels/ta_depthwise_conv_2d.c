@@ -461,7 +461,7 @@ DW_INLINE void mve_block_tail4(const mve_requant *q, const mve_steps *st, const 
    blocks of 16, then one of 8, then a predicated tail; returns the
    depth. */
 DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, const int8_t *x,
-                                    int8_t *out, int fast)
+                                    int8_t *out, int fast, int tails)
 {
     const mve_requant q = *qp;
     const mve_steps st = {c->tap_col, c->tap_row - 2 * c->tap_col, c->depth, 0};
@@ -472,7 +472,7 @@ DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, cons
         mve_block_3x3(c, &q, &st, x, c0, 0, out, fast);
         c0 += 8;
     }
-    if (st.d > c0) {
+    if (tails && st.d > c0) {
         const mve_steps tail = {st.col, c->tap_row - 3 * st.col, st.d, 0};
         if (st.d - c0 <= 4)
             mve_block_tail4(&q, &tail, x, c->weights, 3, 3, c->bias_sum, 0, c0, st.d - c0, out,
@@ -486,13 +486,13 @@ DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, cons
 
 /* `count` interior pixels, pixel_step apart in the input, in one call. */
 DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
-                                ptrdiff_t pixel_step, int8_t *out, int fast)
+                                ptrdiff_t pixel_step, int8_t *out, int fast, int tails)
 {
     mve_requant q;
     mve_requant_init(c, &q);
     int32_t c0 = 0;
     for (int32_t px = 0; px < count; px++, x += pixel_step, out += c->depth)
-        c0 = mve_pixel_3x3_one(c, &q, x, out, fast);
+        c0 = mve_pixel_3x3_one(c, &q, x, out, fast, tails);
     return c0;
 }
 
@@ -520,7 +520,8 @@ DW_INLINE void mve_block_window(const dw_ctx *c, const mve_requant *q, const mve
 
 /* A border pixel (or any window): channels in blocks of 16, then one of 8,
    as mve_pixel_3x3. */
-DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out, int fast)
+DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out, int fast,
+                                   int tails)
 {
     const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
     const mve_steps st = {c->tap_col, c->tap_row - win->cols * c->tap_col, c->depth,
@@ -534,6 +535,8 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
         mve_block_window(c, &q, &st, win, zp, c0, 0, out, fast);
         c0 += 8;
     }
+    if (!tails)
+        return c0;
     if (st.d - c0 > 4)
         mve_block_tail(&q, &st, win->x, win->w, win->rows, win->cols, c->bias, zp, 1, c0, st.d - c0,
                        out, fast);
@@ -602,23 +605,36 @@ DW_NOINLINE void mve_pixels2_3x3_c8_fast(const dw_ctx *c, const int8_t *x, ptrdi
 DW_NOINLINE int32_t mve_pixel_3x3_fast(const dw_ctx *c, const int8_t *x, int32_t count,
                                        ptrdiff_t pixel_step, int8_t *out)
 {
-    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_FULL);
+    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_FULL, 1);
+}
+
+/* The same for depths that are multiples of 8 (the m1_fast entry): no
+   tail code. */
+DW_NOINLINE int32_t mve_pixel_3x3_fast8(const dw_ctx *c, const int8_t *x, int32_t count,
+                                        ptrdiff_t pixel_step, int8_t *out)
+{
+    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_FULL, 0);
 }
 
 DW_NOINLINE int32_t mve_pixel_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t count,
                                           ptrdiff_t pixel_step, int8_t *out)
 {
-    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_CLAMPED);
+    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_CLAMPED, 1);
 }
 
 DW_NOINLINE int32_t mve_pixel_window_fast(const dw_ctx *c, const dw_window *win, int8_t *out)
 {
-    return mve_pixel_window(c, win, out, DW_FAST_FULL);
+    return mve_pixel_window(c, win, out, DW_FAST_FULL, 1);
+}
+
+DW_NOINLINE int32_t mve_pixel_window_fast8(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return mve_pixel_window(c, win, out, DW_FAST_FULL, 0);
 }
 
 DW_NOINLINE int32_t mve_pixel_window_any(const dw_ctx *c, const dw_window *win, int8_t *out)
 {
-    return mve_pixel_window(c, win, out, DW_GENERAL);
+    return mve_pixel_window(c, win, out, DW_GENERAL, 1);
 }
 
 /* Depth multiplier > 1: a block of n <= 8 output channels from o0 on,
@@ -735,7 +751,9 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
                        predicated tail takes the last depth % 8 channels). */
                     const int32_t run = ox_hi - ox;
                     const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
-                    if (fast == DW_FAST_FULL)
+                    if (fast_full_only)
+                        mve_pixel_3x3_fast8(&c, x, run, step, output);
+                    else if (fast == DW_FAST_FULL)
                         mve_pixel_3x3_fast(&c, x, run, step, output);
                     else
                         mve_pixel_3x3_clamped(&c, x, run, step, output);
@@ -745,7 +763,9 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
                 }
                 dw_window win;
                 dw_window_init(&c, in_b, iy0, ix0, &win);
-                if (fast == DW_FAST_FULL)
+                if (fast_full_only)
+                    mve_pixel_window_fast8(&c, &win, output);
+                else if (fast == DW_FAST_FULL)
                     mve_pixel_window_fast(&c, &win, output);
                 else
                     mve_pixel_window_any(&c, &win, output);
