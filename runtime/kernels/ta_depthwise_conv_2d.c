@@ -13,8 +13,11 @@
  * per call, and two pixels at a time for 8-channel layers); the others run
  * only the taps inside the input, on (input - zero point), from the plain
  * bias. Requantization is vectorized on Helium (VQRDMULH, VRSHL) and done
- * four channels at a time on DSP (SMMULR or SMLAL, QADD, SSAT/SEL).
- * Helium also runs depth multipliers above 1 (gathered inputs) and int16.
+ * four channels at a time on DSP (SMMULR or SMLAL, QADD, SSAT/SEL). On
+ * Helium the last depth % 8 channels take a predicated block (int32 lanes
+ * for four or fewer). Depth multipliers above 1 run on Helium (gathered
+ * inputs) and on DSP (four outputs reading at most two input channels);
+ * Helium also runs int16.
  *
  * No working memory is needed, so the planner reserves none.
  */
