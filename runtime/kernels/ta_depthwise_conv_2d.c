@@ -13,8 +13,11 @@
  * per call, and two pixels at a time for 8-channel layers); the others run
  * only the taps inside the input, on (input - zero point), from the plain
  * bias. Requantization is vectorized on Helium (VQRDMULH, VRSHL) and done
- * four channels at a time on DSP (SMMULR or SMLAL, QADD, SSAT/SEL).
- * Helium also runs depth multipliers above 1 (gathered inputs) and int16.
+ * four channels at a time on DSP (SMMULR or SMLAL, QADD, SSAT/SEL). On
+ * Helium the last depth % 8 channels take a predicated block (int32 lanes
+ * for four or fewer). Depth multipliers above 1 run on Helium (gathered
+ * inputs) and on DSP (four outputs reading at most two input channels);
+ * Helium also runs int16.
  *
  * No working memory is needed, so the planner reserves none.
  */
@@ -402,11 +405,66 @@ DW_INLINE void mve_block_3x3(const dw_ctx *c, const mve_requant *q, const mve_st
         mve_store8(q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
 }
 
+/* The last n < 8 channels from c0 on of a pixel, every load and the store
+   predicated to them (inactive lanes load zero, so they add nothing):
+   `rows` x `cols` taps from x and w, the _ZP form (zp_on) on x - zero
+   point, from `start` (bias_sum inside the input, the plain bias at the
+   border). Intrinsics: two accumulators leave gcc registers enough. */
+DW_INLINE void mve_block_tail(const mve_requant *q, const mve_steps *st, const int8_t *x,
+                              const int8_t *w, int32_t rows, int32_t cols, const int32_t *start,
+                              int16x8_t zp, int zp_on, int32_t c0, int32_t n, int8_t *out, int fast)
+{
+    const mve_pred16_t pr = vctp16q((uint32_t)n);
+    int32x4_t a0, a1, a2, a3;
+    mve_start(start, c0, n, &a0, &a1, &a2, &a3);
+    x += c0;
+    w += c0;
+    for (int32_t ky = 0; ky < rows; ky++, x += st->next_row, w += st->next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += st->col, w += st->d) {
+            int16x8_t xv = vldrbq_z_s16(x, pr);
+            if (zp_on)
+                xv = vsubq_s16(xv, zp);
+            const int16x8_t wv = vldrbq_z_s16(w, pr);
+            a0 = vaddq_s32(a0, vmullbq_int_s16(xv, wv));
+            a1 = vaddq_s32(a1, vmulltq_int_s16(xv, wv));
+        }
+    mve_store8(q, a0, a1, c0, n, 1, fast, out + c0);
+}
+
+/* mve_block_tail for n <= 4 channels, one int32 lane each (half the
+   steps of the int16 form): products by VMUL.I32, the requantization in
+   channel order. */
+DW_INLINE void mve_block_tail4(const mve_requant *q, const mve_steps *st, const int8_t *x,
+                               const int8_t *w, int32_t rows, int32_t cols, const int32_t *start,
+                               int32_t zp, int32_t c0, int32_t n, int8_t *out, int fast)
+{
+    const mve_pred16_t pr = vctp32q((uint32_t)n);
+    int32x4_t a = start ? vldrwq_z_s32(start + c0, pr) : vdupq_n_s32(0);
+    x += c0;
+    w += c0;
+    for (int32_t ky = 0; ky < rows; ky++, x += st->next_row, w += st->next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += st->col, w += st->d) {
+            const int32x4_t xv = vsubq_n_s32(vldrbq_z_s32(x, pr), zp);
+            a = vaddq_s32(a, vmulq_s32(xv, vldrbq_z_s32(w, pr)));
+        }
+    int32x4_t m = vdupq_n_s32(q->multiplier), s = vdupq_n_s32(q->shift);
+    if (q->multipliers) {
+        m = vldrwq_z_s32(q->multipliers + c0, pr);
+        s = vldrwq_z_s32(q->shifts + c0, pr);
+    }
+    a = fast || q->right_only ? mve_round_right(vqrdmulhq_s32(a, m), s)
+                              : ta_mul_by_quantized_multiplier_mve(a, m, s);
+    a = vaddq_n_s32(a, q->offset);
+    const int32_t lo = fast == DW_FAST_FULL ? INT8_MIN : q->lo;
+    const int32_t hi = fast == DW_FAST_FULL ? INT8_MAX : q->hi;
+    vstrbq_p_s32(out + c0, vminq_s32(vmaxq_s32(a, vdupq_n_s32(lo)), vdupq_n_s32(hi)), pr);
+}
+
 /* An interior pixel of a 3x3 window, x at its first tap: its channels in
-   blocks of 16, then one of 8; returns how many it did (the rest, fewer
-   than 8, go to the predicated path). */
+   blocks of 16, then one of 8, then a predicated tail; returns the
+   depth. */
 DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, const int8_t *x,
-                                    int8_t *out, int fast)
+                                    int8_t *out, int fast, int tails)
 {
     const mve_requant q = *qp;
     const mve_steps st = {c->tap_col, c->tap_row - 2 * c->tap_col, c->depth, 0};
@@ -417,18 +475,27 @@ DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, cons
         mve_block_3x3(c, &q, &st, x, c0, 0, out, fast);
         c0 += 8;
     }
-    return c0;
+    if (tails && st.d > c0) {
+        const mve_steps tail = {st.col, c->tap_row - 3 * st.col, st.d, 0};
+        if (st.d - c0 <= 4)
+            mve_block_tail4(&q, &tail, x, c->weights, 3, 3, c->bias_sum, 0, c0, st.d - c0, out,
+                            fast);
+        else
+            mve_block_tail(&q, &tail, x, c->weights, 3, 3, c->bias_sum, vdupq_n_s16(0), 0, c0,
+                           st.d - c0, out, fast);
+    }
+    return st.d;
 }
 
 /* `count` interior pixels, pixel_step apart in the input, in one call. */
 DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
-                                ptrdiff_t pixel_step, int8_t *out, int fast)
+                                ptrdiff_t pixel_step, int8_t *out, int fast, int tails)
 {
     mve_requant q;
     mve_requant_init(c, &q);
     int32_t c0 = 0;
     for (int32_t px = 0; px < count; px++, x += pixel_step, out += c->depth)
-        c0 = mve_pixel_3x3_one(c, &q, x, out, fast);
+        c0 = mve_pixel_3x3_one(c, &q, x, out, fast, tails);
     return c0;
 }
 
@@ -456,7 +523,8 @@ DW_INLINE void mve_block_window(const dw_ctx *c, const mve_requant *q, const mve
 
 /* A border pixel (or any window): channels in blocks of 16, then one of 8,
    as mve_pixel_3x3. */
-DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out, int fast)
+DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out, int fast,
+                                   int tails)
 {
     const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
     const mve_steps st = {c->tap_col, c->tap_row - win->cols * c->tap_col, c->depth,
@@ -470,7 +538,15 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
         mve_block_window(c, &q, &st, win, zp, c0, 0, out, fast);
         c0 += 8;
     }
-    return c0;
+    if (!tails)
+        return c0;
+    if (st.d - c0 > 4)
+        mve_block_tail(&q, &st, win->x, win->w, win->rows, win->cols, c->bias, zp, 1, c0, st.d - c0,
+                       out, fast);
+    else if (st.d > c0)
+        mve_block_tail4(&q, &st, win->x, win->w, win->rows, win->cols, c->bias, c->p->pad_value, c0,
+                        st.d - c0, out, fast);
+    return st.d;
 }
 #undef DW_MVE_PIN_ACCUMULATORS
 #undef DW_MVE_BLOCK_TAP
@@ -532,23 +608,36 @@ DW_NOINLINE void mve_pixels2_3x3_c8_fast(const dw_ctx *c, const int8_t *x, ptrdi
 DW_NOINLINE int32_t mve_pixel_3x3_fast(const dw_ctx *c, const int8_t *x, int32_t count,
                                        ptrdiff_t pixel_step, int8_t *out)
 {
-    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_FULL);
+    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_FULL, 1);
+}
+
+/* The same for depths that are multiples of 8 (the m1_fast entry): no
+   tail code. */
+DW_NOINLINE int32_t mve_pixel_3x3_fast8(const dw_ctx *c, const int8_t *x, int32_t count,
+                                        ptrdiff_t pixel_step, int8_t *out)
+{
+    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_FULL, 0);
 }
 
 DW_NOINLINE int32_t mve_pixel_3x3_clamped(const dw_ctx *c, const int8_t *x, int32_t count,
                                           ptrdiff_t pixel_step, int8_t *out)
 {
-    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_CLAMPED);
+    return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_CLAMPED, 1);
 }
 
 DW_NOINLINE int32_t mve_pixel_window_fast(const dw_ctx *c, const dw_window *win, int8_t *out)
 {
-    return mve_pixel_window(c, win, out, DW_FAST_FULL);
+    return mve_pixel_window(c, win, out, DW_FAST_FULL, 1);
+}
+
+DW_NOINLINE int32_t mve_pixel_window_fast8(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return mve_pixel_window(c, win, out, DW_FAST_FULL, 0);
 }
 
 DW_NOINLINE int32_t mve_pixel_window_any(const dw_ctx *c, const dw_window *win, int8_t *out)
 {
-    return mve_pixel_window(c, win, out, DW_GENERAL);
+    return mve_pixel_window(c, win, out, DW_GENERAL, 1);
 }
 
 /* Depth multiplier > 1: a block of n <= 8 output channels from o0 on,
@@ -653,7 +742,6 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
             const int row_inside = oy >= oy_lo && oy < oy_hi;
             for (int32_t ox = 0; ox < p->output_width; ox++, output += depth) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
-                int32_t c0 = 0;
                 if (fast && is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
                     if (depth == 8 && fast == DW_FAST_FULL && ox + 1 < ox_hi) {
@@ -662,26 +750,28 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
                         output += depth;
                         continue;
                     }
-                    /* With no predicated tail the whole interior run of
-                       the row goes in one call. */
-                    const int32_t run = depth % 8 == 0 ? ox_hi - ox : 1;
+                    /* The whole interior run of the row in one call (a
+                       predicated tail takes the last depth % 8 channels). */
+                    const int32_t run = ox_hi - ox;
                     const ptrdiff_t step = (ptrdiff_t)p->stride_width * depth;
-                    c0 = fast == DW_FAST_FULL ? mve_pixel_3x3_fast(&c, x, run, step, output)
-                                              : mve_pixel_3x3_clamped(&c, x, run, step, output);
+                    if (fast_full_only)
+                        mve_pixel_3x3_fast8(&c, x, run, step, output);
+                    else if (fast == DW_FAST_FULL)
+                        mve_pixel_3x3_fast(&c, x, run, step, output);
+                    else
+                        mve_pixel_3x3_clamped(&c, x, run, step, output);
                     ox += run - 1;
                     output += (run - 1) * depth;
-                    if (depth == c0)
-                        continue;
+                    continue;
                 }
                 dw_window win;
                 dw_window_init(&c, in_b, iy0, ix0, &win);
-                if (c0 == 0)
-                    c0 = fast == DW_FAST_FULL ? mve_pixel_window_fast(&c, &win, output)
-                                              : mve_pixel_window_any(&c, &win, output);
-                /* The last depth % 8 channels: the multiplier block with
-                   consecutive inputs. */
-                if (!fast_full_only && depth > c0)
-                    mve_block_multiplier(&c, &win, c0, depth - c0, vidupq_n_u16(0, 1), output);
+                if (fast_full_only)
+                    mve_pixel_window_fast8(&c, &win, output);
+                else if (fast == DW_FAST_FULL)
+                    mve_pixel_window_fast(&c, &win, output);
+                else
+                    mve_pixel_window_any(&c, &win, output);
             }
         }
     }
@@ -1336,6 +1426,117 @@ DW_NOINLINE void dw_s8_m1_dsp(const ta_depthwise_conv_2d_params_t *p, const int8
 }
 #endif /* TA_HAVE_DSP */
 
+#if defined(TA_HAVE_DSP)
+/* Depth multiplier > 1 on DSP: four output channels o0..o0 + 3 per block
+   read at most two input channels, a = o0 / multiplier and a + 1; the
+   first `split` outputs read a, the others a + 1 (split 2 for multiplier
+   2, 4 for multipliers that are multiples of 4: constants, so those
+   blocks choose no register per tap). Only the taps inside the input, on
+   x - zero point, from the plain bias; `form` as dsp_store4. */
+DW_INLINE void dsp_block_multiplier(const dw_ctx *c, const dw_window *win, int32_t o0,
+                                    int32_t split, int form, int8_t *out)
+{
+    const int32_t zp = c->p->pad_value;
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const int32_t rows = win->rows, cols = win->cols;
+    const ptrdiff_t next_row = c->tap_row - cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - cols) * d;
+    const ptrdiff_t second = split < 4; /* the byte of channel a + 1, if read */
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    int32_t a0, a1, a2, a3;
+    dsp_start4(c->bias, o0, &a0, &a1, &a2, &a3);
+    const int8_t *x = win->x + o0 / c->p->depth_multiplier, *w = win->w + o0;
+    for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
+        for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
+            const int32_t xa = x[0] - zp, xb = x[second] - zp;
+            uint32_t wv;
+            memcpy(&wv, w, 4);
+            const uint32_t w02 = __sxtb16(wv), w13 = ta_dw_sxtb16_ror8(wv);
+            a0 = __smlabb(xa, (int32_t)w02, a0);
+            a1 = __smlabb(split > 1 ? xa : xb, (int32_t)w13, a1);
+            a2 = __smlabt(split > 2 ? xa : xb, (int32_t)w02, a2);
+            a3 = __smlabt(split > 3 ? xa : xb, (int32_t)w13, a3);
+        }
+    dsp_store4(&q, a0, a1, a2, a3, o0, form, out);
+}
+
+DW_NOINLINE void dsp_block_multiplier_2(const dw_ctx *c, const dw_window *win, int32_t o0, int form,
+                                        int8_t *out)
+{
+    dsp_block_multiplier(c, win, o0, 2, form, out);
+}
+
+DW_NOINLINE void dsp_block_multiplier_4(const dw_ctx *c, const dw_window *win, int32_t o0, int form,
+                                        int8_t *out)
+{
+    dsp_block_multiplier(c, win, o0, 4, form, out);
+}
+
+DW_NOINLINE void dsp_block_multiplier_any(const dw_ctx *c, const dw_window *win, int32_t o0,
+                                          int form, int8_t *out)
+{
+    const int32_t mult = c->p->depth_multiplier, left = mult - o0 % mult;
+    dsp_block_multiplier(c, win, o0, left < 4 ? left : 4, form, out);
+}
+
+/* The last depth % 4 output channels of a pixel, one at a time. */
+DW_NOINLINE void dsp_multiplier_tail(const dw_ctx *c, const dw_window *win, int32_t o0, int8_t *out)
+{
+    const int32_t zp = c->p->pad_value, mult = c->p->depth_multiplier;
+    const ptrdiff_t d = c->depth, col = c->tap_col;
+    const ptrdiff_t next_row = c->tap_row - win->cols * col;
+    const ptrdiff_t next_w_row = (ptrdiff_t)(c->p->filter_width - win->cols) * d;
+    dsp_requant q;
+    dsp_requant_init(c, &q);
+    for (; o0 < d; o0++) {
+        int32_t acc = c->bias ? c->bias[o0] : 0;
+        const int8_t *x = win->x + o0 / mult, *w = win->w + o0;
+        for (int32_t ky = 0; ky < win->rows; ky++, x += next_row, w += next_w_row)
+            for (int32_t kx = 0; kx < win->cols; kx++, x += col, w += d)
+                acc += ((int32_t)*x - zp) * (int32_t)*w;
+        out[o0] = (int8_t)dsp_output(&q, acc, o0);
+    }
+}
+
+/* Depth multiplier > 1 on DSP: per output pixel, blocks of four output
+   channels over the taps inside the input. */
+static void dw_s8_multiplier_dsp(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                 const int8_t *weights, const int32_t *bias,
+                                 const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    dw_ctx c;
+    dw_ctx_init(&c, p, weights, NULL, bias, multipliers, shifts);
+    const int32_t depth = c.depth, mult = p->depth_multiplier, quads = depth & ~3;
+    const int form = dsp_form(&c);
+    const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)c.in_depth;
+    const ptrdiff_t out_row = (ptrdiff_t)p->output_width * depth;
+    for (int32_t bi = 0; bi < p->batches; bi++) {
+        const int32_t b = dw_walk(p->reverse_rows, bi, p->batches);
+        const int8_t *in_b = input + (size_t)b * image;
+        for (int32_t oi = 0; oi < p->output_height; oi++) {
+            const int32_t oy = dw_walk(p->reverse_rows, oi, p->output_height);
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            int8_t *out = output + ((ptrdiff_t)b * p->output_height + oy) * out_row;
+            for (int32_t ox = 0; ox < p->output_width; ox++, out += depth) {
+                dw_window win;
+                dw_window_init(&c, in_b, iy0, ox * p->stride_width - p->pad_left, &win);
+                for (int32_t o0 = 0; o0 < quads; o0 += 4) {
+                    if (mult == 2)
+                        dsp_block_multiplier_2(&c, &win, o0, form, out);
+                    else if (mult % 4 == 0)
+                        dsp_block_multiplier_4(&c, &win, o0, form, out);
+                    else
+                        dsp_block_multiplier_any(&c, &win, o0, form, out);
+                }
+                if (quads < depth)
+                    dsp_multiplier_tail(&c, &win, quads, out);
+            }
+        }
+    }
+}
+#endif /* TA_HAVE_DSP */
+
 /* True when the tap (iy, ix) lies outside the input (padding). */
 static int outside(const ta_depthwise_conv_2d_params_t *p, int32_t iy, int32_t ix)
 {
@@ -1444,10 +1645,11 @@ int ta_depthwise_conv_2d_s8(const ta_depthwise_conv_2d_params_t *p, const int8_t
         dw_s8_multiplier_mve(p, input, weights, bias, multipliers, shifts, output);
     return TA_OK;
 #elif defined(TA_HAVE_DSP)
-    if (p->depth_multiplier == 1) {
+    if (p->depth_multiplier == 1)
         dw_s8_m1_dsp(p, input, weights, bias_sum, bias, multipliers, shifts, output);
-        return TA_OK;
-    }
+    else
+        dw_s8_multiplier_dsp(p, input, weights, bias, multipliers, shifts, output);
+    return TA_OK;
 #else
     (void)bias;
 #endif

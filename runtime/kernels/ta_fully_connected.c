@@ -1,6 +1,7 @@
 /* ta_fully_connected.c - FULLY_CONNECTED kernels; see the header. */
 #include "ta_fully_connected.h"
 
+#include "../include/ta_dw_simd.h"
 #include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_simd.h"
@@ -46,6 +47,35 @@ static void groups_per_channel_mve(const int32_t *bias, const int8_t *w, int32_t
 }
 #endif
 
+#if defined(TA_MM_DSP)
+/* ta_mm_requant_s8 of four sums whose shifts are all right shifts (nearly
+   every layer): the 32-bit rounding of ta_dw_requantize_right, the full
+   int8 range one SSAT, the four bytes one word store. Returns 0 (nothing
+   stored) when a shift is not negative. */
+static int requant4_right_dsp(const int32_t acc[4], const int32_t *multipliers,
+                              const int32_t *shifts, const ta_fully_connected_params_t *p,
+                              int8_t *out)
+{
+    int32_t v[4];
+    for (int32_t k = 0; k < 4; k++) {
+        const int32_t m = multipliers ? multipliers[k] : p->multiplier;
+        const int32_t sh = shifts ? shifts[k] : p->shift;
+        if (sh >= 0)
+            return 0;
+        v[k] = ta_dw_requantize_right(acc[k], m, sh) + p->output_offset;
+    }
+    if (p->activation_min == INT8_MIN && p->activation_max == INT8_MAX) {
+        const uint32_t w = ta_dw_pack_bytes(__ssat(v[0], 8), __ssat(v[1], 8), __ssat(v[2], 8),
+                                            __ssat(v[3], 8));
+        memcpy(out, &w, 4);
+        return 1;
+    }
+    for (int32_t k = 0; k < 4; k++)
+        out[k] = (int8_t)ta_clamp_i32(v[k], p->activation_min, p->activation_max);
+    return 1;
+}
+#endif
+
 int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *input,
                           const int8_t *weights, const int32_t *bias_sum,
                           const int32_t *multipliers, const int32_t *shifts, int8_t *output)
@@ -74,6 +104,12 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
                 int32_t acc[4];
                 memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
                 ta_mm_dot4_s8(acc, weights + (size_t)o * (size_t)depth, depth, in, depth);
+#if defined(TA_MM_DSP)
+                /* per-channel arrays come in pairs */
+                if (requant4_right_dsp(acc, multipliers && shifts ? multipliers + o : NULL,
+                                       multipliers && shifts ? shifts + o : NULL, p, out + o))
+                    continue;
+#endif
                 ta_mm_requant_s8(acc, 4, multipliers ? multipliers + o : NULL,
                                  shifts ? shifts + o : NULL, p->multiplier, p->shift,
                                  p->output_offset, p->activation_min, p->activation_max, out + o);

@@ -3,10 +3,12 @@
  * int8 pools walk one output pixel at a time over vectors of channels
  * (NHWC: a window position's channels are contiguous): Helium sums 16
  * channels in int32 lanes and divides by a reciprocal product where that
- * is exact, DSP sums four channels in int16 halves and takes maxima with
+ * is exact, DSP sums four channels in int16 halves (and divides by a
+ * reciprocal product too, stored a word at a time) and takes maxima with
  * SSUB8/SEL. Each gives the portable path's bytes. */
 #include "ta_pooling.h"
 
+#include "../include/ta_dw_simd.h"
 #include "../include/ta_element.h"
 #include "../include/ta_elementwise_simd.h"
 #include "../include/ta_quant.h"
@@ -162,6 +164,72 @@ static inline uint32_t load_word(const int8_t *p)
     return w;
 }
 
+/* rounded_average(sum, count) for |sum| <= 128 * count, count > 1, with
+   no division and no branch: rounding half away from zero is the floor of
+   (sum + half) / count for sum >= 0, and of (sum + count - 1 - half) /
+   count below (one less for even counts), moved by 128 * count to be
+   nonnegative; that floor is one UMULL by ceil(2^32 / count), exact while
+   the dividend times (count - 1) stays below 2^32 (dsp_by_product). */
+typedef struct {
+    int32_t bias;  /* half + 128 * count */
+    uint32_t even; /* 1 for even counts: what negative sums add less */
+    uint32_t reciprocal;
+} dsp_divisor_t;
+
+static bool dsp_by_product(int32_t count)
+{
+    const uint64_t largest = (uint64_t)count * 256u + (uint64_t)count / 2u;
+    return count > 1 && largest * (uint64_t)(count - 1) < ((uint64_t)1 << 32);
+}
+
+static inline int32_t average_by_product(int32_t sum, const dsp_divisor_t *d)
+{
+    // cppcheck-suppress shiftTooManyBitsSigned
+    const uint32_t negative = (uint32_t)(sum >> 31);
+    const uint32_t t = (uint32_t)(sum + d->bias) - (negative & d->even);
+    return (int32_t)(((uint64_t)t * d->reciprocal) >> 32) - 128;
+}
+
+/* SXTAB16 of bytes 1 and 3 of w (gcc does not fold the rotation). */
+static inline uint32_t sxtab16_ror8(uint32_t acc, uint32_t w)
+{
+    uint32_t r;
+    __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(acc), "r"(w));
+    return r;
+}
+
+/* The averages of channels [0, end) (a multiple of 4) of one window over
+   the full int8 range, four channels per word: sums in int16 halves, then
+   average_by_product, the bytes stored as one word. */
+static __attribute__((noinline)) void average_quads_dsp(const int8_t *base, int32_t rows,
+                                                        int32_t cols, int32_t depth,
+                                                        ptrdiff_t row_stride, int32_t end,
+                                                        int8_t *out)
+{
+    const int32_t count = rows * cols;
+    const dsp_divisor_t d = {count / 2 + 128 * count, (uint32_t)(count + 1) & 1u,
+                             0xFFFFFFFFu / (uint32_t)count + 1u};
+    const ptrdiff_t row_width = (ptrdiff_t)cols * depth, next_row = row_stride - row_width;
+    for (int32_t ch = 0; ch < end; ch += 4) {
+        const int8_t *px = base + ch;
+        uint32_t even = 0, odd = 0;
+        for (int32_t y = 0; y < rows; y++, px += next_row) {
+            const int8_t *row_end = px + row_width;
+            do {
+                const uint32_t w = load_word(px);
+                even = __sxtab16(even, w);
+                odd = sxtab16_ror8(odd, w);
+                px += depth;
+            } while (px != row_end);
+        }
+        const uint32_t word = ta_dw_pack_bytes(average_by_product((int16_t)even, &d),
+                                               average_by_product((int16_t)odd, &d),
+                                               average_by_product((int32_t)even >> 16, &d),
+                                               average_by_product((int32_t)odd >> 16, &d));
+        memcpy(out + ch, &word, sizeof word);
+    }
+}
+
 /* Four channels at a time in two pairs of int16 halves (SXTAB16 adds
    bytes 0 and 2, or 1 and 3 after a rotate): exact for windows of at
    most 256 positions, where no sum leaves int16. */
@@ -172,6 +240,11 @@ static void average_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int
     const size_t row_stride = (size_t)p->input_width * (size_t)depth;
     const int32_t lo = p->activation_min, hi = p->activation_max;
     int32_t ch = 0;
+    /* The full int8 range: averages need no clamp. */
+    if (lo == INT8_MIN && hi == INT8_MAX && dsp_by_product(count)) {
+        ch = depth & ~3;
+        average_quads_dsp(base, rows, cols, depth, (ptrdiff_t)row_stride, ch, out);
+    }
     for (; ch + 4 <= depth; ch += 4) {
         uint32_t even = 0, odd = 0;
         for (int32_t y = 0; y < rows; y++) {
