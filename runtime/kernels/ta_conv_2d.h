@@ -65,6 +65,11 @@ typedef struct {
    writes any of them. */
 #define TA_CONV_2D_QUAD_FILTER 32
 #define TA_CONV_2D_TRIPLE_PATCH 176
+/* Long patches (over TA_CONV_2D_MAX_PATCH bytes) are gathered a piece at a
+   time, and again for every group of 64 output channels, while the
+   outputs of up to this many consecutive pixels (Helium three, DSP two,
+   portable one; across rows) are written: read in place for that batch. */
+#define TA_CONV_2D_LONG_PIXELS 3
 /* The largest input column (filter_height * filter_depth bytes) and
    filter depth the converter lays taps by column for: a vector then holds
    whole columns of a row. */
