@@ -1028,22 +1028,28 @@ static void long_pair(const ta_conv_2d_params_t *p, const int8_t *in_b, const in
 #endif
 
 #if defined(TA_HAVE_MVE)
-/* Pieces of three pixels' patches at a time (whole chunks in the triple
-   buffer's TA_CONV_2D_TRIPLE_PATCH bytes a patch). */
-enum { LONG_TRIPLE_PIECE = TA_CONV_2D_TRIPLE_PATCH / 16 * 16 };
+/* Pieces of three pixels' patches at a time (whole chunks): long enough
+   that the loop's setup per pair of filters is small beside it. */
+enum { LONG_TRIPLE_PIECE = 512 };
 
 /* acc[k * LONG_GROUP + j] += filter j . x_k for two interleaved filters
-   (j = 0 at w, 1 at w + 16) and three pixels' pieces of n bytes. Per chunk
-   three input and two weight loads for six multiply-accumulates, loads and
-   MACs alternating (each holds its pipe for two cycles on the M55). */
+   (j = 0 at w, 1 at w + 16) and three pixels' pieces of `chunks` whole
+   chunks. Per chunk three input and two weight loads for six
+   multiply-accumulates. Each holds its pipe for two cycles on the M55,
+   so loads and MACs alternate: the last MAC of a chunk runs in the next
+   one, after its first load (whole chunks, no tail predication that would
+   mask it). */
 static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
-                                         const int8_t *x2, int32_t n, int32_t *acc)
+                                         const int8_t *x2, int32_t chunks, int32_t *acc)
 {
     int32_t a0 = acc[0], a1 = acc[LONG_GROUP], a2 = acc[2 * LONG_GROUP];
     int32_t b0 = acc[1], b1 = acc[LONG_GROUP + 1], b2 = acc[2 * LONG_GROUP + 1];
     /* clang-format off */
-    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+    __asm volatile("   vmov.i32    q2, #0\n"
+                   "   vmov.i32    q3, #0\n"
+                   "   dls         lr, %[c]\n"
                    "1: vldrb.8     q0, [%[x0]], #16\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
                    "   vldrb.8     q3, [%[w], #16]\n"
                    "   vmladava.s8 %[b0], q3, q0\n"
                    "   vldrb.8     q1, [%[x1]], #16\n"
@@ -1053,13 +1059,12 @@ static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, cons
                    "   vldrb.8     q3, [%[w]], #64\n"
                    "   vmladava.s8 %[a0], q3, q0\n"
                    "   vmladava.s8 %[a1], q3, q1\n"
+                   "   le          lr, 1b\n"
                    "   vmladava.s8 %[a2], q3, q2\n"
-                   "   letp        lr, 1b\n"
-                   "2:\n"
                    : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [b0] "+Te"(b0),
                      [b1] "+Te"(b1), [b2] "+Te"(b2), [x0] "+r"(x0), [x1] "+r"(x1),
                      [x2] "+r"(x2), [w] "+r"(w)
-                   : [n] "r"(n)
+                   : [c] "r"(chunks)
                    : "q0", "q1", "q2", "q3", "lr", "memory");
     /* clang-format on */
     acc[0] = a0;
@@ -1071,7 +1076,8 @@ static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, cons
 }
 
 /* Three pixels (windows at (iy[k], ix[k]), outputs out_c apart from out)
-   with a long filter: each weight load serves the three. */
+   with a long filter: each weight load serves the three. patches3 holds
+   3 * LONG_TRIPLE_PIECE bytes. */
 TA_NOINLINE static void long_triple(const ta_conv_2d_params_t *p, const int8_t *in_b,
                                     const int32_t iy[3], const int32_t ix[3], int8_t *patches3,
                                     const int8_t *weights, size_t block_bytes,
@@ -1080,7 +1086,7 @@ TA_NOINLINE static void long_triple(const ta_conv_2d_params_t *p, const int8_t *
 {
     const int32_t out_c = p->output_depth, offset = p->output_offset;
     const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
-    const size_t stride = TA_CONV_2D_TRIPLE_PATCH;
+    const size_t stride = LONG_TRIPLE_PIECE;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     for (int32_t o0 = 0; o0 < out_c; o0 += LONG_GROUP) {
         const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
@@ -1091,14 +1097,18 @@ TA_NOINLINE static void long_triple(const ta_conv_2d_params_t *p, const int8_t *
         for (int32_t t0 = 0; t0 < filter_size; t0 += LONG_TRIPLE_PIECE) {
             const int32_t len = filter_size - t0 < LONG_TRIPLE_PIECE ? filter_size - t0
                                                                      : LONG_TRIPLE_PIECE;
-            for (int32_t k = 0; k < 3; k++)
-                gather_taps(p, in_b, iy[k], ix[k], t0, len, patches3 + (size_t)k * stride);
+            const int32_t chunks = (len + 15) / 16; /* zeros past the filter */
+            for (int32_t k = 0; k < 3; k++) {
+                int8_t *x = patches3 + (size_t)k * stride;
+                gather_taps(p, in_b, iy[k], ix[k], t0, len, x);
+                memset(x + len, 0, (size_t)(chunks * 16 - len));
+            }
             const int8_t *w = weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4;
             for (int32_t f = 0; f < whole; f += 4, w += block_bytes) {
-                dot2x3_accumulate_mve(w, patches3, patches3 + stride, patches3 + 2 * stride, len,
+                dot2x3_accumulate_mve(w, patches3, patches3 + stride, patches3 + 2 * stride, chunks,
                                       acc + f);
                 dot2x3_accumulate_mve(w + 32, patches3, patches3 + stride, patches3 + 2 * stride,
-                                      len, acc + f + 2);
+                                      chunks, acc + f + 2);
             }
         }
         for (int32_t f = 0; f < whole; f += 4) {
@@ -1117,10 +1127,10 @@ TA_NOINLINE static void long_triple(const ta_conv_2d_params_t *p, const int8_t *
 
 /* Every pixel of one image (input in_b, outputs from out) with a long
    filter: on DSP cores pixels in pairs (across rows), else one at a time. */
-static void long_image(const ta_conv_2d_params_t *p, const int8_t *in_b, int8_t *patch,
-                       uint32_t *wide, int8_t *patches3, const int8_t *weights, size_t block_bytes,
-                       const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
-                       int8_t *out)
+TA_NOINLINE static void long_image(const ta_conv_2d_params_t *p, const int8_t *in_b, int8_t *patch,
+                                   uint32_t *wide, const int8_t *weights, size_t block_bytes,
+                                   const int32_t *bias_sum, const int32_t *multipliers,
+                                   const int32_t *shifts, int8_t *out)
 {
     const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
     int32_t i = 0;
@@ -1139,6 +1149,7 @@ static void long_image(const ta_conv_2d_params_t *p, const int8_t *in_b, int8_t 
     (void)wide;
 #endif
 #if defined(TA_HAVE_MVE)
+    int8_t patches3[3 * LONG_TRIPLE_PIECE];
     if (multipliers && shifts)
         for (; i + 3 <= total; i += 3, out += 3 * (size_t)out_c) {
             int32_t iy[3], ix[3];
@@ -1149,8 +1160,6 @@ static void long_image(const ta_conv_2d_params_t *p, const int8_t *in_b, int8_t 
             long_triple(p, in_b, iy, ix, patches3, weights, block_bytes, bias_sum, multipliers,
                         shifts, out);
         }
-#else
-    (void)patches3;
 #endif
     for (; i < total; i++, out += out_c)
         long_pixel(p, in_b, i / p->output_width * p->stride_height - p->pad_top,
@@ -1175,7 +1184,7 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
     uint32_t wide[2 * WIDE_GAP / 4];
 #else
-    uint32_t *const wide = NULL;   /* the DSP pair loops' */
+    uint32_t *const wide = NULL; /* the DSP pair loops' */
 #endif
 #if defined(TA_HAVE_MVE)
     const int32_t patch_length = (int32_t)filter_size; /* tail-predicated loops */
@@ -1184,7 +1193,6 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     int8_t patches3[3 * TRIPLE_STRIDE];
     const int triples = filter_size <= TRIPLE_STRIDE && bias_sum && multipliers && shifts;
 #else
-    int8_t *const patches3 = NULL; /* the Helium triple loops' */
     /* The patch runs to whole words: the interleaved weights past the
        filter are zero, so zeroed taps there add nothing, and the DSP dot
        loop skips its byte tail (MAX_PATCH is whole words). */
@@ -1208,8 +1216,8 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image_size;
         if (long_patch) {
-            long_image(p, in_b, patch, wide, patches3, weights, block_bytes, bias_sum, multipliers,
-                       shifts, output);
+            long_image(p, in_b, patch, wide, weights, block_bytes, bias_sum, multipliers, shifts,
+                       output);
             output += image_outputs;
             continue;
         }
