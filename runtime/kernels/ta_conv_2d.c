@@ -563,10 +563,25 @@ TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int8_t *w, cons
 }
 #undef TA_WIDE_WORD
 
-/* Every output channel (out_c a multiple of four, per-channel
-   requantization) of two pixels whose inputs, `words` words each (whole
-   16-byte chunks, or fewer than four words), are widened at wide and
-   wide + WIDE_GAP bytes; the second pixel's outputs at out + out_c. */
+/* n bytes at x widened to halfword pairs (ta_widen_s8_pairs), a last
+   partial word read byte by byte and zero-extended. */
+static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
+{
+    const int32_t whole = n & ~3;
+    ta_widen_s8_pairs(wide, x, whole);
+    if (whole < n) {
+        uint32_t v = 0;
+        memcpy(&v, x + whole, (size_t)(n - whole)); /* little-endian: the low bytes */
+        wide[whole / 2] = __sxtb16(v);
+        wide[whole / 2 + 1] = ta_sxtb16_ror8(v);
+    }
+}
+
+/* Every output channel (per-channel requantization; the last block's
+   padded channels computed, not stored) of two pixels whose inputs,
+   `words` words each (whole 16-byte chunks, or fewer than four words), are
+   widened at wide and wide + WIDE_GAP bytes; the second pixel's outputs at
+   out + out_c. */
 static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
                         const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
                         const int32_t *multipliers, const int32_t *shifts, int8_t *out)
@@ -577,12 +592,16 @@ static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int3
         int32_t acc[8];
         for (int32_t j = 0; j < 4; j++)
             acc[j] = acc[4 + j] = bias_sum[o + j];
+        /* A last block of one or two channels: its first filter pair only. */
+        const int pair2 = out_c - o > 2;
         if (words >= 4) {
             dot2x2_widened(acc, weights, &in);
-            dot2x2_widened(acc + 2, weights + 32, &in);
+            if (pair2)
+                dot2x2_widened(acc + 2, weights + 32, &in);
         } else {
             dot2x2_widened_words(acc, weights, &in);
-            dot2x2_widened_words(acc + 2, weights + 32, &in);
+            if (pair2)
+                dot2x2_widened_words(acc + 2, weights + 32, &in);
         }
         requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
                           out_c - o < 4 ? out_c - o : 4);
@@ -677,7 +696,87 @@ TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP
 }
 #endif
 
+/* Sums of up to LONG_GROUP channels of several pixels kept in memory (long
+   filters: across the pieces of their patches). */
+enum { LONG_GROUP = 64 };
+
 #if defined(TA_HAVE_MVE)
+/* acc[k * LONG_GROUP + j] += filter j . x_k for two interleaved filters
+   (j = 0 at w, 1 at w + 16) and three pixels' pieces of `chunks` whole
+   chunks. Per chunk three input and two weight loads for six
+   multiply-accumulates. Each holds its pipe for two cycles on the M55,
+   so loads and MACs alternate: the last MAC of a chunk runs in the next
+   one, after its first load (whole chunks, no tail predication that would
+   mask it). */
+static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
+                                         const int8_t *x2, int32_t chunks, int32_t *acc)
+{
+    int32_t a0 = acc[0], a1 = acc[LONG_GROUP], a2 = acc[2 * LONG_GROUP];
+    int32_t b0 = acc[1], b1 = acc[LONG_GROUP + 1], b2 = acc[2 * LONG_GROUP + 1];
+    /* clang-format off */
+    __asm volatile("   vmov.i32    q2, #0\n"
+                   "   vmov.i32    q3, #0\n"
+                   "   dls         lr, %[c]\n"
+                   "1: vldrb.8     q0, [%[x0]], #16\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
+                   "   vldrb.8     q3, [%[w], #16]\n"
+                   "   vmladava.s8 %[b0], q3, q0\n"
+                   "   vldrb.8     q1, [%[x1]], #16\n"
+                   "   vmladava.s8 %[b1], q3, q1\n"
+                   "   vldrb.8     q2, [%[x2]], #16\n"
+                   "   vmladava.s8 %[b2], q3, q2\n"
+                   "   vldrb.8     q3, [%[w]], #64\n"
+                   "   vmladava.s8 %[a0], q3, q0\n"
+                   "   vmladava.s8 %[a1], q3, q1\n"
+                   "   le          lr, 1b\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
+                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [b0] "+Te"(b0),
+                     [b1] "+Te"(b1), [b2] "+Te"(b2), [x0] "+r"(x0), [x1] "+r"(x1),
+                     [x2] "+r"(x2), [w] "+r"(w)
+                   : [c] "r"(chunks)
+                   : "q0", "q1", "q2", "q3", "lr", "memory");
+    /* clang-format on */
+    acc[0] = a0;
+    acc[1] = b0;
+    acc[LONG_GROUP] = a1;
+    acc[LONG_GROUP + 1] = b1;
+    acc[2 * LONG_GROUP] = a2;
+    acc[2 * LONG_GROUP + 1] = b2;
+}
+
+/* The sums of `whole` filters (blocks of four from w, block_bytes apart)
+   over three pixels' runs of `chunks` whole chunks, added to acc[k *
+   LONG_GROUP + f]. */
+static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t whole, const int8_t *x0,
+                              const int8_t *x1, const int8_t *x2, int32_t chunks, int32_t *acc)
+{
+    for (int32_t f = 0; f < whole; f += 4, w += block_bytes) {
+        dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f);
+        dot2x3_accumulate_mve(w + 32, x0, x1, x2, chunks, acc + f + 2);
+    }
+}
+
+/* Channels o0 .. o0 + n of three pixels (out_c outputs apart from out),
+   from sums that hold their bias: requantized four at a time, the last
+   block stored predicated. */
+static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, int32_t o0,
+                              int32_t n, const int32_t *multipliers, const int32_t *shifts,
+                              int8_t *out)
+{
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    for (int32_t f = 0; f < n; f += 4) {
+        const int32x4_t m = vldrwq_s32(multipliers + o0 + f), sh = vldrwq_s32(shifts + o0 + f);
+        const mve_pred16_t lanes = vctp32q((uint32_t)(n - f));
+        for (int32_t k = 0; k < 3; k++) {
+            const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
+                vldrwq_s32(acc + k * LONG_GROUP + f), m, sh);
+            vstrbq_p_s32(out + (size_t)k * (size_t)out_c + (size_t)(o0 + f),
+                         vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), lanes);
+        }
+    }
+}
+
 /* Two interleaved filters (at w and w + 16) by three pixels' patches of n
    bytes: acc[k][0..1] = the filters . x_k. A tail-predicated loop: per
    chunk three input loads and two weight loads for six multiply-accumulates
@@ -798,13 +897,18 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
     if (bias_sum && multipliers && shifts) {
         int32_t i = 0;
 #if defined(TA_HAVE_DSP)
-        if ((n % 16 == 0 || (n < 16 && n % 4 == 0)) && n > 0 && n <= PAIR_FILTER) {
+        if (n > 0 && n <= PAIR_FILTER) {
             /* Pixels in pairs, widened WIDE_GAP apart so that one pointer
-               reaches both: every weight load serves two pixels. */
+               reaches both: every weight load serves two pixels. The pair
+               loops read whole chunks (whole words under 16 bytes): zeros
+               widened past the n bytes, against zero weights. */
+            const int32_t words = n < 16 ? (n + 3) / 4 : (n + 15) / 16 * 4;
+            memset(wide, 0, (size_t)words * 8);
+            memset(wide + WIDE_GAP / 4, 0, (size_t)words * 8);
             for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
-                ta_widen_s8_pairs(wide, x, n);
-                ta_widen_s8_pairs(wide + WIDE_GAP / 4, x + x_step, n);
-                pair_blocks(p, wide, n / 4, weights, block_bytes, bias_sum, multipliers, shifts,
+                widen_bytes(wide, x, n);
+                widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
+                pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
                             out);
             }
         }
@@ -906,10 +1010,9 @@ static void pixel_interleaved_partial(const ta_conv_2d_params_t *p, const int8_t
 }
 
 /* Long filters (an im2col patch of more than MAX_PATCH bytes): the patch
-   is gathered a piece of at most MAX_PATCH bytes (whole chunks of the
-   interleaved layout) at a time, and the sums of up to LONG_GROUP channels
-   stay in memory across the pieces. */
-enum { LONG_GROUP = 64 };
+   is gathered a piece at a time (whole chunks of the interleaved layout),
+   and the sums of up to LONG_GROUP channels stay in memory across the
+   pieces. */
 
 /* Bytes [t0, t0 + len) of one pixel's im2col patch (taps in (ky, kx, c)
    order, pad_value outside the image) to dst. */
@@ -1015,7 +1118,8 @@ static void long_pair(const ta_conv_2d_params_t *p, const int8_t *in_b, const in
             const int8_t *w = weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4;
             for (int32_t b = 0; b < blocks; b++, w += block_bytes) {
                 dot2x2_widened(acc + 8 * b, w, &in);
-                dot2x2_widened(acc + 8 * b + 2, w + 32, &in);
+                if (o0 + 4 * b + 2 < out_c) /* not a last block of one or two */
+                    dot2x2_widened(acc + 8 * b + 2, w + 32, &in);
             }
         }
         for (int32_t b = 0; b < blocks; b++) {
@@ -1032,49 +1136,6 @@ static void long_pair(const ta_conv_2d_params_t *p, const int8_t *in_b, const in
    that the loop's setup per pair of filters is small beside it. */
 enum { LONG_TRIPLE_PIECE = 512 };
 
-/* acc[k * LONG_GROUP + j] += filter j . x_k for two interleaved filters
-   (j = 0 at w, 1 at w + 16) and three pixels' pieces of `chunks` whole
-   chunks. Per chunk three input and two weight loads for six
-   multiply-accumulates. Each holds its pipe for two cycles on the M55,
-   so loads and MACs alternate: the last MAC of a chunk runs in the next
-   one, after its first load (whole chunks, no tail predication that would
-   mask it). */
-static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
-                                         const int8_t *x2, int32_t chunks, int32_t *acc)
-{
-    int32_t a0 = acc[0], a1 = acc[LONG_GROUP], a2 = acc[2 * LONG_GROUP];
-    int32_t b0 = acc[1], b1 = acc[LONG_GROUP + 1], b2 = acc[2 * LONG_GROUP + 1];
-    /* clang-format off */
-    __asm volatile("   vmov.i32    q2, #0\n"
-                   "   vmov.i32    q3, #0\n"
-                   "   dls         lr, %[c]\n"
-                   "1: vldrb.8     q0, [%[x0]], #16\n"
-                   "   vmladava.s8 %[a2], q3, q2\n"
-                   "   vldrb.8     q3, [%[w], #16]\n"
-                   "   vmladava.s8 %[b0], q3, q0\n"
-                   "   vldrb.8     q1, [%[x1]], #16\n"
-                   "   vmladava.s8 %[b1], q3, q1\n"
-                   "   vldrb.8     q2, [%[x2]], #16\n"
-                   "   vmladava.s8 %[b2], q3, q2\n"
-                   "   vldrb.8     q3, [%[w]], #64\n"
-                   "   vmladava.s8 %[a0], q3, q0\n"
-                   "   vmladava.s8 %[a1], q3, q1\n"
-                   "   le          lr, 1b\n"
-                   "   vmladava.s8 %[a2], q3, q2\n"
-                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [b0] "+Te"(b0),
-                     [b1] "+Te"(b1), [b2] "+Te"(b2), [x0] "+r"(x0), [x1] "+r"(x1),
-                     [x2] "+r"(x2), [w] "+r"(w)
-                   : [c] "r"(chunks)
-                   : "q0", "q1", "q2", "q3", "lr", "memory");
-    /* clang-format on */
-    acc[0] = a0;
-    acc[1] = b0;
-    acc[LONG_GROUP] = a1;
-    acc[LONG_GROUP + 1] = b1;
-    acc[2 * LONG_GROUP] = a2;
-    acc[2 * LONG_GROUP + 1] = b2;
-}
-
 /* Three pixels (windows at (iy[k], ix[k]), outputs out_c apart from out)
    with a long filter: each weight load serves the three. patches3 holds
    3 * LONG_TRIPLE_PIECE bytes. */
@@ -1084,10 +1145,9 @@ TA_NOINLINE static void long_triple(const ta_conv_2d_params_t *p, const int8_t *
                                     const int32_t *bias_sum, const int32_t *multipliers,
                                     const int32_t *shifts, int8_t *out)
 {
-    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const int32_t out_c = p->output_depth;
     const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
     const size_t stride = LONG_TRIPLE_PIECE;
-    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     for (int32_t o0 = 0; o0 < out_c; o0 += LONG_GROUP) {
         const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
         const int32_t whole = (n + 3) / 4 * 4;
@@ -1103,24 +1163,11 @@ TA_NOINLINE static void long_triple(const ta_conv_2d_params_t *p, const int8_t *
                 gather_taps(p, in_b, iy[k], ix[k], t0, len, x);
                 memset(x + len, 0, (size_t)(chunks * 16 - len));
             }
-            const int8_t *w = weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4;
-            for (int32_t f = 0; f < whole; f += 4, w += block_bytes) {
-                dot2x3_accumulate_mve(w, patches3, patches3 + stride, patches3 + 2 * stride, chunks,
-                                      acc + f);
-                dot2x3_accumulate_mve(w + 32, patches3, patches3 + stride, patches3 + 2 * stride,
-                                      chunks, acc + f + 2);
-            }
+            triple_block_sums(weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4,
+                              block_bytes, whole, patches3, patches3 + stride,
+                              patches3 + 2 * stride, chunks, acc);
         }
-        for (int32_t f = 0; f < whole; f += 4) {
-            const int32x4_t m = vldrwq_s32(multipliers + o0 + f), sh = vldrwq_s32(shifts + o0 + f);
-            const mve_pred16_t lanes = vctp32q((uint32_t)(n - f));
-            for (int32_t k = 0; k < 3; k++) {
-                const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
-                    vldrwq_s32(acc + k * LONG_GROUP + f), m, sh);
-                vstrbq_p_s32(out + (size_t)k * (size_t)out_c + (size_t)(o0 + f),
-                             vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), lanes);
-            }
-        }
+        triple_requantize(p, acc, o0, n, multipliers, shifts, out);
     }
 }
 #endif
