@@ -701,7 +701,7 @@ TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP
 enum { LONG_GROUP = 64 };
 
 #if defined(TA_HAVE_MVE)
-/* acc[k * LONG_GROUP + j] += filter j . x_k for two interleaved filters
+/* acc[k * stride + j] += filter j . x_k (from_zero: =) for two interleaved filters
    (j = 0 at w, 1 at w + 16) and three pixels' pieces of `chunks` whole
    chunks. Per chunk three input and two weight loads for six
    multiply-accumulates. Each holds its pipe for two cycles on the M55,
@@ -709,10 +709,14 @@ enum { LONG_GROUP = 64 };
    one, after its first load (whole chunks, no tail predication that would
    mask it). */
 static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
-                                         const int8_t *x2, int32_t chunks, int32_t *acc)
+                                         const int8_t *x2, int32_t chunks, int32_t *acc,
+                                         size_t stride, int from_zero)
 {
-    int32_t a0 = acc[0], a1 = acc[LONG_GROUP], a2 = acc[2 * LONG_GROUP];
-    int32_t b0 = acc[1], b1 = acc[LONG_GROUP + 1], b2 = acc[2 * LONG_GROUP + 1];
+    int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
+    if (!from_zero) {
+        a0 = acc[0], a1 = acc[stride], a2 = acc[2 * stride];
+        b0 = acc[1], b1 = acc[stride + 1], b2 = acc[2 * stride + 1];
+    }
     /* clang-format off */
     __asm volatile("   vmov.i32    q2, #0\n"
                    "   vmov.i32    q3, #0\n"
@@ -738,10 +742,10 @@ static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, cons
     /* clang-format on */
     acc[0] = a0;
     acc[1] = b0;
-    acc[LONG_GROUP] = a1;
-    acc[LONG_GROUP + 1] = b1;
-    acc[2 * LONG_GROUP] = a2;
-    acc[2 * LONG_GROUP + 1] = b2;
+    acc[stride] = a1;
+    acc[stride + 1] = b1;
+    acc[2 * stride] = a2;
+    acc[2 * stride + 1] = b2;
 }
 
 /* The sums of `whole` filters (blocks of four from w, block_bytes apart)
@@ -751,8 +755,8 @@ static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t whole
                               const int8_t *x1, const int8_t *x2, int32_t chunks, int32_t *acc)
 {
     for (int32_t f = 0; f < whole; f += 4, w += block_bytes) {
-        dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f);
-        dot2x3_accumulate_mve(w + 32, x0, x1, x2, chunks, acc + f + 2);
+        dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f, LONG_GROUP, 0);
+        dot2x3_accumulate_mve(w + 32, x0, x1, x2, chunks, acc + f + 2, LONG_GROUP, 0);
     }
 }
 
@@ -777,47 +781,10 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
     }
 }
 
-/* Two interleaved filters (at w and w + 16) by three pixels' patches of n
-   bytes: acc[k][0..1] = the filters . x_k. A tail-predicated loop: per
-   chunk three input loads and two weight loads for six multiply-accumulates
-   across lanes (against four weight loads and one input load for four in
-   ta_dot4_interleaved_mve). VMLADAVA wants even accumulator registers. */
-static inline void dot2x3_interleaved_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
-                                          const int8_t *x2, int32_t n, int32_t (*acc)[MVE_GROUP])
-{
-    int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
-    /* clang-format off */
-    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
-                   "1: vldrb.8     q0, [%[x0]], #16\n"
-                   "   vldrb.8     q1, [%[x1]], #16\n"
-                   "   vldrb.8     q2, [%[x2]], #16\n"
-                   "   vldrb.8     q3, [%[w], #16]\n"
-                   "   vmladava.s8 %[b0], q3, q0\n"
-                   "   vmladava.s8 %[b1], q3, q1\n"
-                   "   vmladava.s8 %[b2], q3, q2\n"
-                   "   vldrb.8     q3, [%[w]], #64\n"
-                   "   vmladava.s8 %[a0], q3, q0\n"
-                   "   vmladava.s8 %[a1], q3, q1\n"
-                   "   vmladava.s8 %[a2], q3, q2\n"
-                   "   letp        lr, 1b\n"
-                   "2:\n"
-                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [b0] "+Te"(b0),
-                     [b1] "+Te"(b1), [b2] "+Te"(b2), [x0] "+r"(x0), [x1] "+r"(x1),
-                     [x2] "+r"(x2), [w] "+r"(w)
-                   : [n] "r"(n)
-                   : "q0", "q1", "q2", "q3", "lr", "memory");
-    /* clang-format on */
-    acc[0][0] = a0;
-    acc[0][1] = b0;
-    acc[1][0] = a1;
-    acc[1][1] = b1;
-    acc[2][0] = a2;
-    acc[2][1] = b2;
-}
-
-/* Every output channel (a multiple of four) of three pixels whose im2col
-   patches (n bytes) lie `stride` apart in patches, out_c outputs apart in
-   out: each weight load serves the three pixels. */
+/* Every output channel of three pixels whose im2col patches (n bytes, then
+   anything finite to the end of the last chunk: zero weights there) lie
+   `stride` apart in patches, out_c outputs apart in out: each weight load
+   serves the three pixels (dot2x3_accumulate_mve). */
 TA_NOINLINE static void patches3_interleaved(const ta_conv_2d_params_t *p, const int8_t *patches,
                                              size_t stride, int32_t n, const int8_t *weights,
                                              size_t block_bytes, const int32_t *bias_sum,
@@ -825,6 +792,7 @@ TA_NOINLINE static void patches3_interleaved(const ta_conv_2d_params_t *p, const
                                              int8_t *out)
 {
     const int32_t out_c = p->output_depth;
+    const int32_t chunks = (n + 15) / 16;
     int32_t acc[MVE_PIXELS][MVE_GROUP];
     for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
         const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
@@ -832,8 +800,8 @@ TA_NOINLINE static void patches3_interleaved(const ta_conv_2d_params_t *p, const
         /* whole blocks: the last one's padded filters are zeros */
         const int32_t whole = (filters + 3) / 4 * 4;
         for (int32_t f = 0; f < whole; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
-            dot2x3_interleaved_mve(w, patches, patches + stride, patches + 2 * stride, n,
-                                   (int32_t(*)[MVE_GROUP]) & acc[0][f]);
+            dot2x3_accumulate_mve(w, patches, patches + stride, patches + 2 * stride, chunks,
+                                  &acc[0][f], MVE_GROUP, 1);
         requantize_group(acc, 3, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
     }
 }
@@ -1238,6 +1206,7 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     /* Patches of up to TRIPLE_STRIDE bytes three pixels at a time. */
     enum { TRIPLE_STRIDE = TA_CONV_2D_TRIPLE_PATCH };
     int8_t patches3[3 * TRIPLE_STRIDE];
+    memset(patches3, 0, sizeof patches3); /* read to the end of a patch's last chunk */
     const int triples = filter_size <= TRIPLE_STRIDE && bias_sum && multipliers && shifts;
 #else
     /* The patch runs to whole words: the interleaved weights past the
