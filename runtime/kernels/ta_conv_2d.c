@@ -1196,6 +1196,7 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                               (size_t)p->input_depth;
     const int use_patch = fh * fw > 1 && filter_size <= MAX_PATCH;
     int8_t patch[MAX_PATCH];
+    memset(patch, 0, sizeof patch); /* once a call: every byte a dot loop reads is set */
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
     uint32_t wide[2 * WIDE_GAP / 4];
 #else
