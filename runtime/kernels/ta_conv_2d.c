@@ -387,11 +387,11 @@ static inline void block4_interleaved(const ta_conv_2d_params_t *p, const segmen
 }
 
 #if defined(TA_HAVE_MVE)
-static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                   int32_t pixels, int32_t n, const int8_t *weights,
-                                   size_t block_bytes, const int32_t *bias_sum,
-                                   const int32_t *multipliers, const int32_t *shifts,
-                                   uint32_t *wide, int8_t *out);
+TA_NOINLINE static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x,
+                                               size_t x_step, int32_t pixels, int32_t n,
+                                               const int8_t *weights, size_t block_bytes,
+                                               const int32_t *bias_sum, const int32_t *multipliers,
+                                               const int32_t *shifts, uint32_t *wide, int8_t *out);
 #endif
 
 /* Every output channel of one pixel whose taps the segments cover. */
@@ -425,8 +425,11 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
             segments4_interleaved(p, s, weights, acc);
             const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
                 vldrwq_s32(acc), vldrwq_s32(multipliers + o), vldrwq_s32(shifts + o));
-            vstrbq_p_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv),
-                         vctp32q((uint32_t)(out_c - o)));
+            const int32x4_t r = vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
+            if (TA_LIKELY(out_c - o >= 4))
+                vstrbq_s32(out + o, r);
+            else
+                vstrbq_p_s32(out + o, r, vctp32q((uint32_t)(out_c - o)));
         }
     }
 #else
@@ -663,14 +666,14 @@ TA_NOINLINE static void sums_two_chunks_2(const int8_t *w, int32_t filters, cons
     }
 }
 
-/* bias_sum, requantization and store of four channels of one pixel. */
-static inline void requantize4_split(int32x4_t acc, int32x4_t bias, int32x4_t m, int32x4_t left,
-                                     int32x4_t neg_right, int32_t offset, int32x4_t lov,
-                                     int32x4_t hiv, mve_pred16_t lanes, int8_t *out)
+/* bias_sum and requantization of four channels of one pixel. */
+static inline int32x4_t requantize4_split(int32x4_t acc, int32x4_t bias, int32x4_t m,
+                                          int32x4_t left, int32x4_t neg_right, int32_t offset,
+                                          int32x4_t lov, int32x4_t hiv)
 {
     const int32x4_t v = ta_mul_by_quantized_multiplier_split_mve(vaddq_s32(acc, bias), m, left,
                                                                  neg_right);
-    vstrbq_p_s32(out, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), lanes);
+    return vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
 }
 
 /* bias, requantization and store of acc[k][0..valid) for `pixels` (2 to
@@ -688,10 +691,19 @@ TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP
         const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
         const int32x4_t s = vldrwq_s32(shifts + f), zero = vdupq_n_s32(0);
         const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
+        if (TA_LIKELY(valid - f >= 4)) {
+            for (int32_t k = 0; k < pixels; k++)
+                vstrbq_s32(out + (size_t)k * out_c,
+                           requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right,
+                                             offset, lov, hiv));
+            continue;
+        }
         const mve_pred16_t lanes = vctp32q((uint32_t)(valid - f));
         for (int32_t k = 0; k < pixels; k++)
-            requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right, offset, lov, hiv,
-                              lanes, out + (size_t)k * out_c);
+            vstrbq_p_s32(out + (size_t)k * out_c,
+                         requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right, offset,
+                                           lov, hiv),
+                         lanes);
     }
 }
 #endif
@@ -811,11 +823,11 @@ TA_NOINLINE static void patches3_interleaved(const ta_conv_2d_params_t *p, const
    x_step apart (a 1x1 filter reads its input pixel in place), out_c
    outputs apart in out. `wide` (2 * WIDE_GAP bytes, the caller's, so that
    one buffer serves all of a kernel's paths) is the DSP pair loop's. */
-static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                   int32_t pixels, int32_t n, const int8_t *weights,
-                                   size_t block_bytes, const int32_t *bias_sum,
-                                   const int32_t *multipliers, const int32_t *shifts,
-                                   uint32_t *wide, int8_t *out)
+TA_NOINLINE static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x,
+                                               size_t x_step, int32_t pixels, int32_t n,
+                                               const int8_t *weights, size_t block_bytes,
+                                               const int32_t *bias_sum, const int32_t *multipliers,
+                                               const int32_t *shifts, uint32_t *wide, int8_t *out)
 {
 #if !defined(TA_HAVE_DSP) || defined(TA_HAVE_MVE)
     (void)wide;
@@ -849,6 +861,19 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
                 }
             }
         }
+        if (out_c % 4 == 0) {
+            for (; i < pixels; i++, x += x_step, out += out_c) {
+                const int8_t *w = weights;
+                for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+                    int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
+                    v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
+                                                           vldrwq_s32(shifts + o));
+                    vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+                }
+            }
+            return;
+        }
+        /* A channel count off four: the last block stored predicated. */
         for (; i < pixels; i++, x += x_step, out += out_c) {
             const int8_t *w = weights;
             for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
