@@ -896,8 +896,11 @@ TA_NOINLINE static void run_pixels_interleaved(const ta_conv_2d_params_t *p, con
                loops read whole chunks (whole words under 16 bytes): zeros
                widened past the n bytes, against zero weights. */
             const int32_t words = n < 16 ? (n + 3) / 4 : (n + 15) / 16 * 4;
-            memset(wide, 0, (size_t)words * 8);
-            memset(wide + WIDE_GAP / 4, 0, (size_t)words * 8);
+            const int32_t widened = (n + 3) / 4 * 2; /* words widen_bytes writes */
+            if (words * 2 > widened) {
+                memset(wide + widened, 0, (size_t)(words * 2 - widened) * 4);
+                memset(wide + WIDE_GAP / 4 + widened, 0, (size_t)(words * 2 - widened) * 4);
+            }
             for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
                 widen_bytes(wide, x, n);
                 widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
@@ -1251,19 +1254,12 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
         memset(patch + filter_size, 0, (size_t)pair_words * 4 - filter_size);
 #endif
 #endif
-    /* Long patches whose rows do not start on chunks: a piece at a time. */
-    const int long_patch = fh * fw > 1 && filter_size > MAX_PATCH;
-    const size_t image_outputs = (size_t)p->output_height * (size_t)p->output_width * (size_t)out_c;
     segments_t s;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image_size;
-        if (long_patch) {
-            long_image(p, in_b, patch, wide, weights, block_bytes, bias_sum, multipliers, shifts,
-                       output);
-            output += image_outputs;
-            continue;
-        }
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+        const size_t image_outputs = (size_t)p->output_height * (size_t)p->output_width *
+                                     (size_t)out_c;
         if (bias_sum && multipliers && shifts) {
             if (fh * fw == 1 && p->stride_height == 1 && p->stride_width == 1 && p->pad_top == 0 &&
                 p->pad_left == 0 && p->output_height == p->input_height &&
@@ -1482,6 +1478,42 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
     return TA_OK;
 }
 
+/* The kernel for long patches (see the header): every image a piece of
+   its pixels' patches at a time. */
+static void conv_s8_long(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                         const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                         int8_t *output)
+{
+    const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width *
+                               (size_t)p->filter_depth;
+    const size_t block_bytes = (filter_size + 15) / 16 * 64;
+    const size_t image_size = (size_t)p->input_height * (size_t)p->input_width *
+                              (size_t)p->input_depth;
+    const size_t image_outputs = (size_t)p->output_height * (size_t)p->output_width *
+                                 (size_t)p->output_depth;
+    int8_t patch[MAX_PATCH];
+    memset(patch, 0, sizeof patch); /* once a call: every byte a dot loop reads is set */
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+    uint32_t wide[2 * WIDE_GAP / 4];
+#else
+    uint32_t *const wide = NULL; /* the DSP pair loops' */
+#endif
+    for (int32_t b = 0; b < p->batches; b++, output += image_outputs)
+        long_image(p, input + (size_t)b * image_size, patch, wide, weights, block_bytes, bias_sum,
+                   multipliers, shifts, output);
+}
+
+int ta_conv_2d_s8_long(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                       const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                       int8_t *output)
+{
+    if (!p->weights_interleaved || p->taps_by_column || !bias_sum ||
+        (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth <= MAX_PATCH)
+        return TA_ERR_BAD_ARGUMENT;
+    conv_s8_long(p, input, weights, bias_sum, multipliers, shifts, output);
+    return TA_OK;
+}
+
 int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                           const int32_t *bias_sum, const int32_t *multipliers,
                           const int32_t *shifts, int8_t *output)
@@ -1500,6 +1532,11 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
         return TA_ERR_BAD_ARGUMENT;
     if (p->weights_interleaved && p->taps_by_column) {
         conv_s8_columns(p, input, weights, bias_sum, multipliers, shifts, output);
+        return TA_OK;
+    }
+    if (p->weights_interleaved && p->filter_height * p->filter_width > 1 &&
+        (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth > MAX_PATCH) {
+        conv_s8_long(p, input, weights, bias_sum, multipliers, shifts, output);
         return TA_OK;
     }
     if (p->weights_interleaved) {

@@ -110,13 +110,24 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
 /* The same for one weight layout each: interleaved in tap order
    (weights_interleaved = 1, taps_by_column = 0) and by column (both 1).
    ta_conv_2d_s8 takes every layout; a module calls the entry of its layout,
-   so that it links only that path (each is several KB of code). */
+   so that it links only that path (each is several KB of code). With
+   interleaved weights, bias_sum must be given and, like per-channel
+   multipliers and shifts, hold whole blocks of four channels (the converter
+   pads them): the vector loops compute the last block whole and store only
+   its valid channels. */
 int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
                               const int8_t *weights, const int32_t *bias_sum,
                               const int32_t *multipliers, const int32_t *shifts, int8_t *output);
 int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                           const int32_t *bias_sum, const int32_t *multipliers,
                           const int32_t *shifts, int8_t *output);
+/* Interleaved weights (taps_by_column = 0) of a filter of more than one tap
+   whose patch passes TA_CONV_2D_MAX_PATCH bytes: the patch gathered a piece
+   at a time (whole chunks), the sums of up to 64 channels kept across the
+   pieces; Helium three pixels and DSP two share each weight load. */
+int ta_conv_2d_s8_long(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                       const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                       int8_t *output);
 
 /* int16 input and output (zero points 0), int8 weights; the bias (int32
    or int64 in the model) comes as int64. With accumulator_bits 32 the sum

@@ -211,8 +211,10 @@ static bool lower(TaLower *L, TaOp *op)
     }
 
     /* The entry of the weights' layout: a module links only its path. */
+    const bool long_patch = interleave && k_h * k_w > 1 && filter_size > TA_CONV_2D_MAX_PATCH;
     const char *kernel = wide         ? "ta_conv_2d_s16"
                          : by_column  ? "ta_conv_2d_s8_columns"
+                         : long_patch ? "ta_conv_2d_s8_long"
                          : interleave ? "ta_conv_2d_s8_interleaved"
                                       : "ta_conv_2d_s8";
     ta_conv_2d_params_t conv = {0}, *p = &conv;
@@ -271,7 +273,6 @@ static bool lower(TaLower *L, TaOp *op)
        and a buffered lead does not depend on the run's length, so the
        row's width bounds it in the report. */
     const bool patches = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH;
-    const bool long_patch = interleave && k_h * k_w > 1 && filter_size > TA_CONV_2D_MAX_PATCH;
     const int32_t batch = by_column    ? out_w
                           : patches    ? (filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3 : 2)
                           : long_patch ? TA_CONV_2D_LONG_PIXELS
