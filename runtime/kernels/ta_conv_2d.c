@@ -1224,7 +1224,6 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                               (size_t)p->input_depth;
     const int use_patch = fh * fw > 1 && filter_size <= MAX_PATCH;
     int8_t patch[MAX_PATCH];
-    memset(patch, 0, sizeof patch); /* once a call: every byte a dot loop reads is set */
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
     uint32_t wide[2 * WIDE_GAP / 4];
 #else
@@ -1235,8 +1234,12 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     /* Patches of up to TRIPLE_STRIDE bytes three pixels at a time. */
     enum { TRIPLE_STRIDE = TA_CONV_2D_TRIPLE_PATCH };
     int8_t patches3[3 * TRIPLE_STRIDE];
-    memset(patches3, 0, sizeof patches3); /* read to the end of a patch's last chunk */
-    const int triples = filter_size <= TRIPLE_STRIDE && bias_sum && multipliers && shifts;
+    const int triples = use_patch && filter_size <= TRIPLE_STRIDE && bias_sum && multipliers &&
+                        shifts;
+    if (triples) /* the loop reads each patch to the end of its last chunk */
+        for (int32_t k = 0; k < 3; k++)
+            memset(patches3 + (size_t)k * TRIPLE_STRIDE + filter_size, 0,
+                   (filter_size + 15) / 16 * 16 - filter_size);
 #else
     /* The patch runs to whole words: the interleaved weights past the
        filter are zero, so zeroed taps there add nothing, and the DSP dot
