@@ -53,7 +53,8 @@ typedef struct {
     TA_PARAM_MEMBERS(TA_CONV_2D_PARAMS)
 } ta_conv_2d_params_t;
 
-/* The largest im2col patch (bytes, on the stack) of the int8 kernel. */
+/* The largest im2col patch (bytes, on the stack) gathered whole; longer
+   ones take ta_conv_2d_s8_long, a piece at a time. */
 #define TA_CONV_2D_MAX_PATCH 256
 /* Order of writes (what lets the output overlap the input, see
    src/lower/common/stream_lead.h): output pixels in raster order, each
@@ -77,9 +78,8 @@ typedef struct {
 #define TA_CONV_2D_MAX_COLUMN_DEPTH 16
 
 /*
- * Interleaved int8 weights (weights_interleaved = 1, ungrouped filters, and
- * the filter 1x1, at most TA_CONV_2D_MAX_PATCH taps, or of a depth that is
- * a multiple of 16): output channels in blocks of four, each filter cut
+ * Interleaved int8 weights (weights_interleaved = 1, every ungrouped
+ * filter): output channels in blocks of four, each filter cut
  * into 16-byte chunks, the four filters' chunks next to each other:
  *
  *   interleaved[((o / 4) * chunks + i / 16) * 64 + (o % 4) * 16 + i % 16]
@@ -87,6 +87,22 @@ typedef struct {
  *
  * and zeros where o or i is past the end. One pointer walks all four filters
  * of a block, and four channels share each load of the input.
+ *
+ * Kernel choice (the converter picks the entry, each path keeps every
+ * output channel count in its vector loops: whole blocks of four computed,
+ * the last stored in part):
+ *  - 1x1 filters: the input read in place; Helium four pixels a weight load
+ *    up to TA_CONV_2D_QUAD_FILTER taps, else one; DSP pixel pairs widened
+ *    to halfwords for any depth up to 256 (zeros past it), a last block of
+ *    one or two channels computing one filter pair.
+ *  - few input channels (taps_by_column, below): ta_conv_2d_s8_columns.
+ *  - im2col patches up to TA_CONV_2D_MAX_PATCH bytes: Helium three pixels
+ *    (up to TA_CONV_2D_TRIPLE_PATCH), DSP two, sharing each weight load.
+ *  - longer patches, any depth: ta_conv_2d_s8_long, the patch a piece at a
+ *    time (Helium 512-byte pieces of three pixels, loads and MACs
+ *    alternating; DSP 256-byte pieces of pixel pairs; portable one pixel),
+ *    the sums of up to 64 channels kept across the pieces.
+ *  - grouped filters: ta_conv_2d_s8, a pixel at a time.
  */
 
 /*
