@@ -46,7 +46,7 @@ SMALL = {"CONV_2D.int8": 12, "CONV_2D.int8_deep": 8, "CONV_2D.int16": 8, "CONV_2
 HEAVY = {"CONV_2D.int8_simd": 12, "CONV_2D.int8_dsp": 16, "CONV_2D.int16_simd": 8, "CONV_2D.int8_few_channels": 24,
          "DEPTHWISE_CONV_2D.int8_simd": 12, "DEPTHWISE_CONV_2D.int16_simd": 8,
          "FULLY_CONNECTED.int8_simd": 10, "FULLY_CONNECTED.int16_simd": 6,
-         "RESIDUAL.conv_add_simd": 12,
+         "RESIDUAL.conv_add_simd": 12, "CONV_2D.int8_long": 10,
          # border pixels left with one run of taps (input zero point 0)
          "CONV_2D.int8_zero_borders": 12}
 OTHER_SIMD = 4

@@ -303,19 +303,22 @@ static inline int32_t requantize_right(int32_t acc, int32_t multiplier, int32_t 
 
 /* Channels o..o+3 (multipliers and shifts point at o) of `pixels` pixels
    (at most MAX_WORD_PIXELS), acc[4 * i + j] for pixel i and channel o + j,
-   requantized into out + i * out_step + j. With four right shifts (the
-   usual case): the channels' constants worked out once for all pixels,
-   saturated to int8, clamped four bytes at a time and stored as one word a
-   pixel; else output by output. One copy for all the DSP loops. */
+   requantized into out + i * out_step + j for the first `valid` (1-4)
+   channels (the last block of a channel count off four: its padded lanes
+   are not stored). With four right shifts (the usual case): the channels'
+   constants worked out once for all pixels, saturated to int8, clamped
+   four bytes at a time and stored as one word a pixel; else output by
+   output. One copy for all the DSP loops. */
 TA_NOINLINE static void requantize4_words(const ta_conv_2d_params_t *p, const int32_t *acc,
                                           int32_t pixels, const int32_t *multipliers,
-                                          const int32_t *shifts, int8_t *out, size_t out_step)
+                                          const int32_t *shifts, int8_t *out, size_t out_step,
+                                          int32_t valid)
 {
     const int32_t offset = p->output_offset, lo = p->activation_min, hi = p->activation_max;
     const int32_t s0 = shifts[0], s1 = shifts[1], s2 = shifts[2], s3 = shifts[3];
     if (!TA_LIKELY((s0 & s1 & s2 & s3) < 0)) {
         for (int32_t i = 0; i < pixels; i++, acc += 4, out += out_step)
-            for (int32_t j = 0; j < 4; j++) {
+            for (int32_t j = 0; j < valid; j++) {
                 const int32_t v = requantize_nonnegative(acc[j], multipliers[j], shifts[j]);
                 out[j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
             }
@@ -334,8 +337,13 @@ TA_NOINLINE static void requantize4_words(const ta_conv_2d_params_t *p, const in
         const int32_t v3 = __ssat(requantize_right(acc[3], m3, r3, p3) + offset, 8);
         words[i] = ta_clamp4_s8(ta_pack4_s8(v0, v1, v2, v3), lo4, hi4);
     }
+    if (TA_LIKELY(valid == 4)) {
+        for (int32_t i = 0; i < pixels; i++, out += out_step)
+            memcpy(out, &words[i], 4);
+        return;
+    }
     for (int32_t i = 0; i < pixels; i++, out += out_step)
-        memcpy(out, &words[i], 4);
+        memcpy(out, &words[i], (size_t)valid);
 }
 #endif
 #endif
@@ -379,11 +387,11 @@ static inline void block4_interleaved(const ta_conv_2d_params_t *p, const segmen
 }
 
 #if defined(TA_HAVE_MVE)
-static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                   int32_t pixels, int32_t n, const int8_t *weights,
-                                   size_t block_bytes, const int32_t *bias_sum,
-                                   const int32_t *multipliers, const int32_t *shifts,
-                                   uint32_t *wide, int8_t *out);
+TA_NOINLINE static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x,
+                                               size_t x_step, int32_t pixels, int32_t n,
+                                               const int8_t *weights, size_t block_bytes,
+                                               const int32_t *bias_sum, const int32_t *multipliers,
+                                               const int32_t *shifts, uint32_t *wide, int8_t *out);
 #endif
 
 /* Every output channel of one pixel whose taps the segments cover. */
@@ -398,9 +406,11 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
     if (bias_sum && multipliers && shifts) {
         /* The usual case, without tests per block: sums, requantization and
            store of four channels in vector registers. */
-        const int32_t whole = out_c / 4 * 4, offset = p->output_offset, count = s->count;
+        /* Whole blocks (bias_sum, multipliers and shifts are padded to
+           them), the last one stored predicated. */
+        const int32_t offset = p->output_offset, count = s->count;
         const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-        if (count == 1 && s->seg[0].x != NULL && out_c == whole) {
+        if (count == 1 && s->seg[0].x != NULL) {
             /* One run of taps (a patch, or a pixel whose padded taps a zero
                point of 0 dropped, so that the run may start past the
                filter's first chunk): the row kernel's channel loop from
@@ -410,24 +420,29 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
                                    bias_sum, multipliers, shifts, NULL, out);
             return;
         }
-        for (; o < whole; o += 4, weights += block_bytes) {
+        for (; o < out_c; o += 4, weights += block_bytes) {
             int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
             segments4_interleaved(p, s, weights, acc);
             const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
                 vldrwq_s32(acc), vldrwq_s32(multipliers + o), vldrwq_s32(shifts + o));
-            vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+            const int32x4_t r = vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
+            if (TA_LIKELY(out_c - o >= 4))
+                vstrbq_s32(out + o, r);
+            else
+                vstrbq_p_s32(out + o, r, vctp32q((uint32_t)(out_c - o)));
         }
     }
 #else
     if (bias_sum && multipliers && shifts) {
         /* The usual case, without tests per block or the partial block's
-           copies. */
-        const int32_t whole = out_c / 4 * 4;
+           copies: whole blocks (the arrays are padded to them), only the
+           valid channels of the last stored. */
 #if !defined(TA_HAVE_DSP)
         const int32_t offset = p->output_offset;
         const int32_t lo = p->activation_min, hi = p->activation_max;
 #endif
-        for (; o < whole; o += 4, weights += block_bytes) {
+        for (; o < out_c; o += 4, weights += block_bytes) {
+            const int32_t valid = out_c - o < 4 ? out_c - o : 4;
             int32_t acc[4];
             acc[0] = bias_sum[o];
             acc[1] = bias_sum[o + 1];
@@ -435,9 +450,9 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
             acc[3] = bias_sum[o + 3];
             segments4_interleaved(p, s, weights, acc);
 #if defined(TA_HAVE_DSP)
-            requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0);
+            requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
 #else
-            for (int32_t j = 0; j < 4; j++) {
+            for (int32_t j = 0; j < valid; j++) {
                 const int32_t v = requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
                 out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
             }
@@ -551,10 +566,25 @@ TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int8_t *w, cons
 }
 #undef TA_WIDE_WORD
 
-/* Every output channel (out_c a multiple of four, per-channel
-   requantization) of two pixels whose inputs, `words` words each (whole
-   16-byte chunks, or fewer than four words), are widened at wide and
-   wide + WIDE_GAP bytes; the second pixel's outputs at out + out_c. */
+/* n bytes at x widened to halfword pairs (ta_widen_s8_pairs), a last
+   partial word read byte by byte and zero-extended. */
+static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
+{
+    const int32_t whole = n & ~3;
+    ta_widen_s8_pairs(wide, x, whole);
+    if (whole < n) {
+        uint32_t v = 0;
+        memcpy(&v, x + whole, (size_t)(n - whole)); /* little-endian: the low bytes */
+        wide[whole / 2] = __sxtb16(v);
+        wide[whole / 2 + 1] = ta_sxtb16_ror8(v);
+    }
+}
+
+/* Every output channel (per-channel requantization; the last block's
+   padded channels computed, not stored) of two pixels whose inputs,
+   `words` words each (whole 16-byte chunks, or fewer than four words), are
+   widened at wide and wide + WIDE_GAP bytes; the second pixel's outputs at
+   out + out_c. */
 static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
                         const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
                         const int32_t *multipliers, const int32_t *shifts, int8_t *out)
@@ -565,14 +595,19 @@ static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int3
         int32_t acc[8];
         for (int32_t j = 0; j < 4; j++)
             acc[j] = acc[4 + j] = bias_sum[o + j];
+        /* A last block of one or two channels: its first filter pair only. */
+        const int pair2 = out_c - o > 2;
         if (words >= 4) {
             dot2x2_widened(acc, weights, &in);
-            dot2x2_widened(acc + 2, weights + 32, &in);
+            if (pair2)
+                dot2x2_widened(acc + 2, weights + 32, &in);
         } else {
             dot2x2_widened_words(acc, weights, &in);
-            dot2x2_widened_words(acc + 2, weights + 32, &in);
+            if (pair2)
+                dot2x2_widened_words(acc + 2, weights + 32, &in);
         }
-        requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c);
+        requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
+                          out_c - o < 4 ? out_c - o : 4);
     }
 }
 
@@ -631,79 +666,137 @@ TA_NOINLINE static void sums_two_chunks_2(const int8_t *w, int32_t filters, cons
     }
 }
 
-/* bias_sum, requantization and store of four channels of one pixel. */
-static inline void requantize4_split(int32x4_t acc, int32x4_t bias, int32x4_t m, int32x4_t left,
-                                     int32x4_t neg_right, int32_t offset, int32x4_t lov,
-                                     int32x4_t hiv, int8_t *out)
+/* bias_sum and requantization of four channels of one pixel. */
+static inline int32x4_t requantize4_split(int32x4_t acc, int32x4_t bias, int32x4_t m,
+                                          int32x4_t left, int32x4_t neg_right, int32_t offset,
+                                          int32x4_t lov, int32x4_t hiv)
 {
     const int32x4_t v = ta_mul_by_quantized_multiplier_split_mve(vaddq_s32(acc, bias), m, left,
                                                                  neg_right);
-    vstrbq_s32(out, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+    return vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
 }
 
-/* bias, requantization and store of acc[k][0..filters) for `pixels` (2
-   to 4) pixels, out_c outputs apart. */
+/* bias, requantization and store of acc[k][0..valid) for `pixels` (2 to
+   4) pixels, out_c outputs apart: whole blocks of four filters computed
+   (the arrays padded to them), the last stored predicated. */
 TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP], int32_t pixels,
-                                         int32_t filters, const int32_t *bias_sum,
+                                         int32_t valid, const int32_t *bias_sum,
                                          const int32_t *multipliers, const int32_t *shifts,
                                          const ta_conv_2d_params_t *p, int8_t *out)
 {
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-    for (int32_t f = 0; f < filters; f += 4, out += 4) {
+    for (int32_t f = 0; f < valid; f += 4, out += 4) {
         const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
         const int32x4_t s = vldrwq_s32(shifts + f), zero = vdupq_n_s32(0);
         const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
+        if (TA_LIKELY(valid - f >= 4)) {
+            for (int32_t k = 0; k < pixels; k++)
+                vstrbq_s32(out + (size_t)k * out_c,
+                           requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right,
+                                             offset, lov, hiv));
+            continue;
+        }
+        const mve_pred16_t lanes = vctp32q((uint32_t)(valid - f));
         for (int32_t k = 0; k < pixels; k++)
-            requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right, offset, lov, hiv,
-                              out + (size_t)k * out_c);
+            vstrbq_p_s32(out + (size_t)k * out_c,
+                         requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right, offset,
+                                           lov, hiv),
+                         lanes);
     }
 }
 #endif
 
+/* Sums of up to LONG_GROUP channels of several pixels kept in memory (long
+   filters: across the pieces of their patches). */
+enum { LONG_GROUP = 64 };
+
 #if defined(TA_HAVE_MVE)
-/* Two interleaved filters (at w and w + 16) by three pixels' patches of n
-   bytes: acc[k][0..1] = the filters . x_k. A tail-predicated loop: per
-   chunk three input loads and two weight loads for six multiply-accumulates
-   across lanes (against four weight loads and one input load for four in
-   ta_dot4_interleaved_mve). VMLADAVA wants even accumulator registers. */
-static inline void dot2x3_interleaved_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
-                                          const int8_t *x2, int32_t n, int32_t (*acc)[MVE_GROUP])
+/* acc[k * stride + j] += filter j . x_k (from_zero: =) for two interleaved filters
+   (j = 0 at w, 1 at w + 16) and three pixels' pieces of `chunks` whole
+   chunks. Per chunk three input and two weight loads for six
+   multiply-accumulates. Each holds its pipe for two cycles on the M55,
+   so loads and MACs alternate: the last MAC of a chunk runs in the next
+   one, after its first load (whole chunks, no tail predication that would
+   mask it). */
+static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
+                                         const int8_t *x2, int32_t chunks, int32_t *acc,
+                                         size_t stride, int from_zero)
 {
     int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
+    if (!from_zero) {
+        a0 = acc[0], a1 = acc[stride], a2 = acc[2 * stride];
+        b0 = acc[1], b1 = acc[stride + 1], b2 = acc[2 * stride + 1];
+    }
     /* clang-format off */
-    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+    __asm volatile("   vmov.i32    q2, #0\n"
+                   "   vmov.i32    q3, #0\n"
+                   "   dls         lr, %[c]\n"
                    "1: vldrb.8     q0, [%[x0]], #16\n"
-                   "   vldrb.8     q1, [%[x1]], #16\n"
-                   "   vldrb.8     q2, [%[x2]], #16\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
                    "   vldrb.8     q3, [%[w], #16]\n"
                    "   vmladava.s8 %[b0], q3, q0\n"
+                   "   vldrb.8     q1, [%[x1]], #16\n"
                    "   vmladava.s8 %[b1], q3, q1\n"
+                   "   vldrb.8     q2, [%[x2]], #16\n"
                    "   vmladava.s8 %[b2], q3, q2\n"
                    "   vldrb.8     q3, [%[w]], #64\n"
                    "   vmladava.s8 %[a0], q3, q0\n"
                    "   vmladava.s8 %[a1], q3, q1\n"
+                   "   le          lr, 1b\n"
                    "   vmladava.s8 %[a2], q3, q2\n"
-                   "   letp        lr, 1b\n"
-                   "2:\n"
                    : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [b0] "+Te"(b0),
                      [b1] "+Te"(b1), [b2] "+Te"(b2), [x0] "+r"(x0), [x1] "+r"(x1),
                      [x2] "+r"(x2), [w] "+r"(w)
-                   : [n] "r"(n)
+                   : [c] "r"(chunks)
                    : "q0", "q1", "q2", "q3", "lr", "memory");
     /* clang-format on */
-    acc[0][0] = a0;
-    acc[0][1] = b0;
-    acc[1][0] = a1;
-    acc[1][1] = b1;
-    acc[2][0] = a2;
-    acc[2][1] = b2;
+    acc[0] = a0;
+    acc[1] = b0;
+    acc[stride] = a1;
+    acc[stride + 1] = b1;
+    acc[2 * stride] = a2;
+    acc[2 * stride + 1] = b2;
 }
 
-/* Every output channel (a multiple of four) of three pixels whose im2col
-   patches (n bytes) lie `stride` apart in patches, out_c outputs apart in
-   out: each weight load serves the three pixels. */
+/* The sums of `whole` filters (blocks of four from w, block_bytes apart)
+   over three pixels' runs of `chunks` whole chunks, added to acc[k *
+   LONG_GROUP + f]. */
+static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t whole, const int8_t *x0,
+                              const int8_t *x1, const int8_t *x2, int32_t chunks, int32_t *acc)
+{
+    for (int32_t f = 0; f < whole; f += 4, w += block_bytes) {
+        dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f, LONG_GROUP, 0);
+        dot2x3_accumulate_mve(w + 32, x0, x1, x2, chunks, acc + f + 2, LONG_GROUP, 0);
+    }
+}
+
+/* Channels o0 .. o0 + n of three pixels (out_c outputs apart from out),
+   from sums that hold their bias: requantized four at a time, the last
+   block stored predicated. */
+static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, int32_t o0,
+                              int32_t n, const int32_t *multipliers, const int32_t *shifts,
+                              int8_t *out)
+{
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    for (int32_t f = 0; f < n; f += 4) {
+        const int32x4_t m = vldrwq_s32(multipliers + o0 + f), sh = vldrwq_s32(shifts + o0 + f);
+        const mve_pred16_t lanes = vctp32q((uint32_t)(n - f));
+        for (int32_t k = 0; k < 3; k++) {
+            const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
+                vldrwq_s32(acc + k * LONG_GROUP + f), m, sh);
+            vstrbq_p_s32(out + (size_t)k * (size_t)out_c + (size_t)(o0 + f),
+                         vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), lanes);
+        }
+    }
+}
+
+/* Every output channel of three pixels whose im2col patches (n bytes, then
+   anything finite to the end of the last chunk: zero weights there) lie
+   `stride` apart in patches, out_c outputs apart in out: each weight load
+   serves the three pixels (dot2x3_accumulate_mve). */
 TA_NOINLINE static void patches3_interleaved(const ta_conv_2d_params_t *p, const int8_t *patches,
                                              size_t stride, int32_t n, const int8_t *weights,
                                              size_t block_bytes, const int32_t *bias_sum,
@@ -711,13 +804,16 @@ TA_NOINLINE static void patches3_interleaved(const ta_conv_2d_params_t *p, const
                                              int8_t *out)
 {
     const int32_t out_c = p->output_depth;
+    const int32_t chunks = (n + 15) / 16;
     int32_t acc[MVE_PIXELS][MVE_GROUP];
     for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
         const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
         const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
-        for (int32_t f = 0; f < filters; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
-            dot2x3_interleaved_mve(w, patches, patches + stride, patches + 2 * stride, n,
-                                   (int32_t(*)[MVE_GROUP]) & acc[0][f]);
+        /* whole blocks: the last one's padded filters are zeros */
+        const int32_t whole = (filters + 3) / 4 * 4;
+        for (int32_t f = 0; f < whole; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
+            dot2x3_accumulate_mve(w, patches, patches + stride, patches + 2 * stride, chunks,
+                                  &acc[0][f], MVE_GROUP, 1);
         requantize_group(acc, 3, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
     }
 }
@@ -727,19 +823,21 @@ TA_NOINLINE static void patches3_interleaved(const ta_conv_2d_params_t *p, const
    x_step apart (a 1x1 filter reads its input pixel in place), out_c
    outputs apart in out. `wide` (2 * WIDE_GAP bytes, the caller's, so that
    one buffer serves all of a kernel's paths) is the DSP pair loop's. */
-static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                   int32_t pixels, int32_t n, const int8_t *weights,
-                                   size_t block_bytes, const int32_t *bias_sum,
-                                   const int32_t *multipliers, const int32_t *shifts,
-                                   uint32_t *wide, int8_t *out)
+TA_NOINLINE static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x,
+                                               size_t x_step, int32_t pixels, int32_t n,
+                                               const int8_t *weights, size_t block_bytes,
+                                               const int32_t *bias_sum, const int32_t *multipliers,
+                                               const int32_t *shifts, uint32_t *wide, int8_t *out)
 {
 #if !defined(TA_HAVE_DSP) || defined(TA_HAVE_MVE)
     (void)wide;
 #endif
     const int32_t out_c = p->output_depth;
 #if defined(TA_HAVE_MVE)
-    if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
-        /* Setup once per row, then per pixel only the channel loop. */
+    if (bias_sum && multipliers && shifts) {
+        /* Setup once per row, then per pixel only the channel loop; whole
+           blocks of four channels (the arrays padded to them), the last
+           stored predicated. */
         const int32_t offset = p->output_offset;
         const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
         int32_t i = 0;
@@ -750,40 +848,63 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
             for (; i + 4 <= pixels; i += 4, x += 4 * x_step, out += 4 * (size_t)out_c) {
                 for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
                     const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
+                    const int32_t whole = (filters + 3) / 4 * 4;
                     const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
                     if (n <= 16) {
-                        sums_one_chunk_4(w, filters, x, x_step, n, acc);
+                        sums_one_chunk_4(w, whole, x, x_step, n, acc);
                     } else {
-                        sums_two_chunks_2(w, filters, x, x_step, n, acc);
-                        sums_two_chunks_2(w, filters, x + 2 * x_step, x_step, n, acc + 2);
+                        sums_two_chunks_2(w, whole, x, x_step, n, acc);
+                        sums_two_chunks_2(w, whole, x + 2 * x_step, x_step, n, acc + 2);
                     }
                     requantize_group(acc, 4, filters, bias_sum + o, multipliers + o, shifts + o, p,
                                      out + o);
                 }
             }
         }
+        if (out_c % 4 == 0) {
+            for (; i < pixels; i++, x += x_step, out += out_c) {
+                const int8_t *w = weights;
+                for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+                    int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
+                    v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
+                                                           vldrwq_s32(shifts + o));
+                    vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+                }
+            }
+            return;
+        }
+        /* A channel count off four: the last block stored predicated. */
         for (; i < pixels; i++, x += x_step, out += out_c) {
             const int8_t *w = weights;
             for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
                 int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
                 v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
                                                        vldrwq_s32(shifts + o));
-                vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+                vstrbq_p_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv),
+                             vctp32q((uint32_t)(out_c - o)));
             }
         }
         return;
     }
 #else
-    if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
+    if (bias_sum && multipliers && shifts) {
         int32_t i = 0;
 #if defined(TA_HAVE_DSP)
-        if ((n % 16 == 0 || (n < 16 && n % 4 == 0)) && n > 0 && n <= PAIR_FILTER) {
+        if (n > 0 && n <= PAIR_FILTER) {
             /* Pixels in pairs, widened WIDE_GAP apart so that one pointer
-               reaches both: every weight load serves two pixels. */
+               reaches both: every weight load serves two pixels. The pair
+               loops read whole chunks (whole words under 16 bytes): zeros
+               widened past the n bytes, against zero weights. */
+            const int32_t words = n < 16 ? (n + 3) / 4 : (n + 15) / 16 * 4;
+            const int32_t widened = (n + 3) / 4 * 2; /* words widen_bytes writes */
+            if (words * 2 > widened) {
+                memset(wide + widened, 0, (size_t)(words * 2 - widened) * 4);
+                memset(wide + WIDE_GAP / 4 + widened, 0, (size_t)(words * 2 - widened) * 4);
+            }
             for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
-                ta_widen_s8_pairs(wide, x, n);
-                ta_widen_s8_pairs(wide + WIDE_GAP / 4, x + x_step, n);
-                pair_blocks(p, wide, n / 4, weights, block_bytes, bias_sum, multipliers, shifts,
+                widen_bytes(wide, x, n);
+                widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
+                pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
                             out);
             }
         }
@@ -794,12 +915,13 @@ static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x
         for (; i < pixels; i++, x += x_step, out += out_c) {
             const int8_t *w = weights;
             for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+                const int32_t valid = out_c - o < 4 ? out_c - o : 4;
                 int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
                 ta_dot4_interleaved_s8(acc, w, x, n);
 #if defined(TA_HAVE_DSP)
-                requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0);
+                requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
 #else
-                for (int32_t j = 0; j < 4; j++) {
+                for (int32_t j = 0; j < valid; j++) {
                     const int32_t v = requantize_nonnegative(acc[j], multipliers[o + j],
                                                              shifts[o + j]);
                     out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
@@ -883,6 +1005,211 @@ static void pixel_interleaved_partial(const ta_conv_2d_params_t *p, const int8_t
     }
 }
 
+/* Long filters (an im2col patch of more than MAX_PATCH bytes): the patch
+   is gathered a piece at a time (whole chunks of the interleaved layout),
+   and the sums of up to LONG_GROUP channels stay in memory across the
+   pieces. */
+
+/* Bytes [t0, t0 + len) of one pixel's im2col patch (taps in (ky, kx, c)
+   order, pad_value outside the image) to dst. */
+static void gather_taps(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0, int32_t ix0,
+                        int32_t t0, int32_t len, int8_t *dst)
+{
+    const int32_t fd = p->filter_depth, fw = p->filter_width, row_bytes = fw * fd;
+    const size_t row_size = (size_t)p->input_width * (size_t)fd;
+    const int8_t pad = (int8_t)p->pad_value;
+    /* The filter row's taps inside the image (undilated): bytes [lo, hi). */
+    const int32_t lo = (ix0 < 0 ? (-ix0 < fw ? -ix0 : fw) : 0) * fd;
+    int32_t hi = (p->input_width - ix0) * fd;
+    hi = hi > row_bytes ? row_bytes : (hi < lo ? lo : hi);
+    for (int32_t ky = t0 / row_bytes, r0 = t0 % row_bytes; len > 0; ky++, r0 = 0) {
+        const int32_t r1 = r0 + len < row_bytes ? r0 + len : row_bytes;
+        const int32_t iy = iy0 + ky * p->dilation_height;
+        const int8_t *row = in_b + (size_t)iy * row_size;
+        if (iy < 0 || iy >= p->input_height) {
+            memset(dst, pad, (size_t)(r1 - r0));
+        } else if (p->dilation_width == 1) {
+            const int32_t a = lo < r0 ? r0 : (lo > r1 ? r1 : lo);
+            const int32_t b = hi < a ? a : (hi > r1 ? r1 : hi);
+            memset(dst, pad, (size_t)(a - r0));
+            ta_copy_s8(dst + (a - r0), row + (ix0 * fd + a), b - a);
+            memset(dst + (b - r0), pad, (size_t)(r1 - b));
+        } else {
+            for (int32_t r = r0, n; r < r1; r += n) {
+                const int32_t kx = r / fd, c = r % fd, ix = ix0 + kx * p->dilation_width;
+                n = fd - c < r1 - r ? fd - c : r1 - r;
+                if (ix < 0 || ix >= p->input_width)
+                    memset(dst + (r - r0), pad, (size_t)n);
+                else
+                    ta_copy_s8(dst + (r - r0), row + (size_t)ix * (size_t)fd + (size_t)c, n);
+            }
+        }
+        dst += r1 - r0;
+        len -= r1 - r0;
+    }
+}
+
+/* Every output channel of one pixel with a long filter; `patch` holds
+   MAX_PATCH bytes. */
+static void long_pixel(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0, int32_t ix0,
+                       int8_t *patch, const int8_t *weights, size_t block_bytes,
+                       const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                       int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
+    for (int32_t o0 = 0; o0 < out_c; o0 += LONG_GROUP) {
+        const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
+        const int32_t whole = (n + 3) / 4 * 4; /* bias_sum is padded to blocks */
+        int32_t acc[LONG_GROUP];
+        memcpy(acc, bias_sum + o0, (size_t)whole * sizeof(int32_t));
+        for (int32_t t0 = 0; t0 < filter_size; t0 += MAX_PATCH) {
+            const int32_t len = filter_size - t0 < MAX_PATCH ? filter_size - t0 : MAX_PATCH;
+            gather_taps(p, in_b, iy0, ix0, t0, len, patch);
+#if defined(TA_HAVE_MVE)
+            const int32_t run = len; /* tail-predicated */
+#else
+            /* whole words, against zero weights past the filter */
+            const int32_t run = (len + 3) / 4 * 4;
+            memset(patch + len, 0, (size_t)(run - len));
+#endif
+            const int8_t *w = weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4;
+            for (int32_t o = 0; o < whole; o += 4, w += block_bytes)
+                ta_dot4_interleaved_s8(acc + o, w, patch, run);
+        }
+        ta_requantize_s8(acc, n, multipliers ? multipliers + o0 : NULL, shifts ? shifts + o0 : NULL,
+                         p->multiplier, p->shift, p->output_offset, p->activation_min,
+                         p->activation_max, out + o0);
+    }
+}
+
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+/* Two pixels (windows at (iy[k], ix[k]), outputs at out and out + out_c)
+   with a long filter: each piece of both patches widened once into `wide`
+   for every block of filters, as the pair loops. Needs per-channel
+   requantization. */
+static void long_pair(const ta_conv_2d_params_t *p, const int8_t *in_b, const int32_t iy[2],
+                      const int32_t ix[2], int8_t *patch, uint32_t *wide, const int8_t *weights,
+                      size_t block_bytes, const int32_t *bias_sum, const int32_t *multipliers,
+                      const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
+    for (int32_t o0 = 0; o0 < out_c; o0 += LONG_GROUP) {
+        const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
+        const int32_t blocks = (n + 3) / 4;
+        int32_t acc[2 * LONG_GROUP]; /* per block: four channels of pixel 0, then of pixel 1 */
+        for (int32_t b = 0; b < blocks; b++)
+            for (int32_t j = 0; j < 4; j++)
+                acc[8 * b + j] = acc[8 * b + 4 + j] = bias_sum[o0 + 4 * b + j];
+        for (int32_t t0 = 0; t0 < filter_size; t0 += MAX_PATCH) {
+            const int32_t len = filter_size - t0 < MAX_PATCH ? filter_size - t0 : MAX_PATCH;
+            const int32_t chunks = (len + 15) / 16;
+            for (int32_t k = 0; k < 2; k++) {
+                gather_taps(p, in_b, iy[k], ix[k], t0, len, patch);
+                memset(patch + len, 0, (size_t)(chunks * 16 - len));
+                ta_widen_s8_pairs(wide + k * (WIDE_GAP / 4), patch, chunks * 16);
+            }
+            const pair_input_t in = {wide, chunks};
+            const int8_t *w = weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4;
+            for (int32_t b = 0; b < blocks; b++, w += block_bytes) {
+                dot2x2_widened(acc + 8 * b, w, &in);
+                if (o0 + 4 * b + 2 < out_c) /* not a last block of one or two */
+                    dot2x2_widened(acc + 8 * b + 2, w + 32, &in);
+            }
+        }
+        for (int32_t b = 0; b < blocks; b++) {
+            const int32_t o = o0 + 4 * b;
+            requantize4_words(p, acc + 8 * b, 2, multipliers + o, shifts + o, out + o,
+                              (size_t)out_c, out_c - o < 4 ? out_c - o : 4);
+        }
+    }
+}
+#endif
+
+#if defined(TA_HAVE_MVE)
+/* Pieces of three pixels' patches at a time (whole chunks): long enough
+   that the loop's setup per pair of filters is small beside it. */
+enum { LONG_TRIPLE_PIECE = 512 };
+
+/* Three pixels (windows at (iy[k], ix[k]), outputs out_c apart from out)
+   with a long filter: each weight load serves the three. patches3 holds
+   3 * LONG_TRIPLE_PIECE bytes. */
+TA_NOINLINE static void long_triple(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                    const int32_t iy[3], const int32_t ix[3], int8_t *patches3,
+                                    const int8_t *weights, size_t block_bytes,
+                                    const int32_t *bias_sum, const int32_t *multipliers,
+                                    const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
+    const size_t stride = LONG_TRIPLE_PIECE;
+    for (int32_t o0 = 0; o0 < out_c; o0 += LONG_GROUP) {
+        const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
+        const int32_t whole = (n + 3) / 4 * 4;
+        int32_t acc[3 * LONG_GROUP];
+        for (int32_t k = 0; k < 3; k++)
+            memcpy(acc + k * LONG_GROUP, bias_sum + o0, (size_t)whole * sizeof(int32_t));
+        for (int32_t t0 = 0; t0 < filter_size; t0 += LONG_TRIPLE_PIECE) {
+            const int32_t len = filter_size - t0 < LONG_TRIPLE_PIECE ? filter_size - t0
+                                                                     : LONG_TRIPLE_PIECE;
+            const int32_t chunks = (len + 15) / 16; /* zeros past the filter */
+            for (int32_t k = 0; k < 3; k++) {
+                int8_t *x = patches3 + (size_t)k * stride;
+                gather_taps(p, in_b, iy[k], ix[k], t0, len, x);
+                memset(x + len, 0, (size_t)(chunks * 16 - len));
+            }
+            triple_block_sums(weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4,
+                              block_bytes, whole, patches3, patches3 + stride,
+                              patches3 + 2 * stride, chunks, acc);
+        }
+        triple_requantize(p, acc, o0, n, multipliers, shifts, out);
+    }
+}
+#endif
+
+/* Every pixel of one image (input in_b, outputs from out) with a long
+   filter: on DSP cores pixels in pairs (across rows), else one at a time. */
+TA_NOINLINE static void long_image(const ta_conv_2d_params_t *p, const int8_t *in_b, int8_t *patch,
+                                   uint32_t *wide, const int8_t *weights, size_t block_bytes,
+                                   const int32_t *bias_sum, const int32_t *multipliers,
+                                   const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
+    int32_t i = 0;
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+    if (multipliers && shifts)
+        for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
+            int32_t iy[2], ix[2];
+            for (int32_t k = 0; k < 2; k++) {
+                iy[k] = (i + k) / p->output_width * p->stride_height - p->pad_top;
+                ix[k] = (i + k) % p->output_width * p->stride_width - p->pad_left;
+            }
+            long_pair(p, in_b, iy, ix, patch, wide, weights, block_bytes, bias_sum, multipliers,
+                      shifts, out);
+        }
+#else
+    (void)wide;
+#endif
+#if defined(TA_HAVE_MVE)
+    int8_t patches3[3 * LONG_TRIPLE_PIECE];
+    if (multipliers && shifts)
+        for (; i + 3 <= total; i += 3, out += 3 * (size_t)out_c) {
+            int32_t iy[3], ix[3];
+            for (int32_t k = 0; k < 3; k++) {
+                iy[k] = (i + k) / p->output_width * p->stride_height - p->pad_top;
+                ix[k] = (i + k) % p->output_width * p->stride_width - p->pad_left;
+            }
+            long_triple(p, in_b, iy, ix, patches3, weights, block_bytes, bias_sum, multipliers,
+                        shifts, out);
+        }
+#endif
+    for (; i < total; i++, out += out_c)
+        long_pixel(p, in_b, i / p->output_width * p->stride_height - p->pad_top,
+                   i % p->output_width * p->stride_width - p->pad_left, patch, weights, block_bytes,
+                   bias_sum, multipliers, shifts, out);
+}
+
 /* The kernel for interleaved weights (see the header): per pixel its taps
    as one im2col patch (small filters) or as segments in place, then four
    output channels per pass through them, requantized as a vector. */
@@ -907,8 +1234,12 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     /* Patches of up to TRIPLE_STRIDE bytes three pixels at a time. */
     enum { TRIPLE_STRIDE = TA_CONV_2D_TRIPLE_PATCH };
     int8_t patches3[3 * TRIPLE_STRIDE];
-    const int triples = filter_size <= TRIPLE_STRIDE && bias_sum && multipliers && shifts &&
-                        out_c % 4 == 0;
+    const int triples = use_patch && filter_size <= TRIPLE_STRIDE && bias_sum && multipliers &&
+                        shifts;
+    if (triples) /* the loop reads each patch to the end of its last chunk */
+        for (int32_t k = 0; k < 3; k++)
+            memset(patches3 + (size_t)k * TRIPLE_STRIDE + filter_size, 0,
+                   (filter_size + 15) / 16 * 16 - filter_size);
 #else
     /* The patch runs to whole words: the interleaved weights past the
        filter are zero, so zeroed taps there add nothing, and the DSP dot
@@ -932,7 +1263,7 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
         const size_t image_outputs = (size_t)p->output_height * (size_t)p->output_width *
                                      (size_t)out_c;
-        if (bias_sum && multipliers && shifts && out_c % 4 == 0) {
+        if (bias_sum && multipliers && shifts) {
             if (fh * fw == 1 && p->stride_height == 1 && p->stride_width == 1 && p->pad_top == 0 &&
                 p->pad_left == 0 && p->output_height == p->input_height &&
                 p->output_width == p->input_width) {
@@ -1144,9 +1475,45 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
                               const int8_t *weights, const int32_t *bias_sum,
                               const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
-    if (!p->weights_interleaved || p->taps_by_column)
+    if (!p->weights_interleaved || p->taps_by_column || !bias_sum)
         return TA_ERR_BAD_ARGUMENT;
     conv_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
+    return TA_OK;
+}
+
+/* The kernel for long patches (see the header): every image a piece of
+   its pixels' patches at a time. */
+static void conv_s8_long(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                         const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                         int8_t *output)
+{
+    const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width *
+                               (size_t)p->filter_depth;
+    const size_t block_bytes = (filter_size + 15) / 16 * 64;
+    const size_t image_size = (size_t)p->input_height * (size_t)p->input_width *
+                              (size_t)p->input_depth;
+    const size_t image_outputs = (size_t)p->output_height * (size_t)p->output_width *
+                                 (size_t)p->output_depth;
+    int8_t patch[MAX_PATCH];
+    memset(patch, 0, sizeof patch); /* once a call: every byte a dot loop reads is set */
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+    uint32_t wide[2 * WIDE_GAP / 4];
+#else
+    uint32_t *const wide = NULL; /* the DSP pair loops' */
+#endif
+    for (int32_t b = 0; b < p->batches; b++, output += image_outputs)
+        long_image(p, input + (size_t)b * image_size, patch, wide, weights, block_bytes, bias_sum,
+                   multipliers, shifts, output);
+}
+
+int ta_conv_2d_s8_long(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                       const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                       int8_t *output)
+{
+    if (!p->weights_interleaved || p->taps_by_column || !bias_sum ||
+        (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth <= MAX_PATCH)
+        return TA_ERR_BAD_ARGUMENT;
+    conv_s8_long(p, input, weights, bias_sum, multipliers, shifts, output);
     return TA_OK;
 }
 
@@ -1154,7 +1521,7 @@ int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, con
                           const int32_t *bias_sum, const int32_t *multipliers,
                           const int32_t *shifts, int8_t *output)
 {
-    if (!p->weights_interleaved || !p->taps_by_column)
+    if (!p->weights_interleaved || !p->taps_by_column || !bias_sum)
         return TA_ERR_BAD_ARGUMENT;
     conv_s8_columns(p, input, weights, bias_sum, multipliers, shifts, output);
     return TA_OK;
@@ -1164,8 +1531,15 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   int8_t *output)
 {
+    if (p->weights_interleaved && !bias_sum)
+        return TA_ERR_BAD_ARGUMENT;
     if (p->weights_interleaved && p->taps_by_column) {
         conv_s8_columns(p, input, weights, bias_sum, multipliers, shifts, output);
+        return TA_OK;
+    }
+    if (p->weights_interleaved && p->filter_height * p->filter_width > 1 &&
+        (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth > MAX_PATCH) {
+        conv_s8_long(p, input, weights, bias_sum, multipliers, shifts, output);
         return TA_OK;
     }
     if (p->weights_interleaved) {

@@ -53,7 +53,8 @@ typedef struct {
     TA_PARAM_MEMBERS(TA_CONV_2D_PARAMS)
 } ta_conv_2d_params_t;
 
-/* The largest im2col patch (bytes, on the stack) of the int8 kernel. */
+/* The largest im2col patch (bytes, on the stack) gathered whole; longer
+   ones take ta_conv_2d_s8_long, a piece at a time. */
 #define TA_CONV_2D_MAX_PATCH 256
 /* Order of writes (what lets the output overlap the input, see
    src/lower/common/stream_lead.h): output pixels in raster order, each
@@ -65,6 +66,11 @@ typedef struct {
    writes any of them. */
 #define TA_CONV_2D_QUAD_FILTER 32
 #define TA_CONV_2D_TRIPLE_PATCH 176
+/* Long patches (over TA_CONV_2D_MAX_PATCH bytes) are gathered a piece at a
+   time, and again for every group of 64 output channels, while the
+   outputs of up to this many consecutive pixels (Helium three, DSP two,
+   portable one; across rows) are written: read in place for that batch. */
+#define TA_CONV_2D_LONG_PIXELS 3
 /* The largest input column (filter_height * filter_depth bytes) and
    filter depth the converter lays taps by column for: a vector then holds
    whole columns of a row. */
@@ -72,9 +78,8 @@ typedef struct {
 #define TA_CONV_2D_MAX_COLUMN_DEPTH 16
 
 /*
- * Interleaved int8 weights (weights_interleaved = 1, ungrouped filters, and
- * the filter 1x1, at most TA_CONV_2D_MAX_PATCH taps, or of a depth that is
- * a multiple of 16): output channels in blocks of four, each filter cut
+ * Interleaved int8 weights (weights_interleaved = 1, every ungrouped
+ * filter): output channels in blocks of four, each filter cut
  * into 16-byte chunks, the four filters' chunks next to each other:
  *
  *   interleaved[((o / 4) * chunks + i / 16) * 64 + (o % 4) * 16 + i % 16]
@@ -82,6 +87,22 @@ typedef struct {
  *
  * and zeros where o or i is past the end. One pointer walks all four filters
  * of a block, and four channels share each load of the input.
+ *
+ * Kernel choice (the converter picks the entry, each path keeps every
+ * output channel count in its vector loops: whole blocks of four computed,
+ * the last stored in part):
+ *  - 1x1 filters: the input read in place; Helium four pixels a weight load
+ *    up to TA_CONV_2D_QUAD_FILTER taps, else one; DSP pixel pairs widened
+ *    to halfwords for any depth up to 256 (zeros past it), a last block of
+ *    one or two channels computing one filter pair.
+ *  - few input channels (taps_by_column, below): ta_conv_2d_s8_columns.
+ *  - im2col patches up to TA_CONV_2D_MAX_PATCH bytes: Helium three pixels
+ *    (up to TA_CONV_2D_TRIPLE_PATCH), DSP two, sharing each weight load.
+ *  - longer patches, any depth: ta_conv_2d_s8_long, the patch a piece at a
+ *    time (Helium 512-byte pieces of three pixels, loads and MACs
+ *    alternating; DSP 256-byte pieces of pixel pairs; portable one pixel),
+ *    the sums of up to 64 channels kept across the pieces.
+ *  - grouped filters: ta_conv_2d_s8, a pixel at a time.
  */
 
 /*
@@ -105,13 +126,24 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
 /* The same for one weight layout each: interleaved in tap order
    (weights_interleaved = 1, taps_by_column = 0) and by column (both 1).
    ta_conv_2d_s8 takes every layout; a module calls the entry of its layout,
-   so that it links only that path (each is several KB of code). */
+   so that it links only that path (each is several KB of code). With
+   interleaved weights, bias_sum must be given and, like per-channel
+   multipliers and shifts, hold whole blocks of four channels (the converter
+   pads them): the vector loops compute the last block whole and store only
+   its valid channels. */
 int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
                               const int8_t *weights, const int32_t *bias_sum,
                               const int32_t *multipliers, const int32_t *shifts, int8_t *output);
 int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                           const int32_t *bias_sum, const int32_t *multipliers,
                           const int32_t *shifts, int8_t *output);
+/* Interleaved weights (taps_by_column = 0) of a filter of more than one tap
+   whose patch passes TA_CONV_2D_MAX_PATCH bytes: the patch gathered a piece
+   at a time (whole chunks), the sums of up to 64 channels kept across the
+   pieces; Helium three pixels and DSP two share each weight load. */
+int ta_conv_2d_s8_long(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                       const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                       int8_t *output);
 
 /* int16 input and output (zero points 0), int8 weights; the bias (int32
    or int64 in the model) comes as int64. With accumulator_bits 32 the sum

@@ -24,6 +24,21 @@
 
 #include <string.h>
 
+/* Per-channel int32 constant `t` of `count` values extended to `padded`
+   with copies of its last value (valid shifts for lanes never stored). */
+static void pad_channels(TaLower *L, TaTensor *t, int32_t count, int32_t padded)
+{
+    if (padded == count)
+        return;
+    int32_t *v = ta_alloc_array(L->pool, (size_t)padded, sizeof(int32_t));
+    memcpy(v, t->data, (size_t)count * sizeof(int32_t));
+    for (int32_t i = count; i < padded; i++)
+        v[i] = v[count - 1];
+    t->dims[0] = padded;
+    t->data_size = (size_t)padded * sizeof(int32_t);
+    t->data = (const uint8_t *)v;
+}
+
 static bool parse(TaLower *L, TaOp *op)
 {
     return ta_conv_parse(L, op, &ta_conv_2d_fields);
@@ -137,12 +152,32 @@ static bool lower(TaLower *L, TaOp *op)
 
     const size_t filter_size = (size_t)k_h * (size_t)k_w * (size_t)f_c;
     const int8_t *wd = (const int8_t *)w->data;
+    /* Every ungrouped int8 filter: interleaved four filters at a time in
+       16-byte chunks (see ta_conv_2d.h), one weight pointer for all four
+       dot products; the kernel takes any filter length (long im2col patches
+       a block of taps at a time). */
+    const bool interleave = !wide && groups == 1;
+    /* Few input channels: the taps in column order, so that the kernel
+       reads each pixel's taps in place from a row laid out by columns
+       instead of copying a patch per pixel (see ta_conv_2d.h). */
+    const bool by_column = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH &&
+                           a->dilation_w == 1 && k_h * f_c <= TA_CONV_2D_MAX_COLUMN &&
+                           f_c <= TA_CONV_2D_MAX_COLUMN_DEPTH;
+    /* The interleaved kernels read the sums, multipliers and shifts of whole
+       blocks of four channels (the last one padded, its extra lanes never
+       stored): always a bias_sum, and per-channel arrays padded. */
+    const int32_t channels = interleave ? (out_c + 3) / 4 * 4 : out_c;
+    if (interleave && rq.multipliers) {
+        pad_channels(L, rq.multipliers, out_c, channels);
+        pad_channels(L, rq.shifts, out_c, channels);
+    }
     TaTensor *bias_sum = NULL;
     const int32_t input_zp = ta_zero_point(in);
-    if (!wide && (bias_v || input_zp != 0)) {
+    if (!wide && (bias_v || input_zp != 0 || interleave)) {
         /* bias_sum[o] = bias[o] - zp * sum(w[o]), modulo 2^32 like the
            int32 accumulator it starts. */
-        int32_t *sums = ta_alloc_array(L->pool, (size_t)out_c, sizeof(int32_t));
+        int32_t *sums = ta_alloc_array(L->pool, (size_t)channels, sizeof(int32_t));
+        memset(sums, 0, (size_t)channels * sizeof(int32_t));
         for (int32_t o = 0; o < out_c; o++) {
             int64_t s = 0;
             for (size_t i = 0; i < filter_size; i++)
@@ -150,26 +185,12 @@ static bool lower(TaLower *L, TaOp *op)
             const int64_t v = (bias_v ? bias_v[o] : 0) - (int64_t)input_zp * s;
             sums[o] = (int32_t)(uint32_t)(uint64_t)v;
         }
-        bias_sum = ta_local_constant(L, op, "bias_sum", TA_INT32, out_c, sums);
+        bias_sum = ta_local_constant(L, op, "bias_sum", TA_INT32, channels, sums);
     } else if (wide && bias_v) {
         bias_sum = ta_local_constant(L, op, "bias", TA_INT64, out_c, bias_v);
     }
     ta_derived_from(bias_sum, bias ? bias : w);
 
-    /* The int8 kernel's fast path wants each block of four filters
-       interleaved in 16-byte chunks (see ta_conv_2d.h): one weight pointer
-       then feeds all four dot products. It takes the filter as one run of
-       taps (1x1, or an im2col patch of at most TA_CONV_2D_MAX_PATCH bytes)
-       or as runs of whole 16-byte chunks (filter depth a multiple of 16). */
-    const bool interleave = !wide && groups == 1 &&
-                            (k_h * k_w == 1 || filter_size <= TA_CONV_2D_MAX_PATCH ||
-                             f_c % 16 == 0);
-    /* Few input channels: the taps in column order, so that the kernel
-       reads each pixel's taps in place from a row laid out by columns
-       instead of copying a patch per pixel (see ta_conv_2d.h). */
-    const bool by_column = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH &&
-                           a->dilation_w == 1 && k_h * f_c <= TA_CONV_2D_MAX_COLUMN &&
-                           f_c <= TA_CONV_2D_MAX_COLUMN_DEPTH;
     TaTensor *w_arg = w;
     if (interleave) {
         const size_t chunks = (filter_size + 15) / 16, blocks = ((size_t)out_c + 3) / 4;
@@ -190,8 +211,10 @@ static bool lower(TaLower *L, TaOp *op)
     }
 
     /* The entry of the weights' layout: a module links only its path. */
+    const bool long_patch = interleave && k_h * k_w > 1 && filter_size > TA_CONV_2D_MAX_PATCH;
     const char *kernel = wide         ? "ta_conv_2d_s16"
                          : by_column  ? "ta_conv_2d_s8_columns"
+                         : long_patch ? "ta_conv_2d_s8_long"
                          : interleave ? "ta_conv_2d_s8_interleaved"
                                       : "ta_conv_2d_s8";
     ta_conv_2d_params_t conv = {0}, *p = &conv;
@@ -240,15 +263,19 @@ static bool lower(TaLower *L, TaOp *op)
        gathered before a pixel, pair or triple is written. 1x1 filters are
        read in place, four pixels at a time on Helium up to
        TA_CONV_2D_QUAD_FILTER taps (the DSP pairs widen theirs first), else
-       one; so are filters too large for a patch and grouped or int16 ones
-       (ta_conv_2d_s8, ta_conv_2d_s16: a pixel at a time). The column entry
+       one; so are grouped or int16 filters (ta_conv_2d_s8, ta_conv_2d_s16:
+       a pixel at a time). Long patches (over TA_CONV_2D_MAX_PATCH bytes)
+       are gathered a piece at a time, again for every group of channels,
+       while the outputs of up to TA_CONV_2D_LONG_PIXELS pixels are written:
+       in place for that many pixels. The column entry
        (every path) copies a run of pixels' input columns, never more than
        one output row, into its buffer before writing the run: buffered,
        and a buffered lead does not depend on the run's length, so the
        row's width bounds it in the report. */
     const bool patches = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH;
-    const int32_t batch = by_column ? out_w
-                          : patches ? (filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3 : 2)
+    const int32_t batch = by_column    ? out_w
+                          : patches    ? (filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3 : 2)
+                          : long_patch ? TA_CONV_2D_LONG_PIXELS
                           : k_h * k_w == 1 && filter_size <= TA_CONV_2D_QUAD_FILTER ? 4
                                                                                     : 1;
     const size_t elem = wide ? 2 : 1;

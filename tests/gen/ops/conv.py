@@ -96,13 +96,49 @@ def _small_geometry(rng):
     return kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c
 
 
+def _long_geometry(rng):
+    """Geometry of the long-filter paths: kernels up to 10x10 over input
+    depths mostly off 16 whose patches pass 256 bytes (pieces of the
+    patch), strides and dilations 1-3, 1-row and 1-column inputs, and
+    1xN rows with SAME padding, stride 2 and asymmetric padding (where
+    CMSIS-NN's Helium 1xN kernel is wrong). Output channels 1-256, off 4
+    and 16 too; the widest on small planes."""
+    if chance(rng, 0.25):
+        # one input row, a 1xN window, stride 2, SAME with an odd total pad
+        kh, kw, sh, sw, dh, dw = 1, randint(rng, 3, 8), 1, 2, 1, 1
+        in_h, padding = 1, "SAME"
+        in_w = randint(rng, 5, 20)
+        while (max((-(-in_w // sw) - 1) * sw + kw - in_w, 0)) % 2 == 0:
+            in_w += 1
+    else:
+        kh, kw = randint(rng, 1, 10), randint(rng, 1, 10)
+        if kh * kw == 1:
+            kh = 3
+        sh, sw = pick(rng, [1, 1, 2, 3]), pick(rng, [1, 1, 2, 3])
+        dh = pick(rng, [1, 1, 2]) if kh > 1 else 1
+        dw = pick(rng, [1, 1, 2]) if kw > 1 else 1
+        padding = pick(rng, ["SAME", "SAME", "VALID"])
+        in_h = 1 if chance(rng, 0.15) else randint(rng, 1, 8)
+        in_w = 1 if chance(rng, 0.15) else randint(rng, 1, 8)
+        if padding == "VALID":
+            in_h = max(in_h, (kh - 1) * dh + 1)
+            in_w = max(in_w, (kw - 1) * dw + 1)
+    in_c = pick(rng, [randint(rng, 1, 15), randint(rng, 17, 31), randint(rng, 33, 47), 20, 28, 32, 64])
+    if kh * kw * in_c <= 256 and chance(rng, 0.85):
+        in_c = -(-257 // (kh * kw)) + randint(rng, 0, 9)
+    in_c = max(1, min(in_c, 1500 // (kh * kw)))
+    return kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c
+
+
 def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
-                 wide=False, few=False, small=False, long_rows=False, w_dt="int8"):
+                 wide=False, few=False, small=False, long_rows=False, long=False, w_dt="int8"):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
     groups = 1
-    if few:
+    if long:
+        kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _long_geometry(rng)
+    elif few:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _few_channels_geometry(rng)
     elif small:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _small_geometry(rng)
@@ -133,7 +169,17 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
             in_c = pick(rng, [8, 16, 24, 32, randint(rng, 13, 40)])
         if deep:
             in_c = pick(rng, [16, 32, 48])
-    if kind == "conv" and few:
+    if kind == "conv" and long:
+        out_c = pick(rng, [randint(rng, 1, 16), randint(rng, 17, 64), 10, 30, 28, 64,
+                           randint(rng, 65, 256)])
+        if out_c > 64:  # keep the case small: few pixels
+            in_h, in_w = min(in_h, 3), min(in_w, 4)
+            if padding == "VALID":
+                padding = "SAME"
+        filt_shape = [out_c, kh, kw, in_c]
+        axis = 0
+        k_sum = kh * kw * in_c
+    elif kind == "conv" and few:
         # whole groups of 16 channels, a partial group, and counts off 4
         out_c = pick(rng, [16, 32, 4, 8, 20, 36, randint(rng, 1, 40)])
         filt_shape = [out_c, kh, kw, in_c]
@@ -287,6 +333,16 @@ def conv_int8_few_channels(rng):
     channels; rows of 3-24 pixels, stride 1-3, dilation 1-2, padding,
     per-tensor or per-channel weights, 1-40 filters."""
     return _conv_common(rng, "int8", "conv", few=True)
+
+
+@variant("CONV_2D.int8_long", "CONV_2D", simd=True)
+def conv_int8_long(rng):
+    """int8 CONV_2D with long filters: kernels up to 10x10, patches past 256
+    bytes over depths off 16 (the patch a piece at a time), 1-256 output
+    channels (off 4 and 16: the last block stored in part), strides,
+    dilations, 1-row and 1-column inputs, 1xN rows with SAME and
+    asymmetric padding at stride 2."""
+    return _conv_common(rng, "int8", "conv", long=True)
 
 
 @variant("CONV_2D.int8_dsp", "CONV_2D", simd=True)
