@@ -6,7 +6,7 @@
 
 JOBS ?= 2
 PYTHON := .venv/bin/python
-OPTEST_COUNT ?= 50
+OPTEST_COUNT ?= 30
 OPTEST_SEED ?= 1
 FUZZ_SECONDS ?= 30
 

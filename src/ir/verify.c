@@ -33,6 +33,16 @@ static void check_tensor(TaPool *pool, const TaGraph *g, const TaTensor *t, cons
         broken(pool, after, "a live operator uses a removed tensor", t->id);
 }
 
+/* Whether t's bytes are written: its own or, for an alias (a pruned
+   RESHAPE's output), those of the tensor it aliases. */
+static bool is_ready(const bool *ready, const TaTensor *t)
+{
+    for (; t; t = t->alias_of)
+        if (ready[t->index])
+            return true;
+    return false;
+}
+
 /* Whether a tensor has its bytes before any operator runs. */
 static bool there_from_start(const TaTensor *t)
 {
@@ -62,7 +72,7 @@ void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after)
             if (!t || t->kind == TA_REGION_CONSTANT)
                 continue;
             check_tensor(pool, g, t, after);
-            if (straight && !ready[t->index])
+            if (straight && !is_ready(ready, t))
                 broken(pool, after, "an operator reads a tensor before it is written", t->id);
         }
         for (int k = 0; k < op->num_outputs; k++) {
@@ -87,7 +97,7 @@ void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after)
     }
     for (int i = 0; i < g->outputs.len; i++) {
         const TaTensor *t = g->outputs.items[i];
-        if (straight && !ready[t->index])
+        if (straight && !is_ready(ready, t))
             broken(pool, after, "a model output is never written", t->id);
     }
 }
