@@ -9,6 +9,10 @@ PYTHON := .venv/bin/python
 OPTEST_COUNT ?= 30
 OPTEST_SEED ?= 1
 FUZZ_SECONDS ?= 30
+# Each stage's heading shows the seconds since make started, so a log says
+# where the time went.
+STARTED := $(shell date +%s)
+ELAPSED = $$(( $$(date +%s) - $(STARTED) )) s
 
 .PHONY: all deps deps-build deps-demo build build-asan demo test test-unit test-python test-ops test-qemu \
 	test-target-long bench fuzz lint clean
@@ -40,9 +44,9 @@ demo: deps-demo build
 
 # The C tests (ctest) in the plain and the sanitized build.
 define run_unit
-	@echo "== C tests (plain build)"
+	@echo "== [$(ELAPSED)] C tests (plain build)"
 	@cd build && ctest --output-on-failure -j $(JOBS)
-	@echo "== C tests (AddressSanitizer + UndefinedBehaviorSanitizer)"
+	@echo "== [$(ELAPSED)] C tests (AddressSanitizer + UndefinedBehaviorSanitizer)"
 	@cd build-asan && ctest --output-on-failure -j $(JOBS) -E 'qemu|m55|m4|naive'
 endef
 
@@ -53,10 +57,10 @@ endef
 # worker, so a file's module-scoped fixtures are built once); the slowest 30
 # tests are listed.
 define run_python
-	@echo "== Python package (pip install ., the command and library of build/)"
+	@echo "== [$(ELAPSED)] Python package (pip install ., the command and library of build/)"
 	@$(PYTHON) -m pip install -q --disable-pip-version-check \
 	    -C cmake.define.TINYAOT_PREBUILT_DIR=$(CURDIR)/build .
-	@echo "== Python suites (sanitized converter and modules, $(JOBS) workers)"
+	@echo "== [$(ELAPSED)] Python suites (sanitized converter and modules, $(JOBS) workers)"
 	@TINYAOT_BIN=build-asan/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m pytest -q \
 	    -n $(JOBS) --dist loadfile --durations=30 tests
 endef
@@ -64,7 +68,7 @@ endef
 # The operator generator's tests: random single-operator models compared
 # with TFLite Micro's interpreter (tests/gen, tests/optest.py).
 define run_ops
-	@echo "== Operator tests: $(OPTEST_COUNT) configurations per variant, seed $(OPTEST_SEED)"
+	@echo "== [$(ELAPSED)] Operator tests: $(OPTEST_COUNT) configurations per variant, seed $(OPTEST_SEED)"
 	@TINYAOT_BIN=build/tinyaot TINYAOT_SANITIZE=1 $(PYTHON) -m tests.optest \
 	    --count $(OPTEST_COUNT) --seed $(OPTEST_SEED) --variants all
 endef
@@ -73,13 +77,14 @@ endef
 # test-ops, fuzzing. test-qemu is a selection from test-unit and
 # test-python, so it runs as part of those.
 test: deps build build-asan
-	@echo "== Static analysis (clang-tidy analyzer checks, cppcheck)"
+	@echo "== [$(ELAPSED)] Static analysis (clang-tidy analyzer checks, cppcheck)"
 	@scripts/lint.sh build
 	$(run_unit)
 	$(run_python)
 	$(run_ops)
-	@echo "== Coverage-guided fuzzing: seed 1, a fixed number of runs per target (libFuzzer, ASan+UBSan)"
+	@echo "== [$(ELAPSED)] Coverage-guided fuzzing: seed 1, a fixed number of runs per target (libFuzzer, ASan+UBSan)"
 	@scripts/fuzz.sh --replayable
+	@echo "== [$(ELAPSED)] make test: every stage passed"
 
 test-unit: deps build build-asan
 	$(run_unit)
@@ -94,9 +99,9 @@ test-ops: deps build
 # kit's self-tests, the runtime arena on Cortex-M55) and the pytest marker
 # `qemu` (SIMD kernel paths, placed modules, real models on the boards).
 test-qemu: deps build
-	@echo "== QEMU tests (ctest -L qemu)"
+	@echo "== [$(ELAPSED)] QEMU tests (ctest -L qemu)"
 	@cd build && ctest --output-on-failure -j $(JOBS) -L qemu
-	@echo "== QEMU tests (pytest -m qemu)"
+	@echo "== [$(ELAPSED)] QEMU tests (pytest -m qemu)"
 	@TINYAOT_BIN=build/tinyaot $(PYTHON) -m pytest -q -s -m qemu tests
 
 # Static analysis alone: no finding is allowed.

@@ -18,6 +18,7 @@ import time
 
 import pytest
 
+from tests.harness import doc_commands as dc
 from tests.harness import module
 
 ROOT = module.ROOT
@@ -136,6 +137,8 @@ def test_other_platforms_are_refused_in_one_line(tmp_path):
         assert list((tmp_path / platform).iterdir()) == []
 
 
+# docs/profiling.md shows how to run this file: it is run here, not again.
+@dc.doc_command(".venv/bin/python -m pytest -q tests/test_profile.py")
 def test_usage_errors(tmp_path):
     for args, message in ((["--format", "xml"], "--format: 'xml' is not one of: text, json"),
                           (["--runs", "1"], "--runs: '1' is not a whole number from 2 to 1000"),
