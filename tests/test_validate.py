@@ -489,16 +489,25 @@ def test_killed_validate_leaves_a_directory_the_next_run_removes(tmp_path):
     (tmp / "tinyaot-profile.linked-marker").mkdir()
     (tmp / "tinyaot-profile.linked-marker" / ".tinyaot-owner").symlink_to(
         outside / ".tinyaot-owner")
+    # Killed between mkdtemp and its marker: empty, unmarked, over a minute old.
+    abandoned = tmp / "tinyaot-validate.abandoned"
+    abandoned.mkdir()
+    os.utime(abandoned, (time.time() - 120, time.time() - 120))
+    kept_old = tmp / "tinyaot-profile.kept"  # --keep: unmarked, not empty
+    kept_old.mkdir()
+    (kept_old / "module").write_text("x")
+    os.utime(kept_old, (time.time() - 120, time.time() - 120))
     stale_profile = tmp / "tinyaot-profile.stale"
     stale_profile.mkdir()
     (stale_profile / ".tinyaot-owner").write_text(dead)
 
     again = validate(tmp_path, "--model.path", hello)
     assert again.returncode == 0, again.stdout + again.stderr
-    assert not killed.exists() and not stale_profile.exists()
+    assert not killed.exists() and not stale_profile.exists() and not abandoned.exists()
     assert f"tinyaot validate: removed {killed}, left behind by a run that was killed" \
         in again.stderr
     left = sorted(e.name for e in tmp.iterdir())
-    assert left == sorted([*decoys, "tinyaot-validate.link", "tinyaot-profile.linked-marker"])
+    assert left == sorted([*decoys, "tinyaot-validate.link", "tinyaot-profile.linked-marker",
+                           "tinyaot-profile.kept"])
     assert (outside / "precious").exists()
 

@@ -10,8 +10,10 @@
  * holds our marker file (a regular file, also ours) naming this host and a
  * process that no longer runs - no process with that id, or one started at
  * another time (the id was reused). Removal never follows a symbolic link
- * (ta_remove_tree). --keep removes the marker: a kept directory stays. A run killed between making the directory and writing
- * its marker (microseconds) leaves a directory no run removes.
+ * (ta_remove_tree). --keep removes the marker: a kept directory stays.
+ * A run killed between making its directory and writing the marker
+ * (microseconds) leaves an empty one: an empty directory of ours older
+ * than a minute is removed too (rmdir, which removes nothing else).
  */
 #define _XOPEN_SOURCE 700
 #include "validate.h"
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../src/util/util.h"
@@ -125,6 +128,31 @@ static bool is_ours(const char *name)
     return false;
 }
 
+enum { EMPTY_GRACE_SECONDS = 60 };
+
+/* True when `name` in `dirfd` is a real, empty directory of ours whose last
+   change is over a minute old: a run made it and was killed before it could
+   write its marker (a live run writes it microseconds after mkdtemp). */
+static bool is_abandoned_empty(int dirfd, const char *name)
+{
+    int dir = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dir < 0)
+        return false;
+    struct stat st;
+    bool old = fstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+               time(NULL) - st.st_mtime > EMPTY_GRACE_SECONDS;
+    DIR *d = old ? fdopendir(dir) : NULL;
+    if (!d) {
+        close(dir);
+        return false;
+    }
+    bool empty = true;
+    for (struct dirent *e; empty && (e = readdir(d));)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(d);
+    return empty;
+}
+
 /* Removes the directories of killed runs in `tmp`; says so on stderr. */
 static void remove_stale(const char *tmp, const char *who)
 {
@@ -133,11 +161,15 @@ static void remove_stale(const char *tmp, const char *who)
         return;
     for (struct dirent *e; (e = readdir(d));) {
         char marker[512];
-        if (!is_ours(e->d_name) || !read_marker(dirfd(d), e->d_name, marker, sizeof marker) ||
-            !owner_is_dead(marker))
+        if (!is_ours(e->d_name))
+            continue;
+        bool empty = is_abandoned_empty(dirfd(d), e->d_name);
+        if (!empty &&
+            (!read_marker(dirfd(d), e->d_name, marker, sizeof marker) || !owner_is_dead(marker)))
             continue;
         char *path = va_format("%s/%s", tmp, e->d_name);
-        if (path && ta_remove_tree(path))
+        if (path &&
+            (empty ? unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0 : ta_remove_tree(path)))
             fprintf(stderr, "%s: removed %s, left behind by a run that was killed\n", who, path);
         free(path);
     }
