@@ -1,6 +1,8 @@
 """Where code lives (issue 15, item 3): src/emit only writes the module
 directory, passes do not reach into the lowerings' helpers, and one
-enumeration names the roles of tensors and regions."""
+enumeration names the roles of tensors and regions. Issue 27, item 6:
+every include goes down the layers docs/design.md lists, and no
+includes form a cycle."""
 
 import re
 
@@ -84,6 +86,7 @@ def layer_of(rel, layers):
 def include_graph(root=module.ROOT):
     """{file: [included file, ...]} over the scanned trees, repository-relative,
     and the (file, include) pairs that name no file."""
+    root = root.resolve()
     graph, unresolved = {}, []
     files = sorted(p for top in SCANNED for p in (root / top).rglob("*") if p.suffix in SUFFIXES)
     for path in files:
@@ -93,7 +96,7 @@ def include_graph(root=module.ROOT):
         for inc in re.findall(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', text, re.M):
             for base in [path.parent] + [root / d for d in INCLUDE_DIRS]:
                 target = (base / inc).resolve()
-                if target.is_file():
+                if target.is_file() and target.is_relative_to(root):
                     graph[rel].append(target.relative_to(root).as_posix())
                     break
             else:
