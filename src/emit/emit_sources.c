@@ -5,6 +5,8 @@
  */
 #include "emit_sources.h"
 
+#include "../passes/passes.h"
+
 #include <string.h>
 
 bool ta_emit_write(const TaEmitInput *in, const char *dir, const char *name, const TaBuf *b)

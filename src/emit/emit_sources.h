@@ -20,7 +20,6 @@
 #ifndef TA_EMIT_SOURCES_H
 #define TA_EMIT_SOURCES_H
 
-#include "../passes/passes.h"
 #include "../util/template.h"
 #include "emit.h"
 
