@@ -1,6 +1,8 @@
 """Where code lives (issue 15, item 3): src/emit only writes the module
 directory, passes do not reach into the lowerings' helpers, and one
-enumeration names the roles of tensors and regions."""
+enumeration names the roles of tensors and regions. Issue 27, item 6:
+every include goes down the layers docs/design.md lists, and no
+includes form a cycle."""
 
 import re
 
@@ -44,3 +46,151 @@ def test_ops_def_is_sorted_by_name():
     names = re.findall(r"^DECLARE_OP\(\s*\d+,\s*(\w+)", (SRC / "lower" / "ops.def").read_text(), re.M)
     assert len(names) > 90 and names == sorted(names), [
         (a, b) for a, b in zip(names, names[1:]) if a > b]
+
+
+# ---- the include graph (issue 27.6): every include goes down the layers ----
+
+DESIGN = module.ROOT / "docs" / "design.md"
+SCANNED = ("src", "tools", "include", "runtime")
+SUFFIXES = {".c", ".h", ".inc", ".def"}
+# Where a quoted include is looked for after the including file's folder:
+# the compiler's include directories (CMakeLists.txt) and the runtime's
+# (scripts/lint.sh).
+INCLUDE_DIRS = ("src/config", "include", "runtime/include", "runtime/kernels", "runtime/arena")
+
+
+def layer_order():
+    """The layers docs/design.md lists, top first: a list of path lists."""
+    section = DESIGN.read_text().split("\n## Code layout", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"\n### Layers\n.*?```text\n(.*?)```", section, re.S)
+    assert block, "docs/design.md: Code layout has no ### Layers block"
+    layers = []
+    for line in block.group(1).splitlines():
+        paths = []
+        for token in line.split():
+            if not re.fullmatch(r"[\w.-]+/([\w.-]+/)*|src/[\w.-]+\.c", token):
+                break
+            paths.append(token)
+        assert paths, f"docs/design.md: a layer line names no directory: {line!r}"
+        layers.append(paths)
+    return layers
+
+
+def layer_of(rel, layers):
+    """The rank of a repository path (0 = top), by its longest listed prefix."""
+    matches = [(len(p), rank) for rank, paths in enumerate(layers) for p in paths
+               if rel == p or (p.endswith("/") and rel.startswith(p))]
+    return max(matches)[1] if matches else None
+
+
+def include_graph(root=module.ROOT):
+    """{file: [included file, ...]} over the scanned trees, repository-relative,
+    and the (file, include) pairs that name no file."""
+    root = root.resolve()
+    graph, unresolved = {}, []
+    files = sorted(p for top in SCANNED for p in (root / top).rglob("*") if p.suffix in SUFFIXES)
+    for path in files:
+        rel = path.relative_to(root).as_posix()
+        graph[rel] = []
+        text = path.read_text(errors="replace")
+        for inc in re.findall(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', text, re.M):
+            for base in [path.parent] + [root / d for d in INCLUDE_DIRS]:
+                target = (base / inc).resolve()
+                if target.is_file() and target.is_relative_to(root):
+                    graph[rel].append(target.relative_to(root).as_posix())
+                    break
+            else:
+                unresolved.append((rel, inc))
+    return graph, unresolved
+
+
+def upward_includes(graph, layers):
+    """(file, included, why) for every include that goes up the order, and
+    every file outside the layers."""
+    found = []
+    for src, targets in sorted(graph.items()):
+        rank = layer_of(src, layers)
+        if rank is None:
+            found.append((src, None, "in no layer of docs/design.md"))
+            continue
+        for dst in targets:
+            dst_rank = layer_of(dst, layers)
+            if dst_rank is None:
+                found.append((src, dst, "includes a file in no layer"))
+            elif dst_rank < rank:
+                found.append((src, dst, f"includes up: {' '.join(layers[rank])} -> "
+                                        f"{' '.join(layers[dst_rank])}"))
+    return found
+
+
+def include_cycles(graph):
+    """Every cycle of includes found by a depth-first walk, as file lists."""
+    state, stack, cycles = {}, [], []
+
+    def walk(node):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if state.get(nxt) == "open":
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                walk(nxt)
+        stack.pop()
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            walk(node)
+    return cycles
+
+
+def directory_graph(graph):
+    """The include graph between directories: src/<dir> (subfolders
+    included), tools, ...; a file directly in src/ stands alone."""
+    def folder(rel):
+        parts = rel.split("/")[:-1]
+        return rel if parts == ["src"] else "/".join(parts[:2])
+    dirs = {}
+    for src, targets in graph.items():
+        edges = dirs.setdefault(folder(src), set())
+        edges.update(folder(d) for d in targets if folder(d) != folder(src))
+    return {d: sorted(e) for d, e in dirs.items()}
+
+
+def test_includes_go_down_the_layers():
+    layers = layer_order()
+    assert [p for paths in layers for p in paths][:2] == ["tools/", "src/convert.c"], layers
+    graph, unresolved = include_graph()
+    assert unresolved == [], unresolved
+    bad = upward_includes(graph, layers)
+    assert bad == [], "\n".join(f"{s} -> {d}: {why}" for s, d, why in bad)
+
+
+def test_no_include_cycle():
+    """Neither files nor directories include each other in a circle."""
+    graph = include_graph()[0]
+    for g in (graph, directory_graph(graph)):
+        cycles = include_cycles(g)
+        assert cycles == [], "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_layer_check_sees_a_violation(tmp_path):
+    """The checks above can fail: an include up the order, a cycle and a
+    directory no layer lists are each reported."""
+    for rel, text in {
+        "src/util/low.h": '#include "../report/high.h"\n',
+        "src/report/high.h": '#include "../util/low.h"\n',
+        "src/newdir/x.c": "",
+        "tools/t.c": '#include "../src/report/high.h"\n',
+    }.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    for top in SCANNED:
+        (tmp_path / top).mkdir(exist_ok=True)
+    graph, _ = include_graph(tmp_path)
+    bad = upward_includes(graph, layer_order())
+    assert ("src/util/low.h", "src/report/high.h") in [(s, d) for s, d, _ in bad]
+    assert ("src/newdir/x.c", None, "in no layer of docs/design.md") in bad
+    assert not any(s == "tools/t.c" or s == "src/report/high.h" for s, _, _ in bad), bad
+    assert include_cycles(graph) == [["src/report/high.h", "src/util/low.h", "src/report/high.h"]]
+    assert include_cycles(directory_graph(graph)) == [["src/report", "src/util", "src/report"]]

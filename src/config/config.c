@@ -9,9 +9,9 @@
 #include "config.h"
 
 #include "../../include/tinyaot/tinyaot.h"
-#include "../plan/planners.h"
 #include "custom_operators.h"
 #include "firmware_board.h"
+#include "planner_names.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -46,7 +46,7 @@ typedef enum {
     TA_ARCHIVE_PACK  /* ".pack": a CMSIS-Pack, the .pdsc at the top */
 } TaModuleArchive;
 
-/* A memory.planner_options entry; plan/planners.c knows the keys. */
+/* A memory.planner_options entry; planner_names.c knows the keys. */
 typedef struct TaPlannerOptionSetting {
     const char *name;
     uint64_t value;
@@ -70,7 +70,7 @@ typedef struct TaConfig {
     const char *module_type;     /* "cmake" | "zephyr" | "make" | "cmsis_pack" */
     const char *module_schedule; /* "calls" | "table" */
     const char *platform_name;
-    const char *memory_planner; /* a name plan/planners.c knows: "exact" */
+    const char *memory_planner; /* a name planner_names.c knows: "exact" */
     TaVec planner_options;      /* TaPlannerOptionSetting*, checked against the planner */
     bool dump_residency_json;
     bool allocate_arenas;

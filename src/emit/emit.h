@@ -64,9 +64,6 @@ void ta_emit_user_call_dims(TaBuf *b, const char *symbol, const TaKernelCall *ca
 void ta_emit_user_call(TaBuf *b, const char *symbol, const TaKernelCall *call, int k,
                        const char *const *pointers, bool last);
 bool ta_emit_user_files(const TaEmitInput *in, const char *dir, TaVec *sources);
-/* Every runtime file a module of `graph` needs (the kernels its calls
-   name and what they include), sorted; also what analysis sizes. */
-bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *files);
 bool ta_emit_views_json(const TaEmitInput *in, const char *dir);
 /* documentation.html: <prefix>_documentation.html (emit_html.c). */
 bool ta_emit_documentation(const TaEmitInput *in, const char *dir);

@@ -12,6 +12,7 @@
 #include "emit.h"
 
 #include "../../include/tinyaot/tinyaot.h"
+#include "../lower/runtime_files.h"
 #include "../util/template.h"
 #include "emit_identity.h"
 #include "escape.h"

@@ -7,7 +7,7 @@
  * The names and numbers are an interface and match helia-aot's; the text
  * around them is tinyaot's own. Everything else of the public API (region
  * enumerators, size macros, context fields, callback) is written with the
- * rest of the header in emit_sources.c.
+ * rest of the header in emit_model_h.c.
  */
 #include "emit.h"
 

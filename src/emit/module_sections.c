@@ -1,7 +1,7 @@
 /*
  * module_sections.c - which sections a module's objects go into (see
- * module_sections.h). Mirrors the TA_SECTION attributes emit_sources.c
- * writes; tests link the module and check every object against this list.
+ * module_sections.h). Mirrors the TA_SECTION attributes the source writers
+ * write (emit_constants_arenas.c, emit_op_files.c); tests link the module and check every object against this list.
  */
 #include "module_sections.h"
 

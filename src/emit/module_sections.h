@@ -2,9 +2,9 @@
  * module_sections.h - the linker sections a generated module puts bytes
  * in, with the objects in each, for the files that tell a linker where
  * they go (emit_linker.c: a GNU ld fragment; emit_zephyr.c: Zephyr
- * snippets). It lists exactly what emit_sources.c attributes: arenas and
- * constant blobs the module allocates, staged sources, operator code with
- * a code_placement.
+ * snippets). It lists exactly what the source writers (emit_sources.h)
+ * attribute: arenas and constant blobs the module allocates, staged
+ * sources, operator code with a code_placement.
  */
 #ifndef TA_MODULE_SECTIONS_H
 #define TA_MODULE_SECTIONS_H

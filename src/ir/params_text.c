@@ -1,7 +1,7 @@
 /*
  * params_text.c - a kernel call's parameter struct as text, one field per
  * item in the order of the kernel header's X-macro list: the module's C
- * initializer (emit_sources.c) and `--dump-after` (dump.c) both print it
+ * initializer (emit_op_files.c) and `--dump-after` (dump.c) both print it
  * from here, so the two always agree.
  */
 #include "ir.h"

@@ -18,25 +18,8 @@
 #ifndef TA_PLANNERS_H
 #define TA_PLANNERS_H
 
+#include "../config/planner_names.h"
 #include "plan.h"
-
-typedef enum {
-    TA_PLANNER_GREEDY,
-    TA_PLANNER_GREEDY_BY_SIZE,
-    TA_PLANNER_HILL_CLIMB,
-    TA_PLANNER_EXACT,
-    TA_PLANNERS
-} TaPlannerKind;
-
-/* memory.planner_options keys; each planner accepts some of them. */
-typedef enum {
-    TA_PLANNER_OPTION_ITERATIONS, /* hill_climb: swaps tried */
-    TA_PLANNER_OPTION_SEED,       /* hill_climb: the swaps' random sequence */
-    TA_PLANNER_OPTION_MAX_STALL,  /* hill_climb: stop after this many swaps without a
-                                     smaller arena (0: never) */
-    TA_PLANNER_OPTION_NODE_LIMIT, /* exact: search nodes before giving up */
-    TA_PLANNER_OPTIONS
-} TaPlannerOption;
 
 typedef struct TaPlannerSettings {
     TaPlannerKind kind;
@@ -63,13 +46,6 @@ typedef struct TaPackResult {
 /* Places the blocks with the chosen planner. */
 TaPackResult ta_pack_plan(TaBlock *blocks, int n, size_t alignment, const TaPlannerSettings *s);
 
-/* Names, option keys and their defaults. */
-const char *ta_planner_name(TaPlannerKind kind);
-int ta_planner_parse(const char *name); /* -1 if unknown */
-const char *ta_planner_option_name(TaPlannerOption option);
-int ta_planner_option_parse(const char *name); /* -1 if unknown */
-uint64_t ta_planner_option_default(TaPlannerOption option);
-bool ta_planner_takes(TaPlannerKind kind, TaPlannerOption option);
 /* Settings with every option at its default. */
 TaPlannerSettings ta_planner_defaults(TaPlannerKind kind);
 /* "proven (lower bound)", "proven (exhaustive search)" or "not proven". */

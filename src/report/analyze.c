@@ -11,7 +11,7 @@
  */
 #include "analyze.h"
 
-#include "../emit/emit.h"
+#include "../lower/runtime_files.h"
 
 #include <string.h>
 

@@ -1,0 +1,65 @@
+/*
+ * emit_sources.h - what the writers of the module's C sources share
+ * (ta_emit_sources in emit_sources.c calls them, one file each):
+ *
+ *   <prefix>_model.h       emit_model_h.c
+ *   <prefix>_internal.h    emit_internal_h.c
+ *   <prefix>_model.c       emit_model_c.c, with emit_model_binding.c and
+ *                          emit_model_schedule.c
+ *   <prefix>_constants.c, <prefix>_arenas.c   emit_constants_arenas.c
+ *   ops/<symbol>.c         emit_op_files.c
+ *   the names they use     emit_names.c
+ *
+ * Tensor addresses are written as "region base + offset", once, in the
+ * internal header, under a name operators pass (KWS_T30_RELU). With own
+ * arenas the base is the arena object itself, a link-time constant; with
+ * caller-supplied arenas it is the pointer bound for that region. Text is
+ * written with named-field templates (util/template.h): ${prefix} and
+ * ${PREFIX} everywhere, other fields per template.
+ */
+#ifndef TA_EMIT_SOURCES_H
+#define TA_EMIT_SOURCES_H
+
+#include "../util/template.h"
+#include "emit.h"
+
+/* One module's facts, set once by ta_emit_sources. */
+typedef struct TaSourcesCtx {
+    const TaEmitInput *in;
+    TaPool *pool;
+    const char *p; /* prefix */
+    const char *P; /* PREFIX */
+    bool own;      /* memory.allocate_arenas */
+    bool staged;   /* some constant region is staged */
+    bool table;    /* module.schedule: table */
+    int num_regions;
+    TaFields fields;              /* prefix, PREFIX */
+    const char **tensor_pointers; /* by tensor index: ta_sources_tensor_pointers */
+} TaSourcesCtx;
+
+/* Names (emit_names.c). */
+TaRegion *ta_sources_region(const TaSourcesCtx *c, int i);
+/* "TA_SECTION(\"<section>\") " for data (or bss) in `memory`; "" when the
+   target gives it no section. */
+const char *ta_sources_section(const TaSourcesCtx *c, int memory, bool data);
+/* The expression for a region's first usable byte. */
+const char *ta_sources_region_base(const TaSourcesCtx *c, const TaRegion *r);
+const char **ta_sources_tensor_pointers(const TaSourcesCtx *c);
+const char *ta_sources_tensor_ptr(const TaSourcesCtx *c, const TaTensor *t);
+
+/* The files, each appended to `b`; the operator file written to `dir`. */
+void ta_emit_model_h(const TaSourcesCtx *c, TaBuf *b);
+void ta_emit_internal_h(const TaSourcesCtx *c, TaBuf *b);
+void ta_emit_model_c(const TaSourcesCtx *c, TaBuf *b);
+void ta_emit_constants_c(const TaSourcesCtx *c, TaBuf *b);
+void ta_emit_arenas_c(const TaSourcesCtx *c, TaBuf *b);
+bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op);
+
+/* Parts of <prefix>_model.c: the region and I/O tables, the binding
+   functions and the module descriptor (emit_model_binding.c), and the
+   operators' schedule (emit_model_schedule.c). */
+void ta_emit_model_tables(const TaSourcesCtx *c, TaBuf *b);
+void ta_emit_model_binding(const TaSourcesCtx *c, TaBuf *b);
+void ta_emit_model_schedule(const TaSourcesCtx *c, TaBuf *b);
+
+#endif /* TA_EMIT_SOURCES_H */
