@@ -1,4 +1,4 @@
-/* kernel_table.c - written by scripts/gen_kernel_table.py; do not edit.
+/* kernel_table.c - written by scripts/gen_kernel_table.py from the kernel headers; do not edit.
  * Every runtime kernel by name, with a thunk that calls it with its own
  * arity (see kernel_table.h). */
 #include "kernel_table.h"
