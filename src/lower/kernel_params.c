@@ -64,6 +64,7 @@
 #include "../../runtime/kernels/ta_rsqrt.h"
 #include "../../runtime/kernels/ta_select.h"
 #include "../../runtime/kernels/ta_sigmoid_params.h"
+#include "../../runtime/kernels/ta_sign.h"
 #include "../../runtime/kernels/ta_signal_fft_params.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_framing.h"
@@ -320,6 +321,10 @@ DESCRIBE(TA_SELECT_PARAMS)
 
 #define STRUCT ta_sigmoid_params_t
 DESCRIBE(TA_SIGMOID_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_sign_params_t
+DESCRIBE(TA_SIGN_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_signal_delay_params_t

@@ -71,6 +71,7 @@ extern const TaParamsDesc ta_resize_nearest_params_t_desc;
 extern const TaParamsDesc ta_rsqrt_params_t_desc;
 extern const TaParamsDesc ta_select_params_t_desc;
 extern const TaParamsDesc ta_sigmoid_params_t_desc;
+extern const TaParamsDesc ta_sign_params_t_desc;
 extern const TaParamsDesc ta_signal_delay_params_t_desc;
 extern const TaParamsDesc ta_signal_energy_params_t_desc;
 extern const TaParamsDesc ta_signal_fft_auto_scale_params_t_desc;

@@ -5,4 +5,4 @@ MODULES = ["conv", "fc", "pool", "elementwise", "activations", "shape",
            "chain", "residual", "conv_borders", "float_nn", "blocks",
            "control_flow", "float_elementwise", "float_unary", "float_data", "float_reduce",
            "elementwise_int", "indexing", "normalization", "fill_select", "floor_add_n", "signal",
-           "decode", "detection", "sparse", "int4"]
+           "decode", "detection", "sparse", "int4", "sign"]
