@@ -53,7 +53,7 @@ class Variant:
         # (e.g. {"weights.format": "dense"}); None: the defaults.
         self.keys = keys
         # The reference the modules must match: "tflm" (TFLite Micro), or
-        # "litert" for an operator TFLite Micro has no kernel for (SIGN).
+        # "litert" for an operator TFLite Micro has no kernel for.
         self.oracle = oracle
 
     def draw(self, rng, name=None):
