@@ -47,3 +47,20 @@ def test_sign_refuses_other_dtypes(tmp_path):
         module.convert(path, tmp_path / "module")
     assert "operator 0 (SIGN): input (tensor 0) is int8; tinyaot supports float32 or int32" in str(
         e.value)
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board,target", [("mps3-an547", "mps3_an547"),
+                                          ("mps2-an386", "mps2_an386")])
+@pytest.mark.parametrize("dtype,values", [("float32", FLOAT_EDGES), ("int32", INT_EDGES)])
+def test_sign_edges_on_cortex_m_match_litert(tmp_path, board, target, dtype, values):
+    """The same values on both boards: the FPU's comparisons and moves keep
+    a NaN's bits there too."""
+    model = sign_model(dtype, len(values))
+    path = tmp_path / "sign.tflite"
+    path.write_bytes(model)
+    runs = [[np.array(values, dtype=dtype)]]
+    m = module.convert(path, tmp_path / "module", keys={"platform.name": target})
+    ours, _ = module.run_qemu(m, module.build_qemu(m, board=board), runs, board=board)
+    total, diff = difftest._count_diff(ours, oracle.run_litert(model, runs, isolated=True))
+    assert total == 4 * len(values) and diff == 0, ours
