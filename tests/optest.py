@@ -6,7 +6,8 @@ For each variant it draws N models from the generator (tests/gen) with a
 fixed seed, converts them all, builds them into one executable, runs each
 on random inputs (several consecutive runs for stateful variants) and
 compares every output byte with TFLite Micro's interpreter (and LiteRT with
---litert): float32 outputs bit for bit too (a -0.0 for a 0.0 or another NaN
+--litert; a variant of an operator TFLite Micro has no kernel for names
+LiteRT as its oracle, Variant.oracle, and is compared with it): float32 outputs bit for bit too (a -0.0 for a 0.0 or another NaN
 payload counts as a difference). A variant whose reference leaves part of
 an output undefined (CIRCULAR_BUFFER's unwritten slots) brings its own
 comparison (tests/gen/core.py, Variant.compare). It prints, per variant, the configurations tried and the bytes
@@ -59,12 +60,15 @@ def test_variant(name, count, seed, workdir, litert=False, runs_per_case=None):
         if isinstance(ours, str):
             res["failures"].append(f"{case.name}: {ours}")
             continue
-        expected = oracle.run_tflm(case.model, runs, isolated=True)
+        # LiteRT where TFLite Micro has no kernel for the operator.
+        reference = oracle.run_litert if v.oracle == "litert" else oracle.run_tflm
+        expected = reference(case.model, runs, isolated=True)
         total, d = compare(ours, expected)
         res["bytes"] += total
         res["diff"] += d
         if d:
-            res["failures"].append(f"{case.name}: {d} of {total} bytes differ from TFLM; "
+            res["failures"].append(f"{case.name}: {d} of {total} bytes differ from "
+                                   f"{'LiteRT' if v.oracle == 'litert' else 'TFLM'}; "
                                    f"config {case.config}")
         if litert:
             try:

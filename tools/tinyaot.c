@@ -253,9 +253,9 @@ static void print_analysis_text(const tinyaot_result *r, const char *model, bool
     print_sparse_channels_text(r, a);
     print_memories_text(a);
     printf("\ntotal MACs: %lld\n", (long long)a->total_macs);
-    printf("flash (estimate): %lld bytes = generated code %lld + kernels %lld + constants %lld\n",
+    printf("flash (estimate): %lld bytes = generated code %lld + kernels %lld%s + constants %lld\n",
            (long long)a->flash_total, (long long)a->flash_code, (long long)a->flash_kernels,
-           (long long)a->flash_constants);
+           a->num_flash_unmeasured ? " (and unmeasured ones)" : "", (long long)a->flash_constants);
     for (size_t i = 0; i < a->num_flash_unmeasured; i++)
         printf("  unmeasured for this core (not counted): %s\n", a->flash_unmeasured[i]);
     printf(

@@ -1,4 +1,4 @@
-/* kernel_table.c - written by scripts/gen_kernel_table.py; do not edit.
+/* kernel_table.c - written by scripts/gen_kernel_table.py from the kernel headers; do not edit.
  * Every runtime kernel by name, with a thunk that calls it with its own
  * arity (see kernel_table.h). */
 #include "kernel_table.h"
@@ -64,6 +64,7 @@
 #include "../../runtime/kernels/ta_resize_f32.h"
 #include "../../runtime/kernels/ta_rsqrt.h"
 #include "../../runtime/kernels/ta_select.h"
+#include "../../runtime/kernels/ta_sign.h"
 #include "../../runtime/kernels/ta_signal_fft_f32.h"
 #include "../../runtime/kernels/ta_signal_fft_s32.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
@@ -731,6 +732,14 @@ static int call_ta_select(const void *p, void *const *a)
 {
     return ta_select(p, a[0], a[1], a[2], a[3]);
 }
+static int call_ta_sign_f32(const void *p, void *const *a)
+{
+    return ta_sign_f32(p, a[0], a[1]);
+}
+static int call_ta_sign_i32(const void *p, void *const *a)
+{
+    return ta_sign_i32(p, a[0], a[1]);
+}
 static int call_ta_signal_delay_s16(const void *p, void *const *a)
 {
     return ta_signal_delay_s16(p, a[0], a[1], a[2]);
@@ -1064,6 +1073,8 @@ static const TaKernelEntry entries[] = {
     {"ta_rsqrt_f32", 2, "r:float w:float", call_ta_rsqrt_f32},
     {"ta_rsqrt_s16", 2, "r:int16_t w:int16_t", call_ta_rsqrt_s16},
     {"ta_select", 4, "r:bool r:void r:void w:void", call_ta_select},
+    {"ta_sign_f32", 2, "r:float w:float", call_ta_sign_f32},
+    {"ta_sign_i32", 2, "r:int32_t w:int32_t", call_ta_sign_i32},
     {"ta_signal_delay_s16", 3, "r:int16_t w:int16_t w:int16_t", call_ta_signal_delay_s16},
     {"ta_signal_energy_s16", 2, "r:int16_t w:uint32_t", call_ta_signal_energy_s16},
     {"ta_signal_fft_auto_scale_s16", 3, "r:int16_t w:int16_t w:int32_t", call_ta_signal_fft_auto_scale_s16},

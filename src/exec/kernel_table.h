@@ -5,7 +5,7 @@
  * the host with the same C99 kernels the generated module links.
  *
  * kernel_table.c is written by scripts/gen_kernel_table.py from the
- * runtime headers (tests check it is current).
+ * kernel headers (the build runs it; make lint checks it is current).
  */
 #ifndef TA_KERNEL_TABLE_H
 #define TA_KERNEL_TABLE_H

@@ -1,8 +1,8 @@
 /*
- * kernel_params.c - field tables expanded from the runtime headers'
- * parameter lists (see kernel_params.h). Each block sets STRUCT to the
- * struct type and expands its list, so offsets and element types come from
- * the real struct: a list and a table cannot disagree.
+ * kernel_params.c - written by scripts/gen_kernel_table.py from the kernel headers; do not edit.
+ * Each block sets STRUCT to the struct type and expands its list
+ * (params_describe.h), so offsets and element types come from the real
+ * struct: a list and a table cannot disagree.
  */
 #include "kernel_params.h"
 
@@ -64,11 +64,12 @@
 #include "../../runtime/kernels/ta_rsqrt.h"
 #include "../../runtime/kernels/ta_select.h"
 #include "../../runtime/kernels/ta_sigmoid_params.h"
+#include "../../runtime/kernels/ta_sign.h"
+#include "../../runtime/kernels/ta_signal_fft_params.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_framing.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
 #include "../../runtime/kernels/ta_signal_overlap_add.h"
-#include "../../runtime/kernels/ta_signal_rfft.h"
 #include "../../runtime/kernels/ta_signal_spectrum.h"
 #include "../../runtime/kernels/ta_softmax.h"
 #include "../../runtime/kernels/ta_softmax_f32.h"
@@ -80,41 +81,10 @@
 #include "../../runtime/kernels/ta_unary_f32.h"
 #include "../../runtime/kernels/ta_variable.h"
 
-/* The element type; a field of any other type does not build. */
-#define FIELD_TYPE(member)              \
-    _Generic((member), int32_t          \
-             : TA_FIELD_INT32, uint32_t \
-             : TA_FIELD_UINT32, float   \
-             : TA_FIELD_FLOAT, double   \
-             : TA_FIELD_DOUBLE)
-/* The counting field must be an int32_t. */
-#define USED_OFFSET(used) _Generic(((STRUCT *)0)->used, int32_t : (long)offsetof(STRUCT, used))
-
-#define DESCRIBE_FIELD(type, name) \
-    {#name, offsetof(STRUCT, name), FIELD_TYPE(((STRUCT *)0)->name), 0, -1},
-#define DESCRIBE_ARRAY(type, name, length) \
-    {#name, offsetof(STRUCT, name), FIELD_TYPE(((STRUCT *)0)->name[0]), length, -1},
-#define DESCRIBE_ARRAY_USED(type, name, length, used) \
-    {#name, offsetof(STRUCT, name), FIELD_TYPE(((STRUCT *)0)->name[0]), length, USED_OFFSET(used)},
-
-#define NAME2(a, b) a##b
-#define NAME(a, b) NAME2(a, b)
-#define TEXT2(a) #a
-#define TEXT(a) TEXT2(a)
-/* <STRUCT>_fields and <STRUCT>_desc from the list LIST. */
-#define DESCRIBE(LIST)                                              \
-    static const TaParamField NAME(STRUCT, _fields)[] = {           \
-        LIST(DESCRIBE_FIELD, DESCRIBE_ARRAY, DESCRIBE_ARRAY_USED)}; \
-    const TaParamsDesc NAME(STRUCT, _desc) = {                      \
-        TEXT(STRUCT), sizeof(STRUCT), NAME(STRUCT, _fields),        \
-        (int)(sizeof NAME(STRUCT, _fields) / sizeof NAME(STRUCT, _fields)[0])};
+#include "params_describe.h"
 
 #define STRUCT ta_abs_params_t
 DESCRIBE(TA_ABS_PARAMS)
-#undef STRUCT
-
-#define STRUCT ta_add_params_t
-DESCRIBE(TA_ADD_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_add_n_f32_params_t
@@ -125,16 +95,20 @@ DESCRIBE(TA_ADD_N_F32_PARAMS)
 DESCRIBE(TA_ADD_N_S8_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_add_params_t
+DESCRIBE(TA_ADD_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_arg_min_max_params_t
 DESCRIBE(TA_ARG_MIN_MAX_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_batch_matmul_params_t
-DESCRIBE(TA_BATCH_MATMUL_PARAMS)
-#undef STRUCT
-
 #define STRUCT ta_batch_matmul_f32_params_t
 DESCRIBE(TA_BATCH_MATMUL_F32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_batch_matmul_params_t
+DESCRIBE(TA_BATCH_MATMUL_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_binary_f32_params_t
@@ -157,12 +131,20 @@ DESCRIBE(TA_CAST_PARAMS)
 DESCRIBE(TA_CIRCULAR_BUFFER_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_comparison_f32_params_t
+DESCRIBE(TA_COMPARISON_F32_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_comparison_params_t
 DESCRIBE(TA_COMPARISON_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_comparison_f32_params_t
-DESCRIBE(TA_COMPARISON_F32_PARAMS)
+#define STRUCT ta_conv_2d_add_params_t
+DESCRIBE(TA_CONV_2D_ADD_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_conv_2d_f32_params_t
+DESCRIBE(TA_CONV_2D_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_conv_2d_params_t
@@ -171,14 +153,6 @@ DESCRIBE(TA_CONV_2D_PARAMS)
 
 #define STRUCT ta_conv_2d_s4_params_t
 DESCRIBE(TA_CONV_2D_S4_PARAMS)
-#undef STRUCT
-
-#define STRUCT ta_conv_2d_f32_params_t
-DESCRIBE(TA_CONV_2D_F32_PARAMS)
-#undef STRUCT
-
-#define STRUCT ta_conv_2d_add_params_t
-DESCRIBE(TA_CONV_2D_ADD_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_copy_nd_params_t
@@ -193,16 +167,16 @@ DESCRIBE(TA_COPY_PARAMS)
 DESCRIBE(TA_CUMSUM_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_depthwise_conv_2d_f32_params_t
+DESCRIBE(TA_DEPTHWISE_CONV_2D_F32_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_depthwise_conv_2d_params_t
 DESCRIBE(TA_DEPTHWISE_CONV_2D_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_depthwise_conv_2d_s4_params_t
 DESCRIBE(TA_DEPTHWISE_CONV_2D_S4_PARAMS)
-#undef STRUCT
-
-#define STRUCT ta_depthwise_conv_2d_f32_params_t
-DESCRIBE(TA_DEPTHWISE_CONV_2D_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_dequantize_params_t
@@ -229,16 +203,16 @@ DESCRIBE(TA_FILL_PARAMS)
 DESCRIBE(TA_FLOOR_DIV_MOD_F32_PARAMS)
 #undef STRUCT
 
+#define STRUCT ta_fully_connected_f32_params_t
+DESCRIBE(TA_FULLY_CONNECTED_F32_PARAMS)
+#undef STRUCT
+
 #define STRUCT ta_fully_connected_params_t
 DESCRIBE(TA_FULLY_CONNECTED_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_fully_connected_s4_params_t
 DESCRIBE(TA_FULLY_CONNECTED_S4_PARAMS)
-#undef STRUCT
-
-#define STRUCT ta_fully_connected_f32_params_t
-DESCRIBE(TA_FULLY_CONNECTED_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_gather_nd_params_t
@@ -261,12 +235,12 @@ DESCRIBE(TA_L2_NORMALIZATION_PARAMS)
 DESCRIBE(TA_LEAKY_RELU_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_log_softmax_params_t
-DESCRIBE(TA_LOG_SOFTMAX_PARAMS)
-#undef STRUCT
-
 #define STRUCT ta_log_softmax_f32_params_t
 DESCRIBE(TA_LOG_SOFTMAX_F32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_log_softmax_params_t
+DESCRIBE(TA_LOG_SOFTMAX_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_logical_not_params_t
@@ -277,16 +251,16 @@ DESCRIBE(TA_LOGICAL_NOT_PARAMS)
 DESCRIBE(TA_LOGICAL_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_lut_params_t
-DESCRIBE(TA_LUT_PARAMS)
+#define STRUCT ta_lstm_f32_params_t
+DESCRIBE(TA_LSTM_F32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_lstm_params_t
 DESCRIBE(TA_LSTM_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_lstm_f32_params_t
-DESCRIBE(TA_LSTM_F32_PARAMS)
+#define STRUCT ta_lut_params_t
+DESCRIBE(TA_LUT_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_maximum_minimum_params_t
@@ -297,12 +271,12 @@ DESCRIBE(TA_MAXIMUM_MINIMUM_PARAMS)
 DESCRIBE(TA_MUL_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_pool_params_t
-DESCRIBE(TA_POOL_PARAMS)
-#undef STRUCT
-
 #define STRUCT ta_pool_f32_params_t
 DESCRIBE(TA_POOL_F32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_pool_params_t
+DESCRIBE(TA_POOL_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_prelu_params_t
@@ -325,12 +299,12 @@ DESCRIBE(TA_RELU6_PARAMS)
 DESCRIBE(TA_RELU_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_resize_bilinear_params_t
-DESCRIBE(TA_RESIZE_BILINEAR_PARAMS)
-#undef STRUCT
-
 #define STRUCT ta_resize_bilinear_f32_params_t
 DESCRIBE(TA_RESIZE_BILINEAR_F32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_resize_bilinear_params_t
+DESCRIBE(TA_RESIZE_BILINEAR_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_resize_nearest_params_t
@@ -347,6 +321,14 @@ DESCRIBE(TA_SELECT_PARAMS)
 
 #define STRUCT ta_sigmoid_params_t
 DESCRIBE(TA_SIGMOID_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_sign_params_t
+DESCRIBE(TA_SIGN_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_delay_params_t
+DESCRIBE(TA_SIGNAL_DELAY_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_signal_energy_params_t
@@ -369,24 +351,16 @@ DESCRIBE(TA_SIGNAL_FILTER_BANK_PARAMS)
 DESCRIBE(TA_SIGNAL_FILTER_BANK_SQRT_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_signal_pcan_params_t
-DESCRIBE(TA_SIGNAL_PCAN_PARAMS)
-#undef STRUCT
-
-#define STRUCT ta_signal_delay_params_t
-DESCRIBE(TA_SIGNAL_DELAY_PARAMS)
-#undef STRUCT
-
 #define STRUCT ta_signal_framer_params_t
 DESCRIBE(TA_SIGNAL_FRAMER_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_signal_stacker_params_t
-DESCRIBE(TA_SIGNAL_STACKER_PARAMS)
-#undef STRUCT
-
 #define STRUCT ta_signal_overlap_add_params_t
 DESCRIBE(TA_SIGNAL_OVERLAP_ADD_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_signal_pcan_params_t
+DESCRIBE(TA_SIGNAL_PCAN_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_signal_rfft_params_t
@@ -397,36 +371,40 @@ DESCRIBE(TA_SIGNAL_RFFT_PARAMS)
 DESCRIBE(TA_SIGNAL_SPECTRAL_SUBTRACTION_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_signal_window_params_t
-DESCRIBE(TA_SIGNAL_WINDOW_PARAMS)
+#define STRUCT ta_signal_stacker_params_t
+DESCRIBE(TA_SIGNAL_STACKER_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_softmax_params_t
-DESCRIBE(TA_SOFTMAX_PARAMS)
+#define STRUCT ta_signal_window_params_t
+DESCRIBE(TA_SIGNAL_WINDOW_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_softmax_f32_params_t
 DESCRIBE(TA_SOFTMAX_F32_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_squared_difference_params_t
-DESCRIBE(TA_SQUARED_DIFFERENCE_PARAMS)
+#define STRUCT ta_softmax_params_t
+DESCRIBE(TA_SOFTMAX_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_svdf_params_t
-DESCRIBE(TA_SVDF_PARAMS)
+#define STRUCT ta_squared_difference_params_t
+DESCRIBE(TA_SQUARED_DIFFERENCE_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_svdf_f32_params_t
 DESCRIBE(TA_SVDF_F32_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_transpose_conv_params_t
-DESCRIBE(TA_TRANSPOSE_CONV_PARAMS)
+#define STRUCT ta_svdf_params_t
+DESCRIBE(TA_SVDF_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_transpose_conv_f32_params_t
 DESCRIBE(TA_TRANSPOSE_CONV_F32_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_transpose_conv_params_t
+DESCRIBE(TA_TRANSPOSE_CONV_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_unary_f32_params_t

@@ -10,15 +10,12 @@
  * The emitter turns those records into C; no operator file writes C text.
  * Helpers that several operator files share are in common/.
  *
- * Adding an operator (docs/adding-an-operator.md has the details):
- *   1. src/lower/<op>.c: `const TaOpDef ta_op_<symbol> = {parse, lower};`
- *   2. ops.def: one line, DECLARE_OP(builtin code, NAME, symbol, file);
- *      the only place the code is written (ops.h: TA_BUILTIN_<NAME>).
- *   3. runtime/kernels/ta_<op>.h/.c: the kernel, its params struct an
- *      X-macro list (runtime/include/ta_params.h).
- *   4. kernel_params.h/.c: the struct's S() line, include and DESCRIBE
- *      block; the lowering fills it through TA_CALL_PARAMS.
- *   5. tests/gen/ops/: a generator variant drawing valid models for it.
+ * Adding an operator: docs/adding-an-operator.md, the one checklist (a
+ * test holds it to the files an operator really needs). In short: this
+ * file's TaOpDef in src/lower/<op>.c, one ops.def line, the kernel and its
+ * header in runtime/kernels/ (the only place a kernel is registered: the
+ * build writes kernel_params.c/.h and src/exec/kernel_table.c from it),
+ * a generator variant in tests/gen/ops/.
  */
 #ifndef TA_LOWER_H
 #define TA_LOWER_H

@@ -74,12 +74,31 @@ static const KernelStack *kernel_stack(const char *function)
     return NULL;
 }
 
-/* Per operator the deepest of its kernels; for the module the deepest
-   operator. A kernel never measured counts 0 and the basis says so. */
-static void kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analysis *a,
-                                  tinyaot_operator_analysis *ops)
+/* Adds `name` to `names` unless it is there already. */
+static void add_once(TaPool *pool, TaVec *names, const char *name)
 {
-    int unmeasured = 0;
+    for (int i = 0; i < names->len; i++)
+        if (strcmp(names->items[i], name) == 0)
+            return;
+    ta_vec_push(pool, names, ta_strdup(pool, name));
+}
+
+/* The names, comma-separated. */
+static const char *joined(TaPool *pool, const TaVec *names)
+{
+    const char *text = "";
+    for (int i = 0; i < names->len; i++)
+        text = ta_format(pool, "%s%s%s", text, i ? ", " : "", (const char *)names->items[i]);
+    return text;
+}
+
+/* Per operator the deepest of its kernels; for the module the deepest
+   operator. A kernel flash_sizes.inc has no figure for is named in the
+   basis as unmeasured, never counted as 0 silently. */
+void ta_kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analysis *a,
+                              tinyaot_operator_analysis *ops)
+{
+    TaVec unmeasured = {0};
     a->kernel_stack_layer = -1;
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
@@ -87,7 +106,7 @@ static void kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analys
             const TaKernelCall *c = op->calls.items[k];
             const KernelStack *s = kernel_stack(c->function);
             if (!s) {
-                unmeasured++;
+                add_once(pool, &unmeasured, c->function);
                 continue;
             }
             if (s->m55 > ops[i].kernel_stack_m55)
@@ -107,8 +126,11 @@ static void kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analys
         "measured once per kernel: its frame and its deepest call chain in gcc's call graph "
         "(arm-none-eabi-gcc -O2 -fcallgraph-info=su; library calls such as memcpy count 0)"
         "%s; the caller's frames (model_run, the operator's function) come on top",
-        unmeasured ? ta_format(pool, "; %d kernel call(s) never measured count 0", unmeasured)
-                   : "");
+        unmeasured.len ? ta_format(pool,
+                                   "; unmeasured, not counted (scripts/flash_sizes.py has no "
+                                   "figure for them): %s",
+                                   joined(pool, &unmeasured))
+                       : "");
 }
 
 /* The column of flash_sizes.inc for the target's core, or -1. */
@@ -129,7 +151,7 @@ static int64_t kernel_bytes(const char *path, int core)
     return -1;
 }
 
-static const char *flash_basis(TaPool *pool, const char *core, int column, size_t unmeasured)
+static const char *flash_basis(TaPool *pool, const char *core, int column, const TaVec *unmeasured)
 {
     if (column < 0)
         return ta_format(pool,
@@ -137,16 +159,16 @@ static const char *flash_basis(TaPool *pool, const char *core, int column, size_
                          "measures %s, %s and %s): kernels and generated code unmeasured, "
                          "only the constant bytes counted",
                          core ? core : "?", flash_cores[0], flash_cores[1], flash_cores[2]);
-    return ta_format(
-        pool,
-        "estimate: runtime sources used at their %s -O2 object size "
-        "(measured once, an upper bound: the linker drops unused functions)%s, "
-        "%d bytes per operator of generated code (fitted on %s), and the "
-        "constant bytes",
-        core,
-        unmeasured ? ta_format(pool, "; %zu source(s) unmeasured for %s (listed)", unmeasured, core)
-                   : "",
-        flash_core_code[column].per_operator, TA_FLASH_MEASURED_ON);
+    return ta_format(pool,
+                     "estimate: runtime sources used at their %s -O2 object size "
+                     "(measured once, an upper bound: the linker drops unused functions)%s, "
+                     "%d bytes per operator of generated code (fitted on %s), and the "
+                     "constant bytes",
+                     core,
+                     unmeasured->len ? ta_format(pool, "; unmeasured for %s, not counted: %s", core,
+                                                 joined(pool, unmeasured))
+                                     : "",
+                     flash_core_code[column].per_operator, TA_FLASH_MEASURED_ON);
 }
 
 static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan, tinyaot_analysis *a)
@@ -185,7 +207,7 @@ static void flash_estimate(TaPool *pool, const TaGraph *g, const TaPlan *plan, t
                                   (int64_t)r->size;
     }
     a->flash_total = a->flash_code + a->flash_kernels + a->flash_constants;
-    a->flash_basis = flash_basis(pool, core, column, (size_t)unmeasured.len);
+    a->flash_basis = flash_basis(pool, core, column, &unmeasured);
 }
 
 static void memory_summaries(TaPool *pool, const TaPlan *plan, tinyaot_analysis *a)
@@ -278,7 +300,7 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
     a->channels_folded = folded;
     memory_summaries(pool, plan, a);
     flash_estimate(pool, g, plan, a);
-    kernel_stack_estimate(pool, g, a, ops);
+    ta_kernel_stack_estimate(pool, g, a, ops);
     return a;
 }
 

@@ -38,7 +38,7 @@ class Variant:
     """A family of random models. draw(rng) -> Case."""
 
     def __init__(self, name, op, fn, stateful=False, n_runs=None, doc="", compare=None,
-                 keys=None):
+                 keys=None, oracle="tflm"):
         self.name = name
         self.op = op
         self.fn = fn
@@ -52,6 +52,9 @@ class Variant:
         # Configuration keys every conversion of the variant's models takes
         # (e.g. {"weights.format": "dense"}); None: the defaults.
         self.keys = keys
+        # The reference the modules must match: "tflm" (TFLite Micro), or
+        # "litert" for an operator TFLite Micro has no kernel for.
+        self.oracle = oracle
 
     def draw(self, rng, name=None):
         model, config = self.fn(rng)
@@ -73,16 +76,17 @@ class Variant:
         return "Variant(%s)" % self.name
 
 
-def variant(name, op, stateful=False, n_runs=None, simd=False, compare=None, keys=None):
+def variant(name, op, stateful=False, n_runs=None, simd=False, compare=None, keys=None,
+            oracle="tflm"):
     """Decorator registering fn(rng) -> (model_bytes, config), in
-    SIMD_REGISTRY when simd is set; compare and keys as in Variant."""
+    SIMD_REGISTRY when simd is set; compare, keys and oracle as in Variant."""
     registry = SIMD_REGISTRY if simd else REGISTRY
 
     def deco(fn):
         if name in REGISTRY or name in SIMD_REGISTRY:
             raise ValueError("duplicate variant " + name)
         registry[name] = Variant(name, op, fn, stateful, n_runs,
-                                 (fn.__doc__ or "").strip(), compare, keys)
+                                 (fn.__doc__ or "").strip(), compare, keys, oracle)
         return fn
 
     return deco
