@@ -177,6 +177,17 @@ int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, cons
 #endif
 }
 
+/* int16 on the portable path, out of line: on Helium cores the kernel
+   runs this or ta_depthwise_conv_2d_s16_m1_mve, and inlined, its
+   accumulators would stay on the stack under the Helium path. */
+static TA_NOINLINE void dw_portable_s16(const ta_depthwise_conv_2d_params_t *p,
+                                        const int16_t *input, const int8_t *weights,
+                                        const int64_t *bias, const int32_t *multipliers,
+                                        const int32_t *shifts, int16_t *output)
+{
+    dw_portable(p, input, weights, bias, multipliers, shifts, output, 1);
+}
+
 int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
                              const int8_t *weights, const int64_t *bias, const int32_t *multipliers,
                              const int32_t *shifts, int16_t *output)
@@ -188,6 +199,6 @@ int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16
         return TA_OK;
     }
 #endif
-    dw_portable(p, input, weights, bias, multipliers, shifts, output, 1);
+    dw_portable_s16(p, input, weights, bias, multipliers, shifts, output);
     return TA_OK;
 }
