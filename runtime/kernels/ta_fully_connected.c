@@ -20,9 +20,10 @@
 /* The output_depth & ~3 rows of one input row in groups of four: four rows
    per pass share each input load; their four sums are requantized
    together. */
-static inline void groups_s8(const ta_fully_connected_params_t *p, const int8_t *in,
-                             const int8_t *weights, const int32_t *bias_sum,
-                             const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+#if !defined(TA_MM_DSP)
+static TA_NOINLINE void groups_s8(const ta_fully_connected_params_t *p, const int8_t *in,
+                                  const int8_t *weights, const int32_t *bias_sum,
+                                  const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
     static const int32_t zeros[4] = {0, 0, 0, 0};
     const int32_t depth = p->accum_depth, full = p->output_depth & ~3;
@@ -35,6 +36,22 @@ static inline void groups_s8(const ta_fully_connected_params_t *p, const int8_t 
                          p->activation_max, out + o);
     }
 }
+#endif
+
+/* The last output_depth % 4 rows of one input row, one at a time. */
+static TA_NOINLINE void last_rows_s8(const ta_fully_connected_params_t *p, const int8_t *in,
+                                     const int8_t *weights, const int32_t *bias_sum,
+                                     const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    const int32_t depth = p->accum_depth, o = p->output_depth & ~3, n = p->output_depth - o;
+    int32_t acc[3];
+    for (int32_t k = 0; k < n; k++)
+        acc[k] = ta_mm_dot1_s8(bias_sum ? bias_sum[o + k] : 0,
+                               weights + (size_t)(o + k) * (size_t)depth, in, depth);
+    ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
+                     p->multiplier, p->shift, p->output_offset, p->activation_min,
+                     p->activation_max, out + o);
+}
 
 int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *input,
                           const int8_t *weights, const int32_t *bias_sum,
@@ -42,6 +59,7 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
 {
     const int32_t depth = p->accum_depth, rows = p->output_depth;
     const int32_t full = rows & ~3;
+    /* Each part out of line: this loop's frame sits under each of them. */
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in = input + (size_t)b * (size_t)depth;
         int8_t *out = output + (size_t)b * (size_t)rows;
@@ -55,16 +73,8 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
 #else
         groups_s8(p, in, weights, bias_sum, multipliers, shifts, out);
 #endif
-        if (full < rows) {
-            int32_t acc[3];
-            const int32_t o = full, n = rows - full;
-            for (int32_t k = 0; k < n; k++)
-                acc[k] = ta_mm_dot1_s8(bias_sum ? bias_sum[o + k] : 0,
-                                       weights + (size_t)(o + k) * (size_t)depth, in, depth);
-            ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL,
-                             shifts ? shifts + o : NULL, p->multiplier, p->shift, p->output_offset,
-                             p->activation_min, p->activation_max, out + o);
-        }
+        if (full < rows)
+            last_rows_s8(p, in, weights, bias_sum, multipliers, shifts, out);
     }
     return TA_OK;
 }
