@@ -104,14 +104,18 @@ def deepest(node, frames, edges, seen=()):
 
 
 def kernel_stacks(sources, out_dir):
-    """Per kernel entry point (an exported ta_* function of runtime/kernels),
-    the bytes of stack it needs on each CPU of STACK_CPUS."""
+    """Per kernel entry point (a kernel the runtime/kernels headers declare,
+    as scripts/gen_kernel_table.py reads them: not the per-ISA functions a
+    kernel's dispatch calls), the bytes of stack it needs on each CPU of
+    STACK_CPUS."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gen_kernel_table
+    kernels = {name for name, _, _ in gen_kernel_table.kernels()}
     per_cpu = {}
     for cpu, flags in STACK_CPUS.items():
         frames, edges, origin = call_graph(sources, flags, out_dir)
         per_cpu[cpu] = {node: deepest(node, frames, edges) for node in frames
-                        if ":" not in node and node.startswith("ta_")
-                        and origin[node].parent.name == "kernels"}
+                        if node in kernels and origin[node].parent.name == "kernels"}
     names = sorted(per_cpu["m55"])
     return [(name, per_cpu["m55"][name], per_cpu["m4"].get(name, 0)) for name in names]
 

@@ -1,0 +1,39 @@
+/*
+ * ta_depthwise_conv_2d_mve.h - the int8 and int16 depthwise paths on
+ * Helium (MVE: Cortex-M55/M85)
+ * (ta_depthwise_conv_2d_mve.c), called by the dispatch of
+ * ta_depthwise_conv_2d.c. Not kernels: the lowerings call those.
+ */
+#ifndef TA_DEPTHWISE_CONV_2D_MVE_H
+#define TA_DEPTHWISE_CONV_2D_MVE_H
+
+#include <stdint.h>
+
+#include "ta_depthwise_conv_2d.h"
+
+/* Depth multiplier 1 (ta_depthwise_conv_2d_s8). */
+void ta_depthwise_conv_2d_s8_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
+                                    const int8_t *weights, const int32_t *bias_sum,
+                                    const int32_t *bias, const int32_t *multipliers,
+                                    const int32_t *shifts, int8_t *output);
+
+/* Depth multiplier 1 for the layers ta_depthwise_conv_2d_s8_m1_fast accepts. */
+void ta_depthwise_conv_2d_s8_m1_fast_mve(const ta_depthwise_conv_2d_params_t *p,
+                                         const int8_t *input, const int8_t *weights,
+                                         const int32_t *bias_sum, const int32_t *bias,
+                                         const int32_t *multipliers, const int32_t *shifts,
+                                         int8_t *output);
+
+/* Depth multiplier > 1 (bias_sum unused: only the taps inside the input run). */
+void ta_depthwise_conv_2d_s8_multiplier_mve(const ta_depthwise_conv_2d_params_t *p,
+                                            const int8_t *input, const int8_t *weights,
+                                            const int32_t *bias, const int32_t *multipliers,
+                                            const int32_t *shifts, int8_t *output);
+
+/* int16 activations, depth multiplier 1, fewer than 512 taps. */
+void ta_depthwise_conv_2d_s16_m1_mve(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
+                                     const int8_t *weights, const int64_t *bias,
+                                     const int32_t *multipliers, const int32_t *shifts,
+                                     int16_t *output);
+
+#endif /* TA_DEPTHWISE_CONV_2D_MVE_H */
