@@ -36,11 +36,8 @@
     FIELD(int32_t, rhs_depth_stride)                                                        \
     FIELD(int32_t, lhs_offset) /* -lhs zero point */                                        \
     FIELD(int32_t, rhs_offset) /* -rhs zero point */                                        \
-    FIELD(int32_t, output_offset)                                                           \
-    FIELD(int32_t, multiplier)                                                              \
-    FIELD(int32_t, shift)                                                                   \
-    FIELD(int32_t, activation_min)                                                          \
-    FIELD(int32_t, activation_max)
+    TA_REQUANT_FIELDS(FIELD)                                                                \
+    TA_ACTIVATION_FIELDS(FIELD, int32_t)
 typedef struct {
     TA_PARAM_MEMBERS(TA_BATCH_MATMUL_PARAMS)
 } ta_batch_matmul_params_t;

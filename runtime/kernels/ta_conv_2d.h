@@ -22,31 +22,16 @@
 #include "../include/ta_params.h"
 
 #define TA_CONV_2D_PARAMS(FIELD, ARRAY, ARRAY_USED)                                           \
-    FIELD(int32_t, batches)                                                                   \
-    FIELD(int32_t, input_height)                                                              \
-    FIELD(int32_t, input_width)                                                               \
-    FIELD(int32_t, input_depth)                                                               \
-    FIELD(int32_t, filter_height)                                                             \
-    FIELD(int32_t, filter_width)                                                              \
+    TA_WINDOW_INPUT_FIELDS(FIELD)                                                             \
     FIELD(int32_t, filter_depth)      /* input channels per group */                          \
     FIELD(int32_t, filters_per_group) /* output channels per group */                         \
-    FIELD(int32_t, output_height)                                                             \
-    FIELD(int32_t, output_width)                                                              \
-    FIELD(int32_t, output_depth)                                                              \
-    FIELD(int32_t, stride_height)                                                             \
-    FIELD(int32_t, stride_width)                                                              \
-    FIELD(int32_t, dilation_height)                                                           \
-    FIELD(int32_t, dilation_width)                                                            \
-    FIELD(int32_t, pad_top)                                                                   \
-    FIELD(int32_t, pad_left)                                                                  \
+    TA_WINDOW_OUTPUT_FIELDS(FIELD)                                                            \
+    TA_WINDOW_STEP_FIELDS(FIELD)                                                              \
     FIELD(int32_t, pad_value) /* input zero point; 0 for int16 */                             \
-    FIELD(int32_t, output_offset)                                                             \
-    FIELD(int32_t, multiplier) /* per-tensor; unused when per-channel arrays are given */     \
-    FIELD(int32_t, shift)                                                                     \
+    TA_REQUANT_FIELDS(FIELD)                                                                  \
     /* int16 kernel: 32 or 64, as TFLite picks from the bias type */                          \
     FIELD(int32_t, accumulator_bits)                                                          \
-    FIELD(int32_t, activation_min)                                                            \
-    FIELD(int32_t, activation_max)                                                            \
+    TA_ACTIVATION_FIELDS(FIELD, int32_t)                                                      \
     FIELD(int32_t, weights_interleaved) /* int8: 1 if the weights come in the layout below */ \
     FIELD(int32_t, taps_by_column)      /* int8 interleaved: taps in (kx, ky, c) order, below */
 typedef struct {

@@ -15,26 +15,13 @@
 
 #include "../include/ta_params.h"
 
-#define TA_CONV_2D_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)                \
-    FIELD(int32_t, batches)                                            \
-    FIELD(int32_t, input_height)                                       \
-    FIELD(int32_t, input_width)                                        \
-    FIELD(int32_t, input_depth)                                        \
-    FIELD(int32_t, filter_height)                                      \
-    FIELD(int32_t, filter_width)                                       \
-    FIELD(int32_t, filter_depth) /* input channels per group */        \
-    FIELD(int32_t, filters_per_group)                                  \
-    FIELD(int32_t, output_height)                                      \
-    FIELD(int32_t, output_width)                                       \
-    FIELD(int32_t, output_depth)                                       \
-    FIELD(int32_t, stride_height)                                      \
-    FIELD(int32_t, stride_width)                                       \
-    FIELD(int32_t, dilation_height)                                    \
-    FIELD(int32_t, dilation_width)                                     \
-    FIELD(int32_t, pad_top)                                            \
-    FIELD(int32_t, pad_left)                                           \
-    FIELD(float, activation_min) /* CalculateActivationRange<float> */ \
-    FIELD(float, activation_max)
+#define TA_CONV_2D_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)         \
+    TA_WINDOW_INPUT_FIELDS(FIELD)                               \
+    FIELD(int32_t, filter_depth) /* input channels per group */ \
+    FIELD(int32_t, filters_per_group)                           \
+    TA_WINDOW_OUTPUT_FIELDS(FIELD)                              \
+    TA_WINDOW_STEP_FIELDS(FIELD)                                \
+    TA_ACTIVATION_FIELDS(FIELD, float)
 typedef struct {
     TA_PARAM_MEMBERS(TA_CONV_2D_F32_PARAMS)
 } ta_conv_2d_f32_params_t;

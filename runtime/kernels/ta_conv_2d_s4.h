@@ -20,29 +20,14 @@
 /* The fields of ta_conv_2d.h this kernel reads (the converter copies them
    from its lowering; a module with int4 weights links no int8 kernel). */
 #define TA_CONV_2D_S4_PARAMS(FIELD, ARRAY, ARRAY_USED) \
-    FIELD(int32_t, batches)                            \
-    FIELD(int32_t, input_height)                       \
-    FIELD(int32_t, input_width)                        \
-    FIELD(int32_t, input_depth)                        \
-    FIELD(int32_t, filter_height)                      \
-    FIELD(int32_t, filter_width)                       \
+    TA_WINDOW_INPUT_FIELDS(FIELD)                      \
     FIELD(int32_t, filter_depth)                       \
     FIELD(int32_t, filters_per_group)                  \
-    FIELD(int32_t, output_height)                      \
-    FIELD(int32_t, output_width)                       \
-    FIELD(int32_t, output_depth)                       \
-    FIELD(int32_t, stride_height)                      \
-    FIELD(int32_t, stride_width)                       \
-    FIELD(int32_t, dilation_height)                    \
-    FIELD(int32_t, dilation_width)                     \
-    FIELD(int32_t, pad_top)                            \
-    FIELD(int32_t, pad_left)                           \
+    TA_WINDOW_OUTPUT_FIELDS(FIELD)                     \
+    TA_WINDOW_STEP_FIELDS(FIELD)                       \
     FIELD(int32_t, pad_value)                          \
-    FIELD(int32_t, output_offset)                      \
-    FIELD(int32_t, multiplier)                         \
-    FIELD(int32_t, shift)                              \
-    FIELD(int32_t, activation_min)                     \
-    FIELD(int32_t, activation_max)
+    TA_REQUANT_FIELDS(FIELD)                           \
+    TA_ACTIVATION_FIELDS(FIELD, int32_t)
 typedef struct {
     TA_PARAM_MEMBERS(TA_CONV_2D_S4_PARAMS)
 } ta_conv_2d_s4_params_t;

@@ -32,38 +32,23 @@
 /* Interior pixels a row needs for the DSP path's row-at-a-time loop. */
 #define TA_DW_DSP_ROW_PIXELS 8
 
-#define TA_DEPTHWISE_CONV_2D_PARAMS(FIELD, ARRAY, ARRAY_USED)                             \
-    FIELD(int32_t, batches)                                                               \
-    FIELD(int32_t, input_height)                                                          \
-    FIELD(int32_t, input_width)                                                           \
-    FIELD(int32_t, input_depth)                                                           \
-    FIELD(int32_t, filter_height)                                                         \
-    FIELD(int32_t, filter_width)                                                          \
-    FIELD(int32_t, depth_multiplier)                                                      \
-    FIELD(int32_t, output_height)                                                         \
-    FIELD(int32_t, output_width)                                                          \
-    FIELD(int32_t, output_depth) /* input_depth * depth_multiplier */                     \
-    FIELD(int32_t, stride_height)                                                         \
-    FIELD(int32_t, stride_width)                                                          \
-    FIELD(int32_t, dilation_height)                                                       \
-    FIELD(int32_t, dilation_width)                                                        \
-    FIELD(int32_t, pad_top)                                                               \
-    FIELD(int32_t, pad_left)                                                              \
-    FIELD(int32_t, pad_value) /* input zero point; 0 for int16 */                         \
-    FIELD(int32_t, output_offset)                                                         \
-    FIELD(int32_t, multiplier) /* per-tensor; unused when per-channel arrays are given */ \
-    FIELD(int32_t, shift)                                                                 \
-    FIELD(int32_t, activation_min)                                                        \
-    FIELD(int32_t, activation_max)                                                        \
-    /* 1 when every shift (per-tensor or per-channel) is negative, so requantization */   \
-    /* shifts right only (the Helium fast path). */                                       \
-    FIELD(int32_t, right_shifts_only)                                                     \
-    /* 1 when every int8 accumulator stays below 2^30 in magnitude (the converter */      \
-    /* bounds bias + 255 * sum |w|), so 2 * acc fits int32 (the DSP path's */             \
-    /* requantization). */                                                                \
-    FIELD(int32_t, small_accumulators)                                                    \
-    /* 1: output rows from the last to the first (set by the planner when the output */   \
-    /* is placed above its input). */                                                     \
+#define TA_DEPTHWISE_CONV_2D_PARAMS(FIELD, ARRAY, ARRAY_USED)                           \
+    TA_WINDOW_INPUT_FIELDS(FIELD)                                                       \
+    FIELD(int32_t, depth_multiplier)                                                    \
+    TA_WINDOW_OUTPUT_FIELDS(FIELD)                                                      \
+    TA_WINDOW_STEP_FIELDS(FIELD)                                                        \
+    FIELD(int32_t, pad_value) /* input zero point; 0 for int16 */                       \
+    TA_REQUANT_FIELDS(FIELD)                                                            \
+    TA_ACTIVATION_FIELDS(FIELD, int32_t)                                                \
+    /* 1 when every shift (per-tensor or per-channel) is negative, so requantization */ \
+    /* shifts right only (the Helium fast path). */                                     \
+    FIELD(int32_t, right_shifts_only)                                                   \
+    /* 1 when every int8 accumulator stays below 2^30 in magnitude (the converter */    \
+    /* bounds bias + 255 * sum |w|), so 2 * acc fits int32 (the DSP path's */           \
+    /* requantization). */                                                              \
+    FIELD(int32_t, small_accumulators)                                                  \
+    /* 1: output rows from the last to the first (set by the planner when the output */ \
+    /* is placed above its input). */                                                   \
     FIELD(int32_t, reverse_rows)
 typedef struct {
     TA_PARAM_MEMBERS(TA_DEPTHWISE_CONV_2D_PARAMS)

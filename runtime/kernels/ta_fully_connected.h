@@ -15,15 +15,12 @@
 
 #include "../include/ta_params.h"
 
-#define TA_FULLY_CONNECTED_PARAMS(FIELD, ARRAY, ARRAY_USED)                               \
-    FIELD(int32_t, batches)      /* output elements / output_depth */                     \
-    FIELD(int32_t, accum_depth)  /* weights' last dimension */                            \
-    FIELD(int32_t, output_depth) /* weights' rows */                                      \
-    FIELD(int32_t, output_offset)                                                         \
-    FIELD(int32_t, multiplier) /* per-tensor; unused when per-channel arrays are given */ \
-    FIELD(int32_t, shift)                                                                 \
-    FIELD(int32_t, activation_min)                                                        \
-    FIELD(int32_t, activation_max)
+#define TA_FULLY_CONNECTED_PARAMS(FIELD, ARRAY, ARRAY_USED)           \
+    FIELD(int32_t, batches)      /* output elements / output_depth */ \
+    FIELD(int32_t, accum_depth)  /* weights' last dimension */        \
+    FIELD(int32_t, output_depth) /* weights' rows */                  \
+    TA_REQUANT_FIELDS(FIELD)                                          \
+    TA_ACTIVATION_FIELDS(FIELD, int32_t)
 typedef struct {
     TA_PARAM_MEMBERS(TA_FULLY_CONNECTED_PARAMS)
 } ta_fully_connected_params_t;

@@ -14,12 +14,11 @@
 
 #include "../include/ta_params.h"
 
-#define TA_FULLY_CONNECTED_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)        \
-    FIELD(int32_t, batches)      /* output elements / output_depth */  \
-    FIELD(int32_t, accum_depth)  /* weights' last dimension */         \
-    FIELD(int32_t, output_depth) /* weights' rows */                   \
-    FIELD(float, activation_min) /* CalculateActivationRange<float> */ \
-    FIELD(float, activation_max)
+#define TA_FULLY_CONNECTED_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)       \
+    FIELD(int32_t, batches)      /* output elements / output_depth */ \
+    FIELD(int32_t, accum_depth)  /* weights' last dimension */        \
+    FIELD(int32_t, output_depth) /* weights' rows */                  \
+    TA_ACTIVATION_FIELDS(FIELD, float)
 typedef struct {
     TA_PARAM_MEMBERS(TA_FULLY_CONNECTED_F32_PARAMS)
 } ta_fully_connected_f32_params_t;

@@ -17,11 +17,8 @@
     FIELD(int32_t, batches)                                    \
     FIELD(int32_t, accum_depth)                                \
     FIELD(int32_t, output_depth)                               \
-    FIELD(int32_t, output_offset)                              \
-    FIELD(int32_t, multiplier)                                 \
-    FIELD(int32_t, shift)                                      \
-    FIELD(int32_t, activation_min)                             \
-    FIELD(int32_t, activation_max)
+    TA_REQUANT_FIELDS(FIELD)                                   \
+    TA_ACTIVATION_FIELDS(FIELD, int32_t)
 typedef struct {
     TA_PARAM_MEMBERS(TA_FULLY_CONNECTED_S4_PARAMS)
 } ta_fully_connected_s4_params_t;

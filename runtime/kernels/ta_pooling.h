@@ -19,21 +19,9 @@
 
 #include "../include/ta_params.h"
 
-#define TA_POOL_PARAMS(FIELD, ARRAY, ARRAY_USED)                                       \
-    FIELD(int32_t, batches)                                                            \
-    FIELD(int32_t, input_height)                                                       \
-    FIELD(int32_t, input_width)                                                        \
-    FIELD(int32_t, depth)                                                              \
-    FIELD(int32_t, output_height)                                                      \
-    FIELD(int32_t, output_width)                                                       \
-    FIELD(int32_t, stride_height)                                                      \
-    FIELD(int32_t, stride_width)                                                       \
-    FIELD(int32_t, filter_height)                                                      \
-    FIELD(int32_t, filter_width)                                                       \
-    FIELD(int32_t, pad_height) /* rows of padding above the first input row */         \
-    FIELD(int32_t, pad_width)  /* columns of padding left of the first input column */ \
-    FIELD(int32_t, activation_min)                                                     \
-    FIELD(int32_t, activation_max)
+#define TA_POOL_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    TA_POOL_WINDOW_FIELDS(FIELD)                 \
+    TA_ACTIVATION_FIELDS(FIELD, int32_t)
 typedef struct {
     TA_PARAM_MEMBERS(TA_POOL_PARAMS)
 } ta_pool_params_t;

@@ -20,26 +20,16 @@
 
 #include "../include/ta_params.h"
 
-#define TA_TRANSPOSE_CONV_PARAMS(FIELD, ARRAY, ARRAY_USED)                                \
-    FIELD(int32_t, batches)                                                               \
-    FIELD(int32_t, input_height)                                                          \
-    FIELD(int32_t, input_width)                                                           \
-    FIELD(int32_t, input_depth)                                                           \
-    FIELD(int32_t, filter_height)                                                         \
-    FIELD(int32_t, filter_width)                                                          \
-    FIELD(int32_t, output_height)                                                         \
-    FIELD(int32_t, output_width)                                                          \
-    FIELD(int32_t, output_depth)                                                          \
-    FIELD(int32_t, stride_height)                                                         \
-    FIELD(int32_t, stride_width)                                                          \
-    FIELD(int32_t, pad_top)                                                               \
-    FIELD(int32_t, pad_left)                                                              \
-    FIELD(int32_t, input_offset) /* -input zero point; 0 for int16 */                     \
-    FIELD(int32_t, output_offset)                                                         \
-    FIELD(int32_t, multiplier) /* per-tensor; unused when per-channel arrays are given */ \
-    FIELD(int32_t, shift)                                                                 \
-    FIELD(int32_t, activation_min)                                                        \
-    FIELD(int32_t, activation_max)
+#define TA_TRANSPOSE_CONV_PARAMS(FIELD, ARRAY, ARRAY_USED)            \
+    TA_WINDOW_INPUT_FIELDS(FIELD)                                     \
+    TA_WINDOW_OUTPUT_FIELDS(FIELD)                                    \
+    FIELD(int32_t, stride_height)                                     \
+    FIELD(int32_t, stride_width)                                      \
+    FIELD(int32_t, pad_top)                                           \
+    FIELD(int32_t, pad_left)                                          \
+    FIELD(int32_t, input_offset) /* -input zero point; 0 for int16 */ \
+    TA_REQUANT_FIELDS(FIELD)                                          \
+    TA_ACTIVATION_FIELDS(FIELD, int32_t)
 typedef struct {
     TA_PARAM_MEMBERS(TA_TRANSPOSE_CONV_PARAMS)
 } ta_transpose_conv_params_t;

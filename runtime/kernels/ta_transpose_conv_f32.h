@@ -18,22 +18,14 @@
 
 #include "../include/ta_params.h"
 
-#define TA_TRANSPOSE_CONV_F32_PARAMS(FIELD, ARRAY, ARRAY_USED)         \
-    FIELD(int32_t, batches)                                            \
-    FIELD(int32_t, input_height)                                       \
-    FIELD(int32_t, input_width)                                        \
-    FIELD(int32_t, input_depth)                                        \
-    FIELD(int32_t, filter_height)                                      \
-    FIELD(int32_t, filter_width)                                       \
-    FIELD(int32_t, output_height)                                      \
-    FIELD(int32_t, output_width)                                       \
-    FIELD(int32_t, output_depth)                                       \
-    FIELD(int32_t, stride_height)                                      \
-    FIELD(int32_t, stride_width)                                       \
-    FIELD(int32_t, pad_top)                                            \
-    FIELD(int32_t, pad_left)                                           \
-    FIELD(float, activation_min) /* CalculateActivationRange<float> */ \
-    FIELD(float, activation_max)
+#define TA_TRANSPOSE_CONV_F32_PARAMS(FIELD, ARRAY, ARRAY_USED) \
+    TA_WINDOW_INPUT_FIELDS(FIELD)                              \
+    TA_WINDOW_OUTPUT_FIELDS(FIELD)                             \
+    FIELD(int32_t, stride_height)                              \
+    FIELD(int32_t, stride_width)                               \
+    FIELD(int32_t, pad_top)                                    \
+    FIELD(int32_t, pad_left)                                   \
+    TA_ACTIVATION_FIELDS(FIELD, float)
 typedef struct {
     TA_PARAM_MEMBERS(TA_TRANSPOSE_CONV_F32_PARAMS)
 } ta_transpose_conv_f32_params_t;
