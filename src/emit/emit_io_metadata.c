@@ -310,9 +310,9 @@ void ta_emit_io_header(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
                 "   TFLite's QUANTIZE does: q = clamp(round(x / SCALE) + ZERO_POINT), the\n"
                 "   division in float, halves rounded away from zero. A float32 input is\n"
                 "   copied. Returns TA_OK, or TA_ERR_BAD_ARGUMENT when ctx is NULL or not\n"
-                "   initialized (no successful model_init since the last bind: the input\n"
-                "   may have moved), i is out of range, n too large, src NULL, or the\n"
-                "   input of another type. */\n"
+                "   the context of the last successful model_init (none since the last\n"
+                "   bind: the input may have moved), i is out of range, n too large, src\n"
+                "   NULL, or the input of another type. */\n"
                 "int ${prefix}_quantize_input(${prefix}_model_context_t *ctx, int i,"
                 " const float *src, size_t n);\n"
                 "/* Reads n elements of output i as floats as TFLite's DEQUANTIZE does:\n"
@@ -440,7 +440,7 @@ void ta_emit_io_source(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
     ta_template(b, outer,
                 "int ${prefix}_quantize_input(${prefix}_model_context_t *ctx, int i,"
                 " const float *src, size_t n)\n{\n"
-                "    if (ctx == NULL || src == NULL || !${prefix}_initialized)\n"
+                "    if (ctx == NULL || src == NULL || ${prefix}_initialized != ctx)\n"
                 "        return TA_ERR_BAD_ARGUMENT;\n");
     if (in_cases.len) {
         ta_buf_puts(b, "    switch (i) {\n");
@@ -452,7 +452,7 @@ void ta_emit_io_source(const TaEmitInput *in, const TaFields *outer, TaBuf *b)
     ta_template(b, outer,
                 "int ${prefix}_dequantize_output(${prefix}_model_context_t *ctx, int i,"
                 " float *dst, size_t n)\n{\n"
-                "    if (ctx == NULL || dst == NULL || !${prefix}_initialized)\n"
+                "    if (ctx == NULL || dst == NULL || ${prefix}_initialized != ctx)\n"
                 "        return TA_ERR_BAD_ARGUMENT;\n");
     if (out_cases.len) {
         ta_buf_puts(b, "    switch (i) {\n");

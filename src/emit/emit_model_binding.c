@@ -126,7 +126,7 @@ void ta_emit_model_binding(const TaSourcesCtx *c, TaBuf *b)
             "    ${prefix}_bound[region] = buffer;\n"
             "    if (${prefix}_initialized) {\n"
             "        /* Runs wait for a model_init over the new buffer. */\n"
-            "        ${prefix}_initialized = 0;\n        ${prefix}_rebound = 1;\n    }\n"
+            "        ${prefix}_initialized = NULL;\n        ${prefix}_rebound = 1;\n    }\n"
             "    return TA_OK;\n}\n\n");
     }
     ta_template(

@@ -115,7 +115,7 @@ static void emit_model_init(const TaSourcesCtx *c, TaBuf *b)
     ta_template(b, &f,
                 "int32_t ${prefix}_model_init(${prefix}_model_context_t *ctx)\n{\n"
                 "    if (ctx == NULL)\n        return TA_ERR_NULL_CONTEXT;\n"
-                "    ${prefix}_initialized = 0;\n");
+                "    ${prefix}_initialized = NULL;\n");
     if (!c->own)
         ta_template(b, &f, "    ${prefix}_rebound = 0;\n");
     ta_template(b, &f,
@@ -147,7 +147,7 @@ static void emit_model_init(const TaSourcesCtx *c, TaBuf *b)
                               op->symbol);
         }
     }
-    ta_template(b, &f, "    ${prefix}_initialized = 1;\n    return TA_OK;\n}\n\n");
+    ta_template(b, &f, "    ${prefix}_initialized = ctx;\n    return TA_OK;\n}\n\n");
 }
 
 void ta_emit_model_c(const TaSourcesCtx *c, TaBuf *b)
@@ -160,7 +160,9 @@ void ta_emit_model_c(const TaSourcesCtx *c, TaBuf *b)
     ta_emit_model_tables(c, b);
     ta_template(b, &f,
                 "/* Module-global: one model instance per prefix. */\n"
-                "static int ${prefix}_initialized;\n");
+                "/* The context of the last successful model_init (NULL: none since the\n"
+                "   last bind): runs and the io helpers take no other. */\n"
+                "static const ${prefix}_model_context_t *${prefix}_initialized;\n");
     if (c->staged)
         ta_template(b, &f, "static bool ${prefix}_hydrated;\n");
     if (!c->own)
@@ -184,11 +186,12 @@ void ta_emit_model_c(const TaSourcesCtx *c, TaBuf *b)
     ta_template(b, &f,
                 "int32_t ${prefix}_model_run(${prefix}_model_context_t *ctx)\n{\n"
                 "    if (ctx == NULL)\n        return TA_ERR_NULL_CONTEXT;\n");
-    ta_template(b, &f,
-                c->own ? "    if (!${prefix}_initialized)\n        return TA_ERR_NOT_INITIALIZED;\n"
-                       : "    if (!${prefix}_initialized)\n"
-                         "        return ${prefix}_rebound ? TA_ERR_ARENA_REBOUND"
-                         " : TA_ERR_NOT_INITIALIZED;\n");
+    ta_template(
+        b, &f,
+        c->own ? "    if (${prefix}_initialized != ctx)\n        return TA_ERR_NOT_INITIALIZED;\n"
+               : "    if (${prefix}_initialized != ctx)\n"
+                 "        return ${prefix}_rebound ? TA_ERR_ARENA_REBOUND"
+                 " : TA_ERR_NOT_INITIALIZED;\n");
     if (c->staged)
         ta_template(b, &f,
                     "    if (!${prefix}_hydrated)\n        return TA_ERR_HYDRATION_REQUIRED;\n");

@@ -296,10 +296,13 @@ static int blobs_intact(void)
 static void call_model_run(void)
 {
     m_model_context_t *ctx = pick_context();
-    long want = !ctx             ? TA_ERR_NULL_CONTEXT
-                : !s.initialized ? (s.rebound ? TA_ERR_ARENA_REBOUND : TA_ERR_NOT_INITIALIZED)
-                : !s.hydrated    ? TA_ERR_HYDRATION_REQUIRED
-                                 : TA_OK;
+    /* Only the context the last successful model_init was given runs:
+       another may point into buffers bound before. */
+    long want = !ctx ? TA_ERR_NULL_CONTEXT
+                : !s.initialized || ctx != s.live
+                    ? (s.rebound ? TA_ERR_ARENA_REBOUND : TA_ERR_NOT_INITIALIZED)
+                : !s.hydrated ? TA_ERR_HYDRATION_REQUIRED
+                              : TA_OK;
     if (want == TA_OK)
         for (int i = 0; i < M_NUM_INPUTS; i++)
             for (size_t k = 0; k < s.live->inputs[i].size; k++)
@@ -355,7 +358,7 @@ static void call_io(int quantize)
     float *buffer = byte() % 8 == 0 ? NULL : values;
     int num = quantize ? M_NUM_INPUTS : M_NUM_OUTPUTS;
     long want = TA_ERR_BAD_ARGUMENT;
-    if (ctx && buffer && s.initialized && i >= 0 && i < num) {
+    if (ctx && buffer && s.initialized && ctx == s.live && i >= 0 && i < num) {
         m_tensor_io_t *t = quantize ? &ctx->inputs[i] : &ctx->outputs[i];
         if (t->data && n <= t->size) /* int8 model: one byte an element */
             want = TA_OK;
