@@ -24,7 +24,7 @@
     S(ta_batch_matmul_params_t)                \
     S(ta_batch_matmul_f32_params_t)            \
     S(ta_binary_f32_params_t)                  \
-    S(ta_binary_s32_params_t)                  \
+    S(ta_binary_i32_params_t)                  \
     S(ta_broadcast_args_params_t)              \
     S(ta_cast_params_t)                        \
     S(ta_circular_buffer_params_t)             \

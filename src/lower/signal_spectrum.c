@@ -30,7 +30,7 @@ static bool lower_window(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, in), size);
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_signal_window_s16",
+    TaKernelCall *c = ta_call(L, op, "ta_signal_window_i16",
                               "runtime/kernels/ta_signal_spectrum.h");
     ta_signal_window_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_window_params_t);
     p->count = (int32_t)count;
@@ -61,7 +61,7 @@ static bool lower_fft_auto_scale(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, out));
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_signal_fft_auto_scale_s16",
+    TaKernelCall *c = ta_call(L, op, "ta_signal_fft_auto_scale_i16",
                               "runtime/kernels/ta_signal_spectrum.h");
     ta_signal_fft_auto_scale_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_fft_auto_scale_params_t);
     p->count = (int32_t)ta_tensor_elements(out);
@@ -90,7 +90,7 @@ static bool lower_energy(TaLower *L, TaOp *op)
                     start, end, bins, count);
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_signal_energy_s16",
+    TaKernelCall *c = ta_call(L, op, "ta_signal_energy_i16",
                               "runtime/kernels/ta_signal_spectrum.h");
     ta_signal_energy_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_energy_params_t);
     p->count = (int32_t)count;
