@@ -28,7 +28,7 @@ static void tensor_text(TaBuf *out, const TaTensor *t)
     for (int d = 0; d < t->rank; d++)
         ta_buf_printf(out, d ? ",%d" : "%d", (int)t->dims[d]);
     ta_buf_puts(out, "]");
-    if (t->kind == TA_REGION_CONSTANT)
+    if (t->role == TA_REGION_CONSTANT)
         ta_buf_puts(out, " const");
 }
 

@@ -91,14 +91,14 @@ int ta_model_tensor(const TaTensor *t)
 
 const char *ta_stored_format(const TaTensor *t)
 {
-    if (t->kind != TA_REGION_CONSTANT)
+    if (t->role != TA_REGION_CONSTANT)
         return NULL;
     return t->stored_format ? t->stored_format : "dense";
 }
 
 int64_t ta_dense_bytes(const TaTensor *t)
 {
-    if (t->kind != TA_REGION_CONSTANT)
+    if (t->role != TA_REGION_CONSTANT)
         return -1;
     return (int64_t)(t->stored_format ? t->dense_bytes : t->data_size);
 }
@@ -122,7 +122,7 @@ TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype 
     t->rank = rank;
     if (rank)
         memcpy(t->dims, dims, (size_t)rank * sizeof dims[0]);
-    t->kind = TA_REGION_SCRATCH;
+    t->role = TA_REGION_SCRATCH;
     t->input_index = -1;
     t->output_index = -1;
     t->first_use = t->last_use = -1;

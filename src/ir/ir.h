@@ -54,7 +54,7 @@ typedef struct TaQuant {
     int axis;
 } TaQuant;
 
-/* What a tensor is (TaTensor.kind) and what a region holds (TaRegion.role)
+/* What a tensor is (TaTensor.role) and what a region holds (TaRegion.role)
    are one enumeration, the runtime's ta_region_role_t (TA_REGION_SCRATCH,
    TA_REGION_PERSISTENT, TA_REGION_CONSTANT), so a module's role table is
    written with its values. Its one name table, as placement rules, views
@@ -95,7 +95,7 @@ typedef struct TaTensor {
     bool has_signature;
     int32_t signature[TA_MAX_RANK];
     TaQuant *quant; /* NULL when the tensor carries no scale */
-    ta_region_role_t kind;
+    ta_region_role_t role;
     const uint8_t *data; /* constant bytes, NULL if not constant */
     size_t data_size;
     bool is_variable;

@@ -46,7 +46,7 @@ static bool is_ready(const bool *ready, const TaTensor *t)
 /* Whether a tensor has its bytes before any operator runs. */
 static bool there_from_start(const TaTensor *t)
 {
-    return t->kind != TA_REGION_SCRATCH || t->is_variable || t->input_index >= 0;
+    return t->role != TA_REGION_SCRATCH || t->is_variable || t->input_index >= 0;
 }
 
 void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after)
@@ -69,7 +69,7 @@ void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after)
             const TaTensor *t = op->inputs[k];
             /* a constant operand lowering folded into another (a bias into
                a bias sum) stays the model's operand but leaves the graph */
-            if (!t || t->kind == TA_REGION_CONSTANT)
+            if (!t || t->role == TA_REGION_CONSTANT)
                 continue;
             check_tensor(pool, g, t, after);
             if (straight && !is_ready(ready, t))

@@ -161,7 +161,7 @@ bool ta_expect_per_tensor(TaLower *L, TaOp *op, const TaTensor *t, const char *r
 
 bool ta_expect_constant(TaLower *L, TaOp *op, const TaTensor *t, const char *role)
 {
-    if (t->kind == TA_REGION_CONSTANT && t->data)
+    if (t->role == TA_REGION_CONSTANT && t->data)
         return true;
     ta_op_error(L, op, "%s (tensor %s) must be a constant in the model", role, t->id);
     return false;
@@ -203,7 +203,7 @@ TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtyp
                             const void *data)
 {
     TaTensor *t = new_local(L, op, role, dtype, count);
-    t->kind = TA_REGION_CONSTANT;
+    t->role = TA_REGION_CONSTANT;
     t->data_size = (size_t)count * ta_dtype_size(dtype);
     t->data = ta_memdup(L->pool, data, t->data_size);
     return t;
@@ -220,14 +220,14 @@ void ta_derived_from(TaTensor *t, const TaTensor *from)
 TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes)
 {
     TaTensor *t = new_local(L, op, role, TA_INT8, bytes);
-    t->kind = TA_REGION_SCRATCH;
+    t->role = TA_REGION_SCRATCH;
     return t;
 }
 
 TaTensor *ta_local_state(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count)
 {
     TaTensor *t = new_local(L, op, role, dtype, count);
-    t->kind = TA_REGION_PERSISTENT;
+    t->role = TA_REGION_PERSISTENT;
     return t;
 }
 
@@ -263,7 +263,7 @@ void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t)
 static bool same_layout(const TaTensor *in, const TaTensor *out)
 {
     return in && ta_tensor_elements(in) == ta_tensor_elements(out) &&
-           ta_dtype_size(in->dtype) == ta_dtype_size(out->dtype) && in->kind == TA_REGION_SCRATCH;
+           ta_dtype_size(in->dtype) == ta_dtype_size(out->dtype) && in->role == TA_REGION_SCRATCH;
 }
 
 void ta_allow_inplace(TaOp *op, int first)
@@ -298,9 +298,9 @@ static const char *argument_mismatch(const TaOp *op, const TaTensor *t, const ch
                                      size_t len)
 {
     const bool writes = spec[0] == 'w';
-    if (writes && t->kind == TA_REGION_CONSTANT)
+    if (writes && t->role == TA_REGION_CONSTANT)
         return "a constant where the kernel writes";
-    if (t->owner == op && t->kind == TA_REGION_SCRATCH)
+    if (t->owner == op && t->role == TA_REGION_SCRATCH)
         return NULL;
     const char *want = spec + 2;
     const size_t want_len = len - 2;
@@ -381,7 +381,7 @@ static bool has_elements(TaLower *L, TaOp *op)
     bool ok = true;
     for (int k = 0; k < op->num_inputs + op->num_outputs; k++) {
         const TaTensor *t = k < op->num_inputs ? op->inputs[k] : op->outputs[k - op->num_inputs];
-        if (t && t->kind != TA_REGION_CONSTANT && t->dtype != TA_RESOURCE && t->rank > 0 &&
+        if (t && t->role != TA_REGION_CONSTANT && t->dtype != TA_RESOURCE && t->rank > 0 &&
             ta_tensor_elements(t) == 0) {
             ta_op_error(L, op,
                         "tensor %s has shape %s, with no elements; tinyaot does not run "

@@ -43,7 +43,7 @@ static bool check_shapes(TaLower *L, TaOp *op, int rank)
 {
     TaTensor *in = op->inputs[0], *wf = op->inputs[1], *wt = op->inputs[2];
     TaTensor *bias = op->inputs[3], *state = op->inputs[4], *out = op->outputs[0];
-    if (!state->is_variable || state->kind != TA_REGION_PERSISTENT) {
+    if (!state->is_variable || state->role != TA_REGION_PERSISTENT) {
         ta_op_error(L, op, "activation_state (tensor %s) must be a variable tensor", state->id);
         return false;
     }

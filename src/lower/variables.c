@@ -145,7 +145,7 @@ static bool variable_storage(TaLower *L, TaOp *op, const Var *v, const char *rol
     const char *id = op->source_index >= 0 ? ta_format(L->pool, "op%d.%s", op->source_index, role)
                                            : ta_format(L->pool, "x%d.%s", op->layer_index, role);
     t = ta_graph_new_tensor(L->pool, L->graph, id, value->dtype, value->rank, value->dims);
-    t->kind = TA_REGION_PERSISTENT;
+    t->role = TA_REGION_PERSISTENT;
     t->quant = value->quant;
     t->owner = op;
     ta_vec_push(L->pool, &op->locals, t);
@@ -309,7 +309,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
             for (int k = 0; k < n_handles; k++)
                 if (handles[k]->outputs[0] == o->inputs[0])
                     storage = storages[k];
-            if (!storage || value->kind != TA_REGION_CONSTANT || !value->data) {
+            if (!storage || value->role != TA_REGION_CONSTANT || !value->data) {
                 ta_op_error(L, op,
                             "init subgraph %d, operator %d: tinyaot runs only "
                             "assignments of constants to variables at initialization",

@@ -270,10 +270,10 @@ static TaTensor *read_tensor(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index
                        ta_dtype_name(type), (unsigned long long)(elements * elem));
             return NULL;
         }
-        tensor->kind = TA_REGION_CONSTANT;
+        tensor->role = TA_REGION_CONSTANT;
     }
     if (tensor->is_variable)
-        tensor->kind = TA_REGION_PERSISTENT;
+        tensor->role = TA_REGION_PERSISTENT;
     return rd->fb.failed ? NULL : tensor;
 }
 

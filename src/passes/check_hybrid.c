@@ -34,7 +34,7 @@ static bool takes_weights(const char *type)
 
 static bool integer_weights(const TaTensor *t)
 {
-    return t && t->kind == TA_REGION_CONSTANT &&
+    return t && t->role == TA_REGION_CONSTANT &&
            (t->dtype == TA_INT8 || t->dtype == TA_UINT8 || t->dtype == TA_INT4);
 }
 

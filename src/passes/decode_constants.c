@@ -118,7 +118,7 @@ static bool decode_output(TaPool *pool, TaDiag *diag, const char *model_path, Ta
     }
     out->data = dest;
     out->data_size = bytes;
-    out->kind = TA_REGION_CONSTANT;
+    out->role = TA_REGION_CONSTANT;
     return true;
 }
 

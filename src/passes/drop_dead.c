@@ -32,7 +32,7 @@ void ta_pass_drop_dead(TaPool *pool, TaGraph *g)
                     keep(kept, call->args.items[a]);
         }
         for (int k = 0; k < op->num_inputs; k++)
-            if (op->inputs[k] && op->inputs[k]->kind != TA_REGION_CONSTANT)
+            if (op->inputs[k] && op->inputs[k]->role != TA_REGION_CONSTANT)
                 keep(kept, op->inputs[k]);
         for (int k = 0; k < op->num_outputs; k++)
             keep(kept, op->outputs[k]);

@@ -298,7 +298,7 @@ static void fold(TaPassCtx *ctx, Var *v)
             TaTensor *out = op->outputs[0];
             out->data = v->value->data;
             out->data_size = ta_tensor_bytes(v->value);
-            out->kind = TA_REGION_CONSTANT;
+            out->role = TA_REGION_CONSTANT;
         }
         op->removed = true; /* handles are read by nothing removed: names_var still finds them */
     }

@@ -63,7 +63,7 @@ static bool same_shape(const TaTensor *a, const TaTensor *b)
    or state. */
 static bool intermediate(const TaTensor *t)
 {
-    return t && t->kind == TA_REGION_SCRATCH && !t->data && !t->is_variable && t->input_index < 0 &&
+    return t && t->role == TA_REGION_SCRATCH && !t->data && !t->is_variable && t->input_index < 0 &&
            t->output_index < 0;
 }
 
@@ -80,7 +80,7 @@ static bool fusable(const TaGraph *g, const Uses *u, int conv_at, int add_at, in
         return false;
     if (!intermediate(mid) || u->readers[mid->index] != 1 || mid->dtype != TA_INT8 ||
         !intermediate(residual) || residual->dtype != TA_INT8 || sum->dtype != TA_INT8 ||
-        !same_shape(mid, residual) || !same_shape(mid, sum) || sum->kind != TA_REGION_SCRATCH)
+        !same_shape(mid, residual) || !same_shape(mid, sum) || sum->role != TA_REGION_SCRATCH)
         return false;
     /* The sum takes the residual's bytes: nothing may read it later, and
        the convolution must not read it (it would read sums). */

@@ -77,7 +77,7 @@ static void unpack(TaPool *pool, TaTensor *t, bool packed)
 static const char *refusal(const TaOp *op, const TaTensor *w)
 {
     const TaTensor *in = op->inputs[0];
-    if (w->kind != TA_REGION_CONSTANT || !w->data)
+    if (w->role != TA_REGION_CONSTANT || !w->data)
         return "INT4 weights must be constant";
     if (!in || in->dtype != TA_INT8)
         return "INT4 weights need int8 activations (as in TFLite Micro)";

@@ -98,7 +98,7 @@ static int item_of(Search *s, int *item_by_tensor, TaTensor *t)
     if (!t)
         return -1;
     TaTensor *root = ta_tensor_root(t);
-    if (root->removed || root->kind != TA_REGION_SCRATCH || ta_tensor_bytes(root) == 0)
+    if (root->removed || root->role != TA_REGION_SCRATCH || ta_tensor_bytes(root) == 0)
         return -1;
     if (item_by_tensor[root->index] < 0) {
         Item *it = &s->items[s->num_items];
@@ -124,16 +124,16 @@ static void touch(Search *s, int *item_by_tensor, int op, TaTensor *t)
 static bool stateful(const TaOp *op)
 {
     for (int k = 0; k < op->num_inputs; k++)
-        if (op->inputs[k] && op->inputs[k]->kind == TA_REGION_PERSISTENT)
+        if (op->inputs[k] && op->inputs[k]->role == TA_REGION_PERSISTENT)
             return true;
     for (int k = 0; k < op->num_outputs; k++)
-        if (op->outputs[k]->kind == TA_REGION_PERSISTENT)
+        if (op->outputs[k]->role == TA_REGION_PERSISTENT)
             return true;
     for (int c = 0; c < op->calls.len; c++) {
         const TaKernelCall *call = op->calls.items[c];
         for (int a = 0; a < call->args.len; a++) {
             const TaTensor *t = call->args.items[a];
-            if (t && ta_tensor_root((TaTensor *)t)->kind == TA_REGION_PERSISTENT)
+            if (t && ta_tensor_root((TaTensor *)t)->role == TA_REGION_PERSISTENT)
                 return true;
         }
     }
@@ -190,7 +190,7 @@ static void build(Search *s, TaGraph *g)
         }
         if (op->inplace_input >= 0 && op->inplace_input < op->num_inputs && op->num_outputs == 1 &&
             op->inputs[op->inplace_input] && !op->outputs[0]->alias_of &&
-            op->outputs[0]->kind == TA_REGION_SCRATCH) {
+            op->outputs[0]->role == TA_REGION_SCRATCH) {
             TaTensor *in = ta_tensor_root(op->inputs[op->inplace_input]);
             if (in->input_index < 0 && ta_tensor_bytes(in) == ta_tensor_bytes(op->outputs[0]) &&
                 in != op->outputs[0]) {

@@ -33,7 +33,7 @@ int32_t ta_sparse_channels(const TaTensor *t)
 
 bool ta_sparse_owned_constant(const TaSparseGraph *s, const TaTensor *t)
 {
-    return t->data && t->kind == TA_REGION_CONSTANT && s->reads[t->index] == 1 &&
+    return t->data && t->role == TA_REGION_CONSTANT && s->reads[t->index] == 1 &&
            positive_dims(t) && t->data_size >= ta_tensor_bytes(t) && t->output_index < 0;
 }
 

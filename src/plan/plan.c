@@ -215,10 +215,10 @@ static bool share_inplace_outputs(Planner *P)
             continue;
         TaTensor *in = op->inputs[op->inplace_input];
         TaTensor *out = op->outputs[0];
-        if (!in || out->alias_of || out->kind != TA_REGION_SCRATCH)
+        if (!in || out->alias_of || out->role != TA_REGION_SCRATCH)
             continue;
         TaTensor *root = ta_tensor_root(in);
-        if (root->kind != TA_REGION_SCRATCH || root->last_use != i ||
+        if (root->role != TA_REGION_SCRATCH || root->last_use != i ||
             ta_tensor_bytes(root) != ta_tensor_bytes(out) || root == out)
             continue;
         out->alias_of = root;
@@ -241,7 +241,7 @@ static void collect_items(Planner *P)
             continue;
         Item *it = &P->items[P->num_items];
         it->t = t;
-        it->role = t->kind;
+        it->role = t->role;
         it->memory = it->source = -1;
         item_of[i] = P->num_items++;
     }
@@ -319,7 +319,7 @@ static bool apply_rules(Planner *P)
         if (a.scratch_placement)
             for (int k = 0; k < op->locals.len; k++) {
                 TaTensor *t = op->locals.items[k];
-                if (t->kind == TA_REGION_SCRATCH)
+                if (t->role == TA_REGION_SCRATCH)
                     op_scratch[t->index] = ta_memory_parse(a.scratch_placement);
             }
     }

@@ -13,7 +13,7 @@ const char *ta_view_kind(const TaTensor *t)
         return "input";
     if (t->output_index >= 0)
         return "output";
-    return ta_role_name(ta_tensor_root((TaTensor *)t)->kind);
+    return ta_role_name(ta_tensor_root((TaTensor *)t)->role);
 }
 
 static const char *dup(TaPool *pool, const char *s)

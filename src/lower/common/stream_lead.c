@@ -73,7 +73,7 @@ void ta_declare_overlap(TaLower *L, TaOp *op, int input, const TaStreamGeometry 
     };
     const size_t lead = ta_stream_lead(g, batch, reads);
     TaTensor *in = op->inputs[input], *out = op->outputs[0];
-    if (!in || in->kind != TA_REGION_SCRATCH || out->kind != TA_REGION_SCRATCH ||
+    if (!in || in->role != TA_REGION_SCRATCH || out->role != TA_REGION_SCRATCH ||
         lead >= ta_tensor_bytes(out))
         return;
     op->overlap_input = input;
