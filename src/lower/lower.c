@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DECLARE_OP(builtin, name, symbol, file) extern const TaOpDef ta_op_##symbol;
+#define DECLARE_OP(builtin, name, def_name, file) extern const TaOpDef ta_op_##def_name;
 #include "ops.def"
 #undef DECLARE_OP
-#define DECLARE_CUSTOM_OP(code, symbol, file) extern const TaOpDef ta_op_##symbol;
+#define DECLARE_CUSTOM_OP(code, def_name, file) extern const TaOpDef ta_op_##def_name;
 #include "custom_ops.def"
 #undef DECLARE_CUSTOM_OP
 
@@ -24,7 +24,7 @@ static const struct {
     int builtin;
     const TaOpDef *def;
 } op_defs[] = {
-#define DECLARE_OP(builtin, name, symbol, file) {builtin, &ta_op_##symbol},
+#define DECLARE_OP(builtin, name, def_name, file) {builtin, &ta_op_##def_name},
 #include "ops.def"
 #undef DECLARE_OP
 };
@@ -41,7 +41,7 @@ static const struct {
     const char *code;
     const TaOpDef *def;
 } custom_op_defs[] = {
-#define DECLARE_CUSTOM_OP(code, symbol, file) {code, &ta_op_##symbol},
+#define DECLARE_CUSTOM_OP(code, def_name, file) {code, &ta_op_##def_name},
 #include "custom_ops.def"
 #undef DECLARE_CUSTOM_OP
 };

@@ -11,8 +11,8 @@
  * Helpers that several operator files share are in common/.
  *
  * Adding an operator (docs/adding-an-operator.md has the details):
- *   1. src/lower/<op>.c: `const TaOpDef ta_op_<symbol> = {parse, lower};`
- *   2. ops.def: one line, DECLARE_OP(builtin code, NAME, symbol, file);
+ *   1. src/lower/<op>.c: `const TaOpDef ta_op_<def_name> = {parse, lower};`
+ *   2. ops.def: one line, DECLARE_OP(builtin code, NAME, def_name, file);
  *      the only place the code is written (ops.h: TA_BUILTIN_<NAME>).
  *   3. runtime/kernels/ta_<op>.h/.c: the kernel, its params struct an
  *      X-macro list (runtime/include/ta_params.h).
