@@ -121,7 +121,7 @@ static void describe_operators(TaDiag *diag, const TaGraph *g)
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         TaBuf b = {0};
-        ta_buf_printf(&b, "operator %d %s (%s):", op->layer_index, op->type,
+        ta_buf_printf(&b, "operator %d %s (%s):", op->index, op->type,
                       op->symbol ? op->symbol : "-");
         for (int k = 0; k < op->num_inputs; k++)
             ta_buf_printf(&b, "%s%s", k ? ", " : " in ", op->inputs[k] ? op->inputs[k]->id : "-");

@@ -221,7 +221,7 @@ static void summary_section(const Doc *d)
     ta_buf_puts(d->b, "<h2 id=\"summary\">Summary</h2>\n<table>\n");
     summary_row(d, "Model", esc(d, ta_basename(in->model->path)));
     summary_row(d, "Subgraph",
-                ta_format(d->pool, "%d%s%s", in->graph->index, in->graph->name ? " " : "",
+                ta_format(d->pool, "%d%s%s", in->graph->model_index, in->graph->name ? " " : "",
                           esc(d, in->graph->name)));
     summary_row(d, "Prefix", ta_format(d->pool, "<code>%s</code>", esc(d, in->prefix)));
     summary_row(d, "Target", esc(d, in->plan->target->name));

@@ -575,10 +575,9 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
 static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
 {
     TaBuf b = {0};
-    ta_buf_printf(&b, "/*\n * Layer %d: %s", op->layer_index,
-                  ta_escape_c_comment(c->pool, op->type));
-    if (op->source_index >= 0)
-        ta_buf_printf(&b, " (model operator %d)", op->source_index);
+    ta_buf_printf(&b, "/*\n * Layer %d: %s", op->index, ta_escape_c_comment(c->pool, op->type));
+    if (op->model_index >= 0)
+        ta_buf_printf(&b, " (model operator %d)", op->model_index);
     ta_buf_puts(&b, "\n *\n");
     for (int i = 0; i < op->num_inputs; i++)
         if (op->inputs[i])
@@ -888,32 +887,30 @@ static int emit_control(const Ctx *c, TaBuf *b, const TaOp *op, int depth)
     const char *cond = op->control_cond ? tensor_ptr(c, op->control_cond) : NULL;
     const char *in = ta_format(c->pool, "%*s", 4 * depth, "");
     const char *out = depth > 1 ? ta_format(c->pool, "%*s", 4 * (depth - 1), "") : in;
-    const char *from = op->source_index >= 0 && op->source_subgraph > 0
+    const char *from = op->model_index >= 0 && op->model_subgraph > 0
                            ? ta_format(c->pool, " (model subgraph %d operator %d)",
-                                       op->source_subgraph, op->source_index)
-                       : op->source_index >= 0
-                           ? ta_format(c->pool, " (model operator %d)", op->source_index)
+                                       op->model_subgraph, op->model_index)
+                       : op->model_index >= 0
+                           ? ta_format(c->pool, " (model operator %d)", op->model_index)
                            : "";
     switch (op->control) {
     case TA_CONTROL_IF_BEGIN:
-        ta_buf_printf(b, "%s/* layer %d: IF%s */\n%sif (%s[0]) {\n", in, op->layer_index, from, in,
-                      cond);
+        ta_buf_printf(b, "%s/* layer %d: IF%s */\n%sif (%s[0]) {\n", in, op->index, from, in, cond);
         return depth + 1;
     case TA_CONTROL_IF_ELSE:
-        ta_buf_printf(b, "%s} else { /* layer %d */\n", out, op->layer_index);
+        ta_buf_printf(b, "%s} else { /* layer %d */\n", out, op->index);
         return depth;
     case TA_CONTROL_IF_END:
     case TA_CONTROL_LOOP_END:
-        ta_buf_printf(b, "%s} /* layer %d: end of %s */\n", out, op->layer_index,
+        ta_buf_printf(b, "%s} /* layer %d: end of %s */\n", out, op->index,
                       op->control == TA_CONTROL_IF_END ? "IF" : "WHILE");
         return depth - 1;
     case TA_CONTROL_LOOP_BEGIN:
-        ta_buf_printf(b, "%s/* layer %d: WHILE%s */\n%sfor (;;) {\n", in, op->layer_index, from,
-                      in);
+        ta_buf_printf(b, "%s/* layer %d: WHILE%s */\n%sfor (;;) {\n", in, op->index, from, in);
         return depth + 1;
     case TA_CONTROL_LOOP_TEST:
         ta_buf_printf(b, "%sif (!%s[0]) /* layer %d: the loop's condition */\n%s    break;\n", in,
-                      cond, op->layer_index, in);
+                      cond, op->index, in);
         return depth;
     case TA_CONTROL_NONE: break;
     }

@@ -83,13 +83,13 @@ void ta_graph_dump(TaBuf *out, const TaGraph *g, const char *pass)
         if (op->removed)
             continue;
         ta_buf_printf(out, "op %d %s", index++, op->type);
-        if (op->source_index >= 0)
-            ta_buf_printf(out, " (model op %d)", op->source_index);
+        if (op->model_index >= 0)
+            ta_buf_printf(out, " (model op %d)", op->model_index);
         else
             ta_buf_puts(out, " (created)");
         if (op->residual_add)
             ta_buf_printf(out, " + ADD (model op %d) into the residual",
-                          op->residual_add->add->source_index);
+                          op->residual_add->add->model_index);
         ta_buf_puts(out, ":");
         tensor_list(out, op->inputs, op->num_inputs);
         ta_buf_puts(out, " ->");

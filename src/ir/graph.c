@@ -132,12 +132,12 @@ TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype 
 
 const char *ta_op_describe(TaPool *pool, const TaOp *op)
 {
-    if (op->source_index >= 0 && op->source_subgraph > 0)
-        return ta_format(pool, "subgraph %d operator %d (%s)", op->source_subgraph,
-                         op->source_index, op->type);
-    if (op->source_index >= 0)
-        return ta_format(pool, "operator %d (%s)", op->source_index, op->type);
-    return ta_format(pool, "created operator at layer %d (%s)", op->layer_index, op->type);
+    if (op->model_index >= 0 && op->model_subgraph > 0)
+        return ta_format(pool, "subgraph %d operator %d (%s)", op->model_subgraph, op->model_index,
+                         op->type);
+    if (op->model_index >= 0)
+        return ta_format(pool, "operator %d (%s)", op->model_index, op->type);
+    return ta_format(pool, "created operator at layer %d (%s)", op->index, op->type);
 }
 
 void ta_graph_compact(TaPool *pool, TaGraph *g)
@@ -148,7 +148,7 @@ void ta_graph_compact(TaPool *pool, TaGraph *g)
         TaOp *op = TA_OP(g, i);
         if (op->removed)
             continue;
-        op->layer_index = n;
+        op->index = n;
         g->ops.items[n++] = op;
     }
     g->ops.len = n;

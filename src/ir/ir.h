@@ -227,9 +227,9 @@ typedef enum TaControl {
 } TaControl;
 
 typedef struct TaOp {
-    int layer_index;               /* position in execution order, from 0 */
-    int source_index;              /* operator index in the model subgraph; -1 if created */
-    int source_subgraph;           /* the model subgraph it comes from (IF/WHILE bodies) */
+    int index;                     /* position in TaGraph.ops (execution order), from 0 */
+    int model_index;               /* operator index in the model subgraph; -1 if created */
+    int model_subgraph;            /* the model subgraph it comes from (IF/WHILE bodies) */
     TaControl control;             /* a control-flow marker, or TA_CONTROL_NONE */
     struct TaTensor *control_cond; /* IF_BEGIN, LOOP_TEST: the bool tested */
     int builtin;                   /* LiteRT BuiltinOperator, or -1 for custom */
@@ -305,7 +305,7 @@ typedef struct TaOrderReport {
 } TaOrderReport;
 
 typedef struct TaGraph {
-    int index; /* subgraph index in the model */
+    int model_index; /* subgraph index in the model */
     const char *name;
     TaVec tensors; /* TaTensor* */
     TaVec ops;     /* TaOp* in execution order */

@@ -188,11 +188,11 @@ int32_t ta_zero_point(const TaTensor *t)
 
 static TaTensor *new_local(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count)
 {
-    const char *id = op->source_index < 0 ? ta_format(L->pool, "x%d.%s", op->layer_index, role)
-                     : op->source_subgraph != L->graph->index
-                         ? ta_format(L->pool, "s%dop%d.%s", op->source_subgraph, op->source_index,
+    const char *id = op->model_index < 0 ? ta_format(L->pool, "x%d.%s", op->index, role)
+                     : op->model_subgraph != L->graph->model_index
+                         ? ta_format(L->pool, "s%dop%d.%s", op->model_subgraph, op->model_index,
                                      role)
-                         : ta_format(L->pool, "op%d.%s", op->source_index, role);
+                         : ta_format(L->pool, "op%d.%s", op->model_index, role);
     TaTensor *t = ta_graph_new_tensor(L->pool, L->graph, id, dtype, 1, &count);
     t->owner = op;
     ta_vec_push(L->pool, &op->locals, t);
@@ -416,13 +416,14 @@ bool ta_lower_graph(TaLower *L)
         TaOp *op = TA_OP(L->graph, i);
         if (op->removed)
             continue;
-        if (op->source_index < 0)
-            op->symbol = ta_format(L->pool, "%s_%s_x%d", L->prefix, op->type, op->layer_index);
-        else if (op->source_subgraph != L->graph->index) /* an IF or WHILE subgraph's operator */
-            op->symbol = ta_format(L->pool, "%s_%s_s%d_%d", L->prefix, op->type,
-                                   op->source_subgraph, op->source_index);
+        if (op->model_index < 0)
+            op->symbol = ta_format(L->pool, "%s_%s_x%d", L->prefix, op->type, op->index);
+        else if (op->model_subgraph !=
+                 L->graph->model_index) /* an IF or WHILE subgraph's operator */
+            op->symbol = ta_format(L->pool, "%s_%s_s%d_%d", L->prefix, op->type, op->model_subgraph,
+                                   op->model_index);
         else
-            op->symbol = ta_format(L->pool, "%s_%s_%d", L->prefix, op->type, op->source_index);
+            op->symbol = ta_format(L->pool, "%s_%s_%d", L->prefix, op->type, op->model_index);
         for (char *p = (char *)op->symbol + strlen(L->prefix); *p; p++)
             *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
         if (!has_elements(L, op))

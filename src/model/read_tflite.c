@@ -306,9 +306,9 @@ static bool read_operator(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index)
         return false;
     }
     TaOp *op = ta_alloc(rd->pool, sizeof *op);
-    op->layer_index = (int)index;
-    op->source_index = (int)index;
-    op->source_subgraph = g->index;
+    op->index = (int)index;
+    op->model_index = (int)index;
+    op->model_subgraph = g->model_index;
     op->inplace_input = -1;
     op->overlap_input = -1;
     op->code_memory = -1;
@@ -362,7 +362,7 @@ static bool read_operator(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index)
 static TaGraph *read_subgraph(Reader *rd, TaFbTable t, uint32_t index)
 {
     TaGraph *g = ta_alloc(rd->pool, sizeof *g);
-    g->index = (int)index;
+    g->model_index = (int)index;
     ta_fb_where(&rd->fb, "subgraph %u", index);
     g->name = ta_fb_string(t, SUBGRAPH_NAME, rd->pool);
 

@@ -406,7 +406,7 @@ bool ta_order_for_peak(TaPassCtx *ctx)
         order[--at] = TA_OP(g, s.last_op[k]);
     TA_ASSERT(at == 0);
     for (int i = 0; i < s.n; i++) {
-        order[i]->layer_index = i;
+        order[i]->index = i;
         g->ops.items[i] = order[i];
     }
     r->peak = s.peak[full];

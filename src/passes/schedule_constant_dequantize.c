@@ -87,7 +87,7 @@ bool ta_schedule_constant_dequantize(TaPassCtx *ctx)
     TA_ASSERT(m == n);
     for (int k = 0; k < n; k++) {
         g->ops.items[k] = order[k];
-        TA_OP(g, k)->layer_index = k;
+        TA_OP(g, k)->index = k;
     }
     return true;
 }

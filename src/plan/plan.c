@@ -304,7 +304,7 @@ static bool apply_rules(Planner *P)
         op_scratch[i] = -1;
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);
-        TaOpAttrs a = ta_rules_for_op(P->pool, &cfg->operator_rules, op->type, op->source_index);
+        TaOpAttrs a = ta_rules_for_op(P->pool, &cfg->operator_rules, op->type, op->model_index);
         if (a.code_placement) {
             int m = ta_memory_parse(a.code_placement);
             const TaTargetMemory *tm = P->in->target->memories[m];

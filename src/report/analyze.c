@@ -97,7 +97,7 @@ static void kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analys
         }
         if (ops[i].kernel_stack_m55 > a->kernel_stack_m55) {
             a->kernel_stack_m55 = ops[i].kernel_stack_m55;
-            a->kernel_stack_layer = op->layer_index;
+            a->kernel_stack_layer = op->index;
         }
         if (ops[i].kernel_stack_m4 > a->kernel_stack_m4)
             a->kernel_stack_m4 = ops[i].kernel_stack_m4;

@@ -34,18 +34,18 @@ static const char *const *id_list(TaPool *pool, TaTensor *const *tensors, int n,
 
 static void operator_view(TaPool *pool, const TaGraph *g, const TaOp *op, tinyaot_operator_view *v)
 {
-    v->layer_index = op->layer_index;
+    v->layer_index = op->index;
     v->symbol = dup(pool, op->symbol);
     v->type = dup(pool, op->type);
     int *src = ta_alloc_array(pool, 2, sizeof(int));
-    if (op->source_index >= 0 && op->source_subgraph != g->index) {
+    if (op->model_index >= 0 && op->model_subgraph != g->model_index) {
         /* An operator of an IF or WHILE subgraph (docs/control-flow.md):
            (subgraph index, operator index in that subgraph). */
-        src[0] = op->source_subgraph;
-        src[1] = op->source_index;
+        src[0] = op->model_subgraph;
+        src[1] = op->model_index;
         v->num_source_indices = 2;
-    } else if (op->source_index >= 0) {
-        src[0] = op->source_index;
+    } else if (op->model_index >= 0) {
+        src[0] = op->model_index;
         v->num_source_indices = 1;
     }
     v->source_indices = src;
