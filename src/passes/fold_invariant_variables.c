@@ -320,7 +320,7 @@ static void fold(TaPassCtx *ctx, Var *v)
         v->call_once->removed = true;
 }
 
-bool ta_fold_invariant_variables(TaPassCtx *ctx)
+bool ta_pass_fold_invariant_variables(TaPassCtx *ctx)
 {
     if (!ctx->model)
         return true;

@@ -206,7 +206,7 @@ static bool evaluate(TaPassCtx *ctx, TaOp *op, Vec *out)
     }
 }
 
-bool ta_fold_static_shapes(TaPassCtx *ctx)
+bool ta_pass_fold_static_shapes(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     for (int i = 0; i < g->ops.len; i++) {

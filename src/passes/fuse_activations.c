@@ -67,7 +67,7 @@ static int combine(int a, int b)
     return -1;
 }
 
-bool ta_fuse_activations(TaPassCtx *ctx)
+bool ta_pass_fuse_activations(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     int n = g->tensors.len;

@@ -125,7 +125,7 @@ static void fuse(TaPassCtx *ctx, Uses *u, int conv_at, int add_at, int k)
     g->ops.items[conv_at] = add;
 }
 
-bool ta_fuse_residual_add(TaPassCtx *ctx)
+bool ta_pass_fuse_residual_add(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     Uses u;

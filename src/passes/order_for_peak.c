@@ -360,7 +360,7 @@ static int search(Search *s, int64_t bound, bool *complete)
     return find_state(s, next, &slot);
 }
 
-bool ta_order_for_peak(TaPassCtx *ctx)
+bool ta_pass_order_for_peak(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     TaOrderReport *r = &g->order;

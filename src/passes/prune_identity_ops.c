@@ -21,7 +21,7 @@ static bool is_identity(const TaOp *op)
            op->builtin == TA_BUILTIN_EXPAND_DIMS;
 }
 
-bool ta_prune_identity_ops(TaPassCtx *ctx)
+bool ta_pass_prune_identity_ops(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     for (int i = 0; i < g->ops.len; i++) {

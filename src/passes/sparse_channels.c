@@ -9,7 +9,7 @@
 #include "sparse_channels.h"
 #include "passes.h"
 
-bool ta_sparse_channels_transform(TaPassCtx *ctx)
+bool ta_pass_sparse_channels(TaPassCtx *ctx)
 {
     if (ta_graph_has_control_flow(ctx->graph))
         return true;
