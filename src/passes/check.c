@@ -8,10 +8,14 @@
 
 #include <string.h>
 
-bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
+bool ta_pass_check(TaPassCtx *ctx)
 {
-    if (!ta_pass_check_hybrid(pool, d, model_path, g))
+    if (!ta_pass_check_hybrid(ctx))
         return false;
+    TaPool *pool = ctx->pool;
+    TaDiag *d = ctx->diag;
+    const char *model_path = ctx->model_path;
+    TaGraph *g = ctx->graph;
     int errors = d->errors;
     int n = g->tensors.len;
     int *writer = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
@@ -67,8 +71,9 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
     return d->errors == errors;
 }
 
-void ta_pass_mark_io(TaGraph *g)
+bool ta_pass_mark_io(TaPassCtx *ctx)
 {
+    TaGraph *g = ctx->graph;
     for (int i = 0; i < g->tensors.len; i++)
         TA_TENSOR(g, i)->input_index = TA_TENSOR(g, i)->output_index = -1;
     for (int i = 0; i < g->inputs.len; i++)
@@ -78,4 +83,5 @@ void ta_pass_mark_io(TaGraph *g)
         if (t->output_index < 0)
             t->output_index = i;
     }
+    return true;
 }

@@ -122,8 +122,12 @@ static bool decode_output(TaPool *pool, TaDiag *diag, const char *model_path, Ta
     return true;
 }
 
-bool ta_pass_decode_constants(TaPool *pool, TaDiag *diag, const char *model_path, TaGraph *g)
+bool ta_pass_decode_constants(TaPassCtx *ctx)
 {
+    TaPool *pool = ctx->pool;
+    TaDiag *diag = ctx->diag;
+    const char *model_path = ctx->model_path;
+    TaGraph *g = ctx->graph;
     int errors = diag->errors;
     TaVec decodes = {0}; /* TaOp*: the DECODE operators removed */
     for (int i = 0; i < g->ops.len; i++) {

@@ -14,8 +14,10 @@ static void keep(bool *kept, TaTensor *t)
         kept[t->index] = true;
 }
 
-void ta_pass_drop_dead(TaPool *pool, TaGraph *g)
+bool ta_pass_drop_dead(TaPassCtx *ctx)
 {
+    TaPool *pool = ctx->pool;
+    TaGraph *g = ctx->graph;
     bool *kept = ta_alloc_array(pool, (size_t)g->tensors.len + 1, sizeof(bool));
     for (int i = 0; i < g->inputs.len; i++)
         keep(kept, g->inputs.items[i]);
@@ -45,4 +47,5 @@ void ta_pass_drop_dead(TaPool *pool, TaGraph *g)
             t->removed = true;
     }
     ta_graph_compact(pool, g);
+    return true;
 }

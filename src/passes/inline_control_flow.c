@@ -168,7 +168,9 @@ static bool open_body(Inliner *in, const TaOp *op, int sg, Body *b)
     }
     in->inlined[sg] = true;
     TaGraph *g = in->model->subgraphs.items[sg];
-    if (!ta_pass_check(in->pool, in->diag, in->model_path, g))
+    TaPassCtx check = {
+        .pool = in->pool, .diag = in->diag, .graph = g, .model_path = in->model_path};
+    if (!ta_pass_check(&check))
         return false;
     b->g = g;
     b->tensors = ta_alloc_array(in->pool, (size_t)g->tensors.len + 1, sizeof *b->tensors);
@@ -357,13 +359,17 @@ bool ta_graph_has_control_flow(const TaGraph *g)
     return false;
 }
 
-bool ta_pass_inline_control_flow(TaPool *pool, TaDiag *diag, const char *model_path,
-                                 const TaModel *model, TaGraph *g)
+bool ta_pass_inline_control_flow(TaPassCtx *ctx)
 {
+    TaGraph *g = ctx->graph;
     if (!ta_graph_has_control_flow(g))
         return true;
-    Inliner in = {.pool = pool, .diag = diag, .model_path = model_path, .model = model, .graph = g};
-    in.inlined = ta_alloc_array(pool, (size_t)model->subgraphs.len + 1, sizeof(bool));
+    Inliner in = {.pool = ctx->pool,
+                  .diag = ctx->diag,
+                  .model_path = ctx->model_path,
+                  .model = ctx->model,
+                  .graph = g};
+    in.inlined = ta_alloc_array(ctx->pool, (size_t)ctx->model->subgraphs.len + 1, sizeof(bool));
     in.inlined[g->model_index] = true;
     if (!inline_ops(&in, g, NULL, 0))
         return false;

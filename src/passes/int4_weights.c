@@ -127,9 +127,14 @@ static bool check_operand(TaPool *pool, TaDiag *d, const char *model_path, TaOp 
     return true;
 }
 
-bool ta_pass_int4_weights(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g,
-                          const TaInt4Options *o)
+bool ta_pass_int4_weights(TaPassCtx *ctx)
 {
+    static const TaInt4Options automatic = {.format = "auto"};
+    TaPool *pool = ctx->pool;
+    TaDiag *d = ctx->diag;
+    const char *model_path = ctx->model_path;
+    TaGraph *g = ctx->graph;
+    const TaInt4Options *o = ctx->int4 ? ctx->int4 : &automatic;
     const int errors = d->errors;
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);

@@ -12,17 +12,7 @@
 
 #include "../config/config.h"
 #include "../ir/ir.h"
-
-typedef struct TaPassCtx {
-    TaPool *pool;
-    TaDiag *diag;
-    TaGraph *graph;
-    TaModel *model; /* its other subgraphs (CALL_ONCE's initialization), or NULL */
-    const char *model_path;
-    /* Called after each transform that ran (--dump-after), or NULL. */
-    void (*after)(void *user, const char *pass, const TaGraph *g);
-    void *after_user;
-} TaPassCtx;
+#include "passes.h"
 
 /* Runs the transforms the configuration selects, in a fixed order: those
    before lowering, or (after_lowering) those after drop_dead. */
