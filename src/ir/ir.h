@@ -226,24 +226,24 @@ typedef enum TaControl {
     TA_CONTROL_LOOP_END
 } TaControl;
 
+/* An operator's facts, grouped by the pass that writes them; each later
+   pass only reads the groups above its own. */
 typedef struct TaOp {
-    int index;                     /* position in TaGraph.ops (execution order), from 0 */
-    int model_index;               /* operator index in the model subgraph; -1 if created */
-    int model_subgraph;            /* the model subgraph it comes from (IF/WHILE bodies) */
-    TaControl control;             /* a control-flow marker, or TA_CONTROL_NONE */
-    struct TaTensor *control_cond; /* IF_BEGIN, LOOP_TEST: the bool tested */
-    int builtin;                   /* LiteRT BuiltinOperator, or -1 for custom */
-    const char *type;              /* "CONV_2D", or the custom code */
+    /* The model reader (src/model/read_tflite.c). index is renumbered by
+       the passes that reorder or remove operators (ta_graph_compact,
+       inline_control_flow.c, ORDER_FOR_PEAK, SCHEDULE_CONSTANT_DEQUANTIZE). */
+    int index;          /* position in TaGraph.ops (execution order), from 0 */
+    int model_index;    /* operator index in the model subgraph; -1 if created */
+    int model_subgraph; /* the model subgraph it comes from (IF/WHILE bodies) */
+    int builtin;        /* LiteRT BuiltinOperator, or -1 for custom */
+    const char *type;   /* "CONV_2D", or the custom code */
     int version;
-    const struct TaOpDef *def; /* NULL: tinyaot has no lowering for it */
-
     TaTensor **inputs; /* NULL entries: optional inputs left out (-1) */
     int num_inputs;
     TaTensor **outputs;
     int num_outputs;
     TaTensor **intermediates;
     int num_intermediates;
-
     /* Raw options from the model, decoded by the operator's parse hook. */
     int options_type;
     const uint8_t *options_buf; /* the model bytes and the table position */
@@ -252,9 +252,24 @@ typedef struct TaOp {
     const uint8_t *custom_options;
     size_t custom_options_size;
 
-    void *attrs; /* operator-specific, from the parse hook */
+    /* Control-flow inlining (src/passes/inline_control_flow.c). */
+    TaControl control;             /* a control-flow marker, or TA_CONTROL_NONE */
+    struct TaTensor *control_cond; /* IF_BEGIN, LOOP_TEST: the bool tested */
 
-    /* Set by lowering. */
+    /* The graph transforms (src/passes/, transforms.h). */
+    int folded_activation;       /* FUSE_ACTIVATIONS: a standalone activation folded in */
+    TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */
+    /* SPARSE_CHANNELS: output channels it no longer computes, and constant
+       input channels folded into its bias (docs/pruned-models.md). */
+    int sparse_removed;
+    int sparse_folded;
+    bool removed; /* dropped by a pass */
+
+    /* Lowering (src/lower/lower.c and the operator's file): its definition
+       and the attributes its parse hook decoded from the options. */
+    const struct TaOpDef *def; /* NULL: tinyaot has no lowering for it */
+    void *attrs;               /* operator-specific, from the parse hook */
+    /* Lowering: the code it runs. */
     const char *symbol; /* <prefix>_<type>_<id> */
     TaVec locals;       /* TaTensor* owned by this operator */
     TaVec calls;        /* TaKernelCall* */
@@ -269,6 +284,7 @@ typedef struct TaOp {
     int64_t analysis_macs;
     bool has_parameters;
     int64_t parameters;
+    /* Lowering: hints to the planner, how output 0 may share an input's bytes. */
     int inplace_input; /* -1, or the input whose bytes output 0 may reuse */
     /* Output over input (src/lower/common/stream_lead.h): -1, or the input
        output 0 may overlap, its start overlap_lead bytes below that input's
@@ -283,14 +299,9 @@ typedef struct TaOp {
     int32_t *overlap_reverse_rows;
     size_t overlap_back_lead;
     const char *overlap_back_why;
-    int code_memory;             /* TaMemory its code is linked into (operators: rules), or -1 */
-    int folded_activation;       /* a standalone activation FUSE_ACTIVATIONS folded in */
-    TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */
-    bool removed;                /* dropped by a pass */
-    /* SPARSE_CHANNELS: output channels it no longer computes, and constant
-       input channels folded into its bias (docs/pruned-models.md). */
-    int sparse_removed;
-    int sparse_folded;
+
+    /* The planner's placement rules (src/plan/rules.c, operators: rules). */
+    int code_memory; /* TaMemory its code is linked into, or -1 */
 } TaOp;
 
 /* ORDER_FOR_PEAK's result (src/passes/order_for_peak.c); peaks are its
