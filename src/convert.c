@@ -122,16 +122,16 @@ static void describe_operators(TaDiag *diag, const TaGraph *g)
         const TaOp *op = TA_OP(g, i);
         TaBuf b = {0};
         ta_buf_printf(&b, "operator %d %s (%s):", op->index, op->type,
-                      op->symbol ? op->symbol : "-");
+                      op->lowered.symbol ? op->lowered.symbol : "-");
         for (int k = 0; k < op->num_inputs; k++)
             ta_buf_printf(&b, "%s%s", k ? ", " : " in ", op->inputs[k] ? op->inputs[k]->id : "-");
         for (int k = 0; k < op->num_outputs; k++)
             ta_buf_printf(&b, "%s%s", k ? ", " : "; out ", op->outputs[k]->id);
-        for (int k = 0; k < op->calls.len; k++)
+        for (int k = 0; k < op->lowered.calls.len; k++)
             ta_buf_printf(&b, "%s%s", k ? ", " : "; calls ",
-                          ((const TaKernelCall *)op->calls.items[k])->function);
-        if (op->has_macs)
-            ta_buf_printf(&b, "; %lld MACs", (long long)op->macs);
+                          ((const TaKernelCall *)op->lowered.calls.items[k])->function);
+        if (op->lowered.has_macs)
+            ta_buf_printf(&b, "; %lld MACs", (long long)op->lowered.macs);
         ta_detail(diag, "%s", b.data);
         ta_buf_free(&b);
     }

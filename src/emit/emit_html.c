@@ -810,9 +810,9 @@ static void operator_labels(const Doc *d, const Plot *p)
         ta_field(&f, "y", ta_px_text(d->pool, y));
         ta_field(&f, "label", last ? "out" : ta_format(d->pool, "<a href=\"#op-%d\">%d</a>", i, i));
         ta_field(&f, "title",
-                 last
-                     ? "after the run: the application reads the outputs"
-                     : esc(d, ta_format(d->pool, "operator %d: %s (%s)", i, op->type, op->symbol)));
+                 last ? "after the run: the application reads the outputs"
+                      : esc(d, ta_format(d->pool, "operator %d: %s (%s)", i, op->type,
+                                         op->lowered.symbol)));
         ta_template(d->b, &f,
                     "<text x=\"$x\" y=\"$y\" text-anchor=\"middle\">$label"
                     "<title>$title</title></text>\n");

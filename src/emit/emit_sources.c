@@ -216,8 +216,9 @@ static const char **name_tensor_pointers(const Ctx *c)
     TaNameSet taken = ta_name_set(c->pool, 2 * (size_t)g->tensors.len);
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
-        for (int k = 0; k <= op->calls.len; k++) {
-            const TaKernelCall *call = k < op->calls.len ? op->calls.items[k] : NULL;
+        for (int k = 0; k <= op->lowered.calls.len; k++) {
+            const TaKernelCall *call = k < op->lowered.calls.len ? op->lowered.calls.items[k]
+                                                                 : NULL;
             /* After the calls: the bool a control-flow marker tests. */
             int num_args = call ? call->args.len : 1;
             for (int a = 0; a < num_args; a++) {
@@ -518,9 +519,9 @@ static void emit_internal(const Ctx *c, TaBuf *b)
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         if (ta_op_calls_with_role(op, "init"))
-            ta_buf_printf(b, "int %s_init(void);\n", op->symbol);
+            ta_buf_printf(b, "int %s_init(void);\n", op->lowered.symbol);
         if (ta_op_calls_with_role(op, "run"))
-            ta_buf_printf(b, "int %s_run(void);\n", op->symbol);
+            ta_buf_printf(b, "int %s_run(void);\n", op->lowered.symbol);
     }
     ta_template(b, &f, "\n#endif /* ${PREFIX}_INTERNAL_H */\n");
 }
@@ -529,18 +530,18 @@ static void emit_internal(const Ctx *c, TaBuf *b)
 
 /* `int <symbol>_<role>(void)`: the op's calls of that role, in order,
    stopping at the first failing one. Parameter structs are numbered by
-   position in op->calls, whatever their role, and named after the op, so
+   position in op->lowered.calls, whatever their role, and named after the op, so
    that no two file-scope names of a module (or of modules with different
    prefixes) clash even when their files are compiled as one unit. */
 static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *role)
 {
     const int n_calls = ta_op_calls_with_role(op, role);
-    ta_buf_printf(b, "int %s_%s(void)\n{\n", op->symbol, role);
+    ta_buf_printf(b, "int %s_%s(void)\n{\n", op->lowered.symbol, role);
     if (n_calls > 1)
         ta_buf_puts(b, "    int status;\n");
     int done = 0;
-    for (int k = 0; k < op->calls.len; k++) {
-        const TaKernelCall *call = op->calls.items[k];
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *call = op->lowered.calls.items[k];
         if (strcmp(call->role, role) != 0)
             continue;
         bool last = ++done == n_calls;
@@ -549,7 +550,7 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
                                                    sizeof *pointers);
             for (int a = 0; a < call->args.len; a++)
                 pointers[a] = tensor_ptr(c, call->args.items[a]);
-            ta_emit_user_call(b, op->symbol, call, k, pointers, last);
+            ta_emit_user_call(b, op->lowered.symbol, call, k, pointers, last);
             if (!last)
                 ta_buf_puts(b, "    if (status != TA_OK)\n        return status;\n");
             continue;
@@ -558,7 +559,7 @@ static void emit_function(const Ctx *c, TaBuf *b, const TaOp *op, const char *ro
         ta_buf_printf(b, "%s%s%s(", indent, last ? "return " : "status = ", call->function);
         int n = 0;
         if (call->params_desc) {
-            ta_buf_printf(b, "&%s_params%d", op->symbol, k);
+            ta_buf_printf(b, "&%s_params%d", op->lowered.symbol, k);
             n++;
         }
         for (int a = 0; a < call->args.len; a++) {
@@ -584,13 +585,13 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
             describe_tensor(c, &b, " *   in    ", op->inputs[i]);
     for (int i = 0; i < op->num_outputs; i++)
         describe_tensor(c, &b, " *   out   ", op->outputs[i]);
-    for (int i = 0; i < op->locals.len; i++)
-        describe_tensor(c, &b, " *   local ", op->locals.items[i]);
+    for (int i = 0; i < op->lowered.locals.len; i++)
+        describe_tensor(c, &b, " *   local ", op->lowered.locals.items[i]);
     ta_buf_puts(&b, " */\n");
     ta_buf_printf(&b, "#include \"../%s_internal.h\"\n", c->p);
     const char *last_header = NULL;
-    for (int k = 0; k < op->calls.len; k++) {
-        const TaKernelCall *call = op->calls.items[k];
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *call = op->lowered.calls.items[k];
         if (!last_header || strcmp(last_header, call->header) != 0)
             ta_buf_printf(&b, "#include \"../%s\"\n", call->header);
         last_header = call->header;
@@ -598,15 +599,15 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
             ta_buf_printf(&b, "#include \"../custom/%s\"\n", call->user->headers[h]);
     }
     ta_buf_puts(&b, "\n");
-    for (int k = 0; k < op->calls.len; k++)
-        if (((const TaKernelCall *)op->calls.items[k])->user)
-            ta_emit_user_call_dims(&b, op->symbol, op->calls.items[k], k);
-    for (int k = 0; k < op->calls.len; k++) {
-        const TaKernelCall *call = op->calls.items[k];
+    for (int k = 0; k < op->lowered.calls.len; k++)
+        if (((const TaKernelCall *)op->lowered.calls.items[k])->user)
+            ta_emit_user_call_dims(&b, op->lowered.symbol, op->lowered.calls.items[k], k);
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *call = op->lowered.calls.items[k];
         if (!call->params_desc)
             continue;
         ta_buf_printf(&b, "static const %s %s_params%d = {\n", call->params_desc->type_name,
-                      op->symbol, k);
+                      op->lowered.symbol, k);
         ta_params_text(&b, call, false);
         ta_buf_puts(&b, "};\n\n");
     }
@@ -624,7 +625,7 @@ static bool emit_op(const Ctx *c, const char *dir, const TaOp *op)
         }
         emit_function(c, &b, op, "run");
     }
-    bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->symbol), &b);
+    bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->lowered.symbol), &b);
     ta_buf_free(&b);
     return ok;
 }
@@ -944,13 +945,14 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
                               ta_escape_c_comment(c->pool, op->type),
                               op->num_outputs && op->outputs[0]->alias_of
                                   ? "its output shares its input's bytes"
-                              : op->calls.len ? "it only initializes state"
-                              : op->no_code   ? ta_escape_c_comment(c->pool, op->no_code)
-                                              : "its outputs share their inputs' bytes");
+                              : op->lowered.calls.len ? "it only initializes state"
+                              : op->lowered.no_code
+                                  ? ta_escape_c_comment(c->pool, op->lowered.no_code)
+                                  : "its outputs share their inputs' bytes");
                 continue;
             }
             ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n", indent,
-                          op->symbol, indent);
+                          op->lowered.symbol, indent);
         }
         ta_buf_puts(b, "    return TA_OK;\n}\n\n");
         return;
@@ -963,7 +965,7 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         if (ta_op_calls_with_role(op, "run"))
-            ta_buf_printf(b, "    %s_run,\n", op->symbol);
+            ta_buf_printf(b, "    %s_run,\n", op->lowered.symbol);
         else
             ta_buf_printf(b, "    NULL, /* %s */\n", ta_escape_c_comment(c->pool, op->type));
     }
@@ -976,7 +978,7 @@ static void emit_schedule(const Ctx *c, TaBuf *b)
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         if (ta_op_calls_with_role(op, "init"))
-            ta_buf_printf(b, "    %s_init,\n", op->symbol);
+            ta_buf_printf(b, "    %s_init,\n", op->lowered.symbol);
         else
             ta_buf_puts(b, "    NULL,\n");
     }
@@ -1117,7 +1119,7 @@ static void emit_model_init(const Ctx *c, TaBuf *b)
             const TaOp *op = TA_OP(g, i);
             if (ta_op_calls_with_role(op, "init"))
                 ta_buf_printf(b, "    if ((status = %s_init()) != TA_OK)\n        return status;\n",
-                              op->symbol);
+                              op->lowered.symbol);
         }
     }
     ta_template(b, &f, "    ${prefix}_initialized = 1;\n    return TA_OK;\n}\n\n");
@@ -1210,7 +1212,7 @@ bool ta_emit_sources(const TaEmitInput *in, const char *dir)
         ta_buf_free(&b);
     }
     for (int i = 0; i < in->graph->ops.len && ok; i++)
-        if (TA_OP(in->graph, i)->calls.len)
+        if (TA_OP(in->graph, i)->lowered.calls.len)
             ok = emit_op(&c, dir, TA_OP(in->graph, i));
     ok = ok && ta_emit_helia_files(in, &c.fields, dir);
     /* Sidecars: the data of each cold constant region the application binds. */

@@ -181,7 +181,7 @@ bool ta_call_ignores_field(const TaKernelCall *c, size_t offset)
 int ta_op_calls_with_role(const TaOp *op, const char *role)
 {
     int n = 0;
-    for (int i = 0; i < op->calls.len; i++)
-        n += strcmp(((const TaKernelCall *)op->calls.items[i])->role, role) == 0;
+    for (int i = 0; i < op->lowered.calls.len; i++)
+        n += strcmp(((const TaKernelCall *)op->lowered.calls.items[i])->role, role) == 0;
     return n;
 }

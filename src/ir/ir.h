@@ -226,6 +226,52 @@ typedef enum TaControl {
     TA_CONTROL_LOOP_END
 } TaControl;
 
+/* TaOp.rewrites: what the transforms folded into the operator. */
+typedef struct TaOpRewrites {
+    int folded_activation;       /* FUSE_ACTIVATIONS: a standalone activation folded in */
+    TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */
+    /* SPARSE_CHANNELS: output channels it no longer computes, and constant
+       input channels folded into its bias (docs/pruned-models.md). */
+    int sparse_removed;
+    int sparse_folded;
+} TaOpRewrites;
+
+/* TaOp.lowered: the code the lowering made for the operator. */
+typedef struct TaOpLowered {
+    const char *symbol; /* <prefix>_<type>_<id> */
+    TaVec locals;       /* TaTensor* owned by this operator */
+    TaVec calls;        /* TaKernelCall* */
+    /* Why the operator runs no kernel, as its lowering declared it
+       (ta_lower_no_code); NULL when it calls one or aliases its input. */
+    const char *no_code;
+    bool has_macs;
+    int64_t macs;
+    /* analyze's count where the views spec defines none (LSTM, SVDF):
+       one MAC per weight for each row the weights multiply. */
+    bool has_analysis_macs;
+    int64_t analysis_macs;
+    bool has_parameters;
+    int64_t parameters;
+} TaOpLowered;
+
+/* TaOp.plan_hints: how the lowering lets output 0 share an input's bytes. */
+typedef struct TaOpPlanHints {
+    int inplace_input; /* -1, or the input whose bytes output 0 may reuse */
+    /* Output over input (src/lower/common/stream_lead.h): -1, or the input
+       output 0 may overlap, its start overlap_lead bytes below that input's
+       start or lower, because the kernel reads those bytes before it writes
+       over them; overlap_why says how (the residency report shows it). */
+    int overlap_input;
+    size_t overlap_lead;
+    const char *overlap_why;
+    /* Output above input, the other direction: non-NULL when the kernel can
+       walk its rows backwards (the parameter the planner sets to 1 when it
+       places the output overlap_back_lead bytes or more above the input). */
+    int32_t *overlap_reverse_rows;
+    size_t overlap_back_lead;
+    const char *overlap_back_why;
+} TaOpPlanHints;
+
 /* An operator's facts, grouped by the pass that writes them; each later
    pass only reads the groups above its own. */
 typedef struct TaOp {
@@ -257,12 +303,7 @@ typedef struct TaOp {
     struct TaTensor *control_cond; /* IF_BEGIN, LOOP_TEST: the bool tested */
 
     /* The graph transforms (src/passes/, transforms.h). */
-    int folded_activation;       /* FUSE_ACTIVATIONS: a standalone activation folded in */
-    TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */
-    /* SPARSE_CHANNELS: output channels it no longer computes, and constant
-       input channels folded into its bias (docs/pruned-models.md). */
-    int sparse_removed;
-    int sparse_folded;
+    TaOpRewrites rewrites;
     bool removed; /* dropped by a pass */
 
     /* Lowering (src/lower/lower.c and the operator's file): its definition
@@ -270,35 +311,9 @@ typedef struct TaOp {
     const struct TaOpDef *def; /* NULL: tinyaot has no lowering for it */
     void *attrs;               /* operator-specific, from the parse hook */
     /* Lowering: the code it runs. */
-    const char *symbol; /* <prefix>_<type>_<id> */
-    TaVec locals;       /* TaTensor* owned by this operator */
-    TaVec calls;        /* TaKernelCall* */
-    /* Why the operator runs no kernel, as its lowering declared it
-       (ta_lower_no_code); NULL when it calls one or aliases its input. */
-    const char *no_code;
-    bool has_macs;
-    int64_t macs;
-    /* analyze's count where the views spec defines none (LSTM, SVDF):
-       one MAC per weight for each row the weights multiply. */
-    bool has_analysis_macs;
-    int64_t analysis_macs;
-    bool has_parameters;
-    int64_t parameters;
+    TaOpLowered lowered;
     /* Lowering: hints to the planner, how output 0 may share an input's bytes. */
-    int inplace_input; /* -1, or the input whose bytes output 0 may reuse */
-    /* Output over input (src/lower/common/stream_lead.h): -1, or the input
-       output 0 may overlap, its start overlap_lead bytes below that input's
-       start or lower, because the kernel reads those bytes before it writes
-       over them; overlap_why says how (the residency report shows it). */
-    int overlap_input;
-    size_t overlap_lead;
-    const char *overlap_why;
-    /* Output above input, the other direction: non-NULL when the kernel can
-       walk its rows backwards (the parameter the planner sets to 1 when it
-       places the output overlap_back_lead bytes or more above the input). */
-    int32_t *overlap_reverse_rows;
-    size_t overlap_back_lead;
-    const char *overlap_back_why;
+    TaOpPlanHints plan_hints;
 
     /* The planner's placement rules (src/plan/rules.c, operators: rules). */
     int code_memory; /* TaMemory its code is linked into, or -1 */

@@ -82,14 +82,14 @@ void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after)
                 broken(pool, after, "two operators write one tensor", t->id);
             written[t->index] = ready[t->index] = true;
         }
-        for (int k = 0; k < op->locals.len; k++) {
-            const TaTensor *t = op->locals.items[k];
+        for (int k = 0; k < op->lowered.locals.len; k++) {
+            const TaTensor *t = op->lowered.locals.items[k];
             if (t->owner != op)
                 broken(pool, after, "a local tensor is listed by an operator it does not belong to",
                        t->id);
         }
-        for (int c = 0; c < op->calls.len; c++) {
-            const TaKernelCall *call = op->calls.items[c];
+        for (int c = 0; c < op->lowered.calls.len; c++) {
+            const TaKernelCall *call = op->lowered.calls.items[c];
             for (int a = 0; a < call->args.len; a++)
                 if (call->args.items[a])
                     check_tensor(pool, g, call->args.items[a], after);

@@ -195,7 +195,7 @@ static TaTensor *new_local(TaLower *L, TaOp *op, const char *role, TaDtype dtype
                          : ta_format(L->pool, "op%d.%s", op->model_index, role);
     TaTensor *t = ta_graph_new_tensor(L->pool, L->graph, id, dtype, 1, &count);
     t->owner = op;
-    ta_vec_push(L->pool, &op->locals, t);
+    ta_vec_push(L->pool, &op->lowered.locals, t);
     return t;
 }
 
@@ -237,7 +237,7 @@ TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *he
     c->role = "run";
     c->function = function;
     c->header = header;
-    ta_vec_push(L->pool, &op->calls, c);
+    ta_vec_push(L->pool, &op->lowered.calls, c);
     return c;
 }
 
@@ -272,7 +272,7 @@ void ta_allow_inplace(TaOp *op, int first)
         return;
     for (int i = first; i < op->num_inputs && i <= first + 1; i++) {
         if (same_layout(op->inputs[i], op->outputs[0])) {
-            op->inplace_input = i;
+            op->plan_hints.inplace_input = i;
             return;
         }
     }
@@ -320,8 +320,8 @@ static const char *argument_mismatch(const TaOp *op, const TaTensor *t, const ch
    (Custom operators' functions are the user's: not in the table.) */
 static void check_kernel_calls(TaLower *L, TaOp *op)
 {
-    for (int k = 0; k < op->calls.len; k++) {
-        const TaKernelCall *call = op->calls.items[k];
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *call = op->lowered.calls.items[k];
         if (strncmp(call->function, "ta_", 3) != 0)
             continue;
         const TaKernelEntry *kernel = ta_kernel_find(call->function);
@@ -354,7 +354,7 @@ static void check_kernel_calls(TaLower *L, TaOp *op)
 
 void ta_lower_no_code(TaOp *op, const char *why)
 {
-    op->no_code = why;
+    op->lowered.no_code = why;
 }
 
 /* An operator that calls no kernel and whose output does not alias an
@@ -362,7 +362,7 @@ void ta_lower_no_code(TaOp *op, const char *why)
    module would silently skip the operator. */
 static void check_has_code(TaLower *L, TaOp *op)
 {
-    if (op->calls.len || op->no_code || op->control != TA_CONTROL_NONE)
+    if (op->lowered.calls.len || op->lowered.no_code || op->control != TA_CONTROL_NONE)
         return;
     for (int k = 0; k < op->num_outputs; k++)
         if (op->outputs[k]->alias_of)
@@ -417,14 +417,15 @@ bool ta_lower_graph(TaLower *L)
         if (op->removed)
             continue;
         if (op->model_index < 0)
-            op->symbol = ta_format(L->pool, "%s_%s_x%d", L->prefix, op->type, op->index);
+            op->lowered.symbol = ta_format(L->pool, "%s_%s_x%d", L->prefix, op->type, op->index);
         else if (op->model_subgraph !=
                  L->graph->model_index) /* an IF or WHILE subgraph's operator */
-            op->symbol = ta_format(L->pool, "%s_%s_s%d_%d", L->prefix, op->type, op->model_subgraph,
-                                   op->model_index);
+            op->lowered.symbol = ta_format(L->pool, "%s_%s_s%d_%d", L->prefix, op->type,
+                                           op->model_subgraph, op->model_index);
         else
-            op->symbol = ta_format(L->pool, "%s_%s_%d", L->prefix, op->type, op->model_index);
-        for (char *p = (char *)op->symbol + strlen(L->prefix); *p; p++)
+            op->lowered.symbol = ta_format(L->pool, "%s_%s_%d", L->prefix, op->type,
+                                           op->model_index);
+        for (char *p = (char *)op->lowered.symbol + strlen(L->prefix); *p; p++)
             *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
         if (!has_elements(L, op))
             continue;

@@ -40,8 +40,8 @@ static bool lower_window(TaLower *L, TaOp *op)
     ta_call_arg(L, c, window);
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0); /* each sample is read before its place is written */
-    op->has_macs = true;
-    op->macs = (int64_t)count;
+    op->lowered.has_macs = true;
+    op->lowered.macs = (int64_t)count;
     return true;
 }
 
@@ -98,8 +98,8 @@ static bool lower_energy(TaLower *L, TaOp *op)
     p->end_index = end;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
-    op->has_macs = true;
-    op->macs = 2 * (int64_t)(end - start);
+    op->lowered.has_macs = true;
+    op->lowered.macs = 2 * (int64_t)(end - start);
     return true;
 }
 

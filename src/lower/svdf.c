@@ -251,10 +251,10 @@ static bool lower_any(TaLower *L, TaOp *op)
    memory). */
 static void count_macs(TaOp *op)
 {
-    op->has_analysis_macs = true;
-    op->analysis_macs = (int64_t)op->inputs[0]->dims[0] *
-                        (int64_t)(ta_tensor_elements(op->inputs[1]) +
-                                  ta_tensor_elements(op->inputs[2]));
+    op->lowered.has_analysis_macs = true;
+    op->lowered.analysis_macs = (int64_t)op->inputs[0]->dims[0] *
+                                (int64_t)(ta_tensor_elements(op->inputs[1]) +
+                                          ta_tensor_elements(op->inputs[2]));
 }
 
 static bool lower(TaLower *L, TaOp *op)

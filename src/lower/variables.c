@@ -148,7 +148,7 @@ static bool variable_storage(TaLower *L, TaOp *op, const Var *v, const char *rol
     t->role = TA_REGION_PERSISTENT;
     t->quant = value->quant;
     t->owner = op;
-    ta_vec_push(L->pool, &op->locals, t);
+    ta_vec_push(L->pool, &op->lowered.locals, t);
     /* memset with the zero point cast to int8, whatever the type. */
     const bool has_zp = value->quant && value->quant->num_scales && value->quant->num_zero_points;
     ta_init_fill_bytes(L, op, t, has_zp ? (uint8_t)(int8_t)value->quant->zero_point[0] : 0);
@@ -330,7 +330,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
                     a->init_subgraph, i, o->type);
         return false;
     }
-    if (!op->calls.len) /* its subgraph assigns nothing: the state starts at zero */
+    if (!op->lowered.calls.len) /* its subgraph assigns nothing: the state starts at zero */
         ta_lower_no_code(op, "its initialization assigns nothing");
     return true;
 }

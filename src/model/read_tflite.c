@@ -309,10 +309,10 @@ static bool read_operator(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index)
     op->index = (int)index;
     op->model_index = (int)index;
     op->model_subgraph = g->model_index;
-    op->inplace_input = -1;
-    op->overlap_input = -1;
+    op->plan_hints.inplace_input = -1;
+    op->plan_hints.overlap_input = -1;
     op->code_memory = -1;
-    op->folded_activation = 0;
+    op->rewrites.folded_activation = 0;
     const OpCode *oc = &rd->opcodes[opcode];
     op->version = oc->version;
     if (oc->builtin == 32) {

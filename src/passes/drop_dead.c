@@ -27,8 +27,8 @@ bool ta_pass_drop_dead(TaPassCtx *ctx)
         TaOp *op = TA_OP(g, i);
         if (op->removed)
             continue;
-        for (int c = 0; c < op->calls.len; c++) {
-            TaKernelCall *call = op->calls.items[c];
+        for (int c = 0; c < op->lowered.calls.len; c++) {
+            TaKernelCall *call = op->lowered.calls.items[c];
             for (int a = 0; a < call->args.len; a++)
                 if (call->args.items[a])
                     keep(kept, call->args.items[a]);

@@ -74,7 +74,7 @@ static bool fusable(const TaGraph *g, const Uses *u, int conv_at, int add_at, in
     const TaOp *conv = TA_OP(g, conv_at), *add = TA_OP(g, add_at);
     const TaTensor *mid = add->inputs[k], *residual = add->inputs[1 - k];
     const TaTensor *sum = add->outputs[0];
-    if (conv->builtin != TA_BUILTIN_CONV_2D || conv->removed || conv->residual_add ||
+    if (conv->builtin != TA_BUILTIN_CONV_2D || conv->removed || conv->rewrites.residual_add ||
         conv->num_outputs != 1 || conv->num_inputs < 2 || conv->num_inputs > 3 ||
         !conv->inputs[0] || conv->inputs[0]->dtype != TA_INT8)
         return false;
@@ -117,7 +117,7 @@ static void fuse(TaPassCtx *ctx, Uses *u, int conv_at, int add_at, int k)
     conv->inputs = inputs;
     conv->num_inputs = 4;
     conv->outputs[0] = add->outputs[0];
-    conv->residual_add = r;
+    conv->rewrites.residual_add = r;
     r->conv_output->removed = true;
     add->removed = true;
     /* The convolution runs where the ADD ran. */

@@ -60,8 +60,8 @@ static TaOp *new_op(Inliner *in, const char *type, int builtin, TaControl contro
     op->type = type;
     op->version = 1;
     op->control = control;
-    op->inplace_input = -1;
-    op->overlap_input = -1;
+    op->plan_hints.inplace_input = -1;
+    op->plan_hints.overlap_input = -1;
     op->code_memory = -1;
     op->def = builtin < 0 ? &ta_op_control_marker : NULL;
     ta_vec_push(in->pool, &in->ops, op);

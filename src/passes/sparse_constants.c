@@ -208,7 +208,7 @@ static int fold_producer(TaSparseGraph *s, int p)
         own_operands(s->ctx->pool, rs);
         for (int32_t c = 0; c < channels; c++)
             if (has[c] && fold_into(s, r, rs, c, value[c])) {
-                r->sparse_folded++;
+                r->rewrites.sparse_folded++;
                 folded++;
             }
     }

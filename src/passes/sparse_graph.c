@@ -58,7 +58,7 @@ static bool usable_bias(const TaSparseGraph *s, const TaTensor *b, int32_t n)
 static bool weighted(const TaSparseGraph *s, const TaOp *op, TaSparseOp *so)
 {
     if (op->num_outputs != 1 || op->num_inputs < 2 || op->num_inputs > 3 || !op->inputs[0] ||
-        !op->inputs[1] || op->residual_add || op->folded_activation)
+        !op->inputs[1] || op->rewrites.residual_add || op->rewrites.folded_activation)
         return false;
     so->in = op->inputs[0];
     so->weights = op->inputs[1];
