@@ -121,17 +121,17 @@ static void describe_operators(TaDiag *diag, const TaGraph *g)
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         TaBuf b = {0};
-        ta_buf_printf(&b, "operator %d %s (%s):", op->layer_index, op->type,
-                      op->symbol ? op->symbol : "-");
+        ta_buf_printf(&b, "operator %d %s (%s):", op->index, op->type,
+                      op->lowered.symbol ? op->lowered.symbol : "-");
         for (int k = 0; k < op->num_inputs; k++)
             ta_buf_printf(&b, "%s%s", k ? ", " : " in ", op->inputs[k] ? op->inputs[k]->id : "-");
         for (int k = 0; k < op->num_outputs; k++)
             ta_buf_printf(&b, "%s%s", k ? ", " : "; out ", op->outputs[k]->id);
-        for (int k = 0; k < op->calls.len; k++)
+        for (int k = 0; k < op->lowered.calls.len; k++)
             ta_buf_printf(&b, "%s%s", k ? ", " : "; calls ",
-                          ((const TaKernelCall *)op->calls.items[k])->function);
-        if (op->has_macs)
-            ta_buf_printf(&b, "; %lld MACs", (long long)op->macs);
+                          ((const TaKernelCall *)op->lowered.calls.items[k])->function);
+        if (op->lowered.has_macs)
+            ta_buf_printf(&b, "; %lld MACs", (long long)op->lowered.macs);
         ta_detail(diag, "%s", b.data);
         ta_buf_free(&b);
     }
@@ -225,23 +225,22 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     stage_time(diag, "reading", &clock_start);
     dump_after(&dump, "read", graph);
     const TaInt4Options int4 = {cfg->weights_format, cfg->weights_dense, cfg->num_weights_dense};
-    if (!ta_pass_int4_weights(pool, diag, cfg->model_path, graph, &int4))
-        return TINYAOT_ERROR_MODEL;
-    if (!ta_pass_check(pool, diag, cfg->model_path, graph))
-        return TINYAOT_ERROR_MODEL;
-    ta_pass_mark_io(graph);
-    if (!ta_pass_inline_control_flow(pool, diag, cfg->model_path, model, graph))
-        return TINYAOT_ERROR_UNSUPPORTED;
-    if (!ta_pass_decode_constants(pool, diag, cfg->model_path, graph))
-        return TINYAOT_ERROR_MODEL;
-    dump_after(&dump, "check", graph);
     TaPassCtx pass = {.pool = pool,
                       .diag = diag,
                       .graph = graph,
                       .model = model,
                       .model_path = cfg->model_path,
+                      .int4 = &int4,
                       .after = dump_after,
                       .after_user = &dump};
+    if (!ta_pass_int4_weights(&pass) || !ta_pass_check(&pass))
+        return TINYAOT_ERROR_MODEL;
+    ta_pass_mark_io(&pass);
+    if (!ta_pass_inline_control_flow(&pass))
+        return TINYAOT_ERROR_UNSUPPORTED;
+    if (!ta_pass_decode_constants(&pass))
+        return TINYAOT_ERROR_MODEL;
+    dump_after(&dump, "check", graph);
     if (!ta_run_transforms(&pass, cfg, false))
         return TINYAOT_ERROR_CONFIG;
 
@@ -260,7 +259,7 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         return TINYAOT_ERROR_UNSUPPORTED;
     }
     dump_after(&dump, "lower", graph);
-    ta_pass_drop_dead(pool, graph);
+    ta_pass_drop_dead(&pass);
     dump_after(&dump, "drop_dead", graph);
     if (!ta_run_transforms(&pass, cfg, true))
         return TINYAOT_ERROR_CONFIG;

@@ -194,3 +194,86 @@ def test_layer_check_sees_a_violation(tmp_path):
     assert not any(s == "tools/t.c" or s == "src/report/high.h" for s, _, _ in bad), bad
     assert include_cycles(graph) == [["src/report/high.h", "src/util/low.h", "src/report/high.h"]]
     assert include_cycles(directory_graph(graph)) == [["src/report", "src/util", "src/report"]]
+# One name per concept (issue 27, item 3; docs/design.md, "Glossary").
+
+RUNTIME = module.ROOT / "runtime"
+DTYPE_TOKEN = re.compile(r"^(?:[suif]\d+|b|bool|plain)$")
+
+
+def runtime_functions():
+    """Every ta_ function the runtime's headers declare (kernels and helpers)."""
+    names = set()
+    for path in sorted(RUNTIME.glob("*/*.h")):
+        text = path.read_text()
+        names |= set(re.findall(r"\b(ta_[a-z0-9_]+)\(", text))
+        names |= set(re.findall(r"_DECLARE\((ta_[a-z0-9_]+),", text))
+    return names
+
+
+def dtype_suffix(name):
+    tokens = name.split("_")
+    at = len(tokens)
+    while at > 2 and DTYPE_TOKEN.match(tokens[at - 1]):
+        at -= 1
+    return tokens[at:]
+
+
+def test_kernel_suffixes_follow_the_glossary():
+    """_s<N>: quantized values (scale and zero point apply); plain integers
+    are _i<N> (or _u<N>), bool _b. int32 and int64 values carry a scale
+    only where a requantize kernel reads or writes them."""
+    names = runtime_functions()
+    assert {"ta_add_i32", "ta_conv_2d_s8", "ta_cast_b_i8", "ta_requantize_s8_s32"} <= names
+    glossary = (module.ROOT / "docs" / "design.md").read_text().split("## Glossary", 1)[-1]
+    wrong = []
+    for name in sorted(names):
+        for token in dtype_suffix(name):
+            if token in ("bool", "plain") or token in ("s32", "s64") and "requantize" not in name:
+                wrong.append(name)
+            elif f"`_{token}`" not in glossary:
+                wrong.append(f"{name}: _{token} is not in docs/design.md's glossary")
+    assert not wrong, wrong
+
+
+def test_tensors_and_regions_name_their_role_alike():
+    ir = (SRC / "ir" / "ir.h").read_text()
+    plan = (SRC / "plan" / "plan.h").read_text()
+    tensor = re.search(r"typedef struct TaTensor \{(.*?)\} TaTensor;", ir, re.S).group(1)
+    region = re.search(r"typedef struct TaRegion \{(.*?)\} TaRegion;", plan, re.S).group(1)
+    for struct in (tensor, region):
+        assert re.search(r"ta_region_role_t role;", struct) and not re.search(r"\bkind;", struct)
+
+
+def test_index_names():
+    """index: position in tinyaot's lists; model_index: in the model file;
+    id: a tensor's text key. The public views keep layer_index."""
+    ir = (SRC / "ir" / "ir.h").read_text()
+    for old in ("layer_index", "source_index", "source_subgraph"):
+        assert not re.search(rf"\b{old}\b", ir), old
+    graph = re.search(r"typedef struct TaGraph \{(.*?)\} TaGraph;", ir, re.S).group(1)
+    assert "int model_index;" in graph and not re.search(r"\bint index;", graph)
+
+
+def test_one_pass_signature():
+    """Fixed passes and transforms: bool ta_pass_<name>(TaPassCtx *ctx)."""
+    folder = SRC / "passes"
+    headers = (folder / "passes.h").read_text() + (folder / "transforms.h").read_text()
+    declared = re.findall(r"^\w+ (ta_\w+)\(([^)]*)\);", headers, re.M)
+    passes = [n for n, _ in declared if n.startswith("ta_pass_")]
+    assert len(passes) > 15
+    odd = [(n, a) for n, a in declared
+           if n.startswith("ta_pass_") != (a == "TaPassCtx *ctx") and n != "ta_run_transforms"]
+    odd += [n for n in passes if not re.search(rf"^bool {n}\(TaPassCtx \*ctx\);", headers, re.M)]
+    assert not odd, odd
+    table = re.findall(r'\{"[A-Z_]+", (\w+),', (folder / "transforms.c").read_text())
+    assert table and all(n.startswith("ta_pass_") for n in table), table
+
+
+def test_op_facts_grouped_by_owner():
+    """TaOp's lowering results, planner hints and rewrites are nested structs."""
+    ir = (SRC / "ir" / "ir.h").read_text()
+    op = re.search(r"typedef struct TaOp \{(.*?)\} TaOp;", ir, re.S).group(1)
+    for member in ("TaOpLowered lowered;", "TaOpPlanHints plan_hints;", "TaOpRewrites rewrites;"):
+        assert member in op, member
+    for field in ("calls", "locals", "macs", "overlap_input", "folded_activation"):
+        assert not re.search(rf"[ *]{field};", op), field

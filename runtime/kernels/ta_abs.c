@@ -28,7 +28,7 @@ int ta_abs_s16(const ta_abs_params_t *p, const int16_t *input, int16_t *output)
     return TA_OK;
 }
 
-int ta_abs_i16_plain(const ta_abs_params_t *p, const int16_t *input, int16_t *output)
+int ta_abs_i16(const ta_abs_params_t *p, const int16_t *input, int16_t *output)
 {
     for (int32_t i = 0; i < p->size; i++) {
         /* |-32768| does not fit: TFLite's 16-bit store leaves -32768. */

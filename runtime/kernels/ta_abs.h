@@ -29,6 +29,6 @@ typedef struct {
 
 int ta_abs_s8(const ta_abs_params_t *p, const int8_t *input, int8_t *output);
 int ta_abs_s16(const ta_abs_params_t *p, const int16_t *input, int16_t *output);
-int ta_abs_i16_plain(const ta_abs_params_t *p, const int16_t *input, int16_t *output);
+int ta_abs_i16(const ta_abs_params_t *p, const int16_t *input, int16_t *output);
 
 #endif /* TA_ABS_H */

@@ -1,6 +1,6 @@
 /* ta_binary_f32.c - float32 binary elementwise kernels; see the header.
  *
- * Rows as in ta_binary_s32.c: an input either steps by one element or
+ * Rows as in ta_binary_i32.c: an input either steps by one element or
  * stays on a broadcast one. Each output element is written after its
  * inputs are read, so the output may share a non-broadcast input's bytes. */
 #include "ta_binary_f32.h"

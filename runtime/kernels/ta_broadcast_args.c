@@ -26,7 +26,7 @@ static int32_t combine(int32_t a, int32_t b, int *ok)
     return a;
 }
 
-int ta_broadcast_args_s32(const ta_broadcast_args_params_t *p, const int32_t *shape1,
+int ta_broadcast_args_i32(const ta_broadcast_args_params_t *p, const int32_t *shape1,
                           const int32_t *shape2, int32_t *output)
 {
     int ok = 1;
@@ -38,7 +38,7 @@ int ta_broadcast_args_s32(const ta_broadcast_args_params_t *p, const int32_t *sh
     return ok ? TA_OK : TA_ERR_KERNEL;
 }
 
-int ta_broadcast_args_s64(const ta_broadcast_args_params_t *p, const int64_t *shape1,
+int ta_broadcast_args_i64(const ta_broadcast_args_params_t *p, const int64_t *shape1,
                           const int64_t *shape2, int64_t *output)
 {
     int ok = 1;

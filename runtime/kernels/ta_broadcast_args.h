@@ -23,9 +23,9 @@ typedef struct {
 
 /* TA_ERR_KERNEL when two entries differ and neither is 1 (TFLite Micro
    aborts there). */
-int ta_broadcast_args_s32(const ta_broadcast_args_params_t *p, const int32_t *shape1,
+int ta_broadcast_args_i32(const ta_broadcast_args_params_t *p, const int32_t *shape1,
                           const int32_t *shape2, int32_t *output);
-int ta_broadcast_args_s64(const ta_broadcast_args_params_t *p, const int64_t *shape1,
+int ta_broadcast_args_i64(const ta_broadcast_args_params_t *p, const int64_t *shape1,
                           const int64_t *shape2, int64_t *output);
 
 #endif /* TA_BROADCAST_ARGS_H */

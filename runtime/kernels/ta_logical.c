@@ -1,5 +1,5 @@
 /* ta_logical.c - the logical kernels; see the header. Rows as in
-   ta_binary_s32.c (ta_broadcast_rows.h). */
+   ta_binary_i32.c (ta_broadcast_rows.h). */
 #include "ta_logical.h"
 
 #include "../include/ta_status.h"

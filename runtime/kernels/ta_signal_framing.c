@@ -13,7 +13,7 @@ static void copy16(int16_t *to, const int16_t *from, int32_t n)
         memmove(to, from, sizeof(int16_t) * (size_t)n);
 }
 
-int ta_signal_delay_s16(const ta_signal_delay_params_t *p, const int16_t *input, int16_t *state,
+int ta_signal_delay_i16(const ta_signal_delay_params_t *p, const int16_t *input, int16_t *state,
                         int16_t *output)
 {
     const int32_t size = p->frame_size, delay = p->delay_length;
@@ -34,7 +34,7 @@ int ta_signal_delay_s16(const ta_signal_delay_params_t *p, const int16_t *input,
     return TA_OK;
 }
 
-int ta_signal_framer_s16(const ta_signal_framer_params_t *p, const int16_t *input, int16_t *state,
+int ta_signal_framer_i16(const ta_signal_framer_params_t *p, const int16_t *input, int16_t *state,
                          int32_t *held, int16_t *output, bool *valid)
 {
     const int32_t size = p->frame_size, step = p->frame_step;
@@ -59,7 +59,7 @@ int ta_signal_framer_s16(const ta_signal_framer_params_t *p, const int16_t *inpu
     return TA_OK;
 }
 
-int ta_signal_stacker_s16(const ta_signal_stacker_params_t *p, const int16_t *input, int16_t *state,
+int ta_signal_stacker_i16(const ta_signal_stacker_params_t *p, const int16_t *input, int16_t *state,
                           int32_t *held, int16_t *output, bool *valid)
 {
     const int32_t channels = p->channels;

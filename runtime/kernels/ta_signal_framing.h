@@ -57,13 +57,13 @@ typedef struct {
 } ta_signal_stacker_params_t;
 
 /* state: rows * delay_length samples (at least one). */
-int ta_signal_delay_s16(const ta_signal_delay_params_t *p, const int16_t *input, int16_t *state,
+int ta_signal_delay_i16(const ta_signal_delay_params_t *p, const int16_t *input, int16_t *state,
                         int16_t *output);
 /* state: rows * capacity samples; held: rows counts. */
-int ta_signal_framer_s16(const ta_signal_framer_params_t *p, const int16_t *input, int16_t *state,
+int ta_signal_framer_i16(const ta_signal_framer_params_t *p, const int16_t *input, int16_t *state,
                          int32_t *held, int16_t *output, bool *valid);
 /* state: window samples; held: {samples held, first frame seen}. */
-int ta_signal_stacker_s16(const ta_signal_stacker_params_t *p, const int16_t *input, int16_t *state,
+int ta_signal_stacker_i16(const ta_signal_stacker_params_t *p, const int16_t *input, int16_t *state,
                           int32_t *held, int16_t *output, bool *valid);
 
 #endif /* TA_SIGNAL_FRAMING_H */

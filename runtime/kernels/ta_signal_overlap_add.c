@@ -6,7 +6,7 @@
 
 #include "../include/ta_status.h"
 
-int ta_signal_overlap_add_s16(const ta_signal_overlap_add_params_t *p, const int16_t *input,
+int ta_signal_overlap_add_i16(const ta_signal_overlap_add_params_t *p, const int16_t *input,
                               int16_t *state, int16_t *output)
 {
     const int32_t size = p->frame_size, step = p->frame_step;

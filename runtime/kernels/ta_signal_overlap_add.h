@@ -24,7 +24,7 @@ typedef struct {
 } ta_signal_overlap_add_params_t;
 
 /* state: rows * frame_size values. */
-int ta_signal_overlap_add_s16(const ta_signal_overlap_add_params_t *p, const int16_t *input,
+int ta_signal_overlap_add_i16(const ta_signal_overlap_add_params_t *p, const int16_t *input,
                               int16_t *state, int16_t *output);
 int ta_signal_overlap_add_f32(const ta_signal_overlap_add_params_t *p, const float *input,
                               float *state, float *output);

@@ -220,7 +220,7 @@ static void split_real(int32_t n, const int16_t *work, const int16_t *super_tw, 
     }
 }
 
-int ta_signal_rfft_s16(const ta_signal_rfft_params_t *p, const int16_t *input,
+int ta_signal_rfft_i16(const ta_signal_rfft_params_t *p, const int16_t *input,
                        const int16_t *twiddles, const int16_t *super_twiddles, void *work,
                        int16_t *output)
 {
@@ -255,7 +255,7 @@ static void fold_real(int32_t n, const int16_t *bins, const int16_t *super_tw, i
     }
 }
 
-int ta_signal_irfft_s16(const ta_signal_rfft_params_t *p, const int16_t *input,
+int ta_signal_irfft_i16(const ta_signal_rfft_params_t *p, const int16_t *input,
                         const int16_t *twiddles, const int16_t *super_twiddles, void *work,
                         int16_t *output)
 {

@@ -29,10 +29,10 @@
 /* twiddles: fft_length / 2 complex Q15 (re, im) pairs of the complex FFT;
    super_twiddles: fft_length / 4 pairs of the real split; work:
    fft_length int16 of scratch. */
-int ta_signal_rfft_s16(const ta_signal_rfft_params_t *p, const int16_t *input,
+int ta_signal_rfft_i16(const ta_signal_rfft_params_t *p, const int16_t *input,
                        const int16_t *twiddles, const int16_t *super_twiddles, void *work,
                        int16_t *output);
-int ta_signal_irfft_s16(const ta_signal_rfft_params_t *p, const int16_t *input,
+int ta_signal_irfft_i16(const ta_signal_rfft_params_t *p, const int16_t *input,
                         const int16_t *twiddles, const int16_t *super_twiddles, void *work,
                         int16_t *output);
 

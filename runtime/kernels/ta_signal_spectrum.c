@@ -5,7 +5,7 @@
 
 #include "ta_signal_math.h"
 
-int ta_signal_window_s16(const ta_signal_window_params_t *p, const int16_t *input,
+int ta_signal_window_i16(const ta_signal_window_params_t *p, const int16_t *input,
                          const int16_t *window, int16_t *output)
 {
     for (int32_t start = 0; start < p->count; start += p->window_size) {
@@ -18,7 +18,7 @@ int ta_signal_window_s16(const ta_signal_window_params_t *p, const int16_t *inpu
     return TA_OK;
 }
 
-int ta_signal_fft_auto_scale_s16(const ta_signal_fft_auto_scale_params_t *p, const int16_t *input,
+int ta_signal_fft_auto_scale_i16(const ta_signal_fft_auto_scale_params_t *p, const int16_t *input,
                                  int16_t *output, int32_t *scale_bits)
 {
     /* The library's MaxAbs16 keeps the largest magnitude in an int16, so
@@ -40,7 +40,7 @@ int ta_signal_fft_auto_scale_s16(const ta_signal_fft_auto_scale_params_t *p, con
     return TA_OK;
 }
 
-int ta_signal_energy_s16(const ta_signal_energy_params_t *p, const int16_t *input, uint32_t *output)
+int ta_signal_energy_i16(const ta_signal_energy_params_t *p, const int16_t *input, uint32_t *output)
 {
     for (int32_t i = 0; i < p->count; i++) {
         if (i < p->start_index || i >= p->end_index) {

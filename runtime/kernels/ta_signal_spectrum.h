@@ -38,12 +38,12 @@ typedef struct {
     TA_PARAM_MEMBERS(TA_SIGNAL_ENERGY_PARAMS)
 } ta_signal_energy_params_t;
 
-int ta_signal_window_s16(const ta_signal_window_params_t *p, const int16_t *input,
+int ta_signal_window_i16(const ta_signal_window_params_t *p, const int16_t *input,
                          const int16_t *window, int16_t *output);
-int ta_signal_fft_auto_scale_s16(const ta_signal_fft_auto_scale_params_t *p, const int16_t *input,
+int ta_signal_fft_auto_scale_i16(const ta_signal_fft_auto_scale_params_t *p, const int16_t *input,
                                  int16_t *output, int32_t *scale_bits);
 /* input: interleaved (re, im) pairs. */
-int ta_signal_energy_s16(const ta_signal_energy_params_t *p, const int16_t *input,
+int ta_signal_energy_i16(const ta_signal_energy_params_t *p, const int16_t *input,
                          uint32_t *output);
 
 #endif /* TA_SIGNAL_SPECTRUM_H */

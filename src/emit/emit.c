@@ -23,8 +23,8 @@ static bool write_all(const TaEmitInput *in, const char *dir)
     ta_vec_push(in->pool, &sources, ta_format(in->pool, "%s_constants.c", p));
     for (int i = 0; i < in->graph->ops.len; i++) {
         const TaOp *op = TA_OP(in->graph, i);
-        if (op->calls.len)
-            ta_vec_push(in->pool, &sources, ta_format(in->pool, "ops/%s.c", op->symbol));
+        if (op->lowered.calls.len)
+            ta_vec_push(in->pool, &sources, ta_format(in->pool, "ops/%s.c", op->lowered.symbol));
     }
     if (!ta_emit_user_files(in, dir, &sources))
         return false;

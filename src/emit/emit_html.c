@@ -221,7 +221,7 @@ static void summary_section(const Doc *d)
     ta_buf_puts(d->b, "<h2 id=\"summary\">Summary</h2>\n<table>\n");
     summary_row(d, "Model", esc(d, ta_basename(in->model->path)));
     summary_row(d, "Subgraph",
-                ta_format(d->pool, "%d%s%s", in->graph->index, in->graph->name ? " " : "",
+                ta_format(d->pool, "%d%s%s", in->graph->model_index, in->graph->name ? " " : "",
                           esc(d, in->graph->name)));
     summary_row(d, "Prefix", ta_format(d->pool, "<code>%s</code>", esc(d, in->prefix)));
     summary_row(d, "Target", esc(d, in->plan->target->name));
@@ -810,9 +810,9 @@ static void operator_labels(const Doc *d, const Plot *p)
         ta_field(&f, "y", ta_px_text(d->pool, y));
         ta_field(&f, "label", last ? "out" : ta_format(d->pool, "<a href=\"#op-%d\">%d</a>", i, i));
         ta_field(&f, "title",
-                 last
-                     ? "after the run: the application reads the outputs"
-                     : esc(d, ta_format(d->pool, "operator %d: %s (%s)", i, op->type, op->symbol)));
+                 last ? "after the run: the application reads the outputs"
+                      : esc(d, ta_format(d->pool, "operator %d: %s (%s)", i, op->type,
+                                         op->lowered.symbol)));
         ta_template(d->b, &f,
                     "<text x=\"$x\" y=\"$y\" text-anchor=\"middle\">$label"
                     "<title>$title</title></text>\n");

@@ -74,9 +74,9 @@ void ta_emit_internal_h(const TaSourcesCtx *c, TaBuf *b)
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         if (ta_op_calls_with_role(op, "init"))
-            ta_buf_printf(b, "int %s_init(void);\n", op->symbol);
+            ta_buf_printf(b, "int %s_init(void);\n", op->lowered.symbol);
         if (ta_op_calls_with_role(op, "run"))
-            ta_buf_printf(b, "int %s_run(void);\n", op->symbol);
+            ta_buf_printf(b, "int %s_run(void);\n", op->lowered.symbol);
     }
     ta_template(b, &f, "\n#endif /* ${PREFIX}_INTERNAL_H */\n");
 }

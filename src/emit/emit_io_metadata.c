@@ -60,7 +60,7 @@ static bool written_by_an_operator(const TaGraph *g, const TaTensor *t)
 {
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
-        if (op->removed || op->calls.len == 0)
+        if (op->removed || op->lowered.calls.len == 0)
             continue;
         for (int k = 0; k < op->num_outputs; k++)
             if (op->outputs[k] == t)

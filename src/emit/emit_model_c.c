@@ -144,7 +144,7 @@ static void emit_model_init(const TaSourcesCtx *c, TaBuf *b)
             const TaOp *op = TA_OP(g, i);
             if (ta_op_calls_with_role(op, "init"))
                 ta_buf_printf(b, "    if ((status = %s_init()) != TA_OK)\n        return status;\n",
-                              op->symbol);
+                              op->lowered.symbol);
         }
     }
     ta_template(b, &f, "    ${prefix}_initialized = ctx;\n    return TA_OK;\n}\n\n");

@@ -15,32 +15,30 @@ static int emit_control(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int dep
     const char *cond = op->control_cond ? ta_sources_tensor_ptr(c, op->control_cond) : NULL;
     const char *in = ta_format(c->pool, "%*s", 4 * depth, "");
     const char *out = depth > 1 ? ta_format(c->pool, "%*s", 4 * (depth - 1), "") : in;
-    const char *from = op->source_index >= 0 && op->source_subgraph > 0
+    const char *from = op->model_index >= 0 && op->model_subgraph > 0
                            ? ta_format(c->pool, " (model subgraph %d operator %d)",
-                                       op->source_subgraph, op->source_index)
-                       : op->source_index >= 0
-                           ? ta_format(c->pool, " (model operator %d)", op->source_index)
+                                       op->model_subgraph, op->model_index)
+                       : op->model_index >= 0
+                           ? ta_format(c->pool, " (model operator %d)", op->model_index)
                            : "";
     switch (op->control) {
     case TA_CONTROL_IF_BEGIN:
-        ta_buf_printf(b, "%s/* layer %d: IF%s */\n%sif (%s[0]) {\n", in, op->layer_index, from, in,
-                      cond);
+        ta_buf_printf(b, "%s/* layer %d: IF%s */\n%sif (%s[0]) {\n", in, op->index, from, in, cond);
         return depth + 1;
     case TA_CONTROL_IF_ELSE:
-        ta_buf_printf(b, "%s} else { /* layer %d */\n", out, op->layer_index);
+        ta_buf_printf(b, "%s} else { /* layer %d */\n", out, op->index);
         return depth;
     case TA_CONTROL_IF_END:
     case TA_CONTROL_LOOP_END:
-        ta_buf_printf(b, "%s} /* layer %d: end of %s */\n", out, op->layer_index,
+        ta_buf_printf(b, "%s} /* layer %d: end of %s */\n", out, op->index,
                       op->control == TA_CONTROL_IF_END ? "IF" : "WHILE");
         return depth - 1;
     case TA_CONTROL_LOOP_BEGIN:
-        ta_buf_printf(b, "%s/* layer %d: WHILE%s */\n%sfor (;;) {\n", in, op->layer_index, from,
-                      in);
+        ta_buf_printf(b, "%s/* layer %d: WHILE%s */\n%sfor (;;) {\n", in, op->index, from, in);
         return depth + 1;
     case TA_CONTROL_LOOP_TEST:
         ta_buf_printf(b, "%sif (!%s[0]) /* layer %d: the loop's condition */\n%s    break;\n", in,
-                      cond, op->layer_index, in);
+                      cond, op->index, in);
         return depth;
     case TA_CONTROL_NONE: break;
     }
@@ -74,13 +72,14 @@ void ta_emit_model_schedule(const TaSourcesCtx *c, TaBuf *b)
                               ta_escape_c_comment(c->pool, op->type),
                               op->num_outputs && op->outputs[0]->alias_of
                                   ? "its output shares its input's bytes"
-                              : op->calls.len ? "it only initializes state"
-                              : op->no_code   ? ta_escape_c_comment(c->pool, op->no_code)
-                                              : "its outputs share their inputs' bytes");
+                              : op->lowered.calls.len ? "it only initializes state"
+                              : op->lowered.no_code
+                                  ? ta_escape_c_comment(c->pool, op->lowered.no_code)
+                                  : "its outputs share their inputs' bytes");
                 continue;
             }
             ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n", indent,
-                          op->symbol, indent);
+                          op->lowered.symbol, indent);
         }
         ta_buf_puts(b, "    return TA_OK;\n}\n\n");
         return;
@@ -93,7 +92,7 @@ void ta_emit_model_schedule(const TaSourcesCtx *c, TaBuf *b)
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         if (ta_op_calls_with_role(op, "run"))
-            ta_buf_printf(b, "    %s_run,\n", op->symbol);
+            ta_buf_printf(b, "    %s_run,\n", op->lowered.symbol);
         else
             ta_buf_printf(b, "    NULL, /* %s */\n", ta_escape_c_comment(c->pool, op->type));
     }
@@ -106,7 +105,7 @@ void ta_emit_model_schedule(const TaSourcesCtx *c, TaBuf *b)
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         if (ta_op_calls_with_role(op, "init"))
-            ta_buf_printf(b, "    %s_init,\n", op->symbol);
+            ta_buf_printf(b, "    %s_init,\n", op->lowered.symbol);
         else
             ta_buf_puts(b, "    NULL,\n");
     }

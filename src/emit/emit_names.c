@@ -94,8 +94,9 @@ const char **ta_sources_tensor_pointers(const TaSourcesCtx *c)
     TaNameSet taken = ta_name_set(c->pool, 2 * (size_t)g->tensors.len);
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
-        for (int k = 0; k <= op->calls.len; k++) {
-            const TaKernelCall *call = k < op->calls.len ? op->calls.items[k] : NULL;
+        for (int k = 0; k <= op->lowered.calls.len; k++) {
+            const TaKernelCall *call = k < op->lowered.calls.len ? op->lowered.calls.items[k]
+                                                                 : NULL;
             /* After the calls: the bool a control-flow marker tests. */
             int num_args = call ? call->args.len : 1;
             for (int a = 0; a < num_args; a++) {

@@ -78,18 +78,18 @@ static void describe_tensor(const TaSourcesCtx *c, TaBuf *b, const char *lead, c
 
 /* `int <symbol>_<role>(void)`: the op's calls of that role, in order,
    stopping at the first failing one. Parameter structs are numbered by
-   position in op->calls, whatever their role, and named after the op, so
+   position in op->lowered.calls, whatever their role, and named after the op, so
    that no two file-scope names of a module (or of modules with different
    prefixes) clash even when their files are compiled as one unit. */
 static void emit_function(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, const char *role)
 {
     const int n_calls = ta_op_calls_with_role(op, role);
-    ta_buf_printf(b, "int %s_%s(void)\n{\n", op->symbol, role);
+    ta_buf_printf(b, "int %s_%s(void)\n{\n", op->lowered.symbol, role);
     if (n_calls > 1)
         ta_buf_puts(b, "    int status;\n");
     int done = 0;
-    for (int k = 0; k < op->calls.len; k++) {
-        const TaKernelCall *call = op->calls.items[k];
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *call = op->lowered.calls.items[k];
         if (strcmp(call->role, role) != 0)
             continue;
         bool last = ++done == n_calls;
@@ -98,7 +98,7 @@ static void emit_function(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, const
                                                    sizeof *pointers);
             for (int a = 0; a < call->args.len; a++)
                 pointers[a] = ta_sources_tensor_ptr(c, call->args.items[a]);
-            ta_emit_user_call(b, op->symbol, call, k, pointers, last);
+            ta_emit_user_call(b, op->lowered.symbol, call, k, pointers, last);
             if (!last)
                 ta_buf_puts(b, "    if (status != TA_OK)\n        return status;\n");
             continue;
@@ -107,7 +107,7 @@ static void emit_function(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, const
         ta_buf_printf(b, "%s%s%s(", indent, last ? "return " : "status = ", call->function);
         int n = 0;
         if (call->params_desc) {
-            ta_buf_printf(b, "&%s_params%d", op->symbol, k);
+            ta_buf_printf(b, "&%s_params%d", op->lowered.symbol, k);
             n++;
         }
         for (int a = 0; a < call->args.len; a++) {
@@ -124,23 +124,22 @@ static void emit_function(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, const
 bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
 {
     TaBuf b = {0};
-    ta_buf_printf(&b, "/*\n * Layer %d: %s", op->layer_index,
-                  ta_escape_c_comment(c->pool, op->type));
-    if (op->source_index >= 0)
-        ta_buf_printf(&b, " (model operator %d)", op->source_index);
+    ta_buf_printf(&b, "/*\n * Layer %d: %s", op->index, ta_escape_c_comment(c->pool, op->type));
+    if (op->model_index >= 0)
+        ta_buf_printf(&b, " (model operator %d)", op->model_index);
     ta_buf_puts(&b, "\n *\n");
     for (int i = 0; i < op->num_inputs; i++)
         if (op->inputs[i])
             describe_tensor(c, &b, " *   in    ", op->inputs[i]);
     for (int i = 0; i < op->num_outputs; i++)
         describe_tensor(c, &b, " *   out   ", op->outputs[i]);
-    for (int i = 0; i < op->locals.len; i++)
-        describe_tensor(c, &b, " *   local ", op->locals.items[i]);
+    for (int i = 0; i < op->lowered.locals.len; i++)
+        describe_tensor(c, &b, " *   local ", op->lowered.locals.items[i]);
     ta_buf_puts(&b, " */\n");
     ta_buf_printf(&b, "#include \"../%s_internal.h\"\n", c->p);
     const char *last_header = NULL;
-    for (int k = 0; k < op->calls.len; k++) {
-        const TaKernelCall *call = op->calls.items[k];
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *call = op->lowered.calls.items[k];
         if (!last_header || strcmp(last_header, call->header) != 0)
             ta_buf_printf(&b, "#include \"../%s\"\n", call->header);
         last_header = call->header;
@@ -148,15 +147,15 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
             ta_buf_printf(&b, "#include \"../custom/%s\"\n", call->user->headers[h]);
     }
     ta_buf_puts(&b, "\n");
-    for (int k = 0; k < op->calls.len; k++)
-        if (((const TaKernelCall *)op->calls.items[k])->user)
-            ta_emit_user_call_dims(&b, op->symbol, op->calls.items[k], k);
-    for (int k = 0; k < op->calls.len; k++) {
-        const TaKernelCall *call = op->calls.items[k];
+    for (int k = 0; k < op->lowered.calls.len; k++)
+        if (((const TaKernelCall *)op->lowered.calls.items[k])->user)
+            ta_emit_user_call_dims(&b, op->lowered.symbol, op->lowered.calls.items[k], k);
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *call = op->lowered.calls.items[k];
         if (!call->params_desc)
             continue;
         ta_buf_printf(&b, "static const %s %s_params%d = {\n", call->params_desc->type_name,
-                      op->symbol, k);
+                      op->lowered.symbol, k);
         ta_params_text(&b, call, false);
         ta_buf_puts(&b, "};\n\n");
     }
@@ -174,7 +173,7 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
         }
         emit_function(c, &b, op, "run");
     }
-    bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->symbol), &b);
+    bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->lowered.symbol), &b);
     ta_buf_free(&b);
     return ok;
 }

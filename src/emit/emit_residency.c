@@ -103,7 +103,7 @@ static void order_row(const TaEmitInput *in, TaJson *j)
     ta_json_key(j, "operators");
     ta_json_begin_array(j);
     for (int i = 0; i < in->graph->ops.len; i++)
-        ta_json_int(j, TA_OP(in->graph, i)->source_index);
+        ta_json_int(j, TA_OP(in->graph, i)->model_index);
     ta_json_end_array(j);
     ta_json_end_object(j);
 }

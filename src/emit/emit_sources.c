@@ -55,7 +55,7 @@ bool ta_emit_sources(const TaEmitInput *in, const char *dir)
         ta_buf_free(&b);
     }
     for (int i = 0; i < in->graph->ops.len && ok; i++)
-        if (TA_OP(in->graph, i)->calls.len)
+        if (TA_OP(in->graph, i)->lowered.calls.len)
             ok = ta_emit_op_file(&c, dir, TA_OP(in->graph, i));
     ok = ok && ta_emit_helia_files(in, &c.fields, dir);
     /* Sidecars: the data of each cold constant region the application binds. */

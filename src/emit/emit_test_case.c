@@ -193,8 +193,8 @@ static bool executable_on_host(const TaEmitInput *in)
 {
     for (int i = 0; i < in->graph->ops.len; i++) {
         const TaOp *op = TA_OP(in->graph, i);
-        for (int k = 0; k < op->calls.len; k++) {
-            const TaKernelCall *call = op->calls.items[k];
+        for (int k = 0; k < op->lowered.calls.len; k++) {
+            const TaKernelCall *call = op->lowered.calls.items[k];
             if (!call->user)
                 continue;
             ta_error(in->diag,

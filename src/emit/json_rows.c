@@ -108,7 +108,7 @@ void ta_json_tensor_row(TaJson *j, const TaTensor *t, const TaTensorColumn *cols
         switch (cols[i].value) {
         case TA_TENSOR_COL_ID: ta_json_string(j, t->id); break;
         case TA_TENSOR_COL_NAME: ta_json_string(j, t->name); break;
-        case TA_TENSOR_COL_ROLE: ta_json_string(j, ta_role_name(root->kind)); break;
+        case TA_TENSOR_COL_ROLE: ta_json_string(j, ta_role_name(root->role)); break;
         case TA_TENSOR_COL_VIEW_KIND: ta_json_string(j, ta_view_kind(t)); break;
         case TA_TENSOR_COL_IO:
             ta_json_string(j, t->input_index >= 0    ? "input"

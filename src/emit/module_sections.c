@@ -76,7 +76,7 @@ void ta_module_sections(const TaEmitInput *in, TaVec *sections)
         const TaOp *op = TA_OP(in->graph, i);
         if (op->code_memory >= 0 && ta_op_calls_with_role(op, "run"))
             add(in, sections, op->code_memory, TA_SECTION_CODE,
-                ta_format(in->pool, "%s_run", op->symbol), 0);
+                ta_format(in->pool, "%s_run", op->lowered.symbol), 0);
     }
     /* Insertion sort: few sections, and a stable order keeps output deterministic. */
     for (int i = 1; i < sections->len; i++)

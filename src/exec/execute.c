@@ -158,8 +158,8 @@ static bool run_role(Exec *x, const char *role)
             continue;
         }
         i++;
-        for (int k = 0; k < op->calls.len; k++) {
-            const TaKernelCall *call = op->calls.items[k];
+        for (int k = 0; k < op->lowered.calls.len; k++) {
+            const TaKernelCall *call = op->lowered.calls.items[k];
             if (strcmp(call->role, role) == 0 && !call_kernel(x, op, call))
                 return false;
         }

@@ -14,7 +14,7 @@
 #include "../../runtime/kernels/ta_batch_matmul.h"
 #include "../../runtime/kernels/ta_batch_matmul_f32.h"
 #include "../../runtime/kernels/ta_binary_f32.h"
-#include "../../runtime/kernels/ta_binary_s32.h"
+#include "../../runtime/kernels/ta_binary_i32.h"
 #include "../../runtime/kernels/ta_broadcast_args.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_circular_buffer.h"
@@ -66,7 +66,7 @@
 #include "../../runtime/kernels/ta_select.h"
 #include "../../runtime/kernels/ta_sign.h"
 #include "../../runtime/kernels/ta_signal_fft_f32.h"
-#include "../../runtime/kernels/ta_signal_fft_s32.h"
+#include "../../runtime/kernels/ta_signal_fft_i32.h"
 #include "../../runtime/kernels/ta_signal_filter_bank.h"
 #include "../../runtime/kernels/ta_signal_framing.h"
 #include "../../runtime/kernels/ta_signal_noise.h"
@@ -88,9 +88,9 @@ static int call_ta_abs_f32(const void *p, void *const *a)
 {
     return ta_abs_f32(p, a[0], a[1]);
 }
-static int call_ta_abs_i16_plain(const void *p, void *const *a)
+static int call_ta_abs_i16(const void *p, void *const *a)
 {
-    return ta_abs_i16_plain(p, a[0], a[1]);
+    return ta_abs_i16(p, a[0], a[1]);
 }
 static int call_ta_abs_s16(const void *p, void *const *a)
 {
@@ -103,6 +103,10 @@ static int call_ta_abs_s8(const void *p, void *const *a)
 static int call_ta_add_f32(const void *p, void *const *a)
 {
     return ta_add_f32(p, a[0], a[1], a[2]);
+}
+static int call_ta_add_i32(const void *p, void *const *a)
+{
+    return ta_add_i32(p, a[0], a[1], a[2]);
 }
 static int call_ta_add_n_f32_accumulate(const void *p, void *const *a)
 {
@@ -127,10 +131,6 @@ static int call_ta_add_n_s8_first(const void *p, void *const *a)
 static int call_ta_add_s16(const void *p, void *const *a)
 {
     return ta_add_s16(p, a[0], a[1], a[2]);
-}
-static int call_ta_add_s32(const void *p, void *const *a)
-{
-    return ta_add_s32(p, a[0], a[1], a[2]);
 }
 static int call_ta_add_s8(const void *p, void *const *a)
 {
@@ -184,77 +184,77 @@ static int call_ta_batch_matmul_s8(const void *p, void *const *a)
 {
     return ta_batch_matmul_s8(p, a[0], a[1], a[2], a[3], a[4]);
 }
-static int call_ta_broadcast_args_s32(const void *p, void *const *a)
+static int call_ta_broadcast_args_i32(const void *p, void *const *a)
 {
-    return ta_broadcast_args_s32(p, a[0], a[1], a[2]);
+    return ta_broadcast_args_i32(p, a[0], a[1], a[2]);
 }
-static int call_ta_broadcast_args_s64(const void *p, void *const *a)
+static int call_ta_broadcast_args_i64(const void *p, void *const *a)
 {
-    return ta_broadcast_args_s64(p, a[0], a[1], a[2]);
+    return ta_broadcast_args_i64(p, a[0], a[1], a[2]);
 }
-static int call_ta_cast_bool_f32(const void *p, void *const *a)
+static int call_ta_cast_b_f32(const void *p, void *const *a)
 {
-    return ta_cast_bool_f32(p, a[0], a[1]);
+    return ta_cast_b_f32(p, a[0], a[1]);
 }
-static int call_ta_cast_bool_s16(const void *p, void *const *a)
+static int call_ta_cast_b_i16(const void *p, void *const *a)
 {
-    return ta_cast_bool_s16(p, a[0], a[1]);
+    return ta_cast_b_i16(p, a[0], a[1]);
 }
-static int call_ta_cast_bool_s32(const void *p, void *const *a)
+static int call_ta_cast_b_i32(const void *p, void *const *a)
 {
-    return ta_cast_bool_s32(p, a[0], a[1]);
+    return ta_cast_b_i32(p, a[0], a[1]);
 }
-static int call_ta_cast_bool_s8(const void *p, void *const *a)
+static int call_ta_cast_b_i8(const void *p, void *const *a)
 {
-    return ta_cast_bool_s8(p, a[0], a[1]);
+    return ta_cast_b_i8(p, a[0], a[1]);
 }
-static int call_ta_cast_f32_s16(const void *p, void *const *a)
+static int call_ta_cast_f32_i16(const void *p, void *const *a)
 {
-    return ta_cast_f32_s16(p, a[0], a[1]);
+    return ta_cast_f32_i16(p, a[0], a[1]);
 }
-static int call_ta_cast_f32_s32(const void *p, void *const *a)
+static int call_ta_cast_f32_i32(const void *p, void *const *a)
 {
-    return ta_cast_f32_s32(p, a[0], a[1]);
+    return ta_cast_f32_i32(p, a[0], a[1]);
 }
-static int call_ta_cast_f32_s8(const void *p, void *const *a)
+static int call_ta_cast_f32_i8(const void *p, void *const *a)
 {
-    return ta_cast_f32_s8(p, a[0], a[1]);
+    return ta_cast_f32_i8(p, a[0], a[1]);
 }
-static int call_ta_cast_s16_f32(const void *p, void *const *a)
+static int call_ta_cast_i16_f32(const void *p, void *const *a)
 {
-    return ta_cast_s16_f32(p, a[0], a[1]);
+    return ta_cast_i16_f32(p, a[0], a[1]);
 }
-static int call_ta_cast_s16_s32(const void *p, void *const *a)
+static int call_ta_cast_i16_i32(const void *p, void *const *a)
 {
-    return ta_cast_s16_s32(p, a[0], a[1]);
+    return ta_cast_i16_i32(p, a[0], a[1]);
 }
-static int call_ta_cast_s16_s8(const void *p, void *const *a)
+static int call_ta_cast_i16_i8(const void *p, void *const *a)
 {
-    return ta_cast_s16_s8(p, a[0], a[1]);
+    return ta_cast_i16_i8(p, a[0], a[1]);
 }
-static int call_ta_cast_s32_f32(const void *p, void *const *a)
+static int call_ta_cast_i32_f32(const void *p, void *const *a)
 {
-    return ta_cast_s32_f32(p, a[0], a[1]);
+    return ta_cast_i32_f32(p, a[0], a[1]);
 }
-static int call_ta_cast_s32_s16(const void *p, void *const *a)
+static int call_ta_cast_i32_i16(const void *p, void *const *a)
 {
-    return ta_cast_s32_s16(p, a[0], a[1]);
+    return ta_cast_i32_i16(p, a[0], a[1]);
 }
-static int call_ta_cast_s32_s8(const void *p, void *const *a)
+static int call_ta_cast_i32_i8(const void *p, void *const *a)
 {
-    return ta_cast_s32_s8(p, a[0], a[1]);
+    return ta_cast_i32_i8(p, a[0], a[1]);
 }
-static int call_ta_cast_s8_f32(const void *p, void *const *a)
+static int call_ta_cast_i8_f32(const void *p, void *const *a)
 {
-    return ta_cast_s8_f32(p, a[0], a[1]);
+    return ta_cast_i8_f32(p, a[0], a[1]);
 }
-static int call_ta_cast_s8_s16(const void *p, void *const *a)
+static int call_ta_cast_i8_i16(const void *p, void *const *a)
 {
-    return ta_cast_s8_s16(p, a[0], a[1]);
+    return ta_cast_i8_i16(p, a[0], a[1]);
 }
-static int call_ta_cast_s8_s32(const void *p, void *const *a)
+static int call_ta_cast_i8_i32(const void *p, void *const *a)
 {
-    return ta_cast_s8_s32(p, a[0], a[1]);
+    return ta_cast_i8_i32(p, a[0], a[1]);
 }
 static int call_ta_ceil_f32(const void *p, void *const *a)
 {
@@ -368,9 +368,9 @@ static int call_ta_div_f32(const void *p, void *const *a)
 {
     return ta_div_f32(p, a[0], a[1], a[2]);
 }
-static int call_ta_div_s32(const void *p, void *const *a)
+static int call_ta_div_i32(const void *p, void *const *a)
 {
-    return ta_div_s32(p, a[0], a[1], a[2]);
+    return ta_div_i32(p, a[0], a[1], a[2]);
 }
 static int call_ta_dynamic_update_slice_i32(const void *p, void *const *a)
 {
@@ -536,13 +536,13 @@ static int call_ta_maximum_f32(const void *p, void *const *a)
 {
     return ta_maximum_f32(p, a[0], a[1], a[2]);
 }
+static int call_ta_maximum_i32(const void *p, void *const *a)
+{
+    return ta_maximum_i32(p, a[0], a[1], a[2]);
+}
 static int call_ta_maximum_s16(const void *p, void *const *a)
 {
     return ta_maximum_s16(p, a[0], a[1], a[2]);
-}
-static int call_ta_maximum_s32(const void *p, void *const *a)
-{
-    return ta_maximum_s32(p, a[0], a[1], a[2]);
 }
 static int call_ta_maximum_s8(const void *p, void *const *a)
 {
@@ -552,13 +552,13 @@ static int call_ta_minimum_f32(const void *p, void *const *a)
 {
     return ta_minimum_f32(p, a[0], a[1], a[2]);
 }
+static int call_ta_minimum_i32(const void *p, void *const *a)
+{
+    return ta_minimum_i32(p, a[0], a[1], a[2]);
+}
 static int call_ta_minimum_s16(const void *p, void *const *a)
 {
     return ta_minimum_s16(p, a[0], a[1], a[2]);
-}
-static int call_ta_minimum_s32(const void *p, void *const *a)
-{
-    return ta_minimum_s32(p, a[0], a[1], a[2]);
 }
 static int call_ta_minimum_s8(const void *p, void *const *a)
 {
@@ -568,13 +568,13 @@ static int call_ta_mul_f32(const void *p, void *const *a)
 {
     return ta_mul_f32(p, a[0], a[1], a[2]);
 }
+static int call_ta_mul_i32(const void *p, void *const *a)
+{
+    return ta_mul_i32(p, a[0], a[1], a[2]);
+}
 static int call_ta_mul_s16(const void *p, void *const *a)
 {
     return ta_mul_s16(p, a[0], a[1], a[2]);
-}
-static int call_ta_mul_s32(const void *p, void *const *a)
-{
-    return ta_mul_s32(p, a[0], a[1], a[2]);
 }
 static int call_ta_mul_s8(const void *p, void *const *a)
 {
@@ -740,17 +740,17 @@ static int call_ta_sign_i32(const void *p, void *const *a)
 {
     return ta_sign_i32(p, a[0], a[1]);
 }
-static int call_ta_signal_delay_s16(const void *p, void *const *a)
+static int call_ta_signal_delay_i16(const void *p, void *const *a)
 {
-    return ta_signal_delay_s16(p, a[0], a[1], a[2]);
+    return ta_signal_delay_i16(p, a[0], a[1], a[2]);
 }
-static int call_ta_signal_energy_s16(const void *p, void *const *a)
+static int call_ta_signal_energy_i16(const void *p, void *const *a)
 {
-    return ta_signal_energy_s16(p, a[0], a[1]);
+    return ta_signal_energy_i16(p, a[0], a[1]);
 }
-static int call_ta_signal_fft_auto_scale_s16(const void *p, void *const *a)
+static int call_ta_signal_fft_auto_scale_i16(const void *p, void *const *a)
 {
-    return ta_signal_fft_auto_scale_s16(p, a[0], a[1], a[2]);
+    return ta_signal_fft_auto_scale_i16(p, a[0], a[1], a[2]);
 }
 static int call_ta_signal_filter_bank_log_u32(const void *p, void *const *a)
 {
@@ -764,29 +764,29 @@ static int call_ta_signal_filter_bank_u32(const void *p, void *const *a)
 {
     return ta_signal_filter_bank_u32(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
 }
-static int call_ta_signal_framer_s16(const void *p, void *const *a)
+static int call_ta_signal_framer_i16(const void *p, void *const *a)
 {
-    return ta_signal_framer_s16(p, a[0], a[1], a[2], a[3], a[4]);
+    return ta_signal_framer_i16(p, a[0], a[1], a[2], a[3], a[4]);
 }
 static int call_ta_signal_irfft_f32(const void *p, void *const *a)
 {
     return ta_signal_irfft_f32(p, a[0], a[1], a[2], a[3], a[4]);
 }
-static int call_ta_signal_irfft_s16(const void *p, void *const *a)
+static int call_ta_signal_irfft_i16(const void *p, void *const *a)
 {
-    return ta_signal_irfft_s16(p, a[0], a[1], a[2], a[3], a[4]);
+    return ta_signal_irfft_i16(p, a[0], a[1], a[2], a[3], a[4]);
 }
-static int call_ta_signal_irfft_s32(const void *p, void *const *a)
+static int call_ta_signal_irfft_i32(const void *p, void *const *a)
 {
-    return ta_signal_irfft_s32(p, a[0], a[1], a[2], a[3], a[4]);
+    return ta_signal_irfft_i32(p, a[0], a[1], a[2], a[3], a[4]);
 }
 static int call_ta_signal_overlap_add_f32(const void *p, void *const *a)
 {
     return ta_signal_overlap_add_f32(p, a[0], a[1], a[2]);
 }
-static int call_ta_signal_overlap_add_s16(const void *p, void *const *a)
+static int call_ta_signal_overlap_add_i16(const void *p, void *const *a)
 {
-    return ta_signal_overlap_add_s16(p, a[0], a[1], a[2]);
+    return ta_signal_overlap_add_i16(p, a[0], a[1], a[2]);
 }
 static int call_ta_signal_pcan_u32(const void *p, void *const *a)
 {
@@ -796,25 +796,25 @@ static int call_ta_signal_rfft_f32(const void *p, void *const *a)
 {
     return ta_signal_rfft_f32(p, a[0], a[1], a[2], a[3], a[4]);
 }
-static int call_ta_signal_rfft_s16(const void *p, void *const *a)
+static int call_ta_signal_rfft_i16(const void *p, void *const *a)
 {
-    return ta_signal_rfft_s16(p, a[0], a[1], a[2], a[3], a[4]);
+    return ta_signal_rfft_i16(p, a[0], a[1], a[2], a[3], a[4]);
 }
-static int call_ta_signal_rfft_s32(const void *p, void *const *a)
+static int call_ta_signal_rfft_i32(const void *p, void *const *a)
 {
-    return ta_signal_rfft_s32(p, a[0], a[1], a[2], a[3], a[4]);
+    return ta_signal_rfft_i32(p, a[0], a[1], a[2], a[3], a[4]);
 }
 static int call_ta_signal_spectral_subtraction_u32(const void *p, void *const *a)
 {
     return ta_signal_spectral_subtraction_u32(p, a[0], a[1], a[2], a[3]);
 }
-static int call_ta_signal_stacker_s16(const void *p, void *const *a)
+static int call_ta_signal_stacker_i16(const void *p, void *const *a)
 {
-    return ta_signal_stacker_s16(p, a[0], a[1], a[2], a[3], a[4]);
+    return ta_signal_stacker_i16(p, a[0], a[1], a[2], a[3], a[4]);
 }
-static int call_ta_signal_window_s16(const void *p, void *const *a)
+static int call_ta_signal_window_i16(const void *p, void *const *a)
 {
-    return ta_signal_window_s16(p, a[0], a[1], a[2]);
+    return ta_signal_window_i16(p, a[0], a[1], a[2]);
 }
 static int call_ta_sin_f32(const void *p, void *const *a)
 {
@@ -912,17 +912,17 @@ static int call_ta_variable_fill(const void *p, void *const *a)
 /* Sorted by name, in strcmp order, for the binary search below. */
 static const TaKernelEntry entries[] = {
     {"ta_abs_f32", 2, "r:float w:float", call_ta_abs_f32},
-    {"ta_abs_i16_plain", 2, "r:int16_t w:int16_t", call_ta_abs_i16_plain},
+    {"ta_abs_i16", 2, "r:int16_t w:int16_t", call_ta_abs_i16},
     {"ta_abs_s16", 2, "r:int16_t w:int16_t", call_ta_abs_s16},
     {"ta_abs_s8", 2, "r:int8_t w:int8_t", call_ta_abs_s8},
     {"ta_add_f32", 3, "r:float r:float w:float", call_ta_add_f32},
+    {"ta_add_i32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_add_i32},
     {"ta_add_n_f32_accumulate", 2, "r:float w:float", call_ta_add_n_f32_accumulate},
     {"ta_add_n_f32_first", 2, "r:float w:float", call_ta_add_n_f32_first},
     {"ta_add_n_s8_accumulate", 2, "r:int8_t w:void", call_ta_add_n_s8_accumulate},
     {"ta_add_n_s8_finish", 3, "r:int8_t w:void w:int8_t", call_ta_add_n_s8_finish},
     {"ta_add_n_s8_first", 2, "r:int8_t w:void", call_ta_add_n_s8_first},
     {"ta_add_s16", 3, "r:int16_t r:int16_t w:int16_t", call_ta_add_s16},
-    {"ta_add_s32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_add_s32},
     {"ta_add_s8", 3, "r:int8_t r:int8_t w:int8_t", call_ta_add_s8},
     {"ta_arg_max_f32_i32", 2, "r:float w:int32_t", call_ta_arg_max_f32_i32},
     {"ta_arg_max_s8_i32", 2, "r:int8_t w:int32_t", call_ta_arg_max_s8_i32},
@@ -936,24 +936,24 @@ static const TaKernelEntry entries[] = {
     {"ta_batch_matmul_f32", 3, "r:float r:float w:float", call_ta_batch_matmul_f32},
     {"ta_batch_matmul_s16", 3, "r:int16_t r:int16_t w:int16_t", call_ta_batch_matmul_s16},
     {"ta_batch_matmul_s8", 5, "r:int8_t r:int8_t r:int32_t w:void w:int8_t", call_ta_batch_matmul_s8},
-    {"ta_broadcast_args_s32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_broadcast_args_s32},
-    {"ta_broadcast_args_s64", 3, "r:int64_t r:int64_t w:int64_t", call_ta_broadcast_args_s64},
-    {"ta_cast_bool_f32", 2, "r:bool w:float", call_ta_cast_bool_f32},
-    {"ta_cast_bool_s16", 2, "r:bool w:int16_t", call_ta_cast_bool_s16},
-    {"ta_cast_bool_s32", 2, "r:bool w:int32_t", call_ta_cast_bool_s32},
-    {"ta_cast_bool_s8", 2, "r:bool w:int8_t", call_ta_cast_bool_s8},
-    {"ta_cast_f32_s16", 2, "r:float w:int16_t", call_ta_cast_f32_s16},
-    {"ta_cast_f32_s32", 2, "r:float w:int32_t", call_ta_cast_f32_s32},
-    {"ta_cast_f32_s8", 2, "r:float w:int8_t", call_ta_cast_f32_s8},
-    {"ta_cast_s16_f32", 2, "r:int16_t w:float", call_ta_cast_s16_f32},
-    {"ta_cast_s16_s32", 2, "r:int16_t w:int32_t", call_ta_cast_s16_s32},
-    {"ta_cast_s16_s8", 2, "r:int16_t w:int8_t", call_ta_cast_s16_s8},
-    {"ta_cast_s32_f32", 2, "r:int32_t w:float", call_ta_cast_s32_f32},
-    {"ta_cast_s32_s16", 2, "r:int32_t w:int16_t", call_ta_cast_s32_s16},
-    {"ta_cast_s32_s8", 2, "r:int32_t w:int8_t", call_ta_cast_s32_s8},
-    {"ta_cast_s8_f32", 2, "r:int8_t w:float", call_ta_cast_s8_f32},
-    {"ta_cast_s8_s16", 2, "r:int8_t w:int16_t", call_ta_cast_s8_s16},
-    {"ta_cast_s8_s32", 2, "r:int8_t w:int32_t", call_ta_cast_s8_s32},
+    {"ta_broadcast_args_i32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_broadcast_args_i32},
+    {"ta_broadcast_args_i64", 3, "r:int64_t r:int64_t w:int64_t", call_ta_broadcast_args_i64},
+    {"ta_cast_b_f32", 2, "r:bool w:float", call_ta_cast_b_f32},
+    {"ta_cast_b_i16", 2, "r:bool w:int16_t", call_ta_cast_b_i16},
+    {"ta_cast_b_i32", 2, "r:bool w:int32_t", call_ta_cast_b_i32},
+    {"ta_cast_b_i8", 2, "r:bool w:int8_t", call_ta_cast_b_i8},
+    {"ta_cast_f32_i16", 2, "r:float w:int16_t", call_ta_cast_f32_i16},
+    {"ta_cast_f32_i32", 2, "r:float w:int32_t", call_ta_cast_f32_i32},
+    {"ta_cast_f32_i8", 2, "r:float w:int8_t", call_ta_cast_f32_i8},
+    {"ta_cast_i16_f32", 2, "r:int16_t w:float", call_ta_cast_i16_f32},
+    {"ta_cast_i16_i32", 2, "r:int16_t w:int32_t", call_ta_cast_i16_i32},
+    {"ta_cast_i16_i8", 2, "r:int16_t w:int8_t", call_ta_cast_i16_i8},
+    {"ta_cast_i32_f32", 2, "r:int32_t w:float", call_ta_cast_i32_f32},
+    {"ta_cast_i32_i16", 2, "r:int32_t w:int16_t", call_ta_cast_i32_i16},
+    {"ta_cast_i32_i8", 2, "r:int32_t w:int8_t", call_ta_cast_i32_i8},
+    {"ta_cast_i8_f32", 2, "r:int8_t w:float", call_ta_cast_i8_f32},
+    {"ta_cast_i8_i16", 2, "r:int8_t w:int16_t", call_ta_cast_i8_i16},
+    {"ta_cast_i8_i32", 2, "r:int8_t w:int32_t", call_ta_cast_i8_i32},
     {"ta_ceil_f32", 2, "r:float w:float", call_ta_ceil_f32},
     {"ta_circular_buffer_s8", 3, "r:int8_t w:int8_t w:int8_t", call_ta_circular_buffer_s8},
     {"ta_comparison_f32", 3, "r:float r:float w:bool", call_ta_comparison_f32},
@@ -982,7 +982,7 @@ static const TaKernelEntry entries[] = {
     {"ta_dequantize_s8_f32", 2, "r:int8_t w:float", call_ta_dequantize_s8_f32},
     {"ta_detection_postprocess_f32", 8, "r:float r:float r:float w:void w:float w:float w:float w:float", call_ta_detection_postprocess_f32},
     {"ta_div_f32", 3, "r:float r:float w:float", call_ta_div_f32},
-    {"ta_div_s32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_div_s32},
+    {"ta_div_i32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_div_i32},
     {"ta_dynamic_update_slice_i32", 4, "r:void r:void r:int32_t w:void", call_ta_dynamic_update_slice_i32},
     {"ta_dynamic_update_slice_i64", 4, "r:void r:void r:int64_t w:void", call_ta_dynamic_update_slice_i64},
     {"ta_elu_f32", 2, "r:float w:float", call_ta_elu_f32},
@@ -1024,16 +1024,16 @@ static const TaKernelEntry entries[] = {
     {"ta_max_pool_s16", 2, "r:int16_t w:int16_t", call_ta_max_pool_s16},
     {"ta_max_pool_s8", 2, "r:int8_t w:int8_t", call_ta_max_pool_s8},
     {"ta_maximum_f32", 3, "r:float r:float w:float", call_ta_maximum_f32},
+    {"ta_maximum_i32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_maximum_i32},
     {"ta_maximum_s16", 3, "r:int16_t r:int16_t w:int16_t", call_ta_maximum_s16},
-    {"ta_maximum_s32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_maximum_s32},
     {"ta_maximum_s8", 3, "r:int8_t r:int8_t w:int8_t", call_ta_maximum_s8},
     {"ta_minimum_f32", 3, "r:float r:float w:float", call_ta_minimum_f32},
+    {"ta_minimum_i32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_minimum_i32},
     {"ta_minimum_s16", 3, "r:int16_t r:int16_t w:int16_t", call_ta_minimum_s16},
-    {"ta_minimum_s32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_minimum_s32},
     {"ta_minimum_s8", 3, "r:int8_t r:int8_t w:int8_t", call_ta_minimum_s8},
     {"ta_mul_f32", 3, "r:float r:float w:float", call_ta_mul_f32},
+    {"ta_mul_i32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_mul_i32},
     {"ta_mul_s16", 3, "r:int16_t r:int16_t w:int16_t", call_ta_mul_s16},
-    {"ta_mul_s32", 3, "r:int32_t r:int32_t w:int32_t", call_ta_mul_s32},
     {"ta_mul_s8", 3, "r:int8_t r:int8_t w:int8_t", call_ta_mul_s8},
     {"ta_neg_f32", 2, "r:float w:float", call_ta_neg_f32},
     {"ta_prelu_f32", 3, "r:float r:float w:float", call_ta_prelu_f32},
@@ -1075,25 +1075,25 @@ static const TaKernelEntry entries[] = {
     {"ta_select", 4, "r:bool r:void r:void w:void", call_ta_select},
     {"ta_sign_f32", 2, "r:float w:float", call_ta_sign_f32},
     {"ta_sign_i32", 2, "r:int32_t w:int32_t", call_ta_sign_i32},
-    {"ta_signal_delay_s16", 3, "r:int16_t w:int16_t w:int16_t", call_ta_signal_delay_s16},
-    {"ta_signal_energy_s16", 2, "r:int16_t w:uint32_t", call_ta_signal_energy_s16},
-    {"ta_signal_fft_auto_scale_s16", 3, "r:int16_t w:int16_t w:int32_t", call_ta_signal_fft_auto_scale_s16},
+    {"ta_signal_delay_i16", 3, "r:int16_t w:int16_t w:int16_t", call_ta_signal_delay_i16},
+    {"ta_signal_energy_i16", 2, "r:int16_t w:uint32_t", call_ta_signal_energy_i16},
+    {"ta_signal_fft_auto_scale_i16", 3, "r:int16_t w:int16_t w:int32_t", call_ta_signal_fft_auto_scale_i16},
     {"ta_signal_filter_bank_log_u32", 2, "r:uint32_t w:int16_t", call_ta_signal_filter_bank_log_u32},
     {"ta_signal_filter_bank_sqrt_u64", 3, "r:uint64_t r:int32_t w:uint32_t", call_ta_signal_filter_bank_sqrt_u64},
     {"ta_signal_filter_bank_u32", 7, "r:uint32_t r:int16_t r:int16_t r:int16_t r:int16_t r:int16_t w:uint64_t", call_ta_signal_filter_bank_u32},
-    {"ta_signal_framer_s16", 5, "r:int16_t w:int16_t w:int32_t w:int16_t w:bool", call_ta_signal_framer_s16},
+    {"ta_signal_framer_i16", 5, "r:int16_t w:int16_t w:int32_t w:int16_t w:bool", call_ta_signal_framer_i16},
     {"ta_signal_irfft_f32", 5, "r:float r:float r:float w:void w:float", call_ta_signal_irfft_f32},
-    {"ta_signal_irfft_s16", 5, "r:int16_t r:int16_t r:int16_t w:void w:int16_t", call_ta_signal_irfft_s16},
-    {"ta_signal_irfft_s32", 5, "r:int32_t r:int32_t r:int32_t w:void w:int32_t", call_ta_signal_irfft_s32},
+    {"ta_signal_irfft_i16", 5, "r:int16_t r:int16_t r:int16_t w:void w:int16_t", call_ta_signal_irfft_i16},
+    {"ta_signal_irfft_i32", 5, "r:int32_t r:int32_t r:int32_t w:void w:int32_t", call_ta_signal_irfft_i32},
     {"ta_signal_overlap_add_f32", 3, "r:float w:float w:float", call_ta_signal_overlap_add_f32},
-    {"ta_signal_overlap_add_s16", 3, "r:int16_t w:int16_t w:int16_t", call_ta_signal_overlap_add_s16},
+    {"ta_signal_overlap_add_i16", 3, "r:int16_t w:int16_t w:int16_t", call_ta_signal_overlap_add_i16},
     {"ta_signal_pcan_u32", 4, "r:uint32_t r:uint32_t r:int16_t w:uint32_t", call_ta_signal_pcan_u32},
     {"ta_signal_rfft_f32", 5, "r:float r:float r:float w:void w:float", call_ta_signal_rfft_f32},
-    {"ta_signal_rfft_s16", 5, "r:int16_t r:int16_t r:int16_t w:void w:int16_t", call_ta_signal_rfft_s16},
-    {"ta_signal_rfft_s32", 5, "r:int32_t r:int32_t r:int32_t w:void w:int32_t", call_ta_signal_rfft_s32},
+    {"ta_signal_rfft_i16", 5, "r:int16_t r:int16_t r:int16_t w:void w:int16_t", call_ta_signal_rfft_i16},
+    {"ta_signal_rfft_i32", 5, "r:int32_t r:int32_t r:int32_t w:void w:int32_t", call_ta_signal_rfft_i32},
     {"ta_signal_spectral_subtraction_u32", 4, "r:uint32_t w:uint32_t w:uint32_t w:uint32_t", call_ta_signal_spectral_subtraction_u32},
-    {"ta_signal_stacker_s16", 5, "r:int16_t w:int16_t w:int32_t w:int16_t w:bool", call_ta_signal_stacker_s16},
-    {"ta_signal_window_s16", 3, "r:int16_t r:int16_t w:int16_t", call_ta_signal_window_s16},
+    {"ta_signal_stacker_i16", 5, "r:int16_t w:int16_t w:int32_t w:int16_t w:bool", call_ta_signal_stacker_i16},
+    {"ta_signal_window_i16", 3, "r:int16_t r:int16_t w:int16_t", call_ta_signal_window_i16},
     {"ta_sin_f32", 2, "r:float w:float", call_ta_sin_f32},
     {"ta_softmax_f32", 2, "r:float w:float", call_ta_softmax_f32},
     {"ta_softmax_s16", 4, "r:int16_t r:int16_t r:int16_t w:int16_t", call_ta_softmax_s16},

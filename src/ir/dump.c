@@ -28,7 +28,7 @@ static void tensor_text(TaBuf *out, const TaTensor *t)
     for (int d = 0; d < t->rank; d++)
         ta_buf_printf(out, d ? ",%d" : "%d", (int)t->dims[d]);
     ta_buf_puts(out, "]");
-    if (t->kind == TA_REGION_CONSTANT)
+    if (t->role == TA_REGION_CONSTANT)
         ta_buf_puts(out, " const");
 }
 
@@ -43,13 +43,13 @@ static void tensor_list(TaBuf *out, TaTensor *const *tensors, int n)
 /* What lowering gave the operator: its local tensors and kernel calls. */
 static void lowering_text(TaBuf *out, const TaOp *op)
 {
-    for (int k = 0; k < op->locals.len; k++) {
+    for (int k = 0; k < op->lowered.locals.len; k++) {
         ta_buf_puts(out, "    local ");
-        tensor_text(out, op->locals.items[k]);
+        tensor_text(out, op->lowered.locals.items[k]);
         ta_buf_puts(out, "\n");
     }
-    for (int k = 0; k < op->calls.len; k++) {
-        const TaKernelCall *call = op->calls.items[k];
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *call = op->lowered.calls.items[k];
         ta_buf_printf(out, "    call %s %s(", call->role, call->function);
         for (int a = 0; a < call->args.len; a++) {
             const TaTensor *t = call->args.items[a];
@@ -83,13 +83,13 @@ void ta_graph_dump(TaBuf *out, const TaGraph *g, const char *pass)
         if (op->removed)
             continue;
         ta_buf_printf(out, "op %d %s", index++, op->type);
-        if (op->source_index >= 0)
-            ta_buf_printf(out, " (model op %d)", op->source_index);
+        if (op->model_index >= 0)
+            ta_buf_printf(out, " (model op %d)", op->model_index);
         else
             ta_buf_puts(out, " (created)");
-        if (op->residual_add)
+        if (op->rewrites.residual_add)
             ta_buf_printf(out, " + ADD (model op %d) into the residual",
-                          op->residual_add->add->source_index);
+                          op->rewrites.residual_add->add->model_index);
         ta_buf_puts(out, ":");
         tensor_list(out, op->inputs, op->num_inputs);
         ta_buf_puts(out, " ->");

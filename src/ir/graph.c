@@ -91,14 +91,14 @@ int ta_model_tensor(const TaTensor *t)
 
 const char *ta_stored_format(const TaTensor *t)
 {
-    if (t->kind != TA_REGION_CONSTANT)
+    if (t->role != TA_REGION_CONSTANT)
         return NULL;
     return t->stored_format ? t->stored_format : "dense";
 }
 
 int64_t ta_dense_bytes(const TaTensor *t)
 {
-    if (t->kind != TA_REGION_CONSTANT)
+    if (t->role != TA_REGION_CONSTANT)
         return -1;
     return (int64_t)(t->stored_format ? t->dense_bytes : t->data_size);
 }
@@ -122,7 +122,7 @@ TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype 
     t->rank = rank;
     if (rank)
         memcpy(t->dims, dims, (size_t)rank * sizeof dims[0]);
-    t->kind = TA_REGION_SCRATCH;
+    t->role = TA_REGION_SCRATCH;
     t->input_index = -1;
     t->output_index = -1;
     t->first_use = t->last_use = -1;
@@ -132,12 +132,12 @@ TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype 
 
 const char *ta_op_describe(TaPool *pool, const TaOp *op)
 {
-    if (op->source_index >= 0 && op->source_subgraph > 0)
-        return ta_format(pool, "subgraph %d operator %d (%s)", op->source_subgraph,
-                         op->source_index, op->type);
-    if (op->source_index >= 0)
-        return ta_format(pool, "operator %d (%s)", op->source_index, op->type);
-    return ta_format(pool, "created operator at layer %d (%s)", op->layer_index, op->type);
+    if (op->model_index >= 0 && op->model_subgraph > 0)
+        return ta_format(pool, "subgraph %d operator %d (%s)", op->model_subgraph, op->model_index,
+                         op->type);
+    if (op->model_index >= 0)
+        return ta_format(pool, "operator %d (%s)", op->model_index, op->type);
+    return ta_format(pool, "created operator at layer %d (%s)", op->index, op->type);
 }
 
 void ta_graph_compact(TaPool *pool, TaGraph *g)
@@ -148,7 +148,7 @@ void ta_graph_compact(TaPool *pool, TaGraph *g)
         TaOp *op = TA_OP(g, i);
         if (op->removed)
             continue;
-        op->layer_index = n;
+        op->index = n;
         g->ops.items[n++] = op;
     }
     g->ops.len = n;
@@ -181,7 +181,7 @@ bool ta_call_ignores_field(const TaKernelCall *c, size_t offset)
 int ta_op_calls_with_role(const TaOp *op, const char *role)
 {
     int n = 0;
-    for (int i = 0; i < op->calls.len; i++)
-        n += strcmp(((const TaKernelCall *)op->calls.items[i])->role, role) == 0;
+    for (int i = 0; i < op->lowered.calls.len; i++)
+        n += strcmp(((const TaKernelCall *)op->lowered.calls.items[i])->role, role) == 0;
     return n;
 }

@@ -54,7 +54,7 @@ typedef struct TaQuant {
     int axis;
 } TaQuant;
 
-/* What a tensor is (TaTensor.kind) and what a region holds (TaRegion.role)
+/* What a tensor is (TaTensor.role) and what a region holds (TaRegion.role)
    are one enumeration, the runtime's ta_region_role_t (TA_REGION_SCRATCH,
    TA_REGION_PERSISTENT, TA_REGION_CONSTANT), so a module's role table is
    written with its values. Its one name table, as placement rules, views
@@ -95,7 +95,7 @@ typedef struct TaTensor {
     bool has_signature;
     int32_t signature[TA_MAX_RANK];
     TaQuant *quant; /* NULL when the tensor carries no scale */
-    ta_region_role_t kind;
+    ta_region_role_t role;
     const uint8_t *data; /* constant bytes, NULL if not constant */
     size_t data_size;
     bool is_variable;
@@ -226,35 +226,18 @@ typedef enum TaControl {
     TA_CONTROL_LOOP_END
 } TaControl;
 
-typedef struct TaOp {
-    int layer_index;               /* position in execution order, from 0 */
-    int source_index;              /* operator index in the model subgraph; -1 if created */
-    int source_subgraph;           /* the model subgraph it comes from (IF/WHILE bodies) */
-    TaControl control;             /* a control-flow marker, or TA_CONTROL_NONE */
-    struct TaTensor *control_cond; /* IF_BEGIN, LOOP_TEST: the bool tested */
-    int builtin;                   /* LiteRT BuiltinOperator, or -1 for custom */
-    const char *type;              /* "CONV_2D", or the custom code */
-    int version;
-    const struct TaOpDef *def; /* NULL: tinyaot has no lowering for it */
+/* TaOp.rewrites: what the transforms folded into the operator. */
+typedef struct TaOpRewrites {
+    int folded_activation;       /* FUSE_ACTIVATIONS: a standalone activation folded in */
+    TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */
+    /* SPARSE_CHANNELS: output channels it no longer computes, and constant
+       input channels folded into its bias (docs/pruned-models.md). */
+    int sparse_removed;
+    int sparse_folded;
+} TaOpRewrites;
 
-    TaTensor **inputs; /* NULL entries: optional inputs left out (-1) */
-    int num_inputs;
-    TaTensor **outputs;
-    int num_outputs;
-    TaTensor **intermediates;
-    int num_intermediates;
-
-    /* Raw options from the model, decoded by the operator's parse hook. */
-    int options_type;
-    const uint8_t *options_buf; /* the model bytes and the table position */
-    size_t options_buf_len;
-    size_t options_pos; /* 0: no options table */
-    const uint8_t *custom_options;
-    size_t custom_options_size;
-
-    void *attrs; /* operator-specific, from the parse hook */
-
-    /* Set by lowering. */
+/* TaOp.lowered: the code the lowering made for the operator. */
+typedef struct TaOpLowered {
     const char *symbol; /* <prefix>_<type>_<id> */
     TaVec locals;       /* TaTensor* owned by this operator */
     TaVec calls;        /* TaKernelCall* */
@@ -269,6 +252,10 @@ typedef struct TaOp {
     int64_t analysis_macs;
     bool has_parameters;
     int64_t parameters;
+} TaOpLowered;
+
+/* TaOp.plan_hints: how the lowering lets output 0 share an input's bytes. */
+typedef struct TaOpPlanHints {
     int inplace_input; /* -1, or the input whose bytes output 0 may reuse */
     /* Output over input (src/lower/common/stream_lead.h): -1, or the input
        output 0 may overlap, its start overlap_lead bytes below that input's
@@ -283,14 +270,53 @@ typedef struct TaOp {
     int32_t *overlap_reverse_rows;
     size_t overlap_back_lead;
     const char *overlap_back_why;
-    int code_memory;             /* TaMemory its code is linked into (operators: rules), or -1 */
-    int folded_activation;       /* a standalone activation FUSE_ACTIVATIONS folded in */
-    TaResidualAdd *residual_add; /* FUSE_RESIDUAL_ADD, or NULL */
-    bool removed;                /* dropped by a pass */
-    /* SPARSE_CHANNELS: output channels it no longer computes, and constant
-       input channels folded into its bias (docs/pruned-models.md). */
-    int sparse_removed;
-    int sparse_folded;
+} TaOpPlanHints;
+
+/* An operator's facts, grouped by the pass that writes them; each later
+   pass only reads the groups above its own. */
+typedef struct TaOp {
+    /* The model reader (src/model/read_tflite.c). index is renumbered by
+       the passes that reorder or remove operators (ta_graph_compact,
+       inline_control_flow.c, ORDER_FOR_PEAK, SCHEDULE_CONSTANT_DEQUANTIZE). */
+    int index;          /* position in TaGraph.ops (execution order), from 0 */
+    int model_index;    /* operator index in the model subgraph; -1 if created */
+    int model_subgraph; /* the model subgraph it comes from (IF/WHILE bodies) */
+    int builtin;        /* LiteRT BuiltinOperator, or -1 for custom */
+    const char *type;   /* "CONV_2D", or the custom code */
+    int version;
+    TaTensor **inputs; /* NULL entries: optional inputs left out (-1) */
+    int num_inputs;
+    TaTensor **outputs;
+    int num_outputs;
+    TaTensor **intermediates;
+    int num_intermediates;
+    /* Raw options from the model, decoded by the operator's parse hook. */
+    int options_type;
+    const uint8_t *options_buf; /* the model bytes and the table position */
+    size_t options_buf_len;
+    size_t options_pos; /* 0: no options table */
+    const uint8_t *custom_options;
+    size_t custom_options_size;
+
+    /* Control-flow inlining (src/passes/inline_control_flow.c). */
+    TaControl control;             /* a control-flow marker, or TA_CONTROL_NONE */
+    struct TaTensor *control_cond; /* IF_BEGIN, LOOP_TEST: the bool tested */
+
+    /* The graph transforms (src/passes/, transforms.h). */
+    TaOpRewrites rewrites;
+    bool removed; /* dropped by a pass */
+
+    /* Lowering (src/lower/lower.c and the operator's file): its definition
+       and the attributes its parse hook decoded from the options. */
+    const struct TaOpDef *def; /* NULL: tinyaot has no lowering for it */
+    void *attrs;               /* operator-specific, from the parse hook */
+    /* Lowering: the code it runs. */
+    TaOpLowered lowered;
+    /* Lowering: hints to the planner, how output 0 may share an input's bytes. */
+    TaOpPlanHints plan_hints;
+
+    /* The planner's placement rules (src/plan/rules.c, operators: rules). */
+    int code_memory; /* TaMemory its code is linked into, or -1 */
 } TaOp;
 
 /* ORDER_FOR_PEAK's result (src/passes/order_for_peak.c); peaks are its
@@ -305,7 +331,7 @@ typedef struct TaOrderReport {
 } TaOrderReport;
 
 typedef struct TaGraph {
-    int index; /* subgraph index in the model */
+    int model_index; /* subgraph index in the model */
     const char *name;
     TaVec tensors; /* TaTensor* */
     TaVec ops;     /* TaOp* in execution order */

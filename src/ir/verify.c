@@ -46,7 +46,7 @@ static bool is_ready(const bool *ready, const TaTensor *t)
 /* Whether a tensor has its bytes before any operator runs. */
 static bool there_from_start(const TaTensor *t)
 {
-    return t->kind != TA_REGION_SCRATCH || t->is_variable || t->input_index >= 0;
+    return t->role != TA_REGION_SCRATCH || t->is_variable || t->input_index >= 0;
 }
 
 void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after)
@@ -69,7 +69,7 @@ void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after)
             const TaTensor *t = op->inputs[k];
             /* a constant operand lowering folded into another (a bias into
                a bias sum) stays the model's operand but leaves the graph */
-            if (!t || t->kind == TA_REGION_CONSTANT)
+            if (!t || t->role == TA_REGION_CONSTANT)
                 continue;
             check_tensor(pool, g, t, after);
             if (straight && !is_ready(ready, t))
@@ -82,14 +82,14 @@ void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after)
                 broken(pool, after, "two operators write one tensor", t->id);
             written[t->index] = ready[t->index] = true;
         }
-        for (int k = 0; k < op->locals.len; k++) {
-            const TaTensor *t = op->locals.items[k];
+        for (int k = 0; k < op->lowered.locals.len; k++) {
+            const TaTensor *t = op->lowered.locals.items[k];
             if (t->owner != op)
                 broken(pool, after, "a local tensor is listed by an operator it does not belong to",
                        t->id);
         }
-        for (int c = 0; c < op->calls.len; c++) {
-            const TaKernelCall *call = op->calls.items[c];
+        for (int c = 0; c < op->lowered.calls.len; c++) {
+            const TaKernelCall *call = op->lowered.calls.items[c];
             for (int a = 0; a < call->args.len; a++)
                 if (call->args.items[a])
                     check_tensor(pool, g, call->args.items[a], after);

@@ -13,7 +13,7 @@
 #include "../../runtime/kernels/ta_add_sub.h"
 #include "common/binary.h"
 #include "common/binary_f32.h"
-#include "common/binary_s32.h"
+#include "common/binary_i32.h"
 
 enum { OPT_ACTIVATION = 0, OPT_POT_SCALE_INT16 };
 
@@ -116,7 +116,7 @@ static bool lower_add(TaLower *L, TaOp *op)
 {
     /* TFLite Micro's int32 ADD ignores the fused activation. */
     if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_INT32)
-        return ta_lower_binary_s32(L, op, "ta_add_s32", TA_ACT_NONE);
+        return ta_lower_binary_i32(L, op, "ta_add_i32", TA_ACT_NONE);
     return lower_add_sub(L, op, false);
 }
 

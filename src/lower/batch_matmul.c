@@ -70,10 +70,12 @@ static bool lower_float(TaLower *L, TaOp *op, const ta_batch_matmul_f32_params_t
     ta_call_arg(L, c, lhs);
     ta_call_arg(L, c, rhs);
     ta_call_arg(L, c, out);
-    op->has_macs = op->has_parameters = true;
-    op->macs = batches * geometry->rows * geometry->cols * (int64_t)geometry->depth;
-    op->parameters = (lhs->kind == TA_REGION_CONSTANT ? (int64_t)ta_tensor_elements(lhs) : 0) +
-                     (rhs->kind == TA_REGION_CONSTANT ? (int64_t)ta_tensor_elements(rhs) : 0);
+    op->lowered.has_macs = op->lowered.has_parameters = true;
+    op->lowered.macs = batches * geometry->rows * geometry->cols * (int64_t)geometry->depth;
+    op->lowered.parameters = (lhs->role == TA_REGION_CONSTANT ? (int64_t)ta_tensor_elements(lhs)
+                                                              : 0) +
+                             (rhs->role == TA_REGION_CONSTANT ? (int64_t)ta_tensor_elements(rhs)
+                                                              : 0);
     return true;
 }
 
@@ -164,7 +166,7 @@ static bool lower(TaLower *L, TaOp *op)
     int64_t rhs_col_stride = a->adj_y ? k : 1, rhs_depth_stride = a->adj_y ? 1 : n;
 
     TaTensor *rhs_arg = rhs, *terms = NULL, *scratch = NULL;
-    const bool rhs_const = rhs->kind == TA_REGION_CONSTANT && rhs->data;
+    const bool rhs_const = rhs->role == TA_REGION_CONSTANT && rhs->data;
     if (rhs_const) {
         const size_t count = ta_tensor_elements(rhs);
         const size_t mat_size = (size_t)k * (size_t)n;
@@ -238,10 +240,11 @@ static bool lower(TaLower *L, TaOp *op)
     }
     ta_call_arg(L, c, out);
 
-    op->has_macs = op->has_parameters = true;
-    op->macs = batches * m * n * (int64_t)k;
-    op->parameters = (lhs->kind == TA_REGION_CONSTANT ? (int64_t)ta_tensor_elements(lhs) : 0) +
-                     (rhs_const ? (int64_t)ta_tensor_elements(rhs) : 0);
+    op->lowered.has_macs = op->lowered.has_parameters = true;
+    op->lowered.macs = batches * m * n * (int64_t)k;
+    op->lowered.parameters = (lhs->role == TA_REGION_CONSTANT ? (int64_t)ta_tensor_elements(lhs)
+                                                              : 0) +
+                             (rhs_const ? (int64_t)ta_tensor_elements(rhs) : 0);
     return true;
 }
 

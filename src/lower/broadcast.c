@@ -71,7 +71,7 @@ static bool lower_broadcast_args(TaLower *L, TaOp *op)
     if (out->dims[0] == 0)
         return true;
     const bool wide = s1->dtype == TA_INT64;
-    TaKernelCall *c = ta_call(L, op, wide ? "ta_broadcast_args_s64" : "ta_broadcast_args_s32",
+    TaKernelCall *c = ta_call(L, op, wide ? "ta_broadcast_args_i64" : "ta_broadcast_args_i32",
                               "runtime/kernels/ta_broadcast_args.h");
     ta_broadcast_args_params_t *p = TA_CALL_PARAMS(L, c, ta_broadcast_args_params_t);
     p->length1 = s1->dims[0];

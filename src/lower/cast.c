@@ -12,11 +12,11 @@
 static const char *suffix(TaDtype t)
 {
     switch (t) {
-    case TA_INT8: return "s8";
-    case TA_INT16: return "s16";
-    case TA_INT32: return "s32";
+    case TA_INT8: return "i8";
+    case TA_INT16: return "i16";
+    case TA_INT32: return "i32";
     case TA_FLOAT32: return "f32";
-    case TA_BOOL: return "bool";
+    case TA_BOOL: return "b";
     default: return NULL;
     }
 }

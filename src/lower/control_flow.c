@@ -15,10 +15,10 @@ static bool lower_marker(TaLower *L, TaOp *op)
     TA_ASSERT(op->control != TA_CONTROL_NONE);
     TA_ASSERT((op->control != TA_CONTROL_IF_BEGIN && op->control != TA_CONTROL_LOOP_TEST) ||
               op->control_cond);
-    op->has_macs = true;
-    op->macs = 0;
-    op->has_parameters = true;
-    op->parameters = 0;
+    op->lowered.has_macs = true;
+    op->lowered.macs = 0;
+    op->lowered.has_parameters = true;
+    op->lowered.parameters = 0;
     return true;
 }
 
@@ -37,10 +37,10 @@ static bool lower_copy(TaLower *L, TaOp *op)
     p->bytes = (uint32_t)ta_tensor_bytes(to);
     ta_call_arg(L, c, from);
     ta_call_arg(L, c, to);
-    op->has_macs = true;
-    op->macs = 0;
-    op->has_parameters = true;
-    op->parameters = 0;
+    op->lowered.has_macs = true;
+    op->lowered.macs = 0;
+    op->lowered.has_parameters = true;
+    op->lowered.parameters = 0;
     return true;
 }
 

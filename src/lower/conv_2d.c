@@ -105,12 +105,13 @@ static bool lower(TaLower *L, TaOp *op)
 {
     const TaConvAttrs *a = op->attrs;
     /* Fused with the ADD after it, the residual comes fourth. */
-    if (!ta_expect_counts(L, op, 2, op->residual_add ? 4 : 3, 1))
+    if (!ta_expect_counts(L, op, 2, op->rewrites.residual_add ? 4 : 3, 1))
         return false;
     TaTensor *in = op->inputs[0], *w = op->inputs[1];
     TaTensor *bias = op->num_inputs > 2 ? op->inputs[2] : NULL;
-    TaTensor *out = op->residual_add ? op->residual_add->conv_output : op->outputs[0];
-    if (in->dtype == TA_FLOAT32 && !op->residual_add)
+    TaTensor *out = op->rewrites.residual_add ? op->rewrites.residual_add->conv_output
+                                              : op->outputs[0];
+    if (in->dtype == TA_FLOAT32 && !op->rewrites.residual_add)
         return lower_float(L, op, in, w, bias, out);
     bool wide;
     if (!ta_conv_operands(L, op, in, w, out, &wide))
@@ -246,7 +247,7 @@ static bool lower(TaLower *L, TaOp *op)
     p->taps_by_column = by_column ? 1 : 0;
     const TaConvArgs args = {in, w_arg, bias_sum, out};
     const int64_t positions = (int64_t)batches * out_h * out_w;
-    if (op->residual_add) {
+    if (op->rewrites.residual_add) {
         ta_conv_figures(op, w, bias, positions);
         return ta_lower_conv_2d_add(L, op, &conv, kernel, &args, &rq);
     }

@@ -38,7 +38,7 @@ static bool same_shape(const TaTensor *a, const TaTensor *b)
 bool ta_lower_conv_2d_add(TaLower *L, TaOp *op, const ta_conv_2d_params_t *conv,
                           const char *conv_kernel, const TaConvArgs *args, const TaConvRequant *rq)
 {
-    const TaResidualAdd *fused = op->residual_add;
+    const TaResidualAdd *fused = op->rewrites.residual_add;
     TaTensor *residual = op->inputs[3], *sum = op->outputs[0], *conv_out = fused->conv_output;
     const char *kernel = NULL;
     for (size_t i = 0; i < TA_COUNT_OF(entries); i++)

@@ -252,10 +252,10 @@ static bool lower(TaLower *L, TaOp *op)
     /* Every path can also walk the rows backwards (a row in any order). */
     ta_declare_reverse_overlap(L, op, 0, &geom, &p->reverse_rows, "DEPTHWISE_CONV_2D");
 
-    op->has_macs = op->has_parameters = true;
-    op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches * out_h * out_w;
-    op->parameters = (int64_t)ta_tensor_elements(w) +
-                     (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    op->lowered.has_macs = op->lowered.has_parameters = true;
+    op->lowered.macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches * out_h * out_w;
+    op->lowered.parameters = (int64_t)ta_tensor_elements(w) +
+                             (bias ? (int64_t)ta_tensor_elements(bias) : 0);
     return true;
 }
 

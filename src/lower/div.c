@@ -5,7 +5,7 @@
  * tinyaot does not yet.
  */
 #include "common/binary_f32.h"
-#include "common/binary_s32.h"
+#include "common/binary_i32.h"
 
 typedef struct DivAttrs {
     int activation;
@@ -31,7 +31,7 @@ static bool lower(TaLower *L, TaOp *op)
                     op->inputs[0]->id, ta_dtype_name(op->inputs[0]->dtype));
         return false;
     }
-    return ta_lower_binary_s32(L, op, "ta_div_s32", a->activation);
+    return ta_lower_binary_i32(L, op, "ta_div_i32", a->activation);
 }
 
 const TaOpDef ta_op_div = {parse, lower};

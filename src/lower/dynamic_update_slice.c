@@ -35,7 +35,7 @@ static bool expect_operands(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, out), ta_shape_text(L->pool, in));
         return false;
     }
-    if (start->kind != TA_REGION_CONSTANT && in->rank > TA_DYNAMIC_UPDATE_SLICE_MAX_RANK) {
+    if (start->role != TA_REGION_CONSTANT && in->rank > TA_DYNAMIC_UPDATE_SLICE_MAX_RANK) {
         ta_op_error(L, op, "rank %d with start indices computed at run time (at most %d)", in->rank,
                     TA_DYNAMIC_UPDATE_SLICE_MAX_RANK);
         return false;
@@ -74,7 +74,7 @@ static bool lower(TaLower *L, TaOp *op)
 {
     if (!expect_operands(L, op))
         return false;
-    if (op->inputs[2]->kind != TA_REGION_CONSTANT)
+    if (op->inputs[2]->role != TA_REGION_CONSTANT)
         return lower_run_time_start(L, op);
     TaTensor *in = op->inputs[0], *update = op->inputs[1], *out = op->outputs[0];
     int64_t start[TA_MAX_RANK];

@@ -33,7 +33,7 @@ static bool expect_shapes(TaLower *L, TaOp *op)
 static bool expect_constant_rows(TaLower *L, TaOp *op, int64_t rows)
 {
     const TaTensor *lookup = op->inputs[0];
-    if (lookup->kind != TA_REGION_CONSTANT)
+    if (lookup->role != TA_REGION_CONSTANT)
         return true;
     const int n = (int)lookup->dims[0];
     int64_t *values = ta_alloc_array(L->pool, (size_t)n + 1, sizeof *values);

@@ -118,10 +118,10 @@ static bool lower_float(TaLower *L, TaOp *op, const FcAttrs *a, TaTensor *in, Ta
     ta_call_arg(L, c, w);
     ta_call_arg(L, c, bias);
     ta_call_arg(L, c, out);
-    op->has_macs = op->has_parameters = true;
-    op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches;
-    op->parameters = (int64_t)ta_tensor_elements(w) +
-                     (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    op->lowered.has_macs = op->lowered.has_parameters = true;
+    op->lowered.macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches;
+    op->lowered.parameters = (int64_t)ta_tensor_elements(w) +
+                             (bias ? (int64_t)ta_tensor_elements(bias) : 0);
     return true;
 }
 
@@ -249,10 +249,10 @@ static bool lower(TaLower *L, TaOp *op)
     ta_call_arg(L, c, shifts);
     ta_call_arg(L, c, out);
 
-    op->has_macs = op->has_parameters = true;
-    op->macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches;
-    op->parameters = (int64_t)ta_tensor_elements(w) +
-                     (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    op->lowered.has_macs = op->lowered.has_parameters = true;
+    op->lowered.macs = (int64_t)ta_tensor_elements(w) * (int64_t)batches;
+    op->lowered.parameters = (int64_t)ta_tensor_elements(w) +
+                             (bias ? (int64_t)ta_tensor_elements(bias) : 0);
     return true;
 }
 

@@ -39,7 +39,7 @@ static bool lower(TaLower *L, TaOp *op)
     TaTensor *in = op->inputs[0], *idx = op->inputs[1], *out = op->outputs[0];
     if (!ta_expect_dtype(L, op, in, "params", TA_INT8, TA_INT16, TA_INT32, TA_FLOAT32, -1) ||
         !ta_expect_dtype(L, op, out, "output", in->dtype, -1) ||
-        (idx->kind == TA_REGION_CONSTANT
+        (idx->role == TA_REGION_CONSTANT
              ? !ta_expect_dtype(L, op, idx, "indices", TA_INT32, TA_INT64, -1)
              : !ta_expect_dtype(L, op, idx, "run-time indices", TA_INT32, -1)))
         return false;
@@ -83,7 +83,7 @@ static bool lower(TaLower *L, TaOp *op)
         return true;
 
     TaTensor *offsets = NULL;
-    if (idx->kind == TA_REGION_CONSTANT) {
+    if (idx->role == TA_REGION_CONSTANT) {
         const int n = (int)(batches * coords);
         int64_t *values = ta_alloc_array(L->pool, (size_t)n + 1, sizeof *values);
         int32_t *table = ta_alloc_array(L->pool, (size_t)n + 1, sizeof *table);

@@ -75,7 +75,7 @@ static bool lower(TaLower *L, TaOp *op)
         step[j] = slice;
     }
     const int rows = (int)(ta_tensor_elements(out) / slice);
-    if (idx->kind != TA_REGION_CONSTANT) {
+    if (idx->role != TA_REGION_CONSTANT) {
         TaKernelCall *c = ta_call(L, op, "ta_gather_nd_i32", "runtime/kernels/ta_gather.h");
         ta_gather_nd_params_t *p = TA_CALL_PARAMS(L, c, ta_gather_nd_params_t);
         p->rows = rows;

@@ -78,20 +78,20 @@ static bool is_one_of(const char *name, const char *const *names, size_t count)
 static void redeclare_overlap(TaLower *L, TaOp *op, int32_t k_h, int32_t k_w, int32_t pad_h,
                               int32_t pad_w, int32_t *reverse_rows, const char *kernel)
 {
-    const bool reverse = op->overlap_reverse_rows != NULL && reverse_rows != NULL;
-    const size_t back = op->overlap_back_lead;
-    const char *back_why = op->overlap_back_why;
-    op->overlap_input = -1;
-    op->overlap_lead = 0;
-    op->overlap_why = NULL;
-    op->overlap_reverse_rows = NULL;
+    const bool reverse = op->plan_hints.overlap_reverse_rows != NULL && reverse_rows != NULL;
+    const size_t back = op->plan_hints.overlap_back_lead;
+    const char *back_why = op->plan_hints.overlap_back_why;
+    op->plan_hints.overlap_input = -1;
+    op->plan_hints.overlap_lead = 0;
+    op->plan_hints.overlap_why = NULL;
+    op->plan_hints.overlap_reverse_rows = NULL;
     const TaStreamGeometry g = ta_conv_stream_geometry(op->attrs, op->inputs[0], op->outputs[0],
                                                        k_h, k_w, pad_h, pad_w, 1);
     ta_declare_overlap(L, op, 0, &g, 1, TA_STREAM_IN_PLACE, kernel);
-    if (op->overlap_input == 0 && reverse) {
-        op->overlap_reverse_rows = reverse_rows;
-        op->overlap_back_lead = back;
-        op->overlap_back_why = back_why;
+    if (op->plan_hints.overlap_input == 0 && reverse) {
+        op->plan_hints.overlap_reverse_rows = reverse_rows;
+        op->plan_hints.overlap_back_lead = back;
+        op->plan_hints.overlap_back_why = back_why;
     }
 }
 
@@ -113,7 +113,8 @@ static bool swap_conv(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor *w)
 {
     static const char *const int8_entries[] = {"ta_conv_2d_s8", "ta_conv_2d_s8_interleaved",
                                                "ta_conv_2d_s8_columns"};
-    if (op->residual_add || !is_one_of(c->function, int8_entries, TA_COUNT_OF(int8_entries)))
+    if (op->rewrites.residual_add ||
+        !is_one_of(c->function, int8_entries, TA_COUNT_OF(int8_entries)))
         return false;
     SWAP_PARAMS(L, c, ta_conv_2d_s4_params_t, TA_CONV_2D_S4_PARAMS, ta_conv_2d_params_t);
     const ta_conv_2d_s4_params_t *p = c->params_struct;
@@ -144,12 +145,12 @@ static bool swap_depthwise(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor
 
 void ta_int4_keep_packed(TaLower *L, TaOp *op)
 {
-    if (op->num_inputs < 2 || op->calls.len != 1)
+    if (op->num_inputs < 2 || op->lowered.calls.len != 1)
         return;
     TaTensor *w = op->inputs[1];
     if (!w || !w->int4_packed || !w->int4_keep_packed)
         return;
-    TaKernelCall *c = op->calls.items[0];
+    TaKernelCall *c = op->lowered.calls.items[0];
     if (c->args.len < 2 || c->args.items[1] == NULL)
         return;
     bool swapped = false;

@@ -17,7 +17,7 @@
 #include "../../runtime/kernels/ta_batch_matmul.h"
 #include "../../runtime/kernels/ta_batch_matmul_f32.h"
 #include "../../runtime/kernels/ta_binary_f32.h"
-#include "../../runtime/kernels/ta_binary_s32.h"
+#include "../../runtime/kernels/ta_binary_i32.h"
 #include "../../runtime/kernels/ta_broadcast_args.h"
 #include "../../runtime/kernels/ta_cast.h"
 #include "../../runtime/kernels/ta_circular_buffer.h"
@@ -115,8 +115,8 @@ DESCRIBE(TA_BATCH_MATMUL_PARAMS)
 DESCRIBE(TA_BINARY_F32_PARAMS)
 #undef STRUCT
 
-#define STRUCT ta_binary_s32_params_t
-DESCRIBE(TA_BINARY_S32_PARAMS)
+#define STRUCT ta_binary_i32_params_t
+DESCRIBE(TA_BINARY_I32_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_broadcast_args_params_t

@@ -19,7 +19,7 @@ extern const TaParamsDesc ta_arg_min_max_params_t_desc;
 extern const TaParamsDesc ta_batch_matmul_f32_params_t_desc;
 extern const TaParamsDesc ta_batch_matmul_params_t_desc;
 extern const TaParamsDesc ta_binary_f32_params_t_desc;
-extern const TaParamsDesc ta_binary_s32_params_t_desc;
+extern const TaParamsDesc ta_binary_i32_params_t_desc;
 extern const TaParamsDesc ta_broadcast_args_params_t_desc;
 extern const TaParamsDesc ta_cast_params_t_desc;
 extern const TaParamsDesc ta_circular_buffer_params_t_desc;

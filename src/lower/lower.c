@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DECLARE_OP(builtin, name, symbol, file) extern const TaOpDef ta_op_##symbol;
+#define DECLARE_OP(builtin, name, def_name, file) extern const TaOpDef ta_op_##def_name;
 #include "ops.def"
 #undef DECLARE_OP
-#define DECLARE_CUSTOM_OP(code, symbol, file) extern const TaOpDef ta_op_##symbol;
+#define DECLARE_CUSTOM_OP(code, def_name, file) extern const TaOpDef ta_op_##def_name;
 #include "custom_ops.def"
 #undef DECLARE_CUSTOM_OP
 
@@ -24,7 +24,7 @@ static const struct {
     int builtin;
     const TaOpDef *def;
 } op_defs[] = {
-#define DECLARE_OP(builtin, name, symbol, file) {builtin, &ta_op_##symbol},
+#define DECLARE_OP(builtin, name, def_name, file) {builtin, &ta_op_##def_name},
 #include "ops.def"
 #undef DECLARE_OP
 };
@@ -41,7 +41,7 @@ static const struct {
     const char *code;
     const TaOpDef *def;
 } custom_op_defs[] = {
-#define DECLARE_CUSTOM_OP(code, symbol, file) {code, &ta_op_##symbol},
+#define DECLARE_CUSTOM_OP(code, def_name, file) {code, &ta_op_##def_name},
 #include "custom_ops.def"
 #undef DECLARE_CUSTOM_OP
 };
@@ -161,7 +161,7 @@ bool ta_expect_per_tensor(TaLower *L, TaOp *op, const TaTensor *t, const char *r
 
 bool ta_expect_constant(TaLower *L, TaOp *op, const TaTensor *t, const char *role)
 {
-    if (t->kind == TA_REGION_CONSTANT && t->data)
+    if (t->role == TA_REGION_CONSTANT && t->data)
         return true;
     ta_op_error(L, op, "%s (tensor %s) must be a constant in the model", role, t->id);
     return false;
@@ -188,14 +188,14 @@ int32_t ta_zero_point(const TaTensor *t)
 
 static TaTensor *new_local(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count)
 {
-    const char *id = op->source_index < 0 ? ta_format(L->pool, "x%d.%s", op->layer_index, role)
-                     : op->source_subgraph != L->graph->index
-                         ? ta_format(L->pool, "s%dop%d.%s", op->source_subgraph, op->source_index,
+    const char *id = op->model_index < 0 ? ta_format(L->pool, "x%d.%s", op->index, role)
+                     : op->model_subgraph != L->graph->model_index
+                         ? ta_format(L->pool, "s%dop%d.%s", op->model_subgraph, op->model_index,
                                      role)
-                         : ta_format(L->pool, "op%d.%s", op->source_index, role);
+                         : ta_format(L->pool, "op%d.%s", op->model_index, role);
     TaTensor *t = ta_graph_new_tensor(L->pool, L->graph, id, dtype, 1, &count);
     t->owner = op;
-    ta_vec_push(L->pool, &op->locals, t);
+    ta_vec_push(L->pool, &op->lowered.locals, t);
     return t;
 }
 
@@ -203,7 +203,7 @@ TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtyp
                             const void *data)
 {
     TaTensor *t = new_local(L, op, role, dtype, count);
-    t->kind = TA_REGION_CONSTANT;
+    t->role = TA_REGION_CONSTANT;
     t->data_size = (size_t)count * ta_dtype_size(dtype);
     t->data = ta_memdup(L->pool, data, t->data_size);
     return t;
@@ -220,14 +220,14 @@ void ta_derived_from(TaTensor *t, const TaTensor *from)
 TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes)
 {
     TaTensor *t = new_local(L, op, role, TA_INT8, bytes);
-    t->kind = TA_REGION_SCRATCH;
+    t->role = TA_REGION_SCRATCH;
     return t;
 }
 
 TaTensor *ta_local_state(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count)
 {
     TaTensor *t = new_local(L, op, role, dtype, count);
-    t->kind = TA_REGION_PERSISTENT;
+    t->role = TA_REGION_PERSISTENT;
     return t;
 }
 
@@ -237,7 +237,7 @@ TaKernelCall *ta_call(TaLower *L, TaOp *op, const char *function, const char *he
     c->role = "run";
     c->function = function;
     c->header = header;
-    ta_vec_push(L->pool, &op->calls, c);
+    ta_vec_push(L->pool, &op->lowered.calls, c);
     return c;
 }
 
@@ -263,7 +263,7 @@ void ta_call_arg(TaLower *L, TaKernelCall *c, TaTensor *t)
 static bool same_layout(const TaTensor *in, const TaTensor *out)
 {
     return in && ta_tensor_elements(in) == ta_tensor_elements(out) &&
-           ta_dtype_size(in->dtype) == ta_dtype_size(out->dtype) && in->kind == TA_REGION_SCRATCH;
+           ta_dtype_size(in->dtype) == ta_dtype_size(out->dtype) && in->role == TA_REGION_SCRATCH;
 }
 
 void ta_allow_inplace(TaOp *op, int first)
@@ -272,7 +272,7 @@ void ta_allow_inplace(TaOp *op, int first)
         return;
     for (int i = first; i < op->num_inputs && i <= first + 1; i++) {
         if (same_layout(op->inputs[i], op->outputs[0])) {
-            op->inplace_input = i;
+            op->plan_hints.inplace_input = i;
             return;
         }
     }
@@ -298,9 +298,9 @@ static const char *argument_mismatch(const TaOp *op, const TaTensor *t, const ch
                                      size_t len)
 {
     const bool writes = spec[0] == 'w';
-    if (writes && t->kind == TA_REGION_CONSTANT)
+    if (writes && t->role == TA_REGION_CONSTANT)
         return "a constant where the kernel writes";
-    if (t->owner == op && t->kind == TA_REGION_SCRATCH)
+    if (t->owner == op && t->role == TA_REGION_SCRATCH)
         return NULL;
     const char *want = spec + 2;
     const size_t want_len = len - 2;
@@ -320,8 +320,8 @@ static const char *argument_mismatch(const TaOp *op, const TaTensor *t, const ch
    (Custom operators' functions are the user's: not in the table.) */
 static void check_kernel_calls(TaLower *L, TaOp *op)
 {
-    for (int k = 0; k < op->calls.len; k++) {
-        const TaKernelCall *call = op->calls.items[k];
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *call = op->lowered.calls.items[k];
         if (strncmp(call->function, "ta_", 3) != 0)
             continue;
         const TaKernelEntry *kernel = ta_kernel_find(call->function);
@@ -354,7 +354,7 @@ static void check_kernel_calls(TaLower *L, TaOp *op)
 
 void ta_lower_no_code(TaOp *op, const char *why)
 {
-    op->no_code = why;
+    op->lowered.no_code = why;
 }
 
 /* An operator that calls no kernel and whose output does not alias an
@@ -362,7 +362,7 @@ void ta_lower_no_code(TaOp *op, const char *why)
    module would silently skip the operator. */
 static void check_has_code(TaLower *L, TaOp *op)
 {
-    if (op->calls.len || op->no_code || op->control != TA_CONTROL_NONE)
+    if (op->lowered.calls.len || op->lowered.no_code || op->control != TA_CONTROL_NONE)
         return;
     for (int k = 0; k < op->num_outputs; k++)
         if (op->outputs[k]->alias_of)
@@ -381,7 +381,7 @@ static bool has_elements(TaLower *L, TaOp *op)
     bool ok = true;
     for (int k = 0; k < op->num_inputs + op->num_outputs; k++) {
         const TaTensor *t = k < op->num_inputs ? op->inputs[k] : op->outputs[k - op->num_inputs];
-        if (t && t->kind != TA_REGION_CONSTANT && t->dtype != TA_RESOURCE && t->rank > 0 &&
+        if (t && t->role != TA_REGION_CONSTANT && t->dtype != TA_RESOURCE && t->rank > 0 &&
             ta_tensor_elements(t) == 0) {
             ta_op_error(L, op,
                         "tensor %s has shape %s, with no elements; tinyaot does not run "
@@ -416,14 +416,16 @@ bool ta_lower_graph(TaLower *L)
         TaOp *op = TA_OP(L->graph, i);
         if (op->removed)
             continue;
-        if (op->source_index < 0)
-            op->symbol = ta_format(L->pool, "%s_%s_x%d", L->prefix, op->type, op->layer_index);
-        else if (op->source_subgraph != L->graph->index) /* an IF or WHILE subgraph's operator */
-            op->symbol = ta_format(L->pool, "%s_%s_s%d_%d", L->prefix, op->type,
-                                   op->source_subgraph, op->source_index);
+        if (op->model_index < 0)
+            op->lowered.symbol = ta_format(L->pool, "%s_%s_x%d", L->prefix, op->type, op->index);
+        else if (op->model_subgraph !=
+                 L->graph->model_index) /* an IF or WHILE subgraph's operator */
+            op->lowered.symbol = ta_format(L->pool, "%s_%s_s%d_%d", L->prefix, op->type,
+                                           op->model_subgraph, op->model_index);
         else
-            op->symbol = ta_format(L->pool, "%s_%s_%d", L->prefix, op->type, op->source_index);
-        for (char *p = (char *)op->symbol + strlen(L->prefix); *p; p++)
+            op->lowered.symbol = ta_format(L->pool, "%s_%s_%d", L->prefix, op->type,
+                                           op->model_index);
+        for (char *p = (char *)op->lowered.symbol + strlen(L->prefix); *p; p++)
             *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
         if (!has_elements(L, op))
             continue;

@@ -1,6 +1,6 @@
 /*
  * maximum_minimum.c - MAXIMUM and MINIMUM, int8 and int16, with
- * broadcasting (int32 through common/binary_s32, float32 through
+ * broadcasting (int32 through common/binary_i32, float32 through
  * common/binary_f32).
  *
  * TFLite Micro compares the raw values and copies the chosen one whatever
@@ -12,12 +12,12 @@
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "common/binary.h"
 #include "common/binary_f32.h"
-#include "common/binary_s32.h"
+#include "common/binary_i32.h"
 
 static bool lower_max_min(TaLower *L, TaOp *op, bool maximum)
 {
     if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_INT32)
-        return ta_lower_binary_s32(L, op, maximum ? "ta_maximum_s32" : "ta_minimum_s32",
+        return ta_lower_binary_i32(L, op, maximum ? "ta_maximum_i32" : "ta_minimum_i32",
                                    TA_ACT_NONE);
     if (ta_binary_is_f32(op))
         return ta_lower_binary_f32(L, op, maximum ? "ta_maximum_f32" : "ta_minimum_f32",

@@ -6,7 +6,7 @@
 #include "../../runtime/kernels/ta_mul.h"
 #include "common/binary.h"
 #include "common/binary_f32.h"
-#include "common/binary_s32.h"
+#include "common/binary_i32.h"
 
 typedef struct MulAttrs {
     int activation;
@@ -26,7 +26,7 @@ static bool lower(TaLower *L, TaOp *op)
 {
     const MulAttrs *a = op->attrs;
     if (op->num_inputs >= 1 && op->inputs[0] && op->inputs[0]->dtype == TA_INT32)
-        return ta_lower_binary_s32(L, op, "ta_mul_s32", a->activation);
+        return ta_lower_binary_i32(L, op, "ta_mul_i32", a->activation);
     if (ta_binary_is_f32(op))
         return ta_lower_binary_f32(L, op, "ta_mul_f32", a->activation);
     static const int dtypes[] = {TA_INT8, TA_INT16, -1};

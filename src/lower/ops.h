@@ -6,7 +6,7 @@
 #define TA_LOWER_OPS_H
 
 enum {
-#define DECLARE_OP(builtin, name, symbol, file) TA_BUILTIN_##name = builtin,
+#define DECLARE_OP(builtin, name, def_name, file) TA_BUILTIN_##name = builtin,
 #include "ops.def"
 #undef DECLARE_OP
 };

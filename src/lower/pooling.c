@@ -87,8 +87,8 @@ static bool lower_float(TaLower *L, TaOp *op, int kind, TaTensor *in, TaTensor *
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
     /* Pooling counts 0 MACs and 0 parameters by definition. */
-    op->has_macs = op->has_parameters = true;
-    op->macs = op->parameters = 0;
+    op->lowered.has_macs = op->lowered.has_parameters = true;
+    op->lowered.macs = op->lowered.parameters = 0;
     return true;
 }
 
@@ -196,8 +196,8 @@ static bool lower_pool(TaLower *L, TaOp *op, int kind)
     ta_declare_overlap(L, op, 0, &geom, 1, TA_STREAM_CHANNEL_ALIGNED,
                        average ? "AVERAGE_POOL_2D" : "MAX_POOL_2D");
     /* Pooling counts 0 MACs and 0 parameters by definition. */
-    op->has_macs = op->has_parameters = true;
-    op->macs = op->parameters = 0;
+    op->lowered.has_macs = op->lowered.has_parameters = true;
+    op->lowered.macs = op->lowered.parameters = 0;
     return true;
 }
 

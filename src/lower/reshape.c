@@ -27,7 +27,7 @@ bool ta_lower_reshape_like(TaLower *L, TaOp *op)
     op->num_inputs = 1; /* the shape operand is not needed at run time */
     /* State must not be aliased: a later write to the variable would
        change this output behind its readers' backs. */
-    if (in->kind != TA_REGION_PERSISTENT && out->kind == TA_REGION_SCRATCH && !out->alias_of) {
+    if (in->role != TA_REGION_PERSISTENT && out->role == TA_REGION_SCRATCH && !out->alias_of) {
         out->alias_of = in;
         return true;
     }

@@ -98,8 +98,9 @@ bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *f
             return false;
     for (int i = 0; i < graph->ops.len; i++) {
         const TaOp *op = TA_OP(graph, i);
-        for (int k = 0; k < op->calls.len; k++)
-            if (!add_runtime_file(pool, diag, files, ((TaKernelCall *)op->calls.items[k])->header))
+        for (int k = 0; k < op->lowered.calls.len; k++)
+            if (!add_runtime_file(pool, diag, files,
+                                  ((TaKernelCall *)op->lowered.calls.items[k])->header))
                 return false;
     }
     if (files->len > 1)

@@ -86,10 +86,10 @@ static bool lower_filter_bank(TaLower *L, TaOp *op)
     for (int i = 0; i < 6; i++)
         ta_call_arg(L, c, op->inputs[i]);
     ta_call_arg(L, c, out);
-    op->has_macs = true;
-    op->macs = 2 * taps;
-    op->has_parameters = true;
-    op->parameters = 2 * (int64_t)ta_tensor_elements(op->inputs[1]);
+    op->lowered.has_macs = true;
+    op->lowered.macs = 2 * taps;
+    op->lowered.has_parameters = true;
+    op->lowered.parameters = 2 * (int64_t)ta_tensor_elements(op->inputs[1]);
     return true;
 }
 

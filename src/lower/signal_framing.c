@@ -54,7 +54,7 @@ static bool lower_delay(TaLower *L, TaOp *op)
                     rows, MAX_SIGNAL_SIZE);
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_signal_delay_s16", "runtime/kernels/ta_signal_framing.h");
+    TaKernelCall *c = ta_call(L, op, "ta_signal_delay_i16", "runtime/kernels/ta_signal_framing.h");
     ta_signal_delay_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_delay_params_t);
     p->rows = rows;
     p->frame_size = size;
@@ -115,7 +115,7 @@ static bool lower_framer(TaLower *L, TaOp *op)
                     rows, MAX_SIGNAL_SIZE);
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_signal_framer_s16", "runtime/kernels/ta_signal_framing.h");
+    TaKernelCall *c = ta_call(L, op, "ta_signal_framer_i16", "runtime/kernels/ta_signal_framing.h");
     ta_signal_framer_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_framer_params_t);
     p->rows = rows;
     p->frames = frames;
@@ -161,7 +161,7 @@ static bool lower_stacker(TaLower *L, TaOp *op)
                     (long long)window);
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_signal_stacker_s16",
+    TaKernelCall *c = ta_call(L, op, "ta_signal_stacker_i16",
                               "runtime/kernels/ta_signal_framing.h");
     ta_signal_stacker_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_stacker_params_t);
     p->channels = channels;

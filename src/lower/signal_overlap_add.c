@@ -52,7 +52,7 @@ static bool lower(TaLower *L, TaOp *op)
     }
     const bool f32 = dtype == TA_FLOAT32;
     TaKernelCall *c = ta_call(L, op,
-                              f32 ? "ta_signal_overlap_add_f32" : "ta_signal_overlap_add_s16",
+                              f32 ? "ta_signal_overlap_add_f32" : "ta_signal_overlap_add_i16",
                               "runtime/kernels/ta_signal_overlap_add.h");
     ta_signal_overlap_add_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_overlap_add_params_t);
     p->rows = rows;

@@ -9,7 +9,7 @@
  * the kernels only run the butterflies.
  */
 #include "../../runtime/kernels/ta_signal_fft_f32.h"
-#include "../../runtime/kernels/ta_signal_fft_s32.h"
+#include "../../runtime/kernels/ta_signal_fft_i32.h"
 #include "../../runtime/kernels/ta_signal_rfft.h"
 #include "common/custom_options.h"
 
@@ -46,9 +46,9 @@ typedef struct {
 } FftType;
 
 static const FftType FFT_TYPES[] = {
-    {TA_INT16, "ta_signal_rfft_s16", "ta_signal_irfft_s16", "runtime/kernels/ta_signal_rfft.h",
+    {TA_INT16, "ta_signal_rfft_i16", "ta_signal_irfft_i16", "runtime/kernels/ta_signal_rfft.h",
      32767.0},
-    {TA_INT32, "ta_signal_rfft_s32", "ta_signal_irfft_s32", "runtime/kernels/ta_signal_fft_s32.h",
+    {TA_INT32, "ta_signal_rfft_i32", "ta_signal_irfft_i32", "runtime/kernels/ta_signal_fft_i32.h",
      2147483647.0},
     {TA_FLOAT32, "ta_signal_rfft_f32", "ta_signal_irfft_f32", "runtime/kernels/ta_signal_fft_f32.h",
      0.0},

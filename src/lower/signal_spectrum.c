@@ -30,7 +30,7 @@ static bool lower_window(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, in), size);
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_signal_window_s16",
+    TaKernelCall *c = ta_call(L, op, "ta_signal_window_i16",
                               "runtime/kernels/ta_signal_spectrum.h");
     ta_signal_window_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_window_params_t);
     p->count = (int32_t)count;
@@ -40,8 +40,8 @@ static bool lower_window(TaLower *L, TaOp *op)
     ta_call_arg(L, c, window);
     ta_call_arg(L, c, out);
     ta_allow_inplace(op, 0); /* each sample is read before its place is written */
-    op->has_macs = true;
-    op->macs = (int64_t)count;
+    op->lowered.has_macs = true;
+    op->lowered.macs = (int64_t)count;
     return true;
 }
 
@@ -61,7 +61,7 @@ static bool lower_fft_auto_scale(TaLower *L, TaOp *op)
                     ta_shape_text(L->pool, out));
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_signal_fft_auto_scale_s16",
+    TaKernelCall *c = ta_call(L, op, "ta_signal_fft_auto_scale_i16",
                               "runtime/kernels/ta_signal_spectrum.h");
     ta_signal_fft_auto_scale_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_fft_auto_scale_params_t);
     p->count = (int32_t)ta_tensor_elements(out);
@@ -90,7 +90,7 @@ static bool lower_energy(TaLower *L, TaOp *op)
                     start, end, bins, count);
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_signal_energy_s16",
+    TaKernelCall *c = ta_call(L, op, "ta_signal_energy_i16",
                               "runtime/kernels/ta_signal_spectrum.h");
     ta_signal_energy_params_t *p = TA_CALL_PARAMS(L, c, ta_signal_energy_params_t);
     p->count = (int32_t)count;
@@ -98,8 +98,8 @@ static bool lower_energy(TaLower *L, TaOp *op)
     p->end_index = end;
     ta_call_arg(L, c, in);
     ta_call_arg(L, c, out);
-    op->has_macs = true;
-    op->macs = 2 * (int64_t)(end - start);
+    op->lowered.has_macs = true;
+    op->lowered.macs = 2 * (int64_t)(end - start);
     return true;
 }
 

@@ -124,7 +124,7 @@ static bool lower_split_v(TaLower *L, TaOp *op)
        records; a constant one must agree with them. */
     int64_t sizes[64];
     const TaTensor *st = op->inputs[1];
-    if (st->kind != TA_REGION_CONSTANT) { /* TFLite Micro never reads it either */
+    if (st->role != TA_REGION_CONSTANT) { /* TFLite Micro never reads it either */
         n = op->num_outputs;
         for (int o = 0; o < n && o < 64; o++)
             sizes[o] = -1;

@@ -43,7 +43,7 @@ static bool check_shapes(TaLower *L, TaOp *op, int rank)
 {
     TaTensor *in = op->inputs[0], *wf = op->inputs[1], *wt = op->inputs[2];
     TaTensor *bias = op->inputs[3], *state = op->inputs[4], *out = op->outputs[0];
-    if (!state->is_variable || state->kind != TA_REGION_PERSISTENT) {
+    if (!state->is_variable || state->role != TA_REGION_PERSISTENT) {
         ta_op_error(L, op, "activation_state (tensor %s) must be a variable tensor", state->id);
         return false;
     }
@@ -251,10 +251,10 @@ static bool lower_any(TaLower *L, TaOp *op)
    memory). */
 static void count_macs(TaOp *op)
 {
-    op->has_analysis_macs = true;
-    op->analysis_macs = (int64_t)op->inputs[0]->dims[0] *
-                        (int64_t)(ta_tensor_elements(op->inputs[1]) +
-                                  ta_tensor_elements(op->inputs[2]));
+    op->lowered.has_analysis_macs = true;
+    op->lowered.analysis_macs = (int64_t)op->inputs[0]->dims[0] *
+                                (int64_t)(ta_tensor_elements(op->inputs[1]) +
+                                          ta_tensor_elements(op->inputs[2]));
 }
 
 static bool lower(TaLower *L, TaOp *op)

@@ -29,7 +29,7 @@ static bool check_output_shape(TaLower *L, TaOp *op, const TaTensor *shape, cons
 {
     if (!ta_expect_dtype(L, op, shape, "output_shape", TA_INT32, -1))
         return false;
-    if (shape->kind != TA_REGION_CONSTANT || !shape->data)
+    if (shape->role != TA_REGION_CONSTANT || !shape->data)
         return true; /* computed at run time: unread, as in TFLite Micro */
     bool same = ta_tensor_elements(shape) == 4 && shape->data_size >= 16;
     for (int i = 0; same && i < 4; i++) {

@@ -49,7 +49,7 @@ static bool lower_plain_int16(TaLower *L, TaOp *op)
         ta_op_error(L, op, "output (tensor %s) is quantized but the int16 input is not", out->id);
         return false;
     }
-    TaKernelCall *c = ta_call(L, op, "ta_abs_i16_plain", "runtime/kernels/ta_abs.h");
+    TaKernelCall *c = ta_call(L, op, "ta_abs_i16", "runtime/kernels/ta_abs.h");
     ta_abs_params_t *p = TA_CALL_PARAMS(L, c, ta_abs_params_t);
     p->size = (int32_t)ta_tensor_elements(out);
     ta_call_arg(L, c, in);

@@ -404,8 +404,8 @@ static void count_macs(TaOp *op)
             weights += (int64_t)ta_tensor_elements(op->inputs[k]);
     if (op->num_inputs > IN_PROJECTION && op->inputs[IN_PROJECTION])
         weights += (int64_t)ta_tensor_elements(op->inputs[IN_PROJECTION]);
-    op->has_analysis_macs = true;
-    op->analysis_macs = weights * rows;
+    op->lowered.has_analysis_macs = true;
+    op->lowered.analysis_macs = weights * rows;
 }
 
 static bool lower(TaLower *L, TaOp *op)

@@ -142,13 +142,13 @@ static bool variable_storage(TaLower *L, TaOp *op, const Var *v, const char *rol
                     v->shared_name, ta_dtype_name(value->dtype), ta_shape_text(L->pool, value));
         return false;
     }
-    const char *id = op->source_index >= 0 ? ta_format(L->pool, "op%d.%s", op->source_index, role)
-                                           : ta_format(L->pool, "x%d.%s", op->layer_index, role);
+    const char *id = op->model_index >= 0 ? ta_format(L->pool, "op%d.%s", op->model_index, role)
+                                          : ta_format(L->pool, "x%d.%s", op->index, role);
     t = ta_graph_new_tensor(L->pool, L->graph, id, value->dtype, value->rank, value->dims);
-    t->kind = TA_REGION_PERSISTENT;
+    t->role = TA_REGION_PERSISTENT;
     t->quant = value->quant;
     t->owner = op;
-    ta_vec_push(L->pool, &op->locals, t);
+    ta_vec_push(L->pool, &op->lowered.locals, t);
     /* memset with the zero point cast to int8, whatever the type. */
     const bool has_zp = value->quant && value->quant->num_scales && value->quant->num_zero_points;
     ta_init_fill_bytes(L, op, t, has_zp ? (uint8_t)(int8_t)value->quant->zero_point[0] : 0);
@@ -179,7 +179,7 @@ static void add_copy(TaLower *L, TaKernelCall *c, TaTensor *from, TaTensor *to)
 static TaTensor *storage_of_handle(TaLower *L, TaOp *op, const TaTensor *h)
 {
     TaOp *producer = h->dtype == TA_RESOURCE ? handle_producer(L->graph, h) : NULL;
-    if (!producer || !producer->attrs || producer->layer_index > op->layer_index) {
+    if (!producer || !producer->attrs || producer->index > op->index) {
         ta_op_error(L, op,
                     "the resource handle (tensor %s) must come from a VAR_HANDLE "
                     "earlier in this subgraph",
@@ -262,18 +262,18 @@ static bool call_once_lower(TaLower *L, TaOp *op)
     if (!ta_expect_counts(L, op, 0, 0, 0))
         return false;
     if (!L->model || a->init_subgraph < 0 || a->init_subgraph >= L->model->subgraphs.len ||
-        a->init_subgraph == L->graph->index) {
+        a->init_subgraph == L->graph->model_index) {
         ta_op_error(L, op, "init subgraph %d is not another subgraph of the model",
                     a->init_subgraph);
         return false;
     }
     /* Running the subgraph in model_init is only the same as running it
        on the first run if nothing touched a variable before. */
-    for (int i = 0; i < op->layer_index; i++) {
+    for (int i = 0; i < op->index; i++) {
         const TaOp *o = TA_OP(L->graph, i);
         if (o->builtin == TA_BUILTIN_READ_VARIABLE || o->builtin == TA_BUILTIN_ASSIGN_VARIABLE) {
             ta_op_error(L, op, "operator %d (%s) uses a variable before CALL_ONCE runs",
-                        o->source_index, o->type);
+                        o->model_index, o->type);
             return false;
         }
     }
@@ -309,7 +309,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
             for (int k = 0; k < n_handles; k++)
                 if (handles[k]->outputs[0] == o->inputs[0])
                     storage = storages[k];
-            if (!storage || value->kind != TA_REGION_CONSTANT || !value->data) {
+            if (!storage || value->role != TA_REGION_CONSTANT || !value->data) {
                 ta_op_error(L, op,
                             "init subgraph %d, operator %d: tinyaot runs only "
                             "assignments of constants to variables at initialization",
@@ -330,7 +330,7 @@ static bool call_once_lower(TaLower *L, TaOp *op)
                     a->init_subgraph, i, o->type);
         return false;
     }
-    if (!op->calls.len) /* its subgraph assigns nothing: the state starts at zero */
+    if (!op->lowered.calls.len) /* its subgraph assigns nothing: the state starts at zero */
         ta_lower_no_code(op, "its initialization assigns nothing");
     return true;
 }

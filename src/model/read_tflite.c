@@ -270,10 +270,10 @@ static TaTensor *read_tensor(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index
                        ta_dtype_name(type), (unsigned long long)(elements * elem));
             return NULL;
         }
-        tensor->kind = TA_REGION_CONSTANT;
+        tensor->role = TA_REGION_CONSTANT;
     }
     if (tensor->is_variable)
-        tensor->kind = TA_REGION_PERSISTENT;
+        tensor->role = TA_REGION_PERSISTENT;
     return rd->fb.failed ? NULL : tensor;
 }
 
@@ -306,13 +306,13 @@ static bool read_operator(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index)
         return false;
     }
     TaOp *op = ta_alloc(rd->pool, sizeof *op);
-    op->layer_index = (int)index;
-    op->source_index = (int)index;
-    op->source_subgraph = g->index;
-    op->inplace_input = -1;
-    op->overlap_input = -1;
+    op->index = (int)index;
+    op->model_index = (int)index;
+    op->model_subgraph = g->model_index;
+    op->plan_hints.inplace_input = -1;
+    op->plan_hints.overlap_input = -1;
     op->code_memory = -1;
-    op->folded_activation = 0;
+    op->rewrites.folded_activation = 0;
     const OpCode *oc = &rd->opcodes[opcode];
     op->version = oc->version;
     if (oc->builtin == 32) {
@@ -362,7 +362,7 @@ static bool read_operator(Reader *rd, TaGraph *g, TaFbTable t, uint32_t index)
 static TaGraph *read_subgraph(Reader *rd, TaFbTable t, uint32_t index)
 {
     TaGraph *g = ta_alloc(rd->pool, sizeof *g);
-    g->index = (int)index;
+    g->model_index = (int)index;
     ta_fb_where(&rd->fb, "subgraph %u", index);
     g->name = ta_fb_string(t, SUBGRAPH_NAME, rd->pool);
 

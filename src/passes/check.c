@@ -8,10 +8,14 @@
 
 #include <string.h>
 
-bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
+bool ta_pass_check(TaPassCtx *ctx)
 {
-    if (!ta_pass_check_hybrid(pool, d, model_path, g))
+    if (!ta_pass_check_hybrid(ctx))
         return false;
+    TaPool *pool = ctx->pool;
+    TaDiag *d = ctx->diag;
+    const char *model_path = ctx->model_path;
+    TaGraph *g = ctx->graph;
     int errors = d->errors;
     int n = g->tensors.len;
     int *writer = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
@@ -19,13 +23,13 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
     for (int i = 0; i < n; i++) {
         TaTensor *t = TA_TENSOR(g, i);
         writer[i] = -1;
-        ready[i] = t->kind != TA_REGION_SCRATCH;
+        ready[i] = t->role != TA_REGION_SCRATCH;
     }
     for (int i = 0; i < g->inputs.len; i++) {
         TaTensor *t = g->inputs.items[i];
         ready[t->index] = true;
         /* The application writes its inputs: a constant's bytes are read-only. */
-        if (t->kind == TA_REGION_CONSTANT)
+        if (t->role == TA_REGION_CONSTANT)
             ta_error(d,
                      "%s: model input %d (tensor %s) is a constant (it has data in the model); "
                      "an input must be a tensor the application writes",
@@ -44,7 +48,7 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
             if (writer[t->index] >= 0)
                 ta_error(d, "%s: %s: output %d (tensor %s) is also written by operator %d",
                          model_path, ta_op_describe(pool, op), k, t->id, writer[t->index]);
-            else if (t->kind == TA_REGION_CONSTANT)
+            else if (t->role == TA_REGION_CONSTANT)
                 ta_error(d, "%s: %s: output %d (tensor %s) is a constant", model_path,
                          ta_op_describe(pool, op), k, t->id);
             writer[t->index] = i;
@@ -58,7 +62,7 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
     }
     for (int i = 0; i < n && d->errors == errors; i++) {
         TaTensor *t = TA_TENSOR(g, i);
-        if (writer[i] >= 0 || t->kind == TA_REGION_CONSTANT || ready[i]) {
+        if (writer[i] >= 0 || t->role == TA_REGION_CONSTANT || ready[i]) {
             if (!ta_dtype_size(t->dtype) && t->dtype != TA_RESOURCE)
                 ta_error(d, "%s: tensor %s has type %s, which tinyaot cannot store", model_path,
                          t->id, ta_dtype_name(t->dtype));
@@ -67,8 +71,9 @@ bool ta_pass_check(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g)
     return d->errors == errors;
 }
 
-void ta_pass_mark_io(TaGraph *g)
+bool ta_pass_mark_io(TaPassCtx *ctx)
 {
+    TaGraph *g = ctx->graph;
     for (int i = 0; i < g->tensors.len; i++)
         TA_TENSOR(g, i)->input_index = TA_TENSOR(g, i)->output_index = -1;
     for (int i = 0; i < g->inputs.len; i++)
@@ -78,4 +83,5 @@ void ta_pass_mark_io(TaGraph *g)
         if (t->output_index < 0)
             t->output_index = i;
     }
+    return true;
 }

@@ -34,7 +34,7 @@ static bool takes_weights(const char *type)
 
 static bool integer_weights(const TaTensor *t)
 {
-    return t && t->kind == TA_REGION_CONSTANT &&
+    return t && t->role == TA_REGION_CONSTANT &&
            (t->dtype == TA_INT8 || t->dtype == TA_UINT8 || t->dtype == TA_INT4);
 }
 
@@ -49,8 +49,12 @@ static const TaTensor *hybrid_weight(const TaOp *op)
     return NULL;
 }
 
-bool ta_pass_check_hybrid(TaPool *pool, TaDiag *d, const char *model_path, const TaGraph *g)
+bool ta_pass_check_hybrid(TaPassCtx *ctx)
 {
+    TaPool *pool = ctx->pool;
+    TaDiag *d = ctx->diag;
+    const char *model_path = ctx->model_path;
+    const TaGraph *g = ctx->graph;
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
         const TaTensor *w = hybrid_weight(op);

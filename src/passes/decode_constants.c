@@ -118,12 +118,16 @@ static bool decode_output(TaPool *pool, TaDiag *diag, const char *model_path, Ta
     }
     out->data = dest;
     out->data_size = bytes;
-    out->kind = TA_REGION_CONSTANT;
+    out->role = TA_REGION_CONSTANT;
     return true;
 }
 
-bool ta_pass_decode_constants(TaPool *pool, TaDiag *diag, const char *model_path, TaGraph *g)
+bool ta_pass_decode_constants(TaPassCtx *ctx)
 {
+    TaPool *pool = ctx->pool;
+    TaDiag *diag = ctx->diag;
+    const char *model_path = ctx->model_path;
+    TaGraph *g = ctx->graph;
     int errors = diag->errors;
     TaVec decodes = {0}; /* TaOp*: the DECODE operators removed */
     for (int i = 0; i < g->ops.len; i++) {

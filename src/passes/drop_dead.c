@@ -14,8 +14,10 @@ static void keep(bool *kept, TaTensor *t)
         kept[t->index] = true;
 }
 
-void ta_pass_drop_dead(TaPool *pool, TaGraph *g)
+bool ta_pass_drop_dead(TaPassCtx *ctx)
 {
+    TaPool *pool = ctx->pool;
+    TaGraph *g = ctx->graph;
     bool *kept = ta_alloc_array(pool, (size_t)g->tensors.len + 1, sizeof(bool));
     for (int i = 0; i < g->inputs.len; i++)
         keep(kept, g->inputs.items[i]);
@@ -25,14 +27,14 @@ void ta_pass_drop_dead(TaPool *pool, TaGraph *g)
         TaOp *op = TA_OP(g, i);
         if (op->removed)
             continue;
-        for (int c = 0; c < op->calls.len; c++) {
-            TaKernelCall *call = op->calls.items[c];
+        for (int c = 0; c < op->lowered.calls.len; c++) {
+            TaKernelCall *call = op->lowered.calls.items[c];
             for (int a = 0; a < call->args.len; a++)
                 if (call->args.items[a])
                     keep(kept, call->args.items[a]);
         }
         for (int k = 0; k < op->num_inputs; k++)
-            if (op->inputs[k] && op->inputs[k]->kind != TA_REGION_CONSTANT)
+            if (op->inputs[k] && op->inputs[k]->role != TA_REGION_CONSTANT)
                 keep(kept, op->inputs[k]);
         for (int k = 0; k < op->num_outputs; k++)
             keep(kept, op->outputs[k]);
@@ -45,4 +47,5 @@ void ta_pass_drop_dead(TaPool *pool, TaGraph *g)
             t->removed = true;
     }
     ta_graph_compact(pool, g);
+    return true;
 }

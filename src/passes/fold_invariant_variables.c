@@ -104,7 +104,7 @@ static TaGraph *init_graph(TaPassCtx *ctx, const TaOp *call_once)
     TaFbTable t = options_of(ctx, call_once, &r);
     int s = ta_fb_i32(t, OPT_INIT_SUBGRAPH, -1);
     if (r.failed || !ctx->model || s < 0 || s >= ctx->model->subgraphs.len ||
-        s == ctx->graph->index)
+        s == ctx->graph->model_index)
         return NULL;
     return ctx->model->subgraphs.items[s];
 }
@@ -152,7 +152,7 @@ static bool starting_value(TaPassCtx *ctx, Var *v)
         }
     }
     /* Nothing in the converted subgraph may touch it before CALL_ONCE. */
-    for (int i = 0; i < v->call_once->layer_index; i++)
+    for (int i = 0; i < v->call_once->index; i++)
         if (is_variable_op(TA_OP(g, i)) && names_var(ctx, g, TA_OP(g, i), &v->name))
             return false;
     return v->value != NULL;
@@ -298,7 +298,7 @@ static void fold(TaPassCtx *ctx, Var *v)
             TaTensor *out = op->outputs[0];
             out->data = v->value->data;
             out->data_size = ta_tensor_bytes(v->value);
-            out->kind = TA_REGION_CONSTANT;
+            out->role = TA_REGION_CONSTANT;
         }
         op->removed = true; /* handles are read by nothing removed: names_var still finds them */
     }
@@ -320,7 +320,7 @@ static void fold(TaPassCtx *ctx, Var *v)
         v->call_once->removed = true;
 }
 
-bool ta_fold_invariant_variables(TaPassCtx *ctx)
+bool ta_pass_fold_invariant_variables(TaPassCtx *ctx)
 {
     if (!ctx->model)
         return true;

@@ -35,7 +35,7 @@ static bool is_int(const TaTensor *t)
 static bool read_vec(const TaTensor *t, Vec *out)
 {
     size_t n = ta_tensor_elements(t);
-    if (t->kind != TA_REGION_CONSTANT || !t->data || !is_int(t) || n > MAX_ELEMS)
+    if (t->role != TA_REGION_CONSTANT || !t->data || !is_int(t) || n > MAX_ELEMS)
         return false;
     out->n = (int)n;
     for (size_t i = 0; i < n; i++) {
@@ -65,7 +65,7 @@ static void make_constant(TaPassCtx *ctx, TaTensor *t, const Vec *v)
     }
     t->data = data;
     t->data_size = (size_t)v->n * size;
-    t->kind = TA_REGION_CONSTANT;
+    t->role = TA_REGION_CONSTANT;
 }
 
 static TaFbTable options(TaOp *op, TaFbReader *r, TaPassCtx *ctx)
@@ -206,7 +206,7 @@ static bool evaluate(TaPassCtx *ctx, TaOp *op, Vec *out)
     }
 }
 
-bool ta_fold_static_shapes(TaPassCtx *ctx)
+bool ta_pass_fold_static_shapes(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     for (int i = 0; i < g->ops.len; i++) {

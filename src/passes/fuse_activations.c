@@ -67,7 +67,7 @@ static int combine(int a, int b)
     return -1;
 }
 
-bool ta_fuse_activations(TaPassCtx *ctx)
+bool ta_pass_fuse_activations(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     int n = g->tensors.len;
@@ -95,10 +95,10 @@ bool ta_fuse_activations(TaPassCtx *ctx)
         if (!prod || prod->removed || !clamps(prod) || readers[mid->index] != 1 ||
             !same_quantization(mid, out) || (mid->dtype != TA_INT8 && mid->dtype != TA_INT16))
             continue;
-        int combined = combine(prod->folded_activation, kind);
+        int combined = combine(prod->rewrites.folded_activation, kind);
         if (combined < 0)
             continue;
-        prod->folded_activation = combined;
+        prod->rewrites.folded_activation = combined;
         prod->outputs[0] = out;
         writer[out->index] = prod;
         act->removed = true;

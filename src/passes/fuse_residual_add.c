@@ -63,7 +63,7 @@ static bool same_shape(const TaTensor *a, const TaTensor *b)
    or state. */
 static bool intermediate(const TaTensor *t)
 {
-    return t && t->kind == TA_REGION_SCRATCH && !t->data && !t->is_variable && t->input_index < 0 &&
+    return t && t->role == TA_REGION_SCRATCH && !t->data && !t->is_variable && t->input_index < 0 &&
            t->output_index < 0;
 }
 
@@ -74,13 +74,13 @@ static bool fusable(const TaGraph *g, const Uses *u, int conv_at, int add_at, in
     const TaOp *conv = TA_OP(g, conv_at), *add = TA_OP(g, add_at);
     const TaTensor *mid = add->inputs[k], *residual = add->inputs[1 - k];
     const TaTensor *sum = add->outputs[0];
-    if (conv->builtin != TA_BUILTIN_CONV_2D || conv->removed || conv->residual_add ||
+    if (conv->builtin != TA_BUILTIN_CONV_2D || conv->removed || conv->rewrites.residual_add ||
         conv->num_outputs != 1 || conv->num_inputs < 2 || conv->num_inputs > 3 ||
         !conv->inputs[0] || conv->inputs[0]->dtype != TA_INT8)
         return false;
     if (!intermediate(mid) || u->readers[mid->index] != 1 || mid->dtype != TA_INT8 ||
         !intermediate(residual) || residual->dtype != TA_INT8 || sum->dtype != TA_INT8 ||
-        !same_shape(mid, residual) || !same_shape(mid, sum) || sum->kind != TA_REGION_SCRATCH)
+        !same_shape(mid, residual) || !same_shape(mid, sum) || sum->role != TA_REGION_SCRATCH)
         return false;
     /* The sum takes the residual's bytes: nothing may read it later, and
        the convolution must not read it (it would read sums). */
@@ -117,7 +117,7 @@ static void fuse(TaPassCtx *ctx, Uses *u, int conv_at, int add_at, int k)
     conv->inputs = inputs;
     conv->num_inputs = 4;
     conv->outputs[0] = add->outputs[0];
-    conv->residual_add = r;
+    conv->rewrites.residual_add = r;
     r->conv_output->removed = true;
     add->removed = true;
     /* The convolution runs where the ADD ran. */
@@ -125,7 +125,7 @@ static void fuse(TaPassCtx *ctx, Uses *u, int conv_at, int add_at, int k)
     g->ops.items[conv_at] = add;
 }
 
-bool ta_fuse_residual_add(TaPassCtx *ctx)
+bool ta_pass_fuse_residual_add(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     Uses u;

@@ -4,7 +4,7 @@
  * so lowering, planning and emitting see one flat list.
  *
  * Each subgraph gets its own tensors ("s<subgraph>.<tensor>") and keeps
- * its operators' indices (TaOp.source_subgraph, .source_index). Values
+ * its operators' indices (TaOp.model_subgraph, .model_index). Values
  * cross a subgraph's boundary by COPY operators, as TFLite Micro copies
  * them (if.cc, while.cc):
  *
@@ -55,13 +55,13 @@ static bool is_control(const TaOp *op)
 static TaOp *new_op(Inliner *in, const char *type, int builtin, TaControl control)
 {
     TaOp *op = ta_alloc(in->pool, sizeof *op);
-    op->source_index = -1;
+    op->model_index = -1;
     op->builtin = builtin;
     op->type = type;
     op->version = 1;
     op->control = control;
-    op->inplace_input = -1;
-    op->overlap_input = -1;
+    op->plan_hints.inplace_input = -1;
+    op->plan_hints.overlap_input = -1;
     op->code_memory = -1;
     op->def = builtin < 0 ? &ta_op_control_marker : NULL;
     ta_vec_push(in->pool, &in->ops, op);
@@ -82,8 +82,8 @@ static TaOp *marker(Inliner *in, const char *type, TaControl control, const TaOp
 {
     TaOp *op = new_op(in, type, source ? source->builtin : -1, control);
     if (source) {
-        op->source_index = source->source_index;
-        op->source_subgraph = source->source_subgraph;
+        op->model_index = source->model_index;
+        op->model_subgraph = source->model_subgraph;
         op->version = source->version;
     }
     op->control_cond = cond;
@@ -168,7 +168,9 @@ static bool open_body(Inliner *in, const TaOp *op, int sg, Body *b)
     }
     in->inlined[sg] = true;
     TaGraph *g = in->model->subgraphs.items[sg];
-    if (!ta_pass_check(in->pool, in->diag, in->model_path, g))
+    TaPassCtx check = {
+        .pool = in->pool, .diag = in->diag, .graph = g, .model_path = in->model_path};
+    if (!ta_pass_check(&check))
         return false;
     b->g = g;
     b->tensors = ta_alloc_array(in->pool, (size_t)g->tensors.len + 1, sizeof *b->tensors);
@@ -190,7 +192,7 @@ static TaTensor *body_output(const Body *b, int k)
 /* Subgraph inputs against op->inputs[first...], outputs against op->outputs. */
 static bool check_signature(Inliner *in, const TaOp *op, const Body *b, int first)
 {
-    int sg = b->g->index;
+    int sg = b->g->model_index;
     int n_in = op->num_inputs - first;
     if (b->g->inputs.len != n_in || b->g->outputs.len != op->num_outputs) {
         ta_error(in->diag,
@@ -357,18 +359,22 @@ bool ta_graph_has_control_flow(const TaGraph *g)
     return false;
 }
 
-bool ta_pass_inline_control_flow(TaPool *pool, TaDiag *diag, const char *model_path,
-                                 const TaModel *model, TaGraph *g)
+bool ta_pass_inline_control_flow(TaPassCtx *ctx)
 {
+    TaGraph *g = ctx->graph;
     if (!ta_graph_has_control_flow(g))
         return true;
-    Inliner in = {.pool = pool, .diag = diag, .model_path = model_path, .model = model, .graph = g};
-    in.inlined = ta_alloc_array(pool, (size_t)model->subgraphs.len + 1, sizeof(bool));
-    in.inlined[g->index] = true;
+    Inliner in = {.pool = ctx->pool,
+                  .diag = ctx->diag,
+                  .model_path = ctx->model_path,
+                  .model = ctx->model,
+                  .graph = g};
+    in.inlined = ta_alloc_array(ctx->pool, (size_t)ctx->model->subgraphs.len + 1, sizeof(bool));
+    in.inlined[g->model_index] = true;
     if (!inline_ops(&in, g, NULL, 0))
         return false;
     g->ops = in.ops;
     for (int i = 0; i < g->ops.len; i++)
-        TA_OP(g, i)->layer_index = i;
+        TA_OP(g, i)->index = i;
     return true;
 }

@@ -77,7 +77,7 @@ static void unpack(TaPool *pool, TaTensor *t, bool packed)
 static const char *refusal(const TaOp *op, const TaTensor *w)
 {
     const TaTensor *in = op->inputs[0];
-    if (w->kind != TA_REGION_CONSTANT || !w->data)
+    if (w->role != TA_REGION_CONSTANT || !w->data)
         return "INT4 weights must be constant";
     if (!in || in->dtype != TA_INT8)
         return "INT4 weights need int8 activations (as in TFLite Micro)";
@@ -127,9 +127,14 @@ static bool check_operand(TaPool *pool, TaDiag *d, const char *model_path, TaOp 
     return true;
 }
 
-bool ta_pass_int4_weights(TaPool *pool, TaDiag *d, const char *model_path, TaGraph *g,
-                          const TaInt4Options *o)
+bool ta_pass_int4_weights(TaPassCtx *ctx)
 {
+    static const TaInt4Options automatic = {.format = "auto"};
+    TaPool *pool = ctx->pool;
+    TaDiag *d = ctx->diag;
+    const char *model_path = ctx->model_path;
+    TaGraph *g = ctx->graph;
+    const TaInt4Options *o = ctx->int4 ? ctx->int4 : &automatic;
     const int errors = d->errors;
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);

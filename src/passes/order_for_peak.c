@@ -98,7 +98,7 @@ static int item_of(Search *s, int *item_by_tensor, TaTensor *t)
     if (!t)
         return -1;
     TaTensor *root = ta_tensor_root(t);
-    if (root->removed || root->kind != TA_REGION_SCRATCH || ta_tensor_bytes(root) == 0)
+    if (root->removed || root->role != TA_REGION_SCRATCH || ta_tensor_bytes(root) == 0)
         return -1;
     if (item_by_tensor[root->index] < 0) {
         Item *it = &s->items[s->num_items];
@@ -124,16 +124,16 @@ static void touch(Search *s, int *item_by_tensor, int op, TaTensor *t)
 static bool stateful(const TaOp *op)
 {
     for (int k = 0; k < op->num_inputs; k++)
-        if (op->inputs[k] && op->inputs[k]->kind == TA_REGION_PERSISTENT)
+        if (op->inputs[k] && op->inputs[k]->role == TA_REGION_PERSISTENT)
             return true;
     for (int k = 0; k < op->num_outputs; k++)
-        if (op->outputs[k]->kind == TA_REGION_PERSISTENT)
+        if (op->outputs[k]->role == TA_REGION_PERSISTENT)
             return true;
-    for (int c = 0; c < op->calls.len; c++) {
-        const TaKernelCall *call = op->calls.items[c];
+    for (int c = 0; c < op->lowered.calls.len; c++) {
+        const TaKernelCall *call = op->lowered.calls.items[c];
         for (int a = 0; a < call->args.len; a++) {
             const TaTensor *t = call->args.items[a];
-            if (t && ta_tensor_root((TaTensor *)t)->kind == TA_REGION_PERSISTENT)
+            if (t && ta_tensor_root((TaTensor *)t)->role == TA_REGION_PERSISTENT)
                 return true;
         }
     }
@@ -159,9 +159,9 @@ static void build(Search *s, TaGraph *g)
     for (int v = 0; v < s->n; v++) {
         TaOp *op = TA_OP(g, v);
         OpInfo *o = &s->ops[v];
-        int most = op->num_inputs + op->num_outputs + op->locals.len;
-        for (int c = 0; c < op->calls.len; c++)
-            most += ((TaKernelCall *)op->calls.items[c])->args.len;
+        int most = op->num_inputs + op->num_outputs + op->lowered.locals.len;
+        for (int c = 0; c < op->lowered.calls.len; c++)
+            most += ((TaKernelCall *)op->lowered.calls.items[c])->args.len;
         o->items = ta_alloc_array(s->pool, (size_t)most + 1, sizeof(int));
         o->deps = ta_alloc_array(s->pool, (size_t)s->words, sizeof(Word));
         o->inplace_in = o->inplace_out = -1;
@@ -172,8 +172,8 @@ static void build(Search *s, TaGraph *g)
         }
         for (int k = 0; k < op->num_outputs; k++)
             touch(s, item_by_tensor, v, op->outputs[k]);
-        for (int c = 0; c < op->calls.len; c++) {
-            const TaKernelCall *call = op->calls.items[c];
+        for (int c = 0; c < op->lowered.calls.len; c++) {
+            const TaKernelCall *call = op->lowered.calls.items[c];
             for (int a = 0; a < call->args.len; a++) {
                 TaTensor *t = call->args.items[a];
                 touch(s, item_by_tensor, v, t);
@@ -181,17 +181,17 @@ static void build(Search *s, TaGraph *g)
                     put(o->deps, writer[t->index]);
             }
         }
-        for (int k = 0; k < op->locals.len; k++)
-            touch(s, item_by_tensor, v, op->locals.items[k]);
+        for (int k = 0; k < op->lowered.locals.len; k++)
+            touch(s, item_by_tensor, v, op->lowered.locals.items[k]);
         if (stateful(op) || op->num_outputs == 0) {
             if (chained >= 0)
                 put(o->deps, chained);
             chained = v;
         }
-        if (op->inplace_input >= 0 && op->inplace_input < op->num_inputs && op->num_outputs == 1 &&
-            op->inputs[op->inplace_input] && !op->outputs[0]->alias_of &&
-            op->outputs[0]->kind == TA_REGION_SCRATCH) {
-            TaTensor *in = ta_tensor_root(op->inputs[op->inplace_input]);
+        if (op->plan_hints.inplace_input >= 0 && op->plan_hints.inplace_input < op->num_inputs &&
+            op->num_outputs == 1 && op->inputs[op->plan_hints.inplace_input] &&
+            !op->outputs[0]->alias_of && op->outputs[0]->role == TA_REGION_SCRATCH) {
+            TaTensor *in = ta_tensor_root(op->inputs[op->plan_hints.inplace_input]);
             if (in->input_index < 0 && ta_tensor_bytes(in) == ta_tensor_bytes(op->outputs[0]) &&
                 in != op->outputs[0]) {
                 o->inplace_in = item_of(s, item_by_tensor, in);
@@ -360,7 +360,7 @@ static int search(Search *s, int64_t bound, bool *complete)
     return find_state(s, next, &slot);
 }
 
-bool ta_order_for_peak(TaPassCtx *ctx)
+bool ta_pass_order_for_peak(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     TaOrderReport *r = &g->order;
@@ -406,7 +406,7 @@ bool ta_order_for_peak(TaPassCtx *ctx)
         order[--at] = TA_OP(g, s.last_op[k]);
     TA_ASSERT(at == 0);
     for (int i = 0; i < s.n; i++) {
-        order[i]->layer_index = i;
+        order[i]->index = i;
         g->ops.items[i] = order[i];
     }
     r->peak = s.peak[full];

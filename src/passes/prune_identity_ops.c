@@ -21,7 +21,7 @@ static bool is_identity(const TaOp *op)
            op->builtin == TA_BUILTIN_EXPAND_DIMS;
 }
 
-bool ta_prune_identity_ops(TaPassCtx *ctx)
+bool ta_pass_prune_identity_ops(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     for (int i = 0; i < g->ops.len; i++) {
@@ -32,7 +32,7 @@ bool ta_prune_identity_ops(TaPassCtx *ctx)
         TaTensor *in = op->inputs[0], *out = op->outputs[0];
         if (in->dtype != out->dtype || ta_tensor_bytes(in) != ta_tensor_bytes(out) ||
             !ta_dtype_size(in->dtype) || in->is_variable || out->is_variable || out->data ||
-            in->kind == TA_REGION_PERSISTENT || out->kind != TA_REGION_SCRATCH || out->alias_of ||
+            in->role == TA_REGION_PERSISTENT || out->role != TA_REGION_SCRATCH || out->alias_of ||
             in == out)
             continue;
         out->alias_of = in;

@@ -45,7 +45,7 @@ static bool movable(const TaGraph *g, const TaOp *op)
     return !is_output(g, op->outputs[0]);
 }
 
-bool ta_schedule_constant_dequantize(TaPassCtx *ctx)
+bool ta_pass_schedule_constant_dequantize(TaPassCtx *ctx)
 {
     TaGraph *g = ctx->graph;
     /* A first reader inside an IF branch is not the first on every path. */
@@ -87,7 +87,7 @@ bool ta_schedule_constant_dequantize(TaPassCtx *ctx)
     TA_ASSERT(m == n);
     for (int k = 0; k < n; k++) {
         g->ops.items[k] = order[k];
-        TA_OP(g, k)->layer_index = k;
+        TA_OP(g, k)->index = k;
     }
     return true;
 }

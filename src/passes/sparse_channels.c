@@ -9,7 +9,7 @@
 #include "sparse_channels.h"
 #include "passes.h"
 
-bool ta_sparse_channels_transform(TaPassCtx *ctx)
+bool ta_pass_sparse_channels(TaPassCtx *ctx)
 {
     if (ta_graph_has_control_flow(ctx->graph))
         return true;
@@ -20,7 +20,7 @@ bool ta_sparse_channels_transform(TaPassCtx *ctx)
     ta_sparse_shrink(&s, live);
     int removed = 0;
     for (int i = 0; i < ctx->graph->ops.len; i++)
-        removed += TA_OP(ctx->graph, i)->sparse_removed;
+        removed += TA_OP(ctx->graph, i)->rewrites.sparse_removed;
     if (folded || removed)
         ta_debug(ctx->diag,
                  "SPARSE_CHANNELS: %d constant channels folded into readers' biases, %d output "

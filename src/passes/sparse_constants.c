@@ -130,7 +130,7 @@ static void give_bias(TaSparseGraph *s, TaOp *r, TaSparseOp *rs)
     TaTensor *b = ta_graph_new_tensor(s->ctx->pool, s->g,
                                       ta_format(s->ctx->pool, "%s.sparse_bias", rs->weights->id),
                                       TA_INT32, 1, dims);
-    b->kind = TA_REGION_CONSTANT;
+    b->role = TA_REGION_CONSTANT;
     b->data_size = (size_t)rs->rows * 4;
     b->data = ta_alloc_array(s->ctx->pool, b->data_size, 1);
     memset((void *)b->data, 0, b->data_size);
@@ -208,7 +208,7 @@ static int fold_producer(TaSparseGraph *s, int p)
         own_operands(s->ctx->pool, rs);
         for (int32_t c = 0; c < channels; c++)
             if (has[c] && fold_into(s, r, rs, c, value[c])) {
-                r->sparse_folded++;
+                r->rewrites.sparse_folded++;
                 folded++;
             }
     }

@@ -33,7 +33,7 @@ int32_t ta_sparse_channels(const TaTensor *t)
 
 bool ta_sparse_owned_constant(const TaSparseGraph *s, const TaTensor *t)
 {
-    return t->data && t->kind == TA_REGION_CONSTANT && s->reads[t->index] == 1 &&
+    return t->data && t->role == TA_REGION_CONSTANT && s->reads[t->index] == 1 &&
            positive_dims(t) && t->data_size >= ta_tensor_bytes(t) && t->output_index < 0;
 }
 
@@ -58,7 +58,7 @@ static bool usable_bias(const TaSparseGraph *s, const TaTensor *b, int32_t n)
 static bool weighted(const TaSparseGraph *s, const TaOp *op, TaSparseOp *so)
 {
     if (op->num_outputs != 1 || op->num_inputs < 2 || op->num_inputs > 3 || !op->inputs[0] ||
-        !op->inputs[1] || op->residual_add || op->folded_activation)
+        !op->inputs[1] || op->rewrites.residual_add || op->rewrites.folded_activation)
         return false;
     so->in = op->inputs[0];
     so->weights = op->inputs[1];

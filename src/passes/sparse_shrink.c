@@ -90,7 +90,7 @@ static void shrink_rows(TaPassCtx *ctx, TaOp *op, TaSparseOp *so, const bool *ro
     if (rows) {
         w->quant = select_quant(ctx->pool, w->quant, so->rows, rows);
         shrink_bias(ctx->pool, so->bias, so->rows, rows);
-        op->sparse_removed += so->rows - kr;
+        op->rewrites.sparse_removed += so->rows - kr;
     }
 }
 
@@ -110,7 +110,7 @@ static void shrink_depthwise(TaPassCtx *ctx, TaOp *op, TaSparseOp *so, const boo
     w->dims[3] = k;
     w->quant = select_quant(ctx->pool, w->quant, so->depth, keep);
     shrink_bias(ctx->pool, so->bias, so->depth, keep);
-    op->sparse_removed += so->depth - k;
+    op->rewrites.sparse_removed += so->depth - k;
 }
 
 static void shrink_tensor(TaTensor *t, const bool *keep)
@@ -139,9 +139,9 @@ void ta_sparse_shrink(TaSparseGraph *s, bool **live)
         else if (so->depthwise && drops(so->out, live))
             shrink_depthwise(s->ctx, op, so, live[so->out->index]);
         else if (so->role == TA_SPARSE_CHANNELWISE && drops(op->outputs[0], live))
-            op->sparse_removed += ta_sparse_channels(op->outputs[0]) -
-                                  count_kept(live[op->outputs[0]->index],
-                                             ta_sparse_channels(op->outputs[0]));
+            op->rewrites.sparse_removed += ta_sparse_channels(op->outputs[0]) -
+                                           count_kept(live[op->outputs[0]->index],
+                                                      ta_sparse_channels(op->outputs[0]));
     }
     for (int i = 0; i < g->tensors.len; i++) {
         TaTensor *t = TA_TENSOR(g, i);

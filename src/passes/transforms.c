@@ -22,16 +22,16 @@ typedef struct Transform {
    walks through standalone ones); ORDER_FOR_PEAK runs on the lowered
    graph. */
 static const Transform transforms[] = {
-    {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_fold_static_shapes, true, false},
-    {"DEPTHWISE_TO_CONV", ta_depthwise_to_conv, true, false},
-    {"TRANSPOSE_REVERSE_CONV", ta_transpose_reverse_conv, true, false},
-    {"SPARSE_CHANNELS", ta_sparse_channels_transform, true, false},
-    {"FUSE_ACTIVATIONS", ta_fuse_activations, true, false},
-    {"FUSE_RESIDUAL_ADD", ta_fuse_residual_add, true, false},
-    {"FOLD_INVARIANT_VARIABLES", ta_fold_invariant_variables, true, false},
-    {"PRUNE_IDENTITY_OPS", ta_prune_identity_ops, false, false},
-    {"SCHEDULE_CONSTANT_DEQUANTIZE", ta_schedule_constant_dequantize, true, false},
-    {"ORDER_FOR_PEAK", ta_order_for_peak, true, true},
+    {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_pass_fold_static_shapes, true, false},
+    {"DEPTHWISE_TO_CONV", ta_pass_depthwise_to_conv, true, false},
+    {"TRANSPOSE_REVERSE_CONV", ta_pass_transpose_reverse_conv, true, false},
+    {"SPARSE_CHANNELS", ta_pass_sparse_channels, true, false},
+    {"FUSE_ACTIVATIONS", ta_pass_fuse_activations, true, false},
+    {"FUSE_RESIDUAL_ADD", ta_pass_fuse_residual_add, true, false},
+    {"FOLD_INVARIANT_VARIABLES", ta_pass_fold_invariant_variables, true, false},
+    {"PRUNE_IDENTITY_OPS", ta_pass_prune_identity_ops, false, false},
+    {"SCHEDULE_CONSTANT_DEQUANTIZE", ta_pass_schedule_constant_dequantize, true, false},
+    {"ORDER_FOR_PEAK", ta_pass_order_for_peak, true, true},
 };
 
 bool ta_run_transforms(TaPassCtx *ctx, const TaConfig *cfg, bool after_lowering)

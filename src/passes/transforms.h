@@ -12,17 +12,7 @@
 
 #include "../config/config.h"
 #include "../ir/ir.h"
-
-typedef struct TaPassCtx {
-    TaPool *pool;
-    TaDiag *diag;
-    TaGraph *graph;
-    TaModel *model; /* its other subgraphs (CALL_ONCE's initialization), or NULL */
-    const char *model_path;
-    /* Called after each transform that ran (--dump-after), or NULL. */
-    void (*after)(void *user, const char *pass, const TaGraph *g);
-    void *after_user;
-} TaPassCtx;
+#include "passes.h"
 
 /* Runs the transforms the configuration selects, in a fixed order: those
    before lowering, or (after_lowering) those after drop_dead. */
@@ -32,15 +22,15 @@ const char *ta_transform_name(int i);
 /* Whether transform i runs on the lowered graph. */
 bool ta_transform_after_lowering(int i);
 
-bool ta_fold_static_shapes(TaPassCtx *ctx);
-bool ta_fuse_activations(TaPassCtx *ctx);
-bool ta_depthwise_to_conv(TaPassCtx *ctx);
-bool ta_fuse_residual_add(TaPassCtx *ctx);
-bool ta_order_for_peak(TaPassCtx *ctx);
-bool ta_prune_identity_ops(TaPassCtx *ctx);
-bool ta_transpose_reverse_conv(TaPassCtx *ctx);
-bool ta_fold_invariant_variables(TaPassCtx *ctx);
-bool ta_schedule_constant_dequantize(TaPassCtx *ctx);
-bool ta_sparse_channels_transform(TaPassCtx *ctx);
+bool ta_pass_fold_static_shapes(TaPassCtx *ctx);
+bool ta_pass_fuse_activations(TaPassCtx *ctx);
+bool ta_pass_depthwise_to_conv(TaPassCtx *ctx);
+bool ta_pass_fuse_residual_add(TaPassCtx *ctx);
+bool ta_pass_order_for_peak(TaPassCtx *ctx);
+bool ta_pass_prune_identity_ops(TaPassCtx *ctx);
+bool ta_pass_transpose_reverse_conv(TaPassCtx *ctx);
+bool ta_pass_fold_invariant_variables(TaPassCtx *ctx);
+bool ta_pass_schedule_constant_dequantize(TaPassCtx *ctx);
+bool ta_pass_sparse_channels(TaPassCtx *ctx);
 
 #endif /* TA_TRANSFORMS_H */

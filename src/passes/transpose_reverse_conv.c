@@ -94,7 +94,7 @@ static bool rewrite(TaPassCtx *ctx, TaOp *op)
     return true;
 }
 
-bool ta_transpose_reverse_conv(TaPassCtx *ctx)
+bool ta_pass_transpose_reverse_conv(TaPassCtx *ctx)
 {
     for (int i = 0; i < ctx->graph->ops.len; i++) {
         TaOp *op = TA_OP(ctx->graph, i);

@@ -176,8 +176,8 @@ static void compute_lifetimes(Planner *P)
                 touch(op->inputs[k], i);
         for (int k = 0; k < op->num_outputs; k++)
             touch(op->outputs[k], i);
-        for (int c = 0; c < op->calls.len; c++) {
-            TaKernelCall *call = op->calls.items[c];
+        for (int c = 0; c < op->lowered.calls.len; c++) {
+            TaKernelCall *call = op->lowered.calls.items[c];
             for (int a = 0; a < call->args.len; a++)
                 if (call->args.items[a])
                     touch(call->args.items[a], i);
@@ -211,14 +211,15 @@ static bool share_inplace_outputs(Planner *P)
     bool any = false;
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);
-        if (op->inplace_input < 0 || op->inplace_input >= op->num_inputs || op->num_outputs != 1)
+        if (op->plan_hints.inplace_input < 0 || op->plan_hints.inplace_input >= op->num_inputs ||
+            op->num_outputs != 1)
             continue;
-        TaTensor *in = op->inputs[op->inplace_input];
+        TaTensor *in = op->inputs[op->plan_hints.inplace_input];
         TaTensor *out = op->outputs[0];
-        if (!in || out->alias_of || out->kind != TA_REGION_SCRATCH)
+        if (!in || out->alias_of || out->role != TA_REGION_SCRATCH)
             continue;
         TaTensor *root = ta_tensor_root(in);
-        if (root->kind != TA_REGION_SCRATCH || root->last_use != i ||
+        if (root->role != TA_REGION_SCRATCH || root->last_use != i ||
             ta_tensor_bytes(root) != ta_tensor_bytes(out) || root == out)
             continue;
         out->alias_of = root;
@@ -241,7 +242,7 @@ static void collect_items(Planner *P)
             continue;
         Item *it = &P->items[P->num_items];
         it->t = t;
-        it->role = t->kind;
+        it->role = t->role;
         it->memory = it->source = -1;
         item_of[i] = P->num_items++;
     }
@@ -304,12 +305,12 @@ static bool apply_rules(Planner *P)
         op_scratch[i] = -1;
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);
-        TaOpAttrs a = ta_rules_for_op(P->pool, &cfg->operator_rules, op->type, op->source_index);
+        TaOpAttrs a = ta_rules_for_op(P->pool, &cfg->operator_rules, op->type, op->model_index);
         if (a.code_placement) {
             int m = ta_memory_parse(a.code_placement);
             const TaTargetMemory *tm = P->in->target->memories[m];
             if (!tm || !tm->code_section)
-                ta_error(P->d, "operators: %s: code_placement %s: target %s %s", op->symbol,
+                ta_error(P->d, "operators: %s: code_placement %s: target %s %s", op->lowered.symbol,
                          a.code_placement, P->in->target->name,
                          !tm ? "has no such memory"
                              : "gives that memory no code_section (it cannot hold code)");
@@ -317,9 +318,9 @@ static bool apply_rules(Planner *P)
                 op->code_memory = m;
         }
         if (a.scratch_placement)
-            for (int k = 0; k < op->locals.len; k++) {
-                TaTensor *t = op->locals.items[k];
-                if (t->kind == TA_REGION_SCRATCH)
+            for (int k = 0; k < op->lowered.locals.len; k++) {
+                TaTensor *t = op->lowered.locals.items[k];
+                if (t->role == TA_REGION_SCRATCH)
                     op_scratch[t->index] = ta_memory_parse(a.scratch_placement);
             }
     }
@@ -637,20 +638,21 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
     int count = 0;
     for (int i = 0; cfg->output_over_input && i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);
-        if (op->overlap_input < 0 || op->num_outputs != 1 || !op->inputs[op->overlap_input])
+        if (op->plan_hints.overlap_input < 0 || op->num_outputs != 1 ||
+            !op->inputs[op->plan_hints.overlap_input])
             continue;
-        const TaTensor *in = ta_tensor_root(op->inputs[op->overlap_input]);
+        const TaTensor *in = ta_tensor_root(op->inputs[op->plan_hints.overlap_input]);
         const TaTensor *out = op->outputs[0];
         if (out->alias_of || in == out || in->last_use != i || out->first_use != i)
             continue;
         const int a = owner_block(owners, n, in), b = owner_block(owners, n, out);
         if (a < 0 || b < 0)
             continue;
-        size_t lead = align_up(op->overlap_lead, alignment);
+        size_t lead = align_up(op->plan_hints.overlap_lead, alignment);
         lead = cfg->overlap_test_shortfall >= lead ? 0 : lead - (size_t)cfg->overlap_test_shortfall;
-        size_t back = align_up(op->overlap_back_lead, alignment);
+        size_t back = align_up(op->plan_hints.overlap_back_lead, alignment);
         back = cfg->overlap_test_shortfall >= back ? 0 : back - (size_t)cfg->overlap_test_shortfall;
-        const bool reversible = op->overlap_reverse_rows != NULL &&
+        const bool reversible = op->plan_hints.overlap_reverse_rows != NULL &&
                                 strcmp(cfg->overlap_test_direction, "below") != 0;
         links[count] = (TaOverlapLink){
             a,          b,    lead,
@@ -730,11 +732,12 @@ static size_t plan_scratch_memory(Planner *P, int m, const bool *member, bool co
         Item *out = owners[links[l].output];
         out->overlaps = owners[links[l].input]->t;
         out->overlap_above = above[l];
-        out->overlap_lead = above[l] ? op->overlap_back_lead : op->overlap_lead;
-        out->overlap_why = above[l] ? op->overlap_back_why : op->overlap_why;
+        out->overlap_lead = above[l] ? op->plan_hints.overlap_back_lead
+                                     : op->plan_hints.overlap_lead;
+        out->overlap_why = above[l] ? op->plan_hints.overlap_back_why : op->plan_hints.overlap_why;
         /* The kernel walks backwards exactly when its output is above. */
-        if (op->overlap_reverse_rows)
-            *op->overlap_reverse_rows = above[l];
+        if (op->plan_hints.overlap_reverse_rows)
+            *op->plan_hints.overlap_reverse_rows = above[l];
     }
     return size;
 }

@@ -47,9 +47,9 @@ const char *ta_plan_hash_text(TaPool *pool, const TaGraph *graph, const TaPlan *
         const TaOp *op = TA_OP(graph, i);
         if (op->removed)
             continue;
-        ta_buf_printf(&b, "op %d %s %s\n", op->layer_index, or_dash(op->symbol), op->type);
-        for (int k = 0; k < op->calls.len; k++) {
-            const TaKernelCall *c = op->calls.items[k];
+        ta_buf_printf(&b, "op %d %s %s\n", op->index, or_dash(op->lowered.symbol), op->type);
+        for (int k = 0; k < op->lowered.calls.len; k++) {
+            const TaKernelCall *c = op->lowered.calls.items[k];
             ta_buf_printf(&b, "  call %s %s\n", c->role, c->function);
         }
     }

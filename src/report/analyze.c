@@ -102,8 +102,8 @@ void ta_kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analysis *
     a->kernel_stack_layer = -1;
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
-        for (int k = 0; k < op->calls.len; k++) {
-            const TaKernelCall *c = op->calls.items[k];
+        for (int k = 0; k < op->lowered.calls.len; k++) {
+            const TaKernelCall *c = op->lowered.calls.items[k];
             const KernelStack *s = kernel_stack(c->function);
             if (!s) {
                 add_once(pool, &unmeasured, c->function);
@@ -116,7 +116,7 @@ void ta_kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analysis *
         }
         if (ops[i].kernel_stack_m55 > a->kernel_stack_m55) {
             a->kernel_stack_m55 = ops[i].kernel_stack_m55;
-            a->kernel_stack_layer = op->layer_index;
+            a->kernel_stack_layer = op->index;
         }
         if (ops[i].kernel_stack_m4 > a->kernel_stack_m4)
             a->kernel_stack_m4 = ops[i].kernel_stack_m4;
@@ -283,16 +283,18 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
     for (int i = 0; i < n; i++) {
         const TaOp *op = TA_OP(g, i);
         tinyaot_operator_analysis *o = &ops[i];
-        removed[i] = op->sparse_removed;
-        folded[i] = op->sparse_folded;
+        removed[i] = op->rewrites.sparse_removed;
+        folded[i] = op->rewrites.sparse_folded;
         live += delta[i];
         o->scratch_live = live;
         for (int k = 0; k < op->num_outputs; k++)
             o->output_bytes += (int64_t)ta_tensor_bytes(op->outputs[k]);
         if (op->num_outputs > 0 && op->outputs[0]->place.region)
             o->output_memory = ta_memory_name(op->outputs[0]->place.memory);
-        o->has_macs = op->has_macs || op->has_analysis_macs;
-        o->macs = op->has_macs ? op->macs : op->has_analysis_macs ? op->analysis_macs : 0;
+        o->has_macs = op->lowered.has_macs || op->lowered.has_analysis_macs;
+        o->macs = op->lowered.has_macs            ? op->lowered.macs
+                  : op->lowered.has_analysis_macs ? op->lowered.analysis_macs
+                                                  : 0;
         a->total_macs += o->macs;
     }
     a->operators = ops;

@@ -13,7 +13,7 @@ const char *ta_view_kind(const TaTensor *t)
         return "input";
     if (t->output_index >= 0)
         return "output";
-    return ta_role_name(ta_tensor_root((TaTensor *)t)->kind);
+    return ta_role_name(ta_tensor_root((TaTensor *)t)->role);
 }
 
 static const char *dup(TaPool *pool, const char *s)
@@ -34,43 +34,43 @@ static const char *const *id_list(TaPool *pool, TaTensor *const *tensors, int n,
 
 static void operator_view(TaPool *pool, const TaGraph *g, const TaOp *op, tinyaot_operator_view *v)
 {
-    v->layer_index = op->layer_index;
-    v->symbol = dup(pool, op->symbol);
+    v->layer_index = op->index;
+    v->symbol = dup(pool, op->lowered.symbol);
     v->type = dup(pool, op->type);
     int *src = ta_alloc_array(pool, 2, sizeof(int));
-    if (op->source_index >= 0 && op->source_subgraph != g->index) {
+    if (op->model_index >= 0 && op->model_subgraph != g->model_index) {
         /* An operator of an IF or WHILE subgraph (docs/control-flow.md):
            (subgraph index, operator index in that subgraph). */
-        src[0] = op->source_subgraph;
-        src[1] = op->source_index;
+        src[0] = op->model_subgraph;
+        src[1] = op->model_index;
         v->num_source_indices = 2;
-    } else if (op->source_index >= 0) {
-        src[0] = op->source_index;
+    } else if (op->model_index >= 0) {
+        src[0] = op->model_index;
         v->num_source_indices = 1;
     }
     v->source_indices = src;
     v->input_ids = id_list(pool, op->inputs, op->num_inputs, &v->num_input_ids);
     v->output_ids = id_list(pool, op->outputs, op->num_outputs, &v->num_output_ids);
-    v->local_tensor_ids = id_list(pool, (TaTensor *const *)op->locals.items, op->locals.len,
-                                  &v->num_local_tensor_ids);
+    v->local_tensor_ids = id_list(pool, (TaTensor *const *)op->lowered.locals.items,
+                                  op->lowered.locals.len, &v->num_local_tensor_ids);
     v->has_kernel_calls = 1;
-    tinyaot_kernel_call *calls = ta_alloc_array(pool, (size_t)op->calls.len + 1,
+    tinyaot_kernel_call *calls = ta_alloc_array(pool, (size_t)op->lowered.calls.len + 1,
                                                 sizeof(tinyaot_kernel_call));
-    for (int i = 0; i < op->calls.len; i++) {
-        const TaKernelCall *c = op->calls.items[i];
+    for (int i = 0; i < op->lowered.calls.len; i++) {
+        const TaKernelCall *c = op->lowered.calls.items[i];
         /* Roles are map keys: a second call of the same role gets a number. */
         int same = 0;
         for (int k = 0; k < i; k++)
-            same += strcmp(((TaKernelCall *)op->calls.items[k])->role, c->role) == 0;
+            same += strcmp(((TaKernelCall *)op->lowered.calls.items[k])->role, c->role) == 0;
         calls[i].role = same ? ta_format(pool, "%s%d", c->role, same + 1) : dup(pool, c->role);
         calls[i].function = dup(pool, c->function);
     }
     v->kernel_calls = calls;
-    v->num_kernel_calls = (size_t)op->calls.len;
-    v->has_macs = op->has_macs;
-    v->macs = op->macs;
-    v->has_parameters = op->has_parameters;
-    v->parameters = op->parameters;
+    v->num_kernel_calls = (size_t)op->lowered.calls.len;
+    v->has_macs = op->lowered.has_macs;
+    v->macs = op->lowered.macs;
+    v->has_parameters = op->lowered.has_parameters;
+    v->parameters = op->lowered.parameters;
 }
 
 static void tensor_view(TaPool *pool, const TaTensor *t, tinyaot_tensor_view *v)

@@ -41,10 +41,12 @@ static bool aborts(const char *path, enum Breakage how)
         TaPool pool = {0};
         TaDiag diag = {.pool = &pool};
         TaModel *m = ta_read_tflite(&pool, &diag, path);
-        if (!m || !ta_pass_check(&pool, &diag, path, m->subgraphs.items[0]))
+        if (!m)
             _exit(3);
         TaGraph *g = m->subgraphs.items[0];
-        ta_pass_mark_io(g);
+        TaPassCtx pass = {.pool = &pool, .diag = &diag, .graph = g, .model = m, .model_path = path};
+        if (!ta_pass_check(&pass) || !ta_pass_mark_io(&pass))
+            _exit(3);
         if (g->ops.len < 2)
             _exit(3);
         break_graph(g, how);

@@ -88,8 +88,8 @@ static int lower_with(const char *path, const TaOpDef *def)
     TaModel *m = ta_read_tflite(&pool, &diag, path);
     if (m) {
         TaGraph *g = m->subgraphs.items[0];
-        if (ta_pass_check(&pool, &diag, path, g)) {
-            ta_pass_mark_io(g);
+        TaPassCtx pass = {.pool = &pool, .diag = &diag, .graph = g, .model = m, .model_path = path};
+        if (ta_pass_check(&pass) && ta_pass_mark_io(&pass)) {
             TA_OP(g, 0)->def = def;
             TaLower L = {.pool = &pool,
                          .diag = &diag,

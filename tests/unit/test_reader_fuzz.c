@@ -59,7 +59,8 @@ static void lower_and_plan(TaPool *pool, TaDiag *diag, const char *label, TaMode
         .pool = pool, .diag = diag, .model = m, .graph = g, .model_path = label, .prefix = "fz"};
     if (!ta_lower_graph(&L))
         return;
-    ta_pass_drop_dead(pool, g);
+    TaPassCtx pass = {.pool = pool, .diag = diag, .graph = g, .model = m, .model_path = label};
+    ta_pass_drop_dead(&pass);
     const char *keys[] = {"model.path", "module.path"};
     const char *values[] = {"x", "y"};
     TaConfig *cfg = ta_config_load(pool, diag, NULL, keys, values, 2);
@@ -78,11 +79,10 @@ static int convert_bytes(const char *label, const uint8_t *bytes, size_t size, i
     TaModel *m = ta_read_tflite_bytes(&pool, &diag, label, bytes, size);
     if (m) {
         TaGraph *g = m->subgraphs.items[0];
-        if (ta_pass_check(&pool, &diag, label, g)) {
-            ta_pass_mark_io(g);
-            if (ta_pass_decode_constants(&pool, &diag, label, g))
-                lower_and_plan(&pool, &diag, label, m, g);
-        }
+        TaPassCtx pass = {
+            .pool = &pool, .diag = &diag, .graph = g, .model = m, .model_path = label};
+        if (ta_pass_check(&pass) && ta_pass_mark_io(&pass) && ta_pass_decode_constants(&pass))
+            lower_and_plan(&pool, &diag, label, m, g);
     }
     int errors = diag.errors;
     *lines = diag.lines.len;

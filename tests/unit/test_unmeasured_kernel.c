@@ -27,15 +27,15 @@ static const char *stack_basis(TaPool *pool, const char *path, const char *renam
     if (!m)
         return "";
     TaGraph *g = m->subgraphs.items[0];
-    if (!ta_pass_check(pool, &diag, path, g))
+    TaPassCtx pass = {.pool = pool, .diag = &diag, .graph = g, .model = m, .model_path = path};
+    if (!ta_pass_check(&pass) || !ta_pass_mark_io(&pass))
         return "";
-    ta_pass_mark_io(g);
     TaLower L = {
         .pool = pool, .diag = &diag, .model = m, .graph = g, .model_path = path, .prefix = "t"};
-    if (!ta_lower_graph(&L) || TA_OP(g, 0)->calls.len == 0)
+    if (!ta_lower_graph(&L) || TA_OP(g, 0)->lowered.calls.len == 0)
         return "";
     if (rename) {
-        TaKernelCall *c = TA_OP(g, 0)->calls.items[0];
+        TaKernelCall *c = TA_OP(g, 0)->lowered.calls.items[0];
         c->function = rename;
     }
     tinyaot_analysis a = {0};

@@ -187,10 +187,10 @@ void ta_conv_call_inputs(TaLower *L, TaKernelCall *c, const TaConvArgs *args,
 
 void ta_conv_figures(TaOp *op, const TaTensor *weights, const TaTensor *bias, int64_t positions)
 {
-    op->has_macs = op->has_parameters = true;
-    op->macs = (int64_t)ta_tensor_elements(weights) * positions;
-    op->parameters = (int64_t)ta_tensor_elements(weights) +
-                     (bias ? (int64_t)ta_tensor_elements(bias) : 0);
+    op->lowered.has_macs = op->lowered.has_parameters = true;
+    op->lowered.macs = (int64_t)ta_tensor_elements(weights) * positions;
+    op->lowered.parameters = (int64_t)ta_tensor_elements(weights) +
+                             (bias ? (int64_t)ta_tensor_elements(bias) : 0);
 }
 
 void ta_conv_call_tail(TaLower *L, TaOp *op, TaKernelCall *c, const TaConvArgs *args,

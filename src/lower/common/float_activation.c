@@ -31,9 +31,9 @@ bool ta_float_activation_range(TaLower *L, TaOp *op, int act, float *lo, float *
     /* A standalone activation folded into this operator: the narrower
        bounds (clamping twice gives the same bits). */
     float flo, fhi;
-    if (op->folded_activation == TA_ACT_NONE)
+    if (op->rewrites.folded_activation == TA_ACT_NONE)
         return true;
-    if (!one_range(L, op, op->folded_activation, &flo, &fhi))
+    if (!one_range(L, op, op->rewrites.folded_activation, &flo, &fhi))
         return false;
     *lo = flo > *lo ? flo : *lo;
     *hi = fhi < *hi ? fhi : *hi;

@@ -122,9 +122,9 @@ bool ta_activation_range(TaLower *L, TaOp *op, int act, const TaTensor *out, int
     /* A standalone activation FUSE_ACTIVATIONS folded into this operator
        clamps the same output again: keep the narrower bounds. */
     int32_t flo, fhi;
-    if (op->folded_activation == TA_ACT_NONE ||
-        !one_range(L, op, op->folded_activation, out, &flo, &fhi))
-        return op->folded_activation == TA_ACT_NONE;
+    if (op->rewrites.folded_activation == TA_ACT_NONE ||
+        !one_range(L, op, op->rewrites.folded_activation, out, &flo, &fhi))
+        return op->rewrites.folded_activation == TA_ACT_NONE;
     *lo = flo > *lo ? flo : *lo;
     *hi = fhi < *hi ? fhi : *hi;
     return true;

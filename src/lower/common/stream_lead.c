@@ -73,16 +73,17 @@ void ta_declare_overlap(TaLower *L, TaOp *op, int input, const TaStreamGeometry 
     };
     const size_t lead = ta_stream_lead(g, batch, reads);
     TaTensor *in = op->inputs[input], *out = op->outputs[0];
-    if (!in || in->kind != TA_REGION_SCRATCH || out->kind != TA_REGION_SCRATCH ||
+    if (!in || in->role != TA_REGION_SCRATCH || out->role != TA_REGION_SCRATCH ||
         lead >= ta_tensor_bytes(out))
         return;
-    op->overlap_input = input;
-    op->overlap_lead = lead;
-    op->overlap_why = ta_format(L->pool,
-                                "%s: output pixels in raster order, at most %d at a time, %s, so "
-                                "no input byte is overwritten before its last read when the "
-                                "output starts %zu bytes or more below input %s",
-                                kernel, (int)batch, read_text[reads], lead, in->id);
+    op->plan_hints.overlap_input = input;
+    op->plan_hints.overlap_lead = lead;
+    op->plan_hints.overlap_why = ta_format(
+        L->pool,
+        "%s: output pixels in raster order, at most %d at a time, %s, so "
+        "no input byte is overwritten before its last read when the "
+        "output starts %zu bytes or more below input %s",
+        kernel, (int)batch, read_text[reads], lead, in->id);
 }
 
 size_t ta_stream_lead_reversed_rows(const TaStreamGeometry *g)
@@ -116,14 +117,15 @@ void ta_declare_reverse_overlap(TaLower *L, TaOp *op, int input, const TaStreamG
                                 int32_t *reverse_rows, const char *kernel)
 {
     const size_t lead = ta_stream_lead_reversed_rows(g);
-    if (op->overlap_input != input || lead >= ta_tensor_bytes(op->outputs[0]))
+    if (op->plan_hints.overlap_input != input || lead >= ta_tensor_bytes(op->outputs[0]))
         return;
-    op->overlap_reverse_rows = reverse_rows;
-    op->overlap_back_lead = lead;
-    op->overlap_back_why = ta_format(L->pool,
-                                     "%s: output rows from the last to the first, each read "
-                                     "before or while it is written, so no input byte is "
-                                     "overwritten before its last read when the output starts "
-                                     "%zu bytes or more above input %s",
-                                     kernel, lead, op->inputs[input]->id);
+    op->plan_hints.overlap_reverse_rows = reverse_rows;
+    op->plan_hints.overlap_back_lead = lead;
+    op->plan_hints.overlap_back_why = ta_format(
+        L->pool,
+        "%s: output rows from the last to the first, each read "
+        "before or while it is written, so no input byte is "
+        "overwritten before its last read when the output starts "
+        "%zu bytes or more above input %s",
+        kernel, lead, op->inputs[input]->id);
 }

@@ -1,7 +1,7 @@
-/* binary_s32.c - see binary_s32.h. */
-#include "binary_s32.h"
+/* binary_i32.c - see binary_i32.h. */
+#include "binary_i32.h"
 
-#include "../../../runtime/kernels/ta_binary_s32.h"
+#include "../../../runtime/kernels/ta_binary_i32.h"
 #include "binary.h"
 
 /* CalculateActivationRange for int32 outputs: the plain bounds, no
@@ -30,7 +30,7 @@ static bool unquantized(TaLower *L, TaOp *op, const TaTensor *t, const char *rol
     return false;
 }
 
-bool ta_lower_binary_s32(TaLower *L, TaOp *op, const char *kernel, int activation)
+bool ta_lower_binary_i32(TaLower *L, TaOp *op, const char *kernel, int activation)
 {
     if (!ta_expect_counts(L, op, 2, 2, 1))
         return false;
@@ -46,8 +46,8 @@ bool ta_lower_binary_s32(TaLower *L, TaOp *op, const char *kernel, int activatio
     if (!ta_broadcast_plan(L, op, in1, in2, out, &bc) ||
         !activation_range(L, op, activation, &lo, &hi))
         return false;
-    TaKernelCall *c = ta_call(L, op, kernel, "runtime/kernels/ta_binary_s32.h");
-    ta_binary_s32_params_t *p = TA_CALL_PARAMS(L, c, ta_binary_s32_params_t);
+    TaKernelCall *c = ta_call(L, op, kernel, "runtime/kernels/ta_binary_i32.h");
+    ta_binary_i32_params_t *p = TA_CALL_PARAMS(L, c, ta_binary_i32_params_t);
     ta_broadcast_store(&bc, &p->rank, p->dims, p->stride1, p->stride2);
     p->activation_min = lo;
     p->activation_max = hi;

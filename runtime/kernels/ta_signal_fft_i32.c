@@ -1,11 +1,11 @@
-/* ta_signal_fft_s32.c - the int32 real FFT and its inverse; see the header.
+/* ta_signal_fft_i32.c - the int32 real FFT and its inverse; see the header.
  *
  * KISS FFT's 32-bit fixed-point arithmetic: a product is formed in 64
  * bits and rounded, (a * b + 2^30) >> 31, then kept in int32; dividing by
  * the radix is a product by 2147483647 / radix; sums and differences wrap
  * in int32 as TFLite Micro's build stores them. Run stage by stage as the
  * int16 kernel (ta_signal_rfft.c) explains. */
-#include "ta_signal_fft_s32.h"
+#include "ta_signal_fft_i32.h"
 
 #include <stddef.h>
 
@@ -247,7 +247,7 @@ static void fold_real(int32_t n, const int32_t *bins, const int32_t *super_tw, i
     }
 }
 
-int ta_signal_rfft_s32(const ta_signal_rfft_params_t *p, const int32_t *input,
+int ta_signal_rfft_i32(const ta_signal_rfft_params_t *p, const int32_t *input,
                        const int32_t *twiddles, const int32_t *super_twiddles, void *work,
                        int32_t *output)
 {
@@ -261,7 +261,7 @@ int ta_signal_rfft_s32(const ta_signal_rfft_params_t *p, const int32_t *input,
     return TA_OK;
 }
 
-int ta_signal_irfft_s32(const ta_signal_rfft_params_t *p, const int32_t *input,
+int ta_signal_irfft_i32(const ta_signal_rfft_params_t *p, const int32_t *input,
                         const int32_t *twiddles, const int32_t *super_twiddles, void *work,
                         int32_t *output)
 {

@@ -1,9 +1,9 @@
-/* ta_binary_s32.c - int32 binary elementwise kernels; see the header.
+/* ta_binary_i32.c - int32 binary elementwise kernels; see the header.
  *
  * Rows as in ta_add_sub.c: an input either steps by one element or stays
  * on a broadcast one. Each output element is written after its inputs are
  * read, so the output may share a non-broadcast input's bytes. */
-#include "ta_binary_s32.h"
+#include "ta_binary_i32.h"
 
 #include "../include/ta_status.h"
 
@@ -55,7 +55,7 @@ static void row(const void *ctx, const void *a, const void *b, void *o, int32_t 
     }
 }
 
-static int run(const ta_binary_s32_params_t *p, const int32_t *input1, const int32_t *input2,
+static int run(const ta_binary_i32_params_t *p, const int32_t *input1, const int32_t *input2,
                int32_t *output, binary_op_t op)
 {
     const row_ctx_t ctx = {op, p->activation_min, p->activation_max};
@@ -64,31 +64,31 @@ static int run(const ta_binary_s32_params_t *p, const int32_t *input1, const int
     return TA_OK;
 }
 
-int ta_add_s32(const ta_binary_s32_params_t *p, const int32_t *input1, const int32_t *input2,
+int ta_add_i32(const ta_binary_i32_params_t *p, const int32_t *input1, const int32_t *input2,
                int32_t *output)
 {
     return run(p, input1, input2, output, OP_ADD);
 }
 
-int ta_mul_s32(const ta_binary_s32_params_t *p, const int32_t *input1, const int32_t *input2,
+int ta_mul_i32(const ta_binary_i32_params_t *p, const int32_t *input1, const int32_t *input2,
                int32_t *output)
 {
     return run(p, input1, input2, output, OP_MUL);
 }
 
-int ta_div_s32(const ta_binary_s32_params_t *p, const int32_t *input1, const int32_t *input2,
+int ta_div_i32(const ta_binary_i32_params_t *p, const int32_t *input1, const int32_t *input2,
                int32_t *output)
 {
     return run(p, input1, input2, output, OP_DIV);
 }
 
-int ta_maximum_s32(const ta_binary_s32_params_t *p, const int32_t *input1, const int32_t *input2,
+int ta_maximum_i32(const ta_binary_i32_params_t *p, const int32_t *input1, const int32_t *input2,
                    int32_t *output)
 {
     return run(p, input1, input2, output, OP_MAXIMUM);
 }
 
-int ta_minimum_s32(const ta_binary_s32_params_t *p, const int32_t *input1, const int32_t *input2,
+int ta_minimum_i32(const ta_binary_i32_params_t *p, const int32_t *input1, const int32_t *input2,
                    int32_t *output)
 {
     return run(p, input1, input2, output, OP_MINIMUM);
