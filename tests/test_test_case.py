@@ -329,12 +329,6 @@ def test_relative_test_files_resolve_from_the_config_folder(tmp_path):
     assert build_and_run(m)[0] == 0
 
 
-def test_kernel_table_is_current():
-    r = subprocess.run(["python3", str(module.ROOT / "scripts" / "gen_kernel_table.py"),
-                        "--check"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-
-
 def test_default_prefix_names_files_without_doubling(tmp_path):
     m = module.convert(HELLO, tmp_path / "m", prefix="model", keys={"test.enabled": "true"})
     names = sorted(p.name for p in m.path.iterdir())
