@@ -9,7 +9,7 @@ import subprocess
 from tests.harness import module
 
 DOC = "docs/adding-an-operator.md"
-BLOCK = re.compile(r"<!-- files-for-operator: (\w+) (\w+) -->\s*```\n(.*?)```\s*"
+BLOCK = re.compile(r"<!-- files-for-operator: (\w+) (\w+) -->\s*```text\n(.*?)```\s*"
                    r"<!-- end-files-for-operator -->", re.S)
 
 

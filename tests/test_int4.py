@@ -154,7 +154,8 @@ def test_weights_format_chooses_the_stored_form(tmp_path, keys, packed):
     else:
         assert s["1"][0] == "dense" and s["1"][2] == 222, s
         assert "op0.weights_int4" not in s
-        assert kernels(tmp_path) == ["ta_fully_connected.c"]
+        assert kernels(tmp_path) == ["ta_fully_connected.c", "ta_fully_connected_dsp.c",
+                                        "ta_fully_connected_mve.c"]
 
 
 @pytest.mark.parametrize("fmt,stored_as", [("auto", "dense"), ("packed", "int4"),
