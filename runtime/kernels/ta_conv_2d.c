@@ -18,6 +18,87 @@
 #include <stddef.h>
 #include <string.h>
 
+/* Appends taps [w_offset, w_offset + length) reading x (NULL: padded),
+   merging with the previous segment when both runs continue it. */
+static void add_segment(segments_t *s, int32_t pad_value, const int8_t *x, int32_t w_offset,
+                        int32_t length)
+{
+    if (length <= 0 || (x == NULL && pad_value == 0))
+        return;
+    if (s->count > 0) {
+        segment_t *last = &s->seg[s->count - 1];
+        if (last->w_offset + last->length == w_offset &&
+            (x == NULL ? last->x == NULL : last->x != NULL && last->x + last->length == x)) {
+            last->length += length;
+            return;
+        }
+    }
+    s->seg[s->count].x = x;
+    s->seg[s->count].w_offset = w_offset;
+    s->seg[s->count].length = length;
+    s->count++;
+}
+
+/* The segments of taps tap0.. (tap = ky * filter_width + kx) at the pixel
+   whose window starts at (iy0, ix0), until they are done or the list is
+   full; returns the first tap not covered. Input pointers are those of
+   group 0. */
+static int32_t build_segments(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
+                              int32_t ix0, int32_t tap0, segments_t *s)
+{
+    const int32_t fd = p->filter_depth, fw = p->filter_width, fh = p->filter_height;
+    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
+    const int rows_contiguous = fd == p->input_depth && p->dilation_width == 1;
+    int32_t tap = tap0;
+    s->count = 0;
+    if (tap0 == 0 && rows_contiguous && fh <= MAX_SEGMENTS && iy0 >= 0 && ix0 >= 0 &&
+        iy0 + (fh - 1) * p->dilation_height < p->input_height && ix0 + fw <= p->input_width) {
+        /* Inside the image: one run per filter row (one for a 1x1 filter). */
+        const int8_t *x = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
+        const size_t row_step = (size_t)p->dilation_height * row_size;
+        for (int32_t ky = 0; ky < fh; ky++, x += row_step) {
+            s->seg[ky].x = x;
+            s->seg[ky].w_offset = ky * fw * fd;
+            s->seg[ky].length = fw * fd;
+        }
+        s->count = fh;
+        return fh * fw;
+    }
+    while (tap < fh * fw) {
+        const int32_t ky = tap / fw, kx = tap % fw;
+        const int32_t iy = iy0 + ky * p->dilation_height;
+        const int row_inside = iy >= 0 && iy < p->input_height;
+        const int8_t *row = in_b + (row_inside ? (size_t)iy * row_size : 0);
+        if (rows_contiguous && kx == 0) {
+            /* A whole filter row: padded taps left, one run inside, padded right. */
+            if (s->count + 3 > MAX_SEGMENTS)
+                break;
+            int32_t lo = 0, hi = 0;
+            if (row_inside) {
+                lo = ix0 < 0 ? (-ix0 < fw ? -ix0 : fw) : 0;
+                hi = p->input_width - ix0;
+                hi = hi > fw ? fw : (hi < lo ? lo : hi);
+            }
+            const int32_t w_row = ky * fw * fd;
+            add_segment(s, p->pad_value, NULL, w_row, lo * fd);
+            if (hi > lo)
+                add_segment(s, p->pad_value, row + (size_t)(ix0 + lo) * (size_t)fd, w_row + lo * fd,
+                            (hi - lo) * fd);
+            add_segment(s, p->pad_value, NULL, w_row + hi * fd, (fw - hi) * fd);
+            tap += fw;
+            continue;
+        }
+        if (s->count + 1 > MAX_SEGMENTS)
+            break;
+        const int32_t ix = ix0 + kx * p->dilation_width;
+        const int inside = row_inside && ix >= 0 && ix < p->input_width;
+        add_segment(s, p->pad_value, inside ? row + (size_t)ix * (size_t)p->input_depth : NULL,
+                    tap * fd, fd);
+        tap++;
+    }
+    return tap;
+}
+
 /* acc[0..3] = init[0..3] plus the four filters at w (filter_size apart)
    over the segments; x is offset by the group's first input channel. */
 static inline void accumulate4(const ta_conv_2d_params_t *p, const segments_t *s,
@@ -282,7 +363,7 @@ static void long_pixel(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t
         memcpy(acc, bias_sum + o0, (size_t)whole * sizeof(int32_t));
         for (int32_t t0 = 0; t0 < filter_size; t0 += MAX_PATCH) {
             const int32_t len = filter_size - t0 < MAX_PATCH ? filter_size - t0 : MAX_PATCH;
-            gather_taps(p, in_b, iy0, ix0, t0, len, patch);
+            ta_conv_2d_gather_taps(p, in_b, iy0, ix0, t0, len, patch);
 #if defined(TA_HAVE_MVE)
             const int32_t run = len; /* tail-predicated */
 #else
@@ -436,8 +517,9 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                 /* Three pixels' patches at a time, each weight load shared. */
                 for (; ox + 3 <= p->output_width; ox += 3, output += 3 * out_c) {
                     for (int32_t k = 0; k < 3; k++)
-                        gather_patch(p, in_b, iy0, (ox + k) * p->stride_width - p->pad_left,
-                                     patches3 + (size_t)k * TRIPLE_STRIDE);
+                        ta_conv_2d_gather_patch(p, in_b, iy0,
+                                                (ox + k) * p->stride_width - p->pad_left,
+                                                patches3 + (size_t)k * TRIPLE_STRIDE);
                     ta_conv_2d_patches3_s8_mve(p, patches3, TRIPLE_STRIDE, (int32_t)filter_size,
                                                weights, block_bytes, bias_sum, multipliers, shifts,
                                                output);
@@ -447,7 +529,7 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
             for (; ox < p->output_width; ox++, output += out_c) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 if (use_patch) {
-                    gather_patch(p, in_b, iy0, ix0, patch);
+                    ta_conv_2d_gather_patch(p, in_b, iy0, ix0, patch);
                     s.seg[0].x = patch;
                     s.seg[0].w_offset = 0;
                     s.seg[0].length = patch_length;
@@ -676,7 +758,7 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 int complete;
                 if (use_patch) {
-                    gather_patch(p, in_b, iy0, ix0, patch);
+                    ta_conv_2d_gather_patch(p, in_b, iy0, ix0, patch);
                     s.seg[0].x = patch;
                     s.seg[0].w_offset = 0;
                     s.seg[0].length = (int32_t)filter_size;

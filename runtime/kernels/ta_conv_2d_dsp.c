@@ -295,8 +295,8 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
     int32_t oy = 0, ox = 0, i = 0;
     for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
         for (int32_t k = 0; k < 2; k++) {
-            gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
-                         ox * p->stride_width - p->pad_left, patch);
+            ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
+                                    ox * p->stride_width - p->pad_left, patch);
             ta_widen_s8_pairs(wide + k * (WIDE_GAP / 4), patch, words * 4);
             if (++ox == p->output_width) {
                 ox = 0;
@@ -306,8 +306,8 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
         pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
     }
     if (i < total) {
-        gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
-                     ox * p->stride_width - p->pad_left, patch);
+        ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
+                                ox * p->stride_width - p->pad_left, patch);
         segments_t s;
         s.seg[0].x = patch;
         s.seg[0].w_offset = 0;
@@ -340,7 +340,7 @@ void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_
             const int32_t len = filter_size - t0 < MAX_PATCH ? filter_size - t0 : MAX_PATCH;
             const int32_t chunks = (len + 15) / 16;
             for (int32_t k = 0; k < 2; k++) {
-                gather_taps(p, in_b, iy[k], ix[k], t0, len, patch);
+                ta_conv_2d_gather_taps(p, in_b, iy[k], ix[k], t0, len, patch);
                 memset(patch + len, 0, (size_t)(chunks * 16 - len));
                 ta_widen_s8_pairs(wide + k * (WIDE_GAP / 4), patch, chunks * 16);
             }

@@ -341,7 +341,7 @@ void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *i
             const int32_t chunks = (len + 15) / 16; /* zeros past the filter */
             for (int32_t k = 0; k < 3; k++) {
                 int8_t *x = patches3 + (size_t)k * stride;
-                gather_taps(p, in_b, iy[k], ix[k], t0, len, x);
+                ta_conv_2d_gather_taps(p, in_b, iy[k], ix[k], t0, len, x);
                 memset(x + len, 0, (size_t)(chunks * 16 - len));
             }
             triple_block_sums(weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4,
