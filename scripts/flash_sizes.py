@@ -110,7 +110,7 @@ def kernel_stacks(sources, out_dir):
     STACK_CPUS."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import gen_kernel_table
-    kernels = {name for name, _, _ in gen_kernel_table.kernels()}
+    kernels = {name for name, _, _ in gen_kernel_table.kernels(ROOT)}
     per_cpu = {}
     for cpu, flags in STACK_CPUS.items():
         frames, edges, origin = call_graph(sources, flags, out_dir)
