@@ -222,13 +222,26 @@ static inline void block4_interleaved(const ta_conv_2d_params_t *p, const segmen
                          p->activation_min, p->activation_max, out);
 }
 
+/* Every output channel of one pixel, block by block, testing per block
+   what the arrays hold (the per-tensor and no-bias cases). */
+static inline void blocks_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
+                                      const int8_t *weights, size_t block_bytes,
+                                      const int32_t *bias_sum, const int32_t *multipliers,
+                                      const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes)
+        block4_interleaved(p, s, weights, bias_sum ? bias_sum + o : NULL,
+                           multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
+                           out_c - o < 4 ? out_c - o : 4, out + o);
+}
+
 /* Every output channel of one pixel whose taps the segments cover. */
 TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
                                           const int8_t *weights, size_t block_bytes,
                                           const int32_t *bias_sum, const int32_t *multipliers,
                                           const int32_t *shifts, int8_t *out)
 {
-    const int32_t out_c = p->output_depth;
     if (bias_sum && multipliers && shifts) {
 #if defined(TA_HAVE_MVE)
         ta_conv_2d_pixel_s8_mve(p, s, weights, block_bytes, bias_sum, multipliers, shifts, out);
@@ -238,7 +251,7 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
         /* The usual case, without tests per block or the partial block's
            copies: whole blocks (the arrays are padded to them), only the
            valid channels of the last stored. */
-        const int32_t offset = p->output_offset;
+        const int32_t out_c = p->output_depth, offset = p->output_offset;
         const int32_t lo = p->activation_min, hi = p->activation_max;
         for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
             const int32_t valid = out_c - o < 4 ? out_c - o : 4;
@@ -256,10 +269,7 @@ TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const se
 #endif
         return;
     }
-    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes)
-        block4_interleaved(p, s, weights, bias_sum ? bias_sum + o : NULL,
-                           multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
-                           out_c - o < 4 ? out_c - o : 4, out + o);
+    blocks_interleaved(p, s, weights, block_bytes, bias_sum, multipliers, shifts, out);
 }
 
 #if !defined(TA_HAVE_MVE) && !defined(TA_HAVE_DSP)
@@ -313,13 +323,14 @@ TA_NOINLINE static void run_pixels_interleaved(const ta_conv_2d_params_t *p, con
 #endif
         return;
     }
+    /* Without per-channel requantization: what pixel_interleaved does then. */
     segments_t s;
     s.count = 1;
     s.seg[0].w_offset = 0;
     s.seg[0].length = n;
     for (int32_t i = 0; i < pixels; i++, x += x_step, out += p->output_depth) {
         s.seg[0].x = x;
-        pixel_interleaved(p, &s, weights, block_bytes, bias_sum, multipliers, shifts, out);
+        blocks_interleaved(p, &s, weights, block_bytes, bias_sum, multipliers, shifts, out);
     }
 }
 
