@@ -18,6 +18,10 @@
 #include <stddef.h>
 #include <string.h>
 
+/* Output channels a pixel of the portable kernel sums at a time when its
+   segments are more than one list holds. */
+enum { BLOCK = 16 };
+
 /* Appends taps [w_offset, w_offset + length) reading x (NULL: padded),
    merging with the previous segment when both runs continue it. */
 static void add_segment(segments_t *s, int32_t pad_value, const int8_t *x, int32_t w_offset,

@@ -1,9 +1,9 @@
 /*
  * ta_conv_2d_patch.h - what the int8 CONV_2D paths share (the portable one
  * and the dispatch in ta_conv_2d.c, Helium in ta_conv_2d_mve.c, DSP in
- * ta_conv_2d_dsp.c): a pixel's taps as segments or as an im2col patch (or a
- * piece of one), the interleaved blocks' sums over segments, the portable
- * requantization and the sizes of the working buffers.
+ * ta_conv_2d_dsp.c): a pixel's taps as segments, the im2col gathers
+ * (ta_conv_2d_patch.c), the interleaved blocks' sums over segments, the
+ * portable requantization and the sizes of the working buffers.
  */
 #ifndef TA_CONV_2D_PATCH_H
 #define TA_CONV_2D_PATCH_H
@@ -30,7 +30,7 @@ typedef struct {
     int32_t length;
 } segment_t;
 
-enum { BLOCK = 16, MAX_PATCH = TA_CONV_2D_MAX_PATCH, MAX_SEGMENTS = 16 };
+enum { MAX_PATCH = TA_CONV_2D_MAX_PATCH, MAX_SEGMENTS = 16 };
 
 typedef struct {
     segment_t seg[MAX_SEGMENTS];
