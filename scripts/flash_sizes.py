@@ -92,9 +92,9 @@ def call_graph(sources, cpu_flags, out_dir):
 
 def deepest(node, frames, edges, seen=()):
     """Bytes of stack `node` needs: its frame and its deepest callee. A
-    function met again on its own chain (the kernels' one such pair: a
-    pixel loop of ta_conv_2d.c and its single-pixel fallback, which call
-    each other on exclusive conditions) is followed into its other callees
+    function met again on its own chain (two functions that call each
+    other on exclusive conditions, as a pixel loop of ta_conv_2d.c and its
+    single-pixel fallback once did) is followed into its other callees
     only; a third time would be real recursion and stops the script."""
     if seen.count(node) >= 2:
         raise SystemExit(f"recursion through {node}")
@@ -110,7 +110,7 @@ def kernel_stacks(sources, out_dir):
     STACK_CPUS."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import gen_kernel_table
-    kernels = {name for name, _, _ in gen_kernel_table.kernels()}
+    kernels = {name for name, _, _ in gen_kernel_table.kernels(ROOT)}
     per_cpu = {}
     for cpu, flags in STACK_CPUS.items():
         frames, edges, origin = call_graph(sources, flags, out_dir)

@@ -1,0 +1,362 @@
+/*
+ * ta_conv_2d_dsp.c - the int8 CONV_2D paths with the DSP extension (SIMD32:
+ * Cortex-M4/M7/M33); ta_conv_2d.c dispatches here. Compiles to nothing on
+ * other cores and on Helium cores (ta_conv_2d_mve.c).
+ *
+ * Per-channel requantization in 32-bit arithmetic, four channels saturated
+ * and clamped as one word (requantize4_words). Filters of at most
+ * TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in place)
+ * run two pixels at a time, their inputs widened once to halfword pairs so
+ * that each weight word, loaded and widened once, feeds both pixels'
+ * SMLADs (dot2x2_widened); long filters likewise a piece of their patches
+ * at a time.
+ */
+#include "ta_conv_2d_dsp.h"
+
+#include "ta_conv_2d_patch.h"
+
+#include "../include/ta_compiler.h"
+#include "../include/ta_quant.h"
+#include "../include/ta_simd.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+enum { MAX_WORD_PIXELS = 2 }; /* pixels per call of requantize4_words */
+
+/* requantize_nonnegative for a right shift, with the channel's part
+   (r1 = -shift - 1 and 2^r1) worked out once for all its outputs. */
+static inline int32_t requantize_right(int32_t acc, int32_t multiplier, int32_t r1, uint32_t pow_r1)
+{
+    const uint32_t half_less_neg = pow_r1 - ((uint32_t)acc >> 31);
+    const int64_t sum = (int64_t)(((uint64_t)half_less_neg << 31) | 0x40000000u) +
+                        (int64_t)acc * multiplier;
+    return (int32_t)(sum >> 32) >> r1;
+}
+
+/* Channels o..o+3 (multipliers and shifts point at o) of `pixels` pixels
+   (at most MAX_WORD_PIXELS), acc[4 * i + j] for pixel i and channel o + j,
+   requantized into out + i * out_step + j for the first `valid` (1-4)
+   channels (the last block of a channel count off four: its padded lanes
+   are not stored). With four right shifts (the usual case): the channels'
+   constants worked out once for all pixels, saturated to int8, clamped
+   four bytes at a time and stored as one word a pixel; else output by
+   output. One copy for all the DSP loops. */
+TA_NOINLINE static void requantize4_words(const ta_conv_2d_params_t *p, const int32_t *acc,
+                                          int32_t pixels, const int32_t *multipliers,
+                                          const int32_t *shifts, int8_t *out, size_t out_step,
+                                          int32_t valid)
+{
+    const int32_t offset = p->output_offset, lo = p->activation_min, hi = p->activation_max;
+    const int32_t s0 = shifts[0], s1 = shifts[1], s2 = shifts[2], s3 = shifts[3];
+    if (!TA_LIKELY((s0 & s1 & s2 & s3) < 0)) {
+        for (int32_t i = 0; i < pixels; i++, acc += 4, out += out_step)
+            for (int32_t j = 0; j < valid; j++) {
+                const int32_t v = requantize_nonnegative(acc[j], multipliers[j], shifts[j]);
+                out[j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
+            }
+        return;
+    }
+    const uint32_t lo4 = ta_splat4_s8(lo), hi4 = ta_splat4_s8(hi);
+    const int32_t m0 = multipliers[0], m1 = multipliers[1], m2 = multipliers[2],
+                  m3 = multipliers[3];
+    const int32_t r0 = -s0 - 1, r1 = -s1 - 1, r2 = -s2 - 1, r3 = -s3 - 1;
+    const uint32_t p0 = 1u << r0, p1 = 1u << r1, p2 = 1u << r2, p3 = 1u << r3;
+    uint32_t words[MAX_WORD_PIXELS];
+    for (int32_t i = 0; i < pixels; i++, acc += 4) {
+        const int32_t v0 = __ssat(requantize_right(acc[0], m0, r0, p0) + offset, 8);
+        const int32_t v1 = __ssat(requantize_right(acc[1], m1, r1, p1) + offset, 8);
+        const int32_t v2 = __ssat(requantize_right(acc[2], m2, r2, p2) + offset, 8);
+        const int32_t v3 = __ssat(requantize_right(acc[3], m3, r3, p3) + offset, 8);
+        words[i] = ta_clamp4_s8(ta_pack4_s8(v0, v1, v2, v3), lo4, hi4);
+    }
+    if (TA_LIKELY(valid == 4)) {
+        for (int32_t i = 0; i < pixels; i++, out += out_step)
+            memcpy(out, &words[i], 4);
+        return;
+    }
+    for (int32_t i = 0; i < pixels; i++, out += out_step)
+        memcpy(out, &words[i], (size_t)valid);
+}
+
+/* The longest filter (bytes, whole chunks) of the pair loops: an im2col
+   patch or a 1x1 filter's depth. */
+enum { PAIR_FILTER = MAX_PATCH };
+/* Bytes from one pixel's widened input to the next's: the 512 in
+   dot2x2_widened. */
+enum { WIDE_GAP = TA_CONV_2D_WIDE_GAP };
+
+/* One input word (k: its byte offset in the chunk, xk: the offset of its
+   widened pair) of two filters by two pixels, for the pair loops below. */
+/* clang-format off */
+#define TA_WIDE_WORD(k, xk)                                                                        \
+    "   ldrd     %[x0e], %[x0o], [%[x], #" #xk "]\n"                                               \
+    "   ldrd     %[x1e], %[x1o], [%[x], #512 + " #xk "]\n"                                         \
+    "   ldr      %[v], [%[w], #" #k "]\n"                                                         \
+    "   sxtb16   %[t], %[v]\n"                                                                    \
+    "   smlad    %[a0], %[t], %[x0e], %[a0]\n"                                                    \
+    "   smlad    %[a2], %[t], %[x1e], %[a2]\n"                                                    \
+    "   sxtb16   %[t], %[v], ror #8\n"                                                            \
+    "   smlad    %[a0], %[t], %[x0o], %[a0]\n"                                                    \
+    "   smlad    %[a2], %[t], %[x1o], %[a2]\n"                                                    \
+    "   ldr      %[v], [%[w], #16 + " #k "]\n"                                                    \
+    "   sxtb16   %[t], %[v]\n"                                                                    \
+    "   smlad    %[a1], %[t], %[x0e], %[a1]\n"                                                    \
+    "   smlad    %[a3], %[t], %[x1e], %[a3]\n"                                                    \
+    "   sxtb16   %[t], %[v], ror #8\n"                                                            \
+    "   smlad    %[a1], %[t], %[x0o], %[a1]\n"                                                    \
+    "   smlad    %[a3], %[t], %[x1o], %[a3]\n"
+/* clang-format on */
+
+/* The pair loops' input: two pixels widened to halfword pairs
+   (ta_widen_s8_pairs), WIDE_GAP bytes apart, and their length. */
+typedef struct {
+    const uint32_t *wide;
+    int32_t count; /* whole chunks (dot2x2_widened) or words (dot2x2_widened_words) */
+} pair_input_t;
+
+/* Two filters (f, at w and w + 16 in the interleaved layout) by two pixels
+   over in->count whole 16-byte chunks, the pixels' input widened to
+   halfword pairs at in->wide and WIDE_GAP bytes further: acc[0] += f0 x0,
+   acc[1] += f1 x0, acc[4] += f0 x1, acc[5] += f1 x1, the layout
+   requantize4_words reads (four channels a pixel; the other filter pair
+   adds to acc[2, 3, 6, 7]). Each weight word, loaded and widened once,
+   feeds both pixels' SMLADs, and each input word is one LDRD: 68
+   instructions per 64 MACs. The sums start in acc, not from a bias
+   pointer: with that fifth pointer, or two tied operands that start out
+   equal, clang (r7 its frame pointer) finds no registers for the loop. */
+TA_NOINLINE static void dot2x2_widened(int32_t *acc, const int8_t *w, const pair_input_t *in)
+{
+    const uint32_t *xw = in->wide;
+    int32_t chunks = in->count;
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
+    uint32_t x0e, x0o, x1e, x1o, v, t;
+    /* clang-format off */
+    __asm volatile(
+        "1:\n" TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
+        "   adds     %[x], %[x], #32\n"
+        "   adds     %[w], %[w], #64\n"
+        "   subs     %[c], %[c], #1\n"
+        "   bne      1b\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(xw), [w] "+r"(w),
+          [c] "+r"(chunks), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o), [x1e] "=&r"(x1e),
+          [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
+        :
+        : "cc", "memory");
+    /* clang-format on */
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[4] = a2;
+    acc[5] = a3;
+}
+
+/* The same over the first in->count (1-3) words of one chunk: filters of
+   fewer than 16 taps. */
+TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int8_t *w, const pair_input_t *in)
+{
+    const uint32_t *xw = in->wide;
+    int32_t words = in->count;
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
+    uint32_t x0e, x0o, x1e, x1o, v, t;
+    /* clang-format off */
+    __asm volatile(
+        "1:\n" TA_WIDE_WORD(0, 0)
+        "   adds     %[x], %[x], #8\n"
+        "   adds     %[w], %[w], #4\n"
+        "   subs     %[c], %[c], #1\n"
+        "   bne      1b\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(xw), [w] "+r"(w),
+          [c] "+r"(words), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o), [x1e] "=&r"(x1e),
+          [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
+        :
+        : "cc", "memory");
+    /* clang-format on */
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[4] = a2;
+    acc[5] = a3;
+}
+#undef TA_WIDE_WORD
+
+/* n bytes at x widened to halfword pairs (ta_widen_s8_pairs), a last
+   partial word read byte by byte and zero-extended. */
+static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
+{
+    const int32_t whole = n & ~3;
+    ta_widen_s8_pairs(wide, x, whole);
+    if (whole < n) {
+        uint32_t v = 0;
+        memcpy(&v, x + whole, (size_t)(n - whole)); /* little-endian: the low bytes */
+        wide[whole / 2] = __sxtb16(v);
+        wide[whole / 2 + 1] = ta_sxtb16_ror8(v);
+    }
+}
+
+/* Every output channel (per-channel requantization; the last block's
+   padded channels computed, not stored) of two pixels whose inputs,
+   `words` words each (whole 16-byte chunks, or fewer than four words), are
+   widened at wide and wide + WIDE_GAP bytes; the second pixel's outputs at
+   out + out_c. */
+static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
+                        const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                        const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const pair_input_t in = {wide, words >= 4 ? words / 4 : words};
+    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
+        int32_t acc[8];
+        for (int32_t j = 0; j < 4; j++)
+            acc[j] = acc[4 + j] = bias_sum[o + j];
+        /* A last block of one or two channels: its first filter pair only. */
+        const int pair2 = out_c - o > 2;
+        if (words >= 4) {
+            dot2x2_widened(acc, weights, &in);
+            if (pair2)
+                dot2x2_widened(acc + 2, weights + 32, &in);
+        } else {
+            dot2x2_widened_words(acc, weights, &in);
+            if (pair2)
+                dot2x2_widened_words(acc + 2, weights + 32, &in);
+        }
+        requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
+                          out_c - o < 4 ? out_c - o : 4);
+    }
+}
+
+/* The requantized case of ta_conv_2d.c's pixel_interleaved: whole blocks
+   (the arrays are padded to them), without tests per block or the partial
+   block's copies; only the valid channels of the last stored. */
+void ta_conv_2d_pixel_s8_dsp(const ta_conv_2d_params_t *p, const segments_t *s,
+                             const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                             const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
+        const int32_t valid = out_c - o < 4 ? out_c - o : 4;
+        int32_t acc[4];
+        acc[0] = bias_sum[o];
+        acc[1] = bias_sum[o + 1];
+        acc[2] = bias_sum[o + 2];
+        acc[3] = bias_sum[o + 3];
+        segments4_interleaved(p, s, weights, acc);
+        requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
+    }
+}
+
+/* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
+void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                           int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
+                           const int32_t *bias_sum, const int32_t *multipliers,
+                           const int32_t *shifts, uint32_t *wide, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    int32_t i = 0;
+    if (n > 0 && n <= PAIR_FILTER) {
+        /* Pixels in pairs, widened WIDE_GAP apart so that one pointer
+           reaches both: every weight load serves two pixels. The pair
+           loops read whole chunks (whole words under 16 bytes): zeros
+           widened past the n bytes, against zero weights. */
+        const int32_t words = n < 16 ? (n + 3) / 4 : (n + 15) / 16 * 4;
+        const int32_t widened = (n + 3) / 4 * 2; /* words widen_bytes writes */
+        if (words * 2 > widened) {
+            memset(wide + widened, 0, (size_t)(words * 2 - widened) * 4);
+            memset(wide + WIDE_GAP / 4 + widened, 0, (size_t)(words * 2 - widened) * 4);
+        }
+        for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
+            widen_bytes(wide, x, n);
+            widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
+            pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
+        }
+    }
+    for (; i < pixels; i++, x += x_step, out += out_c) {
+        const int8_t *w = weights;
+        for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+            const int32_t valid = out_c - o < 4 ? out_c - o : 4;
+            int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
+            ta_dot4_interleaved_s8(acc, w, x, n);
+            requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
+        }
+    }
+}
+
+/* Every pixel of one image (input in_b, outputs from out) for im2col
+   patches of `words` words (whole chunks, or fewer than four words), with
+   zeros past the filter in `patch`: pixels in pairs, across rows too (odd
+   row widths), each patch widened once into `wide` for every block of
+   filters; an odd last pixel alone. Needs out_c a multiple of four and
+   per-channel requantization. */
+void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_b, int8_t *patch,
+                                   uint32_t *wide, int32_t words, const int8_t *weights,
+                                   size_t block_bytes, const int32_t *bias_sum,
+                                   const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
+    int32_t oy = 0, ox = 0, i = 0;
+    for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
+        for (int32_t k = 0; k < 2; k++) {
+            ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
+                                    ox * p->stride_width - p->pad_left, patch);
+            ta_widen_s8_pairs(wide + k * (WIDE_GAP / 4), patch, words * 4);
+            if (++ox == p->output_width) {
+                ox = 0;
+                oy++;
+            }
+        }
+        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
+    }
+    if (i < total) {
+        ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
+                                ox * p->stride_width - p->pad_left, patch);
+        segments_t s;
+        s.seg[0].x = patch;
+        s.seg[0].w_offset = 0;
+        s.seg[0].length = words * 4;
+        s.count = 1;
+        ta_conv_2d_pixel_s8_dsp(p, &s, weights, block_bytes, bias_sum, multipliers, shifts, out);
+    }
+}
+
+/* Two pixels (windows at (iy[k], ix[k]), outputs at out and out + out_c)
+   with a long filter: each piece of both patches widened once into `wide`
+   for every block of filters, as the pair loops. Needs per-channel
+   requantization. */
+void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                 const int32_t iy[2], const int32_t ix[2], int8_t *patch,
+                                 uint32_t *wide, const int8_t *weights, size_t block_bytes,
+                                 const int32_t *bias_sum, const int32_t *multipliers,
+                                 const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
+    for (int32_t o0 = 0; o0 < out_c; o0 += LONG_GROUP) {
+        const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
+        const int32_t blocks = (n + 3) / 4;
+        int32_t acc[2 * LONG_GROUP]; /* per block: four channels of pixel 0, then of pixel 1 */
+        for (int32_t b = 0; b < blocks; b++)
+            for (int32_t j = 0; j < 4; j++)
+                acc[8 * b + j] = acc[8 * b + 4 + j] = bias_sum[o0 + 4 * b + j];
+        for (int32_t t0 = 0; t0 < filter_size; t0 += MAX_PATCH) {
+            const int32_t len = filter_size - t0 < MAX_PATCH ? filter_size - t0 : MAX_PATCH;
+            const int32_t chunks = (len + 15) / 16;
+            for (int32_t k = 0; k < 2; k++) {
+                ta_conv_2d_gather_taps(p, in_b, iy[k], ix[k], t0, len, patch);
+                memset(patch + len, 0, (size_t)(chunks * 16 - len));
+                ta_widen_s8_pairs(wide + k * (WIDE_GAP / 4), patch, chunks * 16);
+            }
+            const pair_input_t in = {wide, chunks};
+            const int8_t *w = weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4;
+            for (int32_t b = 0; b < blocks; b++, w += block_bytes) {
+                dot2x2_widened(acc + 8 * b, w, &in);
+                if (o0 + 4 * b + 2 < out_c) /* not a last block of one or two */
+                    dot2x2_widened(acc + 8 * b + 2, w + 32, &in);
+            }
+        }
+        for (int32_t b = 0; b < blocks; b++) {
+            const int32_t o = o0 + 4 * b;
+            requantize4_words(p, acc + 8 * b, 2, multipliers + o, shifts + o, out + o,
+                              (size_t)out_c, out_c - o < 4 ? out_c - o : 4);
+        }
+    }
+}
+#endif /* TA_HAVE_DSP && !TA_HAVE_MVE */

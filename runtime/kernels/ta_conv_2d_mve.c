@@ -1,0 +1,371 @@
+/*
+ * ta_conv_2d_mve.c - the int8 CONV_2D paths on Helium (MVE, Cortex-M55/M85);
+ * ta_conv_2d.c dispatches here. Compiles to nothing on other cores.
+ *
+ * Requantization of four channels a vector (VQRDMULH, VRSHL), the last
+ * block of a channel count off four stored predicated. Filters of at most
+ * TA_CONV_2D_QUAD_FILTER taps read in place run four pixels a weight load
+ * (VMLADAV on one or two chunks); im2col patches up to
+ * TA_CONV_2D_TRIPLE_PATCH bytes and long filters three pixels a weight
+ * load (dot2x3_accumulate_mve); other pixels four channels a pass
+ * (ta_dot4_interleaved_mve). Taps by column are scattered into their
+ * columns a vector at a time.
+ */
+#include "ta_conv_2d_mve.h"
+
+#include "ta_conv_2d_patch.h"
+
+#include "../include/ta_compiler.h"
+#include "../include/ta_quant.h"
+#include "../include/ta_simd.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#if defined(TA_HAVE_MVE)
+/* Output channels summed for several pixels before they are requantized:
+   the pixels' inputs stay in vector registers while four blocks of
+   filters pass, so each weight load serves every pixel. */
+enum { MVE_GROUP = 16, MVE_PIXELS = 4 };
+
+/* acc[k][f] = filter f . pixel k (x + k * x_step) for `filters` filters
+   (a multiple of 4) of one 16-byte chunk at most (n <= 16), four pixels. */
+TA_NOINLINE static void sums_one_chunk_4(const int8_t *w, int32_t filters, const int8_t *x,
+                                         size_t x_step, int32_t n,
+                                         int32_t acc[MVE_PIXELS][MVE_GROUP])
+{
+    /* Zeroing loads: nothing read past the taps, and zero lanes past them. */
+    const mve_pred16_t tail = vctp8q((uint32_t)n);
+    const int8x16_t x0 = vldrbq_z_s8(x, tail), x1 = vldrbq_z_s8(x + x_step, tail);
+    const int8x16_t x2 = vldrbq_z_s8(x + 2 * x_step, tail);
+    const int8x16_t x3 = vldrbq_z_s8(x + 3 * x_step, tail);
+    for (int32_t f = 0; f < filters; f++, w += 16) { /* one chunk: filters are 16 bytes apart */
+        const int8x16_t wf = vldrbq_s8(w);
+        acc[0][f] = vmladavq_s8(wf, x0);
+        acc[1][f] = vmladavq_s8(wf, x1);
+        acc[2][f] = vmladavq_s8(wf, x2);
+        acc[3][f] = vmladavq_s8(wf, x3);
+    }
+}
+
+/* One filter (chunks at w and w + 64) by two pixels of two chunks each. */
+static inline void two_chunks_filter(const int8_t *w, int8x16_t x0a, int8x16_t x0b, int8x16_t x1a,
+                                     int8x16_t x1b, int32_t *acc0, int32_t *acc1)
+{
+    const int8x16_t wa = vldrbq_s8(w), wb = vldrbq_s8(w + 64);
+    *acc0 = vmladavaq_s8(vmladavq_s8(wa, x0a), wb, x0b);
+    *acc1 = vmladavaq_s8(vmladavq_s8(wa, x1a), wb, x1b);
+}
+
+/* The same for two chunks (16 < n <= 32) and two pixels, into acc[0..1]. */
+TA_NOINLINE static void sums_two_chunks_2(const int8_t *w, int32_t filters, const int8_t *x,
+                                          size_t x_step, int32_t n, int32_t (*acc)[MVE_GROUP])
+{
+    const mve_pred16_t tail = vctp8q((uint32_t)(n - 16));
+    const int8x16_t x0a = vldrbq_s8(x), x0b = vldrbq_z_s8(x + 16, tail);
+    const int8x16_t x1a = vldrbq_s8(x + x_step), x1b = vldrbq_z_s8(x + x_step + 16, tail);
+    int32_t *a0 = acc[0], *a1 = acc[1];
+    /* A block: the four first chunks, then the four second ones; unrolled,
+       the weight loads take immediate offsets. */
+    for (int32_t f = 0; f < filters; f += 4, w += 128, a0 += 4, a1 += 4) {
+        two_chunks_filter(w, x0a, x0b, x1a, x1b, &a0[0], &a1[0]);
+        two_chunks_filter(w + 16, x0a, x0b, x1a, x1b, &a0[1], &a1[1]);
+        two_chunks_filter(w + 32, x0a, x0b, x1a, x1b, &a0[2], &a1[2]);
+        two_chunks_filter(w + 48, x0a, x0b, x1a, x1b, &a0[3], &a1[3]);
+    }
+}
+
+/* bias_sum and requantization of four channels of one pixel. */
+static inline int32x4_t requantize4_split(int32x4_t acc, int32x4_t bias, int32x4_t m,
+                                          int32x4_t left, int32x4_t neg_right, int32_t offset,
+                                          int32x4_t lov, int32x4_t hiv)
+{
+    const int32x4_t v = ta_mul_by_quantized_multiplier_split_mve(vaddq_s32(acc, bias), m, left,
+                                                                 neg_right);
+    return vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
+}
+
+/* bias, requantization and store of acc[k][0..valid) for `pixels` (2 to
+   4) pixels, out_c outputs apart: whole blocks of four filters computed
+   (the arrays padded to them), the last stored predicated. */
+TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP], int32_t pixels,
+                                         int32_t valid, const int32_t *bias_sum,
+                                         const int32_t *multipliers, const int32_t *shifts,
+                                         const ta_conv_2d_params_t *p, int8_t *out)
+{
+    const int32_t offset = p->output_offset;
+    const size_t out_c = (size_t)p->output_depth;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    for (int32_t f = 0; f < valid; f += 4, out += 4) {
+        const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
+        const int32x4_t s = vldrwq_s32(shifts + f), zero = vdupq_n_s32(0);
+        const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
+        if (TA_LIKELY(valid - f >= 4)) {
+            for (int32_t k = 0; k < pixels; k++)
+                vstrbq_s32(out + (size_t)k * out_c,
+                           requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right,
+                                             offset, lov, hiv));
+            continue;
+        }
+        const mve_pred16_t lanes = vctp32q((uint32_t)(valid - f));
+        for (int32_t k = 0; k < pixels; k++)
+            vstrbq_p_s32(out + (size_t)k * out_c,
+                         requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right, offset,
+                                           lov, hiv),
+                         lanes);
+    }
+}
+
+/* acc[k * stride + j] += filter j . x_k (from_zero: =) for two interleaved filters
+   (j = 0 at w, 1 at w + 16) and three pixels' pieces of `chunks` whole
+   chunks. Per chunk three input and two weight loads for six
+   multiply-accumulates. Each holds its pipe for two cycles on the M55,
+   so loads and MACs alternate: the last MAC of a chunk runs in the next
+   one, after its first load (whole chunks, no tail predication that would
+   mask it). */
+static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
+                                         const int8_t *x2, int32_t chunks, int32_t *acc,
+                                         size_t stride, int from_zero)
+{
+    int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
+    if (!from_zero) {
+        a0 = acc[0], a1 = acc[stride], a2 = acc[2 * stride];
+        b0 = acc[1], b1 = acc[stride + 1], b2 = acc[2 * stride + 1];
+    }
+    /* clang-format off */
+    __asm volatile("   vmov.i32    q2, #0\n"
+                   "   vmov.i32    q3, #0\n"
+                   "   dls         lr, %[c]\n"
+                   "1: vldrb.8     q0, [%[x0]], #16\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
+                   "   vldrb.8     q3, [%[w], #16]\n"
+                   "   vmladava.s8 %[b0], q3, q0\n"
+                   "   vldrb.8     q1, [%[x1]], #16\n"
+                   "   vmladava.s8 %[b1], q3, q1\n"
+                   "   vldrb.8     q2, [%[x2]], #16\n"
+                   "   vmladava.s8 %[b2], q3, q2\n"
+                   "   vldrb.8     q3, [%[w]], #64\n"
+                   "   vmladava.s8 %[a0], q3, q0\n"
+                   "   vmladava.s8 %[a1], q3, q1\n"
+                   "   le          lr, 1b\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
+                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [b0] "+Te"(b0),
+                     [b1] "+Te"(b1), [b2] "+Te"(b2), [x0] "+r"(x0), [x1] "+r"(x1),
+                     [x2] "+r"(x2), [w] "+r"(w)
+                   : [c] "r"(chunks)
+                   : "q0", "q1", "q2", "q3", "lr", "memory");
+    /* clang-format on */
+    acc[0] = a0;
+    acc[1] = b0;
+    acc[stride] = a1;
+    acc[stride + 1] = b1;
+    acc[2 * stride] = a2;
+    acc[2 * stride + 1] = b2;
+}
+
+/* The sums of `whole` filters (blocks of four from w, block_bytes apart)
+   over three pixels' runs of `chunks` whole chunks, added to acc[k *
+   LONG_GROUP + f]. */
+static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t whole, const int8_t *x0,
+                              const int8_t *x1, const int8_t *x2, int32_t chunks, int32_t *acc)
+{
+    for (int32_t f = 0; f < whole; f += 4, w += block_bytes) {
+        dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f, LONG_GROUP, 0);
+        dot2x3_accumulate_mve(w + 32, x0, x1, x2, chunks, acc + f + 2, LONG_GROUP, 0);
+    }
+}
+
+/* Channels o0 .. o0 + n of three pixels (out_c outputs apart from out),
+   from sums that hold their bias: requantized four at a time, the last
+   block stored predicated. */
+static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, int32_t o0,
+                              int32_t n, const int32_t *multipliers, const int32_t *shifts,
+                              int8_t *out)
+{
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    for (int32_t f = 0; f < n; f += 4) {
+        const int32x4_t m = vldrwq_s32(multipliers + o0 + f), sh = vldrwq_s32(shifts + o0 + f);
+        const mve_pred16_t lanes = vctp32q((uint32_t)(n - f));
+        for (int32_t k = 0; k < 3; k++) {
+            const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
+                vldrwq_s32(acc + k * LONG_GROUP + f), m, sh);
+            vstrbq_p_s32(out + (size_t)k * (size_t)out_c + (size_t)(o0 + f),
+                         vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), lanes);
+        }
+    }
+}
+
+/* Every output channel of three pixels whose im2col patches (n bytes, then
+   anything finite to the end of the last chunk: zero weights there) lie
+   `stride` apart in patches, out_c outputs apart in out: each weight load
+   serves the three pixels (dot2x3_accumulate_mve). */
+void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, size_t stride,
+                                int32_t n, const int8_t *weights, size_t block_bytes,
+                                const int32_t *bias_sum, const int32_t *multipliers,
+                                const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const int32_t chunks = (n + 15) / 16;
+    int32_t acc[MVE_PIXELS][MVE_GROUP];
+    for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
+        const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
+        const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
+        /* whole blocks: the last one's padded filters are zeros */
+        const int32_t whole = (filters + 3) / 4 * 4;
+        for (int32_t f = 0; f < whole; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
+            dot2x3_accumulate_mve(w, patches, patches + stride, patches + 2 * stride, chunks,
+                                  &acc[0][f], MVE_GROUP, 1);
+        requantize_group(acc, 3, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
+    }
+}
+
+/* The requantized case of ta_conv_2d.c's run_pixels_interleaved: setup
+   once per row, then per pixel only the channel loop; whole blocks of four
+   channels (the arrays padded to them), the last stored predicated. Out of
+   line for ta_conv_2d_pixel_s8_mve too. */
+TA_NOINLINE void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                       int32_t pixels, int32_t n, const int8_t *weights,
+                                       size_t block_bytes, const int32_t *bias_sum,
+                                       const int32_t *multipliers, const int32_t *shifts,
+                                       int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const int32_t offset = p->output_offset;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    int32_t i = 0;
+    if (n > 0 && n <= TA_CONV_2D_QUAD_FILTER) {
+        /* Short filters: several pixels share each weight load, four
+               pixels one requantization pass. */
+        int32_t acc[MVE_PIXELS][MVE_GROUP];
+        for (; i + 4 <= pixels; i += 4, x += 4 * x_step, out += 4 * (size_t)out_c) {
+            for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
+                const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
+                const int32_t whole = (filters + 3) / 4 * 4;
+                const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
+                if (n <= 16) {
+                    sums_one_chunk_4(w, whole, x, x_step, n, acc);
+                } else {
+                    sums_two_chunks_2(w, whole, x, x_step, n, acc);
+                    sums_two_chunks_2(w, whole, x + 2 * x_step, x_step, n, acc + 2);
+                }
+                requantize_group(acc, 4, filters, bias_sum + o, multipliers + o, shifts + o, p,
+                                 out + o);
+            }
+        }
+    }
+    if (out_c % 4 == 0) {
+        for (; i < pixels; i++, x += x_step, out += out_c) {
+            const int8_t *w = weights;
+            for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+                int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
+                v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
+                                                       vldrwq_s32(shifts + o));
+                vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+            }
+        }
+        return;
+    }
+    /* A channel count off four: the last block stored predicated. */
+    for (; i < pixels; i++, x += x_step, out += out_c) {
+        const int8_t *w = weights;
+        for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
+            int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
+            v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
+                                                   vldrwq_s32(shifts + o));
+            vstrbq_p_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv),
+                         vctp32q((uint32_t)(out_c - o)));
+        }
+    }
+}
+
+/* The requantized case of ta_conv_2d.c's pixel_interleaved: sums,
+   requantization and store of four channels in vector registers, without
+   tests per block; whole blocks (bias_sum, multipliers and shifts are
+   padded to them), the last one stored predicated. */
+void ta_conv_2d_pixel_s8_mve(const ta_conv_2d_params_t *p, const segments_t *s,
+                             const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                             const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    if (s->count == 1 && s->seg[0].x != NULL) {
+        /* One run of taps (a patch, or a pixel whose padded taps a zero
+           point of 0 dropped, so that the run may start past the filter's
+           first chunk): the row kernel's channel loop from the run's chunk
+           of every block. */
+        const int8_t *run_weights = weights + (size_t)s->seg[0].w_offset * 4;
+        ta_conv_2d_run_s8_mve(p, s->seg[0].x, 0, 1, s->seg[0].length, run_weights, block_bytes,
+                              bias_sum, multipliers, shifts, out);
+        return;
+    }
+    const int32_t offset = p->output_offset;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
+        int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
+        segments4_interleaved(p, s, weights, acc);
+        const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
+            vldrwq_s32(acc), vldrwq_s32(multipliers + o), vldrwq_s32(shifts + o));
+        const int32x4_t r = vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
+        if (TA_LIKELY(out_c - o >= 4))
+            vstrbq_s32(out + o, r);
+        else
+            vstrbq_p_s32(out + o, r, vctp32q((uint32_t)(out_c - o)));
+    }
+}
+
+/* Pieces of three pixels' patches at a time (whole chunks): long enough
+   that the loop's setup per pair of filters is small beside it. */
+enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
+
+/* Three pixels (windows at (iy[k], ix[k]), outputs out_c apart from out)
+   with a long filter: each weight load serves the three. patches3 holds
+   3 * LONG_TRIPLE_PIECE bytes. */
+void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                   const int32_t iy[3], const int32_t ix[3], int8_t *patches3,
+                                   const int8_t *weights, size_t block_bytes,
+                                   const int32_t *bias_sum, const int32_t *multipliers,
+                                   const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
+    const size_t stride = LONG_TRIPLE_PIECE;
+    for (int32_t o0 = 0; o0 < out_c; o0 += LONG_GROUP) {
+        const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
+        const int32_t whole = (n + 3) / 4 * 4;
+        int32_t acc[3 * LONG_GROUP];
+        for (int32_t k = 0; k < 3; k++)
+            memcpy(acc + k * LONG_GROUP, bias_sum + o0, (size_t)whole * sizeof(int32_t));
+        for (int32_t t0 = 0; t0 < filter_size; t0 += LONG_TRIPLE_PIECE) {
+            const int32_t len = filter_size - t0 < LONG_TRIPLE_PIECE ? filter_size - t0
+                                                                     : LONG_TRIPLE_PIECE;
+            const int32_t chunks = (len + 15) / 16; /* zeros past the filter */
+            for (int32_t k = 0; k < 3; k++) {
+                int8_t *x = patches3 + (size_t)k * stride;
+                ta_conv_2d_gather_taps(p, in_b, iy[k], ix[k], t0, len, x);
+                memset(x + len, 0, (size_t)(chunks * 16 - len));
+            }
+            triple_block_sums(weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4,
+                              block_bytes, whole, patches3, patches3 + stride,
+                              patches3 + 2 * stride, chunks, acc);
+        }
+        triple_requantize(p, acc, o0, n, multipliers, shifts, out);
+    }
+}
+
+/* ta_conv_2d.c's put_columns: whole columns a vector, scattered;
+   predicated at the end. */
+void ta_conv_2d_put_columns_mve(const ta_conv_2d_params_t *p, const column_scatter_t *scatter,
+                                int8_t *dst, const int8_t *src, int32_t columns)
+{
+    const int32_t fd = p->filter_depth, column = p->filter_height * fd;
+    const uint8x16_t lane_offsets = vldrbq_u8(scatter->offsets);
+    const int8x16_t pad = vdupq_n_s8((int8_t)p->pad_value);
+    const int32_t step = scatter->per_vector * fd;
+    for (int32_t bytes = columns * fd; bytes > 0; bytes -= step) {
+        const mve_pred16_t lanes = vctp8q((uint32_t)(bytes < step ? bytes : step));
+        vstrbq_scatter_offset_p_s8(dst, lane_offsets, src ? vldrbq_z_s8(src, lanes) : pad, lanes);
+        src = src ? src + step : NULL;
+        dst += (size_t)scatter->per_vector * (size_t)column;
+    }
+}
+#endif /* TA_HAVE_MVE */

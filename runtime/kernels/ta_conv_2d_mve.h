@@ -1,0 +1,52 @@
+/*
+ * ta_conv_2d_mve.h - the int8 CONV_2D paths on Helium (MVE: Cortex-M55/M85)
+ * (ta_conv_2d_mve.c), called by the dispatch of ta_conv_2d.c; all but
+ * ta_conv_2d_put_columns_mve only with bias_sum, per-channel multipliers
+ * and shifts. Not kernels: the lowerings call those.
+ */
+#ifndef TA_CONV_2D_MVE_H
+#define TA_CONV_2D_MVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ta_conv_2d.h"
+#include "ta_conv_2d_patch.h"
+
+/* Bytes of each of the three patch pieces ta_conv_2d_long_triple_s8_mve
+   takes a time. */
+enum { TA_CONV_2D_LONG_TRIPLE_PIECE = 512 };
+
+/* Every output channel of one pixel whose taps the segments cover. */
+void ta_conv_2d_pixel_s8_mve(const ta_conv_2d_params_t *p, const segments_t *s,
+                             const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                             const int32_t *multipliers, const int32_t *shifts, int8_t *out);
+
+/* `pixels` output pixels whose taps are each one run of n bytes, x_step
+   apart, out_c outputs apart in out. */
+void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                           int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
+                           const int32_t *bias_sum, const int32_t *multipliers,
+                           const int32_t *shifts, int8_t *out);
+
+/* Every output channel of three pixels whose im2col patches (n bytes, then
+   anything finite to the end of the last chunk) lie `stride` apart. */
+void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, size_t stride,
+                                int32_t n, const int8_t *weights, size_t block_bytes,
+                                const int32_t *bias_sum, const int32_t *multipliers,
+                                const int32_t *shifts, int8_t *out);
+
+/* Three pixels with a long filter (windows at (iy[k], ix[k]), outputs out_c
+   apart); patches3 holds 3 * TA_CONV_2D_LONG_TRIPLE_PIECE bytes. */
+void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                   const int32_t iy[3], const int32_t ix[3], int8_t *patches3,
+                                   const int8_t *weights, size_t block_bytes,
+                                   const int32_t *bias_sum, const int32_t *multipliers,
+                                   const int32_t *shifts, int8_t *out);
+
+/* `columns` input columns' bytes of one row (filter_depth each, contiguous
+   at src; NULL: pad_value) to dst, a column apart, as `scatter` says. */
+void ta_conv_2d_put_columns_mve(const ta_conv_2d_params_t *p, const column_scatter_t *scatter,
+                                int8_t *dst, const int8_t *src, int32_t columns);
+
+#endif /* TA_CONV_2D_MVE_H */

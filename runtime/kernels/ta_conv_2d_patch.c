@@ -1,0 +1,105 @@
+/*
+ * ta_conv_2d_patch.c - the im2col gathers every int8 CONV_2D path shares
+ * (see ta_conv_2d_patch.h): once in the module, out of line as they were
+ * in one file.
+ */
+#include "ta_conv_2d_patch.h"
+
+#include "../include/ta_simd.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* The input values one output pixel's filter sees, in weight order, with
+   the zero point (pad_value) for taps outside the image: the converter
+   folded -zero_point * sum(weights) into bias_sum, so a padded tap then
+   contributes exactly nothing, as in TFLite. Ungrouped filters only. */
+void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
+                             int32_t ix0, int8_t *patch)
+{
+    const int32_t fd = p->filter_depth, fw = p->filter_width;
+    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
+    const int32_t filter_row = fw * fd;
+    if (p->dilation_width == 1 && iy0 >= 0 && ix0 >= 0 &&
+        iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
+        ix0 + fw <= p->input_width) {
+        /* Inside the image: one copy per filter row. */
+        const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
+        const size_t step = (size_t)p->dilation_height * row_size;
+        for (int32_t ky = 0; ky < p->filter_height; ky++, patch += filter_row, src += step)
+            ta_copy_s8(patch, src, filter_row);
+        return;
+    }
+    for (int32_t ky = 0; ky < p->filter_height; ky++, patch += filter_row) {
+        const int32_t iy = iy0 + ky * p->dilation_height;
+        if (iy < 0 || iy >= p->input_height) {
+            memset(patch, (int8_t)p->pad_value, (size_t)filter_row);
+            continue;
+        }
+        const int8_t *row = in_b + (size_t)iy * row_size;
+        if (p->dilation_width == 1) {
+            /* The taps inside the image are one run of input. */
+            const int32_t lo = ix0 < 0 ? (-ix0 < fw ? -ix0 : fw) : 0;
+            int32_t hi = p->input_width - ix0;
+            hi = hi > fw ? fw : (hi < lo ? lo : hi);
+            if (lo > 0)
+                memset(patch, (int8_t)p->pad_value, (size_t)(lo * fd));
+            if (hi > lo)
+                ta_copy_s8(patch + lo * fd, row + (size_t)(ix0 + lo) * (size_t)fd, (hi - lo) * fd);
+            if (hi < fw)
+                memset(patch + hi * fd, (int8_t)p->pad_value, (size_t)((fw - hi) * fd));
+            continue;
+        }
+        for (int32_t kx = 0; kx < fw; kx++) {
+            const int32_t ix = ix0 + kx * p->dilation_width;
+            if (ix < 0 || ix >= p->input_width)
+                memset(patch + kx * fd, (int8_t)p->pad_value, (size_t)fd);
+            else
+                ta_copy_s8(patch + kx * fd, row + (size_t)ix * (size_t)fd, fd);
+        }
+    }
+}
+
+/* Long filters (an im2col patch of more than MAX_PATCH bytes): the patch
+   is gathered a piece at a time (whole chunks of the interleaved layout),
+   and the sums of up to LONG_GROUP channels stay in memory across the
+   pieces. */
+
+/* Bytes [t0, t0 + len) of one pixel's im2col patch (taps in (ky, kx, c)
+   order, pad_value outside the image) to dst. */
+void ta_conv_2d_gather_taps(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
+                            int32_t ix0, int32_t t0, int32_t len, int8_t *dst)
+{
+    const int32_t fd = p->filter_depth, fw = p->filter_width, row_bytes = fw * fd;
+    const size_t row_size = (size_t)p->input_width * (size_t)fd;
+    const int8_t pad = (int8_t)p->pad_value;
+    /* The filter row's taps inside the image (undilated): bytes [lo, hi). */
+    const int32_t lo = (ix0 < 0 ? (-ix0 < fw ? -ix0 : fw) : 0) * fd;
+    int32_t hi = (p->input_width - ix0) * fd;
+    hi = hi > row_bytes ? row_bytes : (hi < lo ? lo : hi);
+    for (int32_t ky = t0 / row_bytes, r0 = t0 % row_bytes; len > 0; ky++, r0 = 0) {
+        const int32_t r1 = r0 + len < row_bytes ? r0 + len : row_bytes;
+        const int32_t iy = iy0 + ky * p->dilation_height;
+        const int8_t *row = in_b + (size_t)iy * row_size;
+        if (iy < 0 || iy >= p->input_height) {
+            memset(dst, pad, (size_t)(r1 - r0));
+        } else if (p->dilation_width == 1) {
+            const int32_t a = lo < r0 ? r0 : (lo > r1 ? r1 : lo);
+            const int32_t b = hi < a ? a : (hi > r1 ? r1 : hi);
+            memset(dst, pad, (size_t)(a - r0));
+            ta_copy_s8(dst + (a - r0), row + (ix0 * fd + a), b - a);
+            memset(dst + (b - r0), pad, (size_t)(r1 - b));
+        } else {
+            for (int32_t r = r0, n; r < r1; r += n) {
+                const int32_t kx = r / fd, c = r % fd, ix = ix0 + kx * p->dilation_width;
+                n = fd - c < r1 - r ? fd - c : r1 - r;
+                if (ix < 0 || ix >= p->input_width)
+                    memset(dst + (r - r0), pad, (size_t)n);
+                else
+                    ta_copy_s8(dst + (r - r0), row + (size_t)ix * (size_t)fd + (size_t)c, n);
+            }
+        }
+        dst += r1 - r0;
+        len -= r1 - r0;
+    }
+}
