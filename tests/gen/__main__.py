@@ -78,13 +78,13 @@ def validate(selected, seed, count, report_path=None, verbose=False):
                 ref = None
                 if v.oracle == "litert":  # TFLite Micro has no kernel: expected
                     row["tflm_no_kernel"] += 1
-                    continue
-                row["tflm_failed"] += 1
-                details["tflm_failures"].append(
-                    {"case": case.name, "error": _first_lines(e, 12),
-                     "config": case.config})
-                if verbose:
-                    print("TFLM FAILED %s: %s" % (case.name, _first_lines(e)))
+                else:
+                    row["tflm_failed"] += 1
+                    details["tflm_failures"].append(
+                        {"case": case.name, "error": _first_lines(e, 12),
+                         "config": case.config})
+                    if verbose:
+                        print("TFLM FAILED %s: %s" % (case.name, _first_lines(e)))
             try:
                 lite = lite_future.result()
             except oracle.OracleError as e:
