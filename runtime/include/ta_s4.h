@@ -18,6 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ta_matmul_simd.h"
+#include "ta_quant.h"
+
 #if defined(__ARM_FEATURE_DSP) && !defined(TA_NO_SIMD)
 #define TA_S4_DSP 1
 #include <arm_acle.h>
@@ -195,6 +198,36 @@ static inline int32_t ta_dot_s4(int32_t acc, const int8_t *in, const int8_t *row
     for (; i < n; i++)
         acc = (int32_t)((uint32_t)acc + (uint32_t)(in[i] * ta_s4_at(row, i)));
     return acc;
+}
+
+/* An output channel's requantization, read once per call from the kernel's
+   parameters (per-channel arrays, or NULL for the per-tensor pair). The two
+   functions are static, not inline: gcc left them out of line as the
+   kernels' own static copies were, and inlining them grew CONV_2D's code and
+   stack. */
+#define TA_S4_SHARED static __attribute__((unused))
+typedef struct {
+    const int32_t *multipliers, *shifts;
+    int32_t multiplier, shift, offset, lo, hi;
+} ta_s4_requant_t;
+
+/* Channel o's accumulator as int8. */
+TA_S4_SHARED int8_t ta_s4_requantize(const ta_s4_requant_t *q, int32_t o, int32_t acc)
+{
+    const int32_t m = q->multipliers ? q->multipliers[o] : q->multiplier;
+    const int32_t s = q->shifts ? q->shifts[o] : q->shift;
+    const int32_t v = ta_mul_by_quantized_multiplier(acc, m, s) + q->offset;
+    return (int8_t)ta_clamp_i32(v, q->lo, q->hi);
+}
+
+/* Channels o to o + 3 into out[o..o + 3] (the vector requantization on
+   Helium). */
+TA_S4_SHARED void ta_s4_requantize4(const ta_s4_requant_t *q, int32_t o, const int32_t acc[4],
+                                    int8_t *out)
+{
+    ta_mm_requant_s8(acc, 4, q->multipliers ? q->multipliers + o : NULL,
+                     q->shifts ? q->shifts + o : NULL, q->multiplier, q->shift, q->offset, q->lo,
+                     q->hi, out + o);
 }
 
 #endif /* TA_S4_H */

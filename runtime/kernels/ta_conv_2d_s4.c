@@ -1,8 +1,6 @@
 /* ta_conv_2d_s4.c - CONV_2D, packed int4 weights; see the header. */
 #include "ta_conv_2d_s4.h"
 
-#include "../include/ta_matmul_simd.h"
-#include "../include/ta_quant.h"
 #include "../include/ta_s4.h"
 #include "../include/ta_status.h"
 
@@ -23,6 +21,16 @@ static int32_t tap_sum(int32_t acc, const int8_t *in, const int8_t *row, int32_t
     return acc;
 }
 
+/* Where tap (iy, ix)'s channels start at channel0, NULL outside the image. */
+static const int8_t *tap_source(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, int32_t iy,
+                                int32_t ix, int32_t channel0)
+{
+    if (iy < 0 || iy >= p->input_height || ix < 0 || ix >= p->input_width)
+        return NULL;
+    return in_b + ((size_t)iy * (size_t)p->input_width + (size_t)ix) * (size_t)p->input_depth +
+           (size_t)channel0;
+}
+
 /* The sum of one output channel at one output pixel. */
 static int32_t pixel_sum(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, const int8_t *row,
                          int32_t acc, int32_t y0, int32_t x0, int32_t channel0)
@@ -32,13 +40,7 @@ static int32_t pixel_sum(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, co
     for (int32_t ky = 0; ky < p->filter_height; ky++) {
         const int32_t iy = y0 + ky * p->dilation_height;
         for (int32_t kx = 0; kx < p->filter_width; kx++, tap++) {
-            const int32_t ix = x0 + kx * p->dilation_width;
-            const int inside = iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width;
-            const int8_t *src = inside ? in_b +
-                                             ((size_t)iy * (size_t)p->input_width + (size_t)ix) *
-                                                 (size_t)p->input_depth +
-                                             (size_t)channel0
-                                       : NULL;
+            const int8_t *src = tap_source(p, in_b, iy, x0 + kx * p->dilation_width, channel0);
             acc = tap_sum(acc, src, row, tap * fd, fd, p->pad_value);
         }
     }
@@ -55,13 +57,7 @@ static void pixel_sum4(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, cons
     for (int32_t ky = 0; ky < p->filter_height; ky++) {
         const int32_t iy = y0 + ky * p->dilation_height;
         for (int32_t kx = 0; kx < p->filter_width; kx++, tap++) {
-            const int32_t ix = x0 + kx * p->dilation_width;
-            const int inside = iy >= 0 && iy < p->input_height && ix >= 0 && ix < p->input_width;
-            const int8_t *src = inside ? in_b +
-                                             ((size_t)iy * (size_t)p->input_width + (size_t)ix) *
-                                                 (size_t)p->input_depth +
-                                             (size_t)channel0
-                                       : NULL;
+            const int8_t *src = tap_source(p, in_b, iy, x0 + kx * p->dilation_width, channel0);
             if (src && fd % 8 == 0) {
                 ta_dot4_s4(acc, src, rows + (size_t)(tap * fd / 2), stride, fd);
                 continue;
@@ -71,24 +67,6 @@ static void pixel_sum4(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, cons
                                  p->pad_value);
         }
     }
-}
-
-static int8_t requantize(const ta_conv_2d_s4_params_t *p, const int32_t *multipliers,
-                         const int32_t *shifts, int32_t o, int32_t acc)
-{
-    const int32_t m = multipliers ? multipliers[o] : p->multiplier;
-    const int32_t s = shifts ? shifts[o] : p->shift;
-    const int32_t v = ta_mul_by_quantized_multiplier(acc, m, s) + p->output_offset;
-    return (int8_t)ta_clamp_i32(v, p->activation_min, p->activation_max);
-}
-
-/* Channels o to o + 3 (the vector requantization on Helium). */
-static void requantize4(const ta_conv_2d_s4_params_t *p, const int32_t *multipliers,
-                        const int32_t *shifts, int32_t o, const int32_t acc[4], int8_t *out)
-{
-    ta_mm_requant_s8(acc, 4, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
-                     p->multiplier, p->shift, p->output_offset, p->activation_min,
-                     p->activation_max, out + o);
 }
 
 /* Filters of few channels per tap (fd not a multiple of 8) up to this
@@ -118,9 +96,9 @@ static void gather_patch(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, in
 }
 
 /* An output pixel of an ungrouped filter from its gathered patch. */
-static void patch_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *patch, int32_t size,
-                        const int8_t *weights, size_t stride, const int32_t *bias_sum,
-                        const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+static void patch_pixel(const ta_conv_2d_s4_params_t *p, const ta_s4_requant_t *q,
+                        const int8_t *patch, int32_t size, const int8_t *weights, size_t stride,
+                        const int32_t *bias_sum, int8_t *out)
 {
     int32_t o = 0;
     for (; o + 4 <= p->output_depth; o += 4) {
@@ -128,18 +106,17 @@ static void patch_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *patch, in
         for (int r = 0; r < 4; r++)
             acc[r] = bias_sum ? bias_sum[o + r] : 0;
         ta_dot4_s4(acc, patch, weights + (size_t)o * stride, stride, size);
-        requantize4(p, multipliers, shifts, o, acc, out);
+        ta_s4_requantize4(q, o, acc, out);
     }
     for (; o < p->output_depth; o++)
-        out[o] = requantize(
-            p, multipliers, shifts, o,
-            ta_dot_s4(bias_sum ? bias_sum[o] : 0, patch, weights + (size_t)o * stride, size));
+        out[o] = ta_s4_requantize(
+            q, o, ta_dot_s4(bias_sum ? bias_sum[o] : 0, patch, weights + (size_t)o * stride, size));
 }
 
 /* One output pixel, every channel: four at a time within a group. */
-static void output_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, const int8_t *weights,
-                         size_t stride, const int32_t *bias_sum, const int32_t *multipliers,
-                         const int32_t *shifts, int32_t y0, int32_t x0, int8_t *out)
+static void output_pixel(const ta_conv_2d_s4_params_t *p, const ta_s4_requant_t *q,
+                         const int8_t *in_b, const int8_t *weights, size_t stride,
+                         const int32_t *bias_sum, int32_t y0, int32_t x0, int8_t *out)
 {
     for (int32_t o = 0; o < p->output_depth;) {
         const int32_t group = o / p->filters_per_group;
@@ -149,13 +126,13 @@ static void output_pixel(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, co
             for (int r = 0; r < 4; r++)
                 acc[r] = bias_sum ? bias_sum[o + r] : 0;
             pixel_sum4(p, in_b, weights + (size_t)o * stride, stride, acc, y0, x0, channel0);
-            requantize4(p, multipliers, shifts, o, acc, out);
+            ta_s4_requantize4(q, o, acc, out);
             o += 4;
             continue;
         }
         const int32_t acc = pixel_sum(p, in_b, weights + (size_t)o * stride,
                                       bias_sum ? bias_sum[o] : 0, y0, x0, channel0);
-        out[o] = requantize(p, multipliers, shifts, o, acc);
+        out[o] = ta_s4_requantize(q, o, acc);
         o++;
     }
 }
@@ -166,6 +143,9 @@ int ta_conv_2d_s4(const ta_conv_2d_s4_params_t *p, const int8_t *input, const in
 {
     const int32_t size = p->filter_height * p->filter_width * p->filter_depth;
     const size_t stride = (size_t)ta_s4_row_bytes(size);
+    const ta_s4_requant_t q = {multipliers,      shifts,           p->multiplier,
+                               p->shift,         p->output_offset, p->activation_min,
+                               p->activation_max};
     /* An ungrouped filter whose taps are not whole groups: one patch. */
     const int use_patch = p->filters_per_group == p->output_depth && p->filter_depth % 8 != 0 &&
                           size <= TA_CONV_S4_MAX_PATCH;
@@ -185,11 +165,9 @@ int ta_conv_2d_s4(const ta_conv_2d_s4_params_t *p, const int8_t *input, const in
                 const int32_t x0 = x * p->stride_width - p->pad_left;
                 if (use_patch) {
                     gather_patch(p, in_b, y0, x0, patch);
-                    patch_pixel(p, patch, patch_size, weights, stride, bias_sum, multipliers,
-                                shifts, out);
+                    patch_pixel(p, &q, patch, patch_size, weights, stride, bias_sum, out);
                 } else {
-                    output_pixel(p, in_b, weights, stride, bias_sum, multipliers, shifts, y0, x0,
-                                 out);
+                    output_pixel(p, &q, in_b, weights, stride, bias_sum, y0, x0, out);
                 }
             }
         }
