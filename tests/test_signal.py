@@ -215,6 +215,8 @@ SINGLE_OPS = {
                         [((25,), "uint32")], [((25,), "int16")]),
     "fft auto-scale": ("SignalFftAutoScale", {}, [((100,), "int16")],
                        [((100,), "int16"), ((), "int32")]),
+    "window, odd size": ("SignalWindow", {"shift": 12},
+                         [((3, 21), "int16"), ((21,), "int16")], [((3, 21), "int16")]),
 }
 
 
@@ -226,6 +228,28 @@ def test_signal_operator_alone_matches_tflm(tmp_path, name):
                                     name=f"{code} ({name})", litert=False)
     conftest.REPORTS.append(report)
     assert report.diff["tflm"] == 0, f"{report.diff['tflm']} bytes differ from TFLite Micro"
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board,target", [("mps3-an547", "mps3_an547"),
+                                          ("mps2-an386", "mps2_an386")])
+def test_signal_operators_alone_match_tflm_on_both_boards(tmp_path, board, target):
+    """The same operators on Cortex-M55 and Cortex-M4, where the window,
+    energy and bit-length helpers take their DSP paths, in one image."""
+    from tests.harness import batch
+
+    names = sorted(SINGLE_OPS)
+    models = [custom_op_model(*SINGLE_OPS[n]) for n in names]
+    runs = [oracle.random_inputs(m, np.random.default_rng([9, i]), 6) for i, m in enumerate(models)]
+    b = batch.build_batch_qemu([(n.replace(" ", "_").replace(",", ""), m)
+                                for n, m in zip(names, models)], tmp_path, board, target)
+    assert not b.errors, b.errors
+    results = batch.run_cases_qemu(b, list(enumerate(runs)))
+    for i, name in enumerate(names):
+        ours = results.get(i)
+        assert not isinstance(ours, str), f"{name}: {ours}"
+        compared, differ = difftest._count_diff(ours, oracle.run_tflm(models[i], runs[i]))
+        assert compared > 0 and differ == 0, f"{name} on {board}: {differ} of {compared} bytes differ"
 
 
 def one_op_model(code, options, inputs, outputs):

@@ -41,7 +41,9 @@ SMALL = {"CONV_2D.int8": 12, "CONV_2D.int8_deep": 8, "CONV_2D.int16": 8, "CONV_2
          "AVERAGE_POOL_2D.int8_channels": 4, "MAX_POOL_2D.int8_channels": 4,
          "LESS_EQUAL.int8": 2, "NOT_EQUAL.int8": 2, "GREATER.int8": 2,
          # a convolution fused with the ADD after it, piece by piece
-         "RESIDUAL.conv_add": 6}
+         "RESIDUAL.conv_add": 6,
+         # the int16 FFT's DSP butterflies (both boards have SIMD32)
+         "SIGNAL_RFFT.int16": 8, "SIGNAL_IRFFT.int16": 6}
 # The kernels with most paths get more SIMD cases.
 HEAVY = {"CONV_2D.int8_simd": 12, "CONV_2D.int8_dsp": 16, "CONV_2D.int16_simd": 8, "CONV_2D.int8_few_channels": 24,
          "DEPTHWISE_CONV_2D.int8_simd": 12, "DEPTHWISE_CONV_2D.int16_simd": 8,

@@ -8,15 +8,20 @@
 
 #include <stdint.h>
 
-/* The number of bits below and including the highest set one; 0 for 0. */
+/* The number of bits below and including the highest set one; 0 for 0.
+   GCC and Clang have CLZ (one instruction on Cortex-M3 and up). */
 static inline uint32_t ta_signal_bit_length(uint32_t x)
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return x ? 32u - (uint32_t)__builtin_clz(x) : 0u;
+#else
     uint32_t n = 0;
     while (x) {
         x >>= 1;
         n++;
     }
     return n;
+#endif
 }
 
 /* The position of the highest set bit, counting from 1; the width for 0

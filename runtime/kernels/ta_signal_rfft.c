@@ -13,6 +13,7 @@
 #include "../include/ta_status.h"
 
 #include "ta_signal_math.h"
+#include "ta_signal_rfft_dsp.h"
 
 typedef struct {
     int32_t r, i; /* int16 values, widened */
@@ -66,6 +67,13 @@ static inline cpx_t divide(cpx_t a, int32_t radix)
     return scale(a, 32767 / radix);
 }
 
+/* With the DSP extension the hot steps (radix 2 and 4, the real split) are
+   ta_signal_rfft_dsp.c's, value for value the same. */
+#if defined(TA_SIGNAL_RFFT_DSP)
+#define radix2 ta_signal_rfft_radix2_dsp
+#define radix4 ta_signal_rfft_radix4_dsp
+#define split_real ta_signal_rfft_split_dsp
+#else
 static void radix2(int16_t *f, const int16_t *tw, int32_t stride, int32_t m)
 {
     for (int32_t k = 0; k < m; k++) {
@@ -75,6 +83,8 @@ static void radix2(int16_t *f, const int16_t *tw, int32_t stride, int32_t m)
         store(f, k, add(a, t));
     }
 }
+
+#endif
 
 static void radix3(int16_t *f, const int16_t *tw, int32_t stride, int32_t m)
 {
@@ -95,6 +105,7 @@ static void radix3(int16_t *f, const int16_t *tw, int32_t stride, int32_t m)
     }
 }
 
+#if !defined(TA_SIGNAL_RFFT_DSP)
 /* KISS FFT's only direction-dependent butterfly: the inverse turns the
    odd outputs the other way. */
 static void radix4(int16_t *f, const int16_t *tw, int32_t stride, int32_t m, int inverse)
@@ -117,6 +128,7 @@ static void radix4(int16_t *f, const int16_t *tw, int32_t stride, int32_t m, int
         store(f, k + 3 * m, o3);
     }
 }
+#endif
 
 /* Each S_MUL of KISS FFT is rounded to int16 before it is summed. */
 static inline int32_t smul(int32_t a, int32_t b)
@@ -171,11 +183,17 @@ static void complex_fft(const ta_signal_rfft_params_t *p, const int16_t *frame, 
     stride[0] = 1;
     for (int32_t s = 1; s < p->stages; s++)
         stride[s] = stride[s - 1] * p->radix[s - 1];
+    /* The last digit is the fastest: one run of radix[last] leaves per
+       turn, then the other digits count on. */
+    const int32_t last = p->stages - 1, run = p->radix[last], step = stride[last];
     int32_t src = 0;
-    for (int32_t out = 0; out < n; out++) {
-        work[2 * out] = (int16_t)sample(frame, length, 2 * src);
-        work[2 * out + 1] = (int16_t)sample(frame, length, 2 * src + 1);
-        for (int32_t s = p->stages - 1; s >= 0; s--) {
+    for (int32_t out = 0; out < n; out += run) {
+        for (int32_t d = 0; d < run; d++) {
+            const int32_t i = 2 * (src + d * step);
+            work[2 * (out + d)] = (int16_t)sample(frame, length, i);
+            work[2 * (out + d) + 1] = (int16_t)sample(frame, length, i + 1);
+        }
+        for (int32_t s = last - 1; s >= 0; s--) {
             src += stride[s];
             if (++digit[s] < p->radix[s])
                 break;
@@ -198,6 +216,7 @@ static void complex_fft(const ta_signal_rfft_params_t *p, const int16_t *frame, 
     }
 }
 
+#if !defined(TA_SIGNAL_RFFT_DSP)
 /* The real spectrum from the packed transform (KISS FFT's kiss_fftr). */
 static void split_real(int32_t n, const int16_t *work, const int16_t *super_tw, int16_t *out)
 {
@@ -219,6 +238,7 @@ static void split_real(int32_t n, const int16_t *work, const int16_t *super_tw, 
         store(out, n - k, hi);
     }
 }
+#endif
 
 int ta_signal_rfft_i16(const ta_signal_rfft_params_t *p, const int16_t *input,
                        const int16_t *twiddles, const int16_t *super_twiddles, void *work,

@@ -5,15 +5,47 @@
 
 #include "ta_signal_math.h"
 
+#if defined(__ARM_FEATURE_DSP) && !defined(TA_NO_SIMD)
+#define TA_SIGNAL_SPECTRUM_DSP 1
+#include <arm_acle.h>
+#include <string.h>
+
+/* Two int16 at any 2-byte aligned address as one word. */
+static inline int32_t pair(const int16_t *p)
+{
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+#endif
+
+/* One windowed sample: the product shifted, saturated to int16. */
+static inline int16_t windowed(int32_t sample, int32_t weight, int32_t shift)
+{
+    const int32_t v = (sample * weight) >> shift;
+    return (int16_t)(v < INT16_MIN ? INT16_MIN : (v > INT16_MAX ? INT16_MAX : v));
+}
+
 int ta_signal_window_i16(const ta_signal_window_params_t *p, const int16_t *input,
                          const int16_t *window, int16_t *output)
 {
-    for (int32_t start = 0; start < p->count; start += p->window_size) {
-        for (int32_t i = 0; i < p->window_size; i++) {
-            const int32_t v = ((int32_t)input[start + i] * window[i]) >> p->shift;
-            output[start + i] = (int16_t)(v < INT16_MIN ? INT16_MIN
-                                                        : (v > INT16_MAX ? INT16_MAX : v));
+    const int32_t size = p->window_size, shift = p->shift; /* not reread after each store */
+    for (int32_t start = 0; start < p->count; start += size) {
+        const int16_t *in = input + start;
+        int16_t *out = output + start;
+        int32_t i = 0;
+#if defined(TA_SIGNAL_SPECTRUM_DSP)
+        for (; i + 2 <= size; i += 2) {
+            const int32_t x = pair(in + i), w = pair(window + i);
+            /* SMULBB and SMULTT (GCC's ACLE names neither) */
+            const int32_t lo = __ssat(((int16_t)x * (int16_t)w) >> shift, 16);
+            const int32_t hi = __ssat(((x >> 16) * (w >> 16)) >> shift, 16);
+            const uint32_t both = ((uint32_t)lo & 0xFFFFu) | ((uint32_t)hi << 16);
+            memcpy(out + i, &both, 4);
         }
+#endif
+        for (; i < size; i++)
+            out[i] = windowed(in[i], window[i], shift);
     }
     return TA_OK;
 }
@@ -42,15 +74,23 @@ int ta_signal_fft_auto_scale_i16(const ta_signal_fft_auto_scale_params_t *p, con
 
 int ta_signal_energy_i16(const ta_signal_energy_params_t *p, const int16_t *input, uint32_t *output)
 {
-    for (int32_t i = 0; i < p->count; i++) {
-        if (i < p->start_index || i >= p->end_index) {
-            output[i] = 0;
-            continue;
-        }
-        const int32_t re = input[2 * i], im = input[2 * i + 1];
+    const int32_t start = p->start_index < p->count ? p->start_index : p->count;
+    const int32_t end = p->end_index < p->count ? p->end_index : p->count;
+    int32_t i = 0;
+    for (; i < start; i++)
+        output[i] = 0;
+    for (; i < end; i++) {
         /* Each square fits int32; their sum may not (2^31), so it wraps
-           in uint32 as the library's int32 sum does. */
+           in uint32 as the library's int32 sum does (and SMUAD's). */
+#if defined(TA_SIGNAL_SPECTRUM_DSP)
+        const int32_t x = pair(input + 2 * i);
+        output[i] = (uint32_t)__smuad(x, x);
+#else
+        const int32_t re = input[2 * i], im = input[2 * i + 1];
         output[i] = (uint32_t)(re * re) + (uint32_t)(im * im);
+#endif
     }
+    for (; i < p->count; i++)
+        output[i] = 0;
     return TA_OK;
 }
