@@ -56,12 +56,36 @@ static void shift_state(void *state, size_t elements, size_t element_size)
 #endif
 }
 
+/* ta_mm_mul_q with its shift taken apart once per call instead of once
+   per value: the scalar path requantizes every filter twice. */
+typedef struct {
+    int32_t multiplier, left, right, mask, half;
+} requant_t;
+
+static requant_t requant_prepare(int32_t multiplier, int32_t shift)
+{
+    const int32_t right = shift > 0 ? 0 : -shift;
+    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
+    const requant_t q = {multiplier, shift > 0 ? shift : 0, right, mask, mask >> 1};
+    return q;
+}
+
+static inline int32_t requant(const requant_t *q, int32_t x)
+{
+    x = (int32_t)((uint32_t)x << q->left);
+    int32_t h = INT32_MAX;
+    if (!(x == INT32_MIN && q->multiplier == INT32_MIN))
+        h = (int32_t)(((int64_t)x * q->multiplier + ((int64_t)1 << 30)) >> 31);
+    const int32_t threshold = q->half + (h < 0 ? 1 : 0);
+    return (h >> q->right) + ((h & q->mask) > threshold ? 1 : 0);
+}
+
 /* Feature values of filters f0 .. f0 + count - 1 (count <= 4): the dot
    products with the input (its zero point folded into feature_biases),
    requantized and clamped to the state's range. */
-static void features(const ta_svdf_params_t *p, const int8_t *in, const int8_t *weights_feature,
-                     const int32_t *feature_biases, int32_t f0, int32_t count, int32_t lo,
-                     int32_t hi, int32_t out[4])
+static void features(const ta_svdf_params_t *p, const requant_t *q, const int8_t *in,
+                     const int8_t *weights_feature, const int32_t *feature_biases, int32_t f0,
+                     int32_t count, int32_t lo, int32_t hi, int32_t out[4])
 {
     const int32_t n = p->input_size;
     const int8_t *w = weights_feature + (size_t)f0 * (size_t)n;
@@ -73,14 +97,12 @@ static void features(const ta_svdf_params_t *p, const int8_t *in, const int8_t *
             out[k] = ta_mm_dot1_s8(feature_biases[f0 + k], w + (size_t)k * (size_t)n, in, n);
     }
     for (int32_t k = 0; k < count; k++)
-        out[k] = ta_clamp_i32(ta_mm_mul_q(out[k], p->feature_multiplier, p->feature_shift), lo, hi);
+        out[k] = ta_clamp_i32(requant(q, out[k]), lo, hi);
 }
 
-static int8_t output_value(const ta_svdf_params_t *p, int32_t acc)
+static inline int8_t output_value(const requant_t *q, int32_t zero_point, int32_t acc)
 {
-    const int32_t out = ta_mm_mul_q(acc, p->output_multiplier, p->output_shift) +
-                        p->output_zero_point;
-    return (int8_t)ta_clamp_i32(out, INT8_MIN, INT8_MAX);
+    return (int8_t)ta_clamp_i32(requant(q, acc) + zero_point, INT8_MIN, INT8_MAX);
 }
 
 #if defined(TA_MM_MVE)
@@ -151,6 +173,9 @@ TA_SPECIALISE int svdf(const ta_svdf_params_t *p, const int8_t *input,
     const int32_t mem = p->memory, filters = p->filters;
     const size_t element = wide ? sizeof(int16_t) : sizeof(int8_t);
     const int32_t lo = wide ? INT16_MIN : INT8_MIN, hi = wide ? INT16_MAX : INT8_MAX;
+    const requant_t feature_q = requant_prepare(p->feature_multiplier, p->feature_shift);
+    const requant_t output_q = requant_prepare(p->output_multiplier, p->output_shift);
+    const int32_t output_zero_point = p->output_zero_point, state_zero_point = p->state_zero_point;
     shift_state(state, (size_t)p->batches * (size_t)filters * (size_t)mem, element);
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in = input + (size_t)b * (size_t)p->input_size;
@@ -174,28 +199,38 @@ TA_SPECIALISE int svdf(const ta_svdf_params_t *p, const int8_t *input,
             }
         }
 #endif
-        for (; f0 < filters; f0 += 4) {
+        /* The rest in two passes, each with few live values: every
+           filter's new state value, then the time filters and the outputs.
+           The state zero point is folded into output_biases. */
+        for (int32_t g = f0; g < filters; g += 4) {
             int32_t x[4];
-            const int32_t count = filters - f0 < 4 ? filters - f0 : 4;
-            features(p, in, weights_feature, feature_biases, f0, count, lo, hi, x);
+            const int32_t count = filters - g < 4 ? filters - g : 4;
+            features(p, &feature_q, in, weights_feature, feature_biases, g, count, lo, hi, x);
             for (int32_t k = 0; k < count; k++) {
-                const int32_t f = f0 + k;
-                const size_t row = rows + (size_t)f * (size_t)mem, wt = (size_t)f * (size_t)mem;
-                /* The state zero point is folded into output_biases. */
-                if (wide) {
-                    int16_t *r = (int16_t *)state + row;
-                    r[mem - 1] = (int16_t)wrap_s16(p->state_zero_point + x[k]);
-                    acc = ta_mm_dot1_s16(acc, (const int16_t *)weights_time + wt, r, mem);
-                } else {
-                    int8_t *r = (int8_t *)state + row;
-                    r[mem - 1] = (int8_t)wrap_s8(p->state_zero_point + x[k]);
-                    acc = ta_mm_dot1_s8(acc, (const int8_t *)weights_time + wt, r, mem);
-                }
-                if ((f + 1) % p->rank == 0) {
-                    const int32_t u = f / p->rank;
-                    out[u] = output_value(p, (int32_t)((uint32_t)acc + (uint32_t)output_biases[u]));
-                    acc = 0;
-                }
+                const size_t last = rows + (size_t)(g + k) * (size_t)mem + (size_t)mem - 1;
+                if (wide)
+                    ((int16_t *)state)[last] = (int16_t)wrap_s16(state_zero_point + x[k]);
+                else
+                    ((int8_t *)state)[last] = (int8_t)wrap_s8(state_zero_point + x[k]);
+            }
+        }
+        /* The output unit of filter f0 (Helium's groups above are rank 1)
+           and the filters it still sums. */
+        int32_t unit = f0 / p->rank, left = p->rank;
+        for (int32_t f = f0; f < filters; f++) {
+            const size_t row = rows + (size_t)f * (size_t)mem, wt = (size_t)f * (size_t)mem;
+            if (wide)
+                acc = ta_mm_dot1_s16(acc, (const int16_t *)weights_time + wt,
+                                     (const int16_t *)state + row, mem);
+            else
+                acc = ta_mm_dot1_s8(acc, (const int8_t *)weights_time + wt,
+                                    (const int8_t *)state + row, mem);
+            if (--left == 0) {
+                out[unit] = output_value(&output_q, output_zero_point,
+                                         (int32_t)((uint32_t)acc + (uint32_t)output_biases[unit]));
+                unit++;
+                left = p->rank;
+                acc = 0;
             }
         }
     }
