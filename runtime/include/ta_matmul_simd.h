@@ -301,17 +301,35 @@ static inline int32_t ta_mm_dot1_s16(int32_t acc, const int16_t *w, const int16_
    in fewer instructions on 32-bit cores: the rounding doubling high
    multiply as (x * m + 2^30) >> 31 on the 64-bit product (equal to
    TFLite's nudge-and-truncate form for every product), then the rounding
-   right shift with ties away from zero. */
+   right shift with ties away from zero. The shift is taken apart first
+   (ta_mm_requant_prepare), once per call in loops that requantize value
+   by value with one multiplier. */
+typedef struct {
+    int32_t multiplier, left, right, mask, half;
+} ta_mm_requant_t;
+
+static inline ta_mm_requant_t ta_mm_requant_prepare(int32_t multiplier, int32_t shift)
+{
+    const int32_t right = shift > 0 ? 0 : -shift;
+    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
+    const ta_mm_requant_t q = {multiplier, shift > 0 ? shift : 0, right, mask, mask >> 1};
+    return q;
+}
+
+static inline int32_t ta_mm_requant(const ta_mm_requant_t *q, int32_t x)
+{
+    x = (int32_t)((uint32_t)x << q->left);
+    int32_t h = INT32_MAX;
+    if (!(x == INT32_MIN && q->multiplier == INT32_MIN))
+        h = (int32_t)(((int64_t)x * q->multiplier + ((int64_t)1 << 30)) >> 31);
+    const int32_t threshold = q->half + (h < 0 ? 1 : 0);
+    return (h >> q->right) + ((h & q->mask) > threshold ? 1 : 0);
+}
+
 static inline int32_t ta_mm_mul_q(int32_t x, int32_t m, int32_t shift)
 {
-    const int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
-    x = (int32_t)((uint32_t)x << left);
-    int32_t h = INT32_MAX;
-    if (!(x == INT32_MIN && m == INT32_MIN))
-        h = (int32_t)(((int64_t)x * m + ((int64_t)1 << 30)) >> 31);
-    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
-    const int32_t threshold = (mask >> 1) + (h < 0 ? 1 : 0);
-    return (h >> right) + ((h & mask) > threshold ? 1 : 0);
+    const ta_mm_requant_t q = ta_mm_requant_prepare(m, shift);
+    return ta_mm_requant(&q, x);
 }
 
 #if defined(TA_MM_MVE)

@@ -56,34 +56,10 @@ static void shift_state(void *state, size_t elements, size_t element_size)
 #endif
 }
 
-/* ta_mm_mul_q with its shift taken apart once per call instead of once
-   per value: the scalar path requantizes every filter twice. */
-typedef struct {
-    int32_t multiplier, left, right, mask, half;
-} requant_t;
-
-static requant_t requant_prepare(int32_t multiplier, int32_t shift)
-{
-    const int32_t right = shift > 0 ? 0 : -shift;
-    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
-    const requant_t q = {multiplier, shift > 0 ? shift : 0, right, mask, mask >> 1};
-    return q;
-}
-
-static inline int32_t requant(const requant_t *q, int32_t x)
-{
-    x = (int32_t)((uint32_t)x << q->left);
-    int32_t h = INT32_MAX;
-    if (!(x == INT32_MIN && q->multiplier == INT32_MIN))
-        h = (int32_t)(((int64_t)x * q->multiplier + ((int64_t)1 << 30)) >> 31);
-    const int32_t threshold = q->half + (h < 0 ? 1 : 0);
-    return (h >> q->right) + ((h & q->mask) > threshold ? 1 : 0);
-}
-
 /* Feature values of filters f0 .. f0 + count - 1 (count <= 4): the dot
    products with the input (its zero point folded into feature_biases),
    requantized and clamped to the state's range. */
-static void features(const ta_svdf_params_t *p, const requant_t *q, const int8_t *in,
+static void features(const ta_svdf_params_t *p, const ta_mm_requant_t *q, const int8_t *in,
                      const int8_t *weights_feature, const int32_t *feature_biases, int32_t f0,
                      int32_t count, int32_t lo, int32_t hi, int32_t out[4])
 {
@@ -97,12 +73,12 @@ static void features(const ta_svdf_params_t *p, const requant_t *q, const int8_t
             out[k] = ta_mm_dot1_s8(feature_biases[f0 + k], w + (size_t)k * (size_t)n, in, n);
     }
     for (int32_t k = 0; k < count; k++)
-        out[k] = ta_clamp_i32(requant(q, out[k]), lo, hi);
+        out[k] = ta_clamp_i32(ta_mm_requant(q, out[k]), lo, hi);
 }
 
-static inline int8_t output_value(const requant_t *q, int32_t zero_point, int32_t acc)
+static inline int8_t output_value(const ta_mm_requant_t *q, int32_t zero_point, int32_t acc)
 {
-    return (int8_t)ta_clamp_i32(requant(q, acc) + zero_point, INT8_MIN, INT8_MAX);
+    return (int8_t)ta_clamp_i32(ta_mm_requant(q, acc) + zero_point, INT8_MIN, INT8_MAX);
 }
 
 #if defined(TA_MM_MVE)
@@ -173,8 +149,9 @@ TA_SPECIALISE int svdf(const ta_svdf_params_t *p, const int8_t *input,
     const int32_t mem = p->memory, filters = p->filters;
     const size_t element = wide ? sizeof(int16_t) : sizeof(int8_t);
     const int32_t lo = wide ? INT16_MIN : INT8_MIN, hi = wide ? INT16_MAX : INT8_MAX;
-    const requant_t feature_q = requant_prepare(p->feature_multiplier, p->feature_shift);
-    const requant_t output_q = requant_prepare(p->output_multiplier, p->output_shift);
+    const ta_mm_requant_t feature_q = ta_mm_requant_prepare(p->feature_multiplier,
+                                                            p->feature_shift);
+    const ta_mm_requant_t output_q = ta_mm_requant_prepare(p->output_multiplier, p->output_shift);
     const int32_t output_zero_point = p->output_zero_point, state_zero_point = p->state_zero_point;
     shift_state(state, (size_t)p->batches * (size_t)filters * (size_t)mem, element);
     for (int32_t b = 0; b < p->batches; b++) {
