@@ -33,6 +33,8 @@ typedef struct TaInt4Options {
     const char *const *dense;
     int num_dense;
 } TaInt4Options;
+/* weights.dense names the tensor: its id, its model name, or a glob. */
+bool ta_weights_named_dense(const TaInt4Options *o, const TaTensor *t);
 
 /* What every pass, fixed or a transform (transforms.h), is given:
    `bool ta_pass_<name>(TaPassCtx *ctx)` works on ctx->graph and returns

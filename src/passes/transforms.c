@@ -19,8 +19,8 @@ typedef struct Transform {
    operators go (a folded read may feed one, whose output then aliases a
    constant), the schedule changed last; SPARSE_CHANNELS before
    activations are fused (it reads each convolution's own activation and
-   walks through standalone ones); ORDER_FOR_PEAK runs on the lowered
-   graph. */
+   walks through standalone ones); SPARSE_WEIGHTS swaps lowered kernel
+   calls, and ORDER_FOR_PEAK runs on the lowered graph last. */
 static const Transform transforms[] = {
     {"FOLD_STATIC_SHAPE_EXPRESSIONS", ta_pass_fold_static_shapes, true, false},
     {"DEPTHWISE_TO_CONV", ta_pass_depthwise_to_conv, true, false},
@@ -31,6 +31,7 @@ static const Transform transforms[] = {
     {"FOLD_INVARIANT_VARIABLES", ta_pass_fold_invariant_variables, true, false},
     {"PRUNE_IDENTITY_OPS", ta_pass_prune_identity_ops, false, false},
     {"SCHEDULE_CONSTANT_DEQUANTIZE", ta_pass_schedule_constant_dequantize, true, false},
+    {"SPARSE_WEIGHTS", ta_pass_sparse_weights, true, true},
     {"ORDER_FOR_PEAK", ta_pass_order_for_peak, true, true},
 };
 

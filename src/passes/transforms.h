@@ -32,5 +32,6 @@ bool ta_pass_transpose_reverse_conv(TaPassCtx *ctx);
 bool ta_pass_fold_invariant_variables(TaPassCtx *ctx);
 bool ta_pass_schedule_constant_dequantize(TaPassCtx *ctx);
 bool ta_pass_sparse_channels(TaPassCtx *ctx);
+bool ta_pass_sparse_weights(TaPassCtx *ctx);
 
 #endif /* TA_TRANSFORMS_H */

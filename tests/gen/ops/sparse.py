@@ -34,11 +34,12 @@ class _Net:
         self.info = {"zero_rows": {}, "zero_cols": {}, "layers": []}
 
     def layer(self, x, shape, q, kind, out_c=None, k=1, stride=1, p_rows=0.0, p_cols=0.0,
-              name="conv"):
+              name="conv", density=1.0):
         """CONV_2D ('conv'), DEPTHWISE_CONV_2D ('dw', multiplier 1) or
         FULLY_CONNECTED ('fc') with SAME padding; a share p_rows of the
         output channels all zero (their bias kept), p_cols of the input
-        channels read by no weight."""
+        channels read by no weight, and of the other weights a share
+        `density` kept (unstructured pruning)."""
         rng, b = self.rng, self.b
         c = shape[-1]
         if kind == "dw":
@@ -57,6 +58,8 @@ class _Net:
         else:
             w[rows] = 0
             w[..., cols] = 0
+        w[rng.random(w.shape) >= density] = 0
+        ksum = max(1, round(ksum * density))
         wq = draw_weight_quant(rng, out_c, kind != "fc" and chance(rng, 0.7), axis)
         wtyp = math.exp(sum(math.log(s) for s in wq.scales) / len(wq.scales))
         acc_std = math.sqrt(ksum) * UNIFORM_STD["int8"] ** 2
@@ -177,6 +180,27 @@ def chain(rng):
     last = pick(rng, ["conv", "fc"])
     y, s, yq = n.layer(h, s, hq, last, randint(rng, 2, 10), p_cols=0.5, name="output")
     return n.b.build([x], [y]), {"input_shape": shape, "last": last, **n.info}
+
+
+@variant("SPARSE.unstructured", "SPARSE")
+def unstructured(rng):
+    """Unstructured pruning (SPARSE_WEIGHTS): a 1x1 conv of 16-300 input
+    channels and a FULLY_CONNECTED of 64-700 inputs, each with 1-40% of its
+    weights kept at random (the sparse kernel where the cost model picks it,
+    dense where not), with some all-zero rows too."""
+    n = _Net(rng)
+    shape = [1, randint(rng, 1, 4), randint(rng, 1, 4), randint(rng, 16, 300)]
+    q = draw_quant(rng, "int8", 1e-3, 0.5)
+    x = n.b.tensor(shape, "int8", q, name="input")
+    h, s, hq = n.layer(x, shape, q, "conv", randint(rng, 1, 40), p_rows=pick(rng, [0, 0.1]),
+                       density=pick(rng, [0.01, 0.03, 0.08, 0.15, 0.4]), name="pointwise")
+    flat = [1, int(np.prod(s[1:]))]
+    r = n.b.tensor(flat, "int8", hq, name="flat")
+    n.b.op("RESHAPE", [h, n.b.const(np.array(flat, np.int32), "int32", name="flat_shape")], [r],
+           "ReshapeOptions", newShape=flat)
+    y, s, yq = n.layer(r, flat, hq, "fc", randint(rng, 1, 24),
+                       density=pick(rng, [0.02, 0.05, 0.1, 0.3]), name="output")
+    return n.b.build([x], [y]), {"input_shape": shape, **n.info}
 
 
 @variant("SPARSE.residual", "SPARSE")
