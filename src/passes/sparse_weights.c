@@ -35,8 +35,8 @@ typedef struct {
 } Costs;
 
 static const Costs cores[] = {
-    {"Cortex-M55", 0.154, 9.0, 0.65, 45.0},
-    {"Cortex-M4", 1.50, 50.0, 5.5, 65.0},
+    {"Cortex-M55", 0.157, 7.9, 0.80, 44.1},
+    {"Cortex-M4", 1.500, 48.9, 5.59, 63.8},
 };
 #define SPARSE_MARGIN 0.85
 
