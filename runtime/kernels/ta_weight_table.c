@@ -1,0 +1,74 @@
+/* ta_weight_table.c - table-coded weights decoded; see the header. */
+#include "ta_weight_table.h"
+
+#include "../include/ta_simd.h"
+#include "../include/ta_status.h"
+
+/* Layout 0: one index at a time from a bit buffer refilled byte by byte,
+   so no byte past the stream is read. */
+static void decode_stream(const ta_weight_table_params_t *p, const int8_t *tables,
+                          const uint8_t *codes, int8_t *out)
+{
+    const uint32_t mask = (1u << p->bits) - 1u;
+    uint32_t buffer = 0;
+    int32_t held = 0, channel = 0, in_run = 0;
+    const int8_t *table = tables;
+    for (int32_t e = 0; e < p->count; e++) {
+        while (held < p->bits) {
+            buffer |= (uint32_t)*codes++ << held;
+            held += 8;
+        }
+        out[e] = table[buffer & mask];
+        buffer >>= p->bits;
+        held -= p->bits;
+        if (p->run > 0) {
+            if (++in_run == p->run) { /* the next run's table */
+                in_run = 0;
+                table += (int32_t)1 << p->bits;
+            }
+        } else if (++channel == p->groups) { /* back to channel 0's table */
+            channel = 0;
+            table = tables;
+        } else {
+            table += (int32_t)1 << p->bits;
+        }
+    }
+}
+
+/* Layout 1: `n` elements (a run) from 16-byte blocks of 32 indices. */
+static void decode_nibble_run(const int8_t *table, const uint8_t *codes, int32_t n, int8_t *out)
+{
+    int32_t e = 0;
+#if defined(TA_HAVE_MVE)
+    /* Two gathers from the 16-entry table per block. */
+    for (; e + 32 <= n; e += 32, codes += 16) {
+        const uint8x16_t b = vld1q_u8(codes);
+        vst1q_s8(out + e, vldrbq_gather_offset_s8(table, vandq_u8(b, vdupq_n_u8(15))));
+        vst1q_s8(out + e + 16, vldrbq_gather_offset_s8(table, vshrq_n_u8(b, 4)));
+    }
+#else
+    for (; e + 32 <= n; e += 32, codes += 16)
+        for (int32_t j = 0; j < 16; j++) {
+            const uint32_t b = codes[j];
+            out[e + j] = table[b & 15u];
+            out[e + j + 16] = table[b >> 4];
+        }
+#endif
+    for (int32_t j = 0; e + j < n; j++) /* the last, partial block */
+        out[e + j] = table[j < 16 ? codes[j] & 15u : (uint32_t)codes[j - 16] >> 4];
+}
+
+int ta_weight_table_s8(const ta_weight_table_params_t *p, const uint8_t *stored, int8_t *weights)
+{
+    const int8_t *tables = (const int8_t *)stored;
+    const uint8_t *codes = stored + (p->groups << p->bits);
+    if (p->layout == TA_WEIGHT_TABLE_NIBBLE_BLOCKS) {
+        const int32_t block_bytes = (p->run + 31) / 32 * 16;
+        for (int32_t g = 0; g < p->groups; g++)
+            decode_nibble_run(tables + g * 16, codes + g * block_bytes, p->run,
+                              weights + g * p->run);
+    } else {
+        decode_stream(p, tables, codes, weights);
+    }
+    return TA_OK;
+}
