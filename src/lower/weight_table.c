@@ -51,7 +51,52 @@ static void insert_call(TaLower *L, TaOp *op, int at, TaKernelCall *c)
     calls->items[at] = c;
 }
 
-static void code_call(TaLower *L, const TaInt4Options *o, TaOp *op, int k)
+/* Weights read by several operators (a tensor a TFLM_DECODE decoded for
+   each reader, shared by decode_constants.c) are stored once. */
+typedef struct Coded {
+    const TaTensor *dense;
+    TaTensor *stored;
+    ta_weight_table_params_t params;
+} Coded;
+
+static const Coded *find_coded(const TaVec *coded, const TaTensor *w)
+{
+    for (int i = 0; i < coded->len; i++)
+        if (((const Coded *)coded->items[i])->dense == w)
+            return coded->items[i];
+    return NULL;
+}
+
+/* The stored constant for `w`, made here or for an earlier reader; NULL
+   when `w` stays dense. */
+static const Coded *code_weights(TaLower *L, const TaInt4Options *o, TaOp *op, TaVec *coded,
+                                 const TaTensor *w, const TaTensor *src)
+{
+    const Coded *done = find_coded(coded, w);
+    if (done)
+        return done;
+    const size_t dense = ta_tensor_bytes(w);
+    TaWeightTable t;
+    if (dense > INT32_MAX ||
+        !ta_weight_table_encode(L->pool, (const int8_t *)w->data, (int32_t)dense, channels_of(src),
+                                &t) ||
+        !wanted(o, src, &t, dense))
+        return NULL;
+    /* literals: the reports outlive the conversion's pool */
+    static const char *const formats[] = {"table1", "table2", "table3", "table4",
+                                          "table5", "table6", "table7"};
+    Coded *c = ta_alloc(L->pool, sizeof *c);
+    c->dense = w;
+    c->params = t.params;
+    c->stored = ta_local_constant(L, op, "weights_table", TA_UINT8, t.stored_bytes, t.stored);
+    ta_derived_from(c->stored, w);
+    c->stored->stored_format = formats[t.params.bits - 1];
+    c->stored->dense_bytes = dense;
+    ta_vec_push(L->pool, coded, c);
+    return c;
+}
+
+static void code_call(TaLower *L, const TaInt4Options *o, TaOp *op, int k, TaVec *coded)
 {
     TaKernelCall *c = op->lowered.calls.items[k];
     if (strcmp(c->role, "run") != 0 || c->args.len < 2)
@@ -61,25 +106,16 @@ static void code_call(TaLower *L, const TaInt4Options *o, TaOp *op, int k)
     if (!src || w->role != TA_REGION_CONSTANT || w->dtype != TA_INT8 || w->stored_format ||
         !w->data || ta_weights_named_dense(o, src))
         return;
-    const size_t dense = ta_tensor_bytes(w);
-    TaWeightTable t;
-    if (dense > INT32_MAX ||
-        !ta_weight_table_encode(L->pool, (const int8_t *)w->data, (int32_t)dense, channels_of(src),
-                                &t) ||
-        !wanted(o, src, &t, dense))
+    const Coded *stored = code_weights(L, o, op, coded, w, src);
+    if (!stored)
         return;
-    TaTensor *stored = ta_local_constant(L, op, "weights_table", TA_UINT8, t.stored_bytes,
-                                         t.stored);
-    ta_derived_from(stored, w);
-    stored->stored_format = ta_format(L->pool, "table%d", (int)t.params.bits);
-    stored->dense_bytes = dense;
-    TaTensor *decoded = ta_local_scratch(L, op, "weights_decoded", (int32_t)dense);
+    TaTensor *decoded = ta_local_scratch(L, op, "weights_decoded", (int32_t)ta_tensor_bytes(w));
     TaKernelCall *d = ta_alloc(L->pool, sizeof *d);
     d->role = "run";
     d->function = "ta_weight_table_s8";
     d->header = "runtime/kernels/ta_weight_table.h";
-    *TA_CALL_PARAMS(L, d, ta_weight_table_params_t) = t.params;
-    ta_call_arg(L, d, stored);
+    *TA_CALL_PARAMS(L, d, ta_weight_table_params_t) = stored->params;
+    ta_call_arg(L, d, stored->stored);
     ta_call_arg(L, d, decoded);
     insert_call(L, op, k, d);
     c->args.items[1] = decoded;
@@ -89,6 +125,7 @@ void ta_lower_weight_tables(TaLower *L, const TaInt4Options *o)
 {
     if (strcmp(o->format, "auto") != 0 && strcmp(o->format, "table") != 0)
         return;
+    TaVec coded = {0}; /* Coded* */
     for (int i = 0; i < L->graph->ops.len; i++) {
         TaOp *op = TA_OP(L->graph, i);
         if (op->removed ||
@@ -96,6 +133,6 @@ void ta_lower_weight_tables(TaLower *L, const TaInt4Options *o)
              op->builtin != TA_BUILTIN_FULLY_CONNECTED))
             continue;
         for (int k = op->lowered.calls.len - 1; k >= 0; k--)
-            code_call(L, o, op, k);
+            code_call(L, o, op, k, &coded);
     }
 }
