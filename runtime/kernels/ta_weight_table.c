@@ -4,6 +4,8 @@
 #include "../include/ta_simd.h"
 #include "../include/ta_status.h"
 
+#include <string.h>
+
 /* Layout 0: one index at a time from a bit buffer refilled byte by byte,
    so no byte past the stream is read. */
 static void decode_stream(const ta_weight_table_params_t *p, const int8_t *tables,
@@ -35,6 +37,15 @@ static void decode_stream(const ta_weight_table_params_t *p, const int8_t *table
     }
 }
 
+/* The values of the low nibbles of b's four bytes, in a word (little
+   endian: byte k of the word, value k). */
+static inline uint32_t four_values(const int8_t *table, uint32_t b)
+{
+    const uint8_t *t = (const uint8_t *)table;
+    return (uint32_t)t[b & 15u] | (uint32_t)t[(b >> 8) & 15u] << 8 |
+           (uint32_t)t[(b >> 16) & 15u] << 16 | (uint32_t)t[(b >> 24) & 15u] << 24;
+}
+
 /* Layout 1: `n` elements (a run) from 16-byte blocks of 32 indices. */
 static void decode_nibble_run(const int8_t *table, const uint8_t *codes, int32_t n, int8_t *out)
 {
@@ -46,6 +57,16 @@ static void decode_nibble_run(const int8_t *table, const uint8_t *codes, int32_t
         vst1q_s8(out + e, vldrbq_gather_offset_s8(table, vandq_u8(b, vdupq_n_u8(15))));
         vst1q_s8(out + e + 16, vldrbq_gather_offset_s8(table, vshrq_n_u8(b, 4)));
     }
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* A word of indices at a time: four values a store. */
+    for (; e + 32 <= n; e += 32, codes += 16)
+        for (int32_t j = 0; j < 16; j += 4) {
+            uint32_t b;
+            memcpy(&b, codes + j, 4);
+            const uint32_t lo = four_values(table, b), hi = four_values(table, b >> 4);
+            memcpy(out + e + j, &lo, 4);
+            memcpy(out + e + j + 16, &hi, 4);
+        }
 #else
     for (; e + 32 <= n; e += 32, codes += 16)
         for (int32_t j = 0; j < 16; j++) {
