@@ -196,3 +196,42 @@ def test_bad_lut_feeding_a_convolution_is_one_line(tmp_path, name, corrupt, says
     assert "m.tflite: operator 0 (TFLM_DECODE): output 0" in lines[0] and says in lines[0], \
         lines[0]
     assert not (tmp_path / "out").exists()
+
+
+# ---- Huffman and Prune: decoded at conversion, then kept as tables
+
+def decode_fc(encoded, ancillary, rows, depth):
+    """FULLY_CONNECTED [2, depth] -> [2, rows] whose weights a TFLM_DECODE gives."""
+    b = ModelBuilder()
+    x = b.tensor([2, depth], "int8", Q(0.05, 1), name="x")
+    enc = b.tensor([len(encoded)], "uint8", data=np.frombuffer(encoded, np.uint8), name="enc")
+    anc = b.tensor([len(ancillary)], "uint8", data=np.frombuffer(ancillary, np.uint8),
+                   name="anc")
+    w = b.tensor([rows, depth], "int8", Q(0.01, 0), name="w")
+    b.custom_op("TFLM_DECODE", [enc, anc], [w])
+    y = b.tensor([2, rows], "int8", Q(0.5, -3), name="y")
+    b.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions")
+    return b.build([x], [y])
+
+
+def skewed_weights(rng, rows=24, depth=40):
+    """Few values, most of them zero (what Huffman and Prune compress well)."""
+    pool = np.array([0, 0, 0, 0, 0, 0, 3, -5, 17, -60, 101], np.int8)
+    return pool[rng.integers(0, len(pool), (rows, depth))]
+
+
+@pytest.mark.parametrize("form", ["huffman", "prune"])
+def test_huffman_and_prune_weights_are_kept_as_tables(tmp_path, form):
+    w = skewed_weights(np.random.default_rng(9))
+    encoded, ancillary = (tflm_decode.huffman(w, True, 3) if form == "huffman"
+                          else tflm_decode.prune(w))
+    model = decode_fc(encoded, ancillary, *w.shape)
+    (tmp_path / "m.tflite").write_bytes(model)
+    m = module.convert(tmp_path / "m.tflite", tmp_path / "out")
+    s = {t["id"]: (t["stored_format"], t["nbytes"], t["dense_nbytes"])
+         for t in m.views["tensors"] if t["kind"] == "constant"}
+    # 6 values: 3-bit indices, 960 elements in 360 bytes and an 8-value table
+    assert s["op1.weights_table"] == ("table3", 368, 960), s
+    runs = oracle.random_inputs(model, np.random.default_rng(3), 3)
+    ours = module.run(m, module.build(m), runs)
+    assert difftest._count_diff(ours, oracle.run_tflm(model, runs, isolated=True))[1] == 0
