@@ -259,7 +259,9 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                                                         lines_before_lowering);
         return TINYAOT_ERROR_UNSUPPORTED;
     }
-    ta_lower_weight_tables(&lower, &int4);
+    const TaWeightTableOptions tables = {cfg->weights_format, cfg->weights_dense,
+                                         cfg->num_weights_dense};
+    ta_lower_weight_tables(&lower, &tables);
     dump_after(&dump, "lower", graph);
     ta_pass_drop_dead(&pass);
     dump_after(&dump, "drop_dead", graph);

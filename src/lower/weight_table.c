@@ -14,9 +14,19 @@
  */
 #include "weight_table.h"
 
+#include <fnmatch.h>
 #include <string.h>
 
 enum { AUTO_MIN_SAVED = 256, CLUSTERED_VALUES = 16 };
+
+/* weights.dense names the tensor: its id, its model name, or a glob. */
+static bool named_dense(const TaWeightTableOptions *o, const TaTensor *t)
+{
+    for (int i = 0; i < o->num_dense; i++)
+        if (strcmp(o->dense[i], t->id) == 0 || (t->name && fnmatch(o->dense[i], t->name, 0) == 0))
+            return true;
+    return false;
+}
 
 /* The model tensor the call's weights were made from, or NULL. */
 static const TaTensor *source_of(const TaTensor *w)
@@ -24,7 +34,7 @@ static const TaTensor *source_of(const TaTensor *w)
     return w->derived_from ? w->derived_from : w->model_index >= 0 ? w : NULL;
 }
 
-static bool wanted(const TaInt4Options *o, const TaTensor *src, const TaWeightTable *t,
+static bool wanted(const TaWeightTableOptions *o, const TaTensor *src, const TaWeightTable *t,
                    size_t dense)
 {
     if ((size_t)t->stored_bytes >= dense)
@@ -69,7 +79,7 @@ static const Coded *find_coded(const TaVec *coded, const TaTensor *w)
 
 /* The stored constant for `w`, made here or for an earlier reader; NULL
    when `w` stays dense. */
-static const Coded *code_weights(TaLower *L, const TaInt4Options *o, TaOp *op, TaVec *coded,
+static const Coded *code_weights(TaLower *L, const TaWeightTableOptions *o, TaOp *op, TaVec *coded,
                                  const TaTensor *w, const TaTensor *src)
 {
     const Coded *done = find_coded(coded, w);
@@ -96,7 +106,7 @@ static const Coded *code_weights(TaLower *L, const TaInt4Options *o, TaOp *op, T
     return c;
 }
 
-static void code_call(TaLower *L, const TaInt4Options *o, TaOp *op, int k, TaVec *coded)
+static void code_call(TaLower *L, const TaWeightTableOptions *o, TaOp *op, int k, TaVec *coded)
 {
     TaKernelCall *c = op->lowered.calls.items[k];
     if (strcmp(c->role, "run") != 0 || c->args.len < 2)
@@ -104,7 +114,7 @@ static void code_call(TaLower *L, const TaInt4Options *o, TaOp *op, int k, TaVec
     TaTensor *w = c->args.items[1];
     const TaTensor *src = w ? source_of(w) : NULL;
     if (!src || w->role != TA_REGION_CONSTANT || w->dtype != TA_INT8 || w->stored_format ||
-        !w->data || ta_weights_named_dense(o, src))
+        !w->data || named_dense(o, src))
         return;
     const Coded *stored = code_weights(L, o, op, coded, w, src);
     if (!stored)
@@ -121,7 +131,7 @@ static void code_call(TaLower *L, const TaInt4Options *o, TaOp *op, int k, TaVec
     c->args.items[1] = decoded;
 }
 
-void ta_lower_weight_tables(TaLower *L, const TaInt4Options *o)
+void ta_lower_weight_tables(TaLower *L, const TaWeightTableOptions *o)
 {
     if (strcmp(o->format, "auto") != 0 && strcmp(o->format, "table") != 0)
         return;

@@ -11,8 +11,14 @@
 #define TA_WEIGHT_TABLE_LOWER_H
 
 #include "../../runtime/kernels/ta_weight_table.h"
-#include "../passes/passes.h"
 #include "lower.h"
+
+/* weights.format and weights.dense (config.h). */
+typedef struct TaWeightTableOptions {
+    const char *format;       /* "auto" | "packed" | "table" | "dense" */
+    const char *const *dense; /* names, globs or ids stored dense */
+    int num_dense;
+} TaWeightTableOptions;
 
 /* A table coding of `n` int8 values: its kernel parameters and stored
    bytes (tables, then indices). */
@@ -33,6 +39,6 @@ bool ta_weight_table_encode(TaPool *pool, const int8_t *values, int32_t n, int32
 /* Every CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED whose weights
    weights.format (`o`) stores as tables gets the decode call before its
    kernel, which then reads the decoded scratch. */
-void ta_lower_weight_tables(TaLower *L, const TaInt4Options *o);
+void ta_lower_weight_tables(TaLower *L, const TaWeightTableOptions *o);
 
 #endif /* TA_WEIGHT_TABLE_LOWER_H */

@@ -30,7 +30,7 @@ static bool is_weight_slot(const TaOp *op, int k)
 }
 
 /* weights.dense names the tensor: its id, its model name, or a glob. */
-bool ta_weights_named_dense(const TaInt4Options *o, const TaTensor *t)
+static bool named_dense(const TaInt4Options *o, const TaTensor *t)
 {
     for (int i = 0; i < o->num_dense; i++) {
         if (strcmp(o->dense[i], t->id) == 0)
@@ -54,7 +54,7 @@ static int8_t nibble(const uint8_t *packed, size_t i)
    dense. */
 static bool keep_packed(const TaInt4Options *o, const TaOp *op, const TaTensor *t)
 {
-    if (strcmp(o->format, "dense") == 0 || ta_weights_named_dense(o, t))
+    if (strcmp(o->format, "dense") == 0 || named_dense(o, t))
         return false;
     return strcmp(o->format, "packed") == 0 || strcmp(op->type, "DEPTHWISE_CONV_2D") != 0;
 }

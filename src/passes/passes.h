@@ -50,8 +50,6 @@ typedef struct TaPassCtx {
 } TaPassCtx;
 
 bool ta_pass_int4_weights(TaPassCtx *ctx);
-/* weights.dense names the tensor: its id, its model name, or a glob. */
-bool ta_weights_named_dense(const TaInt4Options *o, const TaTensor *t);
 bool ta_pass_check(TaPassCtx *ctx);
 /* check_hybrid.c: one line naming a hybrid (dynamic-range) quantized model. */
 bool ta_pass_check_hybrid(TaPassCtx *ctx);
