@@ -8,6 +8,11 @@ the module's constant bytes against the compressed model's.
 
     .venv/bin/python -m bench.clustered [--boards mps3-an547,mps2-an386]
 
+Printed per board and weights.format: the weights' bytes in the module,
+instructions of one inference, the largest decoded layer (the scratch a
+decode writes) and the module's scratch arena in all (activations and
+decoded weights), and whether the outputs equal TFLite Micro's.
+
 Clustered model: each weight tensor's values drawn from 16 int8 values of
 its own (drawn over -127..127), as weight clustering with per-tensor
 centroids gives. weights.format auto stores them as 4-bit indices into a
@@ -44,11 +49,16 @@ def scratch_bytes(m):
                or [0])
 
 
+def scratch_arena(m):
+    """Bytes of the module's scratch arenas (activations and decoded weights)."""
+    return sum(r["size"] for r in m.views["regions"] if r["role"] == "scratch")
+
+
 def bench_board(board, path, weights, tmp):
     print(f"== {board} ({target.SHORT[board]}): MobileNet-v1-0.25-like 96x96, clustered to 16 "
           "values per tensor")
     print(f"{'weights.format':16} {'weights':>9} {'/dense':>6} {'instr':>13} {'/dense':>6} "
-          f"{'decoded RAM':>11}  TFLM")
+          f"{'decoded':>8} {'scratch':>8}  TFLM")
     base, failed = None, False
     for fmt in ("dense", "auto"):
         m, outs, instr, diff = int4.measure(path, board, tmp / f"{board}-{fmt}",
@@ -60,7 +70,8 @@ def bench_board(board, path, weights, tmp):
         failed |= diff != 0 or not same
         w_ratio, i_ratio = wb / base[0], instr / base[1]
         print(f"{fmt:16} {wb:>9,} {w_ratio:6.2f} {instr:>13,} {i_ratio:6.2f} "
-              f"{scratch_bytes(m):>11,}  {'equal' if diff == 0 else f'{diff} bytes differ'}"
+              f"{scratch_bytes(m):>8,} {scratch_arena(m):>8,}  "
+              f"{'equal' if diff == 0 else f'{diff} bytes differ'}"
               f"{'' if same else ', differs from dense'}", flush=True)
         if fmt == "auto":
             print(f"  goals: weights <= {WEIGHT_GOAL:.2f} of int8: "
