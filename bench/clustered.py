@@ -6,7 +6,7 @@ dense, on the Cortex-M55 and the Cortex-M4 (QEMU); then the model
 compressed with TFLite Micro's tool (LUT, tests/harness/tflm_decode.py):
 the module's constant bytes against the compressed model's.
 
-    .venv/bin/python -m bench.clustered [--boards mps3-an547,mps2-an386]
+    .venv/bin/python -m bench.clustered [--boards mps3-an547,mps2-an386] [--no-decode] [--cycles]
 
 Printed per board and weights.format: the weights' bytes in the module,
 instructions of one inference, the largest decoded layer (the scratch a
@@ -54,7 +54,13 @@ def scratch_arena(m):
     return sum(r["size"] for r in m.views["regions"] if r["role"] == "scratch")
 
 
-def bench_board(board, path, weights, tmp):
+def estimated_cycles(m, board, folder):
+    """../shared/tools/cycles' estimate of the first inference (bench/shapes.py's runner)."""
+    from bench import shapes
+    return shapes.first_run_cycles(m, board, folder, target.baseline_inputs(m))[2]
+
+
+def bench_board(board, path, weights, tmp, cycles=False):
     print(f"== {board} ({target.SHORT[board]}): MobileNet-v1-0.25-like 96x96, clustered to 16 "
           "values per tensor")
     print(f"{'weights.format':16} {'weights':>9} {'/dense':>6} {'instr':>13} {'/dense':>6} "
@@ -73,6 +79,8 @@ def bench_board(board, path, weights, tmp):
               f"{scratch_bytes(m):>8,} {scratch_arena(m):>8,}  "
               f"{'equal' if diff == 0 else f'{diff} bytes differ'}"
               f"{'' if same else ', differs from dense'}", flush=True)
+        if cycles:
+            print(f"  estimated cycles: {estimated_cycles(m, board, tmp / f'{board}-{fmt}-cyc'):,}")
         if fmt == "auto":
             print(f"  goals: weights <= {WEIGHT_GOAL:.2f} of int8: "
                   f"{'met' if w_ratio <= WEIGHT_GOAL else 'missed'}; instructions <= "
@@ -150,6 +158,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", default=",".join(target.BOARDS))
     ap.add_argument("--no-decode", action="store_true", help="skip the TFLM_DECODE model")
+    ap.add_argument("--cycles", action="store_true",
+                    help="also estimate cycles of the clustered model (../shared/tools/cycles)")
     args = ap.parse_args(argv)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-clustered-"))
     model, weights = int4.build("int8", draw=draw_clustered)
@@ -157,7 +167,7 @@ def main(argv=None):
     path.write_bytes(model)
     failed = False
     for board in args.boards.split(","):
-        failed |= bench_board(board, path, weights, tmp)
+        failed |= bench_board(board, path, weights, tmp, args.cycles)
         if not args.no_decode:
             failed |= bench_decode(board, path, tmp)
     return 1 if failed else 0
