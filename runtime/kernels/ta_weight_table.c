@@ -4,6 +4,7 @@
 #include "../include/ta_simd.h"
 #include "../include/ta_status.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* Layout 0: one index at a time from a bit buffer refilled byte by byte,
@@ -79,8 +80,23 @@ static void decode_nibble_run(const int8_t *table, const uint8_t *codes, int32_t
         out[e + j] = table[j < 16 ? codes[j] & 15u : (uint32_t)codes[j - 16] >> 4];
 }
 
+/* Layout 2: the bitmap's set bits take the kept values in order. */
+static void decode_bitmap(const ta_weight_table_params_t *p, const uint8_t *stored, int8_t *out)
+{
+    const int8_t *values = (const int8_t *)stored + (p->count + 7) / 8;
+    int32_t next = 0;
+    for (int32_t e = 0; e < p->count; e++) {
+        const bool kept = (stored[e / 8] >> (e % 8)) & 1u && next < p->kept;
+        out[e] = kept ? values[next++] : 0;
+    }
+}
+
 int ta_weight_table_s8(const ta_weight_table_params_t *p, const uint8_t *stored, int8_t *weights)
 {
+    if (p->layout == TA_WEIGHT_TABLE_BITMAP) {
+        decode_bitmap(p, stored, weights);
+        return TA_OK;
+    }
     const int8_t *tables = (const int8_t *)stored;
     const uint8_t *codes = stored + (p->groups << p->bits);
     if (p->layout == TA_WEIGHT_TABLE_NIBBLE_BLOCKS) {

@@ -13,7 +13,12 @@
  *   layout 1: bits == 4 with runs: each run in blocks of 32 elements, 16
  *             bytes each, byte j holding element j in its low nibble and
  *             element j + 16 in its high one (a run's last block padded
- *             with zeros), so a vector of 16 bytes gives 32 indices.
+ *             with zeros), so a vector of 16 bytes gives 32 indices;
+ *   layout 2: no tables (groups 0): a bitmap of the elements that are not
+ *             zero (element e at bit e % 8 of byte e / 8), then those
+ *             `kept` values in order (pruned weights). A bitmap with more
+ *             bits set than `kept` gives zeros past them, never a read past
+ *             the constant.
  */
 #ifndef TA_WEIGHT_TABLE_H
 #define TA_WEIGHT_TABLE_H
@@ -27,16 +32,19 @@
     FIELD(int32_t, bits)                                 \
     FIELD(int32_t, groups)                               \
     FIELD(int32_t, run)                                  \
-    FIELD(int32_t, layout)
+    FIELD(int32_t, layout)                               \
+    FIELD(int32_t, kept)
 typedef struct {
     TA_PARAM_MEMBERS(TA_WEIGHT_TABLE_PARAMS)
 } ta_weight_table_params_t;
 
-enum { TA_WEIGHT_TABLE_STREAM = 0, TA_WEIGHT_TABLE_NIBBLE_BLOCKS = 1 };
+enum { TA_WEIGHT_TABLE_STREAM = 0, TA_WEIGHT_TABLE_NIBBLE_BLOCKS = 1, TA_WEIGHT_TABLE_BITMAP = 2 };
 
 /* Bytes of the stored constant (tables and indices) for these parameters. */
 static inline int32_t ta_weight_table_bytes(const ta_weight_table_params_t *p)
 {
+    if (p->layout == TA_WEIGHT_TABLE_BITMAP)
+        return (p->count + 7) / 8 + p->kept;
     const int32_t tables = p->groups << p->bits;
     if (p->layout == TA_WEIGHT_TABLE_NIBBLE_BLOCKS)
         return tables + p->groups * ((p->run + 31) / 32) * 16;

@@ -100,7 +100,9 @@ static const Coded *code_weights(TaLower *L, const TaWeightTableOptions *o, TaOp
     c->params = t.params;
     c->stored = ta_local_constant(L, op, "weights_table", TA_UINT8, t.stored_bytes, t.stored);
     ta_derived_from(c->stored, w);
-    c->stored->stored_format = formats[t.params.bits - 1];
+    c->stored->stored_format = t.params.layout == TA_WEIGHT_TABLE_BITMAP
+                                   ? "bitmap"
+                                   : formats[t.params.bits - 1];
     c->stored->dense_bytes = dense;
     ta_vec_push(L->pool, coded, c);
     return c;

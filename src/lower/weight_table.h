@@ -29,10 +29,11 @@ typedef struct TaWeightTable {
     int max_values; /* the most distinct values one table holds */
 } TaWeightTable;
 
-/* The smallest coding of `values` with one table, one per run of n /
-   channels elements, or one per element modulo `channels` (channels <= 1:
-   one table only); false when every choice needs more than 128 values in
-   a table. weight_table_encode.c. */
+/* The smallest coding of `values`: tables (one, one per run of n /
+   channels elements, or one per element modulo `channels`; channels <= 1:
+   one only; at most 128 values a table) or the bitmap of the values that
+   are not zero (max_values: the distinct values of the tensor). false for
+   no values. weight_table_encode.c. */
 bool ta_weight_table_encode(TaPool *pool, const int8_t *values, int32_t n, int32_t channels,
                             TaWeightTable *out);
 

@@ -100,6 +100,33 @@ static bool try_grouping(TaPool *pool, const int8_t *values, int32_t n, int32_t 
     return true;
 }
 
+/* The bitmap of the values that are not zero, then those values. */
+static void try_bitmap(TaPool *pool, const int8_t *values, int32_t n, TaWeightTable *best)
+{
+    bool seen[256] = {false};
+    int32_t kept = 0;
+    int distinct = 0;
+    for (int32_t e = 0; e < n; e++) {
+        kept += values[e] != 0;
+        distinct += !seen[(uint8_t)values[e]];
+        seen[(uint8_t)values[e]] = true;
+    }
+    const ta_weight_table_params_t p = {.count = n, .layout = TA_WEIGHT_TABLE_BITMAP, .kept = kept};
+    const int32_t bytes = ta_weight_table_bytes(&p);
+    if (bytes <= 0 || (best->stored && bytes >= best->stored_bytes))
+        return;
+    uint8_t *stored = ta_alloc_array(pool, (size_t)bytes, 1);
+    memset(stored, 0, (size_t)bytes);
+    int8_t *kept_values = (int8_t *)stored + (n + 7) / 8;
+    for (int32_t e = 0, k = 0; e < n; e++)
+        if (values[e] != 0) {
+            stored[e / 8] |= (uint8_t)(1u << (e % 8));
+            kept_values[k++] = values[e];
+        }
+    *best = (TaWeightTable){
+        .params = p, .stored = stored, .stored_bytes = bytes, .max_values = distinct};
+}
+
 bool ta_weight_table_encode(TaPool *pool, const int8_t *values, int32_t n, int32_t channels,
                             TaWeightTable *out)
 {
@@ -111,5 +138,6 @@ bool ta_weight_table_encode(TaPool *pool, const int8_t *values, int32_t n, int32
         try_grouping(pool, values, n, channels, n / channels, out);
         try_grouping(pool, values, n, channels, 0, out);
     }
+    try_bitmap(pool, values, n, out);
     return out->stored != NULL;
 }

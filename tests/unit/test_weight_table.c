@@ -3,7 +3,8 @@
  * weight_table_encode.c, runtime/kernels/ta_weight_table.c): every coding
  * the encoder chooses decodes to the values it was given (1 to 130
  * distinct values, per tensor or per channel, runs or last-axis channels,
- * counts across whole and partial 32-element blocks), and the decoder,
+ * counts across whole and partial 32-element blocks; a bitmap of the
+ * values that are not zero for sparse ones), and the decoder,
  * given any bytes at all in a buffer of exactly the size its parameters
  * give, reads no byte outside it and writes no byte outside the output
  * (AddressSanitizer in the sanitized build): every index has a table
@@ -71,6 +72,28 @@ static void check_round_trip(int32_t n, int32_t channels, int levels, int mode)
     free(values);
 }
 
+/* Mostly zeros with any values between: the bitmap is the smallest coding. */
+static void check_sparse_round_trip(int32_t n)
+{
+    int8_t *values = malloc((size_t)n);
+    for (int32_t e = 0; e < n; e++)
+        values[e] = next_u32() % 8 == 0 ? (int8_t)(next_u32() | 1u) : 0;
+    TaPool pool = {0};
+    TaWeightTable t;
+    CHECK(ta_weight_table_encode(&pool, values, n, 1, &t), "n %d: not coded", (int)n);
+    CHECK(n < 64 || t.params.layout == TA_WEIGHT_TABLE_BITMAP, "n %d: layout %d", (int)n,
+          (int)t.params.layout);
+    uint8_t *stored = malloc((size_t)t.stored_bytes);
+    memcpy(stored, t.stored, (size_t)t.stored_bytes);
+    int8_t *out = malloc((size_t)n);
+    CHECK(ta_weight_table_s8(&t.params, stored, out) == TA_OK, "status");
+    CHECK(memcmp(out, values, (size_t)n) == 0, "n %d: the bitmap decodes to other values", (int)n);
+    free(out);
+    free(stored);
+    ta_pool_free(&pool);
+    free(values);
+}
+
 /* Random bytes as the stored constant for every parameter shape. */
 static void check_any_bytes(int32_t n, int32_t groups, int bits, bool runs, int layout)
 {
@@ -105,5 +128,10 @@ int main(void)
                     if (bits == 4)
                         check_any_bytes(counts[c], groups, 4, true, TA_WEIGHT_TABLE_NIBBLE_BLOCKS);
                 }
+    for (size_t c = 0; c < TA_COUNT_OF(counts); c++)
+        for (int k = 0; k < 8; k++) {
+            check_any_bytes(counts[c], 1, 1, false, TA_WEIGHT_TABLE_BITMAP);
+            check_sparse_round_trip(counts[c] * (k + 1));
+        }
     return check_summary("weight_table");
 }
