@@ -20,7 +20,8 @@ from tests.harness import batch, difftest, module, oracle, tflm_decode
 
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 CLUSTERED = ["CONV_2D.clustered", "DEPTHWISE_CONV_2D.clustered", "FULLY_CONNECTED.clustered"]
-DECODE = ["CONV_2D.decode_lut", "DEPTHWISE_CONV_2D.decode_lut", "FULLY_CONNECTED.decode_lut"]
+DECODE = ["CONV_2D.decode_lut", "DEPTHWISE_CONV_2D.decode_lut", "FULLY_CONNECTED.decode_lut",
+          "CONV_2D.decode_prune", "FULLY_CONNECTED.decode_prune"]
 PER_VARIANT = 4
 
 
@@ -232,6 +233,24 @@ def test_huffman_and_prune_weights_are_kept_as_tables(tmp_path, form):
          for t in m.views["tensors"] if t["kind"] == "constant"}
     # 6 values: 3-bit indices, 960 elements in 360 bytes and an 8-value table
     assert s["op1.weights_table"] == ("table3", 368, 960), s
+    runs = oracle.random_inputs(model, np.random.default_rng(3), 3)
+    ours = module.run(m, module.build(m), runs)
+    assert difftest._count_diff(ours, oracle.run_tflm(model, runs, isolated=True))[1] == 0
+
+
+def test_pruned_weights_of_many_values_are_kept_as_a_bitmap(tmp_path):
+    """TFLM_DECODE's Prune over weights of many values (too many for a
+    table): the bitmap of the kept values, then those values."""
+    rng = np.random.default_rng(4)
+    w = np.where(rng.random((24, 40)) < 0.1, rng.integers(-127, 128, (24, 40)), 0).astype(np.int8)
+    model = decode_fc(*tflm_decode.prune(w), *w.shape)
+    (tmp_path / "m.tflite").write_bytes(model)
+    m = module.convert(tmp_path / "m.tflite", tmp_path / "out")
+    s = {t["id"]: (t["stored_format"], t["dense_nbytes"])
+         for t in m.views["tensors"] if t["kind"] == "constant"}
+    assert s["op1.weights_table"] == ("bitmap", 960), s
+    nbytes = next(t["nbytes"] for t in m.views["tensors"] if t["id"] == "op1.weights_table")
+    assert nbytes < 960 // 8 + np.count_nonzero(w) + 16, nbytes  # the bitmap, the values
     runs = oracle.random_inputs(model, np.random.default_rng(3), 3)
     ours = module.run(m, module.build(m), runs)
     assert difftest._count_diff(ours, oracle.run_tflm(model, runs, isolated=True))[1] == 0

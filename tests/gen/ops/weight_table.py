@@ -12,7 +12,9 @@ channels along the last axis, can be the smaller coding). DECODE
 (`.decode_lut`, weights.format auto, the default, which keeps a
 TFLM_DECODE tensor compressed): the clustered weights compressed at the
 bit width their values need, per channel when quantized per channel (as
-TFLite Micro requires).
+TFLite Micro requires). Prune (`.decode_prune`, auto): the weights pruned
+to 3-40% of their values and compressed as TFLM_DECODE's Prune (a DECODE
+put before the layer here: the tool's Prune is a stub), kept as a bitmap.
 
 `make test` runs them on the host (tests.optest); tests/test_weight_table.py
 on both boards."""
@@ -21,7 +23,7 @@ import flatbuffers
 import numpy as np
 from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as S
 
-from tests.harness.tflm_decode import compress_lut
+from tests.harness.tflm_decode import compress_lut, prune
 from ..common import chance, pick
 from ..core import variant
 from .conv import _conv_common
@@ -103,6 +105,54 @@ def _decode_lut(rng, op):
     return compress_lut(model, [(index, axis)], bits), config
 
 
+def _with_decode(model, index, encoded, ancillary):
+    """The model with a TFLM_DECODE of (encoded, ancillary) writing tensor
+    `index` (its buffer emptied) before every operator."""
+    m = S.ModelT.InitFromPackedBuf(model, 0)
+    g = m.subgraphs[0]
+    code = S.OperatorCodeT()
+    code.builtinCode = code.deprecatedBuiltinCode = S.BuiltinOperator.CUSTOM
+    code.customCode = "TFLM_DECODE"
+    m.operatorCodes.append(code)
+    inputs = []
+    for name, data in (("encoded", encoded), ("ancillary", ancillary)):
+        buf = S.BufferT()
+        buf.data = np.frombuffer(data, np.uint8)
+        m.buffers.append(buf)
+        t = S.TensorT()
+        t.shape, t.type, t.name = [len(data)], S.TensorType.UINT8, name
+        t.buffer = len(m.buffers) - 1
+        g.tensors.append(t)
+        inputs.append(len(g.tensors) - 1)
+    empty = S.BufferT()
+    m.buffers.append(empty)
+    g.tensors[index].buffer = len(m.buffers) - 1
+    op = S.OperatorT()
+    op.opcodeIndex, op.inputs, op.outputs = len(m.operatorCodes) - 1, inputs, [index]
+    g.operators.insert(0, op)
+    fb = flatbuffers.Builder(1024)
+    fb.Finish(m.Pack(fb), file_identifier=b"TFL3")
+    return bytes(fb.Output())
+
+
+def _decode_prune(rng, op):
+    """The layer's weights pruned (60-97% zeros, the rest any value) and
+    compressed as TFLM_DECODE's Prune."""
+    model, config = _layer(rng, op)
+    m = S.ModelT.InitFromPackedBuf(model, 0)
+    index, axis = _weights_of(m)
+    t = m.subgraphs[0].tensors[index]
+    w = np.frombuffer(bytes(m.buffers[t.buffer].data), np.int8).reshape(list(t.shape))
+    density = pick(rng, [0.03, 0.1, 0.2, 0.4])
+    w = np.where(rng.random(w.shape) < density, w, 0).astype(np.int8)
+    if axis is None and t.quantization is not None:
+        t.quantization.quantizedDimension = 0  # TFLite Micro's DECODE refuses others
+    fb = flatbuffers.Builder(1024)
+    fb.Finish(m.Pack(fb), file_identifier=b"TFL3")
+    config.update({"prune_density": density})
+    return _with_decode(bytes(fb.Output()), index, *prune(w, channel_axis=axis or 0)), config
+
+
 @variant("CONV_2D.clustered", "CONV_2D", keys=TABLE)
 def conv_clustered(rng):
     """CONV_2D with clustered weights stored as tables (weights.format table)."""
@@ -138,3 +188,16 @@ def dw_decode_lut(rng):
 def fc_decode_lut(rng):
     """FULLY_CONNECTED whose weights TFLite Micro's tool LUT-compressed."""
     return _decode_lut(rng, "FULLY_CONNECTED")
+
+
+@variant("CONV_2D.decode_prune", "CONV_2D")
+def conv_decode_prune(rng):
+    """CONV_2D whose pruned weights TFLM_DECODE's Prune compresses, kept as
+    a bitmap (or tables) under weights.format auto."""
+    return _decode_prune(rng, "CONV_2D")
+
+
+@variant("FULLY_CONNECTED.decode_prune", "FULLY_CONNECTED")
+def fc_decode_prune(rng):
+    """FULLY_CONNECTED whose pruned weights TFLM_DECODE's Prune compresses."""
+    return _decode_prune(rng, "FULLY_CONNECTED")
