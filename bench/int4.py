@@ -13,7 +13,9 @@ it, then a 1x1 CONV_2D: 16, 32, 32, 64, 64, 128 x 6, 256, 256 channels), a
 convolution, per-channel weights (per-tensor for FULLY_CONNECTED, as
 TFLite Micro wants for INT4). The int8 and the INT4 model hold the same
 weight values (drawn over -8..7), so their outputs must be equal too, and
-both byte-equal to TFLite Micro's.
+both byte-equal to TFLite Micro's. The int8 model is converted with
+weights.format dense: its 16 values a tensor would otherwise be stored as
+tables (bench/clustered.py measures that).
 
 Printed per board: the weights' bytes in the module (every constant made
 from a weight tensor), instructions of one inference, and the ratios with
@@ -42,8 +44,13 @@ def out_size(n, stride):
     return (n + stride - 1) // stride  # SAME padding
 
 
-def build(weight_dtype, seed=24):
-    """(model bytes, indices of the weight tensors)."""
+def draw_int4(rng, shape):
+    return rng.integers(-8, 8, shape)
+
+
+def build(weight_dtype, seed=24, draw=draw_int4):
+    """(model bytes, indices of the weight tensors); draw(rng, shape) gives
+    each weight tensor's values."""
     rng = np.random.default_rng(seed)
     b = ModelBuilder("tinyaot bench/int4.py")
     weights = []
@@ -59,7 +66,7 @@ def build(weight_dtype, seed=24):
         filt = [1, k, k, c] if dw else [out_c, k, k, c]
         taps = k * k * (1 if dw else c)
         w_scales = [float(np.float32(s)) for s in rng.uniform(0.01, 0.03, out_c)]
-        wt = b.const(rng.integers(-8, 8, filt), weight_dtype,
+        wt = b.const(draw(rng, filt), weight_dtype,
                      Q(w_scales, [0] * out_c, axis=3 if dw else 0), name=name + "_w")
         weights.append(wt)
         bias = b.const(rng.integers(-200, 200, out_c).astype(np.int32), "int32",
@@ -83,7 +90,7 @@ def build(weight_dtype, seed=24):
     pooled = act_tensor([1, 1, 1, shape[2]], scale, "pool")
     b.op("AVERAGE_POOL_2D", [y], [pooled], "Pool2DOptions", padding="VALID", strideH=1,
          strideW=1, filterHeight=shape[0], filterWidth=shape[1], fusedActivationFunction="NONE")
-    fc_w = b.const(rng.integers(-8, 8, (2, shape[2])), weight_dtype, Q(0.02, 0), name="fc_w")
+    fc_w = b.const(draw(rng, (2, shape[2])), weight_dtype, Q(0.02, 0), name="fc_w")
     weights.append(fc_w)
     logits = b.tensor([1, 2], "int8", Q(float(np.float32(scale * 0.02 * 16 * 4.6)), 0),
                       name="logits")
@@ -118,7 +125,7 @@ def main(argv=None):
         print(f"== {board} ({target.SHORT[board]}): MobileNet-v1-0.25-like 96x96")
         print(f"{'model':28} {'weights':>9} {'/int8':>6} {'instr':>13} {'/int8':>6}  TFLM")
         base = None
-        for label, path, keys in (("int8 weights", paths["int8"], None),
+        for label, path, keys in (("int8 weights", paths["int8"], {"weights.format": "dense"}),
                                   ("INT4, weights.format auto", paths["int4"], None),
                                   ("INT4, weights.format dense", paths["int4"],
                                    {"weights.format": "dense"})):

@@ -17,6 +17,7 @@
 #include "emit/emit.h"
 #include "emit/module_dir.h"
 #include "lower/lower.h"
+#include "lower/weight_table.h"
 #include "model/model.h"
 #include "passes/passes.h"
 #include "passes/transforms.h"
@@ -258,6 +259,9 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                                                         lines_before_lowering);
         return TINYAOT_ERROR_UNSUPPORTED;
     }
+    const TaWeightTableOptions tables = {cfg->weights_format, cfg->weights_dense,
+                                         cfg->num_weights_dense};
+    ta_lower_weight_tables(&lower, &tables);
     dump_after(&dump, "lower", graph);
     ta_pass_drop_dead(&pass);
     dump_after(&dump, "drop_dead", graph);

@@ -18,12 +18,12 @@ from tests.harness.refusals import refusal, tflm_fails
 MODELS = module.MODELS
 
 
-def _run_both(model, tmp_path, name, n_runs=3, seed=0):
+def _run_both(model, tmp_path, name, n_runs=3, seed=0, keys=None):
     """TFLite Micro's and the module's outputs on the same random inputs."""
     runs = oracle.random_inputs(model, np.random.default_rng(seed), n_runs)
     ref = oracle.run_tflm(model, runs, isolated=True)
     (tmp_path / f"{name}.tflite").write_bytes(model)
-    m = module.convert(tmp_path / f"{name}.tflite", tmp_path / name)
+    m = module.convert(tmp_path / f"{name}.tflite", tmp_path / name, keys=keys)
     ours = module.run(m, module.build(m), runs)
     return runs, ref, ours, m
 
@@ -401,7 +401,8 @@ def test_lut_compressed_keyword_spotting_model_is_bit_exact_with_tflite_micro(tm
 
 def test_a_tensor_decoded_for_each_reader_is_held_once(tmp_path):
     """The tool puts a DECODE before each reader of a compressed tensor; the
-    module holds the decoded weights once, as for the uncompressed model."""
+    module holds the decoded weights once, as for the uncompressed model
+    (weights.format dense), or their table once (auto)."""
     rng = np.random.default_rng(7)
     b = ModelBuilder()
     x = b.tensor([2, 16], "int8", Q(0.05, 1), name="input")
@@ -413,7 +414,12 @@ def test_a_tensor_decoded_for_each_reader_is_held_once(tmp_path):
     b.op("FULLY_CONNECTED", [x2, w, -1], [y], "FullyConnectedOptions")
     model = b.build([x, x2], [h, y])
     compressed = td.compress_lut(model, [(w, None)], 3)
-    runs, ref, ours, m = _run_both(compressed, tmp_path, "shared")
+    runs, ref, ours, m = _run_both(compressed, tmp_path, "tables")
+    assert _same(ours, ref)
+    tables = [t for t in m.views["tensors"] if (t["stored_format"] or "").startswith("table")]
+    assert len(tables) == 1, m.views["tensors"]
+    runs, ref, ours, m = _run_both(compressed, tmp_path, "shared",
+                                   keys={"weights.format": "dense"})
     assert _same(ours, ref)
     assert [op["type"] for op in m.views["operators"]] == ["FULLY_CONNECTED"] * 2
     weights = {op["input_ids"][1] for op in m.views["operators"]}

@@ -86,7 +86,8 @@ typedef struct TaConfig {
     TaVec custom_operators; /* TaCustomOperator* (custom_operators.h) */
     TaVec transforms;       /* TaTransformSetting*, as given */
     bool transforms_exact;  /* given as a list: exactly these run */
-    /* weights.format: "auto" | "packed" | "dense" (passes/int4_weights.c);
+    /* weights.format: "auto" | "packed" | "table" | "dense" (passes/int4_weights.c,
+       lower/weight_table.c);
        weights.dense: tensors (names, globs or ids) stored dense anyway. */
     const char *weights_format;
     const char **weights_dense;

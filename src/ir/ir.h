@@ -116,6 +116,9 @@ typedef struct TaTensor {
        reports show, and the bytes it would take as int8; NULL/0 if plain. */
     const char *stored_format;
     size_t dense_bytes;
+    /* Decoded at conversion from a TFLM_DECODE (passes/decode_constants.c):
+       weights.format auto keeps it compressed (lower/weight_table.c). */
+    bool from_tflm_decode;
 
     /* Set by the planner. */
     struct TaTensor *alias_of; /* shares this tensor's bytes (zero-copy reshape) */

@@ -119,6 +119,7 @@ static bool decode_output(TaPool *pool, TaDiag *diag, const char *model_path, Ta
     out->data = dest;
     out->data_size = bytes;
     out->role = TA_REGION_CONSTANT;
+    out->from_tflm_decode = true;
     return true;
 }
 

@@ -1,0 +1,257 @@
+"""Weights stored as tables (docs/compressed-models.md, "Weights as
+tables"): the generator's clustered and TFLM_DECODE variants byte-equal
+to TFLite Micro on both boards (the host runs them in tests.optest); the
+stored form each weights.format gives, in the views and analyze; DECODE
+data that would make a bad table (corrupted tables, indices past a table,
+a truncated index stream) refused with one line when the DECODE feeds a
+convolution. tests/unit/test_weight_table.c decodes any bytes within
+exact-size buffers."""
+
+import json
+import subprocess
+import zlib
+
+import numpy as np
+import pytest
+
+from tests.gen import variants
+from tests.gen.builder import ModelBuilder, Q
+from tests.harness import batch, difftest, module, oracle, tflm_decode
+
+BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
+CLUSTERED = ["CONV_2D.clustered", "DEPTHWISE_CONV_2D.clustered", "FULLY_CONNECTED.clustered"]
+DECODE = ["CONV_2D.decode_lut", "DEPTHWISE_CONV_2D.decode_lut", "FULLY_CONNECTED.decode_lut",
+          "CONV_2D.decode_prune", "FULLY_CONNECTED.decode_prune"]
+PER_VARIANT = 4
+
+
+def cases(names):
+    return [variants.ALL[n].case(seed) for n in names for seed in range(PER_VARIANT)]
+
+
+def runs_for(case):
+    rng = np.random.default_rng([24, zlib.crc32(case.name.encode())])
+    return oracle.random_inputs(case.model, rng, 2)
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board,target", BOARDS, ids=[b for b, _ in BOARDS])
+def test_table_weights_match_tflm_on_boards(tmp_path, board, target):
+    """The decode's Helium gathers (Cortex-M55) and portable loops (Cortex-M4)."""
+    bad, total = [], 0
+    for fmt, names in (("table", CLUSTERED), ("auto", DECODE)):
+        part = cases(names)
+        b = batch.build_batch_qemu([(c.name, c.model) for c in part], tmp_path / fmt, board,
+                                   target, keys={"weights.format": fmt})
+        assert not b.errors, b.errors
+        results = batch.run_cases_qemu(b, [(i, runs_for(c)) for i, c in enumerate(part)])
+        for i, case in enumerate(part):
+            ours = results.get(i)
+            if isinstance(ours, str) or ours is None:
+                bad.append(f"{case.name}: {str(ours)[:300]}")
+                continue
+            n, d = difftest._count_diff(ours, oracle.run_tflm(case.model, runs_for(case),
+                                                              isolated=True))
+            total += n
+            if d:
+                bad.append(f"{case.name}: {d} of {n} bytes differ; {case.config}")
+    assert total > 0 and not bad, "\n".join(bad[:8])
+
+
+def clustered_fc(rows=64, depth=64, levels=16, seed=5):
+    """FULLY_CONNECTED [1, depth] -> [1, rows], weights of `levels` values."""
+    rng = np.random.default_rng(seed)
+    pool = rng.choice(np.arange(-127, 128), levels, replace=False)
+    b = ModelBuilder()
+    x = b.tensor([1, depth], "int8", Q(0.05, 3), name="x")
+    w = b.const(pool[rng.integers(0, levels, (rows, depth))], "int8", Q(0.01, 0), name="fc_w")
+    y = b.tensor([1, rows], "int8", Q(2.0, -1), name="y")
+    b.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions")
+    return b.build([x], [y])
+
+
+def convert(tmp_path, model, *keys):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(model)
+    return subprocess.run([module.tinyaot_bin(), "convert", "--model.path", str(path),
+                           "--module.path", str(tmp_path / "out"), "--module.prefix", "m", *keys],
+                          capture_output=True, text=True)
+
+
+def views(tmp_path):
+    return json.loads((tmp_path / "out" / "m_views.json").read_text())["tensors"]
+
+
+def stored(tmp_path):
+    return {t["id"]: (t["stored_format"], t["nbytes"], t["dense_nbytes"])
+            for t in views(tmp_path) if t["kind"] == "constant"}
+
+
+def kernels(tmp_path):
+    return sorted(p.name for p in (tmp_path / "out" / "runtime" / "kernels").glob("*.c"))
+
+
+@pytest.mark.parametrize("keys,levels,form", [
+    ((), 16, ("table4", 16 + 2048, 4096)),             # clustered: auto codes it
+    ((), 17, None),                                    # 17 values: not clustered, dense
+    (("--weights.format", "table"), 17, ("table5", 32 + 2560, 4096)),
+    (("--weights.format", "table"), 128, ("table7", 128 + 3584, 4096)),
+    (("--weights.format", "table"), 200, None),        # more than 128 values: no table
+    (("--weights.format", "dense"), 16, None),
+    (("--weights.format", "packed"), 16, None),        # packed is INT4's form only
+    (("--weights.dense", "fc_*"), 16, None),
+    (("--weights.dense", "other"), 16, ("table4", 16 + 2048, 4096)),
+])
+def test_weights_format_chooses_the_table_form(tmp_path, keys, levels, form):
+    p = convert(tmp_path, clustered_fc(levels=levels), *keys)
+    assert p.returncode == 0, p.stderr
+    s = stored(tmp_path)
+    scratch = [t for t in views(tmp_path) if t["id"] == "op0.weights_decoded"]
+    if form:
+        assert s["op0.weights_table"] == form, s
+        assert "1" not in s, s  # the dense weights left the module
+        assert scratch and scratch[0]["kind"] == "scratch" and scratch[0]["nbytes"] == 4096
+        assert "ta_weight_table.c" in kernels(tmp_path)
+    else:
+        assert s["1"] == ("dense", 4096, 4096), s
+        assert not scratch and "ta_weight_table.c" not in kernels(tmp_path)
+
+
+def test_auto_leaves_small_clustered_weights_dense(tmp_path):
+    """Coding 8x8 weights saves less than the decode call costs."""
+    p = convert(tmp_path, clustered_fc(rows=8, depth=8))
+    assert p.returncode == 0, p.stderr
+    assert stored(tmp_path)["1"][0] == "dense"
+
+
+def test_analyze_lists_stored_bytes_format_and_dense_size(tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(clustered_fc())
+    p = subprocess.run([module.tinyaot_bin(), "analyze", "--model.path", str(path), "--tensors",
+                        "--format", "json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    t = {t["id"]: t for t in json.loads(p.stdout)["tensors"]}
+    assert (t["op0.weights_table"]["stored_format"], t["op0.weights_table"]["dense_bytes"]) == \
+        ("table4", 4096), t["op0.weights_table"]
+    assert t["op0.weights_table"]["model_tensor"] == 1
+
+
+def test_clustered_module_equals_dense_module_and_tflm(tmp_path):
+    model = clustered_fc()
+    runs = oracle.random_inputs(model, np.random.default_rng(2), 4)
+    outs = {}
+    (tmp_path / "m.tflite").write_bytes(model)
+    for fmt in ("auto", "dense"):
+        m = module.convert(tmp_path / "m.tflite", tmp_path / fmt, keys={"weights.format": fmt})
+        outs[fmt] = module.run(m, module.build(m), runs)
+    assert difftest._count_diff(outs["auto"], outs["dense"])[1] == 0
+    assert difftest._count_diff(outs["auto"], oracle.run_tflm(model, runs, isolated=True))[1] == 0
+
+
+# ---- DECODE data that would make a bad table, when the DECODE feeds a CONV_2D
+
+def decode_conv(encoded, ancillary):
+    """A 1x1 CONV_2D whose [4,1,1,3] weights a TFLM_DECODE gives."""
+    b = ModelBuilder()
+    x = b.tensor([1, 2, 2, 3], "int8", Q(0.05, 0), name="x")
+    enc = b.tensor([len(encoded)], "uint8", data=np.frombuffer(encoded, np.uint8), name="enc")
+    anc = b.tensor([len(ancillary)], "uint8", data=np.frombuffer(ancillary, np.uint8),
+                   name="anc")
+    w = b.tensor([4, 1, 1, 3], "int8", Q(0.02, 0), name="w")
+    b.custom_op("TFLM_DECODE", [enc, anc], [w])
+    y = b.tensor([1, 2, 2, 4], "int8", Q(0.1, 0), name="y")
+    b.op("CONV_2D", [x, w, -1], [y], "Conv2DOptions", padding="SAME", strideH=1, strideW=1)
+    return b.build([x], [y])
+
+
+def good_lut():
+    indices = np.arange(12) % 4
+    return tflm_decode.lut([np.array([-7, 3, 9, 100], np.int8)], indices, 2)
+
+
+BAD = [
+    ("truncated index stream", lambda e, a: (e[:2], a),
+     "the encoded tensor has 2 bytes; 12 indices of 2 bits need 3"),
+    ("table cut short: an index past the table", lambda e, a: (e, a[:18]),
+     "element 2 reads value 2 of channel 0's table (stride 4), past the 2 values"),
+    ("corrupted header: bit width 0", lambda e, a: (e, a[:5] + bytes([0xF0]) + a[6:]),
+     "LUT index bit width 0 (TFLite Micro takes 1 to 7)"),
+    ("index out of range", lambda e, a: tflm_decode.lut([np.array([-7, 3, 9], np.int8)],
+                                                       np.arange(12) % 4, 2),
+     "element 3 reads value 3 of channel 0's table (stride 3), past the 3 values"),
+]
+
+
+def test_good_decode_conv_is_kept_compressed(tmp_path):
+    p = convert(tmp_path, decode_conv(*good_lut()), "--weights.format", "table")
+    assert p.returncode == 0, p.stderr
+    # 12 weights in the interleaved layout's 64 bytes: the bitmap is smallest
+    assert stored(tmp_path)["op1.weights_table"][0] == "bitmap", stored(tmp_path)
+
+
+@pytest.mark.parametrize("name,corrupt,says", BAD, ids=[b[0] for b in BAD])
+def test_bad_lut_feeding_a_convolution_is_one_line(tmp_path, name, corrupt, says):
+    p = convert(tmp_path, decode_conv(*corrupt(*good_lut())))
+    assert p.returncode != 0
+    lines = [line for line in p.stderr.splitlines() if "error" in line]
+    assert len(lines) == 1, p.stderr
+    assert "m.tflite: operator 0 (TFLM_DECODE): output 0" in lines[0] and says in lines[0], \
+        lines[0]
+    assert not (tmp_path / "out").exists()
+
+
+# ---- Huffman and Prune: decoded at conversion, then kept as tables
+
+def decode_fc(encoded, ancillary, rows, depth):
+    """FULLY_CONNECTED [2, depth] -> [2, rows] whose weights a TFLM_DECODE gives."""
+    b = ModelBuilder()
+    x = b.tensor([2, depth], "int8", Q(0.05, 1), name="x")
+    enc = b.tensor([len(encoded)], "uint8", data=np.frombuffer(encoded, np.uint8), name="enc")
+    anc = b.tensor([len(ancillary)], "uint8", data=np.frombuffer(ancillary, np.uint8),
+                   name="anc")
+    w = b.tensor([rows, depth], "int8", Q(0.01, 0), name="w")
+    b.custom_op("TFLM_DECODE", [enc, anc], [w])
+    y = b.tensor([2, rows], "int8", Q(0.5, -3), name="y")
+    b.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions")
+    return b.build([x], [y])
+
+
+def skewed_weights(rng, rows=24, depth=40):
+    """Few values, most of them zero (what Huffman and Prune compress well)."""
+    pool = np.array([0, 0, 0, 0, 0, 0, 3, -5, 17, -60, 101], np.int8)
+    return pool[rng.integers(0, len(pool), (rows, depth))]
+
+
+@pytest.mark.parametrize("form", ["huffman", "prune"])
+def test_huffman_and_prune_weights_are_kept_as_tables(tmp_path, form):
+    w = skewed_weights(np.random.default_rng(9))
+    encoded, ancillary = (tflm_decode.huffman(w, True, 3) if form == "huffman"
+                          else tflm_decode.prune(w))
+    model = decode_fc(encoded, ancillary, *w.shape)
+    (tmp_path / "m.tflite").write_bytes(model)
+    m = module.convert(tmp_path / "m.tflite", tmp_path / "out")
+    s = {t["id"]: (t["stored_format"], t["nbytes"], t["dense_nbytes"])
+         for t in m.views["tensors"] if t["kind"] == "constant"}
+    # 6 values: 3-bit indices, 960 elements in 360 bytes and an 8-value table
+    assert s["op1.weights_table"] == ("table3", 368, 960), s
+    runs = oracle.random_inputs(model, np.random.default_rng(3), 3)
+    ours = module.run(m, module.build(m), runs)
+    assert difftest._count_diff(ours, oracle.run_tflm(model, runs, isolated=True))[1] == 0
+
+
+def test_pruned_weights_of_many_values_are_kept_as_a_bitmap(tmp_path):
+    """TFLM_DECODE's Prune over weights of many values (too many for a
+    table): the bitmap of the kept values, then those values."""
+    rng = np.random.default_rng(4)
+    w = np.where(rng.random((24, 40)) < 0.1, rng.integers(-127, 128, (24, 40)), 0).astype(np.int8)
+    model = decode_fc(*tflm_decode.prune(w), *w.shape)
+    (tmp_path / "m.tflite").write_bytes(model)
+    m = module.convert(tmp_path / "m.tflite", tmp_path / "out")
+    s = {t["id"]: (t["stored_format"], t["dense_nbytes"])
+         for t in m.views["tensors"] if t["kind"] == "constant"}
+    assert s["op1.weights_table"] == ("bitmap", 960), s
+    nbytes = next(t["nbytes"] for t in m.views["tensors"] if t["id"] == "op1.weights_table")
+    assert nbytes < 960 // 8 + np.count_nonzero(w) + 16, nbytes  # the bitmap, the values
+    runs = oracle.random_inputs(model, np.random.default_rng(3), 3)
+    ours = module.run(m, module.build(m), runs)
+    assert difftest._count_diff(ours, oracle.run_tflm(model, runs, isolated=True))[1] == 0
