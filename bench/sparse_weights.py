@@ -1,6 +1,6 @@
 """SPARSE_WEIGHTS' cost model (issue 24, item 2): instructions of one int8
 FULLY_CONNECTED with its weights dense (weights.format dense) and with the
-zero weights left out (weights.format packed: the sparse kernel wherever it
+zero weights left out (weights.format sparse: the sparse kernel wherever it
 is smaller), at several sizes and densities, on the Cortex-M55 and the
 Cortex-M4 (QEMU), and what the default (auto) picks.
 
@@ -81,10 +81,10 @@ def main(argv=None):
                 path.write_bytes(model)
                 work = tmp / f"{board}-{path.stem}"
                 dense, d1, _ = count(path, board, work / "dense", "dense")
-                sparse, d2, _ = count(path, board, work / "packed", "packed")
+                sparse, d2, _ = count(path, board, work / "sparse", "sparse")
                 auto, d3, _ = count(path, board, work / "auto", "auto")
                 dense_fit.append(([rows * outputs * depth, rows * outputs], dense))
-                if sparse != dense:  # packed stored it sparse
+                if sparse != dense:  # stored sparse
                     sparse_fit.append(([rows * nz, rows * outputs], sparse))
                 ok = d1 == d2 == d3 == 0
                 print(f"{rows:>4} x {depth:>5} -> {outputs:<8} {density:7.2f} {nz:>8,} "

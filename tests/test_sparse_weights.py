@@ -30,12 +30,12 @@ def runs_for(case):
 @pytest.mark.qemu
 @pytest.mark.parametrize("board,target", BOARDS, ids=[b for b, _ in BOARDS])
 def test_sparse_kernel_matches_tflm_on_boards(tmp_path, board, target):
-    """weights.format packed: every layer the sparse form makes smaller runs
+    """weights.format sparse: every layer the sparse form makes smaller runs
     the sparse kernel (Helium's gather loop on the M55, the scalar one on
     the M4)."""
     cases = [variants.ALL["SPARSE.unstructured"].case(s) for s in range(CASES)]
     b = batch.build_batch_qemu([(c.name, c.model) for c in cases], tmp_path, board, target,
-                               keys={"weights.format": "packed"})
+                               keys={"weights.format": "sparse"})
     assert not b.errors, b.errors
     assert "ta_fully_connected_s8_sparse(" in "".join(
         p.read_text() for p in tmp_path.rglob("*.c")), "no case ran the sparse kernel"
@@ -86,11 +86,11 @@ def sparse_call(tmp_path):
 
 
 # (density, keys, sparse): auto where the sparse loop is faster on both cores
-# (640 inputs, 2% kept), not at 30%; packed wherever it is smaller (30%,
+# (640 inputs, 2% kept), not at 30%; sparse wherever it is smaller (30%,
 # not 40%); dense, weights.dense and the transform off never.
 @pytest.mark.parametrize("density,keys,sparse", [
     (0.02, (), True), (0.3, (), False),
-    (0.3, ("--weights.format", "packed"), True), (0.45, ("--weights.format", "packed"), False),
+    (0.3, ("--weights.format", "sparse"), True), (0.45, ("--weights.format", "sparse"), False),
     (0.02, ("--weights.format", "dense"), False), (0.02, ("--weights.dense", "fc_*"), False),
     (0.02, ("--transforms", "{SPARSE_WEIGHTS: false}"), False)])
 def test_weights_format_chooses_sparse_layers(tmp_path, density, keys, sparse):

@@ -26,7 +26,7 @@
 
 /* int4_weights.c (before ta_pass_check): INT4 weights unpacked to int8,
    their packed bytes kept on the tensor; INT4 elsewhere refused. format:
-   weights.format ("auto" | "packed" | "dense"); dense: weights.dense's
+   weights.format ("auto" | "packed" | "table" | "sparse" | "dense"); dense: weights.dense's
    names/ids. */
 typedef struct TaInt4Options {
     const char *format;

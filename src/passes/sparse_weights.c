@@ -12,7 +12,7 @@
  * Runs on the lowered graph, so every other transform has already shaped
  * the weights (SPARSE_CHANNELS removed the dead channels; what remains here
  * is unstructured sparsity). weights.format dense and weights.dense keep a
- * layer dense; weights.format packed stores every such layer sparse where
+ * layer dense; weights.format sparse stores every such layer sparse where
  * that takes fewer bytes, whatever the speed.
  */
 #include "../../runtime/kernels/ta_conv_2d.h"
@@ -214,7 +214,7 @@ bool ta_pass_sparse_weights(TaPassCtx *ctx)
             continue;
         const int64_t nz = nonzeros(&l);
         const bool smaller = nz * 3 + (int64_t)l.outputs * 4 < (int64_t)l.outputs * l.depth;
-        if (strcmp(o->format, "packed") == 0 ? smaller : sparse_pays(&l, nz))
+        if (strcmp(o->format, "sparse") == 0 ? smaller : sparse_pays(&l, nz))
             make_sparse(ctx, op, &l, nz);
     }
     return true;
