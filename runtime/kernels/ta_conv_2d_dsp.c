@@ -59,15 +59,22 @@ static inline uint32_t requantized_byte(int32_t acc, int32_t multiplier, int32_t
             w1 |= requantized_byte(s1, m, r1, pow_r1, offset) << (8 * (j)); \
     } while (0)
 
-/* The first `valid` (1-4) bytes of word v at out: one word store for four. */
+/* The first `valid` (1-4) bytes of word v at out: one word store for
+   four, one halfword store for two. */
 static inline void store_bytes(int8_t *out, uint32_t v, int32_t valid)
 {
     if (TA_LIKELY(valid == 4)) {
         memcpy(out, &v, 4);
         return;
     }
-    for (int32_t j = 0; j < valid; j++, v >>= 8)
-        out[j] = (int8_t)v;
+    if (valid & 2) {
+        const uint16_t h = (uint16_t)v;
+        memcpy(out, &h, 2);
+        out += 2;
+        v >>= 16;
+    }
+    if (valid & 1)
+        *out = (int8_t)v;
 }
 
 /* The output range as a byte in every lane, and whether it narrows int8's
@@ -95,9 +102,16 @@ TA_INLINE_ALWAYS void requantize4_right(const int32_t *acc, int32_t pixels,
 {
     uint32_t w0 = 0, w1 = 0;
     TA_REQUANTIZE_CHANNEL(0, acc[0], acc[4]);
-    TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
-    TA_REQUANTIZE_CHANNEL(2, acc[2], acc[6]);
-    TA_REQUANTIZE_CHANNEL(3, acc[3], acc[7]);
+    if (TA_LIKELY(valid == 4)) {
+        TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
+        TA_REQUANTIZE_CHANNEL(2, acc[2], acc[6]);
+        TA_REQUANTIZE_CHANNEL(3, acc[3], acc[7]);
+    } else { /* a last block: only its channels (the padded ones' shifts are any) */
+        if (valid > 1)
+            TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
+        if (valid > 2)
+            TA_REQUANTIZE_CHANNEL(2, acc[2], acc[6]);
+    }
     if (range.clamp) {
         w0 = ta_clamp4_s8(w0, range.lo4, range.hi4);
         w1 = ta_clamp4_s8(w1, range.lo4, range.hi4);
@@ -107,10 +121,16 @@ TA_INLINE_ALWAYS void requantize4_right(const int32_t *acc, int32_t pixels,
         store_bytes(out + out_step, w1, valid);
 }
 
-/* Whether all four channels' shifts are right shifts (requantize4_right). */
-static inline int right_shifts4(const int32_t *shifts)
+/* Whether the first `valid` (1-4) channels' shifts are all right shifts
+   (requantize4_right); a last block's padding is not looked at. */
+static inline int right_shifts4(const int32_t *shifts, int32_t valid)
 {
-    return (shifts[0] & shifts[1] & shifts[2] & shifts[3]) < 0;
+    if (TA_LIKELY(valid == 4))
+        return (shifts[0] & shifts[1] & shifts[2] & shifts[3]) < 0;
+    int32_t all = shifts[0];
+    for (int32_t j = 1; j < valid; j++)
+        all &= shifts[j];
+    return all < 0;
 }
 
 /* Channels o..o+3 (multipliers and shifts point at o) of `pixels` pixels
@@ -125,7 +145,7 @@ TA_NOINLINE static void requantize4_words(const ta_conv_2d_params_t *p, const in
                                           int32_t valid)
 {
     const int32_t offset = p->output_offset, lo = p->activation_min, hi = p->activation_max;
-    if (TA_LIKELY(right_shifts4(shifts))) {
+    if (TA_LIKELY(right_shifts4(shifts, valid))) {
         requantize4_right(acc, pixels, multipliers, shifts, offset, output_range4(p), out, out_step,
                           valid);
         return;
@@ -236,43 +256,72 @@ static inline void dot2x2_widened_words(int32_t *acc, const int8_t *w, const pai
 }
 
 /* The bias-started sums of two filters (channel pair at bias, filters at
-   w and w + 16) by two pixels, count whole chunks (or, with words, count
-   words of one chunk) of the input widened at xw and WIDE_GAP further:
-   acc[0], acc[1] (pixel 0) and acc[4], acc[5] (pixel 1), the layout
-   requantize4_right reads. The asm loads the bias itself (through t, the
-   loop's scratch, so that no register is added): 13 registers, what
-   clang leaves with r7 its frame pointer. */
-#define TA_PAIR_SUMS(BODY, X_STEP, W_STEP)                                                         \
-    __asm volatile("   ldrd     %[a0], %[a1], [%[t]]\n"                                            \
-                   "   mov      %[a2], %[a0]\n"                                                    \
-                   "   mov      %[a3], %[a1]\n"                                                    \
-                   "1:\n" BODY "   adds     %[x], %[x], #" #X_STEP "\n"                            \
-                   "   adds     %[w], %[w], #" #W_STEP "\n"                                        \
-                   "   subs     %[c], %[c], #1\n"                                                  \
-                   "   bne      1b\n"                                                              \
-                   : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "+r"(xw), \
-                     [w] "+r"(w), [c] "+r"(count), [t] "+r"(t), [x0e] "=&r"(x0e),                  \
-                     [x0o] "=&r"(x0o), [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "=&r"(v)            \
-                   :                                                                               \
-                   : "cc", "memory")
-
+   w and w + 16) by two pixels over `words` words of the input widened at
+   xw and WIDE_GAP further: whole 16-byte chunks first, then the last
+   chunk's remaining words one by one (the weights are padded to whole
+   chunks, so no work is done on padding): acc[0], acc[1] (pixel 0) and
+   acc[4], acc[5] (pixel 1), the layout requantize4_right reads. The asm
+   loads the bias itself (through t, the loop's scratch) and, for words
+   not a multiple of four (whole_chunks 0; then the remainder is not 0),
+   counts both loops in one register c, (chunks - 1) * 2^16 + remaining
+   words, so as to need 13 registers: what clang leaves with r7 its frame
+   pointer. */
 TA_INLINE_ALWAYS void pair_sums(int32_t *acc, const int32_t *bias, const int8_t *w,
-                                const uint32_t *xw, int32_t count, int whole_chunks)
+                                const uint32_t *xw, int32_t words, int whole_chunks)
 {
     int32_t a0, a1, a2, a3;
     uint32_t x0e, x0o, x1e, x1o, v;
     uint32_t t = (uint32_t)(uintptr_t)bias;
-    if (whole_chunks)
-        TA_PAIR_SUMS(TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24),
-                     32, 64);
-    else
-        TA_PAIR_SUMS(TA_WIDE_WORD(0, 0), 8, 4);
+    /* clang-format off */
+#define TA_PAIR_OPERANDS                                                                           \
+        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "+r"(xw),            \
+          [w] "+r"(w), [c] "+r"(c), [t] "+r"(t), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o),               \
+          [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "=&r"(v)                                         \
+        :                                                                                          \
+        : "cc", "memory"
+#define TA_PAIR_START                                                                              \
+        "   ldrd     %[a0], %[a1], [%[t]]\n"                                                        \
+        "   mov      %[a2], %[a0]\n"                                                                \
+        "   mov      %[a3], %[a1]\n"
+#define TA_PAIR_CHUNK                                                                              \
+        TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)             \
+        "   adds     %[x], %[x], #32\n"                                                             \
+        "   adds     %[w], %[w], #64\n"
+    if (whole_chunks) { /* words a multiple of four: chunks only, counted in c */
+        uint32_t c = (uint32_t)words / 4;
+        __asm volatile(
+            TA_PAIR_START
+            "1:\n" TA_PAIR_CHUNK
+            "   subs     %[c], %[c], #1\n"
+            "   bne      1b\n"
+            TA_PAIR_OPERANDS);
+    } else {
+        uint32_t c = ((uint32_t)(words / 4 - 1) << 16) | (uint32_t)(words % 4);
+        __asm volatile(
+            TA_PAIR_START
+            "   cmp      %[c], #0\n"
+            "   blt      2f\n"
+            "1:\n" TA_PAIR_CHUNK
+            "   subs     %[c], %[c], #65536\n"
+            "   bpl      1b\n"
+            "2:\n"
+            "   uxth     %[c], %[c]\n"
+            "3:\n" TA_WIDE_WORD(0, 0)
+            "   adds     %[x], %[x], #8\n"
+            "   adds     %[w], %[w], #4\n"
+            "   subs     %[c], %[c], #1\n"
+            "   bne      3b\n"
+            TA_PAIR_OPERANDS);
+    }
+#undef TA_PAIR_CHUNK
+#undef TA_PAIR_START
+#undef TA_PAIR_OPERANDS
+    /* clang-format on */
     acc[0] = a0;
     acc[1] = a1;
     acc[4] = a2;
     acc[5] = a3;
 }
-#undef TA_PAIR_SUMS
 #undef TA_WIDE_WORD
 
 /* One block's filter pairs (`pairs`: 2, or 1 for a last block of one or
@@ -307,36 +356,45 @@ static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
     }
 }
 
-/* Every output channel (per-channel requantization; the last block's
-   padded channels computed, not stored) of two pixels whose inputs,
-   `words` words each (whole 16-byte chunks, or fewer than four words), are
-   widened at wide and wide + WIDE_GAP bytes; the second pixel's outputs at
-   out + out_c. */
+/* Every output channel (per-channel requantization; a last block of one
+   or two channels computes one filter pair, of three the last channel's
+   padding too, and stores only its channels) of two pixels whose inputs,
+   `words` words each, are widened at wide and wide + WIDE_GAP bytes; the
+   second pixel's outputs at out + out_c. */
+TA_INLINE_ALWAYS void pair_blocks_with(const ta_conv_2d_params_t *p, const uint32_t *wide,
+                                       int32_t words, int whole_chunks, const int8_t *weights,
+                                       size_t block_bytes, const int32_t *bias_sum,
+                                       const int32_t *multipliers, const int32_t *shifts,
+                                       int8_t *out)
+{
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const range4_t range = output_range4(p);
+    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
+        int32_t acc[8];
+        const int32_t valid = out_c - o < 4 ? out_c - o : 4;
+        pair_sums(acc, bias_sum + o, weights, wide, words, whole_chunks);
+        if (valid > 2)
+            pair_sums(acc + 2, bias_sum + o + 2, weights + 32, wide, words, whole_chunks);
+        if (TA_LIKELY(valid == 4 && right_shifts4(shifts + o, 4)))
+            requantize4_right(acc, 2, multipliers + o, shifts + o, offset, range, out + o,
+                              (size_t)out_c, 4);
+        else /* a last block of 1-3 channels, or a shift that is not right */
+            requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
+                              valid);
+    }
+}
+
+/* pair_blocks_with, its loop for words a multiple of four or not. */
 static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
                         const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
                         const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
-    const int32_t out_c = p->output_depth, offset = p->output_offset;
-    const range4_t range = output_range4(p);
-    const int whole_chunks = words >= 4;
-    const int32_t count = whole_chunks ? words / 4 : words;
-    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
-        int32_t acc[8];
-        /* A last block of one or two channels: its first filter pair only
-           (the arrays are padded to whole blocks). */
-        const int32_t valid = out_c - o < 4 ? out_c - o : 4;
-        pair_sums(acc, bias_sum + o, weights, wide, count, whole_chunks);
-        if (valid > 2)
-            pair_sums(acc + 2, bias_sum + o + 2, weights + 32, wide, count, whole_chunks);
-        else
-            acc[2] = acc[3] = acc[6] = acc[7] = 0;
-        if (TA_LIKELY(right_shifts4(shifts + o)))
-            requantize4_right(acc, 2, multipliers + o, shifts + o, offset, range, out + o,
-                              (size_t)out_c, valid);
-        else
-            requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
-                              valid);
-    }
+    if (words % 4 == 0)
+        pair_blocks_with(p, wide, words, 1, weights, block_bytes, bias_sum, multipliers, shifts,
+                         out);
+    else
+        pair_blocks_with(p, wide, words, 0, weights, block_bytes, bias_sum, multipliers, shifts,
+                         out);
 }
 
 /* The requantized case of ta_conv_2d.c's pixel_interleaved: whole blocks
@@ -370,14 +428,9 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
     if (n > 0 && n <= PAIR_FILTER) {
         /* Pixels in pairs, widened WIDE_GAP apart so that one pointer
            reaches both: every weight load serves two pixels. The pair
-           loops read whole chunks (whole words under 16 bytes): zeros
-           widened past the n bytes, against zero weights. */
-        const int32_t words = n < 16 ? (n + 3) / 4 : (n + 15) / 16 * 4;
-        const int32_t widened = (n + 3) / 4 * 2; /* words widen_bytes writes */
-        if (words * 2 > widened) {
-            memset(wide + widened, 0, (size_t)(words * 2 - widened) * 4);
-            memset(wide + WIDE_GAP / 4 + widened, 0, (size_t)(words * 2 - widened) * 4);
-        }
+           loop reads whole words: a last partial one zero-extended
+           (widen_bytes), against zero weights. */
+        const int32_t words = (n + 3) / 4;
         for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
             widen_bytes(wide, x, n);
             widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
