@@ -59,24 +59,6 @@ static inline uint32_t requantized_byte(int32_t acc, int32_t multiplier, int32_t
             w1 |= requantized_byte(s1, m, r1, pow_r1, offset) << (8 * (j)); \
     } while (0)
 
-/* The first `valid` (1-4) bytes of word v at out: one word store for
-   four, one halfword store for two. */
-static inline void store_bytes(int8_t *out, uint32_t v, int32_t valid)
-{
-    if (TA_LIKELY(valid == 4)) {
-        memcpy(out, &v, 4);
-        return;
-    }
-    if (valid & 2) {
-        const uint16_t h = (uint16_t)v;
-        memcpy(out, &h, 2);
-        out += 2;
-        v >>= 16;
-    }
-    if (valid & 1)
-        *out = (int8_t)v;
-}
-
 /* The output range as a byte in every lane, and whether it narrows int8's
    (else the clamp is skipped: no activation). */
 typedef struct {
@@ -91,53 +73,61 @@ static inline range4_t output_range4(const ta_conv_2d_params_t *p)
     return r;
 }
 
-/* requantize4_words's usual case (all four shifts right shifts): channel
-   by channel, so that only one channel's constants and the pixels' words
-   are live (no spills), saturated to int8, clamped four bytes at a time
-   and stored as one word a pixel. Inline in the pair loop. */
+/* requantize4_words's usual case (a whole block, all four shifts right
+   shifts): channel by channel, so that only one channel's constants and
+   the pixels' words are live (no spills), saturated to int8, clamped four
+   bytes at a time and stored as one word a pixel. Inline in the pair
+   loop. */
 TA_INLINE_ALWAYS void requantize4_right(const int32_t *acc, int32_t pixels,
                                         const int32_t *multipliers, const int32_t *shifts,
                                         int32_t offset, range4_t range, int8_t *out,
-                                        size_t out_step, int32_t valid)
+                                        size_t out_step)
 {
     uint32_t w0 = 0, w1 = 0;
     TA_REQUANTIZE_CHANNEL(0, acc[0], acc[4]);
-    if (TA_LIKELY(valid == 4)) {
-        TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
-        TA_REQUANTIZE_CHANNEL(2, acc[2], acc[6]);
-        TA_REQUANTIZE_CHANNEL(3, acc[3], acc[7]);
-    } else { /* a last block: only its channels (the padded ones' shifts are any) */
-        if (valid > 1)
-            TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
-        if (valid > 2)
-            TA_REQUANTIZE_CHANNEL(2, acc[2], acc[6]);
-    }
+    TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
+    TA_REQUANTIZE_CHANNEL(2, acc[2], acc[6]);
+    TA_REQUANTIZE_CHANNEL(3, acc[3], acc[7]);
     if (range.clamp) {
         w0 = ta_clamp4_s8(w0, range.lo4, range.hi4);
         w1 = ta_clamp4_s8(w1, range.lo4, range.hi4);
     }
-    store_bytes(out, w0, valid);
+    memcpy(out, &w0, 4);
     if (pixels == MAX_WORD_PIXELS)
-        store_bytes(out + out_step, w1, valid);
+        memcpy(out + out_step, &w1, 4);
 }
 
-/* Whether the first `valid` (1-4) channels' shifts are all right shifts
-   (requantize4_right); a last block's padding is not looked at. */
-static inline int right_shifts4(const int32_t *shifts, int32_t valid)
+/* requantize4_right for a last block of two channels (channel counts of
+   4k + 2: the two-channel tail), one halfword store a pixel. */
+TA_INLINE_ALWAYS void requantize2_right(const int32_t *acc, const int32_t *multipliers,
+                                        const int32_t *shifts, int32_t offset, range4_t range,
+                                        int8_t *out, size_t out_step)
 {
-    if (TA_LIKELY(valid == 4))
-        return (shifts[0] & shifts[1] & shifts[2] & shifts[3]) < 0;
-    int32_t all = shifts[0];
-    for (int32_t j = 1; j < valid; j++)
-        all &= shifts[j];
-    return all < 0;
+    const int32_t pixels = MAX_WORD_PIXELS;
+    uint32_t w0 = 0, w1 = 0;
+    TA_REQUANTIZE_CHANNEL(0, acc[0], acc[4]);
+    TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
+    if (range.clamp) {
+        w0 = ta_clamp4_s8(w0, range.lo4, range.hi4);
+        w1 = ta_clamp4_s8(w1, range.lo4, range.hi4);
+    }
+    const uint16_t h0 = (uint16_t)w0, h1 = (uint16_t)w1;
+    memcpy(out, &h0, 2);
+    memcpy(out + out_step, &h1, 2);
+}
+
+/* Whether all four channels' shifts are right shifts (requantize4_right). */
+static inline int right_shifts4(const int32_t *shifts)
+{
+    return (shifts[0] & shifts[1] & shifts[2] & shifts[3]) < 0;
 }
 
 /* Channels o..o+3 (multipliers and shifts point at o) of `pixels` pixels
    (at most MAX_WORD_PIXELS), acc[4 * i + j] for pixel i and channel o + j,
    requantized into out + i * out_step + j for the first `valid` (1-4)
    channels (the last block of a channel count off four: its padded lanes
-   are not stored): requantize4_right, else output by output. One copy
+   are neither computed nor stored): a whole block of right shifts by
+   requantize4_right, else channel by channel, output by output. One copy
    for the DSP loops that do not inline requantize4_right. */
 TA_NOINLINE static void requantize4_words(const ta_conv_2d_params_t *p, const int32_t *acc,
                                           int32_t pixels, const int32_t *multipliers,
@@ -145,15 +135,15 @@ TA_NOINLINE static void requantize4_words(const ta_conv_2d_params_t *p, const in
                                           int32_t valid)
 {
     const int32_t offset = p->output_offset, lo = p->activation_min, hi = p->activation_max;
-    if (TA_LIKELY(right_shifts4(shifts, valid))) {
-        requantize4_right(acc, pixels, multipliers, shifts, offset, output_range4(p), out, out_step,
-                          valid);
+    if (TA_LIKELY(valid == 4 && right_shifts4(shifts))) {
+        requantize4_right(acc, pixels, multipliers, shifts, offset, output_range4(p), out,
+                          out_step);
         return;
     }
-    for (int32_t i = 0; i < pixels; i++, acc += 4, out += out_step)
-        for (int32_t j = 0; j < valid; j++) {
-            const int32_t v = requantize_nonnegative(acc[j], multipliers[j], shifts[j]);
-            out[j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
+    for (int32_t j = 0; j < valid; j++)
+        for (int32_t i = 0; i < pixels; i++) {
+            const int32_t v = requantize_nonnegative(acc[4 * i + j], multipliers[j], shifts[j]);
+            out[(size_t)i * out_step + (size_t)j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
         }
 }
 
@@ -375,10 +365,13 @@ TA_INLINE_ALWAYS void pair_blocks_with(const ta_conv_2d_params_t *p, const uint3
         pair_sums(acc, bias_sum + o, weights, wide, words, whole_chunks);
         if (valid > 2)
             pair_sums(acc + 2, bias_sum + o + 2, weights + 32, wide, words, whole_chunks);
-        if (TA_LIKELY(valid == 4 && right_shifts4(shifts + o, 4)))
+        if (TA_LIKELY(valid == 4 && right_shifts4(shifts + o)))
             requantize4_right(acc, 2, multipliers + o, shifts + o, offset, range, out + o,
-                              (size_t)out_c, 4);
-        else /* a last block of 1-3 channels, or a shift that is not right */
+                              (size_t)out_c);
+        else if (valid == 2 && (shifts[o] & shifts[o + 1]) < 0)
+            requantize2_right(acc, multipliers + o, shifts + o, offset, range, out + o,
+                              (size_t)out_c);
+        else /* a last block of one or three channels, or a shift that is not right */
             requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
                               valid);
     }
