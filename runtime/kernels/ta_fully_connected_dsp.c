@@ -77,4 +77,45 @@ void ta_fully_connected_s8_groups_dsp(const ta_fully_connected_params_t *p, cons
                          p->activation_max, out + o);
     }
 }
+
+/* acc[r] += sum_{k<n} w_r[k] * x[k] for two rows: each input word loaded
+   and widened once for both. */
+static void dot2_s8(int32_t acc[2], const int8_t *w0, const int8_t *w1, const int8_t *x, int32_t n)
+{
+    int32_t a0 = acc[0], a1 = acc[1], k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const uint32_t xw = ta_mm_load32(x + k), v0 = ta_mm_load32(w0 + k),
+                       v1 = ta_mm_load32(w1 + k);
+        const uint32_t xe = __sxtb16(xw), xo = ta_mm_sxtb16_ror8(xw);
+        a0 = __smlad(__sxtb16(v0), xe, a0);
+        a0 = __smlad(ta_mm_sxtb16_ror8(v0), xo, a0);
+        a1 = __smlad(__sxtb16(v1), xe, a1);
+        a1 = __smlad(ta_mm_sxtb16_ror8(v1), xo, a1);
+    }
+    for (; k < n; k++) {
+        a0 = (int32_t)((uint32_t)a0 + (uint32_t)(w0[k] * x[k]));
+        a1 = (int32_t)((uint32_t)a1 + (uint32_t)(w1[k] * x[k]));
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+}
+
+void ta_fully_connected_s8_last_rows_dsp(const ta_fully_connected_params_t *p, const int8_t *in,
+                                         const int8_t *weights, const int32_t *bias_sum,
+                                         const int32_t *multipliers, const int32_t *shifts,
+                                         int8_t *out)
+{
+    const int32_t depth = p->accum_depth, o = p->output_depth & ~3, n = p->output_depth - o;
+    const int8_t *w = weights + (size_t)o * (size_t)depth;
+    int32_t acc[3];
+    for (int32_t k = 0; k < n; k++)
+        acc[k] = bias_sum ? bias_sum[o + k] : 0;
+    if (n >= 2)
+        dot2_s8(acc, w, w + depth, in, depth);
+    if (n != 2) /* one row alone: the only one, or the third */
+        acc[n - 1] = ta_mm_dot1_s8(acc[n - 1], w + (size_t)(n - 1) * (size_t)depth, in, depth);
+    ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
+                     p->multiplier, p->shift, p->output_offset, p->activation_min,
+                     p->activation_max, out + o);
+}
 #endif
