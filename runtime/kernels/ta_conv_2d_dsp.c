@@ -26,8 +26,14 @@
 enum { MAX_WORD_PIXELS = 2 }; /* pixels per call of requantize4_words */
 
 /* Inlined whatever the compiler's size estimate: the pair loop's pieces,
-   whose sums must stay in registers, not go through memory. */
+   whose sums must stay in registers, not go through memory. Not without
+   optimization: gcc -O0 (the tests' glue flags) then finds no 13 registers
+   for the inlined assembly, and speed does not matter there. */
+#if defined(__OPTIMIZE__)
 #define TA_INLINE_ALWAYS static inline __attribute__((always_inline))
+#else
+#define TA_INLINE_ALWAYS TA_NOINLINE static
+#endif
 
 /* requantize_nonnegative for a right shift, with the channel's part
    (r1 = -shift - 1 and 2^r1) worked out once for all its outputs. */
