@@ -263,61 +263,42 @@ static inline void dot2x2_widened_words(int32_t *acc, const int8_t *w, const pai
    chunk's remaining words one by one (the weights are padded to whole
    chunks, so no work is done on padding): acc[0], acc[1] (pixel 0) and
    acc[4], acc[5] (pixel 1), the layout requantize4_right reads. The asm
-   loads the bias itself (through t, the loop's scratch) and, for words
-   not a multiple of four (whole_chunks 0; then the remainder is not 0),
-   counts both loops in one register c, (chunks - 1) * 2^16 + remaining
-   words, so as to need 13 registers: what clang leaves with r7 its frame
-   pointer. */
+   loads the bias itself (through t, the loop's scratch) and counts both
+   loops in one register c, (chunks - 1) * 2^16 + remaining words, so as
+   to need 13 registers: what clang leaves with r7 its frame pointer. */
 TA_INLINE_ALWAYS void pair_sums(int32_t *acc, const int32_t *bias, const int8_t *w,
-                                const uint32_t *xw, int32_t words, int whole_chunks)
+                                const uint32_t *xw, int32_t words)
 {
     int32_t a0, a1, a2, a3;
     uint32_t x0e, x0o, x1e, x1o, v;
     uint32_t t = (uint32_t)(uintptr_t)bias;
+    uint32_t c = ((uint32_t)(words / 4 - 1) << 16) | (uint32_t)(words % 4);
     /* clang-format off */
-#define TA_PAIR_OPERANDS                                                                           \
-        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "+r"(xw),            \
-          [w] "+r"(w), [c] "+r"(c), [t] "+r"(t), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o),               \
-          [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "=&r"(v)                                         \
-        :                                                                                          \
-        : "cc", "memory"
-#define TA_PAIR_START                                                                              \
-        "   ldrd     %[a0], %[a1], [%[t]]\n"                                                        \
-        "   mov      %[a2], %[a0]\n"                                                                \
+    __asm volatile(
+        "   ldrd     %[a0], %[a1], [%[t]]\n"
+        "   mov      %[a2], %[a0]\n"
         "   mov      %[a3], %[a1]\n"
-#define TA_PAIR_CHUNK                                                                              \
-        TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)             \
-        "   adds     %[x], %[x], #32\n"                                                             \
+        "   cmp      %[c], #0\n"
+        "   blt      2f\n"
+        "1:\n" TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
+        "   adds     %[x], %[x], #32\n"
         "   adds     %[w], %[w], #64\n"
-    if (whole_chunks) { /* words a multiple of four: chunks only, counted in c */
-        uint32_t c = (uint32_t)words / 4;
-        __asm volatile(
-            TA_PAIR_START
-            "1:\n" TA_PAIR_CHUNK
-            "   subs     %[c], %[c], #1\n"
-            "   bne      1b\n"
-            TA_PAIR_OPERANDS);
-    } else {
-        uint32_t c = ((uint32_t)(words / 4 - 1) << 16) | (uint32_t)(words % 4);
-        __asm volatile(
-            TA_PAIR_START
-            "   cmp      %[c], #0\n"
-            "   blt      2f\n"
-            "1:\n" TA_PAIR_CHUNK
-            "   subs     %[c], %[c], #65536\n"
-            "   bpl      1b\n"
-            "2:\n"
-            "   uxth     %[c], %[c]\n"
-            "3:\n" TA_WIDE_WORD(0, 0)
-            "   adds     %[x], %[x], #8\n"
-            "   adds     %[w], %[w], #4\n"
-            "   subs     %[c], %[c], #1\n"
-            "   bne      3b\n"
-            TA_PAIR_OPERANDS);
-    }
-#undef TA_PAIR_CHUNK
-#undef TA_PAIR_START
-#undef TA_PAIR_OPERANDS
+        "   subs     %[c], %[c], #65536\n"
+        "   bpl      1b\n"
+        "2:\n"
+        "   adds     %[c], %[c], #65536\n"
+        "   beq      4f\n"
+        "3:\n" TA_WIDE_WORD(0, 0)
+        "   adds     %[x], %[x], #8\n"
+        "   adds     %[w], %[w], #4\n"
+        "   subs     %[c], %[c], #1\n"
+        "   bne      3b\n"
+        "4:\n"
+        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "+r"(xw),
+          [w] "+r"(w), [c] "+r"(c), [t] "+r"(t), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o),
+          [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "=&r"(v)
+        :
+        : "cc", "memory");
     /* clang-format on */
     acc[0] = a0;
     acc[1] = a1;
@@ -363,20 +344,18 @@ static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
    padding too, and stores only its channels) of two pixels whose inputs,
    `words` words each, are widened at wide and wide + WIDE_GAP bytes; the
    second pixel's outputs at out + out_c. */
-TA_INLINE_ALWAYS void pair_blocks_with(const ta_conv_2d_params_t *p, const uint32_t *wide,
-                                       int32_t words, int whole_chunks, const int8_t *weights,
-                                       size_t block_bytes, const int32_t *bias_sum,
-                                       const int32_t *multipliers, const int32_t *shifts,
-                                       int8_t *out)
+static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
+                        const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                        const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
     const int32_t out_c = p->output_depth, offset = p->output_offset;
     const range4_t range = output_range4(p);
     for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
         int32_t acc[8];
         const int32_t valid = out_c - o < 4 ? out_c - o : 4;
-        pair_sums(acc, bias_sum + o, weights, wide, words, whole_chunks);
-        if (valid > 2)
-            pair_sums(acc + 2, bias_sum + o + 2, weights + 32, wide, words, whole_chunks);
+        pair_sums(acc, bias_sum + o, weights, wide, words);
+        if (valid > 2) /* a last block of one or two channels: one filter pair */
+            pair_sums(acc + 2, bias_sum + o + 2, weights + 32, wide, words);
         if (TA_LIKELY(valid == 4 && right_shifts4(shifts + o)))
             requantize4_right(acc, 2, multipliers + o, shifts + o, offset, range, out + o,
                               (size_t)out_c);
@@ -387,19 +366,6 @@ TA_INLINE_ALWAYS void pair_blocks_with(const ta_conv_2d_params_t *p, const uint3
             requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
                               valid);
     }
-}
-
-/* pair_blocks_with, its loop for words a multiple of four or not. */
-static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
-                        const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                        const int32_t *multipliers, const int32_t *shifts, int8_t *out)
-{
-    if (words % 4 == 0)
-        pair_blocks_with(p, wide, words, 1, weights, block_bytes, bias_sum, multipliers, shifts,
-                         out);
-    else
-        pair_blocks_with(p, wide, words, 0, weights, block_bytes, bias_sum, multipliers, shifts,
-                         out);
 }
 
 /* The requantized case of ta_conv_2d.c's pixel_interleaved: whole blocks
