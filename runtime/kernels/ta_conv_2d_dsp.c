@@ -135,10 +135,11 @@ static inline int right_shifts4(const int32_t *shifts)
    are neither computed nor stored): a whole block of right shifts by
    requantize4_right, else channel by channel, output by output. One copy
    for the DSP loops that do not inline requantize4_right. */
-TA_NOINLINE static void requantize4_words(const ta_conv_2d_params_t *p, const int32_t *acc,
-                                          int32_t pixels, const int32_t *multipliers,
-                                          const int32_t *shifts, int8_t *out, size_t out_step,
-                                          int32_t valid)
+TA_NOINLINE __attribute__((cold)) static void requantize4_words(const ta_conv_2d_params_t *p,
+                                                                const int32_t *acc, int32_t pixels,
+                                                                const int32_t *multipliers,
+                                                                const int32_t *shifts, int8_t *out,
+                                                                size_t out_step, int32_t valid)
 {
     const int32_t offset = p->output_offset, lo = p->activation_min, hi = p->activation_max;
     if (TA_LIKELY(valid == 4 && right_shifts4(shifts))) {
@@ -388,27 +389,16 @@ void ta_conv_2d_pixel_s8_dsp(const ta_conv_2d_params_t *p, const segments_t *s,
     }
 }
 
-/* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
-void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                           int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
-                           const int32_t *bias_sum, const int32_t *multipliers,
-                           const int32_t *shifts, uint32_t *wide, int8_t *out)
+/* Pixels one at a time, four channels a pass: filters longer than the
+   pair loops', or a run of one pixel. Rare, so kept small (cold: gcc
+   optimizes it for size). */
+TA_NOINLINE __attribute__((cold)) static void
+single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int32_t pixels,
+              int32_t n, const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+              const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
     const int32_t out_c = p->output_depth;
-    int32_t i = 0;
-    if (n > 0 && n <= PAIR_FILTER) {
-        /* Pixels in pairs, widened WIDE_GAP apart so that one pointer
-           reaches both: every weight load serves two pixels. The pair
-           loop reads whole words: a last partial one zero-extended
-           (widen_bytes), against zero weights. */
-        const int32_t words = (n + 3) / 4;
-        for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
-            widen_bytes(wide, x, n);
-            widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
-            pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
-        }
-    }
-    for (; i < pixels; i++, x += x_step, out += out_c) {
+    for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
         const int8_t *w = weights;
         for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
             const int32_t valid = out_c - o < 4 ? out_c - o : 4;
@@ -416,6 +406,35 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
             ta_dot4_interleaved_s8(acc, w, x, n);
             requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
         }
+    }
+}
+
+/* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
+void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                           int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
+                           const int32_t *bias_sum, const int32_t *multipliers,
+                           const int32_t *shifts, uint32_t *wide, int8_t *out)
+{
+    const size_t out_c = (size_t)p->output_depth;
+    if (n <= 0 || n > PAIR_FILTER || pixels < 2) {
+        single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                      out);
+        return;
+    }
+    /* Pixels in pairs, widened WIDE_GAP apart so that one pointer reaches
+       both: every weight load serves two pixels. The pair loop reads whole
+       words: a last partial one zero-extended (widen_bytes), against zero
+       weights. An odd last pixel goes with the one before it again (whose
+       outputs it writes once more, the same). */
+    const int32_t words = (n + 3) / 4;
+    for (int32_t i = 0; i < pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
+        if (i + 2 > pixels) {
+            x -= x_step;
+            out -= out_c;
+        }
+        widen_bytes(wide, x, n);
+        widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
+        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
     }
 }
 
