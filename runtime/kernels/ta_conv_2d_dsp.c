@@ -4,12 +4,14 @@
  * other cores and on Helium cores (ta_conv_2d_mve.c).
  *
  * Per-channel requantization in 32-bit arithmetic, four channels saturated
- * and clamped as one word (requantize4_words). Filters of at most
- * TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in place)
- * run two pixels at a time, their inputs widened once to halfword pairs so
- * that each weight word, loaded and widened once, feeds both pixels'
- * SMLADs (dot2x2_widened); long filters likewise a piece of their patches
- * at a time.
+ * and clamped as one word (requantize4_right, inline in the pair loop;
+ * requantize4_words elsewhere). Filters of at most TA_CONV_2D_MAX_PATCH
+ * bytes (im2col patches, 1x1 filters read in place) run two pixels at a
+ * time, their inputs widened once to halfword pairs so that each weight
+ * word, loaded and widened once, feeds both pixels' SMLADs (pair_sums,
+ * from the bias); long filters likewise a piece of their patches at a
+ * time (dot2x2_widened). The loops are laid out for the Cortex-M4's
+ * cycles, not only its instruction count (see TA_WIDE_WORD).
  */
 #include "ta_conv_2d_dsp.h"
 
