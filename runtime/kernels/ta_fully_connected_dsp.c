@@ -31,20 +31,20 @@ typedef struct {
     int clamp;
 } fc_range4_t;
 
-/* ta_mm_requant_s8 of four sums whose shifts (s, multipliers m; four of
-   each, per channel or the tensor's repeated) are all right shifts (nearly
+/* ta_mm_requant_s8 of four sums whose shifts (s, multipliers m: per
+   channel, step 1, or the tensor's, step 0) are all right shifts (nearly
    every layer): the 32-bit rounding of ta_dw_requantize_right channel by
    channel into the bytes of one word, clamped four at a time, one word
    store. Returns 0 (nothing stored) when a shift is not negative. */
 static inline int requant4_right_dsp(const int32_t acc[4], const int32_t *m, const int32_t *s,
-                                     int32_t offset, fc_range4_t range, int8_t *out)
+                                     int32_t step, int32_t offset, fc_range4_t range, int8_t *out)
 {
-    if ((s[0] & s[1] & s[2] & s[3]) >= 0)
+    if ((s[0] & s[step] & s[2 * step] & s[3 * step]) >= 0)
         return 0;
     uint32_t w = requantized_byte(acc[0], m[0], s[0], offset);
-    w |= requantized_byte(acc[1], m[1], s[1], offset) << 8;
-    w |= requantized_byte(acc[2], m[2], s[2], offset) << 16;
-    w |= requantized_byte(acc[3], m[3], s[3], offset) << 24;
+    w |= requantized_byte(acc[1], m[step], s[step], offset) << 8;
+    w |= requantized_byte(acc[2], m[2 * step], s[2 * step], offset) << 16;
+    w |= requantized_byte(acc[3], m[3 * step], s[3 * step], offset) << 24;
     if (range.clamp)
         w = ta_clamp4_s8(w, range.lo4, range.hi4);
     memcpy(out, &w, 4);
@@ -58,18 +58,16 @@ void ta_fully_connected_s8_groups_dsp(const ta_fully_connected_params_t *p, cons
 {
     static const int32_t zeros[4] = {0, 0, 0, 0};
     const int32_t depth = p->accum_depth, full = p->output_depth & ~3;
-    /* per-channel arrays come in pairs; else the tensor's, four times */
-    const int per_channel = multipliers && shifts;
-    const int32_t tensor_m[4] = {p->multiplier, p->multiplier, p->multiplier, p->multiplier};
-    const int32_t tensor_s[4] = {p->shift, p->shift, p->shift, p->shift};
+    /* per-channel arrays come in pairs; else the tensor's, step 0 */
+    const int32_t step = multipliers && shifts ? 1 : 0;
     const fc_range4_t range = {ta_splat4_s8(p->activation_min), ta_splat4_s8(p->activation_max),
                                p->activation_min > INT8_MIN || p->activation_max < INT8_MAX};
     for (int32_t o = 0; o < full; o += 4) {
         int32_t acc[4];
         memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
         ta_mm_dot4_s8(acc, weights + (size_t)o * (size_t)depth, depth, in, depth);
-        if (requant4_right_dsp(acc, per_channel ? multipliers + o : tensor_m,
-                               per_channel ? shifts + o : tensor_s, p->output_offset, range,
+        if (requant4_right_dsp(acc, step ? multipliers + o : &p->multiplier,
+                               step ? shifts + o : &p->shift, step, p->output_offset, range,
                                out + o))
             continue;
         ta_mm_requant_s8(acc, 4, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
