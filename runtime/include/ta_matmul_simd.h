@@ -55,22 +55,26 @@ static inline uint32_t ta_mm_load32(const void *p)
 #if defined(TA_MM_DSP)
 /* acc[r] += sum_{k<n4} w[r * stride + k] * x[k] for r = 0..3, n4 a
    positive multiple of 4. Four accumulators, three row pointers/strides,
-   the input pointer and its end and four temporaries need thirteen
+   the input pointer and its end and five temporaries need fourteen
    registers: more than inline assembly can claim (gcc spills the C form's
    pointers in the inner loop), so this is a whole function in assembly
-   that saves the registers it uses. Rows 1 and 3 are read at a register
-   offset (the stride) from rows 0 and 2; the loop body is unrolled twice,
-   entered at its second half for an odd number of words. Per 4 bytes: the input word is
+   that saves the registers it uses (acc's pointer too, r0 being one of the
+   temporaries). Rows 1 and 3 are read at a register offset (the stride)
+   from rows 0 and 2; the loop body is unrolled twice, entered at its
+   second half for an odd number of words. Per 4 bytes: the input word is
    sign-extended once into halfword pairs (bytes 0,2 and 1,3), and each
-   row's word is extended the same way and multiplied in by two SMLADs. */
+   row's word is extended the same way and multiplied in by two SMLADs.
+   The loads come in runs (the input and rows 0-1, then rows 2-3), which
+   the Cortex-M4 pipelines: 25 cycles per 16 MACs, against 28 with each
+   row's load on its own. */
 #define TA_MM_ARG __attribute__((unused)) /* read by the assembly, not by C */
 __attribute__((naked, noinline, unused)) static void
 ta_mm_dot4_s8_dsp(TA_MM_ARG int32_t acc[4], TA_MM_ARG const int8_t *w, TA_MM_ARG int32_t stride,
                   TA_MM_ARG const int8_t *x, TA_MM_ARG int32_t n4)
 {
     /* clang-format off */
-    __asm__ volatile("   push   {r4-r11, lr}\n"
-                     "   ldr    r12, [sp, #36]\n" /* n4, the fifth argument */
+    __asm__ volatile("   push   {r0, r4-r11, lr}\n"
+                     "   ldr    r12, [sp, #40]\n" /* n4, the fifth argument */
                      "   tst    r12, #4\n"        /* an odd number of words: */
                      "   add    r12, r3, r12\n"   /* end of the input */
                      "   ldm    r0, {r4-r7}\n"
@@ -78,54 +82,55 @@ ta_mm_dot4_s8_dsp(TA_MM_ARG int32_t acc[4], TA_MM_ARG const int8_t *w, TA_MM_ARG
                      "   bne    3f\n"             /* enter at the second half */
                      "1:\n"
                      "   ldr    r10, [r3], #4\n"
+                     "   ldr    r11, [r1, r2]\n"
+                     "   ldr    r0, [r1], #4\n"
                      "   sxtb16 r9, r10\n"
                      "   sxtb16 r10, r10, ror #8\n"
-                     "   ldr    r11, [r1, r2]\n"
                      "   sxtb16 lr, r11\n"
                      "   smlad  r5, lr, r9, r5\n"
                      "   sxtb16 r11, r11, ror #8\n"
                      "   smlad  r5, r11, r10, r5\n"
-                     "   ldr    r11, [r1], #4\n"
-                     "   sxtb16 lr, r11\n"
+                     "   sxtb16 lr, r0\n"
                      "   smlad  r4, lr, r9, r4\n"
-                     "   sxtb16 r11, r11, ror #8\n"
-                     "   smlad  r4, r11, r10, r4\n"
+                     "   sxtb16 r0, r0, ror #8\n"
+                     "   smlad  r4, r0, r10, r4\n"
                      "   ldr    r11, [r8, r2]\n"
+                     "   ldr    r0, [r8], #4\n"
                      "   sxtb16 lr, r11\n"
                      "   smlad  r7, lr, r9, r7\n"
                      "   sxtb16 r11, r11, ror #8\n"
                      "   smlad  r7, r11, r10, r7\n"
-                     "   ldr    r11, [r8], #4\n"
-                     "   sxtb16 lr, r11\n"
+                     "   sxtb16 lr, r0\n"
                      "   smlad  r6, lr, r9, r6\n"
-                     "   sxtb16 r11, r11, ror #8\n"
-                     "   smlad  r6, r11, r10, r6\n"
+                     "   sxtb16 r0, r0, ror #8\n"
+                     "   smlad  r6, r0, r10, r6\n"
                      "3:\n"
                      "   ldr    r10, [r3], #4\n"
+                     "   ldr    r11, [r1, r2]\n"
+                     "   ldr    r0, [r1], #4\n"
                      "   sxtb16 r9, r10\n"
                      "   sxtb16 r10, r10, ror #8\n"
-                     "   ldr    r11, [r1, r2]\n"
                      "   sxtb16 lr, r11\n"
                      "   smlad  r5, lr, r9, r5\n"
                      "   sxtb16 r11, r11, ror #8\n"
                      "   smlad  r5, r11, r10, r5\n"
-                     "   ldr    r11, [r1], #4\n"
-                     "   sxtb16 lr, r11\n"
+                     "   sxtb16 lr, r0\n"
                      "   smlad  r4, lr, r9, r4\n"
-                     "   sxtb16 r11, r11, ror #8\n"
-                     "   smlad  r4, r11, r10, r4\n"
+                     "   sxtb16 r0, r0, ror #8\n"
+                     "   smlad  r4, r0, r10, r4\n"
                      "   ldr    r11, [r8, r2]\n"
+                     "   ldr    r0, [r8], #4\n"
                      "   sxtb16 lr, r11\n"
                      "   smlad  r7, lr, r9, r7\n"
                      "   sxtb16 r11, r11, ror #8\n"
                      "   smlad  r7, r11, r10, r7\n"
-                     "   ldr    r11, [r8], #4\n"
-                     "   sxtb16 lr, r11\n"
+                     "   sxtb16 lr, r0\n"
                      "   smlad  r6, lr, r9, r6\n"
-                     "   sxtb16 r11, r11, ror #8\n"
-                     "   smlad  r6, r11, r10, r6\n"
+                     "   sxtb16 r0, r0, ror #8\n"
+                     "   smlad  r6, r0, r10, r6\n"
                      "   cmp    r3, r12\n"
                      "   bne    1b\n"
+                     "   pop    {r0}\n"
                      "   stm    r0, {r4-r7}\n"
                      "   pop    {r4-r11, pc}\n");
     /* clang-format on */

@@ -4,12 +4,14 @@
  * other cores and on Helium cores (ta_conv_2d_mve.c).
  *
  * Per-channel requantization in 32-bit arithmetic, four channels saturated
- * and clamped as one word (requantize4_words). Filters of at most
- * TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in place)
- * run two pixels at a time, their inputs widened once to halfword pairs so
- * that each weight word, loaded and widened once, feeds both pixels'
- * SMLADs (dot2x2_widened); long filters likewise a piece of their patches
- * at a time.
+ * and clamped as one word (requantize4_right, inline in the pair loop;
+ * requantize4_words elsewhere). Filters of at most TA_CONV_2D_MAX_PATCH
+ * bytes (im2col patches, 1x1 filters read in place) run two pixels at a
+ * time, their inputs widened once to halfword pairs so that each weight
+ * word, loaded and widened once, feeds both pixels' SMLADs (pair_sums,
+ * from the bias); long filters likewise a piece of their patches at a
+ * time (dot2x2_widened). The loops are laid out for the Cortex-M4's
+ * cycles, not only its instruction count (see TA_WIDE_WORD).
  */
 #include "ta_conv_2d_dsp.h"
 
@@ -25,6 +27,16 @@
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
 enum { MAX_WORD_PIXELS = 2 }; /* pixels per call of requantize4_words */
 
+/* Inlined whatever the compiler's size estimate: the pair loop's pieces,
+   whose sums must stay in registers, not go through memory. Not without
+   optimization: gcc -O0 (the tests' glue flags) then finds no 13 registers
+   for the inlined assembly, and speed does not matter there. */
+#if defined(__OPTIMIZE__)
+#define TA_INLINE_ALWAYS static inline __attribute__((always_inline))
+#else
+#define TA_INLINE_ALWAYS TA_NOINLINE static
+#endif
+
 /* requantize_nonnegative for a right shift, with the channel's part
    (r1 = -shift - 1 and 2^r1) worked out once for all its outputs. */
 static inline int32_t requantize_right(int32_t acc, int32_t multiplier, int32_t r1, uint32_t pow_r1)
@@ -35,49 +47,113 @@ static inline int32_t requantize_right(int32_t acc, int32_t multiplier, int32_t 
     return (int32_t)(sum >> 32) >> r1;
 }
 
+/* One output of a channel with a right shift as the low byte of a word:
+   requantized, offset and saturated to int8 (not yet clamped). */
+static inline uint32_t requantized_byte(int32_t acc, int32_t multiplier, int32_t r1,
+                                        uint32_t pow_r1, int32_t offset)
+{
+    return (uint32_t)__ssat(requantize_right(acc, multiplier, r1, pow_r1) + offset, 8) & 0xffu;
+}
+
+/* Channel j (its byte of the output words) of both pixels' words w0, w1
+   (sums s0 and s1; s1 only with two pixels): the channel's constants
+   worked out once. */
+#define TA_REQUANTIZE_CHANNEL(j, s0, s1)                                    \
+    do {                                                                    \
+        const int32_t m = multipliers[j], r1 = -shifts[j] - 1;              \
+        const uint32_t pow_r1 = 1u << r1;                                   \
+        w0 |= requantized_byte(s0, m, r1, pow_r1, offset) << (8 * (j));     \
+        if (pixels == MAX_WORD_PIXELS)                                      \
+            w1 |= requantized_byte(s1, m, r1, pow_r1, offset) << (8 * (j)); \
+    } while (0)
+
+/* The output range as a byte in every lane, and whether it narrows int8's
+   (else the clamp is skipped: no activation). */
+typedef struct {
+    uint32_t lo4, hi4;
+    int clamp;
+} range4_t;
+
+static inline range4_t output_range4(const ta_conv_2d_params_t *p)
+{
+    const range4_t r = {ta_splat4_s8(p->activation_min), ta_splat4_s8(p->activation_max),
+                        p->activation_min > -128 || p->activation_max < 127};
+    return r;
+}
+
+/* requantize4_words's usual case (a whole block, all four shifts right
+   shifts): channel by channel, so that only one channel's constants and
+   the pixels' words are live (no spills), saturated to int8, clamped four
+   bytes at a time and stored as one word a pixel. Inline in the pair
+   loop. */
+TA_INLINE_ALWAYS void requantize4_right(const int32_t *acc, int32_t pixels,
+                                        const int32_t *multipliers, const int32_t *shifts,
+                                        int32_t offset, range4_t range, int8_t *out,
+                                        size_t out_step)
+{
+    uint32_t w0 = 0, w1 = 0;
+    TA_REQUANTIZE_CHANNEL(0, acc[0], acc[4]);
+    TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
+    TA_REQUANTIZE_CHANNEL(2, acc[2], acc[6]);
+    TA_REQUANTIZE_CHANNEL(3, acc[3], acc[7]);
+    if (range.clamp) {
+        w0 = ta_clamp4_s8(w0, range.lo4, range.hi4);
+        w1 = ta_clamp4_s8(w1, range.lo4, range.hi4);
+    }
+    memcpy(out, &w0, 4);
+    if (pixels == MAX_WORD_PIXELS)
+        memcpy(out + out_step, &w1, 4);
+}
+
+/* requantize4_right for a last block of two channels (channel counts of
+   4k + 2: the two-channel tail), one halfword store a pixel. */
+TA_INLINE_ALWAYS void requantize2_right(const int32_t *acc, const int32_t *multipliers,
+                                        const int32_t *shifts, int32_t offset, range4_t range,
+                                        int8_t *out, size_t out_step)
+{
+    const int32_t pixels = MAX_WORD_PIXELS;
+    uint32_t w0 = 0, w1 = 0;
+    TA_REQUANTIZE_CHANNEL(0, acc[0], acc[4]);
+    TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
+    if (range.clamp) {
+        w0 = ta_clamp4_s8(w0, range.lo4, range.hi4);
+        w1 = ta_clamp4_s8(w1, range.lo4, range.hi4);
+    }
+    const uint16_t h0 = (uint16_t)w0, h1 = (uint16_t)w1;
+    memcpy(out, &h0, 2);
+    memcpy(out + out_step, &h1, 2);
+}
+
+/* Whether all four channels' shifts are right shifts (requantize4_right). */
+static inline int right_shifts4(const int32_t *shifts)
+{
+    return (shifts[0] & shifts[1] & shifts[2] & shifts[3]) < 0;
+}
+
 /* Channels o..o+3 (multipliers and shifts point at o) of `pixels` pixels
    (at most MAX_WORD_PIXELS), acc[4 * i + j] for pixel i and channel o + j,
    requantized into out + i * out_step + j for the first `valid` (1-4)
    channels (the last block of a channel count off four: its padded lanes
-   are not stored). With four right shifts (the usual case): the channels'
-   constants worked out once for all pixels, saturated to int8, clamped
-   four bytes at a time and stored as one word a pixel; else output by
-   output. One copy for all the DSP loops. */
-TA_NOINLINE static void requantize4_words(const ta_conv_2d_params_t *p, const int32_t *acc,
-                                          int32_t pixels, const int32_t *multipliers,
-                                          const int32_t *shifts, int8_t *out, size_t out_step,
-                                          int32_t valid)
+   are neither computed nor stored): a whole block of right shifts by
+   requantize4_right, else channel by channel, output by output. One copy
+   for the DSP loops that do not inline requantize4_right. */
+TA_NOINLINE __attribute__((cold)) static void requantize4_words(const ta_conv_2d_params_t *p,
+                                                                const int32_t *acc, int32_t pixels,
+                                                                const int32_t *multipliers,
+                                                                const int32_t *shifts, int8_t *out,
+                                                                size_t out_step, int32_t valid)
 {
     const int32_t offset = p->output_offset, lo = p->activation_min, hi = p->activation_max;
-    const int32_t s0 = shifts[0], s1 = shifts[1], s2 = shifts[2], s3 = shifts[3];
-    if (!TA_LIKELY((s0 & s1 & s2 & s3) < 0)) {
-        for (int32_t i = 0; i < pixels; i++, acc += 4, out += out_step)
-            for (int32_t j = 0; j < valid; j++) {
-                const int32_t v = requantize_nonnegative(acc[j], multipliers[j], shifts[j]);
-                out[j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
-            }
+    if (TA_LIKELY(valid == 4 && right_shifts4(shifts))) {
+        requantize4_right(acc, pixels, multipliers, shifts, offset, output_range4(p), out,
+                          out_step);
         return;
     }
-    const uint32_t lo4 = ta_splat4_s8(lo), hi4 = ta_splat4_s8(hi);
-    const int32_t m0 = multipliers[0], m1 = multipliers[1], m2 = multipliers[2],
-                  m3 = multipliers[3];
-    const int32_t r0 = -s0 - 1, r1 = -s1 - 1, r2 = -s2 - 1, r3 = -s3 - 1;
-    const uint32_t p0 = 1u << r0, p1 = 1u << r1, p2 = 1u << r2, p3 = 1u << r3;
-    uint32_t words[MAX_WORD_PIXELS];
-    for (int32_t i = 0; i < pixels; i++, acc += 4) {
-        const int32_t v0 = __ssat(requantize_right(acc[0], m0, r0, p0) + offset, 8);
-        const int32_t v1 = __ssat(requantize_right(acc[1], m1, r1, p1) + offset, 8);
-        const int32_t v2 = __ssat(requantize_right(acc[2], m2, r2, p2) + offset, 8);
-        const int32_t v3 = __ssat(requantize_right(acc[3], m3, r3, p3) + offset, 8);
-        words[i] = ta_clamp4_s8(ta_pack4_s8(v0, v1, v2, v3), lo4, hi4);
-    }
-    if (TA_LIKELY(valid == 4)) {
-        for (int32_t i = 0; i < pixels; i++, out += out_step)
-            memcpy(out, &words[i], 4);
-        return;
-    }
-    for (int32_t i = 0; i < pixels; i++, out += out_step)
-        memcpy(out, &words[i], (size_t)valid);
+    for (int32_t j = 0; j < valid; j++)
+        for (int32_t i = 0; i < pixels; i++) {
+            const int32_t v = requantize_nonnegative(acc[4 * i + j], multipliers[j], shifts[j]);
+            out[(size_t)i * out_step + (size_t)j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
+        }
 }
 
 /* The longest filter (bytes, whole chunks) of the pair loops: an im2col
@@ -88,12 +164,18 @@ enum { PAIR_FILTER = MAX_PATCH };
 enum { WIDE_GAP = TA_CONV_2D_WIDE_GAP };
 
 /* One input word (k: its byte offset in the chunk, xk: the offset of its
-   widened pair) of two filters by two pixels, for the pair loops below. */
+   widened pair) of two filters by two pixels, for the pair loops below.
+   The first weight word and the four input words are single loads in a
+   row, so that the core pipelines them (an LDRD is never pipelined, and a
+   load after other work is not): 18 instructions, about 20 cycles on the
+   Cortex-M4 against 22 with two LDRDs. */
 /* clang-format off */
 #define TA_WIDE_WORD(k, xk)                                                                        \
-    "   ldrd     %[x0e], %[x0o], [%[x], #" #xk "]\n"                                               \
-    "   ldrd     %[x1e], %[x1o], [%[x], #512 + " #xk "]\n"                                         \
-    "   ldr      %[v], [%[w], #" #k "]\n"                                                         \
+    "   ldr      %[v], [%[w], #" #k "]\n"                                                          \
+    "   ldr      %[x0e], [%[x], #" #xk "]\n"                                                       \
+    "   ldr      %[x0o], [%[x], #4 + " #xk "]\n"                                                   \
+    "   ldr      %[x1e], [%[x], #512 + " #xk "]\n"                                                 \
+    "   ldr      %[x1o], [%[x], #516 + " #xk "]\n"                                                 \
     "   sxtb16   %[t], %[v]\n"                                                                    \
     "   smlad    %[a0], %[t], %[x0e], %[a0]\n"                                                    \
     "   smlad    %[a2], %[t], %[x1e], %[a2]\n"                                                    \
@@ -122,11 +204,11 @@ typedef struct {
    acc[1] += f1 x0, acc[4] += f0 x1, acc[5] += f1 x1, the layout
    requantize4_words reads (four channels a pixel; the other filter pair
    adds to acc[2, 3, 6, 7]). Each weight word, loaded and widened once,
-   feeds both pixels' SMLADs, and each input word is one LDRD: 68
-   instructions per 64 MACs. The sums start in acc, not from a bias
+   feeds both pixels' SMLADs (TA_WIDE_WORD): 76 instructions per 64 MACs.
+   The sums start in acc, not from a bias
    pointer: with that fifth pointer, or two tied operands that start out
    equal, clang (r7 its frame pointer) finds no registers for the loop. */
-TA_NOINLINE static void dot2x2_widened(int32_t *acc, const int8_t *w, const pair_input_t *in)
+static inline void dot2x2_widened(int32_t *acc, const int8_t *w, const pair_input_t *in)
 {
     const uint32_t *xw = in->wide;
     int32_t chunks = in->count;
@@ -153,7 +235,7 @@ TA_NOINLINE static void dot2x2_widened(int32_t *acc, const int8_t *w, const pair
 
 /* The same over the first in->count (1-3) words of one chunk: filters of
    fewer than 16 taps. */
-TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int8_t *w, const pair_input_t *in)
+static inline void dot2x2_widened_words(int32_t *acc, const int8_t *w, const pair_input_t *in)
 {
     const uint32_t *xw = in->wide;
     int32_t words = in->count;
@@ -177,7 +259,70 @@ TA_NOINLINE static void dot2x2_widened_words(int32_t *acc, const int8_t *w, cons
     acc[4] = a2;
     acc[5] = a3;
 }
+
+/* The bias-started sums of two filters (channel pair at bias, filters at
+   w and w + 16) by two pixels over `words` words of the input widened at
+   xw and WIDE_GAP further: whole 16-byte chunks first, then the last
+   chunk's remaining words one by one (the weights are padded to whole
+   chunks, so no work is done on padding): acc[0], acc[1] (pixel 0) and
+   acc[4], acc[5] (pixel 1), the layout requantize4_right reads. The asm
+   loads the bias itself (through t, the loop's scratch) and counts both
+   loops in one register c, (chunks - 1) * 2^16 + remaining words, so as
+   to need 13 registers: what clang leaves with r7 its frame pointer. */
+TA_INLINE_ALWAYS void pair_sums(int32_t *acc, const int32_t *bias, const int8_t *w,
+                                const uint32_t *xw, int32_t words)
+{
+    int32_t a0, a1, a2, a3;
+    uint32_t x0e, x0o, x1e, x1o, v;
+    uint32_t t = (uint32_t)(uintptr_t)bias;
+    uint32_t c = ((uint32_t)(words / 4 - 1) << 16) | (uint32_t)(words % 4);
+    /* clang-format off */
+    __asm volatile(
+        "   ldrd     %[a0], %[a1], [%[t]]\n"
+        "   mov      %[a2], %[a0]\n"
+        "   mov      %[a3], %[a1]\n"
+        "   cmp      %[c], #0\n"
+        "   blt      2f\n"
+        "1:\n" TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
+        "   adds     %[x], %[x], #32\n"
+        "   adds     %[w], %[w], #64\n"
+        "   subs     %[c], %[c], #65536\n"
+        "   bpl      1b\n"
+        "2:\n"
+        "   adds     %[c], %[c], #65536\n"
+        "   beq      4f\n"
+        "3:\n" TA_WIDE_WORD(0, 0)
+        "   adds     %[x], %[x], #8\n"
+        "   adds     %[w], %[w], #4\n"
+        "   subs     %[c], %[c], #1\n"
+        "   bne      3b\n"
+        "4:\n"
+        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "+r"(xw),
+          [w] "+r"(w), [c] "+r"(c), [t] "+r"(t), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o),
+          [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "=&r"(v)
+        :
+        : "cc", "memory");
+    /* clang-format on */
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[4] = a2;
+    acc[5] = a3;
+}
 #undef TA_WIDE_WORD
+
+/* One block's filter pairs (`pairs`: 2, or 1 for a last block of one or
+   two channels) by two pixels, acc as dot2x2_widened's (the second pair
+   at acc + 2 and w + 32): both in one call, one save of the registers. */
+TA_NOINLINE static void block_dot_widened(int32_t *acc, const int8_t *w, const pair_input_t *in,
+                                          int32_t whole_chunks, int32_t pairs)
+{
+    for (int32_t k = 0; k < pairs; k++, acc += 2, w += 32) {
+        if (whole_chunks)
+            dot2x2_widened(acc, w, in);
+        else
+            dot2x2_widened_words(acc, w, in);
+    }
+}
 
 /* n bytes at x widened to halfword pairs (ta_widen_s8_pairs), a last
    partial word read byte by byte and zero-extended. */
@@ -186,41 +331,43 @@ static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
     const int32_t whole = n & ~3;
     ta_widen_s8_pairs(wide, x, whole);
     if (whole < n) {
-        uint32_t v = 0;
-        memcpy(&v, x + whole, (size_t)(n - whole)); /* little-endian: the low bytes */
+        const uint8_t *b = (const uint8_t *)x + whole;
+        uint32_t v = b[0]; /* little-endian: the low bytes */
+        if (n - whole > 1)
+            v |= (uint32_t)b[1] << 8;
+        if (n - whole > 2)
+            v |= (uint32_t)b[2] << 16;
         wide[whole / 2] = __sxtb16(v);
         wide[whole / 2 + 1] = ta_sxtb16_ror8(v);
     }
 }
 
-/* Every output channel (per-channel requantization; the last block's
-   padded channels computed, not stored) of two pixels whose inputs,
-   `words` words each (whole 16-byte chunks, or fewer than four words), are
-   widened at wide and wide + WIDE_GAP bytes; the second pixel's outputs at
-   out + out_c. */
+/* Every output channel (per-channel requantization; a last block of one
+   or two channels computes one filter pair, of three the last channel's
+   padding too, and stores only its channels) of two pixels whose inputs,
+   `words` words each, are widened at wide and wide + WIDE_GAP bytes; the
+   second pixel's outputs at out + out_c. */
 static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
                         const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
                         const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
-    const int32_t out_c = p->output_depth;
-    const pair_input_t in = {wide, words >= 4 ? words / 4 : words};
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const range4_t range = output_range4(p);
     for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
         int32_t acc[8];
-        for (int32_t j = 0; j < 4; j++)
-            acc[j] = acc[4 + j] = bias_sum[o + j];
-        /* A last block of one or two channels: its first filter pair only. */
-        const int pair2 = out_c - o > 2;
-        if (words >= 4) {
-            dot2x2_widened(acc, weights, &in);
-            if (pair2)
-                dot2x2_widened(acc + 2, weights + 32, &in);
-        } else {
-            dot2x2_widened_words(acc, weights, &in);
-            if (pair2)
-                dot2x2_widened_words(acc + 2, weights + 32, &in);
-        }
-        requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
-                          out_c - o < 4 ? out_c - o : 4);
+        const int32_t valid = out_c - o < 4 ? out_c - o : 4;
+        pair_sums(acc, bias_sum + o, weights, wide, words);
+        if (valid > 2) /* a last block of one or two channels: one filter pair */
+            pair_sums(acc + 2, bias_sum + o + 2, weights + 32, wide, words);
+        if (TA_LIKELY(valid == 4 && right_shifts4(shifts + o)))
+            requantize4_right(acc, 2, multipliers + o, shifts + o, offset, range, out + o,
+                              (size_t)out_c);
+        else if (valid == 2 && (shifts[o] & shifts[o + 1]) < 0)
+            requantize2_right(acc, multipliers + o, shifts + o, offset, range, out + o,
+                              (size_t)out_c);
+        else /* a last block of one or three channels, or a shift that is not right */
+            requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
+                              valid);
     }
 }
 
@@ -244,32 +391,16 @@ void ta_conv_2d_pixel_s8_dsp(const ta_conv_2d_params_t *p, const segments_t *s,
     }
 }
 
-/* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
-void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                           int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
-                           const int32_t *bias_sum, const int32_t *multipliers,
-                           const int32_t *shifts, uint32_t *wide, int8_t *out)
+/* Pixels one at a time, four channels a pass: filters longer than the
+   pair loops', or a run of one pixel. Rare, so kept small (cold: gcc
+   optimizes it for size). */
+TA_NOINLINE __attribute__((cold)) static void
+single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int32_t pixels,
+              int32_t n, const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+              const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
     const int32_t out_c = p->output_depth;
-    int32_t i = 0;
-    if (n > 0 && n <= PAIR_FILTER) {
-        /* Pixels in pairs, widened WIDE_GAP apart so that one pointer
-           reaches both: every weight load serves two pixels. The pair
-           loops read whole chunks (whole words under 16 bytes): zeros
-           widened past the n bytes, against zero weights. */
-        const int32_t words = n < 16 ? (n + 3) / 4 : (n + 15) / 16 * 4;
-        const int32_t widened = (n + 3) / 4 * 2; /* words widen_bytes writes */
-        if (words * 2 > widened) {
-            memset(wide + widened, 0, (size_t)(words * 2 - widened) * 4);
-            memset(wide + WIDE_GAP / 4 + widened, 0, (size_t)(words * 2 - widened) * 4);
-        }
-        for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
-            widen_bytes(wide, x, n);
-            widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
-            pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
-        }
-    }
-    for (; i < pixels; i++, x += x_step, out += out_c) {
+    for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
         const int8_t *w = weights;
         for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
             const int32_t valid = out_c - o < 4 ? out_c - o : 4;
@@ -277,6 +408,35 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
             ta_dot4_interleaved_s8(acc, w, x, n);
             requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
         }
+    }
+}
+
+/* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
+void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                           int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
+                           const int32_t *bias_sum, const int32_t *multipliers,
+                           const int32_t *shifts, uint32_t *wide, int8_t *out)
+{
+    const size_t out_c = (size_t)p->output_depth;
+    if (n <= 0 || n > PAIR_FILTER || pixels < 2) {
+        single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                      out);
+        return;
+    }
+    /* Pixels in pairs, widened WIDE_GAP apart so that one pointer reaches
+       both: every weight load serves two pixels. The pair loop reads whole
+       words: a last partial one zero-extended (widen_bytes), against zero
+       weights. An odd last pixel goes with the one before it again (whose
+       outputs it writes once more, the same). */
+    const int32_t words = (n + 3) / 4;
+    for (int32_t i = 0; i < pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
+        if (i + 2 > pixels) {
+            x -= x_step;
+            out -= out_c;
+        }
+        widen_bytes(wide, x, n);
+        widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
+        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
     }
 }
 
@@ -346,11 +506,9 @@ void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_
             }
             const pair_input_t in = {wide, chunks};
             const int8_t *w = weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4;
-            for (int32_t b = 0; b < blocks; b++, w += block_bytes) {
-                dot2x2_widened(acc + 8 * b, w, &in);
-                if (o0 + 4 * b + 2 < out_c) /* not a last block of one or two */
-                    dot2x2_widened(acc + 8 * b + 2, w + 32, &in);
-            }
+            for (int32_t b = 0; b < blocks;
+                 b++, w += block_bytes) /* a last block of one or two: one pair */
+                block_dot_widened(acc + 8 * b, w, &in, 1, o0 + 4 * b + 2 < out_c ? 2 : 1);
         }
         for (int32_t b = 0; b < blocks; b++) {
             const int32_t o = o0 + 4 * b;

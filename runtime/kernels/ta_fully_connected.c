@@ -39,6 +39,7 @@ static TA_NOINLINE void groups_s8(const ta_fully_connected_params_t *p, const in
 #endif
 
 /* The last output_depth % 4 rows of one input row, one at a time. */
+#if !defined(TA_MM_DSP)
 static TA_NOINLINE void last_rows_s8(const ta_fully_connected_params_t *p, const int8_t *in,
                                      const int8_t *weights, const int32_t *bias_sum,
                                      const int32_t *multipliers, const int32_t *shifts, int8_t *out)
@@ -52,6 +53,7 @@ static TA_NOINLINE void last_rows_s8(const ta_fully_connected_params_t *p, const
                      p->multiplier, p->shift, p->output_offset, p->activation_min,
                      p->activation_max, out + o);
 }
+#endif
 
 int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *input,
                           const int8_t *weights, const int32_t *bias_sum,
@@ -73,8 +75,13 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
 #else
         groups_s8(p, in, weights, bias_sum, multipliers, shifts, out);
 #endif
-        if (full < rows)
+        if (full < rows) {
+#if defined(TA_MM_DSP)
+            ta_fully_connected_s8_last_rows_dsp(p, in, weights, bias_sum, multipliers, shifts, out);
+#else
             last_rows_s8(p, in, weights, bias_sum, multipliers, shifts, out);
+#endif
+        }
     }
     return TA_OK;
 }

@@ -1,43 +1,53 @@
 /*
  * ta_fully_connected_dsp.c - FULLY_CONNECTED int8 with the DSP extension
  * (SIMD32: Cortex-M4/M7/M33): four rows per pass share each input word,
- * their sums requantized together, the four bytes one word store when
- * every shift is a right shift. Compiles to nothing on other cores.
+ * their sums requantized together channel by channel into one word, one
+ * word store when every shift is a right shift. Compiles to nothing on
+ * other cores.
  */
 #include "ta_fully_connected_dsp.h"
 
 #include "../include/ta_dw_simd.h"
 #include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
+#include "../include/ta_simd.h"
 
 #include <stddef.h>
 #include <string.h>
 
 #if defined(TA_MM_DSP)
-/* ta_mm_requant_s8 of four sums whose shifts are all right shifts (nearly
-   every layer): the 32-bit rounding of ta_dw_requantize_right, the full
-   int8 range one SSAT, the four bytes one word store. Returns 0 (nothing
-   stored) when a shift is not negative. */
-static int requant4_right_dsp(const int32_t acc[4], const int32_t *multipliers,
-                              const int32_t *shifts, const ta_fully_connected_params_t *p,
-                              int8_t *out)
+/* One sum requantized (a right shift), offset and saturated to int8, as
+   the low byte of a word. */
+static inline uint32_t requantized_byte(int32_t acc, int32_t multiplier, int32_t shift,
+                                        int32_t offset)
 {
-    int32_t v[4];
-    for (int32_t k = 0; k < 4; k++) {
-        const int32_t m = multipliers ? multipliers[k] : p->multiplier;
-        const int32_t sh = shifts ? shifts[k] : p->shift;
-        if (sh >= 0)
-            return 0;
-        v[k] = ta_dw_requantize_right(acc[k], m, sh) + p->output_offset;
-    }
-    if (p->activation_min == INT8_MIN && p->activation_max == INT8_MAX) {
-        const uint32_t w = ta_dw_pack_bytes(__ssat(v[0], 8), __ssat(v[1], 8), __ssat(v[2], 8),
-                                            __ssat(v[3], 8));
-        memcpy(out, &w, 4);
-        return 1;
-    }
-    for (int32_t k = 0; k < 4; k++)
-        out[k] = (int8_t)ta_clamp_i32(v[k], p->activation_min, p->activation_max);
+    return (uint32_t)__ssat(ta_dw_requantize_right(acc, multiplier, shift) + offset, 8) & 0xffu;
+}
+
+/* The output range as a byte in every lane, and whether it narrows int8's
+   (else no clamp: no activation). */
+typedef struct {
+    uint32_t lo4, hi4;
+    int clamp;
+} fc_range4_t;
+
+/* ta_mm_requant_s8 of four sums whose shifts (s, multipliers m: per
+   channel, step 1, or the tensor's, step 0) are all right shifts (nearly
+   every layer): the 32-bit rounding of ta_dw_requantize_right channel by
+   channel into the bytes of one word, clamped four at a time, one word
+   store. Returns 0 (nothing stored) when a shift is not negative. */
+static inline int requant4_right_dsp(const int32_t acc[4], const int32_t *m, const int32_t *s,
+                                     int32_t step, int32_t offset, fc_range4_t range, int8_t *out)
+{
+    if ((s[0] & s[step] & s[2 * step] & s[3 * step]) >= 0)
+        return 0;
+    uint32_t w = requantized_byte(acc[0], m[0], s[0], offset);
+    w |= requantized_byte(acc[1], m[step], s[step], offset) << 8;
+    w |= requantized_byte(acc[2], m[2 * step], s[2 * step], offset) << 16;
+    w |= requantized_byte(acc[3], m[3 * step], s[3 * step], offset) << 24;
+    if (range.clamp)
+        w = ta_clamp4_s8(w, range.lo4, range.hi4);
+    memcpy(out, &w, 4);
     return 1;
 }
 
@@ -48,17 +58,62 @@ void ta_fully_connected_s8_groups_dsp(const ta_fully_connected_params_t *p, cons
 {
     static const int32_t zeros[4] = {0, 0, 0, 0};
     const int32_t depth = p->accum_depth, full = p->output_depth & ~3;
+    /* per-channel arrays come in pairs; else the tensor's, step 0 */
+    const int32_t step = multipliers && shifts ? 1 : 0;
+    const fc_range4_t range = {ta_splat4_s8(p->activation_min), ta_splat4_s8(p->activation_max),
+                               p->activation_min > INT8_MIN || p->activation_max < INT8_MAX};
     for (int32_t o = 0; o < full; o += 4) {
         int32_t acc[4];
         memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
         ta_mm_dot4_s8(acc, weights + (size_t)o * (size_t)depth, depth, in, depth);
-        /* per-channel arrays come in pairs */
-        if (requant4_right_dsp(acc, multipliers && shifts ? multipliers + o : NULL,
-                               multipliers && shifts ? shifts + o : NULL, p, out + o))
+        if (requant4_right_dsp(acc, step ? multipliers + o : &p->multiplier,
+                               step ? shifts + o : &p->shift, step, p->output_offset, range,
+                               out + o))
             continue;
         ta_mm_requant_s8(acc, 4, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
                          p->multiplier, p->shift, p->output_offset, p->activation_min,
                          p->activation_max, out + o);
     }
+}
+
+/* acc[r] += sum_{k<n} w_r[k] * x[k] for two rows: each input word loaded
+   and widened once for both. */
+static void dot2_s8(int32_t acc[2], const int8_t *w0, const int8_t *w1, const int8_t *x, int32_t n)
+{
+    int32_t a0 = acc[0], a1 = acc[1], k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const uint32_t xw = ta_mm_load32(x + k), v0 = ta_mm_load32(w0 + k),
+                       v1 = ta_mm_load32(w1 + k);
+        const uint32_t xe = __sxtb16(xw), xo = ta_mm_sxtb16_ror8(xw);
+        a0 = __smlad(__sxtb16(v0), xe, a0);
+        a0 = __smlad(ta_mm_sxtb16_ror8(v0), xo, a0);
+        a1 = __smlad(__sxtb16(v1), xe, a1);
+        a1 = __smlad(ta_mm_sxtb16_ror8(v1), xo, a1);
+    }
+    for (; k < n; k++) {
+        a0 = (int32_t)((uint32_t)a0 + (uint32_t)(w0[k] * x[k]));
+        a1 = (int32_t)((uint32_t)a1 + (uint32_t)(w1[k] * x[k]));
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+}
+
+void ta_fully_connected_s8_last_rows_dsp(const ta_fully_connected_params_t *p, const int8_t *in,
+                                         const int8_t *weights, const int32_t *bias_sum,
+                                         const int32_t *multipliers, const int32_t *shifts,
+                                         int8_t *out)
+{
+    const int32_t depth = p->accum_depth, o = p->output_depth & ~3, n = p->output_depth - o;
+    const int8_t *w = weights + (size_t)o * (size_t)depth;
+    int32_t acc[3];
+    for (int32_t k = 0; k < n; k++)
+        acc[k] = bias_sum ? bias_sum[o + k] : 0;
+    if (n >= 2)
+        dot2_s8(acc, w, w + depth, in, depth);
+    if (n != 2) /* one row alone: the only one, or the third */
+        acc[n - 1] = ta_mm_dot1_s8(acc[n - 1], w + (size_t)(n - 1) * (size_t)depth, in, depth);
+    ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
+                     p->multiplier, p->shift, p->output_offset, p->activation_min,
+                     p->activation_max, out + o);
 }
 #endif

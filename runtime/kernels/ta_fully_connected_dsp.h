@@ -18,4 +18,11 @@ void ta_fully_connected_s8_groups_dsp(const ta_fully_connected_params_t *p, cons
                                       const int32_t *multipliers, const int32_t *shifts,
                                       int8_t *out);
 
+/* The last output_depth % 4 (1-3) rows likewise: two rows at a time
+   sharing each input word, a third alone. */
+void ta_fully_connected_s8_last_rows_dsp(const ta_fully_connected_params_t *p, const int8_t *in,
+                                         const int8_t *weights, const int32_t *bias_sum,
+                                         const int32_t *multipliers, const int32_t *shifts,
+                                         int8_t *out);
+
 #endif /* TA_FULLY_CONNECTED_DSP_H */

@@ -310,11 +310,29 @@ static void max_pixel_mve(const ta_pool_params_t *p, const int8_t *base, int32_t
 }
 #elif defined(TA_EW_DSP)
 /* Four channels per word: SSUB8 sets a GE flag per byte where the new
-   byte is >= the running maximum, SEL takes those bytes. */
+   byte is >= the running maximum, SEL takes those bytes; the clamp and
+   the store a word at a time too. */
 static inline uint32_t max_bytes(uint32_t a, uint32_t b)
 {
     (void)__ssub8(a, b);
     return __sel(a, b);
+}
+
+/* Bytes of a below those of b: b's; the other half of the clamp. */
+static inline uint32_t min_bytes(uint32_t a, uint32_t b)
+{
+    (void)__ssub8(a, b);
+    return __sel(b, a);
+}
+
+/* Four channels' maxima m clamped to the activation range (lo4, hi4: its
+   ends in every byte; clamp 0 when it is int8's whole range), stored as
+   one word. */
+static inline void store_max4(int8_t *out, uint32_t m, int clamp, uint32_t lo4, uint32_t hi4)
+{
+    if (clamp)
+        m = min_bytes(max_bytes(m, lo4), hi4);
+    memcpy(out, &m, 4);
 }
 
 static void max_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t rows, int32_t cols,
@@ -323,7 +341,17 @@ static void max_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t
     const int32_t depth = p->depth;
     const size_t row_stride = (size_t)p->input_width * (size_t)depth;
     const int32_t lo = p->activation_min, hi = p->activation_max;
+    const uint32_t lo4 = ((uint32_t)lo & 0xffu) * 0x01010101u;
+    const uint32_t hi4 = ((uint32_t)hi & 0xffu) * 0x01010101u;
+    const int clamp = lo > INT8_MIN || hi < INT8_MAX;
     int32_t ch = 0;
+    if (rows == 2 && cols == 2) /* the usual 2x2 window: its four loads in a row */
+        for (; ch + 4 <= depth; ch += 4) {
+            const int8_t *px = base + ch;
+            const uint32_t a = load_word(px), b = load_word(px + depth),
+                           c = load_word(px + row_stride), d = load_word(px + row_stride + depth);
+            store_max4(out + ch, max_bytes(max_bytes(a, b), max_bytes(c, d)), clamp, lo4, hi4);
+        }
     for (; ch + 4 <= depth; ch += 4) {
         uint32_t m = 0x80808080u;
         for (int32_t y = 0; y < rows; y++) {
@@ -331,8 +359,7 @@ static void max_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t
             for (int32_t x = 0; x < cols; x++, px += depth)
                 m = max_bytes(load_word(px), m);
         }
-        for (int k = 0; k < 4; k++)
-            out[ch + k] = (int8_t)ta_clamp_i32((int8_t)(m >> (8 * k)), lo, hi);
+        store_max4(out + ch, m, clamp, lo4, hi4);
     }
     for (; ch < depth; ch++) {
         int32_t m = INT8_MIN;
