@@ -124,44 +124,55 @@ static inline void ta_conv_2d_s4_pair3_mve(const uint8_t *w, const int8_t *x0, c
     b[0] = b0, b[TA_CONV_2D_S4_GROUP] = b1, b[2 * TA_CONV_2D_S4_GROUP] = b2;
 }
 
-/* acc[k][f] += the last step (r values, 1..31) of `filters` filters
-   (16 bytes apart: a step's blocks of four lie next to each other when it
-   is the filters' only one, else 64 * steps apart) for three pixels, whose
-   tails are loaded once with zeroing loads that read nothing past r. */
+/* One filter's last step (wl: weights j, wh: 16 + j, plus 8) by three
+   pixels' tails (x: values 0-15, y: 16-31) into acc[.][f], from zero or
+   added. */
+#define TA_S4_TAIL_LO(init, k) vmladavaq_s8(init, wl, x##k)
+#define TA_S4_TAIL_HI(init, k) vmladavaq_s8(vmladavaq_s8(init, wl, x##k), wh, y##k)
+#define TA_S4_TAIL_LOOP(TERM, FROM_ZERO)                                                  \
+    for (int32_t b = 0; b < filters; b += 4, w += block_bytes) {                          \
+        const uint8_t *wf = w;                                                            \
+        for (int32_t f = b; f < b + 4; f++, wf += 16) {                                   \
+            const uint8x16_t raw = vldrbq_u8(wf);                                         \
+            const int8x16_t wl = vreinterpretq_s8_u8(vandq_u8(raw, mask));                \
+            const int8x16_t wh = vreinterpretq_s8_u8(vshrq_n_u8(raw, 4));                 \
+            (void)wh;                                                                     \
+            acc[0][f] = TERM(FROM_ZERO ? 0 : acc[0][f], 0);                               \
+            acc[1][f] = TERM(FROM_ZERO ? 0 : acc[1][f], 1);                               \
+            acc[2][f] = TERM(FROM_ZERO ? 0 : acc[2][f], 2);                               \
+        }                                                                                 \
+    }
+
+/* acc[k][f] (from zero, or added to) += the last step (r values, 1..31)
+   of `filters` filters (whole blocks of four, block_bytes apart) for
+   three pixels, whose tails are loaded once with zeroing loads that read
+   nothing past r. */
 static inline void ta_conv_2d_s4_tail3_mve(const uint8_t *w, size_t block_bytes,
                                            const int8_t *const x[3], int32_t r, int32_t filters,
                                            int32_t acc[3][TA_CONV_2D_S4_GROUP], int from_zero)
 {
-    if (from_zero)
-        for (int32_t f = 0; f < filters; f++)
-            acc[0][f] = acc[1][f] = acc[2][f] = 0;
     const uint8x16_t mask = vdupq_n_u8(15);
     const mve_pred16_t lo = vctp8q((uint32_t)r);
     const int8x16_t x0 = vldrbq_z_s8(x[0], lo), x1 = vldrbq_z_s8(x[1], lo);
     const int8x16_t x2 = vldrbq_z_s8(x[2], lo);
     if (r <= 16) {
-        for (int32_t f = 0; f < filters; f++) {
-            const uint8_t *wf = w + (size_t)(f / 4) * block_bytes + (size_t)(f % 4) * 16u;
-            const int8x16_t wl = vreinterpretq_s8_u8(vandq_u8(vldrbq_u8(wf), mask));
-            acc[0][f] = vmladavaq_s8(acc[0][f], wl, x0);
-            acc[1][f] = vmladavaq_s8(acc[1][f], wl, x1);
-            acc[2][f] = vmladavaq_s8(acc[2][f], wl, x2);
-        }
+        if (from_zero)
+            TA_S4_TAIL_LOOP(TA_S4_TAIL_LO, 1)
+        else
+            TA_S4_TAIL_LOOP(TA_S4_TAIL_LO, 0)
         return;
     }
     const mve_pred16_t hi = vctp8q((uint32_t)(r - 16));
     const int8x16_t y0 = vldrbq_z_s8(x[0] + 16, hi), y1 = vldrbq_z_s8(x[1] + 16, hi);
     const int8x16_t y2 = vldrbq_z_s8(x[2] + 16, hi);
-    for (int32_t f = 0; f < filters; f++) {
-        const uint8_t *wf = w + (size_t)(f / 4) * block_bytes + (size_t)(f % 4) * 16u;
-        const uint8x16_t b = vldrbq_u8(wf);
-        const int8x16_t wl = vreinterpretq_s8_u8(vandq_u8(b, mask));
-        const int8x16_t wh = vreinterpretq_s8_u8(vshrq_n_u8(b, 4));
-        acc[0][f] = vmladavaq_s8(vmladavaq_s8(acc[0][f], wl, x0), wh, y0);
-        acc[1][f] = vmladavaq_s8(vmladavaq_s8(acc[1][f], wl, x1), wh, y1);
-        acc[2][f] = vmladavaq_s8(vmladavaq_s8(acc[2][f], wl, x2), wh, y2);
-    }
+    if (from_zero)
+        TA_S4_TAIL_LOOP(TA_S4_TAIL_HI, 1)
+    else
+        TA_S4_TAIL_LOOP(TA_S4_TAIL_HI, 0)
 }
+#undef TA_S4_TAIL_LOOP
+#undef TA_S4_TAIL_HI
+#undef TA_S4_TAIL_LO
 
 /* acc[k][f] = the sums of x_k by (weight + 8) of `filters` filters (a
    multiple of four) from the block at w. */
