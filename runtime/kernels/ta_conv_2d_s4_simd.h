@@ -227,7 +227,8 @@ static inline void ta_conv_2d_s4_prepare(ta_conv_2d_s4_pixels_t *px)
 /* clang-format on */
 
 /* One filter (w; steps 64 bytes apart) by two pixels widened at x and
-   x + 512 bytes, over `steps` whole steps (32 values, 64 widened bytes). */
+   x + 512 bytes, over `steps` whole steps (32 values, 64 widened bytes):
+   68 instructions per 64 MACs. */
 static inline void ta_conv_2d_s4_filter2_dsp(const uint8_t *w, const uint32_t *x, int32_t steps,
                                              int32_t *s0, int32_t *s1)
 {
@@ -250,6 +251,37 @@ static inline void ta_conv_2d_s4_filter2_dsp(const uint8_t *w, const uint32_t *x
     *s0 = a0;
     *s1 = a1;
 }
+
+/* A last step of at most 16 values (`words` words of low nibbles, 1-4),
+   added to *s0 and *s1: the high nibbles meet only zeros. */
+static inline void ta_conv_2d_s4_filter2_low_dsp(const uint8_t *w, const uint32_t *x,
+                                                 int32_t words, int32_t *s0, int32_t *s1)
+{
+    int32_t a0 = *s0, a1 = *s1;
+    uint32_t v, t, e, o, e2, o2;
+    const uint32_t m = 0x000F000Fu;
+    /* clang-format off */
+    __asm volatile(
+        "1: ldr      %[v], [%[w]], #4\n"
+        "   ldrd     %[e], %[o], [%[x], #0]\n"
+        "   ldrd     %[e2], %[o2], [%[x], #512]\n"
+        "   and      %[t], %[m], %[v]\n"
+        "   smlad    %[a0], %[t], %[e], %[a0]\n"
+        "   smlad    %[a1], %[t], %[e2], %[a1]\n"
+        "   and      %[t], %[m], %[v], lsr #8\n"
+        "   smlad    %[a0], %[t], %[o], %[a0]\n"
+        "   smlad    %[a1], %[t], %[o2], %[a1]\n"
+        "   adds     %[x], %[x], #8\n"
+        "   subs     %[c], %[c], #1\n"
+        "   bne      1b\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [x] "+r"(x), [w] "+r"(w), [c] "+r"(words),
+          [v] "=&r"(v), [t] "=&r"(t), [e] "=&r"(e), [o] "=&r"(o), [e2] "=&r"(e2), [o2] "=&r"(o2)
+        : [m] "r"(m)
+        : "cc", "memory");
+    /* clang-format on */
+    *s0 = a0;
+    *s1 = a1;
+}
 #undef TA_S4_WIDE_WORD
 
 static inline void ta_conv_2d_s4_group_sums(const ta_conv_2d_s4_pixels_t *px, const uint8_t *w,
@@ -260,18 +292,30 @@ static inline void ta_conv_2d_s4_group_sums(const ta_conv_2d_s4_pixels_t *px, co
         ta_conv_2d_s4_group_sums_c(px, w, steps, filters, acc);
         return;
     }
+    /* A last step of at most 16 values reads only its low nibbles. */
+    const int32_t r = px->n % 32, low_words = r > 0 && r <= 16 ? (r + 3) / 4 : 0;
+    const int32_t full = low_words ? steps - 1 : steps;
     const size_t block_bytes = (size_t)steps * 64u;
-    for (int32_t f = 0; f < filters; f++)
-        ta_conv_2d_s4_filter2_dsp(w + (size_t)(f / 4) * block_bytes + (size_t)(f % 4) * 16u,
-                                  px->wide[0], steps, &acc[0][f], &acc[1][f]);
+    for (int32_t b = 0; b < filters; b += 4, w += block_bytes)
+        for (int32_t f = b; f < b + 4; f++) {
+            const uint8_t *wf = w + (size_t)(f - b) * 16u;
+            acc[0][f] = acc[1][f] = 0;
+            if (full > 0)
+                ta_conv_2d_s4_filter2_dsp(wf, px->wide[0], full, &acc[0][f], &acc[1][f]);
+            if (low_words)
+                ta_conv_2d_s4_filter2_low_dsp(wf + (size_t)full * 64u, px->wide[0] + full * 16,
+                                              low_words, &acc[0][f], &acc[1][f]);
+        }
 }
 
 /* Each window widened to halfword pairs (SXTB16 of each word: bytes 0 and
-   2, then 1 and 3), zeros to the end of the last step. */
+   2, then 1 and 3), zeros to the end of what the sums read: the last
+   step whole, or its low words when it holds at most 16 values. */
 static inline void ta_conv_2d_s4_prepare(ta_conv_2d_s4_pixels_t *px)
 {
-    const int32_t n = px->n, padded = (n + 31) / 32 * 32;
-    px->wide_ok = padded <= TA_CONV_2D_S4_WIDE_MAX;
+    const int32_t n = px->n, r = n % 32;
+    const int32_t end = r > 0 && r <= 16 ? n - r + (r + 3) / 4 * 4 : (n + 31) / 32 * 32;
+    px->wide_ok = end <= TA_CONV_2D_S4_WIDE_MAX;
     for (int k = 0; k < 2; k++) {
         px->sum[k] = ta_conv_2d_s4_window_sum(px->x[k], n);
         if (!px->wide_ok)
@@ -282,7 +326,7 @@ static inline void ta_conv_2d_s4_prepare(ta_conv_2d_s4_pixels_t *px)
             px->wide[k][i / 2] = __sxtb16(v);
             px->wide[k][i / 2 + 1] = ta_s4_sxtb16_ror8(v);
         }
-        for (; i < padded; i += 4) {
+        for (; i < end; i += 4) {
             uint32_t v = 0;
             if (i < n)
                 memcpy(&v, px->x[k] + i, (size_t)(n - i)); /* little-endian: the low bytes */
@@ -304,6 +348,21 @@ static inline void ta_conv_2d_s4_prepare(ta_conv_2d_s4_pixels_t *px)
 {
     for (int k = 0; k < 2; k++)
         px->sum[k] = ta_conv_2d_s4_window_sum(px->x[k], px->n);
+}
+#endif
+
+#if defined(TA_S4_DSP) && !defined(TA_S4_MVE)
+/* ta_mul_by_quantized_multiplier for a right shift of r1 + 1 (r1 >= 0)
+   and a multiplier in [2^30, 2^31), as one 64-bit sum: the doubling high
+   multiply's rounding bit (2^30) and the rounding division's half, less
+   one for a negative accumulator (its ties round away from zero), both
+   added before the one shift by 32 + r1. */
+static inline int32_t ta_s4_right(int32_t acc, int32_t multiplier, int32_t r1)
+{
+    const uint32_t half_less_neg = (1u << r1) - ((uint32_t)acc >> 31);
+    const int64_t sum = (int64_t)(((uint64_t)half_less_neg << 31) | 0x40000000u) +
+                        (int64_t)acc * multiplier;
+    return (int32_t)(sum >> 32) >> r1;
 }
 #endif
 
@@ -340,6 +399,22 @@ static inline void ta_conv_2d_s4_group_out(const ta_conv_2d_s4_out_t *q,
             const int32x4_t v = ta_mul_by_quantized_multiplier_split_mve(a, m, left, neg_right);
             vstrbq_p_s32(out[k] + o + f, vminq_s32(vmaxq_s32(vaddq_n_s32(v, q->offset), lov), hiv),
                          lanes);
+        }
+    }
+#elif defined(TA_S4_DSP)
+    /* Channel by channel, its constants once for the pixels; a right
+       shift (the usual case) as one multiply-accumulate (ta_s4_right). */
+    for (int32_t f = 0; f < count; f++) {
+        const int32_t m = q->multipliers ? q->multipliers[o + f] : q->multiplier;
+        const int32_t shift = q->shifts ? q->shifts[o + f] : q->shift;
+        const uint32_t bias = (uint32_t)(q->bias_sum ? q->bias_sum[o + f] : 0);
+        for (int k = 0; k < TA_CONV_2D_S4_PIXELS; k++) {
+            if (!out[k])
+                continue;
+            const int32_t a = (int32_t)((uint32_t)acc[k][f] - 8u * (uint32_t)px->sum[k] + bias);
+            const int32_t v = shift < 0 ? ta_s4_right(a, m, -shift - 1)
+                                        : ta_mul_by_quantized_multiplier(a, m, shift);
+            out[k][o + f] = (int8_t)ta_clamp_i32(v + q->offset, q->lo, q->hi);
         }
     }
 #else
