@@ -13,6 +13,20 @@
 /* Pixels that share each weight load. */
 enum { PIXELS = TA_CONV_2D_S4_PIXELS, GROUP = TA_CONV_2D_S4_GROUP };
 
+/* n bytes from src to dst: rows of a window are short (a few taps of a
+   few channels), where a vector copy beats a call of memcpy. */
+static inline void copy_run(int8_t *dst, const int8_t *src, int32_t n)
+{
+#if defined(TA_S4_MVE)
+    for (int32_t i = 0; i < n; i += 16) {
+        const mve_pred16_t lanes = vctp8q((uint32_t)(n - i));
+        vstrbq_p_s8(dst + i, vldrbq_z_s8(src + i, lanes), lanes);
+    }
+#else
+    memcpy(dst, src, (size_t)n);
+#endif
+}
+
 /* The window of one output pixel in the filter's (ky, kx, c) order,
    out-of-image taps as pad_value; a row of taps inside is one copy. */
 static void gather_patch(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, int32_t y0,
@@ -27,14 +41,14 @@ static void gather_patch(const ta_conv_2d_s4_params_t *p, const int8_t *in_b, in
         const int8_t *row = in_b + (size_t)(row_inside ? iy : 0) * (size_t)p->input_width * pixel;
         if (row_inside && x0 >= 0 && last_x < p->input_width &&
             (p->dilation_width == 1 || p->filter_width == 1) && (size_t)fd == pixel) {
-            memcpy(patch, row + (size_t)x0 * pixel, (size_t)(p->filter_width * fd));
+            copy_run(patch, row + (size_t)x0 * pixel, p->filter_width * fd);
             patch += p->filter_width * fd;
             continue;
         }
         for (int32_t kx = 0; kx < p->filter_width; kx++, patch += fd) {
             const int32_t ix = x0 + kx * p->dilation_width;
             if (row_inside && ix >= 0 && ix < p->input_width)
-                memcpy(patch, row + (size_t)ix * pixel, (size_t)fd);
+                copy_run(patch, row + (size_t)ix * pixel, fd);
             else
                 memset(patch, p->pad_value, (size_t)fd);
         }
