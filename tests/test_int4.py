@@ -16,8 +16,9 @@ from tests.gen.builder import ModelBuilder, Q
 from tests.harness import batch, difftest, module, oracle
 
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
-PACKED = ["CONV_2D.int4", "CONV_2D.int4_deep", "CONV_2D.int4_grouped", "DEPTHWISE_CONV_2D.int4",
-          "FULLY_CONNECTED.int4", "FULLY_CONNECTED.int4_wide"]
+PACKED = ["CONV_2D.int4", "CONV_2D.int4_deep", "CONV_2D.int4_pointwise", "CONV_2D.int4_long",
+          "CONV_2D.int4_grouped", "DEPTHWISE_CONV_2D.int4", "FULLY_CONNECTED.int4",
+          "FULLY_CONNECTED.int4_wide"]
 DENSE = ["CONV_2D.int4_dense", "DEPTHWISE_CONV_2D.int4_dense", "FULLY_CONNECTED.int4_dense"]
 PER_VARIANT = 3
 
