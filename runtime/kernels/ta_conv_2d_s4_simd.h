@@ -394,6 +394,42 @@ typedef struct {
     int32_t multiplier, shift, offset, lo, hi;
 } ta_conv_2d_s4_out_t;
 
+#if defined(TA_S4_DSP) && !defined(TA_S4_MVE)
+/* ta_conv_2d_s4_group_out on DSP cores, out of line (its own registers
+   for the constants): channel by channel, its constants once for the two
+   pixels; a right shift (the usual case) as one multiply-accumulate
+   (ta_s4_right). */
+TA_NOINLINE static void ta_conv_2d_s4_group_out_dsp(const ta_conv_2d_s4_out_t *q,
+                                                    const ta_conv_2d_s4_pixels_t *px,
+                                                    int32_t acc[2][TA_CONV_2D_S4_GROUP],
+                                                    int32_t o, int32_t count,
+                                                    int8_t *const out[2])
+{
+    const uint32_t offset0 = 8u * (uint32_t)px->sum[0], offset1 = 8u * (uint32_t)px->sum[1];
+    const int32_t offset = q->offset, lo = q->lo, hi = q->hi;
+    int8_t *out0 = out[0] ? out[0] + o : NULL, *out1 = out[1] ? out[1] + o : NULL;
+    for (int32_t f = 0; f < count; f++) {
+        const int32_t m = q->multipliers ? q->multipliers[o + f] : q->multiplier;
+        const int32_t shift = q->shifts ? q->shifts[o + f] : q->shift;
+        const uint32_t bias = (uint32_t)(q->bias_sum ? q->bias_sum[o + f] : 0);
+        const int32_t a0 = (int32_t)((uint32_t)acc[0][f] - offset0 + bias);
+        const int32_t a1 = (int32_t)((uint32_t)acc[1][f] - offset1 + bias);
+        int32_t v0, v1;
+        if (shift < 0) {
+            v0 = ta_s4_right(a0, m, -shift - 1);
+            v1 = ta_s4_right(a1, m, -shift - 1);
+        } else {
+            v0 = ta_mul_by_quantized_multiplier(a0, m, shift);
+            v1 = ta_mul_by_quantized_multiplier(a1, m, shift);
+        }
+        if (out0)
+            out0[f] = (int8_t)ta_clamp_i32(v0 + offset, lo, hi);
+        if (out1)
+            out1[f] = (int8_t)ta_clamp_i32(v1 + offset, lo, hi);
+    }
+}
+#endif
+
 /* acc[k][0..count) (channels o..o + count) of each pixel k whose out[k]
    is not NULL: less 8 * its window's sum (the nibbles' offset), plus the
    bias sums, requantized into out[k][o..]. */
@@ -424,21 +460,7 @@ static inline void ta_conv_2d_s4_group_out(const ta_conv_2d_s4_out_t *q,
         }
     }
 #elif defined(TA_S4_DSP)
-    /* Channel by channel, its constants once for the pixels; a right
-       shift (the usual case) as one multiply-accumulate (ta_s4_right). */
-    for (int32_t f = 0; f < count; f++) {
-        const int32_t m = q->multipliers ? q->multipliers[o + f] : q->multiplier;
-        const int32_t shift = q->shifts ? q->shifts[o + f] : q->shift;
-        const uint32_t bias = (uint32_t)(q->bias_sum ? q->bias_sum[o + f] : 0);
-        for (int k = 0; k < TA_CONV_2D_S4_PIXELS; k++) {
-            if (!out[k])
-                continue;
-            const int32_t a = (int32_t)((uint32_t)acc[k][f] - 8u * (uint32_t)px->sum[k] + bias);
-            const int32_t v = shift < 0 ? ta_s4_right(a, m, -shift - 1)
-                                        : ta_mul_by_quantized_multiplier(a, m, shift);
-            out[k][o + f] = (int8_t)ta_clamp_i32(v + q->offset, q->lo, q->hi);
-        }
-    }
+    ta_conv_2d_s4_group_out_dsp(q, px, acc, o, count, out);
 #else
     for (int k = 0; k < TA_CONV_2D_S4_PIXELS; k++) {
         if (!out[k])
