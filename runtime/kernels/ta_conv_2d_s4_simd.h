@@ -226,51 +226,31 @@ static inline void ta_conv_2d_s4_prepare(ta_conv_2d_s4_pixels_t *px)
     "   smlad    %[a1], %[t], %[o2], %[a1]\n"
 /* clang-format on */
 
-/* One filter of a block (its 16 bytes at w, steps 64 bytes apart) by
-   the two widened pixels at x and x + 512 over `steps` whole steps, into
-   p[off] and p[16 + off] (int32_t); then w steps back to the block's next
-   filter (w -= back) and x back to its start. */
-/* clang-format off */
-#define TA_S4_BLOCK_FILTER(off)                                                              \
-    "   ldr      %[c], %[steps]\n"                                                           \
-    "   ldr      %[x], %[x0]\n"                                                              \
-    "   mov      %[a0], #0\n"                                                                \
-    "   mov      %[a1], #0\n"                                                                \
-    "1:\n" TA_S4_WIDE_WORD(0, 0, 32) TA_S4_WIDE_WORD(4, 8, 40) TA_S4_WIDE_WORD(8, 16, 48)    \
-    TA_S4_WIDE_WORD(12, 24, 56)                                                              \
-    "   adds     %[x], %[x], #64\n"                                                          \
-    "   adds     %[w], %[w], #64\n"                                                          \
-    "   subs     %[c], %[c], #1\n"                                                           \
-    "   bne      1b\n"                                                                       \
-    "   str      %[a0], [%[p], #" #off "]\n"                                                  \
-    "   str      %[a1], [%[p], #64 + " #off "]\n"                                             \
-    "   ldr      %[t], %[back]\n"                                                            \
-    "   subs     %[w], %[w], %[t]\n"
-/* clang-format on */
-
-/* The four filters of a block (w) by the two widened pixels (x, x + 512
-   bytes) over `steps` (>= 1) whole steps: p[f] and p[16 + f] (acc[0][b +
-   f], acc[1][b + f]). One asm block for the four, so the loop state stays
-   in registers between filters. */
-static inline void ta_conv_2d_s4_block2_dsp(const uint8_t *w, const uint32_t *x0, int32_t steps,
-                                            int32_t *p)
+/* One filter (w; steps 64 bytes apart) by two pixels widened at x and
+   x + 512 bytes, over `steps` whole steps (32 values, 64 widened bytes):
+   68 instructions per 64 MACs. */
+static inline void ta_conv_2d_s4_filter2_dsp(const uint8_t *w, const uint32_t *x, int32_t steps,
+                                             int32_t *s0, int32_t *s1)
 {
-    const int32_t back = steps * 64 - 16;
-    const uint32_t m = 0x000F000Fu;
-    const uint32_t *x;
-    int32_t a0, a1, c;
+    int32_t a0 = 0, a1 = 0;
     uint32_t v, t, e, o, e2, o2;
+    const uint32_t m = 0x000F000Fu;
     /* clang-format off */
-    __asm volatile(TA_S4_BLOCK_FILTER(0) TA_S4_BLOCK_FILTER(4) TA_S4_BLOCK_FILTER(8)
-                   TA_S4_BLOCK_FILTER(12)
-                   : [a0] "=&r"(a0), [a1] "=&r"(a1), [x] "=&r"(x), [w] "+r"(w), [c] "=&r"(c),
-                     [v] "=&r"(v), [t] "=&r"(t), [e] "=&r"(e), [o] "=&r"(o), [e2] "=&r"(e2),
-                     [o2] "=&r"(o2)
-                   : [m] "r"(m), [p] "r"(p), [steps] "m"(steps), [x0] "m"(x0), [back] "m"(back)
-                   : "cc", "memory");
+    __asm volatile(
+        "1:\n" TA_S4_WIDE_WORD(0, 0, 32) TA_S4_WIDE_WORD(4, 8, 40) TA_S4_WIDE_WORD(8, 16, 48)
+        TA_S4_WIDE_WORD(12, 24, 56)
+        "   adds     %[x], %[x], #64\n"
+        "   adds     %[w], %[w], #64\n"
+        "   subs     %[c], %[c], #1\n"
+        "   bne      1b\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [x] "+r"(x), [w] "+r"(w), [c] "+r"(steps),
+          [v] "=&r"(v), [t] "=&r"(t), [e] "=&r"(e), [o] "=&r"(o), [e2] "=&r"(e2), [o2] "=&r"(o2)
+        : [m] "r"(m)
+        : "cc", "memory");
     /* clang-format on */
+    *s0 = a0;
+    *s1 = a1;
 }
-#undef TA_S4_BLOCK_FILTER
 
 /* A last step of at most 16 values (`words` words of low nibbles, 1-4),
    added to *s0 and *s1: the high nibbles meet only zeros. */
@@ -316,18 +296,16 @@ static inline void ta_conv_2d_s4_group_sums(const ta_conv_2d_s4_pixels_t *px, co
     const int32_t r = px->n % 32, low_words = r > 0 && r <= 16 ? (r + 3) / 4 : 0;
     const int32_t full = low_words ? steps - 1 : steps;
     const size_t block_bytes = (size_t)steps * 64u;
-    for (int32_t b = 0; b < filters; b += 4, w += block_bytes) {
-        if (full > 0)
-            ta_conv_2d_s4_block2_dsp(w, px->wide[0], full, &acc[0][b]);
-        else
-            for (int32_t f = b; f < b + 4; f++)
-                acc[0][f] = acc[1][f] = 0;
-        if (low_words)
-            for (int32_t f = b; f < b + 4; f++)
-                ta_conv_2d_s4_filter2_low_dsp(w + (size_t)(f - b) * 16u + (size_t)full * 64u,
-                                              px->wide[0] + full * 16, low_words, &acc[0][f],
-                                              &acc[1][f]);
-    }
+    for (int32_t b = 0; b < filters; b += 4, w += block_bytes)
+        for (int32_t f = b; f < b + 4; f++) {
+            const uint8_t *wf = w + (size_t)(f - b) * 16u;
+            acc[0][f] = acc[1][f] = 0;
+            if (full > 0)
+                ta_conv_2d_s4_filter2_dsp(wf, px->wide[0], full, &acc[0][f], &acc[1][f]);
+            if (low_words)
+                ta_conv_2d_s4_filter2_low_dsp(wf + (size_t)full * 64u, px->wide[0] + full * 16,
+                                              low_words, &acc[0][f], &acc[1][f]);
+        }
 }
 
 /* Each window widened to halfword pairs (SXTB16 of each word: bytes 0 and
