@@ -88,9 +88,10 @@ static void pixel_by_value(const ta_conv_2d_s4_params_t *p, const ta_s4_requant_
                 const int32_t ix = x0 + kx * p->dilation_width;
                 const int inside = iy >= 0 && iy < p->input_height && ix >= 0 &&
                                    ix < p->input_width;
-                const int8_t *px = in_b + ((size_t)(inside ? iy : 0) * (size_t)p->input_width +
-                                           (size_t)(inside ? ix : 0)) *
-                                              (size_t)p->input_depth +
+                const int8_t *px = in_b +
+                                   ((size_t)(inside ? iy : 0) * (size_t)p->input_width +
+                                    (size_t)(inside ? ix : 0)) *
+                                       (size_t)p->input_depth +
                                    (size_t)channel0;
                 for (int32_t c = 0; c < fd; c++, i++) {
                     const int32_t v = inside ? px[c] : p->pad_value;
@@ -139,10 +140,11 @@ int ta_conv_2d_s4(const ta_conv_2d_s4_params_t *p, const int8_t *input, const in
         }
         return TA_OK;
     }
-    const ta_conv_2d_s4_out_t group_q = {bias_sum,         multipliers,      shifts,
-                                         p->multiplier,    p->shift,         p->output_offset,
+    const ta_conv_2d_s4_out_t group_q = {bias_sum,          multipliers,      shifts,
+                                         p->multiplier,     p->shift,         p->output_offset,
                                          p->activation_min, p->activation_max};
-    int8_t patches[PIXELS][TA_CONV_2D_S4_MAX_PATCH];
+    /* gather_patch writes every byte a window reads: zeroed for the analyser */
+    int8_t patches[PIXELS][TA_CONV_2D_S4_MAX_PATCH] = {{0}};
     ta_conv_2d_s4_pixels_t px;
     px.n = n;
     for (int32_t i = 0; i < pixels; i += PIXELS) {
@@ -154,7 +156,7 @@ int ta_conv_2d_s4(const ta_conv_2d_s4_params_t *p, const int8_t *input, const in
             out[k] = i + k < pixels ? at.out : NULL;
             if (in_place) {
                 px.x[k] = in_b + ((size_t)at.y0 * (size_t)p->input_width + (size_t)at.x0) *
-                                  (size_t)p->input_depth;
+                                     (size_t)p->input_depth;
                 continue;
             }
             gather_patch(p, in_b, at.y0, at.x0, patches[k]);

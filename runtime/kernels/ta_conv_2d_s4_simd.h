@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../include/ta_matmul_simd.h"
 #include "../include/ta_s4.h"
@@ -59,11 +60,12 @@ static inline int32_t ta_conv_2d_s4_window_sum(const int8_t *x, int32_t n)
 
 /* Portable: acc[k][f] = the sum of x_k[i] * (weight + 8) of `filters`
    filters (whole blocks of four) from the block at w. */
-static inline void ta_conv_2d_s4_group_sums_c(const ta_conv_2d_s4_pixels_t *px, const uint8_t *w,
-                                              int32_t steps, int32_t filters,
-                                              int32_t acc[TA_CONV_2D_S4_PIXELS]
-                                                         [TA_CONV_2D_S4_GROUP])
+static inline void
+ta_conv_2d_s4_group_sums_c(const ta_conv_2d_s4_pixels_t *px, const uint8_t *w, int32_t steps,
+                           int32_t filters, int32_t acc[TA_CONV_2D_S4_PIXELS][TA_CONV_2D_S4_GROUP])
 {
+    /* the sums start from zero (whole blocks: every filter is written) */
+    memset(acc, 0, sizeof(int32_t) * TA_CONV_2D_S4_PIXELS * TA_CONV_2D_S4_GROUP);
     for (int32_t f = 0; f < filters; f++) {
         const uint8_t *wf = w + (size_t)(f / 4) * (size_t)steps * 64u + (size_t)(f % 4) * 16u;
         for (int k = 0; k < TA_CONV_2D_S4_PIXELS; k++) {
@@ -82,8 +84,7 @@ static inline void ta_conv_2d_s4_group_sums_c(const ta_conv_2d_s4_pixels_t *px, 
    `steps` whole steps: a0..a2 filter one, b0..b2 filter two. One weight
    load, an AND and a shift give a filter's 32 weights plus 8. */
 static inline void ta_conv_2d_s4_pair3_mve(const uint8_t *w, const int8_t *x0, const int8_t *x1,
-                                           const int8_t *x2, int32_t steps, int32_t *a,
-                                           int32_t *b)
+                                           const int8_t *x2, int32_t steps, int32_t *a, int32_t *b)
 {
     int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
     /* clang-format off */
@@ -129,18 +130,18 @@ static inline void ta_conv_2d_s4_pair3_mve(const uint8_t *w, const int8_t *x0, c
    added. */
 #define TA_S4_TAIL_LO(init, k) vmladavaq_s8(init, wl, x##k)
 #define TA_S4_TAIL_HI(init, k) vmladavaq_s8(vmladavaq_s8(init, wl, x##k), wh, y##k)
-#define TA_S4_TAIL_LOOP(TERM, FROM_ZERO)                                                  \
-    for (int32_t b = 0; b < filters; b += 4, w += block_bytes) {                          \
-        const uint8_t *wf = w;                                                            \
-        for (int32_t f = b; f < b + 4; f++, wf += 16) {                                   \
-            const uint8x16_t raw = vldrbq_u8(wf);                                         \
-            const int8x16_t wl = vreinterpretq_s8_u8(vandq_u8(raw, mask));                \
-            const int8x16_t wh = vreinterpretq_s8_u8(vshrq_n_u8(raw, 4));                 \
-            (void)wh;                                                                     \
-            acc[0][f] = TERM(FROM_ZERO ? 0 : acc[0][f], 0);                               \
-            acc[1][f] = TERM(FROM_ZERO ? 0 : acc[1][f], 1);                               \
-            acc[2][f] = TERM(FROM_ZERO ? 0 : acc[2][f], 2);                               \
-        }                                                                                 \
+#define TA_S4_TAIL_LOOP(TERM, FROM_ZERO)                                   \
+    for (int32_t b = 0; b < filters; b += 4, w += block_bytes) {           \
+        const uint8_t *wf = w;                                             \
+        for (int32_t f = b; f < b + 4; f++, wf += 16) {                    \
+            const uint8x16_t raw = vldrbq_u8(wf);                          \
+            const int8x16_t wl = vreinterpretq_s8_u8(vandq_u8(raw, mask)); \
+            const int8x16_t wh = vreinterpretq_s8_u8(vshrq_n_u8(raw, 4));  \
+            (void)wh;                                                      \
+            acc[0][f] = TERM(FROM_ZERO ? 0 : acc[0][f], 0);                \
+            acc[1][f] = TERM(FROM_ZERO ? 0 : acc[1][f], 1);                \
+            acc[2][f] = TERM(FROM_ZERO ? 0 : acc[2][f], 2);                \
+        }                                                                  \
     }
 
 /* acc[k][f] (from zero, or added to) += the last step (r values, 1..31)
@@ -254,8 +255,8 @@ static inline void ta_conv_2d_s4_filter2_dsp(const uint8_t *w, const uint32_t *x
 
 /* A last step of at most 16 values (`words` words of low nibbles, 1-4),
    added to *s0 and *s1: the high nibbles meet only zeros. */
-static inline void ta_conv_2d_s4_filter2_low_dsp(const uint8_t *w, const uint32_t *x,
-                                                 int32_t words, int32_t *s0, int32_t *s1)
+static inline void ta_conv_2d_s4_filter2_low_dsp(const uint8_t *w, const uint32_t *x, int32_t words,
+                                                 int32_t *s0, int32_t *s1)
 {
     int32_t a0 = *s0, a1 = *s1;
     uint32_t v, t, e, o, e2, o2;
@@ -379,9 +380,8 @@ typedef struct {
    (ta_s4_right). */
 TA_NOINLINE static void ta_conv_2d_s4_group_out_dsp(const ta_conv_2d_s4_out_t *q,
                                                     const ta_conv_2d_s4_pixels_t *px,
-                                                    int32_t acc[2][TA_CONV_2D_S4_GROUP],
-                                                    int32_t o, int32_t count,
-                                                    int8_t *const out[2])
+                                                    int32_t acc[2][TA_CONV_2D_S4_GROUP], int32_t o,
+                                                    int32_t count, int8_t *const out[2])
 {
     const uint32_t offset0 = 8u * (uint32_t)px->sum[0], offset1 = 8u * (uint32_t)px->sum[1];
     const int32_t offset = q->offset, lo = q->lo, hi = q->hi;

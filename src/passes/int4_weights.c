@@ -50,7 +50,7 @@ static int8_t nibble(const uint8_t *packed, size_t i)
 /* CONV_2D filters of fewer values than this stay dense under auto: their
    packed kernel spends its time per pixel, not per weight (bench/int4.py,
    docs/compressed-models.md: 1.9-3.5x the int8 kernel's instructions on
-   the Cortex-M55 and the Cortex-M4 for 8-32 values, 1.2-1.5x from 64),
+   the Cortex-M55 and the Cortex-M4 for 8-32 values, 1.0-1.5x from 64),
    and they hold few of a model's weights. */
 #define TA_INT4_CONV_MIN_PACKED 64
 
