@@ -6,9 +6,9 @@
  * multipliers, activation range) from the values as int8 weights. Here,
  * after it, the call of its int8 kernel becomes a call of the packed-int4
  * kernel with the same parameters and arguments, the weights replaced by
- * a constant in ta_s4.h's layout (half the bytes); whatever the lowering
- * re-laid out for its int8 kernel is no longer read and drop_dead removes
- * it. Calls with no packed counterpart (a CONV_2D fused with its ADD, an
+ * a constant in ta_s4.h's layout (ta_conv_2d_s4.h's for CONV_2D; half the
+ * bytes); whatever the lowering re-laid out for its int8 kernel is no
+ * longer read and drop_dead removes it. Calls with no packed counterpart (a CONV_2D fused with its ADD, an
  * int16 kernel) keep the int8 weights: the tensor is then stored dense.
  */
 #include "int4_packed.h"
