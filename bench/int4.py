@@ -20,7 +20,9 @@ tables (bench/clustered.py measures that).
 Printed per board: the weights' bytes in the module (every constant made
 from a weight tensor), instructions of one inference, and the ratios with
 the goals of issue 24 (weights at most 55% of int8, instructions at most
-1.1x); then the same for weights.format dense (INT4 expanded at conversion).
+1.1x); then the same for weights.format packed (every INT4 tensor packed,
+the short CONV_2D filters and DEPTHWISE_CONV_2D that auto stores dense
+too) and dense (INT4 expanded at conversion).
 """
 
 import argparse
@@ -127,6 +129,8 @@ def main(argv=None):
         base = None
         for label, path, keys in (("int8 weights", paths["int8"], {"weights.format": "dense"}),
                                   ("INT4, weights.format auto", paths["int4"], None),
+                                  ("INT4, weights.format packed", paths["int4"],
+                                   {"weights.format": "packed"}),
                                   ("INT4, weights.format dense", paths["int4"],
                                    {"weights.format": "dense"})):
             m, outs, instr, diff = measure(path, board, tmp / f"{board}-{len(label)}", keys)

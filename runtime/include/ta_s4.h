@@ -2,8 +2,9 @@
  * ta_s4.h - int4 weights kept packed: two values a byte, read in place.
  *
  * Layout (the converter writes it, src/lower/int4_packed.c): each row of
- * `n` values (a FULLY_CONNECTED row, a CONV_2D filter, a DEPTHWISE_CONV_2D
- * tap's channels) takes ta_s4_row_bytes(n) bytes, in groups of eight
+ * `n` values (a FULLY_CONNECTED row, a DEPTHWISE_CONV_2D tap's channels;
+ * CONV_2D has a layout of its own, ta_conv_2d_s4.h) takes
+ * ta_s4_row_bytes(n) bytes, in groups of eight
  * values in four bytes: byte k of a group holds value k in its low nibble
  * and value k + 4 in its high nibble (zero nibbles pad the last group).
  * That order is what the DSP unpack yields: masking the low and the high

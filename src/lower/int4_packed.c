@@ -6,9 +6,9 @@
  * multipliers, activation range) from the values as int8 weights. Here,
  * after it, the call of its int8 kernel becomes a call of the packed-int4
  * kernel with the same parameters and arguments, the weights replaced by
- * a constant in ta_s4.h's layout (half the bytes); whatever the lowering
- * re-laid out for its int8 kernel is no longer read and drop_dead removes
- * it. Calls with no packed counterpart (a CONV_2D fused with its ADD, an
+ * a constant in ta_s4.h's layout (ta_conv_2d_s4.h's for CONV_2D; half the
+ * bytes); whatever the lowering re-laid out for its int8 kernel is no
+ * longer read and drop_dead removes it. Calls with no packed counterpart (a CONV_2D fused with its ADD, an
  * int16 kernel) keep the int8 weights: the tensor is then stored dense.
  */
 #include "int4_packed.h"
@@ -38,6 +38,30 @@ static TaTensor *pack_rows(TaLower *L, TaOp *op, const TaTensor *w, int32_t rows
             packed[(size_t)r * stride + (size_t)(i / 8 * 4 + i % 4)] |= (uint8_t)(i % 8 < 4
                                                                                       ? v
                                                                                       : v << 4);
+        }
+    TaTensor *t = ta_local_constant(L, op, "weights_int4", TA_INT8, (int32_t)bytes, packed);
+    ta_derived_from(t, w);
+    t->stored_format = "int4";
+    t->dense_bytes = ta_tensor_bytes(w);
+    return t;
+}
+
+/* CONV_2D's filters (`filters` rows of n values, int8 -8..7) in
+   ta_conv_2d_s4.h's layout: blocks of four filters, steps of 32 values,
+   nibbles offset by 8. */
+static TaTensor *pack_conv(TaLower *L, TaOp *op, const TaTensor *w, int32_t filters, int32_t n)
+{
+    const int32_t steps = ta_conv_2d_s4_steps(n);
+    const size_t bytes = ta_conv_2d_s4_bytes(filters, n);
+    uint8_t *packed = ta_alloc_array(L->pool, bytes ? bytes : 1, 1);
+    memset(packed, 0x88, bytes); /* a zero weight in both nibbles */
+    const int8_t *values = (const int8_t *)w->data;
+    for (int32_t o = 0; o < filters; o++)
+        for (int32_t i = 0; i < n; i++) {
+            int shift;
+            const size_t at = ta_conv_2d_s4_byte(steps, o, i, &shift);
+            const unsigned v = (unsigned)(values[(size_t)o * (size_t)n + (size_t)i] + 8);
+            packed[at] = (uint8_t)((packed[at] & ~(0xFu << shift)) | (v << shift));
         }
     TaTensor *t = ta_local_constant(L, op, "weights_int4", TA_INT8, (int32_t)bytes, packed);
     ta_derived_from(t, w);
@@ -76,7 +100,8 @@ static bool is_one_of(const char *name, const char *const *names, size_t count)
    place; the reversed-rows lead (geometry only) stays as declared, its
    parameter now the packed call's (NULL: the kernel cannot walk back). */
 static void redeclare_overlap(TaLower *L, TaOp *op, int32_t k_h, int32_t k_w, int32_t pad_h,
-                              int32_t pad_w, int32_t *reverse_rows, const char *kernel)
+                              int32_t pad_w, int32_t batch, int32_t *reverse_rows,
+                              const char *kernel)
 {
     const bool reverse = op->plan_hints.overlap_reverse_rows != NULL && reverse_rows != NULL;
     const size_t back = op->plan_hints.overlap_back_lead;
@@ -87,7 +112,7 @@ static void redeclare_overlap(TaLower *L, TaOp *op, int32_t k_h, int32_t k_w, in
     op->plan_hints.overlap_reverse_rows = NULL;
     const TaStreamGeometry g = ta_conv_stream_geometry(op->attrs, op->inputs[0], op->outputs[0],
                                                        k_h, k_w, pad_h, pad_w, 1);
-    ta_declare_overlap(L, op, 0, &g, 1, TA_STREAM_IN_PLACE, kernel);
+    ta_declare_overlap(L, op, 0, &g, batch, TA_STREAM_IN_PLACE, kernel);
     if (op->plan_hints.overlap_input == 0 && reverse) {
         op->plan_hints.overlap_reverse_rows = reverse_rows;
         op->plan_hints.overlap_back_lead = back;
@@ -120,8 +145,9 @@ static bool swap_conv(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor *w)
     const ta_conv_2d_s4_params_t *p = c->params_struct;
     c->function = "ta_conv_2d_s4";
     c->header = "runtime/kernels/ta_conv_2d_s4.h";
-    c->args.items[1] = pack_rows(L, op, w, w->dims[0], w->dims[1] * w->dims[2] * w->dims[3]);
-    redeclare_overlap(L, op, p->filter_height, p->filter_width, p->pad_top, p->pad_left, NULL,
+    c->args.items[1] = pack_conv(L, op, w, w->dims[0], w->dims[1] * w->dims[2] * w->dims[3]);
+    /* Pixels go three at a time on Helium (two elsewhere), read in place. */
+    redeclare_overlap(L, op, p->filter_height, p->filter_width, p->pad_top, p->pad_left, 3, NULL,
                       "CONV_2D (int4 weights)");
     return true;
 }
@@ -138,7 +164,7 @@ static bool swap_depthwise(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor
     c->function = "ta_depthwise_conv_2d_s4";
     c->header = "runtime/kernels/ta_depthwise_conv_2d_s4.h";
     c->args.items[1] = pack_rows(L, op, w, w->dims[1] * w->dims[2], w->dims[3]);
-    redeclare_overlap(L, op, p->filter_height, p->filter_width, p->pad_top, p->pad_left,
+    redeclare_overlap(L, op, p->filter_height, p->filter_width, p->pad_top, p->pad_left, 1,
                       &p->reverse_rows, "DEPTHWISE_CONV_2D (int4 weights)");
     return true;
 }

@@ -46,16 +46,27 @@ static int8_t nibble(const uint8_t *packed, size_t i)
     return (int8_t)((int)v - (v & 8u ? 16 : 0));
 }
 
+/* CONV_2D filters of fewer values than this stay dense under auto: their
+   packed kernel spends its time per pixel, not per weight (bench/int4.py,
+   docs/compressed-models.md: 1.9-3.5x the int8 kernel's instructions on
+   the Cortex-M55 and the Cortex-M4 for 8-32 values, 1.0-1.5x from 64),
+   and they hold few of a model's weights. */
+#define TA_INT4_CONV_MIN_PACKED 64
+
 /* Whether the module keeps the tensor packed: weights.format packed, or
    auto where the packed kernel pays. DEPTHWISE_CONV_2D's packed kernel is
    portable C only, several times slower than the int8 one, for weights
    that are a small share of a model (3x3 per channel): auto keeps them
-   dense. */
+   dense, and short CONV_2D filters too. */
 static bool keep_packed(const TaInt4Options *o, const TaOp *op, const TaTensor *t)
 {
     if (strcmp(o->format, "dense") == 0 || ta_weights_named_dense(o, t))
         return false;
-    return strcmp(o->format, "packed") == 0 || strcmp(op->type, "DEPTHWISE_CONV_2D") != 0;
+    if (strcmp(o->format, "packed") == 0)
+        return true;
+    if (strcmp(op->type, "CONV_2D") == 0 && t->rank == 4)
+        return (int64_t)t->dims[1] * t->dims[2] * t->dims[3] >= TA_INT4_CONV_MIN_PACKED;
+    return strcmp(op->type, "DEPTHWISE_CONV_2D") != 0;
 }
 
 static void unpack(TaPool *pool, TaTensor *t, bool packed)
