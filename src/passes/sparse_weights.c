@@ -36,7 +36,7 @@ typedef struct {
 
 static const Costs cores[] = {
     {"Cortex-M55", 0.157, 7.9, 0.80, 44.1},
-    {"Cortex-M4", 1.500, 48.9, 5.59, 63.8},
+    {"Cortex-M4", 1.500, 37.4, 5.59, 63.8},
 };
 #define SPARSE_MARGIN 0.85
 
