@@ -20,6 +20,7 @@
 #include "model/model.h"
 #include "passes/passes.h"
 #include "passes/transforms.h"
+#include "passes/row_streaming.h"
 #include "plan/plan.h"
 #include "report/analyze.h"
 #include "report/identity.h"
@@ -263,6 +264,9 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     dump_after(&dump, "drop_dead", graph);
     if (!ta_run_transforms(&pass, cfg, true))
         return TINYAOT_ERROR_CONFIG;
+    const TaRowStreamingOptions rows = {cfg->row_streaming, cfg->row_streaming_test_shortfall};
+    if (!ta_row_streaming(&pass, &rows))
+        return TINYAOT_ERROR_PLAN;
     ta_stage(diag, "lowered: %d operators", graph->ops.len);
     describe_operators(diag, graph);
     stage_time(diag, "checking, transforming and lowering", &clock_start);

@@ -140,6 +140,8 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
     const char *last_header = NULL;
     for (int k = 0; k < op->lowered.calls.len; k++) {
         const TaKernelCall *call = op->lowered.calls.items[k];
+        if (!k && op->row_chain && op->row_chain_pos == 0)
+            ta_buf_puts(&b, "#include <string.h>\n"); /* memmove: the chain's moves */
         if (!last_header || strcmp(last_header, call->header) != 0)
             ta_buf_printf(&b, "#include \"../%s\"\n", call->header);
         last_header = call->header;
@@ -171,7 +173,10 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
             ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(%s)\n",
                           ta_memory_name(op->code_memory), ta_escape_c_string(c->pool, section));
         }
-        emit_function(c, &b, op, "run");
+        if (op->row_chain)
+            ta_emit_row_chain_functions(c, &b, op);
+        else
+            emit_function(c, &b, op, "run");
     }
     bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->lowered.symbol), &b);
     ta_buf_free(&b);

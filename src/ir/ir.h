@@ -117,6 +117,12 @@ typedef struct TaTensor {
     const char *stored_format;
     size_t dense_bytes;
 
+    /* Row streaming (src/passes/row_chains.c): the rows a chain's row
+       buffer keeps and its bytes, which the planner places instead of the
+       whole tensor; 0 for every other tensor. */
+    int row_buffer_rows;
+    size_t row_buffer_bytes;
+
     /* Set by the planner. */
     struct TaTensor *alias_of; /* shares this tensor's bytes (zero-copy reshape) */
     int first_use, last_use;   /* layer indices; -1 if unused */
@@ -125,6 +131,8 @@ typedef struct TaTensor {
 
 size_t ta_tensor_elements(const TaTensor *t);
 size_t ta_tensor_bytes(const TaTensor *t);
+/* The bytes the planner places: a row buffer's, else ta_tensor_bytes. */
+size_t ta_tensor_planned_bytes(const TaTensor *t);
 /* "[1,49,10,1]" in the pool. */
 const char *ta_shape_text(TaPool *pool, const TaTensor *t);
 /* The model tensor's index: t's own, or that of the model tensor a
@@ -315,6 +323,11 @@ typedef struct TaOp {
     /* Lowering: hints to the planner, how output 0 may share an input's bytes. */
     TaOpPlanHints plan_hints;
 
+    /* Row streaming: the chain the operator runs in, band by band, and its
+       position there (src/passes/row_chains.c); NULL when it runs alone. */
+    struct TaRowChain *row_chain;
+    int row_chain_pos;
+
     /* The planner's placement rules (src/plan/rules.c, operators: rules). */
     int code_memory; /* TaMemory its code is linked into, or -1 */
 } TaOp;
@@ -330,6 +343,33 @@ typedef struct TaOrderReport {
     int64_t peak;             /* the order chosen */
 } TaOrderReport;
 
+/* Row streaming (docs/row-streaming.md): one step of a chain's schedule,
+   fixed at conversion. A band: chain operator `op` computes output rows
+   [out_row, out_row + out_rows) from `in_rows` input rows starting
+   in_offset bytes into its input buffer (pad_top: the band's own), writing
+   out_offset bytes into its output buffer. A move (op -1): move_bytes of
+   buffer `buffer` from in_offset to out_offset, rows still to be read. */
+typedef struct TaRowStep {
+    int op;
+    int buffer;
+    int out_row, out_rows;
+    int in_row, in_rows, pad_top;
+    size_t in_offset, out_offset, move_bytes;
+} TaRowStep;
+
+/* A chain of window operators (layers first_op .. first_op + num_ops - 1)
+   run as one schedule; buffers[0] is the chain's input, buffers[num_ops]
+   its output (whole tensors), the others row buffers. */
+typedef struct TaRowChain {
+    int first_op, num_ops;
+    struct TaTensor **buffers;
+    TaVec steps;               /* TaRowStep* */
+    int calls, moves;          /* band calls and moves per run */
+    int64_t moved_bytes;       /* bytes the moves copy per run */
+    int64_t saved_bytes;       /* whole intermediates minus row buffers */
+    int64_t added_instructions; /* estimate (row_chains.c) */
+} TaRowChain;
+
 typedef struct TaGraph {
     int model_index; /* subgraph index in the model */
     const char *name;
@@ -338,6 +378,7 @@ typedef struct TaGraph {
     TaVec inputs;  /* TaTensor* */
     TaVec outputs; /* TaTensor* */
     TaOrderReport order;
+    TaVec row_chains; /* TaRowChain*, in execution order */
 } TaGraph;
 
 typedef struct TaMetadata {
@@ -374,6 +415,14 @@ void ta_graph_dump(TaBuf *out, const TaGraph *g, const char *pass);
 /* verify.c: stops tinyaot (ta_bug) when the graph after pass `after`
    breaks an invariant every pass keeps (debug builds run it after each). */
 void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after);
+/* row_band.c: the int32 scalar field `name` of `params` (a copy of the
+   call's struct), or NULL; the top padding's field name; a copy of the
+   call's struct narrowed to a band of rows (false: not a window kernel). */
+int32_t *ta_params_int32(const TaKernelCall *call, void *params, const char *name);
+const char *ta_row_band_pad_field(const TaKernelCall *call);
+bool ta_row_band_params(const TaKernelCall *call, void *copy, int32_t in_rows, int32_t pad_top,
+                        int32_t out_rows);
+
 /* params_text.c: the fields of a call's parameter struct in list order,
    but the zero ones its kernel ignores; `one_line` "name=value ..." for a
    dump, else one "    .name = value,\n" per field for a C initializer. */

@@ -1,0 +1,244 @@
+/*
+ * row_streaming.c - which operators run as row chains, and the row
+ * buffers' sizes (row_streaming.h; docs/row-streaming.md).
+ *
+ * A chain is a run of consecutive layers, each a window kernel of this
+ * list on int8 NHWC batch-1 tensors, each reading the one before's
+ * output, which nothing else reads. The row buffers start at the rows one
+ * window spans and grow a row at a time until the schedule fits; the
+ * check then replays it. memory.row_streaming picks which chains run:
+ * least_ram every one, auto those that save RAM for at most 10% more
+ * instructions (the estimate below), off none.
+ */
+#include "row_streaming.h"
+
+#include <string.h>
+
+/* The kernels whose bands are exact: each computes output row oy from
+   input rows oy * stride - pad_top on, rows outside [0, input_height)
+   being padding, and precomputes nothing from the whole geometry. */
+static const char *const band_kernels[] = {
+    "ta_conv_2d_s8",           "ta_conv_2d_s8_interleaved",
+    "ta_conv_2d_s8_columns",   "ta_conv_2d_s8_long",
+    "ta_depthwise_conv_2d_s8", "ta_depthwise_conv_2d_s8_m1_fast",
+    "ta_average_pool_s8",      "ta_max_pool_s8",
+};
+
+/* Instructions a band call costs beyond the rows it computes (parameter
+   copy, call, the kernel's set-up), and per byte a move copies: the
+   estimate `auto` weighs against the operators' own, about one
+   instruction per two MACs. docs/row-streaming.md has the measured ones. */
+enum { CALL_INSTRUCTIONS = 150, MAC_PER_INSTRUCTION = 2 };
+
+static const TaKernelCall *run_call(const TaOp *op)
+{
+    const TaKernelCall *run = NULL;
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *c = op->lowered.calls.items[k];
+        if (strcmp(c->role, "run") != 0)
+            continue;
+        if (run)
+            return NULL;
+        run = c;
+    }
+    return run;
+}
+
+static bool band_kernel(const char *function)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(band_kernels); i++)
+        if (strcmp(function, band_kernels[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool nhwc_int8(const TaTensor *t)
+{
+    return t && t->dtype == TA_INT8 && t->rank == 4 && t->dims[0] == 1 && !t->data &&
+           t->role == TA_REGION_SCRATCH;
+}
+
+static int32_t field(const TaKernelCall *c, const char *name, int32_t otherwise)
+{
+    const int32_t *v = ta_params_int32(c, c->params_struct, name);
+    return v ? *v : otherwise;
+}
+
+/* The operator's window over rows, or false when it cannot run in bands. */
+static bool row_window(const TaOp *op, TaRowWindow *w)
+{
+    const TaKernelCall *c = run_call(op);
+    if (op->control != TA_CONTROL_NONE || !c || c->user || !c->params_desc ||
+        !band_kernel(c->function) || op->num_outputs != 1 || op->num_inputs < 1 ||
+        op->rewrites.residual_add || !nhwc_int8(op->inputs[0]) || !nhwc_int8(op->outputs[0]) ||
+        c->args.len < 2 || c->args.items[0] != op->inputs[0] ||
+        c->args.items[c->args.len - 1] != op->outputs[0] || field(c, "batches", 0) != 1)
+        return false;
+    for (int a = 1; a + 1 < c->args.len; a++)
+        if (c->args.items[a] == op->inputs[0] || c->args.items[a] == op->outputs[0])
+            return false;
+    const TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    *w = (TaRowWindow){
+        .op = op,
+        .call = c,
+        .in_height = field(c, "input_height", -1),
+        .out_height = field(c, "output_height", -1),
+        .stride = field(c, "stride_height", -1),
+        .pad = field(c, ta_row_band_pad_field(c), -1),
+        .span = (field(c, "filter_height", 0) - 1) * field(c, "dilation_height", 1) + 1,
+        .in_row_bytes = (size_t)in->dims[2] * (size_t)in->dims[3],
+        .out_row_bytes = (size_t)out->dims[2] * (size_t)out->dims[3],
+    };
+    return w->in_height == in->dims[1] && w->out_height == out->dims[1] && w->stride > 0 &&
+           w->pad >= 0 && w->span > 0 && w->in_row_bytes > 0 && w->out_row_bytes > 0;
+}
+
+/* Whether op's output has no reader but `reader`'s input 0 and is not a
+   model output, nor shared with another tensor. */
+static bool only_reader(const TaGraph *g, const TaTensor *t, const TaOp *reader)
+{
+    if (t->output_index >= 0 || t->input_index >= 0 || t->alias_of)
+        return false;
+    for (int i = 0; i < g->tensors.len; i++)
+        if (TA_TENSOR(g, i)->alias_of == t)
+            return false;
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        for (int k = 0; k < op->num_inputs; k++)
+            if (op->inputs[k] == t && (op != reader || k != 0))
+                return false;
+        if (op->control_cond == t)
+            return false;
+        for (int c = 0; c < op->lowered.calls.len; c++) {
+            const TaKernelCall *call = op->lowered.calls.items[c];
+            for (int a = 0; a < call->args.len; a++)
+                if (call->args.items[a] == t && op != reader && op != t->owner &&
+                    !(a == call->args.len - 1 && op->outputs[0] == t))
+                    return false;
+        }
+    }
+    return true;
+}
+
+/* Window operators a chain may hold: the layer's window, and whether it
+   continues the chain of the layer before. */
+static bool joins(const TaGraph *g, const TaRowWindow *before, const TaRowWindow *w)
+{
+    return before && w->op->inputs[0] == before->op->outputs[0] &&
+           only_reader(g, w->op->inputs[0], w->op);
+}
+
+static int64_t chain_macs(const TaRowWindow *w, int n)
+{
+    int64_t macs = 0;
+    for (int k = 0; k < n; k++)
+        macs += w[k].op->lowered.has_macs ? w[k].op->lowered.macs : 0;
+    return macs;
+}
+
+/* Schedules the chain of windows w[0..n): the smallest row buffers the
+   schedule fits in, then checked. False after a diagnostic. */
+static bool build_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
+                        int n, TaRowChain **out)
+{
+    TaRowChain *chain = ta_alloc(ctx->pool, sizeof *chain);
+    chain->first_op = w[0].op->index;
+    chain->num_ops = n;
+    chain->buffers = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(TaTensor *));
+    int *rows = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));
+    for (int k = 0; k < n; k++)
+        chain->buffers[k] = w[k].op->inputs[0];
+    chain->buffers[n] = w[n - 1].op->outputs[0];
+    for (int j = 1; j < n; j++)
+        rows[j] = w[j].span < w[j].in_height ? w[j].span : w[j].in_height;
+    int short_buffer = -1;
+    while (!ta_row_schedule(ctx->pool, chain, w, rows, &short_buffer)) {
+        TA_ASSERT(short_buffer > 0 && short_buffer < n);
+        if (rows[short_buffer] >= w[short_buffer].in_height) {
+            *out = NULL; /* cannot happen with a whole tensor; keep the layers apart */
+            return true;
+        }
+        rows[short_buffer]++;
+    }
+    for (int j = 1; j < n; j++)
+        rows[j] -= opt->shortfall >= (uint64_t)rows[j] ? rows[j] - 1 : (int)opt->shortfall;
+    if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows))
+        return false;
+    chain->saved_bytes = 0;
+    for (int j = 1; j < n; j++) {
+        TaTensor *t = chain->buffers[j];
+        t->row_buffer_rows = rows[j];
+        t->row_buffer_bytes = (size_t)rows[j] * w[j].in_row_bytes;
+        chain->saved_bytes += (int64_t)(ta_tensor_bytes(t) - t->row_buffer_bytes);
+    }
+    chain->added_instructions = (int64_t)(chain->calls - n) * CALL_INSTRUCTIONS +
+                                chain->moved_bytes / 2;
+    *out = chain;
+    return true;
+}
+
+/* auto's rule: RAM saved for at most 10% more instructions. */
+static bool worth_it(const TaRowStreamingOptions *opt, const TaRowChain *c, const TaRowWindow *w)
+{
+    if (strcmp(opt->mode, "least_ram") == 0)
+        return true;
+    const int64_t base = chain_macs(w, c->num_ops) / MAC_PER_INSTRUCTION;
+    return c->saved_bytes > 0 && c->added_instructions * 10 <= base;
+}
+
+static void undo(TaRowChain *c)
+{
+    for (int j = 1; j < c->num_ops; j++) {
+        c->buffers[j]->row_buffer_rows = 0;
+        c->buffers[j]->row_buffer_bytes = 0;
+    }
+}
+
+static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
+                       int n)
+{
+    if (n < 2)
+        return true;
+    TaRowChain *chain = NULL;
+    if (!build_chain(ctx, opt, w, n, &chain))
+        return false;
+    if (!chain)
+        return true;
+    if (!worth_it(opt, chain, w)) {
+        undo(chain);
+        return true;
+    }
+    for (int k = 0; k < n; k++) {
+        TaOp *op = (TaOp *)w[k].op;
+        op->row_chain = chain;
+        op->row_chain_pos = k;
+    }
+    ta_vec_push(ctx->pool, &ctx->graph->row_chains, chain);
+    return true;
+}
+
+bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
+{
+    TaGraph *g = ctx->graph;
+    g->row_chains.len = 0;
+    if (strcmp(opt->mode, "off") == 0)
+        return true;
+    TaRowWindow *w = ta_alloc_array(ctx->pool, (size_t)g->ops.len + 1, sizeof *w);
+    int n = 0;
+    for (int i = 0; i < g->ops.len; i++) {
+        TaRowWindow here;
+        if (!row_window(TA_OP(g, i), &here)) {
+            if (!take_chain(ctx, opt, w, n))
+                return false;
+            n = 0;
+            continue;
+        }
+        if (n && !joins(g, &w[n - 1], &here)) {
+            if (!take_chain(ctx, opt, w, n))
+                return false;
+            n = 0;
+        }
+        w[n++] = here;
+    }
+    return take_chain(ctx, opt, w, n);
+}
