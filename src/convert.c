@@ -280,7 +280,7 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                            .config = cfg,
                            .target = target,
                            .prefix = cfg->module_prefix};
-    TaPlan *plan = ta_plan(&plan_in);
+    TaPlan *plan = ta_row_streaming_plan(&plan_in);
     if (!plan)
         return TINYAOT_ERROR_PLAN;
     describe_plan(diag, plan);

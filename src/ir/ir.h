@@ -363,6 +363,7 @@ typedef struct TaRowStep {
 typedef struct TaRowChain {
     int first_op, num_ops;
     struct TaTensor **buffers;
+    int *buffer_rows;          /* rows of each row buffer (1 .. num_ops - 1) */
     TaVec steps;               /* TaRowStep* */
     int calls, moves;          /* band calls and moves per run */
     int64_t moved_bytes;       /* bytes the moves copy per run */

@@ -29,6 +29,8 @@ static const char *const band_kernels[] = {
    estimate `auto` weighs against the operators' own, about one
    instruction per two MACs. docs/row-streaming.md has the measured ones. */
 enum { CALL_INSTRUCTIONS = 150, MAC_PER_INSTRUCTION = 2 };
+/* The most pieces one run of window layers splits into. */
+enum { TA_ROW_SEGMENTS_MAX = 256 };
 
 static const TaKernelCall *run_call(const TaOp *op)
 {
@@ -136,10 +138,9 @@ static int64_t chain_macs(const TaRowWindow *w, int n)
     return macs;
 }
 
-/* Schedules the chain of windows w[0..n): the smallest row buffers the
-   schedule fits in, then checked. False after a diagnostic. */
-static bool build_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
-                        int n, TaRowChain **out)
+/* Schedules the chain of windows w[0..n) in the smallest row buffers it
+   fits in (rows[j], j = 1..n-1); NULL when none fits but whole tensors. */
+static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, int **rows_out)
 {
     TaRowChain *chain = ta_alloc(ctx->pool, sizeof *chain);
     chain->first_op = w[0].op->index;
@@ -154,17 +155,27 @@ static bool build_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const 
     int short_buffer = -1;
     while (!ta_row_schedule(ctx->pool, chain, w, rows, &short_buffer)) {
         TA_ASSERT(short_buffer > 0 && short_buffer < n);
-        if (rows[short_buffer] >= w[short_buffer].in_height) {
-            *out = NULL; /* cannot happen with a whole tensor; keep the layers apart */
-            return true;
-        }
+        if (rows[short_buffer] >= w[short_buffer].in_height)
+            return NULL;
         rows[short_buffer]++;
     }
+    *rows_out = rows;
+    return chain;
+}
+
+/* Checks the chain's schedule in its row buffers (memory.row_streaming_
+   test_shortfall rows short, for tests) and sizes them. False after a
+   diagnostic. */
+static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowChain *chain,
+                        const TaRowWindow *w, int *rows)
+{
+    const int n = chain->num_ops;
     for (int j = 1; j < n; j++)
         rows[j] -= opt->shortfall >= (uint64_t)rows[j] ? rows[j] - 1 : (int)opt->shortfall;
     if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows))
         return false;
     chain->saved_bytes = 0;
+    chain->buffer_rows = rows;
     for (int j = 1; j < n; j++) {
         TaTensor *t = chain->buffers[j];
         t->row_buffer_rows = rows[j];
@@ -173,7 +184,6 @@ static bool build_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const 
     }
     chain->added_instructions = (int64_t)(chain->calls - n) * CALL_INSTRUCTIONS +
                                 chain->moved_bytes / 2;
-    *out = chain;
     return true;
 }
 
@@ -194,16 +204,31 @@ static void undo(TaRowChain *c)
     }
 }
 
-static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
-                       int n)
+/* --verbose 3: the chain, its row buffers, calls and moves. */
+static void describe(TaPassCtx *ctx, const TaRowChain *c)
+{
+    TaBuf b = {0};
+    ta_buf_printf(&b, "row chain layers %d-%d: %d calls, %d moves (%lld bytes), saves %lld bytes;",
+                  c->first_op, c->first_op + c->num_ops - 1, c->calls, c->moves,
+                  (long long)c->moved_bytes, (long long)c->saved_bytes);
+    for (int j = 1; j < c->num_ops; j++)
+        ta_buf_printf(&b, " %s %d/%d rows", c->buffers[j]->id, c->buffers[j]->row_buffer_rows,
+                      c->buffers[j]->dims[1]);
+    ta_detail(ctx->diag, "%s", b.data);
+    ta_buf_free(&b);
+}
+
+static bool take_segment(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
+                         int n)
 {
     if (n < 2)
         return true;
-    TaRowChain *chain = NULL;
-    if (!build_chain(ctx, opt, w, n, &chain))
-        return false;
+    int *rows = NULL;
+    TaRowChain *chain = schedule(ctx, w, n, &rows);
     if (!chain)
         return true;
+    if (!check_chain(ctx, opt, chain, w, rows))
+        return false;
     if (!worth_it(opt, chain, w)) {
         undo(chain);
         return true;
@@ -214,6 +239,54 @@ static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const T
         op->row_chain_pos = k;
     }
     ta_vec_push(ctx->pool, &ctx->graph->row_chains, chain);
+    describe(ctx, chain);
+    return true;
+}
+
+/* Bytes live while layers w[i..j] run: as one chain, its input, output
+   and row buffers (rows: the whole run's schedule); alone, a layer's
+   input and output. */
+static int64_t segment_bytes(const TaRowWindow *w, const int *rows, int i, int j)
+{
+    int64_t bytes = (int64_t)ta_tensor_bytes(w[i].op->inputs[0]) +
+                    (int64_t)ta_tensor_bytes(w[j].op->outputs[0]);
+    for (int k = i + 1; k <= j; k++)
+        bytes += (int64_t)rows[k] * (int64_t)w[k].in_row_bytes;
+    return bytes;
+}
+
+/* A run of window layers that could all be one chain, split where that
+   needs fewer bytes at once: deep layers' rows are wide and few, so
+   their row buffers, all live together, can outweigh whole tensors
+   live one pair at a time. The split has the least peak of
+   segment_bytes (dynamic programming over the cut points). */
+static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
+                       int n)
+{
+    int *rows = NULL;
+    if (n < 2 || !schedule(ctx, w, n, &rows))
+        return true;
+    int64_t *best = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int64_t));
+    int *cut = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));
+    for (int j = 1; j <= n; j++) { /* best[j]: layers 0..j-1 */
+        best[j] = -1;
+        for (int i = j - 1; i >= 0; i--) {
+            const int64_t here = segment_bytes(w, rows, i, j - 1);
+            const int64_t peak = i && best[i] > here ? best[i] : here;
+            if (best[j] < 0 || peak < best[j]) {
+                best[j] = peak;
+                cut[j] = i;
+            }
+        }
+    }
+    int ends[TA_ROW_SEGMENTS_MAX], num = 0;
+    for (int j = n; j > 0 && num < TA_ROW_SEGMENTS_MAX; j = cut[j])
+        ends[num++] = j;
+    for (int s = num - 1; s >= 0; s--) {
+        const int from = cut[ends[s]];
+        if (!take_segment(ctx, opt, w + from, ends[s] - from))
+            return false;
+    }
     return true;
 }
 

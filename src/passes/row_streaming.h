@@ -8,6 +8,7 @@
 #ifndef TA_ROW_STREAMING_H
 #define TA_ROW_STREAMING_H
 
+#include "../plan/plan.h"
 #include "passes.h"
 
 typedef struct TaRowStreamingOptions {
@@ -19,6 +20,10 @@ typedef struct TaRowStreamingOptions {
    ctx->graph->row_chains and on their operators and row buffers. False
    only after a diagnostic (a schedule the check refuses). */
 bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt);
+
+/* row_plan.c: ta_plan with the chains if that makes the scratch arena
+   smaller, else without them (and ctx->graph->row_chains emptied). */
+TaPlan *ta_row_streaming_plan(const TaPlanInput *in);
 
 /* row_schedule.c: one operator's window over rows, from its run call. */
 typedef struct TaRowWindow {

@@ -173,6 +173,8 @@ static void extend_across_row_chains(TaGraph *g)
     for (int c = 0; c < g->row_chains.len; c++) {
         const TaRowChain *chain = g->row_chains.items[c];
         const int first = chain->first_op, last = chain->first_op + chain->num_ops - 1;
+        if (TA_OP(g, first)->row_chain != chain)
+            continue; /* planned without it (src/passes/row_plan.c) */
         for (int i = first; i <= last; i++) {
             const TaOp *op = TA_OP(g, i);
             for (int k = 0; k < op->num_inputs; k++)
