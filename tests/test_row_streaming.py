@@ -1,0 +1,91 @@
+"""Row streaming (docs/row-streaming.md): chains of window layers run band by
+band with row buffers, bit-exact with TFLite Micro on the host; a row buffer
+one row short is refused by the conversion's schedule check
+(memory.row_streaming_test_shortfall); memory.row_streaming: off is today's
+module."""
+
+import numpy as np
+import pytest
+
+from tests.gen.ops.chain import _conv, _input
+from tests.harness import difftest, module, oracle
+
+# Narrow input and output, wide intermediates: the chain makes the arena
+# smaller, so least_ram keeps it. layers: (kind, out_c, k, stride, padding)
+CASES = {
+    "s1_same_conv_dw_conv": ([1, 12, 6, 2], [("conv", 16, 3, 1, "SAME"),
+                                             ("dw", 16, 3, 1, "SAME"),
+                                             ("conv", 2, 1, 1, "SAME")]),
+    "s2_valid_dw_s2": ([1, 15, 9, 2], [("conv", 16, 3, 2, "VALID"),
+                                       ("dw", 16, 3, 2, "SAME"),
+                                       ("conv", 2, 1, 1, "VALID")]),
+    "pools": ([1, 12, 8, 2], [("conv", 16, 3, 1, "SAME"), ("MAX_POOL_2D", 16, 2, 2, "SAME"),
+                              ("conv", 16, 1, 1, "SAME"), ("AVERAGE_POOL_2D", 16, 3, 1, "SAME"),
+                              ("conv", 2, 1, 1, "SAME")]),
+    "one_row": ([1, 1, 20, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 1, "SAME"),
+                                ("conv", 2, 1, 1, "SAME")]),
+    "one_column": ([1, 20, 1, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 1, "SAME"),
+                                   ("conv", 2, 1, 1, "SAME")]),
+    "kh10": ([1, 24, 12, 2], [("conv", 16, 1, 1, "SAME"), ("dw", 16, 10, 1, "VALID"),
+                              ("conv", 2, 1, 1, "SAME")]),
+}
+
+
+@pytest.fixture(autouse=True)
+def testing_switch(monkeypatch):
+    monkeypatch.setenv("TINYAOT_TESTING", "1")
+
+
+def chain_model(tmp_path, name, seed=0):
+    from tests.gen.builder import ModelBuilder
+    shape, layers = CASES[name]
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x, q = _input(b, rng, shape)
+    t, tshape, tq = x, shape, q
+    for i, (kind, out_c, k, stride, padding) in enumerate(layers):
+        if kind.endswith("POOL_2D"):
+            oh = -(-tshape[1] // stride) if padding == "SAME" else (tshape[1] - k) // stride + 1
+            ow = -(-tshape[2] // stride) if padding == "SAME" else (tshape[2] - k) // stride + 1
+            y = b.tensor([1, oh, ow, tshape[3]], "int8", tq, name=f"pool{i}")
+            b.op(kind, [t], [y], "Pool2DOptions", padding=padding, strideH=stride,
+                 strideW=stride, filterHeight=k, filterWidth=k, fusedActivationFunction="NONE")
+            t, tshape = y, [1, oh, ow, tshape[3]]
+        else:
+            t, tshape, tq, _ = _conv(b, rng, t, tshape, tq, out_c, kind=kind, k=k,
+                                     stride=stride, padding=padding, name=f"layer{i}")
+    path = tmp_path / f"{name}.tflite"
+    path.write_bytes(b.build(inputs=[x], outputs=[t]))
+    return path
+
+
+def chained(m):
+    return any("_row_steps[" in p.read_text() for p in (m.path / "ops").glob("*.c"))
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_row_chain_is_bit_exact_on_the_host(tmp_path, name):
+    model = chain_model(tmp_path, name)
+    m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram"})
+    assert chained(m), "no row chain: the case no longer tests row streaming"
+    exe = module.build(m)
+    data = model.read_bytes()
+    ins = oracle.random_inputs(data, np.random.default_rng(3), 4)
+    total, diff = difftest._count_diff(module.run(m, exe, ins),
+                                       oracle.run_tflm(data, ins, isolated=True))
+    assert diff == 0, f"{diff} of {total} bytes differ from TFLite Micro"
+
+
+@pytest.mark.parametrize("name", ["s1_same_conv_dw_conv", "kh10"])
+def test_row_buffer_one_row_short_is_refused(tmp_path, name):
+    model = chain_model(tmp_path, name)
+    with pytest.raises(module.ConvertError) as e:
+        module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
+                                                    "memory.row_streaming_test_shortfall": "1"})
+    assert "row chain at layer" in str(e.value)
+
+
+def test_off_writes_no_chain(tmp_path):
+    model = chain_model(tmp_path, "s1_same_conv_dw_conv")
+    m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "off"})
+    assert not chained(m)
