@@ -16,8 +16,8 @@ CASES = {
     "s1_same_conv_dw_conv": ([1, 12, 6, 2], [("conv", 16, 3, 1, "SAME"),
                                              ("dw", 16, 3, 1, "SAME"),
                                              ("conv", 2, 1, 1, "SAME")]),
-    "s2_valid_dw_s2": ([1, 15, 9, 2], [("conv", 16, 3, 2, "VALID"),
-                                       ("dw", 16, 3, 2, "SAME"),
+    "s2_valid_dw_s2": ([1, 41, 9, 2], [("conv", 32, 3, 2, "VALID"),
+                                       ("dw", 32, 3, 2, "SAME"),
                                        ("conv", 2, 1, 1, "VALID")]),
     "pools": ([1, 12, 8, 2], [("conv", 16, 3, 1, "SAME"), ("MAX_POOL_2D", 16, 2, 2, "SAME"),
                               ("conv", 16, 1, 1, "SAME"), ("AVERAGE_POOL_2D", 16, 3, 1, "SAME"),
@@ -29,6 +29,9 @@ CASES = {
     "kh10": ([1, 24, 12, 2], [("conv", 16, 1, 1, "SAME"), ("dw", 16, 10, 1, "VALID"),
                               ("conv", 2, 1, 1, "SAME")]),
 }
+
+
+NO_SAVING = {"one_row"}
 
 
 @pytest.fixture(autouse=True)
@@ -67,7 +70,8 @@ def chained(m):
 def test_row_chain_is_bit_exact_on_the_host(tmp_path, name):
     model = chain_model(tmp_path, name)
     m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram"})
-    assert chained(m), "no row chain: the case no longer tests row streaming"
+    # A one-row input leaves nothing to save: no chain, the same outputs.
+    assert chained(m) == (name not in NO_SAVING), "the case no longer tests what it says"
     exe = module.build(m)
     data = model.read_bytes()
     ins = oracle.random_inputs(data, np.random.default_rng(3), 4)
