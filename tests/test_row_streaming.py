@@ -26,6 +26,9 @@ CASES = {
                                 ("conv", 2, 1, 1, "SAME")]),
     "one_column": ([1, 20, 1, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 1, "SAME"),
                                    ("conv", 2, 1, 1, "SAME")]),
+    # dilation 2 (SAME: the output size does not depend on it): spans 5 and 7 rows
+    "dilated": ([1, 16, 6, 2], [("conv", 16, 3, 1, "SAME", 2), ("dw", 16, 4, 1, "SAME", 2),
+                                ("conv", 2, 1, 1, "SAME")]),
     "kh10": ([1, 24, 12, 2], [("conv", 16, 1, 1, "SAME"), ("dw", 16, 10, 1, "VALID"),
                               ("conv", 2, 1, 1, "SAME")]),
 }
@@ -46,7 +49,13 @@ def chain_model(tmp_path, name, seed=0):
     b = ModelBuilder()
     x, q = _input(b, rng, shape)
     t, tshape, tq = x, shape, q
-    for i, (kind, out_c, k, stride, padding) in enumerate(layers):
+    plain_op = b.op
+    for i, (kind, out_c, k, stride, padding, *dilation) in enumerate(layers):
+        if dilation:
+            d = dilation[0]
+            b.op = lambda *a, **f: plain_op(*a, **f, dilationHFactor=d, dilationWFactor=d)
+        else:
+            b.op = plain_op
         if kind.endswith("POOL_2D"):
             oh = -(-tshape[1] // stride) if padding == "SAME" else (tshape[1] - k) // stride + 1
             ow = -(-tshape[2] // stride) if padding == "SAME" else (tshape[2] - k) // stride + 1
@@ -57,6 +66,7 @@ def chain_model(tmp_path, name, seed=0):
         else:
             t, tshape, tq, _ = _conv(b, rng, t, tshape, tq, out_c, kind=kind, k=k,
                                      stride=stride, padding=padding, name=f"layer{i}")
+    b.op = plain_op
     path = tmp_path / f"{name}.tflite"
     path.write_bytes(b.build(inputs=[x], outputs=[t]))
     return path
@@ -80,7 +90,23 @@ def test_row_chain_is_bit_exact_on_the_host(tmp_path, name):
     assert diff == 0, f"{diff} of {total} bytes differ from TFLite Micro"
 
 
-@pytest.mark.parametrize("name", ["s1_same_conv_dw_conv", "kh10"])
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
+def test_row_chains_are_bit_exact_on_cortex_m(tmp_path, board):
+    """The Helium (M55) and DSP (M4) kernel paths on bands."""
+    for name in sorted(set(CASES) - NO_SAVING):
+        model = chain_model(tmp_path, name, seed=1)
+        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
+        assert chained(m), name
+        elf = module.build_qemu(m, board=board)
+        data = model.read_bytes()
+        ins = oracle.random_inputs(data, np.random.default_rng(5), 2)
+        outs, _ = module.run_qemu(m, elf, ins, board=board)
+        total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+        assert total > 0 and diff == 0, f"{name} on {board}: {diff} of {total} bytes differ"
+
+
+@pytest.mark.parametrize("name", ["s1_same_conv_dw_conv", "kh10", "dilated"])
 def test_row_buffer_one_row_short_is_refused(tmp_path, name):
     model = chain_model(tmp_path, name)
     with pytest.raises(module.ConvertError) as e:
