@@ -380,6 +380,9 @@ typedef struct TaGraph {
     TaVec outputs; /* TaTensor* */
     TaOrderReport order;
     TaVec row_chains; /* TaRowChain*, in execution order */
+    /* The scratch arenas the planner made with the chains and without
+       them (src/passes/row_plan.c); 0 when it did not plan both. */
+    size_t row_arena_with, row_arena_without;
 } TaGraph;
 
 typedef struct TaMetadata {

@@ -89,6 +89,8 @@ TaPlan *ta_row_streaming_plan(const TaPlanInput *in)
     const TaPlan *without = ta_plan(&probe);
     restore(g, &before);
     const bool keep = with && (!without || scratch_bytes(with) < scratch_bytes(without));
+    g->row_arena_with = with ? scratch_bytes(with) : 0;
+    g->row_arena_without = without ? scratch_bytes(without) : 0;
     mark_chains(g, keep);
     if (!keep) {
         ta_detail(in->diag,
