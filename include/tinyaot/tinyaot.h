@@ -281,11 +281,11 @@ typedef struct tinyaot_memory_summary {
    buffers. */
 typedef struct tinyaot_row_chain {
     int first_layer, last_layer;
-    int64_t ram_saved;          /* whole intermediates' bytes minus the row buffers' */
-    int calls, moves;           /* band calls and row moves per inference */
-    int64_t moved_bytes;        /* bytes the moves copy per inference */
-    int64_t added_instructions; /* estimate: the extra calls and the moves */
-    size_t num_buffers;         /* row buffers: last_layer - first_layer */
+    int64_t ram_saved;             /* whole intermediates' bytes minus the row buffers' */
+    int calls, moves;              /* band calls and row moves per inference */
+    int64_t moved_bytes;           /* bytes the moves copy per inference */
+    int64_t added_instructions;    /* estimate: the extra calls and the moves */
+    size_t num_buffers;            /* row buffers: last_layer - first_layer */
     const char *const *buffer_ids; /* tensor ids */
     const int *buffer_rows;        /* rows each keeps */
     const int *buffer_heights;     /* of the tensor's rows */

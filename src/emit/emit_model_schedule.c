@@ -79,8 +79,8 @@ void ta_emit_model_schedule(const TaSourcesCtx *c, TaBuf *b)
                 continue;
             }
             if (op->row_chain && op->row_chain_pos > 0) {
-                ta_buf_printf(b, "%s/* layer %d: runs in the row chain of layer %d */\n", indent,
-                              i, op->row_chain->first_op);
+                ta_buf_printf(b, "%s/* layer %d: runs in the row chain of layer %d */\n", indent, i,
+                              op->row_chain->first_op);
                 continue;
             }
             ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n", indent,

@@ -57,8 +57,8 @@ static void set_up_regions(Exec *x)
 
 /* The call as written, or (band_in non-NULL) a row band of it: params
    narrowed, its first and last arguments (input, output) moved. */
-static bool call_kernel_band(const Exec *x, const TaOp *op, const TaKernelCall *call,
-                             void *params, void *band_in, void *band_out);
+static bool call_kernel_band(const Exec *x, const TaOp *op, const TaKernelCall *call, void *params,
+                             void *band_in, void *band_out);
 
 static bool call_kernel(const Exec *x, const TaOp *op, const TaKernelCall *call)
 {
@@ -84,7 +84,8 @@ static bool run_row_chain(const Exec *x, const TaRowChain *chain)
         TA_ASSERT(call && call->params_desc);
         void *params = ta_alloc(x->pool, call->params_desc->size);
         memcpy(params, call->params_struct, call->params_desc->size);
-        TA_ASSERT(ta_row_band_params(call, params, s->in_rows, s->pad_top, s->out_rows));
+        const bool narrowed = ta_row_band_params(call, params, s->in_rows, s->pad_top, s->out_rows);
+        TA_ASSERT(narrowed);
         uint8_t *in = tensor_address(x, chain->buffers[s->op]);
         uint8_t *out = tensor_address(x, chain->buffers[s->op + 1]);
         if (!call_kernel_band(x, op, call, params, in + s->in_offset, out + s->out_offset))
@@ -93,8 +94,8 @@ static bool run_row_chain(const Exec *x, const TaRowChain *chain)
     return true;
 }
 
-static bool call_kernel_band(const Exec *x, const TaOp *op, const TaKernelCall *call,
-                             void *params, void *band_in, void *band_out)
+static bool call_kernel_band(const Exec *x, const TaOp *op, const TaKernelCall *call, void *params,
+                             void *band_in, void *band_out)
 {
     const TaKernelEntry *k = ta_kernel_find(call->function);
     if (!k) {

@@ -363,11 +363,11 @@ typedef struct TaRowStep {
 typedef struct TaRowChain {
     int first_op, num_ops;
     struct TaTensor **buffers;
-    int *buffer_rows;          /* rows of each row buffer (1 .. num_ops - 1) */
-    TaVec steps;               /* TaRowStep* */
-    int calls, moves;          /* band calls and moves per run */
-    int64_t moved_bytes;       /* bytes the moves copy per run */
-    int64_t saved_bytes;       /* whole intermediates minus row buffers */
+    int *buffer_rows;           /* rows of each row buffer (1 .. num_ops - 1) */
+    TaVec steps;                /* TaRowStep* */
+    int calls, moves;           /* band calls and moves per run */
+    int64_t moved_bytes;        /* bytes the moves copy per run */
+    int64_t saved_bytes;        /* whole intermediates minus row buffers */
     int64_t added_instructions; /* estimate (row_chains.c) */
 } TaRowChain;
 
