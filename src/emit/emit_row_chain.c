@@ -30,8 +30,11 @@ static const TaKernelCall *run_call(const TaOp *op, int *index)
 static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
 {
     int k = 0;
-    const TaKernelCall *call = run_call(op, &k);
+    const TaKernelCall *own = run_call(op, &k);
+    const TaKernelCall *call = ta_row_band_call(c->in->graph, op->row_chain, op->row_chain_pos);
+    const bool sums = call == op->row_chain->rows_call;
     const char *sym = op->lowered.symbol;
+    (void)own;
     ta_buf_printf(b,
                   "/* Output rows [first, first + out_rows) of the layer, from in_rows input\n"
                   "   rows at `input` (row streaming: the chain at layer %d runs it). */\n"
@@ -39,13 +42,24 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   "    const int8_t *input, int8_t *output)\n{\n"
                   "    %s p = %s_params%d;\n"
                   "    p.input_height = in_rows;\n    p.%s = pad_top;\n"
-                  "    p.output_height = out_rows;\n"
+                  "    p.output_height = out_rows;\n%s"
                   "    return %s(&p,\n        input",
                   op->row_chain->first_op, sym, call->params_desc->type_name, sym, k,
-                  ta_row_band_pad_field(call), call->function);
+                  ta_row_band_pad_field(call), sums ? "    (void)output; /* the sums */\n" : "",
+                  call->function);
     for (int a = 1; a + 1 < call->args.len; a++)
         ta_buf_printf(b, ",\n        %s", ta_sources_tensor_ptr(c, call->args.items[a]));
-    ta_buf_puts(b, ",\n        output);\n}\n");
+    if (sums) /* the band adds to the pool's sums; its output comes at the end */
+        ta_buf_printf(b, ",\n        %s);\n}\n", ta_sources_tensor_ptr(c, op->row_chain->sums));
+    else
+        ta_buf_puts(b, ",\n        output);\n}\n");
+    if (sums)
+        ta_buf_printf(b,
+                      "\n/* The pool's output from the sums of every band. */\n"
+                      "int %s_finish(void)\n{\n    return %s(&%s_params%d,\n        %s,\n"
+                      "        %s);\n}\n",
+                      sym, own->function, sym, k, ta_sources_tensor_ptr(c, own->args.items[0]),
+                      ta_sources_tensor_ptr(c, own->args.items[1]));
 }
 
 /* The step table and the loop that walks it. */
@@ -99,9 +113,13 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   "            continue;\n        }\n"
                   "        const int status = %s_bands[s->op](s->rows, s->pad_top, s->out_rows,\n"
                   "            buffers[s->op] + s->from, buffers[s->op + 1] + s->to);\n"
-                  "        if (status != TA_OK)\n            return status;\n    }\n"
-                  "    return TA_OK;\n}\n",
+                  "        if (status != TA_OK)\n            return status;\n    }\n",
                   ch->steps.len, sym, sym, sym, sym);
+    if (ch->finish_call)
+        ta_buf_printf(b, "    return %s_finish();\n}\n",
+                      TA_OP(g, ch->first_op + ch->num_ops - 1)->lowered.symbol);
+    else
+        ta_buf_puts(b, "    return TA_OK;\n}\n");
 }
 
 void ta_emit_row_chain_functions(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)

@@ -77,20 +77,22 @@ static bool run_row_chain(const Exec *x, const TaRowChain *chain)
             continue;
         }
         const TaOp *op = TA_OP(x->graph, chain->first_op + s->op);
-        const TaKernelCall *call = NULL;
-        for (int k = 0; k < op->lowered.calls.len && !call; k++)
-            if (strcmp(((const TaKernelCall *)op->lowered.calls.items[k])->role, "run") == 0)
-                call = op->lowered.calls.items[k];
+        const TaKernelCall *call = ta_row_band_call(x->graph, chain, s->op);
         TA_ASSERT(call && call->params_desc);
         void *params = ta_alloc(x->pool, call->params_desc->size);
         memcpy(params, call->params_struct, call->params_desc->size);
         const bool narrowed = ta_row_band_params(call, params, s->in_rows, s->pad_top, s->out_rows);
         TA_ASSERT(narrowed);
         uint8_t *in = tensor_address(x, chain->buffers[s->op]);
-        uint8_t *out = tensor_address(x, chain->buffers[s->op + 1]);
+        uint8_t *out = call == chain->rows_call
+                           ? tensor_address(x, chain->sums) /* a summing pool's sums */
+                           : tensor_address(x, chain->buffers[s->op + 1]);
         if (!call_kernel_band(x, op, call, params, in + s->in_offset, out + s->out_offset))
             return false;
     }
+    if (chain->finish_call)
+        return call_kernel(x, TA_OP(x->graph, chain->first_op + chain->num_ops - 1),
+                           chain->finish_call);
     return true;
 }
 

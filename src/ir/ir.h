@@ -369,6 +369,12 @@ typedef struct TaRowChain {
     int64_t moved_bytes;        /* bytes the moves copy per run */
     int64_t saved_bytes;        /* whole intermediates minus row buffers */
     int64_t added_instructions; /* estimate (row_chains.c) */
+    /* A chain ending in an average pool over every row: its bands add row
+       sums into `sums` (rows_call), then finish_call, in place of the
+       pool's own call (plain_call) while the chain is on, writes the
+       output; NULL otherwise. */
+    struct TaKernelCall *rows_call, *finish_call, *plain_call;
+    struct TaTensor *sums;
 } TaRowChain;
 
 typedef struct TaGraph {
@@ -426,6 +432,11 @@ int32_t *ta_params_int32(const TaKernelCall *call, void *params, const char *nam
 const char *ta_row_band_pad_field(const TaKernelCall *call);
 bool ta_row_band_params(const TaKernelCall *call, void *copy, int32_t in_rows, int32_t pad_top,
                         int32_t out_rows);
+/* Turns a row chain on (its operators and row buffers marked, a summing
+   pool's calls swapped) or off (as lowering left them). */
+void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on);
+/* The call a chain's operator k runs on each band. */
+const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, int k);
 
 /* params_text.c: the fields of a call's parameter struct in list order,
    but the zero ones its kernel ignores; `one_line` "name=value ..." for a

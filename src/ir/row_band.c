@@ -42,3 +42,39 @@ bool ta_row_band_params(const TaKernelCall *call, void *copy, int32_t in_rows, i
     *out_h = out_rows;
     return true;
 }
+
+/* The operator's first call of role "run". */
+static TaKernelCall **run_slot(TaOp *op)
+{
+    for (int k = 0; k < op->lowered.calls.len; k++)
+        if (strcmp(((TaKernelCall *)op->lowered.calls.items[k])->role, "run") == 0)
+            return (TaKernelCall **)&op->lowered.calls.items[k];
+    return NULL;
+}
+
+void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on)
+{
+    for (int k = 0; k < chain->num_ops; k++) {
+        TaOp *op = TA_OP(g, chain->first_op + k);
+        op->row_chain = on ? chain : NULL;
+        op->row_chain_pos = k;
+    }
+    for (int j = 1; j < chain->num_ops; j++) {
+        TaTensor *t = chain->buffers[j];
+        t->row_buffer_rows = on ? chain->buffer_rows[j] : 0;
+        t->row_buffer_bytes = (size_t)t->row_buffer_rows * (size_t)t->dims[2] * (size_t)t->dims[3];
+    }
+    if (chain->plain_call) {
+        TaKernelCall **slot = run_slot(TA_OP(g, chain->first_op + chain->num_ops - 1));
+        *slot = on ? chain->finish_call : chain->plain_call;
+        chain->sums->removed = !on;
+    }
+}
+
+const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, int k)
+{
+    if (k == chain->num_ops - 1 && chain->rows_call)
+        return chain->rows_call;
+    TaKernelCall **slot = run_slot(TA_OP(g, chain->first_op + k));
+    return slot ? *slot : NULL;
+}

@@ -52,23 +52,10 @@ static void restore(const TaGraph *g, const Before *b)
 }
 
 /* Marks the chains' operators and row buffers, or clears the marks. */
-static void mark_chains(const TaGraph *g, bool on)
+static void mark_chains(TaGraph *g, bool on)
 {
-    for (int c = 0; c < g->row_chains.len; c++) {
-        TaRowChain *chain = g->row_chains.items[c];
-        for (int k = 0; k < chain->num_ops; k++) {
-            TaOp *op = TA_OP(g, chain->first_op + k);
-            op->row_chain = on ? chain : NULL;
-            op->row_chain_pos = k;
-        }
-        for (int j = 1; j < chain->num_ops; j++) {
-            TaTensor *t = chain->buffers[j];
-            t->row_buffer_rows = on ? chain->buffer_rows[j] : 0;
-            t->row_buffer_bytes = on ? (size_t)chain->buffer_rows[j] * (size_t)t->dims[2] *
-                                           (size_t)t->dims[3]
-                                     : 0;
-        }
-    }
+    for (int c = 0; c < g->row_chains.len; c++)
+        ta_row_chain_mark(g, g->row_chains.items[c], on);
 }
 
 TaPlan *ta_row_streaming_plan(const TaPlanInput *in)
@@ -98,6 +85,7 @@ TaPlan *ta_row_streaming_plan(const TaPlanInput *in)
                   "against %zu)",
                   with ? scratch_bytes(with) : 0, without ? scratch_bytes(without) : 0);
         g->row_chains.len = 0;
+        ta_graph_compact(in->pool, g); /* the summing pools' sums */
     }
     return ta_plan(in);
 }

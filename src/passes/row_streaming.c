@@ -95,8 +95,56 @@ static bool row_window(const TaOp *op, TaRowWindow *w)
         .in_row_bytes = (size_t)in->dims[2] * (size_t)in->dims[3],
         .out_row_bytes = (size_t)out->dims[2] * (size_t)out->dims[3],
     };
-    return w->in_height == in->dims[1] && w->out_height == out->dims[1] && w->stride > 0 &&
-           w->pad >= 0 && w->span > 0 && w->in_row_bytes > 0 && w->out_row_bytes > 0;
+    if (w->in_height != in->dims[1] || w->out_height != out->dims[1] || w->stride <= 0 ||
+        w->pad < 0 || w->span <= 0 || w->in_row_bytes == 0 || w->out_row_bytes == 0)
+        return false;
+    if (strcmp(c->function, "ta_average_pool_s8") == 0 && w->out_height == 1 && w->in_height > 1 &&
+        w->span - w->pad >= w->in_height) {
+        w->sums = true; /* one window over every row: summed band by band */
+        w->out_height = w->in_height;
+        w->stride = w->span = w->out_row_bytes = 1;
+        w->pad = 0;
+    }
+    return true;
+}
+
+/* A summing pool's tensor of sums and its two calls (the pool's own
+   parameters): rows_call on each band, finish_call once at the end. */
+static void make_sums(TaPassCtx *ctx, TaRowChain *chain, const TaRowWindow *w)
+{
+    TaOp *op = (TaOp *)w->op;
+    const TaTensor *out = op->outputs[0];
+    const int32_t dims[1] = {out->dims[2] * out->dims[3]};
+    chain->sums = ta_graph_new_tensor(
+        ctx->pool, ctx->graph, ta_format(ctx->pool, "%s.row_sums", out->id), TA_INT32, 1, dims);
+    chain->sums->role = TA_REGION_SCRATCH;
+    chain->sums->owner = op;
+    chain->plain_call = (TaKernelCall *)w->call;
+    TaKernelCall *rows = ta_alloc(ctx->pool, sizeof *rows);
+    TaKernelCall *finish = ta_alloc(ctx->pool, sizeof *finish);
+    *rows = *chain->plain_call;
+    *finish = *chain->plain_call;
+    rows->function = "ta_average_pool_rows_s8";
+    finish->function = "ta_average_pool_finish_s8";
+    rows->args = (TaVec){0};
+    finish->args = (TaVec){0};
+    ta_vec_push(ctx->pool, &rows->args, op->inputs[0]);
+    ta_vec_push(ctx->pool, &rows->args, chain->sums);
+    ta_vec_push(ctx->pool, &finish->args, chain->sums);
+    ta_vec_push(ctx->pool, &finish->args, op->outputs[0]);
+    chain->rows_call = rows;
+    chain->finish_call = finish;
+    /* The bands' own parameters: every row of the band summed, the first
+       band starting from zero (ta_average_pool_rows_s8). */
+    const int last = chain->num_ops - 1;
+    for (int i = 0; i < chain->steps.len; i++) {
+        TaRowStep *s = chain->steps.items[i];
+        if (s->op != last)
+            continue;
+        s->pad_top = 0;
+        s->out_rows = s->out_row == 0;
+        s->out_offset = 0;
+    }
 }
 
 /* Whether op's output has no reader but `reader`'s input 0 and is not a
@@ -179,16 +227,15 @@ static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowC
         chain->saved_bytes += (int64_t)(ta_tensor_bytes(t) - t->row_buffer_bytes);
     }
     chain->added_instructions = (int64_t)(chain->calls - n) * CALL_INSTRUCTIONS +
-                                chain->moved_bytes / 2;
+                                chain->moved_bytes / BYTES_PER_MOVE_INSTRUCTION;
+    if (w[n - 1].sums)
+        make_sums(ctx, chain, &w[n - 1]);
     return true;
 }
 
-static void undo(TaRowChain *c)
+static void undo(TaPassCtx *ctx, TaRowChain *c)
 {
-    for (int j = 1; j < c->num_ops; j++) {
-        c->buffers[j]->row_buffer_rows = 0;
-        c->buffers[j]->row_buffer_bytes = 0;
-    }
+    ta_row_chain_mark(ctx->graph, c, false);
 }
 
 /* --verbose 3: the chain, its row buffers, calls and moves. */
@@ -216,11 +263,7 @@ static bool take_segment(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const
         return true;
     if (!check_chain(ctx, opt, chain, w, rows))
         return false;
-    for (int k = 0; k < n; k++) {
-        TaOp *op = (TaOp *)w[k].op;
-        op->row_chain = chain;
-        op->row_chain_pos = k;
-    }
+    ta_row_chain_mark(ctx->graph, chain, true);
     ta_vec_push(ctx->pool, &ctx->graph->row_chains, chain);
     describe(ctx, chain);
     return true;
@@ -307,9 +350,7 @@ static void keep_within_budget(TaPassCtx *ctx)
                   "would pass 10%% of the model's %lld",
                   chain->first_op, chain->first_op + chain->num_ops - 1,
                   (long long)chain->added_instructions, (long long)(macs / MAC_PER_INSTRUCTION));
-        undo(chain);
-        for (int k = 0; k < chain->num_ops; k++)
-            TA_OP(g, chain->first_op + k)->row_chain = NULL;
+        undo(ctx, chain);
         chain->num_ops = 0; /* dropped below */
     }
     int out = 0;
@@ -341,10 +382,16 @@ bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
             n = 0;
         }
         w[n++] = here;
+        if (here.sums) { /* its output is no row buffer: the chain ends */
+            if (!take_chain(ctx, opt, w, n))
+                return false;
+            n = 0;
+        }
     }
     if (!take_chain(ctx, opt, w, n))
         return false;
     if (strcmp(opt->mode, "auto") == 0)
         keep_within_budget(ctx);
+    ta_graph_compact(ctx->pool, g); /* the sums of chains left out */
     return true;
 }

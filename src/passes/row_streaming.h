@@ -31,6 +31,9 @@ typedef struct TaRowWindow {
     const TaKernelCall *call;
     int in_height, out_height, stride, pad, span; /* span: (kh - 1) * dilation + 1 */
     size_t in_row_bytes, out_row_bytes;
+    /* An average pool over every row, summed a band at a time: scheduled
+       as one virtual output row (of one byte) per input row. */
+    bool sums;
 } TaRowWindow;
 
 /* Builds chain->steps for the row buffers of chain->buffers, their rows in
