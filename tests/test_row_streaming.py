@@ -29,6 +29,10 @@ CASES = {
     # dilation 2 (SAME: the output size does not depend on it): spans 5 and 7 rows
     "dilated": ([1, 16, 6, 2], [("conv", 16, 3, 1, "SAME", 2), ("dw", 16, 4, 1, "SAME", 2),
                                 ("conv", 2, 1, 1, "SAME")]),
+    # an average pool over every row ends the chain, summing rows band by band
+    "summing_pool": ([1, 20, 6, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 2, "SAME"),
+                                     ("conv", 16, 1, 1, "SAME"),
+                                     ("AVERAGE_POOL_2D", 16, 10, 10, "SAME")]),
     "kh10": ([1, 24, 12, 2], [("conv", 16, 1, 1, "SAME"), ("dw", 16, 10, 1, "VALID"),
                               ("conv", 2, 1, 1, "SAME")]),
 }
