@@ -412,37 +412,3 @@ int ta_max_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *ou
 {
     return pool(p, input, output, true, false);
 }
-
-int ta_average_pool_rows_s8(const ta_pool_params_t *p, const int8_t *input, int32_t *sums)
-{
-    const size_t depth = (size_t)p->depth;
-    if (p->output_height)
-        memset(sums, 0, (size_t)p->output_width * depth * sizeof *sums);
-    for (int32_t y = 0; y < p->input_height; y++)
-        for (int32_t ox = 0; ox < p->output_width; ox++) {
-            const window_t w = pool_window(p, 0, ox);
-            int32_t *sum = sums + (size_t)ox * depth;
-            for (int32_t x = w.x0; x < w.x1; x++) {
-                const int8_t *px = input + pixel(p, y, x);
-                for (size_t ch = 0; ch < depth; ch++)
-                    sum[ch] += px[ch];
-            }
-        }
-    return TA_OK;
-}
-
-int ta_average_pool_finish_s8(const ta_pool_params_t *p, const int32_t *sums, int8_t *output)
-{
-    const size_t depth = (size_t)p->depth;
-    for (int32_t ox = 0; ox < p->output_width; ox++) {
-        const window_t w = pool_window(p, 0, ox);
-        const int32_t count = (w.y1 - w.y0) * (w.x1 - w.x0);
-        if (count <= 0)
-            return TA_ERR_KERNEL;
-        for (size_t ch = 0; ch < depth; ch++)
-            output[(size_t)ox * depth + ch] = (int8_t)ta_clamp_i32(
-                rounded_average(sums[(size_t)ox * depth + ch], count), p->activation_min,
-                p->activation_max);
-    }
-    return TA_OK;
-}

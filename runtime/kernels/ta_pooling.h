@@ -31,17 +31,4 @@ int ta_average_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t
 int ta_max_pool_s8(const ta_pool_params_t *p, const int8_t *input, int8_t *output);
 int ta_max_pool_s16(const ta_pool_params_t *p, const int16_t *input, int16_t *output);
 
-/* Row streaming (docs/row-streaming.md): an int8 average pool whose one
-   output row's window spans every input row, a band of rows at a time.
-   ta_average_pool_rows_s8 adds each of the band's input_height rows'
-   window sums (the pool's columns: filter_width, stride_width, pad_width)
-   to sums[output_width * depth]; output_height 1 marks the first band,
-   which starts the sums from zero (0: the band adds to them).
-   ta_average_pool_finish_s8 then writes the output row from the sums,
-   each divided by its window's pixel count (input_height the whole
-   input's) and rounded as ta_average_pool_s8 does: integer sums in any
-   order, so the same bytes. */
-int ta_average_pool_rows_s8(const ta_pool_params_t *p, const int8_t *input, int32_t *sums);
-int ta_average_pool_finish_s8(const ta_pool_params_t *p, const int32_t *sums, int8_t *output);
-
 #endif /* TA_POOLING_H */

@@ -53,6 +53,7 @@
 #include "../../runtime/kernels/ta_lut.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
+#include "../../runtime/kernels/ta_pool_rows.h"
 #include "../../runtime/kernels/ta_pooling.h"
 #include "../../runtime/kernels/ta_pooling_f32.h"
 #include "../../runtime/kernels/ta_prelu.h"

@@ -126,6 +126,7 @@ static void make_sums(TaPassCtx *ctx, TaRowChain *chain, const TaRowWindow *w)
     *finish = *chain->plain_call;
     rows->function = "ta_average_pool_rows_s8";
     finish->function = "ta_average_pool_finish_s8";
+    rows->header = finish->header = "runtime/kernels/ta_pool_rows.h";
     rows->args = (TaVec){0};
     finish->args = (TaVec){0};
     ta_vec_push(ctx->pool, &rows->args, op->inputs[0]);
