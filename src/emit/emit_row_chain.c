@@ -25,16 +25,15 @@ static const TaKernelCall *run_call(const TaOp *op, int *index)
     return NULL;
 }
 
-/* int <symbol>_band(in_rows, pad_top, out_rows, input, output): the run
-   call with its parameters narrowed to the band (ta_row_band_params). */
-static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
+/* int <symbol>_band(in_rows, pad_top, out_rows, input, output): the band
+   call with the operator's parameters narrowed to the band
+   (ta_row_band_params). A summing pool's band adds to its sums instead of
+   writing `output`. */
+static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int params)
 {
-    int k = 0;
-    const TaKernelCall *own = run_call(op, &k);
     const TaKernelCall *call = ta_row_band_call(c->in->graph, op->row_chain, op->row_chain_pos);
     const bool sums = call == op->row_chain->rows_call;
     const char *sym = op->lowered.symbol;
-    (void)own;
     ta_buf_printf(b,
                   "/* Output rows [first, first + out_rows) of the layer, from in_rows input\n"
                   "   rows at `input` (row streaming: the chain at layer %d runs it). */\n"
@@ -44,22 +43,26 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   "    p.input_height = in_rows;\n    p.%s = pad_top;\n"
                   "    p.output_height = out_rows;\n%s"
                   "    return %s(&p,\n        input",
-                  op->row_chain->first_op, sym, call->params_desc->type_name, sym, k,
+                  op->row_chain->first_op, sym, call->params_desc->type_name, sym, params,
                   ta_row_band_pad_field(call), sums ? "    (void)output; /* the sums */\n" : "",
                   call->function);
     for (int a = 1; a + 1 < call->args.len; a++)
         ta_buf_printf(b, ",\n        %s", ta_sources_tensor_ptr(c, call->args.items[a]));
-    if (sums) /* the band adds to the pool's sums; its output comes at the end */
-        ta_buf_printf(b, ",\n        %s);\n}\n", ta_sources_tensor_ptr(c, op->row_chain->sums));
-    else
-        ta_buf_puts(b, ",\n        output);\n}\n");
-    if (sums)
-        ta_buf_printf(b,
-                      "\n/* The pool's output from the sums of every band. */\n"
-                      "int %s_finish(void)\n{\n    return %s(&%s_params%d,\n        %s,\n"
-                      "        %s);\n}\n",
-                      sym, own->function, sym, k, ta_sources_tensor_ptr(c, own->args.items[0]),
-                      ta_sources_tensor_ptr(c, own->args.items[1]));
+    ta_buf_printf(b, ",\n        %s);\n}\n",
+                  sums ? ta_sources_tensor_ptr(c, op->row_chain->sums) : "output");
+}
+
+/* A summing pool's int <symbol>_finish(void): its output from the sums. */
+static void emit_finish(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int params)
+{
+    const TaKernelCall *finish = op->row_chain->finish_call;
+    ta_buf_printf(b,
+                  "\n/* The pool's output from the sums of every band. */\n"
+                  "int %s_finish(void)\n{\n    return %s(&%s_params%d,\n        %s,\n"
+                  "        %s);\n}\n",
+                  op->lowered.symbol, finish->function, op->lowered.symbol, params,
+                  ta_sources_tensor_ptr(c, finish->args.items[0]),
+                  ta_sources_tensor_ptr(c, finish->args.items[1]));
 }
 
 /* The step table and the loop that walks it. */
@@ -124,7 +127,11 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
 
 void ta_emit_row_chain_functions(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
 {
-    emit_band(c, b, op);
+    int params = 0; /* the parameter struct's number: its run call's */
+    run_call(op, &params);
+    emit_band(c, b, op, params);
+    if (op->row_chain->finish_call && op->row_chain_pos == op->row_chain->num_ops - 1)
+        emit_finish(c, b, op, params);
     if (op->row_chain_pos == 0)
         emit_runner(c, b, op);
 }

@@ -33,6 +33,8 @@ static const char *const band_kernels[] = {
    added 144,543 instructions on Cortex-M55 (150,757 on Cortex-M4); see
    docs/row-streaming.md. */
 enum { CALL_INSTRUCTIONS = 500, BYTES_PER_MOVE_INSTRUCTION = 4, MAC_PER_INSTRUCTION = 2 };
+/* The most operators one chain has (0xFF marks a move in the step table). */
+enum { MAX_CHAIN_OPS = 254 };
 /* The most pieces one run of window layers splits into. */
 enum { TA_ROW_SEGMENTS_MAX = 256 };
 
@@ -95,8 +97,11 @@ static bool row_window(const TaOp *op, TaRowWindow *w)
         .in_row_bytes = (size_t)in->dims[2] * (size_t)in->dims[3],
         .out_row_bytes = (size_t)out->dims[2] * (size_t)out->dims[3],
     };
+    /* The step table's fields: rows in 16 bits, byte offsets in 32. */
     if (w->in_height != in->dims[1] || w->out_height != out->dims[1] || w->stride <= 0 ||
-        w->pad < 0 || w->span <= 0 || w->in_row_bytes == 0 || w->out_row_bytes == 0)
+        w->pad < 0 || w->span <= 0 || w->in_row_bytes == 0 || w->out_row_bytes == 0 ||
+        w->in_height > UINT16_MAX || w->out_height > UINT16_MAX || w->pad > UINT16_MAX ||
+        ta_tensor_bytes(in) > UINT32_MAX || ta_tensor_bytes(out) > UINT32_MAX)
         return false;
     if (strcmp(c->function, "ta_average_pool_s8") == 0 && w->out_height == 1 && w->in_height > 1 &&
         w->span - w->pad >= w->in_height) {
@@ -378,6 +383,11 @@ bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
             continue;
         }
         if (n && !joins(g, &w[n - 1], &here)) {
+            if (!take_chain(ctx, opt, w, n))
+                return false;
+            n = 0;
+        }
+        if (n == MAX_CHAIN_OPS) { /* the step table numbers operators in 8 bits */
             if (!take_chain(ctx, opt, w, n))
                 return false;
             n = 0;
