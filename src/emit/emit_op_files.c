@@ -59,6 +59,8 @@ static void describe_tensor(const TaSourcesCtx *c, TaBuf *b, const char *lead, c
         ta_buf_printf(&text, " in %s +%zu", t->place.region->name, t->place.offset);
     if (t->alias_of)
         ta_buf_printf(&text, " (shares %s's bytes)", ta_tensor_root((TaTensor *)t)->id);
+    if (t->row_buffer_rows)
+        ta_buf_printf(&text, " (row buffer: %d of its %d rows)", t->row_buffer_rows, t->dims[1]);
     const char *cont = " *             ";
     /* keep comments well-formed whatever the model names tensors */
     const char *name = t->name ? ta_format(c->pool, "\"%s\"", ta_escape_c_comment(c->pool, t->name))
