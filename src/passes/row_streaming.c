@@ -6,9 +6,12 @@
  * list on int8 NHWC batch-1 tensors, each reading the one before's
  * output, which nothing else reads. The row buffers start at the rows one
  * window spans and grow a row at a time until the schedule fits; the
- * check then replays it. memory.row_streaming picks which chains run:
- * least_ram every one, auto those that save RAM for at most 10% more
- * instructions (the estimate below), off none.
+ * check then replays it. A run of such layers is split where whole
+ * tensors need fewer bytes at once than row buffers. memory.row_streaming
+ * picks which chains run: least_ram every one, auto those that save the
+ * most bytes per added instruction within 10% of the model's instructions
+ * (the estimate below), off none; row_plan.c then keeps them only if the
+ * planned arena is smaller.
  */
 #include "row_streaming.h"
 
