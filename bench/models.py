@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.models [--models a,b] [--boards mps3-an547,mps2-an386] [--no-cycles]
     .venv/bin/python -m bench.models --overlap-cost [--models a,b] [--boards ...]
+    .venv/bin/python -m bench.models --row-streaming least_ram|auto [--models a,b] [--boards ...]
 
 For each model tinyaot converts and each board (mps3-an547: Cortex-M55 with
 Helium; mps2-an386: Cortex-M4F with DSP) it prints:
@@ -54,6 +55,9 @@ do not depend on the machine's load).
 over input (issue 13: at most 5% on Cortex-M55): instructions and total
 RAM with the default settings against the same module with
 memory.output_over_input off, and their ratio.
+
+--row-streaming MODE prints the same for memory.row_streaming MODE against
+off (docs/row-streaming.md).
 """
 
 import argparse
@@ -231,6 +235,37 @@ def print_overlap_cost(board, names, tmp):
     print()
 
 
+def print_row_streaming_cost(board, names, tmp, mode):
+    """Instructions and total RAM with memory.row_streaming `mode` against
+    off (docs/row-streaming.md)."""
+    print(f"== {board} ({target.SHORT[board]}): memory.row_streaming {mode} against off")
+    print(f"{'model':30} {'instr':>12} {'instr off':>12} {'ratio':>7} {'RAM':>8} "
+          f"{'RAM off':>9}")
+    for name in names:
+        path = module.MODELS / f"{name}.tflite"
+        figures = []
+        try:
+            for label in (mode, "off"):
+                work = tmp / f"{name}-{board}-rows-{label}"
+                m, outs, log = target.first_run(path, work / "m", board,
+                                                keys={"memory.dump_residency_json": "true",
+                                                      "memory.row_streaming": label})
+                expected = oracle.run_tflm(path.read_bytes(), [target.baseline_inputs(m)],
+                                           isolated=True)
+                res = json.loads((m.path / "m_residency.json").read_text())
+                figures.append((target.run_counts(log)[0], ram_of(res)[0],
+                                difftest._count_diff(outs, expected)[1]))
+        except module.ConvertError as e:
+            print(f"{name[:30]:30} not converted: {e.stderr.strip().splitlines()[0][:90]}",
+                  flush=True)
+            continue
+        (on, ram_on, diff_on), (off, ram_off, diff_off) = figures
+        flag = "  MISMATCH" if diff_on or diff_off else ""
+        print(f"{name[:30]:30} {on:>12,} {off:>12,} {on / off:7.4f} {ram_on:>8,} "
+              f"{ram_off:>9,}{flag}", flush=True)
+    print()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default="", help="comma list of model names (default: all)")
@@ -239,11 +274,18 @@ def main():
                     help="leave out the estimated cycles (no cycle-estimator run)")
     ap.add_argument("--overlap-cost", action="store_true",
                     help="print the price of output over input instead (see above)")
+    ap.add_argument("--row-streaming", choices=["auto", "least_ram"],
+                    help="print instructions and RAM with memory.row_streaming at this setting "
+                         "against off instead")
     args = ap.parse_args()
     names = args.models.split(",") if args.models else sorted(
         p.stem for p in module.MODELS.glob("*.tflite"))
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="tinyaot-bench-"))
     try:
+        if args.row_streaming:
+            for board in args.boards.split(","):
+                print_row_streaming_cost(board, names, tmp, args.row_streaming)
+            return
         if args.overlap_cost:
             for board in args.boards.split(","):
                 print_overlap_cost(board, names, tmp)

@@ -20,6 +20,7 @@
 #include "lower/weight_table.h"
 #include "model/model.h"
 #include "passes/passes.h"
+#include "passes/row_streaming.h"
 #include "passes/transforms.h"
 #include "plan/plan.h"
 #include "report/analyze.h"
@@ -267,6 +268,9 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     dump_after(&dump, "drop_dead", graph);
     if (!ta_run_transforms(&pass, cfg, true))
         return TINYAOT_ERROR_CONFIG;
+    const TaRowStreamingOptions rows = {cfg->row_streaming, cfg->row_streaming_test_shortfall};
+    if (!ta_row_streaming(&pass, &rows))
+        return TINYAOT_ERROR_PLAN;
     ta_stage(diag, "lowered: %d operators", graph->ops.len);
     describe_operators(diag, graph);
     stage_time(diag, "checking, transforming and lowering", &clock_start);
@@ -280,7 +284,7 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                            .config = cfg,
                            .target = target,
                            .prefix = cfg->module_prefix};
-    TaPlan *plan = ta_plan(&plan_in);
+    TaPlan *plan = ta_row_streaming_plan(&plan_in);
     if (!plan)
         return TINYAOT_ERROR_PLAN;
     describe_plan(diag, plan);

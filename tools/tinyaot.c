@@ -222,6 +222,53 @@ static void print_sparse_channels_text(const tinyaot_result *r, const tinyaot_an
     }
 }
 
+/* Row streaming (docs/row-streaming.md): each chain, its row buffers, the
+   RAM it saves and the instructions it adds (estimate). */
+static void print_row_chains_text(const tinyaot_analysis *a)
+{
+    if (a->row_arena_with || a->row_arena_without)
+        printf("\nrow streaming: scratch arena %lld bytes with the chains, %lld without: %s\n",
+               (long long)a->row_arena_with, (long long)a->row_arena_without,
+               a->num_row_chains ? "chains kept" : "chains dropped");
+    for (size_t i = 0; i < a->num_row_chains; i++) {
+        const tinyaot_row_chain *c = &a->row_chains[i];
+        if (!i)
+            printf("\nrow chains (memory.row_streaming):\n");
+        printf("layers %d-%d: intermediates %lld bytes smaller, adds about %lld instructions (%d "
+               "band calls, "
+               "%d moves of %lld bytes); row buffers:",
+               c->first_layer, c->last_layer, (long long)c->ram_saved,
+               (long long)c->added_instructions, c->calls, c->moves, (long long)c->moved_bytes);
+        for (size_t j = 0; j < c->num_buffers; j++)
+            printf(" %s %d/%d rows %lld bytes%s", c->buffer_ids[j], c->buffer_rows[j],
+                   c->buffer_heights[j], (long long)c->buffer_bytes[j],
+                   j + 1 < c->num_buffers ? "," : "\n");
+    }
+}
+
+static void print_row_chains_json(const tinyaot_analysis *a)
+{
+    printf(",\n \"row_arena_with\": %lld, \"row_arena_without\": %lld",
+           (long long)a->row_arena_with, (long long)a->row_arena_without);
+    printf(",\n \"row_chains\": [");
+    for (size_t i = 0; i < a->num_row_chains; i++) {
+        const tinyaot_row_chain *c = &a->row_chains[i];
+        printf("%s\n  {\"first_layer\": %d, \"last_layer\": %d, \"ram_saved\": %lld, "
+               "\"added_instructions\": %lld, \"calls\": %d, \"moves\": %d, "
+               "\"moved_bytes\": %lld, \"row_buffers\": [",
+               i ? "," : "", c->first_layer, c->last_layer, (long long)c->ram_saved,
+               (long long)c->added_instructions, c->calls, c->moves, (long long)c->moved_bytes);
+        for (size_t j = 0; j < c->num_buffers; j++) {
+            printf("%s{\"id\": ", j ? ", " : "");
+            va_json_string(stdout, c->buffer_ids[j]);
+            printf(", \"rows\": %d, \"height\": %d, \"bytes\": %lld}", c->buffer_rows[j],
+                   c->buffer_heights[j], (long long)c->buffer_bytes[j]);
+        }
+        printf("]}");
+    }
+    printf("]");
+}
+
 static void print_analysis_text(const tinyaot_result *r, const char *model, bool tensors)
 {
     const tinyaot_analysis *a = r->analysis;
@@ -251,6 +298,7 @@ static void print_analysis_text(const tinyaot_result *r, const char *model, bool
                (long long)o->output_bytes, o->output_memory ? o->output_memory : "-");
     }
     print_sparse_channels_text(r, a);
+    print_row_chains_text(a);
     print_memories_text(a);
     printf("\ntotal MACs: %lld\n", (long long)a->total_macs);
     printf("flash (estimate): %lld bytes = generated code %lld + kernels %lld%s + constants %lld\n",
@@ -355,6 +403,7 @@ static void print_analysis_json(const tinyaot_result *r, const char *model, int 
                a->kernel_stack_layer);
         va_json_string(stdout, a->kernel_stack_basis);
         printf("}");
+        print_row_chains_json(a);
         if (tensors)
             cli_print_tensors_json(r);
     }

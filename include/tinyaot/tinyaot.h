@@ -26,7 +26,7 @@ extern "C" {
 /* The layout of the structs below: raised whenever a field is added or
    moved, so that a binding written for another layout (python/tinyaot)
    refuses the library instead of reading past its structs. */
-#define TINYAOT_ABI_VERSION 5
+#define TINYAOT_ABI_VERSION 6
 
 /* Marks the library's entry points: libtinyaot is built with hidden
    visibility, so these four functions are all it exports. */
@@ -276,6 +276,22 @@ typedef struct tinyaot_memory_summary {
     int64_t free;           /* budget - used */
 } tinyaot_memory_summary;
 
+/* A row chain (memory.row_streaming, docs/row-streaming.md): layers
+   first_layer..last_layer run band by band, their intermediates in row
+   buffers. */
+typedef struct tinyaot_row_chain {
+    int first_layer, last_layer;
+    int64_t ram_saved;             /* whole intermediates' bytes minus the row buffers' */
+    int calls, moves;              /* band calls and row moves per inference */
+    int64_t moved_bytes;           /* bytes the moves copy per inference */
+    int64_t added_instructions;    /* estimate: the extra calls and the moves */
+    size_t num_buffers;            /* row buffers: last_layer - first_layer */
+    const char *const *buffer_ids; /* tensor ids */
+    const int *buffer_rows;        /* rows each keeps */
+    const int *buffer_heights;     /* of the tensor's rows */
+    const int64_t *buffer_bytes;
+} tinyaot_row_chain;
+
 typedef struct tinyaot_analysis {
     const char *platform;                       /* target name */
     const tinyaot_operator_analysis *operators; /* num_operators entries */
@@ -314,6 +330,12 @@ typedef struct tinyaot_analysis {
        into its bias. */
     const int *channels_removed;
     const int *channels_folded;
+    /* Added in ABI version 6: the row chains, in execution order. */
+    const tinyaot_row_chain *row_chains;
+    size_t num_row_chains;
+    /* The scratch arenas (every memory) planned with the chains and
+       without them; 0 when the conversion found no chain to try. */
+    int64_t row_arena_with, row_arena_without;
 } tinyaot_analysis;
 
 /* Runs the conversion's pipeline up to (not including) writing the module:

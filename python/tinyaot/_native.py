@@ -88,6 +88,16 @@ class MemorySummary(ctypes.Structure):
                 ("used", ctypes.c_int64), ("budget", ctypes.c_int64), ("free", ctypes.c_int64)]
 
 
+class RowChain(ctypes.Structure):
+    _fields_ = [("first_layer", ctypes.c_int), ("last_layer", ctypes.c_int),
+                ("ram_saved", ctypes.c_int64), ("calls", ctypes.c_int), ("moves", ctypes.c_int),
+                ("moved_bytes", ctypes.c_int64), ("added_instructions", ctypes.c_int64),
+                ("num_buffers", ctypes.c_size_t), ("buffer_ids", c_char_pp),
+                ("buffer_rows", ctypes.POINTER(ctypes.c_int)),
+                ("buffer_heights", ctypes.POINTER(ctypes.c_int)),
+                ("buffer_bytes", ctypes.POINTER(ctypes.c_int64))]
+
+
 class Analysis(ctypes.Structure):
     _fields_ = [("platform", ctypes.c_char_p),
                 ("operators", ctypes.POINTER(OperatorAnalysis)),
@@ -101,7 +111,9 @@ class Analysis(ctypes.Structure):
                 ("scratch_planners", c_char_pp), ("scratch_proven", ctypes.POINTER(ctypes.c_int)),
                 ("flash_unmeasured", c_char_pp), ("num_flash_unmeasured", ctypes.c_size_t),
                 ("channels_removed", ctypes.POINTER(ctypes.c_int)),
-                ("channels_folded", ctypes.POINTER(ctypes.c_int))]
+                ("channels_folded", ctypes.POINTER(ctypes.c_int)),
+                ("row_chains", ctypes.POINTER(RowChain)), ("num_row_chains", ctypes.c_size_t),
+                ("row_arena_with", ctypes.c_int64), ("row_arena_without", ctypes.c_int64)]
 
 
 class ConfigKey(ctypes.Structure):
@@ -129,7 +141,7 @@ class Result(ctypes.Structure):
 
 
 # include/tinyaot/tinyaot.h's TINYAOT_ABI_VERSION for the structs above.
-ABI_VERSION = 5
+ABI_VERSION = 6
 
 
 def _candidates():

@@ -133,6 +133,13 @@ static const tinyaot_config_key config_keys[] = {
      "false: the application supplies every arena buffer"},
     {"memory.output_over_input", "bool", "true",
      "let an output start below its input where the kernel reads ahead of its writes"},
+    {"memory.row_streaming", "auto|off|least_ram", "auto",
+     "run chains of convolutions and pools row by row, each intermediate in a small row buffer: "
+     "auto where the arena shrinks for at most 10% more instructions, least_ram wherever it can, "
+     "off never (docs/row-streaming.md)"},
+    {"memory.row_streaming_test_shortfall", "integer (rows)", "0",
+     "testing only (needs TINYAOT_TESTING=1): row buffers this many rows shorter than the schedule "
+     "needs (the conversion must reject it)"},
     {"memory.keep_inputs", "bool", "false",
      "true: a run leaves every model input as it was (no tensor reuses its bytes)"},
     {"memory.overlap_test_shortfall", "integer (bytes)", "0",
@@ -891,6 +898,13 @@ static void load_memory(Loader *L, const TaNode *n)
         get_bool(L, v, "memory.output_over_input", &c->output_over_input);
     if ((v = ta_node_map_get(n, "keep_inputs")))
         get_bool(L, v, "memory.keep_inputs", &c->keep_inputs);
+    if ((v = ta_node_map_get(n, "row_streaming"))) {
+        static const char *const modes[] = {"auto", "off", "least_ram"};
+        get_choice(L, v, "memory.row_streaming", modes, 3, &c->row_streaming);
+    }
+    if ((v = ta_node_map_get(n, "row_streaming_test_shortfall")) &&
+        testing_allowed(L, v, "memory.row_streaming_test_shortfall"))
+        get_uint(L, v, "memory.row_streaming_test_shortfall", &c->row_streaming_test_shortfall);
     if ((v = ta_node_map_get(n, "overlap_test_shortfall")) &&
         testing_allowed(L, v, "memory.overlap_test_shortfall"))
         get_uint(L, v, "memory.overlap_test_shortfall", &c->overlap_test_shortfall);
@@ -1129,6 +1143,7 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     c->model_description = "";
     c->output_over_input = true;
     c->overlap_test_direction = "auto";
+    c->row_streaming = "auto";
     c->weights_format = "auto";
 
     check_keys(&L, root, "");

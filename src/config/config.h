@@ -78,6 +78,9 @@ typedef struct TaConfig {
     bool keep_inputs;                   /* model inputs live to the end of a run */
     uint64_t overlap_test_shortfall;    /* tests: bytes closer than the lead */
     const char *overlap_test_direction; /* tests: "auto" | "below" | "above" */
+    const char *row_streaming;          /* "auto" | "off" | "least_ram" (row_streaming.c) */
+    /* tests: rows taken off each row buffer */
+    uint64_t row_streaming_test_shortfall;
     bool auto_hydrate_constants_given;
     TaVec tensor_rules;     /* TaRule* */
     TaVec operator_rules;   /* TaRule* */

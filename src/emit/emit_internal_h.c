@@ -75,7 +75,15 @@ void ta_emit_internal_h(const TaSourcesCtx *c, TaBuf *b)
         const TaOp *op = TA_OP(g, i);
         if (ta_op_calls_with_role(op, "init"))
             ta_buf_printf(b, "int %s_init(void);\n", op->lowered.symbol);
-        if (ta_op_calls_with_role(op, "run"))
+        if (op->row_chain)
+            ta_buf_printf(b,
+                          "int %s_band(int32_t in_rows, int32_t pad_top, int32_t out_rows, "
+                          "const int8_t *input, int8_t *output);\n",
+                          op->lowered.symbol);
+        if (op->row_chain && op->row_chain->finish_call &&
+            op->row_chain_pos == op->row_chain->num_ops - 1)
+            ta_buf_printf(b, "int %s_finish(void);\n", op->lowered.symbol);
+        if (ta_op_calls_with_role(op, "run") && (!op->row_chain || op->row_chain_pos == 0))
             ta_buf_printf(b, "int %s_run(void);\n", op->lowered.symbol);
     }
     ta_template(b, &f, "\n#endif /* ${PREFIX}_INTERNAL_H */\n");

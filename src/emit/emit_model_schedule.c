@@ -78,6 +78,11 @@ void ta_emit_model_schedule(const TaSourcesCtx *c, TaBuf *b)
                                   : "its outputs share their inputs' bytes");
                 continue;
             }
+            if (op->row_chain && op->row_chain_pos > 0) {
+                ta_buf_printf(b, "%s/* layer %d: runs in the row chain of layer %d */\n", indent, i,
+                              op->row_chain->first_op);
+                continue;
+            }
             ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n", indent,
                           op->lowered.symbol, indent);
         }
@@ -91,7 +96,10 @@ void ta_emit_model_schedule(const TaSourcesCtx *c, TaBuf *b)
                 "static const ${prefix}_op_fn ${prefix}_schedule[$operator_slots] = {\n");
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = TA_OP(g, i);
-        if (ta_op_calls_with_role(op, "run"))
+        if (op->row_chain && op->row_chain_pos > 0)
+            ta_buf_printf(b, "    NULL, /* runs in the row chain of layer %d */\n",
+                          op->row_chain->first_op);
+        else if (ta_op_calls_with_role(op, "run"))
             ta_buf_printf(b, "    %s_run,\n", op->lowered.symbol);
         else
             ta_buf_printf(b, "    NULL, /* %s */\n", ta_escape_c_comment(c->pool, op->type));

@@ -59,6 +59,8 @@ static void describe_tensor(const TaSourcesCtx *c, TaBuf *b, const char *lead, c
         ta_buf_printf(&text, " in %s +%zu", t->place.region->name, t->place.offset);
     if (t->alias_of)
         ta_buf_printf(&text, " (shares %s's bytes)", ta_tensor_root((TaTensor *)t)->id);
+    if (t->row_buffer_rows)
+        ta_buf_printf(&text, " (row buffer: %d of its %d rows)", t->row_buffer_rows, t->dims[1]);
     const char *cont = " *             ";
     /* keep comments well-formed whatever the model names tensors */
     const char *name = t->name ? ta_format(c->pool, "\"%s\"", ta_escape_c_comment(c->pool, t->name))
@@ -140,6 +142,8 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
     const char *last_header = NULL;
     for (int k = 0; k < op->lowered.calls.len; k++) {
         const TaKernelCall *call = op->lowered.calls.items[k];
+        if (!k && op->row_chain && op->row_chain_pos == 0)
+            ta_buf_puts(&b, "#include <string.h>\n"); /* memmove: the chain's moves */
         if (!last_header || strcmp(last_header, call->header) != 0)
             ta_buf_printf(&b, "#include \"../%s\"\n", call->header);
         last_header = call->header;
@@ -171,7 +175,10 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
             ta_buf_printf(&b, "/* operators: code_placement %s */\nTA_SECTION(%s)\n",
                           ta_memory_name(op->code_memory), ta_escape_c_string(c->pool, section));
         }
-        emit_function(c, &b, op, "run");
+        if (op->row_chain)
+            ta_emit_row_chain_functions(c, &b, op);
+        else
+            emit_function(c, &b, op, "run");
     }
     bool ok = ta_emit_write(c->in, dir, ta_format(c->pool, "ops/%s.c", op->lowered.symbol), &b);
     ta_buf_free(&b);

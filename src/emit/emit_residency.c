@@ -27,6 +27,7 @@ static const TaTensorColumn tensor_columns[] = {
     {"model_tensor", TA_TENSOR_COL_MODEL_TENSOR},
     {"stored_format", TA_TENSOR_COL_STORED_FORMAT},
     {"dense_nbytes", TA_TENSOR_COL_DENSE_BYTES},
+    {"row_buffer", TA_TENSOR_COL_ROW_BUFFER},
 };
 
 static const TaRegionColumn region_columns[] = {

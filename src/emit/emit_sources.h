@@ -54,6 +54,9 @@ void ta_emit_model_c(const TaSourcesCtx *c, TaBuf *b);
 void ta_emit_constants_c(const TaSourcesCtx *c, TaBuf *b);
 void ta_emit_arenas_c(const TaSourcesCtx *c, TaBuf *b);
 bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op);
+/* emit_row_chain.c: a chained operator's band function, and in the
+   chain's first operator's file the chain's step table and _run(). */
+void ta_emit_row_chain_functions(const TaSourcesCtx *c, TaBuf *b, const TaOp *op);
 
 /* Parts of <prefix>_model.c: the region and I/O tables, the binding
    functions and the module descriptor (emit_model_binding.c), and the

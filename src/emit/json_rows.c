@@ -97,6 +97,27 @@ static void quantization(TaJson *j, const TaQuant *q)
     ta_json_end_object(j);
 }
 
+/* Row streaming (docs/row-streaming.md): the chain (its first layer)
+   whose row buffer the tensor is, the rows it keeps of its height and
+   their bytes; null for any other tensor. */
+static void row_buffer_value(TaJson *j, const TaTensor *t)
+{
+    if (!t->row_buffer_rows) {
+        ta_json_null(j);
+        return;
+    }
+    ta_json_begin_object(j);
+    ta_json_key(j, "chain");
+    ta_json_int(j, t->first_use);
+    ta_json_key(j, "rows");
+    ta_json_int(j, t->row_buffer_rows);
+    ta_json_key(j, "height");
+    ta_json_int(j, t->dims[1]);
+    ta_json_key(j, "bytes");
+    ta_json_int(j, (int64_t)t->row_buffer_bytes);
+    ta_json_end_object(j);
+}
+
 void ta_json_tensor_row(TaJson *j, const TaTensor *t, const TaTensorColumn *cols, size_t n)
 {
     const TaPlacement *pl = &t->place;
@@ -151,6 +172,7 @@ void ta_json_tensor_row(TaJson *j, const TaTensor *t, const TaTensorColumn *cols
         case TA_TENSOR_COL_DENSE_BYTES:
             optional_int(j, ta_dense_bytes(t) >= 0, ta_dense_bytes(t));
             break;
+        case TA_TENSOR_COL_ROW_BUFFER: row_buffer_value(j, root); break;
         case TA_TENSOR_COL_MODEL_TENSOR: {
             const int index = ta_model_tensor(t);
             optional_int(j, index >= 0, index);

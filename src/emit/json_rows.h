@@ -56,7 +56,8 @@ typedef enum {
     TA_TENSOR_COL_OVERLAPS,      /* {tensor, lead, below_by, why}: output over input, or null */
     TA_TENSOR_COL_MODEL_TENSOR,  /* the model tensor's index (its own or its source's), or null */
     TA_TENSOR_COL_STORED_FORMAT, /* constants: "int4" (packed) or "dense"; else null */
-    TA_TENSOR_COL_DENSE_BYTES    /* constants: bytes as the dense dtype; else null */
+    TA_TENSOR_COL_DENSE_BYTES,   /* constants: bytes as the dense dtype; else null */
+    TA_TENSOR_COL_ROW_BUFFER /* {chain, rows, height, bytes}: a row chain's row buffer, or null */
 } TaTensorValue;
 
 typedef struct TaRegionColumn {

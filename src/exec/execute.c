@@ -55,7 +55,49 @@ static void set_up_regions(Exec *x)
     }
 }
 
+/* The call as written, or (band_in non-NULL) a row band of it: params
+   narrowed, its first and last arguments (input, output) moved. */
+static bool call_kernel_band(const Exec *x, const TaOp *op, const TaKernelCall *call, void *params,
+                             void *band_in, void *band_out);
+
 static bool call_kernel(const Exec *x, const TaOp *op, const TaKernelCall *call)
+{
+    return call_kernel_band(x, op, call, call->params_struct, NULL, NULL);
+}
+
+/* A row chain's steps (row streaming: docs/row-streaming.md), as the
+   module's chain runner walks them. */
+static bool run_row_chain(const Exec *x, const TaRowChain *chain)
+{
+    for (int i = 0; i < chain->steps.len; i++) {
+        const TaRowStep *s = chain->steps.items[i];
+        if (s->op < 0) {
+            uint8_t *at = tensor_address(x, chain->buffers[s->buffer]);
+            memmove(at + s->out_offset, at + s->in_offset, s->move_bytes);
+            continue;
+        }
+        const TaOp *op = TA_OP(x->graph, chain->first_op + s->op);
+        const TaKernelCall *call = ta_row_band_call(x->graph, chain, s->op);
+        TA_ASSERT(call && call->params_desc);
+        void *params = ta_alloc(x->pool, call->params_desc->size);
+        memcpy(params, call->params_struct, call->params_desc->size);
+        const bool narrowed = ta_row_band_params(call, params, s->in_rows, s->pad_top, s->out_rows);
+        TA_ASSERT(narrowed);
+        uint8_t *in = tensor_address(x, chain->buffers[s->op]);
+        uint8_t *out = call == chain->rows_call
+                           ? tensor_address(x, chain->sums) /* a summing pool's sums */
+                           : tensor_address(x, chain->buffers[s->op + 1]);
+        if (!call_kernel_band(x, op, call, params, in + s->in_offset, out + s->out_offset))
+            return false;
+    }
+    if (chain->finish_call)
+        return call_kernel(x, TA_OP(x->graph, chain->first_op + chain->num_ops - 1),
+                           chain->finish_call);
+    return true;
+}
+
+static bool call_kernel_band(const Exec *x, const TaOp *op, const TaKernelCall *call, void *params,
+                             void *band_in, void *band_out)
 {
     const TaKernelEntry *k = ta_kernel_find(call->function);
     if (!k) {
@@ -72,7 +114,11 @@ static bool call_kernel(const Exec *x, const TaOp *op, const TaKernelCall *call)
     void *args[MAX_KERNEL_ARGS];
     for (int a = 0; a < call->args.len; a++)
         args[a] = tensor_address(x, call->args.items[a]);
-    int status = k->call(call->params_struct, args);
+    if (band_in) {
+        args[0] = band_in;
+        args[call->args.len - 1] = band_out;
+    }
+    int status = k->call(params, args);
     if (status != 0) {
         ta_error(x->diag,
                  "test case: %s: %s returned status %d on the host with the "
@@ -158,6 +204,11 @@ static bool run_role(Exec *x, const char *role)
             continue;
         }
         i++;
+        if (run && op->row_chain) {
+            if (op->row_chain_pos == 0 && !run_row_chain(x, op->row_chain))
+                return false;
+            continue;
+        }
         for (int k = 0; k < op->lowered.calls.len; k++) {
             const TaKernelCall *call = op->lowered.calls.items[k];
             if (strcmp(call->role, role) == 0 && !call_kernel(x, op, call))

@@ -54,6 +54,7 @@
 #include "../../runtime/kernels/ta_lut.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
+#include "../../runtime/kernels/ta_pool_rows.h"
 #include "../../runtime/kernels/ta_pooling.h"
 #include "../../runtime/kernels/ta_pooling_f32.h"
 #include "../../runtime/kernels/ta_prelu.h"
@@ -165,6 +166,14 @@ static int call_ta_arg_min_s8_i64(const void *p, void *const *a)
 static int call_ta_average_pool_f32(const void *p, void *const *a)
 {
     return ta_average_pool_f32(p, a[0], a[1]);
+}
+static int call_ta_average_pool_finish_s8(const void *p, void *const *a)
+{
+    return ta_average_pool_finish_s8(p, a[0], a[1]);
+}
+static int call_ta_average_pool_rows_s8(const void *p, void *const *a)
+{
+    return ta_average_pool_rows_s8(p, a[0], a[1]);
 }
 static int call_ta_average_pool_s16(const void *p, void *const *a)
 {
@@ -941,6 +950,8 @@ static const TaKernelEntry entries[] = {
     {"ta_arg_min_s8_i32", 2, "r:int8_t w:int32_t", call_ta_arg_min_s8_i32},
     {"ta_arg_min_s8_i64", 2, "r:int8_t w:int64_t", call_ta_arg_min_s8_i64},
     {"ta_average_pool_f32", 2, "r:float w:float", call_ta_average_pool_f32},
+    {"ta_average_pool_finish_s8", 2, "r:int32_t w:int8_t", call_ta_average_pool_finish_s8},
+    {"ta_average_pool_rows_s8", 2, "r:int8_t w:int32_t", call_ta_average_pool_rows_s8},
     {"ta_average_pool_s16", 2, "r:int16_t w:int16_t", call_ta_average_pool_s16},
     {"ta_average_pool_s8", 2, "r:int8_t w:int8_t", call_ta_average_pool_s8},
     {"ta_batch_matmul_f32", 3, "r:float r:float w:float", call_ta_batch_matmul_f32},

@@ -70,6 +70,11 @@ size_t ta_tensor_bytes(const TaTensor *t)
     return ta_tensor_elements(t) * ta_dtype_size(t->dtype);
 }
 
+size_t ta_tensor_planned_bytes(const TaTensor *t)
+{
+    return t->row_buffer_bytes ? t->row_buffer_bytes : ta_tensor_bytes(t);
+}
+
 const char *ta_shape_text(TaPool *pool, const TaTensor *t)
 {
     TaBuf b = {0};

@@ -120,6 +120,12 @@ typedef struct TaTensor {
        weights.format auto keeps it compressed (lower/weight_table.c). */
     bool from_tflm_decode;
 
+    /* Row streaming (src/passes/row_chains.c): the rows a chain's row
+       buffer keeps and its bytes, which the planner places instead of the
+       whole tensor; 0 for every other tensor. */
+    int row_buffer_rows;
+    size_t row_buffer_bytes;
+
     /* Set by the planner. */
     struct TaTensor *alias_of; /* shares this tensor's bytes (zero-copy reshape) */
     int first_use, last_use;   /* layer indices; -1 if unused */
@@ -128,6 +134,8 @@ typedef struct TaTensor {
 
 size_t ta_tensor_elements(const TaTensor *t);
 size_t ta_tensor_bytes(const TaTensor *t);
+/* The bytes the planner places: a row buffer's, else ta_tensor_bytes. */
+size_t ta_tensor_planned_bytes(const TaTensor *t);
 /* "[1,49,10,1]" in the pool. */
 const char *ta_shape_text(TaPool *pool, const TaTensor *t);
 /* The model tensor's index: t's own, or that of the model tensor a
@@ -318,6 +326,11 @@ typedef struct TaOp {
     /* Lowering: hints to the planner, how output 0 may share an input's bytes. */
     TaOpPlanHints plan_hints;
 
+    /* Row streaming: the chain the operator runs in, band by band, and its
+       position there (src/passes/row_chains.c); NULL when it runs alone. */
+    struct TaRowChain *row_chain;
+    int row_chain_pos;
+
     /* The planner's placement rules (src/plan/rules.c, operators: rules). */
     int code_memory; /* TaMemory its code is linked into, or -1 */
 } TaOp;
@@ -333,6 +346,40 @@ typedef struct TaOrderReport {
     int64_t peak;             /* the order chosen */
 } TaOrderReport;
 
+/* Row streaming (docs/row-streaming.md): one step of a chain's schedule,
+   fixed at conversion. A band: chain operator `op` computes output rows
+   [out_row, out_row + out_rows) from `in_rows` input rows starting
+   in_offset bytes into its input buffer (pad_top: the band's own), writing
+   out_offset bytes into its output buffer. A move (op -1): move_bytes of
+   buffer `buffer` from in_offset to out_offset, rows still to be read. */
+typedef struct TaRowStep {
+    int op;
+    int buffer;
+    int out_row, out_rows;
+    int in_row, in_rows, pad_top;
+    size_t in_offset, out_offset, move_bytes;
+} TaRowStep;
+
+/* A chain of window operators (layers first_op .. first_op + num_ops - 1)
+   run as one schedule; buffers[0] is the chain's input, buffers[num_ops]
+   its output (whole tensors), the others row buffers. */
+typedef struct TaRowChain {
+    int first_op, num_ops;
+    struct TaTensor **buffers;
+    int *buffer_rows;           /* rows of each row buffer (1 .. num_ops - 1) */
+    TaVec steps;                /* TaRowStep* */
+    int calls, moves;           /* band calls and moves per run */
+    int64_t moved_bytes;        /* bytes the moves copy per run */
+    int64_t saved_bytes;        /* whole intermediates minus row buffers */
+    int64_t added_instructions; /* estimate (row_chains.c) */
+    /* A chain ending in an average pool over every row: its bands add row
+       sums into `sums` (rows_call), then finish_call, in place of the
+       pool's own call (plain_call) while the chain is on, writes the
+       output; NULL otherwise. */
+    struct TaKernelCall *rows_call, *finish_call, *plain_call;
+    struct TaTensor *sums;
+} TaRowChain;
+
 typedef struct TaGraph {
     int model_index; /* subgraph index in the model */
     const char *name;
@@ -341,6 +388,10 @@ typedef struct TaGraph {
     TaVec inputs;  /* TaTensor* */
     TaVec outputs; /* TaTensor* */
     TaOrderReport order;
+    TaVec row_chains; /* TaRowChain*, in execution order */
+    /* The scratch arenas the planner made with the chains and without
+       them (src/passes/row_plan.c); 0 when it did not plan both. */
+    size_t row_arena_with, row_arena_without;
 } TaGraph;
 
 typedef struct TaMetadata {
@@ -377,6 +428,19 @@ void ta_graph_dump(TaBuf *out, const TaGraph *g, const char *pass);
 /* verify.c: stops tinyaot (ta_bug) when the graph after pass `after`
    breaks an invariant every pass keeps (debug builds run it after each). */
 void ta_graph_verify(TaPool *pool, const TaGraph *g, const char *after);
+/* row_band.c: the int32 scalar field `name` of `params` (a copy of the
+   call's struct), or NULL; the top padding's field name; a copy of the
+   call's struct narrowed to a band of rows (false: not a window kernel). */
+int32_t *ta_params_int32(const TaKernelCall *call, void *params, const char *name);
+const char *ta_row_band_pad_field(const TaKernelCall *call);
+bool ta_row_band_params(const TaKernelCall *call, void *copy, int32_t in_rows, int32_t pad_top,
+                        int32_t out_rows);
+/* Turns a row chain on (its operators and row buffers marked, a summing
+   pool's calls swapped) or off (as lowering left them). */
+void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on);
+/* The call a chain's operator k runs on each band. */
+const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, int k);
+
 /* params_text.c: the fields of a call's parameter struct in list order,
    but the zero ones its kernel ignores; `one_line` "name=value ..." for a
    dump, else one "    .name = value,\n" per field for a C initializer. */

@@ -164,6 +164,40 @@ static void extend_across_loops(TaGraph *g)
     }
 }
 
+/* A row chain's operators run interleaved, band by band, from its first
+   layer to its last: every tensor one of them touches (the chain's input
+   and output, the row buffers, the kernels' own scratch) is live over the
+   whole chain. */
+static void extend_across_row_chains(TaGraph *g)
+{
+    for (int c = 0; c < g->row_chains.len; c++) {
+        const TaRowChain *chain = g->row_chains.items[c];
+        const int first = chain->first_op, last = chain->first_op + chain->num_ops - 1;
+        if (TA_OP(g, first)->row_chain != chain)
+            continue; /* planned without it (src/passes/row_plan.c) */
+        for (int i = first; i <= last; i++) {
+            const TaOp *op = TA_OP(g, i);
+            for (int k = 0; k < op->num_inputs; k++)
+                if (op->inputs[k] && !op->inputs[k]->data) {
+                    touch(op->inputs[k], first);
+                    touch(op->inputs[k], last);
+                }
+            for (int k = 0; k < op->num_outputs; k++) {
+                touch(op->outputs[k], first);
+                touch(op->outputs[k], last);
+            }
+            for (int k = 0; k < op->lowered.calls.len; k++) {
+                const TaKernelCall *call = op->lowered.calls.items[k];
+                for (int a = 0; a < call->args.len; a++)
+                    if (call->args.items[a] && !((TaTensor *)call->args.items[a])->data) {
+                        touch(call->args.items[a], first);
+                        touch(call->args.items[a], last);
+                    }
+            }
+        }
+    }
+}
+
 static void compute_lifetimes(Planner *P)
 {
     TaGraph *g = P->in->graph;
@@ -195,6 +229,7 @@ static void compute_lifetimes(Planner *P)
     for (int i = 0; i < g->outputs.len; i++)
         touch(g->outputs.items[i], g->ops.len);
     extend_across_loops(g);
+    extend_across_row_chains(g);
     P->num_ops = g->ops.len;
 }
 
@@ -220,7 +255,7 @@ static bool share_inplace_outputs(Planner *P)
             continue;
         TaTensor *root = ta_tensor_root(in);
         if (root->role != TA_REGION_SCRATCH || root->last_use != i ||
-            ta_tensor_bytes(root) != ta_tensor_bytes(out) || root == out)
+            ta_tensor_planned_bytes(root) != ta_tensor_planned_bytes(out) || root == out)
             continue;
         out->alias_of = root;
         any = true;
@@ -448,7 +483,7 @@ static uint64_t memory_taken(const Planner *P, int m)
 
 static size_t item_size(const Planner *P, const Item *it, int m)
 {
-    return align_up(ta_tensor_bytes(it->t), P->plan->memories[m].alignment);
+    return align_up(ta_tensor_planned_bytes(it->t), P->plan->memories[m].alignment);
 }
 
 /* The next memory in spill order that can hold `role` after `after`. */
@@ -481,7 +516,7 @@ static void no_room(Planner *P, const Item *it)
                             "choose a target with more memory";
     problem_in(P, ta_format(P->pool, "no room for %s", ta_role_name(it->role)), "", true, it->t->id,
                ta_format(P->pool, "fits in no usable memory (%s; %s needs %zu bytes where %s); %s",
-                         ta_role_name(it->role), it->t->id, ta_tensor_bytes(it->t),
+                         ta_role_name(it->role), it->t->id, ta_tensor_planned_bytes(it->t),
                          b.len ? b.data : "no memory can hold it", fix));
     ta_buf_free(&b);
 }
@@ -491,7 +526,7 @@ static void place_persistent(Planner *P)
     const TaTarget *tg = P->in->target;
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
-        if (it->role != TA_REGION_PERSISTENT || ta_tensor_bytes(it->t) == 0)
+        if (it->role != TA_REGION_PERSISTENT || ta_tensor_planned_bytes(it->t) == 0)
             continue;
         for (int s = 0; !it->pinned && s < tg->num_spill; s++) {
             int m = tg->spill_order[s];
@@ -513,7 +548,7 @@ static void place_persistent(Planner *P)
 static int by_size_desc(const void *pa, const void *pb)
 {
     const Item *a = *(Item *const *)pa, *b = *(Item *const *)pb;
-    size_t sa = ta_tensor_bytes(a->t), sb = ta_tensor_bytes(b->t);
+    size_t sa = ta_tensor_planned_bytes(a->t), sb = ta_tensor_planned_bytes(b->t);
     if (sa != sb)
         return sa < sb ? 1 : -1;
     return (a->t->index > b->t->index) - (a->t->index < b->t->index);
@@ -565,7 +600,7 @@ static void place_scratch(Planner *P)
     Item **order = ta_alloc_array(P->pool, (size_t)P->num_items + 1, sizeof(Item *));
     int n = 0;
     for (int i = 0; i < P->num_items; i++)
-        if (P->items[i].role == TA_REGION_SCRATCH && ta_tensor_bytes(P->items[i].t) > 0)
+        if (P->items[i].role == TA_REGION_SCRATCH && ta_tensor_planned_bytes(P->items[i].t) > 0)
             order[n++] = &P->items[i];
     qsort(order, (size_t)n, sizeof *order, by_size_desc);
     int last_op = 0;
@@ -639,7 +674,7 @@ static int overlap_links(Planner *P, Item *const *owners, int n, size_t alignmen
     for (int i = 0; cfg->output_over_input && i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);
         if (op->plan_hints.overlap_input < 0 || op->num_outputs != 1 ||
-            !op->inputs[op->plan_hints.overlap_input])
+            !op->inputs[op->plan_hints.overlap_input] || op->row_chain)
             continue;
         const TaTensor *in = ta_tensor_root(op->inputs[op->plan_hints.overlap_input]);
         const TaTensor *out = op->outputs[0];
@@ -691,7 +726,7 @@ static size_t plan_scratch_memory(Planner *P, int m, const bool *member, bool co
         Item *it = &P->items[i];
         if (!member[i])
             continue;
-        blocks[k] = (TaBlock){.size = ta_tensor_bytes(it->t),
+        blocks[k] = (TaBlock){.size = ta_tensor_planned_bytes(it->t),
                               .first = it->t->first_use,
                               .last = it->t->last_use,
                               .order = it->t->index};
@@ -748,7 +783,7 @@ static bool *scratch_members(Planner *P, int m)
     bool *member = ta_alloc_array(P->pool, (size_t)P->num_items + 1, sizeof *member);
     for (int i = 0; i < P->num_items; i++)
         member[i] = P->items[i].role == TA_REGION_SCRATCH && P->items[i].memory == m &&
-                    ta_tensor_bytes(P->items[i].t) > 0;
+                    ta_tensor_planned_bytes(P->items[i].t) > 0;
     return member;
 }
 
@@ -781,7 +816,7 @@ static void spill_by_plan(Planner *P)
     int n = 0;
     for (int i = 0; i < P->num_items; i++)
         if (P->items[i].role == TA_REGION_SCRATCH && !P->items[i].pinned &&
-            ta_tensor_bytes(P->items[i].t) > 0)
+            ta_tensor_planned_bytes(P->items[i].t) > 0)
             order[n++] = &P->items[i];
     qsort(order, (size_t)n, sizeof *order, by_size_desc);
     for (int s = 0; s < tg->num_spill; s++) {
@@ -849,7 +884,7 @@ static void place_constants(Planner *P)
     const TaTarget *tg = P->in->target;
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
-        if (it->role != TA_REGION_CONSTANT || ta_tensor_bytes(it->t) == 0)
+        if (it->role != TA_REGION_CONSTANT || ta_tensor_planned_bytes(it->t) == 0)
             continue;
         if (it->staged && it->source < 0)
             it->source = default_source(P, it->memory);
@@ -962,7 +997,7 @@ static bool scratch_conflict(Planner *P, const TaRegion *r)
     int num_live = 0;
     for (int i = 0; i < n && !conflict; i++) {
         const TaTensor *b = by_start[i];
-        const size_t sb = ta_tensor_bytes(b);
+        const size_t sb = ta_tensor_planned_bytes(b);
         if (!sb)
             continue;
         int kept = 0;
@@ -971,7 +1006,7 @@ static bool scratch_conflict(Planner *P, const TaRegion *r)
             if (a->last_use < b->first_use)
                 continue; /* dead before b starts, and before every later one */
             live[kept++] = a;
-            const size_t sa = ta_tensor_bytes(a);
+            const size_t sa = ta_tensor_planned_bytes(a);
             if (a->place.offset < b->place.offset + sb && b->place.offset < a->place.offset + sa &&
                 !overlap_declared(a, b, shortfall))
                 conflict = true;
@@ -989,7 +1024,7 @@ static void fill_region(Planner *P, TaRegion *r)
     size_t offset = 0;
     for (int i = 0; i < P->num_items; i++) {
         Item *it = &P->items[i];
-        if (ta_tensor_bytes(it->t) == 0 || !item_in_region(it, r))
+        if (ta_tensor_planned_bytes(it->t) == 0 || !item_in_region(it, r))
             continue;
         /* Constants are laid out in tensor order, so the staged source and
            destination share every relative offset. */
@@ -1018,14 +1053,14 @@ static void fill_region(Planner *P, TaRegion *r)
         r->bytes = ta_alloc(P->pool, r->size + 1);
         for (int i = 0; i < r->tensors.len; i++) {
             TaTensor *t = r->tensors.items[i];
-            memcpy(r->bytes + t->place.offset, t->data, ta_tensor_bytes(t));
+            memcpy(r->bytes + t->place.offset, t->data, ta_tensor_planned_bytes(t));
         }
     }
     if (r->role == TA_REGION_SCRATCH) {
         TaBlock *blocks = ta_alloc_array(P->pool, (size_t)r->tensors.len + 1, sizeof(TaBlock));
         for (int i = 0; i < r->tensors.len; i++) {
             TaTensor *t = r->tensors.items[i];
-            blocks[i] = (TaBlock){.size = ta_tensor_bytes(t),
+            blocks[i] = (TaBlock){.size = ta_tensor_planned_bytes(t),
                                   .first = t->first_use,
                                   .last = t->last_use,
                                   .offset = t->place.offset};

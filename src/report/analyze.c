@@ -254,6 +254,45 @@ static void memory_summaries(TaPool *pool, const TaPlan *plan, tinyaot_analysis 
     a->scratch_proven = proven;
 }
 
+/* Row streaming: each chain's layers, row buffers, RAM saved and the
+   instructions its bands and moves add (the conversion's estimate). */
+static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
+{
+    tinyaot_row_chain *out = ta_alloc_array(pool, (size_t)g->row_chains.len + 1, sizeof *out);
+    for (int c = 0; c < g->row_chains.len; c++) {
+        const TaRowChain *ch = g->row_chains.items[c];
+        tinyaot_row_chain *o = &out[c];
+        const size_t n = (size_t)ch->num_ops - 1;
+        const char **ids = ta_alloc_array(pool, n + 1, sizeof(char *));
+        int *rows = ta_alloc_array(pool, n + 1, sizeof(int));
+        int *heights = ta_alloc_array(pool, n + 1, sizeof(int));
+        int64_t *bytes = ta_alloc_array(pool, n + 1, sizeof(int64_t));
+        for (size_t j = 0; j < n; j++) {
+            const TaTensor *t = ch->buffers[j + 1];
+            ids[j] = ta_strdup(pool, t->id);
+            rows[j] = t->row_buffer_rows;
+            heights[j] = t->dims[1];
+            bytes[j] = (int64_t)t->row_buffer_bytes;
+        }
+        *o = (tinyaot_row_chain){.first_layer = ch->first_op,
+                                 .last_layer = ch->first_op + ch->num_ops - 1,
+                                 .ram_saved = ch->saved_bytes,
+                                 .calls = ch->calls,
+                                 .moves = ch->moves,
+                                 .moved_bytes = ch->moved_bytes,
+                                 .added_instructions = ch->added_instructions,
+                                 .num_buffers = n,
+                                 .buffer_ids = ids,
+                                 .buffer_rows = rows,
+                                 .buffer_heights = heights,
+                                 .buffer_bytes = bytes};
+    }
+    a->row_chains = out;
+    a->num_row_chains = (size_t)g->row_chains.len;
+    a->row_arena_with = (int64_t)g->row_arena_with;
+    a->row_arena_without = (int64_t)g->row_arena_without;
+}
+
 const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const TaPlan *plan)
 {
     tinyaot_analysis *a = ta_alloc(pool, sizeof *a);
@@ -300,6 +339,7 @@ const tinyaot_analysis *ta_build_analysis(TaPool *pool, const TaGraph *g, const 
     a->operators = ops;
     a->channels_removed = removed;
     a->channels_folded = folded;
+    row_chains(pool, g, a);
     memory_summaries(pool, plan, a);
     flash_estimate(pool, g, plan, a);
     ta_kernel_stack_estimate(pool, g, a, ops);

@@ -1,0 +1,80 @@
+/*
+ * row_band.c - a window kernel's parameters narrowed to a band of output
+ * rows (row streaming, docs/row-streaming.md). The converter's chain
+ * schedule, the host executor and the emitter all narrow a call the same
+ * way: input_height, the top padding and output_height describe the band
+ * only, every other field stays; the kernels compute output row oy from
+ * input row oy * stride - pad_top on, treating rows outside
+ * [0, input_height) as padding, so the band's rows come out as the whole
+ * tensor's would.
+ */
+#include "ir.h"
+
+#include <string.h>
+
+int32_t *ta_params_int32(const TaKernelCall *call, void *params, const char *name)
+{
+    const TaParamsDesc *d = call->params_desc;
+    for (int i = 0; d && i < d->num_fields; i++) {
+        const TaParamField *f = &d->fields[i];
+        if (f->length == 0 && f->type == TA_FIELD_INT32 && strcmp(f->name, name) == 0)
+            return (int32_t *)(void *)((char *)params + f->offset);
+    }
+    return NULL;
+}
+
+const char *ta_row_band_pad_field(const TaKernelCall *call)
+{
+    /* convolutions name it pad_top, the pools pad_height */
+    return ta_params_int32(call, call->params_struct, "pad_top") ? "pad_top" : "pad_height";
+}
+
+bool ta_row_band_params(const TaKernelCall *call, void *copy, int32_t in_rows, int32_t pad_top,
+                        int32_t out_rows)
+{
+    int32_t *in_h = ta_params_int32(call, copy, "input_height");
+    int32_t *pad = ta_params_int32(call, copy, ta_row_band_pad_field(call));
+    int32_t *out_h = ta_params_int32(call, copy, "output_height");
+    if (!in_h || !pad || !out_h)
+        return false;
+    *in_h = in_rows;
+    *pad = pad_top;
+    *out_h = out_rows;
+    return true;
+}
+
+/* The operator's first call of role "run". */
+static TaKernelCall **run_slot(TaOp *op)
+{
+    for (int k = 0; k < op->lowered.calls.len; k++)
+        if (strcmp(((TaKernelCall *)op->lowered.calls.items[k])->role, "run") == 0)
+            return (TaKernelCall **)&op->lowered.calls.items[k];
+    return NULL;
+}
+
+void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on)
+{
+    for (int k = 0; k < chain->num_ops; k++) {
+        TaOp *op = TA_OP(g, chain->first_op + k);
+        op->row_chain = on ? chain : NULL;
+        op->row_chain_pos = k;
+    }
+    for (int j = 1; j < chain->num_ops; j++) {
+        TaTensor *t = chain->buffers[j];
+        t->row_buffer_rows = on ? chain->buffer_rows[j] : 0;
+        t->row_buffer_bytes = (size_t)t->row_buffer_rows * (size_t)t->dims[2] * (size_t)t->dims[3];
+    }
+    if (chain->plain_call) {
+        TaKernelCall **slot = run_slot(TA_OP(g, chain->first_op + chain->num_ops - 1));
+        *slot = on ? chain->finish_call : chain->plain_call;
+        chain->sums->removed = !on;
+    }
+}
+
+const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, int k)
+{
+    if (k == chain->num_ops - 1 && chain->rows_call)
+        return chain->rows_call;
+    TaKernelCall **slot = run_slot(TA_OP(g, chain->first_op + k));
+    return slot ? *slot : NULL;
+}

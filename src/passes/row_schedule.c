@@ -1,0 +1,264 @@
+/*
+ * row_schedule.c - a row chain's schedule and its check (row_streaming.h).
+ *
+ * The schedule pulls: to compute output row y of the last operator, each
+ * operator first has its producer compute the input rows y's window
+ * reads, recursively, so a row buffer holds only rows a window still
+ * needs. Each buffer keeps its rows contiguous from its start (the kernels
+ * read a window as consecutive rows); when a producer would write past the
+ * end, the rows its consumer still needs move to the start first. Runs of
+ * bands of one operator with nothing between them join into one call.
+ *
+ * The check replays the steps with its own model of what row each buffer
+ * slot holds (every read row written and still there, no row computed
+ * twice, every output row computed; an intermediate row no window reads
+ * is never computed), so a schedule bug (or a buffer made short on purpose) is an
+ * error at conversion, never a wrong result at run time.
+ */
+#include "row_streaming.h"
+
+#include <string.h>
+
+/* Input rows [*a, *b) that output row r of window w reads, clipped. */
+static void window_rows(const TaRowWindow *w, int r, int *a, int *b)
+{
+    const int top = r * w->stride - w->pad;
+    *a = top < 0 ? 0 : top;
+    *b = top + w->span < w->in_height ? top + w->span : w->in_height;
+}
+
+typedef struct Sched {
+    TaPool *pool;
+    TaRowChain *chain;
+    const TaRowWindow *w;
+    const int *rows; /* capacity of each buffer, in rows */
+    int *lo, *hi;    /* rows [lo, hi) are in buffer j, row lo at its start */
+    int *next;       /* next output row of each operator */
+    int short_buffer;
+} Sched;
+
+static void push_step(Sched *S, TaRowStep step)
+{
+    TaRowStep *s = ta_alloc(S->pool, sizeof *s);
+    *s = step;
+    ta_vec_push(S->pool, &S->chain->steps, s);
+}
+
+/* Room for row `row` in row buffer j: drops the rows its consumer (op j)
+   no longer reads, moving the others to the start. */
+static bool make_room(Sched *S, int j, int row)
+{
+    if (row - S->lo[j] < S->rows[j])
+        return true;
+    int keep = S->hi[j];
+    if (S->next[j] < S->w[j].out_height) {
+        int a, b;
+        window_rows(&S->w[j], S->next[j], &a, &b);
+        keep = a < keep ? a : keep;
+    }
+    if (keep > S->lo[j]) {
+        const size_t rb = S->w[j].in_row_bytes;
+        if (S->hi[j] > keep)
+            push_step(S, (TaRowStep){.op = -1,
+                                     .buffer = j,
+                                     .in_row = keep,
+                                     .in_rows = S->hi[j] - keep,
+                                     .in_offset = (size_t)(keep - S->lo[j]) * rb,
+                                     .out_offset = 0,
+                                     .move_bytes = (size_t)(S->hi[j] - keep) * rb});
+        S->lo[j] = keep;
+    }
+    if (row - S->lo[j] < S->rows[j])
+        return true;
+    S->short_buffer = j;
+    return false;
+}
+
+/* Operator k computes its output rows up to y. */
+static bool produce(Sched *S, int k, int y)
+{
+    const TaRowWindow *w = &S->w[k];
+    const int n = S->chain->num_ops;
+    while (S->next[k] <= y) {
+        const int r = S->next[k];
+        int a, b;
+        window_rows(w, r, &a, &b);
+        if (k > 0 && S->hi[k] < b && !produce(S, k - 1, b - 1))
+            return false;
+        if (k + 1 < n && !make_room(S, k + 1, r))
+            return false;
+        push_step(S, (TaRowStep){.op = k,
+                                 .buffer = k,
+                                 .out_row = r,
+                                 .out_rows = 1,
+                                 .in_row = a,
+                                 .in_rows = b - a,
+                                 .pad_top = w->pad + a - r * w->stride,
+                                 .in_offset = (size_t)(a - S->lo[k]) * w->in_row_bytes,
+                                 .out_offset = (size_t)(r - S->lo[k + 1]) * w->out_row_bytes});
+        S->hi[k + 1] = r + 1;
+        S->next[k]++;
+    }
+    return true;
+}
+
+/* Whether band t continues band s: the same operator, the next output
+   rows right after s's, its input rows where s's run on to. */
+static bool continues(const TaRowWindow *w, const TaRowStep *s, const TaRowStep *t)
+{
+    if (s->op < 0 || t->op != s->op || t->out_row != s->out_row + s->out_rows)
+        return false;
+    const TaRowWindow *x = &w[s->op];
+    return t->out_offset == s->out_offset + (size_t)s->out_rows * x->out_row_bytes &&
+           t->in_row >= s->in_row &&
+           t->in_offset == s->in_offset + (size_t)(t->in_row - s->in_row) * x->in_row_bytes;
+}
+
+static void join_bands(TaRowChain *chain, const TaRowWindow *w)
+{
+    int out = 0;
+    for (int i = 0; i < chain->steps.len; i++) {
+        TaRowStep *t = chain->steps.items[i];
+        TaRowStep *s = out ? chain->steps.items[out - 1] : NULL;
+        if (s && continues(w, s, t)) {
+            s->out_rows += t->out_rows;
+            s->in_rows = t->in_row + t->in_rows - s->in_row;
+            continue;
+        }
+        chain->steps.items[out++] = t;
+    }
+    chain->steps.len = out;
+}
+
+bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, const int *rows,
+                     int *short_buffer)
+{
+    const int n = chain->num_ops;
+    Sched S = {.pool = pool, .chain = chain, .w = w, .rows = rows, .short_buffer = -1};
+    S.lo = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
+    S.hi = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
+    S.next = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
+    S.hi[0] = w[0].in_height;
+    chain->steps.len = 0;
+    bool ok = true;
+    for (int y = 0; ok && y < w[n - 1].out_height; y++)
+        ok = produce(&S, n - 1, y);
+    *short_buffer = S.short_buffer;
+    if (!ok)
+        return false;
+    join_bands(chain, w);
+    chain->calls = chain->moves = 0;
+    chain->moved_bytes = 0;
+    for (int i = 0; i < chain->steps.len; i++) {
+        const TaRowStep *s = chain->steps.items[i];
+        if (s->op < 0) {
+            chain->moves++;
+            chain->moved_bytes += (int64_t)s->move_bytes;
+        } else {
+            chain->calls++;
+        }
+    }
+    return true;
+}
+
+/* ---- the check ------------------------------------------------------------ */
+
+typedef struct Check {
+    TaDiag *diag;
+    const char *model_path;
+    const TaRowChain *chain;
+    int step;
+    int **slot;  /* per buffer: the row each slot holds, -1: none */
+    int *slots;  /* per buffer: how many */
+    int **count; /* per operator: times each output row was computed */
+} Check;
+
+static bool fail(Check *C, const char *what, int buffer, int row, int slot)
+{
+    ta_error(C->diag,
+             "%s: row chain at layer %d: step %d: %s (buffer %d (tensor %s), row %d, slot %d of "
+             "%d); the schedule is wrong or a row buffer too small (memory.row_streaming: off "
+             "avoids it)",
+             C->model_path, C->chain->first_op, C->step, what, buffer,
+             C->chain->buffers[buffer]->id, row, slot, C->slots[buffer]);
+    return false;
+}
+
+static bool check_band(Check *C, const TaRowWindow *w, const TaRowStep *s)
+{
+    const int k = s->op;
+    int a, b, a2, b2;
+    window_rows(w, s->out_row, &a, &b);
+    window_rows(w, s->out_row + s->out_rows - 1, &a2, &b2);
+    if (s->out_rows < 1 || s->out_row + s->out_rows > w->out_height || s->in_row != a ||
+        s->in_rows != b2 - a || s->pad_top != w->pad + a - s->out_row * w->stride)
+        return fail(C, "the band's rows are not its window's", k, s->out_row, -1);
+    if (s->in_offset % w->in_row_bytes || s->out_offset % w->out_row_bytes)
+        return fail(C, "a band starts inside a row", k, s->in_row, -1);
+    const int in0 = (int)(s->in_offset / w->in_row_bytes);
+    for (int i = 0; i < s->in_rows; i++) {
+        const int slot = in0 + i;
+        if (slot >= C->slots[k])
+            return fail(C, "reads past the buffer's end", k, s->in_row + i, slot);
+        if (C->slot[k][slot] != s->in_row + i)
+            return fail(C, "reads a row that is not there (not written, or overwritten)", k,
+                        s->in_row + i, slot);
+    }
+    const int out0 = (int)(s->out_offset / w->out_row_bytes);
+    for (int i = 0; i < s->out_rows; i++) {
+        const int slot = out0 + i, row = s->out_row + i;
+        if (slot >= C->slots[k + 1])
+            return fail(C, "writes past the buffer's end", k + 1, row, slot);
+        if (C->count[k][row]++)
+            return fail(C, "computes a row a second time", k + 1, row, slot);
+        C->slot[k + 1][slot] = row;
+    }
+    return true;
+}
+
+static bool check_move(Check *C, const TaRowWindow *w, const TaRowStep *s)
+{
+    const int j = s->buffer;
+    const size_t rb = w[j].in_row_bytes;
+    if (j <= 0 || j >= C->chain->num_ops || s->in_offset % rb || s->out_offset % rb ||
+        s->move_bytes % rb)
+        return fail(C, "a move not of whole rows of a row buffer", j, s->in_row, -1);
+    const int from = (int)(s->in_offset / rb), to = (int)(s->out_offset / rb);
+    const int n = (int)(s->move_bytes / rb);
+    if (from + n > C->slots[j] || to + n > C->slots[j])
+        return fail(C, "moves rows past the buffer's end", j, s->in_row, from + n - 1);
+    memmove(C->slot[j] + to, C->slot[j] + from, (size_t)n * sizeof(int));
+    return true;
+}
+
+bool ta_row_check(TaPool *pool, TaDiag *diag, const char *model_path, const TaRowChain *chain,
+                  const TaRowWindow *w, const int *rows)
+{
+    const int n = chain->num_ops;
+    Check C = {.diag = diag, .model_path = model_path, .chain = chain};
+    C.slot = ta_alloc_array(pool, (size_t)n + 1, sizeof(int *));
+    C.count = ta_alloc_array(pool, (size_t)n, sizeof(int *));
+    C.slots = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
+    for (int j = 0; j <= n; j++) {
+        C.slots[j] = j == 0 ? w[0].in_height : j == n ? w[n - 1].out_height : rows[j];
+        C.slot[j] = ta_alloc_array(pool, (size_t)C.slots[j] + 1, sizeof(int));
+        for (int r = 0; r < C.slots[j]; r++)
+            C.slot[j][r] = j == 0 ? r : -1;
+        if (j < n)
+            C.count[j] = ta_alloc_array(pool, (size_t)w[j].out_height + 1, sizeof(int));
+    }
+    bool ok = true;
+    for (int i = 0; ok && i < chain->steps.len; i++) {
+        const TaRowStep *s = chain->steps.items[i];
+        C.step = i;
+        ok = s->op < 0 ? check_move(&C, w, s) : check_band(&C, &w[s->op], s);
+    }
+    /* The chain's output whole; an intermediate row no window reads (past
+       a VALID window's reach, between a stride's windows) is not computed. */
+    for (int r = 0; ok && r < w[n - 1].out_height; r++)
+        if (C.count[n - 1][r] != 1) {
+            C.step = chain->steps.len;
+            ok = fail(&C, "leaves a row of the chain's output uncomputed", n, r, -1);
+        }
+    return ok;
+}

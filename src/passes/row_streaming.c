@@ -1,0 +1,411 @@
+/*
+ * row_streaming.c - which operators run as row chains, and the row
+ * buffers' sizes (row_streaming.h; docs/row-streaming.md).
+ *
+ * A chain is a run of consecutive layers, each a window kernel of this
+ * list on int8 NHWC batch-1 tensors, each reading the one before's
+ * output, which nothing else reads. The row buffers start at the rows one
+ * window spans and grow a row at a time until the schedule fits; the
+ * check then replays it. A run of such layers is split where whole
+ * tensors need fewer bytes at once than row buffers. memory.row_streaming
+ * picks which chains run: least_ram every one, auto those that save the
+ * most bytes per added instruction within 10% of the model's instructions
+ * (the estimate below), off none; row_plan.c then keeps them only if the
+ * planned arena is smaller.
+ */
+#include "row_streaming.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The kernels whose bands are exact: each computes output row oy from
+   input rows oy * stride - pad_top on, rows outside [0, input_height)
+   being padding, and precomputes nothing from the whole geometry. */
+static const char *const band_kernels[] = {
+    "ta_conv_2d_s8",           "ta_conv_2d_s8_interleaved",
+    "ta_conv_2d_s8_columns",   "ta_conv_2d_s8_long",
+    "ta_depthwise_conv_2d_s8", "ta_depthwise_conv_2d_s8_m1_fast",
+    "ta_average_pool_s8",      "ta_max_pool_s8",
+};
+
+/* Instructions a band call costs beyond the rows it computes (parameter
+   copy, call, the kernel's set-up), and bytes a move copies per
+   instruction: the estimate `auto` weighs against the model's own, about
+   one instruction per two MACs (Cortex-M55, the tighter of the boards).
+   Fitted to person_detect's chains: 250 calls and 92,928 bytes moved
+   added 144,543 instructions on Cortex-M55 (150,757 on Cortex-M4); see
+   docs/row-streaming.md. */
+enum { CALL_INSTRUCTIONS = 500, BYTES_PER_MOVE_INSTRUCTION = 4, MAC_PER_INSTRUCTION = 2 };
+/* The most operators one chain has (0xFF marks a move in the step table). */
+enum { MAX_CHAIN_OPS = 254 };
+/* The most pieces one run of window layers splits into. */
+enum { TA_ROW_SEGMENTS_MAX = 256 };
+
+static const TaKernelCall *run_call(const TaOp *op)
+{
+    const TaKernelCall *run = NULL;
+    for (int k = 0; k < op->lowered.calls.len; k++) {
+        const TaKernelCall *c = op->lowered.calls.items[k];
+        if (strcmp(c->role, "run") != 0)
+            continue;
+        if (run)
+            return NULL;
+        run = c;
+    }
+    return run;
+}
+
+static bool band_kernel(const char *function)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(band_kernels); i++)
+        if (strcmp(function, band_kernels[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool nhwc_int8(const TaTensor *t)
+{
+    return t && t->dtype == TA_INT8 && t->rank == 4 && t->dims[0] == 1 && !t->data &&
+           t->role == TA_REGION_SCRATCH;
+}
+
+static int32_t field(const TaKernelCall *c, const char *name, int32_t otherwise)
+{
+    const int32_t *v = ta_params_int32(c, c->params_struct, name);
+    return v ? *v : otherwise;
+}
+
+/* The operator's window over rows, or false when it cannot run in bands. */
+static bool row_window(const TaOp *op, TaRowWindow *w)
+{
+    const TaKernelCall *c = run_call(op);
+    if (op->control != TA_CONTROL_NONE || !c || c->user || !c->params_desc ||
+        !band_kernel(c->function) || op->num_outputs != 1 || op->num_inputs < 1 ||
+        op->rewrites.residual_add || !nhwc_int8(op->inputs[0]) || !nhwc_int8(op->outputs[0]) ||
+        c->args.len < 2 || c->args.items[0] != op->inputs[0] ||
+        c->args.items[c->args.len - 1] != op->outputs[0] || field(c, "batches", 0) != 1)
+        return false;
+    for (int a = 1; a + 1 < c->args.len; a++)
+        if (c->args.items[a] == op->inputs[0] || c->args.items[a] == op->outputs[0])
+            return false;
+    const TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    *w = (TaRowWindow){
+        .op = op,
+        .call = c,
+        .in_height = field(c, "input_height", -1),
+        .out_height = field(c, "output_height", -1),
+        .stride = field(c, "stride_height", -1),
+        .pad = field(c, ta_row_band_pad_field(c), -1),
+        .span = (field(c, "filter_height", 0) - 1) * field(c, "dilation_height", 1) + 1,
+        .in_row_bytes = (size_t)in->dims[2] * (size_t)in->dims[3],
+        .out_row_bytes = (size_t)out->dims[2] * (size_t)out->dims[3],
+    };
+    /* The step table's fields: rows in 16 bits, byte offsets in 32. */
+    if (w->in_height != in->dims[1] || w->out_height != out->dims[1] || w->stride <= 0 ||
+        w->pad < 0 || w->span <= 0 || w->in_row_bytes == 0 || w->out_row_bytes == 0 ||
+        w->in_height > UINT16_MAX || w->out_height > UINT16_MAX || w->pad > UINT16_MAX ||
+        ta_tensor_bytes(in) > UINT32_MAX || ta_tensor_bytes(out) > UINT32_MAX)
+        return false;
+    if (strcmp(c->function, "ta_average_pool_s8") == 0 && w->out_height == 1 && w->in_height > 1 &&
+        w->span - w->pad >= w->in_height) {
+        w->sums = true; /* one window over every row: summed band by band */
+        w->out_height = w->in_height;
+        w->stride = w->span = w->out_row_bytes = 1;
+        w->pad = 0;
+    }
+    return true;
+}
+
+/* A summing pool's tensor of sums and its two calls (the pool's own
+   parameters): rows_call on each band, finish_call once at the end. */
+static void make_sums(TaPassCtx *ctx, TaRowChain *chain, const TaRowWindow *w)
+{
+    TaOp *op = (TaOp *)w->op;
+    const TaTensor *out = op->outputs[0];
+    const int32_t dims[1] = {out->dims[2] * out->dims[3]};
+    chain->sums = ta_graph_new_tensor(
+        ctx->pool, ctx->graph, ta_format(ctx->pool, "%s.row_sums", out->id), TA_INT32, 1, dims);
+    chain->sums->role = TA_REGION_SCRATCH;
+    chain->sums->owner = op;
+    chain->plain_call = (TaKernelCall *)w->call;
+    TaKernelCall *rows = ta_alloc(ctx->pool, sizeof *rows);
+    TaKernelCall *finish = ta_alloc(ctx->pool, sizeof *finish);
+    *rows = *chain->plain_call;
+    *finish = *chain->plain_call;
+    rows->function = "ta_average_pool_rows_s8";
+    finish->function = "ta_average_pool_finish_s8";
+    rows->header = finish->header = "runtime/kernels/ta_pool_rows.h";
+    rows->args = (TaVec){0};
+    finish->args = (TaVec){0};
+    ta_vec_push(ctx->pool, &rows->args, op->inputs[0]);
+    ta_vec_push(ctx->pool, &rows->args, chain->sums);
+    ta_vec_push(ctx->pool, &finish->args, chain->sums);
+    ta_vec_push(ctx->pool, &finish->args, op->outputs[0]);
+    chain->rows_call = rows;
+    chain->finish_call = finish;
+    /* The bands' own parameters: every row of the band summed, the first
+       band starting from zero (ta_average_pool_rows_s8). */
+    const int last = chain->num_ops - 1;
+    for (int i = 0; i < chain->steps.len; i++) {
+        TaRowStep *s = chain->steps.items[i];
+        if (s->op != last)
+            continue;
+        s->pad_top = 0;
+        s->out_rows = s->out_row == 0;
+        s->out_offset = 0;
+    }
+}
+
+/* Whether op's output has no reader but `reader`'s input 0 and is not a
+   model output, nor shared with another tensor. */
+static bool only_reader(const TaGraph *g, const TaTensor *t, const TaOp *reader)
+{
+    if (t->output_index >= 0 || t->input_index >= 0 || t->alias_of)
+        return false;
+    for (int i = 0; i < g->tensors.len; i++)
+        if (TA_TENSOR(g, i)->alias_of == t)
+            return false;
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        for (int k = 0; k < op->num_inputs; k++)
+            if (op->inputs[k] == t && (op != reader || k != 0))
+                return false;
+        if (op->control_cond == t)
+            return false;
+        for (int c = 0; c < op->lowered.calls.len; c++) {
+            const TaKernelCall *call = op->lowered.calls.items[c];
+            for (int a = 0; a < call->args.len; a++)
+                if (call->args.items[a] == t && op != reader && op != t->owner &&
+                    !(a == call->args.len - 1 && op->outputs[0] == t))
+                    return false;
+        }
+    }
+    return true;
+}
+
+/* Window operators a chain may hold: the layer's window, and whether it
+   continues the chain of the layer before. */
+static bool joins(const TaGraph *g, const TaRowWindow *before, const TaRowWindow *w)
+{
+    return before && w->op->inputs[0] == before->op->outputs[0] &&
+           only_reader(g, w->op->inputs[0], w->op);
+}
+
+/* Schedules the chain of windows w[0..n) in the smallest row buffers it
+   fits in (rows[j], j = 1..n-1); NULL when none fits but whole tensors. */
+static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, int **rows_out)
+{
+    TaRowChain *chain = ta_alloc(ctx->pool, sizeof *chain);
+    chain->first_op = w[0].op->index;
+    chain->num_ops = n;
+    chain->buffers = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(TaTensor *));
+    int *rows = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));
+    for (int k = 0; k < n; k++)
+        chain->buffers[k] = w[k].op->inputs[0];
+    chain->buffers[n] = w[n - 1].op->outputs[0];
+    for (int j = 1; j < n; j++)
+        rows[j] = w[j].span < w[j].in_height ? w[j].span : w[j].in_height;
+    int short_buffer = -1;
+    while (!ta_row_schedule(ctx->pool, chain, w, rows, &short_buffer)) {
+        TA_ASSERT(short_buffer > 0 && short_buffer < n);
+        if (rows[short_buffer] >= w[short_buffer].in_height)
+            return NULL;
+        rows[short_buffer]++;
+    }
+    *rows_out = rows;
+    return chain;
+}
+
+/* Checks the chain's schedule in its row buffers (memory.row_streaming_
+   test_shortfall rows short, for tests) and sizes them. False after a
+   diagnostic. */
+static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowChain *chain,
+                        const TaRowWindow *w, int *rows)
+{
+    const int n = chain->num_ops;
+    for (int j = 1; j < n; j++)
+        rows[j] -= opt->shortfall >= (uint64_t)rows[j] ? rows[j] - 1 : (int)opt->shortfall;
+    if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows))
+        return false;
+    chain->saved_bytes = 0;
+    chain->buffer_rows = rows;
+    for (int j = 1; j < n; j++) {
+        TaTensor *t = chain->buffers[j];
+        t->row_buffer_rows = rows[j];
+        t->row_buffer_bytes = (size_t)rows[j] * w[j].in_row_bytes;
+        chain->saved_bytes += (int64_t)(ta_tensor_bytes(t) - t->row_buffer_bytes);
+    }
+    chain->added_instructions = (int64_t)(chain->calls - n) * CALL_INSTRUCTIONS +
+                                chain->moved_bytes / BYTES_PER_MOVE_INSTRUCTION;
+    if (w[n - 1].sums)
+        make_sums(ctx, chain, &w[n - 1]);
+    return true;
+}
+
+static void undo(TaPassCtx *ctx, TaRowChain *c)
+{
+    ta_row_chain_mark(ctx->graph, c, false);
+}
+
+/* --verbose 3: the chain, its row buffers, calls and moves. */
+static void describe(TaPassCtx *ctx, const TaRowChain *c)
+{
+    TaBuf b = {0};
+    ta_buf_printf(&b, "row chain layers %d-%d: %d calls, %d moves (%lld bytes), saves %lld bytes;",
+                  c->first_op, c->first_op + c->num_ops - 1, c->calls, c->moves,
+                  (long long)c->moved_bytes, (long long)c->saved_bytes);
+    for (int j = 1; j < c->num_ops; j++)
+        ta_buf_printf(&b, " %s %d/%d rows", c->buffers[j]->id, c->buffers[j]->row_buffer_rows,
+                      c->buffers[j]->dims[1]);
+    ta_detail(ctx->diag, "%s", b.data);
+    ta_buf_free(&b);
+}
+
+static bool take_segment(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
+                         int n)
+{
+    if (n < 2)
+        return true;
+    int *rows = NULL;
+    TaRowChain *chain = schedule(ctx, w, n, &rows);
+    if (!chain)
+        return true;
+    if (!check_chain(ctx, opt, chain, w, rows))
+        return false;
+    ta_row_chain_mark(ctx->graph, chain, true);
+    ta_vec_push(ctx->pool, &ctx->graph->row_chains, chain);
+    describe(ctx, chain);
+    return true;
+}
+
+/* Bytes live while layers w[i..j] run: as one chain, its input, output
+   and row buffers (rows: the whole run's schedule); alone, a layer's
+   input and output. */
+static int64_t segment_bytes(const TaRowWindow *w, const int *rows, int i, int j)
+{
+    int64_t bytes = (int64_t)ta_tensor_bytes(w[i].op->inputs[0]) +
+                    (int64_t)ta_tensor_bytes(w[j].op->outputs[0]);
+    for (int k = i + 1; k <= j; k++)
+        bytes += (int64_t)rows[k] * (int64_t)w[k].in_row_bytes;
+    return bytes;
+}
+
+/* A run of window layers that could all be one chain, split where that
+   needs fewer bytes at once: deep layers' rows are wide and few, so
+   their row buffers, all live together, can outweigh whole tensors
+   live one pair at a time. The split has the least peak of
+   segment_bytes (dynamic programming over the cut points). */
+static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
+                       int n)
+{
+    int *rows = NULL;
+    if (n < 2 || !schedule(ctx, w, n, &rows))
+        return true;
+    int64_t *best = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int64_t));
+    int *cut = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));
+    for (int j = 1; j <= n; j++) { /* best[j]: layers 0..j-1 */
+        best[j] = -1;
+        for (int i = j - 1; i >= 0; i--) {
+            const int64_t here = segment_bytes(w, rows, i, j - 1);
+            const int64_t peak = i && best[i] > here ? best[i] : here;
+            if (best[j] < 0 || peak < best[j]) {
+                best[j] = peak;
+                cut[j] = i;
+            }
+        }
+    }
+    int ends[TA_ROW_SEGMENTS_MAX], num = 0;
+    for (int j = n; j > 0 && num < TA_ROW_SEGMENTS_MAX; j = cut[j])
+        ends[num++] = j;
+    for (int s = num - 1; s >= 0; s--) {
+        const int from = cut[ends[s]];
+        if (!take_segment(ctx, opt, w + from, ends[s] - from))
+            return false;
+    }
+    return true;
+}
+
+/* Saved bytes per added instruction, most first. */
+static int by_yield(const void *a, const void *b)
+{
+    const TaRowChain *x = *(TaRowChain *const *)a, *y = *(TaRowChain *const *)b;
+    const double rx = (double)x->saved_bytes / (double)(x->added_instructions + 1);
+    const double ry = (double)y->saved_bytes / (double)(y->added_instructions + 1);
+    return rx > ry ? -1 : rx < ry ? 1 : x->first_op - y->first_op;
+}
+
+/* auto's rule: the chains that save the most bytes per added instruction
+   while all added stay within 10% of the model's instructions (its MACs
+   over MAC_PER_INSTRUCTION); the others run layer by layer. */
+static void keep_within_budget(TaPassCtx *ctx)
+{
+    TaGraph *g = ctx->graph;
+    int64_t macs = 0, added = 0;
+    for (int i = 0; i < g->ops.len; i++)
+        macs += TA_OP(g, i)->lowered.has_macs ? TA_OP(g, i)->lowered.macs : 0;
+    const int64_t budget = macs / MAC_PER_INSTRUCTION / 10;
+    TaRowChain **order = ta_alloc_array(ctx->pool, (size_t)g->row_chains.len + 1, sizeof *order);
+    for (int c = 0; c < g->row_chains.len; c++)
+        order[c] = g->row_chains.items[c];
+    qsort(order, (size_t)g->row_chains.len, sizeof *order, by_yield);
+    for (int c = 0; c < g->row_chains.len; c++) {
+        TaRowChain *chain = order[c];
+        if (added + chain->added_instructions <= budget) {
+            added += chain->added_instructions;
+            continue;
+        }
+        ta_detail(ctx->diag,
+                  "row chain layers %d-%d left out: %lld more instructions (estimate) "
+                  "would pass 10%% of the model's %lld",
+                  chain->first_op, chain->first_op + chain->num_ops - 1,
+                  (long long)chain->added_instructions, (long long)(macs / MAC_PER_INSTRUCTION));
+        undo(ctx, chain);
+        chain->num_ops = 0; /* dropped below */
+    }
+    int out = 0;
+    for (int c = 0; c < g->row_chains.len; c++)
+        if (((TaRowChain *)g->row_chains.items[c])->num_ops)
+            g->row_chains.items[out++] = g->row_chains.items[c];
+    g->row_chains.len = out;
+}
+
+bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
+{
+    TaGraph *g = ctx->graph;
+    g->row_chains.len = 0;
+    if (strcmp(opt->mode, "off") == 0)
+        return true;
+    TaRowWindow *w = ta_alloc_array(ctx->pool, (size_t)g->ops.len + 1, sizeof *w);
+    int n = 0;
+    for (int i = 0; i < g->ops.len; i++) {
+        TaRowWindow here;
+        if (!row_window(TA_OP(g, i), &here)) {
+            if (!take_chain(ctx, opt, w, n))
+                return false;
+            n = 0;
+            continue;
+        }
+        if (n && !joins(g, &w[n - 1], &here)) {
+            if (!take_chain(ctx, opt, w, n))
+                return false;
+            n = 0;
+        }
+        if (n == MAX_CHAIN_OPS) { /* the step table numbers operators in 8 bits */
+            if (!take_chain(ctx, opt, w, n))
+                return false;
+            n = 0;
+        }
+        w[n++] = here;
+        if (here.sums) { /* its output is no row buffer: the chain ends */
+            if (!take_chain(ctx, opt, w, n))
+                return false;
+            n = 0;
+        }
+    }
+    if (!take_chain(ctx, opt, w, n))
+        return false;
+    if (strcmp(opt->mode, "auto") == 0)
+        keep_within_budget(ctx);
+    ta_graph_compact(ctx->pool, g); /* the sums of chains left out */
+    return true;
+}

@@ -1,0 +1,51 @@
+/*
+ * row_streaming.h - fused row-streamed execution (docs/row-streaming.md):
+ * chains of window operators (CONV_2D, DEPTHWISE_CONV_2D, the pools) whose
+ * intermediates have one reader run band by band, each intermediate in a
+ * row buffer of a few rows instead of a whole tensor. Runs after lowering,
+ * before planning; the schedule is fixed and checked here.
+ */
+#ifndef TA_ROW_STREAMING_H
+#define TA_ROW_STREAMING_H
+
+#include "../plan/plan.h"
+#include "passes.h"
+
+typedef struct TaRowStreamingOptions {
+    const char *mode;   /* memory.row_streaming: "auto" | "off" | "least_ram" */
+    uint64_t shortfall; /* tests: rows taken off each row buffer after scheduling */
+} TaRowStreamingOptions;
+
+/* Picks the chains, schedules and checks each, and records them in
+   ctx->graph->row_chains and on their operators and row buffers. False
+   only after a diagnostic (a schedule the check refuses). */
+bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt);
+
+/* row_plan.c: ta_plan with the chains if that makes the scratch arena
+   smaller, else without them (and ctx->graph->row_chains emptied). */
+TaPlan *ta_row_streaming_plan(const TaPlanInput *in);
+
+/* row_schedule.c: one operator's window over rows, from its run call. */
+typedef struct TaRowWindow {
+    const TaOp *op;
+    const TaKernelCall *call;
+    int in_height, out_height, stride, pad, span; /* span: (kh - 1) * dilation + 1 */
+    size_t in_row_bytes, out_row_bytes;
+    /* An average pool over every row, summed a band at a time: scheduled
+       as one virtual output row (of one byte) per input row. */
+    bool sums;
+} TaRowWindow;
+
+/* Builds chain->steps for the row buffers of chain->buffers, their rows in
+   `rows` (row buffers only; the ends are whole). False: a row buffer is
+   too small for this order (*short_buffer says which). */
+bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, const int *rows,
+                     int *short_buffer);
+/* Replays chain->steps over buffers of `rows` rows (ends whole): every
+   band reads rows that were written and are still where it reads them,
+   every write stays inside its buffer, every output row is computed once.
+   False after one error line naming the chain, step and row. */
+bool ta_row_check(TaPool *pool, TaDiag *diag, const char *model_path, const TaRowChain *chain,
+                  const TaRowWindow *w, const int *rows);
+
+#endif /* TA_ROW_STREAMING_H */
