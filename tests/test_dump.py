@@ -11,7 +11,7 @@ MICRO_SPEECH = module.MODELS / "tflm_micro_speech_quantized.tflite"
 PASSES = ["read", "check", "FOLD_STATIC_SHAPE_EXPRESSIONS", "DEPTHWISE_TO_CONV",
           "TRANSPOSE_REVERSE_CONV", "SPARSE_CHANNELS", "FUSE_ACTIVATIONS", "FUSE_RESIDUAL_ADD",
           "FOLD_INVARIANT_VARIABLES", "PRUNE_IDENTITY_OPS", "SCHEDULE_CONSTANT_DEQUANTIZE",
-          "lower", "drop_dead", "ORDER_FOR_PEAK"]
+          "lower", "drop_dead", "SPARSE_WEIGHTS", "ORDER_FOR_PEAK"]
 TENSOR = r"(-|\S+:[a-z0-9]+\[[0-9,]*\]( const)?)"
 OP_LINE = re.compile(rf"op (\d+) ([A-Z0-9_]+|\S+) \((model op \d+|created)\):"
                      rf"( {TENSOR})* ->( {TENSOR})+$")
