@@ -439,6 +439,10 @@ TA_NOINLINE static void long_image(const ta_conv_2d_params_t *p, const int8_t *i
                    bias_sum, multipliers, shifts, out);
 }
 
+#if defined(TA_HAVE_MVE) && TA_CONV_2D_TRIPLE_PATCH < TA_CONV_2D_MAX_PATCH
+#error "conv_s8_interleaved gathers a single pixel's patch into the first triple slot"
+#endif
+
 /* The kernel for interleaved weights (see the header): per pixel its taps
    as one im2col patch (small filters) or as segments in place, then four
    output channels per pass through them, requantized as a vector. */
@@ -452,7 +456,6 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     const size_t image_size = (size_t)p->input_height * (size_t)p->input_width *
                               (size_t)p->input_depth;
     const int use_patch = fh * fw > 1 && filter_size <= MAX_PATCH;
-    int8_t patch[MAX_PATCH];
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
     uint32_t wide[TA_CONV_2D_WIDE_WORDS];
 #else
@@ -460,9 +463,12 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
 #endif
 #if defined(TA_HAVE_MVE)
     const int32_t patch_length = (int32_t)filter_size; /* tail-predicated loops */
-    /* Patches of up to TRIPLE_STRIDE bytes three pixels at a time. */
+    /* Patches of up to TRIPLE_STRIDE bytes three pixels at a time; a
+       single pixel's patch is the first of them (gathered over the same
+       filter_size bytes, so the zeros past it stay). */
     enum { TRIPLE_STRIDE = TA_CONV_2D_TRIPLE_PATCH };
     int8_t patches3[3 * TRIPLE_STRIDE];
+    int8_t *const patch = patches3;
     const int triples = use_patch && filter_size <= TRIPLE_STRIDE && bias_sum && multipliers &&
                         shifts;
     if (triples) /* the loop reads each patch to the end of its last chunk */
@@ -470,6 +476,7 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
             memset(patches3 + (size_t)k * TRIPLE_STRIDE + filter_size, 0,
                    (filter_size + 15) / 16 * 16 - filter_size);
 #else
+    int8_t patch[MAX_PATCH];
     /* The patch runs to whole words: the interleaved weights past the
        filter are zero, so zeroed taps there add nothing, and the DSP dot
        loop skips its byte tail (MAX_PATCH is whole words). */

@@ -50,7 +50,11 @@ typedef struct {
    run of pixels (within one row, as many as its buffer holds) before it
    writes any of them. */
 #define TA_CONV_2D_QUAD_FILTER 32
-#define TA_CONV_2D_TRIPLE_PATCH 176
+/* Every gathered patch: one pixel at a time the Helium dot loop issues five
+   loads per four MACs, and each load holds the M55's load pipe for two
+   cycles; three pixels issue five per six (10-17% fewer cycles on patches
+   of 177-256 bytes by ../shared/tools/cycles). */
+#define TA_CONV_2D_TRIPLE_PATCH 256
 /* Long patches (over TA_CONV_2D_MAX_PATCH bytes) are gathered a piece at a
    time, and again for every group of 64 output channels, while the
    outputs of up to this many consecutive pixels (Helium three, DSP two,
