@@ -65,36 +65,76 @@ static void emit_finish(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int par
                   ta_sources_tensor_ptr(c, finish->args.items[1]));
 }
 
+/* Bytes in one row of chain buffer j. */
+static size_t row_bytes(const TaRowChain *ch, int j)
+{
+    return (size_t)ch->buffers[j]->dims[2] * (size_t)ch->buffers[j]->dims[3];
+}
+
+/* A step as the row indices the table holds: its operator (or the move
+   marker), buffer, rows, top padding, output rows, and the first row it
+   reads and writes. Every offset is a whole number of rows. */
+static void step_fields(const TaRowChain *ch, const TaRowStep *s, size_t move, size_t f[7])
+{
+    const bool is_move = s->op < 0;
+    const int in = is_move ? s->buffer : s->op, out = is_move ? s->buffer : s->op + 1;
+    f[0] = is_move ? move : (size_t)s->op;
+    f[1] = (size_t)(is_move ? s->buffer : s->op);
+    f[2] = (size_t)s->in_rows;
+    f[3] = is_move ? 0 : (size_t)s->pad_top;
+    f[4] = is_move ? 0 : (size_t)s->out_rows;
+    f[5] = s->in_offset / row_bytes(ch, in);
+    f[6] = s->out_offset / row_bytes(ch, out);
+}
+
+/* The narrowest unsigned type every field of the table fits, the move
+   marker (its largest value) included: most chains take one byte a
+   field, so the table costs little flash. */
+static const char *field_type(const TaRowChain *ch, size_t *move)
+{
+    size_t largest = (size_t)ch->num_ops;
+    for (int i = 0; i < ch->steps.len; i++) {
+        size_t f[7];
+        step_fields(ch, ch->steps.items[i], 0, f);
+        for (int k = 0; k < 7; k++)
+            largest = f[k] > largest ? f[k] : largest;
+    }
+    *move = largest < 0xFF ? 0xFF : largest < 0xFFFF ? 0xFFFF : 0xFFFFFFFFu;
+    return *move == 0xFF ? "uint8_t" : *move == 0xFFFF ? "uint16_t" : "uint32_t";
+}
+
 /* The step table and the loop that walks it. */
 static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
 {
     const TaRowChain *ch = op->row_chain;
     const TaGraph *g = c->in->graph;
     const char *sym = op->lowered.symbol;
-    ta_buf_printf(
-        b,
-        "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
-        "   (%lld bytes) a run. op: the chain's operator (0xFF: a move of\n"
-        "   rows rows in buffer `buffer`); from/to: byte offsets into its input and\n"
-        "   output buffers (a move: within the buffer). */\n"
-        "typedef struct {\n    uint8_t op, buffer;\n    uint16_t rows, pad_top, out_rows;\n"
-        "    uint32_t from, to;\n} %s_row_step_t;\n\n"
-        "static const %s_row_step_t %s_row_steps[%d] = {\n",
-        ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
-        (long long)ch->moved_bytes, sym, sym, sym, ch->steps.len);
+    size_t move;
+    const char *type = field_type(ch, &move);
+    ta_buf_printf(b,
+                  "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
+                  "   (%lld bytes) a run. op: the chain's operator (%zu: a move of `rows`\n"
+                  "   rows within buffer `buffer`); from/to: the first row it reads in its\n"
+                  "   input buffer and writes in its output buffer (a move: both in `buffer`). */\n"
+                  "typedef struct {\n    %s op, buffer, rows, pad_top, out_rows, from, to;\n"
+                  "} %s_row_step_t;\n\n"
+                  "static const %s_row_step_t %s_row_steps[%d] = {\n",
+                  ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
+                  (long long)ch->moved_bytes, move, type, sym, sym, sym, ch->steps.len);
     for (int i = 0; i < ch->steps.len; i++) {
         const TaRowStep *s = ch->steps.items[i];
+        size_t f[7];
+        step_fields(ch, s, move, f);
+        ta_buf_printf(b, "    {%zu, %zu, %zu, %zu, %zu, %zu, %zu}, ", f[0], f[1], f[2], f[3], f[4],
+                      f[5], f[6]);
         if (s->op < 0)
-            ta_buf_printf(b, "    {0xFF, %d, %d, 0, 0, %zu, %zu}, /* move rows %d.. */\n",
-                          s->buffer, s->in_rows, s->in_offset, s->out_offset, s->in_row);
+            ta_buf_printf(b, "/* move rows %d.. */\n", s->in_row);
         else
-            ta_buf_printf(b, "    {%d, %d, %d, %d, %d, %zu, %zu}, /* rows %d..%d */\n", s->op,
-                          s->op, s->in_rows, s->pad_top, s->out_rows, s->in_offset, s->out_offset,
-                          s->out_row, s->out_row + s->out_rows - 1);
+            ta_buf_printf(b, "/* rows %d..%d */\n", s->out_row, s->out_row + s->out_rows - 1);
     }
     ta_buf_printf(b, "};\n\nstatic const uint32_t %s_row_bytes[%d] = {", sym, ch->num_ops + 1);
     for (int j = 0; j <= ch->num_ops; j++)
-        ta_buf_printf(b, "%s%d", j ? ", " : "", ch->buffers[j]->dims[2] * ch->buffers[j]->dims[3]);
+        ta_buf_printf(b, "%s%zu", j ? ", " : "", row_bytes(ch, j));
     ta_buf_printf(b,
                   "};\n\ntypedef int (*%s_band_fn)(int32_t, int32_t, int32_t, const int8_t *, "
                   "int8_t *);\nstatic const %s_band_fn %s_bands[%d] = {",
@@ -110,14 +150,17 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   "};\n"
                   "    for (uint32_t i = 0; i < %du; i++) {\n"
                   "        const %s_row_step_t *s = &%s_row_steps[i];\n"
-                  "        if (s->op == 0xFF) {\n"
-                  "            memmove(buffers[s->buffer] + s->to, buffers[s->buffer] + s->from,\n"
-                  "                (size_t)s->rows * %s_row_bytes[s->buffer]);\n"
+                  "        const uint32_t in_row = %s_row_bytes[s->buffer];\n"
+                  "        if (s->op == %zuu) {\n"
+                  "            memmove(buffers[s->buffer] + (size_t)s->to * in_row,\n"
+                  "                buffers[s->buffer] + (size_t)s->from * in_row,\n"
+                  "                (size_t)s->rows * in_row);\n"
                   "            continue;\n        }\n"
                   "        const int status = %s_bands[s->op](s->rows, s->pad_top, s->out_rows,\n"
-                  "            buffers[s->op] + s->from, buffers[s->op + 1] + s->to);\n"
+                  "            buffers[s->op] + (size_t)s->from * in_row,\n"
+                  "            buffers[s->op + 1] + (size_t)s->to * %s_row_bytes[s->op + 1]);\n"
                   "        if (status != TA_OK)\n            return status;\n    }\n",
-                  ch->steps.len, sym, sym, sym, sym);
+                  ch->steps.len, sym, sym, sym, move, sym, sym);
     if (ch->finish_call)
         ta_buf_printf(b, "    return %s_finish();\n}\n",
                       TA_OP(g, ch->first_op + ch->num_ops - 1)->lowered.symbol);
