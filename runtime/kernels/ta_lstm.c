@@ -74,18 +74,10 @@ static inline int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
     return (int16_t)(r >> 8);
 }
 
-/* count (<= 4) rows of one gate from their input and recurrent sums:
-   each requantized to Q3.12 and saturated, their sum saturated, then the
-   gate's activation. */
-static inline void activate(const int32_t from_input[4], const int32_t from_hidden[4],
-                            int32_t count, const ta_mm_requant_t *qi, const ta_mm_requant_t *qh,
-                            int cell, int16_t *out)
+/* sat16 of one gate product's requantization (to Q3.12). */
+static int32_t to_q3_12(int32_t acc, int32_t multiplier, int32_t shift)
 {
-    for (int32_t k = 0; k < count; k++) {
-        const int16_t pre = (int16_t)sat16(sat16(ta_mm_requant(qi, from_input[k])) +
-                                           sat16(ta_mm_requant(qh, from_hidden[k])));
-        out[k] = cell ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
-    }
+    return sat16(ta_mm_mul_q(acc, multiplier, shift));
 }
 
 #if defined(TA_MM_MVE)
@@ -196,10 +188,8 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
         const int8_t *xb = x + (size_t)b * (size_t)n_in;
         const int8_t *hb = h + (size_t)b * (size_t)n;
         for (int32_t g = 0; g < 4; g++) {
-            const ta_mm_requant_t qi = ta_mm_requant_prepare(p->input_multiplier[g],
-                                                             p->input_shift[g]);
-            const ta_mm_requant_t qh = ta_mm_requant_prepare(p->recurrent_multiplier[g],
-                                                             p->recurrent_shift[g]);
+            const int32_t mi = p->input_multiplier[g], si = p->input_shift[g];
+            const int32_t mh = p->recurrent_multiplier[g], sh = p->recurrent_shift[g];
             int16_t *out = gates + (size_t)g * per_gate + (size_t)b * (size_t)n;
             for (int32_t s0 = 0; s0 < n; s0 += 4) {
                 const int32_t r0 = g * n + s0, count = n - s0 < 4 ? n - s0 : 4;
@@ -227,7 +217,11 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
                                                        recurrent_weights + row * (size_t)n, hb, n);
                     }
                 }
-                activate(from_input, from_hidden, count, &qi, &qh, g == GATE_CELL, out + s0);
+                for (int32_t k = 0; k < count; k++) {
+                    const int16_t pre = (int16_t)sat16(to_q3_12(from_input[k], mi, si) +
+                                                       to_q3_12(from_hidden[k], mh, sh));
+                    out[s0 + k] = g == GATE_CELL ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
+                }
             }
         }
     }

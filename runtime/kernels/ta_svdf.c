@@ -139,6 +139,54 @@ static uint32x4_t last_slots(int32_t mem)
 }
 #endif
 
+/* Filters f0 .. filters - 1 of one batch row without Helium's groups, in
+   two passes, each with few live values: every filter's new state value,
+   then the time filters and the outputs. The state zero point is folded
+   into output_biases; `rows` is the batch's first state element. */
+TA_SPECIALISE void scalar_filters(const ta_svdf_params_t *p, const int8_t *in,
+                                  const int8_t *weights_feature, const void *weights_time,
+                                  const int32_t *feature_biases, const int32_t *output_biases,
+                                  void *state, size_t rows, int8_t *out, int32_t f0, bool wide)
+{
+    const int32_t mem = p->memory, filters = p->filters;
+    const int32_t lo = wide ? INT16_MIN : INT8_MIN, hi = wide ? INT16_MAX : INT8_MAX;
+    const ta_mm_requant_t feature_q = ta_mm_requant_prepare(p->feature_multiplier,
+                                                            p->feature_shift);
+    const ta_mm_requant_t output_q = ta_mm_requant_prepare(p->output_multiplier, p->output_shift);
+    const int32_t output_zero_point = p->output_zero_point, state_zero_point = p->state_zero_point;
+    for (int32_t g = f0; g < filters; g += 4) {
+        int32_t x[4];
+        const int32_t count = filters - g < 4 ? filters - g : 4;
+        features(p, &feature_q, in, weights_feature, feature_biases, g, count, lo, hi, x);
+        for (int32_t k = 0; k < count; k++) {
+            const size_t last = rows + (size_t)(g + k) * (size_t)mem + (size_t)mem - 1;
+            if (wide)
+                ((int16_t *)state)[last] = (int16_t)wrap_s16(state_zero_point + x[k]);
+            else
+                ((int8_t *)state)[last] = (int8_t)wrap_s8(state_zero_point + x[k]);
+        }
+    }
+    /* The output unit of filter f0 (Helium's groups are rank 1) and the
+       filters it still sums. */
+    int32_t unit = f0 / p->rank, left = p->rank, acc = 0;
+    for (int32_t f = f0; f < filters; f++) {
+        const size_t row = rows + (size_t)f * (size_t)mem, wt = (size_t)f * (size_t)mem;
+        if (wide)
+            acc = ta_mm_dot1_s16(acc, (const int16_t *)weights_time + wt,
+                                 (const int16_t *)state + row, mem);
+        else
+            acc = ta_mm_dot1_s8(acc, (const int8_t *)weights_time + wt, (const int8_t *)state + row,
+                                mem);
+        if (--left == 0) {
+            out[unit] = output_value(&output_q, output_zero_point,
+                                     (int32_t)((uint32_t)acc + (uint32_t)output_biases[unit]));
+            unit++;
+            left = p->rank;
+            acc = 0;
+        }
+    }
+}
+
 /* int8 (wide false) or int16 (wide true) state and time weights; the
    input, feature weights and output are int8 either way. */
 TA_SPECIALISE int svdf(const ta_svdf_params_t *p, const int8_t *input,
@@ -148,17 +196,11 @@ TA_SPECIALISE int svdf(const ta_svdf_params_t *p, const int8_t *input,
 {
     const int32_t mem = p->memory, filters = p->filters;
     const size_t element = wide ? sizeof(int16_t) : sizeof(int8_t);
-    const int32_t lo = wide ? INT16_MIN : INT8_MIN, hi = wide ? INT16_MAX : INT8_MAX;
-    const ta_mm_requant_t feature_q = ta_mm_requant_prepare(p->feature_multiplier,
-                                                            p->feature_shift);
-    const ta_mm_requant_t output_q = ta_mm_requant_prepare(p->output_multiplier, p->output_shift);
-    const int32_t output_zero_point = p->output_zero_point, state_zero_point = p->state_zero_point;
     shift_state(state, (size_t)p->batches * (size_t)filters * (size_t)mem, element);
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in = input + (size_t)b * (size_t)p->input_size;
         const size_t rows = (size_t)b * (size_t)filters * (size_t)mem; /* in elements */
         int8_t *out = output + (size_t)b * (size_t)(filters / p->rank);
-        int32_t acc = 0;
         int32_t f0 = 0;
 #if defined(TA_MM_MVE)
         if (p->rank == 1) {
@@ -176,40 +218,9 @@ TA_SPECIALISE int svdf(const ta_svdf_params_t *p, const int8_t *input,
             }
         }
 #endif
-        /* The rest in two passes, each with few live values: every
-           filter's new state value, then the time filters and the outputs.
-           The state zero point is folded into output_biases. */
-        for (int32_t g = f0; g < filters; g += 4) {
-            int32_t x[4];
-            const int32_t count = filters - g < 4 ? filters - g : 4;
-            features(p, &feature_q, in, weights_feature, feature_biases, g, count, lo, hi, x);
-            for (int32_t k = 0; k < count; k++) {
-                const size_t last = rows + (size_t)(g + k) * (size_t)mem + (size_t)mem - 1;
-                if (wide)
-                    ((int16_t *)state)[last] = (int16_t)wrap_s16(state_zero_point + x[k]);
-                else
-                    ((int8_t *)state)[last] = (int8_t)wrap_s8(state_zero_point + x[k]);
-            }
-        }
-        /* The output unit of filter f0 (Helium's groups above are rank 1)
-           and the filters it still sums. */
-        int32_t unit = f0 / p->rank, left = p->rank;
-        for (int32_t f = f0; f < filters; f++) {
-            const size_t row = rows + (size_t)f * (size_t)mem, wt = (size_t)f * (size_t)mem;
-            if (wide)
-                acc = ta_mm_dot1_s16(acc, (const int16_t *)weights_time + wt,
-                                     (const int16_t *)state + row, mem);
-            else
-                acc = ta_mm_dot1_s8(acc, (const int8_t *)weights_time + wt,
-                                    (const int8_t *)state + row, mem);
-            if (--left == 0) {
-                out[unit] = output_value(&output_q, output_zero_point,
-                                         (int32_t)((uint32_t)acc + (uint32_t)output_biases[unit]));
-                unit++;
-                left = p->rank;
-                acc = 0;
-            }
-        }
+        if (f0 < filters)
+            scalar_filters(p, in, weights_feature, weights_time, feature_biases, output_biases,
+                           state, rows, out, f0, wide);
     }
     return TA_OK;
 }
