@@ -9,10 +9,14 @@
 
 enum { MAX_BITS = 7 };
 
-/* Table g's element e for the grouping (runs of `run`, or modulo `groups`). */
-static int32_t group_of(const ta_weight_table_params_t *p, int32_t e)
+/* Table g's elements for the grouping (runs of `run`, or modulo `groups`):
+   the first, the end and the step, so each loop visits its group alone. */
+static void group_span(const ta_weight_table_params_t *p, int32_t g, int32_t *first, int32_t *end,
+                       int32_t *step)
 {
-    return p->run > 0 ? e / p->run : e % p->groups;
+    *first = p->run > 0 ? g * p->run : g;
+    *end = p->run > 0 ? (g + 1) * p->run : p->count;
+    *step = p->run > 0 ? 1 : p->groups;
 }
 
 /* The bits every table's values need (0: more than 2^MAX_BITS); fills the
@@ -24,9 +28,10 @@ static int fill_tables(const ta_weight_table_params_t *p, const int8_t *values, 
     int most = 0;
     for (int32_t g = 0; g < p->groups; g++) {
         memset(seen, 0, sizeof seen);
-        for (int32_t e = 0; e < p->count; e++)
-            if (group_of(p, e) == g)
-                seen[(uint8_t)(values[e] + 128)] = true;
+        int32_t first, end, step;
+        group_span(p, g, &first, &end, &step);
+        for (int32_t e = first; e < end; e += step)
+            seen[(uint8_t)(values[e] + 128)] = true;
         int n = 0;
         for (int v = 0; v < 256; v++)
             if (seen[v]) {
@@ -45,16 +50,9 @@ static int fill_tables(const ta_weight_table_params_t *p, const int8_t *values, 
     return bits;
 }
 
-static int index_in(const int8_t *table, int size, int8_t v)
-{
-    for (int i = 0; i < size; i++)
-        if (table[i] == v)
-            return i;
-    return 0; /* not reached: every value is in its table */
-}
-
 /* The indices in p's layout after the tables; tables_wide holds each
-   table at a stride of 2^MAX_BITS. */
+   table at a stride of 2^MAX_BITS. Group by group, each value's index
+   looked up in a map of the group's table. */
 static void write_codes(const ta_weight_table_params_t *p, const int8_t *values,
                         const int8_t *tables_wide, int distinct, uint8_t *stored)
 {
@@ -63,17 +61,23 @@ static void write_codes(const ta_weight_table_params_t *p, const int8_t *values,
         memcpy(stored + g * size, tables_wide + (g << MAX_BITS), (size_t)size);
     uint8_t *codes = stored + (p->groups << p->bits);
     const int32_t block_bytes = (p->run + 31) / 32 * 16;
-    for (int32_t e = 0; e < p->count; e++) {
-        const int32_t g = group_of(p, e);
-        const int k = index_in(tables_wide + (g << MAX_BITS), distinct, values[e]);
-        if (p->layout == TA_WEIGHT_TABLE_NIBBLE_BLOCKS) {
-            const int32_t i = e % p->run, byte = g * block_bytes + i / 32 * 16 + i % 16;
-            codes[byte] |= (uint8_t)(i % 32 < 16 ? k : k << 4);
-        } else {
-            const int64_t bit = (int64_t)e * p->bits;
-            codes[bit / 8] |= (uint8_t)(k << (bit % 8));
-            if (bit % 8 + p->bits > 8)
-                codes[bit / 8 + 1] |= (uint8_t)(k >> (8 - bit % 8));
+    for (int32_t g = 0; g < p->groups; g++) {
+        uint8_t index_of[256] = {0};
+        for (int i = distinct - 1; i >= 0; i--) /* the first of equal entries wins */
+            index_of[(uint8_t)tables_wide[(g << MAX_BITS) + i]] = (uint8_t)i;
+        int32_t first, end, step;
+        group_span(p, g, &first, &end, &step);
+        for (int32_t e = first; e < end; e += step) {
+            const int k = index_of[(uint8_t)values[e]];
+            if (p->layout == TA_WEIGHT_TABLE_NIBBLE_BLOCKS) {
+                const int32_t i = e % p->run, byte = g * block_bytes + i / 32 * 16 + i % 16;
+                codes[byte] |= (uint8_t)(i % 32 < 16 ? k : k << 4);
+            } else {
+                const int64_t bit = (int64_t)e * p->bits;
+                codes[bit / 8] |= (uint8_t)(k << (bit % 8));
+                if (bit % 8 + p->bits > 8)
+                    codes[bit / 8 + 1] |= (uint8_t)(k >> (8 - bit % 8));
+            }
         }
     }
 }
