@@ -226,13 +226,14 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
              model->version);
     stage_time(diag, "reading", &clock_start);
     dump_after(&dump, "read", graph);
-    const TaInt4Options int4 = {cfg->weights_format, cfg->weights_dense, cfg->num_weights_dense};
+    const TaWeightsOptions weights = {cfg->weights_format, cfg->weights_dense,
+                                      cfg->num_weights_dense};
     TaPassCtx pass = {.pool = pool,
                       .diag = diag,
                       .graph = graph,
                       .model = model,
                       .model_path = cfg->model_path,
-                      .int4 = &int4,
+                      .weights = &weights,
                       .after = dump_after,
                       .after_user = &dump};
     if (!ta_pass_int4_weights(&pass) || !ta_pass_check(&pass))
@@ -260,9 +261,7 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                                                         lines_before_lowering);
         return TINYAOT_ERROR_UNSUPPORTED;
     }
-    const TaWeightTableOptions tables = {cfg->weights_format, cfg->weights_dense,
-                                         cfg->num_weights_dense};
-    ta_lower_weight_tables(&lower, &tables);
+    ta_lower_weight_tables(&lower, &weights);
     dump_after(&dump, "lower", graph);
     ta_pass_drop_dead(&pass);
     dump_after(&dump, "drop_dead", graph);

@@ -19,8 +19,7 @@
 
 enum { AUTO_MIN_SAVED = 256, CLUSTERED_VALUES = 16 };
 
-/* weights.dense names the tensor: its id, its model name, or a glob. */
-static bool named_dense(const TaWeightTableOptions *o, const TaTensor *t)
+bool ta_weights_named_dense(const TaWeightsOptions *o, const TaTensor *t)
 {
     for (int i = 0; i < o->num_dense; i++)
         if (strcmp(o->dense[i], t->id) == 0 || (t->name && fnmatch(o->dense[i], t->name, 0) == 0))
@@ -34,7 +33,7 @@ static const TaTensor *source_of(const TaTensor *w)
     return w->derived_from ? w->derived_from : w->model_index >= 0 ? w : NULL;
 }
 
-static bool wanted(const TaWeightTableOptions *o, const TaTensor *src, const TaWeightTable *t,
+static bool wanted(const TaWeightsOptions *o, const TaTensor *src, const TaWeightTable *t,
                    size_t dense)
 {
     if ((size_t)t->stored_bytes >= dense)
@@ -79,7 +78,7 @@ static const Coded *find_coded(const TaVec *coded, const TaTensor *w)
 
 /* The stored constant for `w`, made here or for an earlier reader; NULL
    when `w` stays dense. */
-static const Coded *code_weights(TaLower *L, const TaWeightTableOptions *o, TaOp *op, TaVec *coded,
+static const Coded *code_weights(TaLower *L, const TaWeightsOptions *o, TaOp *op, TaVec *coded,
                                  const TaTensor *w, const TaTensor *src)
 {
     const Coded *done = find_coded(coded, w);
@@ -108,7 +107,7 @@ static const Coded *code_weights(TaLower *L, const TaWeightTableOptions *o, TaOp
     return c;
 }
 
-static void code_call(TaLower *L, const TaWeightTableOptions *o, TaOp *op, int k, TaVec *coded)
+static void code_call(TaLower *L, const TaWeightsOptions *o, TaOp *op, int k, TaVec *coded)
 {
     TaKernelCall *c = op->lowered.calls.items[k];
     if (strcmp(c->role, "run") != 0 || c->args.len < 2)
@@ -116,7 +115,7 @@ static void code_call(TaLower *L, const TaWeightTableOptions *o, TaOp *op, int k
     TaTensor *w = c->args.items[1];
     const TaTensor *src = w ? source_of(w) : NULL;
     if (!src || w->role != TA_REGION_CONSTANT || w->dtype != TA_INT8 || w->stored_format ||
-        !w->data || named_dense(o, src))
+        !w->data || ta_weights_named_dense(o, src))
         return;
     const Coded *stored = code_weights(L, o, op, coded, w, src);
     if (!stored)
@@ -133,7 +132,7 @@ static void code_call(TaLower *L, const TaWeightTableOptions *o, TaOp *op, int k
     c->args.items[1] = decoded;
 }
 
-void ta_lower_weight_tables(TaLower *L, const TaWeightTableOptions *o)
+void ta_lower_weight_tables(TaLower *L, const TaWeightsOptions *o)
 {
     if (strcmp(o->format, "auto") != 0 && strcmp(o->format, "table") != 0)
         return;

@@ -13,12 +13,16 @@
 #include "../../runtime/kernels/ta_weight_table.h"
 #include "lower.h"
 
-/* weights.format and weights.dense (config.h). */
-typedef struct TaWeightTableOptions {
-    const char *format;       /* "auto" | "packed" | "table" | "dense" */
+/* weights.format and weights.dense (config.h), which the weight passes
+   share: INT4 packing, tables, SPARSE_WEIGHTS. */
+typedef struct TaWeightsOptions {
+    const char *format;       /* "auto" | "packed" | "table" | "sparse" | "dense" */
     const char *const *dense; /* names, globs or ids stored dense */
     int num_dense;
-} TaWeightTableOptions;
+} TaWeightsOptions;
+
+/* weights.dense names the tensor: its id, its model name, or a glob. */
+bool ta_weights_named_dense(const TaWeightsOptions *o, const TaTensor *t);
 
 /* A table coding of `n` int8 values: its kernel parameters and stored
    bytes (tables, then indices). */
@@ -40,6 +44,6 @@ bool ta_weight_table_encode(TaPool *pool, const int8_t *values, int32_t n, int32
 /* Every CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED whose weights
    weights.format (`o`) stores as tables gets the decode call before its
    kernel, which then reads the decoded scratch. */
-void ta_lower_weight_tables(TaLower *L, const TaWeightTableOptions *o);
+void ta_lower_weight_tables(TaLower *L, const TaWeightsOptions *o);
 
 #endif /* TA_WEIGHT_TABLE_LOWER_H */

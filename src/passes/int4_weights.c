@@ -15,7 +15,6 @@
  */
 #include "passes.h"
 
-#include <fnmatch.h>
 #include <string.h>
 
 static bool is_weight_slot(const TaOp *op, int k)
@@ -26,17 +25,6 @@ static bool is_weight_slot(const TaOp *op, int k)
     for (size_t i = 0; i < TA_COUNT_OF(ops); i++)
         if (strcmp(op->type, ops[i]) == 0)
             return true;
-    return false;
-}
-
-bool ta_weights_named_dense(const TaInt4Options *o, const TaTensor *t)
-{
-    for (int i = 0; i < o->num_dense; i++) {
-        if (strcmp(o->dense[i], t->id) == 0)
-            return true;
-        if (t->name && fnmatch(o->dense[i], t->name, 0) == 0)
-            return true;
-    }
     return false;
 }
 
@@ -58,7 +46,7 @@ static int8_t nibble(const uint8_t *packed, size_t i)
    portable C only, several times slower than the int8 one, for weights
    that are a small share of a model (3x3 per channel): auto keeps them
    dense, and short CONV_2D filters too. */
-static bool keep_packed(const TaInt4Options *o, const TaOp *op, const TaTensor *t)
+static bool keep_packed(const TaWeightsOptions *o, const TaOp *op, const TaTensor *t)
 {
     if (strcmp(o->format, "dense") == 0 || ta_weights_named_dense(o, t))
         return false;
@@ -104,7 +92,7 @@ static bool hybrid(const TaOp *op)
 }
 
 static bool check_operand(TaPool *pool, TaDiag *d, const char *model_path, TaOp *op, int k,
-                          bool output, const TaInt4Options *o)
+                          bool output, const TaWeightsOptions *o)
 {
     TaTensor *t = output ? op->outputs[k] : op->inputs[k];
     if (!t || t->dtype != TA_INT4 || t->int4_packed)
@@ -139,12 +127,12 @@ static bool check_operand(TaPool *pool, TaDiag *d, const char *model_path, TaOp 
 
 bool ta_pass_int4_weights(TaPassCtx *ctx)
 {
-    static const TaInt4Options automatic = {.format = "auto"};
+    static const TaWeightsOptions automatic = {.format = "auto"};
     TaPool *pool = ctx->pool;
     TaDiag *d = ctx->diag;
     const char *model_path = ctx->model_path;
     TaGraph *g = ctx->graph;
-    const TaInt4Options *o = ctx->int4 ? ctx->int4 : &automatic;
+    const TaWeightsOptions *o = ctx->weights ? ctx->weights : &automatic;
     const int errors = d->errors;
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);

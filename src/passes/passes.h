@@ -23,18 +23,7 @@
 #define TA_PASSES_H
 
 #include "../ir/ir.h"
-
-/* int4_weights.c (before ta_pass_check): INT4 weights unpacked to int8,
-   their packed bytes kept on the tensor; INT4 elsewhere refused. format:
-   weights.format ("auto" | "packed" | "table" | "sparse" | "dense"); dense: weights.dense's
-   names/ids. */
-typedef struct TaInt4Options {
-    const char *format;
-    const char *const *dense;
-    int num_dense;
-} TaInt4Options;
-/* weights.dense names the tensor: its id, its model name, or a glob. */
-bool ta_weights_named_dense(const TaInt4Options *o, const TaTensor *t);
+#include "../lower/weight_table.h"
 
 /* What every pass, fixed or a transform (transforms.h), is given:
    `bool ta_pass_<name>(TaPassCtx *ctx)` works on ctx->graph and returns
@@ -45,12 +34,15 @@ typedef struct TaPassCtx {
     TaGraph *graph;
     TaModel *model; /* its other subgraphs (IF/WHILE bodies, CALL_ONCE's initialization), or NULL */
     const char *model_path;
-    const TaInt4Options *int4; /* ta_pass_int4_weights' options; NULL: "auto", none dense */
+    const TaWeightsOptions
+        *weights; /* weights.format and weights.dense; NULL: "auto", none dense */
     /* Called after each transform that ran (--dump-after), or NULL. */
     void (*after)(void *user, const char *pass, const TaGraph *g);
     void *after_user;
 } TaPassCtx;
 
+/* INT4 weights unpacked to int8, their packed bytes kept on the tensor
+   where weights.format keeps them packed; INT4 elsewhere refused. */
 bool ta_pass_int4_weights(TaPassCtx *ctx);
 bool ta_pass_check(TaPassCtx *ctx);
 /* check_hybrid.c: one line naming a hybrid (dynamic-range) quantized model. */

@@ -125,14 +125,14 @@ static bool sparse_pays(const Layer *l, int64_t nz)
     return true;
 }
 
-/* Whether another kernel call reads `t`. */
-static bool read_elsewhere(const TaGraph *g, const TaKernelCall *except, const TaTensor *t)
+/* Whether any kernel call reads `t`. */
+static bool read_by_a_call(const TaGraph *g, const TaTensor *t)
 {
     for (int i = 0; i < g->ops.len; i++) {
         const TaOp *op = g->ops.items[i];
         for (int k = 0; k < op->lowered.calls.len; k++) {
             const TaKernelCall *c = op->lowered.calls.items[k];
-            for (int a = 0; c != except && a < c->args.len; a++)
+            for (int a = 0; a < c->args.len; a++)
                 if (c->args.items[a] == t)
                     return true;
         }
@@ -196,14 +196,14 @@ static void make_sparse(TaPassCtx *ctx, TaOp *op, Layer *l, int64_t nz)
     for (size_t a = 0; a < TA_COUNT_OF(args); a++)
         ta_vec_push(ctx->pool, &c->args, args[a]);
     /* The dense weights leave the module unless another call reads them. */
-    if (l->replaced && !read_elsewhere(ctx->graph, NULL, l->replaced))
+    if (l->replaced && !read_by_a_call(ctx->graph, l->replaced))
         l->replaced->removed = true;
 }
 
 bool ta_pass_sparse_weights(TaPassCtx *ctx)
 {
-    static const TaInt4Options automatic = {.format = "auto"};
-    const TaInt4Options *o = ctx->int4 ? ctx->int4 : &automatic;
+    static const TaWeightsOptions automatic = {.format = "auto"};
+    const TaWeightsOptions *o = ctx->weights ? ctx->weights : &automatic;
     if (strcmp(o->format, "dense") == 0)
         return true;
     for (int i = 0; i < ctx->graph->ops.len; i++) {
