@@ -137,6 +137,9 @@ static const tinyaot_config_key config_keys[] = {
      "run chains of convolutions and pools row by row, each intermediate in a small row buffer: "
      "auto where the arena shrinks for at most 10% more instructions, least_ram wherever it can, "
      "off never (docs/row-streaming.md)"},
+    {"memory.row_streaming_loops", "bool", "true",
+     "a row chain's module code runs its repeating steps as loops; false: a table of every step "
+     "(more flash, the same outputs)"},
     {"memory.row_streaming_test_shortfall", "integer (rows)", "0",
      "testing only (needs TINYAOT_TESTING=1): row buffers this many rows shorter than the schedule "
      "needs (the conversion must reject it)"},
@@ -902,6 +905,8 @@ static void load_memory(Loader *L, const TaNode *n)
         static const char *const modes[] = {"auto", "off", "least_ram"};
         get_choice(L, v, "memory.row_streaming", modes, 3, &c->row_streaming);
     }
+    if ((v = ta_node_map_get(n, "row_streaming_loops")))
+        get_bool(L, v, "memory.row_streaming_loops", &c->row_streaming_loops);
     if ((v = ta_node_map_get(n, "row_streaming_test_shortfall")) &&
         testing_allowed(L, v, "memory.row_streaming_test_shortfall"))
         get_uint(L, v, "memory.row_streaming_test_shortfall", &c->row_streaming_test_shortfall);
@@ -1144,6 +1149,7 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     c->output_over_input = true;
     c->overlap_test_direction = "auto";
     c->row_streaming = "auto";
+    c->row_streaming_loops = true;
     c->weights_format = "auto";
 
     check_keys(&L, root, "");

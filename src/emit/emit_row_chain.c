@@ -71,96 +71,153 @@ static size_t row_bytes(const TaRowChain *ch, int j)
     return (size_t)ch->buffers[j]->dims[2] * (size_t)ch->buffers[j]->dims[3];
 }
 
-/* A step as the row indices the table holds: its operator (or the move
-   marker), buffer, rows, top padding, output rows, and the first row it
-   reads and writes. Every offset is a whole number of rows. */
-static void step_fields(const TaRowChain *ch, const TaRowStep *s, size_t move, size_t f[7])
+/* A loop step as the table holds it: its operator (a move in buffer j:
+   num_ops + j), rows, top padding, output rows, and the byte offsets it
+   reads and writes at (in the chain's input and output: from where the
+   loop's repetition has moved them; bytes, not rows, so a band call
+   multiplies nothing). */
+enum { STEP_FIELDS = 6 };
+static void step_fields(const TaRowChain *ch, const TaRowStep *s, size_t f[STEP_FIELDS])
 {
     const bool is_move = s->op < 0;
     const int in = is_move ? s->buffer : s->op, out = is_move ? s->buffer : s->op + 1;
-    f[0] = is_move ? move : (size_t)s->op;
-    f[1] = (size_t)(is_move ? s->buffer : s->op);
-    f[2] = (size_t)s->in_rows;
-    f[3] = is_move ? 0 : (size_t)s->pad_top;
-    f[4] = is_move ? 0 : (size_t)s->out_rows;
-    f[5] = s->in_offset / row_bytes(ch, in);
-    f[6] = s->out_offset / row_bytes(ch, out);
+    f[0] = is_move ? (size_t)(ch->num_ops + s->buffer) : (size_t)s->op;
+    f[1] = (size_t)s->in_rows;
+    f[2] = is_move ? 0 : (size_t)s->pad_top;
+    f[3] = is_move ? 0 : (size_t)s->out_rows;
+    f[4] = s->in_offset;
+    f[5] = s->out_offset;
+    (void)in, (void)out;
 }
 
-/* The narrowest unsigned type every field of the table fits, the move
-   marker (its largest value) included: most chains take one byte a
-   field, so the table costs little flash. */
-static const char *field_type(const TaRowChain *ch, size_t *move)
+/* The narrowest unsigned type every value fits: most chains take one
+   byte a field, so the tables cost little flash. */
+static const char *narrowest(size_t largest)
 {
-    size_t largest = (size_t)ch->num_ops;
-    for (int i = 0; i < ch->steps.len; i++) {
-        size_t f[7];
-        step_fields(ch, ch->steps.items[i], 0, f);
-        for (int k = 0; k < 7; k++)
+    return largest <= 0xFF ? "uint8_t" : largest <= 0xFFFF ? "uint16_t" : "uint32_t";
+}
+
+/* The narrowest type of the step fields [from, to) (the small fields,
+   then the offsets). */
+static const char *step_type(const TaRowChain *ch, int from, int to)
+{
+    size_t largest = 2 * (size_t)ch->num_ops;
+    for (int i = 0; i < ch->loop_steps.len; i++) {
+        size_t f[STEP_FIELDS];
+        step_fields(ch, ch->loop_steps.items[i], f);
+        for (int k = from; k < to; k++)
             largest = f[k] > largest ? f[k] : largest;
     }
-    *move = largest < 0xFF ? 0xFF : largest < 0xFFFF ? 0xFFFF : 0xFFFFFFFFu;
-    return *move == 0xFF ? "uint8_t" : *move == 0xFFFF ? "uint16_t" : "uint32_t";
+    return narrowest(largest);
 }
 
-/* The step table and the loop that walks it. */
+static const char *loop_type(const TaRowChain *ch)
+{
+    size_t largest = (size_t)ch->loop_steps.len;
+    for (int l = 0; l < ch->loops.len; l++) {
+        const TaRowLoop *loop = ch->loops.items[l];
+        const size_t v[3] = {(size_t)loop->repeats, (size_t)loop->in_advance,
+                             (size_t)loop->out_advance};
+        for (int k = 0; k < 3; k++)
+            largest = v[k] > largest ? v[k] : largest;
+    }
+    return narrowest(largest);
+}
+
+/* The loop and step tables. */
+static void emit_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
+{
+    ta_buf_printf(b,
+                  "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
+                  "   (%lld bytes) a run, as %d loops of %d steps. op: the chain's operator\n"
+                  "   (%d + j: a move of `rows` rows within buffer j); from/to: the byte\n"
+                  "   offsets it reads at in its input buffer and writes at in its output\n"
+                  "   buffer (a move: both in j). A loop runs `count` steps from `first` `repeats` times,\n"
+                  "   the chain's input and output `in_advance` and `out_advance` rows\n"
+                  "   further on each time. */\n"
+                  "typedef struct {\n    %s op, rows, pad_top, out_rows;\n    %s from, to;\n"
+                  "} %s_row_step_t;\n\n"
+                  "typedef struct {\n    %s first, count, repeats, in_advance, out_advance;\n"
+                  "} %s_row_loop_t;\n\n"
+                  "static const %s_row_step_t %s_row_steps[%d] = {\n",
+                  ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
+                  (long long)ch->moved_bytes, ch->loops.len, ch->loop_steps.len, ch->num_ops,
+                  step_type(ch, 0, 4), step_type(ch, 4, STEP_FIELDS), sym, loop_type(ch), sym, sym, sym, ch->loop_steps.len);
+    for (int i = 0; i < ch->loop_steps.len; i++) {
+        const TaRowStep *s = ch->loop_steps.items[i];
+        size_t f[STEP_FIELDS];
+        step_fields(ch, s, f);
+        ta_buf_puts(b, "    {");
+        for (int k = 0; k < STEP_FIELDS; k++)
+            ta_buf_printf(b, "%s%zu", k ? ", " : "", f[k]);
+        if (s->op < 0)
+            ta_buf_printf(b, "}, /* move rows %d.. */\n", s->in_row);
+        else
+            ta_buf_printf(b, "}, /* rows %d..%d */\n", s->out_row, s->out_row + s->out_rows - 1);
+    }
+    ta_buf_printf(b, "};\n\nstatic const %s_row_loop_t %s_row_loops[%d] = {\n", sym, sym,
+                  ch->loops.len);
+    for (int l = 0; l < ch->loops.len; l++) {
+        const TaRowLoop *loop = ch->loops.items[l];
+        ta_buf_printf(b, "    {%d, %d, %d, %d, %d},\n", loop->first, loop->count, loop->repeats,
+                      loop->in_advance, loop->out_advance);
+    }
+    ta_buf_printf(b, "};\n\nstatic const uint32_t %s_row_bytes[%d] = {", sym, ch->num_ops + 1);
+    for (int j = 0; j <= ch->num_ops; j++)
+        ta_buf_printf(b, "%s%zu", j ? ", " : "", row_bytes(ch, j));
+    ta_buf_puts(b, "};\n");
+}
+
+/* The tables and the loops that walk them. */
 static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
 {
     const TaRowChain *ch = op->row_chain;
     const TaGraph *g = c->in->graph;
     const char *sym = op->lowered.symbol;
-    size_t move;
-    const char *type = field_type(ch, &move);
+    emit_tables(b, ch, sym);
     ta_buf_printf(b,
-                  "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
-                  "   (%lld bytes) a run. op: the chain's operator (%zu: a move of `rows`\n"
-                  "   rows within buffer `buffer`); from/to: the first row it reads in its\n"
-                  "   input buffer and writes in its output buffer (a move: both in `buffer`). */\n"
-                  "typedef struct {\n    %s op, buffer, rows, pad_top, out_rows, from, to;\n"
-                  "} %s_row_step_t;\n\n"
-                  "static const %s_row_step_t %s_row_steps[%d] = {\n",
-                  ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
-                  (long long)ch->moved_bytes, move, type, sym, sym, sym, ch->steps.len);
-    for (int i = 0; i < ch->steps.len; i++) {
-        const TaRowStep *s = ch->steps.items[i];
-        size_t f[7];
-        step_fields(ch, s, move, f);
-        ta_buf_printf(b, "    {%zu, %zu, %zu, %zu, %zu, %zu, %zu}, ", f[0], f[1], f[2], f[3], f[4],
-                      f[5], f[6]);
-        if (s->op < 0)
-            ta_buf_printf(b, "/* move rows %d.. */\n", s->in_row);
-        else
-            ta_buf_printf(b, "/* rows %d..%d */\n", s->out_row, s->out_row + s->out_rows - 1);
-    }
-    ta_buf_printf(b, "};\n\nstatic const uint32_t %s_row_bytes[%d] = {", sym, ch->num_ops + 1);
-    for (int j = 0; j <= ch->num_ops; j++)
-        ta_buf_printf(b, "%s%zu", j ? ", " : "", row_bytes(ch, j));
-    ta_buf_printf(b,
-                  "};\n\ntypedef int (*%s_band_fn)(int32_t, int32_t, int32_t, const int8_t *, "
+                  "\ntypedef int (*%s_band_fn)(int32_t, int32_t, int32_t, const int8_t *, "
                   "int8_t *);\nstatic const %s_band_fn %s_bands[%d] = {",
                   sym, sym, sym, ch->num_ops);
     for (int k = 0; k < ch->num_ops; k++)
         ta_buf_printf(b, "%s%s_band", k ? ", " : "", TA_OP(g, ch->first_op + k)->lowered.symbol);
-    ta_buf_printf(b, "};\n\nint %s_run(void)\n{\n    int8_t *const buffers[%d] = {", sym,
+    ta_buf_printf(b, "};\n\nint %s_run(void)\n{\n    int8_t *buffers[%d];\n", sym,
                   ch->num_ops + 1);
-    for (int j = 0; j <= ch->num_ops; j++)
-        ta_buf_printf(b, "%s\n        (int8_t *)%s", j ? "," : "",
+    for (int j = 1; j < ch->num_ops; j++)
+        ta_buf_printf(b, "    buffers[%d] = (int8_t *)%s;\n", j,
                       ta_sources_tensor_ptr(c, ch->buffers[j]));
+    const int n = ch->num_ops;
     ta_buf_printf(b,
-                  "};\n"
-                  "    for (uint32_t i = 0; i < %du; i++) {\n"
-                  "        const %s_row_step_t *s = &%s_row_steps[i];\n"
-                  "        const uint32_t in_row = %s_row_bytes[s->buffer];\n"
-                  "        if (s->op == %zuu) {\n"
-                  "            memmove(buffers[s->buffer] + (size_t)s->to * in_row,\n"
-                  "                buffers[s->buffer] + (size_t)s->from * in_row,\n"
-                  "                (size_t)s->rows * in_row);\n"
-                  "            continue;\n        }\n"
-                  "        const int status = %s_bands[s->op](s->rows, s->pad_top, s->out_rows,\n"
-                  "            buffers[s->op] + (size_t)s->from * in_row,\n"
-                  "            buffers[s->op + 1] + (size_t)s->to * %s_row_bytes[s->op + 1]);\n"
-                  "        if (status != TA_OK)\n            return status;\n    }\n",
-                  ch->steps.len, sym, sym, sym, move, sym, sym);
+                  "    for (uint32_t l = 0; l < %du; l++) {\n"
+                  "        const %s_row_loop_t *loop = &%s_row_loops[l];\n"
+                  "        const uint32_t first = loop->first, end = first + loop->count;\n"
+                  "        const uint32_t repeats = loop->repeats;\n"
+                  "        const size_t in_advance = (size_t)loop->in_advance * %zuu;\n"
+                  "        const size_t out_advance = (size_t)loop->out_advance * %zuu;\n"
+                  "        buffers[0] = (int8_t *)%s;\n"
+                  "        buffers[%d] = (int8_t *)%s;\n"
+                  "        for (uint32_t r = 0; r < repeats; r++) {\n"
+                  "            for (uint32_t i = first; i < end; i++) {\n"
+                  "                const %s_row_step_t *s = &%s_row_steps[i];\n"
+                  "                if (s->op >= %du) {\n"
+                  "                    const uint32_t j = s->op - %du, bytes = %s_row_bytes[j];\n"
+                  "                    memmove(buffers[j] + s->to, buffers[j] + s->from,\n"
+                  "                        (size_t)s->rows * bytes);\n"
+                  "                    continue;\n"
+                  "                }\n"
+                  "                const int status = %s_bands[s->op](s->rows, s->pad_top, "
+                  "s->out_rows,\n"
+                  "                    buffers[s->op] + s->from, buffers[s->op + 1] + s->to);\n"
+                  "                if (status != TA_OK)\n"
+                  "                    return status;\n"
+                  "            }\n"
+                  "            buffers[0] += in_advance;\n"
+                  "            buffers[%d] += out_advance;\n"
+                  "        }\n"
+                  "    }\n",
+                  ch->loops.len, sym, sym, row_bytes(ch, 0), row_bytes(ch, n),
+                  ta_sources_tensor_ptr(c, ch->buffers[0]), n,
+                  ta_sources_tensor_ptr(c, ch->buffers[n]), sym, sym, n, n, sym, sym, n);
     if (ch->finish_call)
         ta_buf_printf(b, "    return %s_finish();\n}\n",
                       TA_OP(g, ch->first_op + ch->num_ops - 1)->lowered.symbol);

@@ -358,7 +358,20 @@ typedef struct TaRowStep {
     int out_row, out_rows;
     int in_row, in_rows, pad_top;
     size_t in_offset, out_offset, move_bytes;
+    /* A step of a row loop (row_loops.c): what each repetition of its loop
+       adds to its rows and offsets; 0 in chain->steps. */
+    int out_row_step, in_row_step;
+    size_t in_offset_step, out_offset_step;
 } TaRowStep;
+
+/* Row loops: chain->loop_steps[first, first + count) run `repeats`
+   times, repetition r with each step's rows and offsets advanced r times
+   by its *_step fields: only offsets in the chain's input and output
+   advance, by in_advance and out_advance rows of theirs. */
+typedef struct TaRowLoop {
+    int first, count, repeats;
+    int in_advance, out_advance;
+} TaRowLoop;
 
 /* A chain of window operators (layers first_op .. first_op + num_ops - 1)
    run as one schedule; buffers[0] is the chain's input, buffers[num_ops]
@@ -378,6 +391,10 @@ typedef struct TaRowChain {
        output; NULL otherwise. */
     struct TaKernelCall *rows_call, *finish_call, *plain_call;
     struct TaTensor *sums;
+    /* The steps as loops, which the module runs (row_loops.c): expanded,
+       exactly `steps`. */
+    TaVec loop_steps; /* TaRowStep* */
+    TaVec loops;      /* TaRowLoop* */
 } TaRowChain;
 
 typedef struct TaGraph {

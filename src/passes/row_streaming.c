@@ -239,7 +239,8 @@ static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowC
                                 chain->moved_bytes / BYTES_PER_MOVE_INSTRUCTION;
     if (w[n - 1].sums)
         make_sums(ctx, chain, &w[n - 1]);
-    return true;
+    ta_row_loops(ctx->pool, chain, opt->loops);
+    return ta_row_loops_check(ctx->pool, ctx->diag, ctx->model_path, chain);
 }
 
 static void undo(TaPassCtx *ctx, TaRowChain *c)
