@@ -127,24 +127,32 @@ static const char *loop_type(const TaRowChain *ch)
 /* The loop and step tables. */
 static void emit_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
 {
-    ta_buf_printf(b,
-                  "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
-                  "   (%lld bytes) a run, as %d loops of %d steps. op: the chain's operator\n"
-                  "   (%d + j: a move of `rows` rows within buffer j); from/to: the byte\n"
-                  "   offsets it reads at in its input buffer and writes at in its output\n"
-                  "   buffer (a move: both in j). A loop runs `count` steps from `first` `repeats` times,\n"
-                  "   the chain's input and output `in_advance` and `out_advance` rows\n"
-                  "   further on each time. */\n"
-                  "typedef struct {\n    %s op, rows, pad_top, out_rows;\n    %s from, to;\n"
-                  "} %s_row_step_t;\n\n"
-                  "typedef struct {\n    %s first, count, repeats, in_advance, out_advance;\n"
-                  "} %s_row_loop_t;\n\n"
-                  "static const %s_row_step_t %s_row_steps[%d] = {\n",
-                  ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
-                  (long long)ch->moved_bytes, ch->loops.len, ch->loop_steps.len, ch->num_ops,
-                  step_type(ch, 0, 4), step_type(ch, 4, STEP_FIELDS), sym, loop_type(ch), sym, sym, sym, ch->loop_steps.len);
-    for (int i = 0; i < ch->loop_steps.len; i++) {
+    ta_buf_printf(
+        b,
+        "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
+        "   (%lld bytes) a run, as %d loops of %d steps. op: the chain's operator\n"
+        "   (%d + j: a move of `rows` rows within buffer j); from/to: the byte\n"
+        "   offsets it reads at in its input buffer and writes at in its output\n"
+        "   buffer (a move: both in j). A loop runs `count` steps from `first` `repeats` times,\n"
+        "   the chain's input and output `in_advance` and `out_advance` rows\n"
+        "   further on each time. */\n"
+        "typedef struct {\n    %s op, rows, pad_top, out_rows;\n    %s from, to;\n"
+        "} %s_row_step_t;\n\n"
+        "typedef struct {\n    %s first, count, repeats, in_advance, out_advance;\n"
+        "} %s_row_loop_t;\n\n"
+        "static const %s_row_step_t %s_row_steps[%d] = {\n",
+        ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
+        (long long)ch->moved_bytes, ch->loops.len, ch->loop_steps.len, ch->num_ops,
+        step_type(ch, 0, 4), step_type(ch, 4, STEP_FIELDS), sym, loop_type(ch), sym, sym, sym,
+        ch->loop_steps.len);
+    for (int i = 0, l = 0; i < ch->loop_steps.len; i++) {
         const TaRowStep *s = ch->loop_steps.items[i];
+        const TaRowLoop *loop = ch->loops.items[l];
+        if (i == loop->first) {
+            ta_buf_printf(b, "    /* loop %d: %d time%s (the rows of its first) */\n", l,
+                          loop->repeats, loop->repeats == 1 ? "" : "s");
+            l += l + 1 < ch->loops.len;
+        }
         size_t f[STEP_FIELDS];
         step_fields(ch, s, f);
         ta_buf_puts(b, "    {");
@@ -181,8 +189,7 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   sym, sym, sym, ch->num_ops);
     for (int k = 0; k < ch->num_ops; k++)
         ta_buf_printf(b, "%s%s_band", k ? ", " : "", TA_OP(g, ch->first_op + k)->lowered.symbol);
-    ta_buf_printf(b, "};\n\nint %s_run(void)\n{\n    int8_t *buffers[%d];\n", sym,
-                  ch->num_ops + 1);
+    ta_buf_printf(b, "};\n\nint %s_run(void)\n{\n    int8_t *buffers[%d];\n", sym, ch->num_ops + 1);
     for (int j = 1; j < ch->num_ops; j++)
         ta_buf_printf(b, "    buffers[%d] = (int8_t *)%s;\n", j,
                       ta_sources_tensor_ptr(c, ch->buffers[j]));

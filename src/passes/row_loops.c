@@ -223,9 +223,9 @@ static TaVec expand(TaPool *pool, const TaRowChain *chain)
             for (int i = loop->first; i < loop->first + loop->count; i++) {
                 const TaRowStep *s = chain->loop_steps.items[i];
                 TaRowStep *t = ta_alloc(pool, sizeof *t);
-                *t = repeat(s, &(TaRowStep){.out_row_step = s->out_row_step,
-                                             .in_row_step = s->in_row_step},
-                            r);
+                *t = repeat(
+                    s, &(TaRowStep){.out_row_step = s->out_row_step, .in_row_step = s->in_row_step},
+                    r);
                 if (s->op == 0)
                     t->in_offset += (size_t)r * (size_t)loop->in_advance * row_bytes(chain, 0);
                 if (s->op >= 0 && s->op + 1 == n)
@@ -236,8 +236,7 @@ static TaVec expand(TaPool *pool, const TaRowChain *chain)
     return out;
 }
 
-bool ta_row_loops_check(TaPool *pool, TaDiag *diag, const char *model_path,
-                        const TaRowChain *chain)
+bool ta_row_loops_check(TaPool *pool, TaDiag *diag, const char *model_path, const TaRowChain *chain)
 {
     const TaVec run = expand(pool, chain);
     for (int i = 0; i < chain->steps.len || i < run.len; i++)
