@@ -116,7 +116,7 @@ static bool uniform(const Loops *L, int p, int l, int *in_adv, int *out_adv)
 /* How many times steps [p, p + l) repeat from p on, before `end`. */
 static int repeats(Loops *L, int p, int l, int end)
 {
-    for (int j = 0; j < l; j++)
+    for (int j = 0; j < l; j++, L->budget--)
         if (!advance(L->steps[p + j], L->steps[p + l + j], &L->d[j]))
             return 1;
     int in_adv, out_adv;
