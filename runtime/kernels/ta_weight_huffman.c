@@ -21,6 +21,7 @@ static inline void refill(BitReader *r)
     }
 }
 
+/* n: 1 to 25 bits. */
 static inline uint32_t take(BitReader *r, int32_t n)
 {
     const uint32_t v = r->bits >> (32 - n);
@@ -58,7 +59,8 @@ int ta_weight_huffman_s8(const ta_weight_huffman_params_t *p, const uint8_t *sto
     const uint8_t *stream = stored + ta_weight_huffman_table_bytes(p);
     BitReader r = {stream + p->first_bit / 8, stream + p->stream_bytes, 0u, 0};
     refill(&r);
-    take(&r, p->first_bit % 8);
+    if (p->first_bit % 8 != 0)
+        take(&r, p->first_bit % 8);
     for (int32_t e = 0; e < p->count; e++) {
         refill(&r);
         const uint8_t *entry = stored + 2 * (r.bits >> (32 - b));
