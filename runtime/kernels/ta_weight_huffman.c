@@ -4,24 +4,32 @@
 #include "../include/ta_status.h"
 
 /* The stream's next bits, the next one at bit 31; `held` of them are real
-   or zeros past the end. */
+   or zeros past the end. Copied into locals in the decode loop, so that
+   they stay in registers. */
 typedef struct {
     const uint8_t *next, *end;
     uint32_t bits;
     int32_t held;
 } BitReader;
 
-/* At least 25 bits held, so one code (at most 16 bits) needs no refill. */
+/* At least 17 bits held, so one code (at most 16 bits) needs no refill:
+   two bytes a time, zeros past the end. */
 static inline void refill(BitReader *r)
 {
-    while (r->held <= 24) {
-        const uint32_t byte = r->next < r->end ? *r->next++ : 0u;
-        r->bits |= byte << (24 - r->held);
-        r->held += 8;
+    while (r->held <= 16) {
+        uint32_t two = 0;
+        if (r->end - r->next >= 2) {
+            two = (uint32_t)r->next[0] << 8 | r->next[1];
+            r->next += 2;
+        } else if (r->next < r->end) {
+            two = (uint32_t)*r->next++ << 8;
+        }
+        r->bits |= two << (16 - r->held);
+        r->held += 16;
     }
 }
 
-/* n: 1 to 25 bits. */
+/* n: 1 to 17 bits (refilled before). */
 static inline uint32_t take(BitReader *r, int32_t n)
 {
     const uint32_t v = r->bits >> (32 - n);
@@ -30,10 +38,18 @@ static inline uint32_t take(BitReader *r, int32_t n)
     return v;
 }
 
+/* Rare paths out of line, so the decode loop keeps its values in registers. */
+#if defined(__GNUC__)
+#define TA_HUFFMAN_COLD __attribute__((noinline, cold))
+#else
+#define TA_HUFFMAN_COLD
+#endif
+
 /* A code longer than the lookup: its lookup_bits prefix, then one bit a
    length through the canonical ranges (the counts). */
-static int8_t decode_long(const ta_weight_huffman_params_t *p, const uint8_t *counts,
-                          const int8_t *symbols, BitReader *r)
+TA_HUFFMAN_COLD static int8_t decode_long(const ta_weight_huffman_params_t *p,
+                                          const uint8_t *counts, const int8_t *symbols,
+                                          BitReader *r)
 {
     uint32_t code = take(r, p->lookup_bits), first = (uint32_t)p->first_long, index = 0;
     for (int32_t k = 0; k < p->max_length - p->lookup_bits; k++) {
@@ -50,27 +66,67 @@ static int8_t decode_long(const ta_weight_huffman_params_t *p, const uint8_t *co
     return 0; /* no code: a corrupted stream */
 }
 
+/* A checked refill for the stream's last bytes. */
+TA_HUFFMAN_COLD static BitReader refill_tail(BitReader r)
+{
+    refill(&r);
+    return r;
+}
+
+/* A long code: the value, and the reader after it (by value, so the
+   decode loop's copies need no address). */
+typedef struct {
+    BitReader r;
+    int8_t value;
+} LongCode;
+
+TA_HUFFMAN_COLD static LongCode long_code(const ta_weight_huffman_params_t *p,
+                                          const uint8_t *counts, const int8_t *symbols,
+                                          BitReader r)
+{
+    LongCode c;
+    c.value = decode_long(p, counts, symbols, &r);
+    c.r = r;
+    return c;
+}
+
 int ta_weight_huffman_s8(const ta_weight_huffman_params_t *p, const uint8_t *stored,
                          int8_t *weights)
 {
-    const int32_t b = p->lookup_bits;
+    /* locals: the int8 stores may alias *p, which would reload it */
+    const int32_t b = p->lookup_bits, drop = 32 - b, count = p->count;
     const uint8_t *counts = stored + (2 << b);
     const int8_t *symbols = (const int8_t *)counts + 2 * (p->max_length - b);
     const uint8_t *stream = stored + ta_weight_huffman_table_bytes(p);
-    BitReader r = {stream + p->first_bit / 8, stream + p->stream_bytes, 0u, 0};
+    const uint8_t *const end = stream + p->stream_bytes, *const lookup = stored;
+    BitReader r = {stream + p->first_bit / 8, end, 0u, 0};
     refill(&r);
     if (p->first_bit % 8 != 0)
         take(&r, p->first_bit % 8);
-    for (int32_t e = 0; e < p->count; e++) {
-        refill(&r);
-        const uint8_t *entry = stored + 2 * (r.bits >> (32 - b));
+    uint32_t bits = r.bits;
+    int32_t held = r.held;
+    const uint8_t *next = r.next;
+    for (int8_t *out = weights, *const stop = weights + count; out < stop; out++) {
+        if (held <= 16) {
+            if (end - next >= 2) { /* the usual case, unchecked */
+                bits |= ((uint32_t)next[0] << 8 | next[1]) << (16 - held);
+                next += 2;
+                held += 16;
+            } else {
+                r = refill_tail((BitReader){next, end, bits, held});
+                bits = r.bits, held = r.held, next = r.next;
+            }
+        }
+        const uint8_t *entry = lookup + 2 * (bits >> drop);
         const uint32_t length = entry[1];
         if (length - 1u < (uint32_t)b) {
-            weights[e] = (int8_t)entry[0];
-            r.bits <<= length;
-            r.held -= (int32_t)length;
+            *out = (int8_t)entry[0];
+            bits <<= length;
+            held -= (int32_t)length;
         } else {
-            weights[e] = decode_long(p, counts, symbols, &r);
+            const LongCode c = long_code(p, counts, symbols, (BitReader){next, end, bits, held});
+            *out = c.value;
+            bits = c.r.bits, held = c.r.held, next = c.r.next;
         }
     }
     return TA_OK;
