@@ -171,7 +171,8 @@ def bench_decode(board, path, tmp, huffman=False):
     print(f"the compressed model: {model_weights:,} bytes of compressed weights (encoded and "
           f"ancillary tensors), {model_all:,} bytes of constants in all")
     failed = False
-    for fmt in ("dense", "auto"):
+    # table: what auto gave before Huffman codes (tables or a bitmap)
+    for fmt in ("dense", "table", "auto") if huffman else ("dense", "auto"):
         m, outs, instr, diff = int4.measure(compressed, board,
                                             tmp / f"{board}-dcm-{huffman}-{fmt}",
                                             {"weights.format": fmt})

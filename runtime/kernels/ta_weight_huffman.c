@@ -81,8 +81,7 @@ typedef struct {
 } LongCode;
 
 TA_HUFFMAN_COLD static LongCode long_code(const ta_weight_huffman_params_t *p,
-                                          const uint8_t *counts, const int8_t *symbols,
-                                          BitReader r)
+                                          const uint8_t *counts, const int8_t *symbols, BitReader r)
 {
     LongCode c;
     c.value = decode_long(p, counts, symbols, &r);

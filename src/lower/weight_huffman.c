@@ -10,6 +10,21 @@
 
 enum { SYMBOLS = 256, MAX_LENGTH = TA_WEIGHT_HUFFMAN_MAX_LENGTH };
 
+/* The lightest node not yet merged, marked merged (the first of equal
+   weights: deterministic). */
+static int take_smallest(const int64_t *w, bool *done, int nodes)
+{
+    int best = 0;
+    bool found = false;
+    for (int i = 0; i < nodes; i++)
+        if (!done[i] && (!found || w[i] < w[best])) {
+            best = i;
+            found = true;
+        }
+    done[best] = true;
+    return best;
+}
+
 /* Huffman code lengths of the symbols of nonzero weight (two smallest
    merged at a time; 256 symbols at most). The longest length. */
 static int huffman_lengths(const int64_t *weight, uint8_t *length)
@@ -27,18 +42,7 @@ static int huffman_lengths(const int64_t *weight, uint8_t *length)
         }
     }
     for (int active = nodes; active > 1; active--) {
-        int a = -1, b = -1;
-        for (int i = 0; i < nodes; i++) {
-            if (done[i])
-                continue;
-            if (a < 0 || w[i] < w[a]) {
-                b = a;
-                a = i;
-            } else if (b < 0 || w[i] < w[b]) {
-                b = i;
-            }
-        }
-        done[a] = done[b] = true;
+        const int a = take_smallest(w, done, nodes), b = take_smallest(w, done, nodes);
         w[nodes] = w[a] + w[b];
         parent[nodes] = -1;
         parent[a] = parent[b] = nodes++;
@@ -108,8 +112,7 @@ static void put_bits(uint8_t *stream, int64_t *at, uint32_t code, int len)
 
 /* Lookup, counts, symbols and stream of the canonical code. */
 static void write_stored(const ta_weight_huffman_params_t *p, const int8_t *values, int32_t n,
-                         const uint8_t *length, const uint8_t *order, int symbols,
-                         uint8_t *stored)
+                         const uint8_t *length, const uint8_t *order, int symbols, uint8_t *stored)
 {
     const int b = p->lookup_bits;
     uint8_t *counts = stored + (2 << b);

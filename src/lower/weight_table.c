@@ -52,9 +52,8 @@ static bool wanted(const TaWeightsOptions *o, const TaTensor *src, const TaWeigh
    weights when smallest, for clustered ones when they save at least
    1/HUFFMAN_MIN_SAVED of the tables' bytes (the decode costs several
    instructions a weight, the tables' about one). */
-static bool huffman_wanted(const TaWeightsOptions *o, const TaTensor *src,
-                           const TaWeightHuffman *h, int32_t table_bytes, int max_values,
-                           size_t dense)
+static bool huffman_wanted(const TaWeightsOptions *o, const TaTensor *src, const TaWeightHuffman *h,
+                           int32_t table_bytes, int max_values, size_t dense)
 {
     const int32_t bytes = h->stored_bytes;
     if ((size_t)bytes >= dense)
@@ -113,7 +112,8 @@ static bool choose_form(TaLower *L, const TaWeightsOptions *o, const TaTensor *w
     TaWeightTable t = {0};
     const bool huffman_only = strcmp(o->format, "huffman") == 0;
     const bool table = !huffman_only &&
-                       ta_weight_table_encode(L->pool, values, (int32_t)dense, channels_of(src), &t) &&
+                       ta_weight_table_encode(L->pool, values, (int32_t)dense, channels_of(src),
+                                              &t) &&
                        wanted(o, src, &t, dense);
     TaWeightHuffman h;
     if ((huffman_only || strcmp(o->format, "auto") == 0) &&
@@ -156,8 +156,8 @@ static const Coded *code_weights(TaLower *L, const TaWeightsOptions *o, TaOp *op
     if (!choose_form(L, o, w, src, c, &bytes, &nbytes))
         return NULL;
     c->dense = w;
-    c->stored = ta_local_constant(L, op, c->huffman ? "weights_huffman" : "weights_table",
-                                  TA_UINT8, nbytes, bytes);
+    c->stored = ta_local_constant(L, op, c->huffman ? "weights_huffman" : "weights_table", TA_UINT8,
+                                  nbytes, bytes);
     ta_derived_from(c->stored, w);
     c->stored->stored_format = format_name(c);
     c->stored->dense_bytes = ta_tensor_bytes(w);
