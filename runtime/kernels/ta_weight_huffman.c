@@ -89,12 +89,13 @@ TA_HUFFMAN_COLD static LongCode long_code(const ta_weight_huffman_params_t *p,
     return c;
 }
 
-int ta_weight_huffman_s8(const ta_weight_huffman_params_t *p, const uint8_t *stored,
-                         int8_t *weights)
+/* The decode loop; `pairs` a constant in each call, so each loop is its own. */
+static inline void decode(const ta_weight_huffman_params_t *p, const uint8_t *stored,
+                          int8_t *weights, const int pairs)
 {
     /* locals: the int8 stores may alias *p, which would reload it */
     const int32_t b = p->lookup_bits, drop = 32 - b, count = p->count;
-    const uint8_t *counts = stored + (2 << b);
+    const uint8_t *counts = stored + ((pairs ? 4 : 2) << b);
     const int8_t *symbols = (const int8_t *)counts + 2 * (p->max_length - b);
     const uint8_t *stream = stored + ta_weight_huffman_table_bytes(p);
     const uint8_t *const end = stream + p->stream_bytes, *const lookup = stored;
@@ -105,7 +106,7 @@ int ta_weight_huffman_s8(const ta_weight_huffman_params_t *p, const uint8_t *sto
     uint32_t bits = r.bits;
     int32_t held = r.held;
     const uint8_t *next = r.next;
-    for (int8_t *out = weights, *const stop = weights + count; out < stop; out++) {
+    for (int8_t *out = weights, *const stop = weights + count; out < stop;) {
         if (held <= 16) {
             if (end - next >= 2) { /* the usual case, unchecked */
                 bits |= ((uint32_t)next[0] << 8 | next[1]) << (16 - held);
@@ -116,17 +117,32 @@ int ta_weight_huffman_s8(const ta_weight_huffman_params_t *p, const uint8_t *sto
                 bits = r.bits, held = r.held, next = r.next;
             }
         }
-        const uint8_t *entry = lookup + 2 * (bits >> drop);
-        const uint32_t length = entry[1];
-        if (length - 1u < (uint32_t)b) {
-            *out = (int8_t)entry[0];
+        const uint8_t *entry = lookup + ((bits >> drop) << (pairs ? 2 : 1));
+        const uint32_t length = entry[1], both = pairs ? entry[3] : 0u;
+        if (pairs && both - 1u < (uint32_t)b && stop - out >= 2) {
+            out[0] = (int8_t)entry[0];
+            out[1] = (int8_t)entry[2];
+            out += 2;
+            bits <<= both;
+            held -= (int32_t)both;
+        } else if (length - 1u < (uint32_t)b) {
+            *out++ = (int8_t)entry[0];
             bits <<= length;
             held -= (int32_t)length;
         } else {
             const LongCode c = long_code(p, counts, symbols, (BitReader){next, end, bits, held});
-            *out = c.value;
+            *out++ = c.value;
             bits = c.r.bits, held = c.r.held, next = c.r.next;
         }
     }
+}
+
+int ta_weight_huffman_s8(const ta_weight_huffman_params_t *p, const uint8_t *stored,
+                         int8_t *weights)
+{
+    if (p->pairs)
+        decode(p, stored, weights, 1);
+    else
+        decode(p, stored, weights, 0);
     return TA_OK;
 }

@@ -7,7 +7,12 @@
  * The stored constant is, in order:
  *   lookup   2^lookup_bits entries of two bytes: the value, then the
  *            length of the code the entry's lookup_bits-bit prefix starts
- *            (1 to lookup_bits), or 0 for a prefix of a longer code;
+ *            (1 to lookup_bits), or 0 for a prefix of a longer code; with
+ *            `pairs`, four bytes: those two, then the value of a second
+ *            code that the prefix holds whole after the first and the
+ *            length of both codes (0 when it holds none), so one lookup
+ *            gives two values (larger tensors, where the lookup's bytes
+ *            are few against the stream's);
  *   counts   one byte pair (little endian) per length lookup_bits + 1 to
  *            max_length: how many codes have that length;
  *   symbols  the long_symbols values of the longer codes, in code order;
@@ -33,7 +38,8 @@
     FIELD(int32_t, long_symbols)                           \
     FIELD(int32_t, first_long)                             \
     FIELD(int32_t, stream_bytes)                           \
-    FIELD(int32_t, first_bit)
+    FIELD(int32_t, first_bit)                              \
+    FIELD(int32_t, pairs)
 typedef struct {
     TA_PARAM_MEMBERS(TA_WEIGHT_HUFFMAN_PARAMS)
 } ta_weight_huffman_params_t;
@@ -43,7 +49,8 @@ enum { TA_WEIGHT_HUFFMAN_MAX_LENGTH = 16, TA_WEIGHT_HUFFMAN_MAX_LOOKUP_BITS = 8 
 /* Bytes of the stored constant before the stream (lookup, counts, symbols). */
 static inline int32_t ta_weight_huffman_table_bytes(const ta_weight_huffman_params_t *p)
 {
-    return (2 << p->lookup_bits) + 2 * (p->max_length - p->lookup_bits) + p->long_symbols;
+    return ((p->pairs ? 4 : 2) << p->lookup_bits) + 2 * (p->max_length - p->lookup_bits) +
+           p->long_symbols;
 }
 
 /* Bytes of the whole stored constant. */

@@ -3,7 +3,7 @@
  * weight_huffman.c, runtime/kernels/ta_weight_huffman.c): skewed, flat,
  * single-value and Fibonacci-counted values (codes past 16 bits, so the
  * lengths are limited) decode to the values they were coded from, with
- * lookups of every width; and the decoder, given any bytes at all in a
+ * lookups of every width, one or two values a lookup; and the decoder, given any bytes at all in a
  * buffer of exactly the size its parameters give, reads no byte outside
  * it and writes no byte outside the output (AddressSanitizer in the
  * sanitized build).
@@ -56,6 +56,8 @@ static int8_t draw(int shape, int levels)
     }
 }
 
+static int pairs_seen;
+
 static void check_round_trip(int32_t n, int shape, int levels)
 {
     int8_t *values = malloc((size_t)n);
@@ -74,9 +76,10 @@ static void check_round_trip(int32_t n, int shape, int levels)
     int8_t *out = malloc((size_t)n);
     CHECK(ta_weight_huffman_s8(&h.params, stored, out) == TA_OK, "status");
     CHECK(memcmp(out, values, (size_t)n) == 0,
-          "n %d shape %d levels %d: lookup %d length %d long %d decodes to other values", (int)n,
-          shape, levels, (int)h.params.lookup_bits, (int)h.params.max_length,
-          (int)h.params.long_symbols);
+          "n %d shape %d levels %d: lookup %d length %d long %d pairs %d decodes to other values",
+          (int)n, shape, levels, (int)h.params.lookup_bits, (int)h.params.max_length,
+          (int)h.params.long_symbols, (int)h.params.pairs);
+    pairs_seen += h.params.pairs;
     free(out);
     free(stored);
     ta_pool_free(&pool);
@@ -93,6 +96,7 @@ static void check_any_bytes(int lookup_bits)
     p.stream_bytes = (int32_t)(next_u32() % 64u);
     p.first_bit = (int32_t)(next_u32() % (uint32_t)(p.stream_bytes * 8 + 1));
     p.count = (int32_t)(next_u32() % 700u);
+    p.pairs = (int32_t)(next_u32() % 2u);
     const int32_t bytes = ta_weight_huffman_bytes(&p);
     uint8_t *stored = malloc((size_t)bytes);
     for (int32_t i = 0; i < bytes; i++)
@@ -116,6 +120,7 @@ int main(void)
         check_round_trip(counts[c], FIBONACCI, 0);
         check_round_trip(counts[c], ALL_256, 0);
     }
+    CHECK(pairs_seen > 0, "no coding took two values a lookup");
     for (int k = 0; k < 4000; k++)
         check_any_bytes(1 + k % TA_WEIGHT_HUFFMAN_MAX_LOOKUP_BITS);
     return check_summary("weight_huffman");
