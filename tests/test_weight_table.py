@@ -148,6 +148,22 @@ def test_huffman_codes_where_chosen(tmp_path, keys, skewed, form):
     assert difftest._count_diff(ours, oracle.run_tflm(model, runs, isolated=True))[1] == 0
 
 
+def test_large_huffman_weights_equal_dense_module_and_tflm(tmp_path):
+    """65,536 skewed weights: a lookup of two values an entry (the
+    stream's bytes outweigh the larger lookup)."""
+    model = clustered_fc(rows=256, depth=256, skewed=True)
+    (tmp_path / "m.tflite").write_bytes(model)
+    runs = oracle.random_inputs(model, np.random.default_rng(7), 2)
+    outs = {}
+    for fmt in ("auto", "dense"):
+        m = module.convert(tmp_path / "m.tflite", tmp_path / fmt, keys={"weights.format": fmt})
+        outs[fmt] = module.run(m, module.build(m), runs)
+        formats = {t["stored_format"] for t in m.views["tensors"] if t["kind"] == "constant"}
+        assert ("huffman" in formats) == (fmt == "auto"), formats
+    assert difftest._count_diff(outs["auto"], outs["dense"])[1] == 0
+    assert difftest._count_diff(outs["auto"], oracle.run_tflm(model, runs, isolated=True))[1] == 0
+
+
 def test_weights_format_huffman_without_int8_weights_is_one_line(tmp_path):
     b = ModelBuilder()
     x = b.tensor([1, 8], "int8", Q(0.05, 3), name="x")
