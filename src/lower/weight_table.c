@@ -231,7 +231,8 @@ bool ta_lower_weight_tables(TaLower *L, const TaWeightsOptions *o)
     if (huffman && !codable_seen) {
         ta_error(L->diag,
                  "%s: weights.format huffman: the model has no int8 weights of CONV_2D, "
-                 "DEPTHWISE_CONV_2D or FULLY_CONNECTED to store as Huffman codes",
+                 "DEPTHWISE_CONV_2D or FULLY_CONNECTED (outside weights.dense) to store as "
+                 "Huffman codes",
                  L->model_path);
         return false;
     }
