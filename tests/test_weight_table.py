@@ -184,16 +184,23 @@ def test_auto_leaves_small_clustered_weights_dense(tmp_path):
     assert stored(tmp_path)["1"][0] == "dense"
 
 
-def test_analyze_lists_stored_bytes_format_and_dense_size(tmp_path):
+@pytest.mark.parametrize("skewed,tensor,form", [(False, "op0.weights_table", "table4"),
+                                                 (True, "op0.weights_huffman", "huffman")])
+def test_analyze_lists_stored_bytes_format_and_dense_size(tmp_path, skewed, tensor, form):
     path = tmp_path / "m.tflite"
-    path.write_bytes(clustered_fc())
+    path.write_bytes(clustered_fc(skewed=skewed))
     p = subprocess.run([module.tinyaot_bin(), "analyze", "--model.path", str(path), "--tensors",
                         "--format", "json"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     t = {t["id"]: t for t in json.loads(p.stdout)["tensors"]}
-    assert (t["op0.weights_table"]["stored_format"], t["op0.weights_table"]["dense_bytes"]) == \
-        ("table4", 4096), t["op0.weights_table"]
-    assert t["op0.weights_table"]["model_tensor"] == 1
+    assert (t[tensor]["stored_format"], t[tensor]["dense_bytes"]) == (form, 4096), t[tensor]
+    assert t[tensor]["model_tensor"] == 1 and 0 < t[tensor]["bytes"] < 4096, t[tensor]
+    residency = tmp_path / "out" / "m_residency.json"
+    assert convert(tmp_path, clustered_fc(skewed=skewed), "--memory.dump_residency_json",
+                   "true").returncode == 0
+    rows = json.loads(residency.read_text())
+    text = json.dumps(rows)
+    assert f'"stored_format": "{form}"' in text, text[:400]
 
 
 def test_clustered_module_equals_dense_module_and_tflm(tmp_path):
