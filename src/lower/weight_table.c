@@ -115,9 +115,12 @@ static bool choose_form(TaLower *L, const TaWeightsOptions *o, const TaTensor *w
                        ta_weight_table_encode(L->pool, values, (int32_t)dense, channels_of(src),
                                               &t) &&
                        wanted(o, src, &t, dense);
+    /* auto codes ordinary weights (no TFLM_DECODE, many values) in neither
+       form: no need to code them */
+    const bool try_huffman = huffman_only || (strcmp(o->format, "auto") == 0 && !src->int4_packed &&
+                                              (src->from_tflm_decode || table));
     TaWeightHuffman h;
-    if ((huffman_only || strcmp(o->format, "auto") == 0) &&
-        ta_weight_huffman_encode(L->pool, values, (int32_t)dense, &h) &&
+    if (try_huffman && ta_weight_huffman_encode(L->pool, values, (int32_t)dense, &h) &&
         huffman_wanted(o, src, &h, table ? t.stored_bytes : 0, t.max_values, dense)) {
         c->huffman = true;
         c->codes = h.params;
