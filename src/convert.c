@@ -261,7 +261,8 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                                                         lines_before_lowering);
         return TINYAOT_ERROR_UNSUPPORTED;
     }
-    ta_lower_weight_tables(&lower, &weights);
+    if (!ta_lower_weight_tables(&lower, &weights))
+        return TINYAOT_ERROR_CONFIG;
     dump_after(&dump, "lower", graph);
     ta_pass_drop_dead(&pass);
     dump_after(&dump, "drop_dead", graph);
