@@ -116,6 +116,81 @@ TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP
     }
 }
 
+/* Four channels of four pixels (valid of the channels) from their sums
+   acc[k][f..f + 3]: bias_sum, requantization, clamp, store, the pixels
+   out_c bytes apart. When every shift of the block is a right shift (as
+   nearly always) the left shift and the mask of the ties step drop out:
+   x & neg_right then has the sign bit of x. */
+static inline void store_quad_lanes(int8_t *out, int32x4_t v, int32_t valid, int full)
+{
+    if (full)
+        vstrbq_s32(out, v);
+    else
+        vstrbq_p_s32(out, v, vctp32q((uint32_t)valid));
+}
+
+static inline void requantize_quad(const int32_t acc[MVE_PIXELS][MVE_GROUP], int32_t f,
+                                   int32_t valid, int full, const int32_t *bias_sum,
+                                   const int32_t *multipliers, const int32_t *shifts,
+                                   int32_t offset, int32x4_t lov, int32x4_t hiv, size_t out_c,
+                                   int8_t *out)
+{
+    const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
+    const int32x4_t s = vldrwq_s32(shifts + f);
+    out += f;
+    if (vmaxvq_s32(INT32_MIN, s) < 0) {
+#pragma GCC unroll 4
+        for (int32_t k = 0; k < MVE_PIXELS; k++, out += out_c) {
+            int32x4_t v = vqrdmulhq_s32(vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m);
+            v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), s);
+            store_quad_lanes(out, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), valid,
+                             full);
+        }
+        return;
+    }
+    const int32x4_t zero = vdupq_n_s32(0);
+    const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
+    for (int32_t k = 0; k < MVE_PIXELS; k++, out += out_c) {
+        const int32x4_t v = ta_mul_by_quantized_multiplier_split_mve(
+            vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m, left, neg_right);
+        store_quad_lanes(out, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), valid, full);
+    }
+}
+
+/* `quads` groups of four pixels (x + k * x_step) of a filter of at most
+   TA_CONV_2D_QUAD_FILTER taps read in place: per group of MVE_GROUP
+   channels the sums of the four pixels (each weight load serves them),
+   then their requantization, in one call for the whole run. */
+TA_NOINLINE static void quad_run(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                 int32_t quads, int32_t n, const int8_t *weights,
+                                 size_t block_bytes, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    int32_t acc[MVE_PIXELS][MVE_GROUP];
+    for (int32_t q = 0; q < quads; q++, x += 4 * x_step, out += 4 * (size_t)out_c) {
+        for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
+            const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
+            const int32_t whole = (filters + 3) / 4 * 4;
+            const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
+            if (n <= 16) {
+                sums_one_chunk_4(w, whole, x, x_step, n, acc);
+            } else {
+                sums_two_chunks_2(w, whole, x, x_step, n, acc);
+                sums_two_chunks_2(w, whole, x + 2 * x_step, x_step, n, acc + 2);
+            }
+            int32_t f = 0;
+            for (; f + 4 <= filters; f += 4)
+                requantize_quad(acc, f, 4, 1, bias_sum + o, multipliers + o, shifts + o, offset,
+                                lov, hiv, (size_t)out_c, out + o);
+            if (f < filters)
+                requantize_quad(acc, f, filters - f, 0, bias_sum + o, multipliers + o, shifts + o,
+                                offset, lov, hiv, (size_t)out_c, out + o);
+        }
+    }
+}
+
 /* acc[k * stride + j] += filter j . x_k (from_zero: =) for two interleaved filters
    (j = 0 at w, 1 at w + 16) and three pixels' pieces of `chunks` whole
    chunks. Per chunk three input and two weight loads for six
@@ -234,25 +309,14 @@ TA_NOINLINE void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_
     const int32_t offset = p->output_offset;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     int32_t i = 0;
-    if (n > 0 && n <= TA_CONV_2D_QUAD_FILTER) {
+    if (n > 0 && n <= TA_CONV_2D_QUAD_FILTER && pixels >= 4) {
         /* Short filters: several pixels share each weight load, four
-               pixels one requantization pass. */
-        int32_t acc[MVE_PIXELS][MVE_GROUP];
-        for (; i + 4 <= pixels; i += 4, x += 4 * x_step, out += 4 * (size_t)out_c) {
-            for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
-                const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
-                const int32_t whole = (filters + 3) / 4 * 4;
-                const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
-                if (n <= 16) {
-                    sums_one_chunk_4(w, whole, x, x_step, n, acc);
-                } else {
-                    sums_two_chunks_2(w, whole, x, x_step, n, acc);
-                    sums_two_chunks_2(w, whole, x + 2 * x_step, x_step, n, acc + 2);
-                }
-                requantize_group(acc, 4, filters, bias_sum + o, multipliers + o, shifts + o, p,
-                                 out + o);
-            }
-        }
+           pixels one requantization pass. */
+        i = pixels / 4 * 4;
+        quad_run(p, x, x_step, pixels / 4, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                 out);
+        x += (size_t)i * x_step;
+        out += (size_t)i * (size_t)out_c;
     }
     if (out_c % 4 == 0) {
         for (; i < pixels; i++, x += x_step, out += out_c) {
