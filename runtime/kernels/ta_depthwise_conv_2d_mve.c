@@ -7,7 +7,9 @@
  * the accumulators stay in registers over all taps. Pixels whose window
  * lies inside the input start from bias_sum (the input zero point folded
  * in) and run every tap unchecked, 3x3 windows unrolled (a whole interior
- * run of a row per call, and two pixels at a time for 8-channel layers);
+ * run of a row per call; 8-channel layers at stride 1 or 2 two pixels a
+ * weight load, the run's pairs in one call, each window row one assembly
+ * block with immediate offsets);
  * the others run only the taps inside the input, on (input - zero point),
  * from the plain bias. Requantization is vectorized (VQRDMULH, VRSHL); the
  * last depth % 8 channels take a predicated block (int32 lanes for four or
@@ -496,52 +498,56 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
                   "m"(*(const dw_bytes24 *)(WP)));                                            \
     } while (0)
 
+/* The three rows of a window for both pixels of a pair, PS apart. */
+#define DW_MVE_WINDOW_2PX(X, ROW, W, PS)         \
+    do {                                         \
+        DW_MVE_ROW_2PX(X, W, PS);                \
+        DW_MVE_ROW_2PX(X + ROW, W + 24, PS);     \
+        DW_MVE_ROW_2PX(X + 2 * ROW, W + 48, PS); \
+    } while (0)
+
 /* `pairs` pairs of horizontally adjacent interior pixels of an undilated
    3x3 window over exactly eight channels (the first depthwise layer of
-   small MobileNets), PS (a string: "8" or "16", stride 1 or 2) bytes apart
-   in the input: one weight load serves both pixels of a pair, and so do
-   the bias and requantization loads; the setup is paid once per run. */
-#define DW_MVE_PAIRS_3X3_C8(PS)                                                   \
-    do {                                                                          \
-        const ptrdiff_t row = c->tap_row;                                         \
-        mve_requant q;                                                            \
-        mve_requant_init(c, &q);                                                  \
-        int32x4_t b0, b1, b2, b3;                                                 \
-        mve_start(c->bias_sum, 0, 8, &b0, &b1, &b2, &b3);                         \
-        const int8_t *const w = c->weights;                                       \
-        for (int32_t pair = 0; pair < pairs; pair++, x += 2 * (PS_BYTES), out += 16) { \
-            register int32x4_t a0 __asm__("q0") = b0;                             \
-            register int32x4_t a1 __asm__("q1") = b1;                             \
-            register int32x4_t a2 __asm__("q2") = b0;                             \
-            register int32x4_t a3 __asm__("q3") = b1;                             \
-            DW_MVE_ROW_2PX(x, w, PS);                                             \
-            DW_MVE_ROW_2PX(x + row, w + 24, PS);                                  \
-            DW_MVE_ROW_2PX(x + 2 * row, w + 48, PS);                              \
-            mve_store8(&q, a0, a1, 0, 8, 0, DW_FAST_FULL, out);                   \
-            mve_store8(&q, a2, a3, 0, 8, 0, DW_FAST_FULL, out + 8);               \
-        }                                                                         \
-    } while (0)
+   small MobileNets), at stride 2 (stride2) or 1: one weight load serves
+   both pixels of a pair, and so do the bias and requantization loads; the
+   setup is paid once per run. */
+DW_INLINE void mve_pixels2_3x3_c8(const dw_ctx *c, const int8_t *x, int32_t pairs, int8_t *out,
+                                  int stride2)
+{
+    const ptrdiff_t row = c->tap_row;
+    mve_requant q;
+    mve_requant_init(c, &q);
+    int32x4_t b0, b1, b2, b3;
+    mve_start(c->bias_sum, 0, 8, &b0, &b1, &b2, &b3);
+    const int8_t *const w = c->weights;
+    for (int32_t pair = 0; pair < pairs; pair++, x += stride2 ? 32 : 16, out += 16) {
+        register int32x4_t a0 __asm__("q0") = b0;
+        register int32x4_t a1 __asm__("q1") = b1;
+        register int32x4_t a2 __asm__("q2") = b0;
+        register int32x4_t a3 __asm__("q3") = b1;
+        if (stride2)
+            DW_MVE_WINDOW_2PX(x, row, w, "16");
+        else
+            DW_MVE_WINDOW_2PX(x, row, w, "8");
+        mve_store8(&q, a0, a1, 0, 8, 0, DW_FAST_FULL, out);
+        mve_store8(&q, a2, a3, 0, 8, 0, DW_FAST_FULL, out + 8);
+    }
+}
 
 /* The 3x3 interior steps exist only in the branch-free forms (right
    shifts only: multipliers below 1, nearly every layer); other layers take
    the window path everywhere (code size). */
-DW_NOINLINE void mve_pixels2_3x3_c8_s1(const dw_ctx *c, const int8_t *x, int32_t pairs,
-                                       int8_t *out)
+DW_NOINLINE void mve_pixels2_3x3_c8_s1(const dw_ctx *c, const int8_t *x, int32_t pairs, int8_t *out)
 {
-#define PS_BYTES 8
-    DW_MVE_PAIRS_3X3_C8("8");
-#undef PS_BYTES
+    mve_pixels2_3x3_c8(c, x, pairs, out, 0);
 }
 
-DW_NOINLINE void mve_pixels2_3x3_c8_s2(const dw_ctx *c, const int8_t *x, int32_t pairs,
-                                       int8_t *out)
+DW_NOINLINE void mve_pixels2_3x3_c8_s2(const dw_ctx *c, const int8_t *x, int32_t pairs, int8_t *out)
 {
-#define PS_BYTES 16
-    DW_MVE_PAIRS_3X3_C8("16");
-#undef PS_BYTES
+    mve_pixels2_3x3_c8(c, x, pairs, out, 1);
 }
 
-#undef DW_MVE_PAIRS_3X3_C8
+#undef DW_MVE_WINDOW_2PX
 #undef DW_MVE_ROW_2PX
 #undef DW_MVE_TAP_2PX
 
@@ -685,8 +691,8 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 if (fast && is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
-                    if (depth == 8 && fast == DW_FAST_FULL && ox + 1 < ox_hi &&
-                        c.tap_col == 8 && p->stride_width <= 2) {
+                    if (depth == 8 && fast == DW_FAST_FULL && ox + 1 < ox_hi && c.tap_col == 8 &&
+                        p->stride_width <= 2) {
                         /* The interior run's pixel pairs in one call. */
                         const int32_t pairs = (ox_hi - ox) / 2;
                         if (p->stride_width == 1)
