@@ -159,38 +159,23 @@ static inline void requantize_quad(const int32_t acc[MVE_PIXELS][MVE_GROUP], int
     }
 }
 
-/* `quads` groups of four pixels (x + k * x_step) of a filter of at most
-   TA_CONV_2D_QUAD_FILTER taps read in place: per group of MVE_GROUP
-   channels the sums of the four pixels (each weight load serves them),
-   then their requantization, in one call for the whole run. */
-TA_NOINLINE static void quad_run(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                 int32_t quads, int32_t n, const int8_t *weights,
-                                 size_t block_bytes, const int32_t *bias_sum,
-                                 const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+/* bias, requantization and store of acc[k][0..valid) for four pixels,
+   out_c outputs apart (requantize_group for quads: each block of four
+   channels unrolled over the pixels). */
+TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
+                                              int32_t valid, const int32_t *bias_sum,
+                                              const int32_t *multipliers, const int32_t *shifts,
+                                              const ta_conv_2d_params_t *p, int8_t *out)
 {
-    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const int32_t offset = p->output_offset;
+    const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-    int32_t acc[MVE_PIXELS][MVE_GROUP];
-    for (int32_t q = 0; q < quads; q++, x += 4 * x_step, out += 4 * (size_t)out_c) {
-        for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
-            const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
-            const int32_t whole = (filters + 3) / 4 * 4;
-            const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
-            if (n <= 16) {
-                sums_one_chunk_4(w, whole, x, x_step, n, acc);
-            } else {
-                sums_two_chunks_2(w, whole, x, x_step, n, acc);
-                sums_two_chunks_2(w, whole, x + 2 * x_step, x_step, n, acc + 2);
-            }
-            int32_t f = 0;
-            for (; f + 4 <= filters; f += 4)
-                requantize_quad(acc, f, 4, 1, bias_sum + o, multipliers + o, shifts + o, offset,
-                                lov, hiv, (size_t)out_c, out + o);
-            if (f < filters)
-                requantize_quad(acc, f, filters - f, 0, bias_sum + o, multipliers + o, shifts + o,
-                                offset, lov, hiv, (size_t)out_c, out + o);
-        }
-    }
+    int32_t f = 0;
+    for (; f + 4 <= valid; f += 4)
+        requantize_quad(acc, f, 4, 1, bias_sum, multipliers, shifts, offset, lov, hiv, out_c, out);
+    if (f < valid)
+        requantize_quad(acc, f, valid - f, 0, bias_sum, multipliers, shifts, offset, lov, hiv,
+                        out_c, out);
 }
 
 /* acc[k * stride + j] += filter j . x_k (from_zero: =) for two interleaved filters
@@ -311,14 +296,25 @@ TA_NOINLINE void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_
     const int32_t offset = p->output_offset;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     int32_t i = 0;
-    if (n > 0 && n <= TA_CONV_2D_QUAD_FILTER && pixels >= 4) {
+    if (n > 0 && n <= TA_CONV_2D_QUAD_FILTER) {
         /* Short filters: several pixels share each weight load, four
-           pixels one requantization pass. */
-        i = pixels / 4 * 4;
-        quad_run(p, x, x_step, pixels / 4, n, weights, block_bytes, bias_sum, multipliers, shifts,
-                 out);
-        x += (size_t)i * x_step;
-        out += (size_t)i * (size_t)out_c;
+               pixels one requantization pass. */
+        int32_t acc[MVE_PIXELS][MVE_GROUP];
+        for (; i + 4 <= pixels; i += 4, x += 4 * x_step, out += 4 * (size_t)out_c) {
+            for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
+                const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
+                const int32_t whole = (filters + 3) / 4 * 4;
+                const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
+                if (n <= 16) {
+                    sums_one_chunk_4(w, whole, x, x_step, n, acc);
+                } else {
+                    sums_two_chunks_2(w, whole, x, x_step, n, acc);
+                    sums_two_chunks_2(w, whole, x + 2 * x_step, x_step, n, acc + 2);
+                }
+                requantize_quad_group(acc, filters, bias_sum + o, multipliers + o, shifts + o, p,
+                                      out + o);
+            }
+        }
     }
     if (out_c % 4 == 0) {
         for (; i < pixels; i++, x += x_step, out += out_c) {
