@@ -5,9 +5,9 @@
  * Requantization of four channels a vector (VQRDMULH, VRSHL), the last
  * block of a channel count off four stored predicated. Filters of at most
  * TA_CONV_2D_QUAD_FILTER taps read in place run four pixels a weight load
- * (VMLADAV on one or two chunks), a row's groups of four in one call, each
- * block of four channels requantized for the four pixels in one unrolled
- * pass (right shifts only: no left shift, no ties mask); im2col patches up to
+ * (VMLADAV on one or two chunks), each block of four channels requantized
+ * for the four pixels in one unrolled pass (right shifts only: no left
+ * shift, no ties mask); im2col patches up to
  * TA_CONV_2D_TRIPLE_PATCH bytes and long filters three pixels a weight
  * load (dot2x3_accumulate_mve); other pixels four channels a pass
  * (ta_dot4_interleaved_mve). Taps by column are scattered into their
