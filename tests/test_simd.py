@@ -47,6 +47,7 @@ SMALL = {"CONV_2D.int8": 12, "CONV_2D.int8_deep": 8, "CONV_2D.int16": 8, "CONV_2
 # The kernels with most paths get more SIMD cases.
 HEAVY = {"CONV_2D.int8_simd": 12, "CONV_2D.int8_dsp": 16, "CONV_2D.int16_simd": 8, "CONV_2D.int8_few_channels": 24,
          "DEPTHWISE_CONV_2D.int8_simd": 12, "DEPTHWISE_CONV_2D.int16_simd": 8,
+         "DEPTHWISE_CONV_2D.int8_small_depth": 12,
          "FULLY_CONNECTED.int8_simd": 10, "FULLY_CONNECTED.int16_simd": 6,
          "RESIDUAL.conv_add_simd": 12, "CONV_2D.int8_long": 10,
          # border pixels left with one run of taps (input zero point 0)

@@ -7,7 +7,9 @@
  * the accumulators stay in registers over all taps. Pixels whose window
  * lies inside the input start from bias_sum (the input zero point folded
  * in) and run every tap unchecked, 3x3 windows unrolled (a whole interior
- * run of a row per call, and two pixels at a time for 8-channel layers);
+ * run of a row per call; 8-channel layers two pixels a weight load, the
+ * run's pairs in one call, each window row one assembly block with
+ * immediate offsets);
  * the others run only the taps inside the input, on (input - zero point),
  * from the plain bias. Requantization is vectorized (VQRDMULH, VRSHL); the
  * last depth % 8 channels take a predicated block (int32 lanes for four or
@@ -37,6 +39,10 @@
 typedef struct {
     int8_t b[16];
 } dw_bytes16;
+/* The bytes a window row of one pixel reads (inputs), or its weights. */
+typedef struct {
+    int8_t b[24];
+} dw_bytes24;
 
 /* clang-format off */
 #define DW_MVE_LOAD8(off)                                                                 \
@@ -64,23 +70,6 @@ typedef struct {
     "vadd.i32 %q[e], %q[e], %q[t]\n\t"                                                    \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[o], %q[o], %q[t]"
-/* clang-format on */
-
-/* Two pixels of eight channels sharing the weights: x at [x], the other
-   pixel at [x1]. */
-/* clang-format off */
-#define DW_MVE_MAC8_2PX                                                                   \
-    "vldrb.s16 %q[wv], [%[w]]\n\t"                                                        \
-    "vldrb.s16 %q[xv], [%[x]]\n\t"                                                        \
-    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
-    "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
-    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
-    "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
-    "vldrb.s16 %q[xv], [%[x1]]\n\t"                                                       \
-    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
-    "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
-    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
-    "vadd.i32 %q[a3], %q[a3], %q[t]"
 /* clang-format on */
 
 /* clang-format off */
@@ -294,6 +283,7 @@ DW_INLINE void mve_block_3x3(const dw_ctx *c, const mve_requant *q, const mve_st
     mve_start(c->bias_sum, c0, sixteen ? 16 : 8, &b0, &b1, &b2, &b3);
     DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3);
     const int8_t *xt = x + c0, *w = c->weights + c0;
+#pragma GCC unroll 3
     for (int32_t ky = 0; ky < 3; ky++) {
         DW_MVE_BLOCK_TAP(sixteen, xt, w);
         DW_MVE_BLOCK_TAP(sixteen, xt + col, w + d);
@@ -456,56 +446,71 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
 #undef DW_MVE_TAP
 #undef DW_MVE_TAP_ZP
 
-/* One tap of mve_pixels2_3x3_c8 on its pinned accumulators. */
-#define DW_MVE_TAP2(XP, X1P, WP)                                                              \
+/* One tap of two pixels of eight channels, the taps at byte offset XO
+   from [x] and from [x1] (the other pixel), the weights at WO from [w]:
+   immediates, so that a row is one block. */
+/* clang-format off */
+#define DW_MVE_TAP_2PX(XO, WO)                                                            \
+    "vldrb.s16 %q[wv], [%[w], #" WO "]\n\t"                                               \
+    "vldrb.s16 %q[xv], [%[x], #" XO "]\n\t"                                               \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
+    "vldrb.s16 %q[xv], [%[x1], #" XO "]\n\t"                                              \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a3], %q[a3], %q[t]\n\t"
+/* clang-format on */
+
+/* The three taps of a window row (x at its first, x1 at the other
+   pixel's, w at the row's first weight) for both pixels, on the pinned
+   accumulators. */
+#define DW_MVE_ROW_2PX(XP, X1P, WP)                                                           \
     do {                                                                                      \
         int16x8_t xv, wv;                                                                     \
         int32x4_t t;                                                                          \
-        __asm__(DW_MVE_MAC8_2PX                                                               \
+        __asm__(DW_MVE_TAP_2PX("0", "0") DW_MVE_TAP_2PX("8", "8") DW_MVE_TAP_2PX("16", "16")  \
                 : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [xv] "=&w"(xv), \
                   [wv] "=&w"(wv), [t] "=&w"(t)                                                \
-                : [x] "l"(XP), [x1] "l"(X1P), [w] "l"(WP), "m"(*(const dw_bytes16 *)(XP)),    \
-                  "m"(*(const dw_bytes16 *)(X1P)), "m"(*(const dw_bytes16 *)(WP)));           \
+                : [x] "l"(XP), [x1] "l"(X1P), [w] "l"(WP), "m"(*(const dw_bytes24 *)(XP)),    \
+                  "m"(*(const dw_bytes24 *)(X1P)), "m"(*(const dw_bytes24 *)(WP)));           \
     } while (0)
 
-/* Two horizontally adjacent interior pixels of a 3x3 window over exactly
-   eight channels (the first depthwise layer of small MobileNets): one
-   weight load serves both, and so do the bias and requantization loads. */
-DW_INLINE void mve_pixels2_3x3_c8(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
-                                  int8_t *out, int fast)
+/* `pairs` pairs of horizontally adjacent interior pixels of an undilated
+   3x3 window over exactly eight channels (the first depthwise layer of
+   small MobileNets), pixel_step apart in the input: one weight load serves
+   both pixels of a pair, and so do the bias and requantization loads; the
+   setup is paid once per run. Only in the branch-free form (right shifts
+   only, the full int8 range). */
+DW_NOINLINE void mve_pixels2_3x3_c8_fast(const dw_ctx *c, const int8_t *x, int32_t pairs,
+                                         ptrdiff_t pixel_step, int8_t *out)
 {
-    const ptrdiff_t col = c->tap_col, next_row = c->tap_row - 2 * c->tap_col;
+    const ptrdiff_t row = c->tap_row;
     mve_requant q;
     mve_requant_init(c, &q);
     int32x4_t b0, b1, b2, b3;
     mve_start(c->bias_sum, 0, 8, &b0, &b1, &b2, &b3);
-    register int32x4_t a0 __asm__("q0") = b0;
-    register int32x4_t a1 __asm__("q1") = b1;
-    register int32x4_t a2 __asm__("q2") = b0;
-    register int32x4_t a3 __asm__("q3") = b1;
-    const int8_t *w = c->weights;
-    for (int32_t ky = 0; ky < 3; ky++) {
-        DW_MVE_TAP2(x, x + pixel_step, w);
-        DW_MVE_TAP2(x + col, x + col + pixel_step, w + 8);
-        x += 2 * col;
-        DW_MVE_TAP2(x, x + pixel_step, w + 16);
-        x += next_row;
-        w += 24;
+    const int8_t *const w = c->weights;
+    for (int32_t pair = 0; pair < pairs; pair++, x += 2 * pixel_step, out += 16) {
+        register int32x4_t a0 __asm__("q0") = b0;
+        register int32x4_t a1 __asm__("q1") = b1;
+        register int32x4_t a2 __asm__("q2") = b0;
+        register int32x4_t a3 __asm__("q3") = b1;
+        const int8_t *x1 = x + pixel_step;
+        DW_MVE_ROW_2PX(x, x1, w);
+        DW_MVE_ROW_2PX(x + row, x1 + row, w + 24);
+        DW_MVE_ROW_2PX(x + 2 * row, x1 + 2 * row, w + 48);
+        mve_store8(&q, a0, a1, 0, 8, 0, DW_FAST_FULL, out);
+        mve_store8(&q, a2, a3, 0, 8, 0, DW_FAST_FULL, out + 8);
     }
-    mve_store8(&q, a0, a1, 0, 8, 0, fast, out);
-    mve_store8(&q, a2, a3, 0, 8, 0, fast, out + 8);
 }
 
-#undef DW_MVE_TAP2
-
-/* The 3x3 interior steps exist only in the branch-free forms (right
-   shifts only: multipliers below 1, nearly every layer); other layers take
-   the window path everywhere (code size). */
-DW_NOINLINE void mve_pixels2_3x3_c8_fast(const dw_ctx *c, const int8_t *x, ptrdiff_t pixel_step,
-                                         int8_t *out)
-{
-    mve_pixels2_3x3_c8(c, x, pixel_step, out, DW_FAST_FULL);
-}
+#undef DW_MVE_ROW_2PX
+#undef DW_MVE_TAP_2PX
+#undef DW_MVE_ROW_2PX
+#undef DW_MVE_TAP_2PX
 
 DW_NOINLINE int32_t mve_pixel_3x3_fast(const dw_ctx *c, const int8_t *x, int32_t count,
                                        ptrdiff_t pixel_step, int8_t *out)
@@ -647,10 +652,13 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 if (fast && is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi) {
                     const int8_t *x = in_b + ((ptrdiff_t)iy0 * p->input_width + ix0) * depth;
-                    if (depth == 8 && fast == DW_FAST_FULL && ox + 1 < ox_hi) {
-                        mve_pixels2_3x3_c8_fast(&c, x, (ptrdiff_t)p->stride_width * 8, output);
-                        ox++;
-                        output += depth;
+                    if (depth == 8 && fast == DW_FAST_FULL && ox + 1 < ox_hi && c.tap_col == 8) {
+                        /* The interior run's pixel pairs in one call. */
+                        const int32_t pairs = (ox_hi - ox) / 2;
+                        mve_pixels2_3x3_c8_fast(&c, x, pairs, (ptrdiff_t)p->stride_width * 8,
+                                                output);
+                        ox += 2 * pairs - 1;
+                        output += (2 * pairs - 1) * depth;
                         continue;
                     }
                     /* The whole interior run of the row in one call (a

@@ -96,6 +96,27 @@ def _small_geometry(rng):
     return kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c
 
 
+def _small_depth_geometry(rng):
+    """Geometry of the Helium depthwise paths for few channels: 3x3 windows
+    (now and then 1x3, 3x1 or 5x5) over 8 channels (pixel pairs), 16 (one
+    block) and counts beside them, stride 1-2 (3 now and then), dilation 1
+    mostly, SAME or VALID, 1-row inputs and rows of 4-24 pixels (interior
+    runs of odd and even length)."""
+    kh, kw = (3, 3) if chance(rng, 0.8) else pick(rng, [(1, 3), (3, 1), (5, 5)])
+    sh = pick(rng, [1, 1, 2])
+    sw = pick(rng, [1, 1, 2, 2, 3])
+    dh = pick(rng, [1, 1, 1, 2]) if kh > 1 else 1
+    dw = pick(rng, [1, 1, 1, 2]) if kw > 1 else 1
+    padding = pick(rng, ["SAME", "SAME", "VALID"])
+    in_h = draw_dim(rng, 2, 6, p_one=0.2)
+    in_w = randint(rng, 4, 24)
+    if padding == "VALID":
+        in_h = max(in_h, (kh - 1) * dh + 1)
+        in_w = max(in_w, (kw - 1) * dw + 1)
+    in_c = pick(rng, [8, 8, 8, 16, 16, 4, 12, 24, 32])
+    return kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c
+
+
 def _long_geometry(rng):
     """Geometry of the long-filter paths: kernels up to 10x10 over input
     depths mostly off 16 whose patches pass 256 bytes (pieces of the
@@ -131,7 +152,8 @@ def _long_geometry(rng):
 
 
 def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
-                 wide=False, few=False, small=False, long_rows=False, long=False, w_dt="int8"):
+                 wide=False, few=False, small=False, long_rows=False, long=False, w_dt="int8",
+                 small_depth=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
@@ -140,6 +162,8 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _long_geometry(rng)
     elif few:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _few_channels_geometry(rng)
+    elif small_depth:
+        kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _small_depth_geometry(rng)
     elif small:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _small_geometry(rng)
     elif simd:
@@ -196,6 +220,11 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
         filt_shape = [out_c, kh, kw, in_c]
         axis = 0
         k_sum = kh * kw * in_c
+    elif kind == "dw" and small_depth:
+        out_c = in_c
+        filt_shape = [1, kh, kw, out_c]
+        axis = 3
+        k_sum = kh * kw
     elif kind == "dw" and simd:
         mult = pick(rng, [1, 1, 1, 2, 3])
         out_c = in_c * mult
@@ -366,6 +395,15 @@ def dw_int8_simd(rng):
     """int8 DEPTHWISE_CONV_2D at SIMD sizes: channels 1-65, multiplier 1-3,
     3x3 mostly, stride and dilation 1-2, SAME borders."""
     return _conv_common(rng, "int8", "dw", simd=True)
+
+
+@variant("DEPTHWISE_CONV_2D.int8_small_depth", "DEPTHWISE_CONV_2D", simd=True)
+def dw_int8_small_depth(rng):
+    """int8 DEPTHWISE_CONV_2D over 4-32 channels, 8 and 16 mostly (the
+    first depthwise layers of small MobileNets): the Helium pixel pairs of
+    eight channels at stride 1 and 2, 16-channel blocks, border pixels,
+    1-row inputs."""
+    return _conv_common(rng, "int8", "dw", small_depth=True)
 
 
 @variant("DEPTHWISE_CONV_2D.int16_simd", "DEPTHWISE_CONV_2D", simd=True)
