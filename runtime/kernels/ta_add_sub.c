@@ -239,17 +239,23 @@ TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_
                            const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
                            bool sub)
 {
+    /* The input of the larger scale has the multiplier 1/2 and exponent
+       0 (both inputs when the scales are equal), so the converter's
+       params are one of these three. */
     if (kind == TA_ROW_BOTH_STEP && c->out.exponent > 0) {
         const bool shifts1 = c->in.in1.exponent > 0, shifts2 = c->in.in2.exponent > 0;
-        if (shifts1 && shifts2)
-            row_both_rounding(c, a, b, o, n, sub, true, true);
-        else if (shifts2)
+        if (!shifts1 && shifts2) {
             row_both_rounding(c, a, b, o, n, sub, false, true);
-        else if (shifts1)
+            return;
+        }
+        if (shifts1 && !shifts2) {
             row_both_rounding(c, a, b, o, n, sub, true, false);
-        else
+            return;
+        }
+        if (!shifts1 && !shifts2) {
             row_both_rounding(c, a, b, o, n, sub, false, false);
-        return;
+            return;
+        }
     }
     const int32x4_t shift_mul = vdupq_n_s32((int32_t)1 << c->in.left_shift);
     const int32x4_t lo = vdupq_n_s32(c->lo), hi = vdupq_n_s32(c->hi);

@@ -57,6 +57,21 @@ static void shift_state(void *state, size_t elements, size_t element_size)
 #endif
 }
 
+#if defined(TA_MM_MVE)
+/* Helium's groups requantize on their own; the scalar leftovers keep the
+   plain form. */
+typedef ta_mm_requant_t svdf_requant_t;
+
+static inline svdf_requant_t svdf_requant_prepare(int32_t multiplier, int32_t shift)
+{
+    return ta_mm_requant_prepare(multiplier, shift);
+}
+
+static inline int32_t svdf_requant(const svdf_requant_t *r, int32_t x)
+{
+    return ta_mm_requant(r, x);
+}
+#else
 /* A requantization of the layer: a right shift (nearly every layer) takes
    ta_dw_requantize_right's 32-bit rounding, which ta_mm_requant equals
    there at a third of its instructions on cores with the DSP extension. */
@@ -77,6 +92,7 @@ static inline int32_t svdf_requant(const svdf_requant_t *r, int32_t x)
 {
     return r->right ? ta_dw_requantize_right(x, r->multiplier, r->shift) : ta_mm_requant(&r->q, x);
 }
+#endif
 
 /* Feature values of filters f0 .. f0 + count - 1 (count <= 4): the dot
    products with the input (its zero point folded into feature_biases),
@@ -161,6 +177,7 @@ static uint32x4_t last_slots(int32_t mem)
 }
 #endif
 
+#if !defined(TA_MM_MVE)
 /* The outputs of `count` rank-1 filters on int8 state with a right-shift
    output requantization (keyword models' usual case): one short loop with
    few live values, so the time dot and the requantization stay in
@@ -176,6 +193,7 @@ static void outputs_rank1_s8(const ta_svdf_params_t *p, const int8_t *wt, const 
         out[f] = (int8_t)ta_clamp_i32(v, INT8_MIN, INT8_MAX);
     }
 }
+#endif
 
 /* Filters f0 .. filters - 1 of one batch row without Helium's groups, in
    two passes, each with few live values: every filter's new state value,
@@ -203,12 +221,14 @@ TA_SPECIALISE void scalar_filters(const ta_svdf_params_t *p, const int8_t *in,
                 ((int8_t *)state)[last] = (int8_t)wrap_s8(state_zero_point + x[k]);
         }
     }
+#if !defined(TA_MM_MVE)
     if (p->rank == 1 && !wide && output_q.right) {
         outputs_rank1_s8(p, (const int8_t *)weights_time + (size_t)f0 * (size_t)mem,
                          (const int8_t *)state + rows + (size_t)f0 * (size_t)mem, filters - f0,
                          output_biases + f0, out + f0);
         return;
     }
+#endif
     /* The output unit of filter f0 (Helium's groups are rank 1) and the
        filters it still sums. */
     int32_t unit = f0 / p->rank, left = p->rank, acc = 0;
