@@ -77,6 +77,7 @@ static inline int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
     return (int16_t)(r >> 8);
 }
 
+#if !defined(TA_MM_MVE)
 /* Whether ta_dw_requantize_right computes ta_mm_mul_q for this multiplier
    and shift: a right shift, the gates' and the cell's usual case. */
 static inline bool right_shift(int32_t multiplier, int32_t shift)
@@ -97,6 +98,7 @@ static inline int32_t to_q3_12(int32_t acc, int32_t multiplier, int32_t shift, b
 {
     return sat16(mul_q(acc, multiplier, shift, right));
 }
+#endif
 
 #if defined(TA_MM_MVE)
 /* The same functions on four int32 lanes, table entries by gather loads;
