@@ -60,8 +60,9 @@ static inline uint32_t ta_mm_load32(const void *p)
    pointers in the inner loop), so this is a whole function in assembly
    that saves the registers it uses (acc's pointer too, r0 being one of the
    temporaries). Rows 1 and 3 are read at a register offset (the stride)
-   from rows 0 and 2; the loop body is unrolled twice, entered at its
-   second half for an odd number of words. Per 4 bytes: the input word is
+   from rows 0 and 2; the loop body is unrolled four times (one compare
+   and branch per 64 MACs), entered at the copy that leaves words % 4
+   copies to run. Per 4 bytes: the input word is
    sign-extended once into halfword pairs (bytes 0,2 and 1,3), and each
    row's word is extended the same way and multiplied in by two SMLADs.
    The loads come in runs (the input and rows 0-1, then rows 2-3), which
@@ -75,11 +76,16 @@ ta_mm_dot4_s8_dsp(TA_MM_ARG int32_t acc[4], TA_MM_ARG const int8_t *w, TA_MM_ARG
     /* clang-format off */
     __asm__ volatile("   push   {r0, r4-r11, lr}\n"
                      "   ldr    r12, [sp, #40]\n" /* n4, the fifth argument */
-                     "   tst    r12, #4\n"        /* an odd number of words: */
+                     "   lsls   r9, r12, #29\n"  /* C: words & 2, N: words & 1 */
                      "   add    r12, r3, r12\n"   /* end of the input */
                      "   ldm    r0, {r4-r7}\n"
                      "   add    r8, r1, r2, lsl #1\n" /* row 2 */
-                     "   bne    3f\n"             /* enter at the second half */
+                     /* enter the four-word body at words % 4 from its end */
+                     "   bcs    5f\n"
+                     "   bpl    1f\n"
+                     "   b      4f\n"
+                     "5: bmi    2f\n"
+                     "   b      3f\n"
                      "1:\n"
                      "   ldr    r10, [r3], #4\n"
                      "   ldr    r11, [r1, r2]\n"
@@ -104,7 +110,55 @@ ta_mm_dot4_s8_dsp(TA_MM_ARG int32_t acc[4], TA_MM_ARG const int8_t *w, TA_MM_ARG
                      "   smlad  r6, lr, r9, r6\n"
                      "   sxtb16 r0, r0, ror #8\n"
                      "   smlad  r6, r0, r10, r6\n"
+                     "2:\n"
+                     "   ldr    r10, [r3], #4\n"
+                     "   ldr    r11, [r1, r2]\n"
+                     "   ldr    r0, [r1], #4\n"
+                     "   sxtb16 r9, r10\n"
+                     "   sxtb16 r10, r10, ror #8\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r5, lr, r9, r5\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r5, r11, r10, r5\n"
+                     "   sxtb16 lr, r0\n"
+                     "   smlad  r4, lr, r9, r4\n"
+                     "   sxtb16 r0, r0, ror #8\n"
+                     "   smlad  r4, r0, r10, r4\n"
+                     "   ldr    r11, [r8, r2]\n"
+                     "   ldr    r0, [r8], #4\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r7, lr, r9, r7\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r7, r11, r10, r7\n"
+                     "   sxtb16 lr, r0\n"
+                     "   smlad  r6, lr, r9, r6\n"
+                     "   sxtb16 r0, r0, ror #8\n"
+                     "   smlad  r6, r0, r10, r6\n"
                      "3:\n"
+                     "   ldr    r10, [r3], #4\n"
+                     "   ldr    r11, [r1, r2]\n"
+                     "   ldr    r0, [r1], #4\n"
+                     "   sxtb16 r9, r10\n"
+                     "   sxtb16 r10, r10, ror #8\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r5, lr, r9, r5\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r5, r11, r10, r5\n"
+                     "   sxtb16 lr, r0\n"
+                     "   smlad  r4, lr, r9, r4\n"
+                     "   sxtb16 r0, r0, ror #8\n"
+                     "   smlad  r4, r0, r10, r4\n"
+                     "   ldr    r11, [r8, r2]\n"
+                     "   ldr    r0, [r8], #4\n"
+                     "   sxtb16 lr, r11\n"
+                     "   smlad  r7, lr, r9, r7\n"
+                     "   sxtb16 r11, r11, ror #8\n"
+                     "   smlad  r7, r11, r10, r7\n"
+                     "   sxtb16 lr, r0\n"
+                     "   smlad  r6, lr, r9, r6\n"
+                     "   sxtb16 r0, r0, ror #8\n"
+                     "   smlad  r6, r0, r10, r6\n"
+                     "4:\n"
                      "   ldr    r10, [r3], #4\n"
                      "   ldr    r11, [r1, r2]\n"
                      "   ldr    r0, [r1], #4\n"

@@ -167,10 +167,96 @@ TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t
     return mve_finish(sub ? vsubq_s32(x, y) : vaddq_s32(x, y), c, lo, hi);
 }
 
+/* x / 2^e rounded half away from zero for e >= 1 (neg_exponent = -e):
+   the step down of negative values is the sign bit, an immediate shift
+   that keeps x (ta_ew_divide_by_pot_mve's shift by a register overwrites
+   its operand, so it costs a copy and the shift's register). */
+TA_EW_INLINE int32x4_t divide_rounding_mve(int32x4_t x, int32_t neg_exponent)
+{
+    const int32x4_t fix = vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(x), 31));
+    return vrshlq_n_s32(vqsubq_s32(x, fix), neg_exponent);
+}
+
+/* One input's rescale; `shifts` false when its exponent is 0 (the input
+   of the larger scale: multiplier 1/2, no shift). */
+TA_EW_INLINE int32x4_t rescale_rounding_mve(int32x4_t q, int32x4_t shift_mul, int32_t offset,
+                                            const ta_ew_scale_t *s, bool shifts)
+{
+    const int32x4_t x = vqrdmulhq_n_s32(vmlasq_n_s32(q, shift_mul, offset), s->multiplier);
+    return shifts ? divide_rounding_mve(x, -s->exponent) : x;
+}
+
+/* x + y or x - y of four lanes of each input (shifts1/shifts2: whether
+   each input's exponent is >= 1, else 0). An ADD input without a shift
+   goes into VQRDMLAH: adding an integer before its rounding is adding it
+   after, and the sum of two rescaled int8 values cannot saturate, so this
+   is exactly the VQRDMULH and the VADD it replaces. */
+TA_EW_INLINE int32x4_t combined_mve(const simd_consts_t *restrict c, int32x4_t qa, int32x4_t qb,
+                                    int32x4_t shift_mul, bool sub, bool shifts1, bool shifts2)
+{
+    const ta_binary_rescale_mve_t *in = &c->in;
+    if (!sub && !shifts2)
+        return vqrdmlahq_n_s32(rescale_rounding_mve(qa, shift_mul, in->offset1, &in->in1, shifts1),
+                               vmlasq_n_s32(qb, shift_mul, in->offset2), in->in2.multiplier);
+    if (!sub && !shifts1)
+        return vqrdmlahq_n_s32(rescale_rounding_mve(qb, shift_mul, in->offset2, &in->in2, shifts2),
+                               vmlasq_n_s32(qa, shift_mul, in->offset1), in->in1.multiplier);
+    const int32x4_t x = rescale_rounding_mve(qa, shift_mul, in->offset1, &in->in1, shifts1);
+    const int32x4_t y = rescale_rounding_mve(qb, shift_mul, in->offset2, &in->in2, shifts2);
+    return sub ? vsubq_s32(x, y) : vaddq_s32(x, y);
+}
+
+TA_EW_INLINE int32x4_t finish_rounding_mve(const simd_consts_t *restrict c, int32x4_t raw,
+                                           int32x4_t lo, int32x4_t hi)
+{
+    const int32x4_t v = divide_rounding_mve(vqrdmulhq_n_s32(raw, c->out.multiplier),
+                                            -c->out.exponent);
+    return vminq_s32(vmaxq_s32(vaddq_n_s32(v, c->output_offset), lo), hi);
+}
+
+/* Two stepping inputs and an output exponent >= 1 (nearly every ADD and
+   SUB): row_simd's lanes with immediate sign shifts. */
+TA_EW_INLINE void row_both_rounding(const simd_consts_t *restrict c, const int8_t *a,
+                                    const int8_t *b, int8_t *o, int32_t n, bool sub, bool shifts1,
+                                    bool shifts2)
+{
+    const int32x4_t shift_mul = vdupq_n_s32((int32_t)1 << c->in.left_shift);
+    const int32x4_t lo = vdupq_n_s32(c->lo), hi = vdupq_n_s32(c->hi);
+    for (; n >= 4; n -= 4, a += 4, b += 4, o += 4) {
+        const int32x4_t raw = combined_mve(c, vldrbq_s32(a), vldrbq_s32(b), shift_mul, sub, shifts1,
+                                           shifts2);
+        vstrbq_s32(o, finish_rounding_mve(c, raw, lo, hi));
+    }
+    if (n > 0) {
+        const mve_pred16_t live = vctp32q((uint32_t)n);
+        const int32x4_t raw = combined_mve(c, vldrbq_z_s32(a, live), vldrbq_z_s32(b, live),
+                                           shift_mul, sub, shifts1, shifts2);
+        vstrbq_p_s32(o, finish_rounding_mve(c, raw, lo, hi), live);
+    }
+}
+
 TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
                            const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
                            bool sub)
 {
+    /* The input of the larger scale has the multiplier 1/2 and exponent
+       0 (both inputs when the scales are equal), so the converter's
+       params are one of these three. */
+    if (kind == TA_ROW_BOTH_STEP && c->out.exponent > 0) {
+        const bool shifts1 = c->in.in1.exponent > 0, shifts2 = c->in.in2.exponent > 0;
+        if (!shifts1 && shifts2) {
+            row_both_rounding(c, a, b, o, n, sub, false, true);
+            return;
+        }
+        if (shifts1 && !shifts2) {
+            row_both_rounding(c, a, b, o, n, sub, true, false);
+            return;
+        }
+        if (!shifts1 && !shifts2) {
+            row_both_rounding(c, a, b, o, n, sub, false, false);
+            return;
+        }
+    }
     const int32x4_t shift_mul = vdupq_n_s32((int32_t)1 << c->in.left_shift);
     const int32x4_t lo = vdupq_n_s32(c->lo), hi = vdupq_n_s32(c->hi);
     int32x4_t fixed = vdupq_n_s32(0);

@@ -31,6 +31,16 @@ typedef struct {
     int clamp;
 } fc_range4_t;
 
+/* Whether every sum is in [-2^30, 2^30), where SMMULR on the doubled sum
+   rounds as ta_dw_requantize_right: the top bit of each acc + 2^30 is
+   clear (a bias-free dot product of a few thousand int8 pairs always is). */
+static inline int sums_small(const int32_t acc[4])
+{
+    return ((((uint32_t)acc[0] + 0x40000000u) | ((uint32_t)acc[1] + 0x40000000u) |
+             ((uint32_t)acc[2] + 0x40000000u) | ((uint32_t)acc[3] + 0x40000000u)) >>
+            31) == 0;
+}
+
 /* ta_mm_requant_s8 of four sums whose shifts (s, multipliers m: per
    channel, step 1, or the tensor's, step 0) are all right shifts (nearly
    every layer): the 32-bit rounding of ta_dw_requantize_right channel by
@@ -41,14 +51,62 @@ static inline int requant4_right_dsp(const int32_t acc[4], const int32_t *m, con
 {
     if ((s[0] & s[step] & s[2 * step] & s[3 * step]) >= 0)
         return 0;
-    uint32_t w = requantized_byte(acc[0], m[0], s[0], offset);
-    w |= requantized_byte(acc[1], m[step], s[step], offset) << 8;
-    w |= requantized_byte(acc[2], m[2 * step], s[2 * step], offset) << 16;
-    w |= requantized_byte(acc[3], m[3 * step], s[3 * step], offset) << 24;
+    uint32_t w;
+    if (sums_small(acc)) {
+        w = (uint32_t)__ssat(ta_dw_requantize_right_small(acc[0], m[0], s[0]) + offset, 8) & 0xffu;
+        w |= ((uint32_t)__ssat(ta_dw_requantize_right_small(acc[1], m[step], s[step]) + offset, 8) &
+              0xffu)
+             << 8;
+        w |= ((uint32_t)__ssat(
+                  ta_dw_requantize_right_small(acc[2], m[2 * step], s[2 * step]) + offset, 8) &
+              0xffu)
+             << 16;
+        w |= (uint32_t)__ssat(
+                 ta_dw_requantize_right_small(acc[3], m[3 * step], s[3 * step]) + offset, 8)
+             << 24;
+    } else {
+        w = requantized_byte(acc[0], m[0], s[0], offset);
+        w |= requantized_byte(acc[1], m[step], s[step], offset) << 8;
+        w |= requantized_byte(acc[2], m[2 * step], s[2 * step], offset) << 16;
+        w |= requantized_byte(acc[3], m[3 * step], s[3 * step], offset) << 24;
+    }
     if (range.clamp)
         w = ta_clamp4_s8(w, range.lo4, range.hi4);
     memcpy(out, &w, 4);
     return 1;
+}
+
+/* The groups of one tensor-wide multiplier and right shift (-31 <= shift
+   < 0; most layers): the multiplier and the shift stay in registers, and
+   the four bytes are packed by bit-field inserts. */
+static void groups_per_tensor_right_dsp(const ta_fully_connected_params_t *p, const int8_t *in,
+                                        const int8_t *weights, const int32_t *bias_sum,
+                                        fc_range4_t range, int8_t *out)
+{
+    static const int32_t zeros[4] = {0, 0, 0, 0};
+    const int32_t depth = p->accum_depth, full = p->output_depth & ~3;
+    const int32_t m = p->multiplier, shift = p->shift, right1 = -shift - 1;
+    const int32_t offset = p->output_offset;
+    for (int32_t o = 0; o < full; o += 4) {
+        int32_t acc[4];
+        memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
+        ta_mm_dot4_s8(acc, weights + (size_t)o * (size_t)depth, depth, in, depth);
+        uint32_t w;
+        if (sums_small(acc))
+            w = ta_pack4_s8(
+                __ssat(ta_dw_requantize_right_doubled(acc[0] * 2, m, right1) + offset, 8),
+                __ssat(ta_dw_requantize_right_doubled(acc[1] * 2, m, right1) + offset, 8),
+                __ssat(ta_dw_requantize_right_doubled(acc[2] * 2, m, right1) + offset, 8),
+                __ssat(ta_dw_requantize_right_doubled(acc[3] * 2, m, right1) + offset, 8));
+        else
+            w = requantized_byte(acc[0], m, shift, offset) |
+                requantized_byte(acc[1], m, shift, offset) << 8 |
+                requantized_byte(acc[2], m, shift, offset) << 16 |
+                requantized_byte(acc[3], m, shift, offset) << 24;
+        if (range.clamp)
+            w = ta_clamp4_s8(w, range.lo4, range.hi4);
+        memcpy(out + o, &w, 4);
+    }
 }
 
 void ta_fully_connected_s8_groups_dsp(const ta_fully_connected_params_t *p, const int8_t *in,
@@ -62,6 +120,10 @@ void ta_fully_connected_s8_groups_dsp(const ta_fully_connected_params_t *p, cons
     const int32_t step = multipliers && shifts ? 1 : 0;
     const fc_range4_t range = {ta_splat4_s8(p->activation_min), ta_splat4_s8(p->activation_max),
                                p->activation_min > INT8_MIN || p->activation_max < INT8_MAX};
+    if (!step && p->shift < 0 && p->shift >= -31 && p->multiplier != INT32_MIN) {
+        groups_per_tensor_right_dsp(p, in, weights, bias_sum, range, out);
+        return;
+    }
     for (int32_t o = 0; o < full; o += 4) {
         int32_t acc[4];
         memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);

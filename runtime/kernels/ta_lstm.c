@@ -2,10 +2,13 @@
 #include "ta_lstm.h"
 #include "ta_sigmoid_table.h"
 
+#include "../include/ta_dw_simd.h"
+#include "../include/ta_element.h"
 #include "../include/ta_matmul_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_status.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -74,11 +77,28 @@ static inline int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
     return (int16_t)(r >> 8);
 }
 
-/* sat16 of one gate product's requantization (to Q3.12). */
-static int32_t to_q3_12(int32_t acc, int32_t multiplier, int32_t shift)
+#if !defined(TA_MM_MVE)
+/* Whether ta_dw_requantize_right computes ta_mm_mul_q for this multiplier
+   and shift: a right shift, the gates' and the cell's usual case. */
+static inline bool right_shift(int32_t multiplier, int32_t shift)
 {
-    return sat16(ta_mm_mul_q(acc, multiplier, shift));
+    return shift < 0 && shift >= -31 && multiplier != INT32_MIN;
 }
+
+/* ta_mm_mul_q; with `right` (right_shift holds: callers decide it once per
+   loop) by ta_dw_requantize_right's 32-bit rounding, equal there and about
+   half the instructions. */
+static inline int32_t mul_q(int32_t x, int32_t multiplier, int32_t shift, bool right)
+{
+    return right ? ta_dw_requantize_right(x, multiplier, shift) : ta_mm_mul_q(x, multiplier, shift);
+}
+
+/* sat16 of one gate product's requantization (to Q3.12). */
+static inline int32_t to_q3_12(int32_t acc, int32_t multiplier, int32_t shift, bool right)
+{
+    return sat16(mul_q(acc, multiplier, shift, right));
+}
+#endif
 
 #if defined(TA_MM_MVE)
 /* The same functions on four int32 lanes, table entries by gather loads;
@@ -171,6 +191,54 @@ static void update_mve(const ta_lstm_params_t *p, const int16_t *in_gate, const 
 }
 #endif
 
+#if defined(TA_MM_MVE)
+/* to_q3_12 for any shift, out of line: Helium's rare scalar rows. */
+static int32_t to_q3_12_any(int32_t acc, int32_t multiplier, int32_t shift)
+{
+    return sat16(ta_mm_mul_q(acc, multiplier, shift));
+}
+#else
+/* Gate g's values of `count` rows from their two sums (see mul_q for
+   `right`). */
+TA_SPECIALISE void gate_values(const int32_t from_input[4], const int32_t from_hidden[4],
+                               int32_t mi, int32_t si, int32_t mh, int32_t sh, int32_t g,
+                               int32_t count, int16_t *out, bool right)
+{
+    for (int32_t k = 0; k < count; k++) {
+        const int16_t pre = (int16_t)sat16(to_q3_12(from_input[k], mi, si, right) +
+                                           to_q3_12(from_hidden[k], mh, sh, right));
+        out[k] = g == GATE_CELL ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
+    }
+}
+
+/* The cell and hidden state update of step() on `count` lanes (see mul_q
+   for `right`: the three requantizations'). */
+TA_SPECIALISE void update_scalar(const ta_lstm_params_t *p, const int16_t *in_gate,
+                                 const int16_t *forget, const int16_t *cell_gate,
+                                 const int16_t *out_gate, int16_t *c, int8_t *h, size_t count,
+                                 bool right)
+{
+    /* The parameters in locals: the int8 stores to h may alias *p. */
+    const int32_t fm = p->forget_multiplier, fs = p->forget_shift;
+    const int32_t im = p->input_cell_multiplier, is = p->input_cell_shift;
+    const int32_t hm = p->hidden_multiplier, hs = p->hidden_shift, hzp = p->hidden_zero_point;
+    const int32_t tm = p->cell_tanh_multiplier, ts = p->cell_tanh_shift;
+    const int32_t use_clip = p->use_cell_clip, clip = p->cell_clip;
+    for (size_t k = 0; k < count; k++) {
+        const int32_t kept = sat16(mul_q((int32_t)forget[k] * (int32_t)c[k], fm, fs, right));
+        const int32_t added = sat16(
+            mul_q((int32_t)in_gate[k] * (int32_t)cell_gate[k], im, is, right));
+        int32_t cell = sat16(kept + added);
+        if (use_clip)
+            cell = ta_clamp_i32(cell, -clip, clip);
+        c[k] = (int16_t)cell;
+        const int16_t t = tanh_q15((int16_t)cell, tm, ts);
+        const int32_t hv = mul_q((int32_t)t * (int32_t)out_gate[k], hm, hs, right) + hzp;
+        h[k] = (int8_t)sat8(hv);
+    }
+}
+#endif
+
 /* One time step over `rows` rows: x [rows][input_size], h and c
    [rows][state_size], y the output rows. The gate pre-activations of all
    four gates are rows of the stacked weights, four rows at a time. */
@@ -217,11 +285,19 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
                                                        recurrent_weights + row * (size_t)n, hb, n);
                     }
                 }
+#if defined(TA_MM_MVE)
+                /* only the rows past the last group of four: one copy */
                 for (int32_t k = 0; k < count; k++) {
-                    const int16_t pre = (int16_t)sat16(to_q3_12(from_input[k], mi, si) +
-                                                       to_q3_12(from_hidden[k], mh, sh));
+                    const int16_t pre = (int16_t)sat16(to_q3_12_any(from_input[k], mi, si) +
+                                                       to_q3_12_any(from_hidden[k], mh, sh));
                     out[s0 + k] = g == GATE_CELL ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
                 }
+#else
+                if (right_shift(mi, si) && right_shift(mh, sh))
+                    gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0, true);
+                else
+                    gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0, false);
+#endif
             }
         }
     }
@@ -232,24 +308,12 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
 #if defined(TA_MM_MVE)
     update_mve(p, in_gate, forget, cell_gate, out_gate, c, h, (int32_t)per_gate);
 #else
-    /* The parameters in locals: the int8 stores to h may alias *p. */
-    const int32_t fm = p->forget_multiplier, fs = p->forget_shift;
-    const int32_t im = p->input_cell_multiplier, is = p->input_cell_shift;
-    const int32_t hm = p->hidden_multiplier, hs = p->hidden_shift, hzp = p->hidden_zero_point;
-    const int32_t tm = p->cell_tanh_multiplier, ts = p->cell_tanh_shift;
-    const int32_t use_clip = p->use_cell_clip, clip = p->cell_clip;
-    for (size_t k = 0; k < per_gate; k++) {
-        const int32_t kept = sat16(ta_mm_mul_q((int32_t)forget[k] * (int32_t)c[k], fm, fs));
-        const int32_t added = sat16(
-            ta_mm_mul_q((int32_t)in_gate[k] * (int32_t)cell_gate[k], im, is));
-        int32_t cell = sat16(kept + added);
-        if (use_clip)
-            cell = ta_clamp_i32(cell, -clip, clip);
-        c[k] = (int16_t)cell;
-        const int16_t t = tanh_q15((int16_t)cell, tm, ts);
-        const int32_t hv = ta_mm_mul_q((int32_t)t * (int32_t)out_gate[k], hm, hs) + hzp;
-        h[k] = (int8_t)sat8(hv);
-    }
+    if (right_shift(p->forget_multiplier, p->forget_shift) &&
+        right_shift(p->input_cell_multiplier, p->input_cell_shift) &&
+        right_shift(p->hidden_multiplier, p->hidden_shift))
+        update_scalar(p, in_gate, forget, cell_gate, out_gate, c, h, per_gate, true);
+    else
+        update_scalar(p, in_gate, forget, cell_gate, out_gate, c, h, per_gate, false);
 #endif
     memcpy(y, h, per_gate);
 }

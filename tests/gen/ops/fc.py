@@ -200,3 +200,36 @@ def bmm_int8_simd(rng):
 def bmm_int16_simd(rng):
     """int16 BATCH_MATMUL at SIMD sizes."""
     return _batch_matmul(rng, "int16", simd=True)
+
+
+@variant("FULLY_CONNECTED.int8_big_sums", "FULLY_CONNECTED", simd=True)
+def fc_int8_big_sums(rng):
+    """int8 FULLY_CONNECTED whose sums reach past +-2^30: biases near the
+    int32 range (the accumulator still cannot overflow), the output scale
+    set so that such sums land in or near the output range, per-tensor
+    mostly. The DSP requantization's path for sums its SMMULR rounding
+    cannot take; depth 1-64, 1-33 units."""
+    b = ModelBuilder()
+    n_in, units = randint(rng, 1, 64), randint(rng, 1, 33)
+    in_q = draw_quant(rng, "int8", 1e-3, 1.0)
+    per_channel = chance(rng, 0.25)
+    w_q = draw_weight_quant(rng, units, per_channel, 0)
+    bound = 2**31 - 1 - n_in * 256 * 128
+    mag = rng.integers(2**29, bound, size=units, endpoint=True)
+    bias = (mag * rng.choice([-1, 1], size=units)).astype("int32")
+    w_typ = math.exp(sum(math.log(s) for s in w_q.scales) / len(w_q.scales))
+    # a sum of 2^30 maps to about 10**U(0, 1) times the output's half range
+    out_scale = f32(2.0**30 * in_q.scale * w_typ / 128 / 10 ** rng.uniform(0.0, 1.0))
+    out_q = Q(out_scale, randint(rng, -128, 127))
+    act = draw_activation(rng)
+    rows = pick(rng, [1, 1, 2])
+    x = b.tensor([rows, n_in], "int8", in_q, name="input")
+    w = b.const(rand_values(rng, "int8", [units, n_in]), "int8", w_q, name="weights")
+    bias_q = Q([f32(in_q.scale * s) for s in w_q.scales], [0] * len(w_q.scales))
+    bt = b.const(bias, "int32", bias_q, name="bias")
+    y = b.tensor([rows, units], "int8", out_q, name="output")
+    b.op("FULLY_CONNECTED", [x, w, bt], [y], "FullyConnectedOptions",
+         fusedActivationFunction=act)
+    config = {"depth": n_in, "units": units, "per_channel": per_channel, "activation": act,
+              "input_quant": in_q.to_json(), "output_quant": out_q.to_json()}
+    return b.build([x], [y]), config
