@@ -358,6 +358,10 @@ typedef struct TaRowStep {
     int out_row, out_rows;
     int in_row, in_rows, pad_top;
     size_t in_offset, out_offset, move_bytes;
+    /* A band of an operator with a second input (a fused residual): its
+       rows [out_row, out_row + out_rows), second_offset bytes into buffer
+       chain->second_buffer[op]. */
+    size_t second_offset;
 } TaRowStep;
 
 /* A chain of window operators (layers first_op .. first_op + num_ops - 1)
@@ -378,6 +382,12 @@ typedef struct TaRowChain {
        output; NULL otherwise. */
     struct TaKernelCall *rows_call, *finish_call, *plain_call;
     struct TaTensor *sums;
+    /* Per operator: the buffer its window reads (k in a plain chain), and
+       the buffer its second input, read row for row, lives in (-1: none),
+       such as a fused residual held until the long branch reaches it
+       (residual blocks: a chain is then a small DAG; buffer k + 1 is
+       always operator k's output). */
+    int *input_buffer, *second_buffer;
 } TaRowChain;
 
 typedef struct TaGraph {
