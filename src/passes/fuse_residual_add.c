@@ -148,13 +148,14 @@ bool ta_pass_fuse_residual_add(TaPassCtx *ctx)
             add->num_outputs != 1 || !add->inputs[0] || !add->inputs[1])
             continue;
         /* The operand written last first: its convolution is the one the
-           other operand waits for least. But a block's long branch before
-           its 1x1 skip convolution (wider window first): the skip's output
-           is then the residual, which a row chain holds a row of, where it
-           would hold the block input's rows until the long branch reached
-           them (docs/row-streaming.md); whole tensors take the same. */
+           other operand waits for least. With row streaming, a block's
+           long branch before its 1x1 skip convolution (wider window
+           first): the skip's output is then the residual, which a row
+           chain holds a row of, where it would hold the block input's rows
+           until the long branch reached them (docs/row-streaming.md). */
         int w0 = u.writer[add->inputs[0]->index], w1 = u.writer[add->inputs[1]->index];
-        const int64_t a0 = window_area(g, w0), a1 = window_area(g, w1);
+        const bool rows = ctx->row_streaming && strcmp(ctx->row_streaming, "off") != 0;
+        const int64_t a0 = rows ? window_area(g, w0) : 0, a1 = rows ? window_area(g, w1) : 0;
         const bool first0 = a0 != a1 ? a0 > a1 : w0 >= w1;
         int order[2] = {first0 ? 0 : 1, first0 ? 1 : 0};
         for (int j = 0; j < 2; j++) {
