@@ -201,3 +201,90 @@ def test_shared_models_ram():
     least = analyze(kws, "least_ram")
     assert total_ram(least) <= 6256 and least["row_chains"][0]["last_layer"] == 9
     assert total_ram(analyze(kws, "auto")) == total_ram(analyze(kws, "off")) == 8768
+
+
+# Residual blocks in chains: stem CONV_2D -> block (main: CONV_2D stride s,
+# CONV_2D; skip: the block input, or a 1x1 CONV_2D stride s) -> ADD ->
+# a 1x1 CONV_2D to two channels. name: (input shape, width, stride, skip,
+# main's padding). FUSE_RESIDUAL_ADD fuses the ADD into a convolution: the
+# residual is the fused layer's second input, held in a row buffer.
+RESIDUAL = {
+    "identity_same": ([1, 14, 6, 2], 16, 1, "identity", "SAME"),
+    "conv1x1_s2_same": ([1, 15, 7, 2], 16, 2, "conv", "SAME"),
+    "conv1x1_s1": ([1, 12, 5, 2], 16, 1, "conv", "SAME"),
+    "conv1x1_s2_even": ([1, 16, 6, 2], 32, 2, "conv", "SAME"),
+}
+
+
+def residual_model(tmp_path, name, seed=0):
+    from tests.gen.builder import ModelBuilder
+    from tests.gen.common import Q, draw_zero_point, f32
+    shape, width, stride, skip, padding = RESIDUAL[name]
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x, q = _input(b, rng, shape)
+    t, tshape, tq, _ = _conv(b, rng, x, shape, q, width, k=3, stride=1, padding="SAME",
+                             act="RELU", name="stem")
+    a, ashape, aq, _ = _conv(b, rng, t, tshape, tq, width, k=3, stride=stride,
+                             padding=padding, act="RELU", name="main1")
+    a, ashape, aq, _ = _conv(b, rng, a, ashape, aq, width, k=3, stride=1, padding="SAME",
+                             act="NONE", name="main2")
+    if skip == "identity":
+        s, sq = t, tq
+    else:
+        s, _, sq, _ = _conv(b, rng, t, tshape, tq, width, k=1, stride=stride,
+                            padding="SAME", act="NONE", name="skip")
+    oq = Q(f32(max(aq.scale, sq.scale) * 2), draw_zero_point(rng, "int8"))
+    y = b.tensor(ashape, "int8", oq, name="sum")
+    b.op("ADD", [a, s], [y], "AddOptions", fusedActivationFunction="RELU")
+    out, _, _, _ = _conv(b, rng, y, ashape, oq, 2, k=1, stride=1, padding="SAME",
+                         act="NONE", name="head")
+    path = tmp_path / f"{name}.tflite"
+    path.write_bytes(b.build(inputs=[x], outputs=[out]))
+    return path
+
+
+def residual_chained(m):
+    """Whether a chain holds a fused residual (a step table with from2)."""
+    return any("from2" in p.read_text() for p in (m.path / "ops").glob("*.c"))
+
+
+def exact_on(m, model, runs, board=None):
+    data = model.read_bytes()
+    ins = oracle.random_inputs(data, np.random.default_rng(7), runs)
+    if board:
+        outs, _ = module.run_qemu(m, module.build_qemu(m, board=board), ins, board=board)
+    else:
+        outs = module.run(m, module.build(m), ins)
+    total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    assert total > 0 and diff == 0, f"{model.name} on {board or 'host'}: {diff} of {total} differ"
+
+
+@pytest.mark.parametrize("name", sorted(RESIDUAL))
+def test_residual_chain_is_bit_exact_on_the_host(tmp_path, name):
+    model = residual_model(tmp_path, name)
+    for mode in ("least_ram", "auto"):  # auto may leave a small model's chain out
+        m = module.convert(model, tmp_path / mode, keys={"memory.row_streaming": mode})
+        assert residual_chained(m) or mode == "auto", f"{name}: no residual in a chain"
+        exact_on(m, model, 3)
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
+def test_residual_chains_are_bit_exact_on_cortex_m(tmp_path, board):
+    for name in sorted(RESIDUAL):
+        model = residual_model(tmp_path, name, seed=1)
+        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
+        assert residual_chained(m), name
+        exact_on(m, model, 2, board)
+
+
+@pytest.mark.parametrize("name", ["identity_same", "conv1x1_s2_same"])
+def test_residual_row_buffer_one_row_short_is_refused(tmp_path, name):
+    """Every row buffer a row short, the skip's (one row) kept at one: the
+    block input's, read by the window and the residual, is refused."""
+    model = residual_model(tmp_path, name)
+    with pytest.raises(module.ConvertError) as e:
+        module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
+                                                    "memory.row_streaming_test_shortfall": "1"})
+    assert "row chain at layer" in str(e.value)

@@ -177,8 +177,9 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
     for (int j = 0; j <= ch->num_ops; j++)
         ta_buf_printf(b, "%s%zu", j ? ", " : "", row_bytes(ch, j));
     if (second) {
-        ta_buf_printf(b, "};\n\n/* Each operator's second input buffer (%zu: none). */\n"
-                         "static const uint8_t %s_seconds[%d] = {",
+        ta_buf_printf(b,
+                      "};\n\n/* Each operator's second input buffer (%zu: none). */\n"
+                      "static const uint8_t %s_seconds[%d] = {",
                       (size_t)0xFF, sym, ch->num_ops);
         for (int k = 0; k < ch->num_ops; k++)
             ta_buf_printf(b, "%s%d", k ? ", " : "",

@@ -112,18 +112,18 @@ static bool produce(Sched *S, int k, int y)
             return false;
         if (k + 1 < n && !make_room(S, k + 1, r))
             return false;
-        push_step(S, (TaRowStep){
-                         .op = k,
-                         .buffer = in,
-                         .out_row = r,
-                         .out_rows = 1,
-                         .in_row = a,
-                         .in_rows = b - a,
-                         .pad_top = w->pad + a - r * w->stride,
-                         .in_offset = (size_t)(a - S->lo[in]) * w->in_row_bytes,
-                         .out_offset = (size_t)(r - S->lo[k + 1]) * w->out_row_bytes,
-                         .second_offset =
-                             second < 0 ? 0 : (size_t)(r - S->lo[second]) * w->second_row_bytes});
+        push_step(S, (TaRowStep){.op = k,
+                                 .buffer = in,
+                                 .out_row = r,
+                                 .out_rows = 1,
+                                 .in_row = a,
+                                 .in_rows = b - a,
+                                 .pad_top = w->pad + a - r * w->stride,
+                                 .in_offset = (size_t)(a - S->lo[in]) * w->in_row_bytes,
+                                 .out_offset = (size_t)(r - S->lo[k + 1]) * w->out_row_bytes,
+                                 .second_offset = second < 0 ? 0
+                                                             : (size_t)(r - S->lo[second]) *
+                                                                   w->second_row_bytes});
         S->hi[k + 1] = r + 1;
         S->next[k]++;
     }
@@ -262,8 +262,7 @@ static bool check_move(Check *C, const TaRowWindow *w, const TaRowStep *s)
     if (j <= 0 || j >= C->chain->num_ops)
         return fail(C, "a move not of whole rows of a row buffer", 0, s->in_row, -1);
     const size_t rb = w[j - 1].out_row_bytes; /* buffer j: op j - 1's output */
-    if (s->in_offset % rb || s->out_offset % rb ||
-        s->move_bytes % rb)
+    if (s->in_offset % rb || s->out_offset % rb || s->move_bytes % rb)
         return fail(C, "a move not of whole rows of a row buffer", j, s->in_row, -1);
     const int from = (int)(s->in_offset / rb), to = (int)(s->out_offset / rb);
     const int n = (int)(s->move_bytes / rb);

@@ -22,13 +22,18 @@
    input rows oy * stride - pad_top on, rows outside [0, input_height)
    being padding, and precomputes nothing from the whole geometry. */
 static const char *const band_kernels[] = {
-    "ta_conv_2d_s8",           "ta_conv_2d_s8_interleaved",
-    "ta_conv_2d_s8_columns",   "ta_conv_2d_s8_long",
-    "ta_depthwise_conv_2d_s8", "ta_depthwise_conv_2d_s8_m1_fast",
-    "ta_average_pool_s8",      "ta_max_pool_s8",
+    "ta_conv_2d_s8",
+    "ta_conv_2d_s8_interleaved",
+    "ta_conv_2d_s8_columns",
+    "ta_conv_2d_s8_long",
+    "ta_depthwise_conv_2d_s8",
+    "ta_depthwise_conv_2d_s8_m1_fast",
+    "ta_average_pool_s8",
+    "ta_max_pool_s8",
     /* a CONV_2D with a fused residual ADD: the residual a second input,
        read at the output's rows (ta_conv_2d_add.h) */
-    "ta_conv_2d_add_s8",       "ta_conv_2d_add_s8_interleaved",
+    "ta_conv_2d_add_s8",
+    "ta_conv_2d_add_s8_interleaved",
     "ta_conv_2d_add_s8_columns",
 };
 
@@ -103,9 +108,9 @@ static bool row_window(const TaOp *op, TaRowWindow *w)
     const TaKernelCall *c = run_call(op);
     if (op->control != TA_CONTROL_NONE || !c || c->user || !c->params_desc ||
         !band_kernel(c->function) || op->num_outputs != 1 || op->num_inputs < 1 ||
-        !nhwc_int8(op->inputs[0]) || !nhwc_int8(op->outputs[0]) ||
-        c->args.len < 2 || c->args.items[0] != op->inputs[0] ||
-        c->args.items[c->args.len - 1] != op->outputs[0] || field(c, "batches", 0) != 1)
+        !nhwc_int8(op->inputs[0]) || !nhwc_int8(op->outputs[0]) || c->args.len < 2 ||
+        c->args.items[0] != op->inputs[0] || c->args.items[c->args.len - 1] != op->outputs[0] ||
+        field(c, "batches", 0) != 1)
         return false;
     for (int a = 1; a + 1 < c->args.len; a++)
         if (c->args.items[a] == op->inputs[0] || c->args.items[a] == op->outputs[0])
