@@ -267,12 +267,21 @@ static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
         int *rows = ta_alloc_array(pool, n + 1, sizeof(int));
         int *heights = ta_alloc_array(pool, n + 1, sizeof(int));
         int64_t *bytes = ta_alloc_array(pool, n + 1, sizeof(int64_t));
+        int *readers = ta_alloc_array(pool, n + 1, sizeof(int));
+        int *residual_of = ta_alloc_array(pool, n + 1, sizeof(int));
         for (size_t j = 0; j < n; j++) {
             const TaTensor *t = ch->buffers[j + 1];
             ids[j] = ta_strdup(pool, t->id);
             rows[j] = t->row_buffer_rows;
             heights[j] = t->dims[1];
             bytes[j] = (int64_t)t->row_buffer_bytes;
+            residual_of[j] = -1;
+            for (int k = 0; k < ch->num_ops; k++) {
+                readers[j] += (ch->input_buffer[k] == (int)j + 1) +
+                              (ch->second_buffer[k] == (int)j + 1);
+                if (ch->second_buffer[k] == (int)j + 1)
+                    residual_of[j] = ch->first_op + k;
+            }
         }
         *o = (tinyaot_row_chain){.first_layer = ch->first_op,
                                  .last_layer = ch->first_op + ch->num_ops - 1,
@@ -285,7 +294,9 @@ static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
                                  .buffer_ids = ids,
                                  .buffer_rows = rows,
                                  .buffer_heights = heights,
-                                 .buffer_bytes = bytes};
+                                 .buffer_bytes = bytes,
+                                 .buffer_readers = readers,
+                                 .buffer_residual_of = residual_of};
     }
     a->row_chains = out;
     a->num_row_chains = (size_t)g->row_chains.len;
