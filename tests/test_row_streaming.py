@@ -203,6 +203,20 @@ def test_shared_models_ram():
     assert total_ram(analyze(kws, "auto")) == total_ram(analyze(kws, "off")) == 8768
 
 
+def test_resnet8_ram():
+    """ResNet-8 by default (auto): one chain of its three residual blocks
+    and the summing pool, 14,720 bytes of RAM (issue 25's goal: 16,000);
+    32,960 with off, as before residual blocks ran in chains."""
+    r8 = module.MODELS / "mlperf_tiny_ic_resnet8_quant.tflite"
+    auto = analyze(r8, "auto")
+    assert total_ram(auto) <= 14720 < 16000, total_ram(auto)
+    chains = auto["row_chains"]
+    assert len(chains) == 1 and (chains[0]["first_layer"], chains[0]["last_layer"]) == (0, 9)
+    residual = [b for b in chains[0]["row_buffers"] if b["residual_of"] >= 0]
+    assert len(residual) == 3 and max(b["readers"] for b in residual) == 2
+    assert total_ram(analyze(r8, "off")) == 32960
+
+
 # Residual blocks in chains: stem CONV_2D -> block (main: CONV_2D stride s,
 # CONV_2D; skip: the block input, or a 1x1 CONV_2D stride s) -> ADD ->
 # a 1x1 CONV_2D to two channels. name: (input shape, width, stride, skip,
