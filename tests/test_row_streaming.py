@@ -220,20 +220,25 @@ def test_resnet8_ram():
 # Residual blocks in chains: stem CONV_2D -> block (main: CONV_2D stride s,
 # CONV_2D; skip: the block input, or a 1x1 CONV_2D stride s) -> ADD ->
 # a 1x1 CONV_2D to two channels. name: (input shape, width, stride, skip,
-# main's padding). FUSE_RESIDUAL_ADD fuses the ADD into a convolution: the
-# residual is the fused layer's second input, held in a row buffer.
+# main's padding, main's second layer). FUSE_RESIDUAL_ADD fuses the ADD
+# into a convolution (the long branch's, or the 1x1 skip's after a
+# depthwise one): the residual is the fused layer's second input, held in
+# a row buffer; after a depthwise layer with an identity skip the ADD
+# stays a layer of its own, its second operand read the same way.
 RESIDUAL = {
-    "identity_same": ([1, 14, 6, 2], 16, 1, "identity", "SAME"),
-    "conv1x1_s2_same": ([1, 15, 7, 2], 16, 2, "conv", "SAME"),
-    "conv1x1_s1": ([1, 12, 5, 2], 16, 1, "conv", "SAME"),
-    "conv1x1_s2_even": ([1, 16, 6, 2], 32, 2, "conv", "SAME"),
+    "identity_same": ([1, 14, 6, 2], 16, 1, "identity", "SAME", "conv"),
+    "conv1x1_s2_same": ([1, 15, 7, 2], 16, 2, "conv", "SAME", "conv"),
+    "conv1x1_s1": ([1, 12, 5, 2], 16, 1, "conv", "SAME", "conv"),
+    "conv1x1_s2_even": ([1, 16, 6, 2], 32, 2, "conv", "SAME", "conv"),
+    "separate_add": ([1, 13, 6, 2], 16, 1, "identity", "SAME", "dw"),
+    "skip_fused_s2": ([1, 14, 5, 2], 16, 2, "conv", "SAME", "dw"),
 }
 
 
 def residual_model(tmp_path, name, seed=0):
     from tests.gen.builder import ModelBuilder
     from tests.gen.common import Q, draw_zero_point, f32
-    shape, width, stride, skip, padding = RESIDUAL[name]
+    shape, width, stride, skip, padding, second = RESIDUAL[name]
     rng = np.random.default_rng(seed)
     b = ModelBuilder()
     x, q = _input(b, rng, shape)
@@ -241,8 +246,8 @@ def residual_model(tmp_path, name, seed=0):
                              act="RELU", name="stem")
     a, ashape, aq, _ = _conv(b, rng, t, tshape, tq, width, k=3, stride=stride,
                              padding=padding, act="RELU", name="main1")
-    a, ashape, aq, _ = _conv(b, rng, a, ashape, aq, width, k=3, stride=1, padding="SAME",
-                             act="NONE", name="main2")
+    a, ashape, aq, _ = _conv(b, rng, a, ashape, aq, width, kind=second, k=3, stride=1,
+                             padding="SAME", act="NONE", name="main2")
     if skip == "identity":
         s, sq = t, tq
     else:
@@ -259,8 +264,13 @@ def residual_model(tmp_path, name, seed=0):
 
 
 def residual_chained(m):
-    """Whether a chain holds a fused residual (a step table with from2)."""
+    """Whether a chain holds a residual (a step table with from2)."""
     return any("from2" in p.read_text() for p in (m.path / "ops").glob("*.c"))
+
+
+def separate_add_chained(m):
+    return any("_band(" in p.read_text() and "ta_add_s8(" in p.read_text()
+               for p in (m.path / "ops").glob("*.c"))
 
 
 def exact_on(m, model, runs, board=None):
@@ -280,6 +290,8 @@ def test_residual_chain_is_bit_exact_on_the_host(tmp_path, name):
     for mode in ("least_ram", "auto"):  # auto may leave a small model's chain out
         m = module.convert(model, tmp_path / mode, keys={"memory.row_streaming": mode})
         assert residual_chained(m) or mode == "auto", f"{name}: no residual in a chain"
+        if mode == "least_ram":
+            assert separate_add_chained(m) == (name == "separate_add")
         exact_on(m, model, 3)
 
 

@@ -52,12 +52,22 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
                   "   rows at `input` (row streaming: the chain at layer %d runs it). */\n"
                   "int %s_band(int32_t in_rows, int32_t pad_top, int32_t out_rows,\n"
                   "    const int8_t *input, const int8_t *second, int8_t *output)\n{\n"
-                  "    %s p = %s_params%d;\n"
-                  "    p.input_height = in_rows;\n    p.%s = pad_top;\n"
-                  "    p.output_height = out_rows;\n%s%s"
-                  "    return %s(&p,\n        input",
-                  op->row_chain->first_op, sym, call->params_desc->type_name, sym, params,
-                  ta_row_band_pad_field(call), sums ? "    (void)output; /* the sums */\n" : "",
+                  "    %s p = %s_params%d;\n",
+                  op->row_chain->first_op, sym, call->params_desc->type_name, sym, params);
+    if (ta_row_band_elements(call)) { /* a separate ADD: a run of elements */
+        const TaTensor *out = op->outputs[0];
+        ta_buf_printf(b,
+                      "    (void)in_rows;\n    (void)pad_top;\n"
+                      "    p.dims[0] = out_rows * %ld; /* a row's elements */\n",
+                      (long)out->dims[2] * (long)out->dims[3]);
+    } else {
+        ta_buf_printf(b,
+                      "    p.input_height = in_rows;\n    p.%s = pad_top;\n"
+                      "    p.output_height = out_rows;\n",
+                      ta_row_band_pad_field(call));
+    }
+    ta_buf_printf(b, "%s%s    return %s(&p,\n        input",
+                  sums ? "    (void)output; /* the sums */\n" : "",
                   second < 0 ? "    (void)second;\n" : "", call->function);
     for (int a = 1; a + 1 < call->args.len; a++)
         ta_buf_printf(b, ",\n        %s",

@@ -97,7 +97,11 @@ static bool run_row_chain(const Exec *x, const TaRowChain *chain)
         TA_ASSERT(call && call->params_desc);
         void *params = ta_alloc(x->pool, call->params_desc->size);
         memcpy(params, call->params_struct, call->params_desc->size);
-        const bool narrowed = ta_row_band_params(call, params, s->in_rows, s->pad_top, s->out_rows);
+        const TaTensor *out_t = chain->buffers[s->op + 1];
+        const bool narrowed = ta_row_band_params(call, params, s->in_rows, s->pad_top,
+                                                 s->out_rows) ||
+                              ta_row_band_elementwise(
+                                  call, params, s->out_rows * out_t->dims[2] * out_t->dims[3]);
         TA_ASSERT(narrowed);
         uint8_t *in = tensor_address(x, chain->buffers[chain->input_buffer[s->op]]);
         uint8_t *out = call == chain->rows_call

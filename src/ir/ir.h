@@ -448,6 +448,12 @@ bool ta_row_band_params(const TaKernelCall *call, void *copy, int32_t in_rows, i
 /* Turns a row chain on (its operators and row buffers marked, a summing
    pool's calls swapped) or off (as lowering left them). */
 void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on);
+/* row_band.c: an elementwise kernel a chain runs on bands of rows (a
+   separate ADD of two same-shaped tensors: one run of elements, rank 1):
+   its elements, 0 for any other call; and the parameters narrowed to
+   `elements` (a band's rows times a row's elements). */
+int32_t ta_row_band_elements(const TaKernelCall *call);
+bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t elements);
 /* The call a chain's operator k runs on each band. */
 const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, int k);
 

@@ -102,10 +102,42 @@ static bool residual_arg(const TaOp *op, const TaKernelCall *c, int *arg)
     return *arg >= 0;
 }
 
+/* A separate ADD of two same-shaped tensors (ta_row_band_elements): a
+   window of one row, its second operand read row for row. */
+static bool elementwise_window(const TaOp *op, const TaKernelCall *c, TaRowWindow *w)
+{
+    const TaTensor *a = op->num_inputs == 2 ? op->inputs[0] : NULL;
+    const TaTensor *b = a ? op->inputs[1] : NULL, *out = op->outputs[0];
+    if (!nhwc_int8(a) || !nhwc_int8(b) || a == b || c->args.len != 3 || c->args.items[0] != a ||
+        c->args.items[1] != b || c->args.items[2] != out ||
+        memcmp(a->dims, out->dims, 4 * sizeof a->dims[0]) != 0 ||
+        memcmp(b->dims, out->dims, 4 * sizeof b->dims[0]) != 0 ||
+        (size_t)ta_row_band_elements(c) != ta_tensor_bytes(out) || out->dims[1] > UINT16_MAX ||
+        ta_tensor_bytes(out) > INT32_MAX)
+        return false;
+    const size_t row = (size_t)out->dims[2] * (size_t)out->dims[3];
+    *w = (TaRowWindow){.op = op,
+                       .call = c,
+                       .in_height = out->dims[1],
+                       .out_height = out->dims[1],
+                       .stride = 1,
+                       .span = 1,
+                       .in_row_bytes = row,
+                       .out_row_bytes = row,
+                       .second = b,
+                       .second_input = 1,
+                       .second_arg = 1,
+                       .second_row_bytes = row};
+    return true;
+}
+
 /* The operator's window over rows, or false when it cannot run in bands. */
 static bool row_window(const TaOp *op, TaRowWindow *w)
 {
     const TaKernelCall *c = run_call(op);
+    if (op->control == TA_CONTROL_NONE && c && !c->user && c->params_desc && op->num_outputs == 1 &&
+        nhwc_int8(op->outputs[0]) && ta_row_band_elements(c))
+        return elementwise_window(op, c, w);
     if (op->control != TA_CONTROL_NONE || !c || c->user || !c->params_desc ||
         !band_kernel(c->function) || op->num_outputs != 1 || op->num_inputs < 1 ||
         !nhwc_int8(op->inputs[0]) || !nhwc_int8(op->outputs[0]) || c->args.len < 2 ||
