@@ -15,6 +15,7 @@
  */
 #include "row_streaming.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,66 +223,64 @@ static void make_sums(TaPassCtx *ctx, TaRowChain *chain, const TaRowWindow *w)
     }
 }
 
-/* Whether op is one of the layers w[i..j]; *at: which. */
-static bool in_segment(const TaRowWindow *w, int i, int j, const TaOp *op, int *at)
-{
-    for (int k = i; k <= j; k++)
-        if (w[k].op == op) {
-            *at = k;
-            return true;
-        }
-    return false;
-}
-
-/* Whether op reads t only where a chain layer reads its buffers: its
-   window's input (operand 0, the run call's first argument) or its
-   second input. */
-static bool reads_as_buffer(const TaRowWindow *x, const TaTensor *t)
+/* How layer x reads t: 0 not at all, 1 only as a chain buffer (its
+   window's input, operand 0 and the run call's first argument, or its
+   second input), -1 otherwise too. */
+static int reads_as_buffer(const TaRowWindow *x, const TaTensor *t)
 {
     const TaOp *op = x->op;
+    int reads = 0;
     for (int k = 0; k < op->num_inputs; k++)
-        if (op->inputs[k] == t && k != 0 && k != x->second_input)
-            return false;
+        if (op->inputs[k] == t) {
+            if (k != 0 && k != x->second_input)
+                return -1;
+            reads = 1;
+        }
     for (int c = 0; c < op->lowered.calls.len; c++) {
         const TaKernelCall *call = op->lowered.calls.items[c];
         for (int a = 0; a < call->args.len; a++)
             if (call->args.items[a] == t && (call != x->call || (a != 0 && a != x->second_arg)))
-                return false;
+                return -1;
     }
-    return true;
+    return reads;
 }
 
-/* Whether t (layer `writer`'s output) is read only by the layers
-   w[i..j], as their window's or second input, and is no model output nor
-   shared with another tensor: it can be a row buffer of their chain. */
-static bool readers_inside(const TaGraph *g, const TaTensor *t, const TaRowWindow *w, int i, int j)
+/* The last layer of the run w[0..n) that reads layer k's output, INT_MAX
+   when anything else reads it (another operator, the application), it is
+   shared with another tensor, or a layer reads it otherwise than as a
+   chain buffer: it can be a row buffer of a chain only up to that layer. */
+static int last_reader(const TaGraph *g, const TaRowWindow *w, int n, int k)
 {
+    const TaTensor *t = w[k].op->outputs[0];
     if (t->output_index >= 0 || t->input_index >= 0 || t->alias_of)
-        return false;
+        return INT_MAX;
     for (int x = 0; x < g->tensors.len; x++)
         if (TA_TENSOR(g, x)->alias_of == t)
-            return false;
+            return INT_MAX;
+    int last = k;
     for (int x = 0; x < g->ops.len; x++) {
         const TaOp *op = TA_OP(g, x);
-        int at = -1;
+        const int at = op->index - w[0].op->index;
         if (op->control_cond == t)
-            return false;
-        if (in_segment(w, i, j, op, &at)) {
-            if (op->outputs[0] != t && !reads_as_buffer(&w[at], t))
-                return false;
+            return INT_MAX;
+        if (at >= 0 && at < n && w[at].op == op) {
+            const int reads = op->outputs[0] == t ? 0 : reads_as_buffer(&w[at], t);
+            if (reads < 0)
+                return INT_MAX;
+            last = reads && at > last ? at : last;
             continue;
         }
-        for (int k = 0; k < op->num_inputs; k++)
-            if (op->inputs[k] == t)
-                return false;
+        for (int i = 0; i < op->num_inputs; i++)
+            if (op->inputs[i] == t)
+                return INT_MAX;
         for (int c = 0; c < op->lowered.calls.len; c++) {
             const TaKernelCall *call = op->lowered.calls.items[c];
             for (int a = 0; a < call->args.len; a++)
                 if (call->args.items[a] == t && op != t->owner)
-                    return false;
+                    return INT_MAX;
         }
     }
-    return true;
+    return last;
 }
 
 /* The layer of w[i..k) that writes t, or -1. */
@@ -293,20 +292,38 @@ static int writer(const TaRowWindow *w, int i, int k, const TaTensor *t)
     return -1;
 }
 
+/* The links of the run w[0..n), found once (the split weighs every
+   piece): for each layer, the layer of the run writing its window's
+   input and its second input (-1: none), and last_reader. */
+typedef struct Links {
+    int *in_at, *second_at, *last;
+} Links;
+
+static Links find_links(TaPassCtx *ctx, const TaRowWindow *w, int n)
+{
+    Links L = {ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int)),
+               ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int)),
+               ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int))};
+    for (int k = 0; k < n; k++) {
+        L.in_at[k] = writer(w, 0, k, w[k].op->inputs[0]);
+        L.second_at[k] = w[k].second ? writer(w, 0, k, w[k].second) : -1;
+        L.last[k] = last_reader(ctx->graph, w, n, k);
+    }
+    return L;
+}
+
 /* Whether layers w[i..j] can run as one chain: each reads the chain's
    input or what a layer before it in the chain writes (its window and its
    second input), every output but the last is read only inside, and a
    summing pool comes last. */
-static bool valid_segment(const TaGraph *g, const TaRowWindow *w, int i, int j)
+static bool valid_segment(const TaRowWindow *w, const Links *L, int i, int j)
 {
     const TaTensor *input = w[i].op->inputs[0];
-    for (int k = i; k <= j; k++) {
-        const TaTensor *in = w[k].op->inputs[0];
-        if ((w[k].sums && k != j) || (in != input && writer(w, i, k, in) < 0) ||
-            (w[k].second && w[k].second != input && writer(w, i, k, w[k].second) < 0) ||
-            (k < j && !readers_inside(g, w[k].op->outputs[0], w, i, j)))
+    for (int k = i; k <= j; k++)
+        if ((w[k].sums && k != j) || (L->in_at[k] < i && w[k].op->inputs[0] != input) ||
+            (w[k].second && L->second_at[k] < i && w[k].second != input) ||
+            (k < j && L->last[k] > j))
             return false;
-    }
     return true;
 }
 
@@ -441,7 +458,7 @@ static int64_t segment_bytes(const TaRowWindow *w, const int *rows, int i, int j
    live one pair at a time. The split has the least peak of
    segment_bytes (dynamic programming over the cut points). */
 static bool split_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
-                        int n)
+                        const Links *L, int n)
 {
     int *rows = NULL;
     if (n < 2 || !schedule(ctx, w, n, &rows))
@@ -451,7 +468,7 @@ static bool split_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const 
     for (int j = 1; j <= n; j++) { /* best[j]: layers 0..j-1 */
         best[j] = -1;
         for (int i = j - 1; i >= 0; i--) {
-            if (i < j - 1 && !valid_segment(ctx->graph, w, i, j - 1))
+            if (i < j - 1 && !valid_segment(w, L, i, j - 1))
                 continue; /* a residual block cut through */
             const int64_t here = segment_bytes(w, rows, i, j - 1);
             const int64_t peak = i && best[i] > here ? best[i] : here;
@@ -478,18 +495,29 @@ static bool split_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const 
 static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
                        int n)
 {
-    const TaGraph *g = ctx->graph;
-    while (n >= 2) {
-        int m = n;
-        while (m >= 2 && !valid_segment(g, w, 0, m - 1))
+    if (n < 2)
+        return true;
+    const Links L = find_links(ctx, w, n);
+    for (int from = 0; from + 1 < n;) {
+        int m = n - from;
+        while (m >= 2 && !valid_segment(w, &L, from, from + m - 1))
             m--;
         if (m < 2) {
-            w++, n--;
+            from++;
             continue;
         }
-        if (!split_chain(ctx, opt, w, m))
+        /* The piece's own links, its layers counted from w + from. */
+        Links shifted = {ta_alloc_array(ctx->pool, (size_t)m + 1, sizeof(int)),
+                         ta_alloc_array(ctx->pool, (size_t)m + 1, sizeof(int)),
+                         ta_alloc_array(ctx->pool, (size_t)m + 1, sizeof(int))};
+        for (int k = 0; k < m; k++) {
+            shifted.in_at[k] = L.in_at[from + k] - from;
+            shifted.second_at[k] = L.second_at[from + k] - from;
+            shifted.last[k] = L.last[from + k] == INT_MAX ? INT_MAX : L.last[from + k] - from;
+        }
+        if (!split_chain(ctx, opt, w + from, &shifted, m))
             return false;
-        w += m, n -= m;
+        from += m;
     }
     return true;
 }
