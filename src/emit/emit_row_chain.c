@@ -167,21 +167,22 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
     const bool second = has_second(ch);
     size_t move;
     const char *type = field_type(ch, &move);
-    ta_buf_printf(b,
-                  "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
-                  "   (%lld bytes) a run. op: the chain's operator (%zu: a move of `rows`\n"
-                  "   rows within buffer `buffer`); buffer: the one its window reads; from/to:\n"
-                  "   the first row it reads there and writes in its output buffer (a move:\n"
-                  "   both in `buffer`)%s. */\n"
-                  "typedef struct {\n    %s op, buffer, rows, pad_top, out_rows, from, to%s;\n"
-                  "} %s_row_step_t;\n\n"
-                  "static const %s_row_step_t %s_row_steps[%d] = {\n",
-                  ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
-                  (long long)ch->moved_bytes, move,
-                  second ? "; from2: the first row of its second input (a residual) in the "
-                           "buffer\n   `seconds` names"
-                         : "",
-                  type, second ? ", from2" : "", sym, sym, sym, ch->steps.len);
+    ta_buf_printf(
+        b,
+        "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
+        "   (%lld bytes) a run. op: the chain's operator (%zu: a move of `rows`\n"
+        "   rows within buffer `buffer`); buffer: the one its window reads; from/to:\n"
+        "   the first row it reads there and writes in its output buffer (a move:\n"
+        "   both in `buffer`)%s. */\n"
+        "typedef struct {\n    %s op, buffer, rows, pad_top, out_rows, from, to%s;\n"
+        "} %s_row_step_t;\n\n"
+        "static const %s_row_step_t %s_row_steps[%d] = {\n",
+        ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
+        (long long)ch->moved_bytes, move,
+        second ? ";\n   from2: the first row of its second input (a residual) in the buffer\n"
+                 "   `seconds` names"
+               : "",
+        type, second ? ", from2" : "", sym, sym, sym, ch->steps.len);
     emit_steps(b, ch, move, second);
     ta_buf_printf(b, "};\n\nstatic const uint32_t %s_row_bytes[%d] = {", sym, ch->num_ops + 1);
     for (int j = 0; j <= ch->num_ops; j++)
