@@ -284,10 +284,15 @@ def exact_on(m, model, runs, board=None):
     assert total > 0 and diff == 0, f"{model.name} on {board or 'host'}: {diff} of {total} differ"
 
 
+AUTO_TOO = {"identity_same", "conv1x1_s2_even"}
+ON_BOARDS = ["conv1x1_s2_same", "identity_same", "separate_add", "skip_fused_s2"]
+
+
 @pytest.mark.parametrize("name", sorted(RESIDUAL))
 def test_residual_chain_is_bit_exact_on_the_host(tmp_path, name):
     model = residual_model(tmp_path, name)
-    for mode in ("least_ram", "auto"):  # auto may leave a small model's chain out
+    # auto (may leave a small model's chain out) on two of them: cheaper
+    for mode in ("least_ram", "auto") if name in AUTO_TOO else ("least_ram",):
         m = module.convert(model, tmp_path / mode, keys={"memory.row_streaming": mode})
         assert residual_chained(m) or mode == "auto", f"{name}: no residual in a chain"
         if mode == "least_ram":
@@ -298,7 +303,7 @@ def test_residual_chain_is_bit_exact_on_the_host(tmp_path, name):
 @pytest.mark.qemu
 @pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
 def test_residual_chains_are_bit_exact_on_cortex_m(tmp_path, board):
-    for name in sorted(RESIDUAL):
+    for name in ON_BOARDS:
         model = residual_model(tmp_path, name, seed=1)
         m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
         assert residual_chained(m), name
