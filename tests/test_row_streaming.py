@@ -235,28 +235,49 @@ RESIDUAL = {
 }
 
 
+def drawn_residual(seed):
+    """A random residual block: heights 1-20, widths 1-9, stride 1 or 2,
+    an identity skip (stride 1) or a 1x1 one, the long branch's layers of
+    kernels 1-5 (the second a depthwise one at times), with a sum's second
+    block behind the first half the time (RESIDUAL's tuple, plus blocks
+    and kernels)."""
+    rng = np.random.default_rng(2000 + seed)
+    shape = [1, int(rng.integers(1, 21)), int(rng.integers(1, 10)), 2]
+    stride = int(rng.integers(1, 3))
+    skip = "conv" if stride == 2 or rng.random() < 0.4 else "identity"
+    second = "dw" if rng.random() < 0.3 else "conv"
+    kernels = (int(rng.choice([1, 3, 5])), int(rng.choice([1, 3])))
+    return (shape, int(rng.choice([8, 16, 24])), stride, skip, "SAME", second,
+            int(rng.integers(1, 3)), kernels)
+
+
 def residual_model(tmp_path, name, seed=0):
     from tests.gen.builder import ModelBuilder
     from tests.gen.common import Q, draw_zero_point, f32
-    shape, width, stride, skip, padding, second = RESIDUAL[name]
+    spec = RESIDUAL[name] if name in RESIDUAL else drawn_residual(int(name.split("_")[1]))
+    shape, width, stride, skip, padding, second = spec[:6]
+    blocks, (k1, k2) = spec[6:] if len(spec) > 6 else (1, (3, 3))
     rng = np.random.default_rng(seed)
     b = ModelBuilder()
     x, q = _input(b, rng, shape)
     t, tshape, tq, _ = _conv(b, rng, x, shape, q, width, k=3, stride=1, padding="SAME",
                              act="RELU", name="stem")
-    a, ashape, aq, _ = _conv(b, rng, t, tshape, tq, width, k=3, stride=stride,
-                             padding=padding, act="RELU", name="main1")
-    a, ashape, aq, _ = _conv(b, rng, a, ashape, aq, width, kind=second, k=3, stride=1,
-                             padding="SAME", act="NONE", name="main2")
-    if skip == "identity":
-        s, sq = t, tq
-    else:
-        s, _, sq, _ = _conv(b, rng, t, tshape, tq, width, k=1, stride=stride,
-                            padding="SAME", act="NONE", name="skip")
-    oq = Q(f32(max(aq.scale, sq.scale) * 2), draw_zero_point(rng, "int8"))
-    y = b.tensor(ashape, "int8", oq, name="sum")
-    b.op("ADD", [a, s], [y], "AddOptions", fusedActivationFunction="RELU")
-    out, _, _, _ = _conv(b, rng, y, ashape, oq, 2, k=1, stride=1, padding="SAME",
+    for i in range(blocks):
+        s_i = stride if i == 0 else 1  # a second block: identity skip
+        a, ashape, aq, _ = _conv(b, rng, t, tshape, tq, width, k=k1, stride=s_i,
+                                 padding=padding, act="RELU", name=f"main1_{i}")
+        a, ashape, aq, _ = _conv(b, rng, a, ashape, aq, width, kind=second, k=k2, stride=1,
+                                 padding="SAME", act="NONE", name=f"main2_{i}")
+        if skip == "identity" or i > 0:
+            s, sq = t, tq
+        else:
+            s, _, sq, _ = _conv(b, rng, t, tshape, tq, width, k=1, stride=s_i,
+                                padding="SAME", act="NONE", name=f"skip_{i}")
+        oq = Q(f32(max(aq.scale, sq.scale) * 2), draw_zero_point(rng, "int8"))
+        y = b.tensor(ashape, "int8", oq, name=f"sum_{i}")
+        b.op("ADD", [a, s], [y], "AddOptions", fusedActivationFunction="RELU")
+        t, tshape, tq = y, ashape, oq
+    out, _, _, _ = _conv(b, rng, t, tshape, tq, 2, k=1, stride=1, padding="SAME",
                          act="NONE", name="head")
     path = tmp_path / f"{name}.tflite"
     path.write_bytes(b.build(inputs=[x], outputs=[out]))
@@ -298,6 +319,23 @@ def test_residual_chain_is_bit_exact_on_the_host(tmp_path, name):
         if mode == "least_ram":
             assert separate_add_chained(m) == (name == "separate_add")
         exact_on(m, model, 3)
+
+
+# TINYAOT_ROW_DRAWN_RESIDUAL draws more (100 took 93 s, 71 of them chained).
+DRAWN_RESIDUAL = int(os.environ.get("TINYAOT_ROW_DRAWN_RESIDUAL", "4"))
+
+
+def test_drawn_residual_chains_are_bit_exact_on_the_host(tmp_path):
+    """Random residual blocks (drawn_residual), bit-exact whether or not
+    least_ram keeps their chain (a one-row input never chains)."""
+    kept = []
+    for i in range(DRAWN_RESIDUAL):
+        name = f"drawn_{i}"
+        model = residual_model(tmp_path, name)
+        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
+        kept.append(residual_chained(m) or separate_add_chained(m))
+        exact_on(m, model, 2)
+    assert sum(kept) >= DRAWN_RESIDUAL // 3, kept
 
 
 @pytest.mark.qemu
