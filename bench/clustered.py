@@ -4,7 +4,11 @@ instructions of the MobileNet-v1-0.25-like model of bench/int4.py with its
 weights clustered to 16 values per tensor, against the same model stored
 dense, on the Cortex-M55 and the Cortex-M4 (QEMU); then the model
 compressed with TFLite Micro's tool (LUT, tests/harness/tflm_decode.py):
-the module's constant bytes against the compressed model's.
+the module's constant bytes against the compressed model's; then the same
+model clustered with skewed value counts (the k-th most common of a
+tensor's 16 values about 0.6^k as often as the first) compressed as
+TFLM_DECODE's Huffman (tests/harness/tflm_decode.py's writer: the tool's
+Huffman is a stub), whose weights auto keeps as Huffman codes.
 
     .venv/bin/python -m bench.clustered [--boards mps3-an547,mps2-an386] [--no-decode] [--cycles]
 
@@ -37,6 +41,35 @@ WEIGHT_GOAL, INSTR_GOAL, DECODE_GOAL = 0.55, 1.15, 1.05
 def draw_clustered(rng, shape):
     centroids = rng.choice(np.arange(-127, 128), 16, replace=False)
     return centroids[rng.integers(0, 16, shape)]
+
+
+def draw_skewed(rng, shape):
+    centroids = rng.choice(np.arange(-127, 128), 16, replace=False)
+    p = 0.6 ** np.arange(16)
+    return centroids[rng.choice(16, shape, p=p / p.sum())]
+
+
+def compress_huffman(model):
+    """The model with every int8 weight tensor compressed as TFLM_DECODE's
+    Huffman (32-bit entries, a first lookup of 6 bits)."""
+    from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as S
+
+    from tests.gen.ops.weight_table import _with_decode
+    from tests.harness import tflm_decode
+    m = S.ModelT.InitFromPackedBuf(model, 0)
+    for i, t in enumerate(m.subgraphs[0].tensors):
+        buf = m.buffers[t.buffer]
+        if t.type == S.TensorType.INT8 and buf.data is not None and len(buf.data) and \
+                len(t.shape) > 1:
+            w = np.frombuffer(bytes(buf.data), np.int8).reshape(list(t.shape))
+            model = _with_decode(model, i, *tflm_decode.huffman(w, True, 6))
+    return model
+
+
+def stored_formats(m, weight_tensors):
+    """The stored formats of the module's constants for weight tensors."""
+    return ",".join(sorted({t["stored_format"] for t in m.views["tensors"]
+                            if t["kind"] == "constant" and t["model_tensor"] in weight_tensors}))
 
 
 def constant_bytes(m):
@@ -127,24 +160,30 @@ def decode_figures(model):
     return sum(nbytes(i) for i in range(len(g.tensors))), sum(nbytes(i) for i in inputs), outputs
 
 
-def bench_decode(board, path, tmp):
-    compressed = tmp / "mobilenet025_96_lut.tflite"
-    compressed.write_bytes(compress(path.read_bytes()))
+def bench_decode(board, path, tmp, huffman=False):
+    compressed = tmp / f"mobilenet025_96_{'huffman' if huffman else 'lut'}.tflite"
+    compressed.write_bytes((compress_huffman if huffman else compress)(path.read_bytes()))
     model_all, model_weights, decoded = decode_figures(compressed.read_bytes())
-    print(f"== {board} ({target.SHORT[board]}): the clustered model compressed with TFLite "
-          "Micro's tool (TFLM_DECODE LUT, 4 bits, a table per channel)")
+    print(f"== {board} ({target.SHORT[board]}): " + (
+        "the model clustered with skewed counts, compressed as TFLM_DECODE's Huffman" if huffman
+        else "the clustered model compressed with TFLite Micro's tool (TFLM_DECODE LUT, 4 bits, "
+        "a table per channel)"))
     print(f"the compressed model: {model_weights:,} bytes of compressed weights (encoded and "
           f"ancillary tensors), {model_all:,} bytes of constants in all")
     failed = False
-    for fmt in ("dense", "auto"):
-        m, outs, instr, diff = int4.measure(compressed, board, tmp / f"{board}-dcm-{fmt}",
+    # table: what auto gave before Huffman codes (tables or a bitmap)
+    for fmt in ("dense", "table", "auto") if huffman else ("dense", "auto"):
+        m, outs, instr, diff = int4.measure(compressed, board,
+                                            tmp / f"{board}-dcm-{huffman}-{fmt}",
                                             {"weights.format": fmt})
         module_weights = int4.weight_bytes(m, decoded)
         module_all = constant_bytes(m)
         failed |= diff != 0
         print(f"weights.format {fmt:5}: weights {module_weights:,} bytes "
               f"({module_weights / model_weights:.3f}x the compressed ones), constants "
-              f"{module_all:,} ({module_all / model_all:.3f}x), {instr:,} instructions, TFLM "
+              f"{module_all:,} ({module_all / model_all:.3f}x), {instr:,} instructions, "
+              f"scratch {scratch_arena(m):,}, stored as "
+              f"{stored_formats(m, decoded)}, TFLM "
               f"{'equal' if diff == 0 else f'{diff} bytes differ'}", flush=True)
         if fmt == "auto":
             ratio = module_weights / model_weights
@@ -157,7 +196,9 @@ def bench_decode(board, path, tmp):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", default=",".join(target.BOARDS))
-    ap.add_argument("--no-decode", action="store_true", help="skip the TFLM_DECODE model")
+    ap.add_argument("--no-decode", action="store_true", help="skip the TFLM_DECODE models")
+    ap.add_argument("--only-huffman", action="store_true",
+                    help="the Huffman-compressed model alone")
     ap.add_argument("--cycles", action="store_true",
                     help="also estimate cycles of the clustered model (../shared/tools/cycles)")
     args = ap.parse_args(argv)
@@ -165,11 +206,17 @@ def main(argv=None):
     model, weights = int4.build("int8", draw=draw_clustered)
     path = tmp / "mobilenet025_96_clustered.tflite"
     path.write_bytes(model)
+    skewed, _ = int4.build("int8", draw=draw_skewed)
+    skewed_path = tmp / "mobilenet025_96_skewed.tflite"
+    skewed_path.write_bytes(skewed)
     failed = False
     for board in args.boards.split(","):
-        failed |= bench_board(board, path, weights, tmp, args.cycles)
-        if not args.no_decode:
+        if not args.only_huffman:
+            failed |= bench_board(board, path, weights, tmp, args.cycles)
+        if not args.no_decode and not args.only_huffman:
             failed |= bench_decode(board, path, tmp)
+        if not args.no_decode:
+            failed |= bench_decode(board, skewed_path, tmp, huffman=True)
     return 1 if failed else 0
 
 

@@ -262,13 +262,15 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                                                         lines_before_lowering);
         return TINYAOT_ERROR_UNSUPPORTED;
     }
-    ta_lower_weight_tables(&lower, &weights);
+    if (!ta_lower_weight_tables(&lower, &weights))
+        return TINYAOT_ERROR_CONFIG;
     dump_after(&dump, "lower", graph);
     ta_pass_drop_dead(&pass);
     dump_after(&dump, "drop_dead", graph);
     if (!ta_run_transforms(&pass, cfg, true))
         return TINYAOT_ERROR_CONFIG;
-    const TaRowStreamingOptions rows = {cfg->row_streaming, cfg->row_streaming_test_shortfall};
+    const TaRowStreamingOptions rows = {cfg->row_streaming, cfg->row_streaming_test_shortfall,
+                                        cfg->row_streaming_loops};
     if (!ta_row_streaming(&pass, &rows))
         return TINYAOT_ERROR_PLAN;
     ta_stage(diag, "lowered: %d operators", graph->ops.len);

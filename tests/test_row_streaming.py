@@ -203,6 +203,61 @@ def test_shared_models_ram():
     assert total_ram(analyze(kws, "auto")) == total_ram(analyze(kws, "off")) == 8768
 
 
+def step_counts(m):
+    """Entries of every chain's step table in the module."""
+    import re
+    return [int(n) for p in sorted((m.path / "ops").glob("*.c"))
+            for n in re.findall(r"_row_steps\[(\d+)\] =", p.read_text())]
+
+
+LOOP_CASES = ["s2_valid_dw_s2", "summing_pool", "pools"]
+
+
+@pytest.mark.parametrize("name", LOOP_CASES)
+def test_loops_run_the_table_schedule(tmp_path, name):
+    """memory.row_streaming_loops (the default) stores a chain's repeating
+    steps once: fewer table entries than the table of every step
+    (row_streaming_loops: false), the same bytes out, TFLite Micro's."""
+    model = chain_model(tmp_path, name)
+    data = model.read_bytes()
+    ins = oracle.random_inputs(data, np.random.default_rng(7), 2)
+    want = oracle.run_tflm(data, ins, isolated=True)
+    outs, counts = {}, {}
+    for loops in ("true", "false"):
+        m = module.convert(model, tmp_path / loops, keys={"memory.row_streaming": "least_ram",
+                                                          "memory.row_streaming_loops": loops})
+        counts[loops] = step_counts(m)
+        outs[loops] = module.run(m, module.build(m), ins)
+        total, diff = difftest._count_diff(outs[loops], want)
+        assert total > 0 and diff == 0, f"loops {loops}: {diff} of {total} bytes differ"
+    assert sum(counts["true"]) < sum(counts["false"]), counts
+
+
+def test_person_detect_chains_run_as_loops(tmp_path):
+    """person_detect's two chains: 235 and 115 steps as tables, a few dozen as loops."""
+    model = module.MODELS / "tflm_person_detect.tflite"
+    loops = step_counts(module.convert(model, tmp_path / "loops"))
+    table = step_counts(module.convert(model, tmp_path / "table",
+                                       keys={"memory.row_streaming_loops": "false"}))
+    assert table == [235, 115] and sum(loops) <= 60, (loops, table)
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
+def test_table_schedule_on_cortex_m(tmp_path, board):
+    """The one-pass table (memory.row_streaming_loops: false) on both boards;
+    the loops run in test_row_chains_are_bit_exact_on_cortex_m."""
+    model = chain_model(tmp_path, "s2_valid_dw_s2", seed=1)
+    m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
+                                                    "memory.row_streaming_loops": "false"})
+    elf = module.build_qemu(m, board=board)
+    data = model.read_bytes()
+    ins = oracle.random_inputs(data, np.random.default_rng(5), 2)
+    outs, _ = module.run_qemu(m, elf, ins, board=board)
+    total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    assert total > 0 and diff == 0, f"{diff} of {total} bytes differ on {board}"
+
+
 def test_resnet8_ram():
     """ResNet-8 by default (auto): one chain of its three residual blocks
     and the summing pool, 14,720 bytes of RAM (issue 25's goal: 16,000);

@@ -22,6 +22,8 @@ BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 CLUSTERED = ["CONV_2D.clustered", "DEPTHWISE_CONV_2D.clustered", "FULLY_CONNECTED.clustered"]
 DECODE = ["CONV_2D.decode_lut", "DEPTHWISE_CONV_2D.decode_lut", "FULLY_CONNECTED.decode_lut",
           "CONV_2D.decode_prune", "FULLY_CONNECTED.decode_prune"]
+HUFFMAN = ["CONV_2D.decode_huffman", "DEPTHWISE_CONV_2D.decode_huffman",
+           "FULLY_CONNECTED.decode_huffman"]
 PER_VARIANT = 4
 
 
@@ -37,9 +39,10 @@ def runs_for(case):
 @pytest.mark.qemu
 @pytest.mark.parametrize("board,target", BOARDS, ids=[b for b, _ in BOARDS])
 def test_table_weights_match_tflm_on_boards(tmp_path, board, target):
-    """The decode's Helium gathers (Cortex-M55) and portable loops (Cortex-M4)."""
+    """The decode's Helium gathers (Cortex-M55) and portable loops (Cortex-M4),
+    and the Huffman decoder."""
     bad, total = [], 0
-    for fmt, names in (("table", CLUSTERED), ("auto", DECODE)):
+    for fmt, names in (("table", CLUSTERED), ("auto", DECODE), ("huffman", HUFFMAN)):
         part = cases(names)
         b = batch.build_batch_qemu([(c.name, c.model) for c in part], tmp_path / fmt, board,
                                    target, keys={"weights.format": fmt})
@@ -58,13 +61,16 @@ def test_table_weights_match_tflm_on_boards(tmp_path, board, target):
     assert total > 0 and not bad, "\n".join(bad[:8])
 
 
-def clustered_fc(rows=64, depth=64, levels=16, seed=5):
-    """FULLY_CONNECTED [1, depth] -> [1, rows], weights of `levels` values."""
+def clustered_fc(rows=64, depth=64, levels=16, seed=5, skewed=False):
+    """FULLY_CONNECTED [1, depth] -> [1, rows], weights of `levels` values
+    (value k about twice as often as value k + 1 when skewed)."""
     rng = np.random.default_rng(seed)
     pool = rng.choice(np.arange(-127, 128), levels, replace=False)
+    p = 0.5 ** np.arange(levels) if skewed else np.ones(levels)
     b = ModelBuilder()
     x = b.tensor([1, depth], "int8", Q(0.05, 3), name="x")
-    w = b.const(pool[rng.integers(0, levels, (rows, depth))], "int8", Q(0.01, 0), name="fc_w")
+    w = b.const(pool[rng.choice(levels, (rows, depth), p=p / p.sum())], "int8", Q(0.01, 0),
+                name="fc_w")
     y = b.tensor([1, rows], "int8", Q(2.0, -1), name="y")
     b.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions")
     return b.build([x], [y])
@@ -117,6 +123,60 @@ def test_weights_format_chooses_the_table_form(tmp_path, keys, levels, form):
         assert not scratch and "ta_weight_table.c" not in kernels(tmp_path)
 
 
+@pytest.mark.parametrize("keys,skewed,form", [
+    ((), True, "huffman"),        # about 2 bits a weight against the tables' 4
+    ((), False, "table4"),        # flat: Huffman codes would take as much
+    (("--weights.format", "huffman"), False, "huffman"),
+    (("--weights.format", "table"), True, "table4"),
+])
+def test_huffman_codes_where_chosen(tmp_path, keys, skewed, form):
+    model = clustered_fc(skewed=skewed)
+    p = convert(tmp_path, model, *keys)
+    assert p.returncode == 0, p.stderr
+    s = stored(tmp_path)
+    coded = {k: v for k, v in s.items() if k.startswith("op0.weights_")}
+    assert [v[0] for v in coded.values()] == [form], s
+    nbytes = next(iter(coded.values()))[1]
+    if form == "huffman":
+        assert "ta_weight_huffman.c" in kernels(tmp_path)
+        assert nbytes < (1400 if skewed else 2200), s
+    runs = oracle.random_inputs(model, np.random.default_rng(2), 2)
+    (tmp_path / "m.tflite").write_bytes(model)
+    m = module.convert(tmp_path / "m.tflite", tmp_path / "mod",
+                       keys={k[2:]: v for k, v in zip(keys[::2], keys[1::2])})
+    ours = module.run(m, module.build(m), runs)
+    assert difftest._count_diff(ours, oracle.run_tflm(model, runs, isolated=True))[1] == 0
+
+
+def test_large_huffman_weights_equal_dense_module_and_tflm(tmp_path):
+    """65,536 skewed weights: a lookup of two values an entry (the
+    stream's bytes outweigh the larger lookup)."""
+    model = clustered_fc(rows=256, depth=256, skewed=True)
+    (tmp_path / "m.tflite").write_bytes(model)
+    runs = oracle.random_inputs(model, np.random.default_rng(7), 2)
+    outs = {}
+    for fmt in ("auto", "dense"):
+        m = module.convert(tmp_path / "m.tflite", tmp_path / fmt, keys={"weights.format": fmt})
+        outs[fmt] = module.run(m, module.build(m), runs)
+        formats = {t["stored_format"] for t in m.views["tensors"] if t["kind"] == "constant"}
+        assert ("huffman" in formats) == (fmt == "auto"), formats
+    assert difftest._count_diff(outs["auto"], outs["dense"])[1] == 0
+    assert difftest._count_diff(outs["auto"], oracle.run_tflm(model, runs, isolated=True))[1] == 0
+
+
+def test_weights_format_huffman_without_int8_weights_is_one_line(tmp_path):
+    b = ModelBuilder()
+    x = b.tensor([1, 8], "int8", Q(0.05, 3), name="x")
+    y = b.tensor([1, 8], "int8", Q(0.05, 3), name="y")
+    b.op("ADD", [x, x], [y], "AddOptions")
+    p = convert(tmp_path, b.build([x], [y]), "--weights.format", "huffman")
+    assert p.returncode != 0
+    lines = [line for line in p.stderr.splitlines() if "error" in line]
+    assert len(lines) == 1 and "m.tflite: weights.format huffman: the model has no int8 weights" \
+        in lines[0], p.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_auto_leaves_small_clustered_weights_dense(tmp_path):
     """Coding 8x8 weights saves less than the decode call costs."""
     p = convert(tmp_path, clustered_fc(rows=8, depth=8))
@@ -124,16 +184,23 @@ def test_auto_leaves_small_clustered_weights_dense(tmp_path):
     assert stored(tmp_path)["1"][0] == "dense"
 
 
-def test_analyze_lists_stored_bytes_format_and_dense_size(tmp_path):
+@pytest.mark.parametrize("skewed,tensor,form", [(False, "op0.weights_table", "table4"),
+                                                 (True, "op0.weights_huffman", "huffman")])
+def test_analyze_lists_stored_bytes_format_and_dense_size(tmp_path, skewed, tensor, form):
     path = tmp_path / "m.tflite"
-    path.write_bytes(clustered_fc())
+    path.write_bytes(clustered_fc(skewed=skewed))
     p = subprocess.run([module.tinyaot_bin(), "analyze", "--model.path", str(path), "--tensors",
                         "--format", "json"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     t = {t["id"]: t for t in json.loads(p.stdout)["tensors"]}
-    assert (t["op0.weights_table"]["stored_format"], t["op0.weights_table"]["dense_bytes"]) == \
-        ("table4", 4096), t["op0.weights_table"]
-    assert t["op0.weights_table"]["model_tensor"] == 1
+    assert (t[tensor]["stored_format"], t[tensor]["dense_bytes"]) == (form, 4096), t[tensor]
+    assert t[tensor]["model_tensor"] == 1 and 0 < t[tensor]["bytes"] < 4096, t[tensor]
+    residency = tmp_path / "out" / "m_residency.json"
+    assert convert(tmp_path, clustered_fc(skewed=skewed), "--memory.dump_residency_json",
+                   "true").returncode == 0
+    rows = json.loads(residency.read_text())
+    text = json.dumps(rows)
+    assert f'"stored_format": "{form}"' in text, text[:400]
 
 
 def test_clustered_module_equals_dense_module_and_tflm(tmp_path):
@@ -200,7 +267,50 @@ def test_bad_lut_feeding_a_convolution_is_one_line(tmp_path, name, corrupt, says
     assert not (tmp_path / "out").exists()
 
 
-# ---- Huffman and Prune: decoded at conversion, then kept as tables
+# ---- Huffman data that would make a bad code, when the DECODE feeds a CONV_2D
+
+def good_huffman():
+    """12 weights of 6 values, a first lookup of 2 bits: longer codes go
+    through second-level tables."""
+    return tflm_decode.huffman(np.array([0, 0, 0, 0, 0, 0, 3, 3, -5, 17, -60, 101], np.int8),
+                               True, 2)
+
+
+def pointer_past_tables(encoded, ancillary):
+    """A first-level entry that leads to a second table, its offset made
+    to point past every entry."""
+    a = bytearray(ancillary)
+    for at in range(16, 16 + 4 * 4, 4):
+        if not a[at + 3] & 0x80:  # not a symbol: the offset of a next table
+            a[at:at + 2] = b"\xff\x7f"
+            return encoded, bytes(a)
+    raise AssertionError("no second-level table")
+
+
+BAD_HUFFMAN = [
+    ("corrupted table: a code leading past the tables", pointer_past_tables,
+     "a code leads to table entry"),
+    ("tables cut short", lambda e, a: (e, a[:20]), "past the 1 entries of the tables"),
+    ("truncated stream", lambda e, a: (e[:1], a), "past the 8 bits of the code stream"),
+    ("corrupted header: version 0", lambda e, a: (e, a[:4] + b"\x00" + a[5:]),
+     "Huffman format version 0"),
+]
+
+
+@pytest.mark.parametrize("name,corrupt,says", BAD_HUFFMAN, ids=[b[0] for b in BAD_HUFFMAN])
+def test_bad_huffman_feeding_a_convolution_is_one_line(tmp_path, name, corrupt, says):
+    assert convert(tmp_path, decode_conv(*good_huffman())).returncode == 0
+    (tmp_path / "bad").mkdir()
+    p = convert(tmp_path / "bad", decode_conv(*corrupt(*good_huffman())))
+    assert p.returncode != 0
+    lines = [line for line in p.stderr.splitlines() if "error" in line]
+    assert len(lines) == 1, p.stderr
+    assert "m.tflite: operator 0 (TFLM_DECODE): output 0" in lines[0] and says in lines[0], \
+        lines[0]
+    assert not (tmp_path / "bad" / "out").exists()
+
+
+# ---- Huffman and Prune: decoded at conversion, then kept compressed
 
 def decode_fc(encoded, ancillary, rows, depth):
     """FULLY_CONNECTED [2, depth] -> [2, rows] whose weights a TFLM_DECODE gives."""
@@ -223,7 +333,7 @@ def skewed_weights(rng, rows=24, depth=40):
 
 
 @pytest.mark.parametrize("form", ["huffman", "prune"])
-def test_huffman_and_prune_weights_are_kept_as_tables(tmp_path, form):
+def test_skewed_huffman_and_prune_weights_are_kept_as_huffman(tmp_path, form):
     w = skewed_weights(np.random.default_rng(9))
     encoded, ancillary = (tflm_decode.huffman(w, True, 3) if form == "huffman"
                           else tflm_decode.prune(w))
@@ -232,8 +342,11 @@ def test_huffman_and_prune_weights_are_kept_as_tables(tmp_path, form):
     m = module.convert(tmp_path / "m.tflite", tmp_path / "out")
     s = {t["id"]: (t["stored_format"], t["nbytes"], t["dense_nbytes"])
          for t in m.views["tensors"] if t["kind"] == "constant"}
-    # 6 values: 3-bit indices, 960 elements in 360 bytes and an 8-value table
-    assert s["op1.weights_table"] == ("table3", 368, 960), s
+    # 6 values, half of them zeros: about 2.2 bits a weight, less than the
+    # tables' 3-bit indices (368 bytes) and the bitmap (120 + 483 bytes)
+    fmt, nbytes, dense = s["op1.weights_huffman"]
+    assert (fmt, dense) == ("huffman", 960) and nbytes < 368, s
+    assert "op1.weights_table" not in s, s
     runs = oracle.random_inputs(model, np.random.default_rng(3), 3)
     ours = module.run(m, module.build(m), runs)
     assert difftest._count_diff(ours, oracle.run_tflm(model, runs, isolated=True))[1] == 0

@@ -137,6 +137,9 @@ static const tinyaot_config_key config_keys[] = {
      "run chains of convolutions and pools row by row, each intermediate in a small row buffer: "
      "auto where the arena shrinks for at most 10% more instructions, least_ram wherever it can, "
      "off never (docs/row-streaming.md)"},
+    {"memory.row_streaming_loops", "bool", "true",
+     "a row chain's module code runs its repeating steps as loops; false: a table of every step "
+     "(more flash, the same outputs)"},
     {"memory.row_streaming_test_shortfall", "integer (rows)", "0",
      "testing only (needs TINYAOT_TESTING=1): row buffers this many rows shorter than the schedule "
      "needs (the conversion must reject it)"},
@@ -196,14 +199,15 @@ static const tinyaot_config_key config_keys[] = {
      "scratch passed to the kernel, planned like every scratch tensor"},
     {"transforms", "list, or map of name: bool", "all but PRUNE_IDENTITY_OPS",
      "graph transforms: a list is the exact set, a map turns single ones on or off"},
-    {"weights.format", "auto|packed|table|sparse|dense", "auto",
+    {"weights.format", "auto|packed|table|huffman|sparse|dense", "auto",
      "stored form of compressed weights (TFLite INT4): packed keeps them packed and runs kernels "
      "that read them in place, dense expands them to int8 at conversion (the int8 kernels), auto "
      "keeps them packed where the packed kernel pays (CONV_2D, FULLY_CONNECTED); table stores "
      "every weight tensor whose values fit as indices into tables, decoded before its operator; "
      "auto does so for TFLM_DECODE weights and clustered ones (at most 16 values); sparse stores "
      "int8 FULLY_CONNECTED and 1x1 CONV_2D weights without their zeros wherever that is smaller, "
-     "auto where the sparse kernel is faster (SPARSE_WEIGHTS)"},
+     "auto where the sparse kernel is faster (SPARSE_WEIGHTS); huffman stores every int8 weight "
+     "tensor as Huffman codes where smaller, auto TFLM_DECODE weights where smallest"},
     {"weights.dense", "name pattern, id, or a list", "none",
      "weight tensors stored dense whatever weights.format says: model names (exact or a glob) "
      "or ids as analyze --tensors lists them"},
@@ -731,13 +735,13 @@ static bool load_ids(Loader *L, const TaNode *n, const char *path, const char **
 /* weights: the stored form of compressed weights (passes/int4_weights.c). */
 static void load_weights(Loader *L, const TaNode *n)
 {
-    static const char *const formats[] = {"auto", "packed", "table", "sparse", "dense"};
+    static const char *const formats[] = {"auto", "packed", "table", "sparse", "dense", "huffman"};
     if (!expect_map(L, n, "weights"))
         return;
     check_keys(L, n, "weights");
     const TaNode *v;
     if ((v = ta_node_map_get(n, "format")))
-        get_choice(L, v, "weights.format", formats, 5, &L->cfg->weights_format);
+        get_choice(L, v, "weights.format", formats, 6, &L->cfg->weights_format);
     if ((v = ta_node_map_get(n, "dense")))
         load_ids(L, v, "weights.dense", &L->cfg->weights_dense, &L->cfg->num_weights_dense);
 }
@@ -902,6 +906,8 @@ static void load_memory(Loader *L, const TaNode *n)
         static const char *const modes[] = {"auto", "off", "least_ram"};
         get_choice(L, v, "memory.row_streaming", modes, 3, &c->row_streaming);
     }
+    if ((v = ta_node_map_get(n, "row_streaming_loops")))
+        get_bool(L, v, "memory.row_streaming_loops", &c->row_streaming_loops);
     if ((v = ta_node_map_get(n, "row_streaming_test_shortfall")) &&
         testing_allowed(L, v, "memory.row_streaming_test_shortfall"))
         get_uint(L, v, "memory.row_streaming_test_shortfall", &c->row_streaming_test_shortfall);
@@ -1144,6 +1150,7 @@ TaConfig *ta_config_load_ex(TaPool *pool, TaDiag *d, const char *config_path,
     c->output_over_input = true;
     c->overlap_test_direction = "auto";
     c->row_streaming = "auto";
+    c->row_streaming_loops = true;
     c->weights_format = "auto";
 
     check_keys(&L, root, "");

@@ -81,6 +81,7 @@ typedef struct TaConfig {
     const char *row_streaming;          /* "auto" | "off" | "least_ram" (row_streaming.c) */
     /* tests: rows taken off each row buffer */
     uint64_t row_streaming_test_shortfall;
+    bool row_streaming_loops; /* memory.row_streaming_loops (row_loops.c) */
     bool auto_hydrate_constants_given;
     TaVec tensor_rules;     /* TaRule* */
     TaVec operator_rules;   /* TaRule* */

@@ -38,9 +38,10 @@ static int second_arg(const TaRowChain *ch, const TaOp *op, const TaKernelCall *
 
 /* int <symbol>_band(in_rows, pad_top, out_rows, input, second, output):
    the band call with the operator's parameters narrowed to the band
-   (ta_row_band_params); `second`: the band's rows of its second input (a
-   fused residual), NULL for a layer without one. A summing pool's band
-   adds to its sums instead of writing `output`. */
+   (ta_row_band_params; a separate ADD's to a run of elements); `second`:
+   the band's rows of its second input (a residual), NULL for a layer
+   without one. A summing pool's band adds to its sums instead of writing
+   `output`. */
 static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int params)
 {
     const TaKernelCall *call = ta_row_band_call(c->in->graph, op->row_chain, op->row_chain_pos);
@@ -95,141 +96,203 @@ static size_t row_bytes(const TaRowChain *ch, int j)
     return (size_t)ch->buffers[j]->dims[2] * (size_t)ch->buffers[j]->dims[3];
 }
 
-/* Whether an operator of the chain has a second input (the step table
-   then has a from2 field). */
-static bool has_second(const TaRowChain *ch)
+/* A loop step as the table holds it: its operator (a move in buffer j:
+   num_ops + j), rows, top padding, output rows, and the byte offsets it
+   reads and writes at (in the chain's input and output: from where the
+   loop's repetition has moved them; bytes, not rows, so a band call
+   multiplies nothing), and where it reads its second input (a residual;
+   the table has that field only in a chain with residuals). */
+enum { STEP_FIELDS = 7 };
+static void step_fields(const TaRowChain *ch, const TaRowStep *s, size_t f[STEP_FIELDS])
+{
+    const bool is_move = s->op < 0;
+    f[0] = is_move ? (size_t)(ch->num_ops + s->buffer) : (size_t)s->op;
+    f[1] = (size_t)s->in_rows;
+    f[2] = is_move ? 0 : (size_t)s->pad_top;
+    f[3] = is_move ? 0 : (size_t)s->out_rows;
+    f[4] = s->in_offset;
+    f[5] = s->out_offset;
+    f[6] = is_move ? 0 : s->second_offset;
+}
+
+/* Whether an operator of the chain has a second input, or its window
+   reads another buffer than the one before it (a residual block): the
+   tables then say which buffers each reads. */
+static bool dag(const TaRowChain *ch)
 {
     for (int k = 0; k < ch->num_ops; k++)
-        if (ch->second_buffer[k] >= 0)
+        if (ch->second_buffer[k] >= 0 || ch->input_buffer[k] != k)
             return true;
     return false;
 }
 
-/* A step as the row indices the table holds: its operator (or the move
-   marker), buffer (a band's: the one its window reads), rows, top
-   padding, output rows, the first row it reads and writes, and the first
-   row of its second input. Every offset is a whole number of rows. */
-static void step_fields(const TaRowChain *ch, const TaRowStep *s, size_t move, size_t f[8])
+/* The narrowest unsigned type every value fits: most chains take one
+   byte a field, so the tables cost little flash. */
+static const char *narrowest(size_t largest)
 {
-    const bool is_move = s->op < 0;
-    const int in = s->buffer, out = is_move ? s->buffer : s->op + 1;
-    const int second = is_move ? -1 : ch->second_buffer[s->op];
-    f[0] = is_move ? move : (size_t)s->op;
-    f[1] = (size_t)s->buffer;
-    f[2] = (size_t)s->in_rows;
-    f[3] = is_move ? 0 : (size_t)s->pad_top;
-    f[4] = is_move ? 0 : (size_t)s->out_rows;
-    f[5] = s->in_offset / row_bytes(ch, in);
-    f[6] = s->out_offset / row_bytes(ch, out);
-    f[7] = second < 0 ? 0 : s->second_offset / row_bytes(ch, second);
+    return largest <= 0xFF ? "uint8_t" : largest <= 0xFFFF ? "uint16_t" : "uint32_t";
 }
 
-/* The narrowest unsigned type every field of the table fits, the move
-   marker (its largest value) included: most chains take one byte a
-   field, so the table costs little flash. */
-static const char *field_type(const TaRowChain *ch, size_t *move)
+/* The narrowest type of the step fields [from, to) (the small fields,
+   then the offsets). */
+static const char *step_type(const TaRowChain *ch, int from, int to)
 {
-    size_t largest = (size_t)ch->num_ops;
-    for (int i = 0; i < ch->steps.len; i++) {
-        size_t f[8];
-        step_fields(ch, ch->steps.items[i], 0, f);
-        for (int k = 0; k < 8; k++)
+    size_t largest = 2 * (size_t)ch->num_ops;
+    for (int i = 0; i < ch->loop_steps.len; i++) {
+        size_t f[STEP_FIELDS];
+        step_fields(ch, ch->loop_steps.items[i], f);
+        for (int k = from; k < to; k++)
             largest = f[k] > largest ? f[k] : largest;
     }
-    *move = largest < 0xFF ? 0xFF : largest < 0xFFFF ? 0xFFFF : 0xFFFFFFFFu;
-    return *move == 0xFF ? "uint8_t" : *move == 0xFFFF ? "uint16_t" : "uint32_t";
+    return narrowest(largest);
 }
 
-/* The step table's rows. */
-static void emit_steps(TaBuf *b, const TaRowChain *ch, size_t move, bool second)
+static const char *loop_type(const TaRowChain *ch)
 {
-    for (int i = 0; i < ch->steps.len; i++) {
-        const TaRowStep *s = ch->steps.items[i];
-        size_t f[8];
-        step_fields(ch, s, move, f);
-        ta_buf_printf(b, "    {%zu, %zu, %zu, %zu, %zu, %zu, %zu", f[0], f[1], f[2], f[3], f[4],
-                      f[5], f[6]);
-        if (second)
-            ta_buf_printf(b, ", %zu", f[7]);
+    size_t largest = (size_t)ch->loop_steps.len;
+    for (int l = 0; l < ch->loops.len; l++) {
+        const TaRowLoop *loop = ch->loops.items[l];
+        const size_t v[3] = {(size_t)loop->repeats, (size_t)loop->in_advance,
+                             (size_t)loop->out_advance};
+        for (int k = 0; k < 3; k++)
+            largest = v[k] > largest ? v[k] : largest;
+    }
+    return narrowest(largest);
+}
+
+/* A residual block's chain: each operator's window buffer and second
+   input buffer (0xFF: none). */
+static void emit_buffer_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
+{
+    ta_buf_printf(b,
+                  "\n/* Each operator's window's buffer and second input's (255: none). */\n"
+                  "static const uint8_t %s_inputs[%d] = {",
+                  sym, ch->num_ops);
+    for (int k = 0; k < ch->num_ops; k++)
+        ta_buf_printf(b, "%s%d", k ? ", " : "", ch->input_buffer[k]);
+    ta_buf_printf(b, "};\nstatic const uint8_t %s_seconds[%d] = {", sym, ch->num_ops);
+    for (int k = 0; k < ch->num_ops; k++)
+        ta_buf_printf(b, "%s%d", k ? ", " : "",
+                      ch->second_buffer[k] < 0 ? 0xFF : ch->second_buffer[k]);
+    ta_buf_puts(b, "};\n");
+}
+
+/* The loop and step tables. */
+static void emit_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
+{
+    const bool residual = dag(ch);
+    const int fields = residual ? STEP_FIELDS : STEP_FIELDS - 1;
+    ta_buf_printf(b,
+                  "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
+                  "   (%lld bytes) a run, as %d loops of %d steps. op: the chain's operator\n"
+                  "   (%d + j: a move of `rows` rows within buffer j); from/to: the byte\n"
+                  "   offsets it reads at in its input buffer and writes at in its output\n"
+                  "   buffer (a move: both in j)%s. A loop runs `count` steps from `first`\n"
+                  "   `repeats` times, the chain's input and output `in_advance` and\n"
+                  "   `out_advance` rows further on each time. */\n"
+                  "typedef struct {\n    %s op, rows, pad_top, out_rows;\n    %s from, to%s;\n"
+                  "} %s_row_step_t;\n\n"
+                  "typedef struct {\n    %s first, count, repeats, in_advance, out_advance;\n"
+                  "} %s_row_loop_t;\n\n"
+                  "static const %s_row_step_t %s_row_steps[%d] = {\n",
+                  ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
+                  (long long)ch->moved_bytes, ch->loops.len, ch->loop_steps.len, ch->num_ops,
+                  residual ? "; from2: the byte offset of its second input (a residual)" : "",
+                  step_type(ch, 0, 4), step_type(ch, 4, fields), residual ? ", from2" : "", sym,
+                  loop_type(ch), sym, sym, sym, ch->loop_steps.len);
+    for (int i = 0, l = 0; i < ch->loop_steps.len; i++) {
+        const TaRowStep *s = ch->loop_steps.items[i];
+        const TaRowLoop *loop = ch->loops.items[l];
+        if (i == loop->first) {
+            ta_buf_printf(b, "    /* loop %d: %d time%s (the rows of its first) */\n", l,
+                          loop->repeats, loop->repeats == 1 ? "" : "s");
+            l += l + 1 < ch->loops.len;
+        }
+        size_t f[STEP_FIELDS];
+        step_fields(ch, s, f);
+        ta_buf_puts(b, "    {");
+        for (int k = 0; k < fields; k++)
+            ta_buf_printf(b, "%s%zu", k ? ", " : "", f[k]);
         if (s->op < 0)
             ta_buf_printf(b, "}, /* move rows %d.. */\n", s->in_row);
         else
             ta_buf_printf(b, "}, /* rows %d..%d */\n", s->out_row, s->out_row + s->out_rows - 1);
     }
+    ta_buf_printf(b, "};\n\nstatic const %s_row_loop_t %s_row_loops[%d] = {\n", sym, sym,
+                  ch->loops.len);
+    for (int l = 0; l < ch->loops.len; l++) {
+        const TaRowLoop *loop = ch->loops.items[l];
+        ta_buf_printf(b, "    {%d, %d, %d, %d, %d},\n", loop->first, loop->count, loop->repeats,
+                      loop->in_advance, loop->out_advance);
+    }
+    ta_buf_printf(b, "};\n\nstatic const uint32_t %s_row_bytes[%d] = {", sym, ch->num_ops + 1);
+    for (int j = 0; j <= ch->num_ops; j++)
+        ta_buf_printf(b, "%s%zu", j ? ", " : "", row_bytes(ch, j));
+    ta_buf_puts(b, "};\n");
+    if (residual)
+        emit_buffer_tables(b, ch, sym);
 }
 
-/* The step table and the loop that walks it. */
+/* The tables and the loops that walk them. */
 static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
 {
     const TaRowChain *ch = op->row_chain;
     const TaGraph *g = c->in->graph;
     const char *sym = op->lowered.symbol;
-    const bool second = has_second(ch);
-    size_t move;
-    const char *type = field_type(ch, &move);
-    ta_buf_printf(
-        b,
-        "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
-        "   (%lld bytes) a run. op: the chain's operator (%zu: a move of `rows`\n"
-        "   rows within buffer `buffer`); buffer: the one its window reads; from/to:\n"
-        "   the first row it reads there and writes in its output buffer (a move:\n"
-        "   both in `buffer`)%s. */\n"
-        "typedef struct {\n    %s op, buffer, rows, pad_top, out_rows, from, to%s;\n"
-        "} %s_row_step_t;\n\n"
-        "static const %s_row_step_t %s_row_steps[%d] = {\n",
-        ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
-        (long long)ch->moved_bytes, move,
-        second ? ";\n   from2: the first row of its second input (a residual) in the buffer\n"
-                 "   `seconds` names"
-               : "",
-        type, second ? ", from2" : "", sym, sym, sym, ch->steps.len);
-    emit_steps(b, ch, move, second);
-    ta_buf_printf(b, "};\n\nstatic const uint32_t %s_row_bytes[%d] = {", sym, ch->num_ops + 1);
-    for (int j = 0; j <= ch->num_ops; j++)
-        ta_buf_printf(b, "%s%zu", j ? ", " : "", row_bytes(ch, j));
-    if (second) {
-        ta_buf_printf(b,
-                      "};\n\n/* Each operator's second input buffer (%zu: none). */\n"
-                      "static const uint8_t %s_seconds[%d] = {",
-                      (size_t)0xFF, sym, ch->num_ops);
-        for (int k = 0; k < ch->num_ops; k++)
-            ta_buf_printf(b, "%s%d", k ? ", " : "",
-                          ch->second_buffer[k] < 0 ? 0xFF : ch->second_buffer[k]);
-    }
+    const bool residual = dag(ch);
+    emit_tables(b, ch, sym);
+    const char *residual_reads = ta_format(
+        c->pool,
+        "                const uint32_t in = %s_inputs[s->op], j2 = %s_seconds[s->op];\n"
+        "                const int8_t *second = j2 == 0xFFu ? NULL : buffers[j2] + s->from2;\n",
+        sym, sym);
     ta_buf_printf(b,
-                  "};\n\ntypedef int (*%s_band_fn)(int32_t, int32_t, int32_t, const int8_t *, "
+                  "\ntypedef int (*%s_band_fn)(int32_t, int32_t, int32_t, const int8_t *, "
                   "const int8_t *, int8_t *);\nstatic const %s_band_fn %s_bands[%d] = {",
                   sym, sym, sym, ch->num_ops);
     for (int k = 0; k < ch->num_ops; k++)
         ta_buf_printf(b, "%s%s_band", k ? ", " : "", TA_OP(g, ch->first_op + k)->lowered.symbol);
-    ta_buf_printf(b, "};\n\nint %s_run(void)\n{\n    int8_t *const buffers[%d] = {", sym,
-                  ch->num_ops + 1);
-    for (int j = 0; j <= ch->num_ops; j++)
-        ta_buf_printf(b, "%s\n        (int8_t *)%s", j ? "," : "",
+    ta_buf_printf(b, "};\n\nint %s_run(void)\n{\n    int8_t *buffers[%d];\n", sym, ch->num_ops + 1);
+    for (int j = 1; j < ch->num_ops; j++)
+        ta_buf_printf(b, "    buffers[%d] = (int8_t *)%s;\n", j,
                       ta_sources_tensor_ptr(c, ch->buffers[j]));
+    const int n = ch->num_ops;
     ta_buf_printf(b,
-                  "};\n"
-                  "    for (uint32_t i = 0; i < %du; i++) {\n"
-                  "        const %s_row_step_t *s = &%s_row_steps[i];\n"
-                  "        const uint32_t in_row = %s_row_bytes[s->buffer];\n"
-                  "        if (s->op == %zuu) {\n"
-                  "            memmove(buffers[s->buffer] + (size_t)s->to * in_row,\n"
-                  "                buffers[s->buffer] + (size_t)s->from * in_row,\n"
-                  "                (size_t)s->rows * in_row);\n"
-                  "            continue;\n        }\n",
-                  ch->steps.len, sym, sym, sym, move);
-    if (second)
-        ta_buf_printf(b,
-                      "        const uint8_t j = %s_seconds[s->op];\n"
-                      "        const int8_t *second = j == 0xFFu ? NULL\n"
-                      "            : buffers[j] + (size_t)s->from2 * %s_row_bytes[j];\n",
-                      sym, sym);
-    ta_buf_printf(b,
-                  "        const int status = %s_bands[s->op](s->rows, s->pad_top, s->out_rows,\n"
-                  "            buffers[s->buffer] + (size_t)s->from * in_row, %s,\n"
-                  "            buffers[s->op + 1] + (size_t)s->to * %s_row_bytes[s->op + 1]);\n"
-                  "        if (status != TA_OK)\n            return status;\n    }\n",
-                  sym, second ? "second" : "NULL", sym);
+                  "    for (uint32_t l = 0; l < %du; l++) {\n"
+                  "        const %s_row_loop_t *loop = &%s_row_loops[l];\n"
+                  "        const uint32_t first = loop->first, end = first + loop->count;\n"
+                  "        const uint32_t repeats = loop->repeats;\n"
+                  "        const size_t in_advance = (size_t)loop->in_advance * %zuu;\n"
+                  "        const size_t out_advance = (size_t)loop->out_advance * %zuu;\n"
+                  "        buffers[0] = (int8_t *)%s;\n"
+                  "        buffers[%d] = (int8_t *)%s;\n"
+                  "        for (uint32_t r = 0; r < repeats; r++) {\n"
+                  "            for (uint32_t i = first; i < end; i++) {\n"
+                  "                const %s_row_step_t *s = &%s_row_steps[i];\n"
+                  "                if (s->op >= %du) {\n"
+                  "                    const uint32_t j = s->op - %du, bytes = %s_row_bytes[j];\n"
+                  "                    memmove(buffers[j] + s->to, buffers[j] + s->from,\n"
+                  "                        (size_t)s->rows * bytes);\n"
+                  "                    continue;\n"
+                  "                }\n"
+                  "%s"
+                  "                const int status = %s_bands[s->op](s->rows, s->pad_top, "
+                  "s->out_rows,\n"
+                  "                    %s, %s,\n"
+                  "                    buffers[s->op + 1] + s->to);\n"
+                  "                if (status != TA_OK)\n"
+                  "                    return status;\n"
+                  "            }\n"
+                  "            buffers[0] += in_advance;\n"
+                  "            buffers[%d] += out_advance;\n"
+                  "        }\n"
+                  "    }\n",
+                  ch->loops.len, sym, sym, row_bytes(ch, 0), row_bytes(ch, n),
+                  ta_sources_tensor_ptr(c, ch->buffers[0]), n,
+                  ta_sources_tensor_ptr(c, ch->buffers[n]), sym, sym, n, n, sym,
+                  residual ? residual_reads : "", sym,
+                  residual ? "buffers[in] + s->from" : "buffers[s->op] + s->from",
+                  residual ? "second" : "NULL", n);
     if (ch->finish_call)
         ta_buf_printf(b, "    return %s_finish();\n}\n",
                       TA_OP(g, ch->first_op + ch->num_ops - 1)->lowered.symbol);

@@ -85,6 +85,7 @@
 #include "../../runtime/kernels/ta_transpose_conv_f32.h"
 #include "../../runtime/kernels/ta_unary_f32.h"
 #include "../../runtime/kernels/ta_variable.h"
+#include "../../runtime/kernels/ta_weight_huffman.h"
 #include "../../runtime/kernels/ta_weight_table.h"
 
 static int call_ta_abs_f32(const void *p, void *const *a)
@@ -923,6 +924,10 @@ static int call_ta_variable_fill(const void *p, void *const *a)
 {
     return ta_variable_fill(p, a[0]);
 }
+static int call_ta_weight_huffman_s8(const void *p, void *const *a)
+{
+    return ta_weight_huffman_s8(p, a[0], a[1]);
+}
 static int call_ta_weight_table_s8(const void *p, void *const *a)
 {
     return ta_weight_table_s8(p, a[0], a[1]);
@@ -1139,6 +1144,7 @@ static const TaKernelEntry entries[] = {
     {"ta_transpose_conv_s16", 6, "r:int16_t r:int8_t r:int64_t r:int32_t r:int32_t w:int16_t", call_ta_transpose_conv_s16},
     {"ta_transpose_conv_s8", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_transpose_conv_s8},
     {"ta_variable_fill", 1, "w:void", call_ta_variable_fill},
+    {"ta_weight_huffman_s8", 2, "r:uint8_t w:int8_t", call_ta_weight_huffman_s8},
     {"ta_weight_table_s8", 2, "r:uint8_t w:int8_t", call_ta_weight_table_s8},
 };
 

@@ -358,11 +358,25 @@ typedef struct TaRowStep {
     int out_row, out_rows;
     int in_row, in_rows, pad_top;
     size_t in_offset, out_offset, move_bytes;
+    /* A step of a row loop (row_loops.c): what each repetition of its loop
+       adds to its rows and offsets; 0 in chain->steps. */
+    int out_row_step, in_row_step;
+    size_t in_offset_step, out_offset_step;
     /* A band of an operator with a second input (a fused residual): its
        rows [out_row, out_row + out_rows), second_offset bytes into buffer
-       chain->second_buffer[op]. */
-    size_t second_offset;
+       chain->second_buffer[op] (a loop's step: second_offset_step more
+       each repetition). */
+    size_t second_offset, second_offset_step;
 } TaRowStep;
+
+/* Row loops: chain->loop_steps[first, first + count) run `repeats`
+   times, repetition r with each step's rows and offsets advanced r times
+   by its *_step fields: only offsets in the chain's input and output
+   advance, by in_advance and out_advance rows of theirs. */
+typedef struct TaRowLoop {
+    int first, count, repeats;
+    int in_advance, out_advance;
+} TaRowLoop;
 
 /* A chain of window operators (layers first_op .. first_op + num_ops - 1)
    run as one schedule; buffers[0] is the chain's input, buffers[num_ops]
@@ -382,6 +396,10 @@ typedef struct TaRowChain {
        output; NULL otherwise. */
     struct TaKernelCall *rows_call, *finish_call, *plain_call;
     struct TaTensor *sums;
+    /* The steps as loops, which the module runs (row_loops.c): expanded,
+       exactly `steps`. */
+    TaVec loop_steps; /* TaRowStep* */
+    TaVec loops;      /* TaRowLoop* */
     /* Per operator: the buffer its window reads (k in a plain chain), and
        the buffer its second input, read row for row, lives in (-1: none),
        such as a fused residual held until the long branch reaches it

@@ -80,6 +80,7 @@
 #include "../../runtime/kernels/ta_transpose_conv_f32.h"
 #include "../../runtime/kernels/ta_unary_f32.h"
 #include "../../runtime/kernels/ta_variable.h"
+#include "../../runtime/kernels/ta_weight_huffman.h"
 #include "../../runtime/kernels/ta_weight_table.h"
 
 #include "params_describe.h"
@@ -414,6 +415,10 @@ DESCRIBE(TA_UNARY_F32_PARAMS)
 
 #define STRUCT ta_variable_fill_params_t
 DESCRIBE(TA_VARIABLE_FILL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_weight_huffman_params_t
+DESCRIBE(TA_WEIGHT_HUFFMAN_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_weight_table_params_t

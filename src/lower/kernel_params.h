@@ -94,6 +94,7 @@ extern const TaParamsDesc ta_transpose_conv_f32_params_t_desc;
 extern const TaParamsDesc ta_transpose_conv_params_t_desc;
 extern const TaParamsDesc ta_unary_f32_params_t_desc;
 extern const TaParamsDesc ta_variable_fill_params_t_desc;
+extern const TaParamsDesc ta_weight_huffman_params_t_desc;
 extern const TaParamsDesc ta_weight_table_params_t_desc;
 
 #endif /* TA_KERNEL_PARAMS_H */

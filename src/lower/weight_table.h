@@ -10,13 +10,14 @@
 #ifndef TA_WEIGHT_TABLE_LOWER_H
 #define TA_WEIGHT_TABLE_LOWER_H
 
+#include "../../runtime/kernels/ta_weight_huffman.h"
 #include "../../runtime/kernels/ta_weight_table.h"
 #include "lower.h"
 
 /* weights.format and weights.dense (config.h), which the weight passes
    share: INT4 packing, tables, SPARSE_WEIGHTS. */
 typedef struct TaWeightsOptions {
-    const char *format;       /* "auto" | "packed" | "table" | "sparse" | "dense" */
+    const char *format;       /* "auto" | "packed" | "table" | "huffman" | "sparse" | "dense" */
     const char *const *dense; /* names, globs or ids stored dense */
     int num_dense;
 } TaWeightsOptions;
@@ -41,9 +42,21 @@ typedef struct TaWeightTable {
 bool ta_weight_table_encode(TaPool *pool, const int8_t *values, int32_t n, int32_t channels,
                             TaWeightTable *out);
 
+/* A canonical Huffman coding of `n` int8 values: its kernel parameters and
+   stored bytes (runtime/kernels/ta_weight_huffman.h). */
+typedef struct TaWeightHuffman {
+    ta_weight_huffman_params_t params;
+    uint8_t *stored;
+    int32_t stored_bytes;
+} TaWeightHuffman;
+
+/* false for no values. weight_huffman.c. */
+bool ta_weight_huffman_encode(TaPool *pool, const int8_t *values, int32_t n, TaWeightHuffman *out);
+
 /* Every CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED whose weights
-   weights.format (`o`) stores as tables gets the decode call before its
-   kernel, which then reads the decoded scratch. */
-void ta_lower_weight_tables(TaLower *L, const TaWeightsOptions *o);
+   weights.format (`o`) stores as tables or Huffman codes gets the decode
+   call before its kernel, which then reads the decoded scratch. false
+   (one error) when weights.format huffman codes no weights at all. */
+bool ta_lower_weight_tables(TaLower *L, const TaWeightsOptions *o);
 
 #endif /* TA_WEIGHT_TABLE_LOWER_H */

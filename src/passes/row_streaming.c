@@ -46,7 +46,8 @@ static const char *const band_kernels[] = {
    added 144,543 instructions on Cortex-M55 (150,757 on Cortex-M4); see
    docs/row-streaming.md. */
 enum { CALL_INSTRUCTIONS = 500, BYTES_PER_MOVE_INSTRUCTION = 4, MAC_PER_INSTRUCTION = 2 };
-/* The most operators one chain has (0xFF marks a move in the step table). */
+/* The most operators one chain has (its step table numbers them and its
+   moves, one a row buffer, in one field). */
 enum { MAX_CHAIN_OPS = 254 };
 /* The most pieces one run of window layers splits into. */
 enum { TA_ROW_SEGMENTS_MAX = 256 };
@@ -401,7 +402,8 @@ static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowC
                                 chain->moved_bytes / BYTES_PER_MOVE_INSTRUCTION;
     if (w[n - 1].sums)
         make_sums(ctx, chain, &w[n - 1]);
-    return true;
+    ta_row_loops(ctx->pool, chain, opt->loops);
+    return ta_row_loops_check(ctx->pool, ctx->diag, ctx->model_path, chain);
 }
 
 static void undo(TaPassCtx *ctx, TaRowChain *c)
@@ -587,7 +589,7 @@ bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
                 return false;
             n = 0;
         }
-        if (n == MAX_CHAIN_OPS) { /* the step table numbers operators in 8 bits */
+        if (n == MAX_CHAIN_OPS) {
             if (!take_chain(ctx, opt, w, n))
                 return false;
             n = 0;

@@ -14,6 +14,7 @@
 typedef struct TaRowStreamingOptions {
     const char *mode;   /* memory.row_streaming: "auto" | "off" | "least_ram" */
     uint64_t shortfall; /* tests: rows taken off each row buffer after scheduling */
+    bool loops;         /* memory.row_streaming_loops: the module runs loops (row_loops.c) */
 } TaRowStreamingOptions;
 
 /* Picks the chains, schedules and checks each, and records them in
@@ -53,5 +54,13 @@ bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, cons
    False after one error line naming the chain, step and row. */
 bool ta_row_check(TaPool *pool, TaDiag *diag, const char *model_path, const TaRowChain *chain,
                   const TaRowWindow *w, const int *rows);
+
+/* row_loops.c: chain->loops and loop_steps from chain->steps, as loops
+   where the steps repeat (compact) or one pass over every step. */
+void ta_row_loops(TaPool *pool, TaRowChain *chain, bool compact);
+/* Whether the loops run exactly chain->steps; false after one error line
+   naming the chain and the first step that differs. */
+bool ta_row_loops_check(TaPool *pool, TaDiag *diag, const char *model_path,
+                        const TaRowChain *chain);
 
 #endif /* TA_ROW_STREAMING_H */

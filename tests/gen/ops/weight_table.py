@@ -16,6 +16,13 @@ TFLite Micro requires). Prune (`.decode_prune`, auto): the weights pruned
 to 3-40% of their values and compressed as TFLM_DECODE's Prune (a DECODE
 put before the layer here: the tool's Prune is a stub), kept as a bitmap.
 
+Huffman (`.decode_huffman`, weights.format huffman, so the run-time
+Huffman decoder runs whatever the tables would take): the weights
+clustered to 2-40 values, counted skewed (value k about twice as often as
+value k + 1) or flat, compressed as TFLM_DECODE's Huffman (16- or 32-bit
+entries, a first lookup of 2-8 bits; a DECODE put before the layer: the
+tool's Huffman is a stub).
+
 `make test` runs them on the host (tests.optest); tests/test_weight_table.py
 on both boards."""
 
@@ -23,13 +30,14 @@ import flatbuffers
 import numpy as np
 from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as S
 
-from tests.harness.tflm_decode import compress_lut, prune
+from tests.harness.tflm_decode import compress_lut, huffman, prune
 from ..common import chance, pick
 from ..core import variant
 from .conv import _conv_common
 from .fc import _fully_connected
 
 TABLE = {"weights.format": "table"}
+HUFFMAN = {"weights.format": "huffman"}
 LAYERS = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED")
 
 
@@ -153,6 +161,30 @@ def _decode_prune(rng, op):
     return _with_decode(bytes(fb.Output()), index, *prune(w, channel_axis=axis or 0)), config
 
 
+def _decode_huffman(rng, op):
+    """The layer's weights drawn from a few of their own values, skewed or
+    flat, compressed as TFLM_DECODE's Huffman."""
+    model, config = _layer(rng, op)
+    m = S.ModelT.InitFromPackedBuf(model, 0)
+    index, axis = _weights_of(m)
+    t = m.subgraphs[0].tensors[index]
+    w = np.frombuffer(bytes(m.buffers[t.buffer].data), np.int8).reshape(list(t.shape))
+    pool = np.unique(w)
+    levels = min(len(pool), pick(rng, [2, 5, 16, 16, 40]))
+    values = rng.choice(pool, levels, replace=False)
+    skewed = chance(rng, 0.6)
+    p = 0.5 ** np.arange(levels) if skewed else np.ones(levels)
+    w = values[rng.choice(levels, w.shape, p=p / p.sum())].astype(np.int8)
+    if axis is None and t.quantization is not None:
+        t.quantization.quantizedDimension = 0  # TFLite Micro's DECODE refuses others
+    fb = flatbuffers.Builder(1024)
+    fb.Finish(m.Pack(fb), file_identifier=b"TFL3")
+    wide, root = chance(rng, 0.5), pick(rng, [2, 3, 4, 6, 8])
+    config.update({"huffman_levels": levels, "huffman_skewed": skewed, "huffman_wide": wide,
+                   "huffman_root_bits": root})
+    return _with_decode(bytes(fb.Output()), index, *huffman(w, wide, root)), config
+
+
 @variant("CONV_2D.clustered", "CONV_2D", keys=TABLE)
 def conv_clustered(rng):
     """CONV_2D with clustered weights stored as tables (weights.format table)."""
@@ -201,3 +233,22 @@ def conv_decode_prune(rng):
 def fc_decode_prune(rng):
     """FULLY_CONNECTED whose pruned weights TFLM_DECODE's Prune compresses."""
     return _decode_prune(rng, "FULLY_CONNECTED")
+
+
+@variant("CONV_2D.decode_huffman", "CONV_2D", keys=HUFFMAN)
+def conv_decode_huffman(rng):
+    """CONV_2D whose weights TFLM_DECODE's Huffman compresses, stored as
+    Huffman codes and decoded at run time (weights.format huffman)."""
+    return _decode_huffman(rng, "CONV_2D")
+
+
+@variant("DEPTHWISE_CONV_2D.decode_huffman", "DEPTHWISE_CONV_2D", keys=HUFFMAN)
+def dw_decode_huffman(rng):
+    """DEPTHWISE_CONV_2D whose weights TFLM_DECODE's Huffman compresses."""
+    return _decode_huffman(rng, "DEPTHWISE_CONV_2D")
+
+
+@variant("FULLY_CONNECTED.decode_huffman", "FULLY_CONNECTED", keys=HUFFMAN)
+def fc_decode_huffman(rng):
+    """FULLY_CONNECTED whose weights TFLM_DECODE's Huffman compresses."""
+    return _decode_huffman(rng, "FULLY_CONNECTED")
