@@ -47,14 +47,18 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
     const TaKernelCall *call = ta_row_band_call(c->in->graph, op->row_chain, op->row_chain_pos);
     const bool sums = call == op->row_chain->rows_call;
     const int second = second_arg(op->row_chain, op, call);
+    /* Only a residual block's chain passes `second` (an argument more on
+       the stack of every band call of a plain chain). */
+    const bool residual = ta_row_chain_is_dag(op->row_chain);
     const char *sym = op->lowered.symbol;
     ta_buf_printf(b,
                   "/* Output rows [first, first + out_rows) of the layer, from in_rows input\n"
                   "   rows at `input` (row streaming: the chain at layer %d runs it). */\n"
                   "int %s_band(int32_t in_rows, int32_t pad_top, int32_t out_rows,\n"
-                  "    const int8_t *input, const int8_t *second, int8_t *output)\n{\n"
+                  "    const int8_t *input, %sint8_t *output)\n{\n"
                   "    %s p = %s_params%d;\n",
-                  op->row_chain->first_op, sym, call->params_desc->type_name, sym, params);
+                  op->row_chain->first_op, sym, residual ? "const int8_t *second, " : "",
+                  call->params_desc->type_name, sym, params);
     if (ta_row_band_elements(call)) { /* a separate ADD: a run of elements */
         const TaTensor *out = op->outputs[0];
         ta_buf_printf(b,
@@ -69,7 +73,7 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
     }
     ta_buf_printf(b, "%s%s    return %s(&p,\n        input",
                   sums ? "    (void)output; /* the sums */\n" : "",
-                  second < 0 ? "    (void)second;\n" : "", call->function);
+                  residual && second < 0 ? "    (void)second;\n" : "", call->function);
     for (int a = 1; a + 1 < call->args.len; a++)
         ta_buf_printf(b, ",\n        %s",
                       a == second ? "second" : ta_sources_tensor_ptr(c, call->args.items[a]));
@@ -113,17 +117,6 @@ static void step_fields(const TaRowChain *ch, const TaRowStep *s, size_t f[STEP_
     f[4] = s->in_offset;
     f[5] = s->out_offset;
     f[6] = is_move ? 0 : s->second_offset;
-}
-
-/* Whether an operator of the chain has a second input, or its window
-   reads another buffer than the one before it (a residual block): the
-   tables then say which buffers each reads. */
-static bool dag(const TaRowChain *ch)
-{
-    for (int k = 0; k < ch->num_ops; k++)
-        if (ch->second_buffer[k] >= 0 || ch->input_buffer[k] != k)
-            return true;
-    return false;
 }
 
 /* The narrowest unsigned type every value fits: most chains take one
@@ -180,7 +173,7 @@ static void emit_buffer_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
 /* The loop and step tables. */
 static void emit_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
 {
-    const bool residual = dag(ch);
+    const bool residual = ta_row_chain_is_dag(ch);
     const int fields = residual ? STEP_FIELDS : STEP_FIELDS - 1;
     ta_buf_printf(b,
                   "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
@@ -239,7 +232,7 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
     const TaRowChain *ch = op->row_chain;
     const TaGraph *g = c->in->graph;
     const char *sym = op->lowered.symbol;
-    const bool residual = dag(ch);
+    const bool residual = ta_row_chain_is_dag(ch);
     emit_tables(b, ch, sym);
     const char *residual_reads = ta_format(
         c->pool,
@@ -248,8 +241,8 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
         sym, sym);
     ta_buf_printf(b,
                   "\ntypedef int (*%s_band_fn)(int32_t, int32_t, int32_t, const int8_t *, "
-                  "const int8_t *, int8_t *);\nstatic const %s_band_fn %s_bands[%d] = {",
-                  sym, sym, sym, ch->num_ops);
+                  "%sint8_t *);\nstatic const %s_band_fn %s_bands[%d] = {",
+                  sym, residual ? "const int8_t *, " : "", sym, sym, ch->num_ops);
     for (int k = 0; k < ch->num_ops; k++)
         ta_buf_printf(b, "%s%s_band", k ? ", " : "", TA_OP(g, ch->first_op + k)->lowered.symbol);
     ta_buf_printf(b, "};\n\nint %s_run(void)\n{\n    int8_t *buffers[%d];\n", sym, ch->num_ops + 1);
@@ -278,7 +271,7 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   "%s"
                   "                const int status = %s_bands[s->op](s->rows, s->pad_top, "
                   "s->out_rows,\n"
-                  "                    %s, %s,\n"
+                  "                    %s,\n"
                   "                    buffers[s->op + 1] + s->to);\n"
                   "                if (status != TA_OK)\n"
                   "                    return status;\n"
@@ -291,8 +284,7 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   ta_sources_tensor_ptr(c, ch->buffers[0]), n,
                   ta_sources_tensor_ptr(c, ch->buffers[n]), sym, sym, n, n, sym,
                   residual ? residual_reads : "", sym,
-                  residual ? "buffers[in] + s->from" : "buffers[s->op] + s->from",
-                  residual ? "second" : "NULL", n);
+                  residual ? "buffers[in] + s->from, second" : "buffers[s->op] + s->from", n);
     if (ch->finish_call)
         ta_buf_printf(b, "    return %s_finish();\n}\n",
                       TA_OP(g, ch->first_op + ch->num_ops - 1)->lowered.symbol);

@@ -466,6 +466,10 @@ bool ta_row_band_params(const TaKernelCall *call, void *copy, int32_t in_rows, i
 /* Turns a row chain on (its operators and row buffers marked, a summing
    pool's calls swapped) or off (as lowering left them). */
 void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on);
+/* row_band.c: whether a layer of the chain has a second input or a window
+   on another buffer than the one before it (a residual block): its band
+   functions then take a `second` pointer and its tables name the buffers. */
+bool ta_row_chain_is_dag(const TaRowChain *chain);
 /* row_band.c: an elementwise kernel a chain runs on bands of rows (a
    separate ADD of two same-shaped tensors: one run of elements, rank 1):
    its elements, 0 for any other call; and the parameters narrowed to

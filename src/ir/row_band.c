@@ -76,6 +76,14 @@ bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t eleme
     return true;
 }
 
+bool ta_row_chain_is_dag(const TaRowChain *chain)
+{
+    for (int k = 0; k < chain->num_ops; k++)
+        if (chain->second_buffer[k] >= 0 || chain->input_buffer[k] != k)
+            return true;
+    return false;
+}
+
 /* The operator's first call of role "run". */
 static TaKernelCall **run_slot(TaOp *op)
 {
