@@ -142,7 +142,8 @@ def print_board(board, names, tmp, cycles=True):
 HELIA = pathlib.Path(__file__).resolve().parent.parent / ".venv-helia" / "bin" / "helia-aot"
 # The techniques of issue 13 off: every tensor whole and apart, in the
 # model's order (the bound every such planner stops at).
-APART = {"transforms": "{FUSE_RESIDUAL_ADD: false, ORDER_FOR_PEAK: false}"}
+APART = {"transforms": "{FUSE_RESIDUAL_ADD: false, ORDER_FOR_PEAK: false}",
+         "memory.row_streaming": "off"}  # whole tensors: no row chains
 
 
 def residency(path, out, keys=None):

@@ -235,7 +235,8 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                       .model_path = cfg->model_path,
                       .weights = &weights,
                       .after = dump_after,
-                      .after_user = &dump};
+                      .after_user = &dump,
+                      .row_streaming = cfg->row_streaming};
     if (!ta_pass_int4_weights(&pass) || !ta_pass_check(&pass))
         return TINYAOT_ERROR_MODEL;
     ta_pass_mark_io(&pass);

@@ -239,10 +239,14 @@ static void print_row_chains_text(const tinyaot_analysis *a)
                "%d moves of %lld bytes); row buffers:",
                c->first_layer, c->last_layer, (long long)c->ram_saved,
                (long long)c->added_instructions, c->calls, c->moves, (long long)c->moved_bytes);
-        for (size_t j = 0; j < c->num_buffers; j++)
-            printf(" %s %d/%d rows %lld bytes%s", c->buffer_ids[j], c->buffer_rows[j],
-                   c->buffer_heights[j], (long long)c->buffer_bytes[j],
-                   j + 1 < c->num_buffers ? "," : "\n");
+        for (size_t j = 0; j < c->num_buffers; j++) {
+            printf(" %s %d/%d rows %lld bytes", c->buffer_ids[j], c->buffer_rows[j],
+                   c->buffer_heights[j], (long long)c->buffer_bytes[j]);
+            if (c->buffer_residual_of[j] >= 0) /* residual blocks: who holds it */
+                printf(" (residual of layer %d, %d reader%s)", c->buffer_residual_of[j],
+                       c->buffer_readers[j], c->buffer_readers[j] == 1 ? "" : "s");
+            printf("%s", j + 1 < c->num_buffers ? "," : "\n");
+        }
     }
 }
 
@@ -261,8 +265,10 @@ static void print_row_chains_json(const tinyaot_analysis *a)
         for (size_t j = 0; j < c->num_buffers; j++) {
             printf("%s{\"id\": ", j ? ", " : "");
             va_json_string(stdout, c->buffer_ids[j]);
-            printf(", \"rows\": %d, \"height\": %d, \"bytes\": %lld}", c->buffer_rows[j],
-                   c->buffer_heights[j], (long long)c->buffer_bytes[j]);
+            printf(", \"rows\": %d, \"height\": %d, \"bytes\": %lld, \"readers\": %d, "
+                   "\"residual_of\": %d}",
+                   c->buffer_rows[j], c->buffer_heights[j], (long long)c->buffer_bytes[j],
+                   c->buffer_readers[j], c->buffer_residual_of[j]);
         }
         printf("]}");
     }

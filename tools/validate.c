@@ -81,7 +81,8 @@ static void usage_validate(FILE *out)
             "                   (with both, either suffices; integers are always exact)\n"
             "  --layers         also compare every operator's output tensors with TFLite\n"
             "                   Micro's (host build, by model tensor index) and name the first\n"
-            "                   operator that differs (converts with module.schedule: table)\n"
+            "                   operator that differs (converts with module.schedule: table\n"
+            "                   and memory.row_streaming: off: whole intermediate tensors)\n"
             "  --no-qemu        the host build only\n"
             "  --keep           keep the temporary directory and print where it is\n"
             "  --config FILE    YAML configuration, as for convert\n"
@@ -464,7 +465,7 @@ static int choose_reference(Run *v)
 static int convert(Run *v)
 {
     Options *o = v->o;
-    tinyaot_option *keys = calloc(o->num_keys + 4, sizeof *keys);
+    tinyaot_option *keys = calloc(o->num_keys + 5, sizeof *keys);
     if (!keys)
         return EXIT_CANNOT;
     memcpy(keys, o->keys, o->num_keys * sizeof *keys);
@@ -473,8 +474,10 @@ static int convert(Run *v)
     keys[n++] = (tinyaot_option){"module.prefix", VA_PREFIX};
     if (v->reference == REF_TEST_CASE)
         keys[n++] = (tinyaot_option){"test.enabled", "true"};
-    if (o->layers) /* the operator callback */
+    if (o->layers) { /* the operator callback, on whole tensors (no row buffers) */
         keys[n++] = (tinyaot_option){"module.schedule", "table"};
+        keys[n++] = (tinyaot_option){"memory.row_streaming", "off"};
+    }
     tinyaot_args args = {.config_path = o->config,
                          .options = keys,
                          .num_options = n,

@@ -290,6 +290,11 @@ typedef struct tinyaot_row_chain {
     const int *buffer_rows;        /* rows each keeps */
     const int *buffer_heights;     /* of the tensor's rows */
     const int64_t *buffer_bytes;
+    /* Per row buffer: the layers reading it, as a window or row for row
+       (2: a residual block's input, read by its long branch and as the
+       residual); which layer reads it as a residual, -1: none. */
+    const int *buffer_readers;
+    const int *buffer_residual_of;
 } tinyaot_row_chain;
 
 typedef struct tinyaot_analysis {

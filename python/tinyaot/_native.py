@@ -95,7 +95,9 @@ class RowChain(ctypes.Structure):
                 ("num_buffers", ctypes.c_size_t), ("buffer_ids", c_char_pp),
                 ("buffer_rows", ctypes.POINTER(ctypes.c_int)),
                 ("buffer_heights", ctypes.POINTER(ctypes.c_int)),
-                ("buffer_bytes", ctypes.POINTER(ctypes.c_int64))]
+                ("buffer_bytes", ctypes.POINTER(ctypes.c_int64)),
+                ("buffer_readers", ctypes.POINTER(ctypes.c_int)),
+                ("buffer_residual_of", ctypes.POINTER(ctypes.c_int))]
 
 
 class Analysis(ctypes.Structure):

@@ -78,8 +78,9 @@ void ta_emit_internal_h(const TaSourcesCtx *c, TaBuf *b)
         if (op->row_chain)
             ta_buf_printf(b,
                           "int %s_band(int32_t in_rows, int32_t pad_top, int32_t out_rows, "
-                          "const int8_t *input, int8_t *output);\n",
-                          op->lowered.symbol);
+                          "const int8_t *input, %sint8_t *output);\n",
+                          op->lowered.symbol,
+                          ta_row_chain_is_dag(op->row_chain) ? "const int8_t *second, " : "");
         if (op->row_chain && op->row_chain->finish_call &&
             op->row_chain_pos == op->row_chain->num_ops - 1)
             ta_buf_printf(b, "int %s_finish(void);\n", op->lowered.symbol);

@@ -25,29 +25,58 @@ static const TaKernelCall *run_call(const TaOp *op, int *index)
     return NULL;
 }
 
-/* int <symbol>_band(in_rows, pad_top, out_rows, input, output): the band
-   call with the operator's parameters narrowed to the band
-   (ta_row_band_params). A summing pool's band adds to its sums instead of
-   writing `output`. */
+/* The run call's argument, between its first and last, that is the
+   operator's second chain input (a fused residual); -1 when none. */
+static int second_arg(const TaRowChain *ch, const TaOp *op, const TaKernelCall *call)
+{
+    const int j = ch->second_buffer[op->row_chain_pos];
+    for (int a = 1; j >= 0 && a + 1 < call->args.len; a++)
+        if (call->args.items[a] == ch->buffers[j])
+            return a;
+    return -1;
+}
+
+/* int <symbol>_band(in_rows, pad_top, out_rows, input, second, output):
+   the band call with the operator's parameters narrowed to the band
+   (ta_row_band_params; a separate ADD's to a run of elements); `second`:
+   the band's rows of its second input (a residual), NULL for a layer
+   without one. A summing pool's band adds to its sums instead of writing
+   `output`. */
 static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int params)
 {
     const TaKernelCall *call = ta_row_band_call(c->in->graph, op->row_chain, op->row_chain_pos);
     const bool sums = call == op->row_chain->rows_call;
+    const int second = second_arg(op->row_chain, op, call);
+    /* Only a residual block's chain passes `second` (an argument more on
+       the stack of every band call of a plain chain). */
+    const bool residual = ta_row_chain_is_dag(op->row_chain);
     const char *sym = op->lowered.symbol;
     ta_buf_printf(b,
                   "/* Output rows [first, first + out_rows) of the layer, from in_rows input\n"
                   "   rows at `input` (row streaming: the chain at layer %d runs it). */\n"
                   "int %s_band(int32_t in_rows, int32_t pad_top, int32_t out_rows,\n"
-                  "    const int8_t *input, int8_t *output)\n{\n"
-                  "    %s p = %s_params%d;\n"
-                  "    p.input_height = in_rows;\n    p.%s = pad_top;\n"
-                  "    p.output_height = out_rows;\n%s"
-                  "    return %s(&p,\n        input",
-                  op->row_chain->first_op, sym, call->params_desc->type_name, sym, params,
-                  ta_row_band_pad_field(call), sums ? "    (void)output; /* the sums */\n" : "",
-                  call->function);
+                  "    const int8_t *input, %sint8_t *output)\n{\n"
+                  "    %s p = %s_params%d;\n",
+                  op->row_chain->first_op, sym, residual ? "const int8_t *second, " : "",
+                  call->params_desc->type_name, sym, params);
+    if (ta_row_band_elements(call)) { /* a separate ADD: a run of elements */
+        const TaTensor *out = op->outputs[0];
+        ta_buf_printf(b,
+                      "    (void)in_rows;\n    (void)pad_top;\n"
+                      "    p.dims[0] = out_rows * %ld; /* a row's elements */\n",
+                      (long)out->dims[2] * (long)out->dims[3]);
+    } else {
+        ta_buf_printf(b,
+                      "    p.input_height = in_rows;\n    p.%s = pad_top;\n"
+                      "    p.output_height = out_rows;\n",
+                      ta_row_band_pad_field(call));
+    }
+    ta_buf_printf(b, "%s%s    return %s(&p,\n        input",
+                  sums ? "    (void)output; /* the sums */\n" : "",
+                  residual && second < 0 ? "    (void)second;\n" : "", call->function);
     for (int a = 1; a + 1 < call->args.len; a++)
-        ta_buf_printf(b, ",\n        %s", ta_sources_tensor_ptr(c, call->args.items[a]));
+        ta_buf_printf(b, ",\n        %s",
+                      a == second ? "second" : ta_sources_tensor_ptr(c, call->args.items[a]));
     ta_buf_printf(b, ",\n        %s);\n}\n",
                   sums ? ta_sources_tensor_ptr(c, op->row_chain->sums) : "output");
 }
@@ -75,19 +104,19 @@ static size_t row_bytes(const TaRowChain *ch, int j)
    num_ops + j), rows, top padding, output rows, and the byte offsets it
    reads and writes at (in the chain's input and output: from where the
    loop's repetition has moved them; bytes, not rows, so a band call
-   multiplies nothing). */
-enum { STEP_FIELDS = 6 };
+   multiplies nothing), and where it reads its second input (a residual;
+   the table has that field only in a chain with residuals). */
+enum { STEP_FIELDS = 7 };
 static void step_fields(const TaRowChain *ch, const TaRowStep *s, size_t f[STEP_FIELDS])
 {
     const bool is_move = s->op < 0;
-    const int in = is_move ? s->buffer : s->op, out = is_move ? s->buffer : s->op + 1;
     f[0] = is_move ? (size_t)(ch->num_ops + s->buffer) : (size_t)s->op;
     f[1] = (size_t)s->in_rows;
     f[2] = is_move ? 0 : (size_t)s->pad_top;
     f[3] = is_move ? 0 : (size_t)s->out_rows;
     f[4] = s->in_offset;
     f[5] = s->out_offset;
-    (void)in, (void)out;
+    f[6] = is_move ? 0 : s->second_offset;
 }
 
 /* The narrowest unsigned type every value fits: most chains take one
@@ -124,27 +153,46 @@ static const char *loop_type(const TaRowChain *ch)
     return narrowest(largest);
 }
 
+/* A residual block's chain: each operator's window buffer and second
+   input buffer (0xFF: none). */
+static void emit_buffer_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
+{
+    ta_buf_printf(b,
+                  "\n/* Each operator's window's buffer and second input's (255: none). */\n"
+                  "static const uint8_t %s_inputs[%d] = {",
+                  sym, ch->num_ops);
+    for (int k = 0; k < ch->num_ops; k++)
+        ta_buf_printf(b, "%s%d", k ? ", " : "", ch->input_buffer[k]);
+    ta_buf_printf(b, "};\nstatic const uint8_t %s_seconds[%d] = {", sym, ch->num_ops);
+    for (int k = 0; k < ch->num_ops; k++)
+        ta_buf_printf(b, "%s%d", k ? ", " : "",
+                      ch->second_buffer[k] < 0 ? 0xFF : ch->second_buffer[k]);
+    ta_buf_puts(b, "};\n");
+}
+
 /* The loop and step tables. */
 static void emit_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
 {
-    ta_buf_printf(
-        b,
-        "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
-        "   (%lld bytes) a run, as %d loops of %d steps. op: the chain's operator\n"
-        "   (%d + j: a move of `rows` rows within buffer j); from/to: the byte\n"
-        "   offsets it reads at in its input buffer and writes at in its output\n"
-        "   buffer (a move: both in j). A loop runs `count` steps from `first` `repeats` times,\n"
-        "   the chain's input and output `in_advance` and `out_advance` rows\n"
-        "   further on each time. */\n"
-        "typedef struct {\n    %s op, rows, pad_top, out_rows;\n    %s from, to;\n"
-        "} %s_row_step_t;\n\n"
-        "typedef struct {\n    %s first, count, repeats, in_advance, out_advance;\n"
-        "} %s_row_loop_t;\n\n"
-        "static const %s_row_step_t %s_row_steps[%d] = {\n",
-        ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
-        (long long)ch->moved_bytes, ch->loops.len, ch->loop_steps.len, ch->num_ops,
-        step_type(ch, 0, 4), step_type(ch, 4, STEP_FIELDS), sym, loop_type(ch), sym, sym, sym,
-        ch->loop_steps.len);
+    const bool residual = ta_row_chain_is_dag(ch);
+    const int fields = residual ? STEP_FIELDS : STEP_FIELDS - 1;
+    ta_buf_printf(b,
+                  "\n/* Row chain: layers %d to %d run band by band, %d calls and %d moves\n"
+                  "   (%lld bytes) a run, as %d loops of %d steps. op: the chain's operator\n"
+                  "   (%d + j: a move of `rows` rows within buffer j); from/to: the byte\n"
+                  "   offsets it reads at in its input buffer and writes at in its output\n"
+                  "   buffer (a move: both in j)%s. A loop runs `count` steps from `first`\n"
+                  "   `repeats` times, the chain's input and output `in_advance` and\n"
+                  "   `out_advance` rows further on each time. */\n"
+                  "typedef struct {\n    %s op, rows, pad_top, out_rows;\n    %s from, to%s;\n"
+                  "} %s_row_step_t;\n\n"
+                  "typedef struct {\n    %s first, count, repeats, in_advance, out_advance;\n"
+                  "} %s_row_loop_t;\n\n"
+                  "static const %s_row_step_t %s_row_steps[%d] = {\n",
+                  ch->first_op, ch->first_op + ch->num_ops - 1, ch->calls, ch->moves,
+                  (long long)ch->moved_bytes, ch->loops.len, ch->loop_steps.len, ch->num_ops,
+                  residual ? "; from2: the byte offset of its second input (a residual)" : "",
+                  step_type(ch, 0, 4), step_type(ch, 4, fields), residual ? ", from2" : "", sym,
+                  loop_type(ch), sym, sym, sym, ch->loop_steps.len);
     for (int i = 0, l = 0; i < ch->loop_steps.len; i++) {
         const TaRowStep *s = ch->loop_steps.items[i];
         const TaRowLoop *loop = ch->loops.items[l];
@@ -156,7 +204,7 @@ static void emit_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
         size_t f[STEP_FIELDS];
         step_fields(ch, s, f);
         ta_buf_puts(b, "    {");
-        for (int k = 0; k < STEP_FIELDS; k++)
+        for (int k = 0; k < fields; k++)
             ta_buf_printf(b, "%s%zu", k ? ", " : "", f[k]);
         if (s->op < 0)
             ta_buf_printf(b, "}, /* move rows %d.. */\n", s->in_row);
@@ -174,6 +222,8 @@ static void emit_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
     for (int j = 0; j <= ch->num_ops; j++)
         ta_buf_printf(b, "%s%zu", j ? ", " : "", row_bytes(ch, j));
     ta_buf_puts(b, "};\n");
+    if (residual)
+        emit_buffer_tables(b, ch, sym);
 }
 
 /* The tables and the loops that walk them. */
@@ -182,11 +232,17 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
     const TaRowChain *ch = op->row_chain;
     const TaGraph *g = c->in->graph;
     const char *sym = op->lowered.symbol;
+    const bool residual = ta_row_chain_is_dag(ch);
     emit_tables(b, ch, sym);
+    const char *residual_reads = ta_format(
+        c->pool,
+        "                const uint32_t in = %s_inputs[s->op], j2 = %s_seconds[s->op];\n"
+        "                const int8_t *second = j2 == 0xFFu ? NULL : buffers[j2] + s->from2;\n",
+        sym, sym);
     ta_buf_printf(b,
                   "\ntypedef int (*%s_band_fn)(int32_t, int32_t, int32_t, const int8_t *, "
-                  "int8_t *);\nstatic const %s_band_fn %s_bands[%d] = {",
-                  sym, sym, sym, ch->num_ops);
+                  "%sint8_t *);\nstatic const %s_band_fn %s_bands[%d] = {",
+                  sym, residual ? "const int8_t *, " : "", sym, sym, ch->num_ops);
     for (int k = 0; k < ch->num_ops; k++)
         ta_buf_printf(b, "%s%s_band", k ? ", " : "", TA_OP(g, ch->first_op + k)->lowered.symbol);
     ta_buf_printf(b, "};\n\nint %s_run(void)\n{\n    int8_t *buffers[%d];\n", sym, ch->num_ops + 1);
@@ -212,9 +268,11 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   "                        (size_t)s->rows * bytes);\n"
                   "                    continue;\n"
                   "                }\n"
+                  "%s"
                   "                const int status = %s_bands[s->op](s->rows, s->pad_top, "
                   "s->out_rows,\n"
-                  "                    buffers[s->op] + s->from, buffers[s->op + 1] + s->to);\n"
+                  "                    %s,\n"
+                  "                    buffers[s->op + 1] + s->to);\n"
                   "                if (status != TA_OK)\n"
                   "                    return status;\n"
                   "            }\n"
@@ -224,7 +282,9 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   "    }\n",
                   ch->loops.len, sym, sym, row_bytes(ch, 0), row_bytes(ch, n),
                   ta_sources_tensor_ptr(c, ch->buffers[0]), n,
-                  ta_sources_tensor_ptr(c, ch->buffers[n]), sym, sym, n, n, sym, sym, n);
+                  ta_sources_tensor_ptr(c, ch->buffers[n]), sym, sym, n, n, sym,
+                  residual ? residual_reads : "", sym,
+                  residual ? "buffers[in] + s->from, second" : "buffers[s->op] + s->from", n);
     if (ch->finish_call)
         ta_buf_printf(b, "    return %s_finish();\n}\n",
                       TA_OP(g, ch->first_op + ch->num_ops - 1)->lowered.symbol);

@@ -57,12 +57,28 @@ static void set_up_regions(Exec *x)
 
 /* The call as written, or (band_in non-NULL) a row band of it: params
    narrowed, its first and last arguments (input, output) moved. */
+/* A band's own pointers: its input rows, output rows and, for a layer
+   with a second input (a fused residual), that argument's rows. */
+typedef struct Band {
+    void *in, *out, *second;
+    int second_arg;
+} Band;
+
 static bool call_kernel_band(const Exec *x, const TaOp *op, const TaKernelCall *call, void *params,
-                             void *band_in, void *band_out);
+                             const Band *band);
 
 static bool call_kernel(const Exec *x, const TaOp *op, const TaKernelCall *call)
 {
-    return call_kernel_band(x, op, call, call->params_struct, NULL, NULL);
+    return call_kernel_band(x, op, call, call->params_struct, NULL);
+}
+
+/* The run call's argument, between its first and last, that is t; -1. */
+static int argument_of(const TaKernelCall *call, const TaTensor *t)
+{
+    for (int a = 1; a + 1 < call->args.len; a++)
+        if (call->args.items[a] == t)
+            return a;
+    return -1;
 }
 
 /* A row chain's steps (row streaming: docs/row-streaming.md), as the
@@ -81,13 +97,24 @@ static bool run_row_chain(const Exec *x, const TaRowChain *chain)
         TA_ASSERT(call && call->params_desc);
         void *params = ta_alloc(x->pool, call->params_desc->size);
         memcpy(params, call->params_struct, call->params_desc->size);
-        const bool narrowed = ta_row_band_params(call, params, s->in_rows, s->pad_top, s->out_rows);
+        const TaTensor *out_t = chain->buffers[s->op + 1];
+        const bool narrowed = ta_row_band_params(call, params, s->in_rows, s->pad_top,
+                                                 s->out_rows) ||
+                              ta_row_band_elementwise(
+                                  call, params, s->out_rows * out_t->dims[2] * out_t->dims[3]);
         TA_ASSERT(narrowed);
-        uint8_t *in = tensor_address(x, chain->buffers[s->op]);
+        uint8_t *in = tensor_address(x, chain->buffers[chain->input_buffer[s->op]]);
         uint8_t *out = call == chain->rows_call
                            ? tensor_address(x, chain->sums) /* a summing pool's sums */
                            : tensor_address(x, chain->buffers[s->op + 1]);
-        if (!call_kernel_band(x, op, call, params, in + s->in_offset, out + s->out_offset))
+        Band band = {in + s->in_offset, out + s->out_offset, NULL, -1};
+        const int second = chain->second_buffer[s->op];
+        if (second >= 0) {
+            band.second_arg = argument_of(call, chain->buffers[second]);
+            band.second = (uint8_t *)tensor_address(x, chain->buffers[second]) + s->second_offset;
+            TA_ASSERT(band.second_arg > 0);
+        }
+        if (!call_kernel_band(x, op, call, params, &band))
             return false;
     }
     if (chain->finish_call)
@@ -97,7 +124,7 @@ static bool run_row_chain(const Exec *x, const TaRowChain *chain)
 }
 
 static bool call_kernel_band(const Exec *x, const TaOp *op, const TaKernelCall *call, void *params,
-                             void *band_in, void *band_out)
+                             const Band *band)
 {
     const TaKernelEntry *k = ta_kernel_find(call->function);
     if (!k) {
@@ -114,9 +141,11 @@ static bool call_kernel_band(const Exec *x, const TaOp *op, const TaKernelCall *
     void *args[MAX_KERNEL_ARGS];
     for (int a = 0; a < call->args.len; a++)
         args[a] = tensor_address(x, call->args.items[a]);
-    if (band_in) {
-        args[0] = band_in;
-        args[call->args.len - 1] = band_out;
+    if (band) {
+        args[0] = band->in;
+        args[call->args.len - 1] = band->out;
+        if (band->second_arg > 0)
+            args[band->second_arg] = band->second;
     }
     int status = k->call(params, args);
     if (status != 0) {

@@ -362,6 +362,11 @@ typedef struct TaRowStep {
        adds to its rows and offsets; 0 in chain->steps. */
     int out_row_step, in_row_step;
     size_t in_offset_step, out_offset_step;
+    /* A band of an operator with a second input (a fused residual): its
+       rows [out_row, out_row + out_rows), second_offset bytes into buffer
+       chain->second_buffer[op] (a loop's step: second_offset_step more
+       each repetition). */
+    size_t second_offset, second_offset_step;
 } TaRowStep;
 
 /* Row loops: chain->loop_steps[first, first + count) run `repeats`
@@ -395,6 +400,12 @@ typedef struct TaRowChain {
        exactly `steps`. */
     TaVec loop_steps; /* TaRowStep* */
     TaVec loops;      /* TaRowLoop* */
+    /* Per operator: the buffer its window reads (k in a plain chain), and
+       the buffer its second input, read row for row, lives in (-1: none),
+       such as a fused residual held until the long branch reaches it
+       (residual blocks: a chain is then a small DAG; buffer k + 1 is
+       always operator k's output). */
+    int *input_buffer, *second_buffer;
 } TaRowChain;
 
 typedef struct TaGraph {
@@ -455,6 +466,16 @@ bool ta_row_band_params(const TaKernelCall *call, void *copy, int32_t in_rows, i
 /* Turns a row chain on (its operators and row buffers marked, a summing
    pool's calls swapped) or off (as lowering left them). */
 void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on);
+/* row_band.c: whether a layer of the chain has a second input or a window
+   on another buffer than the one before it (a residual block): its band
+   functions then take a `second` pointer and its tables name the buffers. */
+bool ta_row_chain_is_dag(const TaRowChain *chain);
+/* row_band.c: an elementwise kernel a chain runs on bands of rows (a
+   separate ADD of two same-shaped tensors: one run of elements, rank 1):
+   its elements, 0 for any other call; and the parameters narrowed to
+   `elements` (a band's rows times a row's elements). */
+int32_t ta_row_band_elements(const TaKernelCall *call);
+bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t elements);
 /* The call a chain's operator k runs on each band. */
 const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, int k);
 

@@ -43,6 +43,47 @@ bool ta_row_band_params(const TaKernelCall *call, void *copy, int32_t in_rows, i
     return true;
 }
 
+/* The int32 array field `name` of `params`, NULL when it has none. */
+static int32_t *params_array(const TaKernelCall *call, void *params, const char *name)
+{
+    const TaParamsDesc *d = call->params_desc;
+    for (int i = 0; d && i < d->num_fields; i++) {
+        const TaParamField *f = &d->fields[i];
+        if (f->length > 0 && f->type == TA_FIELD_INT32 && strcmp(f->name, name) == 0)
+            return (int32_t *)(void *)((char *)params + f->offset);
+    }
+    return NULL;
+}
+
+int32_t ta_row_band_elements(const TaKernelCall *call)
+{
+    const int32_t *rank = ta_params_int32(call, call->params_struct, "rank");
+    const int32_t *dims = params_array(call, call->params_struct, "dims");
+    const int32_t *s1 = params_array(call, call->params_struct, "stride1");
+    const int32_t *s2 = params_array(call, call->params_struct, "stride2");
+    if (strcmp(call->function, "ta_add_s8") != 0 || !rank || !dims || !s1 || !s2 || *rank != 1 ||
+        s1[0] != 1 || s2[0] != 1)
+        return 0;
+    return dims[0];
+}
+
+bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t elements)
+{
+    int32_t *dims = params_array(call, copy, "dims");
+    if (!ta_row_band_elements(call) || !dims)
+        return false;
+    dims[0] = elements;
+    return true;
+}
+
+bool ta_row_chain_is_dag(const TaRowChain *chain)
+{
+    for (int k = 0; k < chain->num_ops; k++)
+        if (chain->second_buffer[k] >= 0 || chain->input_buffer[k] != k)
+            return true;
+    return false;
+}
+
 /* The operator's first call of role "run". */
 static TaKernelCall **run_slot(TaOp *op)
 {

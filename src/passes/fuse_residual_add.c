@@ -95,6 +95,18 @@ static bool fusable(const TaGraph *g, const Uses *u, int conv_at, int add_at, in
     return true;
 }
 
+/* The filter's height x width of the CONV_2D at position `at` (0: none). */
+static int64_t window_area(const TaGraph *g, int at)
+{
+    if (at < 0)
+        return 0;
+    const TaOp *conv = TA_OP(g, at);
+    if (conv->builtin != TA_BUILTIN_CONV_2D || conv->num_inputs < 2 || !conv->inputs[1] ||
+        conv->inputs[1]->rank != 4)
+        return 0;
+    return (int64_t)conv->inputs[1]->dims[1] * conv->inputs[1]->dims[2];
+}
+
 /* Fuses, and keeps `u` what count_uses would now find (the uses are
    counted once per pass, not once per ADD: memory and time stay linear). */
 static void fuse(TaPassCtx *ctx, Uses *u, int conv_at, int add_at, int k)
@@ -136,9 +148,16 @@ bool ta_pass_fuse_residual_add(TaPassCtx *ctx)
             add->num_outputs != 1 || !add->inputs[0] || !add->inputs[1])
             continue;
         /* The operand written last first: its convolution is the one the
-           other operand waits for least. */
+           other operand waits for least. With row streaming, a block's
+           long branch before its 1x1 skip convolution (wider window
+           first): the skip's output is then the residual, which a row
+           chain holds a row of, where it would hold the block input's rows
+           until the long branch reached them (docs/row-streaming.md). */
         int w0 = u.writer[add->inputs[0]->index], w1 = u.writer[add->inputs[1]->index];
-        int order[2] = {w0 >= w1 ? 0 : 1, w0 >= w1 ? 1 : 0};
+        const bool rows = ctx->row_streaming && strcmp(ctx->row_streaming, "off") != 0;
+        const int64_t a0 = rows ? window_area(g, w0) : 0, a1 = rows ? window_area(g, w1) : 0;
+        const bool first0 = a0 != a1 ? a0 > a1 : w0 >= w1;
+        int order[2] = {first0 ? 0 : 1, first0 ? 1 : 0};
         for (int j = 0; j < 2; j++) {
             int k = order[j], conv_at = u.writer[add->inputs[k]->index];
             if (conv_at >= 0 && fusable(g, &u, conv_at, at, k)) {

@@ -39,6 +39,8 @@ typedef struct TaPassCtx {
     /* Called after each transform that ran (--dump-after), or NULL. */
     void (*after)(void *user, const char *pass, const TaGraph *g);
     void *after_user;
+    /* memory.row_streaming ("auto" | "off" | "least_ram"); NULL: off. */
+    const char *row_streaming;
 } TaPassCtx;
 
 /* INT4 weights unpacked to int8, their packed bytes kept on the tensor

@@ -26,12 +26,13 @@ static bool advance(const TaRowStep *a, const TaRowStep *b, TaRowStep *d)
     if (a->op != b->op || a->buffer != b->buffer || a->out_rows != b->out_rows ||
         a->in_rows != b->in_rows || a->pad_top != b->pad_top || a->move_bytes != b->move_bytes ||
         b->out_row < a->out_row || b->in_row < a->in_row || b->in_offset < a->in_offset ||
-        b->out_offset < a->out_offset)
+        b->out_offset < a->out_offset || b->second_offset < a->second_offset)
         return false;
     *d = (TaRowStep){.out_row_step = b->out_row - a->out_row,
                      .in_row_step = b->in_row - a->in_row,
                      .in_offset_step = b->in_offset - a->in_offset,
-                     .out_offset_step = b->out_offset - a->out_offset};
+                     .out_offset_step = b->out_offset - a->out_offset,
+                     .second_offset_step = b->second_offset - a->second_offset};
     return true;
 }
 
@@ -43,8 +44,9 @@ static TaRowStep repeat(const TaRowStep *base, const TaRowStep *d, int r)
     t.in_row += r * d->in_row_step;
     t.in_offset += (size_t)r * d->in_offset_step;
     t.out_offset += (size_t)r * d->out_offset_step;
+    t.second_offset += (size_t)r * d->second_offset_step;
     t.out_row_step = t.in_row_step = 0;
-    t.in_offset_step = t.out_offset_step = 0;
+    t.in_offset_step = t.out_offset_step = t.second_offset_step = 0;
     return t;
 }
 
@@ -53,7 +55,8 @@ static bool same(const TaRowStep *a, const TaRowStep *b)
     return a->op == b->op && a->buffer == b->buffer && a->out_row == b->out_row &&
            a->out_rows == b->out_rows && a->in_row == b->in_row && a->in_rows == b->in_rows &&
            a->pad_top == b->pad_top && a->in_offset == b->in_offset &&
-           a->out_offset == b->out_offset && a->move_bytes == b->move_bytes;
+           a->out_offset == b->out_offset && a->move_bytes == b->move_bytes &&
+           a->second_offset == b->second_offset;
 }
 
 typedef struct Loops {
@@ -80,9 +83,23 @@ static bool rows_of(const TaRowChain *ch, int j, size_t bytes, int *rows)
     return true;
 }
 
+/* Whether a read of buffer j advancing `rows` a repetition fits the
+   loop: only the chain's input advances, by one number of rows. */
+static bool input_advance(int j, int rows, int *in_adv)
+{
+    if (j != 0)
+        return rows == 0;
+    if (*in_adv >= 0 && rows != *in_adv)
+        return false;
+    *in_adv = rows;
+    return true;
+}
+
 /* Whether the period's advances d[0, l) move only the chain's input and
    output, each by one number of rows for the whole period (the module
-   moves those two pointers once a repetition: no step pays for a loop). */
+   moves those two pointers once a repetition: no step pays for a loop).
+   A band reads buffer s->buffer with its window, and its second input
+   (a residual) in chain->second_buffer[op]: either may be the input. */
 static bool uniform(const Loops *L, int p, int l, int *in_adv, int *out_adv)
 {
     const TaRowChain *ch = L->chain;
@@ -95,16 +112,17 @@ static bool uniform(const Loops *L, int p, int l, int *in_adv, int *out_adv)
                 return false;
             continue;
         }
-        int in, out;
-        if (!rows_of(ch, s->op, d->in_offset_step, &in) ||
-            !rows_of(ch, s->op + 1, d->out_offset_step, &out))
+        const int second = ch->second_buffer[s->op];
+        int in, out, sec = 0;
+        if (!rows_of(ch, s->buffer, d->in_offset_step, &in) ||
+            !rows_of(ch, s->op + 1, d->out_offset_step, &out) ||
+            (second >= 0 && !rows_of(ch, second, d->second_offset_step, &sec)) ||
+            (second < 0 && d->second_offset_step))
             return false;
-        if ((s->op > 0 && in) || (s->op + 1 < n && out) ||
-            (s->op == 0 && *in_adv >= 0 && in != *in_adv) ||
-            (s->op + 1 == n && *out_adv >= 0 && out != *out_adv))
+        if ((s->op + 1 < n && out) || (s->op + 1 == n && *out_adv >= 0 && out != *out_adv) ||
+            !input_advance(s->buffer, in, in_adv) ||
+            (second >= 0 && !input_advance(second, sec, in_adv)))
             return false;
-        if (s->op == 0)
-            *in_adv = in;
         if (s->op + 1 == n)
             *out_adv = out;
     }
@@ -165,6 +183,7 @@ static void emit(Loops *L, int first, int count, int reps)
             s->in_row_step = d.in_row_step;
             s->in_offset_step = d.in_offset_step;
             s->out_offset_step = d.out_offset_step;
+            s->second_offset_step = d.second_offset_step;
         }
         ta_vec_push(L->pool, &ch->loop_steps, s);
     }
@@ -226,8 +245,10 @@ static TaVec expand(TaPool *pool, const TaRowChain *chain)
                 *t = repeat(
                     s, &(TaRowStep){.out_row_step = s->out_row_step, .in_row_step = s->in_row_step},
                     r);
-                if (s->op == 0)
+                if (s->op >= 0 && s->buffer == 0)
                     t->in_offset += (size_t)r * (size_t)loop->in_advance * row_bytes(chain, 0);
+                if (s->op >= 0 && chain->second_buffer[s->op] == 0)
+                    t->second_offset += (size_t)r * (size_t)loop->in_advance * row_bytes(chain, 0);
                 if (s->op >= 0 && s->op + 1 == n)
                     t->out_offset += (size_t)r * (size_t)loop->out_advance * row_bytes(chain, n);
                 ta_vec_push(pool, &out, t);

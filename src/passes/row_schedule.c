@@ -9,6 +9,13 @@
  * end, the rows its consumer still needs move to the start first. Runs of
  * bands of one operator with nothing between them join into one call.
  *
+ * Residual blocks make a chain a small DAG (chain->input_buffer,
+ * chain->second_buffer): an operator may read a second buffer row for
+ * row (a fused residual), and a buffer may have two readers; it keeps the
+ * rows from the first one either reader still needs. An operator pulls its
+ * second input's row before its window's rows, so the skip branch's row is
+ * made while the block input still holds it.
+ *
  * The check replays the steps with its own model of what row each buffer
  * slot holds (every read row written and still there, no row computed
  * twice, every output row computed; an intermediate row no window reads
@@ -44,20 +51,35 @@ static void push_step(Sched *S, TaRowStep step)
     ta_vec_push(S->pool, &S->chain->steps, s);
 }
 
-/* Room for row `row` in row buffer j: drops the rows its consumer (op j)
-   no longer reads, moving the others to the start. */
+/* The first row of buffer j a reader still needs (its window's, or its
+   second input's row), hi[j] when none does. */
+static int first_needed(const Sched *S, int j)
+{
+    const TaRowChain *ch = S->chain;
+    int keep = S->hi[j];
+    for (int k = 0; k < ch->num_ops; k++) {
+        if (S->next[k] >= S->w[k].out_height)
+            continue;
+        if (ch->input_buffer[k] == j) {
+            int a, b;
+            window_rows(&S->w[k], S->next[k], &a, &b);
+            keep = a < keep ? a : keep;
+        }
+        if (ch->second_buffer[k] == j && S->next[k] < keep)
+            keep = S->next[k];
+    }
+    return keep;
+}
+
+/* Room for row `row` in row buffer j: drops the rows its readers no
+   longer read, moving the others to the start. */
 static bool make_room(Sched *S, int j, int row)
 {
     if (row - S->lo[j] < S->rows[j])
         return true;
-    int keep = S->hi[j];
-    if (S->next[j] < S->w[j].out_height) {
-        int a, b;
-        window_rows(&S->w[j], S->next[j], &a, &b);
-        keep = a < keep ? a : keep;
-    }
+    const int keep = first_needed(S, j);
     if (keep > S->lo[j]) {
-        const size_t rb = S->w[j].in_row_bytes;
+        const size_t rb = S->w[j - 1].out_row_bytes; /* buffer j: op j - 1's output */
         if (S->hi[j] > keep)
             push_step(S, (TaRowStep){.op = -1,
                                      .buffer = j,
@@ -79,23 +101,29 @@ static bool produce(Sched *S, int k, int y)
 {
     const TaRowWindow *w = &S->w[k];
     const int n = S->chain->num_ops;
+    const int in = S->chain->input_buffer[k], second = S->chain->second_buffer[k];
     while (S->next[k] <= y) {
         const int r = S->next[k];
         int a, b;
         window_rows(w, r, &a, &b);
-        if (k > 0 && S->hi[k] < b && !produce(S, k - 1, b - 1))
+        if (second > 0 && S->hi[second] <= r && !produce(S, second - 1, r))
+            return false;
+        if (in > 0 && S->hi[in] < b && !produce(S, in - 1, b - 1))
             return false;
         if (k + 1 < n && !make_room(S, k + 1, r))
             return false;
         push_step(S, (TaRowStep){.op = k,
-                                 .buffer = k,
+                                 .buffer = in,
                                  .out_row = r,
                                  .out_rows = 1,
                                  .in_row = a,
                                  .in_rows = b - a,
                                  .pad_top = w->pad + a - r * w->stride,
-                                 .in_offset = (size_t)(a - S->lo[k]) * w->in_row_bytes,
-                                 .out_offset = (size_t)(r - S->lo[k + 1]) * w->out_row_bytes});
+                                 .in_offset = (size_t)(a - S->lo[in]) * w->in_row_bytes,
+                                 .out_offset = (size_t)(r - S->lo[k + 1]) * w->out_row_bytes,
+                                 .second_offset = second < 0 ? 0
+                                                             : (size_t)(r - S->lo[second]) *
+                                                                   w->second_row_bytes});
         S->hi[k + 1] = r + 1;
         S->next[k]++;
     }
@@ -110,6 +138,7 @@ static bool continues(const TaRowWindow *w, const TaRowStep *s, const TaRowStep 
         return false;
     const TaRowWindow *x = &w[s->op];
     return t->out_offset == s->out_offset + (size_t)s->out_rows * x->out_row_bytes &&
+           t->second_offset == s->second_offset + (size_t)s->out_rows * x->second_row_bytes &&
            t->in_row >= s->in_row &&
            t->in_offset == s->in_offset + (size_t)(t->in_row - s->in_row) * x->in_row_bytes;
 }
@@ -138,7 +167,7 @@ bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, cons
     S.lo = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
     S.hi = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
     S.next = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
-    S.hi[0] = w[0].in_height;
+    S.hi[0] = w[0].in_height; /* the chain's input: whole */
     chain->steps.len = 0;
     bool ok = true;
     for (int y = 0; ok && y < w[n - 1].out_height; y++)
@@ -184,26 +213,37 @@ static bool fail(Check *C, const char *what, int buffer, int row, int slot)
     return false;
 }
 
+/* Rows [row, row + n) at slot `first` of buffer j, as a band reads them. */
+static bool check_reads(Check *C, int j, int first, int row, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const int slot = first + i;
+        if (slot >= C->slots[j])
+            return fail(C, "reads past the buffer's end", j, row + i, slot);
+        if (C->slot[j][slot] != row + i)
+            return fail(C, "reads a row that is not there (not written, or overwritten)", j,
+                        row + i, slot);
+    }
+    return true;
+}
+
 static bool check_band(Check *C, const TaRowWindow *w, const TaRowStep *s)
 {
-    const int k = s->op;
+    const int k = s->op, in = C->chain->input_buffer[k], second = C->chain->second_buffer[k];
     int a, b, a2, b2;
     window_rows(w, s->out_row, &a, &b);
     window_rows(w, s->out_row + s->out_rows - 1, &a2, &b2);
     if (s->out_rows < 1 || s->out_row + s->out_rows > w->out_height || s->in_row != a ||
         s->in_rows != b2 - a || s->pad_top != w->pad + a - s->out_row * w->stride)
-        return fail(C, "the band's rows are not its window's", k, s->out_row, -1);
-    if (s->in_offset % w->in_row_bytes || s->out_offset % w->out_row_bytes)
-        return fail(C, "a band starts inside a row", k, s->in_row, -1);
-    const int in0 = (int)(s->in_offset / w->in_row_bytes);
-    for (int i = 0; i < s->in_rows; i++) {
-        const int slot = in0 + i;
-        if (slot >= C->slots[k])
-            return fail(C, "reads past the buffer's end", k, s->in_row + i, slot);
-        if (C->slot[k][slot] != s->in_row + i)
-            return fail(C, "reads a row that is not there (not written, or overwritten)", k,
-                        s->in_row + i, slot);
-    }
+        return fail(C, "the band's rows are not its window's", in, s->out_row, -1);
+    if (s->buffer != in || s->in_offset % w->in_row_bytes || s->out_offset % w->out_row_bytes ||
+        (second >= 0 && s->second_offset % w->second_row_bytes))
+        return fail(C, "a band starts inside a row", in, s->in_row, -1);
+    if (!check_reads(C, in, (int)(s->in_offset / w->in_row_bytes), s->in_row, s->in_rows))
+        return false;
+    if (second >= 0 && !check_reads(C, second, (int)(s->second_offset / w->second_row_bytes),
+                                    s->out_row, s->out_rows))
+        return false;
     const int out0 = (int)(s->out_offset / w->out_row_bytes);
     for (int i = 0; i < s->out_rows; i++) {
         const int slot = out0 + i, row = s->out_row + i;
@@ -219,9 +259,10 @@ static bool check_band(Check *C, const TaRowWindow *w, const TaRowStep *s)
 static bool check_move(Check *C, const TaRowWindow *w, const TaRowStep *s)
 {
     const int j = s->buffer;
-    const size_t rb = w[j].in_row_bytes;
-    if (j <= 0 || j >= C->chain->num_ops || s->in_offset % rb || s->out_offset % rb ||
-        s->move_bytes % rb)
+    if (j <= 0 || j >= C->chain->num_ops)
+        return fail(C, "a move not of whole rows of a row buffer", 0, s->in_row, -1);
+    const size_t rb = w[j - 1].out_row_bytes; /* buffer j: op j - 1's output */
+    if (s->in_offset % rb || s->out_offset % rb || s->move_bytes % rb)
         return fail(C, "a move not of whole rows of a row buffer", j, s->in_row, -1);
     const int from = (int)(s->in_offset / rb), to = (int)(s->out_offset / rb);
     const int n = (int)(s->move_bytes / rb);

@@ -15,6 +15,7 @@
  */
 #include "row_streaming.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,10 +23,19 @@
    input rows oy * stride - pad_top on, rows outside [0, input_height)
    being padding, and precomputes nothing from the whole geometry. */
 static const char *const band_kernels[] = {
-    "ta_conv_2d_s8",           "ta_conv_2d_s8_interleaved",
-    "ta_conv_2d_s8_columns",   "ta_conv_2d_s8_long",
-    "ta_depthwise_conv_2d_s8", "ta_depthwise_conv_2d_s8_m1_fast",
-    "ta_average_pool_s8",      "ta_max_pool_s8",
+    "ta_conv_2d_s8",
+    "ta_conv_2d_s8_interleaved",
+    "ta_conv_2d_s8_columns",
+    "ta_conv_2d_s8_long",
+    "ta_depthwise_conv_2d_s8",
+    "ta_depthwise_conv_2d_s8_m1_fast",
+    "ta_average_pool_s8",
+    "ta_max_pool_s8",
+    /* a CONV_2D with a fused residual ADD: the residual a second input,
+       read at the output's rows (ta_conv_2d_add.h) */
+    "ta_conv_2d_add_s8",
+    "ta_conv_2d_add_s8_interleaved",
+    "ta_conv_2d_add_s8_columns",
 };
 
 /* Instructions a band call costs beyond the rows it computes (parameter
@@ -76,20 +86,73 @@ static int32_t field(const TaKernelCall *c, const char *name, int32_t otherwise)
     return v ? *v : otherwise;
 }
 
+/* A fused residual ADD's residual (operand 3), as the run call's one
+   argument *arg: of the output's shape, not the window's input. */
+static bool residual_arg(const TaOp *op, const TaKernelCall *c, int *arg)
+{
+    const TaTensor *r = op->num_inputs == 4 ? op->inputs[3] : NULL;
+    if (!nhwc_int8(r) || r == op->inputs[0] || r == op->outputs[0] ||
+        memcmp(r->dims, op->outputs[0]->dims, 4 * sizeof r->dims[0]) != 0)
+        return false;
+    *arg = -1;
+    for (int a = 1; a + 1 < c->args.len; a++)
+        if (c->args.items[a] == r) {
+            if (*arg >= 0)
+                return false;
+            *arg = a;
+        }
+    return *arg >= 0;
+}
+
+/* A separate ADD of two same-shaped tensors (ta_row_band_elements): a
+   window of one row, its second operand read row for row. */
+static bool elementwise_window(const TaOp *op, const TaKernelCall *c, TaRowWindow *w)
+{
+    const TaTensor *a = op->num_inputs == 2 ? op->inputs[0] : NULL;
+    const TaTensor *b = a ? op->inputs[1] : NULL, *out = op->outputs[0];
+    if (!nhwc_int8(a) || !nhwc_int8(b) || a == b || c->args.len != 3 || c->args.items[0] != a ||
+        c->args.items[1] != b || c->args.items[2] != out ||
+        memcmp(a->dims, out->dims, 4 * sizeof a->dims[0]) != 0 ||
+        memcmp(b->dims, out->dims, 4 * sizeof b->dims[0]) != 0 ||
+        (size_t)ta_row_band_elements(c) != ta_tensor_bytes(out) || out->dims[1] > UINT16_MAX ||
+        ta_tensor_bytes(out) > INT32_MAX)
+        return false;
+    const size_t row = (size_t)out->dims[2] * (size_t)out->dims[3];
+    *w = (TaRowWindow){.op = op,
+                       .call = c,
+                       .in_height = out->dims[1],
+                       .out_height = out->dims[1],
+                       .stride = 1,
+                       .span = 1,
+                       .in_row_bytes = row,
+                       .out_row_bytes = row,
+                       .second = b,
+                       .second_input = 1,
+                       .second_arg = 1,
+                       .second_row_bytes = row};
+    return true;
+}
+
 /* The operator's window over rows, or false when it cannot run in bands. */
 static bool row_window(const TaOp *op, TaRowWindow *w)
 {
     const TaKernelCall *c = run_call(op);
+    if (op->control == TA_CONTROL_NONE && c && !c->user && c->params_desc && op->num_outputs == 1 &&
+        nhwc_int8(op->outputs[0]) && ta_row_band_elements(c))
+        return elementwise_window(op, c, w);
     if (op->control != TA_CONTROL_NONE || !c || c->user || !c->params_desc ||
         !band_kernel(c->function) || op->num_outputs != 1 || op->num_inputs < 1 ||
-        op->rewrites.residual_add || !nhwc_int8(op->inputs[0]) || !nhwc_int8(op->outputs[0]) ||
-        c->args.len < 2 || c->args.items[0] != op->inputs[0] ||
-        c->args.items[c->args.len - 1] != op->outputs[0] || field(c, "batches", 0) != 1)
+        !nhwc_int8(op->inputs[0]) || !nhwc_int8(op->outputs[0]) || c->args.len < 2 ||
+        c->args.items[0] != op->inputs[0] || c->args.items[c->args.len - 1] != op->outputs[0] ||
+        field(c, "batches", 0) != 1)
         return false;
     for (int a = 1; a + 1 < c->args.len; a++)
         if (c->args.items[a] == op->inputs[0] || c->args.items[a] == op->outputs[0])
             return false;
     const TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    int second_arg = -1;
+    if (op->rewrites.residual_add && !residual_arg(op, c, &second_arg))
+        return false;
     *w = (TaRowWindow){
         .op = op,
         .call = c,
@@ -100,6 +163,10 @@ static bool row_window(const TaOp *op, TaRowWindow *w)
         .span = (field(c, "filter_height", 0) - 1) * field(c, "dilation_height", 1) + 1,
         .in_row_bytes = (size_t)in->dims[2] * (size_t)in->dims[3],
         .out_row_bytes = (size_t)out->dims[2] * (size_t)out->dims[3],
+        .second = second_arg < 0 ? NULL : op->inputs[3],
+        .second_input = second_arg < 0 ? -1 : 3,
+        .second_arg = second_arg,
+        .second_row_bytes = second_arg < 0 ? 0 : (size_t)out->dims[2] * (size_t)out->dims[3],
     };
     /* The step table's fields: rows in 16 bits, byte offsets in 32. */
     if (w->in_height != in->dims[1] || w->out_height != out->dims[1] || w->stride <= 0 ||
@@ -157,39 +224,132 @@ static void make_sums(TaPassCtx *ctx, TaRowChain *chain, const TaRowWindow *w)
     }
 }
 
-/* Whether op's output has no reader but `reader`'s input 0 and is not a
-   model output, nor shared with another tensor. */
-static bool only_reader(const TaGraph *g, const TaTensor *t, const TaOp *reader)
+/* How layer x reads t: 0 not at all, 1 only as a chain buffer (its
+   window's input, operand 0 and the run call's first argument, or its
+   second input), -1 otherwise too. */
+static int reads_as_buffer(const TaRowWindow *x, const TaTensor *t)
 {
+    const TaOp *op = x->op;
+    int reads = 0;
+    for (int k = 0; k < op->num_inputs; k++)
+        if (op->inputs[k] == t) {
+            if (k != 0 && k != x->second_input)
+                return -1;
+            reads = 1;
+        }
+    for (int c = 0; c < op->lowered.calls.len; c++) {
+        const TaKernelCall *call = op->lowered.calls.items[c];
+        for (int a = 0; a < call->args.len; a++)
+            if (call->args.items[a] == t && (call != x->call || (a != 0 && a != x->second_arg)))
+                return -1;
+    }
+    return reads;
+}
+
+/* The last layer of the run w[0..n) that reads layer k's output, INT_MAX
+   when anything else reads it (another operator, the application), it is
+   shared with another tensor, or a layer reads it otherwise than as a
+   chain buffer: it can be a row buffer of a chain only up to that layer. */
+static int last_reader(const TaGraph *g, const TaRowWindow *w, int n, int k)
+{
+    const TaTensor *t = w[k].op->outputs[0];
     if (t->output_index >= 0 || t->input_index >= 0 || t->alias_of)
-        return false;
-    for (int i = 0; i < g->tensors.len; i++)
-        if (TA_TENSOR(g, i)->alias_of == t)
-            return false;
-    for (int i = 0; i < g->ops.len; i++) {
-        const TaOp *op = TA_OP(g, i);
-        for (int k = 0; k < op->num_inputs; k++)
-            if (op->inputs[k] == t && (op != reader || k != 0))
-                return false;
+        return INT_MAX;
+    for (int x = 0; x < g->tensors.len; x++)
+        if (TA_TENSOR(g, x)->alias_of == t)
+            return INT_MAX;
+    int last = k;
+    for (int x = 0; x < g->ops.len; x++) {
+        const TaOp *op = TA_OP(g, x);
+        const int at = op->index - w[0].op->index;
         if (op->control_cond == t)
-            return false;
+            return INT_MAX;
+        if (at >= 0 && at < n && w[at].op == op) {
+            const int reads = op->outputs[0] == t ? 0 : reads_as_buffer(&w[at], t);
+            if (reads < 0)
+                return INT_MAX;
+            last = reads && at > last ? at : last;
+            continue;
+        }
+        for (int i = 0; i < op->num_inputs; i++)
+            if (op->inputs[i] == t)
+                return INT_MAX;
         for (int c = 0; c < op->lowered.calls.len; c++) {
             const TaKernelCall *call = op->lowered.calls.items[c];
             for (int a = 0; a < call->args.len; a++)
-                if (call->args.items[a] == t && op != reader && op != t->owner &&
-                    !(a == call->args.len - 1 && op->outputs[0] == t))
-                    return false;
+                if (call->args.items[a] == t && op != t->owner)
+                    return INT_MAX;
         }
     }
+    return last;
+}
+
+/* The layer of w[i..k) that writes t, or -1. */
+static int writer(const TaRowWindow *w, int i, int k, const TaTensor *t)
+{
+    for (int m = i; m < k; m++)
+        if (w[m].op->outputs[0] == t)
+            return m;
+    return -1;
+}
+
+/* The links of the run w[0..n), found once (the split weighs every
+   piece): for each layer, the layer of the run writing its window's
+   input and its second input (-1: none), and last_reader. */
+typedef struct Links {
+    int *in_at, *second_at, *last;
+} Links;
+
+static Links find_links(TaPassCtx *ctx, const TaRowWindow *w, int n)
+{
+    Links L = {ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int)),
+               ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int)),
+               ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int))};
+    for (int k = 0; k < n; k++) {
+        L.in_at[k] = writer(w, 0, k, w[k].op->inputs[0]);
+        L.second_at[k] = w[k].second ? writer(w, 0, k, w[k].second) : -1;
+        L.last[k] = last_reader(ctx->graph, w, n, k);
+    }
+    return L;
+}
+
+/* Whether layers w[i..j] can run as one chain: each reads the chain's
+   input or what a layer before it in the chain writes (its window and its
+   second input), every output but the last is read only inside, and a
+   summing pool comes last. */
+static bool valid_segment(const TaRowWindow *w, const Links *L, int i, int j)
+{
+    const TaTensor *input = w[i].op->inputs[0];
+    for (int k = i; k <= j; k++)
+        if ((w[k].sums && k != j) || (L->in_at[k] < i && w[k].op->inputs[0] != input) ||
+            (w[k].second && L->second_at[k] < i && w[k].second != input) ||
+            (k < j && L->last[k] > j))
+            return false;
     return true;
 }
 
-/* Window operators a chain may hold: the layer's window, and whether it
-   continues the chain of the layer before. */
-static bool joins(const TaGraph *g, const TaRowWindow *before, const TaRowWindow *w)
+/* Whether layer `here` may join the run w[0..n): its window reads what a
+   layer of the run writes, its second input too or the run's input. */
+static bool joins(const TaRowWindow *w, int n, const TaRowWindow *here)
 {
-    return before && w->op->inputs[0] == before->op->outputs[0] &&
-           only_reader(g, w->op->inputs[0], w->op);
+    return n && writer(w, 0, n, here->op->inputs[0]) >= 0 &&
+           (!here->second || here->second == w[0].op->inputs[0] ||
+            writer(w, 0, n, here->second) >= 0);
+}
+
+/* The chain's buffers: buffer k + 1 is layer k's output; each layer's
+   window and second input read the chain's input (0) or a layer's. */
+static void chain_buffers(TaPassCtx *ctx, TaRowChain *chain, const TaRowWindow *w, int n)
+{
+    chain->buffers = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(TaTensor *));
+    chain->input_buffer = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));
+    chain->second_buffer = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));
+    chain->buffers[0] = w[0].op->inputs[0];
+    for (int k = 0; k < n; k++) {
+        chain->buffers[k + 1] = w[k].op->outputs[0];
+        chain->input_buffer[k] = writer(w, 0, k, w[k].op->inputs[0]) + 1;
+        chain->second_buffer[k] = !w[k].second ? -1 : writer(w, 0, k, w[k].second) + 1;
+    }
 }
 
 /* Schedules the chain of windows w[0..n) in the smallest row buffers it
@@ -199,17 +359,19 @@ static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, int **r
     TaRowChain *chain = ta_alloc(ctx->pool, sizeof *chain);
     chain->first_op = w[0].op->index;
     chain->num_ops = n;
-    chain->buffers = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(TaTensor *));
+    chain_buffers(ctx, chain, w, n);
     int *rows = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));
-    for (int k = 0; k < n; k++)
-        chain->buffers[k] = w[k].op->inputs[0];
-    chain->buffers[n] = w[n - 1].op->outputs[0];
-    for (int j = 1; j < n; j++)
-        rows[j] = w[j].span < w[j].in_height ? w[j].span : w[j].in_height;
+    for (int k = 0; k < n; k++) { /* the rows one window (or one row) of each reader spans */
+        const int j = chain->input_buffer[k];
+        const int span = w[k].span < w[k].in_height ? w[k].span : w[k].in_height;
+        rows[j] = span > rows[j] ? span : rows[j];
+        if (chain->second_buffer[k] > 0 && !rows[chain->second_buffer[k]])
+            rows[chain->second_buffer[k]] = 1;
+    }
     int short_buffer = -1;
     while (!ta_row_schedule(ctx->pool, chain, w, rows, &short_buffer)) {
         TA_ASSERT(short_buffer > 0 && short_buffer < n);
-        if (rows[short_buffer] >= w[short_buffer].in_height)
+        if (rows[short_buffer] >= w[short_buffer - 1].out_height)
             return NULL;
         rows[short_buffer]++;
     }
@@ -233,7 +395,7 @@ static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowC
     for (int j = 1; j < n; j++) {
         TaTensor *t = chain->buffers[j];
         t->row_buffer_rows = rows[j];
-        t->row_buffer_bytes = (size_t)rows[j] * w[j].in_row_bytes;
+        t->row_buffer_bytes = (size_t)rows[j] * w[j - 1].out_row_bytes;
         chain->saved_bytes += (int64_t)(ta_tensor_bytes(t) - t->row_buffer_bytes);
     }
     chain->added_instructions = (int64_t)(chain->calls - n) * CALL_INSTRUCTIONS +
@@ -287,8 +449,8 @@ static int64_t segment_bytes(const TaRowWindow *w, const int *rows, int i, int j
 {
     int64_t bytes = (int64_t)ta_tensor_bytes(w[i].op->inputs[0]) +
                     (int64_t)ta_tensor_bytes(w[j].op->outputs[0]);
-    for (int k = i + 1; k <= j; k++)
-        bytes += (int64_t)rows[k] * (int64_t)w[k].in_row_bytes;
+    for (int k = i + 1; k <= j; k++) /* buffer k: layer k - 1's output */
+        bytes += (int64_t)rows[k] * (int64_t)w[k - 1].out_row_bytes;
     return bytes;
 }
 
@@ -297,8 +459,8 @@ static int64_t segment_bytes(const TaRowWindow *w, const int *rows, int i, int j
    their row buffers, all live together, can outweigh whole tensors
    live one pair at a time. The split has the least peak of
    segment_bytes (dynamic programming over the cut points). */
-static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
-                       int n)
+static bool split_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
+                        const Links *L, int n)
 {
     int *rows = NULL;
     if (n < 2 || !schedule(ctx, w, n, &rows))
@@ -308,6 +470,8 @@ static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const T
     for (int j = 1; j <= n; j++) { /* best[j]: layers 0..j-1 */
         best[j] = -1;
         for (int i = j - 1; i >= 0; i--) {
+            if (i < j - 1 && !valid_segment(w, L, i, j - 1))
+                continue; /* a residual block cut through */
             const int64_t here = segment_bytes(w, rows, i, j - 1);
             const int64_t peak = i && best[i] > here ? best[i] : here;
             if (best[j] < 0 || peak < best[j]) {
@@ -323,6 +487,39 @@ static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const T
         const int from = cut[ends[s]];
         if (!take_segment(ctx, opt, w + from, ends[s] - from))
             return false;
+    }
+    return true;
+}
+
+/* The run w[0..n) of window layers as chains: the longest part from its
+   first layer that can be one chain (a residual block whole), split as
+   split_chain says, then the rest. */
+static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const TaRowWindow *w,
+                       int n)
+{
+    if (n < 2)
+        return true;
+    const Links L = find_links(ctx, w, n);
+    for (int from = 0; from + 1 < n;) {
+        int m = n - from;
+        while (m >= 2 && !valid_segment(w, &L, from, from + m - 1))
+            m--;
+        if (m < 2) {
+            from++;
+            continue;
+        }
+        /* The piece's own links, its layers counted from w + from. */
+        Links shifted = {ta_alloc_array(ctx->pool, (size_t)m + 1, sizeof(int)),
+                         ta_alloc_array(ctx->pool, (size_t)m + 1, sizeof(int)),
+                         ta_alloc_array(ctx->pool, (size_t)m + 1, sizeof(int))};
+        for (int k = 0; k < m; k++) {
+            shifted.in_at[k] = L.in_at[from + k] - from;
+            shifted.second_at[k] = L.second_at[from + k] - from;
+            shifted.last[k] = L.last[from + k] == INT_MAX ? INT_MAX : L.last[from + k] - from;
+        }
+        if (!split_chain(ctx, opt, w + from, &shifted, m))
+            return false;
+        from += m;
     }
     return true;
 }
@@ -387,7 +584,7 @@ bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
             n = 0;
             continue;
         }
-        if (n && !joins(g, &w[n - 1], &here)) {
+        if (n && !joins(w, n, &here)) {
             if (!take_chain(ctx, opt, w, n))
                 return false;
             n = 0;

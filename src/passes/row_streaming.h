@@ -35,6 +35,12 @@ typedef struct TaRowWindow {
     /* An average pool over every row, summed a band at a time: scheduled
        as one virtual output row (of one byte) per input row. */
     bool sums;
+    /* A second input read row for row with the output (a fused residual):
+       the tensor, its operand index and its argument of the run call;
+       NULL when none. */
+    const TaTensor *second;
+    int second_input, second_arg;
+    size_t second_row_bytes;
 } TaRowWindow;
 
 /* Builds chain->steps for the row buffers of chain->buffers, their rows in

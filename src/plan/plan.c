@@ -247,7 +247,7 @@ static bool share_inplace_outputs(Planner *P)
     for (int i = 0; i < g->ops.len; i++) {
         TaOp *op = TA_OP(g, i);
         if (op->plan_hints.inplace_input < 0 || op->plan_hints.inplace_input >= op->num_inputs ||
-            op->num_outputs != 1)
+            op->num_outputs != 1 || op->row_chain) /* a chain's rows are elsewhere in each */
             continue;
         TaTensor *in = op->inputs[op->plan_hints.inplace_input];
         TaTensor *out = op->outputs[0];

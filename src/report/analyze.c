@@ -92,6 +92,39 @@ static const char *joined(TaPool *pool, const TaVec *names)
     return text;
 }
 
+/* A kernel's figure with what gcc's call graph does not see: the fused
+   residual ADD's entries call their convolution's entry through a
+   pointer (ta_conv_2d_add.c), so that entry's figure comes on top. */
+static void deepest(const KernelStack *s, int64_t *m55, int64_t *m4)
+{
+    static const char *const through_pointer[][2] = {
+        {"ta_conv_2d_add_s8", "ta_conv_2d_s8"},
+        {"ta_conv_2d_add_s8_interleaved", "ta_conv_2d_s8_interleaved"},
+        {"ta_conv_2d_add_s8_columns", "ta_conv_2d_s8_columns"},
+    };
+    *m55 = s->m55;
+    *m4 = s->m4;
+    for (size_t i = 0; i < TA_COUNT_OF(through_pointer); i++) {
+        const KernelStack *callee = kernel_stack(through_pointer[i][1]);
+        if (strcmp(s->function, through_pointer[i][0]) == 0 && callee) {
+            *m55 += callee->m55;
+            *m4 += callee->m4;
+        }
+    }
+}
+
+/* What a row chain's layer adds below its kernel: the chain runner's
+   frame (its buffer table and loop) and the band function's copy of the
+   kernel's parameters (docs/row-streaming.md). */
+static int64_t row_chain_frames(const TaOp *op, const TaKernelCall *c)
+{
+    enum { RUNNER_FRAME = 48 };
+    if (!op->row_chain)
+        return 0;
+    return RUNNER_FRAME + 4 * ((int64_t)op->row_chain->num_ops + 1) +
+           (c->params_desc ? (int64_t)c->params_desc->size : 0);
+}
+
 /* Per operator the deepest of its kernels; for the module the deepest
    operator. A kernel flash_sizes.inc has no figure for is named in the
    basis as unmeasured, never counted as 0 silently. */
@@ -109,10 +142,14 @@ void ta_kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analysis *
                 add_once(pool, &unmeasured, c->function);
                 continue;
             }
-            if (s->m55 > ops[i].kernel_stack_m55)
-                ops[i].kernel_stack_m55 = s->m55;
-            if (s->m4 > ops[i].kernel_stack_m4)
-                ops[i].kernel_stack_m4 = s->m4;
+            int64_t m55, m4;
+            deepest(s, &m55, &m4);
+            m55 += row_chain_frames(op, c);
+            m4 += row_chain_frames(op, c);
+            if (m55 > ops[i].kernel_stack_m55)
+                ops[i].kernel_stack_m55 = m55;
+            if (m4 > ops[i].kernel_stack_m4)
+                ops[i].kernel_stack_m4 = m4;
         }
         if (ops[i].kernel_stack_m55 > a->kernel_stack_m55) {
             a->kernel_stack_m55 = ops[i].kernel_stack_m55;
@@ -124,8 +161,10 @@ void ta_kernel_stack_estimate(TaPool *pool, const TaGraph *g, tinyaot_analysis *
     a->kernel_stack_basis = ta_format(
         pool,
         "measured once per kernel: its frame and its deepest call chain in gcc's call graph "
-        "(arm-none-eabi-gcc -O2 -fcallgraph-info=su; library calls such as memcpy count 0)"
-        "%s; the caller's frames (model_run, the operator's function) come on top",
+        "(arm-none-eabi-gcc -O2 -fcallgraph-info=su; library calls such as memcpy count 0), "
+        "a fused residual ADD's convolution entry added (called through a pointer), a row "
+        "chain's runner and band frames added%s; the caller's frames (model_run, the "
+        "operator's function) come on top",
         unmeasured.len ? ta_format(pool,
                                    "; unmeasured, not counted (scripts/flash_sizes.py has no "
                                    "figure for them): %s",
@@ -267,12 +306,21 @@ static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
         int *rows = ta_alloc_array(pool, n + 1, sizeof(int));
         int *heights = ta_alloc_array(pool, n + 1, sizeof(int));
         int64_t *bytes = ta_alloc_array(pool, n + 1, sizeof(int64_t));
+        int *readers = ta_alloc_array(pool, n + 1, sizeof(int));
+        int *residual_of = ta_alloc_array(pool, n + 1, sizeof(int));
         for (size_t j = 0; j < n; j++) {
             const TaTensor *t = ch->buffers[j + 1];
             ids[j] = ta_strdup(pool, t->id);
             rows[j] = t->row_buffer_rows;
             heights[j] = t->dims[1];
             bytes[j] = (int64_t)t->row_buffer_bytes;
+            residual_of[j] = -1;
+            for (int k = 0; k < ch->num_ops; k++) {
+                readers[j] += (ch->input_buffer[k] == (int)j + 1) +
+                              (ch->second_buffer[k] == (int)j + 1);
+                if (ch->second_buffer[k] == (int)j + 1)
+                    residual_of[j] = ch->first_op + k;
+            }
         }
         *o = (tinyaot_row_chain){.first_layer = ch->first_op,
                                  .last_layer = ch->first_op + ch->num_ops - 1,
@@ -285,7 +333,9 @@ static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
                                  .buffer_ids = ids,
                                  .buffer_rows = rows,
                                  .buffer_heights = heights,
-                                 .buffer_bytes = bytes};
+                                 .buffer_bytes = bytes,
+                                 .buffer_readers = readers,
+                                 .buffer_residual_of = residual_of};
     }
     a->row_chains = out;
     a->num_row_chains = (size_t)g->row_chains.len;
