@@ -8,8 +8,6 @@
 
 #include "escape.h"
 
-#include "../passes/passes.h"
-
 /* An IF or WHILE marker (ir.h, TaControl) as the C statement it opens or
    closes; returns the indentation depth after it. */
 static int emit_control(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int depth)
@@ -48,103 +46,47 @@ static int emit_control(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int dep
     return depth;
 }
 
-/* Why layer i has no call of its own in the schedule, or NULL: it has. */
-static const char *no_call_reason(const TaSourcesCtx *c, const TaOp *op)
-{
-    if (ta_op_calls_with_role(op, "run"))
-        return op->row_chain && op->row_chain_pos > 0
-                   ? ta_format(c->pool, "runs in the row chain of layer %d",
-                               op->row_chain->first_op)
-                   : NULL;
-    return ta_format(c->pool, "%s needs no code (%s)", ta_escape_c_comment(c->pool, op->type),
-                     op->num_outputs && op->outputs[0]->alias_of
-                         ? "its output shares its input's bytes"
-                     : op->lowered.calls.len ? "it only initializes state"
-                     : op->lowered.no_code   ? ta_escape_c_comment(c->pool, op->lowered.no_code)
-                                             : "its outputs share their inputs' bytes");
-}
-
-/* From this many run calls on, a schedule without IF or WHILE is a table
-   of the run functions walked by a loop: 4 bytes a layer against 8 for a
-   call and its status test, for 3 more instructions a layer (a loop's
-   fixed cost pays off from about 6 calls; below 12 the instructions weigh
-   more on the small models those are). */
-enum { RUN_TABLE_MIN_CALLS = 12 };
-
-static int count_run_calls(const TaSourcesCtx *c)
-{
-    const TaGraph *g = c->in->graph;
-    int n = 0;
-    for (int i = 0; i < g->ops.len; i++)
-        n += TA_OP(g, i)->control == TA_CONTROL_NONE && !no_call_reason(c, TA_OP(g, i));
-    return n;
-}
-
-static void emit_run_table(const TaSourcesCtx *c, TaBuf *b, int calls)
-{
-    const TaGraph *g = c->in->graph;
-    TaFields f = ta_fields(c->pool, &c->fields);
-    ta_field_int(&f, "calls", calls);
-    ta_template(b, &f,
-                "typedef int (*${prefix}_run_fn)(void);\n"
-                "/* The layers' run functions in schedule order. */\n"
-                "static const ${prefix}_run_fn ${prefix}_runs[$calls] = {\n");
-    for (int i = 0; i < g->ops.len; i++) {
-        const char *why = no_call_reason(c, TA_OP(g, i));
-        if (why)
-            ta_buf_printf(b, "    /* layer %d: %s */\n", i, why);
-        else
-            ta_buf_printf(b, "    %s_run, /* layer %d */\n", TA_OP(g, i)->lowered.symbol, i);
-    }
-    ta_template(b, &f,
-                "};\n\n"
-                "static int32_t ${prefix}_run_operators(${prefix}_model_context_t *ctx)\n{\n"
-                "    (void)ctx;\n"
-                "    for (uint32_t i = 0; i < ${calls}u; i++) {\n"
-                "        const int32_t status = ${prefix}_runs[i]();\n"
-                "        if (status != TA_OK)\n"
-                "            return status;\n"
-                "    }\n"
-                "    return TA_OK;\n}\n\n");
-}
-
-static void emit_calls(const TaSourcesCtx *c, TaBuf *b)
-{
-    const TaGraph *g = c->in->graph;
-    TaFields f = ta_fields(c->pool, &c->fields);
-    ta_template(b, &f,
-                "static int32_t ${prefix}_run_operators(${prefix}_model_context_t *ctx)\n{\n"
-                "    (void)ctx;\n");
-    if (count_run_calls(c))
-        ta_buf_puts(b, "    int32_t status;\n");
-    int depth = 1; /* of the statement's indentation */
-    for (int i = 0; i < g->ops.len; i++) {
-        const TaOp *op = TA_OP(g, i);
-        if (op->control != TA_CONTROL_NONE) {
-            depth = emit_control(c, b, op, depth);
-            continue;
-        }
-        const char *indent = ta_format(c->pool, "%*s", 4 * depth, "");
-        const char *why = no_call_reason(c, op);
-        if (why)
-            ta_buf_printf(b, "%s/* layer %d: %s */\n", indent, i, why);
-        else
-            ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n", indent,
-                          op->lowered.symbol, indent);
-    }
-    ta_buf_puts(b, "    return TA_OK;\n}\n\n");
-}
-
 void ta_emit_model_schedule(const TaSourcesCtx *c, TaBuf *b)
 {
     const TaGraph *g = c->in->graph;
     TaFields f = ta_fields(c->pool, &c->fields);
     if (!c->table) {
-        const int calls = count_run_calls(c);
-        if (calls >= RUN_TABLE_MIN_CALLS && !ta_graph_has_control_flow(g))
-            emit_run_table(c, b, calls);
-        else
-            emit_calls(c, b);
+        ta_template(b, &f,
+                    "static int32_t ${prefix}_run_operators(${prefix}_model_context_t *ctx)\n{\n"
+                    "    (void)ctx;\n");
+        int depth = 1; /* of the statement's indentation */
+        for (int i = 0; i < g->ops.len; i++)
+            if (ta_op_calls_with_role(TA_OP(g, i), "run")) {
+                ta_buf_puts(b, "    int32_t status;\n");
+                break;
+            }
+        for (int i = 0; i < g->ops.len; i++) {
+            const TaOp *op = TA_OP(g, i);
+            if (op->control != TA_CONTROL_NONE) {
+                depth = emit_control(c, b, op, depth);
+                continue;
+            }
+            const char *indent = ta_format(c->pool, "%*s", 4 * depth, "");
+            if (!ta_op_calls_with_role(op, "run")) {
+                ta_buf_printf(b, "%s/* layer %d: %s needs no code (%s) */\n", indent, i,
+                              ta_escape_c_comment(c->pool, op->type),
+                              op->num_outputs && op->outputs[0]->alias_of
+                                  ? "its output shares its input's bytes"
+                              : op->lowered.calls.len ? "it only initializes state"
+                              : op->lowered.no_code
+                                  ? ta_escape_c_comment(c->pool, op->lowered.no_code)
+                                  : "its outputs share their inputs' bytes");
+                continue;
+            }
+            if (op->row_chain && op->row_chain_pos > 0) {
+                ta_buf_printf(b, "%s/* layer %d: runs in the row chain of layer %d */\n", indent, i,
+                              op->row_chain->first_op);
+                continue;
+            }
+            ta_buf_printf(b, "%sif ((status = %s_run()) != TA_OK)\n%s    return status;\n", indent,
+                          op->lowered.symbol, indent);
+        }
+        ta_buf_puts(b, "    return TA_OK;\n}\n\n");
         return;
     }
     ta_field_int(&f, "operator_slots", g->ops.len ? g->ops.len : 1);
