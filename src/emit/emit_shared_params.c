@@ -48,8 +48,11 @@ void ta_sources_share_params(TaSourcesCtx *c)
             const char *body = ta_format(c->pool, "%s", text.data ? text.data : "");
             ta_buf_free(&text);
             int s = 0;
-            while (s < num_seen && (strcmp(seen[s].type, call->params_desc->type_name) != 0 ||
-                                    strcmp(seen[s].text, body) != 0))
+            /* another layer's (two calls of one layer keep theirs: rare, and
+               the file's own structs stay static) */
+            while (s < num_seen &&
+                   (seen[s].op == i || strcmp(seen[s].type, call->params_desc->type_name) != 0 ||
+                    strcmp(seen[s].text, body) != 0))
                 s++;
             if (s < num_seen) {
                 c->params_name[i][k] = seen[s].name;
