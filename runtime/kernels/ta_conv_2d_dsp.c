@@ -517,4 +517,153 @@ void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_
         }
     }
 }
+
+/* ta_simd.h's ta_dot4_interleaved_s8 on DSP cores: one copy for the
+   convolution's files (ta_simd.h declares it). */
+void ta_dot4_interleaved_dsp(int32_t acc[4], const int8_t *w, const int8_t *x, int32_t n)
+{
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    /* Whole chunks: per input word one load and two SXTB16 shared by the
+       four filters, whose words sit at constant offsets from one pointer;
+       per filter one load, two SXTB16 (the rotation folded in) and two
+       SMLAD. gcc spills the accumulators of this loop when it allocates
+       it inside a kernel, hence the assembly. */
+    int32_t chunks = n / 16;
+    if (chunks > 0) {
+        uint32_t xe, xo, v, t;
+        /* clang-format off */
+        __asm volatile("1:\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #0]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #16]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #32]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #48]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #4]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #20]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #36]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #52]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #8]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #24]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #40]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #56]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                     "   ldr      %[xo], [%[x]], #4\n"
+                     "   sxtb16   %[xe], %[xo]\n"
+                     "   sxtb16   %[xo], %[xo], ror #8\n"
+                     "   ldr      %[v], [%[w], #12]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
+                     "   ldr      %[v], [%[w], #28]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
+                     "   ldr      %[v], [%[w], #44]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
+                     "   ldr      %[v], [%[w], #60]\n"
+                     "   sxtb16   %[t], %[v]\n"
+                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
+                     "   sxtb16   %[t], %[v], ror #8\n"
+                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                       "   adds     %[w], %[w], #64\n"
+                       "   subs     %[c], %[c], #1\n"
+                       "   bne      1b\n"
+                       : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(x),
+                         [w] "+r"(w), [c] "+r"(chunks), [xe] "=&r"(xe), [xo] "=&r"(xo),
+                         [v] "=&r"(v), [t] "=&r"(t)
+                       :
+                       : "cc", "memory");
+        /* clang-format on */
+        n %= 16;
+    }
+    /* The last, partial chunk: whole words, then bytes. */
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const uint32_t xw = ta_load_u32(x + i);
+        const uint32_t xe = __sxtb16(xw), xo = ta_sxtb16_ror8(xw);
+        uint32_t v = ta_load_u32(w + i);
+        a0 = __smlad(__sxtb16(v), xe, a0);
+        a0 = __smlad(ta_sxtb16_ror8(v), xo, a0);
+        v = ta_load_u32(w + 16 + i);
+        a1 = __smlad(__sxtb16(v), xe, a1);
+        a1 = __smlad(ta_sxtb16_ror8(v), xo, a1);
+        v = ta_load_u32(w + 32 + i);
+        a2 = __smlad(__sxtb16(v), xe, a2);
+        a2 = __smlad(ta_sxtb16_ror8(v), xo, a2);
+        v = ta_load_u32(w + 48 + i);
+        a3 = __smlad(__sxtb16(v), xe, a3);
+        a3 = __smlad(ta_sxtb16_ror8(v), xo, a3);
+    }
+    for (; i < n; i++) {
+        const int32_t xi = x[i];
+        a0 += w[i] * xi;
+        a1 += w[16 + i] * xi;
+        a2 += w[32 + i] * xi;
+        a3 += w[48 + i] * xi;
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
 #endif /* TA_HAVE_DSP && !TA_HAVE_MVE */

@@ -109,7 +109,7 @@ static void emit_function(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, const
         ta_buf_printf(b, "%s%s%s(", indent, last ? "return " : "status = ", call->function);
         int n = 0;
         if (call->params_desc) {
-            ta_buf_printf(b, "&%s_params%d", op->lowered.symbol, k);
+            ta_buf_printf(b, "&%s", c->params_name[op->index][k]);
             n++;
         }
         for (int a = 0; a < call->args.len; a++) {
@@ -158,8 +158,20 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
         const TaKernelCall *call = op->lowered.calls.items[k];
         if (!call->params_desc)
             continue;
-        ta_buf_printf(&b, "static const %s %s_params%d = {\n", call->params_desc->type_name,
-                      op->lowered.symbol, k);
+        const char *name = c->params_name[op->index][k];
+        if (strcmp(name, ta_format(c->pool, "%s_params%d", op->lowered.symbol, k)) != 0) {
+            ta_buf_printf(&b,
+                          "/* An earlier layer's parameters, the same as this one's. */\n"
+                          "extern const %s %s;\n\n",
+                          call->params_desc->type_name, name);
+            continue;
+        }
+        /* Passed by later layers too: the module's, not the file's. */
+        const bool exported = c->params_exported[op->index][k];
+        if (exported)
+            ta_buf_printf(&b, "extern const %s %s;\n", call->params_desc->type_name, name);
+        ta_buf_printf(&b, "%sconst %s %s = {\n", exported ? "" : "static ",
+                      call->params_desc->type_name, name);
         ta_params_text(&b, call, false);
         ta_buf_puts(&b, "};\n\n");
     }

@@ -30,6 +30,7 @@ bool ta_emit_sources(const TaEmitInput *in, const char *dir)
         return false;
     }
     c.tensor_pointers = ta_sources_tensor_pointers(&c);
+    ta_sources_share_params(&c);
     c.fields = ta_fields(in->pool, NULL);
     ta_field(&c.fields, "prefix", c.p);
     ta_field(&c.fields, "PREFIX", c.P);

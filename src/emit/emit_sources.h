@@ -35,6 +35,11 @@ typedef struct TaSourcesCtx {
     int num_regions;
     TaFields fields;              /* prefix, PREFIX */
     const char **tensor_pointers; /* by tensor index: ta_sources_tensor_pointers */
+    /* By layer and call: the parameter struct the call passes (its own or
+       an earlier layer's identical one), and whether later layers pass its
+       own (ta_sources_share_params). */
+    const char ***params_name;
+    bool **params_exported;
 } TaSourcesCtx;
 
 /* Names (emit_names.c). */
@@ -46,6 +51,8 @@ const char *ta_sources_section(const TaSourcesCtx *c, int memory, bool data);
 const char *ta_sources_region_base(const TaSourcesCtx *c, const TaRegion *r);
 const char **ta_sources_tensor_pointers(const TaSourcesCtx *c);
 const char *ta_sources_tensor_ptr(const TaSourcesCtx *c, const TaTensor *t);
+/* emit_shared_params.c: sets params_name and params_exported. */
+void ta_sources_share_params(TaSourcesCtx *c);
 
 /* The files, each appended to `b`; the operator file written to `dir`. */
 void ta_emit_model_h(const TaSourcesCtx *c, TaBuf *b);
