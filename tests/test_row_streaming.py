@@ -256,3 +256,66 @@ def test_table_schedule_on_cortex_m(tmp_path, board):
     outs, _ = module.run_qemu(m, elf, ins, board=board)
     total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
     assert total > 0 and diff == 0, f"{diff} of {total} bytes differ on {board}"
+
+
+# ---- row-push input's plan (memory.row_streaming_test_push_input) ----------
+# The schedule, its check and the planner with the model input as a row
+# buffer; `tinyaot analyze` only until the module's push API exists.
+
+def analyze_keys(model, keys):
+    import json
+    import subprocess
+    args = [module.tinyaot_bin(), "analyze", "--model.path", str(model), "--format", "json"]
+    for k, v in keys.items():
+        args += [f"--{k}", v]
+    return subprocess.run(args, capture_output=True, text=True), json
+PUSH = {"memory.row_streaming_test_push_input": "true"}
+
+
+def push_analysis(model, mode="least_ram", **extra):
+    p, json = analyze_keys(model, {"memory.row_streaming": mode, **PUSH, **extra})
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def test_push_input_plan_person_detect():
+    """person_detect's input (96 x 96 bytes) becomes a row buffer of the
+    first layer's window rows: total RAM at most 20,000 (22,272 whole)."""
+    a = push_analysis(module.MODELS / "tflm_person_detect.tflite", "auto")
+    first = a["row_chains"][0]
+    assert first["first_layer"] == 0 and first["row_buffers"][0]["height"] == 96
+    assert first["row_buffers"][0]["rows"] <= 4, first
+    assert total_ram(a) <= 20000, total_ram(a)
+
+
+@pytest.mark.parametrize("name", ["s1_same_conv_dw_conv", "s2_valid_dw_s2", "kh10", "dilated",
+                                  "summing_pool", "drawn_2", "drawn_7"])
+def test_push_input_schedule_passes_its_check(tmp_path, name):
+    """Every chain's schedule with push steps passes the check and its
+    loops run it exactly (both at conversion); the input's row buffer
+    holds at most its window's rows plus the stride."""
+    shape, layers = CASES[name] if name in CASES else drawn_case(int(name.split("_")[1]))
+    a = push_analysis(chain_model(tmp_path, name))
+    buf = a["row_chains"][0]["row_buffers"][0]
+    assert a["row_chains"][0]["first_layer"] == 0 and buf["height"] == shape[1], a["row_chains"]
+    k, stride, dilation = layers[0][2], layers[0][3], (layers[0][5:] or (1,))[0]
+    assert buf["rows"] <= min(shape[1], (k - 1) * dilation + 1 + stride), (buf, layers[0])
+
+
+def test_push_input_row_buffer_one_row_short_is_refused(tmp_path):
+    p, _ = analyze_keys(chain_model(tmp_path, "kh10"),
+                        {"memory.row_streaming": "least_ram", **PUSH,
+                         "memory.row_streaming_test_shortfall": "1"})
+    assert p.returncode != 0 and "row chain at layer 0" in p.stderr, p.stderr
+
+
+def test_push_input_refusals(tmp_path):
+    """One error line naming the model and the input where it cannot
+    apply; convert refuses it until the module's API exists."""
+    model = chain_model(tmp_path, "s1_same_conv_dw_conv")
+    p, _ = analyze_keys(model, {"memory.row_streaming": "off", **PUSH})
+    assert p.returncode != 0 and str(model) in p.stderr and "model input" in p.stderr, p.stderr
+    assert "not off" in p.stderr
+    with pytest.raises(module.ConvertError) as e:
+        module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram", **PUSH})
+    assert "tinyaot analyze only" in str(e.value)

@@ -193,8 +193,9 @@ static bool joins(const TaGraph *g, const TaRowWindow *before, const TaRowWindow
 }
 
 /* Schedules the chain of windows w[0..n) in the smallest row buffers it
-   fits in (rows[j], j = 1..n-1); NULL when none fits but whole tensors. */
-static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, int **rows_out)
+   fits in (rows[j], j = 1..n-1, and j = 0 with row-push input: `push` and
+   the chain starts at layer 0); NULL when none fits but whole tensors. */
+static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, bool push, int **rows_out)
 {
     TaRowChain *chain = ta_alloc(ctx->pool, sizeof *chain);
     chain->first_op = w[0].op->index;
@@ -204,11 +205,12 @@ static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, int **r
     for (int k = 0; k < n; k++)
         chain->buffers[k] = w[k].op->inputs[0];
     chain->buffers[n] = w[n - 1].op->outputs[0];
-    for (int j = 1; j < n; j++)
+    chain->push_input = push && w[0].op->index == 0;
+    for (int j = chain->push_input ? 0 : 1; j < n; j++)
         rows[j] = w[j].span < w[j].in_height ? w[j].span : w[j].in_height;
     int short_buffer = -1;
     while (!ta_row_schedule(ctx->pool, chain, w, rows, &short_buffer)) {
-        TA_ASSERT(short_buffer > 0 && short_buffer < n);
+        TA_ASSERT(short_buffer >= (chain->push_input ? 0 : 1) && short_buffer < n);
         if (rows[short_buffer] >= w[short_buffer].in_height)
             return NULL;
         rows[short_buffer]++;
@@ -223,14 +225,14 @@ static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, int **r
 static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowChain *chain,
                         const TaRowWindow *w, int *rows)
 {
-    const int n = chain->num_ops;
-    for (int j = 1; j < n; j++)
+    const int n = chain->num_ops, j0 = chain->push_input ? 0 : 1;
+    for (int j = j0; j < n; j++)
         rows[j] -= opt->shortfall >= (uint64_t)rows[j] ? rows[j] - 1 : (int)opt->shortfall;
     if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows))
         return false;
     chain->saved_bytes = 0;
     chain->buffer_rows = rows;
-    for (int j = 1; j < n; j++) {
+    for (int j = j0; j < n; j++) {
         TaTensor *t = chain->buffers[j];
         t->row_buffer_rows = rows[j];
         t->row_buffer_bytes = (size_t)rows[j] * w[j].in_row_bytes;
@@ -269,7 +271,7 @@ static bool take_segment(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const
     if (n < 2)
         return true;
     int *rows = NULL;
-    TaRowChain *chain = schedule(ctx, w, n, &rows);
+    TaRowChain *chain = schedule(ctx, w, n, opt->push_input, &rows);
     if (!chain)
         return true;
     if (!check_chain(ctx, opt, chain, w, rows))
@@ -301,7 +303,7 @@ static bool take_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const T
                        int n)
 {
     int *rows = NULL;
-    if (n < 2 || !schedule(ctx, w, n, &rows))
+    if (n < 2 || !schedule(ctx, w, n, false, &rows))
         return true;
     int64_t *best = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int64_t));
     int *cut = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));
@@ -352,7 +354,7 @@ static void keep_within_budget(TaPassCtx *ctx)
     qsort(order, (size_t)g->row_chains.len, sizeof *order, by_yield);
     for (int c = 0; c < g->row_chains.len; c++) {
         TaRowChain *chain = order[c];
-        if (added + chain->added_instructions <= budget) {
+        if (chain->push_input || added + chain->added_instructions <= budget) {
             added += chain->added_instructions;
             continue;
         }
@@ -371,10 +373,56 @@ static void keep_within_budget(TaPassCtx *ctx)
     g->row_chains.len = out;
 }
 
+static bool refuse_push(TaPassCtx *ctx, const char *input, const char *why)
+{
+    ta_error(ctx->diag, "%s: memory.row_streaming_test_push_input: model input %s: %s",
+             ctx->model_path, input, why);
+    return false;
+}
+
+/* Whether row-push input can apply: one model input, read only by layer 0
+   as its input 0, that layer a window layer. False after the error. */
+static bool push_applies(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
+{
+    const TaGraph *g = ctx->graph;
+    const TaTensor *in = g->inputs.len ? g->inputs.items[0] : NULL;
+    const char *id = in ? in->id : "(none)";
+    TaRowWindow w;
+    if (strcmp(opt->mode, "off") == 0)
+        return refuse_push(ctx, id, "needs memory.row_streaming auto or least_ram, not off");
+    if (g->inputs.len != 1)
+        return refuse_push(ctx, id, "the model has more than one input; row-push takes one");
+    if (!g->ops.len || !row_window(TA_OP(g, 0), &w) || TA_OP(g, 0)->inputs[0] != in)
+        return refuse_push(ctx, id, "layer 0 is no row-chain window layer reading it");
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        for (int k = 0; k < op->num_inputs; k++)
+            if (op->inputs[k] == in && (i != 0 || k != 0))
+                return refuse_push(ctx, id,
+                                   ta_format(ctx->pool, "also read by layer %d (%s)", i, op->type));
+    }
+    if (in->output_index >= 0)
+        return refuse_push(ctx, id, "it is also a model output");
+    return true;
+}
+
+/* After the chains are taken: the one at layer 0 takes the input. */
+static bool push_taken(TaPassCtx *ctx)
+{
+    const TaGraph *g = ctx->graph;
+    for (int c = 0; c < g->row_chains.len; c++)
+        if (((const TaRowChain *)g->row_chains.items[c])->push_input)
+            return true;
+    return refuse_push(ctx, ((const TaTensor *)g->inputs.items[0])->id,
+                       "layer 0 starts no row chain (it runs alone)");
+}
+
 bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
 {
     TaGraph *g = ctx->graph;
     g->row_chains.len = 0;
+    if (opt->push_input && !push_applies(ctx, opt))
+        return false;
     if (strcmp(opt->mode, "off") == 0)
         return true;
     TaRowWindow *w = ta_alloc_array(ctx->pool, (size_t)g->ops.len + 1, sizeof *w);
@@ -408,6 +456,8 @@ bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
         return false;
     if (strcmp(opt->mode, "auto") == 0)
         keep_within_budget(ctx);
+    if (opt->push_input && !push_taken(ctx))
+        return false;
     ta_graph_compact(ctx->pool, g); /* the sums of chains left out */
     return true;
 }
