@@ -267,16 +267,9 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     dump_after(&dump, "drop_dead", graph);
     if (!ta_run_transforms(&pass, cfg, true))
         return TINYAOT_ERROR_CONFIG;
-    if (cfg->row_streaming_test_push_input && !analyze_only) {
-        ta_error(diag,
-                 "%s: memory.row_streaming_test_push_input: tinyaot analyze only (the module's "
-                 "row-push API is not written yet)",
-                 cfg->model_path);
-        return TINYAOT_ERROR_CONFIG;
-    }
     const TaRowStreamingOptions rows = {cfg->row_streaming, cfg->row_streaming_test_shortfall,
                                         cfg->row_streaming_loops,
-                                        cfg->row_streaming_test_push_input};
+                                        cfg->push_input_rows};
     if (!ta_row_streaming(&pass, &rows))
         return TINYAOT_ERROR_PLAN;
     ta_stage(diag, "lowered: %d operators", graph->ops.len);

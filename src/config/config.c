@@ -116,6 +116,10 @@ static const tinyaot_config_key config_keys[] = {
     {"module.schedule", "calls|static|table", "calls",
      "straight-line calls (static is helia-aot's name for them), or a table calling the"
      " operator callback around each operator"},
+    {"module.input_rows", "whole|push", "whole",
+     "push: the application hands the model its input rows as they arrive "
+     "(<prefix>_model_push_rows); the input is then a row buffer of the first row chain, "
+     "not a whole tensor (docs/row-streaming.md)"},
     {"platform.name", "target name or YAML path", "host",
      "the target's memories (tinyaot platforms lists the built-in ones)"},
     {"memory.planner", "greedy|greedy_by_size|hill_climb|exact", "exact",
@@ -143,10 +147,6 @@ static const tinyaot_config_key config_keys[] = {
     {"memory.row_streaming_test_shortfall", "integer (rows)", "0",
      "testing only (needs TINYAOT_TESTING=1): row buffers this many rows shorter than the schedule "
      "needs (the conversion must reject it)"},
-    {"memory.row_streaming_test_push_input", "bool", "false",
-     "testing only (needs TINYAOT_TESTING=1), tinyaot analyze only: the model input as a row "
-     "buffer of the first chain, its rows pushed (row-push input's plan; the module API is not "
-     "written yet, so convert refuses it)"},
     {"memory.keep_inputs", "bool", "false",
      "true: a run leaves every model input as it was (no tensor reuses its bytes)"},
     {"memory.overlap_test_shortfall", "integer (bytes)", "0",
@@ -693,6 +693,12 @@ static void load_module(Loader *L, const TaNode *n)
         get_choice(L, v, "module.type", types, 5, &c->module_type);
     if ((v = ta_node_map_get(n, "schedule")))
         get_choice(L, v, "module.schedule", schedules, 3, &c->module_schedule);
+    if ((v = ta_node_map_get(n, "input_rows"))) {
+        static const char *const input_rows[] = {"whole", "push"};
+        const char *choice = "whole";
+        get_choice(L, v, "module.input_rows", input_rows, 2, &choice);
+        c->push_input_rows = strcmp(choice, "push") == 0;
+    }
     /* helia-aot's "static" is what tinyaot calls "calls": one schedule. */
     if (strcmp(c->module_schedule, "static") == 0)
         c->module_schedule = "calls";
@@ -914,9 +920,6 @@ static void load_memory(Loader *L, const TaNode *n)
     if ((v = ta_node_map_get(n, "row_streaming_test_shortfall")) &&
         testing_allowed(L, v, "memory.row_streaming_test_shortfall"))
         get_uint(L, v, "memory.row_streaming_test_shortfall", &c->row_streaming_test_shortfall);
-    if ((v = ta_node_map_get(n, "row_streaming_test_push_input")) &&
-        testing_allowed(L, v, "memory.row_streaming_test_push_input"))
-        get_bool(L, v, "memory.row_streaming_test_push_input", &c->row_streaming_test_push_input);
     if ((v = ta_node_map_get(n, "overlap_test_shortfall")) &&
         testing_allowed(L, v, "memory.overlap_test_shortfall"))
         get_uint(L, v, "memory.overlap_test_shortfall", &c->overlap_test_shortfall);

@@ -398,7 +398,7 @@ typedef struct TaRowChain {
        exactly `steps`. */
     TaVec loop_steps; /* TaRowStep* */
     TaVec loops;      /* TaRowLoop* */
-    /* Row-push input (memory.row_streaming_test_push_input): buffers[0]
+    /* Row-push input (module.input_rows: push): buffers[0]
        is a row buffer of buffer_rows[0] rows too, filled by push steps. */
     bool push_input;
     int pushes; /* push steps per run */

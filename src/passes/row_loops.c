@@ -99,7 +99,8 @@ static bool uniform(const Loops *L, int p, int l, int *in_adv, int *out_adv)
         if (!rows_of(ch, s->op, d->in_offset_step, &in) ||
             !rows_of(ch, s->op + 1, d->out_offset_step, &out))
             return false;
-        if ((s->op > 0 && in) || (s->op + 1 < n && out) ||
+        /* Row-push input: the input is a row buffer, which no loop advances. */
+        if ((s->op > 0 && in) || (s->op == 0 && ch->push_input && in) || (s->op + 1 < n && out) ||
             (s->op == 0 && *in_adv >= 0 && in != *in_adv) ||
             (s->op + 1 == n && *out_adv >= 0 && out != *out_adv))
             return false;

@@ -15,9 +15,9 @@ typedef struct TaRowStreamingOptions {
     const char *mode;   /* memory.row_streaming: "auto" | "off" | "least_ram" */
     uint64_t shortfall; /* tests: rows taken off each row buffer after scheduling */
     bool loops;         /* memory.row_streaming_loops: the module runs loops (row_loops.c) */
-    /* memory.row_streaming_test_push_input (analyze only, tests): the
-       chain at layer 0 takes the model input in a row buffer, its rows
-       pushed (push steps); an error where the model cannot. */
+    /* module.input_rows: push: the chain at layer 0 takes the model input
+       in a row buffer, its rows pushed (push steps); an error where the
+       model cannot. */
     bool push_input;
 } TaRowStreamingOptions;
 
