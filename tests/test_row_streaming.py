@@ -324,7 +324,7 @@ def test_push_input_refusals(tmp_path):
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
 
 
-def push_outputs_match(tmp_path, name, board=None):
+def push_outputs_match(tmp_path, name):
     """Converts with row-push input; the runner pushes each run's rows in
     pieces of 1, 3, 2, ... rows; outputs byte-equal to TFLite Micro."""
     model = chain_model(tmp_path, name, seed=1)
@@ -333,10 +333,7 @@ def push_outputs_match(tmp_path, name, board=None):
     assert "_model_push_rows" in (m.path / "m_model.h").read_text()
     data = model.read_bytes()
     ins = oracle.random_inputs(data, np.random.default_rng(7), 2)
-    if board:
-        outs, _ = module.run_qemu(m, module.build_qemu(m, board=board), ins, board=board)
-    else:
-        outs = module.run(m, module.build(m), ins)
+    outs = module.run(m, module.build(m), ins)
     total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
     assert total > 0 and diff == 0, f"{name}: {diff} of {total} bytes differ"
     return m
@@ -348,12 +345,6 @@ def test_push_input_is_bit_exact_on_the_host(tmp_path, name):
     from tests.test_test_case import build_and_run  # the test case pushes rows too
     status, out = build_and_run(m)
     assert status == 0 and "status 0 (ok)" in out, out
-
-
-@pytest.mark.qemu
-@pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
-def test_push_input_is_bit_exact_on_cortex_m(tmp_path, board):
-    push_outputs_match(tmp_path, "s2_valid_dw_s2", board=board)
 
 
 MISUSE_MAIN = r"""
@@ -395,3 +386,38 @@ def test_push_input_misuse_statuses(tmp_path):
                                                        text=True, check=True).stdout.splitlines())
     assert out == {"uninit": "14", "init": "0", "negative": "500", "null": "500", "first": "0",
                    "run_early": "540", "too_many": "541", "rest": "0", "again": "0"}, out
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3_an547", "mps2_an386"])
+def test_push_input_firmware_runs_its_test_case(tmp_path, board):
+    """module.type firmware: the test case and the timed inference push the
+    rows in uneven pieces; the test case passes on the board."""
+    import re
+    import subprocess
+    model = chain_model(tmp_path, "s2_valid_dw_s2")
+    m = module.convert(model, tmp_path / "fw", keys={
+        "memory.row_streaming": "least_ram", "platform.name": board, "module.type": "firmware",
+        **PUSH})
+    main = (m.path / "firmware" / "main.c").read_text()
+    assert "_model_push_rows" in main and "_model_run(ctx)" not in main
+    p = subprocess.run(["make", "-s", "-C", str(m.path / "firmware"), f"OUT={tmp_path / 'b'}",
+                        "run"], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and "m: test case passed" in p.stdout, p.stdout + p.stderr
+    assert re.search(r"m: inference: \d+ instructions", p.stdout), p.stdout
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3_an547", "mps2_an386"])
+def test_push_input_validate(tmp_path, board):
+    """tinyaot validate: its host and QEMU runners push the rows in uneven
+    pieces; every output matches TFLite Micro (the QEMU runner's Cortex-M
+    test of row-push input)."""
+    import subprocess
+    model = chain_model(tmp_path, "summing_pool")
+    p = subprocess.run([module.tinyaot_bin(), "validate", "--model.path", str(model),
+                        "--memory.row_streaming", "least_ram", "--module.input_rows", "push",
+                        "--platform.name", board, "--runs", "2"],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and "(QEMU)" in p.stdout and "OK: every output" in p.stdout, \
+        p.stdout + p.stderr
