@@ -124,12 +124,11 @@ static const char *const push_run =
 
 static void emit_main(TaBuf *b, const TaFields *f, bool push)
 {
-    ta_template(
-        b, f,
-        "/* One inference on the test case's first stimulus, from a fresh init\n"
-        "   (state starts over), timed. */\n"
-        "static int timed_inference(${prefix}_model_context_t *ctx)\n{\n"
-        "    int status = ${prefix}_model_init(ctx);\n");
+    ta_template(b, f,
+                "/* One inference on the test case's first stimulus, from a fresh init\n"
+                "   (state starts over), timed. */\n"
+                "static int timed_inference(${prefix}_model_context_t *ctx)\n{\n"
+                "    int status = ${prefix}_model_init(ctx);\n");
     if (!push)
         ta_template(b, f,
                     "    for (int i = 0; status == 0 && i < ${PREFIX}_NUM_INPUTS; i++)\n"

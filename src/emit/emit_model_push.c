@@ -87,5 +87,6 @@ void ta_emit_model_init_push(const TaSourcesCtx *c, TaBuf *b)
 {
     const TaRowChain *ch = ta_push_chain(c->in->graph);
     if (ch)
-        ta_buf_printf(b, "    %s_push_reset();\n", TA_OP(c->in->graph, ch->first_op)->lowered.symbol);
+        ta_buf_printf(b, "    %s_push_reset();\n",
+                      TA_OP(c->in->graph, ch->first_op)->lowered.symbol);
 }

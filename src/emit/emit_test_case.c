@@ -434,17 +434,18 @@ static void emit_push_input(const TaEmitInput *in, TaBuf *b, const TaFields *out
     ta_field_size(&f, "elements", ta_tensor_elements(t));
     ta_field_int(&f, "height", t->dims[1]);
     ta_field_size(&f, "row", (size_t)t->dims[2] * (size_t)t->dims[3]);
-    ta_template(b, &f,
-                "        /* Row-push input: the rows in pieces of 1, 3, 2, 1, ... rows. */\n"
-                "        const int8_t *rows =\n"
-                "            (const int8_t *)&${prefix}_test_case_input0[(size_t)run * $elements];\n"
-                "        for (int32_t done = 0, piece = 0; done < $height; piece++) {\n"
-                "            int32_t n = 1 + (piece * 2) % 3;\n"
-                "            n = n < $height - done ? n : $height - done;\n"
-                "            status = ${prefix}_model_push_rows(ctx, rows + (size_t)done * $row, n);\n"
-                "            if (status != TA_OK)\n                return status;\n"
-                "            done += n;\n"
-                "        }\n");
+    ta_template(
+        b, &f,
+        "        /* Row-push input: the rows in pieces of 1, 3, 2, 1, ... rows. */\n"
+        "        const int8_t *rows =\n"
+        "            (const int8_t *)&${prefix}_test_case_input0[(size_t)run * $elements];\n"
+        "        for (int32_t done = 0, piece = 0; done < $height; piece++) {\n"
+        "            int32_t n = 1 + (piece * 2) % 3;\n"
+        "            n = n < $height - done ? n : $height - done;\n"
+        "            status = ${prefix}_model_push_rows(ctx, rows + (size_t)done * $row, n);\n"
+        "            if (status != TA_OK)\n                return status;\n"
+        "            done += n;\n"
+        "        }\n");
 }
 
 static void emit_source(const TaEmitInput *in, const TaFields *fields, TaBuf *b, const TestData *td)

@@ -18,8 +18,8 @@ typedef struct Exec {
     const TaPlan *plan;
     uint8_t **base; /* first usable byte of each region, by region id */
     uint64_t max_loop_iterations;
-    int run;                  /* the run under way, for messages */
-    uint64_t loop_iterations; /* back jumps of WHILE loops in this run */
+    int run;                   /* the run under way, for messages */
+    uint64_t loop_iterations;  /* back jumps of WHILE loops in this run */
     const uint8_t *push_input; /* row-push input: the run's whole input */
 } Exec;
 

@@ -375,8 +375,8 @@ static void keep_within_budget(TaPassCtx *ctx)
 
 static bool refuse_push(TaPassCtx *ctx, const char *input, const char *why)
 {
-    ta_error(ctx->diag, "%s: module.input_rows: push: model input %s: %s",
-             ctx->model_path, input, why);
+    ta_error(ctx->diag, "%s: module.input_rows: push: model input %s: %s", ctx->model_path, input,
+             why);
     return false;
 }
 
