@@ -318,6 +318,8 @@ def test_push_input_refusals(tmp_path):
     p = analyze_keys(model, {"memory.row_streaming": "off", **PUSH})
     assert p.returncode != 0 and str(model) in p.stderr and "module.input_rows" in p.stderr
     assert "not off" in p.stderr, p.stderr
+    p = analyze_keys(model, {"memory.keep_inputs": "true", **PUSH})
+    assert p.returncode != 0 and "memory.keep_inputs" in p.stderr, p.stderr
     hello = module.MODELS / "tflm_hello_world_int8.tflite"  # layer 0: FULLY_CONNECTED
     p = analyze_keys(hello, PUSH)
     assert p.returncode != 0 and "layer 0 is no row-chain window layer" in p.stderr, p.stderr

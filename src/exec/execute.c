@@ -74,8 +74,10 @@ static bool run_row_chain(const Exec *x, const TaRowChain *chain)
         const TaRowStep *s = chain->steps.items[i];
         if (s->op == TA_ROW_PUSH) { /* row-push input: the run's rows */
             const size_t rb = (size_t)chain->buffers[0]->dims[2] * chain->buffers[0]->dims[3];
-            memcpy((uint8_t *)tensor_address(x, chain->buffers[0]) + s->out_offset,
-                   x->push_input + (size_t)s->in_row * rb, (size_t)s->in_rows * rb);
+            uint8_t *at = tensor_address(x, chain->buffers[0]);
+            TA_ASSERT(at && x->push_input);
+            memcpy(at + s->out_offset, x->push_input + (size_t)s->in_row * rb,
+                   (size_t)s->in_rows * rb);
             continue;
         }
         if (s->op < 0) {
