@@ -390,8 +390,10 @@ static bool push_applies(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
     TaRowWindow w;
     if (strcmp(opt->mode, "off") == 0)
         return refuse_push(ctx, id, "needs memory.row_streaming auto or least_ram, not off");
-    if (g->inputs.len != 1)
-        return refuse_push(ctx, id, "the model has more than one input; row-push takes one");
+    if (!in || g->inputs.len != 1)
+        return refuse_push(ctx, id,
+                           ta_format(ctx->pool, "row-push takes one model input, the model has %d",
+                                     g->inputs.len));
     if (!g->ops.len || !row_window(TA_OP(g, 0), &w) || TA_OP(g, 0)->inputs[0] != in)
         return refuse_push(ctx, id, "layer 0 is no row-chain window layer reading it");
     for (int i = 0; i < g->ops.len; i++) {
