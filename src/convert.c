@@ -269,8 +269,15 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
     dump_after(&dump, "drop_dead", graph);
     if (!ta_run_transforms(&pass, cfg, true))
         return TINYAOT_ERROR_CONFIG;
+    if (cfg->push_input_rows && cfg->keep_inputs) {
+        ta_error(diag,
+                 "%s: module.input_rows: push: memory.keep_inputs: true cannot keep an input "
+                 "that is never whole in RAM",
+                 cfg->model_path);
+        return TINYAOT_ERROR_CONFIG;
+    }
     const TaRowStreamingOptions rows = {cfg->row_streaming, cfg->row_streaming_test_shortfall,
-                                        cfg->row_streaming_loops};
+                                        cfg->row_streaming_loops, cfg->push_input_rows};
     if (!ta_row_streaming(&pass, &rows))
         return TINYAOT_ERROR_PLAN;
     ta_stage(diag, "lowered: %d operators", graph->ops.len);

@@ -414,3 +414,170 @@ def test_residual_row_buffer_one_row_short_is_refused(tmp_path, name):
         module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
                                                     "memory.row_streaming_test_shortfall": "1"})
     assert "row chain at layer" in str(e.value)
+
+
+# ---- row-push input (module.input_rows: push) --------------------------------
+
+PUSH = {"module.input_rows": "push"}
+
+
+def analyze_keys(model, keys):
+    import subprocess
+    args = [module.tinyaot_bin(), "analyze", "--model.path", str(model), "--format", "json"]
+    for k, v in keys.items():
+        args += [f"--{k}", v]
+    return subprocess.run(args, capture_output=True, text=True)
+
+
+def push_analysis(model, mode="least_ram", **extra):
+    import json
+    p = analyze_keys(model, {"memory.row_streaming": mode, **PUSH, **extra})
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def test_push_input_plan_person_detect():
+    """person_detect's input (96 x 96 bytes) becomes a row buffer of the
+    first layer's window rows: total RAM at most 20,000 (22,272 whole)."""
+    a = push_analysis(module.MODELS / "tflm_person_detect.tflite", "auto")
+    first = a["row_chains"][0]
+    assert first["first_layer"] == 0 and first["row_buffers"][0]["height"] == 96
+    assert first["row_buffers"][0]["rows"] <= 4, first
+    assert total_ram(a) <= 20000, total_ram(a)
+
+
+PUSH_CASES = ["s1_same_conv_dw_conv", "s2_valid_dw_s2", "kh10", "dilated", "summing_pool",
+              "drawn_2", "drawn_7"]
+
+
+@pytest.mark.parametrize("name", PUSH_CASES)
+def test_push_input_schedule_passes_its_check(tmp_path, name):
+    """Every chain's schedule with push steps passes the check and its
+    loops run it exactly (both at conversion); the input's row buffer
+    holds at most its window's rows plus the stride."""
+    shape, layers = CASES[name] if name in CASES else drawn_case(int(name.split("_")[1]))
+    a = push_analysis(chain_model(tmp_path, name))
+    buf = a["row_chains"][0]["row_buffers"][0]
+    assert a["row_chains"][0]["first_layer"] == 0 and buf["height"] == shape[1], a["row_chains"]
+    k, stride, dilation = layers[0][2], layers[0][3], (layers[0][5:] or (1,))[0]
+    assert buf["rows"] <= min(shape[1], (k - 1) * dilation + 1 + stride), (buf, layers[0])
+
+
+def test_push_input_row_buffer_one_row_short_is_refused(tmp_path):
+    p = analyze_keys(chain_model(tmp_path, "kh10"),
+                     {"memory.row_streaming": "least_ram", **PUSH,
+                      "memory.row_streaming_test_shortfall": "1"})
+    assert p.returncode != 0 and "row chain at layer 0" in p.stderr, p.stderr
+
+
+def test_push_input_refusals(tmp_path):
+    """One error line naming the model and the input where it cannot apply."""
+    model = chain_model(tmp_path, "s1_same_conv_dw_conv")
+    p = analyze_keys(model, {"memory.row_streaming": "off", **PUSH})
+    assert p.returncode != 0 and str(model) in p.stderr and "module.input_rows" in p.stderr
+    assert "not off" in p.stderr, p.stderr
+    p = analyze_keys(model, {"memory.keep_inputs": "true", **PUSH})
+    assert p.returncode != 0 and "memory.keep_inputs" in p.stderr, p.stderr
+    hello = module.MODELS / "tflm_hello_world_int8.tflite"  # layer 0: FULLY_CONNECTED
+    p = analyze_keys(hello, PUSH)
+    assert p.returncode != 0 and "layer 0 is no row-chain window layer" in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def push_outputs_match(tmp_path, name):
+    """Converts with row-push input; the runner pushes each run's rows in
+    pieces of 1, 3, 2, ... rows; outputs byte-equal to TFLite Micro."""
+    model = chain_model(tmp_path, name, seed=1)
+    m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram",
+                                                     "test.enabled": "true", **PUSH})
+    assert "_model_push_rows" in (m.path / "m_model.h").read_text()
+    data = model.read_bytes()
+    ins = oracle.random_inputs(data, np.random.default_rng(7), 2)
+    outs = module.run(m, module.build(m), ins)
+    total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    assert total > 0 and diff == 0, f"{name}: {diff} of {total} bytes differ"
+    return m
+
+
+@pytest.mark.parametrize("name", ["s2_valid_dw_s2", "summing_pool", "dilated", "drawn_7"])
+def test_push_input_is_bit_exact_on_the_host(tmp_path, name):
+    m = push_outputs_match(tmp_path, name)
+    from tests.test_test_case import build_and_run  # the test case pushes rows too
+    status, out = build_and_run(m)
+    assert status == 0 and "status 0 (ok)" in out, out
+
+
+MISUSE_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "m_model.h"
+int main(void)
+{
+    static int8_t rows[M_INPUT0_ROWS * M_INPUT0_ROW_SIZE];
+    m_model_context_t ctx;
+    memset(&ctx, 0, sizeof ctx);
+    printf("uninit %d\n", (int)m_model_push_rows(&ctx, rows, 1));
+    printf("init %d\n", (int)m_model_init(&ctx));
+    printf("negative %d\n", (int)m_model_push_rows(&ctx, rows, -1));
+    printf("null %d\n", (int)m_model_push_rows(&ctx, NULL, 1));
+    printf("first %d\n", (int)m_model_push_rows(&ctx, rows, 2));
+    printf("run_early %d\n", (int)m_model_run(&ctx));
+    printf("too_many %d\n", (int)m_model_push_rows(&ctx, rows, M_INPUT0_ROWS));
+    printf("rest %d\n", (int)m_model_push_rows(&ctx, rows + 2 * M_INPUT0_ROW_SIZE,
+                                               M_INPUT0_ROWS - 2));
+    printf("again %d\n", (int)m_model_push_rows(&ctx, rows, M_INPUT0_ROWS));
+    return 0;
+}
+"""
+
+
+def test_push_input_misuse_statuses(tmp_path):
+    import subprocess
+    m = module.convert(chain_model(tmp_path, "s1_same_conv_dw_conv"), tmp_path / "m",
+                       keys={"memory.row_streaming": "least_ram", **PUSH})
+    main = tmp_path / "misuse.c"
+    main.write_text(MISUSE_MAIN)
+    exe = tmp_path / "misuse"
+    c = subprocess.run([os.environ.get("CC", "cc"), *module.cflags(), "-I", str(m.path), str(main),
+                        *module.cached_sources(m.path), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert c.returncode == 0, c.stderr
+    out = dict(line.split() for line in subprocess.run([str(exe)], capture_output=True,
+                                                       text=True, check=True).stdout.splitlines())
+    assert out == {"uninit": "14", "init": "0", "negative": "500", "null": "500", "first": "0",
+                   "run_early": "540", "too_many": "541", "rest": "0", "again": "0"}, out
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3_an547", "mps2_an386"])
+def test_push_input_firmware_runs_its_test_case(tmp_path, board):
+    """module.type firmware: the test case and the timed inference push the
+    rows in uneven pieces; the test case passes on the board."""
+    import re
+    import subprocess
+    model = chain_model(tmp_path, "s2_valid_dw_s2")
+    m = module.convert(model, tmp_path / "fw", keys={
+        "memory.row_streaming": "least_ram", "platform.name": board, "module.type": "firmware",
+        **PUSH})
+    main = (m.path / "firmware" / "main.c").read_text()
+    assert "_model_push_rows" in main and "_model_run(ctx)" not in main
+    p = subprocess.run(["make", "-s", "-C", str(m.path / "firmware"), f"OUT={tmp_path / 'b'}",
+                        "run"], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and "m: test case passed" in p.stdout, p.stdout + p.stderr
+    assert re.search(r"m: inference: \d+ instructions", p.stdout), p.stdout
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3_an547", "mps2_an386"])
+def test_push_input_validate(tmp_path, board):
+    """tinyaot validate: its host and QEMU runners push the rows in uneven
+    pieces; every output matches TFLite Micro (the QEMU runner's Cortex-M
+    test of row-push input)."""
+    import subprocess
+    model = chain_model(tmp_path, "summing_pool")
+    p = subprocess.run([module.tinyaot_bin(), "validate", "--model.path", str(model),
+                        "--memory.row_streaming", "least_ram", "--module.input_rows", "push",
+                        "--platform.name", board, "--runs", "2"],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0 and "(QEMU)" in p.stdout and "OK: every output" in p.stdout, \
+        p.stdout + p.stderr

@@ -41,6 +41,10 @@ enum {
     TA_ERR_ARENA_NO_SHARED = 522,      /* runtime arena: SHARED without a shared region */
     TA_ERR_TEST_MISMATCH = 530,        /* <prefix>_test_case_run: an output differs from
                                        the expected one beyond the tolerance */
+    TA_ERR_ROWS_MISSING = 540,         /* module.input_rows: push: model_run before the
+                                       input's last row was pushed */
+    TA_ERR_TOO_MANY_ROWS = 541,        /* model_push_rows: more rows than the input
+                                       has left */
     TA_STATUS_CUSTOM_FIRST = 1000,     /* reserved for custom operators (none yet) */
     TA_STATUS_CUSTOM_LAST = 1999
 };
@@ -71,6 +75,8 @@ static inline const char *ta_status_name(int status)
     case TA_ERR_ARENA_OVERFLOW: return "arena_overflow";
     case TA_ERR_ARENA_NO_SHARED: return "arena_no_shared";
     case TA_ERR_TEST_MISMATCH: return "test_mismatch";
+    case TA_ERR_ROWS_MISSING: return "rows_missing";
+    case TA_ERR_TOO_MANY_ROWS: return "too_many_rows";
     default:
         return status >= TA_STATUS_CUSTOM_FIRST && status <= TA_STATUS_CUSTOM_LAST
                    ? "custom"

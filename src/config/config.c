@@ -116,6 +116,10 @@ static const tinyaot_config_key config_keys[] = {
     {"module.schedule", "calls|static|table", "calls",
      "straight-line calls (static is helia-aot's name for them), or a table calling the"
      " operator callback around each operator"},
+    {"module.input_rows", "whole|push", "whole",
+     "push: the application hands the model its input rows as they arrive "
+     "(<prefix>_model_push_rows); the input is then a row buffer of the first row chain, "
+     "not a whole tensor (docs/row-streaming.md)"},
     {"platform.name", "target name or YAML path", "host",
      "the target's memories (tinyaot platforms lists the built-in ones)"},
     {"memory.planner", "greedy|greedy_by_size|hill_climb|exact", "exact",
@@ -690,6 +694,12 @@ static void load_module(Loader *L, const TaNode *n)
         get_choice(L, v, "module.type", types, 5, &c->module_type);
     if ((v = ta_node_map_get(n, "schedule")))
         get_choice(L, v, "module.schedule", schedules, 3, &c->module_schedule);
+    if ((v = ta_node_map_get(n, "input_rows"))) {
+        static const char *const input_rows[] = {"whole", "push"};
+        const char *choice = "whole";
+        get_choice(L, v, "module.input_rows", input_rows, 2, &choice);
+        c->push_input_rows = strcmp(choice, "push") == 0;
+    }
     /* helia-aot's "static" is what tinyaot calls "calls": one schedule. */
     if (strcmp(c->module_schedule, "static") == 0)
         c->module_schedule = "calls";

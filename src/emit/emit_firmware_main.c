@@ -111,21 +111,36 @@ static void emit_printing(TaBuf *b, const TaFields *f)
         "           m->run, m->output, (unsigned long)m->element, m->expected, m->actual);\n}\n\n");
 }
 
-static void emit_main(TaBuf *b, const TaFields *f)
+/* Row-push input (module.input_rows: push): the stimulus's rows pushed
+   in pieces of 1, 3, 2, ... rows, timed with the inference they run. */
+static const char *const push_run =
+    "    for (int32_t done = 0, piece = 0; status == 0 && done < ${PREFIX}_INPUT0_ROWS; "
+    "piece++) {\n"
+    "        int32_t n = 1 + (piece * 2) % 3;\n"
+    "        n = n < ${PREFIX}_INPUT0_ROWS - done ? n : ${PREFIX}_INPUT0_ROWS - done;\n"
+    "        status = ${prefix}_model_push_rows(ctx,\n"
+    "            (const int8_t *)stimulus[0] + (size_t)done * ${PREFIX}_INPUT0_ROW_SIZE, n);\n"
+    "        done += n;\n    }\n";
+
+static void emit_main(TaBuf *b, const TaFields *f, bool push)
 {
+    ta_template(b, f,
+                "/* One inference on the test case's first stimulus, from a fresh init\n"
+                "   (state starts over), timed. */\n"
+                "static int timed_inference(${prefix}_model_context_t *ctx)\n{\n"
+                "    int status = ${prefix}_model_init(ctx);\n");
+    if (!push)
+        ta_template(b, f,
+                    "    for (int i = 0; status == 0 && i < ${PREFIX}_NUM_INPUTS; i++)\n"
+                    "        memcpy(ctx->inputs[i].data, stimulus[i], ctx->inputs[i].size);\n");
+    ta_template(b, f,
+                "    if (status != 0)\n        return status;\n"
+                "    int counting = cycles_start();\n"
+                "    if (!counting)\n        ta_icount_start();\n"
+                "    DWT_CYCCNT = 0;\n");
+    ta_template(b, f, push ? push_run : "    status = ${prefix}_model_run(ctx);\n");
     ta_template(
         b, f,
-        "/* One inference on the test case's first stimulus, from a fresh init\n"
-        "   (state starts over), timed. */\n"
-        "static int timed_inference(${prefix}_model_context_t *ctx)\n{\n"
-        "    int status = ${prefix}_model_init(ctx);\n"
-        "    for (int i = 0; status == 0 && i < ${PREFIX}_NUM_INPUTS; i++)\n"
-        "        memcpy(ctx->inputs[i].data, stimulus[i], ctx->inputs[i].size);\n"
-        "    if (status != 0)\n        return status;\n"
-        "    int counting = cycles_start();\n"
-        "    if (!counting)\n        ta_icount_start();\n"
-        "    DWT_CYCCNT = 0;\n"
-        "    status = ${prefix}_model_run(ctx);\n"
         "    uint32_t cycles = DWT_CYCCNT;\n"
         "    uint64_t instructions = counting ? 0 : ta_icount_stop();\n"
         "    if (status != 0)\n        return status;\n"
@@ -161,7 +176,10 @@ bool ta_emit_firmware_main(const TaEmitInput *in, const TaFields *f, const char 
     emit_tables(in, &b, f);
     emit_sections_and_cycles(&b, f);
     emit_printing(&b, f);
-    emit_main(&b, f);
+    bool push = false; /* module.input_rows: push */
+    for (int i = 0; i < in->graph->row_chains.len; i++)
+        push |= ((const TaRowChain *)in->graph->row_chains.items[i])->push_input;
+    emit_main(&b, f, push);
     bool ok = ta_emit_write(in, dir, "main.c", &b);
     ta_buf_free(&b);
     return ok;

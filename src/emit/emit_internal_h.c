@@ -86,6 +86,13 @@ void ta_emit_internal_h(const TaSourcesCtx *c, TaBuf *b)
             ta_buf_printf(b, "int %s_finish(void);\n", op->lowered.symbol);
         if (ta_op_calls_with_role(op, "run") && (!op->row_chain || op->row_chain_pos == 0))
             ta_buf_printf(b, "int %s_run(void);\n", op->lowered.symbol);
+        if (op->row_chain && op->row_chain_pos == 0 && op->row_chain->push_input)
+            ta_buf_printf(b,
+                          "/* Row-push input (emit_row_push.c). */\n"
+                          "void %s_push_reset(void);\n"
+                          "int %s_push(const int8_t *rows, uint32_t n);\n"
+                          "uint32_t %s_pushed(void);\n",
+                          op->lowered.symbol, op->lowered.symbol, op->lowered.symbol);
     }
     ta_template(b, &f, "\n#endif /* ${PREFIX}_INTERNAL_H */\n");
 }

@@ -355,6 +355,9 @@ static void emit_case(const TaEmitInput *in, const TaFields *outer, TaBuf *cases
     ta_field_int(&f, "i", i);
     ta_field(&f, "count",
              ta_format(in->pool, "%s_%s_%d_size", in->prefix, input ? "input" : "output", i));
+    if (input && t->row_buffer_bytes) /* row-push input: its row buffer only */
+        ta_field(&f, "count",
+                 ta_format(in->pool, "%zuu", t->row_buffer_bytes / ta_dtype_size(t->dtype)));
     ta_field(&f, "side", input ? "inputs" : "outputs");
     const char *ctype, *lo, *hi;
     if (t->dtype == TA_FLOAT32) {

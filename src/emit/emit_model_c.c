@@ -27,8 +27,11 @@ static void emit_io_pointer(const TaSourcesCtx *c, TaBuf *b, const char *field, 
     ta_field(&f, "id", ta_tensor_enum(c->pool, c->p, t));
     ta_template(b, &f,
                 "    ctx->$field[$index].id = $id;\n"
-                "    ctx->$field[$index].data = $data;\n"
-                "    ctx->$field[$index].size = ${PREFIX}_${KIND}${index}_SIZE;\n");
+                "    ctx->$field[$index].data = $data;\n");
+    if (input && t->row_buffer_bytes) /* row-push input: its row buffer */
+        ta_buf_printf(b, "    ctx->inputs[%d].size = %zu;\n", i, t->row_buffer_bytes);
+    else
+        ta_template(b, &f, "    ctx->$field[$index].size = ${PREFIX}_${KIND}${index}_SIZE;\n");
     ta_emit_io_quantization(c->in, &f, b, t, input, i);
 }
 
@@ -147,6 +150,7 @@ static void emit_model_init(const TaSourcesCtx *c, TaBuf *b)
                               op->lowered.symbol);
         }
     }
+    ta_emit_model_init_push(c, b);
     ta_template(b, &f, "    ${prefix}_initialized = ctx;\n    return TA_OK;\n}\n\n");
 }
 
@@ -196,6 +200,7 @@ void ta_emit_model_c(const TaSourcesCtx *c, TaBuf *b)
         ta_template(b, &f,
                     "    if (!${prefix}_hydrated)\n        return TA_ERR_HYDRATION_REQUIRED;\n");
     ta_template(b, &f, "    return ${prefix}_run_operators(ctx);\n}\n\n");
+    ta_emit_model_c_push(c, b);
     ta_emit_io_source(c->in, &c->fields, b);
     ta_emit_identity_source(c->in, &c->fields, b);
 }

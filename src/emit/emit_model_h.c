@@ -183,6 +183,7 @@ void ta_emit_model_h(const TaSourcesCtx *c, TaBuf *b)
                "Runs every operator once. Returns TA_ERR_NOT_INITIALIZED before a"
                " successful init$run_statuses.");
     ta_template(b, &f, "int32_t ${prefix}_model_run(${prefix}_model_context_t *ctx);\n");
+    ta_emit_model_h_push(c, b);
     if (!c->staged) {
         emit_prose(b, &f,
                    "Does nothing: this module copies no constants at init. Every module has"

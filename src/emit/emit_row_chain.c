@@ -110,7 +110,9 @@ enum { STEP_FIELDS = 7 };
 static void step_fields(const TaRowChain *ch, const TaRowStep *s, size_t f[STEP_FIELDS])
 {
     const bool is_move = s->op < 0;
-    f[0] = is_move ? (size_t)(ch->num_ops + s->buffer) : (size_t)s->op;
+    f[0] = s->op == TA_ROW_PUSH ? (size_t)(2 * ch->num_ops) /* a push */
+           : is_move            ? (size_t)(ch->num_ops + s->buffer)
+                                : (size_t)s->op;
     f[1] = (size_t)s->in_rows;
     f[2] = is_move ? 0 : (size_t)s->pad_top;
     f[3] = is_move ? 0 : (size_t)s->out_rows;
@@ -206,7 +208,10 @@ static void emit_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
         ta_buf_puts(b, "    {");
         for (int k = 0; k < fields; k++)
             ta_buf_printf(b, "%s%zu", k ? ", " : "", f[k]);
-        if (s->op < 0)
+        if (s->op == TA_ROW_PUSH)
+            ta_buf_printf(b, "}, /* push input rows %d..%d */\n", s->in_row,
+                          s->in_row + s->in_rows - 1);
+        else if (s->op < 0)
             ta_buf_printf(b, "}, /* move rows %d.. */\n", s->in_row);
         else
             ta_buf_printf(b, "}, /* rows %d..%d */\n", s->out_row, s->out_row + s->out_rows - 1);
@@ -226,6 +231,21 @@ static void emit_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
         emit_buffer_tables(b, ch, sym);
 }
 
+/* The band functions' table. */
+static void emit_bands(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
+{
+    const TaRowChain *ch = op->row_chain;
+    const TaGraph *g = c->in->graph;
+    const char *sym = op->lowered.symbol;
+    ta_buf_printf(b,
+                  "\ntypedef int (*%s_band_fn)(int32_t, int32_t, int32_t, const int8_t *, "
+                  "%sint8_t *);\nstatic const %s_band_fn %s_bands[%d] = {",
+                  sym, ta_row_chain_is_dag(ch) ? "const int8_t *, " : "", sym, sym, ch->num_ops);
+    for (int k = 0; k < ch->num_ops; k++)
+        ta_buf_printf(b, "%s%s_band", k ? ", " : "", TA_OP(g, ch->first_op + k)->lowered.symbol);
+    ta_buf_puts(b, "};\n");
+}
+
 /* The tables and the loops that walk them. */
 static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
 {
@@ -239,13 +259,12 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
         "                const uint32_t in = %s_inputs[s->op], j2 = %s_seconds[s->op];\n"
         "                const int8_t *second = j2 == 0xFFu ? NULL : buffers[j2] + s->from2;\n",
         sym, sym);
-    ta_buf_printf(b,
-                  "\ntypedef int (*%s_band_fn)(int32_t, int32_t, int32_t, const int8_t *, "
-                  "%sint8_t *);\nstatic const %s_band_fn %s_bands[%d] = {",
-                  sym, residual ? "const int8_t *, " : "", sym, sym, ch->num_ops);
-    for (int k = 0; k < ch->num_ops; k++)
-        ta_buf_printf(b, "%s%s_band", k ? ", " : "", TA_OP(g, ch->first_op + k)->lowered.symbol);
-    ta_buf_printf(b, "};\n\nint %s_run(void)\n{\n    int8_t *buffers[%d];\n", sym, ch->num_ops + 1);
+    emit_bands(c, b, op);
+    if (ch->push_input) {
+        ta_emit_row_push_runner(c, b, op);
+        return;
+    }
+    ta_buf_printf(b, "\nint %s_run(void)\n{\n    int8_t *buffers[%d];\n", sym, ch->num_ops + 1);
     for (int j = 1; j < ch->num_ops; j++)
         ta_buf_printf(b, "    buffers[%d] = (int8_t *)%s;\n", j,
                       ta_sources_tensor_ptr(c, ch->buffers[j]));

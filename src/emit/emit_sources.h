@@ -64,6 +64,14 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op);
 /* emit_row_chain.c: a chained operator's band function, and in the
    chain's first operator's file the chain's step table and _run(). */
 void ta_emit_row_chain_functions(const TaSourcesCtx *c, TaBuf *b, const TaOp *op);
+/* emit_model_push.c: model_push_rows (module.input_rows: push); nothing
+   without row-push input. */
+const TaRowChain *ta_push_chain(const TaGraph *g);
+void ta_emit_model_h_push(const TaSourcesCtx *c, TaBuf *b);
+void ta_emit_model_c_push(const TaSourcesCtx *c, TaBuf *b);
+void ta_emit_model_init_push(const TaSourcesCtx *c, TaBuf *b);
+/* emit_row_push.c: the chain's resumable runner with row-push input. */
+void ta_emit_row_push_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op);
 
 /* Parts of <prefix>_model.c: the region and I/O tables, the binding
    functions and the module descriptor (emit_model_binding.c), and the

@@ -416,6 +416,38 @@ static void emit_header(const TaEmitInput *in, const TaFields *fields, TaBuf *b,
     ta_template(b, &f, "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* ${PREFIX}_TEST_CASE_H */\n");
 }
 
+/* The chain taking row-push input's rows (module.input_rows: push), or NULL. */
+static const TaRowChain *push_chain(const TaGraph *g)
+{
+    for (int i = 0; i < g->row_chains.len; i++)
+        if (((const TaRowChain *)g->row_chains.items[i])->push_input)
+            return g->row_chains.items[i];
+    return NULL;
+}
+
+/* Row-push input: the run's input rows pushed in uneven pieces (1, 3, 2
+   rows, again and again), which run the model with the last row. */
+static void emit_push_input(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
+                            const TaTensor *t)
+{
+    TaFields f = ta_fields(in->pool, outer);
+    ta_field_size(&f, "elements", ta_tensor_elements(t));
+    ta_field_int(&f, "height", t->dims[1]);
+    ta_field_size(&f, "row", (size_t)t->dims[2] * (size_t)t->dims[3]);
+    ta_template(
+        b, &f,
+        "        /* Row-push input: the rows in pieces of 1, 3, 2, 1, ... rows. */\n"
+        "        const int8_t *rows =\n"
+        "            (const int8_t *)&${prefix}_test_case_input0[(size_t)run * $elements];\n"
+        "        for (int32_t done = 0, piece = 0; done < $height; piece++) {\n"
+        "            int32_t n = 1 + (piece * 2) % 3;\n"
+        "            n = n < $height - done ? n : $height - done;\n"
+        "            status = ${prefix}_model_push_rows(ctx, rows + (size_t)done * $row, n);\n"
+        "            if (status != TA_OK)\n                return status;\n"
+        "            done += n;\n"
+        "        }\n");
+}
+
 static void emit_source(const TaEmitInput *in, const TaFields *fields, TaBuf *b, const TestData *td)
 {
     const TaGraph *g = in->graph;
@@ -486,22 +518,26 @@ static void emit_source(const TaEmitInput *in, const TaFields *fields, TaBuf *b,
                 "    int status = ${prefix}_model_init(ctx);\n"
                 "    if (status != TA_OK)\n        return status;\n"
                 "    for (int run = 0; run < ${PREFIX}_TEST_CASE_RUNS; run++) {\n");
-    for (int i = 0; i < ni; i++) {
-        const TaTensor *t = g->inputs.items[i];
-        if (!ta_tensor_bytes(t))
-            continue;
-        TaFields io = ta_fields(in->pool, &f);
-        ta_field_int(&io, "i", i);
-        ta_field_size(&io, "elements", ta_tensor_elements(t));
-        ta_field_size(&io, "bytes", ta_tensor_bytes(t));
-        ta_template(
-            b, &io,
-            "        memcpy(ctx->inputs[$i].data,\n"
-            "               &${prefix}_test_case_input${i}[(size_t)run * $elements], $bytes);\n");
+    if (push_chain(g)) {
+        emit_push_input(in, b, &f, g->inputs.items[0]);
+    } else {
+        for (int i = 0; i < ni; i++) {
+            const TaTensor *t = g->inputs.items[i];
+            if (!ta_tensor_bytes(t))
+                continue;
+            TaFields io = ta_fields(in->pool, &f);
+            ta_field_int(&io, "i", i);
+            ta_field_size(&io, "elements", ta_tensor_elements(t));
+            ta_field_size(&io, "bytes", ta_tensor_bytes(t));
+            ta_template(b, &io,
+                        "        memcpy(ctx->inputs[$i].data,\n"
+                        "               &${prefix}_test_case_input${i}[(size_t)run * $elements], "
+                        "$bytes);\n");
+        }
+        ta_template(b, &f,
+                    "        if ((status = ${prefix}_model_run(ctx)) != TA_OK)\n"
+                    "            return status;\n");
     }
-    ta_template(b, &f,
-                "        if ((status = ${prefix}_model_run(ctx)) != TA_OK)\n"
-                "            return status;\n");
     for (int o = 0; o < no; o++) {
         const TaTensor *t = g->outputs.items[o];
         if (!ta_tensor_elements(t))

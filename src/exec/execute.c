@@ -18,8 +18,9 @@ typedef struct Exec {
     const TaPlan *plan;
     uint8_t **base; /* first usable byte of each region, by region id */
     uint64_t max_loop_iterations;
-    int run;                  /* the run under way, for messages */
-    uint64_t loop_iterations; /* back jumps of WHILE loops in this run */
+    int run;                   /* the run under way, for messages */
+    uint64_t loop_iterations;  /* back jumps of WHILE loops in this run */
+    const uint8_t *push_input; /* row-push input: the run's whole input */
 } Exec;
 
 /* A buffer for the region aligned as the plan asks, its guard included,
@@ -87,6 +88,14 @@ static bool run_row_chain(const Exec *x, const TaRowChain *chain)
 {
     for (int i = 0; i < chain->steps.len; i++) {
         const TaRowStep *s = chain->steps.items[i];
+        if (s->op == TA_ROW_PUSH) { /* row-push input: the run's rows */
+            const size_t rb = (size_t)chain->buffers[0]->dims[2] * chain->buffers[0]->dims[3];
+            uint8_t *at = tensor_address(x, chain->buffers[0]);
+            TA_ASSERT(at && x->push_input);
+            memcpy(at + s->out_offset, x->push_input + (size_t)s->in_row * rb,
+                   (size_t)s->in_rows * rb);
+            continue;
+        }
         if (s->op < 0) {
             uint8_t *at = tensor_address(x, chain->buffers[s->buffer]);
             memmove(at + s->out_offset, at + s->in_offset, s->move_bytes);
@@ -264,7 +273,9 @@ bool ta_execute(TaPool *pool, TaDiag *diag, const TaGraph *graph, const TaPlan *
         for (int i = 0; i < ni; i++) {
             const TaTensor *t = graph->inputs.items[i];
             void *at = tensor_address(&x, t);
-            if (at)
+            if (t->row_buffer_bytes) /* row-push input: pushed by the chain */
+                x.push_input = inputs[r * ni + i];
+            else if (at)
                 memcpy(at, inputs[r * ni + i], ta_tensor_bytes(t));
         }
         if (!run_role(&x, "run"))

@@ -351,7 +351,10 @@ typedef struct TaOrderReport {
    [out_row, out_row + out_rows) from `in_rows` input rows starting
    in_offset bytes into its input buffer (pad_top: the band's own), writing
    out_offset bytes into its output buffer. A move (op -1): move_bytes of
-   buffer `buffer` from in_offset to out_offset, rows still to be read. */
+   buffer `buffer` from in_offset to out_offset, rows still to be read.
+   A push (op TA_ROW_PUSH, chains with push_input only): the chain's input
+   rows [in_row, in_row + in_rows) arrive at out_offset of buffer 0. */
+enum { TA_ROW_MOVE = -1, TA_ROW_PUSH = -2 };
 typedef struct TaRowStep {
     int op;
     int buffer;
@@ -406,6 +409,10 @@ typedef struct TaRowChain {
        (residual blocks: a chain is then a small DAG; buffer k + 1 is
        always operator k's output). */
     int *input_buffer, *second_buffer;
+    /* Row-push input (module.input_rows: push): buffers[0]
+       is a row buffer of buffer_rows[0] rows too, filled by push steps. */
+    bool push_input;
+    int pushes; /* push steps per run */
 } TaRowChain;
 
 typedef struct TaGraph {

@@ -100,7 +100,7 @@ void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on)
         op->row_chain = on ? chain : NULL;
         op->row_chain_pos = k;
     }
-    for (int j = 1; j < chain->num_ops; j++) {
+    for (int j = chain->push_input ? 0 : 1; j < chain->num_ops; j++) {
         TaTensor *t = chain->buffers[j];
         t->row_buffer_rows = on ? chain->buffer_rows[j] : 0;
         t->row_buffer_bytes = (size_t)t->row_buffer_rows * (size_t)t->dims[2] * (size_t)t->dims[3];

@@ -84,10 +84,11 @@ static bool rows_of(const TaRowChain *ch, int j, size_t bytes, int *rows)
 }
 
 /* Whether a read of buffer j advancing `rows` a repetition fits the
-   loop: only the chain's input advances, by one number of rows. */
-static bool input_advance(int j, int rows, int *in_adv)
+   loop: only the chain's input advances, by one number of rows (not a
+   row-push input: a row buffer, which no loop advances). */
+static bool input_advance(const TaRowChain *ch, int j, int rows, int *in_adv)
 {
-    if (j != 0)
+    if (j != 0 || ch->push_input)
         return rows == 0;
     if (*in_adv >= 0 && rows != *in_adv)
         return false;
@@ -120,8 +121,8 @@ static bool uniform(const Loops *L, int p, int l, int *in_adv, int *out_adv)
             (second < 0 && d->second_offset_step))
             return false;
         if ((s->op + 1 < n && out) || (s->op + 1 == n && *out_adv >= 0 && out != *out_adv) ||
-            !input_advance(s->buffer, in, in_adv) ||
-            (second >= 0 && !input_advance(second, sec, in_adv)))
+            !input_advance(ch, s->buffer, in, in_adv) ||
+            (second >= 0 && !input_advance(ch, second, sec, in_adv)))
             return false;
         if (s->op + 1 == n)
             *out_adv = out;

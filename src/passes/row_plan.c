@@ -75,7 +75,9 @@ TaPlan *ta_row_streaming_plan(const TaPlanInput *in)
     mark_chains(g, false);
     const TaPlan *without = ta_plan(&probe);
     restore(g, &before);
-    const bool keep = with && (!without || scratch_bytes(with) < scratch_bytes(without));
+    /* Row-push input asked for: the chain takes the input's rows. */
+    const bool push = ((const TaRowChain *)g->row_chains.items[0])->push_input;
+    const bool keep = with && (push || !without || scratch_bytes(with) < scratch_bytes(without));
     g->row_arena_with = with ? scratch_bytes(with) : 0;
     g->row_arena_without = without ? scratch_bytes(without) : 0;
     mark_chains(g, keep);

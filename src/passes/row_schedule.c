@@ -79,9 +79,9 @@ static bool make_room(Sched *S, int j, int row)
         return true;
     const int keep = first_needed(S, j);
     if (keep > S->lo[j]) {
-        const size_t rb = S->w[j - 1].out_row_bytes; /* buffer j: op j - 1's output */
+        const size_t rb = ta_row_buffer_row_bytes(S->w, j);
         if (S->hi[j] > keep)
-            push_step(S, (TaRowStep){.op = -1,
+            push_step(S, (TaRowStep){.op = TA_ROW_MOVE,
                                      .buffer = j,
                                      .in_row = keep,
                                      .in_rows = S->hi[j] - keep,
@@ -94,6 +94,22 @@ static bool make_room(Sched *S, int j, int row)
         return true;
     S->short_buffer = j;
     return false;
+}
+
+/* Row-push input: the chain's input rows up to b arrive in buffer 0,
+   after the rows operator 0 no longer reads make room. */
+static bool push_rows(Sched *S, int b)
+{
+    if (!make_room(S, 0, b - 1))
+        return false;
+    const int a = S->hi[0];
+    push_step(S, (TaRowStep){.op = TA_ROW_PUSH,
+                             .buffer = 0,
+                             .in_row = a,
+                             .in_rows = b - a,
+                             .out_offset = (size_t)(a - S->lo[0]) * S->w[0].in_row_bytes});
+    S->hi[0] = b;
+    return true;
 }
 
 /* Operator k computes its output rows up to y. */
@@ -109,6 +125,8 @@ static bool produce(Sched *S, int k, int y)
         if (second > 0 && S->hi[second] <= r && !produce(S, second - 1, r))
             return false;
         if (in > 0 && S->hi[in] < b && !produce(S, in - 1, b - 1))
+            return false;
+        if (k == 0 && S->hi[0] < b && !push_rows(S, b))
             return false;
         if (k + 1 < n && !make_room(S, k + 1, r))
             return false;
@@ -167,7 +185,7 @@ bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, cons
     S.lo = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
     S.hi = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
     S.next = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
-    S.hi[0] = w[0].in_height; /* the chain's input: whole */
+    S.hi[0] = chain->push_input ? 0 : w[0].in_height; /* the chain's input: pushed or whole */
     chain->steps.len = 0;
     bool ok = true;
     for (int y = 0; ok && y < w[n - 1].out_height; y++)
@@ -176,11 +194,13 @@ bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, cons
     if (!ok)
         return false;
     join_bands(chain, w);
-    chain->calls = chain->moves = 0;
+    chain->calls = chain->moves = chain->pushes = 0;
     chain->moved_bytes = 0;
     for (int i = 0; i < chain->steps.len; i++) {
         const TaRowStep *s = chain->steps.items[i];
-        if (s->op < 0) {
+        if (s->op == TA_ROW_PUSH) {
+            chain->pushes++;
+        } else if (s->op < 0) {
             chain->moves++;
             chain->moved_bytes += (int64_t)s->move_bytes;
         } else {
@@ -200,6 +220,7 @@ typedef struct Check {
     int **slot;  /* per buffer: the row each slot holds, -1: none */
     int *slots;  /* per buffer: how many */
     int **count; /* per operator: times each output row was computed */
+    int pushed;  /* row-push input: the chain's input rows pushed so far */
 } Check;
 
 static bool fail(Check *C, const char *what, int buffer, int row, int slot)
@@ -256,12 +277,30 @@ static bool check_band(Check *C, const TaRowWindow *w, const TaRowStep *s)
     return true;
 }
 
+/* A push: the next input rows, in order, inside buffer 0. */
+static bool check_push(Check *C, const TaRowWindow *w, const TaRowStep *s)
+{
+    const size_t rb = w[0].in_row_bytes;
+    if (!C->chain->push_input || s->buffer != 0 || s->in_rows < 1 || s->out_offset % rb)
+        return fail(C, "a push not of whole rows of the input's row buffer", 0, s->in_row, -1);
+    if (s->in_row != C->pushed || s->in_row + s->in_rows > w[0].in_height)
+        return fail(C, "pushes input rows out of order", 0, s->in_row, -1);
+    const int to = (int)(s->out_offset / rb);
+    for (int i = 0; i < s->in_rows; i++) {
+        if (to + i >= C->slots[0])
+            return fail(C, "pushes past the buffer's end", 0, s->in_row + i, to + i);
+        C->slot[0][to + i] = s->in_row + i;
+    }
+    C->pushed += s->in_rows;
+    return true;
+}
+
 static bool check_move(Check *C, const TaRowWindow *w, const TaRowStep *s)
 {
     const int j = s->buffer;
-    if (j <= 0 || j >= C->chain->num_ops)
+    if (j < (C->chain->push_input ? 0 : 1) || j >= C->chain->num_ops)
         return fail(C, "a move not of whole rows of a row buffer", 0, s->in_row, -1);
-    const size_t rb = w[j - 1].out_row_bytes; /* buffer j: op j - 1's output */
+    const size_t rb = ta_row_buffer_row_bytes(w, j);
     if (s->in_offset % rb || s->out_offset % rb || s->move_bytes % rb)
         return fail(C, "a move not of whole rows of a row buffer", j, s->in_row, -1);
     const int from = (int)(s->in_offset / rb), to = (int)(s->out_offset / rb);
@@ -281,10 +320,11 @@ bool ta_row_check(TaPool *pool, TaDiag *diag, const char *model_path, const TaRo
     C.count = ta_alloc_array(pool, (size_t)n, sizeof(int *));
     C.slots = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
     for (int j = 0; j <= n; j++) {
-        C.slots[j] = j == 0 ? w[0].in_height : j == n ? w[n - 1].out_height : rows[j];
+        const bool whole_input = j == 0 && !chain->push_input;
+        C.slots[j] = whole_input ? w[0].in_height : j == n ? w[n - 1].out_height : rows[j];
         C.slot[j] = ta_alloc_array(pool, (size_t)C.slots[j] + 1, sizeof(int));
         for (int r = 0; r < C.slots[j]; r++)
-            C.slot[j][r] = j == 0 ? r : -1;
+            C.slot[j][r] = whole_input ? r : -1;
         if (j < n)
             C.count[j] = ta_alloc_array(pool, (size_t)w[j].out_height + 1, sizeof(int));
     }
@@ -292,7 +332,9 @@ bool ta_row_check(TaPool *pool, TaDiag *diag, const char *model_path, const TaRo
     for (int i = 0; ok && i < chain->steps.len; i++) {
         const TaRowStep *s = chain->steps.items[i];
         C.step = i;
-        ok = s->op < 0 ? check_move(&C, w, s) : check_band(&C, &w[s->op], s);
+        ok = s->op == TA_ROW_PUSH ? check_push(&C, w, s)
+             : s->op < 0          ? check_move(&C, w, s)
+                                  : check_band(&C, &w[s->op], s);
     }
     /* The chain's output whole; an intermediate row no window reads (past
        a VALID window's reach, between a stride's windows) is not computed. */

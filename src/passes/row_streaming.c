@@ -353,14 +353,16 @@ static void chain_buffers(TaPassCtx *ctx, TaRowChain *chain, const TaRowWindow *
 }
 
 /* Schedules the chain of windows w[0..n) in the smallest row buffers it
-   fits in (rows[j], j = 1..n-1); NULL when none fits but whole tensors. */
-static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, int **rows_out)
+   fits in (rows[j], j = 1..n-1, and j = 0 with row-push input: `push` and
+   the chain starts at layer 0); NULL when none fits but whole tensors. */
+static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, bool push, int **rows_out)
 {
     TaRowChain *chain = ta_alloc(ctx->pool, sizeof *chain);
     chain->first_op = w[0].op->index;
     chain->num_ops = n;
     chain_buffers(ctx, chain, w, n);
     int *rows = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));
+    chain->push_input = push && w[0].op->index == 0;
     for (int k = 0; k < n; k++) { /* the rows one window (or one row) of each reader spans */
         const int j = chain->input_buffer[k];
         const int span = w[k].span < w[k].in_height ? w[k].span : w[k].in_height;
@@ -368,10 +370,12 @@ static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, int **r
         if (chain->second_buffer[k] > 0 && !rows[chain->second_buffer[k]])
             rows[chain->second_buffer[k]] = 1;
     }
+    if (!chain->push_input)
+        rows[0] = 0; /* the chain's input is whole */
     int short_buffer = -1;
     while (!ta_row_schedule(ctx->pool, chain, w, rows, &short_buffer)) {
-        TA_ASSERT(short_buffer > 0 && short_buffer < n);
-        if (rows[short_buffer] >= w[short_buffer - 1].out_height)
+        TA_ASSERT(short_buffer >= (chain->push_input ? 0 : 1) && short_buffer < n);
+        if (rows[short_buffer] >= ta_row_buffer_height(w, short_buffer))
             return NULL;
         rows[short_buffer]++;
     }
@@ -385,17 +389,17 @@ static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, int **r
 static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowChain *chain,
                         const TaRowWindow *w, int *rows)
 {
-    const int n = chain->num_ops;
-    for (int j = 1; j < n; j++)
+    const int n = chain->num_ops, j0 = chain->push_input ? 0 : 1;
+    for (int j = j0; j < n; j++)
         rows[j] -= opt->shortfall >= (uint64_t)rows[j] ? rows[j] - 1 : (int)opt->shortfall;
     if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows))
         return false;
     chain->saved_bytes = 0;
     chain->buffer_rows = rows;
-    for (int j = 1; j < n; j++) {
+    for (int j = j0; j < n; j++) {
         TaTensor *t = chain->buffers[j];
         t->row_buffer_rows = rows[j];
-        t->row_buffer_bytes = (size_t)rows[j] * w[j - 1].out_row_bytes;
+        t->row_buffer_bytes = (size_t)rows[j] * ta_row_buffer_row_bytes(w, j);
         chain->saved_bytes += (int64_t)(ta_tensor_bytes(t) - t->row_buffer_bytes);
     }
     chain->added_instructions = (int64_t)(chain->calls - n) * CALL_INSTRUCTIONS +
@@ -431,7 +435,7 @@ static bool take_segment(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const
     if (n < 2)
         return true;
     int *rows = NULL;
-    TaRowChain *chain = schedule(ctx, w, n, &rows);
+    TaRowChain *chain = schedule(ctx, w, n, opt->push_input, &rows);
     if (!chain)
         return true;
     if (!check_chain(ctx, opt, chain, w, rows))
@@ -463,7 +467,7 @@ static bool split_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, const 
                         const Links *L, int n)
 {
     int *rows = NULL;
-    if (n < 2 || !schedule(ctx, w, n, &rows))
+    if (n < 2 || !schedule(ctx, w, n, false, &rows))
         return true;
     int64_t *best = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int64_t));
     int *cut = ta_alloc_array(ctx->pool, (size_t)n + 1, sizeof(int));
@@ -549,7 +553,7 @@ static void keep_within_budget(TaPassCtx *ctx)
     qsort(order, (size_t)g->row_chains.len, sizeof *order, by_yield);
     for (int c = 0; c < g->row_chains.len; c++) {
         TaRowChain *chain = order[c];
-        if (added + chain->added_instructions <= budget) {
+        if (chain->push_input || added + chain->added_instructions <= budget) {
             added += chain->added_instructions;
             continue;
         }
@@ -568,10 +572,58 @@ static void keep_within_budget(TaPassCtx *ctx)
     g->row_chains.len = out;
 }
 
+static bool refuse_push(TaPassCtx *ctx, const char *input, const char *why)
+{
+    ta_error(ctx->diag, "%s: module.input_rows: push: model input %s: %s", ctx->model_path, input,
+             why);
+    return false;
+}
+
+/* Whether row-push input can apply: one model input, read only by layer 0
+   as its input 0, that layer a window layer. False after the error. */
+static bool push_applies(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
+{
+    const TaGraph *g = ctx->graph;
+    const TaTensor *in = g->inputs.len ? g->inputs.items[0] : NULL;
+    const char *id = in ? in->id : "(none)";
+    TaRowWindow w;
+    if (strcmp(opt->mode, "off") == 0)
+        return refuse_push(ctx, id, "needs memory.row_streaming auto or least_ram, not off");
+    if (!in || g->inputs.len != 1)
+        return refuse_push(ctx, id,
+                           ta_format(ctx->pool, "row-push takes one model input, the model has %d",
+                                     g->inputs.len));
+    if (!g->ops.len || !row_window(TA_OP(g, 0), &w) || TA_OP(g, 0)->inputs[0] != in)
+        return refuse_push(ctx, id, "layer 0 is no row-chain window layer reading it");
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        for (int k = 0; k < op->num_inputs; k++)
+            if (op->inputs[k] == in && (i != 0 || k != 0))
+                return refuse_push(ctx, id,
+                                   ta_format(ctx->pool, "also read by layer %d (%s)", i, op->type));
+    }
+    if (in->output_index >= 0)
+        return refuse_push(ctx, id, "it is also a model output");
+    return true;
+}
+
+/* After the chains are taken: the one at layer 0 takes the input. */
+static bool push_taken(TaPassCtx *ctx)
+{
+    const TaGraph *g = ctx->graph;
+    for (int c = 0; c < g->row_chains.len; c++)
+        if (((const TaRowChain *)g->row_chains.items[c])->push_input)
+            return true;
+    return refuse_push(ctx, ((const TaTensor *)g->inputs.items[0])->id,
+                       "layer 0 starts no row chain (it runs alone)");
+}
+
 bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
 {
     TaGraph *g = ctx->graph;
     g->row_chains.len = 0;
+    if (opt->push_input && !push_applies(ctx, opt))
+        return false;
     if (strcmp(opt->mode, "off") == 0)
         return true;
     TaRowWindow *w = ta_alloc_array(ctx->pool, (size_t)g->ops.len + 1, sizeof *w);
@@ -605,6 +657,8 @@ bool ta_row_streaming(TaPassCtx *ctx, const TaRowStreamingOptions *opt)
         return false;
     if (strcmp(opt->mode, "auto") == 0)
         keep_within_budget(ctx);
+    if (opt->push_input && !push_taken(ctx))
+        return false;
     ta_graph_compact(ctx->pool, g); /* the sums of chains left out */
     return true;
 }

@@ -15,6 +15,10 @@ typedef struct TaRowStreamingOptions {
     const char *mode;   /* memory.row_streaming: "auto" | "off" | "least_ram" */
     uint64_t shortfall; /* tests: rows taken off each row buffer after scheduling */
     bool loops;         /* memory.row_streaming_loops: the module runs loops (row_loops.c) */
+    /* module.input_rows: push: the chain at layer 0 takes the model input
+       in a row buffer, its rows pushed (push steps); an error where the
+       model cannot. */
+    bool push_input;
 } TaRowStreamingOptions;
 
 /* Picks the chains, schedules and checks each, and records them in
@@ -43,8 +47,20 @@ typedef struct TaRowWindow {
     size_t second_row_bytes;
 } TaRowWindow;
 
+/* Row buffer j of a chain: the chain's input (0) or layer j - 1's output. */
+static inline int ta_row_buffer_height(const TaRowWindow *w, int j)
+{
+    return j ? w[j - 1].out_height : w[0].in_height;
+}
+
+static inline size_t ta_row_buffer_row_bytes(const TaRowWindow *w, int j)
+{
+    return j ? w[j - 1].out_row_bytes : w[0].in_row_bytes;
+}
+
 /* Builds chain->steps for the row buffers of chain->buffers, their rows in
-   `rows` (row buffers only; the ends are whole). False: a row buffer is
+   `rows` (row buffers only; the ends are whole, but for the input of a
+   chain->push_input chain, rows[0]). False: a row buffer is
    too small for this order (*short_buffer says which). */
 bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, const int *rows,
                      int *short_buffer);

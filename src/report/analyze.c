@@ -301,7 +301,9 @@ static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
     for (int c = 0; c < g->row_chains.len; c++) {
         const TaRowChain *ch = g->row_chains.items[c];
         tinyaot_row_chain *o = &out[c];
-        const size_t n = (size_t)ch->num_ops - 1;
+        /* With row-push input the chain's input is a row buffer too. */
+        const size_t first = ch->push_input ? 0 : 1;
+        const size_t n = (size_t)ch->num_ops - first;
         const char **ids = ta_alloc_array(pool, n + 1, sizeof(char *));
         int *rows = ta_alloc_array(pool, n + 1, sizeof(int));
         int *heights = ta_alloc_array(pool, n + 1, sizeof(int));
@@ -309,7 +311,7 @@ static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
         int *readers = ta_alloc_array(pool, n + 1, sizeof(int));
         int *residual_of = ta_alloc_array(pool, n + 1, sizeof(int));
         for (size_t j = 0; j < n; j++) {
-            const TaTensor *t = ch->buffers[j + 1];
+            const TaTensor *t = ch->buffers[j + first];
             ids[j] = ta_strdup(pool, t->id);
             rows[j] = t->row_buffer_rows;
             heights[j] = t->dims[1];

@@ -32,7 +32,12 @@
 #include TA_STR(TA_CAT(TA_PREFIX, _model.h))
 #include "host_runner.h"
 #define TA_RUNNER_MODULE_X(P) TA_RUNNER_MODULE(P)
+#define TA_RUNNER_PUSH_MODULE_X(P) TA_RUNNER_PUSH_MODULE(P)
+#if TA_CAT(TA_PREFIX, _model_push_input_rows) /* module.input_rows: push */
+TA_RUNNER_PUSH_MODULE_X(TA_PREFIX);
+#else
 TA_RUNNER_MODULE_X(TA_PREFIX);
+#endif
 const ta_runner_module_t *const ta_runner_modules[] = {&TA_CAT(TA_PREFIX, _runner)};
 const int ta_runner_num_modules = 1;
 #else

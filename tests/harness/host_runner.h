@@ -55,6 +55,50 @@ typedef struct ta_runner_module {
         P##_runner_input,                                                        \
         P##_runner_output}
 
+/* A module with row-push input (module.input_rows: push; its model.h
+   defines <prefix>_model_push_input_rows): `input` is a buffer of the whole
+   input, and `run` pushes its rows in pieces of 1, 3, 2, 1, ... rows. */
+#define TA_RUNNER_PUSH_MODULE(P)                                                               \
+    static P##_model_context_t P##_runner_ctx;                                                 \
+    static int8_t P##_runner_rows[P##_model_push_input_rows * P##_model_push_row_size];        \
+    static int P##_runner_init(void)                                                           \
+    {                                                                                          \
+        return P##_model_init(&P##_runner_ctx);                                                \
+    }                                                                                          \
+    static int P##_runner_run(void)                                                            \
+    {                                                                                          \
+        int status = TA_OK;                                                                    \
+        for (int done = 0, piece = 0; status == TA_OK && done < P##_model_push_input_rows;     \
+             piece++) {                                                                        \
+            int n = 1 + (piece * 2) % 3;                                                       \
+            n = n < P##_model_push_input_rows - done ? n : P##_model_push_input_rows - done;   \
+            status = P##_model_push_rows(                                                      \
+                &P##_runner_ctx, P##_runner_rows + (size_t)done * P##_model_push_row_size, n); \
+            done += n;                                                                         \
+        }                                                                                      \
+        return status;                                                                         \
+    }                                                                                          \
+    static void *P##_runner_input(int i, size_t *size)                                         \
+    {                                                                                          \
+        (void)i;                                                                               \
+        *size = sizeof P##_runner_rows;                                                        \
+        return P##_runner_rows;                                                                \
+    }                                                                                          \
+    static void *P##_runner_output(int i, size_t *size)                                        \
+    {                                                                                          \
+        *size = P##_runner_ctx.outputs[i].size;                                                \
+        return P##_runner_ctx.outputs[i].data;                                                 \
+    }                                                                                          \
+    const ta_runner_module_t P##_runner = {                                                    \
+        #P,                                                                                    \
+        &P##_module_desc,                                                                      \
+        P##_runner_init,                                                                       \
+        P##_runner_run,                                                                        \
+        1,                                                                                     \
+        (int)(sizeof P##_runner_ctx.outputs / sizeof P##_runner_ctx.outputs[0]),               \
+        P##_runner_input,                                                                      \
+        P##_runner_output}
+
 /* The modules a runner program holds (defined by host_runner.c for one
    module, or by a generated table for many). */
 extern const ta_runner_module_t *const ta_runner_modules[];

@@ -48,6 +48,51 @@
 #include "host_runner.h"
 #endif
 
+#ifdef TA_PREFIX
+/* Row-push input (module.input_rows: push; model.h defines
+   <prefix>_model_push_input_rows): a run pushes the whole input's rows in
+   pieces of 1, 3, 2, 1, ... rows instead of calling model_run. */
+#if TA_CAT(TA_PREFIX, _model_push_input_rows)
+#define PUSH_ROWS PFX(_model_push_input_rows)
+#define PUSH_ROW_SIZE PFX(_model_push_row_size)
+#else
+#define PUSH_ROWS 0
+#define PUSH_ROW_SIZE 0
+#endif
+static const unsigned char *push_input; /* this run's rows */
+
+/* Bytes of input k in the inputs file: the whole input with row-push. */
+static size_t input_bytes(const PFX(_model_context_t) * ctx, int k)
+{
+    return PUSH_ROWS ? (size_t)PUSH_ROWS * PUSH_ROW_SIZE : ctx->inputs[k].size;
+}
+
+static void take_input(PFX(_model_context_t) * ctx, int k, const unsigned char *src)
+{
+    if (PUSH_ROWS)
+        push_input = src;
+    else
+        memcpy(ctx->inputs[k].data, src, ctx->inputs[k].size);
+}
+
+static int run_model(PFX(_model_context_t) * ctx)
+{
+#if PUSH_ROWS
+    int status = TA_OK;
+    for (int done = 0, piece = 0; status == TA_OK && done < PUSH_ROWS; piece++) {
+        int n = 1 + (piece * 2) % 3;
+        n = n < PUSH_ROWS - done ? n : PUSH_ROWS - done;
+        status = PFX(_model_push_rows)(
+            ctx, (const int8_t *)push_input + (size_t)done * PUSH_ROW_SIZE, n);
+        done += n;
+    }
+    return status;
+#else
+    return PFX(_model_run)(ctx);
+#endif
+}
+#endif
+
 #if defined(TA_MEASURE_STACK) && defined(TA_PREFIX)
 enum { STACK_PAINT_WORDS = 4096 };
 #define STACK_PAINT 0x5AC3A55Cu
@@ -62,7 +107,7 @@ __attribute__((noinline)) static int run_measuring_stack(PFX(_model_context_t) *
     volatile uint32_t *bottom = sp - STACK_PAINT_WORDS;
     for (volatile uint32_t *p = bottom; p < sp; p++)
         *p = STACK_PAINT;
-    int status = PFX(_model_run)(ctx);
+    int status = run_model(ctx);
     volatile uint32_t *p = bottom;
     while (p < sp && *p == STACK_PAINT)
         p++;
@@ -250,7 +295,7 @@ int main(void)
     const int num_out = (int)(sizeof ctx.outputs / sizeof ctx.outputs[0]);
     size_t in_bytes = 0, out_bytes = 0;
     for (int k = 0; k < num_in; k++)
-        in_bytes += ctx.inputs[k].size;
+        in_bytes += input_bytes(&ctx, k);
     for (int k = 0; k < num_out; k++)
         out_bytes += ctx.outputs[k].size;
 
@@ -273,8 +318,8 @@ int main(void)
     for (long r = 0; r < runs; r++) {
         const unsigned char *src = in + (size_t)r * in_bytes;
         for (int k = 0; k < num_in; k++) {
-            memcpy(ctx.inputs[k].data, src, ctx.inputs[k].size);
-            src += ctx.inputs[k].size;
+            take_input(&ctx, k, src);
+            src += input_bytes(&ctx, k);
         }
 #ifndef TA_PROFILE_OPS
         ta_icount_start();
@@ -285,7 +330,7 @@ int main(void)
         if (stack_used > stack_most)
             stack_most = stack_used;
 #else
-        status = PFX(_model_run)(&ctx);
+        status = run_model(&ctx);
 #endif
 #ifndef TA_PROFILE_OPS
         uint64_t instructions = ta_icount_stop();
