@@ -60,8 +60,7 @@ static void groups_per_tensor_mve(const int32_t *bias, const int8_t *w, int32_t 
     const int32_t pad = -depth & 15; /* fc_dot4_mve's overshoot past the fourth row */
     if (shift >= 0) {
         for (; o < o_end; o += 4, w -= pad) {
-            const int32x4_t v = ta_mm_requant_left_mve(fc_dot4_mve(&bias, &w, in, depth), m,
-                                                       shift);
+            const int32x4_t v = ta_mm_requant_left_mve(fc_dot4_mve(&bias, &w, in, depth), m, shift);
             vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
         }
     } else {
