@@ -8,6 +8,48 @@
 #include "../include/ta_matmul_simd.h"
 
 #if defined(TA_MM_MVE)
+/* The four sums of rows *w, *w + n, *w + 2n, *w + 3n with x, started
+   from (*init)[0..3], *init advanced past them and *w to where the fourth
+   row's loads ended (the next group's first row when n % 16 == 0). The
+   input chunk lives in the result register: the loop needs three others.
+   The sums enter the vector two lanes per VMOV. */
+static inline int32x4_t fc_dot4_mve(const int32_t **init, const int8_t **w, const int8_t *x,
+                                    int32_t n)
+{
+    int32_t a0, a1, a2, a3;
+    const int8_t *w0 = *w, *w1, *w2;
+    const int32_t *b = *init;
+    int32x4_t v;
+    /* clang-format off */
+    __asm__ volatile("   ldrd        %[a0], %[a1], [%[b]], #8\n"
+                     "   ldrd        %[a2], %[a3], [%[b]], #8\n"
+                     "   add         %[w1], %[w0], %[n]\n"
+                     "   add         %[w2], %[w1], %[n]\n"
+                     "   add         %[w3], %[w2], %[n]\n"
+                     "   wlstp.8     lr, %[n], 2f\n"
+                     "1: vldrb.8     %q[v], [%[x]], #16\n"
+                     "   vldrb.8     q1, [%[w0]], #16\n"
+                     "   vmladava.s8 %[a0], q1, %q[v]\n"
+                     "   vldrb.8     q2, [%[w1]], #16\n"
+                     "   vmladava.s8 %[a1], q2, %q[v]\n"
+                     "   vldrb.8     q3, [%[w2]], #16\n"
+                     "   vmladava.s8 %[a2], q3, %q[v]\n"
+                     "   vldrb.8     q1, [%[w3]], #16\n"
+                     "   vmladava.s8 %[a3], q1, %q[v]\n"
+                     "   letp        lr, 1b\n"
+                     "2:\n"
+                     "   vmov        %q[v][2], %q[v][0], %[a0], %[a2]\n"
+                     "   vmov        %q[v][3], %q[v][1], %[a1], %[a3]\n"
+                     : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3),
+                       [v] "=&w"(v), [b] "+r"(b), [x] "+r"(x), [w0] "+r"(w0), [w1] "=&r"(w1),
+                       [w2] "=&r"(w2), [w3] "=&r"(*w)
+                     : [n] "r"(n)
+                     : "q1", "q2", "q3", "lr", "memory");
+    /* clang-format on */
+    *init = b;
+    return v;
+}
+
 /* The full groups of four rows of one input row, per-tensor
    requantization: one loop per sign of the shift, so that neither needs
    the other's steps. */
@@ -15,15 +57,15 @@ static void groups_per_tensor_mve(const int32_t *bias, const int8_t *w, int32_t 
                                   const int8_t *in, int8_t *o, const int8_t *o_end, int32_t m,
                                   int32_t shift, int32_t offset, int32x4_t lo, int32x4_t hi)
 {
+    const int32_t pad = -depth & 15; /* fc_dot4_mve's overshoot past the fourth row */
     if (shift >= 0) {
-        for (; o < o_end; o += 4, w += 4 * depth) {
-            const int32x4_t v = ta_mm_requant_left_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), m,
-                                                       shift);
+        for (; o < o_end; o += 4, w -= pad) {
+            const int32x4_t v = ta_mm_requant_left_mve(fc_dot4_mve(&bias, &w, in, depth), m, shift);
             vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
         }
     } else {
-        for (; o < o_end; o += 4, w += 4 * depth) {
-            const int32x4_t v = ta_mm_requant_right_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), m,
+        for (; o < o_end; o += 4, w -= pad) {
+            const int32x4_t v = ta_mm_requant_right_mve(fc_dot4_mve(&bias, &w, in, depth), m,
                                                         shift);
             vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
         }
@@ -36,8 +78,9 @@ static void groups_per_channel_mve(const int32_t *bias, const int8_t *w, int32_t
                                    const int32_t *m, const int32_t *s, int32_t offset, int32x4_t lo,
                                    int32x4_t hi)
 {
-    for (; o < o_end; o += 4, w += 4 * depth, m += 4, s += 4) {
-        const int32x4_t v = ta_mm_requant_mve(ta_mm_dot4_s8_mve(&bias, w, in, depth), vldrwq_s32(m),
+    const int32_t pad = -depth & 15; /* fc_dot4_mve's overshoot past the fourth row */
+    for (; o < o_end; o += 4, w -= pad, m += 4, s += 4) {
+        const int32x4_t v = ta_mm_requant_mve(fc_dot4_mve(&bias, &w, in, depth), vldrwq_s32(m),
                                               vldrwq_s32(s));
         vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lo), hi));
     }
