@@ -9,7 +9,8 @@
  * in) and run every tap unchecked, 3x3 windows unrolled (a whole interior
  * run of a row per call; 8-channel layers two pixels a weight load, the
  * run's pairs in one call, each window row one assembly block with
- * immediate offsets);
+ * immediate offsets; in the full-range form a block of 8 channels beside
+ * the 16-channel ones takes the border path's loop, one copy out of line);
  * the others run only the taps inside the input, on (input - zero point),
  * from the plain bias. Requantization is vectorized (VQRDMULH, VRSHL); the
  * last depth % 8 channels take a predicated block (int32 lanes for four or
