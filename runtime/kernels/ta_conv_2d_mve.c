@@ -87,30 +87,31 @@ static inline int32x4_t requantize4_split(int32x4_t acc, int32x4_t bias, int32x4
     return vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
 }
 
-/* bias, requantization and store of acc[k][0..valid) for `pixels` (2 to
-   4) pixels, out_c outputs apart: whole blocks of four filters computed
-   (the arrays padded to them), the last stored predicated. */
-TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP], int32_t pixels,
-                                         int32_t valid, const int32_t *bias_sum,
-                                         const int32_t *multipliers, const int32_t *shifts,
-                                         const ta_conv_2d_params_t *p, int8_t *out)
+/* bias, requantization and store of acc[k][f0..valid) for three pixels,
+   out_c outputs apart: whole blocks of four filters computed (the arrays
+   padded to them), the last stored predicated. */
+TA_NOINLINE static void requantize_group(const int32_t acc[][MVE_GROUP], int32_t f0, int32_t valid,
+                                         const int32_t *bias_sum, const int32_t *multipliers,
+                                         const int32_t *shifts, const ta_conv_2d_params_t *p,
+                                         int8_t *out)
 {
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-    for (int32_t f = 0; f < valid; f += 4, out += 4) {
+    out += f0;
+    for (int32_t f = f0; f < valid; f += 4, out += 4) {
         const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
         const int32x4_t s = vldrwq_s32(shifts + f), zero = vdupq_n_s32(0);
         const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
         if (TA_LIKELY(valid - f >= 4)) {
-            for (int32_t k = 0; k < pixels; k++)
+            for (int32_t k = 0; k < 3; k++)
                 vstrbq_s32(out + (size_t)k * out_c,
                            requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right,
                                              offset, lov, hiv));
             continue;
         }
         const mve_pred16_t lanes = vctp32q((uint32_t)(valid - f));
-        for (int32_t k = 0; k < pixels; k++)
+        for (int32_t k = 0; k < 3; k++)
             vstrbq_p_s32(out + (size_t)k * out_c,
                          requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right, offset,
                                            lov, hiv),
@@ -118,50 +119,12 @@ TA_NOINLINE static void requantize_group(const int32_t acc[MVE_PIXELS][MVE_GROUP
     }
 }
 
-/* Four channels of four pixels (valid of the channels) from their sums
-   acc[k][f..f + 3]: bias_sum, requantization, clamp, store, the pixels
-   out_c bytes apart. When every shift of the block is a right shift (as
-   nearly always) the left shift and the mask of the ties step drop out:
-   x & neg_right then has the sign bit of x. */
-static inline void store_quad_lanes(int8_t *out, int32x4_t v, int32_t valid, int full)
-{
-    if (full)
-        vstrbq_s32(out, v);
-    else
-        vstrbq_p_s32(out, v, vctp32q((uint32_t)valid));
-}
-
-static inline void requantize_quad(const int32_t acc[MVE_PIXELS][MVE_GROUP], int32_t f,
-                                   int32_t valid, int full, const int32_t *bias_sum,
-                                   const int32_t *multipliers, const int32_t *shifts,
-                                   int32_t offset, int32x4_t lov, int32x4_t hiv, size_t out_c,
-                                   int8_t *out)
-{
-    const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
-    const int32x4_t s = vldrwq_s32(shifts + f);
-    out += f;
-    if (vmaxvq_s32(INT32_MIN, s) < 0) {
-#pragma GCC unroll 4
-        for (int32_t k = 0; k < MVE_PIXELS; k++, out += out_c) {
-            int32x4_t v = vqrdmulhq_s32(vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m);
-            v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), s);
-            store_quad_lanes(out, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), valid,
-                             full);
-        }
-        return;
-    }
-    const int32x4_t zero = vdupq_n_s32(0);
-    const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
-    for (int32_t k = 0; k < MVE_PIXELS; k++, out += out_c) {
-        const int32x4_t v = ta_mul_by_quantized_multiplier_split_mve(
-            vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m, left, neg_right);
-        store_quad_lanes(out, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), valid, full);
-    }
-}
-
 /* bias, requantization and store of acc[k][0..valid) for four pixels,
-   out_c outputs apart (requantize_group for quads: each block of four
-   channels unrolled over the pixels). */
+   out_c outputs apart (requantize_group for quads): each whole block of
+   four channels unrolled over the pixels; when every shift of the block is
+   a right shift (as nearly always) without the left shift and the mask of
+   the ties step (x & neg_right then has the sign bit of x). A last partial
+   block through requantize_group (one copy of the predicated form). */
 TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
                                               int32_t valid, const int32_t *bias_sum,
                                               const int32_t *multipliers, const int32_t *shifts,
@@ -171,11 +134,29 @@ TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_
     const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     int32_t f = 0;
-    for (; f + 4 <= valid; f += 4)
-        requantize_quad(acc, f, 4, 1, bias_sum, multipliers, shifts, offset, lov, hiv, out_c, out);
-    if (f < valid)
-        requantize_quad(acc, f, valid - f, 0, bias_sum, multipliers, shifts, offset, lov, hiv,
-                        out_c, out);
+    for (; f + 4 <= valid; f += 4) {
+        const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
+        const int32x4_t s = vldrwq_s32(shifts + f);
+        int8_t *o = out + f;
+        if (vmaxvq_s32(INT32_MIN, s) < 0) {
+#pragma GCC unroll 4
+            for (int32_t k = 0; k < MVE_PIXELS; k++, o += out_c) {
+                int32x4_t v = vqrdmulhq_s32(vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m);
+                v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), s);
+                vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+            }
+            continue;
+        }
+        const int32x4_t zero = vdupq_n_s32(0);
+        const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
+        for (int32_t k = 0; k < MVE_PIXELS; k++, o += out_c)
+            vstrbq_s32(o, requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right,
+                                            offset, lov, hiv));
+    }
+    if (f < valid) { /* pixels 0-2, then 1-3 (channel counts off four are rare) */
+        requantize_group(acc, f, valid, bias_sum, multipliers, shifts, p, out);
+        requantize_group(acc + 1, f, valid, bias_sum, multipliers, shifts, p, out + out_c);
+    }
 }
 
 /* acc[k * stride + j] += filter j . x_k (from_zero: =) for two interleaved filters
@@ -278,7 +259,7 @@ void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patc
         for (int32_t f = 0; f < whole; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
             dot2x3_accumulate_mve(w, patches, patches + stride, patches + 2 * stride, chunks,
                                   &acc[0][f], MVE_GROUP, 1);
-        requantize_group(acc, 3, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
+        requantize_group(acc, 0, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
     }
 }
 

@@ -9,7 +9,8 @@
  * in) and run every tap unchecked, 3x3 windows unrolled (a whole interior
  * run of a row per call; 8-channel layers two pixels a weight load, the
  * run's pairs in one call, each window row one assembly block with
- * immediate offsets);
+ * immediate offsets; in the full-range form a block of 8 channels beside
+ * the 16-channel ones takes the border path's loop, one copy out of line);
  * the others run only the taps inside the input, on (input - zero point),
  * from the plain bias. Requantization is vectorized (VQRDMULH, VRSHL); the
  * last depth % 8 channels take a predicated block (int32 lanes for four or
@@ -352,6 +353,9 @@ DW_INLINE void mve_block_tail4(const mve_requant *q, const mve_steps *st, const 
     vstrbq_p_s32(out + c0, vminq_s32(vmaxq_s32(a, vdupq_n_s32(lo)), vdupq_n_s32(hi)), pr);
 }
 
+DW_NOINLINE void mve_block8_window_full(const dw_ctx *c, const dw_window *win, int32_t c0,
+                                        int8_t *out);
+
 /* An interior pixel of a 3x3 window, x at its first tap: its channels in
    blocks of 16, then one of 8, then a predicated tail; returns the
    depth. */
@@ -364,7 +368,12 @@ DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, cons
     for (; c0 + 16 <= st.d; c0 += 16)
         mve_block_3x3(c, &q, &st, x, c0, 1, out, fast);
     if (st.d - c0 >= 8) {
-        mve_block_3x3(c, &q, &st, x, c0, 0, out, fast);
+        if (fast == DW_FAST_FULL) {
+            const dw_window whole = {x, c->weights, 3, 3};
+            mve_block8_window_full(c, &whole, c0, out);
+        } else {
+            mve_block_3x3(c, &q, &st, x, c0, 0, out, fast);
+        }
         c0 += 8;
     }
     if (tails && st.d > c0) {
@@ -427,7 +436,10 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
     for (; c0 + 16 <= st.d; c0 += 16)
         mve_block_window(c, &q, &st, win, zp, c0, 1, out, fast);
     if (st.d - c0 >= 8) {
-        mve_block_window(c, &q, &st, win, zp, c0, 0, out, fast);
+        if (fast == DW_FAST_FULL)
+            mve_block8_window_full(c, win, c0, out);
+        else
+            mve_block_window(c, &q, &st, win, zp, c0, 0, out, fast);
         c0 += 8;
     }
     if (!tails)
@@ -440,6 +452,22 @@ DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t
                         st.d - c0, out, fast);
     return st.d;
 }
+/* A block of eight channels from c0 on in the branch-free full-range form,
+   over the taps of win on x - zero point from the plain bias (exact, as
+   bias_sum on x): one copy for interior and border pixels, out of line, as
+   only depths off a multiple of 16 (or eight-channel pixels outside a
+   pair) take it. */
+DW_NOINLINE void mve_block8_window_full(const dw_ctx *c, const dw_window *win, int32_t c0,
+                                        int8_t *out)
+{
+    const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
+    const mve_steps st = {c->tap_col, c->tap_row - win->cols * c->tap_col, c->depth,
+                          (ptrdiff_t)(c->p->filter_width - win->cols) * c->depth};
+    mve_requant q;
+    mve_requant_init(c, &q);
+    mve_block_window(c, &q, &st, win, zp, c0, 0, out, DW_FAST_FULL);
+}
+
 #undef DW_MVE_PIN_ACCUMULATORS
 #undef DW_MVE_BLOCK_TAP
 #undef DW_MVE_BLOCK_TAP_ZP
