@@ -22,7 +22,7 @@ static const char *const entries[][2] = {
     {"ta_conv_2d_s8", "ta_conv_2d_add_s8"},
     {"ta_conv_2d_s8_interleaved", "ta_conv_2d_add_s8_interleaved"},
     {"ta_conv_2d_s8_columns", "ta_conv_2d_add_s8_columns"},
-    {"ta_conv_2d_s8_long", "ta_conv_2d_add_s8"}, /* the generic entry takes long patches */
+    {"ta_conv_2d_s8_long", "ta_conv_2d_add_s8_long"},
 };
 
 static bool same_shape(const TaTensor *a, const TaTensor *b)
