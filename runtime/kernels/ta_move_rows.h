@@ -4,7 +4,7 @@
  * at or before them in the same buffer (the two may overlap). Not a
  * kernel: the chain's runner calls it between band calls.
  *
- * Helium copies 32 bytes a step (the rest predicated), a fraction of the
+ * Helium copies 64 bytes a step (the rest 16, then predicated), a fraction of the
  * instructions of the C library's word loop; other cores use memmove.
  */
 #ifndef TA_MOVE_ROWS_H
