@@ -548,4 +548,6 @@ def test_resnet8_fits_its_ram_goal_bit_exact(tmp_path):
     assert total_ram(apart) == 49152
     res = json.loads((fused.path / "m_residency.json").read_text())
     pieces = [t for t in res["tensors"] if t["id"].endswith(".piece")]
-    assert len(pieces) == 3 and all(t["size"] <= 192 for t in pieces)
+    # Default settings run the blocks in a row chain: a piece is a whole
+    # 512-byte output row (192 bytes at most without row streaming).
+    assert len(pieces) == 3 and all(t["size"] <= 512 for t in pieces)

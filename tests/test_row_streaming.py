@@ -260,11 +260,12 @@ def test_table_schedule_on_cortex_m(tmp_path, board):
 
 def test_resnet8_ram():
     """ResNet-8 by default (auto): one chain of its three residual blocks
-    and the summing pool, 14,720 bytes of RAM (issue 25's goal: 16,000);
-    32,960 with off, as before residual blocks ran in chains."""
+    and the summing pool, 15,680 bytes of RAM (issue 25's goal: 16,000;
+    its fused convolutions' pieces a whole 512-byte row each, one call per
+    band); 32,960 with off, as before residual blocks ran in chains."""
     r8 = module.MODELS / "mlperf_tiny_ic_resnet8_quant.tflite"
     auto = analyze(r8, "auto")
-    assert total_ram(auto) <= 14720 < 16000, total_ram(auto)
+    assert total_ram(auto) <= 15680 < 16000, total_ram(auto)
     chains = auto["row_chains"]
     assert len(chains) == 1 and (chains[0]["first_layer"], chains[0]["last_layer"]) == (0, 9)
     residual = [b for b in chains[0]["row_buffers"] if b["residual_of"] >= 0]

@@ -114,3 +114,12 @@ int ta_conv_2d_add_s8_columns(const ta_conv_2d_add_params_t *p, const int8_t *in
     return run_pieces(p, ta_conv_2d_s8_columns, input, weights, bias_sum, multipliers, shifts,
                       residual, piece, sum);
 }
+
+int ta_conv_2d_add_s8_long(const ta_conv_2d_add_params_t *p, const int8_t *input,
+                           const int8_t *weights, const int32_t *bias_sum,
+                           const int32_t *multipliers, const int32_t *shifts,
+                           const int8_t *residual, int8_t *piece, int8_t *sum)
+{
+    return run_pieces(p, ta_conv_2d_s8_long, input, weights, bias_sum, multipliers, shifts,
+                      residual, piece, sum);
+}

@@ -45,7 +45,8 @@ typedef struct {
 } ta_conv_2d_add_params_t;
 
 /* One entry per weight layout, as ta_conv_2d.h's: the generic one, the
-   interleaved one and the by-column one, so a module links only its path.
+   interleaved one, the by-column one and the long-patch one, so a module
+   links only its path.
    TA_ERR_BAD_ARGUMENT for a layout the entry does not take or a piece of
    no pixels. */
 int ta_conv_2d_add_s8(const ta_conv_2d_add_params_t *p, const int8_t *input, const int8_t *weights,
@@ -59,5 +60,9 @@ int ta_conv_2d_add_s8_columns(const ta_conv_2d_add_params_t *p, const int8_t *in
                               const int8_t *weights, const int32_t *bias_sum,
                               const int32_t *multipliers, const int32_t *shifts,
                               const int8_t *residual, int8_t *piece, int8_t *sum);
+int ta_conv_2d_add_s8_long(const ta_conv_2d_add_params_t *p, const int8_t *input,
+                           const int8_t *weights, const int32_t *bias_sum,
+                           const int32_t *multipliers, const int32_t *shifts,
+                           const int8_t *residual, int8_t *piece, int8_t *sum);
 
 #endif /* TA_CONV_2D_ADD_H */

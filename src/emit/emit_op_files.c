@@ -143,7 +143,8 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
     for (int k = 0; k < op->lowered.calls.len; k++) {
         const TaKernelCall *call = op->lowered.calls.items[k];
         if (!k && op->row_chain && op->row_chain_pos == 0)
-            ta_buf_puts(&b, "#include <string.h>\n"); /* memmove: the chain's moves */
+            ta_buf_puts(&b,
+                        "#include \"../runtime/kernels/ta_move_rows.h\"\n"); /* the chain's moves */
         if (!last_header || strcmp(last_header, call->header) != 0)
             ta_buf_printf(&b, "#include \"../%s\"\n", call->header);
         last_header = call->header;

@@ -283,7 +283,7 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   "                const %s_row_step_t *s = &%s_row_steps[i];\n"
                   "                if (s->op >= %du) {\n"
                   "                    const uint32_t j = s->op - %du, bytes = %s_row_bytes[j];\n"
-                  "                    memmove(buffers[j] + s->to, buffers[j] + s->from,\n"
+                  "                    ta_move_rows(buffers[j] + s->to, buffers[j] + s->from,\n"
                   "                        (size_t)s->rows * bytes);\n"
                   "                    continue;\n"
                   "                }\n"

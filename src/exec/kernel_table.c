@@ -296,6 +296,10 @@ static int call_ta_conv_2d_add_s8_interleaved(const void *p, void *const *a)
 {
     return ta_conv_2d_add_s8_interleaved(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
 }
+static int call_ta_conv_2d_add_s8_long(const void *p, void *const *a)
+{
+    return ta_conv_2d_add_s8_long(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+}
 static int call_ta_conv_2d_f32(const void *p, void *const *a)
 {
     return ta_conv_2d_f32(p, a[0], a[1], a[2], a[3]);
@@ -987,6 +991,7 @@ static const TaKernelEntry entries[] = {
     {"ta_conv_2d_add_s8", 8, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t r:int8_t w:int8_t w:int8_t", call_ta_conv_2d_add_s8},
     {"ta_conv_2d_add_s8_columns", 8, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t r:int8_t w:int8_t w:int8_t", call_ta_conv_2d_add_s8_columns},
     {"ta_conv_2d_add_s8_interleaved", 8, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t r:int8_t w:int8_t w:int8_t", call_ta_conv_2d_add_s8_interleaved},
+    {"ta_conv_2d_add_s8_long", 8, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t r:int8_t w:int8_t w:int8_t", call_ta_conv_2d_add_s8_long},
     {"ta_conv_2d_f32", 4, "r:float r:float r:float w:float", call_ta_conv_2d_f32},
     {"ta_conv_2d_s16", 6, "r:int16_t r:int8_t r:int64_t r:int32_t r:int32_t w:int16_t", call_ta_conv_2d_s16},
     {"ta_conv_2d_s4", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s4},

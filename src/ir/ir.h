@@ -219,6 +219,8 @@ typedef struct TaResidualAdd {
     TaTensor *conv_output; /* the convolution's own result, out of the graph:
                               its quantization is the ADD's input's */
     int conv_operand;      /* the ADD input (0 or 1) the convolution fed */
+    bool row_pieces;       /* row streaming on: each piece a whole output row,
+                              one call per band of a row chain */
 } TaResidualAdd;
 
 /* Control flow in the flat operator list (src/passes/inline_control_flow.c

@@ -16,13 +16,18 @@
    fits in two 16 KiB tensors and this), large enough that the pieces' calls
    cost little beside the convolution. */
 enum { PIECE_BYTES = 192 };
+/* With row streaming on, a piece may be a whole output row up to this many
+   bytes: a chain calls the layer a row at a time, and one convolution and
+   one ADD call per row cost far less than one per 192 bytes (ResNet-8's
+   rows are 512 bytes). */
+enum { ROW_PIECE_BYTES = 512 };
 
 /* Each weight layout's entry and its fused one. */
 static const char *const entries[][2] = {
     {"ta_conv_2d_s8", "ta_conv_2d_add_s8"},
     {"ta_conv_2d_s8_interleaved", "ta_conv_2d_add_s8_interleaved"},
     {"ta_conv_2d_s8_columns", "ta_conv_2d_add_s8_columns"},
-    {"ta_conv_2d_s8_long", "ta_conv_2d_add_s8"}, /* the generic entry takes long patches */
+    {"ta_conv_2d_s8_long", "ta_conv_2d_add_s8_long"},
 };
 
 static bool same_shape(const TaTensor *a, const TaTensor *b)
@@ -59,7 +64,9 @@ bool ta_lower_conv_2d_add(TaLower *L, TaOp *op, const ta_conv_2d_params_t *conv,
 
     const int32_t depth = conv->output_depth, width = conv->output_width;
     const int32_t pixels = conv->output_height * width;
-    int32_t piece = PIECE_BYTES / depth > 1 ? PIECE_BYTES / depth : 1;
+    const int32_t bytes = fused->row_pieces && width * depth <= ROW_PIECE_BYTES ? width * depth
+                                                                                : PIECE_BYTES;
+    int32_t piece = bytes / depth > 1 ? bytes / depth : 1;
     if (piece >= width) /* whole rows */
         piece = (piece / width < conv->output_height ? piece / width : conv->output_height) * width;
     piece = piece < pixels ? piece : pixels;

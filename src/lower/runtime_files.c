@@ -98,6 +98,10 @@ bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *f
             return false;
     for (int i = 0; i < graph->ops.len; i++) {
         const TaOp *op = TA_OP(graph, i);
+        /* A row chain's runner moves rows with ta_move_rows. */
+        if (op->row_chain && op->row_chain_pos == 0 &&
+            !add_runtime_file(pool, diag, files, "runtime/kernels/ta_move_rows.h"))
+            return false;
         for (int k = 0; k < op->lowered.calls.len; k++)
             if (!add_runtime_file(pool, diag, files,
                                   ((TaKernelCall *)op->lowered.calls.items[k])->header))

@@ -109,7 +109,7 @@ static int64_t window_area(const TaGraph *g, int at)
 
 /* Fuses, and keeps `u` what count_uses would now find (the uses are
    counted once per pass, not once per ADD: memory and time stay linear). */
-static void fuse(TaPassCtx *ctx, Uses *u, int conv_at, int add_at, int k)
+static void fuse(TaPassCtx *ctx, Uses *u, int conv_at, int add_at, int k, bool rows)
 {
     TaGraph *g = ctx->graph;
     TaOp *conv = TA_OP(g, conv_at), *add = TA_OP(g, add_at);
@@ -117,6 +117,7 @@ static void fuse(TaPassCtx *ctx, Uses *u, int conv_at, int add_at, int k)
     r->add = add;
     r->conv_output = add->inputs[k];
     r->conv_operand = k;
+    r->row_pieces = rows;
     TaTensor **inputs = ta_alloc_array(ctx->pool, 4, sizeof(TaTensor *));
     for (int i = 0; i < conv->num_inputs; i++) {
         inputs[i] = conv->inputs[i];
@@ -161,7 +162,7 @@ bool ta_pass_fuse_residual_add(TaPassCtx *ctx)
         for (int j = 0; j < 2; j++) {
             int k = order[j], conv_at = u.writer[add->inputs[k]->index];
             if (conv_at >= 0 && fusable(g, &u, conv_at, at, k)) {
-                fuse(ctx, &u, conv_at, at, k);
+                fuse(ctx, &u, conv_at, at, k, rows);
                 break;
             }
         }

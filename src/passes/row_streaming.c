@@ -36,6 +36,7 @@ static const char *const band_kernels[] = {
     "ta_conv_2d_add_s8",
     "ta_conv_2d_add_s8_interleaved",
     "ta_conv_2d_add_s8_columns",
+    "ta_conv_2d_add_s8_long",
 };
 
 /* Instructions a band call costs beyond the rows it computes (parameter

@@ -101,6 +101,7 @@ static void deepest(const KernelStack *s, int64_t *m55, int64_t *m4)
         {"ta_conv_2d_add_s8", "ta_conv_2d_s8"},
         {"ta_conv_2d_add_s8_interleaved", "ta_conv_2d_s8_interleaved"},
         {"ta_conv_2d_add_s8_columns", "ta_conv_2d_s8_columns"},
+        {"ta_conv_2d_add_s8_long", "ta_conv_2d_s8_long"},
     };
     *m55 = s->m55;
     *m4 = s->m4;
