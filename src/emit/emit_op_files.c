@@ -142,9 +142,11 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
     const char *last_header = NULL;
     for (int k = 0; k < op->lowered.calls.len; k++) {
         const TaKernelCall *call = op->lowered.calls.items[k];
-        if (!k && op->row_chain && op->row_chain_pos == 0)
-            ta_buf_puts(&b,
-                        "#include \"../runtime/kernels/ta_move_rows.h\"\n"); /* the chain's moves */
+        if (!k && op->row_chain && op->row_chain_pos == 0) /* the chain's moves; a push's copies */
+            ta_buf_puts(
+                &b, op->row_chain->push_input
+                        ? "#include \"../runtime/kernels/ta_move_rows.h\"\n#include <string.h>\n"
+                        : "#include \"../runtime/kernels/ta_move_rows.h\"\n");
         if (!last_header || strcmp(last_header, call->header) != 0)
             ta_buf_printf(&b, "#include \"../%s\"\n", call->header);
         last_header = call->header;

@@ -89,7 +89,7 @@ void ta_emit_row_push_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
         "            %s_push_state.copied = 0;\n"
         "        } else if (s->op >= %du) {\n"
         "            const uint32_t j = s->op - %du;\n"
-        "            memmove(buffers[j] + s->to, buffers[j] + s->from,\n"
+        "            ta_move_rows(buffers[j] + s->to, buffers[j] + s->from,\n"
         "                (size_t)s->rows * %s_row_bytes[j]);\n"
         "        } else {\n"
         "%s"
