@@ -518,6 +518,22 @@ void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_
     }
 }
 
+/* One filter's word at byte offset OFF of the four-filter chunk, against the
+   input word's halfword pairs; then one input word against all four. */
+/* clang-format off */
+#define TA_DOT4_FILTER(ACC, OFF) \
+    "   ldr      %[v], [%[w], #" #OFF "]\n" \
+    "   sxtb16   %[t], %[v]\n" \
+    "   smlad    %[" #ACC "], %[t], %[xe], %[" #ACC "]\n" \
+    "   sxtb16   %[t], %[v], ror #8\n" \
+    "   smlad    %[" #ACC "], %[t], %[xo], %[" #ACC "]\n"
+#define TA_DOT4_WORD(O0, O1, O2, O3) \
+    "   ldr      %[xo], [%[x]], #4\n" \
+    "   sxtb16   %[xe], %[xo]\n" \
+    "   sxtb16   %[xo], %[xo], ror #8\n" \
+    TA_DOT4_FILTER(a0, O0) TA_DOT4_FILTER(a1, O1) TA_DOT4_FILTER(a2, O2) TA_DOT4_FILTER(a3, O3)
+/* clang-format on */
+
 /* ta_simd.h's ta_dot4_interleaved_s8 on DSP cores: one copy for the
    convolution's files (ta_simd.h declares it). */
 void ta_dot4_interleaved_dsp(int32_t acc[4], const int8_t *w, const int8_t *x, int32_t n)
@@ -533,98 +549,10 @@ void ta_dot4_interleaved_dsp(int32_t acc[4], const int8_t *w, const int8_t *x, i
         uint32_t xe, xo, v, t;
         /* clang-format off */
         __asm volatile("1:\n"
-                     "   ldr      %[xo], [%[x]], #4\n"
-                     "   sxtb16   %[xe], %[xo]\n"
-                     "   sxtb16   %[xo], %[xo], ror #8\n"
-                     "   ldr      %[v], [%[w], #0]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
-                     "   ldr      %[v], [%[w], #16]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
-                     "   ldr      %[v], [%[w], #32]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
-                     "   ldr      %[v], [%[w], #48]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
-                     "   ldr      %[xo], [%[x]], #4\n"
-                     "   sxtb16   %[xe], %[xo]\n"
-                     "   sxtb16   %[xo], %[xo], ror #8\n"
-                     "   ldr      %[v], [%[w], #4]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
-                     "   ldr      %[v], [%[w], #20]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
-                     "   ldr      %[v], [%[w], #36]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
-                     "   ldr      %[v], [%[w], #52]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
-                     "   ldr      %[xo], [%[x]], #4\n"
-                     "   sxtb16   %[xe], %[xo]\n"
-                     "   sxtb16   %[xo], %[xo], ror #8\n"
-                     "   ldr      %[v], [%[w], #8]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
-                     "   ldr      %[v], [%[w], #24]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
-                     "   ldr      %[v], [%[w], #40]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
-                     "   ldr      %[v], [%[w], #56]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
-                     "   ldr      %[xo], [%[x]], #4\n"
-                     "   sxtb16   %[xe], %[xo]\n"
-                     "   sxtb16   %[xo], %[xo], ror #8\n"
-                     "   ldr      %[v], [%[w], #12]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a0], %[t], %[xe], %[a0]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a0], %[t], %[xo], %[a0]\n"
-                     "   ldr      %[v], [%[w], #28]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a1], %[t], %[xe], %[a1]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a1], %[t], %[xo], %[a1]\n"
-                     "   ldr      %[v], [%[w], #44]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a2], %[t], %[xe], %[a2]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a2], %[t], %[xo], %[a2]\n"
-                     "   ldr      %[v], [%[w], #60]\n"
-                     "   sxtb16   %[t], %[v]\n"
-                     "   smlad    %[a3], %[t], %[xe], %[a3]\n"
-                     "   sxtb16   %[t], %[v], ror #8\n"
-                     "   smlad    %[a3], %[t], %[xo], %[a3]\n"
+                     TA_DOT4_WORD(0, 16, 32, 48)
+                     TA_DOT4_WORD(4, 20, 36, 52)
+                     TA_DOT4_WORD(8, 24, 40, 56)
+                     TA_DOT4_WORD(12, 28, 44, 60)
                        "   adds     %[w], %[w], #64\n"
                        "   subs     %[c], %[c], #1\n"
                        "   bne      1b\n"
@@ -666,4 +594,6 @@ void ta_dot4_interleaved_dsp(int32_t acc[4], const int8_t *w, const int8_t *x, i
     acc[2] = a2;
     acc[3] = a3;
 }
+#undef TA_DOT4_WORD
+#undef TA_DOT4_FILTER
 #endif /* TA_HAVE_DSP && !TA_HAVE_MVE */
