@@ -25,46 +25,49 @@ typedef struct ta_runner_module {
     void *(*output)(int i, size_t *size);
 } ta_runner_module_t;
 
-#define TA_RUNNER_MODULE(P)                                                      \
-    static P##_model_context_t P##_runner_ctx;                                   \
-    static int P##_runner_init(void)                                             \
-    {                                                                            \
-        return P##_model_init(&P##_runner_ctx);                                  \
-    }                                                                            \
-    static int P##_runner_run(void)                                              \
-    {                                                                            \
-        return P##_model_run(&P##_runner_ctx);                                   \
-    }                                                                            \
-    static void *P##_runner_input(int i, size_t *size)                           \
-    {                                                                            \
-        *size = P##_runner_ctx.inputs[i].size;                                   \
-        return P##_runner_ctx.inputs[i].data;                                    \
-    }                                                                            \
-    static void *P##_runner_output(int i, size_t *size)                          \
-    {                                                                            \
-        *size = P##_runner_ctx.outputs[i].size;                                  \
-        return P##_runner_ctx.outputs[i].data;                                   \
-    }                                                                            \
+/* What both kinds of module share: the context, init, the outputs and the
+   table entry (NUM_INPUTS inputs). */
+#define TA_RUNNER_CONTEXT_(P)                           \
+    static P##_model_context_t P##_runner_ctx;          \
+    static int P##_runner_init(void)                    \
+    {                                                   \
+        return P##_model_init(&P##_runner_ctx);         \
+    }                                                   \
+    static void *P##_runner_output(int i, size_t *size) \
+    {                                                   \
+        *size = P##_runner_ctx.outputs[i].size;         \
+        return P##_runner_ctx.outputs[i].data;          \
+    }
+#define TA_RUNNER_ENTRY_(P, NUM_INPUTS)                                          \
     const ta_runner_module_t P##_runner = {                                      \
         #P,                                                                      \
         &P##_module_desc,                                                        \
         P##_runner_init,                                                         \
         P##_runner_run,                                                          \
-        (int)(sizeof P##_runner_ctx.inputs / sizeof P##_runner_ctx.inputs[0]),   \
+        (NUM_INPUTS),                                                            \
         (int)(sizeof P##_runner_ctx.outputs / sizeof P##_runner_ctx.outputs[0]), \
         P##_runner_input,                                                        \
         P##_runner_output}
+
+#define TA_RUNNER_MODULE(P)                            \
+    TA_RUNNER_CONTEXT_(P)                              \
+    static int P##_runner_run(void)                    \
+    {                                                  \
+        return P##_model_run(&P##_runner_ctx);         \
+    }                                                  \
+    static void *P##_runner_input(int i, size_t *size) \
+    {                                                  \
+        *size = P##_runner_ctx.inputs[i].size;         \
+        return P##_runner_ctx.inputs[i].data;          \
+    }                                                  \
+    TA_RUNNER_ENTRY_(P, (int)(sizeof P##_runner_ctx.inputs / sizeof P##_runner_ctx.inputs[0]))
 
 /* A module with row-push input (module.input_rows: push; its model.h
    defines <prefix>_model_push_input_rows): `input` is a buffer of the whole
    input, and `run` pushes its rows in pieces of 1, 3, 2, 1, ... rows. */
 #define TA_RUNNER_PUSH_MODULE(P)                                                               \
-    static P##_model_context_t P##_runner_ctx;                                                 \
+    TA_RUNNER_CONTEXT_(P)                                                                      \
     static int8_t P##_runner_rows[P##_model_push_input_rows * P##_model_push_row_size];        \
-    static int P##_runner_init(void)                                                           \
-    {                                                                                          \
-        return P##_model_init(&P##_runner_ctx);                                                \
-    }                                                                                          \
     static int P##_runner_run(void)                                                            \
     {                                                                                          \
         int status = TA_OK;                                                                    \
@@ -84,20 +87,7 @@ typedef struct ta_runner_module {
         *size = sizeof P##_runner_rows;                                                        \
         return P##_runner_rows;                                                                \
     }                                                                                          \
-    static void *P##_runner_output(int i, size_t *size)                                        \
-    {                                                                                          \
-        *size = P##_runner_ctx.outputs[i].size;                                                \
-        return P##_runner_ctx.outputs[i].data;                                                 \
-    }                                                                                          \
-    const ta_runner_module_t P##_runner = {                                                    \
-        #P,                                                                                    \
-        &P##_module_desc,                                                                      \
-        P##_runner_init,                                                                       \
-        P##_runner_run,                                                                        \
-        1,                                                                                     \
-        (int)(sizeof P##_runner_ctx.outputs / sizeof P##_runner_ctx.outputs[0]),               \
-        P##_runner_input,                                                                      \
-        P##_runner_output}
+    TA_RUNNER_ENTRY_(P, 1)
 
 /* The modules a runner program holds (defined by host_runner.c for one
    module, or by a generated table for many). */
