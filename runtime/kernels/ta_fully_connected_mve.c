@@ -12,7 +12,9 @@
    from (*init)[0..3], *init advanced past them and *w to where the fourth
    row's loads ended (the next group's first row when n % 16 == 0). The
    input chunk lives in the result register: the loop needs three others.
-   The sums enter the vector two lanes per VMOV. */
+   The sums enter the vector one lane per VMOV: the two-lane form means
+   opposite lane orders under QEMU 7.2 and in the Arm ARM (see
+   ta_mm_dot4_s8_mve), so only the one-lane form is exact on silicon. */
 static inline int32x4_t fc_dot4_mve(const int32_t **init, const int8_t **w, const int8_t *x,
                                     int32_t n)
 {
@@ -38,8 +40,10 @@ static inline int32x4_t fc_dot4_mve(const int32_t **init, const int8_t **w, cons
                      "   vmladava.s8 %[a3], q1, %q[v]\n"
                      "   letp        lr, 1b\n"
                      "2:\n"
-                     "   vmov        %q[v][2], %q[v][0], %[a0], %[a2]\n"
-                     "   vmov        %q[v][3], %q[v][1], %[a1], %[a3]\n"
+                     "   vmov.32     %q[v][0], %[a0]\n"
+                     "   vmov.32     %q[v][1], %[a1]\n"
+                     "   vmov.32     %q[v][2], %[a2]\n"
+                     "   vmov.32     %q[v][3], %[a3]\n"
                      : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3),
                        [v] "=&w"(v), [b] "+r"(b), [x] "+r"(x), [w0] "+r"(w0), [w1] "=&r"(w1),
                        [w2] "=&r"(w2), [w3] "=&r"(*w)
