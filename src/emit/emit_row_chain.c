@@ -94,12 +94,6 @@ static void emit_finish(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int par
                   ta_sources_tensor_ptr(c, finish->args.items[1]));
 }
 
-/* Bytes in one row of chain buffer j. */
-static size_t row_bytes(const TaRowChain *ch, int j)
-{
-    return (size_t)ch->buffers[j]->dims[2] * (size_t)ch->buffers[j]->dims[3];
-}
-
 /* A loop step as the table holds it: its operator (a move in buffer j:
    num_ops + j), rows, top padding, output rows, and the byte offsets it
    reads and writes at (in the chain's input and output: from where the
@@ -225,7 +219,7 @@ static void emit_tables(TaBuf *b, const TaRowChain *ch, const char *sym)
     }
     ta_buf_printf(b, "};\n\nstatic const uint32_t %s_row_bytes[%d] = {", sym, ch->num_ops + 1);
     for (int j = 0; j <= ch->num_ops; j++)
-        ta_buf_printf(b, "%s%zu", j ? ", " : "", row_bytes(ch, j));
+        ta_buf_printf(b, "%s%zu", j ? ", " : "", ta_row_chain_row_bytes(ch, j));
     ta_buf_puts(b, "};\n");
     if (residual)
         emit_buffer_tables(b, ch, sym);
@@ -299,8 +293,8 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   "            buffers[%d] += out_advance;\n"
                   "        }\n"
                   "    }\n",
-                  ch->loops.len, sym, sym, row_bytes(ch, 0), row_bytes(ch, n),
-                  ta_sources_tensor_ptr(c, ch->buffers[0]), n,
+                  ch->loops.len, sym, sym, ta_row_chain_row_bytes(ch, 0),
+                  ta_row_chain_row_bytes(ch, n), ta_sources_tensor_ptr(c, ch->buffers[0]), n,
                   ta_sources_tensor_ptr(c, ch->buffers[n]), sym, sym, n, n, sym,
                   residual ? residual_reads : "", sym,
                   residual ? "buffers[in] + s->from, second" : "buffers[s->op] + s->from", n);

@@ -9,11 +9,6 @@
  */
 #include "emit_sources.h"
 
-static size_t row_bytes(const TaRowChain *ch, int j)
-{
-    return (size_t)ch->buffers[j]->dims[2] * (size_t)ch->buffers[j]->dims[3];
-}
-
 /* A band step's call: in a chain with residual blocks its window and its
    second input read the buffers the chain's tables name. */
 static const char *band_call(const TaSourcesCtx *c, const TaRowChain *ch, const char *sym)
@@ -105,9 +100,10 @@ void ta_emit_row_push_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
         "        if (++%s_push_state.loop < %du)\n"
         "            %s_push_state.step = %s_row_loops[%s_push_state.loop].first;\n",
         sym, sym, ch->loops.len, sym, sym, sym, sym, sym, sym, n,
-        ta_sources_tensor_ptr(c, ch->buffers[n]), sym, row_bytes(ch, n), 2 * n, sym, sym,
-        row_bytes(ch, 0), row_bytes(ch, 0), row_bytes(ch, 0), sym, sym, sym, n, n, sym,
-        band_call(c, ch, sym), sym, sym, sym, sym, sym, ch->loops.len, sym, sym, sym);
+        ta_sources_tensor_ptr(c, ch->buffers[n]), sym, ta_row_chain_row_bytes(ch, n), 2 * n, sym,
+        sym, ta_row_chain_row_bytes(ch, 0), ta_row_chain_row_bytes(ch, 0),
+        ta_row_chain_row_bytes(ch, 0), sym, sym, sym, n, n, sym, band_call(c, ch, sym), sym, sym,
+        sym, sym, sym, ch->loops.len, sym, sym, sym);
     if (ch->finish_call)
         ta_buf_printf(b, "        else\n            return %s_finish();\n",
                       TA_OP(g, ch->first_op + n - 1)->lowered.symbol);

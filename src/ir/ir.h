@@ -479,6 +479,8 @@ void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on);
    on another buffer than the one before it (a residual block): its band
    functions then take a `second` pointer and its tables name the buffers. */
 bool ta_row_chain_is_dag(const TaRowChain *chain);
+/* row_band.c: bytes in one row of chain buffer j (NHWC: width x depth). */
+size_t ta_row_chain_row_bytes(const TaRowChain *chain, int j);
 /* row_band.c: an elementwise kernel a chain runs on bands of rows (a
    separate ADD of two same-shaped tensors: one run of elements, rank 1):
    its elements, 0 for any other call; and the parameters narrowed to

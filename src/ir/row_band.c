@@ -76,6 +76,11 @@ bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t eleme
     return true;
 }
 
+size_t ta_row_chain_row_bytes(const TaRowChain *chain, int j)
+{
+    return (size_t)chain->buffers[j]->dims[2] * (size_t)chain->buffers[j]->dims[3];
+}
+
 bool ta_row_chain_is_dag(const TaRowChain *chain)
 {
     for (int k = 0; k < chain->num_ops; k++)

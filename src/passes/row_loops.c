@@ -67,16 +67,11 @@ typedef struct Loops {
     long budget;
 } Loops;
 
-static size_t row_bytes(const TaRowChain *ch, int j)
-{
-    return (size_t)ch->buffers[j]->dims[2] * (size_t)ch->buffers[j]->dims[3];
-}
-
 /* Rows buffer j's offsets advance by in a step's advance d, or false when
    that is no whole number of rows. */
 static bool rows_of(const TaRowChain *ch, int j, size_t bytes, int *rows)
 {
-    const size_t rb = row_bytes(ch, j);
+    const size_t rb = ta_row_chain_row_bytes(ch, j);
     if (bytes % rb)
         return false;
     *rows = (int)(bytes / rb);
@@ -247,11 +242,14 @@ static TaVec expand(TaPool *pool, const TaRowChain *chain)
                     s, &(TaRowStep){.out_row_step = s->out_row_step, .in_row_step = s->in_row_step},
                     r);
                 if (s->op >= 0 && s->buffer == 0)
-                    t->in_offset += (size_t)r * (size_t)loop->in_advance * row_bytes(chain, 0);
+                    t->in_offset += (size_t)r * (size_t)loop->in_advance *
+                                    ta_row_chain_row_bytes(chain, 0);
                 if (s->op >= 0 && chain->second_buffer[s->op] == 0)
-                    t->second_offset += (size_t)r * (size_t)loop->in_advance * row_bytes(chain, 0);
+                    t->second_offset += (size_t)r * (size_t)loop->in_advance *
+                                        ta_row_chain_row_bytes(chain, 0);
                 if (s->op >= 0 && s->op + 1 == n)
-                    t->out_offset += (size_t)r * (size_t)loop->out_advance * row_bytes(chain, n);
+                    t->out_offset += (size_t)r * (size_t)loop->out_advance *
+                                     ta_row_chain_row_bytes(chain, n);
                 ta_vec_push(pool, &out, t);
             }
     }
