@@ -240,19 +240,34 @@ static void emit_bands(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
     ta_buf_puts(b, "};\n");
 }
 
+/* A band step's call, `indent` spaces in: in a chain with residual blocks
+   its window and second input read the buffers the chain's tables name. */
+const char *ta_emit_row_band_call(const TaSourcesCtx *c, const TaRowChain *ch, const char *sym,
+                                  int indent)
+{
+    const bool residual = ta_row_chain_is_dag(ch);
+    const char *reads =
+        !residual ? ""
+                  : ta_format(c->pool,
+                              "%*sconst uint32_t in = %s_inputs[s->op], j2 = %s_seconds[s->op];\n"
+                              "%*sconst int8_t *second = j2 == 0xFFu ? NULL : buffers[j2] + "
+                              "s->from2;\n",
+                              indent, "", sym, sym, indent, "");
+    return ta_format(c->pool,
+                     "%s%*sconst int status = %s_bands[s->op](s->rows, s->pad_top, s->out_rows,\n"
+                     "%*s%s,\n%*sbuffers[s->op + 1] + s->to);\n",
+                     reads, indent, "", sym, indent + 4, "",
+                     residual ? "buffers[in] + s->from, second" : "buffers[s->op] + s->from",
+                     indent + 4, "");
+}
+
 /* The tables and the loops that walk them. */
 static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
 {
     const TaRowChain *ch = op->row_chain;
     const TaGraph *g = c->in->graph;
     const char *sym = op->lowered.symbol;
-    const bool residual = ta_row_chain_is_dag(ch);
     emit_tables(b, ch, sym);
-    const char *residual_reads = ta_format(
-        c->pool,
-        "                const uint32_t in = %s_inputs[s->op], j2 = %s_seconds[s->op];\n"
-        "                const int8_t *second = j2 == 0xFFu ? NULL : buffers[j2] + s->from2;\n",
-        sym, sym);
     emit_bands(c, b, op);
     if (ch->push_input) {
         ta_emit_row_push_runner(c, b, op);
@@ -282,10 +297,6 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   "                    continue;\n"
                   "                }\n"
                   "%s"
-                  "                const int status = %s_bands[s->op](s->rows, s->pad_top, "
-                  "s->out_rows,\n"
-                  "                    %s,\n"
-                  "                    buffers[s->op + 1] + s->to);\n"
                   "                if (status != TA_OK)\n"
                   "                    return status;\n"
                   "            }\n"
@@ -296,8 +307,7 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   ch->loops.len, sym, sym, ta_row_chain_row_bytes(ch, 0),
                   ta_row_chain_row_bytes(ch, n), ta_sources_tensor_ptr(c, ch->buffers[0]), n,
                   ta_sources_tensor_ptr(c, ch->buffers[n]), sym, sym, n, n, sym,
-                  residual ? residual_reads : "", sym,
-                  residual ? "buffers[in] + s->from, second" : "buffers[s->op] + s->from", n);
+                  ta_emit_row_band_call(c, ch, sym, 16), n);
     if (ch->finish_call)
         ta_buf_printf(b, "    return %s_finish();\n}\n",
                       TA_OP(g, ch->first_op + ch->num_ops - 1)->lowered.symbol);

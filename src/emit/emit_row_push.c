@@ -9,27 +9,6 @@
  */
 #include "emit_sources.h"
 
-/* A band step's call: in a chain with residual blocks its window and its
-   second input read the buffers the chain's tables name. */
-static const char *band_call(const TaSourcesCtx *c, const TaRowChain *ch, const char *sym)
-{
-    if (!ta_row_chain_is_dag(ch))
-        return ta_format(c->pool,
-                         "            const int status = %s_bands[s->op](s->rows, s->pad_top, "
-                         "s->out_rows,\n"
-                         "                buffers[s->op] + s->from, buffers[s->op + 1] + s->to);\n",
-                         sym);
-    return ta_format(
-        c->pool,
-        "            const uint32_t in = %s_inputs[s->op], j2 = %s_seconds[s->op];\n"
-        "            const int8_t *second = j2 == 0xFFu ? NULL : buffers[j2] + "
-        "s->from2;\n"
-        "            const int status = %s_bands[s->op](s->rows, s->pad_top, "
-        "s->out_rows,\n"
-        "                buffers[in] + s->from, second, buffers[s->op + 1] + s->to);\n",
-        sym, sym, sym);
-}
-
 /* The state and the small functions around it. */
 static void emit_state(TaBuf *b, const TaRowChain *ch, const char *sym)
 {
@@ -102,8 +81,9 @@ void ta_emit_row_push_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
         sym, sym, ch->loops.len, sym, sym, sym, sym, sym, sym, n,
         ta_sources_tensor_ptr(c, ch->buffers[n]), sym, ta_row_chain_row_bytes(ch, n), 2 * n, sym,
         sym, ta_row_chain_row_bytes(ch, 0), ta_row_chain_row_bytes(ch, 0),
-        ta_row_chain_row_bytes(ch, 0), sym, sym, sym, n, n, sym, band_call(c, ch, sym), sym, sym,
-        sym, sym, sym, ch->loops.len, sym, sym, sym);
+        ta_row_chain_row_bytes(ch, 0), sym, sym, sym, n, n, sym,
+        ta_emit_row_band_call(c, ch, sym, 12), sym, sym, sym, sym, sym, ch->loops.len, sym, sym,
+        sym);
     if (ch->finish_call)
         ta_buf_printf(b, "        else\n            return %s_finish();\n",
                       TA_OP(g, ch->first_op + n - 1)->lowered.symbol);

@@ -72,6 +72,9 @@ void ta_emit_model_c_push(const TaSourcesCtx *c, TaBuf *b);
 void ta_emit_model_init_push(const TaSourcesCtx *c, TaBuf *b);
 /* emit_row_push.c: the chain's resumable runner with row-push input. */
 void ta_emit_row_push_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op);
+/* emit_row_chain.c: a band step's call in a runner's loop, `indent` spaces in. */
+const char *ta_emit_row_band_call(const TaSourcesCtx *c, const TaRowChain *ch, const char *sym,
+                                  int indent);
 
 /* Parts of <prefix>_model.c: the region and I/O tables, the binding
    functions and the module descriptor (emit_model_binding.c), and the
