@@ -112,12 +112,11 @@ static void emit_printing(TaBuf *b, const TaFields *f)
 }
 
 /* Row-push input (module.input_rows: push): the stimulus's rows pushed
-   in pieces of 1, 3, 2, ... rows, timed with the inference they run. */
+   in the pieces of ta_push_pieces.h, timed with the inference they run. */
 static const char *const push_run =
     "    for (int32_t done = 0, piece = 0; status == 0 && done < ${PREFIX}_INPUT0_ROWS; "
     "piece++) {\n"
-    "        int32_t n = 1 + (piece * 2) % 3;\n"
-    "        n = n < ${PREFIX}_INPUT0_ROWS - done ? n : ${PREFIX}_INPUT0_ROWS - done;\n"
+    "        int32_t n = ta_push_piece_rows(piece, ${PREFIX}_INPUT0_ROWS - done);\n"
     "        status = ${prefix}_model_push_rows(ctx,\n"
     "            (const int8_t *)stimulus[0] + (size_t)done * ${PREFIX}_INPUT0_ROW_SIZE, n);\n"
     "        done += n;\n    }\n";

@@ -41,6 +41,8 @@ void ta_emit_model_h_push(const TaSourcesCtx *c, TaBuf *b)
         "#define ${PREFIX}_INPUT0_ROWS $height /* rows of the whole input */\n"
         "#define ${PREFIX}_INPUT0_ROW_SIZE $row_size /* bytes in one row */\n"
         "#define ${PREFIX}_INPUT0_BUFFER_ROWS $buffer_rows\n"
+        "/* The uneven pieces the test case and the firmware push the rows in. */\n"
+        "#include \"runtime/include/ta_push_pieces.h\"\n"
         "/* The same, named by the prefix as written (for runners built with it). */\n"
         "#define ${prefix}_model_push_input_rows $height\n"
         "#define ${prefix}_model_push_row_size $row_size\n"

@@ -425,8 +425,8 @@ static const TaRowChain *push_chain(const TaGraph *g)
     return NULL;
 }
 
-/* Row-push input: the run's input rows pushed in uneven pieces (1, 3, 2
-   rows, again and again), which run the model with the last row. */
+/* Row-push input: the run's input rows pushed in the uneven pieces of
+   ta_push_pieces.h, which run the model with the last row. */
 static void emit_push_input(const TaEmitInput *in, TaBuf *b, const TaFields *outer,
                             const TaTensor *t)
 {
@@ -440,8 +440,7 @@ static void emit_push_input(const TaEmitInput *in, TaBuf *b, const TaFields *out
         "        const int8_t *rows =\n"
         "            (const int8_t *)&${prefix}_test_case_input0[(size_t)run * $elements];\n"
         "        for (int32_t done = 0, piece = 0; done < $height; piece++) {\n"
-        "            int32_t n = 1 + (piece * 2) % 3;\n"
-        "            n = n < $height - done ? n : $height - done;\n"
+        "            int32_t n = ta_push_piece_rows(piece, $height - done);\n"
         "            status = ${prefix}_model_push_rows(ctx, rows + (size_t)done * $row, n);\n"
         "            if (status != TA_OK)\n                return status;\n"
         "            done += n;\n"

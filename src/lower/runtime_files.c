@@ -102,6 +102,10 @@ bool ta_runtime_files(TaPool *pool, TaDiag *diag, const TaGraph *graph, TaVec *f
         if (op->row_chain && op->row_chain_pos == 0 &&
             !add_runtime_file(pool, diag, files, "runtime/kernels/ta_move_rows.h"))
             return false;
+        /* model.h of a row-push module includes the pieces its runners push. */
+        if (op->row_chain && op->row_chain_pos == 0 && op->row_chain->push_input &&
+            !add_runtime_file(pool, diag, files, "runtime/include/ta_push_pieces.h"))
+            return false;
         for (int k = 0; k < op->lowered.calls.len; k++)
             if (!add_runtime_file(pool, diag, files,
                                   ((TaKernelCall *)op->lowered.calls.items[k])->header))

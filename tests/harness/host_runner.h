@@ -64,7 +64,7 @@ typedef struct ta_runner_module {
 
 /* A module with row-push input (module.input_rows: push; its model.h
    defines <prefix>_model_push_input_rows): `input` is a buffer of the whole
-   input, and `run` pushes its rows in pieces of 1, 3, 2, 1, ... rows. */
+   input, and `run` pushes its rows in ta_push_pieces.h's pieces. */
 #define TA_RUNNER_PUSH_MODULE(P)                                                               \
     TA_RUNNER_CONTEXT_(P)                                                                      \
     static int8_t P##_runner_rows[P##_model_push_input_rows * P##_model_push_row_size];        \
@@ -73,8 +73,7 @@ typedef struct ta_runner_module {
         int status = TA_OK;                                                                    \
         for (int done = 0, piece = 0; status == TA_OK && done < P##_model_push_input_rows;     \
              piece++) {                                                                        \
-            int n = 1 + (piece * 2) % 3;                                                       \
-            n = n < P##_model_push_input_rows - done ? n : P##_model_push_input_rows - done;   \
+            int n = ta_push_piece_rows(piece, P##_model_push_input_rows - done);               \
             status = P##_model_push_rows(                                                      \
                 &P##_runner_ctx, P##_runner_rows + (size_t)done * P##_model_push_row_size, n); \
             done += n;                                                                         \

@@ -51,7 +51,7 @@
 #ifdef TA_PREFIX
 /* Row-push input (module.input_rows: push; model.h defines
    <prefix>_model_push_input_rows): a run pushes the whole input's rows in
-   pieces of 1, 3, 2, 1, ... rows instead of calling model_run. */
+   pieces of ta_push_pieces.h instead of calling model_run. */
 #if TA_CAT(TA_PREFIX, _model_push_input_rows)
 #define PUSH_ROWS PFX(_model_push_input_rows)
 #define PUSH_ROW_SIZE PFX(_model_push_row_size)
@@ -80,8 +80,7 @@ static int run_model(PFX(_model_context_t) * ctx)
 #if PUSH_ROWS
     int status = TA_OK;
     for (int done = 0, piece = 0; status == TA_OK && done < PUSH_ROWS; piece++) {
-        int n = 1 + (piece * 2) % 3;
-        n = n < PUSH_ROWS - done ? n : PUSH_ROWS - done;
+        int n = ta_push_piece_rows(piece, PUSH_ROWS - done);
         status = PFX(_model_push_rows)(
             ctx, (const int8_t *)push_input + (size_t)done * PUSH_ROW_SIZE, n);
         done += n;
