@@ -38,7 +38,7 @@ static int second_arg(const TaRowChain *ch, const TaOp *op, const TaKernelCall *
 
 /* int <symbol>_band(in_rows, pad_top, out_rows, input, second, output):
    the band call with the operator's parameters narrowed to the band
-   (ta_row_band_params; a separate ADD's to a run of elements); `second`:
+   (ta_row_band_params; an elementwise layer's to a run of elements); `second`:
    the band's rows of its second input (a residual), NULL for a layer
    without one. A summing pool's band adds to its sums instead of writing
    `output`. */
@@ -59,12 +59,12 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
                   "    %s p = %s_params%d;\n",
                   op->row_chain->first_op, sym, residual ? "const int8_t *second, " : "",
                   call->params_desc->type_name, sym, params);
-    if (ta_row_band_elements(call)) { /* a separate ADD: a run of elements */
+    if (ta_row_band_elements(call)) { /* an elementwise layer: a run of elements */
         const TaTensor *out = op->outputs[0];
         ta_buf_printf(b,
                       "    (void)in_rows;\n    (void)pad_top;\n"
-                      "    p.dims[0] = out_rows * %ld; /* a row's elements */\n",
-                      (long)out->dims[2] * (long)out->dims[3]);
+                      "    p.%s = out_rows * %ld; /* a row's elements */\n",
+                      ta_row_band_elements_field(call), (long)out->dims[2] * (long)out->dims[3]);
     } else {
         ta_buf_printf(b,
                       "    p.input_height = in_rows;\n    p.%s = pad_top;\n"

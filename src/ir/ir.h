@@ -482,10 +482,14 @@ bool ta_row_chain_is_dag(const TaRowChain *chain);
 /* row_band.c: bytes in one row of chain buffer j (NHWC: width x depth). */
 size_t ta_row_chain_row_bytes(const TaRowChain *chain, int j);
 /* row_band.c: an elementwise kernel a chain runs on bands of rows (a
-   separate ADD of two same-shaped tensors: one run of elements, rank 1):
-   its elements, 0 for any other call; and the parameters narrowed to
-   `elements` (a band's rows times a row's elements). */
+   separate ADD, SUB or MUL of two same-shaped tensors: one run of
+   elements, rank 1; an int8 activation or requantization of one): its
+   elements, 0 for any other call; whether it is a unary one; the field
+   that counts its elements ("dims[0]", "size"); and the parameters
+   narrowed to `elements` (a band's rows times a row's elements). */
 int32_t ta_row_band_elements(const TaKernelCall *call);
+bool ta_row_band_is_unary(const TaKernelCall *call);
+const char *ta_row_band_elements_field(const TaKernelCall *call);
 bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t elements);
 /* The call a chain's operator k runs on each band. */
 const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, int k);

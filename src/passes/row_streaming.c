@@ -37,6 +37,9 @@ static const char *const band_kernels[] = {
     "ta_conv_2d_add_s8_interleaved",
     "ta_conv_2d_add_s8_columns",
     "ta_conv_2d_add_s8_long",
+    /* PAD: a window of one row, stride 1, its top padding the PAD's
+       (ta_pad_rows.h; no filter or stride fields) */
+    "ta_pad_rows_s8",
 };
 
 /* Instructions a band call costs beyond the rows it computes (parameter
@@ -105,16 +108,33 @@ static bool residual_arg(const TaOp *op, const TaKernelCall *c, int *arg)
     return *arg >= 0;
 }
 
-/* A separate ADD of two same-shaped tensors (ta_row_band_elements): a
-   window of one row, its second operand read row for row. */
+/* Whether the run call's arguments between input and output are
+   constants only (an activation's table): the same for every band. */
+static bool middle_args_constant(const TaKernelCall *c)
+{
+    for (int a = 1; a + 1 < c->args.len; a++) {
+        const TaTensor *t = c->args.items[a];
+        if (t->role != TA_REGION_CONSTANT)
+            return false;
+    }
+    return true;
+}
+
+/* An elementwise layer (ta_row_band_elements): a window of one row, the
+   output's shape. A binary one (ADD, SUB, MUL of two same-shaped
+   tensors) reads its second operand row for row; a unary one (an int8
+   activation or requantization) reads its input only. */
 static bool elementwise_window(const TaOp *op, const TaKernelCall *c, TaRowWindow *w)
 {
-    const TaTensor *a = op->num_inputs == 2 ? op->inputs[0] : NULL;
-    const TaTensor *b = a ? op->inputs[1] : NULL, *out = op->outputs[0];
-    if (!nhwc_int8(a) || !nhwc_int8(b) || a == b || c->args.len != 3 || c->args.items[0] != a ||
-        c->args.items[1] != b || c->args.items[2] != out ||
+    const bool unary = ta_row_band_is_unary(c);
+    const TaTensor *a = op->num_inputs == (unary ? 1 : 2) ? op->inputs[0] : NULL;
+    const TaTensor *b = a && !unary ? op->inputs[1] : NULL, *out = op->outputs[0];
+    if (!nhwc_int8(a) || (!unary && (!nhwc_int8(b) || a == b)) || a == out ||
+        (!unary && c->args.len != 3) || c->args.len < 2 || c->args.items[0] != a ||
+        c->args.items[c->args.len - 1] != out ||
+        (unary ? !middle_args_constant(c) : c->args.items[1] != b) ||
         memcmp(a->dims, out->dims, 4 * sizeof a->dims[0]) != 0 ||
-        memcmp(b->dims, out->dims, 4 * sizeof b->dims[0]) != 0 ||
+        (b && memcmp(b->dims, out->dims, 4 * sizeof b->dims[0]) != 0) ||
         (size_t)ta_row_band_elements(c) != ta_tensor_bytes(out) || out->dims[1] > UINT16_MAX ||
         ta_tensor_bytes(out) > INT32_MAX)
         return false;
@@ -128,9 +148,9 @@ static bool elementwise_window(const TaOp *op, const TaKernelCall *c, TaRowWindo
                        .in_row_bytes = row,
                        .out_row_bytes = row,
                        .second = b,
-                       .second_input = 1,
-                       .second_arg = 1,
-                       .second_row_bytes = row};
+                       .second_input = b ? 1 : -1,
+                       .second_arg = b ? 1 : -1,
+                       .second_row_bytes = b ? row : 0};
     return true;
 }
 
@@ -145,7 +165,7 @@ static bool row_window(const TaOp *op, TaRowWindow *w)
         !band_kernel(c->function) || op->num_outputs != 1 || op->num_inputs < 1 ||
         !nhwc_int8(op->inputs[0]) || !nhwc_int8(op->outputs[0]) || c->args.len < 2 ||
         c->args.items[0] != op->inputs[0] || c->args.items[c->args.len - 1] != op->outputs[0] ||
-        field(c, "batches", 0) != 1)
+        field(c, "batches", 1) != 1)
         return false;
     for (int a = 1; a + 1 < c->args.len; a++)
         if (c->args.items[a] == op->inputs[0] || c->args.items[a] == op->outputs[0])
@@ -159,9 +179,9 @@ static bool row_window(const TaOp *op, TaRowWindow *w)
         .call = c,
         .in_height = field(c, "input_height", -1),
         .out_height = field(c, "output_height", -1),
-        .stride = field(c, "stride_height", -1),
+        .stride = field(c, "stride_height", 1),
         .pad = field(c, ta_row_band_pad_field(c), -1),
-        .span = (field(c, "filter_height", 0) - 1) * field(c, "dilation_height", 1) + 1,
+        .span = (field(c, "filter_height", 1) - 1) * field(c, "dilation_height", 1) + 1,
         .in_row_bytes = (size_t)in->dims[2] * (size_t)in->dims[3],
         .out_row_bytes = (size_t)out->dims[2] * (size_t)out->dims[3],
         .second = second_arg < 0 ? NULL : op->inputs[3],
