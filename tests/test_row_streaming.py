@@ -543,6 +543,18 @@ def test_pad_and_elementwise_chains_are_bit_exact_on_cortex_m(tmp_path, board):
         exact_on(m, model, 2, board)
 
 
+def test_stem_ram(tmp_path):
+    """The MobileNet-like stem (docs/row-streaming.md): one chain of every
+    layer with least_ram, 16,912 bytes as layers, 10,400 as a chain, 2,464
+    with row-push input (the PAD's window: one input row)."""
+    model = pad_chain_model(tmp_path, "stem_32x32")
+    assert whole_chain(model)
+    assert total_ram(analyze(model, "off")) == 16912
+    assert total_ram(analyze(model, "least_ram")) <= 10400
+    push = push_analysis(model)
+    assert total_ram(push) <= 2464 and push["row_chains"][0]["row_buffers"][0]["rows"] == 1
+
+
 @pytest.mark.parametrize("name", ["pad1_valid_s1_fused_relu6", "pad3_same_s1_tanh"])
 def test_pad_chain_row_buffer_one_row_short_is_refused(tmp_path, name):
     model = pad_chain_model(tmp_path, name)
@@ -623,7 +635,7 @@ def test_push_input_refusals(tmp_path):
 def push_outputs_match(tmp_path, name):
     """Converts with row-push input; the runner pushes each run's rows in
     pieces of 1, 3, 2, ... rows; outputs byte-equal to TFLite Micro."""
-    model = chain_model(tmp_path, name, seed=1)
+    model = (pad_chain_model if name in PAD_CHAINS else chain_model)(tmp_path, name, seed=1)
     m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram",
                                                      "test.enabled": "true", **PUSH})
     assert "_model_push_rows" in (m.path / "m_model.h").read_text()
@@ -635,7 +647,8 @@ def push_outputs_match(tmp_path, name):
     return m
 
 
-@pytest.mark.parametrize("name", ["s2_valid_dw_s2", "summing_pool", "dilated", "drawn_7"])
+@pytest.mark.parametrize("name", ["s2_valid_dw_s2", "summing_pool", "dilated", "drawn_7",
+                                  "stem_32x32", "pad3_same_s1_tanh"])
 def test_push_input_is_bit_exact_on_the_host(tmp_path, name):
     m = push_outputs_match(tmp_path, name)
     from tests.test_test_case import build_and_run  # the test case pushes rows too
