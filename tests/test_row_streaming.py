@@ -37,7 +37,23 @@ CASES = {
                                      ("AVERAGE_POOL_2D", 16, 10, 10, "SAME")]),
     "kh10": ([1, 24, 12, 2], [("conv", 16, 1, 1, "SAME"), ("dw", 16, 10, 1, "VALID"),
                               ("conv", 2, 1, 1, "SAME")]),
+    # average pools of several output rows whose windows tile the rows end
+    # the chain summed band by band, each output row written as its
+    # window completes: 3x3 stride 3 (no padding; SAME with a clipped
+    # first and last window), 4x4 stride 4 VALID; and one whose last row is
+    # in no window (VALID 21 rows), a window as before
+    "pool_rows_s3": ([1, 18, 8, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 1, "SAME"),
+                                     ("AVERAGE_POOL_2D", 16, 3, 3, "SAME")]),
+    "pool_rows_clipped": ([1, 16, 8, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 1, "SAME"),
+                                          ("AVERAGE_POOL_2D", 16, 3, 3, "SAME")]),
+    "pool_rows_valid4": ([1, 20, 12, 2], [("conv", 16, 3, 1, "SAME"), ("conv", 16, 1, 1, "SAME"),
+                                          ("AVERAGE_POOL_2D", 16, 4, 4, "VALID")]),
+    "pool_rows_uncovered": ([1, 21, 12, 2], [("conv", 16, 3, 1, "SAME"),
+                                             ("AVERAGE_POOL_2D", 16, 4, 4, "VALID"),
+                                             ("conv", 2, 1, 1, "SAME")]),
 }
+# The cases whose pool is summed a band at a time with several output rows.
+POOL_ROWS = {"pool_rows_s3", "pool_rows_clipped", "pool_rows_valid4"}
 
 
 NO_SAVING = {"one_row"}
@@ -161,9 +177,28 @@ def test_row_chains_are_bit_exact_on_cortex_m(tmp_path, board):
         assert total > 0 and diff == 0, f"{name} on {board}: {diff} of {total} bytes differ"
 
 
-@pytest.mark.parametrize("name", ["s1_same_conv_dw_conv", "kh10", "dilated"])
+def test_pools_of_several_rows_are_summed_per_row(tmp_path):
+    """A pool in POOL_ROWS: its band functions add rows to the sums and
+    write an output row where a window completes (no _finish at the end);
+    its input a one-row buffer; the uncovered one a window of 4 rows."""
+    for name in sorted(POOL_ROWS) + ["pool_rows_uncovered"]:
+        model = chain_model(tmp_path, name)
+        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
+        text = "".join(p.read_text() for p in (m.path / "ops").glob("*.c"))
+        per_row = "ta_average_pool_finish_s8(&p" in text and "_finish(void)" not in text
+        assert per_row == (name in POOL_ROWS), name
+        buffers = analyze(model, "least_ram")["row_chains"][0]["row_buffers"]
+        pool_input = buffers[-1] if name in POOL_ROWS else buffers[0]  # the pool's layer
+        assert pool_input["rows"] == (1 if name in POOL_ROWS else 4), (name, buffers)
+
+
+@pytest.mark.parametrize("name", ["s1_same_conv_dw_conv", "kh10", "dilated", "pool_rows_clipped"])
 def test_row_buffer_one_row_short_is_refused(tmp_path, name):
-    model = chain_model(tmp_path, name)
+    refused_one_row_short(tmp_path, chain_model(tmp_path, name))
+
+
+def refused_one_row_short(tmp_path, model):
+    """Every row buffer a row short: the conversion's check refuses it."""
     with pytest.raises(module.ConvertError) as e:
         module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
                                                     "memory.row_streaming_test_shortfall": "1"})
@@ -557,11 +592,7 @@ def test_stem_ram(tmp_path):
 
 @pytest.mark.parametrize("name", ["pad1_valid_s1_fused_relu6", "pad3_same_s1_tanh"])
 def test_pad_chain_row_buffer_one_row_short_is_refused(tmp_path, name):
-    model = pad_chain_model(tmp_path, name)
-    with pytest.raises(module.ConvertError) as e:
-        module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
-                                                    "memory.row_streaming_test_shortfall": "1"})
-    assert "row chain at layer" in str(e.value)
+    refused_one_row_short(tmp_path, pad_chain_model(tmp_path, name))
 
 
 # ---- row-push input (module.input_rows: push) --------------------------------
@@ -648,7 +679,7 @@ def push_outputs_match(tmp_path, name):
 
 
 @pytest.mark.parametrize("name", ["s2_valid_dw_s2", "summing_pool", "dilated", "drawn_7",
-                                  "stem_32x32", "pad3_same_s1_tanh"])
+                                  "stem_32x32", "pad3_same_s1_tanh", "pool_rows_clipped"])
 def test_push_input_is_bit_exact_on_the_host(tmp_path, name):
     m = push_outputs_match(tmp_path, name)
     from tests.test_test_case import build_and_run  # the test case pushes rows too

@@ -401,6 +401,10 @@ typedef struct TaRowChain {
        output; NULL otherwise. */
     struct TaKernelCall *rows_call, *finish_call, *plain_call;
     struct TaTensor *sums;
+    /* A pool of more than one output row: the band that completes an
+       output row's window writes it (finish_call on `sums`; the step's
+       pad_top: that window's rows), not one finish_call at the end. */
+    bool sums_per_row;
     /* The steps as loops, which the module runs (row_loops.c): expanded,
        exactly `steps`. */
     TaVec loop_steps; /* TaRowStep* */
@@ -479,6 +483,9 @@ void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on);
    on another buffer than the one before it (a residual block): its band
    functions then take a `second` pointer and its tables name the buffers. */
 bool ta_row_chain_is_dag(const TaRowChain *chain);
+/* row_band.c: whether the chain ends in a pool of one output row, summed
+   band by band and written once at the end (<symbol>_finish). */
+bool ta_row_chain_finishes_at_end(const TaRowChain *chain);
 /* row_band.c: bytes in one row of chain buffer j (NHWC: width x depth). */
 size_t ta_row_chain_row_bytes(const TaRowChain *chain, int j);
 /* row_band.c: an elementwise kernel a chain runs on bands of rows (a

@@ -115,6 +115,11 @@ size_t ta_row_chain_row_bytes(const TaRowChain *chain, int j)
     return (size_t)chain->buffers[j]->dims[2] * (size_t)chain->buffers[j]->dims[3];
 }
 
+bool ta_row_chain_finishes_at_end(const TaRowChain *chain)
+{
+    return chain->finish_call && !chain->sums_per_row;
+}
+
 bool ta_row_chain_is_dag(const TaRowChain *chain)
 {
     for (int k = 0; k < chain->num_ops; k++)

@@ -166,6 +166,9 @@ static bool continues(const TaRowWindow *w, const TaRowStep *s, const TaRowStep 
     if (s->op < 0 || t->op != s->op || t->out_row != s->out_row + s->out_rows)
         return false;
     const TaRowWindow *x = &w[s->op];
+    if (x->sums && (t->out_row + x->sum_pad) % x->sum_rows == 0)
+        return false; /* a summing pool's band ends with its window (its
+                         one-row input makes each band one row today) */
     return t->out_offset == s->out_offset + (size_t)s->out_rows * x->out_row_bytes &&
            t->second_offset == s->second_offset + (size_t)s->out_rows * x->second_row_bytes &&
            t->in_row >= s->in_row &&

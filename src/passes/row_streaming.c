@@ -154,6 +154,25 @@ static bool elementwise_window(const TaOp *op, const TaKernelCall *c, TaRowWindo
     return true;
 }
 
+/* An average pool with one output row whose window spans every input
+   row (the classifier head's): its input needs one row, not all. */
+static bool summed_whole(const TaRowWindow *w)
+{
+    return w->out_height == 1 && w->span - w->pad >= w->in_height;
+}
+
+/* An average pool of more than one output row whose windows tile the
+   input rows (stride = window height, every row in one window), summed
+   band by band where that takes fewer bytes: one input row and the int32
+   sums of an output row, against the window's rows. */
+static bool summed_per_row(const TaRowWindow *w)
+{
+    const int64_t window_bytes = (int64_t)(w->span - 1) * (int64_t)w->in_row_bytes;
+    return w->out_height > 1 && w->stride == w->span && w->pad < w->span &&
+           (int64_t)w->out_height * w->span - w->pad >= w->in_height &&
+           window_bytes > 4 * (int64_t)w->out_row_bytes;
+}
+
 /* The operator's window over rows, or false when it cannot run in bands. */
 static bool row_window(const TaOp *op, TaRowWindow *w)
 {
@@ -195,11 +214,14 @@ static bool row_window(const TaOp *op, TaRowWindow *w)
         w->in_height > UINT16_MAX || w->out_height > UINT16_MAX || w->pad > UINT16_MAX ||
         ta_tensor_bytes(in) > UINT32_MAX || ta_tensor_bytes(out) > UINT32_MAX)
         return false;
-    if (strcmp(c->function, "ta_average_pool_s8") == 0 && w->out_height == 1 && w->in_height > 1 &&
-        w->span - w->pad >= w->in_height) {
-        w->sums = true; /* one window over every row: summed band by band */
+    if (strcmp(c->function, "ta_average_pool_s8") == 0 && w->in_height > 1 &&
+        (summed_whole(w) || summed_per_row(w))) {
+        w->sums = true; /* summed band by band */
+        w->sum_rows = w->out_height == 1 ? w->in_height : w->span;
+        w->sum_pad = w->out_height == 1 ? 0 : w->pad;
         w->out_height = w->in_height;
-        w->stride = w->span = w->out_row_bytes = 1;
+        w->stride = w->span = 1;
+        w->out_row_bytes = 1;
         w->pad = 0;
     }
     return true;
@@ -232,16 +254,24 @@ static void make_sums(TaPassCtx *ctx, TaRowChain *chain, const TaRowWindow *w)
     ta_vec_push(ctx->pool, &finish->args, op->outputs[0]);
     chain->rows_call = rows;
     chain->finish_call = finish;
-    /* The bands' own parameters: every row of the band summed, the first
-       band starting from zero (ta_average_pool_rows_s8). */
-    const int last = chain->num_ops - 1;
+    /* The bands' own parameters: every row of the band summed, a window's
+       first band starting from zero (ta_average_pool_rows_s8); with more
+       than one output row, the band completing a window has that window's
+       rows in pad_top and writes its output row at out_offset. */
+    const int last = chain->num_ops - 1, height = w->in_height;
+    const size_t out_row = (size_t)out->dims[2] * (size_t)out->dims[3];
+    chain->sums_per_row = out->dims[1] > 1;
     for (int i = 0; i < chain->steps.len; i++) {
         TaRowStep *s = chain->steps.items[i];
         if (s->op != last)
             continue;
-        s->pad_top = 0;
-        s->out_rows = s->out_row == 0;
-        s->out_offset = 0;
+        const int oy = (s->out_row + w->sum_pad) / w->sum_rows;
+        const int top = oy * w->sum_rows - w->sum_pad, bottom = top + w->sum_rows;
+        const int first = top < 0 ? 0 : top, end = bottom < height ? bottom : height;
+        const bool completes = s->out_row + s->out_rows == end;
+        s->pad_top = chain->sums_per_row && completes ? end - first : 0;
+        s->out_rows = s->out_row == first;
+        s->out_offset = chain->sums_per_row ? (size_t)oy * out_row : 0;
     }
 }
 
