@@ -192,6 +192,30 @@ def test_pools_of_several_rows_are_summed_per_row(tmp_path):
         assert pool_input["rows"] == (1 if name in POOL_ROWS else 4), (name, buffers)
 
 
+def drawn_pool_rows(seed):
+    """A chain ending in an average pool of k x k windows, stride k (SAME
+    or VALID), over 2-30 rows of widths 1-12: summed per row where the
+    windows tile the rows and that saves bytes, a window otherwise."""
+    rng = np.random.default_rng(3000 + seed)
+    h, w, k = int(rng.integers(2, 31)), int(rng.integers(1, 13)), int(rng.integers(2, 6))
+    k = min(k, w, h)
+    padding = "SAME" if rng.random() < 0.5 else "VALID"
+    return [1, h, w, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 1, "SAME"),
+                          ("AVERAGE_POOL_2D", 16, k, k, padding)]
+
+
+# TINYAOT_ROW_DRAWN_POOLS draws more.
+DRAWN_POOLS = int(os.environ.get("TINYAOT_ROW_DRAWN_POOLS", "6"))
+
+
+def test_drawn_pool_rows_are_bit_exact_on_the_host(tmp_path):
+    for i in range(DRAWN_POOLS):
+        shape, layers = drawn_pool_rows(i)
+        model = build_model(tmp_path, f"pools_{i}", shape, layers, i)
+        m = module.convert(model, tmp_path / f"pools_{i}", keys={"memory.row_streaming": "least_ram"})
+        exact_on(m, model, 2)
+
+
 @pytest.mark.parametrize("name", ["s1_same_conv_dw_conv", "kh10", "dilated", "pool_rows_clipped"])
 def test_row_buffer_one_row_short_is_refused(tmp_path, name):
     refused_one_row_short(tmp_path, chain_model(tmp_path, name))
