@@ -37,7 +37,23 @@ CASES = {
                                      ("AVERAGE_POOL_2D", 16, 10, 10, "SAME")]),
     "kh10": ([1, 24, 12, 2], [("conv", 16, 1, 1, "SAME"), ("dw", 16, 10, 1, "VALID"),
                               ("conv", 2, 1, 1, "SAME")]),
+    # average pools of several output rows whose windows tile the rows end
+    # the chain summed band by band, each output row written as its
+    # window completes: 3x3 stride 3 (no padding; SAME with a clipped
+    # first and last window), 4x4 stride 4 VALID; and one whose last row is
+    # in no window (VALID 21 rows), a window as before
+    "pool_rows_s3": ([1, 18, 8, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 1, "SAME"),
+                                     ("AVERAGE_POOL_2D", 16, 3, 3, "SAME")]),
+    "pool_rows_clipped": ([1, 16, 8, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 1, "SAME"),
+                                          ("AVERAGE_POOL_2D", 16, 3, 3, "SAME")]),
+    "pool_rows_valid4": ([1, 20, 12, 2], [("conv", 16, 3, 1, "SAME"), ("conv", 16, 1, 1, "SAME"),
+                                          ("AVERAGE_POOL_2D", 16, 4, 4, "VALID")]),
+    "pool_rows_uncovered": ([1, 21, 12, 2], [("conv", 16, 3, 1, "SAME"),
+                                             ("AVERAGE_POOL_2D", 16, 4, 4, "VALID"),
+                                             ("conv", 2, 1, 1, "SAME")]),
 }
+# The cases whose pool is summed a band at a time with several output rows.
+POOL_ROWS = {"pool_rows_s3", "pool_rows_clipped", "pool_rows_valid4"}
 
 
 NO_SAVING = {"one_row"}
@@ -161,9 +177,52 @@ def test_row_chains_are_bit_exact_on_cortex_m(tmp_path, board):
         assert total > 0 and diff == 0, f"{name} on {board}: {diff} of {total} bytes differ"
 
 
-@pytest.mark.parametrize("name", ["s1_same_conv_dw_conv", "kh10", "dilated"])
+def test_pools_of_several_rows_are_summed_per_row(tmp_path):
+    """A pool in POOL_ROWS: its band functions add rows to the sums and
+    write an output row where a window completes (no _finish at the end);
+    its input a one-row buffer; the uncovered one a window of 4 rows."""
+    for name in sorted(POOL_ROWS) + ["pool_rows_uncovered"]:
+        model = chain_model(tmp_path, name)
+        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
+        text = "".join(p.read_text() for p in (m.path / "ops").glob("*.c"))
+        per_row = "ta_average_pool_finish_s8(&p" in text and "_finish(void)" not in text
+        assert per_row == (name in POOL_ROWS), name
+        buffers = analyze(model, "least_ram")["row_chains"][0]["row_buffers"]
+        pool_input = buffers[-1] if name in POOL_ROWS else buffers[0]  # the pool's layer
+        assert pool_input["rows"] == (1 if name in POOL_ROWS else 4), (name, buffers)
+
+
+def drawn_pool_rows(seed):
+    """A chain ending in an average pool of k x k windows, stride k (SAME
+    or VALID), over 2-30 rows of widths 1-12: summed per row where the
+    windows tile the rows and that saves bytes, a window otherwise."""
+    rng = np.random.default_rng(3000 + seed)
+    h, w, k = int(rng.integers(2, 31)), int(rng.integers(1, 13)), int(rng.integers(2, 6))
+    k = min(k, w, h)
+    padding = "SAME" if rng.random() < 0.5 else "VALID"
+    return [1, h, w, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 1, "SAME"),
+                          ("AVERAGE_POOL_2D", 16, k, k, padding)]
+
+
+# TINYAOT_ROW_DRAWN_POOLS draws more.
+DRAWN_POOLS = int(os.environ.get("TINYAOT_ROW_DRAWN_POOLS", "6"))
+
+
+def test_drawn_pool_rows_are_bit_exact_on_the_host(tmp_path):
+    for i in range(DRAWN_POOLS):
+        shape, layers = drawn_pool_rows(i)
+        model = build_model(tmp_path, f"pools_{i}", shape, layers, i)
+        m = module.convert(model, tmp_path / f"pools_{i}", keys={"memory.row_streaming": "least_ram"})
+        exact_on(m, model, 2)
+
+
+@pytest.mark.parametrize("name", ["s1_same_conv_dw_conv", "kh10", "dilated", "pool_rows_clipped"])
 def test_row_buffer_one_row_short_is_refused(tmp_path, name):
-    model = chain_model(tmp_path, name)
+    refused_one_row_short(tmp_path, chain_model(tmp_path, name))
+
+
+def refused_one_row_short(tmp_path, model):
+    """Every row buffer a row short: the conversion's check refuses it."""
     with pytest.raises(module.ConvertError) as e:
         module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
                                                     "memory.row_streaming_test_shortfall": "1"})
@@ -417,6 +476,149 @@ def test_residual_row_buffer_one_row_short_is_refused(tmp_path, name):
     assert "row chain at layer" in str(e.value)
 
 
+# ---- PAD and elementwise layers in chains -------------------------------------
+# input -> PAD -> CONV_2D -> activation layer -> DEPTHWISE_CONV_2D 3x3 ->
+# MUL by its LOGISTIC ("gate") or an activation layer -> 1x1 CONV_2D.
+# name: (input shape, PAD's [[top, bottom], [left, right], [front, back]],
+# the convolution's kernel, stride and padding, the first activation, the
+# depthwise stride, "gate" or the second activation). Every layer runs in
+# the chain (a PAD band of rows above or below its input reads none).
+PAD_CHAINS = {
+    "pad1_valid_s1_fused_relu6": ([1, 14, 12, 8], [[1, 1], [1, 1], [0, 0]], 3, 1, "VALID", "RELU6", 1,
+                            "MUL"),
+    "pad_tf_s2_valid_hswish": ([1, 15, 13, 8], [[0, 1], [0, 1], [0, 0]], 3, 2, "VALID",
+                               "HARD_SWISH", 2, "LEAKY_RELU"),
+    "pad3_same_s1_tanh": ([1, 9, 10, 8], [[3, 2], [2, 3], [0, 0]], 1, 1, "SAME", "TANH", 1,
+                          "ELU"),
+    "pad_channels_same_dw_s2": ([1, 12, 12, 8], [[2, 0], [1, 0], [1, 2]], 5, 1, "SAME",
+                                "ABS", 2, "LOGISTIC,RELU6"),
+    "pad_bottom_only_leaky": ([1, 10, 12, 8], [[0, 3], [0, 0], [0, 0]], 3, 1, "VALID",
+                              "LEAKY_RELU", 2, "SUB"),
+    # a converted MobileNet's stem: PAD before a VALID stride-2 convolution
+    "stem_32x32": ([1, 32, 32, 8], [[0, 1], [0, 1], [0, 0]], 3, 2, "VALID", "HARD_SWISH", 1,
+                   "MUL"),
+    "pad_quantize_relu": ([1, 16, 12, 8], [[2, 2], [2, 2], [0, 0]], 5, 1, "VALID", "QUANTIZE", 1,
+                          "RELU"),
+}
+
+
+def pad_chain_model(tmp_path, name, seed=0):
+    from tests.gen.builder import ModelBuilder
+    from tests.gen.ops.chain import _binary_layer, _pad_layer, _unary_layer
+    shape, pads, k, stride, padding, act1, dw_stride, last = PAD_CHAINS[name]
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x, q = _input(b, rng, shape)
+    t, tshape, tq, _ = _pad_layer(b, rng, x, shape, q, pads)
+    t, tshape, tq, _ = _conv(b, rng, t, tshape, tq, 8, k=k, stride=stride, padding=padding,
+                             act="NONE", name="conv")
+    t, tshape, tq, _ = _unary_layer(b, rng, t, tshape, tq, kind=act1, name="act1")
+    t, tshape, tq, _ = _conv(b, rng, t, tshape, tq, None, kind="dw", k=3, stride=dw_stride,
+                             padding="SAME", act="NONE", name="dw")
+    if last in ("MUL", "SUB"):  # by the LOGISTIC of its first operand
+        g, _, gq, _ = _unary_layer(b, rng, t, tshape, tq, kind="LOGISTIC", name="gate")
+        t, tshape, tq, _ = _binary_layer(b, rng, t, g, tshape, tq, gq, kind=last)
+    else:
+        for i, kind in enumerate(last.split(",")):
+            t, tshape, tq, _ = _unary_layer(b, rng, t, tshape, tq, kind=kind, name=f"act{i + 2}")
+    t, _, _, _ = _conv(b, rng, t, tshape, tq, 2, k=1, stride=1, padding="SAME", act="NONE",
+                       name="head")
+    path = tmp_path / f"{name}.tflite"
+    path.write_bytes(b.build(inputs=[x], outputs=[t]))
+    return path
+
+
+def whole_chain(model, mode="least_ram"):
+    """Whether one row chain runs every layer of the model (analyze)."""
+    a = analyze(model, mode)
+    return [(c["first_layer"], c["last_layer"]) for c in a["row_chains"]] == \
+        [(0, len(a["operators"]) - 1)]
+
+
+def band_kernels(m):
+    """The kernels the module's band functions call."""
+    import re
+    return {f for p in (m.path / "ops").glob("*.c")
+            for f in re.findall(r"_band\(int32_t in_rows[^{]*\{[^}]*?return (ta_\w+)\(",
+                                p.read_text(), re.S)}
+
+
+@pytest.mark.parametrize("name", sorted(PAD_CHAINS))
+def test_pad_and_elementwise_chain_is_bit_exact_on_the_host(tmp_path, name):
+    model = pad_chain_model(tmp_path, name)
+    m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram"})
+    kernels = band_kernels(m)
+    assert "ta_pad_rows_s8" in kernels and len(kernels) >= 4, kernels
+    exact_on(m, model, 3)
+
+
+def test_pad_and_elementwise_layers_run_in_the_chain(tmp_path):
+    """Every kind of layer the cases have is a band function of the chain,
+    and the chain's tables have its steps (a layer outside it has a _run)."""
+    seen = set()
+    for name in PAD_CHAINS:
+        m = module.convert(pad_chain_model(tmp_path, name), tmp_path / name,
+                           keys={"memory.row_streaming": "least_ram"})
+        seen |= band_kernels(m)
+        assert not any(re_run(p) for p in (m.path / "ops").glob("*.c")), name
+    assert {"ta_pad_rows_s8", "ta_relu_s8", "ta_relu6_s8", "ta_leaky_relu_s8", "ta_hard_swish_s8",
+            "ta_logistic_s8", "ta_tanh_s8", "ta_requantize_s8_s8", "ta_abs_s8", "ta_lut_s8",
+            "ta_mul_s8", "ta_sub_s8"} <= seen, seen
+
+
+def re_run(path):
+    """Whether an operator file has a layer's own _run (not a chain's)."""
+    text = path.read_text()
+    return "_run(void)" in text and "_row_steps[" not in text
+
+
+# TINYAOT_ROW_DRAWN_PAD draws more of tests/gen's CHAIN.pad_elementwise.
+DRAWN_PAD = int(os.environ.get("TINYAOT_ROW_DRAWN_PAD", "8"))
+
+
+def test_drawn_pad_elementwise_chains_are_bit_exact_on_the_host(tmp_path):
+    """tests/gen CHAIN.pad_elementwise cases (random pads, kernels, strides,
+    paddings, activations, heights 1-24) with least_ram: bit-exact, the
+    PAD in a chain in at least half of them."""
+    from tests.gen import variants
+    kept = []
+    for seed in range(DRAWN_PAD):
+        case = variants.ALL["CHAIN.pad_elementwise"].case(seed)
+        model = tmp_path / f"{case.name}.tflite"
+        model.write_bytes(case.model)
+        m = module.convert(model, tmp_path / case.name, keys={"memory.row_streaming": "least_ram"})
+        kept.append("ta_pad_rows_s8" in band_kernels(m))
+        exact_on(m, model, 2)
+    assert sum(kept) >= DRAWN_PAD // 2, kept
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
+def test_pad_and_elementwise_chains_are_bit_exact_on_cortex_m(tmp_path, board):
+    for name in sorted(PAD_CHAINS):
+        model = pad_chain_model(tmp_path, name, seed=1)
+        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
+        assert "ta_pad_rows_s8" in band_kernels(m), name
+        exact_on(m, model, 2, board)
+
+
+def test_stem_ram(tmp_path):
+    """The MobileNet-like stem (docs/row-streaming.md): one chain of every
+    layer with least_ram, 16,912 bytes as layers, 10,400 as a chain, 2,464
+    with row-push input (the PAD's window: one input row)."""
+    model = pad_chain_model(tmp_path, "stem_32x32")
+    assert whole_chain(model)
+    assert total_ram(analyze(model, "off")) == 16912
+    assert total_ram(analyze(model, "least_ram")) <= 10400
+    push = push_analysis(model)
+    assert total_ram(push) <= 2464 and push["row_chains"][0]["row_buffers"][0]["rows"] == 1
+
+
+@pytest.mark.parametrize("name", ["pad1_valid_s1_fused_relu6", "pad3_same_s1_tanh"])
+def test_pad_chain_row_buffer_one_row_short_is_refused(tmp_path, name):
+    refused_one_row_short(tmp_path, pad_chain_model(tmp_path, name))
+
+
 # ---- row-push input (module.input_rows: push) --------------------------------
 
 PUSH = {"module.input_rows": "push"}
@@ -488,7 +690,7 @@ def test_push_input_refusals(tmp_path):
 def push_outputs_match(tmp_path, name):
     """Converts with row-push input; the runner pushes each run's rows in
     pieces of 1, 3, 2, ... rows; outputs byte-equal to TFLite Micro."""
-    model = chain_model(tmp_path, name, seed=1)
+    model = (pad_chain_model if name in PAD_CHAINS else chain_model)(tmp_path, name, seed=1)
     m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram",
                                                      "test.enabled": "true", **PUSH})
     assert "_model_push_rows" in (m.path / "m_model.h").read_text()
@@ -500,7 +702,8 @@ def push_outputs_match(tmp_path, name):
     return m
 
 
-@pytest.mark.parametrize("name", ["s2_valid_dw_s2", "summing_pool", "dilated", "drawn_7"])
+@pytest.mark.parametrize("name", ["s2_valid_dw_s2", "summing_pool", "dilated", "drawn_7",
+                                  "stem_32x32", "pad3_same_s1_tanh", "pool_rows_clipped"])
 def test_push_input_is_bit_exact_on_the_host(tmp_path, name):
     m = push_outputs_match(tmp_path, name)
     from tests.test_test_case import build_and_run  # the test case pushes rows too

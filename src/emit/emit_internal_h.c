@@ -81,7 +81,7 @@ void ta_emit_internal_h(const TaSourcesCtx *c, TaBuf *b)
                           "const int8_t *input, %sint8_t *output);\n",
                           op->lowered.symbol,
                           ta_row_chain_is_dag(op->row_chain) ? "const int8_t *second, " : "");
-        if (op->row_chain && op->row_chain->finish_call &&
+        if (op->row_chain && ta_row_chain_finishes_at_end(op->row_chain) &&
             op->row_chain_pos == op->row_chain->num_ops - 1)
             ta_buf_printf(b, "int %s_finish(void);\n", op->lowered.symbol);
         if (ta_op_calls_with_role(op, "run") && (!op->row_chain || op->row_chain_pos == 0))

@@ -36,9 +36,30 @@ static int second_arg(const TaRowChain *ch, const TaOp *op, const TaKernelCall *
     return -1;
 }
 
+/* The rest of a summing pool's band with more than one output row: the
+   band's rows added to the sums (no top padding: the windows tile the
+   rows), and where the band completes an output row's window (pad_top:
+   that window's rows, 0 for none) the output row from the sums. */
+static void emit_sums_band_end(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int params,
+                               bool residual)
+{
+    const TaRowChain *ch = op->row_chain;
+    const char *sums = ta_sources_tensor_ptr(c, ch->sums);
+    ta_buf_printf(b,
+                  "%s    p.pad_height = 0; /* pad_top: the rows of the window it completes */\n"
+                  "    const int status = %s(&p, input, %s);\n"
+                  "    if (status != TA_OK || pad_top == 0)\n        return status;\n"
+                  "    p = %s_params%d;\n"
+                  "    p.input_height = p.filter_height = pad_top;\n"
+                  "    p.pad_height = 0;\n    p.output_height = 1;\n"
+                  "    return %s(&p, %s, output);\n}\n",
+                  residual ? "    (void)second;\n" : "", ch->rows_call->function, sums,
+                  op->lowered.symbol, params, ch->finish_call->function, sums);
+}
+
 /* int <symbol>_band(in_rows, pad_top, out_rows, input, second, output):
    the band call with the operator's parameters narrowed to the band
-   (ta_row_band_params; a separate ADD's to a run of elements); `second`:
+   (ta_row_band_params; an elementwise layer's to a run of elements); `second`:
    the band's rows of its second input (a residual), NULL for a layer
    without one. A summing pool's band adds to its sums instead of writing
    `output`. */
@@ -59,17 +80,21 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
                   "    %s p = %s_params%d;\n",
                   op->row_chain->first_op, sym, residual ? "const int8_t *second, " : "",
                   call->params_desc->type_name, sym, params);
-    if (ta_row_band_elements(call)) { /* a separate ADD: a run of elements */
+    if (ta_row_band_elements(call)) { /* an elementwise layer: a run of elements */
         const TaTensor *out = op->outputs[0];
         ta_buf_printf(b,
                       "    (void)in_rows;\n    (void)pad_top;\n"
-                      "    p.dims[0] = out_rows * %ld; /* a row's elements */\n",
-                      (long)out->dims[2] * (long)out->dims[3]);
+                      "    p.%s = out_rows * %ld; /* a row's elements */\n",
+                      ta_row_band_elements_field(call), (long)out->dims[2] * (long)out->dims[3]);
     } else {
         ta_buf_printf(b,
                       "    p.input_height = in_rows;\n    p.%s = pad_top;\n"
                       "    p.output_height = out_rows;\n",
                       ta_row_band_pad_field(call));
+    }
+    if (sums && op->row_chain->sums_per_row) {
+        emit_sums_band_end(c, b, op, params, residual);
+        return;
     }
     ta_buf_printf(b, "%s%s    return %s(&p,\n        input",
                   sums ? "    (void)output; /* the sums */\n" : "",
@@ -308,7 +333,7 @@ static void emit_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
                   ta_row_chain_row_bytes(ch, n), ta_sources_tensor_ptr(c, ch->buffers[0]), n,
                   ta_sources_tensor_ptr(c, ch->buffers[n]), sym, sym, n, n, sym,
                   ta_emit_row_band_call(c, ch, sym, 16), n);
-    if (ch->finish_call)
+    if (ta_row_chain_finishes_at_end(ch))
         ta_buf_printf(b, "    return %s_finish();\n}\n",
                       TA_OP(g, ch->first_op + ch->num_ops - 1)->lowered.symbol);
     else
@@ -320,7 +345,8 @@ void ta_emit_row_chain_functions(const TaSourcesCtx *c, TaBuf *b, const TaOp *op
     int params = 0; /* the parameter struct's number: its run call's */
     run_call(op, &params);
     emit_band(c, b, op, params);
-    if (op->row_chain->finish_call && op->row_chain_pos == op->row_chain->num_ops - 1)
+    if (ta_row_chain_finishes_at_end(op->row_chain) &&
+        op->row_chain_pos == op->row_chain->num_ops - 1)
         emit_finish(c, b, op, params);
     if (op->row_chain_pos == 0)
         emit_runner(c, b, op);

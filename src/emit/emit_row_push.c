@@ -84,7 +84,7 @@ void ta_emit_row_push_runner(const TaSourcesCtx *c, TaBuf *b, const TaOp *op)
         ta_row_chain_row_bytes(ch, 0), sym, sym, sym, n, n, sym,
         ta_emit_row_band_call(c, ch, sym, 12), sym, sym, sym, sym, sym, ch->loops.len, sym, sym,
         sym);
-    if (ch->finish_call)
+    if (ta_row_chain_finishes_at_end(ch))
         ta_buf_printf(b, "        else\n            return %s_finish();\n",
                       TA_OP(g, ch->first_op + n - 1)->lowered.symbol);
     ta_buf_puts(b, "    }\n    return TA_OK;\n}\n");

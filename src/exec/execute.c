@@ -82,6 +82,24 @@ static int argument_of(const TaKernelCall *call, const TaTensor *t)
     return -1;
 }
 
+/* A summing pool of more than one output row: the band s completed the
+   window of s->pad_top rows whose output row is at s->out_offset. */
+static bool finish_pool_row(const Exec *x, const TaRowChain *chain, const TaOp *op,
+                            const TaRowStep *s)
+{
+    const TaKernelCall *finish = chain->finish_call;
+    void *params = ta_alloc(x->pool, finish->params_desc->size);
+    memcpy(params, finish->params_struct, finish->params_desc->size);
+    *ta_params_int32(finish, params, "input_height") = s->pad_top;
+    *ta_params_int32(finish, params, "filter_height") = s->pad_top;
+    *ta_params_int32(finish, params, "pad_height") = 0;
+    *ta_params_int32(finish, params, "output_height") = 1;
+    Band band = {tensor_address(x, chain->sums),
+                 (uint8_t *)tensor_address(x, chain->buffers[chain->num_ops]) + s->out_offset, NULL,
+                 -1};
+    return call_kernel_band(x, op, finish, params, &band);
+}
+
 /* A row chain's steps (row streaming: docs/row-streaming.md), as the
    module's chain runner walks them. */
 static bool run_row_chain(const Exec *x, const TaRowChain *chain)
@@ -107,16 +125,20 @@ static bool run_row_chain(const Exec *x, const TaRowChain *chain)
         void *params = ta_alloc(x->pool, call->params_desc->size);
         memcpy(params, call->params_struct, call->params_desc->size);
         const TaTensor *out_t = chain->buffers[s->op + 1];
-        const bool narrowed = ta_row_band_params(call, params, s->in_rows, s->pad_top,
-                                                 s->out_rows) ||
+        /* a summing pool's band has no top padding (pad_top: see below) */
+        const int32_t pad_top = call == chain->rows_call ? 0 : s->pad_top;
+        const bool narrowed = ta_row_band_params(call, params, s->in_rows, pad_top, s->out_rows) ||
                               ta_row_band_elementwise(
                                   call, params, s->out_rows * out_t->dims[2] * out_t->dims[3]);
         TA_ASSERT(narrowed);
         uint8_t *in = tensor_address(x, chain->buffers[chain->input_buffer[s->op]]);
+        /* a summing pool's band adds to its sums (out_offset: the output
+           row it may complete, finish_pool_row) */
         uint8_t *out = call == chain->rows_call
-                           ? tensor_address(x, chain->sums) /* a summing pool's sums */
-                           : tensor_address(x, chain->buffers[s->op + 1]);
-        Band band = {in + s->in_offset, out + s->out_offset, NULL, -1};
+                           ? tensor_address(x, chain->sums)
+                           : (uint8_t *)tensor_address(x, chain->buffers[s->op + 1]) +
+                                 s->out_offset;
+        Band band = {in + s->in_offset, out, NULL, -1};
         const int second = chain->second_buffer[s->op];
         if (second >= 0) {
             band.second_arg = argument_of(call, chain->buffers[second]);
@@ -125,8 +147,11 @@ static bool run_row_chain(const Exec *x, const TaRowChain *chain)
         }
         if (!call_kernel_band(x, op, call, params, &band))
             return false;
+        if (call == chain->rows_call && chain->sums_per_row && s->pad_top &&
+            !finish_pool_row(x, chain, op, s))
+            return false;
     }
-    if (chain->finish_call)
+    if (ta_row_chain_finishes_at_end(chain))
         return call_kernel(x, TA_OP(x->graph, chain->first_op + chain->num_ops - 1),
                            chain->finish_call);
     return true;

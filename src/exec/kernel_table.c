@@ -54,6 +54,7 @@
 #include "../../runtime/kernels/ta_lut.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
+#include "../../runtime/kernels/ta_pad_rows.h"
 #include "../../runtime/kernels/ta_pool_rows.h"
 #include "../../runtime/kernels/ta_pooling.h"
 #include "../../runtime/kernels/ta_pooling_f32.h"
@@ -604,6 +605,10 @@ static int call_ta_neg_f32(const void *p, void *const *a)
 {
     return ta_neg_f32(p, a[0], a[1]);
 }
+static int call_ta_pad_rows_s8(const void *p, void *const *a)
+{
+    return ta_pad_rows_s8(p, a[0], a[1]);
+}
 static int call_ta_prelu_f32(const void *p, void *const *a)
 {
     return ta_prelu_f32(p, a[0], a[1], a[2]);
@@ -1068,6 +1073,7 @@ static const TaKernelEntry entries[] = {
     {"ta_mul_s16", 3, "r:int16_t r:int16_t w:int16_t", call_ta_mul_s16},
     {"ta_mul_s8", 3, "r:int8_t r:int8_t w:int8_t", call_ta_mul_s8},
     {"ta_neg_f32", 2, "r:float w:float", call_ta_neg_f32},
+    {"ta_pad_rows_s8", 2, "r:int8_t w:int8_t", call_ta_pad_rows_s8},
     {"ta_prelu_f32", 3, "r:float r:float w:float", call_ta_prelu_f32},
     {"ta_prelu_s16", 3, "r:int16_t r:int8_t w:int16_t", call_ta_prelu_s16},
     {"ta_prelu_s8", 3, "r:int8_t r:int8_t w:int8_t", call_ta_prelu_s8},

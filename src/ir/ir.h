@@ -401,6 +401,10 @@ typedef struct TaRowChain {
        output; NULL otherwise. */
     struct TaKernelCall *rows_call, *finish_call, *plain_call;
     struct TaTensor *sums;
+    /* A pool of more than one output row: the band that completes an
+       output row's window writes it (finish_call on `sums`; the step's
+       pad_top: that window's rows), not one finish_call at the end. */
+    bool sums_per_row;
     /* The steps as loops, which the module runs (row_loops.c): expanded,
        exactly `steps`. */
     TaVec loop_steps; /* TaRowStep* */
@@ -479,13 +483,20 @@ void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on);
    on another buffer than the one before it (a residual block): its band
    functions then take a `second` pointer and its tables name the buffers. */
 bool ta_row_chain_is_dag(const TaRowChain *chain);
+/* row_band.c: whether the chain ends in a pool of one output row, summed
+   band by band and written once at the end (<symbol>_finish). */
+bool ta_row_chain_finishes_at_end(const TaRowChain *chain);
 /* row_band.c: bytes in one row of chain buffer j (NHWC: width x depth). */
 size_t ta_row_chain_row_bytes(const TaRowChain *chain, int j);
 /* row_band.c: an elementwise kernel a chain runs on bands of rows (a
-   separate ADD of two same-shaped tensors: one run of elements, rank 1):
-   its elements, 0 for any other call; and the parameters narrowed to
-   `elements` (a band's rows times a row's elements). */
+   separate ADD, SUB or MUL of two same-shaped tensors: one run of
+   elements, rank 1; an int8 activation or requantization of one): its
+   elements, 0 for any other call; whether it is a unary one; the field
+   that counts its elements ("dims[0]", "size"); and the parameters
+   narrowed to `elements` (a band's rows times a row's elements). */
 int32_t ta_row_band_elements(const TaKernelCall *call);
+bool ta_row_band_is_unary(const TaKernelCall *call);
+const char *ta_row_band_elements_field(const TaKernelCall *call);
 bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t elements);
 /* The call a chain's operator k runs on each band. */
 const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, int k);

@@ -55,30 +55,69 @@ static int32_t *params_array(const TaKernelCall *call, void *params, const char 
     return NULL;
 }
 
+/* Elementwise kernels a chain runs on a band's elements (each output
+   element from the inputs' elements at its place only): the binary ones
+   on two operands of the output's shape, broadcast parameters of rank 1
+   and unit strides (a run of `dims[0]` elements), and the unary ones (a
+   run of `size`). */
+static const char *const binary_band_kernels[] = {"ta_add_s8", "ta_sub_s8", "ta_mul_s8"};
+static const char *const unary_band_kernels[] = {
+    "ta_relu_s8", "ta_relu6_s8", "ta_leaky_relu_s8",    "ta_hard_swish_s8", "ta_logistic_s8",
+    "ta_tanh_s8", "ta_abs_s8",   "ta_requantize_s8_s8", "ta_lut_s8",
+};
+
+static bool listed(const char *const *names, size_t count, const char *function)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(names[i], function) == 0)
+            return true;
+    return false;
+}
+
+bool ta_row_band_is_unary(const TaKernelCall *call)
+{
+    return listed(unary_band_kernels, TA_COUNT_OF(unary_band_kernels), call->function);
+}
+
 int32_t ta_row_band_elements(const TaKernelCall *call)
 {
+    if (ta_row_band_is_unary(call)) {
+        const int32_t *size = ta_params_int32(call, call->params_struct, "size");
+        return size ? *size : 0;
+    }
     const int32_t *rank = ta_params_int32(call, call->params_struct, "rank");
     const int32_t *dims = params_array(call, call->params_struct, "dims");
     const int32_t *s1 = params_array(call, call->params_struct, "stride1");
     const int32_t *s2 = params_array(call, call->params_struct, "stride2");
-    if (strcmp(call->function, "ta_add_s8") != 0 || !rank || !dims || !s1 || !s2 || *rank != 1 ||
-        s1[0] != 1 || s2[0] != 1)
+    if (!listed(binary_band_kernels, TA_COUNT_OF(binary_band_kernels), call->function) || !rank ||
+        !dims || !s1 || !s2 || *rank != 1 || s1[0] != 1 || s2[0] != 1)
         return 0;
     return dims[0];
 }
 
+const char *ta_row_band_elements_field(const TaKernelCall *call)
+{
+    return ta_row_band_is_unary(call) ? "size" : "dims[0]";
+}
+
 bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t elements)
 {
-    int32_t *dims = params_array(call, copy, "dims");
-    if (!ta_row_band_elements(call) || !dims)
+    int32_t *count = ta_row_band_is_unary(call) ? ta_params_int32(call, copy, "size")
+                                                : params_array(call, copy, "dims");
+    if (!ta_row_band_elements(call) || !count)
         return false;
-    dims[0] = elements;
+    *count = elements;
     return true;
 }
 
 size_t ta_row_chain_row_bytes(const TaRowChain *chain, int j)
 {
     return (size_t)chain->buffers[j]->dims[2] * (size_t)chain->buffers[j]->dims[3];
+}
+
+bool ta_row_chain_finishes_at_end(const TaRowChain *chain)
+{
+    return chain->finish_call && !chain->sums_per_row;
 }
 
 bool ta_row_chain_is_dag(const TaRowChain *chain)

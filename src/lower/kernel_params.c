@@ -53,6 +53,7 @@
 #include "../../runtime/kernels/ta_lut.h"
 #include "../../runtime/kernels/ta_maximum_minimum.h"
 #include "../../runtime/kernels/ta_mul.h"
+#include "../../runtime/kernels/ta_pad_rows.h"
 #include "../../runtime/kernels/ta_pooling.h"
 #include "../../runtime/kernels/ta_pooling_f32.h"
 #include "../../runtime/kernels/ta_prelu.h"
@@ -271,6 +272,10 @@ DESCRIBE(TA_MAXIMUM_MINIMUM_PARAMS)
 
 #define STRUCT ta_mul_params_t
 DESCRIBE(TA_MUL_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_pad_rows_params_t
+DESCRIBE(TA_PAD_ROWS_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_pool_f32_params_t

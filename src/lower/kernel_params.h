@@ -58,6 +58,7 @@ extern const TaParamsDesc ta_lstm_params_t_desc;
 extern const TaParamsDesc ta_lut_params_t_desc;
 extern const TaParamsDesc ta_maximum_minimum_params_t_desc;
 extern const TaParamsDesc ta_mul_params_t_desc;
+extern const TaParamsDesc ta_pad_rows_params_t_desc;
 extern const TaParamsDesc ta_pool_f32_params_t_desc;
 extern const TaParamsDesc ta_pool_params_t_desc;
 extern const TaParamsDesc ta_prelu_params_t_desc;

@@ -7,9 +7,32 @@
  * and float32).
  */
 #include "../../runtime/kernels/ta_copy_nd.h"
+#include "../../runtime/kernels/ta_pad_rows.h"
 #include "common/copy_nd.h"
 
 #include <string.h>
+
+/* int8 NHWC of one batch: one row-by-row call (ta_pad_rows.h), which a
+   row chain can also run on bands of rows (docs/row-streaming.md). */
+static bool lower_rows(TaLower *L, TaOp *op, const int64_t *pads, int32_t fill)
+{
+    TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    TaKernelCall *call = ta_call(L, op, "ta_pad_rows_s8", "runtime/kernels/ta_pad_rows.h");
+    ta_pad_rows_params_t *p = TA_CALL_PARAMS(L, call, ta_pad_rows_params_t);
+    p->input_height = in->dims[1];
+    p->pad_top = (int32_t)pads[2];
+    p->output_height = out->dims[1];
+    p->input_width = in->dims[2];
+    p->pad_left = (int32_t)pads[4];
+    p->output_width = out->dims[2];
+    p->input_depth = in->dims[3];
+    p->pad_front = (int32_t)pads[6];
+    p->output_depth = out->dims[3];
+    p->value = fill;
+    ta_call_arg(L, call, in);
+    ta_call_arg(L, call, out);
+    return true;
+}
 
 static bool lower_pad(TaLower *L, TaOp *op)
 {
@@ -78,6 +101,8 @@ static bool lower_pad(TaLower *L, TaOp *op)
     }
     if (!padded)
         return ta_lower_move(L, op, 0, &c);
+    if (in->dtype == TA_INT8 && in->rank == 4 && in->dims[0] == 1 && out->dims[0] == 1)
+        return lower_rows(L, op, pads, fill);
     TaKernelCall *f = ta_call(L, op, "ta_fill", "runtime/kernels/ta_copy_nd.h");
     ta_fill_params_t *p = TA_CALL_PARAMS(L, f, ta_fill_params_t);
     p->count = (int64_t)ta_tensor_elements(out);

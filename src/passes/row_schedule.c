@@ -26,12 +26,23 @@
 
 #include <string.h>
 
-/* Input rows [*a, *b) that output row r of window w reads, clipped. */
+/* Input rows [*a, *b) that output row r of window w reads, clipped: none
+   (*a == *b) for a PAD's rows of padding above or below its input. */
 static void window_rows(const TaRowWindow *w, int r, int *a, int *b)
 {
     const int top = r * w->stride - w->pad;
-    *a = top < 0 ? 0 : top;
+    *a = top < 0 ? 0 : top < w->in_height ? top : w->in_height;
     *b = top + w->span < w->in_height ? top + w->span : w->in_height;
+    *b = *b < *a ? *a : *b;
+}
+
+/* The top padding of a band from output row r whose input rows start at
+   a: the rows its first output row's window has above a (0 for a band of
+   a PAD's rows below its input, which read nothing). */
+static int band_pad_top(const TaRowWindow *w, int r, int a)
+{
+    const int pad = w->pad + a - r * w->stride;
+    return pad < 0 ? 0 : pad;
 }
 
 typedef struct Sched {
@@ -136,7 +147,7 @@ static bool produce(Sched *S, int k, int y)
                                  .out_rows = 1,
                                  .in_row = a,
                                  .in_rows = b - a,
-                                 .pad_top = w->pad + a - r * w->stride,
+                                 .pad_top = band_pad_top(w, r, a),
                                  .in_offset = (size_t)(a - S->lo[in]) * w->in_row_bytes,
                                  .out_offset = (size_t)(r - S->lo[k + 1]) * w->out_row_bytes,
                                  .second_offset = second < 0 ? 0
@@ -155,6 +166,9 @@ static bool continues(const TaRowWindow *w, const TaRowStep *s, const TaRowStep 
     if (s->op < 0 || t->op != s->op || t->out_row != s->out_row + s->out_rows)
         return false;
     const TaRowWindow *x = &w[s->op];
+    if (x->sums && (t->out_row + x->sum_pad) % x->sum_rows == 0)
+        return false; /* a summing pool's band ends with its window (its
+                         one-row input makes each band one row today) */
     return t->out_offset == s->out_offset + (size_t)s->out_rows * x->out_row_bytes &&
            t->second_offset == s->second_offset + (size_t)s->out_rows * x->second_row_bytes &&
            t->in_row >= s->in_row &&
@@ -255,7 +269,7 @@ static bool check_band(Check *C, const TaRowWindow *w, const TaRowStep *s)
     window_rows(w, s->out_row, &a, &b);
     window_rows(w, s->out_row + s->out_rows - 1, &a2, &b2);
     if (s->out_rows < 1 || s->out_row + s->out_rows > w->out_height || s->in_row != a ||
-        s->in_rows != b2 - a || s->pad_top != w->pad + a - s->out_row * w->stride)
+        s->in_rows != b2 - a || s->pad_top != band_pad_top(w, s->out_row, a))
         return fail(C, "the band's rows are not its window's", in, s->out_row, -1);
     if (s->buffer != in || s->in_offset % w->in_row_bytes || s->out_offset % w->out_row_bytes ||
         (second >= 0 && s->second_offset % w->second_row_bytes))

@@ -37,6 +37,9 @@ static const char *const band_kernels[] = {
     "ta_conv_2d_add_s8_interleaved",
     "ta_conv_2d_add_s8_columns",
     "ta_conv_2d_add_s8_long",
+    /* PAD: a window of one row, stride 1, its top padding the PAD's
+       (ta_pad_rows.h; no filter or stride fields) */
+    "ta_pad_rows_s8",
 };
 
 /* Instructions a band call costs beyond the rows it computes (parameter
@@ -105,16 +108,33 @@ static bool residual_arg(const TaOp *op, const TaKernelCall *c, int *arg)
     return *arg >= 0;
 }
 
-/* A separate ADD of two same-shaped tensors (ta_row_band_elements): a
-   window of one row, its second operand read row for row. */
+/* Whether the run call's arguments between input and output are
+   constants only (an activation's table): the same for every band. */
+static bool middle_args_constant(const TaKernelCall *c)
+{
+    for (int a = 1; a + 1 < c->args.len; a++) {
+        const TaTensor *t = c->args.items[a];
+        if (t->role != TA_REGION_CONSTANT)
+            return false;
+    }
+    return true;
+}
+
+/* An elementwise layer (ta_row_band_elements): a window of one row, the
+   output's shape. A binary one (ADD, SUB, MUL of two same-shaped
+   tensors) reads its second operand row for row; a unary one (an int8
+   activation or requantization) reads its input only. */
 static bool elementwise_window(const TaOp *op, const TaKernelCall *c, TaRowWindow *w)
 {
-    const TaTensor *a = op->num_inputs == 2 ? op->inputs[0] : NULL;
-    const TaTensor *b = a ? op->inputs[1] : NULL, *out = op->outputs[0];
-    if (!nhwc_int8(a) || !nhwc_int8(b) || a == b || c->args.len != 3 || c->args.items[0] != a ||
-        c->args.items[1] != b || c->args.items[2] != out ||
+    const bool unary = ta_row_band_is_unary(c);
+    const TaTensor *a = op->num_inputs == (unary ? 1 : 2) ? op->inputs[0] : NULL;
+    const TaTensor *b = a && !unary ? op->inputs[1] : NULL, *out = op->outputs[0];
+    if (!nhwc_int8(a) || (!unary && (!nhwc_int8(b) || a == b)) || a == out ||
+        (!unary && c->args.len != 3) || c->args.len < 2 || c->args.items[0] != a ||
+        c->args.items[c->args.len - 1] != out ||
+        (unary ? !middle_args_constant(c) : c->args.items[1] != b) ||
         memcmp(a->dims, out->dims, 4 * sizeof a->dims[0]) != 0 ||
-        memcmp(b->dims, out->dims, 4 * sizeof b->dims[0]) != 0 ||
+        (b && memcmp(b->dims, out->dims, 4 * sizeof b->dims[0]) != 0) ||
         (size_t)ta_row_band_elements(c) != ta_tensor_bytes(out) || out->dims[1] > UINT16_MAX ||
         ta_tensor_bytes(out) > INT32_MAX)
         return false;
@@ -128,10 +148,29 @@ static bool elementwise_window(const TaOp *op, const TaKernelCall *c, TaRowWindo
                        .in_row_bytes = row,
                        .out_row_bytes = row,
                        .second = b,
-                       .second_input = 1,
-                       .second_arg = 1,
-                       .second_row_bytes = row};
+                       .second_input = b ? 1 : -1,
+                       .second_arg = b ? 1 : -1,
+                       .second_row_bytes = b ? row : 0};
     return true;
+}
+
+/* An average pool with one output row whose window spans every input
+   row (the classifier head's): its input needs one row, not all. */
+static bool summed_whole(const TaRowWindow *w)
+{
+    return w->out_height == 1 && w->span - w->pad >= w->in_height;
+}
+
+/* An average pool of more than one output row whose windows tile the
+   input rows (stride = window height, every row in one window), summed
+   band by band where that takes fewer bytes: one input row and the int32
+   sums of an output row, against the window's rows. */
+static bool summed_per_row(const TaRowWindow *w)
+{
+    const int64_t window_bytes = (int64_t)(w->span - 1) * (int64_t)w->in_row_bytes;
+    return w->out_height > 1 && w->stride == w->span && w->pad < w->span &&
+           (int64_t)w->out_height * w->span - w->pad >= w->in_height &&
+           window_bytes > 4 * (int64_t)w->out_row_bytes;
 }
 
 /* The operator's window over rows, or false when it cannot run in bands. */
@@ -145,7 +184,7 @@ static bool row_window(const TaOp *op, TaRowWindow *w)
         !band_kernel(c->function) || op->num_outputs != 1 || op->num_inputs < 1 ||
         !nhwc_int8(op->inputs[0]) || !nhwc_int8(op->outputs[0]) || c->args.len < 2 ||
         c->args.items[0] != op->inputs[0] || c->args.items[c->args.len - 1] != op->outputs[0] ||
-        field(c, "batches", 0) != 1)
+        field(c, "batches", 1) != 1)
         return false;
     for (int a = 1; a + 1 < c->args.len; a++)
         if (c->args.items[a] == op->inputs[0] || c->args.items[a] == op->outputs[0])
@@ -159,9 +198,9 @@ static bool row_window(const TaOp *op, TaRowWindow *w)
         .call = c,
         .in_height = field(c, "input_height", -1),
         .out_height = field(c, "output_height", -1),
-        .stride = field(c, "stride_height", -1),
+        .stride = field(c, "stride_height", 1),
         .pad = field(c, ta_row_band_pad_field(c), -1),
-        .span = (field(c, "filter_height", 0) - 1) * field(c, "dilation_height", 1) + 1,
+        .span = (field(c, "filter_height", 1) - 1) * field(c, "dilation_height", 1) + 1,
         .in_row_bytes = (size_t)in->dims[2] * (size_t)in->dims[3],
         .out_row_bytes = (size_t)out->dims[2] * (size_t)out->dims[3],
         .second = second_arg < 0 ? NULL : op->inputs[3],
@@ -175,11 +214,14 @@ static bool row_window(const TaOp *op, TaRowWindow *w)
         w->in_height > UINT16_MAX || w->out_height > UINT16_MAX || w->pad > UINT16_MAX ||
         ta_tensor_bytes(in) > UINT32_MAX || ta_tensor_bytes(out) > UINT32_MAX)
         return false;
-    if (strcmp(c->function, "ta_average_pool_s8") == 0 && w->out_height == 1 && w->in_height > 1 &&
-        w->span - w->pad >= w->in_height) {
-        w->sums = true; /* one window over every row: summed band by band */
+    if (strcmp(c->function, "ta_average_pool_s8") == 0 && w->in_height > 1 &&
+        (summed_whole(w) || summed_per_row(w))) {
+        w->sums = true; /* summed band by band */
+        w->sum_rows = w->out_height == 1 ? w->in_height : w->span;
+        w->sum_pad = w->out_height == 1 ? 0 : w->pad;
         w->out_height = w->in_height;
-        w->stride = w->span = w->out_row_bytes = 1;
+        w->stride = w->span = 1;
+        w->out_row_bytes = 1;
         w->pad = 0;
     }
     return true;
@@ -212,16 +254,24 @@ static void make_sums(TaPassCtx *ctx, TaRowChain *chain, const TaRowWindow *w)
     ta_vec_push(ctx->pool, &finish->args, op->outputs[0]);
     chain->rows_call = rows;
     chain->finish_call = finish;
-    /* The bands' own parameters: every row of the band summed, the first
-       band starting from zero (ta_average_pool_rows_s8). */
-    const int last = chain->num_ops - 1;
+    /* The bands' own parameters: every row of the band summed, a window's
+       first band starting from zero (ta_average_pool_rows_s8); with more
+       than one output row, the band completing a window has that window's
+       rows in pad_top and writes its output row at out_offset. */
+    const int last = chain->num_ops - 1, height = w->in_height;
+    const size_t out_row = (size_t)out->dims[2] * (size_t)out->dims[3];
+    chain->sums_per_row = out->dims[1] > 1;
     for (int i = 0; i < chain->steps.len; i++) {
         TaRowStep *s = chain->steps.items[i];
         if (s->op != last)
             continue;
-        s->pad_top = 0;
-        s->out_rows = s->out_row == 0;
-        s->out_offset = 0;
+        const int oy = (s->out_row + w->sum_pad) / w->sum_rows;
+        const int top = oy * w->sum_rows - w->sum_pad, bottom = top + w->sum_rows;
+        const int first = top < 0 ? 0 : top, end = bottom < height ? bottom : height;
+        const bool completes = s->out_row + s->out_rows == end;
+        s->pad_top = chain->sums_per_row && completes ? end - first : 0;
+        s->out_rows = s->out_row == first;
+        s->out_offset = chain->sums_per_row ? (size_t)oy * out_row : 0;
     }
 }
 

@@ -36,9 +36,12 @@ typedef struct TaRowWindow {
     const TaKernelCall *call;
     int in_height, out_height, stride, pad, span; /* span: (kh - 1) * dilation + 1 */
     size_t in_row_bytes, out_row_bytes;
-    /* An average pool over every row, summed a band at a time: scheduled
-       as one virtual output row (of one byte) per input row. */
+    /* An average pool summed a band at a time: scheduled as one virtual
+       output row (of one byte) per input row. Its output rows' windows
+       tile the input, sum_rows rows each from row -sum_pad (one window
+       over every row: the classifier head's pool). */
     bool sums;
+    int sum_rows, sum_pad;
     /* A second input read row for row with the output (a fused residual):
        the tensor, its operand index and its argument of the run call;
        NULL when none. */

@@ -246,3 +246,106 @@ def dw_conv(rng):
     return b.build([x], [out]), {"input_shape": shape, "depth_multiplier": mult,
                                  "dw": info, "avg_pool": pooled,
                                  "input_quant": q.to_json()}
+
+
+# Layers a row chain (docs/row-streaming.md) runs row for row: PAD and the
+# int8 elementwise layers that survive fusion.
+ROW_UNARY = ["RELU", "RELU6", "LEAKY_RELU", "HARD_SWISH", "LOGISTIC", "TANH", "QUANTIZE", "ABS",
+             "ELU"]
+
+
+def _pad_layer(b, rng, x, shape, q, pads=None, name="pad"):
+    """PAD (or PADV2 with the zero point as its value) of the rows and
+    columns, sometimes of the channels too; pads: [[top, bottom], [left,
+    right], [front, back]] or drawn 0-3 a side."""
+    if pads is None:
+        pads = [[randint(rng, 0, 3), randint(rng, 0, 3)],
+                [randint(rng, 0, 3), randint(rng, 0, 3)],
+                [0, 0] if chance(rng, 0.8) else [randint(rng, 0, 2), randint(rng, 0, 2)]]
+    full = [[0, 0]] + [list(p) for p in pads]
+    oshape = [d + p[0] + p[1] for d, p in zip(shape, full)]
+    pt = b.const(np.array(full, np.int32), "int32", name=name + "_paddings")
+    y = b.tensor(oshape, "int8", Q(q.scale, q.zero_point), name=name + "_out")
+    if chance(rng, 0.3):
+        v = b.const(np.array([q.zero_point], np.int8), "int8", Q(q.scale, q.zero_point),
+                    name=name + "_value")
+        b.op("PADV2", [x, pt, v], [y], "PadV2Options")
+    else:
+        b.op("PAD", [x, pt], [y], "PadOptions")
+    return y, oshape, q, {"op": "PAD", "paddings": full}
+
+
+def _unary_layer(b, rng, x, shape, q, kind=None, name="act"):
+    """An int8 activation or requantization of x as a layer of its own
+    (its output quantization differs from x's, so it is not fused)."""
+    kind = kind or pick(rng, ROW_UNARY)
+    fields, options = {}, None
+    if kind == "LOGISTIC":
+        oq = Q(1.0 / 256, -128)
+    elif kind == "TANH":
+        oq = Q(1.0 / 128, 0)
+    elif kind == "RELU6":
+        oq = Q(q.scale, q.zero_point)  # TFLM clamps in the input's quantization
+    else:
+        oq = Q(f32(max(q.scale / 100.0, q.scale * 10 ** rng.uniform(-0.7, 0.7))),
+               draw_zero_point(rng, "int8"))
+    if kind == "LEAKY_RELU":
+        options, fields = "LeakyReluOptions", {"alpha": f32(pick(rng, [0.1, 0.2, 0.01, 1.5]))}
+    y = b.tensor(shape, "int8", oq, name=name + "_out")
+    b.op(kind, [x], [y], options, **fields)
+    return y, shape, oq, {"op": kind, "output_quant": oq.to_json()}
+
+
+def _binary_layer(b, rng, x, y, shape, qx, qy, kind="MUL", name="gate"):
+    """MUL (a gate: x * sigmoid(x)) or SUB of two int8 tensors of one shape."""
+    if kind == "MUL":
+        scale = qx.scale * qy.scale * 128
+    else:
+        scale = max(qx.scale, qy.scale) * 2
+    oq = Q(f32(scale * 10 ** rng.uniform(-0.5, 0.5)), draw_zero_point(rng, "int8"))
+    out = b.tensor(shape, "int8", oq, name=name + "_out")
+    b.op(kind, [x, y], [out], kind.capitalize() + "Options", fusedActivationFunction="NONE")
+    return out, shape, oq, {"op": kind, "output_quant": oq.to_json()}
+
+
+def draw_row_layers(rng, x, shape, q, b):
+    """input -> PAD -> CONV_2D (any stride, SAME or VALID) -> an activation
+    layer -> DEPTHWISE_CONV_2D -> MUL (or SUB) by its own LOGISTIC, or
+    another activation layer -> 1x1 CONV_2D to 2 channels: the layers a
+    row chain runs, each of a kind that used to end it."""
+    infos = []
+    t, tshape, tq, info = _pad_layer(b, rng, x, shape, q)
+    infos.append(info)
+    t, tshape, tq, info = _conv(b, rng, t, tshape, tq, pick(rng, [8, 16]), k=pick(rng, [1, 3, 5]),
+                                stride=pick(rng, [1, 2]), act="NONE", name="conv")
+    infos.append(info)
+    t, tshape, tq, info = _unary_layer(b, rng, t, tshape, tq, name="act1")
+    infos.append(info)
+    t, tshape, tq, info = _conv(b, rng, t, tshape, tq, None, kind="dw", k=3,
+                                stride=pick(rng, [1, 2]), act="NONE", name="dw")
+    infos.append(info)
+    if chance(rng, 0.6):
+        g, _, gq, info = _unary_layer(b, rng, t, tshape, tq, kind="LOGISTIC", name="gate")
+        infos.append(info)
+        t, tshape, tq, info = _binary_layer(b, rng, t, g, tshape, tq, gq,
+                                            kind=pick(rng, ["MUL", "MUL", "SUB"]))
+    else:
+        t, tshape, tq, info = _unary_layer(b, rng, t, tshape, tq, name="act2")
+    infos.append(info)
+    t, tshape, tq, info = _conv(b, rng, t, tshape, tq, 2, k=1, stride=1, padding="SAME",
+                                act="NONE", name="head")
+    infos.append(info)
+    return t, infos
+
+
+@variant("CHAIN.pad_elementwise", "CHAIN")
+def pad_elementwise(rng):
+    """PAD -> CONV_2D -> activation -> DEPTHWISE_CONV_2D -> MUL or SUB by
+    its LOGISTIC (or an activation) -> CONV_2D, int8: layers a row chain
+    runs row for row (docs/row-streaming.md), heights 1-24."""
+    b = ModelBuilder()
+    shape = [1, randint(rng, 1, 24), randint(rng, 1, 8), randint(rng, 1, 4)]
+    x, q = _input(b, rng, shape)
+    y, infos = draw_row_layers(rng, x, shape, q, b)
+    return b.build([x], [y]), {"input_shape": shape, "layers": infos,
+                               "input_quant": q.to_json()}
