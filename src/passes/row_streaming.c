@@ -393,6 +393,7 @@ static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowC
     const int n = chain->num_ops, j0 = chain->push_input ? 0 : 1;
     for (int j = j0; j < n; j++)
         rows[j] -= opt->shortfall >= (uint64_t)rows[j] ? rows[j] - 1 : (int)opt->shortfall;
+    ta_row_share(ctx->pool, chain, w, rows, opt->test_share_all);
     if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows))
         return false;
     chain->saved_bytes = 0;
@@ -401,7 +402,8 @@ static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowC
         TaTensor *t = chain->buffers[j];
         t->row_buffer_rows = rows[j];
         t->row_buffer_bytes = (size_t)rows[j] * ta_row_buffer_row_bytes(w, j);
-        chain->saved_bytes += (int64_t)(ta_tensor_bytes(t) - t->row_buffer_bytes);
+        chain->saved_bytes += (int64_t)(ta_tensor_bytes(t) -
+                                        (chain->shares[j] >= 0 ? 0 : t->row_buffer_bytes));
     }
     chain->added_instructions = (int64_t)(chain->calls - n) * CALL_INSTRUCTIONS +
                                 chain->moved_bytes / BYTES_PER_MOVE_INSTRUCTION;
