@@ -35,6 +35,11 @@ CASES = {
     "summing_pool": ([1, 20, 6, 2], [("conv", 16, 3, 1, "SAME"), ("dw", 16, 3, 2, "SAME"),
                                      ("conv", 16, 1, 1, "SAME"),
                                      ("AVERAGE_POOL_2D", 16, 10, 10, "SAME")]),
+    # 21 channels: the summing pool's Helium pass of 16, a predicated 4 and
+    # 1; its DSP words of 4 and a channel alone
+    "summing_pool_21": ([1, 20, 6, 2], [("conv", 21, 3, 1, "SAME"), ("dw", 21, 3, 2, "SAME"),
+                                        ("conv", 21, 1, 1, "SAME"),
+                                        ("AVERAGE_POOL_2D", 21, 10, 10, "SAME")]),
     "kh10": ([1, 24, 12, 2], [("conv", 16, 1, 1, "SAME"), ("dw", 16, 10, 1, "VALID"),
                               ("conv", 2, 1, 1, "SAME")]),
 }
