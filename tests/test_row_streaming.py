@@ -224,14 +224,7 @@ def test_keyword_spotter_shared_row_buffers_are_bit_exact(tmp_path, board):
     byte-equal to TFLite Micro on the host and both boards."""
     m = module.convert(KWS, tmp_path / "m", keys={"memory.row_streaming": "least_ram"})
     assert chained(m)
-    data = KWS.read_bytes()
-    ins = oracle.random_inputs(data, np.random.default_rng(11), 2)
-    if board:
-        outs, _ = module.run_qemu(m, module.build_qemu(m, board=board), ins, board=board)
-    else:
-        outs = module.run(m, module.build(m), ins)
-    total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
-    assert total > 0 and diff == 0, f"{diff} of {total} bytes differ on {board or 'host'}"
+    exact_on(m, KWS, 2, board)
 
 
 @pytest.mark.parametrize("model, keys", [
