@@ -277,7 +277,8 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
         return TINYAOT_ERROR_CONFIG;
     }
     const TaRowStreamingOptions rows = {cfg->row_streaming, cfg->row_streaming_test_shortfall,
-                                        cfg->row_streaming_loops, cfg->push_input_rows};
+                                        cfg->row_streaming_loops, cfg->push_input_rows,
+                                        cfg->row_streaming_test_share_all};
     if (!ta_row_streaming(&pass, &rows))
         return TINYAOT_ERROR_PLAN;
     ta_stage(diag, "lowered: %d operators", graph->ops.len);

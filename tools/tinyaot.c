@@ -245,6 +245,8 @@ static void print_row_chains_text(const tinyaot_analysis *a)
             if (c->buffer_residual_of[j] >= 0) /* residual blocks: who holds it */
                 printf(" (residual of layer %d, %d reader%s)", c->buffer_residual_of[j],
                        c->buffer_readers[j], c->buffer_readers[j] == 1 ? "" : "s");
+            if (c->buffer_shares[j])
+                printf(" (in %s's bytes)", c->buffer_shares[j]);
             printf("%s", j + 1 < c->num_buffers ? "," : "\n");
         }
     }
@@ -266,9 +268,12 @@ static void print_row_chains_json(const tinyaot_analysis *a)
             printf("%s{\"id\": ", j ? ", " : "");
             va_json_string(stdout, c->buffer_ids[j]);
             printf(", \"rows\": %d, \"height\": %d, \"bytes\": %lld, \"readers\": %d, "
-                   "\"residual_of\": %d}",
+                   "\"residual_of\": %d",
                    c->buffer_rows[j], c->buffer_heights[j], (long long)c->buffer_bytes[j],
                    c->buffer_readers[j], c->buffer_residual_of[j]);
+            printf(", \"shares\": ");
+            va_json_string(stdout, c->buffer_shares[j]);
+            printf("}");
         }
         printf("]}");
     }

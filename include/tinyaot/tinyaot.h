@@ -295,6 +295,9 @@ typedef struct tinyaot_row_chain {
        residual); which layer reads it as a residual, -1: none. */
     const int *buffer_readers;
     const int *buffer_residual_of;
+    /* Per row buffer: the id of the row buffer whose bytes it shares (their
+       rows are never live at one step), NULL: bytes of its own. */
+    const char *const *buffer_shares;
 } tinyaot_row_chain;
 
 typedef struct tinyaot_analysis {

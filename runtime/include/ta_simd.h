@@ -37,6 +37,14 @@ static inline uint32_t ta_sxtb16_ror8(uint32_t v)
     __asm("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
     return r;
 }
+
+/* SXTAB16 of bytes 1 and 3 of w added to acc's halves (the same). */
+static inline uint32_t ta_sxtab16_ror8(uint32_t acc, uint32_t w)
+{
+    uint32_t r;
+    __asm("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(acc), "r"(w));
+    return r;
+}
 #endif
 
 /* Keeps a kernel's hot loop in a function of its own: inlined into a big

@@ -426,13 +426,15 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
     /* Pixels in pairs, widened WIDE_GAP apart so that one pointer reaches
        both: every weight load serves two pixels. The pair loop reads whole
        words: a last partial one zero-extended (widen_bytes), against zero
-       weights. An odd last pixel goes with the one before it again (whose
-       outputs it writes once more, the same). */
+       weights. An odd last pixel goes alone: a pair with the pixel before
+       it again costs more (a row chain's one-row bands of an odd width
+       have one each). */
     const int32_t words = (n + 3) / 4;
     for (int32_t i = 0; i < pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
         if (i + 2 > pixels) {
-            x -= x_step;
-            out -= out_c;
+            single_pixels(p, x, x_step, 1, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                          out);
+            return;
         }
         widen_bytes(wide, x, n);
         widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);

@@ -190,14 +190,6 @@ static inline int32_t average_by_product(int32_t sum, const dsp_divisor_t *d)
     return (int32_t)(((uint64_t)t * d->reciprocal) >> 32) - 128;
 }
 
-/* SXTAB16 of bytes 1 and 3 of w (gcc does not fold the rotation). */
-static inline uint32_t sxtab16_ror8(uint32_t acc, uint32_t w)
-{
-    uint32_t r;
-    __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(acc), "r"(w));
-    return r;
-}
-
 /* The averages of channels [0, end) (a multiple of 4) of one window over
    the full int8 range, four channels per word: sums in int16 halves, then
    average_by_product, the bytes stored as one word. */
@@ -218,7 +210,7 @@ static __attribute__((noinline)) void average_quads_dsp(const int8_t *base, int3
             do {
                 const uint32_t w = load_word(px);
                 even = __sxtab16(even, w);
-                odd = sxtab16_ror8(odd, w);
+                odd = ta_sxtab16_ror8(odd, w);
                 px += depth;
             } while (px != row_end);
         }

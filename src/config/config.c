@@ -147,6 +147,9 @@ static const tinyaot_config_key config_keys[] = {
     {"memory.row_streaming_test_shortfall", "integer (rows)", "0",
      "testing only (needs TINYAOT_TESTING=1): row buffers this many rows shorter than the schedule "
      "needs (the conversion must reject it)"},
+    {"memory.row_streaming_test_share_all", "bool", "false",
+     "testing only (needs TINYAOT_TESTING=1): every row buffer of a chain shares the largest's "
+     "bytes, live or not (the conversion must reject it)"},
     {"memory.keep_inputs", "bool", "false",
      "true: a run leaves every model input as it was (no tensor reuses its bytes)"},
     {"memory.overlap_test_shortfall", "integer (bytes)", "0",
@@ -921,6 +924,9 @@ static void load_memory(Loader *L, const TaNode *n)
     if ((v = ta_node_map_get(n, "row_streaming_test_shortfall")) &&
         testing_allowed(L, v, "memory.row_streaming_test_shortfall"))
         get_uint(L, v, "memory.row_streaming_test_shortfall", &c->row_streaming_test_shortfall);
+    if ((v = ta_node_map_get(n, "row_streaming_test_share_all")) &&
+        testing_allowed(L, v, "memory.row_streaming_test_share_all"))
+        get_bool(L, v, "memory.row_streaming_test_share_all", &c->row_streaming_test_share_all);
     if ((v = ta_node_map_get(n, "overlap_test_shortfall")) &&
         testing_allowed(L, v, "memory.overlap_test_shortfall"))
         get_uint(L, v, "memory.overlap_test_shortfall", &c->overlap_test_shortfall);

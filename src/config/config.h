@@ -81,8 +81,9 @@ typedef struct TaConfig {
     const char *row_streaming;          /* "auto" | "off" | "least_ram" (row_streaming.c) */
     /* tests: rows taken off each row buffer */
     uint64_t row_streaming_test_shortfall;
-    bool row_streaming_loops; /* memory.row_streaming_loops (row_loops.c) */
-    bool push_input_rows;     /* module.input_rows: push (row_streaming.c) */
+    bool row_streaming_test_share_all; /* tests: every row buffer in the largest's bytes */
+    bool row_streaming_loops;          /* memory.row_streaming_loops (row_loops.c) */
+    bool push_input_rows;              /* module.input_rows: push (row_streaming.c) */
     bool auto_hydrate_constants_given;
     TaVec tensor_rules;     /* TaRule* */
     TaVec operator_rules;   /* TaRule* */

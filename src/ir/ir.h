@@ -127,8 +127,9 @@ typedef struct TaTensor {
     size_t row_buffer_bytes;
 
     /* Set by the planner. */
-    struct TaTensor *alias_of; /* shares this tensor's bytes (zero-copy reshape) */
-    int first_use, last_use;   /* layer indices; -1 if unused */
+    struct TaTensor
+        *alias_of;           /* shares this tensor's bytes (zero-copy reshape, shared row buffer) */
+    int first_use, last_use; /* layer indices; -1 if unused */
     TaPlacement place;
 } TaTensor;
 
@@ -419,6 +420,10 @@ typedef struct TaRowChain {
        is a row buffer of buffer_rows[0] rows too, filled by push steps. */
     bool push_input;
     int pushes; /* push steps per run */
+    /* Per buffer: the row buffer whose bytes it shares from their start
+       (the planner's alias while the chain is on; src/passes/row_share.c),
+       -1: bytes of its own. */
+    int *shares;
 } TaRowChain;
 
 typedef struct TaGraph {

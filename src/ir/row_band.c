@@ -148,6 +148,8 @@ void ta_row_chain_mark(TaGraph *g, TaRowChain *chain, bool on)
         TaTensor *t = chain->buffers[j];
         t->row_buffer_rows = on ? chain->buffer_rows[j] : 0;
         t->row_buffer_bytes = (size_t)t->row_buffer_rows * (size_t)t->dims[2] * (size_t)t->dims[3];
+        if (chain->shares && chain->shares[j] >= 0)
+            t->alias_of = on ? chain->buffers[chain->shares[j]] : NULL;
     }
     if (chain->plain_call) {
         TaKernelCall **slot = run_slot(TA_OP(g, chain->first_op + chain->num_ops - 1));

@@ -231,11 +231,19 @@ typedef struct Check {
     const char *model_path;
     const TaRowChain *chain;
     int step;
-    int **slot;  /* per buffer: the row each slot holds, -1: none */
-    int *slots;  /* per buffer: how many */
-    int **count; /* per operator: times each output row was computed */
-    int pushed;  /* row-push input: the chain's input rows pushed so far */
+    /* per buffer: a tag per byte naming the buffer and row whose byte it
+       holds (0: none); buffers sharing bytes (chain->shares) share it */
+    int **tag;
+    int *slots;        /* per buffer: rows it has room for */
+    size_t *row_bytes; /* per buffer */
+    int **count;       /* per operator: times each output row was computed */
+    int pushed;        /* row-push input: the chain's input rows pushed so far */
 } Check;
+
+static int row_tag(const Check *C, int j, int row)
+{
+    return row * (C->chain->num_ops + 1) + j + 1;
+}
 
 static bool fail(Check *C, const char *what, int buffer, int row, int slot)
 {
@@ -248,16 +256,36 @@ static bool fail(Check *C, const char *what, int buffer, int row, int slot)
     return false;
 }
 
+/* Row `row` written at slot `slot` of buffer j. */
+static void put_row(Check *C, int j, int slot, int row)
+{
+    const size_t rb = C->row_bytes[j];
+    const int tag = row_tag(C, j, row);
+    for (size_t b = 0; b < rb; b++)
+        C->tag[j][(size_t)slot * rb + b] = tag;
+}
+
 /* Rows [row, row + n) at slot `first` of buffer j, as a band reads them. */
 static bool check_reads(Check *C, int j, int first, int row, int n)
 {
+    const size_t rb = C->row_bytes[j];
     for (int i = 0; i < n; i++) {
-        const int slot = first + i;
+        const int slot = first + i, want = row_tag(C, j, row + i);
         if (slot >= C->slots[j])
             return fail(C, "reads past the buffer's end", j, row + i, slot);
-        if (C->slot[j][slot] != row + i)
+        for (size_t b = 0; b < rb; b++) {
+            const int got = C->tag[j][(size_t)slot * rb + b];
+            if (got == want)
+                continue;
+            if (got && (got - 1) % (C->chain->num_ops + 1) != j)
+                return fail(C,
+                            ta_format(C->diag->pool,
+                                      "reads a row that buffer %d, sharing its bytes, overwrote",
+                                      (got - 1) % (C->chain->num_ops + 1)),
+                            j, row + i, slot);
             return fail(C, "reads a row that is not there (not written, or overwritten)", j,
                         row + i, slot);
+        }
     }
     return true;
 }
@@ -286,7 +314,7 @@ static bool check_band(Check *C, const TaRowWindow *w, const TaRowStep *s)
             return fail(C, "writes past the buffer's end", k + 1, row, slot);
         if (C->count[k][row]++)
             return fail(C, "computes a row a second time", k + 1, row, slot);
-        C->slot[k + 1][slot] = row;
+        put_row(C, k + 1, slot, row);
     }
     return true;
 }
@@ -303,7 +331,7 @@ static bool check_push(Check *C, const TaRowWindow *w, const TaRowStep *s)
     for (int i = 0; i < s->in_rows; i++) {
         if (to + i >= C->slots[0])
             return fail(C, "pushes past the buffer's end", 0, s->in_row + i, to + i);
-        C->slot[0][to + i] = s->in_row + i;
+        put_row(C, 0, to + i, s->in_row + i);
     }
     C->pushed += s->in_rows;
     return true;
@@ -321,7 +349,8 @@ static bool check_move(Check *C, const TaRowWindow *w, const TaRowStep *s)
     const int n = (int)(s->move_bytes / rb);
     if (from + n > C->slots[j] || to + n > C->slots[j])
         return fail(C, "moves rows past the buffer's end", j, s->in_row, from + n - 1);
-    memmove(C->slot[j] + to, C->slot[j] + from, (size_t)n * sizeof(int));
+    memmove(C->tag[j] + (size_t)to * rb, C->tag[j] + (size_t)from * rb,
+            (size_t)n * rb * sizeof(int));
     return true;
 }
 
@@ -330,18 +359,32 @@ bool ta_row_check(TaPool *pool, TaDiag *diag, const char *model_path, const TaRo
 {
     const int n = chain->num_ops;
     Check C = {.diag = diag, .model_path = model_path, .chain = chain};
-    C.slot = ta_alloc_array(pool, (size_t)n + 1, sizeof(int *));
+    C.tag = ta_alloc_array(pool, (size_t)n + 1, sizeof(int *));
     C.count = ta_alloc_array(pool, (size_t)n, sizeof(int *));
     C.slots = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
+    C.row_bytes = ta_alloc_array(pool, (size_t)n + 1, sizeof(size_t));
     for (int j = 0; j <= n; j++) {
         const bool whole_input = j == 0 && !chain->push_input;
         C.slots[j] = whole_input ? w[0].in_height : j == n ? w[n - 1].out_height : rows[j];
-        C.slot[j] = ta_alloc_array(pool, (size_t)C.slots[j] + 1, sizeof(int));
-        for (int r = 0; r < C.slots[j]; r++)
-            C.slot[j][r] = whole_input ? r : -1;
+        C.row_bytes[j] = j == n ? w[n - 1].out_row_bytes : ta_row_buffer_row_bytes(w, j);
         if (j < n)
             C.count[j] = ta_alloc_array(pool, (size_t)w[j].out_height + 1, sizeof(int));
     }
+    /* A buffer sharing another's bytes (never more of them) reads and
+       writes that one's tags. */
+    for (int j = 0; j <= n; j++)
+        if (!chain->shares || chain->shares[j] < 0)
+            C.tag[j] = ta_alloc_array(pool, (size_t)C.slots[j] * C.row_bytes[j] + 1, sizeof(int));
+    for (int j = 0; j <= n; j++)
+        if (chain->shares && chain->shares[j] >= 0) {
+            const int root = chain->shares[j];
+            TA_ASSERT((size_t)C.slots[j] * C.row_bytes[j] <=
+                      (size_t)C.slots[root] * C.row_bytes[root]);
+            C.tag[j] = C.tag[root];
+        }
+    if (!chain->push_input)
+        for (int r = 0; r < C.slots[0]; r++)
+            put_row(&C, 0, r, r);
     bool ok = true;
     for (int i = 0; ok && i < chain->steps.len; i++) {
         const TaRowStep *s = chain->steps.items[i];

@@ -19,6 +19,7 @@ typedef struct TaRowStreamingOptions {
        in a row buffer, its rows pushed (push steps); an error where the
        model cannot. */
     bool push_input;
+    bool test_share_all; /* tests: every row buffer in the largest's bytes (row_share.c) */
 } TaRowStreamingOptions;
 
 /* Picks the chains, schedules and checks each, and records them in
@@ -67,12 +68,20 @@ static inline size_t ta_row_buffer_row_bytes(const TaRowWindow *w, int j)
    too small for this order (*short_buffer says which). */
 bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, const int *rows,
                      int *short_buffer);
-/* Replays chain->steps over buffers of `rows` rows (ends whole): every
+/* Replays chain->steps over buffers of `rows` rows (ends whole), a
+   buffer sharing another's bytes (chain->shares) over those: every
    band reads rows that were written and are still where it reads them,
    every write stays inside its buffer, every output row is computed once.
    False after one error line naming the chain, step and row. */
 bool ta_row_check(TaPool *pool, TaDiag *diag, const char *model_path, const TaRowChain *chain,
                   const TaRowWindow *w, const int *rows);
+
+/* row_share.c: chain->shares for the steps in buffers of `rows` rows:
+   a row buffer takes a larger one's bytes where their live rows never
+   meet at one step (share_all, tests: every one the largest's, live or
+   not, which the check must refuse). */
+void ta_row_share(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, const int *rows,
+                  bool share_all);
 
 /* row_loops.c: chain->loops and loop_steps from chain->steps, as loops
    where the steps repeat (compact) or one pass over every step. */

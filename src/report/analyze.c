@@ -311,6 +311,7 @@ static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
         int64_t *bytes = ta_alloc_array(pool, n + 1, sizeof(int64_t));
         int *readers = ta_alloc_array(pool, n + 1, sizeof(int));
         int *residual_of = ta_alloc_array(pool, n + 1, sizeof(int));
+        const char **shares = ta_alloc_array(pool, n + 1, sizeof(char *));
         for (size_t j = 0; j < n; j++) {
             const TaTensor *t = ch->buffers[j + first];
             ids[j] = ta_strdup(pool, t->id);
@@ -318,6 +319,8 @@ static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
             heights[j] = t->dims[1];
             bytes[j] = (int64_t)t->row_buffer_bytes;
             residual_of[j] = -1;
+            if (ch->shares && ch->shares[j + first] >= 0)
+                shares[j] = ta_strdup(pool, ch->buffers[ch->shares[j + first]]->id);
             for (int k = 0; k < ch->num_ops; k++) {
                 readers[j] += (ch->input_buffer[k] == (int)j + 1) +
                               (ch->second_buffer[k] == (int)j + 1);
@@ -338,7 +341,8 @@ static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
                                  .buffer_heights = heights,
                                  .buffer_bytes = bytes,
                                  .buffer_readers = readers,
-                                 .buffer_residual_of = residual_of};
+                                 .buffer_residual_of = residual_of,
+                                 .buffer_shares = shares};
     }
     a->row_chains = out;
     a->num_row_chains = (size_t)g->row_chains.len;
