@@ -48,17 +48,24 @@ static inline int32_t finish(const ta_add_params_t *p, int32_t raw)
     return ta_clamp_i32(out + p->output_offset, p->activation_min, p->activation_max);
 }
 
+/* The reference arithmetic of two stepping inputs, one element at a time. */
+TA_EW_INLINE void portable_both(const ta_add_params_t *restrict p, const void *a, const void *b,
+                                void *o, int32_t n, bool sub, bool wide)
+{
+    for (int32_t i = 0; i < n; i++)
+        ta_store_element(o, i,
+                         finish(p, combine(rescale1(p, ta_load_element(a, i, wide)),
+                                           rescale2(p, ta_load_element(b, i, wide)), sub)),
+                         wide);
+}
+
 /* The reference arithmetic, one element at a time. `restrict`: the params
    are never written, so they need not be reloaded after every store. */
 TA_EW_NOINLINE void row_portable(const ta_add_params_t *restrict p, const void *a, const void *b,
                                  void *o, int32_t n, int kind, bool sub, bool wide)
 {
     if (kind == TA_ROW_BOTH_STEP) {
-        for (int32_t i = 0; i < n; i++)
-            ta_store_element(o, i,
-                             finish(p, combine(rescale1(p, ta_load_element(a, i, wide)),
-                                               rescale2(p, ta_load_element(b, i, wide)), sub)),
-                             wide);
+        portable_both(p, a, b, o, n, sub, wide);
     } else if (kind == TA_ROW_SECOND_FIXED) {
         const int32_t y = rescale2(p, ta_load_element(b, 0, wide));
         for (int32_t i = 0; i < n; i++)
@@ -78,7 +85,31 @@ typedef struct {
     ta_binary_rescale_mve_t in;
     ta_ew_scale_t out;
     int32_t output_offset, lo, hi;
+    bool offset_in_multiply;   /* the rounding rows' condition (output_offset_scaled) */
+    int32_t offset_scaled;     /* output_offset * 2^exponent */
 } simd_consts_t;
+
+static int64_t magnitude(int64_t x)
+{
+    return x < 0 ? -x : x;
+}
+
+/* finish_rounding_mve adds the output offset in the output's multiply, as
+   offset * 2^exponent: exact when that plus the largest sum of two
+   rescaled int8 inputs (each at most |q + offset| << left_shift: the
+   multipliers and shifts only make it smaller) stays inside int32, the
+   exponent is >= 1 and the multiplier not negative. */
+static bool output_offset_scaled(const ta_add_params_t *p, simd_consts_t *c)
+{
+    const int32_t e = c->out.exponent;
+    if (e < 1 || p->output_multiplier < 0)
+        return false;
+    const int64_t sum = (magnitude(p->input1_offset) + magnitude(p->input2_offset) + 256)
+                        << p->left_shift;
+    const int64_t offset = (int64_t)p->output_offset * ((int64_t)1 << e);
+    c->offset_scaled = (int32_t)offset;
+    return sum + magnitude(offset) < INT32_MAX;
+}
 
 /* Lane by lane the reference, for any int8 params with shifts in
    [-31, 0] (the converter's). */
@@ -93,6 +124,7 @@ static bool simd_consts(const ta_add_params_t *p, simd_consts_t *c)
     c->output_offset = p->output_offset;
     c->lo = p->activation_min;
     c->hi = p->activation_max;
+    c->offset_in_multiply = output_offset_scaled(p, c);
     return true;
 }
 #elif defined(TA_EW_DSP)
@@ -206,32 +238,41 @@ TA_EW_INLINE int32x4_t combined_mve(const simd_consts_t *restrict c, int32x4_t q
     return sub ? vsubq_s32(x, y) : vaddq_s32(x, y);
 }
 
+/* rdmulh(raw, multiplier) / 2^exponent rounded half away from zero, plus
+   the offset (output_offset_scaled's conditions): VQRDMLASH adds
+   offset * 2^exponent to the product, a multiple of 2^32 there, so before
+   the multiply's rounding is after it, and the division then adds the
+   offset exactly. The division's step down for negative values takes
+   raw's sign, the product's with a multiplier >= 0 but for a product
+   rounded to 0, where stepping down by 1 changes nothing (exponent >= 1). */
 TA_EW_INLINE int32x4_t finish_rounding_mve(const simd_consts_t *restrict c, int32x4_t raw,
-                                           int32x4_t lo, int32x4_t hi)
+                                           int32x4_t multiplier, int32x4_t lo, int32x4_t hi)
 {
-    const int32x4_t v = divide_rounding_mve(vqrdmulhq_n_s32(raw, c->out.multiplier),
-                                            -c->out.exponent);
-    return vminq_s32(vmaxq_s32(vaddq_n_s32(v, c->output_offset), lo), hi);
+    const int32x4_t fix = vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(raw), 31));
+    const int32x4_t x = vqrdmlashq_n_s32(raw, multiplier, c->offset_scaled);
+    return vminq_s32(vmaxq_s32(vrshlq_n_s32(vqsubq_s32(x, fix), -c->out.exponent), lo), hi);
 }
 
-/* Two stepping inputs and an output exponent >= 1 (nearly every ADD and
-   SUB): row_simd's lanes with immediate sign shifts. */
+/* Two stepping inputs, an output exponent >= 1 and the output offset in
+   the multiply (output_offset_scaled: nearly every ADD and SUB): row_simd's
+   lanes with immediate sign shifts. */
 TA_EW_INLINE void row_both_rounding(const simd_consts_t *restrict c, const int8_t *a,
                                     const int8_t *b, int8_t *o, int32_t n, bool sub, bool shifts1,
                                     bool shifts2)
 {
     const int32x4_t shift_mul = vdupq_n_s32((int32_t)1 << c->in.left_shift);
     const int32x4_t lo = vdupq_n_s32(c->lo), hi = vdupq_n_s32(c->hi);
+    const int32x4_t multiplier = vdupq_n_s32(c->out.multiplier);
     for (; n >= 4; n -= 4, a += 4, b += 4, o += 4) {
         const int32x4_t raw = combined_mve(c, vldrbq_s32(a), vldrbq_s32(b), shift_mul, sub, shifts1,
                                            shifts2);
-        vstrbq_s32(o, finish_rounding_mve(c, raw, lo, hi));
+        vstrbq_s32(o, finish_rounding_mve(c, raw, multiplier, lo, hi));
     }
     if (n > 0) {
         const mve_pred16_t live = vctp32q((uint32_t)n);
         const int32x4_t raw = combined_mve(c, vldrbq_z_s32(a, live), vldrbq_z_s32(b, live),
                                            shift_mul, sub, shifts1, shifts2);
-        vstrbq_p_s32(o, finish_rounding_mve(c, raw, lo, hi), live);
+        vstrbq_p_s32(o, finish_rounding_mve(c, raw, multiplier, lo, hi), live);
     }
 }
 
@@ -242,7 +283,7 @@ TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_
     /* The input of the larger scale has the multiplier 1/2 and exponent
        0 (both inputs when the scales are equal), so the converter's
        params are one of these three. */
-    if (kind == TA_ROW_BOTH_STEP && c->out.exponent > 0) {
+    if (kind == TA_ROW_BOTH_STEP && c->offset_in_multiply) {
         const bool shifts1 = c->in.in1.exponent > 0, shifts2 = c->in.in2.exponent > 0;
         if (!shifts1 && shifts2) {
             row_both_rounding(c, a, b, o, n, sub, false, true);
@@ -291,12 +332,30 @@ TA_EW_INLINE int32_t dsp_rescale(int32_t q, const dsp_input_t *s)
     return ta_ew_smmlar(d, s->multiplier, s->round + (d >> 31)) >> s->exponent;
 }
 
-/* |raw| < 2^29 (two rescaled int8 inputs), so doubling it fits. */
-TA_EW_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t raw)
+/* The output before its clamp. |raw| < 2^29 (two rescaled int8 inputs),
+   so doubling it fits. */
+TA_EW_INLINE int32_t dsp_output(const simd_consts_t *c, int32_t raw)
 {
     const int32_t x = ta_ew_smmulr(raw * 2, c->out_multiplier);
-    const int32_t v = ((x + (x >> 31) + c->out_round) >> c->out_exponent) + c->output_offset;
-    return ta_clamp_i32(v, c->lo, c->hi);
+    return ((x + (x >> 31) + c->out_round) >> c->out_exponent) + c->output_offset;
+}
+
+TA_EW_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t raw)
+{
+    return ta_clamp_i32(dsp_output(c, raw), c->lo, c->hi);
+}
+
+/* Two stepping inputs. int8_range: the activation range is all of int8,
+   so one saturation is the clamp (two constants fewer in the loop). */
+TA_EW_INLINE void dsp_both_row(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
+                               int8_t *o, int32_t n, bool sub, bool int8_range)
+{
+    const dsp_input_t s1 = c->in1, s2 = c->in2;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t x = dsp_rescale(a[i], &s1), y = dsp_rescale(b[i], &s2);
+        const int32_t v = dsp_output(c, sub ? x - y : x + y);
+        o[i] = (int8_t)(int8_range ? __ssat(v, 8) : ta_clamp_i32(v, c->lo, c->hi));
+    }
 }
 
 TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
@@ -305,10 +364,7 @@ TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_
 {
     const dsp_input_t s1 = c->in1, s2 = c->in2;
     if (kind == TA_ROW_BOTH_STEP) {
-        for (int32_t i = 0; i < n; i++) {
-            const int32_t x = dsp_rescale(a[i], &s1), y = dsp_rescale(b[i], &s2);
-            o[i] = (int8_t)dsp_finish(c, sub ? x - y : x + y);
-        }
+        dsp_both_row(c, a, b, o, n, sub, false);
     } else if (kind == TA_ROW_SECOND_FIXED) {
         const int32_t y = rescale2(p, b[0]);
         for (int32_t i = 0; i < n; i++) {
@@ -401,4 +457,26 @@ int ta_sub_s16(const ta_add_params_t *p, const int16_t *input1, const int16_t *i
                int16_t *output)
 {
     return run(p, input1, input2, output, true, true);
+}
+
+/* Only the rows of two stepping int8 inputs: a module whose one ADD is a
+   fused residual's links neither the broadcast walk nor the other rows. */
+void ta_add_same_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2,
+                    int8_t *output, int32_t n)
+{
+#if defined(TA_EW_MVE) || defined(TA_EW_DSP)
+    simd_consts_t c;
+    if (simd_consts(p, &c)) {
+#if defined(TA_EW_MVE)
+        row_simd(p, &c, input1, input2, output, n, TA_ROW_BOTH_STEP, false);
+#else
+        if (c.lo == INT8_MIN && c.hi == INT8_MAX)
+            dsp_both_row(&c, input1, input2, output, n, false, true);
+        else
+            dsp_both_row(&c, input1, input2, output, n, false, false);
+#endif
+        return;
+    }
+#endif
+    portable_both(p, input1, input2, output, n, false, false);
 }

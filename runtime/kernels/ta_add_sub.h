@@ -35,4 +35,10 @@ int ta_sub_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *inpu
 int ta_sub_s16(const ta_add_params_t *p, const int16_t *input1, const int16_t *input2,
                int16_t *output);
 
+/* output = input1 + input2 over n same-shaped int8 elements (no
+   broadcast: p's rank, dims and strides are not read); the bytes of
+   ta_add_s8 on those elements. For a fused residual ADD (ta_conv_2d_add.c). */
+void ta_add_same_s8(const ta_add_params_t *p, const int8_t *input1, const int8_t *input2,
+                    int8_t *output, int32_t n);
+
 #endif /* TA_ADD_SUB_H */

@@ -6,8 +6,8 @@
  * first input row is the one the whole image would use), or piece_pixels
  * pixels of it (pad_left moved the same way), or several whole rows. The
  * entry runs its own SIMD path on the piece, so the piece's bytes are the
- * ones the whole convolution writes there. ADD's kernel then combines the
- * piece with the residual as one row of same-shaped elements.
+ * ones the whole convolution writes there. ADD's arithmetic then combines
+ * the piece with the residual as same-shaped elements (ta_add_same_s8).
  */
 #include "ta_conv_2d_add.h"
 
@@ -30,12 +30,9 @@ static void conv_params(const ta_conv_2d_add_params_t *p, ta_conv_2d_params_t *c
 #undef TA_COPY_FIELD
 }
 
-/* ADD over one row of n same-shaped elements. */
+/* ADD's arithmetic (ta_add_same_s8 reads no broadcast fields). */
 static void add_params(const ta_conv_2d_add_params_t *p, ta_add_params_t *a)
 {
-    a->rank = 1;
-    a->dims[0] = 0;
-    a->stride1[0] = a->stride2[0] = 1;
     a->left_shift = p->left_shift;
     a->input1_offset = p->input1_offset;
     a->input1_multiplier = p->input1_multiplier;
@@ -80,8 +77,7 @@ static int run_pieces(const ta_conv_2d_add_params_t *p, conv_entry_t conv, const
                 if (status != TA_OK)
                     return status;
                 const int32_t n = c.output_height * c.output_width * depth;
-                a.dims[0] = n;
-                ta_add_s8(&a, piece, residual + at, sum + at);
+                ta_add_same_s8(&a, piece, residual + at, sum + at, n);
                 at += (size_t)n;
             }
         }
