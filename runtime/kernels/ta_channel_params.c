@@ -16,7 +16,7 @@ int ta_channel_params(const ta_channel_params_params_t *p, const int8_t *shifts_
         const int8_t *w = weights + c;
         uint32_t sum = (uint32_t)*w;
         for (int32_t t = 1; t < p->taps; t++)
-            sum += (uint32_t)*(w += channels);
+            sum += (uint32_t) * (w += channels);
         bias[c] = (int32_t)((uint32_t)bias_sum[c] + (uint32_t)p->zero_point * sum);
     }
     return TA_OK;

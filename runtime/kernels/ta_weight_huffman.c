@@ -94,40 +94,40 @@ TA_HUFFMAN_COLD static LongCode long_code(const ta_weight_huffman_params_t *p,
 }
 
 /* The decode state in locals (kept in registers by the loops below). */
-#define TA_HUFFMAN_STATE(p, stored, entry_bytes)                                             \
-    const int32_t b = (p)->lookup_bits, drop = 32 - b;                                       \
-    const uint8_t *const lookup = (stored);                                                  \
-    const uint8_t *const counts = lookup + ((entry_bytes) << b);                             \
-    const int8_t *const symbols = (const int8_t *)counts + 2 * ((p)->max_length - b);        \
-    const uint8_t *const stream = lookup + ta_weight_huffman_table_bytes(p);                 \
-    const uint8_t *const end = stream + (p)->stream_bytes;                                   \
-    BitReader r = start((p), stream, end);                                                   \
-    uint32_t bits = r.bits;                                                                  \
-    int32_t held = r.held;                                                                   \
+#define TA_HUFFMAN_STATE(p, stored, entry_bytes)                                      \
+    const int32_t b = (p)->lookup_bits, drop = 32 - b;                                \
+    const uint8_t *const lookup = (stored);                                           \
+    const uint8_t *const counts = lookup + ((entry_bytes) << b);                      \
+    const int8_t *const symbols = (const int8_t *)counts + 2 * ((p)->max_length - b); \
+    const uint8_t *const stream = lookup + ta_weight_huffman_table_bytes(p);          \
+    const uint8_t *const end = stream + (p)->stream_bytes;                            \
+    BitReader r = start((p), stream, end);                                            \
+    uint32_t bits = r.bits;                                                           \
+    int32_t held = r.held;                                                            \
     const uint8_t *next = r.next
 
 /* At least 17 bits held: two bytes unchecked while two remain, else the
    checked refill. */
-#define TA_HUFFMAN_REFILL()                                                                  \
-    do {                                                                                     \
-        if (held <= 16) {                                                                    \
-            if (end - next >= 2) {                                                           \
-                bits |= ((uint32_t)next[0] << 8 | next[1]) << (16 - held);                   \
-                next += 2;                                                                   \
-                held += 16;                                                                  \
-            } else {                                                                         \
-                r = refill_tail((BitReader){next, end, bits, held});                         \
-                bits = r.bits, held = r.held, next = r.next;                                 \
-            }                                                                                \
-        }                                                                                    \
+#define TA_HUFFMAN_REFILL()                                                \
+    do {                                                                   \
+        if (held <= 16) {                                                  \
+            if (end - next >= 2) {                                         \
+                bits |= ((uint32_t)next[0] << 8 | next[1]) << (16 - held); \
+                next += 2;                                                 \
+                held += 16;                                                \
+            } else {                                                       \
+                r = refill_tail((BitReader){next, end, bits, held});       \
+                bits = r.bits, held = r.held, next = r.next;               \
+            }                                                              \
+        }                                                                  \
     } while (0)
 
 /* One code past the lookup, its value stored at *out. */
-#define TA_HUFFMAN_LONG(out)                                                                 \
-    do {                                                                                     \
+#define TA_HUFFMAN_LONG(out)                                                                  \
+    do {                                                                                      \
         const LongCode c = long_code(p, counts, symbols, (BitReader){next, end, bits, held}); \
-        *(out) = c.value;                                                                    \
-        bits = c.r.bits, held = c.r.held, next = c.r.next;                                   \
+        *(out) = c.value;                                                                     \
+        bits = c.r.bits, held = c.r.held, next = c.r.next;                                    \
     } while (0)
 
 /* The reader at bit first_bit of the stream. */
@@ -142,37 +142,37 @@ static BitReader start(const ta_weight_huffman_params_t *p, const uint8_t *strea
 }
 
 /* One lookup of two-byte entries: one value. At least lookup_bits held. */
-#define TA_HUFFMAN_SINGLE_STEP()                                                             \
-    do {                                                                                     \
-        const uint8_t *entry = lookup + ((bits >> drop) << 1);                               \
-        const uint32_t length = entry[1];                                                    \
-        if (length - 1u < (uint32_t)b) {                                                     \
-            *out = (int8_t)entry[0];                                                         \
-            bits <<= length;                                                                 \
-            held -= (int32_t)length;                                                         \
-        } else {                                                                             \
-            TA_HUFFMAN_LONG(out);                                                            \
-        }                                                                                    \
-        out++;                                                                               \
+#define TA_HUFFMAN_SINGLE_STEP()                               \
+    do {                                                       \
+        const uint8_t *entry = lookup + ((bits >> drop) << 1); \
+        const uint32_t length = entry[1];                      \
+        if (length - 1u < (uint32_t)b) {                       \
+            *out = (int8_t)entry[0];                           \
+            bits <<= length;                                   \
+            held -= (int32_t)length;                           \
+        } else {                                               \
+            TA_HUFFMAN_LONG(out);                              \
+        }                                                      \
+        out++;                                                 \
     } while (0)
 
 /* One lookup of four-byte entries: the entry's two value bytes stored
    whole (the second overwritten when the entry holds one value), then on
    by one value or two, branch-free. At least lookup_bits held and room
    for two values. */
-#define TA_HUFFMAN_PAIR_STEP()                                                               \
-    do {                                                                                     \
-        const uint8_t *entry = lookup + ((bits >> drop) << 2);                               \
-        const uint32_t used = entry[2];                                                      \
-        if (used - 1u < (uint32_t)b) {                                                       \
-            memcpy(out, entry, 2);                                                           \
-            out += 1 + (entry[3] >> 7);                                                      \
-            bits <<= used;                                                                   \
-            held -= (int32_t)used;                                                           \
-        } else {                                                                             \
-            TA_HUFFMAN_LONG(out);                                                            \
-            out++;                                                                           \
-        }                                                                                    \
+#define TA_HUFFMAN_PAIR_STEP()                                 \
+    do {                                                       \
+        const uint8_t *entry = lookup + ((bits >> drop) << 2); \
+        const uint32_t used = entry[2];                        \
+        if (used - 1u < (uint32_t)b) {                         \
+            memcpy(out, entry, 2);                             \
+            out += 1 + (entry[3] >> 7);                        \
+            bits <<= used;                                     \
+            held -= (int32_t)used;                             \
+        } else {                                               \
+            TA_HUFFMAN_LONG(out);                              \
+            out++;                                             \
+        }                                                      \
     } while (0)
 
 /* Two lookups a refill: a refill leaves at least 17 bits, a lookup takes

@@ -107,8 +107,7 @@ static int lookup_bits_for(const int64_t *count, const uint8_t *length, int long
    boards): a lookup step, and a code past the lookup (a bit at a time). */
 enum { STEP_INSTRUCTIONS = 16, LONG_INSTRUCTIONS = 80 };
 
-static double decode_cost(const int64_t *count, const uint8_t *length, int32_t n, int b,
-                          bool pairs)
+static double decode_cost(const int64_t *count, const uint8_t *length, int32_t n, int b, bool pairs)
 {
     double past = 0, pair = 0; /* shares of long codes, of lookups giving two values */
     for (int s = 0; s < SYMBOLS; s++) {

@@ -42,15 +42,16 @@ static void check_rebuild(int32_t channels, int32_t taps, int32_t zero_point)
             s += w[t * channels + c];
         sum[c] = (int32_t)(uint32_t)(uint64_t)((int64_t)bias[c] - (int64_t)zero_point * s);
     }
-    const ta_channel_params_params_t p = {.channels = channels, .taps = taps,
-                                          .zero_point = zero_point};
+    const ta_channel_params_params_t p = {
+        .channels = channels, .taps = taps, .zero_point = zero_point};
     CHECK(ta_channel_params(&p, shifts8, sum, w, shifts, rebuilt) == TA_OK, "status");
     for (int32_t c = 0; c < channels; c++) {
         CHECK(shifts[c] == shifts8[c], "channel %d: shift %d of %d", (int)c, (int)shifts[c],
               (int)shifts8[c]);
-        CHECK(rebuilt[c] == bias[c], "channels %d taps %d zero point %d: channel %d bias %ld, "
-              "not %ld", (int)channels, (int)taps, (int)zero_point, (int)c, (long)rebuilt[c],
-              (long)bias[c]);
+        CHECK(rebuilt[c] == bias[c],
+              "channels %d taps %d zero point %d: channel %d bias %ld, "
+              "not %ld",
+              (int)channels, (int)taps, (int)zero_point, (int)c, (long)rebuilt[c], (long)bias[c]);
     }
     const ta_channel_params_params_t shifts_only = {.channels = channels};
     CHECK(ta_channel_params(&shifts_only, shifts8, NULL, NULL, shifts, NULL) == TA_OK, "status");
