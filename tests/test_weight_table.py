@@ -368,3 +368,69 @@ def test_pruned_weights_of_many_values_are_kept_as_a_bitmap(tmp_path):
     runs = oracle.random_inputs(model, np.random.default_rng(3), 3)
     ours = module.run(m, module.build(m), runs)
     assert difftest._count_diff(ours, oracle.run_tflm(model, runs, isolated=True))[1] == 0
+
+
+# ---- the per-channel parameters of coded layers (runtime/kernels/ta_channel_params.h)
+
+def clustered_dw_conv(channels=32, seed=9):
+    """A 3x3 DEPTHWISE_CONV_2D (SAME: border pixels start from the unfolded
+    bias; an input zero point, so that differs from the folded one) then a
+    1x1 CONV_2D, both per channel with 16-value weights and a bias."""
+    rng = np.random.default_rng(seed)
+    pool = rng.choice(np.arange(-127, 128), 16, replace=False)
+    scales = [0.004 + 0.0005 * c for c in range(channels)]
+    b = ModelBuilder()
+    x = b.tensor([1, 6, 6, channels], "int8", Q(0.05, -20), name="x")
+    dw_w = b.const(pool[rng.integers(0, 16, [1, 3, 3, channels])], "int8", Q(scales, 0, 3),
+                   name="dw_w")
+    dw_b = b.tensor([channels], "int32", Q([0.05 * s for s in scales], 0, 0), name="dw_b",
+                    data=rng.integers(-3000, 3000, channels))
+    h = b.tensor([1, 6, 6, channels], "int8", Q(0.08, 4), name="h")
+    b.op("DEPTHWISE_CONV_2D", [x, dw_w, dw_b], [h], "DepthwiseConv2DOptions", padding="SAME",
+         strideH=1, strideW=1, depthMultiplier=1)
+    pw_w = b.const(pool[rng.integers(0, 16, [channels, 1, 1, channels])], "int8",
+                   Q(scales, 0, 0), name="pw_w")
+    pw_b = b.tensor([channels], "int32", Q([0.08 * s for s in scales], 0, 0), name="pw_b",
+                    data=rng.integers(-3000, 3000, channels))
+    y = b.tensor([1, 6, 6, channels], "int8", Q(0.1, -3), name="y")
+    b.op("CONV_2D", [h, pw_w, pw_b], [y], "Conv2DOptions", padding="SAME", strideH=1, strideW=1)
+    return b.build([x], [y])
+
+
+def test_coded_layers_store_compact_channel_params(tmp_path):
+    """Shifts a byte each, the depthwise layer's unfolded bias rebuilt, not
+    stored; the outputs those of the dense module and TFLite Micro."""
+    model = clustered_dw_conv()
+    assert convert(tmp_path, model, "--weights.format", "table").returncode == 0
+    ids = stored(tmp_path)
+    for op in ("op0", "op1"):
+        assert ids[f"{op}.shifts_s8"][1] == 32 and f"{op}.shifts" not in ids, ids
+    assert "op0.bias" not in ids and "op0.bias_sum" in ids, ids
+    dense = tmp_path / "dense"
+    dense.mkdir()
+    assert convert(dense, model, "--weights.format", "dense").returncode == 0
+    assert "op0.bias" in stored(dense) and "op0.shifts" in stored(dense)
+    runs = oracle.random_inputs(model, np.random.default_rng(3), 3)
+    outs = {}
+    for fmt in ("table", "dense"):
+        m = module.convert(tmp_path / "m.tflite", tmp_path / f"mod-{fmt}",
+                           keys={"weights.format": fmt})
+        outs[fmt] = module.run(m, module.build(m), runs)
+    assert difftest._count_diff(outs["table"], outs["dense"])[1] == 0
+    assert difftest._count_diff(outs["table"], oracle.run_tflm(model, runs, isolated=True))[1] == 0
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board,target", BOARDS, ids=[b for b, _ in BOARDS])
+def test_compact_channel_params_match_tflm_on_boards(tmp_path, board, target):
+    """The Helium and DSP depthwise paths, which read the rebuilt bias at
+    the border."""
+    models = [(f"dw_conv_{c}", clustered_dw_conv(c, seed=c)) for c in (16, 32, 40)]
+    b = batch.build_batch_qemu(models, tmp_path, board, target, keys={"weights.format": "table"})
+    assert not b.errors, b.errors
+    runs = [oracle.random_inputs(m, np.random.default_rng(4), 2) for _, m in models]
+    results = batch.run_cases_qemu(b, list(enumerate(runs)))
+    for i, (name, model) in enumerate(models):
+        expected = oracle.run_tflm(model, runs[i], isolated=True)
+        assert not isinstance(results.get(i), str) and results.get(i) is not None, results.get(i)
+        assert difftest._count_diff(results[i], expected)[1] == 0, name

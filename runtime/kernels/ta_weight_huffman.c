@@ -3,6 +3,8 @@
 
 #include "../include/ta_status.h"
 
+#include <string.h>
+
 /* The stream's next bits, the next one at bit 31; `held` of them are real
    or zeros past the end. Copied into locals in the decode loop, so that
    they stay in registers. */
@@ -84,56 +86,135 @@ TA_HUFFMAN_COLD static LongCode long_code(const ta_weight_huffman_params_t *p,
                                           const uint8_t *counts, const int8_t *symbols, BitReader r)
 {
     LongCode c;
+    refill(&r); /* the loops below may enter with as few as lookup_bits held */
     c.value = decode_long(p, counts, symbols, &r);
+    refill(&r); /* and take two lookups after each refill */
     c.r = r;
     return c;
 }
 
-/* The decode loop; `pairs` a constant in each call, so each loop is its own. */
-static inline void decode(const ta_weight_huffman_params_t *p, const uint8_t *stored,
-                          int8_t *weights, const int pairs)
+/* The decode state in locals (kept in registers by the loops below). */
+#define TA_HUFFMAN_STATE(p, stored, entry_bytes)                                      \
+    const int32_t b = (p)->lookup_bits, drop = 32 - b;                                \
+    const uint8_t *const lookup = (stored);                                           \
+    const uint8_t *const counts = lookup + ((entry_bytes) << b);                      \
+    const int8_t *const symbols = (const int8_t *)counts + 2 * ((p)->max_length - b); \
+    const uint8_t *const stream = lookup + ta_weight_huffman_table_bytes(p);          \
+    const uint8_t *const end = stream + (p)->stream_bytes;                            \
+    BitReader r = start((p), stream, end);                                            \
+    uint32_t bits = r.bits;                                                           \
+    int32_t held = r.held;                                                            \
+    const uint8_t *next = r.next
+
+/* At least 17 bits held: two bytes unchecked while two remain, else the
+   checked refill. */
+#define TA_HUFFMAN_REFILL()                                                \
+    do {                                                                   \
+        if (held <= 16) {                                                  \
+            if (end - next >= 2) {                                         \
+                bits |= ((uint32_t)next[0] << 8 | next[1]) << (16 - held); \
+                next += 2;                                                 \
+                held += 16;                                                \
+            } else {                                                       \
+                r = refill_tail((BitReader){next, end, bits, held});       \
+                bits = r.bits, held = r.held, next = r.next;               \
+            }                                                              \
+        }                                                                  \
+    } while (0)
+
+/* One code past the lookup, its value stored at *out. */
+#define TA_HUFFMAN_LONG(out)                                                                  \
+    do {                                                                                      \
+        const LongCode c = long_code(p, counts, symbols, (BitReader){next, end, bits, held}); \
+        *(out) = c.value;                                                                     \
+        bits = c.r.bits, held = c.r.held, next = c.r.next;                                    \
+    } while (0)
+
+/* The reader at bit first_bit of the stream. */
+static BitReader start(const ta_weight_huffman_params_t *p, const uint8_t *stream,
+                       const uint8_t *end)
 {
-    /* locals: the int8 stores may alias *p, which would reload it */
-    const int32_t b = p->lookup_bits, drop = 32 - b, count = p->count;
-    const uint8_t *counts = stored + ((pairs ? 4 : 2) << b);
-    const int8_t *symbols = (const int8_t *)counts + 2 * (p->max_length - b);
-    const uint8_t *stream = stored + ta_weight_huffman_table_bytes(p);
-    const uint8_t *const end = stream + p->stream_bytes, *const lookup = stored;
     BitReader r = {stream + p->first_bit / 8, end, 0u, 0};
     refill(&r);
     if (p->first_bit % 8 != 0)
         take(&r, p->first_bit % 8);
-    uint32_t bits = r.bits;
-    int32_t held = r.held;
-    const uint8_t *next = r.next;
-    for (int8_t *out = weights, *const stop = weights + count; out < stop;) {
-        if (held <= 16) {
-            if (end - next >= 2) { /* the usual case, unchecked */
-                bits |= ((uint32_t)next[0] << 8 | next[1]) << (16 - held);
-                next += 2;
-                held += 16;
-            } else {
-                r = refill_tail((BitReader){next, end, bits, held});
-                bits = r.bits, held = r.held, next = r.next;
-            }
-        }
-        const uint8_t *entry = lookup + ((bits >> drop) << (pairs ? 2 : 1));
-        const uint32_t length = entry[1], both = pairs ? entry[3] : 0u;
-        if (pairs && both - 1u < (uint32_t)b && stop - out >= 2) {
-            out[0] = (int8_t)entry[0];
-            out[1] = (int8_t)entry[2];
-            out += 2;
-            bits <<= both;
-            held -= (int32_t)both;
-        } else if (length - 1u < (uint32_t)b) {
-            *out++ = (int8_t)entry[0];
-            bits <<= length;
-            held -= (int32_t)length;
-        } else {
-            const LongCode c = long_code(p, counts, symbols, (BitReader){next, end, bits, held});
-            *out++ = c.value;
-            bits = c.r.bits, held = c.r.held, next = c.r.next;
-        }
+    return r;
+}
+
+/* One lookup of two-byte entries: one value. At least lookup_bits held. */
+#define TA_HUFFMAN_SINGLE_STEP()                               \
+    do {                                                       \
+        const uint8_t *entry = lookup + ((bits >> drop) << 1); \
+        const uint32_t length = entry[1];                      \
+        if (length - 1u < (uint32_t)b) {                       \
+            *out = (int8_t)entry[0];                           \
+            bits <<= length;                                   \
+            held -= (int32_t)length;                           \
+        } else {                                               \
+            TA_HUFFMAN_LONG(out);                              \
+        }                                                      \
+        out++;                                                 \
+    } while (0)
+
+/* One lookup of four-byte entries: the entry's two value bytes stored
+   whole (the second overwritten when the entry holds one value), then on
+   by one value or two, branch-free. At least lookup_bits held and room
+   for two values. */
+#define TA_HUFFMAN_PAIR_STEP()                                 \
+    do {                                                       \
+        const uint8_t *entry = lookup + ((bits >> drop) << 2); \
+        const uint32_t used = entry[2];                        \
+        if (used - 1u < (uint32_t)b) {                         \
+            memcpy(out, entry, 2);                             \
+            out += 1 + (entry[3] >> 7);                        \
+            bits <<= used;                                     \
+            held -= (int32_t)used;                             \
+        } else {                                               \
+            TA_HUFFMAN_LONG(out);                              \
+            out++;                                             \
+        }                                                      \
+    } while (0)
+
+/* Two lookups a refill: a refill leaves at least 17 bits, a lookup takes
+   at most lookup_bits (8), the long path refills itself. */
+static void decode_singles(const ta_weight_huffman_params_t *p, const uint8_t *stored,
+                           int8_t *weights)
+{
+    TA_HUFFMAN_STATE(p, stored, 2);
+    int8_t *out = weights, *const stop = weights + p->count;
+    while (stop - out >= 2) {
+        TA_HUFFMAN_REFILL();
+        TA_HUFFMAN_SINGLE_STEP();
+        TA_HUFFMAN_SINGLE_STEP();
+    }
+    if (out < stop) {
+        TA_HUFFMAN_REFILL();
+        TA_HUFFMAN_SINGLE_STEP();
+    }
+}
+
+static void decode_pairs(const ta_weight_huffman_params_t *p, const uint8_t *stored,
+                         int8_t *weights)
+{
+    TA_HUFFMAN_STATE(p, stored, 4);
+    int8_t *out = weights, *const stop = weights + p->count;
+    while (stop - out >= 4) {
+        TA_HUFFMAN_REFILL();
+        TA_HUFFMAN_PAIR_STEP();
+        TA_HUFFMAN_PAIR_STEP();
+    }
+    while (stop - out >= 2) {
+        TA_HUFFMAN_REFILL();
+        TA_HUFFMAN_PAIR_STEP();
+    }
+    if (out < stop) { /* the last value alone: the first code's length */
+        TA_HUFFMAN_REFILL();
+        const uint8_t *entry = lookup + ((bits >> drop) << 2);
+        const uint32_t length = entry[3] & 0x7Fu;
+        if (length - 1u < (uint32_t)b)
+            *out = (int8_t)entry[0];
+        else
+            TA_HUFFMAN_LONG(out);
     }
 }
 
@@ -141,8 +222,8 @@ int ta_weight_huffman_s8(const ta_weight_huffman_params_t *p, const uint8_t *sto
                          int8_t *weights)
 {
     if (p->pairs)
-        decode(p, stored, weights, 1);
+        decode_pairs(p, stored, weights);
     else
-        decode(p, stored, weights, 0);
+        decode_singles(p, stored, weights);
     return TA_OK;
 }

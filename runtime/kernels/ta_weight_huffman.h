@@ -8,11 +8,14 @@
  *   lookup   2^lookup_bits entries of two bytes: the value, then the
  *            length of the code the entry's lookup_bits-bit prefix starts
  *            (1 to lookup_bits), or 0 for a prefix of a longer code; with
- *            `pairs`, four bytes: those two, then the value of a second
- *            code that the prefix holds whole after the first and the
- *            length of both codes (0 when it holds none), so one lookup
- *            gives two values (larger tensors, where the lookup's bytes
- *            are few against the stream's);
+ *            `pairs`, four bytes: the value; the value of a second code
+ *            that the prefix holds whole after the first (0 when none);
+ *            the bits the entry takes (the first code's length, or both
+ *            codes' when it holds two; 0 for a prefix of a longer code);
+ *            the first code's length, plus 128 when the entry holds two
+ *            values. So one lookup gives two values, stored as the entry's
+ *            first two bytes (larger tensors, where the lookup's bytes are
+ *            few against the stream's);
  *   counts   one byte pair (little endian) per length lookup_bits + 1 to
  *            max_length: how many codes have that length;
  *   symbols  the long_symbols values of the longer codes, in code order;

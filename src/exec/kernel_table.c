@@ -17,6 +17,7 @@
 #include "../../runtime/kernels/ta_binary_i32.h"
 #include "../../runtime/kernels/ta_broadcast_args.h"
 #include "../../runtime/kernels/ta_cast.h"
+#include "../../runtime/kernels/ta_channel_params.h"
 #include "../../runtime/kernels/ta_circular_buffer.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_comparison_f32.h"
@@ -272,6 +273,10 @@ static int call_ta_cast_i8_i32(const void *p, void *const *a)
 static int call_ta_ceil_f32(const void *p, void *const *a)
 {
     return ta_ceil_f32(p, a[0], a[1]);
+}
+static int call_ta_channel_params(const void *p, void *const *a)
+{
+    return ta_channel_params(p, a[0], a[1], a[2], a[3], a[4]);
 }
 static int call_ta_circular_buffer_s8(const void *p, void *const *a)
 {
@@ -990,6 +995,7 @@ static const TaKernelEntry entries[] = {
     {"ta_cast_i8_i16", 2, "r:int8_t w:int16_t", call_ta_cast_i8_i16},
     {"ta_cast_i8_i32", 2, "r:int8_t w:int32_t", call_ta_cast_i8_i32},
     {"ta_ceil_f32", 2, "r:float w:float", call_ta_ceil_f32},
+    {"ta_channel_params", 5, "r:int8_t r:int32_t r:int8_t w:int32_t w:int32_t", call_ta_channel_params},
     {"ta_circular_buffer_s8", 3, "r:int8_t w:int8_t w:int8_t", call_ta_circular_buffer_s8},
     {"ta_comparison_f32", 3, "r:float r:float w:bool", call_ta_comparison_f32},
     {"ta_comparison_s8", 3, "r:int8_t r:int8_t w:bool", call_ta_comparison_s8},

@@ -20,6 +20,7 @@
 #include "../../runtime/kernels/ta_binary_i32.h"
 #include "../../runtime/kernels/ta_broadcast_args.h"
 #include "../../runtime/kernels/ta_cast.h"
+#include "../../runtime/kernels/ta_channel_params.h"
 #include "../../runtime/kernels/ta_circular_buffer.h"
 #include "../../runtime/kernels/ta_comparison.h"
 #include "../../runtime/kernels/ta_comparison_f32.h"
@@ -128,6 +129,10 @@ DESCRIBE(TA_BROADCAST_ARGS_PARAMS)
 
 #define STRUCT ta_cast_params_t
 DESCRIBE(TA_CAST_PARAMS)
+#undef STRUCT
+
+#define STRUCT ta_channel_params_params_t
+DESCRIBE(TA_CHANNEL_PARAMS_PARAMS)
 #undef STRUCT
 
 #define STRUCT ta_circular_buffer_params_t

@@ -22,6 +22,7 @@ extern const TaParamsDesc ta_binary_f32_params_t_desc;
 extern const TaParamsDesc ta_binary_i32_params_t_desc;
 extern const TaParamsDesc ta_broadcast_args_params_t_desc;
 extern const TaParamsDesc ta_cast_params_t_desc;
+extern const TaParamsDesc ta_channel_params_params_t_desc;
 extern const TaParamsDesc ta_circular_buffer_params_t_desc;
 extern const TaParamsDesc ta_comparison_f32_params_t_desc;
 extern const TaParamsDesc ta_comparison_params_t_desc;

@@ -219,7 +219,12 @@ void ta_derived_from(TaTensor *t, const TaTensor *from)
 
 TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes)
 {
-    TaTensor *t = new_local(L, op, role, TA_INT8, bytes);
+    return ta_local_scratch_of(L, op, role, TA_INT8, bytes);
+}
+
+TaTensor *ta_local_scratch_of(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count)
+{
+    TaTensor *t = new_local(L, op, role, dtype, count);
     t->role = TA_REGION_SCRATCH;
     return t;
 }

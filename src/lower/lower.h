@@ -81,6 +81,8 @@ int32_t ta_zero_point(const TaTensor *t); /* first zero point, 0 if none */
 TaTensor *ta_local_constant(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count,
                             const void *data);
 TaTensor *ta_local_scratch(TaLower *L, TaOp *op, const char *role, int32_t bytes);
+/* The same, `count` elements of `dtype`. */
+TaTensor *ta_local_scratch_of(TaLower *L, TaOp *op, const char *role, TaDtype dtype, int32_t count);
 /* Records that constant `t` holds model tensor `from`'s values in another
    form: rules naming `from` place `t`, reports show `from`'s index. */
 void ta_derived_from(TaTensor *t, const TaTensor *from);

@@ -103,6 +103,50 @@ static int lookup_bits_for(const int64_t *count, const uint8_t *length, int long
     return widest;
 }
 
+/* Estimated decode instructions of a value (ta_weight_huffman.c, both
+   boards): a lookup step, and a code past the lookup (a bit at a time). */
+enum { STEP_INSTRUCTIONS = 16, LONG_INSTRUCTIONS = 80 };
+
+static double decode_cost(const int64_t *count, const uint8_t *length, int32_t n, int b, bool pairs)
+{
+    double past = 0, pair = 0; /* shares of long codes, of lookups giving two values */
+    for (int s = 0; s < SYMBOLS; s++) {
+        const double share = (double)count[s] / n;
+        past += length[s] > b ? share : 0;
+        for (int t = 0; pairs && length[s] > 0 && t < SYMBOLS; t++)
+            if (length[t] > 0 && length[s] + length[t] <= b)
+                pair += share * (double)count[t] / n; /* as if values were independent */
+    }
+    return STEP_INSTRUCTIONS / (1 + pair) + LONG_INSTRUCTIONS * past;
+}
+
+/* The lookup: at first the smallest width leaving at most 1/64 of the
+   elements to longer codes, one value an entry; then, of the widths and
+   entry forms whose bytes exceed that one's by at most 1/16 of the
+   stream's, the one of the fewest estimated instructions (two values an
+   entry, often one bit narrower for the same bytes). */
+static void choose_lookup(const int64_t *count, const uint8_t *length, int longest, int32_t n,
+                          int64_t bits, ta_weight_huffman_params_t *p)
+{
+    const int first = lookup_bits_for(count, length, longest, n);
+    const int64_t budget = ((int64_t)2 << first) + bits / (8 * 16);
+    p->lookup_bits = first;
+    p->pairs = 0;
+    double best = decode_cost(count, length, n, first, false);
+    const int widest = longest < TA_WEIGHT_HUFFMAN_MAX_LOOKUP_BITS
+                           ? longest
+                           : TA_WEIGHT_HUFFMAN_MAX_LOOKUP_BITS;
+    for (int b = 2; b <= widest; b++)
+        for (int pairs = 0; pairs <= 1; pairs++) {
+            const double cost = decode_cost(count, length, n, b, pairs);
+            if (((int64_t)(pairs ? 4 : 2) << b) <= budget && cost < best) {
+                best = cost;
+                p->lookup_bits = b;
+                p->pairs = pairs;
+            }
+        }
+}
+
 static void put_bits(uint8_t *stream, int64_t *at, uint32_t code, int len)
 {
     for (int i = len - 1; i >= 0; i--, (*at)++)
@@ -111,19 +155,21 @@ static void put_bits(uint8_t *stream, int64_t *at, uint32_t code, int len)
 }
 
 /* Pairs: each entry whose prefix holds a second code whole after its
-   first gets that code's value and the length of both. */
+   first gets that code's value, the bits of both and the flag (the
+   entry's layout: ta_weight_huffman.h). */
 static void add_second_codes(uint8_t *lookup, int b)
 {
     const uint32_t size = 1u << b, mask = size - 1u;
     for (uint32_t i = 0; i < size; i++) {
-        const uint32_t first = lookup[4 * i + 1];
+        const uint32_t first = lookup[4 * i + 2];
         if (first == 0 || first >= (uint32_t)b)
             continue;
         const uint32_t rest = (i << first) & mask; /* the bits after the first code */
-        const uint32_t second = lookup[4 * rest + 1];
+        const uint32_t second = lookup[4 * rest + 3] & 0x7Fu;
         if (second > 0 && first + second <= (uint32_t)b) {
-            lookup[4 * i + 2] = lookup[4 * rest];
-            lookup[4 * i + 3] = (uint8_t)(first + second);
+            lookup[4 * i + 1] = lookup[4 * rest];
+            lookup[4 * i + 2] = (uint8_t)(first + second);
+            lookup[4 * i + 3] = (uint8_t)(first | 0x80u);
         }
     }
 }
@@ -153,8 +199,12 @@ static void write_stored(const ta_weight_huffman_params_t *p, const int8_t *valu
         code_of[s] = code++;
         if (l <= b) {
             for (uint32_t k = 0; k < 1u << (b - l); k++) {
-                stored[entry * ((code_of[s] << (b - l)) + k)] = (uint8_t)s;
-                stored[entry * ((code_of[s] << (b - l)) + k) + 1] = (uint8_t)l;
+                uint8_t *e = stored + entry * ((code_of[s] << (b - l)) + k);
+                e[0] = (uint8_t)s;
+                if (p->pairs)
+                    e[2] = e[3] = (uint8_t)l; /* one value: bits taken = its length */
+                else
+                    e[1] = (uint8_t)l;
             }
         } else {
             counts[2 * (l - b - 1)]++;
@@ -182,11 +232,8 @@ bool ta_weight_huffman_encode(TaPool *pool, const int8_t *values, int32_t n, TaW
     const int longest = limited_lengths(count, length);
     const int symbols = canonical_order(length, longest, order);
     ta_weight_huffman_params_t p = {.count = n, .max_length = longest};
-    p.lookup_bits = lookup_bits_for(count, length, longest, n);
-    /* two values a lookup where the larger lookup takes at most 1/16 of
-       the stream: about a quarter fewer instructions for those bytes */
     const int64_t bits = stream_bits(count, length);
-    p.pairs = p.lookup_bits >= 2 && ((int64_t)2 << p.lookup_bits) * 16 * 8 <= bits;
+    choose_lookup(count, length, longest, n, bits, &p);
     int64_t first_long = 0;
     for (int s = 0; s < SYMBOLS; s++) {
         p.long_symbols += length[s] > p.lookup_bits;

@@ -210,6 +210,9 @@ static bool code_call(TaLower *L, const TaWeightsOptions *o, TaOp *op, int k, Ta
     if (!stored)
         return true;
     TaTensor *decoded = ta_local_scratch(L, op, "weights_decoded", (int32_t)ta_tensor_bytes(w));
+    TaKernelCall *params = ta_compact_channel_params(L, op, c, w, decoded);
+    if (params)
+        insert_call(L, op, k, params);
     insert_call(L, op, k, decode_call(L, stored, decoded));
     c->args.items[1] = decoded;
     return true;

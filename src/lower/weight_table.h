@@ -10,6 +10,7 @@
 #ifndef TA_WEIGHT_TABLE_LOWER_H
 #define TA_WEIGHT_TABLE_LOWER_H
 
+#include "../../runtime/kernels/ta_channel_params.h"
 #include "../../runtime/kernels/ta_weight_huffman.h"
 #include "../../runtime/kernels/ta_weight_table.h"
 #include "lower.h"
@@ -52,6 +53,13 @@ typedef struct TaWeightHuffman {
 
 /* false for no values. weight_huffman.c. */
 bool ta_weight_huffman_encode(TaPool *pool, const int8_t *values, int32_t n, TaWeightHuffman *out);
+
+/* After the decode of `dense` into `decoded`, the call that rebuilds the
+   per-channel parameters kernel call `c` reads from a compact form
+   (ta_channel_params.h), its arguments switched to the rebuilt scratch;
+   NULL when none is worth it. channel_params.c. */
+TaKernelCall *ta_compact_channel_params(TaLower *L, TaOp *op, TaKernelCall *c,
+                                        const TaTensor *dense, TaTensor *decoded);
 
 /* Every CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED whose weights
    weights.format (`o`) stores as tables or Huffman codes gets the decode
