@@ -316,8 +316,12 @@ TA_NOINLINE static void run_pixels_interleaved(const ta_conv_2d_params_t *p, con
 #endif
     if (bias_sum && multipliers && shifts) {
 #if defined(TA_HAVE_MVE)
-        ta_conv_2d_run_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
-                              shifts, out);
+        if (n <= TA_CONV_2D_LANES_FILTER)
+            ta_conv_2d_run_short_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum,
+                                        multipliers, shifts, out);
+        else
+            ta_conv_2d_run_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum,
+                                  multipliers, shifts, out);
 #elif defined(TA_HAVE_DSP)
         ta_conv_2d_run_s8_dsp(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
                               shifts, wide, out);

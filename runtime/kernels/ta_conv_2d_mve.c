@@ -263,6 +263,73 @@ void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patc
     }
 }
 
+/* 1 when every shift of the out_c channels is a right shift (as nearly
+   always). */
+static int right_shifts_only(const int32_t *shifts, int32_t out_c)
+{
+    int32_t top = INT32_MIN;
+    for (int32_t o = 0; o < out_c; o += 4)
+        top = vmaxvq_p_s32(top, vldrwq_z_s32(shifts + o, vctp32q((uint32_t)(out_c - o))),
+                           vctp32q((uint32_t)(out_c - o)));
+    return top < 0;
+}
+
+/* A filter's sums of four pixels, v (a lane a pixel), from its bias b,
+   requantized with its scalars (a right shift; the full int8 range) and
+   stored by one scatter: the pixels' outputs are `lanes` bytes apart. */
+static inline void quad_filter_store(int32x4_t v, int32_t b, int32_t multiplier, int32_t shift,
+                                     int32_t offset, uint32x4_t lanes, int8_t *out)
+{
+    v = vqrdmulhq_n_s32(vaddq_n_s32(v, b), multiplier);
+    v = vrshlq_n_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), shift);
+    /* A saturating shift to the top byte and back clamps to int8 without
+       two constant vectors. */
+    vstrbq_scatter_offset_s32(out, lanes,
+                              vshrq_n_s32(vqshlq_n_s32(vaddq_n_s32(v, offset), 24), 24));
+}
+
+/* Four VMLADAV results as the lanes of one vector. */
+static inline int32x4_t quad_lanes(int32_t s0, int32_t s1, int32_t s2, int32_t s3)
+{
+    int32x4_t v = vdupq_n_s32(s0);
+    v = vsetq_lane_s32(s1, v, 1);
+    v = vsetq_lane_s32(s2, v, 2);
+    return vsetq_lane_s32(s3, v, 3);
+}
+
+/* `quads` runs of four pixels (x + k * x_step) of filters of n <= 16 taps
+   (TA_CONV_2D_LANES_FILTER) read in place (one chunk), every output channel, right shifts only, the
+   full int8 range: per filter one weight load and a VMLADAV per pixel, the
+   four sums moved into the lanes of one vector (a lane a pixel) and
+   requantized with the filter's scalars (quad_filter_store). Against sums
+   in an array requantized four channels a vector (sums_one_chunk_4,
+   requantize_quad_group), the array's stores and loads and the passes per
+   block and group go: 21 instructions a filter and quad. (Two chunks gain
+   nothing so: their second chunks reloaded per filter, as eight vector
+   registers hold no more, cost what the array saves.) */
+TA_NOINLINE static void quads_in_lanes(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                       int32_t quads, int32_t n, const int8_t *weights,
+                                       const int32_t *bias_sum, const int32_t *multipliers,
+                                       const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const uint32x4_t lanes = vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)out_c);
+    /* Zeroing loads: nothing read past the taps, and zero lanes past them. */
+    const mve_pred16_t tail = vctp8q((uint32_t)n);
+    for (int32_t q = 0; q < quads; q++, x += 4 * x_step, out += 4 * (size_t)out_c) {
+        const int8x16_t x0 = vldrbq_z_s8(x, tail), x1 = vldrbq_z_s8(x + x_step, tail);
+        const int8x16_t x2 = vldrbq_z_s8(x + 2 * x_step, tail);
+        const int8x16_t x3 = vldrbq_z_s8(x + 3 * x_step, tail);
+        const int8_t *w = weights; /* one chunk: filters are 16 bytes apart */
+        for (int32_t f = 0; f < out_c; f++, w += 16) {
+            const int8x16_t wf = vldrbq_s8(w);
+            quad_filter_store(quad_lanes(vmladavq_s8(wf, x0), vmladavq_s8(wf, x1),
+                                         vmladavq_s8(wf, x2), vmladavq_s8(wf, x3)),
+                              bias_sum[f], multipliers[f], shifts[f], offset, lanes, out + f);
+        }
+    }
+}
+
 /* The requantized case of ta_conv_2d.c's run_pixels_interleaved: setup
    once per row, then per pixel only the channel loop; whole blocks of four
    channels (the arrays padded to them), the last stored predicated. Out of
@@ -320,6 +387,25 @@ TA_NOINLINE void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_
                          vctp32q((uint32_t)(out_c - o)));
         }
     }
+}
+
+void ta_conv_2d_run_short_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                 int32_t pixels, int32_t n, const int8_t *weights,
+                                 size_t block_bytes, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    if (n > 0 && pixels >= 4 && p->activation_min == INT8_MIN && p->activation_max == INT8_MAX &&
+        right_shifts_only(shifts, p->output_depth)) {
+        const int32_t quads = pixels / 4;
+        quads_in_lanes(p, x, x_step, quads, n, weights, bias_sum, multipliers, shifts, out);
+        if (pixels == 4 * quads)
+            return;
+        x += (size_t)(4 * quads) * x_step;
+        out += (size_t)(4 * quads) * (size_t)p->output_depth;
+        pixels -= 4 * quads;
+    }
+    ta_conv_2d_run_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
+                          shifts, out);
 }
 
 /* The requantized case of ta_conv_2d.c's pixel_interleaved: sums,

@@ -29,6 +29,16 @@ void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t
                            const int32_t *bias_sum, const int32_t *multipliers,
                            const int32_t *shifts, int8_t *out);
 
+/* The same for filters of at most TA_CONV_2D_LANES_FILTER taps (one
+   chunk): whole runs of four pixels with the sums in vector lanes when the
+   layer has right shifts only and the full int8 range (ta_conv_2d_mve.c,
+   quads_in_lanes), the rest as ta_conv_2d_run_s8_mve. */
+#define TA_CONV_2D_LANES_FILTER 16
+void ta_conv_2d_run_short_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                 int32_t pixels, int32_t n, const int8_t *weights,
+                                 size_t block_bytes, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts, int8_t *out);
+
 /* Every output channel of three pixels whose im2col patches (n bytes, then
    anything finite to the end of the last chunk) lie `stride` apart. */
 void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, size_t stride,

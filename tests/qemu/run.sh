@@ -19,6 +19,8 @@
 #   --elf FILE        run an existing ELF, do not build
 #   --timeout SECS    kill QEMU after SECS seconds (default 120, or
 #                     $TA_QEMU_TIMEOUT)
+#   --trace FILE      log the address of every instruction run to FILE
+#                     (QEMU -singlestep -d exec,nochain; bench/func_profile.py)
 #   --expect-status N exit 0 when the program's exit status is N, else 1
 #   -v, --verbose     print the commands
 #   --print-cflags    print the flags a source is compiled with (the board's,
@@ -70,6 +72,7 @@ opt=-O2
 timeout_s=${TA_QEMU_TIMEOUT:-120}
 out=
 elf=
+trace=
 build_only=0
 print_cflags=0
 verbose=0
@@ -100,6 +103,7 @@ while [ $# -gt 0 ]; do
     --build-only) build_only=1; shift ;;
     --elf) need_arg "$1" $#; elf=$2; shift 2 ;;
     --timeout) need_arg "$1" $#; timeout_s=$2; shift 2 ;;
+    --trace) need_arg "$1" $#; trace=$2; shift 2 ;;
     --expect-status) need_arg "$1" $#; expect=$2; shift 2 ;;
     -v | --verbose) verbose=1; shift ;;
     --print-cflags) print_cflags=1; shift ;;
@@ -205,6 +209,9 @@ command -v "$qemu_bin" >/dev/null 2>&1 ||
 qemu_cmd=("$qemu_bin" -M "$board" -nographic
     -semihosting-config enable=on,target=native,chardev=serial0
     -icount shift=5 -kernel "$elf")
+if [ -n "$trace" ]; then
+    qemu_cmd+=(-singlestep -d exec,nochain -D "$trace")
+fi
 if [ ${#prog_args[@]} -gt 0 ]; then
     qemu_cmd+=(-append "${prog_args[*]}")
 fi
