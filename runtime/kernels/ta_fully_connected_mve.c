@@ -172,26 +172,21 @@ static inline int32x4_t fc_block4(const int32_t **b, const int8_t **w, const int
 /* The requantizations of a block's four sums. */
 enum { FC_PER_CHANNEL, FC_LEFT, FC_RIGHT };
 
-typedef struct {
-    const int32_t *bias, *m, *s; /* per channel: m and s step with the blocks */
-    int32_t multiplier, shift;
-    int32x4_t offset, lo, hi; /* vectors: the loops need every core register */
-} fc_requant_t;
-
-/* The `full` whole blocks of one input row x. UNROLL and MODE are
-   constants: each caller's copy keeps only its own loop and
-   requantization. */
+/* The whole blocks of one input row x. UNROLL and MODE are constants:
+   each caller's copy keeps only its own loop and requantization. The
+   output offset and range live in vectors: the loop needs every core
+   register. */
 static inline __attribute__((always_inline)) void
-fc_blocks(const fc_requant_t *q, const int8_t *w, const int8_t *x, int32_t depth, int8_t *out,
-          int32_t full, int unroll, int mode)
+fc_blocks(const ta_fully_connected_params_t *p, const int8_t *w, const int8_t *x,
+          const int32_t *b, const int32_t *m, const int32_t *s, int8_t *out, int unroll, int mode)
 {
-    const int32_t *b = q->bias, *m = q->m, *s = q->s;
+    const int32_t depth = p->accum_depth, multiplier = p->multiplier, shift = p->shift;
     const int32_t count = unroll == 4 ? depth >> 2 : depth, back = (depth + 15) & ~15;
-    const int32_t multiplier = q->multiplier, shift = q->shift;
-    const int32x4_t offset = q->offset, lo = q->lo, hi = q->hi;
-    for (const int8_t *end = out + 4 * full; out < end; out += 4, m += 4, s += 4) {
+    const int32x4_t offset = vdupq_n_s32(p->output_offset);
+    const int32x4_t lo = vdupq_n_s32(p->activation_min), hi = vdupq_n_s32(p->activation_max);
+    for (const int8_t *end = out + (p->output_depth & ~3); out < end; out += 4, m += 4, s += 4) {
         int32x4_t v = unroll == 4 ? fc_block4(&b, &w, &x, count)
-                                    : fc_block1(&b, &w, &x, count, back);
+                                  : fc_block1(&b, &w, &x, count, back);
         v = mode == FC_LEFT    ? ta_mm_requant_left_mve(v, multiplier, shift)
             : mode == FC_RIGHT ? ta_mm_requant_right_mve(v, multiplier, shift)
                                : ta_mm_requant_mve(v, vldrwq_s32(m), vldrwq_s32(s));
@@ -200,11 +195,12 @@ fc_blocks(const fc_requant_t *q, const int8_t *w, const int8_t *x, int32_t depth
 }
 
 /* Each specialization out of line, so that its loop has the registers. */
-#define FC_BLOCKS(NAME, UNROLL, MODE)                                                            \
-    static TA_NOINLINE void NAME(const fc_requant_t *q, const int8_t *w, const int8_t *x,        \
-                                 int32_t depth, int8_t *out, int32_t full)                       \
-    {                                                                                            \
-        fc_blocks(q, w, x, depth, out, full, UNROLL, MODE);                                      \
+#define FC_BLOCKS(NAME, UNROLL, MODE)                                                             \
+    static TA_NOINLINE void NAME(const ta_fully_connected_params_t *p, const int8_t *w,          \
+                                 const int8_t *x, const int32_t *b, const int32_t *m,            \
+                                 const int32_t *s, int8_t *out)                                  \
+    {                                                                                             \
+        fc_blocks(p, w, x, b, m, s, out, UNROLL, MODE);                                           \
     }
 FC_BLOCKS(fc_blocks1_channel, 1, FC_PER_CHANNEL)
 FC_BLOCKS(fc_blocks1_left, 1, FC_LEFT)
@@ -214,18 +210,45 @@ FC_BLOCKS(fc_blocks4_left, 4, FC_LEFT)
 FC_BLOCKS(fc_blocks4_right, 4, FC_RIGHT)
 #undef FC_BLOCKS
 
-/* The last block's `rest` (1-3) rows: computed whole, requantized and
-   stored in part. */
+/* acc + the dot product of x with one row of a block (w at its first
+   chunk): four instructions per chunk where the block's loop takes ten
+   for all four rows. */
+static inline int32_t fc_row(int32_t acc, const int8_t *w, const int8_t *x, int32_t n)
+{
+    /* clang-format off */
+    __asm__ volatile("   wlstp.8     lr, %[n], 2f\n"
+                     "1: vldrb.8     q0, [%[x]], #16\n"
+                     "   vldrb.8     q1, [%[w]], #64\n"
+                     "   vmladava.s8 %[a], q1, q0\n"
+                     "   letp        lr, 1b\n"
+                     "2:\n"
+                     : [a] "+Te"(acc), [x] "+r"(x), [w] "+r"(w)
+                     : [n] "r"(n)
+                     : "q0", "q1", "lr", "memory");
+    /* clang-format on */
+    return acc;
+}
+
+/* The last block's output_depth % 4 (1-3) rows: one or two row by row,
+   three as a whole block; requantized and stored in part. */
 static TA_NOINLINE void fc_last_block(const ta_fully_connected_params_t *p, const int8_t *w,
                                       const int8_t *x, const int32_t *bias_sum,
                                       const int32_t *multipliers, const int32_t *shifts,
-                                      int8_t *out, int32_t rest)
+                                      int8_t *out)
 {
-    const int32_t depth = p->accum_depth;
+    const int32_t depth = p->accum_depth, first = p->output_depth & ~3;
+    const int32_t rest = p->output_depth - first;
+    const int32_t *b = bias_sum + first;
+    w += (size_t)first * (size_t)((depth + 15) / 16) * 16;
     int32_t acc[4];
-    vst1q_s32(acc, fc_block1(&bias_sum, &w, &x, depth, (depth + 15) & ~15));
-    ta_mm_requant_s8(acc, rest, multipliers, shifts, p->multiplier, p->shift, p->output_offset,
-                     p->activation_min, p->activation_max, out);
+    if (rest == 3)
+        vst1q_s32(acc, fc_block1(&b, &w, &x, depth, (depth + 15) & ~15));
+    else
+        for (int32_t r = 0; r < rest; r++)
+            acc[r] = fc_row(b[r], w + 16 * r, x, depth);
+    ta_mm_requant_s8(acc, rest, multipliers ? multipliers + first : NULL,
+                     shifts ? shifts + first : NULL, p->multiplier, p->shift, p->output_offset,
+                     p->activation_min, p->activation_max, out + first);
 }
 
 void ta_fully_connected_s8_interleaved_mve(const ta_fully_connected_params_t *p,
@@ -233,33 +256,21 @@ void ta_fully_connected_s8_interleaved_mve(const ta_fully_connected_params_t *p,
                                            const int32_t *bias_sum, const int32_t *multipliers,
                                            const int32_t *shifts, int8_t *output)
 {
-    typedef void blocks_fn(const fc_requant_t *, const int8_t *, const int8_t *, int32_t,
-                           int8_t *, int32_t);
+    typedef void blocks_fn(const ta_fully_connected_params_t *, const int8_t *, const int8_t *,
+                           const int32_t *, const int32_t *, const int32_t *, int8_t *);
     static blocks_fn *const fns[2][3] = {
         {fc_blocks1_channel, fc_blocks1_left, fc_blocks1_right},
         {fc_blocks4_channel, fc_blocks4_left, fc_blocks4_right},
     };
-    const int32_t depth = p->accum_depth, rows = p->output_depth, full = rows / 4;
+    const int32_t depth = p->accum_depth, rows = p->output_depth;
     const int mode = multipliers ? FC_PER_CHANNEL : p->shift >= 0 ? FC_LEFT : FC_RIGHT;
     blocks_fn *const fn = fns[depth % 64 == 0][mode];
-    const fc_requant_t q = {bias_sum,
-                            multipliers,
-                            shifts,
-                            p->multiplier,
-                            p->shift,
-                            vdupq_n_s32(p->output_offset),
-                            vdupq_n_s32(p->activation_min),
-                            vdupq_n_s32(p->activation_max)};
-    /* where the last block's weights, sums and per-channel factors start */
-    const size_t last_w = (size_t)full * (size_t)((depth + 15) / 16) * 64, last = (size_t)full * 4;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *x = input + (size_t)b * (size_t)depth;
         int8_t *out = output + (size_t)b * (size_t)rows;
-        fn(&q, weights, x, depth, out, full);
+        fn(p, weights, x, bias_sum, multipliers, shifts, out);
         if (rows % 4)
-            fc_last_block(p, weights + last_w, x, bias_sum + last,
-                          multipliers ? multipliers + last : NULL, shifts ? shifts + last : NULL,
-                          out + last, rows % 4);
+            fc_last_block(p, weights, x, bias_sum, multipliers, shifts, out);
     }
 }
 #endif
