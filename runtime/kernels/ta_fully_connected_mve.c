@@ -240,15 +240,21 @@ static TA_NOINLINE void fc_last_block(const ta_fully_connected_params_t *p, cons
     const int32_t rest = p->output_depth - first;
     const int32_t *b = bias_sum + first;
     w += (size_t)first * (size_t)((depth + 15) / 16) * 16;
-    int32_t acc[4];
-    if (rest == 3)
-        vst1q_s32(acc, fc_block1(&b, &w, &x, depth, (depth + 15) & ~15));
-    else
-        for (int32_t r = 0; r < rest; r++)
-            acc[r] = fc_row(b[r], w + 16 * r, x, depth);
-    ta_mm_requant_s8(acc, rest, multipliers ? multipliers + first : NULL,
-                     shifts ? shifts + first : NULL, p->multiplier, p->shift, p->output_offset,
-                     p->activation_min, p->activation_max, out + first);
+    int32x4_t v;
+    if (rest == 3) {
+        v = fc_block1(&b, &w, &x, depth, (depth + 15) & ~15);
+    } else {
+        v = vsetq_lane_s32(fc_row(b[0], w, x, depth), vdupq_n_s32(0), 0);
+        if (rest == 2)
+            v = vsetq_lane_s32(fc_row(b[1], w + 16, x, depth), v, 1);
+    }
+    v = multipliers     ? ta_mm_requant_mve(v, vldrwq_s32(multipliers + first),
+                                            vldrwq_s32(shifts + first))
+        : p->shift >= 0 ? ta_mm_requant_left_mve(v, p->multiplier, p->shift)
+                        : ta_mm_requant_right_mve(v, p->multiplier, p->shift);
+    v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, p->output_offset), vdupq_n_s32(p->activation_min)),
+                  vdupq_n_s32(p->activation_max));
+    vstrbq_p_s32(out + first, v, vctp32q((uint32_t)rest));
 }
 
 void ta_fully_connected_s8_interleaved_mve(const ta_fully_connected_params_t *p,
