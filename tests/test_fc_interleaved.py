@@ -5,7 +5,7 @@ ta_fully_connected.h); other targets keep the rows as the model has them.
 
 Its paths against TFLite Micro's interpreter: the Helium loops on the
 Cortex-M55 under QEMU (four chunks a pass when the depth is a multiple of
-64, one otherwise, a last block of 1-3 rows, per-tensor left and right
+64 and the requantization per tensor, one otherwise, a last block of 1-3 rows, per-tensor left and right
 shifts and per-channel factors) and the portable C that a host build of
 such a module runs. The cases: the operator suite's FULLY_CONNECTED
 variants, the SIMD sizes (depths 1-320, rows either side of a block) and

@@ -205,7 +205,6 @@ fc_blocks(const ta_fully_connected_params_t *p, const int8_t *w, const int8_t *x
 FC_BLOCKS(fc_blocks1_channel, 1, FC_PER_CHANNEL)
 FC_BLOCKS(fc_blocks1_left, 1, FC_LEFT)
 FC_BLOCKS(fc_blocks1_right, 1, FC_RIGHT)
-FC_BLOCKS(fc_blocks4_channel, 4, FC_PER_CHANNEL)
 FC_BLOCKS(fc_blocks4_left, 4, FC_LEFT)
 FC_BLOCKS(fc_blocks4_right, 4, FC_RIGHT)
 #undef FC_BLOCKS
@@ -264,9 +263,11 @@ void ta_fully_connected_s8_interleaved_mve(const ta_fully_connected_params_t *p,
 {
     typedef void blocks_fn(const ta_fully_connected_params_t *, const int8_t *, const int8_t *,
                            const int32_t *, const int32_t *, const int32_t *, int8_t *);
+    /* Per-channel factors (rare in FULLY_CONNECTED) take the one-chunk
+       loop at any depth: one copy less of the four-chunk one. */
     static blocks_fn *const fns[2][3] = {
         {fc_blocks1_channel, fc_blocks1_left, fc_blocks1_right},
-        {fc_blocks4_channel, fc_blocks4_left, fc_blocks4_right},
+        {fc_blocks1_channel, fc_blocks4_left, fc_blocks4_right},
     };
     const int32_t depth = p->accum_depth, rows = p->output_depth;
     const int mode = multipliers ? FC_PER_CHANNEL : p->shift >= 0 ? FC_LEFT : FC_RIGHT;
