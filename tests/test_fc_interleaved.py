@@ -39,17 +39,7 @@ def runs_for(case):
 
 
 def check(all_cases, outputs):
-    bad, total = [], 0
-    for i, case in enumerate(all_cases):
-        ours = outputs(i)
-        if isinstance(ours, str):
-            bad.append(f"{case.name}: {ours[:300]}")
-            continue
-        n, d = difftest._count_diff(ours, oracle.run_tflm(case.model, runs_for(case),
-                                                           isolated=True))
-        total += n
-        if d:
-            bad.append(f"{case.name}: {d} of {n} bytes differ; {case.config}")
+    bad, total = difftest.differing_cases(all_cases, outputs, runs_for)
     assert total > 0 and not bad, f"{len(bad)} of {len(all_cases)} fail:\n" + "\n".join(bad[:8])
 
 

@@ -214,17 +214,7 @@ FC_BLOCKS(fc_blocks4_right, 4, FC_RIGHT)
    for all four rows. */
 static inline int32_t fc_row(int32_t acc, const int8_t *w, const int8_t *x, int32_t n)
 {
-    /* clang-format off */
-    __asm__ volatile("   wlstp.8     lr, %[n], 2f\n"
-                     "1: vldrb.8     q0, [%[x]], #16\n"
-                     "   vldrb.8     q1, [%[w]], #64\n"
-                     "   vmladava.s8 %[a], q1, q0\n"
-                     "   letp        lr, 1b\n"
-                     "2:\n"
-                     : [a] "+Te"(acc), [x] "+r"(x), [w] "+r"(w)
-                     : [n] "r"(n)
-                     : "q0", "q1", "lr", "memory");
-    /* clang-format on */
+    TA_MM_DOT1_MVE(acc, w, x, n, 64);
     return acc;
 }
 
