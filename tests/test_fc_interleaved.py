@@ -10,9 +10,11 @@ shifts and per-channel factors) and the portable C that a host build of
 such a module runs. The cases: the operator suite's FULLY_CONNECTED
 variants, the SIMD sizes (depths 1-320, rows either side of a block) and
 the compressed-weight forms, whose decoded weights are the interleaved
-ones.
+ones. The same cases converted for a core without Helium and built for
+the Cortex-M55 run ta_fully_connected_s8's Helium loop on rows in order.
 """
 
+import pathlib
 import zlib
 
 import numpy as np
@@ -21,7 +23,9 @@ import pytest
 from tests.gen import variants
 from tests.harness import batch, difftest, module, oracle
 
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 HELIUM = {"platform.name": "mps3_an547"}
+IN_PSRAM_AND_MRAM = {"memory.constraints": [{"name": "PSRAM"}, {"name": "MRAM"}]}
 COUNTS = {"FULLY_CONNECTED.int8": 12, "FULLY_CONNECTED.int8_wide": 10,
           "FULLY_CONNECTED.int8_simd": 24, "FULLY_CONNECTED.int8_big_sums": 4,
           "FULLY_CONNECTED.decode_huffman": 3, "FULLY_CONNECTED.decode_lut": 3,
@@ -67,12 +71,27 @@ def test_interleaved_portable_path_matches_tflm_on_host(tmp_path):
     check(all_cases, batch.run_cases(b, [(i, runs_for(c)) for i, c in enumerate(all_cases)]).get)
 
 
-@pytest.mark.qemu
-def test_interleaved_helium_path_matches_tflm_on_m55(tmp_path):
+def m55_matches_tflm(tmp_path, target):
     all_cases = cases()
     b = batch.build_batch_qemu([(c.name, c.model) for c in all_cases], tmp_path, "mps3-an547",
-                               "mps3_an547",
-                               keys={"memory.constraints": [{"name": "PSRAM"}, {"name": "MRAM"}]})
+                               target, keys=IN_PSRAM_AND_MRAM)
     assert not b.errors, b.errors
     check(all_cases,
           batch.run_cases_qemu(b, [(i, runs_for(c)) for i, c in enumerate(all_cases)]).get)
+
+
+@pytest.mark.qemu
+def test_interleaved_helium_path_matches_tflm_on_m55(tmp_path):
+    m55_matches_tflm(tmp_path, "mps3_an547")
+
+
+@pytest.mark.qemu
+def test_rows_in_order_match_tflm_on_m55(tmp_path):
+    """A module for a core without Helium (the M55 board's target said to be
+    a Cortex-M33) keeps the rows in order: built for the M55, it runs
+    ta_fully_connected_s8's own Helium loop."""
+    target = tmp_path / "m33_board.yaml"
+    text = (ROOT / "targets" / "mps3_an547.yaml").read_text()
+    assert "core: cortex-m55" in text
+    target.write_text(text.replace("core: cortex-m55", "core: cortex-m33"))
+    m55_matches_tflm(tmp_path / "cases", str(target))
