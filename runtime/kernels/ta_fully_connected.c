@@ -109,8 +109,8 @@ int ta_fully_connected_s8_interleaved(const ta_fully_connected_params_t *p, cons
                     acc[r] = (int32_t)((uint32_t)acc[r] +
                                        (uint32_t)(w[(d / 16) * 64 + r * 16 + d % 16] * x[d]));
             ta_mm_requant_s8(acc, rows - o < 4 ? rows - o : 4, multipliers ? multipliers + o : NULL,
-                             shifts ? shifts + o : NULL, p->multiplier, p->shift,
-                             p->output_offset, p->activation_min, p->activation_max,
+                             shifts ? shifts + o : NULL, p->multiplier, p->shift, p->output_offset,
+                             p->activation_min, p->activation_max,
                              output + (size_t)b * (size_t)rows + o);
         }
     }

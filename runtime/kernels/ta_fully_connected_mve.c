@@ -177,8 +177,8 @@ enum { FC_PER_CHANNEL, FC_LEFT, FC_RIGHT };
    output offset and range live in vectors: the loop needs every core
    register. */
 static inline __attribute__((always_inline)) void
-fc_blocks(const ta_fully_connected_params_t *p, const int8_t *w, const int8_t *x,
-          const int32_t *b, const int32_t *m, const int32_t *s, int8_t *out, int unroll, int mode)
+fc_blocks(const ta_fully_connected_params_t *p, const int8_t *w, const int8_t *x, const int32_t *b,
+          const int32_t *m, const int32_t *s, int8_t *out, int unroll, int mode)
 {
     const int32_t depth = p->accum_depth, multiplier = p->multiplier, shift = p->shift;
     const int32_t count = unroll == 4 ? depth >> 2 : depth, back = (depth + 15) & ~15;
@@ -195,12 +195,12 @@ fc_blocks(const ta_fully_connected_params_t *p, const int8_t *w, const int8_t *x
 }
 
 /* Each specialization out of line, so that its loop has the registers. */
-#define FC_BLOCKS(NAME, UNROLL, MODE)                                                             \
-    static TA_NOINLINE void NAME(const ta_fully_connected_params_t *p, const int8_t *w,          \
-                                 const int8_t *x, const int32_t *b, const int32_t *m,            \
-                                 const int32_t *s, int8_t *out)                                  \
-    {                                                                                             \
-        fc_blocks(p, w, x, b, m, s, out, UNROLL, MODE);                                           \
+#define FC_BLOCKS(NAME, UNROLL, MODE)                                                   \
+    static TA_NOINLINE void NAME(const ta_fully_connected_params_t *p, const int8_t *w, \
+                                 const int8_t *x, const int32_t *b, const int32_t *m,   \
+                                 const int32_t *s, int8_t *out)                         \
+    {                                                                                   \
+        fc_blocks(p, w, x, b, m, s, out, UNROLL, MODE);                                 \
     }
 FC_BLOCKS(fc_blocks1_channel, 1, FC_PER_CHANNEL)
 FC_BLOCKS(fc_blocks1_left, 1, FC_LEFT)
@@ -237,8 +237,8 @@ static TA_NOINLINE void fc_last_block(const ta_fully_connected_params_t *p, cons
         if (rest == 2)
             v = vsetq_lane_s32(fc_row(b[1], w + 16, x, depth), v, 1);
     }
-    v = multipliers     ? ta_mm_requant_mve(v, vldrwq_s32(multipliers + first),
-                                            vldrwq_s32(shifts + first))
+    v = multipliers
+            ? ta_mm_requant_mve(v, vldrwq_s32(multipliers + first), vldrwq_s32(shifts + first))
         : p->shift >= 0 ? ta_mm_requant_left_mve(v, p->multiplier, p->shift)
                         : ta_mm_requant_right_mve(v, p->multiplier, p->shift);
     v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, p->output_offset), vdupq_n_s32(p->activation_min)),
