@@ -34,18 +34,7 @@ def runs_for(case):
 
 
 def check(part, results):
-    bad, total = [], 0
-    for i, case in enumerate(part):
-        ours = results.get(i)
-        if isinstance(ours, str) or ours is None:
-            bad.append(f"{case.name}: {str(ours)[:300]}")
-            continue
-        n, d = difftest._count_diff(ours, oracle.run_tflm(case.model, runs_for(case),
-                                                          isolated=True))
-        total += n
-        if d:
-            bad.append(f"{case.name}: {d} of {n} bytes differ; {case.config}")
-    return bad, total
+    return difftest.differing_cases(part, results.get, runs_for)
 
 
 @pytest.mark.qemu

@@ -236,21 +236,29 @@ static inline int32x4_t ta_mm_dot4_s8_mve(const int32_t **init, const int8_t *w,
 }
 #endif
 
+#if defined(TA_MM_MVE)
+/* acc += the dot product of the n bytes at x with 16-byte chunks of
+   weights STEP bytes apart from w (16: a row in order; 64: one row of a
+   block of four interleaved rows); acc, w and x are variables. */
+/* clang-format off */
+#define TA_MM_DOT1_MVE(acc, w, x, n, STEP)                                      \
+    __asm__ volatile("   wlstp.8     lr, %[n], 2f\n"                            \
+                     "1: vldrb.8     q0, [%[x]], #16\n"                        \
+                     "   vldrb.8     q1, [%[w]], #" #STEP "\n"                 \
+                     "   vmladava.s8 %[a], q1, q0\n"                           \
+                     "   letp        lr, 1b\n"                                 \
+                     "2:\n"                                                    \
+                     : [a] "+Te"(acc), [x] "+r"(x), [w] "+r"(w)                \
+                     : [n] "r"(n)                                              \
+                     : "q0", "q1", "lr", "memory")
+/* clang-format on */
+#endif
+
 /* acc + sum_{k<n} w[k] * x[k]. */
 static inline int32_t ta_mm_dot1_s8(int32_t acc, const int8_t *w, const int8_t *x, int32_t n)
 {
 #if defined(TA_MM_MVE)
-    /* clang-format off */
-    __asm__ volatile("   wlstp.8     lr, %[n], 2f\n"
-                     "1: vldrb.8     q0, [%[x]], #16\n"
-                     "   vldrb.8     q1, [%[w]], #16\n"
-                     "   vmladava.s8 %[a], q1, q0\n"
-                     "   letp        lr, 1b\n"
-                     "2:\n"
-                     : [a] "+Te"(acc), [x] "+r"(x), [w] "+r"(w)
-                     : [n] "r"(n)
-                     : "q0", "q1", "lr", "memory");
-    /* clang-format on */
+    TA_MM_DOT1_MVE(acc, w, x, n, 16);
     return acc;
 #else
     int32_t k = 0;

@@ -86,6 +86,38 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
     return TA_OK;
 }
 
+int ta_fully_connected_s8_interleaved(const ta_fully_connected_params_t *p, const int8_t *input,
+                                      const int8_t *weights, const int32_t *bias_sum,
+                                      const int32_t *multipliers, const int32_t *shifts,
+                                      int8_t *output)
+{
+#if defined(TA_MM_MVE)
+    ta_fully_connected_s8_interleaved_mve(p, input, weights, bias_sum, multipliers, shifts, output);
+#else
+    /* Other cores only meet this layout in a module converted for a Helium
+       core: plain C, a block at a time. */
+    const int32_t depth = p->accum_depth, rows = p->output_depth;
+    const size_t block_bytes = (size_t)(depth + 15) / 16 * 64;
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *x = input + (size_t)b * (size_t)depth;
+        for (int32_t o = 0; o < rows; o += 4) {
+            const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
+            int32_t acc[4];
+            memcpy(acc, bias_sum + o, sizeof acc);
+            for (int32_t d = 0; d < depth; d++)
+                for (int r = 0; r < 4; r++) /* unsigned: int32 wrap-around */
+                    acc[r] = (int32_t)((uint32_t)acc[r] +
+                                       (uint32_t)(w[(d / 16) * 64 + r * 16 + d % 16] * x[d]));
+            ta_mm_requant_s8(acc, rows - o < 4 ? rows - o : 4, multipliers ? multipliers + o : NULL,
+                             shifts ? shifts + o : NULL, p->multiplier, p->shift, p->output_offset,
+                             p->activation_min, p->activation_max,
+                             output + (size_t)b * (size_t)rows + o);
+        }
+    }
+#endif
+    return TA_OK;
+}
+
 int ta_fully_connected_s16(const ta_fully_connected_params_t *p, const int16_t *input,
                            const int8_t *weights, const int64_t *bias_sum,
                            const int32_t *multipliers, const int32_t *shifts, int16_t *output)

@@ -31,6 +31,22 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
                           const int8_t *weights, const int32_t *bias_sum,
                           const int32_t *multipliers, const int32_t *shifts, int8_t *output);
 
+/* The same with the weights interleaved, for Helium cores (the converter
+   lays them out so for a target with Helium): rows in blocks of four, each
+   row cut into 16-byte chunks, the four rows' chunks next to each other,
+   zeros past the end of a row or of the rows:
+
+     weights[((o / 4) * chunks + d / 16) * 64 + (o % 4) * 16 + d % 16]
+         = the model's weights[o][d],  chunks = ceil(accum_depth / 16)
+
+   One pointer walks a block, each input chunk loaded once for its four
+   rows. bias_sum must be given and, like per-channel multipliers and
+   shifts, cover whole blocks (the converter pads them). */
+int ta_fully_connected_s8_interleaved(const ta_fully_connected_params_t *p, const int8_t *input,
+                                      const int8_t *weights, const int32_t *bias_sum,
+                                      const int32_t *multipliers, const int32_t *shifts,
+                                      int8_t *output);
+
 /* int16 input and output, int8 weights, int64 bias and accumulator. */
 int ta_fully_connected_s16(const ta_fully_connected_params_t *p, const int16_t *input,
                            const int8_t *weights, const int64_t *bias_sum,

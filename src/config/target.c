@@ -10,6 +10,26 @@
 #include <ctype.h>
 #include <string.h>
 
+static bool one_of(const char *core, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (core && strcmp(core, names[i]) == 0)
+            return true;
+    return false;
+}
+
+bool ta_core_has_helium(const char *core)
+{
+    static const char *const helium[] = {"cortex-m52", "cortex-m55", "cortex-m85"};
+    return one_of(core, helium, TA_COUNT_OF(helium));
+}
+
+bool ta_core_has_dsp(const char *core)
+{
+    static const char *const dsp[] = {"cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p"};
+    return one_of(core, dsp, TA_COUNT_OF(dsp));
+}
+
 typedef struct Loader {
     TaPool *pool;
     TaDiag *d;

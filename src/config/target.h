@@ -32,6 +32,10 @@ typedef struct TaTarget {
 
 /* `name` is a built-in target name or a path to a YAML file. */
 TaTarget *ta_target_load(TaPool *pool, TaDiag *d, const char *name);
+/* The cores whose kernels take their Helium (MVE) and DSP paths; a core
+   in neither list runs the portable C. */
+bool ta_core_has_helium(const char *core);
+bool ta_core_has_dsp(const char *core);
 /* Names of the built-in targets, for messages. */
 const char *ta_target_builtin_list(TaPool *pool);
 

@@ -11,34 +11,25 @@
  */
 #include "emit.h"
 
+#include "../config/target.h"
 #include "../util/template.h"
 #include "escape.h"
 
 #include <string.h>
 
-static bool one_of(const char *core, const char *const *names, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(core, names[i]) == 0)
-            return true;
-    return false;
-}
-
 void ta_emit_cpu_check(const TaEmitInput *in, TaBuf *b)
 {
-    static const char *const helium[] = {"cortex-m52", "cortex-m55", "cortex-m85"};
-    static const char *const dsp[] = {"cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p"};
     const char *core = in->plan->target->core;
     if (!core)
         return;
     const char *feature, *missing, *ext, *abi = "";
-    if (one_of(core, helium, TA_COUNT_OF(helium))) {
+    if (ta_core_has_helium(core)) {
         /* gcc turns MVE off with the soft-float ABI, whatever -mcpu says. */
         abi = " -mfloat-abi=hard";
         ext = "Helium (MVE)";
         feature = "__ARM_FEATURE_MVE";
         missing = "!(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1))";
-    } else if (one_of(core, dsp, TA_COUNT_OF(dsp))) {
+    } else if (ta_core_has_dsp(core)) {
         ext = "DSP";
         feature = "__ARM_FEATURE_DSP";
         missing = "!defined(__ARM_FEATURE_DSP)";

@@ -450,6 +450,10 @@ static int call_ta_fully_connected_s8(const void *p, void *const *a)
 {
     return ta_fully_connected_s8(p, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
+static int call_ta_fully_connected_s8_interleaved(const void *p, void *const *a)
+{
+    return ta_fully_connected_s8_interleaved(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 static int call_ta_fully_connected_s8_sparse(const void *p, void *const *a)
 {
     return ta_fully_connected_s8_sparse(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
@@ -1039,6 +1043,7 @@ static const TaKernelEntry entries[] = {
     {"ta_fully_connected_s16_acc32", 6, "r:int16_t r:int8_t r:int32_t r:int32_t r:int32_t w:int16_t", call_ta_fully_connected_s16_acc32},
     {"ta_fully_connected_s4", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_fully_connected_s4},
     {"ta_fully_connected_s8", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_fully_connected_s8},
+    {"ta_fully_connected_s8_interleaved", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_fully_connected_s8_interleaved},
     {"ta_fully_connected_s8_sparse", 8, "r:int8_t r:int32_t r:uint16_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_fully_connected_s8_sparse},
     {"ta_gather", 3, "r:void r:int32_t w:void", call_ta_gather},
     {"ta_gather_i32", 3, "r:void r:int32_t w:void", call_ta_gather_i32},

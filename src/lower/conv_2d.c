@@ -20,24 +20,10 @@
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_conv_2d_f32.h"
 #include "common/conv_common.h"
+#include "common/interleave4.h"
 #include "conv_2d_add.h"
 
 #include <string.h>
-
-/* Per-channel int32 constant `t` of `count` values extended to `padded`
-   with copies of its last value (valid shifts for lanes never stored). */
-static void pad_channels(TaLower *L, TaTensor *t, int32_t count, int32_t padded)
-{
-    if (padded == count)
-        return;
-    int32_t *v = ta_alloc_array(L->pool, (size_t)padded, sizeof(int32_t));
-    memcpy(v, t->data, (size_t)count * sizeof(int32_t));
-    for (int32_t i = count; i < padded; i++)
-        v[i] = v[count - 1];
-    t->dims[0] = padded;
-    t->data_size = (size_t)padded * sizeof(int32_t);
-    t->data = (const uint8_t *)v;
-}
 
 static bool parse(TaLower *L, TaOp *op)
 {
@@ -169,8 +155,8 @@ static bool lower(TaLower *L, TaOp *op)
        stored): always a bias_sum, and per-channel arrays padded. */
     const int32_t channels = interleave ? (out_c + 3) / 4 * 4 : out_c;
     if (interleave && rq.multipliers) {
-        pad_channels(L, rq.multipliers, out_c, channels);
-        pad_channels(L, rq.shifts, out_c, channels);
+        ta_pad_channels(L, rq.multipliers, out_c, channels);
+        ta_pad_channels(L, rq.shifts, out_c, channels);
     }
     TaTensor *bias_sum = NULL;
     const int32_t input_zp = ta_zero_point(in);
@@ -194,8 +180,8 @@ static bool lower(TaLower *L, TaOp *op)
 
     TaTensor *w_arg = w;
     if (interleave) {
-        const size_t chunks = (filter_size + 15) / 16, blocks = ((size_t)out_c + 3) / 4;
-        const size_t bytes = blocks * chunks * 64;
+        const size_t chunks = (filter_size + 15) / 16;
+        const size_t bytes = ta_interleave4_bytes(out_c, filter_size);
         int8_t *iw = ta_alloc_array(L->pool, bytes, 1);
         memset(iw, 0, bytes);
         for (int32_t o = 0; o < out_c; o++)
@@ -204,8 +190,7 @@ static bool lower(TaLower *L, TaOp *op)
                 const size_t c = i % (size_t)f_c, kx = i / (size_t)f_c % (size_t)k_w;
                 const size_t ky = i / ((size_t)f_c * (size_t)k_w);
                 const size_t t = by_column ? (kx * (size_t)k_h + ky) * (size_t)f_c + c : i;
-                iw[((size_t)o / 4 * chunks + t / 16) * 64 + (size_t)(o % 4) * 16 + t % 16] =
-                    wd[(size_t)o * filter_size + i];
+                iw[ta_interleave4_index(o, t, chunks)] = wd[(size_t)o * filter_size + i];
             }
         w_arg = ta_local_constant(L, op, "weights_interleaved", TA_INT8, (int32_t)bytes, iw);
         ta_derived_from(w_arg, w);

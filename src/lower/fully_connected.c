@@ -5,10 +5,13 @@
  * Assumes: constant weights [output_depth, accum_depth] with zero points 0
  * (TFLite's symmetric weight scheme); optional constant bias.
  * Produces: bias_sum (bias with the input zero point folded in), and for
- * per-channel weights the multiplier and shift per output channel.
+ * per-channel weights the multiplier and shift per output channel; for a
+ * target with Helium, int8 weights interleaved four rows at a time
+ * (weights_interleaved, ta_fully_connected_s8_interleaved).
  */
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
+#include "common/interleave4.h"
 #include "lower.h"
 
 #include <math.h>
@@ -197,10 +200,22 @@ static bool lower(TaLower *L, TaOp *op)
         /* The reference accumulates in int32 modulo 2^32; so does this. */
         sums32[o] = (int32_t)(uint32_t)(uint64_t)sums[o];
     }
+    /* On a Helium target, int8 weights interleaved four rows at a time (see
+       ta_fully_connected.h); its kernel reads the sums (and per-channel
+       factors) of whole blocks: padded with zeros (copies). Packed int4
+       weights keep their own kernel (int4_packed.c). */
+    const bool interleave = !wide && L->helium && !w->int4_packed;
+    const int32_t channels = interleave ? (rows + 3) / 4 * 4 : rows;
+    if (channels > rows) {
+        int32_t *padded = ta_alloc_array(L->pool, (size_t)channels, sizeof(int32_t));
+        memset(padded, 0, (size_t)channels * sizeof(int32_t));
+        memcpy(padded, sums32, (size_t)rows * sizeof(int32_t));
+        sums32 = padded;
+    }
     TaTensor *bias_sum = NULL;
     if (need_sums)
         bias_sum = acc64 ? ta_local_constant(L, op, "bias_sum", TA_INT64, rows, sums)
-                         : ta_local_constant(L, op, "bias_sum", TA_INT32, rows, sums32);
+                         : ta_local_constant(L, op, "bias_sum", TA_INT32, channels, sums32);
     ta_derived_from(bias_sum, bias ? bias : w);
 
     TaTensor *mults = NULL, *shifts = NULL;
@@ -220,6 +235,8 @@ static bool lower(TaLower *L, TaOp *op)
         }
         mults = ta_local_constant(L, op, "multipliers", TA_INT32, rows, m);
         shifts = ta_local_constant(L, op, "shifts", TA_INT32, rows, s);
+        ta_pad_channels(L, mults, rows, channels);
+        ta_pad_channels(L, shifts, rows, channels);
     } else {
         /* In double throughout: the oracle (tflite-micro from PyPI) does so;
            a float product of the two scales differs in the last bits and
@@ -230,8 +247,22 @@ static bool lower(TaLower *L, TaOp *op)
             return false;
     }
 
-    const char *fn = !wide ? "ta_fully_connected_s8"
-                           : (acc64 ? "ta_fully_connected_s16" : "ta_fully_connected_s16_acc32");
+    TaTensor *w_arg = w;
+    if (interleave) {
+        const size_t chunks = ((size_t)depth + 15) / 16;
+        const size_t bytes = ta_interleave4_bytes(rows, (size_t)depth);
+        int8_t *iw = ta_alloc_array(L->pool, bytes, 1);
+        memset(iw, 0, bytes);
+        for (int32_t o = 0; o < rows; o++)
+            for (int32_t d = 0; d < depth; d++)
+                iw[ta_interleave4_index(o, (size_t)d, chunks)] = wd[(size_t)o * depth + d];
+        w_arg = ta_local_constant(L, op, "weights_interleaved", TA_INT8, (int32_t)bytes, iw);
+        ta_derived_from(w_arg, w);
+    }
+    const char *fn = interleave ? "ta_fully_connected_s8_interleaved"
+                     : !wide    ? "ta_fully_connected_s8"
+                     : acc64    ? "ta_fully_connected_s16"
+                                : "ta_fully_connected_s16_acc32";
     TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_fully_connected.h");
     ta_fully_connected_params_t *p = TA_CALL_PARAMS(L, c, ta_fully_connected_params_t);
     p->batches = batches;
@@ -243,7 +274,7 @@ static bool lower(TaLower *L, TaOp *op)
     p->activation_min = act_min;
     p->activation_max = act_max;
     ta_call_arg(L, c, in);
-    ta_call_arg(L, c, w);
+    ta_call_arg(L, c, w_arg);
     ta_call_arg(L, c, bias_sum);
     ta_call_arg(L, c, mults);
     ta_call_arg(L, c, shifts);

@@ -33,6 +33,7 @@ typedef struct TaLower {
     const char *model_path;
     const char *prefix;
     const TaVec *custom_operators; /* config custom_operators (TaCustomOperator*), or NULL */
+    bool helium; /* the target's core has Helium: weights in its kernels' layouts */
 } TaLower;
 
 /* One operator's lowering; ops.def gives its builtin code and name. */

@@ -41,6 +41,23 @@ def _count_diff(a_runs, b_runs):
     return total, diff
 
 
+def differing_cases(cases, outputs, runs_for):
+    """(failure lines, bytes compared) of generated cases (tests/gen) run
+    as a batch: outputs(i) is case i's outputs for runs_for(case), or an
+    error text; TFLite Micro runs the same inputs."""
+    bad, total = [], 0
+    for i, case in enumerate(cases):
+        ours = outputs(i)
+        if isinstance(ours, str) or ours is None:
+            bad.append(f"{case.name}: {str(ours)[:300]}")
+            continue
+        n, d = _count_diff(ours, oracle.run_tflm(case.model, runs_for(case), isolated=True))
+        total += n
+        if d:
+            bad.append(f"{case.name}: {d} of {n} bytes differ; {case.config}")
+    return bad, total
+
+
 def compare_model(model, workdir, n_runs=100, seed=1, name=None, keys=None, prefix="m",
                   litert=True, runs=None):
     """Converts, builds and runs `model` (a path or bytes) and compares it."""
