@@ -96,6 +96,16 @@ static inline int32x4_t ta_ew_divide_by_pot_mve(int32x4_t x, int32_t fix_shift,
     const int32x4_t fix = vreinterpretq_s32_u32(vshlq_r_u32(vreinterpretq_u32_s32(x), fix_shift));
     return vrshlq_n_s32(vqsubq_s32(x, fix), neg_exponent);
 }
+
+/* ta_ew_divide_by_pot_mve for exponents >= 1 (neg_exponent = -exponent):
+   the step down of negative values is the sign bit, an immediate shift
+   that keeps x (the shift by a register above overwrites its operand, so
+   it costs a copy and the shift's register). */
+static inline int32x4_t ta_ew_divide_rounding_mve(int32x4_t x, int32_t neg_exponent)
+{
+    const int32x4_t fix = vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(x), 31));
+    return vrshlq_n_s32(vqsubq_s32(x, fix), neg_exponent);
+}
 #endif
 
 #endif /* TA_ELEMENTWISE_SIMD_H */

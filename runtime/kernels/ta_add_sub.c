@@ -199,23 +199,13 @@ TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t
     return mve_finish(sub ? vsubq_s32(x, y) : vaddq_s32(x, y), c, lo, hi);
 }
 
-/* x / 2^e rounded half away from zero for e >= 1 (neg_exponent = -e):
-   the step down of negative values is the sign bit, an immediate shift
-   that keeps x (ta_ew_divide_by_pot_mve's shift by a register overwrites
-   its operand, so it costs a copy and the shift's register). */
-TA_EW_INLINE int32x4_t divide_rounding_mve(int32x4_t x, int32_t neg_exponent)
-{
-    const int32x4_t fix = vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(x), 31));
-    return vrshlq_n_s32(vqsubq_s32(x, fix), neg_exponent);
-}
-
 /* One input's rescale; `shifts` false when its exponent is 0 (the input
    of the larger scale: multiplier 1/2, no shift). */
 TA_EW_INLINE int32x4_t rescale_rounding_mve(int32x4_t q, int32x4_t shift_mul, int32_t offset,
                                             const ta_ew_scale_t *s, bool shifts)
 {
     const int32x4_t x = vqrdmulhq_n_s32(vmlasq_n_s32(q, shift_mul, offset), s->multiplier);
-    return shifts ? divide_rounding_mve(x, -s->exponent) : x;
+    return shifts ? ta_ew_divide_rounding_mve(x, -s->exponent) : x;
 }
 
 /* x + y or x - y of four lanes of each input (shifts1/shifts2: whether

@@ -436,8 +436,13 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
                           out);
             return;
         }
-        widen_bytes(wide, x, n);
-        widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
+        if (n % 4 == 0) { /* whole words inline: no call a pair */
+            ta_widen_s8_pairs(wide, x, n);
+            ta_widen_s8_pairs(wide + WIDE_GAP / 4, x + x_step, n);
+        } else {
+            widen_bytes(wide, x, n);
+            widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
+        }
         pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
     }
 }

@@ -12,7 +12,9 @@
  * Order of writes (what lets the output overlap the input, see
  * src/lower/common/stream_lead.h): output pixels in raster order, each
  * written after its window is read, at most two at a time (Helium,
- * 8-channel layers); except that on DSP, 3x3 int8 layers whose rows have
+ * 8-channel layers), a block of channels at a time after reading just
+ * those channels of the window, unless ta_dw_rereads_channels (then the
+ * whole pixel is read before its last block is written); except that on DSP, 3x3 int8 layers whose rows have
  * at least TA_DW_DSP_ROW_PIXELS interior pixels take each row's interior
  * channels four at a time outside, so a whole output row is written
  * before the row is done reading.
@@ -31,6 +33,15 @@
 
 /* Interior pixels a row needs for the DSP path's row-at-a-time loop. */
 #define TA_DW_DSP_ROW_PIXELS 8
+
+/* Whether the Helium path's last block of a pixel (int8, depth multiplier
+   1) reads channels the pixel's block before it has already written: it
+   ends at the depth and moves back over them, for depths above 8 off a
+   multiple of 8 that leave more than 4 channels after the blocks of 16. */
+static inline int ta_dw_rereads_channels(int32_t depth)
+{
+    return depth > 8 && depth % 8 != 0 && depth % 16 > 4;
+}
 
 #define TA_DEPTHWISE_CONV_2D_PARAMS(FIELD, ARRAY, ARRAY_USED)                           \
     TA_WINDOW_INPUT_FIELDS(FIELD)                                                       \

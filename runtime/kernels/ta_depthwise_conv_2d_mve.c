@@ -356,103 +356,124 @@ DW_INLINE void mve_block_tail4(const mve_requant *q, const mve_steps *st, const 
 DW_NOINLINE void mve_block8_window_full(const dw_ctx *c, const dw_window *win, int32_t c0,
                                         int8_t *out);
 
-/* An interior pixel of a 3x3 window, x at its first tap: its channels in
-   blocks of 16, then one of 8, then a predicated tail; returns the
-   depth. */
-DW_INLINE int32_t mve_pixel_3x3_one(const dw_ctx *c, const mve_requant *qp, const int8_t *x,
-                                    int8_t *out, int fast, int tails)
-{
-    const mve_requant q = *qp;
-    const mve_steps st = {c->tap_col, c->tap_row - 2 * c->tap_col, c->depth, 0};
-    int32_t c0 = 0;
-    for (; c0 + 16 <= st.d; c0 += 16)
-        mve_block_3x3(c, &q, &st, x, c0, 1, out, fast);
-    if (st.d - c0 >= 8) {
-        if (fast == DW_FAST_FULL) {
-            const dw_window whole = {x, c->weights, 3, 3};
-            mve_block8_window_full(c, &whole, c0, out);
-        } else {
-            mve_block_3x3(c, &q, &st, x, c0, 0, out, fast);
-        }
-        c0 += 8;
-    }
-    if (tails && st.d > c0) {
-        const mve_steps tail = {st.col, c->tap_row - 3 * st.col, st.d, 0};
-        if (st.d - c0 <= 4)
-            mve_block_tail4(&q, &tail, x, c->weights, 3, 3, c->bias_sum, 0, c0, st.d - c0, out,
-                            fast);
-        else
-            mve_block_tail(&q, &tail, x, c->weights, 3, 3, c->bias_sum, vdupq_n_s16(0), 0, c0,
-                           st.d - c0, out, fast);
-    }
-    return st.d;
-}
-
-/* `count` interior pixels, pixel_step apart in the input, in one call. */
-DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
-                                ptrdiff_t pixel_step, int8_t *out, int fast, int tails)
-{
-    mve_requant q;
-    mve_requant_init(c, &q);
-    int32_t c0 = 0;
-    for (int32_t px = 0; px < count; px++, x += pixel_step, out += c->depth)
-        c0 = mve_pixel_3x3_one(c, &q, x, out, fast, tails);
-    return c0;
-}
-
-/* Channels c0 on of a border pixel (or any window), a block of 16
-   (sixteen) or 8: only the taps inside the input, on x - zero point, from
-   the plain bias. */
+/* Channels c0 on of any window, a block of 16 (sixteen) or 8: at a border
+   pixel (border) only the taps inside the input, on x - zero point, from
+   the plain bias; inside the input every tap on x from bias_sum. */
 DW_INLINE void mve_block_window(const dw_ctx *c, const mve_requant *q, const mve_steps *st,
                                 const dw_window *win, int16x8_t zp, int32_t c0, int sixteen,
-                                int8_t *out, int fast)
+                                int8_t *out, int fast, int border)
 {
     const ptrdiff_t d = st->d, col = st->col, next_row = st->next_row;
     const ptrdiff_t next_w_row = st->next_w_row;
     const int32_t rows = win->rows, cols = win->cols;
     int32x4_t b0, b1, b2, b3;
-    mve_start(c->bias, c0, sixteen ? 16 : 8, &b0, &b1, &b2, &b3);
+    mve_start(border ? c->bias : c->bias_sum, c0, sixteen ? 16 : 8, &b0, &b1, &b2, &b3);
     DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3);
     const int8_t *x = win->x + c0, *w = win->w + c0;
     for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
-        for (int32_t kx = 0; kx < cols; kx++, x += col, w += d)
-            DW_MVE_BLOCK_TAP_ZP(sixteen, x, w, zp);
+        for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
+            if (border)
+                DW_MVE_BLOCK_TAP_ZP(sixteen, x, w, zp);
+            else
+                DW_MVE_BLOCK_TAP(sixteen, x, w);
+        }
     mve_store8(q, a0, a1, c0, 8, 0, fast, out + c0);
     if (sixteen)
         mve_store8(q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
 }
 
-/* A border pixel (or any window): channels in blocks of 16, then one of 8,
-   as mve_pixel_3x3. */
-DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out, int fast,
-                                   int tails)
+/* Where a pixel's window lies, fixed per function: inside the input and
+   3x3 (the taps unrolled), inside the input, or over a border. */
+enum { DW_AT_3X3 = 0, DW_AT_INSIDE = 1, DW_AT_BORDER = 2 };
+
+/* A block of 16 (sixteen) or 8 channels from c0 on of a pixel at `at`. */
+DW_INLINE void mve_block(const dw_ctx *c, const mve_requant *q, const mve_steps *st,
+                         const dw_window *win, int16x8_t zp, int32_t c0, int sixteen, int8_t *out,
+                         int fast, int at)
 {
-    const int16x8_t zp = vdupq_n_s16((int16_t)c->p->pad_value);
-    const mve_steps st = {c->tap_col, c->tap_row - win->cols * c->tap_col, c->depth,
-                          (ptrdiff_t)(c->p->filter_width - win->cols) * c->depth};
+    if (!sixteen && fast == DW_FAST_FULL)
+        mve_block8_window_full(c, win, c0, out);
+    else if (at == DW_AT_3X3)
+        mve_block_3x3(c, q, st, win->x, c0, sixteen, out, fast);
+    else
+        mve_block_window(c, q, st, win, zp, c0, sixteen, out, fast, at == DW_AT_BORDER);
+}
+
+/* A pixel's channels: blocks of 16, then the last 1-4 channels in one
+   predicated block of int32 lanes, 8 in a block of 8, or else a block that
+   ends at the depth, moved back over channels the block before has
+   written (recomputed, the same bytes; ta_dw_rereads_channels): a block
+   of 16 when the depth allows, else two of 8. Depths 5-7 take one
+   predicated block of int16 lanes. Where the depth is a multiple of 8 (no
+   tails) only a block of 8 can be left, and only that is compiled in.
+   Returns the depth. */
+DW_INLINE int32_t mve_pixel_blocks(const dw_ctx *c, const mve_requant *q, const dw_window *win,
+                                   int8_t *out, int fast, int tails, int at)
+{
+    /* only the border form reads the zero point, only windows narrower
+       than the filter skip weights */
+    const int16x8_t zp = vdupq_n_s16(at == DW_AT_BORDER ? (int16_t)c->p->pad_value : 0);
+    /* the unrolled 3x3 block takes two column steps in a row, the loops
+       win->cols */
+    const mve_steps st = {
+        c->tap_col, c->tap_row - (at == DW_AT_3X3 ? 2 : win->cols) * c->tap_col, c->depth,
+        at == DW_AT_BORDER ? (ptrdiff_t)(c->p->filter_width - win->cols) * c->depth : 0};
+    const mve_steps loop = {st.col, c->tap_row - win->cols * st.col, st.d, st.next_w_row};
+    const int32_t d = (int32_t)st.d;
+    int32_t c0 = 0;
+    for (; c0 + 16 <= d; c0 += 16)
+        mve_block(c, q, &st, win, zp, c0, 1, out, fast, at);
+    const int32_t rest = d - c0;
+    const int border = at == DW_AT_BORDER;
+    const int32_t *start = border ? c->bias : c->bias_sum;
+    if (rest == 0)
+        return d;
+    if (tails && rest <= 4)
+        mve_block_tail4(q, &loop, win->x, win->w, win->rows, win->cols, start,
+                        border ? c->p->pad_value : 0, c0, rest, out, fast);
+    else if (tails && rest != 8 && d >= 16) /* ta_dw_rereads_channels */
+        mve_block(c, q, &st, win, zp, d - 16, 1, out, fast, at);
+    else if (d >= 8) {
+        if (rest >= 8)
+            mve_block(c, q, &st, win, zp, c0, 0, out, fast, at);
+        if (rest != 8)
+            mve_block(c, q, &st, win, zp, d - 8, 0, out, fast, at);
+    } else if (tails) {
+        mve_block_tail(q, &loop, win->x, win->w, win->rows, win->cols, start, zp, border, 0, d, out,
+                       fast);
+    }
+    return d;
+}
+
+/* `count` interior pixels of a 3x3 window, pixel_step apart in the input,
+   in one call. */
+DW_INLINE int32_t mve_pixel_3x3(const dw_ctx *c, const int8_t *x, int32_t count,
+                                ptrdiff_t pixel_step, int8_t *out, int fast, int tails)
+{
     mve_requant q;
     mve_requant_init(c, &q);
-    int32_t c0 = 0;
-    for (; c0 + 16 <= st.d; c0 += 16)
-        mve_block_window(c, &q, &st, win, zp, c0, 1, out, fast);
-    if (st.d - c0 >= 8) {
-        if (fast == DW_FAST_FULL)
-            mve_block8_window_full(c, win, c0, out);
-        else
-            mve_block_window(c, &q, &st, win, zp, c0, 0, out, fast);
-        c0 += 8;
+    int32_t d = 0;
+    for (int32_t px = 0; px < count; px++, x += pixel_step, out += c->depth) {
+        /* copied per pixel: the stores may alias the context, so gcc would
+           reload it after every block */
+        const mve_requant qc = q;
+        const dw_window whole = {x, c->weights, 3, 3};
+        d = mve_pixel_blocks(c, &qc, &whole, out, fast, tails, DW_AT_3X3);
     }
-    if (!tails)
-        return c0;
-    if (st.d - c0 > 4)
-        mve_block_tail(&q, &st, win->x, win->w, win->rows, win->cols, c->bias, zp, 1, c0, st.d - c0,
-                       out, fast);
-    else if (st.d > c0)
-        mve_block_tail4(&q, &st, win->x, win->w, win->rows, win->cols, c->bias, c->p->pad_value, c0,
-                        st.d - c0, out, fast);
-    return st.d;
+    return d;
 }
-/* A block of eight channels from c0 on in the branch-free full-range form,
+
+/* Any window: a border pixel's taps inside the input, or an interior
+   pixel's whole window (inside). */
+DW_INLINE int32_t mve_pixel_window(const dw_ctx *c, const dw_window *win, int8_t *out, int fast,
+                                   int tails, int at)
+{
+    mve_requant q;
+    mve_requant_init(c, &q);
+    return mve_pixel_blocks(c, &q, win, out, fast, tails, at);
+}
+
+/* A block of eight channels from c0 on in the branch-free full-range form
    over the taps of win on x - zero point from the plain bias (exact, as
    bias_sum on x): one copy for interior and border pixels, out of line, as
    only depths off a multiple of 16 (or eight-channel pixels outside a
@@ -465,7 +486,7 @@ DW_NOINLINE void mve_block8_window_full(const dw_ctx *c, const dw_window *win, i
                           (ptrdiff_t)(c->p->filter_width - win->cols) * c->depth};
     mve_requant q;
     mve_requant_init(c, &q);
-    mve_block_window(c, &q, &st, win, zp, c0, 0, out, DW_FAST_FULL);
+    mve_block_window(c, &q, &st, win, zp, c0, 0, out, DW_FAST_FULL, 1);
 }
 
 #undef DW_MVE_PIN_ACCUMULATORS
@@ -560,19 +581,33 @@ DW_NOINLINE int32_t mve_pixel_3x3_clamped(const dw_ctx *c, const int8_t *x, int3
     return mve_pixel_3x3(c, x, count, pixel_step, out, DW_FAST_CLAMPED, 1);
 }
 
+/* Border and interior windows apart, one function each: in one, the
+   border loop would share its registers with the interior one. */
 DW_NOINLINE int32_t mve_pixel_window_fast(const dw_ctx *c, const dw_window *win, int8_t *out)
 {
-    return mve_pixel_window(c, win, out, DW_FAST_FULL, 1);
+    return mve_pixel_window(c, win, out, DW_FAST_FULL, 1, DW_AT_BORDER);
+}
+
+DW_NOINLINE int32_t mve_pixel_inside_fast(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return mve_pixel_window(c, win, out, DW_FAST_FULL, 1, DW_AT_INSIDE);
 }
 
 DW_NOINLINE int32_t mve_pixel_window_fast8(const dw_ctx *c, const dw_window *win, int8_t *out)
 {
-    return mve_pixel_window(c, win, out, DW_FAST_FULL, 0);
+    return mve_pixel_window(c, win, out, DW_FAST_FULL, 0, DW_AT_BORDER);
 }
 
+DW_NOINLINE int32_t mve_pixel_inside_fast8(const dw_ctx *c, const dw_window *win, int8_t *out)
+{
+    return mve_pixel_window(c, win, out, DW_FAST_FULL, 0, DW_AT_INSIDE);
+}
+
+/* The other forms (clamped or general requantization): interior pixels
+   of windows other than 3x3 take the border form too, one copy less. */
 DW_NOINLINE int32_t mve_pixel_window_any(const dw_ctx *c, const dw_window *win, int8_t *out)
 {
-    return mve_pixel_window(c, win, out, DW_GENERAL, 1);
+    return mve_pixel_window(c, win, out, DW_GENERAL, 1, DW_AT_BORDER);
 }
 
 /* Depth multiplier > 1: a block of n <= 8 output channels from o0 on,
@@ -705,10 +740,12 @@ DW_INLINE void dw_s8_m1_mve_drive(const ta_depthwise_conv_2d_params_t *p, const 
                 }
                 dw_window win;
                 dw_window_init(&c, in_b, iy0, ix0, &win);
+                /* interior pixels of other windows than 3x3 */
+                const int inside = !is_3x3 && row_inside && ox >= ox_lo && ox < ox_hi;
                 if (fast_full_only)
-                    mve_pixel_window_fast8(&c, &win, output);
+                    (inside ? mve_pixel_inside_fast8 : mve_pixel_window_fast8)(&c, &win, output);
                 else if (fast == DW_FAST_FULL)
-                    mve_pixel_window_fast(&c, &win, output);
+                    (inside ? mve_pixel_inside_fast : mve_pixel_window_fast)(&c, &win, output);
                 else
                     mve_pixel_window_any(&c, &win, output);
             }

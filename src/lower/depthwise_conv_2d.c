@@ -240,14 +240,16 @@ static bool lower(TaLower *L, TaOp *op)
     /* The kernel's order of writes (ta_depthwise_conv_2d.h): pixels one
        at a time, pairs for 8 channels, or whole rows on the DSP path's
        row-at-a-time loop; with one output channel per input channel each
-       block of channels is written after reading only its own channels. */
+       block of channels is written after reading only its own channels,
+       unless the Helium path's last block reads some again. */
     const bool dsp_rows = !wide && mult == 1 && k_h == 3 && k_w == 3 && a->dilation_w == 1 &&
                           out_c >= 4 && out_w >= TA_DW_DSP_ROW_PIXELS;
     const int32_t batch = dsp_rows ? out_w : !wide && mult == 1 && out_c == 8 ? 2 : 1;
     const size_t elem = wide ? 2 : 1;
     const TaStreamGeometry geom = ta_conv_stream_geometry(a, in, out, k_h, k_w, pad_h, pad_w, elem);
+    const bool channel_aligned = mult == 1 && !(!wide && ta_dw_rereads_channels(out_c));
     ta_declare_overlap(L, op, 0, &geom, batch,
-                       mult == 1 ? TA_STREAM_CHANNEL_ALIGNED : TA_STREAM_IN_PLACE,
+                       channel_aligned ? TA_STREAM_CHANNEL_ALIGNED : TA_STREAM_IN_PLACE,
                        dsp_rows ? "DEPTHWISE_CONV_2D (whole rows on DSP)" : "DEPTHWISE_CONV_2D");
     /* Every path can also walk the rows backwards (a row in any order). */
     ta_declare_reverse_overlap(L, op, 0, &geom, &p->reverse_rows, "DEPTHWISE_CONV_2D");
