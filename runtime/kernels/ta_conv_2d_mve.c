@@ -166,10 +166,9 @@ static inline int32x4_t requantize4_split(int32x4_t acc, int32x4_t bias, int32x4
    arrays padded to them), the last stored predicated. Inline for the
    constant pixel counts below (their loops unrolled). */
 static inline void requantize_group(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t f0,
-                                    int32_t valid,
-                                         const int32_t *bias_sum, const int32_t *multipliers,
-                                         const int32_t *shifts, const ta_conv_2d_params_t *p,
-                                         int8_t *out)
+                                    int32_t valid, const int32_t *bias_sum,
+                                    const int32_t *multipliers, const int32_t *shifts,
+                                    const ta_conv_2d_params_t *p, int8_t *out)
 {
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
@@ -195,33 +194,16 @@ static inline void requantize_group(const int32_t acc[][MVE_GROUP], int32_t pixe
     }
 }
 
-/* requantize_group for three pixels (triples) and four (quads). */
-TA_NOINLINE static void requantize_group3(const int32_t acc[][MVE_GROUP], int32_t f0,
-                                          int32_t valid, const int32_t *bias_sum,
-                                          const int32_t *multipliers, const int32_t *shifts,
-                                          const ta_conv_2d_params_t *p, int8_t *out)
-{
-    requantize_group(acc, 3, f0, valid, bias_sum, multipliers, shifts, p, out);
-}
-
-TA_NOINLINE static void requantize_group4(const int32_t acc[][MVE_GROUP], int32_t f0,
-                                          int32_t valid, const int32_t *bias_sum,
-                                          const int32_t *multipliers, const int32_t *shifts,
-                                          const ta_conv_2d_params_t *p, int8_t *out)
-{
-    requantize_group(acc, MVE_PIXELS, f0, valid, bias_sum, multipliers, shifts, p, out);
-}
-
-/* bias, requantization and store of acc[k][0..valid) for four pixels,
-   out_c outputs apart (requantize_group for quads): each whole block of
-   four channels unrolled over the pixels; when every shift of the block is
-   a right shift (as nearly always) without the left shift and the mask of
-   the ties step (x & neg_right then has the sign bit of x). A last partial
-   block through requantize_group (one copy of the predicated form). */
-TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
-                                              int32_t valid, const int32_t *bias_sum,
-                                              const int32_t *multipliers, const int32_t *shifts,
-                                              const ta_conv_2d_params_t *p, int8_t *out)
+/* bias, requantization and store of acc[k][0..valid) for `pixels` pixels
+   (inline for the constant counts below), out_c outputs apart: each whole
+   block of four channels unrolled over the pixels; when every shift of the
+   block is a right shift (as nearly always) without the left shift and the
+   mask of the ties step (x & neg_right then has the sign bit of x). A last
+   partial block through requantize_group. */
+static inline void requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
+                                     const int32_t *bias_sum, const int32_t *multipliers,
+                                     const int32_t *shifts, const ta_conv_2d_params_t *p,
+                                     int8_t *out)
 {
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
@@ -233,7 +215,7 @@ TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_
         int8_t *o = out + f;
         if (vmaxvq_s32(INT32_MIN, s) < 0) {
 #pragma GCC unroll 4
-            for (int32_t k = 0; k < MVE_PIXELS; k++, o += out_c) {
+            for (int32_t k = 0; k < pixels; k++, o += out_c) {
                 int32x4_t v = vqrdmulhq_s32(vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m);
                 v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), s);
                 vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
@@ -242,12 +224,29 @@ TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_
         }
         const int32x4_t zero = vdupq_n_s32(0);
         const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
-        for (int32_t k = 0; k < MVE_PIXELS; k++, o += out_c)
+        for (int32_t k = 0; k < pixels; k++, o += out_c)
             vstrbq_s32(o, requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right,
                                             offset, lov, hiv));
     }
     if (f < valid)
-        requantize_group4(acc, f, valid, bias_sum, multipliers, shifts, p, out);
+        requantize_group(acc, pixels, f, valid, bias_sum, multipliers, shifts, p, out);
+}
+
+/* requantize_pixels for quads and for triples. */
+TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
+                                              int32_t valid, const int32_t *bias_sum,
+                                              const int32_t *multipliers, const int32_t *shifts,
+                                              const ta_conv_2d_params_t *p, int8_t *out)
+{
+    requantize_pixels(acc, MVE_PIXELS, valid, bias_sum, multipliers, shifts, p, out);
+}
+
+TA_NOINLINE static void requantize_triple_group(const int32_t acc[][MVE_GROUP], int32_t valid,
+                                                const int32_t *bias_sum,
+                                                const int32_t *multipliers, const int32_t *shifts,
+                                                const ta_conv_2d_params_t *p, int8_t *out)
+{
+    requantize_pixels(acc, 3, valid, bias_sum, multipliers, shifts, p, out);
 }
 
 /* acc[k * stride + j] += filter j . x_k (from_zero: =) for two interleaved filters
@@ -354,7 +353,8 @@ void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patc
             dot2x3_accumulate_mve(w, patches, patches + stride, patches + 2 * stride, chunks,
                                   &acc[0][f], MVE_GROUP, 1);
         zero_unpaired(acc, 3, pairs);
-        requantize_group3(acc, 0, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
+        requantize_triple_group(acc, filters, bias_sum + o, multipliers + o, shifts + o, p,
+                                out + o);
     }
 }
 
@@ -518,8 +518,9 @@ void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *i
         const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
         const int32_t whole = (n + 3) / 4 * 4;
         int32_t acc[3 * LONG_GROUP];
-        for (int32_t k = 0; k < 3; k++)
-            memcpy(acc + k * LONG_GROUP, bias_sum + o0, (size_t)whole * sizeof(int32_t));
+        for (int32_t k = 0; k < 3; k++) /* a vector copy, not a call */
+            ta_copy_s8((int8_t *)(acc + k * LONG_GROUP), (const int8_t *)(bias_sum + o0),
+                       whole * (int32_t)sizeof(int32_t));
         for (int32_t t0 = 0; t0 < filter_size; t0 += LONG_TRIPLE_PIECE) {
             const int32_t len = filter_size - t0 < LONG_TRIPLE_PIECE ? filter_size - t0
                                                                      : LONG_TRIPLE_PIECE;
@@ -527,7 +528,8 @@ void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *i
             for (int32_t k = 0; k < 3; k++) {
                 int8_t *x = patches3 + (size_t)k * stride;
                 ta_conv_2d_gather_taps(p, in_b, iy[k], ix[k], t0, len, x);
-                memset(x + len, 0, (size_t)(chunks * 16 - len));
+                if (len % 16)
+                    ta_fill_s8(x + len, 0, chunks * 16 - len);
             }
             triple_block_sums(weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4,
                               block_bytes, (n + 1) / 2, patches3, patches3 + stride,
