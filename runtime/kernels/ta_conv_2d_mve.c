@@ -5,13 +5,15 @@
  * Requantization of four channels a vector (VQRDMULH, VRSHL), the last
  * block of a channel count off four stored predicated. Filters of at most
  * TA_CONV_2D_QUAD_FILTER taps read in place run four pixels a weight load
- * (VMLADAV on one or two chunks), each block of four channels requantized
- * for the four pixels in one unrolled pass (right shifts only: no left
- * shift, no ties mask); im2col patches up to
- * TA_CONV_2D_TRIPLE_PATCH bytes and long filters three pixels a weight
- * load (dot2x3_accumulate_mve); other pixels four channels a pass
- * (ta_dot4_interleaved_mve). Taps by column are scattered into their
- * columns a vector at a time.
+ * (VMLADAV on one or two chunks, assembly with a load or store between
+ * every two MACs), each block of four channels requantized for the pixels
+ * in one unrolled pass (right shifts only: no left shift, no ties mask);
+ * im2col patches up to TA_CONV_2D_TRIPLE_PATCH bytes and long filters
+ * three pixels a weight load (dot2x3_accumulate_mve); these sum pairs of
+ * filters, not a last block's padding. Other pixels four channels a pass
+ * (ta_dot4_interleaved_mve), a last block of one or two channels two
+ * (dot2_interleaved_mve). Taps by column are scattered into their columns
+ * a vector at a time.
  */
 #include "ta_conv_2d_mve.h"
 
@@ -102,6 +104,7 @@ TA_NOINLINE static void sums_two_chunks_2(const int8_t *w, int32_t pairs, const 
        its two sums stored in the next filter's steps (the last filter's at
        the end) between its MACs, which hold the multiply pipe for two
        cycles each. */
+    /* clang-format off */
 #define TWO_CHUNKS_STEP(wa, wb, s, t, store_s, store_t)                                            \
     "   vldrb.8     q6, [%[w], #" wa "]\n"                                                         \
     "   vmladav.s8  %[" s "], q6, %q[x0a]\n"                                                       \
@@ -109,7 +112,6 @@ TA_NOINLINE static void sums_two_chunks_2(const int8_t *w, int32_t pairs, const 
     "   vmladav.s8  %[" t "], q6, %q[x1a]\n" store_s                                               \
     "   vmladava.s8 %[" s "], q7, %q[x0b]\n" store_t                                               \
     "   vmladava.s8 %[" t "], q7, %q[x1b]\n"
-    /* clang-format off */
     __asm volatile("   wls         lr, %[blocks], 2f\n"
                    "1:\n"
                    TWO_CHUNKS_STEP("0", "64", "s0", "t0", "", "")
@@ -242,9 +244,9 @@ TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_
 }
 
 TA_NOINLINE static void requantize_triple_group(const int32_t acc[][MVE_GROUP], int32_t valid,
-                                                const int32_t *bias_sum,
-                                                const int32_t *multipliers, const int32_t *shifts,
-                                                const ta_conv_2d_params_t *p, int8_t *out)
+                                                const int32_t *bias_sum, const int32_t *multipliers,
+                                                const int32_t *shifts, const ta_conv_2d_params_t *p,
+                                                int8_t *out)
 {
     requantize_pixels(acc, 3, valid, bias_sum, multipliers, shifts, p, out);
 }

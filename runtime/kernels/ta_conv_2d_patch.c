@@ -20,7 +20,8 @@ void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, i
     const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
     const int32_t filter_row = fw * fd;
     const int32_t dw = p->dilation_width;
-    if (iy0 >= 0 && ix0 >= 0 && iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
+    if (iy0 >= 0 && ix0 >= 0 &&
+        iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
         ix0 + (fw - 1) * dw < p->input_width) {
         /* Inside the image: one copy per filter row, or per tap when
            dilated, without bounds tests. */
