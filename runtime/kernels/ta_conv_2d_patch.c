@@ -19,19 +19,24 @@ void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, i
     const int32_t fd = p->filter_depth, fw = p->filter_width;
     const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
     const int32_t filter_row = fw * fd;
-    const int32_t dw = p->dilation_width;
-    if (iy0 >= 0 && ix0 >= 0 &&
+    if (p->dilation_width == 1 && iy0 >= 0 && ix0 >= 0 &&
         iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
-        ix0 + (fw - 1) * dw < p->input_width) {
-        /* Inside the image: one copy per filter row, or per tap when
-           dilated, without bounds tests. */
+        ix0 + fw <= p->input_width) {
+        /* Inside the image: one copy per filter row. */
         const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
         const size_t step = (size_t)p->dilation_height * row_size;
-        if (dw == 1) {
-            for (int32_t ky = 0; ky < p->filter_height; ky++, patch += filter_row, src += step)
-                ta_copy_s8(patch, src, filter_row);
-            return;
-        }
+        for (int32_t ky = 0; ky < p->filter_height; ky++, patch += filter_row, src += step)
+            ta_copy_s8(patch, src, filter_row);
+        return;
+    }
+    const int32_t dw = p->dilation_width;
+    if (dw > 1 && iy0 >= 0 && ix0 >= 0 &&
+        iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
+        ix0 + (fw - 1) * dw < p->input_width) {
+        /* A dilated window inside the image: a copy per tap, without
+           bounds tests. */
+        const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
+        const size_t step = (size_t)p->dilation_height * row_size;
         for (int32_t ky = 0; ky < p->filter_height; ky++, src += step)
             for (int32_t kx = 0; kx < fw; kx++, patch += fd)
                 ta_copy_s8(patch, src + (size_t)kx * (size_t)dw * (size_t)fd, fd);
@@ -101,10 +106,8 @@ void ta_conv_2d_gather_taps(const ta_conv_2d_params_t *p, const int8_t *in_b, in
             if (r1 > b)
                 ta_fill_s8(dst + (b - r0), pad, r1 - b);
         } else {
-            /* Dilated: a tap at a time, from the one r0 falls in (one
-               division a row, not one a tap). */
-            for (int32_t r = r0, n, kx = r0 / fd, c = r0 % fd; r < r1; r += n, kx++, c = 0) {
-                const int32_t ix = ix0 + kx * p->dilation_width;
+            for (int32_t r = r0, n; r < r1; r += n) {
+                const int32_t kx = r / fd, c = r % fd, ix = ix0 + kx * p->dilation_width;
                 n = fd - c < r1 - r ? fd - c : r1 - r;
                 if (ix < 0 || ix >= p->input_width)
                     ta_fill_s8(dst + (r - r0), pad, n);
