@@ -8,6 +8,7 @@
 #define TA_SIMD_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "ta_quant.h"
 
@@ -17,7 +18,6 @@
 #elif defined(__ARM_FEATURE_DSP) && !defined(TA_NO_SIMD)
 #define TA_HAVE_DSP 1
 #include <arm_acle.h>
-#include <string.h>
 #endif
 
 #if defined(TA_HAVE_DSP)
@@ -127,6 +127,27 @@ static inline void ta_copy_s8(int8_t *dst, const int8_t *src, int32_t n)
 #else
     for (int32_t i = 0; i < n; i++)
         dst[i] = src[i];
+#endif
+}
+
+/* Sets n bytes to v: on Helium a tail-predicated vector loop, where a
+   library memset of a patch's padding (tens of bytes) costs more in its
+   call and byte loop than the stores. */
+static inline void ta_fill_s8(int8_t *dst, int8_t v, int32_t n)
+{
+#if defined(TA_HAVE_MVE)
+    const int8x16_t vv = vdupq_n_s8(v);
+    /* clang-format off */
+    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+                   "1: vstrb.8     %q[v], [%[dst]], #16\n"
+                   "   letp        lr, 1b\n"
+                   "2:\n"
+                   : [dst] "+r"(dst)
+                   : [n] "r"(n), [v] "w"(vv)
+                   : "lr", "memory");
+    /* clang-format on */
+#else
+    memset(dst, v, (size_t)n);
 #endif
 }
 

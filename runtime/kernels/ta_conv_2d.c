@@ -523,7 +523,29 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
             }
         }
 #endif
-        for (int32_t oy = 0; oy < p->output_height; oy++) {
+        /* Pixels of this image already written (Helium patch triples). */
+        int32_t done = 0;
+#if defined(TA_HAVE_MVE)
+        if (use_patch && triples) {
+            /* Three pixels' patches at a time, each weight load shared:
+               across rows (raster order), so that narrow images have
+               triples too. */
+            const int32_t total = p->output_height * p->output_width;
+            for (int32_t oy = 0, ox = 0; done + 3 <= total; done += 3, output += 3 * out_c) {
+                for (int32_t k = 0; k < 3; k++) {
+                    ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
+                                            ox * p->stride_width - p->pad_left,
+                                            patches3 + (size_t)k * TRIPLE_STRIDE);
+                    if (++ox == p->output_width)
+                        ox = 0, oy++;
+                }
+                ta_conv_2d_patches3_s8_mve(p, patches3, TRIPLE_STRIDE, (int32_t)filter_size,
+                                           weights, block_bytes, bias_sum, multipliers, shifts,
+                                           output);
+            }
+        }
+#endif
+        for (int32_t oy = done / p->output_width; oy < p->output_height; oy++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
             const int32_t last_ix = (p->output_width - 1) * p->stride_width - p->pad_left;
             if (fh * fw == 1 && iy0 >= 0 && iy0 < p->input_height && p->pad_left == 0 &&
@@ -537,21 +559,8 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                 output += (size_t)p->output_width * (size_t)out_c;
                 continue;
             }
-            int32_t ox = 0;
-#if defined(TA_HAVE_MVE)
-            if (use_patch && triples) {
-                /* Three pixels' patches at a time, each weight load shared. */
-                for (; ox + 3 <= p->output_width; ox += 3, output += 3 * out_c) {
-                    for (int32_t k = 0; k < 3; k++)
-                        ta_conv_2d_gather_patch(p, in_b, iy0,
-                                                (ox + k) * p->stride_width - p->pad_left,
-                                                patches3 + (size_t)k * TRIPLE_STRIDE);
-                    ta_conv_2d_patches3_s8_mve(p, patches3, TRIPLE_STRIDE, (int32_t)filter_size,
-                                               weights, block_bytes, bias_sum, multipliers, shifts,
-                                               output);
-                }
-            }
-#endif
+            /* the first row left: from the first pixel not written */
+            int32_t ox = oy == done / p->output_width ? done % p->output_width : 0;
             for (; ox < p->output_width; ox++, output += out_c) {
                 const int32_t ix0 = ox * p->stride_width - p->pad_left;
                 if (use_patch) {

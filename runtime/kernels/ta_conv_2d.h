@@ -86,9 +86,10 @@ typedef struct {
  *    one or two channels computing one filter pair.
  *  - few input channels (taps_by_column, below): ta_conv_2d_s8_columns.
  *  - im2col patches up to TA_CONV_2D_MAX_PATCH bytes: Helium three pixels
- *    (up to TA_CONV_2D_TRIPLE_PATCH), DSP two, sharing each weight load.
+ *    (up to TA_CONV_2D_TRIPLE_PATCH, raster order across rows), DSP two,
+ *    sharing each weight load.
  *  - longer patches, any depth: ta_conv_2d_s8_long, the patch a piece at a
- *    time (Helium 512-byte pieces of three pixels, loads and MACs
+ *    time (Helium 768-byte pieces of three pixels, loads and MACs
  *    alternating; DSP 256-byte pieces of pixel pairs; portable one pixel),
  *    the sums of up to 64 channels kept across the pieces.
  *  - grouped filters: ta_conv_2d_s8, a pixel at a time.

@@ -5,13 +5,15 @@
  * Requantization of four channels a vector (VQRDMULH, VRSHL), the last
  * block of a channel count off four stored predicated. Filters of at most
  * TA_CONV_2D_QUAD_FILTER taps read in place run four pixels a weight load
- * (VMLADAV on one or two chunks), each block of four channels requantized
- * for the four pixels in one unrolled pass (right shifts only: no left
- * shift, no ties mask); im2col patches up to
- * TA_CONV_2D_TRIPLE_PATCH bytes and long filters three pixels a weight
- * load (dot2x3_accumulate_mve); other pixels four channels a pass
- * (ta_dot4_interleaved_mve). Taps by column are scattered into their
- * columns a vector at a time.
+ * (VMLADAV on one or two chunks, assembly with a load or store between
+ * every two MACs), each block of four channels requantized for the pixels
+ * in one unrolled pass (right shifts only: no left shift, no ties mask);
+ * im2col patches up to TA_CONV_2D_TRIPLE_PATCH bytes and long filters
+ * three pixels a weight load (dot2x3_accumulate_mve); these sum pairs of
+ * filters, not a last block's padding. Other pixels four channels a pass
+ * (ta_dot4_interleaved_mve), a last block of one or two channels two
+ * (dot2_interleaved_mve). Taps by column are scattered into their columns
+ * a vector at a time.
  */
 #include "ta_conv_2d_mve.h"
 
@@ -30,9 +32,13 @@
    filters pass, so each weight load serves every pixel. */
 enum { MVE_GROUP = 16, MVE_PIXELS = 4 };
 
-/* acc[k][f] = filter f . pixel k (x + k * x_step) for `filters` filters
-   (a multiple of 4) of one 16-byte chunk at most (n <= 16), four pixels. */
-TA_NOINLINE static void sums_one_chunk_4(const int8_t *w, int32_t filters, const int8_t *x,
+/* acc[k][f] = filter f . pixel k (x + k * x_step) for `pairs` pairs of
+   filters of one 16-byte chunk at most (n <= 16), four pixels. Per pair
+   two weight loads, eight MACs and eight stores of sums: each MAC holds the
+   M55's multiply pipe for two cycles, so a load or a store (the other
+   pipe) goes between every two, and a store two instructions after the
+   MAC whose sum it takes. */
+TA_NOINLINE static void sums_one_chunk_4(const int8_t *w, int32_t pairs, const int8_t *x,
                                          size_t x_step, int32_t n,
                                          int32_t acc[MVE_PIXELS][MVE_GROUP])
 {
@@ -41,13 +47,38 @@ TA_NOINLINE static void sums_one_chunk_4(const int8_t *w, int32_t filters, const
     const int8x16_t x0 = vldrbq_z_s8(x, tail), x1 = vldrbq_z_s8(x + x_step, tail);
     const int8x16_t x2 = vldrbq_z_s8(x + 2 * x_step, tail);
     const int8x16_t x3 = vldrbq_z_s8(x + 3 * x_step, tail);
-    for (int32_t f = 0; f < filters; f++, w += 16) { /* one chunk: filters are 16 bytes apart */
-        const int8x16_t wf = vldrbq_s8(w);
-        acc[0][f] = vmladavq_s8(wf, x0);
-        acc[1][f] = vmladavq_s8(wf, x1);
-        acc[2][f] = vmladavq_s8(wf, x2);
-        acc[3][f] = vmladavq_s8(wf, x3);
-    }
+    int32_t *a = &acc[0][0];
+    int32_t s0, s1, s2, s3;
+    /* One chunk: the filters are 16 bytes apart; acc rows MVE_GROUP sums
+       (64 bytes) apart. */
+    _Static_assert(MVE_GROUP * sizeof(int32_t) == 64, "the stores' offsets");
+    /* clang-format off */
+    __asm volatile("   dls         lr, %[pairs]\n"
+                   "1: vldrb.8     q6, [%[w]], #16\n"
+                   "   vmladav.s8  %[s0], q6, %q[x0]\n"
+                   "   vldrb.8     q7, [%[w]], #16\n"
+                   "   vmladav.s8  %[s1], q6, %q[x1]\n"
+                   "   str         %[s0], [%[a]]\n"
+                   "   vmladav.s8  %[s2], q6, %q[x2]\n"
+                   "   str         %[s1], [%[a], #64]\n"
+                   "   vmladav.s8  %[s3], q6, %q[x3]\n"
+                   "   str         %[s2], [%[a], #128]\n"
+                   "   vmladav.s8  %[s0], q7, %q[x0]\n"
+                   "   str         %[s3], [%[a], #192]\n"
+                   "   vmladav.s8  %[s1], q7, %q[x1]\n"
+                   "   str         %[s0], [%[a], #4]\n"
+                   "   vmladav.s8  %[s2], q7, %q[x2]\n"
+                   "   str         %[s1], [%[a], #68]\n"
+                   "   vmladav.s8  %[s3], q7, %q[x3]\n"
+                   "   str         %[s2], [%[a], #132]\n"
+                   "   str         %[s3], [%[a], #196]\n"
+                   "   adds        %[a], %[a], #8\n"
+                   "   le          lr, 1b\n"
+                   : [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2), [s3] "=&Te"(s3),
+                     [w] "+r"(w), [a] "+r"(a)
+                   : [pairs] "r"(pairs), [x0] "w"(x0), [x1] "w"(x1), [x2] "w"(x2), [x3] "w"(x3)
+                   : "q6", "q7", "lr", "memory");
+    /* clang-format on */
 }
 
 /* One filter (chunks at w and w + 64) by two pixels of two chunks each. */
@@ -59,22 +90,67 @@ static inline void two_chunks_filter(const int8_t *w, int8x16_t x0a, int8x16_t x
     *acc1 = vmladavaq_s8(vmladavq_s8(wa, x1a), wb, x1b);
 }
 
-/* The same for two chunks (16 < n <= 32) and two pixels, into acc[0..1]. */
-TA_NOINLINE static void sums_two_chunks_2(const int8_t *w, int32_t filters, const int8_t *x,
+/* The same for two chunks (16 < n <= 32), `pairs` pairs of filters and two
+   pixels, into acc[0..1]. */
+TA_NOINLINE static void sums_two_chunks_2(const int8_t *w, int32_t pairs, const int8_t *x,
                                           size_t x_step, int32_t n, int32_t (*acc)[MVE_GROUP])
 {
     const mve_pred16_t tail = vctp8q((uint32_t)(n - 16));
     const int8x16_t x0a = vldrbq_s8(x), x0b = vldrbq_z_s8(x + 16, tail);
     const int8x16_t x1a = vldrbq_s8(x + x_step), x1b = vldrbq_z_s8(x + x_step + 16, tail);
-    int32_t *a0 = acc[0], *a1 = acc[1];
-    /* A block: the four first chunks, then the four second ones; unrolled,
-       the weight loads take immediate offsets. */
-    for (int32_t f = 0; f < filters; f += 4, w += 128, a0 += 4, a1 += 4) {
+    int32_t *a = acc[0];
+    int32_t s0, t0, s1, t1;
+    /* A block of four filters: filter j's chunks at w + 16 j and w + 64 + 16 j,
+       its two sums stored in the next filter's steps (the last filter's at
+       the end) between its MACs, which hold the multiply pipe for two
+       cycles each. */
+    /* clang-format off */
+#define TWO_CHUNKS_STEP(wa, wb, s, t, store_s, store_t)                                            \
+    "   vldrb.8     q6, [%[w], #" wa "]\n"                                                         \
+    "   vmladav.s8  %[" s "], q6, %q[x0a]\n"                                                       \
+    "   vldrb.8     q7, [%[w], #" wb "]\n"                                                         \
+    "   vmladav.s8  %[" t "], q6, %q[x1a]\n" store_s                                               \
+    "   vmladava.s8 %[" s "], q7, %q[x0b]\n" store_t                                               \
+    "   vmladava.s8 %[" t "], q7, %q[x1b]\n"
+    __asm volatile("   wls         lr, %[blocks], 2f\n"
+                   "1:\n"
+                   TWO_CHUNKS_STEP("0", "64", "s0", "t0", "", "")
+                   TWO_CHUNKS_STEP("16", "80", "s1", "t1", "   str %[s0], [%[a]]\n",
+                                   "   str %[t0], [%[a], #64]\n")
+                   TWO_CHUNKS_STEP("32", "96", "s0", "t0", "   str %[s1], [%[a], #4]\n",
+                                   "   str %[t1], [%[a], #68]\n")
+                   TWO_CHUNKS_STEP("48", "112", "s1", "t1", "   str %[s0], [%[a], #8]\n",
+                                   "   str %[t0], [%[a], #72]\n")
+                   "   adds        %[w], %[w], #128\n"
+                   "   str         %[s1], [%[a], #12]\n"
+                   "   str         %[t1], [%[a], #76]\n"
+                   "   adds        %[a], %[a], #16\n"
+                   "   le          lr, 1b\n"
+                   "2:\n"
+                   : [s0] "=&Te"(s0), [t0] "=&Te"(t0), [s1] "=&Te"(s1), [t1] "=&Te"(t1),
+                     [w] "+r"(w), [a] "+r"(a)
+                   : [blocks] "r"(pairs / 2), [x0a] "w"(x0a), [x0b] "w"(x0b), [x1a] "w"(x1a),
+                     [x1b] "w"(x1b)
+                   : "q6", "q7", "lr", "memory");
+    /* clang-format on */
+#undef TWO_CHUNKS_STEP
+    int32_t *a0 = a, *a1 = a + MVE_GROUP;
+    if (pairs % 2) { /* a last pair: the block's other two filters are padding */
         two_chunks_filter(w, x0a, x0b, x1a, x1b, &a0[0], &a1[0]);
         two_chunks_filter(w + 16, x0a, x0b, x1a, x1b, &a0[1], &a1[1]);
-        two_chunks_filter(w + 32, x0a, x0b, x1a, x1b, &a0[2], &a1[2]);
-        two_chunks_filter(w + 48, x0a, x0b, x1a, x1b, &a0[3], &a1[3]);
     }
+}
+
+/* Sums are computed for pairs of filters: a last pair that ends a block
+   early leaves its block's last two sums unset; zeroed for the pixels'
+   rows of acc, so that the block's requantization reads set values (its
+   lanes are not stored). */
+static inline void zero_unpaired(int32_t (*acc)[MVE_GROUP], int32_t pixels, int32_t pairs)
+{
+    if (pairs % 2 == 0)
+        return;
+    for (int32_t k = 0; k < pixels; k++)
+        acc[k][2 * pairs] = acc[k][2 * pairs + 1] = 0;
 }
 
 /* bias_sum and requantization of four channels of one pixel. */
@@ -87,13 +163,14 @@ static inline int32x4_t requantize4_split(int32x4_t acc, int32x4_t bias, int32x4
     return vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
 }
 
-/* bias, requantization and store of acc[k][f0..valid) for three pixels,
-   out_c outputs apart: whole blocks of four filters computed (the arrays
-   padded to them), the last stored predicated. */
-TA_NOINLINE static void requantize_group(const int32_t acc[][MVE_GROUP], int32_t f0, int32_t valid,
-                                         const int32_t *bias_sum, const int32_t *multipliers,
-                                         const int32_t *shifts, const ta_conv_2d_params_t *p,
-                                         int8_t *out)
+/* bias, requantization and store of acc[k][f0..valid) for `pixels`
+   pixels, out_c outputs apart: whole blocks of four filters computed (the
+   arrays padded to them), the last stored predicated. Inline for the
+   constant pixel counts below (their loops unrolled). */
+static inline void requantize_group(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t f0,
+                                    int32_t valid, const int32_t *bias_sum,
+                                    const int32_t *multipliers, const int32_t *shifts,
+                                    const ta_conv_2d_params_t *p, int8_t *out)
 {
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
@@ -104,14 +181,14 @@ TA_NOINLINE static void requantize_group(const int32_t acc[][MVE_GROUP], int32_t
         const int32x4_t s = vldrwq_s32(shifts + f), zero = vdupq_n_s32(0);
         const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
         if (TA_LIKELY(valid - f >= 4)) {
-            for (int32_t k = 0; k < 3; k++)
+            for (int32_t k = 0; k < pixels; k++)
                 vstrbq_s32(out + (size_t)k * out_c,
                            requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right,
                                              offset, lov, hiv));
             continue;
         }
         const mve_pred16_t lanes = vctp32q((uint32_t)(valid - f));
-        for (int32_t k = 0; k < 3; k++)
+        for (int32_t k = 0; k < pixels; k++)
             vstrbq_p_s32(out + (size_t)k * out_c,
                          requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right, offset,
                                            lov, hiv),
@@ -119,16 +196,16 @@ TA_NOINLINE static void requantize_group(const int32_t acc[][MVE_GROUP], int32_t
     }
 }
 
-/* bias, requantization and store of acc[k][0..valid) for four pixels,
-   out_c outputs apart (requantize_group for quads): each whole block of
-   four channels unrolled over the pixels; when every shift of the block is
-   a right shift (as nearly always) without the left shift and the mask of
-   the ties step (x & neg_right then has the sign bit of x). A last partial
-   block through requantize_group (one copy of the predicated form). */
-TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
-                                              int32_t valid, const int32_t *bias_sum,
-                                              const int32_t *multipliers, const int32_t *shifts,
-                                              const ta_conv_2d_params_t *p, int8_t *out)
+/* bias, requantization and store of acc[k][0..valid) for `pixels` pixels
+   (inline for the constant counts below), out_c outputs apart: each whole
+   block of four channels unrolled over the pixels; when every shift of the
+   block is a right shift (as nearly always) without the left shift and the
+   mask of the ties step (x & neg_right then has the sign bit of x). A last
+   partial block through requantize_group. */
+static inline void requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
+                                     const int32_t *bias_sum, const int32_t *multipliers,
+                                     const int32_t *shifts, const ta_conv_2d_params_t *p,
+                                     int8_t *out)
 {
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
@@ -140,7 +217,7 @@ TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_
         int8_t *o = out + f;
         if (vmaxvq_s32(INT32_MIN, s) < 0) {
 #pragma GCC unroll 4
-            for (int32_t k = 0; k < MVE_PIXELS; k++, o += out_c) {
+            for (int32_t k = 0; k < pixels; k++, o += out_c) {
                 int32x4_t v = vqrdmulhq_s32(vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m);
                 v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), s);
                 vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
@@ -149,14 +226,29 @@ TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_
         }
         const int32x4_t zero = vdupq_n_s32(0);
         const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
-        for (int32_t k = 0; k < MVE_PIXELS; k++, o += out_c)
+        for (int32_t k = 0; k < pixels; k++, o += out_c)
             vstrbq_s32(o, requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right,
                                             offset, lov, hiv));
     }
-    if (f < valid) { /* pixels 0-2, then 1-3 (channel counts off four are rare) */
-        requantize_group(acc, f, valid, bias_sum, multipliers, shifts, p, out);
-        requantize_group(acc + 1, f, valid, bias_sum, multipliers, shifts, p, out + out_c);
-    }
+    if (f < valid)
+        requantize_group(acc, pixels, f, valid, bias_sum, multipliers, shifts, p, out);
+}
+
+/* requantize_pixels for quads and for triples. */
+TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
+                                              int32_t valid, const int32_t *bias_sum,
+                                              const int32_t *multipliers, const int32_t *shifts,
+                                              const ta_conv_2d_params_t *p, int8_t *out)
+{
+    requantize_pixels(acc, MVE_PIXELS, valid, bias_sum, multipliers, shifts, p, out);
+}
+
+TA_NOINLINE static void requantize_triple_group(const int32_t acc[][MVE_GROUP], int32_t valid,
+                                                const int32_t *bias_sum, const int32_t *multipliers,
+                                                const int32_t *shifts, const ta_conv_2d_params_t *p,
+                                                int8_t *out)
+{
+    requantize_pixels(acc, 3, valid, bias_sum, multipliers, shifts, p, out);
 }
 
 /* acc[k * stride + j] += filter j . x_k (from_zero: =) for two interleaved filters
@@ -206,16 +298,19 @@ static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, cons
     acc[2 * stride + 1] = b2;
 }
 
-/* The sums of `whole` filters (blocks of four from w, block_bytes apart)
-   over three pixels' runs of `chunks` whole chunks, added to acc[k *
-   LONG_GROUP + f]. */
-static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t whole, const int8_t *x0,
+/* The sums of `pairs` pairs of filters (blocks of four from w,
+   block_bytes apart) over three pixels' runs of `chunks` whole chunks,
+   added to acc[k * LONG_GROUP + f]. */
+static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t pairs, const int8_t *x0,
                               const int8_t *x1, const int8_t *x2, int32_t chunks, int32_t *acc)
 {
-    for (int32_t f = 0; f < whole; f += 4, w += block_bytes) {
+    int32_t f = 0;
+    for (; f + 4 <= 2 * pairs; f += 4, w += block_bytes) {
         dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f, LONG_GROUP, 0);
         dot2x3_accumulate_mve(w + 32, x0, x1, x2, chunks, acc + f + 2, LONG_GROUP, 0);
     }
+    if (f < 2 * pairs) /* a last pair: the block's other two filters are padding */
+        dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f, LONG_GROUP, 0);
 }
 
 /* Channels o0 .. o0 + n of three pixels (out_c outputs apart from out),
@@ -254,12 +349,69 @@ void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patc
     for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
         const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
         const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
-        /* whole blocks: the last one's padded filters are zeros */
-        const int32_t whole = (filters + 3) / 4 * 4;
-        for (int32_t f = 0; f < whole; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
+        /* pairs of filters: a last odd one pairs with a padded zero filter */
+        const int32_t pairs = (filters + 1) / 2;
+        for (int32_t f = 0; f < 2 * pairs; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
             dot2x3_accumulate_mve(w, patches, patches + stride, patches + 2 * stride, chunks,
                                   &acc[0][f], MVE_GROUP, 1);
-        requantize_group(acc, 0, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
+        zero_unpaired(acc, 3, pairs);
+        requantize_triple_group(acc, filters, bias_sum + o, multipliers + o, shifts + o, p,
+                                out + o);
+    }
+}
+
+/* ta_dot4_interleaved_mve for the first two filters of a block only
+   (lanes 2 and 3 hold init's values): per chunk three loads and two
+   MACs instead of five and four. */
+static inline int32x4_t dot2_interleaved_mve(const int32_t *init, const int8_t *w, const int8_t *x,
+                                             int32_t n)
+{
+    int32_t a0 = init[0], a1 = init[1];
+    /* clang-format off */
+    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+                   "1: vldrb.8     q0, [%[x]], #16\n"
+                   "   vldrb.8     q1, [%[w], #16]\n"
+                   "   vmladava.s8 %[a1], q1, q0\n"
+                   "   vldrb.8     q1, [%[w]], #64\n"
+                   "   vmladava.s8 %[a0], q1, q0\n"
+                   "   letp        lr, 1b\n"
+                   "2:\n"
+                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [x] "+r"(x), [w] "+r"(w)
+                   : [n] "r"(n)
+                   : "q0", "q1", "lr", "memory");
+    /* clang-format on */
+    int32x4_t sums = vldrwq_s32(init);
+    sums = vsetq_lane_s32(a0, sums, 0);
+    return vsetq_lane_s32(a1, sums, 1);
+}
+
+/* The pixels of ta_conv_2d_run_s8_mve one at a time for a channel count
+   off four: the last block stored predicated, only its first two filters
+   summed when no more are valid. Out of line: the run's other loops keep
+   their registers. */
+TA_NOINLINE static void run_pixels_off4(const ta_conv_2d_params_t *p, const int8_t *x,
+                                        size_t x_step, int32_t pixels, int32_t n,
+                                        const int8_t *weights, size_t block_bytes,
+                                        const int32_t *bias_sum, const int32_t *multipliers,
+                                        const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    const int32_t whole = out_c / 4 * 4, rest = out_c - whole;
+    for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
+        const int8_t *w = weights;
+        for (int32_t o = 0; o < whole; o += 4, w += block_bytes) {
+            int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
+            v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
+                                                   vldrwq_s32(shifts + o));
+            vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+        }
+        int32x4_t v = rest <= 2 ? dot2_interleaved_mve(bias_sum + whole, w, x, n)
+                                : ta_dot4_interleaved_mve(bias_sum + whole, w, x, n);
+        v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + whole),
+                                               vldrwq_s32(shifts + whole));
+        vstrbq_p_s32(out + whole, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv),
+                     vctp32q((uint32_t)rest));
     }
 }
 
@@ -341,8 +493,6 @@ TA_NOINLINE void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_
                                        int8_t *out)
 {
     const int32_t out_c = p->output_depth;
-    const int32_t offset = p->output_offset;
-    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     int32_t i = 0;
     if (n > 0 && n <= TA_CONV_2D_QUAD_FILTER) {
         /* Short filters: several pixels share each weight load, four
@@ -351,40 +501,34 @@ TA_NOINLINE void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_
         for (; i + 4 <= pixels; i += 4, x += 4 * x_step, out += 4 * (size_t)out_c) {
             for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
                 const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
-                const int32_t whole = (filters + 3) / 4 * 4;
+                const int32_t pairs = (filters + 1) / 2;
                 const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
                 if (n <= 16) {
-                    sums_one_chunk_4(w, whole, x, x_step, n, acc);
+                    sums_one_chunk_4(w, pairs, x, x_step, n, acc);
                 } else {
-                    sums_two_chunks_2(w, whole, x, x_step, n, acc);
-                    sums_two_chunks_2(w, whole, x + 2 * x_step, x_step, n, acc + 2);
+                    sums_two_chunks_2(w, pairs, x, x_step, n, acc);
+                    sums_two_chunks_2(w, pairs, x + 2 * x_step, x_step, n, acc + 2);
                 }
+                zero_unpaired(acc, MVE_PIXELS, pairs);
                 requantize_quad_group(acc, filters, bias_sum + o, multipliers + o, shifts + o, p,
                                       out + o);
             }
         }
     }
-    if (out_c % 4 == 0) {
-        for (; i < pixels; i++, x += x_step, out += out_c) {
-            const int8_t *w = weights;
-            for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
-                int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
-                v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
-                                                       vldrwq_s32(shifts + o));
-                vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
-            }
-        }
+    if (out_c % 4 != 0) {
+        run_pixels_off4(p, x, x_step, pixels - i, n, weights, block_bytes, bias_sum, multipliers,
+                        shifts, out);
         return;
     }
-    /* A channel count off four: the last block stored predicated. */
+    const int32_t offset = p->output_offset;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     for (; i < pixels; i++, x += x_step, out += out_c) {
         const int8_t *w = weights;
         for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
             int32x4_t v = ta_dot4_interleaved_mve(bias_sum + o, w, x, n);
             v = ta_mul_by_quantized_multiplier_mve(v, vldrwq_s32(multipliers + o),
                                                    vldrwq_s32(shifts + o));
-            vstrbq_p_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv),
-                         vctp32q((uint32_t)(out_c - o)));
+            vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
         }
     }
 }
@@ -462,8 +606,9 @@ void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *i
         const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
         const int32_t whole = (n + 3) / 4 * 4;
         int32_t acc[3 * LONG_GROUP];
-        for (int32_t k = 0; k < 3; k++)
-            memcpy(acc + k * LONG_GROUP, bias_sum + o0, (size_t)whole * sizeof(int32_t));
+        for (int32_t k = 0; k < 3; k++) /* a vector copy, not a call */
+            ta_copy_s8((int8_t *)(acc + k * LONG_GROUP), (const int8_t *)(bias_sum + o0),
+                       whole * (int32_t)sizeof(int32_t));
         for (int32_t t0 = 0; t0 < filter_size; t0 += LONG_TRIPLE_PIECE) {
             const int32_t len = filter_size - t0 < LONG_TRIPLE_PIECE ? filter_size - t0
                                                                      : LONG_TRIPLE_PIECE;
@@ -471,10 +616,11 @@ void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *i
             for (int32_t k = 0; k < 3; k++) {
                 int8_t *x = patches3 + (size_t)k * stride;
                 ta_conv_2d_gather_taps(p, in_b, iy[k], ix[k], t0, len, x);
-                memset(x + len, 0, (size_t)(chunks * 16 - len));
+                if (len % 16)
+                    ta_fill_s8(x + len, 0, chunks * 16 - len);
             }
             triple_block_sums(weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4,
-                              block_bytes, whole, patches3, patches3 + stride,
+                              block_bytes, (n + 1) / 2, patches3, patches3 + stride,
                               patches3 + 2 * stride, chunks, acc);
         }
         triple_requantize(p, acc, o0, n, multipliers, shifts, out);

@@ -8,7 +8,6 @@
 #include "../include/ta_simd.h"
 
 #include <stddef.h>
-#include <string.h>
 
 /* The input values one output pixel's filter sees, in weight order, with
    the zero point (pad_value) for taps outside the image: the converter
@@ -30,10 +29,23 @@ void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, i
             ta_copy_s8(patch, src, filter_row);
         return;
     }
+    const int32_t dw = p->dilation_width;
+    if (dw > 1 && iy0 >= 0 && ix0 >= 0 &&
+        iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
+        ix0 + (fw - 1) * dw < p->input_width) {
+        /* A dilated window inside the image: a copy per tap, without
+           bounds tests. */
+        const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
+        const size_t step = (size_t)p->dilation_height * row_size;
+        for (int32_t ky = 0; ky < p->filter_height; ky++, src += step)
+            for (int32_t kx = 0; kx < fw; kx++, patch += fd)
+                ta_copy_s8(patch, src + (size_t)kx * (size_t)dw * (size_t)fd, fd);
+        return;
+    }
     for (int32_t ky = 0; ky < p->filter_height; ky++, patch += filter_row) {
         const int32_t iy = iy0 + ky * p->dilation_height;
         if (iy < 0 || iy >= p->input_height) {
-            memset(patch, (int8_t)p->pad_value, (size_t)filter_row);
+            ta_fill_s8(patch, (int8_t)p->pad_value, filter_row);
             continue;
         }
         const int8_t *row = in_b + (size_t)iy * row_size;
@@ -43,17 +55,17 @@ void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, i
             int32_t hi = p->input_width - ix0;
             hi = hi > fw ? fw : (hi < lo ? lo : hi);
             if (lo > 0)
-                memset(patch, (int8_t)p->pad_value, (size_t)(lo * fd));
+                ta_fill_s8(patch, (int8_t)p->pad_value, lo * fd);
             if (hi > lo)
                 ta_copy_s8(patch + lo * fd, row + (size_t)(ix0 + lo) * (size_t)fd, (hi - lo) * fd);
             if (hi < fw)
-                memset(patch + hi * fd, (int8_t)p->pad_value, (size_t)((fw - hi) * fd));
+                ta_fill_s8(patch + hi * fd, (int8_t)p->pad_value, (fw - hi) * fd);
             continue;
         }
         for (int32_t kx = 0; kx < fw; kx++) {
             const int32_t ix = ix0 + kx * p->dilation_width;
             if (ix < 0 || ix >= p->input_width)
-                memset(patch + kx * fd, (int8_t)p->pad_value, (size_t)fd);
+                ta_fill_s8(patch + kx * fd, (int8_t)p->pad_value, fd);
             else
                 ta_copy_s8(patch + kx * fd, row + (size_t)ix * (size_t)fd, fd);
         }
@@ -82,19 +94,23 @@ void ta_conv_2d_gather_taps(const ta_conv_2d_params_t *p, const int8_t *in_b, in
         const int32_t iy = iy0 + ky * p->dilation_height;
         const int8_t *row = in_b + (size_t)iy * row_size;
         if (iy < 0 || iy >= p->input_height) {
-            memset(dst, pad, (size_t)(r1 - r0));
+            ta_fill_s8(dst, pad, r1 - r0);
         } else if (p->dilation_width == 1) {
             const int32_t a = lo < r0 ? r0 : (lo > r1 ? r1 : lo);
             const int32_t b = hi < a ? a : (hi > r1 ? r1 : hi);
-            memset(dst, pad, (size_t)(a - r0));
+            /* Inside the image (the usual case) no padding: no fill calls
+               (a library call on cores without Helium). */
+            if (a > r0)
+                ta_fill_s8(dst, pad, a - r0);
             ta_copy_s8(dst + (a - r0), row + (ix0 * fd + a), b - a);
-            memset(dst + (b - r0), pad, (size_t)(r1 - b));
+            if (r1 > b)
+                ta_fill_s8(dst + (b - r0), pad, r1 - b);
         } else {
             for (int32_t r = r0, n; r < r1; r += n) {
                 const int32_t kx = r / fd, c = r % fd, ix = ix0 + kx * p->dilation_width;
                 n = fd - c < r1 - r ? fd - c : r1 - r;
                 if (ix < 0 || ix >= p->input_width)
-                    memset(dst + (r - r0), pad, (size_t)n);
+                    ta_fill_s8(dst + (r - r0), pad, n);
                 else
                     ta_copy_s8(dst + (r - r0), row + (size_t)ix * (size_t)fd + (size_t)c, n);
             }
