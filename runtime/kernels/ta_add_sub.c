@@ -85,8 +85,8 @@ typedef struct {
     ta_binary_rescale_mve_t in;
     ta_ew_scale_t out;
     int32_t output_offset, lo, hi;
-    bool offset_in_multiply;   /* the rounding rows' condition (output_offset_scaled) */
-    int32_t offset_scaled;     /* output_offset * 2^exponent */
+    bool offset_in_multiply; /* the rounding rows' condition (output_offset_scaled) */
+    int32_t offset_scaled;   /* output_offset * 2^exponent */
 } simd_consts_t;
 
 static int64_t magnitude(int64_t x)
