@@ -691,6 +691,19 @@ def test_push_input_plan_person_detect():
     assert total_ram(a) <= 20000, total_ram(a)
 
 
+def test_push_input_analysis_names_each_buffers_readers():
+    """With row-push input the chain's input is row buffer 0: analyze's
+    readers and residual_of are each buffer's own (ResNet-8: the pushed
+    input read by the stem, three residual buffers, one of them read by
+    both branches), as without push."""
+    r8 = module.MODELS / "mlperf_tiny_ic_resnet8_quant.tflite"
+    pushed = push_analysis(r8, "auto")["row_chains"][0]["row_buffers"]
+    whole = analyze(r8, "auto")["row_chains"][0]["row_buffers"]
+    assert pushed[0]["readers"] == 1 and pushed[0]["residual_of"] == -1, pushed[0]
+    strip = ["id", "readers", "residual_of"]
+    assert [[b[k] for k in strip] for b in pushed[1:]] == [[b[k] for k in strip] for b in whole]
+
+
 PUSH_CASES = ["s1_same_conv_dw_conv", "s2_valid_dw_s2", "kh10", "dilated", "summing_pool",
               "drawn_2", "drawn_7"]
 

@@ -313,18 +313,18 @@ static void row_chains(TaPool *pool, const TaGraph *g, tinyaot_analysis *a)
         int *residual_of = ta_alloc_array(pool, n + 1, sizeof(int));
         const char **shares = ta_alloc_array(pool, n + 1, sizeof(char *));
         for (size_t j = 0; j < n; j++) {
-            const TaTensor *t = ch->buffers[j + first];
+            const int b = (int)(j + first); /* the chain's buffer index */
+            const TaTensor *t = ch->buffers[b];
             ids[j] = ta_strdup(pool, t->id);
             rows[j] = t->row_buffer_rows;
             heights[j] = t->dims[1];
             bytes[j] = (int64_t)t->row_buffer_bytes;
             residual_of[j] = -1;
-            if (ch->shares && ch->shares[j + first] >= 0)
-                shares[j] = ta_strdup(pool, ch->buffers[ch->shares[j + first]]->id);
+            if (ch->shares && ch->shares[b] >= 0)
+                shares[j] = ta_strdup(pool, ch->buffers[ch->shares[b]]->id);
             for (int k = 0; k < ch->num_ops; k++) {
-                readers[j] += (ch->input_buffer[k] == (int)j + 1) +
-                              (ch->second_buffer[k] == (int)j + 1);
-                if (ch->second_buffer[k] == (int)j + 1)
+                readers[j] += (ch->input_buffer[k] == b) + (ch->second_buffer[k] == b);
+                if (ch->second_buffer[k] == b)
                     residual_of[j] = ch->first_op + k;
             }
         }
