@@ -471,9 +471,11 @@ def test_inplace_output_goes_below_the_separate_lower_bound(tmp_path):
 
 
 KWS = module.MODELS / "mlperf_tiny_kws_ref_model.tflite"
+# Without row chains: the scratch plan of whole tensors, outputs over inputs.
 TIGHT_DTCM = """
 platform: {name: mps3_an547}
 memory:
+  row_streaming: "off"
   constraints:
     - {name: DTCM, max_size: %d}
     - {name: ITCM}

@@ -39,8 +39,10 @@ def tinyaot(tmp, *args, timeout=900):
 def profile(tmp_path, platform, fmt):
     """(CompletedProcess, temp dir) of profile on KWS; asserts it cleaned up."""
     tmp = tmp_path / f"tmp-{platform}-{fmt}"
+    # Layer by layer: with its row chain the keyword spotter's chained layers
+    # run (and count) at layer 0 (docs/profiling.md).
     p = tinyaot(tmp, "profile", "--model.path", KWS, "--platform.name", platform,
-                "--format", fmt)
+                "--format", fmt, "--memory.row_streaming", "off")
     assert p.returncode == 0, p.stderr
     assert list(tmp.iterdir()) == [], "profile left its temporary directory"
     return p
@@ -55,7 +57,8 @@ def profile_json(tmp_path_factory, platform):
 
 def analyze(platform):
     p = subprocess.run([module.tinyaot_bin(), "analyze", "--format", "json", "--model.path",
-                        str(KWS), "--platform.name", platform], capture_output=True, text=True,
+                        str(KWS), "--platform.name", platform, "--memory.row_streaming", "off"],
+                       capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)
@@ -167,7 +170,8 @@ def run_op_timer(module_dir, board, *extra):
 def test_op_timer_dwt_and_swapped_clock(tmp_path, tmp_path_factory, platform):
     board, num, den = BOARDS[platform]
     m = module.convert(KWS, tmp_path / "kws", "kws",
-                       keys={"platform.name": platform, "module.schedule": "table"})
+                       keys={"platform.name": platform, "module.schedule": "table",
+                             "memory.row_streaming": "off"})  # as profile_json
     n = len(m.views["operators"])
     # DWT: builds warning-free; QEMU implements no CYCCNT (it reads 0), so
     # ta_dwt_enable() says so and the example stops with status 2.

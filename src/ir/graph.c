@@ -115,6 +115,17 @@ TaTensor *ta_tensor_root(TaTensor *t)
     return t;
 }
 
+int ta_tensor_readers(const TaGraph *g, const TaTensor *t)
+{
+    int n = 0;
+    for (int i = 0; i < g->ops.len; i++) {
+        const TaOp *op = TA_OP(g, i);
+        for (int k = 0; k < op->num_inputs && !op->removed; k++)
+            n += op->inputs[k] == t;
+    }
+    return n;
+}
+
 TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype dtype, int rank,
                               const int32_t *dims)
 {

@@ -460,6 +460,9 @@ typedef struct TaModel {
 #define TA_OP(g, i) ((TaOp *)(g)->ops.items[i])
 
 /* graph.c */
+/* The operand slots of operators not removed that read t (a tensor read
+   by more than one cannot be rewritten in place). */
+int ta_tensor_readers(const TaGraph *g, const TaTensor *t);
 TaTensor *ta_graph_new_tensor(TaPool *pool, TaGraph *g, const char *id, TaDtype dtype, int rank,
                               const int32_t *dims);
 const char *ta_op_describe(TaPool *pool, const TaOp *op); /* "operator 3 (CONV_2D)" */

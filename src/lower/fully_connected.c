@@ -258,6 +258,13 @@ static bool lower(TaLower *L, TaOp *op)
                 iw[ta_interleave4_index(o, (size_t)d, chunks)] = wd[(size_t)o * depth + d];
         w_arg = ta_local_constant(L, op, "weights_interleaved", TA_INT8, (int32_t)bytes, iw);
         ta_derived_from(w_arg, w);
+        /* Read by this layer only, the model's tensor is these bytes laid
+           out anew: they keep its id and name, which placement rules, the
+           residency report and the views use (the spec's tensor 11). */
+        if (ta_tensor_readers(L->graph, w) == 1) {
+            w_arg->id = w->id;
+            w_arg->name = w->name;
+        }
     }
     const char *fn = interleave ? "ta_fully_connected_s8_interleaved"
                      : !wide    ? "ta_fully_connected_s8"

@@ -15,25 +15,13 @@
 
 #include <string.h>
 
-/* Tensors read by more than one operator cannot be rewritten in place. */
-static int readers(const TaGraph *g, const TaTensor *t)
-{
-    int n = 0;
-    for (int i = 0; i < g->ops.len; i++) {
-        const TaOp *op = TA_OP(g, i);
-        for (int k = 0; k < op->num_inputs; k++)
-            n += op->inputs[k] == t;
-    }
-    return n;
-}
-
 static bool rewrite(TaPassCtx *ctx, TaOp *op)
 {
     if (op->num_inputs < 2 || op->num_outputs != 1 || !op->inputs[0] || !op->inputs[1])
         return false;
     TaTensor *in = op->inputs[0], *w = op->inputs[1];
     if (in->rank != 4 || in->dims[3] != 1 || w->rank != 4 || w->dims[0] != 1 || !w->data ||
-        w->dtype != TA_INT8 || readers(ctx->graph, w) != 1)
+        w->dtype != TA_INT8 || ta_tensor_readers(ctx->graph, w) != 1)
         return false;
     TaFbReader r = {.buf = op->options_buf,
                     .len = op->options_buf_len,

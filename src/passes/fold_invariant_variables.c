@@ -71,17 +71,6 @@ static TaOp *producer(const TaGraph *g, const TaTensor *t)
     return NULL;
 }
 
-static int readers(const TaGraph *g, const TaTensor *t)
-{
-    int n = 0;
-    for (int i = 0; i < g->ops.len; i++) {
-        const TaOp *op = TA_OP(g, i);
-        for (int k = 0; k < op->num_inputs && !op->removed; k++)
-            n += op->inputs[k] == t;
-    }
-    return n;
-}
-
 /* Whether `op` (READ_VARIABLE or ASSIGN_VARIABLE) names variable v. */
 static bool names_var(TaPassCtx *ctx, const TaGraph *g, const TaOp *op, const VarName *v)
 {
@@ -200,7 +189,7 @@ static bool invariant_write_back(TaPassCtx *ctx, Var *v, const TaOp *assign)
         /* The read may have other readers; each step's output only the next. */
         if (op->builtin == TA_BUILTIN_READ_VARIABLE)
             return steps > 0 && names_var(ctx, g, op, &v->name);
-        if (cur->output_index >= 0 || readers(g, cur) != 1)
+        if (cur->output_index >= 0 || ta_tensor_readers(g, cur) != 1)
             return false;
         if ((op->builtin != TA_BUILTIN_MAXIMUM && op->builtin != TA_BUILTIN_MINIMUM) ||
             op->num_inputs != 2 || op->num_outputs != 1 || !op->inputs[0] || !op->inputs[1])
@@ -275,7 +264,8 @@ static void drop_handles(TaPassCtx *ctx, TaGraph *g, const VarName *name)
         TaOp *op = TA_OP(g, i);
         VarName w;
         if (!op->removed && op->builtin == TA_BUILTIN_VAR_HANDLE && op->num_outputs == 1 &&
-            var_name(ctx, op, &w) && same_var(&w, name) && readers(g, op->outputs[0]) == 0) {
+            var_name(ctx, op, &w) && same_var(&w, name) &&
+            ta_tensor_readers(g, op->outputs[0]) == 0) {
             op->removed = true;
             op->outputs[0]->removed = true;
         }

@@ -29,17 +29,6 @@
 enum { PADDING_SAME = 0 }; /* schema.fbs Padding */
 enum { IN_SHAPE = 0, IN_WEIGHTS = 1, IN_INPUT = 2, IN_BIAS = 3 };
 
-static int readers(const TaGraph *g, const TaTensor *t)
-{
-    int n = 0;
-    for (int i = 0; i < g->ops.len; i++) {
-        const TaOp *op = TA_OP(g, i);
-        for (int k = 0; k < op->num_inputs && !op->removed; k++)
-            n += op->inputs[k] == t;
-    }
-    return n;
-}
-
 static bool rewrite(TaPassCtx *ctx, TaOp *op)
 {
     if (op->num_inputs < 3 || op->num_inputs > 4 || op->num_outputs != 1 ||
@@ -50,7 +39,7 @@ static bool rewrite(TaPassCtx *ctx, TaOp *op)
     if (in->dtype != TA_INT8 || out->dtype != TA_INT8 || w->dtype != TA_INT8 || !w->data ||
         in->rank != 4 || w->rank != 4 || out->rank != 4 || in->dims[3] != w->dims[3] ||
         out->dims[3] != w->dims[0] || in->dims[0] != out->dims[0] || in->dims[1] != out->dims[1] ||
-        in->dims[2] != out->dims[2] || readers(ctx->graph, w) != 1)
+        in->dims[2] != out->dims[2] || ta_tensor_readers(ctx->graph, w) != 1)
         return false;
     const int32_t oc = w->dims[0], kh = w->dims[1], kw = w->dims[2], ic = w->dims[3];
     if (kh % 2 == 0 || kw % 2 == 0)
