@@ -12,15 +12,13 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "xorshift.h"
 
 static uint32_t rng_state = 7u;
 
 static uint32_t next_u32(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
+    return xorshift32(&rng_state);
 }
 
 static void check_rebuild(int32_t channels, int32_t taps, int32_t zero_point)

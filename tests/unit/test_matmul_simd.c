@@ -12,14 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "xorshift.h"
+
 static uint32_t rng_state = 12345u;
 
 static uint32_t next_u32(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
+    return xorshift32(&rng_state);
 }
 
 static int failures;

@@ -16,15 +16,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "xorshift.h"
 
 static uint32_t rng_state = 24u;
 
 static uint32_t next_u32(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
+    return xorshift32(&rng_state);
 }
 
 enum { FLAT, SKEWED, ONE, FIBONACCI, ALL_256 };
