@@ -207,78 +207,9 @@ static void pixel_s8(const ta_conv_2d_params_t *p, const segments_t *s, const in
     }
 }
 
-/* Four output channels of one pixel: the block's sums over the segments,
-   requantized into out[0..n), n <= 4. */
-static inline void block4_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
-                                      const int8_t *block, const int32_t *bias_sum,
-                                      const int32_t *multipliers, const int32_t *shifts, int32_t n,
-                                      int8_t *out)
-{
-    int32_t acc[4] = {0, 0, 0, 0};
-    for (int32_t j = 0; bias_sum && j < n; j++)
-        acc[j] = bias_sum[j];
-    segments4_interleaved(p, s, block, acc);
-    if (n == 4)
-        ta_requantize4_s8(acc, multipliers, shifts, p->multiplier, p->shift, p->output_offset,
-                          p->activation_min, p->activation_max, out);
-    else
-        ta_requantize_s8(acc, n, multipliers, shifts, p->multiplier, p->shift, p->output_offset,
-                         p->activation_min, p->activation_max, out);
-}
-
-/* Every output channel of one pixel, block by block, testing per block
-   what the arrays hold (the per-tensor and no-bias cases). */
-static inline void blocks_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
-                                      const int8_t *weights, size_t block_bytes,
-                                      const int32_t *bias_sum, const int32_t *multipliers,
-                                      const int32_t *shifts, int8_t *out)
-{
-    const int32_t out_c = p->output_depth;
-    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes)
-        block4_interleaved(p, s, weights, bias_sum ? bias_sum + o : NULL,
-                           multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
-                           out_c - o < 4 ? out_c - o : 4, out + o);
-}
-
-/* Every output channel of one pixel whose taps the segments cover. */
-TA_NOINLINE static void pixel_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
-                                          const int8_t *weights, size_t block_bytes,
-                                          const int32_t *bias_sum, const int32_t *multipliers,
-                                          const int32_t *shifts, int8_t *out)
-{
-    if (bias_sum && multipliers && shifts) {
-#if defined(TA_HAVE_MVE)
-        ta_conv_2d_pixel_s8_mve(p, s, weights, block_bytes, bias_sum, multipliers, shifts, out);
-#elif defined(TA_HAVE_DSP)
-        ta_conv_2d_pixel_s8_dsp(p, s, weights, block_bytes, bias_sum, multipliers, shifts, out);
-#else
-        /* The usual case, without tests per block or the partial block's
-           copies: whole blocks (the arrays are padded to them), only the
-           valid channels of the last stored. */
-        const int32_t out_c = p->output_depth, offset = p->output_offset;
-        const int32_t lo = p->activation_min, hi = p->activation_max;
-        for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
-            const int32_t valid = out_c - o < 4 ? out_c - o : 4;
-            int32_t acc[4];
-            acc[0] = bias_sum[o];
-            acc[1] = bias_sum[o + 1];
-            acc[2] = bias_sum[o + 2];
-            acc[3] = bias_sum[o + 3];
-            segments4_interleaved(p, s, weights, acc);
-            for (int32_t j = 0; j < valid; j++) {
-                const int32_t v = requantize_nonnegative(acc[j], multipliers[o + j], shifts[o + j]);
-                out[o + j] = (int8_t)ta_clamp_i32(v + offset, lo, hi);
-            }
-        }
-#endif
-        return;
-    }
-    blocks_interleaved(p, s, weights, block_bytes, bias_sum, multipliers, shifts, out);
-}
-
 #if !defined(TA_HAVE_MVE) && !defined(TA_HAVE_DSP)
-/* run_pixels_interleaved's requantized case without SIMD: four channels a
-   pass through each pixel's run. */
+/* run_pixels_interleaved without SIMD: four channels a pass through each
+   pixel's run. */
 static void run_requantized(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
                             int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
                             const int32_t *bias_sum, const int32_t *multipliers,
@@ -302,68 +233,32 @@ static void run_requantized(const ta_conv_2d_params_t *p, const int8_t *x, size_
 #endif
 
 /* `pixels` output pixels in a row whose taps are each one run of n bytes,
-   x_step apart (a 1x1 filter reads its input pixel in place), out_c
-   outputs apart in out. `wide` (TA_CONV_2D_WIDE_WORDS, the caller's, so
-   that one buffer serves all of a kernel's paths) is the DSP pair loop's. */
+   x_step apart (a 1x1 filter reads its input pixel in place; a gathered
+   patch is a run of one pixel), out_c outputs apart in out. `wide`
+   (TA_CONV_2D_WIDE_WORDS, the caller's, so that one buffer serves all of a
+   kernel's paths) is the DSP pair loop's. */
 TA_NOINLINE static void run_pixels_interleaved(const ta_conv_2d_params_t *p, const int8_t *x,
                                                size_t x_step, int32_t pixels, int32_t n,
                                                const int8_t *weights, size_t block_bytes,
                                                const int32_t *bias_sum, const int32_t *multipliers,
                                                const int32_t *shifts, uint32_t *wide, int8_t *out)
 {
-#if !defined(TA_HAVE_DSP) || defined(TA_HAVE_MVE)
-    (void)wide;
-#endif
-    if (bias_sum && multipliers && shifts) {
 #if defined(TA_HAVE_MVE)
-        if (n <= TA_CONV_2D_LANES_FILTER)
-            ta_conv_2d_run_short_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum,
-                                        multipliers, shifts, out);
-        else
-            ta_conv_2d_run_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum,
-                                  multipliers, shifts, out);
+    (void)wide;
+    if (n <= TA_CONV_2D_LANES_FILTER)
+        ta_conv_2d_run_short_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum,
+                                    multipliers, shifts, out);
+    else
+        ta_conv_2d_run_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
+                              shifts, out);
 #elif defined(TA_HAVE_DSP)
-        ta_conv_2d_run_s8_dsp(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
-                              shifts, wide, out);
+    ta_conv_2d_run_s8_dsp(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
+                          shifts, wide, out);
 #else
-        run_requantized(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
-                        shifts, out);
+    (void)wide;
+    run_requantized(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                    out);
 #endif
-        return;
-    }
-    /* Without per-channel requantization: what pixel_interleaved does then. */
-    segments_t s;
-    s.count = 1;
-    s.seg[0].w_offset = 0;
-    s.seg[0].length = n;
-    for (int32_t i = 0; i < pixels; i++, x += x_step, out += p->output_depth) {
-        s.seg[0].x = x;
-        blocks_interleaved(p, &s, weights, block_bytes, bias_sum, multipliers, shifts, out);
-    }
-}
-
-/* The same when the segments are more than one list holds: the list is
-   rebuilt a part at a time for each block of four channels. */
-static void pixel_interleaved_partial(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
-                                      int32_t ix0, const int8_t *weights, size_t block_bytes,
-                                      const int32_t *bias_sum, const int32_t *multipliers,
-                                      const int32_t *shifts, int8_t *out)
-{
-    const int32_t out_c = p->output_depth, taps = p->filter_height * p->filter_width;
-    segments_t part;
-    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
-        const int32_t n = out_c - o < 4 ? out_c - o : 4;
-        int32_t acc[4] = {0, 0, 0, 0};
-        for (int32_t j = 0; bias_sum && j < n; j++)
-            acc[j] = bias_sum[o + j];
-        for (int32_t tap = 0; tap < taps;) {
-            tap = build_segments(p, in_b, iy0, ix0, tap, &part);
-            segments4_interleaved(p, &part, weights, acc);
-        }
-        ta_requantize_s8(acc, n, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
-                         p->multiplier, p->shift, p->output_offset, p->activation_min,
-                         p->activation_max, out + o);
-    }
 }
 
 /* Every output channel of one pixel with a long filter; `patch` holds
@@ -447,138 +342,142 @@ TA_NOINLINE static void long_image(const ta_conv_2d_params_t *p, const int8_t *i
 #error "conv_s8_interleaved gathers a single pixel's patch into the first triple slot"
 #endif
 
-/* The kernel for interleaved weights (see the header): per pixel its taps
-   as one im2col patch (small filters) or as segments in place, then four
-   output channels per pass through them, requantized as a vector. */
-static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
-                                const int8_t *weights, const int32_t *bias_sum,
-                                const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+/* The interleaved kernel's 1x1 filters: every window inside the image
+   (the entry checks), every pixel read in place, a row at a time; on DSP
+   cores an unpadded image of stride 1 as one run, so that the pairs go on
+   across rows of odd width. */
+static void conv_s8_pointwise(const ta_conv_2d_params_t *p, const int8_t *input,
+                              const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                              const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
-    const int32_t fh = p->filter_height, fw = p->filter_width, out_c = p->output_depth;
-    const size_t filter_size = (size_t)fh * (size_t)fw * (size_t)p->filter_depth;
-    const size_t block_bytes = (filter_size + 15) / 16 * 64;
-    const size_t image_size = (size_t)p->input_height * (size_t)p->input_width *
-                              (size_t)p->input_depth;
-    const int use_patch = fh * fw > 1 && filter_size <= MAX_PATCH;
+    const size_t in_c = (size_t)p->input_depth;
+    const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * in_c;
+    const size_t row_outputs = (size_t)p->output_width * (size_t)p->output_depth;
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
     uint32_t wide[TA_CONV_2D_WIDE_WORDS];
+    const int whole_image = p->stride_height == 1 && p->stride_width == 1 && p->pad_top == 0 &&
+                            p->pad_left == 0 && p->output_height == p->input_height &&
+                            p->output_width == p->input_width;
 #else
     uint32_t *const wide = NULL; /* the DSP pair loops' */
+    const int whole_image = 0;
 #endif
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + (size_t)b * image_size;
+        if (whole_image) {
+            run_pixels_interleaved(p, in_b, in_c, p->output_height * p->output_width,
+                                   p->filter_depth, weights, block_bytes, bias_sum, multipliers,
+                                   shifts, wide, output);
+            output += (size_t)p->output_height * row_outputs;
+            continue;
+        }
+        for (int32_t oy = 0; oy < p->output_height; oy++, output += row_outputs) {
+            const size_t iy0 = (size_t)(oy * p->stride_height - p->pad_top);
+            const size_t ix0 = (size_t)-p->pad_left;
+            run_pixels_interleaved(p, in_b + (iy0 * (size_t)p->input_width + ix0) * in_c,
+                                   (size_t)p->stride_width * in_c, p->output_width, p->filter_depth,
+                                   weights, block_bytes, bias_sum, multipliers, shifts, wide,
+                                   output);
+        }
+    }
+}
+
+/* The interleaved kernel's larger filters: each pixel's taps gathered into
+   an im2col patch of at most MAX_PATCH bytes; on Helium cores three
+   pixels' patches a pass, on DSP cores two. */
+static void conv_s8_patches(const ta_conv_2d_params_t *p, const int8_t *input,
+                            const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                            const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    const int32_t out_c = p->output_depth;
+    const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width *
+                               (size_t)p->filter_depth;
+    const size_t image_size = (size_t)p->input_height * (size_t)p->input_width *
+                              (size_t)p->input_depth;
 #if defined(TA_HAVE_MVE)
     const int32_t patch_length = (int32_t)filter_size; /* tail-predicated loops */
-    /* Patches of up to TRIPLE_STRIDE bytes three pixels at a time; a
-       single pixel's patch is the first of them (gathered over the same
-       filter_size bytes, so the zeros past it stay). */
+    /* Patches three pixels at a time; a single pixel's patch is the first
+       of them (gathered over the same filter_size bytes, so the zeros past
+       it stay). The loop reads each patch to the end of its last chunk. */
     enum { TRIPLE_STRIDE = TA_CONV_2D_TRIPLE_PATCH };
     int8_t patches3[3 * TRIPLE_STRIDE];
     int8_t *const patch = patches3;
-    const int triples = use_patch && filter_size <= TRIPLE_STRIDE && bias_sum && multipliers &&
-                        shifts;
-    if (triples) /* the loop reads each patch to the end of its last chunk */
-        for (int32_t k = 0; k < 3; k++)
-            memset(patches3 + (size_t)k * TRIPLE_STRIDE + filter_size, 0,
-                   (filter_size + 15) / 16 * 16 - filter_size);
-#else
+    for (int32_t k = 0; k < 3; k++)
+        memset(patches3 + (size_t)k * TRIPLE_STRIDE + filter_size, 0,
+               (filter_size + 15) / 16 * 16 - filter_size);
+#elif defined(TA_HAVE_DSP)
+    uint32_t wide[TA_CONV_2D_WIDE_WORDS];
     int8_t patch[MAX_PATCH];
-    /* The patch runs to whole words: the interleaved weights past the
-       filter are zero, so zeroed taps there add nothing, and the DSP dot
-       loop skips its byte tail (MAX_PATCH is whole words). */
-    const int32_t patch_length = (int32_t)(filter_size + 3) / 4 * 4;
-    if (use_patch)
-        memset(patch + filter_size, 0, (size_t)patch_length - filter_size);
-#if defined(TA_HAVE_DSP)
     /* The pair loop reads the patch in whole chunks, or whole words when
        it is shorter than a chunk: zeros to the end of the last (MAX_PATCH
        is whole chunks). */
     const int32_t pair_words = filter_size <= 12 ? (int32_t)(filter_size + 3) / 4
                                                  : (int32_t)(filter_size + 15) / 16 * 4;
-    if (use_patch)
-        memset(patch + filter_size, 0, (size_t)pair_words * 4 - filter_size);
+    memset(patch + filter_size, 0, (size_t)pair_words * 4 - filter_size);
+    const size_t image_outputs = (size_t)p->output_height * (size_t)p->output_width * (size_t)out_c;
+#else
+    int8_t patch[MAX_PATCH];
+    /* The patch runs to whole words: the interleaved weights past the
+       filter are zero, so zeroed taps there add nothing (MAX_PATCH is
+       whole words). */
+    const int32_t patch_length = (int32_t)(filter_size + 3) / 4 * 4;
+    memset(patch + filter_size, 0, (size_t)patch_length - filter_size);
 #endif
-#endif
-    segments_t s;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image_size;
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
-        const size_t image_outputs = (size_t)p->output_height * (size_t)p->output_width *
-                                     (size_t)out_c;
-        if (bias_sum && multipliers && shifts) {
-            if (fh * fw == 1 && p->stride_height == 1 && p->stride_width == 1 && p->pad_top == 0 &&
-                p->pad_left == 0 && p->output_height == p->input_height &&
-                p->output_width == p->input_width) {
-                /* A 1x1 filter over the whole image: one run of pixels, so
-                   that the pairs go on across rows of odd width. */
-                run_pixels_interleaved(p, in_b, (size_t)p->input_depth,
-                                       p->output_height * p->output_width, p->filter_depth, weights,
-                                       block_bytes, bias_sum, multipliers, shifts, wide, output);
-                output += image_outputs;
-                continue;
-            }
-            if (use_patch) {
-                ta_conv_2d_patch_pairs_s8_dsp(p, in_b, patch, wide, pair_words, weights,
-                                              block_bytes, bias_sum, multipliers, shifts, output);
-                output += image_outputs;
-                continue;
-            }
-        }
-#endif
-        /* Pixels of this image already written (Helium patch triples). */
-        int32_t done = 0;
+        ta_conv_2d_patch_pairs_s8_dsp(p, in_b, patch, wide, pair_words, weights, block_bytes,
+                                      bias_sum, multipliers, shifts, output);
+        output += image_outputs;
+#else
+        const int32_t total = p->output_height * p->output_width;
+        int32_t done = 0, oy = 0, ox = 0;
 #if defined(TA_HAVE_MVE)
-        if (use_patch && triples) {
-            /* Three pixels' patches at a time, each weight load shared:
-               across rows (raster order), so that narrow images have
-               triples too. */
-            const int32_t total = p->output_height * p->output_width;
-            for (int32_t oy = 0, ox = 0; done + 3 <= total; done += 3, output += 3 * out_c) {
-                for (int32_t k = 0; k < 3; k++) {
-                    ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
-                                            ox * p->stride_width - p->pad_left,
-                                            patches3 + (size_t)k * TRIPLE_STRIDE);
-                    if (++ox == p->output_width)
-                        ox = 0, oy++;
-                }
-                ta_conv_2d_patches3_s8_mve(p, patches3, TRIPLE_STRIDE, (int32_t)filter_size,
-                                           weights, block_bytes, bias_sum, multipliers, shifts,
-                                           output);
+        /* Three pixels' patches at a time, each weight load shared: across
+           rows (raster order), so that narrow images have triples too. */
+        for (; done + 3 <= total; done += 3, output += 3 * out_c) {
+            for (int32_t k = 0; k < 3; k++) {
+                ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
+                                        ox * p->stride_width - p->pad_left,
+                                        patches3 + (size_t)k * TRIPLE_STRIDE);
+                if (++ox == p->output_width)
+                    ox = 0, oy++;
             }
+            ta_conv_2d_patches3_s8_mve(p, patches3, TRIPLE_STRIDE, (int32_t)filter_size, weights,
+                                       block_bytes, bias_sum, multipliers, shifts, output);
         }
 #endif
-        for (int32_t oy = done / p->output_width; oy < p->output_height; oy++) {
-            const int32_t iy0 = oy * p->stride_height - p->pad_top;
-            const int32_t last_ix = (p->output_width - 1) * p->stride_width - p->pad_left;
-            if (fh * fw == 1 && iy0 >= 0 && iy0 < p->input_height && p->pad_left == 0 &&
-                last_ix < p->input_width) {
-                /* A 1x1 filter, the whole row inside: every pixel in place. */
-                const size_t in_c = (size_t)p->input_depth;
-                run_pixels_interleaved(p, in_b + (size_t)iy0 * (size_t)p->input_width * in_c,
-                                       (size_t)p->stride_width * in_c, p->output_width,
-                                       p->filter_depth, weights, block_bytes, bias_sum, multipliers,
-                                       shifts, wide, output);
-                output += (size_t)p->output_width * (size_t)out_c;
-                continue;
-            }
-            /* the first row left: from the first pixel not written */
-            int32_t ox = oy == done / p->output_width ? done % p->output_width : 0;
-            for (; ox < p->output_width; ox++, output += out_c) {
-                const int32_t ix0 = ox * p->stride_width - p->pad_left;
-                if (use_patch) {
-                    ta_conv_2d_gather_patch(p, in_b, iy0, ix0, patch);
-                    s.seg[0].x = patch;
-                    s.seg[0].w_offset = 0;
-                    s.seg[0].length = patch_length;
-                    s.count = 1;
-                } else if (build_segments(p, in_b, iy0, ix0, 0, &s) < fh * fw) {
-                    pixel_interleaved_partial(p, in_b, iy0, ix0, weights, block_bytes, bias_sum,
-                                              multipliers, shifts, output);
-                    continue;
-                }
-                pixel_interleaved(p, &s, weights, block_bytes, bias_sum, multipliers, shifts,
-                                  output);
-            }
+        for (; done < total; done++, output += out_c) {
+            ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
+                                    ox * p->stride_width - p->pad_left, patch);
+            if (++ox == p->output_width)
+                ox = 0, oy++;
+#if defined(TA_HAVE_MVE)
+            /* a single pixel: no quads to try */
+            ta_conv_2d_run_s8_mve(p, patch, 0, 1, patch_length, weights, block_bytes, bias_sum,
+                                  multipliers, shifts, output);
+#else
+            run_pixels_interleaved(p, patch, 0, 1, patch_length, weights, block_bytes, bias_sum,
+                                   multipliers, shifts, NULL, output);
+#endif
         }
+#endif
     }
+}
+
+/* The kernel for interleaved weights (see the header): four output
+   channels per pass through each pixel's taps, requantized as a vector. */
+static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
+                                const int8_t *weights, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width *
+                               (size_t)p->filter_depth;
+    const size_t block_bytes = (filter_size + 15) / 16 * 64;
+    if (p->filter_height * p->filter_width == 1)
+        conv_s8_pointwise(p, input, weights, block_bytes, bias_sum, multipliers, shifts, output);
+    else
+        conv_s8_patches(p, input, weights, block_bytes, bias_sum, multipliers, shifts, output);
 }
 
 static void column_scatter(const ta_conv_2d_params_t *p, column_scatter_t *s)
@@ -703,8 +602,15 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
                               const int8_t *weights, const int32_t *bias_sum,
                               const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
-    if (!p->weights_interleaved || p->taps_by_column || !bias_sum)
+    if (!p->weights_interleaved || p->taps_by_column || !bias_sum || !multipliers || !shifts)
         return TA_ERR_BAD_ARGUMENT;
+    if (p->filter_height * p->filter_width == 1
+            ? p->pad_top > 0 || p->pad_left > 0 ||
+                  (p->output_height - 1) * p->stride_height - p->pad_top >= p->input_height ||
+                  (p->output_width - 1) * p->stride_width - p->pad_left >= p->input_width
+            : (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth >
+                  MAX_PATCH)
+        return TA_ERR_BAD_ARGUMENT; /* a window past the image, or a long patch */
     conv_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
     return TA_OK;
 }
@@ -749,7 +655,7 @@ int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, con
                           const int32_t *bias_sum, const int32_t *multipliers,
                           const int32_t *shifts, int8_t *output)
 {
-    if (!p->weights_interleaved || !p->taps_by_column || !bias_sum)
+    if (!p->weights_interleaved || !p->taps_by_column || !bias_sum || !multipliers || !shifts)
         return TA_ERR_BAD_ARGUMENT;
     conv_s8_columns(p, input, weights, bias_sum, multipliers, shifts, output);
     return TA_OK;
@@ -759,21 +665,13 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   int8_t *output)
 {
-    if (p->weights_interleaved && !bias_sum)
-        return TA_ERR_BAD_ARGUMENT;
-    if (p->weights_interleaved && p->taps_by_column) {
-        conv_s8_columns(p, input, weights, bias_sum, multipliers, shifts, output);
-        return TA_OK;
-    }
+    if (p->weights_interleaved && p->taps_by_column)
+        return ta_conv_2d_s8_columns(p, input, weights, bias_sum, multipliers, shifts, output);
     if (p->weights_interleaved && p->filter_height * p->filter_width > 1 &&
-        (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth > MAX_PATCH) {
-        conv_s8_long(p, input, weights, bias_sum, multipliers, shifts, output);
-        return TA_OK;
-    }
-    if (p->weights_interleaved) {
-        conv_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
-        return TA_OK;
-    }
+        (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth > MAX_PATCH)
+        return ta_conv_2d_s8_long(p, input, weights, bias_sum, multipliers, shifts, output);
+    if (p->weights_interleaved)
+        return ta_conv_2d_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
     const int32_t fd = p->filter_depth, fw = p->filter_width, fh = p->filter_height;
     const size_t filter_size = (size_t)fh * (size_t)fw * (size_t)fd;
     const size_t image_size = (size_t)p->input_height * (size_t)p->input_width *

@@ -117,10 +117,14 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
    (weights_interleaved = 1, taps_by_column = 0) and by column (both 1).
    ta_conv_2d_s8 takes every layout; a module calls the entry of its layout,
    so that it links only that path (each is several KB of code). With
-   interleaved weights, bias_sum must be given and, like per-channel
-   multipliers and shifts, hold whole blocks of four channels (the converter
-   pads them): the vector loops compute the last block whole and store only
-   its valid channels. */
+   interleaved weights, bias_sum, multipliers and shifts must be given (the
+   converter repeats a per-tensor factor per channel: one requantization
+   path linked) and hold whole blocks of four channels (the converter pads
+   them): the vector loops compute the last block whole and store only its
+   valid channels. ta_conv_2d_s8_interleaved takes 1x1 filters whose every
+   window lies inside the image (as TFLite's padding gives them) and
+   patches of at most TA_CONV_2D_MAX_PATCH bytes; anything else returns
+   TA_ERR_BAD_ARGUMENT (no in-place segment path linked). */
 int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
                               const int8_t *weights, const int32_t *bias_sum,
                               const int32_t *multipliers, const int32_t *shifts, int8_t *output);
@@ -130,7 +134,8 @@ int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, con
 /* Interleaved weights (taps_by_column = 0) of a filter of more than one tap
    whose patch passes TA_CONV_2D_MAX_PATCH bytes: the patch gathered a piece
    at a time (whole chunks), the sums of up to 64 channels kept across the
-   pieces; Helium three pixels and DSP two share each weight load. */
+   pieces; Helium three pixels and DSP two share each weight load (with
+   per-channel arrays; without them a pixel at a time). */
 int ta_conv_2d_s8_long(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                        const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                        int8_t *output);

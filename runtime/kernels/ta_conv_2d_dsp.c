@@ -371,22 +371,18 @@ static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int3
     }
 }
 
-/* The requantized case of ta_conv_2d.c's pixel_interleaved: whole blocks
-   (the arrays are padded to them), without tests per block or the partial
-   block's copies; only the valid channels of the last stored. */
-void ta_conv_2d_pixel_s8_dsp(const ta_conv_2d_params_t *p, const segments_t *s,
-                             const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                             const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+/* Every output channel of one pixel from its patch of n bytes (an odd last
+   pixel of the pairs): whole blocks (the arrays are padded to them), only
+   the valid channels of the last stored. */
+static void patch_pixel(const ta_conv_2d_params_t *p, const int8_t *patch, int32_t n,
+                        const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                        const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
     const int32_t out_c = p->output_depth;
     for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
         const int32_t valid = out_c - o < 4 ? out_c - o : 4;
-        int32_t acc[4];
-        acc[0] = bias_sum[o];
-        acc[1] = bias_sum[o + 1];
-        acc[2] = bias_sum[o + 2];
-        acc[3] = bias_sum[o + 3];
-        segments4_interleaved(p, s, weights, acc);
+        int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
+        ta_dot4_interleaved_s8(acc, weights, patch, n);
         requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
     }
 }
@@ -475,12 +471,7 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
     if (i < total) {
         ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
                                 ox * p->stride_width - p->pad_left, patch);
-        segments_t s;
-        s.seg[0].x = patch;
-        s.seg[0].w_offset = 0;
-        s.seg[0].length = words * 4;
-        s.count = 1;
-        ta_conv_2d_pixel_s8_dsp(p, &s, weights, block_bytes, bias_sum, multipliers, shifts, out);
+        patch_pixel(p, patch, words * 4, weights, block_bytes, bias_sum, multipliers, shifts, out);
     }
 }
 

@@ -19,11 +19,6 @@ enum { TA_CONV_2D_WIDE_GAP = 2 * TA_CONV_2D_MAX_PATCH };
 /* Words of the pair loops' buffer (`wide`): two pixels' widened inputs. */
 enum { TA_CONV_2D_WIDE_WORDS = 2 * TA_CONV_2D_WIDE_GAP / 4 };
 
-/* Every output channel of one pixel whose taps the segments cover. */
-void ta_conv_2d_pixel_s8_dsp(const ta_conv_2d_params_t *p, const segments_t *s,
-                             const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                             const int32_t *multipliers, const int32_t *shifts, int8_t *out);
-
 /* `pixels` output pixels whose taps are each one run of n bytes, x_step
    apart, out_c outputs apart in out; `wide` holds TA_CONV_2D_WIDE_WORDS. */
 void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,

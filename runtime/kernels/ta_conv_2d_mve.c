@@ -485,7 +485,7 @@ TA_NOINLINE static void quads_in_lanes(const ta_conv_2d_params_t *p, const int8_
 /* The requantized case of ta_conv_2d.c's run_pixels_interleaved: setup
    once per row, then per pixel only the channel loop; whole blocks of four
    channels (the arrays padded to them), the last stored predicated. Out of
-   line for ta_conv_2d_pixel_s8_mve too. */
+   line: ta_conv_2d.c calls it for single patches too. */
 TA_NOINLINE void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
                                        int32_t pixels, int32_t n, const int8_t *weights,
                                        size_t block_bytes, const int32_t *bias_sum,
@@ -550,40 +550,6 @@ void ta_conv_2d_run_short_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, 
     }
     ta_conv_2d_run_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
                           shifts, out);
-}
-
-/* The requantized case of ta_conv_2d.c's pixel_interleaved: sums,
-   requantization and store of four channels in vector registers, without
-   tests per block; whole blocks (bias_sum, multipliers and shifts are
-   padded to them), the last one stored predicated. */
-void ta_conv_2d_pixel_s8_mve(const ta_conv_2d_params_t *p, const segments_t *s,
-                             const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                             const int32_t *multipliers, const int32_t *shifts, int8_t *out)
-{
-    const int32_t out_c = p->output_depth;
-    if (s->count == 1 && s->seg[0].x != NULL) {
-        /* One run of taps (a patch, or a pixel whose padded taps a zero
-           point of 0 dropped, so that the run may start past the filter's
-           first chunk): the row kernel's channel loop from the run's chunk
-           of every block. */
-        const int8_t *run_weights = weights + (size_t)s->seg[0].w_offset * 4;
-        ta_conv_2d_run_s8_mve(p, s->seg[0].x, 0, 1, s->seg[0].length, run_weights, block_bytes,
-                              bias_sum, multipliers, shifts, out);
-        return;
-    }
-    const int32_t offset = p->output_offset;
-    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
-        int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
-        segments4_interleaved(p, s, weights, acc);
-        const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
-            vldrwq_s32(acc), vldrwq_s32(multipliers + o), vldrwq_s32(shifts + o));
-        const int32x4_t r = vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
-        if (TA_LIKELY(out_c - o >= 4))
-            vstrbq_s32(out + o, r);
-        else
-            vstrbq_p_s32(out + o, r, vctp32q((uint32_t)(out_c - o)));
-    }
 }
 
 /* Pieces of three pixels' patches at a time (whole chunks): long enough

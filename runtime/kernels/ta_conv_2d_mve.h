@@ -19,11 +19,6 @@
    (7% fewer cycles than 512 on those, 2.3 KB of stack). */
 enum { TA_CONV_2D_LONG_TRIPLE_PIECE = 768 };
 
-/* Every output channel of one pixel whose taps the segments cover. */
-void ta_conv_2d_pixel_s8_mve(const ta_conv_2d_params_t *p, const segments_t *s,
-                             const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                             const int32_t *multipliers, const int32_t *shifts, int8_t *out);
-
 /* `pixels` output pixels whose taps are each one run of n bytes, x_step
    apart, out_c outputs apart in out. */
 void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,

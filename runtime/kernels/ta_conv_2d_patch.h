@@ -63,25 +63,6 @@ typedef struct {
     uint8_t offsets[16];
 } column_scatter_t;
 
-/* acc[0..3] += the four interleaved filters of one block (at block) over
-   the segments, whose weight offsets are whole chunks. */
-static inline void segments4_interleaved(const ta_conv_2d_params_t *p, const segments_t *s,
-                                         const int8_t *block, int32_t acc[4])
-{
-    for (int32_t i = 0; i < s->count; i++) {
-        const segment_t *g = &s->seg[i];
-        const int8_t *w = block + (size_t)g->w_offset * 4; /* chunk w_offset / 16 */
-        if (g->x != NULL) {
-            ta_dot4_interleaved_s8(acc, w, g->x, g->length);
-        } else {
-            int32_t sum[4] = {0, 0, 0, 0};
-            ta_sum4_interleaved_s8(sum, w, g->length);
-            for (int32_t j = 0; j < 4; j++)
-                acc[j] += sum[j] * p->pad_value;
-        }
-    }
-}
-
 #if !defined(TA_HAVE_MVE)
 /* ta_mul_by_quantized_multiplier for a multiplier >= 0 (the converter
    rejects negative scales, so CONV_2D's multipliers are never negative):

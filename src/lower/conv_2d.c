@@ -154,7 +154,16 @@ static bool lower(TaLower *L, TaOp *op)
        blocks of four channels (the last one padded, its extra lanes never
        stored): always a bias_sum, and per-channel arrays padded. */
     const int32_t channels = interleave ? (out_c + 3) / 4 * 4 : out_c;
-    if (interleave && rq.multipliers) {
+    if (interleave && !rq.multipliers) {
+        /* They take per-channel factors only (one requantization path
+           linked): a per-tensor factor repeated, the same arithmetic. */
+        int32_t *m = ta_alloc_array(L->pool, (size_t)channels, sizeof(int32_t));
+        int32_t *s = ta_alloc_array(L->pool, (size_t)channels, sizeof(int32_t));
+        for (int32_t o = 0; o < channels; o++)
+            m[o] = rq.multiplier, s[o] = rq.shift;
+        rq.multipliers = ta_local_constant(L, op, "multipliers", TA_INT32, channels, m);
+        rq.shifts = ta_local_constant(L, op, "shifts", TA_INT32, channels, s);
+    } else if (interleave) {
         ta_pad_channels(L, rq.multipliers, out_c, channels);
         ta_pad_channels(L, rq.shifts, out_c, channels);
     }
