@@ -445,8 +445,8 @@ static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowC
     const int n = chain->num_ops, j0 = chain->push_input ? 0 : 1;
     for (int j = j0; j < n; j++)
         rows[j] -= opt->shortfall >= (uint64_t)rows[j] ? rows[j] - 1 : (int)opt->shortfall;
-    ta_row_share(ctx->pool, chain, w, rows, opt->test_share_all);
-    if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows))
+    ta_row_share(ctx->pool, chain, w, rows, opt->test_share_all, opt->test_share_early);
+    if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows, opt->test_unchecked))
         return false;
     chain->saved_bytes = 0;
     chain->buffer_rows = rows;
