@@ -711,6 +711,107 @@ def test_pad_chain_row_buffer_one_row_short_is_refused(tmp_path, name):
     refused_one_row_short(tmp_path, pad_chain_model(tmp_path, name))
 
 
+# ---- elementwise layers with a constant operand, PRELU ------------------------
+# input -> CONV_2D 3x3 to 16 channels -> ADD/SUB/MUL by a constant ->
+# DEPTHWISE_CONV_2D 3x3 -> PRELU -> ADD/SUB/MUL by a constant -> 1x1 CONV_2D.
+# name: (input shape, the convolution's stride, the depthwise stride, the
+# first constant's layer and form, PRELU alpha's form, the second
+# constant's layer and form); forms: tests/gen/ops/chain.py CONSTANT_FORMS.
+BROADCAST_CHAINS = {
+    "add_channel_prelu_channel_mul_scalar": ([1, 16, 6, 2], 1, 1, ("ADD", "channel"), "channel4",
+                                             ("MUL", "scalar")),
+    "mul_pixel_prelu_scalar_sub_channel": ([1, 14, 5, 2], 1, 2, ("MUL", "pixel"), "scalar",
+                                           ("SUB", "channel4")),
+    "sub_scalar4_prelu_pixel_add_pixel": ([1, 19, 7, 3], 2, 1, ("SUB", "scalar4"), "pixel",
+                                          ("ADD", "pixel")),
+    "one_column_add_pixel": ([1, 20, 1, 2], 1, 1, ("ADD", "pixel"), "channel",
+                             ("MUL", "channel")),
+}
+
+
+def broadcast_chain_model(tmp_path, name, seed=0):
+    from tests.gen.builder import ModelBuilder
+    from tests.gen.ops.chain import _constant_layer, _prelu_layer
+    shape, stride, dw_stride, (kind1, form1), alpha, (kind2, form2) = BROADCAST_CHAINS[name]
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x, q = _input(b, rng, shape)
+    t, tshape, tq, _ = _conv(b, rng, x, shape, q, 16, k=3, stride=stride, padding="SAME",
+                             act="NONE", name="conv")
+    t, tshape, tq, _ = _constant_layer(b, rng, t, tshape, tq, kind1, form1, name="first")
+    t, tshape, tq, _ = _conv(b, rng, t, tshape, tq, None, kind="dw", k=3, stride=dw_stride,
+                             padding="SAME", act="NONE", name="dw")
+    t, tshape, tq, _ = _prelu_layer(b, rng, t, tshape, tq, alpha)
+    t, tshape, tq, _ = _constant_layer(b, rng, t, tshape, tq, kind2, form2, name="second")
+    t, _, _, _ = _conv(b, rng, t, tshape, tq, 2, k=1, stride=1, padding="SAME", act="NONE",
+                       name="head")
+    path = tmp_path / f"{name}.tflite"
+    path.write_bytes(b.build(inputs=[x], outputs=[t]))
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(BROADCAST_CHAINS))
+def test_constant_operand_and_prelu_chain_is_bit_exact_on_the_host(tmp_path, name):
+    """Every layer in one chain (the constant layers and PRELU band
+    functions, no layer's own _run), byte-equal to TFLite Micro."""
+    model = broadcast_chain_model(tmp_path, name)
+    m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram"})
+    kind1, kind2 = BROADCAST_CHAINS[name][3][0], BROADCAST_CHAINS[name][5][0]
+    kernels = band_kernels(m)
+    assert {"ta_prelu_s8", f"ta_{kind1.lower()}_s8", f"ta_{kind2.lower()}_s8"} <= kernels, kernels
+    assert not any(re_run(p) for p in (m.path / "ops").glob("*.c")), name
+    assert whole_chain(model)
+    exact_on(m, model, 3)
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
+def test_constant_operand_and_prelu_chains_are_bit_exact_on_cortex_m(tmp_path, board):
+    for name in sorted(BROADCAST_CHAINS):
+        model = broadcast_chain_model(tmp_path, name, seed=1)
+        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
+        assert "ta_prelu_s8" in band_kernels(m), name
+        exact_on(m, model, 2, board)
+
+
+def test_constant_operand_layers_in_analyze_and_residency(tmp_path):
+    """The chain's row buffers include the constant layers' and PRELU's
+    outputs (analyze; the residency report marks them row_buffer), and
+    the constants stay whole constants."""
+    import json
+    model = broadcast_chain_model(tmp_path, "add_channel_prelu_channel_mul_scalar")
+    a = analyze(model, "least_ram")
+    (chain,) = a["row_chains"]
+    assert (chain["first_layer"], chain["last_layer"]) == (0, 5)
+    assert len(chain["row_buffers"]) == 5 and all(b["rows"] < 16 for b in chain["row_buffers"])
+    m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
+                                                    "memory.dump_residency_json": "true"})
+    residency = json.loads(next(m.path.glob("*residency*.json")).read_text())
+    rows = [t for t in residency["tensors"] if t.get("row_buffer")]
+    assert len(rows) == 5, rows
+    assert all("constant" not in str(t.get("region", "")).lower() for t in rows)
+
+
+# TINYAOT_ROW_DRAWN_BROADCAST draws more of tests/gen's CHAIN.broadcast_elementwise.
+DRAWN_BROADCAST = int(os.environ.get("TINYAOT_ROW_DRAWN_BROADCAST", "8"))
+
+
+def test_drawn_broadcast_elementwise_chains_are_bit_exact_on_the_host(tmp_path):
+    """tests/gen CHAIN.broadcast_elementwise cases (constants per channel,
+    per pixel of a row, scalars; strides 1 and 2; heights 1-24) with
+    least_ram: bit-exact, PRELU in a chain in at least half of them."""
+    from tests.gen import variants
+    kept = []
+    for seed in range(DRAWN_BROADCAST):
+        case = variants.ALL["CHAIN.broadcast_elementwise"].case(seed)
+        model = tmp_path / f"{case.name}.tflite"
+        model.write_bytes(case.model)
+        m = module.convert(model, tmp_path / case.name, keys={"memory.row_streaming": "least_ram"})
+        kept.append("ta_prelu_s8" in band_kernels(m))
+        exact_on(m, model, 2)
+    assert sum(kept) >= DRAWN_BROADCAST // 2, kept
+
+
 # ---- row-push input (module.input_rows: push) --------------------------------
 
 PUSH = {"module.input_rows": "push"}
