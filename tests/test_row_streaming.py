@@ -56,7 +56,25 @@ CASES = {
     "pool_rows_uncovered": ([1, 21, 12, 2], [("conv", 16, 3, 1, "SAME"),
                                              ("AVERAGE_POOL_2D", 16, 4, 4, "VALID"),
                                              ("conv", 2, 1, 1, "SAME")]),
+    # pools whose windows overlap (stride < filter) in the middle of a
+    # chain: a window like a convolution's, their input a ring of the
+    # filter's rows (OVERLAPPING_POOLS)
+    "overlap_max3s2_same": ([1, 21, 8, 2], [("conv", 16, 3, 1, "SAME"),
+                                            ("MAX_POOL_2D", 16, 3, 2, "SAME"),
+                                            ("dw", 16, 3, 1, "SAME"), ("conv", 2, 1, 1, "SAME")]),
+    "overlap_avg3s2_valid": ([1, 20, 9, 2], [("conv", 16, 3, 1, "SAME"),
+                                             ("AVERAGE_POOL_2D", 16, 3, 2, "VALID"),
+                                             ("conv", 16, 1, 1, "SAME"),
+                                             ("conv", 2, 1, 1, "SAME")]),
+    "overlap_max5s1_avg4s3": ([1, 16, 8, 2], [("conv", 16, 1, 1, "SAME"),
+                                              ("MAX_POOL_2D", 16, 5, 1, "SAME"),
+                                              ("AVERAGE_POOL_2D", 16, 4, 3, "SAME"),
+                                              ("conv", 2, 1, 1, "SAME")]),
 }
+# The overlapping pools' cases: the rows each row buffer keeps (buffer j:
+# layer j - 1's output), the pools' inputs their filter's rows.
+OVERLAPPING_POOLS = {"overlap_max3s2_same": [3, 3, 1], "overlap_avg3s2_valid": [3, 1, 1],
+                     "overlap_max5s1_avg4s3": [5, 4, 1]}
 # The cases whose pool is summed a band at a time with several output rows.
 POOL_ROWS = {"pool_rows_s3", "pool_rows_clipped", "pool_rows_valid4"}
 
@@ -195,6 +213,25 @@ def test_pools_of_several_rows_are_summed_per_row(tmp_path):
         buffers = analyze(model, "least_ram")["row_chains"][0]["row_buffers"]
         pool_input = buffers[-1] if name in POOL_ROWS else buffers[0]  # the pool's layer
         assert pool_input["rows"] == (1 if name in POOL_ROWS else 4), (name, buffers)
+
+
+@pytest.mark.parametrize("name", sorted(OVERLAPPING_POOLS))
+def test_overlapping_pools_keep_a_ring_of_their_filter_rows(tmp_path, name):
+    """A MAX or AVERAGE pool whose windows overlap, in the middle of a
+    chain: its input keeps the filter's rows (no more), shown in analyze
+    and the residency report; one row fewer is refused (the bit-exact
+    runs: the CASES tests on the host and both boards)."""
+    import json
+    model = chain_model(tmp_path, name)
+    (chain,) = analyze(model, "least_ram")["row_chains"]
+    assert (chain["first_layer"], chain["last_layer"]) == (0, 3)
+    assert [b["rows"] for b in chain["row_buffers"]] == OVERLAPPING_POOLS[name], chain
+    m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
+                                                    "memory.dump_residency_json": "true"})
+    residency = json.loads(next(m.path.glob("*residency*.json")).read_text())
+    assert len([t for t in residency["tensors"] if t.get("row_buffer")]) == 3
+    assert "ta_max_pool_s8" in band_kernels(m) or "ta_average_pool_s8" in band_kernels(m)
+    refused_one_row_short(tmp_path, model)
 
 
 def drawn_pool_rows(seed):
