@@ -223,8 +223,11 @@ def test_overlapping_pools_keep_a_ring_of_their_filter_rows(tmp_path, name):
     runs: the CASES tests on the host and both boards)."""
     import json
     model = chain_model(tmp_path, name)
-    (chain,) = analyze(model, "least_ram")["row_chains"]
+    a = analyze(model, "least_ram")
+    (chain,) = a["row_chains"]
     assert (chain["first_layer"], chain["last_layer"]) == (0, 3)
+    if name == "overlap_max3s2_same":  # docs/row-streaming.md's figures
+        assert total_ram(a) <= 1008 and total_ram(analyze(model, "off")) == 2704
     assert [b["rows"] for b in chain["row_buffers"]] == OVERLAPPING_POOLS[name], chain
     m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
                                                     "memory.dump_residency_json": "true"})
@@ -820,6 +823,8 @@ def test_constant_operand_layers_in_analyze_and_residency(tmp_path):
     a = analyze(model, "least_ram")
     (chain,) = a["row_chains"]
     assert (chain["first_layer"], chain["last_layer"]) == (0, 5)
+    # docs/row-streaming.md's figures: 3,072 bytes as layers, 864 as a chain
+    assert total_ram(a) <= 864 and total_ram(analyze(model, "off")) == 3072
     assert len(chain["row_buffers"]) == 5 and all(b["rows"] < 16 for b in chain["row_buffers"])
     m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
                                                     "memory.dump_residency_json": "true"})
