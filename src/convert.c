@@ -277,9 +277,13 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                  cfg->model_path);
         return TINYAOT_ERROR_CONFIG;
     }
-    const TaRowStreamingOptions rows = {cfg->row_streaming, cfg->row_streaming_test_shortfall,
-                                        cfg->row_streaming_loops, cfg->push_input_rows,
-                                        cfg->row_streaming_test_share_all};
+    const TaRowStreamingOptions rows = {cfg->row_streaming,
+                                        cfg->row_streaming_test_shortfall,
+                                        cfg->row_streaming_loops,
+                                        cfg->push_input_rows,
+                                        cfg->row_streaming_test_share_all,
+                                        cfg->row_streaming_test_share_early,
+                                        cfg->row_streaming_test_unchecked};
     if (!ta_row_streaming(&pass, &rows))
         return TINYAOT_ERROR_PLAN;
     ta_stage(diag, "lowered: %d operators", graph->ops.len);

@@ -173,7 +173,9 @@ def test_a_section_given_one_value_in_a_file_names_the_key(tmp_path):
 
 @pytest.mark.parametrize("key, value", [("memory.overlap_test_shortfall", "16"),
                                         ("memory.overlap_test_direction", "above"),
-                                        ("memory.row_streaming_test_share_all", "true")])
+                                        ("memory.row_streaming_test_share_all", "true"),
+                                        ("memory.row_streaming_test_share_early", "true"),
+                                        ("memory.row_streaming_test_unchecked", "true")])
 def test_testing_only_keys_need_the_testing_switch(key, value, monkeypatch):
     """Keys that break the plan on purpose, for tinyaot's own tests, are one
     error line without TINYAOT_TESTING=1 (issue 22, finding 9)."""

@@ -56,7 +56,25 @@ CASES = {
     "pool_rows_uncovered": ([1, 21, 12, 2], [("conv", 16, 3, 1, "SAME"),
                                              ("AVERAGE_POOL_2D", 16, 4, 4, "VALID"),
                                              ("conv", 2, 1, 1, "SAME")]),
+    # pools whose windows overlap (stride < filter) in the middle of a
+    # chain: a window like a convolution's, their input a ring of the
+    # filter's rows (OVERLAPPING_POOLS)
+    "overlap_max3s2_same": ([1, 21, 8, 2], [("conv", 16, 3, 1, "SAME"),
+                                            ("MAX_POOL_2D", 16, 3, 2, "SAME"),
+                                            ("dw", 16, 3, 1, "SAME"), ("conv", 2, 1, 1, "SAME")]),
+    "overlap_avg3s2_valid": ([1, 20, 9, 2], [("conv", 16, 3, 1, "SAME"),
+                                             ("AVERAGE_POOL_2D", 16, 3, 2, "VALID"),
+                                             ("conv", 16, 1, 1, "SAME"),
+                                             ("conv", 2, 1, 1, "SAME")]),
+    "overlap_max5s1_avg4s3": ([1, 16, 8, 2], [("conv", 16, 1, 1, "SAME"),
+                                              ("MAX_POOL_2D", 16, 5, 1, "SAME"),
+                                              ("AVERAGE_POOL_2D", 16, 4, 3, "SAME"),
+                                              ("conv", 2, 1, 1, "SAME")]),
 }
+# The overlapping pools' cases: the rows each row buffer keeps (buffer j:
+# layer j - 1's output), the pools' inputs their filter's rows.
+OVERLAPPING_POOLS = {"overlap_max3s2_same": [3, 3, 1], "overlap_avg3s2_valid": [3, 1, 1],
+                     "overlap_max5s1_avg4s3": [5, 4, 1]}
 # The cases whose pool is summed a band at a time with several output rows.
 POOL_ROWS = {"pool_rows_s3", "pool_rows_clipped", "pool_rows_valid4"}
 
@@ -197,6 +215,28 @@ def test_pools_of_several_rows_are_summed_per_row(tmp_path):
         assert pool_input["rows"] == (1 if name in POOL_ROWS else 4), (name, buffers)
 
 
+@pytest.mark.parametrize("name", sorted(OVERLAPPING_POOLS))
+def test_overlapping_pools_keep_a_ring_of_their_filter_rows(tmp_path, name):
+    """A MAX or AVERAGE pool whose windows overlap, in the middle of a
+    chain: its input keeps the filter's rows (no more), shown in analyze
+    and the residency report; one row fewer is refused (the bit-exact
+    runs: the CASES tests on the host and both boards)."""
+    import json
+    model = chain_model(tmp_path, name)
+    a = analyze(model, "least_ram")
+    (chain,) = a["row_chains"]
+    assert (chain["first_layer"], chain["last_layer"]) == (0, 3)
+    if name == "overlap_max3s2_same":  # docs/row-streaming.md's figures
+        assert total_ram(a) <= 1008 and total_ram(analyze(model, "off")) == 2704
+    assert [b["rows"] for b in chain["row_buffers"]] == OVERLAPPING_POOLS[name], chain
+    m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
+                                                    "memory.dump_residency_json": "true"})
+    residency = json.loads(next(m.path.glob("*residency*.json")).read_text())
+    assert len([t for t in residency["tensors"] if t.get("row_buffer")]) == 3
+    assert "ta_max_pool_s8" in band_kernels(m) or "ta_average_pool_s8" in band_kernels(m)
+    refused_one_row_short(tmp_path, model)
+
+
 def drawn_pool_rows(seed):
     """A chain ending in an average pool of k x k windows, stride k (SAME
     or VALID), over 2-30 rows of widths 1-12: summed per row where the
@@ -299,8 +339,58 @@ def test_wrongly_shared_or_short_shared_row_buffer_is_refused(tmp_path, model, k
     with pytest.raises(module.ConvertError) as e:
         module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram", **keys})
     assert "row chain at layer" in str(e.value)
-    if "share_all" in str(keys):
-        assert "sharing its bytes, overwrote" in str(e.value)
+    if "share_all" in str(keys):  # a band writing over its own input, or a row lost later
+        assert ("sharing its bytes, overwrote" in str(e.value) or
+                "writes over the rows it reads (its output shares their bytes)" in str(e.value))
+
+
+def outputs_differ(m, model, board=None, runs=2):
+    """Bytes of the module's outputs that differ from TFLite Micro's."""
+    data = model.read_bytes()
+    ins = oracle.random_inputs(data, np.random.default_rng(7), runs)
+    if board:
+        outs, _ = module.run_qemu(m, module.build_qemu(m, board=board), ins, board=board)
+    else:
+        outs = module.run(m, module.build(m), ins)
+    return difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+
+
+# Poisoned sharings: every buffer in the largest's bytes (share_all), and
+# an off-by-one one, each row's bytes free from the step before its last
+# read (share_early: a band then writes its output over the rows it is
+# reading).
+POISONED_SHARING = [("kws", "share_all"), ("kws", "share_early"),
+                    ("s1_same_conv_dw_conv", "share_all"), ("dilated", "share_all"),
+                    ("summing_pool", "share_early")]
+# Those whose real schedule shares bytes too (the others: none at all).
+REALLY_SHARED = {"kws", "summing_pool"}
+
+
+@pytest.mark.parametrize("name, poison, board", [(*c, None) for c in POISONED_SHARING] + [
+    pytest.param("kws", poison, board, marks=pytest.mark.qemu)
+    for poison in ("share_all", "share_early") for board in ("mps3-an547", "mps2-an386")])
+def test_poisoned_sharing_is_refused_and_breaks_the_output(tmp_path, name, poison, board):
+    """A wrong sharing of row buffers' bytes is refused at conversion; run
+    anyway (memory.row_streaming_test_unchecked) it gives wrong outputs,
+    while the real sharing gives TFLite Micro's, so the check guards
+    something the outputs show. On the boards the keyword spotter (its
+    Helium and DSP kernels)."""
+    model = KWS if name == "kws" else chain_model(tmp_path, name)
+    keys = {"memory.row_streaming": "least_ram", f"memory.row_streaming_test_{poison}": "true"}
+    with pytest.raises(module.ConvertError) as e:
+        module.convert(model, tmp_path / "refused", keys=keys)
+    assert "row chain at layer" in str(e.value)
+    bad = module.convert(model, tmp_path / "bad",
+                         keys={**keys, "memory.row_streaming_test_unchecked": "true"})
+    assert "wrong results" in bad.stderr and chained(bad)
+    total, diff = outputs_differ(bad, model, board)
+    assert total > 0 and diff > 0, f"{name} {poison}: the poisoned sharing gave the right bytes"
+    real = module.convert(model, tmp_path / "real", keys={"memory.row_streaming": "least_ram"})
+    assert "wrong results" not in real.stderr
+    chains = analyze(model, "least_ram")["row_chains"]
+    assert any(b["shares"] for c in chains for b in c["row_buffers"]) == (name in REALLY_SHARED)
+    total, diff = outputs_differ(real, model, board)
+    assert total > 0 and diff == 0, f"{name}: {diff} of {total} bytes differ with the real sharing"
 
 
 def step_counts(m):
@@ -659,6 +749,109 @@ def test_stem_ram(tmp_path):
 @pytest.mark.parametrize("name", ["pad1_valid_s1_fused_relu6", "pad3_same_s1_tanh"])
 def test_pad_chain_row_buffer_one_row_short_is_refused(tmp_path, name):
     refused_one_row_short(tmp_path, pad_chain_model(tmp_path, name))
+
+
+# ---- elementwise layers with a constant operand, PRELU ------------------------
+# input -> CONV_2D 3x3 to 16 channels -> ADD/SUB/MUL by a constant ->
+# DEPTHWISE_CONV_2D 3x3 -> PRELU -> ADD/SUB/MUL by a constant -> 1x1 CONV_2D.
+# name: (input shape, the convolution's stride, the depthwise stride, the
+# first constant's layer and form, PRELU alpha's form, the second
+# constant's layer and form); forms: tests/gen/ops/chain.py CONSTANT_FORMS.
+BROADCAST_CHAINS = {
+    "add_channel_prelu_channel_mul_scalar": ([1, 16, 6, 2], 1, 1, ("ADD", "channel"), "channel4",
+                                             ("MUL", "scalar")),
+    "mul_pixel_prelu_scalar_sub_channel": ([1, 14, 5, 2], 1, 2, ("MUL", "pixel"), "scalar",
+                                           ("SUB", "channel4")),
+    "sub_scalar4_prelu_pixel_add_pixel": ([1, 19, 7, 3], 2, 1, ("SUB", "scalar4"), "pixel",
+                                          ("ADD", "pixel")),
+    "one_column_add_pixel": ([1, 20, 1, 2], 1, 1, ("ADD", "pixel"), "channel",
+                             ("MUL", "channel")),
+}
+
+
+def broadcast_chain_model(tmp_path, name, seed=0):
+    from tests.gen.builder import ModelBuilder
+    from tests.gen.ops.chain import _constant_layer, _prelu_layer
+    shape, stride, dw_stride, (kind1, form1), alpha, (kind2, form2) = BROADCAST_CHAINS[name]
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x, q = _input(b, rng, shape)
+    t, tshape, tq, _ = _conv(b, rng, x, shape, q, 16, k=3, stride=stride, padding="SAME",
+                             act="NONE", name="conv")
+    t, tshape, tq, _ = _constant_layer(b, rng, t, tshape, tq, kind1, form1, name="first")
+    t, tshape, tq, _ = _conv(b, rng, t, tshape, tq, None, kind="dw", k=3, stride=dw_stride,
+                             padding="SAME", act="NONE", name="dw")
+    t, tshape, tq, _ = _prelu_layer(b, rng, t, tshape, tq, alpha)
+    t, tshape, tq, _ = _constant_layer(b, rng, t, tshape, tq, kind2, form2, name="second")
+    t, _, _, _ = _conv(b, rng, t, tshape, tq, 2, k=1, stride=1, padding="SAME", act="NONE",
+                       name="head")
+    path = tmp_path / f"{name}.tflite"
+    path.write_bytes(b.build(inputs=[x], outputs=[t]))
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(BROADCAST_CHAINS))
+def test_constant_operand_and_prelu_chain_is_bit_exact_on_the_host(tmp_path, name):
+    """Every layer in one chain (the constant layers and PRELU band
+    functions, no layer's own _run), byte-equal to TFLite Micro."""
+    model = broadcast_chain_model(tmp_path, name)
+    m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram"})
+    kind1, kind2 = BROADCAST_CHAINS[name][3][0], BROADCAST_CHAINS[name][5][0]
+    kernels = band_kernels(m)
+    assert {"ta_prelu_s8", f"ta_{kind1.lower()}_s8", f"ta_{kind2.lower()}_s8"} <= kernels, kernels
+    assert not any(re_run(p) for p in (m.path / "ops").glob("*.c")), name
+    assert whole_chain(model)
+    exact_on(m, model, 3)
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
+def test_constant_operand_and_prelu_chains_are_bit_exact_on_cortex_m(tmp_path, board):
+    for name in sorted(BROADCAST_CHAINS):
+        model = broadcast_chain_model(tmp_path, name, seed=1)
+        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
+        assert "ta_prelu_s8" in band_kernels(m), name
+        exact_on(m, model, 2, board)
+
+
+def test_constant_operand_layers_in_analyze_and_residency(tmp_path):
+    """The chain's row buffers include the constant layers' and PRELU's
+    outputs (analyze; the residency report marks them row_buffer), and
+    the constants stay whole constants."""
+    import json
+    model = broadcast_chain_model(tmp_path, "add_channel_prelu_channel_mul_scalar")
+    a = analyze(model, "least_ram")
+    (chain,) = a["row_chains"]
+    assert (chain["first_layer"], chain["last_layer"]) == (0, 5)
+    # docs/row-streaming.md's figures: 3,072 bytes as layers, 864 as a chain
+    assert total_ram(a) <= 864 and total_ram(analyze(model, "off")) == 3072
+    assert len(chain["row_buffers"]) == 5 and all(b["rows"] < 16 for b in chain["row_buffers"])
+    m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
+                                                    "memory.dump_residency_json": "true"})
+    residency = json.loads(next(m.path.glob("*residency*.json")).read_text())
+    rows = [t for t in residency["tensors"] if t.get("row_buffer")]
+    assert len(rows) == 5, rows
+    assert all("constant" not in str(t.get("region", "")).lower() for t in rows)
+
+
+# TINYAOT_ROW_DRAWN_BROADCAST draws more of tests/gen's CHAIN.broadcast_elementwise.
+DRAWN_BROADCAST = int(os.environ.get("TINYAOT_ROW_DRAWN_BROADCAST", "8"))
+
+
+def test_drawn_broadcast_elementwise_chains_are_bit_exact_on_the_host(tmp_path):
+    """tests/gen CHAIN.broadcast_elementwise cases (constants per channel,
+    per pixel of a row, scalars; strides 1 and 2; heights 1-24) with
+    least_ram: bit-exact, PRELU in a chain in at least half of them."""
+    from tests.gen import variants
+    kept = []
+    for seed in range(DRAWN_BROADCAST):
+        case = variants.ALL["CHAIN.broadcast_elementwise"].case(seed)
+        model = tmp_path / f"{case.name}.tflite"
+        model.write_bytes(case.model)
+        m = module.convert(model, tmp_path / case.name, keys={"memory.row_streaming": "least_ram"})
+        kept.append("ta_prelu_s8" in band_kernels(m))
+        exact_on(m, model, 2)
+    assert sum(kept) >= DRAWN_BROADCAST // 2, kept
 
 
 # ---- row-push input (module.input_rows: push) --------------------------------

@@ -43,7 +43,7 @@ SMALL = {"CONV_2D.int8": 12, "CONV_2D.int8_deep": 8, "CONV_2D.int16": 8, "CONV_2
          # a convolution fused with the ADD after it, piece by piece
          "RESIDUAL.conv_add": 6,
          # PAD row by row (ta_pad_rows_s8) and the layers a row chain runs with it
-         "PAD.int8": 3, "CHAIN.pad_elementwise": 6,
+         "PAD.int8": 3, "CHAIN.pad_elementwise": 6, "CHAIN.broadcast_elementwise": 6,
          # the int16 FFT's DSP butterflies (both boards have SIMD32)
          "SIGNAL_RFFT.int16": 8, "SIGNAL_IRFFT.int16": 6}
 # The kernels with most paths get more SIMD cases.

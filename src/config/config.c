@@ -150,6 +150,12 @@ static const tinyaot_config_key config_keys[] = {
     {"memory.row_streaming_test_share_all", "bool", "false",
      "testing only (needs TINYAOT_TESTING=1): every row buffer of a chain shares the largest's "
      "bytes, live or not (the conversion must reject it)"},
+    {"memory.row_streaming_test_share_early", "bool", "false",
+     "testing only (needs TINYAOT_TESTING=1): row buffers share bytes as though each row were "
+     "free one step before its last read (the conversion must reject it)"},
+    {"memory.row_streaming_test_unchecked", "bool", "false",
+     "testing only (needs TINYAOT_TESTING=1): a row chain whose band reads a row no longer there "
+     "is a warning, not an error, so its wrong module can be run (wrong results)"},
     {"memory.keep_inputs", "bool", "false",
      "true: a run leaves every model input as it was (no tensor reuses its bytes)"},
     {"memory.overlap_test_shortfall", "integer (bytes)", "0",
@@ -927,6 +933,12 @@ static void load_memory(Loader *L, const TaNode *n)
     if ((v = ta_node_map_get(n, "row_streaming_test_share_all")) &&
         testing_allowed(L, v, "memory.row_streaming_test_share_all"))
         get_bool(L, v, "memory.row_streaming_test_share_all", &c->row_streaming_test_share_all);
+    if ((v = ta_node_map_get(n, "row_streaming_test_share_early")) &&
+        testing_allowed(L, v, "memory.row_streaming_test_share_early"))
+        get_bool(L, v, "memory.row_streaming_test_share_early", &c->row_streaming_test_share_early);
+    if ((v = ta_node_map_get(n, "row_streaming_test_unchecked")) &&
+        testing_allowed(L, v, "memory.row_streaming_test_unchecked"))
+        get_bool(L, v, "memory.row_streaming_test_unchecked", &c->row_streaming_test_unchecked);
     if ((v = ta_node_map_get(n, "overlap_test_shortfall")) &&
         testing_allowed(L, v, "memory.overlap_test_shortfall"))
         get_uint(L, v, "memory.overlap_test_shortfall", &c->overlap_test_shortfall);

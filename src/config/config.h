@@ -82,6 +82,9 @@ typedef struct TaConfig {
     /* tests: rows taken off each row buffer */
     uint64_t row_streaming_test_shortfall;
     bool row_streaming_test_share_all; /* tests: every row buffer in the largest's bytes */
+    /* tests: rows' bytes shared from one step before their last read */
+    bool row_streaming_test_share_early;
+    bool row_streaming_test_unchecked; /* tests: a read of a lost row only warns */
     bool row_streaming_loops;          /* memory.row_streaming_loops (row_loops.c) */
     bool push_input_rows;              /* module.input_rows: push (row_streaming.c) */
     bool auto_hydrate_constants_given;

@@ -82,10 +82,12 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
                   call->params_desc->type_name, sym, params);
     if (ta_row_band_elements(call)) { /* an elementwise layer: a run of elements */
         const TaTensor *out = op->outputs[0];
+        /* in units of the field: a broadcast operand's inner elements */
         ta_buf_printf(b,
                       "    (void)in_rows;\n    (void)pad_top;\n"
                       "    p.%s = out_rows * %ld; /* a row's elements */\n",
-                      ta_row_band_elements_field(call), (long)out->dims[2] * (long)out->dims[3]);
+                      ta_row_band_elements_field(call),
+                      (long)out->dims[2] * (long)out->dims[3] / (long)ta_row_band_unit(call));
     } else {
         ta_buf_printf(b,
                       "    p.input_height = in_rows;\n    p.%s = pad_top;\n"

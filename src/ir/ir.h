@@ -498,12 +498,19 @@ bool ta_row_chain_finishes_at_end(const TaRowChain *chain);
 size_t ta_row_chain_row_bytes(const TaRowChain *chain, int j);
 /* row_band.c: an elementwise kernel a chain runs on bands of rows (a
    separate ADD, SUB or MUL of two same-shaped tensors: one run of
-   elements, rank 1; an int8 activation or requantization of one): its
-   elements, 0 for any other call; whether it is a unary one; the field
-   that counts its elements ("dims[0]", "size"); and the parameters
-   narrowed to `elements` (a band's rows times a row's elements). */
+   elements, rank 1; ADD, SUB, MUL or PRELU whose second operand is
+   broadcast along the outermost dimension, a per-channel or scalar
+   constant; an int8 activation or requantization of one): its elements,
+   0 for any other call; whether it is a unary one; whether its second
+   operand is broadcast (the same elements for every band); the elements
+   one unit of its counting field covers (1 but for a broadcast one:
+   the inner dimensions' product); that field ("dims[0]", "size"); and
+   the parameters narrowed to `elements` (a band's rows times a row's
+   elements). */
 int32_t ta_row_band_elements(const TaKernelCall *call);
 bool ta_row_band_is_unary(const TaKernelCall *call);
+bool ta_row_band_is_broadcast(const TaKernelCall *call);
+int32_t ta_row_band_unit(const TaKernelCall *call);
 const char *ta_row_band_elements_field(const TaKernelCall *call);
 bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t elements);
 /* The call a chain's operator k runs on each band. */

@@ -10,6 +10,7 @@
  */
 #include "ir.h"
 
+#include <stdint.h>
 #include <string.h>
 
 int32_t *ta_params_int32(const TaKernelCall *call, void *params, const char *name)
@@ -57,10 +58,23 @@ static int32_t *params_array(const TaKernelCall *call, void *params, const char 
 
 /* Elementwise kernels a chain runs on a band's elements (each output
    element from the inputs' elements at its place only): the binary ones
-   on two operands of the output's shape, broadcast parameters of rank 1
-   and unit strides (a run of `dims[0]` elements), and the unary ones (a
-   run of `size`). */
-static const char *const binary_band_kernels[] = {"ta_add_s8", "ta_sub_s8", "ta_mul_s8"};
+   and PRELU, their broadcast parameters (dims outermost first and an
+   element stride per dimension for each operand, by these fields'
+   names), and the unary ones (a run of `size`). A binary one runs on
+   two operands of the output's shape (rank 1, unit strides: a run of
+   `dims[0]` elements); a binary one or PRELU runs with a second operand
+   broadcast along the outermost dimension (stride 0 there: a
+   per-channel or scalar constant), the first dense, a band being
+   `dims[0]` runs of the inner dimensions. */
+typedef struct BroadcastFields {
+    const char *function, *first_strides, *second_strides;
+} BroadcastFields;
+static const BroadcastFields binary_band_kernels[] = {
+    {"ta_add_s8", "stride1", "stride2"},
+    {"ta_sub_s8", "stride1", "stride2"},
+    {"ta_mul_s8", "stride1", "stride2"},
+    {"ta_prelu_s8", "input_strides", "alpha_strides"},
+};
 static const char *const unary_band_kernels[] = {
     "ta_relu_s8", "ta_relu6_s8", "ta_leaky_relu_s8",    "ta_hard_swish_s8", "ta_logistic_s8",
     "ta_tanh_s8", "ta_abs_s8",   "ta_requantize_s8_s8", "ta_lut_s8",
@@ -79,20 +93,69 @@ bool ta_row_band_is_unary(const TaKernelCall *call)
     return listed(unary_band_kernels, TA_COUNT_OF(unary_band_kernels), call->function);
 }
 
+/* A binary band kernel's shape: rank, dims and the operands' strides;
+   false for any other call. */
+typedef struct Binary {
+    int32_t rank;
+    const int32_t *dims, *first, *second;
+} Binary;
+
+static bool binary_shape(const TaKernelCall *call, Binary *b)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(binary_band_kernels); i++) {
+        const BroadcastFields *f = &binary_band_kernels[i];
+        if (strcmp(f->function, call->function) != 0)
+            continue;
+        const int32_t *rank = ta_params_int32(call, call->params_struct, "rank");
+        b->dims = params_array(call, call->params_struct, "dims");
+        b->first = params_array(call, call->params_struct, f->first_strides);
+        b->second = params_array(call, call->params_struct, f->second_strides);
+        b->rank = rank ? *rank : 0;
+        return b->rank >= 1 && b->dims && b->first && b->second;
+    }
+    return false;
+}
+
+/* The elements of dims[1..rank) (one unit of dims[0]), 0 when the first
+   operand is not dense or the second not of the output's shape (rank 1,
+   unit stride; PRELU's alpha is a constant: not that) nor broadcast
+   along dims[0]. */
+static int64_t binary_unit(const TaKernelCall *call, const Binary *b)
+{
+    int64_t inner = 1;
+    for (int i = b->rank - 1; i >= 0; i--) {
+        if (b->first[i] != inner || b->dims[i] < 1)
+            return 0;
+        inner *= b->dims[i];
+    }
+    const bool same_shape = b->rank == 1 && b->second[0] == 1 &&
+                            strcmp(call->function, "ta_prelu_s8") != 0;
+    return same_shape || b->second[0] == 0 ? inner / b->dims[0] : 0;
+}
+
+bool ta_row_band_is_broadcast(const TaKernelCall *call)
+{
+    Binary b;
+    return binary_shape(call, &b) && binary_unit(call, &b) && b.second[0] == 0;
+}
+
+int32_t ta_row_band_unit(const TaKernelCall *call)
+{
+    Binary b;
+    return !ta_row_band_is_unary(call) && binary_shape(call, &b) ? (int32_t)binary_unit(call, &b)
+                                                                 : 1;
+}
+
 int32_t ta_row_band_elements(const TaKernelCall *call)
 {
     if (ta_row_band_is_unary(call)) {
         const int32_t *size = ta_params_int32(call, call->params_struct, "size");
         return size ? *size : 0;
     }
-    const int32_t *rank = ta_params_int32(call, call->params_struct, "rank");
-    const int32_t *dims = params_array(call, call->params_struct, "dims");
-    const int32_t *s1 = params_array(call, call->params_struct, "stride1");
-    const int32_t *s2 = params_array(call, call->params_struct, "stride2");
-    if (!listed(binary_band_kernels, TA_COUNT_OF(binary_band_kernels), call->function) || !rank ||
-        !dims || !s1 || !s2 || *rank != 1 || s1[0] != 1 || s2[0] != 1)
-        return 0;
-    return dims[0];
+    Binary b;
+    const int64_t unit = binary_shape(call, &b) ? binary_unit(call, &b) : 0;
+    const int64_t elements = unit ? unit * b.dims[0] : 0;
+    return elements <= INT32_MAX ? (int32_t)elements : 0;
 }
 
 const char *ta_row_band_elements_field(const TaKernelCall *call)
@@ -104,9 +167,10 @@ bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t eleme
 {
     int32_t *count = ta_row_band_is_unary(call) ? ta_params_int32(call, copy, "size")
                                                 : params_array(call, copy, "dims");
-    if (!ta_row_band_elements(call) || !count)
+    const int32_t unit = ta_row_band_unit(call);
+    if (!ta_row_band_elements(call) || !count || elements % unit)
         return false;
-    *count = elements;
+    *count = elements / unit;
     return true;
 }
 

@@ -23,6 +23,7 @@ typedef struct Live {
     int slots;
     size_t row_bytes;
     bool *live; /* [step * slots + slot] */
+    bool early; /* tests: a row free from the step before its last read */
 } Live;
 
 static void mark(Live *L, const int *written, int slot, int step)
@@ -31,12 +32,13 @@ static void mark(Live *L, const int *written, int slot, int step)
         L->live[(size_t)i * (size_t)L->slots + (size_t)slot] = true;
 }
 
-/* Reads of `n` slots from `first` at `step`: live since their writes. */
+/* Reads of `n` slots from `first` at `step`: live since their writes
+   (share_early, tests: only until the step before). */
 static void reads(Live *L, const int *written, int first, int n, int step)
 {
     for (int s = first; s < first + n && s < L->slots; s++)
         if (written[s] >= 0)
-            mark(L, written, s, step);
+            mark(L, written, s, L->early ? step - 1 : step);
 }
 
 static void writes(Live *L, int *written, int first, int n, int step)
@@ -50,7 +52,7 @@ static void writes(Live *L, int *written, int first, int n, int step)
 /* Replays the steps' slot offsets (ta_row_check proves them) into each
    row buffer's live slots. */
 static Live *liveness(TaPool *pool, const TaRowChain *ch, const TaRowWindow *w, const int *rows,
-                      int j0)
+                      int j0, bool early)
 {
     const int n = ch->num_ops, steps = ch->steps.len;
     Live *L = ta_alloc_array(pool, (size_t)n + 1, sizeof *L);
@@ -58,6 +60,7 @@ static Live *liveness(TaPool *pool, const TaRowChain *ch, const TaRowWindow *w, 
     for (int j = j0; j < n; j++) {
         L[j].slots = rows[j];
         L[j].row_bytes = ta_row_buffer_row_bytes(w, j);
+        L[j].early = early;
         L[j].live = ta_alloc_array(pool, (size_t)steps * (size_t)rows[j] + 1, sizeof(bool));
         written[j] = ta_alloc_array(pool, (size_t)rows[j] + 1, sizeof(int));
         for (int s = 0; s < rows[j]; s++)
@@ -118,7 +121,7 @@ static int by_bytes(const void *x, const void *y)
 }
 
 void ta_row_share(TaPool *pool, TaRowChain *ch, const TaRowWindow *w, const int *rows,
-                  bool share_all)
+                  bool share_all, bool share_early)
 {
     const int n = ch->num_ops, j0 = ch->push_input ? 0 : 1;
     ch->shares = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
@@ -135,7 +138,7 @@ void ta_row_share(TaPool *pool, TaRowChain *ch, const TaRowWindow *w, const int 
             ch->shares[order[i].j] = order[0].j;
         return;
     }
-    const Live *L = liveness(pool, ch, w, rows, j0);
+    const Live *L = liveness(pool, ch, w, rows, j0, share_early);
     for (int i = 1; i < n - j0; i++) {
         const int b = order[i].j;
         for (int r = 0; r < i; r++) { /* the first larger buffer (a root) all of whose */

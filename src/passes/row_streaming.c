@@ -125,16 +125,23 @@ static bool middle_args_constant(const TaKernelCall *c)
 /* An elementwise layer (ta_row_band_elements): a window of one row, the
    output's shape. A binary one (ADD, SUB, MUL of two same-shaped
    tensors) reads its second operand row for row; a unary one (an int8
-   activation or requantization) reads its input only. */
+   activation or requantization) reads its input only, and so does one
+   whose second operand is a constant broadcast along the rows (ADD, SUB,
+   MUL by a per-channel or scalar constant, PRELU's alpha): every band
+   reads all of it, like a table. */
 static bool elementwise_window(const TaOp *op, const TaKernelCall *c, TaRowWindow *w)
 {
-    const bool unary = ta_row_band_is_unary(c);
+    const bool unary = ta_row_band_is_unary(c), broadcast = ta_row_band_is_broadcast(c);
     const TaTensor *a = op->num_inputs == (unary ? 1 : 2) ? op->inputs[0] : NULL;
-    const TaTensor *b = a && !unary ? op->inputs[1] : NULL, *out = op->outputs[0];
-    if (!nhwc_int8(a) || (!unary && (!nhwc_int8(b) || a == b)) || a == out ||
+    const TaTensor *constant = a && broadcast ? op->inputs[1] : NULL;
+    const TaTensor *b = a && !unary && !broadcast ? op->inputs[1] : NULL, *out = op->outputs[0];
+    if (broadcast && (!constant || constant->role != TA_REGION_CONSTANT || c->args.len != 3 ||
+                      c->args.items[1] != constant))
+        return false;
+    if (!nhwc_int8(a) || (!unary && !broadcast && (!nhwc_int8(b) || a == b)) || a == out ||
         (!unary && c->args.len != 3) || c->args.len < 2 || c->args.items[0] != a ||
         c->args.items[c->args.len - 1] != out ||
-        (unary ? !middle_args_constant(c) : c->args.items[1] != b) ||
+        (unary ? !middle_args_constant(c) : !broadcast && c->args.items[1] != b) ||
         memcmp(a->dims, out->dims, 4 * sizeof a->dims[0]) != 0 ||
         (b && memcmp(b->dims, out->dims, 4 * sizeof b->dims[0]) != 0) ||
         (size_t)ta_row_band_elements(c) != ta_tensor_bytes(out) || out->dims[1] > UINT16_MAX ||
@@ -445,8 +452,8 @@ static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowC
     const int n = chain->num_ops, j0 = chain->push_input ? 0 : 1;
     for (int j = j0; j < n; j++)
         rows[j] -= opt->shortfall >= (uint64_t)rows[j] ? rows[j] - 1 : (int)opt->shortfall;
-    ta_row_share(ctx->pool, chain, w, rows, opt->test_share_all);
-    if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows))
+    ta_row_share(ctx->pool, chain, w, rows, opt->test_share_all, opt->test_share_early);
+    if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows, opt->test_unchecked))
         return false;
     chain->saved_bytes = 0;
     chain->buffer_rows = rows;

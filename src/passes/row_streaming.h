@@ -20,6 +20,13 @@ typedef struct TaRowStreamingOptions {
        model cannot. */
     bool push_input;
     bool test_share_all; /* tests: every row buffer in the largest's bytes (row_share.c) */
+    /* tests: a row's bytes shared from one step before its last read (an
+       off-by-one sharing, row_share.c) */
+    bool test_share_early;
+    /* tests: a band reading a row no longer there (overwritten, lost) is a
+       warning, so the wrong module runs; reads and writes past a buffer's
+       end stay errors (they would leave its bytes) */
+    bool test_unchecked;
 } TaRowStreamingOptions;
 
 /* Picks the chains, schedules and checks each, and records them in
@@ -74,14 +81,15 @@ bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, cons
    every write stays inside its buffer, every output row is computed once.
    False after one error line naming the chain, step and row. */
 bool ta_row_check(TaPool *pool, TaDiag *diag, const char *model_path, const TaRowChain *chain,
-                  const TaRowWindow *w, const int *rows);
+                  const TaRowWindow *w, const int *rows, bool unchecked);
 
 /* row_share.c: chain->shares for the steps in buffers of `rows` rows:
    a row buffer takes a larger one's bytes where their live rows never
    meet at one step (share_all, tests: every one the largest's, live or
-   not, which the check must refuse). */
+   not; share_early, tests: each row free one step before its last read;
+   the check must refuse both). */
 void ta_row_share(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, const int *rows,
-                  bool share_all);
+                  bool share_all, bool share_early);
 
 /* row_loops.c: chain->loops and loop_steps from chain->steps, as loops
    where the steps repeat (compact) or one pass over every step. */

@@ -1,5 +1,6 @@
 """Small multi-operator models: CHAIN.conv_pool, CHAIN.reshape_alias,
-CHAIN.residual, CHAIN.dw_conv. Layers are added to one builder with the
+CHAIN.residual, CHAIN.dw_conv, CHAIN.pad_elementwise,
+CHAIN.broadcast_elementwise. Layers are added to one builder with the
 helpers below; each returns (tensor, shape, quant) of its output."""
 
 import math
@@ -347,5 +348,87 @@ def pad_elementwise(rng):
     shape = [1, randint(rng, 1, 24), randint(rng, 1, 8), randint(rng, 1, 4)]
     x, q = _input(b, rng, shape)
     y, infos = draw_row_layers(rng, x, shape, q, b)
+    return b.build([x], [y]), {"input_shape": shape, "layers": infos,
+                               "input_quant": q.to_json()}
+
+
+# The forms of a constant operand broadcast along the rows (ADD, SUB, MUL,
+# PRELU's alpha): per channel ([C] or [1, 1, 1, C]), per pixel of a row
+# ([1, 1, W, C]) or a scalar ([1] or [1, 1, 1, 1]).
+CONSTANT_FORMS = ["channel", "channel4", "pixel", "scalar", "scalar4"]
+
+
+def _constant_shape(form, shape):
+    c, w = shape[3], shape[2]
+    return {"channel": [c], "channel4": [1, 1, 1, c], "pixel": [1, 1, w, c], "scalar": [1],
+            "scalar4": [1, 1, 1, 1]}[form]
+
+
+def _constant_layer(b, rng, x, shape, q, kind=None, form=None, name="const_op"):
+    """ADD, SUB or MUL of x by an int8 constant broadcast along the rows."""
+    kind = kind or pick(rng, ["ADD", "SUB", "MUL"])
+    form = form or pick(rng, CONSTANT_FORMS)
+    cq = draw_quant(rng, "int8", 1e-3, 0.5) if kind != "MUL" else \
+        Q(draw_scale(rng, 2e-3, 2e-2), draw_zero_point(rng, "int8"))
+    cshape = _constant_shape(form, shape)
+    ct = b.const(rand_values(rng, "int8", cshape), "int8", cq, name=name + "_constant")
+    if kind == "MUL":
+        scale = q.scale * cq.scale * 128
+    else:
+        scale = max(q.scale, cq.scale) * 2
+    oq = Q(f32(scale * 10 ** rng.uniform(-0.5, 0.5)), draw_zero_point(rng, "int8"))
+    out = b.tensor(shape, "int8", oq, name=name + "_out")
+    b.op(kind, [x, ct], [out], kind.capitalize() + "Options",
+         fusedActivationFunction=pick(rng, ["NONE", "NONE", "RELU"]))
+    return out, shape, oq, {"op": kind, "constant_shape": cshape, "output_quant": oq.to_json()}
+
+
+def _prelu_layer(b, rng, x, shape, q, form=None, name="prelu"):
+    """PRELU of x with an int8 alpha broadcast along the rows."""
+    form = form or pick(rng, CONSTANT_FORMS)
+    aq = draw_quant(rng, "int8", 1e-3, 0.02)
+    ashape = _constant_shape(form, shape)
+    at = b.const(rand_values(rng, "int8", ashape), "int8", aq, name=name + "_alpha")
+    oq = Q(f32(q.scale * 10 ** rng.uniform(-1, 0.5)), draw_zero_point(rng, "int8"))
+    out = b.tensor(shape, "int8", oq, name=name + "_out")
+    b.op("PRELU", [x, at], [out])
+    return out, shape, oq, {"op": "PRELU", "alpha_shape": ashape, "output_quant": oq.to_json()}
+
+
+def draw_broadcast_layers(rng, x, shape, q, b, forms=None):
+    """input -> CONV_2D -> ADD, SUB or MUL by a constant -> DEPTHWISE_CONV_2D
+    (any stride) -> PRELU -> MUL, ADD or SUB by a constant -> 1x1 CONV_2D to
+    2 channels: the layers with a constant operand a row chain runs row
+    for row. forms: the three constants' forms, drawn when None."""
+    forms = forms or [pick(rng, CONSTANT_FORMS) for _ in range(3)]
+    infos = []
+    t, tshape, tq, info = _conv(b, rng, x, shape, q, pick(rng, [16, 32]), k=pick(rng, [1, 3]),
+                                stride=pick(rng, [1, 2]), act="NONE", name="conv")
+    infos.append(info)
+    t, tshape, tq, info = _constant_layer(b, rng, t, tshape, tq, form=forms[0], name="bias")
+    infos.append(info)
+    t, tshape, tq, info = _conv(b, rng, t, tshape, tq, None, kind="dw", k=3,
+                                stride=pick(rng, [1, 2]), act="NONE", name="dw")
+    infos.append(info)
+    t, tshape, tq, info = _prelu_layer(b, rng, t, tshape, tq, form=forms[1])
+    infos.append(info)
+    t, tshape, tq, info = _constant_layer(b, rng, t, tshape, tq, form=forms[2], name="scale")
+    infos.append(info)
+    t, tshape, tq, info = _conv(b, rng, t, tshape, tq, 2, k=1, stride=1, padding="SAME",
+                                act="NONE", name="head")
+    infos.append(info)
+    return t, infos
+
+
+@variant("CHAIN.broadcast_elementwise", "CHAIN")
+def broadcast_elementwise(rng):
+    """CONV_2D -> ADD/SUB/MUL by a constant -> DEPTHWISE_CONV_2D -> PRELU ->
+    ADD/SUB/MUL by a constant -> CONV_2D, int8, the constants per channel,
+    per pixel of a row or scalars: layers a row chain runs row for row
+    (docs/row-streaming.md), heights 1-24."""
+    b = ModelBuilder()
+    shape = [1, randint(rng, 1, 24), randint(rng, 1, 8), randint(rng, 1, 4)]
+    x, q = _input(b, rng, shape)
+    y, infos = draw_broadcast_layers(rng, x, shape, q, b)
     return b.build([x], [y]), {"input_shape": shape, "layers": infos,
                                "input_quant": q.to_json()}
