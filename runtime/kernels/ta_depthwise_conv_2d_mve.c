@@ -12,9 +12,11 @@
  * immediate offsets; in the full-range form a block of 8 channels beside
  * the 16-channel ones takes the border path's loop, one copy out of line);
  * the others run only the taps inside the input, on (input - zero point),
- * from the plain bias. Requantization is vectorized (VQRDMULH, VRSHL); the
- * last depth % 8 channels take a predicated block (int32 lanes for four or
- * fewer). Depth multipliers above 1 gather their inputs; int16 runs with
+ * from the plain bias. A block's accumulators are loaded by VLD2 straight
+ * into the registers they stay in. Requantization is vectorized (VQRDMULH,
+ * VRSHL); the last depth % 8 channels take a predicated block (int32 lanes
+ * for four or fewer), depths 9-15 in the full-range form one block of 16
+ * whose channels 8-15 load and store under a predicate. Depth multipliers above 1 gather their inputs; int16 runs with
  * depth multiplier 1.
  */
 #include "ta_depthwise_conv_2d_mve.h"
@@ -506,8 +508,9 @@ DW_INLINE void mve_block(const dw_ctx *c, const mve_requant *q, const mve_steps 
    predicated block of int32 lanes, 8 in a block of 8, or else a block that
    ends at the depth, moved back over channels the block before has
    written (recomputed, the same bytes; ta_dw_rereads_channels): a block
-   of 16 when the depth allows, else two of 8. Depths 5-7 take one
-   predicated block of int16 lanes. Where the depth is a multiple of 8 (no
+   of 16 when the depth allows, else two of 8 (in the full-range form one
+   block of 16 whose channels 8-15 are predicated: depths 9-15 then reread
+   nothing). Depths 5-7 take one predicated block of int16 lanes. Where the depth is a multiple of 8 (no
    tails) only a block of 8 can be left, and only that is compiled in.
    Returns the depth. */
 DW_INLINE int32_t mve_pixel_blocks(const dw_ctx *c, const mve_requant *q, const dw_window *win,
