@@ -12,9 +12,11 @@
  * immediate offsets; in the full-range form a block of 8 channels beside
  * the 16-channel ones takes the border path's loop, one copy out of line);
  * the others run only the taps inside the input, on (input - zero point),
- * from the plain bias. Requantization is vectorized (VQRDMULH, VRSHL); the
- * last depth % 8 channels take a predicated block (int32 lanes for four or
- * fewer). Depth multipliers above 1 gather their inputs; int16 runs with
+ * from the plain bias. A block's accumulators are loaded by VLD2 straight
+ * into the registers they stay in. Requantization is vectorized (VQRDMULH,
+ * VRSHL); the last depth % 8 channels take a predicated block (int32 lanes
+ * for four or fewer), depths 9-15 in the full-range form one block of 16
+ * whose channels 8-15 load and store under a predicate. Depth multipliers above 1 gather their inputs; int16 runs with
  * depth multiplier 1.
  */
 #include "ta_depthwise_conv_2d_mve.h"
@@ -40,6 +42,10 @@
 typedef struct {
     int8_t b[16];
 } dw_bytes16;
+/* The 16 int32 a block's start reads (a block of 8 reads the first half). */
+typedef struct {
+    int32_t v[16];
+} dw_words16;
 /* The bytes a window row of one pixel reads (inputs), or its weights. */
 typedef struct {
     int8_t b[24];
@@ -58,6 +64,46 @@ typedef struct {
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
     DW_MVE_LOAD8(8)                                                                       \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a3], %q[a3], %q[t]"
+/* clang-format on */
+
+/* The same with channels 8-15 loaded under the predicate of the first
+   %[n] int16 lanes (VCTP; the inactive lanes load zero, so they add
+   nothing): a block that ends at a depth of 9-15 reads nothing past it. */
+/* clang-format off */
+#define DW_MVE_LOAD8_UPPER                                                                \
+    "vctp.16 %[n]\n\t"                                                                    \
+    "vpstt\n\t"                                                                           \
+    "vldrbt.s16 %q[xv], [%[x], #8]\n\t"                                                   \
+    "vldrbt.s16 %q[wv], [%[w], #8]\n\t"
+/* clang-format on */
+/* clang-format off */
+#define DW_MVE_MAC16_UPPER                                                                \
+    DW_MVE_LOAD8(0)                                                                       \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
+    DW_MVE_LOAD8_UPPER                                                                    \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a3], %q[a3], %q[t]"
+/* clang-format on */
+/* clang-format off */
+#define DW_MVE_MAC16_UPPER_ZP                                                             \
+    DW_MVE_LOAD8(0)                                                                       \
+    "vsub.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                 \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a0], %q[a0], %q[t]\n\t"                                                  \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[a1], %q[a1], %q[t]\n\t"                                                  \
+    DW_MVE_LOAD8_UPPER                                                                    \
+    "vpst\n\t"                                                                            \
+    "vsubt.i16 %q[xv], %q[xv], %q[zp]\n\t"                                                \
     "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
     "vadd.i32 %q[a2], %q[a2], %q[t]\n\t"                                                  \
     "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
@@ -238,32 +284,93 @@ DW_INLINE void mve_start(const int32_t *bias, int32_t c0, int32_t n, int32x4_t *
                   "m"(*(const dw_bytes16 *)(WP)));                                        \
     } while (0)
 
-/* One tap of a block of 16 channels (sixteen) or 8 on the accumulators
-   a0-a3 pinned in the enclosing block body; the _ZP form on x - zp. */
-#define DW_MVE_BLOCK_TAP(SIXTEEN, XP, WP)                                               \
+/* DW_MVE_TAP and DW_MVE_TAP_ZP for the _UPPER templates: N channels 8-15. */
+#define DW_MVE_TAP_UPPER(TEMPLATE, XP, WP, N, ...)                                      \
     do {                                                                                \
-        if (SIXTEEN)                                                                    \
-            DW_MVE_TAP(DW_MVE_MAC16, XP,                                                \
-                       WP, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3)); \
-        else                                                                            \
-            DW_MVE_TAP(DW_MVE_MAC8, XP, WP, [e] "+w"(a0), [o] "+w"(a1));                \
+        int16x8_t xv, wv;                                                               \
+        int32x4_t t;                                                                    \
+        __asm__(TEMPLATE                                                                \
+                : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)             \
+                : [x] "l"(XP), [w] "l"(WP), [n] "r"(N), "m"(*(const dw_bytes16 *)(XP)), \
+                  "m"(*(const dw_bytes16 *)(WP))                                        \
+                : "p0");                                                                \
     } while (0)
-#define DW_MVE_BLOCK_TAP_ZP(SIXTEEN, XP, WP, ZP)                                           \
-    do {                                                                                   \
-        if (SIXTEEN)                                                                       \
-            DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, XP, WP,                                         \
-                          ZP, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3)); \
-        else                                                                               \
-            DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, XP, WP, ZP, [e] "+w"(a0), [o] "+w"(a1));         \
+#define DW_MVE_TAP_UPPER_ZP(TEMPLATE, XP, WP, N, ZP, ...)                        \
+    do {                                                                         \
+        int16x8_t xv, wv;                                                        \
+        int32x4_t t;                                                             \
+        __asm__(TEMPLATE                                                         \
+                : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)      \
+                : [x] "l"(XP), [w] "l"(WP), [n] "r"(N), [zp] "w"(ZP),            \
+                  "m"(*(const dw_bytes16 *)(XP)), "m"(*(const dw_bytes16 *)(WP)) \
+                : "p0");                                                         \
     } while (0)
 
-/* The accumulators of a block from b0-b3, pinned to q0-q3: left to itself
-   gcc moves them between registers on every tap. */
-#define DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3) \
-    register int32x4_t a0 __asm__("q0") = b0;   \
-    register int32x4_t a1 __asm__("q1") = b1;   \
-    register int32x4_t a2 __asm__("q2") = b2;   \
-    register int32x4_t a3 __asm__("q3") = b3
+/* A block's channels: 8, 16, or 16 that end at the depth, whose channels
+   8-15 are loaded and stored under a predicate (depths 9-15). */
+enum { DW_BLOCK8 = 0, DW_BLOCK16 = 1, DW_BLOCK16_UPPER = 2 };
+
+/* One tap of a block of 16 channels (sixteen) or 8 on the accumulators
+   a0-a3 pinned in the enclosing block body; the _ZP form on x - zp. */
+#define DW_MVE_BLOCK_TAP(SIXTEEN, XP, WP)                                                        \
+    do {                                                                                         \
+        if (SIXTEEN == DW_BLOCK16_UPPER)                                                         \
+            DW_MVE_TAP_UPPER(DW_MVE_MAC16_UPPER, XP, WP,                                         \
+                             upper, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3)); \
+        else if (SIXTEEN)                                                                        \
+            DW_MVE_TAP(DW_MVE_MAC16, XP,                                                         \
+                       WP, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3));          \
+        else                                                                                     \
+            DW_MVE_TAP(DW_MVE_MAC8, XP, WP, [e] "+w"(a0), [o] "+w"(a1));                         \
+    } while (0)
+#define DW_MVE_BLOCK_TAP_ZP(SIXTEEN, XP, WP, ZP)                                                 \
+    do {                                                                                         \
+        if (SIXTEEN == DW_BLOCK16_UPPER)                                                         \
+            DW_MVE_TAP_UPPER_ZP(DW_MVE_MAC16_UPPER_ZP, XP, WP, upper,                            \
+                                ZP, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3)); \
+        else if (SIXTEEN)                                                                        \
+            DW_MVE_TAP_ZP(DW_MVE_MAC16_ZP, XP, WP,                                               \
+                          ZP, [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3));       \
+        else                                                                                     \
+            DW_MVE_TAP_ZP(DW_MVE_MAC8_ZP, XP, WP, ZP, [e] "+w"(a0), [o] "+w"(a1));               \
+    } while (0)
+
+/* The accumulators of a block (DW_BLOCK*) from c0 on, pinned to q0-q3
+   (left to itself gcc moves them between registers on every tap) and
+   started from `start` (NULL: zeros) there: VLD2 splits the even and odd
+   channels into the pinned pair itself, where loads into other registers
+   cost a VMOV per accumulator. A DW_BLOCK16_UPPER block's channels 8-15
+   (`upper` of them) are gathered, as the block ends at the depth. */
+#define DW_MVE_START_PINNED(START, C0, SIXTEEN)                                \
+    register int32x4_t a0 __asm__("q0");                                       \
+    register int32x4_t a1 __asm__("q1");                                       \
+    register int32x4_t a2 __asm__("q2");                                       \
+    register int32x4_t a3 __asm__("q3");                                       \
+    do {                                                                       \
+        const int32_t *b_ = (START);                                           \
+        a0 = a1 = a2 = a3 = vdupq_n_s32(0);                                    \
+        if (b_) {                                                              \
+            b_ += (C0);                                                        \
+            if (SIXTEEN == DW_BLOCK16_UPPER) {                                 \
+                int32x4_t even_, odd_;                                         \
+                ta_dw_load_even_odd(b_ + 8, upper, &even_, &odd_);             \
+                a2 = even_;                                                    \
+                a3 = odd_;                                                     \
+            }                                                                  \
+            if (SIXTEEN == DW_BLOCK16)                                         \
+                __asm__("vld20.32 {q0, q1}, [%[b]]\n\t"                        \
+                        "vld21.32 {q0, q1}, [%[b]]!\n\t"                       \
+                        "vld20.32 {q2, q3}, [%[b]]\n\t"                        \
+                        "vld21.32 {q2, q3}, [%[b]]"                            \
+                        : "=w"(a0), "=w"(a1), "=w"(a2), "=w"(a3), [b] "+r"(b_) \
+                        : "m"(*(const dw_words16 *)b_));                       \
+            else                                                               \
+                __asm__("vld20.32 {q0, q1}, [%[b]]\n\t"                        \
+                        "vld21.32 {q0, q1}, [%[b]]"                            \
+                        : "=w"(a0), "=w"(a1)                                   \
+                        : [b] "r"(b_), "m"(*(const dw_words16 *)b_));          \
+        }                                                                      \
+    } while (0)
 
 /* The steps of a block body, computed once per pixel (the stores of a
    block may alias the context, so gcc would reload it per block): input
@@ -280,9 +387,8 @@ DW_INLINE void mve_block_3x3(const dw_ctx *c, const mve_requant *q, const mve_st
                              const int8_t *x, int32_t c0, int sixteen, int8_t *out, int fast)
 {
     const ptrdiff_t d = st->d, col = st->col, next_row = st->next_row;
-    int32x4_t b0, b1, b2, b3;
-    mve_start(c->bias_sum, c0, sixteen ? 16 : 8, &b0, &b1, &b2, &b3);
-    DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3);
+    const int32_t upper = sixteen == DW_BLOCK16_UPPER ? (int32_t)d - c0 - 8 : 8;
+    DW_MVE_START_PINNED(c->bias_sum, c0, sixteen);
     const int8_t *xt = x + c0, *w = c->weights + c0;
 #pragma GCC unroll 3
     for (int32_t ky = 0; ky < 3; ky++) {
@@ -295,7 +401,7 @@ DW_INLINE void mve_block_3x3(const dw_ctx *c, const mve_requant *q, const mve_st
     }
     mve_store8(q, a0, a1, c0, 8, 0, fast, out + c0);
     if (sixteen)
-        mve_store8(q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
+        mve_store8(q, a2, a3, c0 + 8, upper, sixteen == DW_BLOCK16_UPPER, fast, out + c0 + 8);
 }
 
 /* The last n < 8 channels from c0 on of a pixel, every load and the store
@@ -366,9 +472,8 @@ DW_INLINE void mve_block_window(const dw_ctx *c, const mve_requant *q, const mve
     const ptrdiff_t d = st->d, col = st->col, next_row = st->next_row;
     const ptrdiff_t next_w_row = st->next_w_row;
     const int32_t rows = win->rows, cols = win->cols;
-    int32x4_t b0, b1, b2, b3;
-    mve_start(border ? c->bias : c->bias_sum, c0, sixteen ? 16 : 8, &b0, &b1, &b2, &b3);
-    DW_MVE_PIN_ACCUMULATORS(b0, b1, b2, b3);
+    const int32_t upper = sixteen == DW_BLOCK16_UPPER ? (int32_t)d - c0 - 8 : 8;
+    DW_MVE_START_PINNED(border ? c->bias : c->bias_sum, c0, sixteen);
     const int8_t *x = win->x + c0, *w = win->w + c0;
     for (int32_t ky = 0; ky < rows; ky++, x += next_row, w += next_w_row)
         for (int32_t kx = 0; kx < cols; kx++, x += col, w += d) {
@@ -379,7 +484,7 @@ DW_INLINE void mve_block_window(const dw_ctx *c, const mve_requant *q, const mve
         }
     mve_store8(q, a0, a1, c0, 8, 0, fast, out + c0);
     if (sixteen)
-        mve_store8(q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
+        mve_store8(q, a2, a3, c0 + 8, upper, sixteen == DW_BLOCK16_UPPER, fast, out + c0 + 8);
 }
 
 /* Where a pixel's window lies, fixed per function: inside the input and
@@ -403,8 +508,9 @@ DW_INLINE void mve_block(const dw_ctx *c, const mve_requant *q, const mve_steps 
    predicated block of int32 lanes, 8 in a block of 8, or else a block that
    ends at the depth, moved back over channels the block before has
    written (recomputed, the same bytes; ta_dw_rereads_channels): a block
-   of 16 when the depth allows, else two of 8. Depths 5-7 take one
-   predicated block of int16 lanes. Where the depth is a multiple of 8 (no
+   of 16 when the depth allows, else two of 8 (in the full-range form one
+   block of 16 whose channels 8-15 are predicated: depths 9-15 then reread
+   nothing). Depths 5-7 take one predicated block of int16 lanes. Where the depth is a multiple of 8 (no
    tails) only a block of 8 can be left, and only that is compiled in.
    Returns the depth. */
 DW_INLINE int32_t mve_pixel_blocks(const dw_ctx *c, const mve_requant *q, const dw_window *win,
@@ -433,6 +539,8 @@ DW_INLINE int32_t mve_pixel_blocks(const dw_ctx *c, const mve_requant *q, const 
                         border ? c->p->pad_value : 0, c0, rest, out, fast);
     else if (tails && rest != 8 && d >= 16) /* ta_dw_rereads_channels */
         mve_block(c, q, &st, win, zp, d - 16, 1, out, fast, at);
+    else if (tails && fast == DW_FAST_FULL && d > 8 && d < 16)
+        mve_block(c, q, &st, win, zp, 0, DW_BLOCK16_UPPER, out, fast, at);
     else if (d >= 8) {
         if (rest >= 8)
             mve_block(c, q, &st, win, zp, c0, 0, out, fast, at);
@@ -489,7 +597,7 @@ DW_NOINLINE void mve_block8_window_full(const dw_ctx *c, const dw_window *win, i
     mve_block_window(c, &q, &st, win, zp, c0, 0, out, DW_FAST_FULL, 1);
 }
 
-#undef DW_MVE_PIN_ACCUMULATORS
+#undef DW_MVE_START_PINNED
 #undef DW_MVE_BLOCK_TAP
 #undef DW_MVE_BLOCK_TAP_ZP
 #undef DW_MVE_TAP

@@ -99,7 +99,8 @@ def _small_geometry(rng):
 def _small_depth_geometry(rng):
     """Geometry of the Helium depthwise paths for few channels: 3x3 windows
     (now and then 1x3, 3x1 or 5x5) over 8 channels (pixel pairs), 16 (one
-    block) and counts beside them, stride 1-2 (3 now and then), dilation 1
+    block) and counts beside them (9-15: one block of 16 whose upper half is
+    predicated), stride 1-2 (3 now and then), dilation 1
     mostly, SAME or VALID, 1-row inputs and rows of 4-24 pixels (interior
     runs of odd and even length)."""
     kh, kw = (3, 3) if chance(rng, 0.8) else pick(rng, [(1, 3), (3, 1), (5, 5)])
@@ -113,7 +114,7 @@ def _small_depth_geometry(rng):
     if padding == "VALID":
         in_h = max(in_h, (kh - 1) * dh + 1)
         in_w = max(in_w, (kw - 1) * dw + 1)
-    in_c = pick(rng, [8, 8, 8, 16, 16, 4, 12, 24, 32])
+    in_c = pick(rng, [8, 8, 8, 16, 16, 4, 12, 24, 32, 9, 13, 15])
     return kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c
 
 
