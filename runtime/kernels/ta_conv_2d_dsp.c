@@ -392,21 +392,29 @@ void ta_conv_2d_pixel_s8_dsp(const ta_conv_2d_params_t *p, const segments_t *s,
 }
 
 /* Pixels one at a time, four channels a pass: filters longer than the
-   pair loops', or a run of one pixel. Rare, so kept small (cold: gcc
-   optimizes it for size). */
-TA_NOINLINE __attribute__((cold)) static void
-single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int32_t pixels,
-              int32_t n, const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-              const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+   pair loops', or a run of one pixel (a row chain's one-row bands of an
+   odd width end with one, a fifth of the keyword spotter's pointwise
+   pixels): the usual block requantized inline (requantize4_right), not
+   through requantize4_words's call and its byte by byte loop. */
+TA_NOINLINE static void single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                      int32_t pixels, int32_t n, const int8_t *weights,
+                                      size_t block_bytes, const int32_t *bias_sum,
+                                      const int32_t *multipliers, const int32_t *shifts,
+                                      int8_t *out)
 {
-    const int32_t out_c = p->output_depth;
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const range4_t range = output_range4(p);
     for (int32_t i = 0; i < pixels; i++, x += x_step, out += out_c) {
         const int8_t *w = weights;
         for (int32_t o = 0; o < out_c; o += 4, w += block_bytes) {
             const int32_t valid = out_c - o < 4 ? out_c - o : 4;
-            int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
+            /* requantize4_right's layout: pixel 0 in acc[0..3] only. */
+            int32_t acc[2 * 4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
             ta_dot4_interleaved_s8(acc, w, x, n);
-            requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
+            if (TA_LIKELY(valid == 4 && right_shifts4(shifts + o)))
+                requantize4_right(acc, 1, multipliers + o, shifts + o, offset, range, out + o, 0);
+            else
+                requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
         }
     }
 }
