@@ -26,18 +26,15 @@ void ta_move_rows(int8_t *to, const int8_t *from, size_t n)
     }
 }
 #elif defined(__ARM_FEATURE_DSP) && !defined(TA_NO_SIMD)
-/* Whole words when both ends and the length are word-aligned (row buffers
-   and their rows are): forward, 32 bytes a step as two LDM/STM pairs of
-   four registers (each pair's stores below the bytes it loaded), about a
-   quarter of memmove's instructions; else memmove. */
+/* From word-aligned ends (row buffers' rows mostly are): forward, 32 bytes
+   a step as two LDM/STM pairs of four registers (each pair's stores below
+   the bytes it loaded), about a quarter of memmove's instructions; the
+   rest, or everything from other ends, by memmove. */
 void ta_move_rows(int8_t *to, const int8_t *from, size_t n)
 {
-    if ((((uintptr_t)to | (uintptr_t)from | n) & 3u) != 0) {
-        memmove(to, from, n);
-        return;
-    }
-    size_t steps = n / 32;
+    size_t steps = ((uintptr_t)to | (uintptr_t)from) % 4u == 0 ? n / 32 : 0;
     if (steps > 0) {
+        n %= 32;
         /* clang-format off */
         __asm volatile("1:\n"
                        "   ldmia    %[f]!, {r3, r4, r5, r6}\n"
@@ -51,11 +48,8 @@ void ta_move_rows(int8_t *to, const int8_t *from, size_t n)
                        : "r3", "r4", "r5", "r6", "cc", "memory");
         /* clang-format on */
     }
-    for (size_t k = 0; k < n % 32; k += 4) {
-        uint32_t v;
-        memcpy(&v, from + k, 4);
-        memcpy(to + k, &v, 4);
-    }
+    if (n > 0)
+        memmove(to, from, n);
 }
 #else
 void ta_move_rows(int8_t *to, const int8_t *from, size_t n)
