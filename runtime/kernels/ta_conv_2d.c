@@ -573,7 +573,6 @@ static void conv_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input,
     const int32_t length = filter_size;
 #endif
     int8_t cols[COLUMN_BUFFER];
-    memset(cols, 0, sizeof cols); /* the tail past the last column is read */
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
     uint32_t wide[TA_CONV_2D_WIDE_WORDS];
 #else
@@ -587,8 +586,12 @@ static void conv_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input,
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
             for (int32_t ox = 0; ox < p->output_width; ox += run) {
                 const int32_t pixels = p->output_width - ox < run ? p->output_width - ox : run;
-                gather_columns(p, &scatter, in_b, iy0, ox * sw - p->pad_left,
-                               (pixels - 1) * sw + fw, cols);
+                const int32_t count = (pixels - 1) * sw + fw;
+                gather_columns(p, &scatter, in_b, iy0, ox * sw - p->pad_left, count, cols);
+                /* The dot loops read up to a vector past the last patch
+                   (against zero weights): zeros there, not the whole
+                   buffer a call (a row chain calls once a row). */
+                memset(cols + (size_t)count * (size_t)column, 0, COLUMN_TAIL);
                 run_pixels_interleaved(p, cols, (size_t)sw * (size_t)column, pixels, length,
                                        weights, block_bytes, bias_sum, multipliers, shifts, wide,
                                        output);

@@ -387,9 +387,29 @@ static void patch_pixel(const ta_conv_2d_params_t *p, const int8_t *patch, int32
     }
 }
 
+/* requantize4_words for one pixel: its usual block (four channels, right
+   shifts, the full int8 range) as a loop over the channels, without
+   requantize4_words's calls per byte (both cold: optimized for size). */
+TA_NOINLINE __attribute__((cold)) static void
+requantize4_one(const ta_conv_2d_params_t *p, const int32_t *acc, const int32_t *multipliers,
+                const int32_t *shifts, int8_t *out, int32_t valid)
+{
+    if (valid != 4 || !right_shifts4(shifts) || output_range4(p).clamp) {
+        requantize4_words(p, acc, 1, multipliers, shifts, out, 0, valid);
+        return;
+    }
+    uint32_t w = 0;
+    for (int32_t j = 0; j < 4; j++) {
+        const int32_t r1 = -shifts[j] - 1;
+        w |= requantized_byte(acc[j], multipliers[j], r1, 1u << r1, p->output_offset) << (8 * j);
+    }
+    memcpy(out, &w, 4);
+}
+
 /* Pixels one at a time, four channels a pass: filters longer than the
-   pair loops', or a run of one pixel. Rare, so kept small (cold: gcc
-   optimizes it for size). */
+   pair loops', or a run of one pixel (a row chain's one-row bands of an
+   odd width end with one: a fifth of the keyword spotter's pointwise
+   pixels). Kept small (cold: gcc optimizes it for size). */
 TA_NOINLINE __attribute__((cold)) static void
 single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int32_t pixels,
               int32_t n, const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
@@ -402,7 +422,7 @@ single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int3
             const int32_t valid = out_c - o < 4 ? out_c - o : 4;
             int32_t acc[4] = {bias_sum[o], bias_sum[o + 1], bias_sum[o + 2], bias_sum[o + 3]};
             ta_dot4_interleaved_s8(acc, w, x, n);
-            requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
+            requantize4_one(p, acc, multipliers + o, shifts + o, out + o, valid);
         }
     }
 }
