@@ -500,21 +500,24 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
     segments_t s;
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image_size;
-#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+#if defined(TA_HAVE_DSP) || defined(TA_HAVE_MVE)
         const size_t image_outputs = (size_t)p->output_height * (size_t)p->output_width *
                                      (size_t)out_c;
+        if (bias_sum && multipliers && shifts && fh * fw == 1 && p->stride_height == 1 &&
+            p->stride_width == 1 && p->pad_top == 0 && p->pad_left == 0 &&
+            p->output_height == p->input_height && p->output_width == p->input_width) {
+            /* A 1x1 filter over the whole image: one run of pixels, so that
+               the pairs and quads go on across rows, and the run's setup
+               comes once. */
+            run_pixels_interleaved(p, in_b, (size_t)p->input_depth,
+                                   p->output_height * p->output_width, p->filter_depth, weights,
+                                   block_bytes, bias_sum, multipliers, shifts, wide, output);
+            output += image_outputs;
+            continue;
+        }
+#endif
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
         if (bias_sum && multipliers && shifts) {
-            if (fh * fw == 1 && p->stride_height == 1 && p->stride_width == 1 && p->pad_top == 0 &&
-                p->pad_left == 0 && p->output_height == p->input_height &&
-                p->output_width == p->input_width) {
-                /* A 1x1 filter over the whole image: one run of pixels, so
-                   that the pairs go on across rows of odd width. */
-                run_pixels_interleaved(p, in_b, (size_t)p->input_depth,
-                                       p->output_height * p->output_width, p->filter_depth, weights,
-                                       block_bytes, bias_sum, multipliers, shifts, wide, output);
-                output += image_outputs;
-                continue;
-            }
             if (use_patch) {
                 ta_conv_2d_patch_pairs_s8_dsp(p, in_b, patch, wide, pair_words, weights,
                                               block_bytes, bias_sum, multipliers, shifts, output);
