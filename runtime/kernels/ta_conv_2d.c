@@ -355,11 +355,16 @@ static void conv_s8_pointwise(const ta_conv_2d_params_t *p, const int8_t *input,
     const size_t row_outputs = (size_t)p->output_width * (size_t)p->output_depth;
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
     uint32_t wide[TA_CONV_2D_WIDE_WORDS];
+#else
+    uint32_t *const wide = NULL; /* the DSP pair loops' */
+#endif
+#if defined(TA_HAVE_DSP) || defined(TA_HAVE_MVE)
+    /* The whole image one run of pixels: the pairs and quads go on across
+       rows, and the run's setup comes once. */
     const int whole_image = p->stride_height == 1 && p->stride_width == 1 && p->pad_top == 0 &&
                             p->pad_left == 0 && p->output_height == p->input_height &&
                             p->output_width == p->input_width;
 #else
-    uint32_t *const wide = NULL; /* the DSP pair loops' */
     const int whole_image = 0;
 #endif
     for (int32_t b = 0; b < p->batches; b++) {

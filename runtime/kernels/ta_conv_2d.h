@@ -80,7 +80,8 @@ typedef struct {
  * Kernel choice (the converter picks the entry, each path keeps every
  * output channel count in its vector loops: whole blocks of four computed,
  * the last stored in part):
- *  - 1x1 filters: the input read in place; Helium four pixels a weight load
+ *  - 1x1 filters: the input read in place (at stride 1 without padding the
+ *    whole image one run of pixels); Helium four pixels a weight load
  *    up to TA_CONV_2D_QUAD_FILTER taps, else one; DSP pixel pairs widened
  *    to halfwords for any depth up to 256 (zeros past it), a last block of
  *    one or two channels computing one filter pair.

@@ -77,15 +77,57 @@ void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, i
    and the sums of up to LONG_GROUP channels stay in memory across the
    pieces. */
 
+/* ta_conv_2d_gather_taps for dilated columns: tap by tap from r0's, one
+   division a filter row, not a tap; whole taps all inside the image (the
+   usual case) without tests. Out of line: the undilated rows keep their
+   registers. */
+TA_NOINLINE static void gather_dilated(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                       int32_t iy0, int32_t ix0, int32_t t0, int32_t len,
+                                       int8_t *dst)
+{
+    const int32_t fd = p->filter_depth, row_bytes = p->filter_width * fd;
+    const int32_t dw = p->dilation_width, width = p->input_width;
+    const size_t row_size = (size_t)width * (size_t)fd, step = (size_t)dw * (size_t)fd;
+    const int8_t pad = (int8_t)p->pad_value;
+    for (int32_t ky = t0 / row_bytes, r0 = t0 % row_bytes; len > 0; ky++, r0 = 0) {
+        const int32_t r1 = r0 + len < row_bytes ? r0 + len : row_bytes, taps = (r1 - r0) / fd;
+        const int32_t iy = iy0 + ky * p->dilation_height;
+        const int8_t *row = in_b + (size_t)iy * row_size;
+        int32_t c = r0 % fd, ix = ix0 + r0 / fd * dw;
+        int8_t *d = dst;
+        if (iy < 0 || iy >= p->input_height) {
+            ta_fill_s8(dst, pad, r1 - r0);
+        } else if (c == 0 && taps * fd == r1 - r0 && ix >= 0 && ix + (taps - 1) * dw < width) {
+            const int8_t *src = row + (size_t)ix * (size_t)fd;
+            for (int32_t k = 0; k < taps; k++, d += fd, src += step)
+                ta_copy_s8(d, src, fd);
+        } else {
+            for (int32_t left = r1 - r0, n; left > 0; left -= n, d += n, c = 0, ix += dw) {
+                n = fd - c < left ? fd - c : left;
+                if (ix < 0 || ix >= width)
+                    ta_fill_s8(d, pad, n);
+                else
+                    ta_copy_s8(d, row + (size_t)ix * (size_t)fd + (size_t)c, n);
+            }
+        }
+        dst += r1 - r0;
+        len -= r1 - r0;
+    }
+}
+
 /* Bytes [t0, t0 + len) of one pixel's im2col patch (taps in (ky, kx, c)
    order, pad_value outside the image) to dst. */
 void ta_conv_2d_gather_taps(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
                             int32_t ix0, int32_t t0, int32_t len, int8_t *dst)
 {
+    if (p->dilation_width != 1) {
+        gather_dilated(p, in_b, iy0, ix0, t0, len, dst);
+        return;
+    }
     const int32_t fd = p->filter_depth, fw = p->filter_width, row_bytes = fw * fd;
     const size_t row_size = (size_t)p->input_width * (size_t)fd;
     const int8_t pad = (int8_t)p->pad_value;
-    /* The filter row's taps inside the image (undilated): bytes [lo, hi). */
+    /* The filter row's taps inside the image: bytes [lo, hi). */
     const int32_t lo = (ix0 < 0 ? (-ix0 < fw ? -ix0 : fw) : 0) * fd;
     int32_t hi = (p->input_width - ix0) * fd;
     hi = hi > row_bytes ? row_bytes : (hi < lo ? lo : hi);
@@ -95,7 +137,7 @@ void ta_conv_2d_gather_taps(const ta_conv_2d_params_t *p, const int8_t *in_b, in
         const int8_t *row = in_b + (size_t)iy * row_size;
         if (iy < 0 || iy >= p->input_height) {
             ta_fill_s8(dst, pad, r1 - r0);
-        } else if (p->dilation_width == 1) {
+        } else {
             const int32_t a = lo < r0 ? r0 : (lo > r1 ? r1 : lo);
             const int32_t b = hi < a ? a : (hi > r1 ? r1 : hi);
             /* Inside the image (the usual case) no padding: no fill calls
@@ -105,15 +147,6 @@ void ta_conv_2d_gather_taps(const ta_conv_2d_params_t *p, const int8_t *in_b, in
             ta_copy_s8(dst + (a - r0), row + (ix0 * fd + a), b - a);
             if (r1 > b)
                 ta_fill_s8(dst + (b - r0), pad, r1 - b);
-        } else {
-            for (int32_t r = r0, n; r < r1; r += n) {
-                const int32_t kx = r / fd, c = r % fd, ix = ix0 + kx * p->dilation_width;
-                n = fd - c < r1 - r ? fd - c : r1 - r;
-                if (ix < 0 || ix >= p->input_width)
-                    ta_fill_s8(dst + (r - r0), pad, n);
-                else
-                    ta_copy_s8(dst + (r - r0), row + (size_t)ix * (size_t)fd + (size_t)c, n);
-            }
         }
         dst += r1 - r0;
         len -= r1 - r0;
