@@ -82,28 +82,56 @@ char *va_find_program(const char *name)
     }
 }
 
-static void stop_child(pid_t pid)
+static bool group_is_gone(pid_t group)
 {
-    kill(pid, SIGTERM);
-    for (int i = 0; i < 50; i++) { /* up to 1 s to end cleanly */
-        if (waitpid(pid, NULL, WNOHANG) == pid)
+    return kill(-group, 0) != 0 && errno == ESRCH;
+}
+
+/* Stops the child's whole process group: SIGTERM first, so that a compiler
+   driver deletes its temporary files in $TMPDIR, then SIGKILL to whatever is
+   left after a second. Returns once the group is gone (or after 3 s: members
+   orphaned to a parent that never reaps them stay as zombies). */
+static void stop_group(pid_t pid)
+{
+    kill(-pid, SIGTERM);
+    bool leader_ended = false;
+    for (int i = 0; i < 150; i++) {
+        if (!leader_ended && waitpid(pid, NULL, WNOHANG) == pid)
+            leader_ended = true;
+        if (leader_ended && group_is_gone(pid))
             return;
+        if (i == 50) /* 1 s */
+            kill(-pid, SIGKILL);
         nanosleep(&(struct timespec){0, 20000000L}, NULL);
     }
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
+    if (!leader_ended)
+        waitpid(pid, NULL, 0);
 }
 
 VaEnd va_run(char *const *argv, const char *cwd, const char *log_path, int timeout_s, int *status)
 {
     *status = -1;
+    if (va_interrupted)
+        return VA_INTERRUPTED;
+    /* Signals stay blocked until the child has put back the default
+       actions: a Ctrl-C between fork and exec must stop the child, not set
+       the flag in its copy of this process and let it run on. */
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
         return VA_NOT_STARTED;
+    }
     if (pid == 0) {
         /* The child: its own process group, so stopping it stops what it
            starts too (the compiler's cc1, say). */
         setpgid(0, 0);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         int in = open("/dev/null", O_RDONLY);
         if (in >= 0)
             dup2(in, 0);
@@ -121,6 +149,7 @@ VaEnd va_run(char *const *argv, const char *cwd, const char *log_path, int timeo
         _exit(127);
     }
     setpgid(pid, pid);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
@@ -133,15 +162,13 @@ VaEnd va_run(char *const *argv, const char *cwd, const char *log_path, int timeo
         if (got < 0 && errno != EINTR)
             return VA_NOT_STARTED;
         if (va_interrupted) {
-            kill(-pid, SIGTERM);
-            stop_child(pid);
+            stop_group(pid);
             return VA_INTERRUPTED;
         }
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (timeout_s > 0 && now.tv_sec - start.tv_sec >= timeout_s) {
-            kill(-pid, SIGTERM);
-            stop_child(pid);
+            stop_group(pid);
             return VA_TIMED_OUT;
         }
         nanosleep(&(struct timespec){0, 10000000L}, NULL);
