@@ -724,14 +724,21 @@ def test_drawn_pad_elementwise_chains_are_bit_exact_on_the_host(tmp_path):
     assert sum(kept) >= DRAWN_PAD // 2, kept
 
 
+def chains_exact_on(tmp_path, board, chains, build, band_kernel):
+    """Every chain of `chains`, built by `build` with seed 1, runs its
+    layers through `band_kernel` among others and matches TFLite Micro on
+    `board`."""
+    for name in sorted(chains):
+        model = build(tmp_path, name, seed=1)
+        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
+        assert band_kernel in band_kernels(m), name
+        exact_on(m, model, 2, board)
+
+
 @pytest.mark.qemu
 @pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
 def test_pad_and_elementwise_chains_are_bit_exact_on_cortex_m(tmp_path, board):
-    for name in sorted(PAD_CHAINS):
-        model = pad_chain_model(tmp_path, name, seed=1)
-        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
-        assert "ta_pad_rows_s8" in band_kernels(m), name
-        exact_on(m, model, 2, board)
+    chains_exact_on(tmp_path, board, PAD_CHAINS, pad_chain_model, "ta_pad_rows_s8")
 
 
 def test_stem_ram(tmp_path):
@@ -807,11 +814,7 @@ def test_constant_operand_and_prelu_chain_is_bit_exact_on_the_host(tmp_path, nam
 @pytest.mark.qemu
 @pytest.mark.parametrize("board", ["mps3-an547", "mps2-an386"])
 def test_constant_operand_and_prelu_chains_are_bit_exact_on_cortex_m(tmp_path, board):
-    for name in sorted(BROADCAST_CHAINS):
-        model = broadcast_chain_model(tmp_path, name, seed=1)
-        m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
-        assert "ta_prelu_s8" in band_kernels(m), name
-        exact_on(m, model, 2, board)
+    chains_exact_on(tmp_path, board, BROADCAST_CHAINS, broadcast_chain_model, "ta_prelu_s8")
 
 
 def test_constant_operand_layers_in_analyze_and_residency(tmp_path):
