@@ -18,6 +18,15 @@
 #include <stddef.h>
 #include <string.h>
 
+/* Inlined into each caller whatever the compiler's size estimate: on
+   Helium cores the 1x1 loop, whose two entries pass their own runs, so that
+   each run (a constant) is a direct call. */
+#if defined(__GNUC__) && defined(TA_HAVE_MVE)
+#define INLINE_INTO_ENTRY static inline __attribute__((always_inline))
+#else
+#define INLINE_INTO_ENTRY static
+#endif
+
 /* Output channels a pixel of the portable kernel sums at a time when its
    segments are more than one list holds. */
 enum { BLOCK = 16 };
@@ -261,6 +270,32 @@ TA_NOINLINE static void run_pixels_interleaved(const ta_conv_2d_params_t *p, con
 #endif
 }
 
+/* run_pixels_interleaved's signature: the runs a 1x1 layer's entry takes. */
+typedef void (*run_pixels_t)(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                             int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
+                             const int32_t *bias_sum, const int32_t *multipliers,
+                             const int32_t *shifts, uint32_t *wide, int8_t *out);
+
+#if defined(TA_HAVE_MVE)
+/* run_pixels_interleaved for a channel count off four: filters too long
+   for the four-pixel loops sum a last block of one or two channels without
+   the padded filters (ta_conv_2d_run_off4_s8_mve); linked only by
+   ta_conv_2d_s8_pointwise_off4. */
+static inline void run_pixels_off4(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                   int32_t pixels, int32_t n, const int8_t *weights,
+                                   size_t block_bytes, const int32_t *bias_sum,
+                                   const int32_t *multipliers, const int32_t *shifts,
+                                   uint32_t *wide, int8_t *out)
+{
+    if (n > TA_CONV_2D_QUAD_FILTER)
+        ta_conv_2d_run_off4_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum,
+                                   multipliers, shifts, out);
+    else
+        run_pixels_interleaved(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
+                               shifts, wide, out);
+}
+#endif
+
 /* Every output channel of one pixel with a long filter; `patch` holds
    MAX_PATCH bytes. */
 static void long_pixel(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0, int32_t ix0,
@@ -345,10 +380,11 @@ TA_NOINLINE static void long_image(const ta_conv_2d_params_t *p, const int8_t *i
 /* The interleaved kernel's 1x1 filters: every window inside the image
    (the entry checks), every pixel read in place, a row at a time; on DSP
    cores an unpadded image of stride 1 as one run, so that the pairs go on
-   across rows of odd width. */
-static void conv_s8_pointwise(const ta_conv_2d_params_t *p, const int8_t *input,
-                              const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                              const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+   across rows of odd width. `run` is the entry's. */
+INLINE_INTO_ENTRY void conv_s8_pointwise(const ta_conv_2d_params_t *p, const int8_t *input,
+                                         const int8_t *weights, size_t block_bytes,
+                                         const int32_t *bias_sum, const int32_t *multipliers,
+                                         const int32_t *shifts, run_pixels_t run, int8_t *output)
 {
     const size_t in_c = (size_t)p->input_depth;
     const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * in_c;
@@ -370,19 +406,17 @@ static void conv_s8_pointwise(const ta_conv_2d_params_t *p, const int8_t *input,
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * image_size;
         if (whole_image) {
-            run_pixels_interleaved(p, in_b, in_c, p->output_height * p->output_width,
-                                   p->filter_depth, weights, block_bytes, bias_sum, multipliers,
-                                   shifts, wide, output);
+            run(p, in_b, in_c, p->output_height * p->output_width, p->filter_depth, weights,
+                block_bytes, bias_sum, multipliers, shifts, wide, output);
             output += (size_t)p->output_height * row_outputs;
             continue;
         }
         for (int32_t oy = 0; oy < p->output_height; oy++, output += row_outputs) {
             const size_t iy0 = (size_t)(oy * p->stride_height - p->pad_top);
             const size_t ix0 = (size_t)-p->pad_left;
-            run_pixels_interleaved(p, in_b + (iy0 * (size_t)p->input_width + ix0) * in_c,
-                                   (size_t)p->stride_width * in_c, p->output_width, p->filter_depth,
-                                   weights, block_bytes, bias_sum, multipliers, shifts, wide,
-                                   output);
+            run(p, in_b + (iy0 * (size_t)p->input_width + ix0) * in_c,
+                (size_t)p->stride_width * in_c, p->output_width, p->filter_depth, weights,
+                block_bytes, bias_sum, multipliers, shifts, wide, output);
         }
     }
 }
@@ -480,7 +514,8 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                                (size_t)p->filter_depth;
     const size_t block_bytes = (filter_size + 15) / 16 * 64;
     if (p->filter_height * p->filter_width == 1)
-        conv_s8_pointwise(p, input, weights, block_bytes, bias_sum, multipliers, shifts, output);
+        conv_s8_pointwise(p, input, weights, block_bytes, bias_sum, multipliers, shifts,
+                          run_pixels_interleaved, output);
     else
         conv_s8_patches(p, input, weights, block_bytes, bias_sum, multipliers, shifts, output);
 }
@@ -606,6 +641,15 @@ static void conv_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input,
     }
 }
 
+/* 1 when a window of a 1x1 filter lies past the image (TFLite's padding
+   never puts one there): the 1x1 path reads pixels in place. */
+static inline int window_past_image(const ta_conv_2d_params_t *p)
+{
+    return p->pad_top > 0 || p->pad_left > 0 ||
+           (p->output_height - 1) * p->stride_height - p->pad_top >= p->input_height ||
+           (p->output_width - 1) * p->stride_width - p->pad_left >= p->input_width;
+}
+
 int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
                               const int8_t *weights, const int32_t *bias_sum,
                               const int32_t *multipliers, const int32_t *shifts, int8_t *output)
@@ -613,13 +657,31 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
     if (!p->weights_interleaved || p->taps_by_column || !bias_sum || !multipliers || !shifts)
         return TA_ERR_BAD_ARGUMENT;
     if (p->filter_height * p->filter_width == 1
-            ? p->pad_top > 0 || p->pad_left > 0 ||
-                  (p->output_height - 1) * p->stride_height - p->pad_top >= p->input_height ||
-                  (p->output_width - 1) * p->stride_width - p->pad_left >= p->input_width
+            ? window_past_image(p)
             : (size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth >
                   MAX_PATCH)
         return TA_ERR_BAD_ARGUMENT; /* a window past the image, or a long patch */
     conv_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
+    return TA_OK;
+}
+
+int ta_conv_2d_s8_pointwise_off4(const ta_conv_2d_params_t *p, const int8_t *input,
+                                 const int8_t *weights, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    if (!p->weights_interleaved || p->taps_by_column || !bias_sum || !multipliers || !shifts ||
+        p->filter_height * p->filter_width != 1 || p->output_depth % 4 == 0 || window_past_image(p))
+        return TA_ERR_BAD_ARGUMENT;
+    const size_t block_bytes = ((size_t)p->filter_depth + 15) / 16 * 64;
+#if defined(TA_HAVE_MVE)
+    conv_s8_pointwise(p, input, weights, block_bytes, bias_sum, multipliers, shifts,
+                      run_pixels_off4, output);
+#else
+    /* No run of its own: the DSP pair loop and the portable one already sum
+       a last block of one or two channels as one filter pair. */
+    conv_s8_pointwise(p, input, weights, block_bytes, bias_sum, multipliers, shifts,
+                      run_pixels_interleaved, output);
+#endif
     return TA_OK;
 }
 

@@ -82,7 +82,9 @@ typedef struct {
  * the last stored in part):
  *  - 1x1 filters: the input read in place (at stride 1 without padding the
  *    whole image one run of pixels); Helium four pixels a weight load
- *    up to TA_CONV_2D_QUAD_FILTER taps, else one; DSP pixel pairs widened
+ *    up to TA_CONV_2D_QUAD_FILTER taps, else one (a last block of one or
+ *    two channels of longer filters over more than one pixel two pixels
+ *    at a time: ta_conv_2d_s8_pointwise_off4); DSP pixel pairs widened
  *    to halfwords for any depth up to 256 (zeros past it), a last block of
  *    one or two channels computing one filter pair.
  *  - few input channels (taps_by_column, below): ta_conv_2d_s8_columns.
@@ -129,6 +131,18 @@ int ta_conv_2d_s8(const ta_conv_2d_params_t *p, const int8_t *input, const int8_
 int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
                               const int8_t *weights, const int32_t *bias_sum,
                               const int32_t *multipliers, const int32_t *shifts, int8_t *output);
+/* The interleaved layout's 1x1 filters (every window inside the image)
+   whose output depth is off four: on Helium cores filters of more than
+   TA_CONV_2D_QUAD_FILTER taps sum a last block of one or two channels for
+   two pixels at once (right shifts only), where ta_conv_2d_s8_interleaved
+   sums it a pixel at a time; elsewhere that entry's 1x1 path. The
+   converter sends it only such layers over more than one pixel, so that
+   only models with one link its path. TA_ERR_BAD_ARGUMENT for any other
+   layer (a depth of whole blocks, other filters, a window past the image,
+   no per-channel arrays). */
+int ta_conv_2d_s8_pointwise_off4(const ta_conv_2d_params_t *p, const int8_t *input,
+                                 const int8_t *weights, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts, int8_t *output);
 int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                           const int32_t *bias_sum, const int32_t *multipliers,
                           const int32_t *shifts, int8_t *output);

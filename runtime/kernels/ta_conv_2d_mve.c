@@ -12,8 +12,10 @@
  * three pixels a weight load (dot2x3_accumulate_mve); these sum pairs of
  * filters, not a last block's padding. Other pixels four channels a pass
  * (ta_dot4_interleaved_mve), a last block of one or two channels two
- * (dot2_interleaved_mve). Taps by column are scattered into their columns
- * a vector at a time.
+ * (dot2_interleaved_mve); ta_conv_2d_run_off4_s8_mve, which only 1x1 layers
+ * with a channel count off four link, sums such a block for two pixels at
+ * once with right shifts only (dot2x2_interleaved_mve). Taps by column are
+ * scattered into their columns a vector at a time.
  */
 #include "ta_conv_2d_mve.h"
 
@@ -550,6 +552,106 @@ void ta_conv_2d_run_short_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, 
     }
     ta_conv_2d_run_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
                           shifts, out);
+}
+
+/* The first two filters of a block (w, w + 16) by two pixels (x0, x1):
+   the four sums from init (a pixel's two, twice) in the lanes of one
+   vector, pixel by pixel. Per chunk four loads and four MACs, where two
+   pixels through dot2_interleaved_mve take six and four. */
+static inline int32x4_t dot2x2_interleaved_mve(const int32_t *init, const int8_t *w,
+                                               const int8_t *x0, const int8_t *x1, int32_t n)
+{
+    int32_t a0 = init[0], a1 = init[1], b0 = init[0], b1 = init[1];
+    /* clang-format off */
+    __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+                   "1: vldrb.8     q0, [%[x0]], #16\n"
+                   "   vldrb.8     q1, [%[w], #16]\n"
+                   "   vmladava.s8 %[a1], q1, q0\n"
+                   "   vldrb.8     q2, [%[x1]], #16\n"
+                   "   vmladava.s8 %[b1], q1, q2\n"
+                   "   vldrb.8     q1, [%[w]], #64\n"
+                   "   vmladava.s8 %[a0], q1, q0\n"
+                   "   vmladava.s8 %[b0], q1, q2\n"
+                   "   letp        lr, 1b\n"
+                   "2:\n"
+                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [b0] "+Te"(b0), [b1] "+Te"(b1),
+                     [x0] "+r"(x0), [x1] "+r"(x1), [w] "+r"(w)
+                   : [n] "r"(n)
+                   : "q0", "q1", "q2", "lr", "memory");
+    /* clang-format on */
+    return quad_lanes(a0, a1, b0, b1);
+}
+
+/* Requantization of four sums with their channels' multipliers m and
+   shifts s, every shift a right shift: without the left shift and the mask
+   of the ties step (x + (x >> 31) then rounds ties away from zero under
+   VRSHL's round half up). */
+static inline int32x4_t requantize4_right(int32x4_t v, int32x4_t m, int32x4_t s)
+{
+    v = vqrdmulhq_s32(v, m);
+    return vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), s);
+}
+
+/* A pixel's first `whole` channels (whole blocks of four, right shifts
+   only), one block a pass through the pixel's n taps at x. */
+static inline void whole_blocks_right(const int8_t *x, int32_t n, int32_t whole, const int8_t *w,
+                                      size_t block_bytes, const int32_t *bias_sum,
+                                      const int32_t *multipliers, const int32_t *shifts,
+                                      int32_t offset, int32x4_t lov, int32x4_t hiv, int8_t *out)
+{
+    for (int32_t o = 0; o < whole; o += 4, w += block_bytes) {
+        const int32x4_t v = requantize4_right(ta_dot4_interleaved_mve(bias_sum + o, w, x, n),
+                                              vldrwq_s32(multipliers + o), vldrwq_s32(shifts + o));
+        vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
+    }
+}
+
+/* ta_conv_2d_run_s8_mve for a channel count off four (the caller checks)
+   and filters of more than TA_CONV_2D_QUAD_FILTER taps (shorter ones go
+   four pixels a pass there): whole blocks a pixel at a time; a last block of one
+   or two channels for two pixels at once with right shifts only
+   (dot2x2_interleaved_mve: their four sums requantized as one vector,
+   stored by a scatter); the rest (three channels, a left shift, a last
+   odd pixel) as ta_conv_2d_run_s8_mve does (run_pixels_off4). */
+void ta_conv_2d_run_off4_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                int32_t pixels, int32_t n, const int8_t *weights,
+                                size_t block_bytes, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, whole = out_c / 4 * 4, rest = out_c - whole;
+    if (rest > 2 || pixels < 2 || !right_shifts_only(shifts, out_c)) {
+        run_pixels_off4(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
+                        shifts, out);
+        return;
+    }
+    const int32_t offset = p->output_offset;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    const int8_t *tail_w = weights + (size_t)(whole / 4) * block_bytes;
+    /* Lanes: pixel 0's two channels, then pixel 1's. */
+    const uint32x4_t lane = vidupq_n_u32(0, 1);
+    const uint32x4_t channel = vandq_u32(lane, vdupq_n_u32(1));
+    const uint32x4_t places = vmlaq_n_u32(channel, vshrq_n_u32(lane, 1), (uint32_t)out_c);
+    const int32x4_t m2 = vldrwq_gather_shifted_offset_s32(multipliers + whole, channel);
+    const int32x4_t s2 = vldrwq_gather_shifted_offset_s32(shifts + whole, channel);
+    /* one channel: lanes 0 and 2 */
+    const mve_pred16_t stored = rest == 2 ? 0xFFFF : 0x0F0F;
+    for (int32_t pairs = pixels / 2; pairs > 0;
+         pairs--, x += 2 * x_step, out += 2 * (size_t)out_c) {
+        /* The pair's taps all read before pixel 1's first store, which may
+           overwrite pixel 0's (each pixel's output lies below its own
+           taps: stream_lead.h, a batch of one). */
+        int32x4_t v = dot2x2_interleaved_mve(bias_sum + whole, tail_w, x, x + x_step, n);
+        whole_blocks_right(x, n, whole, weights, block_bytes, bias_sum, multipliers, shifts, offset,
+                           lov, hiv, out);
+        whole_blocks_right(x + x_step, n, whole, weights, block_bytes, bias_sum, multipliers,
+                           shifts, offset, lov, hiv, out + out_c);
+        v = requantize4_right(v, m2, s2);
+        vstrbq_scatter_offset_p_s32(out + whole, places,
+                                    vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), stored);
+    }
+    if (pixels % 2)
+        run_pixels_off4(p, x, x_step, 1, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                        out);
 }
 
 /* Pieces of three pixels' patches at a time (whole chunks): long enough

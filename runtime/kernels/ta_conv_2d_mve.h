@@ -26,6 +26,15 @@ void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t
                            const int32_t *bias_sum, const int32_t *multipliers,
                            const int32_t *shifts, int8_t *out);
 
+/* The same for a channel count off four and filters of more than
+   TA_CONV_2D_QUAD_FILTER taps (ta_conv_2d_s8_pointwise_off4's path): a
+   last block of one or two channels sums only those filters, for two
+   pixels at once where it can (ta_conv_2d_mve.c). */
+void ta_conv_2d_run_off4_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                int32_t pixels, int32_t n, const int8_t *weights,
+                                size_t block_bytes, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts, int8_t *out);
+
 /* The same for filters of at most TA_CONV_2D_LANES_FILTER taps (one
    chunk): whole runs of four pixels with the sums in vector lanes when the
    layer has right shifts only and the full int8 range (ta_conv_2d_mve.c,

@@ -205,13 +205,21 @@ static bool lower(TaLower *L, TaOp *op)
         ta_derived_from(w_arg, w);
     }
 
-    /* The entry of the weights' layout: a module links only its path. */
+    /* The entry of the weights' layout: a module links only its path. 1x1
+       filters whose last block of output channels holds one or two, too
+       long for the four-pixel loops (TA_CONV_2D_QUAD_FILTER), over more
+       than one pixel, have their own: it sums that block for two pixels at
+       once, where the others compute it a pixel at a time, and only models
+       with such a layer link it. */
     const bool long_patch = interleave && k_h * k_w > 1 && filter_size > TA_CONV_2D_MAX_PATCH;
-    const char *kernel = wide         ? "ta_conv_2d_s16"
-                         : by_column  ? "ta_conv_2d_s8_columns"
-                         : long_patch ? "ta_conv_2d_s8_long"
-                         : interleave ? "ta_conv_2d_s8_interleaved"
-                                      : "ta_conv_2d_s8";
+    const bool pointwise_off4 = interleave && k_h * k_w == 1 && out_c % 4 != 0 && out_c % 4 <= 2 &&
+                                filter_size > TA_CONV_2D_QUAD_FILTER && out_h * out_w > 1;
+    const char *kernel = wide             ? "ta_conv_2d_s16"
+                         : by_column      ? "ta_conv_2d_s8_columns"
+                         : long_patch     ? "ta_conv_2d_s8_long"
+                         : pointwise_off4 ? "ta_conv_2d_s8_pointwise_off4"
+                         : interleave     ? "ta_conv_2d_s8_interleaved"
+                                          : "ta_conv_2d_s8";
     ta_conv_2d_params_t conv = {0}, *p = &conv;
     p->batches = batches;
     p->input_height = in_h;

@@ -22,10 +22,13 @@ enum { PIECE_BYTES = 192 };
    rows are 512 bytes). */
 enum { ROW_PIECE_BYTES = 512 };
 
-/* Each weight layout's entry and its fused one. */
+/* Each weight layout's entry and its fused one (the off-four 1x1 entry's
+   layers fused run the interleaved entry, whose last block is whole: the
+   pieces are short, and one fused entry less). */
 static const char *const entries[][2] = {
     {"ta_conv_2d_s8", "ta_conv_2d_add_s8"},
     {"ta_conv_2d_s8_interleaved", "ta_conv_2d_add_s8_interleaved"},
+    {"ta_conv_2d_s8_pointwise_off4", "ta_conv_2d_add_s8_interleaved"},
     {"ta_conv_2d_s8_columns", "ta_conv_2d_add_s8_columns"},
     {"ta_conv_2d_s8_long", "ta_conv_2d_add_s8_long"},
 };

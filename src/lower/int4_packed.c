@@ -137,6 +137,7 @@ static bool swap_fc(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor *w)
 static bool swap_conv(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor *w)
 {
     static const char *const int8_entries[] = {"ta_conv_2d_s8", "ta_conv_2d_s8_interleaved",
+                                               "ta_conv_2d_s8_pointwise_off4",
                                                "ta_conv_2d_s8_columns"};
     if (op->rewrites.residual_add ||
         !is_one_of(c->function, int8_entries, TA_COUNT_OF(int8_entries)))

@@ -25,6 +25,7 @@
 static const char *const band_kernels[] = {
     "ta_conv_2d_s8",
     "ta_conv_2d_s8_interleaved",
+    "ta_conv_2d_s8_pointwise_off4",
     "ta_conv_2d_s8_columns",
     "ta_conv_2d_s8_long",
     "ta_depthwise_conv_2d_s8",

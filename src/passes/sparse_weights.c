@@ -76,6 +76,7 @@ static bool find_layer(TaOp *op, Layer *l)
     }
     const bool conv = named(c->function, "ta_conv_2d_s8") ||
                       named(c->function, "ta_conv_2d_s8_interleaved") ||
+                      named(c->function, "ta_conv_2d_s8_pointwise_off4") ||
                       named(c->function, "ta_conv_2d_s8_columns") ||
                       named(c->function, "ta_conv_2d_s8_long");
     if (!conv)

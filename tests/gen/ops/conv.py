@@ -71,6 +71,18 @@ def _few_channels_geometry(rng):
     return kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c
 
 
+def _pointwise_off4_geometry(rng):
+    """1x1 filters longer than the four-pixel loops' 32 taps (33-160
+    input channels, 64 often): rows and images of odd and even pixel counts
+    (pairs and a last odd pixel), stride 1 (the whole image one run) or 2
+    (a row a run), one-pixel images."""
+    in_c = pick(rng, [64, 64, 96, randint(rng, 33, 160)])
+    sh = sw = pick(rng, [1, 1, 2])
+    padding = pick(rng, ["SAME", "VALID"])
+    in_h, in_w = pick(rng, [(randint(rng, 1, 8), randint(rng, 1, 9)), (1, 1)])
+    return 1, sh, 1, 1, sw, 1, padding, in_h, in_w, in_c
+
+
 def _small_geometry(rng):
     """Geometry of the DSP paths for small filters (at most 16 taps: 1x1 of
     1-16 input channels, 3x3/1x3/3x1/2x2 patches of few channels), now and
@@ -154,7 +166,7 @@ def _long_geometry(rng):
 
 def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
                  wide=False, few=False, small=False, long_rows=False, long=False, w_dt="int8",
-                 small_depth=False):
+                 small_depth=False, pointwise_off4=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
@@ -165,6 +177,8 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _few_channels_geometry(rng)
     elif small_depth:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _small_depth_geometry(rng)
+    elif pointwise_off4:
+        kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _pointwise_off4_geometry(rng)
     elif small:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _small_geometry(rng)
     elif simd:
@@ -201,6 +215,13 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
             in_h, in_w = min(in_h, 3), min(in_w, 4)
             if padding == "VALID":
                 padding = "SAME"
+        filt_shape = [out_c, kh, kw, in_c]
+        axis = 0
+        k_sum = kh * kw * in_c
+    elif kind == "conv" and pointwise_off4:
+        # last blocks of one and two channels (their own entry), of three
+        # and whole blocks (the others)
+        out_c = pick(rng, [1, 2, 5, 6, 10, 10, 30, 9, 13, 14, 7, 12, randint(rng, 1, 40)])
         filt_shape = [out_c, kh, kw, in_c]
         axis = 0
         k_sum = kh * kw * in_c
@@ -373,6 +394,15 @@ def conv_int8_long(rng):
     dilations, 1-row and 1-column inputs, 1xN rows with SAME and
     asymmetric padding at stride 2."""
     return _conv_common(rng, "int8", "conv", long=True)
+
+
+@variant("CONV_2D.int8_pointwise_off4", "CONV_2D", simd=True)
+def conv_int8_pointwise_off4(rng):
+    """int8 1x1 CONV_2D of 33-160 input channels whose output channel
+    count is off four (ta_conv_2d_s8_pointwise_off4: a last block of one or
+    two channels two pixels at a time), odd and even pixel counts, stride 1
+    and 2, per-tensor or per-channel weights."""
+    return _conv_common(rng, "int8", "conv", pointwise_off4=True)
 
 
 @variant("CONV_2D.int8_dsp", "CONV_2D", simd=True)
