@@ -4,14 +4,15 @@
  * other cores and on Helium cores (ta_conv_2d_mve.c).
  *
  * Per-channel requantization in 32-bit arithmetic, four channels saturated
- * and clamped as one word (requantize4_right, inline in the pair loop;
- * requantize4_words elsewhere). Filters of at most TA_CONV_2D_MAX_PATCH
- * bytes (im2col patches, 1x1 filters read in place) run two pixels at a
- * time, their inputs widened once to halfword pairs so that each weight
- * word, loaded and widened once, feeds both pixels' SMLADs (pair_sums,
- * from the bias); long filters likewise a piece of their patches at a
- * time (dot2x2_widened). The loops are laid out for the Cortex-M4's
- * cycles, not only its instruction count (see TA_WIDE_WORD).
+ * and clamped as one word (requantize4_right, inline in the pair and
+ * one-pixel loops; requantize4_words elsewhere). Filters of at most
+ * TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in place)
+ * run two pixels at a time, their inputs widened once to halfword pairs so
+ * that each weight word, loaded and widened once, feeds both pixels'
+ * SMLADs (pair_sums, from the bias); an odd last pixel of a run is widened
+ * alike and summed four filters a pass (one_sums); long filters a piece of
+ * their patches at a time (dot2x2_widened). The loops are laid out for the
+ * Cortex-M4's cycles, not only its instruction count (see TA_WIDE_WORD).
  */
 #include "ta_conv_2d_dsp.h"
 
@@ -490,7 +491,8 @@ requantize4_one(const ta_conv_2d_params_t *p, const int32_t *acc, const int32_t 
 }
 
 /* Pixels one at a time, four channels a pass: filters longer than the
-   pair loops'. Kept small (cold: gcc optimizes it for size). */
+   pair loops', or a run of one pixel (a widening would cost about what it
+   saves). Kept small (cold: gcc optimizes it for size). */
 TA_NOINLINE __attribute__((cold)) static void
 single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int32_t pixels,
               int32_t n, const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
@@ -515,7 +517,7 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
                            const int32_t *shifts, uint32_t *wide, int8_t *out)
 {
     const size_t out_c = (size_t)p->output_depth;
-    if (n <= 0 || n > PAIR_FILTER) {
+    if (n <= 0 || n > PAIR_FILTER || pixels < 2) {
         single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
                       out);
         return;
