@@ -5,9 +5,10 @@
  * bytes apart from them. Not a kernel: the chain's runner calls it between
  * band calls, and a band function to copy its parameter struct.
  *
- * Helium copies 64 bytes a step (the rest 16, then predicated), a fraction of the
- * instructions of the C library's word loop; DSP cores (Cortex-M4) 32 bytes
- * a step by LDM/STM when everything is word-aligned; other cores use memmove.
+ * Helium copies 64 bytes a step (a low-overhead loop; the rest 16, then
+ * predicated), a fraction of the instructions of the C library's word
+ * loop; DSP cores (Cortex-M4) 32 bytes a step by LDM/STM when everything
+ * is word-aligned; other cores use memmove.
  */
 #ifndef TA_MOVE_ROWS_H
 #define TA_MOVE_ROWS_H
