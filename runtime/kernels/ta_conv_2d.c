@@ -520,8 +520,11 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
         conv_s8_patches(p, input, weights, block_bytes, bias_sum, multipliers, shifts, output);
 }
 
+/* Only Helium's put_columns reads it: not worked out elsewhere (a row
+   chain calls the kernel once a row). */
 static void column_scatter(const ta_conv_2d_params_t *p, column_scatter_t *s)
 {
+#if defined(TA_HAVE_MVE)
     const int32_t fd = p->filter_depth, column = p->filter_height * fd;
     /* Byte offsets below 256; fd <= TA_CONV_2D_MAX_COLUMN_DEPTH (16). */
     int32_t per_vector = 16 / fd;
@@ -530,6 +533,10 @@ static void column_scatter(const ta_conv_2d_params_t *p, column_scatter_t *s)
     s->per_vector = per_vector;
     for (int32_t i = 0; i < 16; i++)
         s->offsets[i] = i < per_vector * fd ? (uint8_t)(i / fd * column + i % fd) : 0;
+#else
+    (void)p;
+    s->per_vector = 0;
+#endif
 }
 
 /* `columns` input columns' bytes of one row (fd each, contiguous at src)

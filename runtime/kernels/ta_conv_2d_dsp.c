@@ -4,14 +4,15 @@
  * other cores and on Helium cores (ta_conv_2d_mve.c).
  *
  * Per-channel requantization in 32-bit arithmetic, four channels saturated
- * and clamped as one word (requantize4_right, inline in the pair loop;
- * requantize4_words elsewhere). Filters of at most TA_CONV_2D_MAX_PATCH
- * bytes (im2col patches, 1x1 filters read in place) run two pixels at a
- * time, their inputs widened once to halfword pairs so that each weight
- * word, loaded and widened once, feeds both pixels' SMLADs (pair_sums,
- * from the bias); long filters likewise a piece of their patches at a
- * time (dot2x2_widened). The loops are laid out for the Cortex-M4's
- * cycles, not only its instruction count (see TA_WIDE_WORD).
+ * and clamped as one word (requantize4_right, inline in the pair and
+ * one-pixel loops; requantize4_words elsewhere). Filters of at most
+ * TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in place)
+ * run two pixels at a time, their inputs widened once to halfword pairs so
+ * that each weight word, loaded and widened once, feeds both pixels'
+ * SMLADs (pair_sums, from the bias); an odd last pixel of a run is widened
+ * alike and summed four filters a pass (one_sums); long filters a piece of
+ * their patches at a time (dot2x2_widened). The loops are laid out for the
+ * Cortex-M4's cycles, not only its instruction count (see TA_WIDE_WORD).
  */
 #include "ta_conv_2d_dsp.h"
 
@@ -371,6 +372,89 @@ static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int3
     }
 }
 
+/* One widened input word (its pair at byte xk of the widened input) of
+   the four filters of a block (their words at byte k, k + 16, k + 32,
+   k + 48) by one pixel: each input pair loaded once (one LDRD) for the
+   four filters, 21 instructions per 16 MACs against the byte loop's 23
+   (ta_dot4_interleaved_dsp widens the input word again for every block). */
+/* clang-format off */
+#define TA_ONE_FILTER(ACC, OFF)                                                                    \
+    "   ldr      %[v], [%[w], #" #OFF "]\n"                                                        \
+    "   sxtb16   %[t], %[v]\n"                                                                    \
+    "   smlad    %[" #ACC "], %[t], %[xe], %[" #ACC "]\n"                                         \
+    "   sxtb16   %[t], %[v], ror #8\n"                                                            \
+    "   smlad    %[" #ACC "], %[t], %[xo], %[" #ACC "]\n"
+#define TA_ONE_WORD(K0, K1, K2, K3, XK)                                                            \
+    "   ldrd     %[xe], %[xo], [%[x], #" #XK "]\n"                                                \
+    TA_ONE_FILTER(a0, K0) TA_ONE_FILTER(a1, K1) TA_ONE_FILTER(a2, K2) TA_ONE_FILTER(a3, K3)
+/* clang-format on */
+
+/* The bias-started sums of a block's four filters (at w, the interleaved
+   layout) by one pixel over `words` words of its input widened at xw
+   (ta_widen_s8_pairs): whole 16-byte chunks, then the last chunk's
+   remaining words one by one. */
+TA_INLINE_ALWAYS void one_sums(int32_t acc[4], const int32_t *bias, const int8_t *w,
+                               const uint32_t *xw, int32_t words)
+{
+    int32_t a0 = bias[0], a1 = bias[1], a2 = bias[2], a3 = bias[3];
+    int32_t chunks = words / 4, rest = words % 4;
+    uint32_t xe, xo, v, t;
+    /* clang-format off */
+    __asm volatile(
+        "   cmp      %[c], #0\n"
+        "   beq      2f\n"
+        "1:\n" TA_ONE_WORD(0, 16, 32, 48, 0) TA_ONE_WORD(4, 20, 36, 52, 8)
+               TA_ONE_WORD(8, 24, 40, 56, 16) TA_ONE_WORD(12, 28, 44, 60, 24)
+        "   adds     %[x], %[x], #32\n"
+        "   adds     %[w], %[w], #64\n"
+        "   subs     %[c], %[c], #1\n"
+        "   bne      1b\n"
+        "2:\n"
+        "   cmp      %[r], #0\n"
+        "   beq      4f\n"
+        "3:\n" TA_ONE_WORD(0, 16, 32, 48, 0)
+        "   adds     %[x], %[x], #8\n"
+        "   adds     %[w], %[w], #4\n"
+        "   subs     %[r], %[r], #1\n"
+        "   bne      3b\n"
+        "4:\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(xw), [w] "+r"(w),
+          [c] "+r"(chunks), [r] "+r"(rest), [xe] "=&r"(xe), [xo] "=&r"(xo), [v] "=&r"(v),
+          [t] "=&r"(t)
+        :
+        : "cc", "memory");
+    /* clang-format on */
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+#undef TA_ONE_WORD
+#undef TA_ONE_FILTER
+
+/* Every output channel (per-channel requantization) of one pixel whose
+   input, `words` words, is widened at wide: the pair loop's odd last
+   pixel, at about the pair loop's cost a pixel. A last block of one to
+   three channels computes all four filters (the arrays are padded to
+   whole blocks) and stores only its channels. */
+TA_NOINLINE static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
+                                         int32_t words, const int8_t *weights, size_t block_bytes,
+                                         const int32_t *bias_sum, const int32_t *multipliers,
+                                         const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const range4_t range = output_range4(p);
+    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
+        int32_t acc[4];
+        const int32_t valid = out_c - o < 4 ? out_c - o : 4;
+        one_sums(acc, bias_sum + o, weights, wide, words);
+        if (TA_LIKELY(valid == 4 && right_shifts4(shifts + o)))
+            requantize4_right(acc, 1, multipliers + o, shifts + o, offset, range, out + o, 0);
+        else
+            requantize4_words(p, acc, 1, multipliers + o, shifts + o, out + o, 0, valid);
+    }
+}
+
 /* Every output channel of one pixel from its patch of n bytes (an odd last
    pixel of the pairs): whole blocks (the arrays are padded to them), only
    the valid channels of the last stored. */
@@ -407,9 +491,8 @@ requantize4_one(const ta_conv_2d_params_t *p, const int32_t *acc, const int32_t 
 }
 
 /* Pixels one at a time, four channels a pass: filters longer than the
-   pair loops', or a run of one pixel (a row chain's one-row bands of an
-   odd width end with one: a fifth of the keyword spotter's pointwise
-   pixels). Kept small (cold: gcc optimizes it for size). */
+   pair loops', or a run of one pixel (a widening would cost about what it
+   saves). Kept small (cold: gcc optimizes it for size). */
 TA_NOINLINE __attribute__((cold)) static void
 single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int32_t pixels,
               int32_t n, const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
@@ -442,14 +525,15 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
     /* Pixels in pairs, widened WIDE_GAP apart so that one pointer reaches
        both: every weight load serves two pixels. The pair loop reads whole
        words: a last partial one zero-extended (widen_bytes), against zero
-       weights. An odd last pixel goes alone: a pair with the pixel before
-       it again costs more (a row chain's one-row bands of an odd width
-       have one each). */
+       weights. An odd last pixel goes alone, widened likewise
+       (one_pixel_blocks): a pair with the pixel before it again costs
+       more (a row chain's one-row bands of an odd width have one each). */
     const int32_t words = (n + 3) / 4;
     for (int32_t i = 0; i < pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
         if (i + 2 > pixels) {
-            single_pixels(p, x, x_step, 1, n, weights, block_bytes, bias_sum, multipliers, shifts,
-                          out);
+            widen_bytes(wide, x, n);
+            one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
+                             out);
             return;
         }
         if (n % 4 == 0) { /* whole words inline: no call a pair */

@@ -10,13 +10,26 @@
    loaded (to <= from), so every byte it overwrites was already read. */
 void ta_move_rows(int8_t *to, const int8_t *from, size_t n)
 {
-    for (; n >= 64; n -= 64, to += 64, from += 64) {
-        const int8x16_t a = vldrbq_s8(from), b = vldrbq_s8(from + 16);
-        const int8x16_t c = vldrbq_s8(from + 32), d = vldrbq_s8(from + 48);
-        vstrbq_s8(to, a);
-        vstrbq_s8(to + 16, b);
-        vstrbq_s8(to + 32, c);
-        vstrbq_s8(to + 48, d);
+    const size_t steps = n / 64;
+    if (steps > 0) {
+        /* a low-overhead loop, the pointers stepped by the loads and
+           stores: 9 instructions a step, against 12 from C */
+        /* clang-format off */
+        __asm volatile("   dls      lr, %[c]\n"
+                       "1: vldrb.8  q0, [%[f]], #16\n"
+                       "   vldrb.8  q1, [%[f]], #16\n"
+                       "   vldrb.8  q2, [%[f]], #16\n"
+                       "   vldrb.8  q3, [%[f]], #16\n"
+                       "   vstrb.8  q0, [%[t]], #16\n"
+                       "   vstrb.8  q1, [%[t]], #16\n"
+                       "   vstrb.8  q2, [%[t]], #16\n"
+                       "   vstrb.8  q3, [%[t]], #16\n"
+                       "   le       lr, 1b\n"
+                       : [t] "+r"(to), [f] "+r"(from)
+                       : [c] "r"(steps)
+                       : "q0", "q1", "q2", "q3", "lr", "memory");
+        /* clang-format on */
+        n %= 64;
     }
     for (; n >= 16; n -= 16, to += 16, from += 16)
         vstrbq_s8(to, vldrbq_s8(from));

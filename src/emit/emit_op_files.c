@@ -142,9 +142,10 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
     const char *last_header = NULL;
     for (int k = 0; k < op->lowered.calls.len; k++) {
         const TaKernelCall *call = op->lowered.calls.items[k];
-        if (!k && op->row_chain && op->row_chain_pos == 0) /* the chain's moves; a push's copies */
+        /* the chain's moves, a push's copies; a band's copy of its struct */
+        if (!k && op->row_chain)
             ta_buf_puts(
-                &b, op->row_chain->push_input
+                &b, op->row_chain->push_input && op->row_chain_pos == 0
                         ? "#include \"../runtime/kernels/ta_move_rows.h\"\n#include <string.h>\n"
                         : "#include \"../runtime/kernels/ta_move_rows.h\"\n");
         if (!last_header || strcmp(last_header, call->header) != 0)
@@ -175,7 +176,21 @@ bool ta_emit_op_file(const TaSourcesCtx *c, const char *dir, const TaOp *op)
             ta_buf_printf(&b, "extern const %s %s;\n", call->params_desc->type_name, name);
         ta_buf_printf(&b, "%sconst %s %s = {\n", exported ? "" : "static ",
                       call->params_desc->type_name, name);
-        ta_params_text(&b, call, false);
+        int32_t rows, pad, out_rows;
+        if (op->row_chain &&
+            call == ta_row_band_call(c->in->graph, op->row_chain, op->row_chain_pos) &&
+            ta_row_band_usual(c->in->graph, op->row_chain, op->row_chain_pos, &rows, &pad,
+                              &out_rows)) {
+            /* written for the band the chain runs most often: its band
+               function passes it as it is then */
+            TaKernelCall usual = *call;
+            usual.params_struct = ta_alloc(c->pool, call->params_desc->size);
+            memcpy(usual.params_struct, call->params_struct, call->params_desc->size);
+            ta_row_band_params(call, usual.params_struct, rows, pad, out_rows);
+            ta_params_text(&b, &usual, false);
+        } else {
+            ta_params_text(&b, call, false);
+        }
         ta_buf_puts(&b, "};\n\n");
     }
     if (ta_op_calls_with_role(op, "init"))

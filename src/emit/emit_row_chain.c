@@ -76,11 +76,30 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
                   "/* Output rows [first, first + out_rows) of the layer, from in_rows input\n"
                   "   rows at `input` (row streaming: the chain at layer %d runs it). */\n"
                   "int %s_band(int32_t in_rows, int32_t pad_top, int32_t out_rows,\n"
-                  "    const int8_t *input, %sint8_t *output)\n{\n"
-                  "    %s p = %s_params%d;\n",
-                  op->row_chain->first_op, sym, residual ? "const int8_t *second, " : "",
-                  call->params_desc->type_name, sym, params);
-    if (ta_row_band_elements(call)) { /* an elementwise layer: a run of elements */
+                  "    const int8_t *input, %sint8_t *output)\n{\n",
+                  op->row_chain->first_op, sym, residual ? "const int8_t *second, " : "");
+    int32_t rows, pad, out_rows;
+    const bool usual = ta_row_band_usual(c->in->graph, op->row_chain, op->row_chain_pos, &rows,
+                                         &pad, &out_rows);
+    /* The struct is written for the usual band: passed as it is then; for
+       another a copy narrowed to it, by ta_move_rows (a call: a struct
+       copy, its fields stored one by one, is several times the code). */
+    if (usual)
+        ta_buf_printf(
+            b,
+            "    const %s *params = &%s_params%d;\n    %s p;\n"
+            "    if (in_rows != %d || pad_top != %d || out_rows != %d) {\n"
+            "        ta_move_rows((int8_t *)&p, (const int8_t *)&%s_params%d, sizeof p);\n"
+            "        p.input_height = in_rows;\n"
+            "        p.%s = pad_top;\n        p.output_height = out_rows;\n"
+            "        params = &p;\n    }\n",
+            call->params_desc->type_name, sym, params, call->params_desc->type_name, (int)rows,
+            (int)pad, (int)out_rows, sym, params, ta_row_band_pad_field(call));
+    else
+        ta_buf_printf(b, "    %s p = %s_params%d;\n", call->params_desc->type_name, sym, params);
+    if (usual) {
+        /* narrowed above, if at all */
+    } else if (ta_row_band_elements(call)) { /* an elementwise layer: a run of elements */
         const TaTensor *out = op->outputs[0];
         /* in units of the field: a broadcast operand's inner elements */
         ta_buf_printf(b,
@@ -98,9 +117,10 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
         emit_sums_band_end(c, b, op, params, residual);
         return;
     }
-    ta_buf_printf(b, "%s%s    return %s(&p,\n        input",
+    ta_buf_printf(b, "%s%s    return %s(%s,\n        input",
                   sums ? "    (void)output; /* the sums */\n" : "",
-                  residual && second < 0 ? "    (void)second;\n" : "", call->function);
+                  residual && second < 0 ? "    (void)second;\n" : "", call->function,
+                  usual ? "params" : "&p");
     for (int a = 1; a + 1 < call->args.len; a++)
         ta_buf_printf(b, ",\n        %s",
                       a == second ? "second" : ta_sources_tensor_ptr(c, call->args.items[a]));

@@ -515,6 +515,13 @@ const char *ta_row_band_elements_field(const TaKernelCall *call);
 bool ta_row_band_elementwise(const TaKernelCall *call, void *copy, int32_t elements);
 /* The call a chain's operator k runs on each band. */
 const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, int k);
+/* row_band.c: the band (input rows, top padding, output rows) operator k
+   of the chain runs most often (the first of equals), when it runs one
+   more than once and is a window layer that writes its output (not an
+   elementwise layer, not a summing pool): its band function then passes
+   its parameter struct, written for that band, without a copy. */
+bool ta_row_band_usual(const TaGraph *g, const TaRowChain *chain, int k, int32_t *in_rows,
+                       int32_t *pad_top, int32_t *out_rows);
 
 /* params_text.c: the fields of a call's parameter struct in list order,
    but the zero ones its kernel ignores; `one_line` "name=value ..." for a

@@ -229,3 +229,45 @@ const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, 
     TaKernelCall **slot = run_slot(TA_OP(g, chain->first_op + k));
     return slot ? *slot : NULL;
 }
+
+/* A band of one layer and how often the chain runs it. */
+typedef struct {
+    int in_rows, pad_top, out_rows, count;
+} BandShape;
+
+bool ta_row_band_usual(const TaGraph *g, const TaRowChain *chain, int k, int32_t *in_rows,
+                       int32_t *pad_top, int32_t *out_rows)
+{
+    const TaKernelCall *call = ta_row_band_call(g, chain, k);
+    if (!call || call == chain->rows_call || ta_row_band_elements(call) ||
+        !ta_params_int32(call, call->params_struct, "input_height"))
+        return false;
+    /* the distinct bands in order of first use, counted (a layer has a
+       handful: the first rows', the usual, the last rows') */
+    enum { SHAPES = 16 };
+    BandShape shape[SHAPES];
+    int shapes = 0, best = -1;
+    for (int i = 0; i < chain->steps.len; i++) {
+        const TaRowStep *s = chain->steps.items[i];
+        if (s->op != k)
+            continue;
+        int j = 0;
+        while (j < shapes && (shape[j].in_rows != s->in_rows || shape[j].pad_top != s->pad_top ||
+                              shape[j].out_rows != s->out_rows))
+            j++;
+        if (j == shapes) {
+            if (shapes == SHAPES)
+                continue;
+            shape[shapes++] = (BandShape){s->in_rows, s->pad_top, s->out_rows, 0};
+        }
+        shape[j].count++;
+        if (best < 0 || shape[j].count > shape[best].count)
+            best = j;
+    }
+    if (best < 0 || shape[best].count < 2)
+        return false;
+    *in_rows = shape[best].in_rows;
+    *pad_top = shape[best].pad_top;
+    *out_rows = shape[best].out_rows;
+    return true;
+}
