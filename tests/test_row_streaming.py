@@ -717,16 +717,23 @@ def test_drawn_pad_elementwise_chains_are_bit_exact_on_the_host(tmp_path):
     """tests/gen CHAIN.pad_elementwise cases (random pads, kernels, strides,
     paddings, activations, heights 1-24) with least_ram: bit-exact, the
     PAD in a chain in at least half of them."""
+    drawn_chains_exact(tmp_path, "CHAIN.pad_elementwise", DRAWN_PAD, "ta_pad_rows_s8")
+
+
+def drawn_chains_exact(tmp_path, variant, count, band_kernel):
+    """Seeds 0 .. count - 1 of a generator variant with least_ram: each
+    byte-equal to TFLite Micro on the host, and `band_kernel` run in a
+    chain in at least half of them."""
     from tests.gen import variants
     kept = []
-    for seed in range(DRAWN_PAD):
-        case = variants.ALL["CHAIN.pad_elementwise"].case(seed)
+    for seed in range(count):
+        case = variants.ALL[variant].case(seed)
         model = tmp_path / f"{case.name}.tflite"
         model.write_bytes(case.model)
         m = module.convert(model, tmp_path / case.name, keys={"memory.row_streaming": "least_ram"})
-        kept.append("ta_pad_rows_s8" in band_kernels(m))
+        kept.append(band_kernel in band_kernels(m))
         exact_on(m, model, 2)
-    assert sum(kept) >= DRAWN_PAD // 2, kept
+    assert sum(kept) >= count // 2, kept
 
 
 def chains_exact_on(tmp_path, board, chains, build, band_kernel):
@@ -850,16 +857,7 @@ def test_drawn_broadcast_elementwise_chains_are_bit_exact_on_the_host(tmp_path):
     """tests/gen CHAIN.broadcast_elementwise cases (constants per channel,
     per pixel of a row, scalars; strides 1 and 2; heights 1-24) with
     least_ram: bit-exact, PRELU in a chain in at least half of them."""
-    from tests.gen import variants
-    kept = []
-    for seed in range(DRAWN_BROADCAST):
-        case = variants.ALL["CHAIN.broadcast_elementwise"].case(seed)
-        model = tmp_path / f"{case.name}.tflite"
-        model.write_bytes(case.model)
-        m = module.convert(model, tmp_path / case.name, keys={"memory.row_streaming": "least_ram"})
-        kept.append("ta_prelu_s8" in band_kernels(m))
-        exact_on(m, model, 2)
-    assert sum(kept) >= DRAWN_BROADCAST // 2, kept
+    drawn_chains_exact(tmp_path, "CHAIN.broadcast_elementwise", DRAWN_BROADCAST, "ta_prelu_s8")
 
 
 # ---- row-push input (module.input_rows: push) --------------------------------
