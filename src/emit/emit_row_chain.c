@@ -57,6 +57,15 @@ static void emit_sums_band_end(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, 
                   op->lowered.symbol, params, ch->finish_call->function, sums);
 }
 
+/* A window layer's struct `p` narrowed to the band's rows, each line
+   after `indent`. */
+static void emit_window_narrowing(TaBuf *b, const TaKernelCall *call, const char *indent)
+{
+    ta_buf_printf(b,
+                  "%sp.input_height = in_rows;\n%sp.%s = pad_top;\n%sp.output_height = out_rows;\n",
+                  indent, indent, ta_row_band_pad_field(call), indent);
+}
+
 /* int <symbol>_band(in_rows, pad_top, out_rows, input, second, output):
    the band call with the operator's parameters narrowed to the band
    (ta_row_band_params; an elementwise layer's to a run of elements); `second`:
@@ -84,34 +93,29 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
     /* The struct is written for the usual band: passed as it is then; for
        another a copy narrowed to it, by ta_move_rows (a call: a struct
        copy, its fields stored one by one, is several times the code). */
-    if (usual)
+    if (usual) {
         ta_buf_printf(
             b,
             "    const %s *params = &%s_params%d;\n    %s p;\n"
             "    if (in_rows != %d || pad_top != %d || out_rows != %d) {\n"
-            "        ta_move_rows((int8_t *)&p, (const int8_t *)&%s_params%d, sizeof p);\n"
-            "        p.input_height = in_rows;\n"
-            "        p.%s = pad_top;\n        p.output_height = out_rows;\n"
-            "        params = &p;\n    }\n",
+            "        ta_move_rows((int8_t *)&p, (const int8_t *)&%s_params%d, sizeof p);\n",
             call->params_desc->type_name, sym, params, call->params_desc->type_name, (int)rows,
-            (int)pad, (int)out_rows, sym, params, ta_row_band_pad_field(call));
-    else
-        ta_buf_printf(b, "    %s p = %s_params%d;\n", call->params_desc->type_name, sym, params);
-    if (usual) {
-        /* narrowed above, if at all */
-    } else if (ta_row_band_elements(call)) { /* an elementwise layer: a run of elements */
-        const TaTensor *out = op->outputs[0];
-        /* in units of the field: a broadcast operand's inner elements */
-        ta_buf_printf(b,
-                      "    (void)in_rows;\n    (void)pad_top;\n"
-                      "    p.%s = out_rows * %ld; /* a row's elements */\n",
-                      ta_row_band_elements_field(call),
-                      (long)out->dims[2] * (long)out->dims[3] / (long)ta_row_band_unit(call));
+            (int)pad, (int)out_rows, sym, params);
+        emit_window_narrowing(b, call, "        ");
+        ta_buf_puts(b, "        params = &p;\n    }\n");
     } else {
-        ta_buf_printf(b,
-                      "    p.input_height = in_rows;\n    p.%s = pad_top;\n"
-                      "    p.output_height = out_rows;\n",
-                      ta_row_band_pad_field(call));
+        ta_buf_printf(b, "    %s p = %s_params%d;\n", call->params_desc->type_name, sym, params);
+        if (ta_row_band_elements(call)) { /* an elementwise layer: a run of elements */
+            const TaTensor *out = op->outputs[0];
+            /* in units of the field: a broadcast operand's inner elements */
+            ta_buf_printf(b,
+                          "    (void)in_rows;\n    (void)pad_top;\n"
+                          "    p.%s = out_rows * %ld; /* a row's elements */\n",
+                          ta_row_band_elements_field(call),
+                          (long)out->dims[2] * (long)out->dims[3] / (long)ta_row_band_unit(call));
+        } else {
+            emit_window_narrowing(b, call, "    ");
+        }
     }
     if (sums && op->row_chain->sums_per_row) {
         emit_sums_band_end(c, b, op, params, residual);
