@@ -146,7 +146,8 @@ static const tinyaot_config_key config_keys[] = {
      "(more flash, the same outputs)"},
     {"memory.row_streaming_test_shortfall", "integer (rows)", "0",
      "testing only (needs TINYAOT_TESTING=1): row buffers this many rows shorter than the schedule "
-     "needs (the conversion must reject it)"},
+     "needs (the conversion must reject it; with memory.row_streaming_test_unchecked, scheduled "
+     "losing the rows that do not fit, to be run)"},
     {"memory.row_streaming_test_share_all", "bool", "false",
      "testing only (needs TINYAOT_TESTING=1): every row buffer of a chain shares the largest's "
      "bytes, live or not (the conversion must reject it)"},

@@ -53,6 +53,7 @@ typedef struct Sched {
     int *lo, *hi;    /* rows [lo, hi) are in buffer j, row lo at its start */
     int *next;       /* next output row of each operator */
     int short_buffer;
+    bool lossy; /* tests: a full buffer drops rows still needed (ta_row_schedule) */
 } Sched;
 
 static void push_step(Sched *S, TaRowStep step)
@@ -88,7 +89,9 @@ static bool make_room(Sched *S, int j, int row)
 {
     if (row - S->lo[j] < S->rows[j])
         return true;
-    const int keep = first_needed(S, j);
+    int keep = first_needed(S, j);
+    if (S->lossy && row - keep >= S->rows[j])
+        keep = row - S->rows[j] + 1; /* the oldest rows still needed are lost */
     if (keep > S->lo[j]) {
         const size_t rb = ta_row_buffer_row_bytes(S->w, j);
         if (S->hi[j] > keep)
@@ -141,6 +144,14 @@ static bool produce(Sched *S, int k, int y)
             return false;
         if (k + 1 < n && !make_room(S, k + 1, r))
             return false;
+        if (S->lossy && a < S->lo[in]) { /* rows lost: the band reads them as padding */
+            if (b <= S->lo[in]) {
+                S->short_buffer = in;
+                return false;
+            }
+            a = S->lo[in];
+        }
+        const int second_row = second < 0 || r < S->lo[second] ? 0 : r - S->lo[second];
         push_step(S, (TaRowStep){.op = k,
                                  .buffer = in,
                                  .out_row = r,
@@ -150,9 +161,7 @@ static bool produce(Sched *S, int k, int y)
                                  .pad_top = band_pad_top(w, r, a),
                                  .in_offset = (size_t)(a - S->lo[in]) * w->in_row_bytes,
                                  .out_offset = (size_t)(r - S->lo[k + 1]) * w->out_row_bytes,
-                                 .second_offset = second < 0 ? 0
-                                                             : (size_t)(r - S->lo[second]) *
-                                                                   w->second_row_bytes});
+                                 .second_offset = (size_t)second_row * w->second_row_bytes});
         S->hi[k + 1] = r + 1;
         S->next[k]++;
     }
@@ -192,10 +201,11 @@ static void join_bands(TaRowChain *chain, const TaRowWindow *w)
 }
 
 bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, const int *rows,
-                     int *short_buffer)
+                     bool lossy, int *short_buffer)
 {
     const int n = chain->num_ops;
-    Sched S = {.pool = pool, .chain = chain, .w = w, .rows = rows, .short_buffer = -1};
+    Sched S = {
+        .pool = pool, .chain = chain, .w = w, .rows = rows, .short_buffer = -1, .lossy = lossy};
     S.lo = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
     S.hi = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
     S.next = ta_alloc_array(pool, (size_t)n + 1, sizeof(int));
@@ -323,9 +333,15 @@ static bool check_band(Check *C, const TaRowWindow *w, const TaRowStep *s)
     int a, b, a2, b2;
     window_rows(w, s->out_row, &a, &b);
     window_rows(w, s->out_row + s->out_rows - 1, &a2, &b2);
-    if (s->out_rows < 1 || s->out_row + s->out_rows > w->out_height || s->in_row != a ||
-        s->in_rows != b2 - a || s->pad_top != band_pad_top(w, s->out_row, a))
+    if (s->out_rows < 1 || s->out_row + s->out_rows > w->out_height)
         return fail(C, "the band's rows are not its window's", in, s->out_row, -1);
+    if (s->in_row != a || s->in_rows != b2 - a || s->pad_top != band_pad_top(w, s->out_row, a)) {
+        /* tests: a lossy schedule's band reads its lost rows as padding */
+        if (!C->unchecked || s->in_row + s->in_rows != b2 ||
+            s->pad_top != band_pad_top(w, s->out_row, s->in_row))
+            return fail(C, "the band's rows are not its window's", in, s->out_row, -1);
+        wrong(C, "reads rows that are not there (as padding)", in);
+    }
     if (s->buffer != in || s->in_offset % w->in_row_bytes || s->out_offset % w->out_row_bytes ||
         (second >= 0 && s->second_offset % w->second_row_bytes))
         return fail(C, "a band starts inside a row", in, s->in_row, -1);

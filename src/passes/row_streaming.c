@@ -434,7 +434,7 @@ static TaRowChain *schedule(TaPassCtx *ctx, const TaRowWindow *w, int n, bool pu
     if (!chain->push_input)
         rows[0] = 0; /* the chain's input is whole */
     int short_buffer = -1;
-    while (!ta_row_schedule(ctx->pool, chain, w, rows, &short_buffer)) {
+    while (!ta_row_schedule(ctx->pool, chain, w, rows, false, &short_buffer)) {
         TA_ASSERT(short_buffer >= (chain->push_input ? 0 : 1) && short_buffer < n);
         if (rows[short_buffer] >= ta_row_buffer_height(w, short_buffer))
             return NULL;
@@ -453,6 +453,18 @@ static bool check_chain(TaPassCtx *ctx, const TaRowStreamingOptions *opt, TaRowC
     const int n = chain->num_ops, j0 = chain->push_input ? 0 : 1;
     for (int j = j0; j < n; j++)
         rows[j] -= opt->shortfall >= (uint64_t)rows[j] ? rows[j] - 1 : (int)opt->shortfall;
+    /* Tests: run anyway (test_unchecked), a chain short of rows is
+       scheduled in its buffers losing rows, so the module shows what a
+       short buffer does to the outputs. */
+    int short_buffer = -1;
+    if (opt->shortfall && opt->test_unchecked &&
+        !ta_row_schedule(ctx->pool, chain, w, rows, true, &short_buffer)) {
+        ta_error(ctx->diag,
+                 "%s: row chain at layer %d: memory.row_streaming_test_shortfall: buffer %d "
+                 "loses every row a band reads",
+                 ctx->model_path, chain->first_op, short_buffer);
+        return false;
+    }
     ta_row_share(ctx->pool, chain, w, rows, opt->test_share_all, opt->test_share_early);
     if (!ta_row_check(ctx->pool, ctx->diag, ctx->model_path, chain, w, rows, opt->test_unchecked))
         return false;

@@ -72,9 +72,11 @@ static inline size_t ta_row_buffer_row_bytes(const TaRowWindow *w, int j)
 /* Builds chain->steps for the row buffers of chain->buffers, their rows in
    `rows` (row buffers only; the ends are whole, but for the input of a
    chain->push_input chain, rows[0]). False: a row buffer is
-   too small for this order (*short_buffer says which). */
+   too small for this order (*short_buffer says which). `lossy`, for
+   tests: a buffer too small drops the oldest rows still needed instead,
+   and a band reads those as padding (wrong results, inside the buffers). */
 bool ta_row_schedule(TaPool *pool, TaRowChain *chain, const TaRowWindow *w, const int *rows,
-                     int *short_buffer);
+                     bool lossy, int *short_buffer);
 /* Replays chain->steps over buffers of `rows` rows (ends whole), a
    buffer sharing another's bytes (chain->shares) over those: every
    band reads rows that were written and are still where it reads them,
