@@ -22,8 +22,37 @@
 #include "common/conv_common.h"
 #include "common/interleave4.h"
 #include "conv_2d_add.h"
+#include "conv_entries.h"
 
 #include <string.h>
+
+/* The off-four 1x1 entry's layers fused run the interleaved entry, whose
+   last block is whole: the pieces are short, and one fused entry less.
+   The long-patch entry has no int4 form. */
+static const TaConvEntry conv_entries[] = {
+    {"ta_conv_2d_s8", "ta_conv_2d_add_s8", true},
+    {"ta_conv_2d_s8_interleaved", "ta_conv_2d_add_s8_interleaved", true},
+    {"ta_conv_2d_s8_pointwise_off4", "ta_conv_2d_add_s8_interleaved", true},
+    {"ta_conv_2d_s8_columns", "ta_conv_2d_add_s8_columns", true},
+    {"ta_conv_2d_s8_long", "ta_conv_2d_add_s8_long", false},
+};
+
+const TaConvEntry *ta_conv_entry(const char *function)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(conv_entries); i++)
+        if (strcmp(function, conv_entries[i].entry) == 0)
+            return &conv_entries[i];
+    return NULL;
+}
+
+bool ta_conv_entry_or_fused(const char *function)
+{
+    for (size_t i = 0; i < TA_COUNT_OF(conv_entries); i++)
+        if (strcmp(function, conv_entries[i].entry) == 0 ||
+            strcmp(function, conv_entries[i].fused) == 0)
+            return true;
+    return false;
+}
 
 static bool parse(TaLower *L, TaOp *op)
 {

@@ -8,6 +8,7 @@
 
 #include "../../runtime/kernels/ta_conv_2d_add.h"
 #include "add_sub.h"
+#include "conv_entries.h"
 
 #include <string.h>
 
@@ -21,17 +22,6 @@ enum { PIECE_BYTES = 192 };
    one ADD call per row cost far less than one per 192 bytes (ResNet-8's
    rows are 512 bytes). */
 enum { ROW_PIECE_BYTES = 512 };
-
-/* Each weight layout's entry and its fused one (the off-four 1x1 entry's
-   layers fused run the interleaved entry, whose last block is whole: the
-   pieces are short, and one fused entry less). */
-static const char *const entries[][2] = {
-    {"ta_conv_2d_s8", "ta_conv_2d_add_s8"},
-    {"ta_conv_2d_s8_interleaved", "ta_conv_2d_add_s8_interleaved"},
-    {"ta_conv_2d_s8_pointwise_off4", "ta_conv_2d_add_s8_interleaved"},
-    {"ta_conv_2d_s8_columns", "ta_conv_2d_add_s8_columns"},
-    {"ta_conv_2d_s8_long", "ta_conv_2d_add_s8_long"},
-};
 
 static bool same_shape(const TaTensor *a, const TaTensor *b)
 {
@@ -48,10 +38,8 @@ bool ta_lower_conv_2d_add(TaLower *L, TaOp *op, const ta_conv_2d_params_t *conv,
 {
     const TaResidualAdd *fused = op->rewrites.residual_add;
     TaTensor *residual = op->inputs[3], *sum = op->outputs[0], *conv_out = fused->conv_output;
-    const char *kernel = NULL;
-    for (size_t i = 0; i < TA_COUNT_OF(entries); i++)
-        if (strcmp(conv_kernel, entries[i][0]) == 0)
-            kernel = entries[i][1];
+    const TaConvEntry *entry = ta_conv_entry(conv_kernel);
+    const char *kernel = entry ? entry->fused : NULL;
     if (!kernel || !residual || conv_out->dtype != TA_INT8 || residual->dtype != TA_INT8 ||
         sum->dtype != TA_INT8 || !same_shape(conv_out, residual) || !same_shape(conv_out, sum)) {
         ta_op_error(L, op,

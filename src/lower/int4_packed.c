@@ -21,6 +21,7 @@
 #include "../../runtime/kernels/ta_fully_connected_s4.h"
 #include "common/conv_common.h"
 #include "common/stream_lead.h"
+#include "conv_entries.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -136,11 +137,8 @@ static bool swap_fc(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor *w)
 
 static bool swap_conv(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor *w)
 {
-    static const char *const int8_entries[] = {"ta_conv_2d_s8", "ta_conv_2d_s8_interleaved",
-                                               "ta_conv_2d_s8_pointwise_off4",
-                                               "ta_conv_2d_s8_columns"};
-    if (op->rewrites.residual_add ||
-        !is_one_of(c->function, int8_entries, TA_COUNT_OF(int8_entries)))
+    const TaConvEntry *entry = ta_conv_entry(c->function);
+    if (op->rewrites.residual_add || !entry || !entry->int4)
         return false;
     SWAP_PARAMS(L, c, ta_conv_2d_s4_params_t, TA_CONV_2D_S4_PARAMS, ta_conv_2d_params_t);
     const ta_conv_2d_s4_params_t *p = c->params_struct;

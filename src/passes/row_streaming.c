@@ -15,34 +15,26 @@
  */
 #include "row_streaming.h"
 
+#include "../lower/conv_entries.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The kernels whose bands are exact: each computes output row oy from
    input rows oy * stride - pad_top on, rows outside [0, input_height)
-   being padding, and precomputes nothing from the whole geometry. */
+   being padding, and precomputes nothing from the whole geometry. Every
+   int8 CONV_2D entry and its fused-residual one (conv_entries.h; the
+   residual a second input, read at the output's rows) is, and these: */
 static const char *const band_kernels[] = {
-    "ta_conv_2d_s8",
-    "ta_conv_2d_s8_interleaved",
-    "ta_conv_2d_s8_pointwise_off4",
-    "ta_conv_2d_s8_columns",
-    "ta_conv_2d_s8_long",
     "ta_depthwise_conv_2d_s8",
     "ta_depthwise_conv_2d_s8_m1_fast",
     "ta_average_pool_s8",
     "ta_max_pool_s8",
-    /* a CONV_2D with a fused residual ADD: the residual a second input,
-       read at the output's rows (ta_conv_2d_add.h) */
-    "ta_conv_2d_add_s8",
-    "ta_conv_2d_add_s8_interleaved",
-    "ta_conv_2d_add_s8_columns",
-    "ta_conv_2d_add_s8_long",
     /* PAD: a window of one row, stride 1, its top padding the PAD's
        (ta_pad_rows.h; no filter or stride fields) */
     "ta_pad_rows_s8",
 };
-
 /* Instructions a band call costs beyond the rows it computes (parameter
    copy, call, the kernel's set-up), and bytes a move copies per
    instruction: the estimate `auto` weighs against the model's own, about
@@ -75,6 +67,8 @@ static const TaKernelCall *run_call(const TaOp *op)
 
 static bool band_kernel(const char *function)
 {
+    if (ta_conv_entry_or_fused(function))
+        return true;
     for (size_t i = 0; i < TA_COUNT_OF(band_kernels); i++)
         if (strcmp(function, band_kernels[i]) == 0)
             return true;

@@ -17,6 +17,7 @@
  */
 #include "../../runtime/kernels/ta_conv_2d.h"
 #include "../../runtime/kernels/ta_fully_connected_sparse.h"
+#include "../lower/conv_entries.h"
 #include "../lower/kernel_params.h"
 #include "../lower/lower.h"
 #include "transforms.h"
@@ -74,12 +75,7 @@ static bool find_layer(TaOp *op, Layer *l)
         l->outputs = l->params.output_depth;
         return true;
     }
-    const bool conv = named(c->function, "ta_conv_2d_s8") ||
-                      named(c->function, "ta_conv_2d_s8_interleaved") ||
-                      named(c->function, "ta_conv_2d_s8_pointwise_off4") ||
-                      named(c->function, "ta_conv_2d_s8_columns") ||
-                      named(c->function, "ta_conv_2d_s8_long");
-    if (!conv)
+    if (!ta_conv_entry(c->function))
         return false;
     const ta_conv_2d_params_t *p = c->params_struct;
     if (p->filter_height != 1 || p->filter_width != 1 || p->stride_height != 1 ||
