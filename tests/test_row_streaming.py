@@ -308,8 +308,8 @@ def refused_one_row_short(tmp_path, model):
 # (a band reads them as padding): the outputs break, while at the size
 # the conversion keeps they are TFLite Micro's. On the boards the keyword
 # spotter, its Helium and DSP kernels.
-SHORT_RUNS = [(n, None) for n in ("kws", "s1_same_conv_dw_conv", "kh10", "dilated", "pool_rows_clipped",
-                                          "summing_pool")] + [
+SHORT_RUNS = [(n, None) for n in ("kws", "s1_same_conv_dw_conv", "kh10", "dilated", "pools",
+                                          "pool_rows_clipped", "summing_pool")] + [
     pytest.param("kws", board, marks=pytest.mark.qemu) for board in ("mps3-an547", "mps2-an386")]
 
 
