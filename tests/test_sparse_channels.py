@@ -160,6 +160,56 @@ def test_bench_model_has_the_pruning_profile(tmp_path):
     assert max(removed) >= 200 and sum(1 for r in removed if r >= 100) >= 10
 
 
+def depthwise_constant_model(padding):
+    """input [1,5,5,3] -> 1x1 conv to 6 (RELU; rows 0 and 1 zero: row 0's
+    negative bias clamps to the zero point, row 1's positive one does not)
+    -> depthwise 3x3 (padding) -> 1x1 conv to 4 reading every channel.
+    Through SAME padding only channel 0 stays a constant (its input is the
+    zero point, so the taps the border skips would add nothing), channel 1
+    differs at the border; through VALID padding both are constants."""
+    rng = np.random.default_rng(11)
+    b = ModelBuilder()
+    x = b.tensor([1, 5, 5, 3], "int8", Q(0.05, 3), name="x")
+    w1 = rng.integers(-127, 128, (6, 1, 1, 3)).astype(np.int8)
+    w1[:2] = 0
+    bias1 = rng.integers(-900, 900, 6).astype(np.int32)
+    bias1[0], bias1[1] = -700, 800
+    h = b.tensor([1, 5, 5, 6], "int8", Q(0.1, -10), name="h")
+    b.op("CONV_2D", [x, b.const(w1, "int8", Q(0.01, 0), name="w1"),
+                     b.const(bias1, "int32", Q(0.0005, 0), name="b1")],
+         [h], "Conv2DOptions", padding="SAME", strideH=1, strideW=1,
+         fusedActivationFunction="RELU")
+    side = 5 if padding == "SAME" else 3
+    d = b.tensor([1, side, side, 6], "int8", Q(0.2, 2), name="d")
+    wd = rng.integers(-127, 128, (1, 3, 3, 6)).astype(np.int8)
+    b.op("DEPTHWISE_CONV_2D", [h, b.const(wd, "int8", Q(0.02, 0), name="wd"),
+                               b.const(rng.integers(-900, 900, 6).astype(np.int32), "int32",
+                                       Q(0.002, 0), name="bd")],
+         [d], "DepthwiseConv2DOptions", padding=padding, strideH=1, strideW=1,
+         depthMultiplier=1)
+    w2 = rng.integers(-127, 128, (4, 1, 1, 6)).astype(np.int8)
+    w2[w2 == 0] = 1
+    y = b.tensor([1, side, side, 4], "int8", Q(0.3, 1), name="y")
+    b.op("CONV_2D", [d, b.const(w2, "int8", Q(0.01, 0), name="w2")], [y], "Conv2DOptions",
+         padding="SAME", strideH=1, strideW=1)
+    return b.build([x], [y])
+
+
+@pytest.mark.parametrize("padding,constants", [("SAME", 1), ("VALID", 2)])
+def test_constants_through_depthwise(tmp_path, padding, constants):
+    """A constant channel through a depthwise layer folds into the 1x1
+    reader where the layer gives it one value at every position (computed
+    at conversion with the kernel's border arithmetic), and leaves the
+    producer, the depthwise layer and the reader's weights."""
+    path = tmp_path / "dw.tflite"
+    path.write_bytes(depthwise_constant_model(padding))
+    ops = analyze(path)["operators"]
+    assert [o["channels_folded"] for o in ops] == [0, 0, constants], ops
+    assert [o["output_shape"][3] for o in ops] == [6 - constants, 6 - constants, 4], ops
+    r = difftest.compare_model(path, tmp_path / "m", n_runs=30, litert=False)
+    assert r.bytes > 0 and r.diff["tflm"] == 0, r
+
+
 def shared_weights_model():
     """A 3x3 conv to 8 channels (0-3 all zero: constants) read by two 1x1
     convolutions sharing one weight tensor whose columns 4-7 are zero, both

@@ -15,10 +15,20 @@
  * channel is read by nothing and sparse_live.c finds it dead. Readers with
  * a spatial window and padding (3x3 convolutions, depthwise, pooling) see
  * the padding value at the border instead of the constant: left alone.
+ *
+ * Through a depthwise layer (multiplier 1) a constant input channel stays a
+ * constant where the layer's own arithmetic gives one value at every
+ * output position: its accumulator there is the bias plus (value - input
+ * zero point) times the sum of the weights of the taps inside the input,
+ * so the border differs unless the value is the zero point, the padding is
+ * never read, or requantization and clamping make them equal. Each such
+ * channel is evaluated at every position at conversion and, when uniform,
+ * folded into the 1x1 readers like a zero channel.
  */
 #include "sparse_channels.h"
 
 #include "../../runtime/include/ta_quant.h"
+#include "../lower/common/conv_common.h"
 #include "../lower/lower.h"
 #include "../model/conv_options.h"
 
@@ -33,23 +43,33 @@ static void quiet(void *user, int level, const char *line)
     (void)line;
 }
 
-/* The fused activation from the options table; false when unreadable
-   (lowering reports it). */
-static bool activation_of(TaPassCtx *ctx, TaDiag *d, const TaOp *op, int *act)
+/* The convolution's attributes from the options table; false when
+   unreadable (lowering reports it). */
+static bool conv_attrs_of(TaPassCtx *ctx, TaDiag *d, const TaOp *op, TaConvAttrs *a)
 {
+    if (op->attrs) { /* set by DEPTHWISE_TO_CONV or TRANSPOSE_REVERSE_CONV */
+        *a = *(const TaConvAttrs *)op->attrs;
+        return true;
+    }
     TaFbReader r = {
         .buf = op->options_buf, .len = op->options_buf_len, .path = ctx->model_path, .diag = d};
     TaFbTable t = op->options_pos ? ta_fb_table_at(&r, op->options_pos) : (TaFbTable){.r = &r};
+    return ta_conv_read_attrs(
+        t, op->builtin == TA_BUILTIN_CONV_2D ? &ta_conv_2d_fields : &ta_depthwise_fields, a);
+}
+
+/* The fused activation from the options table; false when unreadable. */
+static bool activation_of(TaPassCtx *ctx, TaDiag *d, const TaOp *op, int *act)
+{
     if (op->builtin == TA_BUILTIN_FULLY_CONNECTED) {
+        TaFbReader r = {
+            .buf = op->options_buf, .len = op->options_buf_len, .path = ctx->model_path, .diag = d};
+        TaFbTable t = op->options_pos ? ta_fb_table_at(&r, op->options_pos) : (TaFbTable){.r = &r};
         *act = ta_fb_i8(t, FC_OPT_ACTIVATION, 0);
         return !r.failed;
     }
     TaConvAttrs a;
-    if (op->attrs) /* set by DEPTHWISE_TO_CONV or TRANSPOSE_REVERSE_CONV */
-        a = *(const TaConvAttrs *)op->attrs;
-    else if (!ta_conv_read_attrs(
-                 t, op->builtin == TA_BUILTIN_CONV_2D ? &ta_conv_2d_fields : &ta_depthwise_fields,
-                 &a))
+    if (!conv_attrs_of(ctx, d, op, &a))
         return false;
     *act = a.activation;
     return true;
@@ -84,39 +104,119 @@ static bool zero_channel(const TaSparseOp *so, int32_t o)
     return true;
 }
 
-/* The output value of every zero channel (*has true), as the kernel
-   computes it; false when the operator is not int8 or its requantization
-   is one lowering refuses. */
-static bool constant_values(TaSparseGraph *s, TaOp *op, const TaSparseOp *so, int32_t *value,
-                            bool *has)
+/* The window of a depthwise layer: sizes, strides, dilations, padding. */
+typedef struct DwWindow {
+    int32_t in_h, in_w, k_h, k_w, out_h, out_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
+} DwWindow;
+
+static bool dw_window_of(TaSparseGraph *s, TaLower *L, TaOp *op, const TaSparseOp *so,
+                         DwWindow *win)
+{
+    TaConvAttrs a;
+    if (!conv_attrs_of(s->ctx, L->diag, op, &a))
+        return false;
+    *win = (DwWindow){.in_h = so->in->dims[1],
+                      .in_w = so->in->dims[2],
+                      .k_h = so->weights->dims[1],
+                      .k_w = so->weights->dims[2],
+                      .stride_h = a.stride_h,
+                      .stride_w = a.stride_w,
+                      .dil_h = a.dilation_h,
+                      .dil_w = a.dilation_w};
+    return ta_conv_window(L, op, a.padding, win->in_h, win->k_h, a.stride_h, a.dilation_h,
+                          &win->out_h, &win->pad_h) &&
+           ta_conv_window(L, op, a.padding, win->in_w, win->k_w, a.stride_w, a.dilation_w,
+                          &win->out_w, &win->pad_w) &&
+           win->out_h == so->out->dims[1] && win->out_w == so->out->dims[2];
+}
+
+/* The requantized, clamped output of accumulator acc, as the kernel gives it. */
+typedef struct ChannelRequant {
+    int32_t multiplier, out_zp, lo, hi;
+    int shift;
+} ChannelRequant;
+
+static int32_t requantized(const ChannelRequant *q, int64_t acc)
+{
+    const int32_t v = ta_mul_by_quantized_multiplier((int32_t)(uint32_t)(uint64_t)acc,
+                                                     q->multiplier, q->shift) +
+                      q->out_zp;
+    return v < q->lo ? q->lo : v > q->hi ? q->hi : v;
+}
+
+/* Depthwise channel o over an input channel constant at x (less the input
+   zero point): its value when every output position gives the same one.
+   TFLite Micro sums the taps inside the input only. */
+static bool depthwise_uniform(const TaSparseOp *so, const DwWindow *win, const ChannelRequant *q,
+                              int32_t o, int64_t x, int32_t *value)
+{
+    const int8_t *w = (const int8_t *)so->weights->data;
+    const int64_t bias = bias_at(so->bias, o);
+    bool first = true;
+    for (int32_t oy = 0; oy < win->out_h; oy++)
+        for (int32_t ox = 0; ox < win->out_w; ox++) {
+            int64_t sum = 0;
+            for (int32_t ky = 0; ky < win->k_h; ky++) {
+                const int64_t iy = (int64_t)oy * win->stride_h - win->pad_h +
+                                   (int64_t)ky * win->dil_h;
+                for (int32_t kx = 0; kx < win->k_w && iy >= 0 && iy < win->in_h; kx++) {
+                    const int64_t ix = (int64_t)ox * win->stride_w - win->pad_w +
+                                       (int64_t)kx * win->dil_w;
+                    if (ix >= 0 && ix < win->in_w)
+                        sum += w[((size_t)ky * (size_t)win->k_w + (size_t)kx) * (size_t)so->depth +
+                                 (size_t)o];
+                }
+            }
+            const int32_t v = requantized(q, bias + x * sum);
+            if (!first && v != *value)
+                return false;
+            *value = v;
+            first = false;
+        }
+    return !first;
+}
+
+/* The output value of every constant channel (*has true), as the kernel
+   computes it: the zero channels, and a depthwise layer's channels over
+   constant input channels (in_has, in_value; NULL: none) where uniform.
+   False when the operator is not int8 or its requantization is one
+   lowering refuses. */
+static bool constant_values(TaSparseGraph *s, TaOp *op, const TaSparseOp *so, const bool *in_has,
+                            const int32_t *in_value, int32_t *value, bool *has)
 {
     if (so->in->dtype != TA_INT8 || (so->bias && so->bias->dtype != TA_INT32))
         return false;
     TaDiag d = {.pool = s->ctx->pool, .sink = quiet};
     TaLower L = {.pool = s->ctx->pool, .diag = &d, .graph = s->g, .model_path = s->ctx->model_path};
     int act;
-    int32_t lo, hi;
+    ChannelRequant q = {.out_zp = ta_zero_point(so->out)};
     if (!activation_of(s->ctx, &d, op, &act) ||
-        !ta_activation_range(&L, op, act, so->out, &lo, &hi))
+        !ta_activation_range(&L, op, act, so->out, &q.lo, &q.hi))
         return false;
     const TaQuant *wq = so->weights->quant;
     if (!wq || wq->num_scales < 1)
         return false;
+    DwWindow win;
+    if (in_has && !(so->depthwise && dw_window_of(s, &L, op, so, &win)))
+        in_has = NULL;
     const int32_t channels = so->depthwise ? so->depth : so->rows;
-    const int32_t out_zp = ta_zero_point(so->out);
     for (int32_t o = 0; o < channels; o++) {
-        if (!(has[o] = zero_channel(so, o)))
+        const bool zero = zero_channel(so, o);
+        has[o] = false;
+        if (!zero && !(in_has && in_has[o]))
             continue;
         const float ws = wq->scale[wq->num_scales > 1 ? o : 0];
         const double eff = (double)ta_scale(so->in) * (double)ws / (double)ta_scale(so->out);
-        int32_t m;
-        int shift;
-        ta_quantize_multiplier(eff, &m, &shift);
-        if (shift > TA_SHIFT_MAX_INT32 || !(ws >= 0.0f))
+        ta_quantize_multiplier(eff, &q.multiplier, &q.shift);
+        if (q.shift > TA_SHIFT_MAX_INT32 || !(ws >= 0.0f))
             return false;
-        const int32_t acc = (int32_t)bias_at(so->bias, o);
-        const int32_t v = ta_mul_by_quantized_multiplier(acc, m, shift) + out_zp;
-        value[o] = v < lo ? lo : v > hi ? hi : v;
+        if (zero) {
+            value[o] = requantized(&q, bias_at(so->bias, o));
+            has[o] = true;
+        } else {
+            has[o] = depthwise_uniform(so, &win, &q, o,
+                                       (int64_t)in_value[o] - ta_zero_point(so->in), &value[o]);
+        }
     }
     return true;
 }
@@ -190,15 +290,24 @@ static bool foldable_reader(const TaSparseOp *rs, const TaTensor *t)
            rs->in->dtype == TA_INT8 && (!rs->bias || rs->bias->dtype == TA_INT32);
 }
 
-static int fold_producer(TaSparseGraph *s, int p)
+/* Per tensor index, the constant channels its writer gave (NULL: none). */
+typedef struct ConstantChannels {
+    bool **has;
+    int32_t **value;
+} ConstantChannels;
+
+static int fold_producer(TaSparseGraph *s, int p, ConstantChannels *known)
 {
     TaOp *op = TA_OP(s->g, p);
     const TaSparseOp *so = &s->ops[p];
     const int32_t channels = so->depthwise ? so->depth : so->rows;
     int32_t *value = ta_alloc_array(s->ctx->pool, (size_t)channels, sizeof(int32_t));
     bool *has = ta_alloc_array(s->ctx->pool, (size_t)channels, sizeof(bool));
-    if (!constant_values(s, op, so, value, has))
+    const int in = so->in->index;
+    if (!constant_values(s, op, so, known->has[in], known->value[in], value, has))
         return 0;
+    known->has[so->out->index] = has;
+    known->value[so->out->index] = value;
     int folded = 0;
     for (int i = p + 1; i < s->g->ops.len; i++) {
         TaSparseOp *rs = &s->ops[i];
@@ -217,11 +326,14 @@ static int fold_producer(TaSparseGraph *s, int p)
 
 int ta_sparse_fold_constants(TaSparseGraph *s)
 {
+    const size_t n = (size_t)s->g->tensors.len + 1;
+    ConstantChannels known = {.has = ta_alloc_array(s->ctx->pool, n, sizeof(bool *)),
+                              .value = ta_alloc_array(s->ctx->pool, n, sizeof(int32_t *))};
     int folded = 0;
     for (int i = 0; i < s->g->ops.len; i++) {
         const TaSparseOp *so = &s->ops[i];
         if (so->role == TA_SPARSE_ROWS || so->depthwise)
-            folded += fold_producer(s, i);
+            folded += fold_producer(s, i, &known);
     }
     return folded;
 }
