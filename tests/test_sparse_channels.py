@@ -160,13 +160,14 @@ def test_bench_model_has_the_pruning_profile(tmp_path):
     assert max(removed) >= 200 and sum(1 for r in removed if r >= 100) >= 10
 
 
-def depthwise_constant_model(padding):
+def depthwise_constant_model(padding, stride=1):
     """input [1,5,5,3] -> 1x1 conv to 6 (RELU; rows 0 and 1 zero: row 0's
     negative bias clamps to the zero point, row 1's positive one does not)
     -> depthwise 3x3 (padding) -> 1x1 conv to 4 reading every channel.
     Through SAME padding only channel 0 stays a constant (its input is the
     zero point, so the taps the border skips would add nothing), channel 1
-    differs at the border; through VALID padding both are constants."""
+    differs at the border; through VALID padding both are constants. Stride
+    1 or 2."""
     rng = np.random.default_rng(11)
     b = ModelBuilder()
     x = b.tensor([1, 5, 5, 3], "int8", Q(0.05, 3), name="x")
@@ -179,13 +180,13 @@ def depthwise_constant_model(padding):
                      b.const(bias1, "int32", Q(0.0005, 0), name="b1")],
          [h], "Conv2DOptions", padding="SAME", strideH=1, strideW=1,
          fusedActivationFunction="RELU")
-    side = 5 if padding == "SAME" else 3
+    side = (5 + stride - 1) // stride if padding == "SAME" else (5 - 3) // stride + 1
     d = b.tensor([1, side, side, 6], "int8", Q(0.2, 2), name="d")
     wd = rng.integers(-127, 128, (1, 3, 3, 6)).astype(np.int8)
     b.op("DEPTHWISE_CONV_2D", [h, b.const(wd, "int8", Q(0.02, 0), name="wd"),
                                b.const(rng.integers(-900, 900, 6).astype(np.int32), "int32",
                                        Q(0.002, 0), name="bd")],
-         [d], "DepthwiseConv2DOptions", padding=padding, strideH=1, strideW=1,
+         [d], "DepthwiseConv2DOptions", padding=padding, strideH=stride, strideW=stride,
          depthMultiplier=1)
     w2 = rng.integers(-127, 128, (4, 1, 1, 6)).astype(np.int8)
     w2[w2 == 0] = 1
@@ -195,14 +196,15 @@ def depthwise_constant_model(padding):
     return b.build([x], [y])
 
 
-@pytest.mark.parametrize("padding,constants", [("SAME", 1), ("VALID", 2)])
-def test_constants_through_depthwise(tmp_path, padding, constants):
+@pytest.mark.parametrize("padding,stride,constants",
+                         [("SAME", 1, 1), ("SAME", 2, 1), ("VALID", 1, 2), ("VALID", 2, 2)])
+def test_constants_through_depthwise(tmp_path, padding, stride, constants):
     """A constant channel through a depthwise layer folds into the 1x1
     reader where the layer gives it one value at every position (computed
     at conversion with the kernel's border arithmetic), and leaves the
     producer, the depthwise layer and the reader's weights."""
     path = tmp_path / "dw.tflite"
-    path.write_bytes(depthwise_constant_model(padding))
+    path.write_bytes(depthwise_constant_model(padding, stride))
     ops = analyze(path)["operators"]
     assert [o["channels_folded"] for o in ops] == [0, 0, constants], ops
     assert [o["output_shape"][3] for o in ops] == [6 - constants, 6 - constants, 4], ops

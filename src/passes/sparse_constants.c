@@ -104,30 +104,69 @@ static bool zero_channel(const TaSparseOp *so, int32_t o)
     return true;
 }
 
-/* The window of a depthwise layer: sizes, strides, dilations, padding. */
-typedef struct DwWindow {
-    int32_t in_h, in_w, k_h, k_w, out_h, out_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
-} DwWindow;
+/* The taps [lo, hi) of a window that lie inside the input along one axis. */
+typedef struct TapRange {
+    int32_t lo, hi;
+} TapRange;
 
-static bool dw_window_of(TaSparseGraph *s, TaLower *L, TaOp *op, const TaSparseOp *so,
-                         DwWindow *win)
+/* The distinct tap ranges of a depthwise layer's windows, per axis: every
+   output position takes one of each, so the layer's value over a constant
+   input channel is uniform when it is over these pairs. */
+typedef struct DwRanges {
+    TapRange *rows, *cols;
+    int32_t n_rows, n_cols, k_w;
+} DwRanges;
+
+/* Evaluating more pairs of ranges and taps than this a channel is not
+   worth a conversion's time (a 3x3 window has at most 3 x 3 pairs). */
+enum { DW_UNIFORM_WORK = 1 << 16 };
+
+/* The distinct ranges along an axis of `in` positions (-1: more than
+   expected): both ends fall as the output position grows, each at most k
+   times, so there are at most 2k + 1. */
+static int32_t tap_ranges(TaPool *pool, int32_t in, int32_t out, int32_t k, int32_t stride,
+                          int32_t dilation, int32_t pad, TapRange **ranges)
+{
+    TapRange *r = ta_alloc_array(pool, (size_t)k * 2 + 1, sizeof(TapRange));
+    int32_t n = 0;
+    for (int32_t o = 0; o < out; o++) {
+        const int64_t base = (int64_t)o * stride - pad;
+        int64_t lo = base >= 0 ? 0 : (-base + dilation - 1) / dilation;
+        int64_t hi = in > base ? (in - base + dilation - 1) / dilation : 0;
+        hi = hi < k ? hi : k;
+        lo = lo < hi ? lo : hi;
+        int32_t i = 0;
+        while (i < n && !(r[i].lo == lo && r[i].hi == hi))
+            i++;
+        if (i == n && n == 2 * k + 1)
+            return -1; /* cannot happen: both ends only fall as o grows */
+        if (i == n)
+            r[n++] = (TapRange){(int32_t)lo, (int32_t)hi};
+    }
+    *ranges = r;
+    return n;
+}
+
+/* False when the options, the window or the shapes disagree (lowering
+   reports it) or the evaluation would cost too much. */
+static bool dw_ranges_of(TaSparseGraph *s, TaLower *L, TaOp *op, const TaSparseOp *so, DwRanges *dr)
 {
     TaConvAttrs a;
-    if (!conv_attrs_of(s->ctx, L->diag, op, &a))
+    const int32_t in_h = so->in->dims[1], in_w = so->in->dims[2];
+    const int32_t k_h = so->weights->dims[1], k_w = so->weights->dims[2];
+    int32_t out_h, out_w, pad_h, pad_w;
+    if (!conv_attrs_of(s->ctx, L->diag, op, &a) ||
+        !ta_conv_window(L, op, a.padding, in_h, k_h, a.stride_h, a.dilation_h, &out_h, &pad_h) ||
+        !ta_conv_window(L, op, a.padding, in_w, k_w, a.stride_w, a.dilation_w, &out_w, &pad_w) ||
+        out_h != so->out->dims[1] || out_w != so->out->dims[2])
         return false;
-    *win = (DwWindow){.in_h = so->in->dims[1],
-                      .in_w = so->in->dims[2],
-                      .k_h = so->weights->dims[1],
-                      .k_w = so->weights->dims[2],
-                      .stride_h = a.stride_h,
-                      .stride_w = a.stride_w,
-                      .dil_h = a.dilation_h,
-                      .dil_w = a.dilation_w};
-    return ta_conv_window(L, op, a.padding, win->in_h, win->k_h, a.stride_h, a.dilation_h,
-                          &win->out_h, &win->pad_h) &&
-           ta_conv_window(L, op, a.padding, win->in_w, win->k_w, a.stride_w, a.dilation_w,
-                          &win->out_w, &win->pad_w) &&
-           win->out_h == so->out->dims[1] && win->out_w == so->out->dims[2];
+    dr->k_w = k_w;
+    dr->n_rows = tap_ranges(s->ctx->pool, in_h, out_h, k_h, a.stride_h, a.dilation_h, pad_h,
+                            &dr->rows);
+    dr->n_cols = tap_ranges(s->ctx->pool, in_w, out_w, k_w, a.stride_w, a.dilation_w, pad_w,
+                            &dr->cols);
+    return dr->n_rows >= 0 && dr->n_cols >= 0 &&
+           (int64_t)dr->n_rows * dr->n_cols * k_h * k_w <= DW_UNIFORM_WORK;
 }
 
 /* The requantized, clamped output of accumulator acc, as the kernel gives it. */
@@ -147,33 +186,24 @@ static int32_t requantized(const ChannelRequant *q, int64_t acc)
 /* Depthwise channel o over an input channel constant at x (less the input
    zero point): its value when every output position gives the same one.
    TFLite Micro sums the taps inside the input only. */
-static bool depthwise_uniform(const TaSparseOp *so, const DwWindow *win, const ChannelRequant *q,
+static bool depthwise_uniform(const TaSparseOp *so, const DwRanges *dr, const ChannelRequant *q,
                               int32_t o, int64_t x, int32_t *value)
 {
     const int8_t *w = (const int8_t *)so->weights->data;
     const int64_t bias = bias_at(so->bias, o);
-    bool first = true;
-    for (int32_t oy = 0; oy < win->out_h; oy++)
-        for (int32_t ox = 0; ox < win->out_w; ox++) {
+    for (int32_t i = 0; i < dr->n_rows; i++)
+        for (int32_t j = 0; j < dr->n_cols; j++) {
             int64_t sum = 0;
-            for (int32_t ky = 0; ky < win->k_h; ky++) {
-                const int64_t iy = (int64_t)oy * win->stride_h - win->pad_h +
-                                   (int64_t)ky * win->dil_h;
-                for (int32_t kx = 0; kx < win->k_w && iy >= 0 && iy < win->in_h; kx++) {
-                    const int64_t ix = (int64_t)ox * win->stride_w - win->pad_w +
-                                       (int64_t)kx * win->dil_w;
-                    if (ix >= 0 && ix < win->in_w)
-                        sum += w[((size_t)ky * (size_t)win->k_w + (size_t)kx) * (size_t)so->depth +
-                                 (size_t)o];
-                }
-            }
+            for (int32_t ky = dr->rows[i].lo; ky < dr->rows[i].hi; ky++)
+                for (int32_t kx = dr->cols[j].lo; kx < dr->cols[j].hi; kx++)
+                    sum += w[((size_t)ky * (size_t)dr->k_w + (size_t)kx) * (size_t)so->depth +
+                             (size_t)o];
             const int32_t v = requantized(q, bias + x * sum);
-            if (!first && v != *value)
+            if ((i || j) && v != *value)
                 return false;
             *value = v;
-            first = false;
         }
-    return !first;
+    return dr->n_rows > 0 && dr->n_cols > 0;
 }
 
 /* The output value of every constant channel (*has true), as the kernel
@@ -196,8 +226,8 @@ static bool constant_values(TaSparseGraph *s, TaOp *op, const TaSparseOp *so, co
     const TaQuant *wq = so->weights->quant;
     if (!wq || wq->num_scales < 1)
         return false;
-    DwWindow win;
-    if (in_has && !(so->depthwise && dw_window_of(s, &L, op, so, &win)))
+    DwRanges dr;
+    if (in_has && !(so->depthwise && dw_ranges_of(s, &L, op, so, &dr)))
         in_has = NULL;
     const int32_t channels = so->depthwise ? so->depth : so->rows;
     for (int32_t o = 0; o < channels; o++) {
@@ -214,8 +244,8 @@ static bool constant_values(TaSparseGraph *s, TaOp *op, const TaSparseOp *so, co
             value[o] = requantized(&q, bias_at(so->bias, o));
             has[o] = true;
         } else {
-            has[o] = depthwise_uniform(so, &win, &q, o,
-                                       (int64_t)in_value[o] - ta_zero_point(so->in), &value[o]);
+            has[o] = depthwise_uniform(so, &dr, &q, o, (int64_t)in_value[o] - ta_zero_point(so->in),
+                                       &value[o]);
         }
     }
     return true;
