@@ -1,11 +1,12 @@
 """SPARSE_CHANNELS (issue 24, item 1; docs/pruned-models.md):
 output channels whose weights are all zero become constants folded into
 the 1x1 and FULLY_CONNECTED layers that read them, and channels no later
-operator reads through a nonzero weight leave weights and tensors. Pruned
-models from tests/gen (SPARSE.chain, SPARSE.residual: depthwise
-convolutions, residual ADDs, SAME padding) stay byte-equal to TFLite Micro
-on both Cortex-M boards (on the host: the operator suite, make test-ops,
-and the small models here); the transform really removes the channels
+operator reads through a nonzero weight leave weights and tensors.
+Pruned models from tests/gen (SPARSE.chain, SPARSE.residual,
+SPARSE.constants: depthwise convolutions, residual ADDs, pooling, SAME and
+VALID padding) stay byte-equal to TFLite Micro on both Cortex-M boards (on
+the host: the operator suite, make test-ops, and the small models here);
+the transform really removes the channels
 (smaller tensors, fewer MACs in the views), and turning it off keeps
 them."""
 
@@ -25,7 +26,8 @@ from tests.harness import doc_commands as dc
 # Few cases: the operator suite (make test-ops) draws 30 of each variant
 # on the host.
 CASES = [("SPARSE.chain", seed) for seed in range(3)] + \
-        [("SPARSE.residual", seed) for seed in range(3)]
+        [("SPARSE.residual", seed) for seed in range(3)] + \
+        [("SPARSE.constants", seed) for seed in range(3)]
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 OFF = {"transforms": "{SPARSE_CHANNELS: false}"}
 
@@ -208,6 +210,49 @@ def test_constants_through_depthwise(tmp_path, padding, stride, constants):
     ops = analyze(path)["operators"]
     assert [o["channels_folded"] for o in ops] == [0, 0, constants], ops
     assert [o["output_shape"][3] for o in ops] == [6 - constants, 6 - constants, 4], ops
+    r = difftest.compare_model(path, tmp_path / "m", n_runs=30, litert=False)
+    assert r.bytes > 0 and r.diff["tflm"] == 0, r
+
+
+def pool_constant_model(kind, size, stride):
+    """input [1,6,6,3] -> 3x3 conv to 6 (RELU6; rows 0 and 1 zero:
+    constants, one the zero point, one above it) -> AVERAGE_POOL_2D or
+    MAX_POOL_2D (SAME, size x size, stride) -> 1x1 conv to 4 reading every
+    channel: a pool of a constant is the constant (the mean or maximum of
+    the taps inside the input), so both fold into the 1x1 layer."""
+    rng = np.random.default_rng(13)
+    b = ModelBuilder()
+    x = b.tensor([1, 6, 6, 3], "int8", Q(0.05, 3), name="x")
+    w1 = rng.integers(-127, 128, (6, 3, 3, 3)).astype(np.int8)
+    w1[:2] = 0
+    bias1 = rng.integers(-900, 900, 6).astype(np.int32)
+    bias1[0], bias1[1] = -700, 800
+    hq = Q(0.1, -10)
+    h = b.tensor([1, 6, 6, 6], "int8", hq, name="h")
+    b.op("CONV_2D", [x, b.const(w1, "int8", Q(0.01, 0), name="w1"),
+                     b.const(bias1, "int32", Q(0.0005, 0), name="b1")],
+         [h], "Conv2DOptions", padding="SAME", strideH=1, strideW=1,
+         fusedActivationFunction="RELU6")
+    side = (6 + stride - 1) // stride
+    pooled = b.tensor([1, side, side, 6], "int8", hq, name="pooled")
+    b.op(kind, [h], [pooled], "Pool2DOptions", padding="SAME", strideH=stride, strideW=stride,
+         filterHeight=size, filterWidth=size, fusedActivationFunction="NONE")
+    w2 = rng.integers(-127, 128, (4, 1, 1, 6)).astype(np.int8)
+    w2[w2 == 0] = 1
+    y = b.tensor([1, side, side, 4], "int8", Q(0.3, 1), name="y")
+    b.op("CONV_2D", [pooled, b.const(w2, "int8", Q(0.01, 0), name="w2")], [y],
+         "Conv2DOptions", padding="SAME", strideH=1, strideW=1)
+    return b.build([x], [y])
+
+
+@pytest.mark.parametrize("kind,size,stride", [("AVERAGE_POOL_2D", 3, 1), ("MAX_POOL_2D", 2, 2),
+                                              ("AVERAGE_POOL_2D", 6, 6)])
+def test_constants_through_pooling(tmp_path, kind, size, stride):
+    path = tmp_path / "pool.tflite"
+    path.write_bytes(pool_constant_model(kind, size, stride))
+    ops = analyze(path)["operators"]
+    assert [o["channels_folded"] for o in ops] == [0, 0, 2], ops
+    assert [o["output_shape"][3] for o in ops] == [4, 4, 4], ops
     r = difftest.compare_model(path, tmp_path / "m", n_runs=30, litert=False)
     assert r.bytes > 0 and r.diff["tflm"] == 0, r
 

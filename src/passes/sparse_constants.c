@@ -23,7 +23,9 @@
  * so the border differs unless the value is the zero point, the padding is
  * never read, or requantization and clamping make them equal. Each such
  * channel is evaluated at every position at conversion and, when uniform,
- * folded into the 1x1 readers like a zero channel.
+ * folded into the 1x1 readers like a zero channel. Average and max
+ * pooling pass every constant on (the mean or maximum of equal values,
+ * clamped) when no window lies in the padding only.
  */
 #include "sparse_channels.h"
 
@@ -32,6 +34,7 @@
 #include "../lower/lower.h"
 #include "../model/conv_options.h"
 
+#include <math.h>
 #include <string.h>
 
 enum { FC_OPT_ACTIVATION = 0 };
@@ -326,22 +329,16 @@ typedef struct ConstantChannels {
     int32_t **value;
 } ConstantChannels;
 
-static int fold_producer(TaSparseGraph *s, int p, ConstantChannels *known)
+/* Folds the constant channels (has, value) of tensor t, written by
+   operator p, into the 1x1 readers after it; returns how many. */
+static int fold_readers(TaSparseGraph *s, int p, const TaTensor *t, const bool *has,
+                        const int32_t *value)
 {
-    TaOp *op = TA_OP(s->g, p);
-    const TaSparseOp *so = &s->ops[p];
-    const int32_t channels = so->depthwise ? so->depth : so->rows;
-    int32_t *value = ta_alloc_array(s->ctx->pool, (size_t)channels, sizeof(int32_t));
-    bool *has = ta_alloc_array(s->ctx->pool, (size_t)channels, sizeof(bool));
-    const int in = so->in->index;
-    if (!constant_values(s, op, so, known->has[in], known->value[in], value, has))
-        return 0;
-    known->has[so->out->index] = has;
-    known->value[so->out->index] = value;
+    const int32_t channels = ta_sparse_channels(t);
     int folded = 0;
     for (int i = p + 1; i < s->g->ops.len; i++) {
         TaSparseOp *rs = &s->ops[i];
-        if (!foldable_reader(rs, so->out))
+        if (!foldable_reader(rs, t))
             continue;
         TaOp *r = TA_OP(s->g, i);
         own_operands(s->ctx->pool, rs);
@@ -354,6 +351,92 @@ static int fold_producer(TaSparseGraph *s, int p, ConstantChannels *known)
     return folded;
 }
 
+static int fold_producer(TaSparseGraph *s, int p, ConstantChannels *known)
+{
+    TaOp *op = TA_OP(s->g, p);
+    const TaSparseOp *so = &s->ops[p];
+    const int32_t channels = so->depthwise ? so->depth : so->rows;
+    int32_t *value = ta_alloc_array(s->ctx->pool, (size_t)channels, sizeof(int32_t));
+    bool *has = ta_alloc_array(s->ctx->pool, (size_t)channels, sizeof(bool));
+    const int in = so->in->index;
+    if (!constant_values(s, op, so, known->has[in], known->value[in], value, has))
+        return 0;
+    known->has[so->out->index] = has;
+    known->value[so->out->index] = value;
+    return fold_readers(s, p, so->out, has, value);
+}
+
+enum {
+    POOL_OPT_PADDING = 0,
+    POOL_OPT_STRIDE_W,
+    POOL_OPT_STRIDE_H,
+    POOL_OPT_FILTER_W,
+    POOL_OPT_FILTER_H,
+    POOL_OPT_ACTIVATION
+};
+
+/* AVERAGE_POOL_2D or MAX_POOL_2D over constant input channels: TFLite
+   Micro takes the maximum, or the rounded mean, of the window's taps
+   inside the input, which is the constant itself when every window has
+   one, then clamps it to the fused activation's range (a pool keeps the
+   input's quantization). */
+static int fold_pool(TaSparseGraph *s, int p, ConstantChannels *known)
+{
+    TaOp *op = TA_OP(s->g, p);
+    const TaTensor *in = op->inputs[0], *out = op->outputs[0];
+    const bool *in_has = known->has[in->index];
+    if (!in_has || in->rank != 4 || out->rank != 4 || ta_zero_point(in) != ta_zero_point(out) ||
+        fabs((double)ta_scale(in) - (double)ta_scale(out)) > 1.0e-6)
+        return 0;
+    TaDiag d = {.pool = s->ctx->pool, .sink = quiet};
+    TaLower L = {.pool = s->ctx->pool, .diag = &d, .graph = s->g, .model_path = s->ctx->model_path};
+    TaFbReader r = {
+        .buf = op->options_buf, .len = op->options_buf_len, .path = s->ctx->model_path, .diag = &d};
+    TaFbTable t = op->options_pos ? ta_fb_table_at(&r, op->options_pos) : (TaFbTable){.r = &r};
+    const int padding = ta_fb_i8(t, POOL_OPT_PADDING, TA_PADDING_SAME);
+    const int32_t stride_w = ta_fb_i32(t, POOL_OPT_STRIDE_W, 0);
+    const int32_t stride_h = ta_fb_i32(t, POOL_OPT_STRIDE_H, 0);
+    const int32_t filter_w = ta_fb_i32(t, POOL_OPT_FILTER_W, 0);
+    const int32_t filter_h = ta_fb_i32(t, POOL_OPT_FILTER_H, 0);
+    const int act = ta_fb_i8(t, POOL_OPT_ACTIVATION, TA_ACT_NONE);
+    int32_t out_h, out_w, pad_h, pad_w, lo, hi;
+    if (r.failed ||
+        !ta_conv_window(&L, op, padding, in->dims[1], filter_h, stride_h, 1, &out_h, &pad_h) ||
+        !ta_conv_window(&L, op, padding, in->dims[2], filter_w, stride_w, 1, &out_w, &pad_w) ||
+        out_h != out->dims[1] || out_w != out->dims[2] ||
+        !ta_activation_range(&L, op, act, out, &lo, &hi))
+        return 0;
+    TapRange *rows, *cols;
+    const int32_t n_rows = tap_ranges(s->ctx->pool, in->dims[1], out_h, filter_h, stride_h, 1,
+                                      pad_h, &rows);
+    const int32_t n_cols = tap_ranges(s->ctx->pool, in->dims[2], out_w, filter_w, stride_w, 1,
+                                      pad_w, &cols);
+    if (n_rows < 1 || n_cols < 1)
+        return 0;
+    for (int32_t i = 0; i < n_rows; i++)
+        if (rows[i].lo == rows[i].hi)
+            return 0; /* a window of padding only */
+    for (int32_t j = 0; j < n_cols; j++)
+        if (cols[j].lo == cols[j].hi)
+            return 0;
+    const int32_t channels = ta_sparse_channels(out);
+    const int32_t *in_value = known->value[in->index];
+    bool *has = ta_alloc_array(s->ctx->pool, (size_t)channels, sizeof(bool));
+    int32_t *value = ta_alloc_array(s->ctx->pool, (size_t)channels, sizeof(int32_t));
+    for (int32_t c = 0; c < channels; c++) {
+        has[c] = in_has[c];
+        value[c] = in_value[c] < lo ? lo : in_value[c] > hi ? hi : in_value[c];
+    }
+    known->has[out->index] = has;
+    known->value[out->index] = value;
+    return fold_readers(s, p, out, has, value);
+}
+
+static bool is_pool(const TaOp *op)
+{
+    return op->builtin == TA_BUILTIN_AVERAGE_POOL_2D || op->builtin == TA_BUILTIN_MAX_POOL_2D;
+}
+
 int ta_sparse_fold_constants(TaSparseGraph *s)
 {
     const size_t n = (size_t)s->g->tensors.len + 1;
@@ -364,6 +447,8 @@ int ta_sparse_fold_constants(TaSparseGraph *s)
         const TaSparseOp *so = &s->ops[i];
         if (so->role == TA_SPARSE_ROWS || so->depthwise)
             folded += fold_producer(s, i, &known);
+        else if (so->role == TA_SPARSE_CHANNELWISE && is_pool(TA_OP(s->g, i)))
+            folded += fold_pool(s, i, &known);
     }
     return folded;
 }
