@@ -257,6 +257,32 @@ def test_constants_through_pooling(tmp_path, kind, size, stride):
     assert r.bytes > 0 and r.diff["tflm"] == 0, r
 
 
+@pytest.mark.parametrize("op,options", [
+    ("AVERAGE_POOL_2D", {"strideH": 0}), ("AVERAGE_POOL_2D", {"filterHeight": 1 << 30}),
+    ("AVERAGE_POOL_2D", {"filterWidth": -5}),
+    ("AVERAGE_POOL_2D", {"padding": "VALID", "filterHeight": 9}),
+    ("DEPTHWISE_CONV_2D", {"strideW": 0}), ("DEPTHWISE_CONV_2D", {"dilationHFactor": -1}),
+    ("DEPTHWISE_CONV_2D", {"padding": "VALID"})])
+def test_bad_windows_over_constants_are_one_line_errors(tmp_path, monkeypatch, op, options):
+    """A pool or depthwise layer over constant channels with options no
+    kernel takes (or that disagree with its output's shape): the transform
+    leaves it, and the conversion fails with lowering's one-line error."""
+    original = ModelBuilder.op
+
+    def op_with(self, name, inputs, outputs, opt=None, **kw):
+        return original(self, name, inputs, outputs, opt, **({**kw, **options} if name == op
+                                                               else kw))
+    monkeypatch.setattr(ModelBuilder, "op", op_with)
+    model = (pool_constant_model("AVERAGE_POOL_2D", 3, 1) if op == "AVERAGE_POOL_2D"
+             else depthwise_constant_model("SAME"))
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(model)
+    p = subprocess.run([module.tinyaot_bin(), "analyze", "--model.path", str(path)],
+                       capture_output=True, text=True, timeout=60)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 1 and len(lines) == 1 and f"({op})" in lines[0], p.stderr
+
+
 def shared_weights_model():
     """A 3x3 conv to 8 channels (0-3 all zero: constants) read by two 1x1
     convolutions sharing one weight tensor whose columns 4-7 are zero, both

@@ -30,7 +30,6 @@
 #include "sparse_channels.h"
 
 #include "../../runtime/include/ta_quant.h"
-#include "../lower/common/conv_common.h"
 #include "../lower/lower.h"
 #include "../model/conv_options.h"
 
@@ -123,13 +122,18 @@ typedef struct DwRanges {
 /* Evaluating more pairs of ranges and taps than this a channel is not
    worth a conversion's time (a 3x3 window has at most 3 x 3 pairs). */
 enum { DW_UNIFORM_WORK = 1 << 16 };
+/* Sizes a model declares (a pool's window is only options): larger ones
+   are not searched for ranges at all. */
+enum { TAP_RANGES_MAX = 1 << 20 };
 
-/* The distinct ranges along an axis of `in` positions (-1: more than
-   expected): both ends fall as the output position grows, each at most k
+/* The distinct ranges along an axis of `in` positions (-1: too many to
+   search): both ends fall as the output position grows, each at most k
    times, so there are at most 2k + 1. */
 static int32_t tap_ranges(TaPool *pool, int32_t in, int32_t out, int32_t k, int32_t stride,
                           int32_t dilation, int32_t pad, TapRange **ranges)
 {
+    if (out > TAP_RANGES_MAX || k > TAP_RANGES_MAX)
+        return -1;
     TapRange *r = ta_alloc_array(pool, (size_t)k * 2 + 1, sizeof(TapRange));
     int32_t n = 0;
     for (int32_t o = 0; o < out; o++) {
@@ -138,30 +142,52 @@ static int32_t tap_ranges(TaPool *pool, int32_t in, int32_t out, int32_t k, int3
         int64_t hi = in > base ? (in - base + dilation - 1) / dilation : 0;
         hi = hi < k ? hi : k;
         lo = lo < hi ? lo : hi;
-        int32_t i = 0;
-        while (i < n && !(r[i].lo == lo && r[i].hi == hi))
-            i++;
-        if (i == n && n == 2 * k + 1)
-            return -1; /* cannot happen: both ends only fall as o grows */
-        if (i == n)
-            r[n++] = (TapRange){(int32_t)lo, (int32_t)hi};
+        /* Both ends only fall as o grows: a range never comes back. */
+        if (n > 0 && r[n - 1].lo == lo && r[n - 1].hi == hi)
+            continue;
+        if (n == 2 * k + 1)
+            return -1; /* cannot happen, by the above */
+        r[n++] = (TapRange){(int32_t)lo, (int32_t)hi};
     }
     *ranges = r;
     return n;
 }
 
+enum { PADDING_SAME = 0, PADDING_VALID = 1 }; /* schema.fbs Padding */
+
+/* The padding before the first position along one axis of a window over
+   `in` positions giving `out` (TFLite's sizes; half the total padding,
+   the odd one after); false when the options are bad or the sizes
+   disagree (lowering reports both). */
+static bool window_padding(int padding, int32_t in, int32_t out, int32_t filter, int32_t stride,
+                           int32_t dilation, int32_t *pad)
+{
+    if ((padding != PADDING_SAME && padding != PADDING_VALID) || in < 1 || filter < 1 ||
+        stride < 1 || dilation < 1)
+        return false;
+    const int64_t effective = ((int64_t)filter - 1) * dilation + 1;
+    const int64_t size = padding == PADDING_SAME ? ((int64_t)in + stride - 1) / stride
+                                                 : ((int64_t)in + stride - effective) / stride;
+    if (size < 1 || size != out)
+        return false;
+    const int64_t total = (size - 1) * stride + effective - in;
+    *pad = padding == PADDING_SAME && total > 0 ? (int32_t)(total / 2) : 0;
+    return true;
+}
+
 /* False when the options, the window or the shapes disagree (lowering
    reports it) or the evaluation would cost too much. */
-static bool dw_ranges_of(TaSparseGraph *s, TaLower *L, TaOp *op, const TaSparseOp *so, DwRanges *dr)
+static bool dw_ranges_of(TaSparseGraph *s, TaDiag *d, const TaOp *op, const TaSparseOp *so,
+                         DwRanges *dr)
 {
     TaConvAttrs a;
     const int32_t in_h = so->in->dims[1], in_w = so->in->dims[2];
     const int32_t k_h = so->weights->dims[1], k_w = so->weights->dims[2];
-    int32_t out_h, out_w, pad_h, pad_w;
-    if (!conv_attrs_of(s->ctx, L->diag, op, &a) ||
-        !ta_conv_window(L, op, a.padding, in_h, k_h, a.stride_h, a.dilation_h, &out_h, &pad_h) ||
-        !ta_conv_window(L, op, a.padding, in_w, k_w, a.stride_w, a.dilation_w, &out_w, &pad_w) ||
-        out_h != so->out->dims[1] || out_w != so->out->dims[2])
+    const int32_t out_h = so->out->dims[1], out_w = so->out->dims[2];
+    int32_t pad_h, pad_w;
+    if (!conv_attrs_of(s->ctx, d, op, &a) ||
+        !window_padding(a.padding, in_h, out_h, k_h, a.stride_h, a.dilation_h, &pad_h) ||
+        !window_padding(a.padding, in_w, out_w, k_w, a.stride_w, a.dilation_w, &pad_w))
         return false;
     dr->k_w = k_w;
     dr->n_rows = tap_ranges(s->ctx->pool, in_h, out_h, k_h, a.stride_h, a.dilation_h, pad_h,
@@ -230,7 +256,7 @@ static bool constant_values(TaSparseGraph *s, TaOp *op, const TaSparseOp *so, co
     if (!wq || wq->num_scales < 1)
         return false;
     DwRanges dr;
-    if (in_has && !(so->depthwise && dw_ranges_of(s, &L, op, so, &dr)))
+    if (in_has && !(so->depthwise && dw_ranges_of(s, &d, op, so, &dr)))
         in_has = NULL;
     const int32_t channels = so->depthwise ? so->depth : so->rows;
     for (int32_t o = 0; o < channels; o++) {
@@ -393,17 +419,16 @@ static int fold_pool(TaSparseGraph *s, int p, ConstantChannels *known)
     TaFbReader r = {
         .buf = op->options_buf, .len = op->options_buf_len, .path = s->ctx->model_path, .diag = &d};
     TaFbTable t = op->options_pos ? ta_fb_table_at(&r, op->options_pos) : (TaFbTable){.r = &r};
-    const int padding = ta_fb_i8(t, POOL_OPT_PADDING, TA_PADDING_SAME);
+    const int padding = ta_fb_i8(t, POOL_OPT_PADDING, PADDING_SAME);
     const int32_t stride_w = ta_fb_i32(t, POOL_OPT_STRIDE_W, 0);
     const int32_t stride_h = ta_fb_i32(t, POOL_OPT_STRIDE_H, 0);
     const int32_t filter_w = ta_fb_i32(t, POOL_OPT_FILTER_W, 0);
     const int32_t filter_h = ta_fb_i32(t, POOL_OPT_FILTER_H, 0);
     const int act = ta_fb_i8(t, POOL_OPT_ACTIVATION, TA_ACT_NONE);
-    int32_t out_h, out_w, pad_h, pad_w, lo, hi;
-    if (r.failed ||
-        !ta_conv_window(&L, op, padding, in->dims[1], filter_h, stride_h, 1, &out_h, &pad_h) ||
-        !ta_conv_window(&L, op, padding, in->dims[2], filter_w, stride_w, 1, &out_w, &pad_w) ||
-        out_h != out->dims[1] || out_w != out->dims[2] ||
+    const int32_t out_h = out->dims[1], out_w = out->dims[2];
+    int32_t pad_h, pad_w, lo, hi;
+    if (r.failed || !window_padding(padding, in->dims[1], out_h, filter_h, stride_h, 1, &pad_h) ||
+        !window_padding(padding, in->dims[2], out_w, filter_w, stride_w, 1, &pad_w) ||
         !ta_activation_range(&L, op, act, out, &lo, &hi))
         return 0;
     TapRange *rows, *cols;
