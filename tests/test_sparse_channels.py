@@ -1,11 +1,12 @@
 """SPARSE_CHANNELS (issue 24, item 1; docs/pruned-models.md):
 output channels whose weights are all zero become constants folded into
 the 1x1 and FULLY_CONNECTED layers that read them, and channels no later
-operator reads through a nonzero weight leave weights and tensors. Pruned
-models from tests/gen (SPARSE.chain, SPARSE.residual: depthwise
-convolutions, residual ADDs, SAME padding) stay byte-equal to TFLite Micro
-on both Cortex-M boards (on the host: the operator suite, make test-ops,
-and the small models here); the transform really removes the channels
+operator reads through a nonzero weight leave weights and tensors.
+Pruned models from tests/gen (SPARSE.chain, SPARSE.residual,
+SPARSE.constants: depthwise convolutions, residual ADDs, pooling, SAME and
+VALID padding) stay byte-equal to TFLite Micro on both Cortex-M boards (on
+the host: the operator suite, make test-ops, and the small models here);
+the transform really removes the channels
 (smaller tensors, fewer MACs in the views), and turning it off keeps
 them."""
 
@@ -25,7 +26,8 @@ from tests.harness import doc_commands as dc
 # Few cases: the operator suite (make test-ops) draws 30 of each variant
 # on the host.
 CASES = [("SPARSE.chain", seed) for seed in range(3)] + \
-        [("SPARSE.residual", seed) for seed in range(3)]
+        [("SPARSE.residual", seed) for seed in range(3)] + \
+        [("SPARSE.constants", seed) for seed in range(3)]
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 OFF = {"transforms": "{SPARSE_CHANNELS: false}"}
 
@@ -158,6 +160,127 @@ def test_bench_model_has_the_pruning_profile(tmp_path):
     assert on["flash"]["constants"] <= 0.35 * weights < off["flash"]["constants"]
     removed = [o["channels_removed"] for o in on["operators"]]
     assert max(removed) >= 200 and sum(1 for r in removed if r >= 100) >= 10
+
+
+def depthwise_constant_model(padding, stride=1):
+    """input [1,5,5,3] -> 1x1 conv to 6 (RELU; rows 0 and 1 zero: row 0's
+    negative bias clamps to the zero point, row 1's positive one does not)
+    -> depthwise 3x3 (padding) -> 1x1 conv to 4 reading every channel.
+    Through SAME padding only channel 0 stays a constant (its input is the
+    zero point, so the taps the border skips would add nothing), channel 1
+    differs at the border; through VALID padding both are constants. Stride
+    1 or 2."""
+    rng = np.random.default_rng(11)
+    b = ModelBuilder()
+    x = b.tensor([1, 5, 5, 3], "int8", Q(0.05, 3), name="x")
+    w1 = rng.integers(-127, 128, (6, 1, 1, 3)).astype(np.int8)
+    w1[:2] = 0
+    bias1 = rng.integers(-900, 900, 6).astype(np.int32)
+    bias1[0], bias1[1] = -700, 800
+    h = b.tensor([1, 5, 5, 6], "int8", Q(0.1, -10), name="h")
+    b.op("CONV_2D", [x, b.const(w1, "int8", Q(0.01, 0), name="w1"),
+                     b.const(bias1, "int32", Q(0.0005, 0), name="b1")],
+         [h], "Conv2DOptions", padding="SAME", strideH=1, strideW=1,
+         fusedActivationFunction="RELU")
+    side = (5 + stride - 1) // stride if padding == "SAME" else (5 - 3) // stride + 1
+    d = b.tensor([1, side, side, 6], "int8", Q(0.2, 2), name="d")
+    wd = rng.integers(-127, 128, (1, 3, 3, 6)).astype(np.int8)
+    b.op("DEPTHWISE_CONV_2D", [h, b.const(wd, "int8", Q(0.02, 0), name="wd"),
+                               b.const(rng.integers(-900, 900, 6).astype(np.int32), "int32",
+                                       Q(0.002, 0), name="bd")],
+         [d], "DepthwiseConv2DOptions", padding=padding, strideH=stride, strideW=stride,
+         depthMultiplier=1)
+    w2 = rng.integers(-127, 128, (4, 1, 1, 6)).astype(np.int8)
+    w2[w2 == 0] = 1
+    y = b.tensor([1, side, side, 4], "int8", Q(0.3, 1), name="y")
+    b.op("CONV_2D", [d, b.const(w2, "int8", Q(0.01, 0), name="w2")], [y], "Conv2DOptions",
+         padding="SAME", strideH=1, strideW=1)
+    return b.build([x], [y])
+
+
+@pytest.mark.parametrize("padding,stride,constants",
+                         [("SAME", 1, 1), ("SAME", 2, 1), ("VALID", 1, 2), ("VALID", 2, 2)])
+def test_constants_through_depthwise(tmp_path, padding, stride, constants):
+    """A constant channel through a depthwise layer folds into the 1x1
+    reader where the layer gives it one value at every position (computed
+    at conversion with the kernel's border arithmetic), and leaves the
+    producer, the depthwise layer and the reader's weights."""
+    path = tmp_path / "dw.tflite"
+    path.write_bytes(depthwise_constant_model(padding, stride))
+    ops = analyze(path)["operators"]
+    assert [o["channels_folded"] for o in ops] == [0, 0, constants], ops
+    assert [o["output_shape"][3] for o in ops] == [6 - constants, 6 - constants, 4], ops
+    r = difftest.compare_model(path, tmp_path / "m", n_runs=30, litert=False)
+    assert r.bytes > 0 and r.diff["tflm"] == 0, r
+
+
+def pool_constant_model(kind, size, stride):
+    """input [1,6,6,3] -> 3x3 conv to 6 (RELU6; rows 0 and 1 zero:
+    constants, one the zero point, one above it) -> AVERAGE_POOL_2D or
+    MAX_POOL_2D (SAME, size x size, stride) -> 1x1 conv to 4 reading every
+    channel: a pool of a constant is the constant (the mean or maximum of
+    the taps inside the input), so both fold into the 1x1 layer."""
+    rng = np.random.default_rng(13)
+    b = ModelBuilder()
+    x = b.tensor([1, 6, 6, 3], "int8", Q(0.05, 3), name="x")
+    w1 = rng.integers(-127, 128, (6, 3, 3, 3)).astype(np.int8)
+    w1[:2] = 0
+    bias1 = rng.integers(-900, 900, 6).astype(np.int32)
+    bias1[0], bias1[1] = -700, 800
+    hq = Q(0.1, -10)
+    h = b.tensor([1, 6, 6, 6], "int8", hq, name="h")
+    b.op("CONV_2D", [x, b.const(w1, "int8", Q(0.01, 0), name="w1"),
+                     b.const(bias1, "int32", Q(0.0005, 0), name="b1")],
+         [h], "Conv2DOptions", padding="SAME", strideH=1, strideW=1,
+         fusedActivationFunction="RELU6")
+    side = (6 + stride - 1) // stride
+    pooled = b.tensor([1, side, side, 6], "int8", hq, name="pooled")
+    b.op(kind, [h], [pooled], "Pool2DOptions", padding="SAME", strideH=stride, strideW=stride,
+         filterHeight=size, filterWidth=size, fusedActivationFunction="NONE")
+    w2 = rng.integers(-127, 128, (4, 1, 1, 6)).astype(np.int8)
+    w2[w2 == 0] = 1
+    y = b.tensor([1, side, side, 4], "int8", Q(0.3, 1), name="y")
+    b.op("CONV_2D", [pooled, b.const(w2, "int8", Q(0.01, 0), name="w2")], [y],
+         "Conv2DOptions", padding="SAME", strideH=1, strideW=1)
+    return b.build([x], [y])
+
+
+@pytest.mark.parametrize("kind,size,stride", [("AVERAGE_POOL_2D", 3, 1), ("MAX_POOL_2D", 2, 2),
+                                              ("AVERAGE_POOL_2D", 6, 6)])
+def test_constants_through_pooling(tmp_path, kind, size, stride):
+    path = tmp_path / "pool.tflite"
+    path.write_bytes(pool_constant_model(kind, size, stride))
+    ops = analyze(path)["operators"]
+    assert [o["channels_folded"] for o in ops] == [0, 0, 2], ops
+    assert [o["output_shape"][3] for o in ops] == [4, 4, 4], ops
+    r = difftest.compare_model(path, tmp_path / "m", n_runs=30, litert=False)
+    assert r.bytes > 0 and r.diff["tflm"] == 0, r
+
+
+@pytest.mark.parametrize("op,options", [
+    ("AVERAGE_POOL_2D", {"strideH": 0}), ("AVERAGE_POOL_2D", {"filterHeight": 1 << 30}),
+    ("AVERAGE_POOL_2D", {"filterWidth": -5}),
+    ("AVERAGE_POOL_2D", {"padding": "VALID", "filterHeight": 9}),
+    ("DEPTHWISE_CONV_2D", {"strideW": 0}), ("DEPTHWISE_CONV_2D", {"dilationHFactor": -1}),
+    ("DEPTHWISE_CONV_2D", {"padding": "VALID"})])
+def test_bad_windows_over_constants_are_one_line_errors(tmp_path, monkeypatch, op, options):
+    """A pool or depthwise layer over constant channels with options no
+    kernel takes (or that disagree with its output's shape): the transform
+    leaves it, and the conversion fails with lowering's one-line error."""
+    original = ModelBuilder.op
+
+    def op_with(self, name, inputs, outputs, opt=None, **kw):
+        return original(self, name, inputs, outputs, opt, **({**kw, **options} if name == op
+                                                               else kw))
+    monkeypatch.setattr(ModelBuilder, "op", op_with)
+    model = (pool_constant_model("AVERAGE_POOL_2D", 3, 1) if op == "AVERAGE_POOL_2D"
+             else depthwise_constant_model("SAME"))
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(model)
+    p = subprocess.run([module.tinyaot_bin(), "analyze", "--model.path", str(path)],
+                       capture_output=True, text=True, timeout=60)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 1 and len(lines) == 1 and f"({op})" in lines[0], p.stderr
 
 
 def shared_weights_model():

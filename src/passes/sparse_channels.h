@@ -4,8 +4,10 @@
  * the operators the transform understands.
  *
  *   sparse_graph.c      which operators it understands, and how
- *   sparse_constants.c  all-zero output channels become constants, folded
- *                       into the bias of 1x1 CONV_2D / FULLY_CONNECTED readers
+ *   sparse_constants.c  all-zero output channels become constants (carried
+ *                       through depthwise layers where uniform, and pooling),
+ *                       folded into the bias of 1x1 CONV_2D / FULLY_CONNECTED
+ *                       readers
  *   sparse_live.c       which channels some later operator reads through a
  *                       nonzero weight (groups of tensors joined by
  *                       channel-wise operators share one answer)

@@ -2,11 +2,13 @@
 convolutions with output channels whose weights are all zero (constants: their bias,
 requantized) and input channels no nonzero weight reads (dead channels),
 with depthwise convolutions, standalone activations, pooling and residual
-ADDs between them, SAME padding throughout.
+ADDs between them, SAME padding but in SPARSE.constants.
 
 SPARSE.chain: conv -> [RELU] -> depthwise 3x3 -> 1x1 conv -> [pool] ->
 [PAD, MUL, LEAKY_RELU or HARD_SWISH] -> 3x3 conv -> 1x1 conv or
-FULLY_CONNECTED. SPARSE.residual: stem conv, one or
+FULLY_CONNECTED. SPARSE.constants: conv -> depthwise 3x3 (SAME or VALID)
+-> [pool of any window] -> 1x1 conv or FULLY_CONNECTED, constants
+carried through both. SPARSE.residual: stem conv, one or
 two inverted-residual blocks (1x1 expand, depthwise 3x3, 1x1 project, ADD
 with the block's input), a 1x1 head. config["zero_rows"] and
 ["zero_cols"] name what was zeroed per layer."""
@@ -34,9 +36,9 @@ class _Net:
         self.info = {"zero_rows": {}, "zero_cols": {}, "layers": []}
 
     def layer(self, x, shape, q, kind, out_c=None, k=1, stride=1, p_rows=0.0, p_cols=0.0,
-              name="conv", density=1.0):
+              name="conv", density=1.0, padding="SAME"):
         """CONV_2D ('conv'), DEPTHWISE_CONV_2D ('dw', multiplier 1) or
-        FULLY_CONNECTED ('fc') with SAME padding; a share p_rows of the
+        FULLY_CONNECTED ('fc') with `padding`; a share p_rows of the
         output channels all zero (their bias kept), p_cols of the input
         channels read by no weight, and of the other weights a share
         `density` kept (unstructured pruning)."""
@@ -74,14 +76,14 @@ class _Net:
         if kind == "fc":
             oshape = [int(np.prod(shape[:-1])), out_c]
         else:
-            oshape = [shape[0], conv_out_size(shape[1], k, stride, 1, "SAME"),
-                      conv_out_size(shape[2], k, stride, 1, "SAME"), out_c]
+            oshape = [shape[0], conv_out_size(shape[1], k, stride, 1, padding),
+                      conv_out_size(shape[2], k, stride, 1, padding), out_c]
         y = b.tensor(oshape, "int8", oq, name=name + "_out")
         if kind == "conv":
-            b.op("CONV_2D", inputs, [y], "Conv2DOptions", padding="SAME", strideH=stride,
+            b.op("CONV_2D", inputs, [y], "Conv2DOptions", padding=padding, strideH=stride,
                  strideW=stride, fusedActivationFunction=act)
         elif kind == "dw":
-            b.op("DEPTHWISE_CONV_2D", inputs, [y], "DepthwiseConv2DOptions", padding="SAME",
+            b.op("DEPTHWISE_CONV_2D", inputs, [y], "DepthwiseConv2DOptions", padding=padding,
                  strideH=stride, strideW=stride, depthMultiplier=1, fusedActivationFunction=act)
         else:
             b.op("FULLY_CONNECTED", inputs, [y], "FullyConnectedOptions",
@@ -106,6 +108,25 @@ class _Net:
         self.b.op(kind, [x], [y], "Pool2DOptions", padding="SAME", strideH=2, strideW=2,
                   filterHeight=2, filterWidth=2, fusedActivationFunction="NONE")
         self.info["layers"].append({"name": name, "kind": kind})
+        return y, oshape, q
+
+    def any_pool(self, x, shape, q, name):
+        """AVERAGE_POOL_2D or MAX_POOL_2D of any size up to the whole
+        image, stride 1 to the size, SAME or VALID padding, a fused
+        activation or none."""
+        rng = self.rng
+        kind = pick(rng, ["MAX_POOL_2D", "AVERAGE_POOL_2D"])
+        padding = pick(rng, ["SAME", "VALID"])
+        fh, fw = randint(rng, 1, shape[1]), randint(rng, 1, shape[2])
+        sh, sw = randint(rng, 1, fh), randint(rng, 1, fw)
+        oshape = [shape[0], conv_out_size(shape[1], fh, sh, 1, padding),
+                  conv_out_size(shape[2], fw, sw, 1, padding), shape[3]]
+        y = self.b.tensor(oshape, "int8", Q(q.scale, q.zero_point), name=name)
+        self.b.op(kind, [x], [y], "Pool2DOptions", padding=padding, strideH=sh, strideW=sw,
+                  filterHeight=fh, filterWidth=fw,
+                  fusedActivationFunction=pick(rng, ["NONE", "RELU", "RELU6"]))
+        self.info["layers"].append({"name": name, "kind": kind, "filter": [fh, fw],
+                                    "stride": [sh, sw], "padding": padding})
         return y, oshape, q
 
     def channelwise(self, x, shape, q, name):
@@ -179,6 +200,29 @@ def chain(rng):
                        name="spatial")
     last = pick(rng, ["conv", "fc"])
     y, s, yq = n.layer(h, s, hq, last, randint(rng, 2, 10), p_cols=0.5, name="output")
+    return n.b.build([x], [y]), {"input_shape": shape, "last": last, **n.info}
+
+
+@variant("SPARSE.constants", "SPARSE")
+def constants(rng):
+    """Constants carried through a depthwise layer and pooling: conv (half
+    its output channels zero: constants, at the zero point where a RELU
+    clamps a negative bias) -> depthwise 3x3 (SAME or VALID, stride 1 or
+    2; zero channels of its own) -> [AVERAGE_POOL_2D or MAX_POOL_2D, any
+    window] -> 1x1 conv or FULLY_CONNECTED reading most channels (where a
+    channel is one value at every position it folds into their bias)."""
+    n = _Net(rng)
+    shape = [1, randint(rng, 3, 9), randint(rng, 3, 9), randint(rng, 1, 6)]
+    q = draw_quant(rng, "int8", 1e-3, 0.5)
+    x = n.b.tensor(shape, "int8", q, name="input")
+    h, s, hq = n.layer(x, shape, q, "conv", randint(rng, 4, 24), k=pick(rng, [1, 3]),
+                       p_rows=0.5, name="first")
+    h, s, hq = n.layer(h, s, hq, "dw", k=3, stride=pick(rng, [1, 2]), p_rows=0.2,
+                       padding=pick(rng, ["SAME", "VALID"]), name="dw")
+    if chance(rng, 0.6):
+        h, s, hq = n.any_pool(h, s, hq, "pool")
+    last = pick(rng, ["conv", "fc"])
+    y, s, yq = n.layer(h, s, hq, last, randint(rng, 2, 10), p_cols=0.2, name="output")
     return n.b.build([x], [y]), {"input_shape": shape, "last": last, **n.info}
 
 
