@@ -53,15 +53,39 @@ static inline int16x8_t ta_dw_narrow_mve(int32x4_t even, int32x4_t odd, int32_t 
     return vqaddq_n_s16(t, (int16_t)offset);
 }
 
+/* ta_dw_narrow_mve with the narrowing pair in assembly: together the two
+   write every lane, so t needs no start value, where the intrinsics copy
+   one in (a VMOV per call). The depthwise kernel's stores take it; in
+   MUL's loop gcc's schedule around the intrinsics comes out faster. */
+static inline int16x8_t ta_dw_narrow_fresh_mve(int32x4_t even, int32x4_t odd, int32_t offset)
+{
+    int16x8_t t;
+    __asm__("vqmovnb.s32 %q[t], %q[e]\n\t"
+            "vqmovnt.s32 %q[t], %q[o]"
+            : [t] "=&w"(t)
+            : [e] "w"(even), [o] "w"(odd));
+    return vqaddq_n_s16(t, (int16_t)offset);
+}
+
+/* The int16 lanes of t saturated to int8 in the low byte of each lane
+   (what VSTRB.16 stores; the high bytes are left undefined, so no start
+   value is copied in). */
+static inline int16x8_t ta_dw_saturate_low_bytes(int16x8_t t)
+{
+    int16x8_t v;
+    __asm__("vqmovnb.s16 %q[v], %q[t]" : [v] "=w"(v) : [t] "w"(t));
+    return v;
+}
+
 /* The same clamped to [lo, hi] (within int8), as int8 in the low byte of
    each int16 lane (what VSTRB.16 stores): the full int8 range is one
    saturating narrow. */
 static inline int16x8_t ta_dw_narrow_clamp_mve(int32x4_t even, int32x4_t odd, int32_t offset,
                                                int32_t lo, int32_t hi)
 {
-    const int16x8_t t = ta_dw_narrow_mve(even, odd, offset);
+    const int16x8_t t = ta_dw_narrow_fresh_mve(even, odd, offset);
     if (lo == INT8_MIN && hi == INT8_MAX)
-        return vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t));
+        return ta_dw_saturate_low_bytes(t);
     return vminq_s16(vmaxq_s16(t, vdupq_n_s16((int16_t)lo)), vdupq_n_s16((int16_t)hi));
 }
 #endif
