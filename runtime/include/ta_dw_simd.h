@@ -37,7 +37,7 @@ static inline void ta_dw_load_even_odd(const int32_t *v, int32_t n, int32x4_t *e
 static inline int32x4_t ta_dw_mul_right_mve(int32x4_t x, int32x4_t m, int32x4_t s)
 {
     const int32x4_t h = vqrdmulhq_s32(x, m);
-    return vrshlq_s32(vqaddq_s32(h, vshrq_n_s32(h, 31)), s);
+    return vrshlq_s32(ta_ties_away_mve(h), s);
 }
 
 /* Eight requantized channels from even/odd accumulators in channel order

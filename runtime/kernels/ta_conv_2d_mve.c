@@ -221,7 +221,7 @@ static inline void requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pix
 #pragma GCC unroll 4
             for (int32_t k = 0; k < pixels; k++, o += out_c) {
                 int32x4_t v = vqrdmulhq_s32(vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m);
-                v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), s);
+                v = vrshlq_s32(ta_ties_away_mve(v), s);
                 vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
             }
             continue;
@@ -435,7 +435,7 @@ static inline void quad_filter_store(int32x4_t v, int32_t b, int32_t multiplier,
                                      int32_t offset, uint32x4_t lanes, int8_t *out)
 {
     v = vqrdmulhq_n_s32(vaddq_n_s32(v, b), multiplier);
-    v = vrshlq_n_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), shift);
+    v = vrshlq_n_s32(ta_ties_away_mve(v), shift);
     /* A saturating shift to the top byte and back clamps to int8 without
        two constant vectors. */
     vstrbq_scatter_offset_s32(out, lanes,
@@ -589,7 +589,7 @@ static inline int32x4_t dot2x2_interleaved_mve(const int32_t *init, const int8_t
 static inline int32x4_t requantize4_right(int32x4_t v, int32x4_t m, int32x4_t s)
 {
     v = vqrdmulhq_s32(v, m);
-    return vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), s);
+    return vrshlq_s32(ta_ties_away_mve(v), s);
 }
 
 /* A pixel's first `whole` channels (whole blocks of four, right shifts

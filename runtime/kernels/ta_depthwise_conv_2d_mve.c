@@ -168,7 +168,7 @@ DW_INLINE void mve_requant_init(const dw_ctx *c, mve_requant *q)
 /* The rounding right shift of ta_dw_mul_right_mve after its VQRDMULH. */
 DW_INLINE int32x4_t mve_round_right(int32x4_t h, int32x4_t s)
 {
-    return vrshlq_s32(vqaddq_s32(h, vshrq_n_s32(h, 31)), s);
+    return vrshlq_s32(ta_ties_away_mve(h), s);
 }
 
 /* The general form of mve_store8 (per-tensor, left shifts or an
@@ -188,8 +188,8 @@ DW_INLINE void mve_store8_general(const mve_requant *q, int32x4_t even, int32x4_
     } else if (q->right_only) {
         even = vqrdmulhq_n_s32(even, q->multiplier);
         odd = vqrdmulhq_n_s32(odd, q->multiplier);
-        even = vrshlq_n_s32(vqaddq_s32(even, vshrq_n_s32(even, 31)), q->shift);
-        odd = vrshlq_n_s32(vqaddq_s32(odd, vshrq_n_s32(odd, 31)), q->shift);
+        even = vrshlq_n_s32(ta_ties_away_mve(even), q->shift);
+        odd = vrshlq_n_s32(ta_ties_away_mve(odd), q->shift);
     } else {
         me = mo = vdupq_n_s32(q->multiplier);
         se = so = vdupq_n_s32(q->shift);
