@@ -368,14 +368,15 @@ DW_INLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t c
 /* What an interior run of one quad of channels reads per pixel, prepared
    once per run (on the stack, like any local): the bias doubled, the
    multipliers, the shifts as right shifts less one, and per row of the 3x3
-   window the doubled weights as halfword pairs for SMLAD, in the order
-   channels 0, 2, 1, 3: taps 0 and 1 of the channel side by side, then tap
-   2 alone, in the low halfword for channels 0 and 1 and the high one for 2
-   and 3 (what SXTB16 gives each). Doubled, the accumulators hold 2 * acc,
-   which the requantization's SMMULR takes as it is (|acc| < 2^30). */
+   window the doubled weights as halfword pairs: for SMLAD taps 0 and 1 of
+   each channel side by side, in the order channels 0, 2, 1, 3; then tap 2
+   of channels 0 and 2, and of 1 and 3, one word each, for SMLABB/SMLATT
+   (the halves SXTB16 gives the input). Doubled, the accumulators hold
+   2 * acc, which the requantization's SMMULR takes as it is
+   (|acc| < 2^30). */
 typedef struct {
     int32_t bias2[4], multipliers[4], right1[4];
-    uint32_t pairs[3][8];
+    uint32_t pairs[3][6];
 } dsp_quad;
 
 /* The doubled weights of channels 0, 2 (even) and 1, 3 (odd) of the four
@@ -419,16 +420,15 @@ static void dsp_quad_prepare(const dw_ctx *c, int32_t c0, dsp_quad *k)
         pairs[1] = dsp_high_halves(e0, e1); /* channel 2 */
         pairs[2] = dsp_low_halves(o0, o1);  /* channel 1 */
         pairs[3] = dsp_high_halves(o0, o1); /* channel 3 */
-        pairs[4] = e2 & 0xFFFFu;            /* tap 2 */
-        pairs[5] = e2 & 0xFFFF0000u;
-        pairs[6] = o2 & 0xFFFFu;
-        pairs[7] = o2 & 0xFFFF0000u;
+        pairs[4] = e2;                      /* tap 2: channels 0 and 2 */
+        pairs[5] = o2;                      /* channels 1 and 3 */
     }
 }
 
 /* One row of the window for the quad: taps 0 and 1 of each channel packed
    side by side (SXTB16, then PKHBT/PKHTB) for one SMLAD, tap 2 from SXTB16
-   against a pair with one weight zero; w steps over the row's 8 pairs. */
+   by SMLABB/SMLATT (one word of weights fewer than SMLAD against pairs with
+   one weight zero: three LDRDs a row); w steps over the row's 6 words. */
 DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t *x,
                               const uint32_t **w, ptrdiff_t d)
 {
@@ -454,11 +454,10 @@ DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3
             "sxtb16 %[t0], %[xa]\n\t"
             "sxtb16 %[t1], %[xa], ror #8\n\t"
             "ldrd %[wa], %[wb], [%[w]], #8\n\t"
-            "smlad %[a0], %[t0], %[wa], %[a0]\n\t"
-            "smlad %[a2], %[t0], %[wb], %[a2]\n\t"
-            "ldrd %[wa], %[wb], [%[w]], #8\n\t"
-            "smlad %[a1], %[t1], %[wa], %[a1]\n\t"
-            "smlad %[a3], %[t1], %[wb], %[a3]"
+            "smlabb %[a0], %[t0], %[wa], %[a0]\n\t"
+            "smlatt %[a2], %[t0], %[wa], %[a2]\n\t"
+            "smlabb %[a1], %[t1], %[wb], %[a1]\n\t"
+            "smlatt %[a3], %[t1], %[wb], %[a3]"
             : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [w] "+r"(*w),
               [xa] "=&r"(xa), [xb] "=&r"(xb), [t0] "=&r"(t0), [t1] "=&r"(t1), [p] "=&r"(p),
               [wa] "=&r"(wa), [wb] "=&r"(wb)
