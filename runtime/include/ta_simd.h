@@ -401,6 +401,15 @@ static inline void ta_sum4_interleaved_s8(int32_t sum[4], const int8_t *w, int32
 }
 
 #if defined(TA_HAVE_MVE)
+/* Lanes x made ready for a rounding right shift by VRSHL (by at least
+   one): VRSHL rounds ties up, TFLite's rounding divide away from zero, so
+   negative lanes step down by one first (saturating, which leaves
+   INT32_MIN exact). */
+static inline int32x4_t ta_ties_away_mve(int32x4_t x)
+{
+    return vqaddq_s32(x, vshrq_n_s32(x, 31));
+}
+
 /* ta_mul_by_quantized_multiplier on four lanes. The left shift wraps as
    the scalar form does; VQRDMULH is exactly the saturating rounding
    doubling high multiply TFLite uses; VRSHL by -e rounds ties up, so a

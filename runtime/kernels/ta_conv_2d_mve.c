@@ -198,30 +198,95 @@ static inline void requantize_group(const int32_t acc[][MVE_GROUP], int32_t pixe
     }
 }
 
+/* Steps of requantize4_right_quad on the sums of one pixel in %q[v] (a or
+   b): VMLA adds the bias (x + bias * 1) and the offset (x + ones *
+   offset), VPT and a predicated VQSUB of one take the ties step on the
+   lanes below zero. */
+/* clang-format off */
+#define RQ_LOAD(v, off) "vldrw.u32    %q[" v "], [%[acc], #" off "]\n\t"
+#define RQ_BIAS(v)      "vmla.s32     %q[" v "], %q[bias], %[one]\n\t"
+#define RQ_MUL(v)       "vqrdmulh.s32 %q[" v "], %q[" v "], %q[m]\n\t"
+#define RQ_TIES(v)      "vpt.s32      lt, %q[" v "], zr\n\t"                        \
+                        "vqsubt.s32   %q[" v "], %q[" v "], %[one]\n\t"
+#define RQ_SHIFT(v)     "vrshl.s32    %q[" v "], %q[" v "], %q[s]\n\t"
+#define RQ_OFFSET(v)    "vmla.s32     %q[" v "], %q[ones], %[off]\n\t"
+#define RQ_MAX(v)       "vmax.s32     %q[" v "], %q[" v "], %q[lo]\n\t"
+#define RQ_MIN(v)       "vmin.s32     %q[" v "], %q[" v "], %q[hi]\n\t"
+#define RQ_STORE(v, o)  "vstrb.32     %q[" v "], [%[" o "]]\n\t"
+/* clang-format on */
+
+/* Bias, requantization (right shifts only) and store of four channels of
+   four pixels, their sums MVE_GROUP apart from acc, their outputs out_c
+   apart from out: requantize4_right with half the steps on the M55's
+   multiply pipe (the VMLAs and VPTs above) and half on its integer pipe,
+   and the steps of two pixels interleaved (the third and fourth pixels
+   reuse the first two's registers once stored), so that consecutive steps
+   mostly use different pipes. In assembly: with intrinsics gcc keeps each
+   pixel's steps apart (a byte store may alias the next pixel's sums). */
+static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, int32x4_t m,
+                                          int32x4_t s, int32x4_t lov, int32x4_t hiv, int32x4_t ones,
+                                          int32_t offset, int8_t *out, size_t out_c)
+{
+    _Static_assert(MVE_GROUP * sizeof(int32_t) == 64, "the loads' offsets");
+    int32x4_t a, b;
+    int8_t *o0 = out, *o1;
+    /* clang-format off */
+    __asm__ volatile(
+        RQ_LOAD("a", "0") RQ_BIAS("a") RQ_MUL("a") "add %[o1], %[o0], %[oc]\n\t"
+        RQ_LOAD("b", "64") RQ_TIES("a") RQ_BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b")
+        RQ_OFFSET("a") RQ_SHIFT("b") RQ_MAX("a") RQ_OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")
+        RQ_MAX("b") RQ_LOAD("a", "128") RQ_MIN("b") RQ_BIAS("a") RQ_STORE("b", "o1")
+        "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_LOAD("b", "192") RQ_TIES("a")
+        RQ_BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b") RQ_OFFSET("a") RQ_SHIFT("b")
+        RQ_MAX("a") RQ_OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")
+        "add %[o1], %[o0], %[oc]\n\t" RQ_MAX("b") RQ_MIN("b") RQ_STORE("b", "o1")
+        : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
+        : [acc] "r"(acc), [bias] "w"(bias), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv),
+          [ones] "w"(ones), [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
+          "m"(*(const int32_t(*)[4 * MVE_GROUP])acc)
+        : "p0", "memory");
+    /* clang-format on */
+}
+
+#undef RQ_LOAD
+#undef RQ_BIAS
+#undef RQ_MUL
+#undef RQ_TIES
+#undef RQ_SHIFT
+#undef RQ_OFFSET
+#undef RQ_MAX
+#undef RQ_MIN
+#undef RQ_STORE
+
 /* bias, requantization and store of acc[k][0..valid) for `pixels` pixels
    (inline for the constant counts below), out_c outputs apart: each whole
    block of four channels unrolled over the pixels; when every shift of the
    block is a right shift (as nearly always) without the left shift and the
    mask of the ties step (x & neg_right then has the sign bit of x). A last
    partial block through requantize_group. */
-static inline void requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
-                                     const int32_t *bias_sum, const int32_t *multipliers,
-                                     const int32_t *shifts, const ta_conv_2d_params_t *p,
-                                     int8_t *out)
+static inline __attribute__((always_inline)) void
+requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
+                  const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
+                  const ta_conv_2d_params_t *p, int8_t *out)
 {
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    const int32x4_t ones = vdupq_n_s32(1);
     int32_t f = 0;
     for (; f + 4 <= valid; f += 4) {
         const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
         const int32x4_t s = vldrwq_s32(shifts + f);
         int8_t *o = out + f;
         if (vmaxvq_s32(INT32_MIN, s) < 0) {
+            if (pixels == MVE_PIXELS) {
+                requantize4_right_quad(&acc[0][f], bias, m, s, lov, hiv, ones, offset, o, out_c);
+                continue;
+            }
 #pragma GCC unroll 4
             for (int32_t k = 0; k < pixels; k++, o += out_c) {
                 int32x4_t v = vqrdmulhq_s32(vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m);
-                v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), s);
+                v = vrshlq_s32(ta_ties_away_mve(v), s);
                 vstrbq_s32(o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
             }
             continue;
@@ -435,7 +500,7 @@ static inline void quad_filter_store(int32x4_t v, int32_t b, int32_t multiplier,
                                      int32_t offset, uint32x4_t lanes, int8_t *out)
 {
     v = vqrdmulhq_n_s32(vaddq_n_s32(v, b), multiplier);
-    v = vrshlq_n_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), shift);
+    v = vrshlq_n_s32(ta_ties_away_mve(v), shift);
     /* A saturating shift to the top byte and back clamps to int8 without
        two constant vectors. */
     vstrbq_scatter_offset_s32(out, lanes,
@@ -589,7 +654,7 @@ static inline int32x4_t dot2x2_interleaved_mve(const int32_t *init, const int8_t
 static inline int32x4_t requantize4_right(int32x4_t v, int32x4_t m, int32x4_t s)
 {
     v = vqrdmulhq_s32(v, m);
-    return vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), s);
+    return vrshlq_s32(ta_ties_away_mve(v), s);
 }
 
 /* A pixel's first `whole` channels (whole blocks of four, right shifts

@@ -112,11 +112,20 @@ DW_INLINE int32_t dsp_output(const dsp_requant *q, int32_t acc, int32_t o)
    packed as bytes by bit-field inserts, then clamped to the activation
    range bytewise with SSUB8/SEL: `clamp` 0 skips that (the full range),
    1 checks the bounds at run time, 2 always clamps. */
+DW_INLINE uint32_t dsp_clamp4(const dsp_requant *q, uint32_t v, int clamp);
+
 DW_INLINE uint32_t dsp_pack4(const dsp_requant *q, int32_t v0, int32_t v1, int32_t v2, int32_t v3,
                              int clamp)
 {
-    uint32_t v = ta_dw_pack_bytes(__ssat(v0 + q->offset, 8), __ssat(v1 + q->offset, 8),
-                                  __ssat(v2 + q->offset, 8), __ssat(v3 + q->offset, 8));
+    const uint32_t v = ta_dw_pack_bytes(__ssat(v0 + q->offset, 8), __ssat(v1 + q->offset, 8),
+                                        __ssat(v2 + q->offset, 8), __ssat(v3 + q->offset, 8));
+    return dsp_clamp4(q, v, clamp);
+}
+
+/* Four packed int8 outputs clamped to the activation range bytewise
+   (dsp_pack4's `clamp`). */
+DW_INLINE uint32_t dsp_clamp4(const dsp_requant *q, uint32_t v, int clamp)
+{
     if (clamp == 2 || (clamp == 1 && q->lo > INT8_MIN)) {
         (void)__ssub8(v, q->lo4);
         v = __sel(v, q->lo4);
@@ -128,6 +137,58 @@ DW_INLINE uint32_t dsp_pack4(const dsp_requant *q, int32_t v0, int32_t v1, int32
     return v;
 }
 
+/* Four sums a0..a3 requantized with multipliers m[0..3] and right shifts
+   from r[0..3], the offset added, saturated to int8 and packed (as
+   dsp_pack4 before its clamp). DOUBLE(a, b): the sums come undoubled (SMMULR
+   takes 2 * sum, ta_dw_requantize_right_small); NEGATE: r holds the shifts
+   (< 0; MVN gives the shift less one that ASR takes), not the shifts less
+   one (ta_dw_requantize_right_doubled). In assembly, to load the values two
+   at a time back to back: a load right after a load takes one cycle on the
+   Cortex-M4, else two, and gcc spreads them. */
+/* clang-format off */
+#define DSP_RQ_DOUBLE(a, b) "lsl %[" a "], %[" a "], #1\n\t" "lsl %[" b "], %[" b "], #1\n\t"
+#define DSP_RQ_KEEP(a, b) ""
+#define DSP_RQ_NEGATE "mvn %[t0], %[t0]\n\t" "mvn %[t1], %[t1]\n\t"
+#define DSP_RQ_ASM(DOUBLE, NEGATE)                                                        \
+    "ldr %[t0], %[m0]\n\t" "ldr %[t1], %[m1]\n\t" DOUBLE("a0", "a1")                     \
+    "smmulr %[a0], %[a0], %[t0]\n\t" "smmulr %[a1], %[a1], %[t1]\n\t"                     \
+    "ldr %[t0], %[m2]\n\t" "ldr %[t1], %[m3]\n\t" DOUBLE("a2", "a3")                     \
+    "smmulr %[a2], %[a2], %[t0]\n\t" "smmulr %[a3], %[a3], %[t1]\n\t"                     \
+    "ldr %[t0], %[r0]\n\t" "ldr %[t1], %[r1]\n\t" NEGATE                                \
+    "add %[a0], %[a0], %[a0], asr #31\n\t" "add %[a1], %[a1], %[a1], asr #31\n\t"         \
+    "asr %[a0], %[a0], %[t0]\n\t" "asr %[a1], %[a1], %[t1]\n\t"                           \
+    "ldr %[t0], %[r2]\n\t" "ldr %[t1], %[r3]\n\t" NEGATE                                \
+    "add %[a2], %[a2], %[a2], asr #31\n\t" "add %[a3], %[a3], %[a3], asr #31\n\t"         \
+    "asr %[a2], %[a2], %[t0]\n\t" "asr %[a3], %[a3], %[t1]\n\t"                           \
+    "sub %[a0], %[a0], %[a0], asr #1\n\t" "sub %[a1], %[a1], %[a1], asr #1\n\t"           \
+    "sub %[a2], %[a2], %[a2], asr #1\n\t" "sub %[a3], %[a3], %[a3], asr #1\n\t"           \
+    "add %[a0], %[a0], %[off]\n\t" "add %[a1], %[a1], %[off]\n\t"                         \
+    "add %[a2], %[a2], %[off]\n\t" "add %[a3], %[a3], %[off]\n\t"                         \
+    "ssat %[a0], #8, %[a0]\n\t" "ssat %[a1], #8, %[a1]\n\t"                               \
+    "ssat %[a2], #8, %[a2]\n\t" "ssat %[a3], #8, %[a3]\n\t"                               \
+    "bfi %[a0], %[a1], #8, #8\n\t" "bfi %[a0], %[a2], #16, #8\n\t"                        \
+    "bfi %[a0], %[a3], #24, #8"                                                            \
+    : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t0] "=&r"(t0),         \
+      [t1] "=&r"(t1)                                                                      \
+    : [m0] "m"(m[0]), [m1] "m"(m[1]), [m2] "m"(m[2]), [m3] "m"(m[3]), [r0] "m"(r[0]),     \
+      [r1] "m"(r[1]), [r2] "m"(r[2]), [r3] "m"(r[3]), [off] "r"(offset)
+/* clang-format on */
+DW_INLINE uint32_t dsp_requantize4_right(int32_t a0, int32_t a1, int32_t a2, int32_t a3,
+                                         const int32_t *m, const int32_t *r, int32_t offset,
+                                         int from_shifts)
+{
+    int32_t t0, t1;
+    if (from_shifts)
+        __asm__(DSP_RQ_ASM(DSP_RQ_DOUBLE, DSP_RQ_NEGATE));
+    else
+        __asm__(DSP_RQ_ASM(DSP_RQ_KEEP, ""));
+    return (uint32_t)a0;
+}
+#undef DSP_RQ_ASM
+#undef DSP_RQ_NEGATE
+#undef DSP_RQ_KEEP
+#undef DSP_RQ_DOUBLE
+
 /* Four outputs from c0 on, requantized in the form `form` and stored as one
    word (a byte store may alias anything, which would make gcc reload
    everything after each). */
@@ -136,12 +197,10 @@ DW_INLINE void dsp_store4(const dsp_requant *q, int32_t a0, int32_t a1, int32_t 
 {
     uint32_t v;
     if (form != DSP_GENERAL) {
-        const int32_t *m = q->multipliers + c0, *s = q->shifts + c0;
-        a0 = ta_dw_requantize_right_small(a0, m[0], s[0]);
-        a1 = ta_dw_requantize_right_small(a1, m[1], s[1]);
-        a2 = ta_dw_requantize_right_small(a2, m[2], s[2]);
-        a3 = ta_dw_requantize_right_small(a3, m[3], s[3]);
-        v = dsp_pack4(q, a0, a1, a2, a3, form == DSP_FAST_CLAMPED ? 2 : 0);
+        v = dsp_clamp4(q,
+                       dsp_requantize4_right(a0, a1, a2, a3, q->multipliers + c0, q->shifts + c0,
+                                             q->offset, 1),
+                       form == DSP_FAST_CLAMPED ? 2 : 0);
     } else {
         int32_t m0 = q->multiplier, m1 = m0, m2 = m0, m3 = m0;
         int32_t s0 = q->shift, s1 = s0, s2 = s0, s3 = s0;
@@ -368,14 +427,15 @@ DW_INLINE void dsp_pixel_window(const dw_ctx *c, const dw_window *win, int32_t c
 /* What an interior run of one quad of channels reads per pixel, prepared
    once per run (on the stack, like any local): the bias doubled, the
    multipliers, the shifts as right shifts less one, and per row of the 3x3
-   window the doubled weights as halfword pairs for SMLAD, in the order
-   channels 0, 2, 1, 3: taps 0 and 1 of the channel side by side, then tap
-   2 alone, in the low halfword for channels 0 and 1 and the high one for 2
-   and 3 (what SXTB16 gives each). Doubled, the accumulators hold 2 * acc,
-   which the requantization's SMMULR takes as it is (|acc| < 2^30). */
+   window the doubled weights as halfword pairs: for SMLAD taps 0 and 1 of
+   each channel side by side, in the order channels 0, 2, 1, 3; then tap 2
+   of channels 0 and 2, and of 1 and 3, one word each, for SMLABB/SMLATT
+   (the halves SXTB16 gives the input). Doubled, the accumulators hold
+   2 * acc, which the requantization's SMMULR takes as it is
+   (|acc| < 2^30). */
 typedef struct {
     int32_t bias2[4], multipliers[4], right1[4];
-    uint32_t pairs[3][8];
+    uint32_t pairs[3][6];
 } dsp_quad;
 
 /* The doubled weights of channels 0, 2 (even) and 1, 3 (odd) of the four
@@ -419,16 +479,15 @@ static void dsp_quad_prepare(const dw_ctx *c, int32_t c0, dsp_quad *k)
         pairs[1] = dsp_high_halves(e0, e1); /* channel 2 */
         pairs[2] = dsp_low_halves(o0, o1);  /* channel 1 */
         pairs[3] = dsp_high_halves(o0, o1); /* channel 3 */
-        pairs[4] = e2 & 0xFFFFu;            /* tap 2 */
-        pairs[5] = e2 & 0xFFFF0000u;
-        pairs[6] = o2 & 0xFFFFu;
-        pairs[7] = o2 & 0xFFFF0000u;
+        pairs[4] = e2;                      /* tap 2: channels 0 and 2 */
+        pairs[5] = o2;                      /* channels 1 and 3 */
     }
 }
 
 /* One row of the window for the quad: taps 0 and 1 of each channel packed
    side by side (SXTB16, then PKHBT/PKHTB) for one SMLAD, tap 2 from SXTB16
-   against a pair with one weight zero; w steps over the row's 8 pairs. */
+   by SMLABB/SMLATT (one word of weights fewer than SMLAD against pairs with
+   one weight zero: three LDRDs a row); w steps over the row's 6 words. */
 DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3, const int8_t *x,
                               const uint32_t **w, ptrdiff_t d)
 {
@@ -454,11 +513,10 @@ DW_INLINE void dsp_row_paired(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3
             "sxtb16 %[t0], %[xa]\n\t"
             "sxtb16 %[t1], %[xa], ror #8\n\t"
             "ldrd %[wa], %[wb], [%[w]], #8\n\t"
-            "smlad %[a0], %[t0], %[wa], %[a0]\n\t"
-            "smlad %[a2], %[t0], %[wb], %[a2]\n\t"
-            "ldrd %[wa], %[wb], [%[w]], #8\n\t"
-            "smlad %[a1], %[t1], %[wa], %[a1]\n\t"
-            "smlad %[a3], %[t1], %[wb], %[a3]"
+            "smlabb %[a0], %[t0], %[wa], %[a0]\n\t"
+            "smlatt %[a2], %[t0], %[wa], %[a2]\n\t"
+            "smlabb %[a1], %[t1], %[wb], %[a1]\n\t"
+            "smlatt %[a3], %[t1], %[wb], %[a3]"
             : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [w] "+r"(*w),
               [xa] "=&r"(xa), [xb] "=&r"(xb), [t0] "=&r"(t0), [t1] "=&r"(t1), [p] "=&r"(p),
               [wa] "=&r"(wa), [wb] "=&r"(wb)
@@ -499,11 +557,9 @@ DW_INLINE int32_t dsp_block_3x3_paired(const dw_ctx *c, const int8_t *x, int32_t
                 dsp_row_paired(&a0, &a1, &a2, &a3, xp, &w, d);
                 dsp_row_paired(&a0, &a1, &a2, &a3, xp + row, &w, d);
                 dsp_row_paired(&a0, &a1, &a2, &a3, xp + 2 * row, &w, d);
-                a0 = ta_dw_requantize_right_doubled(a0, k.multipliers[0], k.right1[0]);
-                a1 = ta_dw_requantize_right_doubled(a1, k.multipliers[1], k.right1[1]);
-                a2 = ta_dw_requantize_right_doubled(a2, k.multipliers[2], k.right1[2]);
-                a3 = ta_dw_requantize_right_doubled(a3, k.multipliers[3], k.right1[3]);
-                const uint32_t v = dsp_pack4(&q, a0, a1, a2, a3, form == DSP_FAST_CLAMPED ? 2 : 0);
+                const uint32_t v = dsp_clamp4(
+                    &q, dsp_requantize4_right(a0, a1, a2, a3, k.multipliers, k.right1, q.offset, 0),
+                    form == DSP_FAST_CLAMPED ? 2 : 0);
                 memcpy(o, &v, 4);
             }
         }

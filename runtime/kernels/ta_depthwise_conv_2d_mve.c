@@ -168,7 +168,7 @@ DW_INLINE void mve_requant_init(const dw_ctx *c, mve_requant *q)
 /* The rounding right shift of ta_dw_mul_right_mve after its VQRDMULH. */
 DW_INLINE int32x4_t mve_round_right(int32x4_t h, int32x4_t s)
 {
-    return vrshlq_s32(vqaddq_s32(h, vshrq_n_s32(h, 31)), s);
+    return vrshlq_s32(ta_ties_away_mve(h), s);
 }
 
 /* The general form of mve_store8 (per-tensor, left shifts or an
@@ -188,8 +188,8 @@ DW_INLINE void mve_store8_general(const mve_requant *q, int32x4_t even, int32x4_
     } else if (q->right_only) {
         even = vqrdmulhq_n_s32(even, q->multiplier);
         odd = vqrdmulhq_n_s32(odd, q->multiplier);
-        even = vrshlq_n_s32(vqaddq_s32(even, vshrq_n_s32(even, 31)), q->shift);
-        odd = vrshlq_n_s32(vqaddq_s32(odd, vshrq_n_s32(odd, 31)), q->shift);
+        even = vrshlq_n_s32(ta_ties_away_mve(even), q->shift);
+        odd = vrshlq_n_s32(ta_ties_away_mve(odd), q->shift);
     } else {
         me = mo = vdupq_n_s32(q->multiplier);
         se = so = vdupq_n_s32(q->shift);
@@ -226,9 +226,9 @@ DW_INLINE void mve_store8(const mve_requant *q, int32x4_t even, int32x4_t odd, i
         ta_dw_load_even_odd(q->shifts + c0, n, &se, &so);
         even = mve_round_right(even, se);
         odd = mve_round_right(odd, so);
-        const int16x8_t t = ta_dw_narrow_mve(even, odd, q->offset);
+        const int16x8_t t = ta_dw_narrow_fresh_mve(even, odd, q->offset);
         const int16x8_t v = fast == DW_FAST_FULL
-                                ? vreinterpretq_s16_s8(vqmovnbq_s16(vreinterpretq_s8_s16(t), t))
+                                ? ta_dw_saturate_low_bytes(t)
                                 : vminq_s16(vmaxq_s16(t, vdupq_n_s16((int16_t)q->lo)),
                                             vdupq_n_s16((int16_t)q->hi));
         if (predicated)
@@ -348,8 +348,9 @@ enum { DW_BLOCK8 = 0, DW_BLOCK16 = 1, DW_BLOCK16_UPPER = 2 };
     register int32x4_t a3 __asm__("q3");                                       \
     do {                                                                       \
         const int32_t *b_ = (START);                                           \
-        a0 = a1 = a2 = a3 = vdupq_n_s32(0);                                    \
-        if (b_) {                                                              \
+        if (!b_)                                                               \
+            a0 = a1 = a2 = a3 = vdupq_n_s32(0);                                \
+        else {                                                                 \
             b_ += (C0);                                                        \
             if (SIXTEEN == DW_BLOCK16_UPPER) {                                 \
                 int32x4_t even_, odd_;                                         \
@@ -380,6 +381,34 @@ typedef struct {
     ptrdiff_t col, next_row, d, next_w_row;
 } mve_steps;
 
+/* The 18 steps (9 taps, channels 0-7 then 8-15) of a block of 16 channels
+   of an interior 3x3 window, software-pipelined in one assembly block: a
+   step loads x and w (int16 lanes), multiplies (VMULLB into t, VMULLT into
+   u) and adds; the next step's loads and the previous step's adds go
+   between the multiplies, so that loads, multiplies and adds alternate
+   pipes and each issues in one cycle (back to back on one pipe, each holds
+   it two). [x] and [w] step from tap to tap by [col] or [nrow] and [d]. */
+/* clang-format off */
+#define DW3_LX(o) "vldrb.s16 %q[xv], [%[x], #" o "]\n\t"
+#define DW3_LW(o) "vldrb.s16 %q[wv], [%[w], #" o "]\n\t"
+#define DW3_MB "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"
+#define DW3_MT "vmullt.s16 %q[u], %q[xv], %q[wv]\n\t"
+#define DW3_ADD(a, p) "vadd.i32 %q[" a "], %q[" a "], %q[" p "]\n\t"
+/* from channels 0-7 of a tap to its channels 8-15 */
+#define DW3_LO_HI DW3_MT DW3_LX("8") DW3_ADD("a0", "t") DW3_LW("8") DW3_MB DW3_ADD("a1", "u")
+/* from channels 8-15 of a tap to channels 0-7 of the next, x stepping by
+   STEP */
+#define DW3_HI_LO(STEP)                                                                   \
+    DW3_MT "add %[x], %[x], %[" STEP "]\n\t" DW3_LX("0") DW3_ADD("a2", "t")               \
+    "add %[w], %[w], %[d]\n\t" DW3_LW("0") DW3_MB DW3_ADD("a3", "u")
+#define DW3_ROW(STEP) DW3_LO_HI DW3_HI_LO("col") DW3_LO_HI DW3_HI_LO("col") DW3_LO_HI DW3_HI_LO(STEP)
+#define DW3_WINDOW16                                                                      \
+    DW3_LX("0") DW3_LW("0") DW3_MB                                                        \
+    DW3_ROW("nrow") DW3_ROW("nrow")                                                       \
+    DW3_LO_HI DW3_HI_LO("col") DW3_LO_HI DW3_HI_LO("col") DW3_LO_HI                       \
+    DW3_MT DW3_ADD("a2", "t") DW3_ADD("a3", "u")
+/* clang-format on */
+
 /* Channels c0 on of an interior pixel of a 3x3 window, x at its first tap
    (channel 0), a block of 16 (sixteen) or 8: from bias_sum, the taps
    unrolled by rows. */
@@ -390,6 +419,18 @@ DW_INLINE void mve_block_3x3(const dw_ctx *c, const mve_requant *q, const mve_st
     const int32_t upper = sixteen == DW_BLOCK16_UPPER ? (int32_t)d - c0 - 8 : 8;
     DW_MVE_START_PINNED(c->bias_sum, c0, sixteen);
     const int8_t *xt = x + c0, *w = c->weights + c0;
+    if (sixteen == DW_BLOCK16) {
+        int16x8_t xv, wv;
+        int32x4_t t, u;
+        __asm__(DW3_WINDOW16
+                : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [xv] "=&w"(xv),
+                  [wv] "=&w"(wv), [t] "=&w"(t), [u] "=&w"(u), [x] "+l"(xt), [w] "+l"(w)
+                : [col] "r"(col), [nrow] "r"(next_row), [d] "r"(d), "m"(*(const int8_t(*)[])xt),
+                  "m"(*(const int8_t(*)[])w));
+        mve_store8(q, a0, a1, c0, 8, 0, fast, out + c0);
+        mve_store8(q, a2, a3, c0 + 8, 8, 0, fast, out + c0 + 8);
+        return;
+    }
 #pragma GCC unroll 3
     for (int32_t ky = 0; ky < 3; ky++) {
         DW_MVE_BLOCK_TAP(sixteen, xt, w);
@@ -597,6 +638,15 @@ DW_NOINLINE void mve_block8_window_full(const dw_ctx *c, const dw_window *win, i
     mve_block_window(c, &q, &st, win, zp, c0, 0, out, DW_FAST_FULL, 1);
 }
 
+#undef DW3_WINDOW16
+#undef DW3_ROW
+#undef DW3_HI_LO
+#undef DW3_LO_HI
+#undef DW3_ADD
+#undef DW3_MT
+#undef DW3_MB
+#undef DW3_LW
+#undef DW3_LX
 #undef DW_MVE_START_PINNED
 #undef DW_MVE_BLOCK_TAP
 #undef DW_MVE_BLOCK_TAP_ZP
