@@ -526,6 +526,13 @@ static void column_scatter(const ta_conv_2d_params_t *p, column_scatter_t *s)
 {
 #if defined(TA_HAVE_MVE)
     const int32_t fd = p->filter_depth, column = p->filter_height * fd;
+    if (fd == 1 && 15 * column < 256) {
+        /* one channel (the keyword spotter's first layer): lane i at
+           i * column, no division a lane (a row chain calls this a row) */
+        s->per_vector = 16;
+        vst1q_u8(s->offsets, vmulq_n_u8(vidupq_n_u8(0, 1), (uint8_t)column));
+        return;
+    }
     /* Byte offsets below 256; fd <= TA_CONV_2D_MAX_COLUMN_DEPTH (16). */
     int32_t per_vector = 16 / fd;
     if ((per_vector - 1) * column + fd > 256)
@@ -670,6 +677,20 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
         return TA_ERR_BAD_ARGUMENT; /* a window past the image, or a long patch */
     conv_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
     return TA_OK;
+}
+
+void ta_conv_2d_s8_pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows, const int8_t *input,
+                                  const int8_t *weights, const int32_t *bias_sum,
+                                  const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+    uint32_t wide[TA_CONV_2D_WIDE_WORDS];
+#else
+    uint32_t *const wide = NULL; /* the DSP pair loops' */
+#endif
+    run_pixels_interleaved(p, input, (size_t)p->input_depth, rows * p->output_width,
+                           p->filter_depth, weights, ((size_t)p->filter_depth + 15) / 16 * 64,
+                           bias_sum, multipliers, shifts, wide, output);
 }
 
 int ta_conv_2d_s8_pointwise_off4(const ta_conv_2d_params_t *p, const int8_t *input,
