@@ -466,8 +466,8 @@ TA_NOINLINE static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uin
    input words widened by widen_three: word k's odd halfword pairs of
    pixels 0-2 at words 3k to 3k + 2 of `wide`, its even pairs likewise
    from word 3 x words on. TRIPLE_WORDS: the input words that fit;
-   TRIPLE_MIN_WORDS: below it a filter's setup and requantization outweigh
-   what the loop saves. */
+   TRIPLE_MIN_WORDS: shorter filters keep the pair and the lone pixel (a
+   filter's setup and requantization weigh more against a short loop). */
 enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6, TRIPLE_MIN_WORDS = 8 };
 
 /* One weight word (byte K of its filter's chunk) by the three pixels'
