@@ -531,8 +531,21 @@ static void column_scatter(const ta_conv_2d_params_t *p, column_scatter_t *s)
     if ((per_vector - 1) * column + fd > 256)
         per_vector = (256 - fd) / column + 1;
     s->per_vector = per_vector;
-    for (int32_t i = 0; i < 16; i++)
-        s->offsets[i] = i < per_vector * fd ? (uint8_t)(i / fd * column + i % fd) : 0;
+    /* Lane i: i / fd * column + i % fd = i + i / fd * (column - fd), as
+       vectors (a row chain calls this once a row): i / fd is
+       (i * ceil(256 / fd)) >> 8, exact for i < 16 and fd <= 16; lanes from
+       per_vector * fd on are 0. */
+    const uint16_t reciprocal = (uint16_t)((256 + fd - 1) / fd);
+    const uint16_t step = (uint16_t)(column - fd);
+    const uint32_t valid = (uint32_t)(per_vector * fd);
+    const uint16x8_t zero = vdupq_n_u16(0);
+    for (int32_t half = 0; half < 2; half++) {
+        const uint16x8_t i = vidupq_n_u16((uint32_t)(8 * half), 1);
+        const uint16x8_t q = vshrq_n_u16(vmulq_n_u16(i, reciprocal), 8);
+        const uint16x8_t off = vmlaq_n_u16(i, q, step);
+        const uint32_t left = valid > 8u * (uint32_t)half ? valid - 8u * (uint32_t)half : 0;
+        vstrbq_u16(s->offsets + 8 * half, vpselq_u16(off, zero, vctp16q(left)));
+    }
 #else
     (void)p;
     s->per_vector = 0;
@@ -670,6 +683,43 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
         return TA_ERR_BAD_ARGUMENT; /* a window past the image, or a long patch */
     conv_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
     return TA_OK;
+}
+
+/* ta_conv_2d_s8_pointwise_rows and _rows_odd through `run`. */
+INLINE_INTO_ENTRY void pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows,
+                                      const int8_t *input, const int8_t *weights,
+                                      const int32_t *bias_sum, const int32_t *multipliers,
+                                      const int32_t *shifts, run_pixels_t run, int8_t *output)
+{
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+    uint32_t wide[TA_CONV_2D_WIDE_WORDS];
+#else
+    uint32_t *const wide = NULL; /* the DSP pair loops' */
+#endif
+    run(p, input, (size_t)p->input_depth, rows * p->output_width, p->filter_depth, weights,
+        ((size_t)p->filter_depth + 15) / 16 * 64, bias_sum, multipliers, shifts, wide, output);
+}
+
+void ta_conv_2d_s8_pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows, const int8_t *input,
+                                  const int8_t *weights, const int32_t *bias_sum,
+                                  const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts, run_pixels_interleaved,
+                   output);
+}
+
+void ta_conv_2d_s8_pointwise_rows_odd(const ta_conv_2d_params_t *p, int32_t rows,
+                                      const int8_t *input, const int8_t *weights,
+                                      const int32_t *bias_sum, const int32_t *multipliers,
+                                      const int32_t *shifts, int8_t *output)
+{
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+    pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts,
+                   ta_conv_2d_run_three_s8_dsp, output);
+#else
+    pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts, run_pixels_interleaved,
+                   output);
+#endif
 }
 
 int ta_conv_2d_s8_pointwise_off4(const ta_conv_2d_params_t *p, const int8_t *input,

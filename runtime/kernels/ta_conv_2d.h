@@ -143,6 +143,23 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
 int ta_conv_2d_s8_pointwise_off4(const ta_conv_2d_params_t *p, const int8_t *input,
                                  const int8_t *weights, const int32_t *bias_sum,
                                  const int32_t *multipliers, const int32_t *shifts, int8_t *output);
+/* A row chain's band of a layer ta_conv_2d_s8_interleaved takes, of a 1x1
+   filter, stride 1, no padding and one image: `rows` rows of pixels, one
+   run. The converter checks the layer once (src/ir/row_band.c,
+   ta_row_band_pointwise), so that every band skips the entry's checks and
+   setup; this checks nothing and reads no row count of p (not a kernel of
+   the executor's table: it returns nothing). */
+void ta_conv_2d_s8_pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows, const int8_t *input,
+                                  const int8_t *weights, const int32_t *bias_sum,
+                                  const int32_t *multipliers, const int32_t *shifts,
+                                  int8_t *output);
+/* The same for rows of an odd width: on DSP cores a run's last three
+   pixels go together (ta_conv_2d_run_three_s8_dsp) instead of a pair and
+   a lone pixel; elsewhere ta_conv_2d_s8_pointwise_rows. */
+void ta_conv_2d_s8_pointwise_rows_odd(const ta_conv_2d_params_t *p, int32_t rows,
+                                      const int8_t *input, const int8_t *weights,
+                                      const int32_t *bias_sum, const int32_t *multipliers,
+                                      const int32_t *shifts, int8_t *output);
 int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                           const int32_t *bias_sum, const int32_t *multipliers,
                           const int32_t *shifts, int8_t *output);

@@ -10,7 +10,9 @@
  * run two pixels at a time, their inputs widened once to halfword pairs so
  * that each weight word, loaded and widened once, feeds both pixels'
  * SMLADs (pair_sums, from the bias); an odd last pixel of a run is widened
- * alike and summed four filters a pass (one_sums); long filters a piece of
+ * alike and summed four filters a pass (one_sums), or in the row chain's
+ * 1x1 bands of an odd width the last three pixels a filter at a time
+ * (triple_sums); long filters a piece of
  * their patches at a time (dot2x2_widened). The loops are laid out for the
  * Cortex-M4's cycles, not only its instruction count (see TA_WIDE_WORD).
  */
@@ -455,6 +457,136 @@ TA_NOINLINE static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uin
     }
 }
 
+/* The last three pixels of an odd run (ta_conv_2d_run_three_s8_dsp: the
+   row chain's one-row 1x1 bands of five pixels end with them): a filter at
+   a time by the three pixels, so that each weight word, loaded and widened
+   once, feeds three pixels and no pixel goes alone (the keyword spotter's
+   64 x 64 1x1 rows: about 4,000 instructions fewer than a pair and a lone
+   pixel, about as many cycles: the LDMs are not pipelined). The pixels'
+   input words widened by widen_three: word k's odd halfword pairs of
+   pixels 0-2 at words 3k to 3k + 2 of `wide`, its even pairs likewise
+   from word 3 x words on. TRIPLE_WORDS: the input words that fit;
+   TRIPLE_MIN_WORDS: shorter filters keep the pair and the lone pixel (a
+   filter's setup and requantization weigh more against a short loop). */
+enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6, TRIPLE_MIN_WORDS = 8 };
+
+/* One weight word (byte K of its filter's chunk) by the three pixels'
+   input word, each half's three pairs by one LDM (odd at x, even at y,
+   both then at the next word): 11 instructions per 12 MACs. */
+/* clang-format off */
+#define TA_TRIPLE_WORD(K)                                                                          \
+    "   ldr      %[v], [%[w], #" #K "]\n"                                                          \
+    "   ldmia    %[y]!, {%[xa], %[xb], %[xc]}\n"                                                   \
+    "   sxtb16   %[t], %[v]\n"                                                                    \
+    "   smlad    %[a0], %[t], %[xa], %[a0]\n"                                                     \
+    "   smlad    %[a1], %[t], %[xb], %[a1]\n"                                                     \
+    "   smlad    %[a2], %[t], %[xc], %[a2]\n"                                                     \
+    "   ldmia    %[x]!, {%[xa], %[xb], %[xc]}\n"                                                   \
+    "   sxtb16   %[t], %[v], ror #8\n"                                                            \
+    "   smlad    %[a0], %[t], %[xa], %[a0]\n"                                                     \
+    "   smlad    %[a1], %[t], %[xb], %[a1]\n"                                                     \
+    "   smlad    %[a2], %[t], %[xc], %[a2]\n"
+/* clang-format on */
+
+/* The bias-started sums of one filter (its words at w: 16 bytes of each
+   64-byte chunk, the interleaved layout) by three pixels over their input
+   widened at xw (odd pairs) and yw (even pairs): whole chunks, then the
+   last chunk's remaining words; c = (chunks - 1) * 2^16 + remaining words,
+   as pair_sums counts. The LDMs need their registers in ascending order:
+   they are named. */
+TA_INLINE_ALWAYS void triple_sums(int32_t acc[3], int32_t bias, const int8_t *w, const uint32_t *xw,
+                                  const uint32_t *yw, uint32_t c)
+{
+    int32_t a0 = bias, a1 = bias, a2 = bias;
+    register uint32_t xa __asm__("r4");
+    register uint32_t xb __asm__("r5");
+    register uint32_t xc __asm__("r6");
+    uint32_t v, t;
+    /* clang-format off */
+    __asm volatile(
+        "   cmp      %[c], #0\n"
+        "   blt      2f\n"
+        "1:\n" TA_TRIPLE_WORD(0) TA_TRIPLE_WORD(4) TA_TRIPLE_WORD(8) TA_TRIPLE_WORD(12)
+        "   adds     %[w], %[w], #64\n"
+        "   subs     %[c], %[c], #65536\n"
+        "   bpl      1b\n"
+        "2:\n"
+        "   adds     %[c], %[c], #65536\n"
+        "   beq      4f\n"
+        "3:\n" TA_TRIPLE_WORD(0)
+        "   adds     %[w], %[w], #4\n"
+        "   subs     %[c], %[c], #1\n"
+        "   bne      3b\n"
+        "4:\n"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [x] "+r"(xw), [y] "+r"(yw), [w] "+r"(w),
+          [c] "+r"(c), [xa] "=&r"(xa), [xb] "=&r"(xb), [xc] "=&r"(xc), [v] "=&r"(v), [t] "=&r"(t)
+        :
+        : "cc", "memory");
+    /* clang-format on */
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+}
+#undef TA_TRIPLE_WORD
+
+/* Three pixels' inputs of `words` whole words (x_step bytes apart) in
+   triple_sums' layout. */
+static void widen_three(uint32_t *wide, const int8_t *x, size_t x_step, int32_t words)
+{
+    uint32_t *even = wide + 3 * words;
+    for (int32_t k = 0; k < words; k++, x += 4, wide += 3, even += 3)
+        for (int32_t j = 0; j < 3; j++) {
+            const uint32_t v = ta_load_u32(x + (size_t)j * x_step);
+            wide[j] = ta_sxtb16_ror8(v);
+            even[j] = __sxtb16(v);
+        }
+}
+
+/* Every output channel of three pixels (outputs at out, out + out_c,
+   out + 2 out_c) widened by widen_three, a filter at a time, each
+   filter's requantization constants worked out once for its three
+   outputs. */
+TA_NOINLINE static void triple_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
+                                      int32_t words, const int8_t *weights, size_t block_bytes,
+                                      const int32_t *bias_sum, const int32_t *multipliers,
+                                      const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const int32_t lo = p->activation_min, hi = p->activation_max;
+    const int clamp = lo > -128 || hi < 127;
+    const uint32_t count = ((uint32_t)(words / 4 - 1) << 16) | (uint32_t)(words % 4);
+    for (int32_t o = 0; o < out_c; o++, out++) {
+        int32_t acc[3];
+        triple_sums(acc, bias_sum[o],
+                    weights + (size_t)(o / 4) * block_bytes + (size_t)(o % 4) * 16, wide,
+                    wide + 3 * words, count);
+        const int32_t m = multipliers[o], s = shifts[o];
+        int32_t v0, v1, v2; /* written out: a loop over them keeps them in memory */
+        if (TA_LIKELY(s < 0)) {
+            const int32_t r1 = -s - 1;
+            const uint32_t pow_r1 = 1u << r1;
+            v0 = requantize_right(acc[0], m, r1, pow_r1);
+            v1 = requantize_right(acc[1], m, r1, pow_r1);
+            v2 = requantize_right(acc[2], m, r1, pow_r1);
+        } else {
+            v0 = requantize_nonnegative(acc[0], m, s);
+            v1 = requantize_nonnegative(acc[1], m, s);
+            v2 = requantize_nonnegative(acc[2], m, s);
+        }
+        v0 = __ssat(v0 + offset, 8);
+        v1 = __ssat(v1 + offset, 8);
+        v2 = __ssat(v2 + offset, 8);
+        if (clamp) {
+            v0 = ta_clamp_i32(v0, lo, hi);
+            v1 = ta_clamp_i32(v1, lo, hi);
+            v2 = ta_clamp_i32(v2, lo, hi);
+        }
+        out[0] = (int8_t)v0;
+        out[out_c] = (int8_t)v1;
+        out[2 * out_c] = (int8_t)v2;
+    }
+}
+
 /* Every output channel of one pixel from its patch of n bytes (an odd last
    pixel of the pairs): whole blocks (the arrays are padded to them), only
    the valid channels of the last stored. */
@@ -510,11 +642,12 @@ single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int3
     }
 }
 
-/* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
-void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                           int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
-                           const int32_t *bias_sum, const int32_t *multipliers,
-                           const int32_t *shifts, uint32_t *wide, int8_t *out)
+/* ta_conv_2d_run_s8_dsp and ta_conv_2d_run_three_s8_dsp (`threes`). */
+TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                 int32_t pixels, int32_t n, const int8_t *weights,
+                                 size_t block_bytes, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
+                                 int8_t *out, int threes)
 {
     const size_t out_c = (size_t)p->output_depth;
     if (n <= 0 || n > PAIR_FILTER || pixels < 2) {
@@ -525,17 +658,16 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
     /* Pixels in pairs, widened WIDE_GAP apart so that one pointer reaches
        both: every weight load serves two pixels. The pair loop reads whole
        words: a last partial one zero-extended (widen_bytes), against zero
-       weights. An odd last pixel goes alone, widened likewise
-       (one_pixel_blocks): a pair with the pixel before it again costs
-       more (a row chain's one-row bands of an odd width have one each). */
+       weights. An odd run's last pixel goes alone, widened likewise
+       (one_pixel_blocks): a pair with the pixel before it again costs more;
+       with `threes` its last three pixels go together (triple_blocks)
+       where their input is whole words, more than TRIPLE_MIN_WORDS and few
+       enough to fit `wide`. */
     const int32_t words = (n + 3) / 4;
-    for (int32_t i = 0; i < pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
-        if (i + 2 > pixels) {
-            widen_bytes(wide, x, n);
-            one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
-                             out);
-            return;
-        }
+    const int triple = threes && pixels % 2 && n % 4 == 0 && words > TRIPLE_MIN_WORDS &&
+                       words <= TRIPLE_WORDS;
+    const int32_t paired = triple ? pixels - 3 : pixels - pixels % 2;
+    for (int32_t i = 0; i < paired; i += 2, x += 2 * x_step, out += 2 * out_c) {
         if (n % 4 == 0) { /* whole words inline: no call a pair */
             ta_widen_s8_pairs(wide, x, n);
             ta_widen_s8_pairs(wide + WIDE_GAP / 4, x + x_step, n);
@@ -545,6 +677,33 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
         }
         pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
     }
+    if (triple) {
+        widen_three(wide, x, x_step, words);
+        triple_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
+    } else if (pixels % 2) {
+        widen_bytes(wide, x, n);
+        one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
+    }
+}
+
+/* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
+void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                           int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
+                           const int32_t *bias_sum, const int32_t *multipliers,
+                           const int32_t *shifts, uint32_t *wide, int8_t *out)
+{
+    run_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
+               out, 0);
+}
+
+void ta_conv_2d_run_three_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                 int32_t pixels, int32_t n, const int8_t *weights,
+                                 size_t block_bytes, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
+                                 int8_t *out)
+{
+    run_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
+               out, 1);
 }
 
 /* Every pixel of one image (input in_b, outputs from out) for im2col

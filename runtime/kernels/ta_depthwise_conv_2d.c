@@ -157,6 +157,23 @@ static int m1_fast_layer(const ta_depthwise_conv_2d_params_t *p, const int32_t *
            p->activation_max == INT8_MAX && p->output_depth % 8 == 0;
 }
 
+void ta_depthwise_conv_2d_s8_m1_fast_rows(const ta_depthwise_conv_2d_params_t *p,
+                                          const int8_t *input, const int8_t *weights,
+                                          const int32_t *bias_sum, const int32_t *bias,
+                                          const int32_t *multipliers, const int32_t *shifts,
+                                          int8_t *output)
+{
+#if defined(TA_HAVE_MVE)
+    ta_depthwise_conv_2d_s8_m1_fast_mve(p, input, weights, bias_sum, bias, multipliers, shifts,
+                                        output);
+#elif defined(TA_HAVE_DSP)
+    ta_depthwise_conv_2d_s8_m1_fast_dsp(p, input, weights, bias_sum, bias, multipliers, shifts,
+                                        output);
+#else
+    (void)ta_depthwise_conv_2d_s8(p, input, weights, bias_sum, bias, multipliers, shifts, output);
+#endif
+}
+
 int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, const int8_t *input,
                                     const int8_t *weights, const int32_t *bias_sum,
                                     const int32_t *bias, const int32_t *multipliers,
@@ -164,13 +181,9 @@ int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, cons
 {
     if (!m1_fast_layer(p, multipliers, shifts))
         return TA_ERR_KERNEL;
-#if defined(TA_HAVE_MVE)
-    ta_depthwise_conv_2d_s8_m1_fast_mve(p, input, weights, bias_sum, bias, multipliers, shifts,
-                                        output);
-    return TA_OK;
-#elif defined(TA_HAVE_DSP)
-    ta_depthwise_conv_2d_s8_m1_fast_dsp(p, input, weights, bias_sum, bias, multipliers, shifts,
-                                        output);
+#if defined(TA_HAVE_MVE) || defined(TA_HAVE_DSP)
+    ta_depthwise_conv_2d_s8_m1_fast_rows(p, input, weights, bias_sum, bias, multipliers, shifts,
+                                         output);
     return TA_OK;
 #else
     return ta_depthwise_conv_2d_s8(p, input, weights, bias_sum, bias, multipliers, shifts, output);

@@ -82,6 +82,16 @@ int ta_depthwise_conv_2d_s8_m1_fast(const ta_depthwise_conv_2d_params_t *p, cons
                                     const int32_t *bias, const int32_t *multipliers,
                                     const int32_t *shifts, int8_t *output);
 
+/* ta_depthwise_conv_2d_s8_m1_fast without its check: a row chain's band
+   of a layer the converter gave that entry (every band's parameters
+   differ from the layer's in their rows only), so that no band repeats
+   the check (not a kernel of the executor's table: it returns nothing). */
+void ta_depthwise_conv_2d_s8_m1_fast_rows(const ta_depthwise_conv_2d_params_t *p,
+                                          const int8_t *input, const int8_t *weights,
+                                          const int32_t *bias_sum, const int32_t *bias,
+                                          const int32_t *multipliers, const int32_t *shifts,
+                                          int8_t *output);
+
 /* int16 input and output (zero points 0), int64 bias and accumulators. */
 int ta_depthwise_conv_2d_s16(const ta_depthwise_conv_2d_params_t *p, const int16_t *input,
                              const int8_t *weights, const int64_t *bias, const int32_t *multipliers,

@@ -87,6 +87,21 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
                   "int %s_band(int32_t in_rows, int32_t pad_top, int32_t out_rows,\n"
                   "    const int8_t *input, %sint8_t *output)\n{\n",
                   op->row_chain->first_op, sym, residual ? "const int8_t *second, " : "");
+    if (ta_row_band_pointwise(call)) {
+        /* every band one run of its rows' pixels: no narrowed struct; rows
+           of an odd width end with three pixels together on DSP cores
+           (_odd: only then linked) */
+        const int32_t *width = ta_params_int32(call, call->params_struct, "output_width");
+        ta_buf_printf(b,
+                      "    (void)in_rows;\n    (void)pad_top;\n%s"
+                      "    ta_conv_2d_s8_pointwise_rows%s(&%s_params%d, out_rows,\n"
+                      "        input",
+                      residual ? "    (void)second;\n" : "", *width % 2 ? "_odd" : "", sym, params);
+        for (int a = 1; a + 1 < call->args.len; a++)
+            ta_buf_printf(b, ",\n        %s", ta_sources_tensor_ptr(c, call->args.items[a]));
+        ta_buf_puts(b, ",\n        output);\n    return TA_OK;\n}\n");
+        return;
+    }
     int32_t rows, pad, out_rows;
     const bool usual = ta_row_band_usual(c->in->graph, op->row_chain, op->row_chain_pos, &rows,
                                          &pad, &out_rows);
@@ -121,15 +136,18 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
         emit_sums_band_end(c, b, op, params, residual);
         return;
     }
-    ta_buf_printf(b, "%s%s    return %s(%s,\n        input",
+    /* ta_depthwise_conv_2d_s8_m1_fast's layers pass its check once, here */
+    const bool unchecked = strcmp(call->function, "ta_depthwise_conv_2d_s8_m1_fast") == 0;
+    ta_buf_printf(b, "%s%s    %s%s%s(%s,\n        input",
                   sums ? "    (void)output; /* the sums */\n" : "",
-                  residual && second < 0 ? "    (void)second;\n" : "", call->function,
-                  usual ? "params" : "&p");
+                  residual && second < 0 ? "    (void)second;\n" : "", unchecked ? "" : "return ",
+                  call->function, unchecked ? "_rows" : "", usual ? "params" : "&p");
     for (int a = 1; a + 1 < call->args.len; a++)
         ta_buf_printf(b, ",\n        %s",
                       a == second ? "second" : ta_sources_tensor_ptr(c, call->args.items[a]));
-    ta_buf_printf(b, ",\n        %s);\n}\n",
-                  sums ? ta_sources_tensor_ptr(c, op->row_chain->sums) : "output");
+    ta_buf_printf(b, ",\n        %s);\n%s}\n",
+                  sums ? ta_sources_tensor_ptr(c, op->row_chain->sums) : "output",
+                  unchecked ? "    return TA_OK;\n" : "");
 }
 
 /* A summing pool's int <symbol>_finish(void): its output from the sums. */

@@ -523,6 +523,12 @@ const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, 
 bool ta_row_band_usual(const TaGraph *g, const TaRowChain *chain, int k, int32_t *in_rows,
                        int32_t *pad_top, int32_t *out_rows);
 
+/* row_band.c: whether a chain runs the call's bands through
+   ta_conv_2d_s8_pointwise_rows (a band: output rows times a row's pixels,
+   one run): ta_conv_2d_s8_interleaved of a 1x1 filter, stride 1, no
+   padding, one image, rows as wide in as out, per-channel arrays. */
+bool ta_row_band_pointwise(const TaKernelCall *call);
+
 /* params_text.c: the fields of a call's parameter struct in list order,
    but the zero ones its kernel ignores; `one_line` "name=value ..." for a
    dump, else one "    .name = value,\n" per field for a C initializer. */
