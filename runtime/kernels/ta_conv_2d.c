@@ -531,21 +531,7 @@ static void column_scatter(const ta_conv_2d_params_t *p, column_scatter_t *s)
     if ((per_vector - 1) * column + fd > 256)
         per_vector = (256 - fd) / column + 1;
     s->per_vector = per_vector;
-    /* Lane i: i / fd * column + i % fd = i + i / fd * (column - fd), as
-       vectors (a row chain calls this once a row): i / fd is
-       (i * ceil(256 / fd)) >> 8, exact for i < 16 and fd <= 16; lanes from
-       per_vector * fd on are 0. */
-    const uint16_t reciprocal = (uint16_t)((256 + fd - 1) / fd);
-    const uint16_t step = (uint16_t)(column - fd);
-    const uint32_t valid = (uint32_t)(per_vector * fd);
-    const uint16x8_t zero = vdupq_n_u16(0);
-    for (int32_t half = 0; half < 2; half++) {
-        const uint16x8_t i = vidupq_n_u16((uint32_t)(8 * half), 1);
-        const uint16x8_t q = vshrq_n_u16(vmulq_n_u16(i, reciprocal), 8);
-        const uint16x8_t off = vmlaq_n_u16(i, q, step);
-        const uint32_t left = valid > 8u * (uint32_t)half ? valid - 8u * (uint32_t)half : 0;
-        vstrbq_u16(s->offsets + 8 * half, vpselq_u16(off, zero, vctp16q(left)));
-    }
+    ta_conv_2d_scatter_offsets_mve(fd, column, per_vector * fd, s->offsets);
 #else
     (void)p;
     s->per_vector = 0;

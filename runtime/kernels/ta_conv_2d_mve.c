@@ -760,6 +760,23 @@ void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *i
     }
 }
 
+/* Lane i: i / fd * column + i % fd = i + i / fd * (column - fd), as
+   vectors (a row chain works the offsets out once a row): i / fd is
+   (i * ceil(256 / fd)) >> 8, exact for i < 16 and fd <= 16. */
+void ta_conv_2d_scatter_offsets_mve(int32_t fd, int32_t column, int32_t valid, uint8_t offsets[16])
+{
+    const uint16_t reciprocal = (uint16_t)((256 + fd - 1) / fd);
+    const uint16_t step = (uint16_t)(column - fd);
+    const uint16x8_t zero = vdupq_n_u16(0);
+    for (int32_t half = 0; half < 2; half++) {
+        const uint16x8_t i = vidupq_n_u16((uint32_t)(8 * half), 1);
+        const uint16x8_t q = vshrq_n_u16(vmulq_n_u16(i, reciprocal), 8);
+        const uint16x8_t off = vmlaq_n_u16(i, q, step);
+        const uint32_t left = valid > 8 * half ? (uint32_t)(valid - 8 * half) : 0;
+        vstrbq_u16(offsets + 8 * half, vpselq_u16(off, zero, vctp16q(left)));
+    }
+}
+
 /* ta_conv_2d.c's put_columns: whole columns a vector, scattered;
    predicated at the end. */
 void ta_conv_2d_put_columns_mve(const ta_conv_2d_params_t *p, const column_scatter_t *scatter,

@@ -60,6 +60,10 @@ void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *i
                                    const int32_t *bias_sum, const int32_t *multipliers,
                                    const int32_t *shifts, int8_t *out);
 
+/* The 16 byte offsets of a column scatter (column_scatter_t.offsets):
+   lane i at i / fd * column + i % fd, lanes from `valid` on 0; fd <= 16. */
+void ta_conv_2d_scatter_offsets_mve(int32_t fd, int32_t column, int32_t valid, uint8_t offsets[16]);
+
 /* `columns` input columns' bytes of one row (filter_depth each, contiguous
    at src; NULL: pad_value) to dst, a column apart, as `scatter` says. */
 void ta_conv_2d_put_columns_mve(const ta_conv_2d_params_t *p, const column_scatter_t *scatter,
