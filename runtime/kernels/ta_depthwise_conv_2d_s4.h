@@ -15,6 +15,11 @@
 
 #include "../include/ta_params.h"
 
+/* Taps the Helium and DSP paths (depth multiplier 1) unpack for a row onto
+   the stack (16 bytes a tap on Helium, 8 on DSP); larger filters run the
+   portable path. */
+#define TA_DW_S4_TAPS 25
+
 /* The fields of ta_depthwise_conv_2d.h this kernel reads (the converter
    copies them from its lowering; a module with int4 weights links no int8
    kernel). */

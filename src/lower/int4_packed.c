@@ -163,8 +163,11 @@ static bool swap_depthwise(TaLower *L, TaOp *op, TaKernelCall *c, const TaTensor
     c->function = "ta_depthwise_conv_2d_s4";
     c->header = "runtime/kernels/ta_depthwise_conv_2d_s4.h";
     c->args.items[1] = pack_rows(L, op, w, w->dims[1] * w->dims[2], w->dims[3]);
-    redeclare_overlap(L, op, p->filter_height, p->filter_width, p->pad_top, p->pad_left, 1,
-                      &p->reverse_rows, "DEPTHWISE_CONV_2D (int4 weights)");
+    /* Depth multiplier 1 on Helium and DSP: a row at a time, its channels
+       a block at a time outside (pixels one at a time elsewhere). */
+    redeclare_overlap(L, op, p->filter_height, p->filter_width, p->pad_top, p->pad_left,
+                      p->depth_multiplier == 1 ? p->output_width : 1, &p->reverse_rows,
+                      "DEPTHWISE_CONV_2D (int4 weights)");
     return true;
 }
 

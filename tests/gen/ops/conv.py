@@ -166,7 +166,7 @@ def _long_geometry(rng):
 
 def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
                  wide=False, few=False, small=False, long_rows=False, long=False, w_dt="int8",
-                 small_depth=False, pointwise_off4=False):
+                 small_depth=False, pointwise_off4=False, tails=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
@@ -208,6 +208,10 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
             in_c = pick(rng, [8, 16, 24, 32, randint(rng, 13, 40)])
         if deep:
             in_c = pick(rng, [16, 32, 48])
+        if tails:
+            # every tail of the SIMD blocks of 4 (DSP) and 16 (Helium)
+            # channels, whole blocks and more than one
+            in_c = pick(rng, [1, 3, 7, 8, 9, 15, 16, 17, 24, 30, 33])
     if kind == "conv" and long:
         out_c = pick(rng, [randint(rng, 1, 16), randint(rng, 17, 64), 10, 30, 28, 64,
                            randint(rng, 65, 256)])
@@ -264,7 +268,7 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
         k_sum = kh * kw * (in_c // groups)
     else:
         mult = pick(rng, [1, 1, 2, 3, 4])
-        if wide and chance(rng, 0.7):
+        if (wide or tails) and chance(rng, 0.7):
             mult = 1
         out_c = in_c * mult
         filt_shape = [1, kh, kw, out_c]

@@ -67,8 +67,10 @@ def conv_int4_dense(rng):
 @variant("DEPTHWISE_CONV_2D.int4", "DEPTHWISE_CONV_2D", keys=PACKED)
 def dw_int4(rng):
     """DEPTHWISE_CONV_2D with INT4 weights kept packed (weights.format
-    packed), multipliers 1-4."""
-    return _conv_common(rng, "int8", "dw", w_dt="int4")
+    packed), multipliers 1-4, mostly 1 (the Helium and DSP paths): channel
+    counts with every tail of their blocks (1-33), random windows, strides,
+    dilations, padding, zero points, per-tensor and per-channel."""
+    return _conv_common(rng, "int8", "dw", w_dt="int4", tails=True)
 
 
 @variant("DEPTHWISE_CONV_2D.int4_dense", "DEPTHWISE_CONV_2D", keys=DENSE, simd=True)
