@@ -9,7 +9,6 @@
 #include "../include/ta_status.h"
 
 #include <stddef.h>
-#include <string.h>
 
 /* Channels per block: accumulators kept on the stack while the taps are walked. */
 #define TA_DW_S4_BLOCK 32
@@ -84,55 +83,74 @@ static void output_row(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *
 }
 
 #if defined(TA_DW_S4_LANES)
+/* The taps [*lo, *hi) of a window dimension (k taps, d apart, from
+   `start`) that fall inside 0..size - 1. */
+static void taps_inside(int32_t start, int32_t k, int32_t d, int32_t size, int32_t *lo,
+                        int32_t *hi)
+{
+    int32_t a = 0, b = k;
+    while (a < k && start + a * d < 0)
+        a++;
+    while (b > a && start + (b - 1) * d >= size)
+        b--;
+    *lo = a;
+    *hi = b;
+}
+
 /* Depth multiplier 1 on Helium or DSP: one output row, TA_DW_S4_LANES
    channels at a time outside, their weights unpacked once for the row's
-   pixels (ta_depthwise_conv_2d_s4_mve.h, _dsp.h). */
+   pixels (ta_depthwise_conv_2d_s4_mve.h, _dsp.h). A window inside the
+   input starts from bias_sum; a border window walks only its taps inside
+   and starts from the plain bias, on x - zero point (as the int8 SIMD
+   paths do). */
 static void m1_row(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *in_b,
-                   const int8_t *weights, const int32_t *bias_sum, const int32_t *multipliers,
-                   const int32_t *shifts, int32_t y, int8_t *out)
+                   const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
+                   const int32_t *multipliers, const int32_t *shifts, int32_t y, int8_t *out)
 {
     const ta_s4_requant_t q = {multipliers, shifts,          p->multiplier,  p->shift,
                                p->output_offset, p->activation_min, p->activation_max};
-    const int32_t kh = p->filter_height, kw = p->filter_width, taps = kh * kw;
+    const int32_t kh = p->filter_height, kw = p->filter_width;
     const int32_t depth = p->output_depth, in_w = p->input_width;
     const size_t stride = (size_t)ta_s4_row_bytes(depth);
     const int32_t y0 = y * p->stride_height - p->pad_top;
-    int8_t pad[TA_DW_S4_LANES];
-    memset(pad, p->pad_value, sizeof pad);
-    /* an interior pixel's taps: offsets from its window's first tap */
-    ptrdiff_t off[TA_DW_S4_TAPS];
-    int rows_inside = 1;
-    for (int32_t ky = 0, t = 0; ky < kh; ky++) {
-        const int32_t iy = y0 + ky * p->dilation_height;
-        rows_inside &= iy >= 0 && iy < p->input_height;
-        for (int32_t kx = 0; kx < kw; kx++, t++)
-            off[t] = ((ptrdiff_t)ky * p->dilation_height * in_w + (ptrdiff_t)kx * p->dilation_width) *
-                     depth;
-    }
-    const int32_t span = (kw - 1) * p->dilation_width;
+    int32_t ky0, ky1;
+    taps_inside(y0, kh, p->dilation_height, p->input_height, &ky0, &ky1);
+    const ta_dw_s4_walk_t walk = {(ptrdiff_t)p->dilation_height * in_w * depth,
+                                  (ptrdiff_t)p->dilation_width * depth, kw, p->pad_value, bias};
+    /* the pixels [in_lo, in_hi) whose windows lie inside the input */
+    const int32_t sw = p->stride_width, span = (kw - 1) * p->dilation_width;
+    int32_t in_lo = 0, in_hi = p->output_width;
+    if (ky0 > 0 || ky1 < kh)
+        in_hi = 0;
+    while (in_lo < in_hi && in_lo * sw - p->pad_left < 0)
+        in_lo++;
+    while (in_hi > in_lo && (in_hi - 1) * sw - p->pad_left + span >= in_w)
+        in_hi--;
     for (int32_t c0 = 0; c0 < depth; c0 += TA_DW_S4_LANES) {
         const int32_t n = depth - c0 < TA_DW_S4_LANES ? depth - c0 : TA_DW_S4_LANES;
         ta_dw_s4_block_t blk;
-        ta_dw_s4_prepare(&blk, weights, stride, taps, &q, bias_sum, c0, n);
+        ta_dw_s4_prepare(&blk, p, weights, stride, kh * kw, &q, bias_sum, c0, n);
         for (int32_t x = 0; x < p->output_width; x++) {
-            const int32_t x0 = x * p->stride_width - p->pad_left;
-            int8_t *o = out + (size_t)x * (size_t)depth;
-            if (rows_inside && x0 >= 0 && x0 + span < in_w) {
-                const int8_t *base = in_b + ((ptrdiff_t)y0 * in_w + x0) * depth + c0;
-                ta_dw_s4_pixel(&blk, &q, NULL, base, off, taps, o);
+            const int32_t x0 = x * sw - p->pad_left;
+            if (x == in_lo && in_lo < in_hi) {
+                ta_dw_s4_run(&blk, &q, &walk, in_b + ((ptrdiff_t)y0 * in_w + x0) * depth + c0,
+                             (ptrdiff_t)sw * depth, in_hi - in_lo, kh,
+                             out + (size_t)x * (size_t)depth, depth);
+                x = in_hi - 1;
                 continue;
             }
-            const int8_t *x_at[TA_DW_S4_TAPS];
-            for (int32_t ky = 0, t = 0; ky < kh; ky++) {
-                const int32_t iy = y0 + ky * p->dilation_height;
-                for (int32_t kx = 0; kx < kw; kx++, t++) {
-                    const int32_t ix = x0 + kx * p->dilation_width;
-                    x_at[t] = iy >= 0 && iy < p->input_height && ix >= 0 && ix < in_w
-                                  ? in_b + ((ptrdiff_t)iy * in_w + ix) * depth + c0
-                                  : pad;
-                }
-            }
-            ta_dw_s4_pixel(&blk, &q, x_at, NULL, off, taps, o);
+            int32_t kx0, kx1;
+            taps_inside(x0, kw, p->dilation_width, in_w, &kx0, &kx1);
+            const int some = ky0 < ky1 && kx0 < kx1;
+            const int8_t *first =
+                some ? in_b + ((ptrdiff_t)(y0 + ky0 * p->dilation_height) * in_w + x0 +
+                               (ptrdiff_t)kx0 * p->dilation_width) *
+                                  depth +
+                           c0
+                     : in_b;
+            const int border = ky0 > 0 || ky1 < kh || kx0 > 0 || kx1 < kw;
+            ta_dw_s4_pixel(&blk, &q, &walk, first, ky0, some ? ky1 - ky0 : 0, kx0, kx1 - kx0,
+                           border, out + (size_t)x * (size_t)depth);
         }
     }
 }
@@ -142,7 +160,7 @@ int ta_depthwise_conv_2d_s4(const ta_depthwise_conv_2d_s4_params_t *p, const int
                             const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
                             const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
-    (void)bias;
+    (void)bias; /* the SIMD paths' border windows only */
     const size_t image = (size_t)p->input_height * (size_t)p->input_width * (size_t)p->input_depth;
     const size_t out_row = (size_t)p->output_width * (size_t)p->output_depth;
     const int32_t rows = p->batches * p->output_height;
@@ -151,7 +169,7 @@ int ta_depthwise_conv_2d_s4(const ta_depthwise_conv_2d_s4_params_t *p, const int
         const int32_t b = row / p->output_height, y = row % p->output_height;
 #if defined(TA_DW_S4_LANES)
         if (p->depth_multiplier == 1 && p->filter_height * p->filter_width <= TA_DW_S4_TAPS) {
-            m1_row(p, input + (size_t)b * image, weights, bias_sum, multipliers, shifts, y,
+            m1_row(p, input + (size_t)b * image, weights, bias_sum, bias, multipliers, shifts, y,
                    output + (size_t)row * out_row);
             continue;
         }

@@ -15,11 +15,6 @@
 
 #include "../include/ta_params.h"
 
-/* Taps the Helium and DSP paths (depth multiplier 1) unpack for a row onto
-   the stack (16 bytes a tap on Helium, 8 on DSP); larger filters run the
-   portable path. */
-#define TA_DW_S4_TAPS 25
-
 /* The fields of ta_depthwise_conv_2d.h this kernel reads (the converter
    copies them from its lowering; a module with int4 weights links no int8
    kernel). */
@@ -31,14 +26,17 @@
     FIELD(int32_t, pad_value)                                    \
     TA_REQUANT_FIELDS(FIELD)                                     \
     TA_ACTIVATION_FIELDS(FIELD, int32_t)                         \
+    FIELD(int32_t, right_shifts_only)                            \
+    FIELD(int32_t, small_accumulators)                           \
     FIELD(int32_t, reverse_rows)
 typedef struct {
     TA_PARAM_MEMBERS(TA_DEPTHWISE_CONV_2D_S4_PARAMS)
 } ta_depthwise_conv_2d_s4_params_t;
 
 /* int8 input and output; `weights` filter_height * filter_width rows of
-   ta_s4_row_bytes(output_depth) bytes; `bias` (the plain bias) unused,
-   taken for the int8 kernel's argument list. */
+   ta_s4_row_bytes(output_depth) bytes; `bias` the bias without the zero
+   point folded in (as the int8 kernel's), which the Helium and DSP paths
+   start border windows from. */
 int ta_depthwise_conv_2d_s4(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *input,
                             const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
                             const int32_t *multipliers, const int32_t *shifts, int8_t *output);

@@ -6,36 +6,42 @@
  * (channels 0, 2 and 1, 3: the pairs SXTB16 makes of the input word); each
  * pixel of the row then takes one word of input a tap and SMLABB/SMLATT
  * accumulate every channel in its own register, 16 times its sum, shifted
- * right by 4 at the end (exact: every product is a multiple of 16).
+ * right by 4 at the end (exact: every product is a multiple of 16). The
+ * requantization is the int8 kernel's (SMMULR) when the converter found
+ * right shifts only and accumulators below 2^30.
  */
 #ifndef TA_DEPTHWISE_CONV_2D_S4_DSP_H
 #define TA_DEPTHWISE_CONV_2D_S4_DSP_H
 
 #include "ta_depthwise_conv_2d_s4.h"
+#include "ta_depthwise_conv_2d_s4_walk.h"
 
 #include "../include/ta_s4.h"
 
 #if defined(TA_S4_DSP) && !defined(TA_S4_MVE)
+#include "../include/ta_dw_simd.h"
+
 #include <string.h>
 
 #define TA_DW_S4_LANES 4
 
-/* A block of n <= 4 channels from c0 on, prepared once per row: per tap
-   two words of weight pairs; each channel's requantization taken apart
-   (ta_mm_requant_prepare) and its bias sum. */
+/* A block of n <= 4 channels from c0 on, its weights unpacked once per
+   row: per tap two words of weight pairs. */
 typedef struct {
     uint32_t w[TA_DW_S4_TAPS][2];
-    ta_mm_requant_t rq[4];
-    int32_t bias[4], c0, n;
+    const int32_t *bias_sum;
+    int32_t c0, n, fast;
+    uint32_t lo4, hi4; /* the activation bounds in each byte */
 } ta_dw_s4_block_t;
 
 /* Channels c0..c0 + 3 of a tap (c0 a multiple of 4) are the low nibbles
    of a group's four bytes (c0 % 8 == 0) or its high ones, masked into the
    high half of each byte (16 * value); channels past the depth are the
    zero nibbles that pad the last group. */
-static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const int8_t *weights, size_t stride,
-                                    int32_t taps, const ta_s4_requant_t *q,
-                                    const int32_t *bias_sum, int32_t c0, int32_t n)
+static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv_2d_s4_params_t *p,
+                                    const int8_t *weights, size_t stride, int32_t taps,
+                                    const ta_s4_requant_t *q, const int32_t *bias_sum, int32_t c0,
+                                    int32_t n)
 {
     for (int32_t t = 0; t < taps; t++) {
         const uint32_t word = ta_s4_load_u32(weights + (size_t)t * stride + c0 / 8 * 4);
@@ -43,47 +49,122 @@ static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const int8_t *weights, 
         b->w[t][0] = __sxtb16(nib);
         b->w[t][1] = ta_s4_sxtb16_ror8(nib);
     }
-    for (int32_t k = 0; k < n; k++) {
-        const int32_t o = c0 + k;
-        b->rq[k] = ta_mm_requant_prepare(q->multipliers ? q->multipliers[o] : q->multiplier,
-                                         q->shifts ? q->shifts[o] : q->shift);
-        b->bias[k] = bias_sum ? bias_sum[o] : 0;
-    }
+    b->bias_sum = bias_sum;
     b->c0 = c0;
     b->n = n;
+    b->fast = p->right_shifts_only && p->small_accumulators;
+    b->lo4 = ((uint32_t)q->lo & 0xFFu) * 0x01010101u;
+    b->hi4 = ((uint32_t)q->hi & 0xFFu) * 0x01010101u;
 }
 
-/* The block's channels of one pixel: taps at x[t] (the block's first
-   channel, or the pad buffer), or at base + off[t] when x is NULL (an
-   interior pixel); requantized into out. A block of n < 4 channels loads
-   its input bytewise (nothing read past the pixel). */
-static inline void ta_dw_s4_pixel(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
-                                  const int8_t *const *x, const int8_t *base,
-                                  const ptrdiff_t *off, int32_t taps, int8_t *out)
+/* Four accumulators requantized, clamped and stored (n of them): the
+   fast form packs four bytes and clamps them bytewise (SSUB8/SEL). */
+static inline void ta_dw_s4_store(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
+                                  const int32_t *start, const int32_t acc[4], int8_t *out)
 {
+    const int32_t c0 = b->c0;
+    const int32_t *bias = start ? start + c0 : NULL;
+    if (b->fast && b->n == 4) {
+        int32_t v[4];
+        for (int k = 0; k < 4; k++) {
+            const int32_t m = q->multipliers ? q->multipliers[c0 + k] : q->multiplier;
+            const int32_t s = q->shifts ? q->shifts[c0 + k] : q->shift;
+            v[k] = __ssat(ta_dw_requantize_right_small(acc[k] + (bias ? bias[k] : 0), m, s) +
+                              q->offset,
+                          8);
+        }
+        uint32_t w = ta_dw_pack_bytes(v[0], v[1], v[2], v[3]);
+        if (q->lo > INT8_MIN) {
+            (void)__ssub8(w, b->lo4);
+            w = __sel(w, b->lo4);
+        }
+        if (q->hi < INT8_MAX) {
+            (void)__ssub8(b->hi4, w);
+            w = __sel(w, b->hi4);
+        }
+        memcpy(out + c0, &w, 4);
+        return;
+    }
+    for (int32_t k = 0; k < b->n; k++)
+        out[c0 + k] = ta_s4_requantize(
+            q, c0 + k, (int32_t)((uint32_t)acc[k] + (uint32_t)(bias ? bias[k] : 0)));
+}
+
+/* Both halfwords of nzp2 plus bytes 1 and 3 of x sign-extended. */
+static inline uint32_t ta_dw_s4_sxtab16_ror8(uint32_t nzp2, uint32_t x)
+{
+    uint32_t r;
+    __asm("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(nzp2), "r"(x));
+    return r;
+}
+
+/* The block's channels of one pixel (FULL: 4 channels, else n < 4 whose
+   input is loaded bytewise, nothing read past the pixel): the window's
+   taps inside the input, ny rows of nx from (ky0, kx0), the first at x;
+   a border window from the plain bias on x - zp (SXTAB16 adds minus the
+   zero point to both halfwords: exact, |x - zp| <= 255), an inner one
+   from bias_sum. Requantized into out. */
+__attribute__((always_inline)) static inline void
+ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
+                     const ta_dw_s4_walk_t *wk, const int8_t *x, int32_t ky0, int32_t ny,
+                     int32_t kx0, int32_t nx, int8_t *out, int full)
+{
+    const uint32_t nzp2 = ((uint32_t)-wk->zp & 0xFFFFu) * 0x10001u;
     int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    const int32_t n = b->n;
-    for (int32_t t = 0; t < taps; t++) {
-        const int8_t *xt = x ? x[t] : base + off[t];
-        uint32_t xv = 0;
-        if (n < 4)
-            memcpy(&xv, xt, (size_t)n);
-        else
-            xv = ta_s4_load_u32(xt);
-        const int32_t we = (int32_t)b->w[t][0], wo = (int32_t)b->w[t][1];
-        const uint32_t x02 = __sxtb16(xv), x13 = ta_s4_sxtb16_ror8(xv);
-        a0 = __smlabb((int32_t)x02, we, a0);
-        a2 = __smlatt((int32_t)x02, we, a2);
-        a1 = __smlabb((int32_t)x13, wo, a1);
-        a3 = __smlatt((int32_t)x13, wo, a3);
+    const uint32_t(*w_row)[2] = &b->w[ky0 * wk->kw + kx0];
+    for (int32_t i = 0; i < ny; i++, x += wk->row_step, w_row += wk->kw) {
+        const int8_t *xt = x;
+        const uint32_t(*w)[2] = w_row;
+        for (int32_t j = 0; j < nx; j++, xt += wk->col_step, w++) {
+            uint32_t xv = 0;
+            if (full)
+                xv = ta_s4_load_u32(xt);
+            else
+                memcpy(&xv, xt, (size_t)b->n);
+            const int32_t we = (int32_t)(*w)[0], wo = (int32_t)(*w)[1];
+            const int32_t x02 = (int32_t)__sxtab16(nzp2, xv);
+            const int32_t x13 = (int32_t)ta_dw_s4_sxtab16_ror8(nzp2, xv);
+            a0 = __smlabb(x02, we, a0);
+            a2 = __smlatt(x02, we, a2);
+            a1 = __smlabb(x13, wo, a1);
+            a3 = __smlatt(x13, wo, a3);
+        }
     }
     const int32_t acc[4] = {a0 >> 4, a1 >> 4, a2 >> 4, a3 >> 4};
-    for (int32_t k = 0; k < n; k++) {
-        const int32_t v = ta_mm_requant(&b->rq[k], (int32_t)((uint32_t)acc[k] +
-                                                             (uint32_t)b->bias[k])) +
-                          q->offset;
-        out[b->c0 + k] = (int8_t)ta_clamp_i32(v, q->lo, q->hi);
+    ta_dw_s4_store(b, q, nzp2 ? wk->bias : b->bias_sum, acc, out);
+}
+
+static inline void ta_dw_s4_pixel(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
+                                  const ta_dw_s4_walk_t *wk, const int8_t *x, int32_t ky0,
+                                  int32_t ny, int32_t kx0, int32_t nx, int border, int8_t *out)
+{
+    ta_dw_s4_walk_t inner;
+    if (!border) { /* x as it is, from bias_sum */
+        inner = *wk;
+        inner.zp = 0;
+        wk = &inner;
     }
+    if (b->n == 4)
+        ta_dw_s4_pixel_shape(b, q, wk, x, ky0, ny, kx0, nx, out, 1);
+    else
+        ta_dw_s4_pixel_shape(b, q, wk, x, ky0, ny, kx0, nx, out, 0);
+}
+
+/* `count` pixels whose windows lie inside the input (kh rows of taps),
+   the first window's first tap at x, x_step input bytes and out_step
+   output bytes apart. */
+static inline void ta_dw_s4_run(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
+                                const ta_dw_s4_walk_t *wk, const int8_t *x, ptrdiff_t x_step,
+                                int32_t count, int32_t kh, int8_t *out, ptrdiff_t out_step)
+{
+    ta_dw_s4_walk_t inner = *wk; /* x as it is, from bias_sum */
+    inner.zp = 0;
+    if (b->n == 4)
+        for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
+            ta_dw_s4_pixel_shape(b, q, &inner, x, 0, kh, 0, wk->kw, out, 1);
+    else
+        for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
+            ta_dw_s4_pixel_shape(b, q, &inner, x, 0, kh, 0, wk->kw, out, 0);
 }
 #endif
 

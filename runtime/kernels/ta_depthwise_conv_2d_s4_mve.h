@@ -2,69 +2,53 @@
  * ta_depthwise_conv_2d_s4_mve.h - Helium inner loops of
  * ta_depthwise_conv_2d_s4.c, depth multiplier 1: per output row and block
  * of 16 channels, the block's packed weights of every tap are unpacked
- * once into int8 on the stack (16 bytes a tap), then each
- * pixel of the row runs the int8 kernel's arithmetic on them: eight
- * channels of input and weights widened to int16 lanes, VMULLB/VMULLT into
- * even and odd int32 accumulators.
+ * once into int8 on the stack (16 bytes a tap), and its bias sums and
+ * requantization constants laid out in even/odd channel order; each pixel
+ * of the row then runs the int8 kernel's arithmetic on them: eight
+ * channels of input and weights widened to int16 lanes, VMULLB/VMULLT
+ * into even and odd int32 accumulators, requantized and narrowed back to
+ * channel order (ta_dw_simd.h).
  */
 #ifndef TA_DEPTHWISE_CONV_2D_S4_MVE_H
 #define TA_DEPTHWISE_CONV_2D_S4_MVE_H
 
 #include "ta_depthwise_conv_2d_s4.h"
+#include "ta_depthwise_conv_2d_s4_walk.h"
 
 #include "../include/ta_s4.h"
 
 #if defined(TA_S4_MVE)
+#include "../include/ta_dw_simd.h"
+
 #include <arm_mve.h>
 
 #define TA_DW_S4_LANES 16
 
-/* Block c0's weights of one tap from its packed row (n channels; lanes
-   past them zero): a byte gather in the nibbles' order (channel k of a
-   group is byte k % 4, low nibble for k < 4), the low nibbles shifted up,
-   then an arithmetic shift right by 4 sign-extends all. */
+/* A block of n <= 16 channels from c0 on, its weights unpacked once per
+   row: each tap's as int8 (lanes past n zero). */
+typedef struct {
+    int8_t w[TA_DW_S4_TAPS][TA_DW_S4_LANES];
+    const int32_t *bias_sum;
+    int32_t c0, n, right_only;
+} ta_dw_s4_block_t;
+
+/* One tap's weights from its packed row: a byte gather in the nibbles'
+   order (channel k of a group is byte k % 4, low nibble for k < 4), the
+   low nibbles shifted up, then an arithmetic shift right by 4
+   sign-extends all. A block of up to 8 channels reads one group. */
 static inline void ta_dw_s4_unpack_tap_mve(const int8_t *row, int32_t c0, int32_t n, int8_t *w)
 {
     static const uint8_t at[16] = {0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7};
     static const int8_t up[16] = {4, 4, 4, 4, 0, 0, 0, 0, 4, 4, 4, 4, 0, 0, 0, 0};
-    /* whole groups of the row: a block of 9-16 channels reads 8 bytes */
     const mve_pred16_t lanes = vctp8q(n > 8 ? 16u : 8u);
     const int8x16_t b = vldrbq_gather_offset_z_s8(row + c0 / 2, vld1q_u8(at), lanes);
     vst1q_s8(w, vshrq_n_s8(vshlq_s8(b, vld1q_s8(up)), 4));
 }
 
-/* Accumulators of a block: even and odd channels of 0-7 (e0, o0) and 8-15. */
-typedef struct {
-    int32x4_t e0, o0, e1, o1;
-} ta_dw_s4_acc_t;
-
-/* One tap: x the block's inputs, w its unpacked weights. TAIL: a block
-   of n < 16 channels, its loads under a predicate (nothing read past the
-   pixel; inactive lanes load zero). */
-static inline void ta_dw_s4_tap_mve(ta_dw_s4_acc_t *a, const int8_t *x, const int8_t *w, int tail,
-                                    mve_pred16_t p0, mve_pred16_t p1)
-{
-    int16x8_t xv = tail ? vldrbq_z_s16(x, p0) : vldrbq_s16(x);
-    int16x8_t wv = vldrbq_s16(w);
-    a->e0 = vaddq_s32(a->e0, vmullbq_int_s16(xv, wv));
-    a->o0 = vaddq_s32(a->o0, vmulltq_int_s16(xv, wv));
-    xv = tail ? vldrbq_z_s16(x + 8, p1) : vldrbq_s16(x + 8);
-    wv = vldrbq_s16(w + 8);
-    a->e1 = vaddq_s32(a->e1, vmullbq_int_s16(xv, wv));
-    a->o1 = vaddq_s32(a->o1, vmulltq_int_s16(xv, wv));
-}
-
-/* A block of n <= 16 channels from c0 on, its weights unpacked once per
-   row (16 bytes a tap). */
-typedef struct {
-    int8_t w[TA_DW_S4_TAPS][TA_DW_S4_LANES];
-    const int32_t *bias_sum;
-    int32_t c0, n;
-} ta_dw_s4_block_t;
-
-static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const int8_t *weights, size_t stride,
-                                    int32_t taps, const ta_s4_requant_t *q,
-                                    const int32_t *bias_sum, int32_t c0, int32_t n)
+static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv_2d_s4_params_t *p,
+                                    const int8_t *weights, size_t stride, int32_t taps,
+                                    const ta_s4_requant_t *q, const int32_t *bias_sum, int32_t c0,
+                                    int32_t n)
 {
     (void)q;
     for (int32_t t = 0; t < taps; t++)
@@ -72,51 +56,186 @@ static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const int8_t *weights, 
     b->bias_sum = bias_sum;
     b->c0 = c0;
     b->n = n;
+    b->right_only = p->right_shifts_only;
 }
 
-/* The block's n channels of one pixel: taps at x[t] (the block's first
-   channel, or the pad buffer), or at base + off[t] when x is NULL (an
-   interior pixel); requantized into out. */
-static inline void ta_dw_s4_pixel(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
-                                  const int8_t *const *x, const int8_t *base,
-                                  const ptrdiff_t *off, int32_t taps, int8_t *out)
+/* Eight channels' values from v (per channel) or the scalar s, in
+   even/odd order; lanes past n zero. */
+static inline void ta_dw_s4_even_odd(const int32_t *v, int32_t s, int32_t n, int32x4_t *even,
+                                     int32x4_t *odd)
 {
-    const int32_t c0 = b->c0, n = b->n;
-    const int32_t *bias_sum = b->bias_sum;
-    const int8_t *w = b->w[0];
-    const int tail = n < TA_DW_S4_LANES;
-    const mve_pred16_t p0 = vctp16q((uint32_t)n), p1 = vctp16q(n > 8 ? (uint32_t)(n - 8) : 0u);
-    const int32x4_t zero = vdupq_n_s32(0);
-    ta_dw_s4_acc_t a = {zero, zero, zero, zero};
-    if (x) {
-        for (int32_t t = 0; t < taps; t++, w += TA_DW_S4_LANES)
-            ta_dw_s4_tap_mve(&a, x[t], w, tail, p0, p1);
-    } else if (tail) {
-        for (int32_t t = 0; t < taps; t++, w += TA_DW_S4_LANES)
-            ta_dw_s4_tap_mve(&a, base + off[t], w, 1, p0, p1);
+    if (v) {
+        ta_dw_load_even_odd(v, n, even, odd);
     } else {
-        for (int32_t t = 0; t < taps; t++, w += TA_DW_S4_LANES)
-            ta_dw_s4_tap_mve(&a, base + off[t], w, 0, p0, p1);
+        *even = vdupq_n_s32(s);
+        *odd = *even;
     }
-    /* the channels in order: even and odd lanes interleaved */
-    int32_t acc[TA_DW_S4_LANES];
-    const int32x4x2_t lo = {{a.e0, a.o0}}, hi = {{a.e1, a.o1}};
-    vst2q_s32(acc, lo);
-    vst2q_s32(acc + 8, hi);
-    for (int32_t k = 0; k < n; k += 4) {
-        const mve_pred16_t p = vctp32q((uint32_t)(n - k));
-        int32x4_t v = vldrwq_s32(acc + k);
-        if (bias_sum)
-            v = vaddq_s32(v, vldrwq_z_s32(bias_sum + c0 + k, p));
-        const int32_t o = c0 + k;
-        v = q->multipliers ? ta_mm_requant_mve(v, vldrwq_z_s32(q->multipliers + o, p),
-                                               vldrwq_z_s32(q->shifts + o, p))
-            : q->shift >= 0 ? ta_mm_requant_left_mve(v, q->multiplier, q->shift)
-                            : ta_mm_requant_right_mve(v, q->multiplier, q->shift);
-        v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, q->offset), vdupq_n_s32(q->lo)),
-                      vdupq_n_s32(q->hi));
-        vstrbq_p_s32(out + o, v, p);
+}
+
+/* Eight channels of one tap at byte offset OFF of x and w on E (even) and
+   O (odd); _P loads x under the predicate of the first %[n] int16 lanes
+   (VCTP; inactive lanes load zero: nothing read past the pixel); _ZP
+   subtracts the zero point from x first (|x - zp| <= 255; inactive lanes
+   then meet zero weights). In assembly: left to itself gcc moves the
+   accumulators between registers on every tap. Widening loads need low
+   base registers ("l"). */
+/* clang-format off */
+#define TA_DW_S4_LOAD(OFF) "vldrb.s16 %q[xv], [%[x], #" #OFF "]\n\t"
+#define TA_DW_S4_LOAD_P(OFF)                                                              \
+    "vctp.16 %[n]\n\t"                                                                    \
+    "vpst\n\t"                                                                            \
+    "vldrbt.s16 %q[xv], [%[x], #" #OFF "]\n\t"
+#define TA_DW_S4_ZP "vsub.i16 %q[xv], %q[xv], %[zp]\n\t"
+#define TA_DW_S4_MUL(OFF, E, O)                                                           \
+    "vldrb.s16 %q[wv], [%[w], #" #OFF "]\n\t"                                             \
+    "vmullb.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[" E "], %q[" E "], %q[t]\n\t"                                            \
+    "vmullt.s16 %q[t], %q[xv], %q[wv]\n\t"                                                \
+    "vadd.i32 %q[" O "], %q[" O "], %q[t]\n\t"
+/* clang-format on */
+
+/* The bytes a tap reads at x and w, as memory operands. */
+typedef struct {
+    int8_t b[16];
+} ta_dw_s4_bytes16;
+
+/* The shapes of a block: 16 channels; 9-15 (the second half under a
+   predicate); 8; 1-7 (under a predicate). */
+enum { TA_DW_S4_FULL, TA_DW_S4_OVER8, TA_DW_S4_EIGHT, TA_DW_S4_UNDER8 };
+
+#define TA_DW_S4_TAP_ASM(TEMPLATE, N, ...)                                                  \
+    __asm__(TEMPLATE                                                                        \
+            : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)                     \
+            : [x] "l"(xt), [w] "l"(w), [n] "r"(N), [zp] "r"(zp),                           \
+              "m"(*(const ta_dw_s4_bytes16 *)xt), "m"(*(const ta_dw_s4_bytes16 *)w)         \
+            : "p0")
+/* One tap of the block on the accumulators its shape uses (Z: the zero
+   point step or nothing). */
+#define TA_DW_S4_TAP(Z)                                                                     \
+    do {                                                                                    \
+        if (shape == TA_DW_S4_FULL)                                                         \
+            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD(0) Z TA_DW_S4_MUL(0, "e0", "o0") TA_DW_S4_LOAD(8) \
+                                 Z TA_DW_S4_MUL(8, "e1", "o1"),                             \
+                             n, [e0] "+w"(e0), [o0] "+w"(o0), [e1] "+w"(e1), [o1] "+w"(o1)); \
+        else if (shape == TA_DW_S4_OVER8)                                                   \
+            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD(0) Z TA_DW_S4_MUL(0, "e0", "o0")                 \
+                                 TA_DW_S4_LOAD_P(8) Z TA_DW_S4_MUL(8, "e1", "o1"),          \
+                             rest, [e0] "+w"(e0), [o0] "+w"(o0), [e1] "+w"(e1),             \
+                             [o1] "+w"(o1));                                                \
+        else if (shape == TA_DW_S4_EIGHT)                                                   \
+            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD(0) Z TA_DW_S4_MUL(0, "e0", "o0"), n,             \
+                             [e0] "+w"(e0), [o0] "+w"(o0));                                 \
+        else                                                                                \
+            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD_P(0) Z TA_DW_S4_MUL(0, "e0", "o0"), n,           \
+                             [e0] "+w"(e0), [o0] "+w"(o0));                                 \
+    } while (0)
+
+/* The block's channels of one pixel (SHAPE and BORDER fixed per copy):
+   the window's taps inside the input, ny rows of nx from (ky0, kx0), the
+   first at x; a border window (BORDER) from the plain bias on x - zp, an
+   inner one from bias_sum. Requantized into out. */
+__attribute__((always_inline)) static inline void
+ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
+                     const ta_dw_s4_walk_t *wk, const int8_t *x, int32_t ky0, int32_t ny,
+                     int32_t kx0, int32_t nx, int8_t *out, int shape, int border)
+{
+    const int32_t n = b->n, rest = n - 8, c0 = b->c0;
+    const int32_t *start = border ? wk->bias : b->bias_sum;
+    const int32_t zp = wk->zp;
+    /* pinned to q0-q3: left to itself gcc moves them between registers on
+       every tap */
+    register int32x4_t e0 __asm__("q0") = vdupq_n_s32(0);
+    register int32x4_t o0 __asm__("q1") = e0;
+    register int32x4_t e1 __asm__("q2") = e0;
+    register int32x4_t o1 __asm__("q3") = e0;
+    if (start) {
+        int32x4_t even, odd;
+        ta_dw_load_even_odd(start + c0, n, &even, &odd);
+        e0 = even;
+        o0 = odd;
+        if (n > 8) {
+            ta_dw_load_even_odd(start + c0 + 8, rest, &even, &odd);
+            e1 = even;
+            o1 = odd;
+        }
     }
+    const int8_t *w_row = b->w[ky0 * wk->kw + kx0];
+    for (int32_t i = 0; i < ny; i++, x += wk->row_step, w_row += wk->kw * TA_DW_S4_LANES) {
+        const int8_t *xt = x, *w = w_row;
+        for (int32_t j = 0; j < nx; j++, xt += wk->col_step, w += TA_DW_S4_LANES) {
+            int16x8_t xv, wv;
+            int32x4_t t;
+            if (border)
+                TA_DW_S4_TAP(TA_DW_S4_ZP);
+            else
+                TA_DW_S4_TAP("");
+        }
+    }
+    for (int half = 0; half < (shape <= TA_DW_S4_OVER8 ? 2 : 1); half++) {
+        int32x4_t e = half ? e1 : e0, o = half ? o1 : o0;
+        const int32_t o8 = c0 + 8 * half, left = n - 8 * half;
+        int32x4_t me, mo, se, so;
+        ta_dw_s4_even_odd(q->multipliers ? q->multipliers + o8 : NULL, q->multiplier, left, &me,
+                          &mo);
+        ta_dw_s4_even_odd(q->shifts ? q->shifts + o8 : NULL, q->shift, left, &se, &so);
+        if (b->right_only) {
+            e = ta_dw_mul_right_mve(e, me, se);
+            o = ta_dw_mul_right_mve(o, mo, so);
+        } else {
+            e = ta_mm_requant_mve(e, me, se);
+            o = ta_mm_requant_mve(o, mo, so);
+        }
+        const int16x8_t v = ta_dw_narrow_clamp_mve(e, o, q->offset, q->lo, q->hi);
+        if (left >= 8)
+            vstrbq_s16(out + o8, v);
+        else
+            vstrbq_p_s16(out + o8, v, vctp16q((uint32_t)left));
+    }
+}
+#undef TA_DW_S4_TAP
+#undef TA_DW_S4_TAP_ASM
+
+static inline void ta_dw_s4_pixel(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
+                                  const ta_dw_s4_walk_t *wk, const int8_t *x, int32_t ky0,
+                                  int32_t ny, int32_t kx0, int32_t nx, int border, int8_t *out)
+{
+#define TA_DW_S4_SHAPES(BORDER)                                                                \
+    do {                                                                                       \
+        if (b->n == 16)                                                                        \
+            ta_dw_s4_pixel_shape(b, q, wk, x, ky0, ny, kx0, nx, out, TA_DW_S4_FULL, BORDER);   \
+        else if (b->n > 8)                                                                     \
+            ta_dw_s4_pixel_shape(b, q, wk, x, ky0, ny, kx0, nx, out, TA_DW_S4_OVER8, BORDER);  \
+        else if (b->n == 8)                                                                    \
+            ta_dw_s4_pixel_shape(b, q, wk, x, ky0, ny, kx0, nx, out, TA_DW_S4_EIGHT, BORDER);  \
+        else                                                                                   \
+            ta_dw_s4_pixel_shape(b, q, wk, x, ky0, ny, kx0, nx, out, TA_DW_S4_UNDER8, BORDER); \
+    } while (0)
+    if (border)
+        TA_DW_S4_SHAPES(1);
+    else
+        TA_DW_S4_SHAPES(0);
+#undef TA_DW_S4_SHAPES
+}
+
+/* `count` pixels whose windows lie inside the input (kh rows of taps),
+   the first window's first tap at x, x_step input bytes and out_step
+   output bytes apart: the shape dispatched once for the run. */
+static inline void ta_dw_s4_run(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
+                                const ta_dw_s4_walk_t *wk, const int8_t *x, ptrdiff_t x_step,
+                                int32_t count, int32_t kh, int8_t *out, ptrdiff_t out_step)
+{
+#define TA_DW_S4_RUN(SHAPE)                                                              \
+    for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)                    \
+    ta_dw_s4_pixel_shape(b, q, wk, x, 0, kh, 0, wk->kw, out, SHAPE, 0)
+    if (b->n == 16)
+        TA_DW_S4_RUN(TA_DW_S4_FULL);
+    else if (b->n > 8)
+        TA_DW_S4_RUN(TA_DW_S4_OVER8);
+    else if (b->n == 8)
+        TA_DW_S4_RUN(TA_DW_S4_EIGHT);
+    else
+        TA_DW_S4_RUN(TA_DW_S4_UNDER8);
+#undef TA_DW_S4_RUN
 }
 #endif
 
