@@ -159,7 +159,11 @@ static inline void ta_dw_s4_run(const ta_dw_s4_block_t *b, const ta_s4_requant_t
 {
     ta_dw_s4_walk_t inner = *wk; /* x as it is, from bias_sum */
     inner.zp = 0;
-    if (b->n == 4)
+    /* 3x3 windows (the usual) with constant loop counts, which gcc unrolls */
+    if (b->n == 4 && kh == 3 && wk->kw == 3)
+        for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
+            ta_dw_s4_pixel_shape(b, q, &inner, x, 0, 3, 0, 3, out, 1);
+    else if (b->n == 4)
         for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
             ta_dw_s4_pixel_shape(b, q, &inner, x, 0, kh, 0, wk->kw, out, 1);
     else

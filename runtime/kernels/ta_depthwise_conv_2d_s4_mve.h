@@ -139,7 +139,9 @@ ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
                      const ta_dw_s4_walk_t *wk, const int8_t *x, int32_t ky0, int32_t ny,
                      int32_t kx0, int32_t nx, int8_t *out, int shape, int border)
 {
-    const int32_t n = b->n, rest = n - 8, c0 = b->c0;
+    /* constant for whole blocks, so the loads and stores lose their tests */
+    const int32_t n = shape == TA_DW_S4_FULL ? 16 : shape == TA_DW_S4_EIGHT ? 8 : b->n;
+    const int32_t rest = n - 8, c0 = b->c0;
     const int32_t *start = border ? wk->bias : b->bias_sum;
     const int32_t zp = wk->zp;
     /* pinned to q0-q3: left to itself gcc moves them between registers on
@@ -224,17 +226,23 @@ static inline void ta_dw_s4_run(const ta_dw_s4_block_t *b, const ta_s4_requant_t
                                 const ta_dw_s4_walk_t *wk, const int8_t *x, ptrdiff_t x_step,
                                 int32_t count, int32_t kh, int8_t *out, ptrdiff_t out_step)
 {
-#define TA_DW_S4_RUN(SHAPE)                                                              \
+#define TA_DW_S4_RUN(SHAPE, KH, KW)                                                      \
     for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)                    \
-    ta_dw_s4_pixel_shape(b, q, wk, x, 0, kh, 0, wk->kw, out, SHAPE, 0)
-    if (b->n == 16)
-        TA_DW_S4_RUN(TA_DW_S4_FULL);
+    ta_dw_s4_pixel_shape(b, q, wk, x, 0, KH, 0, KW, out, SHAPE, 0)
+    /* 3x3 windows (the usual) with constant loop counts, which gcc unrolls */
+    const int k3 = kh == 3 && wk->kw == 3;
+    if (b->n == 16 && k3)
+        TA_DW_S4_RUN(TA_DW_S4_FULL, 3, 3);
+    else if (b->n == 16)
+        TA_DW_S4_RUN(TA_DW_S4_FULL, kh, wk->kw);
     else if (b->n > 8)
-        TA_DW_S4_RUN(TA_DW_S4_OVER8);
+        TA_DW_S4_RUN(TA_DW_S4_OVER8, kh, wk->kw);
+    else if (b->n == 8 && k3)
+        TA_DW_S4_RUN(TA_DW_S4_EIGHT, 3, 3);
     else if (b->n == 8)
-        TA_DW_S4_RUN(TA_DW_S4_EIGHT);
+        TA_DW_S4_RUN(TA_DW_S4_EIGHT, kh, wk->kw);
     else
-        TA_DW_S4_RUN(TA_DW_S4_UNDER8);
+        TA_DW_S4_RUN(TA_DW_S4_UNDER8, kh, wk->kw);
 #undef TA_DW_S4_RUN
 }
 #endif
