@@ -3,7 +3,7 @@ weight bytes and instructions of a MobileNet-v1-0.25-like model with
 TFLite INT4 weights against the same model with int8 weights, on the
 Cortex-M55 and the Cortex-M4 (QEMU).
 
-    .venv/bin/python -m bench.int4 [--boards mps3-an547,mps2-an386]
+    .venv/bin/python -m bench.int4 [--boards mps3-an547,mps2-an386] [--cycles]
 
 The model (written here with tests/gen's builder): 96x96x3 int8 input, a
 3x3 stride-2 CONV_2D to 8 channels, the 13 depthwise-separable blocks of
@@ -22,7 +22,9 @@ from a weight tensor), instructions of one inference, and the ratios with
 the goals of issue 24 (weights at most 55% of int8, instructions at most
 1.1x); then the same for weights.format packed (every INT4 tensor packed,
 the short CONV_2D filters and DEPTHWISE_CONV_2D that auto stores dense
-too) and dense (INT4 expanded at conversion).
+too) and dense (INT4 expanded at conversion). --cycles adds the cycles
+../shared/tools/cycles estimates for one inference of each, and their
+ratio to the int8 model's.
 """
 
 import argparse
@@ -33,7 +35,7 @@ import tempfile
 
 import numpy as np
 
-from bench import target
+from bench import shapes, target
 from tests.gen.builder import ModelBuilder, Q
 from tests.harness import difftest, oracle
 
@@ -115,6 +117,8 @@ def measure(path, board, work, keys=None):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", default=",".join(target.BOARDS))
+    ap.add_argument("--cycles", action="store_true",
+                    help="also estimate cycles (../shared/tools/cycles)")
     args = ap.parse_args(argv)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-int4-"))
     int8_model, weights = build("int8")
@@ -126,7 +130,7 @@ def main(argv=None):
     for board in args.boards.split(","):
         print(f"== {board} ({target.SHORT[board]}): MobileNet-v1-0.25-like 96x96")
         print(f"{'model':28} {'weights':>9} {'/int8':>6} {'instr':>13} {'/int8':>6}  TFLM")
-        base = None
+        base = base_cyc = None
         for label, path, keys in (("int8 weights", paths["int8"], {"weights.format": "dense"}),
                                   ("INT4, weights.format auto", paths["int4"], None),
                                   ("INT4, weights.format packed", paths["int4"],
@@ -143,6 +147,11 @@ def main(argv=None):
             print(f"{label:28} {wb:>9,} {w_ratio:6.2f} {instr:>13,} {i_ratio:6.2f}  "
                   f"{'equal' if diff == 0 else f'{diff} bytes differ'}"
                   f"{'' if same else ', differs from the int8 model'}", flush=True)
+            if args.cycles:
+                cyc = shapes.first_run_cycles(m, board, tmp / f"{board}-{len(label)}-cyc",
+                                              target.baseline_inputs(m))[2]
+                base_cyc = cyc if base_cyc is None else base_cyc
+                print(f"  estimated cycles: {cyc:,} ({cyc / base_cyc:.2f}x int8)", flush=True)
             if label.endswith("auto"):
                 print(f"  goals: weights <= {WEIGHT_GOAL:.2f} of int8: "
                       f"{'met' if w_ratio <= WEIGHT_GOAL else 'missed'}; instructions <= "

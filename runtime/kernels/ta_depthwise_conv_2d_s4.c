@@ -129,7 +129,7 @@ static void m1_row(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *in_b
     for (int32_t c0 = 0; c0 < depth; c0 += TA_DW_S4_LANES) {
         const int32_t n = depth - c0 < TA_DW_S4_LANES ? depth - c0 : TA_DW_S4_LANES;
         ta_dw_s4_block_t blk;
-        ta_dw_s4_prepare(&blk, p, weights, stride, kh * kw, &q, bias_sum, c0, n);
+        ta_dw_s4_prepare(&blk, p, weights, stride, kh * kw, &q, bias_sum, bias, c0, n);
         for (int32_t x = 0; x < p->output_width; x++) {
             const int32_t x0 = x * sw - p->pad_left;
             if (x == in_lo && in_lo < in_hi) {

@@ -32,6 +32,9 @@ typedef struct {
     const int32_t *bias_sum;
     int32_t c0, n, fast;
     uint32_t lo4, hi4; /* the activation bounds in each byte */
+    /* the fast form's constants of whole blocks: per channel the
+       multiplier, the right shift less one, the bias sum */
+    int32_t mult[4], right1[4], bias_sum4[4], bias4[4];
 } ta_dw_s4_block_t;
 
 /* Channels c0..c0 + 3 of a tap (c0 a multiple of 4) are the low nibbles
@@ -40,8 +43,8 @@ typedef struct {
    zero nibbles that pad the last group. */
 static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv_2d_s4_params_t *p,
                                     const int8_t *weights, size_t stride, int32_t taps,
-                                    const ta_s4_requant_t *q, const int32_t *bias_sum, int32_t c0,
-                                    int32_t n)
+                                    const ta_s4_requant_t *q, const int32_t *bias_sum,
+                                    const int32_t *bias, int32_t c0, int32_t n)
 {
     for (int32_t t = 0; t < taps; t++) {
         const uint32_t word = ta_s4_load_u32(weights + (size_t)t * stride + c0 / 8 * 4);
@@ -55,6 +58,12 @@ static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv
     b->fast = p->right_shifts_only && p->small_accumulators;
     b->lo4 = ((uint32_t)q->lo & 0xFFu) * 0x01010101u;
     b->hi4 = ((uint32_t)q->hi & 0xFFu) * 0x01010101u;
+    for (int32_t k = 0; k < 4 && n == 4; k++) {
+        b->mult[k] = q->multipliers ? q->multipliers[c0 + k] : q->multiplier;
+        b->right1[k] = -(q->shifts ? q->shifts[c0 + k] : q->shift) - 1;
+        b->bias_sum4[k] = bias_sum ? bias_sum[c0 + k] : 0;
+        b->bias4[k] = bias ? bias[c0 + k] : 0;
+    }
 }
 
 /* Four accumulators requantized, clamped and stored (n of them): the
@@ -88,6 +97,31 @@ static inline void ta_dw_s4_store(const ta_dw_s4_block_t *b, const ta_s4_requant
     for (int32_t k = 0; k < b->n; k++)
         out[c0 + k] = ta_s4_requantize(
             q, c0 + k, (int32_t)((uint32_t)acc[k] + (uint32_t)(bias ? bias[k] : 0)));
+}
+
+/* The fast form of ta_dw_s4_store for a whole block of an inner window,
+   from the block's prepared constants (SMMULR on twice the sum). */
+__attribute__((always_inline)) static inline void
+ta_dw_s4_store_fast(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, const int32_t *bias,
+                    int32_t a0, int32_t a1, int32_t a2, int32_t a3, int8_t *out)
+{
+    const int32_t *m = b->mult, *r = b->right1;
+    const int32_t offset = q->offset;
+    /* a >> 4 is the sum (the weights are 16 times their values) */
+#define TA_DW_S4_OUT(a, k)                                                                        \
+    __ssat(ta_dw_requantize_right_doubled(((a >> 4) + bias[k]) * 2, m[k], r[k]) + offset, 8)
+    uint32_t w = ta_dw_pack_bytes(TA_DW_S4_OUT(a0, 0), TA_DW_S4_OUT(a1, 1), TA_DW_S4_OUT(a2, 2),
+                                  TA_DW_S4_OUT(a3, 3));
+#undef TA_DW_S4_OUT
+    if (q->lo > INT8_MIN) {
+        (void)__ssub8(w, b->lo4);
+        w = __sel(w, b->lo4);
+    }
+    if (q->hi < INT8_MAX) {
+        (void)__ssub8(b->hi4, w);
+        w = __sel(w, b->hi4);
+    }
+    memcpy(out + b->c0, &w, 4);
 }
 
 /* Both halfwords of nzp2 plus bytes 1 and 3 of x sign-extended. */
@@ -130,6 +164,10 @@ ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
             a3 = __smlatt(x13, wo, a3);
         }
     }
+    if (full && b->fast) {
+        ta_dw_s4_store_fast(b, q, nzp2 ? b->bias4 : b->bias_sum4, a0, a1, a2, a3, out);
+        return;
+    }
     const int32_t acc[4] = {a0 >> 4, a1 >> 4, a2 >> 4, a3 >> 4};
     ta_dw_s4_store(b, q, nzp2 ? wk->bias : b->bias_sum, acc, out);
 }
@@ -150,6 +188,36 @@ static inline void ta_dw_s4_pixel(const ta_dw_s4_block_t *b, const ta_s4_requant
         ta_dw_s4_pixel_shape(b, q, wk, x, ky0, ny, kx0, nx, out, 0);
 }
 
+/* One row of a 3x3 window inside the input for the four channels: the
+   taps at x, x + d and x + 2d, the weights' six words from w on (w steps
+   past them). In assembly: gcc precomputes the addresses of all taps and
+   runs out of registers. Unaligned word loads are fine on Cortex-M4. */
+static inline void ta_dw_s4_row3_dsp(int32_t *a0, int32_t *a1, int32_t *a2, int32_t *a3,
+                                     const int8_t *x, const uint32_t **w, ptrdiff_t d)
+{
+    uint32_t xv, t, we, wo;
+    /* clang-format off */
+#define TA_DW_S4_TAP3(LOAD)                                                               \
+    LOAD                                                                                  \
+    "ldrd %[we], %[wo], [%[w]], #8\n\t"                                                   \
+    "sxtb16 %[t], %[xv]\n\t"                                                              \
+    "sxtb16 %[xv], %[xv], ror #8\n\t"                                                     \
+    "smlabb %[a0], %[t], %[we], %[a0]\n\t"                                                \
+    "smlatt %[a2], %[t], %[we], %[a2]\n\t"                                                \
+    "smlabb %[a1], %[xv], %[wo], %[a1]\n\t"                                               \
+    "smlatt %[a3], %[xv], %[wo], %[a3]\n\t"
+    __asm__(TA_DW_S4_TAP3("ldr %[xv], [%[x]]\n\t")
+            TA_DW_S4_TAP3("ldr %[xv], [%[x], %[d]]\n\t")
+            TA_DW_S4_TAP3("ldr %[xv], [%[x], %[d], lsl #1]\n\t")
+            : [a0] "+r"(*a0), [a1] "+r"(*a1), [a2] "+r"(*a2), [a3] "+r"(*a3), [w] "+r"(*w),
+              [xv] "=&r"(xv), [t] "=&r"(t), [we] "=&r"(we), [wo] "=&r"(wo)
+            : [x] "r"(x), [d] "r"(d)
+            /* Reads memory at addresses no operand names. */
+            : "memory");
+#undef TA_DW_S4_TAP3
+    /* clang-format on */
+}
+
 /* `count` pixels whose windows lie inside the input (kh rows of taps),
    the first window's first tap at x, x_step input bytes and out_step
    output bytes apart. */
@@ -159,11 +227,20 @@ static inline void ta_dw_s4_run(const ta_dw_s4_block_t *b, const ta_s4_requant_t
 {
     ta_dw_s4_walk_t inner = *wk; /* x as it is, from bias_sum */
     inner.zp = 0;
-    /* 3x3 windows (the usual) with constant loop counts, which gcc unrolls */
-    if (b->n == 4 && kh == 3 && wk->kw == 3)
-        for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
-            ta_dw_s4_pixel_shape(b, q, &inner, x, 0, 3, 0, 3, out, 1);
-    else if (b->n == 4)
+    if (b->n == 4 && kh == 3 && wk->kw == 3) {
+        for (int32_t i = 0; i < count; i++, x += x_step, out += out_step) {
+            int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+            const uint32_t *w = b->w[0];
+            for (int32_t r = 0; r < 3; r++)
+                ta_dw_s4_row3_dsp(&a0, &a1, &a2, &a3, x + r * wk->row_step, &w, wk->col_step);
+            if (b->fast) {
+                ta_dw_s4_store_fast(b, q, b->bias_sum4, a0, a1, a2, a3, out);
+            } else {
+                const int32_t acc[4] = {a0 >> 4, a1 >> 4, a2 >> 4, a3 >> 4};
+                ta_dw_s4_store(b, q, b->bias_sum, acc, out);
+            }
+        }
+    } else if (b->n == 4)
         for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
             ta_dw_s4_pixel_shape(b, q, &inner, x, 0, kh, 0, wk->kw, out, 1);
     else

@@ -47,10 +47,11 @@ static inline void ta_dw_s4_unpack_tap_mve(const int8_t *row, int32_t c0, int32_
 
 static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv_2d_s4_params_t *p,
                                     const int8_t *weights, size_t stride, int32_t taps,
-                                    const ta_s4_requant_t *q, const int32_t *bias_sum, int32_t c0,
-                                    int32_t n)
+                                    const ta_s4_requant_t *q, const int32_t *bias_sum,
+                                    const int32_t *bias, int32_t c0, int32_t n)
 {
     (void)q;
+    (void)bias; /* read per pixel (ta_dw_s4_walk_t) */
     for (int32_t t = 0; t < taps; t++)
         ta_dw_s4_unpack_tap_mve(weights + (size_t)t * stride, c0, n, b->w[t]);
     b->bias_sum = bias_sum;
