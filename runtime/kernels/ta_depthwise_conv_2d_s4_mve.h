@@ -28,7 +28,10 @@
    row: each tap's as int8 (lanes past n zero). */
 typedef struct {
     int8_t w[TA_DW_S4_TAPS][TA_DW_S4_LANES];
-    const int32_t *bias_sum;
+    /* per half of eight channels, even then odd channels (lanes past n
+       zero): the start of inner windows (bias_sum) and of border ones (the
+       plain bias), the multipliers and the shifts */
+    int32_t start[2][2][2][4], mult[2][2][4], shift[2][2][4];
     int32_t c0, n, right_only;
 } ta_dw_s4_block_t;
 
@@ -45,32 +48,44 @@ static inline void ta_dw_s4_unpack_tap_mve(const int8_t *row, int32_t c0, int32_
     vst1q_s8(w, vshrq_n_s8(vshlq_s8(b, vld1q_s8(up)), 4));
 }
 
+/* Eight channels' values from v (per channel) or the scalar s, in
+   even/odd order into dst[0] and dst[1]; lanes past n zero. */
+static inline void ta_dw_s4_store_even_odd(const int32_t *v, int32_t s, int32_t n,
+                                           int32_t dst[2][4])
+{
+    int32x4_t even = vdupq_n_s32(0), odd = even;
+    if (v) {
+        ta_dw_load_even_odd(v, n, &even, &odd);
+    } else if (n > 0) {
+        even = vdupq_n_s32(s);
+        odd = even;
+    }
+    vst1q_s32(dst[0], even);
+    vst1q_s32(dst[1], odd);
+}
+
 static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv_2d_s4_params_t *p,
                                     const int8_t *weights, size_t stride, int32_t taps,
                                     const ta_s4_requant_t *q, const int32_t *bias_sum,
                                     const int32_t *bias, int32_t c0, int32_t n)
 {
-    (void)q;
-    (void)bias; /* read per pixel (ta_dw_s4_walk_t) */
     for (int32_t t = 0; t < taps; t++)
         ta_dw_s4_unpack_tap_mve(weights + (size_t)t * stride, c0, n, b->w[t]);
-    b->bias_sum = bias_sum;
+    for (int half = 0; half < 2; half++) {
+        const int32_t o = c0 + 8 * half, left = n - 8 * half;
+        const int32_t count = left < 0 ? 0 : left;
+        ta_dw_s4_store_even_odd(bias_sum && count ? bias_sum + o : NULL, 0, count,
+                                b->start[0][half]);
+        ta_dw_s4_store_even_odd(bias && count ? bias + o : NULL, 0, count, b->start[1][half]);
+        ta_dw_s4_store_even_odd(q->multipliers && count ? q->multipliers + o : NULL,
+                                q->multiplier, count, b->mult[half]);
+        /* lanes past n shift right by one (the right-shift form needs s < 0) */
+        ta_dw_s4_store_even_odd(q->shifts && count ? q->shifts + o : NULL,
+                                count ? q->shift : -1, count ? count : 8, b->shift[half]);
+    }
     b->c0 = c0;
     b->n = n;
     b->right_only = p->right_shifts_only;
-}
-
-/* Eight channels' values from v (per channel) or the scalar s, in
-   even/odd order; lanes past n zero. */
-static inline void ta_dw_s4_even_odd(const int32_t *v, int32_t s, int32_t n, int32x4_t *even,
-                                     int32x4_t *odd)
-{
-    if (v) {
-        ta_dw_load_even_odd(v, n, even, odd);
-    } else {
-        *even = vdupq_n_s32(s);
-        *odd = *even;
-    }
 }
 
 /* Eight channels of one tap at byte offset OFF of x and w on E (even) and
@@ -131,6 +146,28 @@ enum { TA_DW_S4_FULL, TA_DW_S4_OVER8, TA_DW_S4_EIGHT, TA_DW_S4_UNDER8 };
                              [e0] "+w"(e0), [o0] "+w"(o0));                                 \
     } while (0)
 
+/* Half `half` of the block (even/odd accumulators e, o) requantized with
+   its prepared constants and stored: `left` channels (8 or more: all 8). */
+__attribute__((always_inline)) static inline void
+ta_dw_s4_out8(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, int half, int32x4_t e,
+              int32x4_t o, int8_t *out, int32_t left)
+{
+    const int32x4_t me = vldrwq_s32(b->mult[half][0]), mo = vldrwq_s32(b->mult[half][1]);
+    const int32x4_t se = vldrwq_s32(b->shift[half][0]), so = vldrwq_s32(b->shift[half][1]);
+    if (b->right_only) {
+        e = ta_dw_mul_right_mve(e, me, se);
+        o = ta_dw_mul_right_mve(o, mo, so);
+    } else {
+        e = ta_mm_requant_mve(e, me, se);
+        o = ta_mm_requant_mve(o, mo, so);
+    }
+    const int16x8_t v = ta_dw_narrow_clamp_mve(e, o, q->offset, q->lo, q->hi);
+    if (left >= 8)
+        vstrbq_s16(out, v);
+    else
+        vstrbq_p_s16(out, v, vctp16q((uint32_t)left));
+}
+
 /* The block's channels of one pixel (SHAPE and BORDER fixed per copy):
    the window's taps inside the input, ny rows of nx from (ky0, kx0), the
    first at x; a border window (BORDER) from the plain bias on x - zp, an
@@ -143,25 +180,14 @@ ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
     /* constant for whole blocks, so the loads and stores lose their tests */
     const int32_t n = shape == TA_DW_S4_FULL ? 16 : shape == TA_DW_S4_EIGHT ? 8 : b->n;
     const int32_t rest = n - 8, c0 = b->c0;
-    const int32_t *start = border ? wk->bias : b->bias_sum;
     const int32_t zp = wk->zp;
+    const int32_t(*start)[2][4] = b->start[border ? 1 : 0];
     /* pinned to q0-q3: left to itself gcc moves them between registers on
        every tap */
-    register int32x4_t e0 __asm__("q0") = vdupq_n_s32(0);
-    register int32x4_t o0 __asm__("q1") = e0;
-    register int32x4_t e1 __asm__("q2") = e0;
-    register int32x4_t o1 __asm__("q3") = e0;
-    if (start) {
-        int32x4_t even, odd;
-        ta_dw_load_even_odd(start + c0, n, &even, &odd);
-        e0 = even;
-        o0 = odd;
-        if (n > 8) {
-            ta_dw_load_even_odd(start + c0 + 8, rest, &even, &odd);
-            e1 = even;
-            o1 = odd;
-        }
-    }
+    register int32x4_t e0 __asm__("q0") = vldrwq_s32(start[0][0]);
+    register int32x4_t o0 __asm__("q1") = vldrwq_s32(start[0][1]);
+    register int32x4_t e1 __asm__("q2") = vldrwq_s32(start[1][0]);
+    register int32x4_t o1 __asm__("q3") = vldrwq_s32(start[1][1]);
     const int8_t *w_row = b->w[ky0 * wk->kw + kx0];
     for (int32_t i = 0; i < ny; i++, x += wk->row_step, w_row += wk->kw * TA_DW_S4_LANES) {
         const int8_t *xt = x, *w = w_row;
@@ -174,26 +200,9 @@ ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
                 TA_DW_S4_TAP("");
         }
     }
-    for (int half = 0; half < (shape <= TA_DW_S4_OVER8 ? 2 : 1); half++) {
-        int32x4_t e = half ? e1 : e0, o = half ? o1 : o0;
-        const int32_t o8 = c0 + 8 * half, left = n - 8 * half;
-        int32x4_t me, mo, se, so;
-        ta_dw_s4_even_odd(q->multipliers ? q->multipliers + o8 : NULL, q->multiplier, left, &me,
-                          &mo);
-        ta_dw_s4_even_odd(q->shifts ? q->shifts + o8 : NULL, q->shift, left, &se, &so);
-        if (b->right_only) {
-            e = ta_dw_mul_right_mve(e, me, se);
-            o = ta_dw_mul_right_mve(o, mo, so);
-        } else {
-            e = ta_mm_requant_mve(e, me, se);
-            o = ta_mm_requant_mve(o, mo, so);
-        }
-        const int16x8_t v = ta_dw_narrow_clamp_mve(e, o, q->offset, q->lo, q->hi);
-        if (left >= 8)
-            vstrbq_s16(out + o8, v);
-        else
-            vstrbq_p_s16(out + o8, v, vctp16q((uint32_t)left));
-    }
+    ta_dw_s4_out8(b, q, 0, e0, o0, out + c0, n);
+    if (shape <= TA_DW_S4_OVER8)
+        ta_dw_s4_out8(b, q, 1, e1, o1, out + c0 + 8, rest);
 }
 #undef TA_DW_S4_TAP
 #undef TA_DW_S4_TAP_ASM
