@@ -56,7 +56,8 @@ static void block_sums(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *
     }
 }
 
-static void output_row(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *in_b,
+/* Out of line, so that its stack and m1_row's do not add up in the entry. */
+__attribute__((noinline)) static void output_row(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *in_b,
                        const int8_t *weights, const int32_t *bias_sum, const int32_t *multipliers,
                        const int32_t *shifts, int32_t y, int8_t *out)
 {
