@@ -12,6 +12,8 @@
  * the value pairs (0,2), (1,3), (4,6), (5,7), the pairs SXTB16 makes of
  * the eight int8 inputs they multiply. Helium unpacks four groups a step and
  * gathers the inputs in the nibbles' order (ta_s4_dot4_steps_mve).
+ * DEPTHWISE_CONV_2D's Helium and DSP paths unpack a block of a tap's row
+ * once per output row instead (ta_depthwise_conv_2d_s4_mve.h, _dsp.h).
  */
 #ifndef TA_S4_H
 #define TA_S4_H

@@ -4,9 +4,19 @@
  * arithmetic and parameters, each tap's output_depth channels one row
  * packed as ta_s4.h lays it out, read in place.
  *
- * Order of writes: output pixels in raster order, one at a time, each
- * written after its window is read in place; with reverse_rows the output
- * rows (of all images) from the last to the first, each row as before.
+ * Depth multiplier 1 on Helium and DSP (filters of up to TA_DW_S4_TAPS
+ * taps): per output row, blocks of 16 (Helium) or 4 (DSP) channels, each
+ * block's weights unpacked once for the row onto the stack
+ * (ta_depthwise_conv_2d_s4_mve.h, _dsp.h); other multipliers and cores:
+ * portable C, blocks of 32 channels per pixel.
+ *
+ * Order of writes: output rows in raster order; within a row, output
+ * pixels in order one at a time, each written after its window is read
+ * in place (portable), or every pixel of the row a block of channels at a
+ * time, read in place (Helium and DSP, depth multiplier 1: the converter
+ * declares the overlap for a row, src/lower/int4_packed.c); with
+ * reverse_rows the output rows (of all images) from the last to the
+ * first, each row as before.
  */
 #ifndef TA_DEPTHWISE_CONV_2D_S4_H
 #define TA_DEPTHWISE_CONV_2D_S4_H

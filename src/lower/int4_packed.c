@@ -97,7 +97,7 @@ static bool is_one_of(const char *name, const char *const *names, size_t count)
         }                                                                                \
     } while (0)
 
-/* Output over input again for a kernel walking pixels one at a time in
+/* Output over input again for a kernel walking pixels `batch` at a time in
    place; the reversed-rows lead (geometry only) stays as declared, its
    parameter now the packed call's (NULL: the kernel cannot walk back). */
 static void redeclare_overlap(TaLower *L, TaOp *op, int32_t k_h, int32_t k_w, int32_t pad_h,

@@ -42,10 +42,12 @@ static int8_t nibble(const uint8_t *packed, size_t i)
 #define TA_INT4_CONV_MIN_PACKED 64
 
 /* Whether the module keeps the tensor packed: weights.format packed, or
-   auto where the packed kernel pays. DEPTHWISE_CONV_2D's packed kernel is
-   portable C only, several times slower than the int8 one, for weights
-   that are a small share of a model (3x3 per channel): auto keeps them
-   dense, and short CONV_2D filters too. */
+   auto where the packed kernel pays. DEPTHWISE_CONV_2D's packed kernel
+   (Helium and DSP paths for depth multiplier 1) still costs about 1.5x the
+   int8 one's instructions on both boards (bench/int4.py's depthwise
+   layers, docs/compressed-models.md), for weights that are a small share
+   of a model (3x3 per channel): auto keeps them dense, and short CONV_2D
+   filters too. */
 static bool keep_packed(const TaWeightsOptions *o, const TaOp *op, const TaTensor *t)
 {
     if (strcmp(o->format, "dense") == 0 || ta_weights_named_dense(o, t))
