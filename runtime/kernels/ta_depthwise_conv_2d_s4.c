@@ -57,9 +57,11 @@ static void block_sums(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *
 }
 
 /* Out of line, so that its stack and m1_row's do not add up in the entry. */
-__attribute__((noinline)) static void output_row(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *in_b,
-                       const int8_t *weights, const int32_t *bias_sum, const int32_t *multipliers,
-                       const int32_t *shifts, int32_t y, int8_t *out)
+__attribute__((noinline)) static void output_row(const ta_depthwise_conv_2d_s4_params_t *p,
+                                                 const int8_t *in_b, const int8_t *weights,
+                                                 const int32_t *bias_sum,
+                                                 const int32_t *multipliers, const int32_t *shifts,
+                                                 int32_t y, int8_t *out)
 {
     const size_t stride = (size_t)ta_s4_row_bytes(p->output_depth);
     const int32_t y0 = y * p->stride_height - p->pad_top;
@@ -86,8 +88,7 @@ __attribute__((noinline)) static void output_row(const ta_depthwise_conv_2d_s4_p
 #if defined(TA_DW_S4_LANES)
 /* The taps [*lo, *hi) of a window dimension (k taps, d apart, from
    `start`) that fall inside 0..size - 1. */
-static void taps_inside(int32_t start, int32_t k, int32_t d, int32_t size, int32_t *lo,
-                        int32_t *hi)
+static void taps_inside(int32_t start, int32_t k, int32_t d, int32_t size, int32_t *lo, int32_t *hi)
 {
     int32_t a = 0, b = k;
     while (a < k && start + a * d < 0)
@@ -108,8 +109,9 @@ static void m1_row(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *in_b
                    const int8_t *weights, const int32_t *bias_sum, const int32_t *bias,
                    const int32_t *multipliers, const int32_t *shifts, int32_t y, int8_t *out)
 {
-    const ta_s4_requant_t q = {multipliers, shifts,          p->multiplier,  p->shift,
-                               p->output_offset, p->activation_min, p->activation_max};
+    const ta_s4_requant_t q = {multipliers,      shifts,           p->multiplier,
+                               p->shift,         p->output_offset, p->activation_min,
+                               p->activation_max};
     const int32_t kh = p->filter_height, kw = p->filter_width;
     const int32_t depth = p->output_depth, in_w = p->input_width;
     const size_t stride = (size_t)ta_s4_row_bytes(depth);
@@ -143,12 +145,12 @@ static void m1_row(const ta_depthwise_conv_2d_s4_params_t *p, const int8_t *in_b
             int32_t kx0, kx1;
             taps_inside(x0, kw, p->dilation_width, in_w, &kx0, &kx1);
             const int some = ky0 < ky1 && kx0 < kx1;
-            const int8_t *first =
-                some ? in_b + ((ptrdiff_t)(y0 + ky0 * p->dilation_height) * in_w + x0 +
-                               (ptrdiff_t)kx0 * p->dilation_width) *
-                                  depth +
-                           c0
-                     : in_b;
+            const int8_t *first = some ? in_b +
+                                             ((ptrdiff_t)(y0 + ky0 * p->dilation_height) * in_w +
+                                              x0 + (ptrdiff_t)kx0 * p->dilation_width) *
+                                                 depth +
+                                             c0
+                                       : in_b;
             const int border = ky0 > 0 || ky1 < kh || kx0 > 0 || kx1 < kw;
             ta_dw_s4_pixel(&blk, &q, &walk, first, ky0, some ? ky1 - ky0 : 0, kx0, kx1 - kx0,
                            border, out + (size_t)x * (size_t)depth);

@@ -78,9 +78,8 @@ static inline void ta_dw_s4_store(const ta_dw_s4_block_t *b, const ta_s4_requant
         for (int k = 0; k < 4; k++) {
             const int32_t m = q->multipliers ? q->multipliers[c0 + k] : q->multiplier;
             const int32_t s = q->shifts ? q->shifts[c0 + k] : q->shift;
-            v[k] = __ssat(ta_dw_requantize_right_small(acc[k] + (bias ? bias[k] : 0), m, s) +
-                              q->offset,
-                          8);
+            v[k] = __ssat(
+                ta_dw_requantize_right_small(acc[k] + (bias ? bias[k] : 0), m, s) + q->offset, 8);
         }
         uint32_t w = ta_dw_pack_bytes(v[0], v[1], v[2], v[3]);
         if (q->lo > INT8_MIN) {
@@ -108,7 +107,7 @@ ta_dw_s4_store_fast(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, const i
     const int32_t *m = b->mult, *r = b->right1;
     const int32_t offset = q->offset;
     /* a >> 4 is the sum (the weights are 16 times their values) */
-#define TA_DW_S4_OUT(a, k)                                                                        \
+#define TA_DW_S4_OUT(a, k) \
     __ssat(ta_dw_requantize_right_doubled(((a >> 4) + bias[k]) * 2, m[k], r[k]) + offset, 8)
     uint32_t w = ta_dw_pack_bytes(TA_DW_S4_OUT(a0, 0), TA_DW_S4_OUT(a1, 1), TA_DW_S4_OUT(a2, 2),
                                   TA_DW_S4_OUT(a3, 3));
@@ -139,9 +138,9 @@ static inline uint32_t ta_dw_s4_sxtab16_ror8(uint32_t nzp2, uint32_t x)
    zero point to both halfwords: exact, |x - zp| <= 255), an inner one
    from bias_sum. Requantized into out. */
 __attribute__((always_inline)) static inline void
-ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
-                     const ta_dw_s4_walk_t *wk, const int8_t *x, int32_t ky0, int32_t ny,
-                     int32_t kx0, int32_t nx, int8_t *out, int full)
+ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, const ta_dw_s4_walk_t *wk,
+                     const int8_t *x, int32_t ky0, int32_t ny, int32_t kx0, int32_t nx, int8_t *out,
+                     int full)
 {
     const uint32_t nzp2 = ((uint32_t)-wk->zp & 0xFFFFu) * 0x10001u;
     int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;

@@ -77,11 +77,11 @@ static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv
         ta_dw_s4_store_even_odd(bias_sum && count ? bias_sum + o : NULL, 0, count,
                                 b->start[0][half]);
         ta_dw_s4_store_even_odd(bias && count ? bias + o : NULL, 0, count, b->start[1][half]);
-        ta_dw_s4_store_even_odd(q->multipliers && count ? q->multipliers + o : NULL,
-                                q->multiplier, count, b->mult[half]);
+        ta_dw_s4_store_even_odd(q->multipliers && count ? q->multipliers + o : NULL, q->multiplier,
+                                count, b->mult[half]);
         /* lanes past n shift right by one (the right-shift form needs s < 0) */
-        ta_dw_s4_store_even_odd(q->shifts && count ? q->shifts + o : NULL,
-                                count ? q->shift : -1, count ? count : 8, b->shift[half]);
+        ta_dw_s4_store_even_odd(q->shifts && count ? q->shifts + o : NULL, count ? q->shift : -1,
+                                count ? count : 8, b->shift[half]);
     }
     b->c0 = c0;
     b->n = n;
@@ -119,38 +119,38 @@ typedef struct {
    predicate); 8; 1-7 (under a predicate). */
 enum { TA_DW_S4_FULL, TA_DW_S4_OVER8, TA_DW_S4_EIGHT, TA_DW_S4_UNDER8 };
 
-#define TA_DW_S4_TAP_ASM(TEMPLATE, N, ...)                                                  \
-    __asm__(TEMPLATE                                                                        \
-            : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)                     \
-            : [x] "l"(xt), [w] "l"(w), [n] "r"(N), [zp] "r"(zp),                           \
-              "m"(*(const ta_dw_s4_bytes16 *)xt), "m"(*(const ta_dw_s4_bytes16 *)w)         \
+#define TA_DW_S4_TAP_ASM(TEMPLATE, N, ...)                                          \
+    __asm__(TEMPLATE                                                                \
+            : __VA_ARGS__, [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)             \
+            : [x] "l"(xt), [w] "l"(w), [n] "r"(N), [zp] "r"(zp),                    \
+              "m"(*(const ta_dw_s4_bytes16 *)xt), "m"(*(const ta_dw_s4_bytes16 *)w) \
             : "p0")
 /* One tap of the block on the accumulators its shape uses (Z: the zero
    point step or nothing). */
-#define TA_DW_S4_TAP(Z)                                                                     \
-    do {                                                                                    \
-        if (shape == TA_DW_S4_FULL)                                                         \
-            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD(0) Z TA_DW_S4_MUL(0, "e0", "o0") TA_DW_S4_LOAD(8) \
-                                 Z TA_DW_S4_MUL(8, "e1", "o1"),                             \
-                             n, [e0] "+w"(e0), [o0] "+w"(o0), [e1] "+w"(e1), [o1] "+w"(o1)); \
-        else if (shape == TA_DW_S4_OVER8)                                                   \
-            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD(0) Z TA_DW_S4_MUL(0, "e0", "o0")                 \
-                                 TA_DW_S4_LOAD_P(8) Z TA_DW_S4_MUL(8, "e1", "o1"),          \
-                             rest, [e0] "+w"(e0), [o0] "+w"(o0), [e1] "+w"(e1),             \
-                             [o1] "+w"(o1));                                                \
-        else if (shape == TA_DW_S4_EIGHT)                                                   \
-            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD(0) Z TA_DW_S4_MUL(0, "e0", "o0"), n,             \
-                             [e0] "+w"(e0), [o0] "+w"(o0));                                 \
-        else                                                                                \
-            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD_P(0) Z TA_DW_S4_MUL(0, "e0", "o0"), n,           \
-                             [e0] "+w"(e0), [o0] "+w"(o0));                                 \
+#define TA_DW_S4_TAP(Z)                                                                         \
+    do {                                                                                        \
+        if (shape == TA_DW_S4_FULL)                                                             \
+            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD(0) Z TA_DW_S4_MUL(0, "e0", "o0") TA_DW_S4_LOAD(8)    \
+                                 Z TA_DW_S4_MUL(8, "e1", "o1"),                                 \
+                             n, [e0] "+w"(e0), [o0] "+w"(o0), [e1] "+w"(e1), [o1] "+w"(o1));    \
+        else if (shape == TA_DW_S4_OVER8)                                                       \
+            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD(0) Z TA_DW_S4_MUL(0, "e0", "o0") TA_DW_S4_LOAD_P(8)  \
+                                 Z TA_DW_S4_MUL(8, "e1", "o1"),                                 \
+                             rest, [e0] "+w"(e0), [o0] "+w"(o0), [e1] "+w"(e1), [o1] "+w"(o1)); \
+        else if (shape == TA_DW_S4_EIGHT)                                                       \
+            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD(0) Z TA_DW_S4_MUL(0, "e0", "o0"),                    \
+                             n, [e0] "+w"(e0), [o0] "+w"(o0));                                  \
+        else                                                                                    \
+            TA_DW_S4_TAP_ASM(TA_DW_S4_LOAD_P(0) Z TA_DW_S4_MUL(0, "e0", "o0"),                  \
+                             n, [e0] "+w"(e0), [o0] "+w"(o0));                                  \
     } while (0)
 
 /* Half `half` of the block (even/odd accumulators e, o) requantized with
    its prepared constants and stored: `left` channels (8 or more: all 8). */
-__attribute__((always_inline)) static inline void
-ta_dw_s4_out8(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, int half, int32x4_t e,
-              int32x4_t o, int8_t *out, int32_t left)
+__attribute__((always_inline)) static inline void ta_dw_s4_out8(const ta_dw_s4_block_t *b,
+                                                                const ta_s4_requant_t *q, int half,
+                                                                int32x4_t e, int32x4_t o,
+                                                                int8_t *out, int32_t left)
 {
     const int32x4_t me = vldrwq_s32(b->mult[half][0]), mo = vldrwq_s32(b->mult[half][1]);
     const int32x4_t se = vldrwq_s32(b->shift[half][0]), so = vldrwq_s32(b->shift[half][1]);
@@ -173,9 +173,9 @@ ta_dw_s4_out8(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, int half, int
    first at x; a border window (BORDER) from the plain bias on x - zp, an
    inner one from bias_sum. Requantized into out. */
 __attribute__((always_inline)) static inline void
-ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
-                     const ta_dw_s4_walk_t *wk, const int8_t *x, int32_t ky0, int32_t ny,
-                     int32_t kx0, int32_t nx, int8_t *out, int shape, int border)
+ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, const ta_dw_s4_walk_t *wk,
+                     const int8_t *x, int32_t ky0, int32_t ny, int32_t kx0, int32_t nx, int8_t *out,
+                     int shape, int border)
 {
     /* constant for whole blocks, so the loads and stores lose their tests */
     const int32_t n = shape == TA_DW_S4_FULL ? 16 : shape == TA_DW_S4_EIGHT ? 8 : b->n;
@@ -236,8 +236,8 @@ static inline void ta_dw_s4_run(const ta_dw_s4_block_t *b, const ta_s4_requant_t
                                 const ta_dw_s4_walk_t *wk, const int8_t *x, ptrdiff_t x_step,
                                 int32_t count, int32_t kh, int8_t *out, ptrdiff_t out_step)
 {
-#define TA_DW_S4_RUN(SHAPE, KH, KW)                                                      \
-    for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)                    \
+#define TA_DW_S4_RUN(SHAPE, KH, KW)                                   \
+    for (int32_t i = 0; i < count; i++, x += x_step, out += out_step) \
     ta_dw_s4_pixel_shape(b, q, wk, x, 0, KH, 0, KW, out, SHAPE, 0)
     /* 3x3 windows (the usual) with constant loop counts, which gcc unrolls */
     const int k3 = kh == 3 && wk->kw == 3;
