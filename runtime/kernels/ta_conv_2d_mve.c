@@ -401,14 +401,66 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
     }
 }
 
+/* A sweep of `pairs` pairs of filters, one a block (blocks are
+   block_bytes = chunks * 64 apart, so that the weights run on from one
+   pair into the next), over three im2col patches TA_CONV_2D_TRIPLE_PATCH
+   bytes apart, x the middle one's (word-aligned: one pointer serves the
+   three through VLDRW offsets): the six sums of pair j set at acc + 4 j,
+   acc + 4 j + MVE_GROUP and acc + 4 j + 2 MVE_GROUP. The chunk loop is
+   dot2x3_accumulate_mve's; the loop over pairs too is in assembly, so that
+   a pair's setup is its zeroed sums, one rewind of x and three stores. */
+TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t chunks,
+                                     int32_t pairs, int32_t *acc)
+{
+    _Static_assert(TA_CONV_2D_TRIPLE_PATCH == 256 && MVE_GROUP * sizeof(int32_t) == 64,
+                   "the loads' and stores' offsets");
+    int32_t a0, a1, a2, b0, b1, b2;
+    /* clang-format off */
+    __asm volatile("2: movs        %[a0], #0\n"
+                   "   movs        %[a1], #0\n"
+                   "   movs        %[a2], #0\n"
+                   "   movs        %[b0], #0\n"
+                   "   movs        %[b1], #0\n"
+                   "   movs        %[b2], #0\n"
+                   "   vmov.i32    q2, #0\n"
+                   "   dls         lr, %[c]\n"
+                   "1: vldrw.u32   q0, [%[x], #-256]\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
+                   "   vldrb.8     q3, [%[w], #16]\n"
+                   "   vmladava.s8 %[b0], q3, q0\n"
+                   "   vldrw.u32   q1, [%[x]], #16\n"
+                   "   vmladava.s8 %[b1], q3, q1\n"
+                   "   vldrw.u32   q2, [%[x], #240]\n"
+                   "   vmladava.s8 %[b2], q3, q2\n"
+                   "   vldrb.8     q3, [%[w]], #64\n"
+                   "   vmladava.s8 %[a0], q3, q0\n"
+                   "   vmladava.s8 %[a1], q3, q1\n"
+                   "   le          lr, 1b\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
+                   "   strd        %[a0], %[b0], [%[acc]]\n"
+                   "   strd        %[a1], %[b1], [%[acc], #64]\n"
+                   "   sub         %[x], %[x], %[c], lsl #4\n"
+                   "   strd        %[a2], %[b2], [%[acc], #128]\n"
+                   "   adds        %[acc], %[acc], #16\n"
+                   "   subs        %[n], %[n], #1\n"
+                   "   bne         2b\n"
+                   : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
+                     [b1] "=&Te"(b1), [b2] "=&Te"(b2), [x] "+r"(x), [w] "+r"(w), [acc] "+r"(acc),
+                     [n] "+r"(pairs)
+                   : [c] "r"(chunks)
+                   : "q0", "q1", "q2", "q3", "lr", "memory", "cc");
+    /* clang-format on */
+}
+
 /* Every output channel of three pixels whose im2col patches (n bytes, then
-   anything finite to the end of the last chunk: zero weights there) lie
-   `stride` apart in patches, out_c outputs apart in out: each weight load
-   serves the three pixels (dot2x3_accumulate_mve). */
-void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, size_t stride,
-                                int32_t n, const int8_t *weights, size_t block_bytes,
-                                const int32_t *bias_sum, const int32_t *multipliers,
-                                const int32_t *shifts, int8_t *out)
+   anything finite to the end of the last chunk) lie TA_CONV_2D_TRIPLE_PATCH
+   bytes apart from `patches` (word-aligned), out_c outputs apart in out:
+   each weight load serves the three pixels. A group's first filter pairs
+   of every block in one sweep, the second pairs in another
+   (triple_sweep). */
+void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, int32_t n,
+                                const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
     const int32_t out_c = p->output_depth;
     const int32_t chunks = (n + 15) / 16;
@@ -418,9 +470,10 @@ void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patc
         const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
         /* pairs of filters: a last odd one pairs with a padded zero filter */
         const int32_t pairs = (filters + 1) / 2;
-        for (int32_t f = 0; f < 2 * pairs; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
-            dot2x3_accumulate_mve(w, patches, patches + stride, patches + 2 * stride, chunks,
-                                  &acc[0][f], MVE_GROUP, 1);
+        triple_sweep(w, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, (pairs + 1) / 2, &acc[0][0]);
+        if (pairs >= 2)
+            triple_sweep(w + 32, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs / 2,
+                         &acc[0][2]);
         zero_unpaired(acc, 3, pairs);
         requantize_triple_group(acc, filters, bias_sum + o, multipliers + o, shifts + o, p,
                                 out + o);
