@@ -318,25 +318,30 @@ TA_NOINLINE static void requantize_triple_group(const int32_t acc[][MVE_GROUP], 
     requantize_pixels(acc, 3, valid, bias_sum, multipliers, shifts, p, out);
 }
 
-/* acc[k * stride + j] += filter j . x_k (from_zero: =) for two interleaved filters
-   (j = 0 at w, 1 at w + 16) and three pixels' pieces of `chunks` whole
-   chunks. Per chunk three input and two weight loads for six
-   multiply-accumulates. Each holds its pipe for two cycles on the M55,
-   so loads and MACs alternate: the last MAC of a chunk runs in the next
-   one, after its first load (whole chunks, no tail predication that would
-   mask it). */
-static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
-                                         const int8_t *x2, int32_t chunks, int32_t *acc,
-                                         size_t stride, int from_zero)
+/* Pieces of three pixels' patches at a time (whole chunks): long enough
+   that the loop's setup per pair of filters is small beside it. */
+enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
+
+/* triple_sweep for long filters: three pieces of `chunks` whole chunks,
+   LONG_TRIPLE_PIECE bytes apart from x (a pointer each: too far apart for
+   load offsets), their pair sums added to acc + 4 j, + LONG_GROUP and + 2
+   LONG_GROUP (the bias there, or earlier pieces' sums); from one pair's
+   weights to the next `skip` bytes past the piece's (0 when the piece is
+   the whole filter; a stack operand: no register is left). Per chunk three
+   input and two weight loads for six multiply-accumulates, which hold the
+   M55's multiply pipe for two cycles each: loads and MACs alternate, the
+   last MAC of a chunk in the next one, after its first load. */
+TA_NOINLINE static void long_sweep(const int8_t *w, const int8_t *x, int32_t chunks, int32_t pairs,
+                                   int32_t skip, int32_t *acc)
 {
-    int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
-    if (!from_zero) {
-        a0 = acc[0], a1 = acc[stride], a2 = acc[2 * stride];
-        b0 = acc[1], b1 = acc[stride + 1], b2 = acc[2 * stride + 1];
-    }
+    _Static_assert(LONG_GROUP * sizeof(int32_t) == 256, "the sums' offsets");
+    const int8_t *x1 = x + LONG_TRIPLE_PIECE, *x2 = x + 2 * LONG_TRIPLE_PIECE;
+    int32_t a0, a1, a2, b0, b1, b2;
     /* clang-format off */
-    __asm volatile("   vmov.i32    q2, #0\n"
-                   "   vmov.i32    q3, #0\n"
+    __asm volatile("2: ldrd        %[a0], %[b0], [%[acc]]\n"
+                   "   ldrd        %[a1], %[b1], [%[acc], #256]\n"
+                   "   ldrd        %[a2], %[b2], [%[acc], #512]\n"
+                   "   vmov.i32    q2, #0\n"
                    "   dls         lr, %[c]\n"
                    "1: vldrb.8     q0, [%[x0]], #16\n"
                    "   vmladava.s8 %[a2], q3, q2\n"
@@ -351,33 +356,36 @@ static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, cons
                    "   vmladava.s8 %[a1], q3, q1\n"
                    "   le          lr, 1b\n"
                    "   vmladava.s8 %[a2], q3, q2\n"
-                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [b0] "+Te"(b0),
-                     [b1] "+Te"(b1), [b2] "+Te"(b2), [x0] "+r"(x0), [x1] "+r"(x1),
-                     [x2] "+r"(x2), [w] "+r"(w)
-                   : [c] "r"(chunks)
-                   : "q0", "q1", "q2", "q3", "lr", "memory");
+                   "   strd        %[a0], %[b0], [%[acc]]\n"
+                   "   strd        %[a1], %[b1], [%[acc], #256]\n"
+                   "   sub         %[x0], %[x0], %[c], lsl #4\n"
+                   "   sub         %[x1], %[x1], %[c], lsl #4\n"
+                   "   sub         %[x2], %[x2], %[c], lsl #4\n"
+                   "   strd        %[a2], %[b2], [%[acc], #512]\n"
+                   "   ldr         lr, %[skip]\n"
+                   "   adds        %[acc], %[acc], #16\n"
+                   "   add         %[w], %[w], lr\n"
+                   "   subs        %[n], %[n], #1\n"
+                   "   bne         2b\n"
+                   : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
+                     [b1] "=&Te"(b1), [b2] "=&Te"(b2), [x0] "+r"(x), [x1] "+r"(x1), [x2] "+r"(x2),
+                     [w] "+r"(w), [acc] "+r"(acc), [n] "+r"(pairs)
+                   : [c] "r"(chunks), [skip] "m"(skip)
+                   : "q0", "q1", "q2", "q3", "lr", "memory", "cc");
     /* clang-format on */
-    acc[0] = a0;
-    acc[1] = b0;
-    acc[stride] = a1;
-    acc[stride + 1] = b1;
-    acc[2 * stride] = a2;
-    acc[2 * stride + 1] = b2;
 }
 
 /* The sums of `pairs` pairs of filters (blocks of four from w,
-   block_bytes apart) over three pixels' runs of `chunks` whole chunks,
-   added to acc[k * LONG_GROUP + f]. */
-static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t pairs, const int8_t *x0,
-                              const int8_t *x1, const int8_t *x2, int32_t chunks, int32_t *acc)
+   block_bytes apart) over three pixels' pieces of `chunks` whole chunks
+   (LONG_TRIPLE_PIECE apart from x), added to acc[k * LONG_GROUP + f]: the
+   first pairs of every block in one sweep, the second in another. */
+static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t pairs, const int8_t *x,
+                              int32_t chunks, int32_t *acc)
 {
-    int32_t f = 0;
-    for (; f + 4 <= 2 * pairs; f += 4, w += block_bytes) {
-        dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f, LONG_GROUP, 0);
-        dot2x3_accumulate_mve(w + 32, x0, x1, x2, chunks, acc + f + 2, LONG_GROUP, 0);
-    }
-    if (f < 2 * pairs) /* a last pair: the block's other two filters are padding */
-        dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f, LONG_GROUP, 0);
+    const int32_t skip = (int32_t)block_bytes - chunks * 64;
+    long_sweep(w, x, chunks, (pairs + 1) / 2, skip, acc);
+    if (pairs >= 2) /* else the block's other two filters are padding */
+        long_sweep(w + 32, x, chunks, pairs / 2, skip, acc + 2);
 }
 
 /* Channels o0 .. o0 + n of three pixels (out_c outputs apart from out),
@@ -772,10 +780,6 @@ void ta_conv_2d_run_off4_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, s
                         out);
 }
 
-/* Pieces of three pixels' patches at a time (whole chunks): long enough
-   that the loop's setup per pair of filters is small beside it. */
-enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
-
 /* Three pixels (windows at (iy[k], ix[k]), outputs out_c apart from out)
    with a long filter: each weight load serves the three. patches3 holds
    3 * LONG_TRIPLE_PIECE bytes. */
@@ -806,8 +810,7 @@ void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *i
                     ta_fill_s8(x + len, 0, chunks * 16 - len);
             }
             triple_block_sums(weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4,
-                              block_bytes, (n + 1) / 2, patches3, patches3 + stride,
-                              patches3 + 2 * stride, chunks, acc);
+                              block_bytes, (n + 1) / 2, patches3, chunks, acc);
         }
         triple_requantize(p, acc, o0, n, multipliers, shifts, out);
     }
