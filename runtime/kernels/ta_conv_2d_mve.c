@@ -9,8 +9,9 @@
  * every two MACs), each block of four channels requantized for the pixels
  * in one unrolled pass (right shifts only: no left shift, no ties mask);
  * im2col patches up to TA_CONV_2D_TRIPLE_PATCH bytes and long filters
- * three pixels a weight load (dot2x3_accumulate_mve); these sum pairs of
- * filters, not a last block's padding. Other pixels four channels a pass
+ * three pixels a weight load, a pair of filters at a time, the pairs of
+ * every block in one assembly loop (triple_sweep, long_sweep); these sum
+ * pairs of filters, not a last block's padding. Other pixels four channels a pass
  * (ta_dot4_interleaved_mve), a last block of one or two channels two
  * (dot2_interleaved_mve); ta_conv_2d_run_off4_s8_mve, which only 1x1 layers
  * with a channel count off four link, sums such a block for two pixels at
@@ -322,12 +323,15 @@ TA_NOINLINE static void requantize_triple_group(const int32_t acc[][MVE_GROUP], 
    that the loop's setup per pair of filters is small beside it. */
 enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
 
-/* triple_sweep for long filters: three pieces of `chunks` whole chunks,
-   LONG_TRIPLE_PIECE bytes apart from x (a pointer each: too far apart for
-   load offsets), their pair sums added to acc + 4 j, + LONG_GROUP and + 2
-   LONG_GROUP (the bias there, or earlier pieces' sums); from one pair's
-   weights to the next `skip` bytes past the piece's (0 when the piece is
-   the whole filter; a stack operand: no register is left). Per chunk three
+/* A sweep of `pairs` pairs of filters, one a block, over three pixels'
+   pieces of `chunks` whole chunks, LONG_TRIPLE_PIECE bytes apart from x (a
+   pointer each: too far apart for load offsets): the six sums of pair j
+   added to acc + 4 j, + LONG_GROUP and + 2 LONG_GROUP (the bias there, or
+   earlier pieces' sums); the loop over pairs too in assembly, so that a
+   pair's setup is three loads and three stores of its sums and the
+   rewinds of x. From one pair's weights to the next `skip` bytes past the
+   piece's (0 when the piece is the whole filter; a stack operand: no
+   register is left). Per chunk three
    input and two weight loads for six multiply-accumulates, which hold the
    M55's multiply pipe for two cycles each: loads and MACs alternate, the
    last MAC of a chunk in the next one, after its first load. */
@@ -414,9 +418,8 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
    pair into the next), over three im2col patches TA_CONV_2D_TRIPLE_PATCH
    bytes apart, x the middle one's (word-aligned: one pointer serves the
    three through VLDRW offsets): the six sums of pair j set at acc + 4 j,
-   acc + 4 j + MVE_GROUP and acc + 4 j + 2 MVE_GROUP. The chunk loop is
-   dot2x3_accumulate_mve's; the loop over pairs too is in assembly, so that
-   a pair's setup is its zeroed sums, one rewind of x and three stores. */
+   acc + 4 j + MVE_GROUP and acc + 4 j + 2 MVE_GROUP. The loops are
+   long_sweep's, a pair's sums zeroed instead of loaded. */
 TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t chunks,
                                      int32_t pairs, int32_t *acc)
 {
