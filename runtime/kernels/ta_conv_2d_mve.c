@@ -214,6 +214,15 @@ static inline void requantize_group(const int32_t acc[][MVE_GROUP], int32_t pixe
 #define RQ_MAX(v)       "vmax.s32     %q[" v "], %q[" v "], %q[lo]\n\t"
 #define RQ_MIN(v)       "vmin.s32     %q[" v "], %q[" v "], %q[hi]\n\t"
 #define RQ_STORE(v, o)  "vstrb.32     %q[" v "], [%[" o "]]\n\t"
+/* The offset added on the integer pipe (no vector of ones). */
+#define RQ_ADD_OFFSET(v) "vadd.i32     %q[" v "], %q[" v "], %[off]\n\t"
+/* The first two pixels' steps interleaved, to the third's bias step; OFFSET
+   one of the two above. */
+#define RQ_FIRST_PAIR(OFFSET)                                                                      \
+    RQ_LOAD("a", "0") RQ_BIAS("a") RQ_MUL("a") "add %[o1], %[o0], %[oc]\n\t"                       \
+    RQ_LOAD("b", "64") RQ_TIES("a") RQ_BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b")            \
+    OFFSET("a") RQ_SHIFT("b") RQ_MAX("a") OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")             \
+    RQ_MAX("b") RQ_LOAD("a", "128") RQ_MIN("b") RQ_BIAS("a") RQ_STORE("b", "o1")
 /* clang-format on */
 
 /* Bias, requantization (right shifts only) and store of four channels of
@@ -233,10 +242,7 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_LOAD("a", "0") RQ_BIAS("a") RQ_MUL("a") "add %[o1], %[o0], %[oc]\n\t"
-        RQ_LOAD("b", "64") RQ_TIES("a") RQ_BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b")
-        RQ_OFFSET("a") RQ_SHIFT("b") RQ_MAX("a") RQ_OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")
-        RQ_MAX("b") RQ_LOAD("a", "128") RQ_MIN("b") RQ_BIAS("a") RQ_STORE("b", "o1")
+        RQ_FIRST_PAIR(RQ_OFFSET)
         "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_LOAD("b", "192") RQ_TIES("a")
         RQ_BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b") RQ_OFFSET("a") RQ_SHIFT("b")
         RQ_MAX("a") RQ_OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")
@@ -245,6 +251,28 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
         : [acc] "r"(acc), [bias] "w"(bias), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv),
           [ones] "w"(ones), [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
           "m"(*(const int32_t(*)[4 * MVE_GROUP])acc)
+        : "p0", "memory");
+    /* clang-format on */
+}
+
+/* The same for three pixels: the first two as above, the third's steps
+   alone (the others' done); the offset added by VADD, which leaves a
+   vector register free (none is spilled then). */
+static inline void requantize4_right_triple(const int32_t *acc, int32x4_t bias, int32x4_t m,
+                                            int32x4_t s, int32x4_t lov, int32x4_t hiv,
+                                            int32_t offset, int8_t *out, size_t out_c)
+{
+    int32x4_t a, b;
+    int8_t *o0 = out, *o1;
+    /* clang-format off */
+    __asm__ volatile(
+        RQ_FIRST_PAIR(RQ_ADD_OFFSET)
+        "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_TIES("a") RQ_SHIFT("a") RQ_ADD_OFFSET("a")
+        RQ_MAX("a") RQ_MIN("a") RQ_STORE("a", "o0")
+        : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
+        : [acc] "r"(acc), [bias] "w"(bias), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv),
+          [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
+          "m"(*(const int32_t(*)[3 * MVE_GROUP])acc)
         : "p0", "memory");
     /* clang-format on */
 }
@@ -258,6 +286,8 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
 #undef RQ_MAX
 #undef RQ_MIN
 #undef RQ_STORE
+#undef RQ_ADD_OFFSET
+#undef RQ_FIRST_PAIR
 
 /* bias, requantization and store of acc[k][0..valid) for `pixels` pixels
    (inline for the constant counts below), out_c outputs apart: each whole
@@ -282,6 +312,10 @@ requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
         if (vmaxvq_s32(INT32_MIN, s) < 0) {
             if (pixels == MVE_PIXELS) {
                 requantize4_right_quad(&acc[0][f], bias, m, s, lov, hiv, ones, offset, o, out_c);
+                continue;
+            }
+            if (pixels == 3) {
+                requantize4_right_triple(&acc[0][f], bias, m, s, lov, hiv, offset, o, out_c);
                 continue;
             }
 #pragma GCC unroll 4
