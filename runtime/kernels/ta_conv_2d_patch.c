@@ -72,6 +72,7 @@ void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, i
     }
 }
 
+#if defined(TA_HAVE_MVE) /* the three-pixel patch loop's (ta_conv_2d.c) */
 /* Three consecutive pixels of one output row (windows at (iy0, ix0 + k *
    stride_width)), their patches TA_CONV_2D_TRIPLE_PATCH bytes apart:
    windows all inside the image (the usual case) a copy per filter row and
@@ -96,6 +97,7 @@ void ta_conv_2d_gather_patches3(const ta_conv_2d_params_t *p, const int8_t *in_b
     for (int32_t k = 0; k < 3; k++, ix0 += sw, patches += TA_CONV_2D_TRIPLE_PATCH)
         ta_conv_2d_gather_patch(p, in_b, iy0, ix0, patches);
 }
+#endif
 
 /* Long filters (an im2col patch of more than MAX_PATCH bytes): the patch
    is gathered a piece at a time (whole chunks of the interleaved layout),
