@@ -517,8 +517,7 @@ void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patc
         const int32_t pairs = (filters + 1) / 2;
         triple_sweep(w, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, (pairs + 1) / 2, &acc[0][0]);
         if (pairs >= 2)
-            triple_sweep(w + 32, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs / 2,
-                         &acc[0][2]);
+            triple_sweep(w + 32, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs / 2, &acc[0][2]);
         zero_unpaired(acc, 3, pairs);
         requantize_triple_group(acc, filters, bias_sum + o, multipliers + o, shifts + o, p,
                                 out + o);
