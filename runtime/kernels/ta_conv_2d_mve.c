@@ -336,21 +336,15 @@ requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
         requantize_group(acc, pixels, f, valid, bias_sum, multipliers, shifts, p, out);
 }
 
-/* requantize_pixels for quads and for triples. */
+/* requantize_pixels for quads, out of line (its callers keep their
+   registers); triples run it inline in ta_conv_2d_patches3_s8_mve, their
+   one caller (no call, no saving of registers per group). */
 TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
                                               int32_t valid, const int32_t *bias_sum,
                                               const int32_t *multipliers, const int32_t *shifts,
                                               const ta_conv_2d_params_t *p, int8_t *out)
 {
     requantize_pixels(acc, MVE_PIXELS, valid, bias_sum, multipliers, shifts, p, out);
-}
-
-TA_NOINLINE static void requantize_triple_group(const int32_t acc[][MVE_GROUP], int32_t valid,
-                                                const int32_t *bias_sum, const int32_t *multipliers,
-                                                const int32_t *shifts, const ta_conv_2d_params_t *p,
-                                                int8_t *out)
-{
-    requantize_pixels(acc, 3, valid, bias_sum, multipliers, shifts, p, out);
 }
 
 /* Pieces of three pixels' patches at a time (whole chunks): long enough
@@ -519,8 +513,7 @@ void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patc
         if (pairs >= 2)
             triple_sweep(w + 32, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs / 2, &acc[0][2]);
         zero_unpaired(acc, 3, pairs);
-        requantize_triple_group(acc, filters, bias_sum + o, multipliers + o, shifts + o, p,
-                                out + o);
+        requantize_pixels(acc, 3, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
     }
 }
 
