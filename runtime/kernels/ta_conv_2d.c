@@ -476,20 +476,9 @@ static void conv_s8_patches(const ta_conv_2d_params_t *p, const int8_t *input,
         /* Three pixels' patches at a time, each weight load shared: across
            rows (raster order), so that narrow images have triples too. */
         for (; done + 3 <= total; done += 3, output += 3 * out_c) {
-            if (ox + 3 <= p->output_width) { /* in one row: one call for the three */
-                ta_conv_2d_gather_patches3(p, in_b, oy * p->stride_height - p->pad_top,
-                                           ox * p->stride_width - p->pad_left, patches3);
-                if ((ox += 3) == p->output_width)
-                    ox = 0, oy++;
-            } else {
-                for (int32_t k = 0; k < 3; k++) {
-                    ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
-                                            ox * p->stride_width - p->pad_left,
-                                            patches3 + (size_t)k * TRIPLE_STRIDE);
-                    if (++ox == p->output_width)
-                        ox = 0, oy++;
-                }
-            }
+            ta_conv_2d_gather_patches3(p, in_b, oy, ox, patches3);
+            for (ox += 3; ox >= p->output_width; ox -= p->output_width)
+                oy++;
             ta_conv_2d_patches3_s8_mve(p, patches3, (int32_t)filter_size, weights, block_bytes,
                                        bias_sum, multipliers, shifts, output);
         }

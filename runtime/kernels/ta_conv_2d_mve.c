@@ -216,13 +216,20 @@ static inline void requantize_group(const int32_t acc[][MVE_GROUP], int32_t pixe
 #define RQ_STORE(v, o)  "vstrb.32     %q[" v "], [%[" o "]]\n\t"
 /* The offset added on the integer pipe (no vector of ones). */
 #define RQ_ADD_OFFSET(v) "vadd.i32     %q[" v "], %q[" v "], %[off]\n\t"
+/* Sums that hold their bias already. */
+#define RQ_NO_BIAS(v) ""
 /* The first two pixels' steps interleaved, to the third's bias step; OFFSET
-   one of the two above. */
-#define RQ_FIRST_PAIR(OFFSET)                                                                      \
-    RQ_LOAD("a", "0") RQ_BIAS("a") RQ_MUL("a") "add %[o1], %[o0], %[oc]\n\t"                       \
-    RQ_LOAD("b", "64") RQ_TIES("a") RQ_BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b")            \
+   one of the two above, BIAS RQ_BIAS or RQ_NO_BIAS, the pixels' sums at
+   byte offsets L0, L1 and L2 from %[acc]. */
+#define RQ_FIRST_PAIR(OFFSET, BIAS, L0, L1, L2)                                                    \
+    RQ_LOAD("a", L0) BIAS("a") RQ_MUL("a") "add %[o1], %[o0], %[oc]\n\t"                           \
+    RQ_LOAD("b", L1) RQ_TIES("a") BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b")                 \
     OFFSET("a") RQ_SHIFT("b") RQ_MAX("a") OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")             \
-    RQ_MAX("b") RQ_LOAD("a", "128") RQ_MIN("b") RQ_BIAS("a") RQ_STORE("b", "o1")
+    RQ_MAX("b") RQ_LOAD("a", L2) RQ_MIN("b") BIAS("a") RQ_STORE("b", "o1")
+/* The third pixel's steps after the first pair's, alone. */
+#define RQ_THIRD                                                                                   \
+    "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_TIES("a") RQ_SHIFT("a") RQ_ADD_OFFSET("a")        \
+    RQ_MAX("a") RQ_MIN("a") RQ_STORE("a", "o0")
 /* clang-format on */
 
 /* Bias, requantization (right shifts only) and store of four channels of
@@ -242,7 +249,7 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_FIRST_PAIR(RQ_OFFSET)
+        RQ_FIRST_PAIR(RQ_OFFSET, RQ_BIAS, "0", "64", "128")
         "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_LOAD("b", "192") RQ_TIES("a")
         RQ_BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b") RQ_OFFSET("a") RQ_SHIFT("b")
         RQ_MAX("a") RQ_OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")
@@ -266,13 +273,32 @@ static inline void requantize4_right_triple(const int32_t *acc, int32x4_t bias, 
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_FIRST_PAIR(RQ_ADD_OFFSET)
-        "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_TIES("a") RQ_SHIFT("a") RQ_ADD_OFFSET("a")
-        RQ_MAX("a") RQ_MIN("a") RQ_STORE("a", "o0")
+        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_BIAS, "0", "64", "128") RQ_THIRD
         : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
         : [acc] "r"(acc), [bias] "w"(bias), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv),
           [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
           "m"(*(const int32_t(*)[3 * MVE_GROUP])acc)
+        : "p0", "memory");
+    /* clang-format on */
+}
+
+/* The same for three pixels of a long filter, whose sums hold their bias,
+   LONG_GROUP apart around `mid` (the second pixel's: load offsets reach
+   the other two). */
+static inline void requantize4_right_triple_long(const int32_t *mid, int32x4_t m, int32x4_t s,
+                                                 int32x4_t lov, int32x4_t hiv, int32_t offset,
+                                                 int8_t *out, size_t out_c)
+{
+    _Static_assert(LONG_GROUP * sizeof(int32_t) == 256, "the loads' offsets");
+    int32x4_t a, b;
+    int8_t *o0 = out, *o1;
+    /* clang-format off */
+    __asm__ volatile(
+        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_NO_BIAS, "-256", "0", "256") RQ_THIRD
+        : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
+        : [acc] "r"(mid), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv), [one] "r"(1),
+          [off] "r"(offset), [oc] "r"(out_c),
+          "m"(*(const int32_t(*)[3 * LONG_GROUP])(mid - LONG_GROUP))
         : "p0", "memory");
     /* clang-format on */
 }
@@ -287,7 +313,9 @@ static inline void requantize4_right_triple(const int32_t *acc, int32x4_t bias, 
 #undef RQ_MIN
 #undef RQ_STORE
 #undef RQ_ADD_OFFSET
+#undef RQ_NO_BIAS
 #undef RQ_FIRST_PAIR
+#undef RQ_THIRD
 
 /* bias, requantization and store of acc[k][0..valid) for `pixels` pixels
    (inline for the constant counts below), out_c outputs apart: each whole
@@ -421,8 +449,10 @@ static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t pairs
 }
 
 /* Channels o0 .. o0 + n of three pixels (out_c outputs apart from out),
-   from sums that hold their bias: requantized four at a time, the last
-   block stored predicated. */
+   from sums that hold their bias: requantized four at a time, a whole
+   block of right shifts in one assembly pass for the three
+   (requantize4_right_triple_long), others (a left shift, the last block
+   stored predicated) as ta_mul_by_quantized_multiplier_mve does. */
 static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, int32_t o0,
                               int32_t n, const int32_t *multipliers, const int32_t *shifts,
                               int8_t *out)
@@ -431,6 +461,11 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     for (int32_t f = 0; f < n; f += 4) {
         const int32x4_t m = vldrwq_s32(multipliers + o0 + f), sh = vldrwq_s32(shifts + o0 + f);
+        if (n - f >= 4 && vmaxvq_s32(INT32_MIN, sh) < 0) { /* a whole block, right shifts */
+            requantize4_right_triple_long(acc + LONG_GROUP + f, m, sh, lov, hiv, offset,
+                                          out + o0 + f, (size_t)out_c);
+            continue;
+        }
         const mve_pred16_t lanes = vctp32q((uint32_t)(n - f));
         for (int32_t k = 0; k < 3; k++) {
             const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
