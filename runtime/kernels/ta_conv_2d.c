@@ -439,7 +439,8 @@ static void conv_s8_patches(const ta_conv_2d_params_t *p, const int8_t *input,
        of them (gathered over the same filter_size bytes, so the zeros past
        it stay). The loop reads each patch to the end of its last chunk. */
     enum { TRIPLE_STRIDE = TA_CONV_2D_TRIPLE_PATCH };
-    int8_t patches3[3 * TRIPLE_STRIDE];
+    int32_t patch_words[3 * TRIPLE_STRIDE / 4]; /* word-aligned: the triple loop's loads */
+    int8_t *const patches3 = (int8_t *)patch_words;
     int8_t *const patch = patches3;
     for (int32_t k = 0; k < 3; k++)
         memset(patches3 + (size_t)k * TRIPLE_STRIDE + filter_size, 0,
@@ -475,15 +476,11 @@ static void conv_s8_patches(const ta_conv_2d_params_t *p, const int8_t *input,
         /* Three pixels' patches at a time, each weight load shared: across
            rows (raster order), so that narrow images have triples too. */
         for (; done + 3 <= total; done += 3, output += 3 * out_c) {
-            for (int32_t k = 0; k < 3; k++) {
-                ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
-                                        ox * p->stride_width - p->pad_left,
-                                        patches3 + (size_t)k * TRIPLE_STRIDE);
-                if (++ox == p->output_width)
-                    ox = 0, oy++;
-            }
-            ta_conv_2d_patches3_s8_mve(p, patches3, TRIPLE_STRIDE, (int32_t)filter_size, weights,
-                                       block_bytes, bias_sum, multipliers, shifts, output);
+            ta_conv_2d_gather_patches3(p, in_b, oy, ox, patches3);
+            for (ox += 3; ox >= p->output_width; ox -= p->output_width)
+                oy++;
+            ta_conv_2d_patches3_s8_mve(p, patches3, (int32_t)filter_size, weights, block_bytes,
+                                       bias_sum, multipliers, shifts, output);
         }
 #endif
         for (; done < total; done++, output += out_c) {

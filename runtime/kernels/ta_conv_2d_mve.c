@@ -9,8 +9,9 @@
  * every two MACs), each block of four channels requantized for the pixels
  * in one unrolled pass (right shifts only: no left shift, no ties mask);
  * im2col patches up to TA_CONV_2D_TRIPLE_PATCH bytes and long filters
- * three pixels a weight load (dot2x3_accumulate_mve); these sum pairs of
- * filters, not a last block's padding. Other pixels four channels a pass
+ * three pixels a weight load, a pair of filters at a time, the pairs of
+ * every block in one assembly loop (triple_sweep, long_sweep); these sum
+ * pairs of filters, not a last block's padding. Other pixels four channels a pass
  * (ta_dot4_interleaved_mve), a last block of one or two channels two
  * (dot2_interleaved_mve); ta_conv_2d_run_off4_s8_mve, which only 1x1 layers
  * with a channel count off four link, sums such a block for two pixels at
@@ -213,6 +214,22 @@ static inline void requantize_group(const int32_t acc[][MVE_GROUP], int32_t pixe
 #define RQ_MAX(v)       "vmax.s32     %q[" v "], %q[" v "], %q[lo]\n\t"
 #define RQ_MIN(v)       "vmin.s32     %q[" v "], %q[" v "], %q[hi]\n\t"
 #define RQ_STORE(v, o)  "vstrb.32     %q[" v "], [%[" o "]]\n\t"
+/* The offset added on the integer pipe (no vector of ones). */
+#define RQ_ADD_OFFSET(v) "vadd.i32     %q[" v "], %q[" v "], %[off]\n\t"
+/* Sums that hold their bias already. */
+#define RQ_NO_BIAS(v) ""
+/* The first two pixels' steps interleaved, to the third's bias step; OFFSET
+   one of the two above, BIAS RQ_BIAS or RQ_NO_BIAS, the pixels' sums at
+   byte offsets L0, L1 and L2 from %[acc]. */
+#define RQ_FIRST_PAIR(OFFSET, BIAS, L0, L1, L2)                                                    \
+    RQ_LOAD("a", L0) BIAS("a") RQ_MUL("a") "add %[o1], %[o0], %[oc]\n\t"                           \
+    RQ_LOAD("b", L1) RQ_TIES("a") BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b")                 \
+    OFFSET("a") RQ_SHIFT("b") RQ_MAX("a") OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")             \
+    RQ_MAX("b") RQ_LOAD("a", L2) RQ_MIN("b") BIAS("a") RQ_STORE("b", "o1")
+/* The third pixel's steps after the first pair's, alone. */
+#define RQ_THIRD                                                                                   \
+    "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_TIES("a") RQ_SHIFT("a") RQ_ADD_OFFSET("a")        \
+    RQ_MAX("a") RQ_MIN("a") RQ_STORE("a", "o0")
 /* clang-format on */
 
 /* Bias, requantization (right shifts only) and store of four channels of
@@ -232,10 +249,7 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_LOAD("a", "0") RQ_BIAS("a") RQ_MUL("a") "add %[o1], %[o0], %[oc]\n\t"
-        RQ_LOAD("b", "64") RQ_TIES("a") RQ_BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b")
-        RQ_OFFSET("a") RQ_SHIFT("b") RQ_MAX("a") RQ_OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")
-        RQ_MAX("b") RQ_LOAD("a", "128") RQ_MIN("b") RQ_BIAS("a") RQ_STORE("b", "o1")
+        RQ_FIRST_PAIR(RQ_OFFSET, RQ_BIAS, "0", "64", "128")
         "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_LOAD("b", "192") RQ_TIES("a")
         RQ_BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b") RQ_OFFSET("a") RQ_SHIFT("b")
         RQ_MAX("a") RQ_OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")
@@ -244,6 +258,47 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
         : [acc] "r"(acc), [bias] "w"(bias), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv),
           [ones] "w"(ones), [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
           "m"(*(const int32_t(*)[4 * MVE_GROUP])acc)
+        : "p0", "memory");
+    /* clang-format on */
+}
+
+/* The same for three pixels: the first two as above, the third's steps
+   alone (the others' done); the offset added by VADD, which leaves a
+   vector register free (none is spilled then). */
+static inline void requantize4_right_triple(const int32_t *acc, int32x4_t bias, int32x4_t m,
+                                            int32x4_t s, int32x4_t lov, int32x4_t hiv,
+                                            int32_t offset, int8_t *out, size_t out_c)
+{
+    int32x4_t a, b;
+    int8_t *o0 = out, *o1;
+    /* clang-format off */
+    __asm__ volatile(
+        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_BIAS, "0", "64", "128") RQ_THIRD
+        : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
+        : [acc] "r"(acc), [bias] "w"(bias), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv),
+          [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
+          "m"(*(const int32_t(*)[3 * MVE_GROUP])acc)
+        : "p0", "memory");
+    /* clang-format on */
+}
+
+/* The same for three pixels of a long filter, whose sums hold their bias,
+   LONG_GROUP apart around `mid` (the second pixel's: load offsets reach
+   the other two). */
+static inline void requantize4_right_triple_long(const int32_t *mid, int32x4_t m, int32x4_t s,
+                                                 int32x4_t lov, int32x4_t hiv, int32_t offset,
+                                                 int8_t *out, size_t out_c)
+{
+    _Static_assert(LONG_GROUP * sizeof(int32_t) == 256, "the loads' offsets");
+    int32x4_t a, b;
+    int8_t *o0 = out, *o1;
+    /* clang-format off */
+    __asm__ volatile(
+        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_NO_BIAS, "-256", "0", "256") RQ_THIRD
+        : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
+        : [acc] "r"(mid), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv), [one] "r"(1),
+          [off] "r"(offset), [oc] "r"(out_c),
+          "m"(*(const int32_t(*)[3 * LONG_GROUP])(mid - LONG_GROUP))
         : "p0", "memory");
     /* clang-format on */
 }
@@ -257,6 +312,10 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
 #undef RQ_MAX
 #undef RQ_MIN
 #undef RQ_STORE
+#undef RQ_ADD_OFFSET
+#undef RQ_NO_BIAS
+#undef RQ_FIRST_PAIR
+#undef RQ_THIRD
 
 /* bias, requantization and store of acc[k][0..valid) for `pixels` pixels
    (inline for the constant counts below), out_c outputs apart: each whole
@@ -283,6 +342,10 @@ requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
                 requantize4_right_quad(&acc[0][f], bias, m, s, lov, hiv, ones, offset, o, out_c);
                 continue;
             }
+            if (pixels == 3) {
+                requantize4_right_triple(&acc[0][f], bias, m, s, lov, hiv, offset, o, out_c);
+                continue;
+            }
 #pragma GCC unroll 4
             for (int32_t k = 0; k < pixels; k++, o += out_c) {
                 int32x4_t v = vqrdmulhq_s32(vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m);
@@ -301,7 +364,9 @@ requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
         requantize_group(acc, pixels, f, valid, bias_sum, multipliers, shifts, p, out);
 }
 
-/* requantize_pixels for quads and for triples. */
+/* requantize_pixels for quads, out of line (its callers keep their
+   registers); triples run it inline in ta_conv_2d_patches3_s8_mve, their
+   one caller (no call, no saving of registers per group). */
 TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
                                               int32_t valid, const int32_t *bias_sum,
                                               const int32_t *multipliers, const int32_t *shifts,
@@ -310,33 +375,33 @@ TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_
     requantize_pixels(acc, MVE_PIXELS, valid, bias_sum, multipliers, shifts, p, out);
 }
 
-TA_NOINLINE static void requantize_triple_group(const int32_t acc[][MVE_GROUP], int32_t valid,
-                                                const int32_t *bias_sum, const int32_t *multipliers,
-                                                const int32_t *shifts, const ta_conv_2d_params_t *p,
-                                                int8_t *out)
-{
-    requantize_pixels(acc, 3, valid, bias_sum, multipliers, shifts, p, out);
-}
+/* Pieces of three pixels' patches at a time (whole chunks): long enough
+   that the loop's setup per pair of filters is small beside it. */
+enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
 
-/* acc[k * stride + j] += filter j . x_k (from_zero: =) for two interleaved filters
-   (j = 0 at w, 1 at w + 16) and three pixels' pieces of `chunks` whole
-   chunks. Per chunk three input and two weight loads for six
-   multiply-accumulates. Each holds its pipe for two cycles on the M55,
-   so loads and MACs alternate: the last MAC of a chunk runs in the next
-   one, after its first load (whole chunks, no tail predication that would
-   mask it). */
-static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, const int8_t *x1,
-                                         const int8_t *x2, int32_t chunks, int32_t *acc,
-                                         size_t stride, int from_zero)
+/* A sweep of `pairs` pairs of filters, one a block, over three pixels'
+   pieces of `chunks` whole chunks, LONG_TRIPLE_PIECE bytes apart from x (a
+   pointer each: too far apart for load offsets): the six sums of pair j
+   added to acc + 4 j, + LONG_GROUP and + 2 LONG_GROUP (the bias there, or
+   earlier pieces' sums); the loop over pairs too in assembly, so that a
+   pair's setup is three loads and three stores of its sums and the
+   rewinds of x. From one pair's weights to the next `skip` bytes past the
+   piece's (0 when the piece is the whole filter; a stack operand: no
+   register is left). Per chunk three
+   input and two weight loads for six multiply-accumulates, which hold the
+   M55's multiply pipe for two cycles each: loads and MACs alternate, the
+   last MAC of a chunk in the next one, after its first load. */
+TA_NOINLINE static void long_sweep(const int8_t *w, const int8_t *x, int32_t chunks, int32_t pairs,
+                                   int32_t skip, int32_t *acc)
 {
-    int32_t a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
-    if (!from_zero) {
-        a0 = acc[0], a1 = acc[stride], a2 = acc[2 * stride];
-        b0 = acc[1], b1 = acc[stride + 1], b2 = acc[2 * stride + 1];
-    }
+    _Static_assert(LONG_GROUP * sizeof(int32_t) == 256, "the sums' offsets");
+    const int8_t *x1 = x + LONG_TRIPLE_PIECE, *x2 = x + 2 * LONG_TRIPLE_PIECE;
+    int32_t a0, a1, a2, b0, b1, b2;
     /* clang-format off */
-    __asm volatile("   vmov.i32    q2, #0\n"
-                   "   vmov.i32    q3, #0\n"
+    __asm volatile("2: ldrd        %[a0], %[b0], [%[acc]]\n"
+                   "   ldrd        %[a1], %[b1], [%[acc], #256]\n"
+                   "   ldrd        %[a2], %[b2], [%[acc], #512]\n"
+                   "   vmov.i32    q2, #0\n"
                    "   dls         lr, %[c]\n"
                    "1: vldrb.8     q0, [%[x0]], #16\n"
                    "   vmladava.s8 %[a2], q3, q2\n"
@@ -351,38 +416,43 @@ static inline void dot2x3_accumulate_mve(const int8_t *w, const int8_t *x0, cons
                    "   vmladava.s8 %[a1], q3, q1\n"
                    "   le          lr, 1b\n"
                    "   vmladava.s8 %[a2], q3, q2\n"
-                   : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [b0] "+Te"(b0),
-                     [b1] "+Te"(b1), [b2] "+Te"(b2), [x0] "+r"(x0), [x1] "+r"(x1),
-                     [x2] "+r"(x2), [w] "+r"(w)
-                   : [c] "r"(chunks)
-                   : "q0", "q1", "q2", "q3", "lr", "memory");
+                   "   strd        %[a0], %[b0], [%[acc]]\n"
+                   "   strd        %[a1], %[b1], [%[acc], #256]\n"
+                   "   sub         %[x0], %[x0], %[c], lsl #4\n"
+                   "   sub         %[x1], %[x1], %[c], lsl #4\n"
+                   "   sub         %[x2], %[x2], %[c], lsl #4\n"
+                   "   strd        %[a2], %[b2], [%[acc], #512]\n"
+                   "   ldr         lr, %[skip]\n"
+                   "   adds        %[acc], %[acc], #16\n"
+                   "   add         %[w], %[w], lr\n"
+                   "   subs        %[n], %[n], #1\n"
+                   "   bne         2b\n"
+                   : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
+                     [b1] "=&Te"(b1), [b2] "=&Te"(b2), [x0] "+r"(x), [x1] "+r"(x1), [x2] "+r"(x2),
+                     [w] "+r"(w), [acc] "+r"(acc), [n] "+r"(pairs)
+                   : [c] "r"(chunks), [skip] "m"(skip)
+                   : "q0", "q1", "q2", "q3", "lr", "memory", "cc");
     /* clang-format on */
-    acc[0] = a0;
-    acc[1] = b0;
-    acc[stride] = a1;
-    acc[stride + 1] = b1;
-    acc[2 * stride] = a2;
-    acc[2 * stride + 1] = b2;
 }
 
 /* The sums of `pairs` pairs of filters (blocks of four from w,
-   block_bytes apart) over three pixels' runs of `chunks` whole chunks,
-   added to acc[k * LONG_GROUP + f]. */
-static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t pairs, const int8_t *x0,
-                              const int8_t *x1, const int8_t *x2, int32_t chunks, int32_t *acc)
+   block_bytes apart) over three pixels' pieces of `chunks` whole chunks
+   (LONG_TRIPLE_PIECE apart from x), added to acc[k * LONG_GROUP + f]: the
+   first pairs of every block in one sweep, the second in another. */
+static void triple_block_sums(const int8_t *w, size_t block_bytes, int32_t pairs, const int8_t *x,
+                              int32_t chunks, int32_t *acc)
 {
-    int32_t f = 0;
-    for (; f + 4 <= 2 * pairs; f += 4, w += block_bytes) {
-        dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f, LONG_GROUP, 0);
-        dot2x3_accumulate_mve(w + 32, x0, x1, x2, chunks, acc + f + 2, LONG_GROUP, 0);
-    }
-    if (f < 2 * pairs) /* a last pair: the block's other two filters are padding */
-        dot2x3_accumulate_mve(w, x0, x1, x2, chunks, acc + f, LONG_GROUP, 0);
+    const int32_t skip = (int32_t)block_bytes - chunks * 64;
+    long_sweep(w, x, chunks, (pairs + 1) / 2, skip, acc);
+    if (pairs >= 2) /* else the block's other two filters are padding */
+        long_sweep(w + 32, x, chunks, pairs / 2, skip, acc + 2);
 }
 
 /* Channels o0 .. o0 + n of three pixels (out_c outputs apart from out),
-   from sums that hold their bias: requantized four at a time, the last
-   block stored predicated. */
+   from sums that hold their bias: requantized four at a time, a whole
+   block of right shifts in one assembly pass for the three
+   (requantize4_right_triple_long), others (a left shift, the last block
+   stored predicated) as ta_mul_by_quantized_multiplier_mve does. */
 static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, int32_t o0,
                               int32_t n, const int32_t *multipliers, const int32_t *shifts,
                               int8_t *out)
@@ -391,6 +461,11 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     for (int32_t f = 0; f < n; f += 4) {
         const int32x4_t m = vldrwq_s32(multipliers + o0 + f), sh = vldrwq_s32(shifts + o0 + f);
+        if (n - f >= 4 && vmaxvq_s32(INT32_MIN, sh) < 0) { /* a whole block, right shifts */
+            requantize4_right_triple_long(acc + LONG_GROUP + f, m, sh, lov, hiv, offset,
+                                          out + o0 + f, (size_t)out_c);
+            continue;
+        }
         const mve_pred16_t lanes = vctp32q((uint32_t)(n - f));
         for (int32_t k = 0; k < 3; k++) {
             const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
@@ -401,14 +476,65 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
     }
 }
 
+/* A sweep of `pairs` pairs of filters, one a block (blocks are
+   block_bytes = chunks * 64 apart, so that the weights run on from one
+   pair into the next), over three im2col patches TA_CONV_2D_TRIPLE_PATCH
+   bytes apart, x the middle one's (word-aligned: one pointer serves the
+   three through VLDRW offsets): the six sums of pair j set at acc + 4 j,
+   acc + 4 j + MVE_GROUP and acc + 4 j + 2 MVE_GROUP. The loops are
+   long_sweep's, a pair's sums zeroed instead of loaded. */
+TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t chunks,
+                                     int32_t pairs, int32_t *acc)
+{
+    _Static_assert(TA_CONV_2D_TRIPLE_PATCH == 256 && MVE_GROUP * sizeof(int32_t) == 64,
+                   "the loads' and stores' offsets");
+    int32_t a0, a1, a2, b0, b1, b2;
+    /* clang-format off */
+    __asm volatile("2: movs        %[a0], #0\n"
+                   "   movs        %[a1], #0\n"
+                   "   movs        %[a2], #0\n"
+                   "   movs        %[b0], #0\n"
+                   "   movs        %[b1], #0\n"
+                   "   movs        %[b2], #0\n"
+                   "   vmov.i32    q2, #0\n"
+                   "   dls         lr, %[c]\n"
+                   "1: vldrw.u32   q0, [%[x], #-256]\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
+                   "   vldrb.8     q3, [%[w], #16]\n"
+                   "   vmladava.s8 %[b0], q3, q0\n"
+                   "   vldrw.u32   q1, [%[x]], #16\n"
+                   "   vmladava.s8 %[b1], q3, q1\n"
+                   "   vldrw.u32   q2, [%[x], #240]\n"
+                   "   vmladava.s8 %[b2], q3, q2\n"
+                   "   vldrb.8     q3, [%[w]], #64\n"
+                   "   vmladava.s8 %[a0], q3, q0\n"
+                   "   vmladava.s8 %[a1], q3, q1\n"
+                   "   le          lr, 1b\n"
+                   "   vmladava.s8 %[a2], q3, q2\n"
+                   "   strd        %[a0], %[b0], [%[acc]]\n"
+                   "   strd        %[a1], %[b1], [%[acc], #64]\n"
+                   "   sub         %[x], %[x], %[c], lsl #4\n"
+                   "   strd        %[a2], %[b2], [%[acc], #128]\n"
+                   "   adds        %[acc], %[acc], #16\n"
+                   "   subs        %[n], %[n], #1\n"
+                   "   bne         2b\n"
+                   : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
+                     [b1] "=&Te"(b1), [b2] "=&Te"(b2), [x] "+r"(x), [w] "+r"(w), [acc] "+r"(acc),
+                     [n] "+r"(pairs)
+                   : [c] "r"(chunks)
+                   : "q0", "q1", "q2", "q3", "lr", "memory", "cc");
+    /* clang-format on */
+}
+
 /* Every output channel of three pixels whose im2col patches (n bytes, then
-   anything finite to the end of the last chunk: zero weights there) lie
-   `stride` apart in patches, out_c outputs apart in out: each weight load
-   serves the three pixels (dot2x3_accumulate_mve). */
-void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, size_t stride,
-                                int32_t n, const int8_t *weights, size_t block_bytes,
-                                const int32_t *bias_sum, const int32_t *multipliers,
-                                const int32_t *shifts, int8_t *out)
+   anything finite to the end of the last chunk) lie TA_CONV_2D_TRIPLE_PATCH
+   bytes apart from `patches` (word-aligned), out_c outputs apart in out:
+   each weight load serves the three pixels. A group's first filter pairs
+   of every block in one sweep, the second pairs in another
+   (triple_sweep). */
+void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, int32_t n,
+                                const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
     const int32_t out_c = p->output_depth;
     const int32_t chunks = (n + 15) / 16;
@@ -418,12 +544,11 @@ void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patc
         const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
         /* pairs of filters: a last odd one pairs with a padded zero filter */
         const int32_t pairs = (filters + 1) / 2;
-        for (int32_t f = 0; f < 2 * pairs; f += 2, w += (f % 4 == 0 ? block_bytes - 32 : 32))
-            dot2x3_accumulate_mve(w, patches, patches + stride, patches + 2 * stride, chunks,
-                                  &acc[0][f], MVE_GROUP, 1);
+        triple_sweep(w, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, (pairs + 1) / 2, &acc[0][0]);
+        if (pairs >= 2)
+            triple_sweep(w + 32, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs / 2, &acc[0][2]);
         zero_unpaired(acc, 3, pairs);
-        requantize_triple_group(acc, filters, bias_sum + o, multipliers + o, shifts + o, p,
-                                out + o);
+        requantize_pixels(acc, 3, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
     }
 }
 
@@ -719,10 +844,6 @@ void ta_conv_2d_run_off4_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, s
                         out);
 }
 
-/* Pieces of three pixels' patches at a time (whole chunks): long enough
-   that the loop's setup per pair of filters is small beside it. */
-enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
-
 /* Three pixels (windows at (iy[k], ix[k]), outputs out_c apart from out)
    with a long filter: each weight load serves the three. patches3 holds
    3 * LONG_TRIPLE_PIECE bytes. */
@@ -753,8 +874,7 @@ void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *i
                     ta_fill_s8(x + len, 0, chunks * 16 - len);
             }
             triple_block_sums(weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4,
-                              block_bytes, (n + 1) / 2, patches3, patches3 + stride,
-                              patches3 + 2 * stride, chunks, acc);
+                              block_bytes, (n + 1) / 2, patches3, chunks, acc);
         }
         triple_requantize(p, acc, o0, n, multipliers, shifts, out);
     }

@@ -46,11 +46,11 @@ void ta_conv_2d_run_short_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, 
                                  const int32_t *multipliers, const int32_t *shifts, int8_t *out);
 
 /* Every output channel of three pixels whose im2col patches (n bytes, then
-   anything finite to the end of the last chunk) lie `stride` apart. */
-void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, size_t stride,
-                                int32_t n, const int8_t *weights, size_t block_bytes,
-                                const int32_t *bias_sum, const int32_t *multipliers,
-                                const int32_t *shifts, int8_t *out);
+   anything finite to the end of the last chunk) lie TA_CONV_2D_TRIPLE_PATCH
+   bytes apart from `patches`, which is word-aligned. */
+void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, int32_t n,
+                                const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts, int8_t *out);
 
 /* Three pixels with a long filter (windows at (iy[k], ix[k]), outputs out_c
    apart); patches3 holds 3 * TA_CONV_2D_LONG_TRIPLE_PIECE bytes. */

@@ -72,6 +72,37 @@ void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, i
     }
 }
 
+#if defined(TA_HAVE_MVE) /* the three-pixel patch loop's (ta_conv_2d.c) */
+/* The patches of three consecutive output pixels in raster order from
+   (oy, ox), TA_CONV_2D_TRIPLE_PATCH bytes apart: in one row with windows
+   all inside the image (the usual case) a copy per filter row and pixel,
+   without a call and the bounds tests per pixel; else pixel by pixel. */
+void ta_conv_2d_gather_patches3(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t oy,
+                                int32_t ox, int8_t *patches)
+{
+    const int32_t fd = p->filter_depth, fw = p->filter_width, sw = p->stride_width;
+    const int32_t iy0 = oy * p->stride_height - p->pad_top, ix0 = ox * sw - p->pad_left;
+    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
+    const int32_t filter_row = fw * fd;
+    if (ox + 3 <= p->output_width && p->dilation_width == 1 && iy0 >= 0 && ix0 >= 0 &&
+        iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
+        ix0 + 2 * sw + fw <= p->input_width) {
+        const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
+        const size_t step = (size_t)p->dilation_height * row_size;
+        for (int32_t ky = 0; ky < p->filter_height; ky++, patches += filter_row, src += step)
+            for (int32_t k = 0; k < 3; k++)
+                ta_copy_s8(patches + k * TA_CONV_2D_TRIPLE_PATCH, src + k * sw * fd, filter_row);
+        return;
+    }
+    for (int32_t k = 0; k < 3; k++, patches += TA_CONV_2D_TRIPLE_PATCH) {
+        ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top, ox * sw - p->pad_left,
+                                patches);
+        if (++ox == p->output_width)
+            ox = 0, oy++;
+    }
+}
+#endif
+
 /* Long filters (an im2col patch of more than MAX_PATCH bytes): the patch
    is gathered a piece at a time (whole chunks of the interleaved layout),
    and the sums of up to LONG_GROUP channels stay in memory across the

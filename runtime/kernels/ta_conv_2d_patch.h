@@ -43,6 +43,11 @@ typedef struct {
 void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
                              int32_t ix0, int8_t *patch);
 
+/* The patches of three consecutive output pixels in raster order from
+   (oy, ox), TA_CONV_2D_TRIPLE_PATCH bytes apart; Helium cores only. */
+void ta_conv_2d_gather_patches3(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t oy,
+                                int32_t ox, int8_t *patches);
+
 /* Bytes [t0, t0 + len) of one pixel's im2col patch (a long filter's piece)
    to dst. */
 void ta_conv_2d_gather_taps(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
