@@ -800,12 +800,35 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
 {
     const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
     const int small = small_right_sums(bias_sum, shifts, out_c);
+    /* A window inside the image whose filter rows are whole words (and
+       not dilated across) is widened straight from the input, a filter row
+       at a time, without the gather's copy: the widened zeros past the
+       filter written once here (a gathered patch widens to them too). */
+    const int32_t row_bytes = p->filter_width * p->filter_depth;
+    const int32_t filter_words = p->filter_height * row_bytes / 2; /* widened */
+    const int direct = p->dilation_width == 1 && row_bytes % 4 == 0;
+    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
+    const size_t row_step = (size_t)p->dilation_height * row_size;
+    const int32_t last_ky = (p->filter_height - 1) * p->dilation_height;
+    if (direct)
+        for (int32_t k = 0; k < 2; k++)
+            memset(wide + k * (WIDE_GAP / 4) + filter_words, 0,
+                   (size_t)(2 * words - filter_words) * 4);
     int32_t oy = 0, ox = 0, i = 0;
     for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
         for (int32_t k = 0; k < 2; k++) {
-            ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
-                                    ox * p->stride_width - p->pad_left, patch);
-            ta_widen_s8_pairs(wide + k * (WIDE_GAP / 4), patch, words * 4);
+            const int32_t iy0 = oy * p->stride_height - p->pad_top;
+            const int32_t ix0 = ox * p->stride_width - p->pad_left;
+            uint32_t *wide_k = wide + k * (WIDE_GAP / 4);
+            if (direct && iy0 >= 0 && ix0 >= 0 && iy0 + last_ky < p->input_height &&
+                ix0 + p->filter_width <= p->input_width) {
+                const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)p->filter_depth;
+                for (int32_t ky = 0; ky < p->filter_height; ky++, src += row_step)
+                    ta_widen_s8_pairs(wide_k + ky * (row_bytes / 2), src, row_bytes);
+            } else {
+                ta_conv_2d_gather_patch(p, in_b, iy0, ix0, patch);
+                ta_widen_s8_pairs(wide_k, patch, words * 4);
+            }
             if (++ox == p->output_width) {
                 ox = 0;
                 oy++;
