@@ -441,13 +441,11 @@ static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int3
         if (TA_LIKELY(small && valid == 4))
             requantize8_small(acc, multipliers + o, shifts + o, offset, range, out + o,
                               (size_t)out_c);
-        else if (valid == 4 && right_shifts4(shifts + o))
-            requantize4_right(acc, 2, multipliers + o, shifts + o, offset, range, out + o,
-                              (size_t)out_c);
         else if (valid == 2 && (shifts[o] & shifts[o + 1]) < 0)
             requantize2_right(acc, multipliers + o, shifts + o, offset, range, out + o,
                               (size_t)out_c);
-        else /* a last block of one or three channels, or a shift that is not right */
+        else /* a last block of one or three channels, a shift that is not right or
+                a large bias: out of line (rare) */
             requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
                               valid);
     }
@@ -810,6 +808,9 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
     const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
     const size_t row_step = (size_t)p->dilation_height * row_size;
     const int32_t last_ky = (p->filter_height - 1) * p->dilation_height;
+    /* Widened a filter row at a time (a gathered patch too), else the
+       whole patch, zeros included, at once. */
+    const int32_t rows = direct ? p->filter_height : 1, seg = direct ? row_bytes : words * 4;
     if (direct)
         for (int32_t k = 0; k < 2; k++)
             memset(wide + k * (WIDE_GAP / 4) + filter_words, 0,
@@ -819,16 +820,18 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
         for (int32_t k = 0; k < 2; k++) {
             const int32_t iy0 = oy * p->stride_height - p->pad_top;
             const int32_t ix0 = ox * p->stride_width - p->pad_left;
-            uint32_t *wide_k = wide + k * (WIDE_GAP / 4);
+            const int8_t *src = patch;
+            size_t step = (size_t)seg;
             if (direct && iy0 >= 0 && ix0 >= 0 && iy0 + last_ky < p->input_height &&
                 ix0 + p->filter_width <= p->input_width) {
-                const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)p->filter_depth;
-                for (int32_t ky = 0; ky < p->filter_height; ky++, src += row_step)
-                    ta_widen_s8_pairs(wide_k + ky * (row_bytes / 2), src, row_bytes);
+                src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)p->filter_depth;
+                step = row_step;
             } else {
                 ta_conv_2d_gather_patch(p, in_b, iy0, ix0, patch);
-                ta_widen_s8_pairs(wide_k, patch, words * 4);
             }
+            uint32_t *wide_k = wide + k * (WIDE_GAP / 4);
+            for (int32_t r = 0; r < rows; r++, src += step, wide_k += seg / 2)
+                ta_widen_s8_pairs(wide_k, src, seg);
             if (++ox == p->output_width) {
                 ox = 0;
                 oy++;
