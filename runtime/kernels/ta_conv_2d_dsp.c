@@ -21,6 +21,7 @@
 #include "ta_conv_2d_patch.h"
 
 #include "../include/ta_compiler.h"
+#include "../include/ta_dw_simd.h"
 #include "../include/ta_quant.h"
 #include "../include/ta_simd.h"
 
@@ -622,11 +623,11 @@ static void widen_three(uint32_t *wide, const int8_t *x, size_t x_step, int32_t 
 /* Every output channel of three pixels (outputs at out, out + out_c,
    out + 2 out_c) widened by widen_three, a filter at a time, each
    filter's requantization constants worked out once for its three
-   outputs. */
+   outputs (by SMMULR with small: small_right_sums). */
 TA_NOINLINE static void triple_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
                                       int32_t words, const int8_t *weights, size_t block_bytes,
                                       const int32_t *bias_sum, const int32_t *multipliers,
-                                      const int32_t *shifts, int8_t *out)
+                                      const int32_t *shifts, int small, int8_t *out)
 {
     const int32_t out_c = p->output_depth, offset = p->output_offset;
     const int32_t lo = p->activation_min, hi = p->activation_max;
@@ -639,7 +640,12 @@ TA_NOINLINE static void triple_blocks(const ta_conv_2d_params_t *p, const uint32
                     wide + 3 * words, count);
         const int32_t m = multipliers[o], s = shifts[o];
         int32_t v0, v1, v2; /* written out: a loop over them keeps them in memory */
-        if (TA_LIKELY(s < 0)) {
+        if (TA_LIKELY(small)) {
+            const int32_t r1 = -s - 1;
+            v0 = ta_dw_requantize_right_doubled(acc[0] * 2, m, r1);
+            v1 = ta_dw_requantize_right_doubled(acc[1] * 2, m, r1);
+            v2 = ta_dw_requantize_right_doubled(acc[2] * 2, m, r1);
+        } else if (s < 0) {
             const int32_t r1 = -s - 1;
             const uint32_t pow_r1 = 1u << r1;
             v0 = requantize_right(acc[0], m, r1, pow_r1);
@@ -758,7 +764,8 @@ TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, 
     }
     if (triple) {
         widen_three(wide, x, x_step, words);
-        triple_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
+        triple_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, small,
+                      out);
     } else if (pixels % 2) {
         widen_bytes(wide, x, n);
         one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
