@@ -4,12 +4,17 @@
  * other cores and on Helium cores (ta_conv_2d_mve.c).
  *
  * Per-channel requantization in 32-bit arithmetic, four channels saturated
- * and clamped as one word (requantize4_right, inline in the pair and
- * one-pixel loops; requantize4_words elsewhere). Filters of at most
+ * and clamped as one word (requantize4_right, inline in the one-pixel
+ * loop; requantize4_words elsewhere). When every shift is a right shift
+ * and every bias sum small (small_right_sums, checked once a run), the
+ * pair loop requantizes a whole block of two pixels by SMMULR in assembly
+ * (requantize8_small, about 9 instructions an output) and the three-pixel
+ * loop likewise. Filters of at most
  * TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in place)
  * run two pixels at a time, their inputs widened once to halfword pairs so
  * that each weight word, loaded and widened once, feeds both pixels'
- * SMLADs (pair_sums, from the bias); an odd last pixel of a run is widened
+ * SMLADs (pair_sums, from the bias; im2col windows inside the image
+ * widened straight from the input, no gather); an odd last pixel of a run is widened
  * alike and summed four filters a pass (one_sums), or in the row chain's
  * 1x1 bands of an odd width the last three pixels a filter at a time
  * (triple_sums); long filters a piece of
