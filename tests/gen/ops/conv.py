@@ -417,7 +417,9 @@ def conv_int8_dsp(rng):
     1-16 input channels, 3x3 and 1x3 patches of 1-4) and deep 1x1 ones,
     pixels in pairs and groups, odd row lengths and pixel counts, SAME
     borders, stride and dilation 2, the per-channel requantization four
-    channels at a time and, for scales above 1/2, its general path."""
+    channels at a time (by SMMULR while every bias sum is small) and, for
+    scales above 1/2 or a channel's bias of 2^29 or more, its general
+    path."""
     return _conv_common(rng, "int8", "conv", small=True)
 
 
