@@ -136,9 +136,10 @@ TA_INLINE_ALWAYS void requantize2_right(const int32_t *acc, const int32_t *multi
 /* Whether pair_blocks may requantize every whole block by
    requantize8_small: all out_c shifts right shifts and every bias sum in
    [-2^29, 2^29), so that the pair loops' sums (at most TA_CONV_2D_MAX_PATCH
-   products of two int8, |sum| <= 2^22) stay in [-2^30, 2^30), where SMMULR
-   on the doubled sum rounds as requantize_right
-   (ta_dw_requantize_right_doubled). Once a call of the run, not a block. */
+   products of two int8, |sum| <= 2^22; a long filter's of at most 2^15
+   taps, |sum| <= 2^29) stay in [-2^30, 2^30), where SMMULR on the doubled
+   sum rounds as requantize_right (ta_dw_requantize_right_doubled). Once a
+   call of the run, not a block. */
 static int small_right_sums(const int32_t *bias_sum, const int32_t *shifts, int32_t out_c)
 {
     uint32_t bits = 0; /* bits 30 and 31 set by any channel that fails */
@@ -871,6 +872,8 @@ void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_
 {
     const int32_t out_c = p->output_depth;
     const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
+    const int small = filter_size <= (1 << 15) && small_right_sums(bias_sum, shifts, out_c);
+    const range4_t range = output_range4(p);
     for (int32_t o0 = 0; o0 < out_c; o0 += LONG_GROUP) {
         const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
         const int32_t blocks = (n + 3) / 4;
@@ -894,8 +897,12 @@ void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_
         }
         for (int32_t b = 0; b < blocks; b++) {
             const int32_t o = o0 + 4 * b;
-            requantize4_words(p, acc + 8 * b, 2, multipliers + o, shifts + o, out + o,
-                              (size_t)out_c, out_c - o < 4 ? out_c - o : 4);
+            if (small && out_c - o >= 4)
+                requantize8_small(acc + 8 * b, multipliers + o, shifts + o, p->output_offset,
+                                  range, out + o, (size_t)out_c);
+            else
+                requantize4_words(p, acc + 8 * b, 2, multipliers + o, shifts + o, out + o,
+                                  (size_t)out_c, out_c - o < 4 ? out_c - o : 4);
         }
     }
 }

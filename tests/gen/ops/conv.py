@@ -294,8 +294,8 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
                    [0] * len(w_q.scales), axis=0)
         bias = draw_bias(rng, out_c, acc_std, BIAS_DTYPE[dt],
                          acc_bound=k_sum * 256 * 128)
-        if small and dt == "int8" and chance(rng, 0.3):
-            # one channel's bias of 2^29 or more: the DSP pair loops' sums
+        if (small or long) and dt == "int8" and chance(rng, 0.3):
+            # one channel's bias of 2^29 or more: the DSP pair and long loops' sums
             # may leave [-2^30, 2^30), where their cheap requantization
             # (small_right_sums) does not hold; the layer takes the general one
             top = 2**31 - 1 - k_sum * 256 * 128
