@@ -7,9 +7,9 @@
  * and clamped as one word (requantize4_right, inline in the one-pixel
  * loop; requantize4_words elsewhere). When every shift is a right shift
  * and every bias sum small (small_right_sums, checked once a run), the
- * pair loop requantizes a whole block of two pixels by SMMULR in assembly
- * (requantize8_small, about 9 instructions an output) and the three-pixel
- * loop likewise. Filters of at most
+ * pair and long-filter loops requantize a whole block of two pixels by
+ * SMMULR in assembly (requantize8_small, about 9 instructions an output)
+ * and the three-pixel loop likewise. Filters of at most
  * TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in place)
  * run two pixels at a time, their inputs widened once to halfword pairs so
  * that each weight word, loaded and widened once, feeds both pixels'
