@@ -298,6 +298,12 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
                    [0] * len(w_q.scales), axis=0)
         bias = draw_bias(rng, out_c, acc_std, BIAS_DTYPE[dt],
                          acc_bound=k_sum * 256 * 128)
+        if (small or long) and dt == "int8" and chance(rng, 0.3):
+            # one channel's bias of 2^29 or more: the DSP pair and long loops' sums
+            # may leave [-2^30, 2^30), where their cheap requantization
+            # (small_right_sums) does not hold; the layer takes the general one
+            top = 2**31 - 1 - k_sum * 256 * 128
+            bias[randint(rng, 0, out_c - 1)] = pick(rng, [-1, 1]) * randint(rng, 2**29, top)
         ins.append(b.const(bias, BIAS_DTYPE[dt], bias_q, name="bias"))
     y = b.tensor([batch, out_h, out_w, out_c], dt, out_q, name="output")
     config = {"input_shape": [batch, in_h, in_w, in_c],
@@ -415,7 +421,9 @@ def conv_int8_dsp(rng):
     1-16 input channels, 3x3 and 1x3 patches of 1-4) and deep 1x1 ones,
     pixels in pairs and groups, odd row lengths and pixel counts, SAME
     borders, stride and dilation 2, the per-channel requantization four
-    channels at a time and, for scales above 1/2, its general path."""
+    channels at a time (by SMMULR while every bias sum is small) and, for
+    scales above 1/2 or a channel's bias of 2^29 or more, its general
+    path."""
     return _conv_common(rng, "int8", "conv", small=True)
 
 
