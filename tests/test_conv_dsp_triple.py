@@ -1,11 +1,18 @@
 """The DSP 1x1 path's last three pixels of an odd run (triple_blocks in
 runtime/kernels/ta_conv_2d_dsp.c: a filter at a time by three pixels, for
-input depths of whole words up to TRIPLE_WORDS words; a row chain's bands
-of five pixels end with them). Byte-equal to TFLite Micro on the Cortex-M4
-board: right shifts and shifts of scales above 1/2 in one layer, clamped
-activations, output depths off four, depths of whole chunks and of a
-partial one, the longest depth it takes and one past it (the lone-pixel
-path then)."""
+input depths of whole words, more than TRIPLE_MIN_WORDS and up to
+TRIPLE_WORDS words). Only a row chain's bands of an odd width take it
+(ta_conv_2d_s8_pointwise_rows_odd; a layer on its own runs pairs and a
+lone pixel), so each model here is a 3x3 convolution from 2 channels
+feeding the 1x1 layer, which narrows the depth again, then a global
+average pool (the keyword spotter's chain), converted with
+memory.row_streaming least_ram: bands of one row of 3, 5 or 7 pixels.
+Byte-equal to TFLite Micro on the Cortex-M4 board: right shifts and shifts
+of scales above 1/2 in one layer, clamped activations, output depths off
+four (a last block of three: of one or two, these depths go to
+ta_conv_2d_s8_pointwise_off4, no band), depths of whole chunks and of a
+partial one, the longest depth it takes and one past it (a pair and a lone
+pixel then). A bias changed in triple_blocks fails the first four."""
 
 import numpy as np
 import pytest
@@ -15,14 +22,23 @@ from tests.harness import difftest, module, oracle
 
 
 def conv_model(path, in_shape, out_c, act, seed):
-    """One 1x1 CONV_2D of stride 1 (the whole image one run of pixels),
-    per-channel: every other channel's effective scale 0.6 (a shift of 0)
-    over sparse weights of -1, 0 and 1 (sums that mostly stay inside int8),
-    the others 0.05 over weights of -3 to 3."""
+    """A 3x3 CONV_2D (SAME, 2 input channels, weights of -2 to 2) to
+    in_shape, the 1x1 CONV_2D of stride 1 under test, then AVERAGE_POOL_2D
+    over the whole image. The 1x1 layer is per-channel: every other
+    channel's effective scale 0.6 (a shift of 0) over sparse weights of
+    -1, 0 and 1 (sums that mostly stay inside int8), the others 0.05 over
+    weights of -3 to 3."""
     rng = np.random.default_rng(seed)
     b = ModelBuilder()
     in_c = in_shape[-1]
-    x = b.tensor(in_shape, "int8", Q(0.05, 3), name="input")
+    x = b.tensor([*in_shape[:3], 2], "int8", Q(0.05, 3), name="input")
+    first_w = b.const(rng.integers(-2, 3, [in_c, 3, 3, 2]).astype(np.int8), "int8",
+                      Q([0.05] * in_c, [0] * in_c, axis=0), name="first_filter")
+    first_b = b.const(rng.integers(-20, 20, in_c).astype(np.int32), "int32",
+                      Q([0.0025] * in_c, [0] * in_c, axis=0), name="first_bias")
+    d = b.tensor(in_shape, "int8", Q(0.05, 3), name="first")
+    b.op("CONV_2D", [x, first_w, first_b], [d], "Conv2DOptions", padding="SAME", strideW=1,
+         strideH=1, fusedActivationFunction="NONE")
     out_scale = 0.01
     scales = [out_scale * (0.6 if o % 2 else 0.05) / 0.05 for o in range(out_c)]
     weights = rng.integers(-3, 4, [out_c, 1, 1, in_c])
@@ -32,22 +48,34 @@ def conv_model(path, in_shape, out_c, act, seed):
     bias = b.const(rng.integers(-40, 40, out_c).astype(np.int32), "int32",
                    Q([0.05 * s for s in scales], [0] * out_c, axis=0), name="bias")
     y = b.tensor([*in_shape[:3], out_c], "int8", Q(out_scale, -5), name="output")
-    b.op("CONV_2D", [x, w, bias], [y], "Conv2DOptions", padding="SAME", strideW=1, strideH=1,
+    b.op("CONV_2D", [d, w, bias], [y], "Conv2DOptions", padding="SAME", strideW=1, strideH=1,
          fusedActivationFunction=act)
-    path.write_bytes(b.build([x], [y]))
+    pooled = b.tensor([1, 1, 1, out_c], "int8", Q(out_scale, -5), name="pooled")
+    b.op("AVERAGE_POOL_2D", [y], [pooled], "Pool2DOptions", padding="VALID", strideW=1,
+         strideH=1, filterHeight=in_shape[1], filterWidth=in_shape[2],
+         fusedActivationFunction="NONE")
+    path.write_bytes(b.build([x], [pooled]))
     return path
 
 
 @pytest.mark.parametrize("in_shape,out_c,act", [
-    ([1, 5, 5, 64], 64, "NONE"),    # the keyword spotter's 1x1 layers: 25 pixels
-    ([1, 3, 3, 16], 9, "RELU6"),    # a chunk, clamped, a last block of one
-    ([1, 1, 7, 40], 6, "RELU"),     # two chunks and two words
-    ([1, 3, 1, 168], 4, "NONE"),    # 42 words: the longest it takes
-    ([1, 3, 1, 172], 4, "NONE"),    # one word more: a pair and a lone pixel
+    ([1, 9, 5, 64], 16, "NONE"),    # the keyword spotter's 1x1 depth: rows of 5 pixels
+    ([1, 9, 3, 48], 11, "RELU6"),   # three chunks, clamped, a last block of three
+    ([1, 9, 7, 40], 7, "RELU"),     # two chunks and two words, a last block of three
+    ([1, 9, 3, 168], 4, "NONE"),    # 42 words: the longest it takes
+    ([1, 9, 3, 172], 4, "NONE"),    # one word more: a pair and a lone pixel
 ])
 def test_three_pixels_bit_exact_on_cortex_m4(tmp_path, in_shape, out_c, act):
     path = conv_model(tmp_path / "m.tflite", in_shape, out_c, act, seed=in_shape[-1])
-    m = module.convert(path, tmp_path / "m")
+    # weights.format dense: tables or Huffman codes of these few weight
+    # values would add a decode call, and a layer of two calls is no band;
+    # SPARSE_CHANNELS off: it would drop the input channels that no
+    # nonzero weight reads, and a depth off whole words takes no triple
+    m = module.convert(path, tmp_path / "m",
+                       keys={"memory.row_streaming": "least_ram", "weights.format": "dense",
+                             "transforms": "{SPARSE_CHANNELS: false}"})
+    code = "".join(p.read_text() for p in (tmp_path / "m" / "ops").glob("*.c"))
+    assert "ta_conv_2d_s8_pointwise_rows_odd(" in code, "the 1x1 layer is not a band of odd rows"
     data = path.read_bytes()
     ins = oracle.random_inputs(data, np.random.default_rng(5), 2)
     board = "mps2-an386"
