@@ -233,11 +233,9 @@ typedef struct {
 
 /* The block's channels (FULL or EIGHT) of a 3x3 window inside the input
    whose first tap is at x, from bias_sum. Requantized into out. */
-__attribute__((always_inline)) static inline void ta_dw_s4_pixel3(const ta_dw_s4_block_t *b,
-                                                                 const ta_s4_requant_t *q,
-                                                                 const ta_dw_s4_walk_t *wk,
-                                                                 const int8_t *x, int8_t *out,
-                                                                 int shape)
+__attribute__((always_inline)) static inline void
+ta_dw_s4_pixel3(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, const ta_dw_s4_walk_t *wk,
+                const int8_t *x, int8_t *out, int shape)
 {
     register int32x4_t e0 __asm__("q0") = vldrwq_s32(b->start[0][0][0]);
     register int32x4_t o0 __asm__("q1") = vldrwq_s32(b->start[0][0][1]);
@@ -294,31 +292,23 @@ static inline void ta_dw_s4_pixel(const ta_dw_s4_block_t *b, const ta_s4_requant
 
 /* `count` pixels whose windows lie inside the input (kh rows of taps),
    the first window's first tap at x, x_step input bytes and out_step
-   output bytes apart: the shape dispatched once for the run. */
+   output bytes apart: 3x3 windows of 16 or 8 channels a window row per
+   assembly block, the others through ta_dw_s4_pixel (one copy of each
+   shape's loop for inner and border windows alike). */
 static inline void ta_dw_s4_run(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
                                 const ta_dw_s4_walk_t *wk, const int8_t *x, ptrdiff_t x_step,
                                 int32_t count, int32_t kh, int8_t *out, ptrdiff_t out_step)
 {
-#define TA_DW_S4_RUN(SHAPE, KH, KW)                                   \
-    for (int32_t i = 0; i < count; i++, x += x_step, out += out_step) \
-    ta_dw_s4_pixel_shape(b, q, wk, x, 0, KH, 0, KW, out, SHAPE, 0)
-    /* 3x3 windows (the usual) a window row per assembly block */
     const int k3 = kh == 3 && wk->kw == 3;
     if (b->n == 16 && k3)
         for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
             ta_dw_s4_pixel3(b, q, wk, x, out, TA_DW_S4_FULL);
-    else if (b->n == 16)
-        TA_DW_S4_RUN(TA_DW_S4_FULL, kh, wk->kw);
-    else if (b->n > 8)
-        TA_DW_S4_RUN(TA_DW_S4_OVER8, kh, wk->kw);
     else if (b->n == 8 && k3)
         for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
             ta_dw_s4_pixel3(b, q, wk, x, out, TA_DW_S4_EIGHT);
-    else if (b->n == 8)
-        TA_DW_S4_RUN(TA_DW_S4_EIGHT, kh, wk->kw);
     else
-        TA_DW_S4_RUN(TA_DW_S4_UNDER8, kh, wk->kw);
-#undef TA_DW_S4_RUN
+        for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
+            ta_dw_s4_pixel(b, q, wk, x, 0, kh, 0, wk->kw, 0, out);
 }
 #endif
 
