@@ -39,10 +39,10 @@ typedef struct {
 } ta_dw_s4_block_t;
 
 /* Channels c0..c0 + 3 of a tap (c0 a multiple of 4) are the low nibbles
-   of a group's four bytes (c0 % 8 == 0) or its high ones, masked into the
-   high half of each byte (16 * value, sign-extended by SXTB16, halved
-   three times by SHADD16: exact); channels past the depth are the zero
-   nibbles that pad the last group. */
+   of a group's four bytes (c0 % 8 == 0) or its high ones, shifted to bits
+   1-4 of each byte (twice the nibble), sign-extended bytewise (flipping
+   bit 4 then SSUB8 of 16) and split by SXTB16; channels past the depth
+   are the zero nibbles that pad the last group. */
 static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv_2d_s4_params_t *p,
                                     const int8_t *weights, size_t stride, int32_t taps,
                                     const ta_s4_requant_t *q, const int32_t *bias_sum,
@@ -50,14 +50,10 @@ static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv
 {
     for (int32_t t = 0; t < taps; t++) {
         const uint32_t word = ta_s4_load_u32(weights + (size_t)t * stride + c0 / 8 * 4);
-        const uint32_t nib = (c0 & 4 ? word : word << 4) & 0xF0F0F0F0u;
-        uint32_t e = __sxtb16(nib), o = ta_s4_sxtb16_ror8(nib);
-        for (int k = 0; k < 3; k++) {
-            e = __shadd16(e, 0);
-            o = __shadd16(o, 0);
-        }
-        b->w[t][0] = e;
-        b->w[t][1] = o;
+        const uint32_t u = (c0 & 4 ? word >> 3 : word << 1) & 0x1E1E1E1Eu;
+        const uint32_t w2 = __ssub8(u ^ 0x10101010u, 0x10101010u);
+        b->w[t][0] = __sxtb16(w2);
+        b->w[t][1] = ta_s4_sxtb16_ror8(w2);
     }
     b->bias_sum = bias_sum;
     b->c0 = c0;
