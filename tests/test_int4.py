@@ -23,7 +23,7 @@ DENSE = ["CONV_2D.int4_dense", "DEPTHWISE_CONV_2D.int4_dense", "FULLY_CONNECTED.
 PER_VARIANT = 3
 # The depthwise variant's channel counts (every tail of the Helium and DSP
 # blocks) need more draws.
-SEEDS = {"DEPTHWISE_CONV_2D.int4": 10}
+SEEDS = {"DEPTHWISE_CONV_2D.int4": 16}
 
 
 def cases(names):
@@ -154,7 +154,7 @@ def test_weights_format_chooses_the_stored_form(tmp_path, keys, packed):
 @pytest.mark.parametrize("fmt,stored_as", [("auto", "dense"), ("packed", "int4"),
                                            ("dense", "dense")])
 def test_auto_keeps_depthwise_weights_dense(tmp_path, fmt, stored_as):
-    """DEPTHWISE_CONV_2D's packed kernel costs about 1.5x the int8 one's
+    """DEPTHWISE_CONV_2D's packed kernel costs about 1.4x the int8 one's
     instructions (docs/compressed-models.md): auto stores its (small)
     weights dense, packed keeps them packed."""
     b = ModelBuilder()

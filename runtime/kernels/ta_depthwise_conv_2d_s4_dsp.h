@@ -2,13 +2,13 @@
  * ta_depthwise_conv_2d_s4_dsp.h - DSP (SIMD32) inner loops of
  * ta_depthwise_conv_2d_s4.c, depth multiplier 1: per output row and block
  * of 4 channels, the block's packed weights of every tap are unpacked once
- * onto the stack as two words of halfword pairs, 16 times each value
+ * onto the stack as two words of halfword pairs, twice each value
  * (channels 0, 2 and 1, 3: the pairs SXTB16 makes of the input word); each
  * pixel of the row then takes one word of input a tap and SMLABB/SMLATT
- * accumulate every channel in its own register, 16 times its sum, shifted
- * right by 4 at the end (exact: every product is a multiple of 16). The
- * requantization is the int8 kernel's (SMMULR) when the converter found
- * right shifts only and accumulators below 2^30.
+ * accumulate every channel in its own register, twice its sum. When the
+ * converter found right shifts only and accumulators below 2^30 they start
+ * from twice the bias and the int8 kernel's SMMULR requantization takes
+ * them as they are; otherwise they start from zero and are halved.
  */
 #ifndef TA_DEPTHWISE_CONV_2D_S4_DSP_H
 #define TA_DEPTHWISE_CONV_2D_S4_DSP_H
@@ -33,14 +33,16 @@ typedef struct {
     int32_t c0, n, fast;
     uint32_t lo4, hi4; /* the activation bounds in each byte */
     /* the fast form's constants of whole blocks: per channel the
-       multiplier, the right shift less one, the bias sum */
-    int32_t mult[4], right1[4], bias_sum4[4], bias4[4];
+       multiplier, the right shift less one; twice the bias sum and the
+       plain bias that inner and border windows start from */
+    int32_t mult[4], right1[4], start2[2][4];
 } ta_dw_s4_block_t;
 
 /* Channels c0..c0 + 3 of a tap (c0 a multiple of 4) are the low nibbles
-   of a group's four bytes (c0 % 8 == 0) or its high ones, masked into the
-   high half of each byte (16 * value); channels past the depth are the
-   zero nibbles that pad the last group. */
+   of a group's four bytes (c0 % 8 == 0) or its high ones, shifted to bits
+   1-4 of each byte (twice the nibble), sign-extended bytewise (flipping
+   bit 4 then SSUB8 of 16) and split by SXTB16; channels past the depth
+   are the zero nibbles that pad the last group. */
 static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv_2d_s4_params_t *p,
                                     const int8_t *weights, size_t stride, int32_t taps,
                                     const ta_s4_requant_t *q, const int32_t *bias_sum,
@@ -48,9 +50,10 @@ static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv
 {
     for (int32_t t = 0; t < taps; t++) {
         const uint32_t word = ta_s4_load_u32(weights + (size_t)t * stride + c0 / 8 * 4);
-        const uint32_t nib = (c0 & 4 ? word : word << 4) & 0xF0F0F0F0u;
-        b->w[t][0] = __sxtb16(nib);
-        b->w[t][1] = ta_s4_sxtb16_ror8(nib);
+        const uint32_t u = (c0 & 4 ? word >> 3 : word << 1) & 0x1E1E1E1Eu;
+        const uint32_t w2 = __ssub8(u ^ 0x10101010u, 0x10101010u);
+        b->w[t][0] = __sxtb16(w2);
+        b->w[t][1] = ta_s4_sxtb16_ror8(w2);
     }
     b->bias_sum = bias_sum;
     b->c0 = c0;
@@ -61,54 +64,33 @@ static inline void ta_dw_s4_prepare(ta_dw_s4_block_t *b, const ta_depthwise_conv
     for (int32_t k = 0; k < 4 && n == 4; k++) {
         b->mult[k] = q->multipliers ? q->multipliers[c0 + k] : q->multiplier;
         b->right1[k] = -(q->shifts ? q->shifts[c0 + k] : q->shift) - 1;
-        b->bias_sum4[k] = bias_sum ? bias_sum[c0 + k] : 0;
-        b->bias4[k] = bias ? bias[c0 + k] : 0;
+        b->start2[0][k] = (int32_t)((uint32_t)(bias_sum ? bias_sum[c0 + k] : 0) * 2u);
+        b->start2[1][k] = (int32_t)((uint32_t)(bias ? bias[c0 + k] : 0) * 2u);
     }
 }
 
-/* Four accumulators requantized, clamped and stored (n of them): the
-   fast form packs four bytes and clamps them bytewise (SSUB8/SEL). */
-static inline void ta_dw_s4_store(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
-                                  const int32_t *start, const int32_t acc[4], int8_t *out)
+/* Four accumulators requantized, clamped and stored (n of them), the
+   general form (ta_dw_s4_store_fast takes whole blocks in the fast one). */
+__attribute__((noinline)) static void ta_dw_s4_store(const ta_dw_s4_block_t *b,
+                                                     const ta_s4_requant_t *q, const int32_t *start,
+                                                     const int32_t acc[4], int8_t *out)
 {
     const int32_t c0 = b->c0;
     const int32_t *bias = start ? start + c0 : NULL;
-    if (b->fast && b->n == 4) {
-        int32_t v[4];
-        for (int k = 0; k < 4; k++) {
-            const int32_t m = q->multipliers ? q->multipliers[c0 + k] : q->multiplier;
-            const int32_t s = q->shifts ? q->shifts[c0 + k] : q->shift;
-            v[k] = __ssat(
-                ta_dw_requantize_right_small(acc[k] + (bias ? bias[k] : 0), m, s) + q->offset, 8);
-        }
-        uint32_t w = ta_dw_pack_bytes(v[0], v[1], v[2], v[3]);
-        if (q->lo > INT8_MIN) {
-            (void)__ssub8(w, b->lo4);
-            w = __sel(w, b->lo4);
-        }
-        if (q->hi < INT8_MAX) {
-            (void)__ssub8(b->hi4, w);
-            w = __sel(w, b->hi4);
-        }
-        memcpy(out + c0, &w, 4);
-        return;
-    }
     for (int32_t k = 0; k < b->n; k++)
         out[c0 + k] = ta_s4_requantize(
             q, c0 + k, (int32_t)((uint32_t)acc[k] + (uint32_t)(bias ? bias[k] : 0)));
 }
 
-/* The fast form of ta_dw_s4_store for a whole block of an inner window,
-   from the block's prepared constants (SMMULR on twice the sum). */
+/* The fast form of ta_dw_s4_store for a whole block, from the block's
+   prepared constants (SMMULR on the accumulators: twice bias and sum). */
 __attribute__((always_inline)) static inline void
-ta_dw_s4_store_fast(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, const int32_t *bias,
-                    int32_t a0, int32_t a1, int32_t a2, int32_t a3, int8_t *out)
+ta_dw_s4_store_fast(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, int32_t a0, int32_t a1,
+                    int32_t a2, int32_t a3, int8_t *out)
 {
     const int32_t *m = b->mult, *r = b->right1;
     const int32_t offset = q->offset;
-    /* a >> 4 is the sum (the weights are 16 times their values) */
-#define TA_DW_S4_OUT(a, k) \
-    __ssat(ta_dw_requantize_right_doubled(((a >> 4) + bias[k]) * 2, m[k], r[k]) + offset, 8)
+#define TA_DW_S4_OUT(a, k) __ssat(ta_dw_requantize_right_doubled(a, m[k], r[k]) + offset, 8)
     uint32_t w = ta_dw_pack_bytes(TA_DW_S4_OUT(a0, 0), TA_DW_S4_OUT(a1, 1), TA_DW_S4_OUT(a2, 2),
                                   TA_DW_S4_OUT(a3, 3));
 #undef TA_DW_S4_OUT
@@ -143,7 +125,10 @@ ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, const 
                      int full)
 {
     const uint32_t nzp2 = ((uint32_t)-wk->zp & 0xFFFFu) * 0x10001u;
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    const int fast = full && b->fast;
+    const int32_t *s2 = b->start2[nzp2 ? 1 : 0];
+    int32_t a0 = fast ? s2[0] : 0, a1 = fast ? s2[1] : 0, a2 = fast ? s2[2] : 0,
+            a3 = fast ? s2[3] : 0;
     const uint32_t(*w_row)[2] = &b->w[ky0 * wk->kw + kx0];
     for (int32_t i = 0; i < ny; i++, x += wk->row_step, w_row += wk->kw) {
         const int8_t *xt = x;
@@ -163,11 +148,11 @@ ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, const 
             a3 = __smlatt(x13, wo, a3);
         }
     }
-    if (full && b->fast) {
-        ta_dw_s4_store_fast(b, q, nzp2 ? b->bias4 : b->bias_sum4, a0, a1, a2, a3, out);
+    if (fast) {
+        ta_dw_s4_store_fast(b, q, a0, a1, a2, a3, out);
         return;
     }
-    const int32_t acc[4] = {a0 >> 4, a1 >> 4, a2 >> 4, a3 >> 4};
+    const int32_t acc[4] = {a0 >> 1, a1 >> 1, a2 >> 1, a3 >> 1};
     ta_dw_s4_store(b, q, nzp2 ? wk->bias : b->bias_sum, acc, out);
 }
 
@@ -228,14 +213,17 @@ static inline void ta_dw_s4_run(const ta_dw_s4_block_t *b, const ta_s4_requant_t
     inner.zp = 0;
     if (b->n == 4 && kh == 3 && wk->kw == 3) {
         for (int32_t i = 0; i < count; i++, x += x_step, out += out_step) {
-            int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+            const int32_t *s2 = b->start2[0];
+            int32_t a0 = b->fast ? s2[0] : 0, a1 = b->fast ? s2[1] : 0, a2 = b->fast ? s2[2] : 0,
+                    a3 = b->fast ? s2[3] : 0;
             const uint32_t *w = b->w[0];
-            for (int32_t r = 0; r < 3; r++)
-                ta_dw_s4_row3_dsp(&a0, &a1, &a2, &a3, x + r * wk->row_step, &w, wk->col_step);
+            ta_dw_s4_row3_dsp(&a0, &a1, &a2, &a3, x, &w, wk->col_step);
+            ta_dw_s4_row3_dsp(&a0, &a1, &a2, &a3, x + wk->row_step, &w, wk->col_step);
+            ta_dw_s4_row3_dsp(&a0, &a1, &a2, &a3, x + 2 * wk->row_step, &w, wk->col_step);
             if (b->fast) {
-                ta_dw_s4_store_fast(b, q, b->bias_sum4, a0, a1, a2, a3, out);
+                ta_dw_s4_store_fast(b, q, a0, a1, a2, a3, out);
             } else {
-                const int32_t acc[4] = {a0 >> 4, a1 >> 4, a2 >> 4, a3 >> 4};
+                const int32_t acc[4] = {a0 >> 1, a1 >> 1, a2 >> 1, a3 >> 1};
                 ta_dw_s4_store(b, q, b->bias_sum, acc, out);
             }
         }

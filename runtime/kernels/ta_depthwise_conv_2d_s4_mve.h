@@ -7,7 +7,8 @@
  * of the row then runs the int8 kernel's arithmetic on them: eight
  * channels of input and weights widened to int16 lanes, VMULLB/VMULLT
  * into even and odd int32 accumulators, requantized and narrowed back to
- * channel order (ta_dw_simd.h).
+ * channel order (ta_dw_simd.h). Inner 3x3 windows of 16 or 8 channels
+ * run a window row per assembly block, the weights at immediate offsets.
  */
 #ifndef TA_DEPTHWISE_CONV_2D_S4_MVE_H
 #define TA_DEPTHWISE_CONV_2D_S4_MVE_H
@@ -207,6 +208,66 @@ ta_dw_s4_pixel_shape(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, const 
 #undef TA_DW_S4_TAP
 #undef TA_DW_S4_TAP_ASM
 
+/* The 48 bytes of weights a 3x3 window row reads. */
+typedef struct {
+    int8_t b[48];
+} ta_dw_s4_bytes48;
+
+/* clang-format off */
+#define TA_DW_S4_LOAD_AT(X, OFF) "vldrb.s16 %q[xv], [%[" X "], #" #OFF "]\n\t"
+/* One 3x3 window row of a whole block (FULL) or of 8 channels, inside the
+   input: its taps at x0, x1, x2, their weights at w, w + 16, w + 32 (the
+   offsets immediate). One assembly block a row, as the int8 kernel's. */
+#define TA_DW_S4_ROW3_FULL                                                                \
+    TA_DW_S4_LOAD_AT("x0", 0) TA_DW_S4_MUL(0, "e0", "o0")                                 \
+    TA_DW_S4_LOAD_AT("x0", 8) TA_DW_S4_MUL(8, "e1", "o1")                                 \
+    TA_DW_S4_LOAD_AT("x1", 0) TA_DW_S4_MUL(16, "e0", "o0")                                \
+    TA_DW_S4_LOAD_AT("x1", 8) TA_DW_S4_MUL(24, "e1", "o1")                                \
+    TA_DW_S4_LOAD_AT("x2", 0) TA_DW_S4_MUL(32, "e0", "o0")                                \
+    TA_DW_S4_LOAD_AT("x2", 8) TA_DW_S4_MUL(40, "e1", "o1")
+#define TA_DW_S4_ROW3_EIGHT                                                               \
+    TA_DW_S4_LOAD_AT("x0", 0) TA_DW_S4_MUL(0, "e0", "o0")                                 \
+    TA_DW_S4_LOAD_AT("x1", 0) TA_DW_S4_MUL(16, "e0", "o0")                                \
+    TA_DW_S4_LOAD_AT("x2", 0) TA_DW_S4_MUL(32, "e0", "o0")
+/* clang-format on */
+
+/* The block's channels (FULL or EIGHT) of a 3x3 window inside the input
+   whose first tap is at x, from bias_sum. Requantized into out. */
+__attribute__((always_inline)) static inline void
+ta_dw_s4_pixel3(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q, const ta_dw_s4_walk_t *wk,
+                const int8_t *x, int8_t *out, int shape)
+{
+    register int32x4_t e0 __asm__("q0") = vldrwq_s32(b->start[0][0][0]);
+    register int32x4_t o0 __asm__("q1") = vldrwq_s32(b->start[0][0][1]);
+    register int32x4_t e1 __asm__("q2") = vldrwq_s32(b->start[0][1][0]);
+    register int32x4_t o1 __asm__("q3") = vldrwq_s32(b->start[0][1][1]);
+    const ptrdiff_t cs = wk->col_step;
+    for (int32_t i = 0; i < 3; i++, x += wk->row_step) {
+        const int8_t *x0 = x, *x1 = x + cs, *x2 = x + 2 * cs, *w = b->w[3 * i];
+        int16x8_t xv, wv;
+        int32x4_t t;
+        if (shape == TA_DW_S4_FULL)
+            __asm__(TA_DW_S4_ROW3_FULL
+                    : [e0] "+w"(e0), [o0] "+w"(o0), [e1] "+w"(e1), [o1] "+w"(o1), [xv] "=&w"(xv),
+                      [wv] "=&w"(wv), [t] "=&w"(t)
+                    : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w),
+                      "m"(*(const ta_dw_s4_bytes16 *)x0), "m"(*(const ta_dw_s4_bytes16 *)x1),
+                      "m"(*(const ta_dw_s4_bytes16 *)x2), "m"(*(const ta_dw_s4_bytes48 *)w));
+        else
+            __asm__(TA_DW_S4_ROW3_EIGHT
+                    : [e0] "+w"(e0), [o0] "+w"(o0), [xv] "=&w"(xv), [wv] "=&w"(wv), [t] "=&w"(t)
+                    : [x0] "l"(x0), [x1] "l"(x1), [x2] "l"(x2), [w] "l"(w),
+                      "m"(*(const ta_dw_s4_bytes16 *)x0), "m"(*(const ta_dw_s4_bytes16 *)x1),
+                      "m"(*(const ta_dw_s4_bytes16 *)x2), "m"(*(const ta_dw_s4_bytes48 *)w));
+    }
+    ta_dw_s4_out8(b, q, 0, e0, o0, out + b->c0, 8);
+    if (shape == TA_DW_S4_FULL)
+        ta_dw_s4_out8(b, q, 1, e1, o1, out + b->c0 + 8, 8);
+}
+#undef TA_DW_S4_ROW3_FULL
+#undef TA_DW_S4_ROW3_EIGHT
+#undef TA_DW_S4_LOAD_AT
+
 static inline void ta_dw_s4_pixel(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
                                   const ta_dw_s4_walk_t *wk, const int8_t *x, int32_t ky0,
                                   int32_t ny, int32_t kx0, int32_t nx, int border, int8_t *out)
@@ -231,29 +292,23 @@ static inline void ta_dw_s4_pixel(const ta_dw_s4_block_t *b, const ta_s4_requant
 
 /* `count` pixels whose windows lie inside the input (kh rows of taps),
    the first window's first tap at x, x_step input bytes and out_step
-   output bytes apart: the shape dispatched once for the run. */
+   output bytes apart: 3x3 windows of 16 or 8 channels a window row per
+   assembly block, the others through ta_dw_s4_pixel (one copy of each
+   shape's loop for inner and border windows alike). */
 static inline void ta_dw_s4_run(const ta_dw_s4_block_t *b, const ta_s4_requant_t *q,
                                 const ta_dw_s4_walk_t *wk, const int8_t *x, ptrdiff_t x_step,
                                 int32_t count, int32_t kh, int8_t *out, ptrdiff_t out_step)
 {
-#define TA_DW_S4_RUN(SHAPE, KH, KW)                                   \
-    for (int32_t i = 0; i < count; i++, x += x_step, out += out_step) \
-    ta_dw_s4_pixel_shape(b, q, wk, x, 0, KH, 0, KW, out, SHAPE, 0)
-    /* 3x3 windows (the usual) with constant loop counts, which gcc unrolls */
     const int k3 = kh == 3 && wk->kw == 3;
     if (b->n == 16 && k3)
-        TA_DW_S4_RUN(TA_DW_S4_FULL, 3, 3);
-    else if (b->n == 16)
-        TA_DW_S4_RUN(TA_DW_S4_FULL, kh, wk->kw);
-    else if (b->n > 8)
-        TA_DW_S4_RUN(TA_DW_S4_OVER8, kh, wk->kw);
+        for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
+            ta_dw_s4_pixel3(b, q, wk, x, out, TA_DW_S4_FULL);
     else if (b->n == 8 && k3)
-        TA_DW_S4_RUN(TA_DW_S4_EIGHT, 3, 3);
-    else if (b->n == 8)
-        TA_DW_S4_RUN(TA_DW_S4_EIGHT, kh, wk->kw);
+        for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
+            ta_dw_s4_pixel3(b, q, wk, x, out, TA_DW_S4_EIGHT);
     else
-        TA_DW_S4_RUN(TA_DW_S4_UNDER8, kh, wk->kw);
-#undef TA_DW_S4_RUN
+        for (int32_t i = 0; i < count; i++, x += x_step, out += out_step)
+            ta_dw_s4_pixel(b, q, wk, x, 0, kh, 0, wk->kw, 0, out);
 }
 #endif
 

@@ -43,7 +43,7 @@ static int8_t nibble(const uint8_t *packed, size_t i)
 
 /* Whether the module keeps the tensor packed: weights.format packed, or
    auto where the packed kernel pays. DEPTHWISE_CONV_2D's packed kernel
-   (Helium and DSP paths for depth multiplier 1) still costs about 1.5x the
+   (Helium and DSP paths for depth multiplier 1) still costs about 1.4x the
    int8 one's instructions on both boards (bench/int4.py's depthwise
    layers, docs/compressed-models.md), for weights that are a small share
    of a model (3x3 per channel): auto keeps them dense, and short CONV_2D

@@ -212,6 +212,10 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
             # every tail of the SIMD blocks of 4 (DSP) and 16 (Helium)
             # channels, whole blocks and more than one
             in_c = pick(rng, [1, 3, 7, 8, 9, 15, 16, 17, 24, 30, 33])
+            if chance(rng, 0.5):
+                # the 3x3 windows the SIMD paths run a window row at a time
+                kh = kw = 3
+                in_h, in_w = max(in_h, 3), max(in_w, 3)
     if kind == "conv" and long:
         out_c = pick(rng, [randint(rng, 1, 16), randint(rng, 17, 64), 10, 30, 28, 64,
                            randint(rng, 65, 256)])
