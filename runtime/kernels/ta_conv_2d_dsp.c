@@ -898,8 +898,8 @@ void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_
         for (int32_t b = 0; b < blocks; b++) {
             const int32_t o = o0 + 4 * b;
             if (small && out_c - o >= 4)
-                requantize8_small(acc + 8 * b, multipliers + o, shifts + o, p->output_offset,
-                                  range, out + o, (size_t)out_c);
+                requantize8_small(acc + 8 * b, multipliers + o, shifts + o, p->output_offset, range,
+                                  out + o, (size_t)out_c);
             else
                 requantize4_words(p, acc + 8 * b, 2, multipliers + o, shifts + o, out + o,
                                   (size_t)out_c, out_c - o < 4 ? out_c - o : 4);
