@@ -346,6 +346,30 @@ static inline void dot2x2_widened_words(int32_t *acc, const int8_t *w, const pai
     acc[5] = a3;
 }
 
+/* Both loops of an assembly dot product in one count register c
+   (pair_sums, triple_sums): CHUNK, a whole 16-byte chunk, (chunks - 1) *
+   2^16 + 1 times (none when c is negative), then WORD, one word of the
+   last chunk, c % 2^16 times; chunk_word_count(words) makes c. */
+static inline uint32_t chunk_word_count(int32_t words)
+{
+    return ((uint32_t)(words / 4 - 1) << 16) | (uint32_t)(words % 4);
+}
+/* clang-format off */
+#define TA_CHUNKS_THEN_WORDS(CHUNK, WORD)                                                         \
+    "   cmp      %[c], #0\n"                                                                      \
+    "   blt      2f\n"                                                                            \
+    "1:\n" CHUNK                                                                                  \
+    "   subs     %[c], %[c], #65536\n"                                                            \
+    "   bpl      1b\n"                                                                            \
+    "2:\n"                                                                                        \
+    "   adds     %[c], %[c], #65536\n"                                                            \
+    "   beq      4f\n"                                                                            \
+    "3:\n" WORD                                                                                   \
+    "   subs     %[c], %[c], #1\n"                                                                \
+    "   bne      3b\n"                                                                            \
+    "4:\n"
+/* clang-format on */
+
 /* The bias-started sums of two filters (channel pair at bias, filters at
    w and w + 16) by two pixels over `words` words of the input widened at
    xw and WIDE_GAP further: whole 16-byte chunks first, then the last
@@ -361,28 +385,19 @@ TA_INLINE_ALWAYS void pair_sums(int32_t *acc, const int32_t *bias, const int8_t 
     int32_t a0, a1, a2, a3;
     uint32_t x0e, x0o, x1e, x1o, v;
     uint32_t t = (uint32_t)(uintptr_t)bias;
-    uint32_t c = ((uint32_t)(words / 4 - 1) << 16) | (uint32_t)(words % 4);
+    uint32_t c = chunk_word_count(words);
     /* clang-format off */
     __asm volatile(
         "   ldrd     %[a0], %[a1], [%[t]]\n"
         "   mov      %[a2], %[a0]\n"
         "   mov      %[a3], %[a1]\n"
-        "   cmp      %[c], #0\n"
-        "   blt      2f\n"
-        "1:\n" TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
-        "   adds     %[x], %[x], #32\n"
-        "   adds     %[w], %[w], #64\n"
-        "   subs     %[c], %[c], #65536\n"
-        "   bpl      1b\n"
-        "2:\n"
-        "   adds     %[c], %[c], #65536\n"
-        "   beq      4f\n"
-        "3:\n" TA_WIDE_WORD(0, 0)
-        "   adds     %[x], %[x], #8\n"
-        "   adds     %[w], %[w], #4\n"
-        "   subs     %[c], %[c], #1\n"
-        "   bne      3b\n"
-        "4:\n"
+        TA_CHUNKS_THEN_WORDS(
+            TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
+            "   adds     %[x], %[x], #32\n"
+            "   adds     %[w], %[w], #64\n",
+            TA_WIDE_WORD(0, 0)
+            "   adds     %[x], %[x], #8\n"
+            "   adds     %[w], %[w], #4\n")
         : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "+r"(xw),
           [w] "+r"(w), [c] "+r"(c), [t] "+r"(t), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o),
           [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "=&r"(v)
@@ -588,20 +603,11 @@ TA_INLINE_ALWAYS void triple_sums(int32_t acc[3], int32_t bias, const int8_t *w,
     uint32_t v, t;
     /* clang-format off */
     __asm volatile(
-        "   cmp      %[c], #0\n"
-        "   blt      2f\n"
-        "1:\n" TA_TRIPLE_WORD(0) TA_TRIPLE_WORD(4) TA_TRIPLE_WORD(8) TA_TRIPLE_WORD(12)
-        "   adds     %[w], %[w], #64\n"
-        "   subs     %[c], %[c], #65536\n"
-        "   bpl      1b\n"
-        "2:\n"
-        "   adds     %[c], %[c], #65536\n"
-        "   beq      4f\n"
-        "3:\n" TA_TRIPLE_WORD(0)
-        "   adds     %[w], %[w], #4\n"
-        "   subs     %[c], %[c], #1\n"
-        "   bne      3b\n"
-        "4:\n"
+        TA_CHUNKS_THEN_WORDS(
+            TA_TRIPLE_WORD(0) TA_TRIPLE_WORD(4) TA_TRIPLE_WORD(8) TA_TRIPLE_WORD(12)
+            "   adds     %[w], %[w], #64\n",
+            TA_TRIPLE_WORD(0)
+            "   adds     %[w], %[w], #4\n")
         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [x] "+r"(xw), [y] "+r"(yw), [w] "+r"(w),
           [c] "+r"(c), [xa] "=&r"(xa), [xb] "=&r"(xb), [xc] "=&r"(xc), [v] "=&r"(v), [t] "=&r"(t)
         :
@@ -612,6 +618,7 @@ TA_INLINE_ALWAYS void triple_sums(int32_t acc[3], int32_t bias, const int8_t *w,
     acc[2] = a2;
 }
 #undef TA_TRIPLE_WORD
+#undef TA_CHUNKS_THEN_WORDS
 
 /* Three pixels' inputs of `words` whole words (x_step bytes apart) in
    triple_sums' layout. */
@@ -638,7 +645,7 @@ TA_NOINLINE static void triple_blocks(const ta_conv_2d_params_t *p, const uint32
     const int32_t out_c = p->output_depth, offset = p->output_offset;
     const int32_t lo = p->activation_min, hi = p->activation_max;
     const int clamp = lo > -128 || hi < 127;
-    const uint32_t count = ((uint32_t)(words / 4 - 1) << 16) | (uint32_t)(words % 4);
+    const uint32_t count = chunk_word_count(words);
     for (int32_t o = 0; o < out_c; o++, out++) {
         int32_t acc[3];
         triple_sums(acc, bias_sum[o],

@@ -379,6 +379,33 @@ TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_
    that the loop's setup per pair of filters is small beside it. */
 enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
 
+/* The chunk loop of both sweeps (long_sweep, triple_sweep), whose
+   three pixels' input loads into q0-q2 are LOAD0-LOAD2: per chunk three
+   input and two weight loads for six multiply-accumulates, which hold the
+   M55's multiply pipe for two cycles each, so loads and MACs alternate and
+   the last MAC of a chunk runs in the next one, after its first load (q2
+   zeroed first: the first chunk's carried MAC adds nothing). Sums a0-a2
+   (the pair's first filter, pixels 0-2) and b0-b2 (its second), chunks
+   in c, weights at w stepping 64 bytes a chunk. */
+/* clang-format off */
+#define TA_SWEEP_CHUNKS(LOAD0, LOAD1, LOAD2)                                                       \
+    "   vmov.i32    q2, #0\n"                                                                      \
+    "   dls         lr, %[c]\n"                                                                    \
+    "1: " LOAD0 "\n"                                                                               \
+    "   vmladava.s8 %[a2], q3, q2\n"                                                               \
+    "   vldrb.8     q3, [%[w], #16]\n"                                                             \
+    "   vmladava.s8 %[b0], q3, q0\n"                                                               \
+    "   " LOAD1 "\n"                                                                               \
+    "   vmladava.s8 %[b1], q3, q1\n"                                                               \
+    "   " LOAD2 "\n"                                                                               \
+    "   vmladava.s8 %[b2], q3, q2\n"                                                               \
+    "   vldrb.8     q3, [%[w]], #64\n"                                                             \
+    "   vmladava.s8 %[a0], q3, q0\n"                                                               \
+    "   vmladava.s8 %[a1], q3, q1\n"                                                               \
+    "   le          lr, 1b\n"                                                                      \
+    "   vmladava.s8 %[a2], q3, q2\n"
+/* clang-format on */
+
 /* A sweep of `pairs` pairs of filters, one a block, over three pixels'
    pieces of `chunks` whole chunks, LONG_TRIPLE_PIECE bytes apart from x (a
    pointer each: too far apart for load offsets): the six sums of pair j
@@ -387,10 +414,7 @@ enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
    pair's setup is three loads and three stores of its sums and the
    rewinds of x. From one pair's weights to the next `skip` bytes past the
    piece's (0 when the piece is the whole filter; a stack operand: no
-   register is left). Per chunk three
-   input and two weight loads for six multiply-accumulates, which hold the
-   M55's multiply pipe for two cycles each: loads and MACs alternate, the
-   last MAC of a chunk in the next one, after its first load. */
+   register is left). The chunks: TA_SWEEP_CHUNKS. */
 TA_NOINLINE static void long_sweep(const int8_t *w, const int8_t *x, int32_t chunks, int32_t pairs,
                                    int32_t skip, int32_t *acc)
 {
@@ -401,21 +425,9 @@ TA_NOINLINE static void long_sweep(const int8_t *w, const int8_t *x, int32_t chu
     __asm volatile("2: ldrd        %[a0], %[b0], [%[acc]]\n"
                    "   ldrd        %[a1], %[b1], [%[acc], #256]\n"
                    "   ldrd        %[a2], %[b2], [%[acc], #512]\n"
-                   "   vmov.i32    q2, #0\n"
-                   "   dls         lr, %[c]\n"
-                   "1: vldrb.8     q0, [%[x0]], #16\n"
-                   "   vmladava.s8 %[a2], q3, q2\n"
-                   "   vldrb.8     q3, [%[w], #16]\n"
-                   "   vmladava.s8 %[b0], q3, q0\n"
-                   "   vldrb.8     q1, [%[x1]], #16\n"
-                   "   vmladava.s8 %[b1], q3, q1\n"
-                   "   vldrb.8     q2, [%[x2]], #16\n"
-                   "   vmladava.s8 %[b2], q3, q2\n"
-                   "   vldrb.8     q3, [%[w]], #64\n"
-                   "   vmladava.s8 %[a0], q3, q0\n"
-                   "   vmladava.s8 %[a1], q3, q1\n"
-                   "   le          lr, 1b\n"
-                   "   vmladava.s8 %[a2], q3, q2\n"
+                   TA_SWEEP_CHUNKS("vldrb.8     q0, [%[x0]], #16",
+                                   "vldrb.8     q1, [%[x1]], #16",
+                                   "vldrb.8     q2, [%[x2]], #16")
                    "   strd        %[a0], %[b0], [%[acc]]\n"
                    "   strd        %[a1], %[b1], [%[acc], #256]\n"
                    "   sub         %[x0], %[x0], %[c], lsl #4\n"
@@ -482,7 +494,7 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
    bytes apart, x the middle one's (word-aligned: one pointer serves the
    three through VLDRW offsets): the six sums of pair j set at acc + 4 j,
    acc + 4 j + MVE_GROUP and acc + 4 j + 2 MVE_GROUP. The loops are
-   long_sweep's, a pair's sums zeroed instead of loaded. */
+   long_sweep's (TA_SWEEP_CHUNKS), a pair's sums zeroed instead of loaded. */
 TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t chunks,
                                      int32_t pairs, int32_t *acc)
 {
@@ -496,21 +508,9 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                    "   movs        %[b0], #0\n"
                    "   movs        %[b1], #0\n"
                    "   movs        %[b2], #0\n"
-                   "   vmov.i32    q2, #0\n"
-                   "   dls         lr, %[c]\n"
-                   "1: vldrw.u32   q0, [%[x], #-256]\n"
-                   "   vmladava.s8 %[a2], q3, q2\n"
-                   "   vldrb.8     q3, [%[w], #16]\n"
-                   "   vmladava.s8 %[b0], q3, q0\n"
-                   "   vldrw.u32   q1, [%[x]], #16\n"
-                   "   vmladava.s8 %[b1], q3, q1\n"
-                   "   vldrw.u32   q2, [%[x], #240]\n"
-                   "   vmladava.s8 %[b2], q3, q2\n"
-                   "   vldrb.8     q3, [%[w]], #64\n"
-                   "   vmladava.s8 %[a0], q3, q0\n"
-                   "   vmladava.s8 %[a1], q3, q1\n"
-                   "   le          lr, 1b\n"
-                   "   vmladava.s8 %[a2], q3, q2\n"
+                   TA_SWEEP_CHUNKS("vldrw.u32   q0, [%[x], #-256]",
+                                   "vldrw.u32   q1, [%[x]], #16",
+                                   "vldrw.u32   q2, [%[x], #240]")
                    "   strd        %[a0], %[b0], [%[acc]]\n"
                    "   strd        %[a1], %[b1], [%[acc], #64]\n"
                    "   sub         %[x], %[x], %[c], lsl #4\n"
@@ -525,6 +525,7 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                    : "q0", "q1", "q2", "q3", "lr", "memory", "cc");
     /* clang-format on */
 }
+#undef TA_SWEEP_CHUNKS
 
 /* Every output channel of three pixels whose im2col patches (n bytes, then
    anything finite to the end of the last chunk) lie TA_CONV_2D_TRIPLE_PATCH
