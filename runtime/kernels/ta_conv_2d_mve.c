@@ -341,11 +341,14 @@ requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
         const int32x4_t m = vldrwq_s32(multipliers + f), s = vldrwq_s32(shifts + f);
         const int32x4_t bias = biased ? vdupq_n_s32(0) : vldrwq_s32(bias_sum + f);
         int8_t *o = out + f;
-        if (vmaxvq_s32(INT32_MIN, s) < 0) {
-            if (pixels == MVE_PIXELS) {
+        /* Quads: the right shifts' steps laid out first (fewer taken
+           branches); triples keep gcc's layout, which spills nothing. */
+        if (pixels == MVE_PIXELS) {
+            if (TA_LIKELY(vmaxvq_s32(INT32_MIN, s) < 0)) {
                 requantize4_right_quad(&acc[0][f], bias, m, s, lov, hiv, ones, offset, o, out_c);
                 continue;
             }
+        } else if (vmaxvq_s32(INT32_MIN, s) < 0) {
             if (pixels == 3) {
                 requantize4_right_triple(&acc[0][f], m, s, lov, hiv, offset, o, out_c);
                 continue;
