@@ -168,10 +168,11 @@ static inline int32x4_t requantize4_split(int32x4_t acc, int32x4_t bias, int32x4
 
 /* bias, requantization and store of acc[k][f0..valid) for `pixels`
    pixels, out_c outputs apart: whole blocks of four filters computed (the
-   arrays padded to them), the last stored predicated. Inline for the
-   constant pixel counts below (their loops unrolled). */
+   arrays padded to them), the last stored predicated; biased: the sums
+   hold their bias already. Inline for the constant pixel counts below
+   (their loops unrolled). */
 static inline void requantize_group(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t f0,
-                                    int32_t valid, const int32_t *bias_sum,
+                                    int32_t valid, int biased, const int32_t *bias_sum,
                                     const int32_t *multipliers, const int32_t *shifts,
                                     const ta_conv_2d_params_t *p, int8_t *out)
 {
@@ -180,8 +181,9 @@ static inline void requantize_group(const int32_t acc[][MVE_GROUP], int32_t pixe
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     out += f0;
     for (int32_t f = f0; f < valid; f += 4, out += 4) {
-        const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
         const int32x4_t s = vldrwq_s32(shifts + f), zero = vdupq_n_s32(0);
+        const int32x4_t bias = biased ? zero : vldrwq_s32(bias_sum + f);
+        const int32x4_t m = vldrwq_s32(multipliers + f);
         const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
         if (TA_LIKELY(valid - f >= 4)) {
             for (int32_t k = 0; k < pixels; k++)
@@ -262,20 +264,21 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
     /* clang-format on */
 }
 
-/* The same for three pixels: the first two as above, the third's steps
-   alone (the others' done); the offset added by VADD, which leaves a
-   vector register free (none is spilled then). */
-static inline void requantize4_right_triple(const int32_t *acc, int32x4_t bias, int32x4_t m,
-                                            int32x4_t s, int32x4_t lov, int32x4_t hiv,
-                                            int32_t offset, int8_t *out, size_t out_c)
+/* The same for three pixels whose sums hold their bias (triple_sweep):
+   the first two as above, the third's steps alone (the others' done); the
+   offset added by VADD, which leaves a vector register free (none is
+   spilled then). */
+static inline void requantize4_right_triple(const int32_t *acc, int32x4_t m, int32x4_t s,
+                                            int32x4_t lov, int32x4_t hiv, int32_t offset,
+                                            int8_t *out, size_t out_c)
 {
     int32x4_t a, b;
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_BIAS, "0", "64", "128") RQ_THIRD
+        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_NO_BIAS, "0", "64", "128") RQ_THIRD
         : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
-        : [acc] "r"(acc), [bias] "w"(bias), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv),
+        : [acc] "r"(acc), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv),
           [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
           "m"(*(const int32_t(*)[3 * MVE_GROUP])acc)
         : "p0", "memory");
@@ -322,9 +325,10 @@ static inline void requantize4_right_triple_long(const int32_t *mid, int32x4_t m
    block of four channels unrolled over the pixels; when every shift of the
    block is a right shift (as nearly always) without the left shift and the
    mask of the ties step (x & neg_right then has the sign bit of x). A last
-   partial block through requantize_group. */
+   partial block through requantize_group. biased: the sums hold their
+   bias already (triple_sweep's). */
 static inline __attribute__((always_inline)) void
-requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
+requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid, int biased,
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   const ta_conv_2d_params_t *p, int8_t *out)
 {
@@ -334,16 +338,19 @@ requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
     const int32x4_t ones = vdupq_n_s32(1);
     int32_t f = 0;
     for (; f + 4 <= valid; f += 4) {
-        const int32x4_t bias = vldrwq_s32(bias_sum + f), m = vldrwq_s32(multipliers + f);
-        const int32x4_t s = vldrwq_s32(shifts + f);
+        const int32x4_t m = vldrwq_s32(multipliers + f), s = vldrwq_s32(shifts + f);
+        const int32x4_t bias = biased ? vdupq_n_s32(0) : vldrwq_s32(bias_sum + f);
         int8_t *o = out + f;
-        if (vmaxvq_s32(INT32_MIN, s) < 0) {
-            if (pixels == MVE_PIXELS) {
+        /* Quads: the right shifts' steps laid out first (fewer taken
+           branches); triples keep gcc's layout, which spills nothing. */
+        if (pixels == MVE_PIXELS) {
+            if (TA_LIKELY(vmaxvq_s32(INT32_MIN, s) < 0)) {
                 requantize4_right_quad(&acc[0][f], bias, m, s, lov, hiv, ones, offset, o, out_c);
                 continue;
             }
+        } else if (vmaxvq_s32(INT32_MIN, s) < 0) {
             if (pixels == 3) {
-                requantize4_right_triple(&acc[0][f], bias, m, s, lov, hiv, offset, o, out_c);
+                requantize4_right_triple(&acc[0][f], m, s, lov, hiv, offset, o, out_c);
                 continue;
             }
 #pragma GCC unroll 4
@@ -361,7 +368,7 @@ requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
                                             offset, lov, hiv));
     }
     if (f < valid)
-        requantize_group(acc, pixels, f, valid, bias_sum, multipliers, shifts, p, out);
+        requantize_group(acc, pixels, f, valid, biased, bias_sum, multipliers, shifts, p, out);
 }
 
 /* requantize_pixels for quads, out of line (its callers keep their
@@ -372,7 +379,7 @@ TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_
                                               const int32_t *multipliers, const int32_t *shifts,
                                               const ta_conv_2d_params_t *p, int8_t *out)
 {
-    requantize_pixels(acc, MVE_PIXELS, valid, bias_sum, multipliers, shifts, p, out);
+    requantize_pixels(acc, MVE_PIXELS, valid, 0, bias_sum, multipliers, shifts, p, out);
 }
 
 /* Pieces of three pixels' patches at a time (whole chunks): long enough
@@ -492,22 +499,22 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
    block_bytes = chunks * 64 apart, so that the weights run on from one
    pair into the next), over three im2col patches TA_CONV_2D_TRIPLE_PATCH
    bytes apart, x the middle one's (word-aligned: one pointer serves the
-   three through VLDRW offsets): the six sums of pair j set at acc + 4 j,
-   acc + 4 j + MVE_GROUP and acc + 4 j + 2 MVE_GROUP. The loops are
-   long_sweep's (TA_SWEEP_CHUNKS), a pair's sums zeroed instead of loaded. */
+   three through VLDRW offsets): the six sums of pair j, from the pair's
+   two biases at bias + 4 j (so requantize4_right_triple adds none), set at
+   acc + 4 j, acc + 4 j + MVE_GROUP and acc + 4 j + 2 MVE_GROUP. The loops
+   are long_sweep's (TA_SWEEP_CHUNKS). */
 TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t chunks,
-                                     int32_t pairs, int32_t *acc)
+                                     int32_t pairs, const int32_t *bias, int32_t *acc)
 {
     _Static_assert(TA_CONV_2D_TRIPLE_PATCH == 256 && MVE_GROUP * sizeof(int32_t) == 64,
                    "the loads' and stores' offsets");
     int32_t a0, a1, a2, b0, b1, b2;
     /* clang-format off */
-    __asm volatile("2: movs        %[a0], #0\n"
-                   "   movs        %[a1], #0\n"
-                   "   movs        %[a2], #0\n"
-                   "   movs        %[b0], #0\n"
-                   "   movs        %[b1], #0\n"
-                   "   movs        %[b2], #0\n"
+    __asm volatile("2: ldrd        %[a0], %[b0], [%[bias]], #16\n"
+                   "   mov         %[a1], %[a0]\n"
+                   "   mov         %[b1], %[b0]\n"
+                   "   mov         %[a2], %[a0]\n"
+                   "   mov         %[b2], %[b0]\n"
                    TA_SWEEP_CHUNKS("vldrw.u32   q0, [%[x], #-256]",
                                    "vldrw.u32   q1, [%[x]], #16",
                                    "vldrw.u32   q2, [%[x], #240]")
@@ -520,7 +527,7 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                    "   bne         2b\n"
                    : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
                      [b1] "=&Te"(b1), [b2] "=&Te"(b2), [x] "+r"(x), [w] "+r"(w), [acc] "+r"(acc),
-                     [n] "+r"(pairs)
+                     [n] "+r"(pairs), [bias] "+r"(bias)
                    : [c] "r"(chunks)
                    : "q0", "q1", "q2", "q3", "lr", "memory", "cc");
     /* clang-format on */
@@ -545,11 +552,14 @@ void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patc
         const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
         /* pairs of filters: a last odd one pairs with a padded zero filter */
         const int32_t pairs = (filters + 1) / 2;
-        triple_sweep(w, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, (pairs + 1) / 2, &acc[0][0]);
+        triple_sweep(w, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, (pairs + 1) / 2, bias_sum + o,
+                     &acc[0][0]);
         if (pairs >= 2)
-            triple_sweep(w + 32, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs / 2, &acc[0][2]);
+            triple_sweep(w + 32, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs / 2,
+                         bias_sum + o + 2, &acc[0][2]);
         zero_unpaired(acc, 3, pairs);
-        requantize_pixels(acc, 3, filters, bias_sum + o, multipliers + o, shifts + o, p, out + o);
+        requantize_pixels(acc, 3, filters, 1, bias_sum + o, multipliers + o, shifts + o, p,
+                          out + o);
     }
 }
 

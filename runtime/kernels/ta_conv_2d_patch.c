@@ -75,30 +75,49 @@ void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, i
 #if defined(TA_HAVE_MVE) /* the three-pixel patch loop's (ta_conv_2d.c) */
 /* The patches of three consecutive output pixels in raster order from
    (oy, ox), TA_CONV_2D_TRIPLE_PATCH bytes apart: in one row with windows
-   all inside the image (the usual case) a copy per filter row and pixel,
-   without a call and the bounds tests per pixel; else pixel by pixel. */
+   all inside the image (the usual case) a filter row of the three a
+   tail-predicated loop, a chunk of each a pass, without a call and the
+   bounds tests per pixel; else pixel by pixel. */
 void ta_conv_2d_gather_patches3(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t oy,
                                 int32_t ox, int8_t *patches)
 {
-    const int32_t fd = p->filter_depth, fw = p->filter_width, sw = p->stride_width;
+    const int32_t fd = p->filter_depth, sw = p->stride_width;
     const int32_t iy0 = oy * p->stride_height - p->pad_top, ix0 = ox * sw - p->pad_left;
-    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
-    const int32_t filter_row = fw * fd;
-    if (ox + 3 <= p->output_width && p->dilation_width == 1 && iy0 >= 0 && ix0 >= 0 &&
-        iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
-        ix0 + 2 * sw + fw <= p->input_width) {
-        const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
-        const size_t step = (size_t)p->dilation_height * row_size;
-        for (int32_t ky = 0; ky < p->filter_height; ky++, patches += filter_row, src += step)
-            for (int32_t k = 0; k < 3; k++)
-                ta_copy_s8(patches + k * TA_CONV_2D_TRIPLE_PATCH, src + k * sw * fd, filter_row);
+    if (!(ox + 3 <= p->output_width && p->dilation_width == 1 && iy0 >= 0 && ix0 >= 0 &&
+          iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
+          ix0 + 2 * sw + p->filter_width <= p->input_width)) {
+        const int32_t width = p->output_width, left = -p->pad_left, sh = p->stride_height;
+        for (int32_t k = 0, iy = iy0, ix = ix0; k < 3; k++, patches += TA_CONV_2D_TRIPLE_PATCH) {
+            ta_conv_2d_gather_patch(p, in_b, iy, ix, patches);
+            ix += sw;
+            if (++ox == width) /* the next row's first window */
+                ox = 0, ix = left, iy += sh;
+        }
         return;
     }
-    for (int32_t k = 0; k < 3; k++, patches += TA_CONV_2D_TRIPLE_PATCH) {
-        ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top, ox * sw - p->pad_left,
-                                patches);
-        if (++ox == p->output_width)
-            ox = 0, oy++;
+    const int32_t filter_row = p->filter_width * fd;
+    const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
+    const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
+    const size_t step = (size_t)p->dilation_height * row_size, apart = (size_t)(sw * fd);
+    for (int32_t ky = 0; ky < p->filter_height; ky++, patches += filter_row, src += step) {
+        const int8_t *s0 = src, *s1 = src + apart, *s2 = src + 2 * apart;
+        int8_t *d0 = patches, *d1 = patches + TA_CONV_2D_TRIPLE_PATCH;
+        int8_t *d2 = patches + 2 * TA_CONV_2D_TRIPLE_PATCH;
+        /* clang-format off */
+        __asm volatile("   wlstp.8     lr, %[n], 2f\n"
+                       "1: vldrb.8     q0, [%[s0]], #16\n"
+                       "   vldrb.8     q1, [%[s1]], #16\n"
+                       "   vstrb.8     q0, [%[d0]], #16\n"
+                       "   vldrb.8     q0, [%[s2]], #16\n"
+                       "   vstrb.8     q1, [%[d1]], #16\n"
+                       "   vstrb.8     q0, [%[d2]], #16\n"
+                       "   letp        lr, 1b\n"
+                       "2:\n"
+                       : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [d0] "+r"(d0), [d1] "+r"(d1),
+                         [d2] "+r"(d2)
+                       : [n] "r"(filter_row)
+                       : "q0", "q1", "lr", "memory");
+        /* clang-format on */
     }
 }
 #endif
