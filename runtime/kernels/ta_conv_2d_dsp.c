@@ -370,44 +370,179 @@ static inline uint32_t chunk_word_count(int32_t words)
     "4:\n"
 /* clang-format on */
 
-/* The bias-started sums of two filters (channel pair at bias, filters at
-   w and w + 16) by two pixels over `words` words of the input widened at
-   xw and WIDE_GAP further: whole 16-byte chunks first, then the last
-   chunk's remaining words one by one (the weights are padded to whole
-   chunks, so no work is done on padding): acc[0], acc[1] (pixel 0) and
-   acc[4], acc[5] (pixel 1), the layout requantize4_right reads. The asm
-   loads the bias itself (through t, the loop's scratch) and counts both
-   loops in one register c, (chunks - 1) * 2^16 + remaining words, so as
-   to need 13 registers: what clang leaves with r7 its frame pointer. */
-TA_INLINE_ALWAYS void pair_sums(int32_t *acc, const int32_t *bias, const int8_t *w,
-                                const uint32_t *xw, int32_t words)
+/* What pair_pass reads and advances, in memory: its 13 registers go to
+   the loop (what clang leaves with r7 its frame pointer), so the asm keeps
+   the pointer to this on the stack and reloads it around the loop. Set
+   once a run (pair_pass_init); the asm addresses the members by the byte
+   offsets in their comments (all 32-bit: checked below). */
+typedef struct {
+    const int32_t *bias, *multipliers, *shifts;    /* 0, 4, 8: this pair's channels */
+    int8_t *out;                                   /* 12: pixel 0's output of the pair */
+    const uint32_t *wide;                          /* 16 */
+    int32_t w_step;                                /* 20: next pair's weights - last chunk's */
+    uint32_t count;                                /* 24: chunk_word_count(words) */
+    int32_t offset, out_step, clamp;               /* 28, 32, 36 */
+    uint32_t lo4, hi4;                             /* 40, 44: output_range4 */
+    const int8_t *out_end;                         /* 48: out after the pass's last pair */
+    const int32_t *bias0, *multipliers0, *shifts0; /* 52, 56, 60: channel 0's */
+    const int8_t *w0;                              /* 64: the first block's weights */
+    int32_t span0, span1;                          /* 68, 72: 4 x the pairs of pass 0, 1 */
+    int8_t *out1;                                  /* 76: pass 1's first out */
+    int32_t pending;                               /* 80: span1 while pass 1 is to run */
+} pair_pass_t;
+typedef char pair_pass_layout[offsetof(pair_pass_t, pending) == 80 && sizeof(void *) == 4 ? 1 : -1];
+
+/* Every whole channel pair of pair_blocks in two passes (channels 4j and
+   4j + 1, then 4j + 2 and 4j + 3: a pass steps its weights by a block) by
+   two pixels whose inputs are widened at wide and WIDE_GAP bytes further,
+   outputs from out: the bias-started sums over whole chunks (c: chunk_word_count),
+   then the last chunk's one to three words unrolled (entered at the
+   first of them, last word first: no loop); requantized in registers as
+   requantize8_small does (small_right_sums must hold), the four bytes
+   clamped as one word and stored as one halfword a pixel. Against a C
+   loop around two calls of a pair's sums and requantize8_small: no sums
+   through memory and no loop state spilled and reloaded around each
+   call. Needs a pair in pass 0 (out_c >= 2). */
+TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
 {
     int32_t a0, a1, a2, a3;
-    uint32_t x0e, x0o, x1e, x1o, v;
-    uint32_t t = (uint32_t)(uintptr_t)bias;
-    uint32_t c = chunk_word_count(words);
+    uint32_t x0e, x0o, x1e, x1o, c;
+    const uint32_t *xw;
+    const int8_t *w;
+    uint32_t t = (uint32_t)(uintptr_t)ctx, v = (uint32_t)(uintptr_t)out;
     /* clang-format off */
     __asm volatile(
-        "   ldrd     %[a0], %[a1], [%[t]]\n"
+        "   push     {%[t]}\n"
+        "   str      %[v], [%[t], #12]\n"
+        "   ldr      %[c], [%[t], #68]\n"
+        "   ldr      %[w], [%[t], #72]\n"
+        "   add      %[c], %[c], %[v]\n"
+        "   str      %[c], [%[t], #48]\n"
+        "   str      %[w], [%[t], #80]\n"
+        "   adds     %[v], %[v], #2\n"
+        "   str      %[v], [%[t], #76]\n"
+        "   ldr      %[a0], [%[t], #52]\n"
+        "   ldr      %[a1], [%[t], #56]\n"
+        "   ldr      %[a2], [%[t], #60]\n"
+        "   ldr      %[w], [%[t], #64]\n"
+        "6:\n" /* a pass from a0-a2 (first bias, multiplier, shift) and w */
+        "   str      %[a0], [%[t], #0]\n"
+        "   str      %[a1], [%[t], #4]\n"
+        "   str      %[a2], [%[t], #8]\n"
+        "0:\n" /* a pair: w its weights */
+        "   ldr      %[v], [%[t], #0]\n"
+        "   ldr      %[x], [%[t], #16]\n"
+        "   ldr      %[c], [%[t], #24]\n"
+        "   ldrd     %[a0], %[a1], [%[v]], #16\n"
+        "   str      %[v], [%[t], #0]\n"
         "   mov      %[a2], %[a0]\n"
         "   mov      %[a3], %[a1]\n"
-        TA_CHUNKS_THEN_WORDS(
-            TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
-            "   adds     %[x], %[x], #32\n"
-            "   adds     %[w], %[w], #64\n",
-            TA_WIDE_WORD(0, 0)
-            "   adds     %[x], %[x], #8\n"
-            "   adds     %[w], %[w], #4\n")
-        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "+r"(xw),
-          [w] "+r"(w), [c] "+r"(c), [t] "+r"(t), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o),
-          [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "=&r"(v)
+        "   cmp      %[c], #0\n"
+        "   blt      2f\n"
+        "1:\n" TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
+        "   adds     %[x], %[x], #32\n"
+        "   adds     %[w], %[w], #64\n"
+        "   subs     %[c], %[c], #65536\n"
+        "   bpl      1b\n"
+        "2:\n"
+        "   adds     %[c], %[c], #65536\n"
+        "   beq      4f\n"
+        "   cmp      %[c], #2\n"
+        "   blt      31f\n"
+        "   beq      32f\n"
+        TA_WIDE_WORD(8, 16)
+        "32:\n" TA_WIDE_WORD(4, 8)
+        "31:\n" TA_WIDE_WORD(0, 0)
+        "4:\n" /* a0, a1: pixel 0's channels o, o + 1; a2, a3: pixel 1's */
+        "   ldr      %[t], [sp]\n"
+        "   ldr      %[x], [%[t], #4]\n"
+        "   ldr      %[c], [%[t], #8]\n"
+        "   ldr      %[v], [%[t], #28]\n"
+        "   ldrd     %[x0e], %[x0o], [%[x]], #16\n"
+        "   ldrd     %[x1e], %[x1o], [%[c]], #16\n"
+        "   str      %[x], [%[t], #4]\n"
+        "   str      %[c], [%[t], #8]\n"
+        "   lsls     %[a0], %[a0], #1\n"
+        "   lsls     %[a2], %[a2], #1\n"
+        "   lsls     %[a1], %[a1], #1\n"
+        "   lsls     %[a3], %[a3], #1\n"
+        "   smmulr   %[a0], %[a0], %[x0e]\n"
+        "   smmulr   %[a2], %[a2], %[x0e]\n"
+        "   smmulr   %[a1], %[a1], %[x0o]\n"
+        "   smmulr   %[a3], %[a3], %[x0o]\n"
+        "   mvns     %[x1e], %[x1e]\n"
+        "   mvns     %[x1o], %[x1o]\n"
+        "   add      %[a0], %[a0], %[a0], asr #31\n"
+        "   add      %[a2], %[a2], %[a2], asr #31\n"
+        "   add      %[a1], %[a1], %[a1], asr #31\n"
+        "   add      %[a3], %[a3], %[a3], asr #31\n"
+        "   asrs     %[a0], %[a0], %[x1e]\n"
+        "   asrs     %[a2], %[a2], %[x1e]\n"
+        "   asrs     %[a1], %[a1], %[x1o]\n"
+        "   asrs     %[a3], %[a3], %[x1o]\n"
+        "   sub      %[a0], %[a0], %[a0], asr #1\n"
+        "   sub      %[a2], %[a2], %[a2], asr #1\n"
+        "   sub      %[a1], %[a1], %[a1], asr #1\n"
+        "   sub      %[a3], %[a3], %[a3], asr #1\n"
+        "   adds     %[a0], %[a0], %[v]\n"
+        "   adds     %[a2], %[a2], %[v]\n"
+        "   adds     %[a1], %[a1], %[v]\n"
+        "   adds     %[a3], %[a3], %[v]\n"
+        "   ssat     %[a0], #8, %[a0]\n"
+        "   ssat     %[a2], #8, %[a2]\n"
+        "   ssat     %[a1], #8, %[a1]\n"
+        "   ssat     %[a3], #8, %[a3]\n"
+        "   bfi      %[a0], %[a1], #8, #8\n"
+        "   bfi      %[a0], %[a2], #16, #8\n"
+        "   bfi      %[a0], %[a3], #24, #8\n"
+        "   ldr      %[c], [%[t], #36]\n"
+        "   cmp      %[c], #0\n"
+        "   beq      5f\n"
+        "   ldr      %[c], [%[t], #40]\n"
+        "   ssub8    %[x0e], %[a0], %[c]\n"
+        "   sel      %[a0], %[a0], %[c]\n"
+        "   ldr      %[c], [%[t], #44]\n"
+        "   ssub8    %[x0e], %[a0], %[c]\n"
+        "   sel      %[a0], %[c], %[a0]\n"
+        "5:\n"
+        "   ldr      %[v], [%[t], #12]\n"
+        "   ldr      %[c], [%[t], #32]\n"
+        "   lsrs     %[a1], %[a0], #16\n"
+        "   strh     %[a1], [%[v], %[c]]\n"
+        "   strh     %[a0], [%[v]], #4\n"
+        "   str      %[v], [%[t], #12]\n"
+        "   ldr      %[c], [%[t], #20]\n"
+        "   add      %[w], %[w], %[c]\n"
+        "   ldr      %[c], [%[t], #48]\n"
+        "   cmp      %[v], %[c]\n"
+        "   bne      0b\n"
+        /* pass 1, once: channels 4j + 2, 4j + 3 (none when out_c < 4) */
+        "   ldr      %[c], [%[t], #80]\n"
+        "   cmp      %[c], #0\n"
+        "   beq      7f\n"
+        "   movs     %[w], #0\n"
+        "   str      %[w], [%[t], #80]\n"
+        "   ldr      %[v], [%[t], #76]\n"
+        "   str      %[v], [%[t], #12]\n"
+        "   add      %[c], %[c], %[v]\n"
+        "   str      %[c], [%[t], #48]\n"
+        "   ldr      %[a0], [%[t], #52]\n"
+        "   ldr      %[a1], [%[t], #56]\n"
+        "   ldr      %[a2], [%[t], #60]\n"
+        "   ldr      %[w], [%[t], #64]\n"
+        "   adds     %[a0], %[a0], #8\n"
+        "   adds     %[a1], %[a1], #8\n"
+        "   adds     %[a2], %[a2], #8\n"
+        "   adds     %[w], %[w], #32\n"
+        "   b        6b\n"
+        "7:\n"
+        "   add      sp, sp, #4\n"
+        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "=&r"(xw),
+          [w] "=&r"(w), [c] "=&r"(c), [t] "+r"(t), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o),
+          [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "+r"(v)
         :
         : "cc", "memory");
     /* clang-format on */
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[4] = a2;
-    acc[5] = a3;
 }
 #undef TA_WIDE_WORD
 
@@ -423,6 +558,33 @@ TA_NOINLINE static void block_dot_widened(int32_t *acc, const int8_t *w, const p
         else
             dot2x2_widened_words(acc, w, in);
     }
+}
+
+/* `words` (at least one) whole words of two pixels (at x0 and x1) widened
+   as ta_widen_s8_pairs does, pixel 1's WIDE_GAP bytes after pixel 0's:
+   both in one loop, each pair of halfword pairs stored by one STRD, 5
+   instructions a word against 8 for two ta_widen_s8_pairs. */
+static inline void widen_two(uint32_t *wide, const int8_t *x0, const int8_t *x1, int32_t words)
+{
+    uint32_t a, b, e, f;
+    /* clang-format off */
+    __asm volatile(
+        "1:\n"
+        "   ldr      %[a], [%[x0]], #4\n"
+        "   ldr      %[b], [%[x1]], #4\n"
+        "   sxtb16   %[e], %[a]\n"
+        "   sxtb16   %[a], %[a], ror #8\n"
+        "   sxtb16   %[f], %[b]\n"
+        "   sxtb16   %[b], %[b], ror #8\n"
+        "   strd     %[f], %[b], [%[w], #512]\n"
+        "   strd     %[e], %[a], [%[w]], #8\n"
+        "   subs     %[n], %[n], #1\n"
+        "   bne      1b\n"
+        : [x0] "+r"(x0), [x1] "+r"(x1), [w] "+r"(wide), [n] "+r"(words), [a] "=&r"(a),
+          [b] "=&r"(b), [e] "=&r"(e), [f] "=&r"(f)
+        :
+        : "cc", "memory");
+    /* clang-format on */
 }
 
 /* n bytes at x widened to halfword pairs (ta_widen_s8_pairs), a last
@@ -443,33 +605,72 @@ static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
     }
 }
 
-/* Every output channel (per-channel requantization; a last block of one
-   or two channels computes one filter pair, of three the last channel's
-   padding too, and stores only its channels) of two pixels whose inputs,
-   `words` words each, are widened at wide and wide + WIDE_GAP bytes; the
-   second pixel's outputs at out + out_c. small: small_right_sums. */
-static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
-                        const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                        const int32_t *multipliers, const int32_t *shifts, int small, int8_t *out)
+/* A run's pair_pass_t (bias, requantization and weights of every output
+   channel, inputs widened at wide, `words` words): whether pair_pass may
+   run, small_right_sums and at least one channel pair. */
+static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const uint32_t *wide,
+                          int32_t words, const int8_t *weights, size_t block_bytes,
+                          const int32_t *bias_sum, const int32_t *multipliers,
+                          const int32_t *shifts)
 {
-    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const int32_t out_c = p->output_depth;
     const range4_t range = output_range4(p);
-    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
-        int32_t acc[8];
+    memset(ctx, 0, sizeof *ctx);
+    ctx->wide = wide;
+    ctx->w_step = (int32_t)block_bytes - 64 * (words / 4);
+    ctx->count = chunk_word_count(words);
+    ctx->offset = p->output_offset;
+    ctx->out_step = out_c;
+    ctx->clamp = range.clamp;
+    ctx->lo4 = range.lo4;
+    ctx->hi4 = range.hi4;
+    ctx->bias0 = bias_sum;
+    ctx->multipliers0 = multipliers;
+    ctx->shifts0 = shifts;
+    ctx->w0 = weights;
+    ctx->span0 = 4 * ((out_c + 2) / 4);
+    ctx->span1 = 4 * (out_c / 4);
+    return out_c >= 2 && small_right_sums(bias_sum, shifts, out_c);
+}
+
+/* Every output channel (per-channel requantization) of two pixels whose
+   inputs, `words` words each, are widened at wide and wide + WIDE_GAP
+   bytes; the second pixel's outputs at out + out_c. With `pass`
+   (pair_pass_init held) every whole channel pair by pair_pass; the rest
+   (an odd last channel's block, or every block without `pass`: shifts
+   that are not right shifts or large biases, rare) by block_dot_widened
+   and requantize4_words (a last block of one to three channels computes
+   its filter pairs and stores only its channels). */
+TA_NOINLINE static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
+                                    int32_t words, const int8_t *weights, size_t block_bytes,
+                                    const int32_t *bias_sum, const int32_t *multipliers,
+                                    const int32_t *shifts, pair_pass_t *pass, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    int32_t o = 0;
+    if (TA_LIKELY(pass != NULL)) {
+        pair_pass(pass, out);
+        if (out_c % 2 == 0)
+            return;
+        o = out_c & ~3; /* the odd channel's block, its pair again */
+        weights += (size_t)(o / 4) * block_bytes;
+    }
+    const int32_t chunks = words / 4, rest = words % 4;
+    for (; o < out_c; o += 4, weights += block_bytes) {
         const int32_t valid = out_c - o < 4 ? out_c - o : 4;
-        pair_sums(acc, bias_sum + o, weights, wide, words);
-        if (valid > 2) /* a last block of one or two channels: one filter pair */
-            pair_sums(acc + 2, bias_sum + o + 2, weights + 32, wide, words);
-        if (TA_LIKELY(small && valid == 4))
-            requantize8_small(acc, multipliers + o, shifts + o, offset, range, out + o,
-                              (size_t)out_c);
-        else if (valid == 2 && (shifts[o] & shifts[o + 1]) < 0)
-            requantize2_right(acc, multipliers + o, shifts + o, offset, range, out + o,
-                              (size_t)out_c);
-        else /* a last block of one or three channels, a shift that is not right or
-                a large bias: out of line (rare) */
-            requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
-                              valid);
+        int32_t acc[8];
+        for (int32_t j = 0; j < 4; j++)
+            acc[j] = acc[4 + j] = j < valid ? bias_sum[o + j] : 0;
+        const int32_t pairs = valid > 2 ? 2 : 1;
+        if (chunks) {
+            const pair_input_t in = {wide, chunks};
+            block_dot_widened(acc, weights, &in, 1, pairs);
+        }
+        if (rest) {
+            const pair_input_t in = {wide + 8 * chunks, rest};
+            block_dot_widened(acc, weights + 64 * chunks, &in, 0, pairs);
+        }
+        requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c, valid);
     }
 }
 
@@ -760,25 +961,27 @@ TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, 
        where their input is whole words, more than TRIPLE_MIN_WORDS and few
        enough to fit `wide`. */
     const int32_t words = (n + 3) / 4;
-    const int small = small_right_sums(bias_sum, shifts, (int32_t)out_c);
+    pair_pass_t ctx;
+    pair_pass_t *const pass = pair_pass_init(&ctx, p, wide, words, weights, block_bytes, bias_sum,
+                                             multipliers, shifts)
+                                  ? &ctx
+                                  : NULL;
     const int triple = threes && pixels % 2 && n % 4 == 0 && words > TRIPLE_MIN_WORDS &&
                        words <= TRIPLE_WORDS;
     const int32_t paired = triple ? pixels - 3 : pixels - pixels % 2;
     for (int32_t i = 0; i < paired; i += 2, x += 2 * x_step, out += 2 * out_c) {
         if (n % 4 == 0) { /* whole words inline: no call a pair */
-            ta_widen_s8_pairs(wide, x, n);
-            ta_widen_s8_pairs(wide + WIDE_GAP / 4, x + x_step, n);
+            widen_two(wide, x, x + x_step, n / 4);
         } else {
             widen_bytes(wide, x, n);
             widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
         }
-        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, small,
-                    out);
+        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass, out);
     }
     if (triple) {
         widen_three(wide, x, x_step, words);
-        triple_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, small,
-                      out);
+        triple_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
+                      small_right_sums(bias_sum, shifts, (int32_t)out_c), out);
     } else if (pixels % 2) {
         widen_bytes(wide, x, n);
         one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
@@ -817,7 +1020,11 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                                    const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
     const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
-    const int small = small_right_sums(bias_sum, shifts, out_c);
+    pair_pass_t ctx;
+    pair_pass_t *const pass = pair_pass_init(&ctx, p, wide, words, weights, block_bytes, bias_sum,
+                                             multipliers, shifts)
+                                  ? &ctx
+                                  : NULL;
     /* A window inside the image whose filter rows are whole words (and
        not dilated across) is widened straight from the input, a filter row
        at a time, without the gather's copy: the widened zeros past the
@@ -837,28 +1044,40 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                    (size_t)(2 * words - filter_words) * 4);
     int32_t oy = 0, ox = 0, i = 0;
     for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
+        int32_t iy0[2], ix0[2];
+        const int8_t *src[2]; /* the window in the input, or NULL: gathered */
         for (int32_t k = 0; k < 2; k++) {
-            const int32_t iy0 = oy * p->stride_height - p->pad_top;
-            const int32_t ix0 = ox * p->stride_width - p->pad_left;
-            const int8_t *src = patch;
-            size_t step = (size_t)seg;
-            if (direct && iy0 >= 0 && ix0 >= 0 && iy0 + last_ky < p->input_height &&
-                ix0 + p->filter_width <= p->input_width) {
-                src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)p->filter_depth;
-                step = row_step;
-            } else {
-                ta_conv_2d_gather_patch(p, in_b, iy0, ix0, patch);
-            }
-            uint32_t *wide_k = wide + k * (WIDE_GAP / 4);
-            for (int32_t r = 0; r < rows; r++, src += step, wide_k += seg / 2)
-                ta_widen_s8_pairs(wide_k, src, seg);
+            iy0[k] = oy * p->stride_height - p->pad_top;
+            ix0[k] = ox * p->stride_width - p->pad_left;
+            src[k] = direct && iy0[k] >= 0 && ix0[k] >= 0 && iy0[k] + last_ky < p->input_height &&
+                             ix0[k] + p->filter_width <= p->input_width
+                         ? in_b + (size_t)iy0[k] * row_size +
+                               (size_t)ix0[k] * (size_t)p->filter_depth
+                         : NULL;
             if (++ox == p->output_width) {
                 ox = 0;
                 oy++;
             }
         }
-        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, small,
-                    out);
+        if (src[0] != NULL && src[1] != NULL) { /* both inside: both a row in one loop */
+            for (int32_t r = 0; r < rows; r++)
+                widen_two(wide + r * (seg / 2), src[0] + (size_t)r * row_step,
+                          src[1] + (size_t)r * row_step, seg / 4);
+        } else { /* one patch buffer: each gathered pixel widened before the next */
+            for (int32_t k = 0; k < 2; k++) {
+                const int8_t *s = src[k];
+                size_t step = row_step;
+                if (s == NULL) {
+                    ta_conv_2d_gather_patch(p, in_b, iy0[k], ix0[k], patch);
+                    s = patch;
+                    step = (size_t)seg;
+                }
+                uint32_t *wide_k = wide + k * (WIDE_GAP / 4);
+                for (int32_t r = 0; r < rows; r++, s += step, wide_k += seg / 2)
+                    ta_widen_s8_pairs(wide_k, s, seg);
+            }
+        }
+        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass, out);
     }
     if (i < total) {
         ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
