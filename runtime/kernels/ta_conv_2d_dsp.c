@@ -257,8 +257,13 @@ enum { WIDE_GAP = TA_CONV_2D_WIDE_GAP };
    Cortex-M4 against 22 with two LDRDs. */
 /* clang-format off */
 #define TA_WIDE_WORD(k, xk)                                                                        \
-    "   ldr      %[v], [%[w], #" #k "]\n"                                                          \
-    "   ldr      %[x0e], [%[x], #" #xk "]\n"                                                       \
+    TA_WIDE_WORD_FROM("   ldr      %[v], [%[w], #" #k "]\n"                                        \
+                      "   ldr      %[x0e], [%[x], #" #xk "]\n", k, xk)
+/* The same after its first two loads (LOADS: v and x0e); pair_pass's
+   chunk loop advances w and x by them (post-indexed), the rest of its
+   chunk at offsets back from there: no pointer additions a chunk. */
+#define TA_WIDE_WORD_FROM(LOADS, k, xk)                                                            \
+    LOADS                                                                                          \
     "   ldr      %[x0o], [%[x], #4 + " #xk "]\n"                                                   \
     "   ldr      %[x1e], [%[x], #512 + " #xk "]\n"                                                 \
     "   ldr      %[x1o], [%[x], #516 + " #xk "]\n"                                                 \
@@ -381,7 +386,7 @@ typedef struct {
     const uint32_t *wide;                          /* 16 */
     int32_t w_step;                                /* 20: next pair's weights - last chunk's */
     uint32_t count;                                /* 24: chunk_word_count(words) */
-    int32_t offset, out_step, clamp;               /* 28, 32, 36 */
+    int32_t round_offset, out_step, clamp;         /* 28: 2 x output offset + 1; 32, 36 */
     uint32_t lo4, hi4;                             /* 40, 44: output_range4 */
     const int8_t *out_end;                         /* 48: out after the pass's last pair */
     const int32_t *bias0, *multipliers0, *shifts0; /* 52, 56, 60: channel 0's */
@@ -395,14 +400,21 @@ typedef char pair_pass_layout[offsetof(pair_pass_t, pending) == 80 && sizeof(voi
 /* Every whole channel pair of pair_blocks in two passes (channels 4j and
    4j + 1, then 4j + 2 and 4j + 3: a pass steps its weights by a block) by
    two pixels whose inputs are widened at wide and WIDE_GAP bytes further,
-   outputs from out: the bias-started sums over whole chunks (c: chunk_word_count),
-   then the last chunk's one to three words unrolled (entered at the
-   first of them, last word first: no loop); requantized in registers as
-   requantize8_small does (small_right_sums must hold), the four bytes
-   clamped as one word and stored as one halfword a pixel. Against a C
-   loop around two calls of a pair's sums and requantize8_small: no sums
-   through memory and no loop state spilled and reloaded around each
-   call. Needs a pair in pass 0 (out_c >= 2). */
+   outputs from out: the bias-started sums over whole chunks (c:
+   chunk_word_count; w and x advanced by the chunk's first loads), then
+   the last chunk's one to three words unrolled (entered at the first of
+   them, last word first: no loop). Requantized in registers: with
+   x = SMMULR(2 acc, multiplier) (ta_dw_requantize_right_doubled's product,
+   small_right_sums) and e = -shift, the rounded division by 2^e plus the
+   offset is (x + (acc >> 31) + (2 offset + 1) 2^(e-1)) >> e (acc's sign
+   is x's unless x is 0, where both round to 0): one SMMLAR adds the
+   channel's constant, the last shift by one goes into the SSAT, 5
+   instructions an output against requantize8_small's 7 (the constant fits
+   for e <= 23: pair_pass_init). The four bytes are clamped as one word
+   and stored as one halfword a pixel. Against a C loop around two calls
+   of a pair's sums and requantize8_small: no sums through memory and no
+   loop state spilled and reloaded around each call. Needs a pair in pass
+   0 (out_c >= 2). */
 TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
 {
     int32_t a0, a1, a2, a3;
@@ -439,9 +451,10 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   mov      %[a3], %[a1]\n"
         "   cmp      %[c], #0\n"
         "   blt      2f\n"
-        "1:\n" TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
-        "   adds     %[x], %[x], #32\n"
-        "   adds     %[w], %[w], #64\n"
+        "1:\n"
+        TA_WIDE_WORD_FROM("   ldr      %[v], [%[w]], #64\n"
+                          "   ldr      %[x0e], [%[x]], #32\n", -64, -32)
+        TA_WIDE_WORD(4 - 64, 8 - 32) TA_WIDE_WORD(8 - 64, 16 - 32) TA_WIDE_WORD(12 - 64, 24 - 32)
         "   subs     %[c], %[c], #65536\n"
         "   bpl      1b\n"
         "2:\n"
@@ -462,36 +475,31 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   ldrd     %[x1e], %[x1o], [%[c]], #16\n"
         "   str      %[x], [%[t], #4]\n"
         "   str      %[c], [%[t], #8]\n"
+        /* per channel: r = -shift - 1 and K = (2 offset + 1) << r */
+        "   mvns     %[x1e], %[x1e]\n"
+        "   mvns     %[x1o], %[x1o]\n"
+        "   lsl      %[x], %[v], %[x1e]\n"
+        "   lsl      %[c], %[v], %[x1o]\n"
         "   lsls     %[a0], %[a0], #1\n"
         "   lsls     %[a2], %[a2], #1\n"
         "   lsls     %[a1], %[a1], #1\n"
         "   lsls     %[a3], %[a3], #1\n"
-        "   smmulr   %[a0], %[a0], %[x0e]\n"
-        "   smmulr   %[a2], %[a2], %[x0e]\n"
-        "   smmulr   %[a1], %[a1], %[x0o]\n"
-        "   smmulr   %[a3], %[a3], %[x0o]\n"
-        "   mvns     %[x1e], %[x1e]\n"
-        "   mvns     %[x1o], %[x1o]\n"
-        "   add      %[a0], %[a0], %[a0], asr #31\n"
-        "   add      %[a2], %[a2], %[a2], asr #31\n"
-        "   add      %[a1], %[a1], %[a1], asr #31\n"
-        "   add      %[a3], %[a3], %[a3], asr #31\n"
+        "   smmlar   %[v], %[a0], %[x0e], %[x]\n"
+        "   add      %[a0], %[v], %[a0], asr #31\n"
+        "   smmlar   %[v], %[a2], %[x0e], %[x]\n"
+        "   add      %[a2], %[v], %[a2], asr #31\n"
+        "   smmlar   %[v], %[a1], %[x0o], %[c]\n"
+        "   add      %[a1], %[v], %[a1], asr #31\n"
+        "   smmlar   %[v], %[a3], %[x0o], %[c]\n"
+        "   add      %[a3], %[v], %[a3], asr #31\n"
         "   asrs     %[a0], %[a0], %[x1e]\n"
         "   asrs     %[a2], %[a2], %[x1e]\n"
         "   asrs     %[a1], %[a1], %[x1o]\n"
         "   asrs     %[a3], %[a3], %[x1o]\n"
-        "   sub      %[a0], %[a0], %[a0], asr #1\n"
-        "   sub      %[a2], %[a2], %[a2], asr #1\n"
-        "   sub      %[a1], %[a1], %[a1], asr #1\n"
-        "   sub      %[a3], %[a3], %[a3], asr #1\n"
-        "   adds     %[a0], %[a0], %[v]\n"
-        "   adds     %[a2], %[a2], %[v]\n"
-        "   adds     %[a1], %[a1], %[v]\n"
-        "   adds     %[a3], %[a3], %[v]\n"
-        "   ssat     %[a0], #8, %[a0]\n"
-        "   ssat     %[a2], #8, %[a2]\n"
-        "   ssat     %[a1], #8, %[a1]\n"
-        "   ssat     %[a3], #8, %[a3]\n"
+        "   ssat     %[a0], #8, %[a0], asr #1\n"
+        "   ssat     %[a2], #8, %[a2], asr #1\n"
+        "   ssat     %[a1], #8, %[a1], asr #1\n"
+        "   ssat     %[a3], #8, %[a3], asr #1\n"
         "   bfi      %[a0], %[a1], #8, #8\n"
         "   bfi      %[a0], %[a2], #16, #8\n"
         "   bfi      %[a0], %[a3], #24, #8\n"
@@ -545,6 +553,7 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
     /* clang-format on */
 }
 #undef TA_WIDE_WORD
+#undef TA_WIDE_WORD_FROM
 
 /* One block's filter pairs (`pairs`: 2, or 1 for a last block of one or
    two channels) by two pixels, acc as dot2x2_widened's (the second pair
@@ -619,7 +628,7 @@ static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const 
     ctx->wide = wide;
     ctx->w_step = (int32_t)block_bytes - 64 * (words / 4);
     ctx->count = chunk_word_count(words);
-    ctx->offset = p->output_offset;
+    ctx->round_offset = 2 * p->output_offset + 1;
     ctx->out_step = out_c;
     ctx->clamp = range.clamp;
     ctx->lo4 = range.lo4;
@@ -630,7 +639,10 @@ static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const 
     ctx->w0 = weights;
     ctx->span0 = 4 * ((out_c + 2) / 4);
     ctx->span1 = 4 * (out_c / 4);
-    return out_c >= 2 && small_right_sums(bias_sum, shifts, out_c);
+    int32_t shallow = 1; /* pair_pass's rounding constant fits for shifts down to -23 */
+    for (int32_t o = 0; o < out_c; o++)
+        shallow &= shifts[o] >= -23;
+    return out_c >= 2 && shallow && small_right_sums(bias_sum, shifts, out_c);
 }
 
 /* Every output channel (per-channel requantization) of two pixels whose
