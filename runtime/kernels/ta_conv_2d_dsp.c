@@ -468,6 +468,10 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "31:\n" TA_WIDE_WORD(0, 0)
         "4:\n" /* a0, a1: pixel 0's channels o, o + 1; a2, a3: pixel 1's */
         "   ldr      %[t], [sp]\n"
+        "   lsls     %[a0], %[a0], #1\n"
+        "   lsls     %[a2], %[a2], #1\n"
+        "   lsls     %[a1], %[a1], #1\n"
+        "   lsls     %[a3], %[a3], #1\n"
         "   ldr      %[x], [%[t], #4]\n"
         "   ldr      %[c], [%[t], #8]\n"
         "   ldr      %[v], [%[t], #28]\n"
@@ -480,10 +484,6 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   mvns     %[x1o], %[x1o]\n"
         "   lsl      %[x], %[v], %[x1e]\n"
         "   lsl      %[c], %[v], %[x1o]\n"
-        "   lsls     %[a0], %[a0], #1\n"
-        "   lsls     %[a2], %[a2], #1\n"
-        "   lsls     %[a1], %[a1], #1\n"
-        "   lsls     %[a3], %[a3], #1\n"
         "   smmlar   %[v], %[a0], %[x0e], %[x]\n"
         "   add      %[a0], %[v], %[a0], asr #31\n"
         "   smmlar   %[v], %[a2], %[x0e], %[x]\n"
@@ -496,6 +496,12 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   asrs     %[a2], %[a2], %[x1e]\n"
         "   asrs     %[a1], %[a1], %[x1o]\n"
         "   asrs     %[a3], %[a3], %[x1o]\n"
+        /* out, out_step, w_step, out_end, clamp: loads in a row */
+        "   ldr      %[x], [%[t], #12]\n"
+        "   ldr      %[x1e], [%[t], #32]\n"
+        "   ldr      %[x0o], [%[t], #20]\n"
+        "   ldr      %[x1o], [%[t], #48]\n"
+        "   ldr      %[c], [%[t], #36]\n"
         "   ssat     %[a0], #8, %[a0], asr #1\n"
         "   ssat     %[a2], #8, %[a2], asr #1\n"
         "   ssat     %[a1], #8, %[a1], asr #1\n"
@@ -503,7 +509,7 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   bfi      %[a0], %[a1], #8, #8\n"
         "   bfi      %[a0], %[a2], #16, #8\n"
         "   bfi      %[a0], %[a3], #24, #8\n"
-        "   ldr      %[c], [%[t], #36]\n"
+        "   add      %[w], %[w], %[x0o]\n"
         "   cmp      %[c], #0\n"
         "   beq      5f\n"
         "   ldr      %[c], [%[t], #40]\n"
@@ -513,16 +519,11 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   ssub8    %[x0e], %[a0], %[c]\n"
         "   sel      %[a0], %[c], %[a0]\n"
         "5:\n"
-        "   ldr      %[v], [%[t], #12]\n"
-        "   ldr      %[c], [%[t], #32]\n"
         "   lsrs     %[a1], %[a0], #16\n"
-        "   strh     %[a1], [%[v], %[c]]\n"
-        "   strh     %[a0], [%[v]], #4\n"
-        "   str      %[v], [%[t], #12]\n"
-        "   ldr      %[c], [%[t], #20]\n"
-        "   add      %[w], %[w], %[c]\n"
-        "   ldr      %[c], [%[t], #48]\n"
-        "   cmp      %[v], %[c]\n"
+        "   strh     %[a1], [%[x], %[x1e]]\n"
+        "   strh     %[a0], [%[x]], #4\n"
+        "   cmp      %[x], %[x1o]\n"
+        "   str      %[x], [%[t], #12]\n"
         "   bne      0b\n"
         /* pass 1, once: channels 4j + 2, 4j + 3 (none when out_c < 4) */
         "   ldr      %[c], [%[t], #80]\n"
@@ -556,17 +557,23 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
 #undef TA_WIDE_WORD_FROM
 
 /* One block's filter pairs (`pairs`: 2, or 1 for a last block of one or
-   two channels) by two pixels, acc as dot2x2_widened's (the second pair
-   at acc + 2 and w + 32): both in one call, one save of the registers. */
+   two channels) by two pixels over whole chunks, acc as dot2x2_widened's
+   (the second pair at acc + 2 and w + 32): both in one call, one save of
+   the registers. */
 TA_NOINLINE static void block_dot_widened(int32_t *acc, const int8_t *w, const pair_input_t *in,
-                                          int32_t whole_chunks, int32_t pairs)
+                                          int32_t pairs)
 {
-    for (int32_t k = 0; k < pairs; k++, acc += 2, w += 32) {
-        if (whole_chunks)
-            dot2x2_widened(acc, w, in);
-        else
-            dot2x2_widened_words(acc, w, in);
-    }
+    for (int32_t k = 0; k < pairs; k++, acc += 2, w += 32)
+        dot2x2_widened(acc, w, in);
+}
+
+/* The same over one to three words (a last partial chunk): pair_blocks'
+   rare blocks only. */
+TA_NOINLINE __attribute__((cold)) static void
+block_dot_widened_words(int32_t *acc, const int8_t *w, const pair_input_t *in, int32_t pairs)
+{
+    for (int32_t k = 0; k < pairs; k++, acc += 2, w += 32)
+        dot2x2_widened_words(acc, w, in);
 }
 
 /* `words` (at least one) whole words of two pixels (at x0 and x1) widened
@@ -676,11 +683,11 @@ TA_NOINLINE static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t
         const int32_t pairs = valid > 2 ? 2 : 1;
         if (chunks) {
             const pair_input_t in = {wide, chunks};
-            block_dot_widened(acc, weights, &in, 1, pairs);
+            block_dot_widened(acc, weights, &in, pairs);
         }
         if (rest) {
             const pair_input_t in = {wide + 8 * chunks, rest};
-            block_dot_widened(acc, weights + 64 * chunks, &in, 0, pairs);
+            block_dot_widened_words(acc, weights + 64 * chunks, &in, pairs);
         }
         requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c, valid);
     }
@@ -951,19 +958,16 @@ single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int3
     }
 }
 
-/* ta_conv_2d_run_s8_dsp and ta_conv_2d_run_three_s8_dsp (`threes`). */
-TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                 int32_t pixels, int32_t n, const int8_t *weights,
-                                 size_t block_bytes, const int32_t *bias_sum,
-                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                 int8_t *out, int threes)
+/* run_pixels' runs of two pixels or more with filters the pair loops
+   take: one copy for both entries, out of line so that a single pixel's
+   path (pointwise layers of 1x1 images) does not pay for its frame. */
+TA_NOINLINE static void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                  int32_t pixels, int32_t n, const int8_t *weights,
+                                  size_t block_bytes, const int32_t *bias_sum,
+                                  const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
+                                  int8_t *out, int threes)
 {
     const size_t out_c = (size_t)p->output_depth;
-    if (n <= 0 || n > PAIR_FILTER || pixels < 2) {
-        single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
-                      out);
-        return;
-    }
     /* Pixels in pairs, widened WIDE_GAP apart so that one pointer reaches
        both: every weight load serves two pixels. The pair loop reads whole
        words: a last partial one zero-extended (widen_bytes), against zero
@@ -998,6 +1002,21 @@ TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, 
         widen_bytes(wide, x, n);
         one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
     }
+}
+
+/* ta_conv_2d_run_s8_dsp and ta_conv_2d_run_three_s8_dsp (`threes`). */
+TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                 int32_t pixels, int32_t n, const int8_t *weights,
+                                 size_t block_bytes, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
+                                 int8_t *out, int threes)
+{
+    if (n <= 0 || n > PAIR_FILTER || pixels < 2)
+        single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                      out);
+    else
+        run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                  wide, out, threes);
 }
 
 /* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
@@ -1131,7 +1150,7 @@ void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_
             const int8_t *w = weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4;
             for (int32_t b = 0; b < blocks;
                  b++, w += block_bytes) /* a last block of one or two: one pair */
-                block_dot_widened(acc + 8 * b, w, &in, 1, o0 + 4 * b + 2 < out_c ? 2 : 1);
+                block_dot_widened(acc + 8 * b, w, &in, o0 + 4 * b + 2 < out_c ? 2 : 1);
         }
         for (int32_t b = 0; b < blocks; b++) {
             const int32_t o = o0 + 4 * b;
