@@ -7,19 +7,22 @@
  * and clamped as one word (requantize4_right, inline in the one-pixel
  * loop; requantize4_words elsewhere). When every shift is a right shift
  * and every bias sum small (small_right_sums, checked once a run), the
- * pair and long-filter loops requantize a whole block of two pixels by
- * SMMULR in assembly (requantize8_small, about 9 instructions an output)
- * and the three-pixel loop likewise. Filters of at most
- * TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in place)
- * run two pixels at a time, their inputs widened once to halfword pairs so
- * that each weight word, loaded and widened once, feeds both pixels'
- * SMLADs (pair_sums, from the bias; im2col windows inside the image
- * widened straight from the input, no gather); an odd last pixel of a run is widened
- * alike and summed four filters a pass (one_sums), or in the row chain's
- * 1x1 bands of an odd width the last three pixels a filter at a time
- * (triple_sums); long filters a piece of
- * their patches at a time (dot2x2_widened). The loops are laid out for the
- * Cortex-M4's cycles, not only its instruction count (see TA_WIDE_WORD).
+ * long-filter loop requantizes a whole block of two pixels by SMMULR in
+ * assembly (requantize8_small, about 9 instructions an output), the
+ * three-pixel loop likewise, and the pair loop a channel pair of two
+ * pixels in registers by SMMLAR (pair_pass, 5 an output). Filters of at
+ * most TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in
+ * place) run two pixels at a time, their inputs widened once to halfword
+ * pairs (both pixels in one loop, widen_two) so that each weight word,
+ * loaded and widened once, feeds both pixels' SMLADs (pair_pass, from the
+ * bias, every channel pair of both pixels in one assembly loop; im2col
+ * windows inside the image widened straight from the input, no gather);
+ * an odd last pixel of a run is widened alike and summed four filters a
+ * pass (one_sums), or in the row chain's 1x1 bands of an odd width the
+ * last three pixels a filter at a time (triple_sums); long filters a piece
+ * of their patches at a time (dot2x2_widened). The loops are laid out for
+ * the Cortex-M4's cycles, not only its instruction count (see
+ * TA_WIDE_WORD).
  */
 #include "ta_conv_2d_dsp.h"
 
@@ -114,27 +117,8 @@ TA_INLINE_ALWAYS void requantize4_right(const int32_t *acc, int32_t pixels,
         memcpy(out + out_step, &w1, 4);
 }
 
-/* requantize4_right for a last block of two channels (channel counts of
-   4k + 2: the two-channel tail), one halfword store a pixel. */
-TA_INLINE_ALWAYS void requantize2_right(const int32_t *acc, const int32_t *multipliers,
-                                        const int32_t *shifts, int32_t offset, range4_t range,
-                                        int8_t *out, size_t out_step)
-{
-    const int32_t pixels = MAX_WORD_PIXELS;
-    uint32_t w0 = 0, w1 = 0;
-    TA_REQUANTIZE_CHANNEL(0, acc[0], acc[4]);
-    TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
-    if (range.clamp) {
-        w0 = ta_clamp4_s8(w0, range.lo4, range.hi4);
-        w1 = ta_clamp4_s8(w1, range.lo4, range.hi4);
-    }
-    const uint16_t h0 = (uint16_t)w0, h1 = (uint16_t)w1;
-    memcpy(out, &h0, 2);
-    memcpy(out + out_step, &h1, 2);
-}
-
-/* Whether pair_blocks may requantize every whole block by
-   requantize8_small: all out_c shifts right shifts and every bias sum in
+/* Whether the pair loops may requantize from SMMULR's product (pair_pass,
+   requantize8_small, triple_blocks): all out_c shifts right shifts and every bias sum in
    [-2^29, 2^29), so that the pair loops' sums (at most TA_CONV_2D_MAX_PATCH
    products of two int8, |sum| <= 2^22; a long filter's of at most 2^15
    taps, |sum| <= 2^29) stay in [-2^30, 2^30), where SMMULR on the doubled
@@ -352,7 +336,7 @@ static inline void dot2x2_widened_words(int32_t *acc, const int8_t *w, const pai
 }
 
 /* Both loops of an assembly dot product in one count register c
-   (pair_sums, triple_sums): CHUNK, a whole 16-byte chunk, (chunks - 1) *
+   (triple_sums; pair_pass unrolls the words): CHUNK, a whole 16-byte chunk, (chunks - 1) *
    2^16 + 1 times (none when c is negative), then WORD, one word of the
    last chunk, c % 2^16 times; chunk_word_count(words) makes c. */
 static inline uint32_t chunk_word_count(int32_t words)
@@ -394,8 +378,10 @@ typedef struct {
     int32_t span0, span1;                          /* 68, 72: 4 x the pairs of pass 0, 1 */
     int8_t *out1;                                  /* 76: pass 1's first out */
     int32_t pending;                               /* 80: span1 while pass 1 is to run */
+    const int32_t *bias1, *multipliers1, *shifts1; /* 84, 88, 92: channel 2's */
+    const int8_t *w1;                              /* 96: the first block's weights + 32 */
 } pair_pass_t;
-typedef char pair_pass_layout[offsetof(pair_pass_t, pending) == 80 && sizeof(void *) == 4 ? 1 : -1];
+typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 96 && sizeof(void *) == 4 ? 1 : -1];
 
 /* Every whole channel pair of pair_blocks in two passes (channels 4j and
    4j + 1, then 4j + 2 and 4j + 3: a pass steps its weights by a block) by
@@ -535,14 +521,10 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   str      %[v], [%[t], #12]\n"
         "   add      %[c], %[c], %[v]\n"
         "   str      %[c], [%[t], #48]\n"
-        "   ldr      %[a0], [%[t], #52]\n"
-        "   ldr      %[a1], [%[t], #56]\n"
-        "   ldr      %[a2], [%[t], #60]\n"
-        "   ldr      %[w], [%[t], #64]\n"
-        "   adds     %[a0], %[a0], #8\n"
-        "   adds     %[a1], %[a1], #8\n"
-        "   adds     %[a2], %[a2], #8\n"
-        "   adds     %[w], %[w], #32\n"
+        "   ldr      %[a0], [%[t], #84]\n"
+        "   ldr      %[a1], [%[t], #88]\n"
+        "   ldr      %[a2], [%[t], #92]\n"
+        "   ldr      %[w], [%[t], #96]\n"
         "   b        6b\n"
         "7:\n"
         "   add      sp, sp, #4\n"
@@ -603,12 +585,34 @@ static inline void widen_two(uint32_t *wide, const int8_t *x0, const int8_t *x1,
     /* clang-format on */
 }
 
+/* `words` (at least one) whole words at x widened as ta_widen_s8_pairs
+   does, each word's two halfword pairs stored by one STRD: 6 instructions
+   a word against 8. */
+static inline void widen_one(uint32_t *wide, const int8_t *x, int32_t words)
+{
+    uint32_t a, e;
+    /* clang-format off */
+    __asm volatile(
+        "1:\n"
+        "   ldr      %[a], [%[x]], #4\n"
+        "   sxtb16   %[e], %[a]\n"
+        "   sxtb16   %[a], %[a], ror #8\n"
+        "   strd     %[e], %[a], [%[w]], #8\n"
+        "   subs     %[n], %[n], #1\n"
+        "   bne      1b\n"
+        : [x] "+r"(x), [w] "+r"(wide), [n] "+r"(words), [a] "=&r"(a), [e] "=&r"(e)
+        :
+        : "cc", "memory");
+    /* clang-format on */
+}
+
 /* n bytes at x widened to halfword pairs (ta_widen_s8_pairs), a last
    partial word read byte by byte and zero-extended. */
 static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
 {
     const int32_t whole = n & ~3;
-    ta_widen_s8_pairs(wide, x, whole);
+    if (whole > 0)
+        widen_one(wide, x, whole / 4);
     if (whole < n) {
         const uint8_t *b = (const uint8_t *)x + whole;
         uint32_t v = b[0]; /* little-endian: the low bytes */
@@ -631,7 +635,7 @@ static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const 
 {
     const int32_t out_c = p->output_depth;
     const range4_t range = output_range4(p);
-    memset(ctx, 0, sizeof *ctx);
+    /* the asm sets bias, multipliers, shifts, out, out_end, out1, pending */
     ctx->wide = wide;
     ctx->w_step = (int32_t)block_bytes - 64 * (words / 4);
     ctx->count = chunk_word_count(words);
@@ -646,10 +650,17 @@ static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const 
     ctx->w0 = weights;
     ctx->span0 = 4 * ((out_c + 2) / 4);
     ctx->span1 = 4 * (out_c / 4);
-    int32_t shallow = 1; /* pair_pass's rounding constant fits for shifts down to -23 */
+    ctx->bias1 = bias_sum + 2;
+    ctx->multipliers1 = multipliers + 2;
+    ctx->shifts1 = shifts + 2;
+    ctx->w1 = weights + 32;
+    /* small_right_sums, and shifts down to -23 (pair_pass's rounding
+       constant fits): bits 30 and 31 set by any channel that fails */
+    uint32_t bits = 0;
     for (int32_t o = 0; o < out_c; o++)
-        shallow &= shifts[o] >= -23;
-    return out_c >= 2 && shallow && small_right_sums(bias_sum, shifts, out_c);
+        bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u) |
+                (uint32_t)(shifts[o] + 23);
+    return out_c >= 2 && (bits >> 30) == 0;
 }
 
 /* Every output channel (per-channel requantization) of two pixels whose
@@ -811,7 +822,7 @@ enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6, TRIPLE_MIN_WORDS = 8 };
    64-byte chunk, the interleaved layout) by three pixels over their input
    widened at xw (odd pairs) and yw (even pairs): whole chunks, then the
    last chunk's remaining words; c = (chunks - 1) * 2^16 + remaining words,
-   as pair_sums counts. The LDMs need their registers in ascending order:
+   as chunk_word_count makes it. The LDMs need their registers in ascending order:
    they are named. */
 TA_INLINE_ALWAYS void triple_sums(int32_t acc[3], int32_t bias, const int8_t *w, const uint32_t *xw,
                                   const uint32_t *yw, uint32_t c)
@@ -1105,7 +1116,7 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                 }
                 uint32_t *wide_k = wide + k * (WIDE_GAP / 4);
                 for (int32_t r = 0; r < rows; r++, s += step, wide_k += seg / 2)
-                    ta_widen_s8_pairs(wide_k, s, seg);
+                    widen_one(wide_k, s, seg / 4);
             }
         }
         pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass, out);
