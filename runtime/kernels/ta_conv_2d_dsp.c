@@ -270,7 +270,7 @@ enum { WIDE_GAP = TA_CONV_2D_WIDE_GAP };
    (ta_widen_s8_pairs), WIDE_GAP bytes apart, and their length. */
 typedef struct {
     const uint32_t *wide;
-    int32_t count; /* whole chunks (dot2x2_widened) or words (dot2x2_widened_words) */
+    int32_t count; /* whole chunks */
 } pair_input_t;
 
 /* Two filters (f, at w and w + 16 in the interleaved layout) by two pixels
@@ -298,33 +298,6 @@ static inline void dot2x2_widened(int32_t *acc, const int8_t *w, const pair_inpu
         "   bne      1b\n"
         : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(xw), [w] "+r"(w),
           [c] "+r"(chunks), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o), [x1e] "=&r"(x1e),
-          [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
-        :
-        : "cc", "memory");
-    /* clang-format on */
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[4] = a2;
-    acc[5] = a3;
-}
-
-/* The same over the first in->count (1-3) words of one chunk: filters of
-   fewer than 16 taps. */
-static inline void dot2x2_widened_words(int32_t *acc, const int8_t *w, const pair_input_t *in)
-{
-    const uint32_t *xw = in->wide;
-    int32_t words = in->count;
-    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
-    uint32_t x0e, x0o, x1e, x1o, v, t;
-    /* clang-format off */
-    __asm volatile(
-        "1:\n" TA_WIDE_WORD(0, 0)
-        "   adds     %[x], %[x], #8\n"
-        "   adds     %[w], %[w], #4\n"
-        "   subs     %[c], %[c], #1\n"
-        "   bne      1b\n"
-        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(xw), [w] "+r"(w),
-          [c] "+r"(words), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o), [x1e] "=&r"(x1e),
           [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
         :
         : "cc", "memory");
@@ -549,15 +522,6 @@ TA_NOINLINE static void block_dot_widened(int32_t *acc, const int8_t *w, const p
         dot2x2_widened(acc, w, in);
 }
 
-/* The same over one to three words (a last partial chunk): pair_blocks'
-   rare blocks only. */
-TA_NOINLINE __attribute__((cold)) static void
-block_dot_widened_words(int32_t *acc, const int8_t *w, const pair_input_t *in, int32_t pairs)
-{
-    for (int32_t k = 0; k < pairs; k++, acc += 2, w += 32)
-        dot2x2_widened_words(acc, w, in);
-}
-
 /* `words` (at least one) whole words of two pixels (at x0 and x1) widened
    as ta_widen_s8_pairs does, pixel 1's WIDE_GAP bytes after pixel 0's:
    both in one loop, each pair of halfword pairs stored by one STRD, 5
@@ -663,14 +627,19 @@ static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const 
     return out_c >= 2 && (bits >> 30) == 0;
 }
 
+static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
+                             const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                             const int32_t *multipliers, const int32_t *shifts, int8_t *out,
+                             int32_t first);
+
 /* Every output channel (per-channel requantization) of two pixels whose
    inputs, `words` words each, are widened at wide and wide + WIDE_GAP
    bytes; the second pixel's outputs at out + out_c. With `pass`
    (pair_pass_init held) every whole channel pair by pair_pass; the rest
    (an odd last channel's block, or every block without `pass`: shifts
-   that are not right shifts or large biases, rare) by block_dot_widened
-   and requantize4_words (a last block of one to three channels computes
-   its filter pairs and stores only its channels). */
+   that are not right shifts, or below -23, or large biases: rare) a pixel
+   at a time by one_pixel_blocks, which the odd last pixel of a run links
+   anyway. */
 TA_NOINLINE static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
                                     int32_t words, const int8_t *weights, size_t block_bytes,
                                     const int32_t *bias_sum, const int32_t *multipliers,
@@ -683,25 +652,10 @@ TA_NOINLINE static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t
         if (out_c % 2 == 0)
             return;
         o = out_c & ~3; /* the odd channel's block, its pair again */
-        weights += (size_t)(o / 4) * block_bytes;
     }
-    const int32_t chunks = words / 4, rest = words % 4;
-    for (; o < out_c; o += 4, weights += block_bytes) {
-        const int32_t valid = out_c - o < 4 ? out_c - o : 4;
-        int32_t acc[8];
-        for (int32_t j = 0; j < 4; j++)
-            acc[j] = acc[4 + j] = j < valid ? bias_sum[o + j] : 0;
-        const int32_t pairs = valid > 2 ? 2 : 1;
-        if (chunks) {
-            const pair_input_t in = {wide, chunks};
-            block_dot_widened(acc, weights, &in, pairs);
-        }
-        if (rest) {
-            const pair_input_t in = {wide + 8 * chunks, rest};
-            block_dot_widened_words(acc, weights + 64 * chunks, &in, pairs);
-        }
-        requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c, valid);
-    }
+    for (int32_t k = 0; k < 2; k++)
+        one_pixel_blocks(p, wide + k * (WIDE_GAP / 4), words, weights, block_bytes, bias_sum,
+                         multipliers, shifts, out + k * out_c, o);
 }
 
 /* One widened input word (its pair at byte xk of the widened input) of
@@ -764,19 +718,21 @@ TA_INLINE_ALWAYS void one_sums(int32_t acc[4], const int32_t *bias, const int8_t
 #undef TA_ONE_WORD
 #undef TA_ONE_FILTER
 
-/* Every output channel (per-channel requantization) of one pixel whose
-   input, `words` words, is widened at wide: the pair loop's odd last
-   pixel, at about the pair loop's cost a pixel. A last block of one to
-   three channels computes all four filters (the arrays are padded to
-   whole blocks) and stores only its channels. */
+/* Every output channel from `first` (a multiple of four; per-channel
+   requantization) of one pixel whose input, `words` words, is widened at
+   wide: the pair loop's odd last pixel, at about the pair loop's cost a
+   pixel, and pair_blocks' rare blocks. A last block of one to three
+   channels computes all four filters (the arrays are padded to whole
+   blocks) and stores only its channels. */
 TA_NOINLINE static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
                                          int32_t words, const int8_t *weights, size_t block_bytes,
                                          const int32_t *bias_sum, const int32_t *multipliers,
-                                         const int32_t *shifts, int8_t *out)
+                                         const int32_t *shifts, int8_t *out, int32_t first)
 {
     const int32_t out_c = p->output_depth, offset = p->output_offset;
     const range4_t range = output_range4(p);
-    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
+    weights += (size_t)(first / 4) * block_bytes;
+    for (int32_t o = first; o < out_c; o += 4, weights += block_bytes) {
         int32_t acc[4];
         const int32_t valid = out_c - o < 4 ? out_c - o : 4;
         one_sums(acc, bias_sum + o, weights, wide, words);
@@ -970,13 +926,15 @@ single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int3
 }
 
 /* run_pixels' runs of two pixels or more with filters the pair loops
-   take: one copy for both entries, out of line so that a single pixel's
-   path (pointwise layers of 1x1 images) does not pay for its frame. */
-TA_NOINLINE static void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                  int32_t pixels, int32_t n, const int8_t *weights,
-                                  size_t block_bytes, const int32_t *bias_sum,
-                                  const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                  int8_t *out, int threes)
+   take; out of line (run_pairs_two, run_pairs_three) so that a single
+   pixel's path (pointwise layers of 1x1 images) does not pay for its
+   frame, one copy for each entry so that the first links no three-pixel
+   loop. */
+TA_INLINE_ALWAYS void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                int32_t pixels, int32_t n, const int8_t *weights,
+                                size_t block_bytes, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
+                                int8_t *out, int threes)
 {
     const size_t out_c = (size_t)p->output_depth;
     /* Pixels in pairs, widened WIDE_GAP apart so that one pointer reaches
@@ -1011,8 +969,29 @@ TA_NOINLINE static void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x,
                       small_right_sums(bias_sum, shifts, (int32_t)out_c), out);
     } else if (pixels % 2) {
         widen_bytes(wide, x, n);
-        one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
+        one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out,
+                         0);
     }
+}
+
+TA_NOINLINE static void run_pairs_two(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                      int32_t pixels, int32_t n, const int8_t *weights,
+                                      size_t block_bytes, const int32_t *bias_sum,
+                                      const int32_t *multipliers, const int32_t *shifts,
+                                      uint32_t *wide, int8_t *out)
+{
+    run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
+              out, 0);
+}
+
+TA_NOINLINE static void run_pairs_three(const ta_conv_2d_params_t *p, const int8_t *x,
+                                        size_t x_step, int32_t pixels, int32_t n,
+                                        const int8_t *weights, size_t block_bytes,
+                                        const int32_t *bias_sum, const int32_t *multipliers,
+                                        const int32_t *shifts, uint32_t *wide, int8_t *out)
+{
+    run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
+              out, 1);
 }
 
 /* ta_conv_2d_run_s8_dsp and ta_conv_2d_run_three_s8_dsp (`threes`). */
@@ -1025,9 +1004,12 @@ TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, 
     if (n <= 0 || n > PAIR_FILTER || pixels < 2)
         single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
                       out);
+    else if (threes)
+        run_pairs_three(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
+                        shifts, wide, out);
     else
-        run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
-                  wide, out, threes);
+        run_pairs_two(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                      wide, out);
 }
 
 /* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
