@@ -632,6 +632,13 @@ static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
                              const int32_t *multipliers, const int32_t *shifts, int8_t *out,
                              int32_t first);
 
+/* pair_pass out of line: its 13 registers saved once a pixel pair, in a
+   frame of their own (the caller's holds the context). */
+TA_NOINLINE static void pair_run(pair_pass_t *ctx, int8_t *out)
+{
+    pair_pass(ctx, out);
+}
+
 /* Every output channel (per-channel requantization) of two pixels whose
    inputs, `words` words each, are widened at wide and wide + WIDE_GAP
    bytes; the second pixel's outputs at out + out_c. With `pass`
@@ -639,16 +646,17 @@ static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
    (an odd last channel's block, or every block without `pass`: shifts
    that are not right shifts, or below -23, or large biases: rare) a pixel
    at a time by one_pixel_blocks, which the odd last pixel of a run links
-   anyway. */
-TA_NOINLINE static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
-                                    int32_t words, const int8_t *weights, size_t block_bytes,
-                                    const int32_t *bias_sum, const int32_t *multipliers,
-                                    const int32_t *shifts, pair_pass_t *pass, int8_t *out)
+   anyway; called from here, not from pair_run, so that the two frames do
+   not add up on the stack. */
+TA_INLINE_ALWAYS void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
+                                  const int8_t *weights, size_t block_bytes,
+                                  const int32_t *bias_sum, const int32_t *multipliers,
+                                  const int32_t *shifts, pair_pass_t *pass, int8_t *out)
 {
     const int32_t out_c = p->output_depth;
     int32_t o = 0;
     if (TA_LIKELY(pass != NULL)) {
-        pair_pass(pass, out);
+        pair_run(pass, out);
         if (out_c % 2 == 0)
             return;
         o = out_c & ~3; /* the odd channel's block, its pair again */
