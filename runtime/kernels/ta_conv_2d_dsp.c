@@ -341,20 +341,19 @@ typedef struct {
     const int32_t *bias, *multipliers, *shifts;    /* 0, 4, 8: this pair's channels */
     int8_t *out;                                   /* 12: pixel 0's output of the pair */
     const uint32_t *wide;                          /* 16 */
-    int32_t w_step;                                /* 20: next pair's weights - last chunk's */
-    uint32_t count;                                /* 24: chunk_word_count(words) */
-    int32_t round_offset, out_step, clamp;         /* 28: 2 x output offset + 1; 32, 36 */
-    uint32_t lo4, hi4;                             /* 40, 44: output_range4 */
-    const int8_t *out_end;                         /* 48: out after the pass's last pair */
-    const int32_t *bias0, *multipliers0, *shifts0; /* 52, 56, 60: channel 0's */
-    const int8_t *w0;                              /* 64: the first block's weights */
-    int32_t span0, span1;                          /* 68, 72: 4 x the pairs of pass 0, 1 */
-    int8_t *out1;                                  /* 76: pass 1's first out */
-    int32_t pending;                               /* 80: span1 while pass 1 is to run */
-    const int32_t *bias1, *multipliers1, *shifts1; /* 84, 88, 92: channel 2's */
-    const int8_t *w1;                              /* 96: the first block's weights + 32 */
+    uint32_t count;                                /* 20: chunk_word_count(words) */
+    int32_t round_offset, out_step, clamp;         /* 24: 2 x output offset + 1; 28, 32 */
+    uint32_t lo4, hi4;                             /* 36, 40: output_range4 */
+    const int8_t *out_end;                         /* 44: out after the pass's last pair */
+    const int32_t *bias0, *multipliers0, *shifts0; /* 48, 52, 56: channel 0's */
+    const int8_t *w0;                              /* 60: the first block's weights */
+    int32_t span0, span1;                          /* 64, 68: 4 x the pairs of pass 0, 1 */
+    int8_t *out1;                                  /* 72: pass 1's first out */
+    int32_t pending;                               /* 76: span1 while pass 1 is to run */
+    const int32_t *bias1, *multipliers1, *shifts1; /* 80, 84, 88: channel 2's */
+    const int8_t *w1;                              /* 92: the first block's weights + 32 */
 } pair_pass_t;
-typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 96 && sizeof(void *) == 4 ? 1 : -1];
+typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 92 && sizeof(void *) == 4 ? 1 : -1];
 
 /* Every whole channel pair of pair_blocks in two passes (channels 4j and
    4j + 1, then 4j + 2 and 4j + 3: a pass steps its weights by a block) by
@@ -385,17 +384,17 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
     __asm volatile(
         "   push     {%[t]}\n"
         "   str      %[v], [%[t], #12]\n"
-        "   ldr      %[c], [%[t], #68]\n"
-        "   ldr      %[w], [%[t], #72]\n"
+        "   ldr      %[c], [%[t], #64]\n"
+        "   ldr      %[w], [%[t], #68]\n"
         "   add      %[c], %[c], %[v]\n"
-        "   str      %[c], [%[t], #48]\n"
-        "   str      %[w], [%[t], #80]\n"
+        "   str      %[c], [%[t], #44]\n"
+        "   str      %[w], [%[t], #76]\n"
         "   adds     %[v], %[v], #2\n"
-        "   str      %[v], [%[t], #76]\n"
-        "   ldr      %[a0], [%[t], #52]\n"
-        "   ldr      %[a1], [%[t], #56]\n"
-        "   ldr      %[a2], [%[t], #60]\n"
-        "   ldr      %[w], [%[t], #64]\n"
+        "   str      %[v], [%[t], #72]\n"
+        "   ldr      %[a0], [%[t], #48]\n"
+        "   ldr      %[a1], [%[t], #52]\n"
+        "   ldr      %[a2], [%[t], #56]\n"
+        "   ldr      %[w], [%[t], #60]\n"
         "6:\n" /* a pass from a0-a2 (first bias, multiplier, shift) and w */
         "   str      %[a0], [%[t], #0]\n"
         "   str      %[a1], [%[t], #4]\n"
@@ -403,7 +402,7 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "0:\n" /* a pair: w its weights */
         "   ldr      %[v], [%[t], #0]\n"
         "   ldr      %[x], [%[t], #16]\n"
-        "   ldr      %[c], [%[t], #24]\n"
+        "   ldr      %[c], [%[t], #20]\n"
         "   ldrd     %[a0], %[a1], [%[v]], #16\n"
         "   str      %[v], [%[t], #0]\n"
         "   mov      %[a2], %[a0]\n"
@@ -425,6 +424,7 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         TA_WIDE_WORD(8, 16)
         "32:\n" TA_WIDE_WORD(4, 8)
         "31:\n" TA_WIDE_WORD(0, 0)
+        "   adds     %[w], %[w], #64\n" /* the next pair's weights: past the padded chunk */
         "4:\n" /* a0, a1: pixel 0's channels o, o + 1; a2, a3: pixel 1's */
         "   ldr      %[t], [sp]\n"
         "   lsls     %[a0], %[a0], #1\n"
@@ -433,7 +433,7 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   lsls     %[a3], %[a3], #1\n"
         "   ldr      %[x], [%[t], #4]\n"
         "   ldr      %[c], [%[t], #8]\n"
-        "   ldr      %[v], [%[t], #28]\n"
+        "   ldr      %[v], [%[t], #24]\n"
         "   ldrd     %[x0e], %[x0o], [%[x]], #16\n"
         "   ldrd     %[x1e], %[x1o], [%[c]], #16\n"
         "   str      %[x], [%[t], #4]\n"
@@ -457,10 +457,9 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   asrs     %[a3], %[a3], %[x1o]\n"
         /* out, out_step, w_step, out_end, clamp: loads in a row */
         "   ldr      %[x], [%[t], #12]\n"
-        "   ldr      %[x1e], [%[t], #32]\n"
-        "   ldr      %[x0o], [%[t], #20]\n"
-        "   ldr      %[x1o], [%[t], #48]\n"
-        "   ldr      %[c], [%[t], #36]\n"
+        "   ldr      %[x1e], [%[t], #28]\n"
+        "   ldr      %[x1o], [%[t], #44]\n"
+        "   ldr      %[c], [%[t], #32]\n"
         "   ssat     %[a0], #8, %[a0], asr #1\n"
         "   ssat     %[a2], #8, %[a2], asr #1\n"
         "   ssat     %[a1], #8, %[a1], asr #1\n"
@@ -468,13 +467,12 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   bfi      %[a0], %[a1], #8, #8\n"
         "   bfi      %[a0], %[a2], #16, #8\n"
         "   bfi      %[a0], %[a3], #24, #8\n"
-        "   add      %[w], %[w], %[x0o]\n"
         "   cmp      %[c], #0\n"
         "   beq      5f\n"
-        "   ldr      %[c], [%[t], #40]\n"
+        "   ldr      %[c], [%[t], #36]\n"
         "   ssub8    %[x0e], %[a0], %[c]\n"
         "   sel      %[a0], %[a0], %[c]\n"
-        "   ldr      %[c], [%[t], #44]\n"
+        "   ldr      %[c], [%[t], #40]\n"
         "   ssub8    %[x0e], %[a0], %[c]\n"
         "   sel      %[a0], %[c], %[a0]\n"
         "5:\n"
@@ -485,19 +483,19 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   str      %[x], [%[t], #12]\n"
         "   bne      0b\n"
         /* pass 1, once: channels 4j + 2, 4j + 3 (none when out_c < 4) */
-        "   ldr      %[c], [%[t], #80]\n"
+        "   ldr      %[c], [%[t], #76]\n"
         "   cmp      %[c], #0\n"
         "   beq      7f\n"
         "   movs     %[w], #0\n"
-        "   str      %[w], [%[t], #80]\n"
-        "   ldr      %[v], [%[t], #76]\n"
+        "   str      %[w], [%[t], #76]\n"
+        "   ldr      %[v], [%[t], #72]\n"
         "   str      %[v], [%[t], #12]\n"
         "   add      %[c], %[c], %[v]\n"
-        "   str      %[c], [%[t], #48]\n"
-        "   ldr      %[a0], [%[t], #84]\n"
-        "   ldr      %[a1], [%[t], #88]\n"
-        "   ldr      %[a2], [%[t], #92]\n"
-        "   ldr      %[w], [%[t], #96]\n"
+        "   str      %[c], [%[t], #44]\n"
+        "   ldr      %[a0], [%[t], #80]\n"
+        "   ldr      %[a1], [%[t], #84]\n"
+        "   ldr      %[a2], [%[t], #88]\n"
+        "   ldr      %[w], [%[t], #92]\n"
         "   b        6b\n"
         "7:\n"
         "   add      sp, sp, #4\n"
@@ -601,7 +599,6 @@ static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const 
     const range4_t range = output_range4(p);
     /* the asm sets bias, multipliers, shifts, out, out_end, out1, pending */
     ctx->wide = wide;
-    ctx->w_step = (int32_t)block_bytes - 64 * (words / 4);
     ctx->count = chunk_word_count(words);
     ctx->round_offset = 2 * p->output_offset + 1;
     ctx->out_step = out_c;
@@ -624,7 +621,8 @@ static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const 
     for (int32_t o = 0; o < out_c; o++)
         bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u) |
                 (uint32_t)(shifts[o] + 23);
-    return out_c >= 2 && (bits >> 30) == 0;
+    /* blocks of whole chunks: a pair's weights follow the last one's padded chunk */
+    return out_c >= 2 && (bits >> 30) == 0 && block_bytes == (size_t)(words + 3) / 4 * 64;
 }
 
 static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
