@@ -355,6 +355,15 @@ typedef struct {
 } pair_pass_t;
 typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 92 && sizeof(void *) == 4 ? 1 : -1];
 
+/* A whole chunk of pair_pass: its first loads advance w and x (post-
+   indexed), the rest of it at offsets back from there. */
+/* clang-format off */
+#define TA_PAIR_CHUNK                                                                              \
+    TA_WIDE_WORD_FROM("   ldr      %[v], [%[w]], #64\n"                                           \
+                      "   ldr      %[x0e], [%[x]], #32\n", -64, -32)                              \
+    TA_WIDE_WORD(4 - 64, 8 - 32) TA_WIDE_WORD(8 - 64, 16 - 32) TA_WIDE_WORD(12 - 64, 24 - 32)
+/* clang-format on */
+
 /* Every whole channel pair of pair_blocks in two passes (channels 4j and
    4j + 1, then 4j + 2 and 4j + 3: a pass steps its weights by a block) by
    two pixels whose inputs are widened at wide and WIDE_GAP bytes further,
@@ -409,10 +418,11 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   mov      %[a3], %[a1]\n"
         "   cmp      %[c], #0\n"
         "   blt      2f\n"
-        "1:\n"
-        TA_WIDE_WORD_FROM("   ldr      %[v], [%[w]], #64\n"
-                          "   ldr      %[x0e], [%[x]], #32\n", -64, -32)
-        TA_WIDE_WORD(4 - 64, 8 - 32) TA_WIDE_WORD(8 - 64, 16 - 32) TA_WIDE_WORD(12 - 64, 24 - 32)
+        /* two chunks a pass, the count tested after each: one taken
+           branch per two chunks */
+        "1:\n" TA_PAIR_CHUNK
+        "   subs     %[c], %[c], #65536\n"
+        "   bmi      2f\n" TA_PAIR_CHUNK
         "   subs     %[c], %[c], #65536\n"
         "   bpl      1b\n"
         "2:\n"
@@ -506,6 +516,7 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         : "cc", "memory");
     /* clang-format on */
 }
+#undef TA_PAIR_CHUNK
 #undef TA_WIDE_WORD
 #undef TA_WIDE_WORD_FROM
 
