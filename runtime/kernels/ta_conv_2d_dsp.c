@@ -367,14 +367,15 @@ typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 92 && sizeof(void *) 
 /* Every whole channel pair of pair_blocks in two passes (channels 4j and
    4j + 1, then 4j + 2 and 4j + 3: a pass steps its weights by a block) by
    two pixels whose inputs are widened at wide and WIDE_GAP bytes further,
-   outputs from out: the bias-started sums over whole chunks (c:
-   chunk_word_count; w and x advanced by the chunk's first loads), then
+   outputs from out: the bias-started sums over whole chunks, two a pass
+   of the loop (c: chunk_word_count; w and x advanced by each chunk's
+   first loads), then
    the last chunk's one to three words unrolled (entered at the first of
    them, last word first: no loop). Requantized in registers: with
    x = SMMULR(2 acc, multiplier) (ta_dw_requantize_right_doubled's product,
    small_right_sums) and e = -shift, the rounded division by 2^e plus the
    offset is (x + (acc >> 31) + (2 offset + 1) 2^(e-1)) >> e (acc's sign
-   is x's unless x is 0, where both round to 0): one SMMLAR adds the
+   is x's unless x is 0, where either sign gives the offset): one SMMLAR adds the
    channel's constant, the last shift by one goes into the SSAT, 5
    instructions an output against requantize8_small's 7 (the constant fits
    for e <= 23: pair_pass_init). The four bytes are clamped as one word
