@@ -7,19 +7,22 @@
  * and clamped as one word (requantize4_right, inline in the one-pixel
  * loop; requantize4_words elsewhere). When every shift is a right shift
  * and every bias sum small (small_right_sums, checked once a run), the
- * pair and long-filter loops requantize a whole block of two pixels by
- * SMMULR in assembly (requantize8_small, about 9 instructions an output)
- * and the three-pixel loop likewise. Filters of at most
- * TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in place)
- * run two pixels at a time, their inputs widened once to halfword pairs so
- * that each weight word, loaded and widened once, feeds both pixels'
- * SMLADs (pair_sums, from the bias; im2col windows inside the image
- * widened straight from the input, no gather); an odd last pixel of a run is widened
- * alike and summed four filters a pass (one_sums), or in the row chain's
- * 1x1 bands of an odd width the last three pixels a filter at a time
- * (triple_sums); long filters a piece of
- * their patches at a time (dot2x2_widened). The loops are laid out for the
- * Cortex-M4's cycles, not only its instruction count (see TA_WIDE_WORD).
+ * long-filter loop requantizes a whole block of two pixels by SMMULR in
+ * assembly (requantize8_small, about 9 instructions an output), the
+ * three-pixel loop likewise, and the pair loop a channel pair of two
+ * pixels in registers by SMMLAR (pair_pass, 5 an output). Filters of at
+ * most TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in
+ * place) run two pixels at a time, their inputs widened once to halfword
+ * pairs (both pixels in one loop, widen_two) so that each weight word,
+ * loaded and widened once, feeds both pixels' SMLADs (pair_pass, from the
+ * bias, every channel pair of both pixels in one assembly loop; im2col
+ * windows inside the image widened straight from the input, no gather);
+ * an odd last pixel of a run is widened alike and summed four filters a
+ * pass (one_sums), or in the row chain's 1x1 bands of an odd width the
+ * last three pixels a filter at a time (triple_sums); long filters a piece
+ * of their patches at a time (dot2x2_widened). The loops are laid out for
+ * the Cortex-M4's cycles, not only its instruction count (see
+ * TA_WIDE_WORD).
  */
 #include "ta_conv_2d_dsp.h"
 
@@ -114,27 +117,8 @@ TA_INLINE_ALWAYS void requantize4_right(const int32_t *acc, int32_t pixels,
         memcpy(out + out_step, &w1, 4);
 }
 
-/* requantize4_right for a last block of two channels (channel counts of
-   4k + 2: the two-channel tail), one halfword store a pixel. */
-TA_INLINE_ALWAYS void requantize2_right(const int32_t *acc, const int32_t *multipliers,
-                                        const int32_t *shifts, int32_t offset, range4_t range,
-                                        int8_t *out, size_t out_step)
-{
-    const int32_t pixels = MAX_WORD_PIXELS;
-    uint32_t w0 = 0, w1 = 0;
-    TA_REQUANTIZE_CHANNEL(0, acc[0], acc[4]);
-    TA_REQUANTIZE_CHANNEL(1, acc[1], acc[5]);
-    if (range.clamp) {
-        w0 = ta_clamp4_s8(w0, range.lo4, range.hi4);
-        w1 = ta_clamp4_s8(w1, range.lo4, range.hi4);
-    }
-    const uint16_t h0 = (uint16_t)w0, h1 = (uint16_t)w1;
-    memcpy(out, &h0, 2);
-    memcpy(out + out_step, &h1, 2);
-}
-
-/* Whether pair_blocks may requantize every whole block by
-   requantize8_small: all out_c shifts right shifts and every bias sum in
+/* Whether the pair loops may requantize from SMMULR's product (pair_pass,
+   requantize8_small, triple_blocks): all out_c shifts right shifts and every bias sum in
    [-2^29, 2^29), so that the pair loops' sums (at most TA_CONV_2D_MAX_PATCH
    products of two int8, |sum| <= 2^22; a long filter's of at most 2^15
    taps, |sum| <= 2^29) stay in [-2^30, 2^30), where SMMULR on the doubled
@@ -257,8 +241,13 @@ enum { WIDE_GAP = TA_CONV_2D_WIDE_GAP };
    Cortex-M4 against 22 with two LDRDs. */
 /* clang-format off */
 #define TA_WIDE_WORD(k, xk)                                                                        \
-    "   ldr      %[v], [%[w], #" #k "]\n"                                                          \
-    "   ldr      %[x0e], [%[x], #" #xk "]\n"                                                       \
+    TA_WIDE_WORD_FROM("   ldr      %[v], [%[w], #" #k "]\n"                                        \
+                      "   ldr      %[x0e], [%[x], #" #xk "]\n", k, xk)
+/* The same after its first two loads (LOADS: v and x0e); pair_pass's
+   chunk loop advances w and x by them (post-indexed), the rest of its
+   chunk at offsets back from there: no pointer additions a chunk. */
+#define TA_WIDE_WORD_FROM(LOADS, k, xk)                                                            \
+    LOADS                                                                                          \
     "   ldr      %[x0o], [%[x], #4 + " #xk "]\n"                                                   \
     "   ldr      %[x1e], [%[x], #512 + " #xk "]\n"                                                 \
     "   ldr      %[x1o], [%[x], #516 + " #xk "]\n"                                                 \
@@ -281,7 +270,7 @@ enum { WIDE_GAP = TA_CONV_2D_WIDE_GAP };
    (ta_widen_s8_pairs), WIDE_GAP bytes apart, and their length. */
 typedef struct {
     const uint32_t *wide;
-    int32_t count; /* whole chunks (dot2x2_widened) or words (dot2x2_widened_words) */
+    int32_t count; /* whole chunks */
 } pair_input_t;
 
 /* Two filters (f, at w and w + 16 in the interleaved layout) by two pixels
@@ -319,35 +308,8 @@ static inline void dot2x2_widened(int32_t *acc, const int8_t *w, const pair_inpu
     acc[5] = a3;
 }
 
-/* The same over the first in->count (1-3) words of one chunk: filters of
-   fewer than 16 taps. */
-static inline void dot2x2_widened_words(int32_t *acc, const int8_t *w, const pair_input_t *in)
-{
-    const uint32_t *xw = in->wide;
-    int32_t words = in->count;
-    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
-    uint32_t x0e, x0o, x1e, x1o, v, t;
-    /* clang-format off */
-    __asm volatile(
-        "1:\n" TA_WIDE_WORD(0, 0)
-        "   adds     %[x], %[x], #8\n"
-        "   adds     %[w], %[w], #4\n"
-        "   subs     %[c], %[c], #1\n"
-        "   bne      1b\n"
-        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(xw), [w] "+r"(w),
-          [c] "+r"(words), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o), [x1e] "=&r"(x1e),
-          [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
-        :
-        : "cc", "memory");
-    /* clang-format on */
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[4] = a2;
-    acc[5] = a3;
-}
-
 /* Both loops of an assembly dot product in one count register c
-   (pair_sums, triple_sums): CHUNK, a whole 16-byte chunk, (chunks - 1) *
+   (triple_sums; pair_pass unrolls the words): CHUNK, a whole 16-byte chunk, (chunks - 1) *
    2^16 + 1 times (none when c is negative), then WORD, one word of the
    last chunk, c % 2^16 times; chunk_word_count(words) makes c. */
 static inline uint32_t chunk_word_count(int32_t words)
@@ -370,59 +332,252 @@ static inline uint32_t chunk_word_count(int32_t words)
     "4:\n"
 /* clang-format on */
 
-/* The bias-started sums of two filters (channel pair at bias, filters at
-   w and w + 16) by two pixels over `words` words of the input widened at
-   xw and WIDE_GAP further: whole 16-byte chunks first, then the last
-   chunk's remaining words one by one (the weights are padded to whole
-   chunks, so no work is done on padding): acc[0], acc[1] (pixel 0) and
-   acc[4], acc[5] (pixel 1), the layout requantize4_right reads. The asm
-   loads the bias itself (through t, the loop's scratch) and counts both
-   loops in one register c, (chunks - 1) * 2^16 + remaining words, so as
-   to need 13 registers: what clang leaves with r7 its frame pointer. */
-TA_INLINE_ALWAYS void pair_sums(int32_t *acc, const int32_t *bias, const int8_t *w,
-                                const uint32_t *xw, int32_t words)
+/* What pair_pass reads and advances, in memory: its 13 registers go to
+   the loop (what clang leaves with r7 its frame pointer), so the asm keeps
+   the pointer to this on the stack and reloads it around the loop. Set
+   once a run (pair_pass_init); the asm addresses the members by the byte
+   offsets in their comments (all 32-bit: checked below). */
+typedef struct {
+    const int32_t *bias, *multipliers, *shifts;    /* 0, 4, 8: this pair's channels */
+    int8_t *out;                                   /* 12: pixel 0's output of the pair */
+    const uint32_t *wide;                          /* 16 */
+    uint32_t count;                                /* 20: chunk_word_count(words) */
+    int32_t round_offset, out_step, clamp;         /* 24: 2 x output offset + 1; 28, 32 */
+    uint32_t lo4, hi4;                             /* 36, 40: output_range4 */
+    const int8_t *out_end;                         /* 44: out after the pass's last pair */
+    const int32_t *bias0, *multipliers0, *shifts0; /* 48, 52, 56: channel 0's */
+    const int8_t *w0;                              /* 60: the first block's weights */
+    int32_t span0, span1;                          /* 64, 68: 4 x the pairs of pass 0, 1 */
+    int8_t *out1;                                  /* 72: pass 1's first out */
+    int32_t pending;                               /* 76: span1 while pass 1 is to run */
+    const int32_t *bias1, *multipliers1, *shifts1; /* 80, 84, 88: channel 2's */
+    const int8_t *w1;                              /* 92: the first block's weights + 32 */
+} pair_pass_t;
+typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 92 && sizeof(void *) == 4 ? 1 : -1];
+
+/* A whole chunk of pair_pass: its first loads advance w and x (post-
+   indexed), the rest of it at offsets back from there. */
+/* clang-format off */
+#define TA_PAIR_CHUNK                                                                              \
+    TA_WIDE_WORD_FROM("   ldr      %[v], [%[w]], #64\n"                                           \
+                      "   ldr      %[x0e], [%[x]], #32\n", -64, -32)                              \
+    TA_WIDE_WORD(4 - 64, 8 - 32) TA_WIDE_WORD(8 - 64, 16 - 32) TA_WIDE_WORD(12 - 64, 24 - 32)
+/* clang-format on */
+
+/* Every whole channel pair of pair_blocks in two passes (channels 4j and
+   4j + 1, then 4j + 2 and 4j + 3: a pass steps its weights by a block) by
+   two pixels whose inputs are widened at wide and WIDE_GAP bytes further,
+   outputs from out: the bias-started sums over whole chunks, two a pass
+   of the loop (c: chunk_word_count; w and x advanced by each chunk's
+   first loads), then
+   the last chunk's one to three words unrolled (entered at the first of
+   them, last word first: no loop). Requantized in registers: with
+   x = SMMULR(2 acc, multiplier) (ta_dw_requantize_right_doubled's product,
+   small_right_sums) and e = -shift, the rounded division by 2^e plus the
+   offset is (x + (acc >> 31) + (2 offset + 1) 2^(e-1)) >> e (acc's sign
+   is x's unless x is 0, where either sign gives the offset): one SMMLAR adds the
+   channel's constant, the last shift by one goes into the SSAT, 5
+   instructions an output against requantize8_small's 7 (the constant fits
+   for e <= 23: pair_pass_init). The four bytes are clamped as one word
+   and stored as one halfword a pixel. Against a C loop around two calls
+   of a pair's sums and requantize8_small: no sums through memory and no
+   loop state spilled and reloaded around each call. Needs a pair in pass
+   0 (out_c >= 2). */
+TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
 {
     int32_t a0, a1, a2, a3;
-    uint32_t x0e, x0o, x1e, x1o, v;
-    uint32_t t = (uint32_t)(uintptr_t)bias;
-    uint32_t c = chunk_word_count(words);
+    uint32_t x0e, x0o, x1e, x1o, c;
+    const uint32_t *xw;
+    const int8_t *w;
+    uint32_t t = (uint32_t)(uintptr_t)ctx, v = (uint32_t)(uintptr_t)out;
     /* clang-format off */
     __asm volatile(
-        "   ldrd     %[a0], %[a1], [%[t]]\n"
+        "   push     {%[t]}\n"
+        "   str      %[v], [%[t], #12]\n"
+        "   ldr      %[c], [%[t], #64]\n"
+        "   ldr      %[w], [%[t], #68]\n"
+        "   add      %[c], %[c], %[v]\n"
+        "   str      %[c], [%[t], #44]\n"
+        "   str      %[w], [%[t], #76]\n"
+        "   adds     %[v], %[v], #2\n"
+        "   str      %[v], [%[t], #72]\n"
+        "   ldr      %[a0], [%[t], #48]\n"
+        "   ldr      %[a1], [%[t], #52]\n"
+        "   ldr      %[a2], [%[t], #56]\n"
+        "   ldr      %[w], [%[t], #60]\n"
+        "6:\n" /* a pass from a0-a2 (first bias, multiplier, shift) and w */
+        "   str      %[a0], [%[t], #0]\n"
+        "   str      %[a1], [%[t], #4]\n"
+        "   str      %[a2], [%[t], #8]\n"
+        "0:\n" /* a pair: w its weights */
+        "   ldr      %[v], [%[t], #0]\n"
+        "   ldr      %[x], [%[t], #16]\n"
+        "   ldr      %[c], [%[t], #20]\n"
+        "   ldrd     %[a0], %[a1], [%[v]], #16\n"
+        "   str      %[v], [%[t], #0]\n"
         "   mov      %[a2], %[a0]\n"
         "   mov      %[a3], %[a1]\n"
-        TA_CHUNKS_THEN_WORDS(
-            TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
-            "   adds     %[x], %[x], #32\n"
-            "   adds     %[w], %[w], #64\n",
-            TA_WIDE_WORD(0, 0)
-            "   adds     %[x], %[x], #8\n"
-            "   adds     %[w], %[w], #4\n")
-        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "+r"(xw),
-          [w] "+r"(w), [c] "+r"(c), [t] "+r"(t), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o),
-          [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "=&r"(v)
+        "   cmp      %[c], #0\n"
+        "   blt      2f\n"
+        /* two chunks a pass, the count tested after each: one taken
+           branch per two chunks */
+        "1:\n" TA_PAIR_CHUNK
+        "   subs     %[c], %[c], #65536\n"
+        "   bmi      2f\n" TA_PAIR_CHUNK
+        "   subs     %[c], %[c], #65536\n"
+        "   bpl      1b\n"
+        "2:\n"
+        "   adds     %[c], %[c], #65536\n"
+        "   beq      4f\n"
+        "   cmp      %[c], #2\n"
+        "   blt      31f\n"
+        "   beq      32f\n"
+        TA_WIDE_WORD(8, 16)
+        "32:\n" TA_WIDE_WORD(4, 8)
+        "31:\n" TA_WIDE_WORD(0, 0)
+        "   adds     %[w], %[w], #64\n" /* the next pair's weights: past the padded chunk */
+        "4:\n" /* a0, a1: pixel 0's channels o, o + 1; a2, a3: pixel 1's */
+        "   ldr      %[t], [sp]\n"
+        "   lsls     %[a0], %[a0], #1\n"
+        "   lsls     %[a2], %[a2], #1\n"
+        "   lsls     %[a1], %[a1], #1\n"
+        "   lsls     %[a3], %[a3], #1\n"
+        "   ldr      %[x], [%[t], #4]\n"
+        "   ldr      %[c], [%[t], #8]\n"
+        "   ldr      %[v], [%[t], #24]\n"
+        "   ldrd     %[x0e], %[x0o], [%[x]], #16\n"
+        "   ldrd     %[x1e], %[x1o], [%[c]], #16\n"
+        "   str      %[x], [%[t], #4]\n"
+        "   str      %[c], [%[t], #8]\n"
+        /* per channel: r = -shift - 1 and K = (2 offset + 1) << r */
+        "   mvns     %[x1e], %[x1e]\n"
+        "   mvns     %[x1o], %[x1o]\n"
+        "   lsl      %[x], %[v], %[x1e]\n"
+        "   lsl      %[c], %[v], %[x1o]\n"
+        "   smmlar   %[v], %[a0], %[x0e], %[x]\n"
+        "   add      %[a0], %[v], %[a0], asr #31\n"
+        "   smmlar   %[v], %[a2], %[x0e], %[x]\n"
+        "   add      %[a2], %[v], %[a2], asr #31\n"
+        "   smmlar   %[v], %[a1], %[x0o], %[c]\n"
+        "   add      %[a1], %[v], %[a1], asr #31\n"
+        "   smmlar   %[v], %[a3], %[x0o], %[c]\n"
+        "   add      %[a3], %[v], %[a3], asr #31\n"
+        "   asrs     %[a0], %[a0], %[x1e]\n"
+        "   asrs     %[a2], %[a2], %[x1e]\n"
+        "   asrs     %[a1], %[a1], %[x1o]\n"
+        "   asrs     %[a3], %[a3], %[x1o]\n"
+        /* out, out_step, w_step, out_end, clamp: loads in a row */
+        "   ldr      %[x], [%[t], #12]\n"
+        "   ldr      %[x1e], [%[t], #28]\n"
+        "   ldr      %[x1o], [%[t], #44]\n"
+        "   ldr      %[c], [%[t], #32]\n"
+        "   ssat     %[a0], #8, %[a0], asr #1\n"
+        "   ssat     %[a2], #8, %[a2], asr #1\n"
+        "   ssat     %[a1], #8, %[a1], asr #1\n"
+        "   ssat     %[a3], #8, %[a3], asr #1\n"
+        "   bfi      %[a0], %[a1], #8, #8\n"
+        "   bfi      %[a0], %[a2], #16, #8\n"
+        "   bfi      %[a0], %[a3], #24, #8\n"
+        "   cmp      %[c], #0\n"
+        "   beq      5f\n"
+        "   ldr      %[c], [%[t], #36]\n"
+        "   ssub8    %[x0e], %[a0], %[c]\n"
+        "   sel      %[a0], %[a0], %[c]\n"
+        "   ldr      %[c], [%[t], #40]\n"
+        "   ssub8    %[x0e], %[a0], %[c]\n"
+        "   sel      %[a0], %[c], %[a0]\n"
+        "5:\n"
+        "   lsrs     %[a1], %[a0], #16\n"
+        "   strh     %[a1], [%[x], %[x1e]]\n"
+        "   strh     %[a0], [%[x]], #4\n"
+        "   cmp      %[x], %[x1o]\n"
+        "   str      %[x], [%[t], #12]\n"
+        "   bne      0b\n"
+        /* pass 1, once: channels 4j + 2, 4j + 3 (none when out_c < 4) */
+        "   ldr      %[c], [%[t], #76]\n"
+        "   cmp      %[c], #0\n"
+        "   beq      7f\n"
+        "   movs     %[w], #0\n"
+        "   str      %[w], [%[t], #76]\n"
+        "   ldr      %[v], [%[t], #72]\n"
+        "   str      %[v], [%[t], #12]\n"
+        "   add      %[c], %[c], %[v]\n"
+        "   str      %[c], [%[t], #44]\n"
+        "   ldr      %[a0], [%[t], #80]\n"
+        "   ldr      %[a1], [%[t], #84]\n"
+        "   ldr      %[a2], [%[t], #88]\n"
+        "   ldr      %[w], [%[t], #92]\n"
+        "   b        6b\n"
+        "7:\n"
+        "   add      sp, sp, #4\n"
+        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "=&r"(xw),
+          [w] "=&r"(w), [c] "=&r"(c), [t] "+r"(t), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o),
+          [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "+r"(v)
         :
         : "cc", "memory");
     /* clang-format on */
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[4] = a2;
-    acc[5] = a3;
 }
+#undef TA_PAIR_CHUNK
 #undef TA_WIDE_WORD
+#undef TA_WIDE_WORD_FROM
 
 /* One block's filter pairs (`pairs`: 2, or 1 for a last block of one or
-   two channels) by two pixels, acc as dot2x2_widened's (the second pair
-   at acc + 2 and w + 32): both in one call, one save of the registers. */
+   two channels) by two pixels over whole chunks, acc as dot2x2_widened's
+   (the second pair at acc + 2 and w + 32): both in one call, one save of
+   the registers. */
 TA_NOINLINE static void block_dot_widened(int32_t *acc, const int8_t *w, const pair_input_t *in,
-                                          int32_t whole_chunks, int32_t pairs)
+                                          int32_t pairs)
 {
-    for (int32_t k = 0; k < pairs; k++, acc += 2, w += 32) {
-        if (whole_chunks)
-            dot2x2_widened(acc, w, in);
-        else
-            dot2x2_widened_words(acc, w, in);
-    }
+    for (int32_t k = 0; k < pairs; k++, acc += 2, w += 32)
+        dot2x2_widened(acc, w, in);
+}
+
+/* `words` (at least one) whole words of two pixels (at x0 and x1) widened
+   as ta_widen_s8_pairs does, pixel 1's WIDE_GAP bytes after pixel 0's:
+   both in one loop, each pair of halfword pairs stored by one STRD, 5
+   instructions a word against 8 for two ta_widen_s8_pairs. */
+static inline void widen_two(uint32_t *wide, const int8_t *x0, const int8_t *x1, int32_t words)
+{
+    uint32_t a, b, e, f;
+    /* clang-format off */
+    __asm volatile(
+        "1:\n"
+        "   ldr      %[a], [%[x0]], #4\n"
+        "   ldr      %[b], [%[x1]], #4\n"
+        "   sxtb16   %[e], %[a]\n"
+        "   sxtb16   %[a], %[a], ror #8\n"
+        "   sxtb16   %[f], %[b]\n"
+        "   sxtb16   %[b], %[b], ror #8\n"
+        "   strd     %[f], %[b], [%[w], #512]\n"
+        "   strd     %[e], %[a], [%[w]], #8\n"
+        "   subs     %[n], %[n], #1\n"
+        "   bne      1b\n"
+        : [x0] "+r"(x0), [x1] "+r"(x1), [w] "+r"(wide), [n] "+r"(words), [a] "=&r"(a),
+          [b] "=&r"(b), [e] "=&r"(e), [f] "=&r"(f)
+        :
+        : "cc", "memory");
+    /* clang-format on */
+}
+
+/* `words` (at least one) whole words at x widened as ta_widen_s8_pairs
+   does, each word's two halfword pairs stored by one STRD: 6 instructions
+   a word against 8. */
+static inline void widen_one(uint32_t *wide, const int8_t *x, int32_t words)
+{
+    uint32_t a, e;
+    /* clang-format off */
+    __asm volatile(
+        "1:\n"
+        "   ldr      %[a], [%[x]], #4\n"
+        "   sxtb16   %[e], %[a]\n"
+        "   sxtb16   %[a], %[a], ror #8\n"
+        "   strd     %[e], %[a], [%[w]], #8\n"
+        "   subs     %[n], %[n], #1\n"
+        "   bne      1b\n"
+        : [x] "+r"(x), [w] "+r"(wide), [n] "+r"(words), [a] "=&r"(a), [e] "=&r"(e)
+        :
+        : "cc", "memory");
+    /* clang-format on */
 }
 
 /* n bytes at x widened to halfword pairs (ta_widen_s8_pairs), a last
@@ -430,7 +585,8 @@ TA_NOINLINE static void block_dot_widened(int32_t *acc, const int8_t *w, const p
 static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
 {
     const int32_t whole = n & ~3;
-    ta_widen_s8_pairs(wide, x, whole);
+    if (whole > 0)
+        widen_one(wide, x, whole / 4);
     if (whole < n) {
         const uint8_t *b = (const uint8_t *)x + whole;
         uint32_t v = b[0]; /* little-endian: the low bytes */
@@ -443,34 +599,81 @@ static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
     }
 }
 
-/* Every output channel (per-channel requantization; a last block of one
-   or two channels computes one filter pair, of three the last channel's
-   padding too, and stores only its channels) of two pixels whose inputs,
-   `words` words each, are widened at wide and wide + WIDE_GAP bytes; the
-   second pixel's outputs at out + out_c. small: small_right_sums. */
-static void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
-                        const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                        const int32_t *multipliers, const int32_t *shifts, int small, int8_t *out)
+/* A run's pair_pass_t (bias, requantization and weights of every output
+   channel, inputs widened at wide, `words` words): whether pair_pass may
+   run, small_right_sums and at least one channel pair. */
+static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const uint32_t *wide,
+                          int32_t words, const int8_t *weights, size_t block_bytes,
+                          const int32_t *bias_sum, const int32_t *multipliers,
+                          const int32_t *shifts)
 {
-    const int32_t out_c = p->output_depth, offset = p->output_offset;
+    const int32_t out_c = p->output_depth;
     const range4_t range = output_range4(p);
-    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
-        int32_t acc[8];
-        const int32_t valid = out_c - o < 4 ? out_c - o : 4;
-        pair_sums(acc, bias_sum + o, weights, wide, words);
-        if (valid > 2) /* a last block of one or two channels: one filter pair */
-            pair_sums(acc + 2, bias_sum + o + 2, weights + 32, wide, words);
-        if (TA_LIKELY(small && valid == 4))
-            requantize8_small(acc, multipliers + o, shifts + o, offset, range, out + o,
-                              (size_t)out_c);
-        else if (valid == 2 && (shifts[o] & shifts[o + 1]) < 0)
-            requantize2_right(acc, multipliers + o, shifts + o, offset, range, out + o,
-                              (size_t)out_c);
-        else /* a last block of one or three channels, a shift that is not right or
-                a large bias: out of line (rare) */
-            requantize4_words(p, acc, 2, multipliers + o, shifts + o, out + o, (size_t)out_c,
-                              valid);
+    /* the asm sets bias, multipliers, shifts, out, out_end, out1, pending */
+    ctx->wide = wide;
+    ctx->count = chunk_word_count(words);
+    ctx->round_offset = 2 * p->output_offset + 1;
+    ctx->out_step = out_c;
+    ctx->clamp = range.clamp;
+    ctx->lo4 = range.lo4;
+    ctx->hi4 = range.hi4;
+    ctx->bias0 = bias_sum;
+    ctx->multipliers0 = multipliers;
+    ctx->shifts0 = shifts;
+    ctx->w0 = weights;
+    ctx->span0 = 4 * ((out_c + 2) / 4);
+    ctx->span1 = 4 * (out_c / 4);
+    ctx->bias1 = bias_sum + 2;
+    ctx->multipliers1 = multipliers + 2;
+    ctx->shifts1 = shifts + 2;
+    ctx->w1 = weights + 32;
+    /* small_right_sums, and shifts down to -23 (pair_pass's rounding
+       constant fits): bits 30 and 31 set by any channel that fails */
+    uint32_t bits = 0;
+    for (int32_t o = 0; o < out_c; o++)
+        bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u) |
+                (uint32_t)(shifts[o] + 23);
+    /* blocks of whole chunks: a pair's weights follow the last one's padded chunk */
+    return out_c >= 2 && (bits >> 30) == 0 && block_bytes == (size_t)(words + 3) / 4 * 64;
+}
+
+static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
+                             const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                             const int32_t *multipliers, const int32_t *shifts, int8_t *out,
+                             int32_t first);
+
+/* pair_pass out of line: its 13 registers saved once a pixel pair, in a
+   frame of their own (the caller's holds the context). */
+TA_NOINLINE static void pair_run(pair_pass_t *ctx, int8_t *out)
+{
+    pair_pass(ctx, out);
+}
+
+/* Every output channel (per-channel requantization) of two pixels whose
+   inputs, `words` words each, are widened at wide and wide + WIDE_GAP
+   bytes; the second pixel's outputs at out + out_c. With `pass`
+   (pair_pass_init held) every whole channel pair by pair_pass; the rest
+   (an odd last channel's block, or every block without `pass`: shifts
+   that are not right shifts, or below -23, or large biases: rare) a pixel
+   at a time by one_pixel_blocks, which the odd last pixel of a run links
+   anyway; called from here, not from pair_run, so that the two frames do
+   not add up on the stack. */
+TA_INLINE_ALWAYS void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
+                                  const int8_t *weights, size_t block_bytes,
+                                  const int32_t *bias_sum, const int32_t *multipliers,
+                                  const int32_t *shifts, pair_pass_t *pass, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    int32_t o = 0;
+    if (TA_LIKELY(pass != NULL)) {
+        pair_run(pass, out);
+        if (out_c % 2 == 0)
+            return;
+        o = out_c & ~3; /* the odd channel's block, its pair again */
     }
+    for (int32_t k = 0; k < 2; k++)
+        one_pixel_blocks(p, wide + k * (WIDE_GAP / 4), words, weights, block_bytes, bias_sum,
+                         multipliers, shifts, out + k * out_c, o);
 }
 
 /* One widened input word (its pair at byte xk of the widened input) of
@@ -533,19 +736,21 @@ TA_INLINE_ALWAYS void one_sums(int32_t acc[4], const int32_t *bias, const int8_t
 #undef TA_ONE_WORD
 #undef TA_ONE_FILTER
 
-/* Every output channel (per-channel requantization) of one pixel whose
-   input, `words` words, is widened at wide: the pair loop's odd last
-   pixel, at about the pair loop's cost a pixel. A last block of one to
-   three channels computes all four filters (the arrays are padded to
-   whole blocks) and stores only its channels. */
+/* Every output channel from `first` (a multiple of four; per-channel
+   requantization) of one pixel whose input, `words` words, is widened at
+   wide: the pair loop's odd last pixel, at about the pair loop's cost a
+   pixel, and pair_blocks' rare blocks. A last block of one to three
+   channels computes all four filters (the arrays are padded to whole
+   blocks) and stores only its channels. */
 TA_NOINLINE static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
                                          int32_t words, const int8_t *weights, size_t block_bytes,
                                          const int32_t *bias_sum, const int32_t *multipliers,
-                                         const int32_t *shifts, int8_t *out)
+                                         const int32_t *shifts, int8_t *out, int32_t first)
 {
     const int32_t out_c = p->output_depth, offset = p->output_offset;
     const range4_t range = output_range4(p);
-    for (int32_t o = 0; o < out_c; o += 4, weights += block_bytes) {
+    weights += (size_t)(first / 4) * block_bytes;
+    for (int32_t o = first; o < out_c; o += 4, weights += block_bytes) {
         int32_t acc[4];
         const int32_t valid = out_c - o < 4 ? out_c - o : 4;
         one_sums(acc, bias_sum + o, weights, wide, words);
@@ -591,7 +796,7 @@ enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6, TRIPLE_MIN_WORDS = 8 };
    64-byte chunk, the interleaved layout) by three pixels over their input
    widened at xw (odd pairs) and yw (even pairs): whole chunks, then the
    last chunk's remaining words; c = (chunks - 1) * 2^16 + remaining words,
-   as pair_sums counts. The LDMs need their registers in ascending order:
+   as chunk_word_count makes it. The LDMs need their registers in ascending order:
    they are named. */
 TA_INLINE_ALWAYS void triple_sums(int32_t acc[3], int32_t bias, const int8_t *w, const uint32_t *xw,
                                   const uint32_t *yw, uint32_t c)
@@ -738,19 +943,18 @@ single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int3
     }
 }
 
-/* ta_conv_2d_run_s8_dsp and ta_conv_2d_run_three_s8_dsp (`threes`). */
-TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                 int32_t pixels, int32_t n, const int8_t *weights,
-                                 size_t block_bytes, const int32_t *bias_sum,
-                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                 int8_t *out, int threes)
+/* run_pixels' runs of two pixels or more with filters the pair loops
+   take; out of line (run_pairs_two, run_pairs_three) so that a single
+   pixel's path (pointwise layers of 1x1 images) does not pay for its
+   frame, one copy for each entry so that the first links no three-pixel
+   loop. */
+TA_INLINE_ALWAYS void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                int32_t pixels, int32_t n, const int8_t *weights,
+                                size_t block_bytes, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
+                                int8_t *out, int threes)
 {
     const size_t out_c = (size_t)p->output_depth;
-    if (n <= 0 || n > PAIR_FILTER || pixels < 2) {
-        single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
-                      out);
-        return;
-    }
     /* Pixels in pairs, widened WIDE_GAP apart so that one pointer reaches
        both: every weight load serves two pixels. The pair loop reads whole
        words: a last partial one zero-extended (widen_bytes), against zero
@@ -760,29 +964,70 @@ TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, 
        where their input is whole words, more than TRIPLE_MIN_WORDS and few
        enough to fit `wide`. */
     const int32_t words = (n + 3) / 4;
-    const int small = small_right_sums(bias_sum, shifts, (int32_t)out_c);
+    pair_pass_t ctx;
+    pair_pass_t *const pass = pair_pass_init(&ctx, p, wide, words, weights, block_bytes, bias_sum,
+                                             multipliers, shifts)
+                                  ? &ctx
+                                  : NULL;
     const int triple = threes && pixels % 2 && n % 4 == 0 && words > TRIPLE_MIN_WORDS &&
                        words <= TRIPLE_WORDS;
     const int32_t paired = triple ? pixels - 3 : pixels - pixels % 2;
     for (int32_t i = 0; i < paired; i += 2, x += 2 * x_step, out += 2 * out_c) {
         if (n % 4 == 0) { /* whole words inline: no call a pair */
-            ta_widen_s8_pairs(wide, x, n);
-            ta_widen_s8_pairs(wide + WIDE_GAP / 4, x + x_step, n);
+            widen_two(wide, x, x + x_step, n / 4);
         } else {
             widen_bytes(wide, x, n);
             widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
         }
-        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, small,
-                    out);
+        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass, out);
     }
     if (triple) {
         widen_three(wide, x, x_step, words);
-        triple_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, small,
-                      out);
+        triple_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
+                      small_right_sums(bias_sum, shifts, (int32_t)out_c), out);
     } else if (pixels % 2) {
         widen_bytes(wide, x, n);
-        one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out);
+        one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out,
+                         0);
     }
+}
+
+TA_NOINLINE static void run_pairs_two(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                      int32_t pixels, int32_t n, const int8_t *weights,
+                                      size_t block_bytes, const int32_t *bias_sum,
+                                      const int32_t *multipliers, const int32_t *shifts,
+                                      uint32_t *wide, int8_t *out)
+{
+    run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
+              out, 0);
+}
+
+TA_NOINLINE static void run_pairs_three(const ta_conv_2d_params_t *p, const int8_t *x,
+                                        size_t x_step, int32_t pixels, int32_t n,
+                                        const int8_t *weights, size_t block_bytes,
+                                        const int32_t *bias_sum, const int32_t *multipliers,
+                                        const int32_t *shifts, uint32_t *wide, int8_t *out)
+{
+    run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
+              out, 1);
+}
+
+/* ta_conv_2d_run_s8_dsp and ta_conv_2d_run_three_s8_dsp (`threes`). */
+TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                 int32_t pixels, int32_t n, const int8_t *weights,
+                                 size_t block_bytes, const int32_t *bias_sum,
+                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
+                                 int8_t *out, int threes)
+{
+    if (n <= 0 || n > PAIR_FILTER || pixels < 2)
+        single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                      out);
+    else if (threes)
+        run_pairs_three(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
+                        shifts, wide, out);
+    else
+        run_pairs_two(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                      wide, out);
 }
 
 /* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
@@ -817,7 +1062,11 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                                    const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
     const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
-    const int small = small_right_sums(bias_sum, shifts, out_c);
+    pair_pass_t ctx;
+    pair_pass_t *const pass = pair_pass_init(&ctx, p, wide, words, weights, block_bytes, bias_sum,
+                                             multipliers, shifts)
+                                  ? &ctx
+                                  : NULL;
     /* A window inside the image whose filter rows are whole words (and
        not dilated across) is widened straight from the input, a filter row
        at a time, without the gather's copy: the widened zeros past the
@@ -837,28 +1086,40 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                    (size_t)(2 * words - filter_words) * 4);
     int32_t oy = 0, ox = 0, i = 0;
     for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
+        int32_t iy0[2], ix0[2];
+        const int8_t *src[2]; /* the window in the input, or NULL: gathered */
         for (int32_t k = 0; k < 2; k++) {
-            const int32_t iy0 = oy * p->stride_height - p->pad_top;
-            const int32_t ix0 = ox * p->stride_width - p->pad_left;
-            const int8_t *src = patch;
-            size_t step = (size_t)seg;
-            if (direct && iy0 >= 0 && ix0 >= 0 && iy0 + last_ky < p->input_height &&
-                ix0 + p->filter_width <= p->input_width) {
-                src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)p->filter_depth;
-                step = row_step;
-            } else {
-                ta_conv_2d_gather_patch(p, in_b, iy0, ix0, patch);
-            }
-            uint32_t *wide_k = wide + k * (WIDE_GAP / 4);
-            for (int32_t r = 0; r < rows; r++, src += step, wide_k += seg / 2)
-                ta_widen_s8_pairs(wide_k, src, seg);
+            iy0[k] = oy * p->stride_height - p->pad_top;
+            ix0[k] = ox * p->stride_width - p->pad_left;
+            src[k] = direct && iy0[k] >= 0 && ix0[k] >= 0 && iy0[k] + last_ky < p->input_height &&
+                             ix0[k] + p->filter_width <= p->input_width
+                         ? in_b + (size_t)iy0[k] * row_size +
+                               (size_t)ix0[k] * (size_t)p->filter_depth
+                         : NULL;
             if (++ox == p->output_width) {
                 ox = 0;
                 oy++;
             }
         }
-        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, small,
-                    out);
+        if (src[0] != NULL && src[1] != NULL) { /* both inside: both a row in one loop */
+            for (int32_t r = 0; r < rows; r++)
+                widen_two(wide + r * (seg / 2), src[0] + (size_t)r * row_step,
+                          src[1] + (size_t)r * row_step, seg / 4);
+        } else { /* one patch buffer: each gathered pixel widened before the next */
+            for (int32_t k = 0; k < 2; k++) {
+                const int8_t *s = src[k];
+                size_t step = row_step;
+                if (s == NULL) {
+                    ta_conv_2d_gather_patch(p, in_b, iy0[k], ix0[k], patch);
+                    s = patch;
+                    step = (size_t)seg;
+                }
+                uint32_t *wide_k = wide + k * (WIDE_GAP / 4);
+                for (int32_t r = 0; r < rows; r++, s += step, wide_k += seg / 2)
+                    widen_one(wide_k, s, seg / 4);
+            }
+        }
+        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass, out);
     }
     if (i < total) {
         ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
@@ -900,7 +1161,7 @@ void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_
             const int8_t *w = weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4;
             for (int32_t b = 0; b < blocks;
                  b++, w += block_bytes) /* a last block of one or two: one pair */
-                block_dot_widened(acc + 8 * b, w, &in, 1, o0 + 4 * b + 2 < out_c ? 2 : 1);
+                block_dot_widened(acc + 8 * b, w, &in, o0 + 4 * b + 2 < out_c ? 2 : 1);
         }
         for (int32_t b = 0; b < blocks; b++) {
             const int32_t o = o0 + 4 * b;
