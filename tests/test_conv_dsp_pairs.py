@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests.gen.builder import ModelBuilder, Q
-from tests.harness import difftest, module, oracle
+from tests.harness import difftest, module
 
 
 def conv_model(path, in_shape, k, out_c, act, seed, scale=0.01, bias_max=40):
@@ -59,9 +59,5 @@ def test_pairs_bit_exact_on_cortex_m4(tmp_path, name):
     in_shape, k, out_c, act, extra = CASES[name]
     path = conv_model(tmp_path / "m.tflite", in_shape, k, out_c, act, seed=len(name), **extra)
     m = module.convert(path, tmp_path / "m", keys={"weights.format": "dense"})
-    data = path.read_bytes()
-    ins = oracle.random_inputs(data, np.random.default_rng(7), 2)
-    board = "mps2-an386"
-    outs, _ = module.run_qemu(m, module.build_qemu(m, board=board), ins, board=board)
-    total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    total, diff = difftest.against_tflm(m, path, seed=7, board="mps2-an386")
     assert total > 0 and diff == 0, f"{diff} of {total} bytes differ"

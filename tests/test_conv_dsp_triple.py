@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from tests.gen.builder import ModelBuilder, Q
-from tests.harness import difftest, module, oracle
+from tests.harness import difftest, module
 
 
 def conv_model(path, in_shape, out_c, act, seed):
@@ -76,9 +76,5 @@ def test_three_pixels_bit_exact_on_cortex_m4(tmp_path, in_shape, out_c, act):
                              "transforms": "{SPARSE_CHANNELS: false}"})
     code = "".join(p.read_text() for p in (tmp_path / "m" / "ops").glob("*.c"))
     assert "ta_conv_2d_s8_pointwise_rows_odd(" in code, "the 1x1 layer is not a band of odd rows"
-    data = path.read_bytes()
-    ins = oracle.random_inputs(data, np.random.default_rng(5), 2)
-    board = "mps2-an386"
-    outs, _ = module.run_qemu(m, module.build_qemu(m, board=board), ins, board=board)
-    total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    total, diff = difftest.against_tflm(m, path, seed=5, board="mps2-an386")
     assert total > 0 and diff == 0, f"{diff} of {total} bytes differ"

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.gen.ops.chain import _conv, _input
-from tests.harness import difftest, module, oracle
+from tests.harness import difftest, module
 
 MODELS = module.MODELS
 
@@ -115,18 +115,11 @@ def overlapping(m):
 
 
 def host_diff(m, model, runs, seed=5):
-    exe = module.build(m)
-    data = model.read_bytes()
-    ins = oracle.random_inputs(data, np.random.default_rng(seed), runs)
-    return difftest._count_diff(module.run(m, exe, ins), oracle.run_tflm(data, ins, isolated=True))
+    return difftest.against_tflm(m, model, runs=runs, seed=seed)
 
 
 def qemu_diff(m, model, board, runs, seed=5):
-    elf = module.build_qemu(m, board=board)
-    data = model.read_bytes()
-    ins = oracle.random_inputs(data, np.random.default_rng(seed), runs)
-    outs, _ = module.run_qemu(m, elf, ins, board=board)
-    return difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    return difftest.against_tflm(m, model, runs=runs, seed=seed, board=board)
 
 
 # Windows that start at their own pixel read ahead of their writes by

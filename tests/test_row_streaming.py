@@ -221,11 +221,7 @@ def test_row_chains_are_bit_exact_on_cortex_m(tmp_path, board):
         model = chain_model(tmp_path, name, seed=1)
         m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram"})
         assert chained(m), name
-        elf = module.build_qemu(m, board=board)
-        data = model.read_bytes()
-        ins = oracle.random_inputs(data, np.random.default_rng(5), 2)
-        outs, _ = module.run_qemu(m, elf, ins, board=board)
-        total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+        total, diff = difftest.against_tflm(m, model, seed=5, board=board)
         assert total > 0 and diff == 0, f"{name} on {board}: {diff} of {total} bytes differ"
 
 
@@ -399,15 +395,7 @@ def test_wrongly_shared_or_short_shared_row_buffer_is_refused(tmp_path, model, k
 
 
 def outputs_differ(m, model, board=None, runs=2):
-    """(bytes, bytes that differ) of the module's outputs against TFLite
-    Micro's, `runs` random inputs."""
-    data = model.read_bytes()
-    ins = oracle.random_inputs(data, np.random.default_rng(7), runs)
-    if board:
-        outs, _ = module.run_qemu(m, module.build_qemu(m, board=board), ins, board=board)
-    else:
-        outs = module.run(m, module.build(m), ins)
-    return difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    return difftest.against_tflm(m, model, runs=runs, seed=7, board=board)
 
 
 # Poisoned sharings: every buffer in the largest's bytes (share_all), and
@@ -500,11 +488,7 @@ def test_table_schedule_on_cortex_m(tmp_path, board):
     model = chain_model(tmp_path, "s2_valid_dw_s2", seed=1)
     m = module.convert(model, tmp_path / "m", keys={"memory.row_streaming": "least_ram",
                                                     "memory.row_streaming_loops": "false"})
-    elf = module.build_qemu(m, board=board)
-    data = model.read_bytes()
-    ins = oracle.random_inputs(data, np.random.default_rng(5), 2)
-    outs, _ = module.run_qemu(m, elf, ins, board=board)
-    total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    total, diff = difftest.against_tflm(m, model, seed=5, board=board)
     assert total > 0 and diff == 0, f"{diff} of {total} bytes differ on {board}"
 
 
@@ -1010,10 +994,7 @@ def push_outputs_match(tmp_path, name):
     m = module.convert(model, tmp_path / name, keys={"memory.row_streaming": "least_ram",
                                                      "test.enabled": "true", **PUSH})
     assert "_model_push_rows" in (m.path / "m_model.h").read_text()
-    data = model.read_bytes()
-    ins = oracle.random_inputs(data, np.random.default_rng(7), 2)
-    outs = module.run(m, module.build(m), ins)
-    total, diff = difftest._count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+    total, diff = difftest.against_tflm(m, model, seed=7)
     assert total > 0 and diff == 0, f"{name}: {diff} of {total} bytes differ"
     return m
 

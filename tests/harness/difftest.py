@@ -41,6 +41,19 @@ def _count_diff(a_runs, b_runs):
     return total, diff
 
 
+def against_tflm(m, model, runs=2, seed=7, board=None):
+    """(bytes compared, bytes that differ) of module m's outputs against
+    TFLite Micro's for `runs` random inputs of the .tflite at `model`: built
+    for and run on QEMU's `board`, or on the host when board is None."""
+    data = pathlib.Path(model).read_bytes()
+    ins = oracle.random_inputs(data, np.random.default_rng(seed), runs)
+    if board:
+        outs, _ = module.run_qemu(m, module.build_qemu(m, board=board), ins, board=board)
+    else:
+        outs = module.run(m, module.build(m), ins)
+    return _count_diff(outs, oracle.run_tflm(data, ins, isolated=True))
+
+
 def differing_cases(cases, outputs, runs_for):
     """(failure lines, bytes compared) of generated cases (tests/gen) run
     as a batch: outputs(i) is case i's outputs for runs_for(case), or an
