@@ -174,8 +174,8 @@ static inline int32x4_t requantize4_split(int32x4_t acc, int32x4_t bias, int32x4
    arrays padded to them), the last stored predicated; biased: the sums
    hold their bias already. Inline for the constant pixel counts below
    (their loops unrolled). */
-static inline void requantize_group(int32_t row, const int32_t acc[][row], int32_t pixels, int32_t f0,
-                                    int32_t valid, int biased, const int32_t *bias_sum,
+static inline void requantize_group(int32_t row, const int32_t acc[][row], int32_t pixels,
+                                    int32_t f0, int32_t valid, int biased, const int32_t *bias_sum,
                                     const int32_t *multipliers, const int32_t *shifts,
                                     const ta_conv_2d_params_t *p, int8_t *out)
 {
@@ -368,8 +368,7 @@ requantize_pixels(int32_t row, const int32_t acc[][row], int32_t pixels, int32_t
                                             offset, lov, hiv));
     }
     if (f < valid)
-        requantize_group(row, acc, pixels, f, valid, biased, bias_sum, multipliers, shifts, p,
-                         out);
+        requantize_group(row, acc, pixels, f, valid, biased, bias_sum, multipliers, shifts, p, out);
 }
 
 /* The rest of requantize_triple (from a block with a left shift on, and a
@@ -378,8 +377,8 @@ requantize_pixels(int32_t row, const int32_t acc[][row], int32_t pixels, int32_t
    it nor the loop of whole blocks saves many (the kernel's stack). */
 TA_NOINLINE static void requantize_triple_rest(const int32_t acc[3][TRIPLE_GROUP], int32_t f,
                                                int32_t valid, const int32_t *multipliers,
-                                               const int32_t *shifts,
-                                               const ta_conv_2d_params_t *p, int8_t *out)
+                                               const int32_t *shifts, const ta_conv_2d_params_t *p,
+                                               int8_t *out)
 {
     const size_t out_c = (size_t)p->output_depth;
     for (; f < valid; f += 4) {
@@ -429,8 +428,7 @@ TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_
                                               const int32_t *multipliers, const int32_t *shifts,
                                               const ta_conv_2d_params_t *p, int8_t *out)
 {
-    requantize_pixels(MVE_GROUP, acc, MVE_PIXELS, valid, 0, bias_sum, multipliers, shifts,
-                      p, out);
+    requantize_pixels(MVE_GROUP, acc, MVE_PIXELS, valid, 0, bias_sum, multipliers, shifts, p, out);
 }
 
 /* Pieces of three pixels' patches at a time (whole chunks): long enough
