@@ -475,13 +475,12 @@ static void conv_s8_patches(const ta_conv_2d_params_t *p, const int8_t *input,
 #if defined(TA_HAVE_MVE)
         /* Three pixels' patches at a time, each weight load shared: across
            rows (raster order), so that narrow images have triples too. */
-        for (; done + 3 <= total; done += 3, output += 3 * out_c) {
-            ta_conv_2d_gather_patches3(p, in_b, oy, ox, patches3);
-            for (ox += 3; ox >= p->output_width; ox -= p->output_width)
-                oy++;
-            ta_conv_2d_patches3_s8_mve(p, patches3, (int32_t)filter_size, weights, block_bytes,
-                                       bias_sum, multipliers, shifts, output);
-        }
+        done = total / 3 * 3;
+        ta_conv_2d_triples_s8_mve(p, in_b, total / 3, patches3, (int32_t)filter_size, weights,
+                                  block_bytes, bias_sum, multipliers, shifts, output);
+        output += (size_t)done * (size_t)out_c;
+        oy = done / p->output_width;
+        ox = done - oy * p->output_width;
 #endif
         for (; done < total; done++, output += out_c) {
             ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,

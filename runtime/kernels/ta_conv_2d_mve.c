@@ -34,6 +34,9 @@
    the pixels' inputs stay in vector registers while four blocks of
    filters pass, so each weight load serves every pixel. */
 enum { MVE_GROUP = 16, MVE_PIXELS = 4 };
+/* Triples' groups: twice as many channels, so that 32 output channels
+   take one group (half the sweeps' calls and requantization setups). */
+enum { TRIPLE_GROUP = 32 };
 
 /* acc[k][f] = filter f . pixel k (x + k * x_step) for `pairs` pairs of
    filters of one 16-byte chunk at most (n <= 16), four pixels. Per pair
@@ -147,8 +150,8 @@ TA_NOINLINE static void sums_two_chunks_2(const int8_t *w, int32_t pairs, const 
 /* Sums are computed for pairs of filters: a last pair that ends a block
    early leaves its block's last two sums unset; zeroed for the pixels'
    rows of acc, so that the block's requantization reads set values (its
-   lanes are not stored). */
-static inline void zero_unpaired(int32_t (*acc)[MVE_GROUP], int32_t pixels, int32_t pairs)
+   lanes are not stored). The pixels' sums `row` apart from acc. */
+static inline void zero_unpaired(int32_t row, int32_t acc[][row], int32_t pixels, int32_t pairs)
 {
     if (pairs % 2 == 0)
         return;
@@ -166,13 +169,13 @@ static inline int32x4_t requantize4_split(int32x4_t acc, int32x4_t bias, int32x4
     return vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv);
 }
 
-/* bias, requantization and store of acc[k][f0..valid) for `pixels`
-   pixels, out_c outputs apart: whole blocks of four filters computed (the
+/* bias, requantization and store of acc[k * row + f0..valid) for
+   `pixels` pixels, out_c outputs apart: whole blocks of four filters computed (the
    arrays padded to them), the last stored predicated; biased: the sums
    hold their bias already. Inline for the constant pixel counts below
    (their loops unrolled). */
-static inline void requantize_group(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t f0,
-                                    int32_t valid, int biased, const int32_t *bias_sum,
+static inline void requantize_group(int32_t row, const int32_t acc[][row], int32_t pixels,
+                                    int32_t f0, int32_t valid, int biased, const int32_t *bias_sum,
                                     const int32_t *multipliers, const int32_t *shifts,
                                     const ta_conv_2d_params_t *p, int8_t *out)
 {
@@ -264,23 +267,24 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
     /* clang-format on */
 }
 
-/* The same for three pixels whose sums hold their bias (triple_sweep):
-   the first two as above, the third's steps alone (the others' done); the
-   offset added by VADD, which leaves a vector register free (none is
-   spilled then). */
+/* The same for three pixels whose sums hold their bias (triple_sweep),
+   TRIPLE_GROUP apart: the first two as above, the third's steps alone (the
+   others' done); the offset added by VADD, which leaves a vector register
+   free (none is spilled then). */
 static inline void requantize4_right_triple(const int32_t *acc, int32x4_t m, int32x4_t s,
                                             int32x4_t lov, int32x4_t hiv, int32_t offset,
                                             int8_t *out, size_t out_c)
 {
+    _Static_assert(TRIPLE_GROUP * sizeof(int32_t) == 128, "the loads' offsets");
     int32x4_t a, b;
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_NO_BIAS, "0", "64", "128") RQ_THIRD
+        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_NO_BIAS, "0", "128", "256") RQ_THIRD
         : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
         : [acc] "r"(acc), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv),
           [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
-          "m"(*(const int32_t(*)[3 * MVE_GROUP])acc)
+          "m"(*(const int32_t(*)[3 * TRIPLE_GROUP])acc)
         : "p0", "memory");
     /* clang-format on */
 }
@@ -326,9 +330,9 @@ static inline void requantize4_right_triple_long(const int32_t *mid, int32x4_t m
    block is a right shift (as nearly always) without the left shift and the
    mask of the ties step (x & neg_right then has the sign bit of x). A last
    partial block through requantize_group. biased: the sums hold their
-   bias already (triple_sweep's). */
+   bias already. */
 static inline __attribute__((always_inline)) void
-requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid, int biased,
+requantize_pixels(int32_t row, const int32_t acc[][row], int32_t pixels, int32_t valid, int biased,
                   const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
                   const ta_conv_2d_params_t *p, int8_t *out)
 {
@@ -342,17 +346,13 @@ requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
         const int32x4_t bias = biased ? vdupq_n_s32(0) : vldrwq_s32(bias_sum + f);
         int8_t *o = out + f;
         /* Quads: the right shifts' steps laid out first (fewer taken
-           branches); triples keep gcc's layout, which spills nothing. */
+           branches). */
         if (pixels == MVE_PIXELS) {
             if (TA_LIKELY(vmaxvq_s32(INT32_MIN, s) < 0)) {
                 requantize4_right_quad(&acc[0][f], bias, m, s, lov, hiv, ones, offset, o, out_c);
                 continue;
             }
         } else if (vmaxvq_s32(INT32_MIN, s) < 0) {
-            if (pixels == 3) {
-                requantize4_right_triple(&acc[0][f], m, s, lov, hiv, offset, o, out_c);
-                continue;
-            }
 #pragma GCC unroll 4
             for (int32_t k = 0; k < pixels; k++, o += out_c) {
                 int32x4_t v = vqrdmulhq_s32(vaddq_s32(vldrwq_s32(&acc[k][f]), bias), m);
@@ -368,18 +368,67 @@ requantize_pixels(const int32_t acc[][MVE_GROUP], int32_t pixels, int32_t valid,
                                             offset, lov, hiv));
     }
     if (f < valid)
-        requantize_group(acc, pixels, f, valid, biased, bias_sum, multipliers, shifts, p, out);
+        requantize_group(row, acc, pixels, f, valid, biased, bias_sum, multipliers, shifts, p, out);
+}
+
+/* The rest of requantize_triple (from a block with a left shift on, and a
+   last partial block: rare), a pixel's block at a time, each stored
+   predicated: out of line and with few vector registers, so that neither
+   it nor the loop of whole blocks saves many (the kernel's stack). */
+TA_NOINLINE static void requantize_triple_rest(const int32_t acc[3][TRIPLE_GROUP], int32_t f,
+                                               int32_t valid, const int32_t *multipliers,
+                                               const int32_t *shifts, const ta_conv_2d_params_t *p,
+                                               int8_t *out)
+{
+    const size_t out_c = (size_t)p->output_depth;
+    for (; f < valid; f += 4) {
+        const mve_pred16_t lanes = vctp32q((uint32_t)(valid - f));
+        for (int32_t k = 0; k < 3; k++) {
+            const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
+                vldrwq_s32(&acc[k][f]), vldrwq_s32(multipliers + f), vldrwq_s32(shifts + f));
+            vstrbq_p_s32(out + (size_t)k * out_c + (size_t)f,
+                         vminq_s32(vmaxq_s32(vaddq_n_s32(v, p->output_offset),
+                                             vdupq_n_s32(p->activation_min)),
+                                   vdupq_n_s32(p->activation_max)),
+                         lanes);
+        }
+    }
+}
+
+/* The same for three pixels whose sums hold their bias (triple_sweep's),
+   TRIPLE_GROUP apart: whole blocks of right shifts in one assembly pass
+   (requantize4_right_triple); right: every shift of the layer is a right
+   shift (the caller's test once a layer, not a reduction a block); from a
+   block with a left shift on, and a last partial block, through
+   requantize_group. */
+static inline void requantize_triple(const int32_t acc[3][TRIPLE_GROUP], int32_t valid, int right,
+                                     const int32_t *multipliers, const int32_t *shifts,
+                                     const ta_conv_2d_params_t *p, int8_t *out)
+{
+    const int32_t offset = p->output_offset;
+    const size_t out_c = (size_t)p->output_depth;
+    const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    int32_t f = 0;
+    for (; f + 4 <= valid; f += 4) {
+        const int32x4_t s = vldrwq_s32(shifts + f);
+        if (!right && vmaxvq_s32(INT32_MIN, s) >= 0)
+            break;
+        requantize4_right_triple(&acc[0][f], vldrwq_s32(multipliers + f), s, lov, hiv, offset,
+                                 out + f, out_c);
+    }
+    if (f < valid)
+        requantize_triple_rest(acc, f, valid, multipliers, shifts, p, out);
 }
 
 /* requantize_pixels for quads, out of line (its callers keep their
-   registers); triples run it inline in ta_conv_2d_patches3_s8_mve, their
+   registers); triples run it inline in ta_conv_2d_triples_s8_mve, their
    one caller (no call, no saving of registers per group). */
 TA_NOINLINE static void requantize_quad_group(const int32_t acc[MVE_PIXELS][MVE_GROUP],
                                               int32_t valid, const int32_t *bias_sum,
                                               const int32_t *multipliers, const int32_t *shifts,
                                               const ta_conv_2d_params_t *p, int8_t *out)
 {
-    requantize_pixels(acc, MVE_PIXELS, valid, 0, bias_sum, multipliers, shifts, p, out);
+    requantize_pixels(MVE_GROUP, acc, MVE_PIXELS, valid, 0, bias_sum, multipliers, shifts, p, out);
 }
 
 /* Pieces of three pixels' patches at a time (whole chunks): long enough
@@ -501,12 +550,12 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
    bytes apart, x the middle one's (word-aligned: one pointer serves the
    three through VLDRW offsets): the six sums of pair j, from the pair's
    two biases at bias + 4 j (so requantize4_right_triple adds none), set at
-   acc + 4 j, acc + 4 j + MVE_GROUP and acc + 4 j + 2 MVE_GROUP. The loops
+   acc + 4 j, acc + 4 j + TRIPLE_GROUP and acc + 4 j + 2 TRIPLE_GROUP. The loops
    are long_sweep's (TA_SWEEP_CHUNKS). */
 TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t chunks,
                                      int32_t pairs, const int32_t *bias, int32_t *acc)
 {
-    _Static_assert(TA_CONV_2D_TRIPLE_PATCH == 256 && MVE_GROUP * sizeof(int32_t) == 64,
+    _Static_assert(TA_CONV_2D_TRIPLE_PATCH == 256 && TRIPLE_GROUP * sizeof(int32_t) == 128,
                    "the loads' and stores' offsets");
     int32_t a0, a1, a2, b0, b1, b2;
     /* clang-format off */
@@ -519,9 +568,9 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                                    "vldrw.u32   q1, [%[x]], #16",
                                    "vldrw.u32   q2, [%[x], #240]")
                    "   strd        %[a0], %[b0], [%[acc]]\n"
-                   "   strd        %[a1], %[b1], [%[acc], #64]\n"
+                   "   strd        %[a1], %[b1], [%[acc], #128]\n"
                    "   sub         %[x], %[x], %[c], lsl #4\n"
-                   "   strd        %[a2], %[b2], [%[acc], #128]\n"
+                   "   strd        %[a2], %[b2], [%[acc], #256]\n"
                    "   adds        %[acc], %[acc], #16\n"
                    "   subs        %[n], %[n], #1\n"
                    "   bne         2b\n"
@@ -534,32 +583,44 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
 }
 #undef TA_SWEEP_CHUNKS
 
-/* Every output channel of three pixels whose im2col patches (n bytes, then
-   anything finite to the end of the last chunk) lie TA_CONV_2D_TRIPLE_PATCH
-   bytes apart from `patches` (word-aligned), out_c outputs apart in out:
-   each weight load serves the three pixels. A group's first filter pairs
-   of every block in one sweep, the second pairs in another
-   (triple_sweep). */
-void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, int32_t n,
-                                const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                                const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+/* Every output channel of `triples` runs of three consecutive output
+   pixels in raster order from the image's first (in_b, a batch's image),
+   their outputs out_c apart from out: each triple's im2col patches
+   gathered (ta_conv_2d_gather_patches3: n bytes each,
+   TA_CONV_2D_TRIPLE_PATCH apart from `patches`, word-aligned, zeros past n
+   to the end of the last chunk) and each weight load serving the three
+   pixels; a group's first filter pairs of every block in one sweep, the
+   second pairs in another (triple_sweep). The pixel loop here, not in
+   ta_conv_2d.c: no call and no saving of registers per triple. */
+void ta_conv_2d_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t triples,
+                               int8_t *patches, int32_t n, const int8_t *weights,
+                               size_t block_bytes, const int32_t *bias_sum,
+                               const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
-    const int32_t out_c = p->output_depth;
+    const int32_t out_c = p->output_depth, width = p->output_width;
     const int32_t chunks = (n + 15) / 16;
-    int32_t acc[MVE_PIXELS][MVE_GROUP];
-    for (int32_t o = 0; o < out_c; o += MVE_GROUP) {
-        const int32_t filters = out_c - o < MVE_GROUP ? out_c - o : MVE_GROUP;
-        const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
-        /* pairs of filters: a last odd one pairs with a padded zero filter */
-        const int32_t pairs = (filters + 1) / 2;
-        triple_sweep(w, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, (pairs + 1) / 2, bias_sum + o,
-                     &acc[0][0]);
-        if (pairs >= 2)
-            triple_sweep(w + 32, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs / 2,
-                         bias_sum + o + 2, &acc[0][2]);
-        zero_unpaired(acc, 3, pairs);
-        requantize_pixels(acc, 3, filters, 1, bias_sum + o, multipliers + o, shifts + o, p,
-                          out + o);
+    int32_t top = INT32_MIN; /* right_shifts_only in fewer bytes: once a layer */
+    for (int32_t o = 0; o < out_c; o++)
+        top = shifts[o] > top ? shifts[o] : top;
+    const int right = top < 0;
+    int32_t acc[3][TRIPLE_GROUP];
+    for (int32_t t = 0, oy = 0, ox = 0; t < triples; t++, out += 3 * out_c) {
+        ta_conv_2d_gather_patches3(p, in_b, oy, ox, patches);
+        for (ox += 3; ox >= width; ox -= width)
+            oy++;
+        for (int32_t o = 0; o < out_c; o += TRIPLE_GROUP) {
+            const int32_t filters = out_c - o < TRIPLE_GROUP ? out_c - o : TRIPLE_GROUP;
+            const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
+            /* pairs of filters: a last odd one pairs with a padded zero filter */
+            const int32_t pairs = (filters + 1) / 2;
+            triple_sweep(w, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, (pairs + 1) / 2,
+                         bias_sum + o, &acc[0][0]);
+            if (pairs >= 2)
+                triple_sweep(w + 32, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs / 2,
+                             bias_sum + o + 2, &acc[0][2]);
+            zero_unpaired(TRIPLE_GROUP, acc, 3, pairs);
+            requantize_triple(acc, filters, right, multipliers + o, shifts + o, p, out + o);
+        }
     }
 }
 
@@ -712,7 +773,7 @@ TA_NOINLINE void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_
                     sums_two_chunks_2(w, pairs, x, x_step, n, acc);
                     sums_two_chunks_2(w, pairs, x + 2 * x_step, x_step, n, acc + 2);
                 }
-                zero_unpaired(acc, MVE_PIXELS, pairs);
+                zero_unpaired(MVE_GROUP, acc, MVE_PIXELS, pairs);
                 requantize_quad_group(acc, filters, bias_sum + o, multipliers + o, shifts + o, p,
                                       out + o);
             }

@@ -45,12 +45,15 @@ void ta_conv_2d_run_short_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, 
                                  size_t block_bytes, const int32_t *bias_sum,
                                  const int32_t *multipliers, const int32_t *shifts, int8_t *out);
 
-/* Every output channel of three pixels whose im2col patches (n bytes, then
-   anything finite to the end of the last chunk) lie TA_CONV_2D_TRIPLE_PATCH
-   bytes apart from `patches`, which is word-aligned. */
-void ta_conv_2d_patches3_s8_mve(const ta_conv_2d_params_t *p, const int8_t *patches, int32_t n,
-                                const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                                const int32_t *multipliers, const int32_t *shifts, int8_t *out);
+/* Every output channel of `triples` runs of three consecutive output
+   pixels in raster order from the first of image in_b (outputs out_c
+   apart from out): their im2col patches (n bytes) gathered a triple at a
+   time TA_CONV_2D_TRIPLE_PATCH bytes apart into `patches` (word-aligned;
+   zeros past n to the end of the last chunk: the caller's). */
+void ta_conv_2d_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t triples,
+                               int8_t *patches, int32_t n, const int8_t *weights,
+                               size_t block_bytes, const int32_t *bias_sum,
+                               const int32_t *multipliers, const int32_t *shifts, int8_t *out);
 
 /* Three pixels with a long filter (windows at (iy[k], ix[k]), outputs out_c
    apart); patches3 holds 3 * TA_CONV_2D_LONG_TRIPLE_PIECE bytes. */

@@ -72,7 +72,7 @@ void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, i
     }
 }
 
-#if defined(TA_HAVE_MVE) /* the three-pixel patch loop's (ta_conv_2d.c) */
+#if defined(TA_HAVE_MVE) /* the three-pixel patch loop's (ta_conv_2d_mve.c) */
 /* The patches of three consecutive output pixels in raster order from
    (oy, ox), TA_CONV_2D_TRIPLE_PATCH bytes apart: in one row with windows
    all inside the image (the usual case) a filter row of the three a
