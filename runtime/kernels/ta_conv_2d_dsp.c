@@ -332,6 +332,17 @@ static inline uint32_t chunk_word_count(int32_t words)
     "4:\n"
 /* clang-format on */
 
+/* pair_pass's count register c: 2^16 a whole chunk, less 2^16 plus the
+   last chunk's one to three words if any. After the chunk that ends the
+   last whole one c is 0 (no words left) or the words less 2^16
+   (negative; its low two bits the words), before that positive: one
+   subtraction a chunk gives all three cases, no correction after the
+   loop. */
+static inline uint32_t pair_chunk_count(int32_t words)
+{
+    return (uint32_t)(words / 4) * 65536u + (words % 4 != 0 ? (uint32_t)(words % 4) - 65536u : 0u);
+}
+
 /* What pair_pass reads and advances, in memory: its 13 registers go to
    the loop (what clang leaves with r7 its frame pointer), so the asm keeps
    the pointer to this on the stack and reloads it around the loop. Set
@@ -341,7 +352,7 @@ typedef struct {
     const int32_t *bias, *multipliers, *shifts;    /* 0, 4, 8: this pair's channels */
     int8_t *out;                                   /* 12: pixel 0's output of the pair */
     const uint32_t *wide;                          /* 16 */
-    uint32_t count;                                /* 20: chunk_word_count(words) */
+    uint32_t count;                                /* 20: pair_chunk_count(words) */
     int32_t round_offset, out_step, clamp;         /* 24: 2 x output offset + 1; 28, 32 */
     uint32_t lo4, hi4;                             /* 36, 40: output_range4 */
     const int8_t *out_end;                         /* 44: out after the pass's last pair */
@@ -368,7 +379,7 @@ typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 92 && sizeof(void *) 
    4j + 1, then 4j + 2 and 4j + 3: a pass steps its weights by a block) by
    two pixels whose inputs are widened at wide and WIDE_GAP bytes further,
    outputs from out: the bias-started sums over whole chunks, two a pass
-   of the loop (c: chunk_word_count; w and x advanced by each chunk's
+   of the loop (c: pair_chunk_count; w and x advanced by each chunk's
    first loads), then
    the last chunk's one to three words unrolled (entered at the first of
    them, last word first: no loop). Requantized in registers: with
@@ -420,17 +431,17 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
         "   cmp      %[c], #0\n"
         "   blt      2f\n"
         /* two chunks a pass, the count tested after each: one taken
-           branch per two chunks */
+           branch per two chunks; the flags of the last test tell the
+           words left (pair_chunk_count) */
         "1:\n" TA_PAIR_CHUNK
         "   subs     %[c], %[c], #65536\n"
-        "   bmi      2f\n" TA_PAIR_CHUNK
+        "   ble      2f\n" TA_PAIR_CHUNK
         "   subs     %[c], %[c], #65536\n"
-        "   bpl      1b\n"
+        "   bgt      1b\n"
         "2:\n"
-        "   adds     %[c], %[c], #65536\n"
         "   beq      4f\n"
-        "   cmp      %[c], #2\n"
-        "   blt      31f\n"
+        "   lsls     %[c], %[c], #31\n" /* the words left: C = bit 1, Z = !bit 0 */
+        "   bcc      31f\n"
         "   beq      32f\n"
         TA_WIDE_WORD(8, 16)
         "32:\n" TA_WIDE_WORD(4, 8)
@@ -611,7 +622,7 @@ static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const 
     const range4_t range = output_range4(p);
     /* the asm sets bias, multipliers, shifts, out, out_end, out1, pending */
     ctx->wide = wide;
-    ctx->count = chunk_word_count(words);
+    ctx->count = pair_chunk_count(words);
     ctx->round_offset = 2 * p->output_offset + 1;
     ctx->out_step = out_c;
     ctx->clamp = range.clamp;
