@@ -558,11 +558,9 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                    "the loads' and stores' offsets");
     int32_t a0, a1, a2, b0, b1, b2;
     /* clang-format off */
-    __asm volatile("2: ldrd        %[a0], %[b0], [%[bias]], #16\n"
-                   "   mov         %[a1], %[a0]\n"
-                   "   mov         %[b1], %[b0]\n"
-                   "   mov         %[a2], %[a0]\n"
-                   "   mov         %[b2], %[b0]\n"
+    __asm volatile("2: ldrd        %[a0], %[b0], [%[bias]]\n"
+                   "   ldrd        %[a1], %[b1], [%[bias]]\n"
+                   "   ldrd        %[a2], %[b2], [%[bias]], #16\n"
                    TA_SWEEP_CHUNKS("vldrw.u32   q0, [%[x], #-256]",
                                    "vldrw.u32   q1, [%[x]], #16",
                                    "vldrw.u32   q2, [%[x], #240]")
