@@ -396,10 +396,10 @@ TA_NOINLINE static void requantize_triple_rest(const int32_t acc[3][TRIPLE_GROUP
 }
 
 /* The same for three pixels whose sums hold their bias (triple_sweep's),
-   TRIPLE_GROUP apart: whole blocks of right shifts in one assembly pass
-   (requantize4_right_triple); right: every shift of the layer is a right
-   shift (the caller's test once a layer, not a reduction a block); from a
-   block with a left shift on, and a last partial block, through
+   TRIPLE_GROUP apart: whole blocks in one assembly pass each
+   (requantize4_right_triple) when every shift of the layer is a right
+   shift (right: the caller's test once a layer), a loop without a test a
+   block (a low-overhead loop); else, and a last partial block, through
    requantize_triple_rest. */
 static inline void requantize_triple(const int32_t acc[3][TRIPLE_GROUP], int32_t valid, int right,
                                      const int32_t *multipliers, const int32_t *shifts,
@@ -408,16 +408,12 @@ static inline void requantize_triple(const int32_t acc[3][TRIPLE_GROUP], int32_t
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-    int32_t f = 0;
-    for (; f + 4 <= valid; f += 4) {
-        const int32x4_t s = vldrwq_s32(shifts + f);
-        if (!right && vmaxvq_s32(INT32_MIN, s) >= 0)
-            break;
-        requantize4_right_triple(&acc[0][f], vldrwq_s32(multipliers + f), s, lov, hiv, offset,
-                                 out + f, out_c);
-    }
-    if (f < valid)
-        requantize_triple_rest(acc, f, valid, multipliers, shifts, p, out);
+    const int32_t whole = right ? valid / 4 * 4 : 0;
+    for (int32_t f = 0; f < whole; f += 4)
+        requantize4_right_triple(&acc[0][f], vldrwq_s32(multipliers + f), vldrwq_s32(shifts + f),
+                                 lov, hiv, offset, out + f, out_c);
+    if (whole < valid)
+        requantize_triple_rest(acc, whole, valid, multipliers, shifts, p, out);
 }
 
 /* requantize_pixels for quads, out of line (its callers keep their
