@@ -230,9 +230,9 @@ static inline void requantize_group(int32_t row, const int32_t acc[][row], int32
     RQ_LOAD("b", L1) RQ_TIES("a") BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b")                 \
     OFFSET("a") RQ_SHIFT("b") RQ_MAX("a") OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")             \
     RQ_MAX("b") RQ_LOAD("a", L2) RQ_MIN("b") BIAS("a") RQ_STORE("b", "o1")
-/* The third pixel's steps after the first pair's, alone. */
-#define RQ_THIRD                                                                                   \
-    "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_TIES("a") RQ_SHIFT("a") RQ_ADD_OFFSET("a")        \
+/* The third pixel's steps after the first pair's, alone; OFFSET as above. */
+#define RQ_THIRD(OFFSET)                                                                           \
+    "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_TIES("a") RQ_SHIFT("a") OFFSET("a")              \
     RQ_MAX("a") RQ_MIN("a") RQ_STORE("a", "o0")
 /* clang-format on */
 
@@ -271,17 +271,17 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
    others' done); the offset added by VADD, which leaves a vector register
    free (none is spilled then). */
 static inline void requantize4_right_triple(const int32_t *acc, int32x4_t m, int32x4_t s,
-                                            int32x4_t lov, int32x4_t hiv, int32_t offset,
-                                            int8_t *out, size_t out_c)
+                                            int32x4_t lov, int32x4_t hiv, int32x4_t ones,
+                                            int32_t offset, int8_t *out, size_t out_c)
 {
     _Static_assert(TRIPLE_GROUP * sizeof(int32_t) == 128, "the loads' offsets");
     int32x4_t a, b;
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_NO_BIAS, "0", "128", "256") RQ_THIRD
+        RQ_FIRST_PAIR(RQ_OFFSET, RQ_NO_BIAS, "0", "128", "256") RQ_THIRD(RQ_OFFSET)
         : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
-        : [acc] "r"(acc), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv),
+        : [acc] "r"(acc), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv), [ones] "w"(ones),
           [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
           "m"(*(const int32_t(*)[3 * TRIPLE_GROUP])acc)
         : "p0", "memory");
@@ -300,7 +300,7 @@ static inline void requantize4_right_triple_long(const int32_t *mid, int32x4_t m
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_NO_BIAS, "-256", "0", "256") RQ_THIRD
+        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_NO_BIAS, "-256", "0", "256") RQ_THIRD(RQ_ADD_OFFSET)
         : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
         : [acc] "r"(mid), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv), [one] "r"(1),
           [off] "r"(offset), [oc] "r"(out_c),
@@ -408,10 +408,11 @@ static inline void requantize_triple(const int32_t acc[3][TRIPLE_GROUP], int32_t
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
+    const int32x4_t ones = vdupq_n_s32(1);
     const int32_t whole = right ? valid / 4 * 4 : 0;
     for (int32_t f = 0; f < whole; f += 4)
         requantize4_right_triple(&acc[0][f], vldrwq_s32(multipliers + f), vldrwq_s32(shifts + f),
-                                 lov, hiv, offset, out + f, out_c);
+                                 lov, hiv, ones, offset, out + f, out_c);
     if (whole < valid)
         requantize_triple_rest(acc, whole, valid, multipliers, shifts, p, out);
 }
