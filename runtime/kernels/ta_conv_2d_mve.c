@@ -561,11 +561,10 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                    TA_SWEEP_CHUNKS("vldrw.u32   q0, [%[x], #-256]",
                                    "vldrw.u32   q1, [%[x]], #16",
                                    "vldrw.u32   q2, [%[x], #240]")
-                   "   strd        %[a0], %[b0], [%[acc]]\n"
                    "   strd        %[a1], %[b1], [%[acc], #128]\n"
                    "   sub         %[x], %[x], %[c], lsl #4\n"
                    "   strd        %[a2], %[b2], [%[acc], #256]\n"
-                   "   adds        %[acc], %[acc], #16\n"
+                   "   strd        %[a0], %[b0], [%[acc]], #16\n"
                    "   subs        %[n], %[n], #1\n"
                    "   bne         2b\n"
                    : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
