@@ -480,14 +480,13 @@ TA_NOINLINE static void long_sweep(const int8_t *w, const int8_t *x, int32_t chu
                    TA_SWEEP_CHUNKS("vldrb.8     q0, [%[x0]], #16",
                                    "vldrb.8     q1, [%[x1]], #16",
                                    "vldrb.8     q2, [%[x2]], #16")
-                   "   strd        %[a0], %[b0], [%[acc]]\n"
                    "   strd        %[a1], %[b1], [%[acc], #256]\n"
                    "   sub         %[x0], %[x0], %[c], lsl #4\n"
                    "   sub         %[x1], %[x1], %[c], lsl #4\n"
                    "   sub         %[x2], %[x2], %[c], lsl #4\n"
                    "   strd        %[a2], %[b2], [%[acc], #512]\n"
                    "   ldr         lr, %[skip]\n"
-                   "   adds        %[acc], %[acc], #16\n"
+                   "   strd        %[a0], %[b0], [%[acc]], #16\n"
                    "   add         %[w], %[w], lr\n"
                    "   subs        %[n], %[n], #1\n"
                    "   bne         2b\n"
