@@ -83,8 +83,7 @@ void ta_conv_2d_gather_patches3(const ta_conv_2d_params_t *p, const int8_t *in_b
 {
     const int32_t fd = p->filter_depth, sw = p->stride_width;
     const int32_t iy0 = oy * p->stride_height - p->pad_top, ix0 = ox * sw - p->pad_left;
-    if (!(ox + 3 <= p->output_width && p->dilation_width == 1 && iy0 >= 0 && ix0 >= 0 &&
-          iy0 + (p->filter_height - 1) * p->dilation_height < p->input_height &&
+    if (!(ox + 3 <= p->output_width && p->dilation_width == 1 && ix0 >= 0 &&
           ix0 + 2 * sw + p->filter_width <= p->input_width)) {
         const int32_t width = p->output_width, left = -p->pad_left, sh = p->stride_height;
         for (int32_t k = 0, iy = iy0, ix = ix0; k < 3; k++, patches += TA_CONV_2D_TRIPLE_PATCH) {
@@ -95,14 +94,20 @@ void ta_conv_2d_gather_patches3(const ta_conv_2d_params_t *p, const int8_t *in_b
         }
         return;
     }
-    const int32_t filter_row = p->filter_width * fd;
+    const int32_t filter_row = p->filter_width * fd, dh = p->dilation_height;
     const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
-    const int8_t *src = in_b + (size_t)iy0 * row_size + (size_t)ix0 * (size_t)fd;
-    const size_t step = (size_t)p->dilation_height * row_size, apart = (size_t)(sw * fd);
-    for (int32_t ky = 0; ky < p->filter_height; ky++, patches += filter_row, src += step) {
-        const int8_t *s0 = src, *s1 = src + apart, *s2 = src + 2 * apart;
+    const size_t apart = (size_t)(sw * fd);
+    for (int32_t ky = 0, iy = iy0; ky < p->filter_height; ky++, patches += filter_row, iy += dh) {
         int8_t *d0 = patches, *d1 = patches + TA_CONV_2D_TRIPLE_PATCH;
         int8_t *d2 = patches + 2 * TA_CONV_2D_TRIPLE_PATCH;
+        if (iy < 0 || iy >= p->input_height) { /* a row above or below the image */
+            for (int32_t k = 0; k < 3; k++)
+                ta_fill_s8(patches + k * TA_CONV_2D_TRIPLE_PATCH, (int8_t)p->pad_value,
+                           filter_row);
+            continue;
+        }
+        const int8_t *s0 = in_b + (size_t)iy * row_size + (size_t)ix0 * (size_t)fd;
+        const int8_t *s1 = s0 + apart, *s2 = s0 + 2 * apart;
         /* clang-format off */
         __asm volatile("   wlstp.8     lr, %[n], 2f\n"
                        "1: vldrb.8     q0, [%[s0]], #16\n"
