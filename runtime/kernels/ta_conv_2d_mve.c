@@ -537,19 +537,30 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
         requantize_triple_rest(acc, LONG_GROUP, f, n, multipliers, shifts, p, out);
 }
 
-/* A sweep of `pairs` pairs of filters, one a block (blocks are
+/* The sums of a group's `pairs` pairs of filters (blocks of four from w,
    block_bytes = chunks * 64 apart, so that the weights run on from one
-   pair into the next), over three im2col patches TA_CONV_2D_TRIPLE_PATCH
+   block into the next) over three im2col patches TA_CONV_2D_TRIPLE_PATCH
    bytes apart, x the middle one's (word-aligned: one pointer serves the
-   three through VLDRW offsets): the six sums of pair j, from the pair's
-   two biases at bias + 4 j (so requantize4_right_triple adds none), set at
-   acc + 4 j, acc + 4 j + TRIPLE_GROUP and acc + 4 j + 2 TRIPLE_GROUP. The loops
-   are long_sweep's (TA_SWEEP_CHUNKS). */
+   three through VLDRW offsets), in two sweeps of one pair a block: the
+   first pairs of every block, then the second ones (in the same assembly:
+   one call a group; the second sweep's start read from `second`, its
+   count zeroed there once read). A sweep's pair j: the six sums from the
+   pair's two biases at bias + 4 j (so requantize4_right_triple adds none),
+   set at acc + 4 j, acc + 4 j + TRIPLE_GROUP and acc + 4 j + 2
+   TRIPLE_GROUP. The loops are long_sweep's (TA_SWEEP_CHUNKS). */
 TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t chunks,
                                      int32_t pairs, const int32_t *bias, int32_t *acc)
 {
     _Static_assert(TA_CONV_2D_TRIPLE_PATCH == 256 && TRIPLE_GROUP * sizeof(int32_t) == 128,
                    "the loads' and stores' offsets");
+    /* a last odd pair: its block's second pair is padding */
+    struct {
+        const int8_t *w;
+        const int32_t *bias;
+        int32_t *acc;
+        int32_t pairs;
+    } second = {w + 32, bias + 2, acc + 2, pairs / 2};
+    int32_t n = (pairs + 1) / 2;
     int32_t a0, a1, a2, b0, b1, b2;
     /* clang-format off */
     __asm volatile("2: ldrd        %[a0], %[b0], [%[bias]]\n"
@@ -564,10 +575,21 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                    "   strd        %[a0], %[b0], [%[acc]], #16\n"
                    "   subs        %[n], %[n], #1\n"
                    "   bne         2b\n"
+                   "   ldr         %[n], %[n2]\n"
+                   "   cmp         %[n], #0\n"
+                   "   beq         3f\n"
+                   "   ldr         %[w], %[w2]\n"
+                   "   ldr         %[bias], %[bias2]\n"
+                   "   ldr         %[acc], %[acc2]\n"
+                   "   movs        %[a0], #0\n"
+                   "   str         %[a0], %[n2]\n"
+                   "   b           2b\n"
+                   "3:\n"
                    : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
                      [b1] "=&Te"(b1), [b2] "=&Te"(b2), [x] "+r"(x), [w] "+r"(w), [acc] "+r"(acc),
-                     [n] "+r"(pairs), [bias] "+r"(bias)
-                   : [c] "r"(chunks)
+                     [n] "+r"(n), [bias] "+r"(bias), [n2] "+m"(second.pairs)
+                   : [c] "r"(chunks), [w2] "m"(second.w), [bias2] "m"(second.bias),
+                     [acc2] "m"(second.acc)
                    : "q0", "q1", "q2", "q3", "lr", "memory", "cc");
     /* clang-format on */
 }
@@ -579,8 +601,7 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
    gathered (ta_conv_2d_gather_patches3: n bytes each,
    TA_CONV_2D_TRIPLE_PATCH apart from `patches`, word-aligned, zeros past n
    to the end of the last chunk) and each weight load serving the three
-   pixels; a group's first filter pairs of every block in one sweep, the
-   second pairs in another (triple_sweep). The pixel loop here, not in
+   pixels (triple_sweep, a call a group). The pixel loop here, not in
    ta_conv_2d.c: no call and no saving of registers per triple. */
 void ta_conv_2d_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t triples,
                                int8_t *patches, int32_t n, const int8_t *weights,
@@ -603,11 +624,8 @@ void ta_conv_2d_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b,
             const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
             /* pairs of filters: a last odd one pairs with a padded zero filter */
             const int32_t pairs = (filters + 1) / 2;
-            triple_sweep(w, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, (pairs + 1) / 2,
-                         bias_sum + o, &acc[0][0]);
-            if (pairs >= 2)
-                triple_sweep(w + 32, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs / 2,
-                             bias_sum + o + 2, &acc[0][2]);
+            triple_sweep(w, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs, bias_sum + o,
+                         &acc[0][0]);
             zero_unpaired(TRIPLE_GROUP, acc, 3, pairs);
             requantize_triple(acc, filters, right, multipliers + o, shifts + o, p, out + o);
         }
