@@ -100,14 +100,14 @@ void ta_conv_2d_gather_patches3(const ta_conv_2d_params_t *p, const int8_t *in_b
     for (int32_t ky = 0, iy = iy0; ky < p->filter_height; ky++, patches += filter_row, iy += dh) {
         int8_t *d0 = patches, *d1 = patches + TA_CONV_2D_TRIPLE_PATCH;
         int8_t *d2 = patches + 2 * TA_CONV_2D_TRIPLE_PATCH;
-        if (iy < 0 || iy >= p->input_height) { /* a row above or below the image */
-            for (int32_t k = 0; k < 3; k++)
-                ta_fill_s8(patches + k * TA_CONV_2D_TRIPLE_PATCH, (int8_t)p->pad_value,
-                           filter_row);
-            continue;
-        }
-        const int8_t *s0 = in_b + (size_t)iy * row_size + (size_t)ix0 * (size_t)fd;
-        const int8_t *s1 = s0 + apart, *s2 = s0 + 2 * apart;
+        /* A row above or below the image: the first patch's filled, then
+           copied to the other two. */
+        const int outside = iy < 0 || iy >= p->input_height;
+        if (outside)
+            ta_fill_s8(d0, (int8_t)p->pad_value, filter_row);
+        const int8_t *s0 = outside ? d0 : in_b + (size_t)iy * row_size + (size_t)ix0 * (size_t)fd;
+        const size_t gap = outside ? 0 : apart;
+        const int8_t *s1 = s0 + gap, *s2 = s0 + 2 * gap;
         /* clang-format off */
         __asm volatile("   wlstp.8     lr, %[n], 2f\n"
                        "1: vldrb.8     q0, [%[s0]], #16\n"
