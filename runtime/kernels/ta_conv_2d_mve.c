@@ -947,12 +947,20 @@ void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *i
             const int32_t len = filter_size - t0 < LONG_TRIPLE_PIECE ? filter_size - t0
                                                                      : LONG_TRIPLE_PIECE;
             const int32_t chunks = (len + 15) / 16; /* zeros past the filter */
-            for (int32_t k = 0; k < 3; k++) {
-                int8_t *x = patches3 + (size_t)k * stride;
-                ta_conv_2d_gather_taps(p, in_b, iy[k], ix[k], t0, len, x);
-                if (len % 16)
-                    ta_fill_s8(x + len, 0, chunks * 16 - len);
-            }
+            /* The whole patch in one piece (the usual case): through
+               ta_conv_2d_gather_patch, a copy a filter row when the window
+               is inside the image, not the bounds tests and clamps a row
+               of ta_conv_2d_gather_taps. */
+            if (len == filter_size)
+                for (int32_t k = 0; k < 3; k++)
+                    ta_conv_2d_gather_patch(p, in_b, iy[k], ix[k], patches3 + (size_t)k * stride);
+            else
+                for (int32_t k = 0; k < 3; k++)
+                    ta_conv_2d_gather_taps(p, in_b, iy[k], ix[k], t0, len,
+                                           patches3 + (size_t)k * stride);
+            if (len % 16)
+                for (int32_t k = 0; k < 3; k++)
+                    ta_fill_s8(patches3 + (size_t)k * stride + len, 0, chunks * 16 - len);
             triple_block_sums(weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4,
                               block_bytes, (n + 1) / 2, patches3, chunks, acc);
         }

@@ -175,16 +175,6 @@ TA_NOINLINE static void gather_dilated(const ta_conv_2d_params_t *p, const int8_
 void ta_conv_2d_gather_taps(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
                             int32_t ix0, int32_t t0, int32_t len, int8_t *dst)
 {
-#if defined(TA_HAVE_MVE)
-    if (t0 == 0 && len == p->filter_height * p->filter_width * p->filter_depth) {
-        /* The whole patch (a piece of the three-pixel loop's holds up to
-           LONG_TRIPLE_PIECE bytes): ta_conv_2d_gather_patch's copy a
-           filter row when the window is inside the image (the usual case),
-           without the bounds tests and clamps a row here. */
-        ta_conv_2d_gather_patch(p, in_b, iy0, ix0, dst);
-        return;
-    }
-#endif
     if (p->dilation_width != 1) {
         gather_dilated(p, in_b, iy0, ix0, t0, len, dst);
         return;
