@@ -230,10 +230,16 @@ static inline void requantize_group(int32_t row, const int32_t acc[][row], int32
     RQ_LOAD("b", L1) RQ_TIES("a") BIAS("b") RQ_SHIFT("a") RQ_MUL("b") RQ_TIES("b")                 \
     OFFSET("a") RQ_SHIFT("b") RQ_MAX("a") OFFSET("b") RQ_MIN("a") RQ_STORE("a", "o0")             \
     RQ_MAX("b") RQ_LOAD("a", L2) RQ_MIN("b") BIAS("a") RQ_STORE("b", "o1")
-/* The third pixel's steps after the first pair's, alone; OFFSET as above. */
-#define RQ_THIRD(OFFSET)                                                                           \
-    "add %[o0], %[o1], %[oc]\n\t" RQ_MUL("a") RQ_TIES("a") RQ_SHIFT("a") OFFSET("a")              \
-    RQ_MAX("a") RQ_MIN("a") RQ_STORE("a", "o0")
+/* Three pixels' steps interleaved (sums that hold their bias, at byte
+   offsets L0, L1 and L2 from %[acc]; OFFSET as above), into a, b and c:
+   each step's pipe mostly differs from the last one's, and no pixel's
+   chain runs alone at the end. */
+#define RQ_THREE(OFFSET, L0, L1, L2)                                                               \
+    RQ_LOAD("a", L0) RQ_MUL("a") RQ_LOAD("b", L1) RQ_MUL("b") RQ_LOAD("c", L2) RQ_TIES("a")        \
+    RQ_MUL("c") RQ_SHIFT("a") RQ_TIES("b") OFFSET("a") RQ_SHIFT("b") RQ_TIES("c") OFFSET("b")      \
+    RQ_MAX("a") "add %[o1], %[o0], %[oc]\n\t" RQ_SHIFT("c") RQ_MIN("a") OFFSET("c") RQ_MAX("b")    \
+    RQ_STORE("a", "o0") RQ_MIN("b") "add %[o0], %[o1], %[oc]\n\t" RQ_MAX("c") RQ_STORE("b", "o1") \
+    RQ_MIN("c") RQ_STORE("c", "o0")
 /* clang-format on */
 
 /* Bias, requantization (right shifts only) and store of four channels of
@@ -275,12 +281,12 @@ static inline void requantize4_right_triple(const int32_t *acc, int32x4_t m, int
                                             int32_t offset, int8_t *out, size_t out_c)
 {
     _Static_assert(TRIPLE_GROUP * sizeof(int32_t) == 128, "the loads' offsets");
-    int32x4_t a, b;
+    int32x4_t a, b, c;
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_FIRST_PAIR(RQ_OFFSET, RQ_NO_BIAS, "0", "128", "256") RQ_THIRD(RQ_OFFSET)
-        : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
+        RQ_THREE(RQ_OFFSET, "0", "128", "256")
+        : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [o0] "+l"(o0), [o1] "=&l"(o1)
         : [acc] "r"(acc), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv), [ones] "w"(ones),
           [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
           "m"(*(const int32_t(*)[3 * TRIPLE_GROUP])acc)
@@ -296,12 +302,12 @@ static inline void requantize4_right_triple_long(const int32_t *mid, int32x4_t m
                                                  int8_t *out, size_t out_c)
 {
     _Static_assert(LONG_GROUP * sizeof(int32_t) == 256, "the loads' offsets");
-    int32x4_t a, b;
+    int32x4_t a, b, c;
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_FIRST_PAIR(RQ_ADD_OFFSET, RQ_NO_BIAS, "-256", "0", "256") RQ_THIRD(RQ_ADD_OFFSET)
-        : [a] "=&w"(a), [b] "=&w"(b), [o0] "+l"(o0), [o1] "=&l"(o1)
+        RQ_THREE(RQ_ADD_OFFSET, "-256", "0", "256")
+        : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [o0] "+l"(o0), [o1] "=&l"(o1)
         : [acc] "r"(mid), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv), [one] "r"(1),
           [off] "r"(offset), [oc] "r"(out_c),
           "m"(*(const int32_t(*)[3 * LONG_GROUP])(mid - LONG_GROUP))
@@ -321,7 +327,7 @@ static inline void requantize4_right_triple_long(const int32_t *mid, int32x4_t m
 #undef RQ_ADD_OFFSET
 #undef RQ_NO_BIAS
 #undef RQ_FIRST_PAIR
-#undef RQ_THIRD
+#undef RQ_THREE
 
 /* bias, requantization and store of acc[k][0..valid) for `pixels` pixels
    (inline for its one constant count, quads; the count and row stay
