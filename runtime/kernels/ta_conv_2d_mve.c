@@ -367,11 +367,7 @@ requantize_pixels(int32_t row, const int32_t acc[][row], int32_t pixels, int32_t
             }
             continue;
         }
-        const int32x4_t zero = vdupq_n_s32(0);
-        const int32x4_t left = vmaxq_s32(s, zero), neg_right = vminq_s32(s, zero);
-        for (int32_t k = 0; k < pixels; k++, o += out_c)
-            vstrbq_s32(o, requantize4_split(vldrwq_s32(&acc[k][f]), bias, m, left, neg_right,
-                                            offset, lov, hiv));
+        break; /* a left shift on: this block and the rest through requantize_group */
     }
     if (f < valid)
         requantize_group(row, acc, pixels, f, valid, bias_sum, multipliers, shifts, p, out);
