@@ -373,12 +373,11 @@ requantize_pixels(int32_t row, const int32_t acc[][row], int32_t pixels, int32_t
         requantize_group(row, acc, pixels, f, valid, bias_sum, multipliers, shifts, p, out);
 }
 
-/* The rest of requantize_triple and triple_requantize (from a block with
-   a left shift on, and a last partial block: rare) for three pixels'
-   sums, `row` apart from acc: a pixel's block at a time, each stored
-   predicated; out of line and with few vector registers, so that neither
-   it nor the loops of whole blocks save many (the kernel's stack). */
-TA_NOINLINE static void requantize_triple_rest(const int32_t *acc, int32_t row, int32_t f,
+/* The rest of requantize_triple (from a block with a left shift on, and a
+   last partial block: rare), a pixel's block at a time, each stored
+   predicated: out of line and with few vector registers, so that neither
+   it nor the loop of whole blocks saves many (the kernel's stack). */
+TA_NOINLINE static void requantize_triple_rest(const int32_t acc[3][TRIPLE_GROUP], int32_t f,
                                                int32_t valid, const int32_t *multipliers,
                                                const int32_t *shifts, const ta_conv_2d_params_t *p,
                                                int8_t *out)
@@ -388,7 +387,7 @@ TA_NOINLINE static void requantize_triple_rest(const int32_t *acc, int32_t row, 
         const mve_pred16_t lanes = vctp32q((uint32_t)(valid - f));
         for (int32_t k = 0; k < 3; k++) {
             const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
-                vldrwq_s32(acc + k * row + f), vldrwq_s32(multipliers + f), vldrwq_s32(shifts + f));
+                vldrwq_s32(&acc[k][f]), vldrwq_s32(multipliers + f), vldrwq_s32(shifts + f));
             vstrbq_p_s32(out + (size_t)k * out_c + (size_t)f,
                          vminq_s32(vmaxq_s32(vaddq_n_s32(v, p->output_offset),
                                              vdupq_n_s32(p->activation_min)),
@@ -417,8 +416,7 @@ static inline void requantize_triple(const int32_t acc[3][TRIPLE_GROUP], int32_t
         requantize4_right_triple(&acc[0][f], vldrwq_s32(multipliers + f), vldrwq_s32(shifts + f),
                                  lov, hiv, ones, offset, out + f, out_c);
     if (whole < valid)
-        requantize_triple_rest(&acc[0][0], TRIPLE_GROUP, whole, valid, multipliers, shifts, p,
-                               out);
+        requantize_triple_rest(acc, whole, valid, multipliers, shifts, p, out);
 }
 
 /* requantize_pixels for quads, out of line (its callers keep their
@@ -526,17 +524,21 @@ static void triple_requantize(const ta_conv_2d_params_t *p, const int32_t *acc, 
 {
     const int32_t out_c = p->output_depth, offset = p->output_offset;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-    multipliers += o0, shifts += o0, out += o0;
-    int32_t f = 0;
-    for (; f + 4 <= n; f += 4) {
-        const int32x4_t sh = vldrwq_s32(shifts + f);
-        if (vmaxvq_s32(INT32_MIN, sh) >= 0)
-            break;
-        requantize4_right_triple_long(acc + LONG_GROUP + f, vldrwq_s32(multipliers + f), sh, lov,
-                                      hiv, offset, out + f, (size_t)out_c);
+    for (int32_t f = 0; f < n; f += 4) {
+        const int32x4_t m = vldrwq_s32(multipliers + o0 + f), sh = vldrwq_s32(shifts + o0 + f);
+        if (n - f >= 4 && vmaxvq_s32(INT32_MIN, sh) < 0) { /* a whole block, right shifts */
+            requantize4_right_triple_long(acc + LONG_GROUP + f, m, sh, lov, hiv, offset,
+                                          out + o0 + f, (size_t)out_c);
+            continue;
+        }
+        const mve_pred16_t lanes = vctp32q((uint32_t)(n - f));
+        for (int32_t k = 0; k < 3; k++) {
+            const int32x4_t v = ta_mul_by_quantized_multiplier_mve(
+                vldrwq_s32(acc + k * LONG_GROUP + f), m, sh);
+            vstrbq_p_s32(out + (size_t)k * (size_t)out_c + (size_t)(o0 + f),
+                         vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv), lanes);
+        }
     }
-    if (f < n)
-        requantize_triple_rest(acc, LONG_GROUP, f, n, multipliers, shifts, p, out);
 }
 
 /* The sums of a group's `pairs` pairs of filters (blocks of four from w,
