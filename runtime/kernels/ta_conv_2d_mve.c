@@ -233,13 +233,17 @@ static inline void requantize_group(int32_t row, const int32_t acc[][row], int32
 /* Three pixels' steps interleaved (sums that hold their bias, at byte
    offsets L0, L1 and L2 from %[acc]; OFFSET as above), into a, b and c:
    each step's pipe mostly differs from the last one's, and no pixel's
-   chain runs alone at the end. */
-#define RQ_THREE(OFFSET, L0, L1, L2)                                                               \
-    RQ_LOAD("a", L0) RQ_MUL("a") RQ_LOAD("b", L1) RQ_MUL("b") RQ_LOAD("c", L2) RQ_TIES("a")        \
-    RQ_MUL("c") RQ_SHIFT("a") RQ_TIES("b") OFFSET("a") RQ_SHIFT("b") RQ_TIES("c") OFFSET("b")      \
-    RQ_MAX("a") "add %[o1], %[o0], %[oc]\n\t" RQ_SHIFT("c") RQ_MIN("a") OFFSET("c") RQ_MAX("b")    \
-    RQ_STORE("a", "o0") RQ_MIN("b") "add %[o0], %[o1], %[oc]\n\t" RQ_MAX("c") RQ_STORE("b", "o1") \
-    RQ_MIN("c") RQ_STORE("c", "o0")
+   chain runs alone at the end. LOAD_M and LOAD_S load the multipliers
+   and, once the multiplies are issued, the shifts (into register S), or
+   are empty (in m and s already). */
+#define RQ_SHIFT_BY(v, S) "vrshl.s32    %q[" v "], %q[" v "], %q[" S "]\n\t"
+#define RQ_OFFSET1(v)    "vmla.s32     %q[" v "], %q[m], %[off]\n\t"
+#define RQ_THREE(OFFSET, L0, L1, L2, LOAD_M, LOAD_S, S)                                            \
+    LOAD_M RQ_LOAD("a", L0) RQ_MUL("a") RQ_LOAD("b", L1) RQ_MUL("b") RQ_LOAD("c", L2)              \
+    RQ_TIES("a") RQ_MUL("c") LOAD_S RQ_SHIFT_BY("a", S) RQ_TIES("b") OFFSET("a")                   \
+    RQ_SHIFT_BY("b", S) RQ_TIES("c") OFFSET("b") RQ_MAX("a") "add %[o1], %[o0], %[oc]\n\t"         \
+    RQ_SHIFT_BY("c", S) RQ_MIN("a") OFFSET("c") RQ_MAX("b") RQ_STORE("a", "o0") RQ_MIN("b")        \
+    "add %[o0], %[o1], %[oc]\n\t" RQ_MAX("c") RQ_STORE("b", "o1") RQ_MIN("c") RQ_STORE("c", "o0")
 /* clang-format on */
 
 /* Bias, requantization (right shifts only) and store of four channels of
@@ -276,20 +280,27 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
    TRIPLE_GROUP apart: the first two as above, the third's steps alone (the
    others' done); the offset added by VADD, which leaves a vector register
    free (none is spilled then). */
-static inline void requantize4_right_triple(const int32_t *acc, int32x4_t m, int32x4_t s,
-                                            int32x4_t lov, int32x4_t hiv, int32x4_t ones,
+static inline void requantize4_right_triple(const int32_t *acc, const int32_t *m,
+                                            const int32_t *s, int32x4_t lov, int32x4_t hiv,
                                             int32_t offset, int8_t *out, size_t out_c)
 {
     _Static_assert(TRIPLE_GROUP * sizeof(int32_t) == 128, "the loads' offsets");
-    int32x4_t a, b, c;
+    int32x4_t a, b, c, ms;
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_THREE(RQ_OFFSET, "0", "128", "256")
-        : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [o0] "+l"(o0), [o1] "=&l"(o1)
-        : [acc] "r"(acc), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv), [ones] "w"(ones),
-          [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c),
-          "m"(*(const int32_t(*)[3 * TRIPLE_GROUP])acc)
+        "vldrw.u32    %q[m], [%[mp]]\n\t"
+        RQ_LOAD("a", "0") RQ_MUL("a") RQ_LOAD("b", "128") RQ_MUL("b") RQ_LOAD("c", "256")
+        RQ_TIES("a") RQ_MUL("c") "vldrw.u32    %q[m], [%[sp_]]\n\t" RQ_SHIFT_BY("a", "m")
+        RQ_TIES("b") RQ_SHIFT_BY("b", "m") RQ_TIES("c") RQ_SHIFT_BY("c", "m")
+        "vmov.i32     %q[m], #1\n\t" "add %[o1], %[o0], %[oc]\n\t"
+        RQ_OFFSET1("a") RQ_OFFSET1("b") RQ_MAX("a") RQ_OFFSET1("c") RQ_MIN("a") RQ_MAX("b")
+        RQ_STORE("a", "o0") RQ_MIN("b") "add %[o0], %[o1], %[oc]\n\t" RQ_MAX("c")
+        RQ_STORE("b", "o1") RQ_MIN("c") RQ_STORE("c", "o0")
+        : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [m] "=&w"(ms), [o0] "+l"(o0), [o1] "=&l"(o1)
+        : [acc] "r"(acc), [mp] "r"(m), [sp_] "r"(s), [lo] "w"(lov), [hi] "w"(hiv), [one] "r"(1),
+          [off] "r"(offset), [oc] "r"(out_c), "m"(*(const int32_t(*)[3 * TRIPLE_GROUP])acc),
+          "m"(*(const int32_t(*)[4])m), "m"(*(const int32_t(*)[4])s)
         : "p0", "memory");
     /* clang-format on */
 }
@@ -306,7 +317,7 @@ static inline void requantize4_right_triple_long(const int32_t *mid, int32x4_t m
     int8_t *o0 = out, *o1;
     /* clang-format off */
     __asm__ volatile(
-        RQ_THREE(RQ_ADD_OFFSET, "-256", "0", "256")
+        RQ_THREE(RQ_ADD_OFFSET, "-256", "0", "256", "", "", "s")
         : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [o0] "+l"(o0), [o1] "=&l"(o1)
         : [acc] "r"(mid), [m] "w"(m), [s] "w"(s), [lo] "w"(lov), [hi] "w"(hiv), [one] "r"(1),
           [off] "r"(offset), [oc] "r"(out_c),
@@ -328,6 +339,8 @@ static inline void requantize4_right_triple_long(const int32_t *mid, int32x4_t m
 #undef RQ_NO_BIAS
 #undef RQ_FIRST_PAIR
 #undef RQ_THREE
+#undef RQ_SHIFT_BY
+#undef RQ_OFFSET1
 
 /* bias, requantization and store of acc[k][0..valid) for `pixels` pixels
    (inline for its one constant count, quads; the count and row stay
@@ -410,11 +423,10 @@ static inline void requantize_triple(const int32_t acc[3][TRIPLE_GROUP], int32_t
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-    const int32x4_t ones = vdupq_n_s32(1);
     const int32_t whole = right ? valid / 4 * 4 : 0;
     for (int32_t f = 0; f < whole; f += 4)
-        requantize4_right_triple(&acc[0][f], vldrwq_s32(multipliers + f), vldrwq_s32(shifts + f),
-                                 lov, hiv, ones, offset, out + f, out_c);
+        requantize4_right_triple(&acc[0][f], multipliers + f, shifts + f, lov, hiv, offset,
+                                 out + f, out_c);
     if (whole < valid)
         requantize_triple_rest(acc, whole, valid, multipliers, shifts, p, out);
 }

@@ -94,19 +94,23 @@ void ta_conv_2d_gather_patches3(const ta_conv_2d_params_t *p, const int8_t *in_b
         }
         return;
     }
-    const int32_t filter_row = p->filter_width * fd, dh = p->dilation_height;
+    const int32_t filter_row = p->filter_width * fd;
     const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
-    const size_t apart = (size_t)(sw * fd);
-    for (int32_t ky = 0, iy = iy0; ky < p->filter_height; ky++, patches += filter_row, iy += dh) {
+    const int8_t *const left = in_b + (size_t)ix0 * (size_t)fd; /* the first window's column */
+    for (int32_t ky = 0, iy = iy0; ky < p->filter_height;
+         ky++, patches += filter_row, iy += p->dilation_height) {
         int8_t *d0 = patches, *d1 = patches + TA_CONV_2D_TRIPLE_PATCH;
         int8_t *d2 = patches + 2 * TA_CONV_2D_TRIPLE_PATCH;
         /* A row above or below the image: the first patch's filled, then
            copied to the other two. */
-        const int outside = iy < 0 || iy >= p->input_height;
-        if (outside)
+        const int8_t *s0 = d0;
+        size_t gap = 0;
+        if (iy < 0 || iy >= p->input_height) {
             ta_fill_s8(d0, (int8_t)p->pad_value, filter_row);
-        const int8_t *s0 = outside ? d0 : in_b + (size_t)iy * row_size + (size_t)ix0 * (size_t)fd;
-        const size_t gap = outside ? 0 : apart;
+        } else {
+            s0 = left + (size_t)iy * row_size;
+            gap = (size_t)(sw * fd);
+        }
         const int8_t *s1 = s0 + gap, *s2 = s0 + 2 * gap;
         /* clang-format off */
         __asm volatile("   wlstp.8     lr, %[n], 2f\n"
