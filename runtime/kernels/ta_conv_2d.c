@@ -695,13 +695,8 @@ void ta_conv_2d_s8_pointwise_rows_odd(const ta_conv_2d_params_t *p, int32_t rows
                                       const int32_t *bias_sum, const int32_t *multipliers,
                                       const int32_t *shifts, int8_t *output)
 {
-#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
-    pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts,
-                   ta_conv_2d_run_three_s8_dsp, output);
-#else
     pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts, run_pixels_interleaved,
                    output);
-#endif
 }
 
 int ta_conv_2d_s8_pointwise_off4(const ta_conv_2d_params_t *p, const int8_t *input,

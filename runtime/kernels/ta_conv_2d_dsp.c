@@ -308,30 +308,6 @@ static inline void dot2x2_widened(int32_t *acc, const int8_t *w, const pair_inpu
     acc[5] = a3;
 }
 
-/* Both loops of an assembly dot product in one count register c
-   (triple_sums; pair_pass unrolls the words): CHUNK, a whole 16-byte chunk, (chunks - 1) *
-   2^16 + 1 times (none when c is negative), then WORD, one word of the
-   last chunk, c % 2^16 times; chunk_word_count(words) makes c. */
-static inline uint32_t chunk_word_count(int32_t words)
-{
-    return ((uint32_t)(words / 4 - 1) << 16) | (uint32_t)(words % 4);
-}
-/* clang-format off */
-#define TA_CHUNKS_THEN_WORDS(CHUNK, WORD)                                                         \
-    "   cmp      %[c], #0\n"                                                                      \
-    "   blt      2f\n"                                                                            \
-    "1:\n" CHUNK                                                                                  \
-    "   subs     %[c], %[c], #65536\n"                                                            \
-    "   bpl      1b\n"                                                                            \
-    "2:\n"                                                                                        \
-    "   adds     %[c], %[c], #65536\n"                                                            \
-    "   beq      4f\n"                                                                            \
-    "3:\n" WORD                                                                                   \
-    "   subs     %[c], %[c], #1\n"                                                                \
-    "   bne      3b\n"                                                                            \
-    "4:\n"
-/* clang-format on */
-
 /* pair_pass's count register c: 2^16 a whole chunk, less 2^16 plus the
    last chunk's one to three words if any. After the chunk that ends the
    last whole one c is 0 (no words left) or the words less 2^16
@@ -772,131 +748,266 @@ TA_NOINLINE static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uin
     }
 }
 
-/* The last three pixels of an odd run (ta_conv_2d_run_three_s8_dsp: the
-   row chain's one-row 1x1 bands of five pixels end with them): a filter at
-   a time by the three pixels, so that each weight word, loaded and widened
-   once, feeds three pixels and no pixel goes alone (the keyword spotter's
-   64 x 64 1x1 rows: about 4,000 instructions fewer than a pair and a lone
-   pixel, about as many cycles: the LDMs are not pipelined). The pixels'
-   input words widened by widen_three: word k's odd halfword pairs of
-   pixels 0-2 at words 3k to 3k + 2 of `wide`, its even pairs likewise
-   from word 3 x words on. TRIPLE_WORDS: the input words that fit;
-   TRIPLE_MIN_WORDS: shorter filters keep the pair and the lone pixel (a
-   filter's setup and requantization weigh more against a short loop). */
-enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6, TRIPLE_MIN_WORDS = 8 };
+/* Three pixels by two filters: each weight word, loaded and widened once,
+   feeds three pixels' SMLADs (the pair loop's feed two): 21 instructions
+   and about 28 Cortex-M4 cycles per 24 MACs against 18 and 20 per 16. The
+   three inputs are widened interleaved a word at a time (widen_three:
+   word k's halfword pairs of pixels A, B, C at words 6k to 6k + 5 of
+   `wide`), so that one LDM reads a pixel's pair and one pointer walks all
+   three. TRIPLE_WORDS: the whole chunks of input words that fit `wide`. */
+enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6 / 4 * 4 };
 
-/* One weight word (byte K of its filter's chunk) by the three pixels'
-   input word, each half's three pairs by one LDM (odd at x, even at y,
-   both then at the next word): 11 instructions per 12 MACs. */
+/* What triple_pass reads and advances, in memory (its 14 registers all go
+   to the loop); the asm addresses the members by the byte offsets in
+   their comments. Set by triple_blocks from the run's pair_pass_t. */
+typedef struct {
+    const int32_t *bias, *multipliers, *shifts; /* 0, 4, 8: the next pair's channels */
+    int8_t *out;                                /* 12: pixel A's output of that pair */
+    const uint32_t *wide, *wide_end;            /* 16, 20: the widened inputs */
+    int32_t round_offset, out_step, clamp;      /* 24, 28, 32: as pair_pass_t's */
+    uint32_t lo4, hi4;                          /* 36, 40 */
+    const int8_t *out_end;                      /* 44: out after the pass's last pair */
+    const int8_t *w;                            /* 48: the pass's first pair's weights */
+} triple_pass_t;
+typedef char triple_pass_layout[offsetof(triple_pass_t, w) == 48 && sizeof(void *) == 4 ? 1 : -1];
+
+/* One input word (byte K of the chunk's filter words, K - 64 after the
+   chunk's first word has advanced w) of filters f0, f1 (r11, lr raw, then
+   halfword pairs r10/r11 and r12/lr) by pixels A, B, C (r0, r1: a pixel's
+   even and odd pairs, one LDM each) into r4-r9 (A f0, A f1, B f0, ...). */
 /* clang-format off */
-#define TA_TRIPLE_WORD(K)                                                                          \
-    "   ldr      %[v], [%[w], #" #K "]\n"                                                          \
-    "   ldmia    %[y]!, {%[xa], %[xb], %[xc]}\n"                                                   \
-    "   sxtb16   %[t], %[v]\n"                                                                    \
-    "   smlad    %[a0], %[t], %[xa], %[a0]\n"                                                     \
-    "   smlad    %[a1], %[t], %[xb], %[a1]\n"                                                     \
-    "   smlad    %[a2], %[t], %[xc], %[a2]\n"                                                     \
-    "   ldmia    %[x]!, {%[xa], %[xb], %[xc]}\n"                                                   \
-    "   sxtb16   %[t], %[v], ror #8\n"                                                            \
-    "   smlad    %[a0], %[t], %[xa], %[a0]\n"                                                     \
-    "   smlad    %[a1], %[t], %[xb], %[a1]\n"                                                     \
-    "   smlad    %[a2], %[t], %[xc], %[a2]\n"
+#define TA_T3_PIXEL(A0, A1)                                                                        \
+    "   ldmia    r2!, {r0, r1}\n"                                                                 \
+    "   smlad    " A0 ", r10, r0, " A0 "\n"                                                       \
+    "   smlad    " A0 ", r11, r1, " A0 "\n"                                                       \
+    "   smlad    " A1 ", r12, r0, " A1 "\n"                                                       \
+    "   smlad    " A1 ", lr, r1, " A1 "\n"
+#define TA_T3_WORD_FROM(LOADS)                                                                     \
+    LOADS                                                                                          \
+    "   sxtb16   r12, lr\n"                                                                       \
+    "   sxtb16   lr, lr, ror #8\n"                                                                \
+    "   sxtb16   r10, r11\n"                                                                      \
+    "   sxtb16   r11, r11, ror #8\n"                                                              \
+    TA_T3_PIXEL("r4", "r5") TA_T3_PIXEL("r6", "r7") TA_T3_PIXEL("r8", "r9")
+#define TA_T3_WORD(K)                                                                              \
+    TA_T3_WORD_FROM("   ldr      r11, [r3, #" #K " - 64]\n"                                        \
+                    "   ldr      lr, [r3, #16 + " #K " - 64]\n")
+/* One output: x = SMMLAR(2 acc, multiplier M, constant K), rounded by
+   pair_pass's scheme (shift R = -shift - 1), saturated to int8. */
+#define TA_T3_REQUANTIZE(A, M, K, R)                                                               \
+    "   lsls     " A ", " A ", #1\n"                                                              \
+    "   smmlar   lr, " A ", " M ", " K "\n"                                                       \
+    "   add      " A ", lr, " A ", asr #31\n"                                                     \
+    "   asrs     " A ", " A ", " R "\n"                                                           \
+    "   ssat     " A ", #8, " A ", asr #1\n"
 /* clang-format on */
 
-/* The bias-started sums of one filter (its words at w: 16 bytes of each
-   64-byte chunk, the interleaved layout) by three pixels over their input
-   widened at xw (odd pairs) and yw (even pairs): whole chunks, then the
-   last chunk's remaining words; c = (chunks - 1) * 2^16 + remaining words,
-   as chunk_word_count makes it. The LDMs need their registers in ascending order:
-   they are named. */
-TA_INLINE_ALWAYS void triple_sums(int32_t acc[3], int32_t bias, const int8_t *w, const uint32_t *xw,
-                                  const uint32_t *yw, uint32_t c)
+/* Every channel pair of one pass (ctx: its first pair's bias, requantization,
+   weights and outputs; pairs 4 channels apart, their weights a block
+   apart, which is where a pair's loop leaves w) by three pixels widened
+   by widen_three: the bias-started sums over whole chunks (the end of the
+   widened input kept on the stack, tested at a chunk's end), then
+   requantized in registers as pair_pass does (5 instructions an output),
+   the pair's bytes clamped as two words (A and B's four, C's two) and
+   stored as a halfword a pixel. A whole function in assembly: the loop
+   needs r0-r12 and lr, which inline assembly under clang (r7 its frame
+   pointer) does not have. Needs a pair in the pass and a chunk. */
+#define TA_T3_ARG __attribute__((unused)) /* read by the assembly, not by C */
+__attribute__((naked, noinline)) static void triple_pass(TA_T3_ARG triple_pass_t *ctx)
 {
-    int32_t a0 = bias, a1 = bias, a2 = bias;
-    register uint32_t xa __asm__("r4");
-    register uint32_t xb __asm__("r5");
-    register uint32_t xc __asm__("r6");
-    uint32_t v, t;
+    /* clang-format off */
+    __asm__ volatile(
+        "   push     {r4-r11, lr}\n"
+        "   ldr      r1, [r0, #20]\n"
+        "   push     {r0, r1}\n" /* [sp]: ctx, [sp, #4]: the widened inputs' end */
+        "   ldr      r3, [r0, #48]\n"
+        "   mov      lr, r0\n"
+        "0:\n" /* a pair: lr the context, r3 its weights */
+        "   ldr      r0, [lr, #0]\n"
+        "   ldr      r2, [lr, #16]\n"
+        "   ldrd     r4, r5, [r0], #16\n"
+        "   str      r0, [lr, #0]\n"
+        "   mov      r6, r4\n"
+        "   mov      r7, r5\n"
+        "   mov      r8, r4\n"
+        "   mov      r9, r5\n"
+        "1:\n" /* a chunk: its first word's loads advance w */
+        TA_T3_WORD_FROM("   ldr      lr, [r3, #16]\n"
+                        "   ldr      r11, [r3], #64\n")
+        TA_T3_WORD(4) TA_T3_WORD(8) TA_T3_WORD(12)
+        "   ldr      r0, [sp, #4]\n"
+        "   cmp      r2, r0\n"
+        "   bne      1b\n"
+        /* the pair's multipliers (r0, r1), r = -shift - 1 (r2, r10) and
+           K = (2 offset + 1) << r (r11, r12) */
+        "   ldr      lr, [sp]\n"
+        "   ldr      r10, [lr, #4]\n"
+        "   ldr      r11, [lr, #8]\n"
+        "   ldr      r12, [lr, #24]\n"
+        "   ldrd     r0, r1, [r10], #16\n"
+        "   str      r10, [lr, #4]\n"
+        "   ldrd     r2, r10, [r11], #16\n"
+        "   str      r11, [lr, #8]\n"
+        "   mvns     r2, r2\n"
+        "   mvns     r10, r10\n"
+        "   lsl      r11, r12, r2\n"
+        "   lsl      r12, r12, r10\n"
+        TA_T3_REQUANTIZE("r4", "r0", "r11", "r2")
+        TA_T3_REQUANTIZE("r6", "r0", "r11", "r2")
+        TA_T3_REQUANTIZE("r8", "r0", "r11", "r2")
+        TA_T3_REQUANTIZE("r5", "r1", "r12", "r10")
+        TA_T3_REQUANTIZE("r7", "r1", "r12", "r10")
+        TA_T3_REQUANTIZE("r9", "r1", "r12", "r10")
+        "   bfi      r4, r5, #8, #8\n"
+        "   bfi      r4, r6, #16, #8\n"
+        "   bfi      r4, r7, #24, #8\n"
+        "   bfi      r8, r9, #8, #8\n"
+        "   ldr      lr, [sp]\n"
+        "   ldr      r0, [lr, #32]\n"
+        "   cbz      r0, 5f\n"
+        "   ldrd     r0, r1, [lr, #36]\n"
+        "   ssub8    r2, r4, r0\n"
+        "   sel      r4, r4, r0\n"
+        "   ssub8    r2, r4, r1\n"
+        "   sel      r4, r1, r4\n"
+        "   ssub8    r2, r8, r0\n"
+        "   sel      r8, r8, r0\n"
+        "   ssub8    r2, r8, r1\n"
+        "   sel      r8, r1, r8\n"
+        "5:\n"
+        "   ldr      r0, [lr, #12]\n"
+        "   ldr      r1, [lr, #28]\n"
+        "   ldr      r2, [lr, #44]\n"
+        "   lsrs     r5, r4, #16\n"
+        "   strh     r5, [r0, r1]\n"
+        "   strh     r8, [r0, r1, lsl #1]\n"
+        "   strh     r4, [r0], #4\n"
+        "   str      r0, [lr, #12]\n"
+        "   cmp      r0, r2\n"
+        "   bne      0b\n"
+        "   add      sp, sp, #8\n"
+        "   pop      {r4-r11, pc}\n");
+    /* clang-format on */
+}
+#undef TA_T3_ARG
+#undef TA_T3_REQUANTIZE
+#undef TA_T3_WORD
+#undef TA_T3_WORD_FROM
+#undef TA_T3_PIXEL
+
+/* `words` (at least one) whole words of three pixels (at x, x + x_step,
+   x + 2 x_step) widened interleaved for triple_pass: per word three loads,
+   six SXTB16 and three STRDs. */
+static inline void widen_three(uint32_t *wide, const int8_t *x0, const int8_t *x1,
+                               const int8_t *x2, int32_t words)
+{
+    uint32_t a, b, c, e, f, g;
     /* clang-format off */
     __asm volatile(
-        TA_CHUNKS_THEN_WORDS(
-            TA_TRIPLE_WORD(0) TA_TRIPLE_WORD(4) TA_TRIPLE_WORD(8) TA_TRIPLE_WORD(12)
-            "   adds     %[w], %[w], #64\n",
-            TA_TRIPLE_WORD(0)
-            "   adds     %[w], %[w], #4\n")
-        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [x] "+r"(xw), [y] "+r"(yw), [w] "+r"(w),
-          [c] "+r"(c), [xa] "=&r"(xa), [xb] "=&r"(xb), [xc] "=&r"(xc), [v] "=&r"(v), [t] "=&r"(t)
+        "1:\n"
+        "   ldr      %[a], [%[x0]], #4\n"
+        "   ldr      %[b], [%[x1]], #4\n"
+        "   ldr      %[c], [%[x2]], #4\n"
+        "   sxtb16   %[e], %[a]\n"
+        "   sxtb16   %[a], %[a], ror #8\n"
+        "   sxtb16   %[f], %[b]\n"
+        "   sxtb16   %[b], %[b], ror #8\n"
+        "   sxtb16   %[g], %[c]\n"
+        "   sxtb16   %[c], %[c], ror #8\n"
+        "   strd     %[f], %[b], [%[w], #8]\n"
+        "   strd     %[g], %[c], [%[w], #16]\n"
+        "   strd     %[e], %[a], [%[w]], #24\n"
+        "   subs     %[n], %[n], #1\n"
+        "   bne      1b\n"
+        : [x0] "+r"(x0), [x1] "+r"(x1), [x2] "+r"(x2), [w] "+r"(wide), [n] "+r"(words),
+          [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [e] "=&r"(e), [f] "=&r"(f), [g] "=&r"(g)
         :
         : "cc", "memory");
     /* clang-format on */
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-}
-#undef TA_TRIPLE_WORD
-#undef TA_CHUNKS_THEN_WORDS
-
-/* Three pixels' inputs of `words` whole words (x_step bytes apart) in
-   triple_sums' layout. */
-static void widen_three(uint32_t *wide, const int8_t *x, size_t x_step, int32_t words)
-{
-    uint32_t *even = wide + 3 * words;
-    for (int32_t k = 0; k < words; k++, x += 4, wide += 3, even += 3)
-        for (int32_t j = 0; j < 3; j++) {
-            const uint32_t v = ta_load_u32(x + (size_t)j * x_step);
-            wide[j] = ta_sxtb16_ror8(v);
-            even[j] = __sxtb16(v);
-        }
 }
 
-/* Every output channel of three pixels (outputs at out, out + out_c,
-   out + 2 out_c) widened by widen_three, a filter at a time, each
-   filter's requantization constants worked out once for its three
-   outputs (by SMMULR with small: small_right_sums). */
-TA_NOINLINE static void triple_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
-                                      int32_t words, const int8_t *weights, size_t block_bytes,
-                                      const int32_t *bias_sum, const int32_t *multipliers,
-                                      const int32_t *shifts, int small, int8_t *out)
+/* One pixel's `words` (at least one) whole words into its place in
+   widen_three's layout (wide: its first pair): a gathered patch, or a
+   pixel of a triple not all inside the image. */
+static void widen_one_of_three(uint32_t *wide, const int8_t *x, int32_t words)
 {
-    const int32_t out_c = p->output_depth, offset = p->output_offset;
-    const int32_t lo = p->activation_min, hi = p->activation_max;
-    const int clamp = lo > -128 || hi < 127;
-    const uint32_t count = chunk_word_count(words);
-    for (int32_t o = 0; o < out_c; o++, out++) {
-        int32_t acc[3];
-        triple_sums(acc, bias_sum[o],
-                    weights + (size_t)(o / 4) * block_bytes + (size_t)(o % 4) * 16, wide,
-                    wide + 3 * words, count);
-        const int32_t m = multipliers[o], s = shifts[o];
-        int32_t v0, v1, v2; /* written out: a loop over them keeps them in memory */
-        if (TA_LIKELY(small)) {
-            const int32_t r1 = -s - 1;
-            v0 = ta_dw_requantize_right_doubled(acc[0] * 2, m, r1);
-            v1 = ta_dw_requantize_right_doubled(acc[1] * 2, m, r1);
-            v2 = ta_dw_requantize_right_doubled(acc[2] * 2, m, r1);
-        } else if (s < 0) {
-            const int32_t r1 = -s - 1;
-            const uint32_t pow_r1 = 1u << r1;
-            v0 = requantize_right(acc[0], m, r1, pow_r1);
-            v1 = requantize_right(acc[1], m, r1, pow_r1);
-            v2 = requantize_right(acc[2], m, r1, pow_r1);
-        } else {
-            v0 = requantize_nonnegative(acc[0], m, s);
-            v1 = requantize_nonnegative(acc[1], m, s);
-            v2 = requantize_nonnegative(acc[2], m, s);
+    uint32_t a, e;
+    /* clang-format off */
+    __asm volatile(
+        "1:\n"
+        "   ldr      %[a], [%[x]], #4\n"
+        "   sxtb16   %[e], %[a]\n"
+        "   sxtb16   %[a], %[a], ror #8\n"
+        "   strd     %[e], %[a], [%[w]], #24\n"
+        "   subs     %[n], %[n], #1\n"
+        "   bne      1b\n"
+        : [x] "+r"(x), [w] "+r"(wide), [n] "+r"(words), [a] "=&r"(a), [e] "=&r"(e)
+        :
+        : "cc", "memory");
+    /* clang-format on */
+}
+
+/* The odd last channel of three pixels widened by widen_three (the other
+   channels' path has no lone channel): rare, kept small. */
+TA_NOINLINE __attribute__((cold)) static void
+triple_last_channel(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
+                    const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
+                    const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, o = out_c - 1;
+    const int8_t *w = weights + (size_t)(o / 4) * block_bytes + (size_t)(o % 4) * 16;
+    for (int32_t j = 0; j < 3; j++) {
+        int32_t acc = bias_sum[o];
+        for (int32_t k = 0; k < words; k++) {
+            const uint32_t v = ta_load_u32(w + (size_t)(k / 4) * 64 + (size_t)(k % 4) * 4);
+            acc = __smlad(__sxtb16(v), wide[6 * k + 2 * j], acc);
+            acc = __smlad(ta_sxtb16_ror8(v), wide[6 * k + 2 * j + 1], acc);
         }
-        v0 = __ssat(v0 + offset, 8);
-        v1 = __ssat(v1 + offset, 8);
-        v2 = __ssat(v2 + offset, 8);
-        if (clamp) {
-            v0 = ta_clamp_i32(v0, lo, hi);
-            v1 = ta_clamp_i32(v1, lo, hi);
-            v2 = ta_clamp_i32(v2, lo, hi);
-        }
-        out[0] = (int8_t)v0;
-        out[out_c] = (int8_t)v1;
-        out[2 * out_c] = (int8_t)v2;
+        const int32_t v = requantize_nonnegative(acc, multipliers[o], shifts[o]);
+        out[(size_t)j * (size_t)out_c + (size_t)o] =
+            (int8_t)ta_clamp_i32(v + p->output_offset, p->activation_min, p->activation_max);
     }
+}
+
+/* Every output channel of three pixels widened by widen_three (`words`
+   words each: whole chunks, at most TRIPLE_WORDS), outputs at out,
+   out + out_c, out + 2 out_c: the channel pairs in pair_pass's two passes
+   (channels 4j, 4j + 1, then 4j + 2, 4j + 3) by triple_pass, an odd last
+   channel by triple_last_channel. `pass`: the run's pair_pass_t (whose
+   checks triple_pass needs too). */
+TA_NOINLINE static void triple_blocks(const ta_conv_2d_params_t *p, const pair_pass_t *pass,
+                                      const uint32_t *wide, int32_t words, const int8_t *weights,
+                                      size_t block_bytes, const int32_t *bias_sum,
+                                      const int32_t *multipliers, const int32_t *shifts,
+                                      int8_t *out)
+{
+    triple_pass_t t;
+    t.bias = pass->bias0;
+    t.multipliers = pass->multipliers0;
+    t.shifts = pass->shifts0;
+    t.out = out;
+    t.wide = wide;
+    t.wide_end = wide + 6 * words;
+    t.round_offset = pass->round_offset;
+    t.out_step = pass->out_step;
+    t.clamp = pass->clamp;
+    t.lo4 = pass->lo4;
+    t.hi4 = pass->hi4;
+    t.out_end = out + pass->span0;
+    t.w = pass->w0;
+    triple_pass(&t);
+    if (pass->span1 > 0) {
+        t.bias = pass->bias1;
+        t.multipliers = pass->multipliers1;
+        t.shifts = pass->shifts1;
+        t.out = out + 2;
+        t.out_end = out + 2 + pass->span1;
+        t.w = pass->w1;
+        triple_pass(&t);
+    }
+    if (p->output_depth % 2)
+        triple_last_channel(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
+                            out);
 }
 
 /* Every output channel of one pixel from its patch of n bytes (an odd last
@@ -954,36 +1065,59 @@ single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int3
     }
 }
 
-/* run_pixels' runs of two pixels or more with filters the pair loops
-   take; out of line (run_pairs_two, run_pairs_three) so that a single
-   pixel's path (pointwise layers of 1x1 images) does not pay for its
-   frame, one copy for each entry so that the first links no three-pixel
-   loop. */
-TA_INLINE_ALWAYS void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                int32_t pixels, int32_t n, const int8_t *weights,
-                                size_t block_bytes, const int32_t *bias_sum,
-                                const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                int8_t *out, int threes)
+/* The triples of run_pairs (`pass` its pair_pass_t, inputs of whole
+   chunks that fit `wide`): every pixel but the last one, two or four (two
+   pairs: a triple and a lone pixel take fewer instructions but more
+   cycles); returns the pixels done. Out of line: the pair loop after it
+   keeps its registers. */
+TA_NOINLINE static int32_t run_triples(const ta_conv_2d_params_t *p, const int8_t *x,
+                                       size_t x_step, int32_t pixels, int32_t words,
+                                       const int8_t *weights, size_t block_bytes,
+                                       const int32_t *bias_sum, const int32_t *multipliers,
+                                       const int32_t *shifts, const pair_pass_t *pass,
+                                       uint32_t *wide, int8_t *out)
 {
     const size_t out_c = (size_t)p->output_depth;
-    /* Pixels in pairs, widened WIDE_GAP apart so that one pointer reaches
-       both: every weight load serves two pixels. The pair loop reads whole
-       words: a last partial one zero-extended (widen_bytes), against zero
-       weights. An odd run's last pixel goes alone, widened likewise
-       (one_pixel_blocks): a pair with the pixel before it again costs more;
-       with `threes` its last three pixels go together (triple_blocks)
-       where their input is whole words, more than TRIPLE_MIN_WORDS and few
-       enough to fit `wide`. */
+    int32_t i = 0;
+    for (; pixels - i >= 3 && pixels - i != 4; i += 3, x += 3 * x_step, out += 3 * out_c) {
+        widen_three(wide, x, x + x_step, x + 2 * x_step, words);
+        triple_blocks(p, pass, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
+                      out);
+    }
+    return i;
+}
+
+/* ta_conv_2d_run_s8_dsp's runs of two pixels or more with filters the
+   pair loops take; out of line so that a single pixel's path (pointwise
+   layers of 1x1 images) does not pay for its frame. */
+TA_NOINLINE static void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                  int32_t pixels, int32_t n, const int8_t *weights,
+                                  size_t block_bytes, const int32_t *bias_sum,
+                                  const int32_t *multipliers, const int32_t *shifts,
+                                  uint32_t *wide, int8_t *out)
+{
+    const size_t out_c = (size_t)p->output_depth;
+    /* Pixels in threes where triple_pass takes them (run_triples), the
+       one, two or four left and every pixel of other filters in pairs, widened WIDE_GAP apart so that one
+       pointer reaches both: every weight load serves two pixels. The pair
+       loop reads whole words: a last partial one zero-extended
+       (widen_bytes), against zero weights. An odd run's last pixel goes
+       alone, widened likewise (one_pixel_blocks): a pair with the pixel
+       before it again costs more. */
     const int32_t words = (n + 3) / 4;
     pair_pass_t ctx;
     pair_pass_t *const pass = pair_pass_init(&ctx, p, wide, words, weights, block_bytes, bias_sum,
                                              multipliers, shifts)
                                   ? &ctx
                                   : NULL;
-    const int triple = threes && pixels % 2 && n % 4 == 0 && words > TRIPLE_MIN_WORDS &&
-                       words <= TRIPLE_WORDS;
-    const int32_t paired = triple ? pixels - 3 : pixels - pixels % 2;
-    for (int32_t i = 0; i < paired; i += 2, x += 2 * x_step, out += 2 * out_c) {
+    int32_t i = 0;
+    if (pass != NULL && n % 16 == 0 && words <= TRIPLE_WORDS) {
+        i = run_triples(p, x, x_step, pixels, words, weights, block_bytes, bias_sum, multipliers,
+                        shifts, pass, wide, out);
+        x += (size_t)i * x_step;
+        out += (size_t)i * out_c;
+    }
+    for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
         if (n % 4 == 0) { /* whole words inline: no call a pair */
             widen_two(wide, x, x + x_step, n / 4);
         } else {
@@ -992,53 +1126,11 @@ TA_INLINE_ALWAYS void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, s
         }
         pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass, out);
     }
-    if (triple) {
-        widen_three(wide, x, x_step, words);
-        triple_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
-                      small_right_sums(bias_sum, shifts, (int32_t)out_c), out);
-    } else if (pixels % 2) {
+    if (i < pixels) {
         widen_bytes(wide, x, n);
         one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out,
                          0);
     }
-}
-
-TA_NOINLINE static void run_pairs_two(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                      int32_t pixels, int32_t n, const int8_t *weights,
-                                      size_t block_bytes, const int32_t *bias_sum,
-                                      const int32_t *multipliers, const int32_t *shifts,
-                                      uint32_t *wide, int8_t *out)
-{
-    run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
-              out, 0);
-}
-
-TA_NOINLINE static void run_pairs_three(const ta_conv_2d_params_t *p, const int8_t *x,
-                                        size_t x_step, int32_t pixels, int32_t n,
-                                        const int8_t *weights, size_t block_bytes,
-                                        const int32_t *bias_sum, const int32_t *multipliers,
-                                        const int32_t *shifts, uint32_t *wide, int8_t *out)
-{
-    run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
-              out, 1);
-}
-
-/* ta_conv_2d_run_s8_dsp and ta_conv_2d_run_three_s8_dsp (`threes`). */
-TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                 int32_t pixels, int32_t n, const int8_t *weights,
-                                 size_t block_bytes, const int32_t *bias_sum,
-                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                 int8_t *out, int threes)
-{
-    if (n <= 0 || n > PAIR_FILTER || pixels < 2)
-        single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
-                      out);
-    else if (threes)
-        run_pairs_three(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
-                        shifts, wide, out);
-    else
-        run_pairs_two(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
-                      wide, out);
 }
 
 /* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
@@ -1047,18 +1139,107 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
                            const int32_t *bias_sum, const int32_t *multipliers,
                            const int32_t *shifts, uint32_t *wide, int8_t *out)
 {
-    run_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
-               out, 0);
+    if (n <= 0 || n > PAIR_FILTER || pixels < 2)
+        single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                      out);
+    else
+        run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                  wide, out);
 }
 
-void ta_conv_2d_run_three_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                 int32_t pixels, int32_t n, const int8_t *weights,
-                                 size_t block_bytes, const int32_t *bias_sum,
-                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                 int8_t *out)
+/* Where ta_conv_2d_patch_pairs_s8_dsp widens a pixel's patch from: a
+   window inside the image whose filter rows are whole words (and not
+   dilated across) straight from the input, a filter row at a time,
+   without the gather's copy (the widened zeros past the filter written
+   once; a gathered patch widens to them too); others gathered. */
+typedef struct {
+    int32_t direct, rows, seg;   /* filter rows widened apart, bytes each */
+    int32_t filter_words;        /* the filter's widened words */
+    int32_t last_ky;             /* the last filter row's input row offset */
+    size_t row_size, row_step;   /* an input row's bytes; a filter row's step */
+} patch_geometry_t;
+
+static patch_geometry_t patch_geometry(const ta_conv_2d_params_t *p, int32_t words)
 {
-    run_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
-               out, 1);
+    patch_geometry_t g;
+    const int32_t row_bytes = p->filter_width * p->filter_depth;
+    g.filter_words = p->filter_height * row_bytes / 2;
+    g.direct = p->dilation_width == 1 && row_bytes % 4 == 0;
+    g.row_size = (size_t)p->input_width * (size_t)p->input_depth;
+    g.row_step = (size_t)p->dilation_height * g.row_size;
+    g.last_ky = (p->filter_height - 1) * p->dilation_height;
+    /* widened a filter row at a time (a gathered patch too), else the
+       whole patch, zeros included, at once */
+    g.rows = g.direct ? p->filter_height : 1;
+    g.seg = g.direct ? row_bytes : words * 4;
+    return g;
+}
+
+/* The window of output pixel (*oy, *ox) (its origin in iy0, ix0) in the
+   input, or NULL: gathered; then the next pixel in raster order. */
+static const int8_t *window_source(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                   const patch_geometry_t *g, int32_t *oy, int32_t *ox,
+                                   int32_t *iy0, int32_t *ix0)
+{
+    *iy0 = *oy * p->stride_height - p->pad_top;
+    *ix0 = *ox * p->stride_width - p->pad_left;
+    const int8_t *s = g->direct && *iy0 >= 0 && *ix0 >= 0 && *iy0 + g->last_ky < p->input_height &&
+                              *ix0 + p->filter_width <= p->input_width
+                          ? in_b + (size_t)*iy0 * g->row_size + (size_t)*ix0 * (size_t)p->filter_depth
+                          : NULL;
+    if (++*ox == p->output_width) {
+        *ox = 0;
+        ++*oy;
+    }
+    return s;
+}
+
+/* The triples of ta_conv_2d_patch_pairs_s8_dsp (triple_pass; `pass` its
+   pair_pass_t, patches of whole chunks that fit `wide`): every pixel but
+   the last one, two or four (two pairs: a triple and a lone pixel take
+   fewer instructions but more cycles); returns the pixels done. Widened
+   interleaved, all three a filter row at a time in one loop when all are
+   inside the image, else each into its place. Out of line: the pair loop
+   after it keeps its registers. */
+TA_NOINLINE static int32_t patch_triples(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                         int8_t *patch, uint32_t *wide, int32_t words,
+                                         const int8_t *weights, size_t block_bytes,
+                                         const int32_t *bias_sum, const int32_t *multipliers,
+                                         const int32_t *shifts, const pair_pass_t *pass,
+                                         int8_t *out)
+{
+    const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
+    const patch_geometry_t g = patch_geometry(p, words);
+    if (g.direct)
+        memset(wide + 3 * g.filter_words, 0, (size_t)(6 * words - 3 * g.filter_words) * 4);
+    int32_t oy = 0, ox = 0, i = 0;
+    for (; total - i >= 3 && total - i != 4; i += 3, out += 3 * (size_t)out_c) {
+        int32_t iy0[3], ix0[3];
+        const int8_t *src[3];
+        for (int32_t k = 0; k < 3; k++)
+            src[k] = window_source(p, in_b, &g, &oy, &ox, &iy0[k], &ix0[k]);
+        if (src[0] != NULL && src[1] != NULL && src[2] != NULL) {
+            for (int32_t r = 0; r < g.rows; r++)
+                widen_three(wide + r * (g.seg / 4) * 6, src[0] + (size_t)r * g.row_step,
+                            src[1] + (size_t)r * g.row_step, src[2] + (size_t)r * g.row_step,
+                            g.seg / 4);
+        } else {
+            for (int32_t k = 0; k < 3; k++) {
+                const int8_t *s = src[k];
+                size_t step = g.row_step;
+                if (s == NULL) {
+                    ta_conv_2d_gather_patch(p, in_b, iy0[k], ix0[k], patch);
+                    s = patch;
+                    step = (size_t)g.seg;
+                }
+                for (int32_t r = 0; r < g.rows; r++, s += step)
+                    widen_one_of_three(wide + r * (g.seg / 4) * 6 + 2 * k, s, g.seg / 4);
+            }
+        }
+        triple_blocks(p, pass, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
+                      out);
+    }
+    return i;
 }
 
 /* Every pixel of one image (input in_b, outputs from out) for im2col
@@ -1078,24 +1259,24 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                                              multipliers, shifts)
                                   ? &ctx
                                   : NULL;
-    /* A window inside the image whose filter rows are whole words (and
-       not dilated across) is widened straight from the input, a filter row
-       at a time, without the gather's copy: the widened zeros past the
-       filter written once here (a gathered patch widens to them too). */
+    int32_t i = 0;
+    if (pass != NULL && words % 4 == 0 && words <= TRIPLE_WORDS)
+        i = patch_triples(p, in_b, patch, wide, words, weights, block_bytes, bias_sum, multipliers,
+                          shifts, pass, out);
+    out += (size_t)i * (size_t)out_c;
+    int32_t oy = i / p->output_width, ox = i % p->output_width;
+    /* patch_geometry's, written out: the loop keeps them in registers */
     const int32_t row_bytes = p->filter_width * p->filter_depth;
     const int32_t filter_words = p->filter_height * row_bytes / 2; /* widened */
     const int direct = p->dilation_width == 1 && row_bytes % 4 == 0;
     const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
     const size_t row_step = (size_t)p->dilation_height * row_size;
     const int32_t last_ky = (p->filter_height - 1) * p->dilation_height;
-    /* Widened a filter row at a time (a gathered patch too), else the
-       whole patch, zeros included, at once. */
     const int32_t rows = direct ? p->filter_height : 1, seg = direct ? row_bytes : words * 4;
     if (direct)
         for (int32_t k = 0; k < 2; k++)
             memset(wide + k * (WIDE_GAP / 4) + filter_words, 0,
                    (size_t)(2 * words - filter_words) * 4);
-    int32_t oy = 0, ox = 0, i = 0;
     for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
         int32_t iy0[2], ix0[2];
         const int8_t *src[2]; /* the window in the input, or NULL: gathered */

@@ -26,16 +26,6 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
                            const int32_t *bias_sum, const int32_t *multipliers,
                            const int32_t *shifts, uint32_t *wide, int8_t *out);
 
-/* ta_conv_2d_run_s8_dsp whose odd runs end with three pixels together (a
-   filter at a time, where the input is whole words of 9 to 42): the row
-   chain's 1x1 bands of an odd width (ta_conv_2d_s8_pointwise_rows_odd),
-   so that only modules with one link it. */
-void ta_conv_2d_run_three_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                 int32_t pixels, int32_t n, const int8_t *weights,
-                                 size_t block_bytes, const int32_t *bias_sum,
-                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                 int8_t *out);
-
 /* Every pixel of one image from im2col patches of `words` words (whole
    chunks, or fewer than four words), gathered into `patch` (zeros past
    the filter); out_c a multiple of four. */
