@@ -2,15 +2,16 @@
 runtime/kernels/ta_conv_2d_dsp.c: every channel pair of three pixels
 widened interleaved, in one assembly function, requantized there by
 SMMLAR) and what it leaves to the pair loop, byte-equal to TFLite Micro on
-the Cortex-M4 board. 1x1 runs (run_triples) of 3k, 3k + 1 (the last four
-as two pairs) and 3k + 2 pixels, of 7 (one triple and two pairs) and 4
-(no triple); im2col patches (patch_triples) inside the image (widen_three)
-and at its borders (gathered, triples of gathered and direct windows),
-dilated (all gathered), strided, 1x7 valid; patches with a partial last
-chunk; the longest input triple_pass takes (160 bytes) and the next whole
-chunk (pairs); odd output depths (the last channel by
-triple_last_channel; a depth of 3: no second pass); clamped activations;
-a shift of -23."""
+the Cortex-M4 board. 1x1 runs (run_pairs) of 3k, 3k + 1 (the last four as
+two pairs) and 3k + 2 pixels, of 7 (one triple and two pairs) and 4 (no
+triple); im2col patches (ta_conv_2d_patch_pairs_s8_dsp) inside the image
+(widened straight from the input) and at its borders (gathered: triples
+of gathered and direct windows), dilated (all gathered), strided, 1x7
+valid; patches with a partial last chunk; the longest input triple_pass
+takes (160 bytes) and the next whole chunk (pairs); output depths of one
+pass and of two uneven ones (6, 10); odd output depths (pairs only; a
+depth of 3); the layout's last four as two pairs (10 and 7 pixels);
+clamped activations; a shift of -23."""
 
 import numpy as np
 import pytest
@@ -51,14 +52,17 @@ def conv_model(path, in_shape, kh, kw, out_c, act, seed, padding="SAME", stride=
 # name: (input shape, kh, kw, output depth, activation, extra conv_model keys)
 CASES = {
     "1x1_9_pixels": ([1, 3, 3, 16], 1, 1, 8, "NONE", {}),
-    "1x1_10_pixels_odd_depth_relu": ([1, 2, 5, 32], 1, 1, 7, "RELU", {}),
+    "1x1_10_pixels_relu": ([1, 2, 5, 32], 1, 1, 6, "RELU", {}),
+    "1x1_10_pixels_odd_depth": ([1, 2, 5, 32], 1, 1, 7, "RELU", {}),
     "1x1_11_pixels_relu6": ([1, 1, 11, 48], 1, 1, 10, "RELU6", {}),
+    "1x1_7_pixels": ([1, 1, 7, 16], 1, 1, 4, "NONE", {}),
     "1x1_7_pixels_depth_3": ([1, 1, 7, 16], 1, 1, 3, "NONE", {}),
     "1x1_4_pixels": ([1, 2, 2, 16], 1, 1, 6, "NONE", {}),
     "1x1_160_bytes": ([1, 2, 3, 160], 1, 1, 6, "NONE", {}),
     "1x1_176_bytes": ([1, 2, 3, 176], 1, 1, 6, "NONE", {}),
     "1x1_shift_of_23": ([1, 3, 3, 16], 1, 1, 8, "NONE", {"scale": 1.5 * 2.0 ** -24}),
-    "3x3_borders_partial_chunk_odd_depth": ([1, 5, 7, 12], 3, 3, 9, "RELU", {}),
+    "3x3_borders_partial_chunk": ([1, 5, 7, 12], 3, 3, 10, "RELU", {}),
+    "3x3_borders_odd_depth": ([1, 5, 7, 12], 3, 3, 9, "RELU", {}),
     "3x3_whole_chunks_relu6": ([1, 6, 6, 16], 3, 3, 16, "RELU6", {}),
     "3x3_dilated": ([1, 7, 7, 16], 3, 3, 6, "NONE", {"dilation": 2}),
     "3x3_stride_2": ([1, 9, 9, 16], 3, 3, 8, "NONE", {"stride": 2}),

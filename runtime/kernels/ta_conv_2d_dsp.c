@@ -751,25 +751,12 @@ TA_NOINLINE static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uin
 /* Three pixels by two filters: each weight word, loaded and widened once,
    feeds three pixels' SMLADs (the pair loop's feed two): 21 instructions
    and about 28 Cortex-M4 cycles per 24 MACs against 18 and 20 per 16. The
-   three inputs are widened interleaved a word at a time (widen_three:
-   word k's halfword pairs of pixels A, B, C at words 6k to 6k + 5 of
-   `wide`), so that one LDM reads a pixel's pair and one pointer walks all
-   three. TRIPLE_WORDS: the whole chunks of input words that fit `wide`. */
+   three inputs are widened interleaved a word at a time (word k's
+   halfword pairs of pixels A, B, C at words 6k to 6k + 5 of `wide`,
+   widen_one_of_three), so that one LDM reads a pixel's pair and one
+   pointer walks all three. TRIPLE_WORDS: the whole chunks of input words
+   that fit `wide`. */
 enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6 / 4 * 4 };
-
-/* What triple_pass reads and advances, in memory (its 14 registers all go
-   to the loop); the asm addresses the members by the byte offsets in
-   their comments. Set by triple_blocks from the run's pair_pass_t. */
-typedef struct {
-    const int32_t *bias, *multipliers, *shifts; /* 0, 4, 8: the next pair's channels */
-    int8_t *out;                                /* 12: pixel A's output of that pair */
-    const uint32_t *wide, *wide_end;            /* 16, 20: the widened inputs */
-    int32_t round_offset, out_step, clamp;      /* 24, 28, 32: as pair_pass_t's */
-    uint32_t lo4, hi4;                          /* 36, 40 */
-    const int8_t *out_end;                      /* 44: out after the pass's last pair */
-    const int8_t *w;                            /* 48: the pass's first pair's weights */
-} triple_pass_t;
-typedef char triple_pass_layout[offsetof(triple_pass_t, w) == 48 && sizeof(void *) == 4 ? 1 : -1];
 
 /* One input word (byte K of the chunk's filter words, K - 64 after the
    chunk's first word has advanced w) of filters f0, f1 (r11, lr raw, then
@@ -802,26 +789,48 @@ typedef char triple_pass_layout[offsetof(triple_pass_t, w) == 48 && sizeof(void 
     "   ssat     " A ", #8, " A ", asr #1\n"
 /* clang-format on */
 
-/* Every channel pair of one pass (ctx: its first pair's bias, requantization,
-   weights and outputs; pairs 4 channels apart, their weights a block
-   apart, which is where a pair's loop leaves w) by three pixels widened
-   by widen_three: the bias-started sums over whole chunks (the end of the
+/* Every channel pair of three pixels widened at ctx->wide (pair_blocks'
+   pair_pass_t, whole chunks: its count is their number times 2^16),
+   outputs from out, out + out_c, out + 2 out_c, in pair_pass's two passes
+   (channels 4j, 4j + 1, then 4j + 2, 4j + 3: a pass's pairs a block of
+   weights apart, where a pair's loop leaves w), its context members
+   likewise: the bias-started sums over whole chunks (the end of the
    widened input kept on the stack, tested at a chunk's end), then
    requantized in registers as pair_pass does (5 instructions an output),
    the pair's bytes clamped as two words (A and B's four, C's two) and
    stored as a halfword a pixel. A whole function in assembly: the loop
    needs r0-r12 and lr, which inline assembly under clang (r7 its frame
-   pointer) does not have. Needs a pair in the pass and a chunk. */
+   pointer) does not have. An odd last channel is not written. */
 #define TA_T3_ARG __attribute__((unused)) /* read by the assembly, not by C */
-__attribute__((naked, noinline)) static void triple_pass(TA_T3_ARG triple_pass_t *ctx)
+__attribute__((naked, noinline)) static void triple_pass(TA_T3_ARG pair_pass_t *ctx,
+                                                         TA_T3_ARG int8_t *out)
 {
     /* clang-format off */
     __asm__ volatile(
         "   push     {r4-r11, lr}\n"
-        "   ldr      r1, [r0, #20]\n"
-        "   push     {r0, r1}\n" /* [sp]: ctx, [sp, #4]: the widened inputs' end */
-        "   ldr      r3, [r0, #48]\n"
+        "   ldr      r2, [r0, #20]\n"
+        "   ldr      r3, [r0, #16]\n"
+        "   lsrs     r2, r2, #16\n" /* chunks of 96 widened bytes */
+        "   add      r2, r2, r2, lsl #1\n"
+        "   add      r2, r3, r2, lsl #5\n"
+        "   push     {r0, r2}\n" /* [sp]: ctx, [sp, #4]: the widened inputs' end */
         "   mov      lr, r0\n"
+        "   str      r1, [lr, #12]\n"
+        "   ldr      r2, [lr, #64]\n"
+        "   ldr      r3, [lr, #68]\n"
+        "   add      r2, r2, r1\n"
+        "   str      r2, [lr, #44]\n"
+        "   str      r3, [lr, #76]\n"
+        "   adds     r1, r1, #2\n"
+        "   str      r1, [lr, #72]\n"
+        "   ldr      r4, [lr, #48]\n"
+        "   ldr      r5, [lr, #52]\n"
+        "   ldr      r6, [lr, #56]\n"
+        "   ldr      r3, [lr, #60]\n"
+        "6:\n" /* a pass from r4-r6 (first bias, multiplier, shift) and w (r3) */
+        "   str      r4, [lr, #0]\n"
+        "   str      r5, [lr, #4]\n"
+        "   str      r6, [lr, #8]\n"
         "0:\n" /* a pair: lr the context, r3 its weights */
         "   ldr      r0, [lr, #0]\n"
         "   ldr      r2, [lr, #16]\n"
@@ -885,6 +894,21 @@ __attribute__((naked, noinline)) static void triple_pass(TA_T3_ARG triple_pass_t
         "   str      r0, [lr, #12]\n"
         "   cmp      r0, r2\n"
         "   bne      0b\n"
+        /* pass 1, once: channels 4j + 2, 4j + 3 (none when out_c < 4) */
+        "   ldr      r2, [lr, #76]\n"
+        "   cbz      r2, 7f\n"
+        "   movs     r3, #0\n"
+        "   str      r3, [lr, #76]\n"
+        "   ldr      r1, [lr, #72]\n"
+        "   str      r1, [lr, #12]\n"
+        "   add      r2, r2, r1\n"
+        "   str      r2, [lr, #44]\n"
+        "   ldr      r4, [lr, #80]\n"
+        "   ldr      r5, [lr, #84]\n"
+        "   ldr      r6, [lr, #88]\n"
+        "   ldr      r3, [lr, #92]\n"
+        "   b        6b\n"
+        "7:\n"
         "   add      sp, sp, #8\n"
         "   pop      {r4-r11, pc}\n");
     /* clang-format on */
@@ -895,41 +919,10 @@ __attribute__((naked, noinline)) static void triple_pass(TA_T3_ARG triple_pass_t
 #undef TA_T3_WORD_FROM
 #undef TA_T3_PIXEL
 
-/* `words` (at least one) whole words of three pixels (at x, x + x_step,
-   x + 2 x_step) widened interleaved for triple_pass: per word three loads,
-   six SXTB16 and three STRDs. */
-static inline void widen_three(uint32_t *wide, const int8_t *x0, const int8_t *x1,
-                               const int8_t *x2, int32_t words)
-{
-    uint32_t a, b, c, e, f, g;
-    /* clang-format off */
-    __asm volatile(
-        "1:\n"
-        "   ldr      %[a], [%[x0]], #4\n"
-        "   ldr      %[b], [%[x1]], #4\n"
-        "   ldr      %[c], [%[x2]], #4\n"
-        "   sxtb16   %[e], %[a]\n"
-        "   sxtb16   %[a], %[a], ror #8\n"
-        "   sxtb16   %[f], %[b]\n"
-        "   sxtb16   %[b], %[b], ror #8\n"
-        "   sxtb16   %[g], %[c]\n"
-        "   sxtb16   %[c], %[c], ror #8\n"
-        "   strd     %[f], %[b], [%[w], #8]\n"
-        "   strd     %[g], %[c], [%[w], #16]\n"
-        "   strd     %[e], %[a], [%[w]], #24\n"
-        "   subs     %[n], %[n], #1\n"
-        "   bne      1b\n"
-        : [x0] "+r"(x0), [x1] "+r"(x1), [x2] "+r"(x2), [w] "+r"(wide), [n] "+r"(words),
-          [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [e] "=&r"(e), [f] "=&r"(f), [g] "=&r"(g)
-        :
-        : "cc", "memory");
-    /* clang-format on */
-}
-
 /* One pixel's `words` (at least one) whole words into its place in
-   widen_three's layout (wide: its first pair): a gathered patch, or a
-   pixel of a triple not all inside the image. */
-static void widen_one_of_three(uint32_t *wide, const int8_t *x, int32_t words)
+   triple_pass's layout (wide: its first pair; each word's two pairs by
+   one STRD, 24 bytes apart). */
+static inline void widen_one_of_three(uint32_t *wide, const int8_t *x, int32_t words)
 {
     uint32_t a, e;
     /* clang-format off */
@@ -947,67 +940,20 @@ static void widen_one_of_three(uint32_t *wide, const int8_t *x, int32_t words)
     /* clang-format on */
 }
 
-/* The odd last channel of three pixels widened by widen_three (the other
-   channels' path has no lone channel): rare, kept small. */
-TA_NOINLINE __attribute__((cold)) static void
-triple_last_channel(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
-                    const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                    const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+/* Whether triple_pass takes a run's layer: pair_pass_init held (`pass`),
+   inputs of whole chunks that fit `wide` and an even output depth. */
+static inline int triple_pass_takes(const ta_conv_2d_params_t *p, const pair_pass_t *pass,
+                                    int32_t words)
 {
-    const int32_t out_c = p->output_depth, o = out_c - 1;
-    const int8_t *w = weights + (size_t)(o / 4) * block_bytes + (size_t)(o % 4) * 16;
-    for (int32_t j = 0; j < 3; j++) {
-        int32_t acc = bias_sum[o];
-        for (int32_t k = 0; k < words; k++) {
-            const uint32_t v = ta_load_u32(w + (size_t)(k / 4) * 64 + (size_t)(k % 4) * 4);
-            acc = __smlad(__sxtb16(v), wide[6 * k + 2 * j], acc);
-            acc = __smlad(ta_sxtb16_ror8(v), wide[6 * k + 2 * j + 1], acc);
-        }
-        const int32_t v = requantize_nonnegative(acc, multipliers[o], shifts[o]);
-        out[(size_t)j * (size_t)out_c + (size_t)o] =
-            (int8_t)ta_clamp_i32(v + p->output_offset, p->activation_min, p->activation_max);
-    }
+    return pass != NULL && words % 4 == 0 && words <= TRIPLE_WORDS && p->output_depth % 2 == 0;
 }
 
-/* Every output channel of three pixels widened by widen_three (`words`
-   words each: whole chunks, at most TRIPLE_WORDS), outputs at out,
-   out + out_c, out + 2 out_c: the channel pairs in pair_pass's two passes
-   (channels 4j, 4j + 1, then 4j + 2, 4j + 3) by triple_pass, an odd last
-   channel by triple_last_channel. `pass`: the run's pair_pass_t (whose
-   checks triple_pass needs too). */
-TA_NOINLINE static void triple_blocks(const ta_conv_2d_params_t *p, const pair_pass_t *pass,
-                                      const uint32_t *wide, int32_t words, const int8_t *weights,
-                                      size_t block_bytes, const int32_t *bias_sum,
-                                      const int32_t *multipliers, const int32_t *shifts,
-                                      int8_t *out)
+/* Whether a run with `left` pixels to go does a triple next: the last
+   four go as two pairs (a triple and a lone pixel take fewer
+   instructions but more cycles). */
+static inline int triple_next(int32_t left)
 {
-    triple_pass_t t;
-    t.bias = pass->bias0;
-    t.multipliers = pass->multipliers0;
-    t.shifts = pass->shifts0;
-    t.out = out;
-    t.wide = wide;
-    t.wide_end = wide + 6 * words;
-    t.round_offset = pass->round_offset;
-    t.out_step = pass->out_step;
-    t.clamp = pass->clamp;
-    t.lo4 = pass->lo4;
-    t.hi4 = pass->hi4;
-    t.out_end = out + pass->span0;
-    t.w = pass->w0;
-    triple_pass(&t);
-    if (pass->span1 > 0) {
-        t.bias = pass->bias1;
-        t.multipliers = pass->multipliers1;
-        t.shifts = pass->shifts1;
-        t.out = out + 2;
-        t.out_end = out + 2 + pass->span1;
-        t.w = pass->w1;
-        triple_pass(&t);
-    }
-    if (p->output_depth % 2)
-        triple_last_channel(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
-                            out);
+    return left >= 3 && left != 4;
 }
 
 /* Every output channel of one pixel from its patch of n bytes (an odd last
@@ -1065,28 +1011,6 @@ single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int3
     }
 }
 
-/* The triples of run_pairs (`pass` its pair_pass_t, inputs of whole
-   chunks that fit `wide`): every pixel but the last one, two or four (two
-   pairs: a triple and a lone pixel take fewer instructions but more
-   cycles); returns the pixels done. Out of line: the pair loop after it
-   keeps its registers. */
-TA_NOINLINE static int32_t run_triples(const ta_conv_2d_params_t *p, const int8_t *x,
-                                       size_t x_step, int32_t pixels, int32_t words,
-                                       const int8_t *weights, size_t block_bytes,
-                                       const int32_t *bias_sum, const int32_t *multipliers,
-                                       const int32_t *shifts, const pair_pass_t *pass,
-                                       uint32_t *wide, int8_t *out)
-{
-    const size_t out_c = (size_t)p->output_depth;
-    int32_t i = 0;
-    for (; pixels - i >= 3 && pixels - i != 4; i += 3, x += 3 * x_step, out += 3 * out_c) {
-        widen_three(wide, x, x + x_step, x + 2 * x_step, words);
-        triple_blocks(p, pass, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
-                      out);
-    }
-    return i;
-}
-
 /* ta_conv_2d_run_s8_dsp's runs of two pixels or more with filters the
    pair loops take; out of line so that a single pixel's path (pointwise
    layers of 1x1 images) does not pay for its frame. */
@@ -1097,27 +1021,29 @@ TA_NOINLINE static void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x,
                                   uint32_t *wide, int8_t *out)
 {
     const size_t out_c = (size_t)p->output_depth;
-    /* Pixels in threes where triple_pass takes them (run_triples), the
-       one, two or four left and every pixel of other filters in pairs, widened WIDE_GAP apart so that one
-       pointer reaches both: every weight load serves two pixels. The pair
-       loop reads whole words: a last partial one zero-extended
-       (widen_bytes), against zero weights. An odd run's last pixel goes
-       alone, widened likewise (one_pixel_blocks): a pair with the pixel
-       before it again costs more. */
+    /* Pixels in threes where triple_pass takes the layer (the one, two or
+       four left in pairs: triple_next), else in pairs, widened WIDE_GAP
+       apart so that one pointer reaches both: every weight load serves two
+       pixels. The pair loop reads whole words: a last partial one
+       zero-extended (widen_bytes), against zero weights. An odd run's last
+       pixel goes alone, widened likewise (one_pixel_blocks): a pair with
+       the pixel before it again costs more. */
     const int32_t words = (n + 3) / 4;
     pair_pass_t ctx;
     pair_pass_t *const pass = pair_pass_init(&ctx, p, wide, words, weights, block_bytes, bias_sum,
                                              multipliers, shifts)
                                   ? &ctx
                                   : NULL;
+    const int threes = n % 4 == 0 && triple_pass_takes(p, pass, words);
     int32_t i = 0;
-    if (pass != NULL && n % 16 == 0 && words <= TRIPLE_WORDS) {
-        i = run_triples(p, x, x_step, pixels, words, weights, block_bytes, bias_sum, multipliers,
-                        shifts, pass, wide, out);
-        x += (size_t)i * x_step;
-        out += (size_t)i * out_c;
-    }
-    for (; i + 2 <= pixels; i += 2, x += 2 * x_step, out += 2 * out_c) {
+    while (i + 2 <= pixels) {
+        if (threes && triple_next(pixels - i)) {
+            for (int32_t k = 0; k < 3; k++)
+                widen_one_of_three(wide + 2 * k, x + (size_t)k * x_step, words);
+            triple_pass(pass, out);
+            i += 3, x += 3 * x_step, out += 3 * out_c;
+            continue;
+        }
         if (n % 4 == 0) { /* whole words inline: no call a pair */
             widen_two(wide, x, x + x_step, n / 4);
         } else {
@@ -1125,6 +1051,7 @@ TA_NOINLINE static void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x,
             widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
         }
         pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass, out);
+        i += 2, x += 2 * x_step, out += 2 * out_c;
     }
     if (i < pixels) {
         widen_bytes(wide, x, n);
@@ -1147,101 +1074,6 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
                   wide, out);
 }
 
-/* Where ta_conv_2d_patch_pairs_s8_dsp widens a pixel's patch from: a
-   window inside the image whose filter rows are whole words (and not
-   dilated across) straight from the input, a filter row at a time,
-   without the gather's copy (the widened zeros past the filter written
-   once; a gathered patch widens to them too); others gathered. */
-typedef struct {
-    int32_t direct, rows, seg;   /* filter rows widened apart, bytes each */
-    int32_t filter_words;        /* the filter's widened words */
-    int32_t last_ky;             /* the last filter row's input row offset */
-    size_t row_size, row_step;   /* an input row's bytes; a filter row's step */
-} patch_geometry_t;
-
-static patch_geometry_t patch_geometry(const ta_conv_2d_params_t *p, int32_t words)
-{
-    patch_geometry_t g;
-    const int32_t row_bytes = p->filter_width * p->filter_depth;
-    g.filter_words = p->filter_height * row_bytes / 2;
-    g.direct = p->dilation_width == 1 && row_bytes % 4 == 0;
-    g.row_size = (size_t)p->input_width * (size_t)p->input_depth;
-    g.row_step = (size_t)p->dilation_height * g.row_size;
-    g.last_ky = (p->filter_height - 1) * p->dilation_height;
-    /* widened a filter row at a time (a gathered patch too), else the
-       whole patch, zeros included, at once */
-    g.rows = g.direct ? p->filter_height : 1;
-    g.seg = g.direct ? row_bytes : words * 4;
-    return g;
-}
-
-/* The window of output pixel (*oy, *ox) (its origin in iy0, ix0) in the
-   input, or NULL: gathered; then the next pixel in raster order. */
-static const int8_t *window_source(const ta_conv_2d_params_t *p, const int8_t *in_b,
-                                   const patch_geometry_t *g, int32_t *oy, int32_t *ox,
-                                   int32_t *iy0, int32_t *ix0)
-{
-    *iy0 = *oy * p->stride_height - p->pad_top;
-    *ix0 = *ox * p->stride_width - p->pad_left;
-    const int8_t *s = g->direct && *iy0 >= 0 && *ix0 >= 0 && *iy0 + g->last_ky < p->input_height &&
-                              *ix0 + p->filter_width <= p->input_width
-                          ? in_b + (size_t)*iy0 * g->row_size + (size_t)*ix0 * (size_t)p->filter_depth
-                          : NULL;
-    if (++*ox == p->output_width) {
-        *ox = 0;
-        ++*oy;
-    }
-    return s;
-}
-
-/* The triples of ta_conv_2d_patch_pairs_s8_dsp (triple_pass; `pass` its
-   pair_pass_t, patches of whole chunks that fit `wide`): every pixel but
-   the last one, two or four (two pairs: a triple and a lone pixel take
-   fewer instructions but more cycles); returns the pixels done. Widened
-   interleaved, all three a filter row at a time in one loop when all are
-   inside the image, else each into its place. Out of line: the pair loop
-   after it keeps its registers. */
-TA_NOINLINE static int32_t patch_triples(const ta_conv_2d_params_t *p, const int8_t *in_b,
-                                         int8_t *patch, uint32_t *wide, int32_t words,
-                                         const int8_t *weights, size_t block_bytes,
-                                         const int32_t *bias_sum, const int32_t *multipliers,
-                                         const int32_t *shifts, const pair_pass_t *pass,
-                                         int8_t *out)
-{
-    const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
-    const patch_geometry_t g = patch_geometry(p, words);
-    if (g.direct)
-        memset(wide + 3 * g.filter_words, 0, (size_t)(6 * words - 3 * g.filter_words) * 4);
-    int32_t oy = 0, ox = 0, i = 0;
-    for (; total - i >= 3 && total - i != 4; i += 3, out += 3 * (size_t)out_c) {
-        int32_t iy0[3], ix0[3];
-        const int8_t *src[3];
-        for (int32_t k = 0; k < 3; k++)
-            src[k] = window_source(p, in_b, &g, &oy, &ox, &iy0[k], &ix0[k]);
-        if (src[0] != NULL && src[1] != NULL && src[2] != NULL) {
-            for (int32_t r = 0; r < g.rows; r++)
-                widen_three(wide + r * (g.seg / 4) * 6, src[0] + (size_t)r * g.row_step,
-                            src[1] + (size_t)r * g.row_step, src[2] + (size_t)r * g.row_step,
-                            g.seg / 4);
-        } else {
-            for (int32_t k = 0; k < 3; k++) {
-                const int8_t *s = src[k];
-                size_t step = g.row_step;
-                if (s == NULL) {
-                    ta_conv_2d_gather_patch(p, in_b, iy0[k], ix0[k], patch);
-                    s = patch;
-                    step = (size_t)g.seg;
-                }
-                for (int32_t r = 0; r < g.rows; r++, s += step)
-                    widen_one_of_three(wide + r * (g.seg / 4) * 6 + 2 * k, s, g.seg / 4);
-            }
-        }
-        triple_blocks(p, pass, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
-                      out);
-    }
-    return i;
-}
-
 /* Every pixel of one image (input in_b, outputs from out) for im2col
    patches of `words` words (whole chunks, or fewer than four words), with
    zeros past the filter in `patch`: pixels in pairs, across rows too (odd
@@ -1259,28 +1091,35 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                                              multipliers, shifts)
                                   ? &ctx
                                   : NULL;
-    int32_t i = 0;
-    if (pass != NULL && words % 4 == 0 && words <= TRIPLE_WORDS)
-        i = patch_triples(p, in_b, patch, wide, words, weights, block_bytes, bias_sum, multipliers,
-                          shifts, pass, out);
-    out += (size_t)i * (size_t)out_c;
-    int32_t oy = i / p->output_width, ox = i % p->output_width;
-    /* patch_geometry's, written out: the loop keeps them in registers */
     const int32_t row_bytes = p->filter_width * p->filter_depth;
     const int32_t filter_words = p->filter_height * row_bytes / 2; /* widened */
     const int direct = p->dilation_width == 1 && row_bytes % 4 == 0;
     const size_t row_size = (size_t)p->input_width * (size_t)p->input_depth;
     const size_t row_step = (size_t)p->dilation_height * row_size;
     const int32_t last_ky = (p->filter_height - 1) * p->dilation_height;
+    /* Widened a filter row at a time (a gathered patch too), else the
+       whole patch, zeros included, at once. */
     const int32_t rows = direct ? p->filter_height : 1, seg = direct ? row_bytes : words * 4;
-    if (direct)
-        for (int32_t k = 0; k < 2; k++)
-            memset(wide + k * (WIDE_GAP / 4) + filter_words, 0,
-                   (size_t)(2 * words - filter_words) * 4);
-    for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
-        int32_t iy0[2], ix0[2];
-        const int8_t *src[2]; /* the window in the input, or NULL: gathered */
-        for (int32_t k = 0; k < 2; k++) {
+    /* Pixels in threes where triple_pass takes the layer (the one, two or
+       four left in pairs: triple_next), each patch widened into its place
+       in their layout; the zeros past a direct filter written before the
+       first of them and again before the first pair. */
+    const int threes = triple_pass_takes(p, pass, words);
+    if (direct && threes)
+        memset(wide + 3 * filter_words, 0, (size_t)(6 * words - 3 * filter_words) * 4);
+    int pair_zeros = !direct; /* the pairs' zeros past a direct filter written */
+    int32_t oy = 0, ox = 0, i = 0;
+    while (i + 2 <= total) {
+        const int32_t g = threes && triple_next(total - i) ? 3 : 2; /* pixels */
+        if (g == 2 && !pair_zeros) {
+            for (int32_t k = 0; k < 2; k++)
+                memset(wide + k * (WIDE_GAP / 4) + filter_words, 0,
+                       (size_t)(2 * words - filter_words) * 4);
+            pair_zeros = 1;
+        }
+        int32_t iy0[3], ix0[3];
+        const int8_t *src[3]; /* the window in the input, or NULL: gathered */
+        for (int32_t k = 0; k < g; k++) {
             iy0[k] = oy * p->stride_height - p->pad_top;
             ix0[k] = ox * p->stride_width - p->pad_left;
             src[k] = direct && iy0[k] >= 0 && ix0[k] >= 0 && iy0[k] + last_ky < p->input_height &&
@@ -1293,12 +1132,12 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                 oy++;
             }
         }
-        if (src[0] != NULL && src[1] != NULL) { /* both inside: both a row in one loop */
+        if (g == 2 && src[0] != NULL && src[1] != NULL) { /* both inside: a row in one loop */
             for (int32_t r = 0; r < rows; r++)
                 widen_two(wide + r * (seg / 2), src[0] + (size_t)r * row_step,
                           src[1] + (size_t)r * row_step, seg / 4);
         } else { /* one patch buffer: each gathered pixel widened before the next */
-            for (int32_t k = 0; k < 2; k++) {
+            for (int32_t k = 0; k < g; k++) {
                 const int8_t *s = src[k];
                 size_t step = row_step;
                 if (s == NULL) {
@@ -1306,12 +1145,20 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                     s = patch;
                     step = (size_t)seg;
                 }
-                uint32_t *wide_k = wide + k * (WIDE_GAP / 4);
-                for (int32_t r = 0; r < rows; r++, s += step, wide_k += seg / 2)
-                    widen_one(wide_k, s, seg / 4);
+                if (g == 3)
+                    for (int32_t r = 0; r < rows; r++, s += step)
+                        widen_one_of_three(wide + r * (seg / 4) * 6 + 2 * k, s, seg / 4);
+                else
+                    for (int32_t r = 0; r < rows; r++, s += step)
+                        widen_one(wide + k * (WIDE_GAP / 4) + r * (seg / 2), s, seg / 4);
             }
         }
-        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass, out);
+        if (g == 3)
+            triple_pass(pass, out);
+        else
+            pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass,
+                        out);
+        i += g, out += (size_t)g * (size_t)out_c;
     }
     if (i < total) {
         ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
