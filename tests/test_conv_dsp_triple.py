@@ -1,5 +1,5 @@
 """The DSP 1x1 path in a row chain's bands of an odd width
-(ta_conv_2d_s8_pointwise_rows_odd: one run of the band's pixels, three at
+(ta_conv_2d_s8_pointwise_rows: one run of the band's pixels, three at
 a time by triple_pass in runtime/kernels/ta_conv_2d_dsp.c where it takes
 the layer, the one, two or four left in pairs, else pairs and a lone
 pixel), so each model here is a 3x3 convolution from 2 channels feeding
@@ -74,6 +74,6 @@ def test_three_pixels_bit_exact_on_cortex_m4(tmp_path, in_shape, out_c, act):
                        keys={"memory.row_streaming": "least_ram", "weights.format": "dense",
                              "transforms": "{SPARSE_CHANNELS: false}"})
     code = "".join(p.read_text() for p in (tmp_path / "m" / "ops").glob("*.c"))
-    assert "ta_conv_2d_s8_pointwise_rows_odd(" in code, "the 1x1 layer is not a band of odd rows"
+    assert "ta_conv_2d_s8_pointwise_rows(" in code, "the 1x1 layer is not a band"
     total, diff = difftest.against_tflm(m, path, seed=5, board="mps2-an386")
     assert total > 0 and diff == 0, f"{diff} of {total} bytes differ"

@@ -667,7 +667,7 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
     return TA_OK;
 }
 
-/* ta_conv_2d_s8_pointwise_rows and _rows_odd through `run`. */
+/* ta_conv_2d_s8_pointwise_rows through `run`. */
 INLINE_INTO_ENTRY void pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows,
                                       const int8_t *input, const int8_t *weights,
                                       const int32_t *bias_sum, const int32_t *multipliers,
@@ -685,15 +685,6 @@ INLINE_INTO_ENTRY void pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows
 void ta_conv_2d_s8_pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows, const int8_t *input,
                                   const int8_t *weights, const int32_t *bias_sum,
                                   const int32_t *multipliers, const int32_t *shifts, int8_t *output)
-{
-    pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts, run_pixels_interleaved,
-                   output);
-}
-
-void ta_conv_2d_s8_pointwise_rows_odd(const ta_conv_2d_params_t *p, int32_t rows,
-                                      const int8_t *input, const int8_t *weights,
-                                      const int32_t *bias_sum, const int32_t *multipliers,
-                                      const int32_t *shifts, int8_t *output)
 {
     pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts, run_pixels_interleaved,
                    output);

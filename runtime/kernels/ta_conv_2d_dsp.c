@@ -8,21 +8,20 @@
  * loop; requantize4_words elsewhere). When every shift is a right shift
  * and every bias sum small (small_right_sums, checked once a run), the
  * long-filter loop requantizes a whole block of two pixels by SMMULR in
- * assembly (requantize8_small, about 9 instructions an output), the
- * three-pixel loop likewise, and the pair loop a channel pair of two
- * pixels in registers by SMMLAR (pair_pass, 5 an output). Filters of at
+ * assembly (requantize8_small, about 9 instructions an output), and the
+ * pair and three-pixel loops a channel pair of two or three pixels in
+ * registers by SMMLAR (pair_pass, triple_pass: 5 an output). Filters of at
  * most TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in
- * place) run two pixels at a time, their inputs widened once to halfword
- * pairs (both pixels in one loop, widen_two) so that each weight word,
- * loaded and widened once, feeds both pixels' SMLADs (pair_pass, from the
- * bias, every channel pair of both pixels in one assembly loop; im2col
- * windows inside the image widened straight from the input, no gather);
- * an odd last pixel of a run is widened alike and summed four filters a
- * pass (one_sums), or in the row chain's 1x1 bands of an odd width the
- * last three pixels a filter at a time (triple_sums); long filters a piece
- * of their patches at a time (dot2x2_widened). The loops are laid out for
- * the Cortex-M4's cycles, not only its instruction count (see
- * TA_WIDE_WORD).
+ * place) run three pixels at a time where their inputs, whole chunks, fit
+ * `wide` three times (triple_pass: each weight word, loaded and widened
+ * once, feeds three pixels' SMLADs), else two (pair_pass), the inputs
+ * widened once to halfword pairs (both pixels of a pair in one loop,
+ * widen_two), every channel pair in one assembly loop from the bias; im2col
+ * windows inside the image widened straight from the input, no gather; an
+ * odd last pixel of a run is widened alike and summed four filters a pass
+ * (one_sums); long filters a piece of their patches at a time
+ * (dot2x2_widened). The loops are laid out for the Cortex-M4's cycles, not
+ * only its instruction count (see TA_WIDE_WORD).
  */
 #include "ta_conv_2d_dsp.h"
 
@@ -118,7 +117,7 @@ TA_INLINE_ALWAYS void requantize4_right(const int32_t *acc, int32_t pixels,
 }
 
 /* Whether the pair loops may requantize from SMMULR's product (pair_pass,
-   requantize8_small, triple_blocks): all out_c shifts right shifts and every bias sum in
+   triple_pass, requantize8_small): all out_c shifts right shifts and every bias sum in
    [-2^29, 2^29), so that the pair loops' sums (at most TA_CONV_2D_MAX_PATCH
    products of two int8, |sum| <= 2^22; a long filter's of at most 2^15
    taps, |sum| <= 2^29) stay in [-2^30, 2^30), where SMMULR on the doubled
