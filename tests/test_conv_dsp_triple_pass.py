@@ -11,7 +11,10 @@ valid; patches with a partial last chunk; the longest input triple_pass
 takes (160 bytes) and the next whole chunk (pairs); output depths of one
 pass and of two uneven ones (6, 10); odd output depths (pairs only; a
 depth of 3); the layout's last four as two pairs (10 and 7 pixels);
-clamped activations; a shift of -23."""
+clamped activations; a shift of -23. Long filters
+(ta_conv_2d_long_triples_s8_dsp, long_triple_pass): two and three pieces,
+one to three groups of channels, passes of uneven pairs, 1x7 valid; and
+the layers it leaves to long_pixel (an odd output depth, a left shift)."""
 
 import numpy as np
 import pytest
@@ -67,6 +70,13 @@ CASES = {
     "3x3_dilated": ([1, 7, 7, 16], 3, 3, 6, "NONE", {"dilation": 2}),
     "3x3_stride_2": ([1, 9, 9, 16], 3, 3, 8, "NONE", {"stride": 2}),
     "1x7_valid": ([1, 1, 20, 20], 1, 7, 12, "RELU", {"padding": "VALID"}),
+    # long filters (over 256 bytes): pieces of 160 bytes, sums kept across them
+    "long_3x3x32_two_pieces": ([1, 6, 6, 32], 3, 3, 8, "RELU", {}),
+    "long_5x5x16_three_pieces_two_groups": ([1, 5, 5, 16], 5, 5, 64, "NONE", {}),
+    "long_three_groups_relu6": ([1, 4, 4, 32], 3, 3, 70, "RELU6", {}),
+    "long_1x7_valid": ([1, 3, 12, 48], 1, 7, 10, "NONE", {"padding": "VALID"}),
+    "long_odd_depth": ([1, 4, 5, 32], 3, 3, 7, "NONE", {}),
+    "long_left_shift": ([1, 4, 5, 32], 3, 3, 8, "NONE", {"scale": 1.7}),
 }
 
 
