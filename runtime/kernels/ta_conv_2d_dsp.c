@@ -640,16 +640,24 @@ enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6 / 4 * 4 };
     "   smlad    " A0 ", r11, r1, " A0 "\n"                                                       \
     "   smlad    " A1 ", r12, r0, " A1 "\n"                                                       \
     "   smlad    " A1 ", lr, r1, " A1 "\n"
-#define TA_T3_WORD_FROM(LOADS)                                                                     \
+#define TA_T3_WORD_FROM(LOADS, TEST)                                                               \
     LOADS                                                                                          \
     "   sxtb16   r12, lr\n"                                                                       \
     "   sxtb16   lr, lr, ror #8\n"                                                                \
     "   sxtb16   r10, r11\n"                                                                      \
     "   sxtb16   r11, r11, ror #8\n"                                                              \
-    TA_T3_PIXEL("r4", "r5") TA_T3_PIXEL("r6", "r7") TA_T3_PIXEL("r8", "r9")
+    TEST TA_T3_PIXEL("r4", "r5") TA_T3_PIXEL("r6", "r7") TA_T3_PIXEL("r8", "r9")
 #define TA_T3_WORD(K)                                                                              \
     TA_T3_WORD_FROM("   ldr      r11, [r3, #" #K " - 64]\n"                                        \
-                    "   ldr      lr, [r3, #16 + " #K " - 64]\n")
+                    "   ldr      lr, [r3, #16 + " #K " - 64]\n", "")
+/* The chunk's last word, with the loop's test: the widened inputs' last
+   word ([sp, #4]) loaded behind the weights (pipelined) and compared with
+   x before its LDMs (the flags kept to the chunk's end). */
+#define TA_T3_WORD_LAST(K)                                                                         \
+    TA_T3_WORD_FROM("   ldr      r11, [r3, #" #K " - 64]\n"                                        \
+                    "   ldr      lr, [r3, #16 + " #K " - 64]\n"                                    \
+                    "   ldr      r0, [sp, #4]\n",                                                 \
+                    "   cmp      r2, r0\n")
 /* One output: x = SMMLAR(2 acc, multiplier M, constant K), rounded by
    pair_pass's scheme (shift R = -shift - 1), saturated to int8. */
 #define TA_T3_REQUANTIZE(A, M, K, R)                                                               \
@@ -661,16 +669,14 @@ enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6 / 4 * 4 };
 /* clang-format on */
 
 /* The chunk loop of triple_pass and long_triple_pass: x (r2) from the
-   widened inputs' start to their end ([sp, #4]), w (r3) advanced a chunk
-   a pass. */
+   widened inputs' start to their end ([sp, #4]: their last word), w (r3)
+   advanced a chunk a pass. */
 /* clang-format off */
 #define TA_T3_CHUNKS \
         "1:\n" /* a chunk: its first word's loads advance w */ \
         TA_T3_WORD_FROM("   ldr      lr, [r3, #16]\n" \
-                        "   ldr      r11, [r3], #64\n") \
-        TA_T3_WORD(4) TA_T3_WORD(8) TA_T3_WORD(12) \
-        "   ldr      r0, [sp, #4]\n" \
-        "   cmp      r2, r0\n" \
+                        "   ldr      r11, [r3], #64\n", "") \
+        TA_T3_WORD(4) TA_T3_WORD(8) TA_T3_WORD_LAST(12) \
         "   bne      1b\n"
 /* The pair's six sums requantized and stored, out (the context's, lr)
    advanced by a pair (r0 its new value); LOADS (r2 free) with the loads
@@ -747,7 +753,8 @@ __attribute__((naked, noinline)) static void triple_pass(TA_T3_ARG pair_pass_t *
         "   lsrs     r2, r2, #16\n" /* chunks of 96 widened bytes */
         "   add      r2, r2, r2, lsl #1\n"
         "   add      r2, r3, r2, lsl #5\n"
-        "   push     {r0, r2}\n" /* [sp]: ctx, [sp, #4]: the widened inputs' end */
+        "   subs     r2, r2, #24\n"
+        "   push     {r0, r2}\n" /* [sp]: ctx, [sp, #4]: the widened inputs' last word */
         "   mov      lr, r0\n"
         "   str      r1, [lr, #12]\n"
         "   ldr      r2, [lr, #64]\n"
@@ -825,7 +832,8 @@ __attribute__((naked, noinline)) static void long_triple_pass(TA_T3_ARG long_tri
     __asm__ volatile(
         "   push     {r4-r11, lr}\n"
         "   ldr      r1, [r0, #20]\n"
-        "   push     {r0, r1}\n" /* [sp]: ctx, [sp, #4]: the widened piece's end */
+        "   subs     r1, r1, #24\n"
+        "   push     {r0, r1}\n" /* [sp]: ctx, [sp, #4]: the widened piece's last word */
         "   mov      lr, r0\n"
         "0:\n" /* a pair: lr the context */
         "   ldr      r3, [lr, #48]\n"
@@ -873,6 +881,7 @@ __attribute__((naked, noinline)) static void long_triple_pass(TA_T3_ARG long_tri
 #undef TA_T3_REQUANTIZE_STORE
 #undef TA_T3_CHUNKS
 #undef TA_T3_REQUANTIZE
+#undef TA_T3_WORD_LAST
 #undef TA_T3_WORD
 #undef TA_T3_WORD_FROM
 #undef TA_T3_PIXEL
