@@ -1,18 +1,17 @@
-"""The DSP 1x1 path's last three pixels of an odd run (triple_blocks in
-runtime/kernels/ta_conv_2d_dsp.c: a filter at a time by three pixels, for
-input depths of whole words, more than TRIPLE_MIN_WORDS and up to
-TRIPLE_WORDS words). Only a row chain's bands of an odd width take it
-(ta_conv_2d_s8_pointwise_rows_odd; a layer on its own runs pairs and a
-lone pixel), so each model here is a 3x3 convolution from 2 channels
-feeding the 1x1 layer, which narrows the depth again, then a global
-average pool (the keyword spotter's chain), converted with
-memory.row_streaming least_ram: bands of one row of 3, 5 or 7 pixels.
-Byte-equal to TFLite Micro on the Cortex-M4 board: right shifts and shifts
-of scales above 1/2 in one layer, clamped activations, output depths off
-four (a last block of three: of one or two, these depths go to
-ta_conv_2d_s8_pointwise_off4, no band), depths of whole chunks and of a
-partial one, the longest depth it takes and one past it (a pair and a lone
-pixel then). A bias changed in triple_blocks fails the first four."""
+"""The DSP 1x1 path in a row chain's bands of an odd width
+(ta_conv_2d_s8_pointwise_rows: one run of the band's pixels, three at
+a time by triple_pass in runtime/kernels/ta_conv_2d_dsp.c where it takes
+the layer, the one, two or four left in pairs, else pairs and a lone
+pixel), so each model here is a 3x3 convolution from 2 channels feeding
+the 1x1 layer, which narrows the depth again, then a global average pool
+(the keyword spotter's chain), converted with memory.row_streaming
+least_ram: bands of one row of 3, 5 or 7 pixels. Byte-equal to TFLite
+Micro on the Cortex-M4 board: right shifts and shifts of scales above 1/2
+in one layer (which pair_pass_init and so triple_pass refuse: pairs and a
+lone pixel), clamped activations, output depths off four (a last block of
+three: of one or two, these depths go to ta_conv_2d_s8_pointwise_off4, no
+band), depths of whole chunks and of a partial one, 168 and 172 bytes.
+tests/test_conv_dsp_triple_pass.py drives triple_pass itself."""
 
 import numpy as np
 import pytest
@@ -62,8 +61,8 @@ def conv_model(path, in_shape, out_c, act, seed):
     ([1, 9, 5, 64], 16, "NONE"),    # the keyword spotter's 1x1 depth: rows of 5 pixels
     ([1, 9, 3, 48], 11, "RELU6"),   # three chunks, clamped, a last block of three
     ([1, 9, 7, 40], 7, "RELU"),     # two chunks and two words, a last block of three
-    ([1, 9, 3, 168], 4, "NONE"),    # 42 words: the longest it takes
-    ([1, 9, 3, 172], 4, "NONE"),    # one word more: a pair and a lone pixel
+    ([1, 9, 3, 168], 4, "NONE"),    # 42 words
+    ([1, 9, 3, 172], 4, "NONE"),    # 43 words
 ])
 def test_three_pixels_bit_exact_on_cortex_m4(tmp_path, in_shape, out_c, act):
     path = conv_model(tmp_path / "m.tflite", in_shape, out_c, act, seed=in_shape[-1])
@@ -75,6 +74,6 @@ def test_three_pixels_bit_exact_on_cortex_m4(tmp_path, in_shape, out_c, act):
                        keys={"memory.row_streaming": "least_ram", "weights.format": "dense",
                              "transforms": "{SPARSE_CHANNELS: false}"})
     code = "".join(p.read_text() for p in (tmp_path / "m" / "ops").glob("*.c"))
-    assert "ta_conv_2d_s8_pointwise_rows_odd(" in code, "the 1x1 layer is not a band of odd rows"
+    assert "ta_conv_2d_s8_pointwise_rows(" in code, "the 1x1 layer is not a band"
     total, diff = difftest.against_tflm(m, path, seed=5, board="mps2-an386")
     assert total > 0 and diff == 0, f"{diff} of {total} bytes differ"

@@ -297,7 +297,11 @@ static inline void run_pixels_off4(const ta_conv_2d_params_t *p, const int8_t *x
 #endif
 
 /* Every output channel of one pixel with a long filter; `patch` holds
-   MAX_PATCH bytes. */
+   MAX_PATCH bytes. Out of line on DSP cores: inlined into long_image, its
+   frame would add to the DSP triples' on the stack. */
+#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
+TA_NOINLINE
+#endif
 static void long_pixel(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0, int32_t ix0,
                        int8_t *patch, const int8_t *weights, size_t block_bytes,
                        const int32_t *bias_sum, const int32_t *multipliers, const int32_t *shifts,
@@ -331,8 +335,8 @@ static void long_pixel(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t
 }
 
 /* Every pixel of one image (input in_b, outputs from out) with a long
-   filter: on DSP cores pixels in pairs (across rows), on Helium cores in
-   threes, else one at a time. */
+   filter: on DSP and Helium cores pixels in threes (across rows) where
+   the layer allows, else one at a time. */
 TA_NOINLINE static void long_image(const ta_conv_2d_params_t *p, const int8_t *in_b, int8_t *patch,
                                    uint32_t *wide, const int8_t *weights, size_t block_bytes,
                                    const int32_t *bias_sum, const int32_t *multipliers,
@@ -341,16 +345,11 @@ TA_NOINLINE static void long_image(const ta_conv_2d_params_t *p, const int8_t *i
     const int32_t out_c = p->output_depth, total = p->output_height * p->output_width;
     int32_t i = 0;
 #if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
-    if (multipliers && shifts)
-        for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
-            int32_t iy[2], ix[2];
-            for (int32_t k = 0; k < 2; k++) {
-                iy[k] = (i + k) / p->output_width * p->stride_height - p->pad_top;
-                ix[k] = (i + k) % p->output_width * p->stride_width - p->pad_left;
-            }
-            ta_conv_2d_long_pair_s8_dsp(p, in_b, iy, ix, patch, wide, weights, block_bytes,
-                                        bias_sum, multipliers, shifts, out);
-        }
+    if (multipliers && shifts) {
+        i = ta_conv_2d_long_triples_s8_dsp(p, in_b, patch, wide, weights, block_bytes, bias_sum,
+                                           multipliers, shifts, out);
+        out += (size_t)i * (size_t)out_c;
+    }
 #else
     (void)wide;
 #endif
@@ -667,7 +666,7 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
     return TA_OK;
 }
 
-/* ta_conv_2d_s8_pointwise_rows and _rows_odd through `run`. */
+/* ta_conv_2d_s8_pointwise_rows through `run`. */
 INLINE_INTO_ENTRY void pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows,
                                       const int8_t *input, const int8_t *weights,
                                       const int32_t *bias_sum, const int32_t *multipliers,
@@ -688,20 +687,6 @@ void ta_conv_2d_s8_pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows, co
 {
     pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts, run_pixels_interleaved,
                    output);
-}
-
-void ta_conv_2d_s8_pointwise_rows_odd(const ta_conv_2d_params_t *p, int32_t rows,
-                                      const int8_t *input, const int8_t *weights,
-                                      const int32_t *bias_sum, const int32_t *multipliers,
-                                      const int32_t *shifts, int8_t *output)
-{
-#if defined(TA_HAVE_DSP) && !defined(TA_HAVE_MVE)
-    pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts,
-                   ta_conv_2d_run_three_s8_dsp, output);
-#else
-    pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts, run_pixels_interleaved,
-                   output);
-#endif
 }
 
 int ta_conv_2d_s8_pointwise_off4(const ta_conv_2d_params_t *p, const int8_t *input,

@@ -153,13 +153,6 @@ void ta_conv_2d_s8_pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows, co
                                   const int8_t *weights, const int32_t *bias_sum,
                                   const int32_t *multipliers, const int32_t *shifts,
                                   int8_t *output);
-/* The same for rows of an odd width: on DSP cores a run's last three
-   pixels go together (ta_conv_2d_run_three_s8_dsp) instead of a pair and
-   a lone pixel; elsewhere ta_conv_2d_s8_pointwise_rows. */
-void ta_conv_2d_s8_pointwise_rows_odd(const ta_conv_2d_params_t *p, int32_t rows,
-                                      const int8_t *input, const int8_t *weights,
-                                      const int32_t *bias_sum, const int32_t *multipliers,
-                                      const int32_t *shifts, int8_t *output);
 int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                           const int32_t *bias_sum, const int32_t *multipliers,
                           const int32_t *shifts, int8_t *output);

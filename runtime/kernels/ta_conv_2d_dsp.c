@@ -6,23 +6,21 @@
  * Per-channel requantization in 32-bit arithmetic, four channels saturated
  * and clamped as one word (requantize4_right, inline in the one-pixel
  * loop; requantize4_words elsewhere). When every shift is a right shift
- * and every bias sum small (small_right_sums, checked once a run), the
- * long-filter loop requantizes a whole block of two pixels by SMMULR in
- * assembly (requantize8_small, about 9 instructions an output), the
- * three-pixel loop likewise, and the pair loop a channel pair of two
- * pixels in registers by SMMLAR (pair_pass, 5 an output). Filters of at
+ * down to -23 and every bias sum small (pair_pass_init, checked once a
+ * run), the pair and three-pixel loops requantize a channel pair of two or
+ * three pixels in registers by SMMLAR (pair_pass, triple_pass,
+ * long_triple_pass: 5 instructions an output). Filters of at
  * most TA_CONV_2D_MAX_PATCH bytes (im2col patches, 1x1 filters read in
- * place) run two pixels at a time, their inputs widened once to halfword
- * pairs (both pixels in one loop, widen_two) so that each weight word,
- * loaded and widened once, feeds both pixels' SMLADs (pair_pass, from the
- * bias, every channel pair of both pixels in one assembly loop; im2col
- * windows inside the image widened straight from the input, no gather);
- * an odd last pixel of a run is widened alike and summed four filters a
- * pass (one_sums), or in the row chain's 1x1 bands of an odd width the
- * last three pixels a filter at a time (triple_sums); long filters a piece
- * of their patches at a time (dot2x2_widened). The loops are laid out for
- * the Cortex-M4's cycles, not only its instruction count (see
- * TA_WIDE_WORD).
+ * place) run three pixels at a time where their inputs, whole chunks, fit
+ * `wide` three times (triple_pass: each weight word, loaded and widened
+ * once, feeds three pixels' SMLADs), else two (pair_pass), the inputs
+ * widened once to halfword pairs (both pixels of a pair in one loop,
+ * widen_two), every channel pair in one assembly loop from the bias; im2col
+ * windows inside the image widened straight from the input, no gather; an
+ * odd last pixel of a run is widened alike and summed four filters a pass
+ * (one_sums); long filters three pixels and a piece of their patches at
+ * a time, the sums kept across the pieces (long_triple_pass). The loops are laid out for the Cortex-M4's cycles, not
+ * only its instruction count (see TA_WIDE_WORD).
  */
 #include "ta_conv_2d_dsp.h"
 
@@ -117,83 +115,6 @@ TA_INLINE_ALWAYS void requantize4_right(const int32_t *acc, int32_t pixels,
         memcpy(out + out_step, &w1, 4);
 }
 
-/* Whether the pair loops may requantize from SMMULR's product (pair_pass,
-   requantize8_small, triple_blocks): all out_c shifts right shifts and every bias sum in
-   [-2^29, 2^29), so that the pair loops' sums (at most TA_CONV_2D_MAX_PATCH
-   products of two int8, |sum| <= 2^22; a long filter's of at most 2^15
-   taps, |sum| <= 2^29) stay in [-2^30, 2^30), where SMMULR on the doubled
-   sum rounds as requantize_right (ta_dw_requantize_right_doubled). Once a
-   call of the run, not a block. */
-static int small_right_sums(const int32_t *bias_sum, const int32_t *shifts, int32_t out_c)
-{
-    uint32_t bits = 0; /* bits 30 and 31 set by any channel that fails */
-    for (int32_t o = 0; o < out_c; o++)
-        bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u);
-    return (bits >> 30) == 0;
-}
-
-/* Channel J (its byte of the words w0, w1) of both pixels' sums (acc[J],
-   acc[4 + J]): ta_dw_requantize_right_doubled, the offset added and
-   saturated to int8, the channel's multiplier and shift loaded once for
-   both; loads back to back (the Cortex-M4 pipelines a load only after a
-   load). Channel 0 saturates into the words themselves. */
-/* clang-format off */
-#define TA_RQ8_CHANNEL(J, SAT0, SAT1, INSERT)                                                     \
-    "   ldr      %[a], [%[acc], #4 * " #J "]\n"                                                   \
-    "   ldr      %[b], [%[acc], #16 + 4 * " #J "]\n"                                              \
-    "   ldr      %[m], [%[mul], #4 * " #J "]\n"                                                   \
-    "   ldr      %[r], [%[sh], #4 * " #J "]\n"                                                    \
-    "   lsls     %[a], %[a], #1\n"                                                               \
-    "   lsls     %[b], %[b], #1\n"                                                               \
-    "   smmulr   %[a], %[a], %[m]\n"                                                             \
-    "   smmulr   %[b], %[b], %[m]\n"                                                             \
-    "   mvns     %[r], %[r]\n"                                                                   \
-    "   add      %[a], %[a], %[a], asr #31\n"                                                    \
-    "   add      %[b], %[b], %[b], asr #31\n"                                                    \
-    "   asrs     %[a], %[a], %[r]\n"                                                             \
-    "   asrs     %[b], %[b], %[r]\n"                                                             \
-    "   sub      %[a], %[a], %[a], asr #1\n"                                                     \
-    "   sub      %[b], %[b], %[b], asr #1\n"                                                     \
-    "   adds     %[a], %[a], %[off]\n"                                                           \
-    "   adds     %[b], %[b], %[off]\n"                                                           \
-    "   ssat     %[" SAT0 "], #8, %[a]\n"                                                        \
-    "   ssat     %[" SAT1 "], #8, %[b]\n"                                                        \
-    INSERT
-#define TA_RQ8_INSERT(J)                                                                           \
-    "   bfi      %[w0], %[a], #8 * " #J ", #8\n"                                                  \
-    "   bfi      %[w1], %[b], #8 * " #J ", #8\n"
-/* clang-format on */
-
-/* requantize4_right of a whole block of two pixels (acc as pair_blocks
-   lays it out) when small_right_sums holds: about 9 instructions an output
-   against about 19. */
-TA_INLINE_ALWAYS void requantize8_small(const int32_t *acc, const int32_t *multipliers,
-                                        const int32_t *shifts, int32_t offset, range4_t range,
-                                        int8_t *out, size_t out_step)
-{
-    uint32_t w0, w1, a, b, m, r;
-    /* clang-format off */
-    __asm(TA_RQ8_CHANNEL(0, "w0", "w1", "")
-          TA_RQ8_CHANNEL(1, "a", "b", TA_RQ8_INSERT(1))
-          TA_RQ8_CHANNEL(2, "a", "b", TA_RQ8_INSERT(2))
-          TA_RQ8_CHANNEL(3, "a", "b", TA_RQ8_INSERT(3))
-          : [w0] "=&r"(w0), [w1] "=&r"(w1), [a] "=&r"(a), [b] "=&r"(b), [m] "=&r"(m),
-            [r] "=&r"(r)
-          : [acc] "r"(acc), [mul] "r"(multipliers), [sh] "r"(shifts), [off] "r"(offset),
-            "m"(*(const int32_t(*)[8])acc), "m"(*(const int32_t(*)[4])multipliers),
-            "m"(*(const int32_t(*)[4])shifts)
-          : "cc");
-    /* clang-format on */
-    if (range.clamp) {
-        w0 = ta_clamp4_s8(w0, range.lo4, range.hi4);
-        w1 = ta_clamp4_s8(w1, range.lo4, range.hi4);
-    }
-    memcpy(out, &w0, 4);
-    memcpy(out + out_step, &w1, 4);
-}
-#undef TA_RQ8_INSERT
-#undef TA_RQ8_CHANNEL
-
 /* Whether all four channels' shifts are right shifts (requantize4_right). */
 static inline int right_shifts4(const int32_t *shifts)
 {
@@ -229,8 +150,8 @@ TA_NOINLINE __attribute__((cold)) static void requantize4_words(const ta_conv_2d
 /* The longest filter (bytes, whole chunks) of the pair loops: an im2col
    patch or a 1x1 filter's depth. */
 enum { PAIR_FILTER = MAX_PATCH };
-/* Bytes from one pixel's widened input to the next's: the 512 in
-   dot2x2_widened. */
+/* Bytes from one pixel's widened input to the next's in the pair loop:
+   the 512 in TA_WIDE_WORD. */
 enum { WIDE_GAP = TA_CONV_2D_WIDE_GAP };
 
 /* One input word (k: its byte offset in the chunk, xk: the offset of its
@@ -264,72 +185,6 @@ enum { WIDE_GAP = TA_CONV_2D_WIDE_GAP };
     "   sxtb16   %[t], %[v], ror #8\n"                                                            \
     "   smlad    %[a1], %[t], %[x0o], %[a1]\n"                                                    \
     "   smlad    %[a3], %[t], %[x1o], %[a3]\n"
-/* clang-format on */
-
-/* The pair loops' input: two pixels widened to halfword pairs
-   (ta_widen_s8_pairs), WIDE_GAP bytes apart, and their length. */
-typedef struct {
-    const uint32_t *wide;
-    int32_t count; /* whole chunks */
-} pair_input_t;
-
-/* Two filters (f, at w and w + 16 in the interleaved layout) by two pixels
-   over in->count whole 16-byte chunks, the pixels' input widened to
-   halfword pairs at in->wide and WIDE_GAP bytes further: acc[0] += f0 x0,
-   acc[1] += f1 x0, acc[4] += f0 x1, acc[5] += f1 x1, the layout
-   requantize4_words reads (four channels a pixel; the other filter pair
-   adds to acc[2, 3, 6, 7]). Each weight word, loaded and widened once,
-   feeds both pixels' SMLADs (TA_WIDE_WORD): 76 instructions per 64 MACs.
-   The sums start in acc, not from a bias
-   pointer: with that fifth pointer, or two tied operands that start out
-   equal, clang (r7 its frame pointer) finds no registers for the loop. */
-static inline void dot2x2_widened(int32_t *acc, const int8_t *w, const pair_input_t *in)
-{
-    const uint32_t *xw = in->wide;
-    int32_t chunks = in->count;
-    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[4], a3 = acc[5];
-    uint32_t x0e, x0o, x1e, x1o, v, t;
-    /* clang-format off */
-    __asm volatile(
-        "1:\n" TA_WIDE_WORD(0, 0) TA_WIDE_WORD(4, 8) TA_WIDE_WORD(8, 16) TA_WIDE_WORD(12, 24)
-        "   adds     %[x], %[x], #32\n"
-        "   adds     %[w], %[w], #64\n"
-        "   subs     %[c], %[c], #1\n"
-        "   bne      1b\n"
-        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [x] "+r"(xw), [w] "+r"(w),
-          [c] "+r"(chunks), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o), [x1e] "=&r"(x1e),
-          [x1o] "=&r"(x1o), [v] "=&r"(v), [t] "=&r"(t)
-        :
-        : "cc", "memory");
-    /* clang-format on */
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[4] = a2;
-    acc[5] = a3;
-}
-
-/* Both loops of an assembly dot product in one count register c
-   (triple_sums; pair_pass unrolls the words): CHUNK, a whole 16-byte chunk, (chunks - 1) *
-   2^16 + 1 times (none when c is negative), then WORD, one word of the
-   last chunk, c % 2^16 times; chunk_word_count(words) makes c. */
-static inline uint32_t chunk_word_count(int32_t words)
-{
-    return ((uint32_t)(words / 4 - 1) << 16) | (uint32_t)(words % 4);
-}
-/* clang-format off */
-#define TA_CHUNKS_THEN_WORDS(CHUNK, WORD)                                                         \
-    "   cmp      %[c], #0\n"                                                                      \
-    "   blt      2f\n"                                                                            \
-    "1:\n" CHUNK                                                                                  \
-    "   subs     %[c], %[c], #65536\n"                                                            \
-    "   bpl      1b\n"                                                                            \
-    "2:\n"                                                                                        \
-    "   adds     %[c], %[c], #65536\n"                                                            \
-    "   beq      4f\n"                                                                            \
-    "3:\n" WORD                                                                                   \
-    "   subs     %[c], %[c], #1\n"                                                                \
-    "   bne      3b\n"                                                                            \
-    "4:\n"
 /* clang-format on */
 
 /* pair_pass's count register c: 2^16 a whole chunk, less 2^16 plus the
@@ -384,14 +239,14 @@ typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 92 && sizeof(void *) 
    the last chunk's one to three words unrolled (entered at the first of
    them, last word first: no loop). Requantized in registers: with
    x = SMMULR(2 acc, multiplier) (ta_dw_requantize_right_doubled's product,
-   small_right_sums) and e = -shift, the rounded division by 2^e plus the
+   exact while pair_pass_init's bounds hold) and e = -shift, the rounded division by 2^e plus the
    offset is (x + (acc >> 31) + (2 offset + 1) 2^(e-1)) >> e (acc's sign
    is x's unless x is 0, where either sign gives the offset): one SMMLAR adds the
    channel's constant, the last shift by one goes into the SSAT, 5
-   instructions an output against requantize8_small's 7 (the constant fits
+   instructions an output against 7 with SMMULR (the constant fits
    for e <= 23: pair_pass_init). The four bytes are clamped as one word
    and stored as one halfword a pixel. Against a C loop around two calls
-   of a pair's sums and requantize8_small: no sums through memory and no
+   of a pair's sums and a requantization: no sums through memory and no
    loop state spilled and reloaded around each call. Needs a pair in pass
    0 (out_c >= 2). */
 TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
@@ -532,17 +387,6 @@ TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
 #undef TA_WIDE_WORD
 #undef TA_WIDE_WORD_FROM
 
-/* One block's filter pairs (`pairs`: 2, or 1 for a last block of one or
-   two channels) by two pixels over whole chunks, acc as dot2x2_widened's
-   (the second pair at acc + 2 and w + 32): both in one call, one save of
-   the registers. */
-TA_NOINLINE static void block_dot_widened(int32_t *acc, const int8_t *w, const pair_input_t *in,
-                                          int32_t pairs)
-{
-    for (int32_t k = 0; k < pairs; k++, acc += 2, w += 32)
-        dot2x2_widened(acc, w, in);
-}
-
 /* `words` (at least one) whole words of two pixels (at x0 and x1) widened
    as ta_widen_s8_pairs does, pixel 1's WIDE_GAP bytes after pixel 0's:
    both in one loop, each pair of halfword pairs stored by one STRD, 5
@@ -612,7 +456,11 @@ static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
 
 /* A run's pair_pass_t (bias, requantization and weights of every output
    channel, inputs widened at wide, `words` words): whether pair_pass may
-   run, small_right_sums and at least one channel pair. */
+   run: at least one channel pair, every shift a right shift down to -23
+   (the rounding constant fits) and every bias sum in [-2^29, 2^29), so
+   that the sums (at most TA_CONV_2D_MAX_PATCH products of two int8,
+   |sum| <= 2^22) stay in [-2^30, 2^30), where SMMULR on the doubled sum
+   rounds as requantize_right (ta_dw_requantize_right_doubled). */
 static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const uint32_t *wide,
                           int32_t words, const int8_t *weights, size_t block_bytes,
                           const int32_t *bias_sum, const int32_t *multipliers,
@@ -638,8 +486,7 @@ static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const 
     ctx->multipliers1 = multipliers + 2;
     ctx->shifts1 = shifts + 2;
     ctx->w1 = weights + 32;
-    /* small_right_sums, and shifts down to -23 (pair_pass's rounding
-       constant fits): bits 30 and 31 set by any channel that fails */
+    /* bits 30 and 31 set by any channel that fails */
     uint32_t bits = 0;
     for (int32_t o = 0; o < out_c; o++)
         bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u) |
@@ -772,131 +619,308 @@ TA_NOINLINE static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uin
     }
 }
 
-/* The last three pixels of an odd run (ta_conv_2d_run_three_s8_dsp: the
-   row chain's one-row 1x1 bands of five pixels end with them): a filter at
-   a time by the three pixels, so that each weight word, loaded and widened
-   once, feeds three pixels and no pixel goes alone (the keyword spotter's
-   64 x 64 1x1 rows: about 4,000 instructions fewer than a pair and a lone
-   pixel, about as many cycles: the LDMs are not pipelined). The pixels'
-   input words widened by widen_three: word k's odd halfword pairs of
-   pixels 0-2 at words 3k to 3k + 2 of `wide`, its even pairs likewise
-   from word 3 x words on. TRIPLE_WORDS: the input words that fit;
-   TRIPLE_MIN_WORDS: shorter filters keep the pair and the lone pixel (a
-   filter's setup and requantization weigh more against a short loop). */
-enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6, TRIPLE_MIN_WORDS = 8 };
+/* Three pixels by two filters: each weight word, loaded and widened once,
+   feeds three pixels' SMLADs (the pair loop's feed two): 21 instructions
+   and about 28 Cortex-M4 cycles per 24 MACs against 18 and 20 per 16. The
+   three inputs are widened interleaved a word at a time (word k's
+   halfword pairs of pixels A, B, C at words 6k to 6k + 5 of `wide`,
+   widen_one_of_three), so that one LDM reads a pixel's pair and one
+   pointer walks all three. TRIPLE_WORDS: the whole chunks of input words
+   that fit `wide`. */
+enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6 / 4 * 4 };
 
-/* One weight word (byte K of its filter's chunk) by the three pixels'
-   input word, each half's three pairs by one LDM (odd at x, even at y,
-   both then at the next word): 11 instructions per 12 MACs. */
+/* One input word (byte K of the chunk's filter words, K - 64 after the
+   chunk's first word has advanced w) of filters f0, f1 (r11, lr raw, then
+   halfword pairs r10/r11 and r12/lr) by pixels A, B, C (r0, r1: a pixel's
+   even and odd pairs, one LDM each) into r4-r9 (A f0, A f1, B f0, ...). */
 /* clang-format off */
-#define TA_TRIPLE_WORD(K)                                                                          \
-    "   ldr      %[v], [%[w], #" #K "]\n"                                                          \
-    "   ldmia    %[y]!, {%[xa], %[xb], %[xc]}\n"                                                   \
-    "   sxtb16   %[t], %[v]\n"                                                                    \
-    "   smlad    %[a0], %[t], %[xa], %[a0]\n"                                                     \
-    "   smlad    %[a1], %[t], %[xb], %[a1]\n"                                                     \
-    "   smlad    %[a2], %[t], %[xc], %[a2]\n"                                                     \
-    "   ldmia    %[x]!, {%[xa], %[xb], %[xc]}\n"                                                   \
-    "   sxtb16   %[t], %[v], ror #8\n"                                                            \
-    "   smlad    %[a0], %[t], %[xa], %[a0]\n"                                                     \
-    "   smlad    %[a1], %[t], %[xb], %[a1]\n"                                                     \
-    "   smlad    %[a2], %[t], %[xc], %[a2]\n"
+#define TA_T3_PIXEL(A0, A1)                                                                        \
+    "   ldmia    r2!, {r0, r1}\n"                                                                 \
+    "   smlad    " A0 ", r10, r0, " A0 "\n"                                                       \
+    "   smlad    " A0 ", r11, r1, " A0 "\n"                                                       \
+    "   smlad    " A1 ", r12, r0, " A1 "\n"                                                       \
+    "   smlad    " A1 ", lr, r1, " A1 "\n"
+#define TA_T3_WORD_FROM(LOADS, TEST)                                                               \
+    LOADS                                                                                          \
+    "   sxtb16   r12, lr\n"                                                                       \
+    "   sxtb16   lr, lr, ror #8\n"                                                                \
+    "   sxtb16   r10, r11\n"                                                                      \
+    "   sxtb16   r11, r11, ror #8\n"                                                              \
+    TEST TA_T3_PIXEL("r4", "r5") TA_T3_PIXEL("r6", "r7") TA_T3_PIXEL("r8", "r9")
+#define TA_T3_WORD(K)                                                                              \
+    TA_T3_WORD_FROM("   ldr      r11, [r3, #" #K " - 64]\n"                                        \
+                    "   ldr      lr, [r3, #16 + " #K " - 64]\n", "")
+/* The chunk's last word, with the loop's test: the widened inputs' last
+   word ([sp, #4]) loaded behind the weights (pipelined) and compared with
+   x before its LDMs (the flags kept to the chunk's end). */
+#define TA_T3_WORD_LAST(K)                                                                         \
+    TA_T3_WORD_FROM("   ldr      r11, [r3, #" #K " - 64]\n"                                        \
+                    "   ldr      lr, [r3, #16 + " #K " - 64]\n"                                    \
+                    "   ldr      r0, [sp, #4]\n",                                                 \
+                    "   cmp      r2, r0\n")
+/* One output: x = SMMLAR(2 acc, multiplier M, constant K), rounded by
+   pair_pass's scheme (shift R = -shift - 1), saturated to int8. */
+#define TA_T3_REQUANTIZE(A, M, K, R)                                                               \
+    "   lsls     " A ", " A ", #1\n"                                                              \
+    "   smmlar   lr, " A ", " M ", " K "\n"                                                       \
+    "   add      " A ", lr, " A ", asr #31\n"                                                     \
+    "   asrs     " A ", " A ", " R "\n"                                                           \
+    "   ssat     " A ", #8, " A ", asr #1\n"
 /* clang-format on */
 
-/* The bias-started sums of one filter (its words at w: 16 bytes of each
-   64-byte chunk, the interleaved layout) by three pixels over their input
-   widened at xw (odd pairs) and yw (even pairs): whole chunks, then the
-   last chunk's remaining words; c = (chunks - 1) * 2^16 + remaining words,
-   as chunk_word_count makes it. The LDMs need their registers in ascending order:
-   they are named. */
-TA_INLINE_ALWAYS void triple_sums(int32_t acc[3], int32_t bias, const int8_t *w, const uint32_t *xw,
-                                  const uint32_t *yw, uint32_t c)
+/* The chunk loop of triple_pass and long_triple_pass: x (r2) from the
+   widened inputs' start to their end ([sp, #4]: their last word), w (r3)
+   advanced a chunk a pass. */
+/* clang-format off */
+#define TA_T3_CHUNKS \
+        "1:\n" /* a chunk: its first word's loads advance w */ \
+        TA_T3_WORD_FROM("   ldr      lr, [r3, #16]\n" \
+                        "   ldr      r11, [r3], #64\n", "") \
+        TA_T3_WORD(4) TA_T3_WORD(8) TA_T3_WORD_LAST(12) \
+        "   bne      1b\n"
+/* The pair's six sums requantized and stored, out (the context's, lr)
+   advanced by a pair (r0 its new value); LOADS (r2 free) with the loads
+   before the stores. */
+#define TA_T3_REQUANTIZE_STORE(LOADS) \
+        /* the pair's multipliers (r0, r1), r = -shift - 1 (r2, r10) and \
+           K = (2 offset + 1) << r (r11, r12) */ \
+        "   ldr      lr, [sp]\n" \
+        "   ldr      r10, [lr, #4]\n" \
+        "   ldr      r11, [lr, #8]\n" \
+        "   ldr      r12, [lr, #24]\n" \
+        "   ldrd     r0, r1, [r10], #16\n" \
+        "   str      r10, [lr, #4]\n" \
+        "   ldrd     r2, r10, [r11], #16\n" \
+        "   str      r11, [lr, #8]\n" \
+        "   mvns     r2, r2\n" \
+        "   mvns     r10, r10\n" \
+        "   lsl      r11, r12, r2\n" \
+        "   lsl      r12, r12, r10\n" \
+        TA_T3_REQUANTIZE("r4", "r0", "r11", "r2") \
+        TA_T3_REQUANTIZE("r6", "r0", "r11", "r2") \
+        TA_T3_REQUANTIZE("r8", "r0", "r11", "r2") \
+        TA_T3_REQUANTIZE("r5", "r1", "r12", "r10") \
+        TA_T3_REQUANTIZE("r7", "r1", "r12", "r10") \
+        TA_T3_REQUANTIZE("r9", "r1", "r12", "r10") \
+        "   bfi      r4, r5, #8, #8\n" \
+        "   bfi      r4, r6, #16, #8\n" \
+        "   bfi      r4, r7, #24, #8\n" \
+        "   bfi      r8, r9, #8, #8\n" \
+        "   ldr      lr, [sp]\n" \
+        "   ldr      r0, [lr, #32]\n" \
+        "   cbz      r0, 5f\n" \
+        "   ldrd     r0, r1, [lr, #36]\n" \
+        "   ssub8    r2, r4, r0\n" \
+        "   sel      r4, r4, r0\n" \
+        "   ssub8    r2, r4, r1\n" \
+        "   sel      r4, r1, r4\n" \
+        "   ssub8    r2, r8, r0\n" \
+        "   sel      r8, r8, r0\n" \
+        "   ssub8    r2, r8, r1\n" \
+        "   sel      r8, r1, r8\n" \
+        "5:\n" \
+        "   ldr      r0, [lr, #12]\n" \
+        "   ldr      r1, [lr, #28]\n" \
+        LOADS \
+        "   lsrs     r5, r4, #16\n" \
+        "   strh     r5, [r0, r1]\n" \
+        "   strh     r8, [r0, r1, lsl #1]\n" \
+        "   strh     r4, [r0], #4\n" \
+        "   str      r0, [lr, #12]\n"
+/* clang-format on */
+
+/* Every channel pair of three pixels widened at ctx->wide (pair_blocks'
+   pair_pass_t, whole chunks: its count is their number times 2^16),
+   outputs from out, out + out_c, out + 2 out_c, in pair_pass's two passes
+   (channels 4j, 4j + 1, then 4j + 2, 4j + 3: a pass's pairs a block of
+   weights apart, where a pair's loop leaves w), its context members
+   likewise: the bias-started sums over whole chunks (the end of the
+   widened input kept on the stack, tested at a chunk's end), then
+   requantized in registers as pair_pass does (5 instructions an output),
+   the pair's bytes clamped as two words (A and B's four, C's two) and
+   stored as a halfword a pixel. A whole function in assembly: the loop
+   needs r0-r12 and lr, which inline assembly under clang (r7 its frame
+   pointer) does not have. An odd last channel is not written. */
+#define TA_T3_ARG __attribute__((unused)) /* read by the assembly, not by C */
+__attribute__((naked, noinline)) static void triple_pass(TA_T3_ARG pair_pass_t *ctx,
+                                                         TA_T3_ARG int8_t *out)
 {
-    int32_t a0 = bias, a1 = bias, a2 = bias;
-    register uint32_t xa __asm__("r4");
-    register uint32_t xb __asm__("r5");
-    register uint32_t xc __asm__("r6");
-    uint32_t v, t;
+    /* clang-format off */
+    __asm__ volatile(
+        "   push     {r4-r11, lr}\n"
+        "   ldr      r2, [r0, #20]\n"
+        "   ldr      r3, [r0, #16]\n"
+        "   lsrs     r2, r2, #16\n" /* chunks of 96 widened bytes */
+        "   add      r2, r2, r2, lsl #1\n"
+        "   add      r2, r3, r2, lsl #5\n"
+        "   subs     r2, r2, #24\n"
+        "   push     {r0, r2}\n" /* [sp]: ctx, [sp, #4]: the widened inputs' last word */
+        "   mov      lr, r0\n"
+        "   str      r1, [lr, #12]\n"
+        "   ldr      r2, [lr, #64]\n"
+        "   ldr      r3, [lr, #68]\n"
+        "   add      r2, r2, r1\n"
+        "   str      r2, [lr, #44]\n"
+        "   str      r3, [lr, #76]\n"
+        "   adds     r1, r1, #2\n"
+        "   str      r1, [lr, #72]\n"
+        "   ldr      r4, [lr, #48]\n"
+        "   ldr      r5, [lr, #52]\n"
+        "   ldr      r6, [lr, #56]\n"
+        "   ldr      r3, [lr, #60]\n"
+        "6:\n" /* a pass from r4-r6 (first bias, multiplier, shift) and w (r3) */
+        "   str      r4, [lr, #0]\n"
+        "   str      r5, [lr, #4]\n"
+        "   str      r6, [lr, #8]\n"
+        "0:\n" /* a pair: lr the context, r3 its weights */
+        "   ldr      r0, [lr, #0]\n"
+        "   ldr      r2, [lr, #16]\n"
+        "   ldrd     r4, r5, [r0], #16\n"
+        "   str      r0, [lr, #0]\n"
+        "   mov      r6, r4\n"
+        "   mov      r7, r5\n"
+        "   mov      r8, r4\n"
+        "   mov      r9, r5\n"
+        TA_T3_CHUNKS
+        TA_T3_REQUANTIZE_STORE("   ldr      r2, [lr, #44]\n")
+        "   cmp      r0, r2\n"
+        "   bne      0b\n"
+        /* pass 1, once: channels 4j + 2, 4j + 3 (none when out_c < 4) */
+        "   ldr      r2, [lr, #76]\n"
+        "   cbz      r2, 7f\n"
+        "   movs     r3, #0\n"
+        "   str      r3, [lr, #76]\n"
+        "   ldr      r1, [lr, #72]\n"
+        "   str      r1, [lr, #12]\n"
+        "   add      r2, r2, r1\n"
+        "   str      r2, [lr, #44]\n"
+        "   ldr      r4, [lr, #80]\n"
+        "   ldr      r5, [lr, #84]\n"
+        "   ldr      r6, [lr, #88]\n"
+        "   ldr      r3, [lr, #92]\n"
+        "   b        6b\n"
+        "7:\n"
+        "   add      sp, sp, #8\n"
+        "   pop      {r4-r11, pc}\n");
+    /* clang-format on */
+}
+/* What long_triple_pass reads and advances, in memory: triple_pass's
+   members at their offsets, and the sums kept across a long filter's
+   pieces. */
+typedef struct {
+    const int32_t *bias, *multipliers, *shifts; /* 0, 4, 8: the next pair's channels */
+    int8_t *out;                                /* 12: pixel A's output of that pair */
+    const uint32_t *wide, *wide_end;            /* 16, 20: this piece, widened */
+    int32_t round_offset, out_step, clamp;      /* 24, 28, 32: as pair_pass_t's */
+    uint32_t lo4, hi4;                          /* 36, 40 */
+    int32_t pairs;                              /* 44: pairs left in the pass */
+    const int8_t *w;                            /* 48: the next pair's weights of this piece */
+    int32_t block_bytes;                        /* 52: from one pair's weights to the next's */
+    int32_t *sums;                              /* 56: the next pair's six sums */
+    int32_t requantize, from_bias;              /* 60, 64: the last piece; the first */
+} long_triple_t;
+typedef char long_triple_layout[offsetof(long_triple_t, from_bias) == 64 ? 1 : -1];
+
+/* triple_pass for one pass of a piece of a long filter (ctx: the pass's
+   first pair; its pairs a block of weights apart): each pair's sums start
+   from the bias (the first piece) or from its six sums in memory, and go
+   back there, or (the last piece) are requantized and stored as
+   triple_pass does. Needs a pair and a chunk. */
+__attribute__((naked, noinline)) static void long_triple_pass(TA_T3_ARG long_triple_t *ctx)
+{
+    /* clang-format off */
+    __asm__ volatile(
+        "   push     {r4-r11, lr}\n"
+        "   ldr      r1, [r0, #20]\n"
+        "   subs     r1, r1, #24\n"
+        "   push     {r0, r1}\n" /* [sp]: ctx, [sp, #4]: the widened piece's last word */
+        "   mov      lr, r0\n"
+        "0:\n" /* a pair: lr the context */
+        "   ldr      r3, [lr, #48]\n"
+        "   ldr      r0, [lr, #52]\n"
+        "   ldr      r2, [lr, #16]\n"
+        "   add      r0, r0, r3\n"
+        "   str      r0, [lr, #48]\n"
+        "   ldr      r0, [lr, #64]\n"
+        "   cbz      r0, 2f\n"
+        "   ldr      r0, [lr, #0]\n"
+        "   ldrd     r4, r5, [r0], #16\n"
+        "   str      r0, [lr, #0]\n"
+        "   mov      r6, r4\n"
+        "   mov      r7, r5\n"
+        "   mov      r8, r4\n"
+        "   mov      r9, r5\n"
+        "   b        1f\n"
+        "2:\n"
+        "   ldr      r0, [lr, #56]\n"
+        "   ldm      r0, {r4-r9}\n"
+        TA_T3_CHUNKS
+        "   ldr      lr, [sp]\n"
+        "   ldr      r0, [lr, #60]\n"
+        "   cbnz     r0, 3f\n"
+        "   ldr      r0, [lr, #56]\n"
+        "   stmia    r0!, {r4-r9}\n"
+        "   str      r0, [lr, #56]\n"
+        "   b        4f\n"
+        "3:\n"
+        "   ldr      r0, [lr, #56]\n"
+        "   adds     r0, r0, #24\n"
+        "   str      r0, [lr, #56]\n"
+        TA_T3_REQUANTIZE_STORE("")
+        "4:\n"
+        "   ldr      r0, [lr, #44]\n"
+        "   subs     r0, r0, #1\n"
+        "   str      r0, [lr, #44]\n"
+        "   bne      0b\n"
+        "   add      sp, sp, #8\n"
+        "   pop      {r4-r11, pc}\n");
+    /* clang-format on */
+}
+
+#undef TA_T3_ARG
+#undef TA_T3_REQUANTIZE_STORE
+#undef TA_T3_CHUNKS
+#undef TA_T3_REQUANTIZE
+#undef TA_T3_WORD_LAST
+#undef TA_T3_WORD
+#undef TA_T3_WORD_FROM
+#undef TA_T3_PIXEL
+
+/* One pixel's `words` (at least one) whole words into its place in
+   triple_pass's layout (wide: its first pair; each word's two pairs by
+   one STRD, 24 bytes apart). */
+static inline void widen_one_of_three(uint32_t *wide, const int8_t *x, int32_t words)
+{
+    uint32_t a, e;
     /* clang-format off */
     __asm volatile(
-        TA_CHUNKS_THEN_WORDS(
-            TA_TRIPLE_WORD(0) TA_TRIPLE_WORD(4) TA_TRIPLE_WORD(8) TA_TRIPLE_WORD(12)
-            "   adds     %[w], %[w], #64\n",
-            TA_TRIPLE_WORD(0)
-            "   adds     %[w], %[w], #4\n")
-        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [x] "+r"(xw), [y] "+r"(yw), [w] "+r"(w),
-          [c] "+r"(c), [xa] "=&r"(xa), [xb] "=&r"(xb), [xc] "=&r"(xc), [v] "=&r"(v), [t] "=&r"(t)
+        "1:\n"
+        "   ldr      %[a], [%[x]], #4\n"
+        "   sxtb16   %[e], %[a]\n"
+        "   sxtb16   %[a], %[a], ror #8\n"
+        "   strd     %[e], %[a], [%[w]], #24\n"
+        "   subs     %[n], %[n], #1\n"
+        "   bne      1b\n"
+        : [x] "+r"(x), [w] "+r"(wide), [n] "+r"(words), [a] "=&r"(a), [e] "=&r"(e)
         :
         : "cc", "memory");
     /* clang-format on */
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-}
-#undef TA_TRIPLE_WORD
-#undef TA_CHUNKS_THEN_WORDS
-
-/* Three pixels' inputs of `words` whole words (x_step bytes apart) in
-   triple_sums' layout. */
-static void widen_three(uint32_t *wide, const int8_t *x, size_t x_step, int32_t words)
-{
-    uint32_t *even = wide + 3 * words;
-    for (int32_t k = 0; k < words; k++, x += 4, wide += 3, even += 3)
-        for (int32_t j = 0; j < 3; j++) {
-            const uint32_t v = ta_load_u32(x + (size_t)j * x_step);
-            wide[j] = ta_sxtb16_ror8(v);
-            even[j] = __sxtb16(v);
-        }
 }
 
-/* Every output channel of three pixels (outputs at out, out + out_c,
-   out + 2 out_c) widened by widen_three, a filter at a time, each
-   filter's requantization constants worked out once for its three
-   outputs (by SMMULR with small: small_right_sums). */
-TA_NOINLINE static void triple_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
-                                      int32_t words, const int8_t *weights, size_t block_bytes,
-                                      const int32_t *bias_sum, const int32_t *multipliers,
-                                      const int32_t *shifts, int small, int8_t *out)
+/* Whether triple_pass takes a run's layer: pair_pass_init held (`pass`),
+   inputs of whole chunks that fit `wide` and an even output depth. */
+static inline int triple_pass_takes(const ta_conv_2d_params_t *p, const pair_pass_t *pass,
+                                    int32_t words)
 {
-    const int32_t out_c = p->output_depth, offset = p->output_offset;
-    const int32_t lo = p->activation_min, hi = p->activation_max;
-    const int clamp = lo > -128 || hi < 127;
-    const uint32_t count = chunk_word_count(words);
-    for (int32_t o = 0; o < out_c; o++, out++) {
-        int32_t acc[3];
-        triple_sums(acc, bias_sum[o],
-                    weights + (size_t)(o / 4) * block_bytes + (size_t)(o % 4) * 16, wide,
-                    wide + 3 * words, count);
-        const int32_t m = multipliers[o], s = shifts[o];
-        int32_t v0, v1, v2; /* written out: a loop over them keeps them in memory */
-        if (TA_LIKELY(small)) {
-            const int32_t r1 = -s - 1;
-            v0 = ta_dw_requantize_right_doubled(acc[0] * 2, m, r1);
-            v1 = ta_dw_requantize_right_doubled(acc[1] * 2, m, r1);
-            v2 = ta_dw_requantize_right_doubled(acc[2] * 2, m, r1);
-        } else if (s < 0) {
-            const int32_t r1 = -s - 1;
-            const uint32_t pow_r1 = 1u << r1;
-            v0 = requantize_right(acc[0], m, r1, pow_r1);
-            v1 = requantize_right(acc[1], m, r1, pow_r1);
-            v2 = requantize_right(acc[2], m, r1, pow_r1);
-        } else {
-            v0 = requantize_nonnegative(acc[0], m, s);
-            v1 = requantize_nonnegative(acc[1], m, s);
-            v2 = requantize_nonnegative(acc[2], m, s);
-        }
-        v0 = __ssat(v0 + offset, 8);
-        v1 = __ssat(v1 + offset, 8);
-        v2 = __ssat(v2 + offset, 8);
-        if (clamp) {
-            v0 = ta_clamp_i32(v0, lo, hi);
-            v1 = ta_clamp_i32(v1, lo, hi);
-            v2 = ta_clamp_i32(v2, lo, hi);
-        }
-        out[0] = (int8_t)v0;
-        out[out_c] = (int8_t)v1;
-        out[2 * out_c] = (int8_t)v2;
-    }
+    return pass != NULL && words % 4 == 0 && words <= TRIPLE_WORDS && p->output_depth % 2 == 0;
+}
+
+/* Whether a run with `left` pixels to go does a triple next: the last
+   four go as two pairs (a triple and a lone pixel take fewer
+   instructions but more cycles). */
+static inline int triple_next(int32_t left)
+{
+    return left >= 3 && left != 4;
 }
 
 /* Every output channel of one pixel from its patch of n bytes (an odd last
@@ -954,36 +978,39 @@ single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int3
     }
 }
 
-/* run_pixels' runs of two pixels or more with filters the pair loops
-   take; out of line (run_pairs_two, run_pairs_three) so that a single
-   pixel's path (pointwise layers of 1x1 images) does not pay for its
-   frame, one copy for each entry so that the first links no three-pixel
-   loop. */
-TA_INLINE_ALWAYS void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                int32_t pixels, int32_t n, const int8_t *weights,
-                                size_t block_bytes, const int32_t *bias_sum,
-                                const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                int8_t *out, int threes)
+/* ta_conv_2d_run_s8_dsp's runs of two pixels or more with filters the
+   pair loops take; out of line so that a single pixel's path (pointwise
+   layers of 1x1 images) does not pay for its frame. */
+TA_NOINLINE static void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                  int32_t pixels, int32_t n, const int8_t *weights,
+                                  size_t block_bytes, const int32_t *bias_sum,
+                                  const int32_t *multipliers, const int32_t *shifts,
+                                  uint32_t *wide, int8_t *out)
 {
     const size_t out_c = (size_t)p->output_depth;
-    /* Pixels in pairs, widened WIDE_GAP apart so that one pointer reaches
-       both: every weight load serves two pixels. The pair loop reads whole
-       words: a last partial one zero-extended (widen_bytes), against zero
-       weights. An odd run's last pixel goes alone, widened likewise
-       (one_pixel_blocks): a pair with the pixel before it again costs more;
-       with `threes` its last three pixels go together (triple_blocks)
-       where their input is whole words, more than TRIPLE_MIN_WORDS and few
-       enough to fit `wide`. */
+    /* Pixels in threes where triple_pass takes the layer (the one, two or
+       four left in pairs: triple_next), else in pairs, widened WIDE_GAP
+       apart so that one pointer reaches both: every weight load serves two
+       pixels. The pair loop reads whole words: a last partial one
+       zero-extended (widen_bytes), against zero weights. An odd run's last
+       pixel goes alone, widened likewise (one_pixel_blocks): a pair with
+       the pixel before it again costs more. */
     const int32_t words = (n + 3) / 4;
     pair_pass_t ctx;
     pair_pass_t *const pass = pair_pass_init(&ctx, p, wide, words, weights, block_bytes, bias_sum,
                                              multipliers, shifts)
                                   ? &ctx
                                   : NULL;
-    const int triple = threes && pixels % 2 && n % 4 == 0 && words > TRIPLE_MIN_WORDS &&
-                       words <= TRIPLE_WORDS;
-    const int32_t paired = triple ? pixels - 3 : pixels - pixels % 2;
-    for (int32_t i = 0; i < paired; i += 2, x += 2 * x_step, out += 2 * out_c) {
+    const int threes = n % 4 == 0 && triple_pass_takes(p, pass, words);
+    int32_t i = 0;
+    while (i + 2 <= pixels) {
+        if (threes && triple_next(pixels - i)) {
+            for (int32_t k = 0; k < 3; k++)
+                widen_one_of_three(wide + 2 * k, x + (size_t)k * x_step, words);
+            triple_pass(pass, out);
+            i += 3, x += 3 * x_step, out += 3 * out_c;
+            continue;
+        }
         if (n % 4 == 0) { /* whole words inline: no call a pair */
             widen_two(wide, x, x + x_step, n / 4);
         } else {
@@ -991,54 +1018,13 @@ TA_INLINE_ALWAYS void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, s
             widen_bytes(wide + WIDE_GAP / 4, x + x_step, n);
         }
         pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass, out);
+        i += 2, x += 2 * x_step, out += 2 * out_c;
     }
-    if (triple) {
-        widen_three(wide, x, x_step, words);
-        triple_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts,
-                      small_right_sums(bias_sum, shifts, (int32_t)out_c), out);
-    } else if (pixels % 2) {
+    if (i < pixels) {
         widen_bytes(wide, x, n);
         one_pixel_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, out,
                          0);
     }
-}
-
-TA_NOINLINE static void run_pairs_two(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                      int32_t pixels, int32_t n, const int8_t *weights,
-                                      size_t block_bytes, const int32_t *bias_sum,
-                                      const int32_t *multipliers, const int32_t *shifts,
-                                      uint32_t *wide, int8_t *out)
-{
-    run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
-              out, 0);
-}
-
-TA_NOINLINE static void run_pairs_three(const ta_conv_2d_params_t *p, const int8_t *x,
-                                        size_t x_step, int32_t pixels, int32_t n,
-                                        const int8_t *weights, size_t block_bytes,
-                                        const int32_t *bias_sum, const int32_t *multipliers,
-                                        const int32_t *shifts, uint32_t *wide, int8_t *out)
-{
-    run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
-              out, 1);
-}
-
-/* ta_conv_2d_run_s8_dsp and ta_conv_2d_run_three_s8_dsp (`threes`). */
-TA_INLINE_ALWAYS void run_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                 int32_t pixels, int32_t n, const int8_t *weights,
-                                 size_t block_bytes, const int32_t *bias_sum,
-                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                 int8_t *out, int threes)
-{
-    if (n <= 0 || n > PAIR_FILTER || pixels < 2)
-        single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
-                      out);
-    else if (threes)
-        run_pairs_three(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
-                        shifts, wide, out);
-    else
-        run_pairs_two(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
-                      wide, out);
 }
 
 /* The requantized case of ta_conv_2d.c's run_pixels_interleaved. */
@@ -1047,18 +1033,12 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
                            const int32_t *bias_sum, const int32_t *multipliers,
                            const int32_t *shifts, uint32_t *wide, int8_t *out)
 {
-    run_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
-               out, 0);
-}
-
-void ta_conv_2d_run_three_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                 int32_t pixels, int32_t n, const int8_t *weights,
-                                 size_t block_bytes, const int32_t *bias_sum,
-                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                 int8_t *out)
-{
-    run_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts, wide,
-               out, 1);
+    if (n <= 0 || n > PAIR_FILTER || pixels < 2)
+        single_pixels(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                      out);
+    else
+        run_pairs(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                  wide, out);
 }
 
 /* Every pixel of one image (input in_b, outputs from out) for im2col
@@ -1078,10 +1058,6 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                                              multipliers, shifts)
                                   ? &ctx
                                   : NULL;
-    /* A window inside the image whose filter rows are whole words (and
-       not dilated across) is widened straight from the input, a filter row
-       at a time, without the gather's copy: the widened zeros past the
-       filter written once here (a gathered patch widens to them too). */
     const int32_t row_bytes = p->filter_width * p->filter_depth;
     const int32_t filter_words = p->filter_height * row_bytes / 2; /* widened */
     const int direct = p->dilation_width == 1 && row_bytes % 4 == 0;
@@ -1091,15 +1067,26 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
     /* Widened a filter row at a time (a gathered patch too), else the
        whole patch, zeros included, at once. */
     const int32_t rows = direct ? p->filter_height : 1, seg = direct ? row_bytes : words * 4;
-    if (direct)
-        for (int32_t k = 0; k < 2; k++)
-            memset(wide + k * (WIDE_GAP / 4) + filter_words, 0,
-                   (size_t)(2 * words - filter_words) * 4);
+    /* Pixels in threes where triple_pass takes the layer (the one, two or
+       four left in pairs: triple_next), each patch widened into its place
+       in their layout; the zeros past a direct filter written before the
+       first of them and again before the first pair. */
+    const int threes = triple_pass_takes(p, pass, words);
+    if (direct && threes)
+        memset(wide + 3 * filter_words, 0, (size_t)(6 * words - 3 * filter_words) * 4);
+    int pair_zeros = !direct; /* the pairs' zeros past a direct filter written */
     int32_t oy = 0, ox = 0, i = 0;
-    for (; i + 2 <= total; i += 2, out += 2 * (size_t)out_c) {
-        int32_t iy0[2], ix0[2];
-        const int8_t *src[2]; /* the window in the input, or NULL: gathered */
-        for (int32_t k = 0; k < 2; k++) {
+    while (i + 2 <= total) {
+        const int32_t g = threes && triple_next(total - i) ? 3 : 2; /* pixels */
+        if (g == 2 && !pair_zeros) {
+            for (int32_t k = 0; k < 2; k++)
+                memset(wide + k * (WIDE_GAP / 4) + filter_words, 0,
+                       (size_t)(2 * words - filter_words) * 4);
+            pair_zeros = 1;
+        }
+        int32_t iy0[3], ix0[3];
+        const int8_t *src[3]; /* the window in the input, or NULL: gathered */
+        for (int32_t k = 0; k < g; k++) {
             iy0[k] = oy * p->stride_height - p->pad_top;
             ix0[k] = ox * p->stride_width - p->pad_left;
             src[k] = direct && iy0[k] >= 0 && ix0[k] >= 0 && iy0[k] + last_ky < p->input_height &&
@@ -1112,12 +1099,12 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                 oy++;
             }
         }
-        if (src[0] != NULL && src[1] != NULL) { /* both inside: both a row in one loop */
+        if (g == 2 && src[0] != NULL && src[1] != NULL) { /* both inside: a row in one loop */
             for (int32_t r = 0; r < rows; r++)
                 widen_two(wide + r * (seg / 2), src[0] + (size_t)r * row_step,
                           src[1] + (size_t)r * row_step, seg / 4);
         } else { /* one patch buffer: each gathered pixel widened before the next */
-            for (int32_t k = 0; k < 2; k++) {
+            for (int32_t k = 0; k < g; k++) {
                 const int8_t *s = src[k];
                 size_t step = row_step;
                 if (s == NULL) {
@@ -1125,12 +1112,20 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                     s = patch;
                     step = (size_t)seg;
                 }
-                uint32_t *wide_k = wide + k * (WIDE_GAP / 4);
-                for (int32_t r = 0; r < rows; r++, s += step, wide_k += seg / 2)
-                    widen_one(wide_k, s, seg / 4);
+                if (g == 3)
+                    for (int32_t r = 0; r < rows; r++, s += step)
+                        widen_one_of_three(wide + r * (seg / 4) * 6 + 2 * k, s, seg / 4);
+                else
+                    for (int32_t r = 0; r < rows; r++, s += step)
+                        widen_one(wide + k * (WIDE_GAP / 4) + r * (seg / 2), s, seg / 4);
             }
         }
-        pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass, out);
+        if (g == 3)
+            triple_pass(pass, out);
+        else
+            pair_blocks(p, wide, words, weights, block_bytes, bias_sum, multipliers, shifts, pass,
+                        out);
+        i += g, out += (size_t)g * (size_t)out_c;
     }
     if (i < total) {
         ta_conv_2d_gather_patch(p, in_b, oy * p->stride_height - p->pad_top,
@@ -1139,51 +1134,98 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
     }
 }
 
-/* Two pixels (windows at (iy[k], ix[k]), outputs at out and out + out_c)
-   with a long filter: each piece of both patches widened once into `wide`
-   for every block of filters, as the pair loops. Needs per-channel
-   requantization. */
-void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_b,
-                                 const int32_t iy[2], const int32_t ix[2], int8_t *patch,
-                                 uint32_t *wide, const int8_t *weights, size_t block_bytes,
-                                 const int32_t *bias_sum, const int32_t *multipliers,
-                                 const int32_t *shifts, int8_t *out)
+/* The long filters' pieces by long_triple_pass: whole chunks whose three
+   widened copies fit `wide`; LONG_TRIPLE_GROUP: the channels whose sums
+   (six a pair) are kept across the pieces. */
+enum { LONG_TRIPLE_PIECE = TRIPLE_WORDS * 4, LONG_TRIPLE_GROUP = 32 };
+
+/* Whether ta_conv_2d_long_triples_s8_dsp takes a long filter's layer: an
+   even output depth and pair_pass_init's bounds, with at most 2^15 taps
+   (|sum| <= 2^29, so that sums with the bias stay in [-2^30, 2^30)). */
+static int long_triple_takes(const ta_conv_2d_params_t *p, const int32_t *bias_sum,
+                             const int32_t *shifts)
 {
     const int32_t out_c = p->output_depth;
     const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
-    const int small = filter_size <= (1 << 15) && small_right_sums(bias_sum, shifts, out_c);
+    uint32_t bits = 0; /* bits 30 and 31 set by any channel that fails */
+    for (int32_t o = 0; o < out_c; o++)
+        bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u) |
+                (uint32_t)(shifts[o] + 23);
+    return out_c % 2 == 0 && filter_size <= (1 << 15) && (bits >> 30) == 0;
+}
+
+/* Three pixels (windows at (iy[k], ix[k]), outputs at out, out + out_c,
+   out + 2 out_c) with a long filter: LONG_TRIPLE_GROUP channels at a time,
+   each piece of the three patches gathered and widened once into `wide`
+   for all their pairs (long_triple_pass, in pair_pass's two passes). */
+TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in_b, const int32_t iy[3],
+                        const int32_t ix[3], int8_t *patch, uint32_t *wide, const int8_t *weights,
+                        size_t block_bytes, const int32_t *bias_sum, const int32_t *multipliers,
+                        const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
     const range4_t range = output_range4(p);
-    for (int32_t o0 = 0; o0 < out_c; o0 += LONG_GROUP) {
-        const int32_t n = out_c - o0 < LONG_GROUP ? out_c - o0 : LONG_GROUP;
-        const int32_t blocks = (n + 3) / 4;
-        int32_t acc[2 * LONG_GROUP]; /* per block: four channels of pixel 0, then of pixel 1 */
-        for (int32_t b = 0; b < blocks; b++)
-            for (int32_t j = 0; j < 4; j++)
-                acc[8 * b + j] = acc[8 * b + 4 + j] = bias_sum[o0 + 4 * b + j];
-        for (int32_t t0 = 0; t0 < filter_size; t0 += MAX_PATCH) {
-            const int32_t len = filter_size - t0 < MAX_PATCH ? filter_size - t0 : MAX_PATCH;
-            const int32_t chunks = (len + 15) / 16;
-            for (int32_t k = 0; k < 2; k++) {
+    int32_t sums[3 * LONG_TRIPLE_GROUP]; /* six a pair, pass 0's pairs first */
+    long_triple_t t;
+    t.round_offset = 2 * p->output_offset + 1;
+    t.out_step = out_c;
+    t.clamp = range.clamp;
+    t.lo4 = range.lo4;
+    t.hi4 = range.hi4;
+    t.block_bytes = (int32_t)block_bytes;
+    t.wide = wide;
+    for (int32_t o0 = 0; o0 < out_c; o0 += LONG_TRIPLE_GROUP) {
+        const int32_t pairs = (out_c - o0 < LONG_TRIPLE_GROUP ? out_c - o0 : LONG_TRIPLE_GROUP) / 2;
+        for (int32_t t0 = 0; t0 < filter_size; t0 += LONG_TRIPLE_PIECE) {
+            const int32_t len = filter_size - t0 < LONG_TRIPLE_PIECE ? filter_size - t0
+                                                                      : LONG_TRIPLE_PIECE;
+            const int32_t words = (len + 15) / 16 * 4; /* zeros to the chunk's end */
+            for (int32_t k = 0; k < 3; k++) {
                 ta_conv_2d_gather_taps(p, in_b, iy[k], ix[k], t0, len, patch);
-                memset(patch + len, 0, (size_t)(chunks * 16 - len));
-                ta_widen_s8_pairs(wide + k * (WIDE_GAP / 4), patch, chunks * 16);
+                memset(patch + len, 0, (size_t)(words * 4 - len));
+                widen_one_of_three(wide + 2 * k, patch, words);
             }
-            const pair_input_t in = {wide, chunks};
-            const int8_t *w = weights + (size_t)(o0 / 4) * block_bytes + (size_t)t0 * 4;
-            for (int32_t b = 0; b < blocks;
-                 b++, w += block_bytes) /* a last block of one or two: one pair */
-                block_dot_widened(acc + 8 * b, w, &in, o0 + 4 * b + 2 < out_c ? 2 : 1);
-        }
-        for (int32_t b = 0; b < blocks; b++) {
-            const int32_t o = o0 + 4 * b;
-            if (small && out_c - o >= 4)
-                requantize8_small(acc + 8 * b, multipliers + o, shifts + o, p->output_offset, range,
-                                  out + o, (size_t)out_c);
-            else
-                requantize4_words(p, acc + 8 * b, 2, multipliers + o, shifts + o, out + o,
-                                  (size_t)out_c, out_c - o < 4 ? out_c - o : 4);
+            t.wide_end = wide + 6 * words;
+            t.sums = sums;
+            t.from_bias = t0 == 0;
+            t.requantize = t0 + len == filter_size;
+            for (int32_t pass = 0; pass < 2; pass++) {
+                const int32_t o = o0 + 2 * pass;
+                t.pairs = (pairs + 1 - pass) / 2;
+                if (t.pairs == 0)
+                    break;
+                t.bias = bias_sum + o;
+                t.multipliers = multipliers + o;
+                t.shifts = shifts + o;
+                t.out = out + o;
+                t.w = weights + (size_t)(o / 4) * block_bytes + (size_t)t0 * 4 + (size_t)pass * 32;
+                long_triple_pass(&t);
+            }
         }
     }
+}
+
+int32_t ta_conv_2d_long_triples_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                       int8_t *patch, uint32_t *wide, const int8_t *weights,
+                                       size_t block_bytes, const int32_t *bias_sum,
+                                       const int32_t *multipliers, const int32_t *shifts,
+                                       int8_t *out)
+{
+    const int32_t total = p->output_height * p->output_width;
+    if (!long_triple_takes(p, bias_sum, shifts))
+        return 0;
+    int32_t i = 0;
+    for (; i + 3 <= total; i += 3, out += 3 * (size_t)p->output_depth) {
+        int32_t iy[3], ix[3];
+        for (int32_t k = 0; k < 3; k++) {
+            iy[k] = (i + k) / p->output_width * p->stride_height - p->pad_top;
+            ix[k] = (i + k) % p->output_width * p->stride_width - p->pad_left;
+        }
+        long_triple(p, in_b, iy, ix, patch, wide, weights, block_bytes, bias_sum, multipliers,
+                    shifts, out);
+    }
+    return i;
 }
 
 /* One filter's word at byte offset OFF of the four-filter chunk, against the

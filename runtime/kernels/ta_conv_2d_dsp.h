@@ -26,16 +26,6 @@ void ta_conv_2d_run_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t
                            const int32_t *bias_sum, const int32_t *multipliers,
                            const int32_t *shifts, uint32_t *wide, int8_t *out);
 
-/* ta_conv_2d_run_s8_dsp whose odd runs end with three pixels together (a
-   filter at a time, where the input is whole words of 9 to 42): the row
-   chain's 1x1 bands of an odd width (ta_conv_2d_s8_pointwise_rows_odd),
-   so that only modules with one link it. */
-void ta_conv_2d_run_three_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
-                                 int32_t pixels, int32_t n, const int8_t *weights,
-                                 size_t block_bytes, const int32_t *bias_sum,
-                                 const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
-                                 int8_t *out);
-
 /* Every pixel of one image from im2col patches of `words` words (whole
    chunks, or fewer than four words), gathered into `patch` (zeros past
    the filter); out_c a multiple of four. */
@@ -44,12 +34,15 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                                    size_t block_bytes, const int32_t *bias_sum,
                                    const int32_t *multipliers, const int32_t *shifts, int8_t *out);
 
-/* Two pixels with a long filter (windows at (iy[k], ix[k]), outputs at out
-   and out + out_c); `patch` holds TA_CONV_2D_MAX_PATCH bytes. */
-void ta_conv_2d_long_pair_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_b,
-                                 const int32_t iy[2], const int32_t ix[2], int8_t *patch,
-                                 uint32_t *wide, const int8_t *weights, size_t block_bytes,
-                                 const int32_t *bias_sum, const int32_t *multipliers,
-                                 const int32_t *shifts, int8_t *out);
+/* Every pixel but the last one or two of one image (input in_b, outputs
+   from out) with a long filter, three at a time, where the layer allows
+   (an even output depth, right shifts down to -23, small bias sums): the
+   pixels done (0 when it does not take the layer). `patch` holds
+   TA_CONV_2D_MAX_PATCH bytes. */
+int32_t ta_conv_2d_long_triples_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                       int8_t *patch, uint32_t *wide, const int8_t *weights,
+                                       size_t block_bytes, const int32_t *bias_sum,
+                                       const int32_t *multipliers, const int32_t *shifts,
+                                       int8_t *out);
 
 #endif /* TA_CONV_2D_DSP_H */

@@ -88,15 +88,12 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
                   "    const int8_t *input, %sint8_t *output)\n{\n",
                   op->row_chain->first_op, sym, residual ? "const int8_t *second, " : "");
     if (ta_row_band_pointwise(call)) {
-        /* every band one run of its rows' pixels: no narrowed struct; rows
-           of an odd width end with three pixels together on DSP cores
-           (_odd: only then linked) */
-        const int32_t *width = ta_params_int32(call, call->params_struct, "output_width");
+        /* every band one run of its rows' pixels: no narrowed struct */
         ta_buf_printf(b,
                       "    (void)in_rows;\n    (void)pad_top;\n%s"
-                      "    ta_conv_2d_s8_pointwise_rows%s(&%s_params%d, out_rows,\n"
+                      "    ta_conv_2d_s8_pointwise_rows(&%s_params%d, out_rows,\n"
                       "        input",
-                      residual ? "    (void)second;\n" : "", *width % 2 ? "_odd" : "", sym, params);
+                      residual ? "    (void)second;\n" : "", sym, params);
         for (int a = 1; a + 1 < call->args.len; a++)
             ta_buf_printf(b, ",\n        %s", ta_sources_tensor_ptr(c, call->args.items[a]));
         ta_buf_puts(b, ",\n        output);\n    return TA_OK;\n}\n");
