@@ -678,6 +678,18 @@ enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6 / 4 * 4 };
                         "   ldr      r11, [r3], #64\n", "") \
         TA_T3_WORD(4) TA_T3_WORD(8) TA_T3_WORD_LAST(12) \
         "   bne      1b\n"
+/* A pair's six sums (r4-r9: pixels A, B, C by its two filters) started
+   from its two biases, the context's bias pointer (lr) advanced a block;
+   LOAD (r2 free) between the pointer's load and its use. */
+#define TA_T3_FROM_BIASES(LOAD) \
+        "   ldr      r0, [lr, #0]\n" \
+        LOAD \
+        "   ldrd     r4, r5, [r0], #16\n" \
+        "   str      r0, [lr, #0]\n" \
+        "   mov      r6, r4\n" \
+        "   mov      r7, r5\n" \
+        "   mov      r8, r4\n" \
+        "   mov      r9, r5\n"
 /* The pair's six sums requantized and stored, out (the context's, lr)
    advanced by a pair (r0 its new value); LOADS (r2 free) with the loads
    before the stores. */
@@ -773,14 +785,7 @@ __attribute__((naked, noinline)) static void triple_pass(TA_T3_ARG pair_pass_t *
         "   str      r5, [lr, #4]\n"
         "   str      r6, [lr, #8]\n"
         "0:\n" /* a pair: lr the context, r3 its weights */
-        "   ldr      r0, [lr, #0]\n"
-        "   ldr      r2, [lr, #16]\n"
-        "   ldrd     r4, r5, [r0], #16\n"
-        "   str      r0, [lr, #0]\n"
-        "   mov      r6, r4\n"
-        "   mov      r7, r5\n"
-        "   mov      r8, r4\n"
-        "   mov      r9, r5\n"
+        TA_T3_FROM_BIASES("   ldr      r2, [lr, #16]\n")
         TA_T3_CHUNKS
         TA_T3_REQUANTIZE_STORE("   ldr      r2, [lr, #44]\n")
         "   cmp      r0, r2\n"
@@ -843,13 +848,7 @@ __attribute__((naked, noinline)) static void long_triple_pass(TA_T3_ARG long_tri
         "   str      r0, [lr, #48]\n"
         "   ldr      r0, [lr, #64]\n"
         "   cbz      r0, 2f\n"
-        "   ldr      r0, [lr, #0]\n"
-        "   ldrd     r4, r5, [r0], #16\n"
-        "   str      r0, [lr, #0]\n"
-        "   mov      r6, r4\n"
-        "   mov      r7, r5\n"
-        "   mov      r8, r4\n"
-        "   mov      r9, r5\n"
+        TA_T3_FROM_BIASES("")
         "   b        1f\n"
         "2:\n"
         "   ldr      r0, [lr, #56]\n"
@@ -880,6 +879,7 @@ __attribute__((naked, noinline)) static void long_triple_pass(TA_T3_ARG long_tri
 #undef TA_T3_ARG
 #undef TA_T3_REQUANTIZE_STORE
 #undef TA_T3_CHUNKS
+#undef TA_T3_FROM_BIASES
 #undef TA_T3_REQUANTIZE
 #undef TA_T3_WORD_LAST
 #undef TA_T3_WORD
