@@ -13,8 +13,10 @@ pass and of two uneven ones (6, 10); odd output depths (pairs only; a
 depth of 3); the layout's last four as two pairs (10 and 7 pixels);
 clamped activations; a shift of -23. Long filters
 (ta_conv_2d_long_triples_s8_dsp, long_triple_pass): two and three pieces,
-one to three groups of channels, passes of uneven pairs, 1x7 valid; and
-the layers it leaves to long_pixel (an odd output depth, a left shift)."""
+one to three groups of channels, passes of uneven pairs, 1x7 valid, odd
+output depths (the last channel paired with its block's padding: in pass 1,
+and in pass 0 of a third group, clamped); and the layers it leaves to
+long_pixel (a left shift)."""
 
 import numpy as np
 import pytest
@@ -76,6 +78,8 @@ CASES = {
     "long_three_groups_relu6": ([1, 4, 4, 32], 3, 3, 70, "RELU6", {}),
     "long_1x7_valid": ([1, 3, 12, 48], 1, 7, 10, "NONE", {"padding": "VALID"}),
     "long_odd_depth": ([1, 4, 5, 32], 3, 3, 7, "NONE", {}),
+    "long_odd_depth_third_group_relu": ([1, 4, 5, 32], 3, 3, 65, "RELU", {}),
+    "long_depth_1": ([1, 3, 4, 20], 5, 5, 1, "RELU6", {}),
     "long_left_shift": ([1, 4, 5, 32], 3, 3, 8, "NONE", {"scale": 1.7}),
 }
 

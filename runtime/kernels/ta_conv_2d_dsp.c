@@ -1139,9 +1139,9 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
    (six a pair) are kept across the pieces. */
 enum { LONG_TRIPLE_PIECE = TRIPLE_WORDS * 4, LONG_TRIPLE_GROUP = 32 };
 
-/* Whether ta_conv_2d_long_triples_s8_dsp takes a long filter's layer: an
-   even output depth and pair_pass_init's bounds, with at most 2^15 taps
-   (|sum| <= 2^29, so that sums with the bias stay in [-2^30, 2^30)). */
+/* Whether ta_conv_2d_long_triples_s8_dsp takes a long filter's layer:
+   pair_pass_init's bounds, with at most 2^15 taps (|sum| <= 2^29, so that
+   sums with the bias stay in [-2^30, 2^30)). */
 static int long_triple_takes(const ta_conv_2d_params_t *p, const int32_t *bias_sum,
                              const int32_t *shifts)
 {
@@ -1151,13 +1151,16 @@ static int long_triple_takes(const ta_conv_2d_params_t *p, const int32_t *bias_s
     for (int32_t o = 0; o < out_c; o++)
         bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u) |
                 (uint32_t)(shifts[o] + 23);
-    return out_c % 2 == 0 && filter_size <= (1 << 15) && (bits >> 30) == 0;
+    return filter_size <= (1 << 15) && (bits >> 30) == 0;
 }
 
 /* Three pixels (windows at (iy[k], ix[k]), outputs at out, out + out_c,
    out + 2 out_c) with a long filter: LONG_TRIPLE_GROUP channels at a time,
    each piece of the three patches gathered and widened once into `wide`
-   for all their pairs (long_triple_pass, in pair_pass's two passes). */
+   for all their pairs (long_triple_pass, in pair_pass's two passes). An
+   odd last channel goes as a pair with its block's zero padding, its sums
+   kept in memory (the pass stores a pair's two bytes, and the padding's
+   would land on the next pixel's first) and requantized here. */
 TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in_b, const int32_t iy[3],
                         const int32_t ix[3], int8_t *patch, uint32_t *wide, const int8_t *weights,
                         size_t block_bytes, const int32_t *bias_sum, const int32_t *multipliers,
@@ -1167,6 +1170,8 @@ TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in
     const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
     const range4_t range = output_range4(p);
     int32_t sums[3 * LONG_TRIPLE_GROUP]; /* six a pair, pass 0's pairs first */
+    int32_t odd[6];                      /* the odd channel's pair: A, B, C by it and its padding */
+    const int32_t oc = out_c - 1;        /* the odd channel, when out_c is odd */
     long_triple_t t;
     t.round_offset = 2 * p->output_offset + 1;
     t.out_step = out_c;
@@ -1202,7 +1207,23 @@ TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in
                 t.w = weights + (size_t)(o / 4) * block_bytes + (size_t)t0 * 4 + (size_t)pass * 32;
                 long_triple_pass(&t);
             }
+            if (out_c % 2 && o0 + LONG_TRIPLE_GROUP > oc) {
+                t.pairs = 1;
+                t.bias = bias_sum + oc; /* padded to whole blocks */
+                t.sums = odd;
+                t.requantize = 0;
+                t.w = weights + (size_t)(oc / 4) * block_bytes + (size_t)t0 * 4 +
+                      (size_t)(oc % 4) * 16;
+                long_triple_pass(&t);
+            }
         }
+    }
+    if (out_c % 2) {
+        const int32_t m = multipliers[oc], r1 = -shifts[oc] - 1;
+        for (int32_t k = 0; k < 3; k++)
+            out[(size_t)k * (size_t)out_c + (size_t)oc] = (int8_t)ta_clamp_i32(
+                (int8_t)requantized_byte(odd[2 * k], m, r1, 1u << r1, p->output_offset),
+                p->activation_min, p->activation_max);
     }
 }
 
