@@ -15,8 +15,8 @@ clamped activations; a shift of -23. Long filters
 (ta_conv_2d_long_triples_s8_dsp, long_triple_pass): two and three pieces,
 one to three groups of channels, passes of uneven pairs, 1x7 valid, odd
 output depths (the last channel paired with its block's padding: in pass 1,
-and in pass 0 of a third group, clamped); and the layers it leaves to
-long_pixel (a left shift)."""
+and in pass 0 of a third group, clamped); and the layers whose sums it
+leaves to C to requantize (a left shift: one and two groups, odd)."""
 
 import numpy as np
 import pytest
@@ -81,6 +81,7 @@ CASES = {
     "long_odd_depth_third_group_relu": ([1, 4, 5, 32], 3, 3, 65, "RELU", {}),
     "long_depth_1": ([1, 3, 4, 20], 5, 5, 1, "RELU6", {}),
     "long_left_shift": ([1, 4, 5, 32], 3, 3, 8, "NONE", {"scale": 1.7}),
+    "long_left_shift_two_groups_odd_relu": ([1, 4, 5, 32], 3, 3, 35, "RELU", {"scale": 1.7}),
 }
 
 

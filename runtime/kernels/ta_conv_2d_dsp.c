@@ -147,6 +147,14 @@ TA_NOINLINE __attribute__((cold)) static void requantize4_words(const ta_conv_2d
         }
 }
 
+/* One output of any shift: requantized, offset and clamped. */
+static inline int8_t requantized_s8(const ta_conv_2d_params_t *p, int32_t acc, int32_t multiplier,
+                                    int32_t shift)
+{
+    return (int8_t)ta_clamp_i32(requantize_nonnegative(acc, multiplier, shift) + p->output_offset,
+                                p->activation_min, p->activation_max);
+}
+
 /* The longest filter (bytes, whole chunks) of the pair loops: an im2col
    patch or a 1x1 filter's depth. */
 enum { PAIR_FILTER = MAX_PATCH };
@@ -1139,10 +1147,10 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
    (six a pair) are kept across the pieces. */
 enum { LONG_TRIPLE_PIECE = TRIPLE_WORDS * 4, LONG_TRIPLE_GROUP = 32 };
 
-/* Whether ta_conv_2d_long_triples_s8_dsp takes a long filter's layer:
+/* Whether long_triple_pass may requantize a long filter's layer itself:
    pair_pass_init's bounds, with at most 2^15 taps (|sum| <= 2^29, so that
    sums with the bias stay in [-2^30, 2^30)). */
-static int long_triple_takes(const ta_conv_2d_params_t *p, const int32_t *bias_sum,
+static int long_pass_requantizes(const ta_conv_2d_params_t *p, const int32_t *bias_sum,
                              const int32_t *shifts)
 {
     const int32_t out_c = p->output_depth;
@@ -1157,14 +1165,16 @@ static int long_triple_takes(const ta_conv_2d_params_t *p, const int32_t *bias_s
 /* Three pixels (windows at (iy[k], ix[k]), outputs at out, out + out_c,
    out + 2 out_c) with a long filter: LONG_TRIPLE_GROUP channels at a time,
    each piece of the three patches gathered and widened once into `wide`
-   for all their pairs (long_triple_pass, in pair_pass's two passes). An
-   odd last channel goes as a pair with its block's zero padding, its sums
-   kept in memory (the pass stores a pair's two bytes, and the padding's
-   would land on the next pixel's first) and requantized here. */
+   for all their pairs (long_triple_pass, in pair_pass's two passes),
+   requantized there (`in_pass`) or, for layers it cannot (a left shift, a
+   large bias: rare), here from the sums it leaves in memory. An odd last
+   channel goes as a pair with its block's zero padding, its sums kept in
+   memory (the pass stores a pair's two bytes, and the padding's would
+   land on the next pixel's first) and requantized here. */
 TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in_b, const int32_t iy[3],
                         const int32_t ix[3], int8_t *patch, uint32_t *wide, const int8_t *weights,
                         size_t block_bytes, const int32_t *bias_sum, const int32_t *multipliers,
-                        const int32_t *shifts, int8_t *out)
+                        const int32_t *shifts, int in_pass, int8_t *out)
 {
     const int32_t out_c = p->output_depth;
     const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
@@ -1194,7 +1204,7 @@ TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in
             t.wide_end = wide + 6 * words;
             t.sums = sums;
             t.from_bias = t0 == 0;
-            t.requantize = t0 + len == filter_size;
+            t.requantize = in_pass && t0 + len == filter_size;
             for (int32_t pass = 0; pass < 2; pass++) {
                 const int32_t o = o0 + 2 * pass;
                 t.pairs = (pairs + 1 - pass) / 2;
@@ -1217,14 +1227,19 @@ TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in
                 long_triple_pass(&t);
             }
         }
+        /* sums: pass 0's pairs (channels o0 + 4i, + 1), then pass 1's
+           (o0 + 4i + 2, + 3), each A, B, C by its two channels */
+        for (int32_t j = 0; !in_pass && j < pairs; j++) {
+            const int32_t pass = j >= (pairs + 1) / 2, i = pass ? j - (pairs + 1) / 2 : j;
+            const int32_t c = o0 + 4 * i + 2 * pass;
+            for (int32_t k = 0; k < 6; k++)
+                out[(size_t)(k / 2) * (size_t)out_c + (size_t)(c + k % 2)] =
+                    requantized_s8(p, sums[6 * j + k], multipliers[c + k % 2], shifts[c + k % 2]);
+        }
     }
-    if (out_c % 2) {
-        const int32_t m = multipliers[oc], r1 = -shifts[oc] - 1;
-        for (int32_t k = 0; k < 3; k++)
-            out[(size_t)k * (size_t)out_c + (size_t)oc] = (int8_t)ta_clamp_i32(
-                (int8_t)requantized_byte(odd[2 * k], m, r1, 1u << r1, p->output_offset),
-                p->activation_min, p->activation_max);
-    }
+    for (int32_t k = 0; out_c % 2 && k < 3; k++)
+        out[(size_t)k * (size_t)out_c + (size_t)oc] =
+            requantized_s8(p, odd[2 * k], multipliers[oc], shifts[oc]);
 }
 
 int32_t ta_conv_2d_long_triples_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_b,
@@ -1234,8 +1249,7 @@ int32_t ta_conv_2d_long_triples_s8_dsp(const ta_conv_2d_params_t *p, const int8_
                                        int8_t *out)
 {
     const int32_t total = p->output_height * p->output_width;
-    if (!long_triple_takes(p, bias_sum, shifts))
-        return 0;
+    const int in_pass = long_pass_requantizes(p, bias_sum, shifts);
     int32_t i = 0;
     for (; i + 3 <= total; i += 3, out += 3 * (size_t)p->output_depth) {
         int32_t iy[3], ix[3];
@@ -1244,7 +1258,7 @@ int32_t ta_conv_2d_long_triples_s8_dsp(const ta_conv_2d_params_t *p, const int8_
             ix[k] = (i + k) % p->output_width * p->stride_width - p->pad_left;
         }
         long_triple(p, in_b, iy, ix, patch, wide, weights, block_bytes, bias_sum, multipliers,
-                    shifts, out);
+                    shifts, in_pass, out);
     }
     return i;
 }

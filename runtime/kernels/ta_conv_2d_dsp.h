@@ -35,10 +35,8 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
                                    const int32_t *multipliers, const int32_t *shifts, int8_t *out);
 
 /* Every pixel but the last one or two of one image (input in_b, outputs
-   from out) with a long filter, three at a time, where the layer allows
-   (an even output depth, right shifts down to -23, small bias sums): the
-   pixels done (0 when it does not take the layer). `patch` holds
-   TA_CONV_2D_MAX_PATCH bytes. */
+   from out) with a long filter and per-channel requantization, three at a
+   time: the pixels done. `patch` holds TA_CONV_2D_MAX_PATCH bytes. */
 int32_t ta_conv_2d_long_triples_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_b,
                                        int8_t *patch, uint32_t *wide, const int8_t *weights,
                                        size_t block_bytes, const int32_t *bias_sum,
