@@ -1148,10 +1148,11 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
 enum { LONG_TRIPLE_PIECE = TRIPLE_WORDS * 4, LONG_TRIPLE_GROUP = 32 };
 
 /* Whether long_triple_pass may requantize a long filter's layer itself:
-   pair_pass_init's bounds, with at most 2^15 taps (|sum| <= 2^29, so that
-   sums with the bias stay in [-2^30, 2^30)). */
+   an even output depth and pair_pass_init's bounds, with at most 2^15
+   taps (|sum| <= 2^29, so that sums with the bias stay in [-2^30,
+   2^30)). */
 static int long_pass_requantizes(const ta_conv_2d_params_t *p, const int32_t *bias_sum,
-                             const int32_t *shifts)
+                                 const int32_t *shifts)
 {
     const int32_t out_c = p->output_depth;
     const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
@@ -1159,29 +1160,48 @@ static int long_pass_requantizes(const ta_conv_2d_params_t *p, const int32_t *bi
     for (int32_t o = 0; o < out_c; o++)
         bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u) |
                 (uint32_t)(shifts[o] + 23);
-    return filter_size <= (1 << 15) && (bits >> 30) == 0;
+    return out_c % 2 == 0 && filter_size <= (1 << 15) && (bits >> 30) == 0;
+}
+
+/* The outputs of `pairs` pairs of channels from o0 of three pixels from
+   the sums long_triple_pass left in memory (pass 0's pairs, channels
+   o0 + 4i and + 1, then pass 1's, o0 + 4i + 2 and + 3; each A, B, C by
+   its two channels), the padding of an odd depth skipped: the layers it
+   cannot requantize (rare: kept small). */
+TA_NOINLINE __attribute__((cold)) static void
+long_requantize(const ta_conv_2d_params_t *p, const int32_t *sums, int32_t pairs, int32_t o0,
+                const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, first_pass = (pairs + 1) / 2;
+    for (int32_t j = 0; j < pairs; j++) {
+        const int32_t pass = j >= first_pass, c = o0 + 4 * (j - pass * first_pass) + 2 * pass;
+        for (int32_t k = 0; k < 6; k++) {
+            const int32_t o = c + k % 2;
+            if (o < out_c)
+                out[(size_t)(k / 2) * (size_t)out_c + (size_t)o] =
+                    requantized_s8(p, sums[6 * j + k], multipliers[o], shifts[o]);
+        }
+    }
 }
 
 /* Three pixels (windows at (iy[k], ix[k]), outputs at out, out + out_c,
    out + 2 out_c) with a long filter: LONG_TRIPLE_GROUP channels at a time,
    each piece of the three patches gathered and widened once into `wide`
    for all their pairs (long_triple_pass, in pair_pass's two passes),
-   requantized there (`in_pass`) or, for layers it cannot (a left shift, a
-   large bias: rare), here from the sums it leaves in memory. An odd last
-   channel goes as a pair with its block's zero padding, its sums kept in
-   memory (the pass stores a pair's two bytes, and the padding's would
-   land on the next pixel's first) and requantized here. */
-TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in_b, const int32_t iy[3],
-                        const int32_t ix[3], int8_t *patch, uint32_t *wide, const int8_t *weights,
-                        size_t block_bytes, const int32_t *bias_sum, const int32_t *multipliers,
-                        const int32_t *shifts, int in_pass, int8_t *out)
+   requantized there (`in_pass`) or, for layers it cannot (an odd depth,
+   whose last channel pairs with its block's zero padding; a left shift, a
+   large bias: rare), by long_requantize from the sums it leaves in
+   memory. */
+TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                  const int32_t iy[3], const int32_t ix[3], int8_t *patch,
+                                  uint32_t *wide, const int8_t *weights, size_t block_bytes,
+                                  const int32_t *bias_sum, const int32_t *multipliers,
+                                  const int32_t *shifts, int in_pass, int8_t *out)
 {
     const int32_t out_c = p->output_depth;
     const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
     const range4_t range = output_range4(p);
     int32_t sums[3 * LONG_TRIPLE_GROUP]; /* six a pair, pass 0's pairs first */
-    int32_t odd[6];                      /* the odd channel's pair: A, B, C by it and its padding */
-    const int32_t oc = out_c - 1;        /* the odd channel, when out_c is odd */
     long_triple_t t;
     t.round_offset = 2 * p->output_offset + 1;
     t.out_step = out_c;
@@ -1191,7 +1211,10 @@ TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in
     t.block_bytes = (int32_t)block_bytes;
     t.wide = wide;
     for (int32_t o0 = 0; o0 < out_c; o0 += LONG_TRIPLE_GROUP) {
-        const int32_t pairs = (out_c - o0 < LONG_TRIPLE_GROUP ? out_c - o0 : LONG_TRIPLE_GROUP) / 2;
+        /* an odd depth's padding (bias_sum and the weights are padded to
+           whole blocks) in the last pair */
+        const int32_t n = out_c - o0 < LONG_TRIPLE_GROUP ? out_c - o0 : LONG_TRIPLE_GROUP;
+        const int32_t pairs = (n + 1) / 2;
         for (int32_t t0 = 0; t0 < filter_size; t0 += LONG_TRIPLE_PIECE) {
             const int32_t len = filter_size - t0 < LONG_TRIPLE_PIECE ? filter_size - t0
                                                                       : LONG_TRIPLE_PIECE;
@@ -1217,29 +1240,10 @@ TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in
                 t.w = weights + (size_t)(o / 4) * block_bytes + (size_t)t0 * 4 + (size_t)pass * 32;
                 long_triple_pass(&t);
             }
-            if (out_c % 2 && o0 + LONG_TRIPLE_GROUP > oc) {
-                t.pairs = 1;
-                t.bias = bias_sum + oc; /* padded to whole blocks */
-                t.sums = odd;
-                t.requantize = 0;
-                t.w = weights + (size_t)(oc / 4) * block_bytes + (size_t)t0 * 4 +
-                      (size_t)(oc % 4) * 16;
-                long_triple_pass(&t);
-            }
         }
-        /* sums: pass 0's pairs (channels o0 + 4i, + 1), then pass 1's
-           (o0 + 4i + 2, + 3), each A, B, C by its two channels */
-        for (int32_t j = 0; !in_pass && j < pairs; j++) {
-            const int32_t pass = j >= (pairs + 1) / 2, i = pass ? j - (pairs + 1) / 2 : j;
-            const int32_t c = o0 + 4 * i + 2 * pass;
-            for (int32_t k = 0; k < 6; k++)
-                out[(size_t)(k / 2) * (size_t)out_c + (size_t)(c + k % 2)] =
-                    requantized_s8(p, sums[6 * j + k], multipliers[c + k % 2], shifts[c + k % 2]);
-        }
+        if (!in_pass)
+            long_requantize(p, sums, pairs, o0, multipliers, shifts, out);
     }
-    for (int32_t k = 0; out_c % 2 && k < 3; k++)
-        out[(size_t)k * (size_t)out_c + (size_t)oc] =
-            requantized_s8(p, odd[2 * k], multipliers[oc], shifts[oc]);
 }
 
 int32_t ta_conv_2d_long_triples_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *in_b,
