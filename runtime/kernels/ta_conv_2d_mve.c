@@ -448,18 +448,18 @@ enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
 /* The chunk loop of both sweeps (long_sweep, triple_sweep), whose
    three pixels' input loads into q0-q2 are LOAD0-LOAD2: per chunk three
    input and two weight loads for six multiply-accumulates, which hold the
-   M55's multiply pipe for two cycles each, so loads and MACs alternate and
-   the last MAC of a chunk runs in the next one, after its first load (q2
-   zeroed first: the first chunk's carried MAC adds nothing). Sums a0-a2
-   (the pair's first filter, pixels 0-2) and b0-b2 (its second), chunks
-   in c, weights at w stepping 64 bytes a chunk. */
+   M55's multiply pipe for two cycles each, so loads and MACs alternate.
+   The first pixel's chunk is loaded a chunk ahead (FIRST0 before the loop,
+   LOAD0 the next one's, after the MAC that last reads q0): no MAC carried
+   past the loop's end and no zeroed register for it (the last LOAD0 reads
+   the chunk past the first pixel's, inside the second's buffer, unused).
+   Sums a0-a2 (the pair's first filter, pixels 0-2) and b0-b2 (its
+   second), chunks in c, weights at w stepping 64 bytes a chunk. */
 /* clang-format off */
-#define TA_SWEEP_CHUNKS(LOAD0, LOAD1, LOAD2)                                                       \
-    "   vmov.i32    q2, #0\n"                                                                      \
+#define TA_SWEEP_CHUNKS(FIRST0, LOAD0, LOAD1, LOAD2)                                               \
+    "   " FIRST0 "\n"                                                                              \
     "   dls         lr, %[c]\n"                                                                    \
-    "1: " LOAD0 "\n"                                                                               \
-    "   vmladava.s8 %[a2], q3, q2\n"                                                               \
-    "   vldrb.8     q3, [%[w], #16]\n"                                                             \
+    "1: vldrb.8     q3, [%[w], #16]\n"                                                             \
     "   vmladava.s8 %[b0], q3, q0\n"                                                               \
     "   " LOAD1 "\n"                                                                               \
     "   vmladava.s8 %[b1], q3, q1\n"                                                               \
@@ -467,9 +467,10 @@ enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
     "   vmladava.s8 %[b2], q3, q2\n"                                                               \
     "   vldrb.8     q3, [%[w]], #64\n"                                                             \
     "   vmladava.s8 %[a0], q3, q0\n"                                                               \
+    "   " LOAD0 "\n"                                                                               \
     "   vmladava.s8 %[a1], q3, q1\n"                                                               \
-    "   le          lr, 1b\n"                                                                      \
-    "   vmladava.s8 %[a2], q3, q2\n"
+    "   vmladava.s8 %[a2], q3, q2\n"                                                               \
+    "   le          lr, 1b\n"
 /* clang-format on */
 
 /* A sweep of `pairs` pairs of filters, one a block, over three pixels'
@@ -491,7 +492,8 @@ TA_NOINLINE static void long_sweep(const int8_t *w, const int8_t *x, int32_t chu
     __asm volatile("2: ldrd        %[a0], %[b0], [%[acc]]\n"
                    "   ldrd        %[a1], %[b1], [%[acc], #256]\n"
                    "   ldrd        %[a2], %[b2], [%[acc], #512]\n"
-                   TA_SWEEP_CHUNKS("vldrb.8     q0, [%[x0]], #16",
+                   TA_SWEEP_CHUNKS("vldrb.8     q0, [%[x0]]",
+                                   "vldrb.8     q0, [%[x0], #16]!",
                                    "vldrb.8     q1, [%[x1]], #16",
                                    "vldrb.8     q2, [%[x2]], #16")
                    "   strd        %[a1], %[b1], [%[acc], #256]\n"
@@ -583,6 +585,7 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                    "   ldrd        %[a1], %[b1], [%[bias]]\n"
                    "   ldrd        %[a2], %[b2], [%[bias]], #16\n"
                    TA_SWEEP_CHUNKS("vldrw.u32   q0, [%[x], #-256]",
+                                   "vldrw.u32   q0, [%[x], #-256]",
                                    "vldrw.u32   q1, [%[x]], #16",
                                    "vldrw.u32   q2, [%[x], #240]")
                    "   strd        %[a1], %[b1], [%[acc], #128]\n"
