@@ -279,28 +279,30 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
 /* The same for three pixels whose sums hold their bias (triple_sweep),
    TRIPLE_GROUP apart: the first two as above, the third's steps alone (the
    others' done); the offset added by VADD, which leaves a vector register
-   free (none is spilled then). */
-static inline void requantize4_right_triple(const int32_t *acc, const int32_t *m,
-                                            const int32_t *s, int32x4_t lov, int32x4_t hiv,
-                                            int32_t offset, int8_t *out, size_t out_c)
+   free (none is spilled then). The sums', multipliers', shifts' and
+   outputs' pointers step to the next block in the loads and the first
+   store (post-indexed: no adds a block in the caller's loop). */
+static inline void requantize4_right_triple(const int32_t **acc, const int32_t **m,
+                                            const int32_t **s, int32x4_t lov, int32x4_t hiv,
+                                            int32_t offset, int8_t **out, size_t out_c)
 {
     _Static_assert(TRIPLE_GROUP * sizeof(int32_t) == 128, "the loads' offsets");
     int32x4_t a, b, c, ms;
-    int8_t *o0 = out, *o1;
+    int8_t *o1;
     /* clang-format off */
     __asm__ volatile(
-        "vldrw.u32    %q[m], [%[mp]]\n\t"
-        RQ_LOAD("a", "0") RQ_MUL("a") RQ_LOAD("b", "128") RQ_MUL("b") RQ_LOAD("c", "256")
-        RQ_TIES("a") RQ_MUL("c") "vldrw.u32    %q[m], [%[sp_]]\n\t" RQ_SHIFT_BY("a", "m")
+        "vldrw.u32    %q[m], [%[mp]], #16\n\t"
+        "vldrw.u32    %q[a], [%[acc]], #16\n\t" RQ_MUL("a") RQ_LOAD("b", "112") RQ_MUL("b")
+        RQ_LOAD("c", "240")
+        RQ_TIES("a") RQ_MUL("c") "vldrw.u32    %q[m], [%[sp_]], #16\n\t" RQ_SHIFT_BY("a", "m")
         RQ_TIES("b") RQ_SHIFT_BY("b", "m") RQ_TIES("c") RQ_SHIFT_BY("c", "m")
         "vmov.i32     %q[m], #1\n\t" "add %[o1], %[o0], %[oc]\n\t"
         RQ_OFFSET1("a") RQ_OFFSET1("b") RQ_MAX("a") RQ_OFFSET1("c") RQ_MIN("a") RQ_MAX("b")
-        RQ_STORE("a", "o0") RQ_MIN("b") "add %[o0], %[o1], %[oc]\n\t" RQ_MAX("c")
-        RQ_STORE("b", "o1") RQ_MIN("c") RQ_STORE("c", "o0")
-        : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [m] "=&w"(ms), [o0] "+l"(o0), [o1] "=&l"(o1)
-        : [acc] "r"(acc), [mp] "r"(m), [sp_] "r"(s), [lo] "w"(lov), [hi] "w"(hiv), [one] "r"(1),
-          [off] "r"(offset), [oc] "r"(out_c), "m"(*(const int32_t(*)[3 * TRIPLE_GROUP])acc),
-          "m"(*(const int32_t(*)[4])m), "m"(*(const int32_t(*)[4])s)
+        "vstrb.32     %q[a], [%[o0]], #4\n\t" RQ_MIN("b") RQ_MAX("c")
+        RQ_STORE("b", "o1") "add %[o1], %[o1], %[oc]\n\t" RQ_MIN("c") RQ_STORE("c", "o1")
+        : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [m] "=&w"(ms), [o0] "+l"(*out), [o1] "=&l"(o1),
+          [acc] "+r"(*acc), [mp] "+r"(*m), [sp_] "+r"(*s)
+        : [lo] "w"(lov), [hi] "w"(hiv), [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c)
         : "p0", "memory");
     /* clang-format on */
 }
@@ -424,9 +426,10 @@ static inline void requantize_triple(const int32_t acc[3][TRIPLE_GROUP], int32_t
     const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
     const int32_t whole = right ? valid / 4 * 4 : 0;
+    const int32_t *a = &acc[0][0], *m = multipliers, *s = shifts;
+    int8_t *o = out;
     for (int32_t f = 0; f < whole; f += 4)
-        requantize4_right_triple(&acc[0][f], multipliers + f, shifts + f, lov, hiv, offset,
-                                 out + f, out_c);
+        requantize4_right_triple(&a, &m, &s, lov, hiv, offset, &o, out_c);
     if (whole < valid)
         requantize_triple_rest(acc, whole, valid, multipliers, shifts, p, out);
 }
