@@ -425,10 +425,10 @@ static inline void requantize_triple(const int32_t acc[3][TRIPLE_GROUP], int32_t
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-    const int32_t whole = right ? valid / 4 * 4 : 0;
+    const int32_t blocks = right ? valid >> 2 : 0, whole = blocks * 4;
     const int32_t *a = &acc[0][0], *m = multipliers, *s = shifts;
     int8_t *o = out;
-    for (int32_t f = 0; f < whole; f += 4)
+    for (int32_t b = blocks; b > 0; b--) /* a count, not bounds: the loop's setup */
         requantize4_right_triple(&a, &m, &s, lov, hiv, offset, &o, out_c);
     if (whole < valid)
         requantize_triple_rest(acc, whole, valid, multipliers, shifts, p, out);
