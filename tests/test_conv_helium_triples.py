@@ -9,7 +9,10 @@ ta_conv_2d_gather_patch, longer ones a piece at a time).
 Cases: 1-row inputs and 1xN filters, SAME padding of even filters (one
 tap more on the right and below than on the left and above), strides,
 windows across every border, dilation, input and output depths off whole
-chunks and blocks (a last partial block, a lone last pixel or two), and
+chunks and blocks (a last partial block, a lone last pixel or two), patches
+of exactly TA_CONV_2D_TRIPLE_PATCH and LONG_TRIPLE_PIECE bytes (the
+sweeps read the first pixel's chunks one ahead), several groups of output
+channels and an odd count of filter pairs, and
 per-channel scales above 1/2 (a left shift in the layer: the whole-block
 loops of requantize_triple and triple_requantize give those blocks to
 requantize_triple_rest), with and without a clamp."""
@@ -81,6 +84,15 @@ CASES = {
     "long_k3x3_d2": ([1, 9, 10, 40], 16, (3, 3), (1, 1), "SAME", (2, 2), "NONE", False),
     # long filters of more than one piece (LONG_TRIPLE_PIECE 768): 1000 taps
     "long_k5x5_pieces": ([1, 8, 9, 40], 12, (5, 5), (1, 2), "SAME", (1, 1), "NONE", False),
+    # a patch of exactly TA_CONV_2D_TRIPLE_PATCH (256) taps: the sweeps' read-ahead of the
+    # first pixel's chunk ends at the second patch; 40 outputs, a group of 32 and one of 8
+    "k1x8_full_patch": ([1, 5, 11, 32], 40, (1, 8), (1, 1), "SAME", (1, 1), "NONE", False),
+    # 96 outputs: three groups, the requantization's stepped pointers across 8 blocks each
+    "k3x3_c96": ([1, 6, 7, 16], 96, (3, 3), (1, 1), "SAME", (1, 1), "RELU6", False),
+    # ten outputs: five pairs, the last one's block half padding
+    "k3x3_c10": ([1, 8, 5, 12], 10, (3, 3), (1, 1), "SAME", (1, 1), "NONE", False),
+    # a long filter of exactly one piece (768 taps)
+    "long_k4x4_piece": ([1, 7, 7, 48], 20, (4, 4), (1, 1), "SAME", (1, 1), "NONE", False),
 }
 
 

@@ -279,28 +279,30 @@ static inline void requantize4_right_quad(const int32_t *acc, int32x4_t bias, in
 /* The same for three pixels whose sums hold their bias (triple_sweep),
    TRIPLE_GROUP apart: the first two as above, the third's steps alone (the
    others' done); the offset added by VADD, which leaves a vector register
-   free (none is spilled then). */
-static inline void requantize4_right_triple(const int32_t *acc, const int32_t *m,
-                                            const int32_t *s, int32x4_t lov, int32x4_t hiv,
-                                            int32_t offset, int8_t *out, size_t out_c)
+   free (none is spilled then). The sums', multipliers', shifts' and
+   outputs' pointers step to the next block in the loads and the first
+   store (post-indexed: no adds a block in the caller's loop). */
+static inline void requantize4_right_triple(const int32_t **acc, const int32_t **m,
+                                            const int32_t **s, int32x4_t lov, int32x4_t hiv,
+                                            int32_t offset, int8_t **out, size_t out_c)
 {
     _Static_assert(TRIPLE_GROUP * sizeof(int32_t) == 128, "the loads' offsets");
     int32x4_t a, b, c, ms;
-    int8_t *o0 = out, *o1;
+    int8_t *o1;
     /* clang-format off */
     __asm__ volatile(
-        "vldrw.u32    %q[m], [%[mp]]\n\t"
-        RQ_LOAD("a", "0") RQ_MUL("a") RQ_LOAD("b", "128") RQ_MUL("b") RQ_LOAD("c", "256")
-        RQ_TIES("a") RQ_MUL("c") "vldrw.u32    %q[m], [%[sp_]]\n\t" RQ_SHIFT_BY("a", "m")
+        "vldrw.u32    %q[m], [%[mp]], #16\n\t"
+        "vldrw.u32    %q[a], [%[acc]], #16\n\t" RQ_MUL("a") RQ_LOAD("b", "112") RQ_MUL("b")
+        RQ_LOAD("c", "240")
+        RQ_TIES("a") RQ_MUL("c") "vldrw.u32    %q[m], [%[sp_]], #16\n\t" RQ_SHIFT_BY("a", "m")
         RQ_TIES("b") RQ_SHIFT_BY("b", "m") RQ_TIES("c") RQ_SHIFT_BY("c", "m")
         "vmov.i32     %q[m], #1\n\t" "add %[o1], %[o0], %[oc]\n\t"
         RQ_OFFSET1("a") RQ_OFFSET1("b") RQ_MAX("a") RQ_OFFSET1("c") RQ_MIN("a") RQ_MAX("b")
-        RQ_STORE("a", "o0") RQ_MIN("b") "add %[o0], %[o1], %[oc]\n\t" RQ_MAX("c")
-        RQ_STORE("b", "o1") RQ_MIN("c") RQ_STORE("c", "o0")
-        : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [m] "=&w"(ms), [o0] "+l"(o0), [o1] "=&l"(o1)
-        : [acc] "r"(acc), [mp] "r"(m), [sp_] "r"(s), [lo] "w"(lov), [hi] "w"(hiv), [one] "r"(1),
-          [off] "r"(offset), [oc] "r"(out_c), "m"(*(const int32_t(*)[3 * TRIPLE_GROUP])acc),
-          "m"(*(const int32_t(*)[4])m), "m"(*(const int32_t(*)[4])s)
+        "vstrb.32     %q[a], [%[o0]], #4\n\t" RQ_MIN("b") RQ_MAX("c")
+        RQ_STORE("b", "o1") "add %[o1], %[o1], %[oc]\n\t" RQ_MIN("c") RQ_STORE("c", "o1")
+        : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [m] "=&w"(ms), [o0] "+l"(*out), [o1] "=&l"(o1),
+          [acc] "+r"(*acc), [mp] "+r"(*m), [sp_] "+r"(*s)
+        : [lo] "w"(lov), [hi] "w"(hiv), [one] "r"(1), [off] "r"(offset), [oc] "r"(out_c)
         : "p0", "memory");
     /* clang-format on */
 }
@@ -423,10 +425,11 @@ static inline void requantize_triple(const int32_t acc[3][TRIPLE_GROUP], int32_t
     const int32_t offset = p->output_offset;
     const size_t out_c = (size_t)p->output_depth;
     const int32x4_t lov = vdupq_n_s32(p->activation_min), hiv = vdupq_n_s32(p->activation_max);
-    const int32_t whole = right ? valid / 4 * 4 : 0;
-    for (int32_t f = 0; f < whole; f += 4)
-        requantize4_right_triple(&acc[0][f], multipliers + f, shifts + f, lov, hiv, offset,
-                                 out + f, out_c);
+    const int32_t blocks = right ? valid >> 2 : 0, whole = blocks * 4;
+    const int32_t *a = &acc[0][0], *m = multipliers, *s = shifts;
+    int8_t *o = out;
+    for (int32_t b = blocks; b > 0; b--) /* a count, not bounds: the loop's setup */
+        requantize4_right_triple(&a, &m, &s, lov, hiv, offset, &o, out_c);
     if (whole < valid)
         requantize_triple_rest(acc, whole, valid, multipliers, shifts, p, out);
 }
@@ -448,18 +451,18 @@ enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
 /* The chunk loop of both sweeps (long_sweep, triple_sweep), whose
    three pixels' input loads into q0-q2 are LOAD0-LOAD2: per chunk three
    input and two weight loads for six multiply-accumulates, which hold the
-   M55's multiply pipe for two cycles each, so loads and MACs alternate and
-   the last MAC of a chunk runs in the next one, after its first load (q2
-   zeroed first: the first chunk's carried MAC adds nothing). Sums a0-a2
-   (the pair's first filter, pixels 0-2) and b0-b2 (its second), chunks
-   in c, weights at w stepping 64 bytes a chunk. */
+   M55's multiply pipe for two cycles each, so loads and MACs alternate.
+   The first pixel's chunk is loaded a chunk ahead (FIRST0 before the loop,
+   LOAD0 the next one's, after the MAC that last reads q0): no MAC carried
+   past the loop's end and no zeroed register for it (the last LOAD0 reads
+   the chunk past the first pixel's, inside the second's buffer, unused).
+   Sums a0-a2 (the pair's first filter, pixels 0-2) and b0-b2 (its
+   second), chunks in c, weights at w stepping 64 bytes a chunk. */
 /* clang-format off */
-#define TA_SWEEP_CHUNKS(LOAD0, LOAD1, LOAD2)                                                       \
-    "   vmov.i32    q2, #0\n"                                                                      \
+#define TA_SWEEP_CHUNKS(FIRST0, LOAD0, LOAD1, LOAD2)                                               \
+    "   " FIRST0 "\n"                                                                              \
     "   dls         lr, %[c]\n"                                                                    \
-    "1: " LOAD0 "\n"                                                                               \
-    "   vmladava.s8 %[a2], q3, q2\n"                                                               \
-    "   vldrb.8     q3, [%[w], #16]\n"                                                             \
+    "1: vldrb.8     q3, [%[w], #16]\n"                                                             \
     "   vmladava.s8 %[b0], q3, q0\n"                                                               \
     "   " LOAD1 "\n"                                                                               \
     "   vmladava.s8 %[b1], q3, q1\n"                                                               \
@@ -467,9 +470,10 @@ enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
     "   vmladava.s8 %[b2], q3, q2\n"                                                               \
     "   vldrb.8     q3, [%[w]], #64\n"                                                             \
     "   vmladava.s8 %[a0], q3, q0\n"                                                               \
+    "   " LOAD0 "\n"                                                                               \
     "   vmladava.s8 %[a1], q3, q1\n"                                                               \
-    "   le          lr, 1b\n"                                                                      \
-    "   vmladava.s8 %[a2], q3, q2\n"
+    "   vmladava.s8 %[a2], q3, q2\n"                                                               \
+    "   le          lr, 1b\n"
 /* clang-format on */
 
 /* A sweep of `pairs` pairs of filters, one a block, over three pixels'
@@ -491,7 +495,8 @@ TA_NOINLINE static void long_sweep(const int8_t *w, const int8_t *x, int32_t chu
     __asm volatile("2: ldrd        %[a0], %[b0], [%[acc]]\n"
                    "   ldrd        %[a1], %[b1], [%[acc], #256]\n"
                    "   ldrd        %[a2], %[b2], [%[acc], #512]\n"
-                   TA_SWEEP_CHUNKS("vldrb.8     q0, [%[x0]], #16",
+                   TA_SWEEP_CHUNKS("vldrb.8     q0, [%[x0]]",
+                                   "vldrb.8     q0, [%[x0], #16]!",
                                    "vldrb.8     q1, [%[x1]], #16",
                                    "vldrb.8     q2, [%[x2]], #16")
                    "   strd        %[a1], %[b1], [%[acc], #256]\n"
@@ -583,6 +588,7 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                    "   ldrd        %[a1], %[b1], [%[bias]]\n"
                    "   ldrd        %[a2], %[b2], [%[bias]], #16\n"
                    TA_SWEEP_CHUNKS("vldrw.u32   q0, [%[x], #-256]",
+                                   "vldrw.u32   q0, [%[x], #-256]",
                                    "vldrw.u32   q1, [%[x]], #16",
                                    "vldrw.u32   q2, [%[x], #240]")
                    "   strd        %[a1], %[b1], [%[acc], #128]\n"
