@@ -992,8 +992,8 @@ single_pixels(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step, int3
 TA_NOINLINE static void run_pairs(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
                                   int32_t pixels, int32_t n, const int8_t *weights,
                                   size_t block_bytes, const int32_t *bias_sum,
-                                  const int32_t *multipliers, const int32_t *shifts,
-                                  uint32_t *wide, int8_t *out)
+                                  const int32_t *multipliers, const int32_t *shifts, uint32_t *wide,
+                                  int8_t *out)
 {
     const size_t out_c = (size_t)p->output_depth;
     /* Pixels in threes where triple_pass takes the layer (the one, two or
@@ -1178,8 +1178,8 @@ long_requantize(const ta_conv_2d_params_t *p, const int32_t *sums, int32_t pairs
         for (int32_t k = 0; k < 6; k++) {
             const int32_t o = c + k % 2;
             if (o < out_c)
-                out[(size_t)(k / 2) * (size_t)out_c + (size_t)o] =
-                    requantized_s8(p, sums[6 * j + k], multipliers[o], shifts[o]);
+                out[(size_t)(k / 2) * (size_t)out_c + (size_t)o] = requantized_s8(
+                    p, sums[6 * j + k], multipliers[o], shifts[o]);
         }
     }
 }
@@ -1217,7 +1217,7 @@ TA_INLINE_ALWAYS void long_triple(const ta_conv_2d_params_t *p, const int8_t *in
         const int32_t pairs = (n + 1) / 2;
         for (int32_t t0 = 0; t0 < filter_size; t0 += LONG_TRIPLE_PIECE) {
             const int32_t len = filter_size - t0 < LONG_TRIPLE_PIECE ? filter_size - t0
-                                                                      : LONG_TRIPLE_PIECE;
+                                                                     : LONG_TRIPLE_PIECE;
             const int32_t words = (len + 15) / 16 * 4; /* zeros to the chunk's end */
             for (int32_t k = 0; k < 3; k++) {
                 ta_conv_2d_gather_taps(p, in_b, iy[k], ix[k], t0, len, patch);
