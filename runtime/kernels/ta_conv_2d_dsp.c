@@ -423,25 +423,31 @@ static inline void widen_two(uint32_t *wide, const int8_t *x0, const int8_t *x1,
 }
 
 /* `words` (at least one) whole words at x widened as ta_widen_s8_pairs
-   does, each word's two halfword pairs stored by one STRD: 6 instructions
-   a word against 8. */
-static inline void widen_one(uint32_t *wide, const int8_t *x, int32_t words)
-{
-    uint32_t a, e;
-    /* clang-format off */
-    __asm volatile(
-        "1:\n"
-        "   ldr      %[a], [%[x]], #4\n"
-        "   sxtb16   %[e], %[a]\n"
-        "   sxtb16   %[a], %[a], ror #8\n"
-        "   strd     %[e], %[a], [%[w]], #8\n"
-        "   subs     %[n], %[n], #1\n"
-        "   bne      1b\n"
-        : [x] "+r"(x), [w] "+r"(wide), [n] "+r"(words), [a] "=&r"(a), [e] "=&r"(e)
-        :
-        : "cc", "memory");
-    /* clang-format on */
-}
+   does, each word's two halfword pairs stored by one STRD, STEP bytes
+   after the last word's: widen_one (8: one pixel's pairs in a row, 6
+   instructions a word against 8) and widen_one_of_three (24: one pixel
+   into its place in triple_pass's layout, wide its first pair). */
+/* clang-format off */
+#define TA_DEFINE_WIDEN_ONE(NAME, STEP)                                                            \
+    static inline void NAME(uint32_t *wide, const int8_t *x, int32_t words)                       \
+    {                                                                                              \
+        uint32_t a, e;                                                                             \
+        __asm volatile(                                                                            \
+            "1:\n"                                                                                 \
+            "   ldr      %[a], [%[x]], #4\n"                                                       \
+            "   sxtb16   %[e], %[a]\n"                                                             \
+            "   sxtb16   %[a], %[a], ror #8\n"                                                     \
+            "   strd     %[e], %[a], [%[w]], #" #STEP "\n"                                         \
+            "   subs     %[n], %[n], #1\n"                                                         \
+            "   bne      1b\n"                                                                     \
+            : [x] "+r"(x), [w] "+r"(wide), [n] "+r"(words), [a] "=&r"(a), [e] "=&r"(e)            \
+            :                                                                                      \
+            : "cc", "memory");                                                                     \
+    }
+TA_DEFINE_WIDEN_ONE(widen_one, 8)
+TA_DEFINE_WIDEN_ONE(widen_one_of_three, 24)
+#undef TA_DEFINE_WIDEN_ONE
+/* clang-format on */
 
 /* n bytes at x widened to halfword pairs (ta_widen_s8_pairs), a last
    partial word read byte by byte and zero-extended. */
@@ -460,6 +466,19 @@ static void widen_bytes(uint32_t *wide, const int8_t *x, int32_t n)
         wide[whole / 2] = __sxtb16(v);
         wide[whole / 2 + 1] = ta_sxtb16_ror8(v);
     }
+}
+
+/* Whether the assembly passes' SMMLAR requantization (pair_pass,
+   triple_pass, long_triple_pass) holds for every channel: every shift a
+   right shift down to -23 (the rounding constant fits) and every bias sum
+   in [-2^29, 2^29). */
+static int smmlar_bounds(const int32_t *bias_sum, const int32_t *shifts, int32_t out_c)
+{
+    uint32_t bits = 0; /* bits 30 and 31 set by any channel that fails */
+    for (int32_t o = 0; o < out_c; o++)
+        bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u) |
+                (uint32_t)(shifts[o] + 23);
+    return (bits >> 30) == 0;
 }
 
 /* A run's pair_pass_t (bias, requantization and weights of every output
@@ -494,13 +513,9 @@ static int pair_pass_init(pair_pass_t *ctx, const ta_conv_2d_params_t *p, const 
     ctx->multipliers1 = multipliers + 2;
     ctx->shifts1 = shifts + 2;
     ctx->w1 = weights + 32;
-    /* bits 30 and 31 set by any channel that fails */
-    uint32_t bits = 0;
-    for (int32_t o = 0; o < out_c; o++)
-        bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u) |
-                (uint32_t)(shifts[o] + 23);
     /* blocks of whole chunks: a pair's weights follow the last one's padded chunk */
-    return out_c >= 2 && (bits >> 30) == 0 && block_bytes == (size_t)(words + 3) / 4 * 64;
+    return out_c >= 2 && smmlar_bounds(bias_sum, shifts, out_c) &&
+           block_bytes == (size_t)(words + 3) / 4 * 64;
 }
 
 static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
@@ -894,27 +909,6 @@ __attribute__((naked, noinline)) static void long_triple_pass(TA_T3_ARG long_tri
 #undef TA_T3_WORD_FROM
 #undef TA_T3_PIXEL
 
-/* One pixel's `words` (at least one) whole words into its place in
-   triple_pass's layout (wide: its first pair; each word's two pairs by
-   one STRD, 24 bytes apart). */
-static inline void widen_one_of_three(uint32_t *wide, const int8_t *x, int32_t words)
-{
-    uint32_t a, e;
-    /* clang-format off */
-    __asm volatile(
-        "1:\n"
-        "   ldr      %[a], [%[x]], #4\n"
-        "   sxtb16   %[e], %[a]\n"
-        "   sxtb16   %[a], %[a], ror #8\n"
-        "   strd     %[e], %[a], [%[w]], #24\n"
-        "   subs     %[n], %[n], #1\n"
-        "   bne      1b\n"
-        : [x] "+r"(x), [w] "+r"(wide), [n] "+r"(words), [a] "=&r"(a), [e] "=&r"(e)
-        :
-        : "cc", "memory");
-    /* clang-format on */
-}
-
 /* Whether triple_pass takes a run's layer: pair_pass_init held (`pass`),
    inputs of whole chunks that fit `wide` and an even output depth. */
 static inline int triple_pass_takes(const ta_conv_2d_params_t *p, const pair_pass_t *pass,
@@ -1148,7 +1142,7 @@ void ta_conv_2d_patch_pairs_s8_dsp(const ta_conv_2d_params_t *p, const int8_t *i
 enum { LONG_TRIPLE_PIECE = TRIPLE_WORDS * 4, LONG_TRIPLE_GROUP = 32 };
 
 /* Whether long_triple_pass may requantize a long filter's layer itself:
-   an even output depth and pair_pass_init's bounds, with at most 2^15
+   an even output depth and smmlar_bounds, with at most 2^15
    taps (|sum| <= 2^29, so that sums with the bias stay in [-2^30,
    2^30)). */
 static int long_pass_requantizes(const ta_conv_2d_params_t *p, const int32_t *bias_sum,
@@ -1156,11 +1150,7 @@ static int long_pass_requantizes(const ta_conv_2d_params_t *p, const int32_t *bi
 {
     const int32_t out_c = p->output_depth;
     const int32_t filter_size = p->filter_height * p->filter_width * p->filter_depth;
-    uint32_t bits = 0; /* bits 30 and 31 set by any channel that fails */
-    for (int32_t o = 0; o < out_c; o++)
-        bits |= ~(uint32_t)shifts[o] | ((uint32_t)bias_sum[o] + 0x20000000u) |
-                (uint32_t)(shifts[o] + 23);
-    return out_c % 2 == 0 && filter_size <= (1 << 15) && (bits >> 30) == 0;
+    return out_c % 2 == 0 && filter_size <= (1 << 15) && smmlar_bounds(bias_sum, shifts, out_c);
 }
 
 /* The outputs of `pairs` pairs of channels from o0 of three pixels from
