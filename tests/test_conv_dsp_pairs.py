@@ -17,10 +17,13 @@ from tests.gen.builder import ModelBuilder, Q
 from tests.harness import difftest, module
 
 
-def conv_model(path, in_shape, k, out_c, act, seed, scale=0.01, bias_max=40):
-    """One CONV_2D (k x k, SAME, stride 1, per-channel) of weights -3 to 3;
-    `scale`: the first channel's effective output scale (the others 0.01
-    and 0.3 in turn, right shifts); bias_max: biases in [-bias_max, bias_max)."""
+def conv_model(path, in_shape, kh, kw, out_c, act, seed, padding="SAME", stride=1,
+               dilation=1, scale=0.01, bias_max=40):
+    """One CONV_2D (kh x kw, per-channel) of weights -3 to 3; `scale`: the
+    first channel's effective output scale (the others 0.01 and 0.3 in
+    turn: right shifts, which pair_pass and triple_pass need); bias_max:
+    biases in [-bias_max, bias_max). tests/test_conv_dsp_triple_pass.py
+    uses it too."""
     rng = np.random.default_rng(seed)
     b = ModelBuilder()
     in_c = in_shape[-1]
@@ -28,12 +31,18 @@ def conv_model(path, in_shape, k, out_c, act, seed, scale=0.01, bias_max=40):
     out_scale = 0.02
     eff = [scale] + [0.01 if o % 2 else 0.3 for o in range(1, out_c)]
     w_scales = [e * out_scale / 0.05 for e in eff]
-    w = b.const(rng.integers(-3, 4, [out_c, k, k, in_c]).astype(np.int8), "int8",
+    w = b.const(rng.integers(-3, 4, [out_c, kh, kw, in_c]).astype(np.int8), "int8",
                 Q(w_scales, [0] * out_c, axis=0), name="filter")
     bias = b.const(rng.integers(-bias_max, bias_max, out_c).astype(np.int32), "int32",
                    Q([0.05 * s for s in w_scales], [0] * out_c, axis=0), name="bias")
-    y = b.tensor([*in_shape[:3], out_c], "int8", Q(out_scale, -5), name="output")
-    b.op("CONV_2D", [x, w, bias], [y], "Conv2DOptions", padding="SAME", strideW=1, strideH=1,
+    if padding == "SAME":
+        oh, ow = -(-in_shape[1] // stride), -(-in_shape[2] // stride)
+    else:
+        oh = (in_shape[1] - (kh - 1) * dilation - 1) // stride + 1
+        ow = (in_shape[2] - (kw - 1) * dilation - 1) // stride + 1
+    y = b.tensor([1, oh, ow, out_c], "int8", Q(out_scale, -5), name="output")
+    b.op("CONV_2D", [x, w, bias], [y], "Conv2DOptions", padding=padding, strideW=stride,
+         strideH=stride, dilationWFactor=dilation, dilationHFactor=dilation,
          fusedActivationFunction=act)
     path.write_bytes(b.build([x], [y]))
     return path
@@ -57,7 +66,8 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_pairs_bit_exact_on_cortex_m4(tmp_path, name):
     in_shape, k, out_c, act, extra = CASES[name]
-    path = conv_model(tmp_path / "m.tflite", in_shape, k, out_c, act, seed=len(name), **extra)
+    path = conv_model(tmp_path / "m.tflite", in_shape, k, k, out_c, act, seed=len(name),
+                      **extra)
     m = module.convert(path, tmp_path / "m", keys={"weights.format": "dense"})
     total, diff = difftest.against_tflm(m, path, seed=7, board="mps2-an386")
     assert total > 0 and diff == 0, f"{diff} of {total} bytes differ"

@@ -18,40 +18,10 @@ output depths (the last channel paired with its block's padding: in pass 1,
 and in pass 0 of a third group, clamped); and the layers whose sums it
 leaves to C to requantize (a left shift: one and two groups, odd)."""
 
-import numpy as np
 import pytest
 
-from tests.gen.builder import ModelBuilder, Q
 from tests.harness import difftest, module
-
-
-def conv_model(path, in_shape, kh, kw, out_c, act, seed, padding="SAME", stride=1,
-               dilation=1, scale=0.01):
-    """One CONV_2D (kh x kw, per-channel) of weights -3 to 3; `scale`: the
-    first channel's effective output scale (the others 0.01 and 0.3 in
-    turn: right shifts, which triple_pass needs)."""
-    rng = np.random.default_rng(seed)
-    b = ModelBuilder()
-    in_c = in_shape[-1]
-    x = b.tensor(in_shape, "int8", Q(0.05, 3), name="input")
-    out_scale = 0.02
-    eff = [scale] + [0.01 if o % 2 else 0.3 for o in range(1, out_c)]
-    w_scales = [e * out_scale / 0.05 for e in eff]
-    w = b.const(rng.integers(-3, 4, [out_c, kh, kw, in_c]).astype(np.int8), "int8",
-                Q(w_scales, [0] * out_c, axis=0), name="filter")
-    bias = b.const(rng.integers(-40, 40, out_c).astype(np.int32), "int32",
-                   Q([0.05 * s for s in w_scales], [0] * out_c, axis=0), name="bias")
-    if padding == "SAME":
-        oh, ow = -(-in_shape[1] // stride), -(-in_shape[2] // stride)
-    else:
-        oh = (in_shape[1] - (kh - 1) * dilation - 1) // stride + 1
-        ow = (in_shape[2] - (kw - 1) * dilation - 1) // stride + 1
-    y = b.tensor([1, oh, ow, out_c], "int8", Q(out_scale, -5), name="output")
-    b.op("CONV_2D", [x, w, bias], [y], "Conv2DOptions", padding=padding, strideW=stride,
-         strideH=stride, dilationWFactor=dilation, dilationHFactor=dilation,
-         fusedActivationFunction=act)
-    path.write_bytes(b.build([x], [y]))
-    return path
+from tests.test_conv_dsp_pairs import conv_model
 
 
 # name: (input shape, kh, kw, output depth, activation, extra conv_model keys)
