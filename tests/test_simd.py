@@ -53,7 +53,8 @@ HEAVY = {"CONV_2D.int8_simd": 12, "CONV_2D.int8_dsp": 16, "CONV_2D.int16_simd": 
          "FULLY_CONNECTED.int8_simd": 10, "FULLY_CONNECTED.int16_simd": 6,
          "RESIDUAL.conv_add_simd": 12, "CONV_2D.int8_long": 10,
          # border pixels left with one run of taps (input zero point 0)
-         "CONV_2D.int8_zero_borders": 12, "CONV_2D.int8_pointwise_off4": 16}
+         "CONV_2D.int8_zero_borders": 12, "CONV_2D.int8_pointwise_off4": 16,
+         "CONV_2D.int8_pointwise_triples": 12}
 OTHER_SIMD = 4
 BOARDS = [("mps3-an547", "mps3_an547"), ("mps2-an386", "mps2_an386")]
 IMAGE = 240  # cases per QEMU image (their constants share 2 MiB of MRAM on mps2-an386)

@@ -689,6 +689,53 @@ void ta_conv_2d_s8_pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows, co
                    output);
 }
 
+#if defined(TA_HAVE_MVE)
+/* run_pixels_interleaved with three pixels sharing each weight load
+   (ta_conv_2d_run_triples_s8_mve): the pointwise triples' runs. */
+static void run_pixels_triples(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                               int32_t pixels, int32_t n, const int8_t *weights, size_t block_bytes,
+                               const int32_t *bias_sum, const int32_t *multipliers,
+                               const int32_t *shifts, uint32_t *wide, int8_t *out)
+{
+    (void)wide;
+    ta_conv_2d_run_triples_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum,
+                                  multipliers, shifts, out);
+}
+#endif
+
+void ta_conv_2d_s8_pointwise_triples_rows(const ta_conv_2d_params_t *p, int32_t rows,
+                                          const int8_t *input, const int8_t *weights,
+                                          const int32_t *bias_sum, const int32_t *multipliers,
+                                          const int32_t *shifts, int8_t *output)
+{
+#if defined(TA_HAVE_MVE)
+    pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts, run_pixels_triples,
+                   output);
+#else
+    ta_conv_2d_s8_pointwise_rows(p, rows, input, weights, bias_sum, multipliers, shifts, output);
+#endif
+}
+
+int ta_conv_2d_s8_pointwise_triples(const ta_conv_2d_params_t *p, const int8_t *input,
+                                    const int8_t *weights, const int32_t *bias_sum,
+                                    const int32_t *multipliers, const int32_t *shifts,
+                                    int8_t *output)
+{
+    if (p->filter_height * p->filter_width != 1)
+        return TA_ERR_BAD_ARGUMENT;
+#if defined(TA_HAVE_MVE)
+    if (!p->weights_interleaved || p->taps_by_column || !bias_sum || !multipliers || !shifts ||
+        window_past_image(p))
+        return TA_ERR_BAD_ARGUMENT;
+    conv_s8_pointwise(p, input, weights, ((size_t)p->filter_depth + 15) / 16 * 64, bias_sum,
+                      multipliers, shifts, run_pixels_triples, output);
+    return TA_OK;
+#else
+    /* the same 1x1 path as the interleaved entry (its checks) */
+    return ta_conv_2d_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
+#endif
+}
+
 int ta_conv_2d_s8_pointwise_off4(const ta_conv_2d_params_t *p, const int8_t *input,
                                  const int8_t *weights, const int32_t *bias_sum,
                                  const int32_t *multipliers, const int32_t *shifts, int8_t *output)

@@ -143,6 +143,20 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
 int ta_conv_2d_s8_pointwise_off4(const ta_conv_2d_params_t *p, const int8_t *input,
                                  const int8_t *weights, const int32_t *bias_sum,
                                  const int32_t *multipliers, const int32_t *shifts, int8_t *output);
+/* The interleaved layout's 1x1 filters (every window inside the image) of
+   more than TA_CONV_2D_QUAD_FILTER taps, whole chunks of at most
+   TA_CONV_2D_TRIPLE_PATCH: on Helium cores three pixels share each weight
+   load, read in place (so a group of output channels is written before
+   the next reads the three pixels again); elsewhere
+   ta_conv_2d_s8_interleaved's 1x1 path. The converter sends it only such
+   layers to whole blocks of at least 8 channels over three pixels or more
+   on Helium, so that only models with one link its path. Other 1x1 layers
+   run right (a pixel at a time, or four); TA_ERR_BAD_ARGUMENT for other
+   filters, a window past the image, no per-channel arrays. */
+int ta_conv_2d_s8_pointwise_triples(const ta_conv_2d_params_t *p, const int8_t *input,
+                                    const int8_t *weights, const int32_t *bias_sum,
+                                    const int32_t *multipliers, const int32_t *shifts,
+                                    int8_t *output);
 /* A row chain's band of a layer ta_conv_2d_s8_interleaved takes, of a 1x1
    filter, stride 1, no padding and one image: `rows` rows of pixels, one
    run. The converter checks the layer once (src/ir/row_band.c,
@@ -153,6 +167,11 @@ void ta_conv_2d_s8_pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows, co
                                   const int8_t *weights, const int32_t *bias_sum,
                                   const int32_t *multipliers, const int32_t *shifts,
                                   int8_t *output);
+/* The same for a layer ta_conv_2d_s8_pointwise_triples takes. */
+void ta_conv_2d_s8_pointwise_triples_rows(const ta_conv_2d_params_t *p, int32_t rows,
+                                          const int8_t *input, const int8_t *weights,
+                                          const int32_t *bias_sum, const int32_t *multipliers,
+                                          const int32_t *shifts, int8_t *output);
 int ta_conv_2d_s8_columns(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
                           const int32_t *bias_sum, const int32_t *multipliers,
                           const int32_t *shifts, int8_t *output);

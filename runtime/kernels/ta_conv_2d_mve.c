@@ -11,7 +11,9 @@
  * im2col patches up to TA_CONV_2D_TRIPLE_PATCH bytes and long filters
  * three pixels a weight load, a pair of filters at a time, the pairs of
  * every block in one assembly loop (triple_sweep, long_sweep); these sum
- * pairs of filters, not a last block's padding. Other pixels four channels a pass
+ * pairs of filters, not a last block's padding; 1x1 filters of whole
+ * chunks past the four-pixel loops three pixels read in place a weight load
+ * (triple_sweep_in_place: ta_conv_2d_s8_pointwise_triples). Other pixels four channels a pass
  * (ta_dot4_interleaved_mve), a last block of one or two channels two
  * (dot2_interleaved_mve); ta_conv_2d_run_off4_s8_mve, which only 1x1 layers
  * with a channel count off four link, sums such a block for two pixels at
@@ -455,7 +457,9 @@ enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
    The first pixel's chunk is loaded a chunk ahead (FIRST0 before the loop,
    LOAD0 the next one's, after the MAC that last reads q0): no MAC carried
    past the loop's end and no zeroed register for it (the last LOAD0 reads
-   the chunk past the first pixel's, inside the second's buffer, unused).
+   the chunk past the first pixel's, unused: inside the second's buffer,
+   or, for pixels read in place 8 bytes apart or more, before the third's
+   last chunk ends).
    Sums a0-a2 (the pair's first filter, pixels 0-2) and b0-b2 (its
    second), chunks in c, weights at w stepping 64 bytes a chunk. */
 /* clang-format off */
@@ -474,6 +478,11 @@ enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
     "   vmladava.s8 %[a1], q3, q1\n"                                                               \
     "   vmladava.s8 %[a2], q3, q2\n"                                                               \
     "   le          lr, 1b\n"
+/* The same with a pointer each to the three pixels' inputs, x0 to x2
+   (byte loads: any alignment). */
+#define TA_SWEEP_CHUNKS_APART                                                                      \
+    TA_SWEEP_CHUNKS("vldrb.8     q0, [%[x0]]", "vldrb.8     q0, [%[x0], #16]!",                    \
+                    "vldrb.8     q1, [%[x1]], #16", "vldrb.8     q2, [%[x2]], #16")
 /* clang-format on */
 
 /* A sweep of `pairs` pairs of filters, one a block, over three pixels'
@@ -495,10 +504,7 @@ TA_NOINLINE static void long_sweep(const int8_t *w, const int8_t *x, int32_t chu
     __asm volatile("2: ldrd        %[a0], %[b0], [%[acc]]\n"
                    "   ldrd        %[a1], %[b1], [%[acc], #256]\n"
                    "   ldrd        %[a2], %[b2], [%[acc], #512]\n"
-                   TA_SWEEP_CHUNKS("vldrb.8     q0, [%[x0]]",
-                                   "vldrb.8     q0, [%[x0], #16]!",
-                                   "vldrb.8     q1, [%[x1]], #16",
-                                   "vldrb.8     q2, [%[x2]], #16")
+                   TA_SWEEP_CHUNKS_APART
                    "   strd        %[a1], %[b1], [%[acc], #256]\n"
                    "   sub         %[x0], %[x0], %[c], lsl #4\n"
                    "   sub         %[x1], %[x1], %[c], lsl #4\n"
@@ -615,6 +621,61 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                    : "q0", "q1", "q2", "q3", "lr", "memory", "cc");
     /* clang-format on */
 }
+
+/* triple_sweep for three pixels' taps read in place, `step` bytes apart
+   from x (a 1x1 filter's input pixels): the same sums from a pointer a
+   pixel, each rewound a pair; the first sweep's end and the second's
+   start read from memory (no register left). Byte loads: the pixels need
+   not be word-aligned. */
+TA_NOINLINE static void triple_sweep_in_place(const int8_t *w, const int8_t *x, size_t step,
+                                              int32_t chunks, int32_t pairs, const int32_t *bias,
+                                              int32_t *acc)
+{
+    /* a last odd pair: its block's second pair is padding (w NULL) */
+    struct {
+        const int8_t *w;
+        const int32_t *bias;
+        int32_t *acc, *end;
+    } second = {pairs >= 2 ? w + 32 : NULL, bias + 2, acc + 2, acc + 2 + 4 * (pairs / 2)};
+    int32_t *end = acc + 4 * ((pairs + 1) / 2);
+    const int8_t *x1 = x + step, *x2 = x + 2 * step;
+    int32_t a0, a1, a2, b0, b1, b2;
+    /* clang-format off */
+    __asm volatile("2: ldrd        %[a0], %[b0], [%[bias]]\n"
+                   "   ldrd        %[a1], %[b1], [%[bias]]\n"
+                   "   ldrd        %[a2], %[b2], [%[bias]], #16\n"
+                   TA_SWEEP_CHUNKS_APART
+                   "   strd        %[a1], %[b1], [%[acc], #128]\n"
+                   "   sub         %[x0], %[x0], %[c], lsl #4\n"
+                   "   strd        %[a2], %[b2], [%[acc], #256]\n"
+                   "   sub         %[x1], %[x1], %[c], lsl #4\n"
+                   "   strd        %[a0], %[b0], [%[acc]], #16\n"
+                   "   sub         %[x2], %[x2], %[c], lsl #4\n"
+                   "   ldr         lr, %[end]\n"
+                   "   cmp         %[acc], lr\n"
+                   "   bne         2b\n"
+                   "   ldr         lr, %[w2]\n"
+                   "   cmp         lr, #0\n"
+                   "   beq         3f\n"
+                   "   mov         %[w], lr\n"
+                   "   ldr         %[bias], %[bias2]\n"
+                   "   ldr         %[acc], %[acc2]\n"
+                   "   ldr         lr, %[end2]\n"
+                   "   str         lr, %[end]\n"
+                   "   movs        lr, #0\n"
+                   "   str         lr, %[w2]\n"
+                   "   b           2b\n"
+                   "3:\n"
+                   : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
+                     [b1] "=&Te"(b1), [b2] "=&Te"(b2), [x0] "+r"(x), [x1] "+r"(x1), [x2] "+r"(x2),
+                     [w] "+r"(w), [acc] "+r"(acc), [bias] "+r"(bias), [end] "+m"(end),
+                     [w2] "+m"(second.w)
+                   : [c] "r"(chunks), [bias2] "m"(second.bias), [acc2] "m"(second.acc),
+                     [end2] "m"(second.end)
+                   : "q0", "q1", "q2", "q3", "lr", "memory", "cc");
+    /* clang-format on */
+}
+#undef TA_SWEEP_CHUNKS_APART
 #undef TA_SWEEP_CHUNKS
 
 /* Every output channel of `triples` runs of three consecutive output
@@ -825,6 +886,50 @@ TA_NOINLINE void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_
             vstrbq_s32(out + o, vminq_s32(vmaxq_s32(vaddq_n_s32(v, offset), lov), hiv));
         }
     }
+}
+
+/* `triples` runs of three pixels (x + k * x_step) whose taps, n of them
+   in whole chunks, are read in place: each weight load serves the three
+   (triple_sweep_in_place, a call a group of TRIPLE_GROUP channels),
+   requantized as the patches' triples are (requantize_triple). */
+static void pixel_triples(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                          int32_t triples, int32_t n, const int8_t *weights, size_t block_bytes,
+                          const int32_t *bias_sum, const int32_t *multipliers,
+                          const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    const int right = right_shifts_only(shifts, out_c);
+    int32_t acc[3][TRIPLE_GROUP];
+    for (int32_t t = 0; t < triples; t++, x += 3 * x_step, out += 3 * out_c)
+        for (int32_t o = 0; o < out_c; o += TRIPLE_GROUP) {
+            const int32_t filters = out_c - o < TRIPLE_GROUP ? out_c - o : TRIPLE_GROUP;
+            /* pairs of filters: a last odd one pairs with a padded zero filter */
+            const int32_t pairs = (filters + 1) / 2;
+            triple_sweep_in_place(weights + (size_t)(o / 4) * block_bytes, x, x_step, n / 16, pairs,
+                                  bias_sum + o, &acc[0][0]);
+            zero_unpaired(TRIPLE_GROUP, acc, 3, pairs);
+            requantize_triple(acc, filters, right, multipliers + o, shifts + o, p, out + o);
+        }
+}
+
+void ta_conv_2d_run_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                   int32_t pixels, int32_t n, const int8_t *weights,
+                                   size_t block_bytes, const int32_t *bias_sum,
+                                   const int32_t *multipliers, const int32_t *shifts, int8_t *out)
+{
+    /* The sweep reads whole chunks from each pixel and one past the
+       first's (inside the third's taps when the pixels lie 8 bytes apart
+       or more): nothing past the last pixel's taps. */
+    if (n > 0 && n % 16 == 0 && n <= TA_CONV_2D_TRIPLE_PATCH && x_step >= 8) {
+        const int32_t triples = pixels / 3;
+        pixel_triples(p, x, x_step, triples, n, weights, block_bytes, bias_sum, multipliers, shifts,
+                      out);
+        x += (size_t)(3 * triples) * x_step;
+        out += (size_t)(3 * triples) * (size_t)p->output_depth;
+        pixels -= 3 * triples;
+    }
+    ta_conv_2d_run_s8_mve(p, x, x_step, pixels, n, weights, block_bytes, bias_sum, multipliers,
+                          shifts, out);
 }
 
 void ta_conv_2d_run_short_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,

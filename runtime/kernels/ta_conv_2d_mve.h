@@ -26,6 +26,17 @@ void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t
                            const int32_t *bias_sum, const int32_t *multipliers,
                            const int32_t *shifts, int8_t *out);
 
+/* The same with three pixels sharing each weight load where the taps
+   are whole chunks of at most TA_CONV_2D_TRIPLE_PATCH bytes, read in place
+   (ta_conv_2d_s8_pointwise_triples's path): every group of output channels
+   reads a triple's pixels again after the previous group's outputs are
+   written. A run's last one or two pixels, and other taps, as
+   ta_conv_2d_run_s8_mve. */
+void ta_conv_2d_run_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
+                                   int32_t pixels, int32_t n, const int8_t *weights,
+                                   size_t block_bytes, const int32_t *bias_sum,
+                                   const int32_t *multipliers, const int32_t *shifts, int8_t *out);
+
 /* The same for a channel count off four and filters of more than
    TA_CONV_2D_QUAD_FILTER taps (ta_conv_2d_s8_pointwise_off4's path): a
    last block of one or two channels sums only those filters, for two

@@ -87,13 +87,14 @@ static void emit_band(const TaSourcesCtx *c, TaBuf *b, const TaOp *op, int param
                   "int %s_band(int32_t in_rows, int32_t pad_top, int32_t out_rows,\n"
                   "    const int8_t *input, %sint8_t *output)\n{\n",
                   op->row_chain->first_op, sym, residual ? "const int8_t *second, " : "");
-    if (ta_row_band_pointwise(call)) {
+    const char *pointwise_rows = ta_row_band_pointwise(call);
+    if (pointwise_rows) {
         /* every band one run of its rows' pixels: no narrowed struct */
         ta_buf_printf(b,
                       "    (void)in_rows;\n    (void)pad_top;\n%s"
-                      "    ta_conv_2d_s8_pointwise_rows(&%s_params%d, out_rows,\n"
+                      "    %s(&%s_params%d, out_rows,\n"
                       "        input",
-                      residual ? "    (void)second;\n" : "", sym, params);
+                      residual ? "    (void)second;\n" : "", pointwise_rows, sym, params);
         for (int a = 1; a + 1 < call->args.len; a++)
             ta_buf_printf(b, ",\n        %s", ta_sources_tensor_ptr(c, call->args.items[a]));
         ta_buf_puts(b, ",\n        output);\n    return TA_OK;\n}\n");

@@ -338,6 +338,10 @@ static int call_ta_conv_2d_s8_pointwise_off4(const void *p, void *const *a)
 {
     return ta_conv_2d_s8_pointwise_off4(p, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
+static int call_ta_conv_2d_s8_pointwise_triples(const void *p, void *const *a)
+{
+    return ta_conv_2d_s8_pointwise_triples(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 static int call_ta_copy(const void *p, void *const *a)
 {
     return ta_copy(p, a[0], a[1]);
@@ -1019,6 +1023,7 @@ static const TaKernelEntry entries[] = {
     {"ta_conv_2d_s8_interleaved", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_interleaved},
     {"ta_conv_2d_s8_long", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_long},
     {"ta_conv_2d_s8_pointwise_off4", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_pointwise_off4},
+    {"ta_conv_2d_s8_pointwise_triples", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_pointwise_triples},
     {"ta_copy", 2, "r:void w:void", call_ta_copy},
     {"ta_copy_nd", 2, "r:void w:void", call_ta_copy_nd},
     {"ta_cos_f32", 2, "r:float w:float", call_ta_cos_f32},

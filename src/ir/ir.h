@@ -523,11 +523,13 @@ const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, 
 bool ta_row_band_usual(const TaGraph *g, const TaRowChain *chain, int k, int32_t *in_rows,
                        int32_t *pad_top, int32_t *out_rows);
 
-/* row_band.c: whether a chain runs the call's bands through
-   ta_conv_2d_s8_pointwise_rows (a band: output rows times a row's pixels,
-   one run): ta_conv_2d_s8_interleaved of a 1x1 filter, stride 1, no
-   padding, one image, rows as wide in as out, per-channel arrays. */
-bool ta_row_band_pointwise(const TaKernelCall *call);
+/* row_band.c: the function a chain runs the call's bands through (a
+   band: output rows times a row's pixels, one run), or NULL:
+   ta_conv_2d_s8_pointwise_rows for ta_conv_2d_s8_interleaved,
+   ta_conv_2d_s8_pointwise_triples_rows for
+   ta_conv_2d_s8_pointwise_triples, of a 1x1 filter, stride 1, no padding,
+   one image, rows as wide in as out, per-channel arrays. */
+const char *ta_row_band_pointwise(const TaKernelCall *call);
 
 /* params_text.c: the fields of a call's parameter struct in list order,
    but the zero ones its kernel ignores; `one_line` "name=value ..." for a

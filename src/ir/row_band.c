@@ -230,28 +230,36 @@ const TaKernelCall *ta_row_band_call(const TaGraph *g, const TaRowChain *chain, 
     return slot ? *slot : NULL;
 }
 
-bool ta_row_band_pointwise(const TaKernelCall *call)
+const char *ta_row_band_pointwise(const TaKernelCall *call)
 {
+    static const struct {
+        const char *entry, *rows;
+    } entries[] = {{"ta_conv_2d_s8_interleaved", "ta_conv_2d_s8_pointwise_rows"},
+                   {"ta_conv_2d_s8_pointwise_triples", "ta_conv_2d_s8_pointwise_triples_rows"}};
     static const struct {
         const char *name;
         int32_t value;
     } fields[] = {{"batches", 1},       {"filter_height", 1},       {"filter_width", 1},
                   {"stride_height", 1}, {"stride_width", 1},        {"pad_top", 0},
                   {"pad_left", 0},      {"weights_interleaved", 1}, {"taps_by_column", 0}};
-    if (!call || strcmp(call->function, "ta_conv_2d_s8_interleaved") != 0 || call->args.len != 6)
-        return false;
+    const char *rows = NULL;
+    for (size_t i = 0; call && i < TA_COUNT_OF(entries); i++)
+        if (strcmp(call->function, entries[i].entry) == 0)
+            rows = entries[i].rows;
+    if (!rows || call->args.len != 6)
+        return NULL;
     for (size_t i = 0; i < TA_COUNT_OF(fields); i++) {
         const int32_t *v = ta_params_int32(call, call->params_struct, fields[i].name);
         if (!v || *v != fields[i].value)
-            return false;
+            return NULL;
     }
     const int32_t *in_w = ta_params_int32(call, call->params_struct, "input_width");
     const int32_t *out_w = ta_params_int32(call, call->params_struct, "output_width");
     /* bias_sum, multipliers and shifts: arguments 2 to 4 (0 the input) */
     for (int a = 2; a <= 4; a++)
         if (!call->args.items[a])
-            return false;
-    return in_w && out_w && *in_w == *out_w;
+            return NULL;
+    return in_w && out_w && *in_w == *out_w ? rows : NULL;
 }
 
 /* A band of one layer and how often the chain runs it. */

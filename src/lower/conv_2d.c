@@ -26,13 +26,15 @@
 
 #include <string.h>
 
-/* The off-four 1x1 entry's layers fused run the interleaved entry, whose
-   last block is whole: the pieces are short, and one fused entry less.
+/* The off-four and triples 1x1 entries' layers fused run the interleaved
+   entry, whose last block is whole: the pieces are short, and fused
+   entries fewer.
    The long-patch entry has no int4 form. */
 static const TaConvEntry conv_entries[] = {
     {"ta_conv_2d_s8", "ta_conv_2d_add_s8", true},
     {"ta_conv_2d_s8_interleaved", "ta_conv_2d_add_s8_interleaved", true},
     {"ta_conv_2d_s8_pointwise_off4", "ta_conv_2d_add_s8_interleaved", true},
+    {"ta_conv_2d_s8_pointwise_triples", "ta_conv_2d_add_s8_interleaved", true},
     {"ta_conv_2d_s8_columns", "ta_conv_2d_add_s8_columns", true},
     {"ta_conv_2d_s8_long", "ta_conv_2d_add_s8_long", false},
 };
@@ -239,16 +241,27 @@ static bool lower(TaLower *L, TaOp *op)
        long for the four-pixel loops (TA_CONV_2D_QUAD_FILTER), over more
        than one pixel, have their own: it sums that block for two pixels at
        once, where the others compute it a pixel at a time, and only models
-       with such a layer link it. */
+       with such a layer link it. On Helium, 1x1 filters of whole chunks too
+       long for those loops, up to TA_CONV_2D_TRIPLE_PATCH taps, to whole
+       blocks of at least 8 channels over three pixels or more, take the
+       pointwise triples' entry: three pixels share each weight load (fewer
+       channels, or a last partial block, leave too little to share:
+       slower than a pixel at a time). */
     const bool long_patch = interleave && k_h * k_w > 1 && filter_size > TA_CONV_2D_MAX_PATCH;
     const bool pointwise_off4 = interleave && k_h * k_w == 1 && out_c % 4 != 0 && out_c % 4 <= 2 &&
                                 filter_size > TA_CONV_2D_QUAD_FILTER && out_h * out_w > 1;
-    const char *kernel = wide             ? "ta_conv_2d_s16"
-                         : by_column      ? "ta_conv_2d_s8_columns"
-                         : long_patch     ? "ta_conv_2d_s8_long"
-                         : pointwise_off4 ? "ta_conv_2d_s8_pointwise_off4"
-                         : interleave     ? "ta_conv_2d_s8_interleaved"
-                                          : "ta_conv_2d_s8";
+    const bool pointwise_triples = interleave && L->helium && k_h * k_w == 1 &&
+                                   filter_size > TA_CONV_2D_QUAD_FILTER &&
+                                   filter_size <= TA_CONV_2D_TRIPLE_PATCH &&
+                                   filter_size % 16 == 0 && out_c % 4 == 0 && out_c >= 8 &&
+                                   out_h * out_w >= 3;
+    const char *kernel = wide                ? "ta_conv_2d_s16"
+                         : by_column         ? "ta_conv_2d_s8_columns"
+                         : long_patch        ? "ta_conv_2d_s8_long"
+                         : pointwise_triples ? "ta_conv_2d_s8_pointwise_triples"
+                         : pointwise_off4    ? "ta_conv_2d_s8_pointwise_off4"
+                         : interleave        ? "ta_conv_2d_s8_interleaved"
+                                             : "ta_conv_2d_s8";
     ta_conv_2d_params_t conv = {0}, *p = &conv;
     p->batches = batches;
     p->input_height = in_h;
@@ -294,8 +307,8 @@ static bool lower(TaLower *L, TaOp *op)
        any path takes for this filter). Interleaved int8 patches are
        gathered before a pixel, pair or triple is written. 1x1 filters are
        read in place, four pixels at a time on Helium up to
-       TA_CONV_2D_QUAD_FILTER taps (the DSP pairs widen theirs first), else
-       one; so are grouped or int16 filters (ta_conv_2d_s8, ta_conv_2d_s16:
+       TA_CONV_2D_QUAD_FILTER taps, three through the pointwise triples'
+       entry (the DSP pairs widen theirs first), else one; so are grouped or int16 filters (ta_conv_2d_s8, ta_conv_2d_s16:
        a pixel at a time). Long patches (over TA_CONV_2D_MAX_PATCH bytes)
        are gathered a piece at a time, again for every group of channels,
        while the outputs of up to TA_CONV_2D_LONG_PIXELS pixels are written:
@@ -305,9 +318,10 @@ static bool lower(TaLower *L, TaOp *op)
        and a buffered lead does not depend on the run's length, so the
        row's width bounds it in the report. */
     const bool patches = interleave && k_h * k_w > 1 && filter_size <= TA_CONV_2D_MAX_PATCH;
-    const int32_t batch = by_column    ? out_w
-                          : patches    ? (filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3 : 2)
-                          : long_patch ? TA_CONV_2D_LONG_PIXELS
+    const int32_t batch = by_column           ? out_w
+                          : patches           ? (filter_size <= TA_CONV_2D_TRIPLE_PATCH ? 3 : 2)
+                          : long_patch        ? TA_CONV_2D_LONG_PIXELS
+                          : pointwise_triples ? 3
                           : k_h * k_w == 1 && filter_size <= TA_CONV_2D_QUAD_FILTER ? 4
                                                                                     : 1;
     const size_t elem = wide ? 2 : 1;

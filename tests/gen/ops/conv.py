@@ -83,6 +83,18 @@ def _pointwise_off4_geometry(rng):
     return 1, sh, 1, 1, sw, 1, padding, in_h, in_w, in_c
 
 
+def _pointwise_triples_geometry(rng):
+    """1x1 filters of whole chunks longer than the four-pixel loops (48 to
+    256 input channels, 64 often): images of 3 to 60 pixels (a run's last
+    one or two pixels left to the single-pixel loop), stride 1 (the whole
+    image one run) or 2 (a row a run, pixels two apart)."""
+    in_c = pick(rng, [64, 64, 48, 96, 128, 256, 16 * randint(rng, 3, 16)])
+    sh = sw = pick(rng, [1, 1, 2])
+    padding = pick(rng, ["SAME", "VALID"])
+    in_h, in_w = randint(rng, 1, 6), randint(rng, 3, 10)
+    return 1, sh, 1, 1, sw, 1, padding, in_h, in_w, in_c
+
+
 def _small_geometry(rng):
     """Geometry of the DSP paths for small filters (at most 16 taps: 1x1 of
     1-16 input channels, 3x3/1x3/3x1/2x2 patches of few channels), now and
@@ -166,7 +178,8 @@ def _long_geometry(rng):
 
 def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
                  wide=False, few=False, small=False, long_rows=False, long=False, w_dt="int8",
-                 small_depth=False, pointwise_off4=False, tails=False):
+                 small_depth=False, pointwise_off4=False, pointwise_triples=False,
+                 tails=False):
     b = ModelBuilder()
     batch = 2 if chance(rng, 0.15) else 1
     mult = 1
@@ -179,6 +192,8 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _small_depth_geometry(rng)
     elif pointwise_off4:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _pointwise_off4_geometry(rng)
+    elif pointwise_triples:
+        kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _pointwise_triples_geometry(rng)
     elif small:
         kh, sh, dh, kw, sw, dw, padding, in_h, in_w, in_c = _small_geometry(rng)
     elif simd:
@@ -230,6 +245,13 @@ def _conv_common(rng, dt, kind, groups_allowed=False, simd=False, deep=False,
         # last blocks of one and two channels (their own entry), of three
         # and whole blocks (the others)
         out_c = pick(rng, [1, 2, 5, 6, 10, 10, 30, 9, 13, 14, 7, 12, randint(rng, 1, 40)])
+        filt_shape = [out_c, kh, kw, in_c]
+        axis = 0
+        k_sum = kh * kw * in_c
+    elif kind == "conv" and pointwise_triples:
+        # whole blocks: one or more groups of 32 channels and a last one of
+        # a few pairs; now and then a depth the entry leaves to the others
+        out_c = pick(rng, [8, 12, 16, 32, 40, 64, 4 * randint(rng, 2, 32), randint(rng, 1, 40)])
         filt_shape = [out_c, kh, kw, in_c]
         axis = 0
         k_sum = kh * kw * in_c
@@ -417,6 +439,15 @@ def conv_int8_pointwise_off4(rng):
     two channels two pixels at a time), odd and even pixel counts, stride 1
     and 2, per-tensor or per-channel weights."""
     return _conv_common(rng, "int8", "conv", pointwise_off4=True)
+
+
+@variant("CONV_2D.int8_pointwise_triples", "CONV_2D", simd=True)
+def conv_int8_pointwise_triples(rng):
+    """int8 1x1 CONV_2D of 48-256 input channels in whole chunks to whole
+    blocks of output channels (ta_conv_2d_s8_pointwise_triples on the
+    Cortex-M55: three pixels read in place share each weight load), 3 to 60
+    pixels, stride 1 and 2, per-tensor or per-channel weights."""
+    return _conv_common(rng, "int8", "conv", pointwise_triples=True)
 
 
 @variant("CONV_2D.int8_dsp", "CONV_2D", simd=True)
