@@ -478,6 +478,12 @@ enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
     "   vmladava.s8 %[a1], q3, q1\n"                                                               \
     "   vmladava.s8 %[a2], q3, q2\n"                                                               \
     "   le          lr, 1b\n"
+/* A pair's six sums started from its two biases (bias, advanced a
+   block), the pair loop's label 2. */
+#define TA_SWEEP_FROM_BIASES                                                                       \
+    "2: ldrd        %[a0], %[b0], [%[bias]]\n"                                                     \
+    "   ldrd        %[a1], %[b1], [%[bias]]\n"                                                     \
+    "   ldrd        %[a2], %[b2], [%[bias]], #16\n"
 /* The same with a pointer each to the three pixels' inputs, x0 to x2
    (byte loads: any alignment). */
 #define TA_SWEEP_CHUNKS_APART                                                                      \
@@ -590,9 +596,7 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
     int32_t n = (pairs + 1) / 2;
     int32_t a0, a1, a2, b0, b1, b2;
     /* clang-format off */
-    __asm volatile("2: ldrd        %[a0], %[b0], [%[bias]]\n"
-                   "   ldrd        %[a1], %[b1], [%[bias]]\n"
-                   "   ldrd        %[a2], %[b2], [%[bias]], #16\n"
+    __asm volatile(TA_SWEEP_FROM_BIASES
                    TA_SWEEP_CHUNKS("vldrw.u32   q0, [%[x], #-256]",
                                    "vldrw.u32   q0, [%[x], #-256]",
                                    "vldrw.u32   q1, [%[x]], #16",
@@ -641,9 +645,7 @@ TA_NOINLINE static void triple_sweep_in_place(const int8_t *w, const int8_t *x, 
     const int8_t *x1 = x + step, *x2 = x + 2 * step;
     int32_t a0, a1, a2, b0, b1, b2;
     /* clang-format off */
-    __asm volatile("2: ldrd        %[a0], %[b0], [%[bias]]\n"
-                   "   ldrd        %[a1], %[b1], [%[bias]]\n"
-                   "   ldrd        %[a2], %[b2], [%[bias]], #16\n"
+    __asm volatile(TA_SWEEP_FROM_BIASES
                    TA_SWEEP_CHUNKS_APART
                    "   strd        %[a1], %[b1], [%[acc], #128]\n"
                    "   sub         %[x0], %[x0], %[c], lsl #4\n"
@@ -676,6 +678,7 @@ TA_NOINLINE static void triple_sweep_in_place(const int8_t *w, const int8_t *x, 
     /* clang-format on */
 }
 #undef TA_SWEEP_CHUNKS_APART
+#undef TA_SWEEP_FROM_BIASES
 #undef TA_SWEEP_CHUNKS
 
 /* Every output channel of `triples` runs of three consecutive output
