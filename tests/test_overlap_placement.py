@@ -74,7 +74,7 @@ def test_one_byte_less_fails_naming_the_tensor_that_does_not_fit():
     lines = error_lines(p)
     assert len(lines) == 1, p.stderr
     assert lines[0] == (
-        "tinyaot: error: tensor 29 fits in no usable memory (scratch; 29 needs 8000 bytes "
+        "tinyaot: error: tensor 27 fits in no usable memory (scratch; 27 needs 8000 bytes "
         f"where DTCM has 127 of {KWS_SCRATCH - 1} bytes free); set "
         f"memory.constraints[0].max_size (DTCM) to at least {KWS_SCRATCH}, the smallest that "
         "fits"), lines[0]
