@@ -376,15 +376,22 @@ TA_NOINLINE static void long_image(const ta_conv_2d_params_t *p, const int8_t *i
 #error "conv_s8_interleaved gathers a single pixel's patch into the first triple slot"
 #endif
 
+/* The bytes of a block of four interleaved 1x1 filters (whole chunks). */
+static inline size_t pointwise_block_bytes(const ta_conv_2d_params_t *p)
+{
+    return ((size_t)p->filter_depth + 15) / 16 * 64;
+}
+
 /* The interleaved kernel's 1x1 filters: every window inside the image
    (the entry checks), every pixel read in place, a row at a time; on DSP
    cores an unpadded image of stride 1 as one run, so that the pairs go on
    across rows of odd width. `run` is the entry's. */
 INLINE_INTO_ENTRY void conv_s8_pointwise(const ta_conv_2d_params_t *p, const int8_t *input,
-                                         const int8_t *weights, size_t block_bytes,
-                                         const int32_t *bias_sum, const int32_t *multipliers,
-                                         const int32_t *shifts, run_pixels_t run, int8_t *output)
+                                         const int8_t *weights, const int32_t *bias_sum,
+                                         const int32_t *multipliers, const int32_t *shifts,
+                                         run_pixels_t run, int8_t *output)
 {
+    const size_t block_bytes = pointwise_block_bytes(p);
     const size_t in_c = (size_t)p->input_depth;
     const size_t image_size = (size_t)p->input_height * (size_t)p->input_width * in_c;
     const size_t row_outputs = (size_t)p->output_width * (size_t)p->output_depth;
@@ -509,8 +516,8 @@ static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *inpu
                                (size_t)p->filter_depth;
     const size_t block_bytes = (filter_size + 15) / 16 * 64;
     if (p->filter_height * p->filter_width == 1)
-        conv_s8_pointwise(p, input, weights, block_bytes, bias_sum, multipliers, shifts,
-                          run_pixels_interleaved, output);
+        conv_s8_pointwise(p, input, weights, bias_sum, multipliers, shifts, run_pixels_interleaved,
+                          output);
     else
         conv_s8_patches(p, input, weights, block_bytes, bias_sum, multipliers, shifts, output);
 }
@@ -678,7 +685,7 @@ INLINE_INTO_ENTRY void pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows
     uint32_t *const wide = NULL; /* the DSP pair loops' */
 #endif
     run(p, input, (size_t)p->input_depth, rows * p->output_width, p->filter_depth, weights,
-        ((size_t)p->filter_depth + 15) / 16 * 64, bias_sum, multipliers, shifts, wide, output);
+        pointwise_block_bytes(p), bias_sum, multipliers, shifts, wide, output);
 }
 
 void ta_conv_2d_s8_pointwise_rows(const ta_conv_2d_params_t *p, int32_t rows, const int8_t *input,
@@ -716,22 +723,29 @@ void ta_conv_2d_s8_pointwise_triples_rows(const ta_conv_2d_params_t *p, int32_t 
 #endif
 }
 
+/* Whether a layer is one the 1x1 entries take: interleaved weights by
+   tap, the per-channel arrays, a 1x1 filter whose every window lies inside
+   the image. */
+static int pointwise_takes(const ta_conv_2d_params_t *p, const int32_t *bias_sum,
+                           const int32_t *multipliers, const int32_t *shifts)
+{
+    return p->weights_interleaved && !p->taps_by_column && bias_sum && multipliers && shifts &&
+           p->filter_height * p->filter_width == 1 && !window_past_image(p);
+}
+
 int ta_conv_2d_s8_pointwise_triples(const ta_conv_2d_params_t *p, const int8_t *input,
                                     const int8_t *weights, const int32_t *bias_sum,
                                     const int32_t *multipliers, const int32_t *shifts,
                                     int8_t *output)
 {
-    if (p->filter_height * p->filter_width != 1)
+    if (!pointwise_takes(p, bias_sum, multipliers, shifts))
         return TA_ERR_BAD_ARGUMENT;
 #if defined(TA_HAVE_MVE)
-    if (!p->weights_interleaved || p->taps_by_column || !bias_sum || !multipliers || !shifts ||
-        window_past_image(p))
-        return TA_ERR_BAD_ARGUMENT;
-    conv_s8_pointwise(p, input, weights, ((size_t)p->filter_depth + 15) / 16 * 64, bias_sum,
-                      multipliers, shifts, run_pixels_triples, output);
+    conv_s8_pointwise(p, input, weights, bias_sum, multipliers, shifts, run_pixels_triples, output);
     return TA_OK;
 #else
-    /* the same 1x1 path as the interleaved entry (its checks) */
+    /* the interleaved entry's 1x1 path (a third caller of
+       conv_s8_pointwise would change how gcc inlines it for the others) */
     return ta_conv_2d_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
 #endif
 }
@@ -740,18 +754,15 @@ int ta_conv_2d_s8_pointwise_off4(const ta_conv_2d_params_t *p, const int8_t *inp
                                  const int8_t *weights, const int32_t *bias_sum,
                                  const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
-    if (!p->weights_interleaved || p->taps_by_column || !bias_sum || !multipliers || !shifts ||
-        p->filter_height * p->filter_width != 1 || p->output_depth % 4 == 0 || window_past_image(p))
+    if (!pointwise_takes(p, bias_sum, multipliers, shifts) || p->output_depth % 4 == 0)
         return TA_ERR_BAD_ARGUMENT;
-    const size_t block_bytes = ((size_t)p->filter_depth + 15) / 16 * 64;
 #if defined(TA_HAVE_MVE)
-    conv_s8_pointwise(p, input, weights, block_bytes, bias_sum, multipliers, shifts,
-                      run_pixels_off4, output);
+    conv_s8_pointwise(p, input, weights, bias_sum, multipliers, shifts, run_pixels_off4, output);
 #else
     /* No run of its own: the DSP pair loop and the portable one already sum
        a last block of one or two channels as one filter pair. */
-    conv_s8_pointwise(p, input, weights, block_bytes, bias_sum, multipliers, shifts,
-                      run_pixels_interleaved, output);
+    conv_s8_pointwise(p, input, weights, bias_sum, multipliers, shifts, run_pixels_interleaved,
+                      output);
 #endif
     return TA_OK;
 }

@@ -484,6 +484,10 @@ enum { LONG_TRIPLE_PIECE = TA_CONV_2D_LONG_TRIPLE_PIECE };
     "2: ldrd        %[a0], %[b0], [%[bias]]\n"                                                     \
     "   ldrd        %[a1], %[b1], [%[bias]]\n"                                                     \
     "   ldrd        %[a2], %[b2], [%[bias]], #16\n"
+/* The sweeps' six sums, even registers for VMLADAVA's accumulator. */
+#define TA_SWEEP_SUMS                                                                              \
+    [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0), [b1] "=&Te"(b1),           \
+        [b2] "=&Te"(b2)
 /* The same with a pointer each to the three pixels' inputs, x0 to x2
    (byte loads: any alignment). */
 #define TA_SWEEP_CHUNKS_APART                                                                      \
@@ -521,8 +525,7 @@ TA_NOINLINE static void long_sweep(const int8_t *w, const int8_t *x, int32_t chu
                    "   add         %[w], %[w], lr\n"
                    "   subs        %[n], %[n], #1\n"
                    "   bne         2b\n"
-                   : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
-                     [b1] "=&Te"(b1), [b2] "=&Te"(b2), [x0] "+r"(x), [x1] "+r"(x1), [x2] "+r"(x2),
+                   : TA_SWEEP_SUMS, [x0] "+r"(x), [x1] "+r"(x1), [x2] "+r"(x2),
                      [w] "+r"(w), [acc] "+r"(acc), [n] "+r"(pairs)
                    : [c] "r"(chunks), [skip] "m"(skip)
                    : "q0", "q1", "q2", "q3", "lr", "memory", "cc");
@@ -617,8 +620,7 @@ TA_NOINLINE static void triple_sweep(const int8_t *w, const int8_t *x, int32_t c
                    "   str         %[a0], %[n2]\n"
                    "   b           2b\n"
                    "3:\n"
-                   : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
-                     [b1] "=&Te"(b1), [b2] "=&Te"(b2), [x] "+r"(x), [w] "+r"(w), [acc] "+r"(acc),
+                   : TA_SWEEP_SUMS, [x] "+r"(x), [w] "+r"(w), [acc] "+r"(acc),
                      [n] "+r"(n), [bias] "+r"(bias), [n2] "+m"(second.pairs)
                    : [c] "r"(chunks), [w2] "m"(second.w), [bias2] "m"(second.bias),
                      [acc2] "m"(second.acc)
@@ -668,8 +670,7 @@ TA_NOINLINE static void triple_sweep_in_place(const int8_t *w, const int8_t *x, 
                    "   str         lr, %[w2]\n"
                    "   b           2b\n"
                    "3:\n"
-                   : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [b0] "=&Te"(b0),
-                     [b1] "=&Te"(b1), [b2] "=&Te"(b2), [x0] "+r"(x), [x1] "+r"(x1), [x2] "+r"(x2),
+                   : TA_SWEEP_SUMS, [x0] "+r"(x), [x1] "+r"(x1), [x2] "+r"(x2),
                      [w] "+r"(w), [acc] "+r"(acc), [bias] "+r"(bias), [end] "+m"(end),
                      [w2] "+m"(second.w)
                    : [c] "r"(chunks), [bias2] "m"(second.bias), [acc2] "m"(second.acc),
@@ -679,6 +680,7 @@ TA_NOINLINE static void triple_sweep_in_place(const int8_t *w, const int8_t *x, 
 }
 #undef TA_SWEEP_CHUNKS_APART
 #undef TA_SWEEP_FROM_BIASES
+#undef TA_SWEEP_SUMS
 #undef TA_SWEEP_CHUNKS
 
 /* Every output channel of `triples` runs of three consecutive output

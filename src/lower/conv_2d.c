@@ -308,8 +308,8 @@ static bool lower(TaLower *L, TaOp *op)
        gathered before a pixel, pair or triple is written. 1x1 filters are
        read in place, four pixels at a time on Helium up to
        TA_CONV_2D_QUAD_FILTER taps, three through the pointwise triples'
-       entry (the DSP pairs widen theirs first), else one; so are grouped or int16 filters (ta_conv_2d_s8, ta_conv_2d_s16:
-       a pixel at a time). Long patches (over TA_CONV_2D_MAX_PATCH bytes)
+       entry (the DSP pairs widen theirs first), else one; so are grouped
+       or int16 filters (ta_conv_2d_s8, ta_conv_2d_s16: a pixel at a time). Long patches (over TA_CONV_2D_MAX_PATCH bytes)
        are gathered a piece at a time, again for every group of channels,
        while the outputs of up to TA_CONV_2D_LONG_PIXELS pixels are written:
        in place for that many pixels. The column entry
