@@ -164,35 +164,50 @@ enum { WIDE_GAP = TA_CONV_2D_WIDE_GAP };
 
 /* One input word (k: its byte offset in the chunk, xk: the offset of its
    widened pair) of two filters by two pixels, for the pair loops below.
-   The first weight word and the four input words are single loads in a
-   row, so that the core pipelines them (an LDRD is never pipelined, and a
-   load after other work is not): 18 instructions, about 20 cycles on the
-   Cortex-M4 against 22 with two LDRDs. */
+   Both weight words and the four input words are single loads in a row,
+   so that the core pipelines them (an LDRD is never pipelined, and a load
+   after other work is not): 18 instructions, about 19 cycles on the
+   Cortex-M4 against 20 with the second weight word loaded after the first
+   filter's SMLADs and 22 with two LDRDs. Registers (pair_pass's): r5 the
+   weights w, r4 the widened inputs x, r1 and r11 the two filters' weight
+   words, r0 their halfword pairs (SXTB16), r7/r8 pixel 0's even and odd
+   pairs, r9/r10 pixel 1's; sums r3 (pixel 0, filter 0), r2 (pixel 0,
+   filter 1), r12 (pixel 1, filter 0), lr (pixel 1, filter 1). */
 /* clang-format off */
 #define TA_WIDE_WORD(k, xk)                                                                        \
-    TA_WIDE_WORD_FROM("   ldr      %[v], [%[w], #" #k "]\n"                                        \
-                      "   ldr      %[x0e], [%[x], #" #xk "]\n", k, xk)
-/* The same after its first two loads (LOADS: v and x0e); pair_pass's
-   chunk loop advances w and x by them (post-indexed), the rest of its
-   chunk at offsets back from there: no pointer additions a chunk. */
-#define TA_WIDE_WORD_FROM(LOADS, k, xk)                                                            \
-    LOADS                                                                                          \
-    "   ldr      %[x0o], [%[x], #4 + " #xk "]\n"                                                   \
-    "   ldr      %[x1e], [%[x], #512 + " #xk "]\n"                                                 \
-    "   ldr      %[x1o], [%[x], #516 + " #xk "]\n"                                                 \
-    "   sxtb16   %[t], %[v]\n"                                                                    \
-    "   smlad    %[a0], %[t], %[x0e], %[a0]\n"                                                    \
-    "   smlad    %[a2], %[t], %[x1e], %[a2]\n"                                                    \
-    "   sxtb16   %[t], %[v], ror #8\n"                                                            \
-    "   smlad    %[a0], %[t], %[x0o], %[a0]\n"                                                    \
-    "   smlad    %[a2], %[t], %[x1o], %[a2]\n"                                                    \
-    "   ldr      %[v], [%[w], #16 + " #k "]\n"                                                    \
-    "   sxtb16   %[t], %[v]\n"                                                                    \
-    "   smlad    %[a1], %[t], %[x0e], %[a1]\n"                                                    \
-    "   smlad    %[a3], %[t], %[x1e], %[a3]\n"                                                    \
-    "   sxtb16   %[t], %[v], ror #8\n"                                                            \
-    "   smlad    %[a1], %[t], %[x0o], %[a1]\n"                                                    \
-    "   smlad    %[a3], %[t], %[x1o], %[a3]\n"
+    "   ldr      r1, [r5, #" #k "]\n"                                                         \
+    "   ldr      r11, [r5, #16 + " #k "]\n"                                                    \
+    "   ldr      r7, [r4, #" #xk "]\n"                                                      \
+    "   ldr      r8, [r4, #4 + " #xk "]\n"                                                  \
+    "   ldr      r9, [r4, #512 + " #xk "]\n"                                                \
+    "   ldr      r10, [r4, #516 + " #xk "]\n"                                                \
+    TA_WIDE_WORD_MACS
+/* The same for a chunk's first word, advancing w and x past the chunk
+   (post-indexed) last, after the loads at offsets from them: a load right
+   after a write-back to its base does not pipeline. */
+#define TA_WIDE_WORD_ADVANCING                                                                     \
+    "   ldr      r11, [r5, #16]\n"                                                              \
+    "   ldr      r8, [r4, #4]\n"                                                             \
+    "   ldr      r9, [r4, #512]\n"                                                           \
+    "   ldr      r10, [r4, #516]\n"                                                           \
+    "   ldr      r7, [r4], #32\n"                                                            \
+    "   ldr      r1, [r5], #64\n"                                                              \
+    TA_WIDE_WORD_MACS
+/* The SMLADs of a word: filter 0's weights v, filter 1's u, each widened
+   by two SXTB16 into t. */
+#define TA_WIDE_WORD_MACS                                                                          \
+    "   sxtb16   r0, r1\n"                                                                    \
+    "   smlad    r3, r0, r7, r3\n"                                                    \
+    "   smlad    r12, r0, r9, r12\n"                                                    \
+    "   sxtb16   r0, r1, ror #8\n"                                                            \
+    "   smlad    r3, r0, r8, r3\n"                                                    \
+    "   smlad    r12, r0, r10, r12\n"                                                    \
+    "   sxtb16   r0, r11\n"                                                                    \
+    "   smlad    r2, r0, r7, r2\n"                                                    \
+    "   smlad    lr, r0, r9, lr\n"                                                    \
+    "   sxtb16   r0, r11, ror #8\n"                                                            \
+    "   smlad    r2, r0, r8, r2\n"                                                    \
+    "   smlad    lr, r0, r10, lr\n"
 /* clang-format on */
 
 /* pair_pass's count register c: 2^16 a whole chunk, less 2^16 plus the
@@ -206,9 +221,9 @@ static inline uint32_t pair_chunk_count(int32_t words)
     return (uint32_t)(words / 4) * 65536u + (words % 4 != 0 ? (uint32_t)(words % 4) - 65536u : 0u);
 }
 
-/* What pair_pass reads and advances, in memory: its 13 registers go to
-   the loop (what clang leaves with r7 its frame pointer), so the asm keeps
-   the pointer to this on the stack and reloads it around the loop. Set
+/* What pair_pass reads and advances, in memory: r0-r12 and lr go to its
+   loop, so it keeps the pointer to this on the stack and reloads it
+   around the loop. Set
    once a run (pair_pass_init); the asm addresses the members by the byte
    offsets in their comments (all 32-bit: checked below). */
 typedef struct {
@@ -233,8 +248,7 @@ typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 92 && sizeof(void *) 
    indexed), the rest of it at offsets back from there. */
 /* clang-format off */
 #define TA_PAIR_CHUNK                                                                              \
-    TA_WIDE_WORD_FROM("   ldr      %[v], [%[w]], #64\n"                                           \
-                      "   ldr      %[x0e], [%[x]], #32\n", -64, -32)                              \
+    TA_WIDE_WORD_ADVANCING                                                                         \
     TA_WIDE_WORD(4 - 64, 8 - 32) TA_WIDE_WORD(8 - 64, 16 - 32) TA_WIDE_WORD(12 - 64, 24 - 32)
 /* clang-format on */
 
@@ -242,7 +256,7 @@ typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 92 && sizeof(void *) 
    4j + 1, then 4j + 2 and 4j + 3: a pass steps its weights by a block) by
    two pixels whose inputs are widened at wide and WIDE_GAP bytes further,
    outputs from out: the bias-started sums over whole chunks, two a pass
-   of the loop (c: pair_chunk_count; w and x advanced by each chunk's
+   of the loop (c, r6: pair_chunk_count; w and x advanced by each chunk's
    first loads), then
    the last chunk's one to three words unrolled (entered at the first of
    them, last word first: no loop). Requantized in registers: with
@@ -255,145 +269,142 @@ typedef char pair_pass_layout[offsetof(pair_pass_t, w1) == 92 && sizeof(void *) 
    for e <= 23: pair_pass_init). The four bytes are clamped as one word
    and stored as one halfword a pixel. Against a C loop around two calls
    of a pair's sums and a requantization: no sums through memory and no
-   loop state spilled and reloaded around each call. Needs a pair in pass
-   0 (out_c >= 2). */
-TA_INLINE_ALWAYS void pair_pass(pair_pass_t *ctx, int8_t *out)
+   loop state spilled and reloaded around each call. A whole function in
+   assembly: the loop needs r0-r12 and lr, which inline assembly under
+   clang (r7 its frame pointer) does not have. Needs a pair in pass 0
+   (out_c >= 2). */
+#define TA_ASM_ARG __attribute__((unused)) /* read by the assembly, not by C */
+__attribute__((naked, noinline)) static void pair_pass(TA_ASM_ARG pair_pass_t *ctx,
+                                                       TA_ASM_ARG int8_t *out)
 {
-    int32_t a0, a1, a2, a3;
-    uint32_t x0e, x0o, x1e, x1o, c;
-    const uint32_t *xw;
-    const int8_t *w;
-    uint32_t t = (uint32_t)(uintptr_t)ctx, v = (uint32_t)(uintptr_t)out;
     /* clang-format off */
-    __asm volatile(
-        "   push     {%[t]}\n"
-        "   str      %[v], [%[t], #12]\n"
-        "   ldr      %[c], [%[t], #64]\n"
-        "   ldr      %[w], [%[t], #68]\n"
-        "   add      %[c], %[c], %[v]\n"
-        "   str      %[c], [%[t], #44]\n"
-        "   str      %[w], [%[t], #76]\n"
-        "   adds     %[v], %[v], #2\n"
-        "   str      %[v], [%[t], #72]\n"
-        "   ldr      %[a0], [%[t], #48]\n"
-        "   ldr      %[a1], [%[t], #52]\n"
-        "   ldr      %[a2], [%[t], #56]\n"
-        "   ldr      %[w], [%[t], #60]\n"
+    __asm__ volatile(
+        "   push     {r4-r11, lr}\n"
+        "   push     {r0}\n"
+        "   str      r1, [r0, #12]\n"
+        "   ldr      r6, [r0, #64]\n"
+        "   ldr      r5, [r0, #68]\n"
+        "   add      r6, r6, r1\n"
+        "   str      r6, [r0, #44]\n"
+        "   str      r5, [r0, #76]\n"
+        "   adds     r1, r1, #2\n"
+        "   str      r1, [r0, #72]\n"
+        "   ldr      r3, [r0, #48]\n"
+        "   ldr      r2, [r0, #52]\n"
+        "   ldr      r12, [r0, #56]\n"
+        "   ldr      r5, [r0, #60]\n"
         "6:\n" /* a pass from a0-a2 (first bias, multiplier, shift) and w */
-        "   str      %[a0], [%[t], #0]\n"
-        "   str      %[a1], [%[t], #4]\n"
-        "   str      %[a2], [%[t], #8]\n"
+        "   str      r3, [r0, #0]\n"
+        "   str      r2, [r0, #4]\n"
+        "   str      r12, [r0, #8]\n"
         "0:\n" /* a pair: w its weights */
-        "   ldr      %[v], [%[t], #0]\n"
-        "   ldr      %[x], [%[t], #16]\n"
-        "   ldr      %[c], [%[t], #20]\n"
-        "   ldrd     %[a0], %[a1], [%[v]], #16\n"
-        "   str      %[v], [%[t], #0]\n"
-        "   mov      %[a2], %[a0]\n"
-        "   mov      %[a3], %[a1]\n"
-        "   cmp      %[c], #0\n"
+        "   ldr      r1, [r0, #0]\n"
+        "   ldr      r4, [r0, #16]\n"
+        "   ldr      r6, [r0, #20]\n"
+        "   ldrd     r3, r2, [r1], #16\n"
+        "   str      r1, [r0, #0]\n"
+        "   mov      r12, r3\n"
+        "   mov      lr, r2\n"
+        "   cmp      r6, #0\n"
         "   blt      2f\n"
         /* two chunks a pass, the count tested after each: one taken
            branch per two chunks; the flags of the last test tell the
            words left (pair_chunk_count) */
         "1:\n" TA_PAIR_CHUNK
-        "   subs     %[c], %[c], #65536\n"
+        "   subs     r6, r6, #65536\n"
         "   ble      2f\n" TA_PAIR_CHUNK
-        "   subs     %[c], %[c], #65536\n"
+        "   subs     r6, r6, #65536\n"
         "   bgt      1b\n"
         "2:\n"
         "   beq      4f\n"
-        "   lsls     %[c], %[c], #31\n" /* the words left: C = bit 1, Z = !bit 0 */
+        "   lsls     r6, r6, #31\n" /* the words left: C = bit 1, Z = !bit 0 */
         "   bcc      31f\n"
         "   beq      32f\n"
         TA_WIDE_WORD(8, 16)
         "32:\n" TA_WIDE_WORD(4, 8)
         "31:\n" TA_WIDE_WORD(0, 0)
-        "   adds     %[w], %[w], #64\n" /* the next pair's weights: past the padded chunk */
+        "   adds     r5, r5, #64\n" /* the next pair's weights: past the padded chunk */
         "4:\n" /* a0, a1: pixel 0's channels o, o + 1; a2, a3: pixel 1's */
-        "   ldr      %[t], [sp]\n"
-        "   lsls     %[a0], %[a0], #1\n"
-        "   lsls     %[a2], %[a2], #1\n"
-        "   lsls     %[a1], %[a1], #1\n"
-        "   lsls     %[a3], %[a3], #1\n"
-        "   ldr      %[x], [%[t], #4]\n"
-        "   ldr      %[c], [%[t], #8]\n"
-        "   ldr      %[v], [%[t], #24]\n"
-        "   ldrd     %[x0e], %[x0o], [%[x]], #16\n"
-        "   ldrd     %[x1e], %[x1o], [%[c]], #16\n"
-        "   str      %[x], [%[t], #4]\n"
-        "   str      %[c], [%[t], #8]\n"
+        "   ldr      r0, [sp]\n"
+        "   lsls     r3, r3, #1\n"
+        "   lsls     r12, r12, #1\n"
+        "   lsls     r2, r2, #1\n"
+        "   lsls     lr, lr, #1\n"
+        "   ldr      r4, [r0, #4]\n"
+        "   ldr      r6, [r0, #8]\n"
+        "   ldr      r1, [r0, #24]\n"
+        "   ldrd     r7, r8, [r4], #16\n"
+        "   ldrd     r9, r10, [r6], #16\n"
+        "   str      r4, [r0, #4]\n"
+        "   str      r6, [r0, #8]\n"
         /* per channel: r = -shift - 1 and K = (2 offset + 1) << r */
-        "   mvns     %[x1e], %[x1e]\n"
-        "   mvns     %[x1o], %[x1o]\n"
-        "   lsl      %[x], %[v], %[x1e]\n"
-        "   lsl      %[c], %[v], %[x1o]\n"
-        "   smmlar   %[v], %[a0], %[x0e], %[x]\n"
-        "   add      %[a0], %[v], %[a0], asr #31\n"
-        "   smmlar   %[v], %[a2], %[x0e], %[x]\n"
-        "   add      %[a2], %[v], %[a2], asr #31\n"
-        "   smmlar   %[v], %[a1], %[x0o], %[c]\n"
-        "   add      %[a1], %[v], %[a1], asr #31\n"
-        "   smmlar   %[v], %[a3], %[x0o], %[c]\n"
-        "   add      %[a3], %[v], %[a3], asr #31\n"
-        "   asrs     %[a0], %[a0], %[x1e]\n"
-        "   asrs     %[a2], %[a2], %[x1e]\n"
-        "   asrs     %[a1], %[a1], %[x1o]\n"
-        "   asrs     %[a3], %[a3], %[x1o]\n"
+        "   mvns     r9, r9\n"
+        "   mvns     r10, r10\n"
+        "   lsl      r4, r1, r9\n"
+        "   lsl      r6, r1, r10\n"
+        "   smmlar   r1, r3, r7, r4\n"
+        "   add      r3, r1, r3, asr #31\n"
+        "   smmlar   r1, r12, r7, r4\n"
+        "   add      r12, r1, r12, asr #31\n"
+        "   smmlar   r1, r2, r8, r6\n"
+        "   add      r2, r1, r2, asr #31\n"
+        "   smmlar   r1, lr, r8, r6\n"
+        "   add      lr, r1, lr, asr #31\n"
+        "   asrs     r3, r3, r9\n"
+        "   asrs     r12, r12, r9\n"
+        "   asrs     r2, r2, r10\n"
+        "   asrs     lr, lr, r10\n"
         /* out, out_step, w_step, out_end, clamp: loads in a row */
-        "   ldr      %[x], [%[t], #12]\n"
-        "   ldr      %[x1e], [%[t], #28]\n"
-        "   ldr      %[x1o], [%[t], #44]\n"
-        "   ldr      %[c], [%[t], #32]\n"
-        "   ssat     %[a0], #8, %[a0], asr #1\n"
-        "   ssat     %[a2], #8, %[a2], asr #1\n"
-        "   ssat     %[a1], #8, %[a1], asr #1\n"
-        "   ssat     %[a3], #8, %[a3], asr #1\n"
-        "   bfi      %[a0], %[a1], #8, #8\n"
-        "   bfi      %[a0], %[a2], #16, #8\n"
-        "   bfi      %[a0], %[a3], #24, #8\n"
-        "   cmp      %[c], #0\n"
+        "   ldr      r4, [r0, #12]\n"
+        "   ldr      r9, [r0, #28]\n"
+        "   ldr      r10, [r0, #44]\n"
+        "   ldr      r6, [r0, #32]\n"
+        "   ssat     r3, #8, r3, asr #1\n"
+        "   ssat     r12, #8, r12, asr #1\n"
+        "   ssat     r2, #8, r2, asr #1\n"
+        "   ssat     lr, #8, lr, asr #1\n"
+        "   bfi      r3, r2, #8, #8\n"
+        "   bfi      r3, r12, #16, #8\n"
+        "   bfi      r3, lr, #24, #8\n"
+        "   cmp      r6, #0\n"
         "   beq      5f\n"
-        "   ldr      %[c], [%[t], #36]\n"
-        "   ssub8    %[x0e], %[a0], %[c]\n"
-        "   sel      %[a0], %[a0], %[c]\n"
-        "   ldr      %[c], [%[t], #40]\n"
-        "   ssub8    %[x0e], %[a0], %[c]\n"
-        "   sel      %[a0], %[c], %[a0]\n"
+        "   ldr      r6, [r0, #36]\n"
+        "   ssub8    r7, r3, r6\n"
+        "   sel      r3, r3, r6\n"
+        "   ldr      r6, [r0, #40]\n"
+        "   ssub8    r7, r3, r6\n"
+        "   sel      r3, r6, r3\n"
         "5:\n"
-        "   lsrs     %[a1], %[a0], #16\n"
-        "   strh     %[a1], [%[x], %[x1e]]\n"
-        "   strh     %[a0], [%[x]], #4\n"
-        "   cmp      %[x], %[x1o]\n"
-        "   str      %[x], [%[t], #12]\n"
+        "   lsrs     r2, r3, #16\n"
+        "   strh     r2, [r4, r9]\n"
+        "   strh     r3, [r4], #4\n"
+        "   cmp      r4, r10\n"
+        "   str      r4, [r0, #12]\n"
         "   bne      0b\n"
         /* pass 1, once: channels 4j + 2, 4j + 3 (none when out_c < 4) */
-        "   ldr      %[c], [%[t], #76]\n"
-        "   cmp      %[c], #0\n"
+        "   ldr      r6, [r0, #76]\n"
+        "   cmp      r6, #0\n"
         "   beq      7f\n"
-        "   movs     %[w], #0\n"
-        "   str      %[w], [%[t], #76]\n"
-        "   ldr      %[v], [%[t], #72]\n"
-        "   str      %[v], [%[t], #12]\n"
-        "   add      %[c], %[c], %[v]\n"
-        "   str      %[c], [%[t], #44]\n"
-        "   ldr      %[a0], [%[t], #80]\n"
-        "   ldr      %[a1], [%[t], #84]\n"
-        "   ldr      %[a2], [%[t], #88]\n"
-        "   ldr      %[w], [%[t], #92]\n"
+        "   movs     r5, #0\n"
+        "   str      r5, [r0, #76]\n"
+        "   ldr      r1, [r0, #72]\n"
+        "   str      r1, [r0, #12]\n"
+        "   add      r6, r6, r1\n"
+        "   str      r6, [r0, #44]\n"
+        "   ldr      r3, [r0, #80]\n"
+        "   ldr      r2, [r0, #84]\n"
+        "   ldr      r12, [r0, #88]\n"
+        "   ldr      r5, [r0, #92]\n"
         "   b        6b\n"
         "7:\n"
         "   add      sp, sp, #4\n"
-        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [x] "=&r"(xw),
-          [w] "=&r"(w), [c] "=&r"(c), [t] "+r"(t), [x0e] "=&r"(x0e), [x0o] "=&r"(x0o),
-          [x1e] "=&r"(x1e), [x1o] "=&r"(x1o), [v] "+r"(v)
-        :
-        : "cc", "memory");
+        "   pop      {r4-r11, pc}\n");
     /* clang-format on */
 }
 #undef TA_PAIR_CHUNK
 #undef TA_WIDE_WORD
-#undef TA_WIDE_WORD_FROM
+#undef TA_WIDE_WORD_ADVANCING
+#undef TA_WIDE_WORD_MACS
 
 /* `words` (at least one) whole words of two pixels (at x0 and x1) widened
    as ta_widen_s8_pairs does, pixel 1's WIDE_GAP bytes after pixel 0's:
@@ -523,13 +534,6 @@ static void one_pixel_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide,
                              const int32_t *multipliers, const int32_t *shifts, int8_t *out,
                              int32_t first);
 
-/* pair_pass out of line: its 13 registers saved once a pixel pair, in a
-   frame of their own (the caller's holds the context). */
-TA_NOINLINE static void pair_run(pair_pass_t *ctx, int8_t *out)
-{
-    pair_pass(ctx, out);
-}
-
 /* Every output channel (per-channel requantization) of two pixels whose
    inputs, `words` words each, are widened at wide and wide + WIDE_GAP
    bytes; the second pixel's outputs at out + out_c. With `pass`
@@ -537,7 +541,7 @@ TA_NOINLINE static void pair_run(pair_pass_t *ctx, int8_t *out)
    (an odd last channel's block, or every block without `pass`: shifts
    that are not right shifts, or below -23, or large biases: rare) a pixel
    at a time by one_pixel_blocks, which the odd last pixel of a run links
-   anyway; called from here, not from pair_run, so that the two frames do
+   anyway; called from here, not from pair_pass, so that the two frames do
    not add up on the stack. */
 TA_INLINE_ALWAYS void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *wide, int32_t words,
                                   const int8_t *weights, size_t block_bytes,
@@ -547,7 +551,7 @@ TA_INLINE_ALWAYS void pair_blocks(const ta_conv_2d_params_t *p, const uint32_t *
     const int32_t out_c = p->output_depth;
     int32_t o = 0;
     if (TA_LIKELY(pass != NULL)) {
-        pair_run(pass, out);
+        pair_pass(pass, out);
         if (out_c % 2 == 0)
             return;
         o = out_c & ~3; /* the odd channel's block, its pair again */
@@ -776,9 +780,8 @@ enum { TRIPLE_WORDS = TA_CONV_2D_WIDE_WORDS / 6 / 4 * 4 };
    stored as a halfword a pixel. A whole function in assembly: the loop
    needs r0-r12 and lr, which inline assembly under clang (r7 its frame
    pointer) does not have. An odd last channel is not written. */
-#define TA_T3_ARG __attribute__((unused)) /* read by the assembly, not by C */
-__attribute__((naked, noinline)) static void triple_pass(TA_T3_ARG pair_pass_t *ctx,
-                                                         TA_T3_ARG int8_t *out)
+__attribute__((naked, noinline)) static void triple_pass(TA_ASM_ARG pair_pass_t *ctx,
+                                                         TA_ASM_ARG int8_t *out)
 {
     /* clang-format off */
     __asm__ volatile(
@@ -854,7 +857,7 @@ typedef char long_triple_layout[offsetof(long_triple_t, from_bias) == 64 ? 1 : -
    from the bias (the first piece) or from its six sums in memory, and go
    back there, or (the last piece) are requantized and stored as
    triple_pass does. Needs a pair and a chunk. */
-__attribute__((naked, noinline)) static void long_triple_pass(TA_T3_ARG long_triple_t *ctx)
+__attribute__((naked, noinline)) static void long_triple_pass(TA_ASM_ARG long_triple_t *ctx)
 {
     /* clang-format off */
     __asm__ volatile(
@@ -899,7 +902,7 @@ __attribute__((naked, noinline)) static void long_triple_pass(TA_T3_ARG long_tri
     /* clang-format on */
 }
 
-#undef TA_T3_ARG
+#undef TA_ASM_ARG
 #undef TA_T3_REQUANTIZE_STORE
 #undef TA_T3_CHUNKS
 #undef TA_T3_FROM_BIASES
