@@ -255,7 +255,8 @@ static tinyaot_status run(const tinyaot_args *args, TaPool *pool, TaDiag *diag, 
                      .model_path = cfg->model_path,
                      .prefix = cfg->module_prefix,
                      .custom_operators = &cfg->custom_operators,
-                     .helium = ta_core_has_helium(target->core)};
+                     .helium = ta_core_has_helium(target->core),
+                     .dsp = ta_core_has_dsp(target->core)};
     int lines_before_lowering = diag->lines.len;
     if (!ta_lower_graph(&lower)) {
         if (analyze_only || args->result_views)

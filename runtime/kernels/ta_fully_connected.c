@@ -60,28 +60,29 @@ int ta_fully_connected_s8(const ta_fully_connected_params_t *p, const int8_t *in
                           const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
     const int32_t depth = p->accum_depth, rows = p->output_depth;
+#if !defined(TA_MM_DSP)
     const int32_t full = rows & ~3;
+#endif
     /* Each part out of line: this loop's frame sits under each of them. */
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in = input + (size_t)b * (size_t)depth;
         int8_t *out = output + (size_t)b * (size_t)rows;
+#if defined(TA_MM_DSP)
+        /* A module converted for another core built for a DSP one (a DSP
+           core's own take ta_fully_connected_s8_words): three rows a pass. */
+        for (int32_t o = 0; o < rows; o += 3)
+            ta_fully_connected_s8_rows_dsp(p, in, weights, bias_sum, multipliers, shifts, o,
+                                           rows - o < 3 ? rows - o : 3, out);
+#else
 #if defined(TA_MM_MVE)
         if (bias_sum)
             ta_fully_connected_s8_groups_mve(p, in, weights, bias_sum, multipliers, shifts, out);
         else
-            groups_s8(p, in, weights, bias_sum, multipliers, shifts, out);
-#elif defined(TA_MM_DSP)
-        ta_fully_connected_s8_groups_dsp(p, in, weights, bias_sum, multipliers, shifts, out);
-#else
-        groups_s8(p, in, weights, bias_sum, multipliers, shifts, out);
 #endif
-        if (full < rows) {
-#if defined(TA_MM_DSP)
-            ta_fully_connected_s8_last_rows_dsp(p, in, weights, bias_sum, multipliers, shifts, out);
-#else
+            groups_s8(p, in, weights, bias_sum, multipliers, shifts, out);
+        if (full < rows)
             last_rows_s8(p, in, weights, bias_sum, multipliers, shifts, out);
 #endif
-        }
     }
     return TA_OK;
 }

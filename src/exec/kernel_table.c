@@ -41,6 +41,7 @@
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
 #include "../../runtime/kernels/ta_fully_connected_s4.h"
 #include "../../runtime/kernels/ta_fully_connected_sparse.h"
+#include "../../runtime/kernels/ta_fully_connected_words.h"
 #include "../../runtime/kernels/ta_gather.h"
 #include "../../runtime/kernels/ta_hard_swish.h"
 #include "../../runtime/kernels/ta_l2_normalization.h"
@@ -465,6 +466,10 @@ static int call_ta_fully_connected_s8_interleaved(const void *p, void *const *a)
 static int call_ta_fully_connected_s8_sparse(const void *p, void *const *a)
 {
     return ta_fully_connected_s8_sparse(p, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+}
+static int call_ta_fully_connected_s8_words(const void *p, void *const *a)
+{
+    return ta_fully_connected_s8_words(p, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 static int call_ta_gather(const void *p, void *const *a)
 {
@@ -1055,6 +1060,7 @@ static const TaKernelEntry entries[] = {
     {"ta_fully_connected_s8", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_fully_connected_s8},
     {"ta_fully_connected_s8_interleaved", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_fully_connected_s8_interleaved},
     {"ta_fully_connected_s8_sparse", 8, "r:int8_t r:int32_t r:uint16_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_fully_connected_s8_sparse},
+    {"ta_fully_connected_s8_words", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_fully_connected_s8_words},
     {"ta_gather", 3, "r:void r:int32_t w:void", call_ta_gather},
     {"ta_gather_i32", 3, "r:void r:int32_t w:void", call_ta_gather_i32},
     {"ta_gather_nd_i32", 3, "r:void r:int32_t w:void", call_ta_gather_nd_i32},

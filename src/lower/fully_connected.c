@@ -7,7 +7,9 @@
  * Produces: bias_sum (bias with the input zero point folded in), and for
  * per-channel weights the multiplier and shift per output channel; for a
  * target with Helium, int8 weights interleaved four rows at a time
- * (weights_interleaved, ta_fully_connected_s8_interleaved).
+ * (weights_interleaved, ta_fully_connected_s8_interleaved); for one with
+ * the DSP extension, groups of four rows interleaved a word at a time
+ * (weights_words, ta_fully_connected_s8_words).
  */
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
@@ -126,6 +128,24 @@ static bool lower_float(TaLower *L, TaOp *op, const FcAttrs *a, TaTensor *in, Ta
     op->lowered.parameters = (int64_t)ta_tensor_elements(w) +
                              (bias ? (int64_t)ta_tensor_elements(bias) : 0);
     return true;
+}
+
+/* Where ta_fully_connected_s8_words' layout (ta_fully_connected_words.h) puts
+   the model's weights[o][d]: rows padded to whole words, in groups of four
+   a word at a time; the last rows % 4 rows after them as they are. */
+static size_t words_index(int32_t o, int32_t d, int32_t rows, int32_t depth)
+{
+    const size_t padded = (size_t)(depth + 3) / 4 * 4, full = (size_t)(rows & ~3);
+    if ((size_t)o >= full)
+        return full * padded + ((size_t)o - full) * (size_t)depth + (size_t)d;
+    return (size_t)(o / 4) * 4 * padded + (size_t)(d / 4) * 16 + (size_t)(o % 4) * 4 +
+           (size_t)(d % 4);
+}
+
+/* The bytes of ta_fully_connected_s8_words' layout. */
+static size_t words_bytes(int32_t rows, int32_t depth)
+{
+    return (size_t)(rows & ~3) * ((size_t)(depth + 3) / 4 * 4) + (size_t)(rows % 4) * (size_t)depth;
 }
 
 static bool lower(TaLower *L, TaOp *op)
@@ -247,16 +267,24 @@ static bool lower(TaLower *L, TaOp *op)
             return false;
     }
 
+    /* On a core with the DSP extension, the groups of four rows interleaved
+       a word at a time (ta_fully_connected_words.h): one LDM reads a group's four
+       words for an input word. Every int8 layer, fewer than four rows too
+       (all of them last rows, as the model has them): one entry linked. */
+    const bool words = !wide && !interleave && L->dsp && !w->int4_packed;
     TaTensor *w_arg = w;
-    if (interleave) {
+    if (interleave || words) {
         const size_t chunks = ((size_t)depth + 15) / 16;
-        const size_t bytes = ta_interleave4_bytes(rows, (size_t)depth);
+        const size_t bytes = interleave ? ta_interleave4_bytes(rows, (size_t)depth)
+                                        : words_bytes(rows, depth);
         int8_t *iw = ta_alloc_array(L->pool, bytes, 1);
         memset(iw, 0, bytes);
         for (int32_t o = 0; o < rows; o++)
             for (int32_t d = 0; d < depth; d++)
-                iw[ta_interleave4_index(o, (size_t)d, chunks)] = wd[(size_t)o * depth + d];
-        w_arg = ta_local_constant(L, op, "weights_interleaved", TA_INT8, (int32_t)bytes, iw);
+                iw[interleave ? ta_interleave4_index(o, (size_t)d, chunks)
+                              : words_index(o, d, rows, depth)] = wd[(size_t)o * depth + d];
+        w_arg = ta_local_constant(L, op, interleave ? "weights_interleaved" : "weights_words",
+                                  TA_INT8, (int32_t)bytes, iw);
         ta_derived_from(w_arg, w);
         /* Read by this layer only, the model's tensor is these bytes laid
            out anew: they keep its id and name, which placement rules, the
@@ -267,10 +295,13 @@ static bool lower(TaLower *L, TaOp *op)
         }
     }
     const char *fn = interleave ? "ta_fully_connected_s8_interleaved"
+                     : words    ? "ta_fully_connected_s8_words"
                      : !wide    ? "ta_fully_connected_s8"
                      : acc64    ? "ta_fully_connected_s16"
                                 : "ta_fully_connected_s16_acc32";
-    TaKernelCall *c = ta_call(L, op, fn, "runtime/kernels/ta_fully_connected.h");
+    TaKernelCall *c = ta_call(L, op, fn,
+                              words ? "runtime/kernels/ta_fully_connected_words.h"
+                                    : "runtime/kernels/ta_fully_connected.h");
     ta_fully_connected_params_t *p = TA_CALL_PARAMS(L, c, ta_fully_connected_params_t);
     p->batches = batches;
     p->accum_depth = depth;

@@ -34,6 +34,7 @@ typedef struct TaLower {
     const char *prefix;
     const TaVec *custom_operators; /* config custom_operators (TaCustomOperator*), or NULL */
     bool helium; /* the target's core has Helium: weights in its kernels' layouts */
+    bool dsp;    /* the target's core has the DSP extension (Cortex-M4/M7/M33) */
 } TaLower;
 
 /* One operator's lowering; ops.def gives its builtin code and name. */

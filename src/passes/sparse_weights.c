@@ -68,7 +68,8 @@ static bool find_layer(TaOp *op, Layer *l)
         return false;
     *l = (Layer){.call = c, .weights = w, .replaced = c->args.items[1]};
     if (named(c->function, "ta_fully_connected_s8") ||
-        named(c->function, "ta_fully_connected_s8_interleaved")) {
+        named(c->function, "ta_fully_connected_s8_interleaved") ||
+        named(c->function, "ta_fully_connected_s8_words")) {
         l->params = *(const ta_fully_connected_params_t *)c->params_struct;
         l->rows = l->params.batches;
         l->depth = l->params.accum_depth;

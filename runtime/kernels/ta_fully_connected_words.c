@@ -1,0 +1,67 @@
+/*
+ * ta_fully_connected_words.c - ta_fully_connected_s8_words (see the
+ * header): the groups of four rows by ta_fully_connected_dsp.c on cores
+ * with the DSP extension; in plain C elsewhere (a module converted for
+ * a DSP core, run on the host or built for another core).
+ */
+#include "ta_fully_connected_words.h"
+
+#include "ta_fully_connected_dsp.h"
+
+#include "../include/ta_matmul_simd.h"
+#include "../include/ta_status.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#if !defined(TA_MM_DSP)
+/* The groups of four rows, a word of each in turn (rows `padded` bytes,
+   a multiple of 4), then the last rows as the model has them (row o at
+   last + o * depth), each requantized as ta_fully_connected_s8 does. */
+static void words_s8(const ta_fully_connected_params_t *p, const int8_t *in, const int8_t *weights,
+                     const int8_t *last, const int32_t *bias_sum, const int32_t *multipliers,
+                     const int32_t *shifts, int8_t *out)
+{
+    const int32_t depth = p->accum_depth, rows = p->output_depth, full = rows & ~3;
+    const size_t padded = (size_t)(depth + 3) / 4 * 4;
+    for (int32_t o = 0; o < rows; o += 4) {
+        const int32_t n = o < full ? 4 : rows - o;
+        int32_t acc[4];
+        for (int32_t r = 0; r < n; r++) {
+            int32_t a = bias_sum ? bias_sum[o + r] : 0;
+            for (int32_t d = 0; d < depth; d++) { /* unsigned: int32 wrap-around */
+                const int8_t w = o < full ? weights[(size_t)o * padded + (size_t)(d / 4) * 16 +
+                                                    (size_t)r * 4 + (size_t)(d % 4)]
+                                          : last[(size_t)(o + r) * (size_t)depth + (size_t)d];
+                a = (int32_t)((uint32_t)a + (uint32_t)(w * in[d]));
+            }
+            acc[r] = a;
+        }
+        ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
+                         p->multiplier, p->shift, p->output_offset, p->activation_min,
+                         p->activation_max, out + o);
+    }
+}
+#endif
+
+int ta_fully_connected_s8_words(const ta_fully_connected_params_t *p, const int8_t *input,
+                                const int8_t *weights, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+{
+    const int32_t depth = p->accum_depth, rows = p->output_depth, full = rows & ~3;
+    /* the last rows after the groups' padded ones: row o at last + o * depth */
+    const int8_t *last = weights + (size_t)full * (size_t)((depth + 3) / 4 * 4 - depth);
+    for (int32_t b = 0; b < p->batches; b++) {
+        const int8_t *in = input + (size_t)b * (size_t)depth;
+        int8_t *out = output + (size_t)b * (size_t)rows;
+#if defined(TA_MM_DSP)
+        ta_fully_connected_s8_groups_dsp(p, in, weights, bias_sum, multipliers, shifts, out);
+        if (full < rows)
+            ta_fully_connected_s8_rows_dsp(p, in, last, bias_sum, multipliers, shifts, full,
+                                           rows - full, out);
+#else
+        words_s8(p, in, weights, last, bias_sum, multipliers, shifts, out);
+#endif
+    }
+    return TA_OK;
+}

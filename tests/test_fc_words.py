@@ -1,0 +1,108 @@
+"""FULLY_CONNECTED's word-interleaved weights: a module converted for a core
+with the DSP extension (and no Helium) lays int8 weights out as rows padded
+to whole words, four rows at a time a word at a time, the last
+output_depth % 4 rows as they are, and calls ta_fully_connected_s8_words
+(runtime/kernels/ta_fully_connected_words.h) for every int8 layer: one LDM a
+word for four rows.
+
+Its paths against TFLite Micro's interpreter: the DSP loop on the
+Cortex-M4 under QEMU (depths of whole words, with a last partial word and
+below one word, one to three last rows, per-tensor and per-channel
+factors, left shifts, several batches) and the portable C that a host
+build of such a module runs. The cases: the operator suite's
+FULLY_CONNECTED variants, the SIMD sizes (depths 1-320, rows either side
+of a group) and the compressed-weight forms, whose decoded weights are
+the interleaved ones.
+"""
+
+import zlib
+
+import numpy as np
+import pytest
+
+from tests.gen import variants
+from tests.harness import batch, difftest, module, oracle
+
+DSP = {"platform.name": "mps2_an386"}
+COUNTS = {"FULLY_CONNECTED.int8": 12, "FULLY_CONNECTED.int8_wide": 6,
+          "FULLY_CONNECTED.int8_simd": 24, "FULLY_CONNECTED.int8_big_sums": 4,
+          "FULLY_CONNECTED.decode_huffman": 3, "FULLY_CONNECTED.decode_lut": 3,
+          "FULLY_CONNECTED.decode_prune": 3, "FULLY_CONNECTED.clustered": 3}
+
+
+def cases():
+    every = {**variants.ALL, **variants.SIMD}
+    return [every[name].case(seed) for name, n in COUNTS.items() for seed in range(n)]
+
+
+def runs_for(case):
+    rng = np.random.default_rng([41, zlib.crc32(case.name.encode())])
+    return oracle.random_inputs(case.model, rng, 2)
+
+
+def check(all_cases, outputs):
+    bad, total = difftest.differing_cases(all_cases, outputs, runs_for)
+    assert total > 0 and not bad, f"{len(bad)} of {len(all_cases)} fail:\n" + "\n".join(bad[:8])
+
+
+def kernels_called(tmp_path, name, keys, seed=0):
+    case = variants.SIMD["FULLY_CONNECTED.int8_simd"].case(seed)
+    path = tmp_path / f"{name}.tflite"
+    path.write_bytes(case.model)
+    m = module.convert(path, tmp_path / name, keys=keys)
+    text = "".join(p.read_text() for p in (m.path / "ops").glob("*.c"))
+    return [k for k in ("ta_fully_connected_s8_words(", "ta_fully_connected_s8_interleaved(",
+                        "ta_fully_connected_s8(") if k in text]
+
+
+def test_only_dsp_targets_interleave_words(tmp_path):
+    """Every int8 layer on a DSP core, one of fewer rows than a group (seed
+    1: one row) too: a module links one of the two row-major entries."""
+    assert kernels_called(tmp_path, "m4", DSP) == ["ta_fully_connected_s8_words("]
+    assert kernels_called(tmp_path, "m4_one_row", DSP, seed=1) == ["ta_fully_connected_s8_words("]
+    assert kernels_called(tmp_path, "m55", {"platform.name": "mps3_an547"}) == [
+        "ta_fully_connected_s8_interleaved("]
+    assert kernels_called(tmp_path, "host", {"platform.name": "host"}) == [
+        "ta_fully_connected_s8("]
+
+
+def fc_weight_shapes(model):
+    """(rows, depth) of every FULLY_CONNECTED's weights in the model."""
+    m = oracle._model_obj(model)
+    shapes = []
+    for sg in m.subgraphs:
+        for op in sg.operators or []:
+            if oracle._opcode_name(m, op.opcodeIndex) == "FULLY_CONNECTED":
+                shape = sg.tensors[op.inputs[1]].shape
+                shapes.append((int(shape[0]), int(shape[1])))
+    return shapes
+
+
+def test_cases_cover_the_layouts_edges():
+    """The cases reach what the layout and the loop treat apart: depths of
+    whole words, with a last partial word and under one word; one to three
+    last rows after the groups, and fewer rows than a group."""
+    shapes = [s for c in cases() for s in fc_weight_shapes(c.model)]
+    depths = {d for _, d in shapes}
+    rows = {r for r, _ in shapes}
+    assert {d % 4 for d in depths if d >= 4} == {0, 1, 2, 3}, sorted(depths)
+    assert any(d < 4 for d in depths), sorted(depths)
+    assert {r % 4 for r in rows if r >= 4} == {0, 1, 2, 3}, sorted(rows)
+    assert any(r < 4 for r in rows), sorted(rows)
+
+
+def test_words_portable_path_matches_tflm_on_host(tmp_path):
+    all_cases = cases()
+    b = batch.build_batch([(c.name, c.model) for c in all_cases], tmp_path, keys=DSP)
+    assert not b.errors, b.errors
+    check(all_cases, batch.run_cases(b, [(i, runs_for(c)) for i, c in enumerate(all_cases)]).get)
+
+
+@pytest.mark.qemu
+def test_words_dsp_path_matches_tflm_on_m4(tmp_path):
+    all_cases = cases()
+    b = batch.build_batch_qemu([(c.name, c.model) for c in all_cases], tmp_path, "mps2-an386",
+                               "mps2_an386")
+    assert not b.errors, b.errors
+    check(all_cases,
+          batch.run_cases_qemu(b, [(i, runs_for(c)) for i, c in enumerate(all_cases)]).get)
