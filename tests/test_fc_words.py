@@ -15,6 +15,7 @@ of a group) and the compressed-weight forms, whose decoded weights are
 the interleaved ones.
 """
 
+import pathlib
 import zlib
 
 import numpy as np
@@ -23,6 +24,7 @@ import pytest
 from tests.gen import variants
 from tests.harness import batch, difftest, module, oracle
 
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 DSP = {"platform.name": "mps2_an386"}
 COUNTS = {"FULLY_CONNECTED.int8": 12, "FULLY_CONNECTED.int8_wide": 6,
           "FULLY_CONNECTED.int8_simd": 24, "FULLY_CONNECTED.int8_big_sums": 4,
@@ -103,6 +105,26 @@ def test_words_dsp_path_matches_tflm_on_m4(tmp_path):
     all_cases = cases()
     b = batch.build_batch_qemu([(c.name, c.model) for c in all_cases], tmp_path, "mps2-an386",
                                "mps2_an386")
+    assert not b.errors, b.errors
+    check(all_cases,
+          batch.run_cases_qemu(b, [(i, runs_for(c)) for i, c in enumerate(all_cases)]).get)
+
+
+@pytest.mark.qemu
+def test_rows_in_order_match_tflm_on_m4(tmp_path):
+    """A module for a core with neither Helium nor DSP (the M4 board's
+    target said to be a Cortex-M3) keeps the rows in order: built for the
+    M4, its ta_fully_connected_s8 runs every row through the DSP rows
+    loop, three a pass."""
+    target = tmp_path / "m3_board.yaml"
+    text = (ROOT / "targets" / "mps2_an386.yaml").read_text()
+    assert "core: cortex-m4" in text
+    target.write_text(text.replace("core: cortex-m4", "core: cortex-m3"))
+    assert kernels_called(tmp_path, "m3", {"platform.name": str(target)}) == [
+        "ta_fully_connected_s8("]
+    all_cases = cases()
+    b = batch.build_batch_qemu([(c.name, c.model) for c in all_cases], tmp_path / "cases",
+                               "mps2-an386", str(target))
     assert not b.errors, b.errors
     check(all_cases,
           batch.run_cases_qemu(b, [(i, runs_for(c)) for i, c in enumerate(all_cases)]).get)
