@@ -12,7 +12,9 @@ factors, left shifts, several batches) and the portable C that a host
 build of such a module runs. The cases: the operator suite's
 FULLY_CONNECTED variants, the SIMD sizes (depths 1-320, rows either side
 of a group) and the compressed-weight forms, whose decoded weights are
-the interleaved ones.
+the interleaved ones. The same cases converted for a core with neither
+Helium nor DSP and built for the Cortex-M4 run ta_fully_connected_s8's
+DSP rows loop on rows in order.
 """
 
 import pathlib
