@@ -18,35 +18,16 @@ DSP rows loop on rows in order.
 """
 
 import pathlib
-import zlib
 
-import numpy as np
 import pytest
 
 from tests.gen import variants
-from tests.harness import batch, difftest, module, oracle
+from tests.harness import batch, module, oracle
+# The Helium layout's cases, inputs and check: the same layers, another layout.
+from tests.test_fc_interleaved import cases, check, runs_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DSP = {"platform.name": "mps2_an386"}
-COUNTS = {"FULLY_CONNECTED.int8": 12, "FULLY_CONNECTED.int8_wide": 6,
-          "FULLY_CONNECTED.int8_simd": 24, "FULLY_CONNECTED.int8_big_sums": 4,
-          "FULLY_CONNECTED.decode_huffman": 3, "FULLY_CONNECTED.decode_lut": 3,
-          "FULLY_CONNECTED.decode_prune": 3, "FULLY_CONNECTED.clustered": 3}
-
-
-def cases():
-    every = {**variants.ALL, **variants.SIMD}
-    return [every[name].case(seed) for name, n in COUNTS.items() for seed in range(n)]
-
-
-def runs_for(case):
-    rng = np.random.default_rng([41, zlib.crc32(case.name.encode())])
-    return oracle.random_inputs(case.model, rng, 2)
-
-
-def check(all_cases, outputs):
-    bad, total = difftest.differing_cases(all_cases, outputs, runs_for)
-    assert total > 0 and not bad, f"{len(bad)} of {len(all_cases)} fail:\n" + "\n".join(bad[:8])
 
 
 def kernels_called(tmp_path, name, keys, seed=0):
