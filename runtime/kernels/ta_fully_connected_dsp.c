@@ -19,9 +19,10 @@
 #if defined(TA_MM_DSP)
 /* acc[r] += sum_{k<n} row r's byte k * x[k] for r = 0..3, the four rows
    interleaved a word at a time (ta_fully_connected_s8_words' layout) from
-   w, n a multiple of 4 (0 too); then, unless `last` is NULL, the rows'
-   next word by *last (the input's last bytes in a word, zeros above them:
-   the rows are padded so). ta_mm_dot4_s8_dsp's loop with one LDM for the
+   w (word-aligned, for LDM: the planner places every tensor at 16 bytes
+   or more), n a multiple of 4 (0 too); then, unless `last` is NULL, the
+   rows' next word by *last (the input's last bytes in a word, zeros above
+   them: the rows are padded so). ta_mm_dot4_s8_dsp's loop with one LDM for the
    four rows' words instead of four loads, and no row pointers or stride:
    20 instructions per 16 MACs against 23, the same estimated cycles (an
    LDM is not pipelined). */

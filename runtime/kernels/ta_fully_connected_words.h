@@ -20,7 +20,8 @@
      (o / 4) * 16 * W + (d / 4) * 16 + (o % 4) * 4 + d % 4   (o < full)
      full * 4 * W + (o - full) * accum_depth + d               (o >= full)
 
-   so that one LDM reads the four rows' words for an input word. */
+   so that one LDM reads the four rows' words for an input word (weights
+   word-aligned, as every tensor the planner places is). */
 int ta_fully_connected_s8_words(const ta_fully_connected_params_t *p, const int8_t *input,
                                 const int8_t *weights, const int32_t *bias_sum,
                                 const int32_t *multipliers, const int32_t *shifts, int8_t *output);
