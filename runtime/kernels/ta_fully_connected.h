@@ -11,6 +11,7 @@
 #ifndef TA_FULLY_CONNECTED_H
 #define TA_FULLY_CONNECTED_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../include/ta_params.h"
@@ -46,6 +47,16 @@ int ta_fully_connected_s8_interleaved(const ta_fully_connected_params_t *p, cons
                                       const int8_t *weights, const int32_t *bias_sum,
                                       const int32_t *multipliers, const int32_t *shifts,
                                       int8_t *output);
+
+/* The bytes of a row of a group in ta_fully_connected_s8_words' layout
+   (ta_fully_connected_words.h): the depth padded to whole words. For the
+   converter, which lays the weights out, and the kernels that read them;
+   here, so that the DSP rows including it do not make every module with
+   a FULLY_CONNECTED copy ta_fully_connected_words.{h,c}. */
+static inline size_t ta_fc_words_row_bytes(int32_t accum_depth)
+{
+    return ((size_t)accum_depth + 3) / 4 * 4;
+}
 
 /* int16 input and output, int8 weights, int64 bias and accumulator. */
 int ta_fully_connected_s16(const ta_fully_connected_params_t *p, const int16_t *input,

@@ -96,14 +96,6 @@ static inline uint32_t last_word(const int8_t *in, int32_t depth)
     return v;
 }
 
-/* Four rows' sums from the group at w (rows interleaved a word at a
-   time, the last word padded with zeros). */
-static inline void dot4(int32_t acc[4], const int8_t *w, int32_t depth, const int8_t *in)
-{
-    const uint32_t last = depth & 3 ? last_word(in, depth) : 0;
-    dot4_words(acc, w, in, depth & ~3, depth & 3 ? &last : NULL);
-}
-
 /* One sum requantized (a right shift), offset and saturated to int8, as
    the low byte of a word. */
 static inline uint32_t requantized_byte(int32_t acc, int32_t multiplier, int32_t shift,
@@ -175,10 +167,12 @@ static void groups_per_tensor_right_dsp(const ta_fully_connected_params_t *p, co
     const int32_t depth = p->accum_depth, full = p->output_depth & ~3;
     const int32_t m = p->multiplier, shift = p->shift, right1 = -shift - 1;
     const int32_t offset = p->output_offset;
+    const size_t row_bytes = ta_fc_words_row_bytes(depth);
+    const uint32_t last = depth & 3 ? last_word(in, depth) : 0; /* once for every group */
     for (int32_t o = 0; o < full; o += 4) {
         int32_t acc[4];
         memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
-        dot4(acc, weights + (size_t)o * (size_t)((depth + 3) / 4 * 4), depth, in);
+        dot4_words(acc, weights + (size_t)o * row_bytes, in, depth & ~3, depth & 3 ? &last : NULL);
         uint32_t w;
         if (sums_small(acc))
             w = ta_pack4_s8(
@@ -212,10 +206,12 @@ void ta_fully_connected_s8_groups_dsp(const ta_fully_connected_params_t *p, cons
         groups_per_tensor_right_dsp(p, in, weights, bias_sum, range, out);
         return;
     }
+    const size_t row_bytes = ta_fc_words_row_bytes(depth);
+    const uint32_t last = depth & 3 ? last_word(in, depth) : 0; /* once for every group */
     for (int32_t o = 0; o < full; o += 4) {
         int32_t acc[4];
         memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
-        dot4(acc, weights + (size_t)o * (size_t)((depth + 3) / 4 * 4), depth, in);
+        dot4_words(acc, weights + (size_t)o * row_bytes, in, depth & ~3, depth & 3 ? &last : NULL);
         if (requant4_right_dsp(acc, step ? multipliers + o : &p->multiplier,
                                step ? shifts + o : &p->shift, step, p->output_offset, range,
                                out + o))

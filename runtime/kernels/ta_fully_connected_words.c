@@ -23,7 +23,7 @@ static void words_s8(const ta_fully_connected_params_t *p, const int8_t *in, con
                      const int32_t *shifts, int8_t *out)
 {
     const int32_t depth = p->accum_depth, rows = p->output_depth, full = rows & ~3;
-    const size_t padded = (size_t)(depth + 3) / 4 * 4;
+    const size_t padded = ta_fc_words_row_bytes(depth);
     for (int32_t o = 0; o < rows; o += 4) {
         const int32_t n = o < full ? 4 : rows - o;
         int32_t acc[4];
@@ -50,7 +50,7 @@ int ta_fully_connected_s8_words(const ta_fully_connected_params_t *p, const int8
 {
     const int32_t depth = p->accum_depth, rows = p->output_depth, full = rows & ~3;
     /* the last rows after the groups' padded ones: row o at last + o * depth */
-    const int8_t *last = weights + (size_t)full * (size_t)((depth + 3) / 4 * 4 - depth);
+    const int8_t *last = weights + (size_t)full * (ta_fc_words_row_bytes(depth) - (size_t)depth);
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *in = input + (size_t)b * (size_t)depth;
         int8_t *out = output + (size_t)b * (size_t)rows;

@@ -21,7 +21,8 @@
      full * 4 * W + (o - full) * accum_depth + d               (o >= full)
 
    so that one LDM reads the four rows' words for an input word (weights
-   word-aligned, as every tensor the planner places is). */
+   word-aligned, as every tensor the planner places is); 4 * W is
+   ta_fc_words_row_bytes (ta_fully_connected.h). */
 int ta_fully_connected_s8_words(const ta_fully_connected_params_t *p, const int8_t *input,
                                 const int8_t *weights, const int32_t *bias_sum,
                                 const int32_t *multipliers, const int32_t *shifts, int8_t *output);

@@ -135,7 +135,7 @@ static bool lower_float(TaLower *L, TaOp *op, const FcAttrs *a, TaTensor *in, Ta
    a word at a time; the last rows % 4 rows after them as they are. */
 static size_t words_index(int32_t o, int32_t d, int32_t rows, int32_t depth)
 {
-    const size_t padded = (size_t)(depth + 3) / 4 * 4, full = (size_t)(rows & ~3);
+    const size_t padded = ta_fc_words_row_bytes(depth), full = (size_t)(rows & ~3);
     if ((size_t)o >= full)
         return full * padded + ((size_t)o - full) * (size_t)depth + (size_t)d;
     return (size_t)(o / 4) * 4 * padded + (size_t)(d / 4) * 16 + (size_t)(o % 4) * 4 +
@@ -145,7 +145,7 @@ static size_t words_index(int32_t o, int32_t d, int32_t rows, int32_t depth)
 /* The bytes of ta_fully_connected_s8_words' layout. */
 static size_t words_bytes(int32_t rows, int32_t depth)
 {
-    return (size_t)(rows & ~3) * ((size_t)(depth + 3) / 4 * 4) + (size_t)(rows % 4) * (size_t)depth;
+    return (size_t)(rows & ~3) * ta_fc_words_row_bytes(depth) + (size_t)(rows % 4) * (size_t)depth;
 }
 
 static bool lower(TaLower *L, TaOp *op)
