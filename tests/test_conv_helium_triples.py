@@ -1,12 +1,16 @@
 """Helium's im2col convolution paths on the Cortex-M55 board under QEMU,
 byte-equal to TFLite Micro: the three-pixel loop over patches of up to
 TA_CONV_2D_TRIPLE_PATCH bytes (ta_conv_2d_triples_s8_mve: triple_sweep,
-requantize_triple, the gathers of ta_conv_2d_gather_patches3) and the
+requantize_triple, the gathers of ta_conv_2d_gather_patches3; for one-row
+filters the one-row entry, ta_conv_2d_s8_one_row: windows read in place,
+a triple's columns gathered at the borders, patches across rows) and the
 long filters' three-pixel loop (ta_conv_2d_long_triple_s8_mve: a whole
 patch of up to LONG_TRIPLE_PIECE bytes gathered through
 ta_conv_2d_gather_patch, longer ones a piece at a time).
 
-Cases: 1-row inputs and 1xN filters, SAME padding of even filters (one
+Cases: 1-row inputs and 1xN filters (windows in place, outputs over
+their inputs where the planner puts them: 1-row layers with more outputs
+than inputs), SAME padding of even filters (one
 tap more on the right and below than on the left and above), strides,
 windows across every border, dilation, input and output depths off whole
 chunks and blocks (a last partial block, a lone last pixel or two), patches
@@ -68,6 +72,12 @@ CASES = {
     "k1x7_s2_row": ([1, 1, 49, 32], 64, (1, 7), (1, 2), "SAME", (1, 1), "NONE", False),
     # 20 input channels (taps off whole chunks), 28 outputs, left shifts
     "k1x7_c20_left": ([1, 1, 64, 20], 28, (1, 7), (1, 1), "SAME", (1, 1), "NONE", True),
+    # 1x7 VALID over 20 channels: the last triple's windows inside the image but its
+    # last chunk past the image's end (its columns gathered); triples across rows
+    "k1x7_c20_valid_end": ([1, 3, 23, 20], 16, (1, 7), (1, 1), "VALID", (1, 1), "NONE", False),
+    # a stride of 8 over 48 channels: a triple's columns too many for the buffer
+    # (the interleaved entry: the patches gathered)
+    "k1x3_s8_wide": ([1, 3, 40, 48], 16, (1, 3), (1, 8), "SAME", (1, 1), "NONE", False),
     # 7x1 over a 9x6 image: windows across the top and bottom, triples across rows
     "k7x1_rows": ([1, 9, 6, 32], 32, (7, 1), (1, 1), "SAME", (1, 1), "NONE", False),
     # 4x4 SAME (asymmetric both ways), odd output depth, a clamp, left shifts
@@ -104,7 +114,26 @@ def test_helium_patch_paths_bit_exact_on_cortex_m55(tmp_path, name):
     m = module.convert(path, tmp_path / "m", keys={"platform.name": "mps3_an547"})
     code = "".join(p.read_text() for p in (tmp_path / "m" / "ops").glob("*.c"))
     taps = k[0] * k[1] * in_shape[-1]
-    entry = "ta_conv_2d_s8_long(" if taps > 256 else "ta_conv_2d_s8_interleaved("
+    step = stride[1] * in_shape[-1]  # one-row windows' distance
+    one_row = (k[0] == 1 and dilation[1] == 1 and taps <= 256 and step >= 8
+               and 2 * step + taps + 16 <= 768)
+    entry = ("ta_conv_2d_s8_long(" if taps > 256 else
+             "ta_conv_2d_s8_one_row(" if one_row else "ta_conv_2d_s8_interleaved(")
     assert entry in code, f"the layer does not take {entry}"  # not the column entry
     total, diff = difftest.against_tflm(m, path, runs=2, seed=5, board=BOARD)
+    assert total == 2 * pixels * out_c and diff == 0, f"{diff} of {total} bytes differ"
+
+
+ONE_ROW = [n for n, c in CASES.items() if c[2][0] == 1 and c[2][1] > 1 and c[5] == (1, 1)]
+
+
+@pytest.mark.parametrize("name", ONE_ROW)
+def test_one_row_entry_on_the_host(tmp_path, name):
+    """A module converted for the M55 built for the host: ta_conv_2d_s8_one_row
+    without Helium runs the interleaved entry's portable patches."""
+    in_shape, out_c, k, stride, padding, dilation, act, left = CASES[name]
+    path, pixels = conv_model(tmp_path / "m.tflite", in_shape, out_c, k, stride, padding,
+                              dilation, act, left, seed=len(name))
+    m = module.convert(path, tmp_path / "m", keys={"platform.name": "mps3_an547"})
+    total, diff = difftest.against_tflm(m, path, runs=2, seed=5)
     assert total == 2 * pixels * out_c and diff == 0, f"{diff} of {total} bytes differ"

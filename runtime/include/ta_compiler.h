@@ -11,12 +11,16 @@
 #define TA_WEAK __attribute__((weak))
 #define TA_USED __attribute__((used))
 #define TA_LIKELY(x) __builtin_expect(!!(x), 1)
+/* A static function inlined whatever the compiler's size estimate: where
+   a caller's constant arguments pick the loop it compiles to. */
+#define TA_ALWAYS_INLINE static inline __attribute__((always_inline))
 #else
 #define TA_ALIGNED(n)
 #define TA_SECTION(name)
 #define TA_WEAK
 #define TA_USED
 #define TA_LIKELY(x) (x)
+#define TA_ALWAYS_INLINE static inline
 #endif
 
 #endif /* TA_COMPILER_H */

@@ -427,13 +427,31 @@ INLINE_INTO_ENTRY void conv_s8_pointwise(const ta_conv_2d_params_t *p, const int
     }
 }
 
+#if defined(TA_HAVE_MVE)
+/* Helium's loop over an image's triples of pixels (ta_conv_2d_mve.h): an
+   entry's choice, so that a module links only the loops it runs. */
+typedef void (*patch_triples_t)(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t triples,
+                                int8_t *patches, int32_t n, const int8_t *weights,
+                                size_t block_bytes, const int32_t *bias_sum,
+                                const int32_t *multipliers, const int32_t *shifts, int8_t *out);
+static const patch_triples_t gathered_triples = ta_conv_2d_triples_s8_mve;
+static const patch_triples_t one_row_triples = ta_conv_2d_one_row_triples_s8_mve;
+#else
+typedef const void *patch_triples_t; /* no triples */
+static const patch_triples_t gathered_triples = NULL, one_row_triples = NULL;
+#endif
+
 /* The interleaved kernel's larger filters: each pixel's taps gathered into
    an im2col patch of at most MAX_PATCH bytes; on Helium cores three
-   pixels' patches a pass, on DSP cores two. */
+   pixels a pass (`triples`), on DSP cores two. */
 static void conv_s8_patches(const ta_conv_2d_params_t *p, const int8_t *input,
                             const int8_t *weights, size_t block_bytes, const int32_t *bias_sum,
-                            const int32_t *multipliers, const int32_t *shifts, int8_t *output)
+                            const int32_t *multipliers, const int32_t *shifts,
+                            patch_triples_t triples, int8_t *output)
 {
+#if !defined(TA_HAVE_MVE)
+    (void)triples;
+#endif
     const int32_t out_c = p->output_depth;
     const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width *
                                (size_t)p->filter_depth;
@@ -482,8 +500,8 @@ static void conv_s8_patches(const ta_conv_2d_params_t *p, const int8_t *input,
         /* Three pixels' patches at a time, each weight load shared: across
            rows (raster order), so that narrow images have triples too. */
         done = total / 3 * 3;
-        ta_conv_2d_triples_s8_mve(p, in_b, total / 3, patches3, (int32_t)filter_size, weights,
-                                  block_bytes, bias_sum, multipliers, shifts, output);
+        triples(p, in_b, total / 3, patches3, (int32_t)filter_size, weights, block_bytes, bias_sum,
+                multipliers, shifts, output);
         output += (size_t)done * (size_t)out_c;
         oy = done / p->output_width;
         ox = done - oy * p->output_width;
@@ -506,20 +524,25 @@ static void conv_s8_patches(const ta_conv_2d_params_t *p, const int8_t *input,
     }
 }
 
+/* The bytes of a block of four interleaved filters (whole chunks). */
+static size_t interleaved_block_bytes(const ta_conv_2d_params_t *p)
+{
+    return ((size_t)p->filter_height * (size_t)p->filter_width * (size_t)p->filter_depth + 15) /
+           16 * 64;
+}
+
 /* The kernel for interleaved weights (see the header): four output
    channels per pass through each pixel's taps, requantized as a vector. */
 static void conv_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
                                 const int8_t *weights, const int32_t *bias_sum,
                                 const int32_t *multipliers, const int32_t *shifts, int8_t *output)
 {
-    const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width *
-                               (size_t)p->filter_depth;
-    const size_t block_bytes = (filter_size + 15) / 16 * 64;
     if (p->filter_height * p->filter_width == 1)
         conv_s8_pointwise(p, input, weights, bias_sum, multipliers, shifts, run_pixels_interleaved,
                           output);
     else
-        conv_s8_patches(p, input, weights, block_bytes, bias_sum, multipliers, shifts, output);
+        conv_s8_patches(p, input, weights, interleaved_block_bytes(p), bias_sum, multipliers,
+                        shifts, gathered_triples, output);
 }
 
 /* Only Helium's put_columns reads it: not worked out elsewhere (a row
@@ -670,6 +693,19 @@ int ta_conv_2d_s8_interleaved(const ta_conv_2d_params_t *p, const int8_t *input,
                   MAX_PATCH)
         return TA_ERR_BAD_ARGUMENT; /* a window past the image, or a long patch */
     conv_s8_interleaved(p, input, weights, bias_sum, multipliers, shifts, output);
+    return TA_OK;
+}
+
+int ta_conv_2d_s8_one_row(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                          const int32_t *bias_sum, const int32_t *multipliers,
+                          const int32_t *shifts, int8_t *output)
+{
+    if (!p->weights_interleaved || p->taps_by_column || !bias_sum || !multipliers || !shifts ||
+        p->filter_height != 1 || p->filter_width < 2 ||
+        (size_t)p->filter_width * (size_t)p->filter_depth > MAX_PATCH)
+        return TA_ERR_BAD_ARGUMENT;
+    conv_s8_patches(p, input, weights, interleaved_block_bytes(p), bias_sum, multipliers, shifts,
+                    one_row_triples, output);
     return TA_OK;
 }
 

@@ -90,7 +90,8 @@ typedef struct {
  *  - few input channels (taps_by_column, below): ta_conv_2d_s8_columns.
  *  - im2col patches up to TA_CONV_2D_MAX_PATCH bytes: Helium three pixels
  *    (up to TA_CONV_2D_TRIPLE_PATCH, raster order across rows), DSP two,
- *    sharing each weight load.
+ *    sharing each weight load; on Helium one-row filters' windows read in
+ *    place instead (ta_conv_2d_s8_one_row).
  *  - longer patches, any depth: ta_conv_2d_s8_long, the patch a piece at a
  *    time (Helium 768-byte pieces of three pixels, loads and MACs
  *    alternating; DSP 256-byte pieces of pixel pairs; portable one pixel),
@@ -157,6 +158,18 @@ int ta_conv_2d_s8_pointwise_triples(const ta_conv_2d_params_t *p, const int8_t *
                                     const int8_t *weights, const int32_t *bias_sum,
                                     const int32_t *multipliers, const int32_t *shifts,
                                     int8_t *output);
+/* The interleaved layout's one-row filters of 2 to TA_CONV_2D_MAX_PATCH
+   taps (filter_height 1): on Helium cores the triples of pixels in one
+   output row read their undilated windows in place (a row's border
+   triples from their columns gathered once), where
+   ta_conv_2d_s8_interleaved gathers every triple's patches: each group of
+   output channels is written while the next still reads the windows.
+   Elsewhere that entry's path. The converter sends it only such layers on
+   Helium, so that only models with one link its loop. TA_ERR_BAD_ARGUMENT
+   for other filters or no per-channel arrays. */
+int ta_conv_2d_s8_one_row(const ta_conv_2d_params_t *p, const int8_t *input, const int8_t *weights,
+                          const int32_t *bias_sum, const int32_t *multipliers,
+                          const int32_t *shifts, int8_t *output);
 /* A row chain's band of a layer ta_conv_2d_s8_interleaved takes, of a 1x1
    filter, stride 1, no padding and one image: `rows` rows of pixels, one
    run. The converter checks the layer once (src/ir/row_band.c,

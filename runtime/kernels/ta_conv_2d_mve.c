@@ -10,7 +10,8 @@
  * in one unrolled pass (right shifts only: no left shift, no ties mask);
  * im2col patches up to TA_CONV_2D_TRIPLE_PATCH bytes and long filters
  * three pixels a weight load, a pair of filters at a time, the pairs of
- * every block in one assembly loop (triple_sweep, long_sweep); these sum
+ * every block in one assembly loop (triple_sweep, long_sweep; one-row
+ * filters' windows read in place, ta_conv_2d_one_row_triples_s8_mve); these sum
  * pairs of filters, not a last block's padding; 1x1 filters of whole
  * chunks past the four-pixel loops three pixels read in place a weight load
  * (triple_sweep_in_place: ta_conv_2d_s8_pointwise_triples). Other pixels four channels a pass
@@ -683,14 +684,43 @@ TA_NOINLINE static void triple_sweep_in_place(const int8_t *w, const int8_t *x, 
 #undef TA_SWEEP_SUMS
 #undef TA_SWEEP_CHUNKS
 
+static int right_shifts_only(const int32_t *shifts, int32_t out_c);
+
+/* Every output channel of one triple whose taps lie `step` bytes apart
+   from x, TRIPLE_GROUP channels a sweep: read in place
+   (triple_sweep_in_place), or from im2col patches TA_CONV_2D_TRIPLE_PATCH
+   bytes apart (triple_sweep, whose loads have that step built in).
+   in_place is a constant at each call. */
+TA_ALWAYS_INLINE void triple_channels(int in_place, const int8_t *x, size_t step, int32_t chunks,
+                                      const ta_conv_2d_params_t *p, int right,
+                                      const int8_t *weights, size_t block_bytes,
+                                      const int32_t *bias_sum, const int32_t *multipliers,
+                                      const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth;
+    int32_t acc[3][TRIPLE_GROUP];
+    for (int32_t o = 0; o < out_c; o += TRIPLE_GROUP) {
+        const int32_t filters = out_c - o < TRIPLE_GROUP ? out_c - o : TRIPLE_GROUP;
+        const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
+        /* pairs of filters: a last odd one pairs with a padded zero filter */
+        const int32_t pairs = (filters + 1) / 2;
+        if (in_place)
+            triple_sweep_in_place(w, x, step, chunks, pairs, bias_sum + o, &acc[0][0]);
+        else
+            triple_sweep(w, x + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs, bias_sum + o, &acc[0][0]);
+        zero_unpaired(TRIPLE_GROUP, acc, 3, pairs);
+        requantize_triple(acc, filters, right, multipliers + o, shifts + o, p, out + o);
+    }
+}
+
 /* Every output channel of `triples` runs of three consecutive output
    pixels in raster order from the image's first (in_b, a batch's image),
    their outputs out_c apart from out: each triple's im2col patches
    gathered (ta_conv_2d_gather_patches3: n bytes each,
    TA_CONV_2D_TRIPLE_PATCH apart from `patches`, word-aligned, zeros past n
    to the end of the last chunk) and each weight load serving the three
-   pixels (triple_sweep, a call a group). The pixel loop here, not in
-   ta_conv_2d.c: no call and no saving of registers per triple. */
+   (triple_channels). The pixel loop here, not in ta_conv_2d.c: no call and
+   no saving of registers per triple. */
 void ta_conv_2d_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t triples,
                                int8_t *patches, int32_t n, const int8_t *weights,
                                size_t block_bytes, const int32_t *bias_sum,
@@ -702,21 +732,51 @@ void ta_conv_2d_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b,
     for (int32_t o = 0; o < out_c; o++)
         top = shifts[o] > top ? shifts[o] : top;
     const int right = top < 0;
-    int32_t acc[3][TRIPLE_GROUP];
     for (int32_t t = 0, oy = 0, ox = 0; t < triples; t++, out += 3 * out_c) {
         ta_conv_2d_gather_patches3(p, in_b, oy, ox, patches);
         for (ox += 3; ox >= width; ox -= width)
             oy++;
-        for (int32_t o = 0; o < out_c; o += TRIPLE_GROUP) {
-            const int32_t filters = out_c - o < TRIPLE_GROUP ? out_c - o : TRIPLE_GROUP;
-            const int8_t *w = weights + (size_t)(o / 4) * block_bytes;
-            /* pairs of filters: a last odd one pairs with a padded zero filter */
-            const int32_t pairs = (filters + 1) / 2;
-            triple_sweep(w, patches + TA_CONV_2D_TRIPLE_PATCH, chunks, pairs, bias_sum + o,
-                         &acc[0][0]);
-            zero_unpaired(TRIPLE_GROUP, acc, 3, pairs);
-            requantize_triple(acc, filters, right, multipliers + o, shifts + o, p, out + o);
+        triple_channels(0, patches, TA_CONV_2D_TRIPLE_PATCH, chunks, p, right, weights, block_bytes,
+                        bias_sum, multipliers, shifts, out);
+    }
+}
+
+void ta_conv_2d_one_row_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                       int32_t triples, int8_t *patches, int32_t n,
+                                       const int8_t *weights, size_t block_bytes,
+                                       const int32_t *bias_sum, const int32_t *multipliers,
+                                       const int32_t *shifts, int8_t *out)
+{
+    const int32_t out_c = p->output_depth, width = p->output_width, chunks = (n + 15) / 16;
+    const int32_t sw = p->stride_width, in_w = p->input_width, fd = p->filter_depth;
+    const int32_t cols = 2 * sw + p->filter_width; /* a triple's columns */
+    const int64_t step = (int64_t)sw * fd;
+    /* The sweep reads one chunk past the first window: inside the third's
+       when step >= 8; a triple's columns gathered, to the end of the third
+       window's last chunk, must fit in the patches. */
+    const int in_row = p->filter_height == 1 && p->dilation_width == 1 && fd == p->input_depth &&
+                       step >= 8 &&
+                       2 * step + (int64_t)p->filter_width * fd + 16 <= 3 * TA_CONV_2D_TRIPLE_PATCH;
+    const size_t image = (size_t)p->input_height * (size_t)in_w * (size_t)fd;
+    const int right = right_shifts_only(shifts, out_c);
+    for (int32_t t = 0, oy = 0, ox = 0; t < triples; t++, out += 3 * out_c) {
+        const int32_t iy = oy * p->stride_height - p->pad_top, ix0 = ox * sw - p->pad_left;
+        const size_t first = ((size_t)iy * (size_t)in_w + (size_t)ix0) * (size_t)fd;
+        const int8_t *x = in_b + first;
+        size_t apart = (size_t)step;
+        if (!in_row || ox + 3 > width) { /* patches: windows TA_CONV_2D_TRIPLE_PATCH apart */
+            ta_conv_2d_gather_patches3(p, in_b, oy, ox, patches);
+            x = patches;
+            apart = TA_CONV_2D_TRIPLE_PATCH;
+        } else if (!(iy >= 0 && iy < p->input_height && ix0 >= 0 && ix0 + cols <= in_w &&
+                     first + 2 * apart + (size_t)chunks * 16 <= image)) {
+            ta_conv_2d_gather_columns(p, in_b, iy, ix0, cols, patches);
+            x = patches;
         }
+        for (ox += 3; ox >= width; ox -= width)
+            oy++;
+        triple_channels(1, x, apart, chunks, p, right, weights, block_bytes, bias_sum, multipliers,
+                        shifts, out);
     }
 }
 
@@ -894,9 +954,7 @@ TA_NOINLINE void ta_conv_2d_run_s8_mve(const ta_conv_2d_params_t *p, const int8_
 }
 
 /* `triples` runs of three pixels (x + k * x_step) whose taps, n of them
-   in whole chunks, are read in place: each weight load serves the three
-   (triple_sweep_in_place, a call a group of TRIPLE_GROUP channels),
-   requantized as the patches' triples are (requantize_triple). */
+   in whole chunks, are read in place (triple_channels). */
 static void pixel_triples(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
                           int32_t triples, int32_t n, const int8_t *weights, size_t block_bytes,
                           const int32_t *bias_sum, const int32_t *multipliers,
@@ -904,17 +962,9 @@ static void pixel_triples(const ta_conv_2d_params_t *p, const int8_t *x, size_t 
 {
     const int32_t out_c = p->output_depth;
     const int right = right_shifts_only(shifts, out_c);
-    int32_t acc[3][TRIPLE_GROUP];
     for (int32_t t = 0; t < triples; t++, x += 3 * x_step, out += 3 * out_c)
-        for (int32_t o = 0; o < out_c; o += TRIPLE_GROUP) {
-            const int32_t filters = out_c - o < TRIPLE_GROUP ? out_c - o : TRIPLE_GROUP;
-            /* pairs of filters: a last odd one pairs with a padded zero filter */
-            const int32_t pairs = (filters + 1) / 2;
-            triple_sweep_in_place(weights + (size_t)(o / 4) * block_bytes, x, x_step, n / 16, pairs,
-                                  bias_sum + o, &acc[0][0]);
-            zero_unpaired(TRIPLE_GROUP, acc, 3, pairs);
-            requantize_triple(acc, filters, right, multipliers + o, shifts + o, p, out + o);
-        }
+        triple_channels(1, x, x_step, n / 16, p, right, weights, block_bytes, bias_sum, multipliers,
+                        shifts, out);
 }
 
 void ta_conv_2d_run_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,

@@ -66,6 +66,21 @@ void ta_conv_2d_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b,
                                size_t block_bytes, const int32_t *bias_sum,
                                const int32_t *multipliers, const int32_t *shifts, int8_t *out);
 
+/* ta_conv_2d_triples_s8_mve for one-row undilated filters
+   (ta_conv_2d_s8_one_row's path): the three windows of a triple in one
+   output row are runs of input stride_width * filter_depth bytes apart,
+   read in place where they lie in the image (and the third's last chunk
+   too: the sweep reads whole chunks, the weights past the taps zero), else
+   from the triple's columns gathered once into `patches`, padding
+   included; a triple across two rows (or a filter whose triples' columns
+   do not fit in the patches) has its patches gathered. Each group of
+   output channels is written while the next still reads the windows. */
+void ta_conv_2d_one_row_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b,
+                                       int32_t triples, int8_t *patches, int32_t n,
+                                       const int8_t *weights, size_t block_bytes,
+                                       const int32_t *bias_sum, const int32_t *multipliers,
+                                       const int32_t *shifts, int8_t *out);
+
 /* Three pixels with a long filter (windows at (iy[k], ix[k]), outputs out_c
    apart); patches3 holds 3 * TA_CONV_2D_LONG_TRIPLE_PIECE bytes. */
 void ta_conv_2d_long_triple_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b,

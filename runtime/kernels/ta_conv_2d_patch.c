@@ -72,7 +72,30 @@ void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, i
     }
 }
 
-#if defined(TA_HAVE_MVE) /* the three-pixel patch loop's (ta_conv_2d_mve.c) */
+#if defined(TA_HAVE_MVE) /* the three-pixel patch loops' (ta_conv_2d_mve.c) */
+void ta_conv_2d_gather_columns(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy,
+                               int32_t ix0, int32_t cols, int8_t *dst)
+{
+    const int32_t fd = p->filter_depth;
+    const int8_t pad = (int8_t)p->pad_value;
+    if (iy < 0 || iy >= p->input_height) {
+        ta_fill_s8(dst, pad, cols * fd);
+        return;
+    }
+    /* The columns inside the image are one run of input (as in
+       ta_conv_2d_gather_patch, whose copy stays inline there). */
+    const int8_t *row = in_b + (size_t)iy * (size_t)p->input_width * (size_t)p->input_depth;
+    const int32_t lo = ix0 < 0 ? (-ix0 < cols ? -ix0 : cols) : 0;
+    int32_t hi = p->input_width - ix0;
+    hi = hi > cols ? cols : (hi < lo ? lo : hi);
+    if (lo > 0)
+        ta_fill_s8(dst, pad, lo * fd);
+    if (hi > lo)
+        ta_copy_s8(dst + lo * fd, row + (size_t)(ix0 + lo) * (size_t)fd, (hi - lo) * fd);
+    if (hi < cols)
+        ta_fill_s8(dst + hi * fd, pad, (cols - hi) * fd);
+}
+
 /* The patches of three consecutive output pixels in raster order from
    (oy, ox), TA_CONV_2D_TRIPLE_PATCH bytes apart: in one row with windows
    all inside the image (the usual case) a filter row of the three a

@@ -43,6 +43,12 @@ typedef struct {
 void ta_conv_2d_gather_patch(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy0,
                              int32_t ix0, int8_t *patch);
 
+/* Input columns ix0 .. ix0 + cols - 1 of row iy (all filter_depth
+   channels: ungrouped filters), pad_value outside the image, to dst;
+   Helium cores only. */
+void ta_conv_2d_gather_columns(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t iy,
+                               int32_t ix0, int32_t cols, int8_t *dst);
+
 /* The patches of three consecutive output pixels in raster order from
    (oy, ox), TA_CONV_2D_TRIPLE_PATCH bytes apart; Helium cores only. */
 void ta_conv_2d_gather_patches3(const ta_conv_2d_params_t *p, const int8_t *in_b, int32_t oy,

@@ -335,6 +335,10 @@ static int call_ta_conv_2d_s8_long(const void *p, void *const *a)
 {
     return ta_conv_2d_s8_long(p, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
+static int call_ta_conv_2d_s8_one_row(const void *p, void *const *a)
+{
+    return ta_conv_2d_s8_one_row(p, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 static int call_ta_conv_2d_s8_pointwise_off4(const void *p, void *const *a)
 {
     return ta_conv_2d_s8_pointwise_off4(p, a[0], a[1], a[2], a[3], a[4], a[5]);
@@ -1027,6 +1031,7 @@ static const TaKernelEntry entries[] = {
     {"ta_conv_2d_s8_columns", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_columns},
     {"ta_conv_2d_s8_interleaved", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_interleaved},
     {"ta_conv_2d_s8_long", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_long},
+    {"ta_conv_2d_s8_one_row", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_one_row},
     {"ta_conv_2d_s8_pointwise_off4", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_pointwise_off4},
     {"ta_conv_2d_s8_pointwise_triples", 6, "r:int8_t r:int8_t r:int32_t r:int32_t r:int32_t w:int8_t", call_ta_conv_2d_s8_pointwise_triples},
     {"ta_copy", 2, "r:void w:void", call_ta_copy},

@@ -26,15 +26,16 @@
 
 #include <string.h>
 
-/* The off-four and triples 1x1 entries' layers fused run the interleaved
-   entry, whose last block is whole: the pieces are short, and fused
-   entries fewer.
+/* The off-four, triples 1x1 and one-row entries' layers fused run the
+   interleaved entry, whose last block is whole: the pieces are short, and
+   fused entries fewer.
    The long-patch entry has no int4 form. */
 static const TaConvEntry conv_entries[] = {
     {"ta_conv_2d_s8", "ta_conv_2d_add_s8", true},
     {"ta_conv_2d_s8_interleaved", "ta_conv_2d_add_s8_interleaved", true},
     {"ta_conv_2d_s8_pointwise_off4", "ta_conv_2d_add_s8_interleaved", true},
     {"ta_conv_2d_s8_pointwise_triples", "ta_conv_2d_add_s8_interleaved", true},
+    {"ta_conv_2d_s8_one_row", "ta_conv_2d_add_s8_interleaved", true},
     {"ta_conv_2d_s8_columns", "ta_conv_2d_add_s8_columns", true},
     {"ta_conv_2d_s8_long", "ta_conv_2d_add_s8_long", false},
 };
@@ -246,7 +247,12 @@ static bool lower(TaLower *L, TaOp *op)
        blocks of at least 8 channels over three pixels or more, take the
        pointwise triples' entry: three pixels share each weight load (fewer
        channels, or a last partial block, leave too little to share:
-       slower than a pixel at a time). */
+       slower than a pixel at a time). On Helium, one-row undilated
+       filters whose triples' windows can be read in place (the windows
+       at least 8 bytes apart, a triple's columns within the three
+       patches' buffer: ta_conv_2d_one_row_triples_s8_mve), over three
+       pixels or more, take the one-row entry: no im2col copies inside the
+       image. */
     const bool long_patch = interleave && k_h * k_w > 1 && filter_size > TA_CONV_2D_MAX_PATCH;
     const bool pointwise_off4 = interleave && k_h * k_w == 1 && out_c % 4 != 0 && out_c % 4 <= 2 &&
                                 filter_size > TA_CONV_2D_QUAD_FILTER && out_h * out_w > 1;
@@ -255,11 +261,19 @@ static bool lower(TaLower *L, TaOp *op)
                                    filter_size <= TA_CONV_2D_TRIPLE_PATCH &&
                                    filter_size % 16 == 0 && out_c % 4 == 0 && out_c >= 8 &&
                                    out_h * out_w >= 3;
+    const int64_t window_step = (int64_t)a->stride_w * f_c;
+    const bool one_row = interleave && !by_column && L->helium && k_h == 1 && k_w > 1 &&
+                         a->dilation_w == 1 && filter_size <= TA_CONV_2D_TRIPLE_PATCH &&
+                         window_step >= 8 &&
+                         2 * window_step + (int64_t)filter_size + 16 <=
+                             3 * TA_CONV_2D_TRIPLE_PATCH &&
+                         (int64_t)out_h * out_w >= 3;
     const char *kernel = wide                ? "ta_conv_2d_s16"
                          : by_column         ? "ta_conv_2d_s8_columns"
                          : long_patch        ? "ta_conv_2d_s8_long"
                          : pointwise_triples ? "ta_conv_2d_s8_pointwise_triples"
                          : pointwise_off4    ? "ta_conv_2d_s8_pointwise_off4"
+                         : one_row           ? "ta_conv_2d_s8_one_row"
                          : interleave        ? "ta_conv_2d_s8_interleaved"
                                              : "ta_conv_2d_s8";
     ta_conv_2d_params_t conv = {0}, *p = &conv;
@@ -305,7 +319,8 @@ static bool lower(TaLower *L, TaOp *op)
     /* Every entry but the column one writes pixels one, two, three or four
        at a time after reading their taps (ta_conv_2d.h: the largest group
        any path takes for this filter). Interleaved int8 patches are
-       gathered before a pixel, pair or triple is written. 1x1 filters are
+       gathered before a pixel, pair or triple is written, except by the
+       one-row entry, whose triples read their windows in place. 1x1 filters are
        read in place, four pixels at a time on Helium up to
        TA_CONV_2D_QUAD_FILTER taps, three through the pointwise triples'
        entry (the DSP pairs widen theirs first), else one; so are grouped
@@ -326,8 +341,8 @@ static bool lower(TaLower *L, TaOp *op)
                                                                                     : 1;
     const size_t elem = wide ? 2 : 1;
     const TaStreamGeometry geom = ta_conv_stream_geometry(a, in, out, k_h, k_w, pad_h, pad_w, elem);
-    ta_declare_overlap(L, op, 0, &geom, batch, patches ? TA_STREAM_BUFFERED : TA_STREAM_IN_PLACE,
-                       "CONV_2D");
+    ta_declare_overlap(L, op, 0, &geom, batch,
+                       patches && !one_row ? TA_STREAM_BUFFERED : TA_STREAM_IN_PLACE, "CONV_2D");
     return true;
 }
 
