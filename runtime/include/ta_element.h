@@ -3,7 +3,7 @@
  * thin s8/s16 entry points call one body with a constant `wide` flag
  * (int16 when true, int8 when false).
  *
- * TA_SPECIALISE marks such a body: forced inlining compiles one copy per
+ * TA_ALWAYS_INLINE marks such a body: forced inlining compiles one copy per
  * entry point with the flag folded away, as two hand-written twins would
  * be. ta_load_element and ta_store_element read and write element i of
  * either type.
@@ -11,15 +11,11 @@
 #ifndef TA_ELEMENT_H
 #define TA_ELEMENT_H
 
+#include "ta_compiler.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#if defined(__GNUC__) || defined(__clang__)
-#define TA_SPECIALISE static inline __attribute__((always_inline))
-#else
-#define TA_SPECIALISE static inline
-#endif
 
 static inline int32_t ta_load_element(const void *base, size_t i, bool wide)
 {

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "ta_compiler.h"
 #include "ta_quant.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(TA_NO_SIMD)
@@ -24,15 +25,14 @@
 #include <arm_acle.h>
 #endif
 
-/* Row helpers are inlined into each of their few call sites, where the
-   row's kind is a constant, so that each loop is compiled for one kind. */
+/* Row helpers are inlined (TA_ALWAYS_INLINE) into each of their few call
+   sites, where the row's kind is a constant, so that each loop is compiled
+   for one kind. */
 /* The portable rows, the fallback of the SIMD ones, stay one function
    per kernel that takes the kind as an argument: small code. */
 #if defined(__GNUC__) || defined(__clang__)
-#define TA_EW_INLINE static inline __attribute__((always_inline))
 #define TA_EW_NOINLINE static __attribute__((noinline))
 #else
-#define TA_EW_INLINE static inline
 #define TA_EW_NOINLINE static
 #endif
 

@@ -49,7 +49,7 @@ static inline int32_t finish(const ta_add_params_t *p, int32_t raw)
 }
 
 /* The reference arithmetic of two stepping inputs, one element at a time. */
-TA_EW_INLINE void portable_both(const ta_add_params_t *restrict p, const void *a, const void *b,
+TA_ALWAYS_INLINE void portable_both(const ta_add_params_t *restrict p, const void *a, const void *b,
                                 void *o, int32_t n, bool sub, bool wide)
 {
     for (int32_t i = 0; i < n; i++)
@@ -181,7 +181,7 @@ static bool simd_consts(const ta_add_params_t *p, simd_consts_t *c)
 #endif
 
 #if defined(TA_EW_MVE)
-TA_EW_INLINE int32x4_t mve_finish(int32x4_t raw, const simd_consts_t *c, int32x4_t lo, int32x4_t hi)
+TA_ALWAYS_INLINE int32x4_t mve_finish(int32x4_t raw, const simd_consts_t *c, int32x4_t lo, int32x4_t hi)
 {
     int32x4_t v = ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(raw, c->out.multiplier), c->out.fix_shift,
                                           -c->out.exponent);
@@ -190,7 +190,7 @@ TA_EW_INLINE int32x4_t mve_finish(int32x4_t raw, const simd_consts_t *c, int32x4
 }
 
 /* Four outputs from four lanes of each input (fixed: the broadcast one). */
-TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
+TA_ALWAYS_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
                                  int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo, int32x4_t hi,
                                  int kind, bool sub)
 {
@@ -201,7 +201,7 @@ TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t
 
 /* One input's rescale; `shifts` false when its exponent is 0 (the input
    of the larger scale: multiplier 1/2, no shift). */
-TA_EW_INLINE int32x4_t rescale_rounding_mve(int32x4_t q, int32x4_t shift_mul, int32_t offset,
+TA_ALWAYS_INLINE int32x4_t rescale_rounding_mve(int32x4_t q, int32x4_t shift_mul, int32_t offset,
                                             const ta_ew_scale_t *s, bool shifts)
 {
     const int32x4_t x = vqrdmulhq_n_s32(vmlasq_n_s32(q, shift_mul, offset), s->multiplier);
@@ -213,7 +213,7 @@ TA_EW_INLINE int32x4_t rescale_rounding_mve(int32x4_t q, int32x4_t shift_mul, in
    goes into VQRDMLAH: adding an integer before its rounding is adding it
    after, and the sum of two rescaled int8 values cannot saturate, so this
    is exactly the VQRDMULH and the VADD it replaces. */
-TA_EW_INLINE int32x4_t combined_mve(const simd_consts_t *restrict c, int32x4_t qa, int32x4_t qb,
+TA_ALWAYS_INLINE int32x4_t combined_mve(const simd_consts_t *restrict c, int32x4_t qa, int32x4_t qb,
                                     int32x4_t shift_mul, bool sub, bool shifts1, bool shifts2)
 {
     const ta_binary_rescale_mve_t *in = &c->in;
@@ -235,7 +235,7 @@ TA_EW_INLINE int32x4_t combined_mve(const simd_consts_t *restrict c, int32x4_t q
    offset exactly. The division's step down for negative values takes
    raw's sign, the product's with a multiplier >= 0 but for a product
    rounded to 0, where stepping down by 1 changes nothing (exponent >= 1). */
-TA_EW_INLINE int32x4_t finish_rounding_mve(const simd_consts_t *restrict c, int32x4_t raw,
+TA_ALWAYS_INLINE int32x4_t finish_rounding_mve(const simd_consts_t *restrict c, int32x4_t raw,
                                            int32x4_t multiplier, int32x4_t lo, int32x4_t hi)
 {
     const int32x4_t fix = vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(raw), 31));
@@ -246,7 +246,7 @@ TA_EW_INLINE int32x4_t finish_rounding_mve(const simd_consts_t *restrict c, int3
 /* Two stepping inputs, an output exponent >= 1 and the output offset in
    the multiply (output_offset_scaled: nearly every ADD and SUB): row_simd's
    lanes with immediate sign shifts. */
-TA_EW_INLINE void row_both_rounding(const simd_consts_t *restrict c, const int8_t *a,
+TA_ALWAYS_INLINE void row_both_rounding(const simd_consts_t *restrict c, const int8_t *a,
                                     const int8_t *b, int8_t *o, int32_t n, bool sub, bool shifts1,
                                     bool shifts2)
 {
@@ -266,7 +266,7 @@ TA_EW_INLINE void row_both_rounding(const simd_consts_t *restrict c, const int8_
     }
 }
 
-TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
+TA_ALWAYS_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
                            const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
                            bool sub)
 {
@@ -316,7 +316,7 @@ TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_
    |d| >= 4 and the multiplier is >= 2^30, so the rescaled value has d's
    sign and the reference's step down for negative values (before its
    rounding shift) can go into SMMLAR's accumulator with the rounding. */
-TA_EW_INLINE int32_t dsp_rescale(int32_t q, const dsp_input_t *s)
+TA_ALWAYS_INLINE int32_t dsp_rescale(int32_t q, const dsp_input_t *s)
 {
     const int32_t d = s->offset + q * s->factor;
     return ta_ew_smmlar(d, s->multiplier, s->round + (d >> 31)) >> s->exponent;
@@ -324,20 +324,20 @@ TA_EW_INLINE int32_t dsp_rescale(int32_t q, const dsp_input_t *s)
 
 /* The output before its clamp. |raw| < 2^29 (two rescaled int8 inputs),
    so doubling it fits. */
-TA_EW_INLINE int32_t dsp_output(const simd_consts_t *c, int32_t raw)
+TA_ALWAYS_INLINE int32_t dsp_output(const simd_consts_t *c, int32_t raw)
 {
     const int32_t x = ta_ew_smmulr(raw * 2, c->out_multiplier);
     return ((x + (x >> 31) + c->out_round) >> c->out_exponent) + c->output_offset;
 }
 
-TA_EW_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t raw)
+TA_ALWAYS_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t raw)
 {
     return ta_clamp_i32(dsp_output(c, raw), c->lo, c->hi);
 }
 
 /* Two stepping inputs. int8_range: the activation range is all of int8,
    so one saturation is the clamp (two constants fewer in the loop). */
-TA_EW_INLINE void dsp_both_row(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
+TA_ALWAYS_INLINE void dsp_both_row(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
                                int8_t *o, int32_t n, bool sub, bool int8_range)
 {
     const dsp_input_t s1 = c->in1, s2 = c->in2;
@@ -348,7 +348,7 @@ TA_EW_INLINE void dsp_both_row(const simd_consts_t *restrict c, const int8_t *a,
     }
 }
 
-TA_EW_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
+TA_ALWAYS_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
                            const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
                            bool sub)
 {
@@ -380,7 +380,7 @@ typedef struct {
     bool sub, wide;
 } row_ctx_t;
 
-TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
                                int kind)
 {
     const row_ctx_t *x = ctx;
@@ -390,14 +390,14 @@ TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, vo
 #if defined(TA_EW_MVE) || defined(TA_EW_DSP)
 /* One function for ADD and one for SUB, so that `sub` is a constant in
    the SIMD loops. */
-TA_EW_INLINE void simd_add_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+TA_ALWAYS_INLINE void simd_add_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
                                int kind)
 {
     const row_ctx_t *x = ctx;
     row_simd(x->p, &x->c, a, b, o, n, kind, false);
 }
 
-TA_EW_INLINE void simd_sub_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+TA_ALWAYS_INLINE void simd_sub_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
                                int kind)
 {
     const row_ctx_t *x = ctx;
@@ -407,7 +407,7 @@ TA_EW_INLINE void simd_sub_row(const void *ctx, const void *a, const void *b, vo
 
 /* The SIMD rows and the portable ones walk apart: each walk's loops then
    keep their constants in registers as a kernel of one path would. */
-TA_EW_INLINE int run(const ta_add_params_t *restrict p, const void *input1, const void *input2,
+TA_ALWAYS_INLINE int run(const ta_add_params_t *restrict p, const void *input1, const void *input2,
                      void *output, bool sub, bool wide)
 {
     row_ctx_t x;

@@ -56,7 +56,7 @@ static inline bool ta_binary_rescale_mve_init(int32_t left_shift, int32_t offset
 
 /* (q + offset) << left_shift as one multiply-add (shift_mul holds
    2^left_shift, offset the shifted offset), then the input's scale. */
-TA_EW_INLINE int32x4_t ta_binary_rescale_mve(int32x4_t q, int32x4_t shift_mul, int32_t offset,
+TA_ALWAYS_INLINE int32x4_t ta_binary_rescale_mve(int32x4_t q, int32x4_t shift_mul, int32_t offset,
                                              const ta_ew_scale_t *s)
 {
     const int32x4_t x = vmlasq_n_s32(q, shift_mul, offset);
@@ -66,7 +66,7 @@ TA_EW_INLINE int32x4_t ta_binary_rescale_mve(int32x4_t q, int32x4_t shift_mul, i
 /* Both inputs of four lanes rescaled (qa, qb: their raw values); the
    row's broadcast input, if kind names one, is `fixed`, rescaled once per
    row by the caller. */
-TA_EW_INLINE void ta_binary_rescale_lanes_mve(const ta_binary_rescale_mve_t *r, int32x4_t qa,
+TA_ALWAYS_INLINE void ta_binary_rescale_lanes_mve(const ta_binary_rescale_mve_t *r, int32x4_t qa,
                                               int32x4_t qb, int32x4_t fixed, int32x4_t shift_mul,
                                               int kind, int32x4_t *x, int32x4_t *y)
 {

@@ -67,7 +67,7 @@ static bool simd_consts(const ta_comparison_params_t *p, simd_consts_t *c)
                                       p->input2_shift, &c->in);
 }
 
-TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
+TA_ALWAYS_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
                                  int32x4_t fixed, int32x4_t shift_mul, int kind)
 {
     int32x4_t x, y;
@@ -79,7 +79,7 @@ TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t
     return vandq_s32(vshlq_s32(vdupq_n_s32(c->mask), vnegq_s32(order)), vdupq_n_s32(1));
 }
 
-TA_EW_INLINE void row_simd(const ta_comparison_params_t *restrict p,
+TA_ALWAYS_INLINE void row_simd(const ta_comparison_params_t *restrict p,
                            const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
                            bool *o, int32_t n, int kind)
 {
@@ -113,7 +113,7 @@ typedef struct {
 #endif
 } row_ctx_t;
 
-TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
                                int kind)
 {
     const row_ctx_t *x = ctx;
@@ -121,7 +121,7 @@ TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, vo
 }
 
 #if defined(TA_EW_MVE)
-TA_EW_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+TA_ALWAYS_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
                            int kind)
 {
     const row_ctx_t *x = ctx;

@@ -83,7 +83,7 @@ static bool simd_consts(const ta_mul_params_t *p, simd_consts_t *c)
 /* One int32 vector of products requantized, before the output offset:
    `right` (a negative output shift, no left shift) divides after the
    multiply, else the left shift comes first and nothing is divided. */
-TA_EW_INLINE int32x4_t mve_scale(const simd_consts_t *c, int32x4_t product, bool right)
+TA_ALWAYS_INLINE int32x4_t mve_scale(const simd_consts_t *c, int32x4_t product, bool right)
 {
     if (right)
         return ta_ew_divide_rounding_mve(vqrdmulhq_n_s32(product, c->out.multiplier),
@@ -96,7 +96,7 @@ TA_EW_INLINE int32x4_t mve_scale(const simd_consts_t *c, int32x4_t product, bool
    the products of the even and the odd lanes (VMULLB, VMULLT) in int32,
    requantized, narrowed back into order with the offset added (saturating
    in int16, which the int8 clamp makes exact), clamped. */
-TA_EW_INLINE int16x8_t mve_lanes(const simd_consts_t *c, int16x8_t x, int16x8_t y, int16x8_t lo,
+TA_ALWAYS_INLINE int16x8_t mve_lanes(const simd_consts_t *c, int16x8_t x, int16x8_t y, int16x8_t lo,
                                  int16x8_t hi, bool right)
 {
     const int32x4_t even = mve_scale(c, vmullbq_int_s16(x, y), right);
@@ -104,7 +104,7 @@ TA_EW_INLINE int16x8_t mve_lanes(const simd_consts_t *c, int16x8_t x, int16x8_t 
     return vminq_s16(vmaxq_s16(ta_dw_narrow_mve(even, odd, c->output_offset), lo), hi);
 }
 
-TA_EW_INLINE void row_lanes(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
+TA_ALWAYS_INLINE void row_lanes(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
                             int8_t *o, int32_t n, int kind, bool right)
 {
     const int16x8_t lo = vdupq_n_s16((int16_t)c->lo), hi = vdupq_n_s16((int16_t)c->hi);
@@ -135,7 +135,7 @@ TA_EW_INLINE void row_lanes(const simd_consts_t *restrict c, const int8_t *a, co
    as ta_ew_divide_by_pot needs, which for `right` (exponent >= 1) is the
    sign bit added as a shifted operand, the rounding, a shift; else
    nothing. Saturated to int8 (a clamp to a narrower range follows). */
-TA_EW_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t product, bool right)
+TA_ALWAYS_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t product, bool right)
 {
     const int32_t high = ta_ew_smmulr(ta_shift_left_wrap(product, (int)c->left + 1),
                                       c->out.multiplier);
@@ -145,12 +145,12 @@ TA_EW_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t product, bool ri
 
 /* The products of the bottom and of the top halfwords (gcc makes SMULBB
    and SMULTT of them; its ACLE names neither). */
-TA_EW_INLINE int32_t dsp_mul_bottom(uint32_t x, uint32_t y)
+TA_ALWAYS_INLINE int32_t dsp_mul_bottom(uint32_t x, uint32_t y)
 {
     return (int32_t)(int16_t)x * (int16_t)y;
 }
 
-TA_EW_INLINE int32_t dsp_mul_top(uint32_t x, uint32_t y)
+TA_ALWAYS_INLINE int32_t dsp_mul_top(uint32_t x, uint32_t y)
 {
     return ((int32_t)x >> 16) * ((int32_t)y >> 16);
 }
@@ -158,7 +158,7 @@ TA_EW_INLINE int32_t dsp_mul_top(uint32_t x, uint32_t y)
 /* Four outputs from the offset inputs as halfword pairs: elements 0 and 2
    of x in xe, 1 and 3 in xo (SXTB16 of a word, SADD16 of the offsets), the
    same of y; SMULBB and SMULTT give the products, one word stores them. */
-TA_EW_INLINE uint32_t dsp_four(const simd_consts_t *c, uint32_t xe, uint32_t xo, uint32_t ye,
+TA_ALWAYS_INLINE uint32_t dsp_four(const simd_consts_t *c, uint32_t xe, uint32_t xo, uint32_t ye,
                                uint32_t yo, uint32_t lo4, uint32_t hi4, bool right)
 {
     const uint32_t v = ta_pack4_s8(
@@ -167,7 +167,7 @@ TA_EW_INLINE uint32_t dsp_four(const simd_consts_t *c, uint32_t xe, uint32_t xo,
     return ta_clamp4_s8(v, lo4, hi4);
 }
 
-TA_EW_INLINE void row_lanes(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
+TA_ALWAYS_INLINE void row_lanes(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
                             int8_t *o, int32_t n, int kind, bool right)
 {
     const uint32_t off1 = (uint32_t)(uint16_t)c->off1 * 0x10001u;
@@ -208,7 +208,7 @@ TA_EW_INLINE void row_lanes(const simd_consts_t *restrict c, const int8_t *a, co
 
 #if defined(TA_EW_MVE) || defined(TA_EW_DSP)
 /* One copy of the row for each side of the output shift's sign. */
-TA_EW_INLINE void row_simd(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
+TA_ALWAYS_INLINE void row_simd(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
                            int8_t *o, int32_t n, int kind)
 {
     if (c->out.exponent > 0)
@@ -227,7 +227,7 @@ typedef struct {
     bool wide;
 } row_ctx_t;
 
-TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
                                int kind)
 {
     const row_ctx_t *x = ctx;
@@ -235,7 +235,7 @@ TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, vo
 }
 
 #if defined(TA_EW_MVE) || defined(TA_EW_DSP)
-TA_EW_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+TA_ALWAYS_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
                            int kind)
 {
     const row_ctx_t *x = ctx;
@@ -244,7 +244,7 @@ TA_EW_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *
 #endif
 
 /* The SIMD rows and the portable ones walk apart (see ta_add_sub.c). */
-TA_EW_INLINE int run(const ta_mul_params_t *restrict p, const void *input1, const void *input2,
+TA_ALWAYS_INLINE int run(const ta_mul_params_t *restrict p, const void *input1, const void *input2,
                      void *output, bool wide)
 {
     row_ctx_t x;

@@ -55,7 +55,7 @@ static int32_t rounded_average(int32_t sum, int32_t count)
 
 /* One output pixel of an average pool, channel by channel: the
    reference. `base` is the window's first input pixel. */
-TA_EW_INLINE void average_pixel_portable(const ta_pool_params_t *p, const void *base, int32_t rows,
+TA_ALWAYS_INLINE void average_pixel_portable(const ta_pool_params_t *p, const void *base, int32_t rows,
                                          int32_t cols, void *out, bool wide)
 {
     const size_t depth = (size_t)p->depth, row_stride = (size_t)p->input_width * depth;
@@ -72,7 +72,7 @@ TA_EW_INLINE void average_pixel_portable(const ta_pool_params_t *p, const void *
 }
 
 /* One output pixel of a max pool, channel by channel: the reference. */
-TA_EW_INLINE void max_pixel_portable(const ta_pool_params_t *p, const void *base, int32_t rows,
+TA_ALWAYS_INLINE void max_pixel_portable(const ta_pool_params_t *p, const void *base, int32_t rows,
                                      int32_t cols, void *out, bool wide)
 {
     const size_t depth = (size_t)p->depth, row_stride = (size_t)p->input_width * depth;
@@ -263,7 +263,7 @@ static void average_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int
 #endif
 
 /* One output pixel of an int8 average pool, by the fastest exact path. */
-TA_EW_INLINE void average_pixel_s8(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
+TA_ALWAYS_INLINE void average_pixel_s8(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
                                    int32_t cols, int8_t *out)
 {
 #if defined(TA_EW_MVE)
@@ -367,7 +367,7 @@ static void max_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t
 #endif
 
 /* One output pixel of an int8 max pool, by the fastest path. */
-TA_EW_INLINE void max_pixel_s8(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
+TA_ALWAYS_INLINE void max_pixel_s8(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
                                int32_t cols, int8_t *out)
 {
 #if defined(TA_EW_MVE)
@@ -382,7 +382,7 @@ TA_EW_INLINE void max_pixel_s8(const ta_pool_params_t *p, const int8_t *base, in
 /* Walks the output pixels of an int8 or int16 (wide) pool, average or
    maximum. An average needs a nonempty window (the converter makes sure);
    a max pool's empty window gives the dtype's minimum, clamped. */
-TA_EW_INLINE int pool(const ta_pool_params_t *p, const void *input, void *output, bool wide,
+TA_ALWAYS_INLINE int pool(const ta_pool_params_t *p, const void *input, void *output, bool wide,
                       bool average)
 {
     const size_t element = wide ? sizeof(int16_t) : sizeof(int8_t);

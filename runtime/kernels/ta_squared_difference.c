@@ -87,7 +87,7 @@ static bool simd_consts(const ta_squared_difference_params_t *p, simd_consts_t *
     return true;
 }
 
-TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
+TA_ALWAYS_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
                                  int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo, int32x4_t hi,
                                  int kind)
 {
@@ -102,7 +102,7 @@ TA_EW_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t
     return vminq_s32(vmaxq_s32(v, lo), hi);
 }
 
-TA_EW_INLINE void row_simd(const ta_squared_difference_params_t *restrict p,
+TA_ALWAYS_INLINE void row_simd(const ta_squared_difference_params_t *restrict p,
                            const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
                            int8_t *o, int32_t n, int kind)
 {
@@ -140,7 +140,7 @@ typedef struct {
     bool wide;
 } row_ctx_t;
 
-TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
                                int kind)
 {
     const row_ctx_t *x = ctx;
@@ -148,7 +148,7 @@ TA_EW_INLINE void portable_row(const void *ctx, const void *a, const void *b, vo
 }
 
 #if defined(TA_EW_MVE)
-TA_EW_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+TA_ALWAYS_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
                            int kind)
 {
     const row_ctx_t *x = ctx;
@@ -157,7 +157,7 @@ TA_EW_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *
 #endif
 
 /* The SIMD rows and the portable ones walk apart (see ta_add_sub.c). */
-TA_EW_INLINE int run(const ta_squared_difference_params_t *restrict p, const void *input1,
+TA_ALWAYS_INLINE int run(const ta_squared_difference_params_t *restrict p, const void *input1,
                      const void *input2, void *output, bool wide)
 {
     row_ctx_t x;

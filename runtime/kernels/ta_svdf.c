@@ -199,7 +199,7 @@ static void outputs_rank1_s8(const ta_svdf_params_t *p, const int8_t *wt, const 
    two passes, each with few live values: every filter's new state value,
    then the time filters and the outputs. The state zero point is folded
    into output_biases; `rows` is the batch's first state element. */
-TA_SPECIALISE void scalar_filters(const ta_svdf_params_t *p, const int8_t *in,
+TA_ALWAYS_INLINE void scalar_filters(const ta_svdf_params_t *p, const int8_t *in,
                                   const int8_t *weights_feature, const void *weights_time,
                                   const int32_t *feature_biases, const int32_t *output_biases,
                                   void *state, size_t rows, int8_t *out, int32_t f0, bool wide)
@@ -252,7 +252,7 @@ TA_SPECIALISE void scalar_filters(const ta_svdf_params_t *p, const int8_t *in,
 
 /* int8 (wide false) or int16 (wide true) state and time weights; the
    input, feature weights and output are int8 either way. */
-TA_SPECIALISE int svdf(const ta_svdf_params_t *p, const int8_t *input,
+TA_ALWAYS_INLINE int svdf(const ta_svdf_params_t *p, const int8_t *input,
                        const int8_t *weights_feature, const void *weights_time,
                        const int32_t *feature_biases, const int32_t *output_biases, void *state,
                        int8_t *output, bool wide)

@@ -11,7 +11,7 @@
 /* int8 activations (wide false: int32 accumulator, input offset, int32
    bias) or int16 ones (wide true: int64 accumulator and bias, zero points
    0), int8 weights either way, as the reference's two kernels. */
-TA_SPECIALISE int transpose_conv(const ta_transpose_conv_params_t *p, const void *input,
+TA_ALWAYS_INLINE int transpose_conv(const ta_transpose_conv_params_t *p, const void *input,
                                  const int8_t *weights, const void *bias,
                                  const int32_t *multipliers, const int32_t *shifts, void *output,
                                  bool wide)
