@@ -686,18 +686,17 @@ TA_NOINLINE static void triple_sweep_in_place(const int8_t *w, const int8_t *x, 
 
 static int right_shifts_only(const int32_t *shifts, int32_t out_c);
 
-/* Every output channel of one triple whose taps lie `step` bytes apart
+/* The out_c output channels of one triple whose taps lie `step` bytes apart
    from x, TRIPLE_GROUP channels a sweep: read in place
    (triple_sweep_in_place), or from im2col patches TA_CONV_2D_TRIPLE_PATCH
    bytes apart (triple_sweep, whose loads have that step built in).
    in_place is a constant at each call. */
 TA_ALWAYS_INLINE void triple_channels(int in_place, const int8_t *x, size_t step, int32_t chunks,
-                                      const ta_conv_2d_params_t *p, int right,
+                                      const ta_conv_2d_params_t *p, int32_t out_c, int right,
                                       const int8_t *weights, size_t block_bytes,
                                       const int32_t *bias_sum, const int32_t *multipliers,
                                       const int32_t *shifts, int8_t *out)
 {
-    const int32_t out_c = p->output_depth;
     int32_t acc[3][TRIPLE_GROUP];
     for (int32_t o = 0; o < out_c; o += TRIPLE_GROUP) {
         const int32_t filters = out_c - o < TRIPLE_GROUP ? out_c - o : TRIPLE_GROUP;
@@ -736,8 +735,8 @@ void ta_conv_2d_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *in_b,
         ta_conv_2d_gather_patches3(p, in_b, oy, ox, patches);
         for (ox += 3; ox >= width; ox -= width)
             oy++;
-        triple_channels(0, patches, TA_CONV_2D_TRIPLE_PATCH, chunks, p, right, weights, block_bytes,
-                        bias_sum, multipliers, shifts, out);
+        triple_channels(0, patches, TA_CONV_2D_TRIPLE_PATCH, chunks, p, out_c, right, weights,
+                        block_bytes, bias_sum, multipliers, shifts, out);
     }
 }
 
@@ -761,22 +760,23 @@ void ta_conv_2d_one_row_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_
     const int right = right_shifts_only(shifts, out_c);
     for (int32_t t = 0, oy = 0, ox = 0; t < triples; t++, out += 3 * out_c) {
         const int32_t iy = oy * p->stride_height - p->pad_top, ix0 = ox * sw - p->pad_left;
+        /* the first window's offset in the image (used only when inside it) */
         const size_t first = ((size_t)iy * (size_t)in_w + (size_t)ix0) * (size_t)fd;
-        const int8_t *x = in_b + first;
+        const int8_t *x = patches;
         size_t apart = (size_t)step;
         if (!in_row || ox + 3 > width) { /* patches: windows TA_CONV_2D_TRIPLE_PATCH apart */
             ta_conv_2d_gather_patches3(p, in_b, oy, ox, patches);
-            x = patches;
             apart = TA_CONV_2D_TRIPLE_PATCH;
-        } else if (!(iy >= 0 && iy < p->input_height && ix0 >= 0 && ix0 + cols <= in_w &&
-                     first + 2 * apart + (size_t)chunks * 16 <= image)) {
+        } else if (iy >= 0 && iy < p->input_height && ix0 >= 0 && ix0 + cols <= in_w &&
+                   first + 2 * apart + (size_t)chunks * 16 <= image) {
+            x = in_b + first;
+        } else {
             ta_conv_2d_gather_columns(p, in_b, iy, ix0, cols, patches);
-            x = patches;
         }
         for (ox += 3; ox >= width; ox -= width)
             oy++;
-        triple_channels(1, x, apart, chunks, p, right, weights, block_bytes, bias_sum, multipliers,
-                        shifts, out);
+        triple_channels(1, x, apart, chunks, p, out_c, right, weights, block_bytes, bias_sum,
+                        multipliers, shifts, out);
     }
 }
 
@@ -963,8 +963,8 @@ static void pixel_triples(const ta_conv_2d_params_t *p, const int8_t *x, size_t 
     const int32_t out_c = p->output_depth;
     const int right = right_shifts_only(shifts, out_c);
     for (int32_t t = 0; t < triples; t++, x += 3 * x_step, out += 3 * out_c)
-        triple_channels(1, x, x_step, n / 16, p, right, weights, block_bytes, bias_sum, multipliers,
-                        shifts, out);
+        triple_channels(1, x, x_step, n / 16, p, out_c, right, weights, block_bytes, bias_sum,
+                        multipliers, shifts, out);
 }
 
 void ta_conv_2d_run_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_t *x, size_t x_step,
