@@ -748,7 +748,6 @@ void ta_conv_2d_one_row_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_
 {
     const int32_t out_c = p->output_depth, width = p->output_width, chunks = (n + 15) / 16;
     const int32_t sw = p->stride_width, in_w = p->input_width, fd = p->filter_depth;
-    const int32_t cols = 2 * sw + p->filter_width; /* a triple's columns */
     const int64_t step = (int64_t)sw * fd;
     /* The sweep reads one chunk past the first window: inside the third's
        when step >= 8; a triple's columns gathered, to the end of the third
@@ -756,6 +755,7 @@ void ta_conv_2d_one_row_triples_s8_mve(const ta_conv_2d_params_t *p, const int8_
     const int in_row = p->filter_height == 1 && p->dilation_width == 1 && fd == p->input_depth &&
                        step >= 8 &&
                        2 * step + (int64_t)p->filter_width * fd + 16 <= 3 * TA_CONV_2D_TRIPLE_PATCH;
+    const int32_t cols = in_row ? 2 * sw + p->filter_width : 0; /* a triple's columns */
     const size_t image = (size_t)p->input_height * (size_t)in_w * (size_t)fd;
     const int right = right_shifts_only(shifts, out_c);
     for (int32_t t = 0, oy = 0, ox = 0; t < triples; t++, out += 3 * out_c) {
