@@ -50,7 +50,7 @@ static inline int32_t finish(const ta_add_params_t *p, int32_t raw)
 
 /* The reference arithmetic of two stepping inputs, one element at a time. */
 TA_ALWAYS_INLINE void portable_both(const ta_add_params_t *restrict p, const void *a, const void *b,
-                                void *o, int32_t n, bool sub, bool wide)
+                                    void *o, int32_t n, bool sub, bool wide)
 {
     for (int32_t i = 0; i < n; i++)
         ta_store_element(o, i,
@@ -181,7 +181,8 @@ static bool simd_consts(const ta_add_params_t *p, simd_consts_t *c)
 #endif
 
 #if defined(TA_EW_MVE)
-TA_ALWAYS_INLINE int32x4_t mve_finish(int32x4_t raw, const simd_consts_t *c, int32x4_t lo, int32x4_t hi)
+TA_ALWAYS_INLINE int32x4_t mve_finish(int32x4_t raw, const simd_consts_t *c, int32x4_t lo,
+                                      int32x4_t hi)
 {
     int32x4_t v = ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(raw, c->out.multiplier), c->out.fix_shift,
                                           -c->out.exponent);
@@ -191,8 +192,8 @@ TA_ALWAYS_INLINE int32x4_t mve_finish(int32x4_t raw, const simd_consts_t *c, int
 
 /* Four outputs from four lanes of each input (fixed: the broadcast one). */
 TA_ALWAYS_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
-                                 int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo, int32x4_t hi,
-                                 int kind, bool sub)
+                                     int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo,
+                                     int32x4_t hi, int kind, bool sub)
 {
     int32x4_t x, y;
     ta_binary_rescale_lanes_mve(&c->in, qa, qb, fixed, shift_mul, kind, &x, &y);
@@ -202,7 +203,7 @@ TA_ALWAYS_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32
 /* One input's rescale; `shifts` false when its exponent is 0 (the input
    of the larger scale: multiplier 1/2, no shift). */
 TA_ALWAYS_INLINE int32x4_t rescale_rounding_mve(int32x4_t q, int32x4_t shift_mul, int32_t offset,
-                                            const ta_ew_scale_t *s, bool shifts)
+                                                const ta_ew_scale_t *s, bool shifts)
 {
     const int32x4_t x = vqrdmulhq_n_s32(vmlasq_n_s32(q, shift_mul, offset), s->multiplier);
     return shifts ? ta_ew_divide_rounding_mve(x, -s->exponent) : x;
@@ -214,7 +215,7 @@ TA_ALWAYS_INLINE int32x4_t rescale_rounding_mve(int32x4_t q, int32x4_t shift_mul
    after, and the sum of two rescaled int8 values cannot saturate, so this
    is exactly the VQRDMULH and the VADD it replaces. */
 TA_ALWAYS_INLINE int32x4_t combined_mve(const simd_consts_t *restrict c, int32x4_t qa, int32x4_t qb,
-                                    int32x4_t shift_mul, bool sub, bool shifts1, bool shifts2)
+                                        int32x4_t shift_mul, bool sub, bool shifts1, bool shifts2)
 {
     const ta_binary_rescale_mve_t *in = &c->in;
     if (!sub && !shifts2)
@@ -236,7 +237,7 @@ TA_ALWAYS_INLINE int32x4_t combined_mve(const simd_consts_t *restrict c, int32x4
    raw's sign, the product's with a multiplier >= 0 but for a product
    rounded to 0, where stepping down by 1 changes nothing (exponent >= 1). */
 TA_ALWAYS_INLINE int32x4_t finish_rounding_mve(const simd_consts_t *restrict c, int32x4_t raw,
-                                           int32x4_t multiplier, int32x4_t lo, int32x4_t hi)
+                                               int32x4_t multiplier, int32x4_t lo, int32x4_t hi)
 {
     const int32x4_t fix = vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(raw), 31));
     const int32x4_t x = vqrdmlashq_n_s32(raw, multiplier, c->offset_scaled);
@@ -247,8 +248,8 @@ TA_ALWAYS_INLINE int32x4_t finish_rounding_mve(const simd_consts_t *restrict c, 
    the multiply (output_offset_scaled: nearly every ADD and SUB): row_simd's
    lanes with immediate sign shifts. */
 TA_ALWAYS_INLINE void row_both_rounding(const simd_consts_t *restrict c, const int8_t *a,
-                                    const int8_t *b, int8_t *o, int32_t n, bool sub, bool shifts1,
-                                    bool shifts2)
+                                        const int8_t *b, int8_t *o, int32_t n, bool sub,
+                                        bool shifts1, bool shifts2)
 {
     const int32x4_t shift_mul = vdupq_n_s32((int32_t)1 << c->in.left_shift);
     const int32x4_t lo = vdupq_n_s32(c->lo), hi = vdupq_n_s32(c->hi);
@@ -267,8 +268,8 @@ TA_ALWAYS_INLINE void row_both_rounding(const simd_consts_t *restrict c, const i
 }
 
 TA_ALWAYS_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
-                           const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
-                           bool sub)
+                               const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
+                               bool sub)
 {
     /* The input of the larger scale has the multiplier 1/2 and exponent
        0 (both inputs when the scales are equal), so the converter's
@@ -337,8 +338,8 @@ TA_ALWAYS_INLINE int32_t dsp_finish(const simd_consts_t *c, int32_t raw)
 
 /* Two stepping inputs. int8_range: the activation range is all of int8,
    so one saturation is the clamp (two constants fewer in the loop). */
-TA_ALWAYS_INLINE void dsp_both_row(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
-                               int8_t *o, int32_t n, bool sub, bool int8_range)
+TA_ALWAYS_INLINE void dsp_both_row(const simd_consts_t *restrict c, const int8_t *a,
+                                   const int8_t *b, int8_t *o, int32_t n, bool sub, bool int8_range)
 {
     const dsp_input_t s1 = c->in1, s2 = c->in2;
     for (int32_t i = 0; i < n; i++) {
@@ -349,8 +350,8 @@ TA_ALWAYS_INLINE void dsp_both_row(const simd_consts_t *restrict c, const int8_t
 }
 
 TA_ALWAYS_INLINE void row_simd(const ta_add_params_t *restrict p, const simd_consts_t *restrict c,
-                           const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
-                           bool sub)
+                               const int8_t *a, const int8_t *b, int8_t *o, int32_t n, int kind,
+                               bool sub)
 {
     const dsp_input_t s1 = c->in1, s2 = c->in2;
     if (kind == TA_ROW_BOTH_STEP) {
@@ -380,8 +381,8 @@ typedef struct {
     bool sub, wide;
 } row_ctx_t;
 
-TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
-                               int kind)
+TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o,
+                                   int32_t n, int kind)
 {
     const row_ctx_t *x = ctx;
     row_portable(x->p, a, b, o, n, kind, x->sub, x->wide);
@@ -390,15 +391,15 @@ TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b
 #if defined(TA_EW_MVE) || defined(TA_EW_DSP)
 /* One function for ADD and one for SUB, so that `sub` is a constant in
    the SIMD loops. */
-TA_ALWAYS_INLINE void simd_add_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
-                               int kind)
+TA_ALWAYS_INLINE void simd_add_row(const void *ctx, const void *a, const void *b, void *o,
+                                   int32_t n, int kind)
 {
     const row_ctx_t *x = ctx;
     row_simd(x->p, &x->c, a, b, o, n, kind, false);
 }
 
-TA_ALWAYS_INLINE void simd_sub_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
-                               int kind)
+TA_ALWAYS_INLINE void simd_sub_row(const void *ctx, const void *a, const void *b, void *o,
+                                   int32_t n, int kind)
 {
     const row_ctx_t *x = ctx;
     row_simd(x->p, &x->c, a, b, o, n, kind, true);
@@ -408,7 +409,7 @@ TA_ALWAYS_INLINE void simd_sub_row(const void *ctx, const void *a, const void *b
 /* The SIMD rows and the portable ones walk apart: each walk's loops then
    keep their constants in registers as a kernel of one path would. */
 TA_ALWAYS_INLINE int run(const ta_add_params_t *restrict p, const void *input1, const void *input2,
-                     void *output, bool sub, bool wide)
+                         void *output, bool sub, bool wide)
 {
     row_ctx_t x;
     x.p = p;

@@ -57,7 +57,7 @@ static inline bool ta_binary_rescale_mve_init(int32_t left_shift, int32_t offset
 /* (q + offset) << left_shift as one multiply-add (shift_mul holds
    2^left_shift, offset the shifted offset), then the input's scale. */
 TA_ALWAYS_INLINE int32x4_t ta_binary_rescale_mve(int32x4_t q, int32x4_t shift_mul, int32_t offset,
-                                             const ta_ew_scale_t *s)
+                                                 const ta_ew_scale_t *s)
 {
     const int32x4_t x = vmlasq_n_s32(q, shift_mul, offset);
     return ta_ew_divide_by_pot_mve(vqrdmulhq_n_s32(x, s->multiplier), s->fix_shift, -s->exponent);
@@ -67,8 +67,9 @@ TA_ALWAYS_INLINE int32x4_t ta_binary_rescale_mve(int32x4_t q, int32x4_t shift_mu
    row's broadcast input, if kind names one, is `fixed`, rescaled once per
    row by the caller. */
 TA_ALWAYS_INLINE void ta_binary_rescale_lanes_mve(const ta_binary_rescale_mve_t *r, int32x4_t qa,
-                                              int32x4_t qb, int32x4_t fixed, int32x4_t shift_mul,
-                                              int kind, int32x4_t *x, int32x4_t *y)
+                                                  int32x4_t qb, int32x4_t fixed,
+                                                  int32x4_t shift_mul, int kind, int32x4_t *x,
+                                                  int32x4_t *y)
 {
     *x = kind == TA_ROW_FIRST_FIXED ? fixed
                                     : ta_binary_rescale_mve(qa, shift_mul, r->offset1, &r->in1);

@@ -64,9 +64,9 @@ static inline int ta_broadcast_next(ta_broadcast_iter_t *it, int32_t rank, const
 /* Calls row for every row of the shape (rank, dims, stride1, stride2);
    in_size and out_size are the bytes of one element. */
 TA_ALWAYS_INLINE void ta_broadcast_rows(int32_t rank, const int32_t *dims, const int32_t *stride1,
-                                    const int32_t *stride2, const void *input1, const void *input2,
-                                    size_t in_size, void *output, size_t out_size,
-                                    ta_broadcast_row_fn row, const void *ctx)
+                                        const int32_t *stride2, const void *input1,
+                                        const void *input2, size_t in_size, void *output,
+                                        size_t out_size, ta_broadcast_row_fn row, const void *ctx)
 {
     const int32_t n = dims[rank - 1];
     const int step1 = stride1[rank - 1] != 0, step2 = stride2[rank - 1] != 0;

@@ -68,7 +68,7 @@ static bool simd_consts(const ta_comparison_params_t *p, simd_consts_t *c)
 }
 
 TA_ALWAYS_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
-                                 int32x4_t fixed, int32x4_t shift_mul, int kind)
+                                     int32x4_t fixed, int32x4_t shift_mul, int kind)
 {
     int32x4_t x, y;
     ta_binary_rescale_lanes_mve(&c->in, qa, qb, fixed, shift_mul, kind, &x, &y);
@@ -80,8 +80,8 @@ TA_ALWAYS_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32
 }
 
 TA_ALWAYS_INLINE void row_simd(const ta_comparison_params_t *restrict p,
-                           const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
-                           bool *o, int32_t n, int kind)
+                               const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
+                               bool *o, int32_t n, int kind)
 {
     const int32x4_t shift_mul = vdupq_n_s32((int32_t)1 << c->in.left_shift);
     const int32x4_t zero = vdupq_n_s32(0);
@@ -113,8 +113,8 @@ typedef struct {
 #endif
 } row_ctx_t;
 
-TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
-                               int kind)
+TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o,
+                                   int32_t n, int kind)
 {
     const row_ctx_t *x = ctx;
     row_portable(x->p, a, b, o, n, kind);
@@ -122,7 +122,7 @@ TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b
 
 #if defined(TA_EW_MVE)
 TA_ALWAYS_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
-                           int kind)
+                               int kind)
 {
     const row_ctx_t *x = ctx;
     row_simd(x->p, &x->c, a, b, o, n, kind);

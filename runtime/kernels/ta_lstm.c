@@ -201,8 +201,8 @@ static int32_t to_q3_12_any(int32_t acc, int32_t multiplier, int32_t shift)
 /* Gate g's values of `count` rows from their two sums (see mul_q for
    `right`). */
 TA_ALWAYS_INLINE void gate_values(const int32_t from_input[4], const int32_t from_hidden[4],
-                               int32_t mi, int32_t si, int32_t mh, int32_t sh, int32_t g,
-                               int32_t count, int16_t *out, bool right)
+                                  int32_t mi, int32_t si, int32_t mh, int32_t sh, int32_t g,
+                                  int32_t count, int16_t *out, bool right)
 {
     for (int32_t k = 0; k < count; k++) {
         const int16_t pre = (int16_t)sat16(to_q3_12(from_input[k], mi, si, right) +
@@ -214,9 +214,9 @@ TA_ALWAYS_INLINE void gate_values(const int32_t from_input[4], const int32_t fro
 /* The cell and hidden state update of step() on `count` lanes (see mul_q
    for `right`: the three requantizations'). */
 TA_ALWAYS_INLINE void update_scalar(const ta_lstm_params_t *p, const int16_t *in_gate,
-                                 const int16_t *forget, const int16_t *cell_gate,
-                                 const int16_t *out_gate, int16_t *c, int8_t *h, size_t count,
-                                 bool right)
+                                    const int16_t *forget, const int16_t *cell_gate,
+                                    const int16_t *out_gate, int16_t *c, int8_t *h, size_t count,
+                                    bool right)
 {
     /* The parameters in locals: the int8 stores to h may alias *p. */
     const int32_t fm = p->forget_multiplier, fs = p->forget_shift;

@@ -32,8 +32,8 @@ TA_EW_NOINLINE void row_portable(const int8_t *a, size_t step1, const int8_t *b,
 #endif
 
 #if defined(TA_EW_MVE)
-TA_ALWAYS_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, size_t step2, int8_t *o,
-                           int32_t n, bool maximum)
+TA_ALWAYS_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, size_t step2,
+                               int8_t *o, int32_t n, bool maximum)
 {
     const int8x16_t fixed1 = vdupq_n_s8(a[0]), fixed2 = vdupq_n_s8(b[0]);
     for (; n > 0; n -= 16) {
@@ -55,8 +55,8 @@ static inline uint32_t pick_bytes(uint32_t x, uint32_t y, bool maximum)
     return maximum ? __sel(x, y) : __sel(y, x);
 }
 
-TA_ALWAYS_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, size_t step2, int8_t *o,
-                           int32_t n, bool maximum)
+TA_ALWAYS_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, size_t step2,
+                               int8_t *o, int32_t n, bool maximum)
 {
     const uint32_t fixed1 = 0x01010101u * (uint8_t)a[0], fixed2 = 0x01010101u * (uint8_t)b[0];
     int32_t i = 0;
@@ -74,7 +74,8 @@ TA_ALWAYS_INLINE void row_simd(const int8_t *a, size_t step1, const int8_t *b, s
 #endif
 
 /* kind: which input stays on its broadcast element (ta_broadcast_rows.h). */
-TA_ALWAYS_INLINE void row(const void *ctx, const void *a, const void *b, void *o, int32_t n, int kind)
+TA_ALWAYS_INLINE void row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
+                          int kind)
 {
     const bool maximum = *(const bool *)ctx;
     const size_t step1 = kind != TA_ROW_FIRST_FIXED, step2 = kind != TA_ROW_SECOND_FIXED;
@@ -86,7 +87,7 @@ TA_ALWAYS_INLINE void row(const void *ctx, const void *a, const void *b, void *o
 }
 
 TA_ALWAYS_INLINE int run(const ta_maximum_minimum_params_t *p, const int8_t *input1,
-                     const int8_t *input2, int8_t *output, bool maximum)
+                         const int8_t *input2, int8_t *output, bool maximum)
 {
     ta_broadcast_rows(p->rank, p->dims, p->stride1, p->stride2, input1, input2, sizeof(int8_t),
                       output, sizeof(int8_t), row, &maximum);

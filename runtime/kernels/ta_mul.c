@@ -97,7 +97,7 @@ TA_ALWAYS_INLINE int32x4_t mve_scale(const simd_consts_t *c, int32x4_t product, 
    requantized, narrowed back into order with the offset added (saturating
    in int16, which the int8 clamp makes exact), clamped. */
 TA_ALWAYS_INLINE int16x8_t mve_lanes(const simd_consts_t *c, int16x8_t x, int16x8_t y, int16x8_t lo,
-                                 int16x8_t hi, bool right)
+                                     int16x8_t hi, bool right)
 {
     const int32x4_t even = mve_scale(c, vmullbq_int_s16(x, y), right);
     const int32x4_t odd = mve_scale(c, vmulltq_int_s16(x, y), right);
@@ -105,7 +105,7 @@ TA_ALWAYS_INLINE int16x8_t mve_lanes(const simd_consts_t *c, int16x8_t x, int16x
 }
 
 TA_ALWAYS_INLINE void row_lanes(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
-                            int8_t *o, int32_t n, int kind, bool right)
+                                int8_t *o, int32_t n, int kind, bool right)
 {
     const int16x8_t lo = vdupq_n_s16((int16_t)c->lo), hi = vdupq_n_s16((int16_t)c->hi);
     const int16_t off1 = (int16_t)c->off1, off2 = (int16_t)c->off2;
@@ -159,7 +159,7 @@ TA_ALWAYS_INLINE int32_t dsp_mul_top(uint32_t x, uint32_t y)
    of x in xe, 1 and 3 in xo (SXTB16 of a word, SADD16 of the offsets), the
    same of y; SMULBB and SMULTT give the products, one word stores them. */
 TA_ALWAYS_INLINE uint32_t dsp_four(const simd_consts_t *c, uint32_t xe, uint32_t xo, uint32_t ye,
-                               uint32_t yo, uint32_t lo4, uint32_t hi4, bool right)
+                                   uint32_t yo, uint32_t lo4, uint32_t hi4, bool right)
 {
     const uint32_t v = ta_pack4_s8(
         dsp_finish(c, dsp_mul_bottom(xe, ye), right), dsp_finish(c, dsp_mul_bottom(xo, yo), right),
@@ -168,7 +168,7 @@ TA_ALWAYS_INLINE uint32_t dsp_four(const simd_consts_t *c, uint32_t xe, uint32_t
 }
 
 TA_ALWAYS_INLINE void row_lanes(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
-                            int8_t *o, int32_t n, int kind, bool right)
+                                int8_t *o, int32_t n, int kind, bool right)
 {
     const uint32_t off1 = (uint32_t)(uint16_t)c->off1 * 0x10001u;
     const uint32_t off2 = (uint32_t)(uint16_t)c->off2 * 0x10001u;
@@ -209,7 +209,7 @@ TA_ALWAYS_INLINE void row_lanes(const simd_consts_t *restrict c, const int8_t *a
 #if defined(TA_EW_MVE) || defined(TA_EW_DSP)
 /* One copy of the row for each side of the output shift's sign. */
 TA_ALWAYS_INLINE void row_simd(const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
-                           int8_t *o, int32_t n, int kind)
+                               int8_t *o, int32_t n, int kind)
 {
     if (c->out.exponent > 0)
         row_lanes(c, a, b, o, n, kind, true);
@@ -227,8 +227,8 @@ typedef struct {
     bool wide;
 } row_ctx_t;
 
-TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
-                               int kind)
+TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o,
+                                   int32_t n, int kind)
 {
     const row_ctx_t *x = ctx;
     row_portable(x->p, a, b, o, n, kind, x->wide);
@@ -236,7 +236,7 @@ TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b
 
 #if defined(TA_EW_MVE) || defined(TA_EW_DSP)
 TA_ALWAYS_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
-                           int kind)
+                               int kind)
 {
     const row_ctx_t *x = ctx;
     row_simd(&x->c, a, b, o, n, kind);
@@ -245,7 +245,7 @@ TA_ALWAYS_INLINE void simd_row(const void *ctx, const void *a, const void *b, vo
 
 /* The SIMD rows and the portable ones walk apart (see ta_add_sub.c). */
 TA_ALWAYS_INLINE int run(const ta_mul_params_t *restrict p, const void *input1, const void *input2,
-                     void *output, bool wide)
+                         void *output, bool wide)
 {
     row_ctx_t x;
     x.p = p;

@@ -55,8 +55,8 @@ static int32_t rounded_average(int32_t sum, int32_t count)
 
 /* One output pixel of an average pool, channel by channel: the
    reference. `base` is the window's first input pixel. */
-TA_ALWAYS_INLINE void average_pixel_portable(const ta_pool_params_t *p, const void *base, int32_t rows,
-                                         int32_t cols, void *out, bool wide)
+TA_ALWAYS_INLINE void average_pixel_portable(const ta_pool_params_t *p, const void *base,
+                                             int32_t rows, int32_t cols, void *out, bool wide)
 {
     const size_t depth = (size_t)p->depth, row_stride = (size_t)p->input_width * depth;
     const int32_t count = rows * cols;
@@ -73,7 +73,7 @@ TA_ALWAYS_INLINE void average_pixel_portable(const ta_pool_params_t *p, const vo
 
 /* One output pixel of a max pool, channel by channel: the reference. */
 TA_ALWAYS_INLINE void max_pixel_portable(const ta_pool_params_t *p, const void *base, int32_t rows,
-                                     int32_t cols, void *out, bool wide)
+                                         int32_t cols, void *out, bool wide)
 {
     const size_t depth = (size_t)p->depth, row_stride = (size_t)p->input_width * depth;
     for (size_t ch = 0; ch < depth; ch++) {
@@ -264,7 +264,7 @@ static void average_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int
 
 /* One output pixel of an int8 average pool, by the fastest exact path. */
 TA_ALWAYS_INLINE void average_pixel_s8(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
-                                   int32_t cols, int8_t *out)
+                                       int32_t cols, int8_t *out)
 {
 #if defined(TA_EW_MVE)
     if (averaging_by_product(rows * cols)) {
@@ -368,7 +368,7 @@ static void max_pixel_dsp(const ta_pool_params_t *p, const int8_t *base, int32_t
 
 /* One output pixel of an int8 max pool, by the fastest path. */
 TA_ALWAYS_INLINE void max_pixel_s8(const ta_pool_params_t *p, const int8_t *base, int32_t rows,
-                               int32_t cols, int8_t *out)
+                                   int32_t cols, int8_t *out)
 {
 #if defined(TA_EW_MVE)
     max_pixel_mve(p, base, rows, cols, out);
@@ -383,7 +383,7 @@ TA_ALWAYS_INLINE void max_pixel_s8(const ta_pool_params_t *p, const int8_t *base
    maximum. An average needs a nonempty window (the converter makes sure);
    a max pool's empty window gives the dtype's minimum, clamped. */
 TA_ALWAYS_INLINE int pool(const ta_pool_params_t *p, const void *input, void *output, bool wide,
-                      bool average)
+                          bool average)
 {
     const size_t element = wide ? sizeof(int16_t) : sizeof(int8_t);
     char *out = output;

@@ -20,7 +20,7 @@ static int32_t requantize_sum(const ta_reduce_params_t *p, uint32_t sum)
 
 /* SUM (and MEAN, whose multiplier divides) of int8 or int16 (wide). */
 TA_ALWAYS_INLINE int reduce_sum(const ta_reduce_params_t *p, const void *input, void *output,
-                             bool wide)
+                                bool wide)
 {
     if (!ta_reduce_params_valid(p))
         return TA_ERR_BAD_ARGUMENT;

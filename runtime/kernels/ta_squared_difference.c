@@ -88,8 +88,8 @@ static bool simd_consts(const ta_squared_difference_params_t *p, simd_consts_t *
 }
 
 TA_ALWAYS_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32x4_t qb,
-                                 int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo, int32x4_t hi,
-                                 int kind)
+                                     int32x4_t fixed, int32x4_t shift_mul, int32x4_t lo,
+                                     int32x4_t hi, int kind)
 {
     int32x4_t x, y;
     ta_binary_rescale_lanes_mve(&c->in, qa, qb, fixed, shift_mul, kind, &x, &y);
@@ -103,8 +103,8 @@ TA_ALWAYS_INLINE int32x4_t mve_lanes(const simd_consts_t *c, int32x4_t qa, int32
 }
 
 TA_ALWAYS_INLINE void row_simd(const ta_squared_difference_params_t *restrict p,
-                           const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
-                           int8_t *o, int32_t n, int kind)
+                               const simd_consts_t *restrict c, const int8_t *a, const int8_t *b,
+                               int8_t *o, int32_t n, int kind)
 {
     const int32x4_t shift_mul = vdupq_n_s32((int32_t)1 << c->in.left_shift);
     const int32x4_t lo = vdupq_n_s32(c->lo), hi = vdupq_n_s32(c->hi);
@@ -140,8 +140,8 @@ typedef struct {
     bool wide;
 } row_ctx_t;
 
-TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
-                               int kind)
+TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b, void *o,
+                                   int32_t n, int kind)
 {
     const row_ctx_t *x = ctx;
     row_portable(x->p, a, b, o, n, kind, x->wide);
@@ -149,7 +149,7 @@ TA_ALWAYS_INLINE void portable_row(const void *ctx, const void *a, const void *b
 
 #if defined(TA_EW_MVE)
 TA_ALWAYS_INLINE void simd_row(const void *ctx, const void *a, const void *b, void *o, int32_t n,
-                           int kind)
+                               int kind)
 {
     const row_ctx_t *x = ctx;
     row_simd(x->p, &x->c, a, b, o, n, kind);
@@ -158,7 +158,7 @@ TA_ALWAYS_INLINE void simd_row(const void *ctx, const void *a, const void *b, vo
 
 /* The SIMD rows and the portable ones walk apart (see ta_add_sub.c). */
 TA_ALWAYS_INLINE int run(const ta_squared_difference_params_t *restrict p, const void *input1,
-                     const void *input2, void *output, bool wide)
+                         const void *input2, void *output, bool wide)
 {
     row_ctx_t x;
     x.p = p;

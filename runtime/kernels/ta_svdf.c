@@ -200,9 +200,9 @@ static void outputs_rank1_s8(const ta_svdf_params_t *p, const int8_t *wt, const 
    then the time filters and the outputs. The state zero point is folded
    into output_biases; `rows` is the batch's first state element. */
 TA_ALWAYS_INLINE void scalar_filters(const ta_svdf_params_t *p, const int8_t *in,
-                                  const int8_t *weights_feature, const void *weights_time,
-                                  const int32_t *feature_biases, const int32_t *output_biases,
-                                  void *state, size_t rows, int8_t *out, int32_t f0, bool wide)
+                                     const int8_t *weights_feature, const void *weights_time,
+                                     const int32_t *feature_biases, const int32_t *output_biases,
+                                     void *state, size_t rows, int8_t *out, int32_t f0, bool wide)
 {
     const int32_t mem = p->memory, filters = p->filters;
     const int32_t lo = wide ? INT16_MIN : INT8_MIN, hi = wide ? INT16_MAX : INT8_MAX;
@@ -253,9 +253,9 @@ TA_ALWAYS_INLINE void scalar_filters(const ta_svdf_params_t *p, const int8_t *in
 /* int8 (wide false) or int16 (wide true) state and time weights; the
    input, feature weights and output are int8 either way. */
 TA_ALWAYS_INLINE int svdf(const ta_svdf_params_t *p, const int8_t *input,
-                       const int8_t *weights_feature, const void *weights_time,
-                       const int32_t *feature_biases, const int32_t *output_biases, void *state,
-                       int8_t *output, bool wide)
+                          const int8_t *weights_feature, const void *weights_time,
+                          const int32_t *feature_biases, const int32_t *output_biases, void *state,
+                          int8_t *output, bool wide)
 {
     const int32_t mem = p->memory, filters = p->filters;
     const size_t element = wide ? sizeof(int16_t) : sizeof(int8_t);

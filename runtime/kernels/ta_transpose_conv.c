@@ -12,9 +12,9 @@
    bias) or int16 ones (wide true: int64 accumulator and bias, zero points
    0), int8 weights either way, as the reference's two kernels. */
 TA_ALWAYS_INLINE int transpose_conv(const ta_transpose_conv_params_t *p, const void *input,
-                                 const int8_t *weights, const void *bias,
-                                 const int32_t *multipliers, const int32_t *shifts, void *output,
-                                 bool wide)
+                                    const int8_t *weights, const void *bias,
+                                    const int32_t *multipliers, const int32_t *shifts, void *output,
+                                    bool wide)
 {
     const int32_t ic = p->input_depth, sh = p->stride_height, sw = p->stride_width;
     const size_t filter_size = (size_t)p->filter_height * (size_t)p->filter_width * (size_t)ic;
