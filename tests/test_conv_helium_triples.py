@@ -137,3 +137,33 @@ def test_one_row_entry_on_the_host(tmp_path, name):
     m = module.convert(path, tmp_path / "m", keys={"platform.name": "mps3_an547"})
     total, diff = difftest.against_tflm(m, path, runs=2, seed=5)
     assert total == 2 * pixels * out_c and diff == 0, f"{diff} of {total} bytes differ"
+
+
+def test_one_row_entry_in_a_row_chain_on_cortex_m55(tmp_path):
+    """A 1x5 layer of 32 channels between a 3x3 and a 1x1 one, row-streamed
+    (memory.row_streaming: least_ram): the one-row entry runs on bands of
+    one output row, its windows read in place in the chain's row buffer.
+    Weights over all of int8 (narrow ones would be stored compressed, and a
+    decoded layer does not chain)."""
+    rng = np.random.default_rng(11)
+    b = ModelBuilder()
+    x = b.tensor([1, 10, 16, 2], "int8", Q(0.05, 3), name="input")
+    t, c, scale = x, 2, 0.05
+    for i, (k, out_c) in enumerate([((3, 3), 32), ((1, 5), 32), ((1, 1), 2)]):
+        ws = [0.0004 * 0.02 / scale * (1 + 0.1 * (j % 5)) for j in range(out_c)]
+        w = b.const(rng.integers(-127, 128, [out_c, *k, c]).astype(np.int8), "int8",
+                    Q(ws, [0] * out_c, axis=0), name=f"w{i}")
+        bias = b.const(rng.integers(-300, 300, out_c).astype(np.int32), "int32",
+                       Q([scale * s for s in ws], [0] * out_c, axis=0), name=f"b{i}")
+        y = b.tensor([1, 10, 16, out_c], "int8", Q(0.02, -5 + i), name=f"y{i}")
+        b.op("CONV_2D", [t, w, bias], [y], "Conv2DOptions", padding="SAME", strideH=1,
+             strideW=1, fusedActivationFunction="NONE")
+        t, c, scale = y, out_c, 0.02
+    path = tmp_path / "m.tflite"
+    path.write_bytes(b.build([x], [t]))
+    m = module.convert(path, tmp_path / "m", keys={"platform.name": "mps3_an547",
+                                                   "memory.row_streaming": "least_ram"})
+    code = "".join(p.read_text() for p in (tmp_path / "m" / "ops").glob("*.c"))
+    assert "ta_conv_2d_s8_one_row(" in code and "_row_steps[" in code, "no chained one-row layer"
+    total, diff = difftest.against_tflm(m, path, runs=2, seed=5, board=BOARD)
+    assert total == 2 * 10 * 16 * 2 and diff == 0, f"{diff} of {total} bytes differ"
