@@ -75,9 +75,49 @@ dot4_words(TA_FC_ARG int32_t acc[4], TA_FC_ARG const int8_t *w, TA_FC_ARG const 
                      "   pop    {r4-r11, pc}\n");
     /* clang-format on */
 }
-#undef TA_FC_ARG
 #undef TA_FC_WORD
 #undef TA_FC_WORD_FROM_R10
+
+/* acc[r] += sum_{k<n} w_r[k] * x[k] for two rows as the model has them, w_1
+   = w_0 + stride (any alignment: single loads), n a multiple of 4 (0
+   too): per input word its widening once for both rows and one load of
+   each row, 13 instructions per 8 MACs, two words a pass (an odd count
+   entering at the second; four a pass took 112 bytes more of code in
+   every module with a fully connected layer, for 0.9% fewer instructions
+   and 1.4% fewer estimated cycles on a 1024 -> 10 layer). */
+/* clang-format off */
+#define TA_FC_PAIR_WORD \
+    "   ldr    r10, [r2], #4\n" \
+    "   ldr    r11, [r1, r6]\n" \
+    "   ldr    r7, [r1], #4\n" \
+    "   sxtb16 r9, r10\n" \
+    "   sxtb16 r10, r10, ror #8\n" \
+    TA_FC_WORD_ROW("r7", "r4") TA_FC_WORD_ROW("r11", "r5")
+/* clang-format on */
+__attribute__((naked, noinline)) static void
+dot2_rows(TA_FC_ARG int32_t acc[2], TA_FC_ARG const int8_t *w, TA_FC_ARG const int8_t *x,
+          TA_FC_ARG int32_t n, TA_FC_ARG int32_t stride)
+{
+    /* clang-format off */
+    __asm__ volatile("   push   {r0, r4-r11, lr}\n"
+                     "   ldr    r6, [sp, #40]\n" /* stride, the fifth argument */
+                     "   ldm    r0, {r4, r5}\n"
+                     "   cmp    r3, #0\n"
+                     "   beq    6f\n"
+                     "   add    r12, r2, r3\n" /* the input's end */
+                     "   lsls   r8, r3, #30\n" /* C: words & 1 */
+                     "   bcs    2f\n"
+                     "1:\n" TA_FC_PAIR_WORD
+                     "2:\n" TA_FC_PAIR_WORD
+                     "   cmp    r2, r12\n"
+                     "   bne    1b\n"
+                     "6: pop    {r0}\n"
+                     "   stm    r0, {r4, r5}\n"
+                     "   pop    {r4-r11, pc}\n");
+    /* clang-format on */
+}
+#undef TA_FC_PAIR_WORD
+#undef TA_FC_ARG
 #undef TA_FC_WORD_ROW
 
 /* The input's last depth % 4 (1-3) bytes in a word, zeros above them:
@@ -222,28 +262,6 @@ void ta_fully_connected_s8_groups_dsp(const ta_fully_connected_params_t *p, cons
     }
 }
 
-/* acc[r] += sum_{k<n} w_r[k] * x[k] for two rows: each input word loaded
-   and widened once for both. */
-static void dot2_s8(int32_t acc[2], const int8_t *w0, const int8_t *w1, const int8_t *x, int32_t n)
-{
-    int32_t a0 = acc[0], a1 = acc[1], k = 0;
-    for (; k + 4 <= n; k += 4) {
-        const uint32_t xw = ta_mm_load32(x + k), v0 = ta_mm_load32(w0 + k),
-                       v1 = ta_mm_load32(w1 + k);
-        const uint32_t xe = __sxtb16(xw), xo = ta_mm_sxtb16_ror8(xw);
-        a0 = __smlad(__sxtb16(v0), xe, a0);
-        a0 = __smlad(ta_mm_sxtb16_ror8(v0), xo, a0);
-        a1 = __smlad(__sxtb16(v1), xe, a1);
-        a1 = __smlad(ta_mm_sxtb16_ror8(v1), xo, a1);
-    }
-    for (; k < n; k++) {
-        a0 = (int32_t)((uint32_t)a0 + (uint32_t)(w0[k] * x[k]));
-        a1 = (int32_t)((uint32_t)a1 + (uint32_t)(w1[k] * x[k]));
-    }
-    acc[0] = a0;
-    acc[1] = a1;
-}
-
 void ta_fully_connected_s8_rows_dsp(const ta_fully_connected_params_t *p, const int8_t *in,
                                     const int8_t *weights, const int32_t *bias_sum,
                                     const int32_t *multipliers, const int32_t *shifts, int32_t o,
@@ -254,8 +272,14 @@ void ta_fully_connected_s8_rows_dsp(const ta_fully_connected_params_t *p, const 
     int32_t acc[3];
     for (int32_t k = 0; k < n; k++)
         acc[k] = bias_sum ? bias_sum[o + k] : 0;
-    if (n >= 2)
-        dot2_s8(acc, w, w + depth, in, depth);
+    if (n >= 2) {
+        const int32_t whole = depth & ~3;
+        dot2_rows(acc, w, in, whole, depth);
+        for (int32_t k = whole; k < depth; k++) { /* unsigned: int32 wrap-around */
+            acc[0] = (int32_t)((uint32_t)acc[0] + (uint32_t)(w[k] * in[k]));
+            acc[1] = (int32_t)((uint32_t)acc[1] + (uint32_t)(w[depth + k] * in[k]));
+        }
+    }
     if (n != 2) /* one row alone: the only one, or the third */
         acc[n - 1] = ta_mm_dot1_s8(acc[n - 1], w + (size_t)(n - 1) * (size_t)depth, in, depth);
     ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
