@@ -15,6 +15,15 @@
 #include <string.h>
 
 #if !defined(TA_MM_DSP)
+/* acc + one row of a group times the input: the row's word k at w + 16 k. */
+static int32_t group_row(int32_t acc, const int8_t *w, const int8_t *in, int32_t depth)
+{
+    for (int32_t d = 0; d < depth; d++) /* unsigned: int32 wrap-around */
+        acc = (int32_t)((uint32_t)acc +
+                        (uint32_t)(w[(size_t)(d / 4) * 16 + (size_t)(d % 4)] * in[d]));
+    return acc;
+}
+
 /* The groups of four rows, a word of each in turn (rows `padded` bytes,
    a multiple of 4), then the last rows as the model has them (row o at
    last + o * depth), each requantized as ta_fully_connected_s8 does. */
@@ -28,14 +37,10 @@ static void words_s8(const ta_fully_connected_params_t *p, const int8_t *in, con
         const int32_t n = o < full ? 4 : rows - o;
         int32_t acc[4];
         for (int32_t r = 0; r < n; r++) {
-            int32_t a = bias_sum ? bias_sum[o + r] : 0;
-            for (int32_t d = 0; d < depth; d++) { /* unsigned: int32 wrap-around */
-                const int8_t w = o < full ? weights[(size_t)o * padded + (size_t)(d / 4) * 16 +
-                                                    (size_t)r * 4 + (size_t)(d % 4)]
-                                          : last[(size_t)(o + r) * (size_t)depth + (size_t)d];
-                a = (int32_t)((uint32_t)a + (uint32_t)(w * in[d]));
-            }
-            acc[r] = a;
+            const int32_t a = bias_sum ? bias_sum[o + r] : 0;
+            acc[r] = o < full
+                         ? group_row(a, weights + (size_t)o * padded + (size_t)r * 4, in, depth)
+                         : ta_mm_dot1_s8(a, last + (size_t)(o + r) * (size_t)depth, in, depth);
         }
         ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
                          p->multiplier, p->shift, p->output_offset, p->activation_min,
