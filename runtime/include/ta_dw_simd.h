@@ -153,13 +153,20 @@ static inline int32_t ta_dw_requantize_right(int32_t x, int32_t multiplier, int3
 }
 
 #if defined(TA_HAVE_DSP)
-/* ta_dw_requantize_right for |x| < 2^30: SMMULR rounds (2x * m) / 2^32
-   half up, which is (x * m + 2^30) >> 31 exactly; |h| <= 2^30, so the step
-   down of negative values needs no saturation. */
-static inline int32_t ta_dw_requantize_right_small(int32_t x, int32_t multiplier, int32_t shift)
+/* ta_dw_srdhm for |x| < 2^30: SMMULR rounds (2x * m) / 2^32 half up, which
+   is (x * m + 2^30) >> 31 exactly, and |result| <= 2^30. */
+static inline int32_t ta_dw_srdhm_small(int32_t x, int32_t multiplier)
 {
     int32_t h;
     __asm__("smmulr %0, %1, %2" : "=r"(h) : "r"(x * 2), "r"(multiplier));
+    return h;
+}
+
+/* ta_dw_requantize_right for |x| < 2^30 (ta_dw_srdhm_small): |h| <= 2^30,
+   so the step down of negative values needs no saturation. */
+static inline int32_t ta_dw_requantize_right_small(int32_t x, int32_t multiplier, int32_t shift)
+{
+    int32_t h = ta_dw_srdhm_small(x, multiplier);
     h += h >> 31;
     /* Right shifts of negative values are arithmetic on every compiler the
        runtime supports (C99 leaves it to the implementation; TFLite relies on it too). */

@@ -78,6 +78,12 @@ static inline int16_t tanh_q15(int16_t x, int32_t multiplier, int32_t shift)
 }
 
 #if !defined(TA_MM_MVE)
+/* How a loop requantizes, chosen once per loop: any shift (ta_mm_mul_q);
+   right shifts (ta_dw_requantize_right's 32-bit rounding, equal there and
+   about half the instructions); right shifts of values under 2^30 in
+   magnitude (one SMMULR, with the DSP extension). */
+enum { RQ_ANY, RQ_RIGHT, RQ_SMALL };
+
 /* Whether ta_dw_requantize_right computes ta_mm_mul_q for this multiplier
    and shift: a right shift, the gates' and the cell's usual case. */
 static inline bool right_shift(int32_t multiplier, int32_t shift)
@@ -85,18 +91,37 @@ static inline bool right_shift(int32_t multiplier, int32_t shift)
     return shift < 0 && shift >= -31 && multiplier != INT32_MIN;
 }
 
-/* ta_mm_mul_q; with `right` (right_shift holds: callers decide it once per
-   loop) by ta_dw_requantize_right's 32-bit rounding, equal there and about
-   half the instructions. */
-static inline int32_t mul_q(int32_t x, int32_t multiplier, int32_t shift, bool right)
+/* RQ_SMALL where the core has SMMULR, else RQ_RIGHT. */
+#if defined(TA_HAVE_DSP)
+#define RQ_RIGHT_SMALL RQ_SMALL
+#else
+#define RQ_RIGHT_SMALL RQ_RIGHT
+#endif
+
+/* ta_mm_mul_q in the given mode. */
+static inline int32_t mul_q(int32_t x, int32_t multiplier, int32_t shift, int mode)
 {
-    return right ? ta_dw_requantize_right(x, multiplier, shift) : ta_mm_mul_q(x, multiplier, shift);
+#if defined(TA_HAVE_DSP)
+    if (mode == RQ_SMALL)
+        return ta_dw_requantize_right_small(x, multiplier, shift);
+#endif
+    return mode != RQ_ANY ? ta_dw_requantize_right(x, multiplier, shift)
+                          : ta_mm_mul_q(x, multiplier, shift);
 }
 
 /* sat16 of one gate product's requantization (to Q3.12). */
-static inline int32_t to_q3_12(int32_t acc, int32_t multiplier, int32_t shift, bool right)
+static inline int32_t to_q3_12(int32_t acc, int32_t multiplier, int32_t shift, int mode)
 {
-    return sat16(mul_q(acc, multiplier, shift, right));
+    return sat16(mul_q(acc, multiplier, shift, mode));
+}
+
+/* Whether every one of n sums is in [-2^30, 2^30). */
+static inline bool sums_small(const int32_t *a, const int32_t *b, int32_t n)
+{
+    uint32_t top = 0;
+    for (int32_t k = 0; k < n; k++)
+        top |= ((uint32_t)a[k] + 0x40000000u) | ((uint32_t)b[k] + 0x40000000u);
+    return (top >> 31) == 0;
 }
 #endif
 
@@ -198,25 +223,25 @@ static int32_t to_q3_12_any(int32_t acc, int32_t multiplier, int32_t shift)
     return sat16(ta_mm_mul_q(acc, multiplier, shift));
 }
 #else
-/* Gate g's values of `count` rows from their two sums (see mul_q for
-   `right`). */
+/* Gate g's values of `count` rows from their two sums, requantized in
+   `mode`. */
 TA_ALWAYS_INLINE void gate_values(const int32_t from_input[4], const int32_t from_hidden[4],
                                   int32_t mi, int32_t si, int32_t mh, int32_t sh, int32_t g,
-                                  int32_t count, int16_t *out, bool right)
+                                  int32_t count, int16_t *out, int mode)
 {
     for (int32_t k = 0; k < count; k++) {
-        const int16_t pre = (int16_t)sat16(to_q3_12(from_input[k], mi, si, right) +
-                                           to_q3_12(from_hidden[k], mh, sh, right));
+        const int16_t pre = (int16_t)sat16(to_q3_12(from_input[k], mi, si, mode) +
+                                           to_q3_12(from_hidden[k], mh, sh, mode));
         out[k] = g == GATE_CELL ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
     }
 }
 
-/* The cell and hidden state update of step() on `count` lanes (see mul_q
-   for `right`: the three requantizations'). */
+/* The cell and hidden state update of step() on `count` lanes, its three
+   requantizations in `mode`. */
 TA_ALWAYS_INLINE void update_scalar(const ta_lstm_params_t *p, const int16_t *in_gate,
                                     const int16_t *forget, const int16_t *cell_gate,
                                     const int16_t *out_gate, int16_t *c, int8_t *h, size_t count,
-                                    bool right)
+                                    int mode)
 {
     /* The parameters in locals: the int8 stores to h may alias *p. */
     const int32_t fm = p->forget_multiplier, fs = p->forget_shift;
@@ -225,16 +250,55 @@ TA_ALWAYS_INLINE void update_scalar(const ta_lstm_params_t *p, const int16_t *in
     const int32_t tm = p->cell_tanh_multiplier, ts = p->cell_tanh_shift;
     const int32_t use_clip = p->use_cell_clip, clip = p->cell_clip;
     for (size_t k = 0; k < count; k++) {
-        const int32_t kept = sat16(mul_q((int32_t)forget[k] * (int32_t)c[k], fm, fs, right));
+        const int32_t kept = sat16(mul_q((int32_t)forget[k] * (int32_t)c[k], fm, fs, mode));
         const int32_t added = sat16(
-            mul_q((int32_t)in_gate[k] * (int32_t)cell_gate[k], im, is, right));
+            mul_q((int32_t)in_gate[k] * (int32_t)cell_gate[k], im, is, mode));
         int32_t cell = sat16(kept + added);
         if (use_clip)
             cell = ta_clamp_i32(cell, -clip, clip);
         c[k] = (int16_t)cell;
         const int16_t t = tanh_q15((int16_t)cell, tm, ts);
-        const int32_t hv = mul_q((int32_t)t * (int32_t)out_gate[k], hm, hs, right) + hzp;
+        const int32_t hv = mul_q((int32_t)t * (int32_t)out_gate[k], hm, hs, mode) + hzp;
         h[k] = (int8_t)sat8(hv);
+    }
+}
+#endif
+
+#if !defined(TA_MM_MVE)
+/* Gate g's state_size values for one batch row (input xb, hidden state
+   hb) into out, four rows at a time; each group's sums requantized in the
+   cheapest mode exact for them. One gate at a time: its factors and
+   pointers stay loop invariants. */
+static void gate_block(const ta_lstm_params_t *p, int32_t g, const int8_t *xb, const int8_t *hb,
+                       const int8_t *wi, const int8_t *wh, const int32_t *bi, const int32_t *bh,
+                       int16_t *out)
+{
+    const int32_t n_in = p->input_size, n = p->state_size;
+    const int32_t mi = p->input_multiplier[g], si = p->input_shift[g];
+    const int32_t mh = p->recurrent_multiplier[g], sh = p->recurrent_shift[g];
+    const bool right = right_shift(mi, si) && right_shift(mh, sh);
+    for (int32_t s0 = 0; s0 < n; s0 += 4) {
+        const int32_t count = n - s0 < 4 ? n - s0 : 4;
+        const size_t row = (size_t)s0;
+        int32_t from_input[4], from_hidden[4];
+        if (count == 4) {
+            memcpy(from_input, bi + row, sizeof from_input);
+            memcpy(from_hidden, bh + row, sizeof from_hidden);
+            ta_mm_dot4_s8(from_input, wi + row * (size_t)n_in, n_in, xb, n_in);
+            ta_mm_dot4_s8(from_hidden, wh + row * (size_t)n, n, hb, n);
+        } else {
+            for (int32_t k = 0; k < count; k++) {
+                from_input[k] = ta_mm_dot1_s8(bi[row + k], wi + (row + k) * (size_t)n_in, xb, n_in);
+                from_hidden[k] = ta_mm_dot1_s8(bh[row + k], wh + (row + k) * (size_t)n, hb, n);
+            }
+        }
+        if (!right)
+            gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0, RQ_ANY);
+        else if (sums_small(from_input, from_hidden, count))
+            gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0,
+                        RQ_RIGHT_SMALL);
+        else
+            gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0, RQ_RIGHT);
     }
 }
 #endif
@@ -256,49 +320,38 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
         const int8_t *xb = x + (size_t)b * (size_t)n_in;
         const int8_t *hb = h + (size_t)b * (size_t)n;
         for (int32_t g = 0; g < 4; g++) {
+            int16_t *out = gates + (size_t)g * per_gate + (size_t)b * (size_t)n;
+#if defined(TA_MM_MVE)
             const int32_t mi = p->input_multiplier[g], si = p->input_shift[g];
             const int32_t mh = p->recurrent_multiplier[g], sh = p->recurrent_shift[g];
-            int16_t *out = gates + (size_t)g * per_gate + (size_t)b * (size_t)n;
             for (int32_t s0 = 0; s0 < n; s0 += 4) {
                 const int32_t r0 = g * n + s0, count = n - s0 < 4 ? n - s0 : 4;
-#if defined(TA_MM_MVE)
                 if (count == 4) {
                     gate_rows4_mve(p, xb, hb, input_weights, recurrent_weights, input_biases,
                                    recurrent_biases, r0, out + s0, g);
                     continue;
                 }
-#endif
                 int32_t from_input[4], from_hidden[4];
-                if (count == 4) {
-                    memcpy(from_input, input_biases + r0, sizeof from_input);
-                    memcpy(from_hidden, recurrent_biases + r0, sizeof from_hidden);
-                    ta_mm_dot4_s8(from_input, input_weights + (size_t)r0 * (size_t)n_in, n_in, xb,
-                                  n_in);
-                    ta_mm_dot4_s8(from_hidden, recurrent_weights + (size_t)r0 * (size_t)n, n, hb,
-                                  n);
-                } else {
-                    for (int32_t k = 0; k < count; k++) {
-                        const size_t row = (size_t)(r0 + k);
-                        from_input[k] = ta_mm_dot1_s8(input_biases[row],
-                                                      input_weights + row * (size_t)n_in, xb, n_in);
-                        from_hidden[k] = ta_mm_dot1_s8(recurrent_biases[row],
-                                                       recurrent_weights + row * (size_t)n, hb, n);
-                    }
+                for (int32_t k = 0; k < count; k++) {
+                    const size_t row = (size_t)(r0 + k);
+                    from_input[k] = ta_mm_dot1_s8(input_biases[row],
+                                                  input_weights + row * (size_t)n_in, xb, n_in);
+                    from_hidden[k] = ta_mm_dot1_s8(recurrent_biases[row],
+                                                   recurrent_weights + row * (size_t)n, hb, n);
                 }
-#if defined(TA_MM_MVE)
                 /* only the rows past the last group of four: one copy */
                 for (int32_t k = 0; k < count; k++) {
                     const int16_t pre = (int16_t)sat16(to_q3_12_any(from_input[k], mi, si) +
                                                        to_q3_12_any(from_hidden[k], mh, sh));
                     out[s0 + k] = g == GATE_CELL ? tanh_q15(pre, 3, 0) : sigmoid_q3_12(pre);
                 }
-#else
-                if (right_shift(mi, si) && right_shift(mh, sh))
-                    gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0, true);
-                else
-                    gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0, false);
-#endif
             }
+#else
+            const size_t first = (size_t)g * (size_t)n;
+            gate_block(p, g, xb, hb, input_weights + first * (size_t)n_in,
+                       recurrent_weights + first * (size_t)n, input_biases + first,
+                       recurrent_biases + first, out);
+#endif
         }
     }
     const int16_t *in_gate = gates + GATE_INPUT * per_gate;
@@ -308,12 +361,15 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
 #if defined(TA_MM_MVE)
     update_mve(p, in_gate, forget, cell_gate, out_gate, c, h, (int32_t)per_gate);
 #else
+    /* Every product requantized here is of two int16 values one of which
+       is a sigmoid (0 < s < 2^15) or, forget * c, of a sigmoid and the
+       cell: under 2^30 in magnitude, small for SMMULR. */
     if (right_shift(p->forget_multiplier, p->forget_shift) &&
         right_shift(p->input_cell_multiplier, p->input_cell_shift) &&
         right_shift(p->hidden_multiplier, p->hidden_shift))
-        update_scalar(p, in_gate, forget, cell_gate, out_gate, c, h, per_gate, true);
+        update_scalar(p, in_gate, forget, cell_gate, out_gate, c, h, per_gate, RQ_RIGHT_SMALL);
     else
-        update_scalar(p, in_gate, forget, cell_gate, out_gate, c, h, per_gate, false);
+        update_scalar(p, in_gate, forget, cell_gate, out_gate, c, h, per_gate, RQ_ANY);
 #endif
     memcpy(y, h, per_gate);
 }

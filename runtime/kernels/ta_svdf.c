@@ -11,19 +11,32 @@
 #include <stddef.h>
 #include <string.h>
 
-/* The low 8 / 16 bits as a signed value: C's conversion of an out-of-range
-   value is implementation-defined, so spell out the two's complement wrap
-   TFLite's int8 store relies on. */
-static int32_t wrap_s8(int32_t v)
+#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
+#include <arm_acle.h>
+#endif
+
+/* Stores the low 8 / 16 (wide) bits of v at element `at` of the state: the
+   two's complement wrap TFLite's int8 / int16 store relies on, spelled
+   through an unsigned conversion (C's conversion of an out-of-range value
+   to a signed type is implementation-defined). */
+static inline void store_state(void *state, size_t at, int32_t v, bool wide)
 {
-    const int32_t u = (int32_t)((uint32_t)v & 0xFFu);
-    return u < 128 ? u : u - 256;
+    if (wide) {
+        const uint16_t u = (uint16_t)(uint32_t)v;
+        memcpy((uint8_t *)state + at * sizeof u, &u, sizeof u);
+    } else {
+        ((uint8_t *)state)[at] = (uint8_t)(uint32_t)v;
+    }
 }
 
-static int32_t wrap_s16(int32_t v)
+/* v clamped to the state's range: int16 (wide) or int8. */
+static inline int32_t clamp_state(int32_t v, bool wide)
 {
-    const int32_t u = (int32_t)((uint32_t)v & 0xFFFFu);
-    return u < 32768 ? u : u - 65536;
+#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
+    return wide ? __ssat(v, 16) : __ssat(v, 8);
+#else
+    return wide ? ta_clamp_i32(v, INT16_MIN, INT16_MAX) : ta_clamp_i32(v, INT8_MIN, INT8_MAX);
+#endif
 }
 
 /* Drops the oldest value of every state row: the whole state moves one
@@ -44,9 +57,20 @@ static void shift_state(void *state, size_t elements, size_t element_size)
         vstrbq_p_u8(dst, vldrbq_z_u8(src, p), p);
     }
 #else
-    /* Word by word (unaligned word accesses where the core has them:
-       memcpy of 4 bytes compiles to one load or store), each word read
-       before the bytes after it are written. */
+    /* Four words, then word by word (unaligned word accesses where the
+       core has them: memcpy of 4 bytes compiles to one load or store), each
+       chunk read before the bytes after it are written. */
+    for (; bytes >= 16; bytes -= 16, src += 16, dst += 16) {
+        uint32_t a, b, c, d;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + 4, 4);
+        memcpy(&c, src + 8, 4);
+        memcpy(&d, src + 12, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + 4, &b, 4);
+        memcpy(dst + 8, &c, 4);
+        memcpy(dst + 12, &d, 4);
+    }
     for (; bytes >= 4; bytes -= 4, src += 4, dst += 4) {
         uint32_t v;
         memcpy(&v, src, 4);
@@ -90,6 +114,15 @@ static svdf_requant_t svdf_requant_prepare(int32_t multiplier, int32_t shift)
 
 static inline int32_t svdf_requant(const svdf_requant_t *r, int32_t x)
 {
+#if defined(TA_HAVE_DSP)
+    /* One SMMULR when the (left-shifted) value is under 2^30 in magnitude:
+       a right shift's rounding after it, none after a left shift. */
+    const int32_t y = (int32_t)((uint32_t)x << r->q.left);
+    if ((((uint32_t)y + 0x40000000u) >> 31) == 0)
+        return r->right ? ta_dw_requantize_right_small(x, r->multiplier, r->shift)
+               : r->q.right == 0 ? ta_dw_srdhm_small(y, r->multiplier)
+                                 : ta_mm_requant(&r->q, x);
+#endif
     return r->right ? ta_dw_requantize_right(x, r->multiplier, r->shift) : ta_mm_requant(&r->q, x);
 }
 #endif
@@ -97,9 +130,9 @@ static inline int32_t svdf_requant(const svdf_requant_t *r, int32_t x)
 /* Feature values of filters f0 .. f0 + count - 1 (count <= 4): the dot
    products with the input (its zero point folded into feature_biases),
    requantized and clamped to the state's range. */
-static void features(const ta_svdf_params_t *p, const svdf_requant_t *q, const int8_t *in,
-                     const int8_t *weights_feature, const int32_t *feature_biases, int32_t f0,
-                     int32_t count, int32_t lo, int32_t hi, int32_t out[4])
+TA_ALWAYS_INLINE void features(const ta_svdf_params_t *p, const svdf_requant_t *q, const int8_t *in,
+                               const int8_t *weights_feature, const int32_t *feature_biases,
+                               int32_t f0, int32_t count, bool wide, int32_t out[4])
 {
     const int32_t n = p->input_size;
     const int8_t *w = weights_feature + (size_t)f0 * (size_t)n;
@@ -111,7 +144,7 @@ static void features(const ta_svdf_params_t *p, const svdf_requant_t *q, const i
             out[k] = ta_mm_dot1_s8(feature_biases[f0 + k], w + (size_t)k * (size_t)n, in, n);
     }
     for (int32_t k = 0; k < count; k++)
-        out[k] = ta_clamp_i32(svdf_requant(q, out[k]), lo, hi);
+        out[k] = clamp_state(svdf_requant(q, out[k]), wide);
 }
 
 static inline int8_t output_value(const svdf_requant_t *q, int32_t zero_point, int32_t acc)
@@ -178,19 +211,69 @@ static uint32x4_t last_slots(int32_t mem)
 #endif
 
 #if !defined(TA_MM_MVE)
-/* The outputs of `count` rank-1 filters on int8 state with a right-shift
-   output requantization (keyword models' usual case): one short loop with
-   few live values, so the time dot and the requantization stay in
-   registers. */
-static void outputs_rank1_s8(const ta_svdf_params_t *p, const int8_t *wt, const int8_t *rows,
-                             int32_t count, const int32_t *output_biases, int8_t *out)
+/* One output of a rank-1 filter: its sum requantized by a right shift
+   (ta_dw_requantize_right; with the DSP extension one SMMULR when the sum
+   is under 2^30 in magnitude, nearly always), offset and saturated. */
+static inline int8_t rank1_output(int32_t acc, int32_t multiplier, int32_t shift,
+                                  int32_t zero_point)
+{
+    int32_t v;
+#if defined(TA_HAVE_DSP)
+    if ((((uint32_t)acc + 0x40000000u) >> 31) == 0)
+        v = ta_dw_requantize_right_small(acc, multiplier, shift);
+    else
+#endif
+        v = ta_dw_requantize_right(acc, multiplier, shift);
+#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
+    return (int8_t)__ssat(v + zero_point, 8);
+#else
+    return (int8_t)ta_clamp_i32(v + zero_point, INT8_MIN, INT8_MAX);
+#endif
+}
+
+/* The outputs of `count` rank-1 filters with a right-shift output
+   requantization (keyword models' usual case), int8 or int16 (wide) state
+   and time weights: one short loop with few live values, so the time dot
+   and the requantization stay in registers. */
+TA_ALWAYS_INLINE void outputs_rank1(const ta_svdf_params_t *p, const void *wt, const void *rows,
+                                    int32_t count, const int32_t *output_biases, int8_t *out,
+                                    bool wide)
 {
     const int32_t mem = p->memory, multiplier = p->output_multiplier, shift = p->output_shift;
     const int32_t zero_point = p->output_zero_point;
-    for (int32_t f = 0; f < count; f++, wt += mem, rows += mem) {
-        const int32_t acc = ta_mm_dot1_s8(output_biases[f], wt, rows, mem);
-        const int32_t v = ta_dw_requantize_right(acc, multiplier, shift) + zero_point;
-        out[f] = (int8_t)ta_clamp_i32(v, INT8_MIN, INT8_MAX);
+#if defined(TA_MM_DSP)
+    /* Rows of whole words (memory a multiple of 4 int8 or 2 int16 values,
+       as keyword models have): the filters' rows follow each other in the
+       weights and in the state, so two pointers walk them all. */
+    if (mem % (wide ? 2 : 4) == 0 && mem > 0) {
+        const uint8_t *w = (const uint8_t *)wt, *x = (const uint8_t *)rows;
+        const size_t row_bytes = (size_t)mem * (wide ? 2u : 1u);
+        for (int32_t f = 0; f < count; f++) {
+            const uint8_t *end = x + row_bytes;
+            int32_t acc = output_biases[f];
+            do {
+                const uint32_t v = ta_mm_load32(w), xw = ta_mm_load32(x);
+                if (wide) {
+                    acc = __smlad(v, xw, acc);
+                } else {
+                    acc = __smlad(__sxtb16(v), __sxtb16(xw), acc);
+                    acc = __smlad(ta_mm_sxtb16_ror8(v), ta_mm_sxtb16_ror8(xw), acc);
+                }
+                w += 4;
+                x += 4;
+            } while (x != end);
+            out[f] = rank1_output(acc, multiplier, shift, zero_point);
+        }
+        return;
+    }
+#endif
+    for (int32_t f = 0; f < count; f++) {
+        const size_t at = (size_t)f * (size_t)mem;
+        const int32_t acc = wide ? ta_mm_dot1_s16(output_biases[f], (const int16_t *)wt + at,
+                                                  (const int16_t *)rows + at, mem)
+                                 : ta_mm_dot1_s8(output_biases[f], (const int8_t *)wt + at,
+                                                 (const int8_t *)rows + at, mem);
+        out[f] = rank1_output(acc, multiplier, shift, zero_point);
     }
 }
 #endif
@@ -205,27 +288,23 @@ TA_ALWAYS_INLINE void scalar_filters(const ta_svdf_params_t *p, const int8_t *in
                                      void *state, size_t rows, int8_t *out, int32_t f0, bool wide)
 {
     const int32_t mem = p->memory, filters = p->filters;
-    const int32_t lo = wide ? INT16_MIN : INT8_MIN, hi = wide ? INT16_MAX : INT8_MAX;
     const svdf_requant_t feature_q = svdf_requant_prepare(p->feature_multiplier, p->feature_shift);
     const svdf_requant_t output_q = svdf_requant_prepare(p->output_multiplier, p->output_shift);
     const int32_t output_zero_point = p->output_zero_point, state_zero_point = p->state_zero_point;
     for (int32_t g = f0; g < filters; g += 4) {
         int32_t x[4];
         const int32_t count = filters - g < 4 ? filters - g : 4;
-        features(p, &feature_q, in, weights_feature, feature_biases, g, count, lo, hi, x);
-        for (int32_t k = 0; k < count; k++) {
-            const size_t last = rows + (size_t)(g + k) * (size_t)mem + (size_t)mem - 1;
-            if (wide)
-                ((int16_t *)state)[last] = (int16_t)wrap_s16(state_zero_point + x[k]);
-            else
-                ((int8_t *)state)[last] = (int8_t)wrap_s8(state_zero_point + x[k]);
-        }
+        features(p, &feature_q, in, weights_feature, feature_biases, g, count, wide, x);
+        for (int32_t k = 0; k < count; k++)
+            store_state(state, rows + (size_t)(g + k) * (size_t)mem + (size_t)mem - 1,
+                        state_zero_point + x[k], wide);
     }
 #if !defined(TA_MM_MVE)
-    if (p->rank == 1 && !wide && output_q.right) {
-        outputs_rank1_s8(p, (const int8_t *)weights_time + (size_t)f0 * (size_t)mem,
-                         (const int8_t *)state + rows + (size_t)f0 * (size_t)mem, filters - f0,
-                         output_biases + f0, out + f0);
+    if (p->rank == 1 && output_q.right) {
+        const size_t at = (size_t)f0 * (size_t)mem, element = wide ? 2 : 1;
+        outputs_rank1(p, (const uint8_t *)weights_time + at * element,
+                      (const uint8_t *)state + (rows + at) * element, filters - f0,
+                      output_biases + f0, out + f0, wide);
         return;
     }
 #endif

@@ -19,7 +19,9 @@ from ..core import variant
 
 
 # --------------------------------------------------------------------- SVDF
-def _svdf(rng, state_dt, simd=False):
+def _svdf(rng, state_dt, simd=False, big=False):
+    """big: time sums past +-2^30 (biases near the int32 range, the output
+    scale set so that such sums land in or near the output range)."""
     batch = pick(rng, [1, 1, 1, 2])
     if simd:
         # feature depths and filter counts across the dot loops' blocks
@@ -43,15 +45,21 @@ def _svdf(rng, state_dt, simd=False):
     else:
         # keep the int32 time accumulator (mem * rank products of up to
         # 65535 * |w|) from overflowing
-        lim = max(1, min(32767, (2**31 - 2**26) // (mem * rank * 65536)))
+        lim = max(1, min(32767, (2**28 if big else 2**31 - 2**26) // (mem * rank * 65536)))
         w_time = rand_values(rng, "int16", [filters, mem], -lim, lim)
     s_wt = draw_scale(rng, 1e-4, 0.05)
     bias_scale = f32(s_state * s_wt)
     acc_std = math.sqrt(mem * rank) * (qmax / 3) * float(np.abs(w_time).mean() + 1)
     bmax = int(min(acc_std, 2**25))
-    bias = rng.integers(-bmax, bmax + 1, size=units).astype(np.int32)
-    q_out = Q(f32(bias_scale * acc_std * 3 / 128 * 10 ** rng.uniform(-1, 1)),
-              draw_zero_point(rng, "int8"))
+    if big:
+        # every time sum stays below 2^31 in magnitude: products under 2^29
+        mag = rng.integers(2**29, 2**31 - 2**30 // 2, size=units, endpoint=True)
+        bias = (mag * rng.choice([-1, 1], size=units)).astype(np.int32)
+        out_scale = 2.0**30 * bias_scale / 128 / 10 ** rng.uniform(0.0, 1.0)
+    else:
+        bias = rng.integers(-bmax, bmax + 1, size=units).astype(np.int32)
+        out_scale = bias_scale * acc_std * 3 / 128 * 10 ** rng.uniform(-1, 1)
+    q_out = Q(f32(out_scale), draw_zero_point(rng, "int8"))
     act = pick(rng, ["NONE", "RELU"])
 
     b = ModelBuilder()
@@ -129,19 +137,36 @@ def svdf_int16_simd(rng):
     return _svdf(rng, "int16", simd=True)
 
 
+@variant("SVDF.int8_big_sums", "SVDF", stateful=True, simd=True)
+def svdf_int8_big_sums(rng):
+    """int8 SVDF whose time sums reach past +-2^30 (the DSP output
+    requantization's path for sums its SMMULR rounding cannot take).
+    Stateful."""
+    return _svdf(rng, "int8", big=True)
+
+
+@variant("SVDF.int16_big_sums", "SVDF", stateful=True, simd=True)
+def svdf_int16_big_sums(rng):
+    """int8 SVDF with int16 state whose time sums reach past +-2^30.
+    Stateful."""
+    return _svdf(rng, "int16", big=True)
+
+
 # --------------------------------------------------------------------- LSTM
 GATES = ("input", "forget", "cell", "output")
 
 
 @variant("UNIDIRECTIONAL_SEQUENCE_LSTM.int8", "UNIDIRECTIONAL_SEQUENCE_LSTM",
          stateful=True)
-def lstm_int8(rng, simd=False):
+def lstm_int8(rng, simd=False, big=False):
     """Integer UNIDIRECTIONAL_SEQUENCE_LSTM as the converter writes it for a
     fully int8 model: int8 input/output/hidden state, int8 per-tensor
     weights, int32 gate biases, int16 cell state with a power-of-two scale,
     no CIFG/peephole/projection/layer norm (TFLM supports none of them),
     5 intermediates (4 float placeholders + the int8 effective hidden scale).
-    batch-major or time-major, 1-6 time steps, optional cell clip. Stateful."""
+    batch-major or time-major, 1-6 time steps, optional cell clip. Stateful.
+    big: input-to-gate sums past +-2^30 (biases near the int32 range, the
+    input weights' scale set so that such sums land in the gates' range)."""
     batch = pick(rng, [1, 1, 2, 3])
     steps = randint(rng, 1, 6)
     if simd:
@@ -167,6 +192,9 @@ def lstm_int8(rng, simd=False):
     for g in GATES:
         target = log_uniform(rng, 0.3, 3.0)
         s_wi = f32(target / (math.sqrt(n_in) * UNIFORM_STD["int8"] ** 2 * q_in.scale))
+        if big:
+            # a sum of 2^30 is a pre-activation of 1-10 (Q3.12 holds +-8)
+            s_wi = f32(10 ** rng.uniform(0.0, 1.0) / (2.0**30 * q_in.scale))
         s_wr = f32(log_uniform(rng, 0.3, 3.0)
                    / (math.sqrt(n_cell) * UNIFORM_STD["int8"] * 40 * q_h.scale))
         w_in[g] = b.const(rand_values(rng, "int8", [n_cell, n_in]), "int8",
@@ -174,8 +202,14 @@ def lstm_int8(rng, simd=False):
         w_rec[g] = b.const(rand_values(rng, "int8", [n_cell, n_cell]), "int8",
                            Q(s_wr, 0), name="recurrent_to_%s_weights" % g)
         bs = f32(q_in.scale * s_wi)
-        bias = np.round(rng.normal(1.0 if g == "forget" else 0.0, 1.0, n_cell) / bs)
-        bias = np.clip(bias, -2**24, 2**24).astype(np.int32)
+        if big:
+            # the input part's sums (bias, its zero point's fold, the dot
+            # product) stay below 2^31 in magnitude
+            mag = rng.integers(2**29, 2**31 - 2**24, size=n_cell, endpoint=True)
+            bias = (mag * rng.choice([-1, 1], size=n_cell)).astype(np.int32)
+        else:
+            bias = np.round(rng.normal(1.0 if g == "forget" else 0.0, 1.0, n_cell) / bs)
+            bias = np.clip(bias, -2**24, 2**24).astype(np.int32)
         biases[g] = b.const(bias, "int32", Q(bs, 0), name="%s_gate_bias" % g)
         cfg_w[g] = {"input_weight_scale": s_wi, "recurrent_weight_scale": s_wr,
                     "bias_scale": bs}
@@ -248,6 +282,15 @@ def lstm_int8_simd(rng):
     """Integer UNIDIRECTIONAL_SEQUENCE_LSTM at SIMD sizes: input 1-65,
     cell 1-33. Stateful."""
     return lstm_int8(rng, simd=True)
+
+
+@variant("UNIDIRECTIONAL_SEQUENCE_LSTM.int8_big_sums", "UNIDIRECTIONAL_SEQUENCE_LSTM",
+         stateful=True, simd=True)
+def lstm_int8_big_sums(rng):
+    """Integer UNIDIRECTIONAL_SEQUENCE_LSTM whose input-to-gate sums reach
+    past +-2^30 (the DSP gate requantization's path for sums its SMMULR
+    rounding cannot take). Stateful."""
+    return lstm_int8(rng, big=True)
 
 
 # ---------------------------------------------------------------- variables
