@@ -43,15 +43,34 @@ static int32_t apply(binary_op_t op, int32_t x, int32_t y)
     }
 }
 
+/* One row of op; inlined into row() with op a constant, so each
+   operator's elements run in a loop of their own (no dispatch per
+   element). */
+TA_ALWAYS_INLINE void row_of(binary_op_t op, const row_ctx_t *c, const int32_t *x, const int32_t *y,
+                             int32_t *out, int32_t n, int kind)
+{
+    const int32_t lo = c->lo, hi = c->hi;
+    const size_t step1 = kind != TA_ROW_FIRST_FIXED, step2 = kind != TA_ROW_SECOND_FIXED;
+    if (lo == INT32_MIN && hi == INT32_MAX) { /* no activation: nothing to clamp */
+        for (int32_t i = 0; i < n; i++)
+            out[i] = apply(op, x[(size_t)i * step1], y[(size_t)i * step2]);
+        return;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t v = apply(op, x[(size_t)i * step1], y[(size_t)i * step2]);
+        out[i] = v < lo ? lo : (v > hi ? hi : v);
+    }
+}
+
 static void row(const void *ctx, const void *a, const void *b, void *o, int32_t n, int kind)
 {
     const row_ctx_t *c = ctx;
-    const int32_t *x = a, *y = b;
-    int32_t *out = o;
-    const size_t step1 = kind != TA_ROW_FIRST_FIXED, step2 = kind != TA_ROW_SECOND_FIXED;
-    for (int32_t i = 0; i < n; i++) {
-        const int32_t v = apply(c->op, x[(size_t)i * step1], y[(size_t)i * step2]);
-        out[i] = v < c->lo ? c->lo : (v > c->hi ? c->hi : v);
+    switch (c->op) {
+    case OP_ADD: row_of(OP_ADD, c, a, b, o, n, kind); break;
+    case OP_MUL: row_of(OP_MUL, c, a, b, o, n, kind); break;
+    case OP_DIV: row_of(OP_DIV, c, a, b, o, n, kind); break;
+    case OP_MAXIMUM: row_of(OP_MAXIMUM, c, a, b, o, n, kind); break;
+    default: row_of(OP_MINIMUM, c, a, b, o, n, kind); break;
     }
 }
 

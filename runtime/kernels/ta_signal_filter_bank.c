@@ -6,6 +6,27 @@
 
 #include "ta_signal_math.h"
 
+/* acc + (uint64)(int64)w * bin, modulo 2^64, as the library widens an
+   int16 coefficient: the product with w's low 32 bits (UMLAL), less
+   bin * 2^32 when w is negative (its high 32 bits are all ones). */
+static inline uint64_t weighted(uint64_t acc, int16_t w, uint32_t bin)
+{
+    const uint32_t low = (uint32_t)(int32_t)w;
+#if defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+    /* in one block: gcc splits the sum into UMULL, ADDS and ADC, and
+       copies the high word around the subtraction */
+    uint32_t t;
+    __asm__("umlal %Q0, %R0, %2, %3\n\t"
+            "and   %1, %3, %2, asr #31\n\t"
+            "sub   %R0, %R0, %1"
+            : "+r"(acc), "=&r"(t)
+            : "r"(low), "r"(bin));
+    return acc;
+#else
+    return acc + (uint64_t)low * bin - ((uint64_t)(w < 0 ? bin : 0u) << 32);
+#endif
+}
+
 int ta_signal_filter_bank_u32(const ta_signal_filter_bank_params_t *p, const uint32_t *input,
                               const int16_t *weights, const int16_t *unweights,
                               const int16_t *freq_starts, const int16_t *weight_starts,
@@ -15,11 +36,9 @@ int ta_signal_filter_bank_u32(const ta_signal_filter_bank_params_t *p, const uin
     for (int32_t ch = 0; ch <= p->num_channels; ch++) {
         const int32_t freq = freq_starts[ch], w = weight_starts[ch];
         for (int32_t j = 0; j < widths[ch]; j++) {
-            /* The int16 coefficient widens to uint64 as in the library
-               (modulo 2^64 when negative). */
-            const uint64_t bin = input[freq + j];
-            rising += (uint64_t)(int64_t)weights[w + j] * bin;
-            falling += (uint64_t)(int64_t)unweights[w + j] * bin;
+            const uint32_t bin = input[freq + j];
+            rising = weighted(rising, weights[w + j], bin);
+            falling = weighted(falling, unweights[w + j], bin);
         }
         if (ch > 0)
             output[ch - 1] = rising;

@@ -9,6 +9,7 @@
 #include "ta_signal_rfft.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "../include/ta_status.h"
 
@@ -190,8 +191,13 @@ static void complex_fft(const ta_signal_rfft_params_t *p, const int16_t *frame, 
     for (int32_t out = 0; out < n; out += run) {
         for (int32_t d = 0; d < run; d++) {
             const int32_t i = 2 * (src + d * step);
-            work[2 * (out + d)] = (int16_t)sample(frame, length, i);
-            work[2 * (out + d) + 1] = (int16_t)sample(frame, length, i + 1);
+            int16_t *leaf = work + 2 * (out + d);
+            if (i + 1 < length) {
+                memcpy(leaf, frame + i, 2 * sizeof *leaf); /* one word, both in the frame */
+            } else {
+                leaf[0] = (int16_t)sample(frame, length, i);
+                leaf[1] = (int16_t)sample(frame, length, i + 1);
+            }
         }
         for (int32_t s = last - 1; s >= 0; s--) {
             src += stride[s];

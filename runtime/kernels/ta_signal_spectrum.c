@@ -5,6 +5,11 @@
 
 #include "ta_signal_math.h"
 
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(TA_NO_SIMD)
+#define TA_SIGNAL_SPECTRUM_MVE 1
+#include <arm_mve.h>
+#endif
+
 #if defined(__ARM_FEATURE_DSP) && !defined(TA_NO_SIMD)
 #define TA_SIGNAL_SPECTRUM_DSP 1
 #include <arm_acle.h>
@@ -40,7 +45,8 @@ int ta_signal_window_i16(const ta_signal_window_params_t *p, const int16_t *inpu
             /* SMULBB and SMULTT (GCC's ACLE names neither) */
             const int32_t lo = __ssat(((int16_t)x * (int16_t)w) >> shift, 16);
             const int32_t hi = __ssat(((x >> 16) * (w >> 16)) >> shift, 16);
-            const uint32_t both = ((uint32_t)lo & 0xFFFFu) | ((uint32_t)hi << 16);
+            uint32_t both; /* PKHBT (gcc's ACLE lacks it; it would mask and OR) */
+            __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(both) : "r"(lo), "r"(hi));
             memcpy(out + i, &both, 4);
         }
 #endif
@@ -50,23 +56,86 @@ int ta_signal_window_i16(const ta_signal_window_params_t *p, const int16_t *inpu
     return TA_OK;
 }
 
-int ta_signal_fft_auto_scale_i16(const ta_signal_fft_auto_scale_params_t *p, const int16_t *input,
-                                 int16_t *output, int32_t *scale_bits)
+/* The library's MaxAbs16: the largest magnitude kept in an int16, so
+   -32768 stays -32768 and, widened to uint32, leaves no headroom; a later
+   sample above it then takes its place, sign and all. Sample by sample. */
+static int16_t max_abs_in_order(const int16_t *input, int32_t count)
 {
-    /* The library's MaxAbs16 keeps the largest magnitude in an int16, so
-       -32768 stays -32768 and, widened to uint32, leaves no headroom. */
     int16_t max = 0;
-    for (int32_t i = 0; i < p->count; i++) {
+    for (int32_t i = 0; i < count; i++) {
         const int32_t v = input[i];
         if (v > max)
             max = (int16_t)v;
         else if (-v > max)
             max = ta_signal_wrap16(-v);
     }
+    return max;
+}
+
+/* max_abs_in_order from the input's largest and smallest values when no
+   sample is -32768 (then it is the largest magnitude, or 0). */
+static int16_t max_abs(const int16_t *input, int32_t count)
+{
+    int32_t hi = 0, lo = 0, i = 0;
+#if defined(TA_SIGNAL_SPECTRUM_MVE)
+    int16x8_t vhi = vdupq_n_s16(0), vlo = vdupq_n_s16(0);
+    for (; i < count; i += 8) {
+        const mve_pred16_t p = vctp16q((uint32_t)(count - i));
+        const int16x8_t v = vldrhq_z_s16(input + i, p);
+        vhi = vmaxq_m_s16(vhi, vhi, v, p);
+        vlo = vminq_m_s16(vlo, vlo, v, p);
+    }
+    hi = vmaxvq_s16(0, vhi);
+    lo = vminvq_s16(0, vlo);
+#elif defined(TA_SIGNAL_SPECTRUM_DSP)
+    /* two lanes a word: SSUB16 sets each lane's GE flags, SEL keeps the
+       larger (smaller) of each pair */
+    int32_t whi = 0, wlo = 0;
+    for (; i + 2 <= count; i += 2) {
+        const int32_t x = pair(input + i);
+        (void)__ssub16(x, whi);
+        whi = (int32_t)__sel((uint32_t)x, (uint32_t)whi);
+        (void)__ssub16(wlo, x);
+        wlo = (int32_t)__sel((uint32_t)x, (uint32_t)wlo);
+    }
+    hi = (int16_t)whi > (whi >> 16) ? (int16_t)whi : whi >> 16;
+    lo = (int16_t)wlo < (wlo >> 16) ? (int16_t)wlo : wlo >> 16;
+#endif
+    for (; i < count; i++) {
+        hi = input[i] > hi ? input[i] : hi;
+        lo = input[i] < lo ? input[i] : lo;
+    }
+    if (lo == INT16_MIN)
+        return max_abs_in_order(input, count);
+    return (int16_t)(hi > -lo ? hi : -lo);
+}
+
+int ta_signal_fft_auto_scale_i16(const ta_signal_fft_auto_scale_params_t *p, const int16_t *input,
+                                 int16_t *output, int32_t *scale_bits)
+{
+    const int32_t count = p->count;
+    const int16_t max = max_abs(input, count);
     int32_t bits = 16 - (int32_t)ta_signal_msb32((uint32_t)(int32_t)max) - 1;
     if (bits < 0)
         bits = 0;
-    for (int32_t i = 0; i < p->count; i++)
+    /* Each sample shifted left, wrapping to int16 (no sample does, but
+       where -32768 led MaxAbs16 astray). */
+    int32_t i = 0;
+#if defined(TA_SIGNAL_SPECTRUM_MVE)
+    for (; i < count; i += 8) {
+        const mve_pred16_t q = vctp16q((uint32_t)(count - i));
+        vstrhq_p_s16(output + i, vshlq_r_s16(vldrhq_z_s16(input + i, q), bits), q);
+    }
+#elif defined(TA_SIGNAL_SPECTRUM_DSP)
+    /* the word shifted, the low lane's bits kept from it and the high
+       lane's from the word with its low lane cleared */
+    for (; i + 2 <= count; i += 2) {
+        const uint32_t x = (uint32_t)pair(input + i);
+        const uint32_t both = ((x << bits) & 0xFFFFu) | ((x & 0xFFFF0000u) << bits);
+        memcpy(output + i, &both, 4);
+    }
+#endif
+    for (; i < count; i++)
         output[i] = ta_signal_wrap16((int32_t)((uint32_t)(int32_t)input[i] << bits));
     *scale_bits = bits;
     return TA_OK;
