@@ -188,6 +188,45 @@ static inline int32_t ta_dw_requantize_right_doubled(int32_t x2, int32_t multipl
 }
 #endif
 
+/* Whether |x| < 2^30 (x in [-2^30, 2^30)), where the SMMULR forms above
+   are exact. */
+static inline int ta_dw_small(int32_t x)
+{
+    return (((uint32_t)x + 0x40000000u) >> 31) == 0;
+}
+
+/* ta_dw_srdhm by one SMMULR where the core has it and x is small. */
+static inline int32_t ta_dw_srdhm_fast(int32_t x, int32_t multiplier)
+{
+#if defined(TA_HAVE_DSP)
+    if (ta_dw_small(x))
+        return ta_dw_srdhm_small(x, multiplier);
+#endif
+    return ta_dw_srdhm(x, multiplier);
+}
+
+/* ta_dw_requantize_right by one SMMULR where the core has it and x is
+   small. */
+static inline int32_t ta_dw_requantize_right_fast(int32_t x, int32_t multiplier, int32_t shift)
+{
+#if defined(TA_HAVE_DSP)
+    if (ta_dw_small(x))
+        return ta_dw_requantize_right_small(x, multiplier, shift);
+#endif
+    return ta_dw_requantize_right(x, multiplier, shift);
+}
+
+/* ta_dw_requantize_right of an x the caller knows is small: one SMMULR
+   where the core has it, no check. */
+static inline int32_t ta_dw_requantize_right_bounded(int32_t x, int32_t multiplier, int32_t shift)
+{
+#if defined(TA_HAVE_DSP)
+    return ta_dw_requantize_right_small(x, multiplier, shift);
+#else
+    return ta_dw_requantize_right(x, multiplier, shift);
+#endif
+}
+
 /* ta_mul_by_quantized_multiplier for multiplier != INT32_MIN. */
 static inline int32_t ta_dw_requantize(int32_t x, int32_t multiplier, int32_t shift)
 {

@@ -304,6 +304,51 @@ static inline int32_t ta_mm_dot1_s16(int32_t acc, const int16_t *w, const int16_
 #endif
 }
 
+/* ta_mm_dot1_s8 over n = 4 * words values (words >= 1) and ta_mm_dot1_s16
+   over n = 2 * words, from *w and *x, which then point past them: whole
+   words only, no tail loop (the DSP extension's loop of one SMLAD pair a
+   word; elsewhere the general forms), for callers that walk rows that
+   follow each other. */
+static inline int32_t ta_mm_dot1_s8_words(int32_t acc, const int8_t **w, const int8_t **x,
+                                          int32_t words)
+{
+    const int8_t *a = *w, *b = *x, *end = b + 4 * (size_t)words;
+#if defined(TA_MM_DSP)
+    do {
+        const uint32_t v = ta_mm_load32(a), xw = ta_mm_load32(b);
+        acc = __smlad(__sxtb16(v), __sxtb16(xw), acc);
+        acc = __smlad(ta_mm_sxtb16_ror8(v), ta_mm_sxtb16_ror8(xw), acc);
+        a += 4;
+        b += 4;
+    } while (b != end);
+#else
+    acc = ta_mm_dot1_s8(acc, a, b, 4 * words);
+    a += 4 * (size_t)words;
+#endif
+    *w = a;
+    *x = end;
+    return acc;
+}
+
+static inline int32_t ta_mm_dot1_s16_words(int32_t acc, const int16_t **w, const int16_t **x,
+                                           int32_t words)
+{
+    const int16_t *a = *w, *b = *x, *end = b + 2 * (size_t)words;
+#if defined(TA_MM_DSP)
+    do {
+        acc = __smlad(ta_mm_load32(a), ta_mm_load32(b), acc);
+        a += 2;
+        b += 2;
+    } while (b != end);
+#else
+    acc = ta_mm_dot1_s16(acc, a, b, 2 * words);
+    a += 2 * (size_t)words;
+#endif
+    *w = a;
+    *x = end;
+    return acc;
+}
+
 /* TFLite's MultiplyByQuantizedMultiplier (ta_mul_by_quantized_multiplier)
    in fewer instructions on 32-bit cores: the rounding doubling high
    multiply as (x * m + 2^30) >> 31 on the 64-bit product (equal to

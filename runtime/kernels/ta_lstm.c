@@ -91,20 +91,11 @@ static inline bool right_shift(int32_t multiplier, int32_t shift)
     return shift < 0 && shift >= -31 && multiplier != INT32_MIN;
 }
 
-/* RQ_SMALL where the core has SMMULR, else RQ_RIGHT. */
-#if defined(TA_HAVE_DSP)
-#define RQ_RIGHT_SMALL RQ_SMALL
-#else
-#define RQ_RIGHT_SMALL RQ_RIGHT
-#endif
-
 /* ta_mm_mul_q in the given mode. */
 static inline int32_t mul_q(int32_t x, int32_t multiplier, int32_t shift, int mode)
 {
-#if defined(TA_HAVE_DSP)
     if (mode == RQ_SMALL)
-        return ta_dw_requantize_right_small(x, multiplier, shift);
-#endif
+        return ta_dw_requantize_right_bounded(x, multiplier, shift);
     return mode != RQ_ANY ? ta_dw_requantize_right(x, multiplier, shift)
                           : ta_mm_mul_q(x, multiplier, shift);
 }
@@ -295,8 +286,7 @@ static void gate_block(const ta_lstm_params_t *p, int32_t g, const int8_t *xb, c
         if (!right)
             gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0, RQ_ANY);
         else if (sums_small(from_input, from_hidden, count))
-            gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0,
-                        RQ_RIGHT_SMALL);
+            gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0, RQ_SMALL);
         else
             gate_values(from_input, from_hidden, mi, si, mh, sh, g, count, out + s0, RQ_RIGHT);
     }
@@ -367,7 +357,7 @@ static void step(const ta_lstm_params_t *p, const int8_t *x, const int8_t *input
     if (right_shift(p->forget_multiplier, p->forget_shift) &&
         right_shift(p->input_cell_multiplier, p->input_cell_shift) &&
         right_shift(p->hidden_multiplier, p->hidden_shift))
-        update_scalar(p, in_gate, forget, cell_gate, out_gate, c, h, per_gate, RQ_RIGHT_SMALL);
+        update_scalar(p, in_gate, forget, cell_gate, out_gate, c, h, per_gate, RQ_SMALL);
     else
         update_scalar(p, in_gate, forget, cell_gate, out_gate, c, h, per_gate, RQ_ANY);
 #endif

@@ -4,11 +4,7 @@
 #include "../include/ta_status.h"
 
 #include "ta_signal_math.h"
-
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(TA_NO_SIMD)
-#define TA_SIGNAL_SPECTRUM_MVE 1
-#include <arm_mve.h>
-#endif
+#include "ta_signal_spectrum_mve.h"
 
 #if defined(__ARM_FEATURE_DSP) && !defined(TA_NO_SIMD)
 #define TA_SIGNAL_SPECTRUM_DSP 1
@@ -78,15 +74,8 @@ static int16_t max_abs(const int16_t *input, int32_t count)
 {
     int32_t hi = 0, lo = 0, i = 0;
 #if defined(TA_SIGNAL_SPECTRUM_MVE)
-    int16x8_t vhi = vdupq_n_s16(0), vlo = vdupq_n_s16(0);
-    for (; i < count; i += 8) {
-        const mve_pred16_t p = vctp16q((uint32_t)(count - i));
-        const int16x8_t v = vldrhq_z_s16(input + i, p);
-        vhi = vmaxq_m_s16(vhi, vhi, v, p);
-        vlo = vminq_m_s16(vlo, vlo, v, p);
-    }
-    hi = vmaxvq_s16(0, vhi);
-    lo = vminvq_s16(0, vlo);
+    ta_signal_extremes_s16_mve(input, count, &hi, &lo);
+    i = count;
 #elif defined(TA_SIGNAL_SPECTRUM_DSP)
     /* two lanes a word: SSUB16 sets each lane's GE flags, SEL keeps the
        larger (smaller) of each pair */
@@ -122,10 +111,8 @@ int ta_signal_fft_auto_scale_i16(const ta_signal_fft_auto_scale_params_t *p, con
        where -32768 led MaxAbs16 astray). */
     int32_t i = 0;
 #if defined(TA_SIGNAL_SPECTRUM_MVE)
-    for (; i < count; i += 8) {
-        const mve_pred16_t q = vctp16q((uint32_t)(count - i));
-        vstrhq_p_s16(output + i, vshlq_r_s16(vldrhq_z_s16(input + i, q), bits), q);
-    }
+    ta_signal_shift_left_s16_mve(input, output, count, bits);
+    i = count;
 #elif defined(TA_SIGNAL_SPECTRUM_DSP)
     /* the word shifted, the low lane's bits kept from it and the high
        lane's from the word with its low lane cleared */

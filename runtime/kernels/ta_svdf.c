@@ -114,16 +114,14 @@ static svdf_requant_t svdf_requant_prepare(int32_t multiplier, int32_t shift)
 
 static inline int32_t svdf_requant(const svdf_requant_t *r, int32_t x)
 {
-#if defined(TA_HAVE_DSP)
-    /* One SMMULR when the (left-shifted) value is under 2^30 in magnitude:
-       a right shift's rounding after it, none after a left shift. */
-    const int32_t y = (int32_t)((uint32_t)x << r->q.left);
-    if ((((uint32_t)y + 0x40000000u) >> 31) == 0)
-        return r->right ? ta_dw_requantize_right_small(x, r->multiplier, r->shift)
-               : r->q.right == 0 ? ta_dw_srdhm_small(y, r->multiplier)
-                                 : ta_mm_requant(&r->q, x);
-#endif
-    return r->right ? ta_dw_requantize_right(x, r->multiplier, r->shift) : ta_mm_requant(&r->q, x);
+    /* With the DSP extension one SMMULR when the (left-shifted) value is
+       under 2^30 in magnitude: a right shift's rounding after it, none
+       after a left shift (or none). */
+    if (r->right)
+        return ta_dw_requantize_right_fast(x, r->multiplier, r->shift);
+    if (r->q.right == 0)
+        return ta_dw_srdhm_fast((int32_t)((uint32_t)x << r->q.left), r->multiplier);
+    return ta_mm_requant(&r->q, x);
 }
 #endif
 
@@ -211,70 +209,69 @@ static uint32x4_t last_slots(int32_t mem)
 #endif
 
 #if !defined(TA_MM_MVE)
-/* One output of a rank-1 filter: its sum requantized by a right shift
-   (ta_dw_requantize_right; with the DSP extension one SMMULR when the sum
-   is under 2^30 in magnitude, nearly always), offset and saturated. */
-static inline int8_t rank1_output(int32_t acc, int32_t multiplier, int32_t shift,
-                                  int32_t zero_point)
-{
-    int32_t v;
-#if defined(TA_HAVE_DSP)
-    if ((((uint32_t)acc + 0x40000000u) >> 31) == 0)
-        v = ta_dw_requantize_right_small(acc, multiplier, shift);
-    else
-#endif
-        v = ta_dw_requantize_right(acc, multiplier, shift);
-#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
-    return (int8_t)__ssat(v + zero_point, 8);
-#else
-    return (int8_t)ta_clamp_i32(v + zero_point, INT8_MIN, INT8_MAX);
-#endif
-}
-
 /* The outputs of `count` rank-1 filters with a right-shift output
    requantization (keyword models' usual case), int8 or int16 (wide) state
-   and time weights: one short loop with few live values, so the time dot
-   and the requantization stay in registers. */
+   and time weights, rows of whole words (memory a multiple of 4 int8 or 2
+   int16 values, as keyword models have: no tail loop) or not: the filters'
+   rows follow each other in the weights and in the state, so two pointers
+   walk them all, in one short loop with few live values; with the DSP
+   extension the sums are requantized by one SMMULR when under 2^30 in
+   magnitude (nearly always). */
+TA_ALWAYS_INLINE void rank1_rows(const ta_svdf_params_t *p, const void *wt, const void *rows,
+                                 int32_t count, const int32_t *output_biases, int8_t *out,
+                                 bool wide, bool whole_words)
+{
+    const int32_t mem = p->memory, multiplier = p->output_multiplier, shift = p->output_shift;
+    const int32_t zero_point = p->output_zero_point;
+    const int16_t *w16 = wt, *x16 = rows;
+    const int8_t *w8 = wt, *x8 = rows;
+    for (int32_t f = 0; f < count; f++) {
+        int32_t acc;
+        if (whole_words) {
+            acc = wide ? ta_mm_dot1_s16_words(output_biases[f], &w16, &x16, mem / 2)
+                       : ta_mm_dot1_s8_words(output_biases[f], &w8, &x8, mem / 4);
+        } else if (wide) {
+            acc = ta_mm_dot1_s16(output_biases[f], w16, x16, mem);
+            w16 += mem;
+            x16 += mem;
+        } else {
+            acc = ta_mm_dot1_s8(output_biases[f], w8, x8, mem);
+            w8 += mem;
+            x8 += mem;
+        }
+        const int32_t v = ta_dw_requantize_right_fast(acc, multiplier, shift) + zero_point;
+#if defined(__ARM_FEATURE_SAT) && !defined(TA_NO_SIMD)
+        out[f] = (int8_t)__ssat(v, 8);
+#else
+        out[f] = (int8_t)ta_clamp_i32(v, INT8_MIN, INT8_MAX);
+#endif
+    }
+}
+
 TA_ALWAYS_INLINE void outputs_rank1(const ta_svdf_params_t *p, const void *wt, const void *rows,
                                     int32_t count, const int32_t *output_biases, int8_t *out,
                                     bool wide)
 {
-    const int32_t mem = p->memory, multiplier = p->output_multiplier, shift = p->output_shift;
-    const int32_t zero_point = p->output_zero_point;
-#if defined(TA_MM_DSP)
-    /* Rows of whole words (memory a multiple of 4 int8 or 2 int16 values,
-       as keyword models have): the filters' rows follow each other in the
-       weights and in the state, so two pointers walk them all. */
-    if (mem % (wide ? 2 : 4) == 0 && mem > 0) {
-        const uint8_t *w = (const uint8_t *)wt, *x = (const uint8_t *)rows;
-        const size_t row_bytes = (size_t)mem * (wide ? 2u : 1u);
-        for (int32_t f = 0; f < count; f++) {
-            const uint8_t *end = x + row_bytes;
-            int32_t acc = output_biases[f];
-            do {
-                const uint32_t v = ta_mm_load32(w), xw = ta_mm_load32(x);
-                if (wide) {
-                    acc = __smlad(v, xw, acc);
-                } else {
-                    acc = __smlad(__sxtb16(v), __sxtb16(xw), acc);
-                    acc = __smlad(ta_mm_sxtb16_ror8(v), ta_mm_sxtb16_ror8(xw), acc);
-                }
-                w += 4;
-                x += 4;
-            } while (x != end);
-            out[f] = rank1_output(acc, multiplier, shift, zero_point);
-        }
-        return;
-    }
-#endif
-    for (int32_t f = 0; f < count; f++) {
-        const size_t at = (size_t)f * (size_t)mem;
-        const int32_t acc = wide ? ta_mm_dot1_s16(output_biases[f], (const int16_t *)wt + at,
-                                                  (const int16_t *)rows + at, mem)
-                                 : ta_mm_dot1_s8(output_biases[f], (const int8_t *)wt + at,
-                                                 (const int8_t *)rows + at, mem);
-        out[f] = rank1_output(acc, multiplier, shift, zero_point);
-    }
+    if (p->memory > 0 && p->memory % (wide ? 2 : 4) == 0)
+        rank1_rows(p, wt, rows, count, output_biases, out, wide, true);
+    else
+        rank1_rows(p, wt, rows, count, output_biases, out, wide, false);
+}
+
+/* Out of line, one per state type: the loop has the core's registers to
+   itself. */
+static __attribute__((noinline)) void outputs_rank1_s8(const ta_svdf_params_t *p, const void *wt,
+                                                       const void *rows, int32_t count,
+                                                       const int32_t *output_biases, int8_t *out)
+{
+    outputs_rank1(p, wt, rows, count, output_biases, out, false);
+}
+
+static __attribute__((noinline)) void outputs_rank1_s16(const ta_svdf_params_t *p, const void *wt,
+                                                        const void *rows, int32_t count,
+                                                        const int32_t *output_biases, int8_t *out)
+{
+    outputs_rank1(p, wt, rows, count, output_biases, out, true);
 }
 #endif
 
@@ -302,9 +299,10 @@ TA_ALWAYS_INLINE void scalar_filters(const ta_svdf_params_t *p, const int8_t *in
 #if !defined(TA_MM_MVE)
     if (p->rank == 1 && output_q.right) {
         const size_t at = (size_t)f0 * (size_t)mem, element = wide ? 2 : 1;
-        outputs_rank1(p, (const uint8_t *)weights_time + at * element,
-                      (const uint8_t *)state + (rows + at) * element, filters - f0,
-                      output_biases + f0, out + f0, wide);
+        (wide ? outputs_rank1_s16
+              : outputs_rank1_s8)(p, (const uint8_t *)weights_time + at * element,
+                                  (const uint8_t *)state + (rows + at) * element, filters - f0,
+                                  output_biases + f0, out + f0);
         return;
     }
 #endif
