@@ -98,17 +98,20 @@ static inline int32_t svdf_requant(const svdf_requant_t *r, int32_t x)
 #else
 /* A requantization of the layer: a right shift (nearly every layer) takes
    ta_dw_requantize_right's 32-bit rounding, which ta_mm_requant equals
-   there at a third of its instructions on cores with the DSP extension. */
+   there at a third of its instructions on cores with the DSP extension; a
+   left shift (or none) ta_dw_srdhm's, after the shift. Both need a
+   multiplier other than INT32_MIN (every quantized one). */
 typedef struct {
     ta_mm_requant_t q;
     int32_t multiplier, shift;
-    bool right;
+    bool right, left;
 } svdf_requant_t;
 
 static svdf_requant_t svdf_requant_prepare(int32_t multiplier, int32_t shift)
 {
+    const bool usual = multiplier != INT32_MIN;
     const svdf_requant_t r = {ta_mm_requant_prepare(multiplier, shift), multiplier, shift,
-                              shift < 0 && shift >= -31 && multiplier != INT32_MIN};
+                              usual && shift < 0 && shift >= -31, usual && shift >= 0};
     return r;
 }
 
@@ -119,7 +122,7 @@ static inline int32_t svdf_requant(const svdf_requant_t *r, int32_t x)
        after a left shift (or none). */
     if (r->right)
         return ta_dw_requantize_right_fast(x, r->multiplier, r->shift);
-    if (r->q.right == 0)
+    if (r->left)
         return ta_dw_srdhm_fast((int32_t)((uint32_t)x << r->q.left), r->multiplier);
     return ta_mm_requant(&r->q, x);
 }
