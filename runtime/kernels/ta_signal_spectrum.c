@@ -107,8 +107,8 @@ int ta_signal_fft_auto_scale_i16(const ta_signal_fft_auto_scale_params_t *p, con
     int32_t bits = 16 - (int32_t)ta_signal_msb32((uint32_t)(int32_t)max) - 1;
     if (bits < 0)
         bits = 0;
-    /* Each sample shifted left, wrapping to int16 (no sample does, but
-       where -32768 led MaxAbs16 astray). */
+    /* Each sample shifted left, wrapping to int16: none wraps unless a
+       -32768 made MaxAbs16 smaller than the largest magnitude. */
     int32_t i = 0;
 #if defined(TA_SIGNAL_SPECTRUM_MVE)
     ta_signal_shift_left_s16_mve(input, output, count, bits);
