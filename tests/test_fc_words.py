@@ -1,15 +1,17 @@
-"""FULLY_CONNECTED's word-interleaved weights: a module converted for a core
-with the DSP extension (and no Helium) lays int8 weights out as rows padded
-to whole words, four rows at a time a word at a time, the last
-output_depth % 4 rows as they are, and calls ta_fully_connected_s8_words
-(runtime/kernels/ta_fully_connected_words.h) for every int8 layer: one LDM a
-word for four rows.
+"""FULLY_CONNECTED's paired weights: a module converted for a core with the
+DSP extension (and no Helium) lays int8 weights out in pairs of rows, a
+byte of each in turn (the first row's sign bits flipped), the pairs two at
+a time, an odd last row as it is, and calls ta_fully_connected_s8_words
+(runtime/kernels/ta_fully_connected_words.h) for every int8 layer: one
+SMLAD takes two inputs' weights of both rows, one LDM a group's words.
 
-Its paths against TFLite Micro's interpreter: the DSP loop on the
+Its paths against TFLite Micro's interpreter: the DSP loops on the
 Cortex-M4 under QEMU (depths of whole words, with a last partial word and
-below one word, one to three last rows, per-tensor and per-channel
-factors, left shifts, several batches) and the portable C that a host
-build of such a module runs. The cases: the operator suite's
+below one word; word counts of every residue modulo 8, which the loop of
+four word pairs enters at different points; input rows off a word, which
+take the one-word loop; groups, a last pair, an odd last row; per-tensor
+and per-channel factors, left shifts, several batches) and the portable C
+that a host build of such a module runs. The cases: the operator suite's
 FULLY_CONNECTED variants, the SIMD sizes (depths 1-320, rows either side
 of a group) and the compressed-weight forms, whose decoded weights are
 the interleaved ones. The same cases converted for a core with neither
@@ -19,6 +21,7 @@ DSP rows loop on rows in order.
 
 import pathlib
 
+import numpy as np
 import pytest
 
 from tests.gen import variants
@@ -51,27 +54,32 @@ def test_only_dsp_targets_interleave_words(tmp_path):
         "ta_fully_connected_s8("]
 
 
-def fc_weight_shapes(model):
-    """(rows, depth) of every FULLY_CONNECTED's weights in the model."""
+def fc_shapes(model):
+    """(rows, depth, batches) of every FULLY_CONNECTED in the model."""
     m = oracle._model_obj(model)
     shapes = []
     for sg in m.subgraphs:
         for op in sg.operators or []:
             if oracle._opcode_name(m, op.opcodeIndex) == "FULLY_CONNECTED":
-                shape = sg.tensors[op.inputs[1]].shape
-                shapes.append((int(shape[0]), int(shape[1])))
+                rows, depth = (int(n) for n in sg.tensors[op.inputs[1]].shape[:2])
+                inputs = int(np.prod(sg.tensors[op.inputs[0]].shape))
+                shapes.append((rows, depth, inputs // depth))
     return shapes
 
 
 def test_cases_cover_the_layouts_edges():
-    """The cases reach what the layout and the loop treat apart: depths of
-    whole words, with a last partial word and under one word; one to three
-    last rows after the groups, and fewer rows than a group."""
-    shapes = [s for c in cases() for s in fc_weight_shapes(c.model)]
-    depths = {d for _, d in shapes}
-    rows = {r for r, _ in shapes}
+    """The cases reach what the layout and the loops treat apart: depths of
+    whole words, with a last partial word and under one word; word counts
+    of every residue modulo 8; input rows off a word (a second batch row
+    after a depth off four); groups with a last pair, an odd last row or
+    both, and fewer rows than a group."""
+    shapes = [s for c in cases() for s in fc_shapes(c.model)]
+    depths = {d for _, d, _ in shapes}
+    rows = {r for r, _, _ in shapes}
     assert {d % 4 for d in depths if d >= 4} == {0, 1, 2, 3}, sorted(depths)
     assert any(d < 4 for d in depths), sorted(depths)
+    assert {d // 4 % 8 for d in depths} == set(range(8)), sorted(depths)
+    assert any(b > 1 and d % 4 for _, d, b in shapes), shapes
     assert {r % 4 for r in rows if r >= 4} == {0, 1, 2, 3}, sorted(rows)
     assert any(r < 4 for r in rows), sorted(rows)
 

@@ -164,6 +164,31 @@ def test_large_huffman_weights_equal_dense_module_and_tflm(tmp_path):
     assert difftest._count_diff(outs["auto"], oracle.run_tflm(model, runs, isolated=True))[1] == 0
 
 
+@pytest.mark.parametrize("skewed,form", [(False, "table4"), (True, "huffman")])
+def test_dsp_pairs_layout_codes_the_models_values(tmp_path, skewed, form):
+    """A core with the DSP extension lays FULLY_CONNECTED weights out in
+    pairs of rows, each pair's first row with its sign bits flipped
+    (ta_fully_connected_words.h): the coder codes the model's values and
+    the decoders flip them back, so the form and the stored bytes are the
+    host's (flipped, the clustered weights would hold twice the values),
+    and a host build of the module gives TFLite Micro's outputs."""
+    model = clustered_fc(skewed=skewed)
+    forms = {}
+    for name, keys in (("host", ()), ("m4", ("--platform.name", "mps2_an386"))):
+        (tmp_path / name).mkdir()
+        p = convert(tmp_path / name, model, *keys)
+        assert p.returncode == 0, p.stderr
+        forms[name] = {k: v for k, v in stored(tmp_path / name).items()
+                       if k.startswith("op0.weights_")}
+    assert [v[0] for v in forms["m4"].values()] == [form], forms
+    assert list(forms["m4"].values()) == list(forms["host"].values()), forms
+    m = module.convert(tmp_path / "host" / "m.tflite", tmp_path / "mod",
+                       keys={"platform.name": "mps2_an386"})
+    runs = oracle.random_inputs(model, np.random.default_rng(4), 2)
+    ours = module.run(m, module.build(m), runs)
+    assert difftest._count_diff(ours, oracle.run_tflm(model, runs, isolated=True))[1] == 0
+
+
 def test_weights_format_huffman_without_int8_weights_is_one_line(tmp_path):
     b = ModelBuilder()
     x = b.tensor([1, 8], "int8", Q(0.05, 3), name="x")

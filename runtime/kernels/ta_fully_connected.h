@@ -51,11 +51,35 @@ int ta_fully_connected_s8_interleaved(const ta_fully_connected_params_t *p, cons
 /* The bytes of a row of a group in ta_fully_connected_s8_words' layout
    (ta_fully_connected_words.h): the depth padded to whole words. For the
    converter, which lays the weights out, and the kernels that read them;
-   here, so that the DSP rows including it do not make every module with
-   a FULLY_CONNECTED copy ta_fully_connected_words.{h,c}. */
+   here, with the two below, so that the DSP rows including them do not
+   make every module with a FULLY_CONNECTED copy
+   ta_fully_connected_words.{h,c}. */
 static inline size_t ta_fc_words_row_bytes(int32_t accum_depth)
 {
     return ((size_t)accum_depth + 3) / 4 * 4;
+}
+
+/* Where ta_fully_connected_s8_words' layout (ta_fully_connected_words.h)
+   puts the model's weights[o][d] of a layer of `rows` rows of `depth`
+   weights: d may run to the padded ta_fc_words_row_bytes(depth) in rows
+   that belong to a pair, whose first row (o even, o < rows & ~1) is
+   stored with its sign bits flipped. */
+static inline size_t ta_fc_words_index(int32_t o, int32_t d, int32_t rows, int32_t depth)
+{
+    const size_t row_bytes = ta_fc_words_row_bytes(depth);
+    const int32_t paired = rows & ~1, grouped = rows & ~3;
+    if (o >= paired) /* the odd last row */
+        return (size_t)paired * row_bytes + (size_t)d;
+    const size_t pairs = o < grouped ? 2 : 1; /* in o's group, or the last pair */
+    return (size_t)(o & ~(int32_t)(2 * pairs - 1)) * row_bytes + (size_t)(d / 4) * 8 * pairs +
+           (size_t)(d & 1) * 4 * pairs + (size_t)((o / 2) & (int32_t)(pairs - 1)) * 4 +
+           (size_t)((d >> 1) & 1) * 2 + (size_t)(o & 1);
+}
+
+/* The bytes of that layout. */
+static inline size_t ta_fc_words_bytes(int32_t rows, int32_t depth)
+{
+    return (size_t)(rows & ~1) * ta_fc_words_row_bytes(depth) + (size_t)(rows & 1) * (size_t)depth;
 }
 
 /* int16 input and output, int8 weights, int64 bias and accumulator. */

@@ -1,10 +1,11 @@
 /*
  * ta_fully_connected_dsp.c - FULLY_CONNECTED int8 with the DSP extension
- * (SIMD32: Cortex-M4/M7/M33): four rows per pass share each input word,
- * their weights in ta_fully_connected_s8_words' layout (one LDM a word),
- * their sums requantized together channel by channel into one word, one
- * word store when every shift is a right shift; the last rows as the
- * model has them. Compiles to nothing on other cores.
+ * (SIMD32: Cortex-M4/M7/M33): the pairs of rows of ta_fully_connected_
+ * s8_words' layout, two pairs a pass sharing each input word (one LDM
+ * for their four words), their sums requantized together channel by
+ * channel into one word, one word store when every shift is a right
+ * shift; a last pair alone. And rows as the model has them, for
+ * ta_fully_connected_s8. Compiles to nothing on other cores.
  */
 #include "ta_fully_connected_dsp.h"
 
@@ -17,66 +18,211 @@
 #include <string.h>
 
 #if defined(TA_MM_DSP)
-/* acc[r] += sum_{k<n} row r's byte k * x[k] for r = 0..3, the four rows
-   interleaved a word at a time (ta_fully_connected_s8_words' layout) from
-   w (word-aligned, for LDM: the planner places every tensor at 16 bytes
-   or more), n a multiple of 4 (0 too); then, unless `last` is NULL, the
-   rows' next word by *last (the input's last bytes in a word, zeros above
-   them: the rows are padded so). ta_mm_dot4_s8_dsp's loop with one LDM for the
-   four rows' words instead of four loads, and no row pointers or stride:
-   20 instructions per 16 MACs against 23, the same estimated cycles (an
-   LDM is not pipelined). */
+/* A pair's word (ta_fully_connected_s8_words' layout) holds per halfword
+   lo + 256 * hi, lo the first row's weight + 128 (0..255), hi the second
+   row's: one SMLAD against two input values X adds both rows' products
+   to A (the second's times 256), and one more, of hi alone (SXTB16 of the
+   word turned by 8), adds the second row's to B. The first row's sum is
+   then A - 256 B less 128 times the inputs' sum (pair_start and
+   pair_first, below), all modulo 2^32 as the reference's int32 sums.
+   Three instructions a word of four weights where widening both rows
+   takes five; RAW is overwritten. */
 /* clang-format off */
-#define TA_FC_WORD_ROW(RAW, ACC) \
-    "   sxtb16 lr, " RAW "\n" \
-    "   smlad  " ACC ", lr, r9, " ACC "\n" \
+#define TA_FC_PAIR(RAW, X, A, B) \
+    "   smlad  " A ", " RAW ", " X ", " A "\n" \
     "   sxtb16 " RAW ", " RAW ", ror #8\n" \
-    "   smlad  " ACC ", " RAW ", r10, " ACC "\n"
-/* One word: the input's in r10. */
-#define TA_FC_WORD_FROM_R10 \
+    "   smlad  " B ", " RAW ", " X ", " B "\n"
+/* One input word, in XW, for two pairs (their even words, then their odd
+   ones): inputs 0 and 2 in r9, 1 and 3 in r10. */
+#define TA_FC_GROUP_FROM(XW) \
     "   ldm    r1!, {r0, r2, r8, r11}\n" \
-    "   sxtb16 r9, r10\n" \
-    "   sxtb16 r10, r10, ror #8\n" \
-    TA_FC_WORD_ROW("r0", "r4") TA_FC_WORD_ROW("r2", "r5") \
-    TA_FC_WORD_ROW("r8", "r6") TA_FC_WORD_ROW("r11", "r7")
-#define TA_FC_WORD "   ldr    r10, [r3], #4\n" TA_FC_WORD_FROM_R10
+    "   sxtb16 r9, " XW "\n" \
+    "   sxtb16 r10, " XW ", ror #8\n" \
+    TA_FC_PAIR("r0", "r9", "r4", "r5") TA_FC_PAIR("r2", "r9", "r6", "r7") \
+    TA_FC_PAIR("r8", "r10", "r4", "r5") TA_FC_PAIR("r11", "r10", "r6", "r7")
+#define TA_FC_GROUP "   ldr    r10, [r3], #4\n" TA_FC_GROUP_FROM("r10")
+/* Two input words by one LDRD (three cycles where two LDRs take four):
+   the input word-aligned. */
+#define TA_FC_GROUP2 \
+    "   ldrd   r10, lr, [r3], #8\n" TA_FC_GROUP_FROM("r10") TA_FC_GROUP_FROM("lr")
 /* clang-format on */
+
 #define TA_FC_ARG __attribute__((unused)) /* read by the assembly, not by C */
+/* ab[0..3] (A and B of a group's two pairs) += the group's words from w
+   (word-aligned, for LDM) against the inputs x[0..n), n a multiple of 4
+   (0 too); then, unless `last` is NULL, its next words against *last
+   (the input's last bytes in a word, zeros above them: the rows are
+   padded so). 16 instructions per 16 MACs. An input at a word-aligned
+   address (every layer's first row) takes two words a load and eight a
+   pass (a taken branch costs three cycles); another, one and one. */
 __attribute__((naked, noinline)) static void
-dot4_words(TA_FC_ARG int32_t acc[4], TA_FC_ARG const int8_t *w, TA_FC_ARG const int8_t *x,
-           TA_FC_ARG int32_t n, TA_FC_ARG const uint32_t *last)
+group_dot(TA_FC_ARG int32_t ab[4], TA_FC_ARG const int8_t *w, TA_FC_ARG const int8_t *x,
+          TA_FC_ARG int32_t n, TA_FC_ARG const uint32_t *last)
 {
     /* clang-format off */
     __asm__ volatile("   push   {r0, r4-r11, lr}\n"
                      "   ldm    r0, {r4-r7}\n"
-                     "   cmp    r3, #0\n"
-                     "   beq    6f\n"
-                     "   lsls   r9, r3, #29\n" /* C: words & 2, N: words & 1 */
-                     "   add    r12, r2, r3\n"  /* end of the whole words */
+                     "   add    r12, r2, r3\n" /* end of the whole words */
+                     /* a word at a time up to lr: every word of an input
+                        off a word, else an odd word */
+                     "   and    lr, r3, #4\n"
+                     "   add    lr, r2, lr\n"
+                     "   tst    r2, #3\n"
+                     "   it     ne\n"
+                     "   movne  lr, r12\n"
                      "   mov    r3, r2\n"
-                     /* enter the four-word body at words % 4 from its end */
-                     "   bcs    5f\n"
-                     "   bpl    1f\n"
-                     "   b      4f\n"
-                     "5: bmi    2f\n"
-                     "   b      3f\n"
-                     "1:\n" TA_FC_WORD
-                     "2:\n" TA_FC_WORD
-                     "3:\n" TA_FC_WORD
-                     "4:\n" TA_FC_WORD
+                     "   b      22f\n"
+                     "21:\n" TA_FC_GROUP
+                     "22: cmp   r3, lr\n"
+                     "   bne    21b\n"
+                     "   subs   r9, r12, r3\n" /* then pairs of words */
+                     "   beq    6f\n"
+                     /* enter the four-pair body at pairs % 4 from its end */
+                     "   lsls   r9, r9, #28\n" /* N: pairs & 1, C: pairs & 2 */
+                     "   bcs    8f\n"
+                     "   bpl    10f\n"
+                     "   b      13f\n"
+                     "8: bmi    11f\n"
+                     "   b      12f\n"
+                     "10:\n" TA_FC_GROUP2
+                     "11:\n" TA_FC_GROUP2
+                     "12:\n" TA_FC_GROUP2
+                     "13:\n" TA_FC_GROUP2
                      "   cmp    r3, r12\n"
-                     "   bne    1b\n"
-                     "6: ldr    r0, [sp, #40]\n" /* last, the fifth argument */
+                     "   bne    10b\n"
+                     /* the last word: the one-word loop once more, over
+                        *last, its argument then cleared (the callee's) */
+                     "6: ldr    r0, [sp, #40]\n"
                      "   cbz    r0, 7f\n"
-                     "   ldr    r10, [r0]\n"
-                     TA_FC_WORD_FROM_R10
+                     "   mov    r3, r0\n"
+                     "   add    lr, r0, #4\n"
+                     "   mov    r12, lr\n"
+                     "   movs   r0, #0\n"
+                     "   str    r0, [sp, #40]\n"
+                     "   b      21b\n"
                      "7: pop    {r0}\n"
                      "   stm    r0, {r4-r7}\n"
                      "   pop    {r4-r11, pc}\n");
     /* clang-format on */
 }
-#undef TA_FC_WORD
-#undef TA_FC_WORD_FROM_R10
+#undef TA_FC_GROUP
+#undef TA_FC_GROUP2
+#undef TA_FC_GROUP_FROM
+
+/* clang-format off */
+/* One input word, in r7, for one pair. */
+#define TA_FC_LONE_FROM_R7 \
+    "   ldrd   r0, r3, [r1], #8\n" \
+    "   sxtb16 r6, r7\n" \
+    "   sxtb16 r7, r7, ror #8\n" \
+    TA_FC_PAIR("r0", "r6", "r4", "r5") TA_FC_PAIR("r3", "r7", "r4", "r5")
+#define TA_FC_LONE "   ldr    r7, [r2], #4\n" TA_FC_LONE_FROM_R7
+/* clang-format on */
+/* group_dot for a pair alone (its two words for an input word follow each
+   other): 10 instructions per 8 MACs, two words a pass (an odd count
+   entering at the second). */
+__attribute__((naked, noinline)) static void
+pair_dot(TA_FC_ARG int32_t ab[2], TA_FC_ARG const int8_t *w, TA_FC_ARG const int8_t *x,
+         TA_FC_ARG int32_t n, TA_FC_ARG const uint32_t *last)
+{
+    /* clang-format off */
+    __asm__ volatile("   push   {r0, r4-r7, lr}\n"
+                     "   ldm    r0, {r4, r5}\n"
+                     "   cmp    r3, #0\n"
+                     "   beq    6f\n"
+                     "   add    r12, r2, r3\n" /* end of the whole words */
+                     "   lsls   r6, r3, #30\n" /* C: words & 1 */
+                     "   bcs    2f\n"
+                     "1:\n" TA_FC_LONE
+                     "2:\n" TA_FC_LONE
+                     "   cmp    r2, r12\n"
+                     "   bne    1b\n"
+                     "6: ldr    r0, [sp, #24]\n" /* last, the fifth argument */
+                     "   cbz    r0, 7f\n"
+                     "   ldr    r7, [r0]\n"
+                     TA_FC_LONE_FROM_R7
+                     "7: pop    {r0}\n"
+                     "   stm    r0, {r4, r5}\n"
+                     "   pop    {r4-r7, pc}\n");
+    /* clang-format on */
+}
+#undef TA_FC_LONE
+#undef TA_FC_LONE_FROM_R7
+#undef TA_FC_PAIR
+
+/* A pair's A and B from its rows' starting sums s0 and s1: B = s1, A = s0
+   + 256 s1 less `flip` (128 times the inputs' sum, which the first row's
+   flipped sign bits add); and the first row's sum from the pair's A and
+   B. Modulo 2^32. */
+static inline void pair_start(int32_t ab[2], const int32_t *s, uint32_t flip)
+{
+    ab[0] = (int32_t)((uint32_t)s[0] - flip + ((uint32_t)s[1] << 8));
+    ab[1] = s[1];
+}
+
+static inline int32_t pair_first(const int32_t ab[2])
+{
+    return (int32_t)((uint32_t)ab[0] - ((uint32_t)ab[1] << 8));
+}
+
+/* The sums of a group's four rows from w, starting from bias. */
+static inline void group_sums(int32_t acc[4], const int8_t *w, const int8_t *in, int32_t depth,
+                              const uint32_t *last, uint32_t flip, const int32_t *bias)
+{
+    int32_t ab[4];
+    pair_start(ab, bias, flip);
+    pair_start(ab + 2, bias + 2, flip);
+    group_dot(ab, w, in, depth & ~3, last);
+    acc[0] = pair_first(ab);
+    acc[1] = ab[1];
+    acc[2] = pair_first(ab + 2);
+    acc[3] = ab[3];
+}
+
+/* 128 times the sum of in[0..depth), modulo 2^32: USADA8 against zero adds
+   four unsigned bytes, so the values with their sign bits flipped (v +
+   128), less 128 each at the end. */
+static uint32_t flip_of(const int8_t *in, int32_t depth)
+{
+    uint32_t u = 0;
+    int32_t k = depth & ~31;
+    if (k) {
+        /* 32 values a pass, the loads four together (after a load, a load
+           takes one cycle, not two) */
+        const int8_t *p = in, *end = in + k;
+        uint32_t a, b, c, d, zero = 0; /* its own register: not u's */
+        /* clang-format off */
+#define TA_FC_FLIP4(AT) \
+        "   ldr    %[a], [%[p], #" AT "]\n" \
+        "   ldr    %[b], [%[p], #" AT " + 4]\n" \
+        "   ldr    %[c], [%[p], #" AT " + 8]\n" \
+        "   ldr    %[d], [%[p], #" AT " + 12]\n" \
+        "   eor    %[a], %[a], #0x80808080\n" \
+        "   usada8 %[u], %[a], %[z], %[u]\n" \
+        "   eor    %[b], %[b], #0x80808080\n" \
+        "   usada8 %[u], %[b], %[z], %[u]\n" \
+        "   eor    %[c], %[c], #0x80808080\n" \
+        "   usada8 %[u], %[c], %[z], %[u]\n" \
+        "   eor    %[d], %[d], #0x80808080\n" \
+        "   usada8 %[u], %[d], %[z], %[u]\n"
+        __asm__("1:\n" TA_FC_FLIP4("0") TA_FC_FLIP4("16")
+                "   adds   %[p], %[p], #32\n"
+                "   cmp    %[p], %[e]\n"
+                "   bne    1b\n"
+                : [u] "+r"(u), [p] "+r"(p), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c),
+                  [d] "=&r"(d), [z] "+r"(zero)
+                : [e] "r"(end)
+                : "cc", "memory");
+#undef TA_FC_FLIP4
+        /* clang-format on */
+    }
+    for (; k + 4 <= depth; k += 4)
+        u = __usada8(ta_mm_load32(in + k) ^ 0x80808080u, 0, u);
+    u -= 128u * (uint32_t)k;
+    for (; k < depth; k++)
+        u += (uint32_t)(int32_t)in[k];
+    return u << 7;
+}
 
 /* acc[r] += sum_{k<n} w_r[k] * x[k] for two rows as the model has them, w_1
    = w_0 + stride (any alignment: single loads), n a multiple of 4 (0
@@ -86,7 +232,13 @@ dot4_words(TA_FC_ARG int32_t acc[4], TA_FC_ARG const int8_t *w, TA_FC_ARG const 
    every module with a fully connected layer, for 0.9% fewer instructions
    and 1.4% fewer estimated cycles on a 1024 -> 10 layer). */
 /* clang-format off */
-#define TA_FC_PAIR_WORD \
+/* One row's word RAW against the input word widened in r9 and r10. */
+#define TA_FC_WORD_ROW(RAW, ACC) \
+    "   sxtb16 lr, " RAW "\n" \
+    "   smlad  " ACC ", lr, r9, " ACC "\n" \
+    "   sxtb16 " RAW ", " RAW ", ror #8\n" \
+    "   smlad  " ACC ", " RAW ", r10, " ACC "\n"
+#define TA_FC_ROWS_WORD \
     "   ldr    r10, [r2], #4\n" \
     "   ldr    r11, [r1, r6]\n" \
     "   ldr    r7, [r1], #4\n" \
@@ -107,8 +259,8 @@ dot2_rows(TA_FC_ARG int32_t acc[2], TA_FC_ARG const int8_t *w, TA_FC_ARG const i
                      "   add    r12, r2, r3\n" /* the input's end */
                      "   lsls   r8, r3, #30\n" /* C: words & 1 */
                      "   bcs    2f\n"
-                     "1:\n" TA_FC_PAIR_WORD
-                     "2:\n" TA_FC_PAIR_WORD
+                     "1:\n" TA_FC_ROWS_WORD
+                     "2:\n" TA_FC_ROWS_WORD
                      "   cmp    r2, r12\n"
                      "   bne    1b\n"
                      "6: pop    {r0}\n"
@@ -116,7 +268,7 @@ dot2_rows(TA_FC_ARG int32_t acc[2], TA_FC_ARG const int8_t *w, TA_FC_ARG const i
                      "   pop    {r4-r11, pc}\n");
     /* clang-format on */
 }
-#undef TA_FC_PAIR_WORD
+#undef TA_FC_ROWS_WORD
 #undef TA_FC_ARG
 #undef TA_FC_WORD_ROW
 
@@ -196,69 +348,87 @@ static inline int requant4_right_dsp(const int32_t acc[4], const int32_t *m, con
     return 1;
 }
 
-/* The groups of one tensor-wide multiplier and right shift (-31 <= shift
-   < 0; most layers): the multiplier and the shift stay in registers, and
-   the four bytes are packed by bit-field inserts. */
-static void groups_per_tensor_right_dsp(const ta_fully_connected_params_t *p, const int8_t *in,
-                                        const int8_t *weights, const int32_t *bias_sum,
-                                        fc_range4_t range, int8_t *out)
+/* Sums o .. o + n - 1 (n 1, 2 or 4) of per-channel factors or a left
+   shift, or of the last rows: out of line, the less common path. */
+static TA_NOINLINE void requant_other(const ta_fully_connected_params_t *p, const int32_t *acc,
+                                      int32_t n, int32_t o, const int32_t *multipliers,
+                                      const int32_t *shifts, fc_range4_t range, int8_t *out)
 {
-    static const int32_t zeros[4] = {0, 0, 0, 0};
+    const int32_t step = multipliers && shifts ? 1 : 0;
+    if (n == 4 &&
+        requant4_right_dsp(acc, step ? multipliers + o : &p->multiplier,
+                           step ? shifts + o : &p->shift, step, p->output_offset, range, out + o))
+        return;
+    ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
+                     p->multiplier, p->shift, p->output_offset, p->activation_min,
+                     p->activation_max, out + o);
+}
+
+/* The groups of one tensor-wide multiplier and right shift (-31 <= shift
+   < 0; most layers): the multiplier and the shift stay in registers, the
+   four bytes packed by bit-field inserts when every sum takes the 32-bit
+   rounding. */
+static void groups_per_tensor_right(const ta_fully_connected_params_t *p, const int8_t *in,
+                                    const uint32_t *last, uint32_t flip, const int8_t *weights,
+                                    const int32_t *bias_sum, fc_range4_t range, int8_t *out)
+{
     const int32_t depth = p->accum_depth, full = p->output_depth & ~3;
     const int32_t m = p->multiplier, shift = p->shift, right1 = -shift - 1;
     const int32_t offset = p->output_offset;
     const size_t row_bytes = ta_fc_words_row_bytes(depth);
-    const uint32_t last = depth & 3 ? last_word(in, depth) : 0; /* once for every group */
     for (int32_t o = 0; o < full; o += 4) {
         int32_t acc[4];
-        memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
-        dot4_words(acc, weights + (size_t)o * row_bytes, in, depth & ~3, depth & 3 ? &last : NULL);
-        uint32_t w;
-        if (sums_small(acc))
-            w = ta_pack4_s8(
-                __ssat(ta_dw_requantize_right_doubled(acc[0] * 2, m, right1) + offset, 8),
-                __ssat(ta_dw_requantize_right_doubled(acc[1] * 2, m, right1) + offset, 8),
-                __ssat(ta_dw_requantize_right_doubled(acc[2] * 2, m, right1) + offset, 8),
-                __ssat(ta_dw_requantize_right_doubled(acc[3] * 2, m, right1) + offset, 8));
-        else
-            w = requantized_byte(acc[0], m, shift, offset) |
-                requantized_byte(acc[1], m, shift, offset) << 8 |
-                requantized_byte(acc[2], m, shift, offset) << 16 |
-                requantized_byte(acc[3], m, shift, offset) << 24;
+        group_sums(acc, weights + (size_t)o * row_bytes, in, depth, last, flip, bias_sum + o);
+        if (!sums_small(acc)) { /* past the 32-bit rounding: rare */
+            requant_other(p, acc, 4, o, NULL, NULL, range, out);
+            continue;
+        }
+        uint32_t w = ta_pack4_s8(
+            __ssat(ta_dw_requantize_right_doubled(acc[0] * 2, m, right1) + offset, 8),
+            __ssat(ta_dw_requantize_right_doubled(acc[1] * 2, m, right1) + offset, 8),
+            __ssat(ta_dw_requantize_right_doubled(acc[2] * 2, m, right1) + offset, 8),
+            __ssat(ta_dw_requantize_right_doubled(acc[3] * 2, m, right1) + offset, 8));
         if (range.clamp)
             w = ta_clamp4_s8(w, range.lo4, range.hi4);
         memcpy(out + o, &w, 4);
     }
 }
 
-void ta_fully_connected_s8_groups_dsp(const ta_fully_connected_params_t *p, const int8_t *in,
-                                      const int8_t *weights, const int32_t *bias_sum,
-                                      const int32_t *multipliers, const int32_t *shifts,
-                                      int8_t *out)
+void ta_fully_connected_s8_words_dsp(const ta_fully_connected_params_t *p, const int8_t *in,
+                                     const int8_t *weights, const int32_t *bias_sum,
+                                     const int32_t *multipliers, const int32_t *shifts, int8_t *out)
 {
-    static const int32_t zeros[4] = {0, 0, 0, 0};
     const int32_t depth = p->accum_depth, full = p->output_depth & ~3;
+    const size_t row_bytes = ta_fc_words_row_bytes(depth);
+    /* once for every pair: the input's last word and its sum's term */
+    const uint32_t tail = depth & 3 ? last_word(in, depth) : 0;
+    const uint32_t *last = depth & 3 ? &tail : NULL;
+    const uint32_t flip = p->output_depth >= 2 ? flip_of(in, depth) : 0;
     /* per-channel arrays come in pairs; else the tensor's, step 0 */
     const int32_t step = multipliers && shifts ? 1 : 0;
     const fc_range4_t range = {ta_splat4_s8(p->activation_min), ta_splat4_s8(p->activation_max),
                                p->activation_min > INT8_MIN || p->activation_max < INT8_MAX};
     if (!step && p->shift < 0 && p->shift >= -31 && p->multiplier != INT32_MIN) {
-        groups_per_tensor_right_dsp(p, in, weights, bias_sum, range, out);
-        return;
+        groups_per_tensor_right(p, in, last, flip, weights, bias_sum, range, out);
+    } else {
+        for (int32_t o = 0; o < full; o += 4) {
+            int32_t acc[4];
+            group_sums(acc, weights + (size_t)o * row_bytes, in, depth, last, flip, bias_sum + o);
+            requant_other(p, acc, 4, o, multipliers, shifts, range, out);
+        }
     }
-    const size_t row_bytes = ta_fc_words_row_bytes(depth);
-    const uint32_t last = depth & 3 ? last_word(in, depth) : 0; /* once for every group */
-    for (int32_t o = 0; o < full; o += 4) {
-        int32_t acc[4];
-        memcpy(acc, bias_sum ? bias_sum + o : zeros, sizeof acc);
-        dot4_words(acc, weights + (size_t)o * row_bytes, in, depth & ~3, depth & 3 ? &last : NULL);
-        if (requant4_right_dsp(acc, step ? multipliers + o : &p->multiplier,
-                               step ? shifts + o : &p->shift, step, p->output_offset, range,
-                               out + o))
-            continue;
-        ta_mm_requant_s8(acc, 4, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
-                         p->multiplier, p->shift, p->output_offset, p->activation_min,
-                         p->activation_max, out + o);
+    if (p->output_depth & 2) { /* the last pair */
+        int32_t ab[2];
+        pair_start(ab, bias_sum + full, flip);
+        pair_dot(ab, weights + (size_t)full * row_bytes, in, depth & ~3, last);
+        const int32_t acc[2] = {pair_first(ab), ab[1]};
+        requant_other(p, acc, 2, full, multipliers, shifts, range, out);
+    }
+    if (p->output_depth & 1) { /* the odd last row, as the model has it */
+        const int32_t o = p->output_depth - 1;
+        const int32_t acc = ta_mm_dot1_s8(
+            bias_sum[o], weights + ta_fc_words_index(o, 0, o + 1, depth), in, depth);
+        requant_other(p, &acc, 1, o, multipliers, shifts, range, out);
     }
 }
 

@@ -10,19 +10,27 @@
 
 #include "ta_fully_connected.h"
 
-/* ta_fully_connected_s8 with the weights interleaved a word at a time, for
-   cores with the DSP extension (the converter lays them out so for such a target):
-   the rows padded with zeros to whole words (W = ceil(accum_depth / 4)),
-   in groups of four, each group's rows a word at a time in turn; then the
-   last output_depth % 4 rows as the model has them. With full =
-   output_depth & ~3, the model's weights[o][d] is at
+/* ta_fully_connected_s8 with the weights in pairs of rows, for cores with
+   the DSP extension (the converter lays them out so for such a target).
+   Rows 2q and 2q + 1 (q < output_depth / 2) form pair q, each row padded
+   with zero weights to whole words (W = ceil(accum_depth / 4) words). For
+   input word j (inputs 4j .. 4j + 3) a pair has two words,
 
-     (o / 4) * 16 * W + (d / 4) * 16 + (o % 4) * 4 + d % 4   (o < full)
-     full * 4 * W + (o - full) * accum_depth + d               (o >= full)
+     even: lo(4j)     hi(4j)     lo(4j + 2) hi(4j + 2)
+     odd:  lo(4j + 1) hi(4j + 1) lo(4j + 3) hi(4j + 3)
 
-   so that one LDM reads the four rows' words for an input word (weights
-   word-aligned, as every tensor the planner places is); 4 * W is
-   ta_fc_words_row_bytes (ta_fully_connected.h). */
+   (bytes in memory order), where hi(d) is the second row's weight d and
+   lo(d) the first row's plus 128 (its sign bit flipped). Read as two
+   halfwords, a word holds lo + 256 * hi exactly: one SMLAD against the
+   input's halfwords (SXTB16) accumulates both rows at once, and one more
+   of its high bytes (SXTB16, ROR 8) separates them (ta_fully_connected_
+   dsp.c). The pairs go in groups of two (four rows), then a last pair
+   alone; a group's words for input word j follow each other, its pairs'
+   even words and then their odd ones, so that one LDM reads them. An odd
+   last row follows as the model has it. ta_fc_words_index
+   (ta_fully_connected.h) gives each weight's place; the weights are
+   word-aligned, as every tensor the planner places is. bias_sum must be
+   given (the converter gives it to every int8 layer). */
 int ta_fully_connected_s8_words(const ta_fully_connected_params_t *p, const int8_t *input,
                                 const int8_t *weights, const int32_t *bias_sum,
                                 const int32_t *multipliers, const int32_t *shifts, int8_t *output);

@@ -1,6 +1,8 @@
 /* ta_weight_huffman.c - Huffman-coded weights decoded; see the header. */
 #include "ta_weight_huffman.h"
 
+#include "ta_weight_table.h"
+
 #include "../include/ta_status.h"
 
 #include <string.h>
@@ -225,5 +227,6 @@ int ta_weight_huffman_s8(const ta_weight_huffman_params_t *p, const uint8_t *sto
         decode_pairs(p, stored, weights);
     else
         decode_singles(p, stored, weights);
+    ta_weight_flip_even(weights, p->flipped);
     return TA_OK;
 }

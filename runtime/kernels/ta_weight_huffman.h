@@ -26,6 +26,7 @@
  * first_long prefixes are the short codes and the rest start long ones.
  * A stream that ends early reads as zeros and a count or prefix that
  * points past the symbols gives 0: no input reads past the constant.
+ * `flipped`: as ta_weight_table.h's.
  */
 #ifndef TA_WEIGHT_HUFFMAN_H
 #define TA_WEIGHT_HUFFMAN_H
@@ -42,7 +43,8 @@
     FIELD(int32_t, first_long)                             \
     FIELD(int32_t, stream_bytes)                           \
     FIELD(int32_t, first_bit)                              \
-    FIELD(int32_t, pairs)
+    FIELD(int32_t, pairs)                                  \
+    FIELD(int32_t, flipped)
 typedef struct {
     TA_PARAM_MEMBERS(TA_WEIGHT_HUFFMAN_PARAMS)
 } ta_weight_huffman_params_t;

@@ -95,6 +95,7 @@ int ta_weight_table_s8(const ta_weight_table_params_t *p, const uint8_t *stored,
 {
     if (p->layout == TA_WEIGHT_TABLE_BITMAP) {
         decode_bitmap(p, stored, weights);
+        ta_weight_flip_even(weights, p->flipped);
         return TA_OK;
     }
     const int8_t *tables = (const int8_t *)stored;
@@ -107,5 +108,6 @@ int ta_weight_table_s8(const ta_weight_table_params_t *p, const uint8_t *stored,
     } else {
         decode_stream(p, tables, codes, weights);
     }
+    ta_weight_flip_even(weights, p->flipped);
     return TA_OK;
 }

@@ -19,11 +19,14 @@
  *             `kept` values in order (pruned weights). A bitmap with more
  *             bits set than `kept` gives zeros past them, never a read past
  *             the constant.
+ * `flipped` > 0: the bytes at even offsets below it then have their sign
+ * bits flipped (ta_weight_flip_even).
  */
 #ifndef TA_WEIGHT_TABLE_H
 #define TA_WEIGHT_TABLE_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "../include/ta_params.h"
 
@@ -33,7 +36,8 @@
     FIELD(int32_t, groups)                               \
     FIELD(int32_t, run)                                  \
     FIELD(int32_t, layout)                               \
-    FIELD(int32_t, kept)
+    FIELD(int32_t, kept)                                 \
+    FIELD(int32_t, flipped)
 typedef struct {
     TA_PARAM_MEMBERS(TA_WEIGHT_TABLE_PARAMS)
 } ta_weight_table_params_t;
@@ -52,5 +56,18 @@ static inline int32_t ta_weight_table_bytes(const ta_weight_table_params_t *p)
 }
 
 int ta_weight_table_s8(const ta_weight_table_params_t *p, const uint8_t *stored, int8_t *weights);
+
+/* The decoders' last step: the sign bits of the bytes at even offsets
+   below `flipped` (a multiple of 4) flipped, for a layout that stores
+   them so (ta_fully_connected_s8_words'); the codes hold the values. */
+static inline void ta_weight_flip_even(int8_t *weights, int32_t flipped)
+{
+    for (int32_t i = 0; i < flipped; i += 4) {
+        uint32_t v;
+        memcpy(&v, weights + i, 4);
+        v ^= 0x00800080u;
+        memcpy(weights + i, &v, 4);
+    }
+}
 
 #endif /* TA_WEIGHT_TABLE_H */

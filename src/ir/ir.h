@@ -116,6 +116,11 @@ typedef struct TaTensor {
        reports show, and the bytes it would take as int8; NULL/0 if plain. */
     const char *stored_format;
     size_t dense_bytes;
+    /* Kernel-ready weights whose bytes at even offsets below this hold
+       their values with the sign bit flipped (ta_fully_connected_s8_words'
+       pairs): lower/weight_table.c codes the values, its decoders flip
+       them back. 0 for every other tensor. */
+    size_t flipped_bytes;
     /* Decoded at conversion from a TFLM_DECODE (passes/decode_constants.c):
        weights.format auto keeps it compressed (lower/weight_table.c). */
     bool from_tflm_decode;

@@ -8,8 +8,8 @@
  * per-channel weights the multiplier and shift per output channel; for a
  * target with Helium, int8 weights interleaved four rows at a time
  * (weights_interleaved, ta_fully_connected_s8_interleaved); for one with
- * the DSP extension, groups of four rows interleaved a word at a time
- * (weights_words, ta_fully_connected_s8_words).
+ * the DSP extension, pairs of rows a byte at a time (weights_words,
+ * ta_fully_connected_s8_words).
  */
 #include "../../runtime/kernels/ta_fully_connected.h"
 #include "../../runtime/kernels/ta_fully_connected_f32.h"
@@ -130,22 +130,24 @@ static bool lower_float(TaLower *L, TaOp *op, const FcAttrs *a, TaTensor *in, Ta
     return true;
 }
 
-/* Where ta_fully_connected_s8_words' layout (ta_fully_connected_words.h) puts
-   the model's weights[o][d]: rows padded to whole words, in groups of four
-   a word at a time; the last rows % 4 rows after them as they are. */
-static size_t words_index(int32_t o, int32_t d, int32_t rows, int32_t depth)
+/* ta_fully_connected_s8_words' layout (ta_fully_connected_words.h) of
+   weights[rows][depth]: the paired rows padded with zero weights to whole
+   words, each pair's first row with its sign bits flipped. */
+static int8_t *words_layout(TaLower *L, const int8_t *wd, int32_t rows, int32_t depth,
+                            size_t *bytes)
 {
-    const size_t padded = ta_fc_words_row_bytes(depth), full = (size_t)(rows & ~3);
-    if ((size_t)o >= full)
-        return full * padded + ((size_t)o - full) * (size_t)depth + (size_t)d;
-    return (size_t)(o / 4) * 4 * padded + (size_t)(d / 4) * 16 + (size_t)(o % 4) * 4 +
-           (size_t)(d % 4);
-}
-
-/* The bytes of ta_fully_connected_s8_words' layout. */
-static size_t words_bytes(int32_t rows, int32_t depth)
-{
-    return (size_t)(rows & ~3) * ta_fc_words_row_bytes(depth) + (size_t)(rows % 4) * (size_t)depth;
+    *bytes = ta_fc_words_bytes(rows, depth);
+    int8_t *iw = ta_alloc_array(L->pool, *bytes, 1);
+    const int32_t row_bytes = (int32_t)ta_fc_words_row_bytes(depth);
+    for (int32_t o = 0; o < rows; o++) {
+        const bool paired = o < (rows & ~1);
+        for (int32_t d = 0; d < (paired ? row_bytes : depth); d++) {
+            const int8_t v = d < depth ? wd[(size_t)o * depth + d] : 0;
+            const uint8_t flip = paired && !(o & 1) ? 0x80 : 0;
+            iw[ta_fc_words_index(o, d, rows, depth)] = (int8_t)((uint8_t)v ^ flip);
+        }
+    }
+    return iw;
 }
 
 static bool lower(TaLower *L, TaOp *op)
@@ -267,24 +269,30 @@ static bool lower(TaLower *L, TaOp *op)
             return false;
     }
 
-    /* On a core with the DSP extension, the groups of four rows interleaved
-       a word at a time (ta_fully_connected_words.h): one LDM reads a group's four
-       words for an input word. Every int8 layer, fewer than four rows too
-       (all of them last rows, as the model has them): one entry linked. */
+    /* On a core with the DSP extension, the rows in pairs a byte at a time
+       (ta_fully_connected_words.h): one SMLAD takes both rows' weights of
+       two inputs. Every int8 layer, a single row too (the odd last row, as
+       the model has it): one entry linked. */
     const bool words = !wide && !interleave && L->dsp && !w->int4_packed;
     TaTensor *w_arg = w;
     if (interleave || words) {
-        const size_t chunks = ((size_t)depth + 15) / 16;
-        const size_t bytes = interleave ? ta_interleave4_bytes(rows, (size_t)depth)
-                                        : words_bytes(rows, depth);
-        int8_t *iw = ta_alloc_array(L->pool, bytes, 1);
-        memset(iw, 0, bytes);
-        for (int32_t o = 0; o < rows; o++)
-            for (int32_t d = 0; d < depth; d++)
-                iw[interleave ? ta_interleave4_index(o, (size_t)d, chunks)
-                              : words_index(o, d, rows, depth)] = wd[(size_t)o * depth + d];
+        size_t bytes = 0;
+        int8_t *iw;
+        if (words) {
+            iw = words_layout(L, wd, rows, depth, &bytes);
+        } else {
+            const size_t chunks = ((size_t)depth + 15) / 16;
+            bytes = ta_interleave4_bytes(rows, (size_t)depth);
+            iw = ta_alloc_array(L->pool, bytes, 1);
+            memset(iw, 0, bytes);
+            for (int32_t o = 0; o < rows; o++)
+                for (int32_t d = 0; d < depth; d++)
+                    iw[ta_interleave4_index(o, (size_t)d, chunks)] = wd[(size_t)o * depth + d];
+        }
         w_arg = ta_local_constant(L, op, interleave ? "weights_interleaved" : "weights_words",
                                   TA_INT8, (int32_t)bytes, iw);
+        if (words) /* each pair's first row */
+            w_arg->flipped_bytes = (size_t)(rows & ~1) * ta_fc_words_row_bytes(depth);
         ta_derived_from(w_arg, w);
         /* Read by this layer only, the model's tensor is these bytes laid
            out anew: they keep its id and name, which placement rules, the

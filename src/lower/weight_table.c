@@ -109,6 +109,12 @@ static bool choose_form(TaLower *L, const TaWeightsOptions *o, const TaTensor *w
     if (dense > INT32_MAX)
         return false;
     const int8_t *values = (const int8_t *)w->data;
+    if (w->flipped_bytes) { /* code the values; the decoders flip them back */
+        int8_t *plain = ta_alloc_array(L->pool, dense, 1);
+        memcpy(plain, values, dense);
+        ta_weight_flip_even(plain, (int32_t)w->flipped_bytes);
+        values = plain;
+    }
     TaWeightTable t = {0};
     const bool huffman_only = strcmp(o->format, "huffman") == 0;
     const bool table = !huffman_only &&
@@ -124,11 +130,13 @@ static bool choose_form(TaLower *L, const TaWeightsOptions *o, const TaTensor *w
         huffman_wanted(o, src, &h, table ? t.stored_bytes : 0, t.max_values, dense)) {
         c->huffman = true;
         c->codes = h.params;
+        c->codes.flipped = (int32_t)w->flipped_bytes;
         *bytes = h.stored;
         *nbytes = h.stored_bytes;
         return true;
     }
     c->table = t.params;
+    c->table.flipped = (int32_t)w->flipped_bytes;
     *bytes = t.stored;
     *nbytes = t.stored_bytes;
     return table;
