@@ -62,20 +62,16 @@ group_dot(TA_FC_ARG int32_t ab[4], TA_FC_ARG const int8_t *w, TA_FC_ARG const in
     /* clang-format off */
     __asm__ volatile("   push   {r0, r4-r11, lr}\n"
                      "   ldm    r0, {r4-r7}\n"
+                     "   cmp    r3, #0\n"
+                     "   beq    6f\n"
                      "   add    r12, r2, r3\n" /* end of the whole words */
-                     /* a word at a time up to lr: every word of an input
-                        off a word, else an odd word */
-                     "   and    lr, r3, #4\n"
-                     "   add    lr, r2, lr\n"
                      "   tst    r2, #3\n"
-                     "   it     ne\n"
-                     "   movne  lr, r12\n"
+                     "   bne    20f\n"
+                     "   lsls   r9, r3, #30\n" /* C: an odd word */
                      "   mov    r3, r2\n"
-                     "   b      22f\n"
-                     "21:\n" TA_FC_GROUP
-                     "22: cmp   r3, lr\n"
-                     "   bne    21b\n"
-                     "   subs   r9, r12, r3\n" /* then pairs of words */
+                     "   bcc    1f\n"
+                     TA_FC_GROUP /* the odd word first */
+                     "1: subs   r9, r12, r3\n" /* then pairs of words */
                      "   beq    6f\n"
                      /* enter the four-pair body at pairs % 4 from its end */
                      "   lsls   r9, r9, #28\n" /* N: pairs & 1, C: pairs & 2 */
@@ -90,16 +86,15 @@ group_dot(TA_FC_ARG int32_t ab[4], TA_FC_ARG const int8_t *w, TA_FC_ARG const in
                      "13:\n" TA_FC_GROUP2
                      "   cmp    r3, r12\n"
                      "   bne    10b\n"
-                     /* the last word: the one-word loop once more, over
-                        *last, its argument then cleared (the callee's) */
-                     "6: ldr    r0, [sp, #40]\n"
+                     "   b      6f\n"
+                     "20: mov   r3, r2\n" /* the input off a word */
+                     "21:\n" TA_FC_GROUP
+                     "   cmp    r3, r12\n"
+                     "   bne    21b\n"
+                     "6: ldr    r0, [sp, #40]\n" /* last, the fifth argument */
                      "   cbz    r0, 7f\n"
-                     "   mov    r3, r0\n"
-                     "   add    lr, r0, #4\n"
-                     "   mov    r12, lr\n"
-                     "   movs   r0, #0\n"
-                     "   str    r0, [sp, #40]\n"
-                     "   b      21b\n"
+                     "   ldr    r10, [r0]\n"
+                     TA_FC_GROUP_FROM("r10")
                      "7: pop    {r0}\n"
                      "   stm    r0, {r4-r7}\n"
                      "   pop    {r4-r11, pc}\n");
@@ -348,30 +343,35 @@ static inline int requant4_right_dsp(const int32_t acc[4], const int32_t *m, con
     return 1;
 }
 
-/* Sums o .. o + n - 1 (n 1, 2 or 4) of per-channel factors or a left
-   shift, or of the last rows: out of line, the less common path. */
-static TA_NOINLINE void requant_other(const ta_fully_connected_params_t *p, const int32_t *acc,
-                                      int32_t n, int32_t o, const int32_t *multipliers,
-                                      const int32_t *shifts, fc_range4_t range, int8_t *out)
+/* Where a row's sums go: what requantizing them needs besides them. */
+typedef struct {
+    const ta_fully_connected_params_t *p;
+    const int32_t *multipliers, *shifts; /* per channel, or NULL */
+    fc_range4_t range;
+    int8_t *out;
+} fc_sink_t;
+
+/* Sums o .. o + n - 1 (n 1, 2 or 4) by the general requantization: left
+   shifts, sums past the 32-bit rounding, the last rows. Out of line, the
+   less common path. */
+static TA_NOINLINE void requant_other(const fc_sink_t *k, const int32_t *acc, int32_t n, int32_t o)
 {
-    const int32_t step = multipliers && shifts ? 1 : 0;
-    if (n == 4 &&
-        requant4_right_dsp(acc, step ? multipliers + o : &p->multiplier,
-                           step ? shifts + o : &p->shift, step, p->output_offset, range, out + o))
-        return;
-    ta_mm_requant_s8(acc, n, multipliers ? multipliers + o : NULL, shifts ? shifts + o : NULL,
-                     p->multiplier, p->shift, p->output_offset, p->activation_min,
-                     p->activation_max, out + o);
+    const ta_fully_connected_params_t *p = k->p;
+    const int32_t *m = k->multipliers, *s = k->shifts;
+    ta_mm_requant_s8(acc, n, m ? m + o : NULL, s ? s + o : NULL, p->multiplier, p->shift,
+                     p->output_offset, p->activation_min, p->activation_max, k->out + o);
 }
 
 /* The groups of one tensor-wide multiplier and right shift (-31 <= shift
    < 0; most layers): the multiplier and the shift stay in registers, the
    four bytes packed by bit-field inserts when every sum takes the 32-bit
    rounding. */
-static void groups_per_tensor_right(const ta_fully_connected_params_t *p, const int8_t *in,
-                                    const uint32_t *last, uint32_t flip, const int8_t *weights,
-                                    const int32_t *bias_sum, fc_range4_t range, int8_t *out)
+static void groups_per_tensor_right(const fc_sink_t *k, const int8_t *in, const uint32_t *last,
+                                    uint32_t flip, const int8_t *weights, const int32_t *bias_sum)
 {
+    const ta_fully_connected_params_t *p = k->p;
+    const fc_range4_t range = k->range;
+    int8_t *out = k->out;
     const int32_t depth = p->accum_depth, full = p->output_depth & ~3;
     const int32_t m = p->multiplier, shift = p->shift, right1 = -shift - 1;
     const int32_t offset = p->output_offset;
@@ -380,7 +380,7 @@ static void groups_per_tensor_right(const ta_fully_connected_params_t *p, const 
         int32_t acc[4];
         group_sums(acc, weights + (size_t)o * row_bytes, in, depth, last, flip, bias_sum + o);
         if (!sums_small(acc)) { /* past the 32-bit rounding: rare */
-            requant_other(p, acc, 4, o, NULL, NULL, range, out);
+            requant_other(k, acc, 4, o);
             continue;
         }
         uint32_t w = ta_pack4_s8(
@@ -406,15 +406,22 @@ void ta_fully_connected_s8_words_dsp(const ta_fully_connected_params_t *p, const
     const uint32_t flip = p->output_depth >= 2 ? flip_of(in, depth) : 0;
     /* per-channel arrays come in pairs; else the tensor's, step 0 */
     const int32_t step = multipliers && shifts ? 1 : 0;
-    const fc_range4_t range = {ta_splat4_s8(p->activation_min), ta_splat4_s8(p->activation_max),
-                               p->activation_min > INT8_MIN || p->activation_max < INT8_MAX};
+    const fc_sink_t sink = {p,
+                            step ? multipliers : NULL,
+                            step ? shifts : NULL,
+                            {ta_splat4_s8(p->activation_min), ta_splat4_s8(p->activation_max),
+                             p->activation_min > INT8_MIN || p->activation_max < INT8_MAX},
+                            out};
     if (!step && p->shift < 0 && p->shift >= -31 && p->multiplier != INT32_MIN) {
-        groups_per_tensor_right(p, in, last, flip, weights, bias_sum, range, out);
+        groups_per_tensor_right(&sink, in, last, flip, weights, bias_sum);
     } else {
         for (int32_t o = 0; o < full; o += 4) {
             int32_t acc[4];
             group_sums(acc, weights + (size_t)o * row_bytes, in, depth, last, flip, bias_sum + o);
-            requant_other(p, acc, 4, o, multipliers, shifts, range, out);
+            if (!requant4_right_dsp(acc, step ? multipliers + o : &p->multiplier,
+                                    step ? shifts + o : &p->shift, step, p->output_offset,
+                                    sink.range, out + o))
+                requant_other(&sink, acc, 4, o);
         }
     }
     if (p->output_depth & 2) { /* the last pair */
@@ -422,13 +429,13 @@ void ta_fully_connected_s8_words_dsp(const ta_fully_connected_params_t *p, const
         pair_start(ab, bias_sum + full, flip);
         pair_dot(ab, weights + (size_t)full * row_bytes, in, depth & ~3, last);
         const int32_t acc[2] = {pair_first(ab), ab[1]};
-        requant_other(p, acc, 2, full, multipliers, shifts, range, out);
+        requant_other(&sink, acc, 2, full);
     }
     if (p->output_depth & 1) { /* the odd last row, as the model has it */
         const int32_t o = p->output_depth - 1;
         const int32_t acc = ta_mm_dot1_s8(
             bias_sum[o], weights + ta_fc_words_index(o, 0, o + 1, depth), in, depth);
-        requant_other(p, &acc, 1, o, multipliers, shifts, range, out);
+        requant_other(&sink, &acc, 1, o);
     }
 }
 
