@@ -352,8 +352,7 @@ typedef struct {
 } fc_sink_t;
 
 /* Sums o .. o + n - 1 (n 1, 2 or 4) by the general requantization: left
-   shifts, sums past the 32-bit rounding, the last rows. Out of line, the
-   less common path. */
+   shifts and the last rows. Out of line, the less common path. */
 static TA_NOINLINE void requant_other(const fc_sink_t *k, const int32_t *acc, int32_t n, int32_t o)
 {
     const ta_fully_connected_params_t *p = k->p;
@@ -363,9 +362,8 @@ static TA_NOINLINE void requant_other(const fc_sink_t *k, const int32_t *acc, in
 }
 
 /* The groups of one tensor-wide multiplier and right shift (-31 <= shift
-   < 0; most layers): the multiplier and the shift stay in registers, the
-   four bytes packed by bit-field inserts when every sum takes the 32-bit
-   rounding. */
+   < 0; most layers): the multiplier and the shift stay in registers, and
+   the four bytes are packed by bit-field inserts. */
 static void groups_per_tensor_right(const fc_sink_t *k, const int8_t *in, const uint32_t *last,
                                     uint32_t flip, const int8_t *weights, const int32_t *bias_sum)
 {
@@ -379,15 +377,18 @@ static void groups_per_tensor_right(const fc_sink_t *k, const int8_t *in, const 
     for (int32_t o = 0; o < full; o += 4) {
         int32_t acc[4];
         group_sums(acc, weights + (size_t)o * row_bytes, in, depth, last, flip, bias_sum + o);
-        if (!sums_small(acc)) { /* past the 32-bit rounding: rare */
-            requant_other(k, acc, 4, o);
-            continue;
-        }
-        uint32_t w = ta_pack4_s8(
-            __ssat(ta_dw_requantize_right_doubled(acc[0] * 2, m, right1) + offset, 8),
-            __ssat(ta_dw_requantize_right_doubled(acc[1] * 2, m, right1) + offset, 8),
-            __ssat(ta_dw_requantize_right_doubled(acc[2] * 2, m, right1) + offset, 8),
-            __ssat(ta_dw_requantize_right_doubled(acc[3] * 2, m, right1) + offset, 8));
+        uint32_t w;
+        if (sums_small(acc))
+            w = ta_pack4_s8(
+                __ssat(ta_dw_requantize_right_doubled(acc[0] * 2, m, right1) + offset, 8),
+                __ssat(ta_dw_requantize_right_doubled(acc[1] * 2, m, right1) + offset, 8),
+                __ssat(ta_dw_requantize_right_doubled(acc[2] * 2, m, right1) + offset, 8),
+                __ssat(ta_dw_requantize_right_doubled(acc[3] * 2, m, right1) + offset, 8));
+        else /* past the 32-bit rounding (large biases) */
+            w = requantized_byte(acc[0], m, shift, offset) |
+                requantized_byte(acc[1], m, shift, offset) << 8 |
+                requantized_byte(acc[2], m, shift, offset) << 16 |
+                requantized_byte(acc[3], m, shift, offset) << 24;
         if (range.clamp)
             w = ta_clamp4_s8(w, range.lo4, range.hi4);
         memcpy(out + o, &w, 4);
