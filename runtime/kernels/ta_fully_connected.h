@@ -62,8 +62,8 @@ static inline size_t ta_fc_words_row_bytes(int32_t accum_depth)
 /* Where ta_fully_connected_s8_words' layout (ta_fully_connected_words.h)
    puts the model's weights[o][d] of a layer of `rows` rows of `depth`
    weights: d may run to the padded ta_fc_words_row_bytes(depth) in rows
-   that belong to a pair, whose first row (o even, o < rows & ~1) is
-   stored with its sign bits flipped. */
+   that belong to a pair (a pair's first row stored with its sign bits
+   flipped: ta_fc_words_flipped). */
 static inline size_t ta_fc_words_index(int32_t o, int32_t d, int32_t rows, int32_t depth)
 {
     const size_t row_bytes = ta_fc_words_row_bytes(depth);
@@ -74,6 +74,13 @@ static inline size_t ta_fc_words_index(int32_t o, int32_t d, int32_t rows, int32
     return (size_t)(o & ~(int32_t)(2 * pairs - 1)) * row_bytes + (size_t)(d / 4) * 8 * pairs +
            (size_t)(d & 1) * 4 * pairs + (size_t)((o / 2) & (int32_t)(pairs - 1)) * 4 +
            (size_t)((d >> 1) & 1) * 2 + (size_t)(o & 1);
+}
+
+/* Whether that layout stores row o's bytes with their sign bits flipped:
+   a pair's first row. */
+static inline int ta_fc_words_flipped(int32_t o, int32_t rows)
+{
+    return !(o & 1) && o < (rows & ~1);
 }
 
 /* The bytes of that layout. */

@@ -23,7 +23,7 @@ static void rows_s8(const ta_fully_connected_params_t *p, const int8_t *in, cons
 {
     const int32_t depth = p->accum_depth, rows = p->output_depth;
     for (int32_t o = 0; o < rows; o++) {
-        const int flipped = !(o & 1) && o < (rows & ~1);     /* a pair's first row */
+        const int flipped = ta_fc_words_flipped(o, rows);
         uint32_t acc = bias_sum ? (uint32_t)bias_sum[o] : 0; /* int32 wrap-around */
         for (int32_t d = 0; d < depth; d++) {
             const uint8_t b = (uint8_t)weights[ta_fc_words_index(o, d, rows, depth)];

@@ -143,7 +143,7 @@ static int8_t *words_layout(TaLower *L, const int8_t *wd, int32_t rows, int32_t 
         const bool paired = o < (rows & ~1);
         for (int32_t d = 0; d < (paired ? row_bytes : depth); d++) {
             const int8_t v = d < depth ? wd[(size_t)o * depth + d] : 0;
-            const uint8_t flip = paired && !(o & 1) ? 0x80 : 0;
+            const uint8_t flip = ta_fc_words_flipped(o, rows) ? 0x80 : 0;
             iw[ta_fc_words_index(o, d, rows, depth)] = (int8_t)((uint8_t)v ^ flip);
         }
     }
